@@ -1,0 +1,487 @@
+//! The palette-indexed framebuffer and the drawing primitives that write into it.
+//!
+//! Every primitive takes integer coordinates and clips against the framebuffer and its clip
+//! rectangle before touching memory, so no argument (negative sizes, `i32::MIN`, shapes far off
+//! screen) can panic or write out of bounds. Index 0 is transparent: drawing with it changes
+//! nothing. Coordinates here are screen coordinates; the render context adds the camera.
+
+use crate::font::{self, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT};
+
+/// An axis-aligned rectangle in pixels. A width or height of zero or less is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Rect {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width.
+    pub w: i32,
+    /// Height.
+    pub h: i32,
+}
+
+impl Rect {
+    /// A rectangle from its top-left corner and size.
+    pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Rect {
+        Rect { x, y, w, h }
+    }
+
+    /// Whether the point lies inside.
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        let (x, y) = (i64::from(x), i64::from(y));
+        x >= i64::from(self.x)
+            && y >= i64::from(self.y)
+            && x < i64::from(self.x) + i64::from(self.w)
+            && y < i64::from(self.y) + i64::from(self.h)
+    }
+}
+
+/// A half-open box `[x0, x1) × [y0, y1)` in wide integers, already inside the framebuffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Bounds {
+    x0: i64,
+    y0: i64,
+    x1: i64,
+    y1: i64,
+}
+
+impl Bounds {
+    fn intersect(self, x0: i64, y0: i64, x1: i64, y1: i64) -> Option<Bounds> {
+        let b = Bounds {
+            x0: self.x0.max(x0),
+            y0: self.y0.max(y0),
+            x1: self.x1.min(x1),
+            y1: self.y1.min(y1),
+        };
+        (b.x0 < b.x1 && b.y0 < b.y1).then_some(b)
+    }
+}
+
+/// One byte per pixel, each a palette index, row by row from the top-left corner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Framebuffer {
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+    clip: Bounds,
+}
+
+impl Framebuffer {
+    /// A framebuffer of `width × height` pixels, all index 0, with no clip.
+    ///
+    /// Sizes are validated by the settings ([`crate::Settings::validate`]); a zero size makes an
+    /// empty framebuffer that every primitive ignores.
+    pub fn new(width: u32, height: u32) -> Framebuffer {
+        let len = width as usize * height as usize;
+        Framebuffer {
+            width,
+            height,
+            pixels: vec![0; len],
+            clip: Bounds {
+                x0: 0,
+                y0: 0,
+                x1: i64::from(width),
+                y1: i64::from(height),
+            },
+        }
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// All pixels, row by row.
+    pub fn pixels(&self) -> &[u8] {
+        &self.pixels
+    }
+
+    /// The index at `(x, y)`, or `None` outside the framebuffer.
+    pub fn get(&self, x: i32, y: i32) -> Option<u8> {
+        if x < 0 || y < 0 || x as u32 >= self.width || y as u32 >= self.height {
+            return None;
+        }
+        Some(self.pixels[y as usize * self.width as usize + x as usize])
+    }
+
+    fn full(&self) -> Bounds {
+        Bounds {
+            x0: 0,
+            y0: 0,
+            x1: i64::from(self.width),
+            y1: i64::from(self.height),
+        }
+    }
+
+    /// Limits drawing to `rect` (intersected with the screen) until the next [`Self::clip_reset`].
+    pub fn clip_set(&mut self, rect: Rect) {
+        let (x0, y0) = (i64::from(rect.x), i64::from(rect.y));
+        let (x1, y1) = (x0 + i64::from(rect.w.max(0)), y0 + i64::from(rect.h.max(0)));
+        self.clip = self.full().intersect(x0, y0, x1, y1).unwrap_or(Bounds {
+            x0: 0,
+            y0: 0,
+            x1: 0,
+            y1: 0,
+        });
+    }
+
+    /// Lets drawing reach the whole screen again.
+    pub fn clip_reset(&mut self) {
+        self.clip = self.full();
+    }
+
+    /// The current clip rectangle.
+    pub fn clip(&self) -> Rect {
+        let c = self.clip;
+        Rect::new(
+            c.x0 as i32,
+            c.y0 as i32,
+            (c.x1 - c.x0) as i32,
+            (c.y1 - c.y0) as i32,
+        )
+    }
+
+    /// Sets every pixel to `index`, ignoring the clip (index 0 included: this is how a frame
+    /// starts from a blank screen).
+    pub fn clear(&mut self, index: u8) {
+        self.pixels.fill(index);
+    }
+
+    fn fill_bounds(&mut self, b: Bounds, index: u8) {
+        let w = self.width as usize;
+        for y in b.y0..b.y1 {
+            let row = y as usize * w;
+            self.pixels[row + b.x0 as usize..row + b.x1 as usize].fill(index);
+        }
+    }
+
+    /// Fills the box `[x0, x1) × [y0, y1)` given in wide coordinates.
+    pub(crate) fn fill_wide(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, index: u8) {
+        if index == 0 {
+            return;
+        }
+        if let Some(b) = self.clip.intersect(x0, y0, x1, y1) {
+            self.fill_bounds(b, index);
+        }
+    }
+
+    pub(crate) fn pixel_wide(&mut self, x: i64, y: i64, index: u8) {
+        let c = self.clip;
+        if index != 0 && x >= c.x0 && x < c.x1 && y >= c.y0 && y < c.y1 {
+            self.pixels[y as usize * self.width as usize + x as usize] = index;
+        }
+    }
+
+    /// Sets one pixel.
+    pub fn draw_pixel(&mut self, x: i32, y: i32, index: u8) {
+        self.pixel_wide(i64::from(x), i64::from(y), index);
+    }
+
+    /// Fills a rectangle.
+    pub fn draw_rect_fill(&mut self, rect: Rect, index: u8) {
+        let (x0, y0) = (i64::from(rect.x), i64::from(rect.y));
+        self.fill_wide(
+            x0,
+            y0,
+            x0 + i64::from(rect.w),
+            y0 + i64::from(rect.h),
+            index,
+        );
+    }
+
+    pub(crate) fn rect_wide(&mut self, x0: i64, y0: i64, w: i64, h: i64, index: u8) {
+        if w <= 0 || h <= 0 {
+            return;
+        }
+        let (x1, y1) = (x0 + w, y0 + h);
+        self.fill_wide(x0, y0, x1, y0 + 1, index);
+        self.fill_wide(x0, y1 - 1, x1, y1, index);
+        self.fill_wide(x0, y0 + 1, x0 + 1, y1 - 1, index);
+        self.fill_wide(x1 - 1, y0 + 1, x1, y1 - 1, index);
+    }
+
+    /// Draws a rectangle's one-pixel outline.
+    pub fn draw_rect(&mut self, rect: Rect, index: u8) {
+        let r = rect;
+        self.rect_wide(r.x.into(), r.y.into(), r.w.into(), r.h.into(), index);
+    }
+
+    /// Draws a line with both end points included, one pixel per step along the longer axis
+    /// (the pixels Bresenham's algorithm picks, ties rounded away from the start).
+    pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
+        self.line_wide(x0.into(), y0.into(), x1.into(), y1.into(), index);
+    }
+
+    pub(crate) fn line_wide(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, index: u8) {
+        if index == 0 {
+            return;
+        }
+        let (dx, dy) = (x1 - x0, y1 - y0);
+        let c = self.clip;
+        if dx.abs() >= dy.abs() {
+            // x-major: walk only the columns the clip can show.
+            let (lo, hi) = (x0.min(x1).max(c.x0), x0.max(x1).min(c.x1 - 1));
+            for x in lo..=hi {
+                let y = y0 + minor_offset(x - x0, dx, dy);
+                self.pixel_wide(x, y, index);
+            }
+        } else {
+            let (lo, hi) = (y0.min(y1).max(c.y0), y0.max(y1).min(c.y1 - 1));
+            for y in lo..=hi {
+                let x = x0 + minor_offset(y - y0, dy, dx);
+                self.pixel_wide(x, y, index);
+            }
+        }
+    }
+
+    /// Draws `text` with the system font, its top-left corner at `(x, y)`. `\n` starts a new
+    /// line 14 px lower at the same `x`. Characters the font lacks show as a hollow box.
+    pub fn print(&mut self, x: i32, y: i32, index: u8, text: &str) {
+        self.print_wide(x.into(), y.into(), index, text);
+    }
+
+    pub(crate) fn print_wide(&mut self, x: i64, y: i64, index: u8, text: &str) {
+        self.print_from(x, (x, y), index, text);
+    }
+
+    /// Prints formatted text (`format_args!`) without building a `String` first.
+    pub fn print_fmt(&mut self, x: i32, y: i32, index: u8, args: std::fmt::Arguments<'_>) {
+        self.print_fmt_wide(x.into(), y.into(), index, args);
+    }
+
+    pub(crate) fn print_fmt_wide(
+        &mut self,
+        x: i64,
+        y: i64,
+        index: u8,
+        args: std::fmt::Arguments<'_>,
+    ) {
+        struct Pen<'f> {
+            fb: &'f mut Framebuffer,
+            left: i64,
+            at: (i64, i64),
+            index: u8,
+        }
+        impl std::fmt::Write for Pen<'_> {
+            fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                self.at = self.fb.print_from(self.left, self.at, self.index, s);
+                Ok(())
+            }
+        }
+        let mut pen = Pen {
+            fb: self,
+            left: x,
+            at: (x, y),
+            index,
+        };
+        let _ = std::fmt::Write::write_fmt(&mut pen, args);
+    }
+
+    /// Prints `text` starting at `at`; a new line returns to `left`. Returns where the next
+    /// character would go.
+    fn print_from(&mut self, left: i64, at: (i64, i64), index: u8, text: &str) -> (i64, i64) {
+        let (mut cx, mut cy) = at;
+        if index == 0 {
+            return at;
+        }
+        let c = self.clip;
+        for ch in text.chars() {
+            if ch == '\n' {
+                cx = left;
+                cy += i64::from(LINE_HEIGHT);
+                continue;
+            }
+            let visible = cx + i64::from(GLYPH_ADVANCE) > c.x0
+                && cx < c.x1
+                && cy + GLYPH_ROWS as i64 > c.y0
+                && cy < c.y1;
+            if visible && ch != ' ' {
+                self.glyph(cx, cy, font::glyph(ch), index);
+            }
+            cx += i64::from(GLYPH_ADVANCE);
+        }
+        (cx, cy)
+    }
+
+    fn glyph(&mut self, x: i64, y: i64, rows: &[u8; GLYPH_ROWS], index: u8) {
+        for (dy, &bits) in rows.iter().enumerate() {
+            if bits == 0 {
+                continue;
+            }
+            for dx in 0..GLYPH_ADVANCE as i64 {
+                if bits & (1 << dx) != 0 {
+                    self.pixel_wide(x + dx, y + dy as i64, index);
+                }
+            }
+        }
+    }
+}
+
+/// The minor-axis offset of a line at `step` along its major axis: `round(step * minor / major)`
+/// with halves rounded away from zero, in wide integers so no input can overflow.
+fn minor_offset(step: i64, major: i64, minor: i64) -> i64 {
+    if major == 0 {
+        return 0;
+    }
+    let num = i128::from(step) * i128::from(minor) * 2;
+    let den = i128::from(major) * 2;
+    let (num, den) = if den < 0 { (-num, -den) } else { (num, den) };
+    let q = if num >= 0 {
+        (num + den / 2) / den
+    } else {
+        -((-num + den / 2) / den)
+    };
+    q as i64
+}
+
+/// The size in pixels that [`Framebuffer::print`] covers for `text`: the longest line's width by
+/// 14 px per line. Empty text measures `(0, 0)`.
+pub fn measure_text(text: &str) -> (i32, i32) {
+    if text.is_empty() {
+        return (0, 0);
+    }
+    let (mut widest, mut lines) = (0usize, 0usize);
+    for line in text.split('\n') {
+        widest = widest.max(line.chars().count());
+        lines += 1;
+    }
+    let w = i32::try_from(widest).unwrap_or(i32::MAX / GLYPH_ADVANCE) * GLYPH_ADVANCE;
+    let h = i32::try_from(lines).unwrap_or(i32::MAX / LINE_HEIGHT) * LINE_HEIGHT;
+    (w, h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ink(fb: &Framebuffer) -> Vec<(i32, i32)> {
+        let mut out = Vec::new();
+        for y in 0..fb.height() as i32 {
+            for x in 0..fb.width() as i32 {
+                if fb.get(x, y) != Some(0) {
+                    out.push((x, y));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn rect_fill_clips_to_screen_for_any_arguments() {
+        let mut fb = Framebuffer::new(8, 6);
+        fb.draw_rect_fill(Rect::new(i32::MIN, i32::MIN, i32::MAX, i32::MAX), 3);
+        assert!(ink(&fb).is_empty());
+        fb.draw_rect_fill(Rect::new(6, 4, i32::MAX, i32::MAX), 3);
+        assert_eq!(ink(&fb), [(6, 4), (7, 4), (6, 5), (7, 5)]);
+        fb.draw_rect_fill(Rect::new(0, 0, -5, 3), 4);
+        assert_eq!(ink(&fb).len(), 4, "negative width draws nothing");
+    }
+
+    #[test]
+    fn rect_outline_has_a_one_pixel_border() {
+        let mut fb = Framebuffer::new(6, 6);
+        fb.draw_rect(Rect::new(1, 1, 4, 3), 2);
+        assert_eq!(
+            ink(&fb),
+            [
+                (1, 1),
+                (2, 1),
+                (3, 1),
+                (4, 1),
+                (1, 2),
+                (4, 2),
+                (1, 3),
+                (2, 3),
+                (3, 3),
+                (4, 3)
+            ]
+        );
+    }
+
+    #[test]
+    fn index_zero_is_transparent_but_clear_is_not() {
+        let mut fb = Framebuffer::new(4, 4);
+        fb.clear(5);
+        fb.draw_pixel(1, 1, 0);
+        fb.draw_rect_fill(Rect::new(0, 0, 4, 4), 0);
+        assert!(fb.pixels().iter().all(|&p| p == 5));
+        fb.clear(0);
+        assert!(fb.pixels().iter().all(|&p| p == 0));
+    }
+
+    #[test]
+    fn clip_limits_every_primitive() {
+        let mut fb = Framebuffer::new(10, 10);
+        fb.clip_set(Rect::new(2, 2, 3, 3));
+        fb.draw_rect_fill(Rect::new(0, 0, 10, 10), 1);
+        fb.draw_line(0, 9, 9, 0, 2);
+        fb.print(0, 0, 3, "##");
+        assert!(ink(&fb)
+            .iter()
+            .all(|&(x, y)| (2..5).contains(&x) && (2..5).contains(&y)));
+        assert_eq!(fb.clip(), Rect::new(2, 2, 3, 3));
+        fb.clip_reset();
+        fb.draw_pixel(9, 9, 1);
+        assert_eq!(fb.get(9, 9), Some(1));
+    }
+
+    #[test]
+    fn line_includes_both_ends_and_is_symmetric() {
+        let mut a = Framebuffer::new(16, 16);
+        a.draw_line(1, 2, 13, 7, 1);
+        let mut b = Framebuffer::new(16, 16);
+        b.draw_line(13, 7, 1, 2, 1);
+        assert_eq!(a.get(1, 2), Some(1));
+        assert_eq!(a.get(13, 7), Some(1));
+        assert_eq!(ink(&a).len(), 13, "one pixel per column");
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn huge_line_is_clipped_not_walked() {
+        let mut fb = Framebuffer::new(8, 8);
+        fb.draw_line(i32::MIN, 3, i32::MAX, 3, 1);
+        assert_eq!(ink(&fb).len(), 8);
+        fb.draw_line(i32::MIN, i32::MIN, i32::MAX, i32::MAX, 2);
+        assert!(ink(&fb).len() > 8);
+    }
+
+    #[test]
+    fn text_measures_and_draws_in_its_box() {
+        assert_eq!(measure_text(""), (0, 0));
+        assert_eq!(measure_text("abc"), (18, 14));
+        assert_eq!(measure_text("ab\nlonger"), (36, 28));
+        let mut fb = Framebuffer::new(40, 30);
+        fb.print(2, 1, 7, "Hi\nok");
+        let pts = ink(&fb);
+        assert!(!pts.is_empty());
+        assert!(pts
+            .iter()
+            .all(|&(x, y)| (2..14).contains(&x) && (1..29).contains(&y)));
+        assert!(pts.iter().any(|&(_, y)| y >= 15), "second line drawn lower");
+    }
+
+    #[test]
+    fn formatted_print_matches_plain_print() {
+        let mut a = Framebuffer::new(80, 30);
+        a.print(1, 2, 7, "T 42\nx 3");
+        let mut b = Framebuffer::new(80, 30);
+        b.print_fmt(1, 2, 7, format_args!("T {}\nx {}", 42, 3));
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn unknown_characters_draw_the_replacement_box() {
+        let mut a = Framebuffer::new(6, 14);
+        a.print(0, 0, 1, "é");
+        let mut b = Framebuffer::new(6, 14);
+        b.print(0, 0, 1, "\u{1F600}");
+        assert_eq!(a, b);
+        assert_eq!(ink(&a).len(), 2 * 5 + 2 * 7);
+    }
+}

@@ -1,0 +1,22 @@
+#![doc = include_str!("../README.md")]
+#![deny(missing_docs)]
+
+mod cart;
+mod font;
+mod gfx;
+mod input;
+mod palette;
+mod rng;
+mod settings;
+mod timer;
+
+pub use cart::{Cart, CartError, Console, OverlayRows, Render, Tag, Update};
+pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
+pub use gfx::{measure_text, Framebuffer, Rect};
+pub use input::*;
+pub use palette::{Color32, Palette, PaletteError};
+pub use rng::Rng;
+pub use settings::{
+    OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
+};
+pub use timer::{Timer, TimerError};

@@ -1,0 +1,211 @@
+//! What a cart asks of the console: display size, simulation rate, palette, overlay.
+
+use crate::Palette;
+use thiserror::Error;
+
+/// The largest display side BT accepts, in pixels.
+pub const MAX_DISPLAY_SIDE: u32 = 8192;
+/// The largest display area BT accepts, in pixels.
+pub const MAX_DISPLAY_PIXELS: u64 = 16_777_216;
+
+/// Why settings were refused. The message names the field and the value.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum SettingsError {
+    /// Display sides must be between 1 and [`MAX_DISPLAY_SIDE`].
+    #[error(
+        "display size {width}x{height}: each side must be between 1 and {MAX_DISPLAY_SIDE} px"
+    )]
+    DisplaySide {
+        /// Width asked for.
+        width: u32,
+        /// Height asked for.
+        height: u32,
+    },
+    /// The display area is capped at [`MAX_DISPLAY_PIXELS`].
+    #[error("display size {width}x{height}: more than {MAX_DISPLAY_PIXELS} pixels")]
+    DisplayArea {
+        /// Width asked for.
+        width: u32,
+        /// Height asked for.
+        height: u32,
+    },
+    /// The simulation rate must be a finite number above zero.
+    #[error("target_fps must be finite and positive, got {0}")]
+    TargetFps(f64),
+}
+
+/// Overlay options (the frame-metrics overlay drawn over the cart).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OverlaySettings {
+    /// Whether the overlay exists at all. Default `true`.
+    pub enabled: bool,
+    /// Whether it is shown from the first frame. Default `false`.
+    pub visible_at_start: bool,
+    /// Whether the timing chart is drawn and its samples collected. Default `false`.
+    pub timing_chart: bool,
+}
+
+impl Default for OverlaySettings {
+    fn default() -> OverlaySettings {
+        OverlaySettings {
+            enabled: true,
+            visible_at_start: false,
+            timing_chart: false,
+        }
+    }
+}
+
+/// A cart's hardware settings, returned from [`crate::Cart::configure`].
+///
+/// Start from the defaults and change what the cart needs:
+///
+/// ```
+/// use bt::Settings;
+///
+/// let s = Settings::default().display(160, 120).target_fps(30.0).title("Tiny");
+/// assert_eq!((s.width, s.height, s.target_fps), (160, 120, 30.0));
+/// assert!(s.validate().is_ok());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Settings {
+    /// Display width in pixels. Default 320.
+    pub width: u32,
+    /// Display height in pixels. Default 240.
+    pub height: u32,
+    /// Fixed updates per second. Default 60.
+    pub target_fps: f64,
+    /// The palette at boot. Default: [`Palette::pico8`].
+    pub palette: Palette,
+    /// The random seed when the host is given none. Default `None` (the host picks; headless
+    /// commands use 0).
+    pub seed: Option<u64>,
+    /// A short name shown in the overlay and the window title. Default `"BT"`.
+    pub title: String,
+    /// Overlay options.
+    pub overlay: OverlaySettings,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            width: 320,
+            height: 240,
+            target_fps: 60.0,
+            palette: Palette::pico8(),
+            seed: None,
+            title: "BT".to_string(),
+            overlay: OverlaySettings::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// Sets the display size.
+    pub fn display(mut self, width: u32, height: u32) -> Settings {
+        self.width = width;
+        self.height = height;
+        self
+    }
+
+    /// Sets the number of fixed updates per second.
+    pub fn target_fps(mut self, fps: f64) -> Settings {
+        self.target_fps = fps;
+        self
+    }
+
+    /// Sets the boot palette.
+    pub fn palette(mut self, palette: Palette) -> Settings {
+        self.palette = palette;
+        self
+    }
+
+    /// Sets the default random seed.
+    pub fn seed(mut self, seed: u64) -> Settings {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// Sets the title.
+    pub fn title(mut self, title: &str) -> Settings {
+        self.title = title.to_string();
+        self
+    }
+
+    /// Shows the overlay from the first frame.
+    pub fn overlay_visible(mut self, visible: bool) -> Settings {
+        self.overlay.visible_at_start = visible;
+        self
+    }
+
+    /// Turns the overlay's timing chart on or off.
+    pub fn timing_chart(mut self, on: bool) -> Settings {
+        self.overlay.timing_chart = on;
+        self
+    }
+
+    /// Turns the overlay off entirely.
+    pub fn overlay_enabled(mut self, on: bool) -> Settings {
+        self.overlay.enabled = on;
+        self
+    }
+
+    /// Seconds per fixed update: `1 / target_fps`.
+    pub fn delta_seconds(&self) -> f64 {
+        1.0 / self.target_fps
+    }
+
+    /// Checks every field.
+    ///
+    /// # Errors
+    /// The first [`SettingsError`] found.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        let (width, height) = (self.width, self.height);
+        if !(1..=MAX_DISPLAY_SIDE).contains(&width) || !(1..=MAX_DISPLAY_SIDE).contains(&height) {
+            return Err(SettingsError::DisplaySide { width, height });
+        }
+        if u64::from(width) * u64::from(height) > MAX_DISPLAY_PIXELS {
+            return Err(SettingsError::DisplayArea { width, height });
+        }
+        if !(self.target_fps.is_finite() && self.target_fps > 0.0) {
+            return Err(SettingsError::TargetFps(self.target_fps));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_320x240_at_60() {
+        let s = Settings::default();
+        assert_eq!((s.width, s.height, s.target_fps), (320, 240, 60.0));
+        assert!(s.validate().is_ok());
+        assert!((s.delta_seconds() - 1.0 / 60.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let e = Settings::default()
+            .target_fps(f64::NAN)
+            .validate()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "target_fps must be finite and positive, got NaN"
+        );
+        let e = Settings::default().target_fps(0.0).validate().unwrap_err();
+        assert!(e.to_string().contains("got 0"));
+        let e = Settings::default().display(0, 240).validate().unwrap_err();
+        assert!(e.to_string().contains("0x240"), "{e}");
+        let e = Settings::default()
+            .display(8192, 8192)
+            .validate()
+            .unwrap_err();
+        assert!(matches!(e, SettingsError::DisplayArea { .. }));
+    }
+}

@@ -1,0 +1,174 @@
+//! Pictures of the framebuffer: palette to RGBA, PNG encoding, atomic file writes.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use bt::{Framebuffer, Palette};
+use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
+use thiserror::Error;
+
+/// The largest integer scale a capture accepts.
+pub const MAX_SCALE: u32 = 16;
+
+/// Why a capture failed.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum CaptureError {
+    /// The scale was 0 or above [`MAX_SCALE`].
+    #[error("scale must be between 1 and {MAX_SCALE}, got {0}")]
+    Scale(u32),
+    /// PNG encoding failed.
+    #[error("could not encode PNG: {0}")]
+    Encode(#[from] image::ImageError),
+    /// The file could not be written.
+    #[error("could not write {path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+}
+
+/// The framebuffer through the palette as opaque RGBA, each pixel repeated `scale × scale` times.
+///
+/// # Errors
+/// [`CaptureError::Scale`] unless `1 <= scale <= MAX_SCALE`.
+pub fn to_rgba(fb: &Framebuffer, palette: &Palette, scale: u32) -> Result<Vec<u8>, CaptureError> {
+    if !(1..=MAX_SCALE).contains(&scale) {
+        return Err(CaptureError::Scale(scale));
+    }
+    let (w, h) = (fb.width() as usize, fb.height() as usize);
+    let mut base = vec![0u8; w * h * 4];
+    palette.write_rgba(fb.pixels(), &mut base);
+    if scale == 1 {
+        return Ok(base);
+    }
+    let s = scale as usize;
+    let row_bytes = w * s * 4;
+    let mut out = vec![0u8; row_bytes * h * s];
+    for (y, src_row) in base.chunks_exact(w * 4).enumerate() {
+        let first = y * s * row_bytes;
+        let dst = &mut out[first..first + row_bytes];
+        for (px, chunk) in src_row.chunks_exact(4).zip(dst.chunks_exact_mut(4 * s)) {
+            for d in chunk.chunks_exact_mut(4) {
+                d.copy_from_slice(px);
+            }
+        }
+        for k in 1..s {
+            out.copy_within(first..first + row_bytes, first + k * row_bytes);
+        }
+    }
+    Ok(out)
+}
+
+/// The framebuffer as PNG bytes.
+///
+/// # Errors
+/// [`CaptureError::Scale`] or [`CaptureError::Encode`].
+pub fn encode_png(
+    fb: &Framebuffer,
+    palette: &Palette,
+    scale: u32,
+) -> Result<Vec<u8>, CaptureError> {
+    let rgba = to_rgba(fb, palette, scale)?;
+    let mut png = Vec::new();
+    PngEncoder::new(&mut png).write_image(
+        &rgba,
+        fb.width() * scale,
+        fb.height() * scale,
+        ExtendedColorType::Rgba8,
+    )?;
+    Ok(png)
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, so a failed write never leaves
+/// half a file where a good one was.
+///
+/// # Errors
+/// [`CaptureError::Write`] naming the path.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CaptureError> {
+    let fail = |source| CaptureError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let name = path.file_name().ok_or_else(|| {
+        fail(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a file name",
+        ))
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(".bt-tmp");
+    let tmp = path.with_file_name(tmp_name);
+    std::fs::write(&tmp, bytes).map_err(fail)?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail(e)
+    })
+}
+
+/// Encodes the framebuffer and writes it to `path`.
+///
+/// # Errors
+/// Any [`CaptureError`].
+pub fn save_png(
+    fb: &Framebuffer,
+    palette: &Palette,
+    scale: u32,
+    path: &Path,
+) -> Result<(), CaptureError> {
+    write_atomically(path, &encode_png(fb, palette, scale)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scale_repeats_each_pixel_in_a_square() {
+        let mut fb = Framebuffer::new(2, 1);
+        fb.draw_pixel(1, 0, 8);
+        let pal = Palette::pico8();
+        let rgba = to_rgba(&fb, &pal, 2).unwrap();
+        assert_eq!(rgba.len(), 4 * 2 * 4);
+        let red = [0xff, 0x00, 0x4d, 0xff];
+        let black = [0, 0, 0, 0xff];
+        let px: Vec<&[u8]> = rgba.chunks(4).collect();
+        assert_eq!(
+            px,
+            [&black[..], &black, &red, &red, &black, &black, &red, &red]
+        );
+    }
+
+    #[test]
+    fn bad_scale_is_named() {
+        let fb = Framebuffer::new(2, 2);
+        let err = to_rgba(&fb, &Palette::pico8(), 0).unwrap_err();
+        assert_eq!(err.to_string(), "scale must be between 1 and 16, got 0");
+        assert!(matches!(
+            to_rgba(&fb, &Palette::pico8(), 17),
+            Err(CaptureError::Scale(17))
+        ));
+    }
+
+    #[test]
+    fn png_round_trips_through_a_decoder_header() {
+        let fb = Framebuffer::new(3, 2);
+        let png = encode_png(&fb, &Palette::pico8(), 1).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        // IHDR width and height.
+        assert_eq!(&png[16..24], &[0, 0, 0, 3, 0, 0, 0, 2]);
+    }
+
+    #[test]
+    fn write_to_a_missing_folder_names_the_path() {
+        let path = Path::new("/nonexistent-bt-dir/out.png");
+        let err = write_atomically(path, b"x").unwrap_err();
+        assert!(
+            err.to_string().contains("/nonexistent-bt-dir/out.png"),
+            "{err}"
+        );
+    }
+}

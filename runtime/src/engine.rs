@@ -1,0 +1,434 @@
+//! The engine: one cart, its console, the fixed-step loop and a clock, driven by a host.
+
+use std::time::Instant;
+
+use bt::{Cart, Console, Framebuffer, Palette, Settings, SettingsError};
+use bt_overlay::{FrameStats, Overlay};
+use thiserror::Error;
+
+use crate::clock::{Clock, WallClock};
+use crate::fixed_loop::{FixedLoop, FrameTiming, TickAction};
+use crate::seek;
+
+/// Builds a fresh cart. The engine calls it at boot and again for every replay from the start, so
+/// no state can leak from one run into the next.
+pub type CartFactory = Box<dyn Fn() -> Box<dyn Cart>>;
+
+/// The largest tick `render_at` will seek to: 2^53, where `f64` still counts every tick.
+pub const MAX_SEEK_TICKS: u64 = 1 << 53;
+
+/// Why the engine refused to start or to seek.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum EngineError {
+    /// The cart's settings (after any overrides) are invalid.
+    #[error("cart settings: {0}")]
+    Settings(#[from] SettingsError),
+    /// The cart's `init` failed.
+    #[error("cart init failed: {0}")]
+    Init(String),
+    /// A host frequency that is not finite and positive.
+    #[error("host_hz must be finite and positive, got {0}")]
+    HostHz(f64),
+    /// `render_at` with seconds that are negative, NaN or infinite.
+    #[error("render_at seconds must be finite and not negative, got {0}")]
+    Seconds(f64),
+    /// `render_at` to a tick too far away to count exactly.
+    #[error(
+        "render_at {seconds} s is tick {target}, beyond the last seekable tick {MAX_SEEK_TICKS}"
+    )]
+    TooFar {
+        /// The seconds asked for.
+        seconds: f64,
+        /// The tick they come to.
+        target: f64,
+    },
+    /// `render_at` from the current tick to a tick already behind it.
+    #[error(
+        "render_at {seconds} s from the current tick: target tick {target} is behind \
+         the current tick {current} (seek from the start to go back)"
+    )]
+    Behind {
+        /// The seconds asked for.
+        seconds: f64,
+        /// The tick they come to.
+        target: u64,
+        /// Where the engine is.
+        current: u64,
+    },
+}
+
+/// Options a host gives the engine on top of the cart's own settings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EngineOptions {
+    /// The random seed; `None` takes the cart's settings, then 0.
+    pub seed: Option<u64>,
+    /// Overrides the cart's `target_fps`.
+    pub target_fps: Option<f64>,
+    /// Host ticks per second for [`Engine::advance`] (simulated host time). Default 60.
+    pub host_hz: f64,
+    /// Whether the overlay exists (when the cart's settings allow it). Default `true`.
+    pub overlay: bool,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            seed: None,
+            target_fps: None,
+            host_hz: 60.0,
+            overlay: true,
+        }
+    }
+}
+
+/// What one delivered frame did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FrameReport {
+    /// The frame's number, from 0.
+    pub frame: u64,
+    /// The delta the clock delivered, before the snap.
+    pub delta_ms: f64,
+    /// What the loop did with it.
+    pub timing: FrameTiming,
+    /// The tick counter after the frame.
+    pub ticks: u64,
+    /// Wall time spent in the frame's updates, in milliseconds.
+    pub update_ms: f64,
+    /// Wall time spent in the cart's render, in milliseconds.
+    pub render_ms: f64,
+}
+
+/// One cart running on the console.
+///
+/// Hosts drive it one of two ways, which ask the clock identically: [`Engine::run`], once per
+/// host frame with the host's timestamp, or [`Engine::advance`], which simulates host ticks at
+/// `host_hz` and is what tests and headless tools use.
+pub struct Engine {
+    factory: CartFactory,
+    cart: Box<dyn Cart>,
+    settings: Settings,
+    seed: u64,
+    fixed: FixedLoop,
+    clock: Box<dyn Clock>,
+    console: Console,
+    overlay: Option<Overlay>,
+    /// Updates since `init`: unlike `ticks`, never reset by the cart. `render_at` counts these.
+    updates_since_init: u64,
+    frames: u64,
+    parked: bool,
+    host_hz: f64,
+    host_ticks: u64,
+    last: FrameReport,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("settings", &self.settings)
+            .field("seed", &self.seed)
+            .field("ticks", &self.fixed.ticks())
+            .field("frames", &self.frames)
+            .field("parked", &self.parked)
+            .finish_non_exhaustive()
+    }
+}
+
+fn update_once(cart: &mut dyn Cart, console: &mut Console, tick: u64) -> TickAction {
+    cart.update(&mut console.update_context(tick));
+    if console.take_reset_request() {
+        TickAction::Reset
+    } else {
+        TickAction::Advance
+    }
+}
+
+impl Engine {
+    /// Builds the cart, resolves its settings with `options`, and runs its `init`. The clock is a
+    /// default [`WallClock`] until [`Engine::set_clock`].
+    ///
+    /// # Errors
+    /// [`EngineError::Settings`] for invalid settings (naming the field and value),
+    /// [`EngineError::HostHz`] for a bad `host_hz`, [`EngineError::Init`] when `init` fails.
+    pub fn new(factory: CartFactory, options: EngineOptions) -> Result<Engine, EngineError> {
+        let cart = factory();
+        let mut settings = cart.configure();
+        if let Some(fps) = options.target_fps {
+            settings.target_fps = fps;
+        }
+        settings.validate()?;
+        if !(options.host_hz.is_finite() && options.host_hz > 0.0) {
+            return Err(EngineError::HostHz(options.host_hz));
+        }
+        let seed = options.seed.or(settings.seed).unwrap_or(0);
+        let fixed = FixedLoop::new(settings.target_fps)
+            .map_err(|_| SettingsError::TargetFps(settings.target_fps))?;
+        let overlay =
+            (options.overlay && settings.overlay.enabled).then(|| Overlay::new(&settings));
+        let console = Console::new(&settings, seed);
+        let mut engine = Engine {
+            factory,
+            cart,
+            settings,
+            seed,
+            fixed,
+            clock: Box::new(WallClock::default()),
+            console,
+            overlay,
+            updates_since_init: 0,
+            frames: 0,
+            parked: false,
+            host_hz: options.host_hz,
+            host_ticks: 0,
+            last: FrameReport::default(),
+        };
+        engine.init()?;
+        Ok(engine)
+    }
+
+    fn init(&mut self) -> Result<(), EngineError> {
+        self.cart
+            .init(&mut self.console.init_context())
+            .map_err(|e| EngineError::Init(e.to_string()))?;
+        if self.console.take_reset_request() {
+            self.fixed.reset();
+        }
+        self.forward_tags();
+        Ok(())
+    }
+
+    /// Changes the rate of simulated host ticks used by [`Engine::advance`].
+    ///
+    /// # Errors
+    /// [`EngineError::HostHz`] unless `host_hz` is finite and positive.
+    pub fn set_host_hz(&mut self, host_hz: f64) -> Result<(), EngineError> {
+        if !(host_hz.is_finite() && host_hz > 0.0) {
+            return Err(EngineError::HostHz(host_hz));
+        }
+        self.host_hz = host_hz;
+        Ok(())
+    }
+
+    /// Replaces the clock.
+    pub fn set_clock(&mut self, clock: Box<dyn Clock>) {
+        self.clock = clock;
+    }
+
+    /// The resolved settings (the cart's, with the host's overrides).
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The seed the run started with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The tick counter, as the cart sees it.
+    pub fn ticks(&self) -> u64 {
+        self.fixed.ticks()
+    }
+
+    /// Updates run since `init`, whatever `ticks_reset` did.
+    pub fn updates_since_init(&self) -> u64 {
+        self.updates_since_init
+    }
+
+    /// Frames delivered so far (not counting `render_at`).
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// The last delivered frame's report.
+    pub fn last_frame(&self) -> &FrameReport {
+        &self.last
+    }
+
+    /// Whether `render_at` parked the engine.
+    pub fn is_parked(&self) -> bool {
+        self.parked
+    }
+
+    /// The framebuffer as last rendered.
+    pub fn framebuffer(&self) -> &Framebuffer {
+        self.console.framebuffer()
+    }
+
+    /// The live palette.
+    pub fn palette(&self) -> &Palette {
+        self.console.palette()
+    }
+
+    /// The console, for the host to feed input.
+    pub fn console_mut(&mut self) -> &mut Console {
+        &mut self.console
+    }
+
+    /// The overlay, when there is one.
+    pub fn overlay_mut(&mut self) -> Option<&mut Overlay> {
+        self.overlay.as_mut()
+    }
+
+    /// One host frame at `now_ms`: asks the clock for a delta and, when it delivers one and the
+    /// engine is not parked, runs the updates it pays for and renders once. Returns the frame's
+    /// report, or `None` when no frame ran.
+    pub fn run(&mut self, now_ms: f64) -> Option<FrameReport> {
+        let delta = self.clock.delta(now_ms)?;
+        if self.parked {
+            return None;
+        }
+        Some(self.frame(delta))
+    }
+
+    /// Simulates `host_ticks` host frames at `host_hz`, continuing the simulated host time of
+    /// earlier calls (the first tick is at 0 ms). Returns how many frames ran.
+    pub fn advance(&mut self, host_ticks: u64) -> u64 {
+        self.advance_with(host_ticks, |_| {})
+    }
+
+    /// Like [`Engine::advance`], handing every frame's report to `on_frame`.
+    pub fn advance_with(&mut self, host_ticks: u64, mut on_frame: impl FnMut(&FrameReport)) -> u64 {
+        let mut ran = 0;
+        for _ in 0..host_ticks {
+            let now = self.host_ticks as f64 * 1000.0 / self.host_hz;
+            self.host_ticks += 1;
+            if let Some(report) = self.run(now) {
+                on_frame(&report);
+                ran += 1;
+            }
+        }
+        ran
+    }
+
+    fn frame(&mut self, delta_ms: f64) -> FrameReport {
+        let started = Instant::now();
+        let Engine {
+            fixed,
+            cart,
+            console,
+            updates_since_init,
+            ..
+        } = self;
+        let timing = fixed.frame(delta_ms, |tick| {
+            *updates_since_init += 1;
+            update_once(cart.as_mut(), console, tick)
+        });
+        let update_ms = started.elapsed().as_secs_f64() * 1000.0;
+        self.forward_tags();
+
+        let render_started = Instant::now();
+        self.render(timing.render_alpha);
+        let render_ms = render_started.elapsed().as_secs_f64() * 1000.0;
+
+        let report = FrameReport {
+            frame: self.frames,
+            delta_ms,
+            timing,
+            ticks: self.fixed.ticks(),
+            update_ms,
+            render_ms,
+        };
+        self.frames += 1;
+        if let Some(overlay) = &mut self.overlay {
+            overlay.record(&FrameStats {
+                updates: timing.updates,
+                clamped: timing.clamped,
+                discarded_ms: timing.discarded_ms,
+                delta_ms,
+                update_ms,
+                render_ms,
+                frame_ms: started.elapsed().as_secs_f64() * 1000.0,
+                ticks: report.ticks,
+            });
+        }
+        self.last = report;
+        report
+    }
+
+    fn forward_tags(&mut self) {
+        match &mut self.overlay {
+            Some(overlay) => {
+                for tag in self.console.drain_tags() {
+                    overlay.add_tag(tag);
+                }
+            }
+            None => self.console.drain_tags().for_each(drop),
+        }
+    }
+
+    fn render(&mut self, render_alpha: f64) {
+        let ticks = self.fixed.ticks();
+        self.cart
+            .render(&mut self.console.render_context(ticks, render_alpha));
+        if let Some(overlay) = &mut self.overlay {
+            if overlay.is_visible() {
+                self.cart.overlay_rows(overlay.cart_rows_mut());
+            }
+            overlay.draw(self.console.framebuffer_mut());
+        }
+    }
+
+    /// Stops live play and renders exactly the frame at `seconds` of simulated time, that is
+    /// after `round(seconds × target_fps)` updates since `init`, with `render_alpha` 0.
+    ///
+    /// From [`seek::From::Start`] the run is replayed from boot: a freshly built cart, the boot
+    /// seed, a boot palette, the camera at the origin, no input, tick 0, `init` again. From
+    /// [`seek::From::Current`] it steps forward from where it is. The engine then stays parked
+    /// ([`Engine::run`] delivers no frames) until [`Engine::resume`].
+    ///
+    /// # Errors
+    /// [`EngineError::Seconds`], [`EngineError::TooFar`], [`EngineError::Behind`] (from the
+    /// current tick only) and, replaying from the start, [`EngineError::Init`].
+    pub fn render_at(&mut self, seconds: f64, from: seek::From) -> Result<(), EngineError> {
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Err(EngineError::Seconds(seconds));
+        }
+        let target = (seconds * self.settings.target_fps).round();
+        if target > MAX_SEEK_TICKS as f64 {
+            return Err(EngineError::TooFar { seconds, target });
+        }
+        let target = target as u64;
+        match from {
+            seek::From::Start => self.restart()?,
+            seek::From::Current if target < self.updates_since_init => {
+                return Err(EngineError::Behind {
+                    seconds,
+                    target,
+                    current: self.updates_since_init,
+                })
+            }
+            seek::From::Current => {}
+        }
+        self.parked = true;
+        let Engine {
+            fixed,
+            cart,
+            console,
+            updates_since_init,
+            ..
+        } = self;
+        fixed.step(target - *updates_since_init, |tick| {
+            *updates_since_init += 1;
+            update_once(cart.as_mut(), console, tick)
+        });
+        self.forward_tags();
+        self.render(0.0);
+        Ok(())
+    }
+
+    fn restart(&mut self) -> Result<(), EngineError> {
+        self.cart = (self.factory)();
+        self.console.reset(self.seed);
+        self.fixed.reset();
+        self.updates_since_init = 0;
+        self.init()
+    }
+
+    /// Continues live play from the parked frame. Time that passed while parked is not owed.
+    pub fn resume(&mut self) {
+        if self.parked {
+            self.parked = false;
+            self.fixed.discard_leftover();
+        }
+    }
+}

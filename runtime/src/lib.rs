@@ -1,0 +1,20 @@
+//! The BT runtime: the fixed-step loop, clocks, the engine that runs a cart, headless capture and
+//! the bundled carts. The `bt` command is built on it.
+#![deny(missing_docs)]
+
+pub mod capture;
+pub mod carts;
+pub mod clock;
+pub mod engine;
+pub mod fixed_loop;
+pub mod seek;
+pub mod spec;
+pub mod trace;
+
+pub use clock::{
+    Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,
+    WallClock,
+};
+pub use engine::{CartFactory, Engine, EngineError, EngineOptions, FrameReport};
+pub use fixed_loop::{FixedLoop, FrameTiming, LoopError, TickAction, MAX_STEPS};
+pub use seek::From;

@@ -1,0 +1,216 @@
+//! `bt`: run, capture and trace BT carts from the command line.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bt_runtime::capture;
+use bt_runtime::carts::{self, BUNDLED};
+use bt_runtime::spec::ClockSpec;
+use bt_runtime::trace::{Format, TraceWriter};
+use bt_runtime::{Engine, EngineOptions, From};
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// BT, a fantasy console: screenshots and timing traces of carts, headless.
+#[derive(Debug, Parser)]
+#[command(name = "bt", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List the bundled carts.
+    List,
+    /// Render the frame at a given time and save it as a PNG (no window or GPU needed).
+    Shot(ShotArgs),
+    /// Run a cart headless under a clock and print one row per frame.
+    Trace(TraceArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FromArg {
+    /// Replay from boot (the same picture every time).
+    Start,
+    /// Step forward from the engine's current tick (after boot, that is tick 0).
+    Current,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    /// Comma-separated values with a header line.
+    Csv,
+    /// A JSON array of objects.
+    Json,
+}
+
+/// Options every command that runs a cart shares.
+#[derive(Debug, clap::Args)]
+struct CartArgs {
+    /// The cart to run (see `bt list`).
+    cart: String,
+    /// Random seed [default: the cart's own, else 0].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Fixed updates per second, overriding the cart's target_fps.
+    #[arg(long, value_parser = positive_f64)]
+    fps: Option<f64>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ShotArgs {
+    #[command(flatten)]
+    cart: CartArgs,
+    /// Simulated seconds since boot: the frame after round(seconds × fps) updates.
+    #[arg(long, value_parser = seconds_arg)]
+    at: f64,
+    /// Where the seek starts.
+    #[arg(long, value_enum, default_value = "start")]
+    from: FromArg,
+    /// Integer upscale of the PNG (1 to 16).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    scale: u32,
+    /// Draw the overlay (hidden by default, shown with --overlay) into the picture.
+    #[arg(long)]
+    overlay: bool,
+    /// The PNG file to write.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct TraceArgs {
+    #[command(flatten)]
+    cart: CartArgs,
+    /// The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,...,
+    /// jitter:min_ms:max_ms:seed.
+    #[arg(long, value_parser = clock_spec)]
+    clock: ClockSpec,
+    /// Host ticks to simulate (a paced clock may turn some of them into no frame).
+    #[arg(long)]
+    frames: u64,
+    /// Host ticks per second of simulated host time; the first tick is at 0 ms.
+    #[arg(long, default_value_t = 60.0, value_parser = positive_f64)]
+    host_hz: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "csv")]
+    format: FormatArg,
+}
+
+fn positive_f64(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(v) => Err(format!("must be finite and positive, got {v}")),
+        Err(_) => Err(format!("'{s}' is not a number")),
+    }
+}
+
+fn seconds_arg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(v) => Err(format!("seconds must be finite and not negative, got {v}")),
+        Err(_) => Err(format!("'{s}' is not a number of seconds")),
+    }
+}
+
+fn clock_spec(s: &str) -> Result<ClockSpec, String> {
+    s.parse::<ClockSpec>().map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::List => list(),
+        Command::Shot(args) => shot(args),
+        Command::Trace(args) => trace(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("bt: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list() -> Result<(), String> {
+    let width = BUNDLED.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    let mut out = io::stdout().lock();
+    for cart in BUNDLED {
+        if writeln!(out, "{:width$}  {}", cart.name, cart.description).is_err() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn engine(args: &CartArgs, overlay: bool) -> Result<Engine, String> {
+    let cart = carts::find(&args.cart).map_err(|e| e.to_string())?;
+    let options = EngineOptions {
+        seed: args.seed,
+        target_fps: args.fps,
+        overlay,
+        ..EngineOptions::default()
+    };
+    Engine::new(Box::new(cart.build), options).map_err(|e| format!("cart '{}': {e}", cart.name))
+}
+
+fn shot(args: ShotArgs) -> Result<(), String> {
+    let mut engine = engine(&args.cart, args.overlay)?;
+    if let Some(o) = engine.overlay_mut() {
+        o.set_visible(true);
+    }
+    let from = match args.from {
+        FromArg::Start => From::Start,
+        FromArg::Current => From::Current,
+    };
+    engine
+        .render_at(args.at, from)
+        .map_err(|e| format!("--at {}: {e}", args.at))?;
+    capture::save_png(
+        engine.framebuffer(),
+        engine.palette(),
+        args.scale,
+        &args.output,
+    )
+    .map_err(|e| e.to_string())?;
+    let fb = engine.framebuffer();
+    println!(
+        "wrote {} ({}x{}, tick {}, seed {})",
+        args.output.display(),
+        fb.width() * args.scale,
+        fb.height() * args.scale,
+        engine.updates_since_init(),
+        engine.seed()
+    );
+    Ok(())
+}
+
+fn trace(args: TraceArgs) -> Result<(), String> {
+    let mut engine = engine(&args.cart, false)?;
+    engine
+        .set_host_hz(args.host_hz)
+        .map_err(|e| e.to_string())?;
+    engine.set_clock(args.clock.build().map_err(|e| e.to_string())?);
+    let format = match args.format {
+        FormatArg::Csv => Format::Csv,
+        FormatArg::Json => Format::Json,
+    };
+    let stdout = io::stdout().lock();
+    let mut writer = TraceWriter::new(io::BufWriter::new(stdout), format).map_err(io_error)?;
+    let mut failure = None;
+    engine.advance_with(args.frames, |report| {
+        if failure.is_none() {
+            failure = writer.row(report).err();
+        }
+    });
+    match failure {
+        Some(e) => Err(io_error(e)),
+        None => writer.finish().map(drop).map_err(io_error),
+    }
+}
+
+fn io_error(e: io::Error) -> String {
+    format!("writing the trace: {e}")
+}
