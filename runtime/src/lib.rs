@@ -1,6 +1,7 @@
 //! The BT runtime: the fixed-step loop, clocks, the engine that runs a cart, headless capture and
 //! the bundled carts. The `bt` command is built on it.
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod capture;
 pub mod carts;

@@ -54,7 +54,7 @@ struct CartArgs {
     #[arg(long)]
     seed: Option<u64>,
     /// Fixed updates per second, overriding the cart's target_fps.
-    #[arg(long, value_parser = positive_f64)]
+    #[arg(long, value_parser = positive_f64, allow_negative_numbers = true)]
     fps: Option<f64>,
 }
 
@@ -63,7 +63,7 @@ struct ShotArgs {
     #[command(flatten)]
     cart: CartArgs,
     /// Simulated seconds since boot: the frame after round(seconds × fps) updates.
-    #[arg(long, value_parser = seconds_arg)]
+    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
     at: f64,
     /// Where the seek starts.
     #[arg(long, value_enum, default_value = "start")]
@@ -91,7 +91,7 @@ struct TraceArgs {
     #[arg(long)]
     frames: u64,
     /// Host ticks per second of simulated host time; the first tick is at 0 ms.
-    #[arg(long, default_value_t = 60.0, value_parser = positive_f64)]
+    #[arg(long, default_value_t = 60.0, value_parser = positive_f64, allow_negative_numbers = true)]
     host_hz: f64,
     /// Output format.
     #[arg(long, value_enum, default_value = "csv")]

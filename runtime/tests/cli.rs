@@ -1,0 +1,226 @@
+//! The `bt` command as a user meets it: outputs, golden pictures, and errors for bad input.
+//!
+//! Set `BT_UPDATE_GOLDEN=1` to rewrite the reference pictures in `tests/golden/` after a
+//! reviewed change (look at the new PNGs before committing them).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bt"))
+        .args(args)
+        .output()
+        .expect("bt runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bt-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn golden(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name)
+}
+
+fn check_golden(args: &[&str], name: &str) {
+    let out = scratch(name);
+    let mut full: Vec<&str> = args.to_vec();
+    let out_str = out.to_str().unwrap();
+    full.extend(["-o", out_str]);
+    let o = bt(&full);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = std::fs::read(&out).unwrap();
+    let reference = golden(name);
+    if std::env::var_os("BT_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&reference, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read(&reference).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (BT_UPDATE_GOLDEN=1 creates it)",
+            reference.display()
+        )
+    });
+    assert!(
+        got == want,
+        "{name} differs from {}; look at {}",
+        reference.display(),
+        out.display()
+    );
+}
+
+#[test]
+fn shot_is_identical_run_to_run() {
+    let (a, b) = (scratch("a.png"), scratch("b.png"));
+    for path in [&a, &b] {
+        let o = bt(&["shot", "hello", "--at", "3.2", "-o", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains("320x240, tick 192, seed 0"),
+            "{}",
+            stdout(&o)
+        );
+    }
+    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+}
+
+#[test]
+fn golden_pictures() {
+    check_golden(&["shot", "hello", "--at", "3.2"], "hello-3.2s.png");
+    check_golden(
+        &["shot", "hello", "--at", "10", "--seed", "7", "--scale", "2"],
+        "hello-10s-seed7-x2.png",
+    );
+    check_golden(&["shot", "timers", "--at", "12.5"], "timers-12.5s.png");
+}
+
+#[test]
+fn list_names_every_bundled_cart() {
+    let o = bt(&["list"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.lines().any(|l| l.starts_with("hello ")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("timers ")), "{text}");
+}
+
+#[test]
+fn trace_prints_one_row_per_delivered_frame() {
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        "sequence:16,17,50,200",
+        "--frames",
+        "4",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "frame,delta_ms,updates,ticks,render_alpha,clamped,discarded_ms"
+    );
+    assert_eq!(lines[1], "0,16,1,1,0,false,0");
+    assert_eq!(lines[3], "2,50,3,5,0,false,0");
+    assert_eq!(lines[4], "3,200,8,13,0,true,66.66666666666666");
+    assert_eq!(lines.len(), 5);
+}
+
+#[test]
+fn trace_of_a_paced_clock_skips_host_ticks_that_are_not_frames() {
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        "paced:30",
+        "--frames",
+        "10",
+        "--host-hz",
+        "60",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.matches("\"frame\":").count(), 5, "{text}");
+    assert!(
+        text.contains("{\"frame\":4,\"delta_ms\":33.333333333333336,\"updates\":2,\"ticks\":10,")
+    );
+}
+
+#[test]
+fn bad_input_gets_one_clear_line_and_a_failing_exit() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["trace", "hello", "--clock", "paced:fast", "--frames", "3"],
+            "fps 'fast' is not a number",
+        ),
+        (
+            &[
+                "trace",
+                "hello",
+                "--clock",
+                "sequence:16,0",
+                "--frames",
+                "3",
+            ],
+            "step 1 must be finite and positive, got 0",
+        ),
+        (
+            &["trace", "hello", "--clock", "wobble", "--frames", "3"],
+            "unknown clock 'wobble'",
+        ),
+        (
+            &[
+                "trace",
+                "hello",
+                "--clock",
+                "wall",
+                "--frames",
+                "3",
+                "--host-hz",
+                "0",
+            ],
+            "must be finite and positive, got 0",
+        ),
+        (
+            &["shot", "hello", "--at", "-1", "-o", "x.png"],
+            "seconds must be finite and not negative, got -1",
+        ),
+        (
+            &["shot", "hello", "--at", "1", "--fps", "nan", "-o", "x.png"],
+            "--fps",
+        ),
+        (
+            &["shot", "hello", "--at", "1", "--scale", "0", "-o", "x.png"],
+            "--scale",
+        ),
+        (
+            &["shot", "nosuch", "--at", "1", "-o", "x.png"],
+            "no cart named 'nosuch'; bundled carts: hello, timers",
+        ),
+        (
+            &["shot", "hello", "--at", "1", "-o", "/nonexistent-bt/x.png"],
+            "could not write /nonexistent-bt/x.png",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = bt(args);
+        assert!(!o.status.success(), "{args:?} should fail");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_failed_shot_leaves_an_existing_file_alone() {
+    let path = scratch("keep.png");
+    std::fs::write(&path, b"precious").unwrap();
+    let o = bt(&[
+        "shot",
+        "hello",
+        "--at",
+        "1e300",
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("beyond the last seekable tick"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), b"precious");
+}

@@ -1,0 +1,359 @@
+//! The engine's promises, end to end: clocks, `run` versus `advance`, `render_at`, parking,
+//! input edges and determinism.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use bt::{Cart, Render, Settings, Update, BTN_A};
+use bt_runtime::{
+    carts, ConstantClock, Engine, EngineError, EngineOptions, From, JitterClock, SequenceClock,
+    MAX_STEPS,
+};
+
+const IV60: f64 = 1000.0 / 60.0;
+
+fn bundled(name: &str) -> Engine {
+    let cart = carts::find(name).expect("bundled cart");
+    let options = EngineOptions {
+        overlay: false,
+        ..EngineOptions::default()
+    };
+    Engine::new(Box::new(cart.build), options).expect("cart boots")
+}
+
+/// What the probe cart saw in one update.
+#[derive(Debug, Clone, PartialEq)]
+struct Seen {
+    ticks: u64,
+    roll: u32,
+    pressed: bool,
+    down: bool,
+}
+
+/// A cart that logs every update: its tick, a random roll, and button A's state.
+struct Probe {
+    log: Rc<RefCell<Vec<Seen>>>,
+    reset_at: Option<u64>,
+}
+
+impl Cart for Probe {
+    fn configure(&self) -> Settings {
+        Settings::default().display(16, 16)
+    }
+
+    fn update(&mut self, ctx: &mut Update<'_>) {
+        let seen = Seen {
+            ticks: ctx.ticks(),
+            roll: ctx.rng().next_u32(),
+            pressed: ctx.is_pressed(BTN_A, 0),
+            down: ctx.is_down(BTN_A, 0),
+        };
+        if Some(seen.ticks) == self.reset_at {
+            ctx.ticks_reset();
+        }
+        self.log.borrow_mut().push(seen);
+    }
+
+    fn render(&self, ctx: &mut Render<'_>) {
+        ctx.clear((ctx.ticks() % 16) as u8);
+    }
+}
+
+fn probe(reset_at: Option<u64>) -> (Engine, Rc<RefCell<Vec<Seen>>>) {
+    let log = Rc::new(RefCell::new(Vec::new()));
+    let shared = Rc::clone(&log);
+    let factory = Box::new(move || {
+        Box::new(Probe {
+            log: Rc::clone(&shared),
+            reset_at,
+        }) as Box<dyn Cart>
+    });
+    let engine = Engine::new(factory, EngineOptions::default()).expect("probe boots");
+    (engine, log)
+}
+
+#[test]
+fn run_and_advance_ask_the_clock_identically() {
+    let clocks = || {
+        vec![
+            Box::new(ConstantClock::new(7.0).unwrap()) as Box<dyn bt_runtime::Clock>,
+            Box::new(SequenceClock::new(vec![16.0, 33.0, 5.0, 120.0]).unwrap()),
+            Box::new(JitterClock::new(2.0, 90.0, 11.0).unwrap()),
+        ]
+    };
+    for (a, b) in clocks().into_iter().zip(clocks()) {
+        let mut stepped = bundled("hello");
+        let mut driven = bundled("hello");
+        stepped.set_clock(a);
+        driven.set_clock(b);
+        for i in 0..300u32 {
+            stepped.advance(1);
+            // Real hosts pass real timestamps; these clocks must not care.
+            driven.run(f64::from(i) * 3.7 + 1000.0);
+            assert_eq!(
+                stepped.last_frame().ticks,
+                driven.last_frame().ticks,
+                "frame {i}"
+            );
+            assert_eq!(
+                stepped.last_frame().timing,
+                driven.last_frame().timing,
+                "frame {i}"
+            );
+            assert_eq!(stepped.framebuffer(), driven.framebuffer(), "frame {i}");
+        }
+    }
+}
+
+#[test]
+fn engine_caps_a_hitch_at_eight_updates_and_reports_the_loss() {
+    let mut e = bundled("hello");
+    e.set_clock(Box::new(SequenceClock::new(vec![IV60, 500.0]).unwrap()));
+    e.advance(2);
+    let t = e.last_frame().timing;
+    assert_eq!(t.updates, MAX_STEPS);
+    assert!(t.clamped);
+    assert!((t.discarded_ms - (500.0 - 8.0 * IV60)).abs() < 1e-9);
+    assert_eq!(e.ticks(), 9);
+}
+
+#[test]
+fn render_at_equals_live_play_byte_for_byte() {
+    for name in ["hello", "timers"] {
+        let mut live = bundled(name);
+        live.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+        let mut seek = bundled(name);
+        let mut done = 0u64;
+        for target in [1u64, 60, 192, 599, 600, 601, 1300] {
+            live.advance(target - done);
+            done = target;
+            assert_eq!(live.updates_since_init(), target);
+            seek.render_at(target as f64 / 60.0, From::Start).unwrap();
+            assert_eq!(seek.ticks(), live.ticks(), "{name} at {target}");
+            assert_eq!(
+                seek.framebuffer(),
+                live.framebuffer(),
+                "{name} at tick {target}"
+            );
+        }
+    }
+}
+
+#[test]
+fn render_at_matches_live_play_under_a_multi_step_clock() {
+    // 50 ms is exactly three updates at 60 fps: every frame runs 3 and leaves no leftover.
+    let mut live = bundled("hello");
+    live.set_clock(Box::new(ConstantClock::new(50.0).unwrap()));
+    live.advance(64);
+    assert_eq!(live.updates_since_init(), 192);
+    let mut seek = bundled("hello");
+    seek.render_at(3.2, From::Start).unwrap();
+    assert_eq!(seek.framebuffer(), live.framebuffer());
+}
+
+#[test]
+fn render_at_from_current_goes_forward_only() {
+    let mut a = bundled("hello");
+    a.render_at(2.0, From::Start).unwrap();
+    a.render_at(3.0, From::Current).unwrap();
+    let mut b = bundled("hello");
+    b.render_at(3.0, From::Start).unwrap();
+    assert_eq!(a.framebuffer(), b.framebuffer());
+
+    let err = a.render_at(1.0, From::Current).unwrap_err();
+    assert_eq!(
+        err,
+        EngineError::Behind {
+            seconds: 1.0,
+            target: 60,
+            current: 180
+        }
+    );
+    assert!(err
+        .to_string()
+        .contains("target tick 60 is behind the current tick 180"));
+    // Going back from the start is fine.
+    a.render_at(1.0, From::Start).unwrap();
+    assert_eq!(a.updates_since_init(), 60);
+}
+
+#[test]
+fn render_at_rounds_to_the_nearest_tick() {
+    let mut e = bundled("hello");
+    e.render_at(3.2, From::Start).unwrap();
+    assert_eq!(e.updates_since_init(), 192);
+    e.render_at(0.0083, From::Start).unwrap();
+    assert_eq!(e.updates_since_init(), 0);
+    e.render_at(0.0084, From::Start).unwrap();
+    assert_eq!(e.updates_since_init(), 1);
+}
+
+#[test]
+fn render_at_refuses_bad_seconds() {
+    let mut e = bundled("hello");
+    for bad in [-0.5, f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            e.render_at(bad, From::Start),
+            Err(EngineError::Seconds(_))
+        ));
+    }
+    assert!(matches!(
+        e.render_at(1e300, From::Start),
+        Err(EngineError::TooFar { .. })
+    ));
+    let msg = e.render_at(-2.0, From::Start).unwrap_err().to_string();
+    assert_eq!(
+        msg,
+        "render_at seconds must be finite and not negative, got -2"
+    );
+}
+
+#[test]
+fn parked_engine_renders_nothing_until_resumed() {
+    let mut e = bundled("hello");
+    e.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+    e.render_at(1.0, From::Start).unwrap();
+    let parked = e.framebuffer().clone();
+    assert!(e.is_parked());
+    assert_eq!(e.advance(30), 0);
+    assert_eq!(e.framebuffer(), &parked);
+    assert_eq!(e.updates_since_init(), 60);
+    e.resume();
+    assert!(!e.is_parked());
+    assert_eq!(e.advance(30), 30);
+    assert_eq!(e.updates_since_init(), 90);
+    // Continuing from the parked frame is the same as never having stopped.
+    let mut straight = bundled("hello");
+    straight.render_at(1.5, From::Start).unwrap();
+    assert_eq!(straight.framebuffer(), e.framebuffer());
+}
+
+#[test]
+fn same_seed_and_input_give_the_same_updates_under_any_clock() {
+    let script = |engine: &mut Engine, log: &Rc<RefCell<Vec<Seen>>>, steps: u64| {
+        // Press A at update 10 and release at update 40, whenever those updates run.
+        while (log.borrow().len() as u64) < steps {
+            let n = log.borrow().len() as u64;
+            let input = engine.console_mut().input_mut();
+            if n == 10 {
+                input.set_buttons(0, BTN_A, true);
+            }
+            if n == 40 {
+                input.set_buttons(0, BTN_A, false);
+            }
+            engine.advance(1);
+        }
+    };
+    let (mut steady, steady_log) = probe(None);
+    steady.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+    script(&mut steady, &steady_log, 200);
+    let (mut jittery, jittery_log) = probe(None);
+    jittery.set_clock(Box::new(JitterClock::new(1.0, 16.0, 3.0).unwrap()));
+    script(&mut jittery, &jittery_log, 200);
+    let a = steady_log.borrow();
+    let b = jittery_log.borrow();
+    assert_eq!(a[..200], b[..200]);
+    assert!(a[10].pressed && a[10].down && !a[11].pressed && a[39].down && !a[40].down);
+}
+
+#[test]
+fn a_tap_on_a_frame_without_updates_reaches_the_next_update_once() {
+    let (mut e, log) = probe(None);
+    // 120 Hz host, 60 fps cart: every other frame runs no update.
+    e.set_clock(Box::new(ConstantClock::new(IV60 / 2.0).unwrap()));
+    e.advance(1);
+    assert_eq!(e.last_frame().timing.updates, 0);
+    e.console_mut().input_mut().set_buttons(0, BTN_A, true);
+    e.console_mut().input_mut().set_buttons(0, BTN_A, false);
+    e.advance(1);
+    e.advance(2);
+    let log = log.borrow();
+    let presses: Vec<bool> = log.iter().map(|s| s.pressed).collect();
+    assert_eq!(presses, [true, false]);
+}
+
+#[test]
+fn ticks_reset_makes_the_next_update_see_zero_and_render_at_counts_updates() {
+    let (mut e, log) = probe(Some(5));
+    e.set_clock(Box::new(ConstantClock::new(4.0 * IV60).unwrap()));
+    e.advance(3);
+    let ticks: Vec<u64> = log.borrow().iter().map(|s| s.ticks).collect();
+    assert_eq!(ticks, [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5]);
+    assert_eq!(e.updates_since_init(), 12);
+    log.borrow_mut().clear();
+    e.render_at(0.2, From::Start).unwrap();
+    assert_eq!(
+        log.borrow().len(),
+        12,
+        "render_at counts updates, not ticks"
+    );
+    assert_eq!(e.ticks(), 0, "the twelfth update asked for a reset again");
+}
+
+#[test]
+fn replay_from_start_rebuilds_the_cart_and_reseeds() {
+    let (mut e, log) = probe(None);
+    e.render_at(0.5, From::Start).unwrap();
+    let first: Vec<Seen> = log.borrow().clone();
+    log.borrow_mut().clear();
+    e.render_at(0.5, From::Start).unwrap();
+    assert_eq!(*log.borrow(), first);
+}
+
+#[test]
+fn seeds_change_the_picture_and_repeat_it() {
+    let shot = |seed| {
+        let cart = carts::find("hello").unwrap();
+        let options = EngineOptions {
+            seed: Some(seed),
+            overlay: false,
+            ..EngineOptions::default()
+        };
+        let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+        e.render_at(1.0, From::Start).unwrap();
+        e.framebuffer().clone()
+    };
+    assert_eq!(shot(5), shot(5));
+    assert_ne!(shot(5), shot(6));
+}
+
+#[test]
+fn bad_overrides_are_named() {
+    let cart = carts::find("hello").unwrap();
+    let options = EngineOptions {
+        target_fps: Some(0.0),
+        ..EngineOptions::default()
+    };
+    let err = Engine::new(Box::new(cart.build), options).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "cart settings: target_fps must be finite and positive, got 0"
+    );
+    let options = EngineOptions {
+        host_hz: -1.0,
+        ..EngineOptions::default()
+    };
+    let err = Engine::new(Box::new(cart.build), options).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "host_hz must be finite and positive, got -1"
+    );
+}
+
+#[test]
+fn failing_init_is_reported_with_the_cart_message() {
+    struct Broken;
+    impl Cart for Broken {
+        fn init(&mut self, _: &mut Update<'_>) -> Result<(), bt::CartError> {
+            Err(bt::CartError::msg("no level data"))
+        }
+        fn update(&mut self, _: &mut Update<'_>) {}
+        fn render(&self, _: &mut Render<'_>) {}
+    }
+    let err = Engine::new(
+        Box::new(|| Box::new(Broken) as Box<dyn Cart>),
+        EngineOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), "cart init failed: no level data");
+}

@@ -1,0 +1,81 @@
+//! Steady-state frames allocate nothing: update, render, overlay and palette-to-RGBA.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use bt_runtime::{carts, ConstantClock, Engine, EngineOptions, SequenceClock};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the wrapper only counts.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        // SAFETY: same layout contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `System.alloc` with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        // SAFETY: forwarded with the caller's guarantees.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+fn engine(name: &str) -> Engine {
+    let cart = carts::find(name).unwrap();
+    let mut e = Engine::new(Box::new(cart.build), EngineOptions::default()).unwrap();
+    if let Some(o) = e.overlay_mut() {
+        o.set_visible(true);
+    }
+    e
+}
+
+#[test]
+fn steady_state_frames_do_not_allocate() {
+    let mut e = engine("hello");
+    // Frames of 0, 1 and 3 updates, and a clamped one.
+    e.set_clock(Box::new(
+        SequenceClock::new(vec![8.0, 16.7, 50.0, 300.0]).unwrap(),
+    ));
+    let mut rgba = vec![0u8; 320 * 240 * 4];
+    e.advance(200);
+    let before = allocations();
+    for _ in 0..2000 {
+        e.advance(1);
+        e.palette().write_rgba(e.framebuffer().pixels(), &mut rgba);
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 2000 steady frames"
+    );
+    assert!(e.updates_since_init() > 2000);
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    // Guards the test above against a counter that never counts.
+    let before = allocations();
+    let v: Vec<u8> = Vec::with_capacity(64);
+    assert!(allocations() > before);
+    drop(v);
+    let mut e = engine("hello");
+    e.set_clock(Box::new(ConstantClock::new(16.0).unwrap()));
+    e.advance(10);
+}
