@@ -212,7 +212,7 @@ impl Framebuffer {
     }
 
     /// Draws a line with both end points included, one pixel per step along the longer axis
-    /// (the pixels Bresenham's algorithm picks, ties rounded away from the start).
+    /// (the pixels Bresenham's algorithm picks). A line and its reverse cover the same pixels.
     pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
         self.line_wide(x0.into(), y0.into(), x1.into(), y1.into(), index);
     }
@@ -221,9 +221,14 @@ impl Framebuffer {
         if index == 0 {
             return;
         }
+        // Walk from the end with the smaller major coordinate, so a line and its reverse are the
+        // same pixels.
+        let x_major = (x1 - x0).abs() >= (y1 - y0).abs();
+        let swap = if x_major { x1 < x0 } else { y1 < y0 };
+        let (x0, y0, x1, y1) = if swap { (x1, y1, x0, y0) } else { (x0, y0, x1, y1) };
         let (dx, dy) = (x1 - x0, y1 - y0);
         let c = self.clip;
-        if dx.abs() >= dy.abs() {
+        if x_major {
             // x-major: walk only the columns the clip can show.
             let (lo, hi) = (x0.min(x1).max(c.x0), x0.max(x1).min(c.x1 - 1));
             for x in lo..=hi {
