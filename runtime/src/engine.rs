@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use bt::{Cart, Console, Framebuffer, Palette, Settings, SettingsError};
+use bt::{Cart, Console, Framebuffer, Palette, Settings, SettingsError, Tag};
 use bt_overlay::{FrameStats, Overlay};
 use thiserror::Error;
 
@@ -120,6 +120,8 @@ pub struct Engine {
     host_hz: f64,
     host_ticks: u64,
     last: FrameReport,
+    /// Tags the cart placed during the last frame (or seek).
+    frame_tags: Vec<Tag>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -181,6 +183,7 @@ impl Engine {
             host_hz: options.host_hz,
             host_ticks: 0,
             last: FrameReport::default(),
+            frame_tags: Vec::new(),
         };
         engine.init()?;
         Ok(engine)
@@ -265,8 +268,25 @@ impl Engine {
     }
 
     /// The overlay, when there is one.
+    pub fn overlay(&self) -> Option<&Overlay> {
+        self.overlay.as_ref()
+    }
+
+    /// The overlay, when there is one, to change.
     pub fn overlay_mut(&mut self) -> Option<&mut Overlay> {
         self.overlay.as_mut()
+    }
+
+    /// The overlay, made now if the cart's settings or the host's options left it out (timing
+    /// diagnosis wants it whatever the cart says).
+    pub fn overlay_forced(&mut self) -> &mut Overlay {
+        let settings = &self.settings;
+        self.overlay.get_or_insert_with(|| Overlay::new(settings))
+    }
+
+    /// Tags the cart placed during the last frame or seek, in the order placed.
+    pub fn last_frame_tags(&self) -> &[Tag] {
+        &self.frame_tags
     }
 
     /// One host frame at `now_ms`: asks the clock for a delta and, when it delivers one and the
@@ -302,6 +322,10 @@ impl Engine {
 
     fn frame(&mut self, delta_ms: f64) -> FrameReport {
         let started = Instant::now();
+        // Tags placed by `init` stay for the first frame's list.
+        if self.frames > 0 {
+            self.frame_tags.clear();
+        }
         let Engine {
             fixed,
             cart,
@@ -345,14 +369,13 @@ impl Engine {
         report
     }
 
+    /// Moves the tags placed since the last call into the frame's list and the overlay's chart.
     fn forward_tags(&mut self) {
-        match &mut self.overlay {
-            Some(overlay) => {
-                for tag in self.console.drain_tags() {
-                    overlay.add_tag(tag);
-                }
+        for tag in self.console.drain_tags() {
+            if let Some(overlay) = &mut self.overlay {
+                overlay.add_tag(tag.clone());
             }
-            None => self.console.drain_tags().for_each(drop),
+            self.frame_tags.push(tag);
         }
     }
 
@@ -388,6 +411,7 @@ impl Engine {
             return Err(EngineError::TooFar { seconds, target });
         }
         let target = target as u64;
+        self.frame_tags.clear();
         match from {
             seek::From::Start => self.restart()?,
             seek::From::Current if target < self.updates_since_init => {

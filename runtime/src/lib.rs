@@ -6,6 +6,7 @@
 pub mod capture;
 pub mod carts;
 pub mod clock;
+pub mod diagnose;
 pub mod engine;
 pub mod fixed_loop;
 pub mod seek;

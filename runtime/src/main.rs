@@ -4,10 +4,10 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use bt_runtime::capture;
 use bt_runtime::carts::{self, BUNDLED};
 use bt_runtime::spec::ClockSpec;
 use bt_runtime::trace::{Format, TraceWriter};
+use bt_runtime::{capture, diagnose};
 use bt_runtime::{Engine, EngineOptions, From};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -27,6 +27,9 @@ enum Command {
     Shot(ShotArgs),
     /// Run a cart headless under a clock and print one row per frame.
     Trace(TraceArgs),
+    /// Run a cart headless under a clock with the overlay and its timing chart, and save the
+    /// last frame (and optionally a per-frame CSV).
+    Diagnose(DiagnoseArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -98,6 +101,34 @@ struct TraceArgs {
     format: FormatArg,
 }
 
+#[derive(Debug, clap::Args)]
+struct DiagnoseArgs {
+    #[command(flatten)]
+    cart: CartArgs,
+    /// The clock, as for `bt trace`.
+    #[arg(long, value_parser = clock_spec)]
+    clock: ClockSpec,
+    /// Host ticks to simulate.
+    #[arg(long)]
+    frames: u64,
+    /// Host ticks per second of simulated host time; the first tick is at 0 ms.
+    #[arg(long, default_value_t = 60.0, value_parser = positive_f64, allow_negative_numbers = true)]
+    host_hz: f64,
+    /// Integer upscale of the PNG (1 to 16).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    scale: u32,
+    /// Chart fixed update and render costs instead of measured ones, so the picture is the
+    /// same on every run (the CSV still holds measured times).
+    #[arg(long)]
+    fixed_costs: bool,
+    /// Also write one CSV row per frame to this file.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// The PNG file to write.
+    #[arg(short, long)]
+    output: PathBuf,
+}
+
 fn positive_f64(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
@@ -124,6 +155,7 @@ fn main() -> ExitCode {
         Command::List => list(),
         Command::Shot(args) => shot(args),
         Command::Trace(args) => trace(args),
+        Command::Diagnose(args) => diagnose(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -209,6 +241,58 @@ fn trace(args: TraceArgs) -> Result<(), String> {
         Some(e) => Err(io_error(e)),
         None => writer.finish().map(drop).map_err(io_error),
     }
+}
+
+fn diagnose(args: DiagnoseArgs) -> Result<(), String> {
+    let mut engine = engine(&args.cart, true)?;
+    let overlay = engine.overlay_forced();
+    overlay.set_visible(true);
+    overlay.set_timing_chart(true);
+    overlay.set_fixed_costs(args.fixed_costs);
+    engine
+        .set_host_hz(args.host_hz)
+        .map_err(|e| e.to_string())?;
+    engine.set_clock(args.clock.build().map_err(|e| e.to_string())?);
+    let mut csv = Vec::new();
+    if args.csv.is_some() {
+        writeln!(csv, "{}", diagnose::CSV_HEADER).map_err(io_error)?;
+    }
+    let mut frames = 0;
+    for _ in 0..args.frames {
+        if engine.advance(1) == 1 {
+            frames += 1;
+            if args.csv.is_some() {
+                let report = *engine.last_frame();
+                diagnose::write_row(&mut csv, &engine, &report).map_err(io_error)?;
+            }
+        }
+    }
+    if frames == 0 {
+        return Err(format!(
+            "the clock delivered no frame in {} host ticks; nothing to draw",
+            args.frames
+        ));
+    }
+    capture::save_png(
+        engine.framebuffer(),
+        engine.palette(),
+        args.scale,
+        &args.output,
+    )
+    .map_err(|e| e.to_string())?;
+    if let Some(path) = &args.csv {
+        capture::write_atomically(path, &csv).map_err(|e| e.to_string())?;
+    }
+    println!(
+        "wrote {} ({frames} frames, tick {}){}",
+        args.output.display(),
+        engine.ticks(),
+        args.csv
+            .as_ref()
+            .map(|p| format!(" and {}", p.display()))
+            .unwrap_or_default()
+    );
+    Ok(())
 }
 
 fn io_error(e: io::Error) -> String {
