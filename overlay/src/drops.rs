@@ -66,7 +66,7 @@ impl DropDetector {
     /// [`BACKGROUND_DELTA_MS`] or more, and deltas that are not a positive number, are ignored
     /// and do not join the window.
     pub fn observe(&mut self, delta_ms: f64) -> u32 {
-        if !(delta_ms > 0.0 && delta_ms < BACKGROUND_DELTA_MS) {
+        if delta_ms.is_nan() || delta_ms <= 0.0 || delta_ms >= BACKGROUND_DELTA_MS {
             return 0;
         }
         self.window[self.next] = delta_ms;
@@ -80,7 +80,9 @@ impl DropDetector {
         };
         if delta_ms > baseline * DROP_THRESHOLD {
             // The ratio exceeds 1.5, so the rounded count is at least 2 and the result at least 1.
-            ((delta_ms / baseline).round() as u32).saturating_sub(1).max(1)
+            ((delta_ms / baseline).round() as u32)
+                .saturating_sub(1)
+                .max(1)
         } else {
             0
         }

@@ -1,15 +1,46 @@
 //! BT's diagnostic overlay, drawn onto the cart's framebuffer after `render`.
 //!
-//! It shows what the loop did: the display, the present rate against the target, and how long
-//! the frame, its updates (with an `xN` suffix when several ran) and its render took. Numbers are
-//! formatted into buffers that live as long as the overlay, so drawing it allocates nothing.
+//! It shows what the loop did: the display, the present rate against the target, time the
+//! update cap threw away, and how long the frame, its updates (with an `xN` suffix when several
+//! ran) and its render took. With the timing chart on, a band under the title plots every frame:
+//! update and render times as dots, tinted when the frame ran long or dropped frames, marks for
+//! frames that hit the update cap or ran no update, and the cart's tags.
+//!
+//! Measurements are collected while the overlay is hidden, so opening it shows the recent past.
+//! Numbers are formatted into buffers that live as long as the overlay and the chart's storage is
+//! allocated up front, so recording and drawing a frame allocates nothing.
+//!
+//! ```
+//! use bt::{Framebuffer, Settings};
+//! use bt_overlay::{FrameStats, Overlay};
+//!
+//! let mut overlay = Overlay::new(&Settings::default().overlay_visible(true).timing_chart(true));
+//! overlay.record(&FrameStats { updates: 1, delta_ms: 16.7, ..FrameStats::default() });
+//! let mut fb = Framebuffer::new(320, 240);
+//! overlay.draw(&mut fb);
+//! assert_eq!(fb.get(319, 0), Some(overlay.colors().bar));
+//! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
-use std::fmt::Write as _;
+mod chart;
+mod drops;
+mod text;
 
-use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag, GLYPH_ADVANCE};
+use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag};
 
-/// Height of one overlay bar, in pixels.
+pub use chart::{
+    ChartTag, CHART_FULL_SCALE_MS, CHART_GRID_MS, CHART_HEIGHT, MAX_TAGS, TAG_TICK_LIMIT,
+};
+pub use drops::{
+    DropDetector, Severity, BACKGROUND_DELTA_MS, DROP_THRESHOLD, DROP_WARMUP, DROP_WINDOW,
+    ERROR_RATIO, WARNING_RATIO,
+};
+
+use chart::{Chart, Sample};
+use text::{display_label, metrics_row, plain_width, segments, text_width, timing_row};
+
+/// Height of one overlay bar, in pixels: one 13-row glyph.
 pub const BAR_HEIGHT: i32 = 13;
 /// Gap between bars, in pixels.
 pub const ROW_GAP: i32 = 1;
@@ -17,31 +48,65 @@ pub const ROW_GAP: i32 = 1;
 pub const EDGE_MARGIN: i32 = 7;
 /// Space on either side of a `|` divider, in pixels.
 pub const DIVIDER_GAP: i32 = 7;
-/// Weight of a new sample in the smoothed figures (an exponential moving average).
+/// Weight of a new sample in the smoothed figures (an exponential moving average): steady enough
+/// to read, quick enough to follow a change within a second.
 pub const SMOOTHING: f64 = 0.12;
 /// The clickable corner that toggles the overlay: this many pixels wide ...
 pub const TOGGLE_WIDTH: i32 = 17;
 /// ... and this many high, at the bottom-left of the screen.
 pub const TOGGLE_HEIGHT: i32 = 13;
+/// Update time charged per update in [fixed-costs mode](Overlay::set_fixed_costs), in ms.
+pub const FIXED_UPDATE_MS: f64 = 2.0;
+/// Render time charged per frame in [fixed-costs mode](Overlay::set_fixed_costs), in ms.
+pub const FIXED_RENDER_MS: f64 = 4.0;
 
-/// Palette slots the overlay draws with.
+/// Palette slots the overlay draws with. Slot 0 is transparent, so none of these should be 0.
+///
+/// Read and change them through [`Overlay::colors`] and [`Overlay::colors_mut`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct OverlayColors {
-    /// Bar background.
+    /// Bar and chart background.
     pub bar: u8,
     /// Text.
     pub text: u8,
     /// Dividers and the gaps between bars.
     pub gap: u8,
+    /// Chart grid lines and tag markers.
+    pub grid: u8,
+    /// Update-time dots of ordinary frames.
+    pub update_dot: u8,
+    /// Render-time dots of ordinary frames.
+    pub render_dot: u8,
+    /// Both dots of a frame graded [`Severity::Warning`].
+    pub warning: u8,
+    /// Both dots of a frame graded [`Severity::Error`].
+    pub error: u8,
+    /// Tag text.
+    pub tag: u8,
+    /// The mark at the top of a column whose frame hit the update cap and lost time.
+    pub clamp: u8,
+    /// The mark on the bottom row of a column whose frame ran no update.
+    pub zero_update: u8,
 }
 
 impl Default for OverlayColors {
-    /// Dark blue bars, white text, black gaps in the default (PICO-8) palette.
+    /// In the default (PICO-8) palette: dark blue bars, white text, dark grey gaps and grid,
+    /// green update dots, light grey render dots, yellow warnings, red errors, pink tags, an
+    /// orange clamp mark and a lavender zero-update mark.
     fn default() -> OverlayColors {
         OverlayColors {
             bar: 1,
             text: 7,
             gap: 5,
+            grid: 5,
+            update_dot: 11,
+            render_dot: 6,
+            warning: 10,
+            error: 8,
+            tag: 14,
+            clamp: 9,
+            zero_update: 13,
         }
     }
 }
@@ -93,37 +158,91 @@ impl Smoothed {
     }
 }
 
-/// The overlay: metrics rows over the cart's picture, toggled by the host.
+/// Where the rows go, top to bottom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Layout {
+    /// Top row and height of the chart band, when it is shown.
+    chart: Option<(i32, i32)>,
+    /// The `Present | Target` row.
+    metrics_y: i32,
+    /// The `Frame | update() | render()` row.
+    timing_y: i32,
+}
+
+impl Layout {
+    fn new(chart: bool) -> Layout {
+        let mut y = BAR_HEIGHT + ROW_GAP;
+        let chart = chart.then(|| {
+            let top = y;
+            y += CHART_HEIGHT + ROW_GAP;
+            (top, CHART_HEIGHT)
+        });
+        let metrics_y = y;
+        let timing_y = y + BAR_HEIGHT + ROW_GAP;
+        Layout {
+            chart,
+            metrics_y,
+            timing_y,
+        }
+    }
+}
+
+/// The overlay: metrics rows and an optional timing chart over the cart's picture, toggled by
+/// the host.
+///
+/// Each frame the engine calls [`Overlay::add_tag`] for the tags its updates placed, then
+/// [`Overlay::draw`] after the cart's render, then [`Overlay::record`] with the frame's
+/// measurements. The drawn figures are therefore those of the frames before.
 #[derive(Debug)]
 pub struct Overlay {
     visible: bool,
+    chart_on: bool,
+    fixed_costs: bool,
     colors: OverlayColors,
     title: String,
     target_fps: f64,
+    budget_ms: f64,
     frame_ms: Smoothed,
     update_ms: Smoothed,
     render_ms: Smoothed,
     present_fps: Smoothed,
     last: FrameStats,
-    tags: Vec<Tag>,
+    last_dropped: u32,
+    last_severity: Severity,
+    drops: DropDetector,
+    chart: Chart,
     cart_rows: OverlayRows,
     line: String,
 }
 
 impl Overlay {
-    /// An overlay for a cart with these settings.
+    /// An overlay for a cart with these settings. The chart starts at tick 0 with a `Start`
+    /// tag.
     pub fn new(settings: &Settings) -> Overlay {
+        let budget_ms = if settings.target_fps > 0.0 {
+            1000.0 / settings.target_fps
+        } else {
+            f64::INFINITY
+        };
+        let mut chart = Chart::new(settings.width as usize);
+        chart.reset(0);
         Overlay {
             visible: settings.overlay.visible_at_start,
+            chart_on: settings.overlay.timing_chart,
+            fixed_costs: false,
             colors: OverlayColors::default(),
             title: settings.title.clone(),
             target_fps: settings.target_fps,
+            budget_ms,
             frame_ms: Smoothed::default(),
             update_ms: Smoothed::default(),
             render_ms: Smoothed::default(),
             present_fps: Smoothed::seeded(settings.target_fps),
             last: FrameStats::default(),
-            tags: Vec::new(),
+            last_dropped: 0,
+            last_severity: Severity::Normal,
+            drops: DropDetector::new(),
+            chart,
             cart_rows: OverlayRows::default(),
             line: String::with_capacity(128),
         }
@@ -144,40 +263,119 @@ impl Overlay {
         self.visible = !self.visible;
     }
 
+    /// Whether the timing chart is drawn.
+    pub fn timing_chart(&self) -> bool {
+        self.chart_on
+    }
+
+    /// Shows or hides the timing chart. Its samples are kept either way, so turning it on shows
+    /// the recent past.
+    pub fn set_timing_chart(&mut self, on: bool) {
+        self.chart_on = on;
+    }
+
+    /// Whether [fixed-costs mode](Overlay::set_fixed_costs) is on.
+    pub fn fixed_costs(&self) -> bool {
+        self.fixed_costs
+    }
+
+    /// Turns fixed-costs mode on or off, for pictures that must be the same on every run.
+    ///
+    /// Measured wall times differ from run to run, so a picture of the overlay that shows them
+    /// can never be compared byte for byte. In fixed-costs mode [`Overlay::record`] ignores the
+    /// measured `update_ms`, `render_ms` and `frame_ms` and uses instead
+    /// [`FIXED_UPDATE_MS`] per update the frame ran, [`FIXED_RENDER_MS`] for the render, and
+    /// their sum for the frame. Everything else the overlay shows (present rate, drops and
+    /// their tint, update counts, lost time, tags) already follows from the frame's delta, its
+    /// update count and the tick counter, so with scripted deltas the whole picture is
+    /// reproducible. Frames recorded before the switch keep the times they had.
+    pub fn set_fixed_costs(&mut self, on: bool) {
+        self.fixed_costs = on;
+    }
+
     /// Whether a pointer press at `(x, y)` lands on the toggle corner of a `height`-px screen.
     pub fn hits_toggle(x: i32, y: i32, height: i32) -> bool {
         Rect::new(0, height - TOGGLE_HEIGHT, TOGGLE_WIDTH, TOGGLE_HEIGHT).contains(x, y)
     }
 
     /// The palette slots in use.
+    pub fn colors(&self) -> &OverlayColors {
+        &self.colors
+    }
+
+    /// The palette slots in use, to change.
     pub fn colors_mut(&mut self) -> &mut OverlayColors {
         &mut self.colors
     }
 
-    /// Takes one frame's measurements. Collected whether or not the overlay is visible.
+    /// Takes one frame's measurements: smooths the figures, looks for dropped frames, grades the
+    /// frame and adds it to the chart, scrolling off the oldest column when the chart is full.
+    /// Collected whether or not the overlay or the chart is visible.
     pub fn record(&mut self, stats: &FrameStats) {
-        self.frame_ms.add(stats.frame_ms);
-        self.update_ms.add(stats.update_ms);
-        self.render_ms.add(stats.render_ms);
+        let (update_ms, render_ms, frame_ms) = if self.fixed_costs {
+            let update_ms = f64::from(stats.updates) * FIXED_UPDATE_MS;
+            (update_ms, FIXED_RENDER_MS, update_ms + FIXED_RENDER_MS)
+        } else {
+            (stats.update_ms, stats.render_ms, stats.frame_ms)
+        };
+        self.frame_ms.add(frame_ms);
+        self.update_ms.add(update_ms);
+        self.render_ms.add(render_ms);
         if stats.delta_ms > 0.0 {
             self.present_fps.add(1000.0 / stats.delta_ms);
         }
+        let dropped = self.drops.observe(stats.delta_ms);
+        let severity = Severity::classify(frame_ms, self.budget_ms, dropped);
+        self.chart.push(Sample {
+            update_ms,
+            render_ms,
+            updates: stats.updates,
+            clamped: stats.clamped,
+            discarded_ms: stats.discarded_ms,
+            severity,
+        });
         self.last = *stats;
+        self.last_dropped = dropped;
+        self.last_severity = severity;
     }
 
-    /// The last frame's measurements.
+    /// The last frame's measurements, as recorded.
     pub fn last(&self) -> &FrameStats {
         &self.last
     }
 
-    /// Keeps a tag the cart placed.
-    pub fn add_tag(&mut self, tag: Tag) {
-        self.tags.push(tag);
+    /// How many frames the last recorded frame dropped (0 when none), by [`DropDetector`].
+    pub fn last_dropped(&self) -> u32 {
+        self.last_dropped
     }
 
-    /// Tags placed so far.
-    pub fn tags(&self) -> &[Tag] {
-        &self.tags
+    /// How the last recorded frame was graded (see [`Severity::classify`]).
+    pub fn last_severity(&self) -> Severity {
+        self.last_severity
+    }
+
+    /// Frames recorded since the chart started.
+    pub fn samples_recorded(&self) -> u64 {
+        self.chart.total()
+    }
+
+    /// Places a tag on the frame being run, the one the next [`Overlay::record`] takes.
+    ///
+    /// The tag shows at that frame's column with its tick counted from the chart's start, and is
+    /// forgotten once its text has scrolled off the left edge. At most [`MAX_TAGS`] are kept.
+    pub fn add_tag(&mut self, tag: Tag) {
+        self.chart.add_tag(tag);
+    }
+
+    /// The tags still on the chart, oldest first.
+    pub fn tags(&self) -> impl Iterator<Item = ChartTag<'_>> + '_ {
+        self.chart.tags()
+    }
+
+    /// Empties the chart and starts it again at `tick`, with a `Start` tag there. For a host
+    /// that restarts the cart; smoothing and drop detection carry on.
+    pub fn reset_chart(&mut self, tick: u64) {
+        self.chart.reset(tick);
     }
 
     /// The buffer the cart's `overlay_rows` fills, cleared for this frame.
@@ -186,151 +384,82 @@ impl Overlay {
         &mut self.cart_rows
     }
 
-    /// Draws the overlay in screen space (no camera, full clip; the cart's clip is not kept).
+    /// Draws the overlay in screen space over the whole screen, then puts back the cart's clip.
+    ///
+    /// Hidden, it draws only a small hint inside the toggle corner.
     pub fn draw(&mut self, fb: &mut Framebuffer) {
+        let cart_clip = fb.clip();
         fb.clip_reset();
-        let (w, h) = (fb.width() as i32, fb.height() as i32);
-        let c = self.colors;
-        if !self.visible {
-            // The hint: a small bar in the toggle corner.
-            fb.draw_rect_fill(Rect::new(3, h - 8, 11, 3), c.bar);
-            fb.draw_rect_fill(Rect::new(4, h - 7, 9, 1), c.text);
-            return;
-        }
-        let Overlay { line, .. } = self;
-        // Row 1: title, and the display on the right.
-        bar(fb, 0, w, c);
-        fb.print(EDGE_MARGIN, 0, c.text, &self.title);
-        line.clear();
-        let _ = write!(line, "cpu|{w}x{h}");
-        let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
-        segments(fb, right, 0, line, c);
-        // Row 2: present and target rates.
-        let y2 = BAR_HEIGHT + ROW_GAP;
-        bar(fb, y2, w, c);
-        line.clear();
-        let _ = write!(
-            line,
-            "Present {:>3} FPS|Target {} FPS",
-            self.present_fps.get().round() as i64,
-            self.target_fps
-        );
-        segments(fb, EDGE_MARGIN, y2, line, c);
-        // Row 3: frame, update (xN when several ran) and render times.
-        let y3 = 2 * (BAR_HEIGHT + ROW_GAP);
-        bar(fb, y3, w, c);
-        line.clear();
-        let steps = self.last.updates;
-        let _ = write!(
-            line,
-            "Frame {:>4.1}ms|update() {:>4.1}ms",
-            self.frame_ms.get(),
-            self.update_ms.get()
-        );
-        if steps > 1 {
-            let _ = write!(line, "x{steps}");
+        if self.visible {
+            self.draw_body(fb);
         } else {
-            line.push_str("  ");
+            self.draw_hint(fb);
         }
-        let _ = write!(line, "|render() {:>4.1}ms", self.render_ms.get());
-        segments(fb, EDGE_MARGIN, y3, line, c);
-        // Cart rows stack upward from the bottom.
+        fb.clip_set(cart_clip);
+    }
+
+    fn draw_hint(&self, fb: &mut Framebuffer) {
+        let h = fb.height() as i32;
+        let c = &self.colors;
+        fb.draw_rect_fill(Rect::new(3, h - 8, 11, 3), c.bar);
+        fb.draw_rect_fill(Rect::new(4, h - 7, 9, 1), c.text);
+    }
+
+    fn draw_body(&mut self, fb: &mut Framebuffer) {
+        let (w, h) = (fb.width() as i32, fb.height() as i32);
+        let layout = Layout::new(self.chart_on);
+        let Overlay {
+            line,
+            colors: c,
+            chart,
+            ..
+        } = self;
+        let c = *c;
+        // Title, and the display on the right.
+        bar(fb, 0, w, &c);
+        fb.print(EDGE_MARGIN, 0, c.text, &self.title);
+        display_label(line, w, h);
+        let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
+        segments(fb, right, 0, line, c.text, c.gap);
+        if let Some((top, height)) = layout.chart {
+            chart.draw(fb, top, height, self.budget_ms, &c);
+        }
+        // Present and target rates, and time the update cap lost over the chart's frames.
+        bar(fb, layout.metrics_y, w, &c);
+        metrics_row(
+            line,
+            self.present_fps.get(),
+            self.target_fps,
+            chart.discarded_ms(),
+        );
+        segments(fb, EDGE_MARGIN, layout.metrics_y, line, c.text, c.gap);
+        // Frame, update (xN when several ran) and render times.
+        bar(fb, layout.timing_y, w, &c);
+        timing_row(
+            line,
+            self.frame_ms.get(),
+            self.update_ms.get(),
+            self.last.updates,
+            self.render_ms.get(),
+        );
+        segments(fb, EDGE_MARGIN, layout.timing_y, line, c.text, c.gap);
+        // Cart rows stack upward from above the toggle corner.
         let mut y = h - BAR_HEIGHT;
         for (left, right) in self.cart_rows.iter() {
             y -= BAR_HEIGHT + ROW_GAP;
-            bar(fb, y, w, c);
+            bar(fb, y, w, &c);
             fb.print(EDGE_MARGIN, y, c.text, left);
-            let rx = (w - text_width(right) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
+            let rx = (w - plain_width(right) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
             fb.print(rx, y, c.text, right);
         }
     }
 }
 
-fn text_width(text: &str) -> i32 {
-    let dividers = text.matches('|').count() as i32;
-    let chars = text.chars().count() as i32 - dividers;
-    chars * GLYPH_ADVANCE + dividers * 2 * DIVIDER_GAP
-}
-
-fn bar(fb: &mut Framebuffer, y: i32, w: i32, c: OverlayColors) {
+/// A full-width bar at `y` with its gap row below.
+fn bar(fb: &mut Framebuffer, y: i32, w: i32, c: &OverlayColors) {
     fb.draw_rect_fill(Rect::new(0, y, w, BAR_HEIGHT), c.bar);
     fb.draw_rect_fill(Rect::new(0, y + BAR_HEIGHT, w, ROW_GAP), c.gap);
 }
 
-/// Prints `text` split at `|`, with a one-pixel divider in each split and 7 px either side.
-fn segments(fb: &mut Framebuffer, x: i32, y: i32, text: &str, c: OverlayColors) {
-    let mut x = x;
-    for (i, seg) in text.split('|').enumerate() {
-        if i > 0 {
-            fb.draw_rect_fill(Rect::new(x - 1 + DIVIDER_GAP, y, 1, BAR_HEIGHT), c.gap);
-            x += 2 * DIVIDER_GAP;
-        }
-        fb.print(x, y, c.text, seg);
-        x += seg.chars().count() as i32 * GLYPH_ADVANCE;
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn smoothing_takes_first_sample_then_moves_twelve_percent() {
-        let mut s = Smoothed::default();
-        s.add(10.0);
-        assert_eq!(s.get(), 10.0);
-        s.add(20.0);
-        assert!((s.get() - 11.2).abs() < 1e-12);
-    }
-
-    #[test]
-    fn toggle_corner_is_17_by_13_at_the_bottom_left() {
-        assert!(Overlay::hits_toggle(16, 238, 240));
-        assert!(Overlay::hits_toggle(0, 227, 240));
-        assert!(!Overlay::hits_toggle(17, 238, 240));
-        assert!(!Overlay::hits_toggle(16, 226, 240));
-        assert!(!Overlay::hits_toggle(16, 240, 240));
-    }
-
-    #[test]
-    fn divider_widths_follow_the_layout() {
-        // 13 glyphs and one divider: 13 * 6 + 14 = 92.
-        assert_eq!(text_width("webgpu|320x240"), 92);
-    }
-
-    #[test]
-    fn hidden_overlay_draws_only_the_hint_in_the_corner() {
-        let mut o = Overlay::new(&Settings::default());
-        let mut fb = Framebuffer::new(320, 240);
-        o.draw(&mut fb);
-        for y in 0..240 {
-            for x in 0..320 {
-                if fb.get(x, y) != Some(0) {
-                    assert!(Overlay::hits_toggle(x, y, 240), "ink at {x},{y}");
-                }
-            }
-        }
-        assert!(fb.pixels().iter().any(|&p| p != 0));
-    }
-
-    #[test]
-    fn visible_overlay_fills_three_bars_and_shows_the_step_count() {
-        let mut o = Overlay::new(&Settings::default().overlay_visible(true));
-        o.record(&FrameStats {
-            updates: 3,
-            delta_ms: 50.0,
-            ..FrameStats::default()
-        });
-        let mut fb = Framebuffer::new(320, 240);
-        o.draw(&mut fb);
-        // Bars at y 0, 14 and 28; gap rows at 13, 27, 41.
-        for y in [0, 14, 28] {
-            assert_eq!(fb.get(319, y), Some(1));
-        }
-        for y in [13, 27, 41] {
-            assert_eq!(fb.get(319, y), Some(5));
-        }
-        assert_eq!(fb.get(319, 42), Some(0), "nothing below the top cluster");
-        assert!(o.line.contains("update()  0.0msx3"), "{}", o.line);
-    }
-}
+mod tests;

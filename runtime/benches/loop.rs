@@ -2,7 +2,8 @@
 
 use std::hint::black_box;
 
-use bt_runtime::{capture, carts, Engine, EngineOptions, FixedLoop, From, TickAction};
+use bt_runtime::seek::From;
+use bt_runtime::{capture, carts, Engine, EngineOptions, FixedLoop, TickAction};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn fixed_loop(c: &mut Criterion) {

@@ -35,7 +35,7 @@ pub enum EngineError {
     Seconds(f64),
     /// `render_at` to a tick too far away to count exactly.
     #[error(
-        "render_at {seconds} s is tick {target}, beyond the last seekable tick {MAX_SEEK_TICKS}"
+        "render_at {seconds:e} s is tick {target:e}, beyond the last seekable tick {MAX_SEEK_TICKS}"
     )]
     TooFar {
         /// The seconds asked for.
@@ -118,7 +118,11 @@ pub struct Engine {
     frames: u64,
     parked: bool,
     host_hz: f64,
+    /// Simulated host time at the last `host_hz` change, and host ticks since then.
+    host_origin_ms: f64,
     host_ticks: u64,
+    /// The last replay's `init` failed: the cart is unusable until a replay succeeds.
+    init_failed: bool,
     last: FrameReport,
     /// Tags the cart placed during the last frame (or seek).
     frame_tags: Vec<Tag>,
@@ -181,7 +185,9 @@ impl Engine {
             frames: 0,
             parked: false,
             host_hz: options.host_hz,
+            host_origin_ms: 0.0,
             host_ticks: 0,
+            init_failed: false,
             last: FrameReport::default(),
             frame_tags: Vec::new(),
         };
@@ -208,6 +214,9 @@ impl Engine {
         if !(host_hz.is_finite() && host_hz > 0.0) {
             return Err(EngineError::HostHz(host_hz));
         }
+        // Re-base so simulated host time carries on from where it is, at the new rate.
+        self.host_origin_ms = self.host_now_ms();
+        self.host_ticks = 0;
         self.host_hz = host_hz;
         Ok(())
     }
@@ -310,7 +319,7 @@ impl Engine {
     pub fn advance_with(&mut self, host_ticks: u64, mut on_frame: impl FnMut(&FrameReport)) -> u64 {
         let mut ran = 0;
         for _ in 0..host_ticks {
-            let now = self.host_ticks as f64 * 1000.0 / self.host_hz;
+            let now = self.host_now_ms();
             self.host_ticks += 1;
             if let Some(report) = self.run(now) {
                 on_frame(&report);
@@ -318,6 +327,10 @@ impl Engine {
             }
         }
         ran
+    }
+
+    fn host_now_ms(&self) -> f64 {
+        self.host_origin_ms + self.host_ticks as f64 * 1000.0 / self.host_hz
     }
 
     fn frame(&mut self, delta_ms: f64) -> FrameReport {
@@ -412,8 +425,16 @@ impl Engine {
         }
         let target = target as u64;
         self.frame_tags.clear();
+        // Parked before anything can fail: a failed replay must not hand live play a cart
+        // whose `init` did not finish.
+        self.parked = true;
         match from {
             seek::From::Start => self.restart()?,
+            seek::From::Current if self.init_failed => {
+                return Err(EngineError::Init(
+                    "the last replay's init failed; seek from the start".to_string(),
+                ))
+            }
             seek::From::Current if target < self.updates_since_init => {
                 return Err(EngineError::Behind {
                     seconds,
@@ -423,7 +444,6 @@ impl Engine {
             }
             seek::From::Current => {}
         }
-        self.parked = true;
         let Engine {
             fixed,
             cart,
@@ -445,12 +465,19 @@ impl Engine {
         self.console.reset(self.seed);
         self.fixed.reset();
         self.updates_since_init = 0;
-        self.init()
+        if let Some(overlay) = &mut self.overlay {
+            overlay.reset_chart(0);
+        }
+        self.init_failed = true;
+        self.init()?;
+        self.init_failed = false;
+        Ok(())
     }
 
     /// Continues live play from the parked frame. Time that passed while parked is not owed.
+    /// After a replay whose `init` failed the engine stays parked until a replay succeeds.
     pub fn resume(&mut self) {
-        if self.parked {
+        if self.parked && !self.init_failed {
             self.parked = false;
             self.fixed.discard_leftover();
         }

@@ -19,4 +19,3 @@ pub use clock::{
 };
 pub use engine::{CartFactory, Engine, EngineError, EngineOptions, FrameReport};
 pub use fixed_loop::{FixedLoop, FrameTiming, LoopError, TickAction, MAX_STEPS};
-pub use seek::From;

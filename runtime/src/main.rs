@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use bt_runtime::carts::{self, BUNDLED};
+use bt_runtime::seek::From;
 use bt_runtime::spec::ClockSpec;
 use bt_runtime::trace::{Format, TraceWriter};
 use bt_runtime::{capture, diagnose};
-use bt_runtime::{Engine, EngineOptions, From};
+use bt_runtime::{Engine, EngineOptions};
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// BT, a fantasy console: screenshots and timing traces of carts, headless.
@@ -209,7 +210,7 @@ fn shot(args: ShotArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     let fb = engine.framebuffer();
     println!(
-        "wrote {} ({}x{}, tick {}, seed {})",
+        "wrote {} ({}x{}, after {} updates, seed {})",
         args.output.display(),
         fb.width() * args.scale,
         fb.height() * args.scale,
@@ -231,15 +232,18 @@ fn trace(args: TraceArgs) -> Result<(), String> {
     };
     let stdout = io::stdout().lock();
     let mut writer = TraceWriter::new(io::BufWriter::new(stdout), format).map_err(io_error)?;
-    let mut failure = None;
-    engine.advance_with(args.frames, |report| {
-        if failure.is_none() {
-            failure = writer.row(report).err();
+    let written = (|| {
+        for _ in 0..args.frames {
+            if engine.advance(1) == 1 {
+                writer.row(engine.last_frame())?;
+            }
         }
-    });
-    match failure {
-        Some(e) => Err(io_error(e)),
-        None => writer.finish().map(drop).map_err(io_error),
+        writer.finish().map(drop)
+    })();
+    match written {
+        // A reader that stopped early (`bt trace ... | head`) is not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.map_err(io_error),
     }
 }
 

@@ -67,7 +67,7 @@ fn shot_is_identical_run_to_run() {
         let o = bt(&["shot", "hello", "--at", "3.2", "-o", path.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(
-            stdout(&o).contains("320x240, tick 192, seed 0"),
+            stdout(&o).contains("320x240, after 192 updates, seed 0"),
             "{}",
             stdout(&o)
         );
@@ -223,4 +223,76 @@ fn a_failed_shot_leaves_an_existing_file_alone() {
         stderr(&o)
     );
     assert_eq!(std::fs::read(&path).unwrap(), b"precious");
+}
+
+#[test]
+fn diagnose_golden_chart_under_a_stuttering_clock() {
+    check_golden(
+        &[
+            "diagnose",
+            "timers",
+            "--clock",
+            "sequence:16.7,16.7,16.7,50,16.7,8.3,8.3,16.7,400",
+            "--frames",
+            "400",
+            "--fixed-costs",
+        ],
+        "diagnose-timers-stutter.png",
+    );
+}
+
+#[test]
+fn diagnose_csv_has_a_row_per_frame_with_severity_drops_and_tags() {
+    let (png, csv) = (scratch("diag.png"), scratch("diag.csv"));
+    let o = bt(&[
+        "diagnose",
+        "timers",
+        "--clock",
+        "sequence:16.7,16.7,16.7,16.7,16.7,16.7,16.7,16.7,16.7,16.7,400",
+        "--frames",
+        "130",
+        "-o",
+        png.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(
+        text.lines().next().unwrap(),
+        "frame,delta_ms,updates,ticks,render_alpha,clamped,discarded_ms,update_ms,render_ms,severity,dropped,tags"
+    );
+    assert_eq!(rows.len(), 130);
+    assert!(rows.iter().all(|r| r.len() == 12));
+    assert_eq!(
+        rows[0][11], "Round 1",
+        "init's tag lands on the first frame"
+    );
+    // The 400 ms hitch: capped at 8 updates, time thrown away, dropped frames, an error tint.
+    let hitch = &rows[10];
+    assert_eq!((hitch[1], hitch[2], hitch[5]), ("400", "8", "true"));
+    assert_eq!(hitch[9], "error");
+    assert!(hitch[10].parse::<u32>().unwrap() >= 2);
+    assert_eq!(rows[9][9], "normal");
+    // The 120-tick timer tags "Wave" on the frame whose updates reach it.
+    let wave = rows.iter().find(|r| r[11] == "Wave").expect("a Wave tag");
+    assert!(wave[3].parse::<u64>().unwrap() >= 120);
+}
+
+#[test]
+fn diagnose_refuses_a_clock_that_never_delivers() {
+    let o = bt(&[
+        "diagnose", "hello", "--clock", "paced:1", "--frames", "0", "-o", "x.png",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("delivered no frame in 0 host ticks"),
+        "{}",
+        stderr(&o)
+    );
 }

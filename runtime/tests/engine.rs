@@ -5,9 +5,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use bt::{Cart, Render, Settings, Update, BTN_A};
+use bt_runtime::seek::From;
 use bt_runtime::{
-    carts, ConstantClock, Engine, EngineError, EngineOptions, From, JitterClock, SequenceClock,
-    MAX_STEPS,
+    carts, ConstantClock, Engine, EngineError, EngineOptions, JitterClock, SequenceClock, MAX_STEPS,
 };
 
 const IV60: f64 = 1000.0 / 60.0;
@@ -356,4 +356,66 @@ fn failing_init_is_reported_with_the_cart_message() {
     )
     .unwrap_err();
     assert_eq!(err.to_string(), "cart init failed: no level data");
+}
+
+#[test]
+fn a_replay_whose_init_fails_stays_parked() {
+    struct FailsSecondTime {
+        boots: Rc<RefCell<u32>>,
+    }
+    impl Cart for FailsSecondTime {
+        fn init(&mut self, _: &mut Update<'_>) -> Result<(), bt::CartError> {
+            *self.boots.borrow_mut() += 1;
+            if *self.boots.borrow() == 2 {
+                return Err(bt::CartError::msg("disk gone"));
+            }
+            Ok(())
+        }
+        fn update(&mut self, _: &mut Update<'_>) {}
+        fn render(&self, _: &mut Render<'_>) {}
+    }
+    let boots = Rc::new(RefCell::new(0));
+    let shared = Rc::clone(&boots);
+    let factory = Box::new(move || {
+        Box::new(FailsSecondTime {
+            boots: Rc::clone(&shared),
+        }) as Box<dyn Cart>
+    });
+    let mut e = Engine::new(factory, EngineOptions::default()).unwrap();
+    let err = e.render_at(1.0, From::Start).unwrap_err();
+    assert_eq!(err.to_string(), "cart init failed: disk gone");
+    e.resume();
+    assert!(e.is_parked(), "a cart whose init failed must not run");
+    assert!(e.render_at(2.0, From::Current).is_err());
+    e.render_at(1.0, From::Start).unwrap();
+    e.resume();
+    assert!(!e.is_parked());
+}
+
+#[test]
+fn changing_host_hz_keeps_host_time_moving_forward() {
+    struct Stamps(Rc<RefCell<Vec<f64>>>);
+    impl bt_runtime::Clock for Stamps {
+        fn delta(&mut self, now_ms: f64) -> Option<f64> {
+            self.0.borrow_mut().push(now_ms);
+            Some(1.0)
+        }
+    }
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let mut e = bundled("hello");
+    e.set_clock(Box::new(Stamps(Rc::clone(&seen))));
+    e.advance(3);
+    e.set_host_hz(10.0).unwrap();
+    e.advance(2);
+    let stamps = seen.borrow();
+    let want = [
+        0.0,
+        1000.0 / 60.0,
+        2000.0 / 60.0,
+        3000.0 / 60.0,
+        3000.0 / 60.0 + 100.0,
+    ];
+    for (got, want) in stamps.iter().zip(want) {
+        assert!((got - want).abs() < 1e-9, "{stamps:?}");
+    }
 }

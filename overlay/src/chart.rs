@@ -1,0 +1,419 @@
+//! The timing chart: one column per delivered frame, newest on the right, with tags.
+//!
+//! Samples live in a ring as wide as the display, allocated once. Tags live in a queue with a
+//! fixed capacity; only a tag's own label is ever allocated.
+
+use std::collections::VecDeque;
+
+use bt::{Framebuffer, Rect, Tag, GLYPH_ADVANCE};
+
+use crate::text::decimal_digits;
+use crate::{OverlayColors, Severity};
+
+/// Height of the chart band, in pixels.
+pub const CHART_HEIGHT: i32 = 22;
+/// Milliseconds that reach the top of the band. Anything slower is pinned to the top row.
+pub const CHART_FULL_SCALE_MS: f64 = 16.0;
+/// Grid lines, in milliseconds, besides the frame budget: 5 and 10 ms give a sense of scale,
+/// 33.3 ms is the 30 Hz budget. Lines that would fall on the band's edges are left out.
+pub const CHART_GRID_MS: [f64; 3] = [5.0, 10.0, 100.0 / 3.0];
+/// At most this many tags are kept; beyond it the oldest is forgotten. A cart tagging every
+/// frame fills the band with unreadable text long before this matters.
+pub const MAX_TAGS: usize = 128;
+/// Tick numbers on tags stop growing here, so a long run cannot push the text off the band.
+pub const TAG_TICK_LIMIT: u64 = 100_000;
+/// Tag text starts this many pixels right of the tag's column.
+const TAG_TEXT_INSET: i32 = 3;
+/// Vertical distance between a tag's tick and its label, and between stacked labels.
+const TAG_LINE_STEP: i32 = 9;
+/// Rows of the clamp mark at the top of a column.
+const CLAMP_MARK_ROWS: i32 = 2;
+
+/// What the chart keeps of one frame.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Sample {
+    pub update_ms: f64,
+    pub render_ms: f64,
+    pub updates: u32,
+    pub clamped: bool,
+    pub discarded_ms: f64,
+    pub severity: Severity,
+}
+
+/// A tag with the index of the sample (frame) it belongs to.
+#[derive(Debug)]
+struct Placed {
+    tag: Tag,
+    sample: u64,
+}
+
+/// A tag as the chart shows it, from [`crate::Overlay::tags`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChartTag<'a> {
+    /// The tag's label.
+    pub label: &'a str,
+    /// The tick it was placed at, counted from the chart's start and capped at
+    /// [`TAG_TICK_LIMIT`]: the number the chart prints.
+    pub tick: u64,
+    /// Its column from the left of the band. Negative once its frame has scrolled off (its text
+    /// may still show); equal to the band width for a tag whose frame is not recorded yet.
+    pub column: i64,
+    /// Its place among the tags of the same frame: 0 for the first, whose tick is printed, then
+    /// 1, 2, ... downwards.
+    pub stack: u32,
+}
+
+/// The sample ring and the tags.
+#[derive(Debug)]
+pub(crate) struct Chart {
+    ring: Vec<Sample>,
+    total: u64,
+    tags: VecDeque<Placed>,
+    start_tick: u64,
+}
+
+impl Chart {
+    /// A chart `width` columns wide (at least one).
+    pub fn new(width: usize) -> Chart {
+        Chart {
+            ring: vec![Sample::default(); width.max(1)],
+            total: 0,
+            tags: VecDeque::with_capacity(MAX_TAGS),
+            start_tick: 0,
+        }
+    }
+
+    /// Forgets every sample and tag and starts again at `tick`, with a `Start` tag.
+    pub fn reset(&mut self, tick: u64) {
+        self.total = 0;
+        self.tags.clear();
+        self.start_tick = tick;
+        self.add_tag(Tag {
+            tick,
+            label: "Start".to_string(),
+        });
+    }
+
+    /// Samples recorded since the start.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The index of the sample in column 0.
+    fn first_visible(&self) -> u64 {
+        self.total.saturating_sub(self.ring.len() as u64)
+    }
+
+    fn column_of(&self, sample: u64) -> i64 {
+        sample as i64 - self.first_visible() as i64
+    }
+
+    /// Adds a frame, then forgets tags that have scrolled wholly off the left edge.
+    pub fn push(&mut self, sample: Sample) {
+        let slot = (self.total % self.ring.len() as u64) as usize;
+        self.ring[slot] = sample;
+        self.total += 1;
+        while let Some(front) = self.tags.front() {
+            let right_edge = self.column_of(front.sample) + i64::from(self.text_extent(&front.tag));
+            if right_edge > 0 {
+                break;
+            }
+            self.tags.pop_front();
+        }
+    }
+
+    /// Places `tag` on the frame about to be recorded.
+    pub fn add_tag(&mut self, tag: Tag) {
+        if self.tags.len() == MAX_TAGS {
+            self.tags.pop_front();
+        }
+        self.tags.push_back(Placed {
+            tag,
+            sample: self.total,
+        });
+    }
+
+    fn relative_tick(&self, tag: &Tag) -> u64 {
+        tag.tick.saturating_sub(self.start_tick).min(TAG_TICK_LIMIT)
+    }
+
+    /// How far right of its column a tag's text reaches.
+    fn text_extent(&self, tag: &Tag) -> i32 {
+        let tick = decimal_digits(self.relative_tick(tag));
+        let label = tag.label.chars().count().min(i32::MAX as usize / 8) as i32;
+        TAG_TEXT_INSET + tick.max(label) * GLYPH_ADVANCE
+    }
+
+    /// The tags still on the chart, oldest first.
+    pub fn tags(&self) -> impl Iterator<Item = ChartTag<'_>> + '_ {
+        let mut previous: Option<u64> = None;
+        let mut stack = 0;
+        self.tags.iter().map(move |p| {
+            if previous == Some(p.sample) {
+                stack += 1;
+            } else {
+                stack = 0;
+                previous = Some(p.sample);
+            }
+            ChartTag {
+                label: &p.tag.label,
+                tick: self.relative_tick(&p.tag),
+                column: self.column_of(p.sample),
+                stack,
+            }
+        })
+    }
+
+    /// The samples on the band with their columns, oldest (leftmost) first.
+    fn visible(&self) -> impl Iterator<Item = (i32, &Sample)> + '_ {
+        let width = self.ring.len() as u64;
+        let first = self.first_visible();
+        (first..self.total).map(move |i| ((i - first) as i32, &self.ring[(i % width) as usize]))
+    }
+
+    /// Milliseconds the update cap threw away over the frames on the band.
+    pub fn discarded_ms(&self) -> f64 {
+        self.visible().map(|(_, s)| s.discarded_ms).sum()
+    }
+
+    /// Draws the band at `top`, `height` rows tall, with grid lines for `budget_ms`.
+    pub fn draw(
+        &self,
+        fb: &mut Framebuffer,
+        top: i32,
+        height: i32,
+        budget_ms: f64,
+        c: &OverlayColors,
+    ) {
+        let width = self.ring.len() as i32;
+        let baseline = top + height - 1;
+        fb.draw_rect_fill(Rect::new(0, top, width, height), c.bar);
+        fb.draw_rect_fill(Rect::new(0, top + height, width, 1), c.gap);
+        for ms in CHART_GRID_MS.into_iter().chain([budget_ms]) {
+            if let Some(y) = grid_row(ms, top, height) {
+                fb.draw_rect_fill(Rect::new(0, y, width, 1), c.grid);
+            }
+        }
+        for tag in self.tags() {
+            if tag.stack == 0 && (0..i64::from(width)).contains(&tag.column) {
+                fb.draw_rect_fill(Rect::new(tag.column as i32, top, 1, height), c.grid);
+            }
+        }
+        for (x, s) in self.visible() {
+            let (update_ink, render_ink) = match s.severity {
+                Severity::Normal => (c.update_dot, c.render_dot),
+                Severity::Warning => (c.warning, c.warning),
+                Severity::Error => (c.error, c.error),
+            };
+            if s.updates > 0 {
+                if let Some(y) = dot_row(s.update_ms, top, height) {
+                    fb.draw_pixel(x, y, update_ink);
+                }
+            }
+            if let Some(y) = dot_row(s.render_ms, top, height) {
+                fb.draw_pixel(x, y, render_ink);
+            }
+            if s.updates == 0 {
+                fb.draw_pixel(x, baseline, c.zero_update);
+            }
+            if s.clamped {
+                let rows = CLAMP_MARK_ROWS.min(height);
+                fb.draw_rect_fill(Rect::new(x, top, 1, rows), c.clamp);
+            }
+        }
+        self.draw_tag_text(fb, top, height, c.tag);
+    }
+
+    fn draw_tag_text(&self, fb: &mut Framebuffer, top: i32, height: i32, ink: u8) {
+        let width = self.ring.len() as i64;
+        let saved = fb.clip();
+        fb.clip_set(Rect::new(0, top, width as i32, height));
+        let tick_y = top - 1;
+        for tag in self.tags() {
+            if tag.column >= width {
+                continue;
+            }
+            // Columns are within the band or a text width left of it, so they fit in i32.
+            let x = tag.column as i32 + TAG_TEXT_INSET;
+            if tag.stack == 0 {
+                fb.print_fmt(x, tick_y, ink, format_args!("{}", tag.tick));
+            }
+            let label_y = tick_y + TAG_LINE_STEP * (1 + tag.stack.min(64) as i32);
+            fb.print(x, label_y, ink, tag.label);
+        }
+        fb.clip_set(saved);
+    }
+}
+
+/// How many rows above the bottom a dot for `ms` stands, counting the bottom row as 1: none for
+/// no time, at least 1 for any time, and the full `height` at [`CHART_FULL_SCALE_MS`] or more.
+pub(crate) fn dot_offset(ms: f64, height: i32) -> Option<i32> {
+    if ms.is_nan() || ms <= 0.0 || height < 1 {
+        return None;
+    }
+    let rows = (ms * f64::from(height) / CHART_FULL_SCALE_MS).floor();
+    Some((rows as i32).clamp(1, height))
+}
+
+/// The row of the dot for `ms` in a band at `top`, `height` rows tall. A dot that would sit one
+/// row above the bottom is drawn on the bottom row, so the two lowest offsets read as one level.
+pub(crate) fn dot_row(ms: f64, top: i32, height: i32) -> Option<i32> {
+    let offset = dot_offset(ms, height)?;
+    let baseline = top + height - 1;
+    let y = (baseline - offset + 1).max(top);
+    Some(if y == baseline - 1 { baseline } else { y })
+}
+
+/// The row of the grid line for `ms`, when it falls strictly inside the band and above the
+/// bottom row.
+pub(crate) fn grid_row(ms: f64, top: i32, height: i32) -> Option<i32> {
+    if !ms.is_finite() || ms <= 0.0 {
+        return None;
+    }
+    let baseline = top + height - 1;
+    let rows = (ms * f64::from(height) / CHART_FULL_SCALE_MS).floor();
+    let y = i64::from(baseline) - rows as i64 + 1;
+    (y > i64::from(top) && y < i64::from(baseline)).then_some(y as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_offsets_scale_sixteen_milliseconds_to_the_band() {
+        assert_eq!(dot_offset(0.0, 22), None);
+        assert_eq!(dot_offset(-3.0, 22), None);
+        assert_eq!(dot_offset(f64::NAN, 22), None);
+        assert_eq!(dot_offset(0.1, 22), Some(1));
+        assert_eq!(dot_offset(8.0, 22), Some(11));
+        assert_eq!(dot_offset(16.0, 22), Some(22));
+        assert_eq!(dot_offset(32.0, 22), Some(22));
+        assert_eq!(dot_offset(f64::INFINITY, 22), Some(22));
+    }
+
+    #[test]
+    fn dot_rows_sit_on_the_baseline_for_the_two_lowest_offsets() {
+        // Band at y 14, 22 rows: baseline 35, top 14.
+        assert_eq!(dot_row(0.1, 14, 22), Some(35));
+        assert_eq!(dot_row(1.5, 14, 22), Some(35), "offset 2 is pulled down");
+        assert_eq!(dot_row(2.2, 14, 22), Some(33), "offset 3");
+        assert_eq!(dot_row(8.0, 14, 22), Some(25));
+        assert_eq!(dot_row(40.0, 14, 22), Some(14));
+    }
+
+    #[test]
+    fn only_five_and_ten_ms_grid_lines_fit_a_22_row_band_at_60_fps() {
+        let rows: Vec<i32> = CHART_GRID_MS
+            .into_iter()
+            .chain([1000.0 / 60.0])
+            .filter_map(|ms| grid_row(ms, 14, 22))
+            .collect();
+        assert_eq!(rows, vec![30, 23]);
+    }
+
+    #[test]
+    fn a_120_fps_budget_gets_its_own_grid_line() {
+        assert_eq!(grid_row(1000.0 / 120.0, 14, 22), Some(25));
+    }
+
+    fn tag(tick: u64, label: &str) -> Tag {
+        Tag {
+            tick,
+            label: label.to_string(),
+        }
+    }
+
+    #[test]
+    fn tags_take_the_column_of_their_frame_and_scroll_with_it() {
+        let mut c = Chart::new(10);
+        c.reset(0);
+        c.push(Sample::default());
+        c.push(Sample::default());
+        c.add_tag(tag(5, "Boss"));
+        c.push(Sample::default());
+        let columns: Vec<(&str, i64)> = c.tags().map(|t| (t.label, t.column)).collect();
+        assert_eq!(columns, vec![("Start", 0), ("Boss", 2)]);
+        for _ in 0..10 {
+            c.push(Sample::default());
+        }
+        // 13 samples on a 10-wide band: sample 2 is now at column -1.
+        let boss = c.tags().find(|t| t.label == "Boss").map(|t| t.column);
+        assert_eq!(boss, Some(-1));
+    }
+
+    #[test]
+    fn tags_of_one_frame_stack_and_only_the_first_carries_the_tick() {
+        let mut c = Chart::new(10);
+        c.reset(100);
+        c.push(Sample::default());
+        c.add_tag(tag(101, "a"));
+        c.add_tag(tag(102, "b"));
+        c.add_tag(tag(103, "c"));
+        c.push(Sample::default());
+        let got: Vec<(&str, u64, i64, u32)> = c
+            .tags()
+            .map(|t| (t.label, t.tick, t.column, t.stack))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("Start", 0, 0, 0),
+                ("a", 1, 1, 0),
+                ("b", 2, 1, 1),
+                ("c", 3, 1, 2)
+            ]
+        );
+    }
+
+    #[test]
+    fn tags_are_forgotten_once_their_text_has_left_the_band() {
+        let mut c = Chart::new(20);
+        c.add_tag(tag(0, "abcd"));
+        // The text reaches 3 + 4 * 6 = 27 px right of the column.
+        for _ in 0..20 + 26 {
+            c.push(Sample::default());
+        }
+        assert_eq!(c.tags().map(|t| t.label).collect::<Vec<_>>(), ["abcd"]);
+        assert_eq!(c.tags().next().map(|t| t.column), Some(-26));
+        c.push(Sample::default());
+        assert_eq!(c.tags().count(), 0);
+    }
+
+    #[test]
+    fn tag_storage_is_bounded() {
+        let mut c = Chart::new(4);
+        c.reset(0);
+        for i in 0..MAX_TAGS as u64 * 3 {
+            c.add_tag(tag(i, "x"));
+        }
+        assert_eq!(c.tags().count(), MAX_TAGS);
+        let first = c.tags().next().map(|t| t.tick);
+        assert_eq!(first, Some(MAX_TAGS as u64 * 2));
+    }
+
+    #[test]
+    fn tag_ticks_are_capped() {
+        let mut c = Chart::new(4);
+        c.reset(7);
+        c.add_tag(tag(7 + 5_000_000, "late"));
+        c.add_tag(tag(3, "before start"));
+        let ticks: Vec<u64> = c.tags().map(|t| t.tick).collect();
+        assert_eq!(ticks, vec![0, TAG_TICK_LIMIT, 0]);
+    }
+
+    #[test]
+    fn lost_time_sums_over_the_frames_on_the_band() {
+        let mut c = Chart::new(3);
+        let lost = |ms| Sample {
+            discarded_ms: ms,
+            ..Sample::default()
+        };
+        c.push(lost(100.0));
+        c.push(lost(0.0));
+        c.push(lost(20.0));
+        assert_eq!(c.discarded_ms(), 120.0);
+        c.push(lost(0.0));
+        assert_eq!(c.discarded_ms(), 20.0, "the first frame has scrolled off");
+    }
+}

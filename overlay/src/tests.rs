@@ -1,0 +1,530 @@
+//! Behaviour of the whole overlay, checked on the pixels it draws.
+
+use super::*;
+
+const W: i32 = 320;
+const H: i32 = 240;
+/// With the chart on: band rows 14..=35, baseline 35.
+const TOP: i32 = 14;
+const BASELINE: i32 = 35;
+
+fn visible(chart: bool) -> Overlay {
+    Overlay::new(
+        &Settings::default()
+            .overlay_visible(true)
+            .timing_chart(chart),
+    )
+}
+
+/// An ordinary 60 Hz frame: one update of 1 ms (dot on the baseline), an 8 ms render (dot
+/// on row 25) and a 10 ms frame.
+fn steady() -> FrameStats {
+    FrameStats {
+        updates: 1,
+        delta_ms: 16.0,
+        update_ms: 1.0,
+        render_ms: 8.0,
+        frame_ms: 10.0,
+        ..FrameStats::default()
+    }
+}
+
+fn drawn(o: &mut Overlay) -> Framebuffer {
+    let mut fb = Framebuffer::new(W as u32, H as u32);
+    o.draw(&mut fb);
+    fb
+}
+
+/// The colours of column `x` from the band's top to its baseline.
+fn column(fb: &Framebuffer, x: i32) -> Vec<u8> {
+    (TOP..=BASELINE)
+        .map(|y| fb.get(x, y).unwrap_or(0))
+        .collect()
+}
+
+#[test]
+fn smoothing_takes_first_sample_then_moves_twelve_percent() {
+    let mut s = Smoothed::default();
+    s.add(10.0);
+    assert_eq!(s.get(), 10.0);
+    s.add(20.0);
+    assert!((s.get() - 11.2).abs() < 1e-12);
+}
+
+#[test]
+fn toggle_corner_is_17_by_13_at_the_bottom_left() {
+    assert!(Overlay::hits_toggle(16, 238, 240));
+    assert!(Overlay::hits_toggle(0, 227, 240));
+    assert!(!Overlay::hits_toggle(17, 238, 240));
+    assert!(!Overlay::hits_toggle(16, 226, 240));
+    assert!(!Overlay::hits_toggle(16, 240, 240));
+}
+
+#[test]
+fn layout_moves_the_metrics_rows_below_the_chart() {
+    assert_eq!(
+        Layout::new(false),
+        Layout {
+            chart: None,
+            metrics_y: 14,
+            timing_y: 28
+        }
+    );
+    assert_eq!(
+        Layout::new(true),
+        Layout {
+            chart: Some((14, 22)),
+            metrics_y: 37,
+            timing_y: 51
+        }
+    );
+}
+
+#[test]
+fn without_the_chart_three_bars_fill_the_top_cluster() {
+    let mut o = visible(false);
+    o.record(&steady());
+    let fb = drawn(&mut o);
+    let c = OverlayColors::default();
+    for y in [0, 14, 28] {
+        assert_eq!(fb.get(W - 1, y), Some(c.bar), "bar at {y}");
+    }
+    for y in [13, 27, 41] {
+        assert_eq!(fb.get(W - 1, y), Some(c.gap), "gap at {y}");
+    }
+    assert_eq!(fb.get(W - 1, 42), Some(0), "nothing below the top cluster");
+}
+
+#[test]
+fn with_the_chart_the_band_sits_under_the_title_and_the_bars_move_down() {
+    let mut o = visible(true);
+    o.record(&steady());
+    let fb = drawn(&mut o);
+    let c = OverlayColors::default();
+    // The rightmost column has no sample yet: band background, grid rows at 23 and 30.
+    for y in TOP..=BASELINE {
+        let want = if y == 23 || y == 30 { c.grid } else { c.bar };
+        assert_eq!(fb.get(W - 1, y), Some(want), "band row {y}");
+    }
+    assert_eq!(fb.get(W - 1, 13), Some(c.gap));
+    assert_eq!(fb.get(W - 1, 36), Some(c.gap));
+    for y in [37, 51] {
+        assert_eq!(fb.get(W - 1, y), Some(c.bar), "bar at {y}");
+    }
+    for y in [50, 64] {
+        assert_eq!(fb.get(W - 1, y), Some(c.gap), "gap at {y}");
+    }
+    assert_eq!(fb.get(W - 1, 65), Some(0), "nothing below the top cluster");
+}
+
+#[test]
+fn the_timing_row_shows_one_decimal_and_the_step_count() {
+    let mut o = visible(false);
+    o.record(&FrameStats {
+        updates: 3,
+        update_ms: 1.5,
+        render_ms: 3.75,
+        frame_ms: 8.25,
+        delta_ms: 50.0,
+        ..FrameStats::default()
+    });
+    drawn(&mut o);
+    assert_eq!(o.line, "Frame  8.3ms|update()  1.5msx3|render()  3.8ms");
+    o.record(&FrameStats {
+        updates: 1,
+        ..o.last
+    });
+    drawn(&mut o);
+    assert!(o.line.contains("|update()  1.5ms  |"), "{}", o.line);
+}
+
+#[test]
+fn hidden_overlay_draws_only_the_hint_in_the_corner() {
+    let mut o = Overlay::new(&Settings::default().timing_chart(true));
+    for i in 0..400 {
+        if i % 50 == 0 {
+            o.add_tag(Tag {
+                tick: i,
+                label: "hidden".to_string(),
+            });
+        }
+        o.record(&FrameStats {
+            clamped: i % 7 == 0,
+            updates: (i % 3) as u32,
+            ..steady()
+        });
+    }
+    let fb = drawn(&mut o);
+    for y in 0..H {
+        for x in 0..W {
+            if fb.get(x, y) != Some(0) {
+                assert!(Overlay::hits_toggle(x, y, H), "ink at {x},{y}");
+            }
+        }
+    }
+    assert!(fb.pixels().iter().any(|&p| p != 0), "the hint shows");
+    // Samples and tags were collected all the same.
+    assert_eq!(o.samples_recorded(), 400);
+    assert!(o.tags().any(|t| t.label == "hidden"));
+}
+
+#[test]
+fn drawing_restores_the_carts_clip() {
+    let mut o = visible(true);
+    o.record(&steady());
+    let mut fb = Framebuffer::new(W as u32, H as u32);
+    let clip = Rect::new(10, 100, 50, 20);
+    fb.clip_set(clip);
+    o.draw(&mut fb);
+    assert_eq!(fb.clip(), clip);
+    assert_eq!(
+        fb.get(W - 1, 0),
+        Some(o.colors().bar),
+        "drew outside the cart's clip"
+    );
+}
+
+#[test]
+fn dots_are_plotted_per_frame_from_left_to_right() {
+    let mut o = visible(true);
+    for _ in 0..60 {
+        o.record(&steady());
+    }
+    let fb = drawn(&mut o);
+    let c = OverlayColors::default();
+    for x in [45, 59] {
+        let col = column(&fb, x);
+        assert_eq!(
+            col[(25 - TOP) as usize],
+            c.render_dot,
+            "render dot at x {x}"
+        );
+        assert_eq!(
+            col[(BASELINE - TOP) as usize],
+            c.update_dot,
+            "update dot at x {x}"
+        );
+        assert_eq!(col[(23 - TOP) as usize], c.grid);
+    }
+    assert_eq!(fb.get(60, 25), Some(c.bar), "no sample there yet");
+}
+
+#[test]
+fn the_newest_frame_is_on_the_right_once_the_band_is_full() {
+    let mut o = visible(true);
+    for _ in 0..W + 5 {
+        o.record(&steady());
+    }
+    o.record(&FrameStats {
+        render_ms: 12.0,
+        ..steady()
+    });
+    let fb = drawn(&mut o);
+    // 12 ms: offset floor(16.5) = 16, row 20.
+    assert_eq!(fb.get(W - 1, 20), Some(o.colors().render_dot));
+    assert_eq!(fb.get(W - 2, 20), Some(o.colors().bar));
+}
+
+#[test]
+fn long_frames_and_drops_tint_both_dots() {
+    let mut o = visible(true);
+    for _ in 0..40 {
+        o.record(&steady());
+    }
+    let budget = 1000.0 / 60.0;
+    let frames = [
+        (budget * 1.2, 16.0, Severity::Warning), // x 40: 1.2 x budget
+        (budget * 1.6, 16.0, Severity::Error),   // x 41: 1.6 x budget
+        (10.0, 33.0, Severity::Warning),         // x 42: one dropped frame
+        (10.0, 40.0, Severity::Error),           // x 43: two dropped frames
+        (10.0, 16.0, Severity::Normal),          // x 44
+    ];
+    for (frame_ms, delta_ms, severity) in frames {
+        o.record(&FrameStats {
+            frame_ms,
+            delta_ms,
+            ..steady()
+        });
+        assert_eq!(
+            o.last_severity(),
+            severity,
+            "frame {frame_ms} delta {delta_ms}"
+        );
+    }
+    let fb = drawn(&mut o);
+    let c = *o.colors();
+    let expected = [c.warning, c.error, c.warning, c.error];
+    for (x, ink) in (40..).zip(expected) {
+        assert_eq!(fb.get(x, 25), Some(ink), "render dot at x {x}");
+        assert_eq!(fb.get(x, BASELINE), Some(ink), "update dot at x {x}");
+    }
+    assert_eq!(fb.get(44, 25), Some(c.render_dot));
+    assert_eq!(fb.get(44, BASELINE), Some(c.update_dot));
+}
+
+#[test]
+fn dropped_frames_are_counted_against_the_shortest_recent_delta() {
+    let mut o = visible(false);
+    for _ in 0..DROP_WARMUP {
+        o.record(&steady());
+        assert_eq!(o.last_dropped(), 0);
+    }
+    o.record(&FrameStats {
+        delta_ms: 48.0,
+        ..steady()
+    });
+    assert_eq!(o.last_dropped(), 2);
+    assert_eq!(o.last_severity(), Severity::Error);
+    o.record(&FrameStats {
+        delta_ms: 1500.0,
+        ..steady()
+    });
+    assert_eq!(o.last_dropped(), 0, "a background pause is not a drop");
+    assert_eq!(o.last_severity(), Severity::Normal);
+}
+
+#[test]
+fn a_clamped_frame_gets_a_notch_at_the_top_of_its_column() {
+    let mut o = visible(true);
+    for _ in 0..50 {
+        o.record(&steady());
+    }
+    o.record(&FrameStats {
+        updates: 8,
+        clamped: true,
+        discarded_ms: 100.0,
+        update_ms: 12.0,
+        ..steady()
+    });
+    let fb = drawn(&mut o);
+    let c = *o.colors();
+    let col = column(&fb, 50);
+    assert_eq!(&col[..3], &[c.clamp, c.clamp, c.bar]);
+    // 12 ms of updates: offset 16, row 20.
+    assert_eq!(fb.get(50, 20), Some(c.update_dot));
+    assert_eq!(
+        &column(&fb, 49)[..2],
+        &[c.bar, c.bar],
+        "no notch on a normal frame"
+    );
+}
+
+#[test]
+fn a_frame_without_updates_is_marked_on_the_baseline_instead_of_an_update_dot() {
+    let mut o = visible(true);
+    for _ in 0..50 {
+        o.record(&steady());
+    }
+    o.record(&FrameStats {
+        updates: 0,
+        update_ms: 3.0,
+        ..steady()
+    });
+    let fb = drawn(&mut o);
+    let c = *o.colors();
+    assert_eq!(fb.get(50, BASELINE), Some(c.zero_update));
+    // 3 ms would have put an update dot on row 32; a frame with no update has none.
+    assert_eq!(fb.get(50, 32), Some(c.bar));
+    assert_eq!(fb.get(50, 25), Some(c.render_dot));
+    assert_eq!(fb.get(49, BASELINE), Some(c.update_dot));
+}
+
+/// Pixels of the metrics bar from `x` to its end.
+fn metrics_tail(fb: &Framebuffer, x: i32) -> Vec<u8> {
+    (37..50)
+        .flat_map(|y| (x..W).map(move |x| fb.get(x, y).unwrap_or(0)))
+        .collect()
+}
+
+#[test]
+fn lost_time_shows_on_the_metrics_row_while_its_frame_is_on_the_chart() {
+    let settings = Settings::default().overlay_visible(true).timing_chart(true);
+    let mut o = Overlay::new(&settings);
+    o.record(&FrameStats {
+        updates: 8,
+        clamped: true,
+        discarded_ms: 200.0 / 3.0,
+        ..steady()
+    });
+    let fb = drawn(&mut o);
+    // "Present  60 FPS" ends at 7 + 90, "Target 60 FPS" at 111 + 78 = 189; divider at 195.
+    let c = *o.colors();
+    for y in 37..50 {
+        assert_eq!(fb.get(195, y), Some(c.gap), "second divider at row {y}");
+    }
+    let mut expected = Framebuffer::new(W as u32, H as u32);
+    expected.draw_rect_fill(Rect::new(0, 37, W, BAR_HEIGHT), c.bar);
+    expected.print(203, 37, c.text, "lost 66.7ms");
+    assert_eq!(metrics_tail(&fb, 196), metrics_tail(&expected, 196));
+
+    // Once the frame has scrolled off, the segment goes.
+    for _ in 0..W {
+        o.record(&steady());
+    }
+    let fb = drawn(&mut o);
+    assert_eq!(fb.get(195, 40), Some(c.bar));
+}
+
+#[test]
+fn a_tag_lands_on_the_column_of_the_frame_that_placed_it() {
+    let mut o = visible(true);
+    for _ in 0..40 {
+        o.record(&steady());
+    }
+    // As the engine does: tags right after the frame's updates, then draw, then record.
+    o.add_tag(Tag {
+        tick: 41,
+        label: "AB".to_string(),
+    });
+    o.record(&steady());
+    let tags: Vec<ChartTag<'_>> = o.tags().collect();
+    assert_eq!(tags.len(), 2);
+    assert_eq!(
+        (tags[0].label, tags[0].column, tags[0].tick),
+        ("Start", 0, 0)
+    );
+    assert_eq!(
+        (tags[1].label, tags[1].column, tags[1].tick),
+        ("AB", 40, 41)
+    );
+
+    let fb = drawn(&mut o);
+    let c = *o.colors();
+    // The marker runs the band's height in the grid colour, under the frame's dots.
+    let marker = column(&fb, 40);
+    assert_eq!(marker[0], c.grid);
+    assert_eq!(marker[(25 - TOP) as usize], c.render_dot);
+    // Tick "41" on the first line, "AB" below it, both from x 43.
+    let ink = |y0: i32, y1: i32| (y0..y1).any(|y| (43..55).any(|x| fb.get(x, y) == Some(c.tag)));
+    assert!(ink(14, 22), "tick text");
+    assert!(ink(24, 33), "label");
+    assert!(!ink(33, 36), "nothing stacked below");
+}
+
+#[test]
+fn tags_of_one_frame_stack_downwards() {
+    let mut o = visible(true);
+    for _ in 0..40 {
+        o.record(&steady());
+    }
+    for label in ["AB", "CD"] {
+        o.add_tag(Tag {
+            tick: 41,
+            label: label.to_string(),
+        });
+    }
+    o.record(&steady());
+    let stacks: Vec<(&str, u32)> = o.tags().map(|t| (t.label, t.stack)).collect();
+    assert_eq!(stacks, vec![("Start", 0), ("AB", 0), ("CD", 1)]);
+    let fb = drawn(&mut o);
+    let tag = o.colors().tag;
+    // The second label starts at row 31, its capitals from row 33; the band clips it at 35.
+    assert!((33..36).any(|y| (43..55).any(|x| fb.get(x, y) == Some(tag))));
+    assert!(
+        (36..37).all(|y| (43..55).all(|x| fb.get(x, y) != Some(tag))),
+        "tags stay inside the band"
+    );
+}
+
+#[test]
+fn a_tag_is_dropped_once_it_has_scrolled_off_the_left_edge() {
+    let mut o = Overlay::new(&Settings::default().display(40, 40).timing_chart(true));
+    o.add_tag(Tag {
+        tick: 0,
+        label: "X".to_string(),
+    });
+    // "Start" reaches 3 + 30 px past its column: gone once that column is at -33.
+    for _ in 0..40 + 32 {
+        o.record(&steady());
+    }
+    let labels: Vec<&str> = o.tags().map(|t| t.label).collect();
+    assert_eq!(labels, ["Start", "X"]);
+    o.record(&steady());
+    assert_eq!(o.tags().count(), 0, "both texts have left the band");
+}
+
+#[test]
+fn resetting_the_chart_starts_over_with_a_start_tag() {
+    let mut o = visible(true);
+    for _ in 0..10 {
+        o.record(&steady());
+    }
+    o.reset_chart(500);
+    o.add_tag(Tag {
+        tick: 512,
+        label: "Boss".to_string(),
+    });
+    o.record(&steady());
+    let tags: Vec<(&str, u64, i64)> = o.tags().map(|t| (t.label, t.tick, t.column)).collect();
+    assert_eq!(tags, vec![("Start", 0, 0), ("Boss", 12, 0)]);
+    assert_eq!(o.samples_recorded(), 1);
+}
+
+#[test]
+fn fixed_costs_make_the_picture_independent_of_measured_times() {
+    let run = |fixed: bool, jitter: f64| {
+        let mut o = visible(true);
+        o.set_fixed_costs(fixed);
+        let mut fb = Framebuffer::new(W as u32, H as u32);
+        for i in 0..200u32 {
+            let i = f64::from(i);
+            o.record(&FrameStats {
+                updates: 1 + (i as u32 % 3),
+                update_ms: 1.0 + jitter * (i % 5.0),
+                render_ms: 3.0 + jitter * (i % 7.0),
+                frame_ms: 6.0 + jitter * (i % 11.0),
+                delta_ms: if i as u32 % 37 == 0 { 50.0 } else { 16.0 },
+                ..FrameStats::default()
+            });
+            fb.clear(0);
+            o.draw(&mut fb);
+        }
+        fb
+    };
+    assert_ne!(run(false, 0.5), run(false, 0.9), "measured times do show");
+    assert_eq!(run(true, 0.5), run(true, 0.9));
+}
+
+#[test]
+fn fixed_costs_charge_per_update_and_per_render() {
+    let mut o = visible(true);
+    o.set_fixed_costs(true);
+    assert!(o.fixed_costs());
+    o.record(&FrameStats {
+        updates: 3,
+        update_ms: 99.0,
+        render_ms: 99.0,
+        frame_ms: 99.0,
+        ..steady()
+    });
+    drawn(&mut o);
+    assert_eq!(o.line, "Frame 10.0ms|update()  6.0msx3|render()  4.0ms");
+    assert_eq!(
+        o.last_severity(),
+        Severity::Normal,
+        "graded on the fixed frame time"
+    );
+}
+
+#[test]
+fn the_chart_can_be_turned_on_later_and_shows_the_past() {
+    let mut o = visible(false);
+    assert!(!o.timing_chart());
+    for _ in 0..30 {
+        o.record(&steady());
+    }
+    o.set_timing_chart(true);
+    let fb = drawn(&mut o);
+    assert_eq!(fb.get(29, 25), Some(o.colors().render_dot));
+}
+
+#[test]
+fn colours_can_be_changed() {
+    let mut o = visible(true);
+    o.colors_mut().render_dot = 12;
+    for _ in 0..50 {
+        o.record(&steady());
+    }
+    let fb = drawn(&mut o);
+    assert_eq!(fb.get(45, 25), Some(12));
+}

@@ -1,0 +1,180 @@
+//! Composing and measuring the overlay's text rows.
+//!
+//! Rows are written into a reused `String`; `|` in a row marks a divider between segments.
+
+use std::fmt::{self, Write as _};
+
+use bt::{Framebuffer, Rect, GLYPH_ADVANCE};
+
+use crate::{BAR_HEIGHT, DIVIDER_GAP};
+
+/// Milliseconds with one decimal, halves rounded away from zero (`8.25` shows as `8.3`, as a
+/// person reading the figure expects). Honours width and alignment, so `{:>4}` pads on the left.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ms(pub f64);
+
+impl fmt::Display for Ms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `as` saturates, and NaN becomes 0: no input can panic here.
+        let tenths = (self.0 * 10.0).round() as i64;
+        let mut buf = [0u8; 24];
+        let mut cursor = Cursor {
+            buf: &mut buf,
+            len: 0,
+        };
+        let sign = if tenths < 0 { "-" } else { "" };
+        let abs = tenths.unsigned_abs();
+        let _ = write!(cursor, "{sign}{}.{}", abs / 10, abs % 10);
+        let len = cursor.len;
+        // Only ASCII was written.
+        f.pad(std::str::from_utf8(&buf[..len]).unwrap_or("?"))
+    }
+}
+
+/// A fixed buffer that `write!` can fill without allocating.
+struct Cursor<'b> {
+    buf: &'b mut [u8],
+    len: usize,
+}
+
+impl fmt::Write for Cursor<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        let dst = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
+        dst.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Writes the title row's right-hand label: the renderer and the display size, `cpu|320x240`.
+pub(crate) fn display_label(out: &mut String, width: i32, height: i32) {
+    out.clear();
+    let _ = write!(out, "cpu|{width}x{height}");
+}
+
+/// Writes the timing row: `Frame  8.3ms|update()  1.5msx3|render()  3.8ms`. The step suffix is
+/// `xN` when more than one update ran and two spaces otherwise, so the row does not jump about.
+pub(crate) fn timing_row(
+    out: &mut String,
+    frame_ms: f64,
+    update_ms: f64,
+    updates: u32,
+    render_ms: f64,
+) {
+    out.clear();
+    let _ = write!(
+        out,
+        "Frame {:>4}ms|update() {:>4}ms",
+        Ms(frame_ms),
+        Ms(update_ms)
+    );
+    if updates > 1 {
+        let _ = write!(out, "x{updates}");
+    } else {
+        out.push_str("  ");
+    }
+    let _ = write!(out, "|render() {:>4}ms", Ms(render_ms));
+}
+
+/// Writes the metrics row: `Present  60 FPS|Target 60 FPS`, then `|lost 66.7ms` when the
+/// update cap threw time away.
+pub(crate) fn metrics_row(out: &mut String, present_fps: f64, target_fps: f64, lost_ms: f64) {
+    out.clear();
+    let _ = write!(
+        out,
+        "Present {:>3} FPS|Target {} FPS",
+        present_fps.round() as i64,
+        target_fps
+    );
+    if lost_ms > 0.0 {
+        let _ = write!(out, "|lost {}ms", Ms(lost_ms));
+    }
+}
+
+/// Width in pixels of a row: 6 px a character, and 14 px for each `|` (7 px either side of a
+/// one-pixel divider drawn in that space).
+pub(crate) fn text_width(text: &str) -> i32 {
+    let dividers = text.matches('|').count() as i32;
+    let chars = text.chars().count() as i32 - dividers;
+    chars * GLYPH_ADVANCE + dividers * 2 * DIVIDER_GAP
+}
+
+/// Width in pixels of text printed as is, `|` included.
+pub(crate) fn plain_width(text: &str) -> i32 {
+    text.chars().count().min(i32::MAX as usize / 8) as i32 * GLYPH_ADVANCE
+}
+
+/// How many characters `n` takes in decimal.
+pub(crate) fn decimal_digits(mut n: u64) -> i32 {
+    let mut digits = 1;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits
+}
+
+/// Prints `text` split at `|`, with a bar-high divider in `divider` colour in each split.
+pub(crate) fn segments(fb: &mut Framebuffer, x: i32, y: i32, text: &str, ink: u8, divider: u8) {
+    let mut x = x;
+    for (i, seg) in text.split('|').enumerate() {
+        if i > 0 {
+            fb.draw_rect_fill(Rect::new(x - 1 + DIVIDER_GAP, y, 1, BAR_HEIGHT), divider);
+            x += 2 * DIVIDER_GAP;
+        }
+        fb.print(x, y, ink, seg);
+        x += seg.chars().count() as i32 * GLYPH_ADVANCE;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn milliseconds_round_halves_up_and_pad_to_the_width_asked() {
+        assert_eq!(format!("{:>4}", Ms(8.25)), " 8.3");
+        assert_eq!(format!("{:>4}", Ms(3.75)), " 3.8");
+        assert_eq!(format!("{:>4}", Ms(0.0)), " 0.0");
+        assert_eq!(format!("{:>4}", Ms(123.44)), "123.4");
+        assert_eq!(format!("{}", Ms(66.666)), "66.7");
+        assert_eq!(format!("{}", Ms(-1.25)), "-1.3");
+        assert_eq!(format!("{}", Ms(f64::NAN)), "0.0");
+    }
+
+    #[test]
+    fn timing_row_pads_like_the_reference_examples() {
+        let mut s = String::new();
+        timing_row(&mut s, 8.25, 1.5, 3, 3.75);
+        assert_eq!(s, "Frame  8.3ms|update()  1.5msx3|render()  3.8ms");
+        timing_row(&mut s, 8.25, 1.5, 1, 3.75);
+        assert_eq!(s.split('|').nth(1), Some("update()  1.5ms  "));
+        timing_row(&mut s, 8.25, 1.5, 0, 3.75);
+        assert_eq!(s.split('|').nth(1), Some("update()  1.5ms  "));
+    }
+
+    #[test]
+    fn metrics_row_names_lost_time_only_when_there_is_some() {
+        let mut s = String::new();
+        metrics_row(&mut s, 59.6, 60.0, 0.0);
+        assert_eq!(s, "Present  60 FPS|Target 60 FPS");
+        metrics_row(&mut s, 12.0, 60.0, 200.0 / 3.0);
+        assert_eq!(s, "Present  12 FPS|Target 60 FPS|lost 66.7ms");
+    }
+
+    #[test]
+    fn divider_widths_follow_the_layout() {
+        // 13 glyphs and one divider: 13 * 6 + 14 = 92.
+        assert_eq!(text_width("webgpu|320x240"), 92);
+    }
+
+    #[test]
+    fn digits_are_counted() {
+        assert_eq!(decimal_digits(0), 1);
+        assert_eq!(decimal_digits(9), 1);
+        assert_eq!(decimal_digits(10), 2);
+        assert_eq!(decimal_digits(100_000), 6);
+        assert_eq!(decimal_digits(u64::MAX), 20);
+    }
+}

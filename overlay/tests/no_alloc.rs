@@ -1,0 +1,151 @@
+//! Recording and drawing a frame must not touch the heap once the overlay is warm.
+//!
+//! A counting allocator wraps the system one and counts, per thread, every allocation and
+//! reallocation, so work on other test threads cannot disturb the count.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use bt::{Framebuffer, Settings, Tag};
+use bt_overlay::{FrameStats, Overlay};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count_one() {
+    // `try_with`: the slot may already be gone while a thread shuts down.
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the only addition is a
+// thread-local counter that neither allocates nor unwinds.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        // SAFETY: the caller's contract for `alloc` is passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from the system allocator through this wrapper.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_one();
+        // SAFETY: as for `dealloc`, and the caller's contract for `realloc` is passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> u64 {
+    let before = ALLOCATIONS.with(Cell::get);
+    f();
+    ALLOCATIONS.with(Cell::get) - before
+}
+
+/// A varied but repeating run of frames: several updates, none, a clamp, a slow one, a drop.
+fn frame(i: u64) -> FrameStats {
+    FrameStats {
+        updates: (i % 4) as u32,
+        clamped: i % 29 == 0,
+        discarded_ms: if i % 29 == 0 { 66.7 } else { 0.0 },
+        delta_ms: if i % 17 == 0 { 50.0 } else { 16.7 },
+        update_ms: 0.4 * (i % 5) as f64,
+        render_ms: 2.0 + (i % 13) as f64,
+        frame_ms: 4.0 + (i % 23) as f64,
+        ticks: i,
+    }
+}
+
+/// One frame as the engine runs it: cart rows, draw, record.
+fn run_frame(o: &mut Overlay, fb: &mut Framebuffer, i: u64) {
+    let rows = o.cart_rows_mut();
+    rows.push(format_args!("Score {}", 1000 + i % 9000), "lives 3");
+    o.draw(fb);
+    o.record(&frame(i));
+}
+
+fn warm(settings: &Settings) -> (Overlay, Framebuffer, u64) {
+    let mut o = Overlay::new(settings);
+    let mut fb = Framebuffer::new(settings.width, settings.height);
+    // Longer than the chart is wide, so the Start tag has scrolled off and every buffer has
+    // reached its working size.
+    let frames = u64::from(settings.width) * 2;
+    for i in 0..frames {
+        run_frame(&mut o, &mut fb, i);
+    }
+    (o, fb, frames)
+}
+
+#[test]
+fn steady_frames_with_the_chart_allocate_nothing() {
+    let settings = Settings::default().overlay_visible(true).timing_chart(true);
+    let (mut o, mut fb, start) = warm(&settings);
+    let n = allocations_during(|| {
+        for i in start..start + 1000 {
+            run_frame(&mut o, &mut fb, i);
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn steady_frames_while_hidden_allocate_nothing() {
+    let settings = Settings::default().timing_chart(true);
+    let (mut o, mut fb, start) = warm(&settings);
+    let n = allocations_during(|| {
+        for i in start..start + 1000 {
+            o.draw(&mut fb);
+            o.record(&frame(i));
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn after_tags_scroll_off_frames_allocate_nothing_again() {
+    let settings = Settings::default().overlay_visible(true).timing_chart(true);
+    let (mut o, mut fb, start) = warm(&settings);
+    // Tagged frames may allocate (the label itself); the tag store does not grow past them.
+    for i in start..start + 50 {
+        o.add_tag(Tag {
+            tick: i,
+            label: format!("wave {i}"),
+        });
+        run_frame(&mut o, &mut fb, i);
+    }
+    let resume = start + 50 + u64::from(settings.width) * 2;
+    for i in start + 50..resume {
+        run_frame(&mut o, &mut fb, i);
+    }
+    assert_eq!(o.tags().count(), 0, "all tags have scrolled off");
+    let n = allocations_during(|| {
+        for i in resume..resume + 1000 {
+            run_frame(&mut o, &mut fb, i);
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let n = allocations_during(|| {
+        let v: Vec<u8> = Vec::with_capacity(16);
+        std::hint::black_box(v);
+    });
+    assert_eq!(n, 1);
+}
