@@ -18,6 +18,6 @@ pub use input::*;
 pub use palette::{Color32, Palette, PaletteError};
 pub use rng::Rng;
 pub use settings::{
-    OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
+    OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
 };
 pub use timer::{Timer, TimerError};

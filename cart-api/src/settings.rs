@@ -30,13 +30,87 @@ pub enum SettingsError {
         /// Height asked for.
         height: u32,
     },
+    /// An overlay colour set to slot 0, which is transparent and would draw nothing.
+    #[error("overlay colour '{0}' is slot 0, which is transparent; pick a slot from 1 up")]
+    OverlayColorTransparent(&'static str),
     /// The simulation rate must be a finite number above zero.
     #[error("target_fps must be finite and positive, got {0}")]
     TargetFps(f64),
 }
 
+/// Palette slots the overlay draws with. Slot 0 is transparent, so none of these should be 0.
+///
+/// A cart sets them with [`Settings::overlay_colors`](crate::Settings::overlay_colors); a
+/// host can change them later through the overlay.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OverlayColors {
+    /// Bar and chart background.
+    pub bar: u8,
+    /// Text.
+    pub text: u8,
+    /// Dividers and the gaps between bars.
+    pub gap: u8,
+    /// Chart grid lines and tag markers.
+    pub grid: u8,
+    /// Update-time dots of ordinary frames.
+    pub update_dot: u8,
+    /// Render-time dots of ordinary frames.
+    pub render_dot: u8,
+    /// Both dots of a frame graded warning.
+    pub warning: u8,
+    /// Both dots of a frame graded error.
+    pub error: u8,
+    /// Tag text.
+    pub tag: u8,
+    /// The mark at the top of a column whose frame hit the update cap and lost time.
+    pub clamp: u8,
+    /// The mark on the bottom row of a column whose frame ran no update.
+    pub zero_update: u8,
+}
+
+impl OverlayColors {
+    /// Every slot with its field name, in declaration order.
+    pub fn named(&self) -> [(&'static str, u8); 11] {
+        [
+            ("bar", self.bar),
+            ("text", self.text),
+            ("gap", self.gap),
+            ("grid", self.grid),
+            ("update_dot", self.update_dot),
+            ("render_dot", self.render_dot),
+            ("warning", self.warning),
+            ("error", self.error),
+            ("tag", self.tag),
+            ("clamp", self.clamp),
+            ("zero_update", self.zero_update),
+        ]
+    }
+}
+
+impl Default for OverlayColors {
+    /// In the default (PICO-8) palette: dark blue bars, white text, dark grey gaps and grid,
+    /// green update dots, light grey render dots, yellow warnings, red errors, pink tags, an
+    /// orange clamp mark and a lavender zero-update mark.
+    fn default() -> OverlayColors {
+        OverlayColors {
+            bar: 1,
+            text: 7,
+            gap: 5,
+            grid: 5,
+            update_dot: 11,
+            render_dot: 6,
+            warning: 10,
+            error: 8,
+            tag: 14,
+            clamp: 9,
+            zero_update: 13,
+        }
+    }
+}
+
 /// Overlay options (the frame-metrics overlay drawn over the cart).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct OverlaySettings {
     /// Whether the overlay exists at all. Default `true`.
@@ -45,6 +119,8 @@ pub struct OverlaySettings {
     pub visible_at_start: bool,
     /// Whether the timing chart is drawn and its samples collected. Default `false`.
     pub timing_chart: bool,
+    /// The palette slots it draws with.
+    pub colors: OverlayColors,
 }
 
 impl Default for OverlaySettings {
@@ -53,6 +129,7 @@ impl Default for OverlaySettings {
             enabled: true,
             visible_at_start: false,
             timing_chart: false,
+            colors: OverlayColors::default(),
         }
     }
 }
@@ -146,6 +223,22 @@ impl Settings {
         self
     }
 
+    /// Sets the palette slots the overlay draws with:
+    ///
+    /// ```
+    /// use bt::{OverlayColors, Settings};
+    ///
+    /// let mut colors = OverlayColors::default();
+    /// colors.bar = 2;
+    /// colors.text = 10;
+    /// let s = Settings::default().overlay_colors(colors);
+    /// assert_eq!(s.overlay.colors.text, 10);
+    /// ```
+    pub fn overlay_colors(mut self, colors: OverlayColors) -> Settings {
+        self.overlay.colors = colors;
+        self
+    }
+
     /// Turns the overlay off entirely.
     pub fn overlay_enabled(mut self, on: bool) -> Settings {
         self.overlay.enabled = on;
@@ -171,6 +264,15 @@ impl Settings {
         }
         if !(self.target_fps.is_finite() && self.target_fps > 0.0) {
             return Err(SettingsError::TargetFps(self.target_fps));
+        }
+        if let Some((name, _)) = self
+            .overlay
+            .colors
+            .named()
+            .into_iter()
+            .find(|&(_, v)| v == 0)
+        {
+            return Err(SettingsError::OverlayColorTransparent(name));
         }
         Ok(())
     }
@@ -207,5 +309,17 @@ mod tests {
             .validate()
             .unwrap_err();
         assert!(matches!(e, SettingsError::DisplayArea { .. }));
+        let colors = OverlayColors {
+            tag: 0,
+            ..OverlayColors::default()
+        };
+        let e = Settings::default()
+            .overlay_colors(colors)
+            .validate()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "overlay colour 'tag' is slot 0, which is transparent; pick a slot from 1 up"
+        );
     }
 }

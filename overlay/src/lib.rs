@@ -27,6 +27,7 @@ mod chart;
 mod drops;
 mod text;
 
+pub use bt::OverlayColors;
 use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag};
 
 pub use chart::{
@@ -59,57 +60,6 @@ pub const TOGGLE_HEIGHT: i32 = 13;
 pub const FIXED_UPDATE_MS: f64 = 2.0;
 /// Render time charged per frame in [fixed-costs mode](Overlay::set_fixed_costs), in ms.
 pub const FIXED_RENDER_MS: f64 = 4.0;
-
-/// Palette slots the overlay draws with. Slot 0 is transparent, so none of these should be 0.
-///
-/// Read and change them through [`Overlay::colors`] and [`Overlay::colors_mut`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct OverlayColors {
-    /// Bar and chart background.
-    pub bar: u8,
-    /// Text.
-    pub text: u8,
-    /// Dividers and the gaps between bars.
-    pub gap: u8,
-    /// Chart grid lines and tag markers.
-    pub grid: u8,
-    /// Update-time dots of ordinary frames.
-    pub update_dot: u8,
-    /// Render-time dots of ordinary frames.
-    pub render_dot: u8,
-    /// Both dots of a frame graded [`Severity::Warning`].
-    pub warning: u8,
-    /// Both dots of a frame graded [`Severity::Error`].
-    pub error: u8,
-    /// Tag text.
-    pub tag: u8,
-    /// The mark at the top of a column whose frame hit the update cap and lost time.
-    pub clamp: u8,
-    /// The mark on the bottom row of a column whose frame ran no update.
-    pub zero_update: u8,
-}
-
-impl Default for OverlayColors {
-    /// In the default (PICO-8) palette: dark blue bars, white text, dark grey gaps and grid,
-    /// green update dots, light grey render dots, yellow warnings, red errors, pink tags, an
-    /// orange clamp mark and a lavender zero-update mark.
-    fn default() -> OverlayColors {
-        OverlayColors {
-            bar: 1,
-            text: 7,
-            gap: 5,
-            grid: 5,
-            update_dot: 11,
-            render_dot: 6,
-            warning: 10,
-            error: 8,
-            tag: 14,
-            clamp: 9,
-            zero_update: 13,
-        }
-    }
-}
 
 /// What the engine measured for one frame.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -230,7 +180,7 @@ impl Overlay {
             visible: settings.overlay.visible_at_start,
             chart_on: settings.overlay.timing_chart,
             fixed_costs: false,
-            colors: OverlayColors::default(),
+            colors: settings.overlay.colors,
             title: settings.title.clone(),
             target_fps: settings.target_fps,
             budget_ms,

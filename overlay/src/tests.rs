@@ -528,3 +528,17 @@ fn colours_can_be_changed() {
     let fb = drawn(&mut o);
     assert_eq!(fb.get(45, 25), Some(12));
 }
+
+#[test]
+fn colours_come_from_the_cart_settings() {
+    let mut colors = OverlayColors::default();
+    colors.bar = 3;
+    let settings = Settings::default()
+        .overlay_visible(true)
+        .overlay_colors(colors);
+    let mut o = Overlay::new(&settings);
+    let mut fb = Framebuffer::new(320, 240);
+    o.draw(&mut fb);
+    assert_eq!(fb.get(319, 0), Some(3));
+    assert_eq!(o.colors().bar, 3);
+}
