@@ -149,6 +149,18 @@ fn update_once(cart: &mut dyn Cart, console: &mut Console, tick: u64) -> TickAct
     }
 }
 
+/// The loop's update callback: one cart update per call, counted in `updates_since_init`.
+fn updater<'a>(
+    cart: &'a mut Box<dyn Cart>,
+    console: &'a mut Console,
+    updates_since_init: &'a mut u64,
+) -> impl FnMut(u64) -> TickAction + 'a {
+    move |tick| {
+        *updates_since_init += 1;
+        update_once(cart.as_mut(), console, tick)
+    }
+}
+
 impl Engine {
     /// Builds the cart, resolves its settings with `options`, and runs its `init`. The clock is a
     /// default [`WallClock`] until [`Engine::set_clock`].
@@ -339,17 +351,14 @@ impl Engine {
         if self.frames > 0 {
             self.frame_tags.clear();
         }
-        let Engine {
-            fixed,
-            cart,
-            console,
-            updates_since_init,
-            ..
-        } = self;
-        let timing = fixed.frame(delta_ms, |tick| {
-            *updates_since_init += 1;
-            update_once(cart.as_mut(), console, tick)
-        });
+        let timing = self.fixed.frame(
+            delta_ms,
+            updater(
+                &mut self.cart,
+                &mut self.console,
+                &mut self.updates_since_init,
+            ),
+        );
         let update_ms = started.elapsed().as_secs_f64() * 1000.0;
         self.forward_tags();
 
@@ -444,17 +453,14 @@ impl Engine {
             }
             seek::From::Current => {}
         }
-        let Engine {
-            fixed,
-            cart,
-            console,
-            updates_since_init,
-            ..
-        } = self;
-        fixed.step(target - *updates_since_init, |tick| {
-            *updates_since_init += 1;
-            update_once(cart.as_mut(), console, tick)
-        });
+        self.fixed.step(
+            target - self.updates_since_init,
+            updater(
+                &mut self.cart,
+                &mut self.console,
+                &mut self.updates_since_init,
+            ),
+        );
         self.forward_tags();
         self.render(0.0);
         Ok(())
