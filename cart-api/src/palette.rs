@@ -78,9 +78,23 @@ pub enum PaletteError {
 /// assert_eq!(pal.get(4), None);
 /// # Ok::<(), bt::PaletteError>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Palette {
     colors: Vec<Color32>,
+}
+
+impl Clone for Palette {
+    fn clone(&self) -> Palette {
+        Palette {
+            colors: self.colors.clone(),
+        }
+    }
+
+    /// Reuses the colour buffer, so copying one palette over another allocates nothing once it
+    /// is large enough (the palette effects do this every update during a flash).
+    fn clone_from(&mut self, source: &Palette) {
+        self.colors.clone_from(&source.colors);
+    }
 }
 
 /// The 16 colours of the PICO-8 palette, BT's default.
@@ -249,6 +263,29 @@ impl Palette {
     /// ```
     pub fn vga() -> Palette {
         Palette { colors: vga() }
+    }
+
+    /// A copy with `size` slots: the colours that fit are kept, new slots are black. Handy for
+    /// a preset with room for a sprite sheet's colours after it.
+    ///
+    /// ```
+    /// use bt::{Color32, Palette};
+    ///
+    /// let p = Palette::pico8().resized(64)?;
+    /// assert_eq!(p.len(), 64);
+    /// assert_eq!(p.get(8), Palette::pico8().get(8));
+    /// assert_eq!(p.get(40), Some(Color32::rgb(0, 0, 0)));
+    /// # Ok::<(), bt::PaletteError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PaletteError::BadSize`] unless `2 <= size <= 256`.
+    pub fn resized(&self, size: usize) -> Result<Palette, PaletteError> {
+        let mut p = Palette::new(size)?;
+        for (slot, c) in p.colors.iter_mut().zip(&self.colors) {
+            *slot = *c;
+        }
+        Ok(p)
     }
 
     /// Swaps the colours of two slots.
