@@ -357,6 +357,59 @@ macro_rules! timing_methods {
 }
 
 /// What `init` and `update` are handed: timing, input, randomness, palette, camera, tags.
+///
+/// Hosts make one with [`Console::update_context`]; carts just use it. The camera, the palette
+/// and its effects:
+///
+/// ```
+/// use bt::{Color32, Console, Easing, Palette, Settings};
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// let mut ctx = con.update_context(0);
+/// ctx.camera_set(700, 40);
+/// ctx.camera_clamp((640, 480), (320, 240));
+/// assert_eq!(ctx.camera(), (320, 40));
+/// ctx.camera_reset();
+/// assert_eq!(ctx.camera(), (0, 0));
+///
+/// ctx.palette_swap(1, 2)?;
+/// ctx.palette_cycle(8, 11, 4.0)?;
+/// ctx.palette_fade(&Palette::cga(), 500.0, Easing::QuadOut)?;
+/// ctx.palette_flash(Color32::hex(0xffffff), 50.0)?;
+/// ctx.palette_clear_effects();
+/// for _ in 0..3 {
+///     con.step_effects(); // the host does this after every update
+/// }
+/// assert_eq!(con.palette().get(2), Palette::pico8().get(1), "the swap stays");
+/// # Ok::<(), bt::PaletteError>(())
+/// ```
+///
+/// Loading a sprite sheet goes through the image loader the host installed; here a stand-in
+/// that "decodes" any bytes into one red pixel:
+///
+/// ```
+/// use bt::{AssetError, Color32, Console, ImageLoader, RgbaImage, Settings};
+///
+/// struct OneRedPixel;
+/// impl ImageLoader for OneRedPixel {
+///     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+///         self.decode(path, &[])
+///     }
+///     fn decode(&self, _name: &str, _bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+///         Ok(RgbaImage { width: 1, height: 1, pixels: vec![255, 0, 0, 255] })
+///     }
+/// }
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// con.set_image_loader(Box::new(OneRedPixel));
+/// let mut ctx = con.update_context(0);
+/// let sheet = ctx.load_indexed("red.png", 9)?;
+/// assert_eq!(sheet.get(0, 0), Some(9));
+/// assert_eq!(ctx.palette().get(9), Some(Color32::rgb(255, 0, 0)));
+/// let again = ctx.decode_indexed("built-in.png", b"any bytes", 10)?;
+/// assert_eq!(again.palette_slots(), 10..11);
+/// # Ok::<(), bt::AssetError>(())
+/// ```
 pub struct Update<'a> {
     con: &'a mut Console,
 }
@@ -647,6 +700,35 @@ pub fn camera_clamp(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
 /// Drawing goes through the camera set in `update`; the framebuffer starts every frame blank.
+///
+/// ```
+/// use bt::{Console, Rect, Settings, SpriteParams, SpriteSheet, FLIP_H};
+///
+/// let mut con = Console::new(&Settings::default().display(32, 32), 0);
+/// let sheet = SpriteSheet::from_indexed(2, 1, vec![8, 0])?;
+/// let mut ctx = con.render_context(0, 0.0);
+/// ctx.clear(1);
+/// ctx.clip_set(Rect::new(0, 0, 16, 32));
+/// assert_eq!(ctx.clip(), Rect::new(0, 0, 16, 32));
+/// ctx.draw_rect_fill(Rect::new(10, 0, 20, 4), 3); // cut at x = 16
+/// ctx.clip_reset();
+/// ctx.draw_circle(20, 20, 3, 7);
+/// ctx.draw_circle_fill(20, 20, 2, 9);
+/// ctx.clear_rect(Rect::new(0, 30, 32, 2), 0);
+/// ctx.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), (4, 10), SpriteParams::new().flags(FLIP_H));
+/// ctx.draw_tile(&sheet.with_tile_size(1, 1), 0, (0, 0), SpriteParams::new().scale(2));
+/// let (w, h) = ctx.system_print_measure("hi\nthere");
+/// assert_eq!((w, h), (30, 28));
+///
+/// let fb = con.framebuffer();
+/// assert_eq!(fb.get(15, 0), Some(3));
+/// assert_eq!(fb.get(16, 0), Some(1), "outside the clip");
+/// assert_eq!((fb.get(4, 10), fb.get(5, 10)), (Some(1), Some(8)), "mirrored");
+/// assert_eq!(fb.get(1, 1), Some(8), "tile 0 at scale 2");
+/// assert_eq!(fb.get(20, 17), Some(7));
+/// assert_eq!(fb.get(0, 31), Some(0));
+/// # Ok::<(), bt::AssetError>(())
+/// ```
 pub struct Render<'a> {
     clock: Clock,
     palette: &'a Palette,

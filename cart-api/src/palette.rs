@@ -260,6 +260,8 @@ impl Palette {
     /// assert_eq!(vga.get(32), Some(Color32::hex(0x0000ff)));
     /// assert_eq!(Palette::gameboy().len(), 4);
     /// assert_eq!(Palette::nes().len(), 64);
+    /// assert_eq!(Palette::cga().get(6), Some(Color32::hex(0xaa5500)));
+    /// assert_eq!(Palette::c64().get(1), Some(Color32::hex(0xffffff)));
     /// ```
     pub fn vga() -> Palette {
         Palette { colors: vga() }
