@@ -452,3 +452,74 @@ fn palette_effects_look_the_same_at_any_refresh_rate() {
     assert_eq!(p30, p60);
     assert_eq!(p60, p144);
 }
+
+/// A cart that loads the sheet at `path` in `init` and draws it at the origin.
+struct Loader {
+    path: String,
+    sheet: Option<bt::SpriteSheet>,
+}
+
+impl Cart for Loader {
+    fn configure(&self) -> Settings {
+        Settings::default().display(8, 8)
+    }
+
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
+        self.sheet = Some(ctx.load_indexed(&self.path, 16 - 2)?);
+        Ok(())
+    }
+
+    fn update(&mut self, _: &mut Update<'_>) {}
+
+    fn render(&self, ctx: &mut Render<'_>) {
+        if let Some(sheet) = &self.sheet {
+            ctx.draw_sprite(sheet, bt::Rect::new(0, 0, 2, 1), (0, 0), Default::default());
+        }
+    }
+}
+
+fn loader(path: &str) -> Result<Engine, EngineError> {
+    let path = path.to_string();
+    let factory = Box::new(move || {
+        Box::new(Loader {
+            path: path.clone(),
+            sheet: None,
+        }) as Box<dyn Cart>
+    });
+    Engine::new(factory, EngineOptions::default())
+}
+
+#[test]
+fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
+    let dir = std::env::temp_dir().join(format!("bt-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("two.png");
+    bt_runtime::capture::save_png(
+        &{
+            let mut fb = bt::Framebuffer::new(2, 1);
+            fb.draw_pixel(0, 0, 8);
+            fb.draw_pixel(1, 0, 12);
+            fb
+        },
+        &bt::Palette::pico8(),
+        1,
+        &png,
+    )
+    .unwrap();
+    let mut e = loader(png.to_str().unwrap()).unwrap();
+    e.render_at(0.0, From::Start).unwrap();
+    assert_eq!(e.framebuffer().get(0, 0), Some(14));
+    assert_eq!(e.framebuffer().get(1, 0), Some(15));
+    assert_eq!(e.palette().get(14), bt::Palette::pico8().get(8));
+
+    let missing = dir.join("missing.png");
+    let err = loader(missing.to_str().unwrap()).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!("cart init failed: {}: file not found", missing.display())
+    );
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "not a picture").unwrap();
+    let err = loader(text.to_str().unwrap()).unwrap_err().to_string();
+    assert!(err.contains("notes.txt: not a PNG image"), "{err}");
+}
