@@ -384,6 +384,20 @@ macro_rules! timing_methods {
 /// # Ok::<(), bt::PaletteError>(())
 /// ```
 ///
+/// Cart arguments, which hosts set from `--arg name=value`:
+///
+/// ```
+/// use bt::{Console, Settings};
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// con.set_args(vec![("level".into(), "3".into()), ("mode".into(), "hard".into())]);
+/// let ctx = con.update_context(0);
+/// assert_eq!(ctx.arg("mode"), Some("hard"));
+/// assert_eq!(ctx.arg_or("level", 1u8), Ok(3));
+/// assert_eq!(ctx.arg_or("lives", 5u8), Ok(5));
+/// assert!(ctx.arg_or::<u8>("mode", 0).is_err());
+/// ```
+///
 /// Loading a sprite sheet goes through the image loader the host installed; here a stand-in
 /// that "decodes" any bytes into one red pixel:
 ///

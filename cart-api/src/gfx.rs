@@ -252,19 +252,28 @@ impl Framebuffer {
         }
         let c = self.clip;
         let (y0, y1) = ((cy - r).max(c.y0), (cy + r).min(c.y1 - 1));
+        if y0 > y1 {
+            return;
+        }
+        // Half widths of the row above, this row and the row below, rolled down the circle so
+        // each row's square root is taken once.
+        let (mut above, mut here) = (
+            circle_half_width(r, y0 - 1 - cy),
+            circle_half_width(r, y0 - cy),
+        );
         for y in y0..=y1 {
-            let dy = y - cy;
-            let hw = circle_half_width(r, dy);
+            let below = circle_half_width(r, y + 1 - cy);
+            let hw = here;
             if fill {
                 self.fill_wide(cx - hw, y, cx + hw + 1, y + 1, index);
-                continue;
+            } else {
+                // A pixel is on the outline when its row neighbour above or below is outside the
+                // circle (|dx| beyond that row's half width) or it is the end of its own row.
+                let lo = (above.min(below) + 1).clamp(0, hw);
+                self.fill_wide(cx - hw, y, cx - lo + 1, y + 1, index);
+                self.fill_wide(cx + lo, y, cx + hw + 1, y + 1, index);
             }
-            // A pixel is on the outline when its row neighbour above or below is outside the
-            // circle (|dx| beyond that row's half width) or it is the end of its own row.
-            let inner = circle_half_width(r, dy - 1).min(circle_half_width(r, dy + 1));
-            let lo = (inner + 1).clamp(0, hw);
-            self.fill_wide(cx - hw, y, cx - lo + 1, y + 1, index);
-            self.fill_wide(cx + lo, y, cx + hw + 1, y + 1, index);
+            (above, here) = (here, below);
         }
     }
 
@@ -390,6 +399,16 @@ impl Framebuffer {
 
 /// The largest `dx` with `dx² + dy² <= r² + r`, or -1 when row `dy` misses the circle.
 fn circle_half_width(r: i64, dy: i64) -> i64 {
+    // On-screen circles fit 64-bit arithmetic, whose square root is much cheaper.
+    const SMALL: i64 = 1 << 30;
+    if r < SMALL && dy.abs() < SMALL {
+        let room = r * r + r - dy * dy;
+        return if room < 0 {
+            -1
+        } else {
+            room.unsigned_abs().isqrt() as i64
+        };
+    }
     let (r, dy) = (i128::from(r), i128::from(dy));
     let room = r * r + r - dy * dy;
     if room < 0 {
@@ -404,6 +423,18 @@ fn circle_half_width(r: i64, dy: i64) -> i64 {
 fn minor_offset(step: i64, major: i64, minor: i64) -> i64 {
     if major == 0 {
         return 0;
+    }
+    // Every on-screen line takes this path: 64-bit division is several times cheaper than
+    // 128-bit, and below 2^30 the products cannot overflow.
+    const SMALL: i64 = 1 << 30;
+    if step.abs() < SMALL && major.abs() < SMALL && minor.abs() < SMALL {
+        let (num, den) = (step * minor * 2, major * 2);
+        let (num, den) = if den < 0 { (-num, -den) } else { (num, den) };
+        return if num >= 0 {
+            (num + den / 2) / den
+        } else {
+            -((-num + den / 2) / den)
+        };
     }
     let num = i128::from(step) * i128::from(minor) * 2;
     let den = i128::from(major) * 2;
@@ -446,6 +477,27 @@ mod tests {
             }
         }
         out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn minor_offset_fast_path_matches_wide_arithmetic(
+            step in -5000i64..5000,
+            major in -5000i64..5000,
+            minor in -5000i64..5000,
+        ) {
+            // The rounding rule in 128-bit arithmetic, as the fallback computes it.
+            let wide = |step: i64, major: i64, minor: i64| -> i64 {
+                if major == 0 {
+                    return 0;
+                }
+                let num = i128::from(step) * i128::from(minor) * 2;
+                let den = i128::from(major) * 2;
+                let (num, den) = if den < 0 { (-num, -den) } else { (num, den) };
+                (if num >= 0 { (num + den / 2) / den } else { -((-num + den / 2) / den) }) as i64
+            };
+            proptest::prop_assert_eq!(minor_offset(step, major, minor), wide(step, major, minor));
+        }
     }
 
     #[test]
