@@ -1044,6 +1044,21 @@ mod effect_tests {
     }
 
     #[test]
+    fn camera_persists_over_frames_without_updates() {
+        let mut con = console();
+        con.update_context(0).camera_set(2, 0);
+        for _ in 0..3 {
+            // Three renders, no update between them: each draws through the same camera.
+            let mut r = con.render_context(0, 0.5);
+            assert_eq!(r.camera(), (2, 0));
+            r.draw_pixel(3, 0, 7);
+            assert_eq!(con.framebuffer().get(1, 0), Some(7));
+        }
+        con.update_context(1).camera_reset();
+        assert_eq!(con.render_context(1, 0.0).camera(), (0, 0));
+    }
+
+    #[test]
     fn camera_clamp_keeps_the_view_in_the_world() {
         let mut con = console();
         let mut ctx = con.update_context(0);
