@@ -1,9 +1,14 @@
 //! The `Cart` trait and the two contexts a cart is handed: [`Update`] and [`Render`].
 
 use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
 
 use crate::gfx::{self, Framebuffer, Rect};
-use crate::{Input, Palette, Rng, Settings, Timer, TimerError};
+use crate::palette_fx::PaletteEffects;
+use crate::sprite::{AssetError, AssetErrorKind, ImageLoader, SpriteParams, SpriteSheet};
+use crate::{Color32, Easing, Input, Palette, PaletteError, Rng, Settings, Timer, TimerError};
 
 /// A failure a cart reports from [`Cart::init`]. Any error type converts into it with `?`.
 pub struct CartError {
@@ -140,6 +145,31 @@ impl OverlayRows {
     }
 }
 
+/// A cart argument (`bt … --arg name=value`) whose value could not be read as the type wanted.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("argument {name}={value}: {reason}")]
+pub struct ArgError {
+    /// The argument's name.
+    pub name: String,
+    /// The value given.
+    pub value: String,
+    /// Why it was refused.
+    pub reason: String,
+}
+
+/// The host's image loader, if any (kept apart so `Console` can still derive `Debug`).
+struct Loader(Option<Box<dyn ImageLoader>>);
+
+impl fmt::Debug for Loader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Loader(set)"
+        } else {
+            "Loader(none)"
+        })
+    }
+}
+
 /// The timing facts both contexts share.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Clock {
@@ -163,6 +193,9 @@ pub struct Console {
     fb: Framebuffer,
     tags: Vec<Tag>,
     reset_requested: bool,
+    effects: PaletteEffects,
+    loader: Loader,
+    args: Vec<(String, String)>,
 }
 
 impl Console {
@@ -182,7 +215,32 @@ impl Console {
             fb: Framebuffer::new(settings.width, settings.height),
             tags: Vec::new(),
             reset_requested: false,
+            effects: PaletteEffects::new(settings.target_fps, &settings.palette),
+            loader: Loader(None),
+            args: Vec::new(),
         }
+    }
+
+    /// Gives carts a way to load images ([`Update::load_indexed`], [`Update::decode_indexed`]).
+    pub fn set_image_loader(&mut self, loader: Box<dyn ImageLoader>) {
+        self.loader = Loader(Some(loader));
+    }
+
+    /// The cart arguments carts read with [`Update::arg`], as `(name, value)` pairs. A name given
+    /// twice keeps its last value.
+    pub fn set_args(&mut self, args: Vec<(String, String)>) {
+        self.args = args;
+    }
+
+    /// Advances the palette effects by one fixed update. Hosts call it once per update, right
+    /// after the cart's `update` (not after `init`).
+    pub fn step_effects(&mut self) {
+        self.effects.step(&mut self.palette);
+    }
+
+    /// Whether any palette effect is running.
+    pub fn effects_active(&self) -> bool {
+        self.effects.is_active()
     }
 
     /// Puts everything back as it was at boot: generator reseeded with `seed`, boot palette,
@@ -198,6 +256,7 @@ impl Console {
         self.fb.clip_reset();
         self.tags.clear();
         self.reset_requested = false;
+        self.effects.reset();
     }
 
     /// The context for one update (or `init`) at `ticks`. Makes the input edges collected since
@@ -221,9 +280,10 @@ impl Console {
         self.clock.render_alpha = render_alpha;
         self.fb.clear(0);
         self.fb.clip_reset();
+        self.effects.refresh_shown(&self.palette);
         Render {
             clock: self.clock,
-            palette: &self.palette,
+            palette: self.effects.shown(&self.palette),
             camera: self.camera,
             fb: &mut self.fb,
         }
@@ -249,9 +309,9 @@ impl Console {
         &mut self.fb
     }
 
-    /// The live palette.
+    /// The palette to show: the live palette, or a running flash over it.
     pub fn palette(&self) -> &Palette {
-        &self.palette
+        self.effects.shown(&self.palette)
     }
 
     /// The input state, for the host to feed.
@@ -267,6 +327,7 @@ impl Console {
     /// Changes the simulation rate the contexts report.
     pub fn set_target_fps(&mut self, fps: f64) {
         self.clock.target_fps = fps;
+        self.effects.set_target_fps(fps);
     }
 }
 
@@ -296,6 +357,73 @@ macro_rules! timing_methods {
 }
 
 /// What `init` and `update` are handed: timing, input, randomness, palette, camera, tags.
+///
+/// Hosts make one with [`Console::update_context`]; carts just use it. The camera, the palette
+/// and its effects:
+///
+/// ```
+/// use bt::{Color32, Console, Easing, Palette, Settings};
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// let mut ctx = con.update_context(0);
+/// ctx.camera_set(700, 40);
+/// ctx.camera_clamp((640, 480), (320, 240));
+/// assert_eq!(ctx.camera(), (320, 40));
+/// ctx.camera_reset();
+/// assert_eq!(ctx.camera(), (0, 0));
+///
+/// ctx.palette_swap(1, 2)?;
+/// ctx.palette_cycle(8, 11, 4.0)?;
+/// ctx.palette_fade(&Palette::cga(), 500.0, Easing::QuadOut)?;
+/// ctx.palette_flash(Color32::hex(0xffffff), 50.0)?;
+/// ctx.palette_clear_effects();
+/// for _ in 0..3 {
+///     con.step_effects(); // the host does this after every update
+/// }
+/// assert_eq!(con.palette().get(2), Palette::pico8().get(1), "the swap stays");
+/// # Ok::<(), bt::PaletteError>(())
+/// ```
+///
+/// Cart arguments, which hosts set from `--arg name=value`:
+///
+/// ```
+/// use bt::{Console, Settings};
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// con.set_args(vec![("level".into(), "3".into()), ("mode".into(), "hard".into())]);
+/// let ctx = con.update_context(0);
+/// assert_eq!(ctx.arg("mode"), Some("hard"));
+/// assert_eq!(ctx.arg_or("level", 1u8), Ok(3));
+/// assert_eq!(ctx.arg_or("lives", 5u8), Ok(5));
+/// assert!(ctx.arg_or::<u8>("mode", 0).is_err());
+/// ```
+///
+/// Loading a sprite sheet goes through the image loader the host installed; here a stand-in
+/// that "decodes" any bytes into one red pixel:
+///
+/// ```
+/// use bt::{AssetError, Color32, Console, ImageLoader, RgbaImage, Settings};
+///
+/// struct OneRedPixel;
+/// impl ImageLoader for OneRedPixel {
+///     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+///         self.decode(path, &[])
+///     }
+///     fn decode(&self, _name: &str, _bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+///         Ok(RgbaImage { width: 1, height: 1, pixels: vec![255, 0, 0, 255] })
+///     }
+/// }
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// con.set_image_loader(Box::new(OneRedPixel));
+/// let mut ctx = con.update_context(0);
+/// let sheet = ctx.load_indexed("red.png", 9)?;
+/// assert_eq!(sheet.get(0, 0), Some(9));
+/// assert_eq!(ctx.palette().get(9), Some(Color32::rgb(255, 0, 0)));
+/// let again = ctx.decode_indexed("built-in.png", b"any bytes", 10)?;
+/// assert_eq!(again.palette_slots(), 10..11);
+/// # Ok::<(), bt::AssetError>(())
+/// ```
 pub struct Update<'a> {
     con: &'a mut Console,
 }
@@ -391,11 +519,230 @@ impl Update<'_> {
     pub fn camera(&self) -> (i32, i32) {
         self.con.camera
     }
+
+    /// Keeps the camera inside a world of `world` pixels seen through a view of `view` pixels:
+    /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller). See
+    /// [`camera_clamp`].
+    pub fn camera_clamp(&mut self, world: (i32, i32), view: (i32, i32)) {
+        self.con.camera = camera_clamp(self.con.camera, world, view);
+    }
+
+    /// The value of cart argument `name` (`bt … --arg name=value`), or `None` when not given.
+    pub fn arg(&self, name: &str) -> Option<&str> {
+        self.con
+            .args
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Cart argument `name` read as a `T`, or `default` when not given.
+    ///
+    /// # Errors
+    /// [`ArgError`] naming the argument and its value when it does not parse as a `T`. It
+    /// converts into a [`CartError`] with `?` in `init`.
+    pub fn arg_or<T>(&self, name: &str, default: T) -> Result<T, ArgError>
+    where
+        T: FromStr,
+        T::Err: fmt::Display,
+    {
+        match self.arg(name) {
+            None => Ok(default),
+            Some(value) => value.parse().map_err(|e: T::Err| ArgError {
+                name: name.to_string(),
+                value: value.to_string(),
+                reason: e.to_string(),
+            }),
+        }
+    }
+
+    /// Loads the image file at `path` (relative to the host's working directory) as a sprite
+    /// sheet, registering its colours into the live palette from `start_slot` on (see
+    /// [`SpriteSheet::from_rgba`]).
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
+    /// more colours than free slots, or a host without an image loader.
+    pub fn load_indexed(
+        &mut self,
+        path: &str,
+        start_slot: usize,
+    ) -> Result<SpriteSheet, AssetError> {
+        let loader = self.con.loader.0.as_ref();
+        let image = loader
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
+            .load(path)?;
+        let con = &mut *self.con;
+        SpriteSheet::from_rgba(
+            path,
+            image.width,
+            image.height,
+            &image.pixels,
+            &mut con.palette,
+            start_slot,
+        )
+    }
+
+    /// Like [`Update::load_indexed`] for an image already in memory, such as one built into the
+    /// cart with `include_bytes!`. `name` is used in errors.
+    ///
+    /// # Errors
+    /// As [`Update::load_indexed`], naming `name`.
+    pub fn decode_indexed(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        start_slot: usize,
+    ) -> Result<SpriteSheet, AssetError> {
+        let loader = self.con.loader.0.as_ref();
+        let image = loader
+            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
+            .decode(name, bytes)?;
+        let con = &mut *self.con;
+        SpriteSheet::from_rgba(
+            name,
+            image.width,
+            image.height,
+            &image.pixels,
+            &mut con.palette,
+            start_slot,
+        )
+    }
+
+    /// Rotates the colours of slots `start..=end` by `steps_per_second` (fractions carry over
+    /// from update to update). Forward (positive) steps move each colour one slot down, the first
+    /// wrapping round to `end`; negative speeds turn the other way. Runs until cleared; a new
+    /// cycle on the same range replaces the old one.
+    ///
+    /// # Errors
+    /// [`PaletteError::BadRange`] unless `start < end < palette size`,
+    /// [`PaletteError::BadSpeed`] for a speed that is not finite,
+    /// [`PaletteError::TooManyCycles`] past 16 cycles.
+    pub fn palette_cycle(
+        &mut self,
+        start: usize,
+        end: usize,
+        steps_per_second: f64,
+    ) -> Result<(), PaletteError> {
+        let con = &mut *self.con;
+        con.effects
+            .cycle(&con.palette, start, end, steps_per_second)
+    }
+
+    /// Fades every slot from its colour now to the same slot of `target` over `duration_ms`,
+    /// shaped by `easing`. Slots `target` lacks keep their colour. At the end the palette holds
+    /// exactly `target`'s colours.
+    ///
+    /// # Errors
+    /// [`PaletteError::BadDuration`] for a negative, NaN or infinite duration.
+    pub fn palette_fade(
+        &mut self,
+        target: &Palette,
+        duration_ms: f64,
+        easing: Easing,
+    ) -> Result<(), PaletteError> {
+        let end = self.con.palette.len() - 1;
+        self.palette_fade_range(0, end, target, duration_ms, easing)
+    }
+
+    /// Like [`Update::palette_fade`] for slots `start..=end` only. A new fade of a slot replaces
+    /// the one running there.
+    ///
+    /// # Errors
+    /// [`PaletteError::BadRange`] unless `start <= end < palette size`,
+    /// [`PaletteError::BadDuration`].
+    pub fn palette_fade_range(
+        &mut self,
+        start: usize,
+        end: usize,
+        target: &Palette,
+        duration_ms: f64,
+        easing: Easing,
+    ) -> Result<(), PaletteError> {
+        let con = &mut *self.con;
+        con.effects
+            .fade_range(&con.palette, start, end, target, duration_ms, easing)
+    }
+
+    /// Shows every slot but 0 as `color` for `duration_ms`, then the palette as it is by then.
+    /// The live palette (what [`Update::palette`] reads) is not changed; only what is shown.
+    ///
+    /// # Errors
+    /// [`PaletteError::BadDuration`].
+    pub fn palette_flash(&mut self, color: Color32, duration_ms: f64) -> Result<(), PaletteError> {
+        let con = &mut *self.con;
+        con.effects.flash(&con.palette, color, duration_ms)
+    }
+
+    /// Swaps the colours of slots `a` and `b` now.
+    ///
+    /// # Errors
+    /// [`PaletteError::SlotOutOfRange`].
+    pub fn palette_swap(&mut self, a: usize, b: usize) -> Result<(), PaletteError> {
+        self.con.palette.swap(a, b)
+    }
+
+    /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply
+    /// stops showing.
+    pub fn palette_clear_effects(&mut self) {
+        self.con.effects.clear();
+    }
+}
+
+/// `camera` clamped per axis to `0..=world - view` (0 when the world is smaller than the view),
+/// so a view of size `view` never shows past the edges of the world.
+///
+/// ```
+/// use bt::camera_clamp;
+///
+/// assert_eq!(camera_clamp((500, 300), (640, 480), (320, 240)), (320, 240));
+/// assert_eq!(camera_clamp((100, 100), (250, 200), (200, 150)), (50, 50));
+/// assert_eq!(camera_clamp((-9, 7), (100, 100), (320, 240)), (0, 0));
+/// ```
+pub fn camera_clamp(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
+    let axis = |c: i32, w: i32, v: i32| {
+        let max = (i64::from(w) - i64::from(v)).max(0);
+        i64::from(c).clamp(0, max) as i32
+    };
+    (
+        axis(camera.0, world.0, view.0),
+        axis(camera.1, world.1, view.1),
+    )
 }
 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
 /// Drawing goes through the camera set in `update`; the framebuffer starts every frame blank.
+///
+/// ```
+/// use bt::{Console, Rect, Settings, SpriteParams, SpriteSheet, FLIP_H};
+///
+/// let mut con = Console::new(&Settings::default().display(32, 32), 0);
+/// let sheet = SpriteSheet::from_indexed(2, 1, vec![8, 0])?;
+/// let mut ctx = con.render_context(0, 0.0);
+/// ctx.clear(1);
+/// ctx.clip_set(Rect::new(0, 0, 16, 32));
+/// assert_eq!(ctx.clip(), Rect::new(0, 0, 16, 32));
+/// ctx.draw_rect_fill(Rect::new(10, 0, 20, 4), 3); // cut at x = 16
+/// ctx.clip_reset();
+/// ctx.draw_circle(20, 20, 3, 7);
+/// ctx.draw_circle_fill(20, 20, 2, 9);
+/// ctx.clear_rect(Rect::new(0, 30, 32, 2), 0);
+/// ctx.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), (4, 10), SpriteParams::new().flags(FLIP_H));
+/// ctx.draw_tile(&sheet.with_tile_size(1, 1), 0, (0, 0), SpriteParams::new().scale(2));
+/// let (w, h) = ctx.system_print_measure("hi\nthere");
+/// assert_eq!((w, h), (30, 28));
+///
+/// let fb = con.framebuffer();
+/// assert_eq!(fb.get(15, 0), Some(3));
+/// assert_eq!(fb.get(16, 0), Some(1), "outside the clip");
+/// assert_eq!((fb.get(4, 10), fb.get(5, 10)), (Some(1), Some(8)), "mirrored");
+/// assert_eq!(fb.get(1, 1), Some(8), "tile 0 at scale 2");
+/// assert_eq!(fb.get(20, 17), Some(7));
+/// assert_eq!(fb.get(0, 31), Some(0));
+/// # Ok::<(), bt::AssetError>(())
+/// ```
 pub struct Render<'a> {
     clock: Clock,
     palette: &'a Palette,
@@ -489,6 +836,53 @@ impl Render<'_> {
         gfx::measure_text(text)
     }
 
+    /// Fills a rectangle with `index`, index 0 included (it puts pixels back to blank).
+    pub fn clear_rect(&mut self, rect: Rect, index: u8) {
+        let (x, y) = self.at(rect.x, rect.y);
+        self.fb
+            .clear_rect_wide(x, y, x + i64::from(rect.w), y + i64::from(rect.h), index);
+    }
+
+    /// Draws a circle's one-pixel outline around `(cx, cy)`; see [`Framebuffer::draw_circle`].
+    pub fn draw_circle(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
+        let (x, y) = self.at(cx, cy);
+        self.fb.circle_wide(x, y, r.into(), index, false);
+    }
+
+    /// Fills a circle around `(cx, cy)`; see [`Framebuffer::draw_circle_fill`].
+    pub fn draw_circle_fill(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
+        let (x, y) = self.at(cx, cy);
+        self.fb.circle_wide(x, y, r.into(), index, true);
+    }
+
+    /// Draws the part `src` of `sheet` with the drawn picture's top-left corner at `dest`. See
+    /// [`SpriteParams`] for mirroring, turning, scaling and palette offsets; index 0 is
+    /// see-through and parts of `src` outside the sheet draw nothing.
+    pub fn draw_sprite(
+        &mut self,
+        sheet: &SpriteSheet,
+        src: Rect,
+        dest: (i32, i32),
+        params: SpriteParams,
+    ) {
+        let (x, y) = self.at(dest.0, dest.1);
+        self.fb.sprite_wide(sheet, src, x, y, params);
+    }
+
+    /// Draws tile `index` of `sheet` at `dest` (see [`SpriteSheet::tile_rect`]); an index past
+    /// the last tile draws nothing.
+    pub fn draw_tile(
+        &mut self,
+        sheet: &SpriteSheet,
+        index: u32,
+        dest: (i32, i32),
+        params: SpriteParams,
+    ) {
+        if let Some(src) = sheet.tile_rect(index) {
+            self.draw_sprite(sheet, src, dest, params);
+        }
+    }
+
     /// Limits drawing to `rect`, in screen coordinates, for the rest of this frame.
     pub fn clip_set(&mut self, rect: Rect) {
         self.fb.clip_set(rect);
@@ -497,6 +891,11 @@ impl Render<'_> {
     /// Lets drawing reach the whole screen again.
     pub fn clip_reset(&mut self) {
         self.fb.clip_reset();
+    }
+
+    /// The clip rectangle in force, in screen coordinates.
+    pub fn clip(&self) -> Rect {
+        self.fb.clip()
     }
 }
 
@@ -563,5 +962,130 @@ mod tests {
         }
         let err = parse().unwrap_err();
         assert!(err.to_string().contains("too large"), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod effect_tests {
+    use super::*;
+
+    fn console() -> Console {
+        Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
+    }
+
+    #[test]
+    fn effects_advance_only_when_the_host_steps_them_and_reset_clears_them() {
+        let mut con = console();
+        let white = Color32::rgb(255, 255, 255);
+        con.update_context(0).palette_flash(white, 500.0).unwrap();
+        con.step_effects();
+        assert_eq!(con.palette().get(3), Some(white));
+        assert_eq!(con.render_context(1, 0.0).palette().get(3), Some(white));
+        assert!(con.effects_active());
+        con.reset(1);
+        assert!(!con.effects_active());
+        assert_eq!(con.palette(), &Palette::pico8());
+    }
+
+    #[test]
+    fn fade_then_swap_and_clear() {
+        let mut con = console();
+        let target = Palette::gameboy();
+        let mut ctx = con.update_context(0);
+        ctx.palette_fade_range(1, 2, &target, 100.0, Easing::Linear)
+            .unwrap();
+        assert!(ctx
+            .palette_fade_range(2, 1, &target, 1.0, Easing::Linear)
+            .is_err());
+        assert!(ctx.palette_fade(&target, f64::NAN, Easing::Linear).is_err());
+        con.step_effects();
+        con.step_effects();
+        assert_eq!(con.palette().get(1), target.get(1));
+        assert_eq!(con.palette().get(3), Palette::pico8().get(3));
+        let mut ctx = con.update_context(2);
+        ctx.palette_swap(1, 3).unwrap();
+        assert_eq!(ctx.palette().get(3), target.get(1));
+        ctx.palette_cycle(4, 6, 100.0).unwrap();
+        ctx.palette_clear_effects();
+        assert!(!con.effects_active());
+    }
+
+    #[test]
+    fn arguments_are_read_by_name_and_typed_errors_name_them() {
+        let mut con = console();
+        con.set_args(vec![
+            ("sprites".into(), "50".into()),
+            ("mode".into(), "fast".into()),
+            ("sprites".into(), "75".into()),
+        ]);
+        let ctx = con.update_context(0);
+        assert_eq!(ctx.arg("mode"), Some("fast"));
+        assert_eq!(ctx.arg("nope"), None);
+        assert_eq!(ctx.arg_or("sprites", 1u32), Ok(75), "the last one wins");
+        assert_eq!(ctx.arg_or("missing", 9u32), Ok(9));
+        let err = ctx.arg_or::<u32>("mode", 1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument mode=fast: invalid digit found in string"
+        );
+    }
+
+    #[test]
+    fn loading_without_a_host_loader_names_the_file() {
+        let mut con = console();
+        let err = con
+            .update_context(0)
+            .load_indexed("art/sheet.png", 1)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "art/sheet.png: this host cannot load images"
+        );
+    }
+
+    #[test]
+    fn camera_persists_over_frames_without_updates() {
+        let mut con = console();
+        con.update_context(0).camera_set(2, 0);
+        for _ in 0..3 {
+            // Three renders, no update between them: each draws through the same camera.
+            let mut r = con.render_context(0, 0.5);
+            assert_eq!(r.camera(), (2, 0));
+            r.draw_pixel(3, 0, 7);
+            assert_eq!(con.framebuffer().get(1, 0), Some(7));
+        }
+        con.update_context(1).camera_reset();
+        assert_eq!(con.render_context(1, 0.0).camera(), (0, 0));
+    }
+
+    #[test]
+    fn camera_clamp_keeps_the_view_in_the_world() {
+        let mut con = console();
+        let mut ctx = con.update_context(0);
+        ctx.camera_set(500, -20);
+        ctx.camera_clamp((640, 480), (320, 240));
+        assert_eq!(ctx.camera(), (320, 0));
+    }
+
+    #[test]
+    fn render_draws_circles_sprites_and_tiles_through_the_camera() {
+        let mut con = console();
+        con.update_context(0).camera_set(1, 1);
+        let sheet = SpriteSheet::from_indexed(2, 1, vec![5, 6])
+            .unwrap()
+            .with_tile_size(1, 1);
+        let mut r = con.render_context(0, 0.0);
+        r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), (1, 1), SpriteParams::new());
+        r.draw_tile(&sheet, 1, (4, 4), SpriteParams::new().offset(1));
+        r.draw_circle_fill(7, 7, 0, 9);
+        r.draw_circle(7, 5, 0, 10);
+        r.clear_rect(Rect::new(1, 1, 1, 1), 0);
+        assert_eq!(r.clip(), Rect::new(0, 0, 8, 8));
+        let fb = con.framebuffer();
+        assert_eq!(fb.get(0, 0), Some(0), "cleared back to blank");
+        assert_eq!(fb.get(1, 0), Some(6));
+        assert_eq!(fb.get(3, 3), Some(7));
+        assert_eq!(fb.get(6, 6), Some(9));
+        assert_eq!(fb.get(6, 4), Some(10));
     }
 }

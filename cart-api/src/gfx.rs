@@ -38,15 +38,15 @@ impl Rect {
 
 /// A half-open box `[x0, x1) × [y0, y1)` in wide integers, already inside the framebuffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Bounds {
-    x0: i64,
-    y0: i64,
-    x1: i64,
-    y1: i64,
+pub(crate) struct Bounds {
+    pub(crate) x0: i64,
+    pub(crate) y0: i64,
+    pub(crate) x1: i64,
+    pub(crate) y1: i64,
 }
 
 impl Bounds {
-    fn intersect(self, x0: i64, y0: i64, x1: i64, y1: i64) -> Option<Bounds> {
+    pub(crate) fn intersect(self, x0: i64, y0: i64, x1: i64, y1: i64) -> Option<Bounds> {
         let b = Bounds {
             x0: self.x0.max(x0),
             y0: self.y0.max(y0),
@@ -60,10 +60,10 @@ impl Bounds {
 /// One byte per pixel, each a palette index, row by row from the top-left corner.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Framebuffer {
-    width: u32,
-    height: u32,
-    pixels: Vec<u8>,
-    clip: Bounds,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) pixels: Vec<u8>,
+    pub(crate) clip: Bounds,
 }
 
 impl Framebuffer {
@@ -211,6 +211,72 @@ impl Framebuffer {
         self.rect_wide(r.x.into(), r.y.into(), r.w.into(), r.h.into(), index);
     }
 
+    /// Fills a rectangle with `index`, index 0 included: the one primitive besides
+    /// [`Self::clear`] that can put pixels back to blank. Clipped like every other primitive.
+    pub fn clear_rect(&mut self, rect: Rect, index: u8) {
+        let (x0, y0) = (i64::from(rect.x), i64::from(rect.y));
+        self.clear_rect_wide(
+            x0,
+            y0,
+            x0 + i64::from(rect.w),
+            y0 + i64::from(rect.h),
+            index,
+        );
+    }
+
+    pub(crate) fn clear_rect_wide(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, index: u8) {
+        if let Some(b) = self.clip.intersect(x0, y0, x1, y1) {
+            self.fill_bounds(b, index);
+        }
+    }
+
+    /// Draws the one-pixel outline of a circle centred on `(cx, cy)`. See
+    /// [`Self::draw_circle_fill`] for which pixels belong to a circle; the outline is those of
+    /// them with a neighbour (left, right, above or below) outside it. A negative radius draws
+    /// nothing; radius 0 is one pixel.
+    pub fn draw_circle(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
+        self.circle_wide(cx.into(), cy.into(), r.into(), index, false);
+    }
+
+    /// Fills a circle centred on `(cx, cy)`: every pixel `(x, y)` with
+    /// `(x - cx)² + (y - cy)² <= r² + r`, which is the disc of radius `r + ½` as near as whole
+    /// pixels allow (and exactly the pixels the midpoint circle algorithm encloses). Only the
+    /// rows inside the clip are visited, so a huge radius costs no more than the screen.
+    pub fn draw_circle_fill(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
+        self.circle_wide(cx.into(), cy.into(), r.into(), index, true);
+    }
+
+    pub(crate) fn circle_wide(&mut self, cx: i64, cy: i64, r: i64, index: u8, fill: bool) {
+        if index == 0 || r < 0 {
+            return;
+        }
+        let c = self.clip;
+        let (y0, y1) = ((cy - r).max(c.y0), (cy + r).min(c.y1 - 1));
+        if y0 > y1 {
+            return;
+        }
+        // Half widths of the row above, this row and the row below, rolled down the circle so
+        // each row's square root is taken once.
+        let (mut above, mut here) = (
+            circle_half_width(r, y0 - 1 - cy),
+            circle_half_width(r, y0 - cy),
+        );
+        for y in y0..=y1 {
+            let below = circle_half_width(r, y + 1 - cy);
+            let hw = here;
+            if fill {
+                self.fill_wide(cx - hw, y, cx + hw + 1, y + 1, index);
+            } else {
+                // A pixel is on the outline when its row neighbour above or below is outside the
+                // circle (|dx| beyond that row's half width) or it is the end of its own row.
+                let lo = (above.min(below) + 1).clamp(0, hw);
+                self.fill_wide(cx - hw, y, cx - lo + 1, y + 1, index);
+                self.fill_wide(cx + lo, y, cx + hw + 1, y + 1, index);
+            }
+            (above, here) = (here, below);
+        }
+    }
+
     /// Draws a line with both end points included, one pixel per step along the longer axis
     /// (the pixels Bresenham's algorithm picks). A line and its reverse cover the same pixels.
     pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
@@ -331,11 +397,44 @@ impl Framebuffer {
     }
 }
 
+/// The largest `dx` with `dx² + dy² <= r² + r`, or -1 when row `dy` misses the circle.
+fn circle_half_width(r: i64, dy: i64) -> i64 {
+    // On-screen circles fit 64-bit arithmetic, whose square root is much cheaper.
+    const SMALL: i64 = 1 << 30;
+    if r < SMALL && dy.abs() < SMALL {
+        let room = r * r + r - dy * dy;
+        return if room < 0 {
+            -1
+        } else {
+            room.unsigned_abs().isqrt() as i64
+        };
+    }
+    let (r, dy) = (i128::from(r), i128::from(dy));
+    let room = r * r + r - dy * dy;
+    if room < 0 {
+        -1
+    } else {
+        room.isqrt() as i64
+    }
+}
+
 /// The minor-axis offset of a line at `step` along its major axis: `round(step * minor / major)`
 /// with halves rounded away from zero, in wide integers so no input can overflow.
 fn minor_offset(step: i64, major: i64, minor: i64) -> i64 {
     if major == 0 {
         return 0;
+    }
+    // Every on-screen line takes this path: 64-bit division is several times cheaper than
+    // 128-bit, and below 2^30 the products cannot overflow.
+    const SMALL: i64 = 1 << 30;
+    if step.abs() < SMALL && major.abs() < SMALL && minor.abs() < SMALL {
+        let (num, den) = (step * minor * 2, major * 2);
+        let (num, den) = if den < 0 { (-num, -den) } else { (num, den) };
+        return if num >= 0 {
+            (num + den / 2) / den
+        } else {
+            -((-num + den / 2) / den)
+        };
     }
     let num = i128::from(step) * i128::from(minor) * 2;
     let den = i128::from(major) * 2;
@@ -378,6 +477,27 @@ mod tests {
             }
         }
         out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn minor_offset_fast_path_matches_wide_arithmetic(
+            step in -5000i64..5000,
+            major in -5000i64..5000,
+            minor in -5000i64..5000,
+        ) {
+            // The rounding rule in 128-bit arithmetic, as the fallback computes it.
+            let wide = |step: i64, major: i64, minor: i64| -> i64 {
+                if major == 0 {
+                    return 0;
+                }
+                let num = i128::from(step) * i128::from(minor) * 2;
+                let den = i128::from(major) * 2;
+                let (num, den) = if den < 0 { (-num, -den) } else { (num, den) };
+                (if num >= 0 { (num + den / 2) / den } else { -((-num + den / 2) / den) }) as i64
+            };
+            proptest::prop_assert_eq!(minor_offset(step, major, minor), wide(step, major, minor));
+        }
     }
 
     #[test]

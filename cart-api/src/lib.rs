@@ -3,21 +3,34 @@
 #![forbid(unsafe_code)]
 
 mod cart;
+mod easing;
 mod font;
 mod gfx;
 mod input;
+mod noise;
 mod palette;
+mod palette_fx;
 mod rng;
 mod settings;
+mod sprite;
 mod timer;
 
-pub use cart::{Cart, CartError, Console, OverlayRows, Render, Tag, Update};
+pub use cart::{
+    camera_clamp, ArgError, Cart, CartError, Console, OverlayRows, Render, Tag, Update,
+};
+pub use easing::Easing;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use gfx::{measure_text, Framebuffer, Rect};
 pub use input::*;
+pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
 pub use palette::{Color32, Palette, PaletteError};
+pub use palette_fx::MAX_CYCLES;
 pub use rng::Rng;
 pub use settings::{
     OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
+};
+pub use sprite::{
+    AssetError, AssetErrorKind, ImageLoader, RgbaImage, SpriteParams, SpriteSheet, DEFAULT_TILE,
+    FLIP_H, FLIP_V, MAX_SHEET_SIDE, ROT_180, ROT_270, ROT_90,
 };
 pub use timer::{Timer, TimerError};

@@ -15,6 +15,14 @@
 /// assert_eq!(a.next_u32(), b.next_u32());
 /// let roll = a.int_range(1, 7);
 /// assert!((1..7).contains(&roll));
+/// let x = a.float_range(-1.0, 1.0);
+/// assert!((-1.0..1.0).contains(&x));
+/// let mut deck = [1, 2, 3, 4];
+/// a.shuffle(&mut deck);
+/// assert!(a.pick(&deck).is_some());
+/// let height = a.gaussian(170.0, 8.0);
+/// assert!(height.is_finite());
+/// assert!(a.chance(1.0) && (a.bool() || true));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rng {
@@ -97,6 +105,39 @@ impl Rng {
         self.next_u32() & 1 == 1
     }
 
+    /// A float in `[min, max)`; `min` when the range is empty or not finite.
+    pub fn float_range(&mut self, min: f32, max: f32) -> f32 {
+        if max.partial_cmp(&min) != Some(std::cmp::Ordering::Greater) || !(max - min).is_finite() {
+            return min;
+        }
+        let v = min + (max - min) * self.float();
+        // Rounding can land exactly on `max`; keep the range half-open.
+        if v < max {
+            v
+        } else {
+            min
+        }
+    }
+
+    /// A normally distributed float with the given mean and standard deviation (Box–Muller).
+    /// Two uniform draws per call.
+    pub fn gaussian(&mut self, mean: f64, std_dev: f64) -> f64 {
+        // 1 - u keeps the logarithm's argument in (0, 1].
+        let u1 = 1.0 - f64::from(self.next_u32()) / 4_294_967_296.0;
+        let u2 = f64::from(self.next_u32()) / 4_294_967_296.0;
+        let r = (-2.0 * u1.ln()).sqrt();
+        mean + std_dev * r * (std::f64::consts::TAU * u2).cos()
+    }
+
+    /// Shuffles `items` in place (Fisher–Yates), every order equally likely.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let bound = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            let j = self.int(bound) as usize;
+            items.swap(i, j);
+        }
+    }
+
     /// A random element of `items`, or `None` when it is empty.
     pub fn pick<'a, T>(&mut self, items: &'a [T]) -> Option<&'a T> {
         let len = u32::try_from(items.len()).unwrap_or(u32::MAX);
@@ -153,5 +194,42 @@ mod tests {
         assert_eq!(r.pick::<u8>(&[]), None);
         assert!(!r.chance(0.0));
         assert!(r.chance(1.0));
+    }
+
+    #[test]
+    fn float_range_holds_and_degenerate_ranges_give_min() {
+        let mut r = Rng::new(3);
+        for _ in 0..1000 {
+            let v = r.float_range(-2.0, 5.0);
+            assert!((-2.0..5.0).contains(&v));
+        }
+        assert_eq!(r.float_range(4.0, 4.0), 4.0);
+        assert_eq!(r.float_range(1.0, f32::NAN), 1.0);
+        assert_eq!(r.float_range(-f32::MAX, f32::MAX), -f32::MAX);
+    }
+
+    #[test]
+    fn gaussian_has_its_mean_and_spread() {
+        let mut r = Rng::new(5);
+        let n = 20_000;
+        let xs: Vec<f64> = (0..n).map(|_| r.gaussian(10.0, 2.0)).collect();
+        let mean = xs.iter().sum::<f64>() / n as f64;
+        let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
+        assert!((mean - 10.0).abs() < 0.1, "mean {mean}");
+        assert!((var.sqrt() - 2.0).abs() < 0.1, "sd {}", var.sqrt());
+        assert!(xs.iter().all(|x| x.is_finite()));
+    }
+
+    #[test]
+    fn shuffle_permutes_and_repeats_with_the_seed() {
+        let mut a: Vec<u32> = (0..50).collect();
+        let mut b = a.clone();
+        Rng::new(9).shuffle(&mut a);
+        Rng::new(9).shuffle(&mut b);
+        assert_eq!(a, b);
+        assert_ne!(a, (0..50).collect::<Vec<_>>());
+        a.sort_unstable();
+        assert_eq!(a, (0..50).collect::<Vec<_>>());
+        Rng::new(1).shuffle::<u8>(&mut []);
     }
 }

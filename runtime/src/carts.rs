@@ -26,6 +26,36 @@ pub const BUNDLED: &[BundledCart] = &[
         description: bt_cart_timers::DESCRIPTION,
         build: bt_cart_timers::cart,
     },
+    BundledCart {
+        name: "primitives",
+        description: bt_cart_primitives::DESCRIPTION,
+        build: bt_cart_primitives::cart,
+    },
+    BundledCart {
+        name: "sprites",
+        description: bt_cart_sprites::DESCRIPTION,
+        build: bt_cart_sprites::cart,
+    },
+    BundledCart {
+        name: "palette",
+        description: bt_cart_palette::DESCRIPTION,
+        build: bt_cart_palette::cart,
+    },
+    BundledCart {
+        name: "starfield",
+        description: bt_cart_starfield::DESCRIPTION,
+        build: bt_cart_starfield::cart,
+    },
+    BundledCart {
+        name: "tilemap",
+        description: bt_cart_tilemap::DESCRIPTION,
+        build: bt_cart_tilemap::cart,
+    },
+    BundledCart {
+        name: "bunnymark",
+        description: bt_cart_bunnymark::DESCRIPTION,
+        build: bt_cart_bunnymark::cart,
+    },
 ];
 
 /// No bundled cart has that name.
@@ -58,7 +88,8 @@ mod tests {
         let err = find("helo").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "no cart named 'helo'; bundled carts: hello, timers"
+            "no cart named 'helo'; bundled carts: hello, timers, primitives, sprites, palette, \
+             starfield, tilemap, bunnymark"
         );
         assert_eq!(find("timers").unwrap().name, "timers");
     }

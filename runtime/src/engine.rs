@@ -59,7 +59,7 @@ pub enum EngineError {
 }
 
 /// Options a host gives the engine on top of the cart's own settings.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct EngineOptions {
     /// The random seed; `None` takes the cart's settings, then 0.
     pub seed: Option<u64>,
@@ -69,6 +69,8 @@ pub struct EngineOptions {
     pub host_hz: f64,
     /// Whether the overlay exists (when the cart's settings allow it). Default `true`.
     pub overlay: bool,
+    /// Cart arguments as `(name, value)` pairs, read by the cart with `Update::arg`.
+    pub args: Vec<(String, String)>,
 }
 
 impl Default for EngineOptions {
@@ -78,6 +80,7 @@ impl Default for EngineOptions {
             target_fps: None,
             host_hz: 60.0,
             overlay: true,
+            args: Vec::new(),
         }
     }
 }
@@ -142,6 +145,9 @@ impl std::fmt::Debug for Engine {
 
 fn update_once(cart: &mut dyn Cart, console: &mut Console, tick: u64) -> TickAction {
     cart.update(&mut console.update_context(tick));
+    // Palette effects run on the tick clock, after the cart's update, so a replay reproduces
+    // them and the display's refresh rate does not change them.
+    console.step_effects();
     if console.take_reset_request() {
         TickAction::Reset
     } else {
@@ -183,7 +189,9 @@ impl Engine {
             .map_err(|_| SettingsError::TargetFps(settings.target_fps))?;
         let overlay =
             (options.overlay && settings.overlay.enabled).then(|| Overlay::new(&settings));
-        let console = Console::new(&settings, seed);
+        let mut console = Console::new(&settings, seed);
+        console.set_image_loader(Box::new(crate::assets::PngLoader));
+        console.set_args(options.args);
         let mut engine = Engine {
             factory,
             cart,

@@ -3,6 +3,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod assets;
+pub mod bench;
 pub mod capture;
 pub mod carts;
 pub mod clock;

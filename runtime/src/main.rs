@@ -8,7 +8,7 @@ use bt_runtime::carts::{self, BUNDLED};
 use bt_runtime::seek::From;
 use bt_runtime::spec::ClockSpec;
 use bt_runtime::trace::{Format, TraceWriter};
-use bt_runtime::{capture, diagnose};
+use bt_runtime::{bench, capture, diagnose};
 use bt_runtime::{Engine, EngineOptions};
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -31,6 +31,8 @@ enum Command {
     /// Run a cart headless under a clock with the overlay and its timing chart, and save the
     /// last frame (and optionally a per-frame CSV).
     Diagnose(DiagnoseArgs),
+    /// Run a cart headless at full speed and report what update, render and present cost.
+    Bench(BenchArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -60,6 +62,24 @@ struct CartArgs {
     /// Fixed updates per second, overriding the cart's target_fps.
     #[arg(long, value_parser = positive_f64, allow_negative_numbers = true)]
     fps: Option<f64>,
+    /// A cart argument NAME=VALUE, read by the cart (repeatable; see the cart's README).
+    #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = cart_arg)]
+    args: Vec<(String, String)>,
+}
+
+#[derive(Debug, clap::Args)]
+struct BenchArgs {
+    #[command(flatten)]
+    cart: CartArgs,
+    /// Frames to measure, each one update and one render.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    frames: u64,
+    /// Frames to run first without measuring them.
+    #[arg(long, default_value_t = 10)]
+    warmup: u64,
+    /// Print exactly one JSON object instead of a table.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -146,6 +166,13 @@ fn seconds_arg(s: &str) -> Result<f64, String> {
     }
 }
 
+fn cart_arg(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+        _ => Err(format!("'{s}' is not NAME=VALUE")),
+    }
+}
+
 fn clock_spec(s: &str) -> Result<ClockSpec, String> {
     s.parse::<ClockSpec>().map_err(|e| e.to_string())
 }
@@ -157,6 +184,7 @@ fn main() -> ExitCode {
         Command::Shot(args) => shot(args),
         Command::Trace(args) => trace(args),
         Command::Diagnose(args) => diagnose(args),
+        Command::Bench(args) => bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -184,6 +212,7 @@ fn engine(args: &CartArgs, overlay: bool) -> Result<Engine, String> {
         seed: args.seed,
         target_fps: args.fps,
         overlay,
+        args: args.args.clone(),
         ..EngineOptions::default()
     };
     Engine::new(Box::new(cart.build), options).map_err(|e| format!("cart '{}': {e}", cart.name))
@@ -296,6 +325,21 @@ fn diagnose(args: DiagnoseArgs) -> Result<(), String> {
             .map(|p| format!(" and {}", p.display()))
             .unwrap_or_default()
     );
+    Ok(())
+}
+
+fn bench(args: BenchArgs) -> Result<(), String> {
+    let mut engine = engine(&args.cart, false)?;
+    let report = bench::run(&mut engine, args.frames, args.warmup);
+    if args.json {
+        println!("{}", report.to_json());
+    } else {
+        let fb = engine.framebuffer();
+        print!(
+            "{}",
+            report.to_table(&args.cart.cart, (fb.width(), fb.height()))
+        );
+    }
     Ok(())
 }
 

@@ -86,12 +86,127 @@ fn golden_pictures() {
 }
 
 #[test]
+fn golden_pictures_of_the_drawing_carts() {
+    let shots: &[(&[&str], &str)] = &[
+        (&["primitives", "--at", "0.5"], "primitives-0.5s.png"),
+        (&["primitives", "--at", "2"], "primitives-2s.png"),
+        (&["sprites", "--at", "1"], "sprites-1s.png"),
+        (&["sprites", "--at", "2.5"], "sprites-2.5s.png"),
+        // Cycling only; deep into the fade to night; during the lightning flash.
+        (&["palette", "--at", "0.5"], "palette-0.5s.png"),
+        (&["palette", "--at", "2.5"], "palette-2.5s.png"),
+        (&["palette", "--at", "3.35"], "palette-3.35s-flash.png"),
+        (&["starfield", "--at", "1"], "starfield-1s.png"),
+        (&["starfield", "--at", "4"], "starfield-4s.png"),
+        (&["tilemap", "--at", "0"], "tilemap-0s.png"),
+        (&["tilemap", "--at", "10"], "tilemap-10s.png"),
+        (&["bunnymark", "--at", "0.5"], "bunnymark-0.5s.png"),
+        (
+            &["bunnymark", "--arg", "sprites=50", "--at", "2"],
+            "bunnymark-50-2s.png",
+        ),
+    ];
+    for (args, name) in shots {
+        let mut full = vec!["shot"];
+        full.extend_from_slice(args);
+        check_golden(&full, name);
+    }
+}
+
+#[test]
+fn cart_arguments_reach_the_cart_and_bad_values_are_named() {
+    let out = scratch("bunny-args.png");
+    let out = out.to_str().unwrap();
+    let o = bt(&[
+        "shot",
+        "bunnymark",
+        "--arg",
+        "sprites=lots",
+        "--at",
+        "0",
+        "-o",
+        out,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "bt: error: cart 'bunnymark': cart init failed: argument sprites=lots: invalid digit \
+         found in string"
+    );
+    let o = bt(&[
+        "shot",
+        "bunnymark",
+        "--arg",
+        "sprites",
+        "--at",
+        "0",
+        "-o",
+        out,
+    ]);
+    assert_eq!(o.status.code(), Some(2), "not NAME=VALUE is a usage error");
+    assert!(
+        stderr(&o).contains("'sprites' is not NAME=VALUE"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bench_json_is_one_object_with_the_documented_keys() {
+    let o = bt(&[
+        "bench",
+        "bunnymark",
+        "--arg",
+        "sprites=20",
+        "--frames",
+        "5",
+        "--warmup",
+        "0",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    let line = lines[0];
+    assert!(
+        line.starts_with("{\"frames\": 5, \"update_ms\": {\"median\": "),
+        "{line}"
+    );
+    for key in [
+        "\"render_ms\": {\"median\": ",
+        "\"present_ms\": {\"median\": ",
+        "\"p95\": ",
+        "\"fps\": ",
+    ] {
+        assert!(line.contains(key), "{key} in {line}");
+    }
+    assert!(line.ends_with('}'));
+    let o = bt(&["bench", "hello", "--frames", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("could sustain"), "{}", stdout(&o));
+}
+
+#[test]
 fn list_names_every_bundled_cart() {
     let o = bt(&["list"]);
     assert!(o.status.success());
     let text = stdout(&o);
     assert!(text.lines().any(|l| l.starts_with("hello ")), "{text}");
     assert!(text.lines().any(|l| l.starts_with("timers ")), "{text}");
+    for name in [
+        "primitives",
+        "sprites",
+        "palette",
+        "starfield",
+        "tilemap",
+        "bunnymark",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(name)),
+            "{name} in {text}"
+        );
+    }
 }
 
 #[test]

@@ -16,6 +16,8 @@ fn bundled(name: &str) -> Engine {
     let cart = carts::find(name).expect("bundled cart");
     let options = EngineOptions {
         overlay: false,
+        // Enough bunnies to overlap and bounce, few enough to replay quickly.
+        args: vec![("sprites".into(), "100".into())],
         ..EngineOptions::default()
     };
     Engine::new(Box::new(cart.build), options).expect("cart boots")
@@ -119,7 +121,16 @@ fn engine_caps_a_hitch_at_eight_updates_and_reports_the_loss() {
 
 #[test]
 fn render_at_equals_live_play_byte_for_byte() {
-    for name in ["hello", "timers"] {
+    for name in [
+        "hello",
+        "timers",
+        "primitives",
+        "sprites",
+        "palette",
+        "starfield",
+        "tilemap",
+        "bunnymark",
+    ] {
         let mut live = bundled(name);
         live.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
         let mut seek = bundled(name);
@@ -135,6 +146,8 @@ fn render_at_equals_live_play_byte_for_byte() {
                 live.framebuffer(),
                 "{name} at tick {target}"
             );
+            // Palette effects included: the colours shown match too.
+            assert_eq!(seek.palette(), live.palette(), "{name} palette at {target}");
         }
     }
 }
@@ -418,4 +431,95 @@ fn changing_host_hz_keeps_host_time_moving_forward() {
     for (got, want) in stamps.iter().zip(want) {
         assert!((got - want).abs() < 1e-9, "{stamps:?}");
     }
+}
+
+#[test]
+fn palette_effects_look_the_same_at_any_refresh_rate() {
+    // The same simulated seconds on a 30 Hz, a 60 Hz and a 144 Hz display: effects follow
+    // updates, not frames, so the palette agrees whenever the update count does.
+    let run = |host_hz: f64| {
+        let mut e = bundled("palette");
+        e.set_clock(Box::new(ConstantClock::new(1000.0 / host_hz).unwrap()));
+        while e.updates_since_init() < 150 {
+            e.advance(1);
+        }
+        (e.updates_since_init(), e.palette().clone())
+    };
+    let (u30, p30) = run(30.0);
+    let (u60, p60) = run(60.0);
+    let (u144, p144) = run(144.0);
+    assert_eq!((u30, u60, u144), (150, 150, 150));
+    assert_eq!(p30, p60);
+    assert_eq!(p60, p144);
+}
+
+/// A cart that loads the sheet at `path` in `init` and draws it at the origin.
+struct Loader {
+    path: String,
+    sheet: Option<bt::SpriteSheet>,
+}
+
+impl Cart for Loader {
+    fn configure(&self) -> Settings {
+        Settings::default().display(8, 8)
+    }
+
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
+        self.sheet = Some(ctx.load_indexed(&self.path, 16 - 2)?);
+        Ok(())
+    }
+
+    fn update(&mut self, _: &mut Update<'_>) {}
+
+    fn render(&self, ctx: &mut Render<'_>) {
+        if let Some(sheet) = &self.sheet {
+            ctx.draw_sprite(sheet, bt::Rect::new(0, 0, 2, 1), (0, 0), Default::default());
+        }
+    }
+}
+
+fn loader(path: &str) -> Result<Engine, EngineError> {
+    let path = path.to_string();
+    let factory = Box::new(move || {
+        Box::new(Loader {
+            path: path.clone(),
+            sheet: None,
+        }) as Box<dyn Cart>
+    });
+    Engine::new(factory, EngineOptions::default())
+}
+
+#[test]
+fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
+    let dir = std::env::temp_dir().join(format!("bt-engine-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let png = dir.join("two.png");
+    bt_runtime::capture::save_png(
+        &{
+            let mut fb = bt::Framebuffer::new(2, 1);
+            fb.draw_pixel(0, 0, 8);
+            fb.draw_pixel(1, 0, 12);
+            fb
+        },
+        &bt::Palette::pico8(),
+        1,
+        &png,
+    )
+    .unwrap();
+    let mut e = loader(png.to_str().unwrap()).unwrap();
+    e.render_at(0.0, From::Start).unwrap();
+    assert_eq!(e.framebuffer().get(0, 0), Some(14));
+    assert_eq!(e.framebuffer().get(1, 0), Some(15));
+    assert_eq!(e.palette().get(14), bt::Palette::pico8().get(8));
+
+    let missing = dir.join("missing.png");
+    let err = loader(missing.to_str().unwrap()).unwrap_err().to_string();
+    assert_eq!(
+        err,
+        format!("cart init failed: {}: file not found", missing.display())
+    );
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "not a picture").unwrap();
+    let err = loader(text.to_str().unwrap()).unwrap_err().to_string();
+    assert!(err.contains("notes.txt: not a PNG image"), "{err}");
 }

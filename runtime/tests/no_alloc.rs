@@ -39,7 +39,11 @@ fn allocations() -> u64 {
 
 fn engine(name: &str) -> Engine {
     let cart = carts::find(name).unwrap();
-    let mut e = Engine::new(Box::new(cart.build), EngineOptions::default()).unwrap();
+    let options = EngineOptions {
+        args: vec![("sprites".into(), "200".into())],
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
     if let Some(o) = e.overlay_mut() {
         o.set_visible(true);
     }
@@ -66,6 +70,34 @@ fn steady_state_frames_do_not_allocate() {
         "allocations in 2000 steady frames"
     );
     assert!(e.updates_since_init() > 2000);
+}
+
+#[test]
+fn drawing_carts_do_not_allocate_per_frame() {
+    // Sprites, tiles, palette cycles, fades and flashes, noise and parallax, the camera.
+    for name in [
+        "primitives",
+        "sprites",
+        "palette",
+        "starfield",
+        "tilemap",
+        "bunnymark",
+    ] {
+        let mut e = engine(name);
+        e.set_clock(Box::new(
+            SequenceClock::new(vec![8.0, 16.7, 50.0, 300.0]).unwrap(),
+        ));
+        let mut rgba = vec![0u8; 320 * 240 * 4];
+        e.advance(200);
+        let before = allocations();
+        // About 3 updates a frame: ticks ~620 to ~1080, which for the palette cart (a round of
+        // 360 ticks) covers fade starts, the flash and cycling.
+        for _ in 0..150 {
+            e.advance(1);
+            e.palette().write_rgba(e.framebuffer().pixels(), &mut rgba);
+        }
+        assert_eq!(allocations() - before, 0, "allocations in {name}");
+    }
 }
 
 #[test]

@@ -1,0 +1,387 @@
+//! Palette effects that run on the simulation clock: colour cycles, fades and flashes.
+//!
+//! Carts start effects from `update` (or `init`); the host advances them once per fixed update,
+//! right after the cart's `update`, by one tick of `1000 / target_fps` ms. Their time is the
+//! number of updates since boot times that tick, so a replay from the start (`render_at`)
+//! reproduces every colour exactly, and the look does not depend on the display's refresh rate.
+
+use crate::{Color32, Easing, Palette, PaletteError};
+
+/// The most colour cycles that can run at once.
+pub const MAX_CYCLES: usize = 16;
+
+/// One slot fading from one colour to another.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct SlotFade {
+    from: Color32,
+    to: Color32,
+    start_ms: f64,
+    duration_ms: f64,
+    easing: Easing,
+}
+
+/// A range of slots rotating.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Cycle {
+    start: usize,
+    end: usize,
+    steps_per_second: f64,
+    start_ms: f64,
+    /// Whole steps already applied.
+    done: i64,
+}
+
+/// Every non-zero slot shown as one colour for a while.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Flash {
+    color: Color32,
+    start_ms: f64,
+    duration_ms: f64,
+}
+
+/// The running effects and their clock. Sized up front, so starting and running effects never
+/// allocates.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PaletteEffects {
+    fades: Box<[Option<SlotFade>; 256]>,
+    fading: usize,
+    cycles: Vec<Cycle>,
+    flash: Option<Flash>,
+    /// The palette as shown while a flash runs.
+    shown: Palette,
+    /// Updates the effects have been advanced by since boot.
+    steps: u64,
+    step_ms: f64,
+}
+
+fn check_duration(ms: f64) -> Result<(), PaletteError> {
+    if ms.is_finite() && ms >= 0.0 {
+        Ok(())
+    } else {
+        Err(PaletteError::BadDuration(ms))
+    }
+}
+
+fn check_range(start: usize, end: usize, size: usize) -> Result<(), PaletteError> {
+    if start < end && end < size {
+        Ok(())
+    } else {
+        Err(PaletteError::BadRange { start, end, size })
+    }
+}
+
+fn lerp_color(a: Color32, b: Color32, t: f64) -> Color32 {
+    let ch = |x: u8, y: u8| {
+        let v = f64::from(x) + (f64::from(y) - f64::from(x)) * t;
+        v.round().clamp(0.0, 255.0) as u8
+    };
+    Color32 {
+        r: ch(a.r, b.r),
+        g: ch(a.g, b.g),
+        b: ch(a.b, b.b),
+        a: ch(a.a, b.a),
+    }
+}
+
+impl PaletteEffects {
+    pub(crate) fn new(target_fps: f64, palette: &Palette) -> PaletteEffects {
+        PaletteEffects {
+            fades: Box::new([None; 256]),
+            fading: 0,
+            cycles: Vec::with_capacity(MAX_CYCLES),
+            flash: None,
+            shown: palette.clone(),
+            steps: 0,
+            step_ms: 1000.0 / target_fps,
+        }
+    }
+
+    pub(crate) fn set_target_fps(&mut self, target_fps: f64) {
+        self.step_ms = 1000.0 / target_fps;
+    }
+
+    /// Stops everything and puts the clock back to boot.
+    pub(crate) fn reset(&mut self) {
+        self.clear();
+        self.steps = 0;
+    }
+
+    /// Effect time now: the start time of an effect begun during the current update.
+    fn now_ms(&self) -> f64 {
+        self.steps as f64 * self.step_ms
+    }
+
+    pub(crate) fn cycle(
+        &mut self,
+        palette: &Palette,
+        start: usize,
+        end: usize,
+        steps_per_second: f64,
+    ) -> Result<(), PaletteError> {
+        check_range(start, end, palette.len())?;
+        if !steps_per_second.is_finite() {
+            return Err(PaletteError::BadSpeed(steps_per_second));
+        }
+        let cycle = Cycle {
+            start,
+            end,
+            steps_per_second,
+            start_ms: self.now_ms(),
+            done: 0,
+        };
+        if let Some(c) = self
+            .cycles
+            .iter_mut()
+            .find(|c| c.start == start && c.end == end)
+        {
+            *c = cycle;
+        } else if self.cycles.len() == MAX_CYCLES {
+            return Err(PaletteError::TooManyCycles(MAX_CYCLES));
+        } else {
+            self.cycles.push(cycle);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn fade_range(
+        &mut self,
+        palette: &Palette,
+        start: usize,
+        end: usize,
+        target: &Palette,
+        duration_ms: f64,
+        easing: Easing,
+    ) -> Result<(), PaletteError> {
+        check_duration(duration_ms)?;
+        let size = palette.len();
+        if start > end || end >= size {
+            return Err(PaletteError::BadRange { start, end, size });
+        }
+        let now = self.now_ms();
+        for slot in start..=end.min(target.len().saturating_sub(1)) {
+            let (Some(from), Some(to)) = (palette.get(slot), target.get(slot)) else {
+                continue;
+            };
+            if self.fades[slot].is_none() {
+                self.fading += 1;
+            }
+            self.fades[slot] = Some(SlotFade {
+                from,
+                to,
+                start_ms: now,
+                duration_ms,
+                easing,
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn flash(
+        &mut self,
+        palette: &Palette,
+        color: Color32,
+        duration_ms: f64,
+    ) -> Result<(), PaletteError> {
+        check_duration(duration_ms)?;
+        self.flash = Some(Flash {
+            color,
+            start_ms: self.now_ms(),
+            duration_ms,
+        });
+        self.refresh_shown(palette);
+        Ok(())
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.fades.fill(None);
+        self.fading = 0;
+        self.cycles.clear();
+        self.flash = None;
+    }
+
+    /// Advances every effect by one update: cycles, then fades, then the flash's timer.
+    pub(crate) fn step(&mut self, palette: &mut Palette) {
+        let now = self.now_ms();
+        let colors = palette.colors_mut();
+        for c in &mut self.cycles {
+            let elapsed_s = (now - c.start_ms) / 1000.0;
+            let due = (c.steps_per_second * elapsed_s).floor() as i64;
+            let steps = due - c.done;
+            c.done = due;
+            let Some(range) = colors.get_mut(c.start..=c.end) else {
+                continue;
+            };
+            let len = range.len() as i64;
+            // Forward steps move every colour one slot down; the first wraps round to the end.
+            range.rotate_left(steps.rem_euclid(len) as usize);
+        }
+        if self.fading > 0 {
+            for (slot, fade) in self.fades.iter_mut().enumerate() {
+                let Some(f) = fade else { continue };
+                let t = if f.duration_ms == 0.0 {
+                    1.0
+                } else {
+                    (now - f.start_ms) / f.duration_ms
+                };
+                if let Some(c) = colors.get_mut(slot) {
+                    *c = if t >= 1.0 {
+                        f.to
+                    } else {
+                        lerp_color(f.from, f.to, f.easing.apply(t))
+                    };
+                }
+                if t >= 1.0 {
+                    *fade = None;
+                    self.fading -= 1;
+                }
+            }
+        }
+        if let Some(f) = self.flash {
+            if now - f.start_ms >= f.duration_ms {
+                self.flash = None;
+            }
+        }
+        self.steps += 1;
+        self.refresh_shown(palette);
+    }
+
+    /// Brings the shown palette up to date with the live one (only needed while flashing).
+    pub(crate) fn refresh_shown(&mut self, palette: &Palette) {
+        if let Some(f) = self.flash {
+            self.shown.clone_from(palette);
+            for c in self.shown.colors_mut().iter_mut().skip(1) {
+                *c = f.color;
+            }
+        }
+    }
+
+    /// The palette to show: the live one, or the flash over it.
+    pub(crate) fn shown<'a>(&'a self, live: &'a Palette) -> &'a Palette {
+        if self.flash.is_some() {
+            &self.shown
+        } else {
+            live
+        }
+    }
+
+    /// Whether any effect is running.
+    pub(crate) fn is_active(&self) -> bool {
+        self.fading > 0 || !self.cycles.is_empty() || self.flash.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ramp(n: usize) -> Palette {
+        let mut p = Palette::new(n).unwrap();
+        for i in 0..n {
+            p.set(i, Color32::rgb(i as u8, 0, 0)).unwrap();
+        }
+        p
+    }
+
+    fn reds(p: &Palette) -> Vec<u8> {
+        p.colors().iter().map(|c| c.r).collect()
+    }
+
+    #[test]
+    fn cycle_moves_colours_down_at_its_speed() {
+        let mut pal = ramp(6);
+        let mut fx = PaletteEffects::new(60.0, &pal);
+        // 15 steps a second at 60 updates a second: one step every 4 updates.
+        fx.cycle(&pal, 1, 4, 15.0).unwrap();
+        for _ in 0..4 {
+            fx.step(&mut pal);
+        }
+        assert_eq!(
+            reds(&pal),
+            [0, 1, 2, 3, 4, 5],
+            "the first step is due at update 4"
+        );
+        fx.step(&mut pal);
+        assert_eq!(reds(&pal), [0, 2, 3, 4, 1, 5]);
+        let mut back = ramp(6);
+        let mut fx = PaletteEffects::new(60.0, &back);
+        fx.cycle(&back, 1, 4, -60.0).unwrap();
+        fx.step(&mut back);
+        fx.step(&mut back);
+        assert_eq!(
+            reds(&back),
+            [0, 4, 1, 2, 3, 5],
+            "backwards: the last wraps to the front"
+        );
+    }
+
+    #[test]
+    fn fade_reaches_its_target_after_its_duration() {
+        let mut pal = Palette::new(4).unwrap();
+        let mut white = Palette::new(4).unwrap();
+        for i in 0..4 {
+            white.set(i, Color32::rgb(200, 200, 200)).unwrap();
+        }
+        let mut fx = PaletteEffects::new(10.0, &pal);
+        fx.fade_range(&pal, 0, 3, &white, 1000.0, Easing::Linear)
+            .unwrap();
+        fx.step(&mut pal);
+        assert_eq!(
+            pal.get(2),
+            Some(Color32::rgb(0, 0, 0)),
+            "starts where it was"
+        );
+        for _ in 0..5 {
+            fx.step(&mut pal);
+        }
+        assert_eq!(
+            pal.get(2),
+            Some(Color32::rgb(100, 100, 100)),
+            "half way at 500 ms"
+        );
+        for _ in 0..5 {
+            fx.step(&mut pal);
+        }
+        assert_eq!(pal, white);
+        assert!(!fx.is_active());
+    }
+
+    #[test]
+    fn flash_covers_non_zero_slots_then_goes() {
+        let mut pal = ramp(4);
+        let mut fx = PaletteEffects::new(10.0, &pal);
+        let white = Color32::rgb(255, 255, 255);
+        fx.flash(&pal, white, 200.0).unwrap();
+        fx.step(&mut pal);
+        assert_eq!(fx.shown(&pal).get(0), pal.get(0));
+        assert_eq!(fx.shown(&pal).get(3), Some(white));
+        fx.step(&mut pal);
+        assert_eq!(fx.shown(&pal).get(3), Some(white));
+        fx.step(&mut pal);
+        assert_eq!(fx.shown(&pal), &ramp(4), "gone after 200 ms");
+    }
+
+    #[test]
+    fn bad_arguments_are_named() {
+        let pal = ramp(8);
+        let mut fx = PaletteEffects::new(60.0, &pal);
+        assert_eq!(
+            fx.cycle(&pal, 5, 5, 1.0).unwrap_err().to_string(),
+            "palette range 5..=5 must have start < end and end < 8"
+        );
+        assert!(fx.cycle(&pal, 1, 8, 1.0).is_err());
+        assert!(matches!(
+            fx.cycle(&pal, 1, 3, f64::NAN),
+            Err(PaletteError::BadSpeed(_))
+        ));
+        assert_eq!(
+            fx.flash(&pal, Color32::rgb(1, 1, 1), -1.0)
+                .unwrap_err()
+                .to_string(),
+            "duration_ms must be finite and not negative, got -1"
+        );
+        for i in 0..MAX_CYCLES {
+            fx.cycle(&pal, 0, 1 + i % 7, 1.0 + i as f64).ok();
+        }
+        assert!(fx.cycles.len() <= 7, "same range replaces");
+    }
+}

@@ -1,0 +1,101 @@
+//! Benchmarks of the drawing kit on a 320 × 240 framebuffer: clear, sprite blits of 8 × 8 and
+//! 16 × 16 sprites in every flavour, lines, filled rectangles, circles, text, and the palette to
+//! RGBA conversion that presenting a frame costs.
+
+use std::hint::black_box;
+
+use bt::{Framebuffer, Palette, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_90};
+use criterion::{criterion_group, criterion_main, Criterion};
+
+const W: u32 = 320;
+const H: u32 = 240;
+
+/// A 16 × 16 sheet: `see_through` puts index-0 pixels in a checker of 2 × 2 blocks.
+fn sheet(see_through: bool) -> SpriteSheet {
+    let px = (0..256u32)
+        .map(|i| {
+            let (x, y) = (i % 16, i / 16);
+            if see_through && (x / 2 + y / 2) % 2 == 0 {
+                0
+            } else {
+                1 + (i % 15) as u8
+            }
+        })
+        .collect();
+    SpriteSheet::from_indexed(16, 16, px).expect("16x16 sheet")
+}
+
+fn primitives(c: &mut Criterion) {
+    let mut fb = Framebuffer::new(W, H);
+    let mut g = c.benchmark_group("primitives");
+    g.bench_function("clear_320x240", |b| b.iter(|| fb.clear(black_box(3))));
+    g.bench_function("line_diagonal_320", |b| {
+        b.iter(|| fb.draw_line(black_box(0), 0, 319, 239, 7))
+    });
+    g.bench_function("rect_fill_100x80", |b| {
+        b.iter(|| fb.draw_rect_fill(black_box(Rect::new(40, 30, 100, 80)), 9))
+    });
+    g.bench_function("circle_r50", |b| {
+        b.iter(|| fb.draw_circle(black_box(160), 120, 50, 11))
+    });
+    g.bench_function("circle_fill_r50", |b| {
+        b.iter(|| fb.draw_circle_fill(black_box(160), 120, 50, 12))
+    });
+    g.bench_function("text_40_chars", |b| {
+        b.iter(|| {
+            fb.print(
+                black_box(4),
+                100,
+                7,
+                "The quick brown fox jumps over the lazy!",
+            )
+        })
+    });
+    g.finish();
+}
+
+fn sprites(c: &mut Criterion) {
+    let mut fb = Framebuffer::new(W, H);
+    let opaque = sheet(false);
+    let holes = sheet(true);
+    let plain = SpriteParams::new();
+    for size in [8, 16] {
+        let src = Rect::new(0, 0, size, size);
+        let mut g = c.benchmark_group(format!("sprite_{size}x{size}"));
+        let cases: [(&str, &SpriteSheet, SpriteParams, (i32, i32)); 7] = [
+            ("opaque", &opaque, plain, (100, 100)),
+            ("transparent", &holes, plain, (100, 100)),
+            ("flip_h", &holes, plain.flags(FLIP_H), (100, 100)),
+            (
+                "flip_v_rot90",
+                &holes,
+                plain.flags(FLIP_V | ROT_90),
+                (100, 100),
+            ),
+            ("clipped", &holes, plain, (316, -5)),
+            ("palette_offset", &holes, plain.offset(16), (100, 100)),
+            ("scale_2", &holes, plain.scale(2), (100, 100)),
+        ];
+        for (name, sheet, params, (x, y)) in cases {
+            g.bench_function(name, |b| {
+                b.iter(|| fb.draw_sprite(sheet, src, black_box(x), black_box(y), params))
+            });
+        }
+        g.finish();
+    }
+}
+
+fn present(c: &mut Criterion) {
+    let mut fb = Framebuffer::new(W, H);
+    for y in 0..H as i32 {
+        fb.draw_line(0, y, W as i32 - 1, y, (y % 16) as u8);
+    }
+    let palette = Palette::pico8();
+    let mut rgba = vec![0u8; (W * H * 4) as usize];
+    c.bench_function("palette_to_rgba_320x240", |b| {
+        b.iter(|| palette.write_rgba(black_box(fb.pixels()), &mut rgba))
+    });
+}
+
+criterion_group!(benches, primitives, sprites, present);
+criterion_main!(benches);

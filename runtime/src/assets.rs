@@ -1,0 +1,171 @@
+//! The host's image loader: PNG files and bytes decoded into RGBA for the cart API.
+
+use std::io::Cursor;
+
+use bt::{
+    AssetError, AssetErrorKind, ImageLoader, Palette, RgbaImage, SpriteSheet, MAX_DISPLAY_PIXELS,
+    MAX_SHEET_SIDE,
+};
+use image::codecs::png::PngDecoder;
+use image::{ColorType, DynamicImage, ImageDecoder, Limits};
+
+/// Decodes PNG images with the `image` crate. Other formats are refused as "not a PNG".
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PngLoader;
+
+fn not_png(name: &str, e: impl std::fmt::Display) -> AssetError {
+    AssetError::new(name, AssetErrorKind::NotPng(e.to_string()))
+}
+
+impl ImageLoader for PngLoader {
+    fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            let kind = if e.kind() == std::io::ErrorKind::NotFound {
+                AssetErrorKind::NotFound
+            } else {
+                AssetErrorKind::Read(e.to_string())
+            };
+            AssetError::new(path, kind)
+        })?;
+        self.decode(path, &bytes)
+    }
+
+    fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+        const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+        if !bytes.starts_with(SIGNATURE) {
+            return Err(not_png(
+                name,
+                "the file does not start with the PNG signature",
+            ));
+        }
+        let mut decoder = PngDecoder::new(Cursor::new(bytes)).map_err(|e| not_png(name, e))?;
+        // Refuse oversized pictures from the header, before any pixel memory is allocated.
+        let (width, height) = decoder.dimensions();
+        let side = 1..=MAX_SHEET_SIDE;
+        if !side.contains(&width)
+            || !side.contains(&height)
+            || u64::from(width) * u64::from(height) > MAX_DISPLAY_PIXELS
+        {
+            return Err(AssetError::new(
+                name,
+                AssetErrorKind::TooLarge {
+                    width: width.into(),
+                    height: height.into(),
+                },
+            ));
+        }
+        let mut limits = Limits::default();
+        limits.max_image_width = Some(MAX_SHEET_SIDE);
+        limits.max_image_height = Some(MAX_SHEET_SIDE);
+        decoder.set_limits(limits).map_err(|e| not_png(name, e))?;
+        let color = decoder.color_type();
+        let image = DynamicImage::from_decoder(decoder).map_err(|e| not_png(name, e))?;
+        let pixels = if color == ColorType::Rgba8 {
+            image.into_bytes()
+        } else {
+            image.to_rgba8().into_raw()
+        };
+        Ok(RgbaImage {
+            width,
+            height,
+            pixels,
+        })
+    }
+}
+
+/// Loads the PNG at `path` as a sprite sheet, registering its colours into `palette` from
+/// `start_slot` (see [`SpriteSheet::from_rgba`]). For tools and tests; carts use
+/// `Update::load_indexed`, which does the same with the live palette.
+///
+/// # Errors
+/// An [`AssetError`] naming `path`.
+pub fn load_indexed(
+    path: &str,
+    palette: &mut Palette,
+    start_slot: usize,
+) -> Result<SpriteSheet, AssetError> {
+    let image = PngLoader.load(path)?;
+    SpriteSheet::from_rgba(
+        path,
+        image.width,
+        image.height,
+        &image.pixels,
+        palette,
+        start_slot,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
+
+    fn png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        PngEncoder::new(&mut out)
+            .write_image(rgba, width, height, ExtendedColorType::Rgba8)
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn decodes_rgba_and_registers_colours() {
+        let bytes = png(2, 1, &[10, 20, 30, 255, 0, 0, 0, 0]);
+        let img = PngLoader.decode("two.png", &bytes).unwrap();
+        assert_eq!((img.width, img.height), (2, 1));
+        assert_eq!(img.pixels, [10, 20, 30, 255, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn errors_name_the_file_and_the_problem() {
+        let e = PngLoader.load("/no/such/sheet.png").unwrap_err();
+        assert_eq!(e.to_string(), "/no/such/sheet.png: file not found");
+        let e = PngLoader.decode("notes.txt", b"hello").unwrap_err();
+        assert!(
+            e.to_string().starts_with("notes.txt: not a PNG image"),
+            "{e}"
+        );
+        let mut truncated = png(4, 4, &[255; 64]);
+        truncated.truncate(40);
+        let e = PngLoader.decode("cut.png", &truncated).unwrap_err();
+        assert!(e.to_string().starts_with("cut.png: not a PNG image"), "{e}");
+    }
+
+    #[test]
+    fn oversized_images_are_refused_from_the_header() {
+        // A valid 8193×1 picture: refused before decoding.
+        let bytes = png(8193, 1, &vec![255; 8193 * 4]);
+        let e = PngLoader.decode("wide.png", &bytes).unwrap_err();
+        assert!(
+            matches!(
+                e.kind,
+                AssetErrorKind::TooLarge {
+                    width: 8193,
+                    height: 1
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("8193x1"), "{e}");
+    }
+
+    #[test]
+    fn too_many_colours_for_the_free_slots() {
+        let rgba: Vec<u8> = (0..20u8).flat_map(|i| [i, i, i, 255]).collect();
+        let dir = std::env::temp_dir().join(format!("bt-assets-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("twenty.png");
+        std::fs::write(&path, png(20, 1, &rgba)).unwrap();
+        let path = path.to_str().unwrap();
+        let mut pal = Palette::pico8();
+        let e = load_indexed(path, &mut pal, 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{path}: 20 opaque colours do not fit in the 15 palette slots from slot 1")
+        );
+        let mut big = Palette::new(64).unwrap();
+        let sheet = load_indexed(path, &mut big, 16).unwrap();
+        assert_eq!(sheet.palette_slots(), 16..36);
+        assert_eq!(big.get(35), Some(bt::Color32::rgb(19, 19, 19)));
+    }
+}
