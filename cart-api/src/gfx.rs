@@ -225,7 +225,11 @@ impl Framebuffer {
         // same pixels.
         let x_major = (x1 - x0).abs() >= (y1 - y0).abs();
         let swap = if x_major { x1 < x0 } else { y1 < y0 };
-        let (x0, y0, x1, y1) = if swap { (x1, y1, x0, y0) } else { (x0, y0, x1, y1) };
+        let (x0, y0, x1, y1) = if swap {
+            (x1, y1, x0, y0)
+        } else {
+            (x0, y0, x1, y1)
+        };
         let (dx, dy) = (x1 - x0, y1 - y0);
         let c = self.clip;
         if x_major {

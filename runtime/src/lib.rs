@@ -9,6 +9,8 @@ pub mod clock;
 pub mod diagnose;
 pub mod engine;
 pub mod fixed_loop;
+pub mod host;
+pub mod keymap;
 pub mod seek;
 pub mod spec;
 pub mod trace;
