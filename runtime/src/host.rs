@@ -40,6 +40,9 @@ pub enum HostEvent<'a> {
     },
     /// The pointer left the display.
     PointerLeft,
+    /// The window lost the keyboard focus: every key and pointer button held is let go (their
+    /// releases reach the next update), since their releases would go to another window.
+    FocusLost,
     /// A pointer button (`BTN_POINTER_A` ... `BTN_POINTER_D`) went down or up.
     PointerButton {
         /// The button's mask.
@@ -170,6 +173,21 @@ impl Host {
                 input.set_pointer_pos(x, y);
             }
             HostEvent::PointerLeft => input.set_pointer_inactive(),
+            HostEvent::FocusLost => {
+                input.set_held_from(Source::Pointer, 0, 0);
+                let mut held = self.keys_held;
+                while held != 0 {
+                    let i = held.trailing_zeros() as usize;
+                    if let Some(&key) = Key::ALL.get(i) {
+                        input.set_key(key, false);
+                    }
+                    held &= held - 1;
+                }
+                self.keys_held = 0;
+                for player in 0..KEYBOARD_PLAYERS {
+                    input.set_held_from(Source::Keyboard, player, 0);
+                }
+            }
             HostEvent::PointerButton { button, down } => {
                 input.set_buttons_from(Source::Pointer, 0, button, down);
                 let h = self.engine.settings().height as i32;

@@ -14,6 +14,8 @@ pub mod keymap;
 pub mod seek;
 pub mod spec;
 pub mod trace;
+#[cfg(feature = "window")]
+pub mod window;
 
 pub use clock::{
     Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,

@@ -392,3 +392,19 @@ fn a_paced_clock_says_when_the_next_frame_is_due() {
     h.frame(100.0);
     assert_eq!(h.engine().next_frame_ms(), Some(120.0));
 }
+
+#[test]
+fn losing_focus_lets_go_of_everything_held() {
+    let (mut h, log) = host(&[TICK]);
+    key(&mut h, Key::Space, true);
+    h.handle(HostEvent::PointerButton {
+        button: BTN_POINTER_A,
+        down: true,
+    });
+    frame(&mut h, &log);
+    h.handle(HostEvent::FocusLost);
+    let seen = frame(&mut h, &log);
+    assert!(seen[0].a_released && !seen[0].a_down);
+    assert_eq!(seen[0].pointer_a, (false, false));
+    assert!(!seen[0].key_j.1);
+}

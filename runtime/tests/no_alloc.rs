@@ -78,7 +78,7 @@ fn input_driven_frames_do_not_allocate() {
     e.set_clock(Box::new(SequenceClock::new(vec![8.0, 16.7, 50.0]).unwrap()));
     let dir = std::env::temp_dir();
     let mut host = Host::new(e, KeyMap::default(), &dir, "hello");
-    let mut frame = |host: &mut Host, n: i32| {
+    let frame = |host: &mut Host, n: i32| {
         let down = n % 2 == 0;
         host.handle(HostEvent::Key {
             key: Key::Space,
