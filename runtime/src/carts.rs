@@ -26,6 +26,21 @@ pub const BUNDLED: &[BundledCart] = &[
         description: bt_cart_timers::DESCRIPTION,
         build: bt_cart_timers::cart,
     },
+    BundledCart {
+        name: "snake",
+        description: bt_cart_snake::DESCRIPTION,
+        build: bt_cart_snake::cart,
+    },
+    BundledCart {
+        name: "keys",
+        description: bt_cart_keys::DESCRIPTION,
+        build: bt_cart_keys::cart,
+    },
+    BundledCart {
+        name: "paint",
+        description: bt_cart_paint::DESCRIPTION,
+        build: bt_cart_paint::cart,
+    },
 ];
 
 /// No bundled cart has that name.
@@ -58,7 +73,7 @@ mod tests {
         let err = find("helo").unwrap_err();
         assert_eq!(
             err.to_string(),
-            "no cart named 'helo'; bundled carts: hello, timers"
+            "no cart named 'helo'; bundled carts: hello, timers, snake, keys, paint"
         );
         assert_eq!(find("timers").unwrap().name, "timers");
     }
