@@ -13,7 +13,7 @@ use bt::{
 pub const DESCRIPTION: &str = "on-screen keyboard and pads lighting held, pressed and released";
 
 /// How long a press or release stays lit, in ticks.
-pub const FLASH_TICKS: u64 = 15;
+pub const FLASH_TICKS: u64 = 30;
 
 /// Key cap fill colours: idle, held, just pressed.
 pub const IDLE: u8 = 5;

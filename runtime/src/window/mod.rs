@@ -81,7 +81,7 @@ pub struct WindowArgs {
     /// and jitter.
     #[arg(long)]
     pub frame_log: Option<PathBuf>,
-    /// Close the window after this many seconds of wall time.
+    /// Close the window this many seconds after it showed its first frame.
     #[arg(long, value_parser = seconds_arg)]
     pub exit_after: Option<f64>,
 }
@@ -163,6 +163,7 @@ pub fn run_cart(mut engine: Engine, name: &str, args: &WindowArgs) -> Result<(),
             0
         }),
         announced: false,
+        shown: None,
         dirty: true,
     };
     event_loop
@@ -198,6 +199,8 @@ struct App {
     error: Option<String>,
     log: PresentLog,
     announced: bool,
+    /// When the first frame was presented.
+    shown: Option<Instant>,
     /// Something changed that a paused window must present.
     dirty: bool,
 }
@@ -324,6 +327,7 @@ impl App {
         });
         if !self.announced {
             self.announced = true;
+            self.shown = Some(Instant::now());
             self.announce();
         }
     }
@@ -447,8 +451,8 @@ impl ApplicationHandler for App {
             self.act(Some(a));
         }
         let now = self.now_ms();
-        if let Some(limit) = self.args.exit_after {
-            if now >= limit * 1000.0 {
+        if let (Some(limit), Some(shown)) = (self.args.exit_after, self.shown) {
+            if shown.elapsed().as_secs_f64() >= limit {
                 event_loop.exit();
                 return;
             }
