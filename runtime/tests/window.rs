@@ -290,3 +290,57 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn without_a_vulkan_driver_bt_run_says_what_to_install() {
+    for tool in ["Xvfb"] {
+        if !on_path(tool) {
+            return unavailable(&format!("{tool} is not installed"));
+        }
+    }
+    let x = match start_xvfb() {
+        Ok(x) => x,
+        Err(why) => return unavailable(&why),
+    };
+    let dir = scratch();
+    // Point the Vulkan loader at a driver list that does not exist: no adapter at all.
+    let mut child = Killed(
+        Command::new(env!("CARGO_BIN_EXE_bt"))
+            .args(["run", "hello", "--exit-after", "1"])
+            .env("DISPLAY", &x.display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("XDG_RUNTIME_DIR", &dir)
+            .env("VK_ICD_FILENAMES", dir.join("none.json"))
+            .env("VK_DRIVER_FILES", dir.join("none.json"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("bt starts"),
+    );
+    let err = lines(child.0.stderr.take().expect("piped"));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.0.try_wait().expect("status") {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "bt run did not give up within 60 s"
+        );
+        pause(50);
+    };
+    pause(100);
+    let stderr: String = err.try_iter().collect::<Vec<_>>().join("\n");
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    for needle in [
+        "no usable GPU adapter",
+        "apt-get install mesa-vulkan-drivers libvulkan1",
+        "`bt shot`, `bt trace` and `bt diagnose` need no GPU",
+    ] {
+        assert!(
+            stderr.contains(needle),
+            "{needle:?} missing from:\n{stderr}"
+        );
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

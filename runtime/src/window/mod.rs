@@ -112,11 +112,12 @@ pub fn default_scale(width: u32, height: u32, monitor: Option<(u32, u32)>) -> u3
 /// What to tell a player who has no Vulkan driver.
 pub fn no_gpu_message(detail: &str) -> String {
     format!(
-        "no usable GPU adapter ({detail}).\n\
+        "no usable GPU adapter ({}).\n\
          `bt run` presents through Vulkan and found no Vulkan driver. On Debian or Ubuntu, install\n\
          Mesa's drivers, which include a software renderer that needs no GPU:\n\
          \n    sudo apt-get install mesa-vulkan-drivers libvulkan1\n\n\
-         `bt shot`, `bt trace` and `bt diagnose` need no GPU and work as they are."
+         `bt shot`, `bt trace` and `bt diagnose` need no GPU and work as they are.",
+        detail.trim_end_matches('.')
     )
 }
 
