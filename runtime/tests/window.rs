@@ -256,6 +256,11 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
         "pointer cross at ({px}, {py})"
     );
 
+    // Resize the window: the surface must follow (a stale surface hangs pixels' render), and
+    // the frames after it must still present.
+    xdotool(&x.display, &["windowsize", &window, "700", "500"]);
+    pause(300);
+
     // A tap: pressed and released again, seen by the cart as a press (the cap flashes).
     xdotool(&x.display, &["key", "d"]);
     pause(60);
