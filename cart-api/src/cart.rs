@@ -480,6 +480,11 @@ impl Update<'_> {
         timer.reset(self.ticks());
     }
 
+    /// Everything the host fed in for this update: keys, pointer, axes, typed text.
+    pub fn input(&self) -> &Input {
+        &self.con.input
+    }
+
     /// Whether any button of the mask is held (player 0–3).
     pub fn is_down(&self, buttons: u32, player: usize) -> bool {
         self.con.input.is_down(buttons, player)

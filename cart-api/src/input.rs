@@ -1,4 +1,7 @@
-//! Buttons as the simulation sees them: held, pressed and released, per fixed update.
+//! Input as the simulation sees it: buttons, keys, the pointer, gamepad axes and typed text,
+//! collected from the host between updates and handed to the next update that begins.
+
+use crate::keys::{Key, KEY_COUNT};
 
 /// D-pad up.
 pub const BTN_UP: u32 = 1 << 0;
@@ -48,9 +51,93 @@ pub const BTN_POINTER_ANY: u32 = BTN_POINTER_A | BTN_POINTER_B | BTN_POINTER_C |
 /// How many players the console tracks.
 pub const PLAYERS: usize = 4;
 
+/// How many button bits there are (`BTN_UP` to `BTN_R2`).
+pub const BUTTON_COUNT: usize = 18;
+
+/// Left stick, horizontal: -1 (left) to 1 (right).
+pub const AXIS_LEFT_X: usize = 0;
+/// Left stick, vertical: -1 (up) to 1 (down).
+pub const AXIS_LEFT_Y: usize = 1;
+/// Right stick, horizontal.
+pub const AXIS_RIGHT_X: usize = 2;
+/// Right stick, vertical.
+pub const AXIS_RIGHT_Y: usize = 3;
+/// Left trigger: 0 (released) to 1 (fully pulled).
+pub const AXIS_TRIGGER_L: usize = 4;
+/// Right trigger.
+pub const AXIS_TRIGGER_R: usize = 5;
+/// How many axes a player has.
+pub const AXES: usize = 6;
+
+/// Stick travel below this fraction reads as 0: worn sticks rarely rest at the centre, and a
+/// fantasy console reads sticks as something close to a d-pad. Beyond it the rest of the travel
+/// is stretched back to the full 0..1 range.
+pub const STICK_DEAD_ZONE: f32 = 0.75;
+
+/// A trigger pulled at least this far counts as its button (`BTN_L2`, `BTN_R2`) held.
+pub const TRIGGER_PRESS: f32 = 0.5;
+
+/// The most bytes of typed text kept for one update; anything typed beyond it before the update
+/// runs is dropped (so a long pause cannot grow the buffer without bound).
+pub const INPUT_STRING_CAPACITY: usize = 64;
+
+/// A stick reading after the dead zone: `0` inside it, `(|v| - dz) / (1 - dz)` with `v`'s sign
+/// outside it, and never beyond ±1.
+pub fn stick_with_dead_zone(raw: f32) -> f32 {
+    if !raw.is_finite() {
+        return 0.0;
+    }
+    let mag = raw.abs().min(1.0);
+    if mag <= STICK_DEAD_ZONE {
+        0.0
+    } else {
+        ((mag - STICK_DEAD_ZONE) / (1.0 - STICK_DEAD_ZONE)).copysign(raw)
+    }
+}
+
+/// Where a button change comes from. A button is held while any source holds it, so letting go
+/// of a key does not release the same button held on a gamepad.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Source {
+    /// The host's key map.
+    Keyboard,
+    /// A gamepad.
+    Gamepad,
+    /// The mouse or a touch.
+    Pointer,
+    /// Injected directly (tests, scripted input).
+    Direct,
+}
+
+const SOURCES: usize = 4;
+
+impl Source {
+    fn index(self) -> usize {
+        match self {
+            Source::Keyboard => 0,
+            Source::Gamepad => 1,
+            Source::Pointer => 2,
+            Source::Direct => 3,
+        }
+    }
+}
+
+/// Whether a pressed-with-repeat check fires: on the press itself, then every `rate` updates
+/// while the input stays down. `rate` 0 means no repeat.
+fn repeat_fires(pressed: bool, down: bool, since: u64, now: u64, rate: u64) -> bool {
+    if pressed {
+        return true;
+    }
+    let held_for = now.saturating_sub(since);
+    down && rate > 0 && held_for > 0 && held_for % rate == 0
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct PlayerButtons {
-    /// What the host says is physically held now.
+    /// What each source says is physically held now.
+    by_source: [u32; SOURCES],
+    /// Their union.
     held: u32,
     /// Presses and releases that arrived since the last update began.
     pending_pressed: u32,
@@ -59,48 +146,282 @@ struct PlayerButtons {
     down: u32,
     pressed: u32,
     released: u32,
+    /// The update number at which each button was last seen pressed (for repeats).
+    since: [u64; BUTTON_COUNT],
 }
 
-/// Button state for all players, fed by the host and read by `update`.
+impl PlayerButtons {
+    fn set_source(&mut self, source: usize, held: u32) {
+        self.by_source[source] = held;
+        let now = self.by_source.iter().fold(0, |a, b| a | b);
+        self.pending_pressed |= now & !self.held;
+        self.pending_released |= self.held & !now;
+        self.held = now;
+    }
+
+    fn begin_update(&mut self, update: u64) {
+        self.down = self.held | self.pending_pressed;
+        self.pressed = self.pending_pressed;
+        self.released = self.pending_released;
+        self.pending_pressed = 0;
+        self.pending_released = 0;
+        let mut p = self.pressed;
+        while p != 0 {
+            let bit = p.trailing_zeros() as usize;
+            if let Some(s) = self.since.get_mut(bit) {
+                *s = update;
+            }
+            p &= p - 1;
+        }
+    }
+
+    fn pressed_repeat(&self, mask: u32, now: u64, rate: u64) -> bool {
+        let mut m = mask & (self.pressed | self.down);
+        while m != 0 {
+            let bit = m.trailing_zeros() as usize;
+            let b = 1u32 << bit;
+            let since = self.since.get(bit).copied().unwrap_or(now);
+            if repeat_fires(self.pressed & b != 0, self.down & b != 0, since, now, rate) {
+                return true;
+            }
+            m &= m - 1;
+        }
+        false
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct KeyState {
+    held: u128,
+    pending_pressed: u128,
+    pending_released: u128,
+    down: u128,
+    pressed: u128,
+    released: u128,
+    since: [u64; KEY_COUNT],
+}
+
+impl Default for KeyState {
+    fn default() -> KeyState {
+        KeyState {
+            held: 0,
+            pending_pressed: 0,
+            pending_released: 0,
+            down: 0,
+            pressed: 0,
+            released: 0,
+            since: [0; KEY_COUNT],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Pointer {
+    /// The latest position the host reported, and whether it reported one at all.
+    latest: (i32, i32),
+    active: bool,
+    wheel_pending: (f32, f32),
+    /// What the current update sees.
+    pos: (i32, i32),
+    delta: (i32, i32),
+    wheel: (f32, f32),
+    seen: bool,
+}
+
+/// Everything the host feeds and `update` reads, for all players.
 ///
 /// Edges are collected between updates and handed to the next update that begins: a press is seen
 /// by exactly one update, even when the frame it arrived in ran no update, and even when the button
 /// was let go again before that update (a tap faster than a tick). When one frame runs several
-/// updates, only the first sees the edge; `is_down` holds in all of them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// updates, only the first sees the edge; `is_down` holds in all of them. Keys, pointer buttons and
+/// gamepad buttons all follow this rule. Levels (pointer position, axes) are sampled as each
+/// update begins, so every update of a run sees the same values whatever the frame rate was.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Input {
+    /// Updates begun so far: the time base of repeats, immune to `ticks_reset`.
+    updates: u64,
     players: [PlayerButtons; PLAYERS],
+    keys: KeyState,
+    pointer: Pointer,
+    axes_latest: [[f32; AXES]; PLAYERS],
+    axes: [[f32; AXES]; PLAYERS],
+    pads: [bool; PLAYERS],
+    text_pending: String,
+    text: String,
+}
+
+impl Default for Input {
+    fn default() -> Input {
+        Input::blank(
+            String::with_capacity(INPUT_STRING_CAPACITY),
+            String::with_capacity(INPUT_STRING_CAPACITY),
+        )
+    }
 }
 
 impl Input {
-    /// Records a button change from the host. Out-of-range players are ignored.
+    /// Records a button change injected directly ([`Source::Direct`]). Out-of-range players are
+    /// ignored.
     pub fn set_buttons(&mut self, player: usize, buttons: u32, down: bool) {
+        self.set_buttons_from(Source::Direct, player, buttons, down);
+    }
+
+    /// Records that `source` pressed or let go of the buttons of a mask.
+    pub fn set_buttons_from(&mut self, source: Source, player: usize, buttons: u32, down: bool) {
         let Some(p) = self.players.get_mut(player) else {
             return;
         };
-        if down {
-            p.pending_pressed |= buttons & !p.held;
-            p.held |= buttons;
+        let s = source.index();
+        let held = if down {
+            p.by_source[s] | buttons
         } else {
-            p.pending_released |= buttons & p.held;
-            p.held &= !buttons;
+            p.by_source[s] & !buttons
+        };
+        p.set_source(s, held);
+    }
+
+    /// Replaces everything `source` holds for `player` with `held` (a key map recomputes the
+    /// whole mask from the keys down; a gamepad reports its whole state).
+    pub fn set_held_from(&mut self, source: Source, player: usize, held: u32) {
+        if let Some(p) = self.players.get_mut(player) {
+            p.set_source(source.index(), held);
+        }
+    }
+
+    /// What `source` holds for `player` now.
+    pub fn held_from(&self, source: Source, player: usize) -> u32 {
+        self.players
+            .get(player)
+            .map_or(0, |p| p.by_source[source.index()])
+    }
+
+    /// Records a key going down or up.
+    pub fn set_key(&mut self, key: Key, down: bool) {
+        let k = &mut self.keys;
+        let bit = key.bit();
+        if down {
+            k.pending_pressed |= bit & !k.held;
+            k.held |= bit;
+        } else {
+            k.pending_released |= bit & k.held;
+            k.held &= !bit;
+        }
+    }
+
+    /// Whether the host says `key` is physically held right now (not what an update sees).
+    pub fn key_held_now(&self, key: Key) -> bool {
+        self.keys.held & key.bit() != 0
+    }
+
+    /// Appends typed text for the next update. Control characters are skipped; text beyond
+    /// [`INPUT_STRING_CAPACITY`] bytes is dropped.
+    pub fn push_text(&mut self, text: &str) {
+        for c in text.chars().filter(|c| !c.is_control()) {
+            if self.text_pending.len() + c.len_utf8() > INPUT_STRING_CAPACITY {
+                break;
+            }
+            self.text_pending.push(c);
+        }
+    }
+
+    /// Records where the pointer is, in display pixels.
+    pub fn set_pointer_pos(&mut self, x: i32, y: i32) {
+        self.pointer.latest = (x, y);
+        self.pointer.active = true;
+    }
+
+    /// Records that the pointer left the display (its last position is kept).
+    pub fn set_pointer_inactive(&mut self) {
+        self.pointer.active = false;
+    }
+
+    /// Adds wheel movement (in lines; positive is right and down).
+    pub fn add_wheel(&mut self, dx: f32, dy: f32) {
+        if dx.is_finite() && dy.is_finite() {
+            self.pointer.wheel_pending.0 += dx;
+            self.pointer.wheel_pending.1 += dy;
+        }
+    }
+
+    /// Records a raw axis reading for `player` (sticks -1..1, triggers 0..1). Out-of-range players
+    /// or axes are ignored.
+    pub fn set_axis(&mut self, player: usize, axis: usize, value: f32) {
+        if let Some(a) = self
+            .axes_latest
+            .get_mut(player)
+            .and_then(|p| p.get_mut(axis))
+        {
+            *a = if value.is_finite() { value } else { 0.0 };
+        }
+    }
+
+    /// Records whether a gamepad is connected for `player`. Disconnecting releases its buttons and
+    /// centres its axes.
+    pub fn set_gamepad_connected(&mut self, player: usize, connected: bool) {
+        let Some(slot) = self.pads.get_mut(player) else {
+            return;
+        };
+        *slot = connected;
+        if !connected {
+            self.set_held_from(Source::Gamepad, player, 0);
+            self.axes_latest[player] = [0.0; AXES];
         }
     }
 
     /// Called by the host as each update begins: the edges collected so far become visible.
     pub fn begin_update(&mut self) {
+        self.updates += 1;
+        let n = self.updates;
         for p in &mut self.players {
-            p.down = p.held | p.pending_pressed;
-            p.pressed = p.pending_pressed;
-            p.released = p.pending_released;
-            p.pending_pressed = 0;
-            p.pending_released = 0;
+            p.begin_update(n);
         }
+        let k = &mut self.keys;
+        k.down = k.held | k.pending_pressed;
+        k.pressed = k.pending_pressed;
+        k.released = k.pending_released;
+        k.pending_pressed = 0;
+        k.pending_released = 0;
+        let mut p = k.pressed;
+        while p != 0 {
+            k.since[p.trailing_zeros() as usize] = n;
+            p &= p - 1;
+        }
+        let ptr = &mut self.pointer;
+        ptr.delta = if ptr.seen {
+            (ptr.latest.0 - ptr.pos.0, ptr.latest.1 - ptr.pos.1)
+        } else {
+            (0, 0)
+        };
+        ptr.seen = true;
+        ptr.pos = ptr.latest;
+        ptr.wheel = std::mem::take(&mut ptr.wheel_pending);
+        self.axes = self.axes_latest;
+        std::mem::swap(&mut self.text, &mut self.text_pending);
+        self.text_pending.clear();
     }
 
-    /// Forgets every edge and held button (used when replaying from the start).
+    /// Forgets every edge, held button and key, and typed text (used when replaying from the
+    /// start). Keeps the text buffers.
     pub fn clear(&mut self) {
-        *self = Input::default();
+        let mut text = std::mem::take(&mut self.text);
+        let mut pending = std::mem::take(&mut self.text_pending);
+        text.clear();
+        pending.clear();
+        *self = Input::blank(text, pending);
+    }
+
+    fn blank(text: String, text_pending: String) -> Input {
+        Input {
+            updates: 0,
+            players: [PlayerButtons::default(); PLAYERS],
+            keys: KeyState::default(),
+            pointer: Pointer::default(),
+            axes_latest: [[0.0; AXES]; PLAYERS],
+            axes: [[0.0; AXES]; PLAYERS],
+            pads: [false; PLAYERS],
+            text_pending,
+            text,
+        }
     }
 
     fn player(&self, player: usize) -> PlayerButtons {
@@ -117,9 +438,127 @@ impl Input {
         self.player(player).pressed & buttons != 0
     }
 
+    /// Like [`Input::is_pressed`], and also every `rate` updates while a button of the mask stays
+    /// held (the press at update `n` fires again at `n + rate`, `n + 2 rate`, ...). `rate` 0 is
+    /// plain `is_pressed`.
+    pub fn is_pressed_repeat(&self, buttons: u32, player: usize, rate: u64) -> bool {
+        self.players
+            .get(player)
+            .is_some_and(|p| p.pressed_repeat(buttons, self.updates, rate))
+    }
+
     /// Whether any button of the mask came up since the previous update.
     pub fn is_released(&self, buttons: u32, player: usize) -> bool {
         self.player(player).released & buttons != 0
+    }
+
+    /// Whether `key` is held in this update.
+    pub fn is_key_down(&self, key: Key) -> bool {
+        self.keys.down & key.bit() != 0
+    }
+
+    /// Whether `key` went down since the previous update.
+    pub fn is_key_pressed(&self, key: Key) -> bool {
+        self.keys.pressed & key.bit() != 0
+    }
+
+    /// Like [`Input::is_key_pressed`], repeating every `rate` updates while held.
+    pub fn is_key_pressed_repeat(&self, key: Key, rate: u64) -> bool {
+        let b = key.bit();
+        repeat_fires(
+            self.keys.pressed & b != 0,
+            self.keys.down & b != 0,
+            self.keys.since[key as usize],
+            self.updates,
+            rate,
+        )
+    }
+
+    /// Whether `key` came up since the previous update.
+    pub fn is_key_released(&self, key: Key) -> bool {
+        self.keys.released & key.bit() != 0
+    }
+
+    /// Whether any key is held.
+    pub fn is_any_key_down(&self) -> bool {
+        self.keys.down != 0
+    }
+
+    /// Whether any key went down since the previous update.
+    pub fn is_any_key_pressed(&self) -> bool {
+        self.keys.pressed != 0
+    }
+
+    /// Like [`Input::is_any_key_pressed`], also firing for any key held for a multiple of `rate`
+    /// updates.
+    pub fn is_any_key_pressed_repeat(&self, rate: u64) -> bool {
+        let mut m = self.keys.pressed | self.keys.down;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            if let Some(&k) = Key::ALL.get(i) {
+                if self.is_key_pressed_repeat(k, rate) {
+                    return true;
+                }
+            }
+            m &= m - 1;
+        }
+        false
+    }
+
+    /// Whether a key came up since the previous update and now no key at all is held (the moment
+    /// the keyboard went quiet).
+    pub fn is_any_key_released(&self) -> bool {
+        self.keys.released != 0 && self.keys.down == 0
+    }
+
+    /// Text typed since the previous update.
+    pub fn input_string(&self) -> &str {
+        &self.text
+    }
+
+    /// The pointer's position in display pixels (clamped to the display by the host).
+    pub fn pointer_pos(&self) -> (i32, i32) {
+        self.pointer.pos
+    }
+
+    /// How far the pointer moved since the previous update, in display pixels.
+    pub fn pointer_delta(&self) -> (i32, i32) {
+        self.pointer.delta
+    }
+
+    /// Wheel movement since the previous update, in lines (positive is right and down).
+    pub fn pointer_wheel(&self) -> (f32, f32) {
+        self.pointer.wheel
+    }
+
+    /// Whether the pointer is over the display.
+    pub fn is_pointer_active(&self) -> bool {
+        self.pointer.active
+    }
+
+    /// An axis of a player's gamepad: sticks -1..1 after [`STICK_DEAD_ZONE`], triggers 0..1. Reads
+    /// 0 for unknown players and axes.
+    pub fn axis(&self, axis: usize, player: usize) -> f32 {
+        let raw = self
+            .axes
+            .get(player)
+            .and_then(|p| p.get(axis))
+            .copied()
+            .unwrap_or(0.0);
+        match axis {
+            AXIS_TRIGGER_L | AXIS_TRIGGER_R => raw.clamp(0.0, 1.0),
+            _ => stick_with_dead_zone(raw),
+        }
+    }
+
+    /// Whether a gamepad is connected for `player`.
+    pub fn is_gamepad_connected(&self, player: usize) -> bool {
+        self.pads.get(player).copied().unwrap_or(false)
+    }
+
+    /// How many gamepads are connected.
+    pub fn gamepad_count(&self) -> usize {
+        self.pads.iter().filter(|&&c| c).count()
     }
 }
 
@@ -154,5 +593,133 @@ mod tests {
             !i.is_down(BTN_LEFT, 99),
             "unknown player reads as nothing held"
         );
+    }
+
+    #[test]
+    fn sources_hold_a_button_together() {
+        let mut i = Input::default();
+        i.set_buttons_from(Source::Keyboard, 0, BTN_A, true);
+        i.set_buttons_from(Source::Gamepad, 0, BTN_A, true);
+        i.set_buttons_from(Source::Keyboard, 0, BTN_A, false);
+        i.begin_update();
+        assert!(i.is_down(BTN_A, 0));
+        assert!(i.is_pressed(BTN_A, 0));
+        assert!(!i.is_released(BTN_A, 0), "the pad still holds it");
+        i.set_held_from(Source::Gamepad, 0, 0);
+        i.begin_update();
+        assert!(i.is_released(BTN_A, 0));
+    }
+
+    #[test]
+    fn repeat_fires_on_the_press_then_every_rate_updates() {
+        let mut i = Input::default();
+        i.set_buttons(0, BTN_DOWN, true);
+        let fired: Vec<bool> = (0..10)
+            .map(|_| {
+                i.begin_update();
+                i.is_pressed_repeat(BTN_DOWN | BTN_UP, 0, 4)
+            })
+            .collect();
+        let want = [
+            true, false, false, false, true, false, false, false, true, false,
+        ];
+        assert_eq!(fired, want);
+        i.set_buttons(0, BTN_DOWN, false);
+        i.begin_update();
+        assert!(!i.is_pressed_repeat(BTN_DOWN, 0, 1));
+        assert!(!i.is_pressed_repeat(BTN_DOWN, 7, 1), "unknown player");
+    }
+
+    #[test]
+    fn keys_follow_the_same_edges_and_repeat() {
+        let mut i = Input::default();
+        i.set_key(Key::KeyW, true);
+        i.set_key(Key::KeyW, false);
+        i.begin_update();
+        assert!(i.is_key_pressed(Key::KeyW) && i.is_key_released(Key::KeyW));
+        assert!(
+            i.is_key_down(Key::KeyW),
+            "a tap is down for the update that sees it"
+        );
+        assert!(i.is_any_key_pressed());
+        i.begin_update();
+        assert!(!i.is_key_pressed(Key::KeyW) && !i.is_any_key_down());
+        i.set_key(Key::Space, true);
+        let fired: Vec<bool> = (0..7)
+            .map(|_| {
+                i.begin_update();
+                i.is_key_pressed_repeat(Key::Space, 3)
+            })
+            .collect();
+        assert_eq!(fired, [true, false, false, true, false, false, true]);
+        assert!(i.is_any_key_pressed_repeat(3) == i.is_key_pressed_repeat(Key::Space, 3));
+    }
+
+    #[test]
+    fn any_key_released_waits_for_the_last_key() {
+        let mut i = Input::default();
+        i.set_key(Key::KeyA, true);
+        i.set_key(Key::KeyB, true);
+        i.begin_update();
+        i.set_key(Key::KeyA, false);
+        i.begin_update();
+        assert!(!i.is_any_key_released(), "B still held");
+        i.set_key(Key::KeyB, false);
+        i.begin_update();
+        assert!(i.is_any_key_released());
+    }
+
+    #[test]
+    fn pointer_levels_are_sampled_per_update() {
+        let mut i = Input::default();
+        i.set_pointer_pos(10, 20);
+        i.begin_update();
+        assert_eq!((i.pointer_pos(), i.pointer_delta()), ((10, 20), (0, 0)));
+        i.set_pointer_pos(12, 21);
+        i.set_pointer_pos(15, 25);
+        i.add_wheel(0.0, 1.0);
+        i.add_wheel(0.0, 2.0);
+        i.begin_update();
+        assert_eq!(i.pointer_delta(), (5, 5));
+        assert_eq!(i.pointer_wheel(), (0.0, 3.0));
+        i.begin_update();
+        assert_eq!((i.pointer_delta(), i.pointer_wheel()), ((0, 0), (0.0, 0.0)));
+        assert!(i.is_pointer_active());
+    }
+
+    #[test]
+    fn sticks_have_a_renormalised_dead_zone_and_triggers_clamp() {
+        assert_eq!(stick_with_dead_zone(0.7), 0.0);
+        assert_eq!(stick_with_dead_zone(-0.75), 0.0);
+        assert!((stick_with_dead_zone(0.875) - 0.5).abs() < 1e-6);
+        assert!((stick_with_dead_zone(-1.0) + 1.0).abs() < 1e-6);
+        assert_eq!(stick_with_dead_zone(f32::NAN), 0.0);
+        let mut i = Input::default();
+        i.set_gamepad_connected(1, true);
+        i.set_axis(1, AXIS_LEFT_X, -0.875);
+        i.set_axis(1, AXIS_TRIGGER_R, 1.5);
+        assert_eq!(i.axis(AXIS_LEFT_X, 1), 0.0, "not before the next update");
+        i.begin_update();
+        assert!((i.axis(AXIS_LEFT_X, 1) + 0.5).abs() < 1e-6);
+        assert_eq!(i.axis(AXIS_TRIGGER_R, 1), 1.0);
+        assert_eq!(i.gamepad_count(), 1);
+        i.set_gamepad_connected(1, false);
+        i.begin_update();
+        assert_eq!(i.axis(AXIS_LEFT_X, 1), 0.0);
+        assert!(!i.is_gamepad_connected(1));
+    }
+
+    #[test]
+    fn typed_text_reaches_one_update_and_is_bounded() {
+        let mut i = Input::default();
+        i.push_text("hé");
+        i.push_text("\u{8}");
+        i.begin_update();
+        assert_eq!(i.input_string(), "hé");
+        i.begin_update();
+        assert_eq!(i.input_string(), "");
+        i.push_text(&"x".repeat(100));
+        i.begin_update();
+        assert_eq!(i.input_string().len(), INPUT_STRING_CAPACITY);
     }
 }

@@ -7,6 +7,7 @@ mod easing;
 mod font;
 mod gfx;
 mod input;
+mod keys;
 mod noise;
 mod palette;
 mod palette_fx;
@@ -14,6 +15,7 @@ mod rng;
 mod settings;
 mod sprite;
 mod timer;
+mod update_input;
 
 pub use cart::{
     camera_clamp, ArgError, Cart, CartError, Console, OverlayRows, Render, Tag, Update,
@@ -22,6 +24,7 @@ pub use easing::Easing;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use gfx::{measure_text, Framebuffer, Rect};
 pub use input::*;
+pub use keys::{Key, UnknownKey, KEY_COUNT};
 pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
 pub use palette::{Color32, Palette, PaletteError};
 pub use palette_fx::MAX_CYCLES;

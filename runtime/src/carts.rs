@@ -56,6 +56,21 @@ pub const BUNDLED: &[BundledCart] = &[
         description: bt_cart_bunnymark::DESCRIPTION,
         build: bt_cart_bunnymark::cart,
     },
+    BundledCart {
+        name: "snake",
+        description: bt_cart_snake::DESCRIPTION,
+        build: bt_cart_snake::cart,
+    },
+    BundledCart {
+        name: "keys",
+        description: bt_cart_keys::DESCRIPTION,
+        build: bt_cart_keys::cart,
+    },
+    BundledCart {
+        name: "paint",
+        description: bt_cart_paint::DESCRIPTION,
+        build: bt_cart_paint::cart,
+    },
 ];
 
 /// No bundled cart has that name.
@@ -89,7 +104,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "no cart named 'helo'; bundled carts: hello, timers, primitives, sprites, palette, \
-             starfield, tilemap, bunnymark"
+             starfield, tilemap, bunnymark, snake, keys, paint"
         );
         assert_eq!(find("timers").unwrap().name, "timers");
     }

@@ -13,6 +13,13 @@ pub trait Clock {
     /// The delta for the host tick at `now_ms`, or `None` when this tick is not a frame (nothing
     /// runs and the frame count does not move).
     fn delta(&mut self, now_ms: f64) -> Option<f64>;
+
+    /// When the clock will next deliver a frame, in host milliseconds, if it knows: a window host
+    /// sleeps until then instead of asking every tick. `None` means "whenever the host next
+    /// asks" (every clock but [`PacedClock`]).
+    fn next_frame_ms(&self) -> Option<f64> {
+        None
+    }
 }
 
 impl fmt::Debug for dyn Clock {
@@ -182,6 +189,10 @@ impl PacedClock {
 }
 
 impl Clock for PacedClock {
+    fn next_frame_ms(&self) -> Option<f64> {
+        self.next_due_ms()
+    }
+
     fn delta(&mut self, now_ms: f64) -> Option<f64> {
         let Some(due) = self.next_due_ms() else {
             self.origin_ms = Some(now_ms);

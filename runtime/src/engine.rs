@@ -488,6 +488,17 @@ impl Engine {
         Ok(())
     }
 
+    /// Stops live play on the current frame (a player's pause); [`Engine::resume`] continues.
+    pub fn pause(&mut self) {
+        self.parked = true;
+    }
+
+    /// When the clock will next deliver a frame, in host milliseconds, if it knows (see
+    /// [`Clock::next_frame_ms`]).
+    pub fn next_frame_ms(&self) -> Option<f64> {
+        self.clock.next_frame_ms()
+    }
+
     /// Continues live play from the parked frame. Time that passed while parked is not owed.
     /// After a replay whose `init` failed the engine stays parked until a replay succeeds.
     pub fn resume(&mut self) {

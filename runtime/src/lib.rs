@@ -11,9 +11,13 @@ pub mod clock;
 pub mod diagnose;
 pub mod engine;
 pub mod fixed_loop;
+pub mod host;
+pub mod keymap;
 pub mod seek;
 pub mod spec;
 pub mod trace;
+#[cfg(feature = "window")]
+pub mod window;
 
 pub use clock::{
     Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,

@@ -12,7 +12,7 @@ use bt_runtime::{bench, capture, diagnose};
 use bt_runtime::{Engine, EngineOptions};
 use clap::{Parser, Subcommand, ValueEnum};
 
-/// BT, a fantasy console: screenshots and timing traces of carts, headless.
+/// BT, a fantasy console: play carts in a window, or take screenshots and timing traces headless.
 #[derive(Debug, Parser)]
 #[command(name = "bt", version, about, long_about = None)]
 struct Cli {
@@ -24,6 +24,11 @@ struct Cli {
 enum Command {
     /// List the bundled carts.
     List,
+    /// Play a cart in a window with keyboard, mouse and gamepads.
+    #[cfg(feature = "window")]
+    Run(RunArgs),
+    /// Print the key map `bt run` uses, as a key-map file.
+    Keys(KeysArgs),
     /// Render the frame at a given time and save it as a PNG (no window or GPU needed).
     Shot(ShotArgs),
     /// Run a cart headless under a clock and print one row per frame.
@@ -101,6 +106,22 @@ struct ShotArgs {
     /// The PNG file to write.
     #[arg(short, long)]
     output: PathBuf,
+}
+
+#[cfg(feature = "window")]
+#[derive(Debug, clap::Args)]
+struct RunArgs {
+    #[command(flatten)]
+    cart: CartArgs,
+    #[command(flatten)]
+    window: bt_runtime::window::WindowArgs,
+}
+
+#[derive(Debug, clap::Args)]
+struct KeysArgs {
+    /// Read this key-map file instead of the default one.
+    #[arg(long)]
+    keys: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -181,6 +202,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::List => list(),
+        #[cfg(feature = "window")]
+        Command::Run(args) => run(args),
+        Command::Keys(args) => keys(args),
         Command::Shot(args) => shot(args),
         Command::Trace(args) => trace(args),
         Command::Diagnose(args) => diagnose(args),
@@ -203,6 +227,36 @@ fn list() -> Result<(), String> {
             break;
         }
     }
+    Ok(())
+}
+
+#[cfg(feature = "window")]
+fn run(args: RunArgs) -> Result<(), String> {
+    let engine = engine(&args.cart, true)?;
+    bt_runtime::window::run_cart(engine, &args.cart.cart, &args.window)
+}
+
+fn keys(args: KeysArgs) -> Result<(), String> {
+    use bt_runtime::keymap::{self, KeyMap};
+    let (map, from) = match (args.keys, keymap::default_path()) {
+        (Some(path), _) => (KeyMap::load(&path).map_err(|e| e.to_string())?, Some(path)),
+        (None, Some(path)) if path.exists() => {
+            (KeyMap::load(&path).map_err(|e| e.to_string())?, Some(path))
+        }
+        (None, default) => {
+            if let Some(path) = default {
+                eprintln!(
+                    "bt: no key-map file at {}; these are the defaults",
+                    path.display()
+                );
+            }
+            (KeyMap::default(), None)
+        }
+    };
+    if let Some(path) = from {
+        eprintln!("bt: the defaults with the changes in {}", path.display());
+    }
+    print!("{}", map.to_toml());
     Ok(())
 }
 

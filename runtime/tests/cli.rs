@@ -188,6 +188,14 @@ fn bench_json_is_one_object_with_the_documented_keys() {
 }
 
 #[test]
+fn golden_pictures_of_the_input_carts() {
+    // With no input: snake's demo round, the idle keyboard, an empty canvas.
+    check_golden(&["shot", "snake", "--at", "20"], "snake-20s.png");
+    check_golden(&["shot", "keys", "--at", "1"], "keys-1s.png");
+    check_golden(&["shot", "paint", "--at", "1"], "paint-1s.png");
+}
+
+#[test]
 fn list_names_every_bundled_cart() {
     let o = bt(&["list"]);
     assert!(o.status.success());

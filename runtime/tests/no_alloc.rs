@@ -101,6 +101,68 @@ fn drawing_carts_do_not_allocate_per_frame() {
 }
 
 #[test]
+fn input_driven_frames_do_not_allocate() {
+    use bt::{Key, AXIS_LEFT_X, AXIS_TRIGGER_L, BTN_A, BTN_POINTER_A};
+    use bt_runtime::host::{Host, HostEvent};
+    use bt_runtime::keymap::KeyMap;
+
+    let mut e = engine("hello");
+    e.set_clock(Box::new(SequenceClock::new(vec![8.0, 16.7, 50.0]).unwrap()));
+    let dir = std::env::temp_dir();
+    let mut host = Host::new(e, KeyMap::default(), &dir, "hello");
+    let frame = |host: &mut Host, n: i32| {
+        let down = n % 2 == 0;
+        host.handle(HostEvent::Key {
+            key: Key::Space,
+            down,
+        });
+        host.handle(HostEvent::Key {
+            key: Key::ArrowLeft,
+            down: !down,
+        });
+        host.handle(HostEvent::Text("ab"));
+        host.handle(HostEvent::PointerMoved {
+            x: n % 320,
+            y: n % 240,
+        });
+        host.handle(HostEvent::PointerButton {
+            button: BTN_POINTER_A,
+            down,
+        });
+        host.handle(HostEvent::Wheel { dx: 0.0, dy: 1.0 });
+        host.handle(HostEvent::GamepadButton {
+            player: 2,
+            buttons: BTN_A,
+            down,
+        });
+        host.handle(HostEvent::GamepadAxis {
+            player: 2,
+            axis: AXIS_LEFT_X,
+            value: 0.9,
+        });
+        host.handle(HostEvent::GamepadAxis {
+            player: 2,
+            axis: AXIS_TRIGGER_L,
+            value: if down { 1.0 } else { 0.0 },
+        });
+        host.frame(0.0);
+    };
+    host.handle(HostEvent::GamepadConnected { player: 2 });
+    for n in 0..200 {
+        frame(&mut host, n);
+    }
+    let before = allocations();
+    for n in 0..2000 {
+        frame(&mut host, n);
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 2000 frames with input"
+    );
+}
+
+#[test]
 fn the_counter_sees_allocations() {
     // Guards the test above against a counter that never counts.
     let before = allocations();

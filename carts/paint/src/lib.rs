@@ -1,0 +1,239 @@
+//! `paint`: draw with the pointer. Button A (left) paints in the chosen colour, B (right) erases,
+//! C (middle) picks up the colour under the pointer, D (back/forward) clears the canvas. The wheel
+//! or `[` and `]` change the brush; a click on the palette bar chooses a colour. Strokes join the
+//! pointer's positions from one update to the next, so fast moves draw unbroken lines.
+
+use bt::{
+    Cart, Key, Rect, Render, Settings, Update, BTN_POINTER_A, BTN_POINTER_B, BTN_POINTER_C,
+    BTN_POINTER_D,
+};
+
+/// One line for `bt list`.
+pub const DESCRIPTION: &str =
+    "pointer painting: A paints, B erases, C picks, D clears, wheel sizes";
+
+/// The canvas colour.
+pub const PAPER: u8 = 7;
+/// Height of the palette bar at the bottom, in pixels.
+pub const BAR: i32 = 16;
+/// Width of one colour swatch.
+pub const SWATCH: i32 = 14;
+/// Where the swatches start: right of the overlay's toggle corner.
+pub const SWATCH_LEFT: i32 = 24;
+/// The largest brush, in pixels across.
+pub const MAX_BRUSH: i32 = 9;
+
+/// Where the swatch of palette index `i` (1 to 15; index 0 draws nothing) is drawn, on a display `height` pixels high.
+pub fn swatch_rect(i: u8, height: i32) -> Rect {
+    Rect::new(
+        SWATCH_LEFT + i32::from(i) * (SWATCH + 1),
+        height - BAR + 1,
+        SWATCH,
+        BAR - 2,
+    )
+}
+
+/// The cart's state.
+#[derive(Debug, Default)]
+pub struct Paint {
+    w: i32,
+    h: i32,
+    canvas: Vec<u8>,
+    colour: u8,
+    brush: i32,
+    /// Where the stroke in progress last reached, and its ink.
+    last: Option<((i32, i32), u8)>,
+    pointer: (i32, i32),
+    wheel: f32,
+}
+
+/// A fresh `paint` cart.
+pub fn cart() -> Box<dyn Cart> {
+    Box::new(Paint::default())
+}
+
+impl Paint {
+    /// The canvas colour at a pixel, if it is on the canvas.
+    pub fn canvas_at(&self, x: i32, y: i32) -> Option<u8> {
+        if x < 0 || y < 0 || x >= self.w || y >= self.h - BAR {
+            return None;
+        }
+        self.canvas.get((y * self.w + x) as usize).copied()
+    }
+
+    fn dab(&mut self, x: i32, y: i32, colour: u8) {
+        let r = self.brush / 2;
+        for dy in -r..=r {
+            for dx in -r..=r {
+                let (px, py) = (x + dx, y + dy);
+                if px >= 0 && py >= 0 && px < self.w && py < self.h - BAR {
+                    self.canvas[(py * self.w + px) as usize] = colour;
+                }
+            }
+        }
+    }
+
+    /// Dabs the brush along the line from `a` to `b`, both ends included.
+    fn stroke(&mut self, a: (i32, i32), b: (i32, i32), colour: u8) {
+        let steps = (b.0 - a.0).abs().max((b.1 - a.1).abs()).max(1);
+        for i in 0..=steps {
+            let x = a.0 + (b.0 - a.0) * i / steps;
+            let y = a.1 + (b.1 - a.1) * i / steps;
+            self.dab(x, y, colour);
+        }
+    }
+}
+
+impl Cart for Paint {
+    fn configure(&self) -> Settings {
+        Settings::default().title("Paint")
+    }
+
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
+        let (w, h) = ctx.display_size();
+        (self.w, self.h) = (w as i32, h as i32);
+        self.canvas = vec![PAPER; (w * h) as usize];
+        self.colour = 8;
+        self.brush = 3;
+        Ok(())
+    }
+
+    fn update(&mut self, ctx: &mut Update<'_>) {
+        let pos = ctx.pointer_pos();
+        self.pointer = pos;
+        self.wheel += ctx.pointer_wheel().1;
+        while self.wheel >= 1.0 {
+            self.wheel -= 1.0;
+            self.brush = (self.brush - 2).max(1);
+        }
+        while self.wheel <= -1.0 {
+            self.wheel += 1.0;
+            self.brush = (self.brush + 2).min(MAX_BRUSH);
+        }
+        if ctx.is_key_pressed(Key::BracketLeft) {
+            self.brush = (self.brush - 2).max(1);
+        }
+        if ctx.is_key_pressed(Key::BracketRight) {
+            self.brush = (self.brush + 2).min(MAX_BRUSH);
+        }
+        if ctx.is_pressed(BTN_POINTER_D, 0) {
+            self.canvas.fill(PAPER);
+        }
+        if ctx.is_pressed(BTN_POINTER_C, 0) {
+            if let Some(c) = self.canvas_at(pos.0, pos.1) {
+                self.colour = c;
+            }
+        }
+        let size = ctx.palette().len() as u8;
+        if ctx.is_pressed(BTN_POINTER_A, 0) {
+            if let Some(i) =
+                (0..size.min(16)).find(|&i| swatch_rect(i, self.h).contains(pos.0, pos.1))
+            {
+                self.colour = i;
+                self.last = None;
+                return;
+            }
+        }
+        let ink = if ctx.is_down(BTN_POINTER_A, 0) {
+            Some(self.colour)
+        } else if ctx.is_down(BTN_POINTER_B, 0) {
+            Some(PAPER)
+        } else {
+            None
+        };
+        match ink {
+            Some(c) => {
+                // A tap seen as pressed and already released still leaves a dot.
+                let from = match self.last {
+                    Some((at, ink)) if ink == c => at,
+                    _ => pos,
+                };
+                self.stroke(from, pos, c);
+                let held = ctx.is_down(BTN_POINTER_A | BTN_POINTER_B, 0)
+                    && !ctx.is_released(BTN_POINTER_A | BTN_POINTER_B, 0);
+                self.last = held.then_some((pos, c));
+            }
+            None => self.last = None,
+        }
+    }
+
+    fn render(&self, ctx: &mut Render<'_>) {
+        // Index 0 draws nothing, so the bar is the cleared screen and the canvas is filled over it.
+        ctx.clear(0);
+        ctx.draw_rect_fill(Rect::new(0, 0, self.w, self.h - BAR), PAPER);
+        for y in 0..self.h - BAR {
+            let row = &self.canvas[(y * self.w) as usize..((y + 1) * self.w) as usize];
+            let mut x = 0;
+            while x < self.w {
+                let c = row[x as usize];
+                let run = row[x as usize..].iter().take_while(|&&v| v == c).count() as i32;
+                if c != PAPER {
+                    ctx.draw_rect_fill(Rect::new(x, y, run, 1), c);
+                }
+                x += run;
+            }
+        }
+        let size = ctx.palette().len().min(16) as u8;
+        for i in 1..size {
+            let r = swatch_rect(i, self.h);
+            ctx.draw_rect_fill(r, i);
+            if i == self.colour {
+                ctx.draw_rect(Rect::new(r.x - 1, r.y - 1, r.w + 2, r.h + 2), 7);
+            }
+        }
+        let right = SWATCH_LEFT + i32::from(size) * (SWATCH + 1) + 4;
+        ctx.system_printf(right, self.h - BAR + 2, 7, format_args!("{}px", self.brush));
+        let (px, py) = self.pointer;
+        if py < self.h - BAR {
+            let r = self.brush / 2;
+            let outline = 5;
+            ctx.draw_rect(
+                Rect::new(px - r - 1, py - r - 1, self.brush + 2, self.brush + 2),
+                outline,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bt::Console;
+
+    fn step(p: &mut Paint, con: &mut Console, tick: u64) {
+        p.update(&mut con.update_context(tick));
+    }
+
+    #[test]
+    fn a_drag_paints_a_joined_stroke_and_b_erases() {
+        let mut con = Console::new(&Settings::default(), 1);
+        let mut p = Paint::default();
+        p.init(&mut con.init_context()).unwrap();
+        con.input_mut().set_pointer_pos(10, 10);
+        con.input_mut().set_buttons(0, BTN_POINTER_A, true);
+        step(&mut p, &mut con, 0);
+        con.input_mut().set_pointer_pos(60, 10);
+        step(&mut p, &mut con, 1);
+        for x in 10..=60 {
+            assert_eq!(p.canvas_at(x, 10), Some(8), "x {x}");
+        }
+        con.input_mut().set_buttons(0, BTN_POINTER_A, false);
+        con.input_mut().set_buttons(0, BTN_POINTER_B, true);
+        con.input_mut().set_pointer_pos(30, 10);
+        step(&mut p, &mut con, 2);
+        assert_eq!(p.canvas_at(30, 10), Some(PAPER));
+        assert_eq!(p.canvas_at(50, 10), Some(8));
+    }
+
+    #[test]
+    fn a_swatch_click_chooses_the_colour_without_painting() {
+        let mut con = Console::new(&Settings::default(), 1);
+        let mut p = Paint::default();
+        p.init(&mut con.init_context()).unwrap();
+        let r = swatch_rect(12, 240);
+        con.input_mut().set_pointer_pos(r.x + 2, r.y + 2);
+        con.input_mut().set_buttons(0, BTN_POINTER_A, true);
+        step(&mut p, &mut con, 0);
+        assert_eq!(p.colour, 12);
+    }
+}

@@ -1,0 +1,306 @@
+//! What a player does, turned into what the engine sees: the layer between a platform (the
+//! window, gamepads) and [`Engine`].
+//!
+//! A platform translates its own events into [`HostEvent`]s and hands them to [`Host::handle`];
+//! once per displayed frame it calls [`Host::frame`]. Nothing here knows about windows, so tests
+//! drive exactly what a player's window drives, event by event, with no display.
+//!
+//! The host keeps a few keys for itself ([`HOST_KEYS`]): Backquote toggles the overlay, F5 pauses
+//! and resumes, F6 runs one update while paused, F9 saves a screenshot and F11 asks the window
+//! for fullscreen. They do not reach the cart.
+
+use std::path::{Path, PathBuf};
+
+use bt::{Key, Source, BTN_L2, BTN_POINTER_A, BTN_R2, TRIGGER_PRESS};
+use bt_overlay::Overlay;
+
+use crate::capture;
+use crate::engine::{Engine, EngineError, FrameReport};
+use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
+use crate::seek::From;
+
+/// One thing a player did, in the console's terms.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HostEvent<'a> {
+    /// A key went down or up. Repeats from the keyboard's own auto-repeat are not events.
+    Key {
+        /// The key.
+        key: Key,
+        /// Whether it went down.
+        down: bool,
+    },
+    /// Text the keyboard produced.
+    Text(&'a str),
+    /// The pointer moved to a display pixel (already clamped to the display).
+    PointerMoved {
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
+    /// The pointer left the display.
+    PointerLeft,
+    /// The window lost the keyboard focus: every key and pointer button held is let go (their
+    /// releases reach the next update), since their releases would go to another window.
+    FocusLost,
+    /// A pointer button (`BTN_POINTER_A` ... `BTN_POINTER_D`) went down or up.
+    PointerButton {
+        /// The button's mask.
+        button: u32,
+        /// Whether it went down.
+        down: bool,
+    },
+    /// The wheel turned, in lines (positive right and down).
+    Wheel {
+        /// Horizontal lines.
+        dx: f32,
+        /// Vertical lines.
+        dy: f32,
+    },
+    /// A gamepad became `player`'s.
+    GamepadConnected {
+        /// Player 0–3.
+        player: usize,
+    },
+    /// `player`'s gamepad went away: its buttons are let go and its axes centred.
+    GamepadDisconnected {
+        /// Player 0–3.
+        player: usize,
+    },
+    /// Gamepad buttons of `player` went down or up.
+    GamepadButton {
+        /// Player 0–3.
+        player: usize,
+        /// The buttons' mask.
+        buttons: u32,
+        /// Whether they went down.
+        down: bool,
+    },
+    /// A gamepad axis of `player` moved (sticks -1..1, down and right positive; triggers 0..1).
+    /// Triggers also hold `BTN_L2` / `BTN_R2` from [`TRIGGER_PRESS`] on.
+    GamepadAxis {
+        /// Player 0–3.
+        player: usize,
+        /// `AXIS_LEFT_X` ... `AXIS_TRIGGER_R`.
+        axis: usize,
+        /// The raw reading.
+        value: f32,
+    },
+}
+
+/// Something the platform should do or tell the player after an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HostAction {
+    /// F11: switch fullscreen on or off.
+    ToggleFullscreen,
+    /// F9: a screenshot was saved here.
+    Saved(PathBuf),
+    /// F9: the screenshot could not be saved.
+    SaveFailed(String),
+    /// F5 paused live play.
+    Paused,
+    /// F5 resumed live play.
+    Resumed,
+    /// F6 ran one update; the tick counter is now this.
+    Stepped(u64),
+    /// The overlay was shown or hidden.
+    OverlayToggled,
+}
+
+/// The engine, its key map, and what the player is holding.
+#[derive(Debug)]
+pub struct Host {
+    engine: Engine,
+    keymap: KeyMap,
+    /// Keys physically held, bit `k` for `Key::ALL[k]` (host keys included).
+    keys_held: u128,
+    pointer: (i32, i32),
+    captures: PathBuf,
+    name: String,
+}
+
+impl Host {
+    /// A host for `engine`, reading keys through `keymap`. Screenshots go to
+    /// `captures/<name>-NNNN.png`.
+    pub fn new(engine: Engine, keymap: KeyMap, captures: &Path, name: &str) -> Host {
+        Host {
+            engine,
+            keymap,
+            keys_held: 0,
+            pointer: (0, 0),
+            captures: captures.to_path_buf(),
+            name: name.to_string(),
+        }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The engine, to change.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Whether live play is stopped (by F5, or parked by `--at`).
+    pub fn is_paused(&self) -> bool {
+        self.engine.is_parked()
+    }
+
+    /// Opens parked on the frame at `seconds`, as `bt run --at` does.
+    ///
+    /// # Errors
+    /// As [`Engine::render_at`].
+    pub fn park_at(&mut self, seconds: f64) -> Result<(), EngineError> {
+        self.engine.render_at(seconds, From::Start)
+    }
+
+    /// One displayed frame at `now_ms` (see [`Engine::run`]).
+    pub fn frame(&mut self, now_ms: f64) -> Option<FrameReport> {
+        self.engine.run(now_ms)
+    }
+
+    /// Feeds one event to the console. Returns what the platform should do about it, if anything.
+    pub fn handle(&mut self, event: HostEvent<'_>) -> Option<HostAction> {
+        let input = self.engine.console_mut().input_mut();
+        match event {
+            HostEvent::Key { key, down } => return self.key(key, down),
+            HostEvent::Text(text) => input.push_text(text),
+            HostEvent::PointerMoved { x, y } => {
+                self.pointer = (x, y);
+                input.set_pointer_pos(x, y);
+            }
+            HostEvent::PointerLeft => input.set_pointer_inactive(),
+            HostEvent::FocusLost => {
+                input.set_held_from(Source::Pointer, 0, 0);
+                let mut held = self.keys_held;
+                while held != 0 {
+                    let i = held.trailing_zeros() as usize;
+                    if let Some(&key) = Key::ALL.get(i) {
+                        input.set_key(key, false);
+                    }
+                    held &= held - 1;
+                }
+                self.keys_held = 0;
+                for player in 0..KEYBOARD_PLAYERS {
+                    input.set_held_from(Source::Keyboard, player, 0);
+                }
+            }
+            HostEvent::PointerButton { button, down } => {
+                input.set_buttons_from(Source::Pointer, 0, button, down);
+                let h = self.engine.settings().height as i32;
+                let (x, y) = self.pointer;
+                if down && button & BTN_POINTER_A != 0 && Overlay::hits_toggle(x, y, h) {
+                    return self.toggle_overlay();
+                }
+            }
+            HostEvent::Wheel { dx, dy } => input.add_wheel(dx, dy),
+            HostEvent::GamepadConnected { player } => input.set_gamepad_connected(player, true),
+            HostEvent::GamepadDisconnected { player } => {
+                input.set_gamepad_connected(player, false);
+            }
+            HostEvent::GamepadButton {
+                player,
+                buttons,
+                down,
+            } => input.set_buttons_from(Source::Gamepad, player, buttons, down),
+            HostEvent::GamepadAxis {
+                player,
+                axis,
+                value,
+            } => {
+                input.set_axis(player, axis, value);
+                let trigger = match axis {
+                    bt::AXIS_TRIGGER_L => BTN_L2,
+                    bt::AXIS_TRIGGER_R => BTN_R2,
+                    _ => 0,
+                };
+                if trigger != 0 {
+                    input.set_buttons_from(
+                        Source::Gamepad,
+                        player,
+                        trigger,
+                        value >= TRIGGER_PRESS,
+                    );
+                }
+            }
+        }
+        None
+    }
+
+    fn key(&mut self, key: Key, down: bool) -> Option<HostAction> {
+        let bit = 1u128 << (key as u8);
+        let was_down = self.keys_held & bit != 0;
+        if down {
+            self.keys_held |= bit;
+        } else {
+            self.keys_held &= !bit;
+        }
+        if HOST_KEYS.contains(&key) {
+            return (down && !was_down).then(|| self.host_key(key)).flatten();
+        }
+        let input = self.engine.console_mut().input_mut();
+        input.set_key(key, down);
+        for player in 0..KEYBOARD_PLAYERS {
+            let held = self.keymap.held_buttons(self.keys_held, player);
+            input.set_held_from(Source::Keyboard, player, held);
+        }
+        None
+    }
+
+    fn host_key(&mut self, key: Key) -> Option<HostAction> {
+        match key {
+            Key::Backquote => self.toggle_overlay(),
+            Key::F5 if self.engine.is_parked() => {
+                self.engine.resume();
+                // A replay whose init failed stays parked.
+                (!self.engine.is_parked()).then_some(HostAction::Resumed)
+            }
+            Key::F5 => {
+                self.engine.pause();
+                Some(HostAction::Paused)
+            }
+            Key::F6 if self.engine.is_parked() => {
+                let next = self.engine.updates_since_init() + 1;
+                let seconds = next as f64 / self.engine.settings().target_fps;
+                self.engine.render_at(seconds, From::Current).ok()?;
+                Some(HostAction::Stepped(self.engine.ticks()))
+            }
+            Key::F9 => Some(match self.screenshot() {
+                Ok(path) => HostAction::Saved(path),
+                Err(e) => HostAction::SaveFailed(e),
+            }),
+            Key::F11 => Some(HostAction::ToggleFullscreen),
+            _ => None,
+        }
+    }
+
+    fn toggle_overlay(&mut self) -> Option<HostAction> {
+        self.engine.overlay_mut()?.toggle();
+        if self.engine.is_parked() {
+            // Nothing runs while parked, so draw the same frame again with the overlay changed.
+            let now = self.engine.updates_since_init() as f64 / self.engine.settings().target_fps;
+            let _ = self.engine.render_at(now, From::Current);
+        }
+        Some(HostAction::OverlayToggled)
+    }
+
+    /// Saves the framebuffer as it is on screen (display size, overlay included) into the
+    /// captures folder, under the first `<name>-NNNN.png` not taken. Never overwrites a file.
+    ///
+    /// # Errors
+    /// A message naming the folder or file that could not be written.
+    pub fn screenshot(&mut self) -> Result<PathBuf, String> {
+        std::fs::create_dir_all(&self.captures)
+            .map_err(|e| format!("cannot create {}: {e}", self.captures.display()))?;
+        let path = (1..=9999)
+            .map(|n| self.captures.join(format!("{}-{n:04}.png", self.name)))
+            .find(|p| !p.exists())
+            .ok_or_else(|| format!("{} holds 9999 captures already", self.captures.display()))?;
+        capture::save_png(self.engine.framebuffer(), self.engine.palette(), 1, &path)
+            .map_err(|e| e.to_string())?;
+        Ok(path)
+    }
+}

@@ -1,0 +1,437 @@
+//! Which keys press which buttons for the two keyboard players, and the user's TOML file that
+//! changes it.
+//!
+//! The file (see `docs/input.md`) lists, per player, the keys for any button it wants to change;
+//! buttons it leaves out keep their default keys and an empty list unmaps a button:
+//!
+//! ```toml
+//! version = 1
+//!
+//! [player1]
+//! a = ["Space", "KeyJ"]
+//! select = []
+//! ```
+//!
+//! BT only reads this file; it never creates or rewrites it.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use bt::{
+    Key, BTN_A, BTN_B, BTN_DOWN, BTN_L, BTN_LEFT, BTN_R, BTN_RIGHT, BTN_SELECT, BTN_START, BTN_UP,
+    BTN_X, BTN_Y, KEY_COUNT,
+};
+use serde::Deserialize;
+use thiserror::Error;
+use toml::Spanned;
+
+/// How many players the keyboard serves.
+pub const KEYBOARD_PLAYERS: usize = 2;
+
+/// The key-map file format this BT reads.
+pub const KEYMAP_VERSION: u32 = 1;
+
+/// The buttons a key map can assign, with their names in the file, in file order.
+pub const MAPPABLE: [(&str, u32); 12] = [
+    ("up", BTN_UP),
+    ("down", BTN_DOWN),
+    ("left", BTN_LEFT),
+    ("right", BTN_RIGHT),
+    ("a", BTN_A),
+    ("b", BTN_B),
+    ("x", BTN_X),
+    ("y", BTN_Y),
+    ("l", BTN_L),
+    ("r", BTN_R),
+    ("start", BTN_START),
+    ("select", BTN_SELECT),
+];
+
+/// Why a key-map file was refused. Every message names the file.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum KeyMapError {
+    /// The file could not be read.
+    #[error("key map {path}: cannot read it: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// Not TOML, an unknown table or field, or a value of the wrong type.
+    #[error("key map {path}: {message}")]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// The parser's message, with line and column.
+        message: String,
+    },
+    /// A format version this BT does not read.
+    #[error(
+        "key map {path}: version {found} is not supported (this bt reads version {KEYMAP_VERSION})"
+    )]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u32,
+    },
+    /// A key code that does not exist.
+    #[error(
+        "key map {path}, line {line}: [{table}] {field}: unknown key code '{value}' \
+         (codes look like KeyW, Digit5, ArrowUp, Space, Numpad1)"
+    )]
+    UnknownKey {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// The player table.
+        table: &'static str,
+        /// The button field.
+        field: &'static str,
+        /// The code found.
+        value: String,
+    },
+    /// A key that the host keeps for itself.
+    #[error(
+        "key map {path}, line {line}: [{table}] {field}: {value} is a host key \
+         (Backquote, F5, F6, F9 and F11 cannot be mapped)"
+    )]
+    HostKey {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// The player table.
+        table: &'static str,
+        /// The button field.
+        field: &'static str,
+        /// The key.
+        value: Key,
+    },
+}
+
+/// Keys the window host keeps for itself: overlay, pause, step, screenshot, fullscreen.
+pub const HOST_KEYS: [Key; 5] = [Key::Backquote, Key::F5, Key::F6, Key::F9, Key::F11];
+
+/// For every key, the buttons it holds for each keyboard player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyMap {
+    buttons: [[u32; KEYBOARD_PLAYERS]; KEY_COUNT],
+}
+
+impl Default for KeyMap {
+    /// Player 1 on W A S D with Space or B for A, N for B, 5 for Start and Escape for Select;
+    /// player 2 on the arrows with ; or keypad 1 for A, ' or keypad 2 for B, and Backspace or
+    /// keypad / for Start.
+    fn default() -> KeyMap {
+        let mut map = KeyMap::empty();
+        let p1: &[(Key, u32)] = &[
+            (Key::KeyW, BTN_UP),
+            (Key::KeyS, BTN_DOWN),
+            (Key::KeyA, BTN_LEFT),
+            (Key::KeyD, BTN_RIGHT),
+            (Key::Space, BTN_A),
+            (Key::KeyB, BTN_A),
+            (Key::KeyN, BTN_B),
+            (Key::Digit5, BTN_START),
+            (Key::Escape, BTN_SELECT),
+        ];
+        let p2: &[(Key, u32)] = &[
+            (Key::ArrowUp, BTN_UP),
+            (Key::ArrowDown, BTN_DOWN),
+            (Key::ArrowLeft, BTN_LEFT),
+            (Key::ArrowRight, BTN_RIGHT),
+            (Key::Semicolon, BTN_A),
+            (Key::Numpad1, BTN_A),
+            (Key::Quote, BTN_B),
+            (Key::Numpad2, BTN_B),
+            (Key::Backspace, BTN_START),
+            (Key::NumpadDivide, BTN_START),
+        ];
+        for (player, list) in [p1, p2].into_iter().enumerate() {
+            for &(key, button) in list {
+                map.buttons[key as usize][player] |= button;
+            }
+        }
+        map
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    version: u32,
+    player1: Option<RawPlayer>,
+    player2: Option<RawPlayer>,
+}
+
+type RawKeys = Option<Vec<Spanned<String>>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlayer {
+    up: RawKeys,
+    down: RawKeys,
+    left: RawKeys,
+    right: RawKeys,
+    a: RawKeys,
+    b: RawKeys,
+    x: RawKeys,
+    y: RawKeys,
+    l: RawKeys,
+    r: RawKeys,
+    start: RawKeys,
+    select: RawKeys,
+}
+
+impl RawPlayer {
+    fn fields(self) -> [RawKeys; 12] {
+        [
+            self.up,
+            self.down,
+            self.left,
+            self.right,
+            self.a,
+            self.b,
+            self.x,
+            self.y,
+            self.l,
+            self.r,
+            self.start,
+            self.select,
+        ]
+    }
+}
+
+impl KeyMap {
+    /// A map in which no key presses anything.
+    pub fn empty() -> KeyMap {
+        KeyMap {
+            buttons: [[0; KEYBOARD_PLAYERS]; KEY_COUNT],
+        }
+    }
+
+    /// The buttons `key` holds for `player` (0 for other players).
+    pub fn buttons(&self, key: Key, player: usize) -> u32 {
+        self.buttons[key as usize].get(player).copied().unwrap_or(0)
+    }
+
+    /// The buttons `player` holds when the keys of the set `held` are down (bit `k` is
+    /// `Key::ALL[k]`).
+    pub fn held_buttons(&self, held: u128, player: usize) -> u32 {
+        let mut mask = 0;
+        let mut m = held;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            if let Some(row) = self.buttons.get(i) {
+                mask |= row.get(player).copied().unwrap_or(0);
+            }
+            m &= m - 1;
+        }
+        mask
+    }
+
+    /// Makes `keys` the only keys for `button` of `player`.
+    pub fn assign(&mut self, player: usize, button: u32, keys: &[Key]) {
+        if player >= KEYBOARD_PLAYERS {
+            return;
+        }
+        for row in &mut self.buttons {
+            row[player] &= !button;
+        }
+        for &k in keys {
+            self.buttons[k as usize][player] |= button;
+        }
+    }
+
+    /// The defaults with a key-map file's changes applied. `path` only names the file in errors.
+    ///
+    /// # Errors
+    /// [`KeyMapError::Syntax`], [`KeyMapError::Version`], [`KeyMapError::UnknownKey`] or
+    /// [`KeyMapError::HostKey`], naming the file, and where known the line, table, field and value.
+    pub fn from_toml(text: &str, path: &Path) -> Result<KeyMap, KeyMapError> {
+        let raw: RawFile = toml::from_str(text).map_err(|e| KeyMapError::Syntax {
+            path: path.to_path_buf(),
+            message: e.to_string().trim_end().replace('\n', "\n  "),
+        })?;
+        if raw.version != KEYMAP_VERSION {
+            return Err(KeyMapError::Version {
+                path: path.to_path_buf(),
+                found: raw.version,
+            });
+        }
+        let mut map = KeyMap::default();
+        let tables = [("player1", raw.player1), ("player2", raw.player2)];
+        for (player, (table, raw_player)) in tables.into_iter().enumerate() {
+            let Some(raw_player) = raw_player else {
+                continue;
+            };
+            for ((field, button), keys) in MAPPABLE.iter().zip(raw_player.fields()) {
+                let Some(keys) = keys else { continue };
+                let mut parsed = Vec::with_capacity(keys.len());
+                for code in keys {
+                    let line = line_of(text, code.span().start);
+                    let key =
+                        Key::from_code(code.get_ref()).ok_or_else(|| KeyMapError::UnknownKey {
+                            path: path.to_path_buf(),
+                            line,
+                            table,
+                            field,
+                            value: code.get_ref().clone(),
+                        })?;
+                    if HOST_KEYS.contains(&key) {
+                        return Err(KeyMapError::HostKey {
+                            path: path.to_path_buf(),
+                            line,
+                            table,
+                            field,
+                            value: key,
+                        });
+                    }
+                    parsed.push(key);
+                }
+                map.assign(player, *button, &parsed);
+            }
+        }
+        Ok(map)
+    }
+
+    /// Reads a key-map file.
+    ///
+    /// # Errors
+    /// [`KeyMapError::Read`] when it cannot be read, else as [`KeyMap::from_toml`].
+    pub fn load(path: &Path) -> Result<KeyMap, KeyMapError> {
+        let text = std::fs::read_to_string(path).map_err(|source| KeyMapError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        KeyMap::from_toml(&text, path)
+    }
+
+    /// The map written out as a complete key-map file.
+    pub fn to_toml(&self) -> String {
+        let mut out = format!(
+            "# BT key map: the keys that press each button, per keyboard player.\n\
+             # Buttons left out keep their default keys; [] unmaps a button.\n\
+             version = {KEYMAP_VERSION}\n"
+        );
+        for player in 0..KEYBOARD_PLAYERS {
+            let _ = write!(out, "\n[player{}]\n", player + 1);
+            for (field, button) in MAPPABLE {
+                let codes: Vec<String> = Key::ALL
+                    .iter()
+                    .filter(|&&k| self.buttons(k, player) & button != 0)
+                    .map(|k| format!("\"{}\"", k.code()))
+                    .collect();
+                let _ = writeln!(out, "{field} = [{}]", codes.join(", "));
+            }
+        }
+        out
+    }
+}
+
+fn line_of(text: &str, byte: usize) -> usize {
+    text.as_bytes()
+        .iter()
+        .take(byte)
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// Where BT looks for the user's key map: `$XDG_CONFIG_HOME/bt/keys.toml`, else
+/// `$HOME/.config/bt/keys.toml` (`%APPDATA%\bt\keys.toml` on Windows). `None` when none of
+/// those variables is set.
+pub fn default_path() -> Option<PathBuf> {
+    let var = |name| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if cfg!(windows) {
+        return var("APPDATA").map(|d| d.join("bt").join("keys.toml"));
+    }
+    var("XDG_CONFIG_HOME")
+        .or_else(|| var("HOME").map(|h| h.join(".config")))
+        .map(|d| d.join("bt").join("keys.toml"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<KeyMap, String> {
+        KeyMap::from_toml(text, Path::new("/home/u/.config/bt/keys.toml"))
+            .map_err(|e| e.to_string())
+    }
+
+    fn set(keys: &[Key]) -> u128 {
+        keys.iter().fold(0, |m, &k| m | 1u128 << (k as u8))
+    }
+
+    #[test]
+    fn defaults_give_two_players() {
+        let m = KeyMap::default();
+        assert_eq!(m.buttons(Key::KeyW, 0), BTN_UP);
+        assert_eq!(m.buttons(Key::KeyW, 1), 0);
+        assert_eq!(m.buttons(Key::ArrowUp, 1), BTN_UP);
+        assert_eq!(
+            m.held_buttons(set(&[Key::Space, Key::KeyD]), 0),
+            BTN_A | BTN_RIGHT
+        );
+        assert_eq!(m.held_buttons(set(&[Key::Quote]), 1), BTN_B);
+    }
+
+    #[test]
+    fn a_file_changes_only_what_it_lists() {
+        let m = parse(
+            "version = 1\n[player1]\na = [\"KeyJ\", \"KeyK\"]\nselect = []\n[player2]\nx = [\"Numpad4\"]\n",
+        )
+        .unwrap();
+        assert_eq!(m.buttons(Key::KeyJ, 0), BTN_A);
+        assert_eq!(m.buttons(Key::Space, 0), 0, "replaced");
+        assert_eq!(m.buttons(Key::Escape, 0), 0, "unmapped");
+        assert_eq!(m.buttons(Key::KeyW, 0), BTN_UP, "untouched");
+        assert_eq!(m.buttons(Key::Numpad4, 1), BTN_X);
+    }
+
+    #[test]
+    fn the_written_map_reads_back_the_same() {
+        let mut m = KeyMap::default();
+        m.assign(1, BTN_L, &[Key::KeyQ, Key::PageUp]);
+        assert_eq!(parse(&m.to_toml()).unwrap(), m);
+    }
+
+    #[test]
+    fn errors_name_the_file_line_field_and_value() {
+        let e = parse("version = 1\n\n[player2]\nb = [\"Quote\", \"KeyQQ\"]\n").unwrap_err();
+        assert_eq!(
+            e,
+            "key map /home/u/.config/bt/keys.toml, line 4: [player2] b: unknown key code 'KeyQQ' \
+             (codes look like KeyW, Digit5, ArrowUp, Space, Numpad1)"
+        );
+        let e = parse("version = 1\n[player1]\njump = [\"Space\"]\n").unwrap_err();
+        assert!(
+            e.contains("keys.toml") && e.contains("jump") && e.contains("line 3"),
+            "{e}"
+        );
+        let e = parse("version = 2\n").unwrap_err();
+        assert!(e.contains("version 2 is not supported"), "{e}");
+        let e = parse("[player1]\nup = [\"KeyW\"]\n").unwrap_err();
+        assert!(e.contains("version"), "{e}");
+        let e = parse("version = 1\n[player1]\nup = \"KeyW\"\n").unwrap_err();
+        assert!(
+            e.contains("line 3") && e.contains("expected a sequence"),
+            "{e}"
+        );
+        let e = parse("version = 1\n[player1]\nstart = [\"F5\"]\n").unwrap_err();
+        assert!(e.contains("F5 is a host key"), "{e}");
+        let e = KeyMap::load(Path::new("/nonexistent/keys.toml")).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("key map /nonexistent/keys.toml: cannot read it"));
+    }
+}

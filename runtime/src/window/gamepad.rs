@@ -1,0 +1,280 @@
+//! Gamepads through gilrs: which pad is which player, and what its buttons and sticks mean.
+//!
+//! The first four pads to appear become players 0 to 3, in order; a pad that goes away frees its
+//! player for the next one. Standard buttons map to BT's: the face buttons by position (south is
+//! A, east B, west X, north Y), shoulders to L and R, triggers to the trigger axes (and
+//! `BTN_L2`/`BTN_R2` from half a pull on), Start, Select and the d-pad. Sticks report down and
+//! right as positive.
+
+use bt::{
+    AXIS_LEFT_X, AXIS_LEFT_Y, AXIS_RIGHT_X, AXIS_RIGHT_Y, AXIS_TRIGGER_L, AXIS_TRIGGER_R, BTN_A,
+    BTN_B, BTN_DOWN, BTN_L, BTN_LEFT, BTN_R, BTN_RIGHT, BTN_SELECT, BTN_START, BTN_UP, BTN_X,
+    BTN_Y, PLAYERS,
+};
+use gilrs::{Axis, Button, EventType};
+
+use crate::host::HostEvent;
+
+/// The BT button a gilrs button holds, or 0 for buttons BT leaves alone (and for the analogue
+/// triggers, which arrive as [`trigger_axis`] values instead).
+pub fn button_mask(button: Button) -> u32 {
+    match button {
+        Button::South => BTN_A,
+        Button::East => BTN_B,
+        Button::West => BTN_X,
+        Button::North => BTN_Y,
+        Button::LeftTrigger => BTN_L,
+        Button::RightTrigger => BTN_R,
+        Button::Start => BTN_START,
+        Button::Select => BTN_SELECT,
+        Button::DPadUp => BTN_UP,
+        Button::DPadDown => BTN_DOWN,
+        Button::DPadLeft => BTN_LEFT,
+        Button::DPadRight => BTN_RIGHT,
+        _ => 0,
+    }
+}
+
+/// The BT trigger axis of an analogue trigger button.
+pub fn trigger_axis(button: Button) -> Option<usize> {
+    match button {
+        Button::LeftTrigger2 => Some(AXIS_TRIGGER_L),
+        Button::RightTrigger2 => Some(AXIS_TRIGGER_R),
+        _ => None,
+    }
+}
+
+/// The BT axis of a gilrs stick axis, and the sign that makes down and right positive (gilrs
+/// reports up as positive).
+pub fn stick_axis(axis: Axis) -> Option<(usize, f32)> {
+    match axis {
+        Axis::LeftStickX => Some((AXIS_LEFT_X, 1.0)),
+        Axis::LeftStickY => Some((AXIS_LEFT_Y, -1.0)),
+        Axis::RightStickX => Some((AXIS_RIGHT_X, 1.0)),
+        Axis::RightStickY => Some((AXIS_RIGHT_Y, -1.0)),
+        _ => None,
+    }
+}
+
+/// A button going down or up, as the console sees it.
+pub fn button_event(player: usize, button: Button, down: bool) -> Option<HostEvent<'static>> {
+    let buttons = button_mask(button);
+    (buttons != 0).then_some(HostEvent::GamepadButton {
+        player,
+        buttons,
+        down,
+    })
+}
+
+/// An analogue button's value (0..1), as the console sees it: only triggers matter.
+pub fn button_value_event(player: usize, button: Button, value: f32) -> Option<HostEvent<'static>> {
+    trigger_axis(button).map(|axis| HostEvent::GamepadAxis {
+        player,
+        axis,
+        value,
+    })
+}
+
+/// A stick moving, as the console sees it.
+pub fn axis_event(player: usize, axis: Axis, value: f32) -> Option<HostEvent<'static>> {
+    stick_axis(axis).map(|(axis, sign)| HostEvent::GamepadAxis {
+        player,
+        axis,
+        value: value * sign,
+    })
+}
+
+/// Which pad (by its id) holds which player slot.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PadSlots {
+    ids: [Option<usize>; PLAYERS],
+}
+
+impl PadSlots {
+    /// Gives pad `id` the first free player, or its existing one. `None` when four pads are in
+    /// use already.
+    pub fn connect(&mut self, id: usize) -> Option<usize> {
+        if let Some(p) = self.player_of(id) {
+            return Some(p);
+        }
+        let p = self.ids.iter().position(Option::is_none)?;
+        self.ids[p] = Some(id);
+        Some(p)
+    }
+
+    /// Frees pad `id`'s player, returning it.
+    pub fn disconnect(&mut self, id: usize) -> Option<usize> {
+        let p = self.player_of(id)?;
+        self.ids[p] = None;
+        Some(p)
+    }
+
+    /// The player pad `id` plays as.
+    pub fn player_of(&self, id: usize) -> Option<usize> {
+        self.ids.iter().position(|&s| s == Some(id))
+    }
+}
+
+/// The pads, when gilrs could start.
+pub struct Gamepads {
+    gilrs: Option<gilrs::Gilrs>,
+    slots: PadSlots,
+}
+
+impl std::fmt::Debug for Gamepads {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gamepads")
+            .field("slots", &self.slots)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gamepads {
+    /// Starts gilrs. Without it (no udev, a sandbox) the console runs on without gamepads, and the
+    /// reason is returned to print.
+    pub fn new() -> (Gamepads, Option<String>) {
+        match gilrs::Gilrs::new() {
+            Ok(g) => (
+                Gamepads {
+                    gilrs: Some(g),
+                    slots: PadSlots::default(),
+                },
+                None,
+            ),
+            Err(e) => (
+                Gamepads {
+                    gilrs: None,
+                    slots: PadSlots::default(),
+                },
+                Some(format!("gamepads unavailable: {e}")),
+            ),
+        }
+    }
+
+    /// Hands every pad already plugged in, then every event since the last call, to `sink`.
+    pub fn poll(&mut self, mut sink: impl FnMut(HostEvent<'static>)) {
+        let Some(gilrs) = &mut self.gilrs else {
+            return;
+        };
+        for (id, pad) in gilrs.gamepads() {
+            let id = usize::from(id);
+            if pad.is_connected() && self.slots.player_of(id).is_none() {
+                if let Some(player) = self.slots.connect(id) {
+                    sink(HostEvent::GamepadConnected { player });
+                }
+            }
+        }
+        while let Some(ev) = gilrs.next_event() {
+            let id = usize::from(ev.id);
+            let event = match ev.event {
+                EventType::Connected => self
+                    .slots
+                    .connect(id)
+                    .map(|player| HostEvent::GamepadConnected { player }),
+                EventType::Disconnected => self
+                    .slots
+                    .disconnect(id)
+                    .map(|player| HostEvent::GamepadDisconnected { player }),
+                EventType::ButtonPressed(b, _) => self
+                    .slots
+                    .player_of(id)
+                    .and_then(|p| button_event(p, b, true)),
+                EventType::ButtonReleased(b, _) => self
+                    .slots
+                    .player_of(id)
+                    .and_then(|p| button_event(p, b, false)),
+                EventType::ButtonChanged(b, v, _) => self
+                    .slots
+                    .player_of(id)
+                    .and_then(|p| button_value_event(p, b, v)),
+                EventType::AxisChanged(a, v, _) => {
+                    self.slots.player_of(id).and_then(|p| axis_event(p, a, v))
+                }
+                _ => None,
+            };
+            if let Some(event) = event {
+                sink(event);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn face_buttons_map_by_position_and_shoulders_to_l_r() {
+        let pairs = [
+            (Button::South, BTN_A),
+            (Button::East, BTN_B),
+            (Button::West, BTN_X),
+            (Button::North, BTN_Y),
+            (Button::LeftTrigger, BTN_L),
+            (Button::RightTrigger, BTN_R),
+            (Button::Start, BTN_START),
+            (Button::Select, BTN_SELECT),
+            (Button::DPadUp, BTN_UP),
+            (Button::DPadDown, BTN_DOWN),
+            (Button::DPadLeft, BTN_LEFT),
+            (Button::DPadRight, BTN_RIGHT),
+        ];
+        for (b, mask) in pairs {
+            assert_eq!(button_mask(b), mask, "{b:?}");
+            assert_eq!(
+                button_event(2, b, true),
+                Some(HostEvent::GamepadButton {
+                    player: 2,
+                    buttons: mask,
+                    down: true
+                })
+            );
+        }
+        assert_eq!(button_mask(Button::Mode), 0);
+        assert_eq!(button_event(0, Button::Mode, true), None);
+        assert_eq!(button_mask(Button::LeftTrigger2), 0, "triggers are axes");
+    }
+
+    #[test]
+    fn triggers_become_trigger_axes() {
+        assert_eq!(
+            button_value_event(1, Button::RightTrigger2, 0.6),
+            Some(HostEvent::GamepadAxis {
+                player: 1,
+                axis: AXIS_TRIGGER_R,
+                value: 0.6
+            })
+        );
+        assert_eq!(trigger_axis(Button::LeftTrigger2), Some(AXIS_TRIGGER_L));
+        assert_eq!(button_value_event(1, Button::South, 1.0), None);
+    }
+
+    #[test]
+    fn sticks_report_down_and_right_as_positive() {
+        assert_eq!(
+            axis_event(0, Axis::LeftStickY, 1.0),
+            Some(HostEvent::GamepadAxis {
+                player: 0,
+                axis: AXIS_LEFT_Y,
+                value: -1.0
+            })
+        );
+        assert_eq!(stick_axis(Axis::RightStickX), Some((AXIS_RIGHT_X, 1.0)));
+        assert_eq!(stick_axis(Axis::RightStickY), Some((AXIS_RIGHT_Y, -1.0)));
+        assert_eq!(axis_event(0, Axis::LeftZ, 1.0), None);
+    }
+
+    #[test]
+    fn pads_take_the_first_free_player_and_free_it_on_disconnect() {
+        let mut s = PadSlots::default();
+        assert_eq!(s.connect(10), Some(0));
+        assert_eq!(s.connect(11), Some(1));
+        assert_eq!(s.connect(10), Some(0), "same pad, same player");
+        assert_eq!(s.disconnect(10), Some(0));
+        assert_eq!(s.connect(12), Some(0), "reuses the freed player");
+        assert_eq!(s.connect(13), Some(2));
+        assert_eq!(s.connect(14), Some(3));
+        assert_eq!(s.connect(15), None, "four players at most");
+        assert_eq!(s.disconnect(99), None);
+    }
+}

@@ -1,0 +1,512 @@
+//! `bt run`: a cart in a window, with keyboard, mouse and gamepads.
+//!
+//! winit owns the window and its events, pixels uploads the framebuffer and scales it by a whole
+//! number with black bars around it, gilrs reads gamepads. Everything they report is turned into
+//! [`HostEvent`]s for the same [`Host`] that tests drive headless; this module only adds the
+//! platform: creating the surface, keeping its size in step with the window, pacing redraws and
+//! presenting.
+//!
+//! Each redraw asks the engine for one frame at the current time (the clock decides what it is
+//! worth), copies the framebuffer through the palette into the surface and presents it. With vsync
+//! (the default) the present waits for the display. With a paced clock the loop sleeps until the
+//! clock's next slot instead of asking early, so it never spins.
+
+pub mod gamepad;
+pub mod keys;
+pub mod stats;
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bt::{BTN_POINTER_A, BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D};
+use pixels::{wgpu, Pixels, PixelsBuilder, SurfaceTexture};
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::PhysicalKey;
+use winit::window::{Fullscreen, Window, WindowId};
+
+use crate::engine::Engine;
+use crate::host::{Host, HostAction, HostEvent};
+use crate::keymap::{self, KeyMap};
+use crate::spec::ClockSpec;
+use gamepad::Gamepads;
+use stats::{PresentLog, Presented};
+
+/// The window the default scale aims to fit: large enough for a clear picture, small enough for
+/// a laptop screen with room for the desktop around it.
+pub const TARGET_WINDOW: (u32, u32) = (1280, 800);
+
+/// Pixels a wheel "line" is worth when a touchpad reports pixels instead of lines.
+const PIXELS_PER_WHEEL_LINE: f64 = 20.0;
+
+/// How often a paused window wakes to poll gamepads and check `--exit-after`.
+const IDLE_POLL: Duration = Duration::from_millis(20);
+
+/// Present times kept for `--frame-log` (about 18 minutes at 60 Hz), allocated up front.
+const FRAME_LOG_CAPACITY: usize = 1 << 16;
+
+/// Frames left out of the rate and jitter summary: the first few pay for window creation.
+const SUMMARY_WARMUP: usize = 10;
+
+/// Options of `bt run` beyond the cart's.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WindowArgs {
+    /// The clock, as for `bt trace` [default: wall].
+    #[arg(long, value_parser = clock_spec)]
+    pub clock: Option<ClockSpec>,
+    /// Present as fast as possible instead of waiting for the display's refresh.
+    #[arg(long)]
+    pub no_vsync: bool,
+    /// Open parked on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
+    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub at: Option<f64>,
+    /// Window size as a whole multiple of the display [default: the largest that fits 1280x800].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub scale: Option<u32>,
+    /// Start fullscreen (F11 switches).
+    #[arg(long)]
+    pub fullscreen: bool,
+    /// Key-map file [default: $XDG_CONFIG_HOME/bt/keys.toml or ~/.config/bt/keys.toml, when it
+    /// exists].
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
+    /// Folder for F9 screenshots.
+    #[arg(long, default_value = "captures")]
+    pub captures: PathBuf,
+    /// Write every presented frame's time to this CSV file on exit, and print the frame rate
+    /// and jitter.
+    #[arg(long)]
+    pub frame_log: Option<PathBuf>,
+    /// Close the window this many seconds after it showed its first frame.
+    #[arg(long, value_parser = seconds_arg)]
+    pub exit_after: Option<f64>,
+}
+
+fn clock_spec(s: &str) -> Result<ClockSpec, String> {
+    s.parse::<ClockSpec>().map_err(|e| e.to_string())
+}
+
+fn seconds_arg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(v) => Err(format!("seconds must be finite and not negative, got {v}")),
+        Err(_) => Err(format!("'{s}' is not a number of seconds")),
+    }
+}
+
+/// The largest whole scale at which a `width` × `height` display fits [`TARGET_WINDOW`] (and the
+/// monitor, when known), at least 1.
+pub fn default_scale(width: u32, height: u32, monitor: Option<(u32, u32)>) -> u32 {
+    let (mut bw, mut bh) = TARGET_WINDOW;
+    if let Some((mw, mh)) = monitor {
+        bw = bw.min(mw);
+        bh = bh.min(mh);
+    }
+    (bw / width.max(1)).min(bh / height.max(1)).max(1)
+}
+
+/// What to tell a player who has no Vulkan driver.
+pub fn no_gpu_message(detail: &str) -> String {
+    format!(
+        "no usable GPU adapter ({}).\n\
+         `bt run` presents through Vulkan and found no Vulkan driver. On Debian or Ubuntu, install\n\
+         Mesa's drivers, which include a software renderer that needs no GPU:\n\
+         \n    sudo apt-get install mesa-vulkan-drivers libvulkan1\n\n\
+         `bt shot`, `bt trace` and `bt diagnose` need no GPU and work as they are.",
+        detail.trim_end_matches('.')
+    )
+}
+
+/// Plays `engine` (the cart called `name`) in a window until it is closed.
+///
+/// # Errors
+/// A message for the player: a bad key-map file, no display, no GPU adapter, a failed `--at`.
+pub fn run_cart(mut engine: Engine, name: &str, args: &WindowArgs) -> Result<(), String> {
+    let keymap = match (&args.keys, keymap::default_path()) {
+        (Some(path), _) => KeyMap::load(path).map_err(|e| e.to_string())?,
+        (None, Some(path)) if path.exists() => KeyMap::load(&path).map_err(|e| e.to_string())?,
+        _ => KeyMap::default(),
+    };
+    if let Some(spec) = &args.clock {
+        engine.set_clock(spec.build().map_err(|e| e.to_string())?);
+    }
+    let mut host = Host::new(engine, keymap, &args.captures, name);
+    if let Some(at) = args.at {
+        host.park_at(at).map_err(|e| format!("--at {at}: {e}"))?;
+    }
+    let event_loop = EventLoop::new().map_err(|e| {
+        format!(
+            "cannot open a window ({e})\n`bt run` needs a desktop session (X11 or Wayland); \
+             `bt shot`, `bt trace` and `bt diagnose` work without one."
+        )
+    })?;
+    let (pads, pad_note) = Gamepads::new();
+    if let Some(note) = pad_note {
+        eprintln!("bt: {note}; playing on without them");
+    }
+    let mut app = App {
+        host,
+        name: name.to_string(),
+        args: args.clone(),
+        window: None,
+        pixels: None,
+        surface: (0, 0),
+        pads,
+        start: Instant::now(),
+        error: None,
+        log: PresentLog::with_capacity(if args.frame_log.is_some() {
+            FRAME_LOG_CAPACITY
+        } else {
+            0
+        }),
+        announced: false,
+        shown: None,
+        dirty: true,
+    };
+    event_loop
+        .run_app(&mut app)
+        .map_err(|e| format!("window event loop: {e}"))?;
+    if let Some(e) = app.error {
+        return Err(e);
+    }
+    if let Some(path) = &args.frame_log {
+        crate::capture::write_atomically(path, app.log.to_csv().as_bytes())
+            .map_err(|e| e.to_string())?;
+        match app.log.summary(SUMMARY_WARMUP) {
+            Some(s) => println!("presented {s} (log in {})", path.display()),
+            None => println!(
+                "too few frames presented to measure (log in {})",
+                path.display()
+            ),
+        }
+    }
+    Ok(())
+}
+
+struct App {
+    host: Host,
+    name: String,
+    args: WindowArgs,
+    window: Option<Arc<Window>>,
+    pixels: Option<Pixels<'static>>,
+    /// The size the surface was last configured for.
+    surface: (u32, u32),
+    pads: Gamepads,
+    start: Instant,
+    error: Option<String>,
+    log: PresentLog,
+    announced: bool,
+    /// When the first frame was presented.
+    shown: Option<Instant>,
+    /// Something changed that a paused window must present.
+    dirty: bool,
+}
+
+impl App {
+    fn now_ms(&self) -> f64 {
+        self.start.elapsed().as_secs_f64() * 1000.0
+    }
+
+    fn fail(&mut self, event_loop: &ActiveEventLoop, message: String) {
+        self.error.get_or_insert(message);
+        event_loop.exit();
+    }
+
+    fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
+        let settings = self.host.engine().settings();
+        let (w, h) = (settings.width, settings.height);
+        let monitor = event_loop
+            .primary_monitor()
+            .or_else(|| event_loop.available_monitors().next())
+            .map(|m| (m.size().width, m.size().height))
+            .filter(|&(mw, mh)| mw > 0 && mh > 0);
+        let scale = self
+            .args
+            .scale
+            .unwrap_or_else(|| default_scale(w, h, monitor));
+        let mut attrs = Window::default_attributes()
+            .with_title(format!("{} - bt run {}", settings.title, self.name))
+            .with_inner_size(PhysicalSize::new(w * scale, h * scale))
+            .with_min_inner_size(PhysicalSize::new(w, h));
+        if self.args.fullscreen {
+            attrs = attrs.with_fullscreen(Some(Fullscreen::Borderless(None)));
+        }
+        let window = Arc::new(
+            event_loop
+                .create_window(attrs)
+                .map_err(|e| format!("cannot create the window: {e}"))?,
+        );
+        let size = window.inner_size();
+        let surface = SurfaceTexture::new(size.width.max(1), size.height.max(1), window.clone());
+        let pixels = PixelsBuilder::new(w, h, surface)
+            .enable_vsync(!self.args.no_vsync)
+            // Vulkan (or Metal, DX12): pixels' OpenGL path cannot present to an X11 window.
+            .wgpu_backend(wgpu::Backends::PRIMARY)
+            .clear_color(wgpu::Color::BLACK)
+            .build()
+            .map_err(|e| match e {
+                pixels::Error::AdapterNotFound
+                | pixels::Error::DeviceNotFound(_)
+                | pixels::Error::CreateSurface(_) => no_gpu_message(&e.to_string()),
+                other => format!("cannot set up drawing to the window: {other}"),
+            })?;
+        self.surface = (size.width.max(1), size.height.max(1));
+        self.pixels = Some(pixels);
+        window.request_redraw();
+        self.window = Some(window);
+        Ok(())
+    }
+
+    fn act(&mut self, action: Option<HostAction>) {
+        let Some(action) = action else { return };
+        self.dirty = true;
+        match action {
+            HostAction::ToggleFullscreen => {
+                if let Some(w) = &self.window {
+                    let next = match w.fullscreen() {
+                        Some(_) => None,
+                        None => Some(Fullscreen::Borderless(None)),
+                    };
+                    w.set_fullscreen(next);
+                }
+            }
+            HostAction::Saved(path) => say(&format!("saved {}", path.display())),
+            HostAction::SaveFailed(e) => eprintln!("bt: screenshot not saved: {e}"),
+            HostAction::Paused => say("paused (F5 resumes, F6 steps one update)"),
+            HostAction::Resumed => say("resumed"),
+            HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
+            _ => {}
+        }
+        if let Some(w) = &self.window {
+            w.request_redraw();
+        }
+    }
+
+    fn event(&mut self, event: HostEvent<'_>) {
+        let action = self.host.handle(event);
+        self.act(action);
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let (Some(window), Some(pixels)) = (&self.window, &mut self.pixels) else {
+            return;
+        };
+        // Keep the surface the window's size before every render: rendering to a surface of a
+        // stale size makes pixels retry for ever. A minimised window (0 x 0) draws nothing.
+        let size = window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            return;
+        }
+        if (size.width, size.height) != self.surface {
+            if let Err(e) = pixels.resize_surface(size.width, size.height) {
+                let message = format!("cannot resize the surface: {e}");
+                self.fail(event_loop, message);
+                return;
+            }
+            self.surface = (size.width, size.height);
+        }
+        let now = self.start.elapsed().as_secs_f64() * 1000.0;
+        let report = self.host.frame(now);
+        let engine = self.host.engine();
+        engine
+            .palette()
+            .write_rgba(engine.framebuffer().pixels(), pixels.frame_mut());
+        if let Err(e) = pixels.render() {
+            self.fail(event_loop, format!("cannot present the frame: {e}"));
+            return;
+        }
+        self.dirty = false;
+        let at_ms = self.now_ms();
+        self.log.push(Presented {
+            at_ms,
+            updates: report.map_or(0, |r| r.timing.updates),
+            ticks: self.host.engine().ticks(),
+        });
+        if !self.announced {
+            self.announced = true;
+            self.shown = Some(Instant::now());
+            self.announce();
+        }
+    }
+
+    /// Tells a script the window is up: size, present mode and the X11 window id.
+    fn announce(&self) {
+        let (Some(window), Some(pixels)) = (&self.window, &self.pixels) else {
+            return;
+        };
+        let size = window.inner_size();
+        let id = x11_window_id(window).map_or(String::new(), |id| format!(", X11 window {id}"));
+        say(&format!(
+            "running {} in a {}x{} window ({:?}{id})",
+            self.name,
+            size.width,
+            size.height,
+            pixels.present_mode()
+        ));
+    }
+}
+
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn x11_window_id(window: &Window) -> Option<u64> {
+    use winit::raw_window_handle::{HasWindowHandle, RawWindowHandle};
+    match window.window_handle().ok()?.as_raw() {
+        RawWindowHandle::Xlib(h) => Some(h.window),
+        RawWindowHandle::Xcb(h) => Some(u64::from(h.window.get())),
+        _ => None,
+    }
+}
+
+fn pointer_button(button: MouseButton) -> Option<u32> {
+    match button {
+        MouseButton::Left => Some(BTN_POINTER_A),
+        MouseButton::Right => Some(BTN_POINTER_B),
+        MouseButton::Middle => Some(BTN_POINTER_C),
+        MouseButton::Back | MouseButton::Forward => Some(BTN_POINTER_D),
+        MouseButton::Other(_) => None,
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_none() {
+            if let Err(e) = self.open(event_loop) {
+                self.fail(event_loop, e);
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => event_loop.exit(),
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            WindowEvent::Resized(_) | WindowEvent::ScaleFactorChanged { .. } => {
+                self.dirty = true;
+                if let Some(w) = &self.window {
+                    w.request_redraw();
+                }
+            }
+            WindowEvent::Focused(false) => self.event(HostEvent::FocusLost),
+            WindowEvent::KeyboardInput { event, .. } => {
+                let down = event.state == ElementState::Pressed;
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    if let (Some(key), false) = (keys::key_from_winit(code), event.repeat) {
+                        self.event(HostEvent::Key { key, down });
+                    }
+                }
+                if let (true, Some(text)) = (down, &event.text) {
+                    self.event(HostEvent::Text(text));
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                if let Some(pixels) = &self.pixels {
+                    let at = (position.x as f32, position.y as f32);
+                    let (x, y) = pixels
+                        .window_pos_to_pixel(at)
+                        .unwrap_or_else(|outside| pixels.clamp_pixel_pos(outside));
+                    self.event(HostEvent::PointerMoved {
+                        x: x as i32,
+                        y: y as i32,
+                    });
+                }
+            }
+            WindowEvent::CursorLeft { .. } => self.event(HostEvent::PointerLeft),
+            WindowEvent::MouseInput { state, button, .. } => {
+                if let Some(button) = pointer_button(button) {
+                    let down = state == ElementState::Pressed;
+                    self.event(HostEvent::PointerButton { button, down });
+                }
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                // winit counts away from the user as positive; BT counts down the screen.
+                let (dx, dy) = match delta {
+                    MouseScrollDelta::LineDelta(x, y) => (x, -y),
+                    MouseScrollDelta::PixelDelta(p) => (
+                        (p.x / PIXELS_PER_WHEEL_LINE) as f32,
+                        (-p.y / PIXELS_PER_WHEEL_LINE) as f32,
+                    ),
+                };
+                self.event(HostEvent::Wheel { dx, dy });
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let Self { pads, host, .. } = self;
+        let mut actions = Vec::new();
+        pads.poll(|ev| {
+            if let Some(a) = host.handle(ev) {
+                actions.push(a);
+            }
+        });
+        for a in actions {
+            self.act(Some(a));
+        }
+        let now = self.now_ms();
+        if let (Some(limit), Some(shown)) = (self.args.exit_after, self.shown) {
+            if shown.elapsed().as_secs_f64() >= limit {
+                event_loop.exit();
+                return;
+            }
+        }
+        let Some(window) = &self.window else { return };
+        if self.host.is_paused() && !self.dirty {
+            // Nothing moves: wake only for events, gamepads and --exit-after.
+            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + IDLE_POLL));
+            return;
+        }
+        match self.host.engine().next_frame_ms() {
+            Some(due) if due > now && !self.dirty => {
+                let wait = Duration::from_secs_f64((due - now) / 1000.0);
+                event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + wait));
+            }
+            _ => {
+                event_loop.set_control_flow(ControlFlow::Wait);
+                window.request_redraw();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_scale_fits_the_target_window() {
+        assert_eq!(default_scale(320, 240, None), 3);
+        assert_eq!(default_scale(160, 120, None), 6);
+        assert_eq!(default_scale(320, 240, Some((800, 600))), 2);
+        assert_eq!(default_scale(2000, 2000, None), 1);
+    }
+
+    #[test]
+    fn the_no_gpu_message_says_what_to_install_and_what_still_works() {
+        let m = no_gpu_message("No suitable `wgpu::Adapter` found.");
+        for needle in [
+            "Vulkan",
+            "apt-get install mesa-vulkan-drivers libvulkan1",
+            "bt shot",
+        ] {
+            assert!(m.contains(needle), "{m}");
+        }
+    }
+
+    #[test]
+    fn mouse_buttons_are_pointer_buttons() {
+        assert_eq!(pointer_button(MouseButton::Left), Some(BTN_POINTER_A));
+        assert_eq!(pointer_button(MouseButton::Right), Some(BTN_POINTER_B));
+        assert_eq!(pointer_button(MouseButton::Middle), Some(BTN_POINTER_C));
+        assert_eq!(pointer_button(MouseButton::Forward), Some(BTN_POINTER_D));
+        assert_eq!(pointer_button(MouseButton::Other(9)), None);
+    }
+}

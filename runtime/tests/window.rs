@@ -1,0 +1,351 @@
+//! `bt run` in a real window: an X server (Xvfb) with Mesa's software Vulkan, real key and mouse
+//! events from xdotool, and an F9 screenshot to check that the cart saw them.
+//!
+//! It needs `Xvfb`, `xdotool` and a Vulkan driver (`.ci/run` installs them). Where they are
+//! missing the test says so loudly on stderr and returns; with `BT_REQUIRE_WINDOW_TEST=1` (as in
+//! CI) it fails instead. Every wait has a deadline and every child process is killed on the way
+//! out, so it cannot hang.
+
+use std::io::{BufRead, BufReader, Read, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use bt::{Key, Palette};
+
+/// Kills its process when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn on_path(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
+}
+
+/// Skips loudly, or fails when the test is required.
+fn unavailable(why: &str) {
+    if std::env::var_os("BT_REQUIRE_WINDOW_TEST").is_some_and(|v| v == "1") {
+        panic!("the real-window test is required (BT_REQUIRE_WINDOW_TEST=1) but {why}");
+    }
+    // Written straight to stderr, past the test harness's capture, so it shows in every run.
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n**********************************************************************\n\
+         SKIPPED: the real-window test of `bt run` did not run: {why}.\n\
+         Install xvfb, xauth, xdotool, mesa-vulkan-drivers and libvulkan1 (or run .ci/run).\n\
+         **********************************************************************\n"
+    );
+}
+
+/// Lines a child prints on one of its pipes, as they come.
+fn lines(pipe: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The first line with `prefix`, waiting at most `limit`; every line seen goes into `seen`.
+fn wait_for(
+    rx: &Receiver<String>,
+    prefix: &str,
+    limit: Duration,
+    seen: &mut Vec<String>,
+) -> Option<String> {
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = deadline.checked_duration_since(Instant::now())?;
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                seen.push(line.clone());
+                if line.starts_with(prefix) {
+                    return Some(line);
+                }
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// Runs xdotool with a deadline.
+fn xdotool(display: &str, args: &[&str]) {
+    let mut child = Killed(
+        Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", display)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("xdotool starts"),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = child.0.try_wait().expect("xdotool status") {
+            assert!(status.success(), "xdotool {args:?} failed: {status}");
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "xdotool {args:?} did not finish in 10 s"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn pause(ms: u64) {
+    std::thread::sleep(Duration::from_millis(ms));
+}
+
+fn rgba(index: u8) -> [u8; 4] {
+    let mut out = [0u8; 4];
+    Palette::pico8().write_rgba(&[index], &mut out);
+    out
+}
+
+fn pixel(png: &Path, x: i32, y: i32) -> [u8; 4] {
+    let img = image::open(png)
+        .unwrap_or_else(|e| panic!("{}: {e}", png.display()))
+        .to_rgba8();
+    img.get_pixel(x as u32, y as u32).0
+}
+
+struct Xvfb {
+    _server: Killed,
+    display: String,
+}
+
+fn start_xvfb() -> Result<Xvfb, String> {
+    let mut server = Command::new("Xvfb")
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1280x1024x24",
+            "-nolisten",
+            "tcp",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("Xvfb would not start: {e}"))?;
+    let out = server.stdout.take().expect("piped");
+    let server = Killed(server);
+    let rx = lines(out);
+    let number = rx
+        .recv_timeout(Duration::from_secs(15))
+        .map_err(|_| "Xvfb printed no display number within 15 s".to_string())?;
+    Ok(Xvfb {
+        _server: server,
+        display: format!(":{}", number.trim()),
+    })
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bt-window-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn keys_and_mouse_reach_the_cart_in_a_real_window() {
+    for tool in ["Xvfb", "xdotool"] {
+        if !on_path(tool) {
+            return unavailable(&format!("{tool} is not installed"));
+        }
+    }
+    let x = match start_xvfb() {
+        Ok(x) => x,
+        Err(why) => return unavailable(&why),
+    };
+    let dir = scratch();
+    let captures = dir.join("captures");
+    let frame_log = dir.join("frames.csv");
+    let mut bt = Command::new(env!("CARGO_BIN_EXE_bt"));
+    bt.args(["run", "keys", "--exit-after", "6", "--captures"])
+        .arg(&captures)
+        .arg("--frame-log")
+        .arg(&frame_log)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", &dir)
+        // No user key-map file: the defaults apply.
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = bt.spawn().expect("bt starts");
+    let out = lines(child.stdout.take().expect("piped"));
+    let err = lines(child.stderr.take().expect("piped"));
+    let mut child = Killed(child);
+    let mut seen = Vec::new();
+    let errors = |err: &Receiver<String>| err.try_iter().collect::<Vec<_>>().join("\n");
+
+    let Some(ready) = wait_for(&out, "running keys", Duration::from_secs(60), &mut seen) else {
+        let status = child.0.try_wait().ok().flatten();
+        panic!(
+            "bt run opened no window within 60 s (exit {status:?}); stdout {seen:?}; stderr:\n{}",
+            errors(&err)
+        );
+    };
+    let window = ready
+        .rsplit("X11 window ")
+        .next()
+        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no X11 window id in {ready:?}"))
+        .to_string();
+    let scale = 3; // 320x240 at the default scale
+
+    // Focus the window, hold W (player 1's up) and the left mouse button over display pixel
+    // (200, 100), then screenshot.
+    xdotool(&x.display, &["windowfocus", "--sync", &window]);
+    let (px, py) = (200, 100);
+    let (wx, wy) = ((px * scale + 1).to_string(), (py * scale + 1).to_string());
+    xdotool(&x.display, &["mousemove", "--window", &window, &wx, &wy]);
+    xdotool(&x.display, &["keydown", "w"]);
+    xdotool(&x.display, &["mousedown", "1"]);
+    // Longer than the cart's press flash, so the caps show "held".
+    pause(800);
+    xdotool(&x.display, &["key", "F9"]);
+    let saved = wait_for(&out, "saved ", Duration::from_secs(15), &mut seen)
+        .unwrap_or_else(|| panic!("no screenshot saved after F9; stdout {seen:?}"));
+    xdotool(&x.display, &["keyup", "w"]);
+    xdotool(&x.display, &["mouseup", "1"]);
+    let png = PathBuf::from(saved.trim_start_matches("saved "));
+
+    let w = bt_cart_keys::key_rect(Key::KeyW).unwrap();
+    assert_eq!(
+        pixel(&png, w.x + 1, w.y + w.h - 2),
+        rgba(bt_cart_keys::HELD),
+        "the W cap is lit as held in {}",
+        png.display()
+    );
+    let s = bt_cart_keys::key_rect(Key::KeyS).unwrap();
+    assert_eq!(
+        pixel(&png, s.x + 1, s.y + s.h - 2),
+        rgba(bt_cart_keys::IDLE)
+    );
+    // Player 1's pad row: W holds "up" (button 0), the left button holds pointer A (button 12).
+    let up = bt_cart_keys::pad_rect(0, 0);
+    assert_eq!(
+        pixel(&png, up.x + 1, up.y + up.h - 2),
+        rgba(bt_cart_keys::HELD)
+    );
+    let pa = bt_cart_keys::pad_rect(0, 14);
+    assert_eq!(
+        pixel(&png, pa.x + 1, pa.y + pa.h - 2),
+        rgba(bt_cart_keys::HELD),
+        "pointer A held"
+    );
+    // The pointer's cross is drawn where the mouse is, in display pixels.
+    assert_eq!(
+        pixel(&png, px + 3, py),
+        rgba(7),
+        "pointer cross at ({px}, {py})"
+    );
+
+    // Resize the window: the surface must follow (a stale surface hangs pixels' render), and
+    // the frames after it must still present.
+    xdotool(&x.display, &["windowsize", &window, "700", "500"]);
+    pause(300);
+
+    // A tap: pressed and released again, seen by the cart as a press (the cap flashes).
+    xdotool(&x.display, &["key", "d"]);
+    pause(60);
+    xdotool(&x.display, &["key", "F9"]);
+    let saved = wait_for(&out, "saved ", Duration::from_secs(15), &mut seen)
+        .unwrap_or_else(|| panic!("no second screenshot; stdout {seen:?}"));
+    let png = PathBuf::from(saved.trim_start_matches("saved "));
+    let d = bt_cart_keys::key_rect(Key::KeyD).unwrap();
+    assert_eq!(
+        pixel(&png, d.x + 1, d.y + d.h - 2),
+        rgba(bt_cart_keys::PRESSED),
+        "the tapped D flashes as pressed in {}",
+        png.display()
+    );
+
+    // Let --exit-after close the window, then report what it measured.
+    let summary = wait_for(&out, "presented ", Duration::from_secs(30), &mut seen);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.0.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
+        pause(50);
+    }
+    let status = child.0.try_wait().ok().flatten();
+    assert!(
+        status.is_some_and(|s| s.success()),
+        "bt run did not exit cleanly ({status:?}); stderr:\n{}",
+        errors(&err)
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "real window under Xvfb: {}",
+        summary.unwrap_or_else(|| "no summary printed".into())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_a_vulkan_driver_bt_run_says_what_to_install() {
+    for tool in ["Xvfb"] {
+        if !on_path(tool) {
+            return unavailable(&format!("{tool} is not installed"));
+        }
+    }
+    let x = match start_xvfb() {
+        Ok(x) => x,
+        Err(why) => return unavailable(&why),
+    };
+    let dir = scratch();
+    // Point the Vulkan loader at a driver list that does not exist: no adapter at all.
+    let mut child = Killed(
+        Command::new(env!("CARGO_BIN_EXE_bt"))
+            .args(["run", "hello", "--exit-after", "1"])
+            .env("DISPLAY", &x.display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("XDG_RUNTIME_DIR", &dir)
+            .env("VK_ICD_FILENAMES", dir.join("none.json"))
+            .env("VK_DRIVER_FILES", dir.join("none.json"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("bt starts"),
+    );
+    let err = lines(child.0.stderr.take().expect("piped"));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.0.try_wait().expect("status") {
+            break s;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "bt run did not give up within 60 s"
+        );
+        pause(50);
+    };
+    pause(100);
+    let stderr: String = err.try_iter().collect::<Vec<_>>().join("\n");
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    for needle in [
+        "no usable GPU adapter",
+        "apt-get install mesa-vulkan-drivers libvulkan1",
+        "`bt shot`, `bt trace` and `bt diagnose` need no GPU",
+    ] {
+        assert!(
+            stderr.contains(needle),
+            "{needle:?} missing from:\n{stderr}"
+        );
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
