@@ -31,6 +31,7 @@ pub use palette_fx::MAX_CYCLES;
 pub use rng::Rng;
 pub use settings::{
     OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
+    MAX_WINDOW_SCALE,
 };
 pub use sprite::{
     AssetError, AssetErrorKind, ImageLoader, RgbaImage, SpriteParams, SpriteSheet, DEFAULT_TILE,

@@ -3,6 +3,8 @@
 use crate::Palette;
 use thiserror::Error;
 
+/// The largest window scale a cart may ask for.
+pub const MAX_WINDOW_SCALE: u32 = 16;
 /// The largest display side BT accepts, in pixels.
 pub const MAX_DISPLAY_SIDE: u32 = 8192;
 /// The largest display area BT accepts, in pixels.
@@ -36,6 +38,9 @@ pub enum SettingsError {
     /// The simulation rate must be a finite number above zero.
     #[error("target_fps must be finite and positive, got {0}")]
     TargetFps(f64),
+    /// The window scale must be a whole number from 1 to [`MAX_WINDOW_SCALE`].
+    #[error("window_scale must be between 1 and {MAX_WINDOW_SCALE}, got {0}")]
+    WindowScale(u32),
 }
 
 /// Palette slots the overlay draws with. Slot 0 is transparent, so none of these should be 0.
@@ -163,6 +168,10 @@ pub struct Settings {
     pub title: String,
     /// Overlay options.
     pub overlay: OverlaySettings,
+    /// How many window pixels a display pixel takes in `bt run` at start. Default `None`: the
+    /// largest whole scale that fits a comfortable window (3 for 320x240). `bt run --scale`
+    /// overrides it.
+    pub window_scale: Option<u32>,
 }
 
 impl Default for Settings {
@@ -175,6 +184,7 @@ impl Default for Settings {
             seed: None,
             title: "BT".to_string(),
             overlay: OverlaySettings::default(),
+            window_scale: None,
         }
     }
 }
@@ -239,6 +249,12 @@ impl Settings {
         self
     }
 
+    /// Sets the window scale `bt run` opens with (1 to 16).
+    pub fn window_scale(mut self, scale: u32) -> Settings {
+        self.window_scale = Some(scale);
+        self
+    }
+
     /// Turns the overlay off entirely.
     pub fn overlay_enabled(mut self, on: bool) -> Settings {
         self.overlay.enabled = on;
@@ -264,6 +280,12 @@ impl Settings {
         }
         if !(self.target_fps.is_finite() && self.target_fps > 0.0) {
             return Err(SettingsError::TargetFps(self.target_fps));
+        }
+        if let Some(scale) = self
+            .window_scale
+            .filter(|s| !(1..=MAX_WINDOW_SCALE).contains(s))
+        {
+            return Err(SettingsError::WindowScale(scale));
         }
         if let Some((name, _)) = self
             .overlay
@@ -309,6 +331,12 @@ mod tests {
             .validate()
             .unwrap_err();
         assert!(matches!(e, SettingsError::DisplayArea { .. }));
+        let e = Settings::default().window_scale(0).validate().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "window_scale must be between 1 and 16, got 0"
+        );
+        assert!(Settings::default().window_scale(4).validate().is_ok());
         let colors = OverlayColors {
             tag: 0,
             ..OverlayColors::default()

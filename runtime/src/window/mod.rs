@@ -227,6 +227,7 @@ impl App {
         let scale = self
             .args
             .scale
+            .or(settings.window_scale)
             .unwrap_or_else(|| default_scale(w, h, monitor));
         let mut attrs = Window::default_attributes()
             .with_title(format!("{} - bt run {}", settings.title, self.name))
