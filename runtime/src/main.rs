@@ -12,9 +12,10 @@ use bt_runtime::{bench, capture, diagnose};
 use bt_runtime::{Engine, EngineOptions};
 use clap::{Parser, Subcommand, ValueEnum};
 
-/// BT, a fantasy console: play carts in a window, or take screenshots and timing traces headless.
+/// BT, a fantasy console: play carts in a window, or capture, trace, diagnose and benchmark
+/// them headless.
 #[derive(Debug, Parser)]
-#[command(name = "bt", version, about, long_about = None)]
+#[command(name = "bt", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -124,10 +125,9 @@ struct KeysArgs {
     keys: Option<PathBuf>,
 }
 
+/// How `trace` and `diagnose` simulate the host: a clock, and host ticks at a rate.
 #[derive(Debug, clap::Args)]
-struct TraceArgs {
-    #[command(flatten)]
-    cart: CartArgs,
+struct SimArgs {
     /// The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,...,
     /// jitter:min_ms:max_ms:seed.
     #[arg(long, value_parser = clock_spec)]
@@ -138,6 +138,25 @@ struct TraceArgs {
     /// Host ticks per second of simulated host time; the first tick is at 0 ms.
     #[arg(long, default_value_t = 60.0, value_parser = positive_f64, allow_negative_numbers = true)]
     host_hz: f64,
+}
+
+impl SimArgs {
+    /// Puts the clock and host rate into `engine`.
+    fn apply(&self, engine: &mut Engine) -> Result<(), String> {
+        engine
+            .set_host_hz(self.host_hz)
+            .map_err(|e| e.to_string())?;
+        engine.set_clock(self.clock.build().map_err(|e| e.to_string())?);
+        Ok(())
+    }
+}
+
+#[derive(Debug, clap::Args)]
+struct TraceArgs {
+    #[command(flatten)]
+    cart: CartArgs,
+    #[command(flatten)]
+    sim: SimArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "csv")]
     format: FormatArg,
@@ -147,15 +166,8 @@ struct TraceArgs {
 struct DiagnoseArgs {
     #[command(flatten)]
     cart: CartArgs,
-    /// The clock, as for `bt trace`.
-    #[arg(long, value_parser = clock_spec)]
-    clock: ClockSpec,
-    /// Host ticks to simulate.
-    #[arg(long)]
-    frames: u64,
-    /// Host ticks per second of simulated host time; the first tick is at 0 ms.
-    #[arg(long, default_value_t = 60.0, value_parser = positive_f64, allow_negative_numbers = true)]
-    host_hz: f64,
+    #[command(flatten)]
+    sim: SimArgs,
     /// Integer upscale of the PNG (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     scale: u32,
@@ -305,10 +317,7 @@ fn shot(args: ShotArgs) -> Result<(), String> {
 
 fn trace(args: TraceArgs) -> Result<(), String> {
     let mut engine = engine(&args.cart, false)?;
-    engine
-        .set_host_hz(args.host_hz)
-        .map_err(|e| e.to_string())?;
-    engine.set_clock(args.clock.build().map_err(|e| e.to_string())?);
+    args.sim.apply(&mut engine)?;
     let format = match args.format {
         FormatArg::Csv => Format::Csv,
         FormatArg::Json => Format::Json,
@@ -316,7 +325,7 @@ fn trace(args: TraceArgs) -> Result<(), String> {
     let stdout = io::stdout().lock();
     let mut writer = TraceWriter::new(io::BufWriter::new(stdout), format).map_err(io_error)?;
     let written = (|| {
-        for _ in 0..args.frames {
+        for _ in 0..args.sim.frames {
             if engine.advance(1) == 1 {
                 writer.row(engine.last_frame())?;
             }
@@ -336,16 +345,13 @@ fn diagnose(args: DiagnoseArgs) -> Result<(), String> {
     overlay.set_visible(true);
     overlay.set_timing_chart(true);
     overlay.set_fixed_costs(args.fixed_costs);
-    engine
-        .set_host_hz(args.host_hz)
-        .map_err(|e| e.to_string())?;
-    engine.set_clock(args.clock.build().map_err(|e| e.to_string())?);
+    args.sim.apply(&mut engine)?;
     let mut csv = Vec::new();
     if args.csv.is_some() {
         writeln!(csv, "{}", diagnose::CSV_HEADER).map_err(io_error)?;
     }
     let mut frames = 0;
-    for _ in 0..args.frames {
+    for _ in 0..args.sim.frames {
         if engine.advance(1) == 1 {
             frames += 1;
             if args.csv.is_some() {
@@ -357,7 +363,7 @@ fn diagnose(args: DiagnoseArgs) -> Result<(), String> {
     if frames == 0 {
         return Err(format!(
             "the clock delivered no frame in {} host ticks; nothing to draw",
-            args.frames
+            args.sim.frames
         ));
     }
     capture::save_png(
