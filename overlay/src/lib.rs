@@ -150,6 +150,7 @@ pub struct Overlay {
     fixed_costs: bool,
     colors: OverlayColors,
     title: String,
+    backend: String,
     target_fps: f64,
     budget_ms: f64,
     frame_ms: Smoothed,
@@ -182,6 +183,7 @@ impl Overlay {
             fixed_costs: false,
             colors: settings.overlay.colors,
             title: settings.title.clone(),
+            backend: "cpu".to_string(),
             target_fps: settings.target_fps,
             budget_ms,
             frame_ms: Smoothed::default(),
@@ -211,6 +213,13 @@ impl Overlay {
     /// Flips visibility.
     pub fn toggle(&mut self) {
         self.visible = !self.visible;
+    }
+
+    /// Names what presents the frames in the title row's right-hand label: `cpu` (the default,
+    /// for headless hosts) or the GPU backend a window host uses, such as `vulkan`.
+    pub fn set_backend(&mut self, name: &str) {
+        self.backend.clear();
+        self.backend.push_str(name);
     }
 
     /// Whether the timing chart is drawn.
@@ -368,7 +377,7 @@ impl Overlay {
         // Title, and the display on the right.
         bar(fb, 0, w, &c);
         fb.print(EDGE_MARGIN, 0, c.text, &self.title);
-        display_label(line, w, h);
+        display_label(line, &self.backend, w, h);
         let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
         segments(fb, right, 0, line, c.text, c.gap);
         if let Some((top, height)) = layout.chart {

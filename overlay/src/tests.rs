@@ -542,3 +542,26 @@ fn colours_come_from_the_cart_settings() {
     assert_eq!(fb.get(319, 0), Some(3));
     assert_eq!(o.colors().bar, 3);
 }
+
+#[test]
+fn the_title_row_names_the_backend_a_host_sets() {
+    let settings = Settings::default().overlay_visible(true);
+    let draw = |backend: Option<&str>| {
+        let mut o = Overlay::new(&settings);
+        if let Some(b) = backend {
+            o.set_backend(b);
+        }
+        let mut fb = Framebuffer::new(320, 240);
+        o.draw(&mut fb);
+        fb
+    };
+    assert_eq!(draw(None), draw(Some("cpu")));
+    // "vulkan|320x240" is three glyphs wider than "cpu|320x240", so its text starts further left.
+    let (cpu, vulkan) = (draw(None), draw(Some("vulkan")));
+    let first_ink = |fb: &Framebuffer| {
+        (150..320)
+            .find(|&x| (0..13).any(|y| fb.get(x, y) == Some(OverlayColors::default().text)))
+            .unwrap()
+    };
+    assert_eq!(first_ink(&cpu) - first_ink(&vulkan), 18);
+}

@@ -47,10 +47,10 @@ impl fmt::Write for Cursor<'_> {
     }
 }
 
-/// Writes the title row's right-hand label: the renderer and the display size, `cpu|320x240`.
-pub(crate) fn display_label(out: &mut String, width: i32, height: i32) {
+/// Writes the title row's right-hand label: the presenter and the display size, `cpu|320x240`.
+pub(crate) fn display_label(out: &mut String, backend: &str, width: i32, height: i32) {
     out.clear();
-    let _ = write!(out, "cpu|{width}x{height}");
+    let _ = write!(out, "{backend}|{width}x{height}");
 }
 
 /// Writes the timing row: `Frame  8.3ms|update()  1.5msx3|render()  3.8ms`. The step suffix is

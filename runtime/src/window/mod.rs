@@ -256,6 +256,10 @@ impl App {
                 other => format!("cannot set up drawing to the window: {other}"),
             })?;
         self.surface = (size.width.max(1), size.height.max(1));
+        let backend = format!("{:?}", pixels.adapter().get_info().backend).to_lowercase();
+        if let Some(overlay) = self.host.engine_mut().overlay_mut() {
+            overlay.set_backend(&backend);
+        }
         self.pixels = Some(pixels);
         window.request_redraw();
         self.window = Some(window);
