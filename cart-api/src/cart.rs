@@ -323,12 +323,6 @@ impl Console {
     pub fn camera(&self) -> (i32, i32) {
         self.camera
     }
-
-    /// Changes the simulation rate the contexts report.
-    pub fn set_target_fps(&mut self, fps: f64) {
-        self.clock.target_fps = fps;
-        self.effects.set_target_fps(fps);
-    }
 }
 
 macro_rules! timing_methods {

@@ -96,10 +96,6 @@ impl PaletteEffects {
         }
     }
 
-    pub(crate) fn set_target_fps(&mut self, target_fps: f64) {
-        self.step_ms = 1000.0 / target_fps;
-    }
-
     /// Stops everything and puts the clock back to boot.
     pub(crate) fn reset(&mut self) {
         self.clear();

@@ -87,9 +87,15 @@ impl BenchReport {
     }
 }
 
-/// Runs `warmup` unmeasured frames, then `frames` measured ones, each exactly one fixed update
-/// and one render, then the present into an RGBA buffer made once up front.
+/// The most frames `bt bench` measures or warms up with: about three hours at 1,000 fps, and a
+/// bound on the samples it keeps in memory.
+pub const MAX_FRAMES: u64 = 10_000_000;
+
+/// Runs `warmup` unmeasured frames, then `frames` measured ones (each count capped at
+/// [`MAX_FRAMES`]), each exactly one fixed update and one render, then the present into an RGBA
+/// buffer made once up front.
 pub fn run(engine: &mut Engine, frames: u64, warmup: u64) -> BenchReport {
+    let (frames, warmup) = (frames.min(MAX_FRAMES), warmup.min(MAX_FRAMES));
     let step = 1000.0 / engine.settings().target_fps;
     // A step of exactly one update interval: every frame runs one update.
     if let Ok(clock) = ConstantClock::new(step) {

@@ -189,12 +189,19 @@ impl Host {
                 }
             }
             HostEvent::PointerButton { button, down } => {
-                input.set_buttons_from(Source::Pointer, 0, button, down);
                 let h = self.engine.settings().height as i32;
                 let (x, y) = self.pointer;
+                // A press on the toggle corner belongs to the host, not the cart (its release
+                // then finds nothing held and makes no edge either).
                 if down && button & BTN_POINTER_A != 0 && Overlay::hits_toggle(x, y, h) {
                     return self.toggle_overlay();
                 }
+                self.engine.console_mut().input_mut().set_buttons_from(
+                    Source::Pointer,
+                    0,
+                    button,
+                    down,
+                );
             }
             HostEvent::Wheel { dx, dy } => input.add_wheel(dx, dy),
             HostEvent::GamepadConnected { player } => input.set_gamepad_connected(player, true),

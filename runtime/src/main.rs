@@ -78,10 +78,10 @@ struct BenchArgs {
     #[command(flatten)]
     cart: CartArgs,
     /// Frames to measure, each one update and one render.
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=bench::MAX_FRAMES))]
     frames: u64,
     /// Frames to run first without measuring them.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=bench::MAX_FRAMES))]
     warmup: u64,
     /// Print exactly one JSON object instead of a table.
     #[arg(long)]

@@ -419,3 +419,24 @@ fn diagnose_refuses_a_clock_that_never_delivers() {
         stderr(&o)
     );
 }
+
+#[test]
+fn bench_refuses_frame_counts_it_cannot_hold() {
+    for args in [
+        &["bench", "hello", "--frames", "18446744073709551615"][..],
+        &["bench", "hello", "--frames", "0"],
+        &[
+            "bench",
+            "hello",
+            "--frames",
+            "5",
+            "--warmup",
+            "18446744073709551615",
+        ],
+    ] {
+        let o = bt(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is not in"), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+    }
+}

@@ -408,3 +408,35 @@ fn losing_focus_lets_go_of_everything_held() {
     assert_eq!(seen[0].pointer_a, (false, false));
     assert!(!seen[0].key_j.1);
 }
+
+#[test]
+fn a_click_on_the_overlay_corner_toggles_it_and_never_reaches_the_cart() {
+    let (mut h, log) = host(&[TICK]);
+    frame(&mut h, &log);
+    h.handle(HostEvent::PointerMoved { x: 5, y: 235 });
+    h.handle(HostEvent::PointerButton {
+        button: BTN_POINTER_A,
+        down: true,
+    });
+    assert!(h.engine().overlay().unwrap().is_visible());
+    h.handle(HostEvent::PointerButton {
+        button: BTN_POINTER_A,
+        down: false,
+    });
+    let seen = frame(&mut h, &log);
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        seen[0].pointer_a,
+        (false, false),
+        "neither pressed nor held"
+    );
+    // Elsewhere the same click is the cart's.
+    h.handle(HostEvent::PointerMoved { x: 100, y: 100 });
+    h.handle(HostEvent::PointerButton {
+        button: BTN_POINTER_A,
+        down: true,
+    });
+    let seen = frame(&mut h, &log);
+    assert!(seen[0].pointer_a.0, "pressed");
+    assert!(h.engine().overlay().unwrap().is_visible(), "no toggle");
+}

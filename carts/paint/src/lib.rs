@@ -127,7 +127,7 @@ impl Cart for Paint {
         let size = ctx.palette().len() as u8;
         if ctx.is_pressed(BTN_POINTER_A, 0) {
             if let Some(i) =
-                (0..size.min(16)).find(|&i| swatch_rect(i, self.h).contains(pos.0, pos.1))
+                (1..size.min(16)).find(|&i| swatch_rect(i, self.h).contains(pos.0, pos.1))
             {
                 self.colour = i;
                 self.last = None;

@@ -11,7 +11,8 @@ use bt::{
     BTN_B, BTN_DOWN, BTN_L, BTN_LEFT, BTN_R, BTN_RIGHT, BTN_SELECT, BTN_START, BTN_UP, BTN_X,
     BTN_Y, PLAYERS,
 };
-use gilrs::{Axis, Button, EventType};
+use gilrs::ev::filter::{axis_dpad_to_button, Filter};
+use gilrs::{Axis, Button, EventType, GilrsBuilder};
 
 use crate::host::HostEvent;
 
@@ -133,7 +134,9 @@ impl Gamepads {
     /// Starts gilrs. Without it (no udev, a sandbox) the console runs on without gamepads, and the
     /// reason is returned to print.
     pub fn new() -> (Gamepads, Option<String>) {
-        match gilrs::Gilrs::new() {
+        // Without gilrs' default filters: its dead zone is radial and already renormalised, and
+        // BT applies its own per-axis 0.75 dead zone to raw stick values (`Input::axis`).
+        match GilrsBuilder::new().with_default_filters(false).build() {
             Ok(g) => (
                 Gamepads {
                     gilrs: Some(g),
@@ -164,7 +167,11 @@ impl Gamepads {
                 }
             }
         }
-        while let Some(ev) = gilrs.next_event() {
+        while let Some(raw) = gilrs.next_event() {
+            // Keep the one default filter BT wants: d-pads reported as a hat axis become buttons.
+            let Some(ev) = raw.filter_ev(&axis_dpad_to_button, gilrs) else {
+                continue;
+            };
             let id = usize::from(ev.id);
             let event = match ev.event {
                 EventType::Connected => self

@@ -31,7 +31,7 @@ use winit::window::{Fullscreen, Window, WindowId};
 
 use crate::engine::Engine;
 use crate::host::{Host, HostAction, HostEvent};
-use crate::keymap::{self, KeyMap};
+use crate::keymap::{self, KeyMap, HOST_KEYS};
 use crate::spec::ClockSpec;
 use gamepad::Gamepads;
 use stats::{PresentLog, Presented};
@@ -370,6 +370,23 @@ fn x11_window_id(window: &Window) -> Option<u64> {
     }
 }
 
+/// Whether a key's text reaches the cart: the host's own keys type nothing.
+fn types_text(key: Option<bt::Key>) -> bool {
+    !key.is_some_and(|k| HOST_KEYS.contains(&k))
+}
+
+/// A wheel movement in lines, positive to the right and down the screen. winit reports the way
+/// the content should move (positive reveals what is left and up), so both axes flip.
+fn wheel_lines(delta: MouseScrollDelta) -> (f32, f32) {
+    match delta {
+        MouseScrollDelta::LineDelta(x, y) => (-x, -y),
+        MouseScrollDelta::PixelDelta(p) => (
+            (-p.x / PIXELS_PER_WHEEL_LINE) as f32,
+            (-p.y / PIXELS_PER_WHEEL_LINE) as f32,
+        ),
+    }
+}
+
 fn pointer_button(button: MouseButton) -> Option<u32> {
     match button {
         MouseButton::Left => Some(BTN_POINTER_A),
@@ -402,12 +419,14 @@ impl ApplicationHandler for App {
             WindowEvent::Focused(false) => self.event(HostEvent::FocusLost),
             WindowEvent::KeyboardInput { event, .. } => {
                 let down = event.state == ElementState::Pressed;
-                if let PhysicalKey::Code(code) = event.physical_key {
-                    if let (Some(key), false) = (keys::key_from_winit(code), event.repeat) {
-                        self.event(HostEvent::Key { key, down });
-                    }
+                let key = match event.physical_key {
+                    PhysicalKey::Code(code) => keys::key_from_winit(code),
+                    PhysicalKey::Unidentified(_) => None,
+                };
+                if let (Some(key), false) = (key, event.repeat) {
+                    self.event(HostEvent::Key { key, down });
                 }
-                if let (true, Some(text)) = (down, &event.text) {
+                if let (true, true, Some(text)) = (down, types_text(key), &event.text) {
                     self.event(HostEvent::Text(text));
                 }
             }
@@ -431,14 +450,7 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::MouseWheel { delta, .. } => {
-                // winit counts away from the user as positive; BT counts down the screen.
-                let (dx, dy) = match delta {
-                    MouseScrollDelta::LineDelta(x, y) => (x, -y),
-                    MouseScrollDelta::PixelDelta(p) => (
-                        (p.x / PIXELS_PER_WHEEL_LINE) as f32,
-                        (-p.y / PIXELS_PER_WHEEL_LINE) as f32,
-                    ),
-                };
+                let (dx, dy) = wheel_lines(delta);
                 self.event(HostEvent::Wheel { dx, dy });
             }
             _ => {}
@@ -504,6 +516,29 @@ mod tests {
         ] {
             assert!(m.contains(needle), "{m}");
         }
+    }
+
+    #[test]
+    fn the_wheel_counts_right_and_down_as_positive() {
+        // winit: positive moves the content right and down, which scrolls towards the left/top.
+        assert_eq!(
+            wheel_lines(MouseScrollDelta::LineDelta(1.0, 1.0)),
+            (-1.0, -1.0)
+        );
+        assert_eq!(
+            wheel_lines(MouseScrollDelta::LineDelta(-2.0, -3.0)),
+            (2.0, 3.0)
+        );
+        let px = MouseScrollDelta::PixelDelta(winit::dpi::PhysicalPosition::new(-40.0, 20.0));
+        assert_eq!(wheel_lines(px), (2.0, -1.0));
+    }
+
+    #[test]
+    fn host_keys_type_no_text_into_the_cart() {
+        assert!(!types_text(Some(bt::Key::Backquote)));
+        assert!(!types_text(Some(bt::Key::F9)));
+        assert!(types_text(Some(bt::Key::KeyA)));
+        assert!(types_text(None));
     }
 
     #[test]
