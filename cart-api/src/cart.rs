@@ -191,6 +191,8 @@ pub struct Console {
     boot_palette: Palette,
     camera: (i32, i32),
     fb: Framebuffer,
+    /// Drawing calls the last render made.
+    draw_calls: u32,
     tags: Vec<Tag>,
     reset_requested: bool,
     effects: PaletteEffects,
@@ -213,6 +215,7 @@ impl Console {
             boot_palette: settings.palette.clone(),
             camera: (0, 0),
             fb: Framebuffer::new(settings.width, settings.height),
+            draw_calls: 0,
             tags: Vec::new(),
             reset_requested: false,
             effects: PaletteEffects::new(settings.target_fps, &settings.palette),
@@ -281,12 +284,20 @@ impl Console {
         self.fb.clear(0);
         self.fb.clip_reset();
         self.effects.refresh_shown(&self.palette);
+        self.draw_calls = 0;
         Render {
             clock: self.clock,
             palette: self.effects.shown(&self.palette),
             camera: self.camera,
             fb: &mut self.fb,
+            draw_calls: &mut self.draw_calls,
         }
+    }
+
+    /// How many drawing calls (clears, shapes, text, sprites, tiles) the last render made: the
+    /// overlay's `Draw Calls` figure.
+    pub fn draw_calls(&self) -> u32 {
+        self.draw_calls
     }
 
     /// Whether the cart asked for `ticks_reset` since the last call; clears the request.
@@ -472,6 +483,16 @@ impl Update<'_> {
     /// [`Timer::reset`] at the current tick.
     pub fn timer_reset(&self, timer: &mut Timer) {
         timer.reset(self.ticks());
+    }
+
+    /// [`Timer::elapsed_ticks`] at the current tick.
+    pub fn timer_elapsed(&self, timer: &Timer) -> u64 {
+        timer.elapsed_ticks(self.ticks())
+    }
+
+    /// [`Timer::remaining_ticks`] at the current tick.
+    pub fn timer_remaining(&self, timer: &Timer) -> u64 {
+        timer.remaining_ticks(self.ticks())
     }
 
     /// Everything the host fed in for this update: keys, pointer, axes, typed text.
@@ -747,6 +768,7 @@ pub struct Render<'a> {
     palette: &'a Palette,
     camera: (i32, i32),
     fb: &'a mut Framebuffer,
+    draw_calls: &'a mut u32,
 }
 
 impl Render<'_> {
@@ -761,6 +783,16 @@ impl Render<'_> {
     /// smooth motion at any refresh rate.
     pub fn render_alpha(&self) -> f64 {
         self.clock.render_alpha
+    }
+
+    /// [`Timer::elapsed_ticks`] at the current tick, to draw a timer's progress.
+    pub fn timer_elapsed(&self, timer: &Timer) -> u64 {
+        timer.elapsed_ticks(self.ticks())
+    }
+
+    /// [`Timer::remaining_ticks`] at the current tick, to draw a timer's progress.
+    pub fn timer_remaining(&self, timer: &Timer) -> u64 {
+        timer.remaining_ticks(self.ticks())
     }
 
     /// The display size in pixels.
@@ -787,17 +819,20 @@ impl Render<'_> {
 
     /// Fills the whole screen with `index` (camera and clip do not apply).
     pub fn clear(&mut self, index: u8) {
+        *self.draw_calls += 1;
         self.fb.clear(index);
     }
 
     /// Sets one pixel.
     pub fn draw_pixel(&mut self, x: i32, y: i32, index: u8) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(x, y);
         self.fb.pixel_wide(x, y, index);
     }
 
     /// Draws a line, both end points included.
     pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
+        *self.draw_calls += 1;
         let (a, b) = self.at(x0, y0);
         let (c, d) = self.at(x1, y1);
         self.fb.line_wide(a, b, c, d, index);
@@ -805,12 +840,14 @@ impl Render<'_> {
 
     /// Draws a rectangle's one-pixel outline.
     pub fn draw_rect(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(rect.x, rect.y);
         self.fb.rect_wide(x, y, rect.w.into(), rect.h.into(), index);
     }
 
     /// Fills a rectangle.
     pub fn draw_rect_fill(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(rect.x, rect.y);
         self.fb
             .fill_wide(x, y, x + i64::from(rect.w), y + i64::from(rect.h), index);
@@ -819,6 +856,7 @@ impl Render<'_> {
     /// Prints `text` in the system font (6 px a character, 14 px a line) with its top-left
     /// corner at `(x, y)`. Index 0 draws nothing.
     pub fn system_print(&mut self, x: i32, y: i32, index: u8, text: &str) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(x, y);
         self.fb.print_wide(x, y, index, text);
     }
@@ -826,6 +864,7 @@ impl Render<'_> {
     /// Prints formatted text without allocating: `ctx.system_printf(4, 4, 7, format_args!("T {}",
     /// ctx.ticks()))`.
     pub fn system_printf(&mut self, x: i32, y: i32, index: u8, args: fmt::Arguments<'_>) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(x, y);
         self.fb.print_fmt_wide(x, y, index, args);
     }
@@ -837,6 +876,7 @@ impl Render<'_> {
 
     /// Fills a rectangle with `index`, index 0 included (it puts pixels back to blank).
     pub fn clear_rect(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(rect.x, rect.y);
         self.fb
             .clear_rect_wide(x, y, x + i64::from(rect.w), y + i64::from(rect.h), index);
@@ -844,12 +884,14 @@ impl Render<'_> {
 
     /// Draws a circle's one-pixel outline around `(cx, cy)`; see [`Framebuffer::draw_circle`].
     pub fn draw_circle(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(cx, cy);
         self.fb.circle_wide(x, y, r.into(), index, false);
     }
 
     /// Fills a circle around `(cx, cy)`; see [`Framebuffer::draw_circle_fill`].
     pub fn draw_circle_fill(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(cx, cy);
         self.fb.circle_wide(x, y, r.into(), index, true);
     }
@@ -864,6 +906,7 @@ impl Render<'_> {
         dest: (i32, i32),
         params: SpriteParams,
     ) {
+        *self.draw_calls += 1;
         let (x, y) = self.at(dest.0, dest.1);
         self.fb.sprite_wide(sheet, src, x, y, params);
     }
@@ -877,6 +920,7 @@ impl Render<'_> {
         dest: (i32, i32),
         params: SpriteParams,
     ) {
+        *self.draw_calls += 1;
         if let Some(src) = sheet.tile_rect(index) {
             self.draw_sprite(sheet, src, dest, params);
         }
@@ -911,6 +955,38 @@ mod tests {
         assert!(!ctx.is_pressed(BTN_A, 0));
         let ctx = con.update_context(0);
         assert!(ctx.is_pressed(BTN_A, 0));
+    }
+
+    #[test]
+    fn every_drawing_call_of_a_render_is_counted_afresh() {
+        let mut con = Console::new(&Settings::default(), 1);
+        let mut r = con.render_context(0, 0.0);
+        r.clear(1);
+        r.draw_pixel(1, 1, 2);
+        r.draw_rect_fill(Rect::new(0, 0, 4, 4), 3);
+        r.system_printf(0, 0, 7, format_args!("{}", 5));
+        let _ = r.system_print_measure("not drawing");
+        r.clip_set(Rect::new(0, 0, 8, 8));
+        assert_eq!(con.draw_calls(), 4);
+        let mut r = con.render_context(1, 0.0);
+        r.draw_line(0, 0, 5, 5, 1);
+        assert_eq!(con.draw_calls(), 1);
+    }
+
+    #[test]
+    fn timer_conveniences_read_the_current_tick() {
+        let mut con = Console::new(&Settings::default(), 1);
+        let timer = con.update_context(10).timer(30).unwrap();
+        let ctx = con.update_context(25);
+        assert_eq!(
+            (ctx.timer_elapsed(&timer), ctx.timer_remaining(&timer)),
+            (15, 15)
+        );
+        let r = con.render_context(37, 0.5);
+        assert_eq!(
+            (r.timer_elapsed(&timer), r.timer_remaining(&timer)),
+            (27, 3)
+        );
     }
 
     #[test]

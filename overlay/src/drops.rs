@@ -119,9 +119,10 @@ pub enum Severity {
 }
 
 impl Severity {
-    /// Grades a frame that took `frame_ms` against a budget of `budget_ms` (the fixed update
+    /// Grades a frame that lasted `frame_ms` against a budget of `budget_ms` (the fixed update
     /// interval) and dropped `dropped` frames; the worse of the two gradings wins. A budget that
-    /// is not a positive number grades on drops alone.
+    /// is not a positive number grades on drops alone. The overlay passes the frame's delta from
+    /// the clock as `frame_ms`, so a grade depends only on the clock and the cart.
     ///
     /// ```
     /// use bt_overlay::Severity;

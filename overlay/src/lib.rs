@@ -80,6 +80,8 @@ pub struct FrameStats {
     pub frame_ms: f64,
     /// The tick counter after the frame.
     pub ticks: u64,
+    /// Drawing calls the cart's render made.
+    pub draw_calls: u32,
 }
 
 /// An exponential moving average whose first sample is taken as is.
@@ -284,7 +286,9 @@ impl Overlay {
             self.present_fps.add(1000.0 / stats.delta_ms);
         }
         let dropped = self.drops.observe(stats.delta_ms);
-        let severity = Severity::classify(frame_ms, self.budget_ms, dropped);
+        // Graded on the time the frame was on screen (the clock's delta), not on measured CPU
+        // time, so the same clock gives the same tints on every run and every machine.
+        let severity = Severity::classify(stats.delta_ms, self.budget_ms, dropped);
         self.chart.push(Sample {
             update_ms,
             render_ms,
@@ -374,22 +378,25 @@ impl Overlay {
             ..
         } = self;
         let c = *c;
-        // Title, and the display on the right.
+        // Title; on the right the time the update cap lost over the chart's frames (when any),
+        // the presenter and the display. The title is cut short rather than run into them.
         bar(fb, 0, w, &c);
-        fb.print(EDGE_MARGIN, 0, c.text, &self.title);
-        display_label(line, &self.backend, w, h);
+        display_label(line, chart.discarded_ms(), &self.backend, w, h);
         let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
+        fb.clip_set(Rect::new(0, 0, right - DIVIDER_GAP, BAR_HEIGHT));
+        fb.print(EDGE_MARGIN, 0, c.text, &self.title);
+        fb.clip_reset();
         segments(fb, right, 0, line, c.text, c.gap);
         if let Some((top, height)) = layout.chart {
             chart.draw(fb, top, height, self.budget_ms, &c);
         }
-        // Present and target rates, and time the update cap lost over the chart's frames.
+        // Present and target rates, and the cart's drawing calls.
         bar(fb, layout.metrics_y, w, &c);
         metrics_row(
             line,
             self.present_fps.get(),
             self.target_fps,
-            chart.discarded_ms(),
+            self.last.draw_calls,
         );
         segments(fb, EDGE_MARGIN, layout.metrics_y, line, c.text, c.gap);
         // Frame, update (xN when several ran) and render times.
@@ -402,16 +409,28 @@ impl Overlay {
             self.render_ms.get(),
         );
         segments(fb, EDGE_MARGIN, layout.timing_y, line, c.text, c.gap);
-        // Cart rows stack upward from above the toggle corner.
+        // The hint bar along the bottom, then the cart's rows stacked upward from it, each with
+        // a gap row above it.
         let mut y = h - BAR_HEIGHT;
+        footer_bar(fb, y, w, &c);
+        fb.print(EDGE_MARGIN, y, c.text, HIDE_HINT);
         for (left, right) in self.cart_rows.iter() {
             y -= BAR_HEIGHT + ROW_GAP;
-            bar(fb, y, w, &c);
+            footer_bar(fb, y, w, &c);
             fb.print(EDGE_MARGIN, y, c.text, left);
             let rx = (w - plain_width(right) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
             fb.print(rx, y, c.text, right);
         }
     }
+}
+
+/// The text of the bottom bar while the overlay is shown.
+pub const HIDE_HINT: &str = "` or click here to hide";
+
+/// A full-width bar at `y` with its gap row above (the bottom rows stack upward).
+fn footer_bar(fb: &mut Framebuffer, y: i32, w: i32, c: &OverlayColors) {
+    fb.draw_rect_fill(Rect::new(0, y, w, BAR_HEIGHT), c.bar);
+    fb.draw_rect_fill(Rect::new(0, y - ROW_GAP, w, ROW_GAP), c.gap);
 }
 
 /// A full-width bar at `y` with its gap row below.

@@ -47,9 +47,19 @@ impl fmt::Write for Cursor<'_> {
     }
 }
 
-/// Writes the title row's right-hand label: the presenter and the display size, `cpu|320x240`.
-pub(crate) fn display_label(out: &mut String, backend: &str, width: i32, height: i32) {
+/// Writes the title row's right-hand label: `lost 66.7ms|` when the update cap threw time away
+/// over the chart's frames, then the presenter and the display size, `cpu|320x240`.
+pub(crate) fn display_label(
+    out: &mut String,
+    lost_ms: f64,
+    backend: &str,
+    width: i32,
+    height: i32,
+) {
     out.clear();
+    if lost_ms > 0.0 {
+        let _ = write!(out, "lost {}ms|", Ms(lost_ms));
+    }
     let _ = write!(out, "{backend}|{width}x{height}");
 }
 
@@ -77,19 +87,16 @@ pub(crate) fn timing_row(
     let _ = write!(out, "|render() {:>4}ms", Ms(render_ms));
 }
 
-/// Writes the metrics row: `Present  60 FPS|Target 60 FPS`, then `|lost 66.7ms` when the
-/// update cap threw time away.
-pub(crate) fn metrics_row(out: &mut String, present_fps: f64, target_fps: f64, lost_ms: f64) {
+/// Writes the metrics row: `Present  60 FPS|Target 60 FPS|Draw Calls 42`.
+pub(crate) fn metrics_row(out: &mut String, present_fps: f64, target_fps: f64, draw_calls: u32) {
     out.clear();
     let _ = write!(
         out,
-        "Present {:>3} FPS|Target {} FPS",
+        "Present {:>3} FPS|Target {} FPS|Draw Calls {}",
         present_fps.round() as i64,
-        target_fps
+        target_fps,
+        draw_calls
     );
-    if lost_ms > 0.0 {
-        let _ = write!(out, "|lost {}ms", Ms(lost_ms));
-    }
 }
 
 /// Width in pixels of a row: 6 px a character, and 14 px for each `|` (7 px either side of a
@@ -155,12 +162,21 @@ mod tests {
     }
 
     #[test]
-    fn metrics_row_names_lost_time_only_when_there_is_some() {
+    fn metrics_row_pads_the_rate_and_counts_draw_calls() {
         let mut s = String::new();
-        metrics_row(&mut s, 59.6, 60.0, 0.0);
-        assert_eq!(s, "Present  60 FPS|Target 60 FPS");
-        metrics_row(&mut s, 12.0, 60.0, 200.0 / 3.0);
-        assert_eq!(s, "Present  12 FPS|Target 60 FPS|lost 66.7ms");
+        metrics_row(&mut s, 59.6, 60.0, 42);
+        assert_eq!(s, "Present  60 FPS|Target 60 FPS|Draw Calls 42");
+        metrics_row(&mut s, 144.0, 30.0, 0);
+        assert_eq!(s, "Present 144 FPS|Target 30 FPS|Draw Calls 0");
+    }
+
+    #[test]
+    fn display_label_names_lost_time_only_when_there_is_some() {
+        let mut s = String::new();
+        display_label(&mut s, 0.0, "cpu", 320, 240);
+        assert_eq!(s, "cpu|320x240");
+        display_label(&mut s, 200.0 / 3.0, "vulkan", 320, 240);
+        assert_eq!(s, "lost 66.7ms|vulkan|320x240");
     }
 
     #[test]

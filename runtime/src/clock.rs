@@ -125,6 +125,11 @@ impl Clock for WallClock {
     }
 }
 
+/// How early a host tick may arrive and still count as on its [`PacedClock`] slot: one
+/// nanosecond, so that a host and a clock at the same rate, whose times are computed with
+/// different float rounding (83.33333333333333 against 83.33333333333334), never miss a slot.
+pub const SLOT_TOLERANCE_MS: f64 = 1e-6;
+
 /// Options for [`PacedClock`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PacedOptions {
@@ -199,7 +204,7 @@ impl Clock for PacedClock {
             self.next_slot = 1;
             return Some(self.interval_ms);
         };
-        if now_ms < due {
+        if now_ms < due - SLOT_TOLERANCE_MS {
             return None;
         }
         if now_ms - due >= f64::from(self.resync_after) * self.interval_ms {
@@ -361,6 +366,17 @@ mod tests {
         let got = run(&mut c, &ticks);
         let want: Vec<Option<f64>> = (0..8).map(|i| (i % 2 == 0).then_some(iv)).collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn paced_clock_at_the_host_rate_delivers_on_every_tick() {
+        for hz in [24.0, 30.0, 50.0, 60.0, 120.0, 144.0, 165.0, 240.0] {
+            let mut c = PacedClock::new(hz, PacedOptions::default()).unwrap();
+            let delivered = (0..10_000u32)
+                .filter(|&i| c.delta(f64::from(i) * 1000.0 / hz).is_some())
+                .count();
+            assert_eq!(delivered, 10_000, "{hz} Hz");
+        }
     }
 
     #[test]

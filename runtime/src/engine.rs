@@ -14,8 +14,9 @@ use crate::seek;
 /// no state can leak from one run into the next.
 pub type CartFactory = Box<dyn Fn() -> Box<dyn Cart>>;
 
-/// The largest tick `render_at` will seek to: 2^53, where `f64` still counts every tick.
-pub const MAX_SEEK_TICKS: u64 = 1 << 53;
+/// The furthest `render_at` will seek, in simulated seconds: one day. A seek replays every update
+/// on the way, so a target far past this would keep the caller waiting for hours.
+pub const MAX_SEEK_SECONDS: f64 = 86_400.0;
 
 /// Why the engine refused to start or to seek.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -33,15 +34,14 @@ pub enum EngineError {
     /// `render_at` with seconds that are negative, NaN or infinite.
     #[error("render_at seconds must be finite and not negative, got {0}")]
     Seconds(f64),
-    /// `render_at` to a tick too far away to count exactly.
+    /// `render_at` further than [`MAX_SEEK_SECONDS`].
     #[error(
-        "render_at {seconds:e} s is tick {target:e}, beyond the last seekable tick {MAX_SEEK_TICKS}"
+        "render_at {seconds} s is more than a day of simulated time; the furthest seek is \
+         {MAX_SEEK_SECONDS} s"
     )]
     TooFar {
         /// The seconds asked for.
         seconds: f64,
-        /// The tick they come to.
-        target: f64,
     },
     /// `render_at` from the current tick to a tick already behind it.
     #[error(
@@ -129,6 +129,8 @@ pub struct Engine {
     last: FrameReport,
     /// Tags the cart placed during the last frame (or seek).
     frame_tags: Vec<Tag>,
+    /// `init`'s tags at boot belong to the first frame's list: kept until that frame runs.
+    keep_boot_tags: bool,
 }
 
 impl std::fmt::Debug for Engine {
@@ -210,19 +212,21 @@ impl Engine {
             init_failed: false,
             last: FrameReport::default(),
             frame_tags: Vec::new(),
+            keep_boot_tags: true,
         };
-        engine.init()?;
+        engine.init(true)?;
         Ok(engine)
     }
 
-    fn init(&mut self) -> Result<(), EngineError> {
+    /// Runs the cart's `init`; its tags go on the chart at boot, not when a seek replays it.
+    fn init(&mut self, tags_to_chart: bool) -> Result<(), EngineError> {
         self.cart
             .init(&mut self.console.init_context())
             .map_err(|e| EngineError::Init(e.to_string()))?;
         if self.console.take_reset_request() {
             self.fixed.reset();
         }
-        self.forward_tags();
+        self.forward_tags(tags_to_chart);
         Ok(())
     }
 
@@ -309,8 +313,23 @@ impl Engine {
     /// The overlay, made now if the cart's settings or the host's options left it out (timing
     /// diagnosis wants it whatever the cart says).
     pub fn overlay_forced(&mut self) -> &mut Overlay {
-        let settings = &self.settings;
-        self.overlay.get_or_insert_with(|| Overlay::new(settings))
+        let Engine {
+            settings,
+            overlay,
+            frame_tags,
+            keep_boot_tags,
+            ..
+        } = self;
+        overlay.get_or_insert_with(|| {
+            let mut o = Overlay::new(settings);
+            // Made before the first frame: `init`'s tags still belong on the chart.
+            if *keep_boot_tags {
+                for tag in frame_tags.iter() {
+                    o.add_tag(tag.clone());
+                }
+            }
+            o
+        })
     }
 
     /// Tags the cart placed during the last frame or seek, in the order placed.
@@ -350,13 +369,12 @@ impl Engine {
     }
 
     fn host_now_ms(&self) -> f64 {
-        self.host_origin_ms + self.host_ticks as f64 * 1000.0 / self.host_hz
+        self.host_origin_ms + self.host_ticks as f64 * (1000.0 / self.host_hz)
     }
 
     fn frame(&mut self, delta_ms: f64) -> FrameReport {
         let started = Instant::now();
-        // Tags placed by `init` stay for the first frame's list.
-        if self.frames > 0 {
+        if !std::mem::take(&mut self.keep_boot_tags) {
             self.frame_tags.clear();
         }
         let timing = self.fixed.frame(
@@ -368,11 +386,8 @@ impl Engine {
             ),
         );
         let update_ms = started.elapsed().as_secs_f64() * 1000.0;
-        self.forward_tags();
-
-        let render_started = Instant::now();
-        self.render(timing.render_alpha);
-        let render_ms = render_started.elapsed().as_secs_f64() * 1000.0;
+        self.forward_tags(true);
+        let render_ms = self.render(timing.render_alpha);
 
         let report = FrameReport {
             frame: self.frames,
@@ -393,32 +408,39 @@ impl Engine {
                 render_ms,
                 frame_ms: started.elapsed().as_secs_f64() * 1000.0,
                 ticks: report.ticks,
+                draw_calls: self.console.draw_calls(),
             });
         }
         self.last = report;
         report
     }
 
-    /// Moves the tags placed since the last call into the frame's list and the overlay's chart.
-    fn forward_tags(&mut self) {
+    /// Moves the tags placed since the last call into the frame's list and, for live frames,
+    /// onto the overlay's chart (a seek's replayed tags have no frames of their own to sit on).
+    fn forward_tags(&mut self, to_chart: bool) {
         for tag in self.console.drain_tags() {
-            if let Some(overlay) = &mut self.overlay {
+            if let Some(overlay) = self.overlay.as_mut().filter(|_| to_chart) {
                 overlay.add_tag(tag.clone());
             }
             self.frame_tags.push(tag);
         }
     }
 
-    fn render(&mut self, render_alpha: f64) {
+    /// Renders the cart and draws the overlay over it; returns the milliseconds the cart's
+    /// `render` alone took.
+    fn render(&mut self, render_alpha: f64) -> f64 {
         let ticks = self.fixed.ticks();
+        let started = Instant::now();
         self.cart
             .render(&mut self.console.render_context(ticks, render_alpha));
+        let cart_ms = started.elapsed().as_secs_f64() * 1000.0;
         if let Some(overlay) = &mut self.overlay {
             if overlay.is_visible() {
                 self.cart.overlay_rows(overlay.cart_rows_mut());
             }
             overlay.draw(self.console.framebuffer_mut());
         }
+        cart_ms
     }
 
     /// Stops live play and renders exactly the frame at `seconds` of simulated time, that is
@@ -436,12 +458,13 @@ impl Engine {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(EngineError::Seconds(seconds));
         }
-        let target = (seconds * self.settings.target_fps).round();
-        if target > MAX_SEEK_TICKS as f64 {
-            return Err(EngineError::TooFar { seconds, target });
+        if seconds > MAX_SEEK_SECONDS {
+            return Err(EngineError::TooFar { seconds });
         }
+        let target = (seconds * self.settings.target_fps).round();
         let target = target as u64;
         self.frame_tags.clear();
+        self.keep_boot_tags = false;
         // Parked before anything can fail: a failed replay must not hand live play a cart
         // whose `init` did not finish.
         self.parked = true;
@@ -469,7 +492,7 @@ impl Engine {
                 &mut self.updates_since_init,
             ),
         );
-        self.forward_tags();
+        self.forward_tags(false);
         self.render(0.0);
         Ok(())
     }
@@ -483,7 +506,7 @@ impl Engine {
             overlay.reset_chart(0);
         }
         self.init_failed = true;
-        self.init()?;
+        self.init(false)?;
         self.init_failed = false;
         Ok(())
     }

@@ -341,7 +341,7 @@ fn a_failed_shot_leaves_an_existing_file_alone() {
     ]);
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("beyond the last seekable tick"),
+        stderr(&o).contains("more than a day of simulated time"),
         "{}",
         stderr(&o)
     );

@@ -523,3 +523,146 @@ fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
     let err = loader(text.to_str().unwrap()).unwrap_err().to_string();
     assert!(err.contains("notes.txt: not a PNG image"), "{err}");
 }
+
+fn with_overlay(name: &str) -> Engine {
+    let cart = carts::find(name).expect("bundled cart");
+    Engine::new(Box::new(cart.build), EngineOptions::default()).expect("cart boots")
+}
+
+fn chart_labels(e: &Engine) -> Vec<String> {
+    e.overlay()
+        .expect("an overlay")
+        .tags()
+        .map(|t| t.label.to_string())
+        .collect()
+}
+
+#[test]
+fn init_tags_belong_to_the_first_frame_and_its_chart_column() {
+    let mut e = with_overlay("timers");
+    e.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+    e.advance(1);
+    let labels: Vec<&str> = e
+        .last_frame_tags()
+        .iter()
+        .map(|t| t.label.as_str())
+        .collect();
+    assert_eq!(labels, ["Round 1"]);
+    assert!(chart_labels(&e).contains(&"Round 1".to_string()));
+    e.advance(1);
+    assert!(e.last_frame_tags().is_empty());
+}
+
+#[test]
+fn a_seek_keeps_its_replayed_tags_off_the_chart_and_out_of_the_next_frame() {
+    let mut e = with_overlay("timers");
+    e.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+    e.render_at(12.5, From::Start).unwrap();
+    // The replay placed these on its way to update 750 (the round restarts at 600).
+    let replayed: Vec<(u64, &str)> = e
+        .last_frame_tags()
+        .iter()
+        .map(|t| (t.tick, t.label.as_str()))
+        .collect();
+    assert_eq!(
+        replayed,
+        [
+            (0, "Round 1"),
+            (120, "Wave"),
+            (240, "Wave"),
+            (360, "Wave"),
+            (480, "Wave"),
+            (599, "Round 2"),
+            (120, "Wave")
+        ]
+    );
+    assert_eq!(chart_labels(&e), ["Start"], "the chart restarts empty");
+    e.resume();
+    e.advance(1);
+    assert!(e.last_frame_tags().is_empty(), "{:?}", e.last_frame_tags());
+}
+
+#[test]
+fn a_forced_overlay_still_gets_the_boot_tags() {
+    let mut e = bundled("timers");
+    assert!(e.overlay().is_none());
+    e.overlay_forced();
+    assert!(chart_labels(&e).contains(&"Round 1".to_string()));
+}
+
+/// A cart that scrolls its camera and draws one pixel at world (100, 160).
+struct Scroller {
+    settings: Settings,
+}
+
+impl Cart for Scroller {
+    fn configure(&self) -> Settings {
+        self.settings.clone()
+    }
+    fn update(&mut self, ctx: &mut Update<'_>) {
+        ctx.camera_set(90, 60);
+    }
+    fn render(&self, ctx: &mut Render<'_>) {
+        ctx.clear(3);
+        ctx.draw_pixel(100, 160, 9);
+    }
+}
+
+fn scroller(settings: Settings) -> Engine {
+    let factory = move || {
+        Box::new(Scroller {
+            settings: settings.clone(),
+        }) as Box<dyn Cart>
+    };
+    let mut e = Engine::new(Box::new(factory), EngineOptions::default()).unwrap();
+    e.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+    e
+}
+
+#[test]
+fn the_overlay_draws_in_screen_space_and_leaves_the_cart_camera_alone() {
+    let mut e = scroller(Settings::default().overlay_visible(true));
+    for _ in 0..3 {
+        e.advance(1);
+        let bar = e.overlay().unwrap().colors().bar;
+        let fb = e.framebuffer();
+        assert_eq!(
+            fb.get(319, 0),
+            Some(bar),
+            "title bar at the top of the screen"
+        );
+        assert_eq!(
+            fb.get(10, 100),
+            Some(9),
+            "the cart's pixel, through its camera"
+        );
+        assert_eq!(fb.get(11, 100), Some(3));
+        assert_eq!(
+            e.console_mut().camera(),
+            (90, 60),
+            "the cart's camera is kept"
+        );
+    }
+    assert!(
+        e.overlay().unwrap().last().draw_calls == 2,
+        "clear and one pixel"
+    );
+}
+
+#[test]
+fn a_disabled_overlay_draws_nothing_at_all() {
+    let mut off = scroller(
+        Settings::default()
+            .overlay_enabled(false)
+            .overlay_visible(true),
+    );
+    off.advance(2);
+    assert!(off.overlay().is_none());
+    let fb = off.framebuffer();
+    let ink: Vec<u8> = fb.pixels().iter().copied().filter(|&p| p != 3).collect();
+    assert_eq!(ink, [9], "only the cart's own pixel on its clear colour");
+    // Hidden but enabled, the hint sits in the corner: the difference is the overlay's.
+    let mut hidden = scroller(Settings::default());
+    hidden.advance(2);
+    assert_ne!(hidden.framebuffer(), off.framebuffer());
+}
