@@ -296,13 +296,7 @@ fn shot(args: ShotArgs) -> Result<(), String> {
     engine
         .render_at(args.at, from)
         .map_err(|e| format!("--at {}: {e}", args.at))?;
-    capture::save_png(
-        engine.framebuffer(),
-        engine.palette(),
-        args.scale,
-        &args.output,
-    )
-    .map_err(|e| e.to_string())?;
+    save_frame(&engine, args.scale, &args.output)?;
     let fb = engine.framebuffer();
     println!(
         "wrote {} ({}x{}, after {} updates, seed {})",
@@ -366,13 +360,7 @@ fn diagnose(args: DiagnoseArgs) -> Result<(), String> {
             args.sim.frames
         ));
     }
-    capture::save_png(
-        engine.framebuffer(),
-        engine.palette(),
-        args.scale,
-        &args.output,
-    )
-    .map_err(|e| e.to_string())?;
+    save_frame(&engine, args.scale, &args.output)?;
     if let Some(path) = &args.csv {
         capture::write_atomically(path, &csv).map_err(|e| e.to_string())?;
     }
@@ -401,6 +389,12 @@ fn bench(args: BenchArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// Saves the engine's last frame as a PNG at `scale`.
+fn save_frame(engine: &Engine, scale: u32, path: &std::path::Path) -> Result<(), String> {
+    capture::save_png(engine.framebuffer(), engine.palette(), scale, path)
+        .map_err(|e| e.to_string())
 }
 
 fn io_error(e: io::Error) -> String {
