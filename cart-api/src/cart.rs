@@ -922,7 +922,8 @@ impl Render<'_> {
     ) {
         *self.draw_calls += 1;
         if let Some(src) = sheet.tile_rect(index) {
-            self.draw_sprite(sheet, src, dest, params);
+            let (x, y) = self.at(dest.0, dest.1);
+            self.fb.sprite_wide(sheet, src, x, y, params);
         }
     }
 
@@ -967,7 +968,9 @@ mod tests {
         r.system_printf(0, 0, 7, format_args!("{}", 5));
         let _ = r.system_print_measure("not drawing");
         r.clip_set(Rect::new(0, 0, 8, 8));
-        assert_eq!(con.draw_calls(), 4);
+        let sheet = crate::SpriteSheet::from_indexed(4, 4, vec![1; 16]).unwrap();
+        r.draw_tile(&sheet, 0, (0, 0), crate::SpriteParams::default());
+        assert_eq!(con.draw_calls(), 5, "a tile is one call");
         let mut r = con.render_context(1, 0.0);
         r.draw_line(0, 0, 5, 5, 1);
         assert_eq!(con.draw_calls(), 1);

@@ -458,8 +458,13 @@ pub fn measure_text(text: &str) -> (i32, i32) {
         widest = widest.max(line.chars().count());
         lines += 1;
     }
-    let w = i32::try_from(widest).unwrap_or(i32::MAX / GLYPH_ADVANCE) * GLYPH_ADVANCE;
-    let h = i32::try_from(lines).unwrap_or(i32::MAX / LINE_HEIGHT) * LINE_HEIGHT;
+    // Saturating: no text, however long, can overflow the size.
+    let w = i32::try_from(widest)
+        .unwrap_or(i32::MAX)
+        .saturating_mul(GLYPH_ADVANCE);
+    let h = i32::try_from(lines)
+        .unwrap_or(i32::MAX)
+        .saturating_mul(LINE_HEIGHT);
     (w, h)
 }
 
@@ -585,6 +590,12 @@ mod tests {
         assert_eq!(measure_text(""), (0, 0));
         assert_eq!(measure_text("abc"), (18, 14));
         assert_eq!(measure_text("ab\nlonger"), (36, 28));
+        let huge_line = "a".repeat(400_000_000);
+        assert_eq!(
+            measure_text(&huge_line).0,
+            i32::MAX,
+            "saturates instead of overflowing"
+        );
         let mut fb = Framebuffer::new(40, 30);
         fb.print(2, 1, 7, "Hi\nok");
         let pts = ink(&fb);

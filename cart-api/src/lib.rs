@@ -31,7 +31,7 @@ pub use palette_fx::MAX_CYCLES;
 pub use rng::Rng;
 pub use settings::{
     OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
-    MAX_WINDOW_SCALE,
+    MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
 };
 pub use sprite::{
     AssetError, AssetErrorKind, ImageLoader, RgbaImage, SpriteParams, SpriteSheet, DEFAULT_TILE,

@@ -3,6 +3,11 @@
 use crate::Palette;
 use thiserror::Error;
 
+/// The slowest simulation BT runs: one update every 1,000 seconds.
+pub const MIN_TARGET_FPS: f64 = 0.001;
+/// The fastest simulation BT runs, in updates a second.
+pub const MAX_TARGET_FPS: f64 = 10_000.0;
+
 /// The largest window scale a cart may ask for.
 pub const MAX_WINDOW_SCALE: u32 = 16;
 /// The largest display side BT accepts, in pixels.
@@ -36,7 +41,7 @@ pub enum SettingsError {
     #[error("overlay colour '{0}' is slot 0, which is transparent; pick a slot from 1 up")]
     OverlayColorTransparent(&'static str),
     /// The simulation rate must be a finite number above zero.
-    #[error("target_fps must be finite and positive, got {0}")]
+    #[error("target_fps must be between {MIN_TARGET_FPS} and {MAX_TARGET_FPS} updates a second, got {0}")]
     TargetFps(f64),
     /// The window scale must be a whole number from 1 to [`MAX_WINDOW_SCALE`].
     #[error("window_scale must be between 1 and {MAX_WINDOW_SCALE}, got {0}")]
@@ -278,7 +283,7 @@ impl Settings {
         if u64::from(width) * u64::from(height) > MAX_DISPLAY_PIXELS {
             return Err(SettingsError::DisplayArea { width, height });
         }
-        if !(self.target_fps.is_finite() && self.target_fps > 0.0) {
+        if !(MIN_TARGET_FPS..=MAX_TARGET_FPS).contains(&self.target_fps) {
             return Err(SettingsError::TargetFps(self.target_fps));
         }
         if let Some(scale) = self
@@ -320,10 +325,18 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "target_fps must be finite and positive, got NaN"
+            "target_fps must be between 0.001 and 10000 updates a second, got NaN"
         );
-        let e = Settings::default().target_fps(0.0).validate().unwrap_err();
-        assert!(e.to_string().contains("got 0"));
+        for bad in [0.0, -1.0, 1e-310, 0.000_9, 10_000.5, f64::INFINITY] {
+            let e = Settings::default().target_fps(bad).validate().unwrap_err();
+            assert!(e.to_string().ends_with(&format!("got {bad}")), "{e}");
+        }
+        for good in [MIN_TARGET_FPS, 0.5, 60.0, MAX_TARGET_FPS] {
+            assert!(
+                Settings::default().target_fps(good).validate().is_ok(),
+                "{good}"
+            );
+        }
         let e = Settings::default().display(0, 240).validate().unwrap_err();
         assert!(e.to_string().contains("0x240"), "{e}");
         let e = Settings::default()

@@ -7,6 +7,10 @@ use bt::{Framebuffer, Palette};
 use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
 use thiserror::Error;
 
+/// The most pixels a capture may hold after scaling (a 16384 x 16384 picture, 1 GiB of RGBA);
+/// past that the picture is refused rather than the machine run out of memory.
+pub const MAX_OUTPUT_PIXELS: u64 = 1 << 28;
+
 /// The largest integer scale a capture accepts.
 pub const MAX_SCALE: u32 = 16;
 
@@ -17,6 +21,21 @@ pub enum CaptureError {
     /// The scale was 0 or above [`MAX_SCALE`].
     #[error("scale must be between 1 and {MAX_SCALE}, got {0}")]
     Scale(u32),
+    /// The scaled picture would be larger than [`MAX_OUTPUT_PIXELS`].
+    #[error(
+        "a {width}x{height} display at scale {scale} is {pixels} pixels, more than the \
+         {MAX_OUTPUT_PIXELS} a capture may hold; use a smaller scale"
+    )]
+    TooLarge {
+        /// Display width.
+        width: u32,
+        /// Display height.
+        height: u32,
+        /// The scale asked for.
+        scale: u32,
+        /// Pixels after scaling.
+        pixels: u64,
+    },
     /// PNG encoding failed.
     #[error("could not encode PNG: {0}")]
     Encode(#[from] image::ImageError),
@@ -38,7 +57,17 @@ pub fn to_rgba(fb: &Framebuffer, palette: &Palette, scale: u32) -> Result<Vec<u8
     if !(1..=MAX_SCALE).contains(&scale) {
         return Err(CaptureError::Scale(scale));
     }
-    let (w, h) = (fb.width() as usize, fb.height() as usize);
+    let (width, height) = (fb.width(), fb.height());
+    let pixels = u64::from(width) * u64::from(height) * u64::from(scale) * u64::from(scale);
+    if pixels > MAX_OUTPUT_PIXELS {
+        return Err(CaptureError::TooLarge {
+            width,
+            height,
+            scale,
+            pixels,
+        });
+    }
+    let (w, h) = (width as usize, height as usize);
     let mut base = vec![0u8; w * h * 4];
     palette.write_rgba(fb.pixels(), &mut base);
     if scale == 1 {
@@ -140,6 +169,24 @@ mod tests {
             px,
             [&black[..], &black, &red, &red, &black, &black, &red, &red]
         );
+    }
+
+    #[test]
+    fn a_picture_too_large_to_hold_is_refused_before_allocating() {
+        let fb = Framebuffer::new(4096, 4096);
+        let err = to_rgba(&fb, &Palette::pico8(), 16).unwrap_err();
+        assert!(matches!(
+            err,
+            CaptureError::TooLarge {
+                pixels: 4_294_967_296,
+                ..
+            }
+        ));
+        assert!(
+            err.to_string().contains("4096x4096 display at scale 16"),
+            "{err}"
+        );
+        assert!(to_rgba(&Framebuffer::new(64, 64), &Palette::pico8(), 16).is_ok());
     }
 
     #[test]

@@ -14,9 +14,10 @@ use crate::seek;
 /// no state can leak from one run into the next.
 pub type CartFactory = Box<dyn Fn() -> Box<dyn Cart>>;
 
-/// The furthest `render_at` will seek, in simulated seconds: one day. A seek replays every update
-/// on the way, so a target far past this would keep the caller waiting for hours.
-pub const MAX_SEEK_SECONDS: f64 = 86_400.0;
+/// The most updates one `render_at` replays: about 46 hours of play at 60 updates a second. A
+/// seek runs every update on the way, so a target far past this would keep the caller waiting
+/// for hours; a seek from the current tick counts only the updates it adds.
+pub const MAX_SEEK_UPDATES: u64 = 10_000_000;
 
 /// Why the engine refused to start or to seek.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -34,14 +35,16 @@ pub enum EngineError {
     /// `render_at` with seconds that are negative, NaN or infinite.
     #[error("render_at seconds must be finite and not negative, got {0}")]
     Seconds(f64),
-    /// `render_at` further than [`MAX_SEEK_SECONDS`].
+    /// `render_at` would replay more than [`MAX_SEEK_UPDATES`] updates.
     #[error(
-        "render_at {seconds} s is more than a day of simulated time; the furthest seek is \
-         {MAX_SEEK_SECONDS} s"
+        "render_at {seconds} s would replay {updates:e} updates; one seek replays at most \
+         {MAX_SEEK_UPDATES}"
     )]
     TooFar {
         /// The seconds asked for.
         seconds: f64,
+        /// The updates it would take from where the seek starts.
+        updates: f64,
     },
     /// `render_at` from the current tick to a tick already behind it.
     #[error(
@@ -458,10 +461,17 @@ impl Engine {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(EngineError::Seconds(seconds));
         }
-        if seconds > MAX_SEEK_SECONDS {
-            return Err(EngineError::TooFar { seconds });
-        }
         let target = (seconds * self.settings.target_fps).round();
+        let start = match from {
+            seek::From::Start => 0.0,
+            seek::From::Current => self.updates_since_init as f64,
+        };
+        if target - start > MAX_SEEK_UPDATES as f64 {
+            return Err(EngineError::TooFar {
+                seconds,
+                updates: target - start,
+            });
+        }
         let target = target as u64;
         self.frame_tags.clear();
         self.keep_boot_tags = false;

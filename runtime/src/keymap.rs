@@ -273,11 +273,13 @@ impl KeyMap {
                 let Some(keys) = keys else { continue };
                 let mut parsed = Vec::with_capacity(keys.len());
                 for code in keys {
-                    let line = line_of(text, code.span().start);
+                    // The line is worked out only for an error: counting newlines up to every
+                    // code would make a long file quadratic to read.
+                    let line = || line_of(text, code.span().start);
                     let key =
                         Key::from_code(code.get_ref()).ok_or_else(|| KeyMapError::UnknownKey {
                             path: path.to_path_buf(),
-                            line,
+                            line: line(),
                             table,
                             field,
                             value: code.get_ref().clone(),
@@ -285,7 +287,7 @@ impl KeyMap {
                     if HOST_KEYS.contains(&key) {
                         return Err(KeyMapError::HostKey {
                             path: path.to_path_buf(),
-                            line,
+                            line: line(),
                             table,
                             field,
                             value: key,

@@ -268,8 +268,7 @@ fn keys(args: KeysArgs) -> Result<(), String> {
     if let Some(path) = from {
         eprintln!("bt: the defaults with the changes in {}", path.display());
     }
-    print!("{}", map.to_toml());
-    Ok(())
+    say(format_args!("{}", map.to_toml()))
 }
 
 fn engine(args: &CartArgs, overlay: bool) -> Result<Engine, String> {
@@ -298,15 +297,14 @@ fn shot(args: ShotArgs) -> Result<(), String> {
         .map_err(|e| format!("--at {}: {e}", args.at))?;
     save_frame(&engine, args.scale, &args.output)?;
     let fb = engine.framebuffer();
-    println!(
-        "wrote {} ({}x{}, after {} updates, seed {})",
+    say(format_args!(
+        "wrote {} ({}x{}, after {} updates, seed {})\n",
         args.output.display(),
         fb.width() * args.scale,
         fb.height() * args.scale,
         engine.updates_since_init(),
         engine.seed()
-    );
-    Ok(())
+    ))
 }
 
 fn trace(args: TraceArgs) -> Result<(), String> {
@@ -364,31 +362,38 @@ fn diagnose(args: DiagnoseArgs) -> Result<(), String> {
     if let Some(path) = &args.csv {
         capture::write_atomically(path, &csv).map_err(|e| e.to_string())?;
     }
-    println!(
-        "wrote {} ({frames} frames, tick {}){}",
+    say(format_args!(
+        "wrote {} ({frames} frames, tick {}){}\n",
         args.output.display(),
         engine.ticks(),
         args.csv
             .as_ref()
             .map(|p| format!(" and {}", p.display()))
             .unwrap_or_default()
-    );
-    Ok(())
+    ))
 }
 
 fn bench(args: BenchArgs) -> Result<(), String> {
     let mut engine = engine(&args.cart, false)?;
     let report = bench::run(&mut engine, args.frames, args.warmup);
     if args.json {
-        println!("{}", report.to_json());
+        say(format_args!("{}\n", report.to_json()))
     } else {
         let fb = engine.framebuffer();
-        print!(
+        say(format_args!(
             "{}",
             report.to_table(&args.cart.cart, (fb.width(), fb.height()))
-        );
+        ))
     }
-    Ok(())
+}
+
+/// Writes to stdout. A reader that has gone away (`bt ... | head`) is not an error: the work is
+/// done, only its report is unread.
+fn say(text: std::fmt::Arguments<'_>) -> Result<(), String> {
+    match io::stdout().lock().write_fmt(text) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(format!("writing to stdout: {e}")),
+        _ => Ok(()),
+    }
 }
 
 /// Saves the engine's last frame as a PNG at `scale`.

@@ -332,7 +332,7 @@ fn bad_overrides_are_named() {
     let err = Engine::new(Box::new(cart.build), options).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "cart settings: target_fps must be finite and positive, got 0"
+        "cart settings: target_fps must be between 0.001 and 10000 updates a second, got 0"
     );
     let options = EngineOptions {
         host_hz: -1.0,

@@ -78,7 +78,7 @@ impl Cart for Timers {
         for (i, timer) in self.timers.iter().enumerate() {
             let y = 60 + i as i32 * 40;
             let interval = timer.interval_ticks();
-            let left = timer.remaining_ticks(ticks);
+            let left = ctx.timer_remaining(timer);
             ctx.system_printf(
                 8,
                 y,

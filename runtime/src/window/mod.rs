@@ -370,6 +370,15 @@ fn x11_window_id(window: &Window) -> Option<u64> {
     }
 }
 
+/// How long to sleep when the next paced frame is `ms_ahead` away: at most [`IDLE_POLL`], so
+/// gamepads and `--exit-after` are looked at while a slow clock waits, and never a panic for a
+/// wait no `Duration` can hold.
+fn paced_wait(ms_ahead: f64) -> Duration {
+    Duration::try_from_secs_f64(ms_ahead / 1000.0)
+        .unwrap_or(IDLE_POLL)
+        .min(IDLE_POLL)
+}
+
 /// Whether a key's text reaches the cart: the host's own keys type nothing.
 fn types_text(key: Option<bt::Key>) -> bool {
     !key.is_some_and(|k| HOST_KEYS.contains(&k))
@@ -483,7 +492,7 @@ impl ApplicationHandler for App {
         }
         match self.host.engine().next_frame_ms() {
             Some(due) if due > now && !self.dirty => {
-                let wait = Duration::from_secs_f64((due - now) / 1000.0);
+                let wait = paced_wait(due - now);
                 event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + wait));
             }
             _ => {
@@ -531,6 +540,15 @@ mod tests {
         );
         let px = MouseScrollDelta::PixelDelta(winit::dpi::PhysicalPosition::new(-40.0, 20.0));
         assert_eq!(wheel_lines(px), (2.0, -1.0));
+    }
+
+    #[test]
+    fn a_paced_wait_is_short_and_never_panics() {
+        assert_eq!(paced_wait(5.0), Duration::from_millis(5));
+        assert_eq!(paced_wait(1e23), IDLE_POLL, "a paced:1e-20 clock");
+        assert_eq!(paced_wait(f64::INFINITY), IDLE_POLL);
+        assert_eq!(paced_wait(f64::NAN), IDLE_POLL);
+        assert_eq!(paced_wait(-1.0), IDLE_POLL);
     }
 
     #[test]
