@@ -133,85 +133,123 @@ fn repeat_fires(pressed: bool, down: bool, since: u64, now: u64, rate: u64) -> b
     down && rate > 0 && held_for > 0 && held_for % rate == 0
 }
 
+/// A set of inputs as bits: `u32` for buttons, `u128` for keys.
+trait Bits:
+    Copy
+    + Default
+    + PartialEq
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::Not<Output = Self>
+{
+    /// Calls `f` with the index of every set bit, lowest first.
+    fn each(self, f: impl FnMut(usize));
+    fn any(self) -> bool {
+        self != Self::default()
+    }
+}
+
+macro_rules! bits {
+    ($($t:ty),*) => {$(
+        impl Bits for $t {
+            fn each(self, mut f: impl FnMut(usize)) {
+                let mut m = self;
+                while m != 0 {
+                    f(m.trailing_zeros() as usize);
+                    m &= m - 1;
+                }
+            }
+        }
+    )*};
+}
+bits!(u32, u128);
+
+/// Held state and the edges between updates for a set of `N` inputs, one bit each.
+///
+/// The host changes `held` at any time; presses and releases collect in `pending_*` until the
+/// next update begins, which sees them once (see [`Input`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Edges<B, const N: usize> {
+    held: B,
+    pending_pressed: B,
+    pending_released: B,
+    /// What the current update sees.
+    down: B,
+    pressed: B,
+    released: B,
+    /// The update at which each input was last seen pressed (for repeats).
+    since: [u64; N],
+}
+
+impl<B: Bits, const N: usize> Default for Edges<B, N> {
+    fn default() -> Self {
+        Edges {
+            held: B::default(),
+            pending_pressed: B::default(),
+            pending_released: B::default(),
+            down: B::default(),
+            pressed: B::default(),
+            released: B::default(),
+            since: [0; N],
+        }
+    }
+}
+
+impl<B: Bits, const N: usize> Edges<B, N> {
+    /// The host says `now` is what is held.
+    fn set_held(&mut self, now: B) {
+        self.pending_pressed = self.pending_pressed | (now & !self.held);
+        self.pending_released = self.pending_released | (self.held & !now);
+        self.held = now;
+    }
+
+    /// Update number `update` begins: the edges collected so far become visible.
+    fn begin_update(&mut self, update: u64) {
+        self.down = self.held | self.pending_pressed;
+        self.pressed = self.pending_pressed;
+        self.released = self.pending_released;
+        self.pending_pressed = B::default();
+        self.pending_released = B::default();
+        let since = &mut self.since;
+        self.pressed.each(|i| {
+            if let Some(s) = since.get_mut(i) {
+                *s = update;
+            }
+        });
+    }
+
+    /// Whether input `i` (bit `bit`) fires a pressed-with-repeat check at update `now`.
+    fn repeats(&self, i: usize, bit: B, now: u64, rate: u64) -> bool {
+        let since = self.since.get(i).copied().unwrap_or(now);
+        repeat_fires(
+            (self.pressed & bit).any(),
+            (self.down & bit).any(),
+            since,
+            now,
+            rate,
+        )
+    }
+}
+
+/// One player's buttons: what each source holds, and the edges of their union.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct PlayerButtons {
-    /// What each source says is physically held now.
     by_source: [u32; SOURCES],
-    /// Their union.
-    held: u32,
-    /// Presses and releases that arrived since the last update began.
-    pending_pressed: u32,
-    pending_released: u32,
-    /// What the current update sees.
-    down: u32,
-    pressed: u32,
-    released: u32,
-    /// The update number at which each button was last seen pressed (for repeats).
-    since: [u64; BUTTON_COUNT],
+    edges: Edges<u32, BUTTON_COUNT>,
 }
 
 impl PlayerButtons {
     fn set_source(&mut self, source: usize, held: u32) {
         self.by_source[source] = held;
         let now = self.by_source.iter().fold(0, |a, b| a | b);
-        self.pending_pressed |= now & !self.held;
-        self.pending_released |= self.held & !now;
-        self.held = now;
-    }
-
-    fn begin_update(&mut self, update: u64) {
-        self.down = self.held | self.pending_pressed;
-        self.pressed = self.pending_pressed;
-        self.released = self.pending_released;
-        self.pending_pressed = 0;
-        self.pending_released = 0;
-        let mut p = self.pressed;
-        while p != 0 {
-            let bit = p.trailing_zeros() as usize;
-            if let Some(s) = self.since.get_mut(bit) {
-                *s = update;
-            }
-            p &= p - 1;
-        }
+        self.edges.set_held(now);
     }
 
     fn pressed_repeat(&self, mask: u32, now: u64, rate: u64) -> bool {
-        let mut m = mask & (self.pressed | self.down);
-        while m != 0 {
-            let bit = m.trailing_zeros() as usize;
-            let b = 1u32 << bit;
-            let since = self.since.get(bit).copied().unwrap_or(now);
-            if repeat_fires(self.pressed & b != 0, self.down & b != 0, since, now, rate) {
-                return true;
-            }
-            m &= m - 1;
-        }
-        false
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct KeyState {
-    held: u128,
-    pending_pressed: u128,
-    pending_released: u128,
-    down: u128,
-    pressed: u128,
-    released: u128,
-    since: [u64; KEY_COUNT],
-}
-
-impl Default for KeyState {
-    fn default() -> KeyState {
-        KeyState {
-            held: 0,
-            pending_pressed: 0,
-            pending_released: 0,
-            down: 0,
-            pressed: 0,
-            released: 0,
-            since: [0; KEY_COUNT],
-        }
+        let e = &self.edges;
+        let mut fires = false;
+        (mask & (e.pressed | e.down)).each(|i| fires |= e.repeats(i, 1 << i, now, rate));
+        fires
     }
 }
 
@@ -241,7 +279,7 @@ pub struct Input {
     /// Updates begun so far: the time base of repeats, immune to `ticks_reset`.
     updates: u64,
     players: [PlayerButtons; PLAYERS],
-    keys: KeyState,
+    keys: Edges<u128, KEY_COUNT>,
     pointer: Pointer,
     axes_latest: [[f32; AXES]; PLAYERS],
     axes: [[f32; AXES]; PLAYERS],
@@ -299,13 +337,7 @@ impl Input {
     pub fn set_key(&mut self, key: Key, down: bool) {
         let k = &mut self.keys;
         let bit = key.bit();
-        if down {
-            k.pending_pressed |= bit & !k.held;
-            k.held |= bit;
-        } else {
-            k.pending_released |= bit & k.held;
-            k.held &= !bit;
-        }
+        k.set_held(if down { k.held | bit } else { k.held & !bit });
     }
 
     /// Whether the host says `key` is physically held right now (not what an update sees).
@@ -373,19 +405,9 @@ impl Input {
         self.updates += 1;
         let n = self.updates;
         for p in &mut self.players {
-            p.begin_update(n);
+            p.edges.begin_update(n);
         }
-        let k = &mut self.keys;
-        k.down = k.held | k.pending_pressed;
-        k.pressed = k.pending_pressed;
-        k.released = k.pending_released;
-        k.pending_pressed = 0;
-        k.pending_released = 0;
-        let mut p = k.pressed;
-        while p != 0 {
-            k.since[p.trailing_zeros() as usize] = n;
-            p &= p - 1;
-        }
+        self.keys.begin_update(n);
         let ptr = &mut self.pointer;
         ptr.delta = if ptr.seen {
             (ptr.latest.0 - ptr.pos.0, ptr.latest.1 - ptr.pos.1)
@@ -414,7 +436,7 @@ impl Input {
         Input {
             updates: 0,
             players: [PlayerButtons::default(); PLAYERS],
-            keys: KeyState::default(),
+            keys: Edges::default(),
             pointer: Pointer::default(),
             axes_latest: [[0.0; AXES]; PLAYERS],
             axes: [[0.0; AXES]; PLAYERS],
@@ -430,12 +452,12 @@ impl Input {
 
     /// Whether any button of the mask is held in this update.
     pub fn is_down(&self, buttons: u32, player: usize) -> bool {
-        self.player(player).down & buttons != 0
+        self.player(player).edges.down & buttons != 0
     }
 
     /// Whether any button of the mask went down since the previous update.
     pub fn is_pressed(&self, buttons: u32, player: usize) -> bool {
-        self.player(player).pressed & buttons != 0
+        self.player(player).edges.pressed & buttons != 0
     }
 
     /// Like [`Input::is_pressed`], and also every `rate` updates while a button of the mask stays
@@ -449,7 +471,7 @@ impl Input {
 
     /// Whether any button of the mask came up since the previous update.
     pub fn is_released(&self, buttons: u32, player: usize) -> bool {
-        self.player(player).released & buttons != 0
+        self.player(player).edges.released & buttons != 0
     }
 
     /// Whether `key` is held in this update.
@@ -464,14 +486,8 @@ impl Input {
 
     /// Like [`Input::is_key_pressed`], repeating every `rate` updates while held.
     pub fn is_key_pressed_repeat(&self, key: Key, rate: u64) -> bool {
-        let b = key.bit();
-        repeat_fires(
-            self.keys.pressed & b != 0,
-            self.keys.down & b != 0,
-            self.keys.since[key as usize],
-            self.updates,
-            rate,
-        )
+        self.keys
+            .repeats(key as usize, key.bit(), self.updates, rate)
     }
 
     /// Whether `key` came up since the previous update.
@@ -492,17 +508,10 @@ impl Input {
     /// Like [`Input::is_any_key_pressed`], also firing for any key held for a multiple of `rate`
     /// updates.
     pub fn is_any_key_pressed_repeat(&self, rate: u64) -> bool {
-        let mut m = self.keys.pressed | self.keys.down;
-        while m != 0 {
-            let i = m.trailing_zeros() as usize;
-            if let Some(&k) = Key::ALL.get(i) {
-                if self.is_key_pressed_repeat(k, rate) {
-                    return true;
-                }
-            }
-            m &= m - 1;
-        }
-        false
+        let k = &self.keys;
+        let mut fires = false;
+        (k.pressed | k.down).each(|i| fires |= k.repeats(i, 1 << i, self.updates, rate));
+        fires
     }
 
     /// Whether a key came up since the previous update and now no key at all is held (the moment
