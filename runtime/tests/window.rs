@@ -105,6 +105,9 @@ fn xdotool(display: &str, args: &[&str]) {
     }
 }
 
+/// How long the real window stays open, in seconds (`--exit-after`).
+const RUN_SECONDS: &str = "20";
+
 fn pause(ms: u64) {
     std::thread::sleep(Duration::from_millis(ms));
 }
@@ -175,7 +178,9 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     let captures = dir.join("captures");
     let frame_log = dir.join("frames.csv");
     let mut bt = Command::new(env!("CARGO_BIN_EXE_bt"));
-    bt.args(["run", "keys", "--exit-after", "6", "--captures"])
+    // The window closes itself RUN_SECONDS after its first frame. Every step below must be done
+    // by then, on a machine that may be busy compiling: keep it generous.
+    bt.args(["run", "keys", "--exit-after", RUN_SECONDS, "--captures"])
         .arg(&captures)
         .arg("--frame-log")
         .arg(&frame_log)
@@ -268,8 +273,12 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     xdotool(&x.display, &["key", "d"]);
     pause(60);
     xdotool(&x.display, &["key", "F9"]);
-    let saved = wait_for(&out, "saved ", Duration::from_secs(15), &mut seen)
-        .unwrap_or_else(|| panic!("no second screenshot; stdout {seen:?}"));
+    let saved = wait_for(&out, "saved ", Duration::from_secs(15), &mut seen).unwrap_or_else(|| {
+        panic!(
+            "no second screenshot; stdout {seen:?}; stderr:\n{}",
+            errors(&err)
+        )
+    });
     let png = PathBuf::from(saved.trim_start_matches("saved "));
     let d = bt_cart_keys::key_rect(Key::KeyD).unwrap();
     assert_eq!(
@@ -280,7 +289,7 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     );
 
     // Let --exit-after close the window, then report what it measured.
-    let summary = wait_for(&out, "presented ", Duration::from_secs(30), &mut seen);
+    let summary = wait_for(&out, "presented ", Duration::from_secs(60), &mut seen);
     let deadline = Instant::now() + Duration::from_secs(10);
     while child.0.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
         pause(50);
