@@ -26,6 +26,12 @@ impl Rect {
         Rect { x, y, w, h }
     }
 
+    /// Corners `(x0, y0, x1, y1)` of the half-open box, in integers too wide to overflow.
+    pub(crate) fn wide(&self) -> (i64, i64, i64, i64) {
+        let (x0, y0) = (i64::from(self.x), i64::from(self.y));
+        (x0, y0, x0 + i64::from(self.w), y0 + i64::from(self.h))
+    }
+
     /// Whether the point lies inside.
     pub fn contains(&self, x: i32, y: i32) -> bool {
         let (x, y) = (i64::from(x), i64::from(y));
@@ -184,14 +190,8 @@ impl Framebuffer {
 
     /// Fills a rectangle.
     pub fn draw_rect_fill(&mut self, rect: Rect, index: u8) {
-        let (x0, y0) = (i64::from(rect.x), i64::from(rect.y));
-        self.fill_wide(
-            x0,
-            y0,
-            x0 + i64::from(rect.w),
-            y0 + i64::from(rect.h),
-            index,
-        );
+        let (x0, y0, x1, y1) = rect.wide();
+        self.fill_wide(x0, y0, x1, y1, index);
     }
 
     pub(crate) fn rect_wide(&mut self, x0: i64, y0: i64, w: i64, h: i64, index: u8) {
@@ -214,14 +214,8 @@ impl Framebuffer {
     /// Fills a rectangle with `index`, index 0 included: the one primitive besides
     /// [`Self::clear`] that can put pixels back to blank. Clipped like every other primitive.
     pub fn clear_rect(&mut self, rect: Rect, index: u8) {
-        let (x0, y0) = (i64::from(rect.x), i64::from(rect.y));
-        self.clear_rect_wide(
-            x0,
-            y0,
-            x0 + i64::from(rect.w),
-            y0 + i64::from(rect.h),
-            index,
-        );
+        let (x0, y0, x1, y1) = rect.wide();
+        self.clear_rect_wide(x0, y0, x1, y1, index);
     }
 
     pub(crate) fn clear_rect_wide(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, index: u8) {

@@ -157,6 +157,22 @@ fn start_xvfb() -> Result<Xvfb, String> {
     })
 }
 
+/// A fresh X server, when `tools` are installed and it starts; otherwise the test is reported
+/// as unavailable (a failure where the window test is required) and `None` comes back.
+fn x_server(tools: &[&str]) -> Option<Xvfb> {
+    if let Some(tool) = tools.iter().find(|t| !on_path(t)) {
+        unavailable(&format!("{tool} is not installed"));
+        return None;
+    }
+    match start_xvfb() {
+        Ok(x) => Some(x),
+        Err(why) => {
+            unavailable(&why);
+            None
+        }
+    }
+}
+
 fn scratch() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bt-window-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -165,14 +181,8 @@ fn scratch() -> PathBuf {
 
 #[test]
 fn keys_and_mouse_reach_the_cart_in_a_real_window() {
-    for tool in ["Xvfb", "xdotool"] {
-        if !on_path(tool) {
-            return unavailable(&format!("{tool} is not installed"));
-        }
-    }
-    let x = match start_xvfb() {
-        Ok(x) => x,
-        Err(why) => return unavailable(&why),
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
     };
     let dir = scratch();
     let captures = dir.join("captures");
@@ -310,14 +320,8 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
 
 #[test]
 fn without_a_vulkan_driver_bt_run_says_what_to_install() {
-    for tool in ["Xvfb"] {
-        if !on_path(tool) {
-            return unavailable(&format!("{tool} is not installed"));
-        }
-    }
-    let x = match start_xvfb() {
-        Ok(x) => x,
-        Err(why) => return unavailable(&why),
+    let Some(x) = x_server(&["Xvfb"]) else {
+        return;
     };
     let dir = scratch();
     // Point the Vulkan loader at a driver list that does not exist: no adapter at all.

@@ -296,24 +296,38 @@ impl App {
         self.act(action);
     }
 
-    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
-        let (Some(window), Some(pixels)) = (&self.window, &mut self.pixels) else {
-            return;
+    /// Makes the surface `width` x `height` unless it already is. Returns `false` when it could
+    /// not (the run then ends with a message); a 0 x 0 size is left alone.
+    fn resize_surface(&mut self, event_loop: &ActiveEventLoop, width: u32, height: u32) -> bool {
+        if width == 0 || height == 0 || (width, height) == self.surface {
+            return true;
+        }
+        let Some(pixels) = &mut self.pixels else {
+            return true;
         };
+        if let Err(e) = pixels.resize_surface(width, height) {
+            self.fail(event_loop, format!("cannot resize the surface: {e}"));
+            return false;
+        }
+        self.surface = (width, height);
+        true
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
         // Keep the surface the window's size before every render: rendering to a surface of a
         // stale size makes pixels retry for ever. A minimised window (0 x 0) draws nothing.
-        let size = window.inner_size();
+        let Some(size) = self.window.as_ref().map(|w| w.inner_size()) else {
+            return;
+        };
         if size.width == 0 || size.height == 0 {
             return;
         }
-        if (size.width, size.height) != self.surface {
-            if let Err(e) = pixels.resize_surface(size.width, size.height) {
-                let message = format!("cannot resize the surface: {e}");
-                self.fail(event_loop, message);
-                return;
-            }
-            self.surface = (size.width, size.height);
+        if !self.resize_surface(event_loop, size.width, size.height) {
+            return;
         }
+        let Some(pixels) = &mut self.pixels else {
+            return;
+        };
         let now = self.start.elapsed().as_secs_f64() * 1000.0;
         let report = self.host.frame(now);
         let engine = self.host.engine();
@@ -419,7 +433,16 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
-            WindowEvent::Resized(_) | WindowEvent::ScaleFactorChanged { .. } => {
+            WindowEvent::Resized(size) => {
+                // Follow the new size at once, before anything presents to the old one: a present
+                // to a stale swapchain makes pixels reconfigure inside render, which can stall.
+                self.resize_surface(event_loop, size.width, size.height);
+                self.dirty = true;
+                if let Some(w) = &self.window {
+                    w.request_redraw();
+                }
+            }
+            WindowEvent::ScaleFactorChanged { .. } => {
                 self.dirty = true;
                 if let Some(w) = &self.window {
                     w.request_redraw();
