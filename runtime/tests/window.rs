@@ -190,17 +190,25 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     let mut bt = Command::new(env!("CARGO_BIN_EXE_bt"));
     // The window closes itself RUN_SECONDS after its first frame. Every step below must be done
     // by then, on a machine that may be busy compiling: keep it generous.
-    bt.args(["run", "keys", "--exit-after", RUN_SECONDS, "--captures"])
-        .arg(&captures)
-        .arg("--frame-log")
-        .arg(&frame_log)
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_RUNTIME_DIR", &dir)
-        // No user key-map file: the defaults apply.
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    bt.args([
+        "run",
+        "keys",
+        "--scale",
+        "1",
+        "--exit-after",
+        RUN_SECONDS,
+        "--captures",
+    ])
+    .arg(&captures)
+    .arg("--frame-log")
+    .arg(&frame_log)
+    .env("DISPLAY", &x.display)
+    .env_remove("WAYLAND_DISPLAY")
+    .env("XDG_RUNTIME_DIR", &dir)
+    // No user key-map file: the defaults apply.
+    .env("XDG_CONFIG_HOME", dir.join("config"))
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
     let mut child = bt.spawn().expect("bt starts");
     let out = lines(child.stdout.take().expect("piped"));
     let err = lines(child.stderr.take().expect("piped"));
@@ -221,13 +229,16 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
         .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
         .unwrap_or_else(|| panic!("no X11 window id in {ready:?}"))
         .to_string();
-    let scale = 3; // 320x240 at the default scale
+    let scale = 1; // --scale 1: a 320x240 window
 
     // Focus the window, hold W (player 1's up) and the left mouse button over display pixel
     // (200, 100), then screenshot.
     xdotool(&x.display, &["windowfocus", "--sync", &window]);
     let (px, py) = (200, 100);
-    let (wx, wy) = ((px * scale + 1).to_string(), (py * scale + 1).to_string());
+    let (wx, wy) = (
+        (px * scale + scale / 2).to_string(),
+        (py * scale + scale / 2).to_string(),
+    );
     xdotool(&x.display, &["mousemove", "--window", &window, &wx, &wy]);
     xdotool(&x.display, &["keydown", "w"]);
     xdotool(&x.display, &["mousedown", "1"]);

@@ -166,6 +166,8 @@ pub fn run_cart(mut engine: Engine, name: &str, args: &WindowArgs) -> Result<(),
         announced: false,
         shown: None,
         dirty: true,
+        present_interval: None,
+        last_present: None,
     };
     event_loop
         .run_app(&mut app)
@@ -204,6 +206,10 @@ struct App {
     shown: Option<Instant>,
     /// Something changed that a paused window must present.
     dirty: bool,
+    /// With vsync on, the shortest time between presents: one refresh of the monitor. A display
+    /// enforces it itself; a virtual one (Xvfb) does not, and would be flooded with frames.
+    present_interval: Option<Duration>,
+    last_present: Option<Instant>,
 }
 
 impl App {
@@ -219,11 +225,17 @@ impl App {
     fn open(&mut self, event_loop: &ActiveEventLoop) -> Result<(), String> {
         let settings = self.host.engine().settings();
         let (w, h) = (settings.width, settings.height);
-        let monitor = event_loop
+        let primary = event_loop
             .primary_monitor()
-            .or_else(|| event_loop.available_monitors().next())
+            .or_else(|| event_loop.available_monitors().next());
+        let monitor = primary
+            .as_ref()
             .map(|m| (m.size().width, m.size().height))
             .filter(|&(mw, mh)| mw > 0 && mh > 0);
+        if !self.args.no_vsync {
+            let millihertz = primary.as_ref().and_then(|m| m.refresh_rate_millihertz());
+            self.present_interval = Some(refresh_interval(millihertz));
+        }
         let scale = self
             .args
             .scale
@@ -328,6 +340,9 @@ impl App {
         let Some(pixels) = &mut self.pixels else {
             return;
         };
+        // Presents are paced from when each frame began, so the frame's own cost does not
+        // stretch the interval.
+        let began = Instant::now();
         let now = self.start.elapsed().as_secs_f64() * 1000.0;
         let report = self.host.frame(now);
         let engine = self.host.engine();
@@ -339,6 +354,7 @@ impl App {
             return;
         }
         self.dirty = false;
+        self.last_present = Some(began);
         let at_ms = self.now_ms();
         self.log.push(Presented {
             at_ms,
@@ -391,6 +407,15 @@ fn paced_wait(ms_ahead: f64) -> Duration {
     Duration::try_from_secs_f64(ms_ahead / 1000.0)
         .unwrap_or(IDLE_POLL)
         .min(IDLE_POLL)
+}
+
+/// One refresh of a monitor reporting `millihertz`, or of a 60 Hz one when it reports nothing
+/// usable.
+fn refresh_interval(millihertz: Option<u32>) -> Duration {
+    let hz = millihertz
+        .filter(|&mhz| mhz >= 1_000)
+        .map_or(60.0, |mhz| f64::from(mhz) / 1000.0);
+    Duration::from_secs_f64(1.0 / hz)
 }
 
 /// Whether a key's text reaches the cart: the host's own keys type nothing.
@@ -519,8 +544,20 @@ impl ApplicationHandler for App {
                 event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + wait));
             }
             _ => {
-                event_loop.set_control_flow(ControlFlow::Wait);
-                window.request_redraw();
+                // With vsync, no faster than the monitor refreshes (a resize still draws at once).
+                let next = self
+                    .present_interval
+                    .zip(self.last_present)
+                    .map(|(interval, last)| last + interval);
+                match next {
+                    Some(at) if at > Instant::now() && !self.dirty => {
+                        event_loop.set_control_flow(ControlFlow::WaitUntil(at));
+                    }
+                    _ => {
+                        event_loop.set_control_flow(ControlFlow::Wait);
+                        window.request_redraw();
+                    }
+                }
             }
         }
     }
@@ -563,6 +600,19 @@ mod tests {
         );
         let px = MouseScrollDelta::PixelDelta(winit::dpi::PhysicalPosition::new(-40.0, 20.0));
         assert_eq!(wheel_lines(px), (2.0, -1.0));
+    }
+
+    #[test]
+    fn vsync_paces_presents_at_the_monitor_refresh() {
+        assert_eq!(
+            refresh_interval(Some(144_000)),
+            Duration::from_secs_f64(1.0 / 144.0)
+        );
+        assert_eq!(refresh_interval(None), Duration::from_secs_f64(1.0 / 60.0));
+        assert_eq!(
+            refresh_interval(Some(0)),
+            Duration::from_secs_f64(1.0 / 60.0)
+        );
     }
 
     #[test]
