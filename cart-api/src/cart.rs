@@ -74,6 +74,21 @@ pub trait Cart {
     /// Draws the current state. The framebuffer starts each frame at index 0.
     fn render(&self, ctx: &mut Render<'_>);
 
+    /// Loads the cart's files again after one changed on disk, keeping the game's state.
+    ///
+    /// `bt run` calls it between updates when a file in the cart's asset folder changes, so a
+    /// sprite sheet saved from a paint program shows in the running game within a second. Load
+    /// again what `init` loaded (a shared `load_assets` method serves both), and assign a new
+    /// asset only once it loaded, so a broken file leaves the last good one in place. Headless
+    /// commands never call it: they load assets once, in `init`.
+    ///
+    /// # Errors
+    /// A [`CartError`] is shown on screen and the game plays on with what it had.
+    fn reload(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
+        let _ = ctx;
+        Ok(())
+    }
+
     /// Rows of the cart's own to show in the overlay; called only while the overlay is visible.
     fn overlay_rows(&self, rows: &mut OverlayRows) {
         let _ = rows;
@@ -235,6 +250,13 @@ impl Console {
         self.args = args;
     }
 
+    /// Replaces the boot palette and the live one, as when the cart's palette file changed on
+    /// disk while it runs. Palette effects carry on over the new colours.
+    pub fn replace_palette(&mut self, palette: Palette) {
+        self.boot_palette.clone_from(&palette);
+        self.palette = palette;
+    }
+
     /// Advances the palette effects by one fixed update. Hosts call it once per update, right
     /// after the cart's `update` (not after `init`).
     pub fn step_effects(&mut self) {
@@ -273,6 +295,11 @@ impl Console {
     /// The context for `init`: like an update, but input edges stay queued for the first update.
     pub fn init_context(&mut self) -> Update<'_> {
         self.clock.ticks = 0;
+        Update { con: self }
+    }
+
+    /// The context for [`Cart::reload`]: the clock as it is, and no new input edges.
+    pub fn reload_context(&mut self) -> Update<'_> {
         Update { con: self }
     }
 
@@ -577,8 +604,9 @@ impl Update<'_> {
         }
     }
 
-    /// Loads the image file at `path` (relative to the host's working directory) as a sprite
-    /// sheet, registering its colours into the live palette from `start_slot` on (see
+    /// Loads the image file at `path` as a sprite sheet (a relative path is looked up in the
+    /// cart's asset folder, `assets/` beside its `cart.toml`, or in the working directory when
+    /// the cart has none), registering its colours into the live palette from `start_slot` on (see
     /// [`SpriteSheet::from_rgba`]).
     ///
     /// # Errors

@@ -166,6 +166,9 @@ pub struct Overlay {
     chart: Chart,
     cart_rows: OverlayRows,
     line: String,
+    /// A message from the host for the player (a file that failed to reload), shown whether
+    /// the metrics are or not; empty when there is none.
+    notice: String,
 }
 
 impl Overlay {
@@ -199,7 +202,26 @@ impl Overlay {
             chart,
             cart_rows: OverlayRows::default(),
             line: String::with_capacity(128),
+            notice: String::new(),
         }
+    }
+
+    /// Shows one line from the host across the top of the screen, over the cart, until
+    /// [`Overlay::clear_notice`], whether the metrics are shown or not: for news the player
+    /// must see, such as an asset that failed to reload.
+    pub fn set_notice(&mut self, text: &str) {
+        self.notice.clear();
+        self.notice.push_str(text);
+    }
+
+    /// Takes the notice away.
+    pub fn clear_notice(&mut self) {
+        self.notice.clear();
+    }
+
+    /// The notice shown, empty when none is.
+    pub fn notice(&self) -> &str {
+        &self.notice
     }
 
     /// Whether the metrics are shown.
@@ -357,6 +379,11 @@ impl Overlay {
             self.draw_body(fb);
         } else {
             self.draw_hint(fb);
+        }
+        if !self.notice.is_empty() {
+            let c = &self.colors;
+            fb.draw_rect_fill(Rect::new(0, 0, fb.width() as i32, BAR_HEIGHT), c.error);
+            fb.print(EDGE_MARGIN, 0, c.text, &self.notice);
         }
         fb.clip_set(cart_clip);
     }

@@ -73,6 +73,38 @@ impl ImageLoader for PngLoader {
     }
 }
 
+/// A [`PngLoader`] that looks relative paths up in a cart's asset folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FolderLoader {
+    folder: std::path::PathBuf,
+}
+
+impl FolderLoader {
+    /// Loads relative paths from `folder`; absolute paths are used as they are.
+    pub fn new(folder: impl Into<std::path::PathBuf>) -> FolderLoader {
+        FolderLoader {
+            folder: folder.into(),
+        }
+    }
+}
+
+impl ImageLoader for FolderLoader {
+    fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+        let full = self.folder.join(path);
+        match full.to_str() {
+            Some(full) => PngLoader.load(full),
+            None => Err(AssetError::new(
+                path,
+                AssetErrorKind::Read("the asset folder's path is not UTF-8".into()),
+            )),
+        }
+    }
+
+    fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+        PngLoader.decode(name, bytes)
+    }
+}
+
 /// Loads the PNG at `path` as a sprite sheet, registering its colours into `palette` from
 /// `start_slot` (see [`SpriteSheet::from_rgba`]). For tools and tests; carts use
 /// `Update::load_indexed`, which does the same with the live palette.

@@ -1,5 +1,6 @@
 //! The engine: one cart, its console, the fixed-step loop and a clock, driven by a host.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use bt::{Cart, Console, Framebuffer, Palette, Settings, SettingsError, Tag};
@@ -74,6 +75,14 @@ pub struct EngineOptions {
     pub overlay: bool,
     /// Cart arguments as `(name, value)` pairs, read by the cart with `Update::arg`.
     pub args: Vec<(String, String)>,
+    /// Settings to run with instead of the cart's `configure()`: a host that layers a
+    /// manifest, the user's config and its command line over the cart's own (see
+    /// [`crate::manifest::resolve`]) passes the result here. `seed` and `target_fps` above
+    /// still override it.
+    pub settings: Option<Settings>,
+    /// The cart's asset folder: relative paths in `Update::load_indexed` are looked up there.
+    /// `None` uses the working directory.
+    pub assets: Option<PathBuf>,
 }
 
 impl Default for EngineOptions {
@@ -84,6 +93,8 @@ impl Default for EngineOptions {
             host_hz: 60.0,
             overlay: true,
             args: Vec::new(),
+            settings: None,
+            assets: None,
         }
     }
 }
@@ -181,7 +192,10 @@ impl Engine {
     /// [`EngineError::HostHz`] for a bad `host_hz`, [`EngineError::Init`] when `init` fails.
     pub fn new(factory: CartFactory, options: EngineOptions) -> Result<Engine, EngineError> {
         let cart = factory();
-        let mut settings = cart.configure();
+        let mut settings = match options.settings {
+            Some(settings) => settings,
+            None => cart.configure(),
+        };
         if let Some(fps) = options.target_fps {
             settings.target_fps = fps;
         }
@@ -195,7 +209,12 @@ impl Engine {
         let overlay =
             (options.overlay && settings.overlay.enabled).then(|| Overlay::new(&settings));
         let mut console = Console::new(&settings, seed);
-        console.set_image_loader(Box::new(crate::assets::PngLoader));
+        match options.assets {
+            Some(folder) => {
+                console.set_image_loader(Box::new(crate::assets::FolderLoader::new(folder)))
+            }
+            None => console.set_image_loader(Box::new(crate::assets::PngLoader)),
+        }
         console.set_args(options.args);
         let mut engine = Engine {
             factory,
@@ -246,6 +265,24 @@ impl Engine {
         self.host_ticks = 0;
         self.host_hz = host_hz;
         Ok(())
+    }
+
+    /// Asks the cart to load its files again ([`Cart::reload`]) after one changed on disk.
+    /// Nothing else changes: the tick, the state the cart keeps, the clock.
+    ///
+    /// # Errors
+    /// The cart's message when a file failed to load; it keeps what it had.
+    pub fn reload_assets(&mut self) -> Result<(), String> {
+        self.cart
+            .reload(&mut self.console.reload_context())
+            .map_err(|e| e.to_string())
+    }
+
+    /// Replaces the palette the cart booted with (and the live one), as when the cart's palette
+    /// file changed on disk.
+    pub fn replace_palette(&mut self, palette: Palette) {
+        self.settings.palette.clone_from(&palette);
+        self.console.replace_palette(palette);
     }
 
     /// Replaces the clock.

@@ -17,7 +17,9 @@ use bt_overlay::Overlay;
 use crate::capture;
 use crate::engine::{Engine, EngineError, FrameReport};
 use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
+use crate::manifest::PaletteSource;
 use crate::seek::From;
+use crate::watch::AssetWatcher;
 
 /// One thing a player did, in the console's terms.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -118,6 +120,8 @@ pub struct Host {
     pointer: (i32, i32),
     captures: PathBuf,
     name: String,
+    /// The cart's files, watched for changes, and its palette file when it has one.
+    watch: Option<(AssetWatcher, Option<PaletteSource>)>,
 }
 
 impl Host {
@@ -131,6 +135,7 @@ impl Host {
             pointer: (0, 0),
             captures: captures.to_path_buf(),
             name: name.to_string(),
+            watch: None,
         }
     }
 
@@ -157,9 +162,49 @@ impl Host {
         self.engine.render_at(seconds, From::Start)
     }
 
-    /// One displayed frame at `now_ms` (see [`Engine::run`]).
+    /// Reloads the cart's assets whenever `watcher` sees a change, and its palette from
+    /// `palette` when that is a file.
+    pub fn watch_assets(&mut self, watcher: AssetWatcher, palette: Option<PaletteSource>) {
+        let palette = palette.filter(|p| matches!(p, PaletteSource::File(_)));
+        self.watch = Some((watcher, palette));
+    }
+
+    /// One displayed frame at `now_ms` (see [`Engine::run`]), after reloading the cart's
+    /// assets if they changed on disk.
     pub fn frame(&mut self, now_ms: f64) -> Option<FrameReport> {
+        if self.watch.as_ref().is_some_and(|(w, _)| w.take_change()) {
+            self.reload_assets();
+        }
         self.engine.run(now_ms)
+    }
+
+    /// Loads the palette file (if any) and the cart's assets again. A failure shows on screen
+    /// as the overlay's notice, and the cart keeps what it had; the next good load clears it.
+    pub fn reload_assets(&mut self) {
+        let palette = self.watch.as_ref().and_then(|(_, p)| p.clone());
+        let mut problem = None;
+        if let Some(source) = palette {
+            match crate::manifest::load_palette(&source) {
+                Ok(p) => self.engine.replace_palette(p),
+                Err(e) => problem = Some(e.to_string()),
+            }
+        }
+        if let Err(e) = self.engine.reload_assets() {
+            problem.get_or_insert(e);
+        }
+        let overlay = self.engine.overlay_forced();
+        match problem {
+            Some(message) => {
+                let line = format!("reload: {message}");
+                overlay.set_notice(&crate::text::excerpt_chars(&line, 120));
+            }
+            None => overlay.clear_notice(),
+        }
+        if self.engine.is_parked() {
+            // Nothing runs while parked: draw the same frame again with the new assets.
+            let now = self.engine.updates_since_init() as f64 / self.engine.settings().target_fps;
+            let _ = self.engine.render_at(now, From::Current);
+        }
     }
 
     /// Feeds one event to the console. Returns what the platform should do about it, if anything.

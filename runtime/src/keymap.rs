@@ -123,33 +123,34 @@ pub struct KeyMap {
 }
 
 impl Default for KeyMap {
-    /// Player 1 on W A S D with Space or B for A, N for B, 5 for Start and Escape for Select;
-    /// player 2 on the arrows with ; or keypad 1 for A, ' or keypad 2 for B, and Backspace or
-    /// keypad / for Start.
+    /// Player 1 on the arrows with Z, C, N or Space for A and X, V or M for B (as PICO-8 and
+    /// Pyxel players expect), Enter for Start and Escape for Select; player 2 on W A S D with
+    /// F for A, G for B and Tab for Start.
     fn default() -> KeyMap {
         let mut map = KeyMap::empty();
         let p1: &[(Key, u32)] = &[
-            (Key::KeyW, BTN_UP),
-            (Key::KeyS, BTN_DOWN),
-            (Key::KeyA, BTN_LEFT),
-            (Key::KeyD, BTN_RIGHT),
-            (Key::Space, BTN_A),
-            (Key::KeyB, BTN_A),
-            (Key::KeyN, BTN_B),
-            (Key::Digit5, BTN_START),
-            (Key::Escape, BTN_SELECT),
-        ];
-        let p2: &[(Key, u32)] = &[
             (Key::ArrowUp, BTN_UP),
             (Key::ArrowDown, BTN_DOWN),
             (Key::ArrowLeft, BTN_LEFT),
             (Key::ArrowRight, BTN_RIGHT),
-            (Key::Semicolon, BTN_A),
-            (Key::Numpad1, BTN_A),
-            (Key::Quote, BTN_B),
-            (Key::Numpad2, BTN_B),
-            (Key::Backspace, BTN_START),
-            (Key::NumpadDivide, BTN_START),
+            (Key::KeyZ, BTN_A),
+            (Key::KeyC, BTN_A),
+            (Key::KeyN, BTN_A),
+            (Key::Space, BTN_A),
+            (Key::KeyX, BTN_B),
+            (Key::KeyV, BTN_B),
+            (Key::KeyM, BTN_B),
+            (Key::Enter, BTN_START),
+            (Key::Escape, BTN_SELECT),
+        ];
+        let p2: &[(Key, u32)] = &[
+            (Key::KeyW, BTN_UP),
+            (Key::KeyS, BTN_DOWN),
+            (Key::KeyA, BTN_LEFT),
+            (Key::KeyD, BTN_RIGHT),
+            (Key::KeyF, BTN_A),
+            (Key::KeyG, BTN_B),
+            (Key::Tab, BTN_START),
         ];
         for (player, list) in [p1, p2].into_iter().enumerate() {
             for &(key, button) in list {
@@ -377,14 +378,15 @@ mod tests {
     #[test]
     fn defaults_give_two_players() {
         let m = KeyMap::default();
-        assert_eq!(m.buttons(Key::KeyW, 0), BTN_UP);
-        assert_eq!(m.buttons(Key::KeyW, 1), 0);
-        assert_eq!(m.buttons(Key::ArrowUp, 1), BTN_UP);
+        assert_eq!(m.buttons(Key::ArrowUp, 0), BTN_UP);
+        assert_eq!(m.buttons(Key::ArrowUp, 1), 0);
+        assert_eq!(m.buttons(Key::KeyW, 1), BTN_UP);
         assert_eq!(
-            m.held_buttons(set(&[Key::Space, Key::KeyD]), 0),
+            m.held_buttons(set(&[Key::KeyZ, Key::ArrowRight]), 0),
             BTN_A | BTN_RIGHT
         );
-        assert_eq!(m.held_buttons(set(&[Key::Quote]), 1), BTN_B);
+        assert_eq!(m.held_buttons(set(&[Key::KeyX]), 0), BTN_B);
+        assert_eq!(m.held_buttons(set(&[Key::KeyG]), 1), BTN_B);
     }
 
     #[test]
@@ -396,7 +398,7 @@ mod tests {
         assert_eq!(m.buttons(Key::KeyJ, 0), BTN_A);
         assert_eq!(m.buttons(Key::Space, 0), 0, "replaced");
         assert_eq!(m.buttons(Key::Escape, 0), 0, "unmapped");
-        assert_eq!(m.buttons(Key::KeyW, 0), BTN_UP, "untouched");
+        assert_eq!(m.buttons(Key::ArrowUp, 0), BTN_UP, "untouched");
         assert_eq!(m.buttons(Key::Numpad4, 1), BTN_X);
     }
 

@@ -1,24 +1,40 @@
-//! The BT runtime: the fixed-step loop, clocks, the engine that runs a cart, headless capture and
-//! the bundled carts. The `bt` command is built on it.
+//! The BT runtime: the fixed-step loop, clocks, the engine that runs a cart, headless capture,
+//! cart manifests, a test harness for carts and the `bt` command line.
+//!
+//! A cart crate's `main.rs` is one call, [`main`], and gets every `bt` command for itself;
+//! its tests use [`harness::CartTest`]. The runtime bundles no cart: the example carts and the
+//! `bt` binary that lists them live in `carts/gallery`.
+//!
+//! Features: `window` (on by default) adds `bt run` (winit, pixels, gilrs); `cli` (on by
+//! default) adds the command line (clap). With `default-features = false` the library is
+//! headless, with neither.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod assets;
 pub mod bench;
 pub mod capture;
-pub mod carts;
+pub mod catalog;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod clock;
 pub mod diagnose;
 pub mod engine;
 pub mod fixed_loop;
+pub mod harness;
 pub mod host;
 pub mod keymap;
+pub mod manifest;
 pub mod seek;
 pub mod spec;
+pub mod text;
 pub mod trace;
+pub mod watch;
 #[cfg(feature = "window")]
 pub mod window;
 
+#[cfg(feature = "cli")]
+pub use cli::main;
 pub use clock::{
     Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,
     WallClock,

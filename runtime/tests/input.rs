@@ -199,10 +199,10 @@ fn several_updates_in_one_frame_see_the_press_once_and_hold_in_all() {
 #[test]
 fn repeat_rate_counts_updates_not_frames() {
     // Uneven frames: 0, 1 or 3 updates each. A repeat every 5 updates must still land on every
-    // fifth update while S (down) is held.
+    // fifth update while the down arrow is held.
     let (mut h, log) = host(&[8.0, TICK, 50.0]);
     frame(&mut h, &log);
-    key(&mut h, Key::KeyS, true);
+    key(&mut h, Key::ArrowDown, true);
     let mut seen = Vec::new();
     while seen.len() < 16 {
         seen.extend(frame(&mut h, &log));

@@ -1,4 +1,4 @@
-//! `snake`: the classic. Steer with the d-pad (W A S D or the arrows on the keyboard, a gamepad's
+//! `snake`: the classic. Steer with the d-pad (the arrows or W A S D on the keyboard, a gamepad's
 //! d-pad or left stick), eat to grow, and do not run into the walls or yourself. The title screen
 //! plays a demo snake until A or Start begins a round. Rounds place the tags "Round start" and
 //! "Game over" on the overlay's timing chart.

@@ -32,7 +32,9 @@ use winit::window::{Fullscreen, Window, WindowId};
 use crate::engine::Engine;
 use crate::host::{Host, HostAction, HostEvent};
 use crate::keymap::{self, KeyMap, HOST_KEYS};
+use crate::manifest::PaletteSource;
 use crate::spec::ClockSpec;
+use crate::watch::AssetWatcher;
 use gamepad::Gamepads;
 use stats::{PresentLog, Presented};
 
@@ -52,49 +54,48 @@ const FRAME_LOG_CAPACITY: usize = 1 << 16;
 /// Frames left out of the rate and jitter summary: the first few pay for window creation.
 const SUMMARY_WARMUP: usize = 10;
 
-/// Options of `bt run` beyond the cart's.
-#[derive(Debug, Clone, clap::Args)]
-pub struct WindowArgs {
-    /// The clock, as for `bt trace` [default: wall].
-    #[arg(long, value_parser = clock_spec)]
+/// How `bt run` opens and drives its window, beyond the cart's own settings. The command line
+/// fills it in (see `bt run --help`).
+#[derive(Debug, Clone)]
+pub struct WindowOptions {
+    /// The clock [default: wall].
     pub clock: Option<ClockSpec>,
-    /// Present as fast as possible instead of waiting for the display's refresh.
-    #[arg(long)]
-    pub no_vsync: bool,
-    /// Open parked on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
-    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    /// Wait for the display's refresh before presenting (the default), or present at once.
+    pub vsync: bool,
+    /// Open parked on the frame at this many simulated seconds; F5 plays on.
     pub at: Option<f64>,
-    /// Window size as a whole multiple of the display [default: the largest that fits 1280x800].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    /// Window size as a whole multiple of the display; `None` takes the cart's settings, then
+    /// the largest that fits [`TARGET_WINDOW`].
     pub scale: Option<u32>,
     /// Start fullscreen (F11 switches).
-    #[arg(long)]
     pub fullscreen: bool,
-    /// Key-map file [default: $XDG_CONFIG_HOME/bt/keys.toml or ~/.config/bt/keys.toml, when it
-    /// exists].
-    #[arg(long)]
+    /// Key-map file [default: the user's, when it exists].
     pub keys: Option<PathBuf>,
     /// Folder for F9 screenshots.
-    #[arg(long, default_value = "captures")]
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
     /// and jitter.
-    #[arg(long)]
     pub frame_log: Option<PathBuf>,
     /// Close the window this many seconds after it showed its first frame.
-    #[arg(long, value_parser = seconds_arg)]
     pub exit_after: Option<f64>,
+    /// The cart's asset folder: when a file in it changes, the cart reloads its assets.
+    pub watch: Option<PathBuf>,
 }
 
-fn clock_spec(s: &str) -> Result<ClockSpec, String> {
-    s.parse::<ClockSpec>().map_err(|e| e.to_string())
-}
-
-fn seconds_arg(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        Ok(v) => Err(format!("seconds must be finite and not negative, got {v}")),
-        Err(_) => Err(format!("'{s}' is not a number of seconds")),
+impl Default for WindowOptions {
+    fn default() -> WindowOptions {
+        WindowOptions {
+            clock: None,
+            vsync: true,
+            at: None,
+            scale: None,
+            fullscreen: false,
+            keys: None,
+            captures: PathBuf::from("captures"),
+            frame_log: None,
+            exit_after: None,
+            watch: None,
+        }
     }
 }
 
@@ -121,11 +122,17 @@ pub fn no_gpu_message(detail: &str) -> String {
     )
 }
 
-/// Plays `engine` (the cart called `name`) in a window until it is closed.
+/// Plays `engine` (the cart called `name`) in a window until it is closed. When `args.watch`
+/// names the cart's asset folder, or `palette` is a file, changes to them reload while it plays.
 ///
 /// # Errors
 /// A message for the player: a bad key-map file, no display, no GPU adapter, a failed `--at`.
-pub fn run_cart(mut engine: Engine, name: &str, args: &WindowArgs) -> Result<(), String> {
+pub fn run_cart(
+    mut engine: Engine,
+    name: &str,
+    args: &WindowOptions,
+    palette: Option<PaletteSource>,
+) -> Result<(), String> {
     let keymap = match (&args.keys, keymap::default_path()) {
         (Some(path), _) => KeyMap::load(path).map_err(|e| e.to_string())?,
         (None, Some(path)) if path.exists() => KeyMap::load(&path).map_err(|e| e.to_string())?,
@@ -135,6 +142,14 @@ pub fn run_cart(mut engine: Engine, name: &str, args: &WindowArgs) -> Result<(),
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
     }
     let mut host = Host::new(engine, keymap, &args.captures, name);
+    let palette_file = match &palette {
+        Some(PaletteSource::File(path)) => vec![path.clone()],
+        _ => Vec::new(),
+    };
+    if args.watch.is_some() || !palette_file.is_empty() {
+        let watcher = AssetWatcher::new(args.watch.as_deref(), &palette_file);
+        host.watch_assets(watcher, palette);
+    }
     if let Some(at) = args.at {
         host.park_at(at).map_err(|e| format!("--at {at}: {e}"))?;
     }
@@ -192,7 +207,7 @@ pub fn run_cart(mut engine: Engine, name: &str, args: &WindowArgs) -> Result<(),
 struct App {
     host: Host,
     name: String,
-    args: WindowArgs,
+    args: WindowOptions,
     window: Option<Arc<Window>>,
     pixels: Option<Pixels<'static>>,
     /// The size the surface was last configured for.
@@ -232,7 +247,7 @@ impl App {
             .as_ref()
             .map(|m| (m.size().width, m.size().height))
             .filter(|&(mw, mh)| mw > 0 && mh > 0);
-        if !self.args.no_vsync {
+        if self.args.vsync {
             let millihertz = primary.as_ref().and_then(|m| m.refresh_rate_millihertz());
             self.present_interval = Some(refresh_interval(millihertz));
         }
@@ -256,7 +271,7 @@ impl App {
         let size = window.inner_size();
         let surface = SurfaceTexture::new(size.width.max(1), size.height.max(1), window.clone());
         let pixels = PixelsBuilder::new(w, h, surface)
-            .enable_vsync(!self.args.no_vsync)
+            .enable_vsync(self.args.vsync)
             // Vulkan (or Metal, DX12): pixels' OpenGL path cannot present to an X11 window.
             .wgpu_backend(wgpu::Backends::PRIMARY)
             .clear_color(wgpu::Color::BLACK)

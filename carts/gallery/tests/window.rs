@@ -231,7 +231,7 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
         .to_string();
     let scale = 1; // --scale 1: a 320x240 window
 
-    // Focus the window, hold W (player 1's up) and the left mouse button over display pixel
+    // Focus the window, hold W (player 2's up) and the left mouse button over display pixel
     // (200, 100), then screenshot.
     xdotool(&x.display, &["windowfocus", "--sync", &window]);
     let (px, py) = (200, 100);
@@ -263,8 +263,9 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
         pixel(&png, s.x + 1, s.y + s.h - 2),
         rgba(bt_cart_keys::IDLE)
     );
-    // Player 1's pad row: W holds "up" (button 0), the left button holds pointer A (button 12).
-    let up = bt_cart_keys::pad_rect(0, 0);
+    // Player 2's pad row: W holds "up" (button 0); player 1's: the left mouse button holds
+    // pointer A.
+    let up = bt_cart_keys::pad_rect(1, 0);
     assert_eq!(
         pixel(&png, up.x + 1, up.y + up.h - 2),
         rgba(bt_cart_keys::HELD)

@@ -7,13 +7,13 @@ use std::rc::Rc;
 use bt::{Cart, Render, Settings, Update, BTN_A};
 use bt_runtime::seek::From;
 use bt_runtime::{
-    carts, ConstantClock, Engine, EngineError, EngineOptions, JitterClock, SequenceClock, MAX_STEPS,
+    ConstantClock, Engine, EngineError, EngineOptions, JitterClock, SequenceClock, MAX_STEPS,
 };
 
 const IV60: f64 = 1000.0 / 60.0;
 
 fn bundled(name: &str) -> Engine {
-    let cart = carts::find(name).expect("bundled cart");
+    let cart = bt_gallery::find(name).expect("bundled cart");
     let options = EngineOptions {
         overlay: false,
         // Enough bunnies to overlap and bounce, few enough to replay quickly.
@@ -122,7 +122,7 @@ fn engine_caps_a_hitch_at_eight_updates_and_reports_the_loss() {
 #[test]
 fn render_at_equals_live_play_byte_for_byte() {
     // Every bundled cart: a new one is covered the day it is added.
-    for name in carts::BUNDLED.iter().map(|c| c.name) {
+    for name in bt_gallery::CARTS.iter().map(|c| c.name) {
         let mut live = bundled(name);
         live.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
         let mut seek = bundled(name);
@@ -308,7 +308,7 @@ fn replay_from_start_rebuilds_the_cart_and_reseeds() {
 #[test]
 fn seeds_change_the_picture_and_repeat_it() {
     let shot = |seed| {
-        let cart = carts::find("hello").unwrap();
+        let cart = bt_gallery::find("hello").unwrap();
         let options = EngineOptions {
             seed: Some(seed),
             overlay: false,
@@ -324,7 +324,7 @@ fn seeds_change_the_picture_and_repeat_it() {
 
 #[test]
 fn bad_overrides_are_named() {
-    let cart = carts::find("hello").unwrap();
+    let cart = bt_gallery::find("hello").unwrap();
     let options = EngineOptions {
         target_fps: Some(0.0),
         ..EngineOptions::default()
@@ -517,7 +517,7 @@ fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
 }
 
 fn with_overlay(name: &str) -> Engine {
-    let cart = carts::find(name).expect("bundled cart");
+    let cart = bt_gallery::find(name).expect("bundled cart");
     Engine::new(Box::new(cart.build), EngineOptions::default()).expect("cart boots")
 }
 

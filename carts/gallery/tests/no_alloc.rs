@@ -3,7 +3,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use bt_runtime::{carts, ConstantClock, Engine, EngineOptions, SequenceClock};
+use bt_runtime::{ConstantClock, Engine, EngineOptions, SequenceClock};
 
 struct Counting;
 
@@ -38,7 +38,7 @@ fn allocations() -> u64 {
 }
 
 fn engine(name: &str) -> Engine {
-    let cart = carts::find(name).unwrap();
+    let cart = bt_gallery::find(name).unwrap();
     let options = EngineOptions {
         args: vec![("sprites".into(), "200".into())],
         ..EngineOptions::default()

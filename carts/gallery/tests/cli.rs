@@ -200,8 +200,8 @@ fn list_names_every_bundled_cart() {
     let o = bt(&["list"]);
     assert!(o.status.success());
     let text = stdout(&o);
-    assert_eq!(text.lines().count(), bt_runtime::carts::BUNDLED.len());
-    for cart in bt_runtime::carts::BUNDLED {
+    assert_eq!(text.lines().count(), bt_gallery::CARTS.len());
+    for cart in bt_gallery::CARTS {
         let line = text
             .lines()
             .find(|l| l.split_whitespace().next() == Some(cart.name));

@@ -1,0 +1,75 @@
+//! BT's example carts, as one list for the gallery's `bt` binary and its tests.
+//!
+//! The runtime bundles no cart; this package does, and its `bt` binary is
+//! `bt_runtime::cli::gallery(CARTS)`.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+use bt_runtime::catalog::{self, CartEntry, UnknownCart};
+
+/// Every bundled cart, in the order `bt list` prints them.
+pub const CARTS: &[CartEntry] = &[
+    CartEntry {
+        name: "hello",
+        description: bt_cart_hello::DESCRIPTION,
+        build: bt_cart_hello::cart,
+    },
+    CartEntry {
+        name: "timers",
+        description: bt_cart_timers::DESCRIPTION,
+        build: bt_cart_timers::cart,
+    },
+    CartEntry {
+        name: "primitives",
+        description: bt_cart_primitives::DESCRIPTION,
+        build: bt_cart_primitives::cart,
+    },
+    CartEntry {
+        name: "sprites",
+        description: bt_cart_sprites::DESCRIPTION,
+        build: bt_cart_sprites::cart,
+    },
+    CartEntry {
+        name: "palette",
+        description: bt_cart_palette::DESCRIPTION,
+        build: bt_cart_palette::cart,
+    },
+    CartEntry {
+        name: "starfield",
+        description: bt_cart_starfield::DESCRIPTION,
+        build: bt_cart_starfield::cart,
+    },
+    CartEntry {
+        name: "tilemap",
+        description: bt_cart_tilemap::DESCRIPTION,
+        build: bt_cart_tilemap::cart,
+    },
+    CartEntry {
+        name: "bunnymark",
+        description: bt_cart_bunnymark::DESCRIPTION,
+        build: bt_cart_bunnymark::cart,
+    },
+    CartEntry {
+        name: "snake",
+        description: bt_cart_snake::DESCRIPTION,
+        build: bt_cart_snake::cart,
+    },
+    CartEntry {
+        name: "keys",
+        description: bt_cart_keys::DESCRIPTION,
+        build: bt_cart_keys::cart,
+    },
+    CartEntry {
+        name: "paint",
+        description: bt_cart_paint::DESCRIPTION,
+        build: bt_cart_paint::cart,
+    },
+];
+
+/// The example cart called `name` (case ignored).
+///
+/// # Errors
+/// [`UnknownCart`], with a suggestion and the list.
+pub fn find(name: &str) -> Result<&'static CartEntry, UnknownCart> {
+    catalog::find(CARTS, name)
+}

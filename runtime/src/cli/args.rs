@@ -1,0 +1,251 @@
+//! The command line's shape: commands, their flags, and the parsers that check each value.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::spec::ClockSpec;
+
+/// BT, a fantasy console: play carts in a window, or capture, trace, diagnose and benchmark
+/// them headless.
+#[derive(Debug, Parser)]
+#[command(name = "bt", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the carts this binary runs.
+    List,
+    /// Play a cart in a window with keyboard, mouse and gamepads.
+    #[cfg(feature = "window")]
+    Run(RunArgs),
+    /// Print the key map `bt run` uses, as a key-map file.
+    Keys(KeysArgs),
+    /// Render the frame at a given time and save it as a PNG (no window or GPU needed).
+    Shot(ShotArgs),
+    /// Run a cart headless under a clock and print one row per frame.
+    Trace(TraceArgs),
+    /// Run a cart headless under a clock with the overlay and its timing chart, and save the
+    /// last frame (and optionally a per-frame CSV).
+    Diagnose(DiagnoseArgs),
+    /// Run a cart headless at full speed and report what update, render and present cost.
+    Bench(BenchArgs),
+    /// Print a cart's resolved settings and where each one came from.
+    Config(ConfigArgs),
+    /// Make a new cart crate: a starter game, its manifest, a sprite sheet and a test.
+    New(NewArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FromArg {
+    /// Replay from boot (the same picture every time).
+    Start,
+    /// Step forward from the engine's current tick (after boot, that is tick 0).
+    Current,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Comma-separated values with a header line.
+    Csv,
+    /// A JSON array of objects.
+    Json,
+}
+
+/// Options every command that runs a cart shares.
+#[derive(Debug, clap::Args)]
+pub struct CartArgs {
+    /// The cart to run (see `bt list`); a cart crate's own binary needs none.
+    pub cart: Option<String>,
+    /// Random seed [default: the cart's own, else 0].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Fixed updates per second, overriding the cart's target_fps.
+    #[arg(long, value_parser = positive_f64, allow_negative_numbers = true)]
+    pub fps: Option<f64>,
+    /// A cart argument NAME=VALUE, read by the cart (repeatable; see the cart's README).
+    #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = cart_arg)]
+    pub args: Vec<(String, String)>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    /// Frames to measure, each one update and one render.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=crate::bench::MAX_FRAMES))]
+    pub frames: u64,
+    /// Frames to run first without measuring them.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=crate::bench::MAX_FRAMES))]
+    pub warmup: u64,
+    /// Print exactly one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ShotArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    /// Simulated seconds since boot: the frame after round(seconds × fps) updates.
+    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub at: f64,
+    /// Where the seek starts.
+    #[arg(long, value_enum, default_value = "start")]
+    pub from: FromArg,
+    /// Integer upscale of the PNG (1 to 16).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub scale: u32,
+    /// Draw the overlay (hidden by default, shown with --overlay) into the picture.
+    #[arg(long)]
+    pub overlay: bool,
+    /// The PNG file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+#[cfg(feature = "window")]
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    /// The clock, as for `bt trace` [default: wall].
+    #[arg(long, value_parser = clock_spec)]
+    pub clock: Option<ClockSpec>,
+    /// Present as fast as possible instead of waiting for the display's refresh.
+    #[arg(long)]
+    pub no_vsync: bool,
+    /// Open parked on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
+    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub at: Option<f64>,
+    /// Window size as a whole multiple of the display [default: cart.toml, the user's config,
+    /// the cart's settings, else the largest that fits 1280x800].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub scale: Option<u32>,
+    /// Start fullscreen (F11 switches).
+    #[arg(long)]
+    pub fullscreen: bool,
+    /// Key-map file [default: $XDG_CONFIG_HOME/bt/keys.toml or ~/.config/bt/keys.toml, when it
+    /// exists].
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
+    /// Folder for F9 screenshots.
+    #[arg(long, default_value = "captures")]
+    pub captures: PathBuf,
+    /// Write every presented frame's time to this CSV file on exit, and print the frame rate
+    /// and jitter.
+    #[arg(long)]
+    pub frame_log: Option<PathBuf>,
+    /// Close the window this many seconds after it showed its first frame.
+    #[arg(long, value_parser = seconds_arg)]
+    pub exit_after: Option<f64>,
+    /// Do not watch the cart's asset folder for changes.
+    #[arg(long)]
+    pub no_watch: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct KeysArgs {
+    /// Read this key-map file instead of the default one.
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ConfigArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    /// Window scale from the command line, as `bt run --scale` would give it.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub scale: Option<u32>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The new cart's name: lowercase letters, digits, '-' and '_', starting with a letter.
+    pub name: String,
+    /// The folder to make it in (the cart goes in DIR/NAME) [default: the working directory].
+    #[arg(long, value_name = "DIR")]
+    pub path: Option<PathBuf>,
+}
+
+/// How `trace` and `diagnose` simulate the host: a clock, and host ticks at a rate.
+#[derive(Debug, clap::Args)]
+pub struct SimArgs {
+    /// The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,...,
+    /// jitter:min_ms:max_ms:seed.
+    #[arg(long, value_parser = clock_spec)]
+    pub clock: ClockSpec,
+    /// Host ticks to simulate (a paced clock may turn some of them into no frame).
+    #[arg(long)]
+    pub frames: u64,
+    /// Host ticks per second of simulated host time; the first tick is at 0 ms.
+    #[arg(long, default_value_t = 60.0, value_parser = positive_f64, allow_negative_numbers = true)]
+    pub host_hz: f64,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TraceArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "csv")]
+    pub format: FormatArg,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiagnoseArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// Integer upscale of the PNG (1 to 16).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub scale: u32,
+    /// Chart fixed update and render costs instead of measured ones, so the picture is the
+    /// same on every run (the CSV still holds measured times).
+    #[arg(long)]
+    pub fixed_costs: bool,
+    /// Also write one CSV row per frame to this file.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// The PNG file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+fn positive_f64(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(v) => Err(format!("must be finite and positive, got {v}")),
+        Err(_) => Err(format!("'{}' is not a number", crate::text::excerpt(s))),
+    }
+}
+
+/// Parses simulated seconds: finite and not negative.
+pub fn seconds_arg(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        Ok(v) => Err(format!("seconds must be finite and not negative, got {v}")),
+        Err(_) => Err(format!(
+            "'{}' is not a number of seconds",
+            crate::text::excerpt(s)
+        )),
+    }
+}
+
+fn cart_arg(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+        _ => Err(format!("'{}' is not NAME=VALUE", crate::text::excerpt(s))),
+    }
+}
+
+fn clock_spec(s: &str) -> Result<ClockSpec, String> {
+    s.parse::<ClockSpec>().map_err(|e| e.to_string())
+}

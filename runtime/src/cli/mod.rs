@@ -1,0 +1,177 @@
+//! The `bt` command line, for any set of carts: the gallery of bundled carts passes its list
+//! to [`gallery`], and a cart crate's own binary calls [`main`] with its one cart.
+//!
+//! ```no_run
+//! use bt::{Cart, Render, Update};
+//!
+//! #[derive(Default)]
+//! struct Blank;
+//!
+//! impl Cart for Blank {
+//!     fn update(&mut self, _ctx: &mut Update<'_>) {}
+//!     fn render(&self, ctx: &mut Render<'_>) {
+//!         ctx.clear(1);
+//!     }
+//! }
+//!
+//! fn main() -> std::process::ExitCode {
+//!     bt_runtime::main(env!("CARGO_MANIFEST_DIR"), Blank::default)
+//! }
+//! ```
+//!
+//! Both give the same commands, flags, messages and exit codes: 0 on success, 1 when the work
+//! failed (a bad cart, an unwritable file), 2 for a command line that does not parse.
+
+mod args;
+mod commands;
+mod new;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use bt::Cart;
+use clap::Parser;
+
+use crate::catalog::{self, CartEntry};
+use crate::engine::CartFactory;
+use crate::manifest::{self, Manifest};
+
+pub use new::{new_cart, NewCartError, BT_ROOT};
+
+/// Runs the `bt` command line over `carts`, the carts this binary bundles; commands name the
+/// cart they run (`bt shot hello --at 3 -o hello.png`).
+pub fn gallery(carts: &'static [CartEntry]) -> ExitCode {
+    dispatch(&Offer::Gallery(carts))
+}
+
+/// Runs the `bt` command line for one cart: the cart crate's own binary. `cart_dir` is the
+/// crate's folder (pass `env!("CARGO_MANIFEST_DIR")`), where its `cart.toml` and asset folder
+/// are read at run time, so editing either needs no rebuild. `new` builds a fresh cart (pass
+/// `MyCart::default`, or any `fn() -> MyCart`).
+///
+/// Commands need no cart name (`cargo run --release -- shot --at 2 -o a.png`); one given must
+/// be this cart's.
+pub fn main<C: Cart + 'static>(cart_dir: &str, new: fn() -> C) -> ExitCode {
+    dispatch(&Offer::Single {
+        dir: PathBuf::from(cart_dir),
+        make: Rc::new(move || Box::new(new()) as Box<dyn Cart>),
+    })
+}
+
+/// What a binary offers: many carts by name, or one.
+enum Offer {
+    Gallery(&'static [CartEntry]),
+    Single {
+        dir: PathBuf,
+        make: Rc<dyn Fn() -> Box<dyn Cart>>,
+    },
+}
+
+/// The cart a command runs, with what the host knows of it.
+struct Chosen {
+    name: String,
+    description: String,
+    make: Rc<dyn Fn() -> Box<dyn Cart>>,
+    manifest: Option<Manifest>,
+    /// The asset folder, when the cart has one.
+    assets: Option<PathBuf>,
+}
+
+impl Chosen {
+    /// A factory for the engine, building this cart afresh each call.
+    fn factory(&self) -> CartFactory {
+        let make = self.make.clone();
+        Box::new(move || make())
+    }
+}
+
+impl Offer {
+    /// The cart `name` asks for: required in a gallery, optional (and checked) for one cart.
+    fn choose(&self, name: Option<&str>) -> Result<Chosen, String> {
+        match self {
+            Offer::Gallery(carts) => {
+                let Some(name) = name else {
+                    return Err(format!(
+                        "name a cart to run; carts: {}",
+                        carts.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+                    ));
+                };
+                let entry = catalog::find(carts, name).map_err(|e| e.to_string())?;
+                let build = entry.build;
+                Ok(Chosen {
+                    name: entry.name.to_string(),
+                    description: entry.description.to_string(),
+                    make: Rc::new(build),
+                    manifest: None,
+                    assets: None,
+                })
+            }
+            Offer::Single { dir, make } => {
+                let manifest = manifest::load(dir).map_err(|e| e.to_string())?;
+                let own = single_name(dir, manifest.as_ref());
+                if let Some(asked) = name {
+                    if !asked.eq_ignore_ascii_case(&own) {
+                        return Err(format!(
+                            "this binary runs the cart '{own}', not '{}'",
+                            crate::text::excerpt(asked)
+                        ));
+                    }
+                }
+                let assets = match manifest.as_ref().and_then(|m| m.assets.clone()) {
+                    Some(folder) => Some(folder),
+                    None => Some(dir.join("assets")).filter(|d| d.is_dir()),
+                };
+                let description = manifest
+                    .as_ref()
+                    .and_then(|m| m.cart.description.clone())
+                    .unwrap_or_default();
+                Ok(Chosen {
+                    name: own,
+                    description,
+                    make: make.clone(),
+                    manifest,
+                    assets,
+                })
+            }
+        }
+    }
+
+    /// `(name, description)` of every cart, for `bt list`.
+    fn list(&self) -> Result<Vec<(String, String)>, String> {
+        match self {
+            Offer::Gallery(carts) => Ok(carts
+                .iter()
+                .map(|c| (c.name.to_string(), c.description.to_string()))
+                .collect()),
+            Offer::Single { .. } => {
+                let c = self.choose(None)?;
+                Ok(vec![(c.name, c.description)])
+            }
+        }
+    }
+}
+
+/// A single cart's name: its manifest's, else its folder's.
+fn single_name(dir: &Path, manifest: Option<&Manifest>) -> String {
+    manifest
+        .and_then(|m| m.cart.name.clone())
+        .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "cart".to_string())
+}
+
+fn dispatch(offer: &Offer) -> ExitCode {
+    let cli = args::Cli::parse();
+    let result = commands::run(offer, cli.command);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            // Nothing more can be done if stderr is gone too; the exit code still tells.
+            let _ = std::io::Write::write_fmt(
+                &mut std::io::stderr().lock(),
+                format_args!("bt: error: {message}\n"),
+            );
+            ExitCode::FAILURE
+        }
+    }
+}

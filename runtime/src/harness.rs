@@ -1,0 +1,315 @@
+//! A headless test bench for carts: build a cart, press its buttons and keys at chosen ticks,
+//! run updates, and check what it draws against golden pictures.
+//!
+//! The cart runs as in `bt run`: the same engine, the same input path (edges seen by the next
+//! update, keys through the default key map) and its `cart.toml`, but under a clock that gives
+//! exactly one update per frame, so a test says "after 30 updates" and means it. The user's own
+//! config file is not read, so a test gives the same result on every machine.
+//!
+//! ```
+//! use bt::{Cart, Rect, Render, Update, BTN_RIGHT};
+//! use bt_runtime::harness::CartTest;
+//!
+//! #[derive(Default)]
+//! struct Walker {
+//!     x: i32,
+//! }
+//!
+//! impl Cart for Walker {
+//!     fn update(&mut self, ctx: &mut Update<'_>) {
+//!         if ctx.is_down(BTN_RIGHT, 0) {
+//!             self.x += 1;
+//!         }
+//!     }
+//!     fn render(&self, ctx: &mut Render<'_>) {
+//!         ctx.clear(1);
+//!         ctx.draw_rect_fill(Rect::new(self.x, 10, 4, 4), 8);
+//!     }
+//! }
+//!
+//! let mut test = CartTest::new(Walker::default).unwrap();
+//! test.press(BTN_RIGHT, 0);
+//! test.run(5);
+//! test.release(BTN_RIGHT, 0);
+//! test.run(5);
+//! assert_eq!(test.pixel(5, 10), 8, "moved five pixels while held");
+//! assert_eq!(test.pixel(9, 10), 1, "and no further once let go");
+//! ```
+//!
+//! [`CartTest::assert_golden`] compares the frame with a PNG in the cart's folder: a missing
+//! picture is written on the first run (and the test fails under `CI`), and
+//! `BT_UPDATE_GOLDEN=1 cargo test` rewrites them all after a change you have looked at.
+
+use std::path::{Path, PathBuf};
+
+use bt::{Cart, Framebuffer, Key, Source};
+
+use crate::capture;
+use crate::clock::ConstantClock;
+use crate::engine::{Engine, EngineError, EngineOptions};
+use crate::host::{Host, HostEvent};
+use crate::keymap::KeyMap;
+use crate::manifest;
+use crate::seek::From;
+
+/// The variable that makes [`CartTest::assert_golden`] rewrite its pictures.
+pub const UPDATE_GOLDEN: &str = "BT_UPDATE_GOLDEN";
+
+/// Why a cart could not be set up for a test.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum HarnessError {
+    /// The cart's `cart.toml` is invalid.
+    #[error(transparent)]
+    Manifest(#[from] manifest::ManifestError),
+    /// The engine refused the cart (bad settings, a failing `init`).
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// One cart under test. See the [module docs](self).
+#[derive(Debug)]
+pub struct CartTest {
+    host: Host,
+    folder: PathBuf,
+}
+
+impl CartTest {
+    /// Builds the cart with `new` and runs its `init`. Its `cart.toml` and asset folder are
+    /// looked up in the folder Cargo runs tests in (the cart crate's, `CARGO_MANIFEST_DIR`),
+    /// else the working directory.
+    ///
+    /// # Errors
+    /// A [`HarnessError`] for a bad `cart.toml` or a cart the engine refuses.
+    pub fn new<C: Cart + 'static>(new: fn() -> C) -> Result<CartTest, HarnessError> {
+        let folder = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("."));
+        CartTest::in_folder(&folder, new)
+    }
+
+    /// As [`CartTest::new`], with the cart's folder given.
+    ///
+    /// # Errors
+    /// As [`CartTest::new`].
+    pub fn in_folder<C: Cart + 'static>(
+        folder: &Path,
+        new: fn() -> C,
+    ) -> Result<CartTest, HarnessError> {
+        let found = manifest::load(folder)?;
+        let configured = new().configure();
+        let settings = match &found {
+            Some(m) => {
+                manifest::resolve(
+                    configured,
+                    &[(manifest::Layer::Manifest, Some(&m.path), &m.settings)],
+                )?
+                .0
+            }
+            None => configured,
+        };
+        let assets = match found.as_ref().and_then(|m| m.assets.clone()) {
+            Some(a) => Some(a),
+            None => Some(folder.join("assets")).filter(|a| a.is_dir()),
+        };
+        let fps = settings.target_fps;
+        let options = EngineOptions {
+            host_hz: fps,
+            overlay: false,
+            settings: Some(settings),
+            assets,
+            ..EngineOptions::default()
+        };
+        let mut engine = Engine::new(Box::new(move || Box::new(new()) as Box<dyn Cart>), options)?;
+        // One update per frame, exactly: every frame's delta is one tick's worth.
+        let step = ConstantClock::new(1000.0 / fps)
+            .map_err(|_| EngineError::Settings(bt::SettingsError::TargetFps(fps)))?;
+        engine.set_clock(Box::new(step));
+        let captures = std::env::temp_dir();
+        Ok(CartTest {
+            host: Host::new(engine, KeyMap::default(), &captures, "test"),
+            folder: folder.to_path_buf(),
+        })
+    }
+
+    /// Runs `updates` updates, each followed by a render, as a steady display would.
+    pub fn run(&mut self, updates: u64) {
+        self.host.engine_mut().advance(updates);
+    }
+
+    /// Runs updates until the tick counter reaches `tick` (none if it is there already).
+    pub fn run_to(&mut self, tick: u64) {
+        let now = self.host.engine().updates_since_init();
+        self.run(tick.saturating_sub(now));
+    }
+
+    /// Updates run since `init`.
+    pub fn ticks(&self) -> u64 {
+        self.host.engine().updates_since_init()
+    }
+
+    /// Holds `buttons` (`BTN_A | BTN_LEFT`, ...) for `player` from the next update on, as a
+    /// gamepad would.
+    pub fn press(&mut self, buttons: u32, player: usize) {
+        self.buttons(buttons, player, true);
+    }
+
+    /// Lets go of `buttons` for `player` from the next update on.
+    pub fn release(&mut self, buttons: u32, player: usize) {
+        self.buttons(buttons, player, false);
+    }
+
+    fn buttons(&mut self, buttons: u32, player: usize, down: bool) {
+        self.host
+            .engine_mut()
+            .console_mut()
+            .input_mut()
+            .set_buttons_from(Source::Gamepad, player, buttons, down);
+    }
+
+    /// Presses or lets go of a keyboard key, which also holds the buttons the default key map
+    /// gives it (the arrows and Z/X for player 1).
+    pub fn key(&mut self, key: Key, down: bool) {
+        self.host.handle(HostEvent::Key { key, down });
+    }
+
+    /// Types `text`, as the keyboard's text input.
+    pub fn type_text(&mut self, text: &str) {
+        self.host.handle(HostEvent::Text(text));
+    }
+
+    /// Moves the pointer to display pixel (`x`, `y`).
+    pub fn pointer_move(&mut self, x: i32, y: i32) {
+        self.host.handle(HostEvent::PointerMoved { x, y });
+    }
+
+    /// Presses or lets go of a pointer button (`BTN_POINTER_A` is the left one).
+    pub fn pointer_button(&mut self, button: u32, down: bool) {
+        self.host.handle(HostEvent::PointerButton { button, down });
+    }
+
+    /// The frame as last drawn: palette indices, `width × height`.
+    pub fn frame(&self) -> &Framebuffer {
+        self.host.engine().framebuffer()
+    }
+
+    /// Draws the current state again, so [`CartTest::frame`] shows it even before any update
+    /// has run.
+    pub fn render(&mut self) {
+        let engine = self.host.engine_mut();
+        let now = engine.updates_since_init() as f64 / engine.settings().target_fps;
+        // A seek to where the engine already is runs no update; it only renders.
+        let _ = engine.render_at(now, From::Current);
+        engine.resume();
+    }
+
+    /// The palette index at (`x`, `y`), 0 outside the frame.
+    pub fn pixel(&self, x: u32, y: u32) -> u8 {
+        let fb = self.frame();
+        if x >= fb.width() || y >= fb.height() {
+            return 0;
+        }
+        fb.pixels()[(y * fb.width() + x) as usize]
+    }
+
+    /// The frame as RGBA bytes through the palette it is shown with.
+    pub fn rgba(&self) -> Vec<u8> {
+        let engine = self.host.engine();
+        let fb = engine.framebuffer();
+        let mut out = vec![0; fb.pixels().len() * 4];
+        engine.palette().write_rgba(fb.pixels(), &mut out);
+        out
+    }
+
+    /// Saves the frame as a PNG (relative paths from the cart's folder).
+    ///
+    /// # Errors
+    /// A message naming the file when it cannot be written.
+    pub fn save_png(&self, path: impl AsRef<Path>) -> Result<(), String> {
+        let engine = self.host.engine();
+        capture::save_png(
+            engine.framebuffer(),
+            engine.palette(),
+            1,
+            &self.folder.join(path),
+        )
+        .map_err(|e| e.to_string())
+    }
+
+    /// Compares the frame with the golden picture at `path` (relative to the cart's folder),
+    /// pixel by pixel.
+    ///
+    /// A missing picture is written and the test passes (commit it), except under `CI`, where
+    /// it fails; with `BT_UPDATE_GOLDEN=1` every picture is rewritten.
+    ///
+    /// # Panics
+    /// When the frame differs from the picture: the message gives the first differing pixel
+    /// and where the new frame was saved beside it, `NAME.actual.png`, to look at.
+    #[track_caller]
+    pub fn assert_golden(&self, path: impl AsRef<Path>) {
+        let path = self.folder.join(path);
+        let update = std::env::var_os(UPDATE_GOLDEN).is_some_and(|v| v != "0" && !v.is_empty());
+        if update || (!path.exists() && std::env::var_os("CI").is_none()) {
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            if let Err(e) = self.save_png(&path) {
+                panic!("cannot write the golden picture: {e}");
+            }
+            eprintln!(
+                "wrote golden picture {}; look at it, then commit it",
+                path.display()
+            );
+            return;
+        }
+        let golden = match image::open(&path) {
+            Ok(picture) => picture.to_rgba8(),
+            Err(e) => panic!(
+                "golden picture {}: {e} (run with {UPDATE_GOLDEN}=1 to make it)",
+                path.display()
+            ),
+        };
+        let fb = self.frame();
+        let actual = self.rgba();
+        let size = (golden.width(), golden.height());
+        let mismatch = if size != (fb.width(), fb.height()) {
+            Some(format!(
+                "the frame is {}x{}, the picture {}x{}",
+                fb.width(),
+                fb.height(),
+                size.0,
+                size.1
+            ))
+        } else {
+            golden
+                .as_raw()
+                .chunks_exact(4)
+                .zip(actual.chunks_exact(4))
+                .position(|(g, a)| g != a)
+                .map(|i| {
+                    let (x, y) = (i as u32 % fb.width(), i as u32 / fb.width());
+                    format!(
+                        "pixel ({x}, {y}) is {:?}, the picture has {:?}",
+                        &actual[i * 4..i * 4 + 4],
+                        &golden.as_raw()[i * 4..i * 4 + 4]
+                    )
+                })
+        };
+        if let Some(what) = mismatch {
+            let saved = path.with_extension("actual.png");
+            let _ = self.save_png(&saved);
+            panic!(
+                "frame at tick {} differs from {}: {what}; this frame is in {} \
+                 ({UPDATE_GOLDEN}=1 accepts it)",
+                self.ticks(),
+                path.display(),
+                saved.display()
+            );
+        }
+    }
+
+    /// The engine, for anything the harness does not cover.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        self.host.engine_mut()
+    }
+}
