@@ -19,6 +19,9 @@ pub mod catalog;
 pub mod cli;
 pub mod clock;
 pub mod diagnose;
+// The README and docs/*.md, compiled as doctests (see the module).
+#[cfg(doctest)]
+mod doc_examples;
 pub mod engine;
 pub mod fixed_loop;
 pub mod harness;

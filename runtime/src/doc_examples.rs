@@ -1,0 +1,47 @@
+//! The repository README and the guides in `docs/`, compiled as doctests so that their Rust
+//! examples cannot drift from the API. `lib.rs` declares it under `#[cfg(doctest)]`, so only
+//! `cargo test --doc` builds it.
+
+// Carries `README.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../README.md")]
+pub struct Readme;
+
+// Carries `docs/cli.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/cli.md")]
+pub struct Cli;
+
+// Carries `docs/clocks.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/clocks.md")]
+pub struct Clocks;
+
+// Carries `docs/drawing.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/drawing.md")]
+pub struct Drawing;
+
+// Carries `docs/game-loop.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/game-loop.md")]
+pub struct GameLoop;
+
+// Carries `docs/input.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/input.md")]
+pub struct Input;
+
+// Carries `docs/overlay.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/overlay.md")]
+pub struct Overlay;
+
+// Carries `docs/palette.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/palette.md")]
+pub struct Palette;
+
+// Carries `docs/random.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/random.md")]
+pub struct Random;
+
+// Carries `docs/sprites.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/sprites.md")]
+pub struct Sprites;
+
+// Carries `docs/writing-a-cart.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/writing-a-cart.md")]
+pub struct WritingACart;
