@@ -127,7 +127,7 @@ fn press_on_a_frame_with_no_update_reaches_the_next_update() {
         if frame(&mut h, &log).is_empty() {
             zero_update_frames += 1;
             // Pressed after a frame that ran no update: the next update must see it.
-            key(&mut h, Key::KeyB, true);
+            key(&mut h, Key::KeyZ, true);
             h.handle(HostEvent::PointerMoved { x: 40, y: 50 });
             h.handle(HostEvent::PointerButton {
                 button: BTN_POINTER_A,
@@ -143,7 +143,7 @@ fn press_on_a_frame_with_no_update_reaches_the_next_update() {
             assert!(seen[0].a_pressed, "{seen:?}");
             assert_eq!(seen[0].pointer_a, (true, true));
             assert_eq!(seen[0].pointer, (40, 50));
-            key(&mut h, Key::KeyB, false);
+            key(&mut h, Key::KeyZ, false);
             h.handle(HostEvent::PointerButton {
                 button: BTN_POINTER_A,
                 down: false,
@@ -219,7 +219,7 @@ fn repeat_rate_counts_updates_not_frames() {
 #[test]
 fn masks_match_any_of_their_buttons_and_sources_combine() {
     let (mut h, log) = host(&[TICK]);
-    key(&mut h, Key::KeyN, true); // B for player 1
+    key(&mut h, Key::KeyX, true); // B for player 1
     h.handle(HostEvent::GamepadConnected { player: 0 });
     h.handle(HostEvent::GamepadButton {
         player: 0,
@@ -231,7 +231,7 @@ fn masks_match_any_of_their_buttons_and_sources_combine() {
     assert!(input.is_down(BTN_ABXY, 0));
     assert!(!input.is_down(BTN_A | BTN_UP, 0));
     assert!(input.is_pressed(BTN_B | BTN_UP, 0));
-    key(&mut h, Key::KeyN, false);
+    key(&mut h, Key::KeyX, false);
     frame(&mut h, &log);
     let input = h.engine_mut().console_mut().input_mut();
     assert!(input.is_down(BTN_B, 0), "the gamepad still holds B");

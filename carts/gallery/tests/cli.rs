@@ -83,6 +83,8 @@ fn golden_pictures() {
         "hello-10s-seed7-x2.png",
     );
     check_golden(&["shot", "timers", "--at", "12.5"], "timers-12.5s.png");
+    // Cart names match without regard to case.
+    check_golden(&["shot", "Hello", "--at", "3.2"], "hello-3.2s.png");
 }
 
 #[test]
@@ -304,7 +306,15 @@ fn bad_input_gets_one_clear_line_and_a_failing_exit() {
         ),
         (
             &["shot", "nosuch", "--at", "1", "-o", "x.png"],
-            "no cart named 'nosuch'; bundled carts: hello, timers",
+            "no cart named 'nosuch'; carts: hello, timers",
+        ),
+        (
+            &["shot", "helo", "--at", "1", "-o", "x.png"],
+            "no cart named 'helo' (did you mean 'hello'?); carts: hello, timers",
+        ),
+        (
+            &["shot", "--at", "1", "-o", "x.png"],
+            "name a cart to run; carts: hello, timers",
         ),
         (
             &["shot", "hello", "--at", "1", "-o", "/nonexistent-bt/x.png"],

@@ -377,3 +377,126 @@ fn without_a_vulkan_driver_bt_run_says_what_to_install() {
     }
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Writes `bytes` to `path` through a rename, as an editor's save does, so the watcher never
+/// sees half a file.
+fn save(path: &Path, bytes: &[u8]) {
+    let tmp = path.with_extension("saving");
+    std::fs::write(&tmp, bytes).unwrap();
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+#[test]
+fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = scratch().join("new-cart");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let made = Command::new(env!("CARGO_BIN_EXE_bt"))
+        .args(["new", "robots", "--path"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let cart = dir.join("robots");
+    // Built in this test's profile, into BT's target folder (the cart's .cargo/config.toml).
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = Command::new(cargo);
+    build.current_dir(&cart).args(["build", "--quiet"]);
+    if !cfg!(debug_assertions) {
+        build.arg("--release");
+    }
+    let built = build.output().unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let binary = Path::new(env!("CARGO_BIN_EXE_bt")).with_file_name("robots");
+
+    let captures = dir.join("captures");
+    let mut child = Command::new(&binary)
+        .args([
+            "run",
+            "--scale",
+            "1",
+            "--exit-after",
+            RUN_SECONDS,
+            "--captures",
+        ])
+        .arg(&captures)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", &dir)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cart's binary starts");
+    let out = lines(child.stdout.take().expect("piped"));
+    let err = lines(child.stderr.take().expect("piped"));
+    let child = Killed(child);
+    let mut seen = Vec::new();
+    let errors = |err: &Receiver<String>| err.try_iter().collect::<Vec<_>>().join("\n");
+    let Some(ready) = wait_for(&out, "running robots", Duration::from_secs(60), &mut seen) else {
+        panic!(
+            "no window within 60 s; stdout {seen:?}; stderr:\n{}",
+            errors(&err)
+        );
+    };
+    let window = ready
+        .rsplit("X11 window ")
+        .next()
+        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no X11 window id in {ready:?}"))
+        .to_string();
+    xdotool(&x.display, &["windowfocus", "--sync", &window]);
+    let mut shot = |what: &str| {
+        xdotool(&x.display, &["key", "F9"]);
+        let saved = wait_for(&out, "saved ", Duration::from_secs(15), &mut seen)
+            .unwrap_or_else(|| panic!("no screenshot ({what}); stderr:\n{}", errors(&err)));
+        PathBuf::from(saved.trim_start_matches("saved "))
+    };
+    // The robot stands in the middle of the 240x160 display; its top row is light blue.
+    let robot = (122, 80);
+    let first = shot("at start");
+    assert_eq!(pixel(&first, robot.0, robot.1), [0x29, 0xad, 0xff, 255]);
+
+    // Repaint the robot red in the sprite sheet and save it: the running game shows it.
+    let sheet_path = cart.join("assets/sprites.png");
+    let mut sheet = image::open(&sheet_path).unwrap().to_rgba8();
+    for p in sheet.pixels_mut() {
+        if p.0 == [0x29, 0xad, 0xff, 255] {
+            p.0 = [0xff, 0, 0, 255];
+        }
+    }
+    let mut png = Vec::new();
+    sheet
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    save(&sheet_path, &png);
+    pause(1500);
+    let second = shot("after the save");
+    assert_eq!(
+        pixel(&second, robot.0, robot.1),
+        [0xff, 0, 0, 255],
+        "the new sprite is drawn in {}",
+        second.display()
+    );
+
+    // A broken file: a notice across the top, and the last good sheet stays.
+    save(&sheet_path, b"not a png at all");
+    pause(1500);
+    let third = shot("after a broken save");
+    assert_eq!(pixel(&third, robot.0, robot.1), [0xff, 0, 0, 255]);
+    assert_eq!(
+        pixel(&third, 200, 3),
+        rgba(8),
+        "the reload error shows across the top in {}",
+        third.display()
+    );
+    drop(child);
+    let _ = std::fs::remove_dir_all(&dir);
+}
