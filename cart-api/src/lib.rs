@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod cart;
+mod console;
 mod easing;
 mod font;
 mod gfx;
@@ -11,15 +12,15 @@ mod keys;
 mod noise;
 mod palette;
 mod palette_fx;
+mod render;
 mod rng;
 mod settings;
 mod sprite;
 mod timer;
-mod update_input;
+mod update;
 
-pub use cart::{
-    camera_clamp, ArgError, Cart, CartError, Console, OverlayRows, Render, Tag, Update,
-};
+pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
+pub use console::Console;
 pub use easing::Easing;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use gfx::{measure_text, Framebuffer, Rect};
@@ -28,6 +29,7 @@ pub use keys::{Key, UnknownKey, KEY_COUNT};
 pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
 pub use palette::{Color32, Palette, PaletteError};
 pub use palette_fx::MAX_CYCLES;
+pub use render::Render;
 pub use rng::Rng;
 pub use settings::{
     OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
@@ -38,3 +40,4 @@ pub use sprite::{
     FLIP_H, FLIP_V, MAX_SHEET_SIDE, ROT_180, ROT_270, ROT_90,
 };
 pub use timer::{Timer, TimerError};
+pub use update::{camera_clamp, Update};

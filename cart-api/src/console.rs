@@ -1,0 +1,282 @@
+//! The console a host keeps: the state behind both contexts, and what the host reads back.
+
+use std::fmt;
+
+use crate::gfx::Framebuffer;
+use crate::palette_fx::PaletteEffects;
+use crate::sprite::ImageLoader;
+use crate::{Input, Palette, Render, Rng, Settings, Tag, Update};
+
+/// The host's image loader, if any (kept apart so `Console` can still derive `Debug`).
+pub(crate) struct Loader(pub(crate) Option<Box<dyn ImageLoader>>);
+
+impl fmt::Debug for Loader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Loader(set)"
+        } else {
+            "Loader(none)"
+        })
+    }
+}
+
+/// The timing facts both contexts share.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Clock {
+    pub(crate) ticks: u64,
+    pub(crate) target_fps: f64,
+    pub(crate) render_alpha: f64,
+}
+
+/// Everything of the console that a cart can see, owned by the host.
+///
+/// Hosts (the runtime) keep one `Console`, hand carts the contexts it lends, and read back the
+/// framebuffer, the tags and the tick-reset request. Carts never hold one themselves.
+#[derive(Debug)]
+pub struct Console {
+    pub(crate) clock: Clock,
+    pub(crate) rng: Rng,
+    pub(crate) input: Input,
+    pub(crate) palette: Palette,
+    pub(crate) boot_palette: Palette,
+    pub(crate) camera: (i32, i32),
+    pub(crate) fb: Framebuffer,
+    /// Drawing calls the last render made.
+    pub(crate) draw_calls: u32,
+    pub(crate) tags: Vec<Tag>,
+    pub(crate) reset_requested: bool,
+    pub(crate) effects: PaletteEffects,
+    pub(crate) loader: Loader,
+    pub(crate) args: Vec<(String, String)>,
+}
+
+impl Console {
+    /// A console for validated `settings`, its generator seeded with `seed`.
+    pub fn new(settings: &Settings, seed: u64) -> Console {
+        Console {
+            clock: Clock {
+                ticks: 0,
+                target_fps: settings.target_fps,
+                render_alpha: 0.0,
+            },
+            rng: Rng::new(seed),
+            input: Input::default(),
+            palette: settings.palette.clone(),
+            boot_palette: settings.palette.clone(),
+            camera: (0, 0),
+            fb: Framebuffer::new(settings.width, settings.height),
+            draw_calls: 0,
+            tags: Vec::new(),
+            reset_requested: false,
+            effects: PaletteEffects::new(settings.target_fps, &settings.palette),
+            loader: Loader(None),
+            args: Vec::new(),
+        }
+    }
+
+    /// Gives carts a way to load images ([`Update::load_indexed`], [`Update::decode_indexed`]).
+    pub fn set_image_loader(&mut self, loader: Box<dyn ImageLoader>) {
+        self.loader = Loader(Some(loader));
+    }
+
+    /// The cart arguments carts read with [`Update::arg`], as `(name, value)` pairs. A name given
+    /// twice keeps its last value.
+    pub fn set_args(&mut self, args: Vec<(String, String)>) {
+        self.args = args;
+    }
+
+    /// Replaces the boot palette and the live one, as when the cart's palette file changed on
+    /// disk while it runs. Palette effects carry on over the new colours.
+    pub fn replace_palette(&mut self, palette: Palette) {
+        self.boot_palette.clone_from(&palette);
+        self.palette = palette;
+    }
+
+    /// Advances the palette effects by one fixed update. Hosts call it once per update, right
+    /// after the cart's `update` (not after `init`).
+    pub fn step_effects(&mut self) {
+        self.effects.step(&mut self.palette);
+    }
+
+    /// Whether any palette effect is running.
+    pub fn effects_active(&self) -> bool {
+        self.effects.is_active()
+    }
+
+    /// Puts everything back as it was at boot: generator reseeded with `seed`, boot palette,
+    /// camera at the origin, no input, no pending tags, a blank framebuffer.
+    pub fn reset(&mut self, seed: u64) {
+        self.clock.ticks = 0;
+        self.clock.render_alpha = 0.0;
+        self.rng.reseed(seed);
+        self.input.clear();
+        self.palette.clone_from(&self.boot_palette);
+        self.camera = (0, 0);
+        self.fb.clear(0);
+        self.fb.clip_reset();
+        self.tags.clear();
+        self.reset_requested = false;
+        self.effects.reset();
+    }
+
+    /// The context for one update (or `init`) at `ticks`. Makes the input edges collected since
+    /// the previous update visible.
+    pub fn update_context(&mut self, ticks: u64) -> Update<'_> {
+        self.clock.ticks = ticks;
+        self.input.begin_update();
+        Update { con: self }
+    }
+
+    /// The context for `init`: like an update, but input edges stay queued for the first update.
+    pub fn init_context(&mut self) -> Update<'_> {
+        self.clock.ticks = 0;
+        Update { con: self }
+    }
+
+    /// The context for [`Cart::reload`]: the clock as it is, and no new input edges.
+    pub fn reload_context(&mut self) -> Update<'_> {
+        Update { con: self }
+    }
+
+    /// The context for one render at `ticks` with `render_alpha` in `[0, 1)`. The framebuffer
+    /// is blanked to index 0 and the clip reset first.
+    pub fn render_context(&mut self, ticks: u64, render_alpha: f64) -> Render<'_> {
+        self.clock.ticks = ticks;
+        self.clock.render_alpha = render_alpha;
+        self.fb.clear(0);
+        self.fb.clip_reset();
+        self.effects.refresh_shown(&self.palette);
+        self.draw_calls = 0;
+        Render {
+            clock: self.clock,
+            palette: self.effects.shown(&self.palette),
+            camera: self.camera,
+            fb: &mut self.fb,
+            draw_calls: &mut self.draw_calls,
+        }
+    }
+
+    /// How many drawing calls (clears, shapes, text, sprites, tiles) the last render made: the
+    /// overlay's `Draw Calls` figure.
+    pub fn draw_calls(&self) -> u32 {
+        self.draw_calls
+    }
+
+    /// Whether the cart asked for `ticks_reset` since the last call; clears the request.
+    pub fn take_reset_request(&mut self) -> bool {
+        std::mem::take(&mut self.reset_requested)
+    }
+
+    /// Tags placed since the host last drained them.
+    pub fn drain_tags(&mut self) -> std::vec::Drain<'_, Tag> {
+        self.tags.drain(..)
+    }
+
+    /// The framebuffer.
+    pub fn framebuffer(&self) -> &Framebuffer {
+        &self.fb
+    }
+
+    /// The framebuffer, for the host's own drawing (the overlay).
+    pub fn framebuffer_mut(&mut self) -> &mut Framebuffer {
+        &mut self.fb
+    }
+
+    /// The palette to show: the live palette, or a running flash over it.
+    pub fn palette(&self) -> &Palette {
+        self.effects.shown(&self.palette)
+    }
+
+    /// The input state, for the host to feed.
+    pub fn input_mut(&mut self) -> &mut Input {
+        &mut self.input
+    }
+
+    /// The camera offset set by the cart.
+    pub fn camera(&self) -> (i32, i32) {
+        self.camera
+    }
+}
+
+macro_rules! timing_methods {
+    () => {
+        /// The tick counter: how many updates have completed since boot or the last
+        /// `ticks_reset`. The first update sees 0.
+        pub fn ticks(&self) -> u64 {
+            self.clock().ticks
+        }
+
+        /// Fixed updates per second.
+        pub fn target_fps(&self) -> f64 {
+            self.clock().target_fps
+        }
+
+        /// Seconds per fixed update: `1 / target_fps`.
+        pub fn delta_seconds(&self) -> f64 {
+            1.0 / self.clock().target_fps
+        }
+
+        /// Simulated seconds: `ticks × delta_seconds`.
+        pub fn time_seconds(&self) -> f64 {
+            self.clock().ticks as f64 / self.clock().target_fps
+        }
+    };
+}
+pub(crate) use timing_methods;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Color32, Easing, BTN_A};
+
+    fn console() -> Console {
+        Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
+    }
+
+    #[test]
+    fn init_keeps_input_edges_for_the_first_update() {
+        let mut con = Console::new(&Settings::default(), 1);
+        con.input_mut().set_buttons(0, BTN_A, true);
+        let ctx = con.init_context();
+        assert!(!ctx.is_pressed(BTN_A, 0));
+        let ctx = con.update_context(0);
+        assert!(ctx.is_pressed(BTN_A, 0));
+    }
+
+    #[test]
+    fn effects_advance_only_when_the_host_steps_them_and_reset_clears_them() {
+        let mut con = console();
+        let white = Color32::rgb(255, 255, 255);
+        con.update_context(0).palette_flash(white, 500.0).unwrap();
+        con.step_effects();
+        assert_eq!(con.palette().get(3), Some(white));
+        assert_eq!(con.render_context(1, 0.0).palette().get(3), Some(white));
+        assert!(con.effects_active());
+        con.reset(1);
+        assert!(!con.effects_active());
+        assert_eq!(con.palette(), &Palette::pico8());
+    }
+
+    #[test]
+    fn fade_then_swap_and_clear() {
+        let mut con = console();
+        let target = Palette::gameboy();
+        let mut ctx = con.update_context(0);
+        ctx.palette_fade_range(1, 2, &target, 100.0, Easing::Linear)
+            .unwrap();
+        assert!(ctx
+            .palette_fade_range(2, 1, &target, 1.0, Easing::Linear)
+            .is_err());
+        assert!(ctx.palette_fade(&target, f64::NAN, Easing::Linear).is_err());
+        con.step_effects();
+        con.step_effects();
+        assert_eq!(con.palette().get(1), target.get(1));
+        assert_eq!(con.palette().get(3), Palette::pico8().get(3));
+        let mut ctx = con.update_context(2);
+        ctx.palette_swap(1, 3).unwrap();
+        assert_eq!(ctx.palette().get(3), target.get(1));
+        ctx.palette_cycle(4, 6, 100.0).unwrap();
+        ctx.palette_clear_effects();
+        assert!(!con.effects_active());
+    }
+}

@@ -1,0 +1,296 @@
+//! What `render` is handed: read-only timing and palette, and drawing.
+
+use std::fmt;
+
+use crate::console::{timing_methods, Clock};
+use crate::gfx::{self, Framebuffer, Rect};
+use crate::sprite::{SpriteParams, SpriteSheet};
+use crate::{Palette, Timer};
+
+/// What `render` is handed: read-only timing and palette, and drawing.
+///
+/// Drawing goes through the camera set in `update`; the framebuffer starts every frame blank.
+///
+/// ```
+/// use bt::{Console, Rect, Settings, SpriteParams, SpriteSheet, FLIP_H};
+///
+/// let mut con = Console::new(&Settings::default().display(32, 32), 0);
+/// let sheet = SpriteSheet::from_indexed(2, 1, vec![8, 0])?;
+/// let mut ctx = con.render_context(0, 0.0);
+/// ctx.clear(1);
+/// ctx.clip_set(Rect::new(0, 0, 16, 32));
+/// assert_eq!(ctx.clip(), Rect::new(0, 0, 16, 32));
+/// ctx.draw_rect_fill(Rect::new(10, 0, 20, 4), 3); // cut at x = 16
+/// ctx.clip_reset();
+/// ctx.draw_circle(20, 20, 3, 7);
+/// ctx.draw_circle_fill(20, 20, 2, 9);
+/// ctx.clear_rect(Rect::new(0, 30, 32, 2), 0);
+/// ctx.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), (4, 10), SpriteParams::new().flags(FLIP_H));
+/// ctx.draw_tile(&sheet.with_tile_size(1, 1), 0, (0, 0), SpriteParams::new().scale(2));
+/// let (w, h) = ctx.system_print_measure("hi\nthere");
+/// assert_eq!((w, h), (30, 28));
+///
+/// let fb = con.framebuffer();
+/// assert_eq!(fb.get(15, 0), Some(3));
+/// assert_eq!(fb.get(16, 0), Some(1), "outside the clip");
+/// assert_eq!((fb.get(4, 10), fb.get(5, 10)), (Some(1), Some(8)), "mirrored");
+/// assert_eq!(fb.get(1, 1), Some(8), "tile 0 at scale 2");
+/// assert_eq!(fb.get(20, 17), Some(7));
+/// assert_eq!(fb.get(0, 31), Some(0));
+/// # Ok::<(), bt::AssetError>(())
+/// ```
+pub struct Render<'a> {
+    pub(crate) clock: Clock,
+    pub(crate) palette: &'a Palette,
+    pub(crate) camera: (i32, i32),
+    pub(crate) fb: &'a mut Framebuffer,
+    pub(crate) draw_calls: &'a mut u32,
+}
+
+impl Render<'_> {
+    fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    timing_methods!();
+
+    /// How far the time left over after this frame's updates reaches into the next update, in
+    /// `[0, 1)`. Draw moving things at `previous + (current - previous) * render_alpha` for
+    /// smooth motion at any refresh rate.
+    pub fn render_alpha(&self) -> f64 {
+        self.clock.render_alpha
+    }
+
+    /// [`Timer::elapsed_ticks`] at the current tick, to draw a timer's progress.
+    pub fn timer_elapsed(&self, timer: &Timer) -> u64 {
+        timer.elapsed_ticks(self.ticks())
+    }
+
+    /// [`Timer::remaining_ticks`] at the current tick, to draw a timer's progress.
+    pub fn timer_remaining(&self, timer: &Timer) -> u64 {
+        timer.remaining_ticks(self.ticks())
+    }
+
+    /// The display size in pixels.
+    pub fn display_size(&self) -> (u32, u32) {
+        (self.fb.width(), self.fb.height())
+    }
+
+    /// The palette.
+    pub fn palette(&self) -> &Palette {
+        self.palette
+    }
+
+    /// The camera offset set in `update`.
+    pub fn camera(&self) -> (i32, i32) {
+        self.camera
+    }
+
+    fn at(&self, x: i32, y: i32) -> (i64, i64) {
+        (
+            i64::from(x) - i64::from(self.camera.0),
+            i64::from(y) - i64::from(self.camera.1),
+        )
+    }
+
+    /// Fills the whole screen with `index` (camera and clip do not apply).
+    pub fn clear(&mut self, index: u8) {
+        *self.draw_calls += 1;
+        self.fb.clear(index);
+    }
+
+    /// Sets one pixel.
+    pub fn draw_pixel(&mut self, x: i32, y: i32, index: u8) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(x, y);
+        self.fb.pixel_wide(x, y, index);
+    }
+
+    /// Draws a line, both end points included.
+    pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
+        *self.draw_calls += 1;
+        let (a, b) = self.at(x0, y0);
+        let (c, d) = self.at(x1, y1);
+        self.fb.line_wide(a, b, c, d, index);
+    }
+
+    /// Draws a rectangle's one-pixel outline.
+    pub fn draw_rect(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(rect.x, rect.y);
+        self.fb.rect_wide(x, y, rect.w.into(), rect.h.into(), index);
+    }
+
+    /// Fills a rectangle.
+    pub fn draw_rect_fill(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(rect.x, rect.y);
+        self.fb
+            .fill_wide(x, y, x + i64::from(rect.w), y + i64::from(rect.h), index);
+    }
+
+    /// Prints `text` in the system font (6 px a character, 14 px a line) with its top-left
+    /// corner at `(x, y)`. Index 0 draws nothing.
+    pub fn system_print(&mut self, x: i32, y: i32, index: u8, text: &str) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(x, y);
+        self.fb.print_wide(x, y, index, text);
+    }
+
+    /// Prints formatted text without allocating: `ctx.system_printf(4, 4, 7, format_args!("T {}",
+    /// ctx.ticks()))`.
+    pub fn system_printf(&mut self, x: i32, y: i32, index: u8, args: fmt::Arguments<'_>) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(x, y);
+        self.fb.print_fmt_wide(x, y, index, args);
+    }
+
+    /// The size [`Self::system_print`] covers for `text`.
+    pub fn system_print_measure(&self, text: &str) -> (i32, i32) {
+        gfx::measure_text(text)
+    }
+
+    /// Fills a rectangle with `index`, index 0 included (it puts pixels back to blank).
+    pub fn clear_rect(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(rect.x, rect.y);
+        self.fb
+            .clear_rect_wide(x, y, x + i64::from(rect.w), y + i64::from(rect.h), index);
+    }
+
+    /// Draws a circle's one-pixel outline around `(cx, cy)`; see [`Framebuffer::draw_circle`].
+    pub fn draw_circle(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(cx, cy);
+        self.fb.circle_wide(x, y, r.into(), index, false);
+    }
+
+    /// Fills a circle around `(cx, cy)`; see [`Framebuffer::draw_circle_fill`].
+    pub fn draw_circle_fill(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(cx, cy);
+        self.fb.circle_wide(x, y, r.into(), index, true);
+    }
+
+    /// Draws the part `src` of `sheet` with the drawn picture's top-left corner at `dest`. See
+    /// [`SpriteParams`] for mirroring, turning, scaling and palette offsets; index 0 is
+    /// see-through and parts of `src` outside the sheet draw nothing.
+    pub fn draw_sprite(
+        &mut self,
+        sheet: &SpriteSheet,
+        src: Rect,
+        dest: (i32, i32),
+        params: SpriteParams,
+    ) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(dest.0, dest.1);
+        self.fb.sprite_wide(sheet, src, x, y, params);
+    }
+
+    /// Draws tile `index` of `sheet` at `dest` (see [`SpriteSheet::tile_rect`]); an index past
+    /// the last tile draws nothing.
+    pub fn draw_tile(
+        &mut self,
+        sheet: &SpriteSheet,
+        index: u32,
+        dest: (i32, i32),
+        params: SpriteParams,
+    ) {
+        *self.draw_calls += 1;
+        if let Some(src) = sheet.tile_rect(index) {
+            let (x, y) = self.at(dest.0, dest.1);
+            self.fb.sprite_wide(sheet, src, x, y, params);
+        }
+    }
+
+    /// Limits drawing to `rect`, in screen coordinates, for the rest of this frame.
+    pub fn clip_set(&mut self, rect: Rect) {
+        self.fb.clip_set(rect);
+    }
+
+    /// Lets drawing reach the whole screen again.
+    pub fn clip_reset(&mut self) {
+        self.fb.clip_reset();
+    }
+
+    /// The clip rectangle in force, in screen coordinates.
+    pub fn clip(&self) -> Rect {
+        self.fb.clip()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Console, Settings};
+
+    fn console() -> Console {
+        Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
+    }
+
+    #[test]
+    fn every_drawing_call_of_a_render_is_counted_afresh() {
+        let mut con = Console::new(&Settings::default(), 1);
+        let mut r = con.render_context(0, 0.0);
+        r.clear(1);
+        r.draw_pixel(1, 1, 2);
+        r.draw_rect_fill(Rect::new(0, 0, 4, 4), 3);
+        r.system_printf(0, 0, 7, format_args!("{}", 5));
+        let _ = r.system_print_measure("not drawing");
+        r.clip_set(Rect::new(0, 0, 8, 8));
+        let sheet = crate::SpriteSheet::from_indexed(4, 4, vec![1; 16]).unwrap();
+        r.draw_tile(&sheet, 0, (0, 0), crate::SpriteParams::default());
+        assert_eq!(con.draw_calls(), 5, "a tile is one call");
+        let mut r = con.render_context(1, 0.0);
+        r.draw_line(0, 0, 5, 5, 1);
+        assert_eq!(con.draw_calls(), 1);
+    }
+
+    #[test]
+    fn camera_offsets_drawing_and_render_starts_blank() {
+        let mut con = Console::new(&Settings::default().display(8, 8), 1);
+        con.update_context(0).camera_set(2, 3);
+        let mut r = con.render_context(0, 0.0);
+        r.draw_pixel(3, 4, 7);
+        assert_eq!(con.framebuffer().get(1, 1), Some(7));
+        let _ = con.render_context(1, 0.0);
+        assert_eq!(con.framebuffer().get(1, 1), Some(0));
+    }
+
+    #[test]
+    fn camera_persists_over_frames_without_updates() {
+        let mut con = console();
+        con.update_context(0).camera_set(2, 0);
+        for _ in 0..3 {
+            // Three renders, no update between them: each draws through the same camera.
+            let mut r = con.render_context(0, 0.5);
+            assert_eq!(r.camera(), (2, 0));
+            r.draw_pixel(3, 0, 7);
+            assert_eq!(con.framebuffer().get(1, 0), Some(7));
+        }
+        con.update_context(1).camera_reset();
+        assert_eq!(con.render_context(1, 0.0).camera(), (0, 0));
+    }
+
+    #[test]
+    fn render_draws_circles_sprites_and_tiles_through_the_camera() {
+        let mut con = console();
+        con.update_context(0).camera_set(1, 1);
+        let sheet = SpriteSheet::from_indexed(2, 1, vec![5, 6])
+            .unwrap()
+            .with_tile_size(1, 1);
+        let mut r = con.render_context(0, 0.0);
+        r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), (1, 1), SpriteParams::new());
+        r.draw_tile(&sheet, 1, (4, 4), SpriteParams::new().offset(1));
+        r.draw_circle_fill(7, 7, 0, 9);
+        r.draw_circle(7, 5, 0, 10);
+        r.clear_rect(Rect::new(1, 1, 1, 1), 0);
+        assert_eq!(r.clip(), Rect::new(0, 0, 8, 8));
+        let fb = con.framebuffer();
+        assert_eq!(fb.get(0, 0), Some(0), "cleared back to blank");
+        assert_eq!(fb.get(1, 0), Some(6));
+        assert_eq!(fb.get(3, 3), Some(7));
+        assert_eq!(fb.get(6, 6), Some(9));
+        assert_eq!(fb.get(6, 4), Some(10));
+    }
+}

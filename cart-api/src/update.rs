@@ -1,0 +1,553 @@
+//! What `init` and `update` are handed: timing, input, randomness, palette, camera, tags,
+//! cart arguments and asset loading.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::console::{timing_methods, Clock, Console};
+use crate::sprite::{AssetError, AssetErrorKind, SpriteSheet};
+use crate::{
+    ArgError, Color32, Easing, Input, Key, Palette, PaletteError, Rng, Tag, Timer, TimerError,
+};
+
+/// What `init` and `update` are handed: timing, input, randomness, palette, camera, tags.
+///
+/// Hosts make one with [`Console::update_context`]; carts just use it. The camera, the palette
+/// and its effects:
+///
+/// ```
+/// use bt::{Color32, Console, Easing, Palette, Settings};
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// let mut ctx = con.update_context(0);
+/// ctx.camera_set(700, 40);
+/// ctx.camera_clamp((640, 480), (320, 240));
+/// assert_eq!(ctx.camera(), (320, 40));
+/// ctx.camera_reset();
+/// assert_eq!(ctx.camera(), (0, 0));
+///
+/// ctx.palette_swap(1, 2)?;
+/// ctx.palette_cycle(8, 11, 4.0)?;
+/// ctx.palette_fade(&Palette::cga(), 500.0, Easing::QuadOut)?;
+/// ctx.palette_flash(Color32::hex(0xffffff), 50.0)?;
+/// ctx.palette_clear_effects();
+/// for _ in 0..3 {
+///     con.step_effects(); // the host does this after every update
+/// }
+/// assert_eq!(con.palette().get(2), Palette::pico8().get(1), "the swap stays");
+/// # Ok::<(), bt::PaletteError>(())
+/// ```
+///
+/// Cart arguments, which hosts set from `--arg name=value`:
+///
+/// ```
+/// use bt::{Console, Settings};
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// con.set_args(vec![("level".into(), "3".into()), ("mode".into(), "hard".into())]);
+/// let ctx = con.update_context(0);
+/// assert_eq!(ctx.arg("mode"), Some("hard"));
+/// assert_eq!(ctx.arg_or("level", 1u8), Ok(3));
+/// assert_eq!(ctx.arg_or("lives", 5u8), Ok(5));
+/// assert!(ctx.arg_or::<u8>("mode", 0).is_err());
+/// ```
+///
+/// Loading a sprite sheet goes through the image loader the host installed; here a stand-in
+/// that "decodes" any bytes into one red pixel:
+///
+/// ```
+/// use bt::{AssetError, Color32, Console, ImageLoader, RgbaImage, Settings};
+///
+/// struct OneRedPixel;
+/// impl ImageLoader for OneRedPixel {
+///     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+///         self.decode(path, &[])
+///     }
+///     fn decode(&self, _name: &str, _bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+///         Ok(RgbaImage { width: 1, height: 1, pixels: vec![255, 0, 0, 255] })
+///     }
+/// }
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// con.set_image_loader(Box::new(OneRedPixel));
+/// let mut ctx = con.update_context(0);
+/// let sheet = ctx.load_indexed("red.png", 9)?;
+/// assert_eq!(sheet.get(0, 0), Some(9));
+/// assert_eq!(ctx.palette().get(9), Some(Color32::rgb(255, 0, 0)));
+/// let again = ctx.decode_indexed("built-in.png", b"any bytes", 10)?;
+/// assert_eq!(again.palette_slots(), 10..11);
+/// # Ok::<(), bt::AssetError>(())
+/// ```
+pub struct Update<'a> {
+    pub(crate) con: &'a mut Console,
+}
+
+impl Update<'_> {
+    fn clock(&self) -> &Clock {
+        &self.con.clock
+    }
+
+    timing_methods!();
+
+    /// The display size in pixels.
+    pub fn display_size(&self) -> (u32, u32) {
+        (self.con.fb.width(), self.con.fb.height())
+    }
+
+    /// Starts the tick counter again: the *next* update sees `ticks() == 0`. Timers re-base by
+    /// themselves when they see the counter go back.
+    pub fn ticks_reset(&mut self) {
+        self.con.reset_requested = true;
+    }
+
+    /// Places a tag on the overlay's timing chart at the current tick. An empty label becomes
+    /// `"Untitled"`.
+    pub fn assign_tag(&mut self, label: &str) {
+        let label = if label.is_empty() { "Untitled" } else { label };
+        let tick = self.con.clock.ticks;
+        self.con.tags.push(Tag {
+            tick,
+            label: label.to_string(),
+        });
+    }
+
+    /// The seeded random number generator.
+    pub fn rng(&mut self) -> &mut Rng {
+        &mut self.con.rng
+    }
+
+    /// A timer that fires every `interval_ticks` from now.
+    ///
+    /// # Errors
+    /// [`TimerError::ZeroInterval`] when `interval_ticks` is 0.
+    pub fn timer(&self, interval_ticks: u64) -> Result<Timer, TimerError> {
+        Timer::new(interval_ticks, self.ticks())
+    }
+
+    /// [`Timer::fire_if_elapsed`] at the current tick.
+    pub fn fire_if_elapsed(&self, timer: &mut Timer) -> bool {
+        timer.fire_if_elapsed(self.ticks())
+    }
+
+    /// [`Timer::reset`] at the current tick.
+    pub fn timer_reset(&self, timer: &mut Timer) {
+        timer.reset(self.ticks());
+    }
+
+    /// [`Timer::elapsed_ticks`] at the current tick.
+    pub fn timer_elapsed(&self, timer: &Timer) -> u64 {
+        timer.elapsed_ticks(self.ticks())
+    }
+
+    /// [`Timer::remaining_ticks`] at the current tick.
+    pub fn timer_remaining(&self, timer: &Timer) -> u64 {
+        timer.remaining_ticks(self.ticks())
+    }
+
+    /// Everything the host fed in for this update: keys, pointer, axes, typed text.
+    pub fn input(&self) -> &Input {
+        &self.con.input
+    }
+
+    /// Whether any button of the mask is held (player 0–3).
+    pub fn is_down(&self, buttons: u32, player: usize) -> bool {
+        self.con.input.is_down(buttons, player)
+    }
+
+    /// Whether any button of the mask went down since the previous update.
+    pub fn is_pressed(&self, buttons: u32, player: usize) -> bool {
+        self.con.input.is_pressed(buttons, player)
+    }
+
+    /// Whether any button of the mask came up since the previous update.
+    pub fn is_released(&self, buttons: u32, player: usize) -> bool {
+        self.con.input.is_released(buttons, player)
+    }
+
+    /// The live palette, to change colours.
+    pub fn palette_mut(&mut self) -> &mut Palette {
+        &mut self.con.palette
+    }
+
+    /// The live palette.
+    pub fn palette(&self) -> &Palette {
+        &self.con.palette
+    }
+
+    /// Offsets every later draw call by `(-x, -y)`; persists until changed.
+    pub fn camera_set(&mut self, x: i32, y: i32) {
+        self.con.camera = (x, y);
+    }
+
+    /// Puts the camera back at the origin.
+    pub fn camera_reset(&mut self) {
+        self.con.camera = (0, 0);
+    }
+
+    /// The camera offset.
+    pub fn camera(&self) -> (i32, i32) {
+        self.con.camera
+    }
+
+    /// Keeps the camera inside a world of `world` pixels seen through a view of `view` pixels:
+    /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller). See
+    /// [`camera_clamp`].
+    pub fn camera_clamp(&mut self, world: (i32, i32), view: (i32, i32)) {
+        self.con.camera = camera_clamp(self.con.camera, world, view);
+    }
+
+    /// The value of cart argument `name` (`bt … --arg name=value`), or `None` when not given.
+    pub fn arg(&self, name: &str) -> Option<&str> {
+        self.con
+            .args
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Cart argument `name` read as a `T`, or `default` when not given.
+    ///
+    /// # Errors
+    /// [`ArgError`] naming the argument and its value when it does not parse as a `T`. It
+    /// converts into a [`CartError`] with `?` in `init`.
+    pub fn arg_or<T>(&self, name: &str, default: T) -> Result<T, ArgError>
+    where
+        T: FromStr,
+        T::Err: fmt::Display,
+    {
+        match self.arg(name) {
+            None => Ok(default),
+            Some(value) => value.parse().map_err(|e: T::Err| ArgError {
+                name: name.to_string(),
+                value: value.to_string(),
+                reason: e.to_string(),
+            }),
+        }
+    }
+
+    /// Loads the image file at `path` as a sprite sheet (a relative path is looked up in the
+    /// cart's asset folder, `assets/` beside its `cart.toml`, or in the working directory when
+    /// the cart has none), registering its colours into the live palette from `start_slot` on (see
+    /// [`SpriteSheet::from_rgba`]).
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
+    /// more colours than free slots, or a host without an image loader.
+    pub fn load_indexed(
+        &mut self,
+        path: &str,
+        start_slot: usize,
+    ) -> Result<SpriteSheet, AssetError> {
+        let loader = self.con.loader.0.as_ref();
+        let image = loader
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
+            .load(path)?;
+        let con = &mut *self.con;
+        SpriteSheet::from_rgba(
+            path,
+            image.width,
+            image.height,
+            &image.pixels,
+            &mut con.palette,
+            start_slot,
+        )
+    }
+
+    /// Like [`Update::load_indexed`] for an image already in memory, such as one built into the
+    /// cart with `include_bytes!`. `name` is used in errors.
+    ///
+    /// # Errors
+    /// As [`Update::load_indexed`], naming `name`.
+    pub fn decode_indexed(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        start_slot: usize,
+    ) -> Result<SpriteSheet, AssetError> {
+        let loader = self.con.loader.0.as_ref();
+        let image = loader
+            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
+            .decode(name, bytes)?;
+        let con = &mut *self.con;
+        SpriteSheet::from_rgba(
+            name,
+            image.width,
+            image.height,
+            &image.pixels,
+            &mut con.palette,
+            start_slot,
+        )
+    }
+
+    /// Rotates the colours of slots `start..=end` by `steps_per_second` (fractions carry over
+    /// from update to update). Forward (positive) steps move each colour one slot down, the first
+    /// wrapping round to `end`; negative speeds turn the other way. Runs until cleared; a new
+    /// cycle on the same range replaces the old one.
+    ///
+    /// # Errors
+    /// [`PaletteError::BadRange`] unless `start < end < palette size`,
+    /// [`PaletteError::BadSpeed`] for a speed that is not finite,
+    /// [`PaletteError::TooManyCycles`] past 16 cycles.
+    pub fn palette_cycle(
+        &mut self,
+        start: usize,
+        end: usize,
+        steps_per_second: f64,
+    ) -> Result<(), PaletteError> {
+        let con = &mut *self.con;
+        con.effects
+            .cycle(&con.palette, start, end, steps_per_second)
+    }
+
+    /// Fades every slot from its colour now to the same slot of `target` over `duration_ms`,
+    /// shaped by `easing`. Slots `target` lacks keep their colour. At the end the palette holds
+    /// exactly `target`'s colours.
+    ///
+    /// # Errors
+    /// [`PaletteError::BadDuration`] for a negative, NaN or infinite duration.
+    pub fn palette_fade(
+        &mut self,
+        target: &Palette,
+        duration_ms: f64,
+        easing: Easing,
+    ) -> Result<(), PaletteError> {
+        let end = self.con.palette.len() - 1;
+        self.palette_fade_range(0, end, target, duration_ms, easing)
+    }
+
+    /// Like [`Update::palette_fade`] for slots `start..=end` only. A new fade of a slot replaces
+    /// the one running there.
+    ///
+    /// # Errors
+    /// [`PaletteError::BadRange`] unless `start <= end < palette size`,
+    /// [`PaletteError::BadDuration`].
+    pub fn palette_fade_range(
+        &mut self,
+        start: usize,
+        end: usize,
+        target: &Palette,
+        duration_ms: f64,
+        easing: Easing,
+    ) -> Result<(), PaletteError> {
+        let con = &mut *self.con;
+        con.effects
+            .fade_range(&con.palette, start, end, target, duration_ms, easing)
+    }
+
+    /// Shows every slot but 0 as `color` for `duration_ms`, then the palette as it is by then.
+    /// The live palette (what [`Update::palette`] reads) is not changed; only what is shown.
+    ///
+    /// # Errors
+    /// [`PaletteError::BadDuration`].
+    pub fn palette_flash(&mut self, color: Color32, duration_ms: f64) -> Result<(), PaletteError> {
+        let con = &mut *self.con;
+        con.effects.flash(&con.palette, color, duration_ms)
+    }
+
+    /// Swaps the colours of slots `a` and `b` now.
+    ///
+    /// # Errors
+    /// [`PaletteError::SlotOutOfRange`].
+    pub fn palette_swap(&mut self, a: usize, b: usize) -> Result<(), PaletteError> {
+        self.con.palette.swap(a, b)
+    }
+
+    /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply
+    /// stops showing.
+    pub fn palette_clear_effects(&mut self) {
+        self.con.effects.clear();
+    }
+}
+
+/// `camera` clamped per axis to `0..=world - view` (0 when the world is smaller than the view),
+/// so a view of size `view` never shows past the edges of the world.
+///
+/// ```
+/// use bt::camera_clamp;
+///
+/// assert_eq!(camera_clamp((500, 300), (640, 480), (320, 240)), (320, 240));
+/// assert_eq!(camera_clamp((100, 100), (250, 200), (200, 150)), (50, 50));
+/// assert_eq!(camera_clamp((-9, 7), (100, 100), (320, 240)), (0, 0));
+/// ```
+pub fn camera_clamp(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
+    let axis = |c: i32, w: i32, v: i32| {
+        let max = (i64::from(w) - i64::from(v)).max(0);
+        i64::from(c).clamp(0, max) as i32
+    };
+    (
+        axis(camera.0, world.0, view.0),
+        axis(camera.1, world.1, view.1),
+    )
+}
+
+impl Update<'_> {
+    /// Like [`Update::is_pressed`], and again every `rate` updates while a button of the mask
+    /// stays held (menus that scroll while a direction is held). `rate` 0 never repeats.
+    pub fn is_pressed_repeat(&self, buttons: u32, player: usize, rate: u64) -> bool {
+        self.input().is_pressed_repeat(buttons, player, rate)
+    }
+
+    /// Whether `key` is held.
+    pub fn is_key_down(&self, key: Key) -> bool {
+        self.input().is_key_down(key)
+    }
+
+    /// Whether `key` went down since the previous update.
+    pub fn is_key_pressed(&self, key: Key) -> bool {
+        self.input().is_key_pressed(key)
+    }
+
+    /// Like [`Update::is_key_pressed`], and again every `rate` updates while held.
+    pub fn is_key_pressed_repeat(&self, key: Key, rate: u64) -> bool {
+        self.input().is_key_pressed_repeat(key, rate)
+    }
+
+    /// Whether `key` came up since the previous update.
+    pub fn is_key_released(&self, key: Key) -> bool {
+        self.input().is_key_released(key)
+    }
+
+    /// Whether any key is held.
+    pub fn is_any_key_down(&self) -> bool {
+        self.input().is_any_key_down()
+    }
+
+    /// Whether any key went down since the previous update.
+    pub fn is_any_key_pressed(&self) -> bool {
+        self.input().is_any_key_pressed()
+    }
+
+    /// Whether a key came up since the previous update and no key is held any more.
+    pub fn is_any_key_released(&self) -> bool {
+        self.input().is_any_key_released()
+    }
+
+    /// Text typed since the previous update (empty most of the time).
+    pub fn input_string(&self) -> &str {
+        self.input().input_string()
+    }
+
+    /// The pointer's position in display pixels.
+    pub fn pointer_pos(&self) -> (i32, i32) {
+        self.input().pointer_pos()
+    }
+
+    /// How far the pointer moved since the previous update, in display pixels.
+    pub fn pointer_delta(&self) -> (i32, i32) {
+        self.input().pointer_delta()
+    }
+
+    /// Wheel movement since the previous update, in lines.
+    pub fn pointer_wheel(&self) -> (f32, f32) {
+        self.input().pointer_wheel()
+    }
+
+    /// A gamepad axis of `player` (`AXIS_LEFT_X` ... `AXIS_TRIGGER_R`).
+    pub fn axis(&self, axis: usize, player: usize) -> f32 {
+        self.input().axis(axis, player)
+    }
+
+    /// Whether `player` has a gamepad.
+    pub fn is_gamepad_connected(&self, player: usize) -> bool {
+        self.input().is_gamepad_connected(player)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Settings;
+
+    fn console() -> Console {
+        Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
+    }
+
+    #[test]
+    fn timer_conveniences_read_the_current_tick() {
+        let mut con = Console::new(&Settings::default(), 1);
+        let timer = con.update_context(10).timer(30).unwrap();
+        let ctx = con.update_context(25);
+        assert_eq!(
+            (ctx.timer_elapsed(&timer), ctx.timer_remaining(&timer)),
+            (15, 15)
+        );
+        let r = con.render_context(37, 0.5);
+        assert_eq!(
+            (r.timer_elapsed(&timer), r.timer_remaining(&timer)),
+            (27, 3)
+        );
+    }
+
+    #[test]
+    fn empty_tag_label_becomes_untitled() {
+        let mut con = Console::new(&Settings::default(), 1);
+        let mut ctx = con.update_context(41);
+        ctx.assign_tag("");
+        ctx.assign_tag("Boss");
+        let tags: Vec<Tag> = con.drain_tags().collect();
+        assert_eq!(
+            tags[0],
+            Tag {
+                tick: 41,
+                label: "Untitled".into()
+            }
+        );
+        assert_eq!(tags[1].label, "Boss");
+        assert_eq!(con.drain_tags().count(), 0);
+    }
+
+    #[test]
+    fn timing_follows_ticks_and_fps() {
+        let s = Settings::default().target_fps(30.0);
+        let mut con = Console::new(&s, 1);
+        let ctx = con.update_context(90);
+        assert_eq!(ctx.time_seconds(), 3.0);
+        assert!((ctx.delta_seconds() - 1.0 / 30.0).abs() < 1e-15);
+        let r = con.render_context(90, 0.25);
+        assert_eq!(r.render_alpha(), 0.25);
+        assert_eq!(r.ticks(), 90);
+    }
+
+    #[test]
+    fn arguments_are_read_by_name_and_typed_errors_name_them() {
+        let mut con = console();
+        con.set_args(vec![
+            ("sprites".into(), "50".into()),
+            ("mode".into(), "fast".into()),
+            ("sprites".into(), "75".into()),
+        ]);
+        let ctx = con.update_context(0);
+        assert_eq!(ctx.arg("mode"), Some("fast"));
+        assert_eq!(ctx.arg("nope"), None);
+        assert_eq!(ctx.arg_or("sprites", 1u32), Ok(75), "the last one wins");
+        assert_eq!(ctx.arg_or("missing", 9u32), Ok(9));
+        let err = ctx.arg_or::<u32>("mode", 1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "argument mode=fast: invalid digit found in string"
+        );
+    }
+
+    #[test]
+    fn loading_without_a_host_loader_names_the_file() {
+        let mut con = console();
+        let err = con
+            .update_context(0)
+            .load_indexed("art/sheet.png", 1)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "art/sheet.png: this host cannot load images"
+        );
+    }
+
+    #[test]
+    fn camera_clamp_keeps_the_view_in_the_world() {
+        let mut con = console();
+        let mut ctx = con.update_context(0);
+        ctx.camera_set(500, -20);
+        ctx.camera_clamp((640, 480), (320, 240));
+        assert_eq!(ctx.camera(), (320, 0));
+    }
+}
