@@ -2,6 +2,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod blit;
 mod cart;
 mod console;
 mod easing;
