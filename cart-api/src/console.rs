@@ -3,9 +3,10 @@
 use std::fmt;
 
 use crate::gfx::Framebuffer;
+use crate::input::Input;
 use crate::palette_fx::PaletteEffects;
 use crate::sprite::ImageLoader;
-use crate::{Input, Palette, Render, Rng, Settings, Tag, Update};
+use crate::{Palette, Render, Rng, Settings, Tag, Update};
 
 /// The host's image loader, if any (kept apart so `Console` can still derive `Debug`).
 pub(crate) struct Loader(pub(crate) Option<Box<dyn ImageLoader>>);
@@ -133,7 +134,7 @@ impl Console {
         Update { con: self }
     }
 
-    /// The context for [`Cart::reload`]: the clock as it is, and no new input edges.
+    /// The context for [`Cart::reload`](crate::Cart::reload): the clock as it is, and no new input edges.
     pub fn reload_context(&mut self) -> Update<'_> {
         Update { con: self }
     }
@@ -247,7 +248,7 @@ mod tests {
     fn effects_advance_only_when_the_host_steps_them_and_reset_clears_them() {
         let mut con = console();
         let white = Color32::rgb(255, 255, 255);
-        con.update_context(0).palette_flash(white, 500.0).unwrap();
+        con.update_context(0).palette_flash(white, 500.0);
         con.step_effects();
         assert_eq!(con.palette().get(3), Some(white));
         assert_eq!(con.render_context(1, 0.0).palette().get(3), Some(white));
@@ -262,20 +263,23 @@ mod tests {
         let mut con = console();
         let target = Palette::gameboy();
         let mut ctx = con.update_context(0);
-        ctx.palette_fade_range(1, 2, &target, 100.0, Easing::Linear)
-            .unwrap();
-        assert!(ctx
-            .palette_fade_range(2, 1, &target, 1.0, Easing::Linear)
-            .is_err());
-        assert!(ctx.palette_fade(&target, f64::NAN, Easing::Linear).is_err());
+        ctx.palette_fade_range(1, 2, &target, 100.0, Easing::Linear);
+        // An empty range fades nothing.
+        ctx.palette_fade_range(4, 3, &target, 1.0, Easing::Linear);
         con.step_effects();
         con.step_effects();
         assert_eq!(con.palette().get(1), target.get(1));
         assert_eq!(con.palette().get(3), Palette::pico8().get(3));
         let mut ctx = con.update_context(2);
-        ctx.palette_swap(1, 3).unwrap();
+        ctx.palette_swap(1, 3);
         assert_eq!(ctx.palette().get(3), target.get(1));
-        ctx.palette_cycle(4, 6, 100.0).unwrap();
+        ctx.palette_swap(1, 999);
+        assert_eq!(
+            ctx.palette().get(1),
+            Palette::pico8().get(3),
+            "a slot past the end: no swap"
+        );
+        ctx.palette_cycle(4, 6, 100.0);
         ctx.palette_clear_effects();
         assert!(!con.effects_active());
     }

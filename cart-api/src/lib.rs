@@ -21,15 +21,19 @@ mod timer;
 mod update;
 
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
-pub use console::Console;
 pub use easing::Easing;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
-pub use gfx::{measure_text, Framebuffer, Rect};
-pub use input::*;
+pub use gfx::{Framebuffer, Rect};
+pub use input::{
+    AXES, AXIS_LEFT_X, AXIS_LEFT_Y, AXIS_RIGHT_X, AXIS_RIGHT_Y, AXIS_TRIGGER_L, AXIS_TRIGGER_R,
+    BTN_A, BTN_ABXY, BTN_B, BTN_DOWN, BTN_L, BTN_L2, BTN_LEFT, BTN_POINTER_A, BTN_POINTER_ANY,
+    BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D, BTN_R, BTN_R2, BTN_RIGHT, BTN_SELECT,
+    BTN_SHOULDER, BTN_START, BTN_TRIGGER, BTN_UP, BTN_X, BTN_Y, PLAYERS,
+};
 pub use keys::{Key, UnknownKey, KEY_COUNT};
 pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
 pub use palette::{Color32, Palette, PaletteError};
-pub use palette_fx::MAX_CYCLES;
+pub use palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
 pub use render::Render;
 pub use rng::Rng;
 pub use settings::{
@@ -37,8 +41,33 @@ pub use settings::{
     MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
 };
 pub use sprite::{
-    AssetError, AssetErrorKind, ImageLoader, RgbaImage, SpriteParams, SpriteSheet, DEFAULT_TILE,
-    FLIP_H, FLIP_V, MAX_SHEET_SIDE, ROT_180, ROT_270, ROT_90,
+    AssetError, AssetErrorKind, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V,
+    MAX_SHEET_SIDE, ROT_180, ROT_270, ROT_90,
 };
 pub use timer::{Timer, TimerError};
 pub use update::{camera_clamp, Update};
+
+/// What a host uses to run carts, and carts never need: the console behind the contexts, the
+/// input state and its setters, image decoding, and the text measure the overlay uses.
+///
+/// A cart sees the console only through [`Update`] and [`Render`]. The runtime (and a test
+/// that drives a context by hand) builds a [`host::Console`], feeds its [`host::Input`] and
+/// installs an [`host::ImageLoader`]:
+///
+/// ```
+/// use bt::host::Console;
+/// use bt::{Settings, BTN_A};
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// con.input_mut().set_buttons(0, BTN_A, true);
+/// assert!(con.update_context(0).is_pressed(BTN_A, 0));
+/// ```
+pub mod host {
+    pub use crate::console::Console;
+    pub use crate::gfx::measure_text;
+    pub use crate::input::{
+        stick_with_dead_zone, Input, Source, BUTTON_COUNT, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE,
+        TRIGGER_PRESS,
+    };
+    pub use crate::sprite::{ImageLoader, RgbaImage};
+}

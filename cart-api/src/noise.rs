@@ -69,7 +69,7 @@ pub fn hash3(seed: u32, x: i32, y: i32, z: i32) -> f32 {
 /// Smooth random hills: a random value at every whole-number point, blended smoothly in between.
 ///
 /// Values are in `[0, 1)`. At whole-number points the noise equals the hash there, and between
-/// them it follows a smoothstep blend, so it has no visible kinks. [`ValueNoise::fbm`] adds
+/// them it follows a smoothstep blend, so it has no visible kinks. [`ValueNoise::fbm1`] and [`ValueNoise::fbm2`] add
 /// octaves for rougher, more natural shapes.
 ///
 /// ```

@@ -42,25 +42,6 @@ pub enum PaletteError {
         /// The palette's size.
         size: usize,
     },
-    /// A slot range that is empty, backwards or runs past the end of the palette.
-    #[error("palette range {start}..={end} must have start < end and end < {size}")]
-    BadRange {
-        /// First slot.
-        start: usize,
-        /// Last slot.
-        end: usize,
-        /// The palette's size.
-        size: usize,
-    },
-    /// A fade or flash duration that is negative, NaN or infinite.
-    #[error("duration_ms must be finite and not negative, got {0}")]
-    BadDuration(f64),
-    /// A cycle speed that is NaN or infinite.
-    #[error("steps_per_second must be finite, got {0}")]
-    BadSpeed(f64),
-    /// Too many colour cycles at once.
-    #[error("at most {0} palette cycles can run at once")]
-    TooManyCycles(usize),
 }
 
 /// The colours a framebuffer index stands for: up to 256 of them.

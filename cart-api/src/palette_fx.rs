@@ -5,10 +5,18 @@
 //! number of updates since boot times that tick, so a replay from the start (`render_at`)
 //! reproduces every colour exactly, and the look does not depend on the display's refresh rate.
 
-use crate::{Color32, Easing, Palette, PaletteError};
+//!
+//! None of them can fail. Arguments out of range are clamped as documented on each `Update`
+//! method, the way PICO-8's `pal` never stops a game: a cart calls them from `update`, which has
+//! no error to return, and a colour effect is never worth stopping a game for.
 
-/// The most colour cycles that can run at once.
+use crate::{Color32, Easing, Palette};
+
+/// The most colour cycles that can run at once; starting one more replaces the oldest.
 pub const MAX_CYCLES: usize = 16;
+
+/// The longest fade or flash: one day. Longer durations (infinity included) are cut to it.
+pub const MAX_EFFECT_MS: f64 = 86_400_000.0;
 
 /// One slot fading from one colour to another.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,19 +62,13 @@ pub(crate) struct PaletteEffects {
     step_ms: f64,
 }
 
-fn check_duration(ms: f64) -> Result<(), PaletteError> {
-    if ms.is_finite() && ms >= 0.0 {
-        Ok(())
+/// A duration an effect can run: NaN and negative ones are 0 (the change is immediate), and
+/// none is longer than [`MAX_EFFECT_MS`].
+pub(crate) fn clamp_duration(ms: f64) -> f64 {
+    if ms.is_nan() {
+        0.0
     } else {
-        Err(PaletteError::BadDuration(ms))
-    }
-}
-
-fn check_range(start: usize, end: usize, size: usize) -> Result<(), PaletteError> {
-    if start < end && end < size {
-        Ok(())
-    } else {
-        Err(PaletteError::BadRange { start, end, size })
+        ms.clamp(0.0, MAX_EFFECT_MS)
     }
 }
 
@@ -113,10 +115,10 @@ impl PaletteEffects {
         start: usize,
         end: usize,
         steps_per_second: f64,
-    ) -> Result<(), PaletteError> {
-        check_range(start, end, palette.len())?;
-        if !steps_per_second.is_finite() {
-            return Err(PaletteError::BadSpeed(steps_per_second));
+    ) {
+        let end = end.min(palette.len() - 1);
+        if start >= end || !steps_per_second.is_finite() {
+            return;
         }
         let cycle = Cycle {
             start,
@@ -131,12 +133,12 @@ impl PaletteEffects {
             .find(|c| c.start == start && c.end == end)
         {
             *c = cycle;
-        } else if self.cycles.len() == MAX_CYCLES {
-            return Err(PaletteError::TooManyCycles(MAX_CYCLES));
         } else {
+            if self.cycles.len() == MAX_CYCLES {
+                self.cycles.remove(0);
+            }
             self.cycles.push(cycle);
         }
-        Ok(())
     }
 
     pub(crate) fn fade_range(
@@ -147,11 +149,11 @@ impl PaletteEffects {
         target: &Palette,
         duration_ms: f64,
         easing: Easing,
-    ) -> Result<(), PaletteError> {
-        check_duration(duration_ms)?;
-        let size = palette.len();
-        if start > end || end >= size {
-            return Err(PaletteError::BadRange { start, end, size });
+    ) {
+        let duration_ms = clamp_duration(duration_ms);
+        let end = end.min(palette.len() - 1);
+        if start > end {
+            return;
         }
         let now = self.now_ms();
         for slot in start..=end.min(target.len().saturating_sub(1)) {
@@ -169,23 +171,15 @@ impl PaletteEffects {
                 easing,
             });
         }
-        Ok(())
     }
 
-    pub(crate) fn flash(
-        &mut self,
-        palette: &Palette,
-        color: Color32,
-        duration_ms: f64,
-    ) -> Result<(), PaletteError> {
-        check_duration(duration_ms)?;
+    pub(crate) fn flash(&mut self, palette: &Palette, color: Color32, duration_ms: f64) {
         self.flash = Some(Flash {
             color,
             start_ms: self.now_ms(),
-            duration_ms,
+            duration_ms: clamp_duration(duration_ms),
         });
         self.refresh_shown(palette);
-        Ok(())
     }
 
     pub(crate) fn clear(&mut self) {
@@ -287,7 +281,7 @@ mod tests {
         let mut pal = ramp(6);
         let mut fx = PaletteEffects::new(60.0, &pal);
         // 15 steps a second at 60 updates a second: one step every 4 updates.
-        fx.cycle(&pal, 1, 4, 15.0).unwrap();
+        fx.cycle(&pal, 1, 4, 15.0);
         for _ in 0..4 {
             fx.step(&mut pal);
         }
@@ -300,7 +294,7 @@ mod tests {
         assert_eq!(reds(&pal), [0, 2, 3, 4, 1, 5]);
         let mut back = ramp(6);
         let mut fx = PaletteEffects::new(60.0, &back);
-        fx.cycle(&back, 1, 4, -60.0).unwrap();
+        fx.cycle(&back, 1, 4, -60.0);
         fx.step(&mut back);
         fx.step(&mut back);
         assert_eq!(
@@ -318,8 +312,7 @@ mod tests {
             white.set(i, Color32::rgb(200, 200, 200)).unwrap();
         }
         let mut fx = PaletteEffects::new(10.0, &pal);
-        fx.fade_range(&pal, 0, 3, &white, 1000.0, Easing::Linear)
-            .unwrap();
+        fx.fade_range(&pal, 0, 3, &white, 1000.0, Easing::Linear);
         fx.step(&mut pal);
         assert_eq!(
             pal.get(2),
@@ -346,7 +339,7 @@ mod tests {
         let mut pal = ramp(4);
         let mut fx = PaletteEffects::new(10.0, &pal);
         let white = Color32::rgb(255, 255, 255);
-        fx.flash(&pal, white, 200.0).unwrap();
+        fx.flash(&pal, white, 200.0);
         fx.step(&mut pal);
         assert_eq!(fx.shown(&pal).get(0), pal.get(0));
         assert_eq!(fx.shown(&pal).get(3), Some(white));
@@ -357,27 +350,51 @@ mod tests {
     }
 
     #[test]
-    fn bad_arguments_are_named() {
+    fn arguments_out_of_range_are_clamped_never_refused() {
         let pal = ramp(8);
         let mut fx = PaletteEffects::new(60.0, &pal);
-        assert_eq!(
-            fx.cycle(&pal, 5, 5, 1.0).unwrap_err().to_string(),
-            "palette range 5..=5 must have start < end and end < 8"
+        fx.cycle(&pal, 5, 5, 1.0);
+        fx.cycle(&pal, 9, 20, 1.0);
+        fx.cycle(&pal, 1, 3, f64::NAN);
+        assert!(
+            fx.cycles.is_empty(),
+            "nothing to rotate, or no speed: no cycle"
         );
-        assert!(fx.cycle(&pal, 1, 8, 1.0).is_err());
-        assert!(matches!(
-            fx.cycle(&pal, 1, 3, f64::NAN),
-            Err(PaletteError::BadSpeed(_))
-        ));
+        fx.cycle(&pal, 6, 300, 1.0);
         assert_eq!(
-            fx.flash(&pal, Color32::rgb(1, 1, 1), -1.0)
-                .unwrap_err()
-                .to_string(),
-            "duration_ms must be finite and not negative, got -1"
+            (fx.cycles[0].start, fx.cycles[0].end),
+            (6, 7),
+            "end cut to the palette"
         );
-        for i in 0..MAX_CYCLES {
-            fx.cycle(&pal, 0, 1 + i % 7, 1.0 + i as f64).ok();
+
+        let mut shown = pal.clone();
+        fx.flash(&pal, Color32::rgb(1, 1, 1), -1.0);
+        fx.step(&mut shown);
+        assert_eq!(fx.shown(&shown), &shown, "a negative flash is over at once");
+        fx.flash(&pal, Color32::rgb(1, 1, 1), f64::INFINITY);
+        assert_eq!(fx.flash.map(|f| f.duration_ms), Some(MAX_EFFECT_MS));
+
+        fx.fade_range(&pal, 4, 2, &ramp(8), 10.0, Easing::Linear);
+        assert_eq!(fx.fading, 0, "an empty range fades nothing");
+        fx.fade_range(&pal, 6, 99, &ramp(8), f64::NAN, Easing::Linear);
+        assert_eq!(fx.fading, 2, "slots 6 and 7");
+    }
+
+    #[test]
+    fn a_cycle_past_the_limit_replaces_the_oldest() {
+        let pal = ramp(64);
+        let mut fx = PaletteEffects::new(60.0, &pal);
+        for i in 0..MAX_CYCLES + 1 {
+            fx.cycle(&pal, 2 * i, 2 * i + 1, 1.0);
         }
-        assert!(fx.cycles.len() <= 7, "same range replaces");
+        assert_eq!(fx.cycles.len(), MAX_CYCLES);
+        assert_eq!(fx.cycles[0].start, 2, "the first cycle went");
+        assert_eq!(fx.cycles[MAX_CYCLES - 1].start, 2 * MAX_CYCLES);
+        fx.cycle(&pal, 4, 5, 3.0);
+        assert_eq!(
+            fx.cycles.len(),
+            MAX_CYCLES,
+            "the same range replaces in place"
+        );
     }
 }

@@ -5,14 +5,15 @@ use std::fmt;
 use crate::console::{timing_methods, Clock};
 use crate::gfx::{self, Framebuffer, Rect};
 use crate::sprite::{SpriteParams, SpriteSheet};
-use crate::{Palette, Timer};
+use crate::Palette;
 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
 /// Drawing goes through the camera set in `update`; the framebuffer starts every frame blank.
 ///
 /// ```
-/// use bt::{Console, Rect, Settings, SpriteParams, SpriteSheet, FLIP_H};
+/// use bt::host::Console;
+/// use bt::{Rect, Settings, SpriteParams, SpriteSheet, FLIP_H};
 ///
 /// let mut con = Console::new(&Settings::default().display(32, 32), 0);
 /// let sheet = SpriteSheet::from_indexed(2, 1, vec![8, 0])?;
@@ -25,8 +26,8 @@ use crate::{Palette, Timer};
 /// ctx.draw_circle(20, 20, 3, 7);
 /// ctx.draw_circle_fill(20, 20, 2, 9);
 /// ctx.clear_rect(Rect::new(0, 30, 32, 2), 0);
-/// ctx.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), (4, 10), SpriteParams::new().flags(FLIP_H));
-/// ctx.draw_tile(&sheet.with_tile_size(1, 1), 0, (0, 0), SpriteParams::new().scale(2));
+/// ctx.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 4, 10, SpriteParams::new().flags(FLIP_H));
+/// ctx.draw_tile(&sheet.with_tile_size(1, 1), 0, 0, 0, SpriteParams::new().scale(2));
 /// let (w, h) = ctx.system_print_measure("hi\nthere");
 /// assert_eq!((w, h), (30, 28));
 ///
@@ -59,16 +60,6 @@ impl Render<'_> {
     /// smooth motion at any refresh rate.
     pub fn render_alpha(&self) -> f64 {
         self.clock.render_alpha
-    }
-
-    /// [`Timer::elapsed_ticks`] at the current tick, to draw a timer's progress.
-    pub fn timer_elapsed(&self, timer: &Timer) -> u64 {
-        timer.elapsed_ticks(self.ticks())
-    }
-
-    /// [`Timer::remaining_ticks`] at the current tick, to draw a timer's progress.
-    pub fn timer_remaining(&self, timer: &Timer) -> u64 {
-        timer.remaining_ticks(self.ticks())
     }
 
     /// The display size in pixels.
@@ -172,33 +163,35 @@ impl Render<'_> {
         self.fb.circle_wide(x, y, r.into(), index, true);
     }
 
-    /// Draws the part `src` of `sheet` with the drawn picture's top-left corner at `dest`. See
+    /// Draws the part `src` of `sheet` with the drawn picture's top-left corner at (`x`, `y`). See
     /// [`SpriteParams`] for mirroring, turning, scaling and palette offsets; index 0 is
     /// see-through and parts of `src` outside the sheet draw nothing.
     pub fn draw_sprite(
         &mut self,
         sheet: &SpriteSheet,
         src: Rect,
-        dest: (i32, i32),
+        x: i32,
+        y: i32,
         params: SpriteParams,
     ) {
         *self.draw_calls += 1;
-        let (x, y) = self.at(dest.0, dest.1);
+        let (x, y) = self.at(x, y);
         self.fb.sprite_wide(sheet, src, x, y, params);
     }
 
-    /// Draws tile `index` of `sheet` at `dest` (see [`SpriteSheet::tile_rect`]); an index past
+    /// Draws tile `index` of `sheet` with its top-left corner at (`x`, `y`) (see [`SpriteSheet::tile_rect`]); an index past
     /// the last tile draws nothing.
     pub fn draw_tile(
         &mut self,
         sheet: &SpriteSheet,
         index: u32,
-        dest: (i32, i32),
+        x: i32,
+        y: i32,
         params: SpriteParams,
     ) {
         *self.draw_calls += 1;
         if let Some(src) = sheet.tile_rect(index) {
-            let (x, y) = self.at(dest.0, dest.1);
+            let (x, y) = self.at(x, y);
             self.fb.sprite_wide(sheet, src, x, y, params);
         }
     }
@@ -222,7 +215,8 @@ impl Render<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Console, Settings};
+    use crate::console::Console;
+    use crate::Settings;
 
     fn console() -> Console {
         Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
@@ -239,7 +233,7 @@ mod tests {
         let _ = r.system_print_measure("not drawing");
         r.clip_set(Rect::new(0, 0, 8, 8));
         let sheet = crate::SpriteSheet::from_indexed(4, 4, vec![1; 16]).unwrap();
-        r.draw_tile(&sheet, 0, (0, 0), crate::SpriteParams::default());
+        r.draw_tile(&sheet, 0, 0, 0, crate::SpriteParams::default());
         assert_eq!(con.draw_calls(), 5, "a tile is one call");
         let mut r = con.render_context(1, 0.0);
         r.draw_line(0, 0, 5, 5, 1);
@@ -280,8 +274,8 @@ mod tests {
             .unwrap()
             .with_tile_size(1, 1);
         let mut r = con.render_context(0, 0.0);
-        r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), (1, 1), SpriteParams::new());
-        r.draw_tile(&sheet, 1, (4, 4), SpriteParams::new().offset(1));
+        r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 1, 1, SpriteParams::new());
+        r.draw_tile(&sheet, 1, 4, 4, SpriteParams::new().offset(1));
         r.draw_circle_fill(7, 7, 0, 9);
         r.draw_circle(7, 5, 0, 10);
         r.clear_rect(Rect::new(1, 1, 1, 1), 0);

@@ -14,8 +14,8 @@ pub enum TimerError {
 /// Fires once every `interval_ticks` fixed updates.
 ///
 /// A timer counts simulation ticks, never wall time or rendered frames, so it behaves the same at
-/// any refresh rate and under `render_at`. Call it from `update`; the update context has
-/// conveniences that pass the current tick for you ([`crate::Update::fire_if_elapsed`]).
+/// any refresh rate and under `render_at`. Every method takes the tick it answers for: carts
+/// pass `ctx.ticks()`, in `update` to fire and reset, in `render` too to draw progress.
 ///
 /// A fire moves the baseline to the tick it fired on, not to `baseline + interval`: after a long
 /// gap the timer fires once and then waits a whole interval again, it never fires in a burst to

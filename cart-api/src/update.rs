@@ -5,10 +5,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::console::{timing_methods, Clock, Console};
+use crate::input::Input;
 use crate::sprite::{AssetError, AssetErrorKind, SpriteSheet};
-use crate::{
-    ArgError, Color32, Easing, Input, Key, Palette, PaletteError, Rng, Tag, Timer, TimerError,
-};
+use crate::{ArgError, Color32, Easing, Key, Palette, Rng, Tag};
 
 /// What `init` and `update` are handed: timing, input, randomness, palette, camera, tags.
 ///
@@ -16,7 +15,8 @@ use crate::{
 /// and its effects:
 ///
 /// ```
-/// use bt::{Color32, Console, Easing, Palette, Settings};
+/// use bt::host::Console;
+/// use bt::{Color32, Easing, Palette, Settings};
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
 /// let mut ctx = con.update_context(0);
@@ -26,22 +26,22 @@ use crate::{
 /// ctx.camera_reset();
 /// assert_eq!(ctx.camera(), (0, 0));
 ///
-/// ctx.palette_swap(1, 2)?;
-/// ctx.palette_cycle(8, 11, 4.0)?;
-/// ctx.palette_fade(&Palette::cga(), 500.0, Easing::QuadOut)?;
-/// ctx.palette_flash(Color32::hex(0xffffff), 50.0)?;
+/// ctx.palette_swap(1, 2);
+/// ctx.palette_cycle(8, 11, 4.0);
+/// ctx.palette_fade(&Palette::cga(), 500.0, Easing::QuadOut);
+/// ctx.palette_flash(Color32::hex(0xffffff), 50.0);
 /// ctx.palette_clear_effects();
 /// for _ in 0..3 {
 ///     con.step_effects(); // the host does this after every update
 /// }
 /// assert_eq!(con.palette().get(2), Palette::pico8().get(1), "the swap stays");
-/// # Ok::<(), bt::PaletteError>(())
 /// ```
 ///
 /// Cart arguments, which hosts set from `--arg name=value`:
 ///
 /// ```
-/// use bt::{Console, Settings};
+/// use bt::host::Console;
+/// use bt::Settings;
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
 /// con.set_args(vec![("level".into(), "3".into()), ("mode".into(), "hard".into())]);
@@ -56,7 +56,8 @@ use crate::{
 /// that "decodes" any bytes into one red pixel:
 ///
 /// ```
-/// use bt::{AssetError, Color32, Console, ImageLoader, RgbaImage, Settings};
+/// use bt::host::{Console, ImageLoader, RgbaImage};
+/// use bt::{AssetError, Color32, Settings};
 ///
 /// struct OneRedPixel;
 /// impl ImageLoader for OneRedPixel {
@@ -116,36 +117,8 @@ impl Update<'_> {
         &mut self.con.rng
     }
 
-    /// A timer that fires every `interval_ticks` from now.
-    ///
-    /// # Errors
-    /// [`TimerError::ZeroInterval`] when `interval_ticks` is 0.
-    pub fn timer(&self, interval_ticks: u64) -> Result<Timer, TimerError> {
-        Timer::new(interval_ticks, self.ticks())
-    }
-
-    /// [`Timer::fire_if_elapsed`] at the current tick.
-    pub fn fire_if_elapsed(&self, timer: &mut Timer) -> bool {
-        timer.fire_if_elapsed(self.ticks())
-    }
-
-    /// [`Timer::reset`] at the current tick.
-    pub fn timer_reset(&self, timer: &mut Timer) {
-        timer.reset(self.ticks());
-    }
-
-    /// [`Timer::elapsed_ticks`] at the current tick.
-    pub fn timer_elapsed(&self, timer: &Timer) -> u64 {
-        timer.elapsed_ticks(self.ticks())
-    }
-
-    /// [`Timer::remaining_ticks`] at the current tick.
-    pub fn timer_remaining(&self, timer: &Timer) -> u64 {
-        timer.remaining_ticks(self.ticks())
-    }
-
     /// Everything the host fed in for this update: keys, pointer, axes, typed text.
-    pub fn input(&self) -> &Input {
+    fn input(&self) -> &Input {
         &self.con.input
     }
 
@@ -210,7 +183,7 @@ impl Update<'_> {
     ///
     /// # Errors
     /// [`ArgError`] naming the argument and its value when it does not parse as a `T`. It
-    /// converts into a [`CartError`] with `?` in `init`.
+    /// converts into a [`CartError`](crate::CartError) with `?` in `init`.
     pub fn arg_or<T>(&self, name: &str, default: T) -> Result<T, ArgError>
     where
         T: FromStr,
@@ -285,43 +258,29 @@ impl Update<'_> {
     /// wrapping round to `end`; negative speeds turn the other way. Runs until cleared; a new
     /// cycle on the same range replaces the old one.
     ///
-    /// # Errors
-    /// [`PaletteError::BadRange`] unless `start < end < palette size`,
-    /// [`PaletteError::BadSpeed`] for a speed that is not finite,
-    /// [`PaletteError::TooManyCycles`] past 16 cycles.
-    pub fn palette_cycle(
-        &mut self,
-        start: usize,
-        end: usize,
-        steps_per_second: f64,
-    ) -> Result<(), PaletteError> {
+    /// Never fails: `end` past the palette is cut to its last slot; a range of fewer than two
+    /// slots, or a speed that is not finite, starts nothing; past [`MAX_CYCLES`](crate::MAX_CYCLES) running
+    /// cycles, the oldest makes way.
+    pub fn palette_cycle(&mut self, start: usize, end: usize, steps_per_second: f64) {
         let con = &mut *self.con;
         con.effects
-            .cycle(&con.palette, start, end, steps_per_second)
+            .cycle(&con.palette, start, end, steps_per_second);
     }
 
     /// Fades every slot from its colour now to the same slot of `target` over `duration_ms`,
     /// shaped by `easing`. Slots `target` lacks keep their colour. At the end the palette holds
     /// exactly `target`'s colours.
     ///
-    /// # Errors
-    /// [`PaletteError::BadDuration`] for a negative, NaN or infinite duration.
-    pub fn palette_fade(
-        &mut self,
-        target: &Palette,
-        duration_ms: f64,
-        easing: Easing,
-    ) -> Result<(), PaletteError> {
+    /// Never fails: a negative or NaN duration fades at once, and none lasts longer than
+    /// [`MAX_EFFECT_MS`](crate::MAX_EFFECT_MS).
+    pub fn palette_fade(&mut self, target: &Palette, duration_ms: f64, easing: Easing) {
         let end = self.con.palette.len() - 1;
-        self.palette_fade_range(0, end, target, duration_ms, easing)
+        self.palette_fade_range(0, end, target, duration_ms, easing);
     }
 
     /// Like [`Update::palette_fade`] for slots `start..=end` only. A new fade of a slot replaces
-    /// the one running there.
-    ///
-    /// # Errors
-    /// [`PaletteError::BadRange`] unless `start <= end < palette size`,
-    /// [`PaletteError::BadDuration`].
+    /// the one running there. `end` past the palette is cut to its last slot, and `start`
+    /// after `end` fades nothing.
     pub fn palette_fade_range(
         &mut self,
         start: usize,
@@ -329,28 +288,25 @@ impl Update<'_> {
         target: &Palette,
         duration_ms: f64,
         easing: Easing,
-    ) -> Result<(), PaletteError> {
+    ) {
         let con = &mut *self.con;
         con.effects
-            .fade_range(&con.palette, start, end, target, duration_ms, easing)
+            .fade_range(&con.palette, start, end, target, duration_ms, easing);
     }
 
     /// Shows every slot but 0 as `color` for `duration_ms`, then the palette as it is by then.
     /// The live palette (what [`Update::palette`] reads) is not changed; only what is shown.
-    ///
-    /// # Errors
-    /// [`PaletteError::BadDuration`].
-    pub fn palette_flash(&mut self, color: Color32, duration_ms: f64) -> Result<(), PaletteError> {
+    /// Durations are clamped as for [`Update::palette_fade`].
+    pub fn palette_flash(&mut self, color: Color32, duration_ms: f64) {
         let con = &mut *self.con;
-        con.effects.flash(&con.palette, color, duration_ms)
+        con.effects.flash(&con.palette, color, duration_ms);
     }
 
-    /// Swaps the colours of slots `a` and `b` now.
-    ///
-    /// # Errors
-    /// [`PaletteError::SlotOutOfRange`].
-    pub fn palette_swap(&mut self, a: usize, b: usize) -> Result<(), PaletteError> {
-        self.con.palette.swap(a, b)
+    /// Swaps the colours of slots `a` and `b` now. A slot past the end of the palette swaps
+    /// nothing.
+    pub fn palette_swap(&mut self, a: usize, b: usize) {
+        // The palette refuses slots past its end, which is exactly "swap nothing".
+        let _ = self.con.palette.swap(a, b);
     }
 
     /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply
@@ -461,22 +417,6 @@ mod tests {
 
     fn console() -> Console {
         Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
-    }
-
-    #[test]
-    fn timer_conveniences_read_the_current_tick() {
-        let mut con = Console::new(&Settings::default(), 1);
-        let timer = con.update_context(10).timer(30).unwrap();
-        let ctx = con.update_context(25);
-        assert_eq!(
-            (ctx.timer_elapsed(&timer), ctx.timer_remaining(&timer)),
-            (15, 15)
-        );
-        let r = con.render_context(37, 0.5);
-        assert_eq!(
-            (r.timer_elapsed(&timer), r.timer_remaining(&timer)),
-            (27, 3)
-        );
     }
 
     #[test]

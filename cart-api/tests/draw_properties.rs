@@ -76,7 +76,7 @@ fn run(fb: &mut Framebuffer, call: &Call, sheet: &SpriteSheet) {
         Call::ClearRect(r) => fb.clear_rect(r, 0),
         Call::Circle(x, y, r) => fb.draw_circle(x, y, r, 6),
         Call::CircleFill(x, y, r) => fb.draw_circle_fill(x, y, r, 7),
-        Call::Print(x, y) => fb.print(x, y, 8, "Ag\n#é"),
+        Call::Print(x, y) => fb.system_print(x, y, 8, "Ag\n#é"),
         Call::Sprite(src, x, y, f, s, o) => fb.draw_sprite(
             sheet,
             src,

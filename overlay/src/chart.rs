@@ -236,10 +236,10 @@ impl Chart {
             // Columns are within the band or a text width left of it, so they fit in i32.
             let x = tag.column as i32 + TAG_TEXT_INSET;
             if tag.stack == 0 {
-                fb.print_fmt(x, tick_y, ink, format_args!("{}", tag.tick));
+                fb.system_printf(x, tick_y, ink, format_args!("{}", tag.tick));
             }
             let label_y = tick_y + TAG_LINE_STEP * (1 + tag.stack.min(64) as i32);
-            fb.print(x, label_y, ink, tag.label);
+            fb.system_print(x, label_y, ink, tag.label);
         }
         fb.clip_set(saved);
     }

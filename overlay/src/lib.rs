@@ -383,7 +383,7 @@ impl Overlay {
         if !self.notice.is_empty() {
             let c = &self.colors;
             fb.draw_rect_fill(Rect::new(0, 0, fb.width() as i32, BAR_HEIGHT), c.error);
-            fb.print(EDGE_MARGIN, 0, c.text, &self.notice);
+            fb.system_print(EDGE_MARGIN, 0, c.text, &self.notice);
         }
         fb.clip_set(cart_clip);
     }
@@ -411,7 +411,7 @@ impl Overlay {
         display_label(line, chart.discarded_ms(), &self.backend, w, h);
         let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
         fb.clip_set(Rect::new(0, 0, right - DIVIDER_GAP, BAR_HEIGHT));
-        fb.print(EDGE_MARGIN, 0, c.text, &self.title);
+        fb.system_print(EDGE_MARGIN, 0, c.text, &self.title);
         fb.clip_reset();
         segments(fb, right, 0, line, c.text, c.gap);
         if let Some((top, height)) = layout.chart {
@@ -440,13 +440,13 @@ impl Overlay {
         // a gap row above it.
         let mut y = h - BAR_HEIGHT;
         footer_bar(fb, y, w, &c);
-        fb.print(EDGE_MARGIN, y, c.text, HIDE_HINT);
+        fb.system_print(EDGE_MARGIN, y, c.text, HIDE_HINT);
         for (left, right) in self.cart_rows.iter() {
             y -= BAR_HEIGHT + ROW_GAP;
             footer_bar(fb, y, w, &c);
-            fb.print(EDGE_MARGIN, y, c.text, left);
+            fb.system_print(EDGE_MARGIN, y, c.text, left);
             let rx = (w - plain_width(right) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
-            fb.print(rx, y, c.text, right);
+            fb.system_print(rx, y, c.text, right);
         }
     }
 }

@@ -368,7 +368,7 @@ fn lost_time_shows_on_the_title_row_while_its_frame_is_on_the_chart() {
     }
     let mut expected = Framebuffer::new(W as u32, H as u32);
     expected.draw_rect_fill(Rect::new(0, 0, W, BAR_HEIGHT), c.bar);
-    expected.print(160, 0, c.text, "lost 66.7ms");
+    expected.system_print(160, 0, c.text, "lost 66.7ms");
     assert_eq!(title_span(&fb, 160, 226), title_span(&expected, 160, 226));
 
     // Once the frame has scrolled off, the segment goes.
@@ -413,7 +413,7 @@ fn the_bottom_hint_bar_and_cart_rows_follow_the_layout() {
     }
     assert_eq!(fb.get(W - 1, 197), Some(0), "nothing above the rows");
     let mut hint = Framebuffer::new(W as u32, H as u32);
-    hint.print(EDGE_MARGIN, 227, c.text, HIDE_HINT);
+    hint.system_print(EDGE_MARGIN, 227, c.text, HIDE_HINT);
     let text_at = |fb: &Framebuffer, y0: i32| -> Vec<bool> {
         (y0..y0 + BAR_HEIGHT)
             .flat_map(|y| (0..W).map(move |x| (x, y)))
@@ -423,8 +423,8 @@ fn the_bottom_hint_bar_and_cart_rows_follow_the_layout() {
     assert_eq!(text_at(&fb, 227), text_at(&hint, 227));
     // The right text is right-aligned: "lives 3" is 42 px, so it starts at 320 - 42 - 7 + 1.
     let mut right = Framebuffer::new(W as u32, H as u32);
-    right.print(EDGE_MARGIN, 213, c.text, "Score 12");
-    right.print(272, 213, c.text, "lives 3");
+    right.system_print(EDGE_MARGIN, 213, c.text, "Score 12");
+    right.system_print(272, 213, c.text, "lives 3");
     assert_eq!(text_at(&fb, 213), text_at(&right, 213));
 }
 

@@ -130,7 +130,7 @@ pub(crate) fn segments(fb: &mut Framebuffer, x: i32, y: i32, text: &str, ink: u8
             fb.draw_rect_fill(Rect::new(x - 1 + DIVIDER_GAP, y, 1, BAR_HEIGHT), divider);
             x += 2 * DIVIDER_GAP;
         }
-        fb.print(x, y, ink, seg);
+        fb.system_print(x, y, ink, seg);
         x += seg.chars().count() as i32 * GLYPH_ADVANCE;
     }
 }

@@ -43,7 +43,7 @@ fn primitives(c: &mut Criterion) {
     });
     g.bench_function("text_40_chars", |b| {
         b.iter(|| {
-            fb.print(
+            fb.system_print(
                 black_box(4),
                 100,
                 7,

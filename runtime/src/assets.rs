@@ -2,10 +2,8 @@
 
 use std::io::Cursor;
 
-use bt::{
-    AssetError, AssetErrorKind, ImageLoader, Palette, RgbaImage, SpriteSheet, MAX_DISPLAY_PIXELS,
-    MAX_SHEET_SIDE,
-};
+use bt::host::{ImageLoader, RgbaImage};
+use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
 use image::codecs::png::PngDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use bt::{Cart, Console, Framebuffer, Palette, Settings, SettingsError, Tag};
+use bt::host::Console;
+use bt::{Cart, Framebuffer, Palette, Settings, SettingsError, Tag};
 use bt_overlay::{FrameStats, Overlay};
 use thiserror::Error;
 

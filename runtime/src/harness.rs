@@ -42,7 +42,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bt::{Cart, Framebuffer, Key, Source};
+use bt::host::Source;
+use bt::{Cart, Framebuffer, Key};
 
 use crate::capture;
 use crate::clock::ConstantClock;

@@ -11,7 +11,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bt::{Key, Source, BTN_L2, BTN_POINTER_A, BTN_R2, TRIGGER_PRESS};
+use bt::host::{Source, TRIGGER_PRESS};
+use bt::{Key, BTN_L2, BTN_POINTER_A, BTN_R2};
 use bt_overlay::Overlay;
 
 use crate::capture;

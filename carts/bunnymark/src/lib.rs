@@ -96,7 +96,7 @@ impl Cart for Bunnymark {
         let Some(sheet) = &self.sheet else { return };
         let params = SpriteParams::new();
         for (&x, &y) in self.x.iter().zip(&self.y) {
-            ctx.draw_sprite(sheet, BUNNY, (x as i32, y as i32), params);
+            ctx.draw_sprite(sheet, BUNNY, x as i32, y as i32, params);
         }
         // Index 0 is see-through for drawing; clear_rect is how to paint it.
         ctx.clear_rect(Rect::new(0, 0, 140, 12), 0);

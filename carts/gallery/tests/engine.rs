@@ -465,7 +465,7 @@ impl Cart for Loader {
 
     fn render(&self, ctx: &mut Render<'_>) {
         if let Some(sheet) = &self.sheet {
-            ctx.draw_sprite(sheet, bt::Rect::new(0, 0, 2, 1), (0, 0), Default::default());
+            ctx.draw_sprite(sheet, bt::Rect::new(0, 0, 2, 1), 0, 0, Default::default());
         }
     }
 }

@@ -198,7 +198,7 @@ impl Cart for Paint {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bt::Console;
+    use bt::host::Console;
 
     fn step(p: &mut Paint, con: &mut Console, tick: u64) {
         p.update(&mut con.update_context(tick));

@@ -69,8 +69,8 @@ impl Cart for PaletteCart {
         }
         self.day = Some(day);
         self.night = Some(night);
-        ctx.palette_cycle(WATER, WATER + RAMP - 1, 8.0)?;
-        ctx.palette_cycle(FIRE, FIRE + RAMP - 1, -14.0)?;
+        ctx.palette_cycle(WATER, WATER + RAMP - 1, 8.0);
+        ctx.palette_cycle(FIRE, FIRE + RAMP - 1, -14.0);
         Ok(())
     }
 
@@ -80,13 +80,12 @@ impl Cart for PaletteCart {
         let (Some(day), Some(night)) = (&self.day, &self.night) else {
             return;
         };
-        // Errors here would mean a bad range or duration, which these constants are not.
-        let _ = match t {
+        match t {
             60 => ctx.palette_fade_range(0, 15, night, 2000.0, Easing::SineInOut),
             200 => ctx.palette_flash(Color32::hex(0xfff1e8), 100.0),
             240 => ctx.palette_fade_range(0, 15, day, 1500.0, Easing::QuadOut),
-            _ => Ok(()),
-        };
+            _ => {}
+        }
     }
 
     fn render(&self, ctx: &mut Render<'_>) {

@@ -343,7 +343,7 @@ impl Cart for Snake {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bt::Console;
+    use bt::host::Console;
 
     fn booted() -> (Snake, Console) {
         let mut con = Console::new(&Settings::default(), 3);

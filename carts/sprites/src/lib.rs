@@ -79,20 +79,21 @@ impl Cart for Sprites {
         for (i, (flags, label)) in orientations.iter().enumerate() {
             let x = 8 + i as i32 * 39;
             ctx.draw_rect(Rect::new(x - 1, 21, 18, 18), 5);
-            ctx.draw_sprite(sheet, ARROW, (x, 22), SpriteParams::new().flags(*flags));
+            ctx.draw_sprite(sheet, ARROW, x, 22, SpriteParams::new().flags(*flags));
             ctx.system_print(x - 2, 42, 6, label);
         }
 
         // Scales 1 to 4, and the same bunny through the palette offset.
         let mut x = 8;
         for scale in 1..=4 {
-            ctx.draw_sprite(sheet, BUNNY, (x, 64), SpriteParams::new().scale(scale));
+            ctx.draw_sprite(sheet, BUNNY, x, 64, SpriteParams::new().scale(scale));
             x += 16 * scale as i32 + 6;
         }
         ctx.draw_sprite(
             sheet,
             BUNNY,
-            (x + 4, 64),
+            x + 4,
+            64,
             SpriteParams::new().scale(4).offset(RECOLOUR),
         );
         ctx.system_print(x + 4, 130, 6, "offset 16");
@@ -104,7 +105,8 @@ impl Cart for Sprites {
             ctx.draw_tile(
                 sheet,
                 tile,
-                (8 + (t % 8) * 12, 146 + (t / 8) * 12),
+                8 + (t % 8) * 12,
+                146 + (t / 8) * 12,
                 SpriteParams::new(),
             );
         }
@@ -112,16 +114,17 @@ impl Cart for Sprites {
         ctx.draw_tile(
             sheet,
             2 + self.frame,
-            (180, 146),
+            180,
+            146,
             SpriteParams::new().scale(3),
         );
 
         // A slime sliding off the right edge: clipped, not wrapped.
         let x = 270 + self.slide / 4;
-        ctx.draw_sprite(sheet, SLIME, (x, 176), SpriteParams::new().scale(2));
+        ctx.draw_sprite(sheet, SLIME, x, 176, SpriteParams::new().scale(2));
         // And one walking backwards, mirrored.
         let x = 200 - self.slide;
-        ctx.draw_sprite(sheet, SLIME, (x, 190), SpriteParams::new().flags(FLIP_H));
+        ctx.draw_sprite(sheet, SLIME, x, 190, SpriteParams::new().flags(FLIP_H));
         ctx.system_printf(4, 224, 6, format_args!("tick {}", ctx.ticks()));
     }
 }

@@ -118,7 +118,8 @@ impl Cart for Tilemap {
                 ctx.draw_tile(
                     sheet,
                     u32::from(t),
-                    (tx * TILE, ty * TILE),
+                    tx * TILE,
+                    ty * TILE,
                     SpriteParams::new(),
                 );
                 drawn += 1;
@@ -132,7 +133,8 @@ impl Cart for Tilemap {
         ctx.draw_sprite(
             sheet,
             BUNNY,
-            (x.round() as i32, y.round() as i32),
+            x.round() as i32,
+            y.round() as i32,
             SpriteParams::new().flags(flags),
         );
 

@@ -38,7 +38,7 @@ impl Cart for Timers {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
         self.timers = INTERVALS
             .iter()
-            .map(|&i| ctx.timer(i))
+            .map(|&i| Timer::new(i, ctx.ticks()))
             .collect::<Result<_, _>>()?;
         self.round = 1;
         ctx.assign_tag("Round 1");
@@ -47,7 +47,7 @@ impl Cart for Timers {
 
     fn update(&mut self, ctx: &mut Update<'_>) {
         for (i, timer) in self.timers.iter_mut().enumerate() {
-            if ctx.fire_if_elapsed(timer) {
+            if timer.fire_if_elapsed(ctx.ticks()) {
                 self.fires[i] += 1;
                 self.flash[i] = 6;
                 if i == 2 {
@@ -78,7 +78,7 @@ impl Cart for Timers {
         for (i, timer) in self.timers.iter().enumerate() {
             let y = 60 + i as i32 * 40;
             let interval = timer.interval_ticks();
-            let left = ctx.timer_remaining(timer);
+            let left = timer.remaining_ticks(ticks);
             ctx.system_printf(
                 8,
                 y,
