@@ -61,9 +61,9 @@ fn allocations_during(f: impl FnOnce()) -> u64 {
 fn frame(i: u64) -> FrameStats {
     FrameStats {
         updates: (i % 4) as u32,
-        clamped: i % 29 == 0,
-        discarded_ms: if i % 29 == 0 { 66.7 } else { 0.0 },
-        delta_ms: if i % 17 == 0 { 50.0 } else { 16.7 },
+        clamped: i.is_multiple_of(29),
+        discarded_ms: if i.is_multiple_of(29) { 66.7 } else { 0.0 },
+        delta_ms: if i.is_multiple_of(17) { 50.0 } else { 16.7 },
         update_ms: 0.4 * (i % 5) as f64,
         render_ms: 2.0 + (i % 13) as f64,
         frame_ms: 4.0 + (i % 23) as f64,

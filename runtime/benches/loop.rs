@@ -3,7 +3,7 @@
 use std::hint::black_box;
 
 use bt_runtime::seek::From;
-use bt_runtime::{capture, carts, Engine, EngineOptions, FixedLoop, TickAction};
+use bt_runtime::{capture, Engine, EngineOptions, FixedLoop, TickAction};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn fixed_loop(c: &mut Criterion) {
@@ -19,9 +19,8 @@ fn fixed_loop(c: &mut Criterion) {
 }
 
 fn shot_hello_60s(c: &mut Criterion) {
-    let hello = carts::find("hello").expect("hello is bundled");
     let mut engine =
-        Engine::new(Box::new(hello.build), EngineOptions::default()).expect("hello boots");
+        Engine::new(Box::new(bt_cart_hello::cart), EngineOptions::default()).expect("hello boots");
     let dir = std::env::temp_dir();
     let path = dir.join("bt-bench-shot.png");
     let mut group = c.benchmark_group("shot");
