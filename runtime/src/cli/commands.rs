@@ -8,7 +8,7 @@ use super::args::{
 };
 use super::{Chosen, Offer};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
-use crate::seek::From;
+use crate::seek::Origin;
 use crate::trace::{Format, TraceWriter};
 use crate::{bench, capture, diagnose, Engine, EngineOptions};
 
@@ -146,12 +146,12 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
     if let Some(o) = engine.overlay_mut() {
         o.set_visible(true);
     }
-    let from = match args.from {
-        FromArg::Start => From::Start,
-        FromArg::Current => From::Current,
+    let origin = match args.from {
+        FromArg::Start => Origin::Start,
+        FromArg::Current => Origin::Current,
     };
     engine
-        .render_at(args.at, from)
+        .render_at(args.at, origin)
         .map_err(|e| format!("--at {}: {e}", args.at))?;
     save_frame(&engine, args.scale, &args.output)?;
     let fb = engine.framebuffer();

@@ -62,7 +62,7 @@ pub struct WindowOptions {
     pub clock: Option<ClockSpec>,
     /// Wait for the display's refresh before presenting (the default), or present at once.
     pub vsync: bool,
-    /// Open parked on the frame at this many simulated seconds; F5 plays on.
+    /// Open paused on the frame at this many simulated seconds; F5 plays on.
     pub at: Option<f64>,
     /// Window size as a whole multiple of the display; `None` takes the cart's settings, then
     /// the largest that fits [`TARGET_WINDOW`].
@@ -151,7 +151,7 @@ pub fn run_cart(
         host.watch_assets(watcher, palette);
     }
     if let Some(at) = args.at {
-        host.park_at(at).map_err(|e| format!("--at {at}: {e}"))?;
+        host.pause_at(at).map_err(|e| format!("--at {at}: {e}"))?;
     }
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
@@ -373,7 +373,7 @@ impl App {
         let at_ms = self.now_ms();
         self.log.push(Presented {
             at_ms,
-            updates: report.map_or(0, |r| r.timing.updates),
+            updates: report.map_or(0, |r| r.stats.updates),
             ticks: self.host.engine().ticks(),
         });
         if !self.announced {
