@@ -11,6 +11,7 @@ use bt_runtime::{
     ConstantClock, Engine, EngineError, EngineOptions, FrameReport, JitterClock, SequenceClock,
     MAX_STEPS,
 };
+use bt_test_support::ScratchDir;
 
 const IV60: f64 = 1000.0 / 60.0;
 
@@ -608,8 +609,7 @@ fn loader(path: &str) -> Result<Engine, EngineError> {
 
 #[test]
 fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
-    let dir = std::env::temp_dir().join(format!("bt-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("engine");
     let png = dir.join("two.png");
     bt_runtime::capture::save_png(
         &{
