@@ -116,27 +116,20 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
 }
 
 fn keys(args: KeysArgs) -> Result<(), String> {
-    use crate::keymap::{self, KeyMap};
-    let (map, from) = match (args.keys, keymap::default_path()) {
-        (Some(path), _) => (KeyMap::load(&path).map_err(|e| e.to_string())?, Some(path)),
-        (None, Some(path)) if path.exists() => {
-            (KeyMap::load(&path).map_err(|e| e.to_string())?, Some(path))
-        }
-        (None, default) => {
-            if let Some(path) = default {
-                note(format_args!(
-                    "no key-map file at {}; these are the defaults",
-                    path.display()
-                ));
-            }
-            (KeyMap::default(), None)
-        }
-    };
-    if let Some(path) = from {
-        note(format_args!(
+    use crate::keymap::{self, KeyMapSource};
+    let (map, from) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
+    match from {
+        KeyMapSource::File(path) => note(format_args!(
             "the defaults with the changes in {}",
             path.display()
-        ));
+        )),
+        KeyMapSource::Defaults {
+            looked_at: Some(path),
+        } => note(format_args!(
+            "no key-map file at {}; these are the defaults",
+            path.display()
+        )),
+        KeyMapSource::Defaults { looked_at: None } => {}
     }
     say(format_args!("{}", map.to_toml()))
 }

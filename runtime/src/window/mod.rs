@@ -31,7 +31,7 @@ use winit::window::{Fullscreen, Window, WindowId};
 
 use crate::engine::Engine;
 use crate::host::{Host, HostAction, HostEvent};
-use crate::keymap::{self, KeyMap, HOST_KEYS};
+use crate::keymap::{self, HOST_KEYS};
 use crate::manifest::PaletteSource;
 use crate::spec::ClockSpec;
 use crate::watch::AssetWatcher;
@@ -133,11 +133,7 @@ pub fn run_cart(
     args: &WindowOptions,
     palette: Option<PaletteSource>,
 ) -> Result<(), String> {
-    let keymap = match (&args.keys, keymap::default_path()) {
-        (Some(path), _) => KeyMap::load(path).map_err(|e| e.to_string())?,
-        (None, Some(path)) if path.exists() => KeyMap::load(&path).map_err(|e| e.to_string())?,
-        _ => KeyMap::default(),
-    };
+    let (keymap, _) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
     if let Some(spec) = &args.clock {
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
     }
