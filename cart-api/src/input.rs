@@ -130,7 +130,7 @@ fn repeat_fires(pressed: bool, down: bool, since: u64, now: u64, rate: u64) -> b
         return true;
     }
     let held_for = now.saturating_sub(since);
-    down && rate > 0 && held_for > 0 && held_for % rate == 0
+    down && rate > 0 && held_for > 0 && held_for.is_multiple_of(rate)
 }
 
 /// A set of inputs as bits: `u32` for buttons, `u128` for keys.

@@ -61,7 +61,12 @@ pub const FIXED_UPDATE_MS: f64 = 2.0;
 /// Render time charged per frame in [fixed-costs mode](Overlay::set_fixed_costs), in ms.
 pub const FIXED_RENDER_MS: f64 = 4.0;
 
-/// What the engine measured for one frame.
+/// What one frame did, as the overlay records it: the updates the fixed-step loop ran and what
+/// its cap threw away, the clock's delta, the tick counter, and the times and drawing calls the
+/// engine measured.
+///
+/// The BT engine fills one per frame and hands the same record to its host inside its
+/// `FrameReport`; a test or a bench fills it by hand.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FrameStats {
     /// Updates the frame ran.

@@ -536,7 +536,11 @@ fn fixed_costs_make_the_picture_independent_of_measured_times() {
                 update_ms: 1.0 + jitter * (i % 5.0),
                 render_ms: 3.0 + jitter * (i % 7.0),
                 frame_ms: 6.0 + jitter * (i % 11.0),
-                delta_ms: if i as u32 % 37 == 0 { 50.0 } else { 16.0 },
+                delta_ms: if (i as u32).is_multiple_of(37) {
+                    50.0
+                } else {
+                    16.0
+                },
                 ..FrameStats::default()
             });
             fb.clear(0);

@@ -1,69 +1,26 @@
 //! Recording and drawing a frame must not touch the heap once the overlay is warm.
 //!
-//! A counting allocator wraps the system one and counts, per thread, every allocation and
+//! The counting allocator (from `bt-test-support`) counts, per thread, every allocation and
 //! reallocation, so work on other test threads cannot disturb the count.
-#![allow(unsafe_code)]
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 
 use bt::{Framebuffer, Settings, Tag};
 use bt_overlay::{FrameStats, Overlay};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count_one() {
-    // `try_with`: the slot may already be gone while a thread shuts down.
-    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the only addition is a
-// thread-local counter that neither allocates nor unwinds.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        // SAFETY: the caller's contract for `alloc` is passed on as is.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from the system allocator through this wrapper.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        // SAFETY: as for `dealloc`, and the caller's contract for `realloc` is passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use bt_test_support::CountingAlloc;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAlloc = CountingAlloc::new();
 
 fn allocations_during(f: impl FnOnce()) -> u64 {
-    let before = ALLOCATIONS.with(Cell::get);
-    f();
-    ALLOCATIONS.with(Cell::get) - before
+    GLOBAL.allocations_during(f)
 }
 
 /// A varied but repeating run of frames: several updates, none, a clamp, a slow one, a drop.
 fn frame(i: u64) -> FrameStats {
     FrameStats {
         updates: (i % 4) as u32,
-        clamped: i % 29 == 0,
-        discarded_ms: if i % 29 == 0 { 66.7 } else { 0.0 },
-        delta_ms: if i % 17 == 0 { 50.0 } else { 16.7 },
+        clamped: i.is_multiple_of(29),
+        discarded_ms: if i.is_multiple_of(29) { 66.7 } else { 0.0 },
+        delta_ms: if i.is_multiple_of(17) { 50.0 } else { 16.7 },
         update_ms: 0.4 * (i % 5) as f64,
         render_ms: 2.0 + (i % 13) as f64,
         frame_ms: 4.0 + (i % 23) as f64,

@@ -2,7 +2,7 @@
 
 use std::hint::black_box;
 
-use bt_runtime::seek::From;
+use bt_runtime::seek::Origin;
 use bt_runtime::{capture, Engine, EngineOptions, FixedLoop, TickAction};
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -27,7 +27,7 @@ fn shot_hello_60s(c: &mut Criterion) {
     group.sample_size(20);
     group.bench_function("hello_seek_60s_and_write_png", |b| {
         b.iter(|| {
-            engine.render_at(60.0, From::Start).expect("seek");
+            engine.render_at(60.0, Origin::Start).expect("seek");
             capture::save_png(engine.framebuffer(), engine.palette(), 1, &path).expect("png");
         })
     });

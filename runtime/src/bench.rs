@@ -121,11 +121,11 @@ pub fn run(engine: &mut Engine, frames: u64, warmup: u64) -> BenchReport {
         if i < warmup {
             continue;
         }
-        let report = engine.last_frame();
-        update.push(report.update_ms);
-        render.push(report.render_ms);
+        let stats = &engine.last_frame().stats;
+        update.push(stats.update_ms);
+        render.push(stats.render_ms);
         present.push(present_ms);
-        total_ms += report.update_ms + report.render_ms + present_ms;
+        total_ms += stats.update_ms + stats.render_ms + present_ms;
     }
     let fps = if total_ms > 0.0 {
         1000.0 * frames as f64 / total_ms

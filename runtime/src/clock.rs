@@ -418,8 +418,8 @@ mod tests {
             da.iter().any(|d| d.fract() != 0.0),
             "not whole milliseconds"
         );
-        let spread = da.iter().cloned().fold(f64::MAX, f64::min);
-        assert!(spread < 11.0, "draws reach the low end: {spread}");
+        let lowest = da.iter().cloned().fold(f64::MAX, f64::min);
+        assert!(lowest < 11.0, "draws reach the low end: {lowest}");
         assert_eq!(a.delta_at(500), da[500]);
         let other = JitterClock::new(10.0, 30.0, 8.0).unwrap();
         assert_ne!(other.delta_at(0), da[0]);

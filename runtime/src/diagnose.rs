@@ -15,7 +15,7 @@ update_ms,render_ms,severity,dropped,tags";
 /// # Errors
 /// Any write error.
 pub fn write_row(out: &mut impl Write, engine: &Engine, report: &FrameReport) -> io::Result<()> {
-    let t = &report.timing;
+    let s = &report.stats;
     let (severity, dropped) = engine.overlay().map_or(("normal", 0), |o| {
         (o.last_severity().as_str(), o.last_dropped())
     });
@@ -23,14 +23,14 @@ pub fn write_row(out: &mut impl Write, engine: &Engine, report: &FrameReport) ->
         out,
         "{},{},{},{},{},{},{},{},{},{},{},",
         report.frame,
-        report.delta_ms,
-        t.updates,
-        report.ticks,
-        t.render_alpha,
-        t.clamped,
-        t.discarded_ms,
-        report.update_ms,
-        report.render_ms,
+        s.delta_ms,
+        s.updates,
+        s.ticks,
+        report.render_alpha,
+        s.clamped,
+        s.discarded_ms,
+        s.update_ms,
+        s.render_ms,
         severity,
         dropped
     )?;

@@ -9,16 +9,16 @@ use bt_overlay::{FrameStats, Overlay};
 use thiserror::Error;
 
 use crate::clock::{Clock, WallClock};
-use crate::fixed_loop::{FixedLoop, FrameTiming, TickAction};
-use crate::seek;
+use crate::fixed_loop::{FixedLoop, TickAction};
+use crate::seek::Origin;
 
 /// Builds a fresh cart. The engine calls it at boot and again for every replay from the start, so
 /// no state can leak from one run into the next.
 pub type CartFactory = Box<dyn Fn() -> Box<dyn Cart>>;
 
-/// The most updates one `render_at` replays: about 46 hours of play at 60 updates a second. A
-/// seek runs every update on the way, so a target far past this would keep the caller waiting
-/// for hours; a seek from the current tick counts only the updates it adds.
+/// The most updates one `render_at` replays or one `step` runs: about 46 hours of play at 60
+/// updates a second. A seek runs every update on the way, so a target far past this would keep
+/// the caller waiting for hours; a seek from the current tick counts only the updates it adds.
 pub const MAX_SEEK_UPDATES: u64 = 10_000_000;
 
 /// Why the engine refused to start or to seek.
@@ -48,6 +48,9 @@ pub enum EngineError {
         /// The updates it would take from where the seek starts.
         updates: f64,
     },
+    /// `step` asked for more than [`MAX_SEEK_UPDATES`] updates.
+    #[error("step {0} updates: one step runs at most {MAX_SEEK_UPDATES}")]
+    Steps(u64),
     /// `render_at` from the current tick to a tick already behind it.
     #[error(
         "render_at {seconds} s from the current tick: target tick {target} is behind \
@@ -100,21 +103,22 @@ impl Default for EngineOptions {
     }
 }
 
-/// What one delivered frame did.
+/// What one delivered frame did, as the engine hands it to its host.
+///
+/// The fixed-step loop's [`FrameTiming`](crate::FrameTiming) is filed into it once:
+/// `render_alpha` here, the update count and the cap's loss in [`FrameStats`], beside the clock's
+/// delta, the tick counter and the measured times. The overlay records that same [`FrameStats`],
+/// so a frame's figures are written down once.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FrameReport {
     /// The frame's number, from 0.
     pub frame: u64,
-    /// The delta the clock delivered, before the snap.
-    pub delta_ms: f64,
-    /// What the loop did with it.
-    pub timing: FrameTiming,
-    /// The tick counter after the frame.
-    pub ticks: u64,
-    /// Wall time spent in the frame's updates, in milliseconds.
-    pub update_ms: f64,
-    /// Wall time spent in the cart's render, in milliseconds.
-    pub render_ms: f64,
+    /// How far the leftover time reaches into the next update, in `[0, 1)`: what the cart's
+    /// `render` saw.
+    pub render_alpha: f64,
+    /// The frame's measurements: updates run, time the cap threw away, the clock's delta
+    /// (before the snap), the tick counter after the frame, wall times and drawing calls.
+    pub stats: FrameStats,
 }
 
 /// One cart running on the console.
@@ -134,7 +138,7 @@ pub struct Engine {
     /// Updates since `init`: unlike `ticks`, never reset by the cart. `render_at` counts these.
     updates_since_init: u64,
     frames: u64,
-    parked: bool,
+    paused: bool,
     host_hz: f64,
     /// Simulated host time at the last `host_hz` change, and host ticks since then.
     host_origin_ms: f64,
@@ -155,7 +159,7 @@ impl std::fmt::Debug for Engine {
             .field("seed", &self.seed)
             .field("ticks", &self.fixed.ticks())
             .field("frames", &self.frames)
-            .field("parked", &self.parked)
+            .field("paused", &self.paused)
             .finish_non_exhaustive()
     }
 }
@@ -228,7 +232,7 @@ impl Engine {
             overlay,
             updates_since_init: 0,
             frames: 0,
-            parked: false,
+            paused: false,
             host_hz: options.host_hz,
             host_origin_ms: 0.0,
             host_ticks: 0,
@@ -321,9 +325,10 @@ impl Engine {
         &self.last
     }
 
-    /// Whether `render_at` parked the engine.
-    pub fn is_parked(&self) -> bool {
-        self.parked
+    /// Whether live play is paused: by [`Engine::pause`], [`Engine::render_at`] or
+    /// [`Engine::step`], until [`Engine::resume`].
+    pub fn is_paused(&self) -> bool {
+        self.paused
     }
 
     /// The framebuffer as last rendered.
@@ -331,7 +336,9 @@ impl Engine {
         self.console.framebuffer()
     }
 
-    /// The live palette.
+    /// The palette the framebuffer is shown with, as the window, screenshots and golden
+    /// pictures use it: the live palette (with the cart's cycles, fades and swaps), or a
+    /// running flash over it.
     pub fn palette(&self) -> &Palette {
         self.console.palette()
     }
@@ -379,11 +386,11 @@ impl Engine {
     }
 
     /// One host frame at `now_ms`: asks the clock for a delta and, when it delivers one and the
-    /// engine is not parked, runs the updates it pays for and renders once. Returns the frame's
+    /// engine is not paused, runs the updates it pays for and renders once. Returns the frame's
     /// report, or `None` when no frame ran.
     pub fn run(&mut self, now_ms: f64) -> Option<FrameReport> {
         let delta = self.clock.delta(now_ms)?;
-        if self.parked {
+        if self.paused {
             return None;
         }
         Some(self.frame(delta))
@@ -432,15 +439,8 @@ impl Engine {
 
         let report = FrameReport {
             frame: self.frames,
-            delta_ms,
-            timing,
-            ticks: self.fixed.ticks(),
-            update_ms,
-            render_ms,
-        };
-        self.frames += 1;
-        if let Some(overlay) = &mut self.overlay {
-            overlay.record(&FrameStats {
+            render_alpha: timing.render_alpha,
+            stats: FrameStats {
                 updates: timing.updates,
                 clamped: timing.clamped,
                 discarded_ms: timing.discarded_ms,
@@ -448,9 +448,13 @@ impl Engine {
                 update_ms,
                 render_ms,
                 frame_ms: started.elapsed().as_secs_f64() * 1000.0,
-                ticks: report.ticks,
+                ticks: self.fixed.ticks(),
                 draw_calls: self.console.draw_calls(),
-            });
+            },
+        };
+        self.frames += 1;
+        if let Some(overlay) = &mut self.overlay {
+            overlay.record(&report.stats);
         }
         self.last = report;
         report
@@ -484,25 +488,25 @@ impl Engine {
         cart_ms
     }
 
-    /// Stops live play and renders exactly the frame at `seconds` of simulated time, that is
+    /// Pauses live play and renders exactly the frame at `seconds` of simulated time, that is
     /// after `round(seconds × target_fps)` updates since `init`, with `render_alpha` 0.
     ///
-    /// From [`seek::From::Start`] the run is replayed from boot: a freshly built cart, the boot
+    /// From [`Origin::Start`] the run is replayed from boot: a freshly built cart, the boot
     /// seed, a boot palette, the camera at the origin, no input, tick 0, `init` again. From
-    /// [`seek::From::Current`] it steps forward from where it is. The engine then stays parked
+    /// [`Origin::Current`] it steps forward from where it is. The engine then stays paused
     /// ([`Engine::run`] delivers no frames) until [`Engine::resume`].
     ///
     /// # Errors
     /// [`EngineError::Seconds`], [`EngineError::TooFar`], [`EngineError::Behind`] (from the
     /// current tick only) and, replaying from the start, [`EngineError::Init`].
-    pub fn render_at(&mut self, seconds: f64, from: seek::From) -> Result<(), EngineError> {
+    pub fn render_at(&mut self, seconds: f64, origin: Origin) -> Result<(), EngineError> {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(EngineError::Seconds(seconds));
         }
         let target = (seconds * self.settings.target_fps).round();
-        let start = match from {
-            seek::From::Start => 0.0,
-            seek::From::Current => self.updates_since_init as f64,
+        let start = match origin {
+            Origin::Start => 0.0,
+            Origin::Current => self.updates_since_init as f64,
         };
         if target - start > MAX_SEEK_UPDATES as f64 {
             return Err(EngineError::TooFar {
@@ -511,29 +515,87 @@ impl Engine {
             });
         }
         let target = target as u64;
+        self.begin_seek();
+        match origin {
+            Origin::Start => self.restart()?,
+            Origin::Current => {
+                self.refuse_half_built()?;
+                if target < self.updates_since_init {
+                    return Err(EngineError::Behind {
+                        seconds,
+                        target,
+                        current: self.updates_since_init,
+                    });
+                }
+            }
+        }
+        self.step_and_render(target - self.updates_since_init);
+        Ok(())
+    }
+
+    /// Runs `updates` updates straight away, with no time accounting and no cap, then renders
+    /// the frame with `render_alpha` 0: the player's single step while paused (F6). The result
+    /// is the same frame [`Engine::render_at`] gives `updates` updates further on.
+    ///
+    /// A running engine is paused first, as by [`Engine::pause`], and stays paused afterwards;
+    /// [`Engine::resume`] continues live play. Tags the updates place go to
+    /// [`Engine::last_frame_tags`], not onto the overlay's chart, as in a seek. `step(0)` runs no
+    /// update and only renders.
+    ///
+    /// # Errors
+    /// [`EngineError::Steps`] for more than [`MAX_SEEK_UPDATES`] updates (nothing changes, and
+    /// a running engine keeps running); [`EngineError::Init`] after a replay whose `init` failed,
+    /// until a replay from the start succeeds (the engine is paused, and nothing runs or is
+    /// drawn).
+    pub fn step(&mut self, updates: u64) -> Result<(), EngineError> {
+        if updates > MAX_SEEK_UPDATES {
+            return Err(EngineError::Steps(updates));
+        }
+        self.begin_seek();
+        self.refuse_half_built()?;
+        self.step_and_render(updates);
+        Ok(())
+    }
+
+    /// Renders the current state again with `render_alpha` 0, running no update: for a change
+    /// the cart's state does not show, such as the overlay toggled or assets reloaded while
+    /// paused. The tick counter, the updates since `init`, the frame count, the tags and whether
+    /// the engine is paused are left as they were; a running engine simply draws its next frame
+    /// over this one.
+    ///
+    /// # Errors
+    /// [`EngineError::Init`] after a replay whose `init` failed: the cart is half built, so
+    /// nothing is drawn and the framebuffer keeps what it showed.
+    pub fn redraw(&mut self) -> Result<(), EngineError> {
+        self.refuse_half_built()?;
+        self.render(0.0);
+        Ok(())
+    }
+
+    /// The start of every seek: the frame's tags make way for the seek's, and live play stops
+    /// before anything can fail, so a failed replay never hands live play a cart whose `init`
+    /// did not finish.
+    fn begin_seek(&mut self) {
         self.frame_tags.clear();
         self.keep_boot_tags = false;
-        // Parked before anything can fail: a failed replay must not hand live play a cart
-        // whose `init` did not finish.
-        self.parked = true;
-        match from {
-            seek::From::Start => self.restart()?,
-            seek::From::Current if self.init_failed => {
-                return Err(EngineError::Init(
-                    "the last replay's init failed; seek from the start".to_string(),
-                ))
-            }
-            seek::From::Current if target < self.updates_since_init => {
-                return Err(EngineError::Behind {
-                    seconds,
-                    target,
-                    current: self.updates_since_init,
-                })
-            }
-            seek::From::Current => {}
+        self.paused = true;
+    }
+
+    /// Refuses to run or draw the cart built by a replay whose `init` failed.
+    fn refuse_half_built(&self) -> Result<(), EngineError> {
+        if self.init_failed {
+            return Err(EngineError::Init(
+                "the last replay's init failed; seek from the start".to_string(),
+            ));
         }
+        Ok(())
+    }
+
+    /// Runs `updates` updates with no time accounting, keeps their tags off the chart, and
+    /// renders with `render_alpha` 0.
+    fn step_and_render(&mut self, updates: u64) {
         self.fixed.step(
-            target - self.updates_since_init,
+            updates,
             updater(
                 &mut self.cart,
                 &mut self.console,
@@ -542,7 +604,6 @@ impl Engine {
         );
         self.forward_tags(false);
         self.render(0.0);
-        Ok(())
     }
 
     fn restart(&mut self) -> Result<(), EngineError> {
@@ -559,9 +620,10 @@ impl Engine {
         Ok(())
     }
 
-    /// Stops live play on the current frame (a player's pause); [`Engine::resume`] continues.
+    /// Pauses live play on the current frame (a player's pause): [`Engine::run`] delivers no
+    /// frames until [`Engine::resume`].
     pub fn pause(&mut self) {
-        self.parked = true;
+        self.paused = true;
     }
 
     /// When the clock will next deliver a frame, in host milliseconds, if it knows (see
@@ -570,11 +632,11 @@ impl Engine {
         self.clock.next_frame_ms()
     }
 
-    /// Continues live play from the parked frame. Time that passed while parked is not owed.
-    /// After a replay whose `init` failed the engine stays parked until a replay succeeds.
+    /// Continues live play from the paused frame. Time that passed while paused is not owed.
+    /// After a replay whose `init` failed the engine stays paused until a replay succeeds.
     pub fn resume(&mut self) {
-        if self.parked && !self.init_failed {
-            self.parked = false;
+        if self.paused && !self.init_failed {
+            self.paused = false;
             self.fixed.discard_leftover();
         }
     }

@@ -25,7 +25,10 @@ pub enum LoopError {
     TargetFps(f64),
 }
 
-/// What one frame of the loop did.
+/// What one frame of the loop did: the loop's own answer, with no clock or cart in it.
+///
+/// The engine files it into its [`FrameReport`](crate::FrameReport) (`render_alpha` there, the
+/// other fields in the overlay's `FrameStats` beside the frame's measured times).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct FrameTiming {
     /// How many updates ran (0 to [`MAX_STEPS`]).
@@ -108,7 +111,7 @@ impl FixedLoop {
         self.accumulator_ms = 0.0;
     }
 
-    /// Drops the unspent time (used when the loop resumes after being parked).
+    /// Drops the unspent time (used when the loop resumes after a pause).
     pub fn discard_leftover(&mut self) {
         self.accumulator_ms = 0.0;
     }
@@ -162,7 +165,7 @@ impl FixedLoop {
     }
 
     /// Runs exactly `count` updates with no time accounting and no cap, and leaves no unspent
-    /// time: how `render_at` reaches a tick.
+    /// time: how `render_at` and `Engine::step` reach a tick.
     pub fn step(&mut self, count: u64, mut update: impl FnMut(u64) -> TickAction) {
         self.accumulator_ms = 0.0;
         self.run(count, &mut update);

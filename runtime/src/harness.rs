@@ -51,7 +51,6 @@ use crate::engine::{Engine, EngineError, EngineOptions};
 use crate::host::{Host, HostEvent};
 use crate::keymap::KeyMap;
 use crate::manifest;
-use crate::seek::From;
 
 /// The variable that makes [`CartTest::assert_golden`] rewrite its pictures.
 pub const UPDATE_GOLDEN: &str = "BT_UPDATE_GOLDEN";
@@ -195,12 +194,12 @@ impl CartTest {
     }
 
     /// Draws the current state again, so [`CartTest::frame`] shows it even before any update
-    /// has run.
+    /// has run. An engine paused through [`CartTest::engine_mut`] is resumed, so the next
+    /// [`CartTest::run`] runs.
     pub fn render(&mut self) {
         let engine = self.host.engine_mut();
-        let now = engine.updates_since_init() as f64 / engine.settings().target_fps;
-        // A seek to where the engine already is runs no update; it only renders.
-        let _ = engine.render_at(now, From::Current);
+        // Refused only after a replay whose init failed: the frame then stays as it was.
+        let _ = engine.redraw();
         engine.resume();
     }
 

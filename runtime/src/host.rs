@@ -19,7 +19,7 @@ use crate::capture;
 use crate::engine::{Engine, EngineError, FrameReport};
 use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::manifest::PaletteSource;
-use crate::seek::From;
+use crate::seek::Origin;
 use crate::watch::AssetWatcher;
 
 /// One thing a player did, in the console's terms.
@@ -150,17 +150,17 @@ impl Host {
         &mut self.engine
     }
 
-    /// Whether live play is stopped (by F5, or parked by `--at`).
+    /// Whether live play is paused (by F5, or by `--at`).
     pub fn is_paused(&self) -> bool {
-        self.engine.is_parked()
+        self.engine.is_paused()
     }
 
-    /// Opens parked on the frame at `seconds`, as `bt run --at` does.
+    /// Pauses on the frame at `seconds`, replayed from the start, as `bt run --at` opens.
     ///
     /// # Errors
     /// As [`Engine::render_at`].
-    pub fn park_at(&mut self, seconds: f64) -> Result<(), EngineError> {
-        self.engine.render_at(seconds, From::Start)
+    pub fn pause_at(&mut self, seconds: f64) -> Result<(), EngineError> {
+        self.engine.render_at(seconds, Origin::Start)
     }
 
     /// Reloads the cart's assets whenever `watcher` sees a change, and its palette from
@@ -201,10 +201,10 @@ impl Host {
             }
             None => overlay.clear_notice(),
         }
-        if self.engine.is_parked() {
-            // Nothing runs while parked: draw the same frame again with the new assets.
-            let now = self.engine.updates_since_init() as f64 / self.engine.settings().target_fps;
-            let _ = self.engine.render_at(now, From::Current);
+        if self.engine.is_paused() {
+            // Nothing runs while paused: draw the same frame again with the new assets. A cart
+            // whose replayed init failed is not drawn; the next replay draws it.
+            let _ = self.engine.redraw();
         }
     }
 
@@ -306,19 +306,17 @@ impl Host {
     fn host_key(&mut self, key: Key) -> Option<HostAction> {
         match key {
             Key::Backquote => self.toggle_overlay(),
-            Key::F5 if self.engine.is_parked() => {
+            Key::F5 if self.engine.is_paused() => {
                 self.engine.resume();
-                // A replay whose init failed stays parked.
-                (!self.engine.is_parked()).then_some(HostAction::Resumed)
+                // A replay whose init failed stays paused.
+                (!self.engine.is_paused()).then_some(HostAction::Resumed)
             }
             Key::F5 => {
                 self.engine.pause();
                 Some(HostAction::Paused)
             }
-            Key::F6 if self.engine.is_parked() => {
-                let next = self.engine.updates_since_init() + 1;
-                let seconds = next as f64 / self.engine.settings().target_fps;
-                self.engine.render_at(seconds, From::Current).ok()?;
+            Key::F6 if self.engine.is_paused() => {
+                self.engine.step(1).ok()?;
                 Some(HostAction::Stepped(self.engine.ticks()))
             }
             Key::F9 => Some(match self.screenshot() {
@@ -332,10 +330,9 @@ impl Host {
 
     fn toggle_overlay(&mut self) -> Option<HostAction> {
         self.engine.overlay_mut()?.toggle();
-        if self.engine.is_parked() {
-            // Nothing runs while parked, so draw the same frame again with the overlay changed.
-            let now = self.engine.updates_since_init() as f64 / self.engine.settings().target_fps;
-            let _ = self.engine.render_at(now, From::Current);
+        if self.engine.is_paused() {
+            // Nothing runs while paused, so draw the same frame again with the overlay changed.
+            let _ = self.engine.redraw();
         }
         Some(HostAction::OverlayToggled)
     }

@@ -362,6 +362,43 @@ pub fn default_path() -> Option<PathBuf> {
         .map(|d| d.join("bt").join("keys.toml"))
 }
 
+/// Where the key map [`load_chosen`] returned came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyMapSource {
+    /// A file: the one the player named, else the one at [`default_path`].
+    File(PathBuf),
+    /// No file: the built-in defaults. `looked_at` is the default path that held no file, or
+    /// `None` when there is no default path to look at.
+    Defaults {
+        /// The default path looked at, when there was one.
+        looked_at: Option<PathBuf>,
+    },
+}
+
+/// The key map to play with: the file `explicit` names, else the user's file at
+/// [`default_path`] when it exists, else the defaults. Says which it was.
+///
+/// # Errors
+/// A [`KeyMapError`] naming the file when the chosen file cannot be read or is invalid. A
+/// missing default file is no error; a missing `explicit` file is.
+pub fn load_chosen(explicit: Option<&Path>) -> Result<(KeyMap, KeyMapSource), KeyMapError> {
+    choose(explicit, default_path())
+}
+
+/// [`load_chosen`] with the default path given, so tests need not change the environment.
+fn choose(
+    explicit: Option<&Path>,
+    default: Option<PathBuf>,
+) -> Result<(KeyMap, KeyMapSource), KeyMapError> {
+    let path = match (explicit, default) {
+        (Some(path), _) => path.to_path_buf(),
+        (None, Some(path)) if path.exists() => path,
+        (None, looked_at) => return Ok((KeyMap::default(), KeyMapSource::Defaults { looked_at })),
+    };
+    let map = KeyMap::load(&path)?;
+    Ok((map, KeyMapSource::File(path)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -437,5 +474,40 @@ mod tests {
         assert!(e
             .to_string()
             .starts_with("key map /nonexistent/keys.toml: cannot read it"));
+    }
+
+    #[test]
+    fn the_named_file_comes_first_then_the_default_file_then_the_defaults() {
+        let dir = bt_test_support::ScratchDir::new("keymap");
+        let named = dir.join("named.toml");
+        let default = dir.join("keys.toml");
+        std::fs::write(&named, "version = 1\n[player1]\na = [\"KeyJ\"]\n").unwrap();
+        std::fs::write(&default, "version = 1\n[player1]\na = [\"KeyK\"]\n").unwrap();
+
+        let (map, from) = choose(Some(&named), Some(default.clone())).unwrap();
+        assert_eq!(
+            (map.buttons(Key::KeyJ, 0), from),
+            (BTN_A, KeyMapSource::File(named))
+        );
+        let (map, from) = choose(None, Some(default.clone())).unwrap();
+        assert_eq!(
+            (map.buttons(Key::KeyK, 0), from),
+            (BTN_A, KeyMapSource::File(default.clone()))
+        );
+        std::fs::remove_file(&default).unwrap();
+
+        let (map, from) = choose(None, Some(default.clone())).unwrap();
+        assert_eq!(map, KeyMap::default());
+        assert_eq!(
+            from,
+            KeyMapSource::Defaults {
+                looked_at: Some(default.clone())
+            }
+        );
+        let (_, from) = choose(None, None).unwrap();
+        assert_eq!(from, KeyMapSource::Defaults { looked_at: None });
+        // A file the player named must be there.
+        let e = choose(Some(&dir.join("gone.toml")), Some(default)).unwrap_err();
+        assert!(e.to_string().contains("gone.toml: cannot read it"), "{e}");
     }
 }

@@ -2,7 +2,7 @@
 
 /// The starting point of [`crate::Engine::render_at`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum From {
+pub enum Origin {
     /// Replay from boot: a freshly built cart, the boot seed, tick 0.
     #[default]
     Start,

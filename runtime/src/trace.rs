@@ -47,19 +47,19 @@ impl<W: Write> TraceWriter<W> {
     /// # Errors
     /// Any write error.
     pub fn row(&mut self, r: &FrameReport) -> io::Result<()> {
-        let t = &r.timing;
+        let s = &r.stats;
         match self.format {
             Format::Csv => writeln!(
                 self.out,
                 "{},{},{},{},{},{},{}",
-                r.frame, r.delta_ms, t.updates, r.ticks, t.render_alpha, t.clamped, t.discarded_ms
+                r.frame, s.delta_ms, s.updates, s.ticks, r.render_alpha, s.clamped, s.discarded_ms
             )?,
             Format::Json => {
                 let sep = if self.rows == 0 { "\n" } else { ",\n" };
                 write!(
                     self.out,
                     "{sep}{{\"frame\":{},\"delta_ms\":{},\"updates\":{},\"ticks\":{},\"render_alpha\":{},\"clamped\":{},\"discarded_ms\":{}}}",
-                    r.frame, r.delta_ms, t.updates, r.ticks, t.render_alpha, t.clamped, t.discarded_ms
+                    r.frame, s.delta_ms, s.updates, s.ticks, r.render_alpha, s.clamped, s.discarded_ms
                 )?;
             }
         }
@@ -83,20 +83,20 @@ impl<W: Write> TraceWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FrameTiming;
+    use bt_overlay::FrameStats;
 
     fn report() -> FrameReport {
         FrameReport {
             frame: 2,
-            delta_ms: 1000.0 / 60.0,
-            timing: FrameTiming {
+            render_alpha: 0.5,
+            stats: FrameStats {
                 updates: 1,
-                render_alpha: 0.5,
                 clamped: false,
                 discarded_ms: 0.0,
+                delta_ms: 1000.0 / 60.0,
+                ticks: 3,
+                ..FrameStats::default()
             },
-            ticks: 3,
-            ..FrameReport::default()
         }
     }
 

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use bt_test_support::ScratchDir;
+
 fn bt(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bt"))
         .args(args)
@@ -21,12 +23,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bt-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
-
 fn golden(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
@@ -34,7 +30,8 @@ fn golden(name: &str) -> PathBuf {
 }
 
 fn check_golden(args: &[&str], name: &str) {
-    let out = scratch(name);
+    let dir = ScratchDir::new("cli");
+    let out = dir.join(name);
     let mut full: Vec<&str> = args.to_vec();
     let out_str = out.to_str().unwrap();
     full.extend(["-o", out_str]);
@@ -62,7 +59,8 @@ fn check_golden(args: &[&str], name: &str) {
 
 #[test]
 fn shot_is_identical_run_to_run() {
-    let (a, b) = (scratch("a.png"), scratch("b.png"));
+    let dir = ScratchDir::new("cli");
+    let (a, b) = (dir.join("a.png"), dir.join("b.png"));
     for path in [&a, &b] {
         let o = bt(&["shot", "hello", "--at", "3.2", "-o", path.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -117,7 +115,8 @@ fn golden_pictures_of_the_drawing_carts() {
 
 #[test]
 fn cart_arguments_reach_the_cart_and_bad_values_are_named() {
-    let out = scratch("bunny-args.png");
+    let dir = ScratchDir::new("cli");
+    let out = dir.join("bunny-args.png");
     let out = out.to_str().unwrap();
     let o = bt(&[
         "shot",
@@ -332,7 +331,8 @@ fn bad_input_gets_one_clear_line_and_a_failing_exit() {
 
 #[test]
 fn a_failed_shot_leaves_an_existing_file_alone() {
-    let path = scratch("keep.png");
+    let dir = ScratchDir::new("cli");
+    let path = dir.join("keep.png");
     std::fs::write(&path, b"precious").unwrap();
     let o = bt(&[
         "shot",
@@ -369,7 +369,8 @@ fn diagnose_golden_chart_under_a_stuttering_clock() {
 
 #[test]
 fn diagnose_csv_has_a_row_per_frame_with_severity_drops_and_tags() {
-    let (png, csv) = (scratch("diag.png"), scratch("diag.csv"));
+    let dir = ScratchDir::new("cli");
+    let (png, csv) = (dir.join("diag.png"), dir.join("diag.csv"));
     let o = bt(&[
         "diagnose",
         "timers",
@@ -446,7 +447,8 @@ fn bench_refuses_frame_counts_it_cannot_hold() {
 
 #[test]
 fn a_reader_that_went_away_is_not_an_error() {
-    let out = scratch("closed-pipe.png");
+    let dir = ScratchDir::new("cli");
+    let out = dir.join("closed-pipe.png");
     let out = out.to_str().unwrap();
     let cases: &[&[&str]] = &[
         &["list"],

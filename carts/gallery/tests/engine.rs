@@ -1,16 +1,25 @@
-//! The engine's promises, end to end: clocks, `run` versus `advance`, `render_at`, parking,
-//! input edges and determinism.
+//! The engine's promises, end to end: clocks, `run` versus `advance`, `render_at`, pausing,
+//! stepping, input edges and determinism.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use bt::{Cart, Render, Settings, Update, BTN_A};
-use bt_runtime::seek::From;
+use bt_runtime::engine::MAX_SEEK_UPDATES;
+use bt_runtime::seek::Origin;
 use bt_runtime::{
-    ConstantClock, Engine, EngineError, EngineOptions, JitterClock, SequenceClock, MAX_STEPS,
+    ConstantClock, Engine, EngineError, EngineOptions, FrameReport, JitterClock, SequenceClock,
+    MAX_STEPS,
 };
+use bt_test_support::ScratchDir;
 
 const IV60: f64 = 1000.0 / 60.0;
+
+/// What the fixed-step loop decided for a frame: updates, `render_alpha`, clamped, time lost.
+fn loop_outcome(r: &FrameReport) -> (u32, f64, bool, f64) {
+    let s = &r.stats;
+    (s.updates, r.render_alpha, s.clamped, s.discarded_ms)
+}
 
 fn bundled(name: &str) -> Engine {
     let cart = bt_gallery::find(name).expect("bundled cart");
@@ -93,13 +102,13 @@ fn run_and_advance_ask_the_clock_identically() {
             // Real hosts pass real timestamps; these clocks must not care.
             driven.run(f64::from(i) * 3.7 + 1000.0);
             assert_eq!(
-                stepped.last_frame().ticks,
-                driven.last_frame().ticks,
+                stepped.last_frame().stats.ticks,
+                driven.last_frame().stats.ticks,
                 "frame {i}"
             );
             assert_eq!(
-                stepped.last_frame().timing,
-                driven.last_frame().timing,
+                loop_outcome(stepped.last_frame()),
+                loop_outcome(driven.last_frame()),
                 "frame {i}"
             );
             assert_eq!(stepped.framebuffer(), driven.framebuffer(), "frame {i}");
@@ -112,7 +121,7 @@ fn engine_caps_a_hitch_at_eight_updates_and_reports_the_loss() {
     let mut e = bundled("hello");
     e.set_clock(Box::new(SequenceClock::new(vec![IV60, 500.0]).unwrap()));
     e.advance(2);
-    let t = e.last_frame().timing;
+    let t = e.last_frame().stats;
     assert_eq!(t.updates, MAX_STEPS);
     assert!(t.clamped);
     assert!((t.discarded_ms - (500.0 - 8.0 * IV60)).abs() < 1e-9);
@@ -131,7 +140,7 @@ fn render_at_equals_live_play_byte_for_byte() {
             live.advance(target - done);
             done = target;
             assert_eq!(live.updates_since_init(), target);
-            seek.render_at(target as f64 / 60.0, From::Start).unwrap();
+            seek.render_at(target as f64 / 60.0, Origin::Start).unwrap();
             assert_eq!(seek.ticks(), live.ticks(), "{name} at {target}");
             assert_eq!(
                 seek.framebuffer(),
@@ -152,20 +161,20 @@ fn render_at_matches_live_play_under_a_multi_step_clock() {
     live.advance(64);
     assert_eq!(live.updates_since_init(), 192);
     let mut seek = bundled("hello");
-    seek.render_at(3.2, From::Start).unwrap();
+    seek.render_at(3.2, Origin::Start).unwrap();
     assert_eq!(seek.framebuffer(), live.framebuffer());
 }
 
 #[test]
 fn render_at_from_current_goes_forward_only() {
     let mut a = bundled("hello");
-    a.render_at(2.0, From::Start).unwrap();
-    a.render_at(3.0, From::Current).unwrap();
+    a.render_at(2.0, Origin::Start).unwrap();
+    a.render_at(3.0, Origin::Current).unwrap();
     let mut b = bundled("hello");
-    b.render_at(3.0, From::Start).unwrap();
+    b.render_at(3.0, Origin::Start).unwrap();
     assert_eq!(a.framebuffer(), b.framebuffer());
 
-    let err = a.render_at(1.0, From::Current).unwrap_err();
+    let err = a.render_at(1.0, Origin::Current).unwrap_err();
     assert_eq!(
         err,
         EngineError::Behind {
@@ -178,18 +187,18 @@ fn render_at_from_current_goes_forward_only() {
         .to_string()
         .contains("target tick 60 is behind the current tick 180"));
     // Going back from the start is fine.
-    a.render_at(1.0, From::Start).unwrap();
+    a.render_at(1.0, Origin::Start).unwrap();
     assert_eq!(a.updates_since_init(), 60);
 }
 
 #[test]
 fn render_at_rounds_to_the_nearest_tick() {
     let mut e = bundled("hello");
-    e.render_at(3.2, From::Start).unwrap();
+    e.render_at(3.2, Origin::Start).unwrap();
     assert_eq!(e.updates_since_init(), 192);
-    e.render_at(0.0083, From::Start).unwrap();
+    e.render_at(0.0083, Origin::Start).unwrap();
     assert_eq!(e.updates_since_init(), 0);
-    e.render_at(0.0084, From::Start).unwrap();
+    e.render_at(0.0084, Origin::Start).unwrap();
     assert_eq!(e.updates_since_init(), 1);
 }
 
@@ -198,15 +207,15 @@ fn render_at_refuses_bad_seconds() {
     let mut e = bundled("hello");
     for bad in [-0.5, f64::NAN, f64::INFINITY] {
         assert!(matches!(
-            e.render_at(bad, From::Start),
+            e.render_at(bad, Origin::Start),
             Err(EngineError::Seconds(_))
         ));
     }
     assert!(matches!(
-        e.render_at(1e300, From::Start),
+        e.render_at(1e300, Origin::Start),
         Err(EngineError::TooFar { .. })
     ));
-    let msg = e.render_at(-2.0, From::Start).unwrap_err().to_string();
+    let msg = e.render_at(-2.0, Origin::Start).unwrap_err().to_string();
     assert_eq!(
         msg,
         "render_at seconds must be finite and not negative, got -2"
@@ -214,23 +223,137 @@ fn render_at_refuses_bad_seconds() {
 }
 
 #[test]
-fn parked_engine_renders_nothing_until_resumed() {
+fn paused_engine_renders_nothing_until_resumed() {
     let mut e = bundled("hello");
     e.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
-    e.render_at(1.0, From::Start).unwrap();
-    let parked = e.framebuffer().clone();
-    assert!(e.is_parked());
+    e.render_at(1.0, Origin::Start).unwrap();
+    let paused = e.framebuffer().clone();
+    assert!(e.is_paused());
     assert_eq!(e.advance(30), 0);
-    assert_eq!(e.framebuffer(), &parked);
+    assert_eq!(e.framebuffer(), &paused);
     assert_eq!(e.updates_since_init(), 60);
     e.resume();
-    assert!(!e.is_parked());
+    assert!(!e.is_paused());
     assert_eq!(e.advance(30), 30);
     assert_eq!(e.updates_since_init(), 90);
-    // Continuing from the parked frame is the same as never having stopped.
+    // Continuing from the paused frame is the same as never having stopped.
     let mut straight = bundled("hello");
-    straight.render_at(1.5, From::Start).unwrap();
+    straight.render_at(1.5, Origin::Start).unwrap();
     assert_eq!(straight.framebuffer(), e.framebuffer());
+}
+
+#[test]
+fn step_from_a_pause_equals_render_at_as_many_updates_later() {
+    // Every bundled cart: palette effects, resets and random rolls all have to agree.
+    for name in bt_gallery::CARTS.iter().map(|c| c.name) {
+        // Paused by a seek, and paused by the player during live play.
+        let mut sought = bundled(name);
+        sought.render_at(1.0, Origin::Start).unwrap();
+        let mut played = bundled(name);
+        played.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+        played.advance(60);
+        played.pause();
+        // The way F6 used to step: a seek from the current tick, one update on.
+        let mut seek_steps = bundled(name);
+        seek_steps.render_at(1.0, Origin::Start).unwrap();
+        for _ in 0..3 {
+            let next = seek_steps.updates_since_init() + 1;
+            seek_steps
+                .render_at(next as f64 / 60.0, Origin::Current)
+                .unwrap();
+        }
+        let mut want = bundled(name);
+        want.render_at(63.0 / 60.0, Origin::Start).unwrap();
+        sought.step(3).unwrap();
+        played.step(3).unwrap();
+        for (how, e) in [
+            ("after a seek", &sought),
+            ("after a pause", &played),
+            ("by seeks from the current tick", &seek_steps),
+        ] {
+            assert!(e.is_paused(), "{name} {how}");
+            assert_eq!(e.updates_since_init(), 63, "{name} {how}");
+            assert_eq!(e.ticks(), want.ticks(), "{name} {how}");
+            assert_eq!(e.framebuffer(), want.framebuffer(), "{name} {how}");
+            assert_eq!(e.palette(), want.palette(), "{name} palette {how}");
+        }
+    }
+}
+
+#[test]
+fn step_pauses_a_running_engine_and_refuses_too_many_updates() {
+    let mut e = bundled("hello");
+    e.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+    e.advance(10);
+    let err = e.step(MAX_SEEK_UPDATES + 1).unwrap_err();
+    assert_eq!(err, EngineError::Steps(MAX_SEEK_UPDATES + 1));
+    assert_eq!(
+        err.to_string(),
+        "step 10000001 updates: one step runs at most 10000000"
+    );
+    assert!(!e.is_paused(), "a refused step changes nothing");
+    assert_eq!(e.updates_since_init(), 10);
+
+    e.step(2).unwrap();
+    assert!(e.is_paused());
+    assert_eq!(e.updates_since_init(), 12);
+    assert_eq!(e.advance(5), 0, "stays paused");
+    e.step(0).unwrap();
+    assert_eq!(e.updates_since_init(), 12, "step(0) only renders");
+    e.resume();
+    assert_eq!(e.advance(5), 5);
+    assert_eq!(e.updates_since_init(), 17);
+}
+
+#[test]
+fn step_keeps_its_tags_off_the_chart() {
+    let mut e = with_overlay("timers");
+    // Six updates before the first wave at tick 120.
+    e.render_at(1.9, Origin::Start).unwrap();
+    e.step(10).unwrap();
+    let tags: Vec<(u64, &str)> = e
+        .last_frame_tags()
+        .iter()
+        .map(|t| (t.tick, t.label.as_str()))
+        .collect();
+    assert_eq!(tags, [(120, "Wave")]);
+    assert_eq!(chart_labels(&e), ["Start"]);
+}
+
+#[test]
+fn redraw_draws_the_same_state_again_and_runs_no_update() {
+    let mut e = with_overlay("hello");
+    e.render_at(1.0, Origin::Start).unwrap();
+    let before = e.framebuffer().clone();
+    let counters = |e: &Engine| (e.ticks(), e.updates_since_init(), e.frames());
+    let at = counters(&e);
+    e.redraw().unwrap();
+    assert_eq!(e.framebuffer(), &before);
+    assert_eq!(counters(&e), at, "no tick, no update, no frame");
+    assert!(e.is_paused());
+
+    // With the overlay shown, the frame is the one a seek with the overlay shown draws.
+    e.overlay_mut().unwrap().set_visible(true);
+    e.redraw().unwrap();
+    assert_ne!(e.framebuffer(), &before);
+    assert_eq!(counters(&e), at);
+    let mut seek = with_overlay("hello");
+    seek.overlay_mut().unwrap().set_visible(true);
+    seek.render_at(1.0, Origin::Start).unwrap();
+    assert_eq!(e.framebuffer(), seek.framebuffer());
+    // And the one the old way drew: a seek from the current tick to where it already is.
+    seek.render_at(1.0, Origin::Current).unwrap();
+    assert_eq!(e.framebuffer(), seek.framebuffer());
+
+    // A running engine keeps running.
+    let mut live = bundled("hello");
+    live.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
+    live.advance(10);
+    let at = counters(&live);
+    live.redraw().unwrap();
+    assert!(!live.is_paused());
+    assert_eq!(counters(&live), at);
+    assert_eq!(live.advance(1), 1);
 }
 
 #[test]
@@ -267,7 +390,7 @@ fn a_tap_on_a_frame_without_updates_reaches_the_next_update_once() {
     // 120 Hz host, 60 fps cart: every other frame runs no update.
     e.set_clock(Box::new(ConstantClock::new(IV60 / 2.0).unwrap()));
     e.advance(1);
-    assert_eq!(e.last_frame().timing.updates, 0);
+    assert_eq!(e.last_frame().stats.updates, 0);
     e.console_mut().input_mut().set_buttons(0, BTN_A, true);
     e.console_mut().input_mut().set_buttons(0, BTN_A, false);
     e.advance(1);
@@ -286,7 +409,7 @@ fn ticks_reset_makes_the_next_update_see_zero_and_render_at_counts_updates() {
     assert_eq!(ticks, [0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5]);
     assert_eq!(e.updates_since_init(), 12);
     log.borrow_mut().clear();
-    e.render_at(0.2, From::Start).unwrap();
+    e.render_at(0.2, Origin::Start).unwrap();
     assert_eq!(
         log.borrow().len(),
         12,
@@ -298,10 +421,10 @@ fn ticks_reset_makes_the_next_update_see_zero_and_render_at_counts_updates() {
 #[test]
 fn replay_from_start_rebuilds_the_cart_and_reseeds() {
     let (mut e, log) = probe(None);
-    e.render_at(0.5, From::Start).unwrap();
+    e.render_at(0.5, Origin::Start).unwrap();
     let first: Vec<Seen> = log.borrow().clone();
     log.borrow_mut().clear();
-    e.render_at(0.5, From::Start).unwrap();
+    e.render_at(0.5, Origin::Start).unwrap();
     assert_eq!(*log.borrow(), first);
 }
 
@@ -315,7 +438,7 @@ fn seeds_change_the_picture_and_repeat_it() {
             ..EngineOptions::default()
         };
         let mut e = Engine::new(Box::new(cart.build), options).unwrap();
-        e.render_at(1.0, From::Start).unwrap();
+        e.render_at(1.0, Origin::Start).unwrap();
         e.framebuffer().clone()
     };
     assert_eq!(shot(5), shot(5));
@@ -364,7 +487,7 @@ fn failing_init_is_reported_with_the_cart_message() {
 }
 
 #[test]
-fn a_replay_whose_init_fails_stays_parked() {
+fn a_replay_whose_init_fails_stays_paused() {
     struct FailsSecondTime {
         boots: Rc<RefCell<u32>>,
     }
@@ -387,14 +510,17 @@ fn a_replay_whose_init_fails_stays_parked() {
         }) as Box<dyn Cart>
     });
     let mut e = Engine::new(factory, EngineOptions::default()).unwrap();
-    let err = e.render_at(1.0, From::Start).unwrap_err();
+    let err = e.render_at(1.0, Origin::Start).unwrap_err();
     assert_eq!(err.to_string(), "cart init failed: disk gone");
     e.resume();
-    assert!(e.is_parked(), "a cart whose init failed must not run");
-    assert!(e.render_at(2.0, From::Current).is_err());
-    e.render_at(1.0, From::Start).unwrap();
+    assert!(e.is_paused(), "a cart whose init failed must not run");
+    assert!(e.render_at(2.0, Origin::Current).is_err());
+    assert!(e.step(1).is_err(), "nor step");
+    assert!(e.redraw().is_err(), "nor be drawn");
+    assert_eq!(e.updates_since_init(), 0);
+    e.render_at(1.0, Origin::Start).unwrap();
     e.resume();
-    assert!(!e.is_parked());
+    assert!(!e.is_paused());
 }
 
 #[test]
@@ -483,8 +609,7 @@ fn loader(path: &str) -> Result<Engine, EngineError> {
 
 #[test]
 fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
-    let dir = std::env::temp_dir().join(format!("bt-engine-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("engine");
     let png = dir.join("two.png");
     bt_runtime::capture::save_png(
         &{
@@ -499,7 +624,7 @@ fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
     )
     .unwrap();
     let mut e = loader(png.to_str().unwrap()).unwrap();
-    e.render_at(0.0, From::Start).unwrap();
+    e.render_at(0.0, Origin::Start).unwrap();
     assert_eq!(e.framebuffer().get(0, 0), Some(14));
     assert_eq!(e.framebuffer().get(1, 0), Some(15));
     assert_eq!(e.palette().get(14), bt::Palette::pico8().get(8));
@@ -549,7 +674,7 @@ fn init_tags_belong_to_the_first_frame_and_its_chart_column() {
 fn a_seek_keeps_its_replayed_tags_off_the_chart_and_out_of_the_next_frame() {
     let mut e = with_overlay("timers");
     e.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
-    e.render_at(12.5, From::Start).unwrap();
+    e.render_at(12.5, Origin::Start).unwrap();
     // The replay placed these on its way to update 750 (the round restarts at 600).
     let replayed: Vec<(u64, &str)> = e
         .last_frame_tags()

@@ -1,15 +1,10 @@
 //! `bt new` as a newcomer meets it: a cart crate made outside BT's tree builds, takes a
 //! screenshot of its starter game and passes its own tests, with no BT file touched.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bt-new-e2e-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use bt_test_support::ScratchDir;
 
 /// Runs cargo in `dir` in the profile this test was built in, so the cart reuses the
 /// libraries already compiled for BT.
@@ -38,10 +33,10 @@ fn ok(what: &str, out: &std::process::Output) {
 
 #[test]
 fn a_new_cart_builds_shoots_and_passes_its_tests() {
-    let parent = scratch();
+    let parent = ScratchDir::new("new-e2e");
     let out = Command::new(env!("CARGO_BIN_EXE_bt"))
         .args(["new", "my-game", "--path"])
-        .arg(&parent)
+        .arg(parent.path())
         .output()
         .unwrap();
     ok("bt new", &out);
@@ -91,7 +86,6 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
         "{}",
         String::from_utf8_lossy(&other.stderr)
     );
-    let _ = std::fs::remove_dir_all(&parent);
 }
 
 /// `cargo run -- ARGS` in the cart's folder; its stdout.

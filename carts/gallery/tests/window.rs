@@ -13,6 +13,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use bt::{Key, Palette};
+use bt_test_support::ScratchDir;
 
 /// Kills its process when dropped.
 struct Killed(Child);
@@ -173,18 +174,12 @@ fn x_server(tools: &[&str]) -> Option<Xvfb> {
     }
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bt-window-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
         return;
     };
-    let dir = scratch();
+    let dir = ScratchDir::new("window");
     let captures = dir.join("captures");
     let frame_log = dir.join("frames.csv");
     let mut bt = Command::new(env!("CARGO_BIN_EXE_bt"));
@@ -204,7 +199,7 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     .arg(&frame_log)
     .env("DISPLAY", &x.display)
     .env_remove("WAYLAND_DISPLAY")
-    .env("XDG_RUNTIME_DIR", &dir)
+    .env("XDG_RUNTIME_DIR", dir.path())
     // No user key-map file: the defaults apply.
     .env("XDG_CONFIG_HOME", dir.join("config"))
     .stdout(Stdio::piped())
@@ -229,16 +224,12 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
         .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
         .unwrap_or_else(|| panic!("no X11 window id in {ready:?}"))
         .to_string();
-    let scale = 1; // --scale 1: a 320x240 window
 
     // Focus the window, hold W (player 2's up) and the left mouse button over display pixel
-    // (200, 100), then screenshot.
+    // (200, 100), then screenshot. At --scale 1 a display pixel is a window pixel.
     xdotool(&x.display, &["windowfocus", "--sync", &window]);
     let (px, py) = (200, 100);
-    let (wx, wy) = (
-        (px * scale + scale / 2).to_string(),
-        (py * scale + scale / 2).to_string(),
-    );
+    let (wx, wy) = (px.to_string(), py.to_string());
     xdotool(&x.display, &["mousemove", "--window", &window, &wx, &wy]);
     xdotool(&x.display, &["keydown", "w"]);
     xdotool(&x.display, &["mousedown", "1"]);
@@ -327,7 +318,6 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
         "real window under Xvfb: {}",
         summary.unwrap_or_else(|| "no summary printed".into())
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -335,14 +325,14 @@ fn without_a_vulkan_driver_bt_run_says_what_to_install() {
     let Some(x) = x_server(&["Xvfb"]) else {
         return;
     };
-    let dir = scratch();
+    let dir = ScratchDir::new("window");
     // Point the Vulkan loader at a driver list that does not exist: no adapter at all.
     let mut child = Killed(
         Command::new(env!("CARGO_BIN_EXE_bt"))
             .args(["run", "hello", "--exit-after", "1"])
             .env("DISPLAY", &x.display)
             .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", &dir)
+            .env("XDG_RUNTIME_DIR", dir.path())
             .env("VK_ICD_FILENAMES", dir.join("none.json"))
             .env("VK_DRIVER_FILES", dir.join("none.json"))
             .stdout(Stdio::null())
@@ -391,12 +381,10 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
     let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
         return;
     };
-    let dir = scratch().join("new-cart");
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("window-new-cart");
     let made = Command::new(env!("CARGO_BIN_EXE_bt"))
         .args(["new", "robots", "--path"])
-        .arg(&dir)
+        .arg(dir.path())
         .output()
         .unwrap();
     assert!(made.status.success(), "{made:?}");
@@ -429,7 +417,7 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
         .arg(&captures)
         .env("DISPLAY", &x.display)
         .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_RUNTIME_DIR", &dir)
+        .env("XDG_RUNTIME_DIR", dir.path())
         .env("XDG_CONFIG_HOME", dir.join("config"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -491,12 +479,20 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
     pause(1500);
     let third = shot("after a broken save");
     assert_eq!(pixel(&third, robot.0, robot.1), [0xff, 0, 0, 255]);
+    // The notice bar across the top: red in the margin before the text (a pixel further right
+    // may fall on a letter of the message, which names the file, scratch folder and all) ...
     assert_eq!(
-        pixel(&third, 200, 3),
+        pixel(&third, 3, 6),
         rgba(8),
         "the reload error shows across the top in {}",
         third.display()
     );
+    // ... with the message written on it in the overlay's text colour.
+    let top = image::open(&third).unwrap().to_rgba8();
+    assert!(
+        (0..top.width()).any(|x| (0..13).any(|y| top.get_pixel(x, y).0 == rgba(7))),
+        "the reload error's text on the bar in {}",
+        third.display()
+    );
     drop(child);
-    let _ = std::fs::remove_dir_all(&dir);
 }

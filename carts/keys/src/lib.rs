@@ -171,7 +171,8 @@ const PAD_TOP: i32 = TOP + 6 * PITCH + 6;
 const PAD_PITCH_Y: i32 = 15;
 const PAD_W: i32 = 14;
 
-/// Where button `index` of the pad row (in `BTN_*` bit order) of `player` is drawn.
+/// Where `player`'s pad button `index` is drawn. From 0 to 17 the buttons are up, down, left,
+/// right, A, B, X, Y, L, R, L2, R2, start, select, then pointer buttons A to D.
 pub fn pad_rect(player: usize, index: usize) -> Rect {
     Rect::new(
         LEFT + 18 + index as i32 * (PAD_W + 1),

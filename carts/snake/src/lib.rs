@@ -228,7 +228,7 @@ impl Snake {
         if head == self.food {
             self.score += 1;
             self.grow += 2;
-            if self.score % SPEEDUP_EVERY == 0 {
+            if self.score.is_multiple_of(SPEEDUP_EVERY) {
                 self.interval = (self.interval - 1).max(MIN_INTERVAL);
             }
             self.place_food(ctx);

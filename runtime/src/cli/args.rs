@@ -118,7 +118,7 @@ pub struct RunArgs {
     /// Present as fast as possible instead of waiting for the display's refresh.
     #[arg(long)]
     pub no_vsync: bool,
-    /// Open parked on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
+    /// Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
     #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
     pub at: Option<f64>,
     /// Window size as a whole multiple of the display [default: cart.toml, the user's config,

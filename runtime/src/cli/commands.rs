@@ -8,7 +8,7 @@ use super::args::{
 };
 use super::{Chosen, Offer};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
-use crate::seek::From;
+use crate::seek::Origin;
 use crate::trace::{Format, TraceWriter};
 use crate::{bench, capture, diagnose, Engine, EngineOptions};
 
@@ -116,27 +116,20 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
 }
 
 fn keys(args: KeysArgs) -> Result<(), String> {
-    use crate::keymap::{self, KeyMap};
-    let (map, from) = match (args.keys, keymap::default_path()) {
-        (Some(path), _) => (KeyMap::load(&path).map_err(|e| e.to_string())?, Some(path)),
-        (None, Some(path)) if path.exists() => {
-            (KeyMap::load(&path).map_err(|e| e.to_string())?, Some(path))
-        }
-        (None, default) => {
-            if let Some(path) = default {
-                note(format_args!(
-                    "no key-map file at {}; these are the defaults",
-                    path.display()
-                ));
-            }
-            (KeyMap::default(), None)
-        }
-    };
-    if let Some(path) = from {
-        note(format_args!(
+    use crate::keymap::{self, KeyMapSource};
+    let (map, from) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
+    match from {
+        KeyMapSource::File(path) => note(format_args!(
             "the defaults with the changes in {}",
             path.display()
-        ));
+        )),
+        KeyMapSource::Defaults {
+            looked_at: Some(path),
+        } => note(format_args!(
+            "no key-map file at {}; these are the defaults",
+            path.display()
+        )),
+        KeyMapSource::Defaults { looked_at: None } => {}
     }
     say(format_args!("{}", map.to_toml()))
 }
@@ -146,12 +139,12 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
     if let Some(o) = engine.overlay_mut() {
         o.set_visible(true);
     }
-    let from = match args.from {
-        FromArg::Start => From::Start,
-        FromArg::Current => From::Current,
+    let origin = match args.from {
+        FromArg::Start => Origin::Start,
+        FromArg::Current => Origin::Current,
     };
     engine
-        .render_at(args.at, from)
+        .render_at(args.at, origin)
         .map_err(|e| format!("--at {}: {e}", args.at))?;
     save_frame(&engine, args.scale, &args.output)?;
     let fb = engine.framebuffer();

@@ -31,7 +31,7 @@ use winit::window::{Fullscreen, Window, WindowId};
 
 use crate::engine::Engine;
 use crate::host::{Host, HostAction, HostEvent};
-use crate::keymap::{self, KeyMap, HOST_KEYS};
+use crate::keymap::{self, HOST_KEYS};
 use crate::manifest::PaletteSource;
 use crate::spec::ClockSpec;
 use crate::watch::AssetWatcher;
@@ -62,7 +62,7 @@ pub struct WindowOptions {
     pub clock: Option<ClockSpec>,
     /// Wait for the display's refresh before presenting (the default), or present at once.
     pub vsync: bool,
-    /// Open parked on the frame at this many simulated seconds; F5 plays on.
+    /// Open paused on the frame at this many simulated seconds; F5 plays on.
     pub at: Option<f64>,
     /// Window size as a whole multiple of the display; `None` takes the cart's settings, then
     /// the largest that fits [`TARGET_WINDOW`].
@@ -133,11 +133,7 @@ pub fn run_cart(
     args: &WindowOptions,
     palette: Option<PaletteSource>,
 ) -> Result<(), String> {
-    let keymap = match (&args.keys, keymap::default_path()) {
-        (Some(path), _) => KeyMap::load(path).map_err(|e| e.to_string())?,
-        (None, Some(path)) if path.exists() => KeyMap::load(&path).map_err(|e| e.to_string())?,
-        _ => KeyMap::default(),
-    };
+    let (keymap, _) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
     if let Some(spec) = &args.clock {
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
     }
@@ -151,7 +147,7 @@ pub fn run_cart(
         host.watch_assets(watcher, palette);
     }
     if let Some(at) = args.at {
-        host.park_at(at).map_err(|e| format!("--at {at}: {e}"))?;
+        host.pause_at(at).map_err(|e| format!("--at {at}: {e}"))?;
     }
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
@@ -373,7 +369,7 @@ impl App {
         let at_ms = self.now_ms();
         self.log.push(Presented {
             at_ms,
-            updates: report.map_or(0, |r| r.timing.updates),
+            updates: report.map_or(0, |r| r.stats.updates),
             ticks: self.host.engine().ticks(),
         });
         if !self.announced {

@@ -1,0 +1,168 @@
+//! Helpers shared by BT's own tests, not published: a global allocator that counts this
+//! thread's allocations, and scratch folders that remove themselves.
+//!
+//! A test file that checks for allocations installs the allocator itself:
+//!
+//! ```
+//! use bt_test_support::CountingAlloc;
+//!
+//! #[global_allocator]
+//! static A: CountingAlloc = CountingAlloc::new();
+//!
+//! fn main() {
+//!     let n = A.allocations_during(|| {
+//!         std::hint::black_box(Vec::<u8>::with_capacity(16));
+//!     });
+//!     assert_eq!(n, 1);
+//! }
+//! ```
+#![deny(missing_docs)]
+// Implementing `GlobalAlloc` takes `unsafe impl` and `unsafe fn`: the workspace denies unsafe
+// code, and this crate alone allows it, for the allocator and nothing else.
+#![allow(
+    unsafe_code,
+    reason = "a global allocator is an unsafe trait; every use is commented with its SAFETY"
+)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+thread_local! {
+    /// Allocations and reallocations made by this thread. `const`-initialised, so reading it
+    /// never allocates (which, from inside the allocator, would recurse).
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts one allocation on this thread. `try_with`, because a thread that is shutting down
+/// still allocates and frees after its thread-locals are gone; those calls are simply not
+/// counted, where `with` would panic inside the allocator.
+fn count_one() {
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+/// A global allocator that forwards every call to the system allocator and counts, per thread,
+/// every allocation and reallocation, so work on other test threads cannot disturb a count.
+///
+/// Install it in a test file with `#[global_allocator]`; then
+/// [`CountingAlloc::allocations_during`] says how many allocations a piece of code made. The
+/// count lives in one thread-local shared by every value of the type (a program has one global
+/// allocator), and reads 0 where the allocator is not installed: a test should also check that
+/// the counter sees an allocation it makes on purpose.
+#[derive(Debug, Default)]
+pub struct CountingAlloc {
+    _private: (),
+}
+
+impl CountingAlloc {
+    /// The allocator, for a `static`.
+    pub const fn new() -> CountingAlloc {
+        CountingAlloc { _private: () }
+    }
+
+    /// Allocations and reallocations this thread has made so far (0 after its thread-locals
+    /// are gone).
+    pub fn allocations(&self) -> u64 {
+        ALLOCATIONS.try_with(Cell::get).unwrap_or(0)
+    }
+
+    /// How many allocations and reallocations this thread made while running `f`.
+    pub fn allocations_during(&self, f: impl FnOnce()) -> u64 {
+        let before = self.allocations();
+        f();
+        self.allocations() - before
+    }
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator, which upholds the
+// `GlobalAlloc` contract; the only addition is a thread-local counter that neither allocates
+// nor unwinds.
+unsafe impl GlobalAlloc for CountingAlloc {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        // SAFETY: the caller's contract for `alloc` (a non-zero-size layout) is passed on as is.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count_one();
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from the system allocator through this wrapper, with `layout`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count_one();
+        // SAFETY: as for `dealloc`, and the caller's contract for `realloc` is passed on.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// A folder of its own under the system's temp folder, removed with everything in it when
+/// dropped, so tests running side by side never share or delete each other's files.
+///
+/// Dropped while its thread panics (a failing test), the folder is kept and its path printed,
+/// so the files the failure message points to can still be looked at.
+///
+/// ```
+/// let dir = bt_test_support::ScratchDir::new("example");
+/// std::fs::write(dir.join("note.txt"), "hi").unwrap();
+/// let path = dir.path().to_path_buf();
+/// drop(dir);
+/// assert!(!path.exists());
+/// ```
+#[derive(Debug)]
+pub struct ScratchDir {
+    path: PathBuf,
+}
+
+impl ScratchDir {
+    /// Makes an empty folder named after `tag`, the process and a counter:
+    /// `bt-<tag>-<pid>-<n>`.
+    ///
+    /// # Panics
+    /// When the folder cannot be made: a test cannot go on without it.
+    pub fn new(tag: &str) -> ScratchDir {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!("bt-{tag}-{}-{n}", std::process::id()));
+        // Left over from an earlier process with the same id: start empty.
+        let _ = std::fs::remove_dir_all(&path);
+        if let Err(e) = std::fs::create_dir_all(&path) {
+            panic!("cannot make the scratch folder {}: {e}", path.display());
+        }
+        ScratchDir { path }
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A path inside the folder.
+    pub fn join(&self, name: impl AsRef<Path>) -> PathBuf {
+        self.path.join(name)
+    }
+}
+
+impl AsRef<Path> for ScratchDir {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("kept the failed test's files in {}", self.path.display());
+            return;
+        }
+        // Best effort: a file a child process still holds open must not fail the test.
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
