@@ -6,8 +6,9 @@
 //! drive exactly what a player's window drives, event by event, with no display.
 //!
 //! The host keeps a few keys for itself ([`HOST_KEYS`]): Backquote toggles the overlay, F5 pauses
-//! and resumes, F6 runs one update while paused, F9 saves a screenshot and F11 asks the window
-//! for fullscreen. They do not reach the cart.
+//! and resumes, F6 runs one update while paused, F8 saves the last seconds of frame timings (a
+//! report and a Chrome trace), F9 saves a screenshot and F11 asks the window for fullscreen.
+//! They do not reach the cart.
 
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,7 @@ use crate::engine::{Engine, EngineError, FrameReport};
 use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::manifest::PaletteSource;
 use crate::seek::Origin;
+use crate::timeline::Timeline;
 use crate::watch::AssetWatcher;
 
 /// One thing a player did, in the console's terms.
@@ -99,7 +101,7 @@ pub enum HostAction {
     ToggleFullscreen,
     /// F9: a screenshot was saved here.
     Saved(PathBuf),
-    /// F9: the screenshot could not be saved.
+    /// F8 or F9: the timings or the screenshot could not be saved.
     SaveFailed(String),
     /// F5 paused live play.
     Paused,
@@ -109,6 +111,13 @@ pub enum HostAction {
     Stepped(u64),
     /// The overlay was shown or hidden.
     OverlayToggled,
+    /// F8: the last seconds of frame timings were saved as a report and a Chrome trace.
+    SavedTimings {
+        /// The HTML report.
+        report: PathBuf,
+        /// The Chrome trace.
+        trace: PathBuf,
+    },
 }
 
 /// The engine, its key map, and what the player is holding.
@@ -123,12 +132,20 @@ pub struct Host {
     name: String,
     /// The cart's files, watched for changes, and its palette file when it has one.
     watch: Option<(AssetWatcher, Option<PaletteSource>)>,
+    /// The last [`RECENT_TIMINGS_MS`] of frames, for F8.
+    recent: Timeline,
+    /// Every frame of the run, when a trace of it was asked for.
+    whole_run: Option<Timeline>,
 }
+
+/// How much of the recent past F8 saves, in ms of the clock's time.
+pub const RECENT_TIMINGS_MS: f64 = 10_000.0;
 
 impl Host {
     /// A host for `engine`, reading keys through `keymap`. Screenshots go to
     /// `captures/<name>-NNNN.png`.
     pub fn new(engine: Engine, keymap: KeyMap, captures: &Path, name: &str) -> Host {
+        let engine_fps = engine.settings().target_fps;
         Host {
             engine,
             keymap,
@@ -137,7 +154,55 @@ impl Host {
             captures: captures.to_path_buf(),
             name: name.to_string(),
             watch: None,
+            recent: Timeline::rolling(1000.0 / engine_fps, RECENT_TIMINGS_MS),
+            whole_run: None,
         }
+    }
+
+    /// Keeps every frame from now on, for [`Host::whole_run`] (`bt run --trace-out`). Memory
+    /// grows by about a hundred bytes a frame.
+    pub fn record_whole_run(&mut self) {
+        let budget = self.recent.budget_ms();
+        self.whole_run = Some(Timeline::new(budget));
+    }
+
+    /// Every frame since [`Host::record_whole_run`], if it was called.
+    pub fn whole_run(&self) -> Option<&Timeline> {
+        self.whole_run.as_ref()
+    }
+
+    /// The frames of the last [`RECENT_TIMINGS_MS`].
+    pub fn recent_timings(&self) -> &Timeline {
+        &self.recent
+    }
+
+    /// Saves the last seconds of frame timings into the captures folder as
+    /// `<name>-timings-NNNN.html` (the report) and `.json` (the Chrome trace), under the first
+    /// number neither file takes. Never overwrites a file.
+    ///
+    /// # Errors
+    /// A message naming the folder or file that could not be written.
+    pub fn save_timings(&mut self) -> Result<(PathBuf, PathBuf), String> {
+        std::fs::create_dir_all(&self.captures)
+            .map_err(|e| format!("cannot create {}: {e}", self.captures.display()))?;
+        let (report, trace) = (1..=9999)
+            .map(|n| {
+                let stem = format!("{}-timings-{n:04}", self.name);
+                (
+                    self.captures.join(format!("{stem}.html")),
+                    self.captures.join(format!("{stem}.json")),
+                )
+            })
+            .find(|(r, t)| !r.exists() && !t.exists())
+            .ok_or_else(|| format!("{} holds 9999 timings already", self.captures.display()))?;
+        let page = crate::report::html(&self.recent, &self.name)?;
+        let mut json = Vec::new();
+        self.recent
+            .write_chrome_trace(&mut json, &self.name)
+            .map_err(|e| e.to_string())?;
+        capture::write_atomically(&report, page.as_bytes()).map_err(|e| e.to_string())?;
+        capture::write_atomically(&trace, &json).map_err(|e| e.to_string())?;
+        Ok((report, trace))
     }
 
     /// The engine.
@@ -176,7 +241,14 @@ impl Host {
         if self.watch.as_ref().is_some_and(|(w, _)| w.take_change()) {
             self.reload_assets();
         }
-        self.engine.run(now_ms)
+        let report = self.engine.run(now_ms)?;
+        let dropped = self.engine.overlay().map_or(0, |o| o.last_dropped());
+        let tags = self.engine.last_frame_tags();
+        self.recent.record(&report, dropped, tags);
+        if let Some(run) = &mut self.whole_run {
+            run.record(&report, dropped, tags);
+        }
+        Some(report)
     }
 
     /// Loads the palette file (if any) and the cart's assets again. A failure shows on screen
@@ -319,6 +391,10 @@ impl Host {
                 self.engine.step(1).ok()?;
                 Some(HostAction::Stepped(self.engine.ticks()))
             }
+            Key::F8 => Some(match self.save_timings() {
+                Ok((report, trace)) => HostAction::SavedTimings { report, trace },
+                Err(e) => HostAction::SaveFailed(e),
+            }),
             Key::F9 => Some(match self.screenshot() {
                 Ok(path) => HostAction::Saved(path),
                 Err(e) => HostAction::SaveFailed(e),

@@ -97,7 +97,7 @@ pub enum KeyMapError {
     /// A key that the host keeps for itself.
     #[error(
         "key map {path}, line {line}: [{table}] {field}: {value} is a host key \
-         (Backquote, F5, F6, F9 and F11 cannot be mapped)"
+         (Backquote, F5 to F9 and F11 cannot be mapped)"
     )]
     HostKey {
         /// The file.
@@ -113,8 +113,17 @@ pub enum KeyMapError {
     },
 }
 
-/// Keys the window host keeps for itself: overlay, pause, step, screenshot, fullscreen.
-pub const HOST_KEYS: [Key; 5] = [Key::Backquote, Key::F5, Key::F6, Key::F9, Key::F11];
+/// Keys the window host keeps for itself: overlay view, pause, step, tall chart, saving the
+/// last seconds of timings, screenshot, fullscreen.
+pub const HOST_KEYS: [Key; 7] = [
+    Key::Backquote,
+    Key::F5,
+    Key::F6,
+    Key::F7,
+    Key::F8,
+    Key::F9,
+    Key::F11,
+];
 
 /// For every key, the buttons it holds for each keyboard player.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -28,9 +28,11 @@ pub mod harness;
 pub mod host;
 pub mod keymap;
 pub mod manifest;
+pub mod report;
 pub mod seek;
 pub mod spec;
 pub mod text;
+pub mod timeline;
 pub mod trace;
 pub mod watch;
 #[cfg(feature = "window")]

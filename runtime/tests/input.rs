@@ -440,3 +440,47 @@ fn a_click_on_the_overlay_corner_toggles_it_and_never_reaches_the_cart() {
     assert!(seen[0].pointer_a.0, "pressed");
     assert!(h.engine().overlay().unwrap().is_visible(), "no toggle");
 }
+
+#[test]
+fn f8_saves_the_last_ten_seconds_of_timings_as_a_report_and_a_chrome_trace() {
+    // 20 s of frames: a steady 60 Hz with a 200 ms stall every 5 s.
+    let mut steps = vec![TICK; 299];
+    steps.push(200.0);
+    let (mut h, log) = host(&steps);
+    for _ in 0..1200 {
+        frame(&mut h, &log);
+    }
+    let kept = h.recent_timings().frames().len();
+    let span: f64 = h.recent_timings().frames().map(|f| f.stats.delta_ms).sum();
+    assert!(span <= 10_000.0 + 200.0 && span > 9_000.0, "{kept} frames, {span} ms");
+    let (report, trace) = match key(&mut h, Key::F8, true) {
+        Some(HostAction::SavedTimings { report, trace }) => (report, trace),
+        other => panic!("{other:?}"),
+    };
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<svg"));
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&trace).unwrap()).expect("the trace is JSON");
+    let frames = json["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["name"] == "frame")
+        .count();
+    assert_eq!(frames, kept);
+    // A second save never overwrites the first.
+    match key(&mut h, Key::F8, false) {
+        None => {}
+        other => panic!("a key release does nothing: {other:?}"),
+    }
+    match key(&mut h, Key::F8, true) {
+        Some(HostAction::SavedTimings { report: r2, .. }) => {
+            assert_ne!(r2, report);
+            std::fs::remove_file(r2.with_extension("json")).unwrap();
+            std::fs::remove_file(r2).unwrap();
+        }
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_file(report).unwrap();
+    std::fs::remove_file(trace).unwrap();
+}

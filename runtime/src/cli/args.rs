@@ -53,6 +53,9 @@ pub enum FormatArg {
     Csv,
     /// A JSON array of objects.
     Json,
+    /// Chrome Trace Event JSON, for Perfetto (ui.perfetto.dev) or chrome://tracing: frames as
+    /// slices with their updates and render nested inside, clamps, drops and tags as events.
+    Chrome,
 }
 
 /// Options every command that runs a cart shares.
@@ -142,6 +145,9 @@ pub struct RunArgs {
     /// Close the window this many seconds after it showed its first frame.
     #[arg(long, value_parser = seconds_arg)]
     pub exit_after: Option<f64>,
+    /// On exit, write every frame of the run as a Chrome trace (open it in Perfetto).
+    #[arg(long, value_name = "FILE.json")]
+    pub trace_out: Option<PathBuf>,
     /// Do not watch the cart's asset folder for changes.
     #[arg(long)]
     pub no_watch: bool,
@@ -214,6 +220,10 @@ pub struct DiagnoseArgs {
     /// Also write one CSV row per frame to this file.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Also write a report to this HTML file: the summary and plots of frame time, cost and
+    /// updates per frame, with clamps, drops and tags marked (one file, no network needed).
+    #[arg(long, value_name = "FILE.html")]
+    pub report: Option<PathBuf>,
     /// The PNG file to write.
     #[arg(short, long)]
     pub output: PathBuf,

@@ -9,6 +9,7 @@ use super::args::{
 use super::{Chosen, Offer};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
 use crate::seek::Origin;
+use crate::timeline::Timeline;
 use crate::trace::{Format, TraceWriter};
 use crate::{bench, capture, diagnose, Engine, EngineOptions};
 
@@ -101,6 +102,7 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
         keys: args.keys,
         captures: args.captures,
         frame_log: args.frame_log,
+        trace_out: args.trace_out,
         exit_after: args.exit_after,
         watch: if args.no_watch {
             None
@@ -166,11 +168,12 @@ fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<(), String> {
 }
 
 fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
-    let (mut engine, _) = engine(offer, &args.cart, false, None)?;
+    let (mut engine, chosen) = engine(offer, &args.cart, false, None)?;
     simulate(&args.sim, &mut engine)?;
     let format = match args.format {
         FormatArg::Csv => Format::Csv,
         FormatArg::Json => Format::Json,
+        FormatArg::Chrome => return chrome_trace(engine, &chosen.name, args.sim.frames),
     };
     let stdout = io::stdout().lock();
     let mut writer = TraceWriter::new(io::BufWriter::new(stdout), format).map_err(io_error)?;
@@ -189,8 +192,26 @@ fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
     }
 }
 
+/// `bt trace --format chrome`: the whole run, then one JSON document on stdout.
+fn chrome_trace(mut engine: Engine, name: &str, host_ticks: u64) -> Result<(), String> {
+    // The overlay, hidden, is what counts dropped frames.
+    engine.overlay_forced().set_visible(false);
+    let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
+    for _ in 0..host_ticks {
+        if engine.advance(1) == 1 {
+            let dropped = engine.overlay().map_or(0, |o| o.last_dropped());
+            timeline.record(engine.last_frame(), dropped, engine.last_frame_tags());
+        }
+    }
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match timeline.write_chrome_trace(&mut out, name) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.map_err(io_error),
+    }
+}
+
 fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
-    let (mut engine, _) = engine(offer, &args.cart, true, None)?;
+    let (mut engine, chosen) = engine(offer, &args.cart, true, None)?;
     let overlay = engine.overlay_forced();
     overlay.set_visible(true);
     overlay.set_timing_chart(true);
@@ -201,9 +222,12 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
         writeln!(csv, "{}", diagnose::CSV_HEADER).map_err(io_error)?;
     }
     let mut frames = 0;
+    let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
     for _ in 0..args.sim.frames {
         if engine.advance(1) == 1 {
             frames += 1;
+            let dropped = engine.overlay().map_or(0, |o| o.last_dropped());
+            timeline.record(engine.last_frame(), dropped, engine.last_frame_tags());
             if args.csv.is_some() {
                 let report = *engine.last_frame();
                 diagnose::write_row(&mut csv, &engine, &report).map_err(io_error)?;
@@ -220,14 +244,25 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
     if let Some(path) = &args.csv {
         capture::write_atomically(path, &csv).map_err(|e| e.to_string())?;
     }
+    if let Some(path) = &args.report {
+        let page = crate::report::html(&timeline, &chosen.name)?;
+        capture::write_atomically(path, page.as_bytes()).map_err(|e| e.to_string())?;
+    }
+    let also: Vec<String> = [&args.csv, &args.report]
+        .into_iter()
+        .flatten()
+        .map(|p| p.display().to_string())
+        .collect();
     say(format_args!(
-        "wrote {} ({frames} frames, tick {}){}\n",
+        "wrote {} ({frames} frames, tick {}){}\n\n{}",
         args.output.display(),
         engine.ticks(),
-        args.csv
-            .as_ref()
-            .map(|p| format!(" and {}", p.display()))
-            .unwrap_or_default()
+        if also.is_empty() {
+            String::new()
+        } else {
+            format!(" and {}", also.join(" and "))
+        },
+        timeline.summary().to_text()
     ))
 }
 

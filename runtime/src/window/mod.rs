@@ -76,6 +76,9 @@ pub struct WindowOptions {
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
     /// and jitter.
     pub frame_log: Option<PathBuf>,
+    /// Write every frame of the run as a Chrome trace (Perfetto, chrome://tracing) to this
+    /// file on exit.
+    pub trace_out: Option<PathBuf>,
     /// Close the window this many seconds after it showed its first frame.
     pub exit_after: Option<f64>,
     /// The cart's asset folder: when a file in it changes, the cart reloads its assets.
@@ -93,6 +96,7 @@ impl Default for WindowOptions {
             keys: None,
             captures: PathBuf::from("captures"),
             frame_log: None,
+            trace_out: None,
             exit_after: None,
             watch: None,
         }
@@ -138,6 +142,9 @@ pub fn run_cart(
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
     }
     let mut host = Host::new(engine, keymap, &args.captures, name);
+    if args.trace_out.is_some() {
+        host.record_whole_run();
+    }
     let palette_file = match &palette {
         Some(PaletteSource::File(path)) => vec![path.clone()],
         _ => Vec::new(),
@@ -196,6 +203,13 @@ pub fn run_cart(
                 path.display()
             ),
         }
+    }
+    if let (Some(path), Some(run)) = (&args.trace_out, app.host.whole_run()) {
+        let mut json = Vec::new();
+        run.write_chrome_trace(&mut json, &app.name)
+            .map_err(|e| e.to_string())?;
+        crate::capture::write_atomically(path, &json).map_err(|e| e.to_string())?;
+        println!("wrote the trace of {} frames to {}", run.frames().len(), path.display());
     }
     Ok(())
 }
@@ -303,6 +317,11 @@ impl App {
                 }
             }
             HostAction::Saved(path) => say(&format!("saved {}", path.display())),
+            HostAction::SavedTimings { report, trace } => say(&format!(
+                "saved timings {} and {}",
+                report.display(),
+                trace.display()
+            )),
             HostAction::SaveFailed(e) => eprintln!("bt: screenshot not saved: {e}"),
             HostAction::Paused => say("paused (F5 resumes, F6 steps one update)"),
             HostAction::Resumed => say("resumed"),
