@@ -102,9 +102,14 @@ pub struct ShotArgs {
     /// Integer upscale of the PNG (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub scale: u32,
-    /// Draw the overlay (hidden by default, shown with --overlay) into the picture.
+    /// Draw the overlay into the picture. The frames the chart shows (up to one per pixel of
+    /// width) run live at the target rate before the shot, so its figures are measured.
     #[arg(long)]
     pub overlay: bool,
+    /// With --overlay: chart fixed update and render costs instead of measured ones, so the
+    /// picture is the same on every run.
+    #[arg(long, requires = "overlay")]
+    pub fixed_costs: bool,
     /// The PNG file to write.
     #[arg(short, long)]
     pub output: PathBuf,

@@ -145,9 +145,16 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
         FromArg::Start => Origin::Start,
         FromArg::Current => Origin::Current,
     };
-    engine
-        .render_at(args.at, origin)
-        .map_err(|e| format!("--at {}: {e}", args.at))?;
+    if engine.overlay().is_some() {
+        if let Some(o) = engine.overlay_mut() {
+            o.set_fixed_costs(args.fixed_costs);
+        }
+        overlay_shot(&mut engine, args.at, origin)?;
+    } else {
+        engine
+            .render_at(args.at, origin)
+            .map_err(|e| format!("--at {}: {e}", args.at))?;
+    }
     save_frame(&engine, args.scale, &args.output)?;
     let fb = engine.framebuffer();
     say(format_args!(
@@ -158,6 +165,30 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
         engine.updates_since_init(),
         engine.seed()
     ))
+}
+
+/// The frame at `at` with an overlay whose figures are real: a seek to a chart's width of
+/// frames before `at`, then those frames run live, one update each at the target rate, so the
+/// chart, the present rate, the costs and the draw calls are measured rather than blank. The
+/// cart's picture is the same as a plain seek's: the same updates ran.
+fn overlay_shot(engine: &mut Engine, at: f64, origin: Origin) -> Result<(), String> {
+    let fps = engine.settings().target_fps;
+    let bad = |e: crate::EngineError| format!("--at {at}: {e}");
+    // The seek checks `at` (range, distance) before anything runs.
+    let target = (at * fps).round();
+    let live = u64::from(engine.framebuffer().width()).min(target.max(0.0) as u64);
+    engine
+        .render_at((target - live as f64) / fps, origin)
+        .map_err(bad)?;
+    if live > 0 {
+        engine.set_host_hz(fps).map_err(bad)?;
+        let step = crate::ConstantClock::new(1000.0 / fps).map_err(|e| e.to_string())?;
+        engine.set_clock(Box::new(step));
+        engine.resume();
+        engine.advance(live);
+        engine.pause();
+    }
+    Ok(())
 }
 
 /// Puts the simulated host's clock and rate into `engine`.
