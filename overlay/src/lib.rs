@@ -25,6 +25,7 @@
 
 mod chart;
 mod drops;
+mod present;
 mod text;
 
 pub use bt::OverlayColors;
@@ -37,6 +38,7 @@ pub use drops::{
     DropDetector, Severity, BACKGROUND_DELTA_MS, DROP_THRESHOLD, DROP_WARMUP, DROP_WINDOW,
     ERROR_RATIO, WARNING_RATIO,
 };
+pub use present::{PresentRate, PRESENT_RING, PRESENT_WINDOW_MS};
 
 use chart::{Chart, Sample};
 use text::{display_label, metrics_row, plain_width, segments, text_width, timing_row};
@@ -163,7 +165,7 @@ pub struct Overlay {
     frame_ms: Smoothed,
     update_ms: Smoothed,
     render_ms: Smoothed,
-    present_fps: Smoothed,
+    present: PresentRate,
     last: FrameStats,
     last_dropped: u32,
     last_severity: Severity,
@@ -199,7 +201,7 @@ impl Overlay {
             frame_ms: Smoothed::default(),
             update_ms: Smoothed::default(),
             render_ms: Smoothed::default(),
-            present_fps: Smoothed::seeded(settings.target_fps),
+            present: PresentRate::new(),
             last: FrameStats::default(),
             last_dropped: 0,
             last_severity: Severity::Normal,
@@ -309,9 +311,7 @@ impl Overlay {
         self.frame_ms.add(frame_ms);
         self.update_ms.add(update_ms);
         self.render_ms.add(render_ms);
-        if stats.delta_ms > 0.0 {
-            self.present_fps.add(1000.0 / stats.delta_ms);
-        }
+        self.present.observe(stats.delta_ms);
         let dropped = self.drops.observe(stats.delta_ms);
         // Graded on the time the frame was on screen (the clock's delta), not on measured CPU
         // time, so the same clock gives the same tints on every run and every machine.
@@ -327,6 +327,13 @@ impl Overlay {
         self.last = *stats;
         self.last_dropped = dropped;
         self.last_severity = severity;
+    }
+
+    /// Frames reaching the screen per second, as the metrics row shows it: the newest frames
+    /// whose deltas add up to at most a second, over the time they took (see [`PresentRate`]).
+    /// Before the first frame, the cart's `target_fps`.
+    pub fn present_fps(&self) -> f64 {
+        self.present.fps().unwrap_or(self.target_fps)
     }
 
     /// The last frame's measurements, as recorded.
@@ -403,6 +410,7 @@ impl Overlay {
     fn draw_body(&mut self, fb: &mut Framebuffer) {
         let (w, h) = (fb.width() as i32, fb.height() as i32);
         let layout = Layout::new(self.chart_on);
+        let present_fps = self.present_fps();
         let Overlay {
             line,
             colors: c,
@@ -424,12 +432,7 @@ impl Overlay {
         }
         // Present and target rates, and the cart's drawing calls.
         bar(fb, layout.metrics_y, w, &c);
-        metrics_row(
-            line,
-            self.present_fps.get(),
-            self.target_fps,
-            self.last.draw_calls,
-        );
+        metrics_row(line, present_fps, self.target_fps, self.last.draw_calls);
         segments(fb, EDGE_MARGIN, layout.metrics_y, line, c.text, c.gap);
         // Frame, update (xN when several ran) and render times.
         bar(fb, layout.timing_y, w, &c);

@@ -632,3 +632,36 @@ fn the_title_row_names_the_backend_a_host_sets() {
     };
     assert_eq!(first_ink(&cpu) - first_ink(&vulkan), 18);
 }
+
+#[test]
+fn present_fps_counts_frames_over_the_time_they_took() {
+    let mut o = visible(false);
+    assert_eq!(o.present_fps(), 60.0, "the target before any frame");
+    for _ in 0..6 {
+        for delta_ms in [16.7, 16.7, 50.0, 8.3, 400.0] {
+            o.record(&FrameStats {
+                delta_ms,
+                ..steady()
+            });
+        }
+    }
+    // Ten frames in the newest 983.4 ms: 10.17, where the average of 1000 / delta said 58.
+    assert!((o.present_fps() - 10.0 / 0.9834).abs() < 1e-9);
+    let mut row = String::new();
+    text::metrics_row(&mut row, o.present_fps(), 60.0, 0);
+    assert!(row.starts_with("Present  10 FPS|"), "{row}");
+}
+
+#[test]
+fn the_timing_row_reads_microseconds_below_a_millisecond() {
+    let mut o = visible(false);
+    o.record(&FrameStats {
+        updates: 2,
+        update_ms: 0.08,
+        render_ms: 0.85,
+        frame_ms: 0.99,
+        ..steady()
+    });
+    drawn(&mut o);
+    assert_eq!(o.line, "Frame  990us|update()   80usx2|render()  850us");
+}
