@@ -40,6 +40,81 @@ impl fmt::Display for Ms {
     }
 }
 
+/// A scale value or a lost time in at most five characters, for the tall chart: whole
+/// milliseconds from 10 ms (`150ms`), one decimal below (`3.2ms`, `2ms` when the decimal is 0),
+/// whole microseconds below 1 ms (`850us`) and seconds with one decimal from 1 s (`1.5s`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Short(pub f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = if self.0.is_nan() {
+            0.0
+        } else {
+            self.0.max(0.0)
+        };
+        let mut buf = [0u8; 32];
+        let mut cursor = Cursor {
+            buf: &mut buf,
+            len: 0,
+        };
+        let tenths = |v: f64| (v * 10.0).round() as u64;
+        if (ms * 1000.0).round() < 1000.0 {
+            let _ = write!(cursor, "{}us", (ms * 1000.0).round() as u64);
+        } else if ms.round() >= 1000.0 {
+            let t = tenths(ms / 1000.0);
+            let _ = write!(cursor, "{}.{}s", t / 10, t % 10);
+        } else if tenths(ms) >= 100 {
+            let _ = write!(cursor, "{}ms", ms.round() as u64);
+        } else {
+            let t = tenths(ms);
+            if t % 10 == 0 {
+                let _ = write!(cursor, "{}ms", t / 10);
+            } else {
+                let _ = write!(cursor, "{}.{}ms", t / 10, t % 10);
+            }
+        }
+        let len = cursor.len;
+        f.pad(std::str::from_utf8(&buf[..len]).unwrap_or("?"))
+    }
+}
+
+/// A few characters of text formatted on the stack, for labels drawn each frame.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SmallText {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl SmallText {
+    /// `args` formatted, cut short at 32 bytes.
+    pub fn format(args: fmt::Arguments<'_>) -> SmallText {
+        let mut buf = [0u8; 32];
+        let mut cursor = Cursor {
+            buf: &mut buf,
+            len: 0,
+        };
+        let _ = cursor.write_fmt(args);
+        let len = cursor.len;
+        SmallText { buf, len }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // Cut at a character boundary if the formatting ran past the buffer.
+        let mut len = self.len;
+        while std::str::from_utf8(&self.buf[..len]).is_err() {
+            len -= 1;
+        }
+        std::str::from_utf8(&self.buf[..len]).unwrap_or("")
+    }
+
+    /// Its width in pixels in the system font.
+    pub fn width(&self) -> i32 {
+        plain_width(self.as_str())
+    }
+}
+
 /// A fixed buffer that `write!` can fill without allocating.
 struct Cursor<'b> {
     buf: &'b mut [u8],
@@ -187,6 +262,28 @@ mod tests {
         }
         timing_row(&mut s, 0.85, 0.08, 2, 0.3);
         assert_eq!(s, "Frame  850us|update()   80usx2|render()  300us");
+    }
+
+    #[test]
+    fn short_values_fit_five_characters() {
+        let cases = [
+            (150.0, "150ms"),
+            (50.0, "50ms"),
+            (16.667, "17ms"),
+            (3.2, "3.2ms"),
+            (2.0, "2ms"),
+            (9.96, "10ms"),
+            (0.85, "850us"),
+            (0.1, "100us"),
+            (0.9996, "1ms"),
+            (1000.0, "1.0s"),
+            (2500.0, "2.5s"),
+            (999.6, "1.0s"),
+        ];
+        for (ms, want) in cases {
+            assert_eq!(Short(ms).to_string(), want, "{ms}");
+            assert!(want.len() <= 5);
+        }
     }
 
     #[test]
