@@ -32,6 +32,8 @@ const CLAMP_MARK_ROWS: i32 = 2;
 /// What the chart keeps of one frame.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct Sample {
+    /// The frame's delta from the clock: how long it stayed on screen.
+    pub delta_ms: f64,
     pub update_ms: f64,
     pub render_ms: f64,
     pub updates: u32,
@@ -164,16 +166,36 @@ impl Chart {
         })
     }
 
+    /// The samples from index `first` (or the oldest kept, if later) to the newest, with their
+    /// indices, oldest first.
+    pub fn since(&self, first: u64) -> impl Iterator<Item = (u64, &Sample)> + '_ {
+        let start = first.max(self.first_visible()).min(self.total);
+        // The ring in order from `start`'s slot, wrapping once: no division per sample.
+        let slot = (start % self.ring.len() as u64) as usize;
+        let (older, newer) = self.ring.split_at(slot);
+        let count = (self.total - start) as usize;
+        (start..).zip(newer.iter().chain(older).take(count))
+    }
+
+    /// Each tag's frame (sample index) and label, oldest first.
+    pub fn placed_tags(&self) -> impl Iterator<Item = (u64, &str)> + '_ {
+        self.tags.iter().map(|p| (p.sample, p.tag.label.as_str()))
+    }
+
     /// The samples on the band with their columns, oldest (leftmost) first.
     fn visible(&self) -> impl Iterator<Item = (i32, &Sample)> + '_ {
-        let width = self.ring.len() as u64;
         let first = self.first_visible();
-        (first..self.total).map(move |i| ((i - first) as i32, &self.ring[(i % width) as usize]))
+        self.since(first).map(move |(i, s)| ((i - first) as i32, s))
     }
 
     /// Milliseconds the update cap threw away over the frames on the band.
     pub fn discarded_ms(&self) -> f64 {
         self.visible().map(|(_, s)| s.discarded_ms).sum()
+    }
+
+    /// Milliseconds the update cap threw away over the frames from index `first` on.
+    pub fn discarded_ms_since(&self, first: u64) -> f64 {
+        self.since(first).map(|(_, s)| s.discarded_ms).sum()
     }
 
     /// Draws the band at `top`, `height` rows tall, with grid lines for `budget_ms`.

@@ -2,9 +2,12 @@
 //!
 //! It shows what the loop did: the display, the present rate against the target, time the
 //! update cap threw away, and how long the frame, its updates (with an `xN` suffix when several
-//! ran) and its render took. With the timing chart on, a band under the title plots every frame:
-//! update and render times as dots, tinted when the frame ran long or dropped frames, marks for
-//! frames that hit the update cap or ran no update, and the cart's tags.
+//! ran) and its render took. The chart area under the title shows one of three things
+//! ([`ChartMode`]): nothing; the compact band, which plots every frame's update and render times
+//! as dots, tinted when the frame ran long or dropped frames, with marks for frames that hit the
+//! update cap or ran no update, and the cart's tags; or the tall chart, about half the screen,
+//! which draws every frame's delta as a bar against the budget, its update count, its costs and
+//! the tags, so timing can be read from the picture alone.
 //!
 //! Measurements are collected while the overlay is hidden, so opening it shows the recent past.
 //! Numbers are formatted into buffers that live as long as the overlay and the chart's storage is
@@ -25,6 +28,8 @@
 
 mod chart;
 mod drops;
+mod present;
+mod tall;
 mod text;
 
 pub use bt::OverlayColors;
@@ -37,8 +42,14 @@ pub use drops::{
     DropDetector, Severity, BACKGROUND_DELTA_MS, DROP_THRESHOLD, DROP_WARMUP, DROP_WINDOW,
     ERROR_RATIO, WARNING_RATIO,
 };
+pub use present::{PresentRate, PRESENT_RING, PRESENT_WINDOW_MS};
+pub use tall::{
+    COST_SCALE_MS, DELTA_SCALE_MAX_BUDGETS, DELTA_SCALE_MIN_BUDGETS, DELTA_SCALE_UNBUDGETED_MS,
+    TALL_GUTTER,
+};
 
 use chart::{Chart, Sample};
+use tall::Tall;
 use text::{display_label, metrics_row, plain_width, segments, text_width, timing_row};
 
 /// Height of one overlay bar, in pixels: one 13-row glyph.
@@ -115,10 +126,38 @@ impl Smoothed {
     }
 }
 
+/// What the overlay's chart area shows.
+///
+/// ```
+/// use bt::Settings;
+/// use bt_overlay::{ChartMode, Overlay};
+///
+/// let mut overlay = Overlay::new(&Settings::default().timing_chart(true));
+/// assert_eq!(overlay.chart_mode(), ChartMode::Compact);
+/// overlay.set_chart_mode(ChartMode::Tall);
+/// assert!(overlay.timing_chart());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChartMode {
+    /// No chart: the metrics rows sit right under the title.
+    #[default]
+    Off,
+    /// The compact band: a [`CHART_HEIGHT`]-px strip of dots per frame.
+    Compact,
+    /// The tall chart: about half the screen of bars per frame, with the update counts, the
+    /// costs, tags and a legend.
+    Tall,
+}
+
+/// Height of the tall chart on a screen `screen_height` pixels high: half of it.
+fn tall_chart_height(screen_height: i32) -> i32 {
+    (screen_height / 2).max(0)
+}
+
 /// Where the rows go, top to bottom.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Layout {
-    /// Top row and height of the chart band, when it is shown.
+    /// Top row and height of the chart, when one is shown.
     chart: Option<(i32, i32)>,
     /// The `Present | Target` row.
     metrics_y: i32,
@@ -127,12 +166,17 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(chart: bool) -> Layout {
+    fn new(mode: ChartMode, screen_height: i32) -> Layout {
         let mut y = BAR_HEIGHT + ROW_GAP;
-        let chart = chart.then(|| {
+        let height = match mode {
+            ChartMode::Off => None,
+            ChartMode::Compact => Some(CHART_HEIGHT),
+            ChartMode::Tall => Some(tall_chart_height(screen_height)),
+        };
+        let chart = height.map(|height| {
             let top = y;
-            y += CHART_HEIGHT + ROW_GAP;
-            (top, CHART_HEIGHT)
+            y += height + ROW_GAP;
+            (top, height)
         });
         let metrics_y = y;
         let timing_y = y + BAR_HEIGHT + ROW_GAP;
@@ -153,7 +197,9 @@ impl Layout {
 #[derive(Debug)]
 pub struct Overlay {
     visible: bool,
-    chart_on: bool,
+    chart_mode: ChartMode,
+    /// The tick the host paused at, shown on the title row while it is paused.
+    paused: Option<u64>,
     fixed_costs: bool,
     colors: OverlayColors,
     title: String,
@@ -163,12 +209,13 @@ pub struct Overlay {
     frame_ms: Smoothed,
     update_ms: Smoothed,
     render_ms: Smoothed,
-    present_fps: Smoothed,
+    present: PresentRate,
     last: FrameStats,
     last_dropped: u32,
     last_severity: Severity,
     drops: DropDetector,
     chart: Chart,
+    tall: Tall,
     cart_rows: OverlayRows,
     line: String,
     /// A message from the host for the player (a file that failed to reload), shown whether
@@ -189,7 +236,12 @@ impl Overlay {
         chart.reset(0);
         Overlay {
             visible: settings.overlay.visible_at_start,
-            chart_on: settings.overlay.timing_chart,
+            chart_mode: if settings.overlay.timing_chart {
+                ChartMode::Compact
+            } else {
+                ChartMode::Off
+            },
+            paused: None,
             fixed_costs: false,
             colors: settings.overlay.colors,
             title: settings.title.clone(),
@@ -199,12 +251,13 @@ impl Overlay {
             frame_ms: Smoothed::default(),
             update_ms: Smoothed::default(),
             render_ms: Smoothed::default(),
-            present_fps: Smoothed::seeded(settings.target_fps),
+            present: PresentRate::new(),
             last: FrameStats::default(),
             last_dropped: 0,
             last_severity: Severity::Normal,
             drops: DropDetector::new(),
             chart,
+            tall: Tall::new(settings.width),
             cart_rows: OverlayRows::default(),
             line: String::with_capacity(128),
             notice: String::new(),
@@ -251,15 +304,80 @@ impl Overlay {
         self.backend.push_str(name);
     }
 
-    /// Whether the timing chart is drawn.
+    /// Whether a timing chart is drawn, compact or tall.
     pub fn timing_chart(&self) -> bool {
-        self.chart_on
+        self.chart_mode != ChartMode::Off
     }
 
-    /// Shows or hides the timing chart. Its samples are kept either way, so turning it on shows
-    /// the recent past.
+    /// Shows the compact timing chart, or no chart. Its samples are kept either way, so turning
+    /// it on shows the recent past.
     pub fn set_timing_chart(&mut self, on: bool) {
-        self.chart_on = on;
+        self.chart_mode = if on {
+            ChartMode::Compact
+        } else {
+            ChartMode::Off
+        };
+    }
+
+    /// What the chart area shows.
+    pub fn chart_mode(&self) -> ChartMode {
+        self.chart_mode
+    }
+
+    /// Chooses what the chart area shows. Samples are collected whatever the mode, so any chart
+    /// shows the recent past as soon as it is chosen.
+    pub fn set_chart_mode(&mut self, mode: ChartMode) {
+        self.chart_mode = mode;
+    }
+
+    /// The view key's cycle: hidden -> metrics -> metrics + compact chart -> metrics + tall
+    /// chart -> hidden.
+    ///
+    /// From hidden it always starts at the metrics alone, whatever chart was shown before.
+    ///
+    /// ```
+    /// use bt::Settings;
+    /// use bt_overlay::{ChartMode, Overlay};
+    ///
+    /// let mut overlay = Overlay::new(&Settings::default());
+    /// let mut seen = Vec::new();
+    /// for _ in 0..5 {
+    ///     overlay.cycle_view();
+    ///     seen.push((overlay.is_visible(), overlay.chart_mode()));
+    /// }
+    /// assert_eq!(
+    ///     seen,
+    ///     [
+    ///         (true, ChartMode::Off),
+    ///         (true, ChartMode::Compact),
+    ///         (true, ChartMode::Tall),
+    ///         (false, ChartMode::Tall),
+    ///         (true, ChartMode::Off),
+    ///     ]
+    /// );
+    /// ```
+    pub fn cycle_view(&mut self) {
+        if !self.visible {
+            self.visible = true;
+            self.chart_mode = ChartMode::Off;
+            return;
+        }
+        match self.chart_mode {
+            ChartMode::Off => self.chart_mode = ChartMode::Compact,
+            ChartMode::Compact => self.chart_mode = ChartMode::Tall,
+            ChartMode::Tall => self.visible = false,
+        }
+    }
+
+    /// `Some(tick)` while the host is paused: the title row then says `PAUSED tick N` (in the
+    /// warning colour) instead of the title; `None` clears it.
+    pub fn set_paused(&mut self, tick: Option<u64>) {
+        self.paused = tick;
+    }
+
+    /// The tick the host said it is paused at, if it is.
+    pub fn paused(&self) -> Option<u64> {
+        self.paused
     }
 
     /// Whether [fixed-costs mode](Overlay::set_fixed_costs) is on.
@@ -309,14 +427,13 @@ impl Overlay {
         self.frame_ms.add(frame_ms);
         self.update_ms.add(update_ms);
         self.render_ms.add(render_ms);
-        if stats.delta_ms > 0.0 {
-            self.present_fps.add(1000.0 / stats.delta_ms);
-        }
+        self.present.observe(stats.delta_ms);
         let dropped = self.drops.observe(stats.delta_ms);
         // Graded on the time the frame was on screen (the clock's delta), not on measured CPU
         // time, so the same clock gives the same tints on every run and every machine.
         let severity = Severity::classify(stats.delta_ms, self.budget_ms, dropped);
         self.chart.push(Sample {
+            delta_ms: stats.delta_ms,
             update_ms,
             render_ms,
             updates: stats.updates,
@@ -327,6 +444,13 @@ impl Overlay {
         self.last = *stats;
         self.last_dropped = dropped;
         self.last_severity = severity;
+    }
+
+    /// Frames reaching the screen per second, as the metrics row shows it: the newest frames
+    /// whose deltas add up to at most a second, over the time they took (see [`PresentRate`]).
+    /// Before the first frame, the cart's `target_fps`.
+    pub fn present_fps(&self) -> f64 {
+        self.present.fps().unwrap_or(self.target_fps)
     }
 
     /// The last frame's measurements, as recorded.
@@ -402,34 +526,51 @@ impl Overlay {
 
     fn draw_body(&mut self, fb: &mut Framebuffer) {
         let (w, h) = (fb.width() as i32, fb.height() as i32);
-        let layout = Layout::new(self.chart_on);
+        let layout = Layout::new(self.chart_mode, h);
+        let present_fps = self.present_fps();
         let Overlay {
             line,
             colors: c,
             chart,
+            tall,
             ..
         } = self;
         let c = *c;
-        // Title; on the right the time the update cap lost over the chart's frames (when any),
-        // the presenter and the display. The title is cut short rather than run into them.
+        // Title (or the paused tick); on the right the time the update cap lost over the
+        // chart's frames (when any), the presenter and the display. The title is cut short
+        // rather than run into them.
         bar(fb, 0, w, &c);
-        display_label(line, chart.discarded_ms(), &self.backend, w, h);
+        // Lost time over the frames the chart shows: the tall chart shows fewer than the band.
+        let lost_ms = match self.chart_mode {
+            ChartMode::Tall => {
+                chart.discarded_ms_since(chart.total().saturating_sub(tall::columns(w)))
+            }
+            ChartMode::Off | ChartMode::Compact => chart.discarded_ms(),
+        };
+        display_label(line, lost_ms, &self.backend, w, h);
         let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
         fb.clip_set(Rect::new(0, 0, right - DIVIDER_GAP, BAR_HEIGHT));
-        fb.system_print(EDGE_MARGIN, 0, c.text, &self.title);
+        match self.paused {
+            Some(tick) => fb.system_printf(
+                EDGE_MARGIN,
+                0,
+                c.warning,
+                format_args!("PAUSED tick {tick}"),
+            ),
+            None => fb.system_print(EDGE_MARGIN, 0, c.text, &self.title),
+        }
         fb.clip_reset();
         segments(fb, right, 0, line, c.text, c.gap);
         if let Some((top, height)) = layout.chart {
-            chart.draw(fb, top, height, self.budget_ms, &c);
+            if self.chart_mode == ChartMode::Tall {
+                tall.draw(fb, chart, top, height, self.budget_ms, &c);
+            } else {
+                chart.draw(fb, top, height, self.budget_ms, &c);
+            }
         }
         // Present and target rates, and the cart's drawing calls.
         bar(fb, layout.metrics_y, w, &c);
-        metrics_row(
-            line,
-            self.present_fps.get(),
-            self.target_fps,
-            self.last.draw_calls,
-        );
+        metrics_row(line, present_fps, self.target_fps, self.last.draw_calls);
         segments(fb, EDGE_MARGIN, layout.metrics_y, line, c.text, c.gap);
         // Frame, update (xN when several ran) and render times.
         bar(fb, layout.timing_y, w, &c);

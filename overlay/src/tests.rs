@@ -63,7 +63,7 @@ fn toggle_corner_is_17_by_13_at_the_bottom_left() {
 #[test]
 fn layout_moves_the_metrics_rows_below_the_chart() {
     assert_eq!(
-        Layout::new(false),
+        Layout::new(ChartMode::Off, 240),
         Layout {
             chart: None,
             metrics_y: 14,
@@ -71,13 +71,131 @@ fn layout_moves_the_metrics_rows_below_the_chart() {
         }
     );
     assert_eq!(
-        Layout::new(true),
+        Layout::new(ChartMode::Compact, 240),
         Layout {
             chart: Some((14, 22)),
             metrics_y: 37,
             timing_y: 51
         }
     );
+    // The tall chart takes half the screen under the title; the metrics rows follow it.
+    assert_eq!(
+        Layout::new(ChartMode::Tall, 240),
+        Layout {
+            chart: Some((14, 120)),
+            metrics_y: 135,
+            timing_y: 149
+        }
+    );
+    assert_eq!(Layout::new(ChartMode::Tall, 120).chart, Some((14, 60)));
+}
+
+#[test]
+fn the_view_key_cycles_hidden_metrics_compact_tall_and_back_to_hidden() {
+    let mut o = Overlay::new(&Settings::default());
+    assert!(!o.is_visible());
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        o.cycle_view();
+        seen.push((o.is_visible(), o.chart_mode(), o.timing_chart()));
+    }
+    use ChartMode::*;
+    assert_eq!(
+        seen,
+        [
+            (true, Off, false),
+            (true, Compact, true),
+            (true, Tall, true),
+            (false, Tall, true),
+            (true, Off, false),
+            (true, Compact, true),
+            (true, Tall, true),
+            (false, Tall, true),
+        ]
+    );
+}
+
+#[test]
+fn the_timing_chart_switch_means_compact_or_off() {
+    assert_eq!(visible(true).chart_mode(), ChartMode::Compact);
+    assert_eq!(visible(false).chart_mode(), ChartMode::Off);
+    let mut o = visible(false);
+    o.set_chart_mode(ChartMode::Tall);
+    assert!(o.timing_chart());
+    o.set_timing_chart(true);
+    assert_eq!(o.chart_mode(), ChartMode::Compact);
+    o.set_timing_chart(false);
+    assert_eq!(o.chart_mode(), ChartMode::Off);
+    assert!(!o.timing_chart());
+    assert_eq!(ChartMode::default(), ChartMode::Off);
+}
+
+#[test]
+fn samples_are_collected_whatever_the_mode_and_the_tall_chart_shows_them() {
+    let mut o = visible(false);
+    for _ in 0..30 {
+        o.record(&steady());
+    }
+    o.set_chart_mode(ChartMode::Tall);
+    let fb = drawn(&mut o);
+    // Frame 29's update count (one: green) in its column of the tall chart's count strip.
+    let count_row = 14 + 24 + 51 + 1;
+    assert_eq!(
+        fb.get(TALL_GUTTER + 29, count_row),
+        Some(o.colors().update_dot)
+    );
+    assert_eq!(fb.get(TALL_GUTTER + 30, count_row), Some(o.colors().bar));
+}
+
+#[test]
+fn present_fps_counts_frames_over_the_time_they_took() {
+    let mut o = visible(false);
+    assert_eq!(o.present_fps(), 60.0, "the target before any frame");
+    for _ in 0..6 {
+        for delta_ms in [16.7, 16.7, 50.0, 8.3, 400.0] {
+            o.record(&FrameStats {
+                delta_ms,
+                ..steady()
+            });
+        }
+    }
+    // Ten frames in the newest 983.4 ms: 10.17, where the average of 1000 / delta said 58.
+    assert!((o.present_fps() - 10.0 / 0.9834).abs() < 1e-9);
+    let mut row = String::new();
+    text::metrics_row(&mut row, o.present_fps(), 60.0, 0);
+    assert!(row.starts_with("Present  10 FPS|"), "{row}");
+}
+
+#[test]
+fn the_timing_row_reads_microseconds_below_a_millisecond() {
+    let mut o = visible(false);
+    o.record(&FrameStats {
+        updates: 2,
+        update_ms: 0.08,
+        render_ms: 0.85,
+        frame_ms: 0.99,
+        ..steady()
+    });
+    drawn(&mut o);
+    assert_eq!(o.line, "Frame  990us|update()   80usx2|render()  850us");
+}
+
+#[test]
+fn paused_the_title_row_says_so_in_the_warning_colour() {
+    let settings = Settings::default().overlay_visible(true).title("Arena");
+    let mut o = Overlay::new(&settings);
+    let title = |fb: &Framebuffer| title_span(fb, 0, 120);
+    let plain = title(&drawn(&mut o));
+    o.set_paused(Some(1234));
+    assert_eq!(o.paused(), Some(1234));
+    let paused = title(&drawn(&mut o));
+    let c = *o.colors();
+    let mut expected = Framebuffer::new(W as u32, H as u32);
+    expected.draw_rect_fill(Rect::new(0, 0, W, BAR_HEIGHT), c.bar);
+    expected.system_print(EDGE_MARGIN, 0, c.warning, "PAUSED tick 1234");
+    assert_eq!(paused, title(&expected));
+    o.set_paused(None);
+    assert_eq!(title(&drawn(&mut o)), plain);
 }
 
 #[test]
@@ -631,4 +749,29 @@ fn the_title_row_names_the_backend_a_host_sets() {
             .unwrap()
     };
     assert_eq!(first_ink(&cpu) - first_ink(&vulkan), 18);
+}
+
+#[test]
+fn in_tall_mode_the_title_counts_lost_time_over_the_frames_the_tall_chart_shows() {
+    let mut o = visible(true);
+    o.record(&FrameStats {
+        updates: 8,
+        clamped: true,
+        discarded_ms: 200.0,
+        ..steady()
+    });
+    // 300 more frames: the compact band (320 columns) still holds the clamped frame, the
+    // tall chart (320 - 32 columns) no longer does.
+    for _ in 0..300 {
+        o.record(&steady());
+    }
+    let lost_shown = |o: &mut Overlay| {
+        let fb = drawn(o);
+        !title_span(&fb, 150, 240)
+            .iter()
+            .all(|&p| p == o.colors().bar)
+    };
+    assert!(lost_shown(&mut o));
+    o.set_chart_mode(ChartMode::Tall);
+    assert!(!lost_shown(&mut o));
 }

@@ -8,26 +8,110 @@ use bt::{Framebuffer, Rect, GLYPH_ADVANCE};
 
 use crate::{BAR_HEIGHT, DIVIDER_GAP};
 
-/// Milliseconds with one decimal, halves rounded away from zero (`8.25` shows as `8.3`, as a
-/// person reading the figure expects). Honours width and alignment, so `{:>4}` pads on the left.
+/// A time given in milliseconds, written with its unit: from 1 ms up in milliseconds with one
+/// decimal (`8.3ms`, halves rounded away from zero as a person reading the figure expects), and
+/// below that in whole microseconds (`850us`), so a fast frame never reads `0.0ms`. Width and
+/// alignment apply to the whole, unit included: `{:>6}` writes ` 8.3ms` and ` 850us` alike.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Ms(pub f64);
 
 impl fmt::Display for Ms {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // `as` saturates, and NaN becomes 0: no input can panic here.
-        let tenths = (self.0 * 10.0).round() as i64;
-        let mut buf = [0u8; 24];
+        let ms = if self.0.is_nan() { 0.0 } else { self.0 };
+        let mut buf = [0u8; 32];
         let mut cursor = Cursor {
             buf: &mut buf,
             len: 0,
         };
-        let sign = if tenths < 0 { "-" } else { "" };
-        let abs = tenths.unsigned_abs();
-        let _ = write!(cursor, "{sign}{}.{}", abs / 10, abs % 10);
+        // Decided on the rounded figure, so 0.9996 ms reads `1.0ms`, never `1000us`.
+        let us = (ms * 1000.0).round();
+        if us.abs() < 1000.0 {
+            let _ = write!(cursor, "{}us", us as i64);
+        } else {
+            // `as` saturates: no input can panic here.
+            let tenths = (ms * 10.0).round() as i64;
+            let sign = if tenths < 0 { "-" } else { "" };
+            let abs = tenths.unsigned_abs();
+            let _ = write!(cursor, "{sign}{}.{}ms", abs / 10, abs % 10);
+        }
         let len = cursor.len;
         // Only ASCII was written.
         f.pad(std::str::from_utf8(&buf[..len]).unwrap_or("?"))
+    }
+}
+
+/// A scale value or a lost time in at most five characters, for the tall chart: whole
+/// milliseconds from 10 ms (`150ms`), one decimal below (`3.2ms`, `2ms` when the decimal is 0),
+/// whole microseconds below 1 ms (`850us`) and seconds with one decimal from 1 s (`1.5s`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Short(pub f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = if self.0.is_nan() {
+            0.0
+        } else {
+            self.0.max(0.0)
+        };
+        let mut buf = [0u8; 32];
+        let mut cursor = Cursor {
+            buf: &mut buf,
+            len: 0,
+        };
+        let tenths = |v: f64| (v * 10.0).round() as u64;
+        if (ms * 1000.0).round() < 1000.0 {
+            let _ = write!(cursor, "{}us", (ms * 1000.0).round() as u64);
+        } else if ms.round() >= 1000.0 {
+            let t = tenths(ms / 1000.0);
+            let _ = write!(cursor, "{}.{}s", t / 10, t % 10);
+        } else if tenths(ms) >= 100 {
+            let _ = write!(cursor, "{}ms", ms.round() as u64);
+        } else {
+            let t = tenths(ms);
+            if t % 10 == 0 {
+                let _ = write!(cursor, "{}ms", t / 10);
+            } else {
+                let _ = write!(cursor, "{}.{}ms", t / 10, t % 10);
+            }
+        }
+        let len = cursor.len;
+        f.pad(std::str::from_utf8(&buf[..len]).unwrap_or("?"))
+    }
+}
+
+/// A few characters of text formatted on the stack, for labels drawn each frame.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SmallText {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl SmallText {
+    /// `args` formatted, cut short at 32 bytes.
+    pub fn format(args: fmt::Arguments<'_>) -> SmallText {
+        let mut buf = [0u8; 32];
+        let mut cursor = Cursor {
+            buf: &mut buf,
+            len: 0,
+        };
+        let _ = cursor.write_fmt(args);
+        let len = cursor.len;
+        SmallText { buf, len }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // Cut at a character boundary if the formatting ran past the buffer.
+        let mut len = self.len;
+        while std::str::from_utf8(&self.buf[..len]).is_err() {
+            len -= 1;
+        }
+        std::str::from_utf8(&self.buf[..len]).unwrap_or("")
+    }
+
+    /// Its width in pixels in the system font.
+    pub fn width(&self) -> i32 {
+        plain_width(self.as_str())
     }
 }
 
@@ -58,13 +142,14 @@ pub(crate) fn display_label(
 ) {
     out.clear();
     if lost_ms > 0.0 {
-        let _ = write!(out, "lost {}ms|", Ms(lost_ms));
+        let _ = write!(out, "lost {}|", Ms(lost_ms));
     }
     let _ = write!(out, "{backend}|{width}x{height}");
 }
 
-/// Writes the timing row: `Frame  8.3ms|update()  1.5msx3|render()  3.8ms`. The step suffix is
-/// `xN` when more than one update ran and two spaces otherwise, so the row does not jump about.
+/// Writes the timing row: `Frame  8.3ms|update()  1.5msx3|render()  850us`. Each time takes six
+/// characters whatever its unit, and the step suffix is `xN` when more than one update ran and
+/// two spaces otherwise, so the row does not jump about.
 pub(crate) fn timing_row(
     out: &mut String,
     frame_ms: f64,
@@ -75,7 +160,7 @@ pub(crate) fn timing_row(
     out.clear();
     let _ = write!(
         out,
-        "Frame {:>4}ms|update() {:>4}ms",
+        "Frame {:>6}|update() {:>6}",
         Ms(frame_ms),
         Ms(update_ms)
     );
@@ -84,7 +169,7 @@ pub(crate) fn timing_row(
     } else {
         out.push_str("  ");
     }
-    let _ = write!(out, "|render() {:>4}ms", Ms(render_ms));
+    let _ = write!(out, "|render() {:>6}", Ms(render_ms));
 }
 
 /// Writes the metrics row: `Present  60 FPS|Target 60 FPS|Draw Calls 42`.
@@ -141,13 +226,64 @@ mod tests {
 
     #[test]
     fn milliseconds_round_halves_up_and_pad_to_the_width_asked() {
-        assert_eq!(format!("{:>4}", Ms(8.25)), " 8.3");
-        assert_eq!(format!("{:>4}", Ms(3.75)), " 3.8");
-        assert_eq!(format!("{:>4}", Ms(0.0)), " 0.0");
-        assert_eq!(format!("{:>4}", Ms(123.44)), "123.4");
-        assert_eq!(format!("{}", Ms(66.666)), "66.7");
-        assert_eq!(format!("{}", Ms(-1.25)), "-1.3");
-        assert_eq!(format!("{}", Ms(f64::NAN)), "0.0");
+        assert_eq!(format!("{:>6}", Ms(8.25)), " 8.3ms");
+        assert_eq!(format!("{:>6}", Ms(3.75)), " 3.8ms");
+        assert_eq!(format!("{:>6}", Ms(123.44)), "123.4ms");
+        assert_eq!(format!("{}", Ms(66.666)), "66.7ms");
+        assert_eq!(format!("{}", Ms(-1.25)), "-1.3ms");
+    }
+
+    #[test]
+    fn times_below_a_millisecond_read_in_microseconds_never_zero_ms() {
+        assert_eq!(format!("{:>6}", Ms(0.85)), " 850us");
+        assert_eq!(format!("{:>6}", Ms(0.08)), "  80us");
+        assert_eq!(format!("{:>6}", Ms(0.0004)), "   0us");
+        assert_eq!(format!("{:>6}", Ms(0.0)), "   0us");
+        assert_eq!(format!("{}", Ms(f64::NAN)), "0us");
+        assert_eq!(format!("{}", Ms(0.9994)), "999us");
+        assert_eq!(
+            format!("{}", Ms(0.9996)),
+            "1.0ms",
+            "rounds up into milliseconds"
+        );
+        assert_eq!(format!("{}", Ms(1.0)), "1.0ms");
+        assert_eq!(format!("{}", Ms(-0.5)), "-500us");
+    }
+
+    #[test]
+    fn every_time_in_the_timing_row_takes_six_characters() {
+        let mut s = String::new();
+        for (frame, update, render) in [(8.25, 1.5, 3.75), (0.85, 0.012, 0.3), (16.0, 0.0, 0.999)] {
+            timing_row(&mut s, frame, update, 1, render);
+            let fields: Vec<&str> = s.split('|').collect();
+            assert_eq!(fields[0].len(), "Frame ".len() + 6, "{s}");
+            assert_eq!(fields[1].len(), "update() ".len() + 6 + 2, "{s}");
+            assert_eq!(fields[2].len(), "render() ".len() + 6, "{s}");
+        }
+        timing_row(&mut s, 0.85, 0.08, 2, 0.3);
+        assert_eq!(s, "Frame  850us|update()   80usx2|render()  300us");
+    }
+
+    #[test]
+    fn short_values_fit_five_characters() {
+        let cases = [
+            (150.0, "150ms"),
+            (50.0, "50ms"),
+            (16.667, "17ms"),
+            (3.2, "3.2ms"),
+            (2.0, "2ms"),
+            (9.96, "10ms"),
+            (0.85, "850us"),
+            (0.1, "100us"),
+            (0.9996, "1ms"),
+            (1000.0, "1.0s"),
+            (2500.0, "2.5s"),
+            (999.6, "1.0s"),
+        ];
+        for (ms, want) in cases {
+            assert_eq!(Short(ms).to_string(), want, "{ms}");
+            assert!(want.len() <= 5);
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! reallocation, so work on other test threads cannot disturb the count.
 
 use bt::{Framebuffer, Settings, Tag};
-use bt_overlay::{FrameStats, Overlay};
+use bt_overlay::{ChartMode, FrameStats, Overlay};
 use bt_test_support::CountingAlloc;
 
 #[global_allocator]
@@ -38,7 +38,15 @@ fn run_frame(o: &mut Overlay, fb: &mut Framebuffer, i: u64) {
 }
 
 fn warm(settings: &Settings) -> (Overlay, Framebuffer, u64) {
+    warm_in(settings, None)
+}
+
+/// Warms an overlay up, in `mode` when given.
+fn warm_in(settings: &Settings, mode: Option<ChartMode>) -> (Overlay, Framebuffer, u64) {
     let mut o = Overlay::new(settings);
+    if let Some(mode) = mode {
+        o.set_chart_mode(mode);
+    }
     let mut fb = Framebuffer::new(settings.width, settings.height);
     // Longer than the chart is wide, so the Start tag has scrolled off and every buffer has
     // reached its working size.
@@ -93,6 +101,61 @@ fn after_tags_scroll_off_frames_allocate_nothing_again() {
     assert_eq!(o.tags().count(), 0, "all tags have scrolled off");
     let n = allocations_during(|| {
         for i in resume..resume + 1000 {
+            run_frame(&mut o, &mut fb, i);
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn steady_frames_with_the_tall_chart_allocate_nothing() {
+    let settings = Settings::default().overlay_visible(true);
+    let (mut o, mut fb, start) = warm_in(&settings, Some(ChartMode::Tall));
+    let n = allocations_during(|| {
+        for i in start..start + 1000 {
+            run_frame(&mut o, &mut fb, i);
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn the_tall_chart_lays_out_tag_labels_and_lost_time_without_allocating() {
+    for (w, h) in [(320, 240), (160, 120)] {
+        let settings = Settings::default().display(w, h).overlay_visible(true);
+        let (mut o, mut fb, start) = warm_in(&settings, Some(ChartMode::Tall));
+        // Tags crowded enough to be stacked, shortened and left out, still on the chart while
+        // the frames are counted (placing a tag allocates its label; drawing it must not).
+        for i in start..start + 40 {
+            if i % 3 == 0 {
+                o.add_tag(Tag {
+                    tick: i,
+                    label: format!("wave {i}"),
+                });
+            }
+            run_frame(&mut o, &mut fb, i);
+        }
+        let resume = start + 40;
+        let n = allocations_during(|| {
+            for i in resume..resume + 60 {
+                run_frame(&mut o, &mut fb, i);
+            }
+        });
+        assert!(o.tags().count() > 5, "{w}x{h}: the tags are still there");
+        assert_eq!(n, 0, "{w}x{h}");
+    }
+}
+
+#[test]
+fn cycling_the_view_and_pausing_allocate_nothing() {
+    let settings = Settings::default().overlay_visible(true).timing_chart(true);
+    let (mut o, mut fb, start) = warm(&settings);
+    let n = allocations_during(|| {
+        for i in start..start + 200 {
+            if i % 10 == 0 {
+                o.cycle_view();
+            }
+            o.set_paused((i % 20 < 10).then_some(i));
             run_frame(&mut o, &mut fb, i);
         }
     });

@@ -1,0 +1,455 @@
+//! The tall chart: its scales and layout, and what it draws, checked pixel by pixel.
+
+use super::*;
+
+#[test]
+fn scale_tops_take_readable_steps() {
+    assert_eq!(nice_ceil(41.7), 50.0);
+    assert_eq!(nice_ceil(50.0), 50.0);
+    assert_eq!(nice_ceil(133.3), 150.0);
+    assert_eq!(nice_ceil(3.1), 4.0);
+    assert!((nice_ceil(0.085) - 0.1).abs() < 1e-12);
+    assert_eq!(nice_ceil(8.5), 10.0);
+}
+
+#[test]
+fn the_delta_scale_fits_the_longest_frame_between_two_and_a_half_and_eight_budgets() {
+    let budget = 1000.0 / 60.0;
+    assert_eq!(delta_scale(16.7, budget), 50.0, "never below 2.5 budgets");
+    assert_eq!(delta_scale(50.0, budget), 50.0);
+    assert_eq!(delta_scale(70.0, budget), 80.0);
+    assert_eq!(
+        delta_scale(400.0, budget),
+        150.0,
+        "capped at 8 budgets, 133 ms"
+    );
+    assert_eq!(delta_scale(f64::NAN, budget), 50.0);
+    assert_eq!(delta_scale(5.0, f64::INFINITY), 20.0);
+    assert_eq!(delta_scale(5000.0, f64::INFINITY), 1000.0);
+}
+
+#[test]
+fn the_cost_scale_fits_what_the_cart_uses() {
+    assert_eq!(cost_scale(3.1), 4.0);
+    assert!((cost_scale(0.08) - 0.1).abs() < 1e-12);
+    assert!((cost_scale(0.0) - 0.1).abs() < 1e-12);
+    assert_eq!(cost_scale(20.0), 20.0);
+}
+
+#[test]
+fn any_time_takes_a_row_and_stacked_costs_both_show() {
+    assert_eq!(rows_for(0.0, 50.0, 51), 0);
+    assert_eq!(rows_for(0.01, 50.0, 51), 1);
+    assert_eq!(rows_for(25.0, 50.0, 51), 26);
+    assert_eq!(rows_for(400.0, 150.0, 51), 51);
+    assert_eq!(stacked_rows(0.01, 3.0, 4.0, 26), (1, 19));
+    assert_eq!(stacked_rows(0.0, 0.001, 4.0, 26), (0, 1));
+    assert_eq!(stacked_rows(20.0, 20.0, 4.0, 26), (26, 0));
+}
+
+#[test]
+fn the_layout_splits_half_a_240_screen_and_drops_the_legend_at_120() {
+    let big = TallLayout::new(320, 14, 120);
+    assert_eq!((big.lanes, big.columns), (2, 320 - TALL_GUTTER));
+    assert_eq!((big.bars_top, big.bars_height), (38, 51));
+    assert_eq!((big.count_top, big.notch_top), (90, 94));
+    assert_eq!((big.cost_top, big.cost_height), (97, 25));
+    assert_eq!(big.legend_top, Some(123));
+    assert_eq!(
+        big.legend_top.unwrap() + TEXT_ROWS,
+        14 + 120,
+        "fills the chart"
+    );
+    let small = TallLayout::new(160, 14, 60);
+    assert_eq!((small.lanes, small.legend_top), (1, None));
+    assert_eq!(small.cost_top + small.cost_height, 14 + 60);
+    assert!(small.bars_height >= 20 && small.cost_height >= NUMBER_ROWS);
+}
+
+// What the whole overlay draws in tall mode.
+
+use bt::{Settings, Tag};
+
+use crate::{ChartMode, FrameStats, Overlay, BAR_HEIGHT, ROW_GAP};
+
+const BUDGET: f64 = 1000.0 / 60.0;
+
+fn tall(width: u32, height: u32) -> Overlay {
+    let settings = Settings::default()
+        .display(width, height)
+        .overlay_visible(true);
+    let mut o = Overlay::new(&settings);
+    o.set_chart_mode(ChartMode::Tall);
+    o
+}
+
+fn layout_of(width: u32, height: u32) -> TallLayout {
+    TallLayout::new(width as i32, BAR_HEIGHT + ROW_GAP, height as i32 / 2)
+}
+
+fn drawn(o: &mut Overlay, width: u32, height: u32) -> Framebuffer {
+    let mut fb = Framebuffer::new(width, height);
+    o.draw(&mut fb);
+    fb
+}
+
+/// A frame of `updates` updates that took as long as they pay for (one budget for none).
+fn frame(updates: u32) -> FrameStats {
+    FrameStats {
+        updates,
+        delta_ms: BUDGET * f64::from(updates.max(1)),
+        update_ms: 0.5 * f64::from(updates),
+        render_ms: 2.0,
+        frame_ms: 3.0,
+        ..FrameStats::default()
+    }
+}
+
+fn clamped() -> FrameStats {
+    FrameStats {
+        clamped: true,
+        discarded_ms: 400.0 - 8.0 * BUDGET,
+        delta_ms: 400.0,
+        ..frame(8)
+    }
+}
+
+#[test]
+fn a_zero_update_run_a_clamped_frame_and_a_three_update_frame_show_in_their_columns() {
+    let mut o = tall(320, 240);
+    // 0..100 one update; 100..106 none (4 ms frames); 110 clamped; 115 three updates.
+    for i in 0..120 {
+        o.record(&match i {
+            100..106 => FrameStats {
+                delta_ms: 4.0,
+                ..frame(0)
+            },
+            110 => clamped(),
+            115 => frame(3),
+            _ => frame(1),
+        });
+    }
+    let fb = drawn(&mut o, 320, 240);
+    let l = layout_of(320, 240);
+    let c = *o.colors();
+    // The ring is not full: frame i is drawn in column TALL_GUTTER + i.
+    let x = |i: i32| l.data_x + i;
+    for i in 0..120 {
+        let want = match i {
+            100..106 => c.zero_update,
+            110 | 115 => c.error,
+            _ => c.update_dot,
+        };
+        for y in l.count_top..l.count_top + COUNT_ROWS {
+            assert_eq!(fb.get(x(i), y), Some(want), "count of frame {i}, row {y}");
+        }
+        let notch = if i == 110 { c.clamp } else { c.bar };
+        for y in l.notch_top..l.notch_top + NOTCH_ROWS {
+            assert_eq!(fb.get(x(i), y), Some(notch), "notch of frame {i}");
+        }
+    }
+    // The zero-update run is one band of the zero-update colour, six columns wide.
+    let band: Vec<u8> = (98..108)
+        .map(|i| fb.get(x(i), l.count_top).unwrap())
+        .collect();
+    let z = c.zero_update;
+    let u = c.update_dot;
+    assert_eq!(band, [u, u, z, z, z, z, z, z, u, u]);
+    // The scale fits the 400 ms frame, capped at 8 budgets (133 ms): 150 ms.
+    let bottom = l.bars_top + l.bars_height;
+    let rows = |ms: f64| rows_for(ms, 150.0, l.bars_height);
+    // The clamped frame's bar runs off the top, with a break; the three-update frame's bar
+    // (50 ms, three budgets) is red to its top.
+    assert_eq!(fb.get(x(110), l.bars_top), Some(c.error));
+    assert_eq!(fb.get(x(110), l.bars_top + BREAK_ROW), Some(c.bar));
+    assert_eq!(fb.get(x(110), bottom - 1), Some(c.error));
+    assert_eq!(fb.get(x(115), bottom - rows(50.0)), Some(c.error));
+    assert_eq!(fb.get(x(115), bottom - rows(50.0) - 1), Some(c.bar));
+    // An ordinary frame: a bar of the text colour, one budget high, its top on the budget line.
+    assert_eq!(fb.get(x(50), bottom - 1), Some(c.text));
+    assert_eq!(
+        fb.get(x(50), bottom - rows(BUDGET)),
+        Some(c.grid),
+        "budget line"
+    );
+    assert_eq!(fb.get(x(50), bottom - rows(BUDGET) - 1), Some(c.bar));
+    // Frames with no update have no update cost: no green in their cost column.
+    let cost_rows = l.cost_top..l.cost_top + l.cost_height;
+    assert!(cost_rows
+        .clone()
+        .all(|y| fb.get(x(102), y) != Some(c.update_dot)));
+    assert!(cost_rows
+        .clone()
+        .any(|y| fb.get(x(102), y) == Some(c.render_dot)));
+    assert!(cost_rows
+        .clone()
+        .any(|y| fb.get(x(99), y) == Some(c.update_dot)));
+    // Nothing is drawn right of the newest frame but the budget lines.
+    assert!((l.bars_top..bottom)
+        .all(|y| matches!(fb.get(x(200), y), Some(p) if p == c.bar || p == c.grid)));
+}
+
+#[test]
+fn once_the_chart_is_full_the_newest_frame_is_in_the_rightmost_column() {
+    let mut o = tall(320, 240);
+    for _ in 0..400 {
+        o.record(&frame(1));
+    }
+    o.record(&frame(3));
+    let fb = drawn(&mut o, 320, 240);
+    let l = layout_of(320, 240);
+    let c = *o.colors();
+    assert_eq!(fb.get(319, l.count_top), Some(c.error));
+    assert_eq!(fb.get(318, l.count_top), Some(c.update_dot));
+    assert_eq!(
+        fb.get(l.data_x, l.count_top),
+        Some(c.update_dot),
+        "every column holds a frame"
+    );
+    assert_eq!(
+        fb.get(l.data_x - 1, l.count_top),
+        Some(c.gap),
+        "the gutter's rule"
+    );
+}
+
+/// Tags close together and far apart, several on one frame, long labels and short.
+fn tagged(o: &mut Overlay, frames: u64) {
+    let tags: &[(u64, &str)] = &[
+        (0, "Level start"),
+        (3, "Spawn"),
+        (5, "Boss"),
+        (40, "Explosion"),
+        (41, "Save"),
+        (41, "Autosave"),
+        (41, "Checkpoint"),
+        (42, "x"),
+        (90, "A very long tag label indeed"),
+        (100, "Wave 2"),
+        (104, "Wave 3"),
+        (135, ""),
+        (frames - 3, "Last"),
+    ];
+    for i in 0..frames {
+        for &(at, label) in tags {
+            if at == i {
+                o.add_tag(Tag {
+                    tick: i,
+                    label: label.to_string(),
+                });
+            }
+        }
+        o.record(&if i % 23 == 7 { frame(3) } else { frame(1) });
+    }
+}
+
+fn untagged(o: &mut Overlay, frames: u64) {
+    for i in 0..frames {
+        o.record(&if i % 23 == 7 { frame(3) } else { frame(1) });
+    }
+}
+
+#[test]
+fn tag_labels_never_overlap_one_another_or_the_bars() {
+    for (w, h) in [(320, 240), (160, 120), (640, 360)] {
+        let frames = 200.min(u64::from(w) - TALL_GUTTER as u64);
+        let mut o = tall(w, h);
+        tagged(&mut o, frames);
+        let fb = drawn(&mut o, w, h);
+        let l = layout_of(w, h);
+        let labels = o.tall.labels().to_vec();
+        assert!(labels.len() >= 3, "{w}x{h}: {labels:?}");
+        for (n, a) in labels.iter().enumerate() {
+            let r = a.rect;
+            assert!(r.w > 0 && r.h == TEXT_ROWS, "{w}x{h}: {a:?}");
+            assert!(
+                r.y >= l.lanes_top && r.y + r.h <= l.bars_top,
+                "{w}x{h}: above the bars"
+            );
+            assert!(
+                r.x == a.line_x + LABEL_INSET && r.x + r.w <= w as i32,
+                "{w}x{h}: {a:?}"
+            );
+            for b in &labels[n + 1..] {
+                assert!(!overlaps(&a.rect, &b.rect), "{w}x{h}: {a:?} and {b:?}");
+            }
+        }
+        // Tag ink above the bars is a label's text inside its rectangle or a tag's line.
+        let lines: Vec<i32> = o
+            .chart
+            .placed_tags()
+            .map(|(s, _)| l.data_x + s as i32)
+            .collect();
+        for y in l.lanes_top..l.bars_top {
+            for x in 0..w as i32 {
+                if fb.get(x, y) == Some(o.colors().tag) {
+                    let in_label = labels.iter().any(|a| a.rect.contains(x, y));
+                    assert!(
+                        in_label || lines.contains(&x),
+                        "{w}x{h}: stray ink at {x},{y}"
+                    );
+                }
+            }
+        }
+        // The same frames without tags: every pixel from the bars down is the same, or was
+        // background where a tag's line now shows. Tags never cover data.
+        let mut plain = tall(w, h);
+        untagged(&mut plain, frames);
+        let bare = drawn(&mut plain, w, h);
+        for y in l.bars_top..l.cost_top + l.cost_height {
+            for x in 0..w as i32 {
+                let (with, without) = (fb.get(x, y), bare.get(x, y));
+                let line_over_background =
+                    without == Some(o.colors().bar) && with == Some(o.colors().tag);
+                assert!(
+                    with == without || line_over_background,
+                    "{w}x{h}: {x},{y} is {with:?}, without tags {without:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn crowded_labels_are_shortened_or_stacked_and_what_cannot_fit_is_left_out() {
+    let mut o = tall(320, 240);
+    tagged(&mut o, 200);
+    drawn(&mut o, 320, 240);
+    let shown: Vec<(&str, usize, i32, bool)> = o
+        .tall
+        .labels()
+        .iter()
+        .map(|a| {
+            let label = o.chart.placed_tags().nth(a.tag).unwrap().1;
+            let lane = (a.rect.y - 14) / (TEXT_ROWS + 1);
+            (label, a.chars, lane, a.shortened)
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            // The chart's own tag and the cart's first, on one frame: stacked.
+            ("Start", 5, 0, false),
+            // Shortened to end before "Save", which took its lane.
+            ("Level start", 5, 1, true),
+            // "Spawn" and "Boss", 3 and 5 frames on, find both lanes taken by labels that
+            // cannot give up a character: left out.
+            ("Explosion", 9, 0, false),
+            // Three more tags one frame later: one fits in the second lane.
+            ("Save", 4, 1, false),
+            ("A very long tag label indeed", 28, 1, false),
+            ("Wave 2", 6, 0, false),
+            // "Wave 3", 4 frames after "Wave 2", would leave it no character; the empty
+            // label has nothing to show.
+            ("Last", 4, 0, false),
+        ]
+    );
+}
+
+#[test]
+fn a_run_of_clamped_frames_is_labelled_once_with_the_time_it_lost_where_it_covers_no_bar() {
+    let mut o = tall(320, 240);
+    for i in 0..200 {
+        o.record(&if (100..103).contains(&i) {
+            clamped()
+        } else {
+            frame(1)
+        });
+    }
+    let fb = drawn(&mut o, 320, 240);
+    let l = layout_of(320, 240);
+    let c = *o.colors();
+    let lost = o.tall.lost_labels();
+    assert_eq!(lost.len(), 1, "{lost:?}");
+    let r = lost[0];
+    // "lost 800ms" (3 x 266.7) right of the run, at the top of the bars' panel.
+    assert_eq!(
+        (r.x, r.y, r.w),
+        (l.data_x + 102 + 2, l.bars_top, 10 * GLYPH_ADVANCE)
+    );
+    let mut expected = Framebuffer::new(320, 240);
+    expected.clip_set(r);
+    expected.system_print(r.x, r.y - FONT_TOP, c.clamp, "lost 800ms");
+    for y in r.y..r.y + r.h {
+        for x in r.x..r.x + r.w {
+            let ink = expected.get(x, y) == Some(c.clamp);
+            assert_eq!(fb.get(x, y) == Some(c.clamp), ink, "{x},{y}");
+        }
+    }
+    // The bars under it end below it.
+    let bottom = l.bars_top + l.bars_height;
+    let top_of_bars = bottom - rows_for(BUDGET, 150.0, l.bars_height);
+    assert!(top_of_bars > r.y + r.h);
+}
+
+#[test]
+fn the_cost_panel_scales_to_what_the_cart_spends() {
+    for (render_ms, top, label) in [(3.0, 3.0, "3ms"), (0.08, 0.1, "100us")] {
+        let mut o = tall(320, 240);
+        for _ in 0..50 {
+            o.record(&FrameStats {
+                update_ms: 0.0,
+                render_ms,
+                ..frame(1)
+            });
+        }
+        let fb = drawn(&mut o, 320, 240);
+        let l = layout_of(320, 240);
+        let c = *o.colors();
+        let render_rows = (l.cost_top..l.cost_top + l.cost_height)
+            .filter(|&y| fb.get(l.data_x + 10, y) == Some(c.render_dot))
+            .count() as i32;
+        assert_eq!(
+            render_rows,
+            rows_for(render_ms, top, l.cost_height),
+            "{render_ms} ms"
+        );
+        assert!(
+            render_rows >= l.cost_height * 3 / 4,
+            "{render_ms} ms fills the panel"
+        );
+        let mut expected = Framebuffer::new(320, 240);
+        let x = l.data_x - 2 - plain_width(label);
+        expected.system_print(x, l.cost_top - FONT_TOP, c.text, label);
+        for y in l.cost_top..l.cost_top + NUMBER_ROWS {
+            for x in 0..l.data_x - 1 {
+                let ink = expected.get(x, y) == Some(c.text);
+                assert_eq!(fb.get(x, y) == Some(c.text), ink, "{label} at {x},{y}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_legend_shows_at_320_by_240_and_gives_way_at_160_by_120() {
+    let legend_rows = |w: u32, h: u32| {
+        let mut o = tall(w, h);
+        o.record(&frame(1));
+        let fb = drawn(&mut o, w, h);
+        let top = BAR_HEIGHT + ROW_GAP;
+        let c = *o.colors();
+        // The zero-update colour appears in the chart only in the legend's "0".
+        (top..top + h as i32 / 2)
+            .filter(|&y| (0..w as i32).any(|x| fb.get(x, y) == Some(c.zero_update)))
+            .count()
+    };
+    assert!(legend_rows(320, 240) > 0);
+    assert_eq!(legend_rows(160, 120), 0);
+}
+
+#[test]
+fn tiny_and_odd_screens_draw_without_panicking() {
+    for (w, h) in [
+        (1, 1),
+        (16, 16),
+        (33, 200),
+        (40, 30),
+        (320, 20),
+        (2000, 1000),
+    ] {
+        let mut o = tall(w, h);
+        tagged(&mut o, 60);
+        o.record(&clamped());
+        drawn(&mut o, w, h);
+    }
+}
