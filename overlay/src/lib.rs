@@ -598,7 +598,7 @@ impl Overlay {
 }
 
 /// The text of the bottom bar while the overlay is shown.
-pub const HIDE_HINT: &str = "` or click here to hide";
+pub const HIDE_HINT: &str = "` view  click: hide  F7 tall  F8 save timings";
 
 /// A full-width bar at `y` with its gap row above (the bottom rows stack upward).
 fn footer_bar(fb: &mut Framebuffer, y: i32, w: i32, c: &OverlayColors) {

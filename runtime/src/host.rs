@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use bt::host::{Source, TRIGGER_PRESS};
 use bt::{Key, BTN_L2, BTN_POINTER_A, BTN_R2};
-use bt_overlay::Overlay;
+use bt_overlay::{ChartMode, Overlay};
 
 use crate::capture;
 use crate::engine::{Engine, EngineError, FrameReport};
@@ -225,7 +225,9 @@ impl Host {
     /// # Errors
     /// As [`Engine::render_at`].
     pub fn pause_at(&mut self, seconds: f64) -> Result<(), EngineError> {
-        self.engine.render_at(seconds, Origin::Start)
+        self.engine.render_at(seconds, Origin::Start)?;
+        self.show_paused();
+        Ok(())
     }
 
     /// Reloads the cart's assets whenever `watcher` sees a change, and its palette from
@@ -377,18 +379,31 @@ impl Host {
 
     fn host_key(&mut self, key: Key) -> Option<HostAction> {
         match key {
-            Key::Backquote => self.toggle_overlay(),
+            Key::Backquote => self.change_view(Overlay::cycle_view),
+            Key::F7 => self.change_view(|o| {
+                // The tall chart, or back to the compact band; either way the metrics show.
+                let tall = o.is_visible() && o.chart_mode() == ChartMode::Tall;
+                o.set_visible(true);
+                o.set_chart_mode(if tall {
+                    ChartMode::Compact
+                } else {
+                    ChartMode::Tall
+                });
+            }),
             Key::F5 if self.engine.is_paused() => {
                 self.engine.resume();
+                self.show_paused();
                 // A replay whose init failed stays paused.
                 (!self.engine.is_paused()).then_some(HostAction::Resumed)
             }
             Key::F5 => {
                 self.engine.pause();
+                self.show_paused();
                 Some(HostAction::Paused)
             }
             Key::F6 if self.engine.is_paused() => {
                 self.engine.step(1).ok()?;
+                self.show_paused();
                 Some(HostAction::Stepped(self.engine.ticks()))
             }
             Key::F8 => Some(match self.save_timings() {
@@ -405,12 +420,29 @@ impl Host {
     }
 
     fn toggle_overlay(&mut self) -> Option<HostAction> {
-        self.engine.overlay_mut()?.toggle();
+        self.change_view(Overlay::toggle)
+    }
+
+    /// Changes what the overlay shows, and draws a paused frame again to show it.
+    fn change_view(&mut self, change: impl FnOnce(&mut Overlay)) -> Option<HostAction> {
+        change(self.engine.overlay_mut()?);
         if self.engine.is_paused() {
             // Nothing runs while paused, so draw the same frame again with the overlay changed.
             let _ = self.engine.redraw();
         }
         Some(HostAction::OverlayToggled)
+    }
+
+    /// Puts `PAUSED tick N` on the overlay's title row while the engine is paused (and takes
+    /// it off when it runs), then draws a paused frame again so the words show at once.
+    pub fn show_paused(&mut self) {
+        let paused = self.engine.is_paused().then(|| self.engine.ticks());
+        if let Some(o) = self.engine.overlay_mut() {
+            o.set_paused(paused);
+        }
+        if paused.is_some() {
+            let _ = self.engine.redraw();
+        }
     }
 
     /// Saves the framebuffer as it is on screen (display size, overlay included) into the

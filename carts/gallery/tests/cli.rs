@@ -368,6 +368,81 @@ fn diagnose_golden_chart_under_a_stuttering_clock() {
 }
 
 #[test]
+fn tall_chart_golden_pictures() {
+    // Jitter between 5 and 40 ms: uneven frames, runs of zero and several updates.
+    check_golden(
+        &[
+            "diagnose",
+            "hello",
+            "--clock",
+            "jitter:5:40:7",
+            "--frames",
+            "300",
+            "--chart",
+            "tall",
+            "--fixed-costs",
+        ],
+        "tall-hello-jitter.png",
+    );
+    // A heavy cart with a 200 ms stall the 8-update cap clamps, and 8.3 ms frames.
+    check_golden(
+        &[
+            "diagnose",
+            "bunnymark",
+            "--arg",
+            "sprites=60000",
+            "--clock",
+            "sequence:16.7,16.7,16.7,50,16.7,16.7,200,8.3,8.3",
+            "--frames",
+            "300",
+            "--chart",
+            "tall",
+            "--fixed-costs",
+        ],
+        "tall-bunnymark-stall.png",
+    );
+    // 30 frames a second on a 60 Hz host: every frame runs two updates.
+    check_golden(
+        &[
+            "diagnose",
+            "hello",
+            "--clock",
+            "paced:30",
+            "--host-hz",
+            "60",
+            "--frames",
+            "300",
+            "--chart",
+            "tall",
+            "--fixed-costs",
+        ],
+        "tall-hello-paced-30-on-60.png",
+    );
+}
+
+#[test]
+fn a_shot_with_the_overlay_runs_the_charted_frames_live() {
+    // The chart, rates and draw calls are measured over live frames; fixed costs make the
+    // picture reproducible.
+    check_golden(
+        &["shot", "timers", "--at", "12", "--overlay", "--fixed-costs"],
+        "timers-12s-overlay.png",
+    );
+    check_golden(
+        &[
+            "shot",
+            "timers",
+            "--at",
+            "12",
+            "--chart",
+            "tall",
+            "--fixed-costs",
+        ],
+        "timers-12s-tall.png",
+    );
+}
+
+#[test]
 fn diagnose_csv_has_a_row_per_frame_with_severity_drops_and_tags() {
     let dir = ScratchDir::new("cli");
     let (png, csv) = (dir.join("diag.png"), dir.join("diag.csv"));

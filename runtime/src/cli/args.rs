@@ -47,6 +47,28 @@ pub enum FromArg {
     Current,
 }
 
+/// What the overlay's chart area shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ChartArg {
+    /// The compact band under the title row.
+    Compact,
+    /// The tall chart: frame deltas against the budget, updates per frame, costs, tags.
+    Tall,
+    /// No chart, the metric rows only.
+    Off,
+}
+
+impl ChartArg {
+    /// The overlay's mode for this choice.
+    pub fn mode(self) -> bt_overlay::ChartMode {
+        match self {
+            ChartArg::Compact => bt_overlay::ChartMode::Compact,
+            ChartArg::Tall => bt_overlay::ChartMode::Tall,
+            ChartArg::Off => bt_overlay::ChartMode::Off,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     /// Comma-separated values with a header line.
@@ -90,6 +112,7 @@ pub struct BenchArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("drawn").args(["overlay", "chart"]).multiple(true)))]
 pub struct ShotArgs {
     #[command(flatten)]
     pub cart: CartArgs,
@@ -106,10 +129,13 @@ pub struct ShotArgs {
     /// width) run live at the target rate before the shot, so its figures are measured.
     #[arg(long)]
     pub overlay: bool,
-    /// With --overlay: chart fixed update and render costs instead of measured ones, so the
-    /// picture is the same on every run.
-    #[arg(long, requires = "overlay")]
+    /// With --overlay or --chart: chart fixed update and render costs instead of measured
+    /// ones, so the picture is the same on every run.
+    #[arg(long, requires = "drawn")]
     pub fixed_costs: bool,
+    /// The overlay's chart (implies --overlay) [default: the cart's settings].
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartArg>,
     /// The PNG file to write.
     #[arg(short, long)]
     pub output: PathBuf,
@@ -153,6 +179,9 @@ pub struct RunArgs {
     /// On exit, write every frame of the run as a Chrome trace (open it in Perfetto).
     #[arg(long, value_name = "FILE.json")]
     pub trace_out: Option<PathBuf>,
+    /// Open with the overlay shown and this chart (` cycles the views, F7 the tall chart).
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartArg>,
     /// Do not watch the cart's asset folder for changes.
     #[arg(long)]
     pub no_watch: bool,
@@ -222,6 +251,9 @@ pub struct DiagnoseArgs {
     /// same on every run (the CSV still holds measured times).
     #[arg(long)]
     pub fixed_costs: bool,
+    /// The chart drawn: the compact band or the tall chart.
+    #[arg(long, value_enum, default_value = "compact")]
+    pub chart: ChartArg,
     /// Also write one CSV row per frame to this file.
     #[arg(long)]
     pub csv: Option<PathBuf>,

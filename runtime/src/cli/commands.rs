@@ -92,7 +92,12 @@ fn engine(
 
 #[cfg(feature = "window")]
 fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
-    let (engine, chosen) = engine(offer, &args.cart, true, args.scale)?;
+    let (mut engine, chosen) = engine(offer, &args.cart, true, args.scale)?;
+    if let Some(chart) = args.chart {
+        let o = engine.overlay_forced();
+        o.set_visible(true);
+        o.set_chart_mode(chart.mode());
+    }
     let options = crate::window::WindowOptions {
         clock: args.clock,
         vsync: !args.no_vsync,
@@ -137,9 +142,14 @@ fn keys(args: KeysArgs) -> Result<(), String> {
 }
 
 fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
-    let (mut engine, _) = engine(offer, &args.cart, args.overlay, None)?;
-    if let Some(o) = engine.overlay_mut() {
+    let overlay = args.overlay || args.chart.is_some();
+    let (mut engine, _) = engine(offer, &args.cart, overlay, None)?;
+    if overlay {
+        let o = engine.overlay_forced();
         o.set_visible(true);
+        if let Some(chart) = args.chart {
+            o.set_chart_mode(chart.mode());
+        }
     }
     let origin = match args.from {
         FromArg::Start => Origin::Start,
@@ -245,7 +255,7 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
     let (mut engine, chosen) = engine(offer, &args.cart, true, None)?;
     let overlay = engine.overlay_forced();
     overlay.set_visible(true);
-    overlay.set_timing_chart(true);
+    overlay.set_chart_mode(args.chart.mode());
     overlay.set_fixed_costs(args.fixed_costs);
     simulate(&args.sim, &mut engine)?;
     let mut csv = Vec::new();

@@ -209,7 +209,11 @@ pub fn run_cart(
         run.write_chrome_trace(&mut json, &app.name)
             .map_err(|e| e.to_string())?;
         crate::capture::write_atomically(path, &json).map_err(|e| e.to_string())?;
-        println!("wrote the trace of {} frames to {}", run.frames().len(), path.display());
+        println!(
+            "wrote the trace of {} frames to {}",
+            run.frames().len(),
+            path.display()
+        );
     }
     Ok(())
 }
