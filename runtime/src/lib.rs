@@ -28,6 +28,7 @@ pub mod harness;
 pub mod host;
 pub mod keymap;
 pub mod manifest;
+pub mod replay;
 pub mod report;
 pub mod seek;
 pub mod spec;

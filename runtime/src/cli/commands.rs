@@ -109,6 +109,8 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
         } else {
             chosen.assets.clone()
         },
+        record: None,
+        cart_version: None,
     };
     let palette_file = chosen
         .manifest

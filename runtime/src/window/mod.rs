@@ -83,6 +83,10 @@ pub struct WindowOptions {
     pub exit_after: Option<f64>,
     /// The cart's asset folder: when a file in it changes, the cart reloads its assets.
     pub watch: Option<PathBuf>,
+    /// Record the run into this replay file (see [`Host::record_to`]).
+    pub record: Option<PathBuf>,
+    /// The cart's version, as the recording states it.
+    pub cart_version: Option<String>,
 }
 
 impl Default for WindowOptions {
@@ -99,6 +103,8 @@ impl Default for WindowOptions {
             trace_out: None,
             exit_after: None,
             watch: None,
+            record: None,
+            cart_version: None,
         }
     }
 }
@@ -145,6 +151,9 @@ pub fn run_cart(
     if args.trace_out.is_some() {
         host.record_whole_run();
     }
+    if let Some(path) = &args.record {
+        host.record_to(path.clone(), args.cart_version.clone());
+    }
     let palette_file = match &palette {
         Some(PaletteSource::File(path)) => vec![path.clone()],
         _ => Vec::new(),
@@ -190,6 +199,9 @@ pub fn run_cart(
     event_loop
         .run_app(&mut app)
         .map_err(|e| format!("window event loop: {e}"))?;
+    if let Some((path, ticks)) = app.host.finish_recording()? {
+        println!("recorded {ticks} updates to {}", path.display());
+    }
     if let Some(e) = app.error {
         return Err(e);
     }
@@ -209,7 +221,11 @@ pub fn run_cart(
         run.write_chrome_trace(&mut json, &app.name)
             .map_err(|e| e.to_string())?;
         crate::capture::write_atomically(path, &json).map_err(|e| e.to_string())?;
-        println!("wrote the trace of {} frames to {}", run.frames().len(), path.display());
+        println!(
+            "wrote the trace of {} frames to {}",
+            run.frames().len(),
+            path.display()
+        );
     }
     Ok(())
 }
