@@ -231,12 +231,9 @@ fn plots(timeline: &Timeline, budget_ms: f64) -> Result<String, Box<dyn std::err
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], green));
         chart
             .draw_series(LineSeries::new(
-                frames.iter().map(|f| {
-                    (
-                        f.start_ms / 1000.0,
-                        f.stats.update_ms + f.stats.render_ms,
-                    )
-                }),
+                frames
+                    .iter()
+                    .map(|f| (f.start_ms / 1000.0, f.stats.update_ms + f.stats.render_ms)),
                 grey.stroke_width(1),
             ))?
             .label("updates + render")
@@ -318,9 +315,14 @@ mod tests {
         assert!(page.starts_with("<!DOCTYPE html>"));
         assert!(page.contains("demo &amp; co"));
         assert_eq!(page.matches("<svg").count(), 1, "one inline picture");
-        assert!(!page.contains("http://") || !page.contains("<script"), "no scripts to fetch");
+        assert!(
+            !page.contains("http://") || !page.contains("<script"),
+            "no scripts to fetch"
+        );
         assert!(page.contains("Wave &lt;2&gt;"), "the tag is labelled");
         assert!(page.contains("clamped frames</th><td>1 (66.7 ms thrown away)"));
-        assert!(page.contains("frame 60: 200.0 ms at tick 60, after tag &quot;Wave &lt;2&gt;&quot;"));
+        assert!(
+            page.contains("frame 60: 200.0 ms at tick 60, after tag &quot;Wave &lt;2&gt;&quot;")
+        );
     }
 }

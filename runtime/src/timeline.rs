@@ -420,7 +420,9 @@ pub fn write_chrome_trace(t: &Timeline, out: &mut impl Write, title: &str) -> io
         }
     }
     for tag in &t.tags {
-        out.write_all(b",\n{\"ph\":\"i\",\"s\":\"p\",\"cat\":\"tag\",\"pid\":1,\"tid\":1,\"name\":")?;
+        out.write_all(
+            b",\n{\"ph\":\"i\",\"s\":\"p\",\"cat\":\"tag\",\"pid\":1,\"tid\":1,\"name\":",
+        )?;
         json_str(out, &tag.label)?;
         write!(
             out,
@@ -488,7 +490,10 @@ mod tests {
         assert_eq!(s.worst[0], (4, 400.0, 13, Some("Boss \"1\"".into())));
         assert_eq!(s.worst[1].0, 2);
         let text = s.to_text();
-        assert!(text.contains("updates per frame  0: 1  1: 2  3: 1  8+: 1"), "{text}");
+        assert!(
+            text.contains("updates per frame  0: 1  1: 2  3: 1  8+: 1"),
+            "{text}"
+        );
     }
 
     #[test]
@@ -527,7 +532,10 @@ mod tests {
             let end = pair[0]["ts"].as_f64().unwrap() + pair[0]["dur"].as_f64().unwrap();
             assert!((end - pair[1]["ts"].as_f64().unwrap()).abs() < 1e-6);
         }
-        for e in events.iter().filter(|e| e["name"] == "update" || e["name"] == "render") {
+        for e in events
+            .iter()
+            .filter(|e| e["name"] == "update" || e["name"] == "render")
+        {
             let ts = e["ts"].as_f64().unwrap();
             let parent = frames
                 .iter()

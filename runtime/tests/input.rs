@@ -452,7 +452,10 @@ fn f8_saves_the_last_ten_seconds_of_timings_as_a_report_and_a_chrome_trace() {
     }
     let kept = h.recent_timings().frames().len();
     let span: f64 = h.recent_timings().frames().map(|f| f.stats.delta_ms).sum();
-    assert!(span <= 10_000.0 + 200.0 && span > 9_000.0, "{kept} frames, {span} ms");
+    assert!(
+        span <= 10_000.0 + 200.0 && span > 9_000.0,
+        "{kept} frames, {span} ms"
+    );
     let (report, trace) = match key(&mut h, Key::F8, true) {
         Some(HostAction::SavedTimings { report, trace }) => (report, trace),
         other => panic!("{other:?}"),
