@@ -35,6 +35,7 @@ pub mod spec;
 pub mod text;
 pub mod timeline;
 pub mod trace;
+pub mod verify;
 pub mod watch;
 #[cfg(feature = "window")]
 pub mod window;
