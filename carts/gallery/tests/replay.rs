@@ -36,12 +36,12 @@ fn snake(replay: Option<Arc<Replay>>) -> Engine {
     Engine::new(Box::new(cart.build), options(replay)).unwrap()
 }
 
-/// `frames` frames of snake under a jittery clock, a player steering it by keyboard and
-/// pressing A now and then, recorded.
-fn recorded_snake(frames: u64) -> (Engine, Replay) {
+/// `frames` frames of snake under `clock`, a player steering it by keyboard every 23 frames
+/// and pressing A now and then, recorded.
+fn scripted_snake(frames: u64, clock: Box<dyn bt_runtime::Clock>) -> (Engine, Replay) {
     let mut e = snake(None);
     e.start_recording(DEFAULT_HASH_EVERY);
-    e.set_clock(Box::new(JitterClock::new(4.0, 45.0, 3.0).unwrap()));
+    e.set_clock(clock);
     let turns = [BTN_UP, BTN_RIGHT, BTN_DOWN, BTN_LEFT];
     for f in 0..frames {
         let input = e.console_mut().input_mut();
@@ -62,6 +62,12 @@ fn recorded_snake(frames: u64) -> (Engine, Replay) {
     }
     let replay = e.recording("snake", None).unwrap();
     (e, replay)
+}
+
+/// `frames` frames of snake under a jittery clock, a player steering it by keyboard and
+/// pressing A now and then, recorded.
+fn recorded_snake(frames: u64) -> (Engine, Replay) {
+    scripted_snake(frames, Box::new(JitterClock::new(4.0, 45.0, 3.0).unwrap()))
 }
 
 #[test]
@@ -330,4 +336,19 @@ fn a_replay_file_is_small() {
     let bytes = replay.to_json().len() as u64;
     let budget = 100 * replay.recording().runs() as u64 + 40 * replay.hashes().len() as u64;
     assert!(bytes < budget + 1000, "{bytes} bytes");
+}
+
+#[test]
+fn ten_minutes_of_scripted_snake_fit_in_a_small_file() {
+    // 36 000 updates at 60 a second, a turn every 23 frames (2.6 changes a second).
+    let clock = Box::new(ConstantClock::new(1000.0 / 60.0).unwrap());
+    let (_, replay) = scripted_snake(36_000, clock);
+    assert_eq!(replay.ticks(), 36_000);
+    let bytes = replay.to_json().len();
+    println!(
+        "10 min of snake: {bytes} bytes, {} runs, {} hashes",
+        replay.recording().runs(),
+        replay.hashes().len()
+    );
+    assert!(bytes < 400_000, "{bytes} bytes");
 }
