@@ -352,3 +352,56 @@ fn ten_minutes_of_scripted_snake_fit_in_a_small_file() {
     );
     assert!(bytes < 400_000, "{bytes} bytes");
 }
+
+/// A cart that panics in its 90th update.
+struct Doomed(u64);
+
+impl bt::Cart for Doomed {
+    fn update(&mut self, _ctx: &mut bt::Update<'_>) {
+        self.0 += 1;
+        assert!(self.0 < 90, "the bug being recorded");
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear(1);
+    }
+}
+
+#[test]
+fn a_recording_is_saved_when_the_cart_panics() {
+    use bt_runtime::host::{Host, HostEvent};
+    use bt_runtime::keymap::KeyMap;
+    let dir = ScratchDir::new("replay-panic");
+    let path = dir.join("crash.btr");
+    let result = std::panic::catch_unwind(|| {
+        let engine = Engine::new(
+            Box::new(|| Box::new(Doomed(0)) as Box<dyn bt::Cart>),
+            options(None),
+        )
+        .unwrap();
+        let mut host = Host::new(engine, KeyMap::default(), &dir.join("captures"), "doomed");
+        host.record_to(path.clone(), None);
+        host.engine_mut()
+            .set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+        host.handle(HostEvent::Key {
+            key: Key::ArrowUp,
+            down: true,
+        });
+        for f in 0..200 {
+            host.frame(f64::from(f) * 16.0);
+        }
+    });
+    assert!(result.is_err(), "the cart panicked");
+    let replay = Replay::load(&path).expect("saved while unwinding");
+    // The update that panicked had its input latched, not recorded.
+    assert_eq!(replay.ticks(), 89);
+    assert_eq!(
+        replay
+            .recording()
+            .iter()
+            .next()
+            .unwrap()
+            .keys_pressed
+            .count_ones(),
+        1
+    );
+}
