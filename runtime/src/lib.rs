@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod animation;
 pub mod assets;
 pub mod bench;
 pub mod capture;

@@ -39,6 +39,9 @@ pub enum Command {
     New(NewArgs),
     /// Play a replay file (`bt run --record`) in a window, or check it headless with --verify.
     Replay(ReplayArgs),
+    /// Save an animated GIF of a stretch of play, headless: the palette's own colours, delays
+    /// in whole hundredths that keep to the simulation's time.
+    Gif(GifArgs),
     /// Prove a cart is independent of timing: the same input under eight very different clocks
     /// must draw the same frame after every tick.
     Verify(VerifyArgs),
@@ -62,6 +65,26 @@ pub struct ReplayArgs {
     /// first tick whose frame differs and exit 1 on a mismatch.
     #[arg(long)]
     pub verify: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GifArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    #[command(flatten)]
+    pub input: InputArg,
+    /// Simulated seconds since boot of the first frame.
+    #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub from: f64,
+    /// Simulated seconds the GIF lasts.
+    #[arg(long, value_parser = positive_f64, allow_negative_numbers = true)]
+    pub seconds: f64,
+    /// Integer upscale (1 to 16).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub scale: u32,
+    /// The GIF file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]

@@ -6,8 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::args::{
-    BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, KeysArgs, NewArgs,
-    ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs,
+    BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, GifArgs, KeysArgs,
+    NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs,
 };
 use super::{Chosen, Offer};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
@@ -32,6 +32,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), String> {
         Command::New(args) => new(args),
         Command::Replay(args) => replay(offer, args),
         Command::Verify(args) => verify(offer, args),
+        Command::Gif(args) => gif(offer, args),
     }
 }
 
@@ -525,6 +526,23 @@ fn save_side_by_side(
         .write_image(&rgba, w, h, ExtendedColorType::Rgba8)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     capture::write_atomically(path, &png).map_err(|e| e.to_string())
+}
+
+fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
+    let input = args.input.input.as_deref();
+    let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
+    let bytes = crate::animation::make_gif(&mut engine, args.from, args.seconds, args.scale)
+        .map_err(|e| e.to_string())?;
+    capture::write_atomically(&args.output, &bytes).map_err(|e| e.to_string())?;
+    let fps = engine.settings().target_fps;
+    let frames = crate::animation::gif_timing(fps, args.seconds).len();
+    say(format_args!(
+        "wrote {} ({frames} frames, {} s from {} s, {} bytes)\n",
+        args.output.display(),
+        args.seconds,
+        args.from,
+        bytes.len()
+    ))
 }
 
 fn config(offer: &Offer, args: ConfigArgs) -> Result<(), String> {
