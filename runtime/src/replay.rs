@@ -781,6 +781,20 @@ mod tests {
     }
 
     #[test]
+    fn a_file_beyond_the_limit_is_refused_before_it_is_parsed() {
+        let dir = bt_test_support::ScratchDir::new("replay-size");
+        let path = dir.join("huge.btr");
+        // Sparse: no disk space, but a size past the limit.
+        let f = std::fs::File::create(&path).unwrap();
+        f.set_len(MAX_REPLAY_BYTES + 1).unwrap();
+        let e = Replay::load(&path).unwrap_err();
+        assert!(matches!(e, ReplayError::TooLarge { .. }), "{e}");
+        assert!(e.to_string().contains("huge.btr"));
+        let missing = Replay::load(&dir.join("none.btr")).unwrap_err();
+        assert!(matches!(missing, ReplayError::Io { .. }), "{missing}");
+    }
+
+    #[test]
     fn a_player_hands_out_every_tick_then_runs_out() {
         let r = sample();
         let want: Vec<TickInput> = r.recording().iter().copied().collect();

@@ -164,6 +164,18 @@ fn load_replay(path: &Path, chosen: &Chosen, options: &EngineOptions) -> Result<
     {
         note(format_args!("warning: {warning}"));
     }
+    if let Some(s) = &options.settings {
+        let (w, h) = (replay.info.width, replay.info.height);
+        if (w, h) != (s.width, s.height) {
+            note(format_args!(
+                "warning: {}: recorded on a {w}x{h} display, the cart now has {}x{}; it may \
+                 play differently",
+                path.display(),
+                s.width,
+                s.height
+            ));
+        }
+    }
     Ok(replay)
 }
 
