@@ -405,3 +405,35 @@ fn a_recording_is_saved_when_the_cart_panics() {
         1
     );
 }
+
+#[test]
+fn trace_and_diagnose_play_a_replay_under_their_clock() {
+    let (_, replay) = recorded_snake(300);
+    let dir = ScratchDir::new("replay-trace");
+    let path = dir.join("run.btr");
+    replay.save(&path).unwrap();
+    let path = path.to_str().unwrap();
+    let trace = |clock: &str| {
+        let o = bt(&[
+            "trace", "snake", "--input", path, "--clock", clock, "--frames", "200",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert!(trace("paced:30").lines().count() > 50);
+    let png = dir.join("chart.png");
+    let o = bt(&[
+        "diagnose",
+        "snake",
+        "--input",
+        path,
+        "--clock",
+        "jitter:1:40:7",
+        "--frames",
+        "200",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(png.exists());
+}
