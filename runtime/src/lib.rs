@@ -33,6 +33,8 @@ pub mod replay;
 pub mod report;
 pub mod seek;
 pub mod spec;
+#[cfg(feature = "window")]
+pub mod stop;
 pub mod text;
 pub mod timeline;
 pub mod trace;

@@ -153,6 +153,7 @@ pub fn run_cart(
     }
     if let Some(path) = &args.record {
         host.record_to(path.clone(), args.cart_version.clone());
+        crate::stop::install();
     }
     let palette_file = match &palette {
         Some(PaletteSource::File(path)) => vec![path.clone()],
@@ -572,6 +573,10 @@ impl ApplicationHandler for App {
             self.act(Some(a));
         }
         let now = self.now_ms();
+        if crate::stop::requested() {
+            event_loop.exit();
+            return;
+        }
         if let (Some(limit), Some(shown)) = (self.args.exit_after, self.shown) {
             if shown.elapsed().as_secs_f64() >= limit {
                 event_loop.exit();
