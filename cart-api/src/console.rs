@@ -6,6 +6,7 @@ use crate::gfx::Framebuffer;
 use crate::input::Input;
 use crate::palette_fx::PaletteEffects;
 use crate::sprite::ImageLoader;
+use crate::tick_input::TickInput;
 use crate::{Palette, Render, Rng, Settings, Tag, Update};
 
 /// The host's image loader, if any (kept apart so `Console` can still derive `Debug`).
@@ -128,6 +129,14 @@ impl Console {
         Update { con: self }
     }
 
+    /// The context for one update at `ticks` that sees exactly `tick` instead of the input fed
+    /// since the previous update: a replay (see [`Input::begin_update_from`]).
+    pub fn update_context_replayed(&mut self, ticks: u64, tick: &TickInput) -> Update<'_> {
+        self.clock.ticks = ticks;
+        self.input.begin_update_from(tick);
+        Update { con: self }
+    }
+
     /// The context for `init`: like an update, but input edges stay queued for the first update.
     pub fn init_context(&mut self) -> Update<'_> {
         self.clock.ticks = 0;
@@ -186,6 +195,11 @@ impl Console {
     /// The palette to show: the live palette, or a running flash over it.
     pub fn palette(&self) -> &Palette {
         self.effects.shown(&self.palette)
+    }
+
+    /// The input state, as the current update sees it ([`Input::visible`]).
+    pub fn input(&self) -> &Input {
+        &self.input
     }
 
     /// The input state, for the host to feed.

@@ -2,6 +2,7 @@
 //! collected from the host between updates and handed to the next update that begins.
 
 use crate::keys::{Key, KEY_COUNT};
+use crate::tick_input::{TickButtons, TickInput};
 
 /// D-pad up.
 pub const BTN_UP: u32 = 1 << 0;
@@ -218,6 +219,21 @@ impl<B: Bits, const N: usize> Edges<B, N> {
         });
     }
 
+    /// Update number `update` begins seeing exactly these sets (a replay); pending edges drop.
+    fn replay(&mut self, down: B, pressed: B, released: B, update: u64) {
+        self.pending_pressed = B::default();
+        self.pending_released = B::default();
+        self.down = down;
+        self.pressed = pressed;
+        self.released = released;
+        let since = &mut self.since;
+        pressed.each(|i| {
+            if let Some(s) = since.get_mut(i) {
+                *s = update;
+            }
+        });
+    }
+
     /// Whether input `i` (bit `bit`) fires a pressed-with-repeat check at update `now`.
     fn repeats(&self, i: usize, bit: B, now: u64, rate: u64) -> bool {
         let since = self.since.get(i).copied().unwrap_or(now);
@@ -263,6 +279,8 @@ struct Pointer {
     pos: (i32, i32),
     delta: (i32, i32),
     wheel: (f32, f32),
+    /// Whether the pointer was over the display as the current update began.
+    active_seen: bool,
     seen: bool,
 }
 
@@ -284,6 +302,8 @@ pub struct Input {
     axes_latest: [[f32; AXES]; PLAYERS],
     axes: [[f32; AXES]; PLAYERS],
     pads: [bool; PLAYERS],
+    /// Which gamepads were connected as the current update began.
+    pads_seen: [bool; PLAYERS],
     text_pending: String,
     text: String,
 }
@@ -417,8 +437,63 @@ impl Input {
         ptr.seen = true;
         ptr.pos = ptr.latest;
         ptr.wheel = std::mem::take(&mut ptr.wheel_pending);
+        ptr.active_seen = ptr.active;
         self.axes = self.axes_latest;
+        self.pads_seen = self.pads;
         std::mem::swap(&mut self.text, &mut self.text_pending);
+        self.text_pending.clear();
+    }
+
+    /// Exactly what the current update sees (call it after [`Input::begin_update`]): every
+    /// query an update can make answers from this and the repeat counters, which
+    /// [`Input::begin_update_from`] rebuilds. Never allocates.
+    pub fn visible(&self) -> TickInput {
+        let mut tick = TickInput::default();
+        tick.keys_down = self.keys.down;
+        tick.keys_pressed = self.keys.pressed;
+        tick.keys_released = self.keys.released;
+        tick.pointer_pos = self.pointer.pos;
+        tick.pointer_delta = self.pointer.delta;
+        tick.pointer_wheel = self.pointer.wheel;
+        tick.pointer_active = self.pointer.active_seen;
+        tick.axes = self.axes;
+        tick.pads = self.pads_seen;
+        for (b, p) in tick.buttons.iter_mut().zip(&self.players) {
+            *b = TickButtons {
+                down: p.edges.down,
+                pressed: p.edges.pressed,
+                released: p.edges.released,
+            };
+        }
+        tick.set_text(&self.text);
+        tick
+    }
+
+    /// Begins the next update as [`Input::begin_update`] does, except that the update sees
+    /// exactly `tick` instead of what the host fed since the previous update (a replay). The
+    /// repeat counters move as they would have live, so `is_pressed_repeat` answers the same.
+    ///
+    /// Edges the host fed meanwhile are dropped; what it holds is kept, so live input carries
+    /// on from the host's state once the replay stops.
+    pub fn begin_update_from(&mut self, tick: &TickInput) {
+        self.updates += 1;
+        let n = self.updates;
+        for (p, b) in self.players.iter_mut().zip(&tick.buttons) {
+            p.edges.replay(b.down, b.pressed, b.released, n);
+        }
+        self.keys
+            .replay(tick.keys_down, tick.keys_pressed, tick.keys_released, n);
+        let ptr = &mut self.pointer;
+        ptr.pos = tick.pointer_pos;
+        ptr.delta = tick.pointer_delta;
+        ptr.wheel = tick.pointer_wheel;
+        ptr.wheel_pending = (0.0, 0.0);
+        ptr.active_seen = tick.pointer_active;
+        ptr.seen = true;
+        self.axes = tick.axes;
+        self.pads_seen = tick.pads;
+        self.text.clear();
+        self.text.push_str(tick.text());
         self.text_pending.clear();
     }
 
@@ -441,6 +516,7 @@ impl Input {
             axes_latest: [[0.0; AXES]; PLAYERS],
             axes: [[0.0; AXES]; PLAYERS],
             pads: [false; PLAYERS],
+            pads_seen: [false; PLAYERS],
             text_pending,
             text,
         }
@@ -540,9 +616,9 @@ impl Input {
         self.pointer.wheel
     }
 
-    /// Whether the pointer is over the display.
+    /// Whether the pointer was over the display as this update began.
     pub fn is_pointer_active(&self) -> bool {
-        self.pointer.active
+        self.pointer.active_seen
     }
 
     /// An axis of a player's gamepad: sticks -1..1 after [`STICK_DEAD_ZONE`], triggers 0..1. Reads
@@ -560,14 +636,14 @@ impl Input {
         }
     }
 
-    /// Whether a gamepad is connected for `player`.
+    /// Whether a gamepad was connected for `player` as this update began.
     pub fn is_gamepad_connected(&self, player: usize) -> bool {
-        self.pads.get(player).copied().unwrap_or(false)
+        self.pads_seen.get(player).copied().unwrap_or(false)
     }
 
-    /// How many gamepads are connected.
+    /// How many gamepads were connected as this update began.
     pub fn gamepad_count(&self) -> usize {
-        self.pads.iter().filter(|&&c| c).count()
+        self.pads_seen.iter().filter(|&&c| c).count()
     }
 }
 
@@ -730,5 +806,159 @@ mod tests {
         i.push_text(&"x".repeat(100));
         i.begin_update();
         assert_eq!(i.input_string().len(), INPUT_STRING_CAPACITY);
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Buttons(usize, usize, u32, bool),
+        Key(usize, bool),
+        Text(String),
+        Pointer(i32, i32),
+        PointerLeft,
+        Wheel(f32, f32),
+        Axis(usize, usize, f32),
+        Pad(usize, bool),
+        Update,
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        let sources = 0..SOURCES;
+        prop_oneof![
+            (sources, 0..PLAYERS + 1, any::<u32>(), any::<bool>())
+                .prop_map(|(s, p, m, d)| Op::Buttons(s, p, m & 0x3ffff, d)),
+            (0..KEY_COUNT, any::<bool>()).prop_map(|(k, d)| Op::Key(k, d)),
+            "[a-zé\u{8}]{0,5}".prop_map(Op::Text),
+            (-5..300i32, -5..200i32).prop_map(|(x, y)| Op::Pointer(x, y)),
+            Just(Op::PointerLeft),
+            (-2.0..2.0f32, -2.0..2.0f32).prop_map(|(x, y)| Op::Wheel(x, y)),
+            (0..PLAYERS, 0..AXES, -1.5..1.5f32).prop_map(|(p, a, v)| Op::Axis(p, a, v)),
+            (0..PLAYERS, any::<bool>()).prop_map(|(p, c)| Op::Pad(p, c)),
+            Just(Op::Update),
+            Just(Op::Update),
+            Just(Op::Update),
+        ]
+    }
+
+    fn apply(i: &mut Input, op: &Op) {
+        let sources = [
+            Source::Keyboard,
+            Source::Gamepad,
+            Source::Pointer,
+            Source::Direct,
+        ];
+        match op {
+            Op::Buttons(s, p, m, d) => i.set_buttons_from(sources[*s], *p, *m, *d),
+            Op::Key(k, d) => i.set_key(Key::ALL[*k], *d),
+            Op::Text(t) => i.push_text(t),
+            Op::Pointer(x, y) => i.set_pointer_pos(*x, *y),
+            Op::PointerLeft => i.set_pointer_inactive(),
+            Op::Wheel(x, y) => i.add_wheel(*x, *y),
+            Op::Axis(p, a, v) => i.set_axis(*p, *a, *v),
+            Op::Pad(p, c) => i.set_gamepad_connected(*p, *c),
+            Op::Update => {}
+        }
+    }
+
+    /// Every answer an update can get from the input, as text.
+    fn answers(i: &Input) -> String {
+        let mut out = String::new();
+        for p in 0..=PLAYERS {
+            for b in 0..BUTTON_COUNT {
+                let m = 1 << b;
+                out.push_str(&format!(
+                    "{}{}{}",
+                    u8::from(i.is_down(m, p)),
+                    u8::from(i.is_pressed(m, p)),
+                    u8::from(i.is_released(m, p))
+                ));
+                for rate in 0..5 {
+                    out.push(if i.is_pressed_repeat(m, p, rate) {
+                        '1'
+                    } else {
+                        '0'
+                    });
+                }
+            }
+            out.push_str(&format!(
+                "|{}{}|",
+                i.is_pressed_repeat(BTN_ABXY | BTN_UP, p, 3),
+                i.is_gamepad_connected(p)
+            ));
+            for a in 0..=AXES {
+                out.push_str(&format!("{},", i.axis(a, p)));
+            }
+        }
+        for &k in Key::ALL.iter() {
+            out.push_str(&format!(
+                "{}{}{}",
+                u8::from(i.is_key_down(k)),
+                u8::from(i.is_key_pressed(k)),
+                u8::from(i.is_key_released(k))
+            ));
+            for rate in 0..5 {
+                out.push(if i.is_key_pressed_repeat(k, rate) {
+                    '1'
+                } else {
+                    '0'
+                });
+            }
+        }
+        for rate in 0..5 {
+            out.push_str(&format!("{}", i.is_any_key_pressed_repeat(rate)));
+        }
+        out.push_str(&format!(
+            "|{}{}{}|{:?}|{:?}{:?}{:?}{}|{}",
+            i.is_any_key_down(),
+            i.is_any_key_pressed(),
+            i.is_any_key_released(),
+            i.input_string(),
+            i.pointer_pos(),
+            i.pointer_delta(),
+            i.pointer_wheel(),
+            i.is_pointer_active(),
+            i.gamepad_count()
+        ));
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_captured_tick_restored_answers_every_query_the_same(
+            live_ops in proptest::collection::vec(op(), 0..120),
+            noise in proptest::collection::vec(op(), 0..120),
+        ) {
+            let mut live = Input::default();
+            let mut replayed = Input::default();
+            let mut noise = noise.iter().cycle();
+            for op in &live_ops {
+                apply(&mut live, op);
+                if let Some(n) = noise.next() {
+                    apply(&mut replayed, n);
+                }
+                if matches!(op, Op::Update) {
+                    live.begin_update();
+                    let tick = live.visible();
+                    replayed.begin_update_from(&tick);
+                    proptest::prop_assert_eq!(answers(&live), answers(&replayed));
+                    proptest::prop_assert_eq!(replayed.visible(), tick);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_replayed_held_button_repeats_as_it_did_live() {
+        let mut live = Input::default();
+        let mut replayed = Input::default();
+        live.set_buttons(0, BTN_DOWN, true);
+        for _ in 0..9 {
+            live.begin_update();
+            replayed.begin_update_from(&live.visible());
+            assert_eq!(
+                live.is_pressed_repeat(BTN_DOWN, 0, 4),
+                replayed.is_pressed_repeat(BTN_DOWN, 0, 4)
+            );
+        }
     }
 }

@@ -17,6 +17,7 @@ mod render;
 mod rng;
 mod settings;
 mod sprite;
+mod tick_input;
 mod timer;
 mod update;
 
@@ -70,4 +71,5 @@ pub mod host {
         TRIGGER_PRESS,
     };
     pub use crate::sprite::{ImageLoader, RgbaImage};
+    pub use crate::tick_input::{TickButtons, TickInput};
 }

@@ -15,6 +15,9 @@ pub struct CartEntry {
     pub description: &'static str,
     /// Builds a fresh instance.
     pub build: fn() -> Box<dyn Cart>,
+    /// Left out of `bt list` and of the names an unknown name suggests, yet run by name: a
+    /// cart kept for tests (one that breaks a rule on purpose).
+    pub hidden: bool,
 }
 
 /// No cart has that name.
@@ -43,7 +46,7 @@ pub fn find<'a>(carts: &'a [CartEntry], name: &str) -> Result<&'a CartEntry, Unk
     if let Some(c) = carts.iter().find(|c| c.name.eq_ignore_ascii_case(name)) {
         return Ok(c);
     }
-    let names: Vec<&str> = carts.iter().map(|c| c.name).collect();
+    let names: Vec<&str> = carts.iter().filter(|c| !c.hidden).map(|c| c.name).collect();
     Err(UnknownCart {
         name: crate::text::excerpt(name),
         suggestion: closest(name, &names).map(str::to_string),
@@ -101,11 +104,19 @@ mod tests {
             name: "hello",
             description: "",
             build: nothing,
+            hidden: false,
         },
         CartEntry {
             name: "snake",
             description: "",
             build: nothing,
+            hidden: false,
+        },
+        CartEntry {
+            name: "secret",
+            description: "",
+            build: nothing,
+            hidden: true,
         },
     ];
 
@@ -126,6 +137,14 @@ mod tests {
             find(CARTS, "snak").unwrap_err().suggestion.as_deref(),
             Some("snake")
         );
+    }
+
+    #[test]
+    fn a_hidden_cart_runs_by_name_but_is_never_offered() {
+        assert_eq!(find(CARTS, "secret").unwrap().name, "secret");
+        let err = find(CARTS, "secrets").unwrap_err();
+        assert!(!err.to_string().contains("secret'"), "{err}");
+        assert_eq!(err.suggestion, None);
     }
 
     #[test]

@@ -38,6 +38,10 @@ pub struct Palette;
 #[doc = include_str!("../../docs/random.md")]
 pub struct Random;
 
+// Carries `docs/replays.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/replays.md")]
+pub struct Replays;
+
 // Carries `docs/sprites.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/sprites.md")]
 pub struct Sprites;

@@ -136,7 +136,23 @@ pub struct Host {
     recent: Timeline,
     /// Every frame of the run, when a trace of it was asked for.
     whole_run: Option<Timeline>,
+    /// Where the recording goes, when the run is recorded (`bt run --record`).
+    record: Option<RecordTarget>,
 }
+
+/// Where a recording is saved, and what it says of the cart.
+#[derive(Debug)]
+struct RecordTarget {
+    path: PathBuf,
+    cart_version: Option<String>,
+    /// Frames since the file was last written.
+    frames_since_save: u64,
+}
+
+/// Frames between two saves of a recording in progress (10 s at 60 frames a second), so a run
+/// killed without warning loses at most that much. Each save rewrites the whole file, which
+/// grows only with changes of input.
+pub const RECORD_SAVE_EVERY_FRAMES: u64 = 600;
 
 /// How much of the recent past F8 saves, in ms of the clock's time.
 pub const RECENT_TIMINGS_MS: f64 = 10_000.0;
@@ -156,7 +172,44 @@ impl Host {
             watch: None,
             recent: Timeline::rolling(1000.0 / engine_fps, RECENT_TIMINGS_MS),
             whole_run: None,
+            record: None,
         }
+    }
+
+    /// Records the run into the replay file `path` (see [`crate::replay`]): saved through a
+    /// temporary file every [`RECORD_SAVE_EVERY_FRAMES`] frames, by [`Host::save_recording`]
+    /// at exit, and when the host is dropped (a panic unwinding included). An engine already
+    /// recording (started before a seek) keeps its recording.
+    pub fn record_to(&mut self, path: PathBuf, cart_version: Option<String>) {
+        if !self.engine.is_recording() {
+            self.engine
+                .start_recording(crate::replay::DEFAULT_HASH_EVERY);
+        }
+        self.record = Some(RecordTarget {
+            path,
+            cart_version,
+            frames_since_save: 0,
+        });
+    }
+
+    /// Writes the recording so far to its file. Returns the file and the updates it holds, or
+    /// `None` when the run is not recorded.
+    ///
+    /// # Errors
+    /// A message naming the file that could not be written.
+    pub fn save_recording(&mut self) -> Result<Option<(PathBuf, u64)>, String> {
+        let Some(target) = &mut self.record else {
+            return Ok(None);
+        };
+        target.frames_since_save = 0;
+        let Some(replay) = self
+            .engine
+            .recording(&self.name, target.cart_version.as_deref())
+        else {
+            return Ok(None);
+        };
+        replay.save(&target.path).map_err(|e| e.to_string())?;
+        Ok(Some((target.path.clone(), replay.ticks())))
     }
 
     /// Keeps every frame from now on, for [`Host::whole_run`] (`bt run --trace-out`). Memory
@@ -249,6 +302,15 @@ impl Host {
         self.recent.record(&report, dropped, tags);
         if let Some(run) = &mut self.whole_run {
             run.record(&report, dropped, tags);
+        }
+        if let Some(target) = &mut self.record {
+            target.frames_since_save += 1;
+            if target.frames_since_save >= RECORD_SAVE_EVERY_FRAMES {
+                if let Err(e) = self.save_recording() {
+                    let overlay = self.engine.overlay_forced();
+                    overlay.set_notice(&crate::text::excerpt_chars(&e, 120));
+                }
+            }
         }
         Some(report)
     }
@@ -460,5 +522,29 @@ impl Host {
         capture::save_png(self.engine.framebuffer(), self.engine.palette(), 1, &path)
             .map_err(|e| e.to_string())?;
         Ok(path)
+    }
+}
+
+impl Host {
+    /// Saves the recording for the last time and stops saving it: the window closed.
+    ///
+    /// # Errors
+    /// As [`Host::save_recording`].
+    pub fn finish_recording(&mut self) -> Result<Option<(PathBuf, u64)>, String> {
+        let saved = self.save_recording();
+        self.record = None;
+        saved
+    }
+}
+
+impl Drop for Host {
+    /// A recorded run is saved whatever ends it: a closed window saves it explicitly, and a
+    /// cart that panics unwinds through here.
+    fn drop(&mut self) {
+        if self.record.is_some() {
+            if let Err(e) = self.save_recording() {
+                eprintln!("bt: the recording could not be saved: {e}");
+            }
+        }
     }
 }

@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod animation;
 pub mod assets;
 pub mod bench;
 pub mod capture;
@@ -28,12 +29,16 @@ pub mod harness;
 pub mod host;
 pub mod keymap;
 pub mod manifest;
+pub mod replay;
 pub mod report;
 pub mod seek;
 pub mod spec;
+#[cfg(feature = "window")]
+pub mod stop;
 pub mod text;
 pub mod timeline;
 pub mod trace;
+pub mod verify;
 pub mod watch;
 #[cfg(feature = "window")]
 pub mod window;

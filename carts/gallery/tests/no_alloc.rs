@@ -148,3 +148,41 @@ fn the_counter_sees_allocations() {
     assert!(allocations() > before, "booting a cart allocates");
     drop(e);
 }
+
+#[test]
+fn recording_allocates_nothing_per_frame_and_grows_only_with_input_changes() {
+    let mut e = engine("snake");
+    e.start_recording(bt_runtime::replay::DEFAULT_HASH_EVERY);
+    e.set_clock(Box::new(
+        SequenceClock::new(vec![8.0, 16.7, 50.0, 300.0]).unwrap(),
+    ));
+    e.advance(200);
+    let before = allocations();
+    for frame in 0..2000u32 {
+        // A change of input every 50 frames: each starts a run, within the reserved storage.
+        if frame % 50 == 0 {
+            let turn =
+                [bt::BTN_UP, bt::BTN_RIGHT, bt::BTN_DOWN, bt::BTN_LEFT][(frame / 50 % 4) as usize];
+            let input = e.console_mut().input_mut();
+            input.set_buttons(
+                0,
+                bt::BTN_UP | bt::BTN_DOWN | bt::BTN_LEFT | bt::BTN_RIGHT,
+                false,
+            );
+            input.set_buttons(0, turn, true);
+        }
+        e.advance(1);
+    }
+    assert_eq!(
+        allocations() - before,
+        0,
+        "allocations in 2000 recorded frames"
+    );
+    let replay = e.recording("snake", None).unwrap();
+    assert!(
+        replay.recording().runs() <= 2 * 40 + 2,
+        "{} runs",
+        replay.recording().runs()
+    );
+    assert!(replay.hashes().len() > 50);
+}

@@ -37,6 +37,74 @@ pub enum Command {
     Config(ConfigArgs),
     /// Make a new cart crate: a starter game, its manifest, a sprite sheet and a test.
     New(NewArgs),
+    /// Play a replay file (`bt run --record`) in a window, or check it headless with --verify.
+    Replay(ReplayArgs),
+    /// Save an animated GIF of a stretch of play, headless: the palette's own colours, delays
+    /// in whole hundredths that keep to the simulation's time.
+    Gif(GifArgs),
+    /// Prove a cart is independent of timing: the same input under eight very different clocks
+    /// must draw the same frame after every tick.
+    Verify(VerifyArgs),
+}
+
+/// A replay file whose input a command plays.
+#[derive(Debug, clap::Args)]
+pub struct InputArg {
+    /// Play the input recorded in this replay file (see `bt run --record`): its seed, its cart
+    /// arguments, and exactly what every update saw; after its last tick, input is live.
+    #[arg(long, value_name = "FILE.btr")]
+    pub input: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// The cart (a cart crate's own binary needs none), then the replay file.
+    #[arg(value_name = "[CART] FILE.btr", num_args = 1..=2, required = true)]
+    pub paths: Vec<String>,
+    /// Play it headless at full speed instead, check every frame hash it stores, report the
+    /// first tick whose frame differs and exit 1 on a mismatch.
+    #[arg(long)]
+    pub verify: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct GifArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    #[command(flatten)]
+    pub input: InputArg,
+    /// Simulated seconds since boot of the first frame.
+    #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub from: f64,
+    /// Simulated seconds the GIF lasts.
+    #[arg(long, value_parser = positive_f64, allow_negative_numbers = true)]
+    pub seconds: f64,
+    /// Integer upscale (1 to 16).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub scale: u32,
+    /// The GIF file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    // With --input the replay's input drives the cart, else a pseudo-random script seeded with
+    // --seed.
+    #[command(flatten)]
+    pub input: InputArg,
+    /// Simulated seconds to check [default: 10, or the whole replay with --input].
+    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub seconds: Option<f64>,
+    /// Where to save the two differing frames, side by side, on a divergence
+    /// [default: CART-divergence.png].
+    #[arg(long, value_name = "FILE.png")]
+    pub diff: Option<PathBuf>,
+    /// Clock runs at once [default: the machine's cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub threads: Option<u64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -116,6 +184,8 @@ pub struct BenchArgs {
 pub struct ShotArgs {
     #[command(flatten)]
     pub cart: CartArgs,
+    #[command(flatten)]
+    pub input: InputArg,
     /// Simulated seconds since boot: the frame after round(seconds × fps) updates.
     #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
     pub at: f64,
@@ -146,6 +216,13 @@ pub struct ShotArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub cart: CartArgs,
+    // With --at, the replay runs to that time at headless speed and play goes on live.
+    #[command(flatten)]
+    pub input: InputArg,
+    /// Record the run into this replay file: written through a temporary file every 10
+    /// seconds, and when the window closes or the cart panics.
+    #[arg(long, value_name = "FILE.btr")]
+    pub record: Option<PathBuf>,
     /// The clock, as for `bt trace` [default: wall].
     #[arg(long, value_parser = clock_spec)]
     pub clock: Option<ClockSpec>,
@@ -232,6 +309,8 @@ pub struct TraceArgs {
     #[command(flatten)]
     pub cart: CartArgs,
     #[command(flatten)]
+    pub input: InputArg,
+    #[command(flatten)]
     pub sim: SimArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "csv")]
@@ -242,6 +321,8 @@ pub struct TraceArgs {
 pub struct DiagnoseArgs {
     #[command(flatten)]
     pub cart: CartArgs,
+    #[command(flatten)]
+    pub input: InputArg,
     #[command(flatten)]
     pub sim: SimArgs,
     /// Integer upscale of the PNG (1 to 16).

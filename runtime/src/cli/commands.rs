@@ -2,15 +2,20 @@
 
 use std::io::{self, Write};
 
+use std::path::Path;
+use std::sync::Arc;
+
 use super::args::{
-    BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, KeysArgs, NewArgs,
-    ShotArgs, SimArgs, TraceArgs,
+    BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, GifArgs, KeysArgs,
+    NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs,
 };
 use super::{Chosen, Offer};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
+use crate::replay::Replay;
 use crate::seek::Origin;
 use crate::timeline::Timeline;
 use crate::trace::{Format, TraceWriter};
+use crate::verify as proof;
 use crate::{bench, capture, diagnose, Engine, EngineOptions};
 
 pub(super) fn run(offer: &Offer, command: Command) -> Result<(), String> {
@@ -25,6 +30,9 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), String> {
         Command::Bench(args) => bench(offer, args),
         Command::Config(args) => config(offer, args),
         Command::New(args) => new(args),
+        Command::Replay(args) => replay(offer, args),
+        Command::Verify(args) => verify(offer, args),
+        Command::Gif(args) => gif(offer, args),
     }
 }
 
@@ -69,22 +77,30 @@ fn resolve(
     manifest::resolve(configured, &layers).map_err(|e| format!("cart '{}': {e}", chosen.name))
 }
 
-/// The engine for `args`' cart, with its resolved settings.
+/// The engine for `args`' cart, with its resolved settings, playing the replay file `input`
+/// when there is one.
 fn engine(
     offer: &Offer,
     args: &CartArgs,
     overlay: bool,
     window_scale: Option<u32>,
+    input: Option<&Path>,
 ) -> Result<(Engine, Chosen), String> {
     let chosen = offer.choose(args.cart.as_deref())?;
     let (settings, _) = resolve(&chosen, args, window_scale)?;
-    let options = EngineOptions {
+    let mut options = EngineOptions {
         overlay,
         args: args.args.clone(),
         settings: Some(settings),
         assets: chosen.assets.clone(),
         ..EngineOptions::default()
     };
+    if let Some(path) = input {
+        let replay = load_replay(path, &chosen, &options)?;
+        options.seed = Some(replay.info.seed);
+        options.args = replay.info.args.clone();
+        options.replay = Some(Arc::new(replay));
+    }
     let engine = Engine::new(chosen.factory(), options)
         .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
     Ok((engine, chosen))
@@ -92,16 +108,30 @@ fn engine(
 
 #[cfg(feature = "window")]
 fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
-    let (mut engine, chosen) = engine(offer, &args.cart, true, args.scale)?;
+    let input = args.input.input.as_deref();
+    let (mut engine, chosen) = engine(offer, &args.cart, true, args.scale, input)?;
     if let Some(chart) = args.chart {
         let o = engine.overlay_forced();
         o.set_visible(true);
         o.set_chart_mode(chart.mode());
     }
+    if args.record.is_some() {
+        // Before any seek, so a recording of `--input --at` holds the replayed part too.
+        engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
+    }
+    let mut at = args.at;
+    if let (Some(seconds), Some(_)) = (at.take_if(|_| input.is_some()), input) {
+        // Replay to `seconds` at headless speed, then live play from there.
+        engine
+            .render_at(seconds, Origin::Start)
+            .map_err(|e| format!("--at {seconds}: {e}"))?;
+        engine.stop_replay();
+        engine.resume();
+    }
     let options = crate::window::WindowOptions {
         clock: args.clock,
         vsync: !args.no_vsync,
-        at: args.at,
+        at,
         scale: None,
         fullscreen: args.fullscreen,
         keys: args.keys,
@@ -114,12 +144,44 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
         } else {
             chosen.assets.clone()
         },
+        record: args.record,
+        cart_version: chosen.version(),
     };
     let palette_file = chosen
         .manifest
         .as_ref()
         .and_then(|m| m.settings.palette.clone());
     crate::window::run_cart(engine, &chosen.name, &options, palette_file)
+}
+
+/// Reads the replay file at `path` and checks it fits the chosen cart and its settings; a
+/// replay of another cart version plays with a warning.
+fn load_replay(path: &Path, chosen: &Chosen, options: &EngineOptions) -> Result<Replay, String> {
+    let replay = Replay::load(path).map_err(|e| e.to_string())?;
+    let fps = options
+        .settings
+        .as_ref()
+        .map_or(replay.info.target_fps, |s| s.target_fps);
+    let version = chosen.version();
+    if let Some(warning) = replay
+        .check(path, &chosen.name, version.as_deref(), fps)
+        .map_err(|e| e.to_string())?
+    {
+        note(format_args!("warning: {warning}"));
+    }
+    if let Some(s) = &options.settings {
+        let (w, h) = (replay.info.width, replay.info.height);
+        if (w, h) != (s.width, s.height) {
+            note(format_args!(
+                "warning: {}: recorded on a {w}x{h} display, the cart now has {}x{}; it may \
+                 play differently",
+                path.display(),
+                s.width,
+                s.height
+            ));
+        }
+    }
+    Ok(replay)
 }
 
 fn keys(args: KeysArgs) -> Result<(), String> {
@@ -142,8 +204,9 @@ fn keys(args: KeysArgs) -> Result<(), String> {
 }
 
 fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
+    let input = args.input.input.as_deref();
     let overlay = args.overlay || args.chart.is_some();
-    let (mut engine, _) = engine(offer, &args.cart, overlay, None)?;
+    let (mut engine, _) = engine(offer, &args.cart, overlay, None, input)?;
     if overlay {
         let o = engine.overlay_forced();
         o.set_visible(true);
@@ -209,7 +272,8 @@ fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<(), String> {
 }
 
 fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
-    let (mut engine, chosen) = engine(offer, &args.cart, false, None)?;
+    let input = args.input.input.as_deref();
+    let (mut engine, chosen) = engine(offer, &args.cart, false, None, input)?;
     simulate(&args.sim, &mut engine)?;
     let format = match args.format {
         FormatArg::Csv => Format::Csv,
@@ -252,7 +316,8 @@ fn chrome_trace(mut engine: Engine, name: &str, host_ticks: u64) -> Result<(), S
 }
 
 fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
-    let (mut engine, chosen) = engine(offer, &args.cart, true, None)?;
+    let input = args.input.input.as_deref();
+    let (mut engine, chosen) = engine(offer, &args.cart, true, None, input)?;
     let overlay = engine.overlay_forced();
     overlay.set_visible(true);
     overlay.set_chart_mode(args.chart.mode());
@@ -308,7 +373,7 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
 }
 
 fn bench(offer: &Offer, args: BenchArgs) -> Result<(), String> {
-    let (mut engine, chosen) = engine(offer, &args.cart, false, None)?;
+    let (mut engine, chosen) = engine(offer, &args.cart, false, None, None)?;
     let report = bench::run(&mut engine, args.frames, args.warmup);
     if args.json {
         say(format_args!("{}\n", report.to_json()))
@@ -319,6 +384,187 @@ fn bench(offer: &Offer, args: BenchArgs) -> Result<(), String> {
             report.to_table(&chosen.name, (fb.width(), fb.height()))
         ))
     }
+}
+
+fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
+    let (cart, file) = match args.paths.as_slice() {
+        [file] => (None, file),
+        [cart, file] => (Some(cart.clone()), file),
+        _ => return Err("give the cart and the replay file".to_string()),
+    };
+    let path = Path::new(file);
+    let cart_args = CartArgs {
+        cart,
+        seed: None,
+        fps: None,
+        args: Vec::new(),
+    };
+    if !args.verify {
+        return replay_in_window(offer, cart_args, path);
+    }
+    let (mut engine, _) = engine(offer, &cart_args, false, None, Some(path))?;
+    let replay = engine
+        .replay()
+        .cloned()
+        .ok_or_else(|| "no replay".to_string())?;
+    let ticks = replay.ticks();
+    engine.step(ticks).map_err(|e| e.to_string())?;
+    match replay.first_mismatch(engine.hashes()) {
+        None => say(format_args!(
+            "{}: {ticks} updates replayed, all {} frame hashes match\n",
+            path.display(),
+            replay.hashes().len()
+        )),
+        Some(m) => Err(format!(
+            "{}: the frame after update {} differs from the recording (hash {:016x}, recorded \
+             {:016x}); `bt shot --input {} --at {}` shows it",
+            path.display(),
+            m.tick,
+            m.actual,
+            m.expected,
+            path.display(),
+            m.tick as f64 / replay.info.target_fps
+        )),
+    }
+}
+
+#[cfg(feature = "window")]
+fn replay_in_window(offer: &Offer, cart: CartArgs, path: &Path) -> Result<(), String> {
+    let (engine, chosen) = engine(offer, &cart, true, None, Some(path))?;
+    let options = crate::window::WindowOptions {
+        cart_version: chosen.version(),
+        ..crate::window::WindowOptions::default()
+    };
+    crate::window::run_cart(engine, &chosen.name, &options, None)
+}
+
+#[cfg(not(feature = "window"))]
+fn replay_in_window(_: &Offer, _: CartArgs, _: &Path) -> Result<(), String> {
+    Err("this bt has no window; `bt replay --verify` plays a replay headless".to_string())
+}
+
+/// Updates `bt verify` checks without `--seconds` and `--input`: 10 s.
+const VERIFY_DEFAULT_SECONDS: f64 = 10.0;
+
+fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
+    let input = args.input.input.as_deref();
+    let (first, chosen) = engine(offer, &args.cart, false, None, input)?;
+    let fps = first.settings().target_fps;
+    let replay = match first.replay() {
+        Some(r) => r.clone(),
+        None => {
+            let seconds = args.seconds.unwrap_or(VERIFY_DEFAULT_SECONDS);
+            let ticks = (seconds * fps).round() as u64;
+            let script = proof::input_script(first.seed(), ticks);
+            proof::script_replay(&chosen.name, first.seed(), fps, script)
+        }
+    };
+    let ticks = match args.seconds {
+        Some(s) => ((s * fps).round() as u64).min(replay.ticks().max(1)),
+        None => replay.ticks(),
+    };
+    if ticks == 0 {
+        return Err("nothing to verify: 0 updates".to_string());
+    }
+    let replay = Arc::new(replay);
+    let settings = first.settings().clone();
+    let seed = first.seed();
+    drop(first);
+    let make_cart = chosen.make.clone();
+    let assets = chosen.assets.clone();
+    let replay_args = replay.info.args.clone();
+    let cart_args = if input.is_some() {
+        replay_args
+    } else {
+        args.cart.args.clone()
+    };
+    let make = move || -> Result<Engine, String> {
+        let m = make_cart.clone();
+        let options = EngineOptions {
+            overlay: false,
+            seed: Some(seed),
+            args: cart_args.clone(),
+            settings: Some(settings.clone()),
+            assets: assets.clone(),
+            replay: Some(replay.clone()),
+            ..EngineOptions::default()
+        };
+        Engine::new(Box::new(move || m()), options).map_err(|e| e.to_string())
+    };
+    let cases = proof::standard_clocks(fps);
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    let started = std::time::Instant::now();
+    let verdict = proof::verify(&make, ticks, &cases, threads)?;
+    let mut text = format!(
+        "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",
+        chosen.name,
+        ticks as f64 / fps,
+        cases.len()
+    );
+    for run in &verdict.runs {
+        text.push_str(&format!(
+            "  {:<24} {:>7} frames  {:>8.2} s\n",
+            run.clock,
+            run.frames,
+            run.elapsed.as_secs_f64()
+        ));
+    }
+    let Some(d) = verdict.divergence else {
+        text.push_str(&format!(
+            "every clock drew the same frame at every tick ({:.2} s)\n",
+            started.elapsed().as_secs_f64()
+        ));
+        return say(format_args!("{text}"));
+    };
+    say(format_args!("{text}"))?;
+    let out = args
+        .diff
+        .unwrap_or_else(|| format!("{}-divergence.png", chosen.name).into());
+    let frames = proof::divergent_frames(&make, &cases, &d)?;
+    save_side_by_side(&frames, &out)?;
+    Err(format!(
+        "the frames differ after update {} ({:.3} s): {} and {} drew different pictures \
+         (left and right in {}); the cart depends on timing",
+        d.tick,
+        d.tick as f64 / fps,
+        d.reference,
+        d.other,
+        out.display()
+    ))
+}
+
+fn save_side_by_side(
+    frames: &[(bt::Framebuffer, bt::Palette); 2],
+    path: &Path,
+) -> Result<(), String> {
+    use image::codecs::png::PngEncoder;
+    use image::{ExtendedColorType, ImageEncoder};
+    let (w, h, rgba) = proof::side_by_side(&frames[0], &frames[1]);
+    let mut png = Vec::new();
+    PngEncoder::new(&mut png)
+        .write_image(&rgba, w, h, ExtendedColorType::Rgba8)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    capture::write_atomically(path, &png).map_err(|e| e.to_string())
+}
+
+fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
+    let input = args.input.input.as_deref();
+    let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
+    let bytes = crate::animation::make_gif(&mut engine, args.from, args.seconds, args.scale)
+        .map_err(|e| e.to_string())?;
+    capture::write_atomically(&args.output, &bytes).map_err(|e| e.to_string())?;
+    let fps = engine.settings().target_fps;
+    let frames = crate::animation::gif_timing(fps, args.seconds).len();
+    say(format_args!(
+        "wrote {} ({frames} frames, {} s from {} s, {} bytes)\n",
+        args.output.display(),
+        args.seconds,
+        args.from,
+        bytes.len()
+    ))
 }
 
 fn config(offer: &Offer, args: ConfigArgs) -> Result<(), String> {

@@ -28,7 +28,7 @@ mod new;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use bt::Cart;
 use clap::Parser;
@@ -55,7 +55,7 @@ pub fn gallery(carts: &'static [CartEntry]) -> ExitCode {
 pub fn main<C: Cart + 'static>(cart_dir: &str, new: fn() -> C) -> ExitCode {
     dispatch(&Offer::Single {
         dir: PathBuf::from(cart_dir),
-        make: Rc::new(move || Box::new(new()) as Box<dyn Cart>),
+        make: Arc::new(move || Box::new(new()) as Box<dyn Cart>),
     })
 }
 
@@ -64,7 +64,7 @@ enum Offer {
     Gallery(&'static [CartEntry]),
     Single {
         dir: PathBuf,
-        make: Rc<dyn Fn() -> Box<dyn Cart>>,
+        make: Arc<dyn Fn() -> Box<dyn Cart> + Send + Sync>,
     },
 }
 
@@ -72,7 +72,7 @@ enum Offer {
 struct Chosen {
     name: String,
     description: String,
-    make: Rc<dyn Fn() -> Box<dyn Cart>>,
+    make: Arc<dyn Fn() -> Box<dyn Cart> + Send + Sync>,
     manifest: Option<Manifest>,
     /// The asset folder, when the cart has one.
     assets: Option<PathBuf>,
@@ -84,6 +84,11 @@ impl Chosen {
         let make = self.make.clone();
         Box::new(move || make())
     }
+
+    /// The cart's version, from its manifest.
+    fn version(&self) -> Option<String> {
+        self.manifest.as_ref().and_then(|m| m.cart.version.clone())
+    }
 }
 
 impl Offer {
@@ -94,7 +99,12 @@ impl Offer {
                 let Some(name) = name else {
                     return Err(format!(
                         "name a cart to run; carts: {}",
-                        carts.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+                        carts
+                            .iter()
+                            .filter(|c| !c.hidden)
+                            .map(|c| c.name)
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ));
                 };
                 let entry = catalog::find(carts, name).map_err(|e| e.to_string())?;
@@ -102,7 +112,7 @@ impl Offer {
                 Ok(Chosen {
                     name: entry.name.to_string(),
                     description: entry.description.to_string(),
-                    make: Rc::new(build),
+                    make: Arc::new(build),
                     manifest: None,
                     assets: None,
                 })
@@ -142,6 +152,7 @@ impl Offer {
         match self {
             Offer::Gallery(carts) => Ok(carts
                 .iter()
+                .filter(|c| !c.hidden)
                 .map(|c| (c.name.to_string(), c.description.to_string()))
                 .collect()),
             Offer::Single { .. } => {

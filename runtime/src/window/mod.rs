@@ -83,6 +83,10 @@ pub struct WindowOptions {
     pub exit_after: Option<f64>,
     /// The cart's asset folder: when a file in it changes, the cart reloads its assets.
     pub watch: Option<PathBuf>,
+    /// Record the run into this replay file (see [`Host::record_to`]).
+    pub record: Option<PathBuf>,
+    /// The cart's version, as the recording states it.
+    pub cart_version: Option<String>,
 }
 
 impl Default for WindowOptions {
@@ -99,6 +103,8 @@ impl Default for WindowOptions {
             trace_out: None,
             exit_after: None,
             watch: None,
+            record: None,
+            cart_version: None,
         }
     }
 }
@@ -145,6 +151,10 @@ pub fn run_cart(
     if args.trace_out.is_some() {
         host.record_whole_run();
     }
+    if let Some(path) = &args.record {
+        host.record_to(path.clone(), args.cart_version.clone());
+        crate::stop::install();
+    }
     let palette_file = match &palette {
         Some(PaletteSource::File(path)) => vec![path.clone()],
         _ => Vec::new(),
@@ -190,6 +200,9 @@ pub fn run_cart(
     event_loop
         .run_app(&mut app)
         .map_err(|e| format!("window event loop: {e}"))?;
+    if let Some((path, ticks)) = app.host.finish_recording()? {
+        println!("recorded {ticks} updates to {}", path.display());
+    }
     if let Some(e) = app.error {
         return Err(e);
     }
@@ -560,6 +573,10 @@ impl ApplicationHandler for App {
             self.act(Some(a));
         }
         let now = self.now_ms();
+        if crate::stop::requested() {
+            event_loop.exit();
+            return;
+        }
         if let (Some(limit), Some(shown)) = (self.args.exit_after, self.shown) {
             if shown.elapsed().as_secs_f64() >= limit {
                 event_loop.exit();

@@ -1,0 +1,100 @@
+//! `bt gif`, read back: every delay at least 2 cs and the total the true duration.
+
+use std::process::Command;
+
+use bt_test_support::ScratchDir;
+
+/// `(delays in cs, width, height)` of every frame of the GIF at `path`.
+fn frames(path: &std::path::Path) -> (Vec<u16>, u16, u16) {
+    let file = std::fs::File::open(path).unwrap();
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(file).unwrap();
+    let (w, h) = (decoder.width(), decoder.height());
+    let mut delays = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        delays.push(frame.delay);
+    }
+    (delays, w, h)
+}
+
+#[test]
+fn ten_seconds_of_gif_last_ten_seconds_with_no_delay_below_2_cs() {
+    let dir = ScratchDir::new("gif");
+    for fps in ["60", "50", "30", "144"] {
+        let out = dir.join(format!("hello-{fps}.gif"));
+        let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+            .args([
+                "gif",
+                "hello",
+                "--fps",
+                fps,
+                "--from",
+                "1",
+                "--seconds",
+                "10",
+                "-o",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let (delays, w, h) = frames(&out);
+        assert_eq!((w, h), (320, 240));
+        assert!(delays.iter().all(|&d| d >= 2), "{fps}: {delays:?}");
+        let total: u32 = delays.iter().map(|&d| u32::from(d)).sum();
+        assert!(total.abs_diff(1000) <= 1, "{fps}: {total} cs");
+    }
+}
+
+#[test]
+fn a_scaled_gif_is_scaled_and_a_bad_length_is_one_line() {
+    let dir = ScratchDir::new("gif-scale");
+    let out = dir.join("snake.gif");
+    let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+        .args(["gif", "snake", "--seconds", "0.5", "--scale", "2", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (delays, w, h) = frames(&out);
+    assert_eq!((w, h), (640, 480));
+    assert_eq!(delays.len(), 25);
+    // The first frame holds the palette indices of the frame `bt shot --at 0` saves.
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&out).unwrap())
+        .unwrap();
+    let first = decoder.read_next_frame().unwrap().unwrap().buffer.to_vec();
+    let cart = bt_gallery::find("snake").unwrap();
+    let mut e = bt_runtime::Engine::new(
+        Box::new(cart.build),
+        bt_runtime::EngineOptions {
+            overlay: false,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    e.render_at(0.0, bt_runtime::seek::Origin::Start).unwrap();
+    let fb = e.framebuffer();
+    let want: Vec<u8> = fb
+        .pixels()
+        .chunks_exact(fb.width() as usize)
+        .flat_map(|row| {
+            let wide: Vec<u8> = row.iter().flat_map(|&i| [i, i]).collect();
+            [wide.clone(), wide].concat()
+        })
+        .collect();
+    assert!(
+        first == want,
+        "the first frame is the seek's picture, index for index"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+        .args(["gif", "snake", "--seconds", "900", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a GIF holds 1 to 30000"));
+}

@@ -1,0 +1,439 @@
+//! Replays end to end: record a run with live input under one clock, save it, play it back
+//! under others, check its hashes, and the commands that read it (`bt replay`, `--input`,
+//! `bt verify`), with every kind of bad file refused in one line.
+
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+use bt::{Key, BTN_A, BTN_DOWN, BTN_LEFT, BTN_RIGHT, BTN_UP};
+use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
+use bt_runtime::seek::Origin;
+use bt_runtime::{ConstantClock, Engine, EngineOptions, JitterClock, PacedClock, PacedOptions};
+use bt_test_support::ScratchDir;
+
+fn bt(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bt"))
+        .args(args)
+        .output()
+        .expect("bt runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn options(replay: Option<Arc<Replay>>) -> EngineOptions {
+    EngineOptions {
+        overlay: false,
+        seed: Some(replay.as_ref().map_or(5, |r| r.info.seed)),
+        replay,
+        ..EngineOptions::default()
+    }
+}
+
+fn snake(replay: Option<Arc<Replay>>) -> Engine {
+    let cart = bt_gallery::find("snake").unwrap();
+    Engine::new(Box::new(cart.build), options(replay)).unwrap()
+}
+
+/// `frames` frames of snake under `clock`, a player steering it by keyboard every 23 frames
+/// and pressing A now and then, recorded.
+fn scripted_snake(frames: u64, clock: Box<dyn bt_runtime::Clock>) -> (Engine, Replay) {
+    let mut e = snake(None);
+    e.start_recording(DEFAULT_HASH_EVERY);
+    e.set_clock(clock);
+    let turns = [BTN_UP, BTN_RIGHT, BTN_DOWN, BTN_LEFT];
+    for f in 0..frames {
+        let input = e.console_mut().input_mut();
+        if f % 23 == 0 {
+            let b = turns[(f / 23 % 4) as usize];
+            input.set_buttons(0, BTN_UP | BTN_DOWN | BTN_LEFT | BTN_RIGHT, false);
+            input.set_buttons(0, b, true);
+        }
+        if f % 97 == 5 {
+            input.set_buttons(0, BTN_A, true);
+            input.set_key(Key::Space, true);
+        }
+        if f % 97 == 6 {
+            input.set_buttons(0, BTN_A, false);
+            input.set_key(Key::Space, false);
+        }
+        e.advance(1);
+    }
+    let replay = e.recording("snake", None).unwrap();
+    (e, replay)
+}
+
+/// `frames` frames of snake under a jittery clock, a player steering it by keyboard and
+/// pressing A now and then, recorded.
+fn recorded_snake(frames: u64) -> (Engine, Replay) {
+    scripted_snake(frames, Box::new(JitterClock::new(4.0, 45.0, 3.0).unwrap()))
+}
+
+#[test]
+fn a_recorded_run_replays_frame_for_frame_under_other_clocks() {
+    let (live, replay) = recorded_snake(900);
+    let dir = ScratchDir::new("replay");
+    let path = dir.join("run.btr");
+    replay.save(&path).unwrap();
+    let replay = Arc::new(Replay::load(&path).unwrap());
+    assert_eq!(replay.ticks(), live.updates_since_init());
+    assert!(replay.hashes().len() as u64 >= replay.ticks() / DEFAULT_HASH_EVERY);
+
+    // Headless at once, and under a paced 144 Hz host: the same hashes at every checkpoint.
+    let mut stepped = snake(Some(replay.clone()));
+    stepped.step(replay.ticks()).unwrap();
+    assert_eq!(replay.first_mismatch(stepped.hashes()), None);
+    assert_eq!(stepped.hashes(), replay.hashes());
+
+    let mut paced = snake(Some(replay.clone()));
+    paced.set_clock(Box::new(
+        PacedClock::new(144.0, PacedOptions::default()).unwrap(),
+    ));
+    paced.set_host_hz(144.0).unwrap();
+    while paced.updates_since_init() < replay.ticks() {
+        paced.advance(1);
+    }
+    assert_eq!(replay.first_mismatch(paced.hashes()), None);
+
+    // And the picture at the end is the live run's.
+    let mut seek = snake(Some(replay.clone()));
+    seek.render_at(replay.ticks() as f64 / 60.0, Origin::Start)
+        .unwrap();
+    assert_eq!(seek.updates_since_init(), live.updates_since_init());
+    let mut live = live;
+    live.step(0).unwrap();
+    assert_eq!(seek.framebuffer(), live.framebuffer());
+}
+
+#[test]
+fn a_replay_that_runs_out_hands_over_to_live_input() {
+    let (_, replay) = recorded_snake(120);
+    let ticks = replay.ticks();
+    let mut e = snake(Some(Arc::new(replay)));
+    e.step(ticks).unwrap();
+    assert!(e.replay().is_some());
+    // Live input fed during the replay was ignored; after it, the next press is seen.
+    e.console_mut().input_mut().set_buttons(0, BTN_A, true);
+    e.resume();
+    e.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+    e.advance(1);
+    assert_eq!(e.updates_since_init(), ticks + 1);
+    // What the last update saw holds the live press.
+    assert_ne!(
+        e.console_mut().input().visible().buttons[0].pressed & BTN_A,
+        0
+    );
+}
+
+#[test]
+fn a_recording_replays_from_boot_after_a_seek_from_the_start() {
+    let mut e = snake(None);
+    e.start_recording(10);
+    e.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+    e.advance(50);
+    e.render_at(0.5, Origin::Start).unwrap();
+    let r = e.recording("snake", None).unwrap();
+    assert_eq!(r.ticks(), 30, "the seek began the recording again");
+    assert_eq!(r.hashes().last().map(|h| h.0), Some(30));
+}
+
+fn write(dir: &ScratchDir, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+#[test]
+fn bt_replay_verify_passes_a_good_file_and_names_the_tick_of_a_bad_one() {
+    let (_, replay) = recorded_snake(400);
+    let dir = ScratchDir::new("replay-cli");
+    let good = dir.join("good.btr");
+    replay.save(&good).unwrap();
+    let o = bt(&["replay", "snake", good.to_str().unwrap(), "--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("frame hashes match"));
+
+    // Change the second stored hash: the replay plays, and the check names that tick.
+    let json = replay.to_json();
+    let second = replay.hashes()[1];
+    let bad_text = json.replacen(
+        &format!("[{},\"{:016x}\"]", second.0, second.1),
+        &format!("[{},\"{:016x}\"]", second.0, second.1 ^ 1),
+        1,
+    );
+    assert_ne!(bad_text, json);
+    let bad = write(&dir, "bad.btr", &bad_text);
+    let o = bt(&["replay", "snake", &bad, "--verify"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!("after update {} differs", second.0)),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_replay_files_are_refused_in_one_line_without_a_panic() {
+    let (_, replay) = recorded_snake(200);
+    let dir = ScratchDir::new("replay-bad");
+    let json = replay.to_json();
+    let cases = [
+        (
+            "cut.btr",
+            json[..json.len() / 3].to_string(),
+            "truncated replay",
+        ),
+        ("png.btr", "\u{89}PNG\r\n".to_string(), "not a BT replay"),
+        (
+            "other.btr",
+            "{\"a\": [1, 2]}".to_string(),
+            "not a BT replay",
+        ),
+        (
+            "v2.btr",
+            json.replacen("\"version\":1", "\"version\":2", 1),
+            "format version 2",
+        ),
+        (
+            "bent.btr",
+            json.replacen("\"ticks\":", "\"ticks\":1", 1),
+            "corrupted replay",
+        ),
+    ];
+    for (name, text, want) in cases {
+        let path = write(&dir, name, &text);
+        let o = bt(&[
+            "shot", "snake", "--input", &path, "--at", "1", "-o", "x.png",
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        let e = stderr(&o);
+        assert!(e.contains(want) && e.contains(name), "{name}: {e}");
+        assert_eq!(e.trim_end().lines().count(), 1, "{name}: {e}");
+    }
+    let good = dir.join("good.btr");
+    replay.save(&good).unwrap();
+    let good = good.to_str().unwrap();
+    let o = bt(&["shot", "hello", "--input", good, "--at", "1", "-o", "x.png"]);
+    assert!(stderr(&o).contains("a replay of the cart 'snake', not 'hello'"));
+    let o = bt(&[
+        "trace",
+        "snake",
+        "--input",
+        good,
+        "--fps",
+        "30",
+        "--clock",
+        "constant:10",
+        "--frames",
+        "3",
+    ]);
+    assert!(stderr(&o).contains("recorded at 60 updates a second; the cart runs at 30"));
+    assert_eq!(o.status.code(), Some(1));
+    let missing = dir.join("missing.btr");
+    let o = bt(&["replay", "snake", missing.to_str().unwrap(), "--verify"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("missing.btr"));
+}
+
+#[test]
+fn another_cart_version_plays_with_a_warning() {
+    let (_, replay) = recorded_snake(100);
+    let dir = ScratchDir::new("replay-version");
+    let text = replay.to_json().replacen(
+        "\"cart\":\"snake\"",
+        "\"cart\":\"snake\",\"cart_version\":\"0.0.1\"",
+        1,
+    );
+    let path = write(&dir, "old.btr", &text);
+    let o = bt(&["replay", "snake", &path, "--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: "), "{}", stderr(&o));
+    assert!(stderr(&o).contains("version 0.0.1"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_shot_from_a_replay_shows_the_recorded_moment() {
+    let (live, replay) = recorded_snake(600);
+    let dir = ScratchDir::new("replay-shot");
+    let path = dir.join("run.btr");
+    replay.save(&path).unwrap();
+    let at = 3.0;
+    let out = dir.join("shot.png");
+    let o = bt(&[
+        "shot",
+        "snake",
+        "--input",
+        path.to_str().unwrap(),
+        "--at",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut seek = snake(Some(Arc::new(replay)));
+    seek.render_at(at, Origin::Start).unwrap();
+    let want = bt_runtime::capture::encode_png(seek.framebuffer(), seek.palette(), 1).unwrap();
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+    drop(live);
+}
+
+#[test]
+fn every_bundled_cart_passes_bt_verify() {
+    for cart in bt_gallery::CARTS.iter().filter(|c| !c.hidden) {
+        let o = bt(&[
+            "verify",
+            cart.name,
+            "--seconds",
+            "4",
+            "--arg",
+            "sprites=200",
+        ]);
+        assert!(o.status.success(), "{}: {}", cart.name, stderr(&o));
+    }
+}
+
+#[test]
+fn bt_verify_catches_a_cart_that_steps_in_render() {
+    let dir = ScratchDir::new("verify-drift");
+    let png = dir.join("diff.png");
+    let o = bt(&[
+        "verify",
+        "drift",
+        "--seconds",
+        "2",
+        "--diff",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("the frames differ after update"), "{e}");
+    assert!(e.contains("constant:16.667 and "), "{e}");
+    let img = image::open(&png).unwrap();
+    // The two 64 x 16 frames, 4 pixels apart.
+    assert_eq!((img.width(), img.height()), (64 + 4 + 64, 16));
+}
+
+#[test]
+fn bt_verify_accepts_a_recorded_replay() {
+    let (_, replay) = recorded_snake(300);
+    let dir = ScratchDir::new("verify-input");
+    let path = dir.join("run.btr");
+    replay.save(&path).unwrap();
+    let o = bt(&["verify", "snake", "--input", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        text.contains(&format!("snake: {} updates", replay.ticks())),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_replay_file_is_small() {
+    // Not a limit the file format promises; a guard against storing every tick.
+    let (_, replay) = recorded_snake(3000);
+    let bytes = replay.to_json().len() as u64;
+    let budget = 100 * replay.recording().runs() as u64 + 40 * replay.hashes().len() as u64;
+    assert!(bytes < budget + 1000, "{bytes} bytes");
+}
+
+#[test]
+fn ten_minutes_of_scripted_snake_fit_in_a_small_file() {
+    // 36 000 updates at 60 a second, a turn every 23 frames (2.6 changes a second).
+    let clock = Box::new(ConstantClock::new(1000.0 / 60.0).unwrap());
+    let (_, replay) = scripted_snake(36_000, clock);
+    assert_eq!(replay.ticks(), 36_000);
+    let bytes = replay.to_json().len();
+    println!(
+        "10 min of snake: {bytes} bytes, {} runs, {} hashes",
+        replay.recording().runs(),
+        replay.hashes().len()
+    );
+    assert!(bytes < 400_000, "{bytes} bytes");
+}
+
+/// A cart that panics in its 90th update.
+struct Doomed(u64);
+
+impl bt::Cart for Doomed {
+    fn update(&mut self, _ctx: &mut bt::Update<'_>) {
+        self.0 += 1;
+        assert!(self.0 < 90, "the bug being recorded");
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear(1);
+    }
+}
+
+#[test]
+fn a_recording_is_saved_when_the_cart_panics() {
+    use bt_runtime::host::{Host, HostEvent};
+    use bt_runtime::keymap::KeyMap;
+    let dir = ScratchDir::new("replay-panic");
+    let path = dir.join("crash.btr");
+    let result = std::panic::catch_unwind(|| {
+        let engine = Engine::new(
+            Box::new(|| Box::new(Doomed(0)) as Box<dyn bt::Cart>),
+            options(None),
+        )
+        .unwrap();
+        let mut host = Host::new(engine, KeyMap::default(), &dir.join("captures"), "doomed");
+        host.record_to(path.clone(), None);
+        host.engine_mut()
+            .set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+        host.handle(HostEvent::Key {
+            key: Key::ArrowUp,
+            down: true,
+        });
+        for f in 0..200 {
+            host.frame(f64::from(f) * 16.0);
+        }
+    });
+    assert!(result.is_err(), "the cart panicked");
+    let replay = Replay::load(&path).expect("saved while unwinding");
+    // The update that panicked had its input latched, not recorded.
+    assert_eq!(replay.ticks(), 89);
+    assert_eq!(
+        replay
+            .recording()
+            .iter()
+            .next()
+            .unwrap()
+            .keys_pressed
+            .count_ones(),
+        1
+    );
+}
+
+#[test]
+fn trace_and_diagnose_play_a_replay_under_their_clock() {
+    let (_, replay) = recorded_snake(300);
+    let dir = ScratchDir::new("replay-trace");
+    let path = dir.join("run.btr");
+    replay.save(&path).unwrap();
+    let path = path.to_str().unwrap();
+    let trace = |clock: &str| {
+        let o = bt(&[
+            "trace", "snake", "--input", path, "--clock", clock, "--frames", "200",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert!(trace("paced:30").lines().count() > 50);
+    let png = dir.join("chart.png");
+    let o = bt(&[
+        "diagnose",
+        "snake",
+        "--input",
+        path,
+        "--clock",
+        "jitter:1:40:7",
+        "--frames",
+        "200",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(png.exists());
+}
