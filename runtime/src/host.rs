@@ -15,12 +15,12 @@ use bt::host::{Source, TRIGGER_PRESS};
 use bt::{Key, BTN_L2, BTN_POINTER_A, BTN_R2};
 use bt_overlay::Overlay;
 
-use crate::capture;
 use crate::engine::{Engine, EngineError, FrameReport};
 use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::manifest::PaletteSource;
 use crate::seek::Origin;
 use crate::watch::AssetWatcher;
+use crate::{capture, output};
 
 /// One thing a player did, in the console's terms.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -338,19 +338,27 @@ impl Host {
     }
 
     /// Saves the framebuffer as it is on screen (display size, overlay included) into the
-    /// captures folder, under the first `<name>-NNNN.png` not taken. Never overwrites a file.
+    /// captures folder, under the first `<name>-NNNN.png` not taken, as every output is written
+    /// (see [`crate::output`]). Never overwrites a file, even one made at the same moment by
+    /// another program.
     ///
     /// # Errors
     /// A message naming the folder or file that could not be written.
     pub fn screenshot(&mut self) -> Result<PathBuf, String> {
         std::fs::create_dir_all(&self.captures)
             .map_err(|e| format!("cannot create {}: {e}", self.captures.display()))?;
-        let path = (1..=9999)
-            .map(|n| self.captures.join(format!("{}-{n:04}.png", self.name)))
-            .find(|p| !p.exists())
-            .ok_or_else(|| format!("{} holds 9999 captures already", self.captures.display()))?;
-        capture::save_png(self.engine.framebuffer(), self.engine.palette(), 1, &path)
+        let engine = &self.engine;
+        let png = capture::encode_png(engine.framebuffer(), engine.palette(), 1)
             .map_err(|e| e.to_string())?;
-        Ok(path)
+        for n in 1..=9999 {
+            let path = self.captures.join(format!("{}-{n:04}.png", self.name));
+            if output::write_new(&path, output::Format::Png, &png).map_err(|e| e.to_string())? {
+                return Ok(path);
+            }
+        }
+        Err(format!(
+            "{} holds 9999 captures already",
+            self.captures.display()
+        ))
     }
 }

@@ -28,6 +28,7 @@ pub mod harness;
 pub mod host;
 pub mod keymap;
 pub mod manifest;
+pub mod output;
 pub mod seek;
 pub mod spec;
 pub mod text;

@@ -3,25 +3,13 @@
 //! Set `BT_UPDATE_GOLDEN=1` to rewrite the reference pictures in `tests/golden/` after a
 //! reviewed change (look at the new PNGs before committing them).
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use bt_test_support::ScratchDir;
-
-fn bt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bt"))
-        .args(args)
-        .output()
-        .expect("bt runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use support::{bt, stderr, stdout};
 
 fn golden(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

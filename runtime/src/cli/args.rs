@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::output::{Format, Output};
 use crate::spec::ClockSpec;
 
 /// BT, a fantasy console: play carts in a window, or capture, trace, diagnose and benchmark
@@ -102,8 +103,8 @@ pub struct ShotArgs {
     /// Draw the overlay (hidden by default, shown with --overlay) into the picture.
     #[arg(long)]
     pub overlay: bool,
-    /// The PNG file to write.
-    #[arg(short, long)]
+    /// The PNG file to write ('-' for stdout; see "How outputs are written" in docs/cli.md).
+    #[arg(short, long, value_parser = png_output)]
     pub output: PathBuf,
 }
 
@@ -137,7 +138,7 @@ pub struct RunArgs {
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
     /// and jitter.
-    #[arg(long)]
+    #[arg(long, value_parser = csv_output)]
     pub frame_log: Option<PathBuf>,
     /// Close the window this many seconds after it showed its first frame.
     #[arg(long, value_parser = seconds_arg)]
@@ -211,11 +212,11 @@ pub struct DiagnoseArgs {
     /// same on every run (the CSV still holds measured times).
     #[arg(long)]
     pub fixed_costs: bool,
-    /// Also write one CSV row per frame to this file.
-    #[arg(long)]
+    /// Also write one CSV row per frame to this file ('-' for stdout).
+    #[arg(long, value_parser = csv_output)]
     pub csv: Option<PathBuf>,
-    /// The PNG file to write.
-    #[arg(short, long)]
+    /// The PNG file to write ('-' for stdout).
+    #[arg(short, long, value_parser = png_output)]
     pub output: PathBuf,
 }
 
@@ -237,6 +238,23 @@ pub fn seconds_arg(s: &str) -> Result<f64, String> {
             crate::text::excerpt(s)
         )),
     }
+}
+
+/// An output path for a PNG picture: the name must end in `.png` unless it is `-`, a device
+/// or a FIFO. Everything else about it is checked when the command runs.
+fn png_output(s: &str) -> Result<PathBuf, String> {
+    output_path(s, Format::Png)
+}
+
+/// An output path for CSV, as [`png_output`] with `.csv`.
+fn csv_output(s: &str) -> Result<PathBuf, String> {
+    output_path(s, Format::Csv)
+}
+
+fn output_path(s: &str, format: Format) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    Output::check_name(&path, format).map_err(|_| format.name_rule())?;
+    Ok(path)
 }
 
 fn cart_arg(s: &str) -> Result<(String, String), String> {

@@ -1,6 +1,7 @@
 //! What each command does.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use super::args::{
     BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, KeysArgs, NewArgs,
@@ -8,23 +9,46 @@ use super::args::{
 };
 use super::{Chosen, Offer};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
+use crate::output::{Format, Output, OutputError, Pending};
 use crate::seek::Origin;
-use crate::trace::{Format, TraceWriter};
+use crate::trace::{self, TraceWriter};
 use crate::{bench, capture, diagnose, Engine, EngineOptions};
 
-pub(super) fn run(offer: &Offer, command: Command) -> Result<(), String> {
-    match command {
-        Command::List => list(offer),
-        #[cfg(feature = "window")]
-        Command::Run(args) => play(offer, args),
-        Command::Keys(args) => keys(args),
-        Command::Shot(args) => shot(offer, args),
-        Command::Trace(args) => trace(offer, args),
-        Command::Diagnose(args) => diagnose(offer, args),
-        Command::Bench(args) => bench(offer, args),
-        Command::Config(args) => config(offer, args),
-        Command::New(args) => new(args),
+/// Why a command did not succeed.
+#[derive(Debug)]
+pub(super) enum Failure {
+    /// The command ran and failed (exit code 1).
+    Run(String),
+    /// The command line does not make sense, though it parsed (exit code 2): nothing ran.
+    Usage(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Run(message)
     }
+}
+
+impl From<OutputError> for Failure {
+    fn from(e: OutputError) -> Failure {
+        Failure::Run(e.to_string())
+    }
+}
+
+pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
+    match command {
+        Command::List => list(offer)?,
+        #[cfg(feature = "window")]
+        Command::Run(args) => play(offer, args)?,
+        Command::Keys(args) => keys(args)?,
+        Command::Shot(args) => shot(offer, args)?,
+        Command::Trace(args) => trace(offer, args)?,
+        Command::Diagnose(args) => diagnose(offer, args)?,
+        Command::Bench(args) => bench(offer, args)?,
+        Command::Config(args) => config(offer, args)?,
+        Command::New(args) => new(args)?,
+    }
+    Ok(())
 }
 
 fn list(offer: &Offer) -> Result<(), String> {
@@ -90,7 +114,11 @@ fn engine(
 }
 
 #[cfg(feature = "window")]
-fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
+fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
+    // Checked now, so a missing folder is said before a window opens, not when it closes.
+    if let Some(log) = &args.frame_log {
+        Output::new(log, Format::Csv)?;
+    }
     let (engine, chosen) = engine(offer, &args.cart, true, args.scale)?;
     let options = crate::window::WindowOptions {
         clock: args.clock,
@@ -112,7 +140,8 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
         .manifest
         .as_ref()
         .and_then(|m| m.settings.palette.clone());
-    crate::window::run_cart(engine, &chosen.name, &options, palette_file)
+    crate::window::run_cart(engine, &chosen.name, &options, palette_file)?;
+    Ok(())
 }
 
 fn keys(args: KeysArgs) -> Result<(), String> {
@@ -134,7 +163,8 @@ fn keys(args: KeysArgs) -> Result<(), String> {
     say(format_args!("{}", map.to_toml()))
 }
 
-fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
+fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
+    let output = Output::new(&args.output, Format::Png)?;
     let (mut engine, _) = engine(offer, &args.cart, args.overlay, None)?;
     if let Some(o) = engine.overlay_mut() {
         o.set_visible(true);
@@ -146,16 +176,20 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
     engine
         .render_at(args.at, origin)
         .map_err(|e| format!("--at {}: {e}", args.at))?;
-    save_frame(&engine, args.scale, &args.output)?;
+    output.write(&encode_frame(&engine, args.scale)?)?;
     let fb = engine.framebuffer();
-    say(format_args!(
-        "wrote {} ({}x{}, after {} updates, seed {})\n",
-        args.output.display(),
-        fb.width() * args.scale,
-        fb.height() * args.scale,
-        engine.updates_since_init(),
-        engine.seed()
-    ))
+    report(
+        output.is_stdout(),
+        format_args!(
+            "wrote {} ({}x{}, after {} updates, seed {})\n",
+            output.path().display(),
+            fb.width() * args.scale,
+            fb.height() * args.scale,
+            engine.updates_since_init(),
+            engine.seed()
+        ),
+    )?;
+    Ok(())
 }
 
 /// Puts the simulated host's clock and rate into `engine`.
@@ -169,8 +203,8 @@ fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
     let (mut engine, _) = engine(offer, &args.cart, false, None)?;
     simulate(&args.sim, &mut engine)?;
     let format = match args.format {
-        FormatArg::Csv => Format::Csv,
-        FormatArg::Json => Format::Json,
+        FormatArg::Csv => trace::Format::Csv,
+        FormatArg::Json => trace::Format::Json,
     };
     let stdout = io::stdout().lock();
     let mut writer = TraceWriter::new(io::BufWriter::new(stdout), format).map_err(io_error)?;
@@ -189,46 +223,70 @@ fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
     }
 }
 
-fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
+fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
+    // Both outputs are checked before anything runs, and committed only once both are written.
+    let png = Output::new(&args.output, Format::Png)?;
+    let csv = args
+        .csv
+        .as_deref()
+        .map(|path| Output::new(path, Format::Csv))
+        .transpose()?;
+    if csv.as_ref().is_some_and(|csv| csv.same_target(&png)) {
+        return Err(Failure::Usage(format!(
+            "--output and --csv both name {}; give each its own file",
+            png.path().display()
+        )));
+    }
     let (mut engine, _) = engine(offer, &args.cart, true, None)?;
     let overlay = engine.overlay_forced();
     overlay.set_visible(true);
     overlay.set_timing_chart(true);
     overlay.set_fixed_costs(args.fixed_costs);
     simulate(&args.sim, &mut engine)?;
-    let mut csv = Vec::new();
-    if args.csv.is_some() {
-        writeln!(csv, "{}", diagnose::CSV_HEADER).map_err(io_error)?;
+    // Rows go to the output as they come, not into memory.
+    let mut rows = csv.as_ref().map(Output::begin).transpose()?;
+    let csv_error = |e: io::Error| {
+        let path = csv.as_ref().map_or(Path::new("-"), Output::path);
+        format!("could not write {}: {e}", path.display())
+    };
+    if let Some(rows) = &mut rows {
+        writeln!(rows, "{}", diagnose::CSV_HEADER).map_err(csv_error)?;
     }
     let mut frames = 0;
     for _ in 0..args.sim.frames {
         if engine.advance(1) == 1 {
             frames += 1;
-            if args.csv.is_some() {
+            if let Some(rows) = &mut rows {
                 let report = *engine.last_frame();
-                diagnose::write_row(&mut csv, &engine, &report).map_err(io_error)?;
+                diagnose::write_row(rows, &engine, &report).map_err(csv_error)?;
             }
         }
     }
     if frames == 0 {
-        return Err(format!(
+        return Err(Failure::Run(format!(
             "the clock delivered no frame in {} host ticks; nothing to draw",
             args.sim.frames
-        ));
+        )));
     }
-    save_frame(&engine, args.scale, &args.output)?;
-    if let Some(path) = &args.csv {
-        capture::write_atomically(path, &csv).map_err(|e| e.to_string())?;
+    let csv_ready = rows.map(Pending::finish).transpose()?;
+    let png_ready = png.prepare(&encode_frame(&engine, args.scale)?)?;
+    png_ready.commit()?;
+    if let Some(ready) = csv_ready {
+        ready.commit()?;
     }
-    say(format_args!(
-        "wrote {} ({frames} frames, tick {}){}\n",
-        args.output.display(),
-        engine.ticks(),
-        args.csv
-            .as_ref()
-            .map(|p| format!(" and {}", p.display()))
-            .unwrap_or_default()
-    ))
+    let and_csv = csv
+        .as_ref()
+        .map(|c| format!(" and {}", c.path().display()))
+        .unwrap_or_default();
+    report(
+        png.is_stdout() || csv.as_ref().is_some_and(Output::is_stdout),
+        format_args!(
+            "wrote {} ({frames} frames, tick {}){and_csv}\n",
+            png.path().display(),
+            engine.ticks(),
+        ),
+    )?;
+    Ok(())
 }
 
 fn bench(offer: &Offer, args: BenchArgs) -> Result<(), String> {
@@ -294,10 +352,20 @@ fn note(text: std::fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr().lock(), "bt: {text}");
 }
 
-/// Saves the engine's last frame as a PNG at `scale`.
-fn save_frame(engine: &Engine, scale: u32, path: &std::path::Path) -> Result<(), String> {
-    capture::save_png(engine.framebuffer(), engine.palette(), scale, path)
-        .map_err(|e| e.to_string())
+/// What a command that wrote its output says it did: on stdout, unless the output itself went
+/// there.
+fn report(output_on_stdout: bool, text: std::fmt::Arguments<'_>) -> Result<(), String> {
+    if output_on_stdout {
+        let _ = io::stderr().lock().write_fmt(text);
+        Ok(())
+    } else {
+        say(text)
+    }
+}
+
+/// The engine's last frame as PNG bytes at `scale`.
+fn encode_frame(engine: &Engine, scale: u32) -> Result<Vec<u8>, String> {
+    capture::encode_png(engine.framebuffer(), engine.palette(), scale).map_err(|e| e.to_string())
 }
 
 fn io_error(e: io::Error) -> String {
