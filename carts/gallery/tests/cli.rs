@@ -464,3 +464,50 @@ fn a_reader_that_went_away_is_not_an_error() {
         assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// `/dev/full`, opened for writing: every write to it fails with "no space left".
+fn full() -> std::fs::File {
+    std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full")
+}
+
+#[test]
+fn every_message_survives_an_unwritable_stream_with_the_intended_exit_code() {
+    // (arguments, whether stdout or stderr is full, the exit code wanted)
+    let cases: &[(&[&str], &str, i32)] = &[
+        (&["keys"], "stderr", 0),
+        (&["shot", "nope"], "stderr", 2),
+        (&["diagnose", "--frames", "0"], "stderr", 2),
+        (
+            &["shot", "hello", "--at", "oops", "-o", "x.png"],
+            "stderr",
+            2,
+        ),
+        (&["shot", "nope", "--at", "1", "-o", "x.png"], "stderr", 1),
+        (&["list"], "stdout", 1),
+        (&["keys"], "stdout", 1),
+        (&["--help"], "stdout", 1),
+        (&["shot", "--help"], "stdout", 1),
+        (&["--version"], "stdout", 1),
+    ];
+    for (args, stream, code) in cases {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bt"));
+        command.args(*args);
+        if *stream == "stderr" {
+            command.stderr(full());
+        } else {
+            command.stdout(full());
+        }
+        let o = command.output().expect("bt runs");
+        assert_eq!(o.status.code(), Some(*code), "{args:?} with {stream} full");
+        if *stream == "stdout" {
+            assert!(
+                stderr(&o).contains("bt: error: writing to stdout: "),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
