@@ -11,6 +11,7 @@ use thiserror::Error;
 use crate::clock::{Clock, WallClock};
 use crate::fixed_loop::{FixedLoop, TickAction};
 use crate::seek::Origin;
+use crate::text::number;
 
 /// Builds a fresh cart. The engine calls it at boot and again for every replay from the start, so
 /// no state can leak from one run into the next.
@@ -32,15 +33,16 @@ pub enum EngineError {
     #[error("cart init failed: {0}")]
     Init(String),
     /// A host frequency that is not finite and positive.
-    #[error("host_hz must be finite and positive, got {0}")]
+    #[error("host_hz must be finite and positive, got {}", number(*.0))]
     HostHz(f64),
     /// `render_at` with seconds that are negative, NaN or infinite.
-    #[error("render_at seconds must be finite and not negative, got {0}")]
+    #[error("render_at seconds must be finite and not negative, got {}", number(*.0))]
     Seconds(f64),
     /// `render_at` would replay more than [`MAX_SEEK_UPDATES`] updates.
     #[error(
-        "render_at {seconds} s would replay {updates:e} updates; one seek replays at most \
-         {MAX_SEEK_UPDATES}"
+        "render_at {} s would replay {} updates; one seek replays at most {MAX_SEEK_UPDATES}",
+        number(*.seconds),
+        number(*.updates)
     )]
     TooFar {
         /// The seconds asked for.
@@ -53,8 +55,9 @@ pub enum EngineError {
     Steps(u64),
     /// `render_at` from the current tick to a tick already behind it.
     #[error(
-        "render_at {seconds} s from the current tick: target tick {target} is behind \
-         the current tick {current} (seek from the start to go back)"
+        "render_at {} s from the current tick: target tick {target} is behind \
+         the current tick {current} (seek from the start to go back)",
+        number(*.seconds)
     )]
     Behind {
         /// The seconds asked for.

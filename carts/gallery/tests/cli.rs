@@ -511,3 +511,30 @@ fn every_message_survives_an_unwritable_stream_with_the_intended_exit_code() {
         }
     }
 }
+
+#[test]
+fn huge_inputs_are_refused_quickly_with_a_short_message() {
+    let o = support::output_within(
+        support::bt_command().args(["keys", "--keys", "/dev/zero"]),
+        std::time::Duration::from_secs(20),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "bt: error: key map /dev/zero: more than the 65536 bytes a key map may have\n"
+    );
+    for args in [
+        &["shot", "hello", "--at", "1e308", "-o", "x.png"][..],
+        &["shot", "hello", "--at", "1e300", "-o", "x.png"],
+    ] {
+        let o = bt(args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = stderr(&o);
+        let first = err.lines().next().unwrap_or_default();
+        assert!(
+            first.len() < 200,
+            "{args:?}: {} characters: {first}",
+            first.len()
+        );
+    }
+}

@@ -11,6 +11,7 @@ use super::{Chosen, Offer};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
 use crate::output::{Format, Output, OutputError, Pending};
 use crate::seek::Origin;
+use crate::text::number;
 use crate::trace::{self, TraceWriter};
 use crate::{bench, capture, diagnose, Engine, EngineOptions};
 
@@ -175,7 +176,7 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
     };
     engine
         .render_at(args.at, origin)
-        .map_err(|e| format!("--at {}: {e}", args.at))?;
+        .map_err(|e| format!("--at {}: {e}", number(args.at)))?;
     output.write(&encode_frame(&engine, args.scale)?)?;
     let fb = engine.framebuffer();
     report(

@@ -22,3 +22,24 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// Runs `command` and waits at most `limit` for it; past that it is killed and the test fails,
+/// so a `bt` that would read or run for ever cannot hang the suite or eat the machine's memory.
+pub fn output_within(command: &mut Command, limit: std::time::Duration) -> Output {
+    use std::process::Stdio;
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bt runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait for bt").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} still running after {limit:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("bt's output")
+}
