@@ -8,6 +8,8 @@ use bt::{Cart, Framebuffer, Palette, Settings, SettingsError, Tag};
 use bt_overlay::{FrameStats, Overlay};
 use thiserror::Error;
 
+use crate::cart_panic::guarded;
+pub use crate::cart_panic::{CartCall, CartPanic};
 use crate::clock::{Clock, WallClock};
 use crate::fixed_loop::{FixedLoop, TickAction};
 use crate::seek::Origin;
@@ -32,6 +34,10 @@ pub enum EngineError {
     /// The cart's `init` failed.
     #[error("cart init failed: {0}")]
     Init(String),
+    /// The cart panicked: the engine is paused, and stays so until a replay from the start
+    /// (see [`Engine::cart_panic`]).
+    #[error(transparent)]
+    Panicked(#[from] CartPanic),
     /// A host frequency that is not finite and positive.
     #[error("host_hz must be finite and positive, got {}", number(*.0))]
     HostHz(f64),
@@ -148,6 +154,8 @@ pub struct Engine {
     host_ticks: u64,
     /// The last replay's `init` failed: the cart is unusable until a replay succeeds.
     init_failed: bool,
+    /// The cart panicked: it is not called again until a replay from the start.
+    panic: Option<CartPanic>,
     last: FrameReport,
     /// Tags the cart placed during the last frame (or seek).
     frame_tags: Vec<Tag>,
@@ -197,12 +205,20 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError::Settings`] for invalid settings (naming the field and value),
-    /// [`EngineError::HostHz`] for a bad `host_hz`, [`EngineError::Init`] when `init` fails.
+    /// [`EngineError::HostHz`] for a bad `host_hz`, [`EngineError::Init`] when `init` fails,
+    /// [`EngineError::Panicked`] when the cart's constructor, `configure` or `init` panics.
     pub fn new(factory: CartFactory, options: EngineOptions) -> Result<Engine, EngineError> {
-        let cart = factory();
+        let at_boot = |call| {
+            move |message| CartPanic {
+                call,
+                tick: 0,
+                message,
+            }
+        };
+        let cart = guarded(&factory).map_err(at_boot(CartCall::New))?;
         let mut settings = match options.settings {
             Some(settings) => settings,
-            None => cart.configure(),
+            None => guarded(|| cart.configure()).map_err(at_boot(CartCall::Configure))?,
         };
         if let Some(fps) = options.target_fps {
             settings.target_fps = fps;
@@ -240,6 +256,7 @@ impl Engine {
             host_origin_ms: 0.0,
             host_ticks: 0,
             init_failed: false,
+            panic: None,
             last: FrameReport::default(),
             frame_tags: Vec::new(),
             keep_boot_tags: true,
@@ -250,9 +267,11 @@ impl Engine {
 
     /// Runs the cart's `init`; its tags go on the chart at boot, not when a seek replays it.
     fn init(&mut self, tags_to_chart: bool) -> Result<(), EngineError> {
-        self.cart
-            .init(&mut self.console.init_context())
-            .map_err(|e| EngineError::Init(e.to_string()))?;
+        let (cart, console) = (&mut self.cart, &mut self.console);
+        match guarded(|| cart.init(&mut console.init_context())) {
+            Err(message) => return Err(self.stop(CartCall::Init, message)),
+            Ok(result) => result.map_err(|e| EngineError::Init(e.to_string()))?,
+        }
         if self.console.take_reset_request() {
             self.fixed.reset();
         }
@@ -279,11 +298,17 @@ impl Engine {
     /// Nothing else changes: the tick, the state the cart keeps, the clock.
     ///
     /// # Errors
-    /// The cart's message when a file failed to load; it keeps what it had.
+    /// The cart's message when a file failed to load; it keeps what it had. A cart that
+    /// panicked (now, or before) is not asked, and the panic is the message.
     pub fn reload_assets(&mut self) -> Result<(), String> {
-        self.cart
-            .reload(&mut self.console.reload_context())
-            .map_err(|e| e.to_string())
+        if let Some(panic) = &self.panic {
+            return Err(panic.to_string());
+        }
+        let (cart, console) = (&mut self.cart, &mut self.console);
+        match guarded(|| cart.reload(&mut console.reload_context())) {
+            Ok(result) => result.map_err(|e| e.to_string()),
+            Err(message) => Err(self.stop(CartCall::Reload, message).to_string()),
+        }
     }
 
     /// Replaces the palette the cart booted with (and the live one), as when the cart's palette
@@ -329,9 +354,17 @@ impl Engine {
     }
 
     /// Whether live play is paused: by [`Engine::pause`], [`Engine::render_at`] or
-    /// [`Engine::step`], until [`Engine::resume`].
+    /// [`Engine::step`], until [`Engine::resume`], or because the cart panicked.
     pub fn is_paused(&self) -> bool {
         self.paused
+    }
+
+    /// The panic that stopped the cart, if it panicked: which call, at which tick, and its
+    /// message. The engine is then paused, [`Engine::resume`], [`Engine::step`],
+    /// [`Engine::redraw`] and a seek from the current tick are refused, and the cart is not
+    /// called again, until [`Engine::render_at`] replays it from the start.
+    pub fn cart_panic(&self) -> Option<&CartPanic> {
+        self.panic.as_ref()
     }
 
     /// The framebuffer as last rendered.
@@ -390,13 +423,14 @@ impl Engine {
 
     /// One host frame at `now_ms`: asks the clock for a delta and, when it delivers one and the
     /// engine is not paused, runs the updates it pays for and renders once. Returns the frame's
-    /// report, or `None` when no frame ran.
+    /// report, or `None` when no frame ran (also when the cart panicked: see
+    /// [`Engine::cart_panic`]).
     pub fn run(&mut self, now_ms: f64) -> Option<FrameReport> {
         let delta = self.clock.delta(now_ms)?;
         if self.paused {
             return None;
         }
-        Some(self.frame(delta))
+        self.frame(delta)
     }
 
     /// Simulates `host_ticks` host frames at `host_hz`, continuing the simulated host time of
@@ -423,22 +457,27 @@ impl Engine {
         self.host_origin_ms + self.host_ticks as f64 * (1000.0 / self.host_hz)
     }
 
-    fn frame(&mut self, delta_ms: f64) -> FrameReport {
+    fn frame(&mut self, delta_ms: f64) -> Option<FrameReport> {
         let started = Instant::now();
         if !std::mem::take(&mut self.keep_boot_tags) {
             self.frame_tags.clear();
         }
-        let timing = self.fixed.frame(
-            delta_ms,
-            updater(
-                &mut self.cart,
-                &mut self.console,
-                &mut self.updates_since_init,
-            ),
+        let fixed = &mut self.fixed;
+        let update = updater(
+            &mut self.cart,
+            &mut self.console,
+            &mut self.updates_since_init,
         );
+        let timing = match guarded(|| fixed.frame(delta_ms, update)) {
+            Ok(timing) => timing,
+            Err(message) => {
+                self.stop(CartCall::Update, message);
+                return None;
+            }
+        };
         let update_ms = started.elapsed().as_secs_f64() * 1000.0;
         self.forward_tags(true);
-        let render_ms = self.render(timing.render_alpha);
+        let render_ms = self.render(timing.render_alpha).ok()?;
 
         let report = FrameReport {
             frame: self.frames,
@@ -460,7 +499,20 @@ impl Engine {
             overlay.record(&report.stats);
         }
         self.last = report;
-        report
+        Some(report)
+    }
+
+    /// Stops the cart after a panic in `call`: keeps the panic, pauses, and returns it as the
+    /// error.
+    fn stop(&mut self, call: CartCall, message: String) -> EngineError {
+        let panic = CartPanic {
+            call,
+            tick: self.fixed.ticks(),
+            message,
+        };
+        self.paused = true;
+        self.panic = Some(panic.clone());
+        EngineError::Panicked(panic)
     }
 
     /// Moves the tags placed since the last call into the frame's list and, for live frames,
@@ -476,19 +528,40 @@ impl Engine {
 
     /// Renders the cart and draws the overlay over it; returns the milliseconds the cart's
     /// `render` alone took.
-    fn render(&mut self, render_alpha: f64) -> f64 {
+    fn render(&mut self, render_alpha: f64) -> Result<f64, EngineError> {
         let ticks = self.fixed.ticks();
         let started = Instant::now();
-        self.cart
-            .render(&mut self.console.render_context(ticks, render_alpha));
-        let cart_ms = started.elapsed().as_secs_f64() * 1000.0;
-        if let Some(overlay) = &mut self.overlay {
-            if overlay.is_visible() {
-                self.cart.overlay_rows(overlay.cart_rows_mut());
-            }
-            overlay.draw(self.console.framebuffer_mut());
+        let (cart, console) = (&self.cart, &mut self.console);
+        if let Err(message) =
+            guarded(|| cart.render(&mut console.render_context(ticks, render_alpha)))
+        {
+            return Err(self.stop(CartCall::Render, message));
         }
-        cart_ms
+        let cart_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let rows = match &mut self.overlay {
+            Some(overlay) if overlay.is_visible() => {
+                let (cart, rows) = (&self.cart, overlay.cart_rows_mut());
+                guarded(|| cart.overlay_rows(rows))
+            }
+            _ => Ok(()),
+        };
+        if let Err(message) = rows {
+            return Err(self.stop(CartCall::OverlayRows, message));
+        }
+        self.draw_overlay();
+        Ok(cart_ms)
+    }
+
+    /// Draws the overlay, with its notice, over the framebuffer as it stands, without calling
+    /// the cart: how a host shows news (such as [`Engine::cart_panic`]) over a cart that no
+    /// longer draws. Nothing happens without an overlay.
+    pub fn draw_overlay(&mut self) {
+        let Engine {
+            overlay, console, ..
+        } = self;
+        if let Some(overlay) = overlay {
+            overlay.draw(console.framebuffer_mut());
+        }
     }
 
     /// Pauses live play and renders exactly the frame at `seconds` of simulated time, that is
@@ -501,7 +574,9 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError::Seconds`], [`EngineError::TooFar`], [`EngineError::Behind`] (from the
-    /// current tick only) and, replaying from the start, [`EngineError::Init`].
+    /// current tick only), replaying from the start [`EngineError::Init`], and
+    /// [`EngineError::Panicked`] when the cart panics on the way (or, from the current tick,
+    /// panicked before).
     pub fn render_at(&mut self, seconds: f64, origin: Origin) -> Result<(), EngineError> {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(EngineError::Seconds(seconds));
@@ -532,8 +607,7 @@ impl Engine {
                 }
             }
         }
-        self.step_and_render(target - self.updates_since_init);
-        Ok(())
+        self.step_and_render(target - self.updates_since_init)
     }
 
     /// Runs `updates` updates straight away, with no time accounting and no cap, then renders
@@ -549,15 +623,14 @@ impl Engine {
     /// [`EngineError::Steps`] for more than [`MAX_SEEK_UPDATES`] updates (nothing changes, and
     /// a running engine keeps running); [`EngineError::Init`] after a replay whose `init` failed,
     /// until a replay from the start succeeds (the engine is paused, and nothing runs or is
-    /// drawn).
+    /// drawn); [`EngineError::Panicked`] when the cart panics, or had panicked.
     pub fn step(&mut self, updates: u64) -> Result<(), EngineError> {
         if updates > MAX_SEEK_UPDATES {
             return Err(EngineError::Steps(updates));
         }
         self.begin_seek();
         self.refuse_half_built()?;
-        self.step_and_render(updates);
-        Ok(())
+        self.step_and_render(updates)
     }
 
     /// Renders the current state again with `render_alpha` 0, running no update: for a change
@@ -568,11 +641,11 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError::Init`] after a replay whose `init` failed: the cart is half built, so
-    /// nothing is drawn and the framebuffer keeps what it showed.
+    /// nothing is drawn and the framebuffer keeps what it showed. [`EngineError::Panicked`]
+    /// when the cart panics, or had panicked.
     pub fn redraw(&mut self) -> Result<(), EngineError> {
         self.refuse_half_built()?;
-        self.render(0.0);
-        Ok(())
+        self.render(0.0).map(drop)
     }
 
     /// The start of every seek: the frame's tags make way for the seek's, and live play stops
@@ -584,8 +657,12 @@ impl Engine {
         self.paused = true;
     }
 
-    /// Refuses to run or draw the cart built by a replay whose `init` failed.
+    /// Refuses to run or draw a cart that panicked, or that a replay built and whose `init`
+    /// failed.
     fn refuse_half_built(&self) -> Result<(), EngineError> {
+        if let Some(panic) = &self.panic {
+            return Err(EngineError::Panicked(panic.clone()));
+        }
         if self.init_failed {
             return Err(EngineError::Init(
                 "the last replay's init failed; seek from the start".to_string(),
@@ -596,23 +673,28 @@ impl Engine {
 
     /// Runs `updates` updates with no time accounting, keeps their tags off the chart, and
     /// renders with `render_alpha` 0.
-    fn step_and_render(&mut self, updates: u64) {
-        self.fixed.step(
-            updates,
-            updater(
-                &mut self.cart,
-                &mut self.console,
-                &mut self.updates_since_init,
-            ),
+    fn step_and_render(&mut self, updates: u64) -> Result<(), EngineError> {
+        let fixed = &mut self.fixed;
+        let update = updater(
+            &mut self.cart,
+            &mut self.console,
+            &mut self.updates_since_init,
         );
+        if let Err(message) = guarded(|| fixed.step(updates, update)) {
+            return Err(self.stop(CartCall::Update, message));
+        }
         self.forward_tags(false);
-        self.render(0.0);
+        self.render(0.0).map(drop)
     }
 
     fn restart(&mut self) -> Result<(), EngineError> {
-        self.cart = (self.factory)();
-        self.console.reset(self.seed);
+        self.panic = None;
         self.fixed.reset();
+        self.cart = match guarded(&self.factory) {
+            Ok(cart) => cart,
+            Err(message) => return Err(self.stop(CartCall::New, message)),
+        };
+        self.console.reset(self.seed);
         self.updates_since_init = 0;
         if let Some(overlay) = &mut self.overlay {
             overlay.reset_chart(0);
@@ -636,9 +718,10 @@ impl Engine {
     }
 
     /// Continues live play from the paused frame. Time that passed while paused is not owed.
-    /// After a replay whose `init` failed the engine stays paused until a replay succeeds.
+    /// After a replay whose `init` failed, or once the cart panicked, the engine stays paused
+    /// until a replay from the start succeeds.
     pub fn resume(&mut self) {
-        if self.paused && !self.init_failed {
+        if self.paused && !self.init_failed && self.panic.is_none() {
             self.paused = false;
             self.fixed.discard_leftover();
         }

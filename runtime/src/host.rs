@@ -20,6 +20,10 @@ use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::manifest::PaletteSource;
 use crate::seek::Origin;
 use crate::watch::AssetWatcher;
+
+/// The most characters of a notice the host puts across the top of a 320-pixel display and a
+/// little beyond: the rest of a long message is cut.
+const NOTICE_CHARS: usize = 120;
 use crate::{capture, output};
 
 /// One thing a player did, in the console's terms.
@@ -123,6 +127,8 @@ pub struct Host {
     name: String,
     /// The cart's files, watched for changes, and its palette file when it has one.
     watch: Option<(AssetWatcher, Option<PaletteSource>)>,
+    /// Whether the cart's panic is on screen as the overlay's notice.
+    panic_shown: bool,
 }
 
 impl Host {
@@ -137,6 +143,7 @@ impl Host {
             captures: captures.to_path_buf(),
             name: name.to_string(),
             watch: None,
+            panic_shown: false,
         }
     }
 
@@ -160,7 +167,9 @@ impl Host {
     /// # Errors
     /// As [`Engine::render_at`].
     pub fn pause_at(&mut self, seconds: f64) -> Result<(), EngineError> {
-        self.engine.render_at(seconds, Origin::Start)
+        let paused = self.engine.render_at(seconds, Origin::Start);
+        self.show_panic();
+        paused
     }
 
     /// Reloads the cart's assets whenever `watcher` sees a change, and its palette from
@@ -171,17 +180,42 @@ impl Host {
     }
 
     /// One displayed frame at `now_ms` (see [`Engine::run`]), after reloading the cart's
-    /// assets if they changed on disk.
+    /// assets if they changed on disk. When the cart panics, the engine stays paused and the
+    /// panic shows across the top of the picture as the overlay's notice.
     pub fn frame(&mut self, now_ms: f64) -> Option<FrameReport> {
         if self.watch.as_ref().is_some_and(|(w, _)| w.take_change()) {
             self.reload_assets();
         }
-        self.engine.run(now_ms)
+        let report = self.engine.run(now_ms);
+        self.show_panic();
+        report
+    }
+
+    /// Puts the cart's panic, if it panicked, on screen as the overlay's notice (once), and
+    /// takes it away when a replay has brought the cart back.
+    fn show_panic(&mut self) {
+        match (self.engine.cart_panic(), self.panic_shown) {
+            (Some(panic), false) => {
+                let line = crate::text::excerpt_chars(&panic.to_string(), NOTICE_CHARS);
+                self.engine.overlay_forced().set_notice(&line);
+                self.engine.draw_overlay();
+                self.panic_shown = true;
+            }
+            (None, true) => {
+                self.engine.overlay_forced().clear_notice();
+                self.panic_shown = false;
+            }
+            _ => {}
+        }
     }
 
     /// Loads the palette file (if any) and the cart's assets again. A failure shows on screen
     /// as the overlay's notice, and the cart keeps what it had; the next good load clears it.
     pub fn reload_assets(&mut self) {
+        if self.engine.cart_panic().is_some() {
+            // The cart is stopped and its panic on screen: nothing to reload into.
+            return;
+        }
         let palette = self.watch.as_ref().and_then(|(_, p)| p.clone());
         let mut problem = None;
         if let Some(source) = palette {
@@ -197,7 +231,7 @@ impl Host {
         match problem {
             Some(message) => {
                 let line = format!("reload: {message}");
-                overlay.set_notice(&crate::text::excerpt_chars(&line, 120));
+                overlay.set_notice(&crate::text::excerpt_chars(&line, NOTICE_CHARS));
             }
             None => overlay.clear_notice(),
         }
@@ -206,6 +240,7 @@ impl Host {
             // whose replayed init failed is not drawn; the next replay draws it.
             let _ = self.engine.redraw();
         }
+        self.show_panic();
     }
 
     /// Feeds one event to the console. Returns what the platform should do about it, if anything.
@@ -316,7 +351,9 @@ impl Host {
                 Some(HostAction::Paused)
             }
             Key::F6 if self.engine.is_paused() => {
-                self.engine.step(1).ok()?;
+                let stepped = self.engine.step(1);
+                self.show_panic();
+                stepped.ok()?;
                 Some(HostAction::Stepped(self.engine.ticks()))
             }
             Key::F9 => Some(match self.screenshot() {
@@ -330,7 +367,10 @@ impl Host {
 
     fn toggle_overlay(&mut self) -> Option<HostAction> {
         self.engine.overlay_mut()?.toggle();
-        if self.engine.is_paused() {
+        if self.engine.cart_panic().is_some() {
+            // The cart no longer draws: the overlay goes over its last picture.
+            self.engine.draw_overlay();
+        } else if self.engine.is_paused() {
             // Nothing runs while paused, so draw the same frame again with the overlay changed.
             let _ = self.engine.redraw();
         }

@@ -14,6 +14,7 @@
 pub mod assets;
 pub mod bench;
 pub mod capture;
+mod cart_panic;
 pub mod catalog;
 #[cfg(feature = "cli")]
 pub mod cli;

@@ -7,62 +7,82 @@
 
 use bt_runtime::catalog::{self, CartEntry, UnknownCart};
 
-/// Every bundled cart, in the order `bt list` prints them.
+pub mod panic;
+
+/// Every bundled cart, in the order `bt list` prints them, and the hidden `panic` cart that
+/// tests use.
 pub const CARTS: &[CartEntry] = &[
     CartEntry {
         name: "hello",
         description: bt_cart_hello::DESCRIPTION,
         build: bt_cart_hello::cart,
+        hidden: false,
     },
     CartEntry {
         name: "timers",
         description: bt_cart_timers::DESCRIPTION,
         build: bt_cart_timers::cart,
+        hidden: false,
     },
     CartEntry {
         name: "primitives",
         description: bt_cart_primitives::DESCRIPTION,
         build: bt_cart_primitives::cart,
+        hidden: false,
     },
     CartEntry {
         name: "sprites",
         description: bt_cart_sprites::DESCRIPTION,
         build: bt_cart_sprites::cart,
+        hidden: false,
     },
     CartEntry {
         name: "palette",
         description: bt_cart_palette::DESCRIPTION,
         build: bt_cart_palette::cart,
+        hidden: false,
     },
     CartEntry {
         name: "starfield",
         description: bt_cart_starfield::DESCRIPTION,
         build: bt_cart_starfield::cart,
+        hidden: false,
     },
     CartEntry {
         name: "tilemap",
         description: bt_cart_tilemap::DESCRIPTION,
         build: bt_cart_tilemap::cart,
+        hidden: false,
     },
     CartEntry {
         name: "bunnymark",
         description: bt_cart_bunnymark::DESCRIPTION,
         build: bt_cart_bunnymark::cart,
+        hidden: false,
     },
     CartEntry {
         name: "snake",
         description: bt_cart_snake::DESCRIPTION,
         build: bt_cart_snake::cart,
+        hidden: false,
     },
     CartEntry {
         name: "keys",
         description: bt_cart_keys::DESCRIPTION,
         build: bt_cart_keys::cart,
+        hidden: false,
     },
     CartEntry {
         name: "paint",
         description: bt_cart_paint::DESCRIPTION,
         build: bt_cart_paint::cart,
+        hidden: false,
+    },
+    CartEntry {
+        name: "panic",
+        description: panic::DESCRIPTION,
+        build: panic::cart,
+        hidden: true,
     },
 ];
 

@@ -131,7 +131,7 @@ fn engine_caps_a_hitch_at_eight_updates_and_reports_the_loss() {
 #[test]
 fn render_at_equals_live_play_byte_for_byte() {
     // Every bundled cart: a new one is covered the day it is added.
-    for name in bt_gallery::CARTS.iter().map(|c| c.name) {
+    for name in bt_runtime::catalog::shown(bt_gallery::CARTS) {
         let mut live = bundled(name);
         live.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
         let mut seek = bundled(name);
@@ -245,7 +245,7 @@ fn paused_engine_renders_nothing_until_resumed() {
 #[test]
 fn step_from_a_pause_equals_render_at_as_many_updates_later() {
     // Every bundled cart: palette effects, resets and random rolls all have to agree.
-    for name in bt_gallery::CARTS.iter().map(|c| c.name) {
+    for name in bt_runtime::catalog::shown(bt_gallery::CARTS) {
         // Paused by a seek, and paused by the player during live play.
         let mut sought = bundled(name);
         sought.render_at(1.0, Origin::Start).unwrap();

@@ -8,6 +8,7 @@ use super::args::{
     ShotArgs, SimArgs, TraceArgs,
 };
 use super::{Chosen, Offer};
+use crate::engine::{CartCall, CartPanic};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
 use crate::output::{Format, Output, OutputError, Pending};
 use crate::seek::Origin;
@@ -69,7 +70,15 @@ fn resolve(
     cart: &CartArgs,
     window_scale: Option<u32>,
 ) -> Result<(bt::Settings, Vec<Provenance>), String> {
-    let configured = (chosen.make)().configure();
+    let configured =
+        crate::cart_panic::guarded(|| (chosen.make)().configure()).map_err(|message| {
+            let panic = CartPanic {
+                call: CartCall::Configure,
+                tick: 0,
+                message,
+            };
+            format!("cart '{}': {panic}", chosen.name)
+        })?;
     let user = match manifest::user_config_path() {
         Some(path) => manifest::load_user_config(&path)
             .map_err(|e| e.to_string())?
@@ -201,7 +210,7 @@ fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<(), String> {
 }
 
 fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
-    let (mut engine, _) = engine(offer, &args.cart, false, None)?;
+    let (mut engine, chosen) = engine(offer, &args.cart, false, None)?;
     simulate(&args.sim, &mut engine)?;
     let format = match args.format {
         FormatArg::Csv => trace::Format::Csv,
@@ -213,14 +222,26 @@ fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
         for _ in 0..args.sim.frames {
             if engine.advance(1) == 1 {
                 writer.row(engine.last_frame())?;
+            } else if engine.cart_panic().is_some() {
+                // The rows before the panic are still worth having.
+                break;
             }
         }
         writer.finish().map(drop)
     })();
     match written {
         // A reader that stopped early (`bt trace ... | head`) is not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.map_err(io_error),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        other => other.map_err(io_error)?,
+    }
+    still_running(&engine, &chosen)
+}
+
+/// Fails when the cart panicked, naming it, the call, the tick and the panic's message.
+fn still_running(engine: &Engine, chosen: &Chosen) -> Result<(), String> {
+    match engine.cart_panic() {
+        Some(panic) => Err(format!("cart '{}': {panic}", chosen.name)),
+        None => Ok(()),
     }
 }
 
@@ -238,7 +259,7 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
             png.path().display()
         )));
     }
-    let (mut engine, _) = engine(offer, &args.cart, true, None)?;
+    let (mut engine, chosen) = engine(offer, &args.cart, true, None)?;
     let overlay = engine.overlay_forced();
     overlay.set_visible(true);
     overlay.set_timing_chart(true);
@@ -261,6 +282,8 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
                 let report = *engine.last_frame();
                 diagnose::write_row(rows, &engine, &report).map_err(csv_error)?;
             }
+        } else {
+            still_running(&engine, &chosen)?;
         }
     }
     if frames == 0 {
@@ -292,7 +315,8 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
 
 fn bench(offer: &Offer, args: BenchArgs) -> Result<(), String> {
     let (mut engine, chosen) = engine(offer, &args.cart, false, None)?;
-    let report = bench::run(&mut engine, args.frames, args.warmup);
+    let report = bench::run(&mut engine, args.frames, args.warmup)
+        .map_err(|panic| format!("cart '{}': {panic}", chosen.name))?;
     if args.json {
         say(format_args!("{}\n", report.to_json()))
     } else {

@@ -95,7 +95,7 @@ impl Offer {
                 let Some(name) = name else {
                     return Err(format!(
                         "name a cart to run; carts: {}",
-                        carts.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+                        catalog::shown(carts).join(", ")
                     ));
                 };
                 let entry = catalog::find(carts, name).map_err(|e| e.to_string())?;
@@ -138,11 +138,12 @@ impl Offer {
         }
     }
 
-    /// `(name, description)` of every cart, for `bt list`.
+    /// `(name, description)` of every cart that is not hidden, for `bt list`.
     fn list(&self) -> Result<Vec<(String, String)>, String> {
         match self {
             Offer::Gallery(carts) => Ok(carts
                 .iter()
+                .filter(|c| !c.hidden)
                 .map(|c| (c.name.to_string(), c.description.to_string()))
                 .collect()),
             Offer::Single { .. } => {
