@@ -24,6 +24,10 @@ pub type CartFactory = Box<dyn Fn() -> Box<dyn Cart>>;
 /// the caller waiting for hours; a seek from the current tick counts only the updates it adds.
 pub const MAX_SEEK_UPDATES: u64 = 10_000_000;
 
+/// How many updates a seek runs between two calls of its progress callback: often enough for a
+/// progress bar several times a second, rarely enough to cost nothing.
+pub const SEEK_PROGRESS_EVERY: u64 = 1024;
+
 /// Why the engine refused to start or to seek.
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
@@ -578,6 +582,20 @@ impl Engine {
     /// [`EngineError::Panicked`] when the cart panics on the way (or, from the current tick,
     /// panicked before).
     pub fn render_at(&mut self, seconds: f64, origin: Origin) -> Result<(), EngineError> {
+        self.render_at_with_progress(seconds, origin, |_, _| {})
+    }
+
+    /// [`Engine::render_at`], calling `progress(done, total)` every [`SEEK_PROGRESS_EVERY`]
+    /// updates of the seek, for a host that shows how far a long seek has come.
+    ///
+    /// # Errors
+    /// As [`Engine::render_at`].
+    pub fn render_at_with_progress(
+        &mut self,
+        seconds: f64,
+        origin: Origin,
+        progress: impl FnMut(u64, u64),
+    ) -> Result<(), EngineError> {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(EngineError::Seconds(seconds));
         }
@@ -607,7 +625,7 @@ impl Engine {
                 }
             }
         }
-        self.step_and_render(target - self.updates_since_init)
+        self.step_and_render(target - self.updates_since_init, progress)
     }
 
     /// Runs `updates` updates straight away, with no time accounting and no cap, then renders
@@ -630,7 +648,7 @@ impl Engine {
         }
         self.begin_seek();
         self.refuse_half_built()?;
-        self.step_and_render(updates)
+        self.step_and_render(updates, |_, _| {})
     }
 
     /// Renders the current state again with `render_alpha` 0, running no update: for a change
@@ -672,15 +690,28 @@ impl Engine {
     }
 
     /// Runs `updates` updates with no time accounting, keeps their tags off the chart, and
-    /// renders with `render_alpha` 0.
-    fn step_and_render(&mut self, updates: u64) -> Result<(), EngineError> {
+    /// renders with `render_alpha` 0. `progress` hears how far it has come now and then.
+    fn step_and_render(
+        &mut self,
+        updates: u64,
+        mut progress: impl FnMut(u64, u64),
+    ) -> Result<(), EngineError> {
         let fixed = &mut self.fixed;
-        let update = updater(
+        let mut update = updater(
             &mut self.cart,
             &mut self.console,
             &mut self.updates_since_init,
         );
-        if let Err(message) = guarded(|| fixed.step(updates, update)) {
+        let mut done = 0;
+        let counted = move |tick| {
+            let action = update(tick);
+            done += 1;
+            if done % SEEK_PROGRESS_EVERY == 0 {
+                progress(done, updates);
+            }
+            action
+        };
+        if let Err(message) = guarded(|| fixed.step(updates, counted)) {
             return Err(self.stop(CartCall::Update, message));
         }
         self.forward_tags(false);

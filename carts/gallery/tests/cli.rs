@@ -540,3 +540,78 @@ fn huge_inputs_are_refused_quickly_with_a_short_message() {
         );
     }
 }
+
+/// Runs `bt` with `args` on a terminal (`script` gives it one) and returns all it printed.
+fn on_a_terminal(args: &str) -> String {
+    let o = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{} {args}", env!("CARGO_BIN_EXE_bt")),
+            "/dev/null",
+        ])
+        .output()
+        .expect("script runs");
+    assert!(o.status.success(), "{args}: {}", stdout(&o));
+    stdout(&o)
+}
+
+#[test]
+fn long_headless_work_shows_progress_on_a_terminal_unless_quiet() {
+    let dir = ScratchDir::new("cli");
+    let out = dir.join("bunnies.png");
+    // 15,000 updates of 100,000 sprites: a few seconds.
+    let seek = format!(
+        "shot bunnymark --arg sprites=100000 --at 250 -o {}",
+        out.display()
+    );
+    let shown = on_a_terminal(&seek);
+    assert!(
+        shown.contains("seeking to --at 250 [") && shown.contains("/15000 ETA "),
+        "{shown}"
+    );
+    assert!(shown.contains("wrote "), "{shown}");
+    let quiet = on_a_terminal(&format!("{seek} --quiet"));
+    assert!(!quiet.contains("ETA"), "{quiet}");
+    // Not a terminal: nothing on stderr.
+    let o = bt(&seek.split(' ').collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+    let trace = on_a_terminal("trace hello --clock constant:16 --frames 1000000 >/dev/null");
+    assert!(trace.contains("tracing host ticks ["), "{trace}");
+}
+
+#[test]
+fn an_interrupted_diagnosis_leaves_nothing_behind() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = ScratchDir::new("cli");
+    let (png, csv) = (dir.join("d.png"), dir.join("d.csv"));
+    let mut child = support::bt_command()
+        .args([
+            "diagnose",
+            "hello",
+            "--clock",
+            "constant:16",
+            "--frames",
+            "100000000",
+        ])
+        .arg("-o")
+        .arg(&png)
+        .arg("--csv")
+        .arg(&csv)
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.signal(),
+        Some(2),
+        "ended by Ctrl-C's signal: {status:?}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}

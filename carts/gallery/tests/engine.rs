@@ -783,3 +783,13 @@ fn a_disabled_overlay_draws_nothing_at_all() {
     hidden.advance(2);
     assert_ne!(hidden.framebuffer(), off.framebuffer());
 }
+
+#[test]
+fn a_long_seek_reports_how_far_it_has_come() {
+    let mut e = bundled("hello");
+    let mut seen = Vec::new();
+    e.render_at_with_progress(50.0, Origin::Start, |done, total| seen.push((done, total)))
+        .unwrap();
+    assert_eq!(seen, [(1024, 3000), (2048, 3000)]);
+    assert_eq!(e.updates_since_init(), 3000);
+}

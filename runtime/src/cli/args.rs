@@ -72,6 +72,15 @@ pub struct CartArgs {
     pub args: Vec<(String, String)>,
 }
 
+/// Whether long headless work shows its progress.
+#[derive(Debug, clap::Args)]
+pub struct QuietArgs {
+    /// Show no progress bar (one appears on a terminal's stderr when the work takes more than
+    /// a second).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     #[command(flatten)]
@@ -103,6 +112,8 @@ pub struct ShotArgs {
     /// Draw the overlay (hidden by default, shown with --overlay) into the picture.
     #[arg(long)]
     pub overlay: bool,
+    #[command(flatten)]
+    pub progress: QuietArgs,
     /// The PNG file to write ('-' for stdout; see "How outputs are written" in docs/cli.md).
     #[arg(short, long, value_parser = png_output)]
     pub output: PathBuf,
@@ -197,6 +208,8 @@ pub struct TraceArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "csv")]
     pub format: FormatArg,
+    #[command(flatten)]
+    pub progress: QuietArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -212,6 +225,8 @@ pub struct DiagnoseArgs {
     /// same on every run (the CSV still holds measured times).
     #[arg(long)]
     pub fixed_costs: bool,
+    #[command(flatten)]
+    pub progress: QuietArgs,
     /// Also write one CSV row per frame to this file ('-' for stdout).
     #[arg(long, value_parser = csv_output)]
     pub csv: Option<PathBuf>,

@@ -7,7 +7,11 @@ use super::args::{
     BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, KeysArgs, NewArgs,
     ShotArgs, SimArgs, TraceArgs,
 };
+use super::progress::Progress;
 use super::{Chosen, Offer};
+
+/// How many host ticks a trace or a diagnosis runs between looks at its progress bar.
+const PROGRESS_EVERY: u64 = 256;
 use crate::engine::{CartCall, CartPanic};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
 use crate::output::{Format, Output, OutputError, Pending};
@@ -183,9 +187,14 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
         FromArg::Start => Origin::Start,
         FromArg::Current => Origin::Current,
     };
+    let mut progress = Progress::new(
+        format!("seeking to --at {}", number(args.at)),
+        args.progress.quiet,
+    );
     engine
-        .render_at(args.at, origin)
+        .render_at_with_progress(args.at, origin, |done, total| progress.set(done, total))
         .map_err(|e| format!("--at {}: {e}", number(args.at)))?;
+    drop(progress);
     output.write(&encode_frame(&engine, args.scale)?)?;
     let fb = engine.framebuffer();
     report(
@@ -218,8 +227,13 @@ fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
     };
     let stdout = io::stdout().lock();
     let mut writer = TraceWriter::new(io::BufWriter::new(stdout), format).map_err(io_error)?;
+    let frames = args.sim.frames;
+    let mut progress = Progress::new("tracing host ticks", args.progress.quiet);
     let written = (|| {
-        for _ in 0..args.sim.frames {
+        for tick in 0..frames {
+            if tick % PROGRESS_EVERY == 0 {
+                progress.set(tick, frames);
+            }
             if engine.advance(1) == 1 {
                 writer.row(engine.last_frame())?;
             } else if engine.cart_panic().is_some() {
@@ -229,6 +243,7 @@ fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
         }
         writer.finish().map(drop)
     })();
+    drop(progress);
     match written {
         // A reader that stopped early (`bt trace ... | head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
@@ -275,7 +290,11 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
         writeln!(rows, "{}", diagnose::CSV_HEADER).map_err(csv_error)?;
     }
     let mut frames = 0;
-    for _ in 0..args.sim.frames {
+    let mut progress = Progress::new("diagnosing host ticks", args.progress.quiet);
+    for tick in 0..args.sim.frames {
+        if tick % PROGRESS_EVERY == 0 {
+            progress.set(tick, args.sim.frames);
+        }
         if engine.advance(1) == 1 {
             frames += 1;
             if let Some(rows) = &mut rows {
@@ -286,6 +305,7 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
             still_running(&engine, &chosen)?;
         }
     }
+    drop(progress);
     if frames == 0 {
         return Err(Failure::Run(format!(
             "the clock delivered no frame in {} host ticks; nothing to draw",

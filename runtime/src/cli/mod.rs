@@ -25,6 +25,7 @@
 mod args;
 mod commands;
 mod new;
+mod progress;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
