@@ -265,12 +265,13 @@ impl Engine {
             frame_tags: Vec::new(),
             keep_boot_tags: true,
         };
-        engine.init(true)?;
+        engine.init()?;
         Ok(engine)
     }
 
-    /// Runs the cart's `init`; its tags go on the chart at boot, not when a seek replays it.
-    fn init(&mut self, tags_to_chart: bool) -> Result<(), EngineError> {
+    /// Runs the cart's `init`. Its tags go on the chart, at boot and when a seek from the start
+    /// replays it alike, so a seek from the start and one from boot show the same overlay.
+    fn init(&mut self) -> Result<(), EngineError> {
         let (cart, console) = (&mut self.cart, &mut self.console);
         match guarded(|| cart.init(&mut console.init_context())) {
             Err(message) => return Err(self.stop(CartCall::Init, message)),
@@ -279,7 +280,7 @@ impl Engine {
         if self.console.take_reset_request() {
             self.fixed.reset();
         }
-        self.forward_tags(tags_to_chart);
+        self.forward_tags(true);
         Ok(())
     }
 
@@ -731,7 +732,7 @@ impl Engine {
             overlay.reset_chart(0);
         }
         self.init_failed = true;
-        self.init(false)?;
+        self.init()?;
         self.init_failed = false;
         Ok(())
     }

@@ -615,3 +615,28 @@ fn an_interrupted_diagnosis_leaves_nothing_behind() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[test]
+fn a_seek_from_the_start_or_from_boot_gives_the_same_overlay() {
+    // The "Round 1" tag that init places belongs on the chart however the seek began.
+    let dir = ScratchDir::new("cli");
+    for at in ["0", "1", "12.5"] {
+        let shot = |from: &str| {
+            let out = dir.join(format!("timers-{at}-{from}.png"));
+            let o = bt(&[
+                "shot",
+                "timers",
+                "--overlay",
+                "--at",
+                at,
+                "--from",
+                from,
+                "-o",
+                out.to_str().unwrap(),
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            std::fs::read(out).unwrap()
+        };
+        assert!(shot("start") == shot("current"), "--at {at}");
+    }
+}
