@@ -24,6 +24,14 @@ pub type CartFactory = Box<dyn Fn() -> Box<dyn Cart>>;
 /// the caller waiting for hours; a seek from the current tick counts only the updates it adds.
 pub const MAX_SEEK_UPDATES: u64 = 10_000_000;
 
+/// The slowest simulated host, in ticks a second: as slow as the slowest cart
+/// ([`bt::MIN_TARGET_FPS`]). Much slower, host times would grow so large over a long run that
+/// the ticks' deltas lost their precision (at 10^-306 they overflowed).
+pub const MIN_HOST_HZ: f64 = bt::MIN_TARGET_FPS;
+
+/// The fastest simulated host, in ticks a second: a tick every 10 µs, far past any display.
+pub const MAX_HOST_HZ: f64 = 100_000.0;
+
 /// How many updates a seek runs between two calls of its progress callback: often enough for a
 /// progress bar several times a second, rarely enough to cost nothing.
 pub const SEEK_PROGRESS_EVERY: u64 = 1024;
@@ -42,8 +50,13 @@ pub enum EngineError {
     /// (see [`Engine::cart_panic`]).
     #[error(transparent)]
     Panicked(#[from] CartPanic),
-    /// A host frequency that is not finite and positive.
-    #[error("host_hz must be finite and positive, got {}", number(*.0))]
+    /// A host frequency outside [`MIN_HOST_HZ`]..=[`MAX_HOST_HZ`].
+    #[error(
+        "host_hz must be from {} to {}, got {}",
+        number(MIN_HOST_HZ),
+        number(MAX_HOST_HZ),
+        number(*.0)
+    )]
     HostHz(f64),
     /// `render_at` with seconds that are negative, NaN or infinite.
     #[error("render_at seconds must be finite and not negative, got {}", number(*.0))]
@@ -228,7 +241,7 @@ impl Engine {
             settings.target_fps = fps;
         }
         settings.validate()?;
-        if !(options.host_hz.is_finite() && options.host_hz > 0.0) {
+        if !(MIN_HOST_HZ..=MAX_HOST_HZ).contains(&options.host_hz) {
             return Err(EngineError::HostHz(options.host_hz));
         }
         let seed = options.seed.or(settings.seed).unwrap_or(0);
@@ -287,9 +300,9 @@ impl Engine {
     /// Changes the rate of simulated host ticks used by [`Engine::advance`].
     ///
     /// # Errors
-    /// [`EngineError::HostHz`] unless `host_hz` is finite and positive.
+    /// [`EngineError::HostHz`] unless `host_hz` is from [`MIN_HOST_HZ`] to [`MAX_HOST_HZ`].
     pub fn set_host_hz(&mut self, host_hz: f64) -> Result<(), EngineError> {
-        if !(host_hz.is_finite() && host_hz > 0.0) {
+        if !(MIN_HOST_HZ..=MAX_HOST_HZ).contains(&host_hz) {
             return Err(EngineError::HostHz(host_hz));
         }
         // Re-base so simulated host time carries on from where it is, at the new rate.

@@ -464,7 +464,7 @@ fn bad_overrides_are_named() {
     let err = Engine::new(Box::new(cart.build), options).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "host_hz must be finite and positive, got -1"
+        "host_hz must be from 0.001 to 100000, got -1"
     );
 }
 

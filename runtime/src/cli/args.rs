@@ -4,8 +4,13 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use bt::{MAX_TARGET_FPS, MIN_TARGET_FPS};
+
+use crate::bench::MAX_FRAMES;
+use crate::engine::{MAX_HOST_HZ, MAX_SEEK_UPDATES, MIN_HOST_HZ};
 use crate::output::{Format, Output};
-use crate::spec::ClockSpec;
+use crate::spec::{ClockSpec, MAX_SPEC_MS, MIN_SPEC_MS};
+use crate::text::number;
 
 /// BT, a fantasy console: play carts in a window, or capture, trace, diagnose and benchmark
 /// them headless.
@@ -61,11 +66,24 @@ pub enum FormatArg {
 pub struct CartArgs {
     /// The cart to run (see `bt list`); a cart crate's own binary needs none.
     pub cart: Option<String>,
-    /// Random seed [default: the cart's own, else 0].
-    #[arg(long)]
+    #[arg(
+        long,
+        value_parser = seed_arg,
+        allow_negative_numbers = true,
+        help = in_range("Random seed", 0, u64::MAX, "[default: the cart's own, else 0]")
+    )]
     pub seed: Option<u64>,
-    /// Fixed updates per second, overriding the cart's target_fps.
-    #[arg(long, value_parser = positive_f64, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_parser = fps_arg,
+        allow_negative_numbers = true,
+        help = in_range(
+            "Fixed updates per second, overriding the cart's target_fps",
+            MIN_TARGET_FPS,
+            MAX_TARGET_FPS,
+            ""
+        )
+    )]
     pub fps: Option<f64>,
     /// A cart argument NAME=VALUE, read by the cart (repeatable; see the cart's README).
     #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = cart_arg)]
@@ -85,11 +103,21 @@ pub struct QuietArgs {
 pub struct BenchArgs {
     #[command(flatten)]
     pub cart: CartArgs,
-    /// Frames to measure, each one update and one render.
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=crate::bench::MAX_FRAMES))]
+    #[arg(
+        long,
+        default_value_t = 300,
+        value_parser = |s: &str| whole_in(s, 1, MAX_FRAMES),
+        allow_negative_numbers = true,
+        help = in_range("Frames to measure, each one update and one render", 1, MAX_FRAMES, "")
+    )]
     pub frames: u64,
-    /// Frames to run first without measuring them.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=crate::bench::MAX_FRAMES))]
+    #[arg(
+        long,
+        default_value_t = 10,
+        value_parser = |s: &str| whole_in(s, 0, MAX_FRAMES),
+        allow_negative_numbers = true,
+        help = in_range("Frames to run first without measuring them", 0, MAX_FRAMES, "")
+    )]
     pub warmup: u64,
     /// Print exactly one JSON object instead of a table.
     #[arg(long)]
@@ -100,14 +128,23 @@ pub struct BenchArgs {
 pub struct ShotArgs {
     #[command(flatten)]
     pub cart: CartArgs,
-    /// Simulated seconds since boot: the frame after round(seconds × fps) updates.
-    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_parser = seconds_arg,
+        allow_negative_numbers = true,
+        help = in_range(
+            "Simulated seconds since boot: the frame after round(seconds × fps) updates",
+            0,
+            MAX_AT_SECONDS,
+            ""
+        )
+    )]
     pub at: f64,
     /// Where the seek starts.
     #[arg(long, value_enum, default_value = "start")]
     pub from: FromArg,
     /// Integer upscale of the PNG (1 to 16).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,
     /// Draw the overlay (hidden by default, shown with --overlay) into the picture.
     #[arg(long)]
@@ -124,18 +161,28 @@ pub struct ShotArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub cart: CartArgs,
-    /// The clock, as for `bt trace` [default: wall].
+    /// The clock, as for `bt trace` (see `bt trace --help`) [default: wall].
     #[arg(long, value_parser = clock_spec)]
     pub clock: Option<ClockSpec>,
     /// Present as fast as possible instead of waiting for the display's refresh.
     #[arg(long)]
     pub no_vsync: bool,
-    /// Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
-    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_parser = seconds_arg,
+        allow_negative_numbers = true,
+        help = in_range(
+            "Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 \
+             plays on",
+            0,
+            MAX_AT_SECONDS,
+            ""
+        )
+    )]
     pub at: Option<f64>,
-    /// Window size as a whole multiple of the display [default: cart.toml, the user's config,
-    /// the cart's settings, else the largest that fits 1280x800].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    /// Window size as a whole multiple of the display (1 to 16) [default: cart.toml, the
+    /// user's config, the cart's settings, else the largest that fits 1280x800].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: Option<u32>,
     /// Start fullscreen (F11 switches).
     #[arg(long)]
@@ -151,8 +198,17 @@ pub struct RunArgs {
     /// and jitter.
     #[arg(long, value_parser = csv_output)]
     pub frame_log: Option<PathBuf>,
-    /// Close the window this many seconds after it showed its first frame.
-    #[arg(long, value_parser = seconds_arg)]
+    #[arg(
+        long,
+        value_parser = |s: &str| float_in(s, 0.0, MAX_EXIT_AFTER_SECONDS),
+        allow_negative_numbers = true,
+        help = in_range(
+            "Close the window this many seconds after it showed its first frame",
+            0,
+            MAX_EXIT_AFTER_SECONDS,
+            ""
+        )
+    )]
     pub exit_after: Option<f64>,
     /// Do not watch the cart's asset folder for changes.
     #[arg(long)]
@@ -170,8 +226,8 @@ pub struct KeysArgs {
 pub struct ConfigArgs {
     #[command(flatten)]
     pub cart: CartArgs,
-    /// Window scale from the command line, as `bt run --scale` would give it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    /// Window scale from the command line, as `bt run --scale` would give it (1 to 16).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: Option<u32>,
 }
 
@@ -187,15 +243,32 @@ pub struct NewArgs {
 /// How `trace` and `diagnose` simulate the host: a clock, and host ticks at a rate.
 #[derive(Debug, clap::Args)]
 pub struct SimArgs {
-    /// The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,...,
-    /// jitter:min_ms:max_ms:seed.
-    #[arg(long, value_parser = clock_spec)]
+    #[arg(long, value_parser = clock_spec, help = clock_help())]
     pub clock: ClockSpec,
-    /// Host ticks to simulate (a paced clock may turn some of them into no frame).
-    #[arg(long)]
+    #[arg(
+        long,
+        value_parser = |s: &str| whole_in(s, 0, MAX_HOST_TICKS),
+        allow_negative_numbers = true,
+        help = in_range(
+            "Host ticks to simulate (a paced clock may turn some of them into no frame)",
+            0,
+            MAX_HOST_TICKS,
+            ""
+        )
+    )]
     pub frames: u64,
-    /// Host ticks per second of simulated host time; the first tick is at 0 ms.
-    #[arg(long, default_value_t = 60.0, value_parser = positive_f64, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = 60.0,
+        value_parser = |s: &str| float_in(s, MIN_HOST_HZ, MAX_HOST_HZ),
+        allow_negative_numbers = true,
+        help = in_range(
+            "Host ticks per second of simulated host time; the first tick is at 0 ms",
+            MIN_HOST_HZ,
+            MAX_HOST_HZ,
+            ""
+        )
+    )]
     pub host_hz: f64,
 }
 
@@ -219,7 +292,7 @@ pub struct DiagnoseArgs {
     #[command(flatten)]
     pub sim: SimArgs,
     /// Integer upscale of the PNG (1 to 16).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,
     /// Chart fixed update and render costs instead of measured ones, so the picture is the
     /// same on every run (the CSV still holds measured times).
@@ -235,24 +308,109 @@ pub struct DiagnoseArgs {
     pub output: PathBuf,
 }
 
-fn positive_f64(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        Ok(v) => Err(format!("must be finite and positive, got {v}")),
-        Err(_) => Err(format!("'{}' is not a number", crate::text::excerpt(s))),
+/// The most host ticks `bt trace` and `bt diagnose` simulate: hours of work, and few enough
+/// that simulated host time keeps its precision at the slowest host rate.
+pub const MAX_HOST_TICKS: u64 = 1_000_000_000;
+
+/// The largest `--at`: the farthest a seek can reach at the slowest update rate
+/// ([`MAX_SEEK_UPDATES`] updates at [`MIN_TARGET_FPS`]). At 60 updates a second a seek reaches
+/// at most 166,666 s; the engine says so when asked for more.
+pub const MAX_AT_SECONDS: f64 = MAX_SEEK_UPDATES as f64 / MIN_TARGET_FPS;
+
+/// The longest `bt run --exit-after`: over eleven days.
+pub const MAX_EXIT_AFTER_SECONDS: f64 = 1_000_000.0;
+
+/// A help line ending in the range its value takes, from the same constants its parser checks.
+fn in_range(what: &str, min: impl RangeEnd, max: impl RangeEnd, after: &str) -> String {
+    let mut line = format!("{what} ({} to {})", min.shown(), max.shown());
+    if !after.is_empty() {
+        line.push(' ');
+        line.push_str(after);
+    }
+    line
+}
+
+/// One end of a range, as help prints it.
+trait RangeEnd {
+    fn shown(self) -> String;
+}
+
+impl RangeEnd for i32 {
+    fn shown(self) -> String {
+        self.to_string()
     }
 }
 
-/// Parses simulated seconds: finite and not negative.
-pub fn seconds_arg(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        Ok(v) => Err(format!("seconds must be finite and not negative, got {v}")),
-        Err(_) => Err(format!(
-            "'{}' is not a number of seconds",
-            crate::text::excerpt(s)
-        )),
+impl RangeEnd for u64 {
+    fn shown(self) -> String {
+        self.to_string()
     }
+}
+
+impl RangeEnd for f64 {
+    fn shown(self) -> String {
+        number(self)
+    }
+}
+
+fn clock_help() -> String {
+    format!(
+        "The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,..., \
+         jitter:min_ms:max_ms:seed. Times are {} to {} ms, fps {} to {}, resync_after 1 to {}, \
+         seed -2^53 to 2^53",
+        number(MIN_SPEC_MS),
+        number(MAX_SPEC_MS),
+        number(MIN_TARGET_FPS),
+        number(MAX_TARGET_FPS),
+        u32::MAX
+    )
+}
+
+/// A number from `min` to `max`; anything else, NaN and infinities too, is named with the range.
+fn float_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
+    let value: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a number", crate::text::excerpt(s)))?;
+    if value.is_nan() || value < min || value > max {
+        return Err(format!(
+            "{} is not in {}..={}",
+            number(value),
+            number(min),
+            number(max)
+        ));
+    }
+    Ok(value)
+}
+
+/// A whole number from `min` to `max`, said to be out of range when it is a whole number
+/// outside it (negative or too large), and not a number otherwise.
+fn whole_in(s: &str, min: u64, max: u64) -> Result<u64, String> {
+    let text = s.trim();
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "'{}' is not a whole number",
+            crate::text::excerpt(s)
+        ));
+    }
+    text.parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| format!("{} is not in {min}..={max}", crate::text::excerpt(text)))
+}
+
+fn seed_arg(s: &str) -> Result<u64, String> {
+    whole_in(s, 0, u64::MAX)
+}
+
+fn fps_arg(s: &str) -> Result<f64, String> {
+    float_in(s, MIN_TARGET_FPS, MAX_TARGET_FPS)
+}
+
+/// Parses simulated seconds: from 0 to [`MAX_AT_SECONDS`].
+pub fn seconds_arg(s: &str) -> Result<f64, String> {
+    float_in(s, 0.0, MAX_AT_SECONDS)
 }
 
 /// An output path for a PNG picture: the name must end in `.png` unless it is `-`, a device
