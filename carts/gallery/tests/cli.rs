@@ -324,14 +324,7 @@ fn a_failed_shot_leaves_an_existing_file_alone() {
     let dir = ScratchDir::new("cli");
     let path = dir.join("keep.png");
     std::fs::write(&path, b"precious").unwrap();
-    let o = bt(&[
-        "shot",
-        "hello",
-        "--at",
-        "1e9",
-        "-o",
-        path.to_str().unwrap(),
-    ]);
+    let o = bt(&["shot", "hello", "--at", "1e9", "-o", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains(

@@ -334,6 +334,21 @@ fn hex_palettes_name_the_file_and_line() {
 }
 
 #[test]
+fn png_palettes_of_impossible_sizes_are_refused_from_the_header() {
+    let dir = Scratch::new();
+    for (w, h) in [(0, 5), (4_294_967_295, 4_294_967_295)] {
+        let path = dir.write("p.png", &crate::assets::tests::header_only(w, h));
+        let e = load_palette(&PaletteSource::File(path)).unwrap_err();
+        assert!(
+            e.to_string().ends_with(&format!(
+                "p.png: the image is {w}x{h}; a palette image has 1 to 1048576 pixels"
+            )),
+            "{e}"
+        );
+    }
+}
+
+#[test]
 fn png_palettes_take_distinct_colours_in_reading_order() {
     let dir = Scratch::new();
     let rgba = [
