@@ -128,6 +128,32 @@ pub enum KeyMapError {
     },
 }
 
+/// A key that presses several buttons (see [`KeyMap::shared_keys`]). Shown as
+/// `KeyW presses [player1] up and [player2] up`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedKey {
+    /// The key.
+    pub key: Key,
+    /// What it presses: the player (0 for player 1) and the button's name in the file.
+    pub presses: Vec<(usize, &'static str)>,
+}
+
+impl std::fmt::Display for SharedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} presses ", self.key.code())?;
+        let last = self.presses.len().saturating_sub(1);
+        for (i, (player, button)) in self.presses.iter().enumerate() {
+            let joint = match i {
+                0 => "",
+                _ if i == last => " and ",
+                _ => ", ",
+            };
+            write!(f, "{joint}[player{}] {button}", player + 1)?;
+        }
+        Ok(())
+    }
+}
+
 /// Keys the window host keeps for itself: overlay, pause, step, screenshot, fullscreen.
 pub const HOST_KEYS: [Key; 5] = [Key::Backquote, Key::F5, Key::F6, Key::F9, Key::F11];
 
@@ -356,6 +382,26 @@ impl KeyMap {
         KeyMap::from_toml(&text, path)
     }
 
+    /// Every key that presses more than one button, for one player or across both, with the
+    /// buttons it presses: usually a slip in a key-map file, worth a warning.
+    pub fn shared_keys(&self) -> Vec<SharedKey> {
+        let mut shared = Vec::new();
+        for &key in Key::ALL.iter() {
+            let presses: Vec<(usize, &'static str)> = (0..KEYBOARD_PLAYERS)
+                .flat_map(|player| {
+                    MAPPABLE
+                        .iter()
+                        .filter(move |(_, button)| self.buttons(key, player) & button != 0)
+                        .map(move |(field, _)| (player, *field))
+                })
+                .collect();
+            if presses.len() > 1 {
+                shared.push(SharedKey { key, presses });
+            }
+        }
+        shared
+    }
+
     /// The map written out as a complete key-map file.
     pub fn to_toml(&self) -> String {
         let mut out = format!(
@@ -397,21 +443,11 @@ fn one_line(message: &str) -> String {
     crate::text::excerpt_chars(&joined, MAX_MESSAGE_CHARS)
 }
 
-/// Where BT looks for the user's key map: `$XDG_CONFIG_HOME/bt/keys.toml`, else
-/// `$HOME/.config/bt/keys.toml` (`%APPDATA%\bt\keys.toml` on Windows). `None` when none of
-/// those variables is set.
+/// Where BT looks for the user's key map: `keys.toml` in the folder of the user's BT files,
+/// [`crate::manifest::user_config_dir`] (`$XDG_CONFIG_HOME/bt` when absolute, else
+/// `$HOME/.config/bt`). `None` when there is no such folder.
 pub fn default_path() -> Option<PathBuf> {
-    let var = |name| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if cfg!(windows) {
-        return var("APPDATA").map(|d| d.join("bt").join("keys.toml"));
-    }
-    var("XDG_CONFIG_HOME")
-        .or_else(|| var("HOME").map(|h| h.join(".config")))
-        .map(|d| d.join("bt").join("keys.toml"))
+    crate::manifest::user_config_dir().map(|dir| dir.join("keys.toml"))
 }
 
 /// Where the key map [`load_chosen`] returned came from.
@@ -526,6 +562,19 @@ mod tests {
         assert!(e
             .to_string()
             .starts_with("key map /nonexistent/keys.toml: cannot read it"));
+    }
+
+    #[test]
+    fn keys_pressing_several_buttons_are_found() {
+        assert!(KeyMap::default().shared_keys().is_empty());
+        let m = parse("version = 1\n[player1]\na = [\"KeyJ\"]\nb = [\"KeyJ\"]\nx = [\"KeyJ\"]\n")
+            .unwrap();
+        let shared = m.shared_keys();
+        assert_eq!(shared.len(), 1);
+        assert_eq!(
+            shared[0].to_string(),
+            "KeyJ presses [player1] a, [player1] b and [player1] x"
+        );
     }
 
     #[test]

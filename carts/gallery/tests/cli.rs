@@ -758,3 +758,78 @@ fn help_gives_the_range_of_every_number() {
     let bench = help("bench");
     assert!(bench.contains("(1 to 10000000)"), "{bench}");
 }
+
+#[test]
+fn a_relative_xdg_config_home_is_ignored_for_the_key_map() {
+    // The XDG spec: a relative XDG_CONFIG_HOME is invalid and must be ignored.
+    let dir = ScratchDir::new("cli");
+    std::fs::create_dir_all(dir.join("rel/bt")).unwrap();
+    std::fs::write(
+        dir.join("rel/bt/keys.toml"),
+        "version = 1\n[player1]\na = [\"KeyJ\"]\n",
+    )
+    .unwrap();
+    let home = dir.join("home");
+    let o = support::bt_command()
+        .arg("keys")
+        .current_dir(dir.path())
+        .env("XDG_CONFIG_HOME", "rel")
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "bt: no key-map file at {}; these are the defaults\n",
+            home.join(".config/bt/keys.toml").display()
+        )
+    );
+}
+
+#[test]
+fn a_key_that_presses_several_buttons_is_warned_about_once() {
+    let dir = ScratchDir::new("cli");
+    let map = dir.join("shared.toml");
+    // J presses two of player 1's buttons; W, player 2's default up, is given to player 1 too.
+    std::fs::write(
+        &map,
+        "version = 1\n[player1]\na = [\"KeyJ\"]\nb = [\"KeyJ\", \"KeyX\"]\nup = [\"KeyW\"]\n",
+    )
+    .unwrap();
+    let want = [
+        format!(
+            "bt: warning: key map {}: KeyJ presses [player1] a and [player1] b",
+            map.display()
+        ),
+        format!(
+            "bt: warning: key map {}: KeyW presses [player1] up and [player2] up",
+            map.display()
+        ),
+    ];
+    let warnings = |o: &std::process::Output| -> Vec<String> {
+        stderr(o)
+            .lines()
+            .filter(|l| l.starts_with("bt: warning:"))
+            .map(str::to_string)
+            .collect()
+    };
+    let o = bt(&["keys", "--keys", map.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(warnings(&o), want);
+    // bt run warns the same before it opens its window (here it cannot: no display).
+    let o = support::bt_command()
+        .args(["run", "hello", "--keys", map.to_str().unwrap()])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(warnings(&o), want, "{}", stderr(&o));
+    // The defaults share no key.
+    let o = support::bt_command()
+        .arg("keys")
+        .env("XDG_CONFIG_HOME", dir.join("none"))
+        .output()
+        .unwrap();
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}

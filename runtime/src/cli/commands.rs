@@ -129,6 +129,9 @@ fn engine(
 
 #[cfg(feature = "window")]
 fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
+    // Read here for its warnings and errors, said before a window opens; the window reads the
+    // same file again when it starts.
+    load_keys(args.keys.as_deref())?;
     // Checked now, so a missing folder is said before a window opens, not when it closes.
     if let Some(log) = &args.frame_log {
         Output::new(log, Format::Csv)?;
@@ -158,9 +161,27 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn keys(args: KeysArgs) -> Result<(), String> {
+/// Loads the key map `bt run` would use and warns, one line each, about keys that press
+/// several buttons.
+fn load_keys(
+    explicit: Option<&Path>,
+) -> Result<(crate::keymap::KeyMap, crate::keymap::KeyMapSource), String> {
     use crate::keymap::{self, KeyMapSource};
-    let (map, from) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
+    let (map, from) = keymap::load_chosen(explicit).map_err(|e| e.to_string())?;
+    if let KeyMapSource::File(path) = &from {
+        for shared in map.shared_keys() {
+            note(format_args!(
+                "warning: key map {}: {shared}",
+                path.display()
+            ));
+        }
+    }
+    Ok((map, from))
+}
+
+fn keys(args: KeysArgs) -> Result<(), String> {
+    use crate::keymap::KeyMapSource;
+    let (map, from) = load_keys(args.keys.as_deref())?;
     match from {
         KeyMapSource::File(path) => note(format_args!(
             "the defaults with the changes in {}",

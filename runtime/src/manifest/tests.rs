@@ -270,7 +270,7 @@ fn user_config_allows_only_its_three_fields() {
 #[test]
 fn user_config_path_follows_xdg() {
     let p = |x: Option<&str>, h: Option<&str>| {
-        config_path_from(x.map(PathBuf::from), h.map(PathBuf::from))
+        config_dir_from(x.map(PathBuf::from), h.map(PathBuf::from)).map(|d| d.join("config.toml"))
     };
     assert_eq!(
         p(Some("/x"), Some("/h")),
