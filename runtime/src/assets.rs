@@ -15,6 +15,24 @@ fn not_png(name: &str, e: impl std::fmt::Display) -> AssetError {
     AssetError::new(name, AssetErrorKind::NotPng(e.to_string()))
 }
 
+/// The PNG signature every PNG file starts with.
+pub(crate) const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+
+/// The width and height a PNG's header claims, read straight from its bytes: the header
+/// (`IHDR`) must be the first chunk, right after the signature. `None` when the bytes do not
+/// start that way (the decoder then says what is wrong). Read before any decoder sees the file,
+/// so a size no decoder accepts (0, or 4294967295 x 4294967295) is reported as a size.
+pub(crate) fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    let header = bytes.strip_prefix(PNG_SIGNATURE)?.get(..16)?;
+    if header[..8] != [0, 0, 0, 13, b'I', b'H', b'D', b'R'] {
+        return None;
+    }
+    let word = |at: usize| {
+        u32::from_be_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+    };
+    Some((word(8), word(12)))
+}
+
 impl ImageLoader for PngLoader {
     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
         let bytes = std::fs::read(path).map_err(|e| {
@@ -29,29 +47,21 @@ impl ImageLoader for PngLoader {
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
-        const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
-        if !bytes.starts_with(SIGNATURE) {
+        if !bytes.starts_with(PNG_SIGNATURE) {
             return Err(not_png(
                 name,
                 "the file does not start with the PNG signature",
             ));
         }
-        let mut decoder = PngDecoder::new(Cursor::new(bytes)).map_err(|e| not_png(name, e))?;
-        // Refuse oversized pictures from the header, before any pixel memory is allocated.
-        let (width, height) = decoder.dimensions();
-        let side = 1..=MAX_SHEET_SIDE;
-        if !side.contains(&width)
-            || !side.contains(&height)
-            || u64::from(width) * u64::from(height) > MAX_DISPLAY_PIXELS
-        {
-            return Err(AssetError::new(
-                name,
-                AssetErrorKind::TooLarge {
-                    width: width.into(),
-                    height: height.into(),
-                },
-            ));
+        // Refuse impossible and oversized pictures from the header, before a decoder sees them
+        // (it would call a 0-wide picture "invalid" and a huge one "over the memory limit")
+        // and before any pixel memory is allocated.
+        if let Some((width, height)) = png_size(bytes) {
+            check_size(name, width, height)?;
         }
+        let mut decoder = PngDecoder::new(Cursor::new(bytes)).map_err(|e| not_png(name, e))?;
+        let (width, height) = decoder.dimensions();
+        check_size(name, width, height)?;
         let mut limits = Limits::default();
         limits.max_image_width = Some(MAX_SHEET_SIDE);
         limits.max_image_height = Some(MAX_SHEET_SIDE);
@@ -69,6 +79,25 @@ impl ImageLoader for PngLoader {
             pixels,
         })
     }
+}
+
+/// Refuses a picture whose sides are not 1 to [`MAX_SHEET_SIDE`] or whose area is over
+/// [`MAX_DISPLAY_PIXELS`], with its size.
+fn check_size(name: &str, width: u32, height: u32) -> Result<(), AssetError> {
+    let side = 1..=MAX_SHEET_SIDE;
+    if !side.contains(&width)
+        || !side.contains(&height)
+        || u64::from(width) * u64::from(height) > MAX_DISPLAY_PIXELS
+    {
+        return Err(AssetError::new(
+            name,
+            AssetErrorKind::TooLarge {
+                width: width.into(),
+                height: height.into(),
+            },
+        ));
+    }
+    Ok(())
 }
 
 /// A [`PngLoader`] that looks relative paths up in a cart's asset folder.
@@ -126,7 +155,7 @@ pub fn load_indexed(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
 
@@ -177,6 +206,52 @@ mod tests {
             "{e}"
         );
         assert!(e.to_string().contains("8193x1"), "{e}");
+    }
+
+    /// The CRC-32 PNG chunks carry, for headers made by hand.
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = !0u32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 != 0 {
+                    (crc >> 1) ^ 0xedb8_8320
+                } else {
+                    crc >> 1
+                };
+            }
+        }
+        !crc
+    }
+
+    /// A PNG signature and a well-formed header claiming `width` x `height`, and no pixels.
+    pub(crate) fn header_only(width: u32, height: u32) -> Vec<u8> {
+        let mut chunk = b"IHDR".to_vec();
+        chunk.extend(width.to_be_bytes());
+        chunk.extend(height.to_be_bytes());
+        chunk.extend([8, 6, 0, 0, 0]);
+        let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+        out.extend(13u32.to_be_bytes());
+        out.extend(&chunk);
+        out.extend(crc32(&chunk).to_be_bytes());
+        out
+    }
+
+    #[test]
+    fn impossible_sizes_are_refused_from_the_header_with_the_size() {
+        for (w, h) in [(0, 5), (5, 0), (4_294_967_295, 4_294_967_295), (8192, 8192)] {
+            let e = PngLoader.decode("odd.png", &header_only(w, h)).unwrap_err();
+            assert!(
+                matches!(e.kind, AssetErrorKind::TooLarge { width, height }
+                    if (width, height) == (u64::from(w), u64::from(h))),
+                "{w}x{h}: {e}"
+            );
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("odd.png: image is {w}x{h}; ")),
+                "{e}"
+            );
+        }
     }
 
     #[test]

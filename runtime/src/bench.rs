@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::clock::ConstantClock;
-use crate::engine::Engine;
+use crate::engine::{CartPanic, Engine};
 
 /// The middle and the 95th percentile of a set of timings, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -94,7 +94,10 @@ pub const MAX_FRAMES: u64 = 10_000_000;
 /// Runs `warmup` unmeasured frames, then `frames` measured ones (each count capped at
 /// [`MAX_FRAMES`]), each exactly one fixed update and one render, then the present into an RGBA
 /// buffer made once up front.
-pub fn run(engine: &mut Engine, frames: u64, warmup: u64) -> BenchReport {
+///
+/// # Errors
+/// The cart's [`CartPanic`] when it panics: nothing is measured after it.
+pub fn run(engine: &mut Engine, frames: u64, warmup: u64) -> Result<BenchReport, CartPanic> {
     let (frames, warmup) = (frames.min(MAX_FRAMES), warmup.min(MAX_FRAMES));
     let step = 1000.0 / engine.settings().target_fps;
     // A step of exactly one update interval: every frame runs one update.
@@ -111,7 +114,11 @@ pub fn run(engine: &mut Engine, frames: u64, warmup: u64) -> BenchReport {
     );
     let mut total_ms = 0.0;
     for i in 0..warmup + frames {
-        engine.advance(1);
+        if engine.advance(1) == 0 {
+            if let Some(panic) = engine.cart_panic() {
+                return Err(panic.clone());
+            }
+        }
         let started = Instant::now();
         engine
             .palette()
@@ -132,13 +139,13 @@ pub fn run(engine: &mut Engine, frames: u64, warmup: u64) -> BenchReport {
     } else {
         0.0
     };
-    BenchReport {
+    Ok(BenchReport {
         frames,
         update_ms: Spread::of(&mut update),
         render_ms: Spread::of(&mut render),
         present_ms: Spread::of(&mut present),
         fps,
-    }
+    })
 }
 
 #[cfg(test)]

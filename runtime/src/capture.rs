@@ -1,11 +1,13 @@
-//! Pictures of the framebuffer: palette to RGBA, PNG encoding, atomic file writes.
+//! Pictures of the framebuffer: palette to RGBA, PNG encoding, and saving them (through
+//! [`crate::output`]).
 
-use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use bt::{Framebuffer, Palette};
 use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
 use thiserror::Error;
+
+use crate::output::{Format, Output, OutputError};
 
 /// The most pixels a capture may hold after scaling (a 16384 x 16384 picture, 1 GiB of RGBA);
 /// past that the picture is refused rather than the machine run out of memory.
@@ -39,14 +41,9 @@ pub enum CaptureError {
     /// PNG encoding failed.
     #[error("could not encode PNG: {0}")]
     Encode(#[from] image::ImageError),
-    /// The file could not be written.
-    #[error("could not write {path}: {source}")]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: io::Error,
-    },
+    /// The file was refused or could not be written (see [`crate::output`]).
+    #[error(transparent)]
+    Output(#[from] OutputError),
 }
 
 /// The framebuffer through the palette as opaque RGBA, each pixel repeated `scale × scale` times.
@@ -111,44 +108,29 @@ pub fn encode_png(
     Ok(png)
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it, so a failed write never leaves
-/// half a file where a good one was.
+/// Writes `bytes` to `path` as every output is written (see [`crate::output`]): never
+/// destroying a device, a link, a file's permissions or a hard link, and never leaving half a
+/// file. Any name is taken.
 ///
 /// # Errors
-/// [`CaptureError::Write`] naming the path.
+/// [`CaptureError::Output`] naming the path.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CaptureError> {
-    let fail = |source| CaptureError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let name = path.file_name().ok_or_else(|| {
-        fail(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a file name",
-        ))
-    })?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(".bt-tmp");
-    let tmp = path.with_file_name(tmp_name);
-    std::fs::write(&tmp, bytes).map_err(fail)?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
+    Ok(Output::new(path, Format::Any)?.write(bytes)?)
 }
 
-/// Encodes the framebuffer and writes it to `path`.
+/// Encodes the framebuffer and writes it to `path`, which must end in `.png` (or be `-`, a
+/// device or a FIFO), as every output is written (see [`crate::output`]).
 ///
 /// # Errors
-/// Any [`CaptureError`].
+/// Any [`CaptureError`]; [`CaptureError::Output`] for another name.
 pub fn save_png(
     fb: &Framebuffer,
     palette: &Palette,
     scale: u32,
     path: &Path,
 ) -> Result<(), CaptureError> {
-    write_atomically(path, &encode_png(fb, palette, scale)?)
+    let output = Output::new(path, Format::Png)?;
+    Ok(output.write(&encode_png(fb, palette, scale)?)?)
 }
 
 #[cfg(test)]

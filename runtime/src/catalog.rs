@@ -15,8 +15,8 @@ pub struct CartEntry {
     pub description: &'static str,
     /// Builds a fresh instance.
     pub build: fn() -> Box<dyn Cart>,
-    /// Left out of `bt list` and of the names an unknown name suggests, yet run by name: a
-    /// cart kept for tests (one that breaks a rule on purpose).
+    /// Left out of `bt list` and of the names offered in messages, though it runs by name: for
+    /// carts that exist for tests. `false` for every cart a player should see.
     pub hidden: bool,
 }
 
@@ -38,7 +38,8 @@ fn did_you_mean(s: &Option<String>) -> String {
         .unwrap_or_default()
 }
 
-/// The cart called `name` in `carts`, matched without regard to case.
+/// The cart called `name` in `carts`, matched without regard to case. Hidden carts are found
+/// by their exact name (any case) but never suggested or listed.
 ///
 /// # Errors
 /// [`UnknownCart`], with the closest name as a suggestion and every name there is.
@@ -46,12 +47,17 @@ pub fn find<'a>(carts: &'a [CartEntry], name: &str) -> Result<&'a CartEntry, Unk
     if let Some(c) = carts.iter().find(|c| c.name.eq_ignore_ascii_case(name)) {
         return Ok(c);
     }
-    let names: Vec<&str> = carts.iter().filter(|c| !c.hidden).map(|c| c.name).collect();
+    let names = shown(carts);
     Err(UnknownCart {
         name: crate::text::excerpt(name),
         suggestion: closest(name, &names).map(str::to_string),
         known: names.iter().map(|n| n.to_string()).collect(),
     })
+}
+
+/// The names of the carts that are not hidden, in order.
+pub fn shown(carts: &[CartEntry]) -> Vec<&'static str> {
+    carts.iter().filter(|c| !c.hidden).map(|c| c.name).collect()
 }
 
 /// The candidate nearest to `name` by edit distance (case ignored), when it is near enough to be
@@ -112,12 +118,6 @@ mod tests {
             build: nothing,
             hidden: false,
         },
-        CartEntry {
-            name: "secret",
-            description: "",
-            build: nothing,
-            hidden: true,
-        },
     ];
 
     #[test]
@@ -141,10 +141,26 @@ mod tests {
 
     #[test]
     fn a_hidden_cart_runs_by_name_but_is_never_offered() {
-        assert_eq!(find(CARTS, "secret").unwrap().name, "secret");
-        let err = find(CARTS, "secrets").unwrap_err();
-        assert!(!err.to_string().contains("secret'"), "{err}");
-        assert_eq!(err.suggestion, None);
+        const WITH_HIDDEN: &[CartEntry] = &[
+            CartEntry {
+                name: "hello",
+                description: "",
+                build: nothing,
+                hidden: false,
+            },
+            CartEntry {
+                name: "panic",
+                description: "",
+                build: nothing,
+                hidden: true,
+            },
+        ];
+        assert_eq!(find(WITH_HIDDEN, "PANIC").unwrap().name, "panic");
+        assert_eq!(
+            find(WITH_HIDDEN, "panix").unwrap_err().to_string(),
+            "no cart named 'panix'; carts: hello"
+        );
+        assert_eq!(shown(WITH_HIDDEN), ["hello"]);
     }
 
     #[test]

@@ -8,6 +8,8 @@
 use std::fmt;
 use thiserror::Error;
 
+use crate::text::number;
+
 /// Decides each host tick's frame delta.
 pub trait Clock {
     /// The delta for the host tick at `now_ms`, or `None` when this tick is not a frame (nothing
@@ -33,22 +35,25 @@ impl fmt::Debug for dyn Clock {
 #[non_exhaustive]
 pub enum ClockError {
     /// `WallClock` limit not finite and positive.
-    #[error("WallClock max_delta_ms must be finite and positive, got {0}")]
+    #[error("WallClock max_delta_ms must be finite and positive, got {}", number(*.0))]
     WallMaxDelta(f64),
     /// `PacedClock` rate not finite and positive.
-    #[error("PacedClock fps must be finite and positive, got {0}")]
+    #[error("PacedClock fps must be finite and positive, got {}", number(*.0))]
     PacedFps(f64),
     /// `PacedClock` resync threshold below 1.
     #[error("PacedClock resync_after must be at least 1, got {0}")]
     PacedResync(u32),
     /// `ConstantClock` step not finite and positive.
-    #[error("ConstantClock step_ms must be finite and positive, got {0}")]
+    #[error("ConstantClock step_ms must be finite and positive, got {}", number(*.0))]
     ConstantStep(f64),
     /// `SequenceClock` given no steps.
     #[error("SequenceClock needs at least one step, got none")]
     SequenceEmpty,
     /// A `SequenceClock` step not finite and positive.
-    #[error("SequenceClock step {index} must be finite and positive, got {value}")]
+    #[error(
+        "SequenceClock step {index} must be finite and positive, got {}",
+        number(*.value)
+    )]
     SequenceStep {
         /// Position of the bad step in the list, from 0.
         index: usize,
@@ -58,7 +63,9 @@ pub enum ClockError {
     /// `JitterClock` bounds not finite and positive, or `max_ms < min_ms`.
     #[error(
         "JitterClock bounds must be finite and positive with max_ms >= min_ms, \
-         got min_ms {min_ms} and max_ms {max_ms}"
+         got min_ms {} and max_ms {}",
+        number(*.min_ms),
+        number(*.max_ms)
     )]
     JitterBounds {
         /// The lower bound given.
@@ -67,7 +74,7 @@ pub enum ClockError {
         max_ms: f64,
     },
     /// `JitterClock` seed not finite.
-    #[error("JitterClock seed must be finite, got {0}")]
+    #[error("JitterClock seed must be finite, got {}", number(*.0))]
     JitterSeed(f64),
 }
 

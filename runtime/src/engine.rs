@@ -9,10 +9,13 @@ use bt::{Cart, Framebuffer, Palette, Settings, SettingsError, Tag};
 use bt_overlay::{FrameStats, Overlay};
 use thiserror::Error;
 
+use crate::cart_panic::guarded;
+pub use crate::cart_panic::{CartCall, CartPanic};
 use crate::clock::{Clock, WallClock};
 use crate::fixed_loop::{FixedLoop, TickAction};
 use crate::replay::{frame_hash, Player, Recorder, Replay, ReplayInfo};
 use crate::seek::Origin;
+use crate::text::number;
 
 /// Builds a fresh cart. The engine calls it at boot and again for every replay from the start, so
 /// no state can leak from one run into the next.
@@ -22,6 +25,18 @@ pub type CartFactory = Box<dyn Fn() -> Box<dyn Cart>>;
 /// updates a second. A seek runs every update on the way, so a target far past this would keep
 /// the caller waiting for hours; a seek from the current tick counts only the updates it adds.
 pub const MAX_SEEK_UPDATES: u64 = 10_000_000;
+
+/// The slowest simulated host, in ticks a second: as slow as the slowest cart
+/// ([`bt::MIN_TARGET_FPS`]). Much slower, host times would grow so large over a long run that
+/// the ticks' deltas lost their precision (at 10^-306 they overflowed).
+pub const MIN_HOST_HZ: f64 = bt::MIN_TARGET_FPS;
+
+/// The fastest simulated host, in ticks a second: a tick every 10 µs, far past any display.
+pub const MAX_HOST_HZ: f64 = 100_000.0;
+
+/// How many updates a seek runs between two calls of its progress callback: often enough for a
+/// progress bar several times a second, rarely enough to cost nothing.
+pub const SEEK_PROGRESS_EVERY: u64 = 1024;
 
 /// Why the engine refused to start or to seek.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -33,16 +48,26 @@ pub enum EngineError {
     /// The cart's `init` failed.
     #[error("cart init failed: {0}")]
     Init(String),
-    /// A host frequency that is not finite and positive.
-    #[error("host_hz must be finite and positive, got {0}")]
+    /// The cart panicked: the engine is paused, and stays so until a replay from the start
+    /// (see [`Engine::cart_panic`]).
+    #[error(transparent)]
+    Panicked(#[from] CartPanic),
+    /// A host frequency outside [`MIN_HOST_HZ`]..=[`MAX_HOST_HZ`].
+    #[error(
+        "host_hz must be from {} to {}, got {}",
+        number(MIN_HOST_HZ),
+        number(MAX_HOST_HZ),
+        number(*.0)
+    )]
     HostHz(f64),
     /// `render_at` with seconds that are negative, NaN or infinite.
-    #[error("render_at seconds must be finite and not negative, got {0}")]
+    #[error("render_at seconds must be finite and not negative, got {}", number(*.0))]
     Seconds(f64),
     /// `render_at` would replay more than [`MAX_SEEK_UPDATES`] updates.
     #[error(
-        "render_at {seconds} s would replay {updates:e} updates; one seek replays at most \
-         {MAX_SEEK_UPDATES}"
+        "render_at {} s would replay {} updates; one seek replays at most {MAX_SEEK_UPDATES}",
+        number(*.seconds),
+        number(*.updates)
     )]
     TooFar {
         /// The seconds asked for.
@@ -55,8 +80,9 @@ pub enum EngineError {
     Steps(u64),
     /// `render_at` from the current tick to a tick already behind it.
     #[error(
-        "render_at {seconds} s from the current tick: target tick {target} is behind \
-         the current tick {current} (seek from the start to go back)"
+        "render_at {} s from the current tick: target tick {target} is behind \
+         the current tick {current} (seek from the start to go back)",
+        number(*.seconds)
     )]
     Behind {
         /// The seconds asked for.
@@ -152,6 +178,8 @@ pub struct Engine {
     host_ticks: u64,
     /// The last replay's `init` failed: the cart is unusable until a replay succeeds.
     init_failed: bool,
+    /// The cart panicked: it is not called again until a replay from the start.
+    panic: Option<CartPanic>,
     last: FrameReport,
     /// Tags the cart placed during the last frame (or seek).
     frame_tags: Vec<Tag>,
@@ -249,18 +277,26 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError::Settings`] for invalid settings (naming the field and value),
-    /// [`EngineError::HostHz`] for a bad `host_hz`, [`EngineError::Init`] when `init` fails.
+    /// [`EngineError::HostHz`] for a bad `host_hz`, [`EngineError::Init`] when `init` fails,
+    /// [`EngineError::Panicked`] when the cart's constructor, `configure` or `init` panics.
     pub fn new(factory: CartFactory, options: EngineOptions) -> Result<Engine, EngineError> {
-        let cart = factory();
+        let at_boot = |call| {
+            move |message| CartPanic {
+                call,
+                tick: 0,
+                message,
+            }
+        };
+        let cart = guarded(&factory).map_err(at_boot(CartCall::New))?;
         let mut settings = match options.settings {
             Some(settings) => settings,
-            None => cart.configure(),
+            None => guarded(|| cart.configure()).map_err(at_boot(CartCall::Configure))?,
         };
         if let Some(fps) = options.target_fps {
             settings.target_fps = fps;
         }
         settings.validate()?;
-        if !(options.host_hz.is_finite() && options.host_hz > 0.0) {
+        if !(MIN_HOST_HZ..=MAX_HOST_HZ).contains(&options.host_hz) {
             return Err(EngineError::HostHz(options.host_hz));
         }
         let seed = options.seed.or(settings.seed).unwrap_or(0);
@@ -298,34 +334,38 @@ impl Engine {
             host_origin_ms: 0.0,
             host_ticks: 0,
             init_failed: false,
+            panic: None,
             last: FrameReport::default(),
             frame_tags: Vec::new(),
             keep_boot_tags: true,
             args: options.args,
             tape,
         };
-        engine.init(true)?;
+        engine.init()?;
         Ok(engine)
     }
 
-    /// Runs the cart's `init`; its tags go on the chart at boot, not when a seek replays it.
-    fn init(&mut self, tags_to_chart: bool) -> Result<(), EngineError> {
-        self.cart
-            .init(&mut self.console.init_context())
-            .map_err(|e| EngineError::Init(e.to_string()))?;
+    /// Runs the cart's `init`. Its tags go on the chart, at boot and when a seek from the start
+    /// replays it alike, so a seek from the start and one from boot show the same overlay.
+    fn init(&mut self) -> Result<(), EngineError> {
+        let (cart, console) = (&mut self.cart, &mut self.console);
+        match guarded(|| cart.init(&mut console.init_context())) {
+            Err(message) => return Err(self.stop(CartCall::Init, message)),
+            Ok(result) => result.map_err(|e| EngineError::Init(e.to_string()))?,
+        }
         if self.console.take_reset_request() {
             self.fixed.reset();
         }
-        self.forward_tags(tags_to_chart);
+        self.forward_tags(true);
         Ok(())
     }
 
     /// Changes the rate of simulated host ticks used by [`Engine::advance`].
     ///
     /// # Errors
-    /// [`EngineError::HostHz`] unless `host_hz` is finite and positive.
+    /// [`EngineError::HostHz`] unless `host_hz` is from [`MIN_HOST_HZ`] to [`MAX_HOST_HZ`].
     pub fn set_host_hz(&mut self, host_hz: f64) -> Result<(), EngineError> {
-        if !(host_hz.is_finite() && host_hz > 0.0) {
+        if !(MIN_HOST_HZ..=MAX_HOST_HZ).contains(&host_hz) {
             return Err(EngineError::HostHz(host_hz));
         }
         // Re-base so simulated host time carries on from where it is, at the new rate.
@@ -339,11 +379,17 @@ impl Engine {
     /// Nothing else changes: the tick, the state the cart keeps, the clock.
     ///
     /// # Errors
-    /// The cart's message when a file failed to load; it keeps what it had.
+    /// The cart's message when a file failed to load; it keeps what it had. A cart that
+    /// panicked (now, or before) is not asked, and the panic is the message.
     pub fn reload_assets(&mut self) -> Result<(), String> {
-        self.cart
-            .reload(&mut self.console.reload_context())
-            .map_err(|e| e.to_string())
+        if let Some(panic) = &self.panic {
+            return Err(panic.to_string());
+        }
+        let (cart, console) = (&mut self.cart, &mut self.console);
+        match guarded(|| cart.reload(&mut console.reload_context())) {
+            Ok(result) => result.map_err(|e| e.to_string()),
+            Err(message) => Err(self.stop(CartCall::Reload, message).to_string()),
+        }
     }
 
     /// Replaces the palette the cart booted with (and the live one), as when the cart's palette
@@ -389,9 +435,17 @@ impl Engine {
     }
 
     /// Whether live play is paused: by [`Engine::pause`], [`Engine::render_at`] or
-    /// [`Engine::step`], until [`Engine::resume`].
+    /// [`Engine::step`], until [`Engine::resume`], or because the cart panicked.
     pub fn is_paused(&self) -> bool {
         self.paused
+    }
+
+    /// The panic that stopped the cart, if it panicked: which call, at which tick, and its
+    /// message. The engine is then paused, [`Engine::resume`], [`Engine::step`],
+    /// [`Engine::redraw`] and a seek from the current tick are refused, and the cart is not
+    /// called again, until [`Engine::render_at`] replays it from the start.
+    pub fn cart_panic(&self) -> Option<&CartPanic> {
+        self.panic.as_ref()
     }
 
     /// The framebuffer as last rendered.
@@ -450,13 +504,14 @@ impl Engine {
 
     /// One host frame at `now_ms`: asks the clock for a delta and, when it delivers one and the
     /// engine is not paused, runs the updates it pays for and renders once. Returns the frame's
-    /// report, or `None` when no frame ran.
+    /// report, or `None` when no frame ran (also when the cart panicked: see
+    /// [`Engine::cart_panic`]).
     pub fn run(&mut self, now_ms: f64) -> Option<FrameReport> {
         let delta = self.clock.delta(now_ms)?;
         if self.paused {
             return None;
         }
-        Some(self.frame(delta))
+        self.frame(delta)
     }
 
     /// Simulates `host_ticks` host frames at `host_hz`, continuing the simulated host time of
@@ -483,23 +538,28 @@ impl Engine {
         self.host_origin_ms + self.host_ticks as f64 * (1000.0 / self.host_hz)
     }
 
-    fn frame(&mut self, delta_ms: f64) -> FrameReport {
+    fn frame(&mut self, delta_ms: f64) -> Option<FrameReport> {
         let started = Instant::now();
         if !std::mem::take(&mut self.keep_boot_tags) {
             self.frame_tags.clear();
         }
-        let timing = self.fixed.frame(
-            delta_ms,
-            updater(
-                &mut self.cart,
-                &mut self.console,
-                &mut self.updates_since_init,
-                &mut self.tape,
-            ),
+        let fixed = &mut self.fixed;
+        let update = updater(
+            &mut self.cart,
+            &mut self.console,
+            &mut self.updates_since_init,
+            &mut self.tape,
         );
+        let timing = match guarded(|| fixed.frame(delta_ms, update)) {
+            Ok(timing) => timing,
+            Err(message) => {
+                self.stop(CartCall::Update, message);
+                return None;
+            }
+        };
         let update_ms = started.elapsed().as_secs_f64() * 1000.0;
         self.forward_tags(true);
-        let render_ms = self.render(timing.render_alpha);
+        let render_ms = self.render(timing.render_alpha).ok()?;
 
         let report = FrameReport {
             frame: self.frames,
@@ -521,7 +581,20 @@ impl Engine {
             overlay.record(&report.stats);
         }
         self.last = report;
-        report
+        Some(report)
+    }
+
+    /// Stops the cart after a panic in `call`: keeps the panic, pauses, and returns it as the
+    /// error.
+    fn stop(&mut self, call: CartCall, message: String) -> EngineError {
+        let panic = CartPanic {
+            call,
+            tick: self.fixed.ticks(),
+            message,
+        };
+        self.paused = true;
+        self.panic = Some(panic.clone());
+        EngineError::Panicked(panic)
     }
 
     /// Moves the tags placed since the last call into the frame's list and, for live frames,
@@ -537,19 +610,40 @@ impl Engine {
 
     /// Renders the cart and draws the overlay over it; returns the milliseconds the cart's
     /// `render` alone took.
-    fn render(&mut self, render_alpha: f64) -> f64 {
+    fn render(&mut self, render_alpha: f64) -> Result<f64, EngineError> {
         let ticks = self.fixed.ticks();
         let started = Instant::now();
-        self.cart
-            .render(&mut self.console.render_context(ticks, render_alpha));
-        let cart_ms = started.elapsed().as_secs_f64() * 1000.0;
-        if let Some(overlay) = &mut self.overlay {
-            if overlay.is_visible() {
-                self.cart.overlay_rows(overlay.cart_rows_mut());
-            }
-            overlay.draw(self.console.framebuffer_mut());
+        let (cart, console) = (&self.cart, &mut self.console);
+        if let Err(message) =
+            guarded(|| cart.render(&mut console.render_context(ticks, render_alpha)))
+        {
+            return Err(self.stop(CartCall::Render, message));
         }
-        cart_ms
+        let cart_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let rows = match &mut self.overlay {
+            Some(overlay) if overlay.is_visible() => {
+                let (cart, rows) = (&self.cart, overlay.cart_rows_mut());
+                guarded(|| cart.overlay_rows(rows))
+            }
+            _ => Ok(()),
+        };
+        if let Err(message) = rows {
+            return Err(self.stop(CartCall::OverlayRows, message));
+        }
+        self.draw_overlay();
+        Ok(cart_ms)
+    }
+
+    /// Draws the overlay, with its notice, over the framebuffer as it stands, without calling
+    /// the cart: how a host shows news (such as [`Engine::cart_panic`]) over a cart that no
+    /// longer draws. Nothing happens without an overlay.
+    pub fn draw_overlay(&mut self) {
+        let Engine {
+            overlay, console, ..
+        } = self;
+        if let Some(overlay) = overlay {
+            overlay.draw(console.framebuffer_mut());
+        }
     }
 
     /// Pauses live play and renders exactly the frame at `seconds` of simulated time, that is
@@ -562,8 +656,24 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError::Seconds`], [`EngineError::TooFar`], [`EngineError::Behind`] (from the
-    /// current tick only) and, replaying from the start, [`EngineError::Init`].
+    /// current tick only), replaying from the start [`EngineError::Init`], and
+    /// [`EngineError::Panicked`] when the cart panics on the way (or, from the current tick,
+    /// panicked before).
     pub fn render_at(&mut self, seconds: f64, origin: Origin) -> Result<(), EngineError> {
+        self.render_at_with_progress(seconds, origin, |_, _| {})
+    }
+
+    /// [`Engine::render_at`], calling `progress(done, total)` every [`SEEK_PROGRESS_EVERY`]
+    /// updates of the seek, for a host that shows how far a long seek has come.
+    ///
+    /// # Errors
+    /// As [`Engine::render_at`].
+    pub fn render_at_with_progress(
+        &mut self,
+        seconds: f64,
+        origin: Origin,
+        progress: impl FnMut(u64, u64),
+    ) -> Result<(), EngineError> {
         if !seconds.is_finite() || seconds < 0.0 {
             return Err(EngineError::Seconds(seconds));
         }
@@ -593,8 +703,7 @@ impl Engine {
                 }
             }
         }
-        self.step_and_render(target - self.updates_since_init);
-        Ok(())
+        self.step_and_render(target - self.updates_since_init, progress)
     }
 
     /// Runs `updates` updates straight away, with no time accounting and no cap, then renders
@@ -610,15 +719,14 @@ impl Engine {
     /// [`EngineError::Steps`] for more than [`MAX_SEEK_UPDATES`] updates (nothing changes, and
     /// a running engine keeps running); [`EngineError::Init`] after a replay whose `init` failed,
     /// until a replay from the start succeeds (the engine is paused, and nothing runs or is
-    /// drawn).
+    /// drawn); [`EngineError::Panicked`] when the cart panics, or had panicked.
     pub fn step(&mut self, updates: u64) -> Result<(), EngineError> {
         if updates > MAX_SEEK_UPDATES {
             return Err(EngineError::Steps(updates));
         }
         self.begin_seek();
         self.refuse_half_built()?;
-        self.step_and_render(updates);
-        Ok(())
+        self.step_and_render(updates, |_, _| {})
     }
 
     /// Renders the current state again with `render_alpha` 0, running no update: for a change
@@ -629,11 +737,11 @@ impl Engine {
     ///
     /// # Errors
     /// [`EngineError::Init`] after a replay whose `init` failed: the cart is half built, so
-    /// nothing is drawn and the framebuffer keeps what it showed.
+    /// nothing is drawn and the framebuffer keeps what it showed. [`EngineError::Panicked`]
+    /// when the cart panics, or had panicked.
     pub fn redraw(&mut self) -> Result<(), EngineError> {
         self.refuse_half_built()?;
-        self.render(0.0);
-        Ok(())
+        self.render(0.0).map(drop)
     }
 
     /// The start of every seek: the frame's tags make way for the seek's, and live play stops
@@ -645,8 +753,12 @@ impl Engine {
         self.paused = true;
     }
 
-    /// Refuses to run or draw the cart built by a replay whose `init` failed.
+    /// Refuses to run or draw a cart that panicked, or that a replay built and whose `init`
+    /// failed.
     fn refuse_half_built(&self) -> Result<(), EngineError> {
+        if let Some(panic) = &self.panic {
+            return Err(EngineError::Panicked(panic.clone()));
+        }
         if self.init_failed {
             return Err(EngineError::Init(
                 "the last replay's init failed; seek from the start".to_string(),
@@ -656,32 +768,50 @@ impl Engine {
     }
 
     /// Runs `updates` updates with no time accounting, keeps their tags off the chart, and
-    /// renders with `render_alpha` 0.
-    fn step_and_render(&mut self, updates: u64) {
-        self.fixed.step(
-            updates,
-            updater(
-                &mut self.cart,
-                &mut self.console,
-                &mut self.updates_since_init,
-                &mut self.tape,
-            ),
+    /// renders with `render_alpha` 0. `progress` hears how far it has come now and then.
+    fn step_and_render(
+        &mut self,
+        updates: u64,
+        mut progress: impl FnMut(u64, u64),
+    ) -> Result<(), EngineError> {
+        let fixed = &mut self.fixed;
+        let mut update = updater(
+            &mut self.cart,
+            &mut self.console,
+            &mut self.updates_since_init,
+            &mut self.tape,
         );
+        let mut done = 0;
+        let counted = move |tick| {
+            let action = update(tick);
+            done += 1;
+            if done % SEEK_PROGRESS_EVERY == 0 {
+                progress(done, updates);
+            }
+            action
+        };
+        if let Err(message) = guarded(|| fixed.step(updates, counted)) {
+            return Err(self.stop(CartCall::Update, message));
+        }
         self.forward_tags(false);
-        self.render(0.0);
+        self.render(0.0).map(drop)
     }
 
     fn restart(&mut self) -> Result<(), EngineError> {
-        self.cart = (self.factory)();
-        self.console.reset(self.seed);
+        self.panic = None;
         self.fixed.reset();
+        self.cart = match guarded(&self.factory) {
+            Ok(cart) => cart,
+            Err(message) => return Err(self.stop(CartCall::New, message)),
+        };
+        self.console.reset(self.seed);
         self.updates_since_init = 0;
         self.rewind_tape();
         if let Some(overlay) = &mut self.overlay {
             overlay.reset_chart(0);
         }
         self.init_failed = true;
-        self.init(false)?;
+        self.init()?;
         self.init_failed = false;
         Ok(())
     }
@@ -783,9 +913,10 @@ impl Engine {
     }
 
     /// Continues live play from the paused frame. Time that passed while paused is not owed.
-    /// After a replay whose `init` failed the engine stays paused until a replay succeeds.
+    /// After a replay whose `init` failed, or once the cart panicked, the engine stays paused
+    /// until a replay from the start succeeds.
     pub fn resume(&mut self) {
-        if self.paused && !self.init_failed {
+        if self.paused && !self.init_failed && self.panic.is_none() {
             self.paused = false;
             self.fixed.discard_leftover();
         }

@@ -133,11 +133,28 @@ impl CartTest {
     }
 
     /// Runs `updates` updates, each followed by a render, as a steady display would.
+    ///
+    /// # Panics
+    /// When the cart panics: the test fails with the cart's message and the tick.
+    #[track_caller]
     pub fn run(&mut self, updates: u64) {
         self.host.engine_mut().advance(updates);
+        self.fail_on_panic();
+    }
+
+    /// Fails the test when the cart panicked (the engine caught it and stopped the cart).
+    #[track_caller]
+    fn fail_on_panic(&self) {
+        if let Some(panic) = self.host.engine().cart_panic() {
+            panic!("{panic}");
+        }
     }
 
     /// Runs updates until the tick counter reaches `tick` (none if it is there already).
+    ///
+    /// # Panics
+    /// When the cart panics, as [`CartTest::run`].
+    #[track_caller]
     pub fn run_to(&mut self, tick: u64) {
         let now = self.host.engine().updates_since_init();
         self.run(tick.saturating_sub(now));
@@ -196,11 +213,17 @@ impl CartTest {
     /// Draws the current state again, so [`CartTest::frame`] shows it even before any update
     /// has run. An engine paused through [`CartTest::engine_mut`] is resumed, so the next
     /// [`CartTest::run`] runs.
+    ///
+    /// # Panics
+    /// When the cart panics, as [`CartTest::run`].
+    #[track_caller]
     pub fn render(&mut self) {
         let engine = self.host.engine_mut();
-        // Refused only after a replay whose init failed: the frame then stays as it was.
+        // Refused only after a replay whose init failed (the frame then stays as it was), or
+        // when the cart panicked.
         let _ = engine.redraw();
         engine.resume();
+        self.fail_on_panic();
     }
 
     /// The palette index at (`x`, `y`), 0 outside the frame.

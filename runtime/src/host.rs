@@ -16,13 +16,17 @@ use bt::host::{Source, TRIGGER_PRESS};
 use bt::{Key, BTN_L2, BTN_POINTER_A, BTN_R2};
 use bt_overlay::{ChartMode, Overlay};
 
-use crate::capture;
 use crate::engine::{Engine, EngineError, FrameReport};
 use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::manifest::PaletteSource;
 use crate::seek::Origin;
 use crate::timeline::Timeline;
 use crate::watch::AssetWatcher;
+
+/// The most characters of a notice the host puts across the top of a 320-pixel display and a
+/// little beyond: the rest of a long message is cut.
+const NOTICE_CHARS: usize = 120;
+use crate::{capture, output};
 
 /// One thing a player did, in the console's terms.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -138,6 +142,8 @@ pub struct Host {
     whole_run: Option<Timeline>,
     /// Where the recording goes, when the run is recorded (`bt run --record`).
     record: Option<RecordTarget>,
+    /// Whether the cart's panic is on screen as the overlay's notice.
+    panic_shown: bool,
 }
 
 /// Where a recording is saved, and what it says of the cart.
@@ -173,6 +179,7 @@ impl Host {
             recent: Timeline::rolling(1000.0 / engine_fps, RECENT_TIMINGS_MS),
             whole_run: None,
             record: None,
+            panic_shown: false,
         }
     }
 
@@ -278,7 +285,9 @@ impl Host {
     /// # Errors
     /// As [`Engine::render_at`].
     pub fn pause_at(&mut self, seconds: f64) -> Result<(), EngineError> {
-        self.engine.render_at(seconds, Origin::Start)?;
+        let paused = self.engine.render_at(seconds, Origin::Start);
+        self.show_panic();
+        paused?;
         self.show_paused();
         Ok(())
     }
@@ -291,12 +300,15 @@ impl Host {
     }
 
     /// One displayed frame at `now_ms` (see [`Engine::run`]), after reloading the cart's
-    /// assets if they changed on disk.
+    /// assets if they changed on disk. When the cart panics, the engine stays paused and the
+    /// panic shows across the top of the picture as the overlay's notice.
     pub fn frame(&mut self, now_ms: f64) -> Option<FrameReport> {
         if self.watch.as_ref().is_some_and(|(w, _)| w.take_change()) {
             self.reload_assets();
         }
-        let report = self.engine.run(now_ms)?;
+        let report = self.engine.run(now_ms);
+        self.show_panic();
+        let report = report?;
         let dropped = self.engine.overlay().map_or(0, |o| o.last_dropped());
         let tags = self.engine.last_frame_tags();
         self.recent.record(&report, dropped, tags);
@@ -315,9 +327,38 @@ impl Host {
         Some(report)
     }
 
+    /// Puts the cart's panic, if it panicked, on screen as the overlay's notice (once), and
+    /// takes it away when a replay has brought the cart back.
+    fn show_panic(&mut self) {
+        match (self.engine.cart_panic(), self.panic_shown) {
+            (Some(panic), false) => {
+                let line = crate::text::excerpt_chars(&panic.to_string(), NOTICE_CHARS);
+                self.engine.overlay_forced().set_notice(&line);
+                self.engine.draw_overlay();
+                self.panic_shown = true;
+                // The run up to the panic is what a bug report needs: save it now.
+                if let Err(e) = self.save_recording() {
+                    let _ = std::io::Write::write_fmt(
+                        &mut std::io::stderr(),
+                        format_args!("bt: recording not saved: {e}\n"),
+                    );
+                }
+            }
+            (None, true) => {
+                self.engine.overlay_forced().clear_notice();
+                self.panic_shown = false;
+            }
+            _ => {}
+        }
+    }
+
     /// Loads the palette file (if any) and the cart's assets again. A failure shows on screen
     /// as the overlay's notice, and the cart keeps what it had; the next good load clears it.
     pub fn reload_assets(&mut self) {
+        if self.engine.cart_panic().is_some() {
+            // The cart is stopped and its panic on screen: nothing to reload into.
+            return;
+        }
         let palette = self.watch.as_ref().and_then(|(_, p)| p.clone());
         let mut problem = None;
         if let Some(source) = palette {
@@ -333,7 +374,7 @@ impl Host {
         match problem {
             Some(message) => {
                 let line = format!("reload: {message}");
-                overlay.set_notice(&crate::text::excerpt_chars(&line, 120));
+                overlay.set_notice(&crate::text::excerpt_chars(&line, NOTICE_CHARS));
             }
             None => overlay.clear_notice(),
         }
@@ -342,6 +383,7 @@ impl Host {
             // whose replayed init failed is not drawn; the next replay draws it.
             let _ = self.engine.redraw();
         }
+        self.show_panic();
     }
 
     /// Feeds one event to the console. Returns what the platform should do about it, if anything.
@@ -464,7 +506,9 @@ impl Host {
                 Some(HostAction::Paused)
             }
             Key::F6 if self.engine.is_paused() => {
-                self.engine.step(1).ok()?;
+                let stepped = self.engine.step(1);
+                self.show_panic();
+                stepped.ok()?;
                 self.show_paused();
                 Some(HostAction::Stepped(self.engine.ticks()))
             }
@@ -488,7 +532,10 @@ impl Host {
     /// Changes what the overlay shows, and draws a paused frame again to show it.
     fn change_view(&mut self, change: impl FnOnce(&mut Overlay)) -> Option<HostAction> {
         change(self.engine.overlay_mut()?);
-        if self.engine.is_paused() {
+        if self.engine.cart_panic().is_some() {
+            // The cart no longer draws: the overlay goes over its last picture.
+            self.engine.draw_overlay();
+        } else if self.engine.is_paused() {
             // Nothing runs while paused, so draw the same frame again with the overlay changed.
             let _ = self.engine.redraw();
         }
@@ -508,20 +555,28 @@ impl Host {
     }
 
     /// Saves the framebuffer as it is on screen (display size, overlay included) into the
-    /// captures folder, under the first `<name>-NNNN.png` not taken. Never overwrites a file.
+    /// captures folder, under the first `<name>-NNNN.png` not taken, as every output is written
+    /// (see [`crate::output`]). Never overwrites a file, even one made at the same moment by
+    /// another program.
     ///
     /// # Errors
     /// A message naming the folder or file that could not be written.
     pub fn screenshot(&mut self) -> Result<PathBuf, String> {
         std::fs::create_dir_all(&self.captures)
             .map_err(|e| format!("cannot create {}: {e}", self.captures.display()))?;
-        let path = (1..=9999)
-            .map(|n| self.captures.join(format!("{}-{n:04}.png", self.name)))
-            .find(|p| !p.exists())
-            .ok_or_else(|| format!("{} holds 9999 captures already", self.captures.display()))?;
-        capture::save_png(self.engine.framebuffer(), self.engine.palette(), 1, &path)
+        let engine = &self.engine;
+        let png = capture::encode_png(engine.framebuffer(), engine.palette(), 1)
             .map_err(|e| e.to_string())?;
-        Ok(path)
+        for n in 1..=9999 {
+            let path = self.captures.join(format!("{}-{n:04}.png", self.name));
+            if output::write_new(&path, output::Format::Png, &png).map_err(|e| e.to_string())? {
+                return Ok(path);
+            }
+        }
+        Err(format!(
+            "{} holds 9999 captures already",
+            self.captures.display()
+        ))
     }
 }
 

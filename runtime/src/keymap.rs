@@ -31,6 +31,13 @@ pub const KEYBOARD_PLAYERS: usize = 2;
 /// The key-map file format this BT reads.
 pub const KEYMAP_VERSION: u32 = 1;
 
+/// The largest key-map file BT reads. A complete map written by `bt keys` is under 1 KiB; the
+/// limit stops a wrong path (`/dev/zero`, a video) from being read into memory whole.
+pub const MAX_KEYMAP_BYTES: u64 = 64 * 1024;
+
+/// The most characters of the parser's message a syntax error quotes.
+const MAX_MESSAGE_CHARS: usize = 160;
+
 /// The buttons a key map can assign, with their names in the file, in file order.
 pub const MAPPABLE: [(&str, u32); 12] = [
     ("up", BTN_UP),
@@ -59,12 +66,20 @@ pub enum KeyMapError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// The file is larger than [`MAX_KEYMAP_BYTES`]; it was not read past the limit.
+    #[error("key map {path}: more than the {MAX_KEYMAP_BYTES} bytes a key map may have")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+    },
     /// Not TOML, an unknown table or field, or a value of the wrong type.
-    #[error("key map {path}: {message}")]
+    #[error("key map {path}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
     Syntax {
         /// The file.
         path: PathBuf,
-        /// The parser's message, with line and column.
+        /// The line, from 1, when known.
+        line: Option<usize>,
+        /// The parser's message on one line, cut short and with control characters escaped.
         message: String,
     },
     /// A format version this BT does not read.
@@ -91,7 +106,7 @@ pub enum KeyMapError {
         table: &'static str,
         /// The button field.
         field: &'static str,
-        /// The code found.
+        /// The code found (cut short and with control characters escaped).
         value: String,
     },
     /// A key that the host keeps for itself.
@@ -111,6 +126,32 @@ pub enum KeyMapError {
         /// The key.
         value: Key,
     },
+}
+
+/// A key that presses several buttons (see [`KeyMap::shared_keys`]). Shown as
+/// `KeyW presses [player1] up and [player2] up`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedKey {
+    /// The key.
+    pub key: Key,
+    /// What it presses: the player (0 for player 1) and the button's name in the file.
+    pub presses: Vec<(usize, &'static str)>,
+}
+
+impl std::fmt::Display for SharedKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} presses ", self.key.code())?;
+        let last = self.presses.len().saturating_sub(1);
+        for (i, (player, button)) in self.presses.iter().enumerate() {
+            let joint = match i {
+                0 => "",
+                _ if i == last => " and ",
+                _ => ", ",
+            };
+            write!(f, "{joint}[player{}] {button}", player + 1)?;
+        }
+        Ok(())
+    }
 }
 
 /// Keys the window host keeps for itself: overlay view, pause, step, tall chart, saving the
@@ -265,7 +306,8 @@ impl KeyMap {
     pub fn from_toml(text: &str, path: &Path) -> Result<KeyMap, KeyMapError> {
         let raw: RawFile = toml::from_str(text).map_err(|e| KeyMapError::Syntax {
             path: path.to_path_buf(),
-            message: e.to_string().trim_end().replace('\n', "\n  "),
+            line: e.span().map(|span| line_of(text, span.start)),
+            message: one_line(e.message()),
         })?;
         if raw.version != KEYMAP_VERSION {
             return Err(KeyMapError::Version {
@@ -292,7 +334,7 @@ impl KeyMap {
                             line: line(),
                             table,
                             field,
-                            value: code.get_ref().clone(),
+                            value: crate::text::excerpt(code.get_ref()),
                         })?;
                     if HOST_KEYS.contains(&key) {
                         return Err(KeyMapError::HostKey {
@@ -311,16 +353,62 @@ impl KeyMap {
         Ok(map)
     }
 
-    /// Reads a key-map file.
+    /// Reads a key-map file: a file, or anything that can be read, such as a pipe, up to
+    /// [`MAX_KEYMAP_BYTES`].
     ///
     /// # Errors
-    /// [`KeyMapError::Read`] when it cannot be read, else as [`KeyMap::from_toml`].
+    /// [`KeyMapError::Read`] when it cannot be read or is not UTF-8,
+    /// [`KeyMapError::TooLarge`] over the limit, else as [`KeyMap::from_toml`].
     pub fn load(path: &Path) -> Result<KeyMap, KeyMapError> {
-        let text = std::fs::read_to_string(path).map_err(|source| KeyMapError::Read {
+        use std::io::Read as _;
+        let read = |source| KeyMapError::Read {
             path: path.to_path_buf(),
             source,
+        };
+        let too_large = || KeyMapError::TooLarge {
+            path: path.to_path_buf(),
+        };
+        let file = std::fs::File::open(path).map_err(read)?;
+        if file.metadata().map_err(read)?.len() > MAX_KEYMAP_BYTES {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        file.take(MAX_KEYMAP_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(read)?;
+        if bytes.len() as u64 > MAX_KEYMAP_BYTES {
+            return Err(too_large());
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            read(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "not UTF-8 text (line {})",
+                    line_of_bytes(e.as_bytes(), e.utf8_error().valid_up_to())
+                ),
+            ))
         })?;
         KeyMap::from_toml(&text, path)
+    }
+
+    /// Every key that presses more than one button, for one player or across both, with the
+    /// buttons it presses: usually a slip in a key-map file, worth a warning.
+    pub fn shared_keys(&self) -> Vec<SharedKey> {
+        let mut shared = Vec::new();
+        for &key in Key::ALL.iter() {
+            let presses: Vec<(usize, &'static str)> = (0..KEYBOARD_PLAYERS)
+                .flat_map(|player| {
+                    MAPPABLE
+                        .iter()
+                        .filter(move |(_, button)| self.buttons(key, player) & button != 0)
+                        .map(move |(field, _)| (player, *field))
+                })
+                .collect();
+            if presses.len() > 1 {
+                shared.push(SharedKey { key, presses });
+            }
+        }
+        shared
     }
 
     /// The map written out as a complete key-map file.
@@ -346,29 +434,29 @@ impl KeyMap {
 }
 
 fn line_of(text: &str, byte: usize) -> usize {
-    text.as_bytes()
-        .iter()
-        .take(byte)
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
+    line_of_bytes(text.as_bytes(), byte)
 }
 
-/// Where BT looks for the user's key map: `$XDG_CONFIG_HOME/bt/keys.toml`, else
-/// `$HOME/.config/bt/keys.toml` (`%APPDATA%\bt\keys.toml` on Windows). `None` when none of
-/// those variables is set.
+fn line_of_bytes(bytes: &[u8], byte: usize) -> usize {
+    bytes.iter().take(byte).filter(|&&b| b == b'\n').count() + 1
+}
+
+/// The parser's message as one short line that cannot carry raw control characters.
+fn one_line(message: &str) -> String {
+    let joined = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    crate::text::excerpt_chars(&joined, MAX_MESSAGE_CHARS)
+}
+
+/// Where BT looks for the user's key map: `keys.toml` in the folder of the user's BT files,
+/// [`crate::manifest::user_config_dir`] (`$XDG_CONFIG_HOME/bt` when absolute, else
+/// `$HOME/.config/bt`). `None` when there is no such folder.
 pub fn default_path() -> Option<PathBuf> {
-    let var = |name| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if cfg!(windows) {
-        return var("APPDATA").map(|d| d.join("bt").join("keys.toml"));
-    }
-    var("XDG_CONFIG_HOME")
-        .or_else(|| var("HOME").map(|h| h.join(".config")))
-        .map(|d| d.join("bt").join("keys.toml"))
+    crate::manifest::user_config_dir().map(|dir| dir.join("keys.toml"))
 }
 
 /// Where the key map [`load_chosen`] returned came from.
@@ -483,6 +571,62 @@ mod tests {
         assert!(e
             .to_string()
             .starts_with("key map /nonexistent/keys.toml: cannot read it"));
+    }
+
+    #[test]
+    fn keys_pressing_several_buttons_are_found() {
+        assert!(KeyMap::default().shared_keys().is_empty());
+        let m = parse("version = 1\n[player1]\na = [\"KeyJ\"]\nb = [\"KeyJ\"]\nx = [\"KeyJ\"]\n")
+            .unwrap();
+        let shared = m.shared_keys();
+        assert_eq!(shared.len(), 1);
+        assert_eq!(
+            shared[0].to_string(),
+            "KeyJ presses [player1] a, [player1] b and [player1] x"
+        );
+    }
+
+    #[test]
+    fn a_key_map_over_the_size_limit_is_refused_unread() {
+        let dir = bt_test_support::ScratchDir::new("keymap");
+        let big = dir.join("big.toml");
+        let mut text = "version = 1\n".to_string();
+        text.push_str(&"# padding\n".repeat(7000));
+        std::fs::write(&big, &text).unwrap();
+        let e = KeyMap::load(&big).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "key map {}: more than the 65536 bytes a key map may have",
+                big.display()
+            )
+        );
+        // Under the limit it reads.
+        std::fs::write(&big, &text[..60_000]).unwrap();
+        assert!(KeyMap::load(&big).is_ok());
+    }
+
+    #[test]
+    fn a_bad_line_is_quoted_short_and_escaped() {
+        let long = format!(
+            "version = 1\n[player1]\na = [\"{}\"]\n",
+            "\0".repeat(60_000)
+        );
+        let e = parse(&long).unwrap_err();
+        assert!(e.len() < 300, "{} characters", e.len());
+        assert!(!e.contains('\0'), "{e:?}");
+        assert!(e.contains("line 3"), "{e}");
+        let code = format!(
+            "version = 1\n[player1]\na = [\"Key{}\"]\n",
+            "Q".repeat(60_000)
+        );
+        let e = parse(&code).unwrap_err();
+        assert!(e.len() < 300, "{} characters", e.len());
+        assert!(e.contains("unknown key code 'KeyQQQ"), "{e}");
+        let garbage = format!("version = 1\n{}\n", "x".repeat(60_000));
+        let e = parse(&garbage).unwrap_err();
+        assert!(e.len() < 300, "{} characters: {}", e.len(), &e[..200]);
+        assert!(e.contains("line 2"), "{e}");
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod animation;
 pub mod assets;
 pub mod bench;
 pub mod capture;
+mod cart_panic;
 pub mod catalog;
 #[cfg(feature = "cli")]
 pub mod cli;
@@ -29,6 +30,7 @@ pub mod harness;
 pub mod host;
 pub mod keymap;
 pub mod manifest;
+pub mod output;
 pub mod replay;
 pub mod report;
 pub mod seek;

@@ -354,7 +354,7 @@ fn describe(value: &Value) -> String {
     match value {
         Value::String(s) => excerpt(s),
         Value::Integer(i) => i.to_string(),
-        Value::Float(f) => f.to_string(),
+        Value::Float(f) => crate::text::number(*f),
         Value::Boolean(b) => b.to_string(),
         Value::Datetime(d) => format!("the date-time {d}"),
         Value::Array(_) => "an array".to_string(),
@@ -753,22 +753,28 @@ pub fn load_user_config(path: &Path) -> Result<Option<SettingsPatch>, ManifestEr
     parse_user_config(&utf8(bytes, path)?, path).map(Some)
 }
 
-/// The user config path: `$XDG_CONFIG_HOME/bt/config.toml` when that is set and absolute, else
-/// `$HOME/.config/bt/config.toml` when `HOME` is set and absolute (`%APPDATA%\bt\config.toml` on
-/// Windows). `None` when none is usable.
+/// The user config path: `config.toml` in [`user_config_dir`].
 pub fn user_config_path() -> Option<PathBuf> {
-    let var = |name| std::env::var_os(name).map(PathBuf::from);
-    if cfg!(windows) {
-        return config_path_from(var("APPDATA"), None);
-    }
-    config_path_from(var("XDG_CONFIG_HOME"), var("HOME"))
+    user_config_dir().map(|dir| dir.join("config.toml"))
 }
 
-fn config_path_from(config_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
+/// The folder of the user's BT files (`config.toml`, `keys.toml`): `$XDG_CONFIG_HOME/bt` when
+/// that is set and absolute, else `$HOME/.config/bt` when `HOME` is set and absolute
+/// (`%APPDATA%\bt` on Windows). `None` when none is usable. A relative `XDG_CONFIG_HOME` is
+/// ignored, as the XDG Base Directory specification says.
+pub fn user_config_dir() -> Option<PathBuf> {
+    let var = |name| std::env::var_os(name).map(PathBuf::from);
+    if cfg!(windows) {
+        return config_dir_from(var("APPDATA"), None);
+    }
+    config_dir_from(var("XDG_CONFIG_HOME"), var("HOME"))
+}
+
+fn config_dir_from(config_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
     config_home
         .filter(|p| p.is_absolute())
         .or_else(|| home.filter(|p| p.is_absolute()).map(|h| h.join(".config")))
-        .map(|dir| dir.join("bt").join("config.toml"))
+        .map(|dir| dir.join("bt"))
 }
 
 mod layers;

@@ -10,12 +10,29 @@
 
 use std::str::FromStr;
 
+use bt::{MAX_TARGET_FPS, MIN_TARGET_FPS};
 use thiserror::Error;
 
 use crate::clock::{
     Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,
     WallClock,
 };
+use crate::text::{excerpt, excerpt_chars, number};
+
+/// The shortest frame time a spec may give, in ms: a microsecond. Shorter, a frame is worth
+/// nothing at any rate the loop runs.
+pub const MIN_SPEC_MS: f64 = 0.001;
+
+/// The longest frame time a spec may give, in ms: a minute. The loop throws away all but 8
+/// updates' worth of a frame anyway.
+pub const MAX_SPEC_MS: f64 = 60_000.0;
+
+/// The largest jitter seed, either way: 2^53, past which a float no longer holds every whole
+/// number, so two seeds typed differently could be one.
+pub const MAX_JITTER_SEED: f64 = 9_007_199_254_740_992.0;
+
+/// How much of a spec a message quotes.
+const SPEC_CHARS: usize = 80;
 
 /// Why a clock spec was refused. The message quotes the spec and names the bad part.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -46,6 +63,20 @@ pub enum SpecError {
         what: &'static str,
         /// The text found.
         part: String,
+    },
+    /// A number outside the range its parameter takes.
+    #[error("clock spec '{spec}': {what} {value} is not in {min}..={max}")]
+    OutOfRange {
+        /// The whole spec.
+        spec: String,
+        /// Which parameter.
+        what: &'static str,
+        /// The number found, written short.
+        value: String,
+        /// The smallest the parameter takes, written short.
+        min: String,
+        /// The largest, written short.
+        max: String,
     },
     /// The numbers parse but the clock refuses them.
     #[error("clock spec '{spec}': {source}")]
@@ -98,66 +129,103 @@ impl FromStr for ClockSpec {
     type Err = SpecError;
 
     fn from_str(spec: &str) -> Result<ClockSpec, SpecError> {
+        let quoted = excerpt_chars(spec, SPEC_CHARS);
         let mut parts = spec.split(':');
         let kind = parts.next().unwrap_or_default();
         let args: Vec<&str> = parts.collect();
         let shape = |expected| SpecError::Shape {
-            spec: spec.to_string(),
+            spec: quoted.clone(),
             expected,
         };
-        let num = |what, part: &str| {
-            part.trim()
+        let out_of_range = |what, value: String, min: String, max: String| SpecError::OutOfRange {
+            spec: quoted.clone(),
+            what,
+            value,
+            min,
+            max,
+        };
+        let num = |what, part: &str, min: f64, max: f64| {
+            let value = part
+                .trim()
                 .parse::<f64>()
                 .map_err(|_| SpecError::NotANumber {
-                    spec: spec.to_string(),
+                    spec: quoted.clone(),
                     what,
-                    part: part.to_string(),
-                })
+                    part: excerpt(part),
+                })?;
+            if value.is_nan() || value < min || value > max {
+                return Err(out_of_range(what, number(value), end(min), end(max)));
+            }
+            Ok(value)
         };
+        let ms = |what, part: &str| num(what, part, MIN_SPEC_MS, MAX_SPEC_MS);
+        let fps = |part: &str| num("fps", part, MIN_TARGET_FPS, MAX_TARGET_FPS);
         let parsed = match (kind, args.as_slice()) {
             ("wall", []) => ClockSpec::Wall(100.0),
-            ("wall", [max]) => ClockSpec::Wall(num("max_ms", max)?),
+            ("wall", [max]) => ClockSpec::Wall(ms("max_ms", max)?),
             ("wall", _) => return Err(shape("wall or wall:max_ms")),
-            ("paced", [fps]) => {
-                ClockSpec::Paced(num("fps", fps)?, PacedOptions::default().resync_after)
-            }
-            ("paced", [fps, resync]) => {
+            ("paced", [rate]) => ClockSpec::Paced(fps(rate)?, PacedOptions::default().resync_after),
+            ("paced", [rate, resync]) => {
+                let rate = fps(rate)?;
+                let text = resync.trim();
+                let digits = text.strip_prefix('-').unwrap_or(text);
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(SpecError::NotANumber {
+                        spec: quoted.clone(),
+                        what: "resync_after (a whole number)",
+                        part: excerpt(resync),
+                    });
+                }
                 let resync_after =
-                    resync
-                        .trim()
-                        .parse::<u32>()
-                        .map_err(|_| SpecError::NotANumber {
-                            spec: spec.to_string(),
-                            what: "resync_after (a whole number)",
-                            part: resync.to_string(),
+                    text.parse::<u32>()
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| {
+                            out_of_range(
+                                "resync_after",
+                                excerpt(text),
+                                1.to_string(),
+                                u32::MAX.to_string(),
+                            )
                         })?;
-                ClockSpec::Paced(num("fps", fps)?, resync_after)
+                ClockSpec::Paced(rate, resync_after)
             }
             ("paced", _) => return Err(shape("paced:fps or paced:fps:resync_after")),
-            ("constant", [ms]) => ClockSpec::Constant(num("step ms", ms)?),
+            ("constant", [step]) => ClockSpec::Constant(ms("step ms", step)?),
             ("constant", _) => return Err(shape("constant:ms")),
             ("sequence", [list]) => ClockSpec::Sequence(
                 list.split(',')
-                    .map(|p| num("step ms", p))
+                    .map(|p| ms("step ms", p))
                     .collect::<Result<_, _>>()?,
             ),
             ("sequence", _) => return Err(shape("sequence:ms,ms,...")),
-            ("jitter", [min, max, seed]) => {
-                ClockSpec::Jitter(num("min_ms", min)?, num("max_ms", max)?, num("seed", seed)?)
-            }
+            ("jitter", [min, max, seed]) => ClockSpec::Jitter(
+                ms("min_ms", min)?,
+                ms("max_ms", max)?,
+                num("seed", seed, -MAX_JITTER_SEED, MAX_JITTER_SEED)?,
+            ),
             ("jitter", _) => return Err(shape("jitter:min_ms:max_ms:seed")),
             _ => {
                 return Err(SpecError::UnknownKind {
-                    spec: spec.to_string(),
-                    kind: kind.to_string(),
+                    spec: quoted.clone(),
+                    kind: excerpt(kind),
                 })
             }
         };
         parsed.build().map_err(|source| SpecError::Clock {
-            spec: spec.to_string(),
+            spec: quoted.clone(),
             source,
         })?;
         Ok(parsed)
+    }
+}
+
+/// One end of a range, exact when it is a whole number (the seed's 2^53), else short.
+fn end(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e17 {
+        format!("{value:.0}")
+    } else {
+        number(value)
     }
 }
 
@@ -206,11 +274,30 @@ mod tests {
         );
         assert_eq!(
             err("sequence:16,-2"),
-            "clock spec 'sequence:16,-2': SequenceClock step 1 must be finite and positive, got -2"
+            "clock spec 'sequence:16,-2': step ms -2 is not in 0.001..=60000"
         );
-        assert!(err("paced:60:0").contains("resync_after must be at least 1, got 0"));
-        assert!(err("paced:60:-1").contains("resync_after (a whole number) '-1'"));
+        assert_eq!(
+            err("paced:60:0"),
+            "clock spec 'paced:60:0': resync_after 0 is not in 1..=4294967295"
+        );
+        assert!(err("paced:60:-1").contains("resync_after -1 is not in 1..=4294967295"));
+        assert!(err("paced:60:x").contains("resync_after (a whole number) 'x' is not a number"));
+        assert_eq!(
+            err("paced:60:99999999999999999999999999999999"),
+            "clock spec 'paced:60:99999999999999999999999999999999': resync_after \
+             99999999999999999999999999999999 is not in 1..=4294967295"
+        );
         assert!(err("jitter:5:1:0").contains("min_ms 5 and max_ms 1"));
+        assert!(err("wall:inf").contains("max_ms inf is not in 0.001..=60000"));
+        assert!(err("constant:nan").contains("step ms NaN is not in"));
+    }
+
+    #[test]
+    fn a_long_spec_is_quoted_short() {
+        let long = format!("sequence:{}", "16,".repeat(10_000));
+        let e = err(&long);
+        assert!(e.len() < 200, "{} characters: {e}", e.len());
+        assert!(e.contains("step ms '' is not a number"), "{e}");
     }
 
     #[test]

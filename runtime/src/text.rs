@@ -33,3 +33,74 @@ pub fn excerpt_chars(text: &str, max: usize) -> String {
     }
     out
 }
+
+/// `value` for a message, short whatever its size: as Rust writes it when that is short, else
+/// with six significant digits, in exponent form when very large or very small. The full
+/// precision of a number like `1e308` would take 309 characters.
+///
+/// ```
+/// use bt_runtime::text::number;
+///
+/// assert_eq!(number(60.0), "60");
+/// assert_eq!(number(0.25), "0.25");
+/// assert_eq!(number(1000.0 / 60.0), "16.6667");
+/// assert_eq!(number(1e308), "1e308");
+/// assert_eq!(number(-1.5e-306), "-1.5e-306");
+/// assert_eq!(number(f64::NAN), "NaN");
+/// ```
+pub fn number(value: f64) -> String {
+    /// Longer than this, Rust's shortest form gives way to six significant digits.
+    const PLAIN_CHARS: usize = 12;
+    let plain = value.to_string();
+    if plain.len() <= PLAIN_CHARS || !value.is_finite() {
+        return plain;
+    }
+    let magnitude = value.abs();
+    if (1e-4..1e15).contains(&magnitude) {
+        let decimals = (5 - magnitude.log10().floor() as i32).max(0) as usize;
+        let fixed = format!("{value:.decimals$}");
+        if fixed.contains('.') {
+            return fixed
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string();
+        }
+        return fixed;
+    }
+    let exponent = format!("{value:.5e}");
+    match exponent.split_once('e') {
+        Some((mantissa, power)) if mantissa.contains('.') => {
+            let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+            format!("{mantissa}e{power}")
+        }
+        _ => exponent,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_messages_stay_short_whatever_their_size() {
+        for v in [
+            1e308,
+            -1e308,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            1e-306,
+            4.9e-324,
+            123_456_789_012_345.67,
+            0.000_123_456_789,
+            1.0 / 3.0,
+        ] {
+            let s = number(v);
+            assert!(s.len() <= 16, "{v}: {s}");
+            let back: f64 = s.parse().unwrap();
+            assert!(((back - v) / v).abs() < 1e-5, "{v}: {s}");
+        }
+        assert_eq!(number(166_666.0), "166666");
+        assert_eq!(number(1e10), "10000000000");
+        assert_eq!(number(0.001), "0.001");
+    }
+}

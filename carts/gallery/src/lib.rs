@@ -8,8 +8,10 @@
 use bt_runtime::catalog::{self, CartEntry, UnknownCart};
 
 pub mod drift;
+pub mod panic;
 
-/// Every bundled cart, in the order `bt list` prints them.
+/// Every bundled cart, in the order `bt list` prints them, and the hidden carts tests use
+/// (`drift` steps in render on purpose, for `bt verify`; `panic` panics on demand).
 pub const CARTS: &[CartEntry] = &[
     CartEntry {
         name: "hello",
@@ -81,6 +83,12 @@ pub const CARTS: &[CartEntry] = &[
         name: "drift",
         description: drift::DESCRIPTION,
         build: drift::cart,
+        hidden: true,
+    },
+    CartEntry {
+        name: "panic",
+        description: panic::DESCRIPTION,
+        build: panic::cart,
         hidden: true,
     },
 ];

@@ -131,11 +131,7 @@ fn engine_caps_a_hitch_at_eight_updates_and_reports_the_loss() {
 #[test]
 fn render_at_equals_live_play_byte_for_byte() {
     // Every bundled cart: a new one is covered the day it is added.
-    for name in bt_gallery::CARTS
-        .iter()
-        .filter(|c| !c.hidden)
-        .map(|c| c.name)
-    {
+    for name in bt_runtime::catalog::shown(bt_gallery::CARTS) {
         let mut live = bundled(name);
         live.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
         let mut seek = bundled(name);
@@ -249,11 +245,7 @@ fn paused_engine_renders_nothing_until_resumed() {
 #[test]
 fn step_from_a_pause_equals_render_at_as_many_updates_later() {
     // Every bundled cart: palette effects, resets and random rolls all have to agree.
-    for name in bt_gallery::CARTS
-        .iter()
-        .filter(|c| !c.hidden)
-        .map(|c| c.name)
-    {
+    for name in bt_runtime::catalog::shown(bt_gallery::CARTS) {
         // Paused by a seek, and paused by the player during live play.
         let mut sought = bundled(name);
         sought.render_at(1.0, Origin::Start).unwrap();
@@ -325,7 +317,7 @@ fn step_keeps_its_tags_off_the_chart() {
         .map(|t| (t.tick, t.label.as_str()))
         .collect();
     assert_eq!(tags, [(120, "Wave")]);
-    assert_eq!(chart_labels(&e), ["Start"]);
+    assert_eq!(chart_labels(&e), ["Start", "Round 1"], "init's tag only");
 }
 
 #[test]
@@ -472,7 +464,7 @@ fn bad_overrides_are_named() {
     let err = Engine::new(Box::new(cart.build), options).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "host_hz must be finite and positive, got -1"
+        "host_hz must be from 0.001 to 100000, got -1"
     );
 }
 
@@ -701,7 +693,11 @@ fn a_seek_keeps_its_replayed_tags_off_the_chart_and_out_of_the_next_frame() {
             (120, "Wave")
         ]
     );
-    assert_eq!(chart_labels(&e), ["Start"], "the chart restarts empty");
+    assert_eq!(
+        chart_labels(&e),
+        ["Start", "Round 1"],
+        "the chart restarts with init's tags, as at boot, and none of the updates'"
+    );
     e.resume();
     e.advance(1);
     assert!(e.last_frame_tags().is_empty(), "{:?}", e.last_frame_tags());
@@ -790,4 +786,14 @@ fn a_disabled_overlay_draws_nothing_at_all() {
     let mut hidden = scroller(Settings::default());
     hidden.advance(2);
     assert_ne!(hidden.framebuffer(), off.framebuffer());
+}
+
+#[test]
+fn a_long_seek_reports_how_far_it_has_come() {
+    let mut e = bundled("hello");
+    let mut seen = Vec::new();
+    e.render_at_with_progress(50.0, Origin::Start, |done, total| seen.push((done, total)))
+        .unwrap();
+    assert_eq!(seen, [(1024, 3000), (2048, 3000)]);
+    assert_eq!(e.updates_since_init(), 3000);
 }

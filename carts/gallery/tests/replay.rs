@@ -372,26 +372,27 @@ fn a_recording_is_saved_when_the_cart_panics() {
     use bt_runtime::keymap::KeyMap;
     let dir = ScratchDir::new("replay-panic");
     let path = dir.join("crash.btr");
-    let result = std::panic::catch_unwind(|| {
-        let engine = Engine::new(
-            Box::new(|| Box::new(Doomed(0)) as Box<dyn bt::Cart>),
-            options(None),
-        )
-        .unwrap();
-        let mut host = Host::new(engine, KeyMap::default(), &dir.join("captures"), "doomed");
-        host.record_to(path.clone(), None);
-        host.engine_mut()
-            .set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
-        host.handle(HostEvent::Key {
-            key: Key::ArrowUp,
-            down: true,
-        });
-        for f in 0..200 {
-            host.frame(f64::from(f) * 16.0);
-        }
+    let engine = Engine::new(
+        Box::new(|| Box::new(Doomed(0)) as Box<dyn bt::Cart>),
+        options(None),
+    )
+    .unwrap();
+    let mut host = Host::new(engine, KeyMap::default(), &dir.join("captures"), "doomed");
+    host.record_to(path.clone(), None);
+    host.engine_mut()
+        .set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+    host.handle(HostEvent::Key {
+        key: Key::ArrowUp,
+        down: true,
     });
-    assert!(result.is_err(), "the cart panicked");
-    let replay = Replay::load(&path).expect("saved while unwinding");
+    for f in 0..200 {
+        host.frame(f64::from(f) * 16.0);
+    }
+    assert!(
+        host.engine().cart_panic().is_some(),
+        "the cart panicked and was stopped"
+    );
+    let replay = Replay::load(&path).expect("saved when the panic was caught");
     // The update that panicked had its input latched, not recorded.
     assert_eq!(replay.ticks(), 89);
     assert_eq!(

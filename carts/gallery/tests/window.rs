@@ -496,3 +496,75 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
     );
     drop(child);
 }
+
+#[test]
+fn a_cart_that_panics_keeps_its_window_open_with_the_panic_on_screen() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-panic");
+    let captures = dir.join("captures");
+    // The cart panics in the update at tick 30, half a second in; the window stays open until
+    // --exit-after closes it, and bt then fails with the panic.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bt"))
+        .args(["run", "panic", "--arg", "panic_at=30", "--scale", "1"])
+        .args(["--exit-after", "6", "--captures"])
+        .arg(&captures)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", dir.path())
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bt starts");
+    let out = lines(child.stdout.take().expect("piped"));
+    let err = lines(child.stderr.take().expect("piped"));
+    let mut child = Killed(child);
+    let mut seen = Vec::new();
+    let errors = |err: &Receiver<String>| err.try_iter().collect::<Vec<_>>().join("\n");
+    let Some(ready) = wait_for(&out, "running panic", Duration::from_secs(60), &mut seen) else {
+        panic!("no window within 60 s; stderr:\n{}", errors(&err));
+    };
+    let window = ready
+        .rsplit("X11 window ")
+        .next()
+        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no X11 window id in {ready:?}"))
+        .to_string();
+    pause(1500);
+    assert!(
+        child.0.try_wait().ok().flatten().is_none(),
+        "the window stays open after the panic; stderr:\n{}",
+        errors(&err)
+    );
+    xdotool(&x.display, &["windowfocus", "--sync", &window]);
+    xdotool(&x.display, &["key", "F9"]);
+    let saved = wait_for(&out, "saved ", Duration::from_secs(15), &mut seen)
+        .unwrap_or_else(|| panic!("no screenshot; stderr:\n{}", errors(&err)));
+    let png = PathBuf::from(saved.trim_start_matches("saved "));
+    assert_eq!(
+        pixel(&png, 3, 6),
+        rgba(8),
+        "the panic shows across the top in {}",
+        png.display()
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.0.try_wait().expect("status") {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "--exit-after did not close it");
+        pause(50);
+    };
+    pause(100);
+    let stderr = errors(&err);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "bt: error: cart panicked in update at tick 30: asked to panic in update at tick 30"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked at"), "{stderr}");
+}

@@ -4,7 +4,13 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::spec::ClockSpec;
+use bt::{MAX_TARGET_FPS, MIN_TARGET_FPS};
+
+use crate::bench::MAX_FRAMES;
+use crate::engine::{MAX_HOST_HZ, MAX_SEEK_UPDATES, MIN_HOST_HZ};
+use crate::output::{Format, Output};
+use crate::spec::{ClockSpec, MAX_SPEC_MS, MIN_SPEC_MS};
+use crate::text::number;
 
 /// BT, a fantasy console: play carts in a window, or capture, trace, diagnose and benchmark
 /// them headless.
@@ -76,8 +82,12 @@ pub struct GifArgs {
     /// Simulated seconds since boot of the first frame.
     #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
     pub from: f64,
-    /// Simulated seconds the GIF lasts.
-    #[arg(long, value_parser = positive_f64, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_parser = gif_seconds,
+        allow_negative_numbers = true,
+        help = in_range("Simulated seconds the GIF lasts", 0.01, MAX_GIF_SECONDS, "")
+    )]
     pub seconds: f64,
     /// Integer upscale (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
@@ -153,26 +163,58 @@ pub enum FormatArg {
 pub struct CartArgs {
     /// The cart to run (see `bt list`); a cart crate's own binary needs none.
     pub cart: Option<String>,
-    /// Random seed [default: the cart's own, else 0].
-    #[arg(long)]
+    #[arg(
+        long,
+        value_parser = seed_arg,
+        allow_negative_numbers = true,
+        help = in_range("Random seed", 0, u64::MAX, "[default: the cart's own, else 0]")
+    )]
     pub seed: Option<u64>,
-    /// Fixed updates per second, overriding the cart's target_fps.
-    #[arg(long, value_parser = positive_f64, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_parser = fps_arg,
+        allow_negative_numbers = true,
+        help = in_range(
+            "Fixed updates per second, overriding the cart's target_fps",
+            MIN_TARGET_FPS,
+            MAX_TARGET_FPS,
+            ""
+        )
+    )]
     pub fps: Option<f64>,
     /// A cart argument NAME=VALUE, read by the cart (repeatable; see the cart's README).
     #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = cart_arg)]
     pub args: Vec<(String, String)>,
 }
 
+/// Whether long headless work shows its progress.
+#[derive(Debug, clap::Args)]
+pub struct QuietArgs {
+    /// Show no progress bar (one appears on a terminal's stderr when the work takes more than
+    /// a second).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     #[command(flatten)]
     pub cart: CartArgs,
-    /// Frames to measure, each one update and one render.
-    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=crate::bench::MAX_FRAMES))]
+    #[arg(
+        long,
+        default_value_t = 300,
+        value_parser = |s: &str| whole_in(s, 1, MAX_FRAMES),
+        allow_negative_numbers = true,
+        help = in_range("Frames to measure, each one update and one render", 1, MAX_FRAMES, "")
+    )]
     pub frames: u64,
-    /// Frames to run first without measuring them.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=crate::bench::MAX_FRAMES))]
+    #[arg(
+        long,
+        default_value_t = 10,
+        value_parser = |s: &str| whole_in(s, 0, MAX_FRAMES),
+        allow_negative_numbers = true,
+        help = in_range("Frames to run first without measuring them", 0, MAX_FRAMES, "")
+    )]
     pub warmup: u64,
     /// Print exactly one JSON object instead of a table.
     #[arg(long)]
@@ -186,14 +228,23 @@ pub struct ShotArgs {
     pub cart: CartArgs,
     #[command(flatten)]
     pub input: InputArg,
-    /// Simulated seconds since boot: the frame after round(seconds × fps) updates.
-    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_parser = seconds_arg,
+        allow_negative_numbers = true,
+        help = in_range(
+            "Simulated seconds since boot: the frame after round(seconds × fps) updates",
+            0,
+            MAX_AT_SECONDS,
+            ""
+        )
+    )]
     pub at: f64,
     /// Where the seek starts.
     #[arg(long, value_enum, default_value = "start")]
     pub from: FromArg,
     /// Integer upscale of the PNG (1 to 16).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,
     /// Draw the overlay into the picture. The frames the chart shows (up to one per pixel of
     /// width) run live at the target rate before the shot, so its figures are measured.
@@ -206,8 +257,10 @@ pub struct ShotArgs {
     /// The overlay's chart (implies --overlay) [default: the cart's settings].
     #[arg(long, value_enum)]
     pub chart: Option<ChartArg>,
-    /// The PNG file to write.
-    #[arg(short, long)]
+    #[command(flatten)]
+    pub progress: QuietArgs,
+    /// The PNG file to write ('-' for stdout; see "How outputs are written" in docs/cli.md).
+    #[arg(short, long, value_parser = png_output)]
     pub output: PathBuf,
 }
 
@@ -223,18 +276,28 @@ pub struct RunArgs {
     /// seconds, and when the window closes or the cart panics.
     #[arg(long, value_name = "FILE.btr")]
     pub record: Option<PathBuf>,
-    /// The clock, as for `bt trace` [default: wall].
+    /// The clock, as for `bt trace` (see `bt trace --help`) [default: wall].
     #[arg(long, value_parser = clock_spec)]
     pub clock: Option<ClockSpec>,
     /// Present as fast as possible instead of waiting for the display's refresh.
     #[arg(long)]
     pub no_vsync: bool,
-    /// Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
-    #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        value_parser = seconds_arg,
+        allow_negative_numbers = true,
+        help = in_range(
+            "Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 \
+             plays on",
+            0,
+            MAX_AT_SECONDS,
+            ""
+        )
+    )]
     pub at: Option<f64>,
-    /// Window size as a whole multiple of the display [default: cart.toml, the user's config,
-    /// the cart's settings, else the largest that fits 1280x800].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    /// Window size as a whole multiple of the display (1 to 16) [default: cart.toml, the
+    /// user's config, the cart's settings, else the largest that fits 1280x800].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: Option<u32>,
     /// Start fullscreen (F11 switches).
     #[arg(long)]
@@ -248,10 +311,19 @@ pub struct RunArgs {
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
     /// and jitter.
-    #[arg(long)]
+    #[arg(long, value_parser = csv_output)]
     pub frame_log: Option<PathBuf>,
-    /// Close the window this many seconds after it showed its first frame.
-    #[arg(long, value_parser = seconds_arg)]
+    #[arg(
+        long,
+        value_parser = |s: &str| float_in(s, 0.0, MAX_EXIT_AFTER_SECONDS),
+        allow_negative_numbers = true,
+        help = in_range(
+            "Close the window this many seconds after it showed its first frame",
+            0,
+            MAX_EXIT_AFTER_SECONDS,
+            ""
+        )
+    )]
     pub exit_after: Option<f64>,
     /// On exit, write every frame of the run as a Chrome trace (open it in Perfetto).
     #[arg(long, value_name = "FILE.json")]
@@ -275,8 +347,8 @@ pub struct KeysArgs {
 pub struct ConfigArgs {
     #[command(flatten)]
     pub cart: CartArgs,
-    /// Window scale from the command line, as `bt run --scale` would give it.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16))]
+    /// Window scale from the command line, as `bt run --scale` would give it (1 to 16).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: Option<u32>,
 }
 
@@ -292,15 +364,32 @@ pub struct NewArgs {
 /// How `trace` and `diagnose` simulate the host: a clock, and host ticks at a rate.
 #[derive(Debug, clap::Args)]
 pub struct SimArgs {
-    /// The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,...,
-    /// jitter:min_ms:max_ms:seed.
-    #[arg(long, value_parser = clock_spec)]
+    #[arg(long, value_parser = clock_spec, help = clock_help())]
     pub clock: ClockSpec,
-    /// Host ticks to simulate (a paced clock may turn some of them into no frame).
-    #[arg(long)]
+    #[arg(
+        long,
+        value_parser = |s: &str| whole_in(s, 0, MAX_HOST_TICKS),
+        allow_negative_numbers = true,
+        help = in_range(
+            "Host ticks to simulate (a paced clock may turn some of them into no frame)",
+            0,
+            MAX_HOST_TICKS,
+            ""
+        )
+    )]
     pub frames: u64,
-    /// Host ticks per second of simulated host time; the first tick is at 0 ms.
-    #[arg(long, default_value_t = 60.0, value_parser = positive_f64, allow_negative_numbers = true)]
+    #[arg(
+        long,
+        default_value_t = 60.0,
+        value_parser = |s: &str| float_in(s, MIN_HOST_HZ, MAX_HOST_HZ),
+        allow_negative_numbers = true,
+        help = in_range(
+            "Host ticks per second of simulated host time; the first tick is at 0 ms",
+            MIN_HOST_HZ,
+            MAX_HOST_HZ,
+            ""
+        )
+    )]
     pub host_hz: f64,
 }
 
@@ -315,6 +404,8 @@ pub struct TraceArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "csv")]
     pub format: FormatArg,
+    #[command(flatten)]
+    pub progress: QuietArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -326,7 +417,7 @@ pub struct DiagnoseArgs {
     #[command(flatten)]
     pub sim: SimArgs,
     /// Integer upscale of the PNG (1 to 16).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,
     /// Chart fixed update and render costs instead of measured ones, so the picture is the
     /// same on every run (the CSV still holds measured times).
@@ -335,36 +426,147 @@ pub struct DiagnoseArgs {
     /// The chart drawn: the compact band or the tall chart.
     #[arg(long, value_enum, default_value = "compact")]
     pub chart: ChartArg,
-    /// Also write one CSV row per frame to this file.
-    #[arg(long)]
+    #[command(flatten)]
+    pub progress: QuietArgs,
+    /// Also write one CSV row per frame to this file ('-' for stdout).
+    #[arg(long, value_parser = csv_output)]
     pub csv: Option<PathBuf>,
     /// Also write a report to this HTML file: the summary and plots of frame time, cost and
     /// updates per frame, with clamps, drops and tags marked (one file, no network needed).
     #[arg(long, value_name = "FILE.html")]
     pub report: Option<PathBuf>,
-    /// The PNG file to write.
-    #[arg(short, long)]
+    /// The PNG file to write ('-' for stdout).
+    #[arg(short, long, value_parser = png_output)]
     pub output: PathBuf,
 }
 
-fn positive_f64(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        Ok(v) => Err(format!("must be finite and positive, got {v}")),
-        Err(_) => Err(format!("'{}' is not a number", crate::text::excerpt(s))),
+/// The most host ticks `bt trace` and `bt diagnose` simulate: hours of work, and few enough
+/// that simulated host time keeps its precision at the slowest host rate.
+pub const MAX_HOST_TICKS: u64 = 1_000_000_000;
+
+/// The largest `--at`: the farthest a seek can reach at the slowest update rate
+/// ([`MAX_SEEK_UPDATES`] updates at [`MIN_TARGET_FPS`]). At 60 updates a second a seek reaches
+/// at most 166,666 s; the engine says so when asked for more.
+pub const MAX_AT_SECONDS: f64 = MAX_SEEK_UPDATES as f64 / MIN_TARGET_FPS;
+
+/// The longest `bt run --exit-after`: over eleven days.
+pub const MAX_EXIT_AFTER_SECONDS: f64 = 1_000_000.0;
+
+/// The longest stretch `bt gif` is asked for, in seconds (it then checks the frame count).
+pub const MAX_GIF_SECONDS: f64 = 1_000_000.0;
+
+/// A help line ending in the range its value takes, from the same constants its parser checks.
+fn in_range(what: &str, min: impl RangeEnd, max: impl RangeEnd, after: &str) -> String {
+    let mut line = format!("{what} ({} to {})", min.shown(), max.shown());
+    if !after.is_empty() {
+        line.push(' ');
+        line.push_str(after);
+    }
+    line
+}
+
+/// One end of a range, as help prints it.
+trait RangeEnd {
+    fn shown(self) -> String;
+}
+
+impl RangeEnd for i32 {
+    fn shown(self) -> String {
+        self.to_string()
     }
 }
 
-/// Parses simulated seconds: finite and not negative.
-pub fn seconds_arg(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        Ok(v) => Err(format!("seconds must be finite and not negative, got {v}")),
-        Err(_) => Err(format!(
-            "'{}' is not a number of seconds",
-            crate::text::excerpt(s)
-        )),
+impl RangeEnd for u64 {
+    fn shown(self) -> String {
+        self.to_string()
     }
+}
+
+impl RangeEnd for f64 {
+    fn shown(self) -> String {
+        number(self)
+    }
+}
+
+fn clock_help() -> String {
+    format!(
+        "The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,..., \
+         jitter:min_ms:max_ms:seed. Times are {} to {} ms, fps {} to {}, resync_after 1 to {}, \
+         seed -2^53 to 2^53",
+        number(MIN_SPEC_MS),
+        number(MAX_SPEC_MS),
+        number(MIN_TARGET_FPS),
+        number(MAX_TARGET_FPS),
+        u32::MAX
+    )
+}
+
+/// A number from `min` to `max`; anything else, NaN and infinities too, is named with the range.
+fn float_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
+    let value: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{}' is not a number", crate::text::excerpt(s)))?;
+    if value.is_nan() || value < min || value > max {
+        return Err(format!(
+            "{} is not in {}..={}",
+            number(value),
+            number(min),
+            number(max)
+        ));
+    }
+    Ok(value)
+}
+
+/// A whole number from `min` to `max`, said to be out of range when it is a whole number
+/// outside it (negative or too large), and not a number otherwise.
+fn whole_in(s: &str, min: u64, max: u64) -> Result<u64, String> {
+    let text = s.trim();
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "'{}' is not a whole number",
+            crate::text::excerpt(s)
+        ));
+    }
+    text.parse::<u64>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| format!("{} is not in {min}..={max}", crate::text::excerpt(text)))
+}
+
+fn seed_arg(s: &str) -> Result<u64, String> {
+    whole_in(s, 0, u64::MAX)
+}
+
+fn gif_seconds(s: &str) -> Result<f64, String> {
+    float_in(s, 0.01, MAX_GIF_SECONDS)
+}
+
+fn fps_arg(s: &str) -> Result<f64, String> {
+    float_in(s, MIN_TARGET_FPS, MAX_TARGET_FPS)
+}
+
+/// Parses simulated seconds: from 0 to [`MAX_AT_SECONDS`].
+pub fn seconds_arg(s: &str) -> Result<f64, String> {
+    float_in(s, 0.0, MAX_AT_SECONDS)
+}
+
+/// An output path for a PNG picture: the name must end in `.png` unless it is `-`, a device
+/// or a FIFO. Everything else about it is checked when the command runs.
+fn png_output(s: &str) -> Result<PathBuf, String> {
+    output_path(s, Format::Png)
+}
+
+/// An output path for CSV, as [`png_output`] with `.csv`.
+fn csv_output(s: &str) -> Result<PathBuf, String> {
+    output_path(s, Format::Csv)
+}
+
+fn output_path(s: &str, format: Format) -> Result<PathBuf, String> {
+    let path = PathBuf::from(s);
+    Output::check_name(&path, format).map_err(|_| format.name_rule())?;
+    Ok(path)
 }
 
 fn cart_arg(s: &str) -> Result<(String, String), String> {

@@ -1,7 +1,6 @@
 //! What each command does.
 
 use std::io::{self, Write};
-
 use std::path::Path;
 use std::sync::Arc;
 
@@ -9,31 +8,60 @@ use super::args::{
     BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, GifArgs, KeysArgs,
     NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs,
 };
+use super::progress::Progress;
 use super::{Chosen, Offer};
+
+/// How many host ticks a trace or a diagnosis runs between looks at its progress bar.
+const PROGRESS_EVERY: u64 = 256;
+use crate::engine::{CartCall, CartPanic};
 use crate::manifest::{self, Layer, Provenance, SettingsPatch};
+use crate::output::{Format, Output, OutputError, Pending};
 use crate::replay::Replay;
 use crate::seek::Origin;
+use crate::text::number;
 use crate::timeline::Timeline;
-use crate::trace::{Format, TraceWriter};
+use crate::trace::{self, TraceWriter};
 use crate::verify as proof;
 use crate::{bench, capture, diagnose, Engine, EngineOptions};
 
-pub(super) fn run(offer: &Offer, command: Command) -> Result<(), String> {
-    match command {
-        Command::List => list(offer),
-        #[cfg(feature = "window")]
-        Command::Run(args) => play(offer, args),
-        Command::Keys(args) => keys(args),
-        Command::Shot(args) => shot(offer, args),
-        Command::Trace(args) => trace(offer, args),
-        Command::Diagnose(args) => diagnose(offer, args),
-        Command::Bench(args) => bench(offer, args),
-        Command::Config(args) => config(offer, args),
-        Command::New(args) => new(args),
-        Command::Replay(args) => replay(offer, args),
-        Command::Verify(args) => verify(offer, args),
-        Command::Gif(args) => gif(offer, args),
+/// Why a command did not succeed.
+#[derive(Debug)]
+pub(super) enum Failure {
+    /// The command ran and failed (exit code 1).
+    Run(String),
+    /// The command line does not make sense, though it parsed (exit code 2): nothing ran.
+    Usage(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Run(message)
     }
+}
+
+impl From<OutputError> for Failure {
+    fn from(e: OutputError) -> Failure {
+        Failure::Run(e.to_string())
+    }
+}
+
+pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
+    match command {
+        Command::List => list(offer)?,
+        #[cfg(feature = "window")]
+        Command::Run(args) => play(offer, args)?,
+        Command::Keys(args) => keys(args)?,
+        Command::Shot(args) => shot(offer, args)?,
+        Command::Trace(args) => trace(offer, args)?,
+        Command::Diagnose(args) => diagnose(offer, args)?,
+        Command::Bench(args) => bench(offer, args)?,
+        Command::Config(args) => config(offer, args)?,
+        Command::New(args) => new(args)?,
+        Command::Replay(args) => replay(offer, args)?,
+        Command::Verify(args) => verify(offer, args)?,
+        Command::Gif(args) => gif(offer, args)?,
+    }
+    Ok(())
 }
 
 fn list(offer: &Offer) -> Result<(), String> {
@@ -53,7 +81,15 @@ fn resolve(
     cart: &CartArgs,
     window_scale: Option<u32>,
 ) -> Result<(bt::Settings, Vec<Provenance>), String> {
-    let configured = (chosen.make)().configure();
+    let configured =
+        crate::cart_panic::guarded(|| (chosen.make)().configure()).map_err(|message| {
+            let panic = CartPanic {
+                call: CartCall::Configure,
+                tick: 0,
+                message,
+            };
+            format!("cart '{}': {panic}", chosen.name)
+        })?;
     let user = match manifest::user_config_path() {
         Some(path) => manifest::load_user_config(&path)
             .map_err(|e| e.to_string())?
@@ -107,7 +143,14 @@ fn engine(
 }
 
 #[cfg(feature = "window")]
-fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
+fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
+    // Read here for its warnings and errors, said before a window opens; the window reads the
+    // same file again when it starts.
+    load_keys(args.keys.as_deref())?;
+    // Checked now, so a missing folder is said before a window opens, not when it closes.
+    if let Some(log) = &args.frame_log {
+        Output::new(log, Format::Csv)?;
+    }
     let input = args.input.input.as_deref();
     let (mut engine, chosen) = engine(offer, &args.cart, true, args.scale, input)?;
     if let Some(chart) = args.chart {
@@ -151,7 +194,26 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), String> {
         .manifest
         .as_ref()
         .and_then(|m| m.settings.palette.clone());
-    crate::window::run_cart(engine, &chosen.name, &options, palette_file)
+    crate::window::run_cart(engine, &chosen.name, &options, palette_file)?;
+    Ok(())
+}
+
+/// Loads the key map `bt run` would use and warns, one line each, about keys that press
+/// several buttons.
+fn load_keys(
+    explicit: Option<&Path>,
+) -> Result<(crate::keymap::KeyMap, crate::keymap::KeyMapSource), String> {
+    use crate::keymap::{self, KeyMapSource};
+    let (map, from) = keymap::load_chosen(explicit).map_err(|e| e.to_string())?;
+    if let KeyMapSource::File(path) = &from {
+        for shared in map.shared_keys() {
+            note(format_args!(
+                "warning: key map {}: {shared}",
+                path.display()
+            ));
+        }
+    }
+    Ok((map, from))
 }
 
 /// Reads the replay file at `path` and checks it fits the chosen cart and its settings; a
@@ -185,8 +247,8 @@ fn load_replay(path: &Path, chosen: &Chosen, options: &EngineOptions) -> Result<
 }
 
 fn keys(args: KeysArgs) -> Result<(), String> {
-    use crate::keymap::{self, KeyMapSource};
-    let (map, from) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
+    use crate::keymap::KeyMapSource;
+    let (map, from) = load_keys(args.keys.as_deref())?;
     match from {
         KeyMapSource::File(path) => note(format_args!(
             "the defaults with the changes in {}",
@@ -203,7 +265,8 @@ fn keys(args: KeysArgs) -> Result<(), String> {
     say(format_args!("{}", map.to_toml()))
 }
 
-fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
+fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
+    let output = Output::new(&args.output, Format::Png)?;
     let input = args.input.input.as_deref();
     let overlay = args.overlay || args.chart.is_some();
     let (mut engine, _) = engine(offer, &args.cart, overlay, None, input)?;
@@ -222,37 +285,50 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), String> {
         if let Some(o) = engine.overlay_mut() {
             o.set_fixed_costs(args.fixed_costs);
         }
-        overlay_shot(&mut engine, args.at, origin)?;
+        overlay_shot(&mut engine, args.at, origin, args.progress.quiet)?;
     } else {
+        let mut progress = Progress::new(
+            format!("seeking to --at {}", number(args.at)),
+            args.progress.quiet,
+        );
         engine
-            .render_at(args.at, origin)
-            .map_err(|e| format!("--at {}: {e}", args.at))?;
+            .render_at_with_progress(args.at, origin, |done, total| progress.set(done, total))
+            .map_err(|e| format!("--at {}: {e}", number(args.at)))?;
+        drop(progress);
     }
-    save_frame(&engine, args.scale, &args.output)?;
+    output.write(&encode_frame(&engine, args.scale)?)?;
     let fb = engine.framebuffer();
-    say(format_args!(
-        "wrote {} ({}x{}, after {} updates, seed {})\n",
-        args.output.display(),
-        fb.width() * args.scale,
-        fb.height() * args.scale,
-        engine.updates_since_init(),
-        engine.seed()
-    ))
+    report(
+        output.is_stdout(),
+        format_args!(
+            "wrote {} ({}x{}, after {} updates, seed {})\n",
+            output.path().display(),
+            fb.width() * args.scale,
+            fb.height() * args.scale,
+            engine.updates_since_init(),
+            engine.seed()
+        ),
+    )?;
+    Ok(())
 }
 
 /// The frame at `at` with an overlay whose figures are real: a seek to a chart's width of
 /// frames before `at`, then those frames run live, one update each at the target rate, so the
 /// chart, the present rate, the costs and the draw calls are measured rather than blank. The
 /// cart's picture is the same as a plain seek's: the same updates ran.
-fn overlay_shot(engine: &mut Engine, at: f64, origin: Origin) -> Result<(), String> {
+fn overlay_shot(engine: &mut Engine, at: f64, origin: Origin, quiet: bool) -> Result<(), String> {
     let fps = engine.settings().target_fps;
-    let bad = |e: crate::EngineError| format!("--at {at}: {e}");
+    let bad = |e: crate::EngineError| format!("--at {}: {e}", number(at));
     // The seek checks `at` (range, distance) before anything runs.
     let target = (at * fps).round();
     let live = u64::from(engine.framebuffer().width()).min(target.max(0.0) as u64);
+    let mut progress = Progress::new(format!("seeking to --at {}", number(at)), quiet);
     engine
-        .render_at((target - live as f64) / fps, origin)
+        .render_at_with_progress((target - live as f64) / fps, origin, |done, total| {
+            progress.set(done, total)
+        })
         .map_err(bad)?;
+    drop(progress);
     if live > 0 {
         engine.set_host_hz(fps).map_err(bad)?;
         let step = crate::ConstantClock::new(1000.0 / fps).map_err(|e| e.to_string())?;
@@ -276,24 +352,42 @@ fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
     let (mut engine, chosen) = engine(offer, &args.cart, false, None, input)?;
     simulate(&args.sim, &mut engine)?;
     let format = match args.format {
-        FormatArg::Csv => Format::Csv,
-        FormatArg::Json => Format::Json,
+        FormatArg::Csv => trace::Format::Csv,
+        FormatArg::Json => trace::Format::Json,
         FormatArg::Chrome => return chrome_trace(engine, &chosen.name, args.sim.frames),
     };
     let stdout = io::stdout().lock();
     let mut writer = TraceWriter::new(io::BufWriter::new(stdout), format).map_err(io_error)?;
+    let frames = args.sim.frames;
+    let mut progress = Progress::new("tracing host ticks", args.progress.quiet);
     let written = (|| {
-        for _ in 0..args.sim.frames {
+        for tick in 0..frames {
+            if tick % PROGRESS_EVERY == 0 {
+                progress.set(tick, frames);
+            }
             if engine.advance(1) == 1 {
                 writer.row(engine.last_frame())?;
+            } else if engine.cart_panic().is_some() {
+                // The rows before the panic are still worth having.
+                break;
             }
         }
         writer.finish().map(drop)
     })();
+    drop(progress);
     match written {
         // A reader that stopped early (`bt trace ... | head`) is not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.map_err(io_error),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        other => other.map_err(io_error)?,
+    }
+    still_running(&engine, &chosen)
+}
+
+/// Fails when the cart panicked, naming it, the call, the tick and the panic's message.
+fn still_running(engine: &Engine, chosen: &Chosen) -> Result<(), String> {
+    match engine.cart_panic() {
+        Some(panic) => Err(format!("cart '{}': {panic}", chosen.name)),
+        None => Ok(()),
     }
 }
 
@@ -315,7 +409,33 @@ fn chrome_trace(mut engine: Engine, name: &str, host_ticks: u64) -> Result<(), S
     }
 }
 
-fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
+fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
+    // Both outputs are checked before anything runs, and committed only once both are written.
+    let png = Output::new(&args.output, Format::Png)?;
+    let csv = args
+        .csv
+        .as_deref()
+        .map(|path| Output::new(path, Format::Csv))
+        .transpose()?;
+    let report_out = args
+        .report
+        .as_deref()
+        .map(|path| Output::new(path, Format::Html))
+        .transpose()?;
+    if csv.as_ref().is_some_and(|csv| csv.same_target(&png)) {
+        return Err(Failure::Usage(format!(
+            "--output and --csv both name {}; give each its own file",
+            png.path().display()
+        )));
+    }
+    if let Some(r) = &report_out {
+        if r.same_target(&png) || csv.as_ref().is_some_and(|csv| csv.same_target(r)) {
+            return Err(Failure::Usage(format!(
+                "--report names {}, which another output names too; give each its own file",
+                r.path().display()
+            )));
+        }
+    }
     let input = args.input.input.as_deref();
     let (mut engine, chosen) = engine(offer, &args.cart, true, None, input)?;
     let overlay = engine.overlay_forced();
@@ -323,58 +443,80 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), String> {
     overlay.set_chart_mode(args.chart.mode());
     overlay.set_fixed_costs(args.fixed_costs);
     simulate(&args.sim, &mut engine)?;
-    let mut csv = Vec::new();
-    if args.csv.is_some() {
-        writeln!(csv, "{}", diagnose::CSV_HEADER).map_err(io_error)?;
+    // Rows go to the output as they come, not into memory.
+    let mut rows = csv.as_ref().map(Output::begin).transpose()?;
+    let csv_error = |e: io::Error| {
+        let path = csv.as_ref().map_or(Path::new("-"), Output::path);
+        format!("could not write {}: {e}", path.display())
+    };
+    if let Some(rows) = &mut rows {
+        writeln!(rows, "{}", diagnose::CSV_HEADER).map_err(csv_error)?;
     }
     let mut frames = 0;
     let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
-    for _ in 0..args.sim.frames {
+    let mut progress = Progress::new("diagnosing host ticks", args.progress.quiet);
+    for tick in 0..args.sim.frames {
+        if tick % PROGRESS_EVERY == 0 {
+            progress.set(tick, args.sim.frames);
+        }
         if engine.advance(1) == 1 {
             frames += 1;
             let dropped = engine.overlay().map_or(0, |o| o.last_dropped());
             timeline.record(engine.last_frame(), dropped, engine.last_frame_tags());
-            if args.csv.is_some() {
+            if let Some(rows) = &mut rows {
                 let report = *engine.last_frame();
-                diagnose::write_row(&mut csv, &engine, &report).map_err(io_error)?;
+                diagnose::write_row(rows, &engine, &report).map_err(csv_error)?;
             }
+        } else {
+            still_running(&engine, &chosen)?;
         }
     }
+    drop(progress);
     if frames == 0 {
-        return Err(format!(
+        return Err(Failure::Run(format!(
             "the clock delivered no frame in {} host ticks; nothing to draw",
             args.sim.frames
-        ));
+        )));
     }
-    save_frame(&engine, args.scale, &args.output)?;
-    if let Some(path) = &args.csv {
-        capture::write_atomically(path, &csv).map_err(|e| e.to_string())?;
+    let csv_ready = rows.map(Pending::finish).transpose()?;
+    let png_ready = png.prepare(&encode_frame(&engine, args.scale)?)?;
+    let report_ready = match &report_out {
+        Some(out) => Some(out.prepare(crate::report::html(&timeline, &chosen.name)?.as_bytes())?),
+        None => None,
+    };
+    png_ready.commit()?;
+    if let Some(ready) = report_ready {
+        ready.commit()?;
     }
-    if let Some(path) = &args.report {
-        let page = crate::report::html(&timeline, &chosen.name)?;
-        capture::write_atomically(path, page.as_bytes()).map_err(|e| e.to_string())?;
+    if let Some(ready) = csv_ready {
+        ready.commit()?;
     }
-    let also: Vec<String> = [&args.csv, &args.report]
-        .into_iter()
-        .flatten()
-        .map(|p| p.display().to_string())
+    let also: Vec<String> = csv
+        .iter()
+        .chain(report_out.iter())
+        .map(|o| o.path().display().to_string())
         .collect();
-    say(format_args!(
-        "wrote {} ({frames} frames, tick {}){}\n\n{}",
-        args.output.display(),
-        engine.ticks(),
-        if also.is_empty() {
-            String::new()
-        } else {
-            format!(" and {}", also.join(" and "))
-        },
-        timeline.summary().to_text()
-    ))
+    let and_also = if also.is_empty() {
+        String::new()
+    } else {
+        format!(" and {}", also.join(" and "))
+    };
+    report(
+        png.is_stdout() || csv.as_ref().is_some_and(Output::is_stdout),
+        format_args!(
+            "wrote {} ({frames} frames, tick {}){and_also}\n\n{}",
+            png.path().display(),
+            engine.ticks(),
+            timeline.summary().to_text()
+        ),
+    )?;
+    Ok(())
 }
 
 fn bench(offer: &Offer, args: BenchArgs) -> Result<(), String> {
     let (mut engine, chosen) = engine(offer, &args.cart, false, None, None)?;
-    let report = bench::run(&mut engine, args.frames, args.warmup);
+    let report = bench::run(&mut engine, args.frames, args.warmup)
+        .map_err(|panic| format!("cart '{}': {panic}", chosen.name))?;
     if args.json {
         say(format_args!("{}\n", report.to_json()))
     } else {
@@ -616,10 +758,20 @@ fn note(text: std::fmt::Arguments<'_>) {
     let _ = writeln!(io::stderr().lock(), "bt: {text}");
 }
 
-/// Saves the engine's last frame as a PNG at `scale`.
-fn save_frame(engine: &Engine, scale: u32, path: &std::path::Path) -> Result<(), String> {
-    capture::save_png(engine.framebuffer(), engine.palette(), scale, path)
-        .map_err(|e| e.to_string())
+/// What a command that wrote its output says it did: on stdout, unless the output itself went
+/// there.
+fn report(output_on_stdout: bool, text: std::fmt::Arguments<'_>) -> Result<(), String> {
+    if output_on_stdout {
+        let _ = io::stderr().lock().write_fmt(text);
+        Ok(())
+    } else {
+        say(text)
+    }
+}
+
+/// The engine's last frame as PNG bytes at `scale`.
+fn encode_frame(engine: &Engine, scale: u32) -> Result<Vec<u8>, String> {
+    capture::encode_png(engine.framebuffer(), engine.palette(), scale).map_err(|e| e.to_string())
 }
 
 fn io_error(e: io::Error) -> String {

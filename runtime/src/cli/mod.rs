@@ -25,7 +25,9 @@
 mod args;
 mod commands;
 mod new;
+mod progress;
 
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -99,12 +101,7 @@ impl Offer {
                 let Some(name) = name else {
                     return Err(format!(
                         "name a cart to run; carts: {}",
-                        carts
-                            .iter()
-                            .filter(|c| !c.hidden)
-                            .map(|c| c.name)
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        catalog::shown(carts).join(", ")
                     ));
                 };
                 let entry = catalog::find(carts, name).map_err(|e| e.to_string())?;
@@ -147,7 +144,7 @@ impl Offer {
         }
     }
 
-    /// `(name, description)` of every cart, for `bt list`.
+    /// `(name, description)` of every cart that is not hidden, for `bt list`.
     fn list(&self) -> Result<Vec<(String, String)>, String> {
         match self {
             Offer::Gallery(carts) => Ok(carts
@@ -172,17 +169,41 @@ fn single_name(dir: &Path, manifest: Option<&Manifest>) -> String {
 }
 
 fn dispatch(offer: &Offer) -> ExitCode {
-    let cli = args::Cli::parse();
-    let result = commands::run(offer, cli.command);
-    match result {
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return parse_failed(&e),
+    };
+    match commands::run(offer, cli.command) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(commands::Failure::Run(message)) => {
             // Nothing more can be done if stderr is gone too; the exit code still tells.
-            let _ = std::io::Write::write_fmt(
-                &mut std::io::stderr().lock(),
-                format_args!("bt: error: {message}\n"),
-            );
+            let _ = writeln!(io::stderr().lock(), "bt: error: {message}");
             ExitCode::FAILURE
         }
+        Err(commands::Failure::Usage(message)) => {
+            let _ = write!(
+                io::stderr().lock(),
+                "error: {message}\n\nFor more information, try '--help'.\n"
+            );
+            ExitCode::from(USAGE)
+        }
+    }
+}
+
+/// The exit code of a command line that does not parse or does not make sense.
+const USAGE: u8 = 2;
+
+/// Prints clap's error, help or version text itself: `Parser::parse` would do the same but
+/// exit from inside clap. Help asked for and not delivered (stdout full) is a failure; a
+/// message that cannot reach stderr changes nothing, and the exit code still tells.
+fn parse_failed(e: &clap::Error) -> ExitCode {
+    let printed = e.print().and_then(|()| io::stdout().flush());
+    let code = u8::try_from(e.exit_code()).unwrap_or(USAGE);
+    match printed {
+        Err(err) if !e.use_stderr() && err.kind() != io::ErrorKind::BrokenPipe => {
+            let _ = writeln!(io::stderr().lock(), "bt: error: writing to stdout: {err}");
+            ExitCode::FAILURE
+        }
+        _ => ExitCode::from(code),
     }
 }

@@ -104,19 +104,28 @@ fn hex_colors(text: &str) -> Result<Vec<Color32>, (usize, String)> {
 }
 
 fn png_colors(bytes: &[u8]) -> Result<Vec<Color32>, String> {
-    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+    if !bytes.starts_with(crate::assets::PNG_SIGNATURE) {
         return Err("not a PNG image (no PNG signature)".to_string());
+    }
+    let check_size = |width: u32, height: u32| {
+        let pixels = u64::from(width) * u64::from(height);
+        if !(1..=MAX_PALETTE_IMAGE_PIXELS).contains(&pixels) {
+            return Err(format!(
+                "the image is {width}x{height}; a palette image has 1 to \
+                 {MAX_PALETTE_IMAGE_PIXELS} pixels"
+            ));
+        }
+        Ok(())
+    };
+    // From the header, before a decoder sees it: see `assets::png_size`.
+    if let Some((width, height)) = crate::assets::png_size(bytes) {
+        check_size(width, height)?;
     }
     let not_png =
         |e: image::ImageError| format!("not a readable PNG: {}", explain(&e.to_string(), &[], ""));
     let mut decoder = PngDecoder::new(Cursor::new(bytes)).map_err(not_png)?;
     let (width, height) = decoder.dimensions();
-    if u64::from(width) * u64::from(height) > MAX_PALETTE_IMAGE_PIXELS {
-        return Err(format!(
-            "the image is {width}x{height}; a palette image has at most \
-             {MAX_PALETTE_IMAGE_PIXELS} pixels"
-        ));
-    }
+    check_size(width, height)?;
     let mut limits = Limits::default();
     limits.max_alloc = Some(64 * MAX_PALETTE_IMAGE_PIXELS);
     decoder.set_limits(limits).map_err(not_png)?;

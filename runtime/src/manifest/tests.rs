@@ -270,7 +270,7 @@ fn user_config_allows_only_its_three_fields() {
 #[test]
 fn user_config_path_follows_xdg() {
     let p = |x: Option<&str>, h: Option<&str>| {
-        config_path_from(x.map(PathBuf::from), h.map(PathBuf::from))
+        config_dir_from(x.map(PathBuf::from), h.map(PathBuf::from)).map(|d| d.join("config.toml"))
     };
     assert_eq!(
         p(Some("/x"), Some("/h")),
@@ -331,6 +331,21 @@ fn hex_palettes_name_the_file_and_line() {
         e.starts_with(&format!("{}: cannot read it: ", missing.display())),
         "{e}"
     );
+}
+
+#[test]
+fn png_palettes_of_impossible_sizes_are_refused_from_the_header() {
+    let dir = Scratch::new();
+    for (w, h) in [(0, 5), (4_294_967_295, 4_294_967_295)] {
+        let path = dir.write("p.png", &crate::assets::tests::header_only(w, h));
+        let e = load_palette(&PaletteSource::File(path)).unwrap_err();
+        assert!(
+            e.to_string().ends_with(&format!(
+                "p.png: the image is {w}x{h}; a palette image has 1 to 1048576 pixels"
+            )),
+            "{e}"
+        );
+    }
 }
 
 #[test]

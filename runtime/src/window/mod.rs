@@ -228,6 +228,10 @@ pub fn run_cart(
             path.display()
         );
     }
+    // A cart that panicked stayed on screen with its panic; closing the window is a failure.
+    if let Some(panic) = app.host.engine().cart_panic() {
+        return Err(panic.to_string());
+    }
     Ok(())
 }
 

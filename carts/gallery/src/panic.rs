@@ -1,0 +1,66 @@
+//! `panic`: a cart that panics on purpose, for the tests of how BT reports a cart that panics.
+//! It is in the gallery's list, so `bt shot panic ...` runs it, but hidden from `bt list`.
+//!
+//! Arguments: `panic_in` is `init`, `update` (the default) or `render`; `panic_at` is the tick
+//! (default 0): the update that sees that tick panics, or the first render at or after it.
+
+use bt::{Cart, CartError, Render, Update};
+
+/// One line for the list (which hides it).
+pub const DESCRIPTION: &str =
+    "panics on purpose (--arg panic_in=init|update|render, --arg panic_at=TICK), for tests";
+
+/// Which of the cart's calls panics.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Call {
+    Init,
+    #[default]
+    Update,
+    Render,
+}
+
+/// The cart's state: when to panic.
+#[derive(Debug, Default)]
+pub struct Panicky {
+    call: Call,
+    at: u64,
+}
+
+/// A fresh `panic` cart.
+pub fn cart() -> Box<dyn Cart> {
+    Box::new(Panicky::default())
+}
+
+impl Cart for Panicky {
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
+        self.at = ctx.arg_or("panic_at", 0)?;
+        self.call = match ctx.arg("panic_in").unwrap_or("update") {
+            "init" => Call::Init,
+            "update" => Call::Update,
+            "render" => Call::Render,
+            other => {
+                return Err(CartError::msg(format!(
+                    "argument panic_in={other}: expected init, update or render"
+                )))
+            }
+        };
+        if self.call == Call::Init {
+            panic!("asked to panic in init");
+        }
+        Ok(())
+    }
+
+    fn update(&mut self, ctx: &mut Update<'_>) {
+        if self.call == Call::Update && ctx.ticks() == self.at {
+            panic!("asked to panic in update at tick {}", self.at);
+        }
+    }
+
+    fn render(&self, ctx: &mut Render<'_>) {
+        ctx.clear(1);
+        ctx.system_printf(8, 8, 7, format_args!("tick {}", ctx.ticks()));
+        if self.call == Call::Render && ctx.ticks() >= self.at {
+            panic!("asked to panic in render at tick {}", self.at);
+        }
+    }
+}
