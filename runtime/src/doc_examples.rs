@@ -22,6 +22,11 @@ pub struct Drawing;
 #[doc = include_str!("../../docs/game-loop.md")]
 pub struct GameLoop;
 
+// Carries `docs/getting-started.md` as its documentation, so rustdoc compiles and runs its
+// examples.
+#[doc = include_str!("../../docs/getting-started.md")]
+pub struct GettingStarted;
+
 // Carries `docs/input.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/input.md")]
 pub struct Input;
