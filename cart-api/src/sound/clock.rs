@@ -54,6 +54,11 @@ impl SampleClock {
         self.per_tick.div_ceil(self.fps_milli)
     }
 
+    /// The samples the first `ticks` updates make together.
+    pub fn samples_in(&self, ticks: u64) -> u64 {
+        (u128::from(ticks) * u128::from(self.per_tick) / u128::from(self.fps_milli)) as u64
+    }
+
     /// Back to the first update.
     pub fn reset(&mut self) {
         self.carry = 0;

@@ -85,7 +85,10 @@ impl Synth {
     pub(crate) fn set_rate(&mut self, rate: u32, target_fps: f64) {
         self.rate = rate.max(1);
         self.clock = SampleClock::new(self.rate, target_fps);
-        self.out_limit = (self.rate * BUFFER_SECONDS).max(1) as usize;
+        // At least one update's worth, so a host that drains after every update loses nothing
+        // (up to 16 seconds an update, a rate below 1/16 fps).
+        let second = u64::from(self.rate * BUFFER_SECONDS);
+        self.out_limit = second.max(self.clock.max_per_tick()).min(16 * second) as usize;
         self.out.clear();
         self.out.reserve_exact(self.out_limit);
     }
