@@ -140,3 +140,39 @@ fn a_length_under_one_update_is_refused() {
         "--seconds 0.001 is less than one update at 60 updates a second"
     );
 }
+
+/// Loads `tune.txt` from its asset folder in `init` and plays it.
+struct FromFile;
+
+impl Cart for FromFile {
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
+        let bank = ctx.sounds_load("tune.txt")?;
+        ctx.music_play(bank.music("theme").unwrap());
+        Ok(())
+    }
+    fn update(&mut self, _: &mut Update<'_>) {}
+    fn render(&self, _: &mut Render<'_>) {}
+}
+
+#[test]
+fn a_sound_file_in_the_asset_folder_loads_like_a_sprite_sheet_and_errors_name_it() {
+    let dir = bt_test_support::ScratchDir::new("sound-file");
+    let options = || EngineOptions {
+        assets: Some(dir.path().to_path_buf()),
+        ..EngineOptions::default()
+    };
+    std::fs::write(
+        dir.join("tune.txt"),
+        "bt-sound 1\nsfx a 4\nC4 sq 6\nE4 sq 6\nmusic theme loop=0\na - - -\n",
+    )
+    .unwrap();
+    let mut e = Engine::new(Box::new(|| Box::new(FromFile)), options()).unwrap();
+    let samples = record_samples(&mut e, 0.0, 0.5, None).unwrap();
+    assert!(samples.iter().any(|&s| s.abs() > 5000));
+    std::fs::write(dir.join("tune.txt"), "bt-sound 1\nsfx a 4\nC4 sq 9\n").unwrap();
+    let err = Engine::new(Box::new(|| Box::new(FromFile)), options()).unwrap_err();
+    assert!(
+        err.to_string().contains("tune.txt:3: volume: 9 is above 7"),
+        "{err}"
+    );
+}

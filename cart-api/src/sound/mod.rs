@@ -6,11 +6,13 @@
 //! the original run heard.
 
 mod clock;
+mod file;
 mod synth;
 mod update;
 mod wave;
 
 pub use clock::SampleClock;
+pub use file::{FileMusic, SoundBank, SoundFile, SoundFileError, SOUND_FILE_HEADER};
 pub(crate) use synth::Synth;
 
 use thiserror::Error;

@@ -1,7 +1,10 @@
 //! What carts call from `init` and `update` to make sound. Every call takes effect at the tick
 //! it is made: the host makes this update's samples right after the cart's `update` returns.
 
-use super::{ChannelState, Music, MusicId, Sfx, SfxId, SoundError};
+use super::{
+    ChannelState, Music, MusicId, Sfx, SfxId, SoundBank, SoundError, SoundFile, SoundFileError,
+};
+use crate::sprite::{AssetError, AssetErrorKind};
 use crate::Update;
 
 /// Sound: sound effects and tunes held by the console, played on four channels.
@@ -28,6 +31,45 @@ impl Update<'_> {
     /// [`SoundError`] when the effect breaks a limit ([`Sfx::validate`]).
     pub fn sfx_add(&mut self, sfx: Sfx) -> Result<SfxId, SoundError> {
         self.con.synth.add_sfx(sfx)
+    }
+
+    /// Reads the sound file at `path` (a relative path is looked up in the cart's asset
+    /// folder, as for [`Update::load_indexed`]) and gives the console its sounds. See
+    /// [`SoundFile`] for the format.
+    ///
+    /// # Errors
+    /// [`SoundFileError`]: a missing or unreadable file, or a line that breaks the format
+    /// (naming the file, line and field).
+    pub fn sounds_load(&mut self, path: &str) -> Result<SoundBank, SoundFileError> {
+        let loader = self.con.loader.0.as_ref();
+        let bytes = loader
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
+            .read(path)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| AssetError::new(path, AssetErrorKind::Read(e.to_string())))?;
+        self.sounds_decode(path, &text)
+    }
+
+    /// Like [`Update::sounds_load`] for text already in memory, such as a file built into the
+    /// cart with `include_str!`; `name` is used in errors.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// let mut ctx = con.update_context(0);
+    /// let bank = ctx.sounds_decode("coin.txt", "bt-sound 1\nsfx coin 3\nB5 sq 5\nE6 sq 5 slide\n")?;
+    /// assert_eq!(ctx.sfx_play(bank.sfx("coin").unwrap(), None), Some(0));
+    /// let err = ctx.sounds_decode("bad.txt", "bt-sound 1\nsfx a 3\nH4 sq 5\n").unwrap_err();
+    /// assert_eq!(err.to_string(), "bad.txt:3: pitch: 'H4' is not a note name (C4, F#3, ...)");
+    /// # Ok::<(), bt::sound::SoundFileError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Update::sounds_load`].
+    pub fn sounds_decode(&mut self, name: &str, text: &str) -> Result<SoundBank, SoundFileError> {
+        SoundFile::parse(name, text)?.add_to(name, &mut self.con.synth)
     }
 
     /// Gives the console a tune, whose patterns name sound effects it already holds.
