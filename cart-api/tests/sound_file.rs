@@ -92,3 +92,14 @@ fn loading_a_file_without_a_loader_says_so() {
     let err = con.update_context(0).sounds_load("music.txt").unwrap_err();
     assert!(err.to_string().contains("music.txt"), "{err}");
 }
+
+#[test]
+fn the_sound_file_in_the_guide_reads_as_it_says() {
+    let guide = include_str!("../../docs/sound.md");
+    let start = guide.find("```text\nbt-sound 1").unwrap() + "```text\n".len();
+    let text = &guide[start..start + guide[start..].find("```").unwrap()];
+    let file = SoundFile::parse("docs/sound.md", text).unwrap();
+    let names: Vec<&str> = file.sfx.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["coin", "bass", "hat"]);
+    assert_eq!(file.music[0].patterns.len(), 2);
+}
