@@ -5,6 +5,7 @@ use std::fmt;
 use crate::gfx::Framebuffer;
 use crate::input::Input;
 use crate::palette_fx::PaletteEffects;
+use crate::sound::Synth;
 use crate::sprite::ImageLoader;
 use crate::tick_input::TickInput;
 use crate::{Palette, Render, Rng, Settings, Tag, Update};
@@ -50,6 +51,7 @@ pub struct Console {
     pub(crate) effects: PaletteEffects,
     pub(crate) loader: Loader,
     pub(crate) args: Vec<(String, String)>,
+    pub(crate) synth: Synth,
 }
 
 impl Console {
@@ -73,6 +75,7 @@ impl Console {
             effects: PaletteEffects::new(settings.target_fps, &settings.palette),
             loader: Loader(None),
             args: Vec::new(),
+            synth: Synth::new(settings.target_fps, seed),
         }
     }
 
@@ -100,6 +103,37 @@ impl Console {
         self.effects.step(&mut self.palette);
     }
 
+    /// Makes one fixed update's samples, `sample_rate / target_fps` of them with the fraction
+    /// carried, into the buffer [`Console::drain_samples`] empties. Hosts call it once per
+    /// update, right after the cart's `update` (not after `init`), so sounds started in an
+    /// update are heard from that tick on.
+    pub fn step_sound(&mut self) {
+        self.synth.step();
+    }
+
+    /// The samples made since the last drain: mono, signed 16-bit, at
+    /// [`Console::sample_rate`]. The buffer keeps at most one second; past that it starts
+    /// over, so a host that never drains (a long seek) uses no more memory.
+    pub fn drain_samples(&mut self) -> std::vec::Drain<'_, i16> {
+        self.synth.drain()
+    }
+
+    /// The samples made since the last drain, left in place.
+    pub fn pending_samples(&self) -> &[i16] {
+        self.synth.pending()
+    }
+
+    /// Samples a second ([`DEFAULT_SAMPLE_RATE`](crate::sound::DEFAULT_SAMPLE_RATE) until set).
+    pub fn sample_rate(&self) -> u32 {
+        self.synth.rate()
+    }
+
+    /// Sets the sample rate (0 counts as 1). Call it before the first update: it empties the
+    /// sample buffer and starts the per-update fraction over.
+    pub fn set_sample_rate(&mut self, rate: u32) {
+        self.synth.set_rate(rate, self.clock.target_fps);
+    }
+
     /// Whether any palette effect is running.
     pub fn effects_active(&self) -> bool {
         self.effects.is_active()
@@ -119,6 +153,7 @@ impl Console {
         self.tags.clear();
         self.reset_requested = false;
         self.effects.reset();
+        self.synth.reset(seed);
     }
 
     /// The context for one update (or `init`) at `ticks`. Makes the input edges collected since

@@ -16,6 +16,7 @@ mod palette_fx;
 mod render;
 mod rng;
 mod settings;
+pub mod sound;
 mod sprite;
 mod tick_input;
 mod timer;

@@ -191,6 +191,15 @@ pub trait ImageLoader {
     /// # Errors
     /// An [`AssetError`] naming `name`.
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError>;
+
+    /// Reads the file at `path` as it is, for assets that are not images (sound files). The
+    /// default has no files to read.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing or unreadable file, or no files at all.
+    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+        Err(AssetError::new(path, AssetErrorKind::NoLoader))
+    }
 }
 
 fn check_size(name: &str, width: u64, height: u64) -> Result<(), AssetError> {

@@ -35,15 +35,19 @@ pub(crate) fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
 
 impl ImageLoader for PngLoader {
     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
-        let bytes = std::fs::read(path).map_err(|e| {
+        let bytes = self.read(path)?;
+        self.decode(path, &bytes)
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+        std::fs::read(path).map_err(|e| {
             let kind = if e.kind() == std::io::ErrorKind::NotFound {
                 AssetErrorKind::NotFound
             } else {
                 AssetErrorKind::Read(e.to_string())
             };
             AssetError::new(path, kind)
-        })?;
-        self.decode(path, &bytes)
+        })
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
@@ -129,6 +133,17 @@ impl ImageLoader for FolderLoader {
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
         PngLoader.decode(name, bytes)
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+        let full = self.folder.join(path);
+        match full.to_str() {
+            Some(full) => PngLoader.read(full),
+            None => Err(AssetError::new(
+                path,
+                AssetErrorKind::Read("the asset folder's path is not UTF-8".into()),
+            )),
+        }
     }
 }
 

@@ -54,3 +54,7 @@ pub struct Sprites;
 // Carries `docs/writing-a-cart.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/writing-a-cart.md")]
 pub struct WritingACart;
+
+// Carries `docs/sound.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/sound.md")]
+pub struct Sound;

@@ -232,6 +232,7 @@ fn update_once(
     // Palette effects run on the tick clock, after the cart's update, so a replay reproduces
     // them and the display's refresh rate does not change them.
     console.step_effects();
+    console.step_sound();
     if console.take_reset_request() {
         TickAction::Reset
     } else {

@@ -13,6 +13,7 @@
 
 pub mod animation;
 pub mod assets;
+pub mod audio;
 pub mod bench;
 pub mod capture;
 mod cart_panic;

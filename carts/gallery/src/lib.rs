@@ -80,6 +80,12 @@ pub const CARTS: &[CartEntry] = &[
         hidden: false,
     },
     CartEntry {
+        name: "jukebox",
+        description: bt_cart_jukebox::DESCRIPTION,
+        build: bt_cart_jukebox::cart,
+        hidden: false,
+    },
+    CartEntry {
         name: "drift",
         description: drift::DESCRIPTION,
         build: drift::cart,

@@ -182,6 +182,8 @@ fn golden_pictures_of_the_input_carts() {
     check_golden(&["shot", "snake", "--at", "20"], "snake-20s.png");
     check_golden(&["shot", "keys", "--at", "1"], "keys-1s.png");
     check_golden(&["shot", "paint", "--at", "1"], "paint-1s.png");
+    // The jukebox's label and progress bar (its sound has a golden hash in tests/wav.rs).
+    check_golden(&["shot", "jukebox", "--at", "5.2"], "jukebox-5.2s.png");
 }
 
 #[test]

@@ -8,6 +8,7 @@
 
 use std::collections::VecDeque;
 
+use bt::sound::{Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
 use bt::{
     Cart, Rect, Render, Settings, Update, AXIS_LEFT_X, AXIS_LEFT_Y, BTN_A, BTN_DOWN, BTN_LEFT,
     BTN_RIGHT, BTN_START, BTN_UP, PLAYERS,
@@ -81,6 +82,67 @@ pub struct Snake {
     interval: u64,
     next_move: u64,
     phase: Phase,
+    sounds: Option<Sounds>,
+}
+
+/// The cart's sounds, given to the console in `init`.
+#[derive(Debug, Clone, Copy)]
+struct Sounds {
+    eat: SfxId,
+    die: SfxId,
+    start: MusicId,
+}
+
+impl Sounds {
+    fn add(ctx: &mut Update<'_>) -> Result<Sounds, SoundError> {
+        let sq = Wave::Square { duty: 128 };
+        let pulse = Wave::Square { duty: 64 };
+        // A quick rising blip: C5 sliding up to G5.
+        let eat = ctx.sfx_add(Sfx::new(
+            2,
+            vec![
+                Note::new(60, sq, 5),
+                Note::new(67, sq, 5).with(Effect::Slide),
+                Note::new(67, sq, 3).with(Effect::FadeOut),
+            ],
+        ))?;
+        // A falling buzz over a noise crash.
+        let die = ctx.sfx_add(Sfx::new(
+            6,
+            vec![
+                Note::new(45, Wave::Saw, 6).with(Effect::Drop),
+                Note::new(30, Wave::Noise, 6).with(Effect::FadeOut),
+            ],
+        ))?;
+        // The round's opening tune: a little arpeggio over a bass line, played once.
+        let mut lead = Sfx::new(
+            5,
+            [60, 64, 67, 72, 67, 72]
+                .into_iter()
+                .map(|p| Note::new(p, pulse, 4))
+                .collect(),
+        );
+        lead.release = 2;
+        let bass = ctx.sfx_add(Sfx::new(
+            15,
+            vec![
+                Note::new(36, Wave::Triangle, 6),
+                Note::new(43, Wave::Triangle, 6),
+            ],
+        ))?;
+        let lead = ctx.sfx_add(lead)?;
+        let mut end = Sfx::new(12, vec![Note::new(72, Wave::Sine, 5).with(Effect::Vibrato)]);
+        end.release = 6;
+        let end = ctx.sfx_add(end)?;
+        let start = ctx.music_add(Music {
+            patterns: vec![
+                [Some(bass), Some(lead), None, None],
+                [Some(end), None, None, None],
+            ],
+            loop_start: None,
+        })?;
+        Ok(Sounds { eat, die, start })
+    }
 }
 
 impl Default for Snake {
@@ -98,6 +160,7 @@ impl Default for Snake {
             interval: START_INTERVAL,
             next_move: 0,
             phase: Phase::Title,
+            sounds: None,
         }
     }
 }
@@ -254,6 +317,7 @@ impl Cart for Snake {
         self.body = VecDeque::with_capacity((self.cols * self.rows) as usize);
         self.phase = Phase::Title;
         self.reset_board(ctx);
+        self.sounds = Some(Sounds::add(ctx)?);
         Ok(())
     }
 
@@ -263,6 +327,9 @@ impl Cart for Snake {
             Phase::Title | Phase::Over if start => {
                 self.reset_board(ctx);
                 self.phase = Phase::Playing;
+                if let Some(s) = self.sounds {
+                    ctx.music_play(s.start);
+                }
                 ctx.assign_tag("Round start");
                 return;
             }
@@ -281,11 +348,22 @@ impl Cart for Snake {
         if self.phase == Phase::Title {
             self.dir = self.demo_turn();
         }
-        if !self.advance(ctx) {
+        let score = self.score;
+        let moved = self.advance(ctx);
+        if self.phase == Phase::Playing && self.score > score {
+            if let Some(s) = self.sounds {
+                ctx.sfx_play(s.eat, None);
+            }
+        }
+        if !moved {
             match self.phase {
                 Phase::Playing => {
                     self.best = self.best.max(self.score);
                     self.phase = Phase::Over;
+                    if let Some(s) = self.sounds {
+                        ctx.music_stop();
+                        ctx.sfx_play(s.die, None);
+                    }
                     ctx.assign_tag("Game over");
                 }
                 _ => self.reset_board(ctx),

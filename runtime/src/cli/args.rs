@@ -51,6 +51,9 @@ pub enum Command {
     /// Prove a cart is independent of timing: the same input under eight very different clocks
     /// must draw the same frame after every tick.
     Verify(VerifyArgs),
+    /// Save the sound of a stretch of play as a WAV file, headless: 16-bit mono, the same
+    /// bytes on every run and under every clock.
+    Wav(WavArgs),
 }
 
 /// A replay file whose input a command plays.
@@ -93,6 +96,34 @@ pub struct GifArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub scale: u32,
     /// The GIF file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct WavArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    #[command(flatten)]
+    pub input: InputArg,
+    /// Simulated seconds since boot where the sound starts.
+    #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub from: f64,
+    #[arg(
+        long,
+        value_parser = wav_seconds,
+        allow_negative_numbers = true,
+        help = in_range("Simulated seconds the sound lasts", 0.001, MAX_WAV_SECONDS, "")
+    )]
+    pub seconds: f64,
+    /// Run the updates live under this clock, as for `bt trace`, instead of stepping them: the
+    /// file is the same either way.
+    #[arg(long, value_parser = clock_spec)]
+    pub clock: Option<ClockSpec>,
+    /// Samples a second (8000 to 192000).
+    #[arg(long, default_value_t = bt::sound::DEFAULT_SAMPLE_RATE, value_parser = clap::value_parser!(u32).range(8000..=192_000))]
+    pub rate: u32,
+    /// The WAV file to write.
     #[arg(short, long)]
     pub output: PathBuf,
 }
@@ -455,6 +486,9 @@ pub const MAX_EXIT_AFTER_SECONDS: f64 = 1_000_000.0;
 /// The longest stretch `bt gif` is asked for, in seconds (it then checks the frame count).
 pub const MAX_GIF_SECONDS: f64 = 1_000_000.0;
 
+/// The longest sound `bt wav` writes: an hour (635 MB at 44,100 Hz).
+pub const MAX_WAV_SECONDS: f64 = 3600.0;
+
 /// A help line ending in the range its value takes, from the same constants its parser checks.
 fn in_range(what: &str, min: impl RangeEnd, max: impl RangeEnd, after: &str) -> String {
     let mut line = format!("{what} ({} to {})", min.shown(), max.shown());
@@ -541,6 +575,10 @@ fn seed_arg(s: &str) -> Result<u64, String> {
 
 fn gif_seconds(s: &str) -> Result<f64, String> {
     float_in(s, 0.01, MAX_GIF_SECONDS)
+}
+
+fn wav_seconds(s: &str) -> Result<f64, String> {
+    float_in(s, 0.001, MAX_WAV_SECONDS)
 }
 
 fn fps_arg(s: &str) -> Result<f64, String> {

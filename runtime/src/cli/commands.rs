@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::args::{
     BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, GifArgs, KeysArgs,
-    NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs,
+    NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs, WavArgs,
 };
 use super::progress::Progress;
 use super::{Chosen, Offer};
@@ -60,6 +60,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Replay(args) => replay(offer, args)?,
         Command::Verify(args) => verify(offer, args)?,
         Command::Gif(args) => gif(offer, args)?,
+        Command::Wav(args) => wav(offer, args)?,
     }
     Ok(())
 }
@@ -705,6 +706,27 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         args.output.display(),
         args.seconds,
         args.from,
+        bytes.len()
+    ))
+}
+
+fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
+    let input = args.input.input.as_deref();
+    let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
+    engine.console_mut().set_sample_rate(args.rate);
+    let clock = match &args.clock {
+        Some(spec) => Some(spec.build().map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let bytes = crate::audio::make_wav(&mut engine, args.from, args.seconds, clock)
+        .map_err(|e| e.to_string())?;
+    capture::write_atomically(&args.output, &bytes).map_err(|e| e.to_string())?;
+    say(format_args!(
+        "wrote {} ({} s from {} s at {} Hz, {} bytes)\n",
+        args.output.display(),
+        args.seconds,
+        args.from,
+        args.rate,
         bytes.len()
     ))
 }

@@ -1,0 +1,133 @@
+//! What carts call from `init` and `update` to make sound. Every call takes effect at the tick
+//! it is made: the host makes this update's samples right after the cart's `update` returns.
+
+use super::{
+    ChannelState, Music, MusicId, Sfx, SfxId, SoundBank, SoundError, SoundFile, SoundFileError,
+};
+use crate::sprite::{AssetError, AssetErrorKind};
+use crate::Update;
+
+/// Sound: sound effects and tunes held by the console, played on four channels.
+///
+/// ```
+/// use bt::host::Console;
+/// use bt::sound::{Music, Note, Sfx, Wave};
+/// use bt::Settings;
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// let mut ctx = con.update_context(0);
+/// let beep = ctx.sfx_add(Sfx::new(3, vec![Note::new(57, Wave::Sine, 5)]))?;
+/// let tune = ctx.music_add(Music { patterns: vec![[Some(beep), None, None, None]], loop_start: Some(0) })?;
+/// ctx.music_play(tune);
+/// assert_eq!(ctx.sfx_play(beep, None), Some(1), "channel 0 plays the tune");
+/// con.step_sound(); // the host, after each update
+/// assert_eq!(con.drain_samples().len(), 735, "44,100 Hz at 60 updates a second");
+/// # Ok::<(), bt::sound::SoundError>(())
+/// ```
+impl Update<'_> {
+    /// Gives the console a sound effect to play, usually in `init`.
+    ///
+    /// # Errors
+    /// [`SoundError`] when the effect breaks a limit ([`Sfx::validate`]).
+    pub fn sfx_add(&mut self, sfx: Sfx) -> Result<SfxId, SoundError> {
+        self.con.synth.add_sfx(sfx)
+    }
+
+    /// Reads the sound file at `path` (a relative path is looked up in the cart's asset
+    /// folder, as for [`Update::load_indexed`]) and gives the console its sounds. See
+    /// [`SoundFile`] for the format.
+    ///
+    /// # Errors
+    /// [`SoundFileError`]: a missing or unreadable file, or a line that breaks the format
+    /// (naming the file, line and field).
+    pub fn sounds_load(&mut self, path: &str) -> Result<SoundBank, SoundFileError> {
+        let loader = self.con.loader.0.as_ref();
+        let bytes = loader
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
+            .read(path)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| AssetError::new(path, AssetErrorKind::Read(e.to_string())))?;
+        self.sounds_decode(path, &text)
+    }
+
+    /// Like [`Update::sounds_load`] for text already in memory, such as a file built into the
+    /// cart with `include_str!`; `name` is used in errors.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// let mut ctx = con.update_context(0);
+    /// let bank = ctx.sounds_decode("coin.txt", "bt-sound 1\nsfx coin 3\nB5 sq 5\nE6 sq 5 slide\n")?;
+    /// assert_eq!(ctx.sfx_play(bank.sfx("coin").unwrap(), None), Some(0));
+    /// let err = ctx.sounds_decode("bad.txt", "bt-sound 1\nsfx a 3\nH4 sq 5\n").unwrap_err();
+    /// assert_eq!(err.to_string(), "bad.txt:3: pitch: 'H4' is not a note name (C4, F#3, ...)");
+    /// # Ok::<(), bt::sound::SoundFileError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Update::sounds_load`].
+    pub fn sounds_decode(&mut self, name: &str, text: &str) -> Result<SoundBank, SoundFileError> {
+        SoundFile::parse(name, text)?.add_to(name, &mut self.con.synth)
+    }
+
+    /// Gives the console a tune, whose patterns name sound effects it already holds.
+    ///
+    /// # Errors
+    /// [`SoundError`] for a tune with no patterns, an empty pattern, an unknown sound effect or
+    /// a loop start past the last pattern.
+    pub fn music_add(&mut self, music: Music) -> Result<MusicId, SoundError> {
+        self.con.synth.add_music(music)
+    }
+
+    /// Plays `sfx` from its first note on `channel` (0–3), or with `None` on the first channel
+    /// that plays nothing (else the first the tune holds). Returns the channel, or `None` when
+    /// the id or channel is unknown or every channel plays a sound effect.
+    pub fn sfx_play(&mut self, sfx: SfxId, channel: Option<usize>) -> Option<usize> {
+        self.con.synth.play(sfx, channel)
+    }
+
+    /// Silences `channel` (the sound fades out over one tick rather than clicking). A channel
+    /// past 3 is ignored.
+    pub fn sfx_stop(&mut self, channel: usize) {
+        self.con.synth.stop(channel);
+    }
+
+    /// Starts `music` from its first pattern, replacing any tune playing. Channels playing a
+    /// sound effect keep it; the tune takes them at its next pattern once they are free.
+    /// Returns `false` for an unknown id.
+    pub fn music_play(&mut self, music: MusicId) -> bool {
+        self.con.synth.play_music(music)
+    }
+
+    /// Stops the tune and silences the channels it held.
+    pub fn music_stop(&mut self) {
+        self.con.synth.stop_music();
+    }
+
+    /// The tune playing and which pattern, if any.
+    pub fn music_playing(&self) -> Option<(MusicId, usize)> {
+        self.con.synth.music_playing()
+    }
+
+    /// Sets `channel`'s volume, 0 (silent) to 255 (full, the default). Past 3 it is ignored.
+    pub fn sound_channel_volume(&mut self, channel: usize, volume: u8) {
+        self.con.synth.set_volume(channel, volume);
+    }
+
+    /// Sets the volume of the whole mix, 0 (silent) to 255 (full, the default).
+    pub fn sound_master_volume(&mut self, volume: u8) {
+        self.con.synth.set_master(volume);
+    }
+
+    /// The volume of the whole mix.
+    pub fn sound_master(&self) -> u8 {
+        self.con.synth.master()
+    }
+
+    /// What `channel` (0–3) is playing, or `None` past 3.
+    pub fn sound_channel(&self, channel: usize) -> Option<ChannelState> {
+        self.con.synth.channel(channel)
+    }
+}

@@ -1,0 +1,270 @@
+//! The synthesiser, as a cart and a host see it through the console.
+
+use bt::host::Console;
+use bt::sound::{Effect, Music, Note, Sfx, SfxId, SoundError, Wave};
+use bt::Settings;
+
+const SQUARE: Wave = Wave::Square { duty: 128 };
+
+fn console(fps: f64) -> Console {
+    Console::new(&Settings::default().target_fps(fps), 7)
+}
+
+fn every_wave_and_effect() -> Vec<Sfx> {
+    let waves = [
+        SQUARE,
+        Wave::Square { duty: 32 },
+        Wave::Triangle,
+        Wave::Saw,
+        Wave::Sine,
+        Wave::Noise,
+    ];
+    let effects = [
+        Effect::None,
+        Effect::Slide,
+        Effect::Vibrato,
+        Effect::Drop,
+        Effect::FadeIn,
+        Effect::FadeOut,
+        Effect::Arpeggio,
+    ];
+    waves
+        .iter()
+        .map(|&w| {
+            let notes = effects
+                .iter()
+                .enumerate()
+                .map(|(i, &e)| Note::new(40 + i as u8 * 3, w, 5).with(e))
+                .collect();
+            Sfx::new(4, notes)
+        })
+        .collect()
+}
+
+/// Plays every wave with every effect, one channel each, and returns the samples.
+fn play_all(con: &mut Console, ticks: u64) -> Vec<i16> {
+    let mut ids: Vec<SfxId> = Vec::new();
+    {
+        let mut ctx = con.init_context();
+        for sfx in every_wave_and_effect() {
+            ids.push(ctx.sfx_add(sfx).unwrap());
+        }
+    }
+    let mut out = Vec::new();
+    for tick in 0..ticks {
+        let mut ctx = con.update_context(tick);
+        if tick % 30 == 0 {
+            let id = ids[(tick / 30) as usize % ids.len()];
+            ctx.sfx_play(id, None);
+        }
+        con.step_sound();
+        out.extend(con.drain_samples());
+    }
+    out
+}
+
+#[test]
+fn the_same_calls_give_the_same_samples_and_a_reset_gives_them_again() {
+    let mut a = console(60.0);
+    let first = play_all(&mut a, 240);
+    a.reset(7);
+    let again = play_all(&mut a, 240);
+    let mut b = console(60.0);
+    assert_eq!(first, play_all(&mut b, 240));
+    assert_eq!(first, again);
+    assert_eq!(first.len(), 240 * 735);
+    assert!(first.iter().any(|&s| s.abs() > 1000), "it makes sound");
+}
+
+#[test]
+fn a_different_seed_changes_only_the_noise() {
+    let tune = |seed| {
+        let mut con = Console::new(&Settings::default(), seed);
+        let mut ctx = con.init_context();
+        let id = ctx
+            .sfx_add(Sfx::new(10, vec![Note::new(50, Wave::Noise, 7)]))
+            .unwrap();
+        let tone = ctx
+            .sfx_add(Sfx::new(10, vec![Note::new(50, Wave::Saw, 7)]))
+            .unwrap();
+        let mut noise = Vec::new();
+        let mut saw = Vec::new();
+        con.update_context(0).sfx_play(id, Some(0));
+        for _ in 0..5 {
+            con.step_sound();
+            noise.extend(con.drain_samples());
+        }
+        con.update_context(5).sfx_stop(0);
+        con.update_context(5).sfx_play(tone, Some(1));
+        for _ in 0..12 {
+            con.step_sound();
+            con.drain_samples();
+        }
+        con.update_context(17).sfx_play(tone, Some(1));
+        for _ in 0..5 {
+            con.step_sound();
+            saw.extend(con.drain_samples());
+        }
+        (noise, saw)
+    };
+    let (noise1, saw1) = tune(1);
+    let (noise2, saw2) = tune(2);
+    assert_ne!(noise1, noise2);
+    assert_eq!(saw1, saw2);
+}
+
+#[test]
+fn a_sound_is_heard_from_the_tick_it_is_played_and_ends_after_its_notes() {
+    let mut con = console(60.0);
+    let mut ctx = con.init_context();
+    let id = ctx
+        .sfx_add(Sfx::new(2, vec![Note::new(57, SQUARE, 7); 3]))
+        .unwrap();
+    con.step_sound();
+    assert!(con.drain_samples().all(|s| s == 0), "silent before");
+    let mut ctx = con.update_context(1);
+    assert_eq!(ctx.sfx_play(id, None), Some(0));
+    con.step_sound();
+    let loud = con.drain_samples().filter(|s| s.abs() > 1000).count();
+    assert!(loud > 300, "heard in the same tick: {loud}");
+    for tick in 2..7 {
+        assert_eq!(
+            con.update_context(tick).sound_channel(0).unwrap().sfx,
+            Some(id)
+        );
+        con.step_sound();
+    }
+    assert_eq!(
+        con.update_context(7).sound_channel(0).unwrap().sfx,
+        None,
+        "6 ticks long"
+    );
+    con.step_sound(); // the tick it fades out
+    con.drain_samples();
+    con.step_sound();
+    assert!(con.drain_samples().all(|s| s == 0), "silent after");
+}
+
+#[test]
+fn master_and_channel_volume_scale_the_mix() {
+    let peak = |master: u8, channel: u8| {
+        let mut con = console(60.0);
+        let mut ctx = con.init_context();
+        let id = ctx
+            .sfx_add(Sfx::new(9, vec![Note::new(57, SQUARE, 7)]))
+            .unwrap();
+        let mut ctx = con.update_context(0);
+        ctx.sfx_play(id, Some(2));
+        ctx.sound_master_volume(master);
+        ctx.sound_channel_volume(2, channel);
+        con.step_sound();
+        con.step_sound();
+        con.drain_samples()
+            .map(|s| i32::from(s).abs())
+            .max()
+            .unwrap()
+    };
+    let full = peak(255, 255);
+    assert!(full > 10_000, "{full}");
+    assert!((peak(128, 255) - full / 2).abs() < 200);
+    assert!((peak(255, 64) - full / 4).abs() < 200);
+    assert_eq!(peak(0, 255), 0);
+}
+
+#[test]
+fn music_plays_its_patterns_then_loops_back_and_yields_to_sound_effects() {
+    let mut con = console(60.0);
+    let mut ctx = con.init_context();
+    let a = ctx
+        .sfx_add(Sfx::new(1, vec![Note::new(48, Wave::Triangle, 5); 4]))
+        .unwrap();
+    let b = ctx
+        .sfx_add(Sfx::new(2, vec![Note::new(52, Wave::Sine, 5); 2]))
+        .unwrap();
+    let tune = ctx
+        .music_add(Music {
+            patterns: vec![[Some(a), Some(b), None, None], [Some(b), None, None, None]],
+            loop_start: Some(1),
+        })
+        .unwrap();
+    assert!(ctx.music_play(tune));
+    let mut seen = Vec::new();
+    for tick in 0..16 {
+        let ctx = con.update_context(tick);
+        seen.push(ctx.music_playing().unwrap().1);
+        con.step_sound();
+    }
+    assert_eq!(seen, [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let mut ctx = con.update_context(16);
+    assert_eq!(ctx.sfx_play(a, None), Some(1), "the first free channel");
+    assert_eq!(ctx.sfx_play(a, None), Some(2));
+    assert_eq!(ctx.sfx_play(a, None), Some(3));
+    assert_eq!(ctx.sfx_play(a, None), Some(0), "then one the tune holds");
+    assert!(!ctx.sound_channel(0).unwrap().from_music);
+    ctx.music_stop();
+    assert_eq!(ctx.music_playing(), None);
+}
+
+#[test]
+fn bad_sounds_and_tunes_are_refused_with_what_is_wrong() {
+    let mut con = console(60.0);
+    let mut ctx = con.init_context();
+    let err = ctx
+        .sfx_add(Sfx::new(1, vec![Note::rest(), Note::new(96, SQUARE, 1)]))
+        .unwrap_err();
+    assert_eq!(
+        err,
+        SoundError::Pitch {
+            index: 1,
+            pitch: 96
+        }
+    );
+    assert_eq!(err.to_string(), "note 1: pitch 96 is above B7 (95)");
+    assert_eq!(
+        ctx.sfx_add(Sfx::new(0, vec![Note::rest()])),
+        Err(SoundError::Speed)
+    );
+    assert!(ctx.sfx_add(Sfx::new(1, vec![])).is_err());
+    let ok = ctx.sfx_add(Sfx::new(1, vec![Note::rest()])).unwrap();
+    let music = |patterns, loop_start| Music {
+        patterns,
+        loop_start,
+    };
+    assert!(ctx.music_add(music(vec![], None)).is_err());
+    assert_eq!(
+        ctx.music_add(music(vec![[Some(ok), None, None, None]], Some(1))),
+        Err(SoundError::LoopStart { start: 1, len: 1 })
+    );
+    assert_eq!(
+        ctx.music_add(music(vec![[None; 4]], None)),
+        Err(SoundError::EmptyPattern(0))
+    );
+    assert_eq!(ctx.sfx_play(ok, Some(4)), None);
+}
+
+#[test]
+fn rates_and_fps_give_rate_over_fps_samples_an_update() {
+    for (rate, fps, ticks, expected) in [
+        (44_100, 60.0, 60, 44_100),
+        (48_000, 144.0, 144, 48_000),
+        (48_000, 30.0, 3, 4_800),
+    ] {
+        let mut con = console(fps);
+        con.set_sample_rate(rate);
+        let mut total = 0;
+        for _ in 0..ticks {
+            con.step_sound();
+            total += con.drain_samples().len();
+        }
+        assert_eq!(total, expected, "{rate} Hz at {fps} fps");
+    }
+}
+
+#[test]
+fn an_undrained_buffer_keeps_at_most_a_second() {
+    let mut con = console(60.0);
+    for _ in 0..1000 {
+        con.step_sound();
+    }
+    assert!(con.pending_samples().len() <= 44_100);
+}

@@ -1,0 +1,105 @@
+//! The `bt-sound 1` text format: what it reads, and errors that name file, line and field.
+
+use bt::host::Console;
+use bt::sound::{Effect, Note, SoundFile, SoundFileError, Wave};
+use bt::Settings;
+
+const FILE: &str = "\
+# The coin and a tune.
+bt-sound 1
+
+sfx coin 3 release=1   # a short blip
+B5 sq 5
+E6 sq25 5 slide
+--
+F#3 noise 7 fadeout
+sfx bass 12 loop=1 attack=2
+C3 tri 6
+G2 saw 6 arp
+music theme loop=1
+bass coin - -
+bass - - coin
+";
+
+#[test]
+fn a_sound_file_reads_into_sound_effects_and_tunes() {
+    let file = SoundFile::parse("coin.txt", FILE).unwrap();
+    let (name, coin) = &file.sfx[0];
+    assert_eq!(name, "coin");
+    assert_eq!((coin.speed, coin.release, coin.loop_start), (3, 1, None));
+    assert_eq!(
+        coin.notes,
+        [
+            Note::new(71, Wave::Square { duty: 128 }, 5),
+            Note::new(76, Wave::Square { duty: 64 }, 5).with(Effect::Slide),
+            Note::rest(),
+            Note::new(42, Wave::Noise, 7).with(Effect::FadeOut),
+        ]
+    );
+    let (_, bass) = &file.sfx[1];
+    assert_eq!((bass.loop_start, bass.attack), (Some(1), 2));
+    assert_eq!(bass.notes[1].effect, Effect::Arpeggio);
+    let theme = &file.music[0];
+    assert_eq!(theme.name, "theme");
+    assert_eq!(
+        theme.patterns,
+        [
+            [Some(1), Some(0), None, None],
+            [Some(1), None, None, Some(0)]
+        ]
+    );
+    assert_eq!(theme.loop_start, Some(1));
+
+    let mut con = Console::new(&Settings::default(), 0);
+    let mut ctx = con.update_context(0);
+    let bank = ctx.sounds_decode("coin.txt", FILE).unwrap();
+    assert!(ctx.music_play(bank.music("theme").unwrap()));
+    assert_eq!(ctx.sound_channel(0).unwrap().sfx, bank.sfx("bass"));
+    assert_eq!(bank.sfx("nothing"), None);
+}
+
+#[test]
+fn every_bad_line_names_its_file_line_and_field() {
+    let cases = [
+        ("sfx a 3\n", "f.txt:1: header: the file must start with 'bt-sound 1'"),
+        ("", "f.txt:1: header: the file must start with 'bt-sound 1'"),
+        ("bt-sound 1\nC4 sq 5\n", "f.txt:2: line: a note or pattern before any 'sfx' or 'music' line"),
+        ("bt-sound 1\nsfx a 0\n", "f.txt:2: speed: must be at least 1 tick"),
+        ("bt-sound 1\nsfx a x\n", "f.txt:2: speed: 'x' is not a speed in ticks (1 to 65535)"),
+        ("bt-sound 1\nsfx a 2 tempo=3\n", "f.txt:2: option: 'tempo' is not loop, attack or release"),
+        ("bt-sound 1\nsfx a 2\nC8 sq 5\n", "f.txt:3: pitch: 'C8' is above B7"),
+        ("bt-sound 1\nsfx a 2\nC4 organ 5\n", "f.txt:3: wave: 'organ' is not a wave (sq, sq1 to sq99, tri, saw, sin, noise)"),
+        ("bt-sound 1\nsfx a 2\nC4 sq 8\n", "f.txt:3: volume: 8 is above 7"),
+        ("bt-sound 1\nsfx a 2\nC4 sq 5 wobble\n", "f.txt:3: effect: 'wobble' is not an effect (slide, vibrato, drop, fadein, fadeout, arp)"),
+        ("bt-sound 1\nsfx a 2\nC4 sq\n", "f.txt:3: note: expected PITCH WAVE VOLUME [EFFECT]"),
+        ("bt-sound 1\nsfx a 2\n", "f.txt:2: sfx a: a sound effect holds 1 to 64 notes, got 0"),
+        ("bt-sound 1\nsfx a 2 loop=4\nC4 sq 5\n", "f.txt:2: sfx a: loop_start 4 is past the end (1 entries)"),
+        ("bt-sound 1\nsfx a 2\nC4 sq 5\nsfx a 2\n", "f.txt:4: name: 'a' is defined twice"),
+        ("bt-sound 1\nmusic m\nb - - -\n", "f.txt:3: pattern: no sound effect called 'b' above"),
+        ("bt-sound 1\nsfx a 2\nC4 sq 5\nmusic m\na -\n", "f.txt:5: pattern: expected 4 sound names or '-', got 2"),
+        ("bt-sound 1\nsfx a 2\nC4 sq 5\nmusic m loop=2\na - - -\n", "f.txt:4: music m: no patterns, or loop= past the last pattern"),
+    ];
+    for (text, message) in cases {
+        let err = SoundFile::parse("f.txt", text).unwrap_err();
+        assert!(matches!(err, SoundFileError::Line { .. }));
+        assert_eq!(err.to_string(), message, "for {text:?}");
+    }
+}
+
+#[test]
+fn loading_a_file_without_a_loader_says_so() {
+    let mut con = Console::new(&Settings::default(), 0);
+    let err = con.update_context(0).sounds_load("music.txt").unwrap_err();
+    assert!(err.to_string().contains("music.txt"), "{err}");
+}
+
+#[test]
+fn the_sound_file_in_the_guide_reads_as_it_says() {
+    let guide = include_str!("../../docs/sound.md");
+    let start = guide.find("```text\nbt-sound 1").unwrap() + "```text\n".len();
+    let text = &guide[start..start + guide[start..].find("```").unwrap()];
+    let file = SoundFile::parse("docs/sound.md", text).unwrap();
+    let names: Vec<&str> = file.sfx.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["coin", "bass", "hat"]);
+    assert_eq!(file.music[0].patterns.len(), 2);
+}

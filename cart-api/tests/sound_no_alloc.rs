@@ -1,0 +1,48 @@
+//! The synthesiser makes its samples without allocating once its buffer exists.
+
+use bt::host::Console;
+use bt::sound::{Effect, Music, Note, Sfx, Wave};
+use bt::Settings;
+use bt_test_support::CountingAlloc;
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc::new();
+
+#[test]
+fn steady_state_updates_with_sound_do_not_allocate() {
+    assert_eq!(
+        GLOBAL.allocations_during(|| drop(Vec::<u8>::with_capacity(8))),
+        1
+    );
+    let mut con = Console::new(&Settings::default(), 3);
+    let mut ctx = con.init_context();
+    let notes = vec![
+        Note::new(50, Wave::Noise, 6).with(Effect::Drop),
+        Note::new(55, Wave::Saw, 6).with(Effect::Vibrato),
+        Note::new(60, Wave::Sine, 6).with(Effect::Arpeggio),
+    ];
+    let sfx = ctx.sfx_add(Sfx::new(5, notes)).unwrap();
+    let music = ctx
+        .music_add(Music {
+            patterns: vec![[Some(sfx), Some(sfx), None, None]],
+            loop_start: Some(0),
+        })
+        .unwrap();
+    let mut sink = vec![0i16; 1024];
+    let n = GLOBAL.allocations_during(|| {
+        for tick in 0..5000u64 {
+            let mut ctx = con.update_context(tick);
+            if tick % 100 == 0 {
+                ctx.music_play(music);
+            }
+            if tick % 7 == 0 {
+                ctx.sfx_play(sfx, None);
+            }
+            con.step_sound();
+            for (slot, s) in sink.iter_mut().zip(con.drain_samples()) {
+                *slot = s;
+            }
+        }
+    });
+    assert_eq!(n, 0, "allocations in 5000 updates");
+}

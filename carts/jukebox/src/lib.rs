@@ -1,0 +1,186 @@
+//! `jukebox`: every wave and every effect of BT's synthesiser, one after another, with the
+//! name of what plays on screen, then a short tune. Left and right step through the list, A
+//! plays the current entry again.
+
+use bt::sound::{Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
+use bt::{Cart, Rect, Render, Settings, Update, BTN_A, BTN_LEFT, BTN_RIGHT};
+
+/// One line for `bt list`.
+pub const DESCRIPTION: &str = "every wave and effect of the synthesiser, labelled, then a tune";
+
+/// Ticks each entry plays before the next starts.
+const ENTRY_TICKS: u64 = 30;
+
+const WAVES: [(Wave, &str); 6] = [
+    (Wave::Square { duty: 128 }, "SQUARE 50%"),
+    (Wave::Square { duty: 32 }, "SQUARE 12.5%"),
+    (Wave::Triangle, "TRIANGLE"),
+    (Wave::Saw, "SAW"),
+    (Wave::Sine, "SINE"),
+    (Wave::Noise, "NOISE"),
+];
+
+const EFFECTS: [(Effect, &str); 7] = [
+    (Effect::None, "PLAIN"),
+    (Effect::Slide, "SLIDE"),
+    (Effect::Vibrato, "VIBRATO"),
+    (Effect::Drop, "DROP"),
+    (Effect::FadeIn, "FADE IN"),
+    (Effect::FadeOut, "FADE OUT"),
+    (Effect::Arpeggio, "ARPEGGIO"),
+];
+
+/// Entries: every wave with every effect, then the tune.
+const ENTRIES: usize = WAVES.len() * EFFECTS.len() + 1;
+
+/// The cart's state.
+#[derive(Debug, Default)]
+pub struct Jukebox {
+    sfx: Vec<SfxId>,
+    tune: Option<MusicId>,
+    entry: usize,
+    started: u64,
+}
+
+/// A fresh `jukebox` cart.
+pub fn cart() -> Box<dyn Cart> {
+    Box::new(Jukebox::default())
+}
+
+/// The tune: a bass line, a melody with a slide and a vibrato, and a hi-hat, twice through.
+fn add_tune(ctx: &mut Update<'_>) -> Result<MusicId, SoundError> {
+    let tri = Wave::Triangle;
+    let pulse = Wave::Square { duty: 64 };
+    let bass = ctx.sfx_add(Sfx::new(
+        8,
+        [36, 36, 43, 43, 41, 41, 43, 38]
+            .into_iter()
+            .map(|p| Note::new(p, tri, 6))
+            .collect(),
+    ))?;
+    let mut melody = Sfx::new(
+        8,
+        vec![
+            Note::new(60, pulse, 5),
+            Note::new(64, pulse, 5),
+            Note::new(67, pulse, 5).with(Effect::Slide),
+            Note::new(72, pulse, 5).with(Effect::Vibrato),
+            Note::new(71, pulse, 5),
+            Note::new(67, pulse, 5),
+            Note::new(69, pulse, 5).with(Effect::Slide),
+            Note::new(67, pulse, 4).with(Effect::FadeOut),
+        ],
+    );
+    melody.attack = 1;
+    melody.release = 2;
+    let melody = ctx.sfx_add(melody)?;
+    let mut hat = Sfx::new(4, vec![Note::new(84, Wave::Noise, 3), Note::rest()]);
+    hat.release = 3;
+    let hat = ctx.sfx_add(hat)?;
+    let bar = [Some(bass), Some(melody), Some(hat), None];
+    ctx.music_add(Music {
+        patterns: vec![bar, bar],
+        loop_start: None,
+    })
+}
+
+impl Jukebox {
+    fn play(&mut self, ctx: &mut Update<'_>) {
+        self.started = ctx.ticks();
+        for channel in 0..4 {
+            ctx.sfx_stop(channel);
+        }
+        ctx.music_stop();
+        match self.sfx.get(self.entry) {
+            Some(&id) => {
+                ctx.sfx_play(id, Some(0));
+            }
+            None => {
+                if let Some(tune) = self.tune {
+                    ctx.music_play(tune);
+                }
+            }
+        }
+    }
+
+    /// How long the current entry lasts, in ticks.
+    fn length(&self) -> u64 {
+        if self.entry < self.sfx.len() {
+            ENTRY_TICKS
+        } else {
+            2 * 8 * 8 + ENTRY_TICKS
+        }
+    }
+
+    fn label(&self) -> (&'static str, &'static str) {
+        if self.entry >= self.sfx.len() {
+            return ("MUSIC", "4 CHANNELS");
+        }
+        (
+            WAVES[self.entry / EFFECTS.len()].1,
+            EFFECTS[self.entry % EFFECTS.len()].1,
+        )
+    }
+}
+
+impl Cart for Jukebox {
+    fn configure(&self) -> Settings {
+        Settings::default().title("Jukebox")
+    }
+
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
+        for (wave, _) in WAVES {
+            for (effect, _) in EFFECTS {
+                // A plain lead-in note, then the effect: a slide has somewhere to come from.
+                let mut sfx = Sfx::new(
+                    12,
+                    vec![Note::new(52, wave, 5), Note::new(59, wave, 6).with(effect)],
+                );
+                sfx.release = 2;
+                self.sfx.push(ctx.sfx_add(sfx)?);
+            }
+        }
+        self.tune = Some(add_tune(ctx)?);
+        self.entry = 0;
+        self.play(ctx);
+        Ok(())
+    }
+
+    fn update(&mut self, ctx: &mut Update<'_>) {
+        let step = if ctx.is_pressed(BTN_RIGHT, 0) {
+            1
+        } else if ctx.is_pressed(BTN_LEFT, 0) {
+            ENTRIES - 1
+        } else if ctx.is_pressed(BTN_A, 0) {
+            0
+        } else if ctx.ticks() >= self.started + self.length() {
+            1
+        } else {
+            return;
+        };
+        self.entry = (self.entry + step) % ENTRIES;
+        self.play(ctx);
+    }
+
+    fn render(&self, ctx: &mut Render<'_>) {
+        ctx.clear(1);
+        let (w, _) = ctx.display_size();
+        ctx.system_print(8, 8, 7, "JUKEBOX");
+        ctx.system_printf(
+            w as i32 - 64,
+            8,
+            6,
+            format_args!("{:>2} / {}", self.entry + 1, ENTRIES),
+        );
+        let (wave, effect) = self.label();
+        ctx.system_print(8, 40, 10, wave);
+        ctx.system_print(8, 56, 12, effect);
+        // How far through the entry, as a bar.
+        let length = self.length().max(1);
+        let done = ctx.ticks().saturating_sub(self.started).min(length);
+        let bar = (w as i32 - 16) * done as i32 / length as i32;
+        ctx.draw_rect(Rect::new(8, 80, w as i32 - 16, 6), 5);
+        ctx.draw_rect_fill(Rect::new(8, 80, bar, 6), 11);
+        ctx.system_print(8, 100, 6, "LEFT/RIGHT: STEP   A: AGAIN");
+    }
+}
