@@ -866,3 +866,29 @@ fn a_window_wider_than_the_gpu_allows_keeps_presenting() {
         "an error on stderr:\n{stderr}"
     );
 }
+
+#[test]
+fn a_plain_x11_session_without_a_runtime_dir_prints_no_error() {
+    let Some(x) = x_server(&["Xvfb"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-no-runtime-dir");
+    let mut bt = bt_run(&x, &dir);
+    bt.args(["hello", "--exit-after", "1"]);
+    // As on a bare X server or a CI job: no runtime folder, no Wayland, no GPU choice.
+    for var in [
+        "XDG_RUNTIME_DIR",
+        "WAYLAND_SOCKET",
+        "NODEVICE_SELECT",
+        "MESA_VK_DEVICE_SELECT",
+        "DRI_PRIME",
+    ] {
+        bt.env_remove(var);
+    }
+    let stderr = Running::start(&x, bt, "hello").expect_clean_exit("--exit-after 1");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.to_lowercase().contains("error"))
+        .collect();
+    assert!(errors.is_empty(), "error lines on stderr: {errors:?}");
+}

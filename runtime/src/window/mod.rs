@@ -23,6 +23,7 @@ mod presenter;
 pub mod resize;
 pub mod stats;
 
+use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -149,6 +150,8 @@ pub fn run_cart(
     args: &WindowOptions,
     palette: Option<PaletteSource>,
 ) -> Result<(), String> {
+    // Before any thread starts: it changes the environment the Vulkan loader reads.
+    quiet_device_select_probe();
     let (keymap, _) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
     if let Some(spec) = &args.clock {
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
@@ -216,6 +219,42 @@ pub fn run_cart(
         }
     }
     Ok(())
+}
+
+/// Mesa's Vulkan device-selection layer picks the default GPU by asking the desktop which one
+/// it draws with, and asks Wayland first by connecting to a compositor. With no usable
+/// `XDG_RUNTIME_DIR` (a bare X server, a CI job, a login without a session) libwayland prints
+/// "error: XDG_RUNTIME_DIR is invalid or not set in the environment." for each attempt, though
+/// nothing is wrong and `bt run` goes on with X11. That probe cannot succeed there, so the layer
+/// is turned off with its documented `NODEVICE_SELECT=1`; wgpu still picks the adapter by power
+/// preference. Someone choosing a device through the layer keeps it.
+fn quiet_device_select_probe() {
+    let var = std::env::var_os;
+    if probe_can_only_complain(
+        var("XDG_RUNTIME_DIR").as_deref(),
+        var("WAYLAND_DISPLAY").as_deref(),
+        var("WAYLAND_SOCKET").is_some(),
+        ["NODEVICE_SELECT", "MESA_VK_DEVICE_SELECT", "DRI_PRIME"]
+            .iter()
+            .any(|v| var(v).is_some()),
+    ) {
+        std::env::set_var("NODEVICE_SELECT", "1");
+    }
+}
+
+/// Whether libwayland would refuse to connect for want of a runtime folder (its test: the
+/// variable is missing or not an absolute path), on a session without Wayland, with no one
+/// steering the device-selection layer.
+fn probe_can_only_complain(
+    runtime_dir: Option<&OsStr>,
+    wayland_display: Option<&OsStr>,
+    wayland_socket: bool,
+    layer_steered: bool,
+) -> bool {
+    let absolute =
+        |v: Option<&OsStr>| v.is_some_and(|v| v.as_encoded_bytes().first() == Some(&b'/'));
+    let wayland = wayland_socket || wayland_display.is_some_and(|d| !d.is_empty());
+    !wayland && !absolute(runtime_dir) && !layer_steered
 }
 
 struct App {
@@ -664,6 +703,35 @@ mod tests {
         assert!(!types_text(Some(bt::Key::F9)));
         assert!(types_text(Some(bt::Key::KeyA)));
         assert!(types_text(None));
+    }
+
+    #[test]
+    fn the_wayland_probe_is_quietened_only_where_it_can_only_complain() {
+        let os = |s: &'static str| Some(OsStr::new(s));
+        // A bare X server or a CI job: no runtime folder, no Wayland.
+        assert!(probe_can_only_complain(None, None, false, false));
+        assert!(probe_can_only_complain(
+            os("relative"),
+            os(""),
+            false,
+            false
+        ));
+        // A desktop session: libwayland looks for a socket quietly.
+        assert!(!probe_can_only_complain(
+            os("/run/user/1000"),
+            None,
+            false,
+            false
+        ));
+        // Wayland itself, or someone steering the layer: left alone.
+        assert!(!probe_can_only_complain(
+            None,
+            os("wayland-0"),
+            false,
+            false
+        ));
+        assert!(!probe_can_only_complain(None, None, true, false));
+        assert!(!probe_can_only_complain(None, None, false, true));
     }
 
     #[test]
