@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::gpu::{Gpu, Outcome};
+use super::gpu::{Gpu, Outcome, Skip};
 use super::stats::{PresentLog, Presented};
 
 /// Pixel buffers in flight: one being filled while the other is presented.
@@ -224,6 +224,11 @@ impl Worker {
                 self.failing_since = None;
                 self.told = false;
                 return true;
+            }
+            // Nothing is wrong with a window that is hidden or covered.
+            Outcome::Skipped(Skip::Hidden | Skip::Occluded) => {
+                self.failing_since = None;
+                return false;
             }
             Outcome::Skipped(_) => {}
             Outcome::DeviceLost => self.rebuild(frame.size),
