@@ -426,24 +426,24 @@ impl App {
         // Frames are paced from when each began, so a frame's own cost does not stretch the
         // interval.
         self.last_frame = Some(now);
-        // Until the surface has the window's size, a paused window has more to show.
-        self.dirty = self.sizes.is_pending();
+        self.dirty = false;
     }
 
     /// When the next frame should be made: `None` for now.
     fn next_wake(&self, now: Instant) -> Option<Instant> {
-        let idle = Some(now + IDLE_POLL);
+        // A window waiting for nothing else still shows its new size once it has settled.
+        let or_settled = |at: Instant| Some(self.sizes.settles_at().map_or(at, |s| s.min(at)));
         if surface_size(self.sizes.latest(), self.max_side).is_none() {
-            return idle;
+            return or_settled(now + IDLE_POLL);
         }
         if self.host.is_paused() && !self.dirty {
             // Nothing moves: wake only for events, gamepads and --exit-after.
-            return idle;
+            return or_settled(now + IDLE_POLL);
         }
         let now_ms = now.duration_since(self.start).as_secs_f64() * 1000.0;
         if let Some(due) = self.host.engine().next_frame_ms() {
             if due > now_ms && !self.dirty {
-                return Some(now + paced_wait(due - now_ms));
+                return or_settled(now + paced_wait(due - now_ms));
             }
         }
         self.earliest_frame()
@@ -550,10 +550,10 @@ impl ApplicationHandler for App {
                 self.redraw(event_loop);
             }
             WindowEvent::Resized(size) => {
-                // Noted, not followed at once: the surface takes the size once it has settled.
+                // Noted, not followed at once: the surface takes the size once it has settled,
+                // and the frame after that shows it.
                 self.sizes
                     .resized((size.width, size.height), Instant::now());
-                self.dirty = true;
             }
             WindowEvent::ScaleFactorChanged { .. } => self.dirty = true,
             WindowEvent::Focused(false) => self.event(HostEvent::FocusLost),
@@ -618,6 +618,14 @@ impl ApplicationHandler for App {
             if presenter.take_skipped() {
                 self.dirty = true;
             }
+        }
+        // A size that has just settled is shown even by a paused or paced window.
+        if self
+            .sizes
+            .settles_at()
+            .is_some_and(|at| at <= Instant::now())
+        {
+            self.dirty = true;
         }
         if let (Some(limit), Some(shown)) = (self.args.exit_after, self.shown) {
             if shown.elapsed().as_secs_f64() >= limit {

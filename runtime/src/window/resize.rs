@@ -64,6 +64,12 @@ impl SizeSettler {
         self.pending.is_some()
     }
 
+    /// When the pending size will be the surface's, if one is pending: a frame then shows it.
+    pub fn settles_at(&self) -> Option<Instant> {
+        self.pending
+            .map(|(last, first)| (last + SETTLE).min(first + MAX_LAG))
+    }
+
     /// The window's latest size.
     pub fn latest(&self) -> (u32, u32) {
         self.latest
@@ -87,9 +93,11 @@ mod tests {
             assert_eq!(s.surface_size(t + ms(10 * i as u64 + 5)), (960, 720));
         }
         assert!(s.is_pending());
+        assert_eq!(s.settles_at(), Some(t + ms(20) + SETTLE));
         assert_eq!(s.surface_size(t + ms(20) + SETTLE - ms(1)), (960, 720));
         assert_eq!(s.surface_size(t + ms(20) + SETTLE), (700, 500));
         assert!(!s.is_pending());
+        assert_eq!(s.settles_at(), None);
         assert_eq!(s.latest(), (700, 500));
     }
 
@@ -110,6 +118,8 @@ mod tests {
         // The start size, then one follow per MAX_LAG.
         assert_eq!(applied.len(), 1 + 1000 / MAX_LAG.as_millis() as usize - 1);
         assert_eq!(applied[1], (225, 200));
+        // Still resizing: the next follow is due MAX_LAG after the first size not yet taken.
+        assert_eq!(s.settles_at(), Some(t + ms(780) + MAX_LAG));
     }
 
     #[test]
