@@ -5,7 +5,7 @@
 //! its tests use [`harness::CartTest`]. The runtime bundles no cart: the example carts and the
 //! `bt` binary that lists them live in `carts/gallery`.
 //!
-//! Features: `window` (on by default) adds `bt run` (winit, pixels, gilrs); `cli` (on by
+//! Features: `window` (on by default) adds `bt run` (winit, wgpu, gilrs); `cli` (on by
 //! default) adds the command line (clap). With `default-features = false` the library is
 //! headless, with neither.
 #![deny(missing_docs)]

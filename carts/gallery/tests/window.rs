@@ -1,5 +1,8 @@
 //! `bt run` in a real window: an X server (Xvfb) with Mesa's software Vulkan, real key and mouse
-//! events from xdotool, and an F9 screenshot to check that the cart saw them.
+//! events from xdotool, and an F9 screenshot to check that the cart saw them. Then what a window
+//! system can do to a window: resize it ten times a second, make it wider than the GPU allows,
+//! destroy it from outside; through all of it the window keeps presenting, paced, and closes
+//! cleanly.
 //!
 //! It needs `Xvfb`, `xdotool` and a Vulkan driver (`.ci/run` installs them). Where they are
 //! missing the test says so loudly on stderr and returns; with `BT_REQUIRE_WINDOW_TEST=1` (as in
@@ -7,8 +10,9 @@
 //! out, so it cannot hang.
 
 use std::io::{BufRead, BufReader, Read, Write as _};
+use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -81,8 +85,13 @@ fn wait_for(
     }
 }
 
-/// Runs xdotool with a deadline.
+/// Runs xdotool with a deadline of 10 s.
 fn xdotool(display: &str, args: &[&str]) {
+    xdotool_within(display, args, Duration::from_secs(10));
+}
+
+/// Runs xdotool (which may chain many commands) with a deadline.
+fn xdotool_within(display: &str, args: &[&str], limit: Duration) {
     let mut child = Killed(
         Command::new("xdotool")
             .args(args)
@@ -92,7 +101,7 @@ fn xdotool(display: &str, args: &[&str]) {
             .spawn()
             .expect("xdotool starts"),
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + limit;
     loop {
         if let Some(status) = child.0.try_wait().expect("xdotool status") {
             assert!(status.success(), "xdotool {args:?} failed: {status}");
@@ -100,7 +109,7 @@ fn xdotool(display: &str, args: &[&str]) {
         }
         assert!(
             Instant::now() < deadline,
-            "xdotool {args:?} did not finish in 10 s"
+            "xdotool {args:?} did not finish in {limit:?}"
         );
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -218,12 +227,7 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
             errors(&err)
         );
     };
-    let window = ready
-        .rsplit("X11 window ")
-        .next()
-        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
-        .unwrap_or_else(|| panic!("no X11 window id in {ready:?}"))
-        .to_string();
+    let window = window_id(&ready);
 
     // Focus the window, hold W (player 2's up) and the left mouse button over display pixel
     // (200, 100), then screenshot. At --scale 1 a display pixel is a window pixel.
@@ -434,12 +438,7 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
             errors(&err)
         );
     };
-    let window = ready
-        .rsplit("X11 window ")
-        .next()
-        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
-        .unwrap_or_else(|| panic!("no X11 window id in {ready:?}"))
-        .to_string();
+    let window = window_id(&ready);
     xdotool(&x.display, &["windowfocus", "--sync", &window]);
     let mut shot = |what: &str| {
         xdotool(&x.display, &["key", "F9"]);
@@ -495,6 +494,403 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
         third.display()
     );
     drop(child);
+}
+
+/// `bt run` in a window under Xvfb, from its first frame on.
+struct Running {
+    child: Killed,
+    out: Receiver<String>,
+    err: Receiver<String>,
+    display: String,
+    /// The X11 window id, as the window announced it.
+    window: String,
+    /// When the test saw the first frame announced.
+    ready: Instant,
+}
+
+/// `bt run` under the X server `x`, with scratch folders in `dir` for its runtime folder and
+/// settings, and both output streams piped.
+fn bt_run(x: &Xvfb, dir: &ScratchDir) -> Command {
+    let mut bt = Command::new(env!("CARGO_BIN_EXE_bt"));
+    bt.arg("run")
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", dir.path())
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    bt
+}
+
+impl Running {
+    /// Starts `bt` and waits (60 s at most) for the window of `cart` to show its first frame.
+    fn start(x: &Xvfb, mut bt: Command, cart: &str) -> Running {
+        let mut child = bt.spawn().expect("bt starts");
+        let out = lines(child.stdout.take().expect("piped"));
+        let err = lines(child.stderr.take().expect("piped"));
+        let mut child = Killed(child);
+        let mut seen = Vec::new();
+        let announced = format!("running {cart}");
+        let Some(line) = wait_for(&out, &announced, Duration::from_secs(60), &mut seen) else {
+            let status = child.0.try_wait().ok().flatten();
+            let stderr = err.try_iter().collect::<Vec<_>>().join("\n");
+            panic!(
+                "bt run opened no window within 60 s (exit {status:?}); stdout {seen:?}; \
+                 stderr:\n{stderr}"
+            );
+        };
+        Running {
+            child,
+            out,
+            err,
+            display: x.display.clone(),
+            window: window_id(&line),
+            ready: Instant::now(),
+        }
+    }
+
+    /// Runs xdotool on this window's display.
+    fn xdotool(&self, args: &[&str]) {
+        xdotool(&self.display, args);
+    }
+
+    /// Checks that `bt` is still running, after `what`.
+    fn assert_running(&mut self, what: &str) {
+        if let Some(status) = self.child.0.try_wait().expect("status") {
+            let stderr = self.err.try_iter().collect::<Vec<_>>().join("\n");
+            panic!("bt run ended ({status}) after {what}; stderr:\n{stderr}");
+        }
+    }
+
+    /// Waits up to `limit` for the process to end.
+    fn exit_within(&mut self, limit: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.0.try_wait().expect("status") {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            pause(20);
+        }
+    }
+
+    /// Closes the window as a player does (the window manager's close) and checks that `bt`
+    /// exits with 0, without a panic, within 30 s. Returns its stderr.
+    fn close(self) -> String {
+        let id = self.window.parse().expect("an X11 window id");
+        request_close(&self.display, id);
+        self.expect_clean_exit("the window was asked to close")
+    }
+
+    /// Checks that `bt` exits with 0, without a panic, within 30 s. Returns its stderr.
+    fn expect_clean_exit(mut self, after: &str) -> String {
+        let status = self.exit_within(Duration::from_secs(30));
+        // Once the process is gone its stderr closes: collect all of it.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut stderr = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.err.recv_timeout(left) {
+                Ok(line) => stderr.push(line),
+                Err(_) => break,
+            }
+        }
+        let stderr = stderr.join("\n");
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "after {after}, bt run did not exit with 0 within 30 s ({status:?}); stdout {:?}; \
+             stderr:\n{stderr}",
+            self.out.try_iter().collect::<Vec<_>>()
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        stderr
+    }
+}
+
+/// Moments of a test as times in `bt run`'s frame log (milliseconds since `bt` started): the
+/// log's first present is when the test saw the window announce itself, at `ready`.
+struct LogClock {
+    ready: Instant,
+    first_present_ms: f64,
+}
+
+impl LogClock {
+    fn new(ready: Instant, times: &[f64]) -> LogClock {
+        LogClock {
+            ready,
+            first_present_ms: *times.first().expect("the frame log has frames"),
+        }
+    }
+
+    fn ms(&self, at: Instant) -> f64 {
+        self.first_present_ms + at.saturating_duration_since(self.ready).as_secs_f64() * 1000.0
+    }
+
+    /// How many of `times` fall between `from` and `to`.
+    fn count(&self, times: &[f64], from: Instant, to: Instant) -> usize {
+        let (from, to) = (self.ms(from), self.ms(to));
+        times.iter().filter(|&&t| t > from && t < to).count()
+    }
+}
+
+/// The window id in `bt run`'s "running ... (..., X11 window N)" line.
+fn window_id(line: &str) -> String {
+    line.rsplit("X11 window ")
+        .next()
+        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no X11 window id in {line:?}"))
+        .to_string()
+}
+
+/// Asks `window` to close as a window manager's close button does: a `WM_DELETE_WINDOW`
+/// message. Sent in the X11 protocol itself: this xdotool has no command for it, and Xvfb runs
+/// no window manager.
+fn request_close(display: &str, window: u32) {
+    let number = display
+        .trim_start_matches(':')
+        .split('.')
+        .next()
+        .unwrap_or_default();
+    let mut x = UnixStream::connect(format!("/tmp/.X11-unix/X{number}"))
+        .unwrap_or_else(|e| panic!("cannot connect to the X server {display}: {e}"));
+    x.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    // Connection setup: little-endian, protocol 11.0, no authorisation (Xvfb asks none here).
+    x.write_all(&[b'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        .unwrap();
+    let mut head = [0u8; 8];
+    x.read_exact(&mut head).unwrap();
+    assert_eq!(head[0], 1, "the X server refused the connection");
+    let mut rest = vec![0u8; usize::from(u16::from_le_bytes([head[6], head[7]])) * 4];
+    x.read_exact(&mut rest).unwrap();
+    let protocols = intern_atom(&mut x, "WM_PROTOCOLS");
+    let delete = intern_atom(&mut x, "WM_DELETE_WINDOW");
+    // SendEvent (opcode 25, 11 words) to the window's own client, no event mask...
+    let mut request = vec![25u8, 0];
+    request.extend(11u16.to_le_bytes());
+    request.extend(window.to_le_bytes());
+    request.extend(0u32.to_le_bytes());
+    // ... of a ClientMessage (33) with 32-bit data: WM_DELETE_WINDOW at CurrentTime (0).
+    request.extend([33u8, 32, 0, 0]);
+    request.extend(window.to_le_bytes());
+    request.extend(protocols.to_le_bytes());
+    for word in [delete, 0, 0, 0, 0] {
+        request.extend(word.to_le_bytes());
+    }
+    x.write_all(&request).unwrap();
+    // GetInputFocus (43): its reply comes after any error the SendEvent raised.
+    x.write_all(&[43, 0, 1, 0]).unwrap();
+    let mut reply = [0u8; 32];
+    x.read_exact(&mut reply).unwrap();
+    assert_eq!(
+        reply[0], 1,
+        "the X server rejected the close message: {reply:?}"
+    );
+}
+
+/// The X11 atom called `name` (InternAtom, opcode 16).
+fn intern_atom(x: &mut UnixStream, name: &str) -> u32 {
+    let pad = (4 - name.len() % 4) % 4;
+    let mut request = vec![16u8, 0];
+    request.extend((((8 + name.len() + pad) / 4) as u16).to_le_bytes());
+    request.extend((name.len() as u16).to_le_bytes());
+    request.extend([0, 0]);
+    request.extend(name.as_bytes());
+    request.extend(std::iter::repeat_n(0u8, pad));
+    x.write_all(&request).unwrap();
+    let mut reply = [0u8; 32];
+    x.read_exact(&mut reply).unwrap();
+    assert_eq!(reply[0], 1, "InternAtom {name} failed: {reply:?}");
+    u32::from_le_bytes([reply[8], reply[9], reply[10], reply[11]])
+}
+
+/// The present times in a `--frame-log` file, in milliseconds since `bt` started.
+fn present_times(log: &Path) -> Vec<f64> {
+    let csv = std::fs::read_to_string(log)
+        .unwrap_or_else(|e| panic!("no frame log at {}: {e}", log.display()));
+    csv.lines()
+        .skip(1)
+        .map(|row| {
+            row.split(',')
+                .nth(1)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("a bad frame-log row {row:?}"))
+        })
+        .collect()
+}
+
+/// The most presents in any one second of `times` (sorted, in ms).
+fn most_in_a_second(times: &[f64]) -> usize {
+    times
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| times[i..].partition_point(|&u| u < t + 1000.0))
+        .max()
+        .unwrap_or(0)
+}
+
+/// How long the window is resized for in each trial of the storm, how often, and how many
+/// trials (a fresh `bt run` each): before the window learnt to skip a frame it could not
+/// present, 3 s of this wedged it in 4 trials of 5.
+const STORM: Duration = Duration::from_secs(3);
+const STORM_RESIZES_PER_SECOND: u32 = 10;
+const STORM_TRIALS: u64 = 5;
+
+/// Xvfb's monitor reports 60 Hz: with vsync on, presents stay at most once per refresh. The
+/// margin is for a present that waited behind a slow one and followed it closely.
+const MAX_PRESENTS_PER_SECOND: usize = 60 + 6;
+
+#[test]
+fn a_resize_storm_never_wedges_the_window_and_presents_stay_paced() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    for trial in 0..STORM_TRIALS {
+        let dir = ScratchDir::new("window-storm");
+        let log = dir.join("frames.csv");
+        let mut bt = bt_run(&x, &dir);
+        bt.args(["hello", "--exit-after", "300", "--captures"])
+            .arg(dir.join("captures"))
+            .arg("--frame-log")
+            .arg(&log);
+        let bt = Running::start(&x, bt, "hello");
+
+        // Random sizes from a seeded generator (xorshift), so a failing trial can be replayed.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64 ^ (trial + 1);
+        let mut next = |lo: u64, hi: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (lo + seed % (hi - lo + 1)).to_string()
+        };
+        let resizes = STORM.as_secs() as u32 * STORM_RESIZES_PER_SECOND;
+        let gap = format!("{}", 1.0 / f64::from(STORM_RESIZES_PER_SECOND));
+        let mut script: Vec<String> = Vec::new();
+        for _ in 0..resizes {
+            let (w, h) = (next(200, 1000), next(150, 800));
+            script.extend(["windowsize".into(), bt.window.clone(), w, h]);
+            script.extend(["sleep".into(), gap.clone()]);
+        }
+        let script: Vec<&str> = script.iter().map(String::as_str).collect();
+        let storm_began = Instant::now();
+        xdotool_within(&x.display, &script, Duration::from_secs(60));
+        let storm_ended = Instant::now();
+        pause(1000);
+        let after_ended = Instant::now();
+
+        // Keys still reach the cart: F9 saves a screenshot.
+        bt.xdotool(&["windowfocus", "--sync", &bt.window]);
+        bt.xdotool(&["key", "F9"]);
+        let mut seen = Vec::new();
+        assert!(
+            wait_for(&bt.out, "saved ", Duration::from_secs(20), &mut seen).is_some(),
+            "trial {trial}: F9 saved nothing after the storm; stdout {seen:?}"
+        );
+        let ready = bt.ready;
+        let stderr = bt.close();
+
+        let times = present_times(&log);
+        let clock = LogClock::new(ready, &times);
+        let in_storm = clock.count(&times, storm_began, storm_ended);
+        let after_storm = clock.count(&times, storm_ended, after_ended);
+        let storm_s = storm_ended.duration_since(storm_began).as_secs_f64();
+        assert!(
+            in_storm as f64 >= 10.0 * storm_s,
+            "trial {trial}: only {in_storm} presents in the {storm_s:.1} s storm; stderr:\n{stderr}"
+        );
+        assert!(
+            after_storm >= 10,
+            "trial {trial}: only {after_storm} presents in the second after the storm"
+        );
+        let most = most_in_a_second(&times);
+        assert!(
+            most <= MAX_PRESENTS_PER_SECOND,
+            "trial {trial}: {most} presents in one second, more than one per refresh"
+        );
+        let _ = writeln!(
+            std::io::stderr(),
+            "storm trial {trial}: {in_storm} presents in {storm_s:.1} s of resizes, \
+             {after_storm} in the second after, at most {most} in any second"
+        );
+    }
+}
+
+#[test]
+fn a_window_destroyed_from_outside_ends_the_run_cleanly() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-destroyed");
+    let mut bt = bt_run(&x, &dir);
+    bt.args(["hello", "--exit-after", "300"]);
+    let bt = Running::start(&x, bt, "hello");
+    pause(300);
+    bt.xdotool(&["windowclose", &bt.window]);
+    bt.expect_clean_exit("xdotool windowclose");
+}
+
+#[test]
+fn a_window_wider_than_the_gpu_allows_keeps_presenting() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-huge");
+    let log = dir.join("frames.csv");
+    let mut bt = bt_run(&x, &dir);
+    bt.args(["hello", "--exit-after", "300", "--frame-log"])
+        .arg(&log);
+    let mut bt = Running::start(&x, bt, "hello");
+    pause(300);
+    // Wider than any GPU's largest texture (16384 for lavapipe): the surface is clamped.
+    bt.xdotool(&["windowsize", &bt.window, "20000", "300"]);
+    let big = Instant::now();
+    pause(1500);
+    bt.assert_running("a resize to 20000x300");
+    let small = Instant::now();
+    bt.xdotool(&["windowsize", &bt.window, "640", "480"]);
+    pause(1000);
+    let end = Instant::now();
+    let ready = bt.ready;
+    let stderr = bt.close();
+
+    let times = present_times(&log);
+    let clock = LogClock::new(ready, &times);
+    // The size is given a moment to settle before presents are counted.
+    let settle = Duration::from_millis(300);
+    let wide = clock.count(&times, big + settle, small);
+    let back = clock.count(&times, small + settle, end);
+    assert!(wide >= 5, "only {wide} presents while 20000 px wide");
+    assert!(back >= 5, "only {back} presents once back to 640x480");
+    assert!(
+        !stderr.to_lowercase().contains("error"),
+        "an error on stderr:\n{stderr}"
+    );
+}
+
+#[test]
+fn a_plain_x11_session_without_a_runtime_dir_prints_no_error() {
+    let Some(x) = x_server(&["Xvfb"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-no-runtime-dir");
+    let mut bt = bt_run(&x, &dir);
+    bt.args(["hello", "--exit-after", "1"]);
+    // As on a bare X server or a CI job: no runtime folder, no Wayland, no GPU choice.
+    for var in [
+        "XDG_RUNTIME_DIR",
+        "WAYLAND_SOCKET",
+        "NODEVICE_SELECT",
+        "MESA_VK_DEVICE_SELECT",
+        "DRI_PRIME",
+    ] {
+        bt.env_remove(var);
+    }
+    let stderr = Running::start(&x, bt, "hello").expect_clean_exit("--exit-after 1");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.to_lowercase().contains("error"))
+        .collect();
+    assert!(errors.is_empty(), "error lines on stderr: {errors:?}");
 }
 
 #[test]

@@ -1,27 +1,35 @@
 //! `bt run`: a cart in a window, with keyboard, mouse and gamepads.
 //!
-//! winit owns the window and its events, pixels uploads the framebuffer and scales it by a whole
-//! number with black bars around it, gilrs reads gamepads. Everything they report is turned into
-//! [`HostEvent`]s for the same [`Host`] that tests drive headless; this module only adds the
-//! platform: creating the surface, keeping its size in step with the window, pacing redraws and
-//! presenting.
+//! winit owns the window and its events, wgpu uploads the framebuffer and scales it by a whole
+//! number with black bars around it (`gpu`), gilrs reads gamepads. Everything they report is
+//! turned into [`HostEvent`]s for the same [`Host`] that tests drive headless; this module only
+//! adds the platform: keeping the surface's size in step with the window, pacing frames and
+//! handing them to the presenting thread.
 //!
-//! Each redraw asks the engine for one frame at the current time (the clock decides what it is
-//! worth), copies the framebuffer through the palette into the surface and presents it. With vsync
-//! (the default) the present waits for the display. With a paced clock the loop sleeps until the
-//! clock's next slot instead of asking early, so it never spins.
+//! Each frame asks the engine for the frame at the current time (the clock decides what it is
+//! worth), copies the framebuffer through the palette into a buffer and hands it to
+//! `presenter`, which shows it on a thread of its own: the event loop never waits for the GPU,
+//! so close, keys and `--exit-after` work whatever the driver does. Frames are made at most once
+//! per refresh of the monitor with vsync on (the default), resizes included; with a paced clock
+//! the loop sleeps until the clock's next slot instead of asking early, so it never spins. The
+//! surface follows the window once its size has settled ([`resize`]), never beyond what the
+//! device allows.
 
 pub mod gamepad;
+mod gpu;
 pub mod keys;
+pub mod layout;
+mod presenter;
+pub mod resize;
 pub mod stats;
 
+use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bt::{BTN_POINTER_A, BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D};
-use pixels::{wgpu, Pixels, PixelsBuilder, SurfaceTexture};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
@@ -36,7 +44,10 @@ use crate::manifest::PaletteSource;
 use crate::spec::ClockSpec;
 use crate::watch::AssetWatcher;
 use gamepad::Gamepads;
-use stats::{PresentLog, Presented};
+use gpu::Gpu;
+use layout::{surface_size, Placement};
+use presenter::Presenter;
+use resize::SizeSettler;
 
 /// The window the default scale aims to fit: large enough for a clear picture, small enough for
 /// a laptop screen with room for the desktop around it.
@@ -53,6 +64,12 @@ const FRAME_LOG_CAPACITY: usize = 1 << 16;
 
 /// Frames left out of the rate and jitter summary: the first few pay for window creation.
 const SUMMARY_WARMUP: usize = 10;
+
+/// How soon to look again for a free pixel buffer when both are still being presented.
+const BUFFER_POLL: Duration = Duration::from_millis(2);
+
+/// How long a closing window waits for the presenting thread to finish its frame.
+const STOP_PATIENCE: Duration = Duration::from_secs(2);
 
 /// How `bt run` opens and drives its window, beyond the cart's own settings. The command line
 /// fills it in (see `bt run --help`).
@@ -143,6 +160,8 @@ pub fn run_cart(
     args: &WindowOptions,
     palette: Option<PaletteSource>,
 ) -> Result<(), String> {
+    // Before any thread starts: it changes the environment the Vulkan loader reads.
+    quiet_device_select_probe();
     let (keymap, _) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
     if let Some(spec) = &args.clock {
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
@@ -176,40 +195,42 @@ pub fn run_cart(
     if let Some(note) = pad_note {
         eprintln!("bt: {note}; playing on without them");
     }
+    let settings = host.engine().settings();
+    let display = (settings.width, settings.height);
     let mut app = App {
         host,
         name: name.to_string(),
         args: args.clone(),
         window: None,
-        pixels: None,
-        surface: (0, 0),
+        gone: false,
+        presenter: None,
+        display,
+        max_side: 1,
+        present_mode: String::new(),
+        sizes: SizeSettler::new((0, 0)),
         pads,
         start: Instant::now(),
         error: None,
-        log: PresentLog::with_capacity(if args.frame_log.is_some() {
-            FRAME_LOG_CAPACITY
-        } else {
-            0
-        }),
-        announced: false,
         shown: None,
         dirty: true,
         present_interval: None,
-        last_present: None,
+        last_frame: None,
+        starved_until: None,
     };
-    event_loop
-        .run_app(&mut app)
-        .map_err(|e| format!("window event loop: {e}"))?;
+    let ran = event_loop.run_app(&mut app);
+    // Stopped whatever happened, so the frame log is complete and the surface goes first.
+    let log = app.presenter.take().map(|p| p.stop(STOP_PATIENCE));
+    ran.map_err(|e| format!("window event loop: {e}"))?;
     if let Some((path, ticks)) = app.host.finish_recording()? {
         println!("recorded {ticks} updates to {}", path.display());
     }
     if let Some(e) = app.error {
         return Err(e);
     }
-    if let Some(path) = &args.frame_log {
-        crate::capture::write_atomically(path, app.log.to_csv().as_bytes())
+    if let (Some(path), Some(log)) = (&args.frame_log, log) {
+        crate::capture::write_atomically(path, log.to_csv().as_bytes())
             .map_err(|e| e.to_string())?;
-        match app.log.summary(SUMMARY_WARMUP) {
+        match log.summary(SUMMARY_WARMUP) {
             Some(s) => println!("presented {s} (log in {})", path.display()),
             None => println!(
                 "too few frames presented to measure (log in {})",
@@ -235,34 +256,74 @@ pub fn run_cart(
     Ok(())
 }
 
+/// Mesa's Vulkan device-selection layer picks the default GPU by asking the desktop which one
+/// it draws with, and asks Wayland first by connecting to a compositor. With no usable
+/// `XDG_RUNTIME_DIR` (a bare X server, a CI job, a login without a session) libwayland prints
+/// "error: XDG_RUNTIME_DIR is invalid or not set in the environment." for each attempt, though
+/// nothing is wrong and `bt run` goes on with X11. That probe cannot succeed there, so the layer
+/// is turned off with its documented `NODEVICE_SELECT=1`; wgpu still picks the adapter by power
+/// preference. Someone choosing a device through the layer keeps it.
+fn quiet_device_select_probe() {
+    let var = std::env::var_os;
+    if probe_can_only_complain(
+        var("XDG_RUNTIME_DIR").as_deref(),
+        var("WAYLAND_DISPLAY").as_deref(),
+        var("WAYLAND_SOCKET").is_some(),
+        ["NODEVICE_SELECT", "MESA_VK_DEVICE_SELECT", "DRI_PRIME"]
+            .iter()
+            .any(|v| var(v).is_some()),
+    ) {
+        std::env::set_var("NODEVICE_SELECT", "1");
+    }
+}
+
+/// Whether libwayland would refuse to connect for want of a runtime folder (its test: the
+/// variable is missing or not an absolute path), on a session without Wayland, with no one
+/// steering the device-selection layer.
+fn probe_can_only_complain(
+    runtime_dir: Option<&OsStr>,
+    wayland_display: Option<&OsStr>,
+    wayland_socket: bool,
+    layer_steered: bool,
+) -> bool {
+    let absolute =
+        |v: Option<&OsStr>| v.is_some_and(|v| v.as_encoded_bytes().first() == Some(&b'/'));
+    let wayland = wayland_socket || wayland_display.is_some_and(|d| !d.is_empty());
+    !wayland && !absolute(runtime_dir) && !layer_steered
+}
+
 struct App {
     host: Host,
     name: String,
     args: WindowOptions,
     window: Option<Arc<Window>>,
-    pixels: Option<Pixels<'static>>,
-    /// The size the surface was last configured for.
-    surface: (u32, u32),
+    /// The window was destroyed from outside: nothing may ask the window system about it.
+    gone: bool,
+    presenter: Option<Presenter>,
+    /// The cart's display size, in display pixels.
+    display: (u32, u32),
+    /// The longest side a surface may have on the device.
+    max_side: u32,
+    present_mode: String,
+    /// The window's size, and the size its surface follows.
+    sizes: SizeSettler,
     pads: Gamepads,
     start: Instant,
     error: Option<String>,
-    log: PresentLog,
-    announced: bool,
     /// When the first frame was presented.
     shown: Option<Instant>,
     /// Something changed that a paused window must present.
     dirty: bool,
-    /// With vsync on, the shortest time between presents: one refresh of the monitor. A display
+    /// With vsync on, the shortest time between frames: one refresh of the monitor. A display
     /// enforces it itself; a virtual one (Xvfb) does not, and would be flooded with frames.
     present_interval: Option<Duration>,
-    last_present: Option<Instant>,
+    /// When the last frame was made.
+    last_frame: Option<Instant>,
+    /// A frame was due and no pixel buffer was free: when to look again.
+    starved_until: Option<Instant>,
 }
 
 impl App {
-    fn now_ms(&self) -> f64 {
-        self.start.elapsed().as_secs_f64() * 1000.0
-    }
-
     fn fail(&mut self, event_loop: &ActiveEventLoop, message: String) {
         self.error.get_or_insert(message);
         event_loop.exit();
@@ -299,26 +360,31 @@ impl App {
                 .create_window(attrs)
                 .map_err(|e| format!("cannot create the window: {e}"))?,
         );
+        // Asked once, while the window surely exists; after this the size comes from resize
+        // events, since asking about a window destroyed from outside panics in winit.
         let size = window.inner_size();
-        let surface = SurfaceTexture::new(size.width.max(1), size.height.max(1), window.clone());
-        let pixels = PixelsBuilder::new(w, h, surface)
-            .enable_vsync(self.args.vsync)
-            // Vulkan (or Metal, DX12): pixels' OpenGL path cannot present to an X11 window.
-            .wgpu_backend(wgpu::Backends::PRIMARY)
-            .clear_color(wgpu::Color::BLACK)
-            .build()
-            .map_err(|e| match e {
-                pixels::Error::AdapterNotFound
-                | pixels::Error::DeviceNotFound(_)
-                | pixels::Error::CreateSurface(_) => no_gpu_message(&e.to_string()),
-                other => format!("cannot set up drawing to the window: {other}"),
-            })?;
-        self.surface = (size.width.max(1), size.height.max(1));
-        let backend = format!("{:?}", pixels.adapter().get_info().backend).to_lowercase();
+        let size = (size.width, size.height);
+        let (display, vsync) = (self.display, self.args.vsync);
+        let gpu = Gpu::new(window.clone(), size, display, vsync)
+            .map_err(|e| no_gpu_message(&e.to_string()))?;
         if let Some(overlay) = self.host.engine_mut().overlay_mut() {
-            overlay.set_backend(&backend);
+            overlay.set_backend(&gpu.backend());
         }
-        self.pixels = Some(pixels);
+        self.max_side = gpu.max_side();
+        self.present_mode = format!("{:?}", gpu.present_mode());
+        let rebuild = {
+            let window = window.clone();
+            move |size| Gpu::new(window.clone(), size, display, vsync).map_err(|e| e.to_string())
+        };
+        let capacity = if self.args.frame_log.is_some() {
+            FRAME_LOG_CAPACITY
+        } else {
+            0
+        };
+        let presenter = Presenter::start(gpu, display, self.start, capacity, rebuild)
+            .map_err(|e| format!("cannot start presenting: {e}"))?;
+        self.presenter = Some(presenter);
+        self.sizes = SizeSettler::new(size);
         window.request_redraw();
         self.window = Some(window);
         Ok(())
@@ -329,7 +395,7 @@ impl App {
         self.dirty = true;
         match action {
             HostAction::ToggleFullscreen => {
-                if let Some(w) = &self.window {
+                if let (Some(w), false) = (&self.window, self.gone) {
                     let next = match w.fullscreen() {
                         Some(_) => None,
                         None => Some(Fullscreen::Borderless(None)),
@@ -349,9 +415,6 @@ impl App {
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
             _ => {}
         }
-        if let Some(w) = &self.window {
-            w.request_redraw();
-        }
     }
 
     fn event(&mut self, event: HostEvent<'_>) {
@@ -359,79 +422,85 @@ impl App {
         self.act(action);
     }
 
-    /// Makes the surface `width` x `height` unless it already is. Returns `false` when it could
-    /// not (the run then ends with a message); a 0 x 0 size is left alone.
-    fn resize_surface(&mut self, event_loop: &ActiveEventLoop, width: u32, height: u32) -> bool {
-        if width == 0 || height == 0 || (width, height) == self.surface {
-            return true;
-        }
-        let Some(pixels) = &mut self.pixels else {
-            return true;
-        };
-        if let Err(e) = pixels.resize_surface(width, height) {
-            self.fail(event_loop, format!("cannot resize the surface: {e}"));
-            return false;
-        }
-        self.surface = (width, height);
-        true
+    /// The earliest the next frame may be made: one refresh after the last with vsync on,
+    /// whatever asked for it (a resize, an exposed window, a key).
+    fn earliest_frame(&self) -> Option<Instant> {
+        self.present_interval
+            .zip(self.last_frame)
+            .map(|(interval, last)| last + interval)
     }
 
+    /// Makes a frame and hands it to the presenting thread, when one may be made now.
     fn redraw(&mut self, event_loop: &ActiveEventLoop) {
-        // Keep the surface the window's size before every render: rendering to a surface of a
-        // stale size makes pixels retry for ever. A minimised window (0 x 0) draws nothing.
-        let Some(size) = self.window.as_ref().map(|w| w.inner_size()) else {
-            return;
-        };
-        if size.width == 0 || size.height == 0 {
+        if self.gone {
             return;
         }
-        if !self.resize_surface(event_loop, size.width, size.height) {
+        let now = Instant::now();
+        if self.earliest_frame().is_some_and(|at| at > now) {
             return;
         }
-        let Some(pixels) = &mut self.pixels else {
+        let size = self.sizes.surface_size(now);
+        let Some(presenter) = &self.presenter else {
             return;
         };
-        // Presents are paced from when each frame began, so the frame's own cost does not
-        // stretch the interval.
-        let began = Instant::now();
-        let now = self.start.elapsed().as_secs_f64() * 1000.0;
-        let report = self.host.frame(now);
+        // A minimised window (0 x 0) makes no frames.
+        if surface_size(size, self.max_side).is_none() {
+            return;
+        }
+        let Some(mut rgba) = presenter.buffer() else {
+            self.starved_until = Some(now + BUFFER_POLL);
+            return;
+        };
+        self.starved_until = None;
+        let now_ms = now.duration_since(self.start).as_secs_f64() * 1000.0;
+        let report = self.host.frame(now_ms);
         let engine = self.host.engine();
         engine
             .palette()
-            .write_rgba(engine.framebuffer().pixels(), pixels.frame_mut());
-        if let Err(e) = pixels.render() {
-            self.fail(event_loop, format!("cannot present the frame: {e}"));
+            .write_rgba(engine.framebuffer().pixels(), &mut rgba);
+        let updates = report.map_or(0, |r| r.stats.updates);
+        if !presenter.present(rgba, size, updates, engine.ticks()) {
+            self.fail(event_loop, "the presenting thread stopped".to_string());
             return;
         }
+        // Frames are paced from when each began, so a frame's own cost does not stretch the
+        // interval.
+        self.last_frame = Some(now);
         self.dirty = false;
-        self.last_present = Some(began);
-        let at_ms = self.now_ms();
-        self.log.push(Presented {
-            at_ms,
-            updates: report.map_or(0, |r| r.stats.updates),
-            ticks: self.host.engine().ticks(),
-        });
-        if !self.announced {
-            self.announced = true;
-            self.shown = Some(Instant::now());
-            self.announce();
+    }
+
+    /// When the next frame should be made: `None` for now.
+    fn next_wake(&self, now: Instant) -> Option<Instant> {
+        // A window waiting for nothing else still shows its new size once it has settled.
+        let or_settled = |at: Instant| Some(self.sizes.settles_at().map_or(at, |s| s.min(at)));
+        if surface_size(self.sizes.latest(), self.max_side).is_none() {
+            return or_settled(now + IDLE_POLL);
         }
+        if self.host.is_paused() && !self.dirty {
+            // Nothing moves: wake only for events, gamepads and --exit-after.
+            return or_settled(now + IDLE_POLL);
+        }
+        let now_ms = now.duration_since(self.start).as_secs_f64() * 1000.0;
+        if let Some(due) = self.host.engine().next_frame_ms() {
+            if due > now_ms && !self.dirty {
+                return or_settled(now + paced_wait(due - now_ms));
+            }
+        }
+        self.earliest_frame()
+            .max(self.starved_until)
+            .filter(|&at| at > now)
     }
 
     /// Tells a script the window is up: size, present mode and the X11 window id.
     fn announce(&self) {
-        let (Some(window), Some(pixels)) = (&self.window, &self.pixels) else {
+        let Some(window) = &self.window else {
             return;
         };
-        let size = window.inner_size();
+        let (w, h) = self.sizes.latest();
         let id = x11_window_id(window).map_or(String::new(), |id| format!(", X11 window {id}"));
         say(&format!(
-            "running {} in a {}x{} window ({:?}{id})",
-            self.name,
-            size.width,
-            size.height,
-            pixels.present_mode()
+            "running {} in a {w}x{h} window ({}{id})",
+            self.name, self.present_mode
         ));
     }
 }
@@ -508,22 +577,25 @@ impl ApplicationHandler for App {
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            WindowEvent::Destroyed => {
+                // Destroyed from outside (`xdotool windowclose`, a window manager's kill): the
+                // player's close, not an error.
+                self.gone = true;
+                event_loop.exit();
+            }
+            WindowEvent::RedrawRequested => {
+                // Asked by us or by the window system (an exposed window): either way the
+                // picture is shown again, paced like every other frame.
+                self.dirty = true;
+                self.redraw(event_loop);
+            }
             WindowEvent::Resized(size) => {
-                // Follow the new size at once, before anything presents to the old one: a present
-                // to a stale swapchain makes pixels reconfigure inside render, which can stall.
-                self.resize_surface(event_loop, size.width, size.height);
-                self.dirty = true;
-                if let Some(w) = &self.window {
-                    w.request_redraw();
-                }
+                // Noted, not followed at once: the surface takes the size once it has settled,
+                // and the frame after that shows it.
+                self.sizes
+                    .resized((size.width, size.height), Instant::now());
             }
-            WindowEvent::ScaleFactorChanged { .. } => {
-                self.dirty = true;
-                if let Some(w) = &self.window {
-                    w.request_redraw();
-                }
-            }
+            WindowEvent::ScaleFactorChanged { .. } => self.dirty = true,
             WindowEvent::Focused(false) => self.event(HostEvent::FocusLost),
             WindowEvent::KeyboardInput { event, .. } => {
                 let down = event.state == ElementState::Pressed;
@@ -539,16 +611,13 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::CursorMoved { position, .. } => {
-                if let Some(pixels) = &self.pixels {
-                    let at = (position.x as f32, position.y as f32);
-                    let (x, y) = pixels
-                        .window_pos_to_pixel(at)
-                        .unwrap_or_else(|outside| pixels.clamp_pixel_pos(outside));
-                    self.event(HostEvent::PointerMoved {
-                        x: x as i32,
-                        y: y as i32,
-                    });
-                }
+                let surface = surface_size(self.sizes.latest(), self.max_side).unwrap_or((1, 1));
+                let (x, y) = Placement::new(surface, self.display).to_display(
+                    position.x,
+                    position.y,
+                    self.display,
+                );
+                self.event(HostEvent::PointerMoved { x, y });
             }
             WindowEvent::CursorLeft { .. } => self.event(HostEvent::PointerLeft),
             WindowEvent::MouseInput { state, button, .. } => {
@@ -576,10 +645,31 @@ impl ApplicationHandler for App {
         for a in actions {
             self.act(Some(a));
         }
-        let now = self.now_ms();
         if crate::stop::requested() {
             event_loop.exit();
             return;
+        }
+        if self.gone {
+            return;
+        }
+        if let Some(presenter) = &self.presenter {
+            if self.shown.is_none() {
+                if let Some(at) = presenter.first_shown() {
+                    self.shown = Some(at);
+                    self.announce();
+                }
+            }
+            if presenter.take_skipped() {
+                self.dirty = true;
+            }
+        }
+        // A size that has just settled is shown even by a paused or paced window.
+        if self
+            .sizes
+            .settles_at()
+            .is_some_and(|at| at <= Instant::now())
+        {
+            self.dirty = true;
         }
         if let (Some(limit), Some(shown)) = (self.args.exit_after, self.shown) {
             if shown.elapsed().as_secs_f64() >= limit {
@@ -588,31 +678,11 @@ impl ApplicationHandler for App {
             }
         }
         let Some(window) = &self.window else { return };
-        if self.host.is_paused() && !self.dirty {
-            // Nothing moves: wake only for events, gamepads and --exit-after.
-            event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + IDLE_POLL));
-            return;
-        }
-        match self.host.engine().next_frame_ms() {
-            Some(due) if due > now && !self.dirty => {
-                let wait = paced_wait(due - now);
-                event_loop.set_control_flow(ControlFlow::WaitUntil(Instant::now() + wait));
-            }
-            _ => {
-                // With vsync, no faster than the monitor refreshes (a resize still draws at once).
-                let next = self
-                    .present_interval
-                    .zip(self.last_present)
-                    .map(|(interval, last)| last + interval);
-                match next {
-                    Some(at) if at > Instant::now() && !self.dirty => {
-                        event_loop.set_control_flow(ControlFlow::WaitUntil(at));
-                    }
-                    _ => {
-                        event_loop.set_control_flow(ControlFlow::Wait);
-                        window.request_redraw();
-                    }
-                }
+        match self.next_wake(Instant::now()) {
+            Some(at) => event_loop.set_control_flow(ControlFlow::WaitUntil(at)),
+            None => {
+                event_loop.set_control_flow(ControlFlow::Wait);
+                window.request_redraw();
             }
         }
     }
@@ -685,6 +755,35 @@ mod tests {
         assert!(!types_text(Some(bt::Key::F9)));
         assert!(types_text(Some(bt::Key::KeyA)));
         assert!(types_text(None));
+    }
+
+    #[test]
+    fn the_wayland_probe_is_quietened_only_where_it_can_only_complain() {
+        let os = |s: &'static str| Some(OsStr::new(s));
+        // A bare X server or a CI job: no runtime folder, no Wayland.
+        assert!(probe_can_only_complain(None, None, false, false));
+        assert!(probe_can_only_complain(
+            os("relative"),
+            os(""),
+            false,
+            false
+        ));
+        // A desktop session: libwayland looks for a socket quietly.
+        assert!(!probe_can_only_complain(
+            os("/run/user/1000"),
+            None,
+            false,
+            false
+        ));
+        // Wayland itself, or someone steering the layer: left alone.
+        assert!(!probe_can_only_complain(
+            None,
+            os("wayland-0"),
+            false,
+            false
+        ));
+        assert!(!probe_can_only_complain(None, None, true, false));
+        assert!(!probe_can_only_complain(None, None, false, true));
     }
 
     #[test]
