@@ -917,3 +917,89 @@ fn a_key_that_presses_several_buttons_is_warned_about_once() {
         .unwrap();
     assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
 }
+
+/// The value at `q` of sorted `v` by nearest rank.
+fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+#[test]
+fn the_diagnose_summary_agrees_with_its_csv() {
+    let dir = ScratchDir::new("cli");
+    let (png, csv) = (dir.join("d.png"), dir.join("d.csv"));
+    let o = bt(&[
+        "diagnose",
+        "timers",
+        "--clock",
+        "sequence:16.7,16.7,50,8.3,400,5",
+        "--frames",
+        "240",
+        "--fixed-costs",
+        "-o",
+        png.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stdout(&o);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.splitn(12, ',').collect())
+        .collect();
+    let deltas: Vec<f64> = rows.iter().map(|r| r[1].parse().unwrap()).collect();
+    let span: f64 = deltas.iter().sum();
+    let frames = deltas.len();
+    assert!(
+        said.contains(&format!(
+            "{frames} frames over {:.1} s: {:.1} frames a second",
+            span / 1000.0,
+            frames as f64 * 1000.0 / span
+        )),
+        "{said}"
+    );
+    let mut sorted = deltas.clone();
+    sorted.sort_by(f64::total_cmp);
+    assert!(
+        said.contains(&format!(
+            "frame time  p50 {:.1} ms  p95 {:.1} ms  p99 {:.1} ms  max {:.1} ms",
+            nearest_rank(&sorted, 0.5),
+            nearest_rank(&sorted, 0.95),
+            nearest_rank(&sorted, 0.99),
+            sorted[sorted.len() - 1]
+        )),
+        "{said}"
+    );
+    let mut counts = [0usize; 9];
+    let (mut clamped, mut thrown) = (0, 0.0);
+    for r in &rows {
+        counts[r[2].parse::<usize>().unwrap().min(8)] += 1;
+        if r[5] == "true" {
+            clamped += 1;
+            thrown += r[6].parse::<f64>().unwrap();
+        }
+    }
+    let listed: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(u, n)| format!("{u}{}: {n}", if u == 8 { "+" } else { "" }))
+        .collect();
+    assert!(
+        said.contains(&format!("updates per frame  {}", listed.join("  "))),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "clamped frames {clamped} ({thrown:.1} ms thrown away)"
+        )),
+        "{said}"
+    );
+    let dropped: u64 = rows.iter().map(|r| r[10].parse::<u64>().unwrap()).sum();
+    assert!(
+        said.contains(&format!("dropped frames {dropped}")),
+        "{said}"
+    );
+}

@@ -797,3 +797,38 @@ fn a_long_seek_reports_how_far_it_has_come() {
     assert_eq!(seen, [(1024, 3000), (2048, 3000)]);
     assert_eq!(e.updates_since_init(), 3000);
 }
+
+#[test]
+fn present_fps_is_frames_over_the_elapsed_time_of_the_last_second() {
+    // Uneven frames: an average of per-frame rates would say far more than the truth.
+    for steps in [
+        vec![16.7, 16.7, 50.0, 8.3, 400.0],
+        vec![5.0, 40.0, 12.0, 33.0],
+        vec![1000.0 / 60.0],
+    ] {
+        let mut engine = bundled("hello");
+        engine.overlay_forced();
+        engine.set_clock(Box::new(SequenceClock::new(steps.clone()).unwrap()));
+        let mut deltas = Vec::new();
+        for _ in 0..240 {
+            if engine.advance(1) == 1 {
+                deltas.push(engine.last_frame().stats.delta_ms);
+            }
+        }
+        // The newest frames whose deltas add up to at most a second (at least one).
+        let (mut n, mut sum) = (0, 0.0);
+        for d in deltas.iter().rev() {
+            if n > 0 && sum + d > 1000.0 {
+                break;
+            }
+            n += 1;
+            sum += d;
+        }
+        let truth = n as f64 * 1000.0 / sum;
+        let shown = engine.overlay().unwrap().present_fps();
+        assert!(
+            (shown - truth).abs() < 1e-9,
+            "{steps:?}: overlay says {shown}, the frames say {truth}"
+        );
+    }
+}

@@ -256,6 +256,14 @@ pub fn run_cart(
     Ok(())
 }
 
+/// The window's title for a cart titled `title` and named `name`, paused at `paused` or playing.
+pub fn window_title(title: &str, name: &str, paused: Option<u64>) -> String {
+    match paused {
+        Some(tick) => format!("{title} - bt run {name} - PAUSED tick {tick}"),
+        None => format!("{title} - bt run {name}"),
+    }
+}
+
 /// Mesa's Vulkan device-selection layer picks the default GPU by asking the desktop which one
 /// it draws with, and asks Wayland first by connecting to a compositor. With no usable
 /// `XDG_RUNTIME_DIR` (a bare X server, a CI job, a login without a session) libwayland prints
@@ -349,7 +357,7 @@ impl App {
             .or(settings.window_scale)
             .unwrap_or_else(|| default_scale(w, h, monitor));
         let mut attrs = Window::default_attributes()
-            .with_title(format!("{} - bt run {}", settings.title, self.name))
+            .with_title(window_title(&settings.title, &self.name, None))
             .with_inner_size(PhysicalSize::new(w * scale, h * scale))
             .with_min_inner_size(PhysicalSize::new(w, h));
         if self.args.fullscreen {
@@ -387,6 +395,7 @@ impl App {
         self.sizes = SizeSettler::new(size);
         window.request_redraw();
         self.window = Some(window);
+        self.show_title();
         Ok(())
     }
 
@@ -409,11 +418,30 @@ impl App {
                 report.display(),
                 trace.display()
             )),
-            HostAction::SaveFailed(e) => eprintln!("bt: screenshot not saved: {e}"),
+            HostAction::SaveFailed(e) => {
+                let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
+            }
             HostAction::Paused => say("paused (F5 resumes, F6 steps one update)"),
             HostAction::Resumed => say("resumed"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
             _ => {}
+        }
+        self.show_title();
+    }
+
+    /// The window's title: the cart's, and `PAUSED tick N` while paused, as the overlay says.
+    fn show_title(&self) {
+        let (Some(window), false) = (&self.window, self.gone) else {
+            return;
+        };
+        let engine = self.host.engine();
+        let title = window_title(
+            &engine.settings().title,
+            &self.name,
+            engine.is_paused().then(|| engine.ticks()),
+        );
+        if window.title() != title {
+            window.set_title(&title);
         }
     }
 
@@ -793,5 +821,19 @@ mod tests {
         assert_eq!(pointer_button(MouseButton::Middle), Some(BTN_POINTER_C));
         assert_eq!(pointer_button(MouseButton::Forward), Some(BTN_POINTER_D));
         assert_eq!(pointer_button(MouseButton::Other(9)), None);
+    }
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::window_title;
+
+    #[test]
+    fn a_paused_window_says_so_in_its_title() {
+        assert_eq!(window_title("Snake", "snake", None), "Snake - bt run snake");
+        assert_eq!(
+            window_title("Snake", "snake", Some(42)),
+            "Snake - bt run snake - PAUSED tick 42"
+        );
     }
 }
