@@ -274,13 +274,19 @@ macro_rules! timing_methods {
 }
 pub(crate) use timing_methods;
 
+/// A small console for the crate's unit tests: 8x8 pixels at 10 updates a second, seed 1.
+#[cfg(test)]
+pub(crate) fn test_console() -> Console {
+    Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Color32, Easing, BTN_A};
 
     fn console() -> Console {
-        Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
+        test_console()
     }
 
     #[test]

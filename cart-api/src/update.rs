@@ -416,7 +416,7 @@ mod tests {
     use crate::Settings;
 
     fn console() -> Console {
-        Console::new(&Settings::default().display(8, 8).target_fps(10.0), 1)
+        crate::console::test_console()
     }
 
     #[test]

@@ -71,14 +71,7 @@ fn summary_table(s: &Summary, budget_ms: f64) -> String {
             s.p50_ms, s.p95_ms, s.p99_ms, s.max_ms
         ),
     );
-    let counts: Vec<String> = s
-        .updates_per_frame
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(u, n)| format!("{u}{}: {n}", if u == 8 { "+" } else { "" }))
-        .collect();
-    row("frames by updates run", counts.join(", "));
+    row("frames by updates run", s.update_counts().join(", "));
     row(
         "clamped frames",
         format!("{} ({:.1} ms thrown away)", s.clamped, s.discarded_ms),

@@ -265,6 +265,17 @@ impl Summary {
         }
     }
 
+    /// The frames by updates run, as `"1: 167"`, one entry per count that occurred (`"8+"`
+    /// for the cap).
+    pub fn update_counts(&self) -> Vec<String> {
+        self.updates_per_frame
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(u, n)| format!("{u}{}: {n}", if u == 8 { "+" } else { "" }))
+            .collect()
+    }
+
     /// The summary as a few lines of text for a terminal.
     pub fn to_text(&self) -> String {
         let mut s = String::new();
@@ -280,14 +291,7 @@ impl Summary {
             "frame time  p50 {:.1} ms  p95 {:.1} ms  p99 {:.1} ms  max {:.1} ms",
             self.p50_ms, self.p95_ms, self.p99_ms, self.max_ms
         );
-        let counts: Vec<String> = self
-            .updates_per_frame
-            .iter()
-            .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .map(|(u, n)| format!("{u}{}: {n}", if u == 8 { "+" } else { "" }))
-            .collect();
-        let _ = writeln!(s, "updates per frame  {}", counts.join("  "));
+        let _ = writeln!(s, "updates per frame  {}", self.update_counts().join("  "));
         let _ = writeln!(
             s,
             "clamped frames {} ({:.1} ms thrown away)  dropped frames {}",
