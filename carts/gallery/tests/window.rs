@@ -408,42 +408,16 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
     );
     let binary = Path::new(env!("CARGO_BIN_EXE_bt")).with_file_name("robots");
 
-    let captures = dir.join("captures");
-    let mut child = Command::new(&binary)
-        .args([
-            "run",
-            "--scale",
-            "1",
-            "--exit-after",
-            RUN_SECONDS,
-            "--captures",
-        ])
-        .arg(&captures)
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_RUNTIME_DIR", dir.path())
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the cart's binary starts");
-    let out = lines(child.stdout.take().expect("piped"));
-    let err = lines(child.stderr.take().expect("piped"));
-    let child = Killed(child);
+    let mut bt = run_in_window(&binary, &x, &dir);
+    bt.args(["--scale", "1", "--exit-after", RUN_SECONDS, "--captures"])
+        .arg(dir.join("captures"));
+    let run = Running::start(&x, bt, "robots");
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
     let mut seen = Vec::new();
-    let errors = |err: &Receiver<String>| err.try_iter().collect::<Vec<_>>().join("\n");
-    let Some(ready) = wait_for(&out, "running robots", Duration::from_secs(60), &mut seen) else {
-        panic!(
-            "no window within 60 s; stdout {seen:?}; stderr:\n{}",
-            errors(&err)
-        );
-    };
-    let window = window_id(&ready);
-    xdotool(&x.display, &["windowfocus", "--sync", &window]);
     let mut shot = |what: &str| {
-        xdotool(&x.display, &["key", "F9"]);
-        let saved = wait_for(&out, "saved ", Duration::from_secs(15), &mut seen)
-            .unwrap_or_else(|| panic!("no screenshot ({what}); stderr:\n{}", errors(&err)));
+        run.xdotool(&["key", "F9"]);
+        let saved = wait_for(&run.out, "saved ", Duration::from_secs(15), &mut seen)
+            .unwrap_or_else(|| panic!("no screenshot ({what}); stdout {seen:?}"));
         PathBuf::from(saved.trim_start_matches("saved "))
     };
     // The robot stands in the middle of the 240x160 display; its top row is light blue.
@@ -493,7 +467,7 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
         "the reload error's text on the bar in {}",
         third.display()
     );
-    drop(child);
+    drop(run);
 }
 
 /// `bt run` in a window under Xvfb, from its first frame on.
@@ -511,7 +485,12 @@ struct Running {
 /// `bt run` under the X server `x`, with scratch folders in `dir` for its runtime folder and
 /// settings, and both output streams piped.
 fn bt_run(x: &Xvfb, dir: &ScratchDir) -> Command {
-    let mut bt = Command::new(env!("CARGO_BIN_EXE_bt"));
+    run_in_window(Path::new(env!("CARGO_BIN_EXE_bt")), x, dir)
+}
+
+/// `binary run` (`bt`, or a cart crate's own binary) under the X server `x`, as [`bt_run`].
+fn run_in_window(binary: &Path, x: &Xvfb, dir: &ScratchDir) -> Command {
+    let mut bt = Command::new(binary);
     bt.arg("run")
         .env("DISPLAY", &x.display)
         .env_remove("WAYLAND_DISPLAY")
@@ -899,45 +878,20 @@ fn a_cart_that_panics_keeps_its_window_open_with_the_panic_on_screen() {
         return;
     };
     let dir = ScratchDir::new("window-panic");
-    let captures = dir.join("captures");
     // The cart panics in the update at tick 30, half a second in; the window stays open until
     // --exit-after closes it, and bt then fails with the panic.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bt"))
-        .args(["run", "panic", "--arg", "panic_at=30", "--scale", "1"])
+    let mut bt = bt_run(&x, &dir);
+    bt.args(["panic", "--arg", "panic_at=30", "--scale", "1"])
         .args(["--exit-after", "6", "--captures"])
-        .arg(&captures)
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_RUNTIME_DIR", dir.path())
-        .env("XDG_CONFIG_HOME", dir.join("config"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("bt starts");
-    let out = lines(child.stdout.take().expect("piped"));
-    let err = lines(child.stderr.take().expect("piped"));
-    let mut child = Killed(child);
-    let mut seen = Vec::new();
-    let errors = |err: &Receiver<String>| err.try_iter().collect::<Vec<_>>().join("\n");
-    let Some(ready) = wait_for(&out, "running panic", Duration::from_secs(60), &mut seen) else {
-        panic!("no window within 60 s; stderr:\n{}", errors(&err));
-    };
-    let window = ready
-        .rsplit("X11 window ")
-        .next()
-        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
-        .unwrap_or_else(|| panic!("no X11 window id in {ready:?}"))
-        .to_string();
+        .arg(dir.join("captures"));
+    let mut run = Running::start(&x, bt, "panic");
     pause(1500);
-    assert!(
-        child.0.try_wait().ok().flatten().is_none(),
-        "the window stays open after the panic; stderr:\n{}",
-        errors(&err)
-    );
-    xdotool(&x.display, &["windowfocus", "--sync", &window]);
-    xdotool(&x.display, &["key", "F9"]);
-    let saved = wait_for(&out, "saved ", Duration::from_secs(15), &mut seen)
-        .unwrap_or_else(|| panic!("no screenshot; stderr:\n{}", errors(&err)));
+    run.assert_running("the cart panicked");
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
+    run.xdotool(&["key", "F9"]);
+    let mut seen = Vec::new();
+    let saved = wait_for(&run.out, "saved ", Duration::from_secs(15), &mut seen)
+        .unwrap_or_else(|| panic!("no screenshot; stdout {seen:?}"));
     let png = PathBuf::from(saved.trim_start_matches("saved "));
     assert_eq!(
         pixel(&png, 3, 6),
@@ -945,16 +899,11 @@ fn a_cart_that_panics_keeps_its_window_open_with_the_panic_on_screen() {
         "the panic shows across the top in {}",
         png.display()
     );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(s) = child.0.try_wait().expect("status") {
-            break s;
-        }
-        assert!(Instant::now() < deadline, "--exit-after did not close it");
-        pause(50);
-    };
+    let status = run
+        .exit_within(Duration::from_secs(30))
+        .expect("--exit-after closes it");
     pause(100);
-    let stderr = errors(&err);
+    let stderr = run.err.try_iter().collect::<Vec<_>>().join("\n");
     assert_eq!(status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains(
