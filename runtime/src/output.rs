@@ -61,6 +61,10 @@ pub enum Format {
     Html,
     /// JSON (a Chrome trace): `.json`.
     Json,
+    /// An animated GIF: `.gif`.
+    Gif,
+    /// Sound as a WAV file: `.wav`.
+    Wav,
     /// Anything: no name is refused.
     Any,
 }
@@ -73,6 +77,8 @@ impl Format {
             Format::Csv => Some("csv"),
             Format::Html => Some("html"),
             Format::Json => Some("json"),
+            Format::Gif => Some("gif"),
+            Format::Wav => Some("wav"),
             Format::Any => None,
         }
     }
@@ -91,6 +97,12 @@ impl Format {
                 .to_string(),
             Format::Json => "JSON is written here, so the name must end in .json \
                              (or be '-' for stdout, a device or a FIFO)"
+                .to_string(),
+            Format::Gif => "a GIF is written here, so the name must end in .gif \
+                            (or be '-' for stdout, a device or a FIFO)"
+                .to_string(),
+            Format::Wav => "a WAV file is written here, so the name must end in .wav \
+                            (or be '-' for stdout, a device or a FIFO)"
                 .to_string(),
             Format::Any => "any name".to_string(),
         }

@@ -313,6 +313,40 @@ fn a_name_that_does_not_match_the_format_is_refused() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("must end in .csv"), "{}", stderr(&o));
+    // Every other output checks its name the same way, before any work.
+    for (args, rule) in [
+        (
+            vec!["gif", "hello", "--seconds", "1", "-o", "x.png"],
+            "must end in .gif",
+        ),
+        (
+            vec!["wav", "hello", "--seconds", "1", "-o", "x.mp3"],
+            "must end in .wav",
+        ),
+        (
+            vec![
+                "diagnose",
+                "hello",
+                "--clock",
+                "constant:16",
+                "--frames",
+                "5",
+                "-o",
+                "d.png",
+                "--report",
+                "r.txt",
+            ],
+            "must end in .html",
+        ),
+    ] {
+        let o = bt_command()
+            .current_dir(dir.path())
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(rule), "{args:?}: {}", stderr(&o));
+    }
     // Upper case is the same name.
     let o = shot(&dir.join("UPPER.PNG"));
     assert!(o.status.success(), "{}", stderr(&o));

@@ -95,8 +95,8 @@ pub struct GifArgs {
     /// Integer upscale (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub scale: u32,
-    /// The GIF file to write.
-    #[arg(short, long)]
+    /// The GIF file to write ('-' for stdout).
+    #[arg(short, long, value_parser = gif_output)]
     pub output: PathBuf,
 }
 
@@ -123,8 +123,8 @@ pub struct WavArgs {
     /// Samples a second (8000 to 192000).
     #[arg(long, default_value_t = bt::sound::DEFAULT_SAMPLE_RATE, value_parser = clap::value_parser!(u32).range(8000..=192_000))]
     pub rate: u32,
-    /// The WAV file to write.
-    #[arg(short, long)]
+    /// The WAV file to write ('-' for stdout).
+    #[arg(short, long, value_parser = wav_output)]
     pub output: PathBuf,
 }
 
@@ -357,7 +357,7 @@ pub struct RunArgs {
     )]
     pub exit_after: Option<f64>,
     /// On exit, write every frame of the run as a Chrome trace (open it in Perfetto).
-    #[arg(long, value_name = "FILE.json")]
+    #[arg(long, value_name = "FILE.json", value_parser = json_output)]
     pub trace_out: Option<PathBuf>,
     /// Open with the overlay shown and this chart (` cycles the views, F7 the tall chart).
     #[arg(long, value_enum)]
@@ -464,7 +464,7 @@ pub struct DiagnoseArgs {
     pub csv: Option<PathBuf>,
     /// Also write a report to this HTML file: the summary and plots of frame time, cost and
     /// updates per frame, with clamps, drops and tags marked (one file, no network needed).
-    #[arg(long, value_name = "FILE.html")]
+    #[arg(long, value_name = "FILE.html", value_parser = html_output)]
     pub report: Option<PathBuf>,
     /// The PNG file to write ('-' for stdout).
     #[arg(short, long, value_parser = png_output)]
@@ -594,6 +594,22 @@ pub fn seconds_arg(s: &str) -> Result<f64, String> {
 /// or a FIFO. Everything else about it is checked when the command runs.
 fn png_output(s: &str) -> Result<PathBuf, String> {
     output_path(s, Format::Png)
+}
+
+fn gif_output(s: &str) -> Result<PathBuf, String> {
+    output_path(s, Format::Gif)
+}
+
+fn wav_output(s: &str) -> Result<PathBuf, String> {
+    output_path(s, Format::Wav)
+}
+
+fn html_output(s: &str) -> Result<PathBuf, String> {
+    output_path(s, Format::Html)
+}
+
+fn json_output(s: &str) -> Result<PathBuf, String> {
+    output_path(s, Format::Json)
 }
 
 /// An output path for CSV, as [`png_output`] with `.csv`.

@@ -694,11 +694,13 @@ fn save_side_by_side(
 }
 
 fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
+    // Checked before the work, written through the one output path.
+    let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
     let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
     let bytes = crate::animation::make_gif(&mut engine, args.from, args.seconds, args.scale)
         .map_err(|e| e.to_string())?;
-    capture::write_atomically(&args.output, &bytes).map_err(|e| e.to_string())?;
+    output.write(&bytes).map_err(|e| e.to_string())?;
     let fps = engine.settings().target_fps;
     let frames = crate::animation::gif_timing(fps, args.seconds).len();
     say(format_args!(
@@ -711,6 +713,7 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
 }
 
 fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
+    let output = Output::new(&args.output, Format::Wav).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
     let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
     engine.console_mut().set_sample_rate(args.rate);
@@ -720,7 +723,7 @@ fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
     };
     let bytes = crate::audio::make_wav(&mut engine, args.from, args.seconds, clock)
         .map_err(|e| e.to_string())?;
-    capture::write_atomically(&args.output, &bytes).map_err(|e| e.to_string())?;
+    output.write(&bytes).map_err(|e| e.to_string())?;
     say(format_args!(
         "wrote {} ({} s from {} s at {} Hz, {} bytes)\n",
         args.output.display(),
