@@ -85,27 +85,20 @@ impl Format {
 
     /// What names this format takes, for a message.
     pub fn name_rule(self) -> String {
-        match self {
-            Format::Png => "a PNG picture is written here, so the name must end in .png \
-                            (or be '-' for stdout, a device or a FIFO)"
-                .to_string(),
-            Format::Csv => "CSV is written here, so the name must end in .csv \
-                            (or be '-' for stdout, a device or a FIFO)"
-                .to_string(),
-            Format::Html => "an HTML report is written here, so the name must end in .html \
-                             (or be '-' for stdout, a device or a FIFO)"
-                .to_string(),
-            Format::Json => "JSON is written here, so the name must end in .json \
-                             (or be '-' for stdout, a device or a FIFO)"
-                .to_string(),
-            Format::Gif => "a GIF is written here, so the name must end in .gif \
-                            (or be '-' for stdout, a device or a FIFO)"
-                .to_string(),
-            Format::Wav => "a WAV file is written here, so the name must end in .wav \
-                            (or be '-' for stdout, a device or a FIFO)"
-                .to_string(),
-            Format::Any => "any name".to_string(),
-        }
+        let what = match self {
+            Format::Png => "a PNG picture",
+            Format::Csv => "CSV",
+            Format::Html => "an HTML report",
+            Format::Json => "JSON",
+            Format::Gif => "a GIF",
+            Format::Wav => "a WAV file",
+            Format::Any => return "any name".to_string(),
+        };
+        let ext = self.extension().unwrap_or_default();
+        format!(
+            "{what} is written here, so the name must end in .{ext} \
+             (or be '-' for stdout, a device or a FIFO)"
+        )
     }
 
     fn accepts(self, path: &Path) -> bool {
