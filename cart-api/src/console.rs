@@ -123,6 +123,12 @@ impl Console {
         self.synth.pending()
     }
 
+    /// What the synthesiser did in the last update (levels, voices, notes cut off): for a
+    /// host's meter; reading it changes nothing.
+    pub fn sound_meter(&self) -> crate::sound::SoundMeter {
+        self.synth.meter()
+    }
+
     /// Samples a second ([`DEFAULT_SAMPLE_RATE`](crate::sound::DEFAULT_SAMPLE_RATE) until set).
     pub fn sample_rate(&self) -> u32 {
         self.synth.rate()

@@ -268,3 +268,78 @@ fn an_undrained_buffer_keeps_at_most_a_second() {
     }
     assert!(con.pending_samples().len() <= 44_100);
 }
+
+#[test]
+fn the_meter_shows_levels_voices_and_notes_cut_off_without_changing_a_sample() {
+    let mut con = console(60.0);
+    assert!(!con.sound_meter().in_use, "no sound defined yet");
+    let (beep, quiet) = {
+        let mut ctx = con.init_context();
+        let beep = ctx
+            .sfx_add(Sfx::new(10, vec![Note::new(45, SQUARE, 7)]))
+            .unwrap();
+        let quiet = ctx
+            .sfx_add(Sfx::new(10, vec![Note::new(45, SQUARE, 1)]))
+            .unwrap();
+        (beep, quiet)
+    };
+    let meter = con.sound_meter();
+    assert!(meter.in_use);
+    assert_eq!((meter.voices, meter.stolen, meter.refused), (0, 0, 0));
+    {
+        let mut ctx = con.update_context(0);
+        assert_eq!(ctx.sfx_play(beep, Some(0)), Some(0));
+        assert_eq!(ctx.sfx_play(quiet, Some(2)), Some(2));
+    }
+    con.step_sound();
+    con.step_sound();
+    let meter = con.sound_meter();
+    assert_eq!(meter.voices, 2);
+    assert_eq!(meter.peaks[1], 0, "channel 1 is silent");
+    assert_eq!(meter.peaks[3], 0);
+    assert!(meter.peaks[0] > 4 * meter.peaks[2], "{:?}", meter.peaks);
+    assert!(meter.peaks[2] > 0);
+    // The loudest sample of the mix is within the sum of the channels' peaks.
+    let loudest = con.drain_samples().map(|s| s.unsigned_abs()).max().unwrap();
+    let sum = u32::from(meter.peaks[0]) + u32::from(meter.peaks[2]);
+    // (Each figure is rounded down on its own: a unit a channel either way.)
+    assert!(u32::from(loudest) <= sum + 2, "{loudest} {sum}");
+    {
+        let mut ctx = con.update_context(1);
+        // Channel 0 is busy: playing there cuts its note off.
+        ctx.sfx_play(quiet, Some(0));
+        ctx.sfx_play(beep, None);
+        ctx.sfx_play(beep, None);
+        // All four channels hold sound effects now: no room for a fifth.
+        assert_eq!(ctx.sfx_play(beep, None), None);
+    }
+    let meter = con.sound_meter();
+    assert_eq!((meter.voices, meter.stolen, meter.refused), (4, 1, 1));
+    con.reset(7);
+    assert_eq!(con.sound_meter(), bt::sound::SoundMeter::default());
+}
+
+#[test]
+fn the_meter_counts_clipped_samples() {
+    let mut con = console(60.0);
+    {
+        let mut ctx = con.init_context();
+        let loud = ctx
+            .sfx_add(Sfx::new(30, vec![Note::new(30, SQUARE, 7)]))
+            .unwrap();
+        for c in 0..4 {
+            ctx.sfx_play(loud, Some(c));
+        }
+        ctx.sound_master_volume(255);
+    }
+    for _ in 0..5 {
+        con.step_sound();
+    }
+    let clipped = con.sound_meter().clipped;
+    let at_limit = con
+        .drain_samples()
+        .filter(|&s| s == i16::MAX || s == i16::MIN)
+        .count() as u64;
+    assert_eq!(clipped, at_limit, "every sample at full scale was clipped");
+    assert!(clipped > 0, "four full squares in phase go past full scale");
+}

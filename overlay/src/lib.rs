@@ -29,6 +29,7 @@
 mod chart;
 mod drops;
 mod present;
+mod sound;
 mod tall;
 mod text;
 
@@ -43,12 +44,14 @@ pub use drops::{
     ERROR_RATIO, WARNING_RATIO,
 };
 pub use present::{PresentRate, PRESENT_RING, PRESENT_WINDOW_MS};
+pub use sound::{meter_level, SoundDevice, ALERT_FRAMES, METER_FLOOR_DB, METER_WARNING};
 pub use tall::{
     COST_SCALE_MS, DELTA_SCALE_MAX_BUDGETS, DELTA_SCALE_MIN_BUDGETS, DELTA_SCALE_UNBUDGETED_MS,
     TALL_GUTTER,
 };
 
 use chart::{Chart, Sample};
+use sound::SoundRow;
 use tall::Tall;
 use text::{display_label, metrics_row, plain_width, segments, text_width, timing_row};
 
@@ -217,6 +220,7 @@ pub struct Overlay {
     chart: Chart,
     tall: Tall,
     cart_rows: OverlayRows,
+    sound: SoundRow,
     line: String,
     /// A message from the host for the player (a file that failed to reload), shown whether
     /// the metrics are or not; empty when there is none.
@@ -259,6 +263,7 @@ impl Overlay {
             chart,
             tall: Tall::new(settings.width),
             cart_rows: OverlayRows::default(),
+            sound: SoundRow::default(),
             line: String::with_capacity(128),
             notice: String::new(),
         }
@@ -441,9 +446,22 @@ impl Overlay {
             discarded_ms: stats.discarded_ms,
             severity,
         });
+        self.sound.tick();
         self.last = *stats;
         self.last_dropped = dropped;
         self.last_severity = severity;
+    }
+
+    /// Takes the synthesiser's meter (the engine hands it over before each drawing). The sound
+    /// row under the timing row shows once the cart has defined a sound.
+    pub fn set_sound_meter(&mut self, meter: bt::sound::SoundMeter) {
+        self.sound.set_meter(meter);
+    }
+
+    /// Takes the audio device's figures for the sound row; `None` (the default) for a host
+    /// without one, whose row then leaves them out.
+    pub fn set_sound_device(&mut self, device: Option<SoundDevice>) {
+        self.sound.set_device(device);
     }
 
     /// Frames reaching the screen per second, as the metrics row shows it: the newest frames
@@ -582,6 +600,12 @@ impl Overlay {
             self.render_ms.get(),
         );
         segments(fb, EDGE_MARGIN, layout.timing_y, line, c.text, c.gap);
+        // Levels, voices and the device's figures, for a cart with sound.
+        if self.sound.shown() {
+            let y = layout.timing_y + BAR_HEIGHT + ROW_GAP;
+            bar(fb, y, w, &c);
+            self.sound.draw(fb, y, w, line, &c);
+        }
         // The hint bar along the bottom, then the cart's rows stacked upward from it, each with
         // a gap row above it.
         let mut y = h - BAR_HEIGHT;

@@ -775,3 +775,77 @@ fn in_tall_mode_the_title_counts_lost_time_over_the_frames_the_tall_chart_shows(
     o.set_chart_mode(ChartMode::Tall);
     assert!(!lost_shown(&mut o));
 }
+
+mod sound_row {
+    use super::*;
+    use crate::{SoundDevice, BAR_HEIGHT, ROW_GAP};
+    use bt::sound::SoundMeter;
+
+    /// Where the sound row sits with no chart: under the title, metrics and timing rows.
+    const ROW_Y: i32 = 3 * (BAR_HEIGHT + ROW_GAP);
+    /// The meter's first bar: after the label `Sound` and a 4-pixel gap.
+    const METER_X: i32 = crate::EDGE_MARGIN + 5 * bt::GLYPH_ADVANCE + 4;
+
+    fn drawn(meter: SoundMeter, device: Option<SoundDevice>) -> (Framebuffer, OverlayColors) {
+        let settings = Settings::default().overlay_visible(true);
+        let mut o = Overlay::new(&settings);
+        o.set_sound_meter(meter);
+        o.set_sound_device(device);
+        let mut fb = Framebuffer::new(settings.width, settings.height);
+        fb.clear(200);
+        o.draw(&mut fb);
+        (fb, *o.colors())
+    }
+
+    #[test]
+    fn a_cart_without_sound_has_no_sound_row() {
+        let (fb, _) = drawn(SoundMeter::default(), None);
+        assert_eq!(fb.get(METER_X, ROW_Y + BAR_HEIGHT / 2), Some(200));
+    }
+
+    #[test]
+    fn each_channel_fills_its_bar_to_its_level() {
+        let meter = SoundMeter {
+            peaks: [32_767, 0, 16_384, 0],
+            voices: 2,
+            in_use: true,
+            ..SoundMeter::default()
+        };
+        let (fb, c) = drawn(meter, None);
+        let column = |channel: i32| {
+            let x = METER_X + channel * 4 + 1;
+            (ROW_Y + 1..ROW_Y + BAR_HEIGHT - 1)
+                .filter(|&y| fb.get(x, y) != Some(c.gap))
+                .count()
+        };
+        // Full scale fills the whole bar, in the warning tint (loud); silence leaves it empty.
+        assert_eq!(column(0), (BAR_HEIGHT - 2) as usize);
+        assert_eq!(fb.get(METER_X, ROW_Y + 1), Some(c.warning));
+        assert_eq!(column(1), 0);
+        // Half scale, 6 dB down, fills seven eighths of the bar on the 48 dB scale.
+        let half = column(2) as f64 / f64::from(BAR_HEIGHT - 2);
+        assert!((half - 0.875).abs() < 0.1, "{half}");
+        assert_eq!(fb.get(METER_X + 8, ROW_Y + BAR_HEIGHT - 2), Some(c.text));
+        assert_eq!(column(3), 0);
+    }
+
+    #[test]
+    fn new_device_trouble_tints_the_figures() {
+        let meter = SoundMeter {
+            in_use: true,
+            ..SoundMeter::default()
+        };
+        let ink_in_row = |fb: &Framebuffer, ink: u8| {
+            (METER_X + 20..fb.width() as i32)
+                .any(|x| (ROW_Y..ROW_Y + BAR_HEIGHT).any(|y| fb.get(x, y) == Some(ink)))
+        };
+        let (fb, c) = drawn(meter, Some(SoundDevice::default()));
+        assert!(ink_in_row(&fb, c.text) && !ink_in_row(&fb, c.warning));
+        let trouble = SoundDevice {
+            underruns: 1,
+            ..SoundDevice::default()
+        };
+        let (fb, c) = drawn(meter, Some(trouble));
+        assert!(ink_in_row(&fb, c.warning) && !ink_in_row(&fb, c.text));
+    }
+}

@@ -170,3 +170,37 @@ fn the_counter_sees_allocations() {
     });
     assert_eq!(n, 1);
 }
+
+#[test]
+fn steady_frames_with_the_sound_row_allocate_nothing() {
+    use bt::sound::SoundMeter;
+    use bt_overlay::SoundDevice;
+    let settings = Settings::default().overlay_visible(true).timing_chart(true);
+    let (mut o, mut fb, start) = warm(&settings);
+    let sound = |o: &mut Overlay, i: u64| {
+        o.set_sound_meter(SoundMeter {
+            peaks: [(i * 97 % 32_768) as u16, 0, 12_000, (i % 3) as u16 * 16_000],
+            voices: (i % 5) as u8,
+            stolen: (i / 50) as u32,
+            refused: 0,
+            clipped: i / 40,
+            in_use: true,
+        });
+        o.set_sound_device(Some(SoundDevice {
+            underruns: (i / 300) as u32,
+            skipped_ticks: i / 200,
+            latency_ms: 20.0 + (i % 30) as f64,
+        }));
+    };
+    for i in start..start + 100 {
+        sound(&mut o, i);
+        run_frame(&mut o, &mut fb, i);
+    }
+    let n = allocations_during(|| {
+        for i in start + 100..start + 1100 {
+            sound(&mut o, i);
+            run_frame(&mut o, &mut fb, i);
+        }
+    });
+    assert_eq!(n, 0);
+}

@@ -461,6 +461,11 @@ impl Engine {
         self.console.palette()
     }
 
+    /// The console, to read its state (its sample rate, its sound meter).
+    pub fn console(&self) -> &Console {
+        &self.console
+    }
+
     /// The console, for the host to feed input.
     pub fn console_mut(&mut self) -> &mut Console {
         &mut self.console
@@ -643,6 +648,7 @@ impl Engine {
             overlay, console, ..
         } = self;
         if let Some(overlay) = overlay {
+            overlay.set_sound_meter(console.sound_meter());
             overlay.draw(console.framebuffer_mut());
         }
     }

@@ -32,6 +32,7 @@ pub mod host;
 pub mod keymap;
 pub mod manifest;
 pub mod output;
+pub mod playback;
 pub mod replay;
 pub mod report;
 pub mod seek;

@@ -266,3 +266,24 @@ pub struct ChannelState {
     /// The channel's volume, 0–255.
     pub volume: u8,
 }
+
+/// What the synthesiser did in the last update, for a level meter: read-only, it changes no
+/// sample. From [`Console::sound_meter`](crate::host::Console::sound_meter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SoundMeter {
+    /// Each channel's loudest sample in the last update, 0 (silent) to 32,767 (full scale),
+    /// after its channel volume and the master volume.
+    pub peaks: [u16; CHANNELS],
+    /// Channels playing a sound effect (the tune's included).
+    pub voices: u8,
+    /// Notes cut off since boot: a sound effect or a tune started on a channel that was still
+    /// playing something else.
+    pub stolen: u32,
+    /// Sound effects that found no channel since boot ([`Update::sfx_play`](crate::Update::sfx_play)
+    /// returned `None` for a lack of one).
+    pub refused: u32,
+    /// Samples since boot whose mix went past full scale and was clipped.
+    pub clipped: u64,
+    /// Whether the cart has defined any sound: a host hides its meter when not.
+    pub in_use: bool,
+}

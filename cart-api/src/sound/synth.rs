@@ -3,7 +3,7 @@
 use super::clock::SampleClock;
 use super::wave::{next_noise, phase_step, sample};
 use super::{
-    ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave, CHANNELS,
+    ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, SoundMeter, Wave, CHANNELS,
     DEFAULT_SAMPLE_RATE, MAX_NOTE_VOLUME,
 };
 
@@ -54,6 +54,7 @@ pub(crate) struct Synth {
     seed: u64,
     out: Vec<i16>,
     out_limit: usize,
+    meter: SoundMeter,
 }
 
 fn noise_seed(seed: u64, channel: usize) -> u32 {
@@ -76,6 +77,7 @@ impl Synth {
             seed,
             out: Vec::new(),
             out_limit: 0,
+            meter: SoundMeter::default(),
         };
         synth.set_rate(DEFAULT_SAMPLE_RATE, target_fps);
         synth.reset(seed);
@@ -106,6 +108,7 @@ impl Synth {
         self.playing = None;
         self.master = 255;
         self.out.clear();
+        self.meter = SoundMeter::default();
         for (i, v) in self.voices.iter_mut().enumerate() {
             *v = Voice {
                 noise: noise_seed(seed, i),
@@ -118,6 +121,7 @@ impl Synth {
     pub(crate) fn add_sfx(&mut self, sfx: Sfx) -> Result<SfxId, SoundError> {
         sfx.validate()?;
         let id = u16::try_from(self.sfx.len()).map_err(|_| SoundError::Full)?;
+        self.meter.in_use = true;
         self.sfx.push(sfx);
         Ok(SfxId(id))
     }
@@ -167,12 +171,18 @@ impl Synth {
         let channel = match channel {
             Some(c) if c < CHANNELS => c,
             Some(_) => return None,
-            None => self
-                .voices
-                .iter()
-                .position(|v| v.sfx.is_none())
-                .or_else(|| self.voices.iter().position(|v| v.from_music))?,
+            None => {
+                let free = self.voices.iter().position(|v| v.sfx.is_none());
+                let Some(c) = free.or_else(|| self.voices.iter().position(|v| v.from_music)) else {
+                    self.meter.refused = self.meter.refused.saturating_add(1);
+                    return None;
+                };
+                c
+            }
         };
+        if self.voices[channel].sfx.is_some() {
+            self.meter.stolen = self.meter.stolen.saturating_add(1);
+        }
         self.start(channel, id.0, false);
         Some(channel)
     }
@@ -214,6 +224,9 @@ impl Synth {
                     }
                     if free {
                         self.start(channel, id.0, true);
+                    } else {
+                        // The tune's note loses to the sound effect holding its channel.
+                        self.meter.stolen = self.meter.stolen.saturating_add(1);
                     }
                 }
                 None if free => {
@@ -258,6 +271,12 @@ impl Synth {
         })
     }
 
+    pub(crate) fn meter(&self) -> SoundMeter {
+        let mut meter = self.meter;
+        meter.voices = self.voices.iter().filter(|v| v.sfx.is_some()).count() as u8;
+        meter
+    }
+
     pub(crate) fn drain(&mut self) -> std::vec::Drain<'_, i16> {
         self.out.drain(..)
     }
@@ -288,6 +307,8 @@ impl Synth {
             step_d[c] = ((i64::from(targets[c].1) - i64::from(v.step)) << 16) / div;
         }
         let master = i64::from(self.master);
+        let mut peaks = [0i64; CHANNELS];
+        let mut clipped = 0u64;
         for _ in 0..n {
             let mut mix = 0i64;
             for c in 0..CHANNELS {
@@ -298,7 +319,9 @@ impl Synth {
                 let a = amp[c] >> 16;
                 if a != 0 {
                     let s = i64::from(sample(wave, v.phase, (v.noise >> 16) as i16 as i32));
-                    mix += (((s * a) >> 16) * i64::from(v.volume)) >> 8;
+                    let voice = (((s * a) >> 16) * i64::from(v.volume)) >> 8;
+                    peaks[c] = peaks[c].max(voice.abs());
+                    mix += voice;
                 }
                 let inc = (step[c] >> 16) as u32;
                 let next = v.phase.wrapping_add(inc);
@@ -307,7 +330,9 @@ impl Synth {
                 }
                 v.phase = next;
             }
-            let out = ((mix * master) >> 9).clamp(-32_768, 32_767) as i16;
+            let scaled = (mix * master) >> 9;
+            clipped += u64::from(!(-32_768..=32_767).contains(&scaled));
+            let out = scaled.clamp(-32_768, 32_767) as i16;
             if self.out.len() == self.out_limit {
                 self.out.clear();
             }
@@ -317,6 +342,10 @@ impl Synth {
             self.voices[c].amp = a;
             self.voices[c].step = s;
         }
+        for (meter, peak) in self.meter.peaks.iter_mut().zip(peaks) {
+            *meter = ((peak * master) >> 9).min(32_767) as u16;
+        }
+        self.meter.clipped = self.meter.clipped.saturating_add(clipped);
         self.advance();
     }
 

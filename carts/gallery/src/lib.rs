@@ -9,9 +9,11 @@ use bt_runtime::catalog::{self, CartEntry, UnknownCart};
 
 pub mod drift;
 pub mod panic;
+pub mod tone;
 
 /// Every bundled cart, in the order `bt list` prints them, and the hidden carts tests use
-/// (`drift` steps in render on purpose, for `bt verify`; `panic` panics on demand).
+/// (`drift` steps in render on purpose, for `bt verify`; `panic` panics on demand; `tone`
+/// plays one second of 440 Hz for the sound device test).
 pub const CARTS: &[CartEntry] = &[
     CartEntry {
         name: "hello",
@@ -95,6 +97,12 @@ pub const CARTS: &[CartEntry] = &[
         name: "panic",
         description: panic::DESCRIPTION,
         build: panic::cart,
+        hidden: true,
+    },
+    CartEntry {
+        name: "tone",
+        description: tone::DESCRIPTION,
+        build: tone::cart,
         hidden: true,
     },
 ];

@@ -333,6 +333,9 @@ pub struct RunArgs {
     /// Start fullscreen (F11 switches).
     #[arg(long)]
     pub fullscreen: bool,
+    /// Play without sound: no audio device is opened
+    #[arg(long)]
+    pub mute: bool,
     /// Key-map file [default: $XDG_CONFIG_HOME/bt/keys.toml or ~/.config/bt/keys.toml, when it
     /// exists].
     #[arg(long)]

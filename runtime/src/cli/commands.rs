@@ -190,6 +190,7 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
         },
         record: args.record,
         cart_version: chosen.version(),
+        mute: args.mute,
     };
     let palette_file = chosen
         .manifest

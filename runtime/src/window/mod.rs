@@ -21,6 +21,7 @@ pub mod keys;
 pub mod layout;
 mod presenter;
 pub mod resize;
+pub mod speaker;
 pub mod stats;
 
 use std::ffi::OsStr;
@@ -48,6 +49,7 @@ use gpu::Gpu;
 use layout::{surface_size, Placement};
 use presenter::Presenter;
 use resize::SizeSettler;
+use speaker::LiveSound;
 
 /// The window the default scale aims to fit: large enough for a clear picture, small enough for
 /// a laptop screen with room for the desktop around it.
@@ -67,6 +69,9 @@ const SUMMARY_WARMUP: usize = 10;
 
 /// How soon to look again for a free pixel buffer when both are still being presented.
 const BUFFER_POLL: Duration = Duration::from_millis(2);
+
+/// How long the first frame waits for a sound device that has opened but not started playing.
+const SOUND_START_PATIENCE: Duration = Duration::from_secs(2);
 
 /// How long a closing window waits for the presenting thread to finish its frame.
 const STOP_PATIENCE: Duration = Duration::from_secs(2);
@@ -104,6 +109,8 @@ pub struct WindowOptions {
     pub record: Option<PathBuf>,
     /// The cart's version, as the recording states it.
     pub cart_version: Option<String>,
+    /// Play without sound: no audio device is opened.
+    pub mute: bool,
 }
 
 impl Default for WindowOptions {
@@ -122,6 +129,7 @@ impl Default for WindowOptions {
             watch: None,
             record: None,
             cart_version: None,
+            mute: false,
         }
     }
 }
@@ -185,6 +193,13 @@ pub fn run_cart(
     if let Some(at) = args.at {
         host.pause_at(at).map_err(|e| format!("--at {at}: {e}"))?;
     }
+    // No device is no error: the game plays on silent.
+    let sound = match args.mute {
+        true => None,
+        false => LiveSound::open(host.engine())
+            .map_err(|e| eprintln!("bt: no sound ({e}); playing on silent"))
+            .ok(),
+    };
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
             "cannot open a window ({e})\n`bt run` needs a desktop session (X11 or Wayland); \
@@ -216,11 +231,15 @@ pub fn run_cart(
         present_interval: None,
         last_frame: None,
         starved_until: None,
+        sound,
     };
     let ran = event_loop.run_app(&mut app);
     // Stopped whatever happened, so the frame log is complete and the surface goes first.
     let log = app.presenter.take().map(|p| p.stop(STOP_PATIENCE));
     ran.map_err(|e| format!("window event loop: {e}"))?;
+    if let Some(line) = app.sound.as_ref().and_then(LiveSound::summary) {
+        println!("{line}");
+    }
     if let Some((path, ticks)) = app.host.finish_recording()? {
         println!("recorded {ticks} updates to {}", path.display());
     }
@@ -329,6 +348,8 @@ struct App {
     last_frame: Option<Instant>,
     /// A frame was due and no pixel buffer was free: when to look again.
     starved_until: Option<Instant>,
+    /// The sound device, when one opened.
+    sound: Option<LiveSound>,
 }
 
 impl App {
@@ -393,6 +414,10 @@ impl App {
             .map_err(|e| format!("cannot start presenting: {e}"))?;
         self.presenter = Some(presenter);
         self.sizes = SizeSettler::new(size);
+        // The window is up; the game starts once the sound device plays (or gives up waiting).
+        if let Some(sound) = &self.sound {
+            sound.wait_until_flowing(SOUND_START_PATIENCE);
+        }
         window.request_redraw();
         self.window = Some(window);
         self.show_title();
@@ -481,7 +506,13 @@ impl App {
         };
         self.starved_until = None;
         let now_ms = now.duration_since(self.start).as_secs_f64() * 1000.0;
+        if let (Some(sound), Some(overlay)) = (&self.sound, self.host.engine_mut().overlay_mut()) {
+            overlay.set_sound_device(Some(sound.device()));
+        }
         let report = self.host.frame(now_ms);
+        if let Some(sound) = &mut self.sound {
+            sound.after_frame(self.host.engine_mut(), report.as_ref());
+        }
         let engine = self.host.engine();
         engine
             .palette()

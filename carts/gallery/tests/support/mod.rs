@@ -1,7 +1,10 @@
-//! What the command-line tests share: running `bt` and reading what it printed.
+//! What the command-line tests share: running `bt` and reading what it printed, and (in
+//! `x11`) a private X server for the tests that open windows.
 #![allow(dead_code, reason = "each test file uses some of these")]
 
 use std::process::{Command, Output};
+
+pub mod x11;
 
 /// The `bt` binary, ready for arguments.
 pub fn bt_command() -> Command {

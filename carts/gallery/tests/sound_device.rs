@@ -1,0 +1,194 @@
+//! `bt run` heard through a real sound device. The test starts a PulseAudio server of its own
+//! with a null sink (a device that plays into nothing, with a "monitor" that records what it
+//! played), runs the hidden `tone` cart in a window on Xvfb, records the monitor with `parec`,
+//! and checks the recording: A4 at 440 Hz for one second.
+//!
+//! It needs `pulseaudio`, `parec` (pulseaudio-utils), ALSA's PulseAudio plugin
+//! (libasound2-plugins) and `Xvfb`; `.ci/run` installs them. Where they are missing the test
+//! says so loudly and returns; with `BT_REQUIRE_SOUND_TEST=1` (as in CI) it fails instead.
+
+mod support;
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bt_test_support::ScratchDir;
+use support::x11::{on_path, start_xvfb, Killed};
+use support::{bt_command, output_within, stderr, stdout};
+
+const RATE: u32 = 44_100;
+const SINK: &str = "bt_test";
+
+fn unavailable(why: &str) {
+    if std::env::var_os("BT_REQUIRE_SOUND_TEST").is_some_and(|v| v == "1") {
+        panic!("the sound device test is required (BT_REQUIRE_SOUND_TEST=1) but {why}");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n**********************************************************************\n\
+         SKIPPED: the sound device test of `bt run` did not run: {why}.\n\
+         Install pulseaudio, pulseaudio-utils, libasound2-plugins and xvfb (or run .ci/run).\n\
+         **********************************************************************\n"
+    );
+}
+
+/// A PulseAudio server with a null sink, private to the test: its socket lives in `runtime`.
+fn start_pulse(runtime: &Path, home: &Path) -> Result<Killed, String> {
+    std::fs::create_dir_all(runtime).map_err(|e| e.to_string())?;
+    let server = Command::new("pulseaudio")
+        .args([
+            "-n",
+            "--daemonize=no",
+            "--exit-idle-time=-1",
+            "--disallow-exit",
+        ])
+        .arg(format!("--load=module-null-sink sink_name={SINK}"))
+        .arg("--load=module-native-protocol-unix auth-anonymous=1")
+        .env("XDG_RUNTIME_DIR", runtime)
+        .env("HOME", home)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("pulseaudio would not start: {e}"))?;
+    let server = Killed(server);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let ready = Command::new("pactl")
+            .arg("info")
+            .env("XDG_RUNTIME_DIR", runtime)
+            .env("HOME", home)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if ready {
+            return Ok(server);
+        }
+        if Instant::now() > deadline {
+            return Err("pulseaudio did not answer within 15 s".to_string());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Where the signal is loud: the first and last sample above a quarter of its peak.
+fn loud_span(samples: &[i16]) -> Option<(usize, usize)> {
+    let peak = samples.iter().map(|s| s.unsigned_abs()).max()?;
+    let threshold = peak / 4;
+    let first = samples.iter().position(|s| s.unsigned_abs() > threshold)?;
+    let last = samples.iter().rposition(|s| s.unsigned_abs() > threshold)?;
+    Some((first, last))
+}
+
+/// The frequency of a steady wave, from the times of its rising zero crossings.
+fn frequency(samples: &[i16], rate: u32) -> f64 {
+    let rising: Vec<usize> = samples
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| w[0] < 0 && w[1] >= 0)
+        .map(|(i, _)| i)
+        .collect();
+    let (Some(first), Some(last)) = (rising.first(), rising.last()) else {
+        return 0.0;
+    };
+    (rising.len() - 1) as f64 * f64::from(rate) / (last - first) as f64
+}
+
+#[test]
+fn the_tone_cart_is_heard_at_440_hz_for_one_second() {
+    if let Some(tool) = ["pulseaudio", "parec", "pactl", "Xvfb"]
+        .iter()
+        .find(|t| !on_path(t))
+    {
+        unavailable(&format!("{tool} is not installed"));
+        return;
+    }
+    let x = match start_xvfb() {
+        Ok(x) => x,
+        Err(why) => return unavailable(&why),
+    };
+    let dir = ScratchDir::new("sound-device");
+    let runtime = dir.path().join("runtime");
+    let _pulse = match start_pulse(&runtime, dir.path()) {
+        Ok(p) => p,
+        Err(why) => return unavailable(&why),
+    };
+    let raw = dir.path().join("monitor.raw");
+    let recording = Command::new("parec")
+        .args([
+            "-d",
+            &format!("{SINK}.monitor"),
+            "--format=s16le",
+            "--channels=1",
+        ])
+        .arg(format!("--rate={RATE}"))
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("HOME", dir.path())
+        .stdout(std::fs::File::create(&raw).expect("recording file"))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("parec starts");
+    let recording = Killed(recording);
+    let run = output_within(
+        bt_command()
+            .args(["run", "tone", "--exit-after", "2.5"])
+            .arg("--captures")
+            .arg(dir.path())
+            .env("DISPLAY", &x.display)
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .env("HOME", dir.path()),
+        Duration::from_secs(120),
+    );
+    // The sink's last buffer reaches the monitor a moment later.
+    std::thread::sleep(Duration::from_millis(500));
+    drop(recording);
+    let (out, err) = (stdout(&run), stderr(&run));
+    assert!(run.status.success(), "bt run failed:\n{out}\n{err}");
+    assert!(!err.contains("no sound"), "{err}");
+    let summary = out
+        .lines()
+        .find(|l| l.starts_with("sound: "))
+        .unwrap_or_else(|| panic!("no sound summary in:\n{out}"));
+    assert!(summary.starts_with("sound: 44100 Hz"), "{summary}");
+
+    let bytes = std::fs::read(&raw).expect("the recording");
+    let samples: Vec<i16> = bytes
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    let (first, last) = loud_span(&samples).expect("the recording has sound");
+    let seconds = (last - first) as f64 / f64::from(RATE);
+    assert!(
+        (seconds - 1.0).abs() < 0.05,
+        "the tone lasted {seconds:.3} s, not 1 s ({summary})"
+    );
+    let hz = frequency(&samples[first..=last], RATE);
+    assert!(
+        (hz - 440.0).abs() < 2.0,
+        "the tone is at {hz:.1} Hz, not 440 Hz"
+    );
+    // Nothing loud before or after: the second of tone is all there is.
+    let peak = samples[first..=last].iter().map(|s| s.unsigned_abs()).max();
+    assert!(peak > Some(5_000), "{peak:?}");
+}
+
+#[test]
+fn pitch_and_span_measure_what_they_claim() {
+    // A 440 Hz square between silences, as the test would record it.
+    let mut samples = vec![0i16; 1000];
+    let period = f64::from(RATE) / 440.0;
+    samples.extend((0..RATE as usize).map(|i| {
+        if (i as f64 / period).fract() < 0.5 {
+            8000
+        } else {
+            -8000
+        }
+    }));
+    samples.extend(vec![0i16; 1000]);
+    let (first, last) = loud_span(&samples).unwrap();
+    assert_eq!((first, last), (1000, 1000 + RATE as usize - 1));
+    let hz = frequency(&samples[first..=last], RATE);
+    assert!((hz - 440.0).abs() < 0.5, "{hz}");
+}

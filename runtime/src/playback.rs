@@ -1,0 +1,632 @@
+//! Live sound: the game loop's samples on their way to an audio device.
+//!
+//! The synthesiser makes each update's samples when the update runs (see
+//! [`Console::step_sound`](bt::host::Console::step_sound)); a device asks for samples on its own
+//! thread at its own pace. Between them sits a [`SampleRing`], one writer and one reader, with
+//! no lock and no allocation after it is made. The writer is a [`Feeder`] on the game loop's
+//! thread; the reader is a [`Puller`] inside the device's callback. [`Playback`] holds what
+//! both share: the ring, the pause flag and the counters the overlay's audio row shows.
+//!
+//! The puller keeps the sound close behind the game. It starts playing once a few updates'
+//! samples are queued (priming); when the loop has run far ahead (after a stall it catches up
+//! with up to eight updates at once) it skips the oldest samples down to that level again, so
+//! late sound is dropped, never played late, and counts the updates skipped; when the queue runs
+//! dry it plays silence, counts an underrun and primes again. A paused game is silent and
+//! counts nothing.
+//!
+//! Nothing here changes a sample the synthesiser made: `bt wav` and live play hear the same
+//! ticks. Only a device whose rate differs from the console's gets them resampled on the way
+//! out.
+
+use std::sync::atomic::{AtomicBool, AtomicI16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A queue of samples between one writer thread and one reader thread, with room for a fixed
+/// number; neither side waits for the other.
+///
+/// ```
+/// use bt_runtime::playback::SampleRing;
+///
+/// let ring = SampleRing::new(4);
+/// assert_eq!(ring.push(&[1, 2, 3, 4, 5]), 4, "only four fit");
+/// let mut out = [0; 3];
+/// assert_eq!(ring.pop(&mut out), 3);
+/// assert_eq!(out, [1, 2, 3]);
+/// assert_eq!(ring.len(), 1);
+/// ```
+#[derive(Debug)]
+pub struct SampleRing {
+    slots: Box<[AtomicI16]>,
+    /// Samples ever written; only the writer moves it.
+    written: AtomicUsize,
+    /// Samples ever read or skipped; only the reader moves it.
+    read: AtomicUsize,
+}
+
+impl SampleRing {
+    /// A ring with room for `capacity` samples (at least one).
+    pub fn new(capacity: usize) -> SampleRing {
+        SampleRing {
+            slots: (0..capacity.max(1)).map(|_| AtomicI16::new(0)).collect(),
+            written: AtomicUsize::new(0),
+            read: AtomicUsize::new(0),
+        }
+    }
+
+    /// How many samples it holds at most.
+    pub fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// How many samples are queued.
+    pub fn len(&self) -> usize {
+        let written = self.written.load(Ordering::Acquire);
+        written.wrapping_sub(self.read.load(Ordering::Acquire))
+    }
+
+    /// Whether nothing is queued.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Queues as many of `samples` as fit, in order, and returns how many did. Writer only.
+    pub fn push(&self, samples: &[i16]) -> usize {
+        let written = self.written.load(Ordering::Relaxed);
+        let room = self.capacity() - written.wrapping_sub(self.read.load(Ordering::Acquire));
+        let n = samples.len().min(room);
+        let cap = self.capacity();
+        for (i, &s) in samples[..n].iter().enumerate() {
+            self.slots[written.wrapping_add(i) % cap].store(s, Ordering::Relaxed);
+        }
+        self.written
+            .store(written.wrapping_add(n), Ordering::Release);
+        n
+    }
+
+    /// Takes up to `out.len()` samples, oldest first, and returns how many it took. Reader only.
+    pub fn pop(&self, out: &mut [i16]) -> usize {
+        let read = self.read.load(Ordering::Relaxed);
+        let queued = self.written.load(Ordering::Acquire).wrapping_sub(read);
+        let n = out.len().min(queued);
+        let cap = self.capacity();
+        for (i, slot) in out[..n].iter_mut().enumerate() {
+            *slot = self.slots[read.wrapping_add(i) % cap].load(Ordering::Relaxed);
+        }
+        self.read.store(read.wrapping_add(n), Ordering::Release);
+        n
+    }
+
+    /// Takes one sample, if one is queued. Reader only.
+    pub fn pop_one(&self) -> Option<i16> {
+        let mut one = [0];
+        (self.pop(&mut one) == 1).then_some(one[0])
+    }
+
+    /// Drops up to `n` of the oldest samples and returns how many it dropped. Reader only.
+    pub fn skip(&self, n: usize) -> usize {
+        let read = self.read.load(Ordering::Relaxed);
+        let queued = self.written.load(Ordering::Acquire).wrapping_sub(read);
+        let n = n.min(queued);
+        self.read.store(read.wrapping_add(n), Ordering::Release);
+        n
+    }
+}
+
+/// How live sound went, for the overlay's audio row and `bt run`'s summary.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PlaybackStats {
+    /// The device's sample rate.
+    pub device_rate: u32,
+    /// Times the device asked for sound and the queue ran dry while the game played.
+    pub underruns: u32,
+    /// Updates whose sound was never heard: skipped because it arrived late, or thrown away
+    /// with the time the update cap discarded.
+    pub skipped_ticks: u64,
+    /// Of those, the updates whose time the loop threw away (they never ran).
+    pub thrown_away_ticks: u64,
+    /// From an update queueing its samples to the device playing them, over the recent
+    /// callbacks: the mean, in milliseconds (0 before the first measurement).
+    pub latency_ms: f64,
+    /// The longest such latency since the start, in milliseconds.
+    pub max_latency_ms: f64,
+    /// Device callbacks so far.
+    pub callbacks: u64,
+}
+
+/// What the game loop and the device callback share.
+#[derive(Debug)]
+pub struct Playback {
+    ring: SampleRing,
+    /// The console's sample rate.
+    rate: u32,
+    /// Samples the synthesiser makes an update.
+    per_tick: f64,
+    /// Samples queued before play starts (or starts again after an underrun).
+    prime: usize,
+    /// More queued than this and the oldest are skipped, down to `prime`.
+    most: usize,
+    paused: AtomicBool,
+    device_rate: AtomicU32,
+    underruns: AtomicU32,
+    skipped_samples: AtomicU64,
+    thrown_away_ticks: AtomicU64,
+    callbacks: AtomicU64,
+    /// Mean latency in microseconds (a moving average).
+    latency_us: AtomicU64,
+    max_latency_us: AtomicU64,
+    /// When the device first asked for sound and when it last did, in microseconds after
+    /// `epoch`, plus one (0: not yet).
+    first_call_us: AtomicU64,
+    last_call_us: AtomicU64,
+    epoch: Instant,
+}
+
+/// Updates' worth of sound queued before playing starts: enough to ride out a frame that runs
+/// two updates at once.
+const PRIME_TICKS: f64 = 2.0;
+/// Updates' worth queued past which the oldest are skipped.
+const MOST_TICKS: f64 = 5.0;
+/// A device call this long after its first means the device has moved past its opening burst.
+const FLOWING_AFTER_US: u64 = 5_000;
+/// The ring holds this many seconds: far more than `MOST_TICKS`, so the writer never finds it
+/// full in practice.
+const RING_SECONDS: usize = 1;
+
+impl Playback {
+    /// Shared state for a console making `rate` samples a second at `target_fps` updates a
+    /// second.
+    pub fn new(rate: u32, target_fps: f64) -> Arc<Playback> {
+        let rate = rate.max(1);
+        let per_tick = if target_fps > 0.0 {
+            f64::from(rate) / target_fps
+        } else {
+            f64::from(rate)
+        };
+        let prime = (per_tick * PRIME_TICKS).ceil() as usize;
+        let most = (per_tick * MOST_TICKS).ceil() as usize;
+        let capacity = (rate as usize * RING_SECONDS).max(2 * most);
+        Arc::new(Playback {
+            ring: SampleRing::new(capacity),
+            rate,
+            per_tick,
+            prime,
+            most,
+            paused: AtomicBool::new(false),
+            device_rate: AtomicU32::new(rate),
+            underruns: AtomicU32::new(0),
+            skipped_samples: AtomicU64::new(0),
+            thrown_away_ticks: AtomicU64::new(0),
+            callbacks: AtomicU64::new(0),
+            latency_us: AtomicU64::new(0),
+            max_latency_us: AtomicU64::new(0),
+            first_call_us: AtomicU64::new(0),
+            last_call_us: AtomicU64::new(0),
+            epoch: Instant::now(),
+        })
+    }
+
+    /// The console's sample rate.
+    pub fn rate(&self) -> u32 {
+        self.rate
+    }
+
+    /// Pauses or resumes: while paused the device plays silence and nothing is counted.
+    pub fn set_paused(&self, paused: bool) {
+        self.paused.store(paused, Ordering::Release);
+    }
+
+    /// Whether the game is paused.
+    pub fn is_paused(&self) -> bool {
+        self.paused.load(Ordering::Acquire)
+    }
+
+    /// The figures so far.
+    pub fn stats(&self) -> PlaybackStats {
+        let skipped = self.skipped_samples.load(Ordering::Relaxed) as f64 / self.per_tick;
+        let thrown = self.thrown_away_ticks.load(Ordering::Relaxed);
+        PlaybackStats {
+            device_rate: self.device_rate.load(Ordering::Relaxed),
+            underruns: self.underruns.load(Ordering::Relaxed),
+            skipped_ticks: skipped.round() as u64 + thrown,
+            thrown_away_ticks: thrown,
+            latency_ms: self.latency_us.load(Ordering::Relaxed) as f64 / 1000.0,
+            max_latency_ms: self.max_latency_us.load(Ordering::Relaxed) as f64 / 1000.0,
+            callbacks: self.callbacks.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Whether the device is asking for sound at its steady pace: a device fills its own
+    /// buffer in a burst of calls when it opens, and a sound server may then take a while to
+    /// start playing; only after that does the game's sound reach it on time.
+    pub fn is_flowing(&self) -> bool {
+        let first = self.first_call_us.load(Ordering::Acquire);
+        let last = self.last_call_us.load(Ordering::Acquire);
+        first > 0 && last.saturating_sub(first) >= FLOWING_AFTER_US
+    }
+
+    /// Waits, at most `limit`, until [`Playback::is_flowing`]; returns whether it is.
+    pub fn wait_until_flowing(&self, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        while !self.is_flowing() {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        true
+    }
+
+    /// Counts a problem the device reported (its own underrun, most often) as an underrun.
+    pub fn note_device_error(&self) {
+        self.underruns.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many samples are queued.
+    pub fn queued(&self) -> usize {
+        self.ring.len()
+    }
+}
+
+/// The game loop's end: queues each frame's samples.
+#[derive(Debug)]
+pub struct Feeder {
+    shared: Arc<Playback>,
+}
+
+impl Feeder {
+    /// The writing end of `shared`. Make one only.
+    pub fn new(shared: Arc<Playback>) -> Feeder {
+        Feeder { shared }
+    }
+
+    /// Queues `samples`, the updates' sound the last frame made.
+    pub fn push(&mut self, samples: &[i16]) {
+        // A full ring means the device stopped asking: drop what does not fit (counted as
+        // skipped) rather than wait.
+        let taken = self.shared.ring.push(samples);
+        let lost = (samples.len() - taken) as u64;
+        if lost > 0 {
+            self.shared
+                .skipped_samples
+                .fetch_add(lost, Ordering::Relaxed);
+        }
+    }
+
+    /// Counts `ms` of game time the update cap threw away: updates that never ran and so made
+    /// no sound.
+    pub fn thrown_away(&mut self, ms: f64, target_fps: f64) {
+        if ms > 0.0 && target_fps > 0.0 {
+            let ticks = (ms * target_fps / 1000.0).round() as u64;
+            self.shared
+                .thrown_away_ticks
+                .fetch_add(ticks, Ordering::Relaxed);
+        }
+    }
+
+    /// The shared state.
+    pub fn shared(&self) -> &Arc<Playback> {
+        &self.shared
+    }
+}
+
+/// The device's end: fills each buffer the device asks for.
+#[derive(Debug)]
+pub struct Puller {
+    shared: Arc<Playback>,
+    priming: bool,
+    /// Console samples per device sample (1 when the rates match).
+    step: f64,
+    /// Where between `from` and `to` the next device sample falls, in `[0, 1)`.
+    phase: f64,
+    from: f32,
+    to: f32,
+    /// Whether `from` and `to` came from the ring (false until the first sample after priming).
+    started: bool,
+    /// Whether the device has played anything yet.
+    playing: bool,
+}
+
+/// How much of a new latency figure the moving mean takes.
+const LATENCY_SMOOTHING: f64 = 0.05;
+
+impl Puller {
+    /// The reading end of `shared`, for a device playing `device_rate` samples a second.
+    pub fn new(shared: Arc<Playback>, device_rate: u32) -> Puller {
+        let device_rate = device_rate.max(1);
+        shared.device_rate.store(device_rate, Ordering::Relaxed);
+        Puller {
+            step: f64::from(shared.rate) / f64::from(device_rate),
+            shared,
+            priming: true,
+            phase: 0.0,
+            from: 0.0,
+            to: 0.0,
+            started: false,
+            playing: false,
+        }
+    }
+
+    /// Fills `out`, `channels` interleaved samples a frame in [-1, 1], from the queue.
+    /// `device_ahead_ms` is how long the device takes from this call to playing the first
+    /// sample (its own buffering), for the latency figure.
+    pub fn fill(&mut self, out: &mut [f32], channels: usize, device_ahead_ms: f64) {
+        let channels = channels.max(1);
+        let shared = self.shared.clone();
+        shared.callbacks.fetch_add(1, Ordering::Relaxed);
+        let now_us = shared.epoch.elapsed().as_micros() as u64 + 1;
+        let _ =
+            shared
+                .first_call_us
+                .compare_exchange(0, now_us, Ordering::AcqRel, Ordering::Relaxed);
+        shared.last_call_us.store(now_us, Ordering::Release);
+        if shared.is_paused() {
+            out.fill(0.0);
+            self.priming = true;
+            return;
+        }
+        let queued = shared.ring.len();
+        if self.priming {
+            if queued < shared.prime {
+                out.fill(0.0);
+                return;
+            }
+            self.priming = false;
+        }
+        if queued > shared.most {
+            let skipped = shared.ring.skip(queued - shared.prime);
+            // A device slow to start (a sound server connecting) is no fault of the game's:
+            // what queued meanwhile goes uncounted.
+            if self.playing {
+                shared
+                    .skipped_samples
+                    .fetch_add(skipped as u64, Ordering::Relaxed);
+            }
+        }
+        self.playing = true;
+        // The newest queued sample plays after everything before it and the device's buffer.
+        let latency_ms =
+            shared.ring.len() as f64 * 1000.0 / f64::from(shared.rate) + device_ahead_ms.max(0.0);
+        self.note_latency(latency_ms);
+        let mut dry = false;
+        for frame in out.chunks_mut(channels) {
+            let value = if dry { None } else { self.next_sample() };
+            dry = value.is_none();
+            frame.fill(value.unwrap_or(0.0));
+        }
+        if dry {
+            shared.underruns.fetch_add(1, Ordering::Relaxed);
+            self.priming = true;
+            self.started = false;
+        }
+    }
+
+    /// The next device sample, `None` when the queue ran dry.
+    fn next_sample(&mut self) -> Option<f32> {
+        if self.step == 1.0 {
+            return self.shared.ring.pop_one().map(to_unit);
+        }
+        if !self.started {
+            // Needs a pair to draw between: the first sample and the next.
+            if self.shared.ring.len() < 2 {
+                return None;
+            }
+            self.from = to_unit(self.shared.ring.pop_one()?);
+            self.to = to_unit(self.shared.ring.pop_one()?);
+            self.phase = 0.0;
+            self.started = true;
+        }
+        while self.phase >= 1.0 {
+            self.from = self.to;
+            self.to = to_unit(self.shared.ring.pop_one()?);
+            self.phase -= 1.0;
+        }
+        let v = self.from + (self.to - self.from) * self.phase as f32;
+        self.phase += self.step;
+        Some(v)
+    }
+
+    fn note_latency(&self, ms: f64) {
+        let us = (ms * 1000.0).round() as u64;
+        let shared = &*self.shared;
+        shared.max_latency_us.fetch_max(us, Ordering::Relaxed);
+        let old = shared.latency_us.load(Ordering::Relaxed);
+        let mean = if old == 0 {
+            us
+        } else {
+            (old as f64 + (us as f64 - old as f64) * LATENCY_SMOOTHING).round() as u64
+        };
+        shared.latency_us.store(mean, Ordering::Relaxed);
+    }
+}
+
+fn to_unit(sample: i16) -> f32 {
+    f32::from(sample) / 32_768.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 44.1 kHz at 60 fps: 735 samples an update.
+    fn shared() -> Arc<Playback> {
+        Playback::new(44_100, 60.0)
+    }
+
+    #[test]
+    fn the_ring_keeps_order_across_its_end_and_refuses_what_does_not_fit() {
+        let ring = SampleRing::new(5);
+        let mut out = [0i16; 5];
+        let mut next = 0i16;
+        let mut expect = 0i16;
+        for round in 0..20 {
+            let batch: Vec<i16> = (0..3).map(|i| next + i).collect();
+            let taken = ring.push(&batch);
+            next += taken as i16;
+            assert!(ring.len() <= 5);
+            let n = ring.pop(&mut out[..(round % 4) + 1]);
+            for &s in &out[..n] {
+                assert_eq!(s, expect);
+                expect += 1;
+            }
+        }
+        assert_eq!(
+            ring.skip(100),
+            ring.capacity()
+                .min(usize::from(next as u16 - expect as u16))
+        );
+        assert!(ring.is_empty());
+    }
+
+    #[test]
+    fn play_starts_once_two_updates_are_queued() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut out = vec![1.0f32; 512];
+        feeder.push(&[1000; 735]);
+        puller.fill(&mut out, 1, 0.0);
+        assert!(out.iter().all(|&s| s == 0.0), "still priming");
+        feeder.push(&[1000; 735]);
+        puller.fill(&mut out, 1, 0.0);
+        assert!(out.iter().all(|&s| s == 1000.0 / 32_768.0));
+        assert_eq!(shared.queued(), 2 * 735 - 512);
+        assert_eq!(shared.stats().underruns, 0, "priming is no underrun");
+    }
+
+    #[test]
+    fn a_dry_queue_counts_one_underrun_and_primes_again() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 44_100);
+        feeder.push(&[500; 1470]);
+        let mut out = vec![0.0f32; 2048];
+        puller.fill(&mut out, 2, 0.0);
+        // 1024 frames asked for, 1470 samples there: 1024 played.
+        assert!(out.iter().all(|&s| s > 0.0));
+        puller.fill(&mut out, 2, 0.0);
+        assert_eq!(shared.stats().underruns, 1);
+        let played = out.iter().filter(|&&s| s > 0.0).count();
+        assert_eq!(played, (1470 - 1024) * 2, "both channels get each sample");
+        // Primes again: one update queued is not enough to play.
+        feeder.push(&[500; 735]);
+        puller.fill(&mut out, 2, 0.0);
+        assert!(out.iter().all(|&s| s == 0.0));
+        assert_eq!(shared.stats().underruns, 1);
+    }
+
+    #[test]
+    fn late_sound_is_skipped_down_to_the_priming_level_and_counted_in_updates() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 44_100);
+        // The device starts, playing the first two updates.
+        feeder.push(&[0; 1470]);
+        let mut out = vec![0.0f32; 1470];
+        puller.fill(&mut out, 1, 0.0);
+        // A stall: the loop catches up with eight updates at once.
+        for tick in 0..8i16 {
+            feeder.push(&[tick; 735]);
+        }
+        out.truncate(100);
+        puller.fill(&mut out, 1, 0.0);
+        // The oldest six updates were skipped: what plays is update 6's sound.
+        assert_eq!(out[0], 6.0 / 32_768.0);
+        let stats = shared.stats();
+        assert_eq!(stats.skipped_ticks, 6);
+        assert_eq!(stats.thrown_away_ticks, 0);
+        feeder.thrown_away(250.0, 60.0);
+        assert_eq!(shared.stats().thrown_away_ticks, 15);
+        assert_eq!(shared.stats().skipped_ticks, 21);
+    }
+
+    #[test]
+    fn what_queued_before_the_device_first_played_is_dropped_uncounted() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 44_100);
+        for tick in 0..30i16 {
+            feeder.push(&[tick; 735]);
+        }
+        let mut out = vec![0.0f32; 10];
+        puller.fill(&mut out, 1, 0.0);
+        assert_eq!(out[0], 28.0 / 32_768.0, "the newest two updates play");
+        assert_eq!(shared.stats().skipped_ticks, 0);
+    }
+
+    #[test]
+    fn the_device_flows_once_it_calls_again_after_its_opening_burst() {
+        let shared = shared();
+        let mut puller = Puller::new(shared.clone(), 44_100);
+        assert!(!shared.is_flowing());
+        let mut out = vec![0.0f32; 64];
+        puller.fill(&mut out, 1, 0.0);
+        puller.fill(&mut out, 1, 0.0);
+        assert!(
+            !shared.is_flowing(),
+            "a burst at once is the device filling its buffer"
+        );
+        assert!(!shared.wait_until_flowing(Duration::from_millis(1)));
+        std::thread::sleep(Duration::from_millis(6));
+        puller.fill(&mut out, 1, 0.0);
+        assert!(shared.is_flowing());
+        assert!(shared.wait_until_flowing(Duration::ZERO));
+    }
+
+    #[test]
+    fn a_paused_game_is_silent_counts_nothing_and_keeps_its_queue() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 44_100);
+        feeder.push(&[700; 2000]);
+        shared.set_paused(true);
+        let mut out = vec![1.0f32; 4000];
+        puller.fill(&mut out, 1, 0.0);
+        assert!(out.iter().all(|&s| s == 0.0));
+        assert_eq!(shared.queued(), 2000);
+        assert_eq!(shared.stats().underruns, 0);
+        shared.set_paused(false);
+        let mut out = vec![0.0f32; 100];
+        puller.fill(&mut out, 1, 0.0);
+        assert!(out.iter().all(|&s| s == 700.0 / 32_768.0));
+    }
+
+    #[test]
+    fn latency_is_the_queue_plus_the_device_buffer() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 44_100);
+        feeder.push(&[1; 1764]);
+        let mut out = vec![0.0f32; 441];
+        // 1764 samples queued = 40 ms, plus 10 ms in the device.
+        puller.fill(&mut out, 1, 10.0);
+        let stats = shared.stats();
+        assert!((stats.latency_ms - 50.0).abs() < 0.01, "{stats:?}");
+        assert!((stats.max_latency_ms - 50.0).abs() < 0.01);
+        assert_eq!(stats.callbacks, 1);
+    }
+
+    #[test]
+    fn a_device_at_another_rate_gets_the_same_sound_resampled() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 48_000);
+        // A ramp (within the five updates' worth that plays without a skip): resampled, it
+        // must still rise steadily.
+        let ramp: Vec<i16> = (0..3600).map(|i| i as i16).collect();
+        feeder.push(&ramp);
+        let mut out = vec![0.0f32; 3000];
+        puller.fill(&mut out, 1, 0.0);
+        for pair in out.windows(2) {
+            let d = (pair[1] - pair[0]) * 32_768.0;
+            assert!((d - 44_100.0 / 48_000.0).abs() < 0.01, "{d}");
+        }
+        // 3000 device samples used about 3000 * 44.1 / 48 console samples.
+        let used = 3600 - shared.queued();
+        assert!(
+            (used as f64 - 3000.0 * 44_100.0 / 48_000.0).abs() <= 2.0,
+            "{used}"
+        );
+        assert_eq!(shared.stats().device_rate, 48_000);
+    }
+}

@@ -1,0 +1,274 @@
+//! The sound device `bt run` plays through: the system's default output, opened with cpal, its
+//! callback pulling from a [`Puller`].
+
+use std::sync::Arc;
+
+use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
+use cpal::{FromSample, SampleFormat, SizedSample, StreamConfig, SupportedBufferSize};
+
+use bt_overlay::SoundDevice;
+
+use crate::engine::{Engine, FrameReport};
+use crate::playback::{Feeder, Playback, Puller};
+
+/// The device's own buffer we ask for, in seconds: short, since it adds to the latency, and long
+/// enough for a desktop sound server to keep up.
+const DEVICE_BUFFER_SECONDS: f64 = 0.010;
+/// Frames the callback converts at a time (its scratch buffer, made once).
+const SCRATCH_FRAMES: usize = 8192;
+
+/// An open output stream. Sound plays while it lives.
+pub struct Speaker {
+    _stream: cpal::Stream,
+    description: String,
+}
+
+impl std::fmt::Debug for Speaker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Speaker")
+            .field("description", &self.description)
+            .finish()
+    }
+}
+
+impl Speaker {
+    /// Opens the default output device and starts pulling from `shared`.
+    ///
+    /// # Errors
+    /// Why there is no sound: no device, or one that refused every format we can play.
+    pub fn open(shared: Arc<Playback>) -> Result<Speaker, String> {
+        #[cfg(target_os = "linux")]
+        if !linux_has_sound_output() {
+            // Asked anyway, ALSA would print a screenful of errors before failing.
+            return Err("no sound card and no sound server".to_string());
+        }
+        let host = cpal::default_host();
+        let device = host
+            .default_output_device()
+            .ok_or_else(|| "no audio output device".to_string())?;
+        let (config, format) = choose_config(&device, shared.rate())?;
+        let description = format!(
+            "{} Hz, {} channel{}",
+            config.sample_rate,
+            config.channels,
+            if config.channels == 1 { "" } else { "s" }
+        );
+        let open = |config: StreamConfig| match format {
+            SampleFormat::F32 => build::<f32>(&device, config, shared.clone()),
+            SampleFormat::I16 => build::<i16>(&device, config, shared.clone()),
+            SampleFormat::I32 => build::<i32>(&device, config, shared.clone()),
+            SampleFormat::U16 => build::<u16>(&device, config, shared.clone()),
+            other => Err(format!("the device wants {other} samples")),
+        };
+        // A device that refuses our short buffer gets its own size instead.
+        let stream = open(config).or_else(|e| match config.buffer_size {
+            cpal::BufferSize::Default => Err(e),
+            cpal::BufferSize::Fixed(_) => open(StreamConfig {
+                buffer_size: cpal::BufferSize::Default,
+                ..config
+            }),
+        })?;
+        stream
+            .play()
+            .map_err(|e| format!("the audio device would not start: {e}"))?;
+        Ok(Speaker {
+            _stream: stream,
+            description,
+        })
+    }
+
+    /// The format playing, as `44100 Hz, 2 channels`.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+}
+
+/// Whether a Linux system has anywhere to send sound: a sound card's playback device, or a
+/// PulseAudio or PipeWire server's socket where clients look for one.
+#[cfg(target_os = "linux")]
+fn linux_has_sound_output() -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    use std::path::{Path, PathBuf};
+
+    let names = |dir: &Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    // ALSA names a card's playback devices pcmC<card>D<device>p.
+    if names(Path::new("/dev/snd"))
+        .iter()
+        .any(|n| n.starts_with("pcmC") && n.ends_with('p'))
+    {
+        return true;
+    }
+    if std::env::var_os("PULSE_SERVER").is_some_and(|s| !s.is_empty()) {
+        return true;
+    }
+    let mut runtime_dirs: Vec<PathBuf> = std::env::var_os("XDG_RUNTIME_DIR")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
+    if let Ok(me) = std::fs::metadata("/proc/self") {
+        runtime_dirs.push(PathBuf::from(format!("/run/user/{}", me.uid())));
+    }
+    let sockets = ["pulse/native", "pipewire-0"];
+    if runtime_dirs
+        .iter()
+        .any(|d| sockets.iter().any(|s| d.join(s).exists()))
+    {
+        return true;
+    }
+    // A PulseAudio server with no runtime folder (one started by root) keeps its socket here.
+    names(Path::new("/tmp"))
+        .iter()
+        .any(|n| n.starts_with("pulse-") && Path::new("/tmp").join(n).join("native").exists())
+}
+
+/// The device's format closest to the console's: its rate if the device takes it (else the
+/// device's own, resampled to), a format we write, mono or stereo before more channels.
+fn choose_config(device: &cpal::Device, rate: u32) -> Result<(StreamConfig, SampleFormat), String> {
+    let rank = |f: SampleFormat| match f {
+        SampleFormat::F32 => Some(0),
+        SampleFormat::I16 => Some(1),
+        SampleFormat::I32 => Some(2),
+        SampleFormat::U16 => Some(3),
+        _ => None,
+    };
+    let supported = device
+        .supported_output_configs()
+        .map_err(|e| format!("cannot ask the audio device what it plays: {e}"))?;
+    let best = supported
+        .filter(|c| rank(c.sample_format()).is_some())
+        .filter(|c| (c.min_sample_rate()..=c.max_sample_rate()).contains(&rate))
+        .min_by_key(|c| (c.channels() > 2, rank(c.sample_format()), c.channels()));
+    let chosen = match best {
+        Some(range) => range.with_sample_rate(rate),
+        None => device
+            .default_output_config()
+            .map_err(|e| format!("the audio device offers no format: {e}"))?,
+    };
+    let format = chosen.sample_format();
+    let mut config = chosen.config();
+    let wanted = (f64::from(config.sample_rate) * DEVICE_BUFFER_SECONDS).round() as u32;
+    if let SupportedBufferSize::Range { min, max } = *chosen.buffer_size() {
+        config.buffer_size = cpal::BufferSize::Fixed(wanted.clamp(min, max.max(min)));
+    }
+    Ok((config, format))
+}
+
+fn build<T>(
+    device: &cpal::Device,
+    config: StreamConfig,
+    shared: Arc<Playback>,
+) -> Result<cpal::Stream, String>
+where
+    T: SizedSample + FromSample<f32>,
+{
+    let channels = usize::from(config.channels.max(1));
+    let mut puller = Puller::new(shared.clone(), config.sample_rate);
+    let mut scratch = vec![0.0f32; SCRATCH_FRAMES * channels];
+    let errors = shared;
+    let data = move |out: &mut [T], info: &cpal::OutputCallbackInfo| {
+        let at = info.timestamp();
+        let ahead_ms = at
+            .playback
+            .saturating_duration_since(at.callback)
+            .as_secs_f64()
+            * 1000.0;
+        for chunk in out.chunks_mut(scratch.len()) {
+            let mixed = &mut scratch[..chunk.len()];
+            puller.fill(mixed, channels, ahead_ms);
+            for (o, &s) in chunk.iter_mut().zip(mixed.iter()) {
+                *o = T::from_sample(s);
+            }
+        }
+    };
+    // The device's own underruns and hiccups count as underruns; the stream goes on.
+    let error = move |_e: cpal::Error| errors.note_device_error();
+    let built = device.build_output_stream::<T, _, _>(config, data, error, None);
+    built.map_err(|e| format!("cannot open the audio device: {e}"))
+}
+
+/// Sound in the window: the device, and the game loop's end of the queue to it.
+#[derive(Debug)]
+pub(crate) struct LiveSound {
+    speaker: Speaker,
+    feeder: Feeder,
+    target_fps: f64,
+    /// Whether the cart ever defined a sound (only then is there a summary to print).
+    used: bool,
+}
+
+impl LiveSound {
+    /// Opens the default device for `engine`'s console.
+    pub fn open(engine: &Engine) -> Result<LiveSound, String> {
+        let target_fps = engine.settings().target_fps;
+        let shared = Playback::new(engine.console().sample_rate(), target_fps);
+        let speaker = Speaker::open(shared.clone())?;
+        Ok(LiveSound {
+            speaker,
+            feeder: Feeder::new(shared),
+            target_fps,
+            used: false,
+        })
+    }
+
+    /// Waits, at most `limit`, until the device plays at its steady pace, so the game's first
+    /// sounds are not lost to a sound server still starting.
+    pub fn wait_until_flowing(&self, limit: std::time::Duration) {
+        self.feeder.shared().wait_until_flowing(limit);
+    }
+
+    /// The device's figures for the overlay's sound row.
+    pub fn device(&self) -> SoundDevice {
+        let stats = self.feeder.shared().stats();
+        SoundDevice {
+            underruns: stats.underruns,
+            skipped_ticks: stats.skipped_ticks,
+            latency_ms: stats.latency_ms,
+        }
+    }
+
+    /// After a frame: queues the sound its updates made, or, while paused (a seek, a step),
+    /// drops it; counts updates the cap threw away.
+    pub fn after_frame(&mut self, engine: &mut Engine, report: Option<&FrameReport>) {
+        let paused = engine.is_paused();
+        self.feeder.shared().set_paused(paused);
+        if let Some(report) = report {
+            self.feeder
+                .thrown_away(report.stats.discarded_ms, self.target_fps);
+        }
+        let console = engine.console_mut();
+        self.used |= console.sound_meter().in_use;
+        if !paused {
+            self.feeder.push(console.pending_samples());
+        }
+        console.drain_samples().for_each(drop);
+    }
+
+    /// One line on how the sound went, for a cart that made any.
+    pub fn summary(&self) -> Option<String> {
+        let s = self.feeder.shared().stats();
+        self.used.then(|| {
+            format!(
+                "sound: {}; latency {:.1} ms mean, {:.1} ms max; {} underrun{}; {} update{} \
+                 skipped ({} thrown away by the update cap)",
+                self.speaker.description(),
+                s.latency_ms,
+                s.max_latency_ms,
+                s.underruns,
+                if s.underruns == 1 { "" } else { "s" },
+                s.skipped_ticks,
+                if s.skipped_ticks == 1 { "" } else { "s" },
+                s.thrown_away_ticks,
+            )
+        })
+    }
+}
