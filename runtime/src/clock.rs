@@ -22,6 +22,12 @@ pub trait Clock {
     fn next_frame_ms(&self) -> Option<f64> {
         None
     }
+
+    /// Forgets the host's last timestamp, so the next tick is taken as a first one: the engine
+    /// calls it when play resumes after a pause, so the paused time is not caught up (up to
+    /// eight updates at once, a jump on screen and a burst of sound). Clocks that ignore
+    /// timestamps keep their sequence.
+    fn restart(&mut self) {}
 }
 
 impl fmt::Debug for dyn Clock {
@@ -130,6 +136,10 @@ impl Clock for WallClock {
         }
         Some(delta)
     }
+
+    fn restart(&mut self) {
+        self.last_ms = None;
+    }
 }
 
 /// How early a host tick may arrive and still count as on its [`PacedClock`] slot: one
@@ -221,6 +231,11 @@ impl Clock for PacedClock {
             self.next_slot += 1;
         }
         Some(self.interval_ms)
+    }
+
+    fn restart(&mut self) {
+        self.origin_ms = None;
+        self.next_slot = 0;
     }
 }
 
@@ -362,6 +377,22 @@ mod tests {
             [Some(0.0), Some(16.0), Some(0.0), Some(10.0), Some(50.0)]
         );
         assert_eq!(WallClock::default(), WallClock::new(100.0).unwrap());
+    }
+
+    #[test]
+    fn a_restarted_clock_takes_its_next_tick_as_a_first_one() {
+        let mut wall = WallClock::default();
+        assert_eq!(run(&mut wall, &[0.0, 16.0]), [Some(0.0), Some(16.0)]);
+        wall.restart();
+        // A second later: no catching up.
+        assert_eq!(run(&mut wall, &[1016.0, 1032.0]), [Some(0.0), Some(16.0)]);
+        let mut paced = PacedClock::new(60.0, PacedOptions::default()).unwrap();
+        let iv = paced.interval_ms();
+        run(&mut paced, &[0.0, iv]);
+        paced.restart();
+        assert_eq!(paced.next_due_ms(), None);
+        assert_eq!(run(&mut paced, &[1000.0]), [Some(iv)]);
+        assert_eq!(paced.next_due_ms(), Some(1000.0 + iv));
     }
 
     #[test]

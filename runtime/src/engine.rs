@@ -926,6 +926,7 @@ impl Engine {
         if self.paused && !self.init_failed && self.panic.is_none() {
             self.paused = false;
             self.fixed.discard_leftover();
+            self.clock.restart();
         }
     }
 }

@@ -7,12 +7,13 @@
 //! thread; the reader is a [`Puller`] inside the device's callback. [`Playback`] holds what
 //! both share: the ring, the pause flag and the counters the overlay's audio row shows.
 //!
-//! The puller keeps the sound close behind the game. It starts playing once a few updates'
-//! samples are queued (priming); when the loop has run far ahead (after a stall it catches up
+//! The puller keeps the sound close behind the game. It starts playing once an update and a
+//! half's samples are queued (priming); when the loop has run far ahead (after a stall it catches up
 //! with up to eight updates at once) it skips the oldest samples down to that level again, so
 //! late sound is dropped, never played late, and counts the updates skipped; when the queue runs
-//! dry it plays silence, counts an underrun and primes again. A paused game is silent and
-//! counts nothing.
+//! dry it plays silence, counts an underrun and primes again, half an update higher (up to four
+//! updates), stepping back down after ten calm seconds. A paused game is silent and counts
+//! nothing.
 //!
 //! Nothing here changes a sample the synthesiser made: `bt wav` and live play hear the same
 //! ticks. Only a device whose rate differs from the console's gets them resampled on the way
@@ -118,8 +119,11 @@ impl SampleRing {
 pub struct PlaybackStats {
     /// The device's sample rate.
     pub device_rate: u32,
-    /// Times the device asked for sound and the queue ran dry while the game played.
+    /// Times the device asked for sound and the queue ran dry while the game played, plus
+    /// the device's own reported problems ([`PlaybackStats::device_errors`]).
     pub underruns: u32,
+    /// Of those, problems the device reported itself (its own underruns, most often).
+    pub device_errors: u32,
     /// Updates whose sound was never heard: skipped because it arrived late, or thrown away
     /// with the time the update cap discarded.
     pub skipped_ticks: u64,
@@ -142,13 +146,10 @@ pub struct Playback {
     rate: u32,
     /// Samples the synthesiser makes an update.
     per_tick: f64,
-    /// Samples queued before play starts (or starts again after an underrun).
-    prime: usize,
-    /// More queued than this and the oldest are skipped, down to `prime`.
-    most: usize,
     paused: AtomicBool,
     device_rate: AtomicU32,
     underruns: AtomicU32,
+    device_errors: AtomicU32,
     skipped_samples: AtomicU64,
     thrown_away_ticks: AtomicU64,
     callbacks: AtomicU64,
@@ -162,15 +163,20 @@ pub struct Playback {
     epoch: Instant,
 }
 
-/// Updates' worth of sound queued before playing starts: enough to ride out a frame that runs
-/// two updates at once.
-const PRIME_TICKS: f64 = 2.0;
-/// Updates' worth queued past which the oldest are skipped.
-const MOST_TICKS: f64 = 5.0;
+/// Updates' worth of sound queued before playing starts: enough to ride out a frame that comes
+/// a little late. Each underrun raises it by [`PRIME_STEP_TICKS`], up to
+/// [`PRIME_MAX_TICKS`], and each [`PRIME_CALM_US`] without one lowers it a step again: a busy
+/// machine trades a little latency for unbroken sound, and gets it back once it is calm.
+const PRIME_TICKS: f64 = 1.5;
+const PRIME_STEP_TICKS: f64 = 0.5;
+const PRIME_MAX_TICKS: f64 = 4.0;
+const PRIME_CALM_US: u64 = 10_000_000;
+/// Updates' worth queued beyond the priming level past which the oldest are skipped.
+const SLACK_TICKS: f64 = 3.0;
 /// A device call this long after its first means the device has moved past its opening burst.
 const FLOWING_AFTER_US: u64 = 5_000;
-/// The ring holds this many seconds: far more than `MOST_TICKS`, so the writer never finds it
-/// full in practice.
+/// The ring holds this many seconds: far more than is ever queued before a skip, so the writer
+/// never finds it full in practice.
 const RING_SECONDS: usize = 1;
 
 impl Playback {
@@ -183,18 +189,16 @@ impl Playback {
         } else {
             f64::from(rate)
         };
-        let prime = (per_tick * PRIME_TICKS).ceil() as usize;
-        let most = (per_tick * MOST_TICKS).ceil() as usize;
-        let capacity = (rate as usize * RING_SECONDS).max(2 * most);
+        let most = per_tick * (PRIME_MAX_TICKS + SLACK_TICKS);
+        let capacity = (rate as usize * RING_SECONDS).max(2 * most.ceil() as usize);
         Arc::new(Playback {
             ring: SampleRing::new(capacity),
             rate,
             per_tick,
-            prime,
-            most,
             paused: AtomicBool::new(false),
             device_rate: AtomicU32::new(rate),
             underruns: AtomicU32::new(0),
+            device_errors: AtomicU32::new(0),
             skipped_samples: AtomicU64::new(0),
             thrown_away_ticks: AtomicU64::new(0),
             callbacks: AtomicU64::new(0),
@@ -228,6 +232,7 @@ impl Playback {
         PlaybackStats {
             device_rate: self.device_rate.load(Ordering::Relaxed),
             underruns: self.underruns.load(Ordering::Relaxed),
+            device_errors: self.device_errors.load(Ordering::Relaxed),
             skipped_ticks: skipped.round() as u64 + thrown,
             thrown_away_ticks: thrown,
             latency_ms: self.latency_us.load(Ordering::Relaxed) as f64 / 1000.0,
@@ -260,6 +265,7 @@ impl Playback {
     /// Counts a problem the device reported (its own underrun, most often) as an underrun.
     pub fn note_device_error(&self) {
         self.underruns.fetch_add(1, Ordering::Relaxed);
+        self.device_errors.fetch_add(1, Ordering::Relaxed);
     }
 
     /// How many samples are queued.
@@ -325,6 +331,10 @@ pub struct Puller {
     started: bool,
     /// Whether the device has played anything yet.
     playing: bool,
+    /// Samples queued before play starts (or starts again after an underrun).
+    prime: usize,
+    /// When the priming level last changed or an underrun last happened, as `first_call_us`.
+    last_trouble_us: u64,
 }
 
 /// How much of a new latency figure the moving mean takes.
@@ -344,7 +354,25 @@ impl Puller {
             to: 0.0,
             started: false,
             playing: false,
+            prime: 0,
+            last_trouble_us: 0,
         }
+        .primed_at(PRIME_TICKS)
+    }
+
+    fn primed_at(mut self, ticks: f64) -> Puller {
+        self.prime = self.samples(ticks);
+        self
+    }
+
+    /// `ticks` updates' worth of samples.
+    fn samples(&self, ticks: f64) -> usize {
+        (self.shared.per_tick * ticks).ceil() as usize
+    }
+
+    /// The priming level: samples queued before play starts.
+    pub fn priming_level(&self) -> usize {
+        self.prime
     }
 
     /// Fills `out`, `channels` interleaved samples a frame in [-1, 1], from the queue.
@@ -365,16 +393,23 @@ impl Puller {
             self.priming = true;
             return;
         }
+        if now_us.saturating_sub(self.last_trouble_us) >= PRIME_CALM_US {
+            self.last_trouble_us = now_us;
+            self.prime = self
+                .prime
+                .saturating_sub(self.samples(PRIME_STEP_TICKS))
+                .max(self.samples(PRIME_TICKS));
+        }
         let queued = shared.ring.len();
         if self.priming {
-            if queued < shared.prime {
+            if queued < self.prime {
                 out.fill(0.0);
                 return;
             }
             self.priming = false;
         }
-        if queued > shared.most {
-            let skipped = shared.ring.skip(queued - shared.prime);
+        if queued > self.prime + self.samples(SLACK_TICKS) {
+            let skipped = shared.ring.skip(queued - self.prime);
             // A device slow to start (a sound server connecting) is no fault of the game's:
             // what queued meanwhile goes uncounted.
             if self.playing {
@@ -398,6 +433,9 @@ impl Puller {
             shared.underruns.fetch_add(1, Ordering::Relaxed);
             self.priming = true;
             self.started = false;
+            self.prime =
+                (self.prime + self.samples(PRIME_STEP_TICKS)).min(self.samples(PRIME_MAX_TICKS));
+            self.last_trouble_us = now_us;
         }
     }
 
@@ -479,7 +517,7 @@ mod tests {
     }
 
     #[test]
-    fn play_starts_once_two_updates_are_queued() {
+    fn play_starts_once_an_update_and_a_half_is_queued() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 44_100);
@@ -508,7 +546,8 @@ mod tests {
         assert_eq!(shared.stats().underruns, 1);
         let played = out.iter().filter(|&&s| s > 0.0).count();
         assert_eq!(played, (1470 - 1024) * 2, "both channels get each sample");
-        // Primes again: one update queued is not enough to play.
+        // Primes again, half an update higher: one update queued is not enough to play.
+        assert_eq!(puller.priming_level(), 1103 + 368);
         feeder.push(&[500; 735]);
         puller.fill(&mut out, 2, 0.0);
         assert!(out.iter().all(|&s| s == 0.0));
@@ -520,7 +559,7 @@ mod tests {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 44_100);
-        // The device starts, playing the first two updates.
+        // The device starts, playing the first two updates' sound.
         feeder.push(&[0; 1470]);
         let mut out = vec![0.0f32; 1470];
         puller.fill(&mut out, 1, 0.0);
@@ -530,14 +569,33 @@ mod tests {
         }
         out.truncate(100);
         puller.fill(&mut out, 1, 0.0);
-        // The oldest six updates were skipped: what plays is update 6's sound.
+        // Skipped back to an update and a half queued: six and a half updates skipped, and
+        // what plays is the second half of update 6's sound.
         assert_eq!(out[0], 6.0 / 32_768.0);
+        assert_eq!(shared.queued(), 1103 - 100);
         let stats = shared.stats();
+        // 5880 - 1103 = 4777 samples: 6.499 updates.
         assert_eq!(stats.skipped_ticks, 6);
         assert_eq!(stats.thrown_away_ticks, 0);
         feeder.thrown_away(250.0, 60.0);
         assert_eq!(shared.stats().thrown_away_ticks, 15);
         assert_eq!(shared.stats().skipped_ticks, 21);
+    }
+
+    #[test]
+    fn underruns_raise_the_priming_level_up_to_four_updates() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 44_100);
+        assert_eq!(puller.priming_level(), 1103);
+        let mut out = vec![0.0f32; 8000];
+        for _ in 0..10 {
+            feeder.push(&[9; 3000]);
+            puller.fill(&mut out, 1, 0.0);
+            puller.fill(&mut out, 1, 0.0);
+        }
+        assert_eq!(puller.priming_level(), 2940);
+        assert!(shared.stats().underruns >= 4);
     }
 
     #[test]
@@ -550,7 +608,7 @@ mod tests {
         }
         let mut out = vec![0.0f32; 10];
         puller.fill(&mut out, 1, 0.0);
-        assert_eq!(out[0], 28.0 / 32_768.0, "the newest two updates play");
+        assert_eq!(out[0], 28.0 / 32_768.0, "the newest update and a half play");
         assert_eq!(shared.stats().skipped_ticks, 0);
     }
 
@@ -611,20 +669,20 @@ mod tests {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 48_000);
-        // A ramp (within the five updates' worth that plays without a skip): resampled, it
-        // must still rise steadily.
-        let ramp: Vec<i16> = (0..3600).map(|i| i as i16).collect();
+        // A ramp (short of the four and a half updates' worth that would be skipped):
+        // resampled, it must still rise steadily.
+        let ramp: Vec<i16> = (0..3000).map(|i| i as i16).collect();
         feeder.push(&ramp);
-        let mut out = vec![0.0f32; 3000];
+        let mut out = vec![0.0f32; 2500];
         puller.fill(&mut out, 1, 0.0);
         for pair in out.windows(2) {
             let d = (pair[1] - pair[0]) * 32_768.0;
             assert!((d - 44_100.0 / 48_000.0).abs() < 0.01, "{d}");
         }
-        // 3000 device samples used about 3000 * 44.1 / 48 console samples.
-        let used = 3600 - shared.queued();
+        // 2500 device samples used about 2500 * 44.1 / 48 console samples.
+        let used = 3000 - shared.queued();
         assert!(
-            (used as f64 - 3000.0 * 44_100.0 / 48_000.0).abs() <= 2.0,
+            (used as f64 - 2500.0 * 44_100.0 / 48_000.0).abs() <= 2.0,
             "{used}"
         );
         assert_eq!(shared.stats().device_rate, 48_000);

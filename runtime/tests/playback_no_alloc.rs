@@ -18,7 +18,7 @@ fn steady_minute(device_rate: u32, device_frames: usize) -> u64 {
     let mut frame = |feeder: &mut Feeder, puller: &mut Puller, i: usize| {
         feeder.push(&tick);
         // Now and then a stall: eight updates at once, and time thrown away.
-        if i % 97 == 0 {
+        if i.is_multiple_of(97) {
             for _ in 0..7 {
                 feeder.push(&tick);
             }
@@ -26,7 +26,7 @@ fn steady_minute(device_rate: u32, device_frames: usize) -> u64 {
         }
         puller.fill(&mut out, 2, 12.0);
         puller.fill(&mut out, 2, 12.0);
-        if i % 301 == 0 {
+        if i.is_multiple_of(301) {
             shared.set_paused(!shared.is_paused());
         }
     };

@@ -832,3 +832,20 @@ fn present_fps_is_frames_over_the_elapsed_time_of_the_last_second() {
         );
     }
 }
+
+#[test]
+fn resuming_under_a_wall_clock_owes_nothing_for_the_pause() {
+    let mut e = bundled("hello");
+    e.set_clock(Box::new(bt_runtime::WallClock::default()));
+    e.run(0.0);
+    assert_eq!(e.run(IV60).map(|r| r.stats.updates), Some(1));
+    e.pause();
+    assert!(e.run(500.0).is_none());
+    e.resume();
+    // A second after the last frame: no catching up with six updates at once (the clock's
+    // 100 ms cap), no time thrown away.
+    let first = e.run(1000.0 + IV60).expect("a frame");
+    assert_eq!((first.stats.updates, first.stats.discarded_ms), (0, 0.0));
+    let next = e.run(1000.0 + 2.0 * IV60).expect("a frame");
+    assert_eq!(next.stats.updates, 1);
+}

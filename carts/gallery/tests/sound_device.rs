@@ -9,7 +9,7 @@
 
 mod support;
 
-use std::io::Write as _;
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -96,82 +96,183 @@ fn frequency(samples: &[i16], rate: u32) -> f64 {
     (rising.len() - 1) as f64 * f64::from(rate) / (last - first) as f64
 }
 
-#[test]
-fn the_tone_cart_is_heard_at_440_hz_for_one_second() {
-    if let Some(tool) = ["pulseaudio", "parec", "pactl", "Xvfb"]
-        .iter()
-        .find(|t| !on_path(t))
-    {
-        unavailable(&format!("{tool} is not installed"));
-        return;
-    }
-    let x = match start_xvfb() {
-        Ok(x) => x,
-        Err(why) => return unavailable(&why),
-    };
-    let dir = ScratchDir::new("sound-device");
-    let runtime = dir.path().join("runtime");
-    let _pulse = match start_pulse(&runtime, dir.path()) {
-        Ok(p) => p,
-        Err(why) => return unavailable(&why),
-    };
-    let raw = dir.path().join("monitor.raw");
-    let recording = Command::new("parec")
-        .args([
-            "-d",
-            &format!("{SINK}.monitor"),
-            "--format=s16le",
-            "--channels=1",
-        ])
-        .arg(format!("--rate={RATE}"))
-        .env("XDG_RUNTIME_DIR", &runtime)
-        .env("HOME", dir.path())
-        .stdout(std::fs::File::create(&raw).expect("recording file"))
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("parec starts");
-    let recording = Killed(recording);
-    let run = output_within(
-        bt_command()
-            .args(["run", "tone", "--exit-after", "2.5"])
-            .arg("--captures")
-            .arg(dir.path())
-            .env("DISPLAY", &x.display)
+/// An X server, a private sound server and a recording of its sink: what each test needs.
+struct Studio {
+    x: support::x11::Xvfb,
+    dir: ScratchDir,
+    runtime: std::path::PathBuf,
+    _pulse: Killed,
+    recording: Option<Killed>,
+}
+
+impl Studio {
+    /// Starts everything, or says why it cannot (and the test returns).
+    fn open(tools: &[&str]) -> Option<Studio> {
+        if let Some(tool) = ["pulseaudio", "parec", "pactl", "Xvfb"]
+            .iter()
+            .chain(tools)
+            .find(|t| !on_path(t))
+        {
+            unavailable(&format!("{tool} is not installed"));
+            return None;
+        }
+        let x = start_xvfb().map_err(|why| unavailable(&why)).ok()?;
+        let dir = ScratchDir::new("sound-device");
+        let runtime = dir.join("runtime");
+        let pulse = start_pulse(&runtime, dir.path())
+            .map_err(|why| unavailable(&why))
+            .ok()?;
+        let recording = Command::new("parec")
+            .args([
+                "-d",
+                &format!("{SINK}.monitor"),
+                "--format=s16le",
+                "--channels=1",
+            ])
+            .arg(format!("--rate={RATE}"))
             .env("XDG_RUNTIME_DIR", &runtime)
-            .env("HOME", dir.path()),
-        Duration::from_secs(120),
-    );
-    // The sink's last buffer reaches the monitor a moment later.
-    std::thread::sleep(Duration::from_millis(500));
-    drop(recording);
-    let (out, err) = (stdout(&run), stderr(&run));
-    assert!(run.status.success(), "bt run failed:\n{out}\n{err}");
+            .env("HOME", dir.path())
+            .stdout(std::fs::File::create(dir.join("monitor.raw")).expect("recording file"))
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("parec starts");
+        Some(Studio {
+            x,
+            dir,
+            runtime,
+            _pulse: pulse,
+            recording: Some(Killed(recording)),
+        })
+    }
+
+    /// `bt run ARGS` on this studio's display and sound server.
+    fn bt_run(&self, args: &[&str]) -> Command {
+        let mut bt = bt_command();
+        bt.arg("run")
+            .args(args)
+            .arg("--captures")
+            .arg(self.dir.path())
+            .env("DISPLAY", &self.x.display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("XDG_RUNTIME_DIR", &self.runtime)
+            .env("HOME", self.dir.path());
+        bt
+    }
+
+    /// Stops recording and returns the samples the sink played.
+    fn recorded(&mut self) -> Vec<i16> {
+        // The sink's last buffer reaches the monitor a moment later.
+        std::thread::sleep(Duration::from_millis(500));
+        drop(self.recording.take());
+        let bytes = std::fs::read(self.dir.join("monitor.raw")).expect("the recording");
+        bytes
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    }
+}
+
+/// The summary line `bt run` printed for a cart that played sound through the device.
+fn sound_summary(out: &str, err: &str) -> String {
     assert!(!err.contains("no sound"), "{err}");
     let summary = out
         .lines()
         .find(|l| l.starts_with("sound: "))
-        .unwrap_or_else(|| panic!("no sound summary in:\n{out}"));
+        .unwrap_or_else(|| panic!("no sound summary in:\n{out}\n{err}"));
     assert!(summary.starts_with("sound: 44100 Hz"), "{summary}");
+    summary.to_string()
+}
 
-    let bytes = std::fs::read(&raw).expect("the recording");
-    let samples: Vec<i16> = bytes
-        .chunks_exact(2)
-        .map(|b| i16::from_le_bytes([b[0], b[1]]))
-        .collect();
-    let (first, last) = loud_span(&samples).expect("the recording has sound");
-    let seconds = (last - first) as f64 / f64::from(RATE);
+/// Checks the recording holds one loud 440 Hz tone lasting `seconds` (within 50 ms).
+fn assert_one_tone(samples: &[i16], seconds: f64, summary: &str) {
+    let (first, last) = loud_span(samples).expect("the recording has sound");
+    let lasted = (last - first) as f64 / f64::from(RATE);
     assert!(
-        (seconds - 1.0).abs() < 0.05,
-        "the tone lasted {seconds:.3} s, not 1 s ({summary})"
+        (lasted - seconds).abs() < 0.05,
+        "the tone lasted {lasted:.3} s, not {seconds} s ({summary})"
     );
     let hz = frequency(&samples[first..=last], RATE);
     assert!(
         (hz - 440.0).abs() < 2.0,
         "the tone is at {hz:.1} Hz, not 440 Hz"
     );
-    // Nothing loud before or after: the second of tone is all there is.
     let peak = samples[first..=last].iter().map(|s| s.unsigned_abs()).max();
     assert!(peak > Some(5_000), "{peak:?}");
+}
+
+#[test]
+fn the_tone_cart_is_heard_at_440_hz_for_one_second() {
+    let Some(mut studio) = Studio::open(&[]) else {
+        return;
+    };
+    let run = output_within(
+        &mut studio.bt_run(&["tone", "--exit-after", "2.5"]),
+        Duration::from_secs(120),
+    );
+    let (out, err) = (stdout(&run), stderr(&run));
+    assert!(run.status.success(), "bt run failed:\n{out}\n{err}");
+    let summary = sound_summary(&out, &err);
+    assert_one_tone(&studio.recorded(), 1.0, &summary);
+}
+
+#[test]
+fn a_seek_and_a_pause_are_silent_and_play_resumes_mid_note() {
+    let Some(mut studio) = Studio::open(&["xdotool"]) else {
+        return;
+    };
+    // Opened paused at 1.2 s, tick 72: the note (ticks 30 to 90) has 0.3 s left to play.
+    let mut child = studio
+        .bt_run(&["tone", "--at", "1.2", "--exit-after", "3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bt starts");
+    let mut out = BufReader::new(child.stdout.take().expect("piped"));
+    let mut err = child.stderr.take().expect("piped");
+    let mut child = Killed(child);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut line = String::new();
+    while !line.starts_with("running tone") {
+        line.clear();
+        let read = out.read_line(&mut line).expect("bt's output");
+        assert!(read > 0 && Instant::now() < deadline, "no window: {line}");
+    }
+    let window = line
+        .rsplit("X11 window ")
+        .next()
+        .map(|s| s.trim().trim_end_matches(')').to_string())
+        .expect("a window id");
+    // A second paused, which must be silent; then F5.
+    std::thread::sleep(Duration::from_secs(1));
+    for args in [
+        ["windowfocus", "--sync", &window].as_slice(),
+        &["key", "F5"],
+    ] {
+        let ok = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &studio.x.display)
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "xdotool {args:?}");
+    }
+    let status = loop {
+        if let Some(status) = child.0.try_wait().expect("status") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "bt run did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (mut rest, mut errors) = (String::new(), String::new());
+    out.read_to_string(&mut rest).expect("bt's output");
+    err.read_to_string(&mut errors).expect("bt's errors");
+    assert!(
+        status.success(),
+        "bt run failed ({status}):\n{rest}\n{errors}"
+    );
+    let summary = sound_summary(&rest, &errors);
+    // Only the rest of the note: neither the seek through its first 0.7 s nor the pause made a
+    // sound.
+    assert_one_tone(&studio.recorded(), 0.3, &summary);
 }
 
 #[test]
