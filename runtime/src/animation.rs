@@ -33,6 +33,9 @@ pub const MIN_DELAY_CS: u32 = 2;
 /// a moment, and its frames would fill memory first.
 pub const MAX_GIF_FRAMES: usize = 30_000;
 
+/// GIF frames made between two calls of a progress callback.
+const PROGRESS_EVERY: usize = 16;
+
 /// One GIF frame: the picture after `updates` updates (counted from the start of the clip),
 /// shown for `delay_cs` hundredths of a second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,6 +122,21 @@ pub fn make_gif(
     seconds: f64,
     scale: u32,
 ) -> Result<Vec<u8>, GifError> {
+    make_gif_with_progress(engine, from, seconds, scale, |_, _| {})
+}
+
+/// [`make_gif`], calling `progress(done, total)` now and then: first for the updates of the
+/// seek to `from`, then for the GIF frames made.
+///
+/// # Errors
+/// As [`make_gif`].
+pub fn make_gif_with_progress(
+    engine: &mut Engine,
+    from: f64,
+    seconds: f64,
+    scale: u32,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Vec<u8>, GifError> {
     let fps = engine.settings().target_fps;
     let timing = gif_timing(fps, seconds);
     if timing.is_empty() || timing.len() > MAX_GIF_FRAMES {
@@ -128,7 +146,7 @@ pub fn make_gif(
             frames: timing.len(),
         });
     }
-    engine.render_at(from, Origin::Start)?;
+    engine.render_at_with_progress(from, Origin::Start, &mut progress)?;
     let (w, h) = (engine.framebuffer().width(), engine.framebuffer().height());
     let (gw, gh) = (
         u64::from(w) * u64::from(scale),
@@ -148,7 +166,11 @@ pub fn make_gif(
         encoder.set_repeat(gif::Repeat::Infinite).map_err(encode)?;
         let mut pixels = Vec::with_capacity((gw * gh) as usize);
         let mut done = 0;
-        for frame in &timing {
+        let total = timing.len() as u64;
+        for (made, frame) in timing.iter().enumerate() {
+            if made % PROGRESS_EVERY == 0 {
+                progress(made as u64, total);
+            }
             engine.step(frame.updates - done)?;
             done = frame.updates;
             scaled(engine.framebuffer(), scale, &mut pixels);

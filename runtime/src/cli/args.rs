@@ -95,6 +95,8 @@ pub struct GifArgs {
     /// Integer upscale (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub scale: u32,
+    #[command(flatten)]
+    pub progress: QuietArgs,
     /// The GIF file to write ('-' for stdout).
     #[arg(short, long, value_parser = gif_output)]
     pub output: PathBuf,
@@ -146,6 +148,8 @@ pub struct VerifyArgs {
     /// Clock runs at once [default: the machine's cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub threads: Option<u64>,
+    #[command(flatten)]
+    pub progress: QuietArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -640,7 +640,15 @@ fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         |n| n as usize,
     );
     let started = std::time::Instant::now();
-    let verdict = proof::verify(&make, ticks, &cases, threads)?;
+    let mut progress = Progress::new(
+        format!("checking {} clocks", cases.len()),
+        args.progress.quiet,
+    );
+    let verdict =
+        proof::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
+            progress.set(done, total);
+        })?;
+    drop(progress);
     let mut text = format!(
         "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",
         chosen.name,
@@ -698,8 +706,16 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
     let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
-    let bytes = crate::animation::make_gif(&mut engine, args.from, args.seconds, args.scale)
-        .map_err(|e| e.to_string())?;
+    let mut progress = Progress::new("making the GIF", args.progress.quiet);
+    let bytes = crate::animation::make_gif_with_progress(
+        &mut engine,
+        args.from,
+        args.seconds,
+        args.scale,
+        |done, total| progress.set(done, total),
+    )
+    .map_err(|e| e.to_string())?;
+    drop(progress);
     output.write(&bytes).map_err(|e| e.to_string())?;
     let fps = engine.settings().target_fps;
     let frames = crate::animation::gif_timing(fps, args.seconds).len();
