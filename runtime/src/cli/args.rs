@@ -373,7 +373,7 @@ pub struct RunArgs {
     /// exists].
     #[arg(long)]
     pub keys: Option<PathBuf>,
-    /// Folder for F9 screenshots.
+    /// Folder for F9 screenshots and F10 GIFs.
     #[arg(long, default_value = "captures")]
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
@@ -401,6 +401,10 @@ pub struct RunArgs {
     /// Do not watch the cart's asset folder for changes.
     #[arg(long)]
     pub no_watch: bool,
+    /// Keep the last 10 seconds the window showed (about 40 MB at 320x240); Shift+F10 saves
+    /// them as a GIF in the captures folder.
+    #[arg(long)]
+    pub gif_buffer: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -191,6 +191,7 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
         },
         record: args.record,
         cart_version: chosen.version(),
+        gif_buffer: args.gif_buffer,
     };
     let palette_file = chosen
         .manifest

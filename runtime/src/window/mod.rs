@@ -38,6 +38,7 @@ use winit::keyboard::PhysicalKey;
 use winit::window::{Fullscreen, Window, WindowId};
 
 use crate::engine::Engine;
+use crate::gif_capture::{GifCapture, Toggled};
 use crate::host::{Host, HostAction, HostEvent};
 use crate::keymap::{self, HOST_KEYS};
 use crate::manifest::PaletteSource;
@@ -88,7 +89,7 @@ pub struct WindowOptions {
     pub fullscreen: bool,
     /// Key-map file [default: the user's, when it exists].
     pub keys: Option<PathBuf>,
-    /// Folder for F9 screenshots.
+    /// Folder for F9 screenshots and F10 GIFs.
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
     /// and jitter.
@@ -104,6 +105,8 @@ pub struct WindowOptions {
     pub record: Option<PathBuf>,
     /// The cart's version, as the recording states it.
     pub cart_version: Option<String>,
+    /// Keep the last seconds the window showed, for Shift+F10 to save as a GIF.
+    pub gif_buffer: bool,
 }
 
 impl Default for WindowOptions {
@@ -122,6 +125,7 @@ impl Default for WindowOptions {
             watch: None,
             record: None,
             cart_version: None,
+            gif_buffer: false,
         }
     }
 }
@@ -197,6 +201,16 @@ pub fn run_cart(
     }
     let settings = host.engine().settings();
     let display = (settings.width, settings.height);
+    let gif = GifCapture::new(
+        &args.captures,
+        name,
+        display,
+        args.gif_buffer,
+        Arc::new(|saved| match saved {
+            Ok(path) => say(&format!("saved {}", path.display())),
+            Err(e) => eprintln!("bt: GIF not saved: {e}"),
+        }),
+    );
     let mut app = App {
         host,
         name: name.to_string(),
@@ -216,8 +230,11 @@ pub fn run_cart(
         present_interval: None,
         last_frame: None,
         starved_until: None,
+        gif,
     };
     let ran = event_loop.run_app(&mut app);
+    // A GIF being recorded is saved, and every GIF being saved is finished.
+    app.gif.finish(app.start.elapsed().as_secs_f64() * 1000.0);
     // Stopped whatever happened, so the frame log is complete and the surface goes first.
     let log = app.presenter.take().map(|p| p.stop(STOP_PATIENCE));
     ran.map_err(|e| format!("window event loop: {e}"))?;
@@ -329,6 +346,8 @@ struct App {
     last_frame: Option<Instant>,
     /// A frame was due and no pixel buffer was free: when to look again.
     starved_until: Option<Instant>,
+    /// F10's GIF recording and `--gif-buffer`'s last seconds.
+    gif: GifCapture,
 }
 
 impl App {
@@ -424,6 +443,20 @@ impl App {
             HostAction::Paused => say("paused (F5 resumes, F6 steps one update)"),
             HostAction::Resumed => say("resumed"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
+            HostAction::ToggleGif => {
+                let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
+                let engine = self.host.engine();
+                let (fb, palette) = (engine.framebuffer(), engine.palette());
+                if self.gif.toggle(now_ms, fb, palette) == Toggled::Started {
+                    say("recording a GIF (F10 stops and saves it)");
+                }
+            }
+            HostAction::SaveGifBuffer => {
+                let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
+                if let Err(e) = self.gif.save_buffer(now_ms) {
+                    let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
+                }
+            }
             _ => {}
         }
         self.show_title();
@@ -483,6 +516,8 @@ impl App {
         let now_ms = now.duration_since(self.start).as_secs_f64() * 1000.0;
         let report = self.host.frame(now_ms);
         let engine = self.host.engine();
+        self.gif
+            .shown(now_ms, engine.framebuffer(), engine.palette());
         engine
             .palette()
             .write_rgba(engine.framebuffer().pixels(), &mut rgba);
