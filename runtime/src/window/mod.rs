@@ -440,7 +440,15 @@ impl App {
             HostAction::SaveFailed(e) => {
                 let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
             }
-            HostAction::Paused => say("paused (F5 resumes, F6 steps one update)"),
+            HostAction::Paused => {
+                // Updates since boot are what `bt shot --at` counts: seconds × the update rate.
+                let engine = self.host.engine();
+                say(&format!(
+                    "paused at tick {}, after {} updates (F5 resumes, F6 steps one update)",
+                    engine.ticks(),
+                    engine.updates_since_init()
+                ));
+            }
             HostAction::Resumed => say("resumed"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
             HostAction::ToggleGif => {
