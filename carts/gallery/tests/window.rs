@@ -984,7 +984,6 @@ fn a_recorded_window_run_replays_to_the_screenshot_it_took_and_f10_saves_its_gif
     let gif = PathBuf::from(expect(&run, "saved ").trim_start_matches("saved "));
     assert_eq!(gif, captures.join("snake-0001.gif"));
     run.assert_running("F5, F9 and F10");
-    drop(expect);
     run.close();
 
     // The recording reproduces the run.
