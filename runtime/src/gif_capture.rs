@@ -15,7 +15,9 @@
 //!
 //! The buffer is a ring of pictures made when the capture is (about 40 MB for a 320x240
 //! display): a shown frame is copied into a slot that is already there, so the window's frames
-//! allocate nothing for it.
+//! allocate nothing for it. A recording copies each shown frame into the one picture waiting for
+//! its time on screen; the encoder hands every picture it has written back to be filled again,
+//! so new pictures are made only while the encoder is behind.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};

@@ -18,10 +18,13 @@ fn names(dir: &Path) -> Vec<String> {
     names
 }
 
+/// `bt frames ARGS -o OUT`, unless `args` name the output themselves.
 fn frames(args: &[&str], out: &Path) -> std::process::Output {
     let mut all = vec!["frames"];
     all.extend_from_slice(args);
-    all.extend_from_slice(&["-o", out.to_str().unwrap()]);
+    if !args.contains(&"-o") {
+        all.extend_from_slice(&["-o", out.to_str().unwrap()]);
+    }
     bt(&all)
 }
 
@@ -78,6 +81,10 @@ fn bad_ranges_are_refused_naming_the_flag_and_value_before_any_work() {
         (
             vec!["hello", "--to", "2", "--every", "-0.5"],
             "'--every <SECONDS>': -0.5 is no step forward",
+        ),
+        (
+            vec!["hello", "--to", "1", "--every", "1", "-o", "-"],
+            "-o -: bt frames writes a folder of files, not a stream",
         ),
         (
             vec!["hello", "--to", "1000", "--every", "0.001"],

@@ -944,10 +944,18 @@ fn a_recorded_window_run_replays_to_the_screenshot_it_took_and_f10_saves_its_gif
     let record = dir.join("run.btr");
     let captures = dir.join("captures");
     let mut bt = bt_run(&x, &dir);
-    bt.args(["snake", "--scale", "2", "--exit-after", "120", "--record"])
-        .arg(&record)
-        .arg("--captures")
-        .arg(&captures);
+    bt.args([
+        "snake",
+        "--scale",
+        "2",
+        "--exit-after",
+        "120",
+        "--gif-buffer",
+        "--record",
+    ])
+    .arg(&record)
+    .arg("--captures")
+    .arg(&captures);
     let mut run = Running::start(&x, bt, "snake");
     run.xdotool(&["windowfocus", "--sync", &run.window]);
     let mut seen = Vec::new();
@@ -983,7 +991,11 @@ fn a_recorded_window_run_replays_to_the_screenshot_it_took_and_f10_saves_its_gif
     run.xdotool(&["key", "F10"]);
     let gif = PathBuf::from(expect(&run, "saved ").trim_start_matches("saved "));
     assert_eq!(gif, captures.join("snake-0001.gif"));
-    run.assert_running("F5, F9 and F10");
+    // Shift+F10 saves the buffer: everything shown since the window opened, under 10 s.
+    run.xdotool(&["key", "shift+F10"]);
+    let buffer = PathBuf::from(expect(&run, "saved ").trim_start_matches("saved "));
+    assert_eq!(buffer, captures.join("snake-0002.gif"));
+    run.assert_running("F5, F9, F10 and Shift+F10");
     run.close();
 
     // The recording reproduces the run.
@@ -1055,5 +1067,17 @@ fn a_recorded_window_run_replays_to_the_screenshot_it_took_and_f10_saves_its_gif
     assert!(
         last == screen.into_raw(),
         "the GIF ends on the paused picture"
+    );
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&buffer).unwrap())
+        .unwrap();
+    let mut buffered = 0u32;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert!(frame.delay >= 2, "a delay of {} cs", frame.delay);
+        buffered += u32::from(frame.delay);
+    }
+    assert!(
+        buffered > total && buffered <= 1000,
+        "the buffer holds {buffered} cs, the F10 recording {total} cs"
     );
 }

@@ -761,6 +761,11 @@ fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
         )));
     }
     let count = count as u64;
+    if args.output.as_os_str() == "-" {
+        return Err(Failure::Usage(
+            "-o -: bt frames writes a folder of files, not a stream; name a folder".to_string(),
+        ));
+    }
     // Checked before any work: a folder with files in it is never touched.
     let mut out = crate::output::OutputDir::new(&args.output)?;
     #[cfg(feature = "window")]
