@@ -20,7 +20,7 @@
 
 use std::borrow::Cow;
 
-use bt::{Framebuffer, Palette};
+use bt::Palette;
 use thiserror::Error;
 
 use crate::engine::{Engine, EngineError};
@@ -32,6 +32,9 @@ pub const MIN_DELAY_CS: u32 = 2;
 /// The most frames one GIF holds: 10 minutes on the 2 cs grid. A longer GIF is no way to share
 /// a moment, and its frames would fill memory first.
 pub const MAX_GIF_FRAMES: usize = 30_000;
+
+/// GIF frames made between two calls of a progress callback.
+const PROGRESS_EVERY: usize = 16;
 
 /// One GIF frame: the picture after `updates` updates (counted from the start of the clip),
 /// shown for `delay_cs` hundredths of a second.
@@ -97,14 +100,97 @@ pub fn gif_timing(fps: f64, seconds: f64) -> Vec<GifFrame> {
             })
             .collect()
     } else {
-        let n = (total_cs / f64::from(MIN_DELAY_CS)).round() as u64;
-        (0..n)
-            .map(|j| GifFrame {
-                // A hair of slack so a rate like 100 updates a second lands on whole updates.
-                updates: ((j * u64::from(MIN_DELAY_CS)) as f64 * fps / 100.0 + 1e-9).floor() as u64,
-                delay_cs: MIN_DELAY_CS,
-            })
-            .collect()
+        // Update `k` is shown from `k × 100 / fps` cs: the grid picks the one due at each point.
+        let n = (total_cs / f64::from(MIN_DELAY_CS)).round() as usize;
+        let mut grid = GridPicker::new();
+        let mut frames = Vec::with_capacity(n);
+        grid.shown(0.0);
+        let mut k = 0;
+        while frames.len() < n {
+            k += 1;
+            let points = grid.shown(k as f64 * per_update_cs);
+            push_points(&mut frames, k - 1, points);
+        }
+        frames.truncate(n);
+        frames
+    }
+}
+
+/// `points` GIF frames of 2 cs showing update `updates`.
+fn push_points(frames: &mut Vec<GifFrame>, updates: u64, points: u64) {
+    frames.extend((0..points).map(|_| GifFrame {
+        updates,
+        delay_cs: MIN_DELAY_CS,
+    }));
+}
+
+/// Slack in hundredths of a second when a picture's time is compared with a grid point, so a
+/// picture due exactly on a point (update 72 at 144 updates a second is due at 50 cs) is not
+/// lost to rounding in binary fractions.
+const GRID_SLACK_CS: f64 = 1e-7;
+
+/// The rule of the 2 cs grid, for pictures that come one after another at any times: the GIF
+/// frame at `2j` cs (from the first picture) shows the last picture shown at or before then.
+/// A picture replaced before the next grid point is never shown; one that stays up over several
+/// points makes that many 2 cs frames (or one longer frame). `bt gif` above 50 updates a second
+/// and the window's GIF capture both choose their frames with it.
+///
+/// ```
+/// use bt_runtime::animation::GridPicker;
+///
+/// // Pictures at 0, 1.7, 3.3, 5 and 6.7 cs (60 a second), then stop at 10 cs.
+/// let mut grid = GridPicker::new();
+/// let covered: Vec<u64> = [0.0, 1.7, 3.3, 5.0, 6.7].iter().map(|&t| grid.shown(t)).collect();
+/// // Each number is the grid points the picture before covered: 0 cs, 2 cs, 4 cs, 6 cs.
+/// assert_eq!(covered, [0, 1, 1, 1, 1]);
+/// assert_eq!(grid.end(10.0), 1, "the last picture shows at 8 cs: 5 points in all");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct GridPicker {
+    /// Grid points handed out so far: the next one is at `2 × next` cs.
+    next: u64,
+    /// Whether a picture has been shown.
+    started: bool,
+}
+
+impl GridPicker {
+    /// A grid starting at 0 cs, with no picture yet.
+    pub fn new() -> GridPicker {
+        GridPicker::default()
+    }
+
+    /// A new picture is shown at `at_cs` (hundredths of a second from the grid's start; not
+    /// before the last picture's time). Returns the grid points the picture before it covers:
+    /// the 2 cs GIF frames it makes, 0 when it was replaced before the next point. The first
+    /// picture covers the grid from 0 cs whenever it comes.
+    pub fn shown(&mut self, at_cs: f64) -> u64 {
+        if !self.started {
+            self.started = true;
+            return 0;
+        }
+        let until = self.points_until(at_cs - GRID_SLACK_CS);
+        let covered = until.saturating_sub(self.next);
+        self.next += covered;
+        covered
+    }
+
+    /// Ends the GIF at `end_cs`: the grid points the last picture covers, so that the GIF holds
+    /// `round(end_cs / 2)` points in all (its length within 1 cs of `end_cs`), and at least one.
+    pub fn end(&mut self, end_cs: f64) -> u64 {
+        let total = ((end_cs / f64::from(MIN_DELAY_CS)).round().max(1.0)) as u64;
+        let covered = total.saturating_sub(self.next);
+        self.next += covered;
+        covered
+    }
+
+    /// Grid points handed out so far.
+    pub fn points(&self) -> u64 {
+        self.next
+    }
+
+    /// How many grid points lie before `at_cs`: the first `j` with `2j >= at_cs`.
+    fn points_until(&self, at_cs: f64) -> u64 {
+        (at_cs / f64::from(MIN_DELAY_CS)).ceil().max(0.0) as u64
     }
 }
 
@@ -119,6 +205,21 @@ pub fn make_gif(
     seconds: f64,
     scale: u32,
 ) -> Result<Vec<u8>, GifError> {
+    make_gif_with_progress(engine, from, seconds, scale, |_, _| {})
+}
+
+/// [`make_gif`], calling `progress(done, total)` now and then: first for the updates of the
+/// seek to `from`, then for the GIF frames made.
+///
+/// # Errors
+/// As [`make_gif`].
+pub fn make_gif_with_progress(
+    engine: &mut Engine,
+    from: f64,
+    seconds: f64,
+    scale: u32,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Vec<u8>, GifError> {
     let fps = engine.settings().target_fps;
     let timing = gif_timing(fps, seconds);
     if timing.is_empty() || timing.len() > MAX_GIF_FRAMES {
@@ -128,59 +229,140 @@ pub fn make_gif(
             frames: timing.len(),
         });
     }
-    engine.render_at(from, Origin::Start)?;
+    engine.render_at_with_progress(from, Origin::Start, &mut progress)?;
     let (w, h) = (engine.framebuffer().width(), engine.framebuffer().height());
-    let (gw, gh) = (
-        u64::from(w) * u64::from(scale),
-        u64::from(h) * u64::from(scale),
-    );
-    let (Ok(gw16), Ok(gh16)) = (u16::try_from(gw), u16::try_from(gh)) else {
-        return Err(GifError::TooLarge {
+    let mut writer = GifWriter::new(Vec::new(), w, h, scale, &rgb(engine.palette()))?;
+    let mut done = 0;
+    let total = timing.len() as u64;
+    let mut shown = Vec::with_capacity(256 * 3);
+    for (made, frame) in timing.iter().enumerate() {
+        if made % PROGRESS_EVERY == 0 {
+            progress(made as u64, total);
+        }
+        engine.step(frame.updates - done)?;
+        done = frame.updates;
+        rgb_into(engine.palette(), &mut shown);
+        writer.frame(engine.framebuffer().pixels(), &shown, frame.delay_cs as u16)?;
+    }
+    writer.finish()
+}
+
+/// Writes GIF frames of palette indices, each pixel `scale` × `scale`, looping forever: the
+/// writer of `bt gif` and of the window's GIF capture. The first palette given is the GIF's
+/// global one; a frame shown with another palette carries its own.
+pub struct GifWriter<W: std::io::Write> {
+    encoder: gif::Encoder<W>,
+    global: Vec<u8>,
+    width: u32,
+    size: (u16, u16),
+    scale: u32,
+    scaled: Vec<u8>,
+}
+
+impl<W: std::io::Write> GifWriter<W> {
+    /// A GIF of `width` × `height` pictures at `scale`, whose global palette is `global_rgb`
+    /// (`r, g, b` bytes, at most 256 colours), written to `out`.
+    ///
+    /// # Errors
+    /// [`GifError::TooLarge`] for a scaled picture past 65 535 pixels a side;
+    /// [`GifError::Encode`] when `out` cannot be written.
+    pub fn new(
+        out: W,
+        width: u32,
+        height: u32,
+        scale: u32,
+        global_rgb: &[u8],
+    ) -> Result<GifWriter<W>, GifError> {
+        let scale = scale.max(1);
+        let (gw, gh) = (
+            u64::from(width) * u64::from(scale),
+            u64::from(height) * u64::from(scale),
+        );
+        let (Ok(gw16), Ok(gh16)) = (u16::try_from(gw), u16::try_from(gh)) else {
+            return Err(GifError::TooLarge {
+                width: gw,
+                height: gh,
+            });
+        };
+        let mut encoder = gif::Encoder::new(out, gw16, gh16, global_rgb).map_err(encode_error)?;
+        encoder
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(encode_error)?;
+        Ok(GifWriter {
+            encoder,
+            global: global_rgb.to_vec(),
+            width,
+            size: (gw16, gh16),
+            scale,
+            scaled: Vec::new(),
+        })
+    }
+
+    /// Writes one frame: `indices` row by row at the size the writer was made for, shown with
+    /// the palette `rgb` for `delay_cs` hundredths of a second.
+    ///
+    /// # Errors
+    /// [`GifError::Encode`] for indices of the wrong size or output that cannot be written.
+    pub fn frame(&mut self, indices: &[u8], rgb: &[u8], delay_cs: u16) -> Result<(), GifError> {
+        let (gw, gh) = self.size;
+        let buffer = if self.scale == 1 {
+            Cow::Borrowed(indices)
+        } else {
+            scaled(indices, self.width, self.scale, &mut self.scaled);
+            Cow::Borrowed(self.scaled.as_slice())
+        };
+        if buffer.len() != usize::from(gw) * usize::from(gh) {
+            return Err(GifError::Encode(format!(
+                "a frame of {} pixels in a {gw}x{gh} GIF",
+                buffer.len()
+            )));
+        }
+        let frame = gif::Frame {
             width: gw,
             height: gh,
-        });
-    };
-    let encode = |e: gif::EncodingError| GifError::Encode(e.to_string());
-    let global = rgb(engine.palette());
-    let mut out = Vec::new();
-    {
-        let mut encoder = gif::Encoder::new(&mut out, gw16, gh16, &global).map_err(encode)?;
-        encoder.set_repeat(gif::Repeat::Infinite).map_err(encode)?;
-        let mut pixels = Vec::with_capacity((gw * gh) as usize);
-        let mut done = 0;
-        for frame in &timing {
-            engine.step(frame.updates - done)?;
-            done = frame.updates;
-            scaled(engine.framebuffer(), scale, &mut pixels);
-            let shown = rgb(engine.palette());
-            let gif_frame = gif::Frame {
-                width: gw16,
-                height: gh16,
-                delay: frame.delay_cs as u16,
-                buffer: Cow::Borrowed(&pixels),
-                palette: (shown != global).then_some(shown),
-                ..gif::Frame::default()
-            };
-            encoder.write_frame(&gif_frame).map_err(encode)?;
-        }
+            delay: delay_cs,
+            buffer,
+            palette: (rgb != self.global.as_slice()).then(|| rgb.to_vec()),
+            ..gif::Frame::default()
+        };
+        self.encoder.write_frame(&frame).map_err(encode_error)
     }
-    Ok(out)
+
+    /// Ends the GIF and hands back what it was written to.
+    ///
+    /// # Errors
+    /// [`GifError::Encode`] when the end cannot be written.
+    pub fn finish(self) -> Result<W, GifError> {
+        self.encoder
+            .into_inner()
+            .map_err(|e| GifError::Encode(e.to_string()))
+    }
+}
+
+fn encode_error(e: gif::EncodingError) -> GifError {
+    GifError::Encode(e.to_string())
 }
 
 /// The palette as the `r, g, b` bytes a GIF stores.
 fn rgb(palette: &Palette) -> Vec<u8> {
-    palette
-        .colors()
-        .iter()
-        .flat_map(|c| [c.r, c.g, c.b])
-        .collect()
+    let mut out = Vec::with_capacity(palette.colors().len() * 3);
+    rgb_into(palette, &mut out);
+    out
 }
 
-/// The framebuffer's indices, each repeated `scale` times across and down, into `out`.
-fn scaled(fb: &Framebuffer, scale: u32, out: &mut Vec<u8>) {
+/// The palette as the `r, g, b` bytes a GIF stores, into `out` (which keeps its capacity).
+pub fn rgb_into(palette: &Palette, out: &mut Vec<u8>) {
+    out.clear();
+    for c in palette.colors() {
+        out.extend_from_slice(&[c.r, c.g, c.b]);
+    }
+}
+
+/// Indices `width` to a row, each repeated `scale` times across and down, into `out`.
+fn scaled(pixels: &[u8], width: u32, scale: u32, out: &mut Vec<u8>) {
     out.clear();
     let s = scale.max(1) as usize;
-    for row in fb.pixels().chunks_exact((fb.width() as usize).max(1)) {
+    for row in pixels.chunks_exact((width as usize).max(1)) {
         let start = out.len();
         for &i in row {
             out.extend(std::iter::repeat_n(i, s));
@@ -195,6 +377,7 @@ fn scaled(fb: &Framebuffer, scale: u32, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bt::Framebuffer;
 
     fn check(fps: f64) {
         let seconds = 10.0;
@@ -238,11 +421,52 @@ mod tests {
     }
 
     #[test]
+    fn above_50_updates_a_second_the_grid_shows_the_update_due_at_each_point() {
+        // The rule written out directly: the frame at 2j cs shows update floor(2j × fps / 100).
+        for fps in [50.5, 60.0, 75.0, 100.0, 120.0, 144.0, 165.0, 240.0, 1000.0] {
+            for seconds in [0.01, 0.1, 1.0, 10.0, 33.3] {
+                let n = (seconds * 100.0 / 2.0_f64).round() as u64;
+                let want: Vec<GifFrame> = (0..n)
+                    .map(|j| GifFrame {
+                        updates: ((j * 2) as f64 * fps / 100.0 + 1e-9).floor() as u64,
+                        delay_cs: MIN_DELAY_CS,
+                    })
+                    .collect();
+                assert_eq!(gif_timing(fps, seconds), want, "{fps} fps, {seconds} s");
+            }
+        }
+    }
+
+    #[test]
+    fn the_grid_shows_the_last_picture_shown_at_each_point_and_ends_rounded() {
+        let mut grid = GridPicker::new();
+        // Pictures at 0, 1, 1.9, 2 and 9 cs.
+        assert_eq!(grid.shown(0.0), 0);
+        assert_eq!(grid.shown(1.0), 1, "the first covers 0 cs");
+        assert_eq!(grid.shown(1.9), 0, "1 is replaced before 2 cs: never shown");
+        assert_eq!(
+            grid.shown(2.0),
+            0,
+            "so is 1.9: the picture at 2 is due at 2 cs"
+        );
+        assert_eq!(grid.shown(9.0), 4, "2 covers 2, 4, 6 and 8 cs");
+        assert_eq!(
+            grid.end(13.4),
+            2,
+            "round(13.4 / 2) = 7 points in all: 10 and 12 cs"
+        );
+        assert_eq!(grid.points(), 7);
+        let mut short = GridPicker::new();
+        short.shown(0.0);
+        assert_eq!(short.end(0.3), 1, "every GIF has a frame");
+    }
+
+    #[test]
     fn scaling_repeats_each_index_in_a_square() {
         let mut fb = Framebuffer::new(2, 1);
         fb.draw_pixel(1, 0, 5);
         let mut out = Vec::new();
-        scaled(&fb, 2, &mut out);
+        scaled(fb.pixels(), fb.width(), 2, &mut out);
         assert_eq!(out, [0, 0, 5, 5, 0, 0, 5, 5]);
     }
 }

@@ -7,7 +7,8 @@
 //!
 //! The host keeps a few keys for itself ([`HOST_KEYS`]): Backquote toggles the overlay, F5 pauses
 //! and resumes, F6 runs one update while paused, F8 saves the last seconds of frame timings (a
-//! report and a Chrome trace), F9 saves a screenshot and F11 asks the window for fullscreen.
+//! report and a Chrome trace), F9 saves a screenshot, F10 (and Shift+F10) ask the window for a
+//! GIF of what it shows (see [`crate::gif_capture`]) and F11 asks the window for fullscreen.
 //! They do not reach the cart.
 
 use std::path::{Path, PathBuf};
@@ -115,6 +116,10 @@ pub enum HostAction {
     Stepped(u64),
     /// The overlay was shown or hidden.
     OverlayToggled,
+    /// F10: start recording a GIF of what the window shows, or stop and save it.
+    ToggleGif,
+    /// Shift+F10: save the last seconds the window showed as a GIF (`bt run --gif-buffer`).
+    SaveGifBuffer,
     /// F8: the last seconds of frame timings were saved as a report and a Chrome trace.
     SavedTimings {
         /// The HTML report.
@@ -520,6 +525,16 @@ impl Host {
                 Ok(path) => HostAction::Saved(path),
                 Err(e) => HostAction::SaveFailed(e),
             }),
+            Key::F10 => {
+                let shift = [Key::ShiftLeft, Key::ShiftRight]
+                    .iter()
+                    .any(|&k| self.keys_held & (1u128 << (k as u8)) != 0);
+                Some(if shift {
+                    HostAction::SaveGifBuffer
+                } else {
+                    HostAction::ToggleGif
+                })
+            }
             Key::F11 => Some(HostAction::ToggleFullscreen),
             _ => None,
         }

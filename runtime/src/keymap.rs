@@ -155,14 +155,15 @@ impl std::fmt::Display for SharedKey {
 }
 
 /// Keys the window host keeps for itself: overlay view, pause, step, tall chart, saving the
-/// last seconds of timings, screenshot, fullscreen.
-pub const HOST_KEYS: [Key; 7] = [
+/// last seconds of timings, screenshot, GIF recording, fullscreen.
+pub const HOST_KEYS: [Key; 8] = [
     Key::Backquote,
     Key::F5,
     Key::F6,
     Key::F7,
     Key::F8,
     Key::F9,
+    Key::F10,
     Key::F11,
 ];
 

@@ -27,6 +27,7 @@ pub mod diagnose;
 mod doc_examples;
 pub mod engine;
 pub mod fixed_loop;
+pub mod gif_capture;
 pub mod harness;
 pub mod host;
 pub mod keymap;

@@ -1,6 +1,6 @@
 //! Every file BT writes for the user (`bt shot -o`, `bt diagnose -o` and `--csv`, `bt run
-//! --frame-log`, F9 screenshots) goes through here, so none of them can destroy what is at
-//! the path.
+//! --frame-log`, F9 screenshots, `bt frames`' folder) goes through here, so none of them can
+//! destroy what is at the path.
 //!
 //! - `-` is stdout, and a device, a FIFO or a socket is written to directly, as it comes.
 //! - A symbolic link is followed: the file it leads to is replaced and the link kept.
@@ -305,6 +305,127 @@ pub fn write_new(path: &Path, format: Format, bytes: &[u8]) -> Result<bool, Outp
         Ok(_) => Ok(true),
         Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Ok(false),
         Err(e) => Err(OutputError::write(path, e.error)),
+    }
+}
+
+/// A folder of files that appears whole or not at all (`bt frames -o DIR`): the files go into
+/// a hidden staging folder beside it, `.NAME.XXXXXX.bt-tmp`, which is renamed to the folder's
+/// name by [`OutputDir::commit`]. A folder already there may be empty, and is then replaced; one
+/// that holds anything is refused before any work. Dropped without a commit, or on any
+/// failure, the staging folder is removed with all it holds.
+///
+/// ```
+/// use bt_runtime::output::OutputDir;
+///
+/// let parent = std::env::temp_dir().join(format!("bt-output-dir-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&parent)?;
+/// let mut frames = OutputDir::new(&parent.join("frames"))?;
+/// frames.write("frame_00000.png", b"...")?;
+/// assert!(!parent.join("frames").exists());
+/// frames.commit()?;
+/// assert!(parent.join("frames/frame_00000.png").is_file());
+/// assert!(OutputDir::new(&parent.join("frames")).is_err(), "not empty any more");
+/// # std::fs::remove_dir_all(&parent)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct OutputDir {
+    path: PathBuf,
+    staging: tempfile::TempDir,
+}
+
+impl OutputDir {
+    /// Checks `path` (nothing there, or an empty folder, in a folder that exists) and makes the
+    /// staging folder beside it.
+    ///
+    /// # Errors
+    /// [`OutputError::Write`] naming `path`: a folder that is not empty, a file, a missing
+    /// parent folder, or a staging folder that cannot be made.
+    pub fn new(path: &Path) -> Result<OutputDir, OutputError> {
+        let fail = |e| OutputError::write(path, e);
+        match fs::symlink_metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                let mut entries = fs::read_dir(path).map_err(fail)?;
+                if entries.next().is_some() {
+                    return Err(fail(io::Error::new(
+                        io::ErrorKind::DirectoryNotEmpty,
+                        "the folder is not empty; name a new or empty folder",
+                    )));
+                }
+            }
+            Ok(_) => {
+                return Err(fail(io::Error::new(
+                    io::ErrorKind::NotADirectory,
+                    "something that is not a folder is there",
+                )))
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(fail(e)),
+        }
+        let parent = folder_of(path);
+        if !fs::metadata(parent).is_ok_and(|m| m.is_dir()) {
+            return Err(fail(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("the folder {} does not exist", shown(parent)),
+            )));
+        }
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut cut = TEMP_NAME_BYTES.min(name.len());
+        while !name.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let staging = tempfile::Builder::new()
+            .prefix(&format!(".{}.", &name[..cut]))
+            .suffix(".bt-tmp")
+            .tempdir_in(parent)
+            .map_err(fail)?;
+        Ok(OutputDir {
+            path: path.to_path_buf(),
+            staging,
+        })
+    }
+
+    /// The folder's path as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The staging folder, where the files are until the commit.
+    pub fn staging(&self) -> &Path {
+        self.staging.path()
+    }
+
+    /// Writes a new file `name` into the staging folder, flushed to disk.
+    ///
+    /// # Errors
+    /// [`OutputError::Write`] naming the file under the folder's path.
+    pub fn write(&mut self, name: &str, bytes: &[u8]) -> Result<(), OutputError> {
+        let fail = |e| OutputError::write(&self.path.join(name), e);
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(self.staging.path().join(name))
+            .map_err(fail)?;
+        file.write_all(bytes).map_err(fail)?;
+        file.sync_all().map_err(fail)
+    }
+
+    /// Renames the staging folder to the folder's name, replacing an empty folder there.
+    ///
+    /// # Errors
+    /// [`OutputError::Write`] when the rename fails (a folder that has filled since the check,
+    /// say); the staging folder is then removed.
+    pub fn commit(self) -> Result<(), OutputError> {
+        if let Ok(folder) = File::open(self.staging.path()) {
+            // The names of the files, as well as their contents, reach the disk first.
+            let _ = folder.sync_all();
+        }
+        fs::rename(self.staging.path(), &self.path).map_err(|e| OutputError::write(&self.path, e))
+        // On success the staging path no longer exists and dropping it removes nothing; on
+        // failure the drop removes the staging folder.
     }
 }
 
@@ -719,6 +840,46 @@ mod tests {
         let stdout = Output::new(Path::new("-"), Format::Any).unwrap();
         assert!(stdout.same_target(&stdout.clone()));
         assert!(!stdout.same_target(&out("a")));
+    }
+
+    #[test]
+    fn an_output_folder_appears_whole_and_never_replaces_a_folder_with_files() {
+        let dir = ScratchDir::new("output");
+        let target = dir.join("frames");
+        let mut out = OutputDir::new(&target).unwrap();
+        out.write("a.png", b"a").unwrap();
+        assert!(!target.exists(), "nothing under the name before the commit");
+        assert_eq!(names(dir.path()).len(), 1, "only the hidden staging folder");
+        out.commit().unwrap();
+        assert_eq!(names(&target), ["a.png"]);
+        assert_eq!(names(dir.path()), ["frames"]);
+
+        let err = OutputDir::new(&target).unwrap_err().to_string();
+        assert!(err.contains("frames: the folder is not empty"), "{err}");
+        fs::write(dir.join("file"), b"x").unwrap();
+        let err = OutputDir::new(&dir.join("file")).unwrap_err().to_string();
+        assert!(err.contains("not a folder"), "{err}");
+        let err = OutputDir::new(&dir.join("gone/frames"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("does not exist"), "{err}");
+
+        // An empty folder is replaced; a dropped or failed output leaves nothing.
+        fs::create_dir(dir.join("empty")).unwrap();
+        let mut out = OutputDir::new(&dir.join("empty")).unwrap();
+        out.write("b.png", b"b").unwrap();
+        out.commit().unwrap();
+        assert_eq!(names(&dir.join("empty")), ["b.png"]);
+        let mut out = OutputDir::new(&dir.join("dropped")).unwrap();
+        out.write("c.png", b"c").unwrap();
+        drop(out);
+        let mut out = OutputDir::new(&dir.join("late")).unwrap();
+        out.write("d.png", b"d").unwrap();
+        fs::create_dir(dir.join("late")).unwrap();
+        fs::write(dir.join("late/someone-elses"), b"x").unwrap();
+        assert!(out.commit().is_err());
+        assert_eq!(names(&dir.join("late")), ["someone-elses"]);
+        assert_eq!(names(dir.path()), ["empty", "file", "frames", "late"]);
     }
 
     #[test]

@@ -9,7 +9,7 @@
 //! Runs are independent, so they go on separate threads; carts are not `Send`, so each thread
 //! builds its own engine.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -202,6 +202,9 @@ pub struct Verdict {
 /// Builds an engine for one run; called once per run, on the run's own thread.
 pub type EngineMaker<'a> = &'a (dyn Fn() -> Result<Engine, String> + Sync);
 
+/// How often [`verify_with_progress`] reports how far the runs have come.
+const PROGRESS_PERIOD: Duration = Duration::from_millis(100);
+
 /// Runs `ticks` updates under every case (the first is the reference), hashing the frame after
 /// each, on up to `threads` threads; the engines come from `make` with their input already set
 /// (a replay in their options).
@@ -214,18 +217,47 @@ pub fn verify(
     cases: &[ClockCase],
     threads: usize,
 ) -> Result<Verdict, String> {
+    verify_with_progress(make, ticks, cases, threads, &mut |_, _| {})
+}
+
+/// [`verify`], calling `progress(done, total)` on the calling thread about ten times a second
+/// while the runs go on: `done` updates of all the runs' `total`.
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_with_progress(
+    make: EngineMaker<'_>,
+    ticks: u64,
+    cases: &[ClockCase],
+    threads: usize,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Verdict, String> {
     let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let updates_done = AtomicU64::new(0);
+    let total = ticks.saturating_mul(cases.len() as u64);
     let results: Mutex<Vec<Option<Result<ClockRun, String>>>> = Mutex::new(vec![None; cases.len()]);
+    let workers = threads.clamp(1, cases.len().max(1));
+    let caller = std::thread::current();
     std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, cases.len().max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(case) = cases.get(i) else { break };
-                let run = run_case(make, case, ticks, None).map(|(run, _)| run);
-                if let Ok(mut r) = results.lock() {
-                    r[i] = Some(run);
+        for _ in 0..workers {
+            scope.spawn(|| {
+                // Counted however the worker ends, a panic included, so the wait below ends.
+                let _done = Finished(&finished, &caller);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
+                    let run =
+                        run_case(make, case, ticks, None, Some(&updates_done)).map(|(run, _)| run);
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = Some(run);
+                    }
                 }
             });
+        }
+        while finished.load(Ordering::Acquire) < workers {
+            progress(updates_done.load(Ordering::Relaxed).min(total), total);
+            std::thread::park_timeout(PROGRESS_PERIOD);
         }
     });
     let results = results
@@ -270,7 +302,7 @@ pub fn divergent_frames(
             .iter()
             .find(|c| c.name == name)
             .ok_or_else(|| format!("no clock '{name}'"))?;
-        let (_, kept) = run_case(make, case, divergence.tick, Some(divergence.tick))?;
+        let (_, kept) = run_case(make, case, divergence.tick, Some(divergence.tick), None)?;
         kept.ok_or_else(|| format!("{name} never reached tick {}", divergence.tick))
     };
     Ok([frame(&divergence.reference)?, frame(&divergence.other)?])
@@ -278,11 +310,27 @@ pub fn divergent_frames(
 
 type Kept = Option<(Framebuffer, Palette)>;
 
+/// Counts a worker as finished and wakes the thread waiting for it, when dropped.
+struct Finished<'a>(&'a AtomicUsize, &'a std::thread::Thread);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Release);
+        self.1.unpark();
+    }
+}
+
+/// Updates a run counts between two additions to the shared progress counter.
+const PROGRESS_EVERY_UPDATES: u64 = 64;
+
+/// One case's run of `ticks` updates, keeping the frame at tick `keep`, and adding the updates
+/// it has done to `done` as it goes.
 fn run_case(
     make: EngineMaker<'_>,
     case: &ClockCase,
     ticks: u64,
     keep: Option<u64>,
+    done: Option<&AtomicU64>,
 ) -> Result<(ClockRun, Kept), String> {
     let started = Instant::now();
     let mut engine = make()?;
@@ -301,7 +349,15 @@ fn run_case(
     let limit = ticks.saturating_mul(HOST_TICKS_PER_UPDATE_LIMIT).max(1024);
     let mut host_ticks = 0;
     let mut frames = 0;
+    let mut counted = 0;
     while engine.updates_since_init() < ticks {
+        if let Some(done) = done {
+            let now = engine.updates_since_init();
+            if now - counted >= PROGRESS_EVERY_UPDATES {
+                done.fetch_add(now - counted, Ordering::Relaxed);
+                counted = now;
+            }
+        }
         if host_ticks >= limit {
             return Err(format!(
                 "{}: only {} of {ticks} updates after {limit} host ticks",
@@ -311,6 +367,9 @@ fn run_case(
         }
         frames += engine.advance(1);
         host_ticks += 1;
+    }
+    if let Some(done) = done {
+        done.fetch_add(ticks.saturating_sub(counted), Ordering::Relaxed);
     }
     let hashes = engine
         .hashes()

@@ -373,6 +373,13 @@ fn host_keys_pause_step_toggle_and_capture_without_reaching_the_cart() {
             .is_any_key_pressed(),
         "host keys are not the cart's"
     );
+    // F10 asks the window for a GIF; with Shift held, for the buffer of the last seconds.
+    assert_eq!(key(&mut h, Key::F10, true), Some(HostAction::ToggleGif));
+    key(&mut h, Key::F10, false);
+    key(&mut h, Key::ShiftLeft, true);
+    assert_eq!(key(&mut h, Key::F10, true), Some(HostAction::SaveGifBuffer));
+    key(&mut h, Key::F10, false);
+    key(&mut h, Key::ShiftLeft, false);
 }
 
 #[test]

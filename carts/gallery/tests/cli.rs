@@ -659,6 +659,42 @@ fn long_headless_work_shows_progress_on_a_terminal_unless_quiet() {
 }
 
 #[test]
+fn gif_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
+    let dir = ScratchDir::new("cli");
+    // A seek of 15,000 updates of 100,000 sprites before the GIF's frames: a few seconds.
+    let gif = format!(
+        "gif bunnymark --arg sprites=100000 --from 250 --seconds 0.2 -o {}",
+        dir.join("b.gif").display()
+    );
+    let shown = on_a_terminal(&gif);
+    assert!(
+        shown.contains("making the GIF [") && shown.contains(" ETA "),
+        "{shown}"
+    );
+    assert!(shown.contains("wrote "), "{shown}");
+    assert!(!on_a_terminal(&format!("{gif} --quiet")).contains("ETA"));
+    let frames = format!(
+        "frames bunnymark --arg sprites=100000 --from 250 --to 250.1 --every 0.05 -o {}",
+        dir.join("frames").display()
+    );
+    let shown = on_a_terminal(&frames);
+    assert!(shown.contains("seeking to --from 250 ["), "{shown}");
+    assert!(shown.contains("wrote 3 frames"), "{shown}");
+    // Eight clocks of 20,000 sprites for 5 s each.
+    let verify = "verify bunnymark --arg sprites=20000 --seconds 5 --threads 1";
+    let shown = on_a_terminal(verify);
+    assert!(
+        shown.contains("checking 8 clocks [") && shown.contains("/2400 ETA "),
+        "{shown}"
+    );
+    assert!(!on_a_terminal(&format!("{verify} -q")).contains("ETA"));
+    // Not a terminal: nothing on stderr.
+    let o = bt(&verify.split(' ').collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
 fn an_interrupted_diagnosis_leaves_nothing_behind() {
     use std::os::unix::process::ExitStatusExt;
     let dir = ScratchDir::new("cli");

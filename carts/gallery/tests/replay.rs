@@ -279,6 +279,53 @@ fn a_shot_from_a_replay_shows_the_recorded_moment() {
 }
 
 #[test]
+fn the_frames_of_a_replay_are_its_shots_byte_for_byte() {
+    let (_, replay) = recorded_snake(600);
+    let dir = ScratchDir::new("replay-frames");
+    let path = dir.join("run.btr");
+    replay.save(&path).unwrap();
+    let (run, frames) = (path.to_str().unwrap(), dir.join("frames"));
+    let o = bt(&[
+        "frames",
+        "snake",
+        "--input",
+        run,
+        "--from",
+        "2",
+        "--to",
+        "4",
+        "--every",
+        "0.5",
+        "--scale",
+        "2",
+        "-o",
+        frames.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (k, at) in ["2", "2.5", "3", "3.5", "4"].iter().enumerate() {
+        let shot = dir.join(format!("shot-{k}.png"));
+        let s = bt(&[
+            "shot",
+            "snake",
+            "--input",
+            run,
+            "--at",
+            at,
+            "--scale",
+            "2",
+            "-o",
+            shot.to_str().unwrap(),
+        ]);
+        assert!(s.status.success(), "{}", stderr(&s));
+        assert_eq!(
+            std::fs::read(frames.join(format!("frame_{k:05}.png"))).unwrap(),
+            std::fs::read(&shot).unwrap(),
+            "frame {k} is `bt shot --at {at}`"
+        );
+    }
+}
+
+#[test]
 fn every_bundled_cart_passes_bt_verify() {
     for cart in bt_gallery::CARTS.iter().filter(|c| !c.hidden) {
         let o = bt(&[

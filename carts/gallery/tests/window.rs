@@ -913,3 +913,171 @@ fn a_cart_that_panics_keeps_its_window_open_with_the_panic_on_screen() {
     );
     assert!(!stderr.contains("panicked at"), "{stderr}");
 }
+
+/// A `bt` command (not in a window) that must succeed; returns its stdout.
+fn bt_ok(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+        .args(args)
+        .output()
+        .expect("bt runs");
+    assert!(
+        o.status.success(),
+        "bt {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The picture of a PNG file as RGBA rows.
+fn rgba_of(png: &Path) -> image::RgbaImage {
+    image::open(png)
+        .unwrap_or_else(|e| panic!("{}: {e}", png.display()))
+        .to_rgba8()
+}
+
+#[test]
+fn a_recorded_window_run_replays_to_the_screenshot_it_took_and_f10_saves_its_gif() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-record");
+    let record = dir.join("run.btr");
+    let captures = dir.join("captures");
+    let mut bt = bt_run(&x, &dir);
+    bt.args([
+        "snake",
+        "--scale",
+        "2",
+        "--exit-after",
+        "120",
+        "--gif-buffer",
+        "--record",
+    ])
+    .arg(&record)
+    .arg("--captures")
+    .arg(&captures);
+    let mut run = Running::start(&x, bt, "snake");
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
+    let mut seen = Vec::new();
+    let mut expect = |run: &Running, prefix: &str| {
+        wait_for(&run.out, prefix, Duration::from_secs(20), &mut seen)
+            .unwrap_or_else(|| panic!("no line starting {prefix:?}; stdout {seen:?}"))
+    };
+
+    // F10 starts a GIF; a few turns over a couple of seconds; F5 pauses; F9 takes a
+    // screenshot of the paused frame; F10 stops and saves the GIF.
+    run.xdotool(&["key", "F10"]);
+    expect(&run, "recording a GIF");
+    // Space starts a round (the demo snake steers itself), then the arrows steer.
+    run.xdotool(&["key", "space"]);
+    for arrow in ["Down", "Left", "Up", "Right", "Down"] {
+        pause(400);
+        run.xdotool(&["key", arrow]);
+    }
+    pause(300);
+    run.xdotool(&["key", "F5"]);
+    let paused = expect(&run, "paused at tick ");
+    // "paused at tick T, after U updates (...)"
+    let updates: u64 = paused
+        .split(", after ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no update count in {paused:?}"));
+    assert!(updates > 60, "{paused}");
+    run.xdotool(&["key", "F9"]);
+    let png = PathBuf::from(expect(&run, "saved ").trim_start_matches("saved "));
+    assert_eq!(png.extension().and_then(|e| e.to_str()), Some("png"));
+    run.xdotool(&["key", "F10"]);
+    let gif = PathBuf::from(expect(&run, "saved ").trim_start_matches("saved "));
+    assert_eq!(gif, captures.join("snake-0001.gif"));
+    // Shift+F10 saves the buffer: everything shown since the window opened, under 10 s.
+    run.xdotool(&["key", "shift+F10"]);
+    let buffer = PathBuf::from(expect(&run, "saved ").trim_start_matches("saved "));
+    assert_eq!(buffer, captures.join("snake-0002.gif"));
+    run.assert_running("F5, F9, F10 and Shift+F10");
+    run.close();
+
+    // The recording reproduces the run.
+    let path = record.to_str().unwrap();
+    let verified = bt_ok(&["replay", "snake", path, "--verify"]);
+    assert!(verified.contains("frame hashes match"), "{verified}");
+
+    // The frame `bt shot` renders after the same number of updates is the screenshot, but
+    // for one corner. Snake draws nothing from `render_alpha`, and the paused window drew its
+    // frame with alpha 0, as a seek does. The window's overlay is hidden but still marks its
+    // toggle corner (a click there shows it) at the bottom left; `bt shot` without --overlay
+    // has no overlay at all. Every other pixel must be the same.
+    let at = (updates as f64 / 60.0).to_string();
+    let shot = dir.join("shot.png");
+    bt_ok(&[
+        "shot",
+        "snake",
+        "--input",
+        path,
+        "--at",
+        &at,
+        "-o",
+        shot.to_str().unwrap(),
+    ]);
+    let (from_replay, from_window) = (rgba_of(&shot), rgba_of(&png));
+    assert_eq!(from_replay.dimensions(), from_window.dimensions());
+    let height = from_window.height() as i32;
+    let mut differ = 0;
+    for (x, y, p) in from_window.enumerate_pixels() {
+        let corner = bt_overlay::Overlay::hits_toggle(x as i32, y as i32, height);
+        if !corner && *from_replay.get_pixel(x, y) != *p {
+            differ += 1;
+        }
+    }
+    assert_eq!(
+        differ,
+        0,
+        "pixels of `bt shot --input --at {at}` ({updates} updates) differ from the F9 \
+         screenshot {} outside the overlay's corner",
+        png.display()
+    );
+    // The keys mattered: without the recorded input the demo plays, and looks different.
+    let demo = dir.join("demo.png");
+    bt_ok(&["shot", "snake", "--at", &at, "-o", demo.to_str().unwrap()]);
+    assert!(
+        rgba_of(&demo) != from_replay,
+        "the replay shows the demo: the keys never reached the cart"
+    );
+
+    // The GIF: display size, no delay below 2 cs, about as long as the recording was (over
+    // two seconds), ending on the paused picture, colour for colour.
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&gif).unwrap())
+        .unwrap();
+    let screen = rgba_of(&png);
+    assert_eq!(
+        (u32::from(decoder.width()), u32::from(decoder.height())),
+        screen.dimensions()
+    );
+    let (mut total, mut last) = (0u32, Vec::new());
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert!(frame.delay >= 2, "a delay of {} cs", frame.delay);
+        total += u32::from(frame.delay);
+        last = frame.buffer.to_vec();
+    }
+    assert!(total >= 200, "{total} cs");
+    assert!(
+        last == screen.into_raw(),
+        "the GIF ends on the paused picture"
+    );
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&buffer).unwrap())
+        .unwrap();
+    let mut buffered = 0u32;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert!(frame.delay >= 2, "a delay of {} cs", frame.delay);
+        buffered += u32::from(frame.delay);
+    }
+    assert!(
+        buffered > total && buffered <= 1000,
+        "the buffer holds {buffered} cs, the F10 recording {total} cs"
+    );
+}

@@ -48,6 +48,9 @@ pub enum Command {
     /// Save an animated GIF of a stretch of play, headless: the palette's own colours, delays
     /// in whole hundredths that keep to the simulation's time.
     Gif(GifArgs),
+    /// Save the frames at --from, --from + --every, ... up to --to as numbered PNG files in a
+    /// new folder, headless: each the picture `bt shot --at` saves at its time.
+    Frames(FramesArgs),
     /// Prove a cart is independent of timing: the same input under eight very different clocks
     /// must draw the same frame after every tick.
     Verify(VerifyArgs),
@@ -95,8 +98,39 @@ pub struct GifArgs {
     /// Integer upscale (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub scale: u32,
+    #[command(flatten)]
+    pub progress: QuietArgs,
     /// The GIF file to write ('-' for stdout).
     #[arg(short, long, value_parser = gif_output)]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct FramesArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    #[command(flatten)]
+    pub input: InputArg,
+    /// Simulated seconds since boot of the first frame.
+    #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub from: f64,
+    #[arg(
+        long,
+        value_parser = seconds_arg,
+        allow_negative_numbers = true,
+        help = in_range("Simulated seconds of the last frame (included when the step lands on it)", 0, MAX_AT_SECONDS, "")
+    )]
+    pub to: f64,
+    /// Simulated seconds from one frame to the next (above 0; 1/fps gives every update).
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
+    pub every: f64,
+    /// Integer upscale of the PNGs (1 to 16).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
+    pub scale: u32,
+    #[command(flatten)]
+    pub progress: QuietArgs,
+    /// The folder to make: new, or empty. It appears only once every frame is written.
+    #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
 }
 
@@ -146,6 +180,8 @@ pub struct VerifyArgs {
     /// Clock runs at once [default: the machine's cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     pub threads: Option<u64>,
+    #[command(flatten)]
+    pub progress: QuietArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -340,7 +376,7 @@ pub struct RunArgs {
     /// exists].
     #[arg(long)]
     pub keys: Option<PathBuf>,
-    /// Folder for F9 screenshots.
+    /// Folder for F9 screenshots and F10 GIFs.
     #[arg(long, default_value = "captures")]
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
@@ -368,6 +404,10 @@ pub struct RunArgs {
     /// Do not watch the cart's asset folder for changes.
     #[arg(long)]
     pub no_watch: bool,
+    /// Keep the last 10 seconds the window showed (about 40 MB at 320x240); Shift+F10 saves
+    /// them as a GIF in the captures folder.
+    #[arg(long)]
+    pub gif_buffer: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -582,6 +622,18 @@ fn gif_seconds(s: &str) -> Result<f64, String> {
 
 fn wav_seconds(s: &str) -> Result<f64, String> {
     float_in(s, 0.001, MAX_WAV_SECONDS)
+}
+
+/// Seconds above 0, up to [`MAX_AT_SECONDS`]: a step between frames.
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    let value = float_in(s, f64::NEG_INFINITY, MAX_AT_SECONDS)?;
+    if value <= 0.0 {
+        return Err(format!(
+            "{} is no step forward; give seconds above 0",
+            number(value)
+        ));
+    }
+    Ok(value)
 }
 
 fn fps_arg(s: &str) -> Result<f64, String> {

@@ -5,8 +5,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::args::{
-    BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FromArg, GifArgs, KeysArgs,
-    NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs, WavArgs,
+    BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FramesArgs, FromArg,
+    GifArgs, KeysArgs, NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs, WavArgs,
 };
 use super::progress::Progress;
 use super::{Chosen, Offer};
@@ -60,6 +60,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Replay(args) => replay(offer, args)?,
         Command::Verify(args) => verify(offer, args)?,
         Command::Gif(args) => gif(offer, args)?,
+        Command::Frames(args) => frames(offer, args)?,
         Command::Wav(args) => wav(offer, args)?,
     }
     Ok(())
@@ -191,6 +192,7 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
         record: args.record,
         cart_version: chosen.version(),
         mute: args.mute,
+        gif_buffer: args.gif_buffer,
     };
     let palette_file = chosen
         .manifest
@@ -641,7 +643,15 @@ fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         |n| n as usize,
     );
     let started = std::time::Instant::now();
-    let verdict = proof::verify(&make, ticks, &cases, threads)?;
+    let mut progress = Progress::new(
+        format!("checking {} clocks", cases.len()),
+        args.progress.quiet,
+    );
+    let verdict =
+        proof::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
+            progress.set(done, total);
+        })?;
+    drop(progress);
     let mut text = format!(
         "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",
         chosen.name,
@@ -699,8 +709,16 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
     let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
-    let bytes = crate::animation::make_gif(&mut engine, args.from, args.seconds, args.scale)
-        .map_err(|e| e.to_string())?;
+    let mut progress = Progress::new("making the GIF", args.progress.quiet);
+    let bytes = crate::animation::make_gif_with_progress(
+        &mut engine,
+        args.from,
+        args.seconds,
+        args.scale,
+        |done, total| progress.set(done, total),
+    )
+    .map_err(|e| e.to_string())?;
+    drop(progress);
     output.write(&bytes).map_err(|e| e.to_string())?;
     let fps = engine.settings().target_fps;
     let frames = crate::animation::gif_timing(fps, args.seconds).len();
@@ -711,6 +729,101 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         args.from,
         bytes.len()
     ))
+}
+
+/// The most PNG files `bt frames` writes: 27 minutes of every update at 60 a second, and
+/// what five digits number.
+pub const MAX_FRAME_FILES: u64 = 100_000;
+
+/// How many frames `--from`, `--to` and `--every` make: `from + k × every` for every `k` from
+/// 0 whose time is at most `to`. A hair of slack keeps a `to` that the steps reach exactly
+/// (0.3 in steps of 0.1) from being lost to rounding.
+fn frame_count(from: f64, to: f64, every: f64) -> f64 {
+    ((to - from) / every + 1e-9).floor() + 1.0
+}
+
+fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
+    if args.to < args.from {
+        return Err(Failure::Usage(format!(
+            "--to {} is before --from {}",
+            number(args.to),
+            number(args.from)
+        )));
+    }
+    let count = frame_count(args.from, args.to, args.every);
+    if count > MAX_FRAME_FILES as f64 {
+        return Err(Failure::Usage(format!(
+            "--from {} --to {} --every {} makes {} frames; bt frames writes at most \
+             {MAX_FRAME_FILES}",
+            number(args.from),
+            number(args.to),
+            number(args.every),
+            number(count)
+        )));
+    }
+    let count = count as u64;
+    if args.output.as_os_str() == "-" {
+        return Err(Failure::Usage(
+            "-o -: bt frames writes a folder of files, not a stream; name a folder".to_string(),
+        ));
+    }
+    // Checked before any work: a folder with files in it is never touched.
+    let mut out = crate::output::OutputDir::new(&args.output)?;
+    #[cfg(feature = "window")]
+    crate::stop::install();
+    let input = args.input.input.as_deref();
+    let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
+    let fps = engine.settings().target_fps;
+    let mut progress = Progress::new("rendering frames", args.progress.quiet);
+    let mut first = None;
+    for k in 0..count {
+        progress.set(k, count);
+        let at = args.from + k as f64 * args.every;
+        // The updates `bt shot --at` would run for this time: the same rounding as the seek.
+        let updates = (at * fps).round() as u64;
+        let bad = |e: crate::EngineError| format!("frame {k} (at {} s): {e}", number(at));
+        if k == 0 {
+            let mut seek = Progress::new(
+                format!("seeking to --from {}", number(at)),
+                args.progress.quiet,
+            );
+            engine
+                .render_at_with_progress(at, Origin::Start, |done, total| seek.set(done, total))
+                .map_err(bad)?;
+            first = Some(updates);
+        } else {
+            engine
+                .step(updates.saturating_sub(engine.updates_since_init()))
+                .map_err(bad)?;
+        }
+        #[cfg(feature = "window")]
+        if crate::stop::requested() {
+            return Err(Failure::Run(format!(
+                "interrupted after {k} of {count} frames; {} was not made",
+                args.output.display()
+            )));
+        }
+        out.write(&frame_file_name(k), &encode_frame(&engine, args.scale)?)?;
+    }
+    drop(progress);
+    out.commit()?;
+    let fb = engine.framebuffer();
+    say(format_args!(
+        "wrote {count} frames to {} ({} to {}, {}x{}, updates {} to {})\n",
+        args.output.display(),
+        frame_file_name(0),
+        frame_file_name(count - 1),
+        fb.width() * args.scale,
+        fb.height() * args.scale,
+        first.unwrap_or(0),
+        engine.updates_since_init()
+    ))?;
+    Ok(())
+}
+
+/// The name of the `k`th file of a PNG sequence: `frame_00000.png`, ...
+fn frame_file_name(k: u64) -> String {
+    format!("frame_{k:05}.png")
 }
 
 fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {

@@ -1,5 +1,5 @@
 //! A progress bar with an ETA on stderr for headless work that takes a while: a long seek, a
-//! long trace or diagnosis. It appears only once the work has run for [`SHOW_AFTER`], only
+//! long trace or diagnosis, a GIF, a PNG sequence, a proof of timing independence. It appears only once the work has run for [`SHOW_AFTER`], only
 //! when stderr is a terminal, and never with `--quiet`; it is cleared when the work ends.
 //!
 //! Ctrl-C needs nothing of it: the bar hides no cursor and changes no terminal mode, so the
@@ -37,9 +37,13 @@ impl Progress {
         }
     }
 
-    /// `done` steps of `total` are done.
+    /// `done` steps of `total` are done. A new `total` starts the next stage of the work on
+    /// the same bar.
     pub(super) fn set(&mut self, done: u64, total: u64) {
         if let Some(bar) = &self.bar {
+            if bar.length() != Some(total) {
+                bar.set_length(total);
+            }
             bar.set_position(done);
         } else if self.wanted && self.started.elapsed() >= SHOW_AFTER {
             let style = ProgressStyle::with_template(TEMPLATE)

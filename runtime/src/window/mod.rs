@@ -39,6 +39,7 @@ use winit::keyboard::PhysicalKey;
 use winit::window::{Fullscreen, Window, WindowId};
 
 use crate::engine::Engine;
+use crate::gif_capture::{GifCapture, Toggled};
 use crate::host::{Host, HostAction, HostEvent};
 use crate::keymap::{self, HOST_KEYS};
 use crate::manifest::PaletteSource;
@@ -93,7 +94,7 @@ pub struct WindowOptions {
     pub fullscreen: bool,
     /// Key-map file [default: the user's, when it exists].
     pub keys: Option<PathBuf>,
-    /// Folder for F9 screenshots.
+    /// Folder for F9 screenshots and F10 GIFs.
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
     /// and jitter.
@@ -111,6 +112,8 @@ pub struct WindowOptions {
     pub cart_version: Option<String>,
     /// Play without sound: no audio device is opened.
     pub mute: bool,
+    /// Keep the last seconds the window showed, for Shift+F10 to save as a GIF.
+    pub gif_buffer: bool,
 }
 
 impl Default for WindowOptions {
@@ -130,6 +133,7 @@ impl Default for WindowOptions {
             record: None,
             cart_version: None,
             mute: false,
+            gif_buffer: false,
         }
     }
 }
@@ -212,6 +216,16 @@ pub fn run_cart(
     }
     let settings = host.engine().settings();
     let display = (settings.width, settings.height);
+    let gif = GifCapture::new(
+        &args.captures,
+        name,
+        display,
+        args.gif_buffer,
+        Arc::new(|saved| match saved {
+            Ok(path) => say(&format!("saved {}", path.display())),
+            Err(e) => eprintln!("bt: GIF not saved: {e}"),
+        }),
+    );
     let mut app = App {
         host,
         name: name.to_string(),
@@ -232,8 +246,11 @@ pub fn run_cart(
         last_frame: None,
         starved_until: None,
         sound,
+        gif,
     };
     let ran = event_loop.run_app(&mut app);
+    // A GIF being recorded is saved, and every GIF being saved is finished.
+    app.gif.finish(app.start.elapsed().as_secs_f64() * 1000.0);
     // Stopped whatever happened, so the frame log is complete and the surface goes first.
     let log = app.presenter.take().map(|p| p.stop(STOP_PATIENCE));
     ran.map_err(|e| format!("window event loop: {e}"))?;
@@ -350,6 +367,8 @@ struct App {
     starved_until: Option<Instant>,
     /// The sound device, when one opened.
     sound: Option<LiveSound>,
+    /// F10's GIF recording and `--gif-buffer`'s last seconds.
+    gif: GifCapture,
 }
 
 impl App {
@@ -446,9 +465,31 @@ impl App {
             HostAction::SaveFailed(e) => {
                 let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
             }
-            HostAction::Paused => say("paused (F5 resumes, F6 steps one update)"),
+            HostAction::Paused => {
+                // Updates since boot are what `bt shot --at` counts: seconds × the update rate.
+                let engine = self.host.engine();
+                say(&format!(
+                    "paused at tick {}, after {} updates (F5 resumes, F6 steps one update)",
+                    engine.ticks(),
+                    engine.updates_since_init()
+                ));
+            }
             HostAction::Resumed => say("resumed"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
+            HostAction::ToggleGif => {
+                let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
+                let engine = self.host.engine();
+                let (fb, palette) = (engine.framebuffer(), engine.palette());
+                if self.gif.toggle(now_ms, fb, palette) == Toggled::Started {
+                    say("recording a GIF (F10 stops and saves it)");
+                }
+            }
+            HostAction::SaveGifBuffer => {
+                let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
+                if let Err(e) = self.gif.save_buffer(now_ms) {
+                    let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
+                }
+            }
             _ => {}
         }
         self.show_title();
@@ -514,6 +555,8 @@ impl App {
             sound.after_frame(self.host.engine_mut(), report.as_ref());
         }
         let engine = self.host.engine();
+        self.gif
+            .shown(now_ms, engine.framebuffer(), engine.palette());
         engine
             .palette()
             .write_rgba(engine.framebuffer().pixels(), &mut rgba);

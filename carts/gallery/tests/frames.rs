@@ -1,0 +1,139 @@
+//! `bt frames`: a numbered PNG sequence, each file the picture `bt shot --at` saves at its time,
+//! in a folder that appears whole or not at all.
+
+mod support;
+
+use std::path::Path;
+
+use bt_test_support::ScratchDir;
+use support::{bt, stderr, stdout};
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `bt frames ARGS -o OUT`, unless `args` name the output themselves.
+fn frames(args: &[&str], out: &Path) -> std::process::Output {
+    let mut all = vec!["frames"];
+    all.extend_from_slice(args);
+    if !args.contains(&"-o") {
+        all.extend_from_slice(&["-o", out.to_str().unwrap()]);
+    }
+    bt(&all)
+}
+
+#[test]
+fn every_frame_is_the_shot_at_its_time_and_to_is_included() {
+    let dir = ScratchDir::new("frames");
+    let out = dir.join("hello");
+    let o = frames(
+        &["hello", "--from", "1", "--to", "1.3", "--every", "0.1"],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        names(&out),
+        [
+            "frame_00000.png",
+            "frame_00001.png",
+            "frame_00002.png",
+            "frame_00003.png"
+        ],
+        "1, 1.1, 1.2 and 1.3 s: a `to` the steps reach is included"
+    );
+    assert!(
+        stdout(&o).starts_with(&format!("wrote 4 frames to {}", out.display())),
+        "{}",
+        stdout(&o)
+    );
+    for (k, at) in ["1", "1.1", "1.2", "1.3"].iter().enumerate() {
+        let shot = dir.join(format!("shot-{k}.png"));
+        let s = bt(&["shot", "hello", "--at", at, "-o", shot.to_str().unwrap()]);
+        assert!(s.status.success(), "{}", stderr(&s));
+        assert_eq!(
+            std::fs::read(out.join(format!("frame_{k:05}.png"))).unwrap(),
+            std::fs::read(&shot).unwrap(),
+            "frame {k} is `bt shot --at {at}`, byte for byte"
+        );
+    }
+    assert_eq!(names(dir.path()).len(), 5, "no staging folder is left");
+}
+
+#[test]
+fn bad_ranges_are_refused_naming_the_flag_and_value_before_any_work() {
+    let dir = ScratchDir::new("frames-bad");
+    let out = dir.join("out");
+    for (args, says) in [
+        (
+            vec!["hello", "--from", "3", "--to", "2", "--every", "1"],
+            "--to 2 is before --from 3",
+        ),
+        (
+            vec!["hello", "--to", "2", "--every", "0"],
+            "'--every <SECONDS>': 0 is no step forward",
+        ),
+        (
+            vec!["hello", "--to", "2", "--every", "-0.5"],
+            "'--every <SECONDS>': -0.5 is no step forward",
+        ),
+        (
+            vec!["hello", "--to", "1", "--every", "1", "-o", "-"],
+            "-o -: bt frames writes a folder of files, not a stream",
+        ),
+        (
+            vec!["hello", "--to", "1000", "--every", "0.001"],
+            "--from 0 --to 1000 --every 0.001 makes 1000001 frames; bt frames writes at most 100000",
+        ),
+    ] {
+        let o = frames(&args, &out);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"));
+    }
+    assert!(names(dir.path()).is_empty(), "nothing was made");
+}
+
+#[test]
+fn a_folder_with_files_is_never_touched_and_a_failed_run_leaves_nothing() {
+    let dir = ScratchDir::new("frames-keep");
+    let full = dir.join("full");
+    std::fs::create_dir(&full).unwrap();
+    std::fs::write(full.join("mine.txt"), b"precious").unwrap();
+    let o = frames(&["hello", "--to", "1", "--every", "0.5"], &full);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("full: the folder is not empty"), "{err}");
+    assert_eq!(names(&full), ["mine.txt"]);
+
+    // An empty folder is filled.
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let o = frames(&["hello", "--to", "0.5", "--every", "0.5"], &empty);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(names(&empty), ["frame_00000.png", "frame_00001.png"]);
+
+    // A cart that panics part way: no folder, and no staging folder beside it.
+    let broken = dir.join("broken");
+    let o = frames(
+        &[
+            "panic",
+            "--arg",
+            "panic_at=30",
+            "--to",
+            "2",
+            "--every",
+            "0.25",
+        ],
+        &broken,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("frame 3 (at 0.75 s)"), "{}", stderr(&o));
+    assert_eq!(names(dir.path()), ["empty", "full"]);
+}

@@ -1,0 +1,539 @@
+//! GIFs of what the `bt run` window shows: F10 starts a recording and F10 again saves it;
+//! with `bt run --gif-buffer`, Shift+F10 saves the last [`BUFFER_SECONDS`] seconds.
+//!
+//! The pictures are the palette-indexed framebuffer as the window shows it, overlay included
+//! when it is drawn, with the palette it is shown with. Frames are chosen by the time they were
+//! shown on the 2 cs grid of [`GridPicker`] (the rule `bt gif` uses above 50 updates a second):
+//! the GIF frame at `2j` cs shows the last picture shown at or before then, so the GIF plays at
+//! the speed the window did, pauses included, with no delay below 2 cs and a length within 1 cs
+//! of the time recorded. Frames are written by [`GifWriter`], the writer of `bt gif`.
+//!
+//! Nothing here waits on encoding: a recording sends each chosen picture to a thread of its own
+//! that encodes it as it comes, and a saved buffer is copied and handed to a thread too. Files
+//! go into the captures folder as `<name>-NNNN.gif`, under the first number not taken, never
+//! over a file.
+//!
+//! The buffer is a ring of pictures made when the capture is (about 40 MB for a 320x240
+//! display): a shown frame is copied into a slot that is already there, so the window's frames
+//! allocate nothing for it. A recording copies each shown frame into the one picture waiting for
+//! its time on screen; the encoder hands every picture it has written back to be filled again,
+//! so new pictures are made only while the encoder is behind.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use bt::{Framebuffer, Palette};
+
+use crate::animation::{rgb_into, GifError, GifWriter, GridPicker, MIN_DELAY_CS};
+use crate::output::{self, Format};
+
+/// How much of the recent past the buffer of `bt run --gif-buffer` keeps, in seconds.
+pub const BUFFER_SECONDS: u64 = 10;
+
+/// Grid points in the buffer: [`BUFFER_SECONDS`] at one per [`MIN_DELAY_CS`].
+const BUFFER_POINTS: u64 = BUFFER_SECONDS * 100 / MIN_DELAY_CS as u64;
+
+/// The most grid points one GIF frame stands for: a delay is at most 65 535 cs, so a picture
+/// left up longer (a paused window) is written as several frames.
+const MAX_FRAME_POINTS: u64 = u16::MAX as u64 / MIN_DELAY_CS as u64;
+
+/// How a saved GIF is reported: its path, or why it could not be saved. Called on the thread
+/// that saved it.
+pub type Report = Arc<dyn Fn(Result<PathBuf, String>) + Send + Sync>;
+
+/// One picture as the window showed it: palette indices and the palette's `r, g, b` bytes.
+#[derive(Debug, Clone, Default)]
+struct Picture {
+    pixels: Vec<u8>,
+    rgb: Vec<u8>,
+    width: u32,
+    height: u32,
+}
+
+impl Picture {
+    /// A blank picture with room for a `width` × `height` frame and 256 colours.
+    fn with_size(width: u32, height: u32) -> Picture {
+        Picture {
+            pixels: Vec::with_capacity(width as usize * height as usize),
+            rgb: Vec::with_capacity(256 * 3),
+            width,
+            height,
+        }
+    }
+
+    /// Copies a frame in, reusing the room already made.
+    fn copy_from(&mut self, fb: &Framebuffer, palette: &Palette) {
+        self.pixels.clear();
+        self.pixels.extend_from_slice(fb.pixels());
+        rgb_into(palette, &mut self.rgb);
+        self.width = fb.width();
+        self.height = fb.height();
+    }
+}
+
+/// A recording under way: the grid from its start, the picture whose time on screen is not
+/// yet known, and the thread encoding the rest.
+struct Recording {
+    start_ms: f64,
+    grid: GridPicker,
+    pending: Picture,
+    to_encoder: Sender<(Picture, u64)>,
+    /// Pictures the encoder is done with, to be filled again.
+    spare: Receiver<Picture>,
+    encoder: JoinHandle<()>,
+}
+
+/// The last [`BUFFER_SECONDS`] of shown pictures: slots made up front, each with the grid
+/// points it covers; the newest one's are not known yet.
+struct Ring {
+    slots: Vec<(Picture, u64)>,
+    newest: usize,
+    len: usize,
+    start_ms: Option<f64>,
+    grid: GridPicker,
+}
+
+impl Ring {
+    fn new(width: u32, height: u32) -> Ring {
+        let slots = (0..=BUFFER_POINTS)
+            .map(|_| (Picture::with_size(width, height), 0))
+            .collect();
+        Ring {
+            slots,
+            newest: 0,
+            len: 0,
+            start_ms: None,
+            grid: GridPicker::new(),
+        }
+    }
+
+    fn shown(&mut self, now_ms: f64, fb: &Framebuffer, palette: &Palette) {
+        let start = *self.start_ms.get_or_insert(now_ms);
+        let covered = self.grid.shown((now_ms - start) / 10.0);
+        if self.len > 0 && covered > 0 {
+            self.slots[self.newest].1 = covered;
+            self.newest = (self.newest + 1) % self.slots.len();
+        }
+        self.len = (self.len + usize::from(self.len == 0 || covered > 0)).min(self.slots.len());
+        let slot = &mut self.slots[self.newest];
+        slot.0.copy_from(fb, palette);
+        slot.1 = 0;
+    }
+
+    /// Copies of the pictures of the last [`BUFFER_POINTS`] grid points before `now_ms`, oldest
+    /// first, each with the points it covers.
+    fn snapshot(&self, now_ms: f64) -> Vec<(Picture, u64)> {
+        let Some(start) = self.start_ms else {
+            return Vec::new();
+        };
+        let mut grid = self.grid.clone();
+        let last = grid.end((now_ms - start) / 10.0);
+        let cap = self.slots.len();
+        let mut kept = Vec::new();
+        let mut points = 0;
+        for back in 0..self.len {
+            let i = (self.newest + cap - back) % cap;
+            let (picture, covered) = &self.slots[i];
+            let covered = if back == 0 { last } else { *covered };
+            let take = covered.min(BUFFER_POINTS - points);
+            if take > 0 {
+                kept.push((picture.clone(), take));
+                points += take;
+            }
+            if points == BUFFER_POINTS {
+                break;
+            }
+        }
+        kept.reverse();
+        kept
+    }
+}
+
+/// What F10 did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Toggled {
+    /// A recording started.
+    Started,
+    /// The recording stopped; it is being saved in the background.
+    Stopped,
+}
+
+/// The window's GIF capture: a recording started and stopped by F10, and with the buffer on,
+/// the last seconds kept for Shift+F10. Times are milliseconds of the window's own clock.
+pub struct GifCapture {
+    captures: PathBuf,
+    name: String,
+    size: (u32, u32),
+    report: Report,
+    recording: Option<Recording>,
+    ring: Option<Ring>,
+    savers: Vec<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for GifCapture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GifCapture")
+            .field("captures", &self.captures)
+            .field("recording", &self.recording.is_some())
+            .field("buffer", &self.ring.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl GifCapture {
+    /// A capture of a `size` display saving into `captures` as `<name>-NNNN.gif`, telling
+    /// `report` of each file. With `buffer`, the ring for the last [`BUFFER_SECONDS`] is made
+    /// now.
+    pub fn new(
+        captures: &Path,
+        name: &str,
+        size: (u32, u32),
+        buffer: bool,
+        report: Report,
+    ) -> GifCapture {
+        GifCapture {
+            captures: captures.to_path_buf(),
+            name: name.to_string(),
+            size,
+            report,
+            recording: None,
+            ring: buffer.then(|| Ring::new(size.0, size.1)),
+            savers: Vec::new(),
+        }
+    }
+
+    /// Whether F10 is recording.
+    pub fn is_recording(&self) -> bool {
+        self.recording.is_some()
+    }
+
+    /// Whether the last seconds are kept (`--gif-buffer`).
+    pub fn has_buffer(&self) -> bool {
+        self.ring.is_some()
+    }
+
+    /// The window showed `fb` with `palette` at `now_ms`.
+    pub fn shown(&mut self, now_ms: f64, fb: &Framebuffer, palette: &Palette) {
+        if let Some(ring) = &mut self.ring {
+            ring.shown(now_ms, fb, palette);
+        }
+        let Some(rec) = &mut self.recording else {
+            return;
+        };
+        let covered = rec.grid.shown((now_ms - rec.start_ms) / 10.0);
+        if covered > 0 {
+            let (w, h) = self.size;
+            let next = rec
+                .spare
+                .try_recv()
+                .unwrap_or_else(|_| Picture::with_size(w, h));
+            let done = std::mem::replace(&mut rec.pending, next);
+            // An encoder that has stopped has reported why; the rest of the recording is lost.
+            let _ = rec.to_encoder.send((done, covered));
+        }
+        rec.pending.copy_from(fb, palette);
+    }
+
+    /// F10: starts recording at `now_ms` from `fb`, the picture on screen, or stops the
+    /// recording and saves it on a thread of its own.
+    pub fn toggle(&mut self, now_ms: f64, fb: &Framebuffer, palette: &Palette) -> Toggled {
+        if self.recording.is_some() {
+            self.stop(now_ms);
+            return Toggled::Stopped;
+        }
+        let (to_encoder, frames) = mpsc::channel();
+        let (give_back, spare) = mpsc::channel();
+        let (captures, name, report) = (
+            self.captures.clone(),
+            self.name.clone(),
+            self.report.clone(),
+        );
+        let encoder = std::thread::spawn(move || {
+            let saved = encode_stream(&frames, &give_back)
+                .and_then(|bytes| save_new(&captures, &name, &bytes));
+            report(saved);
+        });
+        let mut pending = Picture::with_size(fb.width(), fb.height());
+        pending.copy_from(fb, palette);
+        let mut grid = GridPicker::new();
+        grid.shown(0.0);
+        self.recording = Some(Recording {
+            start_ms: now_ms,
+            grid,
+            pending,
+            to_encoder,
+            spare,
+            encoder,
+        });
+        Toggled::Started
+    }
+
+    /// Ends the recording at `now_ms`: its last picture goes to the encoder, which then saves
+    /// the file.
+    fn stop(&mut self, now_ms: f64) {
+        let Some(mut rec) = self.recording.take() else {
+            return;
+        };
+        let last = rec.grid.end((now_ms - rec.start_ms) / 10.0);
+        let _ = rec.to_encoder.send((rec.pending, last));
+        drop(rec.to_encoder);
+        self.savers.push(rec.encoder);
+    }
+
+    /// Shift+F10: saves the last [`BUFFER_SECONDS`] before `now_ms` as a GIF, on a thread of
+    /// its own.
+    ///
+    /// # Errors
+    /// A message when there is no buffer (`bt run` without `--gif-buffer`) or nothing in it.
+    pub fn save_buffer(&mut self, now_ms: f64) -> Result<(), String> {
+        let Some(ring) = &self.ring else {
+            return Err("no GIF buffer: start `bt run` with --gif-buffer".to_string());
+        };
+        let frames = ring.snapshot(now_ms);
+        if frames.is_empty() {
+            return Err("the GIF buffer is empty: no frame was shown yet".to_string());
+        }
+        let (captures, name, report) = (
+            self.captures.clone(),
+            self.name.clone(),
+            self.report.clone(),
+        );
+        self.savers.push(std::thread::spawn(move || {
+            let saved = encode_all(&frames).and_then(|bytes| save_new(&captures, &name, &bytes));
+            report(saved);
+        }));
+        Ok(())
+    }
+
+    /// Stops a recording under way at `now_ms` (saving it) and waits for every GIF still being
+    /// saved: the window is closing.
+    pub fn finish(&mut self, now_ms: f64) {
+        self.stop(now_ms);
+        for saver in self.savers.drain(..) {
+            if saver.join().is_err() {
+                (self.report)(Err("the GIF encoder stopped unexpectedly".to_string()));
+            }
+        }
+    }
+}
+
+/// Writes `points` grid points of `picture`: one frame, or several when the delay would not
+/// fit one.
+fn write_points(
+    writer: &mut GifWriter<Vec<u8>>,
+    picture: &Picture,
+    mut points: u64,
+) -> Result<(), GifError> {
+    while points > 0 {
+        let n = points.min(MAX_FRAME_POINTS);
+        let delay = (n * u64::from(MIN_DELAY_CS)) as u16;
+        writer.frame(&picture.pixels, &picture.rgb, delay)?;
+        points -= n;
+    }
+    Ok(())
+}
+
+/// Encodes the pictures of a recording as they come, giving each back once written. The first
+/// picture's palette is the GIF's global one.
+fn encode_stream(
+    frames: &Receiver<(Picture, u64)>,
+    give_back: &Sender<Picture>,
+) -> Result<Vec<u8>, String> {
+    let mut writer: Option<GifWriter<Vec<u8>>> = None;
+    for (picture, points) in frames {
+        let w = match &mut writer {
+            Some(w) => w,
+            None => writer.insert(
+                GifWriter::new(Vec::new(), picture.width, picture.height, 1, &picture.rgb)
+                    .map_err(|e| e.to_string())?,
+            ),
+        };
+        write_points(w, &picture, points).map_err(|e| e.to_string())?;
+        let _ = give_back.send(picture);
+    }
+    let writer = writer.ok_or_else(|| "the recording holds no frame".to_string())?;
+    writer.finish().map_err(|e| e.to_string())
+}
+
+/// Encodes a saved buffer.
+fn encode_all(frames: &[(Picture, u64)]) -> Result<Vec<u8>, String> {
+    let (first, _) = frames.first().ok_or("no frame to save")?;
+    let mut writer = GifWriter::new(Vec::new(), first.width, first.height, 1, &first.rgb)
+        .map_err(|e| e.to_string())?;
+    for (picture, points) in frames {
+        write_points(&mut writer, picture, *points).map_err(|e| e.to_string())?;
+    }
+    writer.finish().map_err(|e| e.to_string())
+}
+
+/// Writes `bytes` as `<captures>/<name>-NNNN.gif` under the first number not taken, never
+/// over a file, as every output is written (see [`crate::output`]).
+fn save_new(captures: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(captures)
+        .map_err(|e| format!("cannot create {}: {e}", captures.display()))?;
+    for n in 1..=9999 {
+        let path = captures.join(format!("{name}-{n:04}.gif"));
+        if output::write_new(&path, Format::Gif, bytes).map_err(|e| e.to_string())? {
+            return Ok(path);
+        }
+    }
+    Err(format!("{} holds 9999 GIFs already", captures.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bt_test_support::ScratchDir;
+    use std::sync::Mutex;
+
+    /// Every report of a capture, in order.
+    type Reports = Arc<Mutex<Vec<Result<PathBuf, String>>>>;
+
+    /// A capture into `dir` whose reports are collected.
+    fn capture(dir: &ScratchDir, buffer: bool) -> (GifCapture, Reports) {
+        let saved = Arc::new(Mutex::new(Vec::new()));
+        let log = saved.clone();
+        let report: Report = Arc::new(move |r| log.lock().unwrap().push(r));
+        let c = GifCapture::new(&dir.join("captures"), "cart", (4, 2), buffer, report);
+        (c, saved)
+    }
+
+    /// A 4x2 frame filled with `index`.
+    fn frame(index: u8) -> Framebuffer {
+        let mut fb = Framebuffer::new(4, 2);
+        fb.clear(index);
+        fb
+    }
+
+    /// Every frame of the GIF at `path`: its first pixel's index and its delay.
+    fn read_back(path: &Path) -> Vec<(u8, u16)> {
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = options
+            .read_info(std::fs::File::open(path).unwrap())
+            .unwrap();
+        let mut frames = Vec::new();
+        while let Some(f) = decoder.read_next_frame().unwrap() {
+            frames.push((f.buffer[0], f.delay));
+        }
+        frames
+    }
+
+    fn only_saved(saved: &Mutex<Vec<Result<PathBuf, String>>>) -> PathBuf {
+        let saved = saved.lock().unwrap();
+        assert_eq!(saved.len(), 1, "{saved:?}");
+        saved[0].clone().unwrap()
+    }
+
+    #[test]
+    fn a_recording_plays_at_the_speed_it_was_shown_with_no_delay_below_2_cs() {
+        let dir = ScratchDir::new("gif-capture");
+        let (mut c, saved) = capture(&dir, false);
+        let pal = Palette::pico8();
+        // F10 at 1000 ms on picture 1; then 60 frames a second with a 700 ms stall (a pause)
+        // after the 30th; F10 again at 2912.3 ms.
+        assert_eq!(c.toggle(1000.0, &frame(1), &pal), Toggled::Started);
+        let mut t = 1000.0;
+        for i in 0..60u8 {
+            t += if i == 30 { 700.0 } else { 1000.0 / 60.0 };
+            c.shown(t, &frame(i % 15 + 1), &pal);
+        }
+        let stop = 2912.3;
+        assert!(stop > t);
+        assert_eq!(c.toggle(stop, &frame(0), &pal), Toggled::Stopped);
+        c.finish(stop);
+        let path = only_saved(&saved);
+        assert_eq!(path, dir.join("captures/cart-0001.gif"));
+        let frames = read_back(&path);
+        assert!(frames.iter().all(|&(_, d)| d >= 2), "{frames:?}");
+        let total: u32 = frames.iter().map(|&(_, d)| u32::from(d)).sum();
+        let true_cs = (stop - 1000.0) / 10.0;
+        assert!(
+            (f64::from(total) - true_cs).abs() <= 1.0,
+            "{total} cs for {true_cs} cs"
+        );
+        assert_eq!(frames[0].0, 1, "starts on the picture shown at F10");
+        // The stall shows as one long frame of the picture shown before it.
+        assert!(
+            frames.iter().any(|&(i, d)| i == 29 % 15 + 1 && d >= 68),
+            "{frames:?}"
+        );
+    }
+
+    #[test]
+    fn the_grid_picks_the_picture_due_at_each_2_cs_point() {
+        let dir = ScratchDir::new("gif-capture-pick");
+        let (mut c, saved) = capture(&dir, false);
+        let pal = Palette::pico8();
+        c.toggle(0.0, &frame(1), &pal);
+        // Pictures 2 at 5 ms and 3 at 15 ms: 2 is replaced before 20 ms and never shown.
+        c.shown(5.0, &frame(2), &pal);
+        c.shown(15.0, &frame(3), &pal);
+        c.shown(45.0, &frame(4), &pal);
+        c.toggle(80.0, &frame(0), &pal);
+        c.finish(80.0);
+        let frames = read_back(&only_saved(&saved));
+        // 0 cs: 1; 2 cs: 3; 4 cs: 3; 6 cs: 4 (up to 8 cs).
+        assert_eq!(frames, [(1, 2), (3, 4), (4, 2)]);
+    }
+
+    #[test]
+    fn the_buffer_keeps_the_last_ten_seconds_through_many_wraps() {
+        let dir = ScratchDir::new("gif-capture-ring");
+        let (mut c, saved) = capture(&dir, true);
+        let pal = Palette::pico8();
+        // 35 s at 60 frames a second: the ring of 501 slots wraps several times.
+        let mut t = 0.0;
+        for i in 0..2100u32 {
+            t = f64::from(i) * 1000.0 / 60.0;
+            c.shown(t, &frame((i % 16) as u8), &pal);
+        }
+        let now = t + 40.0;
+        c.save_buffer(now).unwrap();
+        c.finish(now);
+        let frames = read_back(&only_saved(&saved));
+        assert!(frames.iter().all(|&(_, d)| d >= 2));
+        let total: u32 = frames.iter().map(|&(_, d)| u32::from(d)).sum();
+        assert_eq!(total, 1000, "ten seconds");
+        // The last frame is the last picture shown; the first, the one shown 10 s before now.
+        assert_eq!(frames.last().unwrap().0, (2099 % 16) as u8);
+        let first_shown = ((now - 10_000.0) / (1000.0 / 60.0)).floor() as u32;
+        assert!(
+            frames[0].0 == (first_shown % 16) as u8
+                || frames[0].0 == ((first_shown + 1) % 16) as u8,
+            "{:?} vs picture {first_shown}",
+            frames[0]
+        );
+    }
+
+    #[test]
+    fn a_short_buffer_is_saved_whole_and_no_buffer_is_a_clear_error() {
+        let dir = ScratchDir::new("gif-capture-short");
+        let (mut c, saved) = capture(&dir, true);
+        let pal = Palette::pico8();
+        c.shown(100.0, &frame(5), &pal);
+        c.shown(150.0, &frame(6), &pal);
+        c.save_buffer(200.0).unwrap();
+        c.finish(200.0);
+        assert_eq!(read_back(&only_saved(&saved)), [(5, 6), (6, 4)]);
+        let (mut none, _) = capture(&dir, false);
+        let err = none.save_buffer(0.0).unwrap_err();
+        assert!(err.contains("--gif-buffer"), "{err}");
+    }
+
+    #[test]
+    fn a_picture_up_for_longer_than_a_gif_delay_holds_is_split() {
+        let dir = ScratchDir::new("gif-capture-long");
+        let (mut c, saved) = capture(&dir, false);
+        let pal = Palette::pico8();
+        c.toggle(0.0, &frame(3), &pal);
+        // Paused for 15 minutes: 90,000 cs, past the 65,535 cs one delay holds.
+        c.toggle(900_000.0, &frame(3), &pal);
+        c.finish(900_000.0);
+        let frames = read_back(&only_saved(&saved));
+        assert_eq!(frames, [(3, 65534), (3, 24466)]);
+    }
+}

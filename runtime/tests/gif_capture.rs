@@ -1,0 +1,74 @@
+//! The window's rolling GIF buffer (`bt run --gif-buffer`) takes each shown frame into a slot
+//! made up front: no allocation per frame, however often the ring wraps.
+
+use std::sync::Arc;
+
+use bt::{Framebuffer, Palette};
+use bt_runtime::gif_capture::GifCapture;
+use bt_test_support::{CountingAlloc, ScratchDir};
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc::new();
+
+#[test]
+fn the_gif_buffer_allocates_nothing_per_frame() {
+    let dir = ScratchDir::new("gif-buffer-alloc");
+    let mut capture = GifCapture::new(
+        &dir.join("captures"),
+        "cart",
+        (320, 240),
+        true,
+        Arc::new(|_| {}),
+    );
+    let frames: Vec<Framebuffer> = (0..16u8)
+        .map(|i| {
+            let mut fb = Framebuffer::new(320, 240);
+            fb.clear(i);
+            fb
+        })
+        .collect();
+    let mut palette = Palette::pico8();
+    let mut t = 0.0;
+    let mut show = |capture: &mut GifCapture, n: u32, palette: &mut Palette| {
+        for i in 0..n {
+            t += 1000.0 / 60.0;
+            if i % 100 == 0 {
+                // A palette effect between frames changes the colours shown.
+                palette.swap(1, 2).unwrap();
+            }
+            capture.shown(t, &frames[(i % 16) as usize], palette);
+        }
+    };
+    // A first stretch, so every slot of the ring has been filled once.
+    show(&mut capture, 1200, &mut palette);
+    assert!(
+        GLOBAL.allocations_during(|| drop(vec![0u8; 16])) > 0,
+        "the counting allocator is installed"
+    );
+    // 40 s at 60 frames a second: the 10-second ring wraps four times.
+    let made = GLOBAL.allocations_during(|| show(&mut capture, 2400, &mut palette));
+    assert_eq!(
+        made, 0,
+        "allocations while 2,400 frames went into the buffer"
+    );
+    // Saving copies the buffer once, off the window's frames, and the file holds 10 s.
+    capture.save_buffer(t).unwrap();
+    capture.finish(t);
+    let saved = std::fs::read_dir(dir.join("captures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect::<Vec<_>>();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&saved[0]).unwrap())
+        .unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (320, 240));
+    let mut total = 0u32;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert!(frame.delay >= 2);
+        total += u32::from(frame.delay);
+    }
+    assert_eq!(total, 1000);
+}
