@@ -59,13 +59,28 @@ pub fn record_samples(
     seconds: f64,
     clock: Option<Box<dyn Clock>>,
 ) -> Result<Vec<i16>, WavError> {
+    record_samples_with_progress(engine, from, seconds, clock, |_, _| {})
+}
+
+/// [`record_samples`], telling `progress` (done, total) how the seek to `from` goes, then how
+/// many of the updates wanted have run.
+///
+/// # Errors
+/// As [`record_samples`].
+pub fn record_samples_with_progress(
+    engine: &mut Engine,
+    from: f64,
+    seconds: f64,
+    clock: Option<Box<dyn Clock>>,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Vec<i16>, WavError> {
     let fps = engine.settings().target_fps;
     let wanted = (seconds * fps).round();
     if wanted.is_nan() || wanted < 1.0 {
         return Err(WavError::Length { seconds, fps });
     }
     let wanted = wanted as u64;
-    engine.render_at(from, Origin::Start)?;
+    engine.render_at_with_progress(from, Origin::Start, &mut progress)?;
     engine.console_mut().drain_samples();
     let start = engine.updates_since_init();
     let rate = engine.console_mut().sample_rate();
@@ -82,6 +97,7 @@ pub fn record_samples(
                 engine.step(n)?;
                 out.extend(engine.console_mut().drain_samples());
                 done += n;
+                progress(done, wanted);
             }
         }
         Some(clock) => {
@@ -103,6 +119,7 @@ pub fn record_samples(
                     return Err(EngineError::Panicked(panic.clone()).into());
                 }
                 out.extend(engine.console_mut().drain_samples());
+                progress((engine.updates_since_init() - start).min(wanted), wanted);
             }
             engine.pause();
         }
@@ -147,7 +164,21 @@ pub fn make_wav(
     seconds: f64,
     clock: Option<Box<dyn Clock>>,
 ) -> Result<Vec<u8>, WavError> {
-    let samples = record_samples(engine, from, seconds, clock)?;
+    make_wav_with_progress(engine, from, seconds, clock, |_, _| {})
+}
+
+/// [`make_wav`] with [`record_samples_with_progress`]'s progress.
+///
+/// # Errors
+/// As [`make_wav`].
+pub fn make_wav_with_progress(
+    engine: &mut Engine,
+    from: f64,
+    seconds: f64,
+    clock: Option<Box<dyn Clock>>,
+    progress: impl FnMut(u64, u64),
+) -> Result<Vec<u8>, WavError> {
+    let samples = record_samples_with_progress(engine, from, seconds, clock, progress)?;
     let rate = engine.console_mut().sample_rate();
     encode_wav(&samples, rate)
 }

@@ -659,7 +659,7 @@ fn long_headless_work_shows_progress_on_a_terminal_unless_quiet() {
 }
 
 #[test]
-fn gif_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
+fn gif_wav_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     let dir = ScratchDir::new("cli");
     // A seek of 15,000 updates of 100,000 sprites before the GIF's frames: a few seconds.
     let gif = format!(
@@ -673,6 +673,16 @@ fn gif_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     );
     assert!(shown.contains("wrote "), "{shown}");
     assert!(!on_a_terminal(&format!("{gif} --quiet")).contains("ETA"));
+    let wav = format!(
+        "wav bunnymark --arg sprites=100000 --from 250 --seconds 0.2 -o {}",
+        dir.join("b.wav").display()
+    );
+    let shown = on_a_terminal(&wav);
+    assert!(
+        shown.contains("making the WAV [") && shown.contains(" ETA "),
+        "{shown}"
+    );
+    assert!(!on_a_terminal(&format!("{wav} --quiet")).contains("ETA"));
     let frames = format!(
         "frames bunnymark --arg sprites=100000 --from 250 --to 250.1 --every 0.05 -o {}",
         dir.join("frames").display()

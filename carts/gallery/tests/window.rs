@@ -12,27 +12,15 @@
 use std::io::{BufRead, BufReader, Read, Write as _};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use bt::{Key, Palette};
 use bt_test_support::ScratchDir;
+use support::x11::{on_path, start_xvfb, Killed, Xvfb};
 
-/// Kills its process when dropped.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn on_path(tool: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
-}
+mod support;
 
 /// Skips loudly, or fails when the test is required.
 fn unavailable(why: &str) {
@@ -133,38 +121,6 @@ fn pixel(png: &Path, x: i32, y: i32) -> [u8; 4] {
         .unwrap_or_else(|e| panic!("{}: {e}", png.display()))
         .to_rgba8();
     img.get_pixel(x as u32, y as u32).0
-}
-
-struct Xvfb {
-    _server: Killed,
-    display: String,
-}
-
-fn start_xvfb() -> Result<Xvfb, String> {
-    let mut server = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x1024x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("Xvfb would not start: {e}"))?;
-    let out = server.stdout.take().expect("piped");
-    let server = Killed(server);
-    let rx = lines(out);
-    let number = rx
-        .recv_timeout(Duration::from_secs(15))
-        .map_err(|_| "Xvfb printed no display number within 15 s".to_string())?;
-    Ok(Xvfb {
-        _server: server,
-        display: format!(":{}", number.trim()),
-    })
 }
 
 /// A fresh X server, when `tools` are installed and it starts; otherwise the test is reported

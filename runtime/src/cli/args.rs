@@ -160,6 +160,8 @@ pub struct WavArgs {
     /// The WAV file to write ('-' for stdout).
     #[arg(short, long, value_parser = wav_output)]
     pub output: PathBuf,
+    #[command(flatten)]
+    pub progress: QuietArgs,
 }
 
 #[derive(Debug, clap::Args)]

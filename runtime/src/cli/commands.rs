@@ -835,8 +835,16 @@ fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
         Some(spec) => Some(spec.build().map_err(|e| e.to_string())?),
         None => None,
     };
-    let bytes = crate::audio::make_wav(&mut engine, args.from, args.seconds, clock)
-        .map_err(|e| e.to_string())?;
+    let mut progress = Progress::new("making the WAV", args.progress.quiet);
+    let bytes = crate::audio::make_wav_with_progress(
+        &mut engine,
+        args.from,
+        args.seconds,
+        clock,
+        |done, total| progress.set(done, total),
+    )
+    .map_err(|e| e.to_string())?;
+    drop(progress);
     output.write(&bytes).map_err(|e| e.to_string())?;
     say(format_args!(
         "wrote {} ({} s from {} s at {} Hz, {} bytes)\n",

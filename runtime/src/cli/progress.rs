@@ -1,6 +1,7 @@
 //! A progress bar with an ETA on stderr for headless work that takes a while: a long seek, a
-//! long trace or diagnosis, a GIF, a PNG sequence, a proof of timing independence. It appears only once the work has run for [`SHOW_AFTER`], only
-//! when stderr is a terminal, and never with `--quiet`; it is cleared when the work ends.
+//! long trace or diagnosis, a GIF, a WAV, a PNG sequence, a proof of timing independence. It
+//! appears only once the work has run for [`SHOW_AFTER`], only when stderr is a terminal, and
+//! never with `--quiet`; it is cleared when the work ends.
 //!
 //! Ctrl-C needs nothing of it: the bar hides no cursor and changes no terminal mode, so the
 //! terminal is left as it was, and the outputs under way are unnamed files the system removes

@@ -50,7 +50,7 @@ use gpu::Gpu;
 use layout::{surface_size, Placement};
 use presenter::Presenter;
 use resize::SizeSettler;
-use speaker::LiveSound;
+use speaker::{LiveSound, WindowSound};
 
 /// The window the default scale aims to fit: large enough for a clear picture, small enough for
 /// a laptop screen with room for the desktop around it.
@@ -197,13 +197,9 @@ pub fn run_cart(
     if let Some(at) = args.at {
         host.pause_at(at).map_err(|e| format!("--at {at}: {e}"))?;
     }
-    // No device is no error: the game plays on silent.
-    let sound = match args.mute {
-        true => None,
-        false => LiveSound::open(host.engine())
-            .map_err(|e| eprintln!("bt: no sound ({e}); playing on silent"))
-            .ok(),
-    };
+    // A cart that defines sounds gets the device now; one that defines none yet, when it does.
+    let mut sound = WindowSound::new(args.mute);
+    sound.open_if_needed(host.engine());
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
             "cannot open a window ({e})\n`bt run` needs a desktop session (X11 or Wayland); \
@@ -254,7 +250,7 @@ pub fn run_cart(
     // Stopped whatever happened, so the frame log is complete and the surface goes first.
     let log = app.presenter.take().map(|p| p.stop(STOP_PATIENCE));
     ran.map_err(|e| format!("window event loop: {e}"))?;
-    if let Some(line) = app.sound.as_ref().and_then(LiveSound::summary) {
+    if let Some(line) = app.sound.live().and_then(LiveSound::summary) {
         println!("{line}");
     }
     if let Some((path, ticks)) = app.host.finish_recording()? {
@@ -365,8 +361,8 @@ struct App {
     last_frame: Option<Instant>,
     /// A frame was due and no pixel buffer was free: when to look again.
     starved_until: Option<Instant>,
-    /// The sound device, when one opened.
-    sound: Option<LiveSound>,
+    /// The sound device.
+    sound: WindowSound,
     /// F10's GIF recording and `--gif-buffer`'s last seconds.
     gif: GifCapture,
 }
@@ -434,7 +430,7 @@ impl App {
         self.presenter = Some(presenter);
         self.sizes = SizeSettler::new(size);
         // The window is up; the game starts once the sound device plays (or gives up waiting).
-        if let Some(sound) = &self.sound {
+        if let Some(sound) = self.sound.live() {
             sound.wait_until_flowing(SOUND_START_PATIENCE);
         }
         window.request_redraw();
@@ -547,13 +543,14 @@ impl App {
         };
         self.starved_until = None;
         let now_ms = now.duration_since(self.start).as_secs_f64() * 1000.0;
-        if let (Some(sound), Some(overlay)) = (&self.sound, self.host.engine_mut().overlay_mut()) {
+        if let (Some(sound), Some(overlay)) =
+            (self.sound.live(), self.host.engine_mut().overlay_mut())
+        {
             overlay.set_sound_device(Some(sound.device()));
         }
         let report = self.host.frame(now_ms);
-        if let Some(sound) = &mut self.sound {
-            sound.after_frame(self.host.engine_mut(), report.as_ref());
-        }
+        self.sound
+            .after_frame(self.host.engine_mut(), report.as_ref());
         let engine = self.host.engine();
         self.gif
             .shown(now_ms, engine.framebuffer(), engine.palette());

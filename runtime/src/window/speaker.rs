@@ -274,3 +274,63 @@ impl LiveSound {
         })
     }
 }
+
+/// The window's sound: opened for a cart once it defines a sound (most do in `init`), never
+/// with `--mute`, and tried once.
+#[derive(Debug)]
+pub(crate) struct WindowSound {
+    state: DeviceState,
+}
+
+#[derive(Debug)]
+enum DeviceState {
+    /// Not opened yet: the cart has defined no sound.
+    Waiting,
+    Live(Box<LiveSound>),
+    /// Muted, or opening failed (and was said once).
+    Off,
+}
+
+impl WindowSound {
+    pub fn new(mute: bool) -> WindowSound {
+        let state = if mute {
+            DeviceState::Off
+        } else {
+            DeviceState::Waiting
+        };
+        WindowSound { state }
+    }
+
+    /// Opens the device if the cart has defined a sound and it is not open yet. No device is no
+    /// error: one line says so and the game plays on silent.
+    pub fn open_if_needed(&mut self, engine: &Engine) {
+        if !matches!(self.state, DeviceState::Waiting) || !engine.console().sound_meter().in_use {
+            return;
+        }
+        self.state = match LiveSound::open(engine) {
+            Ok(live) => DeviceState::Live(Box::new(live)),
+            Err(e) => {
+                eprintln!("bt: no sound ({e}); playing on silent");
+                DeviceState::Off
+            }
+        };
+    }
+
+    /// The open device, if any.
+    pub fn live(&self) -> Option<&LiveSound> {
+        match &self.state {
+            DeviceState::Live(live) => Some(live),
+            _ => None,
+        }
+    }
+
+    /// After a frame: queues its sound on an open device, opens one for a cart that has just
+    /// defined its first sound, and otherwise throws the samples away.
+    pub fn after_frame(&mut self, engine: &mut Engine, report: Option<&FrameReport>) {
+        self.open_if_needed(engine);
+        match &mut self.state {
+            DeviceState::Live(live) => live.after_frame(engine, report),
+            _ => engine.console_mut().drain_samples().for_each(drop),
+        }
+    }
+}
