@@ -19,7 +19,9 @@
 //! ticks. Only a device whose rate differs from the console's gets them resampled on the way
 //! out.
 
-use std::sync::atomic::{AtomicBool, AtomicI16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicI16, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -136,6 +138,11 @@ pub struct PlaybackStats {
     pub max_latency_ms: f64,
     /// Device callbacks so far.
     pub callbacks: u64,
+    /// How much faster (above 0) or slower the sound is played than the console's rate to
+    /// follow the game, in percent, at most [`MAX_SPEED_ADJUST`] either way: a game whose
+    /// updates run a little slow (a display slightly slower than its nominal rate, whose frame
+    /// times the loop snaps to it) would otherwise run its queue dry every few seconds.
+    pub speed_adjust_percent: f64,
 }
 
 /// What the game loop and the device callback share.
@@ -153,6 +160,8 @@ pub struct Playback {
     skipped_samples: AtomicU64,
     thrown_away_ticks: AtomicU64,
     callbacks: AtomicU64,
+    /// The playing speed's adjustment, in parts per million.
+    speed_ppm: AtomicI32,
     /// Mean latency in microseconds (a moving average).
     latency_us: AtomicU64,
     max_latency_us: AtomicU64,
@@ -173,6 +182,12 @@ const PRIME_MAX_TICKS: f64 = 4.0;
 const PRIME_CALM_US: u64 = 10_000_000;
 /// Updates' worth queued beyond the priming level past which the oldest are skipped.
 const SLACK_TICKS: f64 = 3.0;
+/// The most the playing speed is adjusted either way (1 %: about a sixth of a semitone).
+pub const MAX_SPEED_ADJUST: f64 = 0.01;
+/// The speed control: this much faster per update's worth of sound queued above the target...
+const SPEED_GAIN: f64 = 0.002;
+/// ... and this much more for each second it has been so.
+const SPEED_GAIN_PER_SECOND: f64 = 0.002;
 /// A device call this long after its first means the device has moved past its opening burst.
 const FLOWING_AFTER_US: u64 = 5_000;
 /// The ring holds this many seconds: far more than is ever queued before a skip, so the writer
@@ -202,6 +217,7 @@ impl Playback {
             skipped_samples: AtomicU64::new(0),
             thrown_away_ticks: AtomicU64::new(0),
             callbacks: AtomicU64::new(0),
+            speed_ppm: AtomicI32::new(0),
             latency_us: AtomicU64::new(0),
             max_latency_us: AtomicU64::new(0),
             first_call_us: AtomicU64::new(0),
@@ -238,6 +254,7 @@ impl Playback {
             latency_ms: self.latency_us.load(Ordering::Relaxed) as f64 / 1000.0,
             max_latency_ms: self.max_latency_us.load(Ordering::Relaxed) as f64 / 1000.0,
             callbacks: self.callbacks.load(Ordering::Relaxed),
+            speed_adjust_percent: f64::from(self.speed_ppm.load(Ordering::Relaxed)) / 10_000.0,
         }
     }
 
@@ -321,8 +338,16 @@ impl Feeder {
 pub struct Puller {
     shared: Arc<Playback>,
     priming: bool,
-    /// Console samples per device sample (1 when the rates match).
+    /// Console samples per device sample at the nominal speed (1 when the rates match).
+    base_step: f64,
+    /// Console samples per device sample now, with the speed adjustment.
     step: f64,
+    /// The speed control's memory: updates' worth queued above the target, times seconds.
+    held: f64,
+    /// When the last fill ran, as `first_call_us`.
+    last_fill_us: u64,
+    /// Whether the speed follows the game (see [`Puller::fixed_speed`]).
+    follows: bool,
     /// Where between `from` and `to` the next device sample falls, in `[0, 1)`.
     phase: f64,
     from: f32,
@@ -345,8 +370,13 @@ impl Puller {
     pub fn new(shared: Arc<Playback>, device_rate: u32) -> Puller {
         let device_rate = device_rate.max(1);
         shared.device_rate.store(device_rate, Ordering::Relaxed);
+        let base_step = f64::from(shared.rate) / f64::from(device_rate);
         Puller {
-            step: f64::from(shared.rate) / f64::from(device_rate),
+            base_step,
+            step: base_step,
+            held: 0.0,
+            last_fill_us: 0,
+            follows: true,
             shared,
             priming: true,
             phase: 0.0,
@@ -358,6 +388,14 @@ impl Puller {
             last_trouble_us: 0,
         }
         .primed_at(PRIME_TICKS)
+    }
+
+    /// Plays at exactly the console's rate (resampled to the device's), never faster or
+    /// slower to follow the game: for a host whose updates are known to keep time, and for
+    /// tests.
+    pub fn fixed_speed(mut self) -> Puller {
+        self.follows = false;
+        self
     }
 
     fn primed_at(mut self, ticks: f64) -> Puller {
@@ -379,10 +417,15 @@ impl Puller {
     /// `device_ahead_ms` is how long the device takes from this call to playing the first
     /// sample (its own buffering), for the latency figure.
     pub fn fill(&mut self, out: &mut [f32], channels: usize, device_ahead_ms: f64) {
+        let now_us = self.shared.epoch.elapsed().as_micros() as u64 + 1;
+        self.fill_at(out, channels, device_ahead_ms, now_us);
+    }
+
+    /// [`Puller::fill`] at `now_us` microseconds after the queue was made (plus one).
+    fn fill_at(&mut self, out: &mut [f32], channels: usize, device_ahead_ms: f64, now_us: u64) {
         let channels = channels.max(1);
         let shared = self.shared.clone();
         shared.callbacks.fetch_add(1, Ordering::Relaxed);
-        let now_us = shared.epoch.elapsed().as_micros() as u64 + 1;
         let _ =
             shared
                 .first_call_us
@@ -419,9 +462,12 @@ impl Puller {
             }
         }
         self.playing = true;
+        let queued = shared.ring.len();
+        if self.follows {
+            self.follow_the_game(queued, now_us);
+        }
         // The newest queued sample plays after everything before it and the device's buffer.
-        let latency_ms =
-            shared.ring.len() as f64 * 1000.0 / f64::from(shared.rate) + device_ahead_ms.max(0.0);
+        let latency_ms = queued as f64 * 1000.0 / f64::from(shared.rate) + device_ahead_ms.max(0.0);
         self.note_latency(latency_ms);
         let mut dry = false;
         for frame in out.chunks_mut(channels) {
@@ -437,6 +483,27 @@ impl Puller {
                 (self.prime + self.samples(PRIME_STEP_TICKS)).min(self.samples(PRIME_MAX_TICKS));
             self.last_trouble_us = now_us;
         }
+    }
+
+    /// Plays a little faster when more than the priming level is queued and a little slower
+    /// when less (proportional and integral control, at most [`MAX_SPEED_ADJUST`]), so the
+    /// queue follows a game whose updates run slightly off their nominal rate.
+    fn follow_the_game(&mut self, queued: usize, now_us: u64) {
+        let seconds = if self.last_fill_us == 0 {
+            0.0
+        } else {
+            (now_us.saturating_sub(self.last_fill_us) as f64 / 1e6).min(0.1)
+        };
+        self.last_fill_us = now_us;
+        let above = (queued as f64 - self.prime as f64) / self.shared.per_tick;
+        let most_held = MAX_SPEED_ADJUST / SPEED_GAIN_PER_SECOND;
+        self.held = (self.held + above * seconds).clamp(-most_held, most_held);
+        let adjust = (SPEED_GAIN * above + SPEED_GAIN_PER_SECOND * self.held)
+            .clamp(-MAX_SPEED_ADJUST, MAX_SPEED_ADJUST);
+        self.step = self.base_step * (1.0 + adjust);
+        self.shared
+            .speed_ppm
+            .store((adjust * 1e6).round() as i32, Ordering::Relaxed);
     }
 
     /// The next device sample, `None` when the queue ran dry.
@@ -520,7 +587,7 @@ mod tests {
     fn play_starts_once_an_update_and_a_half_is_queued() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
-        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         let mut out = vec![1.0f32; 512];
         feeder.push(&[1000; 735]);
         puller.fill(&mut out, 1, 0.0);
@@ -536,7 +603,7 @@ mod tests {
     fn a_dry_queue_counts_one_underrun_and_primes_again() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
-        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         feeder.push(&[500; 1470]);
         let mut out = vec![0.0f32; 2048];
         puller.fill(&mut out, 2, 0.0);
@@ -558,7 +625,7 @@ mod tests {
     fn late_sound_is_skipped_down_to_the_priming_level_and_counted_in_updates() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
-        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         // The device starts, playing the first two updates' sound.
         feeder.push(&[0; 1470]);
         let mut out = vec![0.0f32; 1470];
@@ -586,7 +653,7 @@ mod tests {
     fn underruns_raise_the_priming_level_up_to_four_updates() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
-        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         assert_eq!(puller.priming_level(), 1103);
         let mut out = vec![0.0f32; 8000];
         for _ in 0..10 {
@@ -602,7 +669,7 @@ mod tests {
     fn what_queued_before_the_device_first_played_is_dropped_uncounted() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
-        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         for tick in 0..30i16 {
             feeder.push(&[tick; 735]);
         }
@@ -615,7 +682,7 @@ mod tests {
     #[test]
     fn the_device_flows_once_it_calls_again_after_its_opening_burst() {
         let shared = shared();
-        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         assert!(!shared.is_flowing());
         let mut out = vec![0.0f32; 64];
         puller.fill(&mut out, 1, 0.0);
@@ -635,7 +702,7 @@ mod tests {
     fn a_paused_game_is_silent_counts_nothing_and_keeps_its_queue() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
-        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         feeder.push(&[700; 2000]);
         shared.set_paused(true);
         let mut out = vec![1.0f32; 4000];
@@ -653,7 +720,7 @@ mod tests {
     fn latency_is_the_queue_plus_the_device_buffer() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
-        let mut puller = Puller::new(shared.clone(), 44_100);
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         feeder.push(&[1; 1764]);
         let mut out = vec![0.0f32; 441];
         // 1764 samples queued = 40 ms, plus 10 ms in the device.
@@ -665,10 +732,51 @@ mod tests {
     }
 
     #[test]
+    fn the_speed_follows_a_game_running_slow_or_fast_within_one_percent() {
+        for (updates_per_second, slower) in [(59.58, true), (60.3, false), (55.0, true)] {
+            let shared = shared();
+            let mut feeder = Feeder::new(shared.clone());
+            let mut puller = Puller::new(shared.clone(), 44_100);
+            let mut out = vec![0.0f32; 441];
+            // A simulated minute: the device takes 441 samples every 10 ms; the game pushes
+            // 735 an update at its own pace. Times go through the shared epoch, so the test
+            // steps the puller's clock by hand.
+            let mut game_ms = 0.0;
+            let mut underruns_late = 0;
+            for call in 0..6000u64 {
+                let now_ms = call as f64 * 10.0;
+                while game_ms <= now_ms {
+                    feeder.push(&[100; 735]);
+                    game_ms += 1000.0 / updates_per_second;
+                }
+                let before = shared.stats().underruns;
+                puller.fill_at(&mut out, 1, 0.0, now_ms as u64 * 1000 + 1);
+                if call > 3000 && shared.stats().underruns > before {
+                    underruns_late += 1;
+                }
+            }
+            let adjust = shared.stats().speed_adjust_percent;
+            let wanted = (updates_per_second / 60.0 - 1.0) * 100.0;
+            if wanted.abs() <= MAX_SPEED_ADJUST * 100.0 {
+                // Settled on the game's pace, and no underrun once settled.
+                assert!(
+                    (adjust - wanted).abs() < 0.1,
+                    "{updates_per_second}: {adjust}"
+                );
+                assert_eq!(underruns_late, 0, "{updates_per_second}");
+            } else {
+                // Too far off to follow: as far as it goes, and the queue runs dry now and then.
+                assert_eq!(adjust, -MAX_SPEED_ADJUST * 100.0);
+            }
+            assert_eq!(adjust < 0.0, slower);
+        }
+    }
+
+    #[test]
     fn a_device_at_another_rate_gets_the_same_sound_resampled() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
-        let mut puller = Puller::new(shared.clone(), 48_000);
+        let mut puller = Puller::new(shared.clone(), 48_000).fixed_speed();
         // A ramp (short of the four and a half updates' worth that would be skipped):
         // resampled, it must still rise steadily.
         let ramp: Vec<i16> = (0..3000).map(|i| i as i16).collect();

@@ -1,10 +1,11 @@
 //! `bt run` heard through a real sound device. The test starts a PulseAudio server of its own
 //! with a null sink (a device that plays into nothing, with a "monitor" that records what it
 //! played), runs the hidden `tone` cart in a window on Xvfb, records the monitor with `parec`,
-//! and checks the recording: A4 at 440 Hz for one second.
+//! and checks the recording: A4 at 440 Hz for one second (within the 1 % the device may speed up
+//! or slow down to follow the game's pace).
 //!
-//! It needs `pulseaudio`, `parec` (pulseaudio-utils), ALSA's PulseAudio plugin
-//! (libasound2-plugins) and `Xvfb`; `.ci/run` installs them. Where they are missing the test
+//! It needs `pulseaudio`, `parec` and `pactl` (pulseaudio-utils) and `Xvfb`; `.ci/run` installs
+//! them. Where they are missing the test
 //! says so loudly and returns; with `BT_REQUIRE_SOUND_TEST=1` (as in CI) it fails instead.
 
 mod support;
@@ -29,7 +30,7 @@ fn unavailable(why: &str) {
         std::io::stderr(),
         "\n**********************************************************************\n\
          SKIPPED: the sound device test of `bt run` did not run: {why}.\n\
-         Install pulseaudio, pulseaudio-utils, libasound2-plugins and xvfb (or run .ci/run).\n\
+         Install pulseaudio, pulseaudio-utils and xvfb (or run .ci/run).\n\
          **********************************************************************\n"
     );
 }
@@ -204,7 +205,9 @@ fn sound_summary(out: &str, err: &str) -> String {
     summary.to_string()
 }
 
-/// Checks the recording holds a loud 440 Hz tone lasting `seconds` (within 50 ms).
+/// Checks the recording holds a loud 440 Hz tone lasting `seconds` (within 50 ms). The device
+/// plays up to 1 % faster or slower to follow the game's pace (the summary says how much at the
+/// end of the run; it moves while the note plays), so the pitch may be off by that much.
 fn assert_one_tone(samples: &[i16], seconds: f64, summary: &str) {
     let loud = loud_samples(samples).expect("the recording has sound");
     let lasted = loud as f64 / f64::from(RATE);
@@ -214,8 +217,8 @@ fn assert_one_tone(samples: &[i16], seconds: f64, summary: &str) {
     );
     let hz = frequency(samples, RATE);
     assert!(
-        (hz - 440.0).abs() < 2.0,
-        "the tone is at {hz:.1} Hz, not 440 Hz"
+        (hz - 440.0).abs() <= 440.0 * 0.01 + 0.5,
+        "the tone is at {hz:.1} Hz, not 440 Hz within 1 % ({summary})"
     );
     let peak = samples.iter().map(|s| s.unsigned_abs()).max();
     assert!(peak > Some(5_000), "{peak:?}");

@@ -14,7 +14,7 @@ use crate::playback::{Feeder, Playback, Puller};
 /// The device's own buffer we ask for, in seconds: short, since it adds to the latency, and long
 /// enough that a busy machine does not starve the device (at 10 ms, a 2-core machine building
 /// code underran its device hundreds of times a minute; at 20 ms, not once).
-const DEVICE_BUFFER_SECONDS: f64 = 0.015;
+const DEVICE_BUFFER_SECONDS: f64 = 0.010;
 /// Frames the callback converts at a time (its scratch buffer, made once).
 const SCRATCH_FRAMES: usize = 8192;
 
@@ -260,7 +260,8 @@ impl LiveSound {
         self.used.then(|| {
             format!(
                 "sound: {}; latency {:.1} ms mean, {:.1} ms max; {} underrun{} ({} reported by \
-                 the device); {} update{} skipped ({} thrown away by the update cap)",
+                 the device); {} update{} skipped ({} thrown away by the update cap); speed \
+                 {:+.2}% to follow the game",
                 self.speaker.description(),
                 s.latency_ms,
                 s.max_latency_ms,
@@ -270,6 +271,7 @@ impl LiveSound {
                 s.skipped_ticks,
                 if s.skipped_ticks == 1 { "" } else { "s" },
                 s.thrown_away_ticks,
+                s.speed_adjust_percent,
             )
         })
     }
