@@ -221,6 +221,23 @@ pub fn make_gif_with_progress(
     mut progress: impl FnMut(u64, u64),
 ) -> Result<Vec<u8>, GifError> {
     let fps = engine.settings().target_fps;
+    check_length(fps, seconds)?;
+    engine.render_at_with_progress(from, Origin::Start, &mut progress)?;
+    gif_from_here(engine, seconds, scale, Stepping::Seek, progress)
+}
+
+/// How [`gif_from_here`] moves the engine from one GIF frame to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stepping {
+    /// Updates run back to back and the picture is drawn once they have: as a seek does.
+    Seek,
+    /// Every update is a frame of its own at the target rate, through [`Engine::advance`], so
+    /// the overlay records and draws each (set the engine's host rate to the target rate and a
+    /// constant clock of one update a frame first). The cart's picture is the same either way.
+    Live,
+}
+
+fn check_length(fps: f64, seconds: f64) -> Result<Vec<GifFrame>, GifError> {
     let timing = gif_timing(fps, seconds);
     if timing.is_empty() || timing.len() > MAX_GIF_FRAMES {
         return Err(GifError::Length {
@@ -229,7 +246,23 @@ pub fn make_gif_with_progress(
             frames: timing.len(),
         });
     }
-    engine.render_at_with_progress(from, Origin::Start, &mut progress)?;
+    Ok(timing)
+}
+
+/// A GIF of the next `seconds` of `engine`'s run from where it stands (paused), each pixel
+/// `scale` × `scale`: the first frame is the picture now on its framebuffer. `progress` hears
+/// (frames made, frames) now and then.
+///
+/// # Errors
+/// [`GifError`] for a clip that is empty or too long, a picture too large, a cart that panics.
+pub fn gif_from_here(
+    engine: &mut Engine,
+    seconds: f64,
+    scale: u32,
+    stepping: Stepping,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<Vec<u8>, GifError> {
+    let timing = check_length(engine.settings().target_fps, seconds)?;
     let (w, h) = (engine.framebuffer().width(), engine.framebuffer().height());
     let mut writer = GifWriter::new(Vec::new(), w, h, scale, &rgb(engine.palette()))?;
     let mut done = 0;
@@ -239,7 +272,19 @@ pub fn make_gif_with_progress(
         if made % PROGRESS_EVERY == 0 {
             progress(made as u64, total);
         }
-        engine.step(frame.updates - done)?;
+        let updates = frame.updates - done;
+        match stepping {
+            Stepping::Seek => engine.step(updates)?,
+            Stepping::Live if updates > 0 => {
+                engine.resume();
+                engine.advance(updates);
+                engine.pause();
+                if let Some(panic) = engine.cart_panic() {
+                    return Err(EngineError::Panicked(panic.clone()).into());
+                }
+            }
+            Stepping::Live => {}
+        }
         done = frame.updates;
         rgb_into(engine.palette(), &mut shown);
         writer.frame(engine.framebuffer().pixels(), &shown, frame.delay_cs as u16)?;

@@ -15,12 +15,15 @@
 //!
 //! The buffer is a ring of pictures made when the capture is (about 40 MB for a 320x240
 //! display): a shown frame is copied into a slot that is already there, so the window's frames
-//! allocate nothing for it. A recording copies each shown frame into the one picture waiting for
-//! its time on screen; the encoder hands every picture it has written back to be filled again,
-//! so new pictures are made only while the encoder is behind.
+//! allocate nothing for it. A recording makes [`RECORDING_POOL`] pictures when it starts and
+//! copies each shown frame into the one waiting for its time on screen; the encoder hands every
+//! picture it has written back to be filled again. When the encoder falls so far behind that no
+//! picture is free, the frames shown meanwhile are left out and the picture before them stays
+//! on for their time, so the GIF keeps its length; the window's frames allocate nothing either
+//! way.
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
@@ -31,6 +34,9 @@ use crate::output::{self, Format};
 
 /// How much of the recent past the buffer of `bt run --gif-buffer` keeps, in seconds.
 pub const BUFFER_SECONDS: u64 = 10;
+
+/// Pictures a recording makes when it starts, passed between the window and the encoder.
+pub const RECORDING_POOL: usize = 8;
 
 /// Grid points in the buffer: [`BUFFER_SECONDS`] at one per [`MIN_DELAY_CS`].
 const BUFFER_POINTS: u64 = BUFFER_SECONDS * 100 / MIN_DELAY_CS as u64;
@@ -79,7 +85,10 @@ struct Recording {
     start_ms: f64,
     grid: GridPicker,
     pending: Picture,
-    to_encoder: Sender<(Picture, u64)>,
+    /// Grid points `pending` stands for beyond the next count: frames left out while the
+    /// encoder was behind.
+    owed: u64,
+    to_encoder: SyncSender<(Picture, u64)>,
     /// Pictures the encoder is done with, to be filled again.
     spare: Receiver<Picture>,
     encoder: JoinHandle<()>,
@@ -166,7 +175,6 @@ pub enum Toggled {
 pub struct GifCapture {
     captures: PathBuf,
     name: String,
-    size: (u32, u32),
     report: Report,
     recording: Option<Recording>,
     ring: Option<Ring>,
@@ -197,7 +205,6 @@ impl GifCapture {
         GifCapture {
             captures: captures.to_path_buf(),
             name: name.to_string(),
-            size,
             report,
             recording: None,
             ring: buffer.then(|| Ring::new(size.0, size.1)),
@@ -225,14 +232,16 @@ impl GifCapture {
         };
         let covered = rec.grid.shown((now_ms - rec.start_ms) / 10.0);
         if covered > 0 {
-            let (w, h) = self.size;
-            let next = rec
-                .spare
-                .try_recv()
-                .unwrap_or_else(|_| Picture::with_size(w, h));
+            let Ok(next) = rec.spare.try_recv() else {
+                // No picture free: this frame is left out, and the waiting one stays on.
+                rec.owed += covered;
+                return;
+            };
             let done = std::mem::replace(&mut rec.pending, next);
-            // An encoder that has stopped has reported why; the rest of the recording is lost.
-            let _ = rec.to_encoder.send((done, covered));
+            // Never full: the channel holds as many as there are pictures. An encoder that
+            // has stopped has reported why; the rest of the recording is lost.
+            let _ = rec.to_encoder.try_send((done, covered + rec.owed));
+            rec.owed = 0;
         }
         rec.pending.copy_from(fb, palette);
     }
@@ -244,8 +253,12 @@ impl GifCapture {
             self.stop(now_ms);
             return Toggled::Stopped;
         }
-        let (to_encoder, frames) = mpsc::channel();
-        let (give_back, spare) = mpsc::channel();
+        // Bounded channels make their room now: passing pictures allocates nothing.
+        let (to_encoder, frames) = mpsc::sync_channel(RECORDING_POOL);
+        let (give_back, spare) = mpsc::sync_channel(RECORDING_POOL);
+        for _ in 1..RECORDING_POOL {
+            let _ = give_back.try_send(Picture::with_size(fb.width(), fb.height()));
+        }
         let (captures, name, report) = (
             self.captures.clone(),
             self.name.clone(),
@@ -264,6 +277,7 @@ impl GifCapture {
             start_ms: now_ms,
             grid,
             pending,
+            owed: 0,
             to_encoder,
             spare,
             encoder,
@@ -278,7 +292,7 @@ impl GifCapture {
             return;
         };
         let last = rec.grid.end((now_ms - rec.start_ms) / 10.0);
-        let _ = rec.to_encoder.send((rec.pending, last));
+        let _ = rec.to_encoder.send((rec.pending, last + rec.owed));
         drop(rec.to_encoder);
         self.savers.push(rec.encoder);
     }
@@ -340,7 +354,7 @@ fn write_points(
 /// picture's palette is the GIF's global one.
 fn encode_stream(
     frames: &Receiver<(Picture, u64)>,
-    give_back: &Sender<Picture>,
+    give_back: &SyncSender<Picture>,
 ) -> Result<Vec<u8>, String> {
     let mut writer: Option<GifWriter<Vec<u8>>> = None;
     for (picture, points) in frames {
@@ -352,7 +366,7 @@ fn encode_stream(
             ),
         };
         write_points(w, &picture, points).map_err(|e| e.to_string())?;
-        let _ = give_back.send(picture);
+        let _ = give_back.try_send(picture);
     }
     let writer = writer.ok_or_else(|| "the recording holds no frame".to_string())?;
     writer.finish().map_err(|e| e.to_string())

@@ -369,16 +369,8 @@ impl OutputDir {
                 format!("the folder {} does not exist", shown(parent)),
             )));
         }
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let mut cut = TEMP_NAME_BYTES.min(name.len());
-        while !name.is_char_boundary(cut) {
-            cut -= 1;
-        }
         let staging = tempfile::Builder::new()
-            .prefix(&format!(".{}.", &name[..cut]))
+            .prefix(&hidden_prefix(path))
             .suffix(".bt-tmp")
             .tempdir_in(parent)
             .map_err(fail)?;
@@ -515,8 +507,9 @@ fn open_stream(path: &Path) -> io::Result<File> {
     OpenOptions::new().write(true).open(path)
 }
 
-/// A temporary file beside `real`, made exclusively with a fresh random name.
-fn temporary_beside(real: &Path) -> io::Result<NamedTempFile> {
+/// The start of a temporary name beside `real`: a dot, then the real name (its first
+/// [`TEMP_NAME_BYTES`] bytes, cut at a character boundary), then a dot.
+fn hidden_prefix(real: &Path) -> String {
     let name = real
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -525,7 +518,12 @@ fn temporary_beside(real: &Path) -> io::Result<NamedTempFile> {
     while !name.is_char_boundary(cut) {
         cut -= 1;
     }
-    let prefix = format!(".{}.", &name[..cut]);
+    format!(".{}.", &name[..cut])
+}
+
+/// A temporary file beside `real`, made exclusively with a fresh random name.
+fn temporary_beside(real: &Path) -> io::Result<NamedTempFile> {
+    let prefix = hidden_prefix(real);
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".bt-tmp");
     #[cfg(unix)]

@@ -1,5 +1,6 @@
-//! The window's rolling GIF buffer (`bt run --gif-buffer`) takes each shown frame into a slot
-//! made up front: no allocation per frame, however often the ring wraps.
+//! The window's GIF capture allocates nothing per frame: the rolling buffer (`bt run
+//! --gif-buffer`) takes each shown frame into a slot made up front, however often the ring
+//! wraps, and an F10 recording passes a pool of pictures made when it starts to its encoder.
 
 use std::sync::Arc;
 
@@ -71,4 +72,56 @@ fn the_gif_buffer_allocates_nothing_per_frame() {
         total += u32::from(frame.delay);
     }
     assert_eq!(total, 1000);
+}
+
+#[test]
+fn an_f10_recording_allocates_nothing_per_frame_and_keeps_its_length() {
+    let dir = ScratchDir::new("gif-recording-alloc");
+    let mut capture = GifCapture::new(
+        &dir.join("captures"),
+        "cart",
+        (320, 240),
+        false,
+        Arc::new(|_| {}),
+    );
+    let frames: Vec<Framebuffer> = (0..16u8)
+        .map(|i| {
+            let mut fb = Framebuffer::new(320, 240);
+            fb.clear(i);
+            fb
+        })
+        .collect();
+    let palette = Palette::pico8();
+    let mut t = 0.0;
+    capture.toggle(t, &frames[0], &palette);
+    let mut show = |capture: &mut GifCapture, n: u32| {
+        for i in 0..n {
+            t += 1000.0 / 60.0;
+            capture.shown(t, &frames[(i % 16) as usize], &palette);
+        }
+    };
+    // The pool's pictures have all been filled once.
+    show(&mut capture, 120);
+    let made = GLOBAL.allocations_during(|| show(&mut capture, 2400));
+    assert_eq!(made, 0, "allocations while recording 2,400 frames");
+    let end = 2520.0 * 1000.0 / 60.0;
+    capture.toggle(end, &frames[0], &palette);
+    capture.finish(end);
+    let saved: Vec<_> = std::fs::read_dir(dir.join("captures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&saved[0]).unwrap())
+        .unwrap();
+    let mut total = 0u32;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert!(frame.delay >= 2);
+        total += u32::from(frame.delay);
+    }
+    // 42 s recorded, whatever frames the encoder had to leave out.
+    assert!(total.abs_diff(4200) <= 1, "{total}");
 }

@@ -6,17 +6,7 @@ mod support;
 use std::path::Path;
 
 use bt_test_support::ScratchDir;
-use support::{bt, stderr, stdout};
-
-/// The names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
+use support::{bt, names, stderr, stdout};
 
 /// `bt frames ARGS -o OUT`, unless `args` name the output themselves.
 fn frames(args: &[&str], out: &Path) -> std::process::Output {

@@ -98,3 +98,61 @@ fn a_scaled_gif_is_scaled_and_a_bad_length_is_one_line() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("a GIF holds 1 to 30000"));
 }
+
+/// Every frame of the GIF at `path` as palette indices (frames cover the whole picture).
+fn pictures(path: &std::path::Path) -> Vec<Vec<u8>> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(path).unwrap())
+        .unwrap();
+    let mut out = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        out.push(frame.buffer.to_vec());
+    }
+    out
+}
+
+#[test]
+fn an_overlay_gif_draws_the_overlay_over_the_same_cart_pictures() {
+    let dir = ScratchDir::new("gif-overlay");
+    let gif = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+            .args(["gif", "timers", "--from", "2", "--seconds", "1"])
+            .args(extra)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    };
+    let plain = gif("plain.gif", &[]);
+    let drawn = gif("overlay.gif", &["--overlay", "--fixed-costs"]);
+    let again = gif("again.gif", &["--overlay", "--fixed-costs"]);
+    assert_eq!(
+        std::fs::read(&drawn).unwrap(),
+        std::fs::read(&again).unwrap(),
+        "--fixed-costs makes the same file every run"
+    );
+    assert_eq!(
+        frames(&plain).0,
+        frames(&drawn).0,
+        "the same frames and delays"
+    );
+    let (plain, drawn) = (pictures(&plain), pictures(&drawn));
+    assert_eq!(plain.len(), drawn.len());
+    let width = 320;
+    // The overlay's metrics rows across the top (the bar colour differs from the cart's
+    // picture there), and the hint bar along the bottom.
+    let row = |picture: &[u8], y: usize| picture[y * width..(y + 1) * width].to_vec();
+    for (p, d) in plain.iter().zip(&drawn) {
+        assert_ne!(row(p, 20), row(d, 20), "the metrics row is drawn");
+        assert_ne!(row(p, 235), row(d, 235), "the hint bar is drawn");
+        // Between them the cart's picture is the same: the same updates ran.
+        assert_eq!(row(p, 120), row(d, 120));
+    }
+    // The figures move: the frame count in the overlay changes as the GIF plays.
+    assert_ne!(drawn.first(), drawn.last());
+}

@@ -12,22 +12,12 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use bt_test_support::ScratchDir;
-use support::{bt, bt_command, stderr, stdout};
+use support::{bt, bt_command, names, stderr, stdout};
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 fn shot(out: &Path) -> std::process::Output {
     bt(&["shot", "hello", "--at", "1", "-o", out.to_str().unwrap()])
-}
-
-/// The names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 fn is_png(bytes: &[u8]) -> bool {

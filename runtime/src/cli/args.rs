@@ -80,6 +80,7 @@ pub struct ReplayArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("drawn").args(["overlay", "chart"]).multiple(true)))]
 pub struct GifArgs {
     #[command(flatten)]
     pub cart: CartArgs,
@@ -98,6 +99,17 @@ pub struct GifArgs {
     /// Integer upscale (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub scale: u32,
+    /// Draw the overlay into every frame. The frames the chart shows run live before --from,
+    /// then every update is a frame the overlay measures; the cart's pictures are unchanged.
+    #[arg(long)]
+    pub overlay: bool,
+    /// With --overlay or --chart: chart fixed update and render costs instead of measured
+    /// ones, so the GIF is the same on every run.
+    #[arg(long, requires = "drawn")]
+    pub fixed_costs: bool,
+    /// The overlay's chart (implies --overlay) [default: the cart's settings].
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartArg>,
     #[command(flatten)]
     pub progress: QuietArgs,
     /// The GIF file to write ('-' for stdout).

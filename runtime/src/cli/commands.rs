@@ -333,10 +333,12 @@ fn overlay_shot(engine: &mut Engine, at: f64, origin: Origin, quiet: bool) -> Re
         })
         .map_err(bad)?;
     drop(progress);
+    // From here on one host tick is one frame of one update (what `bt gif --overlay` goes on
+    // with).
+    engine.set_host_hz(fps).map_err(bad)?;
+    let step = crate::ConstantClock::new(1000.0 / fps).map_err(|e| e.to_string())?;
+    engine.set_clock(Box::new(step));
     if live > 0 {
-        engine.set_host_hz(fps).map_err(bad)?;
-        let step = crate::ConstantClock::new(1000.0 / fps).map_err(|e| e.to_string())?;
-        engine.set_clock(Box::new(step));
         engine.resume();
         engine.advance(live);
         engine.pause();
@@ -708,17 +710,37 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     // Checked before the work, written through the one output path.
     let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
-    let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
-    let mut progress = Progress::new("making the GIF", args.progress.quiet);
-    let bytes = crate::animation::make_gif_with_progress(
-        &mut engine,
-        args.from,
-        args.seconds,
-        args.scale,
-        |done, total| progress.set(done, total),
-    )
+    let overlay = args.overlay || args.chart.is_some();
+    let (mut engine, _) = engine(offer, &args.cart, overlay, None, input)?;
+    let bytes = if overlay {
+        let o = engine.overlay_forced();
+        o.set_visible(true);
+        if let Some(chart) = args.chart {
+            o.set_chart_mode(chart.mode());
+        }
+        o.set_fixed_costs(args.fixed_costs);
+        // As `bt shot --overlay`: the chart's frames before `--from` run live, then every
+        // update is a frame the overlay records.
+        overlay_shot(&mut engine, args.from, Origin::Start, args.progress.quiet)?;
+        let mut progress = Progress::new("making the GIF", args.progress.quiet);
+        crate::animation::gif_from_here(
+            &mut engine,
+            args.seconds,
+            args.scale,
+            crate::animation::Stepping::Live,
+            |done, total| progress.set(done, total),
+        )
+    } else {
+        let mut progress = Progress::new("making the GIF", args.progress.quiet);
+        crate::animation::make_gif_with_progress(
+            &mut engine,
+            args.from,
+            args.seconds,
+            args.scale,
+            |done, total| progress.set(done, total),
+        )
+    }
     .map_err(|e| e.to_string())?;
-    drop(progress);
     output.write(&bytes).map_err(|e| e.to_string())?;
     let fps = engine.settings().target_fps;
     let frames = crate::animation::gif_timing(fps, args.seconds).len();

@@ -11,6 +11,16 @@ pub fn bt_command() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bt"))
 }
 
+/// The names in `dir`, sorted.
+pub fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// Runs `bt` with `args` and waits for it.
 pub fn bt(args: &[&str]) -> Output {
     bt_command().args(args).output().expect("bt runs")
