@@ -203,6 +203,8 @@ pub struct Overlay {
     chart_mode: ChartMode,
     /// The tick the host paused at, shown on the title row while it is paused.
     paused: Option<u64>,
+    /// `(updates played, updates in all)` while a replay plays, shown on the title row.
+    replay: Option<(u64, u64)>,
     fixed_costs: bool,
     colors: OverlayColors,
     title: String,
@@ -246,6 +248,7 @@ impl Overlay {
                 ChartMode::Off
             },
             paused: None,
+            replay: None,
             fixed_costs: false,
             colors: settings.overlay.colors,
             title: settings.title.clone(),
@@ -383,6 +386,17 @@ impl Overlay {
     /// The tick the host said it is paused at, if it is.
     pub fn paused(&self) -> Option<u64> {
         self.paused
+    }
+
+    /// `Some((played, length))` while a replay plays, in updates: the title row then says
+    /// `REPLAY played/length` (after `PAUSED tick N` when paused); `None` once input is live.
+    pub fn set_replay(&mut self, progress: Option<(u64, u64)>) {
+        self.replay = progress;
+    }
+
+    /// The replay's progress as last set.
+    pub fn replay(&self) -> Option<(u64, u64)> {
+        self.replay
     }
 
     /// Whether [fixed-costs mode](Overlay::set_fixed_costs) is on.
@@ -568,14 +582,26 @@ impl Overlay {
         display_label(line, lost_ms, &self.backend, w, h);
         let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
         fb.clip_set(Rect::new(0, 0, right - DIVIDER_GAP, BAR_HEIGHT));
-        match self.paused {
-            Some(tick) => fb.system_printf(
+        match (self.paused, self.replay) {
+            (Some(tick), Some((played, length))) => fb.system_printf(
+                EDGE_MARGIN,
+                0,
+                c.warning,
+                format_args!("PAUSED tick {tick}  REPLAY {played}/{length}"),
+            ),
+            (Some(tick), None) => fb.system_printf(
                 EDGE_MARGIN,
                 0,
                 c.warning,
                 format_args!("PAUSED tick {tick}"),
             ),
-            None => fb.system_print(EDGE_MARGIN, 0, c.text, &self.title),
+            (None, Some((played, length))) => fb.system_printf(
+                EDGE_MARGIN,
+                0,
+                c.tag,
+                format_args!("REPLAY {played}/{length}"),
+            ),
+            (None, None) => fb.system_print(EDGE_MARGIN, 0, c.text, &self.title),
         }
         fb.clip_reset();
         segments(fb, right, 0, line, c.text, c.gap);

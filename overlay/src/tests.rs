@@ -849,3 +849,31 @@ mod sound_row {
         assert!(ink_in_row(&fb, c.warning) && !ink_in_row(&fb, c.text));
     }
 }
+
+#[test]
+fn a_replay_shows_its_progress_on_the_title_row() {
+    let settings = Settings::default().overlay_visible(true).title("Cart");
+    let mut o = Overlay::new(&settings);
+    let title_inks = |o: &mut Overlay| {
+        let mut fb = Framebuffer::new(settings.width, settings.height);
+        o.draw(&mut fb);
+        let c = *o.colors();
+        let inks: Vec<u8> = (0..160)
+            .flat_map(|x| (0..crate::BAR_HEIGHT).map(move |y| (x, y)))
+            .filter_map(|(x, y)| fb.get(x, y))
+            .collect();
+        (inks.contains(&c.tag), inks.contains(&c.warning))
+    };
+    assert!(!title_inks(&mut o).0);
+    o.set_replay(Some((120, 3600)));
+    assert!(title_inks(&mut o).0, "REPLAY in the tag colour");
+    o.set_paused(Some(120));
+    let (tag, warning) = title_inks(&mut o);
+    assert!(
+        warning && !tag,
+        "paused: the whole line in the warning colour"
+    );
+    o.set_replay(None);
+    o.set_paused(None);
+    assert!(!title_inks(&mut o).0);
+}

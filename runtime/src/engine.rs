@@ -644,10 +644,16 @@ impl Engine {
     /// the cart: how a host shows news (such as [`Engine::cart_panic`]) over a cart that no
     /// longer draws. Nothing happens without an overlay.
     pub fn draw_overlay(&mut self) {
+        // While the replay's input drives the updates (through its last), then live.
+        let replay = self
+            .replay()
+            .map(|r| (self.updates_since_init, r.ticks()))
+            .filter(|&(played, length)| played <= length);
         let Engine {
             overlay, console, ..
         } = self;
         if let Some(overlay) = overlay {
+            overlay.set_replay(replay);
             overlay.set_sound_meter(console.sound_meter());
             overlay.draw(console.framebuffer_mut());
         }

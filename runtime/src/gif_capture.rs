@@ -179,6 +179,9 @@ pub struct GifCapture {
     recording: Option<Recording>,
     ring: Option<Ring>,
     savers: Vec<JoinHandle<()>>,
+    /// Wait for the encoder rather than leave frames out (the unit tests, which show frames
+    /// far faster than any window).
+    patient: bool,
 }
 
 impl std::fmt::Debug for GifCapture {
@@ -209,6 +212,7 @@ impl GifCapture {
             recording: None,
             ring: buffer.then(|| Ring::new(size.0, size.1)),
             savers: Vec::new(),
+            patient: false,
         }
     }
 
@@ -232,7 +236,11 @@ impl GifCapture {
         };
         let covered = rec.grid.shown((now_ms - rec.start_ms) / 10.0);
         if covered > 0 {
-            let Ok(next) = rec.spare.try_recv() else {
+            let free = match self.patient {
+                true => rec.spare.recv().ok(),
+                false => rec.spare.try_recv().ok(),
+            };
+            let Some(next) = free else {
                 // No picture free: this frame is left out, and the waiting one stays on.
                 rec.owed += covered;
                 return;
@@ -411,7 +419,8 @@ mod tests {
         let saved = Arc::new(Mutex::new(Vec::new()));
         let log = saved.clone();
         let report: Report = Arc::new(move |r| log.lock().unwrap().push(r));
-        let c = GifCapture::new(&dir.join("captures"), "cart", (4, 2), buffer, report);
+        let mut c = GifCapture::new(&dir.join("captures"), "cart", (4, 2), buffer, report);
+        c.patient = true;
         (c, saved)
     }
 

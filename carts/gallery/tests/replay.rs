@@ -127,6 +127,27 @@ fn a_replay_that_runs_out_hands_over_to_live_input() {
 }
 
 #[test]
+fn the_overlay_shows_the_replay_s_progress_until_live_play_takes_over() {
+    let (_, replay) = recorded_snake(120);
+    let ticks = replay.ticks();
+    let options = EngineOptions {
+        overlay: true,
+        ..options(Some(Arc::new(replay)))
+    };
+    let cart = bt_gallery::find("snake").unwrap();
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+    let progress = |e: &Engine| e.overlay().unwrap().replay();
+    e.step(10).unwrap();
+    assert_eq!(progress(&e), Some((10, ticks)));
+    e.step(ticks - 10).unwrap();
+    assert_eq!(progress(&e), Some((ticks, ticks)), "its last update");
+    e.resume();
+    e.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+    e.advance(1);
+    assert_eq!(progress(&e), None, "live");
+}
+
+#[test]
 fn a_recording_replays_from_boot_after_a_seek_from_the_start() {
     let mut e = snake(None);
     e.start_recording(10);
