@@ -11,23 +11,54 @@ use bt_test_support::{CountingAlloc, ScratchDir};
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc::new();
 
-#[test]
-fn the_gif_buffer_allocates_nothing_per_frame() {
-    let dir = ScratchDir::new("gif-buffer-alloc");
-    let mut capture = GifCapture::new(
+/// A capture of a 320x240 display saving into `dir`'s `captures`, with the buffer or not.
+fn capture(dir: &ScratchDir, buffer: bool) -> GifCapture {
+    GifCapture::new(
         &dir.join("captures"),
         "cart",
         (320, 240),
-        true,
+        buffer,
         Arc::new(|_| {}),
-    );
-    let frames: Vec<Framebuffer> = (0..16u8)
+    )
+}
+
+/// Sixteen 320x240 pictures, each filled with its own colour.
+fn pictures() -> Vec<Framebuffer> {
+    (0..16u8)
         .map(|i| {
             let mut fb = Framebuffer::new(320, 240);
             fb.clear(i);
             fb
         })
+        .collect()
+}
+
+/// The delays of the one GIF saved into `dir`'s `captures`, after checking its size.
+fn saved_delays(dir: &ScratchDir) -> Vec<u16> {
+    let saved: Vec<_> = std::fs::read_dir(dir.join("captures"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
         .collect();
+    assert_eq!(saved.len(), 1, "{saved:?}");
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&saved[0]).unwrap())
+        .unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (320, 240));
+    let mut delays = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        assert!(frame.delay >= 2);
+        delays.push(frame.delay);
+    }
+    delays
+}
+
+#[test]
+fn the_gif_buffer_allocates_nothing_per_frame() {
+    let dir = ScratchDir::new("gif-buffer-alloc");
+    let mut capture = capture(&dir, true);
+    let frames = pictures();
     let mut palette = Palette::pico8();
     let mut t = 0.0;
     let mut show = |capture: &mut GifCapture, n: u32, palette: &mut Palette| {
@@ -55,42 +86,15 @@ fn the_gif_buffer_allocates_nothing_per_frame() {
     // Saving copies the buffer once, off the window's frames, and the file holds 10 s.
     capture.save_buffer(t).unwrap();
     capture.finish(t);
-    let saved = std::fs::read_dir(dir.join("captures"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect::<Vec<_>>();
-    assert_eq!(saved.len(), 1, "{saved:?}");
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::Indexed);
-    let mut decoder = options
-        .read_info(std::fs::File::open(&saved[0]).unwrap())
-        .unwrap();
-    assert_eq!((decoder.width(), decoder.height()), (320, 240));
-    let mut total = 0u32;
-    while let Some(frame) = decoder.read_next_frame().unwrap() {
-        assert!(frame.delay >= 2);
-        total += u32::from(frame.delay);
-    }
+    let total: u32 = saved_delays(&dir).into_iter().map(u32::from).sum();
     assert_eq!(total, 1000);
 }
 
 #[test]
 fn an_f10_recording_allocates_nothing_per_frame_and_keeps_its_length() {
     let dir = ScratchDir::new("gif-recording-alloc");
-    let mut capture = GifCapture::new(
-        &dir.join("captures"),
-        "cart",
-        (320, 240),
-        false,
-        Arc::new(|_| {}),
-    );
-    let frames: Vec<Framebuffer> = (0..16u8)
-        .map(|i| {
-            let mut fb = Framebuffer::new(320, 240);
-            fb.clear(i);
-            fb
-        })
-        .collect();
+    let mut capture = capture(&dir, false);
+    let frames = pictures();
     let palette = Palette::pico8();
     let mut t = 0.0;
     capture.toggle(t, &frames[0], &palette);
@@ -107,21 +111,7 @@ fn an_f10_recording_allocates_nothing_per_frame_and_keeps_its_length() {
     let end = 2520.0 * 1000.0 / 60.0;
     capture.toggle(end, &frames[0], &palette);
     capture.finish(end);
-    let saved: Vec<_> = std::fs::read_dir(dir.join("captures"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(saved.len(), 1, "{saved:?}");
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::Indexed);
-    let mut decoder = options
-        .read_info(std::fs::File::open(&saved[0]).unwrap())
-        .unwrap();
-    let mut total = 0u32;
-    while let Some(frame) = decoder.read_next_frame().unwrap() {
-        assert!(frame.delay >= 2);
-        total += u32::from(frame.delay);
-    }
+    let total: u32 = saved_delays(&dir).into_iter().map(u32::from).sum();
     // 42 s recorded, whatever frames the encoder had to leave out.
     assert!(total.abs_diff(4200) <= 1, "{total}");
 }

@@ -79,8 +79,31 @@ pub struct ReplayArgs {
     pub verify: bool,
 }
 
-#[derive(Debug, clap::Args)]
+/// `--overlay`, `--chart` and `--fixed-costs`: the overlay drawn into a picture or a GIF.
+#[derive(Debug, Clone, Copy, clap::Args)]
 #[command(group(clap::ArgGroup::new("drawn").args(["overlay", "chart"]).multiple(true)))]
+pub struct DrawnArgs {
+    /// Draw the overlay in. The frames the chart shows (up to one per pixel of width) run live
+    /// at the target rate first, so its figures are measured; the cart's pictures are the same.
+    #[arg(long)]
+    pub overlay: bool,
+    /// With --overlay or --chart: chart fixed update and render costs instead of measured
+    /// ones, so the output is the same on every run.
+    #[arg(long, requires = "drawn")]
+    pub fixed_costs: bool,
+    /// The overlay's chart (implies --overlay) [default: the cart's settings].
+    #[arg(long, value_enum)]
+    pub chart: Option<ChartArg>,
+}
+
+impl DrawnArgs {
+    /// Whether the overlay is to be drawn.
+    pub fn wanted(&self) -> bool {
+        self.overlay || self.chart.is_some()
+    }
+}
+
+#[derive(Debug, clap::Args)]
 pub struct GifArgs {
     #[command(flatten)]
     pub cart: CartArgs,
@@ -99,17 +122,8 @@ pub struct GifArgs {
     /// Integer upscale (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub scale: u32,
-    /// Draw the overlay into every frame. The frames the chart shows run live before --from,
-    /// then every update is a frame the overlay measures; the cart's pictures are unchanged.
-    #[arg(long)]
-    pub overlay: bool,
-    /// With --overlay or --chart: chart fixed update and render costs instead of measured
-    /// ones, so the GIF is the same on every run.
-    #[arg(long, requires = "drawn")]
-    pub fixed_costs: bool,
-    /// The overlay's chart (implies --overlay) [default: the cart's settings].
-    #[arg(long, value_enum)]
-    pub chart: Option<ChartArg>,
+    #[command(flatten)]
+    pub drawn: DrawnArgs,
     #[command(flatten)]
     pub progress: QuietArgs,
     /// The GIF file to write ('-' for stdout).
@@ -303,7 +317,6 @@ pub struct BenchArgs {
 }
 
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("drawn").args(["overlay", "chart"]).multiple(true)))]
 pub struct ShotArgs {
     #[command(flatten)]
     pub cart: CartArgs,
@@ -327,17 +340,8 @@ pub struct ShotArgs {
     /// Integer upscale of the PNG (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,
-    /// Draw the overlay into the picture. The frames the chart shows (up to one per pixel of
-    /// width) run live at the target rate before the shot, so its figures are measured.
-    #[arg(long)]
-    pub overlay: bool,
-    /// With --overlay or --chart: chart fixed update and render costs instead of measured
-    /// ones, so the picture is the same on every run.
-    #[arg(long, requires = "drawn")]
-    pub fixed_costs: bool,
-    /// The overlay's chart (implies --overlay) [default: the cart's settings].
-    #[arg(long, value_enum)]
-    pub chart: Option<ChartArg>,
+    #[command(flatten)]
+    pub drawn: DrawnArgs,
     #[command(flatten)]
     pub progress: QuietArgs,
     /// The PNG file to write ('-' for stdout; see "How outputs are written" in docs/cli.md).

@@ -5,8 +5,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::args::{
-    BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, FormatArg, FramesArgs, FromArg,
-    GifArgs, KeysArgs, NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs, WavArgs,
+    BenchArgs, CartArgs, Command, ConfigArgs, DiagnoseArgs, DrawnArgs, FormatArg, FramesArgs,
+    FromArg, GifArgs, KeysArgs, NewArgs, ReplayArgs, ShotArgs, SimArgs, TraceArgs, VerifyArgs,
+    WavArgs,
 };
 use super::progress::Progress;
 use super::{Chosen, Offer};
@@ -272,23 +273,15 @@ fn keys(args: KeysArgs) -> Result<(), String> {
 fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
     let output = Output::new(&args.output, Format::Png)?;
     let input = args.input.input.as_deref();
-    let overlay = args.overlay || args.chart.is_some();
-    let (mut engine, _) = engine(offer, &args.cart, overlay, None, input)?;
-    if overlay {
-        let o = engine.overlay_forced();
-        o.set_visible(true);
-        if let Some(chart) = args.chart {
-            o.set_chart_mode(chart.mode());
-        }
+    let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
+    if args.drawn.wanted() {
+        show_overlay(&mut engine, &args.drawn);
     }
     let origin = match args.from {
         FromArg::Start => Origin::Start,
         FromArg::Current => Origin::Current,
     };
     if engine.overlay().is_some() {
-        if let Some(o) = engine.overlay_mut() {
-            o.set_fixed_costs(args.fixed_costs);
-        }
         overlay_shot(&mut engine, args.at, origin, args.progress.quiet)?;
     } else {
         let mut progress = Progress::new(
@@ -314,6 +307,16 @@ fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
         ),
     )?;
     Ok(())
+}
+
+/// Shows the overlay as `--overlay`, `--chart` and `--fixed-costs` ask.
+fn show_overlay(engine: &mut Engine, drawn: &DrawnArgs) {
+    let o = engine.overlay_forced();
+    o.set_visible(true);
+    if let Some(chart) = drawn.chart {
+        o.set_chart_mode(chart.mode());
+    }
+    o.set_fixed_costs(drawn.fixed_costs);
 }
 
 /// The frame at `at` with an overlay whose figures are real: a seek to a chart's width of
@@ -710,15 +713,9 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     // Checked before the work, written through the one output path.
     let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
-    let overlay = args.overlay || args.chart.is_some();
-    let (mut engine, _) = engine(offer, &args.cart, overlay, None, input)?;
-    let bytes = if overlay {
-        let o = engine.overlay_forced();
-        o.set_visible(true);
-        if let Some(chart) = args.chart {
-            o.set_chart_mode(chart.mode());
-        }
-        o.set_fixed_costs(args.fixed_costs);
+    let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
+    let bytes = if args.drawn.wanted() {
+        show_overlay(&mut engine, &args.drawn);
         // As `bt shot --overlay`: the chart's frames before `--from` run live, then every
         // update is a frame the overlay records.
         overlay_shot(&mut engine, args.from, Origin::Start, args.progress.quiet)?;
