@@ -89,7 +89,8 @@ impl SoundRow {
             let full = BAR_HEIGHT - 2;
             let filled = (level * f64::from(full)).round() as i32;
             fb.draw_rect_fill(Rect::new(x, y + 1, METER_BAR, full), c.gap);
-            let ink = if self.clip_alert > 0 && peak >= i16::MAX as u16 {
+            let ink = if self.clip_alert > 0 {
+                // The mix clipped: channels add up past full scale, whichever are loud.
                 c.error
             } else if f64::from(peak) >= METER_WARNING * 32_767.0 {
                 c.warning

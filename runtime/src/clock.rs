@@ -24,8 +24,9 @@ pub trait Clock {
     }
 
     /// Forgets the host's last timestamp, so the next tick is taken as a first one: the engine
-    /// calls it when play resumes after a pause, so the paused time is not caught up (up to
-    /// eight updates at once, a jump on screen and a burst of sound). Clocks that ignore
+    /// calls it when play resumes after a pause, so the paused time is not caught up (as many
+    /// updates at once as the clock's largest delta pays for: six at 60 a second under the
+    /// default wall clock; a jump on screen and a burst of sound). Clocks that ignore
     /// timestamps keep their sequence.
     fn restart(&mut self) {}
 }

@@ -925,7 +925,10 @@ impl Engine {
         self.clock.next_frame_ms()
     }
 
-    /// Continues live play from the paused frame. Time that passed while paused is not owed.
+    /// Continues live play from the paused frame. Time that passed while paused is not owed:
+    /// the clock restarts ([`Clock::restart`]), so under a wall clock the first frame after
+    /// resuming runs no update and a paced clock starts a new grid there; clocks that ignore
+    /// timestamps carry on as they were.
     /// After a replay whose `init` failed, or once the cart panicked, the engine stays paused
     /// until a replay from the start succeeds.
     pub fn resume(&mut self) {

@@ -250,6 +250,9 @@ impl GifCapture {
             // has stopped has reported why; the rest of the recording is lost.
             let _ = rec.to_encoder.try_send((done, covered + rec.owed));
             rec.owed = 0;
+        } else if rec.owed > 0 {
+            // The waiting picture owes the time of frames left out: it stays until it is sent.
+            return;
         }
         rec.pending.copy_from(fb, palette);
     }

@@ -276,8 +276,9 @@ pub struct SoundMeter {
     pub peaks: [u16; CHANNELS],
     /// Channels playing a sound effect (the tune's included).
     pub voices: u8,
-    /// Notes cut off since boot: a sound effect or a tune started on a channel that was still
-    /// playing something else.
+    /// Notes lost since boot to a busy channel: a sound effect started on a channel still
+    /// playing something (cutting it off), or a tune's note that could not start because a
+    /// sound effect held its channel.
     pub stolen: u32,
     /// Sound effects that found no channel since boot ([`Update::sfx_play`](crate::Update::sfx_play)
     /// returned `None` for a lack of one).

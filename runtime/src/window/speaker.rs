@@ -11,10 +11,12 @@ use bt_overlay::SoundDevice;
 use crate::engine::{Engine, FrameReport};
 use crate::playback::{Feeder, Playback, Puller};
 
-/// The device's own buffer we ask for, in seconds: short, since it adds to the latency, and long
-/// enough that a busy machine does not starve the device (at 10 ms, a 2-core machine building
-/// code underran its device hundreds of times a minute; at 20 ms, not once).
-const DEVICE_BUFFER_SECONDS: f64 = 0.010;
+/// The device's own buffer we ask for, in seconds: short, since it adds to the latency. Talking
+/// to PulseAudio or PipeWire directly, 10 ms played without a device underrun on a busy 2-core
+/// machine; through ALSA (a sound card, or a server's ALSA plugin) 10 ms underran the device
+/// hundreds of times a minute there, and 20 ms did not.
+const SERVER_BUFFER_SECONDS: f64 = 0.010;
+const ALSA_BUFFER_SECONDS: f64 = 0.020;
 /// Frames the callback converts at a time (its scratch buffer, made once).
 const SCRATCH_FRAMES: usize = 8192;
 
@@ -41,13 +43,19 @@ impl Speaker {
         #[cfg(target_os = "linux")]
         if !linux_has_sound_output() {
             // Asked anyway, ALSA would print a screenful of errors before failing.
-            return Err("no sound card and no sound server".to_string());
+            return Err(
+                "no sound card in /dev/snd and no PulseAudio or PipeWire socket".to_string(),
+            );
         }
         let host = cpal::default_host();
         let device = host
             .default_output_device()
             .ok_or_else(|| "no audio output device".to_string())?;
-        let (config, format) = choose_config(&device, shared.rate())?;
+        let buffer_seconds = match host.id().name() {
+            "PulseAudio" | "PipeWire" => SERVER_BUFFER_SECONDS,
+            _ => ALSA_BUFFER_SECONDS,
+        };
+        let (config, format) = choose_config(&device, shared.rate(), buffer_seconds)?;
         let description = format!(
             "{} Hz, {} channel{}",
             config.sample_rate,
@@ -108,18 +116,20 @@ fn linux_has_sound_output() -> bool {
     {
         return true;
     }
-    if std::env::var_os("PULSE_SERVER").is_some_and(|s| !s.is_empty()) {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|s| !s.is_empty());
+    if set("PULSE_SERVER") || set("PIPEWIRE_REMOTE") {
         return true;
     }
-    let mut runtime_dirs: Vec<PathBuf> = std::env::var_os("XDG_RUNTIME_DIR")
+    let mut runtime_dirs: Vec<PathBuf> = ["XDG_RUNTIME_DIR", "PULSE_RUNTIME_PATH"]
+        .iter()
+        .filter_map(std::env::var_os)
         .filter(|d| !d.is_empty())
         .map(PathBuf::from)
-        .into_iter()
         .collect();
     if let Ok(me) = std::fs::metadata("/proc/self") {
         runtime_dirs.push(PathBuf::from(format!("/run/user/{}", me.uid())));
     }
-    let sockets = ["pulse/native", "pipewire-0"];
+    let sockets = ["pulse/native", "native", "pipewire-0"];
     if runtime_dirs
         .iter()
         .any(|d| sockets.iter().any(|s| d.join(s).exists()))
@@ -133,8 +143,13 @@ fn linux_has_sound_output() -> bool {
 }
 
 /// The device's format closest to the console's: its rate if the device takes it (else the
-/// device's own, resampled to), a format we write, mono or stereo before more channels.
-fn choose_config(device: &cpal::Device, rate: u32) -> Result<(StreamConfig, SampleFormat), String> {
+/// nearest it takes, resampled to), a format we write, mono or stereo before more channels, and
+/// a buffer of `buffer_seconds` when the device lets us choose.
+fn choose_config(
+    device: &cpal::Device,
+    rate: u32,
+    buffer_seconds: f64,
+) -> Result<(StreamConfig, SampleFormat), String> {
     let rank = |f: SampleFormat| match f {
         SampleFormat::F32 => Some(0),
         SampleFormat::I16 => Some(1),
@@ -142,22 +157,35 @@ fn choose_config(device: &cpal::Device, rate: u32) -> Result<(StreamConfig, Samp
         SampleFormat::U16 => Some(3),
         _ => None,
     };
-    let supported = device
+    let usable: Vec<_> = device
         .supported_output_configs()
-        .map_err(|e| format!("cannot ask the audio device what it plays: {e}"))?;
-    let best = supported
+        .map_err(|e| format!("cannot ask the audio device what it plays: {e}"))?
         .filter(|c| rank(c.sample_format()).is_some())
-        .filter(|c| (c.min_sample_rate()..=c.max_sample_rate()).contains(&rate))
-        .min_by_key(|c| (c.channels() > 2, rank(c.sample_format()), c.channels()));
-    let chosen = match best {
-        Some(range) => range.with_sample_rate(rate),
-        None => device
-            .default_output_config()
-            .map_err(|e| format!("the audio device offers no format: {e}"))?,
+        .collect();
+    // Ranked by how far the rate must move, then channels, then format.
+    let best = usable.iter().min_by_key(|c| {
+        let nearest = rate.clamp(
+            c.min_sample_rate(),
+            c.max_sample_rate().max(c.min_sample_rate()),
+        );
+        (
+            nearest.abs_diff(rate),
+            c.channels() > 2,
+            rank(c.sample_format()),
+            c.channels(),
+        )
+    });
+    let Some(range) = best else {
+        return Err("the audio device plays no sample format BT writes".to_string());
     };
+    let nearest = rate.clamp(
+        range.min_sample_rate(),
+        range.max_sample_rate().max(range.min_sample_rate()),
+    );
+    let chosen = (*range).with_sample_rate(nearest);
     let format = chosen.sample_format();
     let mut config = chosen.config();
-    let wanted = (f64::from(config.sample_rate) * DEVICE_BUFFER_SECONDS).round() as u32;
+    let wanted = (f64::from(config.sample_rate) * buffer_seconds).round() as u32;
     if let SupportedBufferSize::Range { min, max } = *chosen.buffer_size() {
         config.buffer_size = cpal::BufferSize::Fixed(wanted.clamp(min, max.max(min)));
     }
