@@ -249,6 +249,25 @@ fn check_length(fps: f64, seconds: f64) -> Result<Vec<GifFrame>, GifError> {
     Ok(timing)
 }
 
+/// Runs `updates` host ticks live and pauses again: with the host rate at the target rate and a
+/// constant clock of one update a frame (see [`Stepping::Live`]), that many updates, each a
+/// frame the overlay records and draws.
+///
+/// # Errors
+/// [`EngineError::Panicked`] when the cart panics.
+pub fn run_live(engine: &mut Engine, updates: u64) -> Result<(), EngineError> {
+    if updates == 0 {
+        return Ok(());
+    }
+    engine.resume();
+    engine.advance(updates);
+    engine.pause();
+    match engine.cart_panic() {
+        Some(panic) => Err(EngineError::Panicked(panic.clone())),
+        None => Ok(()),
+    }
+}
+
 /// A GIF of the next `seconds` of `engine`'s run from where it stands (paused), each pixel
 /// `scale` × `scale`: the first frame is the picture now on its framebuffer. `progress` hears
 /// (frames made, frames) now and then.
@@ -275,15 +294,7 @@ pub fn gif_from_here(
         let updates = frame.updates - done;
         match stepping {
             Stepping::Seek => engine.step(updates)?,
-            Stepping::Live if updates > 0 => {
-                engine.resume();
-                engine.advance(updates);
-                engine.pause();
-                if let Some(panic) = engine.cart_panic() {
-                    return Err(EngineError::Panicked(panic.clone()).into());
-                }
-            }
-            Stepping::Live => {}
+            Stepping::Live => run_live(engine, updates)?,
         }
         done = frame.updates;
         rgb_into(engine.palette(), &mut shown);

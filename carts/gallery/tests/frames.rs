@@ -127,3 +127,48 @@ fn a_folder_with_files_is_never_touched_and_a_failed_run_leaves_nothing() {
     assert!(stderr(&o).contains("frame 3 (at 0.75 s)"), "{}", stderr(&o));
     assert_eq!(names(dir.path()), ["empty", "full"]);
 }
+
+#[test]
+fn overlay_frames_draw_the_overlay_over_the_same_cart_pictures() {
+    let dir = ScratchDir::new("frames-overlay");
+    let (plain, drawn) = (dir.join("plain"), dir.join("drawn"));
+    let range = ["timers", "--from", "2", "--to", "2.5", "--every", "0.25"];
+    let o = frames(&range, &plain);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut with = range.to_vec();
+    with.extend(["--overlay", "--fixed-costs"]);
+    let o = frames(&with, &drawn);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rgba = |path: &Path| image::open(path).unwrap().to_rgba8();
+    for name in names(&plain) {
+        let (p, d) = (rgba(&plain.join(&name)), rgba(&drawn.join(&name)));
+        let row = |img: &image::RgbaImage, y: u32| {
+            (0..img.width())
+                .map(|x| img.get_pixel(x, y).0)
+                .collect::<Vec<_>>()
+        };
+        assert_ne!(row(&p, 20), row(&d, 20), "{name}: the metrics row is drawn");
+        assert_eq!(
+            row(&p, 120),
+            row(&d, 120),
+            "{name}: the cart's picture is the same"
+        );
+    }
+    // The first frame is what `bt shot --overlay` saves at its time.
+    let shot = dir.join("shot.png");
+    let o = bt(&[
+        "shot",
+        "timers",
+        "--at",
+        "2",
+        "--overlay",
+        "--fixed-costs",
+        "-o",
+        shot.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(&shot).unwrap(),
+        std::fs::read(drawn.join("frame_00000.png")).unwrap()
+    );
+}

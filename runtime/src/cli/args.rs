@@ -150,6 +150,8 @@ pub struct FramesArgs {
     /// Simulated seconds from one frame to the next (above 0; 1/fps gives every update).
     #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
     pub every: f64,
+    #[command(flatten)]
+    pub drawn: DrawnArgs,
     /// Integer upscale of the PNGs (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,

@@ -791,7 +791,11 @@ fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
     #[cfg(feature = "window")]
     crate::stop::install();
     let input = args.input.input.as_deref();
-    let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
+    let overlay = args.drawn.wanted();
+    let (mut engine, _) = engine(offer, &args.cart, overlay, None, input)?;
+    if overlay {
+        show_overlay(&mut engine, &args.drawn);
+    }
     let fps = engine.settings().target_fps;
     let mut progress = Progress::new("rendering frames", args.progress.quiet);
     let mut first = None;
@@ -801,7 +805,12 @@ fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
         // The updates `bt shot --at` would run for this time: the same rounding as the seek.
         let updates = (at * fps).round() as u64;
         let bad = |e: crate::EngineError| format!("frame {k} (at {} s): {e}", number(at));
-        if k == 0 {
+        let next = updates.saturating_sub(engine.updates_since_init());
+        if k == 0 && overlay {
+            // As `bt shot --overlay`: the chart's frames before it run live.
+            overlay_shot(&mut engine, at, Origin::Start, args.progress.quiet)?;
+            first = Some(updates);
+        } else if k == 0 {
             let mut seek = Progress::new(
                 format!("seeking to --from {}", number(at)),
                 args.progress.quiet,
@@ -810,10 +819,11 @@ fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
                 .render_at_with_progress(at, Origin::Start, |done, total| seek.set(done, total))
                 .map_err(bad)?;
             first = Some(updates);
+        } else if overlay {
+            // Every update a frame the overlay records, as in `bt gif --overlay`.
+            crate::animation::run_live(&mut engine, next).map_err(bad)?;
         } else {
-            engine
-                .step(updates.saturating_sub(engine.updates_since_init()))
-                .map_err(bad)?;
+            engine.step(next).map_err(bad)?;
         }
         #[cfg(feature = "window")]
         if crate::stop::requested() {
