@@ -174,7 +174,8 @@ pub(crate) mod tests {
     use super::*;
     use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
 
-    fn png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
+    /// A PNG of `width` x `height` RGBA pixels.
+    pub(crate) fn png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         PngEncoder::new(&mut out)
             .write_image(rgba, width, height, ExtendedColorType::Rgba8)

@@ -325,9 +325,11 @@ impl Feeder {
 
     /// Counts `ms` of game time the update cap threw away: updates that never ran and so made
     /// no sound.
-    pub fn thrown_away(&mut self, ms: f64, target_fps: f64) {
-        if ms > 0.0 && target_fps > 0.0 {
-            let ticks = (ms * target_fps / 1000.0).round() as u64;
+    pub fn thrown_away(&mut self, ms: f64) {
+        if ms > 0.0 {
+            // An update lasts as long as its samples play.
+            let update_ms = self.shared.per_tick * 1000.0 / f64::from(self.shared.rate);
+            let ticks = (ms / update_ms).round() as u64;
             self.shared
                 .thrown_away_ticks
                 .fetch_add(ticks, Ordering::Relaxed);
@@ -663,7 +665,7 @@ mod tests {
         let stats = shared.stats();
         assert_eq!(stats.skipped_ticks, 6);
         assert_eq!(stats.thrown_away_ticks, 0);
-        feeder.thrown_away(250.0, 60.0);
+        feeder.thrown_away(250.0);
         assert_eq!(shared.stats().thrown_away_ticks, 15);
         assert_eq!(shared.stats().skipped_ticks, 21);
     }

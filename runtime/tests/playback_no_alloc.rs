@@ -22,7 +22,7 @@ fn steady_minute(device_rate: u32, device_frames: usize) -> u64 {
             for _ in 0..7 {
                 feeder.push(&tick);
             }
-            feeder.thrown_away(40.0, 60.0);
+            feeder.thrown_away(40.0);
         }
         puller.fill(&mut out, 2, 12.0);
         puller.fill(&mut out, 2, 12.0);

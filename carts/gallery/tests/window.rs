@@ -117,10 +117,7 @@ fn rgba(index: u8) -> [u8; 4] {
 }
 
 fn pixel(png: &Path, x: i32, y: i32) -> [u8; 4] {
-    let img = image::open(png)
-        .unwrap_or_else(|e| panic!("{}: {e}", png.display()))
-        .to_rgba8();
-    img.get_pixel(x as u32, y as u32).0
+    rgba_of(png).get_pixel(x as u32, y as u32).0
 }
 
 /// A fresh X server, when `tools` are installed and it starts; otherwise the test is reported

@@ -1,8 +1,6 @@
 //! Tests of manifests, user config files, palettes and the settings layers.
 
 use super::*;
-use image::codecs::png::PngEncoder;
-use image::{ExtendedColorType, ImageEncoder};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const PATH: &str = "/carts/demo/cart.toml";
@@ -42,13 +40,7 @@ fn user_err(text: &str) -> String {
         .to_string()
 }
 
-fn png(width: u32, height: u32, rgba: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    PngEncoder::new(&mut out)
-        .write_image(rgba, width, height, ExtendedColorType::Rgba8)
-        .unwrap();
-    out
-}
+use crate::assets::tests::png;
 
 #[test]
 fn a_full_manifest_reads_back() {

@@ -250,7 +250,7 @@ pub fn run_cart(
     // Stopped whatever happened, so the frame log is complete and the surface goes first.
     let log = app.presenter.take().map(|p| p.stop(STOP_PATIENCE));
     ran.map_err(|e| format!("window event loop: {e}"))?;
-    if let Some(line) = app.sound.live().and_then(LiveSound::summary) {
+    if let Some(line) = app.sound.live().map(LiveSound::summary) {
         println!("{line}");
     }
     if let Some((path, ticks)) = app.host.finish_recording()? {

@@ -230,9 +230,6 @@ where
 pub(crate) struct LiveSound {
     speaker: Speaker,
     feeder: Feeder,
-    target_fps: f64,
-    /// Whether the cart ever defined a sound (only then is there a summary to print).
-    used: bool,
 }
 
 impl LiveSound {
@@ -244,8 +241,6 @@ impl LiveSound {
         Ok(LiveSound {
             speaker,
             feeder: Feeder::new(shared),
-            target_fps,
-            used: false,
         })
     }
 
@@ -271,37 +266,33 @@ impl LiveSound {
         let paused = engine.is_paused();
         self.feeder.shared().set_paused(paused);
         if let Some(report) = report {
-            self.feeder
-                .thrown_away(report.stats.discarded_ms, self.target_fps);
+            self.feeder.thrown_away(report.stats.discarded_ms);
         }
         let console = engine.console_mut();
-        self.used |= console.sound_meter().in_use;
         if !paused {
             self.feeder.push(console.pending_samples());
         }
         console.drain_samples().for_each(drop);
     }
 
-    /// One line on how the sound went, for a cart that made any.
-    pub fn summary(&self) -> Option<String> {
+    /// One line on how the sound went (a device is opened only for a cart with sound).
+    pub fn summary(&self) -> String {
         let s = self.feeder.shared().stats();
-        self.used.then(|| {
-            format!(
-                "sound: {}; latency {:.1} ms mean, {:.1} ms max; {} underrun{} ({} reported by \
+        format!(
+            "sound: {}; latency {:.1} ms mean, {:.1} ms max; {} underrun{} ({} reported by \
                  the device); {} update{} skipped ({} thrown away by the update cap); speed \
                  {:+.2}% to follow the game",
-                self.speaker.description(),
-                s.latency_ms,
-                s.max_latency_ms,
-                s.underruns,
-                if s.underruns == 1 { "" } else { "s" },
-                s.device_errors,
-                s.skipped_ticks,
-                if s.skipped_ticks == 1 { "" } else { "s" },
-                s.thrown_away_ticks,
-                s.speed_adjust_percent,
-            )
-        })
+            self.speaker.description(),
+            s.latency_ms,
+            s.max_latency_ms,
+            s.underruns,
+            if s.underruns == 1 { "" } else { "s" },
+            s.device_errors,
+            s.skipped_ticks,
+            if s.skipped_ticks == 1 { "" } else { "s" },
+            s.thrown_away_ticks,
+            s.speed_adjust_percent,
+        )
     }
 }
 
