@@ -2,8 +2,9 @@
 
 use std::hint::black_box;
 
-use bt_runtime::seek::Origin;
-use bt_runtime::{capture, Engine, EngineOptions, FixedLoop, TickAction};
+use bt_runtime::engine::Origin;
+use bt_runtime::export::png as capture;
+use bt_runtime::{Engine, EngineOptions, FixedLoop, TickAction};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn fixed_loop(c: &mut Criterion) {

@@ -49,7 +49,7 @@ pub fn find<'a>(carts: &'a [CartEntry], name: &str) -> Result<&'a CartEntry, Unk
     }
     let names = shown(carts);
     Err(UnknownCart {
-        name: crate::text::excerpt(name),
+        name: crate::quote::excerpt(name),
         suggestion: closest(name, &names).map(str::to_string),
         known: names.iter().map(|n| n.to_string()).collect(),
     })

@@ -21,7 +21,7 @@ pub const SLACK_MS: f64 = 0.001;
 #[non_exhaustive]
 pub enum LoopError {
     /// `target_fps` was zero, negative, NaN or infinite.
-    #[error("target_fps must be finite and positive, got {}", crate::text::number(*.0))]
+    #[error("target_fps must be finite and positive, got {}", crate::quote::number(*.0))]
     TargetFps(f64),
 }
 

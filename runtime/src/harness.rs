@@ -45,12 +45,12 @@ use std::path::{Path, PathBuf};
 use bt::host::Source;
 use bt::{Cart, Framebuffer, Key};
 
-use crate::capture;
 use crate::clock::ConstantClock;
+use crate::config::manifest;
 use crate::engine::{Engine, EngineError, EngineOptions};
-use crate::host::{Host, HostEvent};
-use crate::keymap::KeyMap;
-use crate::manifest;
+use crate::export::png;
+use crate::host::input::{Host, HostEvent};
+use crate::host::keymap::KeyMap;
 
 /// The variable that makes [`CartTest::assert_golden`] rewrite its pictures.
 pub const UPDATE_GOLDEN: &str = "BT_UPDATE_GOLDEN";
@@ -250,7 +250,7 @@ impl CartTest {
     /// A message naming the file when it cannot be written.
     pub fn save_png(&self, path: impl AsRef<Path>) -> Result<(), String> {
         let engine = self.host.engine();
-        capture::save_png(
+        png::save_png(
             engine.framebuffer(),
             engine.palette(),
             1,

@@ -5,48 +5,45 @@
 //! its tests use [`harness::CartTest`]. The runtime bundles no cart: the example carts and the
 //! `bt` binary that lists them live in `carts/gallery`.
 //!
-//! Features: `window` (on by default) adds `bt run` (winit, wgpu, gilrs); `cli` (on by
+//! Features: `window` (on by default) adds `bt run` (winit, wgpu, gilrs, cpal); `cli` (on by
 //! default) adds the command line (clap). With `default-features = false` the library is
 //! headless, with neither.
+//!
+//! # Where things are
+//!
+//! | module | its job |
+//! | --- | --- |
+//! | [`engine`] | the [`Engine`]: one cart, its console, the loop and a clock; `run`, `advance`, `render_at` (from an [`Origin`]), `resume`; recording input; catching a cart's panics |
+//! | [`fixed_loop`] | the accumulator that turns frame times into whole updates, at most [`MAX_STEPS`] a frame |
+//! | [`clock`] | the five clocks, and [`clock::spec`], the parser of `paced:60`-style specs |
+//! | [`replay`] | replay files (`bt-replay`), recording and playing them, frame hashes; [`replay::verify`] is `bt verify` |
+//! | [`timing`] | what a run's timing looked like: [`timing::frame_records`] (`bt trace` CSV/JSON), [`timing::timeline`] (summary and Chrome trace), [`timing::report`] (HTML), [`timing::diagnose`] (`bt diagnose`), [`timing::bench`] (`bt bench`) |
+//! | [`export`] | files made from a run: [`export::png`] (`bt shot`), [`export::gif`] (`bt gif`), [`export::wav`] (`bt wav`), all through [`export::safe_write`] |
+//! | [`host`] | the platform side: [`host::input`] (events to ticks), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`) and `host::signals` |
+//! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files) and [`config::png_loader`] (sprite sheets) |
+//! | [`harness`] | [`harness::CartTest`], the test bench a cart's own tests use |
+//! | [`catalog`] | carts by name, as a `bt` binary lists them |
+//! | [`quote`] | quoting what a user typed or a file held, safely, in one-line messages |
+//! | `cli` | with `cli`: the `bt` command line, one file per command group |
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod animation;
-pub mod assets;
-pub mod audio;
-pub mod bench;
-pub mod capture;
-mod cart_panic;
 pub mod catalog;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod clock;
-pub mod diagnose;
+pub mod config;
 // The README and docs/*.md, compiled as doctests (see the module).
 #[cfg(doctest)]
 mod doc_examples;
 pub mod engine;
+pub mod export;
 pub mod fixed_loop;
-pub mod gif_capture;
 pub mod harness;
 pub mod host;
-pub mod keymap;
-pub mod manifest;
-pub mod output;
-pub mod playback;
+pub mod quote;
 pub mod replay;
-pub mod report;
-pub mod seek;
-pub mod spec;
-#[cfg(feature = "window")]
-pub mod stop;
-pub mod text;
-pub mod timeline;
-pub mod trace;
-pub mod verify;
-pub mod watch;
-#[cfg(feature = "window")]
-pub mod window;
+pub mod timing;
 
 #[cfg(feature = "cli")]
 pub use cli::main;
@@ -54,5 +51,5 @@ pub use clock::{
     Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,
     WallClock,
 };
-pub use engine::{CartFactory, Engine, EngineError, EngineOptions, FrameReport};
+pub use engine::{CartFactory, Engine, EngineError, EngineOptions, FrameReport, Origin};
 pub use fixed_loop::{FixedLoop, FrameTiming, LoopError, TickAction, MAX_STEPS};

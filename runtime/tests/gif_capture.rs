@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use bt::{Framebuffer, Palette};
-use bt_runtime::gif_capture::GifCapture;
+use bt_runtime::host::gif_recorder::GifCapture;
 use bt_test_support::{CountingAlloc, ScratchDir};
 
 #[global_allocator]

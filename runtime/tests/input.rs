@@ -10,8 +10,8 @@ use bt::{
     Cart, Key, Render, Update, AXIS_LEFT_X, AXIS_TRIGGER_R, BTN_A, BTN_ABXY, BTN_B, BTN_DOWN,
     BTN_POINTER_A, BTN_R2, BTN_UP,
 };
-use bt_runtime::host::{Host, HostAction, HostEvent};
-use bt_runtime::keymap::KeyMap;
+use bt_runtime::host::input::{Host, HostAction, HostEvent};
+use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::{ConstantClock, Engine, EngineOptions, SequenceClock};
 
 /// What one update saw.
@@ -391,7 +391,7 @@ fn a_paced_clock_says_when_the_next_frame_is_due() {
     assert_eq!(h.engine().next_frame_ms(), None);
     h.engine_mut().set_clock(
         "paced:50"
-            .parse::<bt_runtime::spec::ClockSpec>()
+            .parse::<bt_runtime::clock::spec::ClockSpec>()
             .unwrap()
             .build()
             .unwrap(),

@@ -1,7 +1,7 @@
 //! Live sound's two ends, the game loop's push and the device callback's fill, touch no heap
 //! in steady state: the callback runs on a device thread where a stall is heard as a click.
 
-use bt_runtime::playback::{Feeder, Playback, Puller};
+use bt_runtime::host::live_sound::{Feeder, Playback, Puller};
 use bt_test_support::CountingAlloc;
 
 #[global_allocator]

@@ -2,7 +2,7 @@
 
 use bt::sound::{Effect, Music, Note, Sfx, SfxId, Wave};
 use bt::{Cart, CartError, Render, Update, BTN_A};
-use bt_runtime::audio::{encode_wav, make_wav, record_samples};
+use bt_runtime::export::wav::{encode_wav, make_wav, record_samples};
 use bt_runtime::{ConstantClock, Engine, EngineOptions, JitterClock, SequenceClock};
 
 /// Plays a tune from `init`, a noise burst every 50 ticks, and a random note now and then.
@@ -100,8 +100,9 @@ fn a_seek_then_resume_hears_what_straight_play_hears() {
     assert_eq!(&straight[at..], &from_seek[..]);
     // And a seek from where it is, on to live play under a clock.
     let mut e = engine();
-    e.render_at(1.0, bt_runtime::seek::Origin::Start).unwrap();
-    e.render_at(2.0, bt_runtime::seek::Origin::Current).unwrap();
+    e.render_at(1.0, bt_runtime::engine::Origin::Start).unwrap();
+    e.render_at(2.0, bt_runtime::engine::Origin::Current)
+        .unwrap();
     e.console_mut().drain_samples();
     e.set_clock(Box::new(ConstantClock::new(16.0).unwrap()));
     e.resume();

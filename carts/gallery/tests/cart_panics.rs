@@ -5,10 +5,10 @@ mod support;
 
 use std::process::Command;
 
+use bt_runtime::engine::Origin;
 use bt_runtime::engine::{CartCall, Engine, EngineError, EngineOptions};
-use bt_runtime::host::Host;
-use bt_runtime::keymap::KeyMap;
-use bt_runtime::seek::Origin;
+use bt_runtime::host::input::Host;
+use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::ConstantClock;
 use bt_test_support::ScratchDir;
 use support::{bt, bt_command, stderr, stdout};

@@ -5,8 +5,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use bt::{Cart, Render, Settings, Update, BTN_A};
+use bt_runtime::engine::Origin;
 use bt_runtime::engine::MAX_SEEK_UPDATES;
-use bt_runtime::seek::Origin;
 use bt_runtime::{
     ConstantClock, Engine, EngineError, EngineOptions, FrameReport, JitterClock, SequenceClock,
     MAX_STEPS,
@@ -611,7 +611,7 @@ fn loader(path: &str) -> Result<Engine, EngineError> {
 fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
     let dir = ScratchDir::new("engine");
     let png = dir.join("two.png");
-    bt_runtime::capture::save_png(
+    bt_runtime::export::png::save_png(
         &{
             let mut fb = bt::Framebuffer::new(2, 1);
             fb.draw_pixel(0, 0, 8);

@@ -76,7 +76,7 @@ fn a_scaled_gif_is_scaled_and_a_bad_length_is_one_line() {
         },
     )
     .unwrap();
-    e.render_at(0.0, bt_runtime::seek::Origin::Start).unwrap();
+    e.render_at(0.0, bt_runtime::engine::Origin::Start).unwrap();
     let fb = e.framebuffer();
     let want: Vec<u8> = fb
         .pixels()

@@ -76,8 +76,8 @@ fn drawing_carts_do_not_allocate_per_frame() {
 #[test]
 fn input_driven_frames_do_not_allocate() {
     use bt::{Key, AXIS_LEFT_X, AXIS_TRIGGER_L, BTN_A, BTN_POINTER_A};
-    use bt_runtime::host::{Host, HostEvent};
-    use bt_runtime::keymap::KeyMap;
+    use bt_runtime::host::input::{Host, HostEvent};
+    use bt_runtime::host::keymap::KeyMap;
 
     let mut e = engine("hello");
     e.set_clock(Box::new(SequenceClock::new(vec![8.0, 16.7, 50.0]).unwrap()));

@@ -6,8 +6,8 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 
 use bt::{Key, BTN_A, BTN_DOWN, BTN_LEFT, BTN_RIGHT, BTN_UP};
+use bt_runtime::engine::Origin;
 use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
-use bt_runtime::seek::Origin;
 use bt_runtime::{ConstantClock, Engine, EngineOptions, JitterClock, PacedClock, PacedOptions};
 use bt_test_support::ScratchDir;
 
@@ -294,7 +294,7 @@ fn a_shot_from_a_replay_shows_the_recorded_moment() {
     assert!(o.status.success(), "{}", stderr(&o));
     let mut seek = snake(Some(Arc::new(replay)));
     seek.render_at(at, Origin::Start).unwrap();
-    let want = bt_runtime::capture::encode_png(seek.framebuffer(), seek.palette(), 1).unwrap();
+    let want = bt_runtime::export::png::encode_png(seek.framebuffer(), seek.palette(), 1).unwrap();
     assert_eq!(std::fs::read(&out).unwrap(), want);
     drop(live);
 }
@@ -436,8 +436,8 @@ impl bt::Cart for Doomed {
 
 #[test]
 fn a_recording_is_saved_when_the_cart_panics() {
-    use bt_runtime::host::{Host, HostEvent};
-    use bt_runtime::keymap::KeyMap;
+    use bt_runtime::host::input::{Host, HostEvent};
+    use bt_runtime::host::keymap::KeyMap;
     let dir = ScratchDir::new("replay-panic");
     let path = dir.join("crash.btr");
     let engine = Engine::new(

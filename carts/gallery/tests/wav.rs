@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use bt_runtime::audio::record_samples;
+use bt_runtime::export::wav::record_samples;
 use bt_runtime::{Engine, EngineOptions};
 use bt_test_support::ScratchDir;
 

@@ -6,7 +6,7 @@
 
 use std::str::FromStr;
 
-use bt_runtime::spec::ClockSpec;
+use bt_runtime::clock::spec::ClockSpec;
 use bt_runtime::{FixedLoop, TickAction};
 use libfuzzer_sys::fuzz_target;
 

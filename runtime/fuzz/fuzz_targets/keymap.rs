@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use bt_runtime::keymap::KeyMap;
+use bt_runtime::host::keymap::KeyMap;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

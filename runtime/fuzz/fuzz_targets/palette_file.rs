@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use bt_runtime::manifest::{load_palette, PaletteSource, MANIFEST_PALETTE_SLOTS};
+use bt_runtime::config::manifest::{load_palette, PaletteSource, MANIFEST_PALETTE_SLOTS};
 use libfuzzer_sys::fuzz_target;
 
 /// A folder of this process's own for the palette files.

@@ -4,7 +4,7 @@
 
 use bt::host::ImageLoader;
 use bt::{Palette, SpriteSheet};
-use bt_runtime::assets::PngLoader;
+use bt_runtime::config::png_loader::PngLoader;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

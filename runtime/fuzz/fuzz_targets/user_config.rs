@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use bt::Settings;
-use bt_runtime::manifest;
+use bt_runtime::config::manifest;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

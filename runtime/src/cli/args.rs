@@ -6,11 +6,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use bt::{MAX_TARGET_FPS, MIN_TARGET_FPS};
 
-use crate::bench::MAX_FRAMES;
+use crate::clock::spec::{ClockSpec, MAX_SPEC_MS, MIN_SPEC_MS};
 use crate::engine::{MAX_HOST_HZ, MAX_SEEK_UPDATES, MIN_HOST_HZ};
-use crate::output::{Format, Output};
-use crate::spec::{ClockSpec, MAX_SPEC_MS, MIN_SPEC_MS};
-use crate::text::number;
+use crate::export::safe_write::{Format, Output};
+use crate::quote::number;
+use crate::timing::bench::MAX_FRAMES;
 
 /// BT, a fantasy console: play carts in a window, or capture, trace, diagnose and benchmark
 /// them headless.
@@ -603,7 +603,7 @@ fn float_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
     let value: f64 = s
         .trim()
         .parse()
-        .map_err(|_| format!("'{}' is not a number", crate::text::excerpt(s)))?;
+        .map_err(|_| format!("'{}' is not a number", crate::quote::excerpt(s)))?;
     if value.is_nan() || value < min || value > max {
         return Err(format!(
             "{} is not in {}..={}",
@@ -623,13 +623,13 @@ fn whole_in(s: &str, min: u64, max: u64) -> Result<u64, String> {
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
             "'{}' is not a whole number",
-            crate::text::excerpt(s)
+            crate::quote::excerpt(s)
         ));
     }
     text.parse::<u64>()
         .ok()
         .filter(|n| (min..=max).contains(n))
-        .ok_or_else(|| format!("{} is not in {min}..={max}", crate::text::excerpt(text)))
+        .ok_or_else(|| format!("{} is not in {min}..={max}", crate::quote::excerpt(text)))
 }
 
 fn seed_arg(s: &str) -> Result<u64, String> {
@@ -701,7 +701,7 @@ fn output_path(s: &str, format: Format) -> Result<PathBuf, String> {
 fn cart_arg(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
-        _ => Err(format!("'{}' is not NAME=VALUE", crate::text::excerpt(s))),
+        _ => Err(format!("'{}' is not NAME=VALUE", crate::quote::excerpt(s))),
     }
 }
 

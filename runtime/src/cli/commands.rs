@@ -14,16 +14,18 @@ use super::{Chosen, Offer};
 
 /// How many host ticks a trace or a diagnosis runs between looks at its progress bar.
 const PROGRESS_EVERY: u64 = 256;
+use crate::config::manifest::{self, Layer, Provenance, SettingsPatch};
+use crate::engine::Origin;
 use crate::engine::{CartCall, CartPanic};
-use crate::manifest::{self, Layer, Provenance, SettingsPatch};
-use crate::output::{Format, Output, OutputError, Pending};
+use crate::export::png as capture;
+use crate::export::safe_write::{Format, Output, OutputError, Pending};
+use crate::quote::number;
+use crate::replay::verify as proof;
 use crate::replay::Replay;
-use crate::seek::Origin;
-use crate::text::number;
-use crate::timeline::Timeline;
-use crate::trace::{self, TraceWriter};
-use crate::verify as proof;
-use crate::{bench, capture, diagnose, Engine, EngineOptions};
+use crate::timing::frame_records::{self, TraceWriter};
+use crate::timing::timeline::Timeline;
+use crate::timing::{bench, diagnose};
+use crate::{Engine, EngineOptions};
 
 /// Why a command did not succeed.
 #[derive(Debug)]
@@ -85,7 +87,7 @@ fn resolve(
     window_scale: Option<u32>,
 ) -> Result<(bt::Settings, Vec<Provenance>), String> {
     let configured =
-        crate::cart_panic::guarded(|| (chosen.make)().configure()).map_err(|message| {
+        crate::engine::cart_panic::guarded(|| (chosen.make)().configure()).map_err(|message| {
             let panic = CartPanic {
                 call: CartCall::Configure,
                 tick: 0,
@@ -174,7 +176,7 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
         engine.stop_replay();
         engine.resume();
     }
-    let options = crate::window::WindowOptions {
+    let options = crate::host::window::WindowOptions {
         clock: args.clock,
         vsync: !args.no_vsync,
         at,
@@ -199,7 +201,7 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
         .manifest
         .as_ref()
         .and_then(|m| m.settings.palette.clone());
-    crate::window::run_cart(engine, &chosen.name, &options, palette_file)?;
+    crate::host::window::run_cart(engine, &chosen.name, &options, palette_file)?;
     Ok(())
 }
 
@@ -207,8 +209,14 @@ fn play(offer: &Offer, args: super::args::RunArgs) -> Result<(), Failure> {
 /// several buttons.
 fn load_keys(
     explicit: Option<&Path>,
-) -> Result<(crate::keymap::KeyMap, crate::keymap::KeyMapSource), String> {
-    use crate::keymap::{self, KeyMapSource};
+) -> Result<
+    (
+        crate::host::keymap::KeyMap,
+        crate::host::keymap::KeyMapSource,
+    ),
+    String,
+> {
+    use crate::host::keymap::{self, KeyMapSource};
     let (map, from) = keymap::load_chosen(explicit).map_err(|e| e.to_string())?;
     if let KeyMapSource::File(path) = &from {
         for shared in map.shared_keys() {
@@ -252,7 +260,7 @@ fn load_replay(path: &Path, chosen: &Chosen, options: &EngineOptions) -> Result<
 }
 
 fn keys(args: KeysArgs) -> Result<(), String> {
-    use crate::keymap::KeyMapSource;
+    use crate::host::keymap::KeyMapSource;
     let (map, from) = load_keys(args.keys.as_deref())?;
     match from {
         KeyMapSource::File(path) => note(format_args!(
@@ -361,8 +369,8 @@ fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
     let (mut engine, chosen) = engine(offer, &args.cart, false, None, input)?;
     simulate(&args.sim, &mut engine)?;
     let format = match args.format {
-        FormatArg::Csv => trace::Format::Csv,
-        FormatArg::Json => trace::Format::Json,
+        FormatArg::Csv => frame_records::Format::Csv,
+        FormatArg::Json => frame_records::Format::Json,
         FormatArg::Chrome => return chrome_trace(engine, &chosen.name, args.sim.frames),
     };
     let stdout = io::stdout().lock();
@@ -490,7 +498,9 @@ fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
     let csv_ready = rows.map(Pending::finish).transpose()?;
     let png_ready = png.prepare(&encode_frame(&engine, args.scale)?)?;
     let report_ready = match &report_out {
-        Some(out) => Some(out.prepare(crate::report::html(&timeline, &chosen.name)?.as_bytes())?),
+        Some(out) => {
+            Some(out.prepare(crate::timing::report::html(&timeline, &chosen.name)?.as_bytes())?)
+        }
         None => None,
     };
     png_ready.commit()?;
@@ -582,11 +592,11 @@ fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
 #[cfg(feature = "window")]
 fn replay_in_window(offer: &Offer, cart: CartArgs, path: &Path) -> Result<(), String> {
     let (engine, chosen) = engine(offer, &cart, true, None, Some(path))?;
-    let options = crate::window::WindowOptions {
+    let options = crate::host::window::WindowOptions {
         cart_version: chosen.version(),
-        ..crate::window::WindowOptions::default()
+        ..crate::host::window::WindowOptions::default()
     };
-    crate::window::run_cart(engine, &chosen.name, &options, None)
+    crate::host::window::run_cart(engine, &chosen.name, &options, None)
 }
 
 #[cfg(not(feature = "window"))]
@@ -720,16 +730,16 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         // update is a frame the overlay records.
         overlay_shot(&mut engine, args.from, Origin::Start, args.progress.quiet)?;
         let mut progress = Progress::new("making the GIF", args.progress.quiet);
-        crate::animation::gif_from_here(
+        crate::export::gif::gif_from_here(
             &mut engine,
             args.seconds,
             args.scale,
-            crate::animation::Stepping::Live,
+            crate::export::gif::Stepping::Live,
             |done, total| progress.set(done, total),
         )
     } else {
         let mut progress = Progress::new("making the GIF", args.progress.quiet);
-        crate::animation::make_gif_with_progress(
+        crate::export::gif::make_gif_with_progress(
             &mut engine,
             args.from,
             args.seconds,
@@ -740,7 +750,7 @@ fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     .map_err(|e| e.to_string())?;
     output.write(&bytes).map_err(|e| e.to_string())?;
     let fps = engine.settings().target_fps;
-    let frames = crate::animation::gif_timing(fps, args.seconds).len();
+    let frames = crate::export::gif::gif_timing(fps, args.seconds).len();
     say(format_args!(
         "wrote {} ({frames} frames, {} s from {} s, {} bytes)\n",
         args.output.display(),
@@ -787,9 +797,9 @@ fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
         ));
     }
     // Checked before any work: a folder with files in it is never touched.
-    let mut out = crate::output::OutputDir::new(&args.output)?;
+    let mut out = crate::export::safe_write::OutputDir::new(&args.output)?;
     #[cfg(feature = "window")]
-    crate::stop::install();
+    crate::host::signals::install();
     let input = args.input.input.as_deref();
     let overlay = args.drawn.wanted();
     let (mut engine, _) = engine(offer, &args.cart, overlay, None, input)?;
@@ -821,12 +831,12 @@ fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
             first = Some(updates);
         } else if overlay {
             // Every update a frame the overlay records, as in `bt gif --overlay`.
-            crate::animation::run_live(&mut engine, next).map_err(bad)?;
+            crate::export::gif::run_live(&mut engine, next).map_err(bad)?;
         } else {
             engine.step(next).map_err(bad)?;
         }
         #[cfg(feature = "window")]
-        if crate::stop::requested() {
+        if crate::host::signals::requested() {
             return Err(Failure::Run(format!(
                 "interrupted after {k} of {count} frames; {} was not made",
                 args.output.display()
@@ -865,7 +875,7 @@ fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
         None => None,
     };
     let mut progress = Progress::new("making the WAV", args.progress.quiet);
-    let bytes = crate::audio::make_wav_with_progress(
+    let bytes = crate::export::wav::make_wav_with_progress(
         &mut engine,
         args.from,
         args.seconds,

@@ -36,8 +36,8 @@ use bt::Cart;
 use clap::Parser;
 
 use crate::catalog::{self, CartEntry};
+use crate::config::manifest::{self, Manifest};
 use crate::engine::CartFactory;
-use crate::manifest::{self, Manifest};
 
 pub use new::{new_cart, NewCartError, BT_ROOT};
 
@@ -121,7 +121,7 @@ impl Offer {
                     if !asked.eq_ignore_ascii_case(&own) {
                         return Err(format!(
                             "this binary runs the cart '{own}', not '{}'",
-                            crate::text::excerpt(asked)
+                            crate::quote::excerpt(asked)
                         ));
                     }
                 }

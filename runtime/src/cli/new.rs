@@ -65,7 +65,7 @@ fn title_of(name: &str) -> String {
 /// write that failed.
 pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
     if !valid_name(name) {
-        return Err(NewCartError::BadName(crate::text::excerpt(name)));
+        return Err(NewCartError::BadName(crate::quote::excerpt(name)));
     }
     if !parent.is_dir() {
         return Err(NewCartError::NoParent(parent.to_path_buf()));
@@ -251,7 +251,7 @@ mod tests {
         let cargo = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         assert!(cargo.contains("name = \"space-miner\""));
         assert!(!cargo.contains("{{"), "a placeholder left: {cargo}");
-        let manifest = crate::manifest::load(&dir).unwrap().unwrap();
+        let manifest = crate::config::manifest::load(&dir).unwrap().unwrap();
         assert_eq!(manifest.cart.title.as_deref(), Some("Space Miner"));
         let sheet = image::open(dir.join("assets/sprites.png")).unwrap();
         assert_eq!((sheet.width(), sheet.height()), (32, 8));

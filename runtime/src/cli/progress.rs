@@ -5,7 +5,7 @@
 //!
 //! Ctrl-C needs nothing of it: the bar hides no cursor and changes no terminal mode, so the
 //! terminal is left as it was, and the outputs under way are unnamed files the system removes
-//! (see [`crate::output`]).
+//! (see [`crate::export::safe_write`]).
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};

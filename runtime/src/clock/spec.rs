@@ -17,7 +17,7 @@ use crate::clock::{
     Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,
     WallClock,
 };
-use crate::text::{excerpt, excerpt_chars, number};
+use crate::quote::{excerpt, excerpt_chars, number};
 
 /// The shortest frame time a spec may give, in ms: a microsecond. Shorter, a frame is worth
 /// nothing at any rate the loop runs.

@@ -10,8 +10,8 @@ use bt::sound::SampleClock;
 use thiserror::Error;
 
 use crate::clock::Clock;
+use crate::engine::Origin;
 use crate::engine::{Engine, EngineError};
-use crate::seek::Origin;
 
 /// Host ticks a clock may take per update before the export gives up on it (a clock that never
 /// delivers a frame would otherwise spin forever).

@@ -5,10 +5,13 @@
 //! [`SequenceClock`] and [`JitterClock`] ignore it, so they give the same run whether the engine
 //! is driven by a real window or stepped synchronously in a test.
 
+/// Clocks as the command line names them (`paced:60`, `sequence:16,16,50`).
+pub mod spec;
+
 use std::fmt;
 use thiserror::Error;
 
-use crate::text::number;
+use crate::quote::number;
 
 /// Decides each host tick's frame delta.
 pub trait Clock {

@@ -7,7 +7,7 @@ pub const EXCERPT_CHARS: usize = 40;
 /// [`EXCERPT_CHARS`] with an ellipsis, so a huge or binary value never floods a terminal.
 ///
 /// ```
-/// use bt_runtime::text::excerpt;
+/// use bt_runtime::quote::excerpt;
 ///
 /// assert_eq!(excerpt("hello"), "hello");
 /// assert_eq!(excerpt("a\u{0}b"), "a\\0b");
@@ -39,7 +39,7 @@ pub fn excerpt_chars(text: &str, max: usize) -> String {
 /// precision of a number like `1e308` would take 309 characters.
 ///
 /// ```
-/// use bt_runtime::text::number;
+/// use bt_runtime::quote::number;
 ///
 /// assert_eq!(number(60.0), "60");
 /// assert_eq!(number(0.25), "0.25");

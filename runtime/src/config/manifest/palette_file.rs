@@ -104,7 +104,7 @@ fn hex_colors(text: &str) -> Result<Vec<Color32>, (usize, String)> {
 }
 
 fn png_colors(bytes: &[u8]) -> Result<Vec<Color32>, String> {
-    if !bytes.starts_with(crate::assets::PNG_SIGNATURE) {
+    if !bytes.starts_with(crate::config::png_loader::PNG_SIGNATURE) {
         return Err("not a PNG image (no PNG signature)".to_string());
     }
     let check_size = |width: u32, height: u32| {
@@ -118,7 +118,7 @@ fn png_colors(bytes: &[u8]) -> Result<Vec<Color32>, String> {
         Ok(())
     };
     // From the header, before a decoder sees it: see `assets::png_size`.
-    if let Some((width, height)) = crate::assets::png_size(bytes) {
+    if let Some((width, height)) = crate::config::png_loader::png_size(bytes) {
         check_size(width, height)?;
     }
     let not_png =

@@ -8,7 +8,7 @@
 //! The host keeps a few keys for itself ([`HOST_KEYS`]): Backquote toggles the overlay, F5 pauses
 //! and resumes, F6 runs one update while paused, F8 saves the last seconds of frame timings (a
 //! report and a Chrome trace), F9 saves a screenshot, F10 (and Shift+F10) ask the window for a
-//! GIF of what it shows (see [`crate::gif_capture`]) and F11 asks the window for fullscreen.
+//! GIF of what it shows (see [`crate::host::gif_recorder`]) and F11 asks the window for fullscreen.
 //! They do not reach the cart.
 
 use std::path::{Path, PathBuf};
@@ -17,17 +17,17 @@ use bt::host::{Source, TRIGGER_PRESS};
 use bt::{Key, BTN_L2, BTN_POINTER_A, BTN_R2};
 use bt_overlay::{ChartMode, Overlay};
 
+use crate::config::manifest::PaletteSource;
+use crate::engine::Origin;
 use crate::engine::{Engine, EngineError, FrameReport};
-use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
-use crate::manifest::PaletteSource;
-use crate::seek::Origin;
-use crate::timeline::Timeline;
-use crate::watch::AssetWatcher;
+use crate::host::asset_watch::AssetWatcher;
+use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
+use crate::timing::timeline::Timeline;
 
 /// The most characters of a notice the host puts across the top of a 320-pixel display and a
 /// little beyond: the rest of a long message is cut.
 const NOTICE_CHARS: usize = 120;
-use crate::{capture, output};
+use crate::export::{png as capture, safe_write as output};
 
 /// One thing a player did, in the console's terms.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -260,7 +260,7 @@ impl Host {
             })
             .find(|(r, t)| !r.exists() && !t.exists())
             .ok_or_else(|| format!("{} holds 9999 timings already", self.captures.display()))?;
-        let page = crate::report::html(&self.recent, &self.name)?;
+        let page = crate::timing::report::html(&self.recent, &self.name)?;
         let mut json = Vec::new();
         self.recent
             .write_chrome_trace(&mut json, &self.name)
@@ -325,7 +325,7 @@ impl Host {
             if target.frames_since_save >= RECORD_SAVE_EVERY_FRAMES {
                 if let Err(e) = self.save_recording() {
                     let overlay = self.engine.overlay_forced();
-                    overlay.set_notice(&crate::text::excerpt_chars(&e, 120));
+                    overlay.set_notice(&crate::quote::excerpt_chars(&e, 120));
                 }
             }
         }
@@ -337,7 +337,7 @@ impl Host {
     fn show_panic(&mut self) {
         match (self.engine.cart_panic(), self.panic_shown) {
             (Some(panic), false) => {
-                let line = crate::text::excerpt_chars(&panic.to_string(), NOTICE_CHARS);
+                let line = crate::quote::excerpt_chars(&panic.to_string(), NOTICE_CHARS);
                 self.engine.overlay_forced().set_notice(&line);
                 self.engine.draw_overlay();
                 self.panic_shown = true;
@@ -367,7 +367,7 @@ impl Host {
         let palette = self.watch.as_ref().and_then(|(_, p)| p.clone());
         let mut problem = None;
         if let Some(source) = palette {
-            match crate::manifest::load_palette(&source) {
+            match crate::config::manifest::load_palette(&source) {
                 Ok(p) => self.engine.replace_palette(p),
                 Err(e) => problem = Some(e.to_string()),
             }
@@ -379,7 +379,7 @@ impl Host {
         match problem {
             Some(message) => {
                 let line = format!("reload: {message}");
-                overlay.set_notice(&crate::text::excerpt_chars(&line, NOTICE_CHARS));
+                overlay.set_notice(&crate::quote::excerpt_chars(&line, NOTICE_CHARS));
             }
             None => overlay.clear_notice(),
         }
@@ -571,7 +571,7 @@ impl Host {
 
     /// Saves the framebuffer as it is on screen (display size, overlay included) into the
     /// captures folder, under the first `<name>-NNNN.png` not taken, as every output is written
-    /// (see [`crate::output`]). Never overwrites a file, even one made at the same moment by
+    /// (see [`crate::export::safe_write`]). Never overwrites a file, even one made at the same moment by
     /// another program.
     ///
     /// # Errors

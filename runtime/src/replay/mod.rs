@@ -21,6 +21,9 @@
 //!
 //! [`Engine`]: crate::Engine
 
+/// `bt verify`: the same input under very different clocks must draw the same frames.
+pub mod verify;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -444,7 +447,7 @@ impl Replay {
     /// # Errors
     /// [`ReplayError::Io`].
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        crate::capture::write_atomically(path, self.to_json().as_bytes()).map_err(|e| {
+        crate::export::png::write_atomically(path, self.to_json().as_bytes()).map_err(|e| {
             ReplayError::Io {
                 path: path.to_path_buf(),
                 message: e.to_string(),

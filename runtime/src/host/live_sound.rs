@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 /// number; neither side waits for the other.
 ///
 /// ```
-/// use bt_runtime::playback::SampleRing;
+/// use bt_runtime::host::live_sound::SampleRing;
 ///
 /// let ring = SampleRing::new(4);
 /// assert_eq!(ring.push(&[1, 2, 3, 4, 5]), 4, "only four fit");

@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use bt::host::{Input, Source, TickInput};
 use bt::{Framebuffer, Key, Palette};
 
+use crate::clock::spec::ClockSpec;
 use crate::engine::Engine;
 use crate::replay::{Recorder, Replay, ReplayInfo};
-use crate::spec::ClockSpec;
 
 /// Host ticks a run may take per update before it is given up as stuck: a paced clock on a
 /// 240 Hz host needs 4 for a 60 Hz cart; a cart at 1 update a second needs 240.

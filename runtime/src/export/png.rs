@@ -1,5 +1,5 @@
 //! Pictures of the framebuffer: palette to RGBA, PNG encoding, and saving them (through
-//! [`crate::output`]).
+//! [`crate::export::safe_write`]).
 
 use std::path::Path;
 
@@ -7,7 +7,7 @@ use bt::{Framebuffer, Palette};
 use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
 use thiserror::Error;
 
-use crate::output::{Format, Output, OutputError};
+use crate::export::safe_write::{Format, Output, OutputError};
 
 /// The most pixels a capture may hold after scaling (a 16384 x 16384 picture, 1 GiB of RGBA);
 /// past that the picture is refused rather than the machine run out of memory.
@@ -41,7 +41,7 @@ pub enum CaptureError {
     /// PNG encoding failed.
     #[error("could not encode PNG: {0}")]
     Encode(#[from] image::ImageError),
-    /// The file was refused or could not be written (see [`crate::output`]).
+    /// The file was refused or could not be written (see [`crate::export::safe_write`]).
     #[error(transparent)]
     Output(#[from] OutputError),
 }
@@ -108,7 +108,7 @@ pub fn encode_png(
     Ok(png)
 }
 
-/// Writes `bytes` to `path` as every output is written (see [`crate::output`]): never
+/// Writes `bytes` to `path` as every output is written (see [`crate::export::safe_write`]): never
 /// destroying a device, a link, a file's permissions or a hard link, and never leaving half a
 /// file. Any name is taken.
 ///
@@ -119,7 +119,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CaptureError> {
 }
 
 /// Encodes the framebuffer and writes it to `path`, which must end in `.png` (or be `-`, a
-/// device or a FIFO), as every output is written (see [`crate::output`]).
+/// device or a FIFO), as every output is written (see [`crate::export::safe_write`]).
 ///
 /// # Errors
 /// Any [`CaptureError`]; [`CaptureError::Output`] for another name.

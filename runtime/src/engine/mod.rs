@@ -9,13 +9,25 @@ use bt::{Cart, Framebuffer, Palette, Settings, SettingsError, Tag};
 use bt_overlay::{FrameStats, Overlay};
 use thiserror::Error;
 
-use crate::cart_panic::guarded;
-pub use crate::cart_panic::{CartCall, CartPanic};
 use crate::clock::{Clock, WallClock};
 use crate::fixed_loop::{FixedLoop, TickAction};
+use crate::quote::number;
 use crate::replay::{frame_hash, Player, Recorder, Replay, ReplayInfo};
-use crate::seek::Origin;
-use crate::text::number;
+
+pub(crate) mod cart_panic;
+
+use cart_panic::guarded;
+pub use cart_panic::{CartCall, CartPanic};
+
+/// Where [`Engine::render_at`] counts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// Replay from boot: a freshly built cart, the boot seed, tick 0.
+    #[default]
+    Start,
+    /// Step forward from where the engine is now; the target may not lie behind it.
+    Current,
+}
 
 /// Builds a fresh cart. The engine calls it at boot and again for every replay from the start, so
 /// no state can leak from one run into the next.
@@ -109,7 +121,7 @@ pub struct EngineOptions {
     pub args: Vec<(String, String)>,
     /// Settings to run with instead of the cart's `configure()`: a host that layers a
     /// manifest, the user's config and its command line over the cart's own (see
-    /// [`crate::manifest::resolve`]) passes the result here. `seed` and `target_fps` above
+    /// [`crate::config::manifest::resolve`]) passes the result here. `seed` and `target_fps` above
     /// still override it.
     pub settings: Option<Settings>,
     /// The cart's asset folder: relative paths in `Update::load_indexed` are looked up there.
@@ -307,10 +319,10 @@ impl Engine {
             (options.overlay && settings.overlay.enabled).then(|| Overlay::new(&settings));
         let mut console = Console::new(&settings, seed);
         match options.assets {
-            Some(folder) => {
-                console.set_image_loader(Box::new(crate::assets::FolderLoader::new(folder)))
-            }
-            None => console.set_image_loader(Box::new(crate::assets::PngLoader)),
+            Some(folder) => console.set_image_loader(Box::new(
+                crate::config::png_loader::FolderLoader::new(folder),
+            )),
+            None => console.set_image_loader(Box::new(crate::config::png_loader::PngLoader)),
         }
         console.set_args(options.args.clone());
         let mut tape = Tape::default();

@@ -23,8 +23,8 @@ use std::borrow::Cow;
 use bt::Palette;
 use thiserror::Error;
 
+use crate::engine::Origin;
 use crate::engine::{Engine, EngineError};
-use crate::seek::Origin;
 
 /// The shortest GIF delay browsers honour, in hundredths of a second.
 pub const MIN_DELAY_CS: u32 = 2;
@@ -80,7 +80,7 @@ pub enum GifError {
 /// documentation.
 ///
 /// ```
-/// use bt_runtime::animation::gif_timing;
+/// use bt_runtime::export::gif::gif_timing;
 ///
 /// let at_30: Vec<u32> = gif_timing(30.0, 0.2).iter().map(|f| f.delay_cs).collect();
 /// assert_eq!(at_30, [3, 4, 3, 3, 4, 3]);
@@ -136,7 +136,7 @@ const GRID_SLACK_CS: f64 = 1e-7;
 /// and the window's GIF capture both choose their frames with it.
 ///
 /// ```
-/// use bt_runtime::animation::GridPicker;
+/// use bt_runtime::export::gif::GridPicker;
 ///
 /// // Pictures at 0, 1.7, 3.3, 5 and 6.7 cs (60 a second), then stop at 10 cs.
 /// let mut grid = GridPicker::new();

@@ -109,7 +109,7 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
 
 fn one_line(text: &str) -> String {
     let joined = text.lines().collect::<Vec<_>>().join(" / ");
-    crate::text::excerpt_chars(&joined, MAX_MESSAGE_CHARS)
+    crate::quote::excerpt_chars(&joined, MAX_MESSAGE_CHARS)
 }
 
 /// Runs `f`, a call into the cart, catching a panic: `Err` carries its message and place.
@@ -136,7 +136,7 @@ mod tests {
     fn a_guarded_panic_becomes_its_message_and_place() {
         let err = guarded(|| -> u32 { panic!("boom {}", 7) }).unwrap_err();
         assert!(
-            err.starts_with("boom 7 (runtime/src/cart_panic.rs:"),
+            err.starts_with("boom 7 (runtime/src/engine/cart_panic.rs:"),
             "{err}"
         );
         assert_eq!(guarded(|| 5), Ok(5));

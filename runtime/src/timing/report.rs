@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use crate::timeline::{Summary, Timeline};
+use crate::timing::timeline::{Summary, Timeline};
 
 /// Pixels of the plot picture.
 const PLOT_SIZE: (u32, u32) = (1200, 960);
@@ -109,7 +109,7 @@ fn draw_tags(
         // Alternate label heights so neighbouring tags do not write over each other.
         let y = top * if i % 2 == 0 { 0.97 } else { 0.88 };
         chart.draw_series(std::iter::once(Text::new(
-            crate::text::excerpt(&tag.label),
+            crate::quote::excerpt(&tag.label),
             (x, y),
             (FONT, 12).into_font().color(&tag_color),
         )))?;

@@ -335,7 +335,7 @@ impl KeyMap {
                             line: line(),
                             table,
                             field,
-                            value: crate::text::excerpt(code.get_ref()),
+                            value: crate::quote::excerpt(code.get_ref()),
                         })?;
                     if HOST_KEYS.contains(&key) {
                         return Err(KeyMapError::HostKey {
@@ -450,14 +450,14 @@ fn one_line(message: &str) -> String {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join("; ");
-    crate::text::excerpt_chars(&joined, MAX_MESSAGE_CHARS)
+    crate::quote::excerpt_chars(&joined, MAX_MESSAGE_CHARS)
 }
 
 /// Where BT looks for the user's key map: `keys.toml` in the folder of the user's BT files,
-/// [`crate::manifest::user_config_dir`] (`$XDG_CONFIG_HOME/bt` when absolute, else
+/// [`crate::config::manifest::user_config_dir`] (`$XDG_CONFIG_HOME/bt` when absolute, else
 /// `$HOME/.config/bt`). `None` when there is no such folder.
 pub fn default_path() -> Option<PathBuf> {
-    crate::manifest::user_config_dir().map(|dir| dir.join("keys.toml"))
+    crate::config::manifest::user_config_dir().map(|dir| dir.join("keys.toml"))
 }
 
 /// Where the key map [`load_chosen`] returned came from.

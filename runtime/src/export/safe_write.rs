@@ -19,7 +19,7 @@
 //! commits either ([`Ready::commit`]).
 //!
 //! ```
-//! use bt_runtime::output::{Format, Output};
+//! use bt_runtime::export::safe_write::{Format, Output};
 //! use std::io::Write;
 //!
 //! let dir = std::env::temp_dir().join(format!("bt-output-doc-{}", std::process::id()));
@@ -144,7 +144,7 @@ impl OutputError {
 
 /// A path for a message: control characters escaped, and cut short when very long.
 fn shown(path: &Path) -> String {
-    crate::text::excerpt_chars(&path.to_string_lossy(), 240)
+    crate::quote::excerpt_chars(&path.to_string_lossy(), 240)
 }
 
 /// Where an output goes, decided once its path has been looked at.
@@ -315,7 +315,7 @@ pub fn write_new(path: &Path, format: Format, bytes: &[u8]) -> Result<bool, Outp
 /// failure, the staging folder is removed with all it holds.
 ///
 /// ```
-/// use bt_runtime::output::OutputDir;
+/// use bt_runtime::export::safe_write::OutputDir;
 ///
 /// let parent = std::env::temp_dir().join(format!("bt-output-dir-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&parent)?;

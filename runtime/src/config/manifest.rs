@@ -354,7 +354,7 @@ fn describe(value: &Value) -> String {
     match value {
         Value::String(s) => excerpt(s),
         Value::Integer(i) => i.to_string(),
-        Value::Float(f) => crate::text::number(*f),
+        Value::Float(f) => crate::quote::number(*f),
         Value::Boolean(b) => b.to_string(),
         Value::Datetime(d) => format!("the date-time {d}"),
         Value::Array(_) => "an array".to_string(),

@@ -40,7 +40,7 @@ fn user_err(text: &str) -> String {
         .to_string()
 }
 
-use crate::assets::tests::png;
+use crate::config::png_loader::tests::png;
 
 #[test]
 fn a_full_manifest_reads_back() {
@@ -329,7 +329,10 @@ fn hex_palettes_name_the_file_and_line() {
 fn png_palettes_of_impossible_sizes_are_refused_from_the_header() {
     let dir = Scratch::new();
     for (w, h) in [(0, 5), (4_294_967_295, 4_294_967_295)] {
-        let path = dir.write("p.png", &crate::assets::tests::header_only(w, h));
+        let path = dir.write(
+            "p.png",
+            &crate::config::png_loader::tests::header_only(w, h),
+        );
         let e = load_palette(&PaletteSource::File(path)).unwrap_err();
         assert!(
             e.to_string().ends_with(&format!(

@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use bt_overlay::FrameStats;
-//! use bt_runtime::timeline::Timeline;
+//! use bt_runtime::timing::timeline::Timeline;
 //! use bt_runtime::FrameReport;
 //!
 //! let mut t = Timeline::new(1000.0 / 60.0);
@@ -302,7 +302,7 @@ impl Summary {
             for (frame, ms, tick, tag) in &self.worst {
                 let _ = write!(s, "  frame {frame:>6}  {ms:>8.1} ms  tick {tick:>6}");
                 if let Some(tag) = tag {
-                    let _ = write!(s, "  after tag \"{}\"", crate::text::excerpt(tag));
+                    let _ = write!(s, "  after tag \"{}\"", crate::quote::excerpt(tag));
                 }
                 s.push('\n');
             }

@@ -9,7 +9,7 @@ use cpal::{FromSample, SampleFormat, SizedSample, StreamConfig, SupportedBufferS
 use bt_overlay::SoundDevice;
 
 use crate::engine::{Engine, FrameReport};
-use crate::playback::{Feeder, Playback, Puller};
+use crate::host::live_sound::{Feeder, Playback, Puller};
 
 /// The device's own buffer we ask for, in seconds: short, since it adds to the latency. Talking
 /// to PulseAudio or PipeWire directly, 10 ms played without a device underrun on a busy 2-core

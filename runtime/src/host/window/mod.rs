@@ -38,13 +38,13 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Fullscreen, Window, WindowId};
 
+use crate::clock::spec::ClockSpec;
+use crate::config::manifest::PaletteSource;
 use crate::engine::Engine;
-use crate::gif_capture::{GifCapture, Toggled};
-use crate::host::{Host, HostAction, HostEvent};
-use crate::keymap::{self, HOST_KEYS};
-use crate::manifest::PaletteSource;
-use crate::spec::ClockSpec;
-use crate::watch::AssetWatcher;
+use crate::host::asset_watch::AssetWatcher;
+use crate::host::gif_recorder::{GifCapture, Toggled};
+use crate::host::input::{Host, HostAction, HostEvent};
+use crate::host::keymap::{self, HOST_KEYS};
 use gamepad::Gamepads;
 use gpu::Gpu;
 use layout::{surface_size, Placement};
@@ -184,7 +184,7 @@ pub fn run_cart(
     }
     if let Some(path) = &args.record {
         host.record_to(path.clone(), args.cart_version.clone());
-        crate::stop::install();
+        crate::host::signals::install();
     }
     let palette_file = match &palette {
         Some(PaletteSource::File(path)) => vec![path.clone()],
@@ -260,7 +260,7 @@ pub fn run_cart(
         return Err(e);
     }
     if let (Some(path), Some(log)) = (&args.frame_log, log) {
-        crate::capture::write_atomically(path, log.to_csv().as_bytes())
+        crate::export::png::write_atomically(path, log.to_csv().as_bytes())
             .map_err(|e| e.to_string())?;
         match log.summary(SUMMARY_WARMUP) {
             Some(s) => println!("presented {s} (log in {})", path.display()),
@@ -274,7 +274,7 @@ pub fn run_cart(
         let mut json = Vec::new();
         run.write_chrome_trace(&mut json, &app.name)
             .map_err(|e| e.to_string())?;
-        crate::capture::write_atomically(path, &json).map_err(|e| e.to_string())?;
+        crate::export::png::write_atomically(path, &json).map_err(|e| e.to_string())?;
         println!(
             "wrote the trace of {} frames to {}",
             run.frames().len(),
@@ -744,7 +744,7 @@ impl ApplicationHandler for App {
         for a in actions {
             self.act(Some(a));
         }
-        if crate::stop::requested() {
+        if crate::host::signals::requested() {
             event_loop.exit();
             return;
         }

@@ -29,8 +29,8 @@ use std::thread::JoinHandle;
 
 use bt::{Framebuffer, Palette};
 
-use crate::animation::{rgb_into, GifError, GifWriter, GridPicker, MIN_DELAY_CS};
-use crate::output::{self, Format};
+use crate::export::gif::{rgb_into, GifError, GifWriter, GridPicker, MIN_DELAY_CS};
+use crate::export::safe_write::{self, Format};
 
 /// How much of the recent past the buffer of `bt run --gif-buffer` keeps, in seconds.
 pub const BUFFER_SECONDS: u64 = 10;
@@ -395,13 +395,13 @@ fn encode_all(frames: &[(Picture, u64)]) -> Result<Vec<u8>, String> {
 }
 
 /// Writes `bytes` as `<captures>/<name>-NNNN.gif` under the first number not taken, never
-/// over a file, as every output is written (see [`crate::output`]).
+/// over a file, as every output is written (see [`crate::export::safe_write`]).
 fn save_new(captures: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
     std::fs::create_dir_all(captures)
         .map_err(|e| format!("cannot create {}: {e}", captures.display()))?;
     for n in 1..=9999 {
         let path = captures.join(format!("{name}-{n:04}.gif"));
-        if output::write_new(&path, Format::Gif, bytes).map_err(|e| e.to_string())? {
+        if safe_write::write_new(&path, Format::Gif, bytes).map_err(|e| e.to_string())? {
             return Ok(path);
         }
     }

@@ -14,7 +14,7 @@ use bt::{
 use gilrs::ev::filter::{axis_dpad_to_button, Filter};
 use gilrs::{Axis, Button, EventType, GilrsBuilder};
 
-use crate::host::HostEvent;
+use crate::host::input::HostEvent;
 
 /// The BT button a gilrs button holds, or 0 for buttons BT leaves alone (and for the analogue
 /// triggers, which arrive as [`trigger_axis`] values instead).

@@ -1,0 +1,7 @@
+//! Files made from a run: PNG pictures, GIF animations and WAV sound, all written through
+//! [`safe_write`], which never destroys what is at the path.
+
+pub mod gif;
+pub mod png;
+pub mod safe_write;
+pub mod wav;
