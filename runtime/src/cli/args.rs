@@ -544,6 +544,7 @@ pub const MAX_HOST_TICKS: u64 = 1_000_000_000;
 pub const MAX_AT_SECONDS: f64 = MAX_SEEK_UPDATES as f64 / MIN_TARGET_FPS;
 
 /// The longest `bt run --exit-after`: over eleven days.
+#[cfg(feature = "window")]
 pub const MAX_EXIT_AFTER_SECONDS: f64 = 1_000_000.0;
 
 /// The longest stretch `bt gif` is asked for, in seconds (it then checks the frame count).
@@ -683,6 +684,7 @@ fn html_output(s: &str) -> Result<PathBuf, String> {
     output_path(s, Format::Html)
 }
 
+#[cfg(feature = "window")]
 fn json_output(s: &str) -> Result<PathBuf, String> {
     output_path(s, Format::Json)
 }

@@ -1,0 +1,272 @@
+//! Pictures and sound of a run: `bt shot`, `bt gif`, `bt frames`, `bt wav`.
+
+use crate::cli::args::{DrawnArgs, FramesArgs, FromArg, GifArgs, ShotArgs, WavArgs};
+use crate::cli::progress::Progress;
+use crate::cli::Offer;
+
+use super::*;
+
+use crate::engine::Origin;
+use crate::export::safe_write::{Format, Output};
+use crate::quote::number;
+use crate::Engine;
+
+pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
+    let output = Output::new(&args.output, Format::Png)?;
+    let input = args.input.input.as_deref();
+    let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
+    if args.drawn.wanted() {
+        show_overlay(&mut engine, &args.drawn);
+    }
+    let origin = match args.from {
+        FromArg::Start => Origin::Start,
+        FromArg::Current => Origin::Current,
+    };
+    if engine.overlay().is_some() {
+        overlay_shot(&mut engine, args.at, origin, args.progress.quiet)?;
+    } else {
+        let mut progress = Progress::new(
+            format!("seeking to --at {}", number(args.at)),
+            args.progress.quiet,
+        );
+        engine
+            .render_at_with_progress(args.at, origin, |done, total| progress.set(done, total))
+            .map_err(|e| format!("--at {}: {e}", number(args.at)))?;
+        drop(progress);
+    }
+    output.write(&encode_frame(&engine, args.scale)?)?;
+    let fb = engine.framebuffer();
+    report(
+        output.is_stdout(),
+        format_args!(
+            "wrote {} ({}x{}, after {} updates, seed {})\n",
+            output.path().display(),
+            fb.width() * args.scale,
+            fb.height() * args.scale,
+            engine.updates_since_init(),
+            engine.seed()
+        ),
+    )?;
+    Ok(())
+}
+
+/// Shows the overlay as `--overlay`, `--chart` and `--fixed-costs` ask.
+pub(super) fn show_overlay(engine: &mut Engine, drawn: &DrawnArgs) {
+    let o = engine.overlay_forced();
+    o.set_visible(true);
+    if let Some(chart) = drawn.chart {
+        o.set_chart_mode(chart.mode());
+    }
+    o.set_fixed_costs(drawn.fixed_costs);
+}
+
+/// The frame at `at` with an overlay whose figures are real: a seek to a chart's width of
+/// frames before `at`, then those frames run live, one update each at the target rate, so the
+/// chart, the present rate, the costs and the draw calls are measured rather than blank. The
+/// cart's picture is the same as a plain seek's: the same updates ran.
+pub(super) fn overlay_shot(
+    engine: &mut Engine,
+    at: f64,
+    origin: Origin,
+    quiet: bool,
+) -> Result<(), String> {
+    let fps = engine.settings().target_fps;
+    let bad = |e: crate::EngineError| format!("--at {}: {e}", number(at));
+    // The seek checks `at` (range, distance) before anything runs.
+    let target = (at * fps).round();
+    let live = u64::from(engine.framebuffer().width()).min(target.max(0.0) as u64);
+    let mut progress = Progress::new(format!("seeking to --at {}", number(at)), quiet);
+    engine
+        .render_at_with_progress((target - live as f64) / fps, origin, |done, total| {
+            progress.set(done, total)
+        })
+        .map_err(bad)?;
+    drop(progress);
+    // From here on one host tick is one frame of one update (what `bt gif --overlay` goes on
+    // with).
+    engine.set_host_hz(fps).map_err(bad)?;
+    let step = crate::ConstantClock::new(1000.0 / fps).map_err(|e| e.to_string())?;
+    engine.set_clock(Box::new(step));
+    if live > 0 {
+        engine.resume();
+        engine.advance(live);
+        engine.pause();
+    }
+    Ok(())
+}
+
+pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
+    // Checked before the work, written through the one output path.
+    let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
+    let input = args.input.input.as_deref();
+    let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
+    let bytes = if args.drawn.wanted() {
+        show_overlay(&mut engine, &args.drawn);
+        // As `bt shot --overlay`: the chart's frames before `--from` run live, then every
+        // update is a frame the overlay records.
+        overlay_shot(&mut engine, args.from, Origin::Start, args.progress.quiet)?;
+        let mut progress = Progress::new("making the GIF", args.progress.quiet);
+        crate::export::gif::gif_from_here(
+            &mut engine,
+            args.seconds,
+            args.scale,
+            crate::export::gif::Stepping::Live,
+            |done, total| progress.set(done, total),
+        )
+    } else {
+        let mut progress = Progress::new("making the GIF", args.progress.quiet);
+        crate::export::gif::make_gif_with_progress(
+            &mut engine,
+            args.from,
+            args.seconds,
+            args.scale,
+            |done, total| progress.set(done, total),
+        )
+    }
+    .map_err(|e| e.to_string())?;
+    output.write(&bytes).map_err(|e| e.to_string())?;
+    let fps = engine.settings().target_fps;
+    let frames = crate::export::gif::gif_timing(fps, args.seconds).len();
+    say(format_args!(
+        "wrote {} ({frames} frames, {} s from {} s, {} bytes)\n",
+        args.output.display(),
+        args.seconds,
+        args.from,
+        bytes.len()
+    ))
+}
+
+/// The most PNG files `bt frames` writes: 27 minutes of every update at 60 a second, and
+/// what five digits number.
+pub const MAX_FRAME_FILES: u64 = 100_000;
+
+/// How many frames `--from`, `--to` and `--every` make: `from + k × every` for every `k` from
+/// 0 whose time is at most `to`. A hair of slack keeps a `to` that the steps reach exactly
+/// (0.3 in steps of 0.1) from being lost to rounding.
+pub(super) fn frame_count(from: f64, to: f64, every: f64) -> f64 {
+    ((to - from) / every + 1e-9).floor() + 1.0
+}
+
+pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
+    if args.to < args.from {
+        return Err(Failure::Usage(format!(
+            "--to {} is before --from {}",
+            number(args.to),
+            number(args.from)
+        )));
+    }
+    let count = frame_count(args.from, args.to, args.every);
+    if count > MAX_FRAME_FILES as f64 {
+        return Err(Failure::Usage(format!(
+            "--from {} --to {} --every {} makes {} frames; bt frames writes at most \
+             {MAX_FRAME_FILES}",
+            number(args.from),
+            number(args.to),
+            number(args.every),
+            number(count)
+        )));
+    }
+    let count = count as u64;
+    if args.output.as_os_str() == "-" {
+        return Err(Failure::Usage(
+            "-o -: bt frames writes a folder of files, not a stream; name a folder".to_string(),
+        ));
+    }
+    // Checked before any work: a folder with files in it is never touched.
+    let mut out = crate::export::safe_write::OutputDir::new(&args.output)?;
+    #[cfg(feature = "window")]
+    crate::host::signals::install();
+    let input = args.input.input.as_deref();
+    let overlay = args.drawn.wanted();
+    let (mut engine, _) = engine(offer, &args.cart, overlay, None, input)?;
+    if overlay {
+        show_overlay(&mut engine, &args.drawn);
+    }
+    let fps = engine.settings().target_fps;
+    let mut progress = Progress::new("rendering frames", args.progress.quiet);
+    let mut first = None;
+    for k in 0..count {
+        progress.set(k, count);
+        let at = args.from + k as f64 * args.every;
+        // The updates `bt shot --at` would run for this time: the same rounding as the seek.
+        let updates = (at * fps).round() as u64;
+        let bad = |e: crate::EngineError| format!("frame {k} (at {} s): {e}", number(at));
+        let next = updates.saturating_sub(engine.updates_since_init());
+        if k == 0 && overlay {
+            // As `bt shot --overlay`: the chart's frames before it run live.
+            overlay_shot(&mut engine, at, Origin::Start, args.progress.quiet)?;
+            first = Some(updates);
+        } else if k == 0 {
+            let mut seek = Progress::new(
+                format!("seeking to --from {}", number(at)),
+                args.progress.quiet,
+            );
+            engine
+                .render_at_with_progress(at, Origin::Start, |done, total| seek.set(done, total))
+                .map_err(bad)?;
+            first = Some(updates);
+        } else if overlay {
+            // Every update a frame the overlay records, as in `bt gif --overlay`.
+            crate::export::gif::run_live(&mut engine, next).map_err(bad)?;
+        } else {
+            engine.step(next).map_err(bad)?;
+        }
+        #[cfg(feature = "window")]
+        if crate::host::signals::requested() {
+            return Err(Failure::Run(format!(
+                "interrupted after {k} of {count} frames; {} was not made",
+                args.output.display()
+            )));
+        }
+        out.write(&frame_file_name(k), &encode_frame(&engine, args.scale)?)?;
+    }
+    drop(progress);
+    out.commit()?;
+    let fb = engine.framebuffer();
+    say(format_args!(
+        "wrote {count} frames to {} ({} to {}, {}x{}, updates {} to {})\n",
+        args.output.display(),
+        frame_file_name(0),
+        frame_file_name(count - 1),
+        fb.width() * args.scale,
+        fb.height() * args.scale,
+        first.unwrap_or(0),
+        engine.updates_since_init()
+    ))?;
+    Ok(())
+}
+
+/// The name of the `k`th file of a PNG sequence: `frame_00000.png`, ...
+pub(super) fn frame_file_name(k: u64) -> String {
+    format!("frame_{k:05}.png")
+}
+
+pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
+    let output = Output::new(&args.output, Format::Wav).map_err(|e| e.to_string())?;
+    let input = args.input.input.as_deref();
+    let (mut engine, _) = engine(offer, &args.cart, false, None, input)?;
+    engine.console_mut().set_sample_rate(args.rate);
+    let clock = match &args.clock {
+        Some(spec) => Some(spec.build().map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mut progress = Progress::new("making the WAV", args.progress.quiet);
+    let bytes = crate::export::wav::make_wav_with_progress(
+        &mut engine,
+        args.from,
+        args.seconds,
+        clock,
+        |done, total| progress.set(done, total),
+    )
+    .map_err(|e| e.to_string())?;
+    drop(progress);
+    output.write(&bytes).map_err(|e| e.to_string())?;
+    say(format_args!(
+        "wrote {} ({} s from {} s at {} Hz, {} bytes)\n",
+        args.output.display(),
+        args.seconds,
+        args.from,
+        args.rate,
+        bytes.len()
+    ))
+}

@@ -1,0 +1,114 @@
+//! `bt run` and `bt keys`: playing in a window, and the key map.
+
+use std::path::Path;
+
+use crate::cli::args::KeysArgs;
+#[cfg(feature = "window")]
+use crate::cli::Offer;
+#[cfg(feature = "window")]
+use crate::engine::Origin;
+#[cfg(feature = "window")]
+use crate::export::safe_write::{Format, Output};
+
+use super::*;
+
+#[cfg(feature = "window")]
+pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(), Failure> {
+    // Read here for its warnings and errors, said before a window opens; the window reads the
+    // same file again when it starts.
+    load_keys(args.keys.as_deref())?;
+    // Checked now, so a missing folder is said before a window opens, not when it closes.
+    if let Some(log) = &args.frame_log {
+        Output::new(log, Format::Csv)?;
+    }
+    let input = args.input.input.as_deref();
+    let (mut engine, chosen) = engine(offer, &args.cart, true, args.scale, input)?;
+    if let Some(chart) = args.chart {
+        let o = engine.overlay_forced();
+        o.set_visible(true);
+        o.set_chart_mode(chart.mode());
+    }
+    if args.record.is_some() {
+        // Before any seek, so a recording of `--input --at` holds the replayed part too.
+        engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
+    }
+    let mut at = args.at;
+    if let (Some(seconds), Some(_)) = (at.take_if(|_| input.is_some()), input) {
+        // Replay to `seconds` at headless speed, then live play from there.
+        engine
+            .render_at(seconds, Origin::Start)
+            .map_err(|e| format!("--at {seconds}: {e}"))?;
+        engine.stop_replay();
+        engine.resume();
+    }
+    let options = crate::host::window::WindowOptions {
+        clock: args.clock,
+        vsync: !args.no_vsync,
+        at,
+        scale: None,
+        fullscreen: args.fullscreen,
+        keys: args.keys,
+        captures: args.captures,
+        frame_log: args.frame_log,
+        trace_out: args.trace_out,
+        exit_after: args.exit_after,
+        watch: if args.no_watch {
+            None
+        } else {
+            chosen.assets.clone()
+        },
+        record: args.record,
+        cart_version: chosen.version(),
+        mute: args.mute,
+        gif_buffer: args.gif_buffer,
+    };
+    let palette_file = chosen
+        .manifest
+        .as_ref()
+        .and_then(|m| m.settings.palette.clone());
+    crate::host::window::run_cart(engine, &chosen.name, &options, palette_file)?;
+    Ok(())
+}
+
+/// Loads the key map `bt run` would use and warns, one line each, about keys that press
+/// several buttons.
+pub(super) fn load_keys(
+    explicit: Option<&Path>,
+) -> Result<
+    (
+        crate::host::keymap::KeyMap,
+        crate::host::keymap::KeyMapSource,
+    ),
+    String,
+> {
+    use crate::host::keymap::{self, KeyMapSource};
+    let (map, from) = keymap::load_chosen(explicit).map_err(|e| e.to_string())?;
+    if let KeyMapSource::File(path) = &from {
+        for shared in map.shared_keys() {
+            note(format_args!(
+                "warning: key map {}: {shared}",
+                path.display()
+            ));
+        }
+    }
+    Ok((map, from))
+}
+
+pub(super) fn keys(args: KeysArgs) -> Result<(), String> {
+    use crate::host::keymap::KeyMapSource;
+    let (map, from) = load_keys(args.keys.as_deref())?;
+    match from {
+        KeyMapSource::File(path) => note(format_args!(
+            "the defaults with the changes in {}",
+            path.display()
+        )),
+        KeyMapSource::Defaults {
+            looked_at: Some(path),
+        } => note(format_args!(
+            "no key-map file at {}; these are the defaults",
+            path.display()
+        )),
+        KeyMapSource::Defaults { looked_at: None } => {}
+    }
+    say(format_args!("{}", map.to_toml()))
+}

@@ -1,0 +1,221 @@
+//! Replays and proofs: `bt replay`, `bt verify`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::cli::args::{CartArgs, ReplayArgs, VerifyArgs};
+use crate::cli::progress::Progress;
+use crate::cli::{Chosen, Offer};
+
+use super::*;
+
+use crate::export::png as capture;
+use crate::replay::verify as proof;
+use crate::replay::Replay;
+use crate::{Engine, EngineOptions};
+
+/// Reads the replay file at `path` and checks it fits the chosen cart and its settings; a
+/// replay of another cart version plays with a warning.
+pub(super) fn load_replay(
+    path: &Path,
+    chosen: &Chosen,
+    options: &EngineOptions,
+) -> Result<Replay, String> {
+    let replay = Replay::load(path).map_err(|e| e.to_string())?;
+    let fps = options
+        .settings
+        .as_ref()
+        .map_or(replay.info.target_fps, |s| s.target_fps);
+    let version = chosen.version();
+    if let Some(warning) = replay
+        .check(path, &chosen.name, version.as_deref(), fps)
+        .map_err(|e| e.to_string())?
+    {
+        note(format_args!("warning: {warning}"));
+    }
+    if let Some(s) = &options.settings {
+        let (w, h) = (replay.info.width, replay.info.height);
+        if (w, h) != (s.width, s.height) {
+            note(format_args!(
+                "warning: {}: recorded on a {w}x{h} display, the cart now has {}x{}; it may \
+                 play differently",
+                path.display(),
+                s.width,
+                s.height
+            ));
+        }
+    }
+    Ok(replay)
+}
+
+pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
+    let (cart, file) = match args.paths.as_slice() {
+        [file] => (None, file),
+        [cart, file] => (Some(cart.clone()), file),
+        _ => return Err("give the cart and the replay file".to_string()),
+    };
+    let path = Path::new(file);
+    let cart_args = CartArgs {
+        cart,
+        seed: None,
+        fps: None,
+        args: Vec::new(),
+    };
+    if !args.verify {
+        return replay_in_window(offer, cart_args, path);
+    }
+    let (mut engine, _) = engine(offer, &cart_args, false, None, Some(path))?;
+    let replay = engine
+        .replay()
+        .cloned()
+        .ok_or_else(|| "no replay".to_string())?;
+    let ticks = replay.ticks();
+    engine.step(ticks).map_err(|e| e.to_string())?;
+    match replay.first_mismatch(engine.hashes()) {
+        None => say(format_args!(
+            "{}: {ticks} updates replayed, all {} frame hashes match\n",
+            path.display(),
+            replay.hashes().len()
+        )),
+        Some(m) => Err(format!(
+            "{}: the frame after update {} differs from the recording (hash {:016x}, recorded \
+             {:016x}); `bt shot --input {} --at {}` shows it",
+            path.display(),
+            m.tick,
+            m.actual,
+            m.expected,
+            path.display(),
+            m.tick as f64 / replay.info.target_fps
+        )),
+    }
+}
+
+#[cfg(feature = "window")]
+pub(super) fn replay_in_window(offer: &Offer, cart: CartArgs, path: &Path) -> Result<(), String> {
+    let (engine, chosen) = engine(offer, &cart, true, None, Some(path))?;
+    let options = crate::host::window::WindowOptions {
+        cart_version: chosen.version(),
+        ..crate::host::window::WindowOptions::default()
+    };
+    crate::host::window::run_cart(engine, &chosen.name, &options, None)
+}
+
+#[cfg(not(feature = "window"))]
+pub(super) fn replay_in_window(_: &Offer, _: CartArgs, _: &Path) -> Result<(), String> {
+    Err("this bt has no window; `bt replay --verify` plays a replay headless".to_string())
+}
+
+/// Updates `bt verify` checks without `--seconds` and `--input`: 10 s.
+pub(super) const VERIFY_DEFAULT_SECONDS: f64 = 10.0;
+
+pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
+    let input = args.input.input.as_deref();
+    let (first, chosen) = engine(offer, &args.cart, false, None, input)?;
+    let fps = first.settings().target_fps;
+    let replay = match first.replay() {
+        Some(r) => r.clone(),
+        None => {
+            let seconds = args.seconds.unwrap_or(VERIFY_DEFAULT_SECONDS);
+            let ticks = (seconds * fps).round() as u64;
+            let script = proof::input_script(first.seed(), ticks);
+            proof::script_replay(&chosen.name, first.seed(), fps, script)
+        }
+    };
+    let ticks = match args.seconds {
+        Some(s) => ((s * fps).round() as u64).min(replay.ticks().max(1)),
+        None => replay.ticks(),
+    };
+    if ticks == 0 {
+        return Err("nothing to verify: 0 updates".to_string());
+    }
+    let replay = Arc::new(replay);
+    let settings = first.settings().clone();
+    let seed = first.seed();
+    drop(first);
+    let make_cart = chosen.make.clone();
+    let assets = chosen.assets.clone();
+    let replay_args = replay.info.args.clone();
+    let cart_args = if input.is_some() {
+        replay_args
+    } else {
+        args.cart.args.clone()
+    };
+    let make = move || -> Result<Engine, String> {
+        let m = make_cart.clone();
+        let options = EngineOptions {
+            overlay: false,
+            seed: Some(seed),
+            args: cart_args.clone(),
+            settings: Some(settings.clone()),
+            assets: assets.clone(),
+            replay: Some(replay.clone()),
+            ..EngineOptions::default()
+        };
+        Engine::new(Box::new(move || m()), options).map_err(|e| e.to_string())
+    };
+    let cases = proof::standard_clocks(fps);
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    );
+    let started = std::time::Instant::now();
+    let mut progress = Progress::new(
+        format!("checking {} clocks", cases.len()),
+        args.progress.quiet,
+    );
+    let verdict =
+        proof::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
+            progress.set(done, total);
+        })?;
+    drop(progress);
+    let mut text = format!(
+        "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",
+        chosen.name,
+        ticks as f64 / fps,
+        cases.len()
+    );
+    for run in &verdict.runs {
+        text.push_str(&format!(
+            "  {:<24} {:>7} frames  {:>8.2} s\n",
+            run.clock,
+            run.frames,
+            run.elapsed.as_secs_f64()
+        ));
+    }
+    let Some(d) = verdict.divergence else {
+        text.push_str(&format!(
+            "every clock drew the same frame at every tick ({:.2} s)\n",
+            started.elapsed().as_secs_f64()
+        ));
+        return say(format_args!("{text}"));
+    };
+    say(format_args!("{text}"))?;
+    let out = args
+        .diff
+        .unwrap_or_else(|| format!("{}-divergence.png", chosen.name).into());
+    let frames = proof::divergent_frames(&make, &cases, &d)?;
+    save_side_by_side(&frames, &out)?;
+    Err(format!(
+        "the frames differ after update {} ({:.3} s): {} and {} drew different pictures \
+         (left and right in {}); the cart depends on timing",
+        d.tick,
+        d.tick as f64 / fps,
+        d.reference,
+        d.other,
+        out.display()
+    ))
+}
+
+pub(super) fn save_side_by_side(
+    frames: &[(bt::Framebuffer, bt::Palette); 2],
+    path: &Path,
+) -> Result<(), String> {
+    use image::codecs::png::PngEncoder;
+    use image::{ExtendedColorType, ImageEncoder};
+    let (w, h, rgba) = proof::side_by_side(&frames[0], &frames[1]);
+    let mut png = Vec::new();
+    PngEncoder::new(&mut png)
+        .write_image(&rgba, w, h, ExtendedColorType::Rgba8)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    capture::write_atomically(path, &png).map_err(|e| e.to_string())
+}
