@@ -1,13 +1,14 @@
 //! Golden pictures of the tall chart, drawn from scripted frames through the fixed-step loop.
 //!
-//! Set `BT_UPDATE_GOLDEN=1` to rewrite the reference pictures in `tests/golden/` after a reviewed
-//! change. Each run that writes or mismatches a picture also saves it three times larger under
+//! Golden pictures follow [`bt_test_support::golden`]'s rule: `BT_UPDATE_GOLDEN=1` rewrites the
+//! references in `tests/golden/` after a reviewed change. Each run that writes or mismatches a picture also saves it three times larger under
 //! the target folder (`overlay-golden/NAME.x3.png`, path printed) to look at.
 
 use std::path::{Path, PathBuf};
 
 use bt::{Framebuffer, Palette, Settings, Tag};
 use bt_overlay::{ChartMode, FrameStats, Overlay};
+use bt_test_support::golden;
 
 /// The runtime's fixed-step loop as the overlay sees it (`runtime/src/fixed_loop.rs`): deltas
 /// within 2 ms of whole intervals snap to them, at most 8 updates a frame, the rest thrown away.
@@ -136,37 +137,27 @@ fn view_path(name: &str) -> PathBuf {
     dir.join(name).with_extension("x3.png")
 }
 
-/// Compares `fb` with `tests/golden/NAME`, or rewrites it under `BT_UPDATE_GOLDEN=1`.
+/// Compares `fb` with `tests/golden/NAME` under the golden rule every BT test follows; when
+/// it is written or differs, a copy three times larger is saved to look at.
 #[track_caller]
 fn check_golden(fb: &Framebuffer, name: &str) {
     let reference = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(name);
     let got = rgba(fb, 1);
-    let update = std::env::var_os("BT_UPDATE_GOLDEN").is_some_and(|v| !v.is_empty() && v != "0");
-    if update {
-        got.save(&reference).expect("write the golden picture");
-        let view = view_path(name);
-        rgba(fb, 3).save(&view).expect("write the x3 view");
-        eprintln!("wrote {}; look at {}", reference.display(), view.display());
-        return;
-    }
-    let want = image::open(&reference)
-        .unwrap_or_else(|e| {
-            panic!(
-                "{}: {e} (BT_UPDATE_GOLDEN=1 creates it)",
-                reference.display()
-            )
-        })
-        .to_rgba8();
-    if want != got {
+    let picture = golden::Rgba {
+        width: got.width(),
+        height: got.height(),
+        pixels: got.as_raw(),
+    };
+    let outcome = golden::check(&reference, picture);
+    if !matches!(outcome, Ok(golden::Outcome::Matched)) {
         let view = view_path(name);
         let _ = rgba(fb, 3).save(&view);
-        panic!(
-            "{name} differs from {}; look at {}",
-            reference.display(),
-            view.display()
-        );
+        eprintln!("three times larger: {}", view.display());
+    }
+    if let Err(mismatch) = outcome {
+        panic!("{mismatch}");
     }
 }
 

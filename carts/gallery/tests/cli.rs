@@ -1,14 +1,15 @@
 //! The `bt` command as a user meets it: outputs, golden pictures, and errors for bad input.
 //!
-//! Set `BT_UPDATE_GOLDEN=1` to rewrite the reference pictures in `tests/golden/` after a
-//! reviewed change (look at the new PNGs before committing them).
+//! Golden pictures follow [`bt_test_support::golden`]'s rule: `BT_UPDATE_GOLDEN=1` rewrites the
+//! references in `tests/golden/` after a reviewed change (look at the new PNGs before committing
+//! them); a difference leaves `NAME.actual.png` and `NAME.diff.png` beside the reference.
 
 mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bt_test_support::ScratchDir;
+use bt_test_support::{golden, ScratchDir};
 use support::{bt, stderr, stdout};
 
 fn golden(name: &str) -> PathBuf {
@@ -17,6 +18,9 @@ fn golden(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// Runs `bt ARGS -o FILE` and compares the picture it wrote with `tests/golden/NAME`, pixel
+/// by pixel, under the golden rule every BT test follows.
+#[track_caller]
 fn check_golden(args: &[&str], name: &str) {
     let dir = ScratchDir::new("cli");
     let out = dir.join(name);
@@ -25,23 +29,14 @@ fn check_golden(args: &[&str], name: &str) {
     full.extend(["-o", out_str]);
     let o = bt(&full);
     assert!(o.status.success(), "{}", stderr(&o));
-    let got = std::fs::read(&out).unwrap();
-    let reference = golden(name);
-    if std::env::var_os("BT_UPDATE_GOLDEN").is_some() {
-        std::fs::write(&reference, &got).unwrap();
-        return;
-    }
-    let want = std::fs::read(&reference).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (BT_UPDATE_GOLDEN=1 creates it)",
-            reference.display()
-        )
-    });
-    assert!(
-        got == want,
-        "{name} differs from {}; look at {}",
-        reference.display(),
-        out.display()
+    let got = image::open(&out).unwrap().to_rgba8();
+    golden::assert_matches(
+        &golden(name),
+        golden::Rgba {
+            width: got.width(),
+            height: got.height(),
+            pixels: got.as_raw(),
+        },
     );
 }
 

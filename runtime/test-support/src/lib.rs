@@ -1,5 +1,7 @@
 //! Helpers shared by BT's own tests, not published: a global allocator that counts this
-//! thread's allocations, and scratch folders that remove themselves.
+//! thread's allocations, scratch folders that remove themselves, the golden-picture check
+//! ([`golden`], the same rule as the harness's), and the banner a test prints when it cannot
+//! run here.
 //!
 //! A test file that checks for allocations installs the allocator itself:
 //!
@@ -23,6 +25,8 @@
     unsafe_code,
     reason = "a global allocator is an unsafe trait; every use is commented with its SAFETY"
 )]
+
+pub use bt_runtime::harness::golden;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -52,8 +52,9 @@ use crate::export::png;
 use crate::host::input::{Host, HostEvent};
 use crate::host::keymap::KeyMap;
 
-/// The variable that makes [`CartTest::assert_golden`] rewrite its pictures.
-pub const UPDATE_GOLDEN: &str = "BT_UPDATE_GOLDEN";
+pub mod golden;
+
+pub use golden::UPDATE_GOLDEN;
 
 /// Why a cart could not be set up for a test.
 #[derive(Debug, thiserror::Error)]
@@ -260,75 +261,26 @@ impl CartTest {
     }
 
     /// Compares the frame with the golden picture at `path` (relative to the cart's folder),
-    /// pixel by pixel.
-    ///
-    /// A missing picture is written and the test passes (commit it), except under `CI`, where
-    /// it fails; with `BT_UPDATE_GOLDEN=1` every picture is rewritten.
+    /// pixel by pixel, under the rule of [`golden`]: a missing picture is written and the test
+    /// passes (commit it), except under `CI`, where it fails; with `BT_UPDATE_GOLDEN=1` every
+    /// picture is rewritten.
     ///
     /// # Panics
-    /// When the frame differs from the picture: the message gives the first differing pixel
-    /// and where the new frame was saved beside it, `NAME.actual.png`, to look at.
+    /// When the frame differs from the picture: the message gives how many pixels differ, the
+    /// box around them and the first one, and names `NAME.actual.png` (this frame) and
+    /// `NAME.diff.png` (the differences in magenta) saved beside the picture.
     #[track_caller]
     pub fn assert_golden(&self, path: impl AsRef<Path>) {
-        let path = self.folder.join(path);
-        let update = std::env::var_os(UPDATE_GOLDEN).is_some_and(|v| v != "0" && !v.is_empty());
-        if update || (!path.exists() && std::env::var_os("CI").is_none()) {
-            if let Some(dir) = path.parent() {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            if let Err(e) = self.save_png(&path) {
-                panic!("cannot write the golden picture: {e}");
-            }
-            eprintln!(
-                "wrote golden picture {}; look at it, then commit it",
-                path.display()
-            );
-            return;
-        }
-        let golden = match image::open(&path) {
-            Ok(picture) => picture.to_rgba8(),
-            Err(e) => panic!(
-                "golden picture {}: {e} (run with {UPDATE_GOLDEN}=1 to make it)",
-                path.display()
-            ),
-        };
         let fb = self.frame();
-        let actual = self.rgba();
-        let size = (golden.width(), golden.height());
-        let mismatch = if size != (fb.width(), fb.height()) {
-            Some(format!(
-                "the frame is {}x{}, the picture {}x{}",
-                fb.width(),
-                fb.height(),
-                size.0,
-                size.1
-            ))
-        } else {
-            golden
-                .as_raw()
-                .chunks_exact(4)
-                .zip(actual.chunks_exact(4))
-                .position(|(g, a)| g != a)
-                .map(|i| {
-                    let (x, y) = (i as u32 % fb.width(), i as u32 / fb.width());
-                    format!(
-                        "pixel ({x}, {y}) is {:?}, the picture has {:?}",
-                        &actual[i * 4..i * 4 + 4],
-                        &golden.as_raw()[i * 4..i * 4 + 4]
-                    )
-                })
-        };
-        if let Some(what) = mismatch {
-            let saved = path.with_extension("actual.png");
-            let _ = self.save_png(&saved);
-            panic!(
-                "frame at tick {} differs from {}: {what}; this frame is in {} \
-                 ({UPDATE_GOLDEN}=1 accepts it)",
-                self.ticks(),
-                path.display(),
-                saved.display()
-            );
-        }
+        let pixels = self.rgba();
+        golden::assert_matches(
+            &self.folder.join(path),
+            golden::Rgba {
+                width: fb.width(),
+                height: fb.height(),
+                pixels: &pixels,
+            },
+        );
     }
 
     /// The engine, for anything the harness does not cover.
