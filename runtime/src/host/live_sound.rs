@@ -706,15 +706,15 @@ mod tests {
         let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         assert!(!shared.is_flowing());
         let mut out = vec![0.0f32; 64];
-        puller.fill(&mut out, 1, 0.0);
-        puller.fill(&mut out, 1, 0.0);
+        // The times are given, not read: two calls 1 us apart, then one 6 ms later.
+        puller.fill_at(&mut out, 1, 0.0, 1);
+        puller.fill_at(&mut out, 1, 0.0, 2);
         assert!(
             !shared.is_flowing(),
             "a burst at once is the device filling its buffer"
         );
         assert!(!shared.wait_until_flowing(Duration::from_millis(1)));
-        std::thread::sleep(Duration::from_millis(6));
-        puller.fill(&mut out, 1, 0.0);
+        puller.fill_at(&mut out, 1, 0.0, 6_002);
         assert!(shared.is_flowing());
         assert!(shared.wait_until_flowing(Duration::ZERO));
     }
