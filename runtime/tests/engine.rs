@@ -1,5 +1,7 @@
 //! The engine's promises, end to end: clocks, `run` versus `advance`, `render_at`, pausing,
-//! stepping, input edges and determinism.
+//! stepping, input edges and determinism. Test carts of their own, and three of the example
+//! carts (dev-dependencies: the library bundles none); `carts/gallery/tests/every_cart.rs` holds
+//! the promises checked on every bundled cart.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -21,8 +23,23 @@ fn loop_outcome(r: &FrameReport) -> (u32, f64, bool, f64) {
     (s.updates, r.render_alpha, s.clamped, s.discarded_ms)
 }
 
+/// One of the example carts the runtime's tests use, by name.
+struct Example {
+    build: fn() -> Box<dyn Cart>,
+}
+
+fn example(name: &str) -> Example {
+    let build: fn() -> Box<dyn Cart> = match name {
+        "hello" => bt_cart_hello::cart,
+        "timers" => bt_cart_timers::cart,
+        "palette" => bt_cart_palette::cart,
+        _ => panic!("no example cart {name:?} in the runtime's tests"),
+    };
+    Example { build }
+}
+
 fn bundled(name: &str) -> Engine {
-    let cart = bt_gallery::find(name).expect("bundled cart");
+    let cart = example(name);
     let options = EngineOptions {
         overlay: false,
         // Enough bunnies to overlap and bounce, few enough to replay quickly.
@@ -129,31 +146,6 @@ fn engine_caps_a_hitch_at_eight_updates_and_reports_the_loss() {
 }
 
 #[test]
-fn render_at_equals_live_play_byte_for_byte() {
-    // Every bundled cart: a new one is covered the day it is added.
-    for name in bt_runtime::catalog::shown(bt_gallery::CARTS) {
-        let mut live = bundled(name);
-        live.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
-        let mut seek = bundled(name);
-        let mut done = 0u64;
-        for target in [1u64, 60, 192, 599, 600, 601, 1300] {
-            live.advance(target - done);
-            done = target;
-            assert_eq!(live.updates_since_init(), target);
-            seek.render_at(target as f64 / 60.0, Origin::Start).unwrap();
-            assert_eq!(seek.ticks(), live.ticks(), "{name} at {target}");
-            assert_eq!(
-                seek.framebuffer(),
-                live.framebuffer(),
-                "{name} at tick {target}"
-            );
-            // Palette effects included: the colours shown match too.
-            assert_eq!(seek.palette(), live.palette(), "{name} palette at {target}");
-        }
-    }
-}
-
-#[test]
 fn render_at_matches_live_play_under_a_multi_step_clock() {
     // 50 ms is exactly three updates at 60 fps: every frame runs 3 and leaves no leftover.
     let mut live = bundled("hello");
@@ -240,44 +232,6 @@ fn paused_engine_renders_nothing_until_resumed() {
     let mut straight = bundled("hello");
     straight.render_at(1.5, Origin::Start).unwrap();
     assert_eq!(straight.framebuffer(), e.framebuffer());
-}
-
-#[test]
-fn step_from_a_pause_equals_render_at_as_many_updates_later() {
-    // Every bundled cart: palette effects, resets and random rolls all have to agree.
-    for name in bt_runtime::catalog::shown(bt_gallery::CARTS) {
-        // Paused by a seek, and paused by the player during live play.
-        let mut sought = bundled(name);
-        sought.render_at(1.0, Origin::Start).unwrap();
-        let mut played = bundled(name);
-        played.set_clock(Box::new(ConstantClock::new(IV60).unwrap()));
-        played.advance(60);
-        played.pause();
-        // The way F6 used to step: a seek from the current tick, one update on.
-        let mut seek_steps = bundled(name);
-        seek_steps.render_at(1.0, Origin::Start).unwrap();
-        for _ in 0..3 {
-            let next = seek_steps.updates_since_init() + 1;
-            seek_steps
-                .render_at(next as f64 / 60.0, Origin::Current)
-                .unwrap();
-        }
-        let mut want = bundled(name);
-        want.render_at(63.0 / 60.0, Origin::Start).unwrap();
-        sought.step(3).unwrap();
-        played.step(3).unwrap();
-        for (how, e) in [
-            ("after a seek", &sought),
-            ("after a pause", &played),
-            ("by seeks from the current tick", &seek_steps),
-        ] {
-            assert!(e.is_paused(), "{name} {how}");
-            assert_eq!(e.updates_since_init(), 63, "{name} {how}");
-            assert_eq!(e.ticks(), want.ticks(), "{name} {how}");
-            assert_eq!(e.framebuffer(), want.framebuffer(), "{name} {how}");
-            assert_eq!(e.palette(), want.palette(), "{name} palette {how}");
-        }
-    }
 }
 
 #[test]
@@ -431,7 +385,7 @@ fn replay_from_start_rebuilds_the_cart_and_reseeds() {
 #[test]
 fn seeds_change_the_picture_and_repeat_it() {
     let shot = |seed| {
-        let cart = bt_gallery::find("hello").unwrap();
+        let cart = example("hello");
         let options = EngineOptions {
             seed: Some(seed),
             overlay: false,
@@ -447,7 +401,7 @@ fn seeds_change_the_picture_and_repeat_it() {
 
 #[test]
 fn bad_overrides_are_named() {
-    let cart = bt_gallery::find("hello").unwrap();
+    let cart = example("hello");
     let options = EngineOptions {
         target_fps: Some(0.0),
         ..EngineOptions::default()
@@ -642,7 +596,7 @@ fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
 }
 
 fn with_overlay(name: &str) -> Engine {
-    let cart = bt_gallery::find(name).expect("bundled cart");
+    let cart = example(name);
     Engine::new(Box::new(cart.build), EngineOptions::default()).expect("cart boots")
 }
 
