@@ -42,7 +42,6 @@ fn render_at_equals_live_play_byte_for_byte() {
     }
 }
 
-
 #[test]
 fn step_from_a_pause_equals_render_at_as_many_updates_later() {
     // Every bundled cart: palette effects, resets and random rolls all have to agree.

@@ -10,7 +10,7 @@
 
 mod support;
 
-use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -23,15 +23,11 @@ const RATE: u32 = 44_100;
 const SINK: &str = "bt_test";
 
 fn unavailable(why: &str) {
-    if std::env::var_os("BT_REQUIRE_SOUND_TEST").is_some_and(|v| v == "1") {
-        panic!("the sound device test is required (BT_REQUIRE_SOUND_TEST=1) but {why}");
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n**********************************************************************\n\
-         SKIPPED: the sound device test of `bt run` did not run: {why}.\n\
-         Install pulseaudio, pulseaudio-utils and xvfb (or run .ci/run).\n\
-         **********************************************************************\n"
+    bt_test_support::unavailable(
+        "the sound device test of `bt run`",
+        "BT_REQUIRE_SOUND_TEST",
+        why,
+        "Install pulseaudio, pulseaudio-utils and xvfb (or run .ci/run).",
     );
 }
 

@@ -24,16 +24,11 @@ mod support;
 
 /// Skips loudly, or fails when the test is required.
 fn unavailable(why: &str) {
-    if std::env::var_os("BT_REQUIRE_WINDOW_TEST").is_some_and(|v| v == "1") {
-        panic!("the real-window test is required (BT_REQUIRE_WINDOW_TEST=1) but {why}");
-    }
-    // Written straight to stderr, past the test harness's capture, so it shows in every run.
-    let _ = writeln!(
-        std::io::stderr(),
-        "\n**********************************************************************\n\
-         SKIPPED: the real-window test of `bt run` did not run: {why}.\n\
-         Install xvfb, xauth, xdotool, mesa-vulkan-drivers and libvulkan1 (or run .ci/run).\n\
-         **********************************************************************\n"
+    bt_test_support::unavailable(
+        "the real-window test of `bt run`",
+        "BT_REQUIRE_WINDOW_TEST",
+        why,
+        "Install xvfb, xauth, xdotool, mesa-vulkan-drivers and libvulkan1 (or run .ci/run).",
     );
 }
 
@@ -871,16 +866,9 @@ fn a_cart_that_panics_keeps_its_window_open_with_the_panic_on_screen() {
 
 /// A `bt` command (not in a window) that must succeed; returns its stdout.
 fn bt_ok(args: &[&str]) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_bt"))
-        .args(args)
-        .output()
-        .expect("bt runs");
-    assert!(
-        o.status.success(),
-        "bt {args:?}: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
+    let o = support::bt(args);
+    assert!(o.status.success(), "bt {args:?}: {}", support::stderr(&o));
+    support::stdout(&o)
 }
 
 /// The picture of a PNG file as RGBA rows.

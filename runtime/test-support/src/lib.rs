@@ -170,3 +170,26 @@ impl Drop for ScratchDir {
         let _ = std::fs::remove_dir_all(&self.path);
     }
 }
+
+/// A test that needs something this machine lacks (an X server, a sound server, a browser):
+/// when the variable `require` is `1` the test is required and this panics; otherwise it
+/// prints a banner straight to stderr, past the test harness's capture so it shows in every
+/// run, and the caller returns without testing.
+///
+/// `what` names the test ("the real-window test of `bt run`"), `why` what is missing, and
+/// `install` what to install.
+///
+/// # Panics
+/// When `require` is set to `1`.
+#[track_caller]
+pub fn unavailable(what: &str, require: &str, why: &str, install: &str) {
+    use std::io::Write as _;
+    if std::env::var_os(require).is_some_and(|v| v == "1") {
+        panic!("{what} is required ({require}=1) but {why}");
+    }
+    let rule = "*".repeat(70);
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "\n{rule}\nSKIPPED: {what} did not run: {why}.\n{install}\n{rule}\n"
+    );
+}

@@ -7,6 +7,13 @@
 //! a new [`Gpu`]. wgpu's errors are recorded instead of panicking (its default), and the surface
 //! is never larger than the device allows. So nothing the driver or the window system does can
 //! keep the caller in here for more than one frame's calls.
+//!
+//! Why wgpu directly and not the `pixels` crate, which is built on it and which the window
+//! first used: `pixels`' `render_with` handles an outdated or lost surface by reconfiguring it
+//! with the size it stored and trying again, in a loop, and its surface is private, so the
+//! caller can neither skip the frame nor give the real size. A window being resized, or one the
+//! window system has destroyed, kept `bt run` in that loop for ever. Owning the surface here is
+//! what lets every outcome above end in one step.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
