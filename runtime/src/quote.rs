@@ -34,6 +34,25 @@ pub fn excerpt_chars(text: &str, max: usize) -> String {
     out
 }
 
+/// `text` in double quotes, escaped as Rust writes a string, for messages about a file's
+/// values: at most [`EXCERPT_CHARS`] characters, and when cut, an ellipsis and the full count.
+///
+/// ```
+/// use bt_runtime::quote::quoted;
+///
+/// assert_eq!(quoted("big"), "\"big\"");
+/// assert_eq!(quoted("a\nb"), "\"a\\nb\"");
+/// assert!(quoted(&"x".repeat(50)).ends_with("\"… (50 characters)"));
+/// ```
+pub fn quoted(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= EXCERPT_CHARS {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(EXCERPT_CHARS).collect();
+    format!("{head:?}… ({count} characters)")
+}
+
 /// `value` for a message, short whatever its size: as Rust writes it when that is short, else
 /// with six significant digits, in exponent form when very large or very small. The full
 /// precision of a number like `1e308` would take 309 characters.

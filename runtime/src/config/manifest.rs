@@ -27,18 +27,19 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::io::{Cursor, ErrorKind, Read as _};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use bt::{
     Color32, Palette, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
-    MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
+    MAX_WINDOW_SCALE,
 };
 use image::codecs::png::PngDecoder;
 use image::{DynamicImage, ImageDecoder, Limits};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use thiserror::Error;
 use toml::{Spanned, Value};
+
+use crate::quote::quoted;
 
 /// The manifest's file name, in the cart crate's folder.
 pub const MANIFEST_FILE: &str = "cart.toml";
@@ -112,7 +113,7 @@ pub enum ManifestError {
         problem: String,
     },
     /// A palette preset name that does not exist.
-    #[error("unknown palette preset {}; the presets are {}", excerpt(.name), presets())]
+    #[error("unknown palette preset {}; the presets are {}", quoted(.name), presets())]
     UnknownPreset {
         /// The name asked for.
         name: String,
@@ -120,22 +121,6 @@ pub enum ManifestError {
     /// The settings after every layer were refused by [`Settings::validate`].
     #[error("resolved settings: {0}")]
     Settings(#[from] SettingsError),
-}
-
-fn at(line: &Option<usize>, column: &Option<usize>) -> String {
-    match (line, column) {
-        (Some(l), Some(c)) => format!(":{l}:{c}"),
-        (Some(l), None) => format!(":{l}"),
-        _ => String::new(),
-    }
-}
-
-fn presets() -> String {
-    PALETTE_PRESETS.join(", ")
-}
-
-fn named(field: &Option<&'static str>) -> String {
-    field.map(|f| format!("{f}: ")).unwrap_or_default()
 }
 
 /// Identity from `[cart]`.
@@ -242,7 +227,7 @@ pub struct Manifest {
     pub assets: Option<PathBuf>,
 }
 
-type Field = Option<Spanned<Value>>;
+pub(super) type Field = Option<Spanned<Value>>;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -282,28 +267,8 @@ struct RawOverlay {
     chart: Field,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawUserConfig {
-    display: Option<RawUserDisplay>,
-    overlay: Option<RawUserOverlay>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawUserDisplay {
-    scale: Field,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawUserOverlay {
-    visible: Field,
-    chart: Field,
-}
-
 /// A table's fields in declaration order (as serde lists them), with how to name the table.
-type Table = (&'static str, &'static str, &'static [&'static str]);
+pub(super) type Table = (&'static str, &'static str, &'static [&'static str]);
 
 const MANIFEST_TABLES: [Table; 4] = [
     ("table", "", &["cart", "display", "overlay"]),
@@ -328,291 +293,6 @@ const MANIFEST_TABLES: [Table; 4] = [
     ),
     ("field", " in [overlay]", &["enabled", "visible", "chart"]),
 ];
-
-const USER_TABLES: [Table; 3] = [
-    ("table", "", &["display", "overlay"]),
-    ("field", " in [display]", &["scale"]),
-    ("field", " in [overlay]", &["visible", "chart"]),
-];
-
-const USER_HINT: &str =
-    " (the user config sets only display.scale, overlay.visible and overlay.chart)";
-
-/// User text as a short escaped excerpt: at most 40 characters, with an ellipsis when cut.
-fn excerpt(text: &str) -> String {
-    const MAX: usize = 40;
-    let count = text.chars().count();
-    if count <= MAX {
-        return format!("{text:?}");
-    }
-    let head: String = text.chars().take(MAX).collect();
-    format!("{head:?}… ({count} characters)")
-}
-
-/// A TOML value for a message: strings as excerpts, no arrays or tables written out.
-fn describe(value: &Value) -> String {
-    match value {
-        Value::String(s) => excerpt(s),
-        Value::Integer(i) => i.to_string(),
-        Value::Float(f) => crate::quote::number(*f),
-        Value::Boolean(b) => b.to_string(),
-        Value::Datetime(d) => format!("the date-time {d}"),
-        Value::Array(_) => "an array".to_string(),
-        Value::Table(_) => "a table".to_string(),
-    }
-}
-
-/// Field names as people read them: `a`, `a or b`, `one of a, b, c`.
-fn list(fields: &[&str], quote: &str) -> String {
-    let q: Vec<String> = fields
-        .iter()
-        .map(|f| format!("{quote}{f}{quote}"))
-        .collect();
-    match q.as_slice() {
-        [one] => one.clone(),
-        [a, b] => format!("{a} or {b}"),
-        _ => format!("one of {}", q.join(", ")),
-    }
-}
-
-/// toml's message for the whole-file decode, condensed to one line, with unknown fields
-/// explained by table.
-fn explain(message: &str, tables: &[Table], hint: &str) -> String {
-    if let Some(rest) = message.strip_prefix("unknown field `") {
-        for (what, table, fields) in tables {
-            if let Some(name) = rest.strip_suffix(&format!("`, expected {}", list(fields, "`"))) {
-                let simple = name.len() <= 40
-                    && !name.is_empty()
-                    && name
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-                let name = if simple {
-                    format!("'{name}'")
-                } else {
-                    excerpt(name)
-                };
-                return format!(
-                    "unknown {what} {name}{table}; expected {}{hint}",
-                    list(fields, "")
-                );
-            }
-        }
-    }
-    let mut out = message
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
-        .replace('`', "'");
-    if let Some(i) = out.find("expected struct ") {
-        out.truncate(i);
-        out.push_str("expected a table");
-    }
-    if out.chars().count() > 160 {
-        out = out.chars().take(160).chain(std::iter::once('…')).collect();
-    }
-    out
-}
-
-/// One file's text, for decoding it and placing errors in it.
-struct Source<'a> {
-    text: &'a str,
-    path: &'a Path,
-}
-
-impl Source<'_> {
-    /// 1-based line and column (in characters) of a byte offset.
-    fn line_col(&self, offset: usize) -> (usize, usize) {
-        let before = &self.text.as_bytes()[..offset.min(self.text.len())];
-        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let start = before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
-        let column = before[start..]
-            .iter()
-            .filter(|&&b| b & 0xc0 != 0x80)
-            .count()
-            + 1;
-        (line, column)
-    }
-
-    fn error(
-        &self,
-        offset: Option<usize>,
-        field: Option<&'static str>,
-        problem: String,
-    ) -> ManifestError {
-        let (line, column) = offset.map(|o| self.line_col(o)).unzip();
-        ManifestError::Invalid {
-            path: self.path.to_path_buf(),
-            line,
-            column,
-            field,
-            problem,
-        }
-    }
-
-    fn decode<T: DeserializeOwned>(
-        &self,
-        tables: &[Table],
-        hint: &str,
-    ) -> Result<T, ManifestError> {
-        toml::from_str(self.text).map_err(|e| {
-            self.error(
-                e.span().map(|s| s.start),
-                None,
-                explain(e.message(), tables, hint),
-            )
-        })
-    }
-
-    /// Checks one optional value with `check`, which returns the problem text when it is bad.
-    fn field<T>(
-        &self,
-        value: Field,
-        field: &'static str,
-        check: impl FnOnce(&Value) -> Result<T, String>,
-    ) -> Result<Option<T>, ManifestError> {
-        let Some(value) = value else { return Ok(None) };
-        check(value.get_ref())
-            .map(Some)
-            .map_err(|problem| self.error(Some(value.span().start), Some(field), problem))
-    }
-}
-
-fn whole(min: u64, max: u64) -> impl FnOnce(&Value) -> Result<u64, String> {
-    move |v| {
-        match v {
-            Value::Integer(i) => u64::try_from(*i).ok().filter(|n| (min..=max).contains(n)),
-            _ => None,
-        }
-        .ok_or_else(|| {
-            format!(
-                "must be a whole number from {min} to {max}, got {}",
-                describe(v)
-            )
-        })
-    }
-}
-
-fn small(min: u32, max: u32) -> impl FnOnce(&Value) -> Result<u32, String> {
-    move |v| whole(min.into(), max.into())(v).map(|n| u32::try_from(n).unwrap_or(max))
-}
-
-fn fps(v: &Value) -> Result<f64, String> {
-    let n = match v {
-        Value::Integer(i) => Some(*i as f64),
-        Value::Float(f) => Some(*f),
-        _ => None,
-    };
-    n.filter(|n| (MIN_TARGET_FPS..=MAX_TARGET_FPS).contains(n))
-        .ok_or_else(|| {
-            format!(
-                "must be a number from {MIN_TARGET_FPS} to {MAX_TARGET_FPS}, got {}",
-                describe(v)
-            )
-        })
-}
-
-fn flag(v: &Value) -> Result<bool, String> {
-    v.as_bool()
-        .ok_or_else(|| format!("must be true or false, got {}", describe(v)))
-}
-
-/// One line of text with `min..=max` characters and no control characters.
-fn one_line(min: usize, max: usize) -> impl FnOnce(&Value) -> Result<String, String> {
-    move |v| {
-        let ok = v.as_str().filter(|s| {
-            (min..=max).contains(&s.chars().count()) && !s.chars().any(char::is_control)
-        });
-        let size = if min == 0 {
-            format!("at most {max}")
-        } else {
-            format!("{min} to {max}")
-        };
-        ok.map(str::to_string).ok_or_else(|| {
-            format!(
-                "must be one line of {size} characters, no control characters, got {}",
-                describe(v)
-            )
-        })
-    }
-}
-
-fn cart_name(v: &Value) -> Result<String, String> {
-    v.as_str()
-        .filter(|s| {
-            s.len() <= 64
-                && s.starts_with(|c: char| c.is_ascii_lowercase())
-                && s.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'_')
-        })
-        .map(str::to_string)
-        .ok_or_else(|| {
-            format!(
-                "must be 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter, got {}",
-                describe(v)
-            )
-        })
-}
-
-/// A relative path that stays inside the manifest's folder.
-fn inside(s: &str) -> bool {
-    let path = Path::new(s);
-    !s.is_empty()
-        && !s.starts_with(['/', '\\'])
-        && !path.is_absolute()
-        && path
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
-        && !s.split(['/', '\\']).any(|part| part == "..")
-}
-
-fn folder(base: &Path) -> impl FnOnce(&Value) -> Result<PathBuf, String> + '_ {
-    move |v| {
-        v.as_str()
-            .filter(|s| inside(s))
-            .map(|s| base.join(s))
-            .ok_or_else(|| {
-                format!(
-                    "must be a folder inside the cart's folder (relative, no '..'), got {}",
-                    describe(v)
-                )
-            })
-    }
-}
-
-fn palette_source(base: &Path) -> impl FnOnce(&Value) -> Result<PaletteSource, String> + '_ {
-    move |v| {
-        let Some(s) = v.as_str() else {
-            return Err(format!(
-                "must be a preset name or a file path, got {}",
-                describe(v)
-            ));
-        };
-        let lower = s.to_ascii_lowercase();
-        if lower.ends_with(".png") || lower.ends_with(".hex") {
-            return if inside(s) {
-                Ok(PaletteSource::File(base.join(s)))
-            } else {
-                Err(format!(
-                    "a palette file must be inside the cart's folder, got {}",
-                    excerpt(s)
-                ))
-            };
-        }
-        if PALETTE_PRESETS.contains(&s) {
-            return Ok(PaletteSource::Preset(s.to_string()));
-        }
-        Err(format!(
-            "unknown preset {}; use one of {} or a .png or .hex file",
-            excerpt(s),
-            presets()
-        ))
-    }
-}
 
 /// Parses manifest text. `path` is where it came from: it names the file in errors, and relative
 /// paths in the manifest are joined onto its parent folder.
@@ -724,24 +404,6 @@ pub fn load(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
     parse(&utf8(bytes, &path)?, &path).map(Some)
 }
 
-/// Parses the user's config file text: only `[display] scale` and `[overlay] visible, chart`.
-///
-/// # Errors
-/// [`ManifestError::Invalid`] for bad TOML, any other table or field, or a bad value.
-pub fn parse_user_config(text: &str, path: &Path) -> Result<SettingsPatch, ManifestError> {
-    let src = Source { text, path };
-    let raw: RawUserConfig = src.decode(&USER_TABLES, USER_HINT)?;
-    let mut patch = SettingsPatch::default();
-    if let Some(d) = raw.display {
-        patch.window_scale = src.field(d.scale, "display.scale", small(1, MAX_WINDOW_SCALE))?;
-    }
-    if let Some(o) = raw.overlay {
-        patch.overlay_visible = src.field(o.visible, "overlay.visible", flag)?;
-        patch.timing_chart = src.field(o.chart, "overlay.chart", flag)?;
-    }
-    Ok(patch)
-}
-
 /// Reads the user's config file if it exists (`Ok(None)` if not).
 ///
 /// # Errors
@@ -753,35 +415,20 @@ pub fn load_user_config(path: &Path) -> Result<Option<SettingsPatch>, ManifestEr
     parse_user_config(&utf8(bytes, path)?, path).map(Some)
 }
 
-/// The user config path: `config.toml` in [`user_config_dir`].
-pub fn user_config_path() -> Option<PathBuf> {
-    user_config_dir().map(|dir| dir.join("config.toml"))
-}
-
-/// The folder of the user's BT files (`config.toml`, `keys.toml`): `$XDG_CONFIG_HOME/bt` when
-/// that is set and absolute, else `$HOME/.config/bt` when `HOME` is set and absolute
-/// (`%APPDATA%\bt` on Windows). `None` when none is usable. A relative `XDG_CONFIG_HOME` is
-/// ignored, as the XDG Base Directory specification says.
-pub fn user_config_dir() -> Option<PathBuf> {
-    let var = |name| std::env::var_os(name).map(PathBuf::from);
-    if cfg!(windows) {
-        return config_dir_from(var("APPDATA"), None);
-    }
-    config_dir_from(var("XDG_CONFIG_HOME"), var("HOME"))
-}
-
-fn config_dir_from(config_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
-    config_home
-        .filter(|p| p.is_absolute())
-        .or_else(|| home.filter(|p| p.is_absolute()).map(|h| h.join(".config")))
-        .map(|dir| dir.join("bt"))
-}
-
+mod fields;
 mod layers;
+mod messages;
 mod palette_file;
+mod user_config;
+
+use fields::*;
+use messages::*;
 
 pub use layers::{format_provenance, resolve, Layer, Provenance};
 pub use palette_file::{load_palette, MANIFEST_PALETTE_SLOTS};
+#[cfg(test)]
+use user_config::config_dir_from;
+pub use user_config::{parse_user_config, user_config_dir, user_config_path};
 
 #[cfg(test)]
 mod tests;

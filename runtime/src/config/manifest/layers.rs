@@ -103,7 +103,7 @@ pub fn resolve(
     settings.validate()?;
     let s = &settings;
     let values = [
-        excerpt(&s.title),
+        quoted(&s.title),
         s.width.to_string(),
         s.height.to_string(),
         s.window_scale

@@ -92,7 +92,7 @@ fn hex_colors(text: &str) -> Result<Vec<Color32>, (usize, String)> {
             .ok_or_else(|| {
                 (
                     i + 1,
-                    format!("expected RRGGBB or #RRGGBB, got {}", excerpt(line)),
+                    format!("expected RRGGBB or #RRGGBB, got {}", quoted(line)),
                 )
             })?;
         if colors.len() == 256 {
