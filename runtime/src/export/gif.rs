@@ -195,25 +195,13 @@ impl GridPicker {
 }
 
 /// Makes a GIF of `seconds` of `engine`'s run from `from` seconds (replayed from the start),
-/// each pixel `scale` × `scale`, looping forever. Returns the file's bytes.
+/// each pixel `scale` × `scale`, looping forever, and returns the file's bytes. `progress(done,
+/// total)` is called now and then, first for the updates of the seek to `from`, then for the
+/// GIF frames made (`|_, _| {}` when nobody is watching).
 ///
 /// # Errors
 /// [`GifError`] for a clip that is empty or too long, a picture too large, a seek that fails.
 pub fn make_gif(
-    engine: &mut Engine,
-    from: f64,
-    seconds: f64,
-    scale: u32,
-) -> Result<Vec<u8>, GifError> {
-    make_gif_with_progress(engine, from, seconds, scale, |_, _| {})
-}
-
-/// [`make_gif`], calling `progress(done, total)` now and then: first for the updates of the
-/// seek to `from`, then for the GIF frames made.
-///
-/// # Errors
-/// As [`make_gif`].
-pub fn make_gif_with_progress(
     engine: &mut Engine,
     from: f64,
     seconds: f64,

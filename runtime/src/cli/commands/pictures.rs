@@ -115,7 +115,7 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         )
     } else {
         let mut progress = Progress::new("making the GIF", args.progress.quiet);
-        crate::export::gif::make_gif_with_progress(
+        crate::export::gif::make_gif(
             &mut engine,
             args.from,
             args.seconds,
