@@ -1,12 +1,14 @@
 //! What the engine records, plays back and hashes around each update: the tape, the loop's
 //! update callback that runs it, and the engine's recording and replay methods.
 
+use std::panic::{self, AssertUnwindSafe};
+
 use bt::host::Console;
 use bt::{Cart, Framebuffer, Palette};
 
 use super::{update_once, Engine};
 use crate::fixed_loop::TickAction;
-use crate::replay::{frame_hash, Player, Recorder, Replay, ReplayInfo};
+use crate::replay::{frame_hash, Player, RecordedPanic, Recorder, Replay, ReplayInfo};
 
 /// What the engine records, plays back and hashes around each update.
 #[derive(Debug, Default)]
@@ -37,10 +39,20 @@ pub(super) fn updater<'a>(
     move |tick| {
         *updates_since_init += 1;
         let replayed = tape.player.as_mut().and_then(Player::next);
-        let action = update_once(cart.as_mut(), console, tick, replayed);
+        // The input is recorded whether or not the update returns: a replay of a run that
+        // ended in a panic holds the input of the update that panicked, so it reproduces it.
+        // Catching here and unwinding on leaves the panic to the caller's guard, whose hook
+        // has already kept its message; nothing is allocated unless the cart panics.
+        let result = panic::catch_unwind(AssertUnwindSafe(|| {
+            update_once(cart.as_mut(), console, tick, replayed)
+        }));
         if let Some(recorder) = &mut tape.recorder {
             recorder.record(&console.input().visible());
         }
+        let action = match result {
+            Ok(action) => action,
+            Err(payload) => panic::resume_unwind(payload),
+        };
         if tape.hash_every > 0 && updates_since_init.is_multiple_of(tape.hash_every) {
             let ticks = match action {
                 TickAction::Advance => tick + 1,
@@ -87,7 +99,8 @@ impl Engine {
     }
 
     /// The recording so far as a replay of the cart `cart` (version `cart_version`), or `None`
-    /// when nothing is being recorded.
+    /// when nothing is being recorded. Once the cart panicked, the replay says so
+    /// ([`Replay::panic`]) and holds the input of the update that panicked.
     pub fn recording(&self, cart: &str, cart_version: Option<&str>) -> Option<Replay> {
         let recorder = self.tape.recorder.as_ref()?;
         let info = ReplayInfo {
@@ -100,11 +113,13 @@ impl Engine {
             args: self.args.clone(),
             hash_every: self.tape.hash_every.max(1),
         };
-        Some(Replay::new(
-            info,
-            recorder.clone(),
-            self.tape.hashes.clone(),
-        ))
+        let replay = Replay::new(info, recorder.clone(), self.tape.hashes.clone());
+        Some(match &self.panic {
+            Some(panic) => {
+                replay.ended_in_panic(RecordedPanic::of(panic, self.updates_since_init))
+            }
+            None => replay,
+        })
     }
 
     /// Hashes the cart's frame, rendered with `render_alpha` 0, after every `every` updates

@@ -32,7 +32,8 @@ pub struct ReplayInfo {
     pub hash_every: u64,
 }
 
-/// A whole replay: where it came from, the input of every update, and the frame hashes.
+/// A whole replay: where it came from, the input of every update, the frame hashes, and
+/// whether the run ended in a panic of the cart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Replay {
     /// The header.
@@ -40,7 +41,57 @@ pub struct Replay {
     recording: Recorder,
     /// `(updates since init, frame_hash)`, in order.
     hashes: Vec<(u64, u64)>,
+    panic: Option<RecordedPanic>,
 }
+
+/// How a recorded run ended when the cart panicked. The replay then holds the input of the
+/// update that panicked as its last tick, so playing it to its end reproduces the panic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedPanic {
+    /// Updates since `init` when the cart panicked, the update that panicked counted.
+    pub updates: u64,
+    /// The call that panicked, as [`CartCall`](crate::engine::CartCall) names it (`update`).
+    pub call: String,
+    /// The cart's tick counter the call saw.
+    pub tick: u64,
+    /// The panic's message and where in the source it happened.
+    pub message: String,
+}
+
+impl RecordedPanic {
+    /// The panic of `engine`'s cart, if it panicked.
+    pub fn of(panic: &crate::engine::CartPanic, updates: u64) -> RecordedPanic {
+        RecordedPanic {
+            updates,
+            call: panic.call.to_string(),
+            tick: panic.tick,
+            message: panic.message.clone(),
+        }
+    }
+
+    /// Whether `panic`, after `updates` updates, is this one: the same call, tick, update
+    /// and message.
+    pub fn matches(&self, panic: &crate::engine::CartPanic, updates: u64) -> bool {
+        *self == RecordedPanic::of(panic, updates)
+    }
+}
+
+impl std::fmt::Display for RecordedPanic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cart panicked in {} at tick {} (update {}): {}",
+            crate::quote::excerpt(&self.call),
+            self.tick,
+            self.updates,
+            crate::quote::excerpt_chars(&self.message, MAX_PANIC_MESSAGE_CHARS)
+        )
+    }
+}
+
+/// The most characters of a recorded panic's message a message quotes (as many as the engine
+/// keeps).
+const MAX_PANIC_MESSAGE_CHARS: usize = 300;
 
 /// A frame hash that did not match the replay's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +185,19 @@ impl Replay {
             info,
             recording,
             hashes,
+            panic: None,
         }
+    }
+
+    /// The same replay, saying the run ended in `panic`.
+    pub fn ended_in_panic(mut self, panic: RecordedPanic) -> Replay {
+        self.panic = Some(panic);
+        self
+    }
+
+    /// The cart's panic that ended the recorded run, if it ended so.
+    pub fn panic(&self) -> Option<&RecordedPanic> {
+        self.panic.as_ref()
     }
 
     /// Updates the replay covers.
@@ -150,6 +213,12 @@ impl Replay {
     /// The stored frame hashes, `(updates since init, frame_hash)` in order.
     pub fn hashes(&self) -> &[(u64, u64)] {
         &self.hashes
+    }
+
+    /// How many stored hashes lie within the first `updates` updates: those a run that far
+    /// compared.
+    pub fn hashes_up_to(&self, updates: u64) -> usize {
+        self.hashes.partition_point(|&(tick, _)| tick <= updates)
     }
 
     /// The first stored hash that `actual` (the same pairs from another run) contradicts, or
@@ -336,6 +405,20 @@ struct FileV1 {
     inputs: Vec<TickV1>,
     /// `[updates since init, "16 hex digits"]`.
     hashes: Vec<(u64, String)>,
+    /// How the run ended, when the cart panicked. Left out otherwise, so a file without a
+    /// panic reads in every build of version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    panic: Option<PanicV1>,
+}
+
+/// A panic that ended the run.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PanicV1 {
+    updates: u64,
+    call: String,
+    tick: u64,
+    message: String,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {
@@ -447,6 +530,12 @@ impl From<&Replay> for FileV1 {
                 .iter()
                 .map(|&(t, h)| (t, format!("{h:016x}")))
                 .collect(),
+            panic: r.panic.as_ref().map(|p| PanicV1 {
+                updates: p.updates,
+                call: p.call.clone(),
+                tick: p.tick,
+                message: p.message.clone(),
+            }),
         }
     }
 }
@@ -474,6 +563,21 @@ impl FileV1 {
                 self.ticks
             ));
         }
+        let panic = match self.panic {
+            Some(p) if p.updates > ticks => {
+                return Err(format!(
+                    "panic: at update {} of a replay of {ticks} updates",
+                    p.updates
+                ))
+            }
+            Some(p) => Some(RecordedPanic {
+                updates: p.updates,
+                call: p.call,
+                tick: p.tick,
+                message: p.message,
+            }),
+            None => None,
+        };
         let mut hashes = Vec::with_capacity(self.hashes.len());
         let mut previous = 0;
         for (index, (tick, hex)) in self.hashes.into_iter().enumerate() {
@@ -483,6 +587,12 @@ impl FileV1 {
                 .ok_or_else(|| format!("hashes[{index}]: '{hex}' is not 16 hex digits"))?;
             if tick <= previous && index > 0 {
                 return Err(format!("hashes[{index}]: tick {tick} is out of order"));
+            }
+            if tick == 0 || tick > ticks {
+                return Err(format!(
+                    "hashes[{index}]: tick {tick} is not within the replay's {ticks} updates \
+                     (no run of it can reach that hash)"
+                ));
             }
             previous = tick;
             hashes.push((tick, hash));
@@ -500,6 +610,7 @@ impl FileV1 {
             },
             recording: Recorder { runs, ticks },
             hashes,
+            panic,
         })
     }
 }

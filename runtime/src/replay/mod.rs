@@ -28,7 +28,7 @@ mod recorder;
 /// `bt verify`: the same input under very different clocks must draw the same frames.
 pub mod verify;
 
-pub use file::{Mismatch, Replay, ReplayError, ReplayInfo};
+pub use file::{Mismatch, RecordedPanic, Replay, ReplayError, ReplayInfo};
 pub use frame_hash::frame_hash;
 pub(crate) use player::Player;
 pub use recorder::Recorder;
