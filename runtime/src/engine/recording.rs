@@ -115,9 +115,7 @@ impl Engine {
         };
         let replay = Replay::new(info, recorder.clone(), self.tape.hashes.clone());
         Some(match &self.panic {
-            Some(panic) => {
-                replay.ended_in_panic(RecordedPanic::of(panic, self.updates_since_init))
-            }
+            Some(panic) => replay.ended_in_panic(RecordedPanic::of(panic, self.updates_since_init)),
             None => replay,
         })
     }

@@ -1,6 +1,5 @@
 //! The replay file: what a replay holds, and its versioned JSON layout (`bt-replay` 1).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use bt::host::{TickButtons, TickInput};
@@ -117,12 +116,16 @@ pub enum ReplayError {
         message: String,
     },
     /// Larger than [`MAX_REPLAY_BYTES`].
-    #[error("{path}: {bytes} bytes is more than a replay can hold ({MAX_REPLAY_BYTES} at most)")]
+    #[error(
+        "{path}: {}more than a replay can hold ({MAX_REPLAY_BYTES} bytes at most)",
+        bytes.map_or(String::new(), |b| format!("{b} bytes is "))
+    )]
     TooLarge {
         /// The file.
         path: PathBuf,
-        /// Its size.
-        bytes: u64,
+        /// Its size, when the file system gave one (a file that grew while it was read has
+        /// none).
+        bytes: Option<u64>,
     },
     /// The file ends in the middle.
     #[error("{path}: truncated replay (the file ends at line {line}, column {column})")]
@@ -335,27 +338,23 @@ impl Replay {
         })
     }
 
-    /// Reads a replay file whole (at most [`MAX_REPLAY_BYTES`]).
+    /// Reads a replay file whole (at most [`MAX_REPLAY_BYTES`]) through
+    /// [`crate::config::read::read_file`]: a FIFO or a device is refused, never waited on.
     ///
     /// # Errors
     /// [`ReplayError::Io`], [`ReplayError::TooLarge`] and those of [`Replay::from_json`].
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
-        let io = |e: std::io::Error| ReplayError::Io {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        };
-        let file = std::fs::File::open(path).map_err(io)?;
-        let mut bytes = Vec::new();
-        file.take(MAX_REPLAY_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
-        if bytes.len() as u64 > MAX_REPLAY_BYTES {
-            let bytes = std::fs::metadata(path).map_or(bytes.len() as u64, |m| m.len());
-            return Err(ReplayError::TooLarge {
+        use crate::config::read::{read_file, ReadError};
+        let bytes = read_file(path, MAX_REPLAY_BYTES).map_err(|e| match e {
+            ReadError::TooLarge { size, .. } => ReplayError::TooLarge {
                 path: path.to_path_buf(),
-                bytes,
-            });
-        }
+                bytes: size,
+            },
+            other => ReplayError::Io {
+                path: path.to_path_buf(),
+                message: other.to_string(),
+            },
+        })?;
         let text = String::from_utf8(bytes).map_err(|_| ReplayError::NotAReplay {
             path: path.to_path_buf(),
         })?;

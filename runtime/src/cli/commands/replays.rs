@@ -193,11 +193,10 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
             path.display()
         ));
     }
-    let verdict =
-        proof::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
-            progress.set(done, total);
-        })
-        .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
+    let verdict = proof::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
+        progress.set(done, total);
+    })
+    .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
     drop(progress);
     let mut text = format!(
         "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",
