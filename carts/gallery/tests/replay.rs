@@ -461,8 +461,10 @@ fn a_recording_is_saved_when_the_cart_panics() {
         "the cart panicked and was stopped"
     );
     let replay = Replay::load(&path).expect("saved when the panic was caught");
-    // The update that panicked had its input latched, not recorded.
-    assert_eq!(replay.ticks(), 89);
+    // The update that panicked is recorded too, and the file says the run ended there.
+    assert_eq!(replay.ticks(), 90);
+    let recorded = replay.panic().expect("the replay says it ended in a panic");
+    assert_eq!((recorded.updates, recorded.call.as_str()), (90, "update"));
     assert_eq!(
         replay
             .recording()

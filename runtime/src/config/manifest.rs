@@ -26,7 +26,7 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io::{Cursor, ErrorKind, Read as _};
+use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 use bt::{
@@ -343,43 +343,27 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
     Ok(m)
 }
 
-/// Reads `path` whole if it is at most `limit` bytes; `Ok(None)` when missing and `missing_ok`.
+/// Reads `path` whole if it is at most `limit` bytes, through [`crate::config::read::read_file`]
+/// (no FIFO or device); `Ok(None)` when missing and `missing_ok`.
 fn read_limited(
     path: &Path,
     limit: u64,
     missing_ok: bool,
 ) -> Result<Option<Vec<u8>>, ManifestError> {
-    let read = |source| ManifestError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = match std::fs::File::open(path) {
-        Err(e) if missing_ok && e.kind() == ErrorKind::NotFound => return Ok(None),
-        other => other.map_err(read)?,
-    };
-    let meta = file.metadata().map_err(read)?;
-    if !meta.is_file() {
-        return Err(read(std::io::Error::new(
-            ErrorKind::InvalidInput,
-            "not a regular file",
-        )));
+    use crate::config::read::{read_file, ReadError};
+    match read_file(path, limit) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(ReadError::NotFound) if missing_ok => Ok(None),
+        Err(ReadError::TooLarge { size, limit }) => Err(ManifestError::TooLarge {
+            path: path.to_path_buf(),
+            size: size.unwrap_or(limit + 1),
+            limit,
+        }),
+        Err(e) => Err(ManifestError::Read {
+            path: path.to_path_buf(),
+            source: e.into_io(),
+        }),
     }
-    let too_large = |size| ManifestError::TooLarge {
-        path: path.to_path_buf(),
-        size,
-        limit,
-    };
-    if meta.len() > limit {
-        return Err(too_large(meta.len()));
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(read)?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large(bytes.len() as u64));
-    }
-    Ok(Some(bytes))
 }
 
 /// The bytes as UTF-8 text, or an error placing the first bad byte.

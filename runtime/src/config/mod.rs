@@ -1,5 +1,8 @@
 //! Configuration a cart brings or a user sets: `cart.toml` manifests and user config files with
-//! their settings layers and palette files, and the PNG loader for sprite sheets.
+//! their settings layers and palette files, the PNG loader for sprite sheets, and
+//! [`read::read_file`], the one way every reader of a user's file reads it (a size cap, and
+//! no FIFO or device).
 
 pub mod manifest;
 pub mod png_loader;
+pub mod read;

@@ -7,6 +7,13 @@ use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, MAX_DISPLAY_PIXELS, M
 use image::codecs::png::PngDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 
+/// The largest asset file read (a sprite sheet or a sound file): 80 MiB. The largest picture
+/// a sheet may be ([`MAX_DISPLAY_PIXELS`] pixels) stored as RGBA with no compression at all
+/// is 64 MiB and a few bytes a row; a sound file is text and far smaller. Anything larger
+/// (or a link to `/dev/zero`, refused as a device) is not an asset, and reading it would only
+/// exhaust memory.
+pub const MAX_ASSET_BYTES: u64 = 80 << 20;
+
 /// Decodes PNG images with the `image` crate. Other formats are refused as "not a PNG".
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PngLoader;
@@ -40,11 +47,11 @@ impl ImageLoader for PngLoader {
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        std::fs::read(path).map_err(|e| {
-            let kind = if e.kind() == std::io::ErrorKind::NotFound {
-                AssetErrorKind::NotFound
-            } else {
-                AssetErrorKind::Read(e.to_string())
+        use crate::config::read::{read_file, ReadError};
+        read_file(std::path::Path::new(path), MAX_ASSET_BYTES).map_err(|e| {
+            let kind = match e {
+                ReadError::NotFound => AssetErrorKind::NotFound,
+                other => AssetErrorKind::Read(other.to_string()),
             };
             AssetError::new(path, kind)
         })

@@ -12,12 +12,14 @@ use thiserror::Error;
 use crate::clock::{Clock, WallClock};
 use crate::fixed_loop::{FixedLoop, TickAction};
 use crate::quote::number;
-use crate::replay::{frame_hash, Player, Recorder, Replay, ReplayInfo};
+use crate::replay::{Player, Replay};
 
 pub(crate) mod cart_panic;
+mod recording;
 
 use cart_panic::guarded;
 pub use cart_panic::{CartCall, CartPanic};
+use recording::{updater, Tape, RESERVED_HASHES};
 
 /// Where [`Engine::render_at`] counts from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -202,23 +204,6 @@ pub struct Engine {
     tape: Tape,
 }
 
-/// What the engine records, plays back and hashes around each update.
-#[derive(Debug, Default)]
-struct Tape {
-    recorder: Option<Recorder>,
-    player: Option<Player>,
-    /// Hash the frame after every `hash_every` updates since init (0: never).
-    hash_every: u64,
-    /// `(updates since init, frame_hash)`.
-    hashes: Vec<(u64, u64)>,
-    /// Keep a copy of the hashed frame after this many updates since init.
-    keep_at: Option<u64>,
-    kept: Option<(Framebuffer, Palette)>,
-}
-
-/// Hashes reserved up front: an hour at one a second, so hashing never allocates in play.
-const RESERVED_HASHES: usize = 3600;
-
 impl std::fmt::Debug for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Engine")
@@ -249,38 +234,6 @@ fn update_once(
         TickAction::Reset
     } else {
         TickAction::Advance
-    }
-}
-
-/// The loop's update callback: one cart update per call, counted in `updates_since_init`, with
-/// the replay's input when one plays, recorded when a recorder runs, and the frame (rendered
-/// with `render_alpha` 0) hashed every `hash_every` updates.
-fn updater<'a>(
-    cart: &'a mut Box<dyn Cart>,
-    console: &'a mut Console,
-    updates_since_init: &'a mut u64,
-    tape: &'a mut Tape,
-) -> impl FnMut(u64) -> TickAction + 'a {
-    move |tick| {
-        *updates_since_init += 1;
-        let replayed = tape.player.as_mut().and_then(Player::next);
-        let action = update_once(cart.as_mut(), console, tick, replayed);
-        if let Some(recorder) = &mut tape.recorder {
-            recorder.record(&console.input().visible());
-        }
-        if tape.hash_every > 0 && updates_since_init.is_multiple_of(tape.hash_every) {
-            let ticks = match action {
-                TickAction::Advance => tick + 1,
-                TickAction::Reset => 0,
-            };
-            cart.render(&mut console.render_context(ticks, 0.0));
-            let hash = frame_hash(console.framebuffer(), console.palette());
-            tape.hashes.push((*updates_since_init, hash));
-            if tape.keep_at == Some(*updates_since_init) {
-                tape.kept = Some((console.framebuffer().clone(), console.palette().clone()));
-            }
-        }
-        action
     }
 }
 
@@ -839,90 +792,6 @@ impl Engine {
         self.init()?;
         self.init_failed = false;
         Ok(())
-    }
-
-    /// A seek from the start begins the run again: the recording and the hashes start over,
-    /// and a replay plays from its first tick.
-    fn rewind_tape(&mut self) {
-        let tape = &mut self.tape;
-        if let Some(r) = &mut tape.recorder {
-            r.clear();
-        }
-        if let Some(p) = &mut tape.player {
-            p.rewind();
-        }
-        tape.hashes.clear();
-    }
-
-    /// Records what every update from now on sees, and hashes the frame every `hash_every`
-    /// updates since init (0 keeps the hashing as it is). A replay plays from boot, so start
-    /// recording before the first update; a seek from the start begins the recording again.
-    pub fn start_recording(&mut self, hash_every: u64) {
-        self.tape.recorder = Some(Recorder::new());
-        if hash_every > 0 {
-            self.log_hashes(hash_every);
-        }
-    }
-
-    /// Whether the engine records what each update sees ([`Engine::start_recording`]).
-    pub fn is_recording(&self) -> bool {
-        self.tape.recorder.is_some()
-    }
-
-    /// The recording so far as a replay of the cart `cart` (version `cart_version`), or `None`
-    /// when nothing is being recorded.
-    pub fn recording(&self, cart: &str, cart_version: Option<&str>) -> Option<Replay> {
-        let recorder = self.tape.recorder.as_ref()?;
-        let info = ReplayInfo {
-            cart: cart.to_string(),
-            cart_version: cart_version.map(str::to_string),
-            seed: self.seed,
-            target_fps: self.settings.target_fps,
-            width: self.settings.width,
-            height: self.settings.height,
-            args: self.args.clone(),
-            hash_every: self.tape.hash_every.max(1),
-        };
-        Some(Replay::new(
-            info,
-            recorder.clone(),
-            self.tape.hashes.clone(),
-        ))
-    }
-
-    /// Hashes the cart's frame, rendered with `render_alpha` 0, after every `every` updates
-    /// since init ([`crate::replay::frame_hash`]); 0 stops. The hashes so far are forgotten.
-    pub fn log_hashes(&mut self, every: u64) {
-        self.tape.hash_every = every;
-        self.tape.hashes.clear();
-        self.tape.hashes.reserve(RESERVED_HASHES);
-    }
-
-    /// Keeps a copy of the frame hashed after `update` updates since init (with its palette),
-    /// for [`Engine::kept_frame`]: the picture behind a hash.
-    pub fn keep_frame_at(&mut self, update: u64) {
-        self.tape.keep_at = Some(update);
-        self.tape.kept = None;
-    }
-
-    /// The frame kept by [`Engine::keep_frame_at`], once the run got there.
-    pub fn kept_frame(&self) -> Option<&(Framebuffer, Palette)> {
-        self.tape.kept.as_ref()
-    }
-
-    /// The frame hashes taken so far, `(updates since init, hash)` in order.
-    pub fn hashes(&self) -> &[(u64, u64)] {
-        &self.tape.hashes
-    }
-
-    /// The replay being played, while it has ticks left or until [`Engine::stop_replay`].
-    pub fn replay(&self) -> Option<&Replay> {
-        self.tape.player.as_ref().map(Player::replay)
-    }
-
-    /// Stops playing the replay: from the next update on, input is live.
-    pub fn stop_replay(&mut self) {
-        self.tape.player = None;
     }
 
     /// Pauses live play on the current frame (a player's pause): [`Engine::run`] delivers no

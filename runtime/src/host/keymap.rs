@@ -354,32 +354,24 @@ impl KeyMap {
         Ok(map)
     }
 
-    /// Reads a key-map file: a file, or anything that can be read, such as a pipe, up to
-    /// [`MAX_KEYMAP_BYTES`].
+    /// Reads a key-map file, up to [`MAX_KEYMAP_BYTES`], through
+    /// [`crate::config::read::read_file`]: a FIFO or a device is refused, never waited on.
     ///
     /// # Errors
     /// [`KeyMapError::Read`] when it cannot be read or is not UTF-8,
     /// [`KeyMapError::TooLarge`] over the limit, else as [`KeyMap::from_toml`].
     pub fn load(path: &Path) -> Result<KeyMap, KeyMapError> {
-        use std::io::Read as _;
+        use crate::config::read::{read_file, ReadError};
         let read = |source| KeyMapError::Read {
             path: path.to_path_buf(),
             source,
         };
-        let too_large = || KeyMapError::TooLarge {
-            path: path.to_path_buf(),
-        };
-        let file = std::fs::File::open(path).map_err(read)?;
-        if file.metadata().map_err(read)?.len() > MAX_KEYMAP_BYTES {
-            return Err(too_large());
-        }
-        let mut bytes = Vec::new();
-        file.take(MAX_KEYMAP_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(read)?;
-        if bytes.len() as u64 > MAX_KEYMAP_BYTES {
-            return Err(too_large());
-        }
+        let bytes = read_file(path, MAX_KEYMAP_BYTES).map_err(|e| match e {
+            ReadError::TooLarge { .. } => KeyMapError::TooLarge {
+                path: path.to_path_buf(),
+            },
+            other => read(other.into_io()),
+        })?;
         let text = String::from_utf8(bytes).map_err(|e| {
             read(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,

@@ -210,7 +210,8 @@ const PROGRESS_PERIOD: Duration = Duration::from_millis(100);
 /// (a replay in their options).
 ///
 /// # Errors
-/// The first error of `make`, or a message naming a clock that stopped delivering updates.
+/// The first error of `make`, or a message naming a clock that stopped delivering updates or
+/// under which the cart panicked (the panic's call, tick, message and place).
 pub fn verify(
     make: EngineMaker<'_>,
     ticks: u64,
@@ -367,6 +368,9 @@ fn run_case(
         }
         frames += engine.advance(1);
         host_ticks += 1;
+        if let Some(panic) = engine.cart_panic() {
+            return Err(format!("under {}: {panic}", case.name));
+        }
     }
     if let Some(done) = done {
         done.fetch_add(ticks.saturating_sub(counted), Ordering::Relaxed);

@@ -70,14 +70,9 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
         .cloned()
         .ok_or_else(|| "no replay".to_string())?;
     let ticks = replay.ticks();
-    engine.step(ticks).map_err(|e| e.to_string())?;
-    match replay.first_mismatch(engine.hashes()) {
-        None => say(format_args!(
-            "{}: {ticks} updates replayed, all {} frame hashes match\n",
-            path.display(),
-            replay.hashes().len()
-        )),
-        Some(m) => Err(format!(
+    let stepped = engine.step(ticks);
+    if let Some(m) = replay.first_mismatch(engine.hashes()) {
+        return Err(format!(
             "{}: the frame after update {} differs from the recording (hash {:016x}, recorded \
              {:016x}); `bt shot --input {} --at {}` shows it",
             path.display(),
@@ -86,7 +81,35 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
             m.expected,
             path.display(),
             m.tick as f64 / replay.info.target_fps
+        ));
+    }
+    let compared = replay.hashes_up_to(engine.updates_since_init());
+    let played = engine.updates_since_init();
+    match (replay.panic(), engine.cart_panic(), stepped) {
+        (None, None, Ok(())) => say(format_args!(
+            "{}: {ticks} updates replayed, all {compared} frame hashes match\n",
+            path.display(),
         )),
+        (Some(recorded), Some(now), _) if recorded.matches(now, played) => Err(format!(
+            "{}: the recording ended in a panic, and replaying it reproduces it \
+             ({compared} frame hashes match before it): {recorded}",
+            path.display(),
+        )),
+        (Some(recorded), Some(now), _) => Err(format!(
+            "{}: the recording ended in a panic ({recorded}), but replaying it panicked \
+             differently after {played} updates: {now}",
+            path.display(),
+        )),
+        (Some(recorded), None, _) => Err(format!(
+            "{}: the recording ended in a panic ({recorded}), but replaying its {ticks} updates \
+             did not panic: the build does not reproduce it",
+            path.display(),
+        )),
+        (None, Some(now), _) => Err(format!(
+            "{}: replaying it, after {played} updates: {now}",
+            path.display()
+        )),
+        (None, None, Err(e)) => Err(format!("{}: {e}", path.display())),
     }
 }
 
@@ -128,6 +151,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     if ticks == 0 {
         return Err("nothing to verify: 0 updates".to_string());
     }
+    let recorded_panic = replay.panic().cloned();
     let replay = Arc::new(replay);
     let settings = first.settings().clone();
     let seed = first.seed();
@@ -163,10 +187,16 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         format!("checking {} clocks", cases.len()),
         args.progress.quiet,
     );
-    let verdict =
-        proof::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
-            progress.set(done, total);
-        })?;
+    if let (Some(recorded), Some(path)) = (&recorded_panic, input) {
+        note(format_args!(
+            "{}: the recording ended in a panic: {recorded}",
+            path.display()
+        ));
+    }
+    let verdict = proof::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
+        progress.set(done, total);
+    })
+    .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
     drop(progress);
     let mut text = format!(
         "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",

@@ -1,0 +1,394 @@
+//! BT used as a hostile or careless user would: one test per case that once failed, each named
+//! for what must hold. The table is the list to start from when trying BT the same way again;
+//! a case fixed elsewhere names the test that covers it.
+//!
+//! | case | what must hold | test |
+//! | --- | --- | --- |
+//! | a cart panics in `update` under a recording | the replay holds the panicking update's input and says it ended in a panic; replaying reproduces it; `bt replay --verify` fails naming it | [`a_panic_is_recorded_with_its_input_and_replays`], [`replay_verify_reports_a_reproduced_panic`] |
+//! | `bt verify` of a cart that panics | the cart-panic line, naming the clock | [`verify_names_a_cart_panic_with_its_clock`] |
+//! | a replay's hash beyond its ticks | refused when the file loads; only hashes compared are counted | [`a_hash_no_run_can_reach_is_refused`] |
+//! | a FIFO as `cart.toml`, user config, palette, key map, sprite sheet, sound file, replay | refused at once, naming the file, never waited on | [`no_reader_waits_on_a_fifo`], [`commands_refuse_a_fifo_at_once`] |
+//! | a sprite sheet or sound file linked to `/dev/zero`, or huge | refused before it is read | [`an_asset_that_is_a_device_or_huge_is_refused_unread`] |
+
+mod support;
+
+use std::sync::Arc;
+
+use bt::Key;
+use bt_runtime::host::input::{Host, HostEvent};
+use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
+use bt_runtime::{ConstantClock, Engine, EngineError, EngineOptions};
+use bt_test_support::ScratchDir;
+use support::{bt, bt_command, output_within, stderr, stdout};
+
+/// A cart that panics in the update that sees Space pressed.
+struct PanicsOnSpace;
+
+impl bt::Cart for PanicsOnSpace {
+    fn update(&mut self, ctx: &mut bt::Update<'_>) {
+        assert!(!ctx.is_key_pressed(Key::Space), "space was pressed");
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear(1);
+    }
+}
+
+fn panics_on_space(replay: Option<Arc<Replay>>) -> Engine {
+    let options = EngineOptions {
+        overlay: false,
+        replay,
+        ..EngineOptions::default()
+    };
+    Engine::new(
+        Box::new(|| Box::new(PanicsOnSpace) as Box<dyn bt::Cart>),
+        options,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_panic_is_recorded_with_its_input_and_replays() {
+    let dir = ScratchDir::new("hostile-panic");
+    let path = dir.join("crash.btr");
+    let mut host = Host::new(
+        panics_on_space(None),
+        KeyMap::default(),
+        &dir.join("captures"),
+        "space",
+    );
+    host.record_to(path.clone(), None);
+    host.engine_mut()
+        .set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+    for f in 0..200 {
+        if f == 100 {
+            host.handle(HostEvent::Key {
+                key: Key::Space,
+                down: true,
+            });
+        }
+        host.frame(f64::from(f) * 1000.0 / 60.0);
+    }
+    let live = host
+        .engine()
+        .cart_panic()
+        .cloned()
+        .expect("the cart panicked");
+    let updates = host.engine().updates_since_init();
+    drop(host);
+
+    let replay = Arc::new(Replay::load(&path).expect("saved when the panic was caught"));
+    // The update that panicked is in the file, with the press that made it panic.
+    assert_eq!(replay.ticks(), updates);
+    let last = replay.recording().iter().last().unwrap();
+    assert_ne!(last.keys_pressed, 0, "the press that panicked was recorded");
+    let recorded = replay
+        .panic()
+        .expect("the file says the run ended in a panic");
+    assert!(recorded.matches(&live, updates), "{recorded}");
+    assert!(recorded.message.contains("space was pressed"), "{recorded}");
+
+    // Playing it reproduces the panic at the same update, with the same message.
+    let mut again = panics_on_space(Some(replay.clone()));
+    match again.step(replay.ticks()) {
+        Err(EngineError::Panicked(p)) => assert_eq!(p, live),
+        other => panic!("the replay did not reproduce the panic: {other:?}"),
+    }
+    assert_eq!(again.updates_since_init(), updates);
+}
+
+/// The bundled `panic` cart, recorded headless until it panics in the update at tick 100.
+fn recorded_panic(dir: &ScratchDir) -> std::path::PathBuf {
+    let cart = bt_gallery::find("panic").unwrap();
+    let args = vec![("panic_at".to_string(), "100".to_string())];
+    let options = EngineOptions {
+        overlay: false,
+        args,
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+    e.start_recording(DEFAULT_HASH_EVERY);
+    assert!(e.step(500).is_err(), "the cart panics");
+    let path = dir.join("panic.btr");
+    e.recording("panic", None).unwrap().save(&path).unwrap();
+    path
+}
+
+#[test]
+fn replay_verify_reports_a_reproduced_panic() {
+    let dir = ScratchDir::new("hostile-panic-verify");
+    let path = recorded_panic(&dir);
+    let o = bt(&["replay", "panic", path.to_str().unwrap(), "--verify"]);
+    let err = stderr(&o);
+    assert!(
+        !o.status.success(),
+        "a replay ending in a panic fails: {err}"
+    );
+    assert!(err.contains("reproduces it"), "{err}");
+    assert!(
+        err.contains("cart panicked in update at tick 100 (update 101): asked to panic in update"),
+        "{err}"
+    );
+    assert!(err.contains("carts/gallery/src/panic.rs:"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    // A replay that says it ended in a panic, of a build that does not panic there, fails too.
+    let replay = Replay::load(&path).unwrap();
+    let text = replay
+        .to_json()
+        .replace("\"panic_at\",\"100\"", "\"panic_at\",\"900\"");
+    let calm = dir.join("calm.btr");
+    std::fs::write(&calm, text).unwrap();
+    let o = bt(&["replay", "panic", calm.to_str().unwrap(), "--verify"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("did not panic"), "{}", stderr(&o));
+}
+
+#[test]
+fn verify_names_a_cart_panic_with_its_clock() {
+    let o = bt(&[
+        "verify",
+        "panic",
+        "--arg",
+        "panic_in=update",
+        "--arg",
+        "panic_at=100",
+        "--seconds",
+        "3",
+        "--threads",
+        "1",
+    ]);
+    let err = stderr(&o);
+    assert!(!o.status.success());
+    assert!(
+        err.contains(
+            "cart 'panic': under constant:16.667: cart panicked in update at tick 100: \
+             asked to panic in update at tick 100 (carts/gallery/src/panic.rs:"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("host ticks"), "{err}");
+    assert!(stdout(&o).is_empty() || !stdout(&o).contains("every clock"));
+}
+
+#[test]
+fn a_hash_no_run_can_reach_is_refused() {
+    let info = bt_runtime::replay::ReplayInfo {
+        cart: "hello".to_string(),
+        cart_version: None,
+        seed: 0,
+        target_fps: 60.0,
+        width: 160,
+        height: 120,
+        args: Vec::new(),
+        hash_every: 60,
+    };
+    let mut rec = bt_runtime::replay::Recorder::new();
+    for _ in 0..650 {
+        rec.record(&bt::host::TickInput::default());
+    }
+    let p = std::path::Path::new("far.btr");
+    let far = Replay::new(info.clone(), rec, vec![(60, 1), (1_000_000_000, 2)]);
+    let e = Replay::from_json(&far.to_json(), p)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("far.btr") && e.contains("tick 1000000000"),
+        "{e}"
+    );
+    let empty = Replay::new(info, bt_runtime::replay::Recorder::new(), vec![(60, 1)]);
+    let e = Replay::from_json(&empty.to_json(), p)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("0 updates"), "{e}");
+}
+
+/// Runs `read` on a thread of its own and waits a little for it: a reader that blocks (on a
+/// FIFO with no writer) fails the test instead of hanging it. The wait is a guard against a
+/// hang, not a measure: a reader that refuses the file returns in microseconds.
+fn within_a_while<T: Send + 'static>(what: &str, read: impl FnOnce() -> T + Send + 'static) -> T {
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = send.send(read());
+    });
+    receive
+        .recv_timeout(std::time::Duration::from_secs(20))
+        .unwrap_or_else(|_| panic!("{what} blocked on a FIFO"))
+}
+
+#[cfg(unix)]
+fn fifo(path: &std::path::Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+}
+
+#[cfg(unix)]
+#[test]
+fn no_reader_waits_on_a_fifo() {
+    use bt::host::ImageLoader;
+    use bt_runtime::config::manifest::{self, PaletteSource};
+    use bt_runtime::config::png_loader::PngLoader;
+    use bt_runtime::host::keymap::KeyMap;
+
+    let dir = ScratchDir::new("hostile-fifo");
+    let cart = dir.join("cart");
+    std::fs::create_dir_all(&cart).unwrap();
+    fifo(&cart.join("cart.toml"));
+    for name in [
+        "config.toml",
+        "pal.hex",
+        "pal.png",
+        "keys.toml",
+        "sheet.png",
+        "tune.bt-sound",
+        "run.btr",
+    ] {
+        fifo(&dir.join(name));
+    }
+    let at = |name: &str| dir.join(name);
+    let errors: Vec<(&str, String)> = vec![
+        ("cart.toml", {
+            let c = cart.clone();
+            within_a_while("cart.toml", move || {
+                manifest::load(&c).unwrap_err().to_string()
+            })
+        }),
+        ("config.toml", {
+            let p = at("config.toml");
+            within_a_while("user config", move || {
+                manifest::load_user_config(&p).unwrap_err().to_string()
+            })
+        }),
+        ("pal.hex", {
+            let p = at("pal.hex");
+            within_a_while("palette", move || {
+                manifest::load_palette(&PaletteSource::File(p))
+                    .unwrap_err()
+                    .to_string()
+            })
+        }),
+        ("pal.png", {
+            let p = at("pal.png");
+            within_a_while("palette", move || {
+                manifest::load_palette(&PaletteSource::File(p))
+                    .unwrap_err()
+                    .to_string()
+            })
+        }),
+        ("keys.toml", {
+            let p = at("keys.toml");
+            within_a_while("key map", move || KeyMap::load(&p).unwrap_err().to_string())
+        }),
+        ("sheet.png", {
+            let p = at("sheet.png").to_str().unwrap().to_string();
+            within_a_while("sprite sheet", move || {
+                PngLoader.load(&p).unwrap_err().to_string()
+            })
+        }),
+        ("tune.bt-sound", {
+            let p = at("tune.bt-sound").to_str().unwrap().to_string();
+            within_a_while("sound file", move || {
+                PngLoader.read(&p).unwrap_err().to_string()
+            })
+        }),
+        ("run.btr", {
+            let p = at("run.btr");
+            within_a_while("replay", move || Replay::load(&p).unwrap_err().to_string())
+        }),
+    ];
+    for (name, e) in errors {
+        assert!(e.contains(name), "names the file: {e}");
+        assert!(e.contains("a FIFO, not a regular file"), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn commands_refuse_a_fifo_at_once() {
+    let dir = ScratchDir::new("hostile-fifo-cli");
+    let pipe = dir.join("pipe.btr");
+    fifo(&pipe);
+    let png = dir.join("x.png");
+    let limit = std::time::Duration::from_secs(60);
+    let input = output_within(
+        bt_command()
+            .args(["shot", "hello", "--at", "1", "--input"])
+            .arg(&pipe)
+            .arg("-o")
+            .arg(&png),
+        limit,
+    );
+    assert!(!input.status.success());
+    assert!(
+        stderr(&input).contains("pipe.btr: a FIFO, not a regular file"),
+        "{}",
+        stderr(&input)
+    );
+    let keys = output_within(bt_command().args(["keys", "--keys"]).arg(&pipe), limit);
+    assert!(!keys.status.success());
+    assert!(
+        stderr(&keys).contains("a FIFO, not a regular file"),
+        "{}",
+        stderr(&keys)
+    );
+    let config = dir.join("xdg");
+    std::fs::create_dir_all(config.join("bt")).unwrap();
+    fifo(&config.join("bt/config.toml"));
+    let user = output_within(
+        bt_command()
+            .env("XDG_CONFIG_HOME", &config)
+            .args(["shot", "hello", "--at", "1", "-o"])
+            .arg(&png),
+        limit,
+    );
+    assert!(!user.status.success());
+    assert!(
+        stderr(&user).contains("config.toml: cannot read it: a FIFO"),
+        "{}",
+        stderr(&user)
+    );
+    assert!(!png.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_asset_that_is_a_device_or_huge_is_refused_unread() {
+    use bt::host::ImageLoader;
+    use bt_runtime::config::png_loader::{PngLoader, MAX_ASSET_BYTES};
+    let dir = ScratchDir::new("hostile-zero");
+    let sheet = dir.join("sheet.png");
+    let tune = dir.join("tune.bt-sound");
+    std::os::unix::fs::symlink("/dev/zero", &sheet).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &tune).unwrap();
+    let e = PngLoader
+        .load(sheet.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("sheet.png: ") && e.contains("a character device, not a regular file"),
+        "{e}"
+    );
+    let e = PngLoader
+        .read(tune.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("tune.bt-sound: ") && e.contains("a character device"),
+        "{e}"
+    );
+    // Sparse: a size past the cap, no disk used; refused from its size, unread.
+    let huge = dir.join("huge.png");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(MAX_ASSET_BYTES + 1)
+        .unwrap();
+    let e = PngLoader
+        .load(huge.to_str().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("huge.png: ") && e.contains("over the limit of 83886080 bytes"),
+        "{e}"
+    );
+}
