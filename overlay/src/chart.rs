@@ -40,6 +40,8 @@ pub(crate) struct Sample {
     pub clamped: bool,
     pub discarded_ms: f64,
     pub severity: Severity,
+    /// Display refreshes the frame missed (0 when none, or when that is n/a).
+    pub missed: u32,
 }
 
 /// A tag with the index of the sample (frame) it belongs to.
@@ -94,6 +96,19 @@ impl Chart {
             tick,
             label: "Start".to_string(),
         });
+    }
+
+    /// Forgets every sample and tag, with no `Start` tag, counting ticks from 0: for charting
+    /// a chosen stretch of frames.
+    pub fn clear(&mut self) {
+        self.total = 0;
+        self.tags.clear();
+        self.start_tick = 0;
+    }
+
+    /// How many samples the ring holds.
+    pub fn width(&self) -> usize {
+        self.ring.len()
     }
 
     /// Samples recorded since the start.

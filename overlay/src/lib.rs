@@ -4,10 +4,14 @@
 //! update cap threw away, and how long the frame, its updates (with an `xN` suffix when several
 //! ran) and its render took. The chart area under the title shows one of three things
 //! ([`ChartMode`]): nothing; the compact band, which plots every frame's update and render times
-//! as dots, tinted when the frame ran long or dropped frames, with marks for frames that hit the
+//! as dots, tinted when the frame ran over the cart's budget, with marks for frames that hit the
 //! update cap or ran no update, and the cart's tags; or the tall chart, about half the screen,
 //! which draws every frame's delta as a bar against the budget, its update count, its costs and
-//! the tags, so timing can be read from the picture alone.
+//! the tags and the display refreshes it missed, so timing can be read from the picture alone.
+//!
+//! Two questions are kept apart: whether a frame ran over the cart's budget ([`Severity`],
+//! the tint) and how many display refreshes it missed ([`RefreshCounter`], against a
+//! [`Refresh`] source: given, measured, estimated, or n/a when tearing is allowed).
 //!
 //! Measurements are collected while the overlay is hidden, so opening it shows the recent past.
 //! Numbers are formatted into buffers that live as long as the overlay and the chart's storage is
@@ -27,8 +31,8 @@
 #![forbid(unsafe_code)]
 
 mod chart;
-mod drops;
 mod present;
+mod refresh;
 mod sound;
 mod tall;
 mod text;
@@ -39,11 +43,12 @@ use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag};
 pub use chart::{
     ChartTag, CHART_FULL_SCALE_MS, CHART_GRID_MS, CHART_HEIGHT, MAX_TAGS, TAG_TICK_LIMIT,
 };
-pub use drops::{
-    DropDetector, Severity, BACKGROUND_DELTA_MS, DROP_THRESHOLD, DROP_WARMUP, DROP_WINDOW,
-    ERROR_RATIO, WARNING_RATIO,
-};
 pub use present::{PresentRate, PRESENT_RING, PRESENT_WINDOW_MS};
+pub use refresh::{
+    estimate_refresh_hz, missed_refreshes, Refresh, RefreshCounter, Severity, BACKGROUND_DELTA_MS,
+    COMMON_REFRESH_HZ, ERROR_RATIO, MISS_THRESHOLD, REFRESH_WARMUP, REFRESH_WINDOW,
+    SHORTEST_REFRESH_MS, SNAP_TOLERANCE, WARNING_RATIO,
+};
 pub use sound::{meter_level, SoundDevice, ALERT_FRAMES, METER_FLOOR_DB, METER_WARNING};
 pub use tall::{
     COST_SCALE_MS, DELTA_SCALE_MAX_BUDGETS, DELTA_SCALE_MIN_BUDGETS, DELTA_SCALE_UNBUDGETED_MS,
@@ -101,6 +106,15 @@ pub struct FrameStats {
     pub ticks: u64,
     /// Drawing calls the cart's render made.
     pub draw_calls: u32,
+}
+
+/// A frame as [`Overlay::rechart`] takes it: its measurements and the refreshes it missed.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ChartFrame {
+    /// What the frame did.
+    pub stats: FrameStats,
+    /// Display refreshes it missed.
+    pub missed: u32,
 }
 
 /// An exponential moving average whose first sample is taken as is.
@@ -216,9 +230,9 @@ pub struct Overlay {
     render_ms: Smoothed,
     present: PresentRate,
     last: FrameStats,
-    last_dropped: u32,
+    last_missed: Option<u32>,
     last_severity: Severity,
-    drops: DropDetector,
+    refresh: RefreshCounter,
     chart: Chart,
     tall: Tall,
     cart_rows: OverlayRows,
@@ -227,6 +241,8 @@ pub struct Overlay {
     /// A message from the host for the player (a file that failed to reload), shown whether
     /// the metrics are or not; empty when there is none.
     notice: String,
+    /// What the tall chart's columns cover, when a host chose them (empty: the newest frames).
+    caption: String,
 }
 
 impl Overlay {
@@ -260,15 +276,16 @@ impl Overlay {
             render_ms: Smoothed::default(),
             present: PresentRate::new(),
             last: FrameStats::default(),
-            last_dropped: 0,
+            last_missed: Some(0),
             last_severity: Severity::Normal,
-            drops: DropDetector::new(),
+            refresh: RefreshCounter::default(),
             chart,
             tall: Tall::new(settings.width),
             cart_rows: OverlayRows::default(),
             sound: SoundRow::default(),
             line: String::with_capacity(128),
             notice: String::new(),
+            caption: String::new(),
         }
     }
 
@@ -410,8 +427,8 @@ impl Overlay {
     /// can never be compared byte for byte. In fixed-costs mode [`Overlay::record`] ignores the
     /// measured `update_ms`, `render_ms` and `frame_ms` and uses instead
     /// [`FIXED_UPDATE_MS`] per update the frame ran, [`FIXED_RENDER_MS`] for the render, and
-    /// their sum for the frame. Everything else the overlay shows (present rate, drops and
-    /// their tint, update counts, lost time, tags) already follows from the frame's delta, its
+    /// their sum for the frame. Everything else the overlay shows (present rate, missed
+    /// refreshes, tints, update counts, lost time, tags) already follows from the frame's delta, its
     /// update count and the tick counter, so with scripted deltas the whole picture is
     /// reproducible. Frames recorded before the switch keep the times they had.
     pub fn set_fixed_costs(&mut self, on: bool) {
@@ -433,8 +450,8 @@ impl Overlay {
         &mut self.colors
     }
 
-    /// Takes one frame's measurements: smooths the figures, looks for dropped frames, grades the
-    /// frame and adds it to the chart, scrolling off the oldest column when the chart is full.
+    /// Takes one frame's measurements: smooths the figures, counts the display refreshes the
+    /// frame missed, grades it against the budget and adds it to the chart, scrolling off the oldest column when the chart is full.
     /// Collected whether or not the overlay or the chart is visible.
     pub fn record(&mut self, stats: &FrameStats) {
         let (update_ms, render_ms, frame_ms) = if self.fixed_costs {
@@ -447,23 +464,69 @@ impl Overlay {
         self.update_ms.add(update_ms);
         self.render_ms.add(render_ms);
         self.present.observe(stats.delta_ms);
-        let dropped = self.drops.observe(stats.delta_ms);
-        // Graded on the time the frame was on screen (the clock's delta), not on measured CPU
-        // time, so the same clock gives the same tints on every run and every machine.
-        let severity = Severity::classify(stats.delta_ms, self.budget_ms, dropped);
-        self.chart.push(Sample {
+        let missed = self.refresh.observe(stats.delta_ms);
+        let sample = self.sample(stats, missed.unwrap_or(0));
+        self.chart.push(sample);
+        self.sound.tick();
+        self.last = *stats;
+        self.last_missed = missed;
+        self.last_severity = sample.severity;
+    }
+
+    /// What the chart keeps of a frame.
+    fn sample(&self, stats: &FrameStats, missed: u32) -> Sample {
+        let (update_ms, render_ms) = if self.fixed_costs {
+            (f64::from(stats.updates) * FIXED_UPDATE_MS, FIXED_RENDER_MS)
+        } else {
+            (stats.update_ms, stats.render_ms)
+        };
+        Sample {
             delta_ms: stats.delta_ms,
             update_ms,
             render_ms,
             updates: stats.updates,
             clamped: stats.clamped,
             discarded_ms: stats.discarded_ms,
-            severity,
-        });
-        self.sound.tick();
-        self.last = *stats;
-        self.last_dropped = dropped;
-        self.last_severity = severity;
+            // Graded on the time the frame was on screen (the clock's delta), not on measured
+            // CPU time, so the same clock gives the same tints on every run and every machine;
+            // and on the budget alone, so the display's rate never turns a frame on budget
+            // into a fault.
+            severity: Severity::classify(stats.delta_ms, self.budget_ms),
+            missed,
+        }
+    }
+
+    /// How many frames the chart shows in its current mode: the display's width for the
+    /// band, less the gutter for the tall chart.
+    pub fn chart_columns(&self) -> usize {
+        match self.chart_mode {
+            ChartMode::Tall => tall::columns(self.chart.width() as i32) as usize,
+            ChartMode::Off | ChartMode::Compact => self.chart.width(),
+        }
+    }
+
+    /// Charts `frames` (oldest first) in place of the frames recorded, with `tags` (each with
+    /// the index in `frames` of the frame it belongs to); the smoothed figures, the refresh
+    /// count and the last frame are left as they were. For a host that charts a chosen stretch
+    /// of a run, or a whole run with each frame standing for a bucket of them. Beyond the
+    /// chart's width, the last frames are kept.
+    pub fn rechart(&mut self, frames: &[ChartFrame], tags: &[(usize, Tag)]) {
+        self.chart.clear();
+        let mut tags = tags.iter().peekable();
+        for (i, frame) in frames.iter().enumerate() {
+            while let Some((_, tag)) = tags.next_if(|(at, _)| *at <= i) {
+                self.chart.add_tag(tag.clone());
+            }
+            let sample = self.sample(&frame.stats, frame.missed);
+            self.chart.push(sample);
+        }
+    }
+
+    /// Writes `text` on the tall chart's legend row, on the right: what its columns cover
+    /// (`frames 0-1938, 7 a column`). Empty (the default) writes nothing.
+    pub fn set_chart_caption(&mut self, text: &str) {
+        self.caption.clear();
+        self.caption.push_str(text);
     }
 
     /// Takes the synthesiser's meter (the engine hands it over before each drawing). The sound
@@ -490,9 +553,21 @@ impl Overlay {
         &self.last
     }
 
-    /// How many frames the last recorded frame dropped (0 when none), by [`DropDetector`].
-    pub fn last_dropped(&self) -> u32 {
-        self.last_dropped
+    /// How many display refreshes the last recorded frame missed (see [`RefreshCounter`]), or
+    /// `None` when the refresh source is [`Refresh::Tearing`] (n/a).
+    pub fn last_missed_refreshes(&self) -> Option<u32> {
+        self.last_missed
+    }
+
+    /// Counts missed refreshes against `source` from now on (the default is
+    /// [`Refresh::Rolling`]). A host that knows its display's rate gives it here.
+    pub fn set_refresh(&mut self, source: Refresh) {
+        self.refresh = RefreshCounter::new(source);
+    }
+
+    /// What missed refreshes are counted against: the source and the rate in use now.
+    pub fn refresh(&self) -> (Refresh, Option<f64>) {
+        (self.refresh.source(), self.refresh.refresh_hz())
     }
 
     /// How the last recorded frame was graded (see [`Severity::classify`]).
@@ -607,7 +682,7 @@ impl Overlay {
         segments(fb, right, 0, line, c.text, c.gap);
         if let Some((top, height)) = layout.chart {
             if self.chart_mode == ChartMode::Tall {
-                tall.draw(fb, chart, top, height, self.budget_ms, &c);
+                tall.draw(fb, chart, top, height, self.budget_ms, &self.caption, &c);
             } else {
                 chart.draw(fb, top, height, self.budget_ms, &c);
             }

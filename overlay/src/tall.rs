@@ -1,15 +1,18 @@
 //! The tall chart: about half the screen of per-frame columns, to read timing from the picture.
 //!
 //! Top to bottom: one or two lanes of tag labels, the frame's delta from the clock as a bar
-//! against the budget and twice the budget, a strip coloured by the updates the frame ran (with
-//! a notch under frames the update cap clamped), the update and render costs stacked on their own
-//! scale, and a legend. A gutter on the left holds each panel's top value. Each column is one
-//! frame, the newest on the right, drawn from the same samples as the compact band.
+//! against the budget and twice the budget (a bar past the scale's top is broken and, where
+//! there is room, carries its value: `418ms`), a strip coloured by the updates the frame ran
+//! (with a notch under frames the update cap clamped), a strip marking the frames that missed
+//! display refreshes, the update and render costs stacked on their own scale, and a legend
+//! (with, on its right, what the columns cover when a host chose them). A gutter on the left
+//! holds each panel's top value. Each column is one frame, the newest on the right, drawn from
+//! the same samples as the compact band.
 //!
 //! Colours come from [`OverlayColors`]: bars `text` (warning and error frames `warning` and
 //! `error`, as the band's dots), counts `zero_update` / `update_dot` / `warning` / `error` for
-//! 0 / 1 / 2 / 3+ updates, costs `update_dot` and `render_dot`, the cap `clamp`, lines `grid`,
-//! tags `tag`. No fixed palette index is needed.
+//! 0 / 1 / 2 / 3+ updates, costs `update_dot` and `render_dot`, the cap `clamp`, one missed
+//! refresh `warning` and more `error`, lines `grid`, tags `tag`. No fixed palette index is needed.
 
 use bt::{Framebuffer, Rect, GLYPH_ADVANCE};
 
@@ -45,6 +48,10 @@ const NUMBER_ROWS: i32 = 9;
 const COUNT_ROWS: i32 = 4;
 /// Rows of the notch under a clamped frame's count.
 const NOTCH_ROWS: i32 = 2;
+/// Rows of the missed-refresh strip.
+const MISS_ROWS: i32 = 2;
+/// Value labels kept for bars past the scale, the longest first.
+const MAX_OVER_LABELS: usize = 12;
 /// A tag's label starts this many pixels right of its line.
 const LABEL_INSET: i32 = 2;
 /// From this chart height two lanes of tag labels are used, below it one ...
@@ -76,9 +83,10 @@ pub(crate) struct TallLayout {
     /// The delta bars' panel.
     pub bars_top: i32,
     pub bars_height: i32,
-    /// The update-count strip and the notch rows under it.
+    /// The update-count strip, the notch rows under it and the missed-refresh strip.
     pub count_top: i32,
     pub notch_top: i32,
+    pub miss_top: i32,
     /// The cost panel.
     pub cost_top: i32,
     pub cost_height: i32,
@@ -98,8 +106,8 @@ impl TallLayout {
         let legend = height >= LEGEND_FROM;
         let lane_rows = lanes * (TEXT_ROWS + 1);
         let legend_rows = if legend { TEXT_ROWS + 1 } else { 0 };
-        // A gap row, the counts, the notch and a gap row.
-        let strip_rows = 1 + COUNT_ROWS + NOTCH_ROWS + 1;
+        // A gap row, the counts, the notch, the missed refreshes and a gap row.
+        let strip_rows = 1 + COUNT_ROWS + NOTCH_ROWS + MISS_ROWS + 1;
         let rest = (height - lane_rows - legend_rows - strip_rows).max(0);
         // Two thirds for the deltas, which carry the story; a third for the costs.
         let bars_height = (rest * 2 + 1) / 3;
@@ -107,7 +115,8 @@ impl TallLayout {
         let bars_top = top + lane_rows;
         let count_top = bars_top + bars_height + 1;
         let notch_top = count_top + COUNT_ROWS;
-        let cost_top = notch_top + NOTCH_ROWS + 1;
+        let miss_top = notch_top + NOTCH_ROWS;
+        let cost_top = miss_top + MISS_ROWS + 1;
         TallLayout {
             data_x: TALL_GUTTER,
             columns: columns(width) as i32,
@@ -117,6 +126,7 @@ impl TallLayout {
             bars_height,
             count_top,
             notch_top,
+            miss_top,
             cost_top,
             cost_height,
             legend_top: legend.then_some(cost_top + cost_height + 1),
@@ -170,6 +180,9 @@ impl TagLabel {
 pub(crate) struct Tall {
     labels: Vec<TagLabel>,
     lost: Vec<Rect>,
+    /// The value labels of bars past the scale, as drawn, and the columns that want one.
+    over: Vec<Rect>,
+    over_columns: Vec<usize>,
     /// Each column as it is drawn, left to right.
     columns: Vec<Column>,
     /// The open levels of [`fill_histogram`].
@@ -179,7 +192,8 @@ pub(crate) struct Tall {
 /// One frame's column as drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Column {
-    /// Rows of its delta bar, and their colour.
+    /// The frame's delta, and the rows of its bar and their colour.
+    delta_ms: f64,
     bar_rows: i32,
     bar_ink: u8,
     /// Whether the delta ran past the scale's top.
@@ -188,6 +202,7 @@ struct Column {
     count_ink: u8,
     clamped: bool,
     discarded_ms: f64,
+    missed: u32,
     /// Rows of the update cost, and of the update and render costs together.
     update_rows: i32,
     cost_rows: i32,
@@ -199,6 +214,8 @@ impl Tall {
         Tall {
             labels: Vec::with_capacity(MAX_TAGS),
             lost: Vec::with_capacity(MAX_LOST_LABELS),
+            over: Vec::with_capacity(MAX_OVER_LABELS),
+            over_columns: Vec::with_capacity(width as usize),
             columns: Vec::with_capacity(width as usize),
             levels: Vec::with_capacity(width as usize),
         }
@@ -216,8 +233,16 @@ impl Tall {
         &self.lost
     }
 
+    /// The value labels of bars past the scale drawn by the last [`Tall::draw`].
+    #[cfg(test)]
+    pub fn over_labels(&self) -> &[Rect] {
+        &self.over
+    }
+
     /// Draws the chart at `top`, `height` rows tall, across the framebuffer, from `chart`'s
-    /// samples and tags, against a frame budget of `budget_ms`.
+    /// samples and tags, against a frame budget of `budget_ms`, with `caption` on the legend's
+    /// row.
+    #[allow(clippy::too_many_arguments)]
     pub fn draw(
         &mut self,
         fb: &mut Framebuffer,
@@ -225,6 +250,7 @@ impl Tall {
         top: i32,
         height: i32,
         budget_ms: f64,
+        caption: &str,
         c: &OverlayColors,
     ) {
         let width = fb.width() as i32;
@@ -233,6 +259,7 @@ impl Tall {
         fb.draw_rect_fill(Rect::new(0, top + height, width, 1), c.gap);
         self.labels.clear();
         self.lost.clear();
+        self.over.clear();
         if l.columns == 0 || l.bars_height == 0 {
             return;
         }
@@ -279,12 +306,14 @@ impl Tall {
             let (update_rows, render_rows) =
                 stacked_rows(s.update_ms, s.render_ms, cost_top, l.cost_height);
             self.columns.push(Column {
+                delta_ms: s.delta_ms,
                 bar_rows: rows_for(s.delta_ms, delta_top, l.bars_height),
                 bar_ink: delta_ink(s.severity, c),
                 over: s.delta_ms > delta_top,
                 count_ink: count_ink(s.updates, c),
                 clamped: s.clamped,
                 discarded_ms: s.discarded_ms,
+                missed: s.missed,
                 update_rows,
                 cost_rows: update_rows + render_rows,
             });
@@ -309,6 +338,12 @@ impl Tall {
             .iter()
             .map(|col| (if col.clamped { NOTCH_ROWS } else { 0 }, c.clamp));
         fill_histogram(fb, levels, x0, l.notch_top + NOTCH_ROWS, notches);
+        let misses = columns.iter().map(|col| match col.missed {
+            0 => (0, c.bar),
+            1 => (MISS_ROWS, c.warning),
+            _ => (MISS_ROWS, c.error),
+        });
+        fill_histogram(fb, levels, x0, l.miss_top + MISS_ROWS, misses);
         // The render cost stacked on the update cost: the whole stack in the render colour,
         // then the update cost over its foot.
         let stacks = columns.iter().map(|col| (col.cost_rows, c.render_dot));
@@ -367,9 +402,65 @@ impl Tall {
         );
 
         self.draw_lost(fb, &l, c);
+        self.draw_over(fb, &l, c);
         self.draw_labels(fb, chart, c);
         if let Some(y) = l.legend_top {
-            legend(fb, y, width, c);
+            legend(fb, y, width, caption, c);
+        }
+    }
+
+    /// Writes the value of each bar past the scale's top (`418ms`), longest first, right of
+    /// the bar (or else left of it), below the lost-time labels or else level with them, where
+    /// it covers no bar and no other label. Bars with no room keep only their break.
+    fn draw_over(&mut self, fb: &mut Framebuffer, l: &TallLayout, c: &OverlayColors) {
+        let clear_rows = NUMBER_ROWS + 1;
+        if l.bars_height < 2 * clear_rows + 2 {
+            return;
+        }
+        let Tall {
+            columns,
+            over_columns,
+            over,
+            lost,
+            ..
+        } = self;
+        over_columns.clear();
+        over_columns.extend((0..columns.len()).filter(|&i| columns[i].over));
+        over_columns.sort_by(|&a, &b| columns[b].delta_ms.total_cmp(&columns[a].delta_ms));
+        for &i in over_columns.iter() {
+            if over.len() == MAX_OVER_LABELS {
+                break;
+            }
+            let text = SmallText::format(format_args!("{}", Short(columns[i].delta_ms)));
+            let w = text.width();
+            let x = l.data_x + i as i32;
+            let rows = [l.bars_top + clear_rows, l.bars_top];
+            let spots = rows.into_iter().flat_map(|y| [(x + 2, y), (x - 1 - w, y)]);
+            let room = |&(x0, y): &(i32, i32)| {
+                if x0 < l.data_x || x0 + w > l.right() {
+                    return false;
+                }
+                let r = Rect::new(x0, y, w, clear_rows);
+                if lost.iter().chain(over.iter()).any(|o| overlaps(o, &r)) {
+                    return false;
+                }
+                // Rows from the label's top down to the bars' bottom that must stay clear.
+                let need = l.bars_bottom() - y;
+                (x0..x0 + w).all(|x| {
+                    columns
+                        .get((x - l.data_x) as usize)
+                        .is_none_or(|col| col.bar_rows <= need - clear_rows)
+                })
+            };
+            if let Some((x0, y)) = spots.into_iter().find(room) {
+                let r = Rect::new(x0, y, w, NUMBER_ROWS);
+                fb.draw_rect_fill(r, c.bar);
+                let saved = fb.clip();
+                fb.clip_set(r);
+                fb.system_print(x0, y - FONT_TOP, c.text, text.as_str());
+                fb.clip_set(saved);
+                over.push(r);
+            }
         }
     }
 
@@ -720,6 +811,7 @@ enum Key {
     Render,
     Count(u32),
     Clamp,
+    Miss,
 }
 
 /// The legend, word by word; the short one when the long does not fit.
@@ -743,6 +835,8 @@ const LEGEND: &[(&str, Key)] = &[
     ("3+", Key::Count(3)),
     (" updates  ", Key::Text),
     ("cap", Key::Clamp),
+    ("  ", Key::Text),
+    ("miss", Key::Miss),
 ];
 const LEGEND_SHORT: &[(&str, Key)] = &[
     ("delta", Key::Delta(Severity::Normal)),
@@ -758,20 +852,32 @@ const LEGEND_SHORT: &[(&str, Key)] = &[
     ("2", Key::Count(2)),
     ("/", Key::Text),
     ("3+", Key::Count(3)),
+    (" ", Key::Text),
+    ("miss", Key::Miss),
 ];
 
 fn legend_width(words: &[(&str, Key)]) -> i32 {
     words.iter().map(|(w, _)| plain_width(w)).sum()
 }
 
-/// Draws the legend with its ink rows from `y`, each word in the colour it names.
-fn legend(fb: &mut Framebuffer, y: i32, width: i32, c: &OverlayColors) {
+/// Draws the legend with its ink rows from `y`, each word in the colour it names, and
+/// `caption` right-aligned after it when there is room (the short legend makes room; a caption
+/// that still does not fit is left out).
+fn legend(fb: &mut Framebuffer, y: i32, width: i32, caption: &str, c: &OverlayColors) {
     let room = width - 2 * EDGE_MARGIN;
-    let Some(words) = [LEGEND, LEGEND_SHORT]
-        .into_iter()
-        .find(|w| legend_width(w) <= room)
-    else {
-        return;
+    let caption_w = if caption.is_empty() {
+        0
+    } else {
+        plain_width(caption) + 2 * GLYPH_ADVANCE
+    };
+    let fits = |w: &&[(&str, Key)]| legend_width(w) <= room;
+    let with_caption = |w: &&[(&str, Key)]| legend_width(w) + caption_w <= room;
+    let (words, show_caption) = match [LEGEND, LEGEND_SHORT].into_iter().find(with_caption) {
+        Some(words) => (words, caption_w > 0),
+        None => match [LEGEND, LEGEND_SHORT].into_iter().find(fits) {
+            Some(words) => (words, false),
+            None => return,
+        },
     };
     let saved = fb.clip();
     fb.clip_set(Rect::new(0, y, width, TEXT_ROWS));
@@ -784,9 +890,14 @@ fn legend(fb: &mut Framebuffer, y: i32, width: i32, c: &OverlayColors) {
             Key::Render => c.render_dot,
             Key::Count(n) => count_ink(n, c),
             Key::Clamp => c.clamp,
+            Key::Miss => c.warning,
         };
         fb.system_print(x, y - FONT_TOP, ink, word);
         x += plain_width(word);
+    }
+    if show_caption {
+        let x = width - EDGE_MARGIN - plain_width(caption);
+        fb.system_print(x, y - FONT_TOP, c.text, caption);
     }
     fb.clip_set(saved);
 }

@@ -344,7 +344,7 @@ fn the_newest_frame_is_on_the_right_once_the_band_is_full() {
 }
 
 #[test]
-fn long_frames_and_drops_tint_both_dots() {
+fn long_frames_tint_both_dots() {
     let mut o = visible(true);
     for _ in 0..40 {
         o.record(&steady());
@@ -364,7 +364,8 @@ fn long_frames_and_drops_tint_both_dots() {
         });
         assert_eq!(o.last_severity(), severity, "delta {delta_ms}");
     }
-    // On a 144 Hz display a dropped frame is still within a 60 fps budget: drops alone grade.
+    // On a 144 Hz display a frame that missed refreshes is still within a 60 fps budget: the
+    // grade is the budget's alone, the missed refreshes are counted apart.
     let mut fast = visible(true);
     for _ in 0..40 {
         fast.record(&FrameStats {
@@ -372,12 +373,22 @@ fn long_frames_and_drops_tint_both_dots() {
             ..steady()
         });
     }
-    for (delta_ms, severity) in [(13.8, Severity::Warning), (20.7, Severity::Error)] {
+    let fast_frames = [
+        (13.8, Severity::Normal, 1),
+        (16.7, Severity::Normal, 1),
+        (20.7, Severity::Warning, 2),
+    ];
+    for (delta_ms, severity, missed) in fast_frames {
         fast.record(&FrameStats {
             delta_ms,
             ..steady()
         });
         assert_eq!(fast.last_severity(), severity, "delta {delta_ms}");
+        assert_eq!(
+            fast.last_missed_refreshes(),
+            Some(missed),
+            "delta {delta_ms}"
+        );
     }
     let fb = drawn(&mut o);
     let c = *o.colors();
@@ -390,28 +401,36 @@ fn long_frames_and_drops_tint_both_dots() {
 }
 
 #[test]
-fn dropped_frames_are_counted_against_the_shortest_recent_delta() {
+fn missed_refreshes_are_counted_against_the_estimated_refresh() {
     let mut o = visible(false);
-    for _ in 0..DROP_WARMUP {
+    for _ in 0..REFRESH_WARMUP {
         o.record(&steady());
-        assert_eq!(o.last_dropped(), 0);
+        assert_eq!(o.last_missed_refreshes(), Some(0));
     }
     o.record(&FrameStats {
         delta_ms: 48.0,
         ..steady()
     });
-    assert_eq!(o.last_dropped(), 2);
+    assert_eq!(o.last_missed_refreshes(), Some(2));
     assert_eq!(o.last_severity(), Severity::Error);
     o.record(&FrameStats {
         delta_ms: 1500.0,
         ..steady()
     });
-    assert_eq!(o.last_dropped(), 0, "a background pause is not a drop");
+    assert_eq!(
+        o.last_missed_refreshes(),
+        Some(0),
+        "a background pause misses nothing"
+    );
     assert_eq!(
         o.last_severity(),
         Severity::Error,
         "but it was on screen far past the budget"
     );
+    o.set_refresh(Refresh::Tearing);
+    o.record(&steady());
+    assert_eq!(o.last_missed_refreshes(), None, "n/a with tearing");
+    assert_eq!(o.refresh(), (Refresh::Tearing, None));
 }
 
 #[test]

@@ -250,9 +250,13 @@ pub enum FormatArg {
     Csv,
     /// A JSON array of objects.
     Json,
-    /// Chrome Trace Event JSON, for Perfetto (ui.perfetto.dev) or chrome://tracing: frames as
-    /// slices with their updates and render nested inside, clamps, drops and tags as events.
+    /// Chrome Trace Event JSON, for Perfetto (ui.perfetto.dev), speedscope or
+    /// chrome://tracing: frames as slices with their updates and render nested inside, counter
+    /// tracks, and clamps, missed refreshes and tags as events.
     Chrome,
+    /// The run's summary as one JSON object: percentiles, 1% and 0.1% lows, stutters, frames
+    /// per second over the run, missed refreshes.
+    Summary,
 }
 
 /// Options every command that runs a cart shares.
@@ -455,7 +459,7 @@ pub struct NewArgs {
     pub path: Option<PathBuf>,
 }
 
-/// How `trace` and `diagnose` simulate the host: a clock, and host ticks at a rate.
+/// How `trace` and `diagnose` simulate the host: a clock, and host ticks at a display's rate.
 #[derive(Debug, clap::Args)]
 pub struct SimArgs {
     #[arg(long, value_parser = clock_spec, help = clock_help())]
@@ -468,24 +472,33 @@ pub struct SimArgs {
             "Host ticks to simulate (a paced clock may turn some of them into no frame)",
             0,
             MAX_HOST_TICKS,
-            ""
+            "[default for a capture clock: the capture's length; needed for the others]"
         )
     )]
-    pub frames: u64,
+    pub frames: Option<u64>,
     #[arg(
         long,
-        default_value_t = 60.0,
+        visible_alias = "host-hz",
         value_parser = |s: &str| float_in(s, MIN_HOST_HZ, MAX_HOST_HZ),
         allow_negative_numbers = true,
         help = in_range(
-            "Host ticks per second of simulated host time; the first tick is at 0 ms",
+            "The simulated display's refresh rate: the host ticks at it (the first tick at \
+             0 ms), and missed refreshes are counted against it",
             MIN_HOST_HZ,
             MAX_HOST_HZ,
-            ""
+            "[default: ticks at 60; refreshes counted against 60 for the wall and paced \
+             clocks, a capture's own display timing or an estimate for the others]"
         )
     )]
-    pub host_hz: f64,
+    pub refresh_hz: Option<f64>,
+    /// Play a capture clock again from its start when --frames runs past its end (without
+    /// it, that is an error).
+    #[arg(long = "loop")]
+    pub looped: bool,
 }
+
+/// The host rate of a headless run when `--refresh-hz` is not given.
+pub const DEFAULT_HOST_HZ: f64 = 60.0;
 
 #[derive(Debug, clap::Args)]
 pub struct TraceArgs {
@@ -526,12 +539,43 @@ pub struct DiagnoseArgs {
     #[arg(long, value_parser = csv_output)]
     pub csv: Option<PathBuf>,
     /// Also write a report to this HTML file: the summary and plots of frame time, cost and
-    /// updates per frame, with clamps, drops and tags marked (one file, no network needed).
+    /// updates per frame, with clamps, missed refreshes and tags marked (one file, no network
+    /// needed).
     #[arg(long, value_name = "FILE.html", value_parser = html_output)]
     pub report: Option<PathBuf>,
-    /// The PNG file to write ('-' for stdout).
+    /// The PNG file to write ('-' for stdout) [at least one of -o, --csv and --report].
     #[arg(short, long, value_parser = png_output)]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
+    /// With --chart tall: the first frame charted, as a frame number (1200) or seconds on the
+    /// clock's timeline (12.5s) [default: the window around the longest frame].
+    #[arg(long, value_name = "FRAME|SECONDSs", value_parser = chart_point)]
+    pub from: Option<ChartPoint>,
+    /// With --chart tall: the last frame charted, as --from [default: a chart's width on].
+    #[arg(long, value_name = "FRAME|SECONDSs", value_parser = chart_point)]
+    pub to: Option<ChartPoint>,
+    /// With --chart tall: chart the whole run, each column the worst frame of its share of the
+    /// frames, so no stall is lost.
+    #[arg(long, conflicts_with_all = ["from", "to"])]
+    pub whole: bool,
+}
+
+/// A place in a run for `--from` and `--to`: a frame number, or seconds on the clock's
+/// timeline.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ChartPoint {
+    /// A frame, from 0.
+    Frame(u64),
+    /// Seconds from the run's start.
+    Seconds(f64),
+}
+
+fn chart_point(s: &str) -> Result<ChartPoint, String> {
+    match s.trim().strip_suffix('s') {
+        Some(seconds) => seconds_arg(seconds).map(ChartPoint::Seconds),
+        None => whole_in(s, 0, MAX_HOST_TICKS)
+            .map(ChartPoint::Frame)
+            .map_err(|e| format!("{e} (give a frame number, or seconds ending in 's')")),
+    }
 }
 
 /// The most host ticks `bt trace` and `bt diagnose` simulate: hours of work, and few enough

@@ -3,8 +3,10 @@
 //! The engine asks its one clock for a delta on every host tick. All times are milliseconds.
 //! [`WallClock`] and [`PacedClock`] read the host's timestamp; [`ConstantClock`],
 //! [`SequenceClock`] and [`JitterClock`] ignore it, so they give the same run whether the engine
-//! is driven by a real window or stepped synchronously in a test.
+//! is driven by a real window or stepped synchronously in a test, as does
+//! [`capture::CaptureClock`], which plays a real run's frame times from a capture file.
 
+pub mod capture;
 /// Clocks as the command line names them (`paced:60`, `sequence:16,16,50`).
 pub mod spec;
 

@@ -7,12 +7,16 @@
 //! | `constant:ms` | [`ConstantClock`] |
 //! | `sequence:ms,ms,...` | [`SequenceClock`] |
 //! | `jitter:min_ms:max_ms:seed` | [`JitterClock`] |
+//! | `capture:FILE[#SELECTOR]` | a [`CaptureClock`](crate::clock::capture::CaptureClock) playing a frame-time capture (read when the spec is parsed) |
 
+use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use bt::{MAX_TARGET_FPS, MIN_TARGET_FPS};
 use thiserror::Error;
 
+use crate::clock::capture::{Capture, CaptureError};
 use crate::clock::{
     Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,
     WallClock,
@@ -39,7 +43,7 @@ const SPEC_CHARS: usize = 80;
 #[non_exhaustive]
 pub enum SpecError {
     /// The kind before the first `:` is not one BT knows.
-    #[error("clock spec '{spec}': unknown clock '{kind}' (expected wall, paced, constant, sequence or jitter)")]
+    #[error("clock spec '{spec}': unknown clock '{kind}' (expected wall, paced, constant, sequence, jitter or capture)")]
     UnknownKind {
         /// The whole spec.
         spec: String,
@@ -78,6 +82,9 @@ pub enum SpecError {
         /// The largest, written short.
         max: String,
     },
+    /// A `capture:` file that could not be read; the message names the file, line and column.
+    #[error("{0}")]
+    Capture(CaptureError),
     /// The numbers parse but the clock refuses them.
     #[error("clock spec '{spec}': {source}")]
     Clock {
@@ -101,6 +108,14 @@ pub enum ClockSpec {
     Sequence(Vec<f64>),
     /// `jitter:min_ms:max_ms:seed`.
     Jitter(f64, f64, f64),
+    /// `capture:FILE[#SELECTOR]`: the capture, read once, and whether it starts over at its
+    /// end (the command line's `--loop`) or delivers no more frames.
+    Capture {
+        /// The frames to play.
+        capture: Arc<Capture>,
+        /// Whether to start over at the end.
+        looped: bool,
+    },
 }
 
 impl ClockSpec {
@@ -121,6 +136,7 @@ impl ClockSpec {
             ClockSpec::Constant(ms) => Box::new(ConstantClock::new(*ms)?),
             ClockSpec::Sequence(steps) => Box::new(SequenceClock::new(steps.clone())?),
             ClockSpec::Jitter(min, max, seed) => Box::new(JitterClock::new(*min, *max, *seed)?),
+            ClockSpec::Capture { capture, looped } => Box::new(capture.clock(*looped)),
         })
     }
 }
@@ -128,7 +144,20 @@ impl ClockSpec {
 impl FromStr for ClockSpec {
     type Err = SpecError;
 
+    /// Parses a spec. A `capture:` spec reads its file now: `capture:FILE`, or
+    /// `capture:FILE#SELECTOR` when no file is named the whole of `FILE#SELECTOR`.
     fn from_str(spec: &str) -> Result<ClockSpec, SpecError> {
+        if let Some(rest) = spec.strip_prefix("capture:") {
+            let (file, selector) = match rest.rsplit_once('#') {
+                Some((file, selector)) if !Path::new(rest).exists() => (file, Some(selector)),
+                _ => (rest, None),
+            };
+            let capture = Capture::load(Path::new(file), selector).map_err(SpecError::Capture)?;
+            return Ok(ClockSpec::Capture {
+                capture: Arc::new(capture),
+                looped: false,
+            });
+        }
         let quoted = excerpt_chars(spec, SPEC_CHARS);
         let mut parts = spec.split(':');
         let kind = parts.next().unwrap_or_default();
@@ -258,7 +287,7 @@ mod tests {
     fn errors_quote_the_spec_and_the_bad_part() {
         assert_eq!(
             err("tick:5"),
-            "clock spec 'tick:5': unknown clock 'tick' (expected wall, paced, constant, sequence or jitter)"
+            "clock spec 'tick:5': unknown clock 'tick' (expected wall, paced, constant, sequence, jitter or capture)"
         );
         assert_eq!(
             err("constant"),

@@ -314,11 +314,15 @@ impl Host {
         let report = self.engine.run(now_ms);
         self.show_panic();
         let report = report?;
-        let dropped = self.engine.overlay().map_or(0, |o| o.last_dropped());
+        let missed = self
+            .engine
+            .overlay()
+            .and_then(|o| o.last_missed_refreshes())
+            .unwrap_or(0);
         let tags = self.engine.last_frame_tags();
-        self.recent.record(&report, dropped, tags);
+        self.recent.record(&report, missed, tags);
         if let Some(run) = &mut self.whole_run {
-            run.record(&report, dropped, tags);
+            run.record(&report, missed, tags);
         }
         if let Some(target) = &mut self.record {
             target.frames_since_save += 1;

@@ -1,20 +1,40 @@
 //! The diagnosis report: one self-contained HTML file with the run's summary and its plots,
 //! drawn with `plotters` as inline SVG, so it opens in any browser with no network.
 //!
-//! Three plots share the time axis (seconds on the clock's timeline): the frame time against
-//! the update budget and twice it, with clamped and dropped frames marked; what the updates and
-//! the render cost; and how many updates each frame ran. The cart's tags are labelled vertical
-//! lines on all three.
+//! The plots, top to bottom, sharing the time axis (seconds on the clock's timeline):
+//!
+//! - frame time as steps (each frame a level as long as it lasted) on a logarithmic axis, so a
+//!   400 ms stall and a 30/60 oscillation in the 0-50 ms band are both readable, against the
+//!   update budget and twice it, with clamped frames marked;
+//! - the missed display refreshes as a strip of bars;
+//! - the game time each frame showed advancing (`(updates + change of render_alpha) × budget`)
+//!   beside the frame's delta: where they part, the picture judders;
+//! - the updates each frame ran;
+//! - what the updates and the render cost, measured on the machine that ran the cart (marked
+//!   so when the frame times come from a capture);
+//! - then side by side the frame-time percentile curve, a histogram of frame times and the
+//!   frames per second over the run.
+//!
+//! The cart's tags are labelled vertical lines on the time plots. A long run is drawn with the
+//! longest frame of each pixel's worth, so no stall is lost.
 
 use std::fmt::Write as _;
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use crate::timing::timeline::{Summary, Timeline};
+use crate::timing::pacing::{histogram, percentile_curve};
+use crate::timing::timeline::{FrameRecord, FrameSource, Summary, Timeline};
 
 /// Pixels of the plot picture.
-const PLOT_SIZE: (u32, u32) = (1200, 960);
+const PLOT_SIZE: (u32, u32) = (1200, 1700);
+
+/// Frames drawn one by one at most; a longer run is drawn a bucket of frames per point, each
+/// bucket its longest frame.
+const MAX_DRAWN_FRAMES: usize = 2400;
+
+/// The histogram's range: 1 ms bins up to this, the last taking everything longer.
+const HISTOGRAM_MS: usize = 100;
 
 const FONT: &str = "sans-serif";
 
@@ -25,7 +45,8 @@ const FONT: &str = "sans-serif";
 pub fn html(timeline: &Timeline, title: &str) -> Result<String, String> {
     let budget_ms = timeline.budget_ms();
     let summary = timeline.summary();
-    let svg = plots(timeline, budget_ms).map_err(|e| format!("drawing the report's plots: {e}"))?;
+    let svg = plots(timeline, &summary, budget_ms)
+        .map_err(|e| format!("drawing the report's plots: {e}"))?;
     let mut page = String::new();
     let _ = write!(
         page,
@@ -36,12 +57,16 @@ pub fn html(timeline: &Timeline, title: &str) -> Result<String, String> {
          <body>\n<h1>{t}: timing report</h1>\n",
         t = escape(title)
     );
-    page.push_str(&summary_table(&summary, budget_ms));
+    page.push_str(&summary_table(timeline, &summary, budget_ms));
     page.push_str(&svg);
     page.push_str(
-        "\n<p>Frame time is each frame's delta from the clock. Budget: one update's time; \
-         orange crosses: frames the 8-update cap clamped (the time past it is thrown away); \
-         red rings: dropped frames; purple lines: the cart's tags.</p>\n</body></html>\n",
+        "\n<p>Frame time is each frame's delta from the clock (or the capture). Budget: one \
+         update's time; orange crosses: frames the 8-update cap clamped (the time past it is \
+         thrown away); red bars: display refreshes a frame missed, counted as \
+         round(delta / refresh period) - 1 once the delta passes 1.5 periods; purple lines: \
+         the cart's tags. 1% low (average) is 1000 / the mean of the worst 1% of frame times \
+         (CapFrameX's \"1% low\"); 1% low (percentile) is 1000 / the frame time 1% from the \
+         longest (MangoHud's \"1% low\", CapFrameX's \"P1\").</p>\n</body></html>\n",
     );
     Ok(page)
 }
@@ -53,11 +78,14 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn summary_table(s: &Summary, budget_ms: f64) -> String {
+fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
     let mut t = String::from("<table>\n");
     let mut row = |k: &str, v: String| {
         let _ = writeln!(t, "<tr><th>{k}</th><td>{}</td></tr>", escape(&v));
     };
+    if let FrameSource::Capture { name, .. } = timeline.source() {
+        row("frame times from", name.clone());
+    }
     row(
         "frames",
         format!("{} over {:.2} s", s.frames, s.span_ms / 1000.0),
@@ -71,12 +99,42 @@ fn summary_table(s: &Summary, budget_ms: f64) -> String {
             s.p50_ms, s.p95_ms, s.p99_ms, s.max_ms
         ),
     );
+    row(
+        "1% low: average / percentile",
+        format!(
+            "{:.1} / {:.1} fps",
+            s.low_1.average_fps, s.low_1.percentile_fps
+        ),
+    );
+    row(
+        "0.1% low: average / percentile",
+        format!(
+            "{:.1} / {:.1} fps",
+            s.low_01.average_fps, s.low_01.percentile_fps
+        ),
+    );
+    row(
+        "stutters: over 2x median / 33.3 / 50 / 100 ms",
+        format!(
+            "{} / {} / {} / {}",
+            s.stutters.over_twice_median,
+            s.stutters.over_ms[0],
+            s.stutters.over_ms[1],
+            s.stutters.over_ms[2]
+        ),
+    );
+    row("missed refreshes", s.missed_text());
+    if let Some(n) = s.not_displayed {
+        row(
+            "presents never displayed (the capture's Dropped)",
+            n.to_string(),
+        );
+    }
     row("frames by updates run", s.update_counts().join(", "));
     row(
         "clamped frames",
         format!("{} ({:.1} ms thrown away)", s.clamped, s.discarded_ms),
     );
-    row("dropped frames", s.dropped.to_string());
     for (i, (frame, ms, tick, tag)) in s.worst.iter().enumerate() {
         let tag = tag
             .as_ref()
@@ -93,66 +151,123 @@ fn summary_table(s: &Summary, budget_ms: f64) -> String {
 
 type Plot<'a> = ChartContext<'a, SVGBackend<'a>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
-/// Vertical tag lines with their labels near the top of `chart`.
-fn draw_tags(
-    chart: &mut Plot<'_>,
+type Boxed = Box<dyn std::error::Error>;
+
+/// Vertical tag lines with their labels near the top of a chart whose values run from `bottom`
+/// to `top`.
+fn draw_tags<Y>(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<RangedCoordf64, Y>>,
     timeline: &Timeline,
-    top: f64,
-) -> Result<(), Box<dyn std::error::Error>> {
+    (bottom, top): (f64, f64),
+    label_at: impl Fn(usize) -> f64,
+) -> Result<(), Boxed>
+where
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
     let tag_color = RGBColor(126, 37, 83);
     for (i, tag) in timeline.tags().enumerate() {
         let x = tag.at_ms / 1000.0;
         chart.draw_series(std::iter::once(PathElement::new(
-            vec![(x, 0.0), (x, top)],
+            vec![(x, bottom), (x, top)],
             tag_color.stroke_width(1),
         )))?;
-        // Alternate label heights so neighbouring tags do not write over each other.
-        let y = top * if i % 2 == 0 { 0.97 } else { 0.88 };
         chart.draw_series(std::iter::once(Text::new(
             crate::quote::excerpt(&tag.label),
-            (x, y),
+            (x, label_at(i)),
             (FONT, 12).into_font().color(&tag_color),
         )))?;
     }
     Ok(())
 }
 
-fn plots(timeline: &Timeline, budget_ms: f64) -> Result<String, Box<dyn std::error::Error>> {
-    let frames: Vec<_> = timeline.frames().copied().collect();
-    let span_s = frames
-        .last()
-        .map_or(1.0, |f| (f.start_ms + f.stats.delta_ms) / 1000.0)
-        .max(1e-3);
+/// The frames to draw: every one, or for a long run the longest of each bucket (with the
+/// bucket's missed refreshes added up, and clamped when any of it was).
+fn drawn_frames(frames: &[FrameRecord]) -> Vec<(FrameRecord, f64)> {
+    let per = frames.len().div_ceil(MAX_DRAWN_FRAMES).max(1);
+    frames
+        .chunks(per)
+        .map(|bucket| {
+            let worst = *bucket
+                .iter()
+                .max_by(|a, b| a.stats.delta_ms.total_cmp(&b.stats.delta_ms))
+                .expect("chunks are never empty");
+            let mut r = worst;
+            r.start_ms = bucket[0].start_ms;
+            r.missed = bucket.iter().map(|f| f.missed).sum();
+            r.stats.clamped = bucket.iter().any(|f| f.stats.clamped);
+            let last = bucket[bucket.len() - 1];
+            (r, last.start_ms + last.stats.delta_ms)
+        })
+        .collect()
+}
+
+fn mesh(chart: &mut Plot<'_>, x: &str, y: &str) -> Result<(), Boxed> {
+    chart.configure_mesh().x_desc(x).y_desc(y).draw()?;
+    Ok(())
+}
+
+fn legend(chart: &mut Plot<'_>) -> Result<(), Boxed> {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<String, Boxed> {
+    let all: Vec<FrameRecord> = timeline.frames().copied().collect();
+    let frames = drawn_frames(&all);
+    let span_s = frames.last().map_or(1.0, |(_, end)| end / 1000.0).max(1e-3);
+    let blue = RGBColor(41, 173, 255);
+    let red = RGBColor(255, 0, 77);
+    let orange = RGBColor(255, 108, 36);
+    let green = RGBColor(0, 228, 54);
+    let grey = RGBColor(95, 87, 79);
+    let purple = RGBColor(131, 118, 156);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, PLOT_SIZE).into_drawing_area();
         root.fill(&WHITE)?;
-        let (top, rest) = root.split_vertically(PLOT_SIZE.1 * 9 / 20);
-        let (middle, bottom) = rest.split_vertically(PLOT_SIZE.1 * 6 / 20);
+        let h = PLOT_SIZE.1;
+        let (time_area, rest) = root.split_vertically(h * 25 / 100);
+        let (miss_area, rest) = rest.split_vertically(h * 8 / 100);
+        let (game_area, rest) = rest.split_vertically(h * 17 / 100);
+        let (updates_area, rest) = rest.split_vertically(h * 11 / 100);
+        let (cost_area, bottom) = rest.split_vertically(h * 15 / 100);
 
-        // Frame time.
-        let max_delta = frames.iter().map(|f| f.stats.delta_ms).fold(0.0, f64::max);
-        let y_top = (max_delta.max(budget_ms * 2.0) * 1.1).max(1.0);
-        let mut chart = ChartBuilder::on(&top)
-            .caption("Frame time (the clock's delta)", (FONT, 18))
+        // Frame time, as steps on a log axis.
+        let max_delta = summary.max_ms.max(budget_ms * 2.0);
+        let y_top = (max_delta * 1.3).max(2.0);
+        let y_bottom = frames
+            .iter()
+            .map(|(f, _)| f.stats.delta_ms)
+            .filter(|&d| d > 0.0)
+            .fold(f64::INFINITY, f64::min)
+            .min(budget_ms)
+            .max(0.01)
+            * 0.7;
+        let mut chart = ChartBuilder::on(&time_area)
+            .caption(
+                "Frame time (the clock's delta), log scale: each frame a step as long as it lasted",
+                (FONT, 18),
+            )
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(60)
-            .build_cartesian_2d(0.0..span_s, 0.0..y_top)?;
+            .build_cartesian_2d(0.0..span_s, (y_bottom..y_top).log_scale())?;
         chart
             .configure_mesh()
             .x_desc("time (s)")
             .y_desc("ms")
             .draw()?;
-        let blue = RGBColor(41, 173, 255);
+        let steps = frames.iter().flat_map(|(f, end)| {
+            let d = f.stats.delta_ms.max(y_bottom);
+            [(f.start_ms / 1000.0, d), (end / 1000.0, d)]
+        });
         chart
-            .draw_series(LineSeries::new(
-                frames
-                    .iter()
-                    .map(|f| (f.start_ms / 1000.0, f.stats.delta_ms)),
-                blue.stroke_width(1),
-            ))?
-            .label("frame delta")
+            .draw_series(LineSeries::new(steps, blue.stroke_width(1)))?
+            .label("frame time")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], blue));
         for (ms, label, color) in [
             (budget_ms, "budget", RGBColor(0, 135, 81)),
@@ -166,58 +281,147 @@ fn plots(timeline: &Timeline, budget_ms: f64) -> Result<String, Box<dyn std::err
                 .label(label)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
         }
-        let orange = RGBColor(255, 108, 36);
         chart
             .draw_series(
                 frames
                     .iter()
-                    .filter(|f| f.stats.clamped)
-                    .map(|f| Cross::new((f.start_ms / 1000.0, f.stats.delta_ms), 5, orange)),
+                    .filter(|(f, _)| f.stats.clamped)
+                    .map(|(f, _)| Cross::new((f.start_ms / 1000.0, f.stats.delta_ms), 5, orange)),
             )?
             .label("clamped")
             .legend(move |(x, y)| Cross::new((x + 10, y), 5, orange));
-        let red = RGBColor(255, 0, 77);
-        chart
-            .draw_series(frames.iter().filter(|f| f.dropped > 0).map(|f| {
-                Circle::new(
-                    (f.start_ms / 1000.0, f.stats.delta_ms),
-                    6,
-                    red.stroke_width(2),
-                )
-            }))?
-            .label("dropped")
-            .legend(move |(x, y)| Circle::new((x + 10, y), 5, red.stroke_width(2)));
-        draw_tags(&mut chart, timeline, y_top)?;
+        draw_tags(&mut chart, timeline, (y_bottom, y_top), |i| {
+            y_top * if i % 2 == 0 { 0.9 } else { 0.6 }
+        })?;
         chart
             .configure_series_labels()
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()?;
 
-        // Update and render cost.
-        let max_cost = frames
+        // Missed refreshes, a strip of bars.
+        let max_missed = frames
             .iter()
-            .map(|f| f.stats.update_ms + f.stats.render_ms)
-            .fold(0.0, f64::max);
-        let cost_top = (max_cost * 1.15).max(0.01);
-        let mut chart = ChartBuilder::on(&middle)
-            .caption("Cost: updates and render (measured)", (FONT, 18))
+            .map(|(f, _)| f.missed)
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let miss_caption = format!("Missed display refreshes: {}", summary.missed_text());
+        let mut chart = ChartBuilder::on(&miss_area)
+            .caption(miss_caption, (FONT, 16))
+            .margin(10)
+            .x_label_area_size(20)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..span_s, 0.0..f64::from(max_missed))?;
+        chart
+            .configure_mesh()
+            .y_labels(3)
+            .x_labels(0)
+            .disable_x_mesh()
+            .draw()?;
+        chart.draw_series(frames.iter().filter(|(f, _)| f.missed > 0).map(|(f, end)| {
+            // At least a pixel wide, however short the frame.
+            let x1 = (end / 1000.0).max(f.start_ms / 1000.0 + span_s / 1100.0);
+            Rectangle::new(
+                [(f.start_ms / 1000.0, 0.0), (x1, f64::from(f.missed))],
+                red.filled(),
+            )
+        }))?;
+
+        // Game time shown advancing each frame, beside the frame's delta.
+        let mut previous_shown: Option<f64> = None;
+        let advance: Vec<(f64, f64)> = all
+            .iter()
+            .map(|f| {
+                let shown = (f.stats.ticks as f64 + f.render_alpha) * budget_ms;
+                let step = previous_shown.map_or(f.stats.delta_ms, |p| shown - p);
+                previous_shown = Some(shown);
+                (f.start_ms / 1000.0, step)
+            })
+            .collect();
+        let advance = thin_by_max(&advance);
+        let game_top = advance
+            .iter()
+            .map(|p| p.1)
+            .chain(frames.iter().map(|(f, _)| f.stats.delta_ms))
+            .fold(0.0, f64::max)
+            .clamp(1.0, 10.0 * budget_ms.max(1.0))
+            * 1.1;
+        let mut chart = ChartBuilder::on(&game_area)
+            .caption(
+                "Game time each frame showed advancing ((updates + change in render_alpha) x budget), beside the frame's delta",
+                (FONT, 16),
+            )
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(60)
-            .build_cartesian_2d(0.0..span_s, 0.0..cost_top)?;
-        chart
-            .configure_mesh()
-            .x_desc("time (s)")
-            .y_desc("ms")
-            .draw()?;
-        let green = RGBColor(0, 228, 54);
-        let grey = RGBColor(95, 87, 79);
+            .build_cartesian_2d(0.0..span_s, 0.0..game_top)?;
+        mesh(&mut chart, "time (s)", "ms")?;
         chart
             .draw_series(LineSeries::new(
                 frames
                     .iter()
-                    .map(|f| (f.start_ms / 1000.0, f.stats.update_ms)),
+                    .map(|(f, _)| (f.start_ms / 1000.0, f.stats.delta_ms.min(game_top))),
+                RGBColor(194, 195, 199).stroke_width(1),
+            ))?
+            .label("frame delta")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RGBColor(194, 195, 199)));
+        chart
+            .draw_series(LineSeries::new(
+                advance.iter().map(|&(x, y)| (x, y.clamp(0.0, game_top))),
+                purple.stroke_width(1),
+            ))?
+            .label("game time shown")
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], purple));
+        legend(&mut chart)?;
+
+        // Updates per frame.
+        let mut chart = ChartBuilder::on(&updates_area)
+            .caption("Updates each frame ran (0 = none, 8 = the cap)", (FONT, 16))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..span_s, 0.0..9.0)?;
+        mesh(&mut chart, "time (s)", "updates")?;
+        chart.draw_series(frames.iter().map(|(f, _)| {
+            Circle::new(
+                (f.start_ms / 1000.0, f64::from(f.stats.updates)),
+                2,
+                purple.filled(),
+            )
+        }))?;
+        draw_tags(&mut chart, timeline, (0.0, 9.0), |i| {
+            if i % 2 == 0 {
+                8.7
+            } else {
+                7.9
+            }
+        })?;
+
+        // Cost, as measured here.
+        let max_cost = frames
+            .iter()
+            .map(|(f, _)| f.stats.update_ms + f.stats.render_ms)
+            .fold(0.0, f64::max);
+        let cost_top = (max_cost * 1.15).max(0.01);
+        let cost_caption = match timeline.source() {
+            FrameSource::Capture { .. } => {
+                "Cost of the cart's updates and render, measured on this machine (not the captured program's)"
+            }
+            FrameSource::Clock => "Cost: updates and render, measured on this machine",
+        };
+        let mut chart = ChartBuilder::on(&cost_area)
+            .caption(cost_caption, (FONT, 16))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..span_s, 0.0..cost_top)?;
+        mesh(&mut chart, "time (s)", "ms")?;
+        chart
+            .draw_series(LineSeries::new(
+                frames
+                    .iter()
+                    .map(|(f, _)| (f.start_ms / 1000.0, f.stats.update_ms)),
                 green.stroke_width(1),
             ))?
             .label("updates")
@@ -226,42 +430,89 @@ fn plots(timeline: &Timeline, budget_ms: f64) -> Result<String, Box<dyn std::err
             .draw_series(LineSeries::new(
                 frames
                     .iter()
-                    .map(|f| (f.start_ms / 1000.0, f.stats.update_ms + f.stats.render_ms)),
+                    .map(|(f, _)| (f.start_ms / 1000.0, f.stats.update_ms + f.stats.render_ms)),
                 grey.stroke_width(1),
             ))?
             .label("updates + render")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], grey));
-        draw_tags(&mut chart, timeline, cost_top)?;
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
+        legend(&mut chart)?;
 
-        // Updates per frame.
-        let mut chart = ChartBuilder::on(&bottom)
-            .caption("Updates each frame ran (0 = none, 8 = the cap)", (FONT, 18))
+        // Percentile curve, histogram, frames per second.
+        let panels = bottom.split_evenly((1, 3));
+        let deltas: Vec<f64> = all.iter().map(|f| f.stats.delta_ms).collect();
+        let curve = percentile_curve(&deltas);
+        let curve_top = (summary.max_ms * 1.1).max(1.0);
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption("Frame time by percentile", (FONT, 16))
             .margin(10)
             .x_label_area_size(30)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0.0..span_s, 0.0..9.0)?;
+            .y_label_area_size(50)
+            .build_cartesian_2d(
+                0.0..100.0,
+                (y_bottom..curve_top.max(y_bottom * 2.0)).log_scale(),
+            )?;
         chart
             .configure_mesh()
-            .x_desc("time (s)")
-            .y_desc("updates")
+            .x_desc("percentile")
+            .y_desc("ms")
             .draw()?;
-        let purple = RGBColor(131, 118, 156);
-        chart.draw_series(frames.iter().map(|f| {
-            Circle::new(
-                (f.start_ms / 1000.0, f64::from(f.stats.updates)),
-                2,
-                purple.filled(),
+        chart.draw_series(LineSeries::new(
+            curve.iter().map(|&(p, ms)| (p, ms.max(y_bottom))),
+            blue.stroke_width(2),
+        ))?;
+        let bins = histogram(&deltas, HISTOGRAM_MS);
+        let most = bins.iter().copied().max().unwrap_or(0).max(1);
+        let mut chart = ChartBuilder::on(&panels[1])
+            .caption(
+                format!("Frame times, 1 ms bins (last: {HISTOGRAM_MS}+)"),
+                (FONT, 16),
+            )
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .build_cartesian_2d(0.0..HISTOGRAM_MS as f64, 0.0..most as f64 * 1.1)?;
+        mesh(&mut chart, "ms", "frames")?;
+        chart.draw_series(
+            bins.iter()
+                .enumerate()
+                .filter(|(_, &n)| n > 0)
+                .map(|(ms, &n)| {
+                    Rectangle::new(
+                        [(ms as f64, 0.0), (ms as f64 + 0.9, n as f64)],
+                        blue.filled(),
+                    )
+                }),
+        )?;
+        let per_second = &summary.frames_per_second;
+        let fps_top = per_second.iter().copied().max().unwrap_or(0).max(1);
+        let mut chart = ChartBuilder::on(&panels[2])
+            .caption("Frames in each second", (FONT, 16))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(50)
+            .build_cartesian_2d(
+                0.0..per_second.len().max(1) as f64,
+                0.0..f64::from(fps_top) * 1.1,
+            )?;
+        mesh(&mut chart, "second", "frames")?;
+        chart.draw_series(per_second.iter().enumerate().map(|(s, &n)| {
+            Rectangle::new(
+                [(s as f64 + 0.05, 0.0), (s as f64 + 0.95, f64::from(n))],
+                green.filled(),
             )
         }))?;
-        draw_tags(&mut chart, timeline, 9.0)?;
         root.present()?;
     }
     Ok(svg)
+}
+
+/// Points thinned to [`MAX_DRAWN_FRAMES`], each bucket's largest value at its first x.
+fn thin_by_max(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let per = points.len().div_ceil(MAX_DRAWN_FRAMES).max(1);
+    points
+        .chunks(per)
+        .map(|c| (c[0].0, c.iter().map(|p| p.1).fold(f64::MIN, f64::max)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -314,6 +565,13 @@ mod tests {
         );
         assert!(page.contains("Wave &lt;2&gt;"), "the tag is labelled");
         assert!(page.contains("clamped frames</th><td>1 (66.7 ms thrown away)"));
+        assert!(
+            page.contains("missed refreshes</th><td>1 in 1 frames"),
+            "{page}"
+        );
+        assert!(page.contains("1% low: average / percentile"));
+        assert!(page.contains("Frame time by percentile"));
+        assert!(page.contains("measured on this machine"));
         assert!(
             page.contains("frame 60: 200.0 ms at tick 60, after tag &quot;Wave &lt;2&gt;&quot;")
         );

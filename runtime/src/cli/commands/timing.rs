@@ -3,37 +3,118 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use crate::cli::args::{BenchArgs, DiagnoseArgs, FormatArg, SimArgs, TraceArgs};
+use bt_overlay::Refresh;
+
+use bt_overlay::ChartFrame;
+
+use crate::cli::args::{
+    BenchArgs, ChartArg, ChartPoint, DiagnoseArgs, FormatArg, SimArgs, TraceArgs, DEFAULT_HOST_HZ,
+};
 use crate::cli::progress::Progress;
 use crate::cli::{Chosen, Offer};
 
 use super::*;
 
+use crate::clock::spec::ClockSpec;
 use crate::export::safe_write::{Format, Output, Pending};
 use crate::timing::frame_records::{self, TraceWriter};
-use crate::timing::timeline::Timeline;
+use crate::timing::timeline::{FrameSource, Timeline};
 use crate::timing::{bench, diagnose};
 use crate::Engine;
 
-/// Puts the simulated host's clock and rate into `engine`.
-pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<(), String> {
-    engine.set_host_hz(sim.host_hz).map_err(|e| e.to_string())?;
-    engine.set_clock(sim.clock.build().map_err(|e| e.to_string())?);
-    Ok(())
+/// What a simulated run is: how many host ticks, what missed refreshes are counted against,
+/// and where the frame times come from.
+pub(super) struct Sim {
+    pub ticks: u64,
+    pub refresh: Refresh,
+    pub source: FrameSource,
 }
 
-pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
+/// Puts the simulated host's clock and rate into `engine`, and says what the run is. A capture
+/// clock says on stderr which of the capture's streams it plays.
+pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failure> {
+    let host_hz = sim.refresh_hz.unwrap_or(DEFAULT_HOST_HZ);
+    engine.set_host_hz(host_hz).map_err(|e| e.to_string())?;
+    let mut spec = sim.clock.clone();
+    let (ticks, source) = match &mut spec {
+        ClockSpec::Capture { capture, looped } => {
+            *looped = sim.looped;
+            note(format_args!("{}", capture.describe()));
+            let length = capture.len() as u64;
+            let ticks = match sim.frames {
+                None => length,
+                Some(n) if n > length && !sim.looped => {
+                    return Err(Failure::Usage(format!(
+                        "--frames {n} runs past the end of capture '{}' ({length} frames); \
+                         give --loop to play it again from its start, or fewer frames",
+                        capture.file()
+                    )))
+                }
+                Some(n) => n,
+            };
+            let source = FrameSource::Capture {
+                name: capture.describe(),
+                not_displayed: capture.stream().not_displayed,
+            };
+            (ticks, source)
+        }
+        _ if sim.looped => {
+            return Err(Failure::Usage(
+                "--loop plays a capture clock again; this clock has no end".to_string(),
+            ))
+        }
+        _ => {
+            let ticks = sim.frames.ok_or_else(|| {
+                Failure::Usage(
+                    "--frames is needed with this clock (only a capture clock knows its own \
+                     length)"
+                        .to_string(),
+                )
+            })?;
+            (ticks, FrameSource::Clock)
+        }
+    };
+    let refresh = match (sim.refresh_hz, &spec) {
+        (Some(hz), _) => Refresh::Given(hz),
+        (None, ClockSpec::Capture { capture, .. }) => capture.refresh(),
+        // These clocks' frames fall on the simulated host's ticks.
+        (None, ClockSpec::Wall(_) | ClockSpec::Paced(..)) => Refresh::Given(host_hz),
+        // These clocks' deltas owe nothing to the host's ticks: the rate is estimated.
+        (None, _) => Refresh::Rolling,
+    };
+    engine.set_clock(spec.build().map_err(|e| e.to_string())?);
+    Ok(Sim {
+        ticks,
+        refresh,
+        source,
+    })
+}
+
+pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
     let input = args.input.input.as_deref();
     let (mut engine, chosen) = engine(offer, &args.cart, false, None, input)?;
-    simulate(&args.sim, &mut engine)?;
+    let sim = simulate(&args.sim, &mut engine)?;
     let format = match args.format {
         FormatArg::Csv => frame_records::Format::Csv,
         FormatArg::Json => frame_records::Format::Json,
-        FormatArg::Chrome => return chrome_trace(engine, &chosen.name, args.sim.frames),
+        FormatArg::Chrome | FormatArg::Summary => {
+            let timeline = whole_run(&mut engine, &sim);
+            still_running(&engine, &chosen)?;
+            let mut out = io::BufWriter::new(io::stdout().lock());
+            let written = if args.format == FormatArg::Chrome {
+                timeline.write_chrome_trace(&mut out, &chosen.name)
+            } else {
+                writeln!(out, "{:#}", timeline.summary().to_json()).and_then(|()| out.flush())
+            };
+            return match written {
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+                other => Ok(other.map_err(io_error)?),
+            };
+        }
     };
     let stdout = io::stdout().lock();
     let mut writer = TraceWriter::new(io::BufWriter::new(stdout), format).map_err(io_error)?;
-    let frames = args.sim.frames;
+    let frames = sim.ticks;
     let mut progress = Progress::new("tracing host ticks", args.progress.quiet);
     let written = (|| {
         for tick in 0..frames {
@@ -55,7 +136,7 @@ pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), String> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         other => other.map_err(io_error)?,
     }
-    still_running(&engine, &chosen)
+    Ok(still_running(&engine, &chosen)?)
 }
 
 /// Fails when the cart panicked, naming it, the call, the tick and the panic's message.
@@ -66,27 +147,49 @@ pub(super) fn still_running(engine: &Engine, chosen: &Chosen) -> Result<(), Stri
     }
 }
 
-/// `bt trace --format chrome`: the whole run, then one JSON document on stdout.
-pub(super) fn chrome_trace(mut engine: Engine, name: &str, host_ticks: u64) -> Result<(), String> {
-    // The overlay, hidden, is what counts dropped frames.
-    engine.overlay_forced().set_visible(false);
+/// `bt trace --format chrome` and `--format summary`: the whole run on a timeline, stopping
+/// at a cart panic.
+fn whole_run(engine: &mut Engine, sim: &Sim) -> Timeline {
+    // The overlay, hidden, is what counts missed refreshes.
+    let overlay = engine.overlay_forced();
+    overlay.set_visible(false);
+    overlay.set_refresh(sim.refresh);
     let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
-    for _ in 0..host_ticks {
+    timeline.set_source(sim.source.clone());
+    for _ in 0..sim.ticks {
         if engine.advance(1) == 1 {
-            let dropped = engine.overlay().map_or(0, |o| o.last_dropped());
-            timeline.record(engine.last_frame(), dropped, engine.last_frame_tags());
+            record(&mut timeline, engine);
+        } else if engine.cart_panic().is_some() {
+            break;
         }
     }
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    match timeline.write_chrome_trace(&mut out, name) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.map_err(io_error),
+    if let Some(o) = engine.overlay() {
+        timeline.set_refresh(o.refresh());
     }
+    timeline
+}
+
+/// Adds the engine's last frame to `timeline`, with the refreshes the overlay counted it missed.
+fn record(timeline: &mut Timeline, engine: &Engine) {
+    let missed = engine
+        .overlay()
+        .and_then(|o| o.last_missed_refreshes())
+        .unwrap_or(0);
+    timeline.record(engine.last_frame(), missed, engine.last_frame_tags());
 }
 
 pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
-    // Both outputs are checked before anything runs, and committed only once both are written.
-    let png = Output::new(&args.output, Format::Png)?;
+    if args.output.is_none() && args.csv.is_none() && args.report.is_none() {
+        return Err(Failure::Usage(
+            "nothing to write: give -o FILE.png, --csv FILE.csv or --report FILE.html".to_string(),
+        ));
+    }
+    // Every output is checked before anything runs, and committed only once all are written.
+    let png = args
+        .output
+        .as_deref()
+        .map(|path| Output::new(path, Format::Png))
+        .transpose()?;
     let csv = args
         .csv
         .as_deref()
@@ -97,19 +200,28 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         .as_deref()
         .map(|path| Output::new(path, Format::Html))
         .transpose()?;
-    if csv.as_ref().is_some_and(|csv| csv.same_target(&png)) {
-        return Err(Failure::Usage(format!(
-            "--output and --csv both name {}; give each its own file",
-            png.path().display()
-        )));
+    if let (Some(csv), Some(png)) = (&csv, &png) {
+        if csv.same_target(png) {
+            return Err(Failure::Usage(format!(
+                "--output and --csv both name {}; give each its own file",
+                png.path().display()
+            )));
+        }
     }
     if let Some(r) = &report_out {
-        if r.same_target(&png) || csv.as_ref().is_some_and(|csv| csv.same_target(r)) {
+        let clash = |o: &Option<Output>| o.as_ref().is_some_and(|o| o.same_target(r));
+        if clash(&png) || clash(&csv) {
             return Err(Failure::Usage(format!(
                 "--report names {}, which another output names too; give each its own file",
                 r.path().display()
             )));
         }
+    }
+    if (args.from.is_some() || args.to.is_some() || args.whole) && args.chart != ChartArg::Tall {
+        return Err(Failure::Usage(
+            "--from, --to and --whole choose what the tall chart shows; give --chart tall"
+                .to_string(),
+        ));
     }
     let input = args.input.input.as_deref();
     let (mut engine, chosen) = engine(offer, &args.cart, true, None, input)?;
@@ -117,7 +229,8 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     overlay.set_visible(true);
     overlay.set_chart_mode(args.chart.mode());
     overlay.set_fixed_costs(args.fixed_costs);
-    simulate(&args.sim, &mut engine)?;
+    let sim = simulate(&args.sim, &mut engine)?;
+    engine.overlay_forced().set_refresh(sim.refresh);
     // Rows go to the output as they come, not into memory.
     let mut rows = csv.as_ref().map(Output::begin).transpose()?;
     let csv_error = |e: io::Error| {
@@ -129,15 +242,15 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     }
     let mut frames = 0;
     let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
+    timeline.set_source(sim.source.clone());
     let mut progress = Progress::new("diagnosing host ticks", args.progress.quiet);
-    for tick in 0..args.sim.frames {
+    for tick in 0..sim.ticks {
         if tick % PROGRESS_EVERY == 0 {
-            progress.set(tick, args.sim.frames);
+            progress.set(tick, sim.ticks);
         }
         if engine.advance(1) == 1 {
             frames += 1;
-            let dropped = engine.overlay().map_or(0, |o| o.last_dropped());
-            timeline.record(engine.last_frame(), dropped, engine.last_frame_tags());
+            record(&mut timeline, &engine);
             if let Some(rows) = &mut rows {
                 let report = *engine.last_frame();
                 diagnose::write_row(rows, &engine, &report).map_err(csv_error)?;
@@ -150,43 +263,142 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     if frames == 0 {
         return Err(Failure::Run(format!(
             "the clock delivered no frame in {} host ticks; nothing to draw",
-            args.sim.frames
+            sim.ticks
         )));
     }
+    if let Some(o) = engine.overlay() {
+        timeline.set_refresh(o.refresh());
+    }
     let csv_ready = rows.map(Pending::finish).transpose()?;
-    let png_ready = png.prepare(&encode_frame(&engine, args.scale)?)?;
+    let png_ready = match &png {
+        Some(png) => {
+            if args.chart == ChartArg::Tall {
+                chart_stretch(&mut engine, &timeline, &args)?;
+            }
+            Some(png.prepare(&encode_frame(&engine, args.scale)?)?)
+        }
+        None => None,
+    };
     let report_ready = match &report_out {
         Some(out) => {
             Some(out.prepare(crate::timing::report::html(&timeline, &chosen.name)?.as_bytes())?)
         }
         None => None,
     };
-    png_ready.commit()?;
+    if let Some(ready) = png_ready {
+        ready.commit()?;
+    }
     if let Some(ready) = report_ready {
         ready.commit()?;
     }
     if let Some(ready) = csv_ready {
         ready.commit()?;
     }
-    let also: Vec<String> = csv
+    let written: Vec<String> = png
         .iter()
+        .chain(csv.iter())
         .chain(report_out.iter())
         .map(|o| o.path().display().to_string())
         .collect();
-    let and_also = if also.is_empty() {
-        String::new()
-    } else {
-        format!(" and {}", also.join(" and "))
-    };
+    let on_stdout = |o: &Option<Output>| o.as_ref().is_some_and(Output::is_stdout);
     report(
-        png.is_stdout() || csv.as_ref().is_some_and(Output::is_stdout),
+        on_stdout(&png) || on_stdout(&csv),
         format_args!(
-            "wrote {} ({frames} frames, tick {}){and_also}\n\n{}",
-            png.path().display(),
+            "wrote {} ({frames} frames, tick {})\n\n{}",
+            written.join(" and "),
             engine.ticks(),
             timeline.summary().to_text()
         ),
     )?;
+    Ok(())
+}
+
+/// Charts the stretch of the run the tall chart shows, and draws the last frame again with it:
+/// the frames from --from to --to, the whole run compressed with --whole, or by default, when
+/// the run is longer than the chart is wide, the chart's width of frames around the longest.
+fn chart_stretch(
+    engine: &mut Engine,
+    timeline: &Timeline,
+    args: &DiagnoseArgs,
+) -> Result<(), Failure> {
+    let records: Vec<_> = timeline.frames().copied().collect();
+    let columns = engine.overlay().map_or(0, |o| o.chart_columns());
+    let n = records.len();
+    if columns == 0 || n == 0 {
+        return Ok(());
+    }
+    let index_of = |point: ChartPoint| match point {
+        ChartPoint::Frame(frame) => records.partition_point(|r| r.frame < frame),
+        ChartPoint::Seconds(s) => records.partition_point(|r| r.start_ms < s * 1000.0),
+    };
+    let (first, last, per_column) = if args.whole {
+        (0, n, n.div_ceil(columns))
+    } else if args.from.is_some() || args.to.is_some() {
+        let first = args.from.map_or(0, index_of).min(n - 1);
+        let last = args
+            .to
+            .map_or(n, |p| (index_of(p) + 1).min(n))
+            .max(first + 1);
+        // A window wider than the chart is compressed to fit it.
+        (first, last, (last - first).div_ceil(columns))
+    } else if n > columns {
+        let longest = records
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.stats.delta_ms.total_cmp(&b.1.stats.delta_ms))
+            .map_or(0, |(i, _)| i);
+        let first = longest.saturating_sub(columns / 2).min(n - columns);
+        (first, first + columns, 1)
+    } else {
+        return Ok(());
+    };
+    let stretch = &records[first..last];
+    let frames: Vec<ChartFrame> = stretch
+        .chunks(per_column.max(1))
+        .map(|bucket| {
+            // The worst frame stands for its bucket; what the cap threw away and the missed
+            // refreshes add up over it, so the title's lost time covers every frame.
+            let worst = bucket
+                .iter()
+                .max_by(|a, b| a.stats.delta_ms.total_cmp(&b.stats.delta_ms))
+                .expect("chunks are never empty");
+            let mut stats = worst.stats;
+            stats.clamped = bucket.iter().any(|r| r.stats.clamped);
+            stats.discarded_ms = bucket.iter().map(|r| r.stats.discarded_ms).sum();
+            ChartFrame {
+                stats,
+                missed: bucket.iter().map(|r| r.missed).sum(),
+            }
+        })
+        .collect();
+    let first_frame = stretch[0].frame;
+    let last_frame = stretch[stretch.len() - 1].frame;
+    let bucket_of = |frame: u64| {
+        let i = stretch.partition_point(|r| r.frame < frame);
+        i / per_column.max(1)
+    };
+    let tags: Vec<(usize, bt::Tag)> = timeline
+        .tags()
+        .filter(|t| (first_frame..=last_frame).contains(&t.frame))
+        .map(|t| {
+            (
+                bucket_of(t.frame),
+                bt::Tag {
+                    tick: t.tick,
+                    label: t.label.clone(),
+                },
+            )
+        })
+        .collect();
+    let caption = if per_column > 1 {
+        format!("frames {first_frame}-{last_frame}, {per_column} a column")
+    } else {
+        format!("frames {first_frame}-{last_frame}")
+    };
+    let overlay = engine.overlay_forced();
+    overlay.rechart(&frames, &tags);
+    overlay.set_chart_caption(&caption);
+    engine.redraw().map_err(|e| Failure::Run(e.to_string()))?;
     Ok(())
 }
 

@@ -1,0 +1,786 @@
+//! Frame-time captures as clocks: `capture:FILE`, a real run's frame times played back.
+//!
+//! [`Capture::parse`] reads, by what the text holds:
+//!
+//! | format | frame time | also read |
+//! | --- | --- | --- |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (PresentMon 2: `FrameTime`) | `MsBetweenDisplayChange` / `DisplayedTime`, `Dropped`, `AllowsTearing`, `Application` / `ProcessName`, `SwapChainAddress` |
+//! | MangoHud CSV (after its system-info lines) | `frametime` | |
+//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
+//! | plain text | one number a line, in ms (`#` starts a comment line) | |
+//!
+//! Column names are matched whatever their case, and a byte-order mark (UTF-8 or UTF-16) is
+//! skipped. A PresentMon file often holds several processes and swap chains (the game, the
+//! compositor, a browser): one is played, by default the one with the most frames, or the one a
+//! selector names (`capture:FILE#firefox.exe`, by process name or swap-chain address; for
+//! CapFrameX JSON `#2` names the second run). [`Capture::describe`] says which and what else
+//! the file holds.
+//!
+//! ```
+//! use bt_runtime::clock::capture::Capture;
+//! use bt_runtime::Clock;
+//!
+//! let csv = "Application,SwapChainAddress,AllowsTearing,MsBetweenPresents\n\
+//!            game.exe,0x1,0,16.7\ndwm.exe,0x2,0,16.6\ngame.exe,0x1,0,33.4\n";
+//! let capture = Capture::parse(csv, "demo.csv", None).unwrap();
+//! assert_eq!(capture.frames_ms(), [16.7, 33.4]);
+//! let mut clock = capture.clock(false);
+//! assert_eq!([clock.delta(0.0), clock.delta(0.0), clock.delta(0.0)], [Some(16.7), Some(33.4), None]);
+//! ```
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use bt_overlay::{estimate_refresh_hz, Refresh};
+use thiserror::Error;
+
+use crate::clock::Clock;
+use crate::quote::{excerpt, number};
+
+/// The shortest frame time a capture may hold, in ms: a microsecond (as a clock spec's).
+pub const MIN_CAPTURE_MS: f64 = 0.001;
+/// The longest, in ms: a minute (as a clock spec's).
+pub const MAX_CAPTURE_MS: f64 = 60_000.0;
+/// The largest capture file read, in bytes: 1 GiB, some ten million PresentMon rows.
+pub const MAX_CAPTURE_BYTES: u64 = 1 << 30;
+/// Lines searched for a CSV header before the file is called headerless: MangoHud puts a few
+/// lines of system information above its own.
+const HEADER_SEARCH_LINES: usize = 50;
+/// A capture is played as tearing when more than this share of its frames allowed tearing.
+const TEARING_SHARE: f64 = 0.5;
+
+/// Why a capture could not be read. Each message names the file and, where it can, the line,
+/// the column and the value.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum CaptureError {
+    /// The file could not be read.
+    #[error("capture '{file}': could not read it: {reason}")]
+    Read {
+        /// The file, as given.
+        file: String,
+        /// What the system said.
+        reason: String,
+    },
+    /// The file is neither UTF-8 nor UTF-16 text.
+    #[error(
+        "capture '{file}': not text (expected UTF-8 or UTF-16 CSV, JSON or one number a line)"
+    )]
+    NotText {
+        /// The file, as given.
+        file: String,
+    },
+    /// No header names a frame-time column and the text is not one number a line.
+    #[error(
+        "capture '{file}' line {line}: no frame-time column (expected MsBetweenPresents, \
+         FrameTime or frametime) and '{found}' is not a frame time"
+    )]
+    NoFrameColumn {
+        /// The file, as given.
+        file: String,
+        /// The first line with text.
+        line: usize,
+        /// What it holds, shortened.
+        found: String,
+    },
+    /// A value that should be a frame time (or a flag) is not one.
+    #[error("capture '{file}' line {line}, column {column}: '{value}' is not {expected}")]
+    Value {
+        /// The file, as given.
+        file: String,
+        /// The line, from 1 (for JSON, the array index from 0).
+        line: usize,
+        /// The column's name as the file spells it (for JSON, the field's path).
+        column: String,
+        /// The value found, shortened.
+        value: String,
+        /// What the column takes.
+        expected: String,
+    },
+    /// A row with fewer fields than the header has columns.
+    #[error("capture '{file}' line {line}: {found} fields, but column {column} is field {needed}")]
+    ShortRow {
+        /// The file, as given.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// Fields on the line.
+        found: usize,
+        /// The column that is missing ...
+        column: String,
+        /// ... and its place, from 1.
+        needed: usize,
+    },
+    /// JSON that is not a CapFrameX capture.
+    #[error("capture '{file}': {reason}")]
+    Json {
+        /// The file, as given.
+        file: String,
+        /// What is wrong, with the JSON position.
+        reason: String,
+    },
+    /// No frame time at all.
+    #[error("capture '{file}' holds no frame times")]
+    Empty {
+        /// The file, as given.
+        file: String,
+    },
+    /// The selector after `#` names nothing in the file.
+    #[error("capture '{file}': nothing matches '#{selector}'; it holds {holds}")]
+    Selector {
+        /// The file, as given.
+        file: String,
+        /// The selector, shortened.
+        selector: String,
+        /// What the file holds, listed.
+        holds: String,
+    },
+}
+
+/// The kind of file a capture was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CaptureFormat {
+    /// PresentMon, OCAT or CapFrameX CSV.
+    PresentMon,
+    /// MangoHud's CSV log.
+    MangoHud,
+    /// A CapFrameX JSON capture.
+    CapFrameXJson,
+    /// One frame time in ms a line.
+    PlainText,
+}
+
+impl fmt::Display for CaptureFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CaptureFormat::PresentMon => "PresentMon CSV",
+            CaptureFormat::MangoHud => "MangoHud CSV",
+            CaptureFormat::CapFrameXJson => "CapFrameX JSON",
+            CaptureFormat::PlainText => "plain text",
+        })
+    }
+}
+
+/// One stream of frames in a capture: a swap chain of a process, or a CapFrameX run.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Stream {
+    /// The process, as the file names it (empty when it names none).
+    pub process: String,
+    /// The swap chain's address, or `run N` (empty when the file names none).
+    pub swap_chain: String,
+    /// Frame intervals in ms (between presents), in order.
+    pub frames_ms: Vec<f64>,
+    /// Intervals between the display changes, one per frame (0 for a frame never shown),
+    /// when the file has them.
+    pub display_ms: Option<Vec<f64>>,
+    /// Presents never displayed (PresentMon's `Dropped`), when the file says.
+    pub not_displayed: Option<usize>,
+    /// Frames presented with tearing allowed, when the file says.
+    pub tearing_frames: Option<usize>,
+}
+
+impl Stream {
+    fn name(&self) -> String {
+        match (self.process.is_empty(), self.swap_chain.is_empty()) {
+            (true, true) => "its frames".to_string(),
+            (false, true) => self.process.clone(),
+            (true, false) => format!("swap chain {}", self.swap_chain),
+            (false, false) => format!("{} swap chain {}", self.process, self.swap_chain),
+        }
+    }
+
+    fn matches(&self, selector: &str) -> bool {
+        self.process.eq_ignore_ascii_case(selector)
+            || self.swap_chain.eq_ignore_ascii_case(selector)
+            || (self.swap_chain.starts_with("run ") && self.swap_chain[4..] == *selector)
+    }
+}
+
+/// A capture: the frame times of the chosen stream, with what else the file held.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Capture {
+    file: String,
+    format: CaptureFormat,
+    chosen: Stream,
+    /// The other streams' names and frame counts.
+    others: Vec<(String, usize)>,
+    /// Rows left out: the first of a stream with a zero interval (nothing before it).
+    skipped: usize,
+}
+
+impl Capture {
+    /// Reads the capture at `path`, picking the stream `selector` names (see the module).
+    ///
+    /// # Errors
+    /// [`CaptureError::Read`] when the file cannot be read or is over [`MAX_CAPTURE_BYTES`],
+    /// else what [`Capture::parse`] says.
+    pub fn load(path: &Path, selector: Option<&str>) -> Result<Capture, CaptureError> {
+        let file = path.display().to_string();
+        let read_error = |reason: String| CaptureError::Read {
+            file: file.clone(),
+            reason,
+        };
+        let size = std::fs::metadata(path)
+            .map_err(|e| read_error(e.to_string()))?
+            .len();
+        if size > MAX_CAPTURE_BYTES {
+            return Err(read_error(format!(
+                "{size} bytes, more than the {MAX_CAPTURE_BYTES} a capture may have"
+            )));
+        }
+        let bytes = std::fs::read(path).map_err(|e| read_error(e.to_string()))?;
+        let text = decode(&bytes).ok_or_else(|| CaptureError::NotText { file: file.clone() })?;
+        Capture::parse(&text, &file, selector)
+    }
+
+    /// Reads a capture from its text; `file` names it in messages.
+    ///
+    /// # Errors
+    /// A [`CaptureError`] naming the line, column and value of the first bad value, a missing
+    /// frame-time column, a selector that matches nothing, or a capture with no frames.
+    pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Capture, CaptureError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let (format, mut streams, skipped) = if text.trim_start().starts_with('{') {
+            (CaptureFormat::CapFrameXJson, parse_json(text, file)?, 0)
+        } else {
+            parse_lines(text, file)?
+        };
+        streams.retain(|s| !s.frames_ms.is_empty());
+        if streams.is_empty() {
+            return Err(CaptureError::Empty {
+                file: file.to_string(),
+            });
+        }
+        let pick = match selector {
+            None => most_frames(streams.iter().enumerate()).unwrap_or(0),
+            Some(sel) => most_frames(streams.iter().enumerate().filter(|(_, s)| s.matches(sel)))
+                .ok_or_else(|| CaptureError::Selector {
+                    file: file.to_string(),
+                    selector: excerpt(sel),
+                    holds: list(streams.iter().map(|s| (s.name(), s.frames_ms.len()))),
+                })?,
+        };
+        let chosen = streams.swap_remove(pick);
+        let mut others: Vec<(String, usize)> = streams
+            .iter()
+            .map(|s| (s.name(), s.frames_ms.len()))
+            .collect();
+        others.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(Capture {
+            file: file.to_string(),
+            format,
+            chosen,
+            others,
+            skipped,
+        })
+    }
+
+    /// The file it was read from, as given.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The kind of file.
+    pub fn format(&self) -> CaptureFormat {
+        self.format
+    }
+
+    /// The stream played.
+    pub fn stream(&self) -> &Stream {
+        &self.chosen
+    }
+
+    /// The played stream's frame intervals, in ms.
+    pub fn frames_ms(&self) -> &[f64] {
+        &self.chosen.frames_ms
+    }
+
+    /// How many frames it plays.
+    pub fn len(&self) -> usize {
+        self.chosen.frames_ms.len()
+    }
+
+    /// Whether it plays no frame (never true of a parsed capture).
+    pub fn is_empty(&self) -> bool {
+        self.chosen.frames_ms.is_empty()
+    }
+
+    /// What missed refreshes are counted against: none when most frames allowed tearing; else
+    /// the rate measured from the display changes when the file has them; else the rate
+    /// estimated from the frame times ([`estimate_refresh_hz`]); else a rolling estimate.
+    pub fn refresh(&self) -> Refresh {
+        let s = &self.chosen;
+        if let Some(tearing) = s.tearing_frames {
+            if tearing as f64 > TEARING_SHARE * s.frames_ms.len() as f64 {
+                return Refresh::Tearing;
+            }
+        }
+        if let Some(display) = &s.display_ms {
+            if let Some(hz) = estimate_refresh_hz(display) {
+                return Refresh::Measured(hz);
+            }
+        }
+        estimate_refresh_hz(&s.frames_ms).map_or(Refresh::Rolling, Refresh::Estimated)
+    }
+
+    /// One line for stderr: the file, its format, the stream played and what else it holds.
+    pub fn describe(&self) -> String {
+        let mut line = format!(
+            "capture '{}' ({}): playing {} ({} frames)",
+            self.file,
+            self.format,
+            self.chosen.name(),
+            self.len()
+        );
+        if self.skipped > 0 {
+            line.push_str(&format!(
+                ", leaving out {} first row(s) with no interval",
+                self.skipped
+            ));
+        }
+        if !self.others.is_empty() {
+            line.push_str(&format!(
+                "; it also holds {} (pick one with capture:{}#NAME)",
+                list(self.others.iter().cloned()),
+                self.file
+            ));
+        }
+        line
+    }
+
+    /// A clock playing the capture's frame times in order. At the end it delivers no more
+    /// frames, unless `looped`, when it starts over.
+    pub fn clock(self: &Arc<Self>, looped: bool) -> CaptureClock {
+        CaptureClock {
+            capture: Arc::clone(self),
+            next: 0,
+            looped,
+        }
+    }
+}
+
+/// Plays a [`Capture`]'s frame times, ignoring the host's timestamps.
+#[derive(Debug, Clone)]
+pub struct CaptureClock {
+    capture: Arc<Capture>,
+    next: usize,
+    looped: bool,
+}
+
+impl Clock for CaptureClock {
+    fn delta(&mut self, _now_ms: f64) -> Option<f64> {
+        let frames = self.capture.frames_ms();
+        if self.next == frames.len() {
+            if !self.looped {
+                return None;
+            }
+            self.next = 0;
+        }
+        let d = frames[self.next];
+        self.next += 1;
+        Some(d)
+    }
+}
+
+/// The index of the stream with the most frames (the first of equals).
+fn most_frames<'a>(streams: impl Iterator<Item = (usize, &'a Stream)>) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (i, s) in streams {
+        if best.is_none_or(|(_, n)| s.frames_ms.len() > n) {
+            best = Some((i, s.frames_ms.len()));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+fn list(items: impl Iterator<Item = (String, usize)>) -> String {
+    items
+        .map(|(name, n)| format!("{name} ({n} frames)"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// UTF-8 (with or without a mark) or UTF-16 with its mark, as text.
+fn decode(bytes: &[u8]) -> Option<String> {
+    let utf16 = |be: bool| {
+        let units: Vec<u16> = bytes[2..]
+            .chunks_exact(2)
+            .map(|p| {
+                if be {
+                    u16::from_be_bytes([p[0], p[1]])
+                } else {
+                    u16::from_le_bytes([p[0], p[1]])
+                }
+            })
+            .collect();
+        String::from_utf16(&units).ok()
+    };
+    match bytes {
+        [0xff, 0xfe, ..] => utf16(false),
+        [0xfe, 0xff, ..] => utf16(true),
+        _ => String::from_utf8(bytes.to_vec()).ok(),
+    }
+}
+
+/// A frame time: a number from [`MIN_CAPTURE_MS`] to [`MAX_CAPTURE_MS`].
+fn frame_time(text: &str) -> Option<f64> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| (MIN_CAPTURE_MS..=MAX_CAPTURE_MS).contains(v))
+}
+
+const FRAME_TIME_EXPECTED: &str = "a frame time in ms (0.001 to 60000)";
+
+/// The columns a CSV capture is read from, by their place in a row.
+struct Columns {
+    frame: (usize, String),
+    display: Option<(usize, String)>,
+    dropped: Option<(usize, String)>,
+    tearing: Option<(usize, String)>,
+    process: Option<usize>,
+    swap_chain: Option<usize>,
+    /// One past the last of them: a row needs this many fields.
+    needed: usize,
+}
+
+impl Columns {
+    fn find(header: &[&str]) -> Option<Columns> {
+        let at = |names: &[&str]| {
+            header.iter().position(|h| {
+                let h = h.trim().trim_matches('"');
+                names.iter().any(|n| h.eq_ignore_ascii_case(n))
+            })
+        };
+        let named = |i: usize| (i, header[i].trim().trim_matches('"').to_string());
+        let frame = named(at(&["MsBetweenPresents", "FrameTime"])?);
+        let display = at(&["MsBetweenDisplayChange", "DisplayedTime"]).map(named);
+        let dropped = at(&["Dropped"]).map(named);
+        let tearing = at(&["AllowsTearing"]).map(named);
+        let process = at(&["Application", "ProcessName"]);
+        let swap_chain = at(&["SwapChainAddress"]);
+        let needed = [
+            Some(frame.0),
+            display.as_ref().map(|d| d.0),
+            dropped.as_ref().map(|d| d.0),
+            tearing.as_ref().map(|d| d.0),
+            process,
+            swap_chain,
+        ]
+        .into_iter()
+        .flatten()
+        .max()
+        .unwrap_or(0)
+            + 1;
+        Some(Columns {
+            frame,
+            display,
+            dropped,
+            tearing,
+            process,
+            swap_chain,
+            needed,
+        })
+    }
+
+    fn name_of(&self, i: usize) -> String {
+        [
+            Some(&self.frame),
+            self.display.as_ref(),
+            self.dropped.as_ref(),
+            self.tearing.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
+        .find(|(at, _)| *at == i)
+        .map_or_else(|| format!("{}", i + 1), |(_, name)| name.clone())
+    }
+}
+
+/// Splits a CSV line at commas outside double quotes, into `fields` (cleared first).
+fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
+    fields.clear();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, b) in line.bytes().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => {
+                fields.push(&line[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    fields.push(&line[start..]);
+}
+
+/// A flag column: `1`/`0`, `true`/`false` (any case).
+fn flag(text: &str) -> Option<bool> {
+    let t = text.trim();
+    if t == "1" || t.eq_ignore_ascii_case("true") {
+        Some(true)
+    } else if t == "0" || t.eq_ignore_ascii_case("false") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// CSV with a header (PresentMon, OCAT, CapFrameX, MangoHud) or one number a line.
+fn parse_lines(
+    text: &str,
+    file: &str,
+) -> Result<(CaptureFormat, Vec<Stream>, usize), CaptureError> {
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let mut fields = Vec::new();
+    // The header: the first line naming a frame-time column, within the first few.
+    let mut first_text: Option<(usize, &str)> = None;
+    let mut header = None;
+    for (n, line) in lines.by_ref() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        first_text.get_or_insert((n, line));
+        split_csv(line, &mut fields);
+        if let Some(columns) = Columns::find(&fields) {
+            let mango = fields.iter().any(|f| f.trim().eq_ignore_ascii_case("fps"));
+            header = Some((columns, mango));
+            break;
+        }
+        if n >= HEADER_SEARCH_LINES || frame_time(line).is_some() || line.starts_with('#') {
+            break;
+        }
+    }
+    let Some((columns, mango)) = header else {
+        return parse_plain(text, file, first_text);
+    };
+    let format = if mango {
+        CaptureFormat::MangoHud
+    } else {
+        CaptureFormat::PresentMon
+    };
+    let mut streams: Vec<Stream> = Vec::new();
+    let mut skipped = 0;
+    for (n, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        split_csv(line, &mut fields);
+        if fields.len() < columns.needed {
+            let needed = columns.needed;
+            return Err(CaptureError::ShortRow {
+                file: file.to_string(),
+                line: n,
+                found: fields.len(),
+                column: columns.name_of(needed - 1),
+                needed,
+            });
+        }
+        let value_error = |(at, name): &(usize, String), expected: &str| CaptureError::Value {
+            file: file.to_string(),
+            line: n,
+            column: name.clone(),
+            value: excerpt(fields[*at].trim()),
+            expected: expected.to_string(),
+        };
+        let text_of = |at: Option<usize>| at.map_or("", |i| fields[i].trim().trim_matches('"'));
+        let (process, swap_chain) = (text_of(columns.process), text_of(columns.swap_chain));
+        let index = match streams
+            .iter()
+            .position(|s| s.process == process && s.swap_chain == swap_chain)
+        {
+            Some(i) => i,
+            None => {
+                streams.push(Stream {
+                    process: process.to_string(),
+                    swap_chain: swap_chain.to_string(),
+                    display_ms: columns.display.as_ref().map(|_| Vec::new()),
+                    not_displayed: columns.dropped.as_ref().map(|_| 0),
+                    tearing_frames: columns.tearing.as_ref().map(|_| 0),
+                    ..Stream::default()
+                });
+                streams.len() - 1
+            }
+        };
+        let stream = &mut streams[index];
+        let raw = fields[columns.frame.0].trim();
+        let frame = match frame_time(raw) {
+            Some(ms) => ms,
+            // The first present of a stream has nothing before it to measure from.
+            None if stream.frames_ms.is_empty() && raw.parse::<f64>() == Ok(0.0) => {
+                skipped += 1;
+                continue;
+            }
+            None => return Err(value_error(&columns.frame, FRAME_TIME_EXPECTED)),
+        };
+        if let Some(col) = &columns.display {
+            let raw = fields[col.0].trim();
+            let shown = if raw.eq_ignore_ascii_case("NA") {
+                0.0
+            } else {
+                raw.parse::<f64>()
+                    .ok()
+                    .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
+                    .ok_or_else(|| value_error(col, "a display interval in ms or NA"))?
+            };
+            stream.display_ms.get_or_insert_with(Vec::new).push(shown);
+        }
+        if let Some(col) = &columns.dropped {
+            let dropped = flag(fields[col.0]).ok_or_else(|| value_error(col, "0 or 1"))?;
+            *stream.not_displayed.get_or_insert(0) += usize::from(dropped);
+        }
+        if let Some(col) = &columns.tearing {
+            let tearing = flag(fields[col.0]).ok_or_else(|| value_error(col, "0 or 1"))?;
+            *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
+        }
+        stream.frames_ms.push(frame);
+    }
+    Ok((format, streams, skipped))
+}
+
+/// One frame time a line; blank lines and lines starting with `#` are skipped.
+fn parse_plain(
+    text: &str,
+    file: &str,
+    first_text: Option<(usize, &str)>,
+) -> Result<(CaptureFormat, Vec<Stream>, usize), CaptureError> {
+    let mut frames = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match frame_time(t) {
+            Some(ms) => frames.push(ms),
+            None if frames.is_empty() && t.parse::<f64>().is_err() => {
+                let (line, found) = first_text.unwrap_or((i + 1, t));
+                return Err(CaptureError::NoFrameColumn {
+                    file: file.to_string(),
+                    line,
+                    found: excerpt(found.trim()),
+                });
+            }
+            None => {
+                return Err(CaptureError::Value {
+                    file: file.to_string(),
+                    line: i + 1,
+                    column: "1".to_string(),
+                    value: excerpt(t),
+                    expected: FRAME_TIME_EXPECTED.to_string(),
+                })
+            }
+        }
+    }
+    let stream = Stream {
+        frames_ms: frames,
+        ..Stream::default()
+    };
+    Ok((CaptureFormat::PlainText, vec![stream], 0))
+}
+
+/// A field of a JSON object, whatever the case of its name.
+fn field<'a>(object: &'a serde_json::Value, name: &str) -> Option<&'a serde_json::Value> {
+    object
+        .as_object()?
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v)
+}
+
+/// CapFrameX JSON: each run's `CaptureData` is a stream.
+fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
+    let json_error = |reason: String| CaptureError::Json {
+        file: file.to_string(),
+        reason,
+    };
+    let root: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| json_error(format!("not JSON: {e}")))?;
+    let process = field(&root, "Info")
+        .and_then(|info| field(info, "ProcessName"))
+        .and_then(|p| p.as_str())
+        .unwrap_or_default()
+        .to_string();
+    let runs = field(&root, "Runs")
+        .and_then(|r| r.as_array())
+        .ok_or_else(|| json_error("no \"Runs\" array (expected a CapFrameX capture)".into()))?;
+    let mut streams = Vec::new();
+    for (r, run) in runs.iter().enumerate() {
+        let path = format!("Runs[{r}].CaptureData");
+        let data =
+            field(run, "CaptureData").ok_or_else(|| json_error(format!("{path} is missing")))?;
+        let numbers = |name: &str, required: bool| -> Result<Option<Vec<f64>>, CaptureError> {
+            let Some(values) = field(data, name) else {
+                return if required {
+                    Err(json_error(format!("{path}.{name} is missing")))
+                } else {
+                    Ok(None)
+                };
+            };
+            let values = values
+                .as_array()
+                .ok_or_else(|| json_error(format!("{path}.{name} is not an array")))?;
+            let mut out = Vec::with_capacity(values.len());
+            for (i, v) in values.iter().enumerate() {
+                let ok = v.as_f64().filter(|x| {
+                    if required {
+                        (MIN_CAPTURE_MS..=MAX_CAPTURE_MS).contains(x)
+                    } else {
+                        (0.0..=MAX_CAPTURE_MS).contains(x)
+                    }
+                });
+                match ok {
+                    Some(x) => out.push(x),
+                    None => {
+                        return Err(CaptureError::Value {
+                            file: file.to_string(),
+                            line: i,
+                            column: format!("{path}.{name}"),
+                            value: excerpt(&v.to_string()),
+                            expected: if required {
+                                FRAME_TIME_EXPECTED.to_string()
+                            } else {
+                                "an interval in ms".to_string()
+                            },
+                        })
+                    }
+                }
+            }
+            Ok(Some(out))
+        };
+        let frames_ms = numbers("MsBetweenPresents", true)?.unwrap_or_default();
+        let display_ms =
+            numbers("MsBetweenDisplayChange", false)?.filter(|d| d.len() == frames_ms.len());
+        let not_displayed = field(data, "Dropped").and_then(|d| d.as_array()).map(|d| {
+            d.iter()
+                .filter(|v| v.as_bool() == Some(true) || v.as_f64() == Some(1.0))
+                .count()
+        });
+        streams.push(Stream {
+            process: process.clone(),
+            swap_chain: format!("run {}", r + 1),
+            frames_ms,
+            display_ms,
+            not_displayed,
+            tearing_frames: None,
+        });
+    }
+    Ok(streams)
+}
+
+impl fmt::Display for Capture {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({} frames, {} ms)",
+            self.file,
+            self.len(),
+            number(self.frames_ms().iter().sum())
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,201 @@
+use super::*;
+
+/// The hand-made captures in `runtime/tests/captures`, one per format.
+const PRESENTMON: &str = include_str!("../../../tests/captures/presentmon.csv");
+const OCAT_TEARING: &str = include_str!("../../../tests/captures/ocat-tearing.csv");
+const MANGOHUD: &str = include_str!("../../../tests/captures/mangohud.csv");
+const CAPFRAMEX: &str = include_str!("../../../tests/captures/capframex.json");
+const PLAIN: &str = include_str!("../../../tests/captures/plain.txt");
+
+fn parse(text: &str, selector: Option<&str>) -> Capture {
+    Capture::parse(text, "test", selector).unwrap()
+}
+
+fn err(text: &str) -> String {
+    Capture::parse(text, "bad.csv", None)
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn presentmon_plays_the_swap_chain_with_the_most_frames_and_says_what_else_it_holds() {
+    assert!(
+        PRESENTMON.starts_with('\u{feff}'),
+        "the sample keeps its BOM"
+    );
+    let c = parse(PRESENTMON, None);
+    assert_eq!(c.format(), CaptureFormat::PresentMon);
+    assert_eq!(c.stream().process, "game.exe");
+    assert_eq!(c.stream().swap_chain, "0x000001A2B3C4D5E0");
+    assert_eq!(c.len(), 14, "the zero first row is left out");
+    assert_eq!(c.frames_ms()[3], 1.21);
+    assert_eq!(c.stream().not_displayed, Some(1));
+    assert_eq!(c.refresh(), Refresh::Measured(60.0));
+    let said = c.describe();
+    assert!(
+        said.contains("playing game.exe swap chain 0x000001A2B3C4D5E0 (14 frames)"),
+        "{said}"
+    );
+    assert!(said.contains("leaving out 1 first row(s)"), "{said}");
+    assert!(
+        said.contains("also holds dwm.exe swap chain 0x000002B0C0D0E0F0 (7 frames)"),
+        "{said}"
+    );
+    // Picked by process name, whatever its case, or by swap chain.
+    let dwm = parse(PRESENTMON, Some("DWM.exe"));
+    assert_eq!((dwm.len(), dwm.frames_ms()[0]), (7, 33.33));
+    assert_eq!(parse(PRESENTMON, Some("0x000002b0c0d0e0f0")).len(), 7);
+    let e = Capture::parse(PRESENTMON, "pm.csv", Some("chrome.exe")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "capture 'pm.csv': nothing matches '#chrome.exe'; it holds game.exe swap chain \
+         0x000001A2B3C4D5E0 (14 frames), dwm.exe swap chain 0x000002B0C0D0E0F0 (7 frames)"
+    );
+}
+
+#[test]
+fn column_names_are_matched_whatever_their_case_and_tearing_means_no_refresh() {
+    let c = parse(OCAT_TEARING, None);
+    assert_eq!(c.len(), 12);
+    assert_eq!(c.stream().tearing_frames, Some(12));
+    assert_eq!(c.refresh(), Refresh::Tearing);
+}
+
+#[test]
+fn mangohud_frametimes_are_read_after_its_system_lines() {
+    let c = parse(MANGOHUD, None);
+    assert_eq!(c.format(), CaptureFormat::MangoHud);
+    assert_eq!(c.frames_ms()[..3], [8.33, 8.34, 8.32]);
+    assert_eq!(c.len(), 12);
+    assert_eq!(c.refresh(), Refresh::Estimated(120.0));
+}
+
+#[test]
+fn capframex_json_plays_its_longest_run_or_the_one_named() {
+    let c = parse(CAPFRAMEX, None);
+    assert_eq!(c.format(), CaptureFormat::CapFrameXJson);
+    assert_eq!(c.len(), 11);
+    assert_eq!(c.stream().swap_chain, "run 2");
+    assert_eq!(c.frames_ms()[9], 100.0);
+    assert_eq!(c.refresh(), Refresh::Measured(60.0));
+    let first = parse(CAPFRAMEX, Some("1"));
+    assert_eq!((first.len(), first.frames_ms()[4]), (8, 50.0));
+    assert!(first
+        .describe()
+        .contains("also holds game.exe swap chain run 2 (11 frames)"));
+}
+
+#[test]
+fn plain_text_is_one_frame_time_a_line() {
+    let c = parse(PLAIN, None);
+    assert_eq!(c.format(), CaptureFormat::PlainText);
+    assert_eq!(c.len(), 11);
+    assert_eq!(c.frames_ms()[4], 66.7);
+    assert_eq!(c.refresh(), Refresh::Estimated(60.0));
+    assert_eq!(
+        c.describe(),
+        "capture 'test' (plain text): playing its frames (11 frames)"
+    );
+}
+
+#[test]
+fn the_clock_plays_the_capture_once_or_looped() {
+    let c = Arc::new(parse("10\n20\n", None));
+    let mut once = c.clock(false);
+    let got: Vec<_> = (0..3).map(|_| once.delta(0.0)).collect();
+    assert_eq!(got, [Some(10.0), Some(20.0), None]);
+    let mut looped = c.clock(true);
+    let got: Vec<_> = (0..3).map(|_| looped.delta(0.0)).collect();
+    assert_eq!(got, [Some(10.0), Some(20.0), Some(10.0)]);
+}
+
+#[test]
+fn bad_files_name_the_line_the_column_and_the_value() {
+    assert_eq!(
+        err("Application,MsBetweenPresents\ngame.exe,16.7\ngame.exe,abc\n"),
+        "capture 'bad.csv' line 3, column MsBetweenPresents: 'abc' is not a frame time in ms \
+         (0.001 to 60000)"
+    );
+    assert_eq!(
+        err("msbetweenpresents,Dropped\n16.7,0\n16.7,maybe\n"),
+        "capture 'bad.csv' line 3, column Dropped: 'maybe' is not 0 or 1"
+    );
+    assert_eq!(
+        err("Application,SwapChainAddress,MsBetweenPresents\ngame.exe,0x1\n"),
+        "capture 'bad.csv' line 2: 2 fields, but column MsBetweenPresents is field 3"
+    );
+    assert_eq!(
+        err("16.7\n-3\n"),
+        "capture 'bad.csv' line 2, column 1: '-3' is not a frame time in ms (0.001 to 60000)"
+    );
+    assert_eq!(
+        err("time,value\n1,2\n"),
+        "capture 'bad.csv' line 1: no frame-time column (expected MsBetweenPresents, \
+         FrameTime or frametime) and 'time,value' is not a frame time"
+    );
+    assert_eq!(
+        err("\n\n# nothing\n"),
+        "capture 'bad.csv' holds no frame times"
+    );
+    assert_eq!(
+        err("MsBetweenPresents\n"),
+        "capture 'bad.csv' holds no frame times"
+    );
+    assert!(err("{\"Runs\": [}").starts_with("capture 'bad.csv': not JSON: "));
+    assert_eq!(
+        err("{\"Info\": {}}"),
+        "capture 'bad.csv': no \"Runs\" array (expected a CapFrameX capture)"
+    );
+    assert_eq!(
+        err("{\"Runs\": [{\"CaptureData\": {\"MsBetweenPresents\": [16.7, 0]}}]}"),
+        "capture 'bad.csv' line 1, column Runs[0].CaptureData.MsBetweenPresents: '0' is not a \
+         frame time in ms (0.001 to 60000)"
+    );
+    let long = format!("{}\n", "x".repeat(10_000));
+    assert!(err(&long).len() < 300, "a long value is quoted short");
+}
+
+#[test]
+fn a_file_is_read_from_utf8_or_utf16_and_a_missing_one_is_named() {
+    let dir = bt_test_support::ScratchDir::new("capture");
+    let path = dir.join("utf16.csv");
+    let mut bytes = vec![0xff, 0xfe];
+    for unit in "MsBetweenPresents\r\n16.7\r\n33.3\r\n".encode_utf16() {
+        bytes.extend(unit.to_le_bytes());
+    }
+    std::fs::write(&path, bytes).unwrap();
+    assert_eq!(
+        Capture::load(&path, None).unwrap().frames_ms(),
+        [16.7, 33.3]
+    );
+    std::fs::write(&path, [0x80, 0x81, 0x82]).unwrap();
+    assert!(Capture::load(&path, None)
+        .unwrap_err()
+        .to_string()
+        .contains("not text"));
+    let missing = dir.join("missing.csv");
+    let e = Capture::load(&missing, None).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "capture '{}': could not read it: ",
+            missing.display()
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_hundred_thousand_frame_capture_parses_whole() {
+    let mut text = String::from("Application,ProcessID,SwapChainAddress,AllowsTearing,MsBetweenPresents,MsBetweenDisplayChange\n");
+    for i in 0..100_000u32 {
+        let ms = if i % 97 == 0 { 33.4 } else { 16.7 };
+        text.push_str(&format!("game.exe,1,0x1,0,{ms},{ms}\n"));
+        if i % 10 == 0 {
+            text.push_str("dwm.exe,2,0x2,0,16.6,16.6\n");
+        }
+    }
+    let c = parse(&text, None);
+    assert_eq!(c.len(), 100_000);
+    assert_eq!(c.frames_ms().iter().filter(|&&ms| ms == 33.4).count(), 1031);
+    assert_eq!(c.refresh(), Refresh::Measured(60.0));
+}

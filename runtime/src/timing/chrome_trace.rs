@@ -1,0 +1,409 @@
+//! A timeline as Chrome Trace Event JSON, which Perfetto (ui.perfetto.dev), speedscope and
+//! `chrome://tracing` open.
+//!
+//! Every boundary is a whole number of microseconds, computed once from the clock's timeline,
+//! so a frame ends exactly where the next begins and nothing a frame holds overhangs it: viewers
+//! that build a stack from the slices (speedscope) see strict nesting.
+//!
+//! - Each frame is a complete (`"X"`) slice `frame`, as long as its delta, with the delta,
+//!   updates, ticks, render alpha and missed refreshes as arguments.
+//! - Inside it, at its end (where the loop runs its work, once the delta has passed: the
+//!   updates a stall makes the loop catch up on come after the stall, not before), an `updates`
+//!   slice as long as the updates were measured to take, holding one `update` slice per update,
+//!   and a `render` slice. The updates are measured together, so each `update` is an even share
+//!   of their total and says so (`"duration": "even share"`). Work longer than the frame is
+//!   shortened to fit it. The costs are measured on the machine that ran the cart; for a
+//!   capture's frames they are the cart's costs, not the captured program's.
+//! - Counter tracks (`"C"`): frame time, updates, render alpha, time thrown away and missed
+//!   refreshes.
+//! - Instants (`"i"`): clamps, missed refreshes and the cart's tags (a tag at its frame's
+//!   updates).
+//! - `process_name` and `thread_name` metadata name the run and its one thread.
+
+use std::io::{self, Write};
+
+use crate::timing::timeline::{FrameSource, Timeline};
+
+/// The process and thread ids every event carries.
+const PID: u32 = 1;
+const TID: u32 = 1;
+
+/// Whole microseconds of `ms` from the timeline's start (never negative; 0 for NaN).
+fn us(ms: f64) -> u64 {
+    if ms.is_finite() && ms > 0.0 {
+        (ms * 1000.0).round() as u64
+    } else {
+        0
+    }
+}
+
+/// Whole microseconds a duration of `ms` takes.
+fn dur_us(ms: f64) -> u64 {
+    us(ms)
+}
+
+/// A number as JSON allows it (no NaN or infinity).
+fn num(v: f64) -> f64 {
+    if v.is_finite() {
+        v
+    } else {
+        0.0
+    }
+}
+
+/// Writes a JSON string literal.
+fn json_str(out: &mut impl Write, text: &str) -> io::Result<()> {
+    out.write_all(b"\"")?;
+    for c in text.chars() {
+        match c {
+            '"' => out.write_all(b"\\\"")?,
+            '\\' => out.write_all(b"\\\\")?,
+            c if (c as u32) < 0x20 => write!(out, "\\u{:04x}", c as u32)?,
+            c => write!(out, "{c}")?,
+        }
+    }
+    out.write_all(b"\"")
+}
+
+/// A complete slice.
+fn slice(out: &mut impl Write, name: &str, ts: u64, dur: u64, args: &str) -> io::Result<()> {
+    write!(
+        out,
+        ",\n{{\"ph\":\"X\",\"name\":\"{name}\",\"cat\":\"{name}\",\"pid\":{PID},\"tid\":{TID},\
+         \"ts\":{ts},\"dur\":{dur},\"args\":{{{args}}}}}"
+    )
+}
+
+/// A counter sample.
+fn counter(out: &mut impl Write, name: &str, ts: u64, value: f64) -> io::Result<()> {
+    write!(
+        out,
+        ",\n{{\"ph\":\"C\",\"name\":\"{name}\",\"pid\":{PID},\"ts\":{ts},\
+         \"args\":{{\"value\":{}}}}}",
+        num(value)
+    )
+}
+
+/// Writes `t` as Chrome Trace Event JSON titled `title` (see the module).
+///
+/// # Errors
+/// Any write error.
+pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> {
+    out.write_all(b"{\"displayTimeUnit\":\"ms\",\"otherData\":{\"title\":")?;
+    json_str(out, title)?;
+    out.write_all(b"},\"traceEvents\":[\n")?;
+    write!(
+        out,
+        "{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{PID},\"tid\":{TID},\"args\":{{\"name\":"
+    )?;
+    json_str(out, title)?;
+    out.write_all(b"}}")?;
+    let thread = match t.source() {
+        FrameSource::Clock => "loop: frames on the clock's time, work as measured",
+        FrameSource::Capture { .. } => {
+            "loop: frames from the capture, work as measured on this machine"
+        }
+    };
+    write!(
+        out,
+        ",\n{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{PID},\"tid\":{TID},\
+         \"args\":{{\"name\":\"{thread}\"}}}}"
+    )?;
+    let mut tags = t.tags().peekable();
+    for f in t.frames() {
+        let s = &f.stats;
+        // The frame's bounds, each computed once: the next frame starts at this `end`.
+        let start = us(f.start_ms);
+        let end = us(f.start_ms + s.delta_ms.max(0.0)).max(start);
+        let frame_dur = end - start;
+        slice(
+            out,
+            "frame",
+            start,
+            frame_dur,
+            &format!(
+                "\"frame\":{},\"delta_ms\":{},\"updates\":{},\"ticks\":{},\"render_alpha\":{},\
+                 \"missed_refreshes\":{}",
+                f.frame,
+                num(s.delta_ms),
+                s.updates,
+                s.ticks,
+                num(f.render_alpha),
+                f.missed
+            ),
+        )?;
+        // The work, at the frame's end, shortened to fit it: updates first, then render.
+        let update_dur = dur_us(s.update_ms).min(frame_dur);
+        let render_dur = dur_us(s.render_ms).min(frame_dur - update_dur);
+        let work_start = end - update_dur - render_dur;
+        let first_tick = s.ticks.saturating_sub(u64::from(s.updates));
+        if s.updates > 0 {
+            slice(
+                out,
+                "updates",
+                work_start,
+                update_dur,
+                &format!(
+                    "\"updates\":{},\"measured_ms\":{}",
+                    s.updates,
+                    num(s.update_ms)
+                ),
+            )?;
+            let n = u64::from(s.updates);
+            let (share, extra) = (update_dur / n, update_dur % n);
+            let mut at = work_start;
+            for i in 0..n {
+                let dur = share + u64::from(i < extra);
+                slice(
+                    out,
+                    "update",
+                    at,
+                    dur,
+                    &format!(
+                        "\"tick\":{},\"duration\":\"even share of the measured total\"",
+                        first_tick + i
+                    ),
+                )?;
+                at += dur;
+            }
+        }
+        slice(
+            out,
+            "render",
+            work_start + update_dur,
+            render_dur,
+            &format!(
+                "\"tick\":{},\"draw_calls\":{},\"measured_ms\":{}",
+                s.ticks,
+                s.draw_calls,
+                num(s.render_ms)
+            ),
+        )?;
+        counter(out, "frame time (ms)", start, s.delta_ms)?;
+        counter(out, "updates", start, f64::from(s.updates))?;
+        counter(out, "render_alpha", start, f.render_alpha)?;
+        counter(out, "thrown away (ms)", start, s.discarded_ms)?;
+        counter(out, "missed refreshes", start, f64::from(f.missed))?;
+        if s.clamped {
+            write!(
+                out,
+                ",\n{{\"ph\":\"i\",\"s\":\"t\",\"name\":\"clamp\",\"cat\":\"clamp\",\"pid\":{PID},\
+                 \"tid\":{TID},\"ts\":{work_start},\"args\":{{\"discarded_ms\":{}}}}}",
+                num(s.discarded_ms)
+            )?;
+        }
+        if f.missed > 0 {
+            write!(
+                out,
+                ",\n{{\"ph\":\"i\",\"s\":\"t\",\"name\":\"missed refresh\",\"cat\":\"missed\",\
+                 \"pid\":{PID},\"tid\":{TID},\"ts\":{start},\"args\":{{\"missed_refreshes\":{}}}}}",
+                f.missed
+            )?;
+        }
+        while let Some(tag) = tags.next_if(|tag| tag.frame <= f.frame) {
+            write!(
+                out,
+                ",\n{{\"ph\":\"i\",\"s\":\"p\",\"cat\":\"tag\",\"pid\":{PID},\"tid\":{TID},\"name\":"
+            )?;
+            json_str(out, &tag.label)?;
+            write!(
+                out,
+                ",\"ts\":{work_start},\"args\":{{\"tick\":{},\"frame\":{}}}}}",
+                tag.tick, tag.frame
+            )?;
+        }
+    }
+    out.write_all(b"\n]}\n")?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::FrameReport;
+    use bt::Tag;
+    use bt_overlay::FrameStats;
+    use serde_json::Value;
+
+    /// Frames whose float deltas do not sum exactly (16.7 ten times is not 167), a stall the
+    /// cap clamps, a frame with no update, and work longer than its frame.
+    fn sample() -> Timeline {
+        let mut t = Timeline::new(1000.0 / 60.0);
+        let mut ticks = 0;
+        let frames = [
+            (16.7, 1),
+            (16.7, 1),
+            (16.7, 1),
+            (50.0, 3),
+            (8.3, 0),
+            (16.7, 1),
+            (0.1, 0),
+            (418.0, 8),
+            (16.7, 1),
+            (16.7, 1),
+        ];
+        for (i, &(delta_ms, updates)) in frames.iter().enumerate() {
+            ticks += u64::from(updates);
+            let stats = FrameStats {
+                delta_ms,
+                updates,
+                ticks,
+                update_ms: 1.1 * f64::from(updates),
+                render_ms: if i == 6 { 5.0 } else { 2.3 },
+                clamped: updates == 8,
+                discarded_ms: if updates == 8 { 284.7 } else { 0.0 },
+                ..FrameStats::default()
+            };
+            let report = FrameReport {
+                frame: i as u64,
+                render_alpha: 0.25,
+                stats,
+            };
+            let tags = if i == 7 {
+                vec![Tag {
+                    tick: ticks,
+                    label: "Boss \"1\"".into(),
+                }]
+            } else {
+                vec![]
+            };
+            t.record(&report, u32::from(delta_ms > 40.0) * 2, &tags);
+        }
+        t
+    }
+
+    fn events(t: &Timeline) -> Vec<Value> {
+        let mut out = Vec::new();
+        t.write_chrome_trace(&mut out, "demo").unwrap();
+        let v: Value = serde_json::from_slice(&out).expect("valid JSON");
+        assert_eq!(v["otherData"]["title"], "demo");
+        v["traceEvents"].as_array().unwrap().clone()
+    }
+
+    fn int(e: &Value, key: &str) -> u64 {
+        e[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{key} is not a whole number in {e}"))
+    }
+
+    #[test]
+    fn slices_nest_strictly_on_whole_microseconds() {
+        let events = events(&sample());
+        let mut slices: Vec<(u64, u64, String)> = events
+            .iter()
+            .filter(|e| e["ph"] == "X")
+            .map(|e| {
+                let ts = int(e, "ts");
+                (
+                    ts,
+                    ts + int(e, "dur"),
+                    e["name"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        // A viewer's stack: sorted by start, longest first; each slice either starts after
+        // the top ends (the top is closed) or ends within it.
+        slices.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+        let mut stack: Vec<(u64, u64, String)> = Vec::new();
+        for s in slices {
+            while stack.last().is_some_and(|top| s.0 >= top.1) {
+                stack.pop();
+            }
+            if let Some(top) = stack.last() {
+                assert!(s.1 <= top.1, "{s:?} overhangs {top:?}");
+            }
+            stack.push(s);
+        }
+        // Frames abut exactly, and lie where the clock put them.
+        let frames: Vec<&Value> = events.iter().filter(|e| e["name"] == "frame").collect();
+        assert_eq!(frames.len(), 10);
+        for pair in frames.windows(2) {
+            assert_eq!(int(pair[0], "ts") + int(pair[0], "dur"), int(pair[1], "ts"));
+        }
+        let mut clock = 0.0;
+        for f in &frames {
+            assert_eq!(int(f, "ts"), (clock * 1000.0_f64).round() as u64);
+            clock += f["args"]["delta_ms"].as_f64().unwrap();
+        }
+    }
+
+    #[test]
+    fn the_work_sits_at_the_end_of_its_frame_and_updates_share_their_total() {
+        let events = events(&sample());
+        let named = |n: &str| -> Vec<&Value> { events.iter().filter(|e| e["name"] == n).collect() };
+        let (frames, updates, update, render) = (
+            named("frame"),
+            named("updates"),
+            named("update"),
+            named("render"),
+        );
+        assert_eq!(update.len(), 1 + 1 + 1 + 3 + 1 + 8 + 1 + 1);
+        assert_eq!(render.len(), 10);
+        // The stall: its eight catch-up updates come at its end, then its render.
+        let stall = frames[7];
+        let stall_end = int(stall, "ts") + int(stall, "dur");
+        assert_eq!(int(render[7], "ts") + int(render[7], "dur"), stall_end);
+        let group = updates.iter().find(|u| u["args"]["updates"] == 8).unwrap();
+        assert_eq!(int(group, "dur"), 8800);
+        assert_eq!(int(group, "ts") + 8800, int(render[7], "ts"));
+        assert!(
+            int(group, "ts") > int(stall, "ts") + 400_000,
+            "not at the stall's start"
+        );
+        let shares: Vec<&&Value> = update
+            .iter()
+            .filter(|u| int(u, "ts") >= int(group, "ts") && int(u, "ts") < int(render[7], "ts"))
+            .collect();
+        assert_eq!(shares.len(), 8);
+        assert!(shares.iter().all(|u| int(u, "dur") == 1100));
+        assert_eq!(
+            shares[0]["args"]["duration"],
+            "even share of the measured total"
+        );
+        // Work longer than its frame (5 ms of render in a 0.1 ms frame) is cut to fit.
+        assert_eq!(
+            (int(render[6], "ts"), int(render[6], "dur")),
+            (int(frames[6], "ts"), 100)
+        );
+    }
+
+    #[test]
+    fn the_trace_names_its_thread_and_carries_counters_and_instants() {
+        let events = events(&sample());
+        let meta: Vec<&str> = events
+            .iter()
+            .filter(|e| e["ph"] == "M")
+            .map(|e| e["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(meta, ["process_name", "thread_name"]);
+        for name in [
+            "frame time (ms)",
+            "updates",
+            "render_alpha",
+            "thrown away (ms)",
+            "missed refreshes",
+        ] {
+            let n = events
+                .iter()
+                .filter(|e| e["ph"] == "C" && e["name"] == name)
+                .count();
+            assert_eq!(n, 10, "{name}");
+        }
+        let instant = |n: &str| {
+            events
+                .iter()
+                .filter(|e| e["ph"] == "i" && e["name"] == n)
+                .count()
+        };
+        assert_eq!(instant("clamp"), 1);
+        assert_eq!(instant("missed refresh"), 2);
+        assert_eq!(instant("Boss \"1\""), 1);
+        let stall_counter = events
+            .iter()
+            .find(|e| {
+                e["ph"] == "C" && e["name"] == "thrown away (ms)" && e["args"]["value"] != 0.0
+            })
+            .unwrap();
+        assert_eq!(stall_counter["args"]["value"], 284.7);
+    }
+}

@@ -1,0 +1,235 @@
+//! The frame-pacing figures people compare between tools: 1% and 0.1% lows, stutter counts and
+//! frames per second over the run.
+//!
+//! Each figure is defined here once, with its arithmetic, and used by the summary, the report
+//! and `bt trace --format summary`:
+//!
+//! - **Lows**, in two forms, because the tools disagree and both are quoted. For a share `s`
+//!   (1% or 0.1%) of `n` frames:
+//!   - the *average* form, CapFrameX's "1% low": 1000 / the mean of the worst `⌈s × n⌉` frame
+//!     times;
+//!   - the *percentile* form, MangoHud's "1% low" (CapFrameX calls it "P1"): with the frame
+//!     times sorted longest first, 1000 / the one at index `max(0, ⌊s × n⌋ - 1)`.
+//! - **Stutters**: frames longer than twice the median frame time, and frames longer than
+//!   33.3, 50 and 100 ms.
+//! - **Frames per second over the run**: frames whose end falls in each second of the clock's
+//!   timeline, the first second from 0; the last second may be partial.
+//!
+//! ```
+//! use bt_runtime::timing::pacing::Low;
+//!
+//! let mut frames = vec![10.0; 98];
+//! frames.extend([50.0, 100.0]);
+//! let low = Low::of(&frames, 0.01);
+//! assert_eq!(low.average_fps, 10.0); // the worst 1 frame: 100 ms
+//! assert_eq!(low.percentile_fps, 10.0); // index 0 of the longest first
+//! ```
+
+/// The stutter thresholds in ms: a 30 fps frame, 50 ms and 100 ms.
+pub const STUTTER_MS: [f64; 3] = [1000.0 / 30.0, 50.0, 100.0];
+
+/// A low figure in both forms, in frames per second (0 when there are no frames).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Low {
+    /// 1000 / the mean of the worst share of frame times (CapFrameX's "1% low").
+    pub average_fps: f64,
+    /// 1000 / the frame time at the share's index, longest first (MangoHud's "1% low",
+    /// CapFrameX's "P1").
+    pub percentile_fps: f64,
+}
+
+impl Low {
+    /// The low of `frames_ms` (in any order) for `share` (0.01 for 1%).
+    pub fn of(frames_ms: &[f64], share: f64) -> Low {
+        let mut longest_first = frames_ms.to_vec();
+        longest_first.sort_by(|a, b| b.total_cmp(a));
+        Low::of_sorted(&longest_first, share)
+    }
+
+    /// As [`Low::of`], for frame times already sorted longest first.
+    pub fn of_sorted(longest_first: &[f64], share: f64) -> Low {
+        let n = longest_first.len();
+        if n == 0 {
+            return Low::default();
+        }
+        let worst = ((share * n as f64).ceil() as usize).clamp(1, n);
+        let mean = longest_first[..worst].iter().sum::<f64>() / worst as f64;
+        let index = ((share * n as f64).floor() as usize)
+            .saturating_sub(1)
+            .min(n - 1);
+        Low {
+            average_fps: fps(mean),
+            percentile_fps: fps(longest_first[index]),
+        }
+    }
+}
+
+fn fps(ms: f64) -> f64 {
+    if ms > 0.0 {
+        1000.0 / ms
+    } else {
+        0.0
+    }
+}
+
+/// Stutter counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stutters {
+    /// Frames longer than twice the median frame time.
+    pub over_twice_median: usize,
+    /// Frames longer than each of [`STUTTER_MS`].
+    pub over_ms: [usize; 3],
+}
+
+impl Stutters {
+    /// The counts over `frames_ms`, whose median frame time is `median_ms`.
+    pub fn of(frames_ms: &[f64], median_ms: f64) -> Stutters {
+        let mut s = Stutters::default();
+        for &ms in frames_ms {
+            s.over_twice_median += usize::from(ms > 2.0 * median_ms);
+            for (count, limit) in s.over_ms.iter_mut().zip(STUTTER_MS) {
+                *count += usize::from(ms > limit);
+            }
+        }
+        s
+    }
+}
+
+/// Frames ending in each second of a run whose frames last `frames_ms` end to end from 0.
+pub fn frames_per_second(frames_ms: &[f64]) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    let mut end = 0.0;
+    for &ms in frames_ms {
+        end += ms.max(0.0);
+        // A frame ending exactly on a second belongs to the second it ends.
+        let second = ((end / 1000.0).ceil() as usize).saturating_sub(1);
+        if out.len() <= second {
+            out.resize(second + 1, 0);
+        }
+        out[second] += 1;
+    }
+    out
+}
+
+/// The frame time at each whole percentile 0..=100 (nearest rank; 0 is the shortest, 100 the
+/// longest), for a percentile curve. Empty for no frames.
+pub fn percentile_curve(frames_ms: &[f64]) -> Vec<(f64, f64)> {
+    let mut sorted = frames_ms.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    if sorted.is_empty() {
+        return Vec::new();
+    }
+    (0..=100)
+        .map(|p| {
+            let rank = ((f64::from(p) / 100.0) * sorted.len() as f64).ceil() as usize;
+            (f64::from(p), sorted[rank.clamp(1, sorted.len()) - 1])
+        })
+        .collect()
+}
+
+/// Frame times counted in 1 ms bins from 0 up to `top_ms` (the last bin takes everything
+/// above), for a histogram.
+pub fn histogram(frames_ms: &[f64], top_ms: usize) -> Vec<usize> {
+    let mut bins = vec![0; top_ms.max(1)];
+    let last = bins.len() - 1;
+    for &ms in frames_ms {
+        let bin = if ms.is_finite() && ms > 0.0 {
+            (ms.floor() as usize).min(last)
+        } else {
+            0
+        };
+        bins[bin] += 1;
+    }
+    bins
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 2,000 frames: 16.7 ms, with every 50th a 40 ms hitch and frame 1000 a 418 ms stall.
+    fn capture() -> Vec<f64> {
+        (0..2000)
+            .map(|i| match i {
+                1000 => 418.0,
+                i if i % 50 == 49 => 40.0,
+                _ => 16.7,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lows_match_a_count_done_by_hand() {
+        let frames = capture();
+        // 40 hitches and a stall. The worst 1% is 20 frames: the stall and 19 hitches.
+        let low = Low::of(&frames, 0.01);
+        let want_avg = 1000.0 / ((418.0 + 19.0 * 40.0) / 20.0);
+        assert!(
+            (low.average_fps - want_avg).abs() < 1e-9,
+            "{}",
+            low.average_fps
+        );
+        // MangoHud's index 0.01 × 2000 - 1 = 19, the 20th longest: a hitch.
+        assert_eq!(low.percentile_fps, 1000.0 / 40.0);
+        // The worst 0.1% is 2 frames: the stall and a hitch; index 1, a hitch.
+        let low = Low::of(&frames, 0.001);
+        assert!((low.average_fps - 1000.0 / 229.0).abs() < 1e-9);
+        assert_eq!(low.percentile_fps, 25.0);
+        // Fewer frames than one share: the single worst frame.
+        assert_eq!(
+            Low::of(&[10.0, 20.0], 0.01),
+            Low {
+                average_fps: 50.0,
+                percentile_fps: 50.0
+            }
+        );
+        assert_eq!(Low::of(&[], 0.01), Low::default());
+    }
+
+    #[test]
+    fn stutters_count_frames_over_each_threshold() {
+        let frames = capture();
+        let s = Stutters::of(&frames, 16.7);
+        assert_eq!(s.over_twice_median, 41, "40 ms > 33.4 ms, and the stall");
+        assert_eq!(s.over_ms, [41, 1, 1]);
+        // Exactly on a threshold is not over it.
+        assert_eq!(Stutters::of(&[50.0, 100.0], 25.0).over_ms, [2, 1, 0]);
+        assert_eq!(Stutters::of(&[50.0, 100.0], 25.0).over_twice_median, 1);
+    }
+
+    #[test]
+    fn frames_per_second_buckets_frames_by_the_second_they_end_in() {
+        // 250 ms frames: four a second, the fourth ending on the second.
+        assert_eq!(frames_per_second(&[250.0; 10]), [4, 4, 2]);
+        let frames = capture();
+        let per_second = frames_per_second(&frames);
+        assert_eq!(per_second.iter().sum::<u32>(), 2000);
+        let span: f64 = frames.iter().sum();
+        assert_eq!(per_second.len(), (span / 1000.0).ceil() as usize);
+        // An independent count of second 0: frames whose end is at most 1000 ms.
+        let mut end = 0.0;
+        let first = frames
+            .iter()
+            .take_while(|&&ms| {
+                end += ms;
+                end <= 1000.0
+            })
+            .count();
+        assert_eq!(per_second[0] as usize, first);
+        assert!(frames_per_second(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_curve_and_the_histogram_hold_every_frame() {
+        let frames = capture();
+        let curve = percentile_curve(&frames);
+        assert_eq!(curve.len(), 101);
+        assert_eq!(curve[0], (0.0, 16.7));
+        assert_eq!(curve[50], (50.0, 16.7));
+        assert_eq!(curve[99], (99.0, 40.0));
+        assert_eq!(curve[100], (100.0, 418.0));
+        let bins = histogram(&frames, 100);
+        assert_eq!(bins.iter().sum::<usize>(), 2000);
+        assert_eq!((bins[16], bins[40], bins[99]), (1959, 40, 1));
+    }
+}
