@@ -5,7 +5,7 @@ use std::fmt;
 use crate::console::{timing_methods, Clock};
 use crate::gfx::{self, Framebuffer, Rect};
 use crate::sprite::{SpriteParams, SpriteSheet};
-use crate::Palette;
+use crate::{MapParams, Palette, Tilemap};
 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
@@ -72,9 +72,44 @@ impl Render<'_> {
         self.palette
     }
 
-    /// The camera offset set in `update`.
+    /// The camera offset drawing goes through: the one set in `update`, or inside
+    /// [`Self::with_camera`] the one given there.
     pub fn camera(&self) -> (i32, i32) {
         self.camera
+    }
+
+    /// Runs `draw` with the camera at `(x, y)` instead, then puts it back: a layer drawn with
+    /// its own offset, such as a HUD at `(0, 0)` over a scrolled level, or a parallax
+    /// background at half the camera. The camera `update` set is not changed, and nothing of
+    /// this outlives the call.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default().display(8, 8), 0);
+    /// con.update_context(0).camera_set(100, 0);
+    /// let mut ctx = con.render_context(0, 0.0);
+    /// ctx.with_camera(0, 0, |hud| hud.draw_pixel(1, 1, 7));
+    /// assert_eq!(ctx.camera(), (100, 0));
+    /// ctx.draw_pixel(102, 2, 8);
+    /// assert_eq!(con.framebuffer().get(1, 1), Some(7));
+    /// assert_eq!(con.framebuffer().get(2, 2), Some(8));
+    /// ```
+    pub fn with_camera<R>(&mut self, x: i32, y: i32, draw: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.camera;
+        self.camera = (x, y);
+        let out = draw(self);
+        self.camera = saved;
+        out
+    }
+
+    /// The index drawn so far at `(x, y)` through the camera (PICO-8's and Pyxel's `pget`),
+    /// or `None` off screen. The clip does not hide pixels from it.
+    pub fn pixel(&self, x: i32, y: i32) -> Option<u8> {
+        let (x, y) = self.at(x, y);
+        let (x, y) = (i32::try_from(x).ok()?, i32::try_from(y).ok()?);
+        self.fb.get(x, y)
     }
 
     fn at(&self, x: i32, y: i32) -> (i64, i64) {
@@ -194,6 +229,85 @@ impl Render<'_> {
             let (x, y) = self.at(x, y);
             self.fb.sprite_wide(sheet, src, x, y, params);
         }
+    }
+
+    /// Draws a triangle's outline through its three corners; see [`Framebuffer::draw_triangle`].
+    pub fn draw_triangle(&mut self, a: (i32, i32), b: (i32, i32), c: (i32, i32), index: u8) {
+        *self.draw_calls += 1;
+        let (a, b, c) = (self.at(a.0, a.1), self.at(b.0, b.1), self.at(c.0, c.1));
+        self.fb.triangle_wide(a, b, c, index, false);
+    }
+
+    /// Fills a triangle; see [`Framebuffer::draw_triangle_fill`].
+    pub fn draw_triangle_fill(&mut self, a: (i32, i32), b: (i32, i32), c: (i32, i32), index: u8) {
+        *self.draw_calls += 1;
+        let (a, b, c) = (self.at(a.0, a.1), self.at(b.0, b.1), self.at(c.0, c.1));
+        self.fb.triangle_wide(a, b, c, index, true);
+    }
+
+    /// Draws the outline of the ellipse inscribed in `rect`; see [`Framebuffer::draw_ellipse`].
+    pub fn draw_ellipse(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
+        let at = self.at(rect.x, rect.y);
+        self.fb.ellipse_wide(rect, at, index, false);
+    }
+
+    /// Fills the ellipse inscribed in `rect`; see [`Framebuffer::draw_ellipse_fill`].
+    pub fn draw_ellipse_fill(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
+        let at = self.at(rect.x, rect.y);
+        self.fb.ellipse_wide(rect, at, index, true);
+    }
+
+    /// Fills the area of one index around `(x, y)`; see [`Framebuffer::flood_fill`].
+    pub fn flood_fill(&mut self, x: i32, y: i32, index: u8) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(x, y);
+        self.fb.flood_wide(x, y, index);
+    }
+
+    /// Draws a region of a map layer with tiles of `sheet`, its top-left corner at (`x`, `y`)
+    /// through the camera; see [`Framebuffer::draw_map`] and [`MapParams`]. One call however
+    /// many tiles it draws.
+    pub fn draw_map(
+        &mut self,
+        map: &Tilemap,
+        sheet: &SpriteSheet,
+        x: i32,
+        y: i32,
+        params: MapParams,
+    ) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(x, y);
+        self.fb.map_wide(map, sheet, x, y, params);
+    }
+
+    /// Makes every later shape, sprite, tile and text pixel of index `from` land as `to`, for
+    /// the rest of this frame (PICO-8's `pal(from, to)`); see [`Framebuffer::remap_set`]. The
+    /// display palette is not touched: that is [`crate::Update::palette_mut`].
+    pub fn remap_set(&mut self, from: u8, to: u8) {
+        self.fb.remap_set(from, to);
+    }
+
+    /// Undoes every remap (PICO-8's `pal()`).
+    pub fn remap_reset(&mut self) {
+        self.fb.remap_reset();
+    }
+
+    /// What `index` lands as under the remap in force.
+    pub fn remap(&self, index: u8) -> u8 {
+        self.fb.remap(index)
+    }
+
+    /// Sets the 4 × 4 fill pattern of later shapes for the rest of this frame (PICO-8's
+    /// `fillp`); see [`Framebuffer::fill_pattern_set`] and [`crate::dither_pattern`].
+    pub fn fill_pattern_set(&mut self, pattern: u16, alt: Option<u8>) {
+        self.fb.fill_pattern_set(pattern, alt);
+    }
+
+    /// Draws solid again.
+    pub fn fill_pattern_reset(&mut self) {
+        self.fb.fill_pattern_reset();
     }
 
     /// Limits drawing to `rect`, in screen coordinates, for the rest of this frame.
