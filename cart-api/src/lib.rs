@@ -5,6 +5,7 @@
 mod blit;
 mod cart;
 mod console;
+mod data;
 mod easing;
 mod font;
 mod gfx;
@@ -27,6 +28,7 @@ mod timer;
 mod update;
 
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
+pub use data::MAX_DATA_FILE;
 pub use easing::Easing;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use gfx::{Framebuffer, Rect};

@@ -8,7 +8,7 @@ use crate::gfx::{Bounds, Framebuffer};
 use crate::sprite::ColorKey;
 
 /// The remap and fill pattern in force, kept with the framebuffer they apply to.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub(crate) struct Pen {
     /// Index `i` drawn by a shape, sprite, tile or text lands as `remap[i]`.
     pub(crate) remap: [u8; 256],
@@ -21,6 +21,16 @@ pub(crate) struct Pen {
     /// Counts remap changes, so a cached sprite ink table knows when it is stale.
     pub(crate) generation: u32,
 }
+
+impl PartialEq for Pen {
+    /// The same remap and pattern, however many changes led there.
+    fn eq(&self, other: &Pen) -> bool {
+        self.remap == other.remap
+            && (self.pattern, self.pattern_alt) == (other.pattern, other.pattern_alt)
+    }
+}
+
+impl Eq for Pen {}
 
 impl Default for Pen {
     fn default() -> Pen {

@@ -402,3 +402,119 @@ mod tests {
         assert_eq!(fb.get(6, 4), Some(10));
     }
 }
+
+#[cfg(test)]
+mod toolkit_tests {
+    use super::*;
+    use crate::console::Console;
+    use crate::{ColorKey, Settings};
+
+    #[test]
+    fn remap_and_pattern_last_one_frame_and_never_reach_the_host() {
+        let mut con = Console::new(&Settings::default().display(4, 1), 1);
+        let mut r = con.render_context(0, 0.0);
+        r.remap_set(7, 9);
+        r.fill_pattern_set(0x8888, None);
+        r.draw_rect_fill(Rect::new(0, 0, 4, 1), 7);
+        assert_eq!(r.remap(7), 9);
+        assert_eq!(con.framebuffer().pixels(), [0, 9, 9, 9]);
+        con.framebuffer_mut().draw_pixel(0, 0, 7);
+        assert_eq!(con.framebuffer().get(0, 0), Some(7), "the host draws plain");
+        let mut r = con.render_context(1, 0.0);
+        assert_eq!(r.remap(7), 7, "a new frame starts plain");
+        r.draw_rect_fill(Rect::new(0, 0, 4, 1), 7);
+        assert_eq!(con.framebuffer().pixels(), [7; 4]);
+    }
+
+    #[test]
+    fn remap_applies_to_sprites_tiles_maps_shapes_and_text_after_the_key() {
+        let mut con = Console::new(&Settings::default().display(8, 14), 1);
+        let sheet = SpriteSheet::from_indexed(2, 1, vec![0, 3])
+            .unwrap()
+            .with_tile_size(1, 1);
+        let mut map = Tilemap::new(1, 1, (1, 1)).unwrap();
+        map.tile_set(0, 0, 0, Some(1));
+        let mut r = con.render_context(0, 0.0);
+        r.remap_set(3, 5);
+        r.remap_set(4, 6);
+        r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 0, 0, SpriteParams::new());
+        r.draw_tile(&sheet, 1, 2, 0, SpriteParams::new().offset(1));
+        r.draw_map(&map, &sheet, 3, 0, MapParams::new());
+        r.draw_circle_fill(4, 0, 0, 3);
+        r.system_print(0, 1, 3, "#");
+        let fb = con.framebuffer();
+        assert_eq!(&fb.pixels()[..5], [0, 5, 6, 5, 5]);
+        assert!(fb.pixels()[8..].contains(&5));
+        assert!(!fb.pixels()[8..].contains(&3));
+    }
+
+    #[test]
+    fn keyed_and_remapped_sprites_match_the_plain_blitter_where_both_apply() {
+        let px: Vec<u8> = (0..64).map(|i| (i * 7 % 5) as u8).collect();
+        let sheet = SpriteSheet::from_indexed(8, 8, px).unwrap();
+        for flags in [0, crate::FLIP_H, crate::ROT_90] {
+            for scale in [1, 2] {
+                let p = SpriteParams::new().flags(flags).scale(scale).offset(2);
+                let mut plain = Framebuffer::new(20, 20);
+                plain.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p);
+                // The same key through the table path (a remap that changes nothing drawn).
+                let mut table = Framebuffer::new(20, 20);
+                table.remap_set(200, 201);
+                table.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p);
+                table.remap_reset();
+                assert_eq!(plain, table, "flags {flags} scale {scale}");
+                let mut keyed = Framebuffer::new(20, 20);
+                keyed.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p.key(ColorKey::NONE));
+                assert!(
+                    keyed.pixels().iter().filter(|&&v| v == 2).count() > 0,
+                    "0 drawn as 0 + 2"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_sheet_key_and_a_draw_key() {
+        let sheet = SpriteSheet::from_indexed(3, 1, vec![0, 5, 6])
+            .unwrap()
+            .with_key(ColorKey::single(5));
+        let mut fb = Framebuffer::new(3, 1);
+        fb.clear(1);
+        fb.draw_sprite(&sheet, Rect::new(0, 0, 3, 1), 0, 0, SpriteParams::new());
+        assert_eq!(
+            fb.pixels(),
+            [0, 1, 6],
+            "the sheet's key: 0 drawn, 5 see-through"
+        );
+        fb.clear(1);
+        let p = SpriteParams::new().key(ColorKey::single(0).with(6));
+        fb.draw_sprite(&sheet, Rect::new(0, 0, 3, 1), 0, 0, p);
+        assert_eq!(fb.pixels(), [1, 5, 1], "the draw's key wins");
+    }
+
+    #[test]
+    fn pixel_reads_through_the_camera_and_with_camera_is_scoped() {
+        let mut con = Console::new(&Settings::default().display(8, 8), 1);
+        con.update_context(0).camera_set(10, 20);
+        let mut r = con.render_context(0, 0.0);
+        r.draw_pixel(12, 23, 4);
+        assert_eq!(r.pixel(12, 23), Some(4));
+        assert_eq!(r.pixel(10, 20), Some(0));
+        assert_eq!(r.pixel(9, 20), None, "off screen");
+        assert_eq!(r.pixel(i32::MIN, i32::MAX), None);
+        let got = r.with_camera(0, 0, |hud| {
+            hud.draw_triangle_fill((0, 7), (2, 7), (0, 5), 3);
+            hud.draw_ellipse(Rect::new(4, 4, 3, 3), 5);
+            hud.flood_fill(5, 5, 6);
+            hud.pixel(2, 3)
+        });
+        assert_eq!(got, Some(4));
+        assert_eq!(r.camera(), (10, 20));
+        let fb = con.framebuffer();
+        assert_eq!(
+            (fb.get(0, 7), fb.get(0, 5), fb.get(5, 4), fb.get(5, 5)),
+            (Some(3), Some(3), Some(5), Some(6))
+        );
+        assert_eq!(con.camera(), (10, 20), "the update camera is untouched");
+    }
+}

@@ -242,6 +242,23 @@ pub enum AssetErrorKind {
     /// The host gave the console no image loader.
     #[error("this host cannot load images")]
     NoLoader,
+    /// A data or map file longer than the limit for its kind.
+    #[error("the file is {bytes} bytes; the limit is {limit}")]
+    FileTooLarge {
+        /// The file's length.
+        bytes: u64,
+        /// The most the call reads.
+        limit: u64,
+    },
+    /// The path names a folder or something else that is not a regular file.
+    #[error("not a regular file")]
+    NotAFile,
+    /// A text file that is not UTF-8.
+    #[error("not UTF-8 text: {0}")]
+    NotText(String),
+    /// A map file that breaks its format: where (line, field) and what, as one line.
+    #[error("{0}")]
+    BadMap(String),
 }
 
 /// Decoded image pixels, four bytes (R, G, B, A) per pixel, row by row.
@@ -277,6 +294,36 @@ pub trait ImageLoader {
     /// # Errors
     /// An [`AssetError`] naming `path`: missing or unreadable file, or no files at all.
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+        Err(AssetError::new(path, AssetErrorKind::NoLoader))
+    }
+
+    /// Reads the file at `path` as it is, refusing one longer than `limit` bytes or one that is
+    /// not a regular file. The default reads with [`ImageLoader::read`], then checks the length;
+    /// a host with files should refuse before reading.
+    ///
+    /// # Errors
+    /// As [`ImageLoader::read`], and [`AssetErrorKind::FileTooLarge`].
+    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
+        let bytes = self.read(path)?;
+        if bytes.len() as u64 > limit {
+            return Err(AssetError::new(
+                path,
+                AssetErrorKind::FileTooLarge {
+                    bytes: bytes.len() as u64,
+                    limit,
+                },
+            ));
+        }
+        Ok(bytes)
+    }
+
+    /// Reads the map file at `path` (the runtime reads maps made in Tiled). The default has no
+    /// map reader.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing or unreadable file, or a map that breaks its
+    /// format ([`AssetErrorKind::BadMap`], naming the line or field and the value).
+    fn load_map(&self, path: &str) -> Result<crate::Tilemap, AssetError> {
         Err(AssetError::new(path, AssetErrorKind::NoLoader))
     }
 }
