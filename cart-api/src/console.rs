@@ -156,6 +156,7 @@ impl Console {
         self.camera = (0, 0);
         self.fb.clear(0);
         self.fb.clip_reset();
+        self.fb.pen_reset();
         self.tags.clear();
         self.reset_requested = false;
         self.effects.reset();
@@ -190,12 +191,15 @@ impl Console {
     }
 
     /// The context for one render at `ticks` with `render_alpha` in `[0, 1)`. The framebuffer
-    /// is blanked to index 0 and the clip reset first.
+    /// is blanked to index 0, and the clip, the remap and the fill pattern reset first (and
+    /// again by [`Console::framebuffer_mut`], so what the host draws after the cart, the
+    /// overlay, is never remapped).
     pub fn render_context(&mut self, ticks: u64, render_alpha: f64) -> Render<'_> {
         self.clock.ticks = ticks;
         self.clock.render_alpha = render_alpha;
         self.fb.clear(0);
         self.fb.clip_reset();
+        self.fb.pen_reset();
         self.effects.refresh_shown(&self.palette);
         self.draw_calls = 0;
         Render {
@@ -228,8 +232,10 @@ impl Console {
         &self.fb
     }
 
-    /// The framebuffer, for the host's own drawing (the overlay).
+    /// The framebuffer, for the host's own drawing (the overlay), with the cart's remap and
+    /// fill pattern put back to plain: they last only for the cart's render.
     pub fn framebuffer_mut(&mut self) -> &mut Framebuffer {
+        self.fb.pen_reset();
         &mut self.fb
     }
 

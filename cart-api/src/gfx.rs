@@ -3,9 +3,12 @@
 //! Every primitive takes integer coordinates and clips against the framebuffer and its clip
 //! rectangle before touching memory, so no argument (negative sizes, `i32::MIN`, shapes far off
 //! screen) can panic or write out of bounds. Index 0 is transparent: drawing with it changes
-//! nothing. Coordinates here are screen coordinates; the render context adds the camera.
+//! nothing. Coordinates here are screen coordinates; the render context adds the camera. Every
+//! pixel goes through the pen (`pen.rs`): the draw-time remap and the fill pattern.
 
 use crate::font::{self, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT};
+use crate::pen::{InkTable, Pen};
+use crate::shapes::Scratch;
 
 /// An axis-aligned rectangle in pixels. A width or height of zero or less is empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -64,13 +67,31 @@ impl Bounds {
 }
 
 /// One byte per pixel, each a palette index, row by row from the top-left corner.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Two framebuffers are equal when their size, pixels, clip, remap and fill pattern are.
+#[derive(Debug, Clone)]
 pub struct Framebuffer {
     pub(crate) width: u32,
     pub(crate) height: u32,
     pub(crate) pixels: Vec<u8>,
     pub(crate) clip: Bounds,
+    pub(crate) pen: Pen,
+    /// The last sprite ink table built (see [`InkTable::prepare`]): a cache, not state. Made on
+    /// the first draw that needs one.
+    pub(crate) ink: Option<Box<InkTable>>,
+    /// Working memory the flood fill reuses from frame to frame.
+    pub(crate) scratch: Scratch,
 }
+
+impl PartialEq for Framebuffer {
+    fn eq(&self, other: &Framebuffer) -> bool {
+        (self.width, self.height, self.clip) == (other.width, other.height, other.clip)
+            && self.pixels == other.pixels
+            && self.pen == other.pen
+    }
+}
+
+impl Eq for Framebuffer {}
 
 impl Framebuffer {
     /// A framebuffer of `width × height` pixels, all index 0, with no clip.
@@ -89,6 +110,9 @@ impl Framebuffer {
                 x1: i64::from(width),
                 y1: i64::from(height),
             },
+            pen: Pen::default(),
+            ink: None,
+            scratch: Scratch::default(),
         }
     }
 
@@ -172,14 +196,20 @@ impl Framebuffer {
             return;
         }
         if let Some(b) = self.clip.intersect(x0, y0, x1, y1) {
-            self.fill_bounds(b, index);
+            if self.pen.pattern == 0 {
+                self.fill_bounds(b, self.pen.remap[usize::from(index)]);
+            } else {
+                self.fill_bounds_pen(b, index);
+            }
         }
     }
 
     pub(crate) fn pixel_wide(&mut self, x: i64, y: i64, index: u8) {
         let c = self.clip;
         if index != 0 && x >= c.x0 && x < c.x1 && y >= c.y0 && y < c.y1 {
-            self.pixels[y as usize * self.width as usize + x as usize] = index;
+            if let Some(v) = self.pen.ink_at(x, y, index) {
+                self.pixels[y as usize * self.width as usize + x as usize] = v;
+            }
         }
     }
 
@@ -377,14 +407,19 @@ impl Framebuffer {
         (cx, cy)
     }
 
+    /// Text is remapped like everything else but never patterned.
     fn glyph(&mut self, x: i64, y: i64, rows: &[u8; GLYPH_ROWS], index: u8) {
+        let ink = self.pen.remap[usize::from(index)];
+        let c = self.clip;
         for (dy, &bits) in rows.iter().enumerate() {
-            if bits == 0 {
+            let py = y + dy as i64;
+            if bits == 0 || py < c.y0 || py >= c.y1 {
                 continue;
             }
             for dx in 0..GLYPH_ADVANCE as i64 {
-                if bits & (1 << dx) != 0 {
-                    self.pixel_wide(x + dx, y + dy as i64, index);
+                let px = x + dx;
+                if bits & (1 << dx) != 0 && px >= c.x0 && px < c.x1 {
+                    self.pixels[py as usize * self.width as usize + px as usize] = ink;
                 }
             }
         }

@@ -5,6 +5,7 @@
 mod blit;
 mod cart;
 mod console;
+mod data;
 mod easing;
 mod font;
 mod gfx;
@@ -13,16 +14,21 @@ mod keys;
 mod noise;
 mod palette;
 mod palette_fx;
+mod pen;
 mod render;
 mod rng;
 mod settings;
+mod shapes;
 pub mod sound;
 mod sprite;
 mod tick_input;
+mod tilemap;
+mod tilemap_draw;
 mod timer;
 mod update;
 
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
+pub use data::MAX_DATA_FILE;
 pub use easing::Easing;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use gfx::{Framebuffer, Rect};
@@ -36,6 +42,7 @@ pub use keys::{Key, UnknownKey, KEY_COUNT};
 pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
 pub use palette::{Color32, Palette, PaletteError};
 pub use palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
+pub use pen::dither_pattern;
 pub use render::Render;
 pub use rng::Rng;
 pub use settings::{
@@ -43,9 +50,11 @@ pub use settings::{
     MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
 };
 pub use sprite::{
-    AssetError, AssetErrorKind, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V,
+    AssetError, AssetErrorKind, ColorKey, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V,
     MAX_SHEET_SIDE, ROT_180, ROT_270, ROT_90,
 };
+pub use tilemap::{Moved, Tilemap, TilemapError, MAX_MAP_CELLS, MAX_MAP_LAYERS, NO_TILE};
+pub use tilemap_draw::MapParams;
 pub use timer::{Timer, TimerError};
 pub use update::{camera_clamp, Update};
 

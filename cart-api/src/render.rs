@@ -5,7 +5,7 @@ use std::fmt;
 use crate::console::{timing_methods, Clock};
 use crate::gfx::{self, Framebuffer, Rect};
 use crate::sprite::{SpriteParams, SpriteSheet};
-use crate::Palette;
+use crate::{MapParams, Palette, Tilemap};
 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
@@ -72,9 +72,44 @@ impl Render<'_> {
         self.palette
     }
 
-    /// The camera offset set in `update`.
+    /// The camera offset drawing goes through: the one set in `update`, or inside
+    /// [`Self::with_camera`] the one given there.
     pub fn camera(&self) -> (i32, i32) {
         self.camera
+    }
+
+    /// Runs `draw` with the camera at `(x, y)` instead, then puts it back: a layer drawn with
+    /// its own offset, such as a HUD at `(0, 0)` over a scrolled level, or a parallax
+    /// background at half the camera. The camera `update` set is not changed, and nothing of
+    /// this outlives the call.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default().display(8, 8), 0);
+    /// con.update_context(0).camera_set(100, 0);
+    /// let mut ctx = con.render_context(0, 0.0);
+    /// ctx.with_camera(0, 0, |hud| hud.draw_pixel(1, 1, 7));
+    /// assert_eq!(ctx.camera(), (100, 0));
+    /// ctx.draw_pixel(102, 2, 8);
+    /// assert_eq!(con.framebuffer().get(1, 1), Some(7));
+    /// assert_eq!(con.framebuffer().get(2, 2), Some(8));
+    /// ```
+    pub fn with_camera<R>(&mut self, x: i32, y: i32, draw: impl FnOnce(&mut Self) -> R) -> R {
+        let saved = self.camera;
+        self.camera = (x, y);
+        let out = draw(self);
+        self.camera = saved;
+        out
+    }
+
+    /// The index drawn so far at `(x, y)` through the camera (PICO-8's and Pyxel's `pget`),
+    /// or `None` off screen. The clip does not hide pixels from it.
+    pub fn pixel(&self, x: i32, y: i32) -> Option<u8> {
+        let (x, y) = self.at(x, y);
+        let (x, y) = (i32::try_from(x).ok()?, i32::try_from(y).ok()?);
+        self.fb.get(x, y)
     }
 
     fn at(&self, x: i32, y: i32) -> (i64, i64) {
@@ -196,6 +231,85 @@ impl Render<'_> {
         }
     }
 
+    /// Draws a triangle's outline through its three corners; see [`Framebuffer::draw_triangle`].
+    pub fn draw_triangle(&mut self, a: (i32, i32), b: (i32, i32), c: (i32, i32), index: u8) {
+        *self.draw_calls += 1;
+        let (a, b, c) = (self.at(a.0, a.1), self.at(b.0, b.1), self.at(c.0, c.1));
+        self.fb.triangle_wide(a, b, c, index, false);
+    }
+
+    /// Fills a triangle; see [`Framebuffer::draw_triangle_fill`].
+    pub fn draw_triangle_fill(&mut self, a: (i32, i32), b: (i32, i32), c: (i32, i32), index: u8) {
+        *self.draw_calls += 1;
+        let (a, b, c) = (self.at(a.0, a.1), self.at(b.0, b.1), self.at(c.0, c.1));
+        self.fb.triangle_wide(a, b, c, index, true);
+    }
+
+    /// Draws the outline of the ellipse inscribed in `rect`; see [`Framebuffer::draw_ellipse`].
+    pub fn draw_ellipse(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
+        let at = self.at(rect.x, rect.y);
+        self.fb.ellipse_wide(rect, at, index, false);
+    }
+
+    /// Fills the ellipse inscribed in `rect`; see [`Framebuffer::draw_ellipse_fill`].
+    pub fn draw_ellipse_fill(&mut self, rect: Rect, index: u8) {
+        *self.draw_calls += 1;
+        let at = self.at(rect.x, rect.y);
+        self.fb.ellipse_wide(rect, at, index, true);
+    }
+
+    /// Fills the area of one index around `(x, y)`; see [`Framebuffer::flood_fill`].
+    pub fn flood_fill(&mut self, x: i32, y: i32, index: u8) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(x, y);
+        self.fb.flood_wide(x, y, index);
+    }
+
+    /// Draws a region of a map layer with tiles of `sheet`, its top-left corner at (`x`, `y`)
+    /// through the camera; see [`Framebuffer::draw_map`] and [`MapParams`]. One call however
+    /// many tiles it draws.
+    pub fn draw_map(
+        &mut self,
+        map: &Tilemap,
+        sheet: &SpriteSheet,
+        x: i32,
+        y: i32,
+        params: MapParams,
+    ) {
+        *self.draw_calls += 1;
+        let (x, y) = self.at(x, y);
+        self.fb.map_wide(map, sheet, x, y, params);
+    }
+
+    /// Makes every later shape, sprite, tile and text pixel of index `from` land as `to`, for
+    /// the rest of this frame (PICO-8's `pal(from, to)`); see [`Framebuffer::remap_set`]. The
+    /// display palette is not touched: that is [`crate::Update::palette_mut`].
+    pub fn remap_set(&mut self, from: u8, to: u8) {
+        self.fb.remap_set(from, to);
+    }
+
+    /// Undoes every remap (PICO-8's `pal()`).
+    pub fn remap_reset(&mut self) {
+        self.fb.remap_reset();
+    }
+
+    /// What `index` lands as under the remap in force.
+    pub fn remap(&self, index: u8) -> u8 {
+        self.fb.remap(index)
+    }
+
+    /// Sets the 4 × 4 fill pattern of later shapes for the rest of this frame (PICO-8's
+    /// `fillp`); see [`Framebuffer::fill_pattern_set`] and [`crate::dither_pattern`].
+    pub fn fill_pattern_set(&mut self, pattern: u16, alt: Option<u8>) {
+        self.fb.fill_pattern_set(pattern, alt);
+    }
+
+    /// Draws solid again.
+    pub fn fill_pattern_reset(&mut self) {
+        self.fb.fill_pattern_reset();
+    }
+
     /// Limits drawing to `rect`, in screen coordinates, for the rest of this frame.
     pub fn clip_set(&mut self, rect: Rect) {
         self.fb.clip_set(rect);
@@ -286,5 +400,121 @@ mod tests {
         assert_eq!(fb.get(3, 3), Some(7));
         assert_eq!(fb.get(6, 6), Some(9));
         assert_eq!(fb.get(6, 4), Some(10));
+    }
+}
+
+#[cfg(test)]
+mod toolkit_tests {
+    use super::*;
+    use crate::console::Console;
+    use crate::{ColorKey, Settings};
+
+    #[test]
+    fn remap_and_pattern_last_one_frame_and_never_reach_the_host() {
+        let mut con = Console::new(&Settings::default().display(4, 1), 1);
+        let mut r = con.render_context(0, 0.0);
+        r.remap_set(7, 9);
+        r.fill_pattern_set(0x8888, None);
+        r.draw_rect_fill(Rect::new(0, 0, 4, 1), 7);
+        assert_eq!(r.remap(7), 9);
+        assert_eq!(con.framebuffer().pixels(), [0, 9, 9, 9]);
+        con.framebuffer_mut().draw_pixel(0, 0, 7);
+        assert_eq!(con.framebuffer().get(0, 0), Some(7), "the host draws plain");
+        let mut r = con.render_context(1, 0.0);
+        assert_eq!(r.remap(7), 7, "a new frame starts plain");
+        r.draw_rect_fill(Rect::new(0, 0, 4, 1), 7);
+        assert_eq!(con.framebuffer().pixels(), [7; 4]);
+    }
+
+    #[test]
+    fn remap_applies_to_sprites_tiles_maps_shapes_and_text_after_the_key() {
+        let mut con = Console::new(&Settings::default().display(8, 14), 1);
+        let sheet = SpriteSheet::from_indexed(2, 1, vec![0, 3])
+            .unwrap()
+            .with_tile_size(1, 1);
+        let mut map = Tilemap::new(1, 1, (1, 1)).unwrap();
+        map.tile_set(0, 0, 0, Some(1));
+        let mut r = con.render_context(0, 0.0);
+        r.remap_set(3, 5);
+        r.remap_set(4, 6);
+        r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 0, 0, SpriteParams::new());
+        r.draw_tile(&sheet, 1, 2, 0, SpriteParams::new().offset(1));
+        r.draw_map(&map, &sheet, 3, 0, MapParams::new());
+        r.draw_circle_fill(4, 0, 0, 3);
+        r.system_print(0, 1, 3, "#");
+        let fb = con.framebuffer();
+        assert_eq!(&fb.pixels()[..5], [0, 5, 6, 5, 5]);
+        assert!(fb.pixels()[8..].contains(&5));
+        assert!(!fb.pixels()[8..].contains(&3));
+    }
+
+    #[test]
+    fn keyed_and_remapped_sprites_match_the_plain_blitter_where_both_apply() {
+        let px: Vec<u8> = (0..64).map(|i| (i * 7 % 5) as u8).collect();
+        let sheet = SpriteSheet::from_indexed(8, 8, px).unwrap();
+        for flags in [0, crate::FLIP_H, crate::ROT_90] {
+            for scale in [1, 2] {
+                let p = SpriteParams::new().flags(flags).scale(scale).offset(2);
+                let mut plain = Framebuffer::new(20, 20);
+                plain.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p);
+                // The same key through the table path (a remap that changes nothing drawn).
+                let mut table = Framebuffer::new(20, 20);
+                table.remap_set(200, 201);
+                table.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p);
+                table.remap_reset();
+                assert_eq!(plain, table, "flags {flags} scale {scale}");
+                let mut keyed = Framebuffer::new(20, 20);
+                keyed.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p.key(ColorKey::NONE));
+                assert!(
+                    keyed.pixels().iter().filter(|&&v| v == 2).count() > 0,
+                    "0 drawn as 0 + 2"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_sheet_key_and_a_draw_key() {
+        let sheet = SpriteSheet::from_indexed(3, 1, vec![0, 5, 6])
+            .unwrap()
+            .with_key(ColorKey::single(5));
+        let mut fb = Framebuffer::new(3, 1);
+        fb.clear(1);
+        fb.draw_sprite(&sheet, Rect::new(0, 0, 3, 1), 0, 0, SpriteParams::new());
+        assert_eq!(
+            fb.pixels(),
+            [0, 1, 6],
+            "the sheet's key: 0 drawn, 5 see-through"
+        );
+        fb.clear(1);
+        let p = SpriteParams::new().key(ColorKey::single(0).with(6));
+        fb.draw_sprite(&sheet, Rect::new(0, 0, 3, 1), 0, 0, p);
+        assert_eq!(fb.pixels(), [1, 5, 1], "the draw's key wins");
+    }
+
+    #[test]
+    fn pixel_reads_through_the_camera_and_with_camera_is_scoped() {
+        let mut con = Console::new(&Settings::default().display(8, 8), 1);
+        con.update_context(0).camera_set(10, 20);
+        let mut r = con.render_context(0, 0.0);
+        r.draw_pixel(12, 23, 4);
+        assert_eq!(r.pixel(12, 23), Some(4));
+        assert_eq!(r.pixel(10, 20), Some(0));
+        assert_eq!(r.pixel(9, 20), None, "off screen");
+        assert_eq!(r.pixel(i32::MIN, i32::MAX), None);
+        let got = r.with_camera(0, 0, |hud| {
+            hud.draw_triangle_fill((0, 7), (2, 7), (0, 5), 3);
+            hud.draw_ellipse(Rect::new(4, 4, 3, 3), 5);
+            hud.flood_fill(5, 5, 6);
+            hud.pixel(2, 3)
+        });
+        assert_eq!(got, Some(4));
+        assert_eq!(r.camera(), (10, 20));
+        let fb = con.framebuffer();
+        assert_eq!(
+            (fb.get(0, 7), fb.get(0, 5), fb.get(5, 4), fb.get(5, 5)),
+            (Some(3), Some(3), Some(5), Some(6))
+        );
+        assert_eq!(con.camera(), (10, 20), "the update camera is untouched");
     }
 }

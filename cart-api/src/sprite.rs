@@ -29,14 +29,17 @@ pub const ROT_270: u8 = 16;
 /// The largest side a sprite sheet may have, in pixels.
 pub const MAX_SHEET_SIDE: u32 = MAX_DISPLAY_SIDE;
 
-/// How a sprite is drawn: orientation flags, a whole-number scale and a palette offset.
+/// How a sprite is drawn: orientation flags, a whole-number scale, a palette offset and,
+/// when it should not be the sheet's, the colour key.
 ///
 /// ```
-/// use bt::{SpriteParams, FLIP_H, ROT_90};
+/// use bt::{ColorKey, SpriteParams, FLIP_H, ROT_90};
 ///
 /// let p = SpriteParams::new().flags(FLIP_H | ROT_90).scale(2).offset(16);
 /// assert_eq!((p.flags, p.scale, p.palette_offset), (FLIP_H | ROT_90, 2, 16));
 /// assert_eq!(SpriteParams::default(), SpriteParams::new());
+/// let keyed = SpriteParams::new().key(ColorKey::single(11));
+/// assert_eq!(keyed.key, Some(ColorKey::single(11)));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SpriteParams {
@@ -49,6 +52,10 @@ pub struct SpriteParams {
     /// Added to every stored index except 0: stored index `i` draws `i + palette_offset`,
     /// capped at 255. Default 0.
     pub palette_offset: u8,
+    /// The stored indices that are see-through for this draw, or `None` (the default) for the
+    /// sheet's own ([`SpriteSheet::key`], index 0 unless changed). The key is looked up before
+    /// the offset is added.
+    pub key: Option<ColorKey>,
 }
 
 impl Default for SpriteParams {
@@ -64,6 +71,7 @@ impl SpriteParams {
             flags: 0,
             scale: 1,
             palette_offset: 0,
+            key: None,
         }
     }
 
@@ -83,6 +91,77 @@ impl SpriteParams {
     pub const fn offset(mut self, palette_offset: u8) -> SpriteParams {
         self.palette_offset = palette_offset;
         self
+    }
+
+    /// Draws with `key` as the see-through indices instead of the sheet's.
+    pub const fn key(mut self, key: ColorKey) -> SpriteParams {
+        self.key = Some(key);
+        self
+    }
+}
+
+/// A set of palette indices that a sprite or tile leaves see-through: the colour key.
+///
+/// Sheets start with index 0 alone ([`ColorKey::default`]); [`ColorKey::NONE`] draws every
+/// pixel, index 0 included, as Pyxel's `blt` without a key does. Set one per sheet with
+/// [`SpriteSheet::with_key`] or per draw with [`SpriteParams::key`].
+///
+/// ```
+/// use bt::ColorKey;
+///
+/// let key = ColorKey::single(3).with(12);
+/// assert!(key.contains(3) && key.contains(12) && !key.contains(0));
+/// assert!(!key.without(3).contains(3));
+/// assert!(ColorKey::default().contains(0));
+/// assert!(!ColorKey::NONE.contains(0));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ColorKey([u64; 4]);
+
+impl ColorKey {
+    /// No see-through index: every pixel draws.
+    pub const NONE: ColorKey = ColorKey([0; 4]);
+
+    /// Index `index` alone.
+    pub const fn single(index: u8) -> ColorKey {
+        ColorKey::NONE.with(index)
+    }
+
+    /// This key with `index` see-through too.
+    pub const fn with(mut self, index: u8) -> ColorKey {
+        self.0[(index / 64) as usize] |= 1 << (index % 64);
+        self
+    }
+
+    /// This key with `index` drawn.
+    pub const fn without(mut self, index: u8) -> ColorKey {
+        self.0[(index / 64) as usize] &= !(1 << (index % 64));
+        self
+    }
+
+    /// Whether `index` is see-through.
+    pub const fn contains(self, index: u8) -> bool {
+        self.0[(index / 64) as usize] & (1 << (index % 64)) != 0
+    }
+
+    /// Whether this is index 0 alone, the key the fast blitter handles.
+    pub(crate) fn is_zero_only(self) -> bool {
+        self.0 == [1, 0, 0, 0]
+    }
+}
+
+impl Default for ColorKey {
+    /// Index 0 alone.
+    fn default() -> ColorKey {
+        ColorKey::single(0)
+    }
+}
+
+impl fmt::Debug for ColorKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set()
+            .entries((0..=255u8).filter(|&i| self.contains(i)))
+            .finish()
     }
 }
 
@@ -163,6 +242,23 @@ pub enum AssetErrorKind {
     /// The host gave the console no image loader.
     #[error("this host cannot load images")]
     NoLoader,
+    /// A data or map file longer than the limit for its kind.
+    #[error("the file is {bytes} bytes; the limit is {limit}")]
+    FileTooLarge {
+        /// The file's length.
+        bytes: u64,
+        /// The most the call reads.
+        limit: u64,
+    },
+    /// The path names a folder or something else that is not a regular file.
+    #[error("not a regular file")]
+    NotAFile,
+    /// A text file that is not UTF-8.
+    #[error("not UTF-8 text: {0}")]
+    NotText(String),
+    /// A map file that breaks its format: where (line, field) and what, as one line.
+    #[error("{0}")]
+    BadMap(String),
 }
 
 /// Decoded image pixels, four bytes (R, G, B, A) per pixel, row by row.
@@ -200,6 +296,36 @@ pub trait ImageLoader {
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
         Err(AssetError::new(path, AssetErrorKind::NoLoader))
     }
+
+    /// Reads the file at `path` as it is, refusing one longer than `limit` bytes or one that is
+    /// not a regular file. The default reads with [`ImageLoader::read`], then checks the length;
+    /// a host with files should refuse before reading.
+    ///
+    /// # Errors
+    /// As [`ImageLoader::read`], and [`AssetErrorKind::FileTooLarge`].
+    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
+        let bytes = self.read(path)?;
+        if bytes.len() as u64 > limit {
+            return Err(AssetError::new(
+                path,
+                AssetErrorKind::FileTooLarge {
+                    bytes: bytes.len() as u64,
+                    limit,
+                },
+            ));
+        }
+        Ok(bytes)
+    }
+
+    /// Reads the map file at `path` (the runtime reads maps made in Tiled). The default has no
+    /// map reader.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing or unreadable file, or a map that breaks its
+    /// format ([`AssetErrorKind::BadMap`], naming the line or field and the value).
+    fn load_map(&self, path: &str) -> Result<crate::Tilemap, AssetError> {
+        Err(AssetError::new(path, AssetErrorKind::NoLoader))
+    }
 }
 
 fn check_size(name: &str, width: u64, height: u64) -> Result<(), AssetError> {
@@ -231,6 +357,7 @@ pub struct SpriteSheet {
     pub(crate) pixels: Vec<u8>,
     tile: (u32, u32),
     slots: Range<usize>,
+    pub(crate) key: ColorKey,
 }
 
 impl fmt::Debug for SpriteSheet {
@@ -240,6 +367,7 @@ impl fmt::Debug for SpriteSheet {
             .field("height", &self.height)
             .field("tile", &self.tile)
             .field("slots", &self.slots)
+            .field("key", &self.key)
             .finish_non_exhaustive()
     }
 }
@@ -277,6 +405,7 @@ impl SpriteSheet {
             pixels,
             tile: (DEFAULT_TILE, DEFAULT_TILE),
             slots: 0..0,
+            key: ColorKey::default(),
         })
     }
 
@@ -382,6 +511,7 @@ impl SpriteSheet {
             pixels,
             tile: (DEFAULT_TILE, DEFAULT_TILE),
             slots: start_slot..start_slot + order.len(),
+            key: ColorKey::default(),
         })
     }
 
@@ -390,6 +520,30 @@ impl SpriteSheet {
     pub fn with_tile_size(mut self, width: u32, height: u32) -> SpriteSheet {
         self.tile = (width.max(1), height.max(1));
         self
+    }
+
+    /// Sets the indices this sheet leaves see-through when a draw does not choose its own
+    /// ([`SpriteParams::key`]); index 0 alone until changed.
+    ///
+    /// ```
+    /// use bt::{ColorKey, Framebuffer, Rect, SpriteParams, SpriteSheet};
+    ///
+    /// // A sheet drawn on a pink background (index 14), as Pyxel and PICO-8 art often is.
+    /// let sheet = SpriteSheet::from_indexed(2, 1, vec![14, 7])?.with_key(ColorKey::single(14));
+    /// let mut fb = Framebuffer::new(2, 1);
+    /// fb.clear(1);
+    /// fb.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 0, 0, SpriteParams::new());
+    /// assert_eq!(fb.pixels(), [1, 7]);
+    /// # Ok::<(), bt::AssetError>(())
+    /// ```
+    pub fn with_key(mut self, key: ColorKey) -> SpriteSheet {
+        self.key = key;
+        self
+    }
+
+    /// The indices this sheet leaves see-through.
+    pub fn key(&self) -> ColorKey {
+        self.key
     }
 
     /// The tile size.

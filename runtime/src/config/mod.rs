@@ -1,8 +1,10 @@
 //! Configuration a cart brings or a user sets: `cart.toml` manifests and user config files with
-//! their settings layers and palette files, the PNG loader for sprite sheets, and
-//! [`read::read_file`], the one way every reader of a user's file reads it (a size cap, and
-//! no FIFO or device).
+//! their settings layers and palette files, the PNG loader for sprite sheets, the readers of a
+//! cart's data files ([`data_file`]) and Tiled maps ([`tiled`]), and [`read::read_file`], the
+//! one way every reader of a user's file reads it (a size cap, and no FIFO or device).
 
+pub mod data_file;
 pub mod manifest;
 pub mod png_loader;
 pub mod read;
+pub mod tiled;

@@ -3,7 +3,12 @@
 use std::io::Cursor;
 
 use bt::host::{ImageLoader, RgbaImage};
-use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
+use bt::{
+    AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap, MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE,
+};
+
+use super::data_file::read_asset_file;
+use super::tiled::load_map_file;
 use image::codecs::png::PngDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 
@@ -55,6 +60,14 @@ impl ImageLoader for PngLoader {
             };
             AssetError::new(path, kind)
         })
+    }
+
+    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
+        read_asset_file(path, std::path::Path::new(path), limit)
+    }
+
+    fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
+        load_map_file(path, std::path::Path::new(path))
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
@@ -151,6 +164,15 @@ impl ImageLoader for FolderLoader {
                 AssetErrorKind::Read("the asset folder's path is not UTF-8".into()),
             )),
         }
+    }
+
+    /// Errors name `path` as the cart gave it, not the folder it was looked up in.
+    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
+        read_asset_file(path, &self.folder.join(path), limit)
+    }
+
+    fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
+        load_map_file(path, &self.folder.join(path))
     }
 }
 

@@ -1,0 +1,142 @@
+//! What carts call from `init` and `reload` to read their own files: data files (levels,
+//! tables, dialogue) and maps, from the cart's asset folder, through the host's loader.
+
+use crate::sprite::{AssetError, AssetErrorKind};
+use crate::{Tilemap, Update};
+
+/// The longest data file [`Update::data_load`] reads: 4 MiB. Levels and tables are far
+/// smaller; a file this long is a mistake (a video in the asset folder), refused before it is
+/// read.
+pub const MAX_DATA_FILE: u64 = 4 << 20;
+
+/// Data files and maps.
+///
+/// A relative path is looked up in the cart's asset folder (`assets/` beside its `cart.toml`),
+/// as for [`Update::load_indexed`]. Load in `init` and again in [`crate::Cart::reload`], so an
+/// edited level shows while the game runs.
+///
+/// ```
+/// use bt::host::{Console, ImageLoader, RgbaImage};
+/// use bt::{AssetError, AssetErrorKind, Settings};
+///
+/// /// A stand-in for the runtime's loader with one file in it.
+/// struct OneFile;
+/// impl ImageLoader for OneFile {
+///     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+///         Err(AssetError::new(path, AssetErrorKind::NotFound))
+///     }
+///     fn decode(&self, name: &str, _: &[u8]) -> Result<RgbaImage, AssetError> {
+///         Err(AssetError::new(name, AssetErrorKind::NotFound))
+///     }
+///     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+///         match path {
+///             "levels.txt" => Ok(b"1 meadow 90\n2 caves 120\n".to_vec()),
+///             _ => Err(AssetError::new(path, AssetErrorKind::NotFound)),
+///         }
+///     }
+/// }
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// con.set_image_loader(Box::new(OneFile));
+/// let ctx = con.update_context(0);
+/// let text = ctx.data_load_text("levels.txt")?;
+/// assert_eq!(text.lines().count(), 2);
+/// assert_eq!(ctx.data_load("nope.bin").unwrap_err().to_string(), "nope.bin: file not found");
+/// # Ok::<(), bt::AssetError>(())
+/// ```
+impl Update<'_> {
+    /// Reads the file at `path` as bytes, at most [`MAX_DATA_FILE`] of them.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing or unreadable file, not a regular file, longer
+    /// than [`MAX_DATA_FILE`], or a host without files.
+    pub fn data_load(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+        self.con
+            .loader
+            .0
+            .as_ref()
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
+            .read_limited(path, MAX_DATA_FILE)
+    }
+
+    /// Reads the file at `path` as UTF-8 text, at most [`MAX_DATA_FILE`] bytes.
+    ///
+    /// # Errors
+    /// As [`Update::data_load`], and [`AssetErrorKind::NotText`] with where the first byte
+    /// that is not UTF-8 is.
+    pub fn data_load_text(&self, path: &str) -> Result<String, AssetError> {
+        let bytes = self.data_load(path)?;
+        String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            AssetError::new(
+                path,
+                AssetErrorKind::NotText(format!("invalid byte at offset {at}")),
+            )
+        })
+    }
+
+    /// Reads the map at `path`, a map saved from the Tiled editor (`.tmx` or `.tmj`) in the
+    /// runtime (see `docs/sprites.md` for what of Tiled's format is read).
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing or unreadable file, a map that breaks the
+    /// format (naming the line or field and the value), or a host without a map reader.
+    pub fn map_load(&self, path: &str) -> Result<Tilemap, AssetError> {
+        self.con
+            .loader
+            .0
+            .as_ref()
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
+            .load_map(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::console::test_console;
+    use crate::host::{ImageLoader, RgbaImage};
+    use crate::sprite::{AssetError, AssetErrorKind};
+
+    struct Files;
+    impl ImageLoader for Files {
+        fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+            Err(AssetError::new(path, AssetErrorKind::NotFound))
+        }
+        fn decode(&self, name: &str, _: &[u8]) -> Result<RgbaImage, AssetError> {
+            Err(AssetError::new(name, AssetErrorKind::NotFound))
+        }
+        fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+            match path {
+                "big.bin" => Ok(vec![0; super::MAX_DATA_FILE as usize + 1]),
+                "latin1.txt" => Ok(b"caf\xe9".to_vec()),
+                _ => Err(AssetError::new(path, AssetErrorKind::NotFound)),
+            }
+        }
+    }
+
+    #[test]
+    fn data_files_past_the_cap_or_not_text_are_named() {
+        let mut con = test_console();
+        assert_eq!(
+            con.update_context(0)
+                .data_load("x")
+                .unwrap_err()
+                .to_string(),
+            "x: this host cannot load images"
+        );
+        con.set_image_loader(Box::new(Files));
+        let ctx = con.update_context(0);
+        assert_eq!(
+            ctx.data_load("big.bin").unwrap_err().to_string(),
+            "big.bin: the file is 4194305 bytes; the limit is 4194304"
+        );
+        assert_eq!(
+            ctx.data_load_text("latin1.txt").unwrap_err().to_string(),
+            "latin1.txt: not UTF-8 text: invalid byte at offset 3"
+        );
+        assert_eq!(
+            ctx.map_load("level.tmj").unwrap_err().to_string(),
+            "level.tmj: this host cannot load images"
+        );
+    }
+}

@@ -1,0 +1,851 @@
+//! Maps made in the Tiled editor, read into the cart API's [`Tilemap`]: the XML form (`.tmx`)
+//! and the JSON form (`.tmj`).
+//!
+//! What is read: orthogonal, finite maps; every tile layer, in order, by name (object, image
+//! and group layers are skipped); layer data as CSV, base64, or base64 compressed with zlib or
+//! gzip (and the old XML `<tile gid="…"/>` form); one tileset, embedded or in its own file
+//! (`.tsx` or `.tsj`, beside the map), whose tiles' integer property `flags` becomes their
+//! flag bits. A cell holding the tileset's first tile is tile 0 of the sheet.
+//!
+//! Refused, each with the file, the line (`.tmx`, and `.tmj` syntax) or field, and the value:
+//! other orientations, infinite maps, more than one tileset, zstd compression, flipped or
+//! turned tiles (Tiled keeps those in the tile number's top bits), a layer of the wrong
+//! length, a tile number outside the tileset.
+
+use std::io::Read;
+use std::path::Path;
+
+use bt::{AssetError, AssetErrorKind, Tilemap, NO_TILE};
+use serde::Deserialize;
+
+use super::data_file::read_asset_file;
+
+/// The longest map (or tileset) file read: 16 MiB, more than a 2048 × 2048 map in CSV.
+pub const MAX_MAP_FILE: u64 = 16 << 20;
+
+/// The bits Tiled sets in a tile number for a flipped, turned or hexagonally rotated tile.
+const FLIP_BITS: u32 = 0xf000_0000;
+
+/// Reads the map file at `path`; `name` is what errors call it. The form follows the
+/// extension: `.tmj` or `.json` is JSON, anything else XML.
+///
+/// # Errors
+/// An [`AssetError`] naming `name`: the file cannot be read, or breaks the format
+/// ([`AssetErrorKind::BadMap`] with the line or field and the value).
+pub fn load_map_file(name: &str, path: &Path) -> Result<Tilemap, AssetError> {
+    let text = read_text(name, path)?;
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let tileset = |source: &str| -> Result<(String, String), AssetError> {
+        let shown = format!("{name} -> {source}");
+        let text = read_text(&shown, &folder.join(source))?;
+        Ok((shown, text))
+    };
+    if is_json(path) {
+        parse_tmj(name, &text, &tileset)
+    } else {
+        parse_tmx(name, &text, &tileset)
+    }
+}
+
+fn is_json(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("tmj") || e.eq_ignore_ascii_case("json"))
+}
+
+fn read_text(name: &str, path: &Path) -> Result<String, AssetError> {
+    let bytes = read_asset_file(name, path, MAX_MAP_FILE)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        AssetError::new(
+            name,
+            AssetErrorKind::NotText(format!("invalid byte at offset {at}")),
+        )
+    })
+}
+
+fn bad(name: &str, message: String) -> AssetError {
+    AssetError::new(name, AssetErrorKind::BadMap(message))
+}
+
+/// Reads a tileset file named in a map: `(name to show in errors, its text)`.
+type TilesetReader<'a> = dyn Fn(&str) -> Result<(String, String), AssetError> + 'a;
+
+/// The map as read, before it is checked and built.
+struct RawMap {
+    orientation: String,
+    infinite: bool,
+    size: (u32, u32),
+    tile: (u32, u32),
+    layers: Vec<RawLayer>,
+    tilesets: Vec<RawTileset>,
+}
+
+struct RawLayer {
+    name: String,
+    size: (u32, u32),
+    /// Where the layer is, for errors: `line 12: layer 'ground'` or `layers[1] 'ground'`.
+    at: String,
+    gids: Vec<u32>,
+}
+
+struct RawTileset {
+    first_gid: u32,
+    tile_count: Option<u32>,
+    /// `(tile id, flags)`.
+    flags: Vec<(u32, u8)>,
+}
+
+fn build(name: &str, raw: RawMap) -> Result<Tilemap, AssetError> {
+    if raw.orientation != "orthogonal" {
+        return Err(bad(
+            name,
+            format!(
+                "orientation: '{}' is not read; only orthogonal maps",
+                raw.orientation
+            ),
+        ));
+    }
+    if raw.infinite {
+        return Err(bad(
+            name,
+            "infinite: true; only finite maps are read (uncheck Map > Map Properties > Infinite)"
+                .into(),
+        ));
+    }
+    let (tileset, more) = match raw.tilesets.as_slice() {
+        [] => (None, 0),
+        [one, rest @ ..] => (Some(one), rest.len()),
+    };
+    if more > 0 {
+        return Err(bad(
+            name,
+            format!("tilesets: {} of them; a map may use one", more + 1),
+        ));
+    }
+    let (w, h) = raw.size;
+    let mut map = Tilemap::new(w, h, raw.tile).map_err(|e| bad(name, e.to_string()))?;
+    let first = tileset.map_or(1, |t| t.first_gid);
+    let last = tileset
+        .and_then(|t| t.tile_count)
+        .map_or(u64::from(u16::MAX) - 1, |n| u64::from(n).saturating_sub(1));
+    if let Some(t) = tileset {
+        for &(id, f) in &t.flags {
+            if let Ok(id) = u16::try_from(id) {
+                map.flags_set(id, f);
+            }
+        }
+    }
+    let tile_layers = raw.layers.len();
+    for (i, layer) in raw.layers.into_iter().enumerate() {
+        if layer.size != raw.size {
+            return Err(bad(
+                name,
+                format!(
+                    "{}: {}x{} cells in a {w}x{h} map; every tile layer must be the map's size",
+                    layer.at, layer.size.0, layer.size.1
+                ),
+            ));
+        }
+        let cells = u64::from(w) * u64::from(h);
+        if layer.gids.len() as u64 != cells {
+            return Err(bad(
+                name,
+                format!(
+                    "{}: data: {} tiles for {w}x{h} cells ({cells})",
+                    layer.at,
+                    layer.gids.len()
+                ),
+            ));
+        }
+        let index = if i == 0 {
+            map.layer_rename(0, &layer.name);
+            0
+        } else {
+            map.add_layer(&layer.name)
+                .map_err(|e| bad(name, format!("{}: {e}", layer.at)))?
+        };
+        for (c, &gid) in layer.gids.iter().enumerate() {
+            let (x, y) = (
+                (c as u64 % u64::from(w)) as i32,
+                (c as u64 / u64::from(w)) as i32,
+            );
+            if gid == 0 {
+                continue;
+            }
+            if gid & FLIP_BITS != 0 {
+                return Err(bad(
+                    name,
+                    format!(
+                        "{}: cell ({x}, {y}): tile {gid:#010x} is flipped or turned; draw it \
+                         unflipped (flips are not read)",
+                        layer.at
+                    ),
+                ));
+            }
+            let tile = u64::from(gid)
+                .checked_sub(u64::from(first))
+                .filter(|&t| t <= last);
+            let Some(tile) = tile.filter(|&t| t < u64::from(NO_TILE)) else {
+                return Err(bad(
+                    name,
+                    format!(
+                        "{}: cell ({x}, {y}): tile {gid} is not in the tileset (tiles {first} to {})",
+                        layer.at,
+                        u64::from(first) + last
+                    ),
+                ));
+            };
+            map.tile_set(index, x, y, Some(tile as u16));
+        }
+    }
+    if tile_layers == 0 {
+        return Err(bad(name, "layers: no tile layer".into()));
+    }
+    Ok(map)
+}
+
+/// The cells of a layer's `data`: CSV text, or base64 with an optional compression.
+fn decode_data(
+    text: &str,
+    encoding: &str,
+    compression: &str,
+    cells: u64,
+) -> Result<Vec<u32>, String> {
+    match (encoding, compression) {
+        ("csv", "") => text
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse::<u32>()
+                    .map_err(|_| format!("data: '{}' is not a tile number", clip(s)))
+            })
+            .collect(),
+        ("csv", c) => Err(format!("compression: '{}' with CSV data", clip(c))),
+        ("base64", c) => {
+            let bytes = base64(text)?;
+            let limit = cells.saturating_mul(4).saturating_add(1);
+            let bytes = match c {
+                "" => bytes,
+                "zlib" => inflate(flate2::read::ZlibDecoder::new(&bytes[..]), limit)?,
+                "gzip" => inflate(flate2::read::GzDecoder::new(&bytes[..]), limit)?,
+                other => {
+                    return Err(format!(
+                        "compression: '{}' is not read (use zlib, gzip or none)",
+                        clip(other)
+                    ))
+                }
+            };
+            if bytes.len() % 4 != 0 {
+                return Err(format!(
+                    "data: {} bytes after decoding, not a whole number of tiles",
+                    bytes.len()
+                ));
+            }
+            Ok(bytes
+                .chunks_exact(4)
+                .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect())
+        }
+        (e, _) => Err(format!(
+            "encoding: '{}' is not read (use csv or base64)",
+            clip(e)
+        )),
+    }
+}
+
+fn inflate(mut reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    (&mut reader)
+        .take(limit)
+        .read_to_end(&mut out)
+        .map_err(|e| format!("data: not valid compressed data: {e}"))?;
+    Ok(out)
+}
+
+/// Standard base64, whitespace ignored, padding optional.
+fn base64(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for (i, ch) in text
+        .trim_end_matches(|c: char| c == '=' || c.is_whitespace())
+        .char_indices()
+    {
+        let v = match ch {
+            'A'..='Z' => ch as u32 - 'A' as u32,
+            'a'..='z' => ch as u32 - 'a' as u32 + 26,
+            '0'..='9' => ch as u32 - '0' as u32 + 52,
+            '+' => 62,
+            '/' => 63,
+            c if c.is_whitespace() => continue,
+            c => return Err(format!("data: '{c}' at character {i} is not base64")),
+        };
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Ok(out)
+}
+
+/// A value as it appears in a message: at most 40 characters, control characters escaped.
+fn clip(s: &str) -> String {
+    crate::quote::excerpt(s)
+}
+
+// ---- TMJ: the JSON form -------------------------------------------------------------------
+
+#[derive(Deserialize)]
+struct JsonMap {
+    #[serde(default = "orthogonal")]
+    orientation: String,
+    #[serde(default)]
+    infinite: bool,
+    width: u32,
+    height: u32,
+    tilewidth: u32,
+    tileheight: u32,
+    #[serde(default)]
+    layers: Vec<JsonLayer>,
+    #[serde(default)]
+    tilesets: Vec<JsonTilesetRef>,
+}
+
+fn orthogonal() -> String {
+    "orthogonal".into()
+}
+
+#[derive(Deserialize)]
+struct JsonLayer {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    width: u32,
+    #[serde(default)]
+    height: u32,
+    #[serde(default)]
+    data: Option<JsonData>,
+    #[serde(default)]
+    encoding: Option<String>,
+    #[serde(default)]
+    compression: Option<String>,
+    #[serde(default)]
+    layers: Vec<JsonLayer>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum JsonData {
+    Numbers(Vec<u32>),
+    Text(String),
+}
+
+#[derive(Deserialize)]
+struct JsonTilesetRef {
+    firstgid: u32,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(flatten)]
+    inline: JsonTileset,
+}
+
+#[derive(Deserialize, Default)]
+struct JsonTileset {
+    #[serde(default)]
+    tilecount: Option<u32>,
+    #[serde(default)]
+    tiles: Vec<JsonTile>,
+}
+
+#[derive(Deserialize)]
+struct JsonTile {
+    id: u32,
+    #[serde(default)]
+    properties: Vec<JsonProperty>,
+}
+
+#[derive(Deserialize)]
+struct JsonProperty {
+    name: String,
+    value: serde_json::Value,
+}
+
+/// Reads a `.tmj` map from `text`; `name` is what errors call it, and `tileset` reads a
+/// tileset file the map names.
+///
+/// # Errors
+/// As [`load_map_file`].
+pub fn parse_tmj(
+    name: &str,
+    text: &str,
+    tileset: &TilesetReader<'_>,
+) -> Result<Tilemap, AssetError> {
+    let json: JsonMap = serde_json::from_str(text).map_err(|e| bad(name, json_error(&e)))?;
+    let mut layers = Vec::new();
+    flatten_json_layers(name, &json.layers, "layers", &mut layers)?;
+    let mut tilesets = Vec::new();
+    for (i, t) in json.tilesets.iter().enumerate() {
+        let (tile_count, flags) = match &t.source {
+            Some(source) => external_tileset(source, tileset)?,
+            None => (
+                t.inline.tilecount,
+                json_flags(&t.inline.tiles)
+                    .map_err(|e| bad(name, format!("tilesets[{i}]: {e}")))?,
+            ),
+        };
+        tilesets.push(RawTileset {
+            first_gid: t.firstgid,
+            tile_count,
+            flags,
+        });
+    }
+    build(
+        name,
+        RawMap {
+            orientation: json.orientation,
+            infinite: json.infinite,
+            size: (json.width, json.height),
+            tile: (json.tilewidth, json.tileheight),
+            layers,
+            tilesets,
+        },
+    )
+}
+
+fn json_error(e: &serde_json::Error) -> String {
+    // serde_json ends its messages with "at line L column C"; put the line first.
+    let text = e.to_string();
+    let message = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(m, _)| m);
+    format!("line {}: {message}", e.line())
+}
+
+fn flatten_json_layers(
+    name: &str,
+    layers: &[JsonLayer],
+    path: &str,
+    out: &mut Vec<RawLayer>,
+) -> Result<(), AssetError> {
+    for (i, l) in layers.iter().enumerate() {
+        let at = format!("{path}[{i}] '{}'", clip(&l.name));
+        match l.kind.as_str() {
+            "tilelayer" => {}
+            "group" => {
+                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), out)?;
+                continue;
+            }
+            _ => continue,
+        }
+        let cells = u64::from(l.width) * u64::from(l.height);
+        let gids = match &l.data {
+            None => {
+                return Err(bad(
+                    name,
+                    format!("{at}: data: missing (an infinite map's chunks are not read)"),
+                ))
+            }
+            Some(JsonData::Numbers(n)) => n.clone(),
+            Some(JsonData::Text(t)) => decode_data(
+                t,
+                l.encoding.as_deref().unwrap_or("base64"),
+                l.compression.as_deref().unwrap_or(""),
+                cells,
+            )
+            .map_err(|e| bad(name, format!("{at}: {e}")))?,
+        };
+        out.push(RawLayer {
+            name: l.name.clone(),
+            size: (l.width, l.height),
+            at,
+            gids,
+        });
+    }
+    Ok(())
+}
+
+fn json_flags(tiles: &[JsonTile]) -> Result<Vec<(u32, u8)>, String> {
+    let mut out = Vec::new();
+    for t in tiles {
+        for p in t.properties.iter().filter(|p| p.name == "flags") {
+            let v = p
+                .value
+                .as_u64()
+                .and_then(|v| u8::try_from(v).ok())
+                .ok_or_else(|| {
+                    format!(
+                        "tile {}: property flags: {} is not a number from 0 to 255",
+                        t.id,
+                        clip(&p.value.to_string())
+                    )
+                })?;
+            out.push((t.id, v));
+        }
+    }
+    Ok(out)
+}
+
+/// A tileset in its own file: `(tile count, flags)`.
+fn external_tileset(
+    source: &str,
+    read: &TilesetReader<'_>,
+) -> Result<(Option<u32>, Vec<(u32, u8)>), AssetError> {
+    let (shown, text) = read(source)?;
+    if is_json(Path::new(source)) {
+        let t: JsonTileset =
+            serde_json::from_str(&text).map_err(|e| bad(&shown, json_error(&e)))?;
+        let flags = json_flags(&t.tiles).map_err(|e| bad(&shown, e))?;
+        Ok((t.tilecount, flags))
+    } else {
+        let doc = xml(&shown, &text)?;
+        let root = doc.root_element();
+        xml_tileset(&shown, &doc, root)
+    }
+}
+
+// ---- TMX: the XML form --------------------------------------------------------------------
+
+fn xml<'t>(name: &str, text: &'t str) -> Result<roxmltree::Document<'t>, AssetError> {
+    roxmltree::Document::parse(text).map_err(|e| {
+        let pos = e.pos();
+        let message = e.to_string();
+        let message = message
+            .rsplit_once(" at ")
+            .map_or(message.as_str(), |(m, _)| m);
+        bad(name, format!("line {}: {message}", pos.row))
+    })
+}
+
+fn line(doc: &roxmltree::Document<'_>, node: roxmltree::Node<'_, '_>) -> u32 {
+    doc.text_pos_at(node.range().start).row
+}
+
+/// A number attribute of `node`, or `default` when absent; a bad value names the line.
+fn attr_u32(
+    name: &str,
+    doc: &roxmltree::Document<'_>,
+    node: roxmltree::Node<'_, '_>,
+    attr: &str,
+    default: Option<u32>,
+) -> Result<u32, AssetError> {
+    match node.attribute(attr) {
+        Some(v) => v.trim().parse().map_err(|_| {
+            bad(
+                name,
+                format!(
+                    "line {}: <{}> {attr}: '{}' is not a whole number",
+                    line(doc, node),
+                    node.tag_name().name(),
+                    clip(v)
+                ),
+            )
+        }),
+        None => default.ok_or_else(|| {
+            bad(
+                name,
+                format!(
+                    "line {}: <{}> has no {attr}",
+                    line(doc, node),
+                    node.tag_name().name()
+                ),
+            )
+        }),
+    }
+}
+
+/// Reads a `.tmx` map from `text`; `name` is what errors call it, and `tileset` reads a
+/// tileset file the map names.
+///
+/// # Errors
+/// As [`load_map_file`].
+pub fn parse_tmx(
+    name: &str,
+    text: &str,
+    tileset: &TilesetReader<'_>,
+) -> Result<Tilemap, AssetError> {
+    let doc = xml(name, text)?;
+    let map = doc.root_element();
+    if map.tag_name().name() != "map" {
+        return Err(bad(
+            name,
+            format!(
+                "line {}: <{}> where a Tiled map starts with <map>",
+                line(&doc, map),
+                map.tag_name().name()
+            ),
+        ));
+    }
+    let num = |node, attr, default| attr_u32(name, &doc, node, attr, default);
+    let mut layers = Vec::new();
+    let mut tilesets = Vec::new();
+    collect_tmx(name, &doc, map, &mut layers, &mut tilesets, tileset)?;
+    build(
+        name,
+        RawMap {
+            orientation: map
+                .attribute("orientation")
+                .unwrap_or("orthogonal")
+                .to_string(),
+            infinite: num(map, "infinite", Some(0))? != 0,
+            size: (num(map, "width", None)?, num(map, "height", None)?),
+            tile: (num(map, "tilewidth", None)?, num(map, "tileheight", None)?),
+            layers,
+            tilesets,
+        },
+    )
+}
+
+fn collect_tmx(
+    name: &str,
+    doc: &roxmltree::Document<'_>,
+    parent: roxmltree::Node<'_, '_>,
+    layers: &mut Vec<RawLayer>,
+    tilesets: &mut Vec<RawTileset>,
+    read: &TilesetReader<'_>,
+) -> Result<(), AssetError> {
+    let num = |node, attr, default| attr_u32(name, doc, node, attr, default);
+    for node in parent.children().filter(|n| n.is_element()) {
+        match node.tag_name().name() {
+            "tileset" => {
+                let first_gid = num(node, "firstgid", Some(1))?;
+                let (tile_count, flags) = match node.attribute("source") {
+                    Some(source) => external_tileset(source, read)?,
+                    None => xml_tileset(name, doc, node)?,
+                };
+                tilesets.push(RawTileset {
+                    first_gid,
+                    tile_count,
+                    flags,
+                });
+            }
+            "group" => collect_tmx(name, doc, node, layers, tilesets, read)?,
+            "layer" => {
+                let layer_name = node.attribute("name").unwrap_or("");
+                let at = format!("line {}: layer '{}'", line(doc, node), clip(layer_name));
+                let size = (num(node, "width", None)?, num(node, "height", None)?);
+                let cells = u64::from(size.0) * u64::from(size.1);
+                let Some(data) = node.children().find(|n| n.has_tag_name("data")) else {
+                    return Err(bad(name, format!("{at}: no <data>")));
+                };
+                let at_data = format!("line {}: layer '{}'", line(doc, data), clip(layer_name));
+                if data.children().any(|n| n.has_tag_name("chunk")) {
+                    return Err(bad(
+                        name,
+                        format!("{at_data}: chunks of an infinite map are not read"),
+                    ));
+                }
+                let gids = match data.attribute("encoding") {
+                    None => data
+                        .children()
+                        .filter(|n| n.has_tag_name("tile"))
+                        .map(|t| num(t, "gid", Some(0)))
+                        .collect::<Result<Vec<u32>, AssetError>>()?,
+                    Some(encoding) => decode_data(
+                        data.text().unwrap_or(""),
+                        encoding,
+                        data.attribute("compression").unwrap_or(""),
+                        cells,
+                    )
+                    .map_err(|e| bad(name, format!("{at_data}: {e}")))?,
+                };
+                layers.push(RawLayer {
+                    name: layer_name.to_string(),
+                    size,
+                    at,
+                    gids,
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn xml_tileset(
+    name: &str,
+    doc: &roxmltree::Document<'_>,
+    node: roxmltree::Node<'_, '_>,
+) -> Result<(Option<u32>, Vec<(u32, u8)>), AssetError> {
+    let tile_count = node
+        .attribute("tilecount")
+        .map(|_| attr_u32(name, doc, node, "tilecount", None))
+        .transpose()?;
+    let mut flags = Vec::new();
+    for tile in node.children().filter(|n| n.has_tag_name("tile")) {
+        let id = attr_u32(name, doc, tile, "id", None)?;
+        let props = tile
+            .children()
+            .filter(|n| n.has_tag_name("properties"))
+            .flat_map(|p| p.children().filter(|n| n.has_tag_name("property")));
+        for p in props.filter(|p| p.attribute("name") == Some("flags")) {
+            let v = p.attribute("value").unwrap_or("");
+            let f = v.trim().parse::<u8>().map_err(|_| {
+                bad(
+                    name,
+                    format!(
+                        "line {}: tile {id}: property flags: '{}' is not a number from 0 to 255",
+                        line(doc, p),
+                        clip(v)
+                    ),
+                )
+            })?;
+            flags.push((id, f));
+        }
+    }
+    Ok((tile_count, flags))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_files(source: &str) -> Result<(String, String), AssetError> {
+        Err(AssetError::new(source, AssetErrorKind::NotFound))
+    }
+
+    const TMX: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" renderorder="right-down" width="3" height="2" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" name="tiles" tilewidth="8" tileheight="8" tilecount="16" columns="4">
+  <image source="tiles.png" width="32" height="32"/>
+  <tile id="2"><properties><property name="flags" type="int" value="3"/></properties></tile>
+ </tileset>
+ <layer id="1" name="ground" width="3" height="2">
+  <data encoding="csv">
+1,0,3,
+4,4,16
+</data>
+ </layer>
+ <objectgroup id="3" name="things"/>
+ <layer id="2" name="top" width="3" height="2">
+  <data encoding="base64">AAAAAAIAAAAAAAAAAAAAAAAAAAABAAAA</data>
+ </layer>
+</map>
+"#;
+
+    #[test]
+    fn a_tmx_map_with_csv_and_base64_layers_and_tile_flags() {
+        let map = parse_tmx("level.tmx", TMX, &no_files).unwrap();
+        assert_eq!(
+            (map.size(), map.tile_size(), map.layer_count()),
+            ((3, 2), (8, 8), 2)
+        );
+        assert_eq!(map.layer_name(0), Some("ground"));
+        assert_eq!(map.tile(0, 0, 0), Some(0), "the first tile is 0");
+        assert_eq!(map.tile(0, 1, 0), None, "gid 0 is empty");
+        assert_eq!(map.tile(0, 2, 1), Some(15));
+        assert_eq!(map.tile(1, 1, 0), Some(1));
+        assert_eq!(map.tile(1, 2, 1), Some(0));
+        assert_eq!(map.flags(2), 3);
+    }
+
+    #[test]
+    fn the_same_map_as_tmj_with_compressed_layers() {
+        use std::io::Write;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        for gid in [0u32, 2, 0, 0, 0, 1] {
+            z.write_all(&gid.to_le_bytes()).unwrap();
+        }
+        let packed = z.finish().unwrap();
+        let b64 = {
+            const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            let mut s = String::new();
+            for c in packed.chunks(3) {
+                let n = (u32::from(c[0]) << 16)
+                    | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
+                    | u32::from(*c.get(2).unwrap_or(&0));
+                for i in 0..=c.len() {
+                    s.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+                }
+            }
+            s
+        };
+        let tmj = format!(
+            r#"{{"type":"map","orientation":"orthogonal","width":3,"height":2,"tilewidth":8,"tileheight":8,"infinite":false,
+            "tilesets":[{{"firstgid":1,"tilecount":16,"tiles":[{{"id":2,"properties":[{{"name":"flags","type":"int","value":3}}]}}]}}],
+            "layers":[{{"type":"tilelayer","name":"ground","width":3,"height":2,"data":[1,0,3,4,4,16]}},
+                      {{"type":"objectgroup","name":"things","objects":[]}},
+                      {{"type":"tilelayer","name":"top","width":3,"height":2,"encoding":"base64","compression":"zlib","data":"{b64}"}}]}}"#
+        );
+        let json = parse_tmj("level.tmj", &tmj, &no_files).unwrap();
+        let xml = parse_tmx("level.tmx", TMX, &no_files).unwrap();
+        assert_eq!(json, xml);
+    }
+
+    #[test]
+    fn bad_maps_name_the_line_or_field_and_the_value() {
+        let cases: &[(&str, &str)] = &[
+            (r#"width="3" height="2""#, r#"width="3" height="2x""#),
+            ("1,0,3,", "1,0,-3,"),
+            ("4,4,16", "4,4,17"),
+            ("4,4,16", "4,4,2147483649"),
+            ("4,4,16", "4,4"),
+            (r#"orientation="orthogonal""#, r#"orientation="isometric""#),
+            (r#"value="3""#, r#"value="300""#),
+            (
+                r#"encoding="base64""#,
+                r#"encoding="base64" compression="zstd""#,
+            ),
+            ("</map>", "</mapp>"),
+        ];
+        let wants = [
+            "level.tmx: line 2: <map> height: '2x' is not a whole number",
+            "level.tmx: line 8: layer 'ground': data: '-3' is not a tile number",
+            "level.tmx: line 7: layer 'ground': cell (2, 1): tile 17 is not in the tileset (tiles 1 to 16)",
+            "level.tmx: line 7: layer 'ground': cell (2, 1): tile 0x80000001 is flipped or turned; draw it unflipped (flips are not read)",
+            "level.tmx: line 7: layer 'ground': data: 5 tiles for 3x2 cells (6)",
+            "level.tmx: orientation: 'isometric' is not read; only orthogonal maps",
+            "level.tmx: line 5: tile 2: property flags: '300' is not a number from 0 to 255",
+            "level.tmx: line 15: layer 'top': compression: 'zstd' is not read (use zlib, gzip or none)",
+            "level.tmx: line 17: expected 'map' tag, not 'mapp'",
+        ];
+        for (i, (from, to)) in cases.iter().enumerate() {
+            let text = TMX.replacen(from, to, 1);
+            let e = parse_tmx("level.tmx", &text, &no_files)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(e, wants[i]);
+        }
+        let e = parse_tmj(
+            "level.tmj",
+            "{\"width\": 3,\n \"height\": \"two\"}",
+            &no_files,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with("level.tmj: line 2: invalid type: string \"two\""),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn external_tilesets_are_read_beside_the_map() {
+        let dir = std::env::temp_dir().join(format!("bt-tiled-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("tiles.tsx"),
+            r#"<tileset name="t" tilewidth="8" tileheight="8" tilecount="16" columns="4"><tile id="5"><properties><property name="flags" type="int" value="1"/></properties></tile></tileset>"#,
+        )
+        .unwrap();
+        let start = TMX.find(" <tileset").unwrap();
+        let end = TMX.find(" <layer").unwrap();
+        let text = format!(
+            "{}<tileset firstgid=\"1\" source=\"tiles.tsx\"/>\n{}",
+            &TMX[..start],
+            &TMX[end..]
+        );
+        std::fs::write(dir.join("level.tmx"), &text).unwrap();
+        let map = load_map_file("level.tmx", &dir.join("level.tmx")).unwrap();
+        assert_eq!((map.flags(5), map.flags(2)), (1, 0));
+        std::fs::remove_file(dir.join("tiles.tsx")).unwrap();
+        let e = load_map_file("level.tmx", &dir.join("level.tmx")).unwrap_err();
+        assert_eq!(e.to_string(), "level.tmx -> tiles.tsx: file not found");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
