@@ -1,172 +1,33 @@
 //! The engine: one cart, its console, the fixed-step loop and a clock, driven by a host.
+//!
+//! This file holds the engine and its live loop; [`options`](EngineOptions) what it starts
+//! with and reports, `seek` the exact frame at a time and pausing, `recording` the input it
+//! records and replays, `cart_panic` the guard around every call into the cart.
 
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Instant;
 
 use bt::host::{Console, TickInput};
 use bt::{Cart, Framebuffer, Palette, Settings, SettingsError, Tag};
 use bt_overlay::{FrameStats, Overlay};
-use thiserror::Error;
 
 use crate::clock::{Clock, WallClock};
 use crate::fixed_loop::{FixedLoop, TickAction};
-use crate::quote::number;
-use crate::replay::{Player, Replay};
+use crate::replay::Player;
 
 pub(crate) mod cart_panic;
+mod options;
 mod recording;
+mod seek;
 
 use cart_panic::guarded;
 pub use cart_panic::{CartCall, CartPanic};
+pub use options::*;
 use recording::{updater, Tape, RESERVED_HASHES};
-
-/// Where [`Engine::render_at`] counts from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Origin {
-    /// Replay from boot: a freshly built cart, the boot seed, tick 0.
-    #[default]
-    Start,
-    /// Step forward from where the engine is now; the target may not lie behind it.
-    Current,
-}
+pub use seek::Origin;
 
 /// Builds a fresh cart. The engine calls it at boot and again for every replay from the start, so
 /// no state can leak from one run into the next.
 pub type CartFactory = Box<dyn Fn() -> Box<dyn Cart>>;
-
-/// The most updates one `render_at` replays or one `step` runs: about 46 hours of play at 60
-/// updates a second. A seek runs every update on the way, so a target far past this would keep
-/// the caller waiting for hours; a seek from the current tick counts only the updates it adds.
-pub const MAX_SEEK_UPDATES: u64 = 10_000_000;
-
-/// The slowest simulated host, in ticks a second: as slow as the slowest cart
-/// ([`bt::MIN_TARGET_FPS`]). Much slower, host times would grow so large over a long run that
-/// the ticks' deltas lost their precision (at 10^-306 they overflowed).
-pub const MIN_HOST_HZ: f64 = bt::MIN_TARGET_FPS;
-
-/// The fastest simulated host, in ticks a second: a tick every 10 µs, far past any display.
-pub const MAX_HOST_HZ: f64 = 100_000.0;
-
-/// How many updates a seek runs between two calls of its progress callback: often enough for a
-/// progress bar several times a second, rarely enough to cost nothing.
-pub const SEEK_PROGRESS_EVERY: u64 = 1024;
-
-/// Why the engine refused to start or to seek.
-#[derive(Debug, Clone, PartialEq, Error)]
-#[non_exhaustive]
-pub enum EngineError {
-    /// The cart's settings (after any overrides) are invalid.
-    #[error("cart settings: {0}")]
-    Settings(#[from] SettingsError),
-    /// The cart's `init` failed.
-    #[error("cart init failed: {0}")]
-    Init(String),
-    /// The cart panicked: the engine is paused, and stays so until a replay from the start
-    /// (see [`Engine::cart_panic`]).
-    #[error(transparent)]
-    Panicked(#[from] CartPanic),
-    /// A host frequency outside [`MIN_HOST_HZ`]..=[`MAX_HOST_HZ`].
-    #[error(
-        "host_hz must be from {} to {}, got {}",
-        number(MIN_HOST_HZ),
-        number(MAX_HOST_HZ),
-        number(*.0)
-    )]
-    HostHz(f64),
-    /// `render_at` with seconds that are negative, NaN or infinite.
-    #[error("render_at seconds must be finite and not negative, got {}", number(*.0))]
-    Seconds(f64),
-    /// `render_at` would replay more than [`MAX_SEEK_UPDATES`] updates.
-    #[error(
-        "render_at {} s would replay {} updates; one seek replays at most {MAX_SEEK_UPDATES}",
-        number(*.seconds),
-        number(*.updates)
-    )]
-    TooFar {
-        /// The seconds asked for.
-        seconds: f64,
-        /// The updates it would take from where the seek starts.
-        updates: f64,
-    },
-    /// `step` asked for more than [`MAX_SEEK_UPDATES`] updates.
-    #[error("step {0} updates: one step runs at most {MAX_SEEK_UPDATES}")]
-    Steps(u64),
-    /// `render_at` from the current tick to a tick already behind it.
-    #[error(
-        "render_at {} s from the current tick: target tick {target} is behind \
-         the current tick {current} (seek from the start to go back)",
-        number(*.seconds)
-    )]
-    Behind {
-        /// The seconds asked for.
-        seconds: f64,
-        /// The tick they come to.
-        target: u64,
-        /// Where the engine is.
-        current: u64,
-    },
-}
-
-/// Options a host gives the engine on top of the cart's own settings.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EngineOptions {
-    /// The random seed; `None` takes the cart's settings, then 0.
-    pub seed: Option<u64>,
-    /// Overrides the cart's `target_fps`.
-    pub target_fps: Option<f64>,
-    /// Host ticks per second for [`Engine::advance`] (simulated host time). Default 60.
-    pub host_hz: f64,
-    /// Whether the overlay exists (when the cart's settings allow it). Default `true`.
-    pub overlay: bool,
-    /// Cart arguments as `(name, value)` pairs, read by the cart with `Update::arg`.
-    pub args: Vec<(String, String)>,
-    /// Settings to run with instead of the cart's `configure()`: a host that layers a
-    /// manifest, the user's config and its command line over the cart's own (see
-    /// [`crate::config::manifest::resolve`]) passes the result here. `seed` and `target_fps` above
-    /// still override it.
-    pub settings: Option<Settings>,
-    /// The cart's asset folder: relative paths in `Update::load_indexed` are looked up there.
-    /// `None` uses the working directory.
-    pub assets: Option<PathBuf>,
-    /// A replay to play: each update sees the recorded input instead of live input until the
-    /// replay runs out, and the frame is hashed where the replay has hashes. The caller sets
-    /// `seed` and `args` to the replay's and checks it fits ([`Replay::check`]).
-    pub replay: Option<Arc<Replay>>,
-}
-
-impl Default for EngineOptions {
-    fn default() -> EngineOptions {
-        EngineOptions {
-            seed: None,
-            target_fps: None,
-            host_hz: 60.0,
-            overlay: true,
-            args: Vec::new(),
-            settings: None,
-            assets: None,
-            replay: None,
-        }
-    }
-}
-
-/// What one delivered frame did, as the engine hands it to its host.
-///
-/// The fixed-step loop's [`FrameTiming`](crate::FrameTiming) is filed into it once:
-/// `render_alpha` here, the update count and the cap's loss in [`FrameStats`], beside the clock's
-/// delta, the tick counter and the measured times. The overlay records that same [`FrameStats`],
-/// so a frame's figures are written down once.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct FrameReport {
-    /// The frame's number, from 0.
-    pub frame: u64,
-    /// How far the leftover time reaches into the next update, in `[0, 1)`: what the cart's
-    /// `render` saw.
-    pub render_alpha: f64,
-    /// The frame's measurements: updates run, time the cap threw away, the clock's delta
-    /// (before the snap), the tick counter after the frame, wall times and drawing calls.
-    pub stats: FrameStats,
-}
 
 /// One cart running on the console.
 ///
@@ -621,202 +482,6 @@ impl Engine {
             overlay.set_replay(replay);
             overlay.set_sound_meter(console.sound_meter());
             overlay.draw(console.framebuffer_mut());
-        }
-    }
-
-    /// Pauses live play and renders exactly the frame at `seconds` of simulated time, that is
-    /// after `round(seconds × target_fps)` updates since `init`, with `render_alpha` 0.
-    ///
-    /// From [`Origin::Start`] the run is replayed from boot: a freshly built cart, the boot
-    /// seed, a boot palette, the camera at the origin, no input, tick 0, `init` again. From
-    /// [`Origin::Current`] it steps forward from where it is. The engine then stays paused
-    /// ([`Engine::run`] delivers no frames) until [`Engine::resume`].
-    ///
-    /// # Errors
-    /// [`EngineError::Seconds`], [`EngineError::TooFar`], [`EngineError::Behind`] (from the
-    /// current tick only), replaying from the start [`EngineError::Init`], and
-    /// [`EngineError::Panicked`] when the cart panics on the way (or, from the current tick,
-    /// panicked before).
-    pub fn render_at(&mut self, seconds: f64, origin: Origin) -> Result<(), EngineError> {
-        self.render_at_with_progress(seconds, origin, |_, _| {})
-    }
-
-    /// [`Engine::render_at`], calling `progress(done, total)` every [`SEEK_PROGRESS_EVERY`]
-    /// updates of the seek, for a host that shows how far a long seek has come.
-    ///
-    /// # Errors
-    /// As [`Engine::render_at`].
-    pub fn render_at_with_progress(
-        &mut self,
-        seconds: f64,
-        origin: Origin,
-        progress: impl FnMut(u64, u64),
-    ) -> Result<(), EngineError> {
-        if !seconds.is_finite() || seconds < 0.0 {
-            return Err(EngineError::Seconds(seconds));
-        }
-        let target = (seconds * self.settings.target_fps).round();
-        let start = match origin {
-            Origin::Start => 0.0,
-            Origin::Current => self.updates_since_init as f64,
-        };
-        if target - start > MAX_SEEK_UPDATES as f64 {
-            return Err(EngineError::TooFar {
-                seconds,
-                updates: target - start,
-            });
-        }
-        let target = target as u64;
-        self.begin_seek();
-        match origin {
-            Origin::Start => self.restart()?,
-            Origin::Current => {
-                self.refuse_half_built()?;
-                if target < self.updates_since_init {
-                    return Err(EngineError::Behind {
-                        seconds,
-                        target,
-                        current: self.updates_since_init,
-                    });
-                }
-            }
-        }
-        self.step_and_render(target - self.updates_since_init, progress)
-    }
-
-    /// Runs `updates` updates straight away, with no time accounting and no cap, then renders
-    /// the frame with `render_alpha` 0: the player's single step while paused (F6). The result
-    /// is the same frame [`Engine::render_at`] gives `updates` updates further on.
-    ///
-    /// A running engine is paused first, as by [`Engine::pause`], and stays paused afterwards;
-    /// [`Engine::resume`] continues live play. Tags the updates place go to
-    /// [`Engine::last_frame_tags`], not onto the overlay's chart, as in a seek. `step(0)` runs no
-    /// update and only renders.
-    ///
-    /// # Errors
-    /// [`EngineError::Steps`] for more than [`MAX_SEEK_UPDATES`] updates (nothing changes, and
-    /// a running engine keeps running); [`EngineError::Init`] after a replay whose `init` failed,
-    /// until a replay from the start succeeds (the engine is paused, and nothing runs or is
-    /// drawn); [`EngineError::Panicked`] when the cart panics, or had panicked.
-    pub fn step(&mut self, updates: u64) -> Result<(), EngineError> {
-        if updates > MAX_SEEK_UPDATES {
-            return Err(EngineError::Steps(updates));
-        }
-        self.begin_seek();
-        self.refuse_half_built()?;
-        self.step_and_render(updates, |_, _| {})
-    }
-
-    /// Renders the current state again with `render_alpha` 0, running no update: for a change
-    /// the cart's state does not show, such as the overlay toggled or assets reloaded while
-    /// paused. The tick counter, the updates since `init`, the frame count, the tags and whether
-    /// the engine is paused are left as they were; a running engine simply draws its next frame
-    /// over this one.
-    ///
-    /// # Errors
-    /// [`EngineError::Init`] after a replay whose `init` failed: the cart is half built, so
-    /// nothing is drawn and the framebuffer keeps what it showed. [`EngineError::Panicked`]
-    /// when the cart panics, or had panicked.
-    pub fn redraw(&mut self) -> Result<(), EngineError> {
-        self.refuse_half_built()?;
-        self.render(0.0).map(drop)
-    }
-
-    /// The start of every seek: the frame's tags make way for the seek's, and live play stops
-    /// before anything can fail, so a failed replay never hands live play a cart whose `init`
-    /// did not finish.
-    fn begin_seek(&mut self) {
-        self.frame_tags.clear();
-        self.keep_boot_tags = false;
-        self.paused = true;
-    }
-
-    /// Refuses to run or draw a cart that panicked, or that a replay built and whose `init`
-    /// failed.
-    fn refuse_half_built(&self) -> Result<(), EngineError> {
-        if let Some(panic) = &self.panic {
-            return Err(EngineError::Panicked(panic.clone()));
-        }
-        if self.init_failed {
-            return Err(EngineError::Init(
-                "the last replay's init failed; seek from the start".to_string(),
-            ));
-        }
-        Ok(())
-    }
-
-    /// Runs `updates` updates with no time accounting, keeps their tags off the chart, and
-    /// renders with `render_alpha` 0. `progress` hears how far it has come now and then.
-    fn step_and_render(
-        &mut self,
-        updates: u64,
-        mut progress: impl FnMut(u64, u64),
-    ) -> Result<(), EngineError> {
-        let fixed = &mut self.fixed;
-        let mut update = updater(
-            &mut self.cart,
-            &mut self.console,
-            &mut self.updates_since_init,
-            &mut self.tape,
-        );
-        let mut done = 0;
-        let counted = move |tick| {
-            let action = update(tick);
-            done += 1;
-            if done % SEEK_PROGRESS_EVERY == 0 {
-                progress(done, updates);
-            }
-            action
-        };
-        if let Err(message) = guarded(|| fixed.step(updates, counted)) {
-            return Err(self.stop(CartCall::Update, message));
-        }
-        self.forward_tags(false);
-        self.render(0.0).map(drop)
-    }
-
-    fn restart(&mut self) -> Result<(), EngineError> {
-        self.panic = None;
-        self.fixed.reset();
-        self.cart = match guarded(&self.factory) {
-            Ok(cart) => cart,
-            Err(message) => return Err(self.stop(CartCall::New, message)),
-        };
-        self.console.reset(self.seed);
-        self.updates_since_init = 0;
-        self.rewind_tape();
-        if let Some(overlay) = &mut self.overlay {
-            overlay.reset_chart(0);
-        }
-        self.init_failed = true;
-        self.init()?;
-        self.init_failed = false;
-        Ok(())
-    }
-
-    /// Pauses live play on the current frame (a player's pause): [`Engine::run`] delivers no
-    /// frames until [`Engine::resume`].
-    pub fn pause(&mut self) {
-        self.paused = true;
-    }
-
-    /// When the clock will next deliver a frame, in host milliseconds, if it knows (see
-    /// [`Clock::next_frame_ms`]).
-    pub fn next_frame_ms(&self) -> Option<f64> {
-        self.clock.next_frame_ms()
-    }
-
-    /// Continues live play from the paused frame. Time that passed while paused is not owed:
-    /// the clock restarts ([`Clock::restart`]), so under a wall clock the first frame after
-    /// resuming runs no update and a paced clock starts a new grid there; clocks that ignore
-    /// timestamps carry on as they were.
-    /// After a replay whose `init` failed, or once the cart panicked, the engine stays paused
-    /// until a replay from the start succeeds.
-    pub fn resume(&mut self) {
-        if self.paused && !self.init_failed && self.panic.is_none() {
-            self.paused = false;
-            self.fixed.discard_leftover();
-            self.clock.restart();
         }
     }
 }

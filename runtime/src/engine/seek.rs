@@ -1,0 +1,212 @@
+//! Seeking: the exact frame at a time (`render_at`, from boot or from where the engine is),
+//! stepping paused play, and pausing and resuming live play.
+
+use super::*;
+
+/// Where [`Engine::render_at`] counts from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// Replay from boot: a freshly built cart, the boot seed, tick 0.
+    #[default]
+    Start,
+    /// Step forward from where the engine is now; the target may not lie behind it.
+    Current,
+}
+
+impl Engine {
+    /// Pauses live play and renders exactly the frame at `seconds` of simulated time, that is
+    /// after `round(seconds × target_fps)` updates since `init`, with `render_alpha` 0.
+    ///
+    /// From [`Origin::Start`] the run is replayed from boot: a freshly built cart, the boot
+    /// seed, a boot palette, the camera at the origin, no input, tick 0, `init` again. From
+    /// [`Origin::Current`] it steps forward from where it is. The engine then stays paused
+    /// ([`Engine::run`] delivers no frames) until [`Engine::resume`].
+    ///
+    /// # Errors
+    /// [`EngineError::Seconds`], [`EngineError::TooFar`], [`EngineError::Behind`] (from the
+    /// current tick only), replaying from the start [`EngineError::Init`], and
+    /// [`EngineError::Panicked`] when the cart panics on the way (or, from the current tick,
+    /// panicked before).
+    pub fn render_at(&mut self, seconds: f64, origin: Origin) -> Result<(), EngineError> {
+        self.render_at_with_progress(seconds, origin, |_, _| {})
+    }
+
+    /// [`Engine::render_at`], calling `progress(done, total)` every [`SEEK_PROGRESS_EVERY`]
+    /// updates of the seek, for a host that shows how far a long seek has come.
+    ///
+    /// # Errors
+    /// As [`Engine::render_at`].
+    pub fn render_at_with_progress(
+        &mut self,
+        seconds: f64,
+        origin: Origin,
+        progress: impl FnMut(u64, u64),
+    ) -> Result<(), EngineError> {
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Err(EngineError::Seconds(seconds));
+        }
+        let target = (seconds * self.settings.target_fps).round();
+        let start = match origin {
+            Origin::Start => 0.0,
+            Origin::Current => self.updates_since_init as f64,
+        };
+        if target - start > MAX_SEEK_UPDATES as f64 {
+            return Err(EngineError::TooFar {
+                seconds,
+                updates: target - start,
+            });
+        }
+        let target = target as u64;
+        self.begin_seek();
+        match origin {
+            Origin::Start => self.restart()?,
+            Origin::Current => {
+                self.refuse_half_built()?;
+                if target < self.updates_since_init {
+                    return Err(EngineError::Behind {
+                        seconds,
+                        target,
+                        current: self.updates_since_init,
+                    });
+                }
+            }
+        }
+        self.step_and_render(target - self.updates_since_init, progress)
+    }
+
+    /// Runs `updates` updates straight away, with no time accounting and no cap, then renders
+    /// the frame with `render_alpha` 0: the player's single step while paused (F6). The result
+    /// is the same frame [`Engine::render_at`] gives `updates` updates further on.
+    ///
+    /// A running engine is paused first, as by [`Engine::pause`], and stays paused afterwards;
+    /// [`Engine::resume`] continues live play. Tags the updates place go to
+    /// [`Engine::last_frame_tags`], not onto the overlay's chart, as in a seek. `step(0)` runs no
+    /// update and only renders.
+    ///
+    /// # Errors
+    /// [`EngineError::Steps`] for more than [`MAX_SEEK_UPDATES`] updates (nothing changes, and
+    /// a running engine keeps running); [`EngineError::Init`] after a replay whose `init` failed,
+    /// until a replay from the start succeeds (the engine is paused, and nothing runs or is
+    /// drawn); [`EngineError::Panicked`] when the cart panics, or had panicked.
+    pub fn step(&mut self, updates: u64) -> Result<(), EngineError> {
+        if updates > MAX_SEEK_UPDATES {
+            return Err(EngineError::Steps(updates));
+        }
+        self.begin_seek();
+        self.refuse_half_built()?;
+        self.step_and_render(updates, |_, _| {})
+    }
+
+    /// Renders the current state again with `render_alpha` 0, running no update: for a change
+    /// the cart's state does not show, such as the overlay toggled or assets reloaded while
+    /// paused. The tick counter, the updates since `init`, the frame count, the tags and whether
+    /// the engine is paused are left as they were; a running engine simply draws its next frame
+    /// over this one.
+    ///
+    /// # Errors
+    /// [`EngineError::Init`] after a replay whose `init` failed: the cart is half built, so
+    /// nothing is drawn and the framebuffer keeps what it showed. [`EngineError::Panicked`]
+    /// when the cart panics, or had panicked.
+    pub fn redraw(&mut self) -> Result<(), EngineError> {
+        self.refuse_half_built()?;
+        self.render(0.0).map(drop)
+    }
+
+    /// The start of every seek: the frame's tags make way for the seek's, and live play stops
+    /// before anything can fail, so a failed replay never hands live play a cart whose `init`
+    /// did not finish.
+    fn begin_seek(&mut self) {
+        self.frame_tags.clear();
+        self.keep_boot_tags = false;
+        self.paused = true;
+    }
+
+    /// Refuses to run or draw a cart that panicked, or that a replay built and whose `init`
+    /// failed.
+    fn refuse_half_built(&self) -> Result<(), EngineError> {
+        if let Some(panic) = &self.panic {
+            return Err(EngineError::Panicked(panic.clone()));
+        }
+        if self.init_failed {
+            return Err(EngineError::Init(
+                "the last replay's init failed; seek from the start".to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs `updates` updates with no time accounting, keeps their tags off the chart, and
+    /// renders with `render_alpha` 0. `progress` hears how far it has come now and then.
+    fn step_and_render(
+        &mut self,
+        updates: u64,
+        mut progress: impl FnMut(u64, u64),
+    ) -> Result<(), EngineError> {
+        let fixed = &mut self.fixed;
+        let mut update = updater(
+            &mut self.cart,
+            &mut self.console,
+            &mut self.updates_since_init,
+            &mut self.tape,
+        );
+        let mut done = 0;
+        let counted = move |tick| {
+            let action = update(tick);
+            done += 1;
+            if done % SEEK_PROGRESS_EVERY == 0 {
+                progress(done, updates);
+            }
+            action
+        };
+        if let Err(message) = guarded(|| fixed.step(updates, counted)) {
+            return Err(self.stop(CartCall::Update, message));
+        }
+        self.forward_tags(false);
+        self.render(0.0).map(drop)
+    }
+
+    fn restart(&mut self) -> Result<(), EngineError> {
+        self.panic = None;
+        self.fixed.reset();
+        self.cart = match guarded(&self.factory) {
+            Ok(cart) => cart,
+            Err(message) => return Err(self.stop(CartCall::New, message)),
+        };
+        self.console.reset(self.seed);
+        self.updates_since_init = 0;
+        self.rewind_tape();
+        if let Some(overlay) = &mut self.overlay {
+            overlay.reset_chart(0);
+        }
+        self.init_failed = true;
+        self.init()?;
+        self.init_failed = false;
+        Ok(())
+    }
+
+    /// Pauses live play on the current frame (a player's pause): [`Engine::run`] delivers no
+    /// frames until [`Engine::resume`].
+    pub fn pause(&mut self) {
+        self.paused = true;
+    }
+
+    /// When the clock will next deliver a frame, in host milliseconds, if it knows (see
+    /// [`Clock::next_frame_ms`]).
+    pub fn next_frame_ms(&self) -> Option<f64> {
+        self.clock.next_frame_ms()
+    }
+
+    /// Continues live play from the paused frame. Time that passed while paused is not owed:
+    /// the clock restarts ([`Clock::restart`]), so under a wall clock the first frame after
+    /// resuming runs no update and a paced clock starts a new grid there; clocks that ignore
+    /// timestamps carry on as they were.
+    /// After a replay whose `init` failed, or once the cart panicked, the engine stays paused
+    /// until a replay from the start succeeds.
+    pub fn resume(&mut self) {
+        if self.paused && !self.init_failed && self.panic.is_none() {
+            self.paused = false;
+            self.fixed.discard_leftover();
+            self.clock.restart();
+        }
+    }
+}
