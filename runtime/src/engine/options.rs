@@ -8,6 +8,8 @@ use bt_overlay::FrameStats;
 use thiserror::Error;
 
 use super::cart_panic::CartPanic;
+#[cfg(doc)]
+use super::Engine;
 use crate::quote::number;
 use crate::replay::Replay;
 

@@ -2,7 +2,7 @@
 //! file with hashes of the frames along the way, and played back into an [`Engine`] in place
 //! of live input.
 //!
-//! A replay reproduces a run exactly because an update sees only its [`TickInput`], the seed,
+//! A replay reproduces a run exactly because an update sees only its [`TickInput`](bt::host::TickInput), the seed,
 //! the cart arguments and the tick count: the same ticks give the same state under any clock.
 //! The hashes let a player of the file prove it: every `hash_every` updates the recording host
 //! rendered the cart's frame with `render_alpha` 0 and kept [`frame_hash`] of it.
