@@ -58,3 +58,7 @@ pub struct WritingACart;
 // Carries `docs/sound.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/sound.md")]
 pub struct Sound;
+
+// Carries `docs/sharing.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/sharing.md")]
+pub struct Sharing;

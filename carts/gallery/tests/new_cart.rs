@@ -86,6 +86,34 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
         "{}",
         String::from_utf8_lossy(&other.stderr)
     );
+
+    // A game to send: one file, which still plays once the cart's folder is gone.
+    let game = parent.join("my-game-to-send");
+    let said = run_cart(&dir, &["export", "-o", game.to_str().unwrap()]);
+    assert!(said.contains("run it with no arguments to play"), "{said}");
+    let moved = parent.join("moved-away");
+    std::fs::rename(&dir, &moved).unwrap();
+    let cache = parent.join("cache");
+    let out = Command::new(&game)
+        .args(["shot", "--at", "2", "-o"])
+        .arg(parent.join("e.png"))
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    ok("the exported game", &out);
+    assert_eq!(
+        image::open(parent.join("e.png")).unwrap().to_rgba8(),
+        image::open(moved.join("a.png")).unwrap().to_rgba8(),
+        "the exported game draws what the cart drew, with its sprite sheet"
+    );
+    // The plain binary, its folder gone, says what happened and what to do.
+    let plain = Path::new(env!("CARGO_BIN_EXE_bt")).with_file_name("my-game");
+    let out = Command::new(&plain).arg("list").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("which is not there") && stderr.contains("export -o FILE"),
+        "{stderr}"
+    );
 }
 
 /// `cargo run -- ARGS` in the cart's folder; its stdout.

@@ -57,6 +57,19 @@ pub enum Command {
     /// Save the sound of a stretch of play as a WAV file, headless: 16-bit mono, the same
     /// bytes on every run and under every clock.
     Wav(WavArgs),
+    /// Make the game one file to give to someone: this program with the cart's files inside,
+    /// which plays wherever it is copied (run it with no arguments to play).
+    Export(ExportArgs),
+}
+
+/// `bt export`: the cart and the file to write.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The cart to export (see `bt list`); a cart crate's own binary needs none.
+    pub cart: Option<String>,
+    /// The game file to write (refused if something other than a regular file is there).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
 }
 
 /// A replay file whose input a command plays.

@@ -21,8 +21,12 @@
 //!
 //! Both give the same commands, flags, messages and exit codes: 0 on success, 1 when the work
 //! failed (a bad cart, an unwritable file), 2 for a command line that does not parse.
+//!
+//! A binary made by `bt export` carries its cart's files ([`bundle`]): it runs the cart from
+//! them, and with no arguments it plays it in a window.
 
 mod args;
+pub mod bundle;
 mod commands;
 mod new;
 mod progress;
@@ -44,7 +48,15 @@ pub use new::{new_cart, NewCartError, BT_ROOT};
 /// Runs the `bt` command line over `carts`, the carts this binary bundles; commands name the
 /// cart they run (`bt shot hello --at 3 -o hello.png`).
 pub fn gallery(carts: &'static [CartEntry]) -> ExitCode {
-    dispatch(&Offer::Gallery(carts))
+    let own = match bundle::own() {
+        Ok(own) => own,
+        Err(message) => return failed(&message),
+    };
+    // An exported gallery game names the cart to play when given no arguments.
+    let play = own
+        .filter(|b| !b.cart.is_empty())
+        .map(|b| vec!["run".to_string(), b.cart]);
+    dispatch(&Offer::Gallery(carts), play)
 }
 
 /// Runs the `bt` command line for one cart: the cart crate's own binary. `cart_dir` is the
@@ -55,10 +67,45 @@ pub fn gallery(carts: &'static [CartEntry]) -> ExitCode {
 /// Commands need no cart name (`cargo run --release -- shot --at 2 -o a.png`); one given must
 /// be this cart's.
 pub fn main<C: Cart + 'static>(cart_dir: &str, new: fn() -> C) -> ExitCode {
-    dispatch(&Offer::Single {
-        dir: PathBuf::from(cart_dir),
-        make: Arc::new(move || Box::new(new()) as Box<dyn Cart>),
-    })
+    let mut dir = PathBuf::from(cart_dir);
+    let mut play = None;
+    match bundle::own() {
+        Ok(Some(own)) => {
+            let name = std::env::current_exe()
+                .ok()
+                .and_then(|exe| exe.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                .unwrap_or_else(|| "game".into());
+            match own.unpack_into(&bundle::cache_dir(), &name) {
+                Ok(unpacked) => dir = unpacked,
+                Err(message) => return failed(&message),
+            }
+            play = Some(vec!["run".to_string()]);
+        }
+        Ok(None) if !dir.is_dir() => {
+            let _ = writeln!(
+                io::stderr().lock(),
+                "bt: note: this program reads its cart.toml and assets from {}, which is not \
+                 there (was the folder moved?); `export -o FILE` there makes one file that \
+                 plays anywhere",
+                dir.display()
+            );
+        }
+        Ok(None) => {}
+        Err(message) => return failed(&message),
+    }
+    dispatch(
+        &Offer::Single {
+            dir,
+            make: Arc::new(move || Box::new(new()) as Box<dyn Cart>),
+        },
+        play,
+    )
+}
+
+/// Says why the program cannot start, and fails.
+fn failed(message: &str) -> ExitCode {
+    let _ = writeln!(io::stderr().lock(), "bt: error: {message}");
+    ExitCode::FAILURE
 }
 
 /// What a binary offers: many carts by name, or one.
@@ -168,8 +215,14 @@ fn single_name(dir: &Path, manifest: Option<&Manifest>) -> String {
         .unwrap_or_else(|| "cart".to_string())
 }
 
-fn dispatch(offer: &Offer) -> ExitCode {
-    let cli = match args::Cli::try_parse() {
+/// Parses the command line and runs the command. `play` is what an exported game does when
+/// given no arguments at all (play in a window); other binaries print their usage then.
+fn dispatch(offer: &Offer, play: Option<Vec<String>>) -> ExitCode {
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if argv.len() == 1 && cfg!(feature = "window") {
+        argv.extend(play.into_iter().flatten().map(Into::into));
+    }
+    let cli = match args::Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => return parse_failed(&e),
     };
