@@ -426,7 +426,12 @@ impl Tall {
         } = self;
         over_columns.clear();
         over_columns.extend((0..columns.len()).filter(|&i| columns[i].over));
-        over_columns.sort_by(|&a, &b| columns[b].delta_ms.total_cmp(&columns[a].delta_ms));
+        over_columns.sort_unstable_by(|&a, &b| {
+            columns[b]
+                .delta_ms
+                .total_cmp(&columns[a].delta_ms)
+                .then(a.cmp(&b))
+        });
         for &i in over_columns.iter() {
             if over.len() == MAX_OVER_LABELS {
                 break;
