@@ -157,7 +157,7 @@ fn bars_past_the_scale_and_missed_refreshes_are_drawn_without_allocating() {
         let mut fb = Framebuffer::new(settings.width, settings.height);
         // Stalls far past the scale every 23 frames, each wanting its value written.
         let stall = |i: u64| FrameStats {
-            delta_ms: if i % 23 == 0 {
+            delta_ms: if i.is_multiple_of(23) {
                 200.0 + i as f64 % 300.0
             } else {
                 16.7
