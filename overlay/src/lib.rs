@@ -523,7 +523,7 @@ impl Overlay {
     }
 
     /// Writes `text` on the tall chart's legend row, on the right: what its columns cover
-    /// (`frames 0-1938, 7 a column`). Empty (the default) writes nothing.
+    /// (`frames 0-1999 x7`: 2,000 frames, 7 to a column). Empty (the default) writes nothing.
     pub fn set_chart_caption(&mut self, text: &str) {
         self.caption.clear();
         self.caption.push_str(text);

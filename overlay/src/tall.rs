@@ -426,7 +426,12 @@ impl Tall {
         } = self;
         over_columns.clear();
         over_columns.extend((0..columns.len()).filter(|&i| columns[i].over));
-        over_columns.sort_by(|&a, &b| columns[b].delta_ms.total_cmp(&columns[a].delta_ms));
+        over_columns.sort_unstable_by(|&a, &b| {
+            columns[b]
+                .delta_ms
+                .total_cmp(&columns[a].delta_ms)
+                .then(a.cmp(&b))
+        });
         for &i in over_columns.iter() {
             if over.len() == MAX_OVER_LABELS {
                 break;
@@ -434,9 +439,16 @@ impl Tall {
             let text = SmallText::format(format_args!("{}", Short(columns[i].delta_ms)));
             let w = text.width();
             let x = l.data_x + i as i32;
-            let rows = [l.bars_top + clear_rows, l.bars_top];
-            let spots = rows.into_iter().flat_map(|y| [(x + 2, y), (x - 1 - w, y)]);
-            let room = |&(x0, y): &(i32, i32)| {
+            let (below, level) = (l.bars_top + clear_rows, l.bars_top);
+            let spots = [
+                (x + 2, below),
+                (x - 1 - w, below),
+                (x + 2, level),
+                (x - 1 - w, level),
+            ];
+            // Where the label covers no bar; failing that, where it covers only the tops of
+            // other bars past the scale, which say nothing there but their own break.
+            let room = |&(x0, y): &(i32, i32), over_ok: bool| {
                 if x0 < l.data_x || x0 + w > l.right() {
                     return false;
                 }
@@ -447,12 +459,17 @@ impl Tall {
                 // Rows from the label's top down to the bars' bottom that must stay clear.
                 let need = l.bars_bottom() - y;
                 (x0..x0 + w).all(|x| {
-                    columns
-                        .get((x - l.data_x) as usize)
-                        .is_none_or(|col| col.bar_rows <= need - clear_rows)
+                    columns.get((x - l.data_x) as usize).is_none_or(|col| {
+                        col.bar_rows <= need - clear_rows || (over_ok && col.over)
+                    })
                 })
             };
-            if let Some((x0, y)) = spots.into_iter().find(room) {
+            let found = spots
+                .iter()
+                .find(|s| room(s, false))
+                .or_else(|| spots.iter().find(|s| room(s, true)))
+                .copied();
+            if let Some((x0, y)) = found {
                 let r = Rect::new(x0, y, w, NUMBER_ROWS);
                 fb.draw_rect_fill(r, c.bar);
                 let saved = fb.clip();

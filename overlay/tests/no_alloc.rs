@@ -4,7 +4,7 @@
 //! reallocation, so work on other test threads cannot disturb the count.
 
 use bt::{Framebuffer, Settings, Tag};
-use bt_overlay::{ChartMode, FrameStats, Overlay};
+use bt_overlay::{ChartMode, FrameStats, Overlay, Refresh};
 use bt_test_support::CountingAlloc;
 
 #[global_allocator]
@@ -143,6 +143,38 @@ fn the_tall_chart_lays_out_tag_labels_and_lost_time_without_allocating() {
         });
         assert!(o.tags().count() > 5, "{w}x{h}: the tags are still there");
         assert_eq!(n, 0, "{w}x{h}");
+    }
+}
+
+#[test]
+fn bars_past_the_scale_and_missed_refreshes_are_drawn_without_allocating() {
+    for refresh in [Refresh::Rolling, Refresh::Given(144.0), Refresh::Tearing] {
+        let settings = Settings::default().overlay_visible(true);
+        let mut o = Overlay::new(&settings);
+        o.set_chart_mode(ChartMode::Tall);
+        o.set_refresh(refresh);
+        o.set_chart_caption("frames 0-1999 x7");
+        let mut fb = Framebuffer::new(settings.width, settings.height);
+        // Stalls far past the scale every 23 frames, each wanting its value written.
+        let stall = |i: u64| FrameStats {
+            delta_ms: if i.is_multiple_of(23) {
+                200.0 + i as f64 % 300.0
+            } else {
+                16.7
+            },
+            ..frame(i)
+        };
+        for i in 0..1000 {
+            o.draw(&mut fb);
+            o.record(&stall(i));
+        }
+        let n = allocations_during(|| {
+            for i in 1000..2000 {
+                o.draw(&mut fb);
+                o.record(&stall(i));
+            }
+        });
+        assert_eq!(n, 0, "{refresh:?}");
     }
 }
 

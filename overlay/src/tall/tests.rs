@@ -51,8 +51,8 @@ fn any_time_takes_a_row_and_stacked_costs_both_show() {
 fn the_layout_splits_half_a_240_screen_and_drops_the_legend_at_120() {
     let big = TallLayout::new(320, 14, 120);
     assert_eq!((big.lanes, big.columns), (2, 320 - TALL_GUTTER));
-    assert_eq!((big.bars_top, big.bars_height), (38, 51));
-    assert_eq!((big.count_top, big.notch_top), (90, 94));
+    assert_eq!((big.bars_top, big.bars_height), (38, 49));
+    assert_eq!((big.count_top, big.notch_top, big.miss_top), (88, 92, 94));
     assert_eq!((big.cost_top, big.cost_height), (97, 25));
     assert_eq!(big.legend_top, Some(123));
     assert_eq!(
@@ -452,4 +452,107 @@ fn tiny_and_odd_screens_draw_without_panicking() {
         o.record(&clamped());
         drawn(&mut o, w, h);
     }
+}
+
+#[test]
+fn a_bar_past_the_scale_carries_its_value_where_it_covers_no_other_bar() {
+    let mut o = tall(320, 240);
+    for i in 0..100 {
+        o.record(&if i == 50 {
+            FrameStats {
+                delta_ms: 418.0,
+                ..frame(8)
+            }
+        } else {
+            frame(1)
+        });
+    }
+    let fb = drawn(&mut o, 320, 240);
+    let l = layout_of(320, 240);
+    let over = o.tall.over_labels().to_vec();
+    assert_eq!(over.len(), 1);
+    let x = l.data_x + 50;
+    // `418ms` right of the bar, below the lost-time row, in the text colour.
+    assert_eq!(over[0].x, x + 2);
+    assert_eq!(over[0].w, 5 * bt::GLYPH_ADVANCE);
+    assert_eq!(over[0].y, l.bars_top + NUMBER_ROWS + 1);
+    let c = *o.colors();
+    let inked = (over[0].x..over[0].x + over[0].w)
+        .flat_map(|x| (over[0].y..over[0].y + over[0].h).map(move |y| (x, y)))
+        .filter(|&(x, y)| fb.get(x, y) == Some(c.text))
+        .count();
+    assert!(inked > 20, "the value is written: {inked} pixels");
+    // Under the scale, nothing is written.
+    let mut calm = tall(320, 240);
+    for _ in 0..100 {
+        calm.record(&frame(2));
+    }
+    drawn(&mut calm, 320, 240);
+    assert!(calm.tall.over_labels().is_empty());
+}
+
+#[test]
+fn frames_that_missed_refreshes_are_marked_in_their_strip() {
+    let mut o = tall(320, 240);
+    o.set_refresh(crate::Refresh::Given(60.0));
+    for i in 0..100 {
+        o.record(&match i {
+            40 => FrameStats {
+                delta_ms: 33.3,
+                ..frame(2)
+            },
+            60 => FrameStats {
+                delta_ms: 50.0,
+                ..frame(3)
+            },
+            _ => frame(1),
+        });
+    }
+    let fb = drawn(&mut o, 320, 240);
+    let l = layout_of(320, 240);
+    let c = *o.colors();
+    let y = l.miss_top;
+    assert_eq!(fb.get(l.data_x + 40, y), Some(c.warning), "one missed");
+    assert_eq!(fb.get(l.data_x + 60, y + 1), Some(c.error), "two missed");
+    assert_eq!(fb.get(l.data_x + 50, y), Some(c.bar), "none missed");
+}
+
+#[test]
+fn a_rechart_shows_the_frames_given_and_the_caption_on_the_legend_row() {
+    let mut o = tall(320, 240);
+    for _ in 0..500 {
+        o.record(&frame(1));
+    }
+    let frames: Vec<crate::ChartFrame> = (0..10)
+        .map(|i| crate::ChartFrame {
+            stats: if i == 3 { clamped() } else { frame(1) },
+            missed: u32::from(i == 3) * 23,
+        })
+        .collect();
+    let tags = [(
+        3,
+        Tag {
+            tick: 7,
+            label: "Boss".into(),
+        },
+    )];
+    o.rechart(&frames, &tags);
+    o.set_chart_caption("frames 0-9");
+    assert_eq!(o.samples_recorded(), 10);
+    let fb = drawn(&mut o, 320, 240);
+    let l = layout_of(320, 240);
+    let c = *o.colors();
+    // The frames fill the first columns; the rest is empty.
+    assert_eq!(fb.get(l.data_x + 3, l.miss_top), Some(c.error));
+    assert_eq!(fb.get(l.data_x + 20, l.bars_bottom() - 1), Some(c.bar));
+    assert_eq!(o.tall.labels().len(), 1, "the tag is placed");
+    // The caption ends at the right margin of the legend row.
+    let y = l.legend_top.unwrap();
+    let right = 320 - crate::EDGE_MARGIN;
+    let inked = (right - 60..right)
+        .flat_map(|x| (y..y + TEXT_ROWS).map(move |y| (x, y)))
+        .filter(|&(x, y)| fb.get(x, y) == Some(c.text))
+        .count();
+    assert!(inked > 20, "caption drawn: {inked}");
+    assert_eq!(o.chart_columns(), (320 - TALL_GUTTER) as usize);
 }

@@ -19,6 +19,10 @@
 //! - Instants (`"i"`): clamps, missed refreshes and the cart's tags (a tag at its frame's
 //!   updates).
 //! - `process_name` and `thread_name` metadata name the run and its one thread.
+//!
+//! A slice that would be shorter than a microsecond (a render measured at 0.3 us, a frame with
+//! a delta of 0) is left out: viewers that build a stack close the wrong slice when a zero-length
+//! one sits on a boundary. Its frame's arguments and counters still say what it did.
 
 use std::io::{self, Write};
 
@@ -65,8 +69,12 @@ fn json_str(out: &mut impl Write, text: &str) -> io::Result<()> {
     out.write_all(b"\"")
 }
 
-/// A complete slice.
+/// A complete slice; none when it is shorter than a microsecond: a zero-length slice on a
+/// frame's boundary makes viewers that build a stack (speedscope) close the wrong slice.
 fn slice(out: &mut impl Write, name: &str, ts: u64, dur: u64, args: &str) -> io::Result<()> {
+    if dur == 0 {
+        return Ok(());
+    }
     write!(
         out,
         ",\n{{\"ph\":\"X\",\"name\":\"{name}\",\"cat\":\"{name}\",\"pid\":{PID},\"tid\":{TID},\
@@ -365,6 +373,38 @@ mod tests {
             (int(render[6], "ts"), int(render[6], "dur")),
             (int(frames[6], "ts"), 100)
         );
+    }
+
+    #[test]
+    fn no_slice_is_shorter_than_a_microsecond() {
+        // A double present with a render measured at 0.4 us, and a first frame of 0 ms.
+        let mut t = Timeline::new(1000.0 / 60.0);
+        for (frame, delta_ms, render_ms) in [(0, 0.0, 0.02), (1, 1.2, 0.0004), (2, 16.7, 0.02)] {
+            let stats = FrameStats {
+                delta_ms,
+                render_ms,
+                ..FrameStats::default()
+            };
+            t.record(
+                &FrameReport {
+                    frame,
+                    render_alpha: 0.0,
+                    stats,
+                },
+                0,
+                &[],
+            );
+        }
+        let events = events(&t);
+        let slices: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+        assert!(slices.iter().all(|e| int(e, "dur") > 0), "{slices:?}");
+        let names: Vec<&str> = slices.iter().map(|e| e["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["frame", "frame", "render"]);
+        let frames = events
+            .iter()
+            .filter(|e| e["ph"] == "C" && e["name"] == "updates")
+            .count();
+        assert_eq!(frames, 3, "every frame keeps its counters");
     }
 
     #[test]

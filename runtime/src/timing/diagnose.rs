@@ -1,5 +1,5 @@
 //! Headless timing diagnosis: a cart under a clock, the overlay's chart, and a per-frame CSV
-//! whose rows are the rows of [`frame_records`] with the diagnosis columns.
+//! whose rows are [`crate::timing::frame_records`]' with the diagnosis columns.
 
 use std::io::{self, Write};
 

@@ -391,7 +391,7 @@ fn chart_stretch(
         })
         .collect();
     let caption = if per_column > 1 {
-        format!("frames {first_frame}-{last_frame}, {per_column} a column")
+        format!("frames {first_frame}-{last_frame} x{per_column}")
     } else {
         format!("frames {first_frame}-{last_frame}")
     };

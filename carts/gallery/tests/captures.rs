@@ -1,0 +1,320 @@
+//! Frame-time captures as clocks, end to end: `bt diagnose` and `bt trace` of the hand-made
+//! captures in `runtime/tests/captures`, with the figures checked against counts made here
+//! from the capture itself.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use bt_test_support::ScratchDir;
+use support::{bt, stderr, stdout};
+
+fn capture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../runtime/tests/captures")
+        .join(name)
+}
+
+fn spec(name: &str) -> String {
+    format!("capture:{}", capture(name).display())
+}
+
+/// The chosen swap chain's (MsBetweenPresents, MsBetweenDisplayChange) pairs, read here with
+/// nothing of BT's.
+fn game_rows() -> Vec<(f64, f64)> {
+    let text = std::fs::read_to_string(capture("stalls-2000.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter(|l| l.starts_with("game.exe"))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[7].parse().unwrap(), f[8].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_capture_plays_its_whole_length_and_says_which_swap_chain() {
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &spec("stalls-2000.csv"),
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<Vec<String>> = stdout(&o)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    let game = game_rows();
+    assert_eq!(
+        rows.len(),
+        game.len(),
+        "--frames defaults to the capture's length"
+    );
+    for (row, (present, _)) in rows.iter().zip(&game) {
+        assert_eq!(row[1].parse::<f64>().unwrap(), *present);
+    }
+    let said = stderr(&o);
+    assert!(
+        said.contains("playing game.exe swap chain 0x0000021F4E8A1C30 (2000 frames)"),
+        "{said}"
+    );
+    assert!(said.contains("also holds dwm.exe swap chain"), "{said}");
+}
+
+#[test]
+fn a_run_past_the_capture_is_refused_unless_looped() {
+    let long = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &spec("plain.txt"),
+        "--frames",
+        "12",
+    ]);
+    assert_eq!(long.status.code(), Some(2));
+    assert!(
+        stderr(&long).contains("--frames 12 runs past the end of capture")
+            && stderr(&long).contains("(11 frames); give --loop"),
+        "{}",
+        stderr(&long)
+    );
+    let looped = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &spec("plain.txt"),
+        "--frames",
+        "12",
+        "--loop",
+    ]);
+    assert!(looped.status.success(), "{}", stderr(&looped));
+    let rows: Vec<String> = stdout(&looped).lines().skip(1).map(String::from).collect();
+    assert_eq!(rows.len(), 12);
+    assert!(rows[11].starts_with("11,16.7,"), "{}", rows[11]);
+    let other = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        "constant:16",
+        "--loop",
+        "--frames",
+        "2",
+    ]);
+    assert!(stderr(&other).contains("--loop plays a capture clock again"));
+    let none = bt(&["trace", "hello", "--clock", "constant:16"]);
+    assert!(stderr(&none).contains("--frames is needed with this clock"));
+}
+
+#[test]
+fn a_bad_capture_is_one_line_naming_file_line_column_and_value() {
+    let dir = ScratchDir::new("captures");
+    let path = dir.join("bad.csv");
+    std::fs::write(
+        &path,
+        "Application,MsBetweenPresents\ngame.exe,16.7\ngame.exe,fast\n",
+    )
+    .unwrap();
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &format!("capture:{}", path.display()),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "capture '{}' line 3, column MsBetweenPresents: 'fast' is not a frame time",
+            path.display()
+        )),
+        "{err}"
+    );
+    let picked = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &format!("{}#chrome.exe", spec("presentmon.csv")),
+    ]);
+    assert!(stderr(&picked).contains("nothing matches '#chrome.exe'; it holds game.exe"));
+}
+
+#[test]
+fn missed_refreshes_of_a_capture_are_counted_against_its_display_timing() {
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &spec("stalls-2000.csv"),
+        "--format",
+        "summary",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    // Counted here: refreshes each frame spanned past its first, on the capture's 60 Hz grid.
+    let period = 1000.0 / 60.0;
+    let game = game_rows();
+    let missed: u64 = game
+        .iter()
+        .map(|&(present, _)| {
+            if present > 1.5 * period {
+                ((present / period).round() as u64).saturating_sub(1).max(1)
+            } else {
+                0
+            }
+        })
+        .sum();
+    assert_eq!(s["missed_refreshes"], missed);
+    assert_eq!(s["refresh"], "60.0 Hz (measured from display times)");
+    assert_eq!(s["not_displayed"], 2);
+    // One short double present never makes normal frames late: only long frames count.
+    let long = game.iter().filter(|(p, _)| *p > 1.5 * period).count();
+    assert_eq!(s["frames_missing_refreshes"], long);
+    // The lows and stutters, computed here from the frame times.
+    let mut longest: Vec<f64> = game.iter().map(|g| g.0).collect();
+    longest.sort_by(|a, b| b.total_cmp(a));
+    let worst = longest.len().div_ceil(100);
+    let average = 1000.0 / (longest[..worst].iter().sum::<f64>() / worst as f64);
+    let percentile = 1000.0 / longest[longest.len() / 100 - 1];
+    let got = &s["low_1_percent"];
+    assert!((got["average_fps"].as_f64().unwrap() - average).abs() < 1e-9);
+    assert!((got["percentile_fps"].as_f64().unwrap() - percentile).abs() < 1e-9);
+    let over = |ms: f64| game.iter().filter(|g| g.0 > ms).count();
+    assert_eq!(s["stutters"]["over_50_ms"], over(50.0));
+    assert_eq!(s["stutters"]["over_100_ms"], over(100.0));
+    let per_second = s["frames_per_second"].as_array().unwrap();
+    let total: u64 = per_second.iter().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(total, 2000);
+}
+
+#[test]
+fn a_capture_that_allows_tearing_has_no_missed_refreshes() {
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("ocat-tearing.csv"),
+        "--csv",
+        "-",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let rows: Vec<&str> = out.lines().skip(1).filter(|l| l.contains(',')).collect();
+    assert_eq!(rows.len(), 12);
+    assert!(
+        rows.iter().all(|r| r.split(',').nth(10) == Some("n/a")),
+        "{out}"
+    );
+    assert!(
+        stderr(&o).contains("missed refreshes n/a (tearing allowed: no refresh grid)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_report_alone_is_written_without_a_picture() {
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("r.html");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("mangohud.csv"),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(
+        page.contains("not the captured program"),
+        "costs are labelled"
+    );
+    assert!(page.contains("120.0 Hz (estimated from the frame times)"));
+    let nothing = bt(&["diagnose", "hello", "--clock", &spec("mangohud.csv")]);
+    assert_eq!(nothing.status.code(), Some(2));
+    assert!(stderr(&nothing).contains("nothing to write"));
+}
+
+#[test]
+fn the_chrome_trace_of_a_capture_nests_on_whole_microseconds() {
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &spec("stalls-2000.csv"),
+        "--format",
+        "chrome",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let mut slices: Vec<(u64, u64)> = v["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "X")
+        .map(|e| {
+            let ts = e["ts"].as_u64().expect("whole microseconds");
+            (ts, ts + e["dur"].as_u64().expect("whole microseconds"))
+        })
+        .collect();
+    slices.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut stack: Vec<(u64, u64)> = Vec::new();
+    for s in slices {
+        while stack.last().is_some_and(|top| s.0 >= top.1) {
+            stack.pop();
+        }
+        if let Some(top) = stack.last() {
+            assert!(s.1 <= top.1, "{s:?} overhangs {top:?}");
+        }
+        stack.push(s);
+    }
+}
+
+#[test]
+fn the_whole_run_tall_chart_keeps_every_stall() {
+    let dir = ScratchDir::new("captures");
+    let png = dir.join("whole.png");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("stalls-2000.csv"),
+        "--chart",
+        "tall",
+        "--whole",
+        "--fixed-costs",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tall-capture-whole.png");
+    let got = std::fs::read(&png).unwrap();
+    if std::env::var_os("BT_UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &got).unwrap();
+        return;
+    }
+    assert!(
+        got == std::fs::read(&golden).unwrap(),
+        "differs from {}",
+        golden.display()
+    );
+    let wrong = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("plain.txt"),
+        "--whole",
+        "-o",
+        "x.png",
+    ]);
+    assert!(
+        stderr(&wrong).contains("give --chart tall"),
+        "{}",
+        stderr(&wrong)
+    );
+}
