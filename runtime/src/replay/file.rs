@@ -41,6 +41,10 @@ pub struct Replay {
     /// `(updates since init, frame_hash)`, in order.
     hashes: Vec<(u64, u64)>,
     panic: Option<RecordedPanic>,
+    /// For a generated replay ([`crate::replay::verify::script_replay`]): the seed of the
+    /// script its ticks come from, made as they are played. `recording` then holds no runs,
+    /// only the length.
+    script: Option<u64>,
 }
 
 /// How a recorded run ended when the cart panicked. The replay then holds the input of the
@@ -189,7 +193,22 @@ impl Replay {
             recording,
             hashes,
             panic: None,
+            script: None,
         }
+    }
+
+    /// A replay of `ticks` updates of the input script of `seed`
+    /// ([`crate::replay::verify::InputScript`]), which stores no input.
+    pub(crate) fn scripted(info: ReplayInfo, seed: u64, ticks: u64) -> Replay {
+        let mut replay = Replay::new(info, Recorder::new(), Vec::new());
+        replay.recording.ticks = ticks;
+        replay.script = Some(seed);
+        replay
+    }
+
+    /// The seed of the input script a generated replay plays, if it is one.
+    pub(crate) fn script(&self) -> Option<u64> {
+        self.script
     }
 
     /// The same replay, saying the run ended in `panic`.
@@ -208,7 +227,8 @@ impl Replay {
         self.recording.ticks
     }
 
-    /// The recorded input.
+    /// The recorded input. A generated replay ([`crate::replay::verify::script_replay`])
+    /// stores none: its recording has the length and no runs.
     pub fn recording(&self) -> &Recorder {
         &self.recording
     }
@@ -284,6 +304,12 @@ impl Replay {
 
     /// The replay as the text of a file.
     pub fn to_json(&self) -> String {
+        if let Some(seed) = self.script {
+            let mut stored = self.clone();
+            stored.recording = super::verify::input_script(seed, self.recording.ticks);
+            stored.script = None;
+            return stored.to_json();
+        }
         let file = FileV1::from(self);
         // Plain data with string keys: serialising it cannot fail.
         serde_json::to_string(&file).unwrap_or_default()
@@ -610,6 +636,7 @@ impl FileV1 {
             recording: Recorder { runs, ticks },
             hashes,
             panic,
+            script: None,
         })
     }
 }

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use bt::host::TickInput;
 
+use super::verify::InputScript;
 use super::Replay;
 
 /// Plays a replay's ticks back one update at a time, then reports it ran out.
@@ -12,19 +13,33 @@ pub(crate) struct Player {
     replay: Arc<Replay>,
     run: usize,
     used: u64,
+    /// A generated replay's script, and the tick it made last.
+    script: Option<(InputScript, TickInput)>,
 }
 
 impl Player {
     pub(crate) fn new(replay: Arc<Replay>) -> Player {
+        let script = replay
+            .script()
+            .map(|seed| (InputScript::new(seed), TickInput::default()));
         Player {
             replay,
             run: 0,
             used: 0,
+            script,
         }
     }
 
     /// The next update's input, or `None` once the replay is over.
     pub(crate) fn next(&mut self) -> Option<&TickInput> {
+        if let Some((script, tick)) = &mut self.script {
+            if self.used >= self.replay.ticks() {
+                return None;
+            }
+            self.used += 1;
+            *tick = script.next_tick();
+            return Some(tick);
+        }
         let runs = &self.replay.recording().runs;
         while let Some(r) = runs.get(self.run) {
             if self.used < r.count {
@@ -41,6 +56,9 @@ impl Player {
     pub(crate) fn rewind(&mut self) {
         self.run = 0;
         self.used = 0;
+        if let Some(seed) = self.replay.script() {
+            self.script = Some((InputScript::new(seed), TickInput::default()));
+        }
     }
 
     pub(crate) fn replay(&self) -> &Replay {
@@ -82,5 +100,26 @@ mod tests {
         assert_eq!(got, want);
         p.rewind();
         assert_eq!(p.next(), want.first());
+    }
+
+    #[test]
+    fn a_generated_replay_plays_its_script_as_recorded() {
+        let want: Vec<TickInput> = crate::replay::verify::input_script(9, 500)
+            .iter()
+            .copied()
+            .collect();
+        let r = crate::replay::verify::script_replay("hello", 9, 60.0, 500);
+        assert_eq!(r.ticks(), 500);
+        let mut p = Player::new(Arc::new(r.clone()));
+        let mut got = Vec::new();
+        while let Some(t) = p.next() {
+            got.push(*t);
+        }
+        assert_eq!(got, want);
+        p.rewind();
+        assert_eq!(p.next(), want.first());
+        // Saved, it is the recording of the same ticks.
+        let back = Replay::from_json(&r.to_json(), "s.btr".as_ref()).unwrap();
+        assert_eq!(back.recording().iter().copied().collect::<Vec<_>>(), want);
     }
 }
