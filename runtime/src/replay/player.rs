@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use bt::host::TickInput;
 
+use super::recorder::Cursor;
 use super::verify::InputScript;
 use super::Replay;
 
@@ -11,7 +12,8 @@ use super::Replay;
 #[derive(Debug, Clone)]
 pub(crate) struct Player {
     replay: Arc<Replay>,
-    run: usize,
+    cursor: Cursor,
+    /// Ticks handed out from a generated replay's script.
     used: u64,
     /// A generated replay's script, and the tick it made last.
     script: Option<(InputScript, TickInput)>,
@@ -24,7 +26,7 @@ impl Player {
             .map(|seed| (InputScript::new(seed), TickInput::default()));
         Player {
             replay,
-            run: 0,
+            cursor: Cursor::default(),
             used: 0,
             script,
         }
@@ -40,21 +42,12 @@ impl Player {
             *tick = script.next_tick();
             return Some(tick);
         }
-        let runs = &self.replay.recording().runs;
-        while let Some(r) = runs.get(self.run) {
-            if self.used < r.count {
-                self.used += 1;
-                return Some(&r.tick);
-            }
-            self.run += 1;
-            self.used = 0;
-        }
-        None
+        self.cursor.next(self.replay.recording())
     }
 
     /// Back to the first tick (a seek from the start).
     pub(crate) fn rewind(&mut self) {
-        self.run = 0;
+        self.cursor = Cursor::default();
         self.used = 0;
         if let Some(seed) = self.replay.script() {
             self.script = Some((InputScript::new(seed), TickInput::default()));
@@ -91,7 +84,7 @@ mod tests {
             hash_every: 60,
         };
         let r = Replay::new(info, rec, Vec::new());
-        let want: Vec<TickInput> = r.recording().iter().copied().collect();
+        let want: Vec<TickInput> = r.recording().iter().collect();
         let mut p = Player::new(Arc::new(r));
         let mut got = Vec::new();
         while let Some(t) = p.next() {
@@ -104,10 +97,7 @@ mod tests {
 
     #[test]
     fn a_generated_replay_plays_its_script_as_recorded() {
-        let want: Vec<TickInput> = crate::replay::verify::input_script(9, 500)
-            .iter()
-            .copied()
-            .collect();
+        let want: Vec<TickInput> = crate::replay::verify::input_script(9, 500).iter().collect();
         let r = crate::replay::verify::script_replay("hello", 9, 60.0, 500);
         assert_eq!(r.ticks(), 500);
         let mut p = Player::new(Arc::new(r.clone()));
@@ -120,6 +110,6 @@ mod tests {
         assert_eq!(p.next(), want.first());
         // Saved, it is the recording of the same ticks.
         let back = Replay::from_json(&r.to_json(), "s.btr".as_ref()).unwrap();
-        assert_eq!(back.recording().iter().copied().collect::<Vec<_>>(), want);
+        assert_eq!(back.recording().iter().collect::<Vec<_>>(), want);
     }
 }
