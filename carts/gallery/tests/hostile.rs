@@ -9,6 +9,9 @@
 //! | a replay's hash beyond its ticks | refused when the file loads; only hashes compared are counted | [`a_hash_no_run_can_reach_is_refused`] |
 //! | a FIFO as `cart.toml`, user config, palette, key map, sprite sheet, sound file, replay | refused at once, naming the file, never waited on | [`no_reader_waits_on_a_fifo`], [`commands_refuse_a_fifo_at_once`] |
 //! | a sprite sheet or sound file linked to `/dev/zero`, or huge | refused before it is read | [`an_asset_that_is_a_device_or_huge_is_refused_unread`] |
+//! | `bt verify --seconds` very long | memory the same whatever the length; a cap, named | [`verify_memory_does_not_grow_with_its_length`], [`verify_past_its_cap_is_refused_naming_seconds`] |
+//! | `bt wav --seconds 3600 --rate 192000` | samples streamed to the file: memory the same for any length | [`a_long_wav_is_streamed_in_constant_memory`] |
+//! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
 
@@ -20,7 +23,10 @@ use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
 use bt_runtime::{ConstantClock, Engine, EngineError, EngineOptions};
 use bt_test_support::ScratchDir;
-use support::{bt, bt_command, output_within, stderr, stdout};
+use support::{
+    bt, bt_command, is_measured_child, output_within, peak_rss_kib_of, report_peak_rss, stderr,
+    stdout,
+};
 
 /// A cart that panics in the update that sees Space pressed.
 struct PanicsOnSpace;
@@ -391,4 +397,146 @@ fn an_asset_that_is_a_device_or_huge_is_refused_unread() {
         e.contains("huge.png: ") && e.contains("over the limit of 83886080 bytes"),
         "{e}"
     );
+}
+
+/// A cart on an 8 x 8 display that reads its input: the cheapest run a verify can make.
+struct Tiny(u64);
+
+impl bt::Cart for Tiny {
+    fn configure(&self) -> bt::Settings {
+        bt::Settings::default().display(8, 8)
+    }
+    fn update(&mut self, ctx: &mut bt::Update<'_>) {
+        if ctx.is_down(bt::BTN_A, 0) {
+            self.0 += 1;
+        }
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear((self.0 % 16) as u8);
+    }
+}
+
+/// Peak resident memory a test's child may reach, whatever it does: the test binary itself
+/// with its carts, the thread stacks and the allocator's arenas took 4.4 MiB.
+const BASELINE_KIB: u64 = 16 * 1024;
+
+#[test]
+fn verify_memory_does_not_grow_with_its_length() {
+    use bt_runtime::replay::verify;
+    const UPDATES: u64 = 150_000;
+    if is_measured_child() {
+        let replay = Arc::new(verify::script_replay("tiny", 3, 60.0, UPDATES));
+        let make = move || -> Result<Engine, String> {
+            let options = EngineOptions {
+                overlay: false,
+                seed: Some(3),
+                replay: Some(replay.clone()),
+                ..EngineOptions::default()
+            };
+            Engine::new(Box::new(|| Box::new(Tiny(0)) as Box<dyn bt::Cart>), options)
+                .map_err(|e| e.to_string())
+        };
+        let cases = verify::standard_clocks(60.0);
+        let verdict = verify::verify(&make, UPDATES, &cases, 2).unwrap();
+        assert_eq!(verdict.divergence, None);
+        report_peak_rss();
+        return;
+    }
+    // Storing the script and every hash, this took about 40 MiB, growing with the length
+    // (10 million updates would take gigabytes). Now it is the same for any length.
+    let kib = peak_rss_kib_of("verify_memory_does_not_grow_with_its_length");
+    assert!(kib < BASELINE_KIB, "{kib} KiB");
+}
+
+#[test]
+fn verify_past_its_cap_is_refused_naming_seconds() {
+    let o = bt(&["verify", "hello", "--seconds", "10000000000"]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "--seconds 10000000000: 600000000000 updates; bt verify runs at most \
+                      10000000 under each clock"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_replay_of_many_short_runs_takes_memory_like_its_file() {
+    const RUNS: u64 = 300_000;
+    let dir = std::env::temp_dir().join(format!("bt-hostile-short-runs-{}", std::process::id()));
+    let path = dir.join("short.btr");
+    if is_measured_child() {
+        let path = std::path::PathBuf::from(std::env::var("BT_TEST_REPLAY").unwrap());
+        let replay = Arc::new(Replay::load(&path).unwrap());
+        assert_eq!(replay.ticks(), RUNS);
+        assert_eq!(replay.recording().runs() as u64, RUNS);
+        let options = EngineOptions {
+            overlay: false,
+            replay: Some(replay.clone()),
+            ..EngineOptions::default()
+        };
+        let mut e =
+            Engine::new(Box::new(|| Box::new(Tiny(0)) as Box<dyn bt::Cart>), options).unwrap();
+        e.step(RUNS).unwrap();
+        assert_eq!(e.updates_since_init(), RUNS);
+        report_peak_rss();
+        return;
+    }
+    // 300,000 one-tick runs, each a different pointer position: about 30 bytes a run.
+    let mut text = String::from(
+        "{\"format\":\"bt-replay\",\"version\":1,\"cart\":\"tiny\",\"seed\":0,\
+         \"target_fps\":60.0,\"width\":8,\"height\":8,\"args\":[],\"hash_every\":60,",
+    );
+    text.push_str(&format!("\"ticks\":{RUNS},\"inputs\":["));
+    for i in 0..RUNS {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(
+            "{{\"n\":1,\"pointer_pos\":[{},{}]}}",
+            i % 1000,
+            i / 1000
+        ));
+    }
+    text.push_str("],\"hashes\":[]}");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(&path, &text).unwrap();
+    let file_kib = text.len() as u64 / 1024;
+    drop(text);
+    std::env::set_var("BT_TEST_REPLAY", &path);
+    let kib = peak_rss_kib_of("a_replay_of_many_short_runs_takes_memory_like_its_file");
+    let _ = std::fs::remove_dir_all(&dir);
+    // Each run held as a whole tick took over 600 bytes in memory, 20 times the file.
+    assert!(
+        kib < BASELINE_KIB + 3 * file_kib,
+        "{kib} KiB for a {file_kib} KiB file"
+    );
+}
+
+#[test]
+fn a_long_wav_is_streamed_in_constant_memory() {
+    const SECONDS: f64 = 60.0;
+    const RATE: u32 = 192_000;
+    if is_measured_child() {
+        let cart = bt_gallery::find("jukebox").unwrap();
+        let options = EngineOptions {
+            overlay: false,
+            ..EngineOptions::default()
+        };
+        let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+        e.console_mut().set_sample_rate(RATE);
+        let mut sink = std::io::sink();
+        let written =
+            bt_runtime::export::wav::stream_wav(&mut e, 0.0, SECONDS, None, &mut sink, |_, _| {})
+                .unwrap();
+        assert_eq!(written, 44 + 2 * (SECONDS as u64) * u64::from(RATE));
+        report_peak_rss();
+        return;
+    }
+    // Held whole, the samples and then the encoded file took 6 bytes a sample: 69 MB here,
+    // 4 GB for an hour. Streamed, the length does not matter.
+    let kib = peak_rss_kib_of("a_long_wav_is_streamed_in_constant_memory");
+    assert!(kib < BASELINE_KIB, "{kib} KiB");
 }

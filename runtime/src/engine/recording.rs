@@ -140,6 +140,13 @@ impl Engine {
         self.tape.kept.as_ref()
     }
 
+    /// Forgets the frame hashes taken so far, keeping their storage: for a host that reads
+    /// [`Engine::hashes`] after every frame and needs no more of them, so a run of any length
+    /// takes the same memory.
+    pub fn clear_hashes(&mut self) {
+        self.tape.hashes.clear();
+    }
+
     /// The frame hashes taken so far, `(updates since init, hash)` in order.
     pub fn hashes(&self) -> &[(u64, u64)] {
         &self.tape.hashes

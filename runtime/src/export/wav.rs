@@ -4,7 +4,7 @@
 //! ([`bt::sound::SampleClock`]), so the file is the same byte for byte on every run, under
 //! every clock, and from a seek as from straight play.
 
-use std::io::Cursor;
+use std::io::{Cursor, Write};
 
 use bt::sound::SampleClock;
 use thiserror::Error;
@@ -45,11 +45,15 @@ pub enum WavError {
     /// The encoder failed.
     #[error("WAV encoding: {0}")]
     Encode(String),
+    /// Writing the file failed.
+    #[error("writing the WAV: {0}")]
+    Write(String),
 }
 
 /// The samples of `seconds` of `engine`'s run from `from` seconds (replayed from the start):
 /// `round(seconds × target_fps)` updates' worth. With `clock`, the updates after the seek are
-/// run live under it, frame by frame, instead of stepped.
+/// run live under it, frame by frame, instead of stepped. All in memory: [`stream_wav`] writes
+/// a file of any length in constant memory.
 ///
 /// # Errors
 /// [`WavError`] for a length under one update, a failed seek, a cart panic, a stalling clock.
@@ -72,8 +76,35 @@ pub fn record_samples_with_progress(
     from: f64,
     seconds: f64,
     clock: Option<Box<dyn Clock>>,
-    mut progress: impl FnMut(u64, u64),
+    progress: impl FnMut(u64, u64),
 ) -> Result<Vec<i16>, WavError> {
+    let mut out = Vec::new();
+    run_samples(engine, from, seconds, clock, progress, &mut |news| {
+        match news {
+            Samples::Total(total) => out.reserve_exact(total as usize),
+            Samples::Some(samples) => out.extend_from_slice(samples),
+        }
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// What [`run_samples`] hands on: first how many samples there will be, then the samples.
+enum Samples<'a> {
+    Total(u64),
+    Some(&'a [i16]),
+}
+
+/// Runs the stretch of play and hands its samples to `sink` as they come, a step's worth at a
+/// time, after telling it how many there will be; never more than that many in all.
+fn run_samples(
+    engine: &mut Engine,
+    from: f64,
+    seconds: f64,
+    clock: Option<Box<dyn Clock>>,
+    mut progress: impl FnMut(u64, u64),
+    sink: &mut dyn FnMut(Samples<'_>) -> Result<(), WavError>,
+) -> Result<(), WavError> {
     let fps = engine.settings().target_fps;
     let wanted = (seconds * fps).round();
     if wanted.is_nan() || wanted < 1.0 {
@@ -85,8 +116,19 @@ pub fn record_samples_with_progress(
     let start = engine.updates_since_init();
     let rate = engine.console_mut().sample_rate();
     let per = SampleClock::new(rate, fps);
-    let total = (per.samples_in(start + wanted) - per.samples_in(start)) as usize;
-    let mut out = Vec::with_capacity(total);
+    let total = per.samples_in(start + wanted) - per.samples_in(start);
+    sink(Samples::Total(total))?;
+    let mut left = total;
+    // A frame may run past the end; the updates wanted are the first `total` samples.
+    let mut pass_on = |engine: &mut Engine| -> Result<(), WavError> {
+        let console = engine.console_mut();
+        let samples = console.pending_samples();
+        let n = (samples.len() as u64).min(left) as usize;
+        sink(Samples::Some(&samples[..n]))?;
+        left -= n as u64;
+        console.drain_samples();
+        Ok(())
+    };
     match clock {
         None => {
             // As many updates a step as the console's buffer holds.
@@ -95,7 +137,7 @@ pub fn record_samples_with_progress(
             while done < wanted {
                 let n = chunk.min(wanted - done);
                 engine.step(n)?;
-                out.extend(engine.console_mut().drain_samples());
+                pass_on(engine)?;
                 done += n;
                 progress(done, wanted);
             }
@@ -118,15 +160,86 @@ pub fn record_samples_with_progress(
                 if let Some(panic) = engine.cart_panic() {
                     return Err(EngineError::Panicked(panic.clone()).into());
                 }
-                out.extend(engine.console_mut().drain_samples());
+                pass_on(engine)?;
                 progress((engine.updates_since_init() - start).min(wanted), wanted);
             }
             engine.pause();
         }
     }
-    // A frame may run past the end; the updates wanted are the first `total` samples.
-    out.truncate(total);
-    Ok(out)
+    Ok(())
+}
+
+/// The largest sample count a WAV file holds: its sizes are 32-bit, and the data chunk follows
+/// 36 bytes of header.
+const MAX_WAV_SAMPLES: u64 = (u32::MAX as u64 - 36) / 2;
+
+/// The 44-byte header of a mono, signed 16-bit WAV file of `samples` samples at `rate`: the
+/// canonical RIFF layout, byte for byte what [`encode_wav`] (hound) writes before the samples.
+fn wav_header(samples: u64, rate: u32) -> Result<[u8; 44], WavError> {
+    if samples > MAX_WAV_SAMPLES {
+        return Err(WavError::Encode(format!(
+            "{samples} samples would pass the 4 GiB a WAV file can hold ({MAX_WAV_SAMPLES} \
+             samples at most)"
+        )));
+    }
+    let data = (samples * 2) as u32;
+    let mut h = [0u8; 44];
+    let mut at = 0;
+    let mut put = |bytes: &[u8]| {
+        h[at..at + bytes.len()].copy_from_slice(bytes);
+        at += bytes.len();
+    };
+    put(b"RIFF");
+    put(&(36 + data).to_le_bytes());
+    put(b"WAVEfmt ");
+    put(&16u32.to_le_bytes()); // the format chunk's size
+    put(&1u16.to_le_bytes()); // PCM
+    put(&1u16.to_le_bytes()); // one channel
+    put(&rate.to_le_bytes());
+    put(&(rate * 2).to_le_bytes()); // bytes a second
+    put(&2u16.to_le_bytes()); // bytes a sample
+    put(&16u16.to_le_bytes()); // bits a sample
+    put(b"data");
+    put(&data.to_le_bytes());
+    Ok(h)
+}
+
+/// [`make_wav`], written to `out` as it is made: the header first (the length is known before
+/// the first update), then each step's samples, so a WAV of any length takes the same memory.
+/// Returns the bytes written.
+///
+/// # Errors
+/// As [`record_samples`], [`WavError::Encode`] for a file past 4 GiB (before anything is
+/// written), [`WavError::Write`] when `out` fails.
+pub fn stream_wav(
+    engine: &mut Engine,
+    from: f64,
+    seconds: f64,
+    clock: Option<Box<dyn Clock>>,
+    out: &mut dyn Write,
+    progress: impl FnMut(u64, u64),
+) -> Result<u64, WavError> {
+    let rate = engine.console().sample_rate();
+    let write = |e: std::io::Error| WavError::Write(e.to_string());
+    let mut written = 0u64;
+    // One step's samples as bytes, in a buffer that stops growing after the first step.
+    let mut bytes = Vec::new();
+    run_samples(engine, from, seconds, clock, progress, &mut |news| {
+        match news {
+            Samples::Total(total) => {
+                out.write_all(&wav_header(total, rate)?).map_err(write)?;
+                written += 44;
+            }
+            Samples::Some(samples) => {
+                bytes.clear();
+                bytes.extend(samples.iter().flat_map(|s| s.to_le_bytes()));
+                out.write_all(&bytes).map_err(write)?;
+                written += bytes.len() as u64;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(written)
 }
 
 /// `samples` as a mono, signed 16-bit WAV file at `rate` samples a second.
@@ -181,4 +294,25 @@ pub fn make_wav_with_progress(
     let samples = record_samples_with_progress(engine, from, seconds, clock, progress)?;
     let rate = engine.console_mut().sample_rate();
     encode_wav(&samples, rate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_streamed_header_is_the_one_hound_writes() {
+        for (samples, rate) in [(0u64, 48_000u32), (1, 8_000), (12_345, 192_000)] {
+            let data: Vec<i16> = (0..samples).map(|i| (i as i16).wrapping_mul(37)).collect();
+            let whole = encode_wav(&data, rate).unwrap();
+            assert_eq!(
+                &whole[..44],
+                &wav_header(samples, rate).unwrap()[..],
+                "{samples}"
+            );
+            assert_eq!(whole.len() as u64, 44 + 2 * samples);
+        }
+        let e = wav_header(MAX_WAV_SAMPLES + 1, 48_000).unwrap_err();
+        assert!(e.to_string().contains("4 GiB"), "{e}");
+    }
 }

@@ -7,7 +7,6 @@ use bt::{AXES, PLAYERS};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::recorder::Run;
 use super::{Recorder, FORMAT, MAX_REPLAY_BYTES, VERSION};
 
 /// What a replay says about the run it came from.
@@ -41,6 +40,10 @@ pub struct Replay {
     /// `(updates since init, frame_hash)`, in order.
     hashes: Vec<(u64, u64)>,
     panic: Option<RecordedPanic>,
+    /// For a generated replay ([`crate::replay::verify::script_replay`]): the seed of the
+    /// script its ticks come from, made as they are played. `recording` then holds no runs,
+    /// only the length.
+    script: Option<u64>,
 }
 
 /// How a recorded run ended when the cart panicked. The replay then holds the input of the
@@ -189,7 +192,22 @@ impl Replay {
             recording,
             hashes,
             panic: None,
+            script: None,
         }
+    }
+
+    /// A replay of `ticks` updates of the input script of `seed`
+    /// ([`crate::replay::verify::InputScript`]), which stores no input.
+    pub(crate) fn scripted(info: ReplayInfo, seed: u64, ticks: u64) -> Replay {
+        let mut replay = Replay::new(info, Recorder::new(), Vec::new());
+        replay.recording.set_ticks_of_script(ticks);
+        replay.script = Some(seed);
+        replay
+    }
+
+    /// The seed of the input script a generated replay plays, if it is one.
+    pub(crate) fn script(&self) -> Option<u64> {
+        self.script
     }
 
     /// The same replay, saying the run ended in `panic`.
@@ -205,10 +223,11 @@ impl Replay {
 
     /// Updates the replay covers.
     pub fn ticks(&self) -> u64 {
-        self.recording.ticks
+        self.recording.ticks()
     }
 
-    /// The recorded input.
+    /// The recorded input. A generated replay ([`crate::replay::verify::script_replay`])
+    /// stores none: its recording has the length and no runs.
     pub fn recording(&self) -> &Recorder {
         &self.recording
     }
@@ -284,6 +303,12 @@ impl Replay {
 
     /// The replay as the text of a file.
     pub fn to_json(&self) -> String {
+        if let Some(seed) = self.script {
+            let mut stored = self.clone();
+            stored.recording = super::verify::input_script(seed, self.recording.ticks());
+            stored.script = None;
+            return stored.to_json();
+        }
         let file = FileV1::from(self);
         // Plain data with string keys: serialising it cannot fail.
         serde_json::to_string(&file).unwrap_or_default()
@@ -400,10 +425,10 @@ struct FileV1 {
     hash_every: u64,
     /// Updates covered: the sum of the runs' counts.
     ticks: u64,
-    /// Runs of identical ticks.
-    inputs: Vec<TickV1>,
+    /// Runs of identical ticks, stored compactly as they are read (see [`RunsV1`]).
+    inputs: RunsV1,
     /// `[updates since init, "16 hex digits"]`.
-    hashes: Vec<(u64, String)>,
+    hashes: Vec<(u64, HexHash)>,
     /// How the run ended, when the cart panicked. Left out otherwise, so a file without a
     /// panic reads in every build of version 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -452,11 +477,10 @@ struct TickV1 {
     text: String,
 }
 
-impl From<&Run> for TickV1 {
-    fn from(r: &Run) -> TickV1 {
-        let t = &r.tick;
+impl TickV1 {
+    fn from_run(t: &TickInput, count: u64) -> TickV1 {
         TickV1 {
-            n: r.count,
+            n: count,
             buttons: t.buttons.map(|b| [b.down, b.pressed, b.released]),
             keys: [t.keys_down, t.keys_pressed, t.keys_released],
             pointer_pos: t.pointer_pos,
@@ -470,8 +494,88 @@ impl From<&Run> for TickV1 {
     }
 }
 
+/// The runs of a file, read one at a time straight into a [`Recorder`]'s compact storage:
+/// the file's runs are never all held as parsed values (each over 250 bytes), so reading a
+/// replay takes memory in proportion to the file, whatever its runs are.
+struct RunsV1(Recorder);
+
+impl Serialize for RunsV1 {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            self.0
+                .each_run()
+                .map(|(tick, count)| TickV1::from_run(&tick, count)),
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for RunsV1 {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RunsV1, D::Error> {
+        struct Runs;
+        impl<'de> serde::de::Visitor<'de> for Runs {
+            type Value = RunsV1;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of runs")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<RunsV1, A::Error> {
+                let mut rec = Recorder::new();
+                let mut index = 0;
+                while let Some(t) = seq.next_element::<TickV1>()? {
+                    let (tick, count) = t.into_run(index).map_err(serde::de::Error::custom)?;
+                    if rec.ticks().checked_add(count).is_none() {
+                        return Err(serde::de::Error::custom(
+                            "the runs add up to more ticks than a u64 holds",
+                        ));
+                    }
+                    rec.push_run(&tick, count);
+                    index += 1;
+                }
+                Ok(RunsV1(rec))
+            }
+        }
+        d.deserialize_seq(Runs)
+    }
+}
+
+/// A frame hash as a file writes it: 16 hex digits.
+struct HexHash(u64);
+
+impl Serialize for HexHash {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{:016x}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for HexHash {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<HexHash, D::Error> {
+        struct Hex;
+        impl serde::de::Visitor<'_> for Hex {
+            type Value = HexHash;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("16 hex digits")
+            }
+            fn visit_str<E: serde::de::Error>(self, hex: &str) -> Result<HexHash, E> {
+                u64::from_str_radix(hex, 16)
+                    .ok()
+                    .filter(|_| hex.len() == 16)
+                    .map(HexHash)
+                    .ok_or_else(|| {
+                        E::custom(format!(
+                            "a hash '{}' that is not 16 hex digits",
+                            crate::quote::excerpt(hex)
+                        ))
+                    })
+            }
+        }
+        d.deserialize_str(Hex)
+    }
+}
+
 impl TickV1 {
-    fn into_run(self, index: usize) -> Result<Run, String> {
+    fn into_run(self, index: usize) -> Result<(TickInput, u64), String> {
         if self.n == 0 {
             return Err(format!("inputs[{index}]: a run of 0 ticks"));
         }
@@ -501,10 +605,7 @@ impl TickV1 {
         tick.pointer_active = self.pointer_active;
         tick.axes = self.axes;
         tick.pads = self.pads;
-        Ok(Run {
-            tick,
-            count: self.n,
-        })
+        Ok((tick, self.n))
     }
 }
 
@@ -522,13 +623,9 @@ impl From<&Replay> for FileV1 {
             height: i.height,
             args: i.args.clone(),
             hash_every: i.hash_every,
-            ticks: r.recording.ticks,
-            inputs: r.recording.runs.iter().map(TickV1::from).collect(),
-            hashes: r
-                .hashes
-                .iter()
-                .map(|&(t, h)| (t, format!("{h:016x}")))
-                .collect(),
+            ticks: r.recording.ticks(),
+            inputs: RunsV1(r.recording.clone()),
+            hashes: r.hashes.iter().map(|&(t, h)| (t, HexHash(h))).collect(),
             panic: r.panic.as_ref().map(|p| PanicV1 {
                 updates: p.updates,
                 call: p.call.clone(),
@@ -547,15 +644,8 @@ impl FileV1 {
         if self.hash_every == 0 {
             return Err("hash_every is 0".to_string());
         }
-        let mut runs = Vec::with_capacity(self.inputs.len());
-        let mut ticks = 0u64;
-        for (index, t) in self.inputs.into_iter().enumerate() {
-            let run = t.into_run(index)?;
-            ticks = ticks
-                .checked_add(run.count)
-                .ok_or_else(|| "the runs add up to more ticks than a u64 holds".to_string())?;
-            runs.push(run);
-        }
+        let recording = self.inputs.0;
+        let ticks = recording.ticks();
         if ticks != self.ticks {
             return Err(format!(
                 "the runs add up to {ticks} ticks, the header says {}",
@@ -579,11 +669,7 @@ impl FileV1 {
         };
         let mut hashes = Vec::with_capacity(self.hashes.len());
         let mut previous = 0;
-        for (index, (tick, hex)) in self.hashes.into_iter().enumerate() {
-            let hash = u64::from_str_radix(&hex, 16)
-                .ok()
-                .filter(|_| hex.len() == 16)
-                .ok_or_else(|| format!("hashes[{index}]: '{hex}' is not 16 hex digits"))?;
+        for (index, (tick, HexHash(hash))) in self.hashes.into_iter().enumerate() {
             if tick <= previous && index > 0 {
                 return Err(format!("hashes[{index}]: tick {tick} is out of order"));
             }
@@ -607,9 +693,10 @@ impl FileV1 {
                 args: self.args,
                 hash_every: self.hash_every,
             },
-            recording: Recorder { runs, ticks },
+            recording,
             hashes,
             panic,
+            script: None,
         })
     }
 }

@@ -4,43 +4,54 @@ use std::sync::Arc;
 
 use bt::host::TickInput;
 
+use super::recorder::Cursor;
+use super::verify::InputScript;
 use super::Replay;
 
 /// Plays a replay's ticks back one update at a time, then reports it ran out.
 #[derive(Debug, Clone)]
 pub(crate) struct Player {
     replay: Arc<Replay>,
-    run: usize,
+    cursor: Cursor,
+    /// Ticks handed out from a generated replay's script.
     used: u64,
+    /// A generated replay's script, and the tick it made last.
+    script: Option<(InputScript, TickInput)>,
 }
 
 impl Player {
     pub(crate) fn new(replay: Arc<Replay>) -> Player {
+        let script = replay
+            .script()
+            .map(|seed| (InputScript::new(seed), TickInput::default()));
         Player {
             replay,
-            run: 0,
+            cursor: Cursor::default(),
             used: 0,
+            script,
         }
     }
 
     /// The next update's input, or `None` once the replay is over.
     pub(crate) fn next(&mut self) -> Option<&TickInput> {
-        let runs = &self.replay.recording().runs;
-        while let Some(r) = runs.get(self.run) {
-            if self.used < r.count {
-                self.used += 1;
-                return Some(&r.tick);
+        if let Some((script, tick)) = &mut self.script {
+            if self.used >= self.replay.ticks() {
+                return None;
             }
-            self.run += 1;
-            self.used = 0;
+            self.used += 1;
+            *tick = script.next_tick();
+            return Some(tick);
         }
-        None
+        self.cursor.next(self.replay.recording())
     }
 
     /// Back to the first tick (a seek from the start).
     pub(crate) fn rewind(&mut self) {
-        self.run = 0;
+        self.cursor = Cursor::default();
         self.used = 0;
+        if let Some(seed) = self.replay.script() {
+            self.script = Some((InputScript::new(seed), TickInput::default()));
+        }
     }
 
     pub(crate) fn replay(&self) -> &Replay {
@@ -73,7 +84,7 @@ mod tests {
             hash_every: 60,
         };
         let r = Replay::new(info, rec, Vec::new());
-        let want: Vec<TickInput> = r.recording().iter().copied().collect();
+        let want: Vec<TickInput> = r.recording().iter().collect();
         let mut p = Player::new(Arc::new(r));
         let mut got = Vec::new();
         while let Some(t) = p.next() {
@@ -82,5 +93,23 @@ mod tests {
         assert_eq!(got, want);
         p.rewind();
         assert_eq!(p.next(), want.first());
+    }
+
+    #[test]
+    fn a_generated_replay_plays_its_script_as_recorded() {
+        let want: Vec<TickInput> = crate::replay::verify::input_script(9, 500).iter().collect();
+        let r = crate::replay::verify::script_replay("hello", 9, 60.0, 500);
+        assert_eq!(r.ticks(), 500);
+        let mut p = Player::new(Arc::new(r.clone()));
+        let mut got = Vec::new();
+        while let Some(t) = p.next() {
+            got.push(*t);
+        }
+        assert_eq!(got, want);
+        p.rewind();
+        assert_eq!(p.next(), want.first());
+        // Saved, it is the recording of the same ticks.
+        let back = Replay::from_json(&r.to_json(), "s.btr".as_ref()).unwrap();
+        assert_eq!(back.recording().iter().collect::<Vec<_>>(), want);
     }
 }

@@ -78,41 +78,58 @@ pub fn standard_clocks(target_fps: f64) -> Vec<ClockCase> {
     cases
 }
 
-/// A seeded pseudo-random input script of `ticks` updates: the d-pad and face buttons pressed,
-/// held and let go, keys tapped, the pointer moved and clicked, text typed now and then. The
-/// same seed always gives the same script.
-pub fn input_script(seed: u64, ticks: u64) -> Recorder {
-    let mut rng = SplitMix(seed ^ 0x5eed_1e55);
-    let mut input = Input::default();
-    let mut rec = Recorder::new();
-    let buttons = [
-        bt::BTN_UP,
-        bt::BTN_DOWN,
-        bt::BTN_LEFT,
-        bt::BTN_RIGHT,
-        bt::BTN_A,
-        bt::BTN_B,
-    ];
-    let keys = [
-        Key::ArrowUp,
-        Key::ArrowDown,
-        Key::ArrowLeft,
-        Key::ArrowRight,
-        Key::Space,
-        Key::KeyZ,
-        Key::KeyX,
-        Key::Enter,
-    ];
-    let mut pointer = (0i32, 0i32);
-    for _ in 0..ticks {
+/// A seeded pseudo-random input script, made one tick at a time as it is played, so a script
+/// of any length costs the same memory: the d-pad and face buttons pressed, held and let go,
+/// keys tapped, the pointer moved and clicked, text typed now and then. The same seed always
+/// gives the same ticks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputScript {
+    rng: SplitMix,
+    input: Input,
+    pointer: (i32, i32),
+}
+
+const SCRIPT_BUTTONS: [u32; 6] = [
+    bt::BTN_UP,
+    bt::BTN_DOWN,
+    bt::BTN_LEFT,
+    bt::BTN_RIGHT,
+    bt::BTN_A,
+    bt::BTN_B,
+];
+
+const SCRIPT_KEYS: [Key; 8] = [
+    Key::ArrowUp,
+    Key::ArrowDown,
+    Key::ArrowLeft,
+    Key::ArrowRight,
+    Key::Space,
+    Key::KeyZ,
+    Key::KeyX,
+    Key::Enter,
+];
+
+impl InputScript {
+    /// The script of `seed`, at its first tick.
+    pub fn new(seed: u64) -> InputScript {
+        InputScript {
+            rng: SplitMix(seed ^ 0x5eed_1e55),
+            input: Input::default(),
+            pointer: (0, 0),
+        }
+    }
+
+    /// The next update's input.
+    pub fn next_tick(&mut self) -> TickInput {
+        let (rng, input, pointer) = (&mut self.rng, &mut self.input, &mut self.pointer);
         // About one change every eight ticks: holds long enough to matter, taps too.
         if rng.below(8) == 0 {
-            let b = buttons[rng.below(buttons.len() as u64) as usize];
+            let b = SCRIPT_BUTTONS[rng.below(SCRIPT_BUTTONS.len() as u64) as usize];
             let down = rng.below(2) == 0;
             input.set_buttons_from(Source::Keyboard, 0, b, down);
         }
         if rng.below(16) == 0 {
-            let k = keys[rng.below(keys.len() as u64) as usize];
+            let k = SCRIPT_KEYS[rng.below(SCRIPT_KEYS.len() as u64) as usize];
             input.set_key(k, !input.key_held_now(k));
         }
         if rng.below(6) == 0 {
@@ -128,14 +145,24 @@ pub fn input_script(seed: u64, ticks: u64) -> Recorder {
             input.push_text("bt");
         }
         input.begin_update();
-        let tick: TickInput = input.visible();
-        rec.record(&tick);
+        input.visible()
+    }
+}
+
+/// The first `ticks` ticks of the script of `seed` ([`InputScript`]), recorded.
+pub fn input_script(seed: u64, ticks: u64) -> Recorder {
+    let mut script = InputScript::new(seed);
+    let mut rec = Recorder::new();
+    for _ in 0..ticks {
+        rec.record(&script.next_tick());
     }
     rec
 }
 
-/// The script as a replay of `cart`, ready for [`crate::EngineOptions::replay`].
-pub fn script_replay(cart: &str, seed: u64, target_fps: f64, recording: Recorder) -> Replay {
+/// `ticks` updates of the script of `seed` as a replay of `cart`, ready for
+/// [`crate::EngineOptions::replay`]. The replay stores no input: its player makes each tick
+/// as it is played, so the memory it takes does not grow with `ticks`.
+pub fn script_replay(cart: &str, seed: u64, target_fps: f64, ticks: u64) -> Replay {
     let info = ReplayInfo {
         cart: cart.to_string(),
         cart_version: None,
@@ -146,10 +173,11 @@ pub fn script_replay(cart: &str, seed: u64, target_fps: f64, recording: Recorder
         args: Vec::new(),
         hash_every: 1,
     };
-    Replay::new(info, recording, Vec::new())
+    Replay::scripted(info, seed, ticks)
 }
 
 /// SplitMix64: small, seeded, and the same everywhere.
+#[derive(Debug, Clone, PartialEq)]
 struct SplitMix(u64);
 
 impl SplitMix {
@@ -166,13 +194,25 @@ impl SplitMix {
     }
 }
 
-/// One clock's run: the frame hash after every tick.
+/// Updates whose frame hashes one digest of a [`ClockRun`] sums up. A run keeps one digest per
+/// this many updates, not every hash, so its memory grows 8 bytes per 4096 updates (20 KB for
+/// the [`MAX_VERIFY_UPDATES`] a run may have); the updates of the first digest that differs are
+/// run again to find the exact one.
+pub const DIGEST_EVERY: u64 = 4096;
+
+/// The most updates `bt verify` runs under each clock: as many as one seek replays
+/// ([`crate::engine::MAX_SEEK_UPDATES`], about 46 hours at 60 updates a second), for the same
+/// reason: a run far longer would keep the caller waiting for days.
+pub const MAX_VERIFY_UPDATES: u64 = crate::engine::MAX_SEEK_UPDATES;
+
+/// One clock's run: digests of the frame hashes after every tick.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClockRun {
     /// The clock's name.
     pub clock: String,
-    /// The hash after update `i + 1`.
-    pub hashes: Vec<u64>,
+    /// Digest `i` sums up the hashes after updates `i × DIGEST_EVERY + 1` to
+    /// `(i + 1) × DIGEST_EVERY` ([`DIGEST_EVERY`]); the last may cover fewer.
+    pub digests: Vec<u64>,
     /// Frames the clock delivered.
     pub frames: u64,
     /// Wall time the run took.
@@ -248,8 +288,7 @@ pub fn verify_with_progress(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(i) else { break };
-                    let run =
-                        run_case(make, case, ticks, None, Some(&updates_done)).map(|(run, _)| run);
+                    let run = digests_of(make, case, ticks, &updates_done);
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(run);
                     }
@@ -268,25 +307,63 @@ pub fn verify_with_progress(
     for r in results {
         runs.push(r.ok_or_else(|| "a verify run panicked".to_string())??);
     }
-    let divergence = runs.split_first().and_then(|(reference, others)| {
-        others
-            .iter()
-            .filter_map(|o| {
-                let at = reference
-                    .hashes
-                    .iter()
-                    .zip(&o.hashes)
-                    .position(|(a, b)| a != b)?;
-                Some((at as u64 + 1, o))
-            })
-            .min_by_key(|(tick, _)| *tick)
-            .map(|(tick, o)| Divergence {
-                tick,
-                reference: reference.clock.clone(),
-                other: o.clock.clone(),
-            })
-    });
+    let divergence = first_divergence(make, ticks, cases, &runs)?;
     Ok(Verdict { runs, divergence })
+}
+
+/// Where the runs first disagree with the first: the first digest that differs, then the exact
+/// update within it, from the clocks that differ there run again with every hash of those
+/// updates kept.
+fn first_divergence(
+    make: EngineMaker<'_>,
+    ticks: u64,
+    cases: &[ClockCase],
+    runs: &[ClockRun],
+) -> Result<Option<Divergence>, String> {
+    let Some((reference, others)) = runs.split_first() else {
+        return Ok(None);
+    };
+    let differs_at = |o: &ClockRun| {
+        reference
+            .digests
+            .iter()
+            .zip(&o.digests)
+            .position(|(a, b)| a != b)
+    };
+    let Some(chunk) = others.iter().filter_map(differs_at).min() else {
+        return Ok(None);
+    };
+    let from = chunk as u64 * DIGEST_EVERY + 1;
+    let to = (from + DIGEST_EVERY - 1).min(ticks);
+    let hashes_of = |case: &ClockCase| -> Result<Vec<u64>, String> {
+        let mut kept = Vec::with_capacity((to + 1 - from) as usize);
+        run_case(make, case, to, None, None, &mut |tick, hash| {
+            if tick >= from {
+                kept.push(hash);
+            }
+        })?;
+        Ok(kept)
+    };
+    let want = hashes_of(&cases[0])?;
+    let mut found: Option<(u64, &ClockRun)> = None;
+    for (case, o) in cases[1..].iter().zip(others) {
+        if differs_at(o) != Some(chunk) {
+            continue;
+        }
+        let got = hashes_of(case)?;
+        let at = want.iter().zip(&got).position(|(a, b)| a != b);
+        if let Some(at) = at {
+            let tick = from + at as u64;
+            if found.is_none_or(|(t, _)| tick < t) {
+                found = Some((tick, o));
+            }
+        }
+    }
+    Ok(found.map(|(tick, o)| Divergence {
+        tick,
+        reference: reference.clock.clone(),
+        other: o.clock.clone(),
+    }))
 }
 
 /// The frames the two clocks of `divergence` drew at its tick, with their palettes.
@@ -303,7 +380,14 @@ pub fn divergent_frames(
             .iter()
             .find(|c| c.name == name)
             .ok_or_else(|| format!("no clock '{name}'"))?;
-        let (_, kept) = run_case(make, case, divergence.tick, Some(divergence.tick), None)?;
+        let (_, kept) = run_case(
+            make,
+            case,
+            divergence.tick,
+            Some(divergence.tick),
+            None,
+            &mut |_, _| {},
+        )?;
         kept.ok_or_else(|| format!("{name} never reached tick {}", divergence.tick))
     };
     Ok([frame(&divergence.reference)?, frame(&divergence.other)?])
@@ -324,16 +408,60 @@ impl Drop for Finished<'_> {
 /// Updates a run counts between two additions to the shared progress counter.
 const PROGRESS_EVERY_UPDATES: u64 = 64;
 
-/// One case's run of `ticks` updates, keeping the frame at tick `keep`, and adding the updates
-/// it has done to `done` as it goes.
+/// One case's run of `ticks` updates, summed up as digests of [`DIGEST_EVERY`] hashes.
+fn digests_of(
+    make: EngineMaker<'_>,
+    case: &ClockCase,
+    ticks: u64,
+    done: &AtomicU64,
+) -> Result<ClockRun, String> {
+    let started = Instant::now();
+    let mut digests = Vec::with_capacity(ticks.div_ceil(DIGEST_EVERY) as usize);
+    let mut digest = Digest::new();
+    let (frames, _) = run_case(make, case, ticks, None, Some(done), &mut |tick, hash| {
+        digest.eat(hash);
+        if tick % DIGEST_EVERY == 0 || tick == ticks {
+            digests.push(std::mem::replace(&mut digest, Digest::new()).0);
+        }
+    })?;
+    Ok(ClockRun {
+        clock: case.name.clone(),
+        digests,
+        frames,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// FNV-1a 64 over a stretch of frame hashes.
+struct Digest(u64);
+
+impl Digest {
+    fn new() -> Digest {
+        Digest(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn eat(&mut self, hash: u64) {
+        for b in hash.to_le_bytes() {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// One case's run of `ticks` updates, handing `(update, frame hash)` of each update to
+/// `each` as it comes (nothing is kept), keeping the frame at tick `keep`, and adding the
+/// updates it has done to `done` as it goes. Returns the frames the clock delivered.
+///
+/// # Errors
+/// A message naming the clock when it stopped delivering updates or the cart panicked.
 fn run_case(
     make: EngineMaker<'_>,
     case: &ClockCase,
     ticks: u64,
     keep: Option<u64>,
     done: Option<&AtomicU64>,
-) -> Result<(ClockRun, Kept), String> {
-    let started = Instant::now();
+    each: &mut dyn FnMut(u64, u64),
+) -> Result<(u64, Kept), String> {
     let mut engine = make()?;
     engine.log_hashes(1);
     if let Some(tick) = keep {
@@ -368,6 +496,12 @@ fn run_case(
         }
         frames += engine.advance(1);
         host_ticks += 1;
+        for &(tick, hash) in engine.hashes() {
+            if tick <= ticks {
+                each(tick, hash);
+            }
+        }
+        engine.clear_hashes();
         if let Some(panic) = engine.cart_panic() {
             return Err(format!("under {}: {panic}", case.name));
         }
@@ -375,22 +509,8 @@ fn run_case(
     if let Some(done) = done {
         done.fetch_add(ticks.saturating_sub(counted), Ordering::Relaxed);
     }
-    let hashes = engine
-        .hashes()
-        .iter()
-        .take(ticks as usize)
-        .map(|&(_, h)| h)
-        .collect();
     let kept = engine.kept_frame().cloned();
-    Ok((
-        ClockRun {
-            clock: case.name.clone(),
-            hashes,
-            frames,
-            elapsed: started.elapsed(),
-        },
-        kept,
-    ))
+    Ok((frames, kept))
 }
 
 /// The two frames side by side, `gap` pixels apart, each shown with its own palette, as RGBA

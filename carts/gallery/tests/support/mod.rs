@@ -56,3 +56,44 @@ pub fn output_within(command: &mut Command, limit: std::time::Duration) -> Outpu
     }
     child.wait_with_output().expect("bt's output")
 }
+
+/// Set in the child process [`peak_rss_kib_of`] starts: the test it runs does its work and
+/// reports its peak memory instead of checking it.
+const MEASURED_CHILD: &str = "BT_TEST_MEASURED_CHILD";
+
+/// Whether this process is the child [`peak_rss_kib_of`] started, which does the work.
+pub fn is_measured_child() -> bool {
+    std::env::var_os(MEASURED_CHILD).is_some()
+}
+
+/// In the measured child: prints the process's peak resident memory (`VmHWM` of
+/// `/proc/self/status`, in KiB) for the parent to read.
+pub fn report_peak_rss() {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .expect("a VmHWM line");
+    println!("peak-rss {}", line.trim_start_matches("VmHWM:").trim());
+}
+
+/// Runs the test `name` of this test binary again in a child process of its own, where
+/// [`is_measured_child`] is true, and returns the peak resident memory in KiB it reported:
+/// a measure of one piece of work alone, not of the tests around it. Memory, not time.
+pub fn peak_rss_kib_of(name: &str) -> u64 {
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = Command::new(exe)
+        .args([name, "--exact", "--nocapture", "--test-threads", "1"])
+        .env(MEASURED_CHILD, "1")
+        .output()
+        .expect("the test binary runs");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    let kib = text
+        .lines()
+        .find_map(|l| l.split("peak-rss ").nth(1))
+        .and_then(|v| v.trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak-rss line in {text}"));
+    println!("{name}: peak resident memory {kib} KiB");
+    kib
+}

@@ -251,22 +251,29 @@ pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
         None => None,
     };
     let mut progress = Progress::new("making the WAV", args.progress.quiet);
-    let bytes = crate::export::wav::make_wav_with_progress(
+    // Streamed: the samples go to the output as they are made (into an unnamed file beside
+    // a file target, named only once complete), so any length takes the same memory.
+    let mut pending = output.begin().map_err(|e| e.to_string())?;
+    let written = crate::export::wav::stream_wav(
         &mut engine,
         args.from,
         args.seconds,
         clock,
+        &mut pending,
         |done, total| progress.set(done, total),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| match e {
+        crate::export::wav::WavError::Write(_) => format!("{}: {e}", args.output.display()),
+        other => other.to_string(),
+    })?;
     drop(progress);
-    output.write(&bytes).map_err(|e| e.to_string())?;
+    pending.commit().map_err(|e| e.to_string())?;
     say(format_args!(
         "wrote {} ({} s from {} s at {} Hz, {} bytes)\n",
         args.output.display(),
         args.seconds,
         args.from,
         args.rate,
-        bytes.len()
+        written
     ))
 }

@@ -140,8 +140,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         None => {
             let seconds = args.seconds.unwrap_or(VERIFY_DEFAULT_SECONDS);
             let ticks = (seconds * fps).round() as u64;
-            let script = proof::input_script(first.seed(), ticks);
-            proof::script_replay(&chosen.name, first.seed(), fps, script)
+            proof::script_replay(&chosen.name, first.seed(), fps, ticks)
         }
     };
     let ticks = match args.seconds {
@@ -150,6 +149,20 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     };
     if ticks == 0 {
         return Err("nothing to verify: 0 updates".to_string());
+    }
+    if ticks > proof::MAX_VERIFY_UPDATES {
+        let asked = match (args.seconds, input) {
+            (Some(s), _) => format!("--seconds {}", crate::quote::number(s)),
+            (None, Some(path)) => format!("{} ({} updates)", path.display(), ticks),
+            (None, None) => "the default length".to_string(),
+        };
+        return Err(format!(
+            "{asked}: {ticks} updates; bt verify runs at most {} under each clock ({} s at {} \
+             updates a second)",
+            proof::MAX_VERIFY_UPDATES,
+            crate::quote::number(proof::MAX_VERIFY_UPDATES as f64 / fps),
+            crate::quote::number(fps)
+        ));
     }
     let recorded_panic = replay.panic().cloned();
     let replay = Arc::new(replay);
