@@ -57,6 +57,19 @@ pub enum Command {
     /// Save the sound of a stretch of play as a WAV file, headless: 16-bit mono, the same
     /// bytes on every run and under every clock.
     Wav(WavArgs),
+    /// Turn a PICO-8 cart (.p8) into BT's files: the sprite sheet as an indexed PNG, the map
+    /// with its sprite flags as a Tiled map, the sound effects and music as a bt-sound file.
+    Import(ImportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The file to read: a PICO-8 cart in its text form (.p8).
+    pub file: PathBuf,
+    /// The folder to write into (made if missing); files are named after FILE: NAME.png,
+    /// NAME.tmj, NAME-sounds.txt.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
 }
 
 /// A replay file whose input a command plays.

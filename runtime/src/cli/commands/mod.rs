@@ -1,6 +1,7 @@
 //! What each command does, one file per group of commands; this file dispatches and holds
 //! what they share (engine set-up, output helpers).
 
+mod import;
 mod pictures;
 mod play;
 mod replays;
@@ -68,6 +69,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Gif(args) => gif(offer, args)?,
         Command::Frames(args) => frames(offer, args)?,
         Command::Wav(args) => wav(offer, args)?,
+        Command::Import(args) => import::import(args)?,
     }
     Ok(())
 }
