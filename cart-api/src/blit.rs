@@ -159,8 +159,12 @@ impl Framebuffer {
         params: SpriteParams,
     ) {
         let flags = params.flags & (FLIP_H | FLIP_V | ROT_90 | ROT_180 | ROT_270);
-        let key = params.key.unwrap_or(sheet.key);
-        if key.is_zero_only() && !self.pen.remapped {
+        // The common case decided from two flags, without looking at the key's bits.
+        let zero_only = match params.key {
+            None => sheet.key_is_zero,
+            Some(k) => k.is_zero_only(),
+        };
+        if zero_only && !self.pen.remapped {
             let ink = Offset(params.palette_offset);
             if params.scale == 1 && flags == 0 {
                 self.blit_plain(sheet, src, x, y, ink);
@@ -171,6 +175,7 @@ impl Framebuffer {
         }
         // Taken out while drawing, so the table and the pixels can be borrowed together; put
         // back after, so it is built once and kept.
+        let key = params.key.unwrap_or(sheet.key);
         let mut table = self.ink.take().unwrap_or_default();
         table.prepare(key, params.palette_offset, &self.pen);
         let ink = Table(&table.value);

@@ -358,6 +358,8 @@ pub struct SpriteSheet {
     tile: (u32, u32),
     slots: Range<usize>,
     pub(crate) key: ColorKey,
+    /// Whether `key` is index 0 alone: the blitter's fast path, checked once here.
+    pub(crate) key_is_zero: bool,
 }
 
 impl fmt::Debug for SpriteSheet {
@@ -406,6 +408,7 @@ impl SpriteSheet {
             tile: (DEFAULT_TILE, DEFAULT_TILE),
             slots: 0..0,
             key: ColorKey::default(),
+            key_is_zero: true,
         })
     }
 
@@ -512,6 +515,7 @@ impl SpriteSheet {
             tile: (DEFAULT_TILE, DEFAULT_TILE),
             slots: start_slot..start_slot + order.len(),
             key: ColorKey::default(),
+            key_is_zero: true,
         })
     }
 
@@ -538,6 +542,7 @@ impl SpriteSheet {
     /// ```
     pub fn with_key(mut self, key: ColorKey) -> SpriteSheet {
         self.key = key;
+        self.key_is_zero = key.is_zero_only();
         self
     }
 

@@ -297,20 +297,21 @@ impl Tilemap {
 
     /// Where `rect` ends moving `by` along `axis`, and whether it was stopped.
     fn slide(&self, layer: usize, rect: Rect, by: i32, mask: u8, axis: Axis) -> (i32, bool) {
+        // The moving axis, and across it: (start, length, tile side, cells).
         let (pos, size, tile, cells, cross) = match axis {
             Axis::X => (
                 rect.x,
                 rect.w,
                 self.tile.0,
                 self.width,
-                (rect.y, rect.h, self.tile.1),
+                (rect.y, rect.h, self.tile.1, self.height),
             ),
             Axis::Y => (
                 rect.y,
                 rect.h,
                 self.tile.1,
                 self.height,
-                (rect.x, rect.w, self.tile.0),
+                (rect.x, rect.w, self.tile.0, self.width),
             ),
         };
         let moved = pos.saturating_add(by);
@@ -332,7 +333,7 @@ impl Tilemap {
             (a.div_euclid(ct), (a + len - 1).div_euclid(ct))
         };
         let last = i64::from(cells) - 1;
-        let (c0, c1) = (c0.max(0), c1.min(last));
+        let (c0, c1) = (c0.max(0), c1.min(i64::from(cross.3) - 1));
         let solid = |line: i64| {
             (c0..=c1).any(|c| {
                 let (x, y) = match axis {
@@ -490,6 +491,21 @@ mod tests {
         assert_eq!(r.rect.x, i32::MAX);
         let r = m.move_rect(0, Rect::new(0, 0, 0, 4), (9, 0), SOLID);
         assert_eq!(r.rect.x, 9, "an empty rectangle hits nothing");
+    }
+
+    #[test]
+    fn a_wide_map_stops_falls_in_columns_past_its_height() {
+        // 40 columns, 4 rows: a floor under column 30 must still stop a fall.
+        let mut m = Tilemap::new(40, 4, (8, 8)).unwrap();
+        m.tile_set(0, 30, 3, Some(1));
+        m.flags_set(1, SOLID);
+        let r = m.move_rect(0, Rect::new(241, 0, 6, 8), (0, 30), SOLID);
+        assert_eq!((r.rect.y, r.hit_y), (16, true));
+        let mut tall = Tilemap::new(4, 40, (8, 8)).unwrap();
+        tall.tile_set(0, 3, 30, Some(1));
+        tall.flags_set(1, SOLID);
+        let r = tall.move_rect(0, Rect::new(0, 241, 8, 6), (30, 0), SOLID);
+        assert_eq!((r.rect.x, r.hit_x), (16, true));
     }
 
     #[test]

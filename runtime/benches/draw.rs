@@ -1,10 +1,14 @@
 //! Benchmarks of the drawing kit on a 320 × 240 framebuffer: clear, sprite blits of 8 × 8 and
 //! 16 × 16 sprites in every flavour, lines, filled rectangles, circles, text, and the palette to
-//! RGBA conversion that presenting a frame costs.
+//! RGBA conversion that presenting a frame costs; the toolkit's additions (a keyed or remapped
+//! sprite, a screen of map tiles, triangles, ellipses, patterns, the flood fill).
 
 use std::hint::black_box;
 
-use bt::{Framebuffer, Palette, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_90};
+use bt::{
+    ColorKey, Framebuffer, MapParams, Palette, Rect, SpriteParams, SpriteSheet, Tilemap, FLIP_H,
+    FLIP_V, ROT_90,
+};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 const W: u32 = 320;
@@ -97,5 +101,66 @@ fn present(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, primitives, sprites, present);
+fn toolkit(c: &mut Criterion) {
+    let mut fb = Framebuffer::new(W, H);
+    let holes = sheet(true);
+    let src = Rect::new(0, 0, 16, 16);
+    let mut g = c.benchmark_group("toolkit");
+    let keyed = SpriteParams::new().key(ColorKey::single(3));
+    g.bench_function("sprite_16x16_key", |b| {
+        b.iter(|| fb.draw_sprite(&holes, src, black_box(100), black_box(100), keyed))
+    });
+    fb.remap_set(5, 9);
+    g.bench_function("sprite_16x16_remapped", |b| {
+        b.iter(|| {
+            fb.draw_sprite(
+                &holes,
+                src,
+                black_box(100),
+                black_box(100),
+                SpriteParams::new(),
+            )
+        })
+    });
+    fb.remap_reset();
+    // A 320 × 240 screen of 8 × 8 tiles (40 × 30 of a 256 × 256 map, scrolled part way).
+    let tiles = holes.clone().with_tile_size(8, 8);
+    let mut map = Tilemap::new(256, 256, (8, 8)).expect("map");
+    for y in 0..256 {
+        for x in 0..256 {
+            map.tile_set(0, x, y, Some(((x + y) % 4) as u16));
+        }
+    }
+    g.bench_function("map_screen_8x8", |b| {
+        b.iter(|| {
+            fb.draw_map(
+                &map,
+                &tiles,
+                black_box(-803),
+                black_box(-1203),
+                MapParams::new(),
+            )
+        })
+    });
+    g.bench_function("triangle_fill_100", |b| {
+        b.iter(|| fb.draw_triangle_fill(black_box((60, 20)), (160, 120), (20, 100), 9))
+    });
+    g.bench_function("ellipse_fill_100x60", |b| {
+        b.iter(|| fb.draw_ellipse_fill(black_box(Rect::new(100, 80, 100, 60)), 10))
+    });
+    fb.fill_pattern_set(0x5a5a, None);
+    g.bench_function("rect_fill_100x80_pattern", |b| {
+        b.iter(|| fb.draw_rect_fill(black_box(Rect::new(40, 30, 100, 80)), 9))
+    });
+    fb.fill_pattern_reset();
+    g.bench_function("flood_fill_320x240", |b| {
+        b.iter(|| {
+            fb.clear(0);
+            fb.flood_fill(black_box(5), 5, 4)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, primitives, sprites, present, toolkit);
 criterion_main!(benches);

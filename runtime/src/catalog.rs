@@ -18,6 +18,10 @@ pub struct CartEntry {
     /// Left out of `bt list` and of the names offered in messages, though it runs by name: for
     /// carts that exist for tests. `false` for every cart a player should see.
     pub hidden: bool,
+    /// The cart's asset folder (data files, maps, art it loads by path), as an absolute path
+    /// known when the binary was built (`concat!(env!("CARGO_MANIFEST_DIR"), "/assets")`), or
+    /// `None` for a cart that builds everything in. Loads and hot reload use it when it exists.
+    pub assets: Option<&'static str>,
 }
 
 /// No cart has that name.
@@ -111,12 +115,14 @@ mod tests {
             description: "",
             build: nothing,
             hidden: false,
+            assets: None,
         },
         CartEntry {
             name: "snake",
             description: "",
             build: nothing,
             hidden: false,
+            assets: None,
         },
     ];
 
@@ -147,12 +153,14 @@ mod tests {
                 description: "",
                 build: nothing,
                 hidden: false,
+                assets: None,
             },
             CartEntry {
                 name: "panic",
                 description: "",
                 build: nothing,
                 hidden: true,
+                assets: None,
             },
         ];
         assert_eq!(find(WITH_HIDDEN, "PANIC").unwrap().name, "panic");

@@ -14,6 +14,11 @@ pub struct Cli;
 #[doc = include_str!("../../docs/clocks.md")]
 pub struct Clocks;
 
+// Carries `docs/coming-from-pico8-pyxel.md` as its documentation, so rustdoc compiles and runs
+// its examples.
+#[doc = include_str!("../../docs/coming-from-pico8-pyxel.md")]
+pub struct ComingFrom;
+
 // Carries `docs/drawing.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/drawing.md")]
 pub struct Drawing;

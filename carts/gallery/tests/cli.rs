@@ -83,6 +83,11 @@ fn golden_pictures_of_the_drawing_carts() {
         (&["starfield", "--at", "4"], "starfield-4s.png"),
         (&["tilemap", "--at", "0"], "tilemap-0s.png"),
         (&["tilemap", "--at", "10"], "tilemap-10s.png"),
+        // A Tiled map, a level table and a sheet read from the cart's asset folder.
+        (
+            &["platformer", "--at", "1", "--scale", "2"],
+            "platformer-1s-x2.png",
+        ),
         (&["bunnymark", "--at", "0.5"], "bunnymark-0.5s.png"),
         (
             &["bunnymark", "--arg", "sprites=50", "--at", "2"],

@@ -74,6 +74,27 @@ fn drawing_carts_do_not_allocate_per_frame() {
 }
 
 #[test]
+fn the_platformer_does_not_allocate_per_frame() {
+    // Maps drawn layer by layer, remapped coins, patterned hills and HUD, with its files read
+    // from its asset folder.
+    let cart = bt_gallery::find("platformer").unwrap();
+    let options = EngineOptions {
+        assets: cart.assets.map(std::path::PathBuf::from),
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+    e.set_clock(Box::new(
+        SequenceClock::new(vec![8.0, 16.7, 50.0, 300.0]).unwrap(),
+    ));
+    e.advance(200);
+    let before = allocations();
+    for _ in 0..150 {
+        e.advance(1);
+    }
+    assert_eq!(allocations() - before, 0);
+}
+
+#[test]
 fn input_driven_frames_do_not_allocate() {
     use bt::{Key, AXIS_LEFT_X, AXIS_TRIGGER_L, BTN_A, BTN_POINTER_A};
     use bt_runtime::host::input::{Host, HostEvent};

@@ -60,6 +60,9 @@ pub enum Command {
     /// Make the game one file to give to someone: this program with the cart's files inside,
     /// which plays wherever it is copied (run it with no arguments to play).
     Export(ExportArgs),
+    /// Turn a PICO-8 cart (.p8) into BT's files: the sprite sheet as an indexed PNG, the map
+    /// with its sprite flags as a Tiled map, the sound effects and music as a bt-sound file.
+    Import(ImportArgs),
 }
 
 /// `bt export`: the cart and the file to write.
@@ -69,6 +72,17 @@ pub struct ExportArgs {
     pub cart: Option<String>,
     /// The game file to write (refused if something other than a regular file is there).
     #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+}
+
+/// `bt import`: the file to read and the folder to write.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The file to read: a PICO-8 cart in its text form (.p8).
+    pub file: PathBuf,
+    /// The folder to write into (made if missing); files are named after FILE: NAME.png,
+    /// NAME.tmj, NAME-sounds.txt.
+    #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
 }
 

@@ -158,7 +158,7 @@ impl Offer {
                     description: entry.description.to_string(),
                     make: Arc::new(build),
                     manifest: None,
-                    assets: None,
+                    assets: entry.assets.map(PathBuf::from).filter(|d| d.is_dir()),
                 })
             }
             Offer::Single { dir, make } => {

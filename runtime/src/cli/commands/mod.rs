@@ -2,6 +2,7 @@
 //! what they share (engine set-up, output helpers).
 
 mod export;
+mod import;
 mod pictures;
 mod play;
 mod replays;
@@ -70,6 +71,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Frames(args) => frames(offer, args)?,
         Command::Wav(args) => wav(offer, args)?,
         Command::Export(args) => export::export(offer, args)?,
+        Command::Import(args) => import::import(args)?,
     }
     Ok(())
 }

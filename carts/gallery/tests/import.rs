@@ -1,0 +1,93 @@
+//! `bt import` as a user meets it: a PICO-8 cart made for the test turned into a sheet, a map
+//! and sounds a cart then loads; bad files named with their line; nothing half written.
+
+mod support;
+
+use bt_test_support::ScratchDir;
+use support::{bt, names, stderr};
+
+/// A tiny `.p8`: one red sprite, flag 1 on sprite 1, a row of sprite 1 in the map, one sound.
+fn p8() -> String {
+    let mut s = String::from(
+        "pico-8 cartridge // http://www.pico-8.com\nversion 41\n__lua__\n-- code\n__gfx__\n",
+    );
+    for _ in 0..8 {
+        s.push_str(&"0".repeat(8));
+        s.push_str(&"8".repeat(8));
+        s.push_str(&"0".repeat(112));
+        s.push('\n');
+    }
+    s.push_str("__gff__\n0001");
+    s.push_str(&"0".repeat(252));
+    s.push_str("\n__map__\n");
+    s.push_str(&"01".repeat(128));
+    s.push_str("\n__sfx__\n000c0000");
+    s.push_str("21340");
+    s.push_str(&"00000".repeat(31));
+    s.push_str("\n__music__\n04 00414243\n");
+    s
+}
+
+#[test]
+fn import_writes_files_a_cart_can_load() {
+    let dir = ScratchDir::new("import");
+    let src = dir.join("jump.p8");
+    std::fs::write(&src, p8()).unwrap();
+    let out = dir.join("assets");
+    let o = bt(&["import", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(names(&out), ["jump-sounds.txt", "jump.png", "jump.tmj"]);
+
+    // Loaded as a cart would load them.
+    let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
+    con.set_image_loader(Box::new(bt_runtime::config::png_loader::FolderLoader::new(
+        &out,
+    )));
+    let mut ctx = con.update_context(0);
+    let sheet = ctx.load_indexed("jump.png", 1).unwrap();
+    assert_eq!(sheet.size(), (128, 128));
+    assert_eq!(sheet.get(0, 0), Some(0), "colour 0 is see-through");
+    assert_ne!(sheet.get(8, 0), Some(0));
+    let map = ctx.map_load("jump.tmj").unwrap();
+    assert_eq!((map.tile(0, 5, 0), map.flags(1)), (Some(1), 1));
+    let bank = ctx.sounds_load("jump-sounds.txt").unwrap();
+    assert!(bank.sfx("sfx0").is_some());
+    assert!(bank.music("music0").is_some());
+}
+
+#[test]
+fn a_bad_file_is_named_with_its_line_and_nothing_is_written() {
+    let dir = ScratchDir::new("import");
+    let src = dir.join("bad.p8");
+    std::fs::write(&src, p8().replace("__map__\n01", "__map__\nzz")).unwrap();
+    let out = dir.join("assets");
+    let o = bt(&["import", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("bad.p8:17: __map__: 'zz"), "{err}");
+    assert!(!out.exists(), "no folder, no half files");
+    let o = bt(&[
+        "import",
+        dir.join("missing.p8").to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&o).contains("missing.p8: file not found"),
+        "{}",
+        stderr(&o)
+    );
+    let other = dir.join("game.pyxres");
+    std::fs::write(&other, "PK").unwrap();
+    let o = bt(&[
+        "import",
+        other.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        stderr(&o).contains("game.pyxres: bt import reads PICO-8 carts"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -1,0 +1,487 @@
+//! `bt import`: a PICO-8 cart's assets turned into BT's files.
+//!
+//! From a `.p8` file (PICO-8's text form) it writes, into the folder given:
+//!
+//! - `NAME.png`, the 128 × 128 sprite sheet as an indexed PNG with PICO-8's 16 colours, index 0
+//!   transparent (PICO-8 draws colour 0 see-through by default, and so does BT's loader);
+//! - `NAME.tmj`, the map's 128 × 32 cells as a Tiled map whose tileset carries the sprite flags
+//!   as each tile's `flags` property (sprite 0 is an empty cell, as PICO-8's `map` skips it);
+//! - `NAME-sounds.txt`, the sound effects and the music as a `bt-sound 1` file.
+//!
+//! What differs, as far as the formats allow: the lower half of the map, which PICO-8 shares
+//! with the lower half of the sprite sheet, is not read (there is no telling which of the two a
+//! cart uses); note lengths are rounded to whole ticks of 60 a second (PICO-8's are 1/120 s per
+//! speed step); the organ and phaser waves become triangle and square, the custom instruments
+//! square; a loop's end is where the effect ends; a tune's patterns are kept up to its first
+//! stop or loop end. The Lua code is not touched: it stays the author's to port.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::cli::args::ImportArgs;
+use crate::config::data_file::read_asset_file;
+use crate::export::safe_write::{Format, Output};
+
+use super::*;
+
+/// The longest `.p8` file read: PICO-8's own files stay well under a megabyte.
+const MAX_P8_FILE: u64 = 4 << 20;
+
+pub(super) fn import(args: ImportArgs) -> Result<(), String> {
+    let shown = args.file.display().to_string();
+    let bytes = read_asset_file(&shown, &args.file, MAX_P8_FILE).map_err(|e| e.to_string())?;
+    let is_p8 = args
+        .file
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("p8"));
+    if !is_p8 {
+        return Err(format!(
+            "{shown}: bt import reads PICO-8 carts in their text form (.p8); save a .p8.png \
+             or .pyxres as .p8 first, or export its sheet as a PNG"
+        ));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let cart = P8::parse(&shown, &text)?;
+    let stem = args
+        .file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("import")
+        .to_string();
+    let files = [
+        (format!("{stem}.png"), Format::Png, cart.sheet_png()?),
+        (
+            format!("{stem}.tmj"),
+            Format::Any,
+            cart.map_tmj(&format!("{stem}.png")).into_bytes(),
+        ),
+        (
+            format!("{stem}-sounds.txt"),
+            Format::Any,
+            cart.sounds().into_bytes(),
+        ),
+    ];
+    std::fs::create_dir_all(&args.output)
+        .map_err(|e| format!("could not make the folder {}: {e}", args.output.display()))?;
+    // Every file complete on disk before any replaces what is there.
+    let mut ready = Vec::new();
+    for (name, format, bytes) in &files {
+        let path: PathBuf = args.output.join(name);
+        let output = Output::new(&path, *format).map_err(|e| e.to_string())?;
+        ready.push(output.prepare(bytes).map_err(|e| e.to_string())?);
+    }
+    for r in ready {
+        r.commit().map_err(|e| e.to_string())?;
+    }
+    for (name, _, _) in &files {
+        say(format_args!(
+            "wrote {}",
+            Path::new(&args.output).join(name).display()
+        ))?;
+    }
+    Ok(())
+}
+
+/// What of a `.p8` file BT reads.
+struct P8 {
+    /// 128 × 128 colour indices, 0 to 15.
+    gfx: Vec<u8>,
+    /// Flags of sprites 0 to 255.
+    flags: [u8; 256],
+    /// 128 × 32 sprite numbers.
+    map: Vec<u8>,
+    /// 64 sound effects: `(speed, loop start, loop end, 32 notes of (pitch, wave, volume, effect))`.
+    sfx: Vec<(u8, u8, u8, Vec<[u8; 4]>)>,
+    /// 64 patterns: `(flags, four channels: sfx number or None)`.
+    music: Vec<(u8, [Option<u8>; 4])>,
+}
+
+fn hex(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).map(|d| d as u8)
+}
+
+impl P8 {
+    fn parse(file: &str, text: &str) -> Result<P8, String> {
+        let mut p = P8 {
+            gfx: vec![0; 128 * 128],
+            flags: [0; 256],
+            map: vec![0; 128 * 32],
+            sfx: Vec::new(),
+            music: Vec::new(),
+        };
+        let mut lines = text.lines().enumerate();
+        match lines.next() {
+            Some((_, first)) if first.starts_with("pico-8 cartridge") => {}
+            _ => {
+                return Err(format!(
+                    "{file}:1: not a PICO-8 cart: the first line must be 'pico-8 cartridge …'"
+                ))
+            }
+        }
+        let mut section = "";
+        let mut row = 0usize;
+        for (n, line) in lines {
+            let line = line.trim_end();
+            if line.starts_with("__") && line.ends_with("__") && line.len() > 4 {
+                section = match &line[2..line.len() - 2] {
+                    s @ ("gfx" | "gff" | "map" | "sfx" | "music") => s,
+                    _ => "",
+                };
+                row = 0;
+                continue;
+            }
+            if section.is_empty() || line.is_empty() {
+                continue;
+            }
+            let bad = |what: &str| format!("{file}:{}: __{section}__: {what}", n + 1);
+            let digits: Vec<u8> = match section {
+                "music" => Vec::new(),
+                _ => line
+                    .bytes()
+                    .map(hex)
+                    .collect::<Option<Vec<u8>>>()
+                    .ok_or_else(|| {
+                        bad(&format!(
+                            "'{}' is not hexadecimal",
+                            crate::quote::excerpt(line)
+                        ))
+                    })?,
+            };
+            let want = |len: usize, rows: usize| -> Result<(), String> {
+                if row >= rows {
+                    return Err(bad(&format!("more than {rows} lines")));
+                }
+                if digits.len() != len {
+                    return Err(bad(&format!(
+                        "{} digits where a line has {len}",
+                        digits.len()
+                    )));
+                }
+                Ok(())
+            };
+            match section {
+                "gfx" => {
+                    want(128, 128)?;
+                    p.gfx[row * 128..row * 128 + 128].copy_from_slice(&digits);
+                }
+                "gff" => {
+                    want(256, 2)?;
+                    for (i, pair) in digits.chunks(2).enumerate() {
+                        p.flags[row * 128 + i] = pair[0] << 4 | pair[1];
+                    }
+                }
+                "map" => {
+                    want(256, 32)?;
+                    for (i, pair) in digits.chunks(2).enumerate() {
+                        p.map[row * 128 + i] = pair[0] << 4 | pair[1];
+                    }
+                }
+                "sfx" => {
+                    want(168, 64)?;
+                    let byte = |i: usize| digits[i * 2] << 4 | digits[i * 2 + 1];
+                    let notes = digits[8..]
+                        .chunks(5)
+                        .map(|d| [d[0] << 4 | d[1], d[2], d[3], d[4]])
+                        .collect();
+                    p.sfx.push((byte(1), byte(2), byte(3), notes));
+                }
+                "music" => {
+                    let parts: Vec<&str> = line.split_whitespace().collect();
+                    let (flags, channels) = match parts.as_slice() {
+                        [f, c] if f.len() == 2 && c.len() == 8 => (*f, *c),
+                        _ => {
+                            return Err(bad(&format!(
+                                "'{}' is not 'FF CCCCCCCC'",
+                                crate::quote::excerpt(line)
+                            )))
+                        }
+                    };
+                    if row >= 64 {
+                        return Err(bad("more than 64 lines"));
+                    }
+                    let num = |s: &str| {
+                        u8::from_str_radix(s, 16).map_err(|_| {
+                            bad(&format!(
+                                "'{}' is not hexadecimal",
+                                crate::quote::excerpt(s)
+                            ))
+                        })
+                    };
+                    let mut ch = [None; 4];
+                    for (i, c) in ch.iter_mut().enumerate() {
+                        let v = num(&channels[i * 2..i * 2 + 2])?;
+                        *c = (v & 0x40 == 0).then_some(v & 0x3f);
+                    }
+                    p.music.push((num(flags)?, ch));
+                }
+                _ => {}
+            }
+            row += 1;
+        }
+        Ok(p)
+    }
+
+    fn sheet_png(&self) -> Result<Vec<u8>, String> {
+        let pal = bt::Palette::pico8();
+        let mut palette = Vec::with_capacity(48);
+        for i in 0..16 {
+            let c = pal.get(i).unwrap_or_default();
+            palette.extend([c.r, c.g, c.b]);
+        }
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, 128, 128);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_palette(palette);
+        // Colour 0 see-through, as PICO-8 draws it.
+        enc.set_trns(vec![0u8]);
+        let mut w = enc.write_header().map_err(|e| e.to_string())?;
+        w.write_image_data(&self.gfx).map_err(|e| e.to_string())?;
+        w.finish().map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    fn map_tmj(&self, image: &str) -> String {
+        let data: Vec<u32> = self
+            .map
+            .iter()
+            .map(|&t| if t == 0 { 0 } else { u32::from(t) + 1 })
+            .collect();
+        let tiles: Vec<serde_json::Value> = self
+            .flags
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| f != 0)
+            .map(|(id, &f)| {
+                serde_json::json!({"id": id, "properties": [{"name": "flags", "type": "int", "value": f}]})
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "type": "map", "version": "1.10", "orientation": "orthogonal",
+            "renderorder": "right-down", "width": 128, "height": 32,
+            "tilewidth": 8, "tileheight": 8, "infinite": false,
+            "nextlayerid": 2, "nextobjectid": 1,
+            "layers": [{"type": "tilelayer", "id": 1, "name": "map", "x": 0, "y": 0,
+                        "width": 128, "height": 32, "opacity": 1, "visible": true, "data": data}],
+            "tilesets": [{"firstgid": 1, "name": "sprites", "tilewidth": 8, "tileheight": 8,
+                          "tilecount": 256, "columns": 16, "image": image,
+                          "imagewidth": 128, "imageheight": 128, "margin": 0, "spacing": 0,
+                          "tiles": tiles}],
+        });
+        let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    fn sounds(&self) -> String {
+        const NAMES: [&str; 12] = [
+            "C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B",
+        ];
+        const WAVES: [&str; 8] = ["tri", "saw", "saw", "sq", "sq25", "tri", "noise", "sq"];
+        const EFFECTS: [&str; 8] = [
+            "", " slide", " vibrato", " drop", " fadein", " fadeout", " arp", " arp",
+        ];
+        let mut out = String::from(
+            "bt-sound 1\n# Imported from PICO-8: one sound effect per non-silent sfx, named after its\n\
+             # number; note lengths in ticks of 60 a second.\n",
+        );
+        let mut defined = [false; 64];
+        for (i, (speed, loop_start, loop_end, notes)) in self.sfx.iter().enumerate() {
+            let audible = |n: &[u8; 4]| n[2] > 0;
+            // A loop ends the effect at its end; otherwise trailing silence is dropped.
+            let end = if loop_end > loop_start {
+                usize::from(*loop_end).min(notes.len())
+            } else {
+                notes.iter().rposition(audible).map_or(0, |p| p + 1)
+            };
+            if !notes[..end].iter().any(audible) {
+                continue;
+            }
+            defined[i] = true;
+            let ticks = (u32::from(*speed) + 1) / 2;
+            let _ = write!(out, "\nsfx sfx{i} {}", ticks.max(1));
+            if loop_end > loop_start && usize::from(*loop_start) < end {
+                let _ = write!(out, " loop={loop_start}");
+            }
+            out.push('\n');
+            for n in &notes[..end] {
+                if n[2] == 0 {
+                    out.push_str("--\n");
+                    continue;
+                }
+                let midi = usize::from(n[0].min(63)) + 36;
+                let _ = writeln!(
+                    out,
+                    "{}{} {} {}{}",
+                    NAMES[midi % 12],
+                    midi / 12 - 1,
+                    WAVES[usize::from(n[1] & 7)],
+                    n[2].min(7),
+                    EFFECTS[usize::from(n[3] & 7)]
+                );
+            }
+        }
+        // Tunes: runs of patterns up to a loop end, a stop or a silent pattern. A loop end
+        // loops back to the last loop start (or the tune's first pattern).
+        let mut tune: Vec<String> = Vec::new();
+        let mut loop_start = None;
+        let mut count = 0;
+        let mut flush = |tune: &mut Vec<String>, looped: Option<usize>, out: &mut String| {
+            if tune.is_empty() {
+                return;
+            }
+            let _ = write!(out, "\nmusic music{count}");
+            if let Some(l) = looped {
+                let _ = write!(out, " loop={l}");
+            }
+            out.push('\n');
+            for line in tune.drain(..) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+            count += 1;
+        };
+        for (flags, channels) in &self.music {
+            let names: Vec<String> = channels
+                .iter()
+                .map(|c| match c {
+                    Some(n) if defined.get(usize::from(*n)).copied().unwrap_or(false) => {
+                        format!("sfx{n}")
+                    }
+                    _ => "-".into(),
+                })
+                .collect();
+            if names.iter().all(|n| n == "-") {
+                flush(&mut tune, None, &mut out);
+                loop_start = None;
+                continue;
+            }
+            if flags & 1 != 0 {
+                loop_start = Some(tune.len());
+            }
+            tune.push(names.join(" "));
+            if flags & 2 != 0 {
+                flush(&mut tune, Some(loop_start.take().unwrap_or(0)), &mut out);
+            } else if flags & 4 != 0 {
+                flush(&mut tune, None, &mut out);
+                loop_start = None;
+            }
+        }
+        flush(&mut tune, None, &mut out);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small cart made for the test: two sprites, one flag, three map cells, two sound
+    /// effects (one looping) and a looping two-pattern tune.
+    pub(crate) fn cart() -> String {
+        let mut s = String::from("pico-8 cartridge // http://www.pico-8.com\nversion 41\n__lua__\nprint('hi')\n__gfx__\n");
+        for y in 0..8 {
+            let row: String = (0..128)
+                .map(|x| {
+                    if x < 8 {
+                        '8'
+                    } else if x < 16 && y % 2 == 0 {
+                        'c'
+                    } else {
+                        '0'
+                    }
+                })
+                .collect();
+            s.push_str(&row);
+            s.push('\n');
+        }
+        s.push_str("__gff__\n01");
+        s.push_str(&"0".repeat(254));
+        s.push_str("\n__map__\n0001010000");
+        s.push_str(&"0".repeat(246));
+        s.push_str("\n__sfx__\n");
+        // Speed 8, no loop: C-2 square at volume 5, a rest, E-2 triangle with a slide.
+        s.push_str("00080000");
+        s.push_str("18350");
+        s.push_str("00000");
+        s.push_str("1c051");
+        s.push_str(&"00000".repeat(29));
+        s.push('\n');
+        // Speed 16, looping notes 1 to 2: G-1 noise, then two notes.
+        s.push_str("00100102");
+        s.push_str(&"13663".repeat(3));
+        s.push_str(&"00000".repeat(29));
+        s.push_str("\n__music__\n01 00014243\n02 41004243\n00 40404040\n");
+        s
+    }
+
+    #[test]
+    fn a_p8_cart_becomes_a_sheet_a_map_with_flags_and_sounds() {
+        let p = P8::parse("test.p8", &cart()).unwrap();
+        assert_eq!(p.gfx[0], 8);
+        assert_eq!(p.gfx[8], 12);
+        assert_eq!(p.gfx[128 + 8], 0);
+        assert_eq!(p.flags[0], 1);
+        assert_eq!(&p.map[..5], [0, 1, 1, 0, 0]);
+
+        // The sheet reads back through BT's own loader, colour 0 see-through.
+        let png = p.sheet_png().unwrap();
+        use bt::host::ImageLoader as _;
+        let img = crate::config::png_loader::PngLoader
+            .decode("test.png", &png)
+            .unwrap();
+        assert_eq!((img.width, img.height), (128, 128));
+        assert_eq!(&img.pixels[..4], [0xff, 0x00, 0x4d, 0xff], "PICO-8's red");
+        assert_eq!(img.pixels[16 * 4 + 3], 0, "colour 0 is transparent");
+
+        // The map reads back through BT's Tiled reader.
+        let none = |s: &str| Err(bt::AssetError::new(s, bt::AssetErrorKind::NotFound));
+        let map =
+            crate::config::tiled::parse_tmj("test.tmj", &p.map_tmj("test.png"), &none).unwrap();
+        assert_eq!(map.size(), (128, 32));
+        assert_eq!((map.tile(0, 0, 0), map.tile(0, 1, 0)), (None, Some(1)));
+        assert_eq!(map.flags(0), 1);
+
+        // The sounds parse as a bt-sound file.
+        let sounds = p.sounds();
+        assert!(
+            sounds.contains("sfx sfx0 4\nC4 sq 5\n--\nE4 tri 5 slide\n"),
+            "{sounds}"
+        );
+        assert!(
+            sounds.contains("sfx sfx1 8 loop=1\nG3 noise 6 drop\nG3 noise 6 drop\n"),
+            "{sounds}"
+        );
+        assert!(
+            sounds.contains("music music0 loop=0\nsfx0 sfx1 - -\n- sfx0 - -\n"),
+            "{sounds}"
+        );
+        bt::sound::SoundFile::parse("test-sounds.txt", &sounds).unwrap();
+    }
+
+    #[test]
+    fn bad_p8_files_name_the_line_and_section() {
+        let e = |text: &str| P8::parse("bad.p8", text).err().unwrap();
+        assert_eq!(
+            e("hello\n"),
+            "bad.p8:1: not a PICO-8 cart: the first line must be 'pico-8 cartridge …'"
+        );
+        let text = cart().replacen("__gff__\n01", "__gff__\n0x", 1);
+        assert!(
+            e(&text).starts_with("bad.p8:15: __gff__: '0x"),
+            "{}",
+            e(&text)
+        );
+        let text = cart().replacen("01 00014243", "01 0001424", 1);
+        assert_eq!(
+            e(&text),
+            "bad.p8:22: __music__: '01 0001424' is not 'FF CCCCCCCC'"
+        );
+        let text = cart().replacen("0001010000", "00010100", 1);
+        assert_eq!(
+            e(&text),
+            "bad.p8:17: __map__: 254 digits where a line has 256"
+        );
+    }
+}
