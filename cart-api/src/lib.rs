@@ -10,6 +10,7 @@ mod font;
 mod gfx;
 mod input;
 mod keys;
+pub mod math;
 mod noise;
 mod palette;
 mod palette_fx;

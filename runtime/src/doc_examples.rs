@@ -58,3 +58,6 @@ pub struct WritingACart;
 // Carries `docs/sound.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/sound.md")]
 pub struct Sound;
+// Carries `docs/web.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/web.md")]
+pub struct Web;

@@ -57,6 +57,22 @@ pub enum Command {
     /// Save the sound of a stretch of play as a WAV file, headless: 16-bit mono, the same
     /// bytes on every run and under every clock.
     Wav(WavArgs),
+    /// Turn a cart into a web page: a new folder with index.html, the cart compiled to
+    /// WebAssembly and the JavaScript that plays it, for any static web host.
+    Web(WebArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct WebArgs {
+    /// The cart to export (see `bt list`); a cart crate's own binary needs none.
+    pub cart: Option<String>,
+    /// A cart argument NAME=VALUE the page boots with (repeatable); a page's address can add
+    /// more (`index.html?arg=NAME=VALUE`).
+    #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = cart_arg)]
+    pub args: Vec<(String, String)>,
+    /// The folder to make: new, or empty. It appears only once the page is complete.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
 }
 
 /// A replay file whose input a command plays.

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
 
 use bt::host::{Console, TickInput};
 use bt::{Cart, Framebuffer, Palette, Settings, SettingsError, Tag};
@@ -13,6 +12,7 @@ use crate::clock::{Clock, WallClock};
 use crate::fixed_loop::{FixedLoop, TickAction};
 use crate::quote::number;
 use crate::replay::{frame_hash, Player, Recorder, Replay, ReplayInfo};
+use crate::wall_time::Instant;
 
 pub(crate) mod cart_panic;
 

@@ -6,6 +6,7 @@ mod play;
 mod replays;
 mod setup;
 mod timing;
+mod web;
 
 use pictures::*;
 use play::keys;
@@ -68,6 +69,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Gif(args) => gif(offer, args)?,
         Command::Frames(args) => frames(offer, args)?,
         Command::Wav(args) => wav(offer, args)?,
+        Command::Web(args) => web::web(offer, args)?,
     }
     Ok(())
 }
