@@ -2,6 +2,8 @@
 
 use std::f64::consts::PI;
 
+use crate::math;
+
 /// A curve mapping progress `t` in `[0, 1]` to eased progress. Every curve maps 0 to 0 and 1 to
 /// 1; `Back` and `Elastic` overshoot on the way.
 ///
@@ -133,12 +135,12 @@ impl Easing {
         let out = |ease_in: fn(f64) -> f64| 1.0 - ease_in(1.0 - t);
         let quad: fn(f64) -> f64 = |t| t * t;
         let cubic: fn(f64) -> f64 = |t| t * t * t;
-        let sine: fn(f64) -> f64 = |t| 1.0 - (t * PI / 2.0).cos();
+        let sine: fn(f64) -> f64 = |t| 1.0 - math::cos(t * PI / 2.0);
         let expo: fn(f64) -> f64 = |t| {
             if t == 0.0 {
                 0.0
             } else {
-                2f64.powf(10.0 * t - 10.0)
+                math::powf(2.0, 10.0 * t - 10.0)
             }
         };
         let back: fn(f64) -> f64 = |t| t * t * ((BACK + 1.0) * t - BACK);
@@ -146,7 +148,7 @@ impl Easing {
             if t == 0.0 || t == 1.0 {
                 t
             } else {
-                -(2f64.powf(10.0 * t - 10.0)) * ((t * 10.0 - 10.75) * (2.0 * PI / 3.0)).sin()
+                -math::powf(2.0, 10.0 * t - 10.0) * math::sin((t * 10.0 - 10.75) * (2.0 * PI / 3.0))
             }
         };
         let bounce: fn(f64) -> f64 = |t| 1.0 - bounce_out(1.0 - t);

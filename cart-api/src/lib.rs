@@ -11,6 +11,7 @@ mod font;
 mod gfx;
 mod input;
 mod keys;
+pub mod math;
 mod noise;
 mod palette;
 mod palette_fx;

@@ -125,8 +125,8 @@ impl Rng {
         // 1 - u keeps the logarithm's argument in (0, 1].
         let u1 = 1.0 - f64::from(self.next_u32()) / 4_294_967_296.0;
         let u2 = f64::from(self.next_u32()) / 4_294_967_296.0;
-        let r = (-2.0 * u1.ln()).sqrt();
-        mean + std_dev * r * (std::f64::consts::TAU * u2).cos()
+        let r = (-2.0 * crate::math::ln(u1)).sqrt();
+        mean + std_dev * r * crate::math::cos(std::f64::consts::TAU * u2)
     }
 
     /// Shuffles `items` in place (Fisher–Yates), every order equally likely.

@@ -67,3 +67,7 @@ pub struct Sound;
 // Carries `docs/sharing.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/sharing.md")]
 pub struct Sharing;
+
+// Carries `docs/web.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/web.md")]
+pub struct Web;

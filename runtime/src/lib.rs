@@ -24,6 +24,7 @@
 //! | [`harness`] | [`harness::CartTest`], the test bench a cart's own tests use |
 //! | [`catalog`] | carts by name, as a `bt` binary lists them |
 //! | [`quote`] | quoting what a user typed or a file held, safely, in one-line messages |
+//! | [`wall_time`] | stopwatches for cost figures, natively and in a browser (where the page supplies the clock) |
 //! | `cli` | with `cli`: the `bt` command line, one file per command group |
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -44,6 +45,7 @@ pub mod host;
 pub mod quote;
 pub mod replay;
 pub mod timing;
+pub mod wall_time;
 
 #[cfg(feature = "cli")]
 pub use cli::main;

@@ -38,7 +38,7 @@ impl Cart for Primitives {
         }
         // A line turning round a centre.
         let (cx, cy) = (160, 70);
-        let (s, c) = self.angle.sin_cos();
+        let (s, c) = bt::math::sin_cosf(self.angle);
         let tip = (cx + (c * 40.0) as i32, cy + (s * 40.0) as i32);
         ctx.draw_line(cx, cy, tip.0, tip.1, 10);
         ctx.draw_pixel(tip.0, tip.1, 7);

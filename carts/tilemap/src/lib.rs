@@ -53,8 +53,8 @@ pub fn cart() -> Box<dyn Cart> {
 fn path(t: f32) -> (f32, f32) {
     let (w, h) = ((COLS * TILE) as f32, (ROWS * TILE) as f32);
     (
-        w / 2.0 + (t * 0.011).sin() * (w / 2.0 - 24.0),
-        h / 2.0 + (t * 0.017).sin() * (h / 2.0 - 24.0),
+        w / 2.0 + bt::math::sinf(t * 0.011) * (w / 2.0 - 24.0),
+        h / 2.0 + bt::math::sinf(t * 0.017) * (h / 2.0 - 24.0),
     )
 }
 

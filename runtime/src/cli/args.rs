@@ -63,6 +63,9 @@ pub enum Command {
     /// Turn a PICO-8 cart (.p8) into BT's files: the sprite sheet as an indexed PNG, the map
     /// with its sprite flags as a Tiled map, the sound effects and music as a bt-sound file.
     Import(ImportArgs),
+    /// Turn a cart into a web page: a new folder with index.html, the cart compiled to
+    /// WebAssembly and the JavaScript that plays it, for any static web host.
+    Web(WebArgs),
 }
 
 /// `bt export`: the cart and the file to write.
@@ -82,6 +85,20 @@ pub struct ImportArgs {
     pub file: PathBuf,
     /// The folder to write into (made if missing); files are named after FILE: NAME.png,
     /// NAME.tmj, NAME-sounds.txt.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+}
+
+/// `bt web`: the cart, its arguments and the folder to make.
+#[derive(Debug, clap::Args)]
+pub struct WebArgs {
+    /// The cart to export (see `bt list`); a cart crate's own binary needs none.
+    pub cart: Option<String>,
+    /// A cart argument NAME=VALUE the page boots with (repeatable); a page's address can add
+    /// more (`index.html?arg=NAME=VALUE`).
+    #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = cart_arg)]
+    pub args: Vec<(String, String)>,
+    /// The folder to make: new, or empty. It appears only once the page is complete.
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
 }

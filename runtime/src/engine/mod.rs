@@ -4,7 +4,6 @@
 //! with and reports, `seek` the exact frame at a time and pausing, `recording` the input it
 //! records and replays, `cart_panic` the guard around every call into the cart.
 
-use std::time::Instant;
 
 use bt::host::{Console, TickInput};
 use bt::{Cart, Framebuffer, Palette, Settings, SettingsError, Tag};
@@ -13,6 +12,7 @@ use bt_overlay::{FrameStats, Overlay};
 use crate::clock::{Clock, WallClock};
 use crate::fixed_loop::{FixedLoop, TickAction};
 use crate::replay::Player;
+use crate::wall_time::Instant;
 
 pub(crate) mod cart_panic;
 mod options;

@@ -8,6 +8,7 @@ mod play;
 mod replays;
 mod setup;
 mod timing;
+mod web;
 
 use pictures::*;
 use play::keys;
@@ -72,6 +73,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Wav(args) => wav(offer, args)?,
         Command::Export(args) => export::export(offer, args)?,
         Command::Import(args) => import::import(args)?,
+        Command::Web(args) => web::web(offer, args)?,
     }
     Ok(())
 }

@@ -1,0 +1,326 @@
+//! `bt web` in a real browser: pages the command writes, played in headless Chromium through
+//! the DevTools protocol (`tests/web/drive.mjs`, run by Node), checked against the native
+//! commands: the frame `index.html?at=T` draws is the frame `bt shot --at T` saves, read back
+//! from the canvas and in a screenshot of the page; keys move the snake, and the replay the
+//! page records verifies natively; a replay plays in the page as natively; a second of the
+//! jukebox through the page's audio worklet is `bt wav`'s second, sample for sample.
+//!
+//! It needs `node`, `chromium` and a toolchain that builds for the web (see docs/web.md;
+//! `.ci/run` installs them). Where one is missing the test says so loudly on stderr and
+//! returns; with `BT_REQUIRE_WEB_TEST=1` (as in CI) it fails instead. Every page is built into
+//! one shared target folder (`BT_WEB_TARGET_DIR`, else BT's `target/web`), so the standard
+//! library for the web and BT compile once for all of them.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+use bt_test_support::ScratchDir;
+use serde_json::{json, Value};
+use support::{bt, bt_command, output_within, stderr, stdout};
+
+mod support;
+
+/// Skips loudly, or fails when the test is required.
+fn unavailable(why: &str) {
+    if std::env::var_os("BT_REQUIRE_WEB_TEST").is_some_and(|v| v == "1") {
+        panic!("the browser test is required (BT_REQUIRE_WEB_TEST=1) but {why}");
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "\n**********************************************************************\n\
+         SKIPPED: the browser test of `bt web` did not run: {why}.\n\
+         Install nodejs and chromium, and rustup's wasm32-unknown-unknown target or Debian's\n\
+         rustc-web, cargo-web and rust-web-src (or run .ci/run).\n\
+         **********************************************************************\n"
+    );
+}
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+}
+
+/// Chromium, when it is there.
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find_map(|p| on_path(p))
+}
+
+/// What the test needs, or why it cannot run.
+fn browser() -> Result<PathBuf, String> {
+    if on_path("node").is_none() {
+        return Err("`node` is not on the PATH".to_string());
+    }
+    chromium().ok_or_else(|| "no `chromium` on the PATH".to_string())
+}
+
+/// The folders `bt web CART` wrote, one per cart and test run, built once and shared by the
+/// tests (they run side by side).
+fn site(cart: &str) -> Result<PathBuf, String> {
+    static SITES: OnceLock<Mutex<HashMap<String, Result<PathBuf, String>>>> = OnceLock::new();
+    static ROOT: OnceLock<ScratchDir> = OnceLock::new();
+    let root = ROOT.get_or_init(|| ScratchDir::new("web-sites"));
+    let sites = SITES.get_or_init(Default::default);
+    let mut sites = sites.lock().unwrap_or_else(|e| e.into_inner());
+    sites
+        .entry(cart.to_string())
+        .or_insert_with(|| {
+            let dir = root.join(cart);
+            let out = output_within(
+                bt_command().args(["web", cart, "-o"]).arg(&dir),
+                Duration::from_secs(1800),
+            );
+            if out.status.success() {
+                Ok(dir)
+            } else {
+                Err(stderr(&out))
+            }
+        })
+        .clone()
+}
+
+/// The site for `cart`, or `None` after skipping (toolchain or browser missing).
+fn ready(cart: &str) -> Option<(PathBuf, PathBuf)> {
+    let chromium = match browser() {
+        Ok(c) => c,
+        Err(why) => {
+            unavailable(&why);
+            return None;
+        }
+    };
+    match site(cart) {
+        Ok(dir) => Some((chromium, dir)),
+        Err(e) if e.contains("no Rust toolchain here builds for wasm32") => {
+            unavailable(e.trim());
+            None
+        }
+        Err(e) => panic!("bt web {cart} failed: {e}"),
+    }
+}
+
+/// Runs `plan` (see drive.mjs) on the page in `site`; one result per step.
+fn drive(chromium: &Path, site: &Path, plan: Value) -> Vec<Value> {
+    let scratch = ScratchDir::new("web-plan");
+    let plan_file = scratch.join("plan.json");
+    std::fs::write(&plan_file, plan.to_string()).unwrap();
+    let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web/drive.mjs");
+    let out = output_within(
+        Command::new("node")
+            .arg(driver)
+            .arg(chromium)
+            .arg(site)
+            .arg(&plan_file),
+        Duration::from_secs(180),
+    );
+    assert!(out.status.success(), "drive.mjs: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).expect("drive.mjs prints JSON")
+}
+
+/// The RGBA pixels and size of a PNG.
+fn png_rgba(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let img = image::load_from_memory(bytes).expect("a PNG").to_rgba8();
+    (img.width(), img.height(), img.into_raw())
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+        out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+    }
+    out
+}
+
+/// `bt shot CART --at AT [extra]` as RGBA.
+fn native_shot(cart: &str, at: &str, extra: &[&str]) -> (u32, u32, Vec<u8>) {
+    let dir = ScratchDir::new("web-shot");
+    let png = dir.join("shot.png");
+    let mut args = vec!["shot", cart, "--at", at, "-o", png.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = bt(&args);
+    assert!(out.status.success(), "bt shot: {}", stderr(&out));
+    png_rgba(&std::fs::read(&png).unwrap())
+}
+
+/// The page's canvas pixels as bytes.
+fn pixels(value: &Value) -> Vec<u8> {
+    value
+        .as_array()
+        .expect("an array of bytes")
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u8)
+        .collect()
+}
+
+/// Where two equally long pictures first differ, as (x, y).
+fn first_difference(a: &[u8], b: &[u8], width: u32) -> Option<(u32, u32)> {
+    let i = a.iter().zip(b).position(|(x, y)| x != y)? / 4;
+    Some((i as u32 % width, i as u32 / width))
+}
+
+#[test]
+fn the_page_at_a_time_draws_the_frame_bt_shot_draws_canvas_and_screenshot() {
+    for (cart, at) in [
+        ("hello", "3.2"),
+        ("snake", "2.5"),
+        ("sprites", "1.25"),
+        ("tilemap", "4"),
+    ] {
+        let Some((chromium, site)) = ready(cart) else {
+            return;
+        };
+        let (w, h, native) = native_shot(cart, at, &[]);
+        let results = drive(
+            &chromium,
+            &site,
+            json!([
+                {"viewport": [w, h]},
+                {"open": format!("index.html?at={at}")},
+                {"eval": "window.bt.pixels()"},
+                {"screenshot": true},
+            ]),
+        );
+        let canvas = pixels(&results[2]);
+        assert_eq!(canvas.len(), native.len(), "{cart}: the canvas is {w}x{h}");
+        assert_eq!(
+            first_difference(&canvas, &native, w),
+            None,
+            "{cart} at {at}: the page's canvas differs from bt shot"
+        );
+        let (sw, sh, shot) = png_rgba(&base64(results[3].as_str().unwrap()));
+        assert_eq!((sw, sh), (w, h), "{cart}: the screenshot is the viewport");
+        assert_eq!(
+            first_difference(&shot, &native, w),
+            None,
+            "{cart} at {at}: the page's screenshot differs from bt shot"
+        );
+    }
+}
+
+#[test]
+fn keys_move_the_snake_and_the_replay_the_page_records_verifies_natively() {
+    let Some((chromium, site)) = ready("snake") else {
+        return;
+    };
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [640, 480]},
+            {"open": "index.html"},
+            {"wait_for": "window.bt.frames > 30"},
+            {"key": "KeyZ", "down": true},
+            {"wait_ms": 100},
+            {"key": "KeyZ", "down": false},
+            {"key": "ArrowDown", "down": true},
+            {"wait_ms": 400},
+            {"key": "ArrowDown", "down": false},
+            {"key": "ArrowLeft", "down": true},
+            {"wait_ms": 400},
+            {"key": "ArrowLeft", "down": false},
+            {"wait_for": "window.bt.ticks() > 90"},
+            {"eval": "window.bt.replay()"},
+        ]),
+    );
+    let replay = results[13].as_str().expect("the replay's text");
+    serde_json::from_str::<Value>(replay).expect("the replay is JSON");
+    let dir = ScratchDir::new("web-replay");
+    let path = dir.join("page.btr");
+    std::fs::write(&path, replay).unwrap();
+    let out = bt(&["replay", "snake", path.to_str().unwrap(), "--verify"]);
+    assert!(
+        out.status.success(),
+        "the page's replay verifies natively: {}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    // The keys changed the game: the recorded run ends elsewhere than the run without them.
+    let at = "1.5";
+    let (_, _, with_keys) = native_shot("snake", at, &["--input", path.to_str().unwrap()]);
+    let (_, _, without) = native_shot("snake", at, &[]);
+    assert!(with_keys != without, "the snake moved with the keys");
+
+    // And the other way: the replay file played in a page draws what bt shot --input draws.
+    std::fs::copy(&path, site.join("page.btr")).unwrap();
+    let (w, h, native) = native_shot("snake", at, &["--input", path.to_str().unwrap()]);
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [w, h]},
+            {"open": format!("index.html?replay=page.btr&at={at}")},
+            {"eval": "window.bt.pixels()"},
+        ]),
+    );
+    assert_eq!(
+        first_difference(&pixels(&results[2]), &native, w),
+        None,
+        "a replay played in the page draws what it draws natively"
+    );
+}
+
+#[test]
+fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
+    let Some((chromium, site)) = ready("jukebox") else {
+        return;
+    };
+    let dir = ScratchDir::new("web-wav");
+    let wav = dir.join("one.wav");
+    let out = bt(&[
+        "wav",
+        "jukebox",
+        "--seconds",
+        "1",
+        "-o",
+        wav.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "bt wav: {}", stderr(&out));
+    let native: Vec<i16> = {
+        let bytes = std::fs::read(&wav).unwrap();
+        // A canonical 44-byte header, then 16-bit little-endian samples.
+        bytes[44..]
+            .chunks_exact(2)
+            .map(|b| i16::from_le_bytes([b[0], b[1]]))
+            .collect()
+    };
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"open": "index.html?wav=1"},
+            {"eval": "window.bt.wav()"},
+        ]),
+    );
+    let page: Vec<i16> = results[1]
+        .as_array()
+        .expect("samples")
+        .iter()
+        .map(|v| v.as_i64().unwrap() as i16)
+        .collect();
+    assert_eq!(page.len(), native.len(), "one second at the console's rate");
+    assert!(
+        native.iter().any(|&s| s != 0),
+        "the jukebox plays in its first second"
+    );
+    let first = page.iter().zip(&native).position(|(a, b)| a != b);
+    assert_eq!(first, None, "the page's samples are bt wav's");
+}

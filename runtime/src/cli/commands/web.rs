@@ -1,0 +1,472 @@
+//! `bt web`: a cart as a web page. The cart is compiled to WebAssembly with the page's
+//! interface (`runtime/web`, package `bt-web`), and written with the JavaScript host that plays
+//! it into a new folder any static web host serves.
+//!
+//! The crate that is compiled is made here, beside the build's target folder: a `cdylib` that
+//! depends on the cart's crate and on `bt-web`, and calls `bt_web::page!` with the cart. All
+//! carts share one target folder, so the standard library for the web (built from source on
+//! a toolchain without a prebuilt one) and BT itself compile once.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::cli::args::WebArgs;
+use crate::cli::{Offer, BT_ROOT};
+use crate::export::safe_write::OutputDir;
+
+use super::{say, Failure};
+
+/// The page's script, worklet and HTML, built into `bt`.
+const HOST_JS: &str = include_str!("../../../web/host/bt.js");
+const AUDIO_JS: &str = include_str!("../../../web/host/bt-audio.js");
+const INDEX_HTML: &str = include_str!("../../../web/host/index.html");
+
+/// The WebAssembly target.
+const TARGET: &str = "wasm32-unknown-unknown";
+
+/// Where Debian's `rust-web-src` puts the standard library's source.
+const DEBIAN_STD_SOURCE: &str = "/usr/lib/rustlib/src/rust/library/std";
+
+/// Library features BT or its dependencies use, with the minor version of Rust that made each
+/// stable and the package that needs it (`None`: BT's own crates, and every crate gets it): an
+/// older compiler (Debian's `rustc-web` is 1.85) has them behind a gate, which the build opens.
+/// A gate is opened only where needed: opening one a crate (the standard library) opens itself
+/// is an error.
+const LATE_FEATURES: [(&str, u32, Option<&str>); 2] = [
+    ("unsigned_is_multiple_of", 87, None),
+    ("slice_as_chunks", 88, Some("image")),
+];
+
+/// What to install when no toolchain can build for the web.
+const INSTALL_HINT: &str = "no Rust toolchain here builds for wasm32-unknown-unknown: run \
+    `rustup target add wasm32-unknown-unknown`, or on Debian `apt-get install rustc-web \
+    cargo-web rust-web-src` (with rustup's rust-lld as the linker)";
+
+pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
+    if args.output.as_os_str() == "-" {
+        return Err(Failure::Usage(
+            "-o -: bt web writes a folder of files, not a stream; name a folder".to_string(),
+        ));
+    }
+    // Checked before any work: a folder with files in it is never touched.
+    let mut out = OutputDir::new(&args.output)?;
+    let chosen = offer.choose(args.cart.as_deref())?;
+    let cart = cart_crate(offer, &chosen.name)?;
+    let toolchain = Toolchain::find().ok_or_else(|| INSTALL_HINT.to_string())?;
+    let target_dir = web_target_dir();
+    let wasm = build(&cart, &chosen.name, &toolchain, &target_dir)?;
+    let wasm_name = format!("{}.wasm", chosen.name);
+    out.write(&wasm_name, &wasm)?;
+    out.write("bt.js", HOST_JS.as_bytes())?;
+    out.write("bt-audio.js", AUDIO_JS.as_bytes())?;
+    out.write(
+        "index.html",
+        index_html(&chosen.name, &wasm_name, &args.args).as_bytes(),
+    )?;
+    out.commit()?;
+    say(format_args!(
+        "wrote {} (index.html, {wasm_name} {} KiB, bt.js, bt-audio.js); try it with \
+         `python3 -m http.server -d {}` and http://localhost:8000/\n",
+        args.output.display(),
+        wasm.len().div_ceil(1024),
+        args.output.display()
+    ))?;
+    Ok(())
+}
+
+/// The crate a cart is built from: its folder, package name, and how to make the cart.
+#[derive(Debug)]
+struct CartCrate {
+    dir: PathBuf,
+    package: String,
+    /// The expression that names a `fn() -> Box<dyn bt::Cart>`, and whether it needs the
+    /// crate's `main.rs` (a cart crate of one's own: its `main` hands the constructor over).
+    make: Make,
+}
+
+#[derive(Debug)]
+enum Make {
+    /// A bundled cart: `<crate>::cart`.
+    CartFn,
+    /// A cart crate's own `main.rs` (its text), which calls
+    /// `bt_runtime::main(dir, constructor)`.
+    Main(String),
+}
+
+fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
+    let (dir, make) = match offer {
+        // The bundled carts are the packages under BT's `carts/`, each with `pub fn cart()`.
+        Offer::Gallery(_) => (Path::new(BT_ROOT).join("carts").join(name), Make::CartFn),
+        Offer::Single { dir, .. } => {
+            let main = dir.join("src/main.rs");
+            let text = std::fs::read_to_string(&main).map_err(|e| {
+                format!(
+                    "{}: {e}; bt web takes the cart from the crate's main.rs, which calls \
+                     bt_runtime::main",
+                    main.display()
+                )
+            })?;
+            (dir.clone(), Make::Main(text))
+        }
+    };
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| {
+        format!(
+            "bt web builds the cart '{name}' from its crate, {}: {e}",
+            manifest.display()
+        )
+    })?;
+    let package = package_name(&text).ok_or_else(|| {
+        format!(
+            "{}: no [package] name, so bt web cannot depend on it",
+            manifest.display()
+        )
+    })?;
+    Ok(CartCrate { dir, package, make })
+}
+
+/// The `[package]` name in a `Cargo.toml`'s text.
+fn package_name(text: &str) -> Option<String> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    table
+        .get("package")?
+        .get("name")?
+        .as_str()
+        .map(str::to_string)
+}
+
+/// One folder for every page's build: `BT_WEB_TARGET_DIR`, else `target/web` in BT's tree.
+fn web_target_dir() -> PathBuf {
+    std::env::var_os("BT_WEB_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(BT_ROOT).join("target").join("web"))
+}
+
+/// A compiler and cargo that build for [`TARGET`], with what they need.
+#[derive(Debug)]
+struct Toolchain {
+    cargo: PathBuf,
+    rustc: PathBuf,
+    /// Build the standard library from source (`-Zbuild-std`): Debian's `rustc-web` has no
+    /// prebuilt one for the web.
+    build_std: bool,
+    rustflags: Vec<String>,
+    /// Flags for one package only, as `(package, flag)`.
+    package_flags: Vec<(&'static str, String)>,
+}
+
+impl Toolchain {
+    /// rustup's target when it is installed, else Debian's web compiler with its source of the
+    /// standard library and a `rust-lld` to link with.
+    fn find() -> Option<Toolchain> {
+        let rustc = std::env::var_os("RUSTC")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("rustc"));
+        let cargo = std::env::var_os("CARGO")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("cargo"));
+        let sysroot = output(&rustc, &["--print", "sysroot"]).map(PathBuf::from);
+        if let Some(sysroot) = &sysroot {
+            if sysroot
+                .join("lib/rustlib")
+                .join(TARGET)
+                .join("lib")
+                .is_dir()
+            {
+                return Some(Toolchain {
+                    cargo,
+                    rustc,
+                    build_std: false,
+                    rustflags: Vec::new(),
+                    package_flags: Vec::new(),
+                });
+            }
+        }
+        let debian = Path::new("/usr/bin/rustc");
+        if !debian.is_file() || !Path::new(DEBIAN_STD_SOURCE).is_dir() {
+            return None;
+        }
+        let lld = linker(sysroot.as_deref())?;
+        let mut rustflags = vec![format!("-Clinker={}", lld.display())];
+        // Library features BT uses that were stabilised after that compiler; with the
+        // standard library built from source they are there, behind a feature gate.
+        let minor = output(debian, &["--version"]).and_then(|v| minor_version(&v));
+        let mut package_flags = Vec::new();
+        for (feature, stable_in, package) in LATE_FEATURES {
+            if minor.is_some_and(|m| m < stable_in) {
+                let flag = format!("-Zcrate-attr=feature({feature})");
+                match package {
+                    None => rustflags.push(flag),
+                    Some(package) => package_flags.push((package, flag)),
+                }
+            }
+        }
+        Some(Toolchain {
+            cargo: PathBuf::from("/usr/bin/cargo"),
+            rustc: debian.to_path_buf(),
+            build_std: true,
+            rustflags,
+            package_flags,
+        })
+    }
+}
+
+/// `rust-lld`: in the host toolchain's sysroot (rustup ships one), else on the `PATH`.
+fn linker(sysroot: Option<&Path>) -> Option<PathBuf> {
+    let host = output(Path::new("rustc"), &["--print", "host-tuple"])
+        .or_else(|| output(Path::new("rustc"), &["-vV"]).and_then(|v| host_of(&v)))
+        .unwrap_or_else(|| "x86_64-unknown-linux-gnu".to_string());
+    if let Some(sysroot) = sysroot {
+        let lld = sysroot.join("lib/rustlib").join(host).join("bin/rust-lld");
+        if lld.is_file() {
+            return Some(lld);
+        }
+    }
+    output(Path::new("rust-lld"), &["-flavor", "wasm", "--version"]).map(|_| "rust-lld".into())
+}
+
+fn host_of(verbose_version: &str) -> Option<String> {
+    verbose_version
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_string)
+}
+
+/// The minor version in `rustc 1.85.0 (...)`.
+fn minor_version(version: &str) -> Option<u32> {
+    version
+        .split_whitespace()
+        .nth(1)?
+        .split('.')
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// What `program args` prints, trimmed, when it succeeds.
+fn output(program: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new(program).args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Writes the page's crate for `cart` under `target_dir`, builds it, and returns the module.
+fn build(
+    cart: &CartCrate,
+    name: &str,
+    toolchain: &Toolchain,
+    target_dir: &Path,
+) -> Result<Vec<u8>, String> {
+    let root = Path::new(BT_ROOT)
+        .canonicalize()
+        .map_err(|e| format!("BT's source tree {BT_ROOT}: {e}"))?;
+    let krate = format!("bt-page-{}", rust_name(name).replace('_', "-"));
+    let dir = target_dir.join("pages").join(&krate);
+    let fail = |what: &Path, e: std::io::Error| format!("writing {}: {e}", what.display());
+    std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
+    let files = page_crate(cart, name, &krate, &root, &toolchain.package_flags);
+    for (file, text) in files {
+        let path = dir.join(file);
+        // Unchanged files keep their times, so cargo sees nothing to rebuild.
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+            std::fs::write(&path, text).map_err(|e| fail(&path, e))?;
+        }
+    }
+    // The versions BT's own build uses, so the page builds with what is known to work.
+    let lock = dir.join("Cargo.lock");
+    if !lock.exists() {
+        if let Err(e) = std::fs::copy(root.join("Cargo.lock"), &lock) {
+            return Err(fail(&lock, e));
+        }
+    }
+    let mut command = Command::new(&toolchain.cargo);
+    command
+        .current_dir(&dir)
+        .args(["build", "--release", "--target", TARGET])
+        .env("CARGO_TARGET_DIR", target_dir)
+        .env("RUSTC", &toolchain.rustc)
+        .env("RUSTFLAGS", toolchain.rustflags.join(" "))
+        .env_remove("CARGO_ENCODED_RUSTFLAGS");
+    if toolchain.build_std {
+        command
+            .args(["-Zbuild-std=std,panic_abort", "--ignore-rust-version"])
+            .env("RUSTC_BOOTSTRAP", "1");
+    }
+    let status = command
+        .status()
+        .map_err(|e| format!("running {}: {e}", toolchain.cargo.display()))?;
+    if !status.success() {
+        return Err(format!(
+            "building the page of '{name}' for {TARGET} failed ({status}); the crate is in {}",
+            dir.display()
+        ));
+    }
+    let module = target_dir
+        .join(TARGET)
+        .join("release")
+        .join(format!("{}.wasm", rust_name(&krate)));
+    std::fs::read(&module).map_err(|e| format!("reading {}: {e}", module.display()))
+}
+
+/// A package name as Rust spells the crate.
+fn rust_name(package: &str) -> String {
+    package.replace('-', "_")
+}
+
+/// The files of the page's crate: its manifest and its one source file.
+fn page_crate(
+    cart: &CartCrate,
+    name: &str,
+    krate: &str,
+    root: &Path,
+    package_flags: &[(&str, String)],
+) -> Vec<(&'static str, String)> {
+    let path = |p: &Path| toml_string(&p.display().to_string());
+    let web = root.join("runtime/web");
+    let mut manifest = format!(
+        "# Made by `bt web`: the page of the cart '{name}'. Rewritten on every export.\n\
+         [package]\nname = \"{krate}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [workspace]\n\n\
+         [lib]\ncrate-type = [\"cdylib\"]\npath = \"lib.rs\"\n\n\
+         [dependencies]\nbt = {{ path = {} }}\nbt-web = {{ path = {} }}\n{} = {{ path = {} }}\n",
+        path(&root.join("cart-api")),
+        path(&web),
+        cart.package,
+        path(&cart.dir),
+    );
+    let cart_crate = rust_name(&cart.package);
+    let mut files = Vec::new();
+    let source = match &cart.make {
+        Make::CartFn => format!(
+            "//! Made by `bt web`.\nbt_web::page!({}, {cart_crate}::cart);\n",
+            toml_string(name)
+        ),
+        Make::Main(main) => {
+            files.push((
+                "cart_main.rs",
+                main.replacen("fn main(", "pub(crate) fn main(", 1),
+            ));
+            // The crate's main.rs, with `bt_runtime` standing for a crate whose `main` keeps
+            // the constructor instead of running a command line.
+            manifest.push_str(&format!(
+                "bt_runtime = {{ package = \"bt-web-main\", path = {} }}\n",
+                path(&web.join("main"))
+            ));
+            format!(
+                "//! Made by `bt web`.\n\
+                 mod cart_main;\n\n\
+                 fn make() -> Box<dyn bt::Cart> {{\n    bt_runtime::build(cart_main::main)\n}}\n\n\
+                 bt_web::page!({}, make);\n",
+                toml_string(name)
+            )
+        }
+    };
+    manifest.push_str(
+        "\n# Small and fast: one unit, linked whole; a panic stops the module (no unwinding).\n\
+         [profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\npanic = \"abort\"\n",
+    );
+    if !package_flags.is_empty() {
+        // Cargo's per-package flags (unstable, open on this toolchain as build-std is).
+        manifest.insert_str(0, "cargo-features = [\"profile-rustflags\"]\n\n");
+        for (package, flag) in package_flags {
+            manifest.push_str(&format!(
+                "\n[profile.release.package.{package}]\nrustflags = [{}]\n",
+                toml_string(flag)
+            ));
+        }
+    }
+    files.push(("Cargo.toml", manifest));
+    files.push(("lib.rs", source));
+    files
+}
+
+/// `text` as a quoted TOML (and Rust) string.
+fn toml_string(text: &str) -> String {
+    let mut quoted = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// The page: the template with the cart's name, module and arguments.
+fn index_html(name: &str, wasm: &str, args: &[(String, String)]) -> String {
+    // JSON inside a script element: `<` escaped so no text can close the element.
+    let json = |v: &serde_json::Value| v.to_string().replace('<', "\\u003c");
+    let args = serde_json::Value::from(
+        args.iter()
+            .map(|(k, v)| serde_json::json!([k, v]))
+            .collect::<Vec<_>>(),
+    );
+    INDEX_HTML
+        .replace("{{title}}", &html_escape(name))
+        .replace("\"{{name}}\"", &json(&name.into()))
+        .replace("\"{{wasm}}\"", &json(&wasm.into()))
+        .replace("{{args}}", &json(&args))
+}
+
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_names_its_module_and_boots_with_the_arguments_given() {
+        let page = index_html(
+            "bunnymark",
+            "bunnymark.wasm",
+            &[("sprites".into(), "5000".into())],
+        );
+        assert!(page.contains("<title>bunnymark</title>"), "{page}");
+        assert!(
+            page.contains(r#"name: "bunnymark", wasm: "bunnymark.wasm""#),
+            "{page}"
+        );
+        assert!(page.contains(r#"args: [["sprites","5000"]]"#), "{page}");
+    }
+
+    #[test]
+    fn no_argument_can_close_the_pages_script() {
+        let page = index_html("x", "x.wasm", &[("a".into(), "</script><b>".into())]);
+        assert!(!page.contains("</script><b>"), "{page}");
+        assert!(page.contains(r#"\u003c/script>\u003cb>"#), "{page}");
+    }
+
+    #[test]
+    fn package_names_are_read_from_the_manifest() {
+        let text = "[package]\nname = \"bt-cart-snake\"\nversion = \"0.1.0\"\n";
+        assert_eq!(package_name(text).as_deref(), Some("bt-cart-snake"));
+        assert_eq!(package_name("[dependencies]\n"), None);
+        assert_eq!(package_name("not toml ["), None);
+    }
+
+    #[test]
+    fn compiler_versions_are_read_for_the_feature_gates() {
+        assert_eq!(
+            minor_version("rustc 1.85.0 (4d91de4e4 2025-02-17)"),
+            Some(85)
+        );
+        assert_eq!(
+            minor_version("rustc 1.97.0-nightly (e50aa6fba 2026-05-19)"),
+            Some(97)
+        );
+        assert_eq!(minor_version("garbage"), None);
+    }
+
+    #[test]
+    fn paths_with_quotes_stay_one_string() {
+        assert_eq!(toml_string(r#"a"b\c"#), r#""a\"b\\c""#);
+    }
+}

@@ -1,0 +1,393 @@
+// BT's page host: plays a cart compiled to WebAssembly. It reads the picture and the samples
+// straight out of the module's memory and feeds it the page's events; the console itself (the
+// fixed-step loop, the clock, input, the overlay, recording) runs inside the module, the same
+// code as `bt run`. No framework and no generated bindings: the module's interface is a few
+// functions of numbers (see runtime/web/src/abi.rs).
+"use strict";
+
+const BT = (() => {
+  const FRAME_DREW = 1;
+  const FRAME_PAUSED = 2;
+  const FRAME_PANICKED = 4;
+  const ACTION_FULLSCREEN = 1;
+  const ACTION_PNG = 2;
+  const ACTION_TIMINGS = 3;
+  const ACTION_REPLAY = 4;
+  // Keys the browser keeps for itself whatever the page does (or that a player expects it
+  // to): devtools, and any chord with Ctrl or Meta (reload, close, copy...).
+  const BROWSER_KEYS = new Set(["F12"]);
+  // A wheel turn reported in pixels is worth this many pixels a line, as in the window.
+  const PIXELS_PER_LINE = 16;
+  const PLAYERS = 4;
+
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+
+  /// The module's exports, with helpers to pass text in and out.
+  class Console {
+    constructor(instance) {
+      this.ex = instance.exports;
+      this.memory = this.ex.memory;
+    }
+    put(text) {
+      const bytes = encoder.encode(text);
+      const ptr = this.ex.bt_inbox(bytes.length);
+      new Uint8Array(this.memory.buffer, ptr, bytes.length).set(bytes);
+      return bytes.length;
+    }
+    outBytes() {
+      const ptr = this.ex.bt_out_ptr();
+      const len = this.ex.bt_out_len();
+      return new Uint8Array(this.memory.buffer, ptr, len).slice();
+    }
+    outText() {
+      return decoder.decode(this.outBytes());
+    }
+    check(failed, what) {
+      if (failed) throw new Error(`${what}: ${this.outText()}`);
+    }
+    get width() { return this.ex.bt_width(); }
+    get height() { return this.ex.bt_height(); }
+    rgba() {
+      const n = this.width * this.height * 4;
+      return new Uint8ClampedArray(this.memory.buffer, this.ex.bt_rgba_ptr(), n);
+    }
+    samples() {
+      const len = this.ex.bt_samples_len();
+      return new Int16Array(this.memory.buffer, this.ex.bt_samples_ptr(), len);
+    }
+  }
+
+  /// What the module imports: `bt.now_ms`, the page's clock. A library deep in the console's
+  /// dependencies (the plotting crate behind F8's report) links JavaScript bindings it never
+  /// calls on the way to a frame; they get stand-ins that say so if ever called.
+  function imports(module) {
+    const all = { bt: { now_ms: () => performance.now() } };
+    for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
+      if (from === "bt") continue;
+      all[from] = all[from] || {};
+      if (kind === "function") {
+        all[from][name] = () => { throw new Error(`bt: ${from}.${name} is not available in a page`); };
+      } else if (kind === "global") {
+        all[from][name] = new WebAssembly.Global({ value: "i32", mutable: false }, 0);
+      } else if (kind === "table") {
+        all[from][name] = new WebAssembly.Table({ initial: 0, element: "externref" });
+      }
+    }
+    return all;
+  }
+
+  /// Loads the module and boots the cart with its arguments and, maybe, a replay to play.
+  async function boot(wasmUrl, args, replayText) {
+    const response = await fetch(wasmUrl);
+    if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
+    const module = await WebAssembly.compile(await response.arrayBuffer());
+    const instance = await WebAssembly.instantiate(module, imports(module));
+    const bt = new Console(instance);
+    let text = args.map(([k, v]) => `${k}=${v}\n`).join("");
+    if (replayText !== null) text += `--replay--\n${replayText}`;
+    bt.check(bt.ex.bt_boot(bt.put(text)), "boot");
+    return bt;
+  }
+
+  /// Where the picture goes: a canvas the display's size, scaled by a whole number of device
+  /// pixels as large as the window allows and centred on black.
+  class Screen {
+    constructor(canvas, bt) {
+      this.canvas = canvas;
+      this.bt = bt;
+      canvas.width = bt.width;
+      canvas.height = bt.height;
+      this.ctx = canvas.getContext("2d", { alpha: false });
+      this.image = null;
+      this.scale = 1;
+      this.layout();
+      addEventListener("resize", () => this.layout());
+    }
+    layout() {
+      const dpr = devicePixelRatio || 1;
+      const { width, height } = this.bt;
+      const fit = Math.floor(Math.min((innerWidth * dpr) / width, (innerHeight * dpr) / height));
+      this.scale = Math.max(1, fit) / dpr;
+      const w = width * this.scale;
+      const h = height * this.scale;
+      Object.assign(this.canvas.style, {
+        width: `${w}px`,
+        height: `${h}px`,
+        left: `${Math.max(0, Math.floor((innerWidth - w) / 2))}px`,
+        top: `${Math.max(0, Math.floor((innerHeight - h) / 2))}px`,
+      });
+    }
+    paint() {
+      const rgba = this.bt.rgba();
+      // The module's memory may have grown (a new buffer) or the picture moved: a new view.
+      if (!this.image || this.image.data.buffer !== rgba.buffer ||
+          this.image.data.byteOffset !== rgba.byteOffset) {
+        this.image = new ImageData(rgba, this.bt.width, this.bt.height);
+      }
+      this.ctx.putImageData(this.image, 0, 0);
+    }
+    /// The display pixel under a pointer event.
+    pixel(event) {
+      const r = this.canvas.getBoundingClientRect();
+      return [
+        Math.floor(((event.clientX - r.left) / r.width) * this.bt.width),
+        Math.floor(((event.clientY - r.top) / r.height) * this.bt.height),
+      ];
+    }
+  }
+
+  /// Sound: an AudioWorklet plays what the updates made, from a ring it keeps, as the native
+  /// device callback does. Browsers start audio only after a key or a click.
+  class Speaker {
+    constructor(bt, fps, workletUrl) {
+      this.bt = bt;
+      this.fps = fps;
+      this.workletUrl = workletUrl;
+      this.node = null;
+      this.context = null;
+      this.starting = false;
+    }
+    async start() {
+      if (this.starting) return;
+      this.starting = true;
+      const rate = this.bt.ex.bt_sample_rate();
+      this.context = new AudioContext({ sampleRate: rate, latencyHint: "interactive" });
+      await this.context.audioWorklet.addModule(this.workletUrl);
+      this.node = new AudioWorkletNode(this.context, "bt-sound", {
+        numberOfInputs: 0,
+        outputChannelCount: [1],
+        processorOptions: { rate, fps: this.fps, live: true },
+      });
+      this.node.connect(this.context.destination);
+      this.node.port.onmessage = (e) => { this.stats = e.data; };
+      if (this.context.state === "suspended") await this.context.resume();
+    }
+    /// After a frame: its samples to the worklet (none until it runs: skipped, not late).
+    push() {
+      const samples = this.bt.samples();
+      if (!this.node || samples.length === 0) return;
+      const copy = samples.slice();
+      this.node.port.postMessage(copy, [copy.buffer]);
+    }
+    hidden(hidden) {
+      if (!this.context) return;
+      if (hidden) this.context.suspend(); else this.context.resume();
+    }
+  }
+
+  function download(name, bytes, type) {
+    const url = URL.createObjectURL(new Blob([bytes], { type }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  /// The standard-layout gamepads, read every frame, as changes.
+  class Pads {
+    constructor(bt) {
+      this.bt = bt;
+      this.known = new Array(PLAYERS).fill(null);
+    }
+    poll() {
+      if (!navigator.getGamepads) return;
+      const pads = navigator.getGamepads();
+      for (let p = 0; p < PLAYERS; p++) {
+        const pad = pads[p];
+        const was = this.known[p];
+        if (!pad || !pad.connected) {
+          if (was) this.bt.ex.bt_gamepad_connected(p, 0);
+          this.known[p] = null;
+          continue;
+        }
+        if (!was) this.bt.ex.bt_gamepad_connected(p, 1);
+        const before = was || { buttons: [], axes: [] };
+        const now = { buttons: pad.buttons.map((b) => b.pressed), axes: [] };
+        now.buttons.forEach((down, i) => {
+          if (i === 6 || i === 7) return;
+          if (down !== (before.buttons[i] || false)) this.bt.ex.bt_gamepad_button(p, i, down ? 1 : 0);
+        });
+        const axes = [pad.axes[0] || 0, pad.axes[1] || 0, pad.axes[2] || 0, pad.axes[3] || 0,
+          pad.buttons[6] ? pad.buttons[6].value : 0, pad.buttons[7] ? pad.buttons[7].value : 0];
+        axes.forEach((v, i) => {
+          if (v !== before.axes[i]) this.bt.ex.bt_gamepad_axis(p, i, v);
+        });
+        now.axes = axes;
+        this.known[p] = now;
+      }
+    }
+  }
+
+  function query() {
+    const q = new URLSearchParams(location.search);
+    const args = q.getAll("arg").map((a) => {
+      const i = a.indexOf("=");
+      return i < 0 ? [a, ""] : [a.slice(0, i), a.slice(i + 1)];
+    });
+    return { at: q.get("at"), wav: q.get("wav"), replay: q.get("replay"), args };
+  }
+
+  function status(text) {
+    const el = document.getElementById("bt-status");
+    if (el) el.textContent = text;
+  }
+
+  /// Plays `options.name` from `options.wasm` in `options.canvas`.
+  async function start(options) {
+    const canvas = options.canvas || document.getElementById("bt-screen");
+    const q = query();
+    const api = { ready: false, error: null, frames: 0, name: options.name };
+    window.bt = api;
+    try {
+      const replayText = q.replay === null ? null : await (await fetch(q.replay)).text();
+      const bt = await boot(options.wasm, (options.args || []).concat(q.args), replayText);
+      api.console = bt;
+      api.replay = () => { bt.ex.bt_replay(); return bt.outText(); };
+      api.ticks = () => bt.ex.bt_ticks();
+      const screen = new Screen(canvas, bt);
+      api.screen = screen;
+      if (q.at !== null) {
+        // The test hook: exactly the frame `bt shot --at` draws, then nothing more.
+        bt.check(bt.ex.bt_render_at(Number(q.at)), `at=${q.at}`);
+        screen.paint();
+        api.pixels = () => Array.from(bt.rgba());
+        api.ready = true;
+        return api;
+      }
+      if (q.wav !== null) {
+        api.wav = () => offlineWav(bt, Number(q.wav), options.worklet || "bt-audio.js",
+          bt.ex.bt_target_fps());
+        api.ready = true;
+        return api;
+      }
+      play(bt, screen, api, options);
+    } catch (e) {
+      api.error = String(e && e.message ? e.message : e);
+      status(`bt: ${api.error}`);
+      console.error(e);
+    }
+    return api;
+  }
+
+  /// The `wav` hook: the samples of the first `seconds`, made by the module as `bt wav`
+  /// makes them, played through the same worklet in an OfflineAudioContext; returns what came
+  /// out of it as 16-bit samples.
+  async function offlineWav(bt, seconds, workletUrl, fps) {
+    bt.check(bt.ex.bt_wav(seconds), `wav=${seconds}`);
+    const samples = bt.samples().slice();
+    const rate = bt.ex.bt_sample_rate();
+    const context = new OfflineAudioContext(1, samples.length, rate);
+    await context.audioWorklet.addModule(workletUrl);
+    const node = new AudioWorkletNode(context, "bt-sound", {
+      numberOfInputs: 0,
+      outputChannelCount: [1],
+      processorOptions: { rate, fps, live: false },
+    });
+    node.connect(context.destination);
+    const queued = new Promise((resolve) => { node.port.onmessage = resolve; });
+    node.port.postMessage(samples, [samples.buffer]);
+    await queued;
+    const out = (await context.startRendering()).getChannelData(0);
+    return Array.from(out, (v) => Math.round(v * 32768));
+  }
+
+  function play(bt, screen, api, options) {
+    const speaker = new Speaker(bt, bt.ex.bt_target_fps(), options.worklet || "bt-audio.js");
+    const pads = new Pads(bt);
+    const name = options.name;
+    const startSound = () => { speaker.start().catch((e) => status(`bt: no sound (${e})`)); };
+
+    const act = (action) => {
+      switch (action) {
+        case ACTION_FULLSCREEN:
+          if (document.fullscreenElement) document.exitFullscreen();
+          else document.documentElement.requestFullscreen().catch(() => {});
+          break;
+        case ACTION_PNG: download(`${name}.png`, bt.outBytes(), "image/png"); break;
+        case ACTION_TIMINGS: download(`${name}-timings.html`, bt.outBytes(), "text/html"); break;
+        case ACTION_REPLAY: download(`${name}.btr`, bt.outBytes(), "application/json"); break;
+      }
+    };
+    const key = (event, down) => {
+      if (event.ctrlKey || event.metaKey || BROWSER_KEYS.has(event.code)) return;
+      event.preventDefault();
+      startSound();
+      if (event.repeat) return;
+      act(bt.ex.bt_key(bt.put(event.code), down ? 1 : 0));
+      if (down && event.key.length === 1 && !/^F\d+$/.test(event.code) && event.code !== "Backquote") {
+        bt.ex.bt_text(bt.put(event.key));
+      }
+      // A host key changes the picture of a paused game (the overlay, a step).
+      screen.paint();
+    };
+    addEventListener("keydown", (e) => key(e, true));
+    addEventListener("keyup", (e) => key(e, false));
+    addEventListener("blur", () => bt.ex.bt_focus_lost());
+    canvas_events(bt, screen, startSound);
+
+    let last = null;
+    let hiddenAt = null;
+    let pending = 0;
+    const tick = (now) => {
+      pending = 0;
+      if (document.hidden) return;
+      if (hiddenAt !== null) {
+        // Back from a hidden tab: the clock counts at most one clamped frame of the absence.
+        console.info(`bt: hidden for ${((now - hiddenAt) / 1000).toFixed(1)} s; the game ` +
+          "was paused, and the frame after it was clamped");
+        hiddenAt = null;
+      }
+      pads.poll();
+      const flags = bt.ex.bt_frame(now);
+      api.frames += flags & FRAME_DREW ? 1 : 0;
+      api.paused = (flags & FRAME_PAUSED) !== 0;
+      if (flags & FRAME_PANICKED) status(`bt: ${bt.outText()}`);
+      screen.paint();
+      speaker.push();
+      if (last === null) api.firstFrameMs = performance.now();
+      last = now;
+      pending = requestAnimationFrame(tick);
+    };
+    document.addEventListener("visibilitychange", () => {
+      speaker.hidden(document.hidden);
+      if (document.hidden) {
+        hiddenAt = last;
+        if (pending) cancelAnimationFrame(pending);
+        pending = 0;
+      } else if (!pending) {
+        pending = requestAnimationFrame(tick);
+      }
+    });
+    api.ready = true;
+    pending = requestAnimationFrame(tick);
+  }
+
+  function canvas_events(bt, screen, startSound) {
+    const canvas = screen.canvas;
+    canvas.addEventListener("pointermove", (e) => {
+      const [x, y] = screen.pixel(e);
+      bt.ex.bt_pointer_moved(x, y);
+    });
+    canvas.addEventListener("pointerleave", () => bt.ex.bt_pointer_left());
+    canvas.addEventListener("pointerdown", (e) => {
+      startSound();
+      const [x, y] = screen.pixel(e);
+      bt.ex.bt_pointer_moved(x, y);
+      bt.ex.bt_pointer_button(e.button, 1);
+      screen.paint();
+    });
+    canvas.addEventListener("pointerup", (e) => bt.ex.bt_pointer_button(e.button, 0));
+    canvas.addEventListener("contextmenu", (e) => e.preventDefault());
+    canvas.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const lines = e.deltaMode === 1 ? 1 : e.deltaMode === 2 ? 10 : 1 / PIXELS_PER_LINE;
+      bt.ex.bt_wheel(e.deltaX * lines, e.deltaY * lines);
+    }, { passive: false });
+  }
+
+  return { start };
+})();

@@ -1,0 +1,243 @@
+//! The interface the page's script calls, in numbers only: the functions [`crate::page!`]
+//! exports as `bt_*`, each forwarding here.
+//!
+//! Text goes in through the *inbox*: the script asks [`inbox`] for room for `len` bytes,
+//! writes UTF-8 there, then calls the function with `len`. Text and bytes come out through the
+//! *outbox* ([`out_ptr`], [`out_len`]). The picture ([`rgba_ptr`]) and the last frame's samples
+//! ([`samples_ptr`], [`samples_len`]) are read in place. Pointers stay good only until the next
+//! call into the module, which may move or grow the buffers (and the memory itself): the script
+//! reads them again after every call.
+//!
+//! Functions that can fail return 0 on success and 1 on failure, with the message in the
+//! outbox. Before [`boot`] succeeds the others do nothing and return 0.
+
+use std::cell::RefCell;
+
+use bt::Cart;
+
+use crate::page::Page;
+
+thread_local! {
+    static PAGE: RefCell<Option<Page>> = const { RefCell::new(None) };
+    static INBOX: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// Messages from before the page exists (a failed boot).
+    static BOOT_OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The line in the boot text after which the rest is a replay file to play.
+pub const REPLAY_SEPARATOR: &str = "--replay--";
+
+fn with_page<T: Default>(f: impl FnOnce(&mut Page) -> T) -> T {
+    PAGE.with_borrow_mut(|page| page.as_mut().map(f).unwrap_or_default())
+}
+
+fn inbox_text(len: u32) -> String {
+    INBOX.with_borrow(|inbox| {
+        let len = (len as usize).min(inbox.len());
+        String::from_utf8_lossy(&inbox[..len]).into_owned()
+    })
+}
+
+fn address<T>(slice: &[T]) -> u32 {
+    slice.as_ptr() as usize as u32
+}
+
+/// Room for `len` bytes of text for the next call; returns where to write them.
+pub fn inbox(len: u32) -> u32 {
+    INBOX.with_borrow_mut(|inbox| {
+        inbox.clear();
+        inbox.resize(len as usize, 0);
+        address(inbox)
+    })
+}
+
+/// The boot text, parsed: cart arguments (`name=value`, a line each), then, after a line
+/// [`REPLAY_SEPARATOR`], a replay file to play.
+///
+/// # Errors
+/// A line that is not `name=value`, quoted in the message.
+pub fn parse_boot(text: &str) -> Result<(Vec<(String, String)>, Option<&str>), String> {
+    let (head, replay) = match text.split_once(&format!("{REPLAY_SEPARATOR}\n")) {
+        Some((head, replay)) => (head, Some(replay)),
+        None => (text, None),
+    };
+    let mut args = Vec::new();
+    for line in head.lines().filter(|l| !l.trim().is_empty()) {
+        let (name, value) = line.split_once('=').ok_or_else(|| {
+            format!(
+                "cart argument '{}' is not name=value",
+                bt_runtime::quote::excerpt(line)
+            )
+        })?;
+        args.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    Ok((args, replay))
+}
+
+/// Boots the cart `name` from `factory`, with the boot text of [`parse_boot`] (`len` bytes in
+/// the inbox); `now_ms` reads the page's clock for the overlay's cost figures.
+pub fn boot(name: &str, factory: fn() -> Box<dyn Cart>, now_ms: fn() -> f64, len: u32) -> u32 {
+    bt_runtime::wall_time::set_source(now_ms);
+    let text = inbox_text(len);
+    let booted =
+        parse_boot(&text).and_then(|(args, replay)| Page::new(name, factory, args, replay));
+    match booted {
+        Ok(page) => {
+            PAGE.with_borrow_mut(|p| *p = Some(page));
+            0
+        }
+        Err(message) => {
+            BOOT_OUT.with_borrow_mut(|out| *out = message.into_bytes());
+            PAGE.with_borrow_mut(|p| *p = None);
+            1
+        }
+    }
+}
+
+/// Where the outbox starts.
+pub fn out_ptr() -> u32 {
+    PAGE.with_borrow(|page| match page {
+        Some(page) => address(page.out()),
+        None => BOOT_OUT.with_borrow(|out| address(out)),
+    })
+}
+
+/// How many bytes the outbox holds.
+pub fn out_len() -> u32 {
+    PAGE.with_borrow(|page| match page {
+        Some(page) => page.out().len() as u32,
+        None => BOOT_OUT.with_borrow(|out| out.len() as u32),
+    })
+}
+
+/// The display's width.
+pub fn width() -> u32 {
+    with_page(|p| p.size().0)
+}
+
+/// The display's height.
+pub fn height() -> u32 {
+    with_page(|p| p.size().1)
+}
+
+/// The console's sample rate.
+pub fn sample_rate() -> u32 {
+    with_page(|p| p.sample_rate())
+}
+
+/// The cart's updates a second.
+pub fn target_fps() -> f64 {
+    with_page(|p| p.host().engine().settings().target_fps)
+}
+
+/// Where the picture starts: `width × height` pixels of 4 bytes, RGBA.
+pub fn rgba_ptr() -> u32 {
+    with_page(|p| address(p.rgba()))
+}
+
+/// Where the last frame's samples start (signed 16-bit, mono).
+pub fn samples_ptr() -> u32 {
+    with_page(|p| address(p.samples()))
+}
+
+/// How many samples the last frame made.
+pub fn samples_len() -> u32 {
+    with_page(|p| p.samples().len() as u32)
+}
+
+/// One displayed frame at `now_ms` ([`Page::frame`]); returns its [`frame_flags`](crate::page::frame_flags).
+pub fn frame(now_ms: f64) -> u32 {
+    with_page(|p| p.frame(now_ms))
+}
+
+/// Pauses on the frame `bt shot --at seconds` draws ([`Page::render_at`]).
+pub fn render_at(seconds: f64) -> u32 {
+    with_page(|p| {
+        let done = p.render_at(seconds);
+        result(p, done)
+    })
+}
+
+/// The samples of `seconds` from boot, as `bt wav` makes them ([`Page::wav`]).
+pub fn wav(seconds: f64) -> u32 {
+    with_page(|p| {
+        let done = p.wav(seconds);
+        result(p, done)
+    })
+}
+
+fn result(page: &mut Page, result: Result<(), String>) -> u32 {
+    match result {
+        Ok(()) => 0,
+        Err(message) => {
+            page.set_out(message.into_bytes());
+            1
+        }
+    }
+}
+
+/// The tick counter, as the cart sees it.
+pub fn ticks() -> f64 {
+    with_page(|p| p.host().engine().ticks() as f64)
+}
+
+/// The key whose `KeyboardEvent.code` is in the inbox went down (`down` 1) or up (0); returns
+/// a [`crate::PageAction`].
+pub fn key(len: u32, down: u32) -> u32 {
+    let code = inbox_text(len);
+    with_page(|p| p.key(&code, down != 0) as u32)
+}
+
+/// Text the keyboard typed, in the inbox.
+pub fn text(len: u32) {
+    let text = inbox_text(len);
+    with_page(|p| p.text(&text));
+}
+
+/// The run's replay so far, as a file's text, into the outbox; returns its length.
+pub fn replay() -> u32 {
+    with_page(|p| {
+        p.replay_text();
+        p.out().len() as u32
+    })
+}
+
+/// The pointer is over display pixel `(x, y)`.
+pub fn pointer_moved(x: i32, y: i32) {
+    with_page(|p| p.pointer_moved(x, y));
+}
+
+/// The pointer left the display.
+pub fn pointer_left() {
+    with_page(|p| p.pointer_left());
+}
+
+/// Mouse button `button` (`MouseEvent.button`) went down or up.
+pub fn pointer_button(button: u32, down: u32) {
+    with_page(|p| p.pointer_button(button, down != 0));
+}
+
+/// The wheel turned, in lines.
+pub fn wheel(dx: f32, dy: f32) {
+    with_page(|p| p.wheel(dx, dy));
+}
+
+/// The page lost the keyboard focus.
+pub fn focus_lost() {
+    with_page(|p| p.focus_lost());
+}
+
+/// `player`'s gamepad came (1) or went (0).
+pub fn gamepad_connected(player: u32, connected: u32) {
+    with_page(|p| p.gamepad_connected(player as usize, connected != 0));
+}
+
+/// A standard-layout gamepad button went down or up.
+pub fn gamepad_button(player: u32, index: u32, down: u32) {
+    with_page(|p| p.gamepad_button(player as usize, index, down != 0));
+}
+
+/// A gamepad axis moved.
+pub fn gamepad_axis(player: u32, axis: u32, value: f32) {
+    with_page(|p| p.gamepad_axis(player as usize, axis, value));
+}

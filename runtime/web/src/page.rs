@@ -1,0 +1,388 @@
+//! The page's console: one cart on an [`Engine`] behind the same [`Host`] `bt run` uses, with
+//! the buffers the JavaScript host reads (the picture as RGBA, each frame's samples, text out).
+//!
+//! Nothing here knows it runs in a browser: the tests drive it natively, call by call, as the
+//! page's script does.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use bt::{Cart, Key, BTN_POINTER_A, BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D};
+use bt::{BTN_A, BTN_B, BTN_DOWN, BTN_L, BTN_LEFT, BTN_R, BTN_RIGHT, BTN_SELECT, BTN_START};
+use bt::{BTN_UP, BTN_X, BTN_Y};
+use bt_runtime::host::input::{Host, HostAction, HostEvent};
+use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
+use bt_runtime::{Engine, EngineOptions};
+
+/// What the page's script should do after a key, as [`Page::key`] returns it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u32)]
+pub enum PageAction {
+    /// Nothing.
+    None = 0,
+    /// F11: switch fullscreen on or off.
+    ToggleFullscreen = 1,
+    /// F9: [`Page::out`] holds a PNG of the frame, to download.
+    DownloadPng = 2,
+    /// F8: [`Page::out`] holds the HTML timing report of the last seconds, to download.
+    DownloadTimings = 3,
+    /// F2: [`Page::out`] holds the replay of the run so far, to download.
+    DownloadReplay = 4,
+}
+
+/// The key that saves the run's replay in a page (the native `bt run --record` writes a file
+/// as it goes; a page has no file to write to).
+pub const REPLAY_KEY: Key = Key::F2;
+
+/// Bits of what [`Page::frame`] returns.
+pub mod frame_flags {
+    /// A frame ran: the picture and the samples are new.
+    pub const DREW: u32 = 1;
+    /// Live play is paused (F5, or the cart panicked).
+    pub const PAUSED: u32 = 2;
+    /// The cart panicked: [`super::Page::out`] holds its message.
+    pub const PANICKED: u32 = 4;
+}
+
+/// One cart running in a page.
+#[derive(Debug)]
+pub struct Page {
+    host: Host,
+    name: String,
+    factory: fn() -> Box<dyn Cart>,
+    args: Vec<(String, String)>,
+    /// The last picture through the palette, 4 bytes a pixel.
+    rgba: Vec<u8>,
+    /// The samples the last frame's updates made (empty while paused).
+    samples: Vec<i16>,
+    /// Text or bytes for the script: a message, a replay, a PNG.
+    out: Vec<u8>,
+}
+
+impl Page {
+    /// Boots the cart `name` built by `factory`, with cart arguments `args`, recording its
+    /// run (so [`REPLAY_KEY`] can save it at any time) and, with `replay`, playing that replay
+    /// file's text first.
+    ///
+    /// # Errors
+    /// A one-line message: the cart's settings or `init` failed, or the replay does not parse
+    /// or belongs to another cart.
+    pub fn new(
+        name: &str,
+        factory: fn() -> Box<dyn Cart>,
+        args: Vec<(String, String)>,
+        replay: Option<&str>,
+    ) -> Result<Page, String> {
+        let mut options = EngineOptions {
+            args,
+            ..EngineOptions::default()
+        };
+        if let Some(text) = replay {
+            let replay =
+                Replay::from_json(text, Path::new("the replay")).map_err(|e| e.to_string())?;
+            let fps = factory().configure().target_fps;
+            replay
+                .check(Path::new("the replay"), name, None, fps)
+                .map_err(|e| e.to_string())?;
+            options.seed = Some(replay.info.seed);
+            options.args = replay.info.args.clone();
+            options.replay = Some(Arc::new(replay));
+        }
+        let args = options.args.clone();
+        let engine =
+            Engine::new(Box::new(factory), options).map_err(|e| format!("cart '{name}': {e}"))?;
+        let mut host = Host::new(engine, KeyMap::default(), Path::new("."), name);
+        host.engine_mut().start_recording(DEFAULT_HASH_EVERY);
+        let s = host.engine().settings();
+        let pixels = (s.width * s.height) as usize;
+        let mut page = Page {
+            host,
+            name: name.to_string(),
+            factory,
+            args,
+            rgba: vec![0; pixels * 4],
+            samples: Vec::new(),
+            out: Vec::new(),
+        };
+        page.paint();
+        Ok(page)
+    }
+
+    /// The cart's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The cart arguments it runs with.
+    pub fn args(&self) -> &[(String, String)] {
+        &self.args
+    }
+
+    /// Builds the same cart afresh, as [`Page::new`] did.
+    pub fn factory(&self) -> fn() -> Box<dyn Cart> {
+        self.factory
+    }
+
+    /// The host: the engine, and what the player holds.
+    pub fn host(&self) -> &Host {
+        &self.host
+    }
+
+    /// The host, to change.
+    pub fn host_mut(&mut self) -> &mut Host {
+        &mut self.host
+    }
+
+    /// The display's width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        let s = self.host.engine().settings();
+        (s.width, s.height)
+    }
+
+    /// The console's sample rate.
+    pub fn sample_rate(&self) -> u32 {
+        self.host.engine().console().sample_rate()
+    }
+
+    /// The picture as last drawn, RGBA, row by row from the top left.
+    pub fn rgba(&self) -> &[u8] {
+        &self.rgba
+    }
+
+    /// The samples of the last frame's updates (none while paused: sound is skipped, never
+    /// played late).
+    pub fn samples(&self) -> &[i16] {
+        &self.samples
+    }
+
+    /// What the last call left for the script (see [`PageAction`] and [`frame_flags`]).
+    pub fn out(&self) -> &[u8] {
+        &self.out
+    }
+
+    /// Replaces what [`Page::out`] holds.
+    pub fn set_out(&mut self, bytes: Vec<u8>) {
+        self.out = bytes;
+    }
+
+    /// One displayed frame at `now_ms`, a `requestAnimationFrame` timestamp: the engine's
+    /// clock turns it into a delta and the fixed-step loop into updates, as in `bt run`.
+    /// Returns [`frame_flags`].
+    pub fn frame(&mut self, now_ms: f64) -> u32 {
+        let report = self.host.frame(now_ms);
+        let engine = self.host.engine_mut();
+        let paused = engine.is_paused();
+        let console = engine.console_mut();
+        self.samples.clear();
+        if report.is_some() && !paused {
+            self.samples.extend_from_slice(console.pending_samples());
+        }
+        console.drain_samples().for_each(drop);
+        let mut flags = 0;
+        if report.is_some() {
+            flags |= frame_flags::DREW;
+        }
+        if paused {
+            flags |= frame_flags::PAUSED;
+        }
+        if let Some(panic) = self.host.engine().cart_panic() {
+            flags |= frame_flags::PANICKED;
+            self.out.clear();
+            self.out.extend_from_slice(panic.to_string().as_bytes());
+        }
+        // A paused host may have drawn (a step, the overlay toggled): the picture follows.
+        self.paint();
+        flags
+    }
+
+    /// Pauses on exactly the frame `bt shot --at seconds` draws: replayed from boot, no
+    /// input, `render_alpha` 0.
+    ///
+    /// # Errors
+    /// The engine's message (bad seconds, a cart panic on the way).
+    pub fn render_at(&mut self, seconds: f64) -> Result<(), String> {
+        let result = self.host.pause_at(seconds).map_err(|e| e.to_string());
+        self.paint();
+        result
+    }
+
+    /// The samples of `seconds` of play from boot, as `bt wav --seconds` makes them, into
+    /// [`Page::samples`]. The engine is left paused.
+    ///
+    /// # Errors
+    /// The export's message (a length under one update, a cart panic).
+    pub fn wav(&mut self, seconds: f64) -> Result<(), String> {
+        let samples =
+            bt_runtime::export::wav::record_samples(self.host.engine_mut(), 0.0, seconds, None)
+                .map_err(|e| e.to_string())?;
+        self.samples = samples;
+        self.paint();
+        Ok(())
+    }
+
+    /// A key went down or up; `code` is the browser's `KeyboardEvent.code` (`"ArrowLeft"`,
+    /// `"KeyZ"`), which is BT's name for the key. Keys BT does not know are ignored.
+    pub fn key(&mut self, code: &str, down: bool) -> PageAction {
+        let Some(key) = Key::from_code(code) else {
+            return PageAction::None;
+        };
+        // What the window saves to a file, the page hands to the script to download.
+        match key {
+            Key::F9 if down => {
+                self.out = bt_runtime::export::png::encode_png(
+                    self.host.engine().framebuffer(),
+                    self.host.engine().palette(),
+                    1,
+                )
+                .unwrap_or_default();
+                return PageAction::DownloadPng;
+            }
+            Key::F8 if down => {
+                let page = bt_runtime::timing::report::html(self.host.recent_timings(), &self.name);
+                self.out = page.unwrap_or_else(|e| e).into_bytes();
+                return PageAction::DownloadTimings;
+            }
+            REPLAY_KEY if down => {
+                self.replay_text();
+                return PageAction::DownloadReplay;
+            }
+            Key::F8 | Key::F9 | REPLAY_KEY => return PageAction::None,
+            _ => {}
+        }
+        let action = self.host.handle(HostEvent::Key { key, down });
+        self.paint();
+        match action {
+            Some(HostAction::ToggleFullscreen) => PageAction::ToggleFullscreen,
+            _ => PageAction::None,
+        }
+    }
+
+    /// The replay of the run so far, as the text of a `.btr` file, into [`Page::out`].
+    pub fn replay_text(&mut self) {
+        self.out.clear();
+        if let Some(replay) = self.host.engine().recording(&self.name, None) {
+            self.out.extend_from_slice(replay.to_json().as_bytes());
+        }
+    }
+
+    /// Text the keyboard typed.
+    pub fn text(&mut self, text: &str) {
+        self.host.handle(HostEvent::Text(text));
+    }
+
+    /// The pointer is over display pixel `(x, y)` (clamped to the display here).
+    pub fn pointer_moved(&mut self, x: i32, y: i32) {
+        let (w, h) = self.size();
+        let x = x.clamp(0, w as i32 - 1);
+        let y = y.clamp(0, h as i32 - 1);
+        self.host.handle(HostEvent::PointerMoved { x, y });
+    }
+
+    /// The pointer left the display.
+    pub fn pointer_left(&mut self) {
+        self.host.handle(HostEvent::PointerLeft);
+    }
+
+    /// Mouse button `button` (the browser's `MouseEvent.button`: 0 left, 1 middle, 2 right,
+    /// 3 and 4 back and forward) went down or up.
+    pub fn pointer_button(&mut self, button: u32, down: bool) {
+        let mask = match button {
+            0 => BTN_POINTER_A,
+            2 => BTN_POINTER_B,
+            1 => BTN_POINTER_C,
+            3 | 4 => BTN_POINTER_D,
+            _ => return,
+        };
+        self.host
+            .handle(HostEvent::PointerButton { button: mask, down });
+        self.paint();
+    }
+
+    /// The wheel turned by `dx`, `dy` lines, positive right and down.
+    pub fn wheel(&mut self, dx: f32, dy: f32) {
+        self.host.handle(HostEvent::Wheel { dx, dy });
+    }
+
+    /// The page lost the keyboard focus: everything held is let go.
+    pub fn focus_lost(&mut self) {
+        self.host.handle(HostEvent::FocusLost);
+    }
+
+    /// `player`'s gamepad came or went.
+    pub fn gamepad_connected(&mut self, player: usize, connected: bool) {
+        if player >= bt::PLAYERS {
+            return;
+        }
+        self.host.handle(if connected {
+            HostEvent::GamepadConnected { player }
+        } else {
+            HostEvent::GamepadDisconnected { player }
+        });
+    }
+
+    /// Button `index` of the Gamepad API's standard layout on `player`'s gamepad went down or
+    /// up; the analog triggers (6 and 7) come as [`Page::gamepad_axis`] 4 and 5 instead.
+    pub fn gamepad_button(&mut self, player: usize, index: u32, down: bool) {
+        let buttons = standard_button(index);
+        if buttons == 0 || player >= bt::PLAYERS {
+            return;
+        }
+        self.host.handle(HostEvent::GamepadButton {
+            player,
+            buttons,
+            down,
+        });
+    }
+
+    /// Axis `axis` of `player`'s gamepad: 0 to 3 the Gamepad API's standard sticks (left X,
+    /// left Y, right X, right Y, down and right positive, as BT counts them), 4 and 5 the left
+    /// and right triggers (0 to 1).
+    pub fn gamepad_axis(&mut self, player: usize, axis: u32, value: f32) {
+        let axis = match axis {
+            0 => bt::AXIS_LEFT_X,
+            1 => bt::AXIS_LEFT_Y,
+            2 => bt::AXIS_RIGHT_X,
+            3 => bt::AXIS_RIGHT_Y,
+            4 => bt::AXIS_TRIGGER_L,
+            5 => bt::AXIS_TRIGGER_R,
+            _ => return,
+        };
+        if player >= bt::PLAYERS || !value.is_finite() {
+            return;
+        }
+        self.host.handle(HostEvent::GamepadAxis {
+            player,
+            axis,
+            value,
+        });
+    }
+
+    /// Draws the framebuffer through the palette into [`Page::rgba`] (no allocation).
+    fn paint(&mut self) {
+        let engine = self.host.engine();
+        engine
+            .palette()
+            .write_rgba(engine.framebuffer().pixels(), &mut self.rgba);
+    }
+}
+
+/// The BT buttons of button `index` in the Gamepad API's standard layout: the face buttons by
+/// position (bottom A, right B, left X, top Y), as the window's gamepads are read.
+pub fn standard_button(index: u32) -> u32 {
+    match index {
+        0 => BTN_A,
+        1 => BTN_B,
+        2 => BTN_X,
+        3 => BTN_Y,
+        4 => BTN_L,
+        5 => BTN_R,
+        8 => BTN_SELECT,
+        9 => BTN_START,
+        12 => BTN_UP,
+        13 => BTN_DOWN,
+        14 => BTN_LEFT,
+        15 => BTN_RIGHT,
+        _ => 0,
+    }
+}
