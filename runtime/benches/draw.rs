@@ -2,6 +2,12 @@
 //! 16 × 16 sprites in every flavour, lines, filled rectangles, circles, text, and the palette to
 //! RGBA conversion that presenting a frame costs; the toolkit's additions (a keyed or remapped
 //! sprite, a screen of map tiles, triangles, ellipses, patterns, the flood fill).
+//!
+//! The `limit` group measures what this machine can do at best for the same pixels: the masked
+//! rows of a sprite alone (8 or 16 see-through-aware pixels a row, no clipping, no call per
+//! sprite), one sprite's worth and a whole frame's worth of 50,000 sprites spread over the
+//! screen, beside the same 50,000 sprites drawn through `draw_sprite`. `docs/sprites.md` gives
+//! the figures.
 
 use std::hint::black_box;
 
@@ -89,6 +95,74 @@ fn sprites(c: &mut Criterion) {
     }
 }
 
+/// Where the `n` sprites of a frame land: spread over the whole screen like bunnymark's, each
+/// fully on it, from a fixed-seed generator so every run draws the same frame.
+fn spread(n: usize, size: u32) -> Vec<(i32, i32)> {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move |below: u32| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 33) % u64::from(below)) as i32
+    };
+    (0..n)
+        .map(|_| (next(W - size + 1), next(H - size + 1)))
+        .collect()
+}
+
+/// The row work of a sprite and nothing else: `N` pixels where the source is not 0 replace the
+/// destination's, written as fixed-size arrays the compiler turns into vector code.
+#[inline(always)]
+fn masked_row<const N: usize>(dst: &mut [u8; N], src: &[u8; N]) {
+    for (d, &s) in dst.iter_mut().zip(src) {
+        *d = if s == 0 { *d } else { s };
+    }
+}
+
+/// [`masked_row`] over a sprite of `N × N` at `(x, y)`, already known to be on screen.
+#[inline(always)]
+fn masked_sprite<const N: usize>(fb: &mut [u8], sheet: &[u8], (x, y): (i32, i32)) {
+    for row in 0..N {
+        let d = (y as usize + row) * W as usize + x as usize;
+        let dst: &mut [u8; N] = (&mut fb[d..d + N]).try_into().expect("N pixels");
+        let src: &[u8; N] = sheet[row * 16..row * 16 + N].try_into().expect("N pixels");
+        masked_row(dst, src);
+    }
+}
+
+fn limit(c: &mut Criterion) {
+    let holes = sheet(true);
+    let px: Vec<u8> = (0..16 * 16)
+        .map(|i| holes.get(i % 16, i / 16).unwrap_or(0))
+        .collect();
+    let mut fb = vec![0u8; (W * H) as usize];
+    let mut g = c.benchmark_group("limit");
+    g.bench_function("masked_rows_16x16", |b| {
+        b.iter(|| masked_sprite::<16>(&mut fb, &px, black_box((100, 100))))
+    });
+    g.bench_function("masked_rows_8x8", |b| {
+        b.iter(|| masked_sprite::<8>(&mut fb, &px, black_box((100, 100))))
+    });
+    let at = spread(50_000, 16);
+    g.bench_function("masked_rows_16x16_frame_50k", |b| {
+        b.iter(|| {
+            for &p in &at {
+                masked_sprite::<16>(&mut fb, &px, black_box(p));
+            }
+        })
+    });
+    let mut frame = Framebuffer::new(W, H);
+    let src = Rect::new(0, 0, 16, 16);
+    g.bench_function("draw_sprite_16x16_frame_50k", |b| {
+        b.iter(|| {
+            for &(x, y) in &at {
+                frame.draw_sprite(&holes, src, black_box(x), y, SpriteParams::new());
+            }
+        })
+    });
+    g.finish();
+}
+
 fn present(c: &mut Criterion) {
     let mut fb = Framebuffer::new(W, H);
     for y in 0..H as i32 {
@@ -162,5 +236,5 @@ fn toolkit(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, primitives, sprites, present, toolkit);
+criterion_group!(benches, primitives, sprites, limit, present, toolkit);
 criterion_main!(benches);
