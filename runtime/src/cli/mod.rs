@@ -25,6 +25,7 @@
 mod args;
 mod commands;
 mod new;
+mod new_workspace;
 mod progress;
 
 use std::io::{self, Write};
