@@ -116,6 +116,56 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
     );
 }
 
+/// A cart's build compiles only the cart: BT's libraries come from what is already compiled,
+/// whichever folder the cart is in (its `.bt` workspace gives them the same identity as in
+/// BT's own build).
+#[test]
+fn a_new_cart_compiles_only_itself_when_bts_libraries_are_built() {
+    let parent = ScratchDir::new("new-reuse");
+    for (name, first) in [("first-cart", true), ("second-cart", false)] {
+        let out = Command::new(env!("CARGO_BIN_EXE_bt"))
+            .args(["new", name, "--path"])
+            .arg(parent.path())
+            .output()
+            .unwrap();
+        ok("bt new", &out);
+        let built = cargo(
+            &parent.join(name),
+            &["build", "--offline", "--message-format=json"],
+        );
+        ok("cargo build in the cart", &built);
+        let compiled = compiled_packages(&built.stdout);
+        if first {
+            // This test's own build may unify other features into BT's larger libraries than
+            // a cart's build does, so the first cart may compile those; the cart API has one
+            // dependency and no features, and is found already built, as it is not when the
+            // cart names BT's folders by absolute path.
+            assert!(
+                !compiled.iter().any(|id| id.contains("/cart-api#")),
+                "the cart API was compiled again: {compiled:#?}"
+            );
+            continue;
+        }
+        // Its library and its binary, nothing else.
+        assert!(
+            !compiled.is_empty() && compiled.iter().all(|id| id.contains(name)),
+            "only {name} should compile, not: {compiled:#?}"
+        );
+    }
+}
+
+/// The package ids cargo's JSON messages report as compiled rather than fresh.
+fn compiled_packages(json: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(json)
+        .lines()
+        .filter(|l| l.contains("\"reason\":\"compiler-artifact\"") && l.contains("\"fresh\":false"))
+        .filter_map(|l| {
+            let at = l.find("\"package_id\":\"")? + "\"package_id\":\"".len();
+            Some(l[at..].split('"').next()?.to_string())
+        })
+        .collect()
+}
+
 /// `cargo run -- ARGS` in the cart's folder; its stdout.
 fn run_cart(dir: &Path, args: &[&str]) -> String {
     let mut all = vec!["run", "--quiet", "--"];

@@ -29,6 +29,7 @@ mod args;
 pub mod bundle;
 mod commands;
 mod new;
+mod new_workspace;
 mod progress;
 
 use std::io::{self, Write};

@@ -125,18 +125,27 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
         ),
         ("assets/sprites.png", starter_sheet()),
     ];
+    let mirror = super::new_workspace::mirror_of(&root)?;
+    let mirror_files: Vec<(&str, Vec<u8>)> = mirror
+        .files
+        .iter()
+        .map(|(path, bytes)| (path.as_str(), bytes.clone()))
+        .collect();
     let staging = parent.join(format!(".{name}.bt-new-{}", std::process::id()));
-    let written = write_all(&staging, &files).and_then(|()| {
-        // A rename onto an existing folder would fail (or replace an empty one): check again
-        // at the last moment.
-        if dir.symlink_metadata().is_ok() {
-            return Err(NewCartError::Exists(dir.clone()));
-        }
-        std::fs::rename(&staging, &dir).map_err(|source| NewCartError::Write {
-            path: dir.clone(),
-            source,
-        })
-    });
+    let written = write_all(&staging, &files)
+        .and_then(|()| write_all_into(&staging, &mirror_files))
+        .and_then(|()| super::new_workspace::make_links(&staging, &root, &mirror.links))
+        .and_then(|()| {
+            // A rename onto an existing folder would fail (or replace an empty one): check again
+            // at the last moment.
+            if dir.symlink_metadata().is_ok() {
+                return Err(NewCartError::Exists(dir.clone()));
+            }
+            std::fs::rename(&staging, &dir).map_err(|source| NewCartError::Write {
+                path: dir.clone(),
+                source,
+            })
+        });
     if written.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }
@@ -144,11 +153,19 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
 }
 
 fn write_all(staging: &Path, files: &[(&str, Vec<u8>)]) -> Result<(), NewCartError> {
+    std::fs::create_dir(staging).map_err(|source| NewCartError::Write {
+        path: staging.to_path_buf(),
+        source,
+    })?;
+    write_all_into(staging, files)
+}
+
+/// Writes `files` into the existing folder `staging`.
+fn write_all_into(staging: &Path, files: &[(&str, Vec<u8>)]) -> Result<(), NewCartError> {
     let fail = |path: &Path| {
         let path = path.to_path_buf();
         move |source| NewCartError::Write { path, source }
     };
-    std::fs::create_dir(staging).map_err(fail(staging))?;
     for (name, bytes) in files {
         let path = staging.join(name);
         if let Some(folder) = path.parent() {
@@ -243,9 +260,15 @@ mod tests {
             "README.md",
             ".cargo/config.toml",
             ".gitignore",
+            ".bt/Cargo.toml",
+            ".bt/Cargo.lock",
         ] {
             assert!(dir.join(f).is_file(), "{f}");
         }
+        assert!(
+            dir.join(".bt/runtime/src/lib.rs").is_file(),
+            "the links reach BT"
+        );
         let main = std::fs::read_to_string(dir.join("src/main.rs")).unwrap();
         assert!(main.contains("space_miner::Game::default"), "{main}");
         let cargo = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
