@@ -358,7 +358,13 @@ impl Framebuffer {
         let d0 = b.y0 as usize * fw + b.x0 as usize;
         let s0 = (b.y0 - oy) as usize * sw + (b.x0 - ox) as usize;
         let rows = (b.y1 - b.y0) as usize;
-        ink.blend_block(&mut self.pixels, (d0, fw), &sheet.pixels, (s0, sw), (n, rows));
+        ink.blend_block(
+            &mut self.pixels,
+            (d0, fw),
+            &sheet.pixels,
+            (s0, sw),
+            (n, rows),
+        );
     }
 
     #[allow(

@@ -11,10 +11,11 @@ pub mod drift;
 pub mod panic;
 pub mod tone;
 
-/// Every bundled cart, in the order `bt list` prints them, and the hidden carts tests use
-/// (`drift` steps in render on purpose, for `bt verify`; `panic` panics on demand; `tone`
-/// plays one second of 440 Hz for the sound device test).
-pub const CARTS: &[CartEntry] = &[
+/// Every bundled cart, in the order `bt list` prints them, followed by the hidden carts BT's
+/// tests use (`drift` steps in render on purpose, for `bt verify`; `panic` panics on demand;
+/// `tone` plays one second of 440 Hz for the sound device test). Only the tests' binary,
+/// `bt-test-carts`, offers those three; the `bt` binary users run offers [`CARTS`].
+pub const WITH_TEST_CARTS: &[CartEntry] = &[
     CartEntry {
         name: "hello",
         description: bt_cart_hello::DESCRIPTION,
@@ -129,10 +130,18 @@ pub const CARTS: &[CartEntry] = &[
     },
 ];
 
-/// The example cart called `name` (case ignored).
+/// The bundled carts, as the `bt` binary offers them.
+pub const CARTS: &[CartEntry] = WITH_TEST_CARTS
+    .split_at(WITH_TEST_CARTS.len() - TEST_CARTS)
+    .0;
+
+/// How many carts at the end of [`WITH_TEST_CARTS`] are for tests only.
+const TEST_CARTS: usize = 3;
+
+/// The example or test cart called `name` (case ignored).
 ///
 /// # Errors
 /// [`UnknownCart`], with a suggestion and the list.
 pub fn find(name: &str) -> Result<&'static CartEntry, UnknownCart> {
-    catalog::find(CARTS, name)
+    catalog::find(WITH_TEST_CARTS, name)
 }

@@ -104,7 +104,7 @@ fn a_panic_report_that_cannot_be_printed_still_exits_1() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
         .args(["trace", "panic", "--arg", "panic_at=2"])
         .args(["--clock", "constant:20", "--frames", "5"])
         .stderr(full)

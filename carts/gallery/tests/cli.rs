@@ -530,7 +530,7 @@ fn a_reader_that_went_away_is_not_an_error() {
         // A pipe whose reading end is already closed: every write to it fails.
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+        let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
             .args(*args)
             .stdout(writer)
             .output()
@@ -573,7 +573,7 @@ fn every_message_survives_an_unwritable_stream_with_the_intended_exit_code() {
         (&["--version"], "stdout", 1),
     ];
     for (args, stream, code) in cases {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_bt"));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"));
         command.args(*args);
         if *stream == "stderr" {
             command.stderr(full());
@@ -624,7 +624,7 @@ fn on_a_terminal(args: &str) -> String {
     let o = Command::new("script")
         .args([
             "-qec",
-            &format!("{} {args}", env!("CARGO_BIN_EXE_bt")),
+            &format!("{} {args}", env!("CARGO_BIN_EXE_bt-test-carts")),
             "/dev/null",
         ])
         .output()
@@ -1057,4 +1057,20 @@ fn the_diagnose_summary_agrees_with_its_csv() {
         said.contains(&format!("missed refreshes {missed} in {missing} frames")),
         "{said}"
     );
+}
+
+#[test]
+fn the_bt_binary_users_run_carries_no_test_cart() {
+    let users_bt = env!("CARGO_BIN_EXE_bt");
+    let list = Command::new(users_bt).arg("list").output().unwrap();
+    assert!(list.status.success());
+    assert!(stdout(&list).contains("snake"), "{}", stdout(&list));
+    for test_only in ["drift", "panic", "tone"] {
+        let o = Command::new(users_bt)
+            .args(["config", test_only])
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "bt knows {test_only}");
+        assert!(stderr(&o).contains("no cart"), "{}", stderr(&o));
+    }
 }

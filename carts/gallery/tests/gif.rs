@@ -23,7 +23,7 @@ fn ten_seconds_of_gif_last_ten_seconds_with_no_delay_below_2_cs() {
     let dir = ScratchDir::new("gif");
     for fps in ["60", "50", "30", "144"] {
         let out = dir.join(format!("hello-{fps}.gif"));
-        let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+        let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
             .args([
                 "gif",
                 "hello",
@@ -51,7 +51,7 @@ fn ten_seconds_of_gif_last_ten_seconds_with_no_delay_below_2_cs() {
 fn a_scaled_gif_is_scaled_and_a_bad_length_is_one_line() {
     let dir = ScratchDir::new("gif-scale");
     let out = dir.join("snake.gif");
-    let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
         .args(["gif", "snake", "--seconds", "0.5", "--scale", "2", "-o"])
         .arg(&out)
         .output()
@@ -90,7 +90,7 @@ fn a_scaled_gif_is_scaled_and_a_bad_length_is_one_line() {
         first == want,
         "the first frame is the seek's picture, index for index"
     );
-    let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
         .args(["gif", "snake", "--seconds", "900", "-o"])
         .arg(&out)
         .output()
@@ -118,7 +118,7 @@ fn an_overlay_gif_draws_the_overlay_over_the_same_cart_pictures() {
     let dir = ScratchDir::new("gif-overlay");
     let gif = |name: &str, extra: &[&str]| {
         let out = dir.join(name);
-        let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+        let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
             .args(["gif", "timers", "--from", "2", "--seconds", "1"])
             .args(extra)
             .arg("-o")

@@ -34,7 +34,7 @@ fn ok(what: &str, out: &std::process::Output) {
 #[test]
 fn a_new_cart_builds_shoots_and_passes_its_tests() {
     let parent = ScratchDir::new("new-e2e");
-    let out = Command::new(env!("CARGO_BIN_EXE_bt"))
+    let out = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
         .args(["new", "my-game", "--path"])
         .arg(parent.path())
         .output()
@@ -107,7 +107,7 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
         "the exported game draws what the cart drew, with its sprite sheet"
     );
     // The plain binary, its folder gone, says what happened and what to do.
-    let plain = Path::new(env!("CARGO_BIN_EXE_bt")).with_file_name("my-game");
+    let plain = Path::new(env!("CARGO_BIN_EXE_bt-test-carts")).with_file_name("my-game");
     let out = Command::new(&plain).arg("list").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -123,7 +123,7 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
 fn a_new_cart_compiles_only_itself_when_bts_libraries_are_built() {
     let parent = ScratchDir::new("new-reuse");
     for (name, first) in [("first-cart", true), ("second-cart", false)] {
-        let out = Command::new(env!("CARGO_BIN_EXE_bt"))
+        let out = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
             .args(["new", name, "--path"])
             .arg(parent.path())
             .output()

@@ -173,7 +173,7 @@ fn a_write_that_fails_part_way_leaves_no_temporary_file_and_the_old_file_alone()
         .arg("-c")
         .arg(format!(
             "trap '' XFSZ; ulimit -f 2; exec '{}' shot hello --at 1 -o '{}'",
-            env!("CARGO_BIN_EXE_bt"),
+            env!("CARGO_BIN_EXE_bt-test-carts"),
             out.display()
         ))
         .output()

@@ -12,7 +12,7 @@ use bt_runtime::{ConstantClock, Engine, EngineOptions, JitterClock, PacedClock, 
 use bt_test_support::ScratchDir;
 
 fn bt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bt"))
+    Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
         .args(args)
         .output()
         .expect("bt runs")

@@ -20,7 +20,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 const JUKEBOX_WAV_HASH: u64 = 14_561_799_353_054_299_836;
 
 fn bt_wav(args: &[&str], out: &Path) -> Vec<u8> {
-    let o = Command::new(env!("CARGO_BIN_EXE_bt"))
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
         .arg("wav")
         .args(args)
         .arg("-o")

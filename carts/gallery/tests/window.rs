@@ -139,7 +139,7 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     let dir = ScratchDir::new("window");
     let captures = dir.join("captures");
     let frame_log = dir.join("frames.csv");
-    let mut bt = Command::new(env!("CARGO_BIN_EXE_bt"));
+    let mut bt = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"));
     // The window closes itself RUN_SECONDS after its first frame. Every step below must be done
     // by then, on a machine that may be busy compiling: keep it generous.
     bt.args([
@@ -280,7 +280,7 @@ fn without_a_vulkan_driver_bt_run_says_what_to_install() {
     let dir = ScratchDir::new("window");
     // Point the Vulkan loader at a driver list that does not exist: no adapter at all.
     let mut child = Killed(
-        Command::new(env!("CARGO_BIN_EXE_bt"))
+        Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
             .args(["run", "hello", "--exit-after", "1"])
             .env("DISPLAY", &x.display)
             .env_remove("WAYLAND_DISPLAY")
@@ -334,7 +334,7 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
         return;
     };
     let dir = ScratchDir::new("window-new-cart");
-    let made = Command::new(env!("CARGO_BIN_EXE_bt"))
+    let made = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
         .args(["new", "robots", "--path"])
         .arg(dir.path())
         .output()
@@ -354,7 +354,7 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
         "{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let binary = Path::new(env!("CARGO_BIN_EXE_bt")).with_file_name("robots");
+    let binary = Path::new(env!("CARGO_BIN_EXE_bt-test-carts")).with_file_name("robots");
 
     let mut bt = run_in_window(&binary, &x, &dir);
     bt.args(["--scale", "1", "--exit-after", RUN_SECONDS, "--captures"])
@@ -433,7 +433,7 @@ struct Running {
 /// `bt run` under the X server `x`, with scratch folders in `dir` for its runtime folder and
 /// settings, and both output streams piped.
 fn bt_run(x: &Xvfb, dir: &ScratchDir) -> Command {
-    run_in_window(Path::new(env!("CARGO_BIN_EXE_bt")), x, dir)
+    run_in_window(Path::new(env!("CARGO_BIN_EXE_bt-test-carts")), x, dir)
 }
 
 /// `binary run` (`bt`, or a cart crate's own binary) under the X server `x`, as [`bt_run`].

@@ -8,7 +8,7 @@ pub mod x11;
 
 /// The `bt` binary, ready for arguments.
 pub fn bt_command() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bt"))
+    Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
 }
 
 /// The names in `dir`, sorted.
