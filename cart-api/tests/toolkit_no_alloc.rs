@@ -22,7 +22,7 @@ fn toolkit_frames_do_not_allocate_once_warm() {
     }
     map.flags_set(2, 1);
     con.update_context(0).camera_set(37, 21);
-    let mut frame = |con: &mut Console, t: u64| {
+    let frame = |con: &mut Console, t: u64| {
         let mut r = con.render_context(t, 0.0);
         r.draw_map(&map, &sheet, 0, 0, MapParams::new());
         r.remap_set(3, 9);

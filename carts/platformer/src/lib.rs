@@ -359,8 +359,6 @@ impl Platformer {
             let bumps = s.body.step(map, l.ground);
             if bumps.wall || (bumps.floor && !floor_ahead) {
                 s.body.vel.0 = -before;
-            } else if bumps.wall {
-                s.body.vel.0 = -before;
             }
             let sr = s.body.rect();
             if overlap(sr, body) {
@@ -494,7 +492,7 @@ impl Cart for Platformer {
 
         for s in self.slimes.iter().filter(|s| s.alive) {
             let r = s.body.rect();
-            let frame = if ctx.ticks() / 16 % 2 == 0 { 0 } else { 1 };
+            let frame = u32::from(!(ctx.ticks() / 16).is_multiple_of(2));
             let flip = if s.body.vel.0 > 0 { FLIP_H } else { 0 };
             let t = u32::from(tile::SLIME) + frame;
             ctx.draw_tile(sheet, t, r.x, r.y, SpriteParams::new().flags(flip));
@@ -511,7 +509,7 @@ impl Cart for Platformer {
             0
         };
         let flip = if self.facing_left { FLIP_H } else { 0 };
-        if self.hurt > 0 && self.hurt / 4 % 2 == 0 {
+        if self.hurt > 0 && (self.hurt / 4).is_multiple_of(2) {
             for slot in sheet.palette_slots() {
                 ctx.remap_set(slot as u8, 7);
             }

@@ -89,6 +89,9 @@ struct RawLayer {
     gids: Vec<u32>,
 }
 
+/// What a tileset tells: its tile count, if given, and `(tile id, flags)` pairs.
+type TilesetFacts = (Option<u32>, Vec<(u32, u8)>);
+
 struct RawTileset {
     first_gid: u32,
     tile_count: Option<u32>,
@@ -492,10 +495,7 @@ fn json_flags(tiles: &[JsonTile]) -> Result<Vec<(u32, u8)>, String> {
 }
 
 /// A tileset in its own file: `(tile count, flags)`.
-fn external_tileset(
-    source: &str,
-    read: &TilesetReader<'_>,
-) -> Result<(Option<u32>, Vec<(u32, u8)>), AssetError> {
+fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFacts, AssetError> {
     let (shown, text) = read(source)?;
     if is_json(Path::new(source)) {
         let t: JsonTileset =
@@ -671,7 +671,7 @@ fn xml_tileset(
     name: &str,
     doc: &roxmltree::Document<'_>,
     node: roxmltree::Node<'_, '_>,
-) -> Result<(Option<u32>, Vec<(u32, u8)>), AssetError> {
+) -> Result<TilesetFacts, AssetError> {
     let tile_count = node
         .attribute("tilecount")
         .map(|_| attr_u32(name, doc, node, "tilecount", None))

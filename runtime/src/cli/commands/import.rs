@@ -299,7 +299,7 @@ impl P8 {
                 continue;
             }
             defined[i] = true;
-            let ticks = (u32::from(*speed) + 1) / 2;
+            let ticks = u32::from(*speed).div_ceil(2);
             let _ = write!(out, "\nsfx sfx{i} {}", ticks.max(1));
             if loop_end > loop_start && usize::from(*loop_start) < end {
                 let _ = write!(out, " loop={loop_start}");
