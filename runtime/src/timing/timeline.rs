@@ -406,7 +406,7 @@ impl Summary {
                 let against = match source {
                     Refresh::Rolling => match hz {
                         Some(hz) => format!("{hz:.1} Hz at the end (estimated as the frames came)"),
-                        None => "no rate yet (too few frames to estimate one)".to_string(),
+                        None => "the rate estimated as the frames came".to_string(),
                     },
                     other => other.to_string(),
                 };
