@@ -15,9 +15,9 @@
 //! | --- | --- |
 //! | [`engine`] | the [`Engine`]: one cart, its console, the loop and a clock; `run`, `advance`, `render_at` (from an [`Origin`]), `resume`; recording input; catching a cart's panics |
 //! | [`fixed_loop`] | the accumulator that turns frame times into whole updates, at most [`MAX_STEPS`] a frame |
-//! | [`clock`] | the five clocks, and [`clock::spec`], the parser of `paced:60`-style specs |
+//! | [`clock`] | the five clocks, [`clock::capture`] (a frame-time capture file played as a clock), and [`clock::spec`], the parser of `paced:60`-style specs |
 //! | [`replay`] | replay files (`bt-replay`), recording and playing them, frame hashes; [`replay::verify`] is `bt verify` |
-//! | [`timing`] | what a run's timing looked like: [`timing::frame_records`] (`bt trace` CSV/JSON), [`timing::timeline`] (summary and Chrome trace), [`timing::report`] (HTML), [`timing::diagnose`] (`bt diagnose`), [`timing::bench`] (`bt bench`) |
+//! | [`timing`] | what a run's timing looked like: [`timing::frame_records`] (`bt trace` CSV/JSON), [`timing::timeline`] (the summary), [`timing::pacing`] (lows, stutters, animation error), [`timing::chrome_trace`], [`timing::report`] (HTML), [`timing::diagnose`] (`bt diagnose`), [`timing::bench`] (`bt bench`) |
 //! | [`export`] | files made from a run: [`export::png`] (`bt shot`), [`export::gif`] (`bt gif`), [`export::wav`] (`bt wav`), all through [`export::safe_write`] |
 //! | [`host`] | the platform side: [`host::input`] (events to ticks), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`) and `host::signals` |
 //! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files) and [`config::png_loader`] (sprite sheets) |

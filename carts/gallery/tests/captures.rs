@@ -318,3 +318,60 @@ fn the_whole_run_tall_chart_keeps_every_stall() {
         stderr(&wrong)
     );
 }
+
+#[test]
+fn the_animation_error_is_motion_shown_less_time_on_screen() {
+    let clock = spec("stalls-2000.csv");
+    let rows = bt(&["trace", "hello", "--clock", &clock]);
+    let summary = bt(&["trace", "hello", "--clock", &clock, "--format", "summary"]);
+    assert!(rows.status.success() && summary.status.success());
+    let s: serde_json::Value = serde_json::from_str(&stdout(&summary)).unwrap();
+    // Worked here from the trace's ticks and render alpha and the capture's display column.
+    let budget = 1000.0 / 60.0;
+    let shown: Vec<f64> = stdout(&rows)
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[3].parse::<f64>().unwrap() + f[4].parse::<f64>().unwrap()) * budget
+        })
+        .collect();
+    let game = game_rows();
+    let (mut previous, mut sizes): (Option<f64>, Vec<f64>) = (None, Vec::new());
+    for (shown, (_, display)) in shown.iter().zip(&game) {
+        if *display > 0.0 {
+            if let Some(p) = previous {
+                sizes.push((shown - p - display).abs());
+            }
+            previous = Some(*shown);
+        }
+    }
+    let mean = sizes.iter().sum::<f64>() / sizes.len() as f64;
+    let largest = sizes.iter().copied().fold(0.0, f64::max);
+    let got = &s["animation_error_ms"];
+    assert!((got["mean"].as_f64().unwrap() - mean).abs() < 1e-9, "{got}");
+    assert!(
+        (got["largest"].as_f64().unwrap() - largest).abs() < 1e-9,
+        "{got}"
+    );
+    assert!(
+        largest > 100.0,
+        "the clamped stalls show far less motion than time"
+    );
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("r.html");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &clock,
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(page.contains(&format!(
+        "animation error (mean / largest)</th><td>{mean:.2} / {largest:.1} ms"
+    )));
+    assert!(page.contains("Display timing from the capture"));
+}

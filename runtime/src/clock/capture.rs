@@ -17,12 +17,14 @@
 //! the file holds.
 //!
 //! ```
+//! use std::sync::Arc;
+//!
 //! use bt_runtime::clock::capture::Capture;
 //! use bt_runtime::Clock;
 //!
 //! let csv = "Application,SwapChainAddress,AllowsTearing,MsBetweenPresents\n\
 //!            game.exe,0x1,0,16.7\ndwm.exe,0x2,0,16.6\ngame.exe,0x1,0,33.4\n";
-//! let capture = Capture::parse(csv, "demo.csv", None).unwrap();
+//! let capture = Arc::new(Capture::parse(csv, "demo.csv", None).unwrap());
 //! assert_eq!(capture.frames_ms(), [16.7, 33.4]);
 //! let mut clock = capture.clock(false);
 //! assert_eq!([clock.delta(0.0), clock.delta(0.0), clock.delta(0.0)], [Some(16.7), Some(33.4), None]);

@@ -14,6 +14,11 @@
 //!   33.3, 50 and 100 ms.
 //! - **Frames per second over the run**: frames whose end falls in each second of the clock's
 //!   timeline, the first second from 0; the last second may be partial.
+//! - **Animation error**, for a capture with display timing: for each displayed frame, how far
+//!   the game time it showed moved since the previous displayed frame, less how far display
+//!   time moved (its `MsBetweenDisplayChange`). A perfect display of a perfectly paced game
+//!   gives 0; a frame that showed 16.7 ms of motion but stayed on screen for 33.3 ms gives
+//!   -16.7 ms, a judder the eye sees.
 //!
 //! ```
 //! use bt_runtime::timing::pacing::Low;
@@ -93,6 +98,46 @@ impl Stutters {
         }
         s
     }
+}
+
+/// The animation error of each frame, in ms (see the module): `shown_ms[i]` is the game time
+/// frame `i` showed, `display_ms[i]` the time from the previous displayed frame's display to
+/// its own (0 for a frame never displayed). `None` for a frame never displayed, for the first
+/// one displayed (nothing to measure from) and past the end of either list.
+///
+/// ```
+/// use bt_runtime::timing::pacing::animation_error;
+///
+/// // Three frames each showing 16.7 ms more game time; the second was never displayed, so the
+/// // third stayed 33.4 ms after the first on screen while showing 33.4 ms of motion.
+/// let errors = animation_error(&[0.0, 16.7, 33.4], &[16.7, 0.0, 33.4]);
+/// assert_eq!(errors, [None, None, Some(0.0)]);
+/// ```
+pub fn animation_error(shown_ms: &[f64], display_ms: &[f64]) -> Vec<Option<f64>> {
+    let mut previous: Option<f64> = None;
+    shown_ms
+        .iter()
+        .zip(display_ms)
+        .map(|(&shown, &display)| {
+            if display <= 0.0 {
+                return None;
+            }
+            let error = previous.map(|p| (shown - p) - display);
+            previous = Some(shown);
+            error
+        })
+        .collect()
+}
+
+/// The mean and the largest size of a list of errors (`None` entries left out), or `None`
+/// when it holds none.
+pub fn error_sizes(errors: &[Option<f64>]) -> Option<(f64, f64)> {
+    let sizes: Vec<f64> = errors.iter().flatten().map(|e| e.abs()).collect();
+    if sizes.is_empty() {
+        return None;
+    }
+    let mean = sizes.iter().sum::<f64>() / sizes.len() as f64;
+    Some((mean, sizes.iter().copied().fold(0.0, f64::max)))
 }
 
 /// Frames ending in each second of a run whose frames last `frames_ms` end to end from 0.
@@ -217,6 +262,38 @@ mod tests {
             .count();
         assert_eq!(per_second[0] as usize, first);
         assert!(frames_per_second(&[]).is_empty());
+    }
+
+    #[test]
+    fn animation_error_is_motion_shown_less_time_on_screen() {
+        // Game time advancing 16.7 ms a frame; the display holds frame 2 for two refreshes and
+        // never shows frame 4.
+        let shown = [0.0, 16.7, 33.4, 50.1, 66.8, 83.5];
+        let display = [16.7, 16.7, 33.4, 16.7, 0.0, 33.4];
+        let got = animation_error(&shown, &display);
+        // Worked by hand: frame 2 showed 16.7 ms of motion over 33.4 ms on screen.
+        let want = [
+            None,
+            Some(0.0),
+            Some(16.7 - 33.4),
+            Some(0.0),
+            None,
+            Some(0.0),
+        ];
+        for (g, w) in got.iter().zip(want) {
+            match (g, w) {
+                (Some(g), Some(w)) => assert!((g - w).abs() < 1e-9, "{got:?}"),
+                (g, w) => assert_eq!(*g, w, "{got:?}"),
+            }
+        }
+        let (mean, max) = error_sizes(&got).unwrap();
+        assert!((mean - 16.7 / 4.0).abs() < 1e-9 && (max - 16.7).abs() < 1e-9);
+        assert_eq!(error_sizes(&[None, None]), None);
+        assert_eq!(
+            animation_error(&[1.0, 2.0], &[16.7]).len(),
+            1,
+            "the shorter list"
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@
 //! - the updates each frame ran;
 //! - what the updates and the render cost, measured on the machine that ran the cart (marked
 //!   so when the frame times come from a capture);
+//! - for a capture with display timing, the presented and displayed intervals and the animation
+//!   error of each displayed frame (see [`crate::timing::pacing::animation_error`]);
 //! - then side by side the frame-time percentile curve, a histogram of frame times and the
 //!   frames per second over the run.
 //!
@@ -26,8 +28,10 @@ use plotters::prelude::*;
 use crate::timing::pacing::{histogram, percentile_curve};
 use crate::timing::timeline::{FrameRecord, FrameSource, Summary, Timeline};
 
-/// Pixels of the plot picture.
+/// Pixels of the plot picture ...
 const PLOT_SIZE: (u32, u32) = (1200, 1700);
+/// ... and the rows added for the display-timing panel when the frames have display times.
+const DISPLAY_PANEL_ROWS: u32 = 260;
 
 /// Frames drawn one by one at most; a longer run is drawn a bucket of frames per point, each
 /// bucket its longest frame.
@@ -130,6 +134,12 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
             n.to_string(),
         );
     }
+    if let Some((mean, max)) = s.animation_error {
+        row(
+            "animation error (mean / largest)",
+            format!("{mean:.2} / {max:.1} ms"),
+        );
+    }
     row("frames by updates run", s.update_counts().join(", "));
     row(
         "clamped frames",
@@ -225,9 +235,15 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
     let green = RGBColor(0, 228, 54);
     let grey = RGBColor(95, 87, 79);
     let purple = RGBColor(131, 118, 156);
+    let errors = timeline.animation_errors();
+    let has_display = errors.iter().any(Option::is_some);
+    let size = (
+        PLOT_SIZE.0,
+        PLOT_SIZE.1 + if has_display { DISPLAY_PANEL_ROWS } else { 0 },
+    );
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, PLOT_SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE)?;
         let h = PLOT_SIZE.1;
         let (time_area, rest) = root.split_vertically(h * 25 / 100);
@@ -437,6 +453,15 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], grey));
         legend(&mut chart)?;
 
+        // Display timing, when the frames have it.
+        let bottom = if has_display {
+            let (display_area, bottom) = bottom.split_vertically(DISPLAY_PANEL_ROWS);
+            display_panel(&display_area, timeline, &all, &errors, span_s, budget_ms)?;
+            bottom
+        } else {
+            bottom
+        };
+
         // Percentile curve, histogram, frames per second.
         let panels = bottom.split_evenly((1, 3));
         let deltas: Vec<f64> = all.iter().map(|f| f.stats.delta_ms).collect();
@@ -506,6 +531,83 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
     Ok(svg)
 }
 
+/// The presented and displayed intervals and the animation error, over time.
+fn display_panel(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    timeline: &Timeline,
+    frames: &[FrameRecord],
+    errors: &[Option<f64>],
+    span_s: f64,
+    budget_ms: f64,
+) -> Result<(), Boxed> {
+    let at = |f: &FrameRecord| f.start_ms / 1000.0;
+    let displayed: Vec<(f64, f64)> = frames
+        .iter()
+        .filter_map(|f| {
+            let d = timeline.source().display_ms(f.frame)?;
+            (d > 0.0).then(|| (at(f), d))
+        })
+        .collect();
+    let presented: Vec<(f64, f64)> = frames.iter().map(|f| (at(f), f.stats.delta_ms)).collect();
+    let error: Vec<(f64, f64)> = frames
+        .iter()
+        .zip(errors)
+        .filter_map(|(f, e)| e.map(|e| (at(f), e)))
+        .collect();
+    let top = presented
+        .iter()
+        .chain(&displayed)
+        .map(|p| p.1)
+        .fold(0.0, f64::max)
+        .clamp(budget_ms.max(1.0), 10.0 * budget_ms.max(1.0))
+        * 1.1;
+    let low = error.iter().map(|p| p.1).fold(0.0, f64::min).max(-top) * 1.1;
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            "Display timing from the capture: presented and displayed intervals, and the animation error (motion shown less time on screen)",
+            (FONT, 16),
+        )
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..span_s, low.min(-1.0)..top)?;
+    mesh(&mut chart, "time (s)", "ms")?;
+    let grey = RGBColor(194, 195, 199);
+    let blue = RGBColor(41, 173, 255);
+    let red = RGBColor(255, 0, 77);
+    let clip = |v: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        thin_by_max(v)
+            .into_iter()
+            .map(|(x, y)| (x, y.clamp(low, top)))
+            .collect()
+    };
+    chart
+        .draw_series(LineSeries::new(clip(&presented), grey.stroke_width(1)))?
+        .label("presented interval")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], grey));
+    chart
+        .draw_series(LineSeries::new(clip(&displayed), blue.stroke_width(1)))?
+        .label("displayed interval")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], blue));
+    // Errors either way: thinned by their size, keeping each bucket's largest.
+    let per = error.len().div_ceil(MAX_DRAWN_FRAMES).max(1);
+    let thinned: Vec<(f64, f64)> = error
+        .chunks(per)
+        .map(|c| {
+            *c.iter()
+                .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+                .expect("chunks are never empty")
+        })
+        .map(|(x, y)| (x, y.clamp(low, top)))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(thinned, red.stroke_width(1)))?
+        .label("animation error")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], red));
+    legend(&mut chart)?;
+    Ok(())
+}
+
 /// Points thinned to [`MAX_DRAWN_FRAMES`], each bucket's largest value at its first x.
 fn thin_by_max(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let per = points.len().div_ceil(MAX_DRAWN_FRAMES).max(1);
@@ -572,6 +674,10 @@ mod tests {
         assert!(page.contains("1% low: average / percentile"));
         assert!(page.contains("Frame time by percentile"));
         assert!(page.contains("measured on this machine"));
+        assert!(
+            !page.contains("animation error"),
+            "no display timing, no panel"
+        );
         assert!(
             page.contains("frame 60: 200.0 ms at tick 60, after tag &quot;Wave &lt;2&gt;&quot;")
         );

@@ -31,7 +31,9 @@ use bt::Tag;
 use bt_overlay::{FrameStats, Refresh};
 
 use crate::engine::FrameReport;
-use crate::timing::pacing::{frames_per_second, Low, Stutters, STUTTER_MS};
+use crate::timing::pacing::{
+    animation_error, error_sizes, frames_per_second, Low, Stutters, STUTTER_MS,
+};
 
 /// Frames a rolling timeline keeps at most, whatever their length: ten seconds at 1,000
 /// frames a second. Allocated up front, so recording never allocates.
@@ -100,7 +102,23 @@ pub enum FrameSource {
         name: String,
         /// Presents the capture says were never displayed (PresentMon's `Dropped`).
         not_displayed: Option<usize>,
+        /// The capture's display intervals (`MsBetweenDisplayChange`), one per captured frame
+        /// (0 for one never displayed), when it has them; a looped capture repeats them.
+        display_ms: Option<Vec<f64>>,
     },
+}
+
+impl FrameSource {
+    /// The display interval of frame `frame`, when the source has display timing.
+    pub fn display_ms(&self, frame: u64) -> Option<f64> {
+        match self {
+            FrameSource::Capture {
+                display_ms: Some(d),
+                ..
+            } if !d.is_empty() => Some(d[(frame % d.len() as u64) as usize]),
+            _ => None,
+        }
+    }
 }
 
 impl Timeline {
@@ -152,6 +170,22 @@ impl Timeline {
     /// Where the frame times came from.
     pub fn source(&self) -> &FrameSource {
         &self.source
+    }
+
+    /// Each kept frame's animation error, when the source has display timing (else all
+    /// `None`): see [`crate::timing::pacing::animation_error`]. The game time a frame showed
+    /// is `(ticks + render_alpha) × budget`.
+    pub fn animation_errors(&self) -> Vec<Option<f64>> {
+        let mut shown = Vec::with_capacity(self.frames.len());
+        let mut display = Vec::with_capacity(self.frames.len());
+        for f in &self.frames {
+            let Some(d) = self.source.display_ms(f.frame) else {
+                return vec![None; self.frames.len()];
+            };
+            shown.push((f.stats.ticks as f64 + f.render_alpha) * self.budget_ms);
+            display.push(d);
+        }
+        animation_error(&shown, &display)
     }
 
     /// Adds a frame: its report, the display refreshes the overlay counted as missed, and the
@@ -269,6 +303,9 @@ pub struct Summary {
     pub stutters: Stutters,
     /// Frames ending in each second of the run, from 0 (the last second may be partial).
     pub frames_per_second: Vec<u32>,
+    /// For a capture with display timing, the animation error's mean and largest size in ms
+    /// (see [`crate::timing::pacing::animation_error`]).
+    pub animation_error: Option<(f64, f64)>,
     /// The longest frames, longest first: frame number, delta, tick after it, and the nearest
     /// tag at or before it.
     pub worst: Vec<(u64, f64, u64, Option<String>)>,
@@ -344,6 +381,7 @@ impl Summary {
             low_01: Low::of_sorted(&longest_first, 0.001),
             stutters: Stutters::of(&in_order, p50_ms),
             frames_per_second: frames_per_second(&in_order),
+            animation_error: error_sizes(&t.animation_errors()),
             worst,
         }
     }
@@ -368,7 +406,7 @@ impl Summary {
                 let against = match source {
                     Refresh::Rolling => match hz {
                         Some(hz) => format!("{hz:.1} Hz at the end (estimated as the frames came)"),
-                        None => "no rate yet (too few frames to estimate one)".to_string(),
+                        None => "the rate estimated as the frames came".to_string(),
                     },
                     other => other.to_string(),
                 };
@@ -433,6 +471,9 @@ impl Summary {
             "refresh": self.refresh.0.to_string(),
             "refresh_hz": self.refresh.1,
             "not_displayed": self.not_displayed,
+            "animation_error_ms": self.animation_error.map(|(mean, max)| {
+                serde_json::json!({"mean": mean, "largest": max})
+            }),
             "worst": self.worst.iter().map(|(frame, ms, tick, tag)| serde_json::json!({
                 "frame": frame, "delta_ms": ms, "ticks": tick, "after_tag": tag
             })).collect::<Vec<_>>(),
@@ -465,6 +506,13 @@ impl Summary {
         let _ = writeln!(s, "missed refreshes {}", self.missed_text());
         if let Some(n) = self.not_displayed {
             let _ = writeln!(s, "presents never displayed (the capture's Dropped) {n}");
+        }
+        if let Some((mean, max)) = self.animation_error {
+            let _ = writeln!(
+                s,
+                "animation error against the capture's display times  mean {mean:.2} ms  \
+                 largest {max:.1} ms"
+            );
         }
         if !self.worst.is_empty() {
             let _ = writeln!(s, "longest frames:");

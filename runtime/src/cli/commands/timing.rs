@@ -55,6 +55,7 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
             let source = FrameSource::Capture {
                 name: capture.describe(),
                 not_displayed: capture.stream().not_displayed,
+                display_ms: capture.stream().display_ms.clone(),
             };
             (ticks, source)
         }
