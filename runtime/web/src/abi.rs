@@ -74,13 +74,24 @@ pub fn parse_boot(text: &str) -> Result<(Vec<(String, String)>, Option<&str>), S
     Ok((args, replay))
 }
 
+/// [`boot`]'s flag for a console without the overlay, as `bt shot` draws (the test hook).
+pub const BOOT_NO_OVERLAY: u32 = 1;
+
 /// Boots the cart `name` from `factory`, with the boot text of [`parse_boot`] (`len` bytes in
-/// the inbox); `now_ms` reads the page's clock for the overlay's cost figures.
-pub fn boot(name: &str, factory: fn() -> Box<dyn Cart>, now_ms: fn() -> f64, len: u32) -> u32 {
+/// the inbox) and `flags` ([`BOOT_NO_OVERLAY`]); `now_ms` reads the page's clock for the
+/// overlay's cost figures.
+pub fn boot(
+    name: &str,
+    factory: fn() -> Box<dyn Cart>,
+    now_ms: fn() -> f64,
+    len: u32,
+    flags: u32,
+) -> u32 {
     bt_runtime::wall_time::set_source(now_ms);
     let text = inbox_text(len);
-    let booted =
-        parse_boot(&text).and_then(|(args, replay)| Page::new(name, factory, args, replay));
+    let overlay = flags & BOOT_NO_OVERLAY == 0;
+    let booted = parse_boot(&text)
+        .and_then(|(args, replay)| Page::new(name, factory, args, replay, overlay));
     match booted {
         Ok(page) => {
             PAGE.with_borrow_mut(|p| *p = Some(page));
