@@ -61,18 +61,20 @@ fn browser() -> Result<PathBuf, String> {
     chromium().ok_or_else(|| "no `chromium` on the PATH".to_string())
 }
 
-/// The folders `bt web CART` wrote, one per cart and test run, built once and shared by the
-/// tests (they run side by side).
+/// The folders `bt web CART` wrote, one per cart, built once per test run and shared by the
+/// tests (they run side by side), in the tests' own folder under the target folder.
 fn site(cart: &str) -> Result<PathBuf, String> {
     static SITES: OnceLock<Mutex<HashMap<String, Result<PathBuf, String>>>> = OnceLock::new();
-    static ROOT: OnceLock<ScratchDir> = OnceLock::new();
-    let root = ROOT.get_or_init(|| ScratchDir::new("web-sites"));
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-sites");
     let sites = SITES.get_or_init(Default::default);
     let mut sites = sites.lock().unwrap_or_else(|e| e.into_inner());
     sites
         .entry(cart.to_string())
         .or_insert_with(|| {
             let dir = root.join(cart);
+            // Last run's page goes: `bt web` writes only into a new or empty folder.
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
             let out = output_within(
                 bt_command().args(["web", cart, "-o"]).arg(&dir),
                 Duration::from_secs(1800),
@@ -318,4 +320,39 @@ fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
     );
     let first = page.iter().zip(&native).position(|(a, b)| a != b);
     assert_eq!(first, None, "the page's samples are bt wav's");
+}
+
+#[test]
+fn bt_web_refuses_a_folder_with_something_in_it_and_leaves_it_alone() {
+    let dir = ScratchDir::new("web-full");
+    std::fs::write(dir.join("keep.txt"), "mine").unwrap();
+    let out = bt(&["web", "snake", "-o", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not empty"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("keep.txt")).unwrap(),
+        "mine"
+    );
+    assert_eq!(support::names(dir.path()), ["keep.txt"]);
+}
+
+#[test]
+fn bt_web_names_an_unknown_cart_and_writes_nothing() {
+    let dir = ScratchDir::new("web-unknown");
+    let site = dir.join("site");
+    let out = bt(&["web", "snak", "-o", site.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("did you mean 'snake'"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!site.exists());
+    assert_eq!(
+        support::names(dir.path()),
+        Vec::<String>::new(),
+        "no staging folder left"
+    );
+    let out = bt(&["web", "snake", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }

@@ -51,12 +51,21 @@ pub fn inbox(len: u32) -> u32 {
     })
 }
 
+/// What the page boots with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Boot<'a> {
+    /// Cart arguments, `(name, value)`.
+    pub args: Vec<(String, String)>,
+    /// A replay file's text, to play first.
+    pub replay: Option<&'a str>,
+}
+
 /// The boot text, parsed: cart arguments (`name=value`, a line each), then, after a line
 /// [`REPLAY_SEPARATOR`], a replay file to play.
 ///
 /// # Errors
 /// A line that is not `name=value`, quoted in the message.
-pub fn parse_boot(text: &str) -> Result<(Vec<(String, String)>, Option<&str>), String> {
+pub fn parse_boot(text: &str) -> Result<Boot<'_>, String> {
     let (head, replay) = match text.split_once(&format!("{REPLAY_SEPARATOR}\n")) {
         Some((head, replay)) => (head, Some(replay)),
         None => (text, None),
@@ -71,7 +80,7 @@ pub fn parse_boot(text: &str) -> Result<(Vec<(String, String)>, Option<&str>), S
         })?;
         args.push((name.trim().to_string(), value.trim().to_string()));
     }
-    Ok((args, replay))
+    Ok(Boot { args, replay })
 }
 
 /// [`boot`]'s flag for a console without the overlay, as `bt shot` draws (the test hook).
@@ -91,7 +100,7 @@ pub fn boot(
     let text = inbox_text(len);
     let overlay = flags & BOOT_NO_OVERLAY == 0;
     let booted = parse_boot(&text)
-        .and_then(|(args, replay)| Page::new(name, factory, args, replay, overlay));
+        .and_then(|boot| Page::new(name, factory, boot.args, boot.replay, overlay));
     match booted {
         Ok(page) => {
             PAGE.with_borrow_mut(|p| *p = Some(page));

@@ -7,7 +7,7 @@ use bt_runtime::export::png::to_rgba;
 use bt_runtime::replay::Replay;
 use bt_runtime::{Engine, EngineOptions, Origin};
 use bt_test_support::CountingAlloc;
-use bt_web::abi::parse_boot;
+use bt_web::abi::{parse_boot, Boot};
 use bt_web::page::frame_flags;
 use bt_web::{Page, PageAction};
 
@@ -188,7 +188,7 @@ fn steady_frames_do_not_allocate() {
 
 #[test]
 fn boot_text_is_cart_arguments_then_maybe_a_replay() {
-    let (args, replay) = parse_boot("sprites=5000\nspeed = 2\n").unwrap();
+    let Boot { args, replay } = parse_boot("sprites=5000\nspeed = 2\n").unwrap();
     assert_eq!(
         args,
         vec![
@@ -197,7 +197,7 @@ fn boot_text_is_cart_arguments_then_maybe_a_replay() {
         ]
     );
     assert_eq!(replay, None);
-    let (args, replay) = parse_boot("--replay--\n{\"a\": 1}").unwrap();
+    let Boot { args, replay } = parse_boot("--replay--\n{\"a\": 1}").unwrap();
     assert!(args.is_empty());
     assert_eq!(replay, Some("{\"a\": 1}"));
     let err = parse_boot("oops\n").unwrap_err();
