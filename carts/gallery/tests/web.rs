@@ -61,18 +61,20 @@ fn browser() -> Result<PathBuf, String> {
     chromium().ok_or_else(|| "no `chromium` on the PATH".to_string())
 }
 
-/// The folders `bt web CART` wrote, one per cart and test run, built once and shared by the
-/// tests (they run side by side).
+/// The folders `bt web CART` wrote, one per cart, built once per test run and shared by the
+/// tests (they run side by side), in the tests' own folder under the target folder.
 fn site(cart: &str) -> Result<PathBuf, String> {
     static SITES: OnceLock<Mutex<HashMap<String, Result<PathBuf, String>>>> = OnceLock::new();
-    static ROOT: OnceLock<ScratchDir> = OnceLock::new();
-    let root = ROOT.get_or_init(|| ScratchDir::new("web-sites"));
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-sites");
     let sites = SITES.get_or_init(Default::default);
     let mut sites = sites.lock().unwrap_or_else(|e| e.into_inner());
     sites
         .entry(cart.to_string())
         .or_insert_with(|| {
             let dir = root.join(cart);
+            // Last run's page goes: `bt web` writes only into a new or empty folder.
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
             let out = output_within(
                 bt_command().args(["web", cart, "-o"]).arg(&dir),
                 Duration::from_secs(1800),
@@ -109,6 +111,7 @@ fn ready(cart: &str) -> Option<(PathBuf, PathBuf)> {
 fn drive(chromium: &Path, site: &Path, plan: Value) -> Vec<Value> {
     let scratch = ScratchDir::new("web-plan");
     let plan_file = scratch.join("plan.json");
+    let results = scratch.join("results.json");
     std::fs::write(&plan_file, plan.to_string()).unwrap();
     let driver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web/drive.mjs");
     let out = output_within(
@@ -116,11 +119,12 @@ fn drive(chromium: &Path, site: &Path, plan: Value) -> Vec<Value> {
             .arg(driver)
             .arg(chromium)
             .arg(site)
-            .arg(&plan_file),
+            .arg(&plan_file)
+            .arg(&results),
         Duration::from_secs(180),
     );
     assert!(out.status.success(), "drive.mjs: {}", stderr(&out));
-    serde_json::from_slice(&out.stdout).expect("drive.mjs prints JSON")
+    serde_json::from_slice(&std::fs::read(&results).unwrap()).expect("drive.mjs writes JSON")
 }
 
 /// The RGBA pixels and size of a PNG.
@@ -161,14 +165,9 @@ fn native_shot(cart: &str, at: &str, extra: &[&str]) -> (u32, u32, Vec<u8>) {
     png_rgba(&std::fs::read(&png).unwrap())
 }
 
-/// The page's canvas pixels as bytes.
-fn pixels(value: &Value) -> Vec<u8> {
-    value
-        .as_array()
-        .expect("an array of bytes")
-        .iter()
-        .map(|v| v.as_u64().unwrap() as u8)
-        .collect()
+/// Bytes a `bytes` step returned.
+fn bytes(value: &Value) -> Vec<u8> {
+    base64(value.as_str().expect("base64 text"))
 }
 
 /// Where two equally long pictures first differ, as (x, y).
@@ -195,11 +194,11 @@ fn the_page_at_a_time_draws_the_frame_bt_shot_draws_canvas_and_screenshot() {
             json!([
                 {"viewport": [w, h]},
                 {"open": format!("index.html?at={at}")},
-                {"eval": "window.bt.pixels()"},
+                {"bytes": "window.bt.pixels()", "as": "u8"},
                 {"screenshot": true},
             ]),
         );
-        let canvas = pixels(&results[2]);
+        let canvas = bytes(&results[2]);
         assert_eq!(canvas.len(), native.len(), "{cart}: the canvas is {w}x{h}");
         assert_eq!(
             first_difference(&canvas, &native, w),
@@ -268,11 +267,11 @@ fn keys_move_the_snake_and_the_replay_the_page_records_verifies_natively() {
         json!([
             {"viewport": [w, h]},
             {"open": format!("index.html?replay=page.btr&at={at}")},
-            {"eval": "window.bt.pixels()"},
+            {"bytes": "window.bt.pixels()", "as": "u8"},
         ]),
     );
     assert_eq!(
-        first_difference(&pixels(&results[2]), &native, w),
+        first_difference(&bytes(&results[2]), &native, w),
         None,
         "a replay played in the page draws what it draws natively"
     );
@@ -307,14 +306,12 @@ fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
         &site,
         json!([
             {"open": "index.html?wav=1"},
-            {"eval": "window.bt.wav()"},
+            {"bytes": "window.bt.wav()", "as": "i16"},
         ]),
     );
-    let page: Vec<i16> = results[1]
-        .as_array()
-        .expect("samples")
-        .iter()
-        .map(|v| v.as_i64().unwrap() as i16)
+    let page: Vec<i16> = bytes(&results[1])
+        .chunks_exact(2)
+        .map(|b| i16::from_le_bytes([b[0], b[1]]))
         .collect();
     assert_eq!(page.len(), native.len(), "one second at the console's rate");
     assert!(
@@ -323,4 +320,39 @@ fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
     );
     let first = page.iter().zip(&native).position(|(a, b)| a != b);
     assert_eq!(first, None, "the page's samples are bt wav's");
+}
+
+#[test]
+fn bt_web_refuses_a_folder_with_something_in_it_and_leaves_it_alone() {
+    let dir = ScratchDir::new("web-full");
+    std::fs::write(dir.join("keep.txt"), "mine").unwrap();
+    let out = bt(&["web", "snake", "-o", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not empty"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("keep.txt")).unwrap(),
+        "mine"
+    );
+    assert_eq!(support::names(dir.path()), ["keep.txt"]);
+}
+
+#[test]
+fn bt_web_names_an_unknown_cart_and_writes_nothing() {
+    let dir = ScratchDir::new("web-unknown");
+    let site = dir.join("site");
+    let out = bt(&["web", "snak", "-o", site.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("did you mean 'snake'"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!site.exists());
+    assert_eq!(
+        support::names(dir.path()),
+        Vec::<String>::new(),
+        "no staging folder left"
+    );
+    let out = bt(&["web", "snake", "-o", "-"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }

@@ -51,12 +51,21 @@ pub fn inbox(len: u32) -> u32 {
     })
 }
 
+/// What the page boots with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Boot<'a> {
+    /// Cart arguments, `(name, value)`.
+    pub args: Vec<(String, String)>,
+    /// A replay file's text, to play first.
+    pub replay: Option<&'a str>,
+}
+
 /// The boot text, parsed: cart arguments (`name=value`, a line each), then, after a line
 /// [`REPLAY_SEPARATOR`], a replay file to play.
 ///
 /// # Errors
 /// A line that is not `name=value`, quoted in the message.
-pub fn parse_boot(text: &str) -> Result<(Vec<(String, String)>, Option<&str>), String> {
+pub fn parse_boot(text: &str) -> Result<Boot<'_>, String> {
     let (head, replay) = match text.split_once(&format!("{REPLAY_SEPARATOR}\n")) {
         Some((head, replay)) => (head, Some(replay)),
         None => (text, None),
@@ -71,16 +80,27 @@ pub fn parse_boot(text: &str) -> Result<(Vec<(String, String)>, Option<&str>), S
         })?;
         args.push((name.trim().to_string(), value.trim().to_string()));
     }
-    Ok((args, replay))
+    Ok(Boot { args, replay })
 }
 
+/// [`boot`]'s flag for a console without the overlay, as `bt shot` draws (the test hook).
+pub const BOOT_NO_OVERLAY: u32 = 1;
+
 /// Boots the cart `name` from `factory`, with the boot text of [`parse_boot`] (`len` bytes in
-/// the inbox); `now_ms` reads the page's clock for the overlay's cost figures.
-pub fn boot(name: &str, factory: fn() -> Box<dyn Cart>, now_ms: fn() -> f64, len: u32) -> u32 {
+/// the inbox) and `flags` ([`BOOT_NO_OVERLAY`]); `now_ms` reads the page's clock for the
+/// overlay's cost figures.
+pub fn boot(
+    name: &str,
+    factory: fn() -> Box<dyn Cart>,
+    now_ms: fn() -> f64,
+    len: u32,
+    flags: u32,
+) -> u32 {
     bt_runtime::wall_time::set_source(now_ms);
     let text = inbox_text(len);
-    let booted =
-        parse_boot(&text).and_then(|(args, replay)| Page::new(name, factory, args, replay));
+    let overlay = flags & BOOT_NO_OVERLAY == 0;
+    let booted = parse_boot(&text)
+        .and_then(|boot| Page::new(name, factory, boot.args, boot.replay, overlay));
     match booted {
         Ok(page) => {
             PAGE.with_borrow_mut(|p| *p = Some(page));

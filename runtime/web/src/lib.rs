@@ -39,8 +39,8 @@ macro_rules! page {
 
         /// Boots the cart; the inbox holds the boot text (see `bt_web::abi::boot`).
         #[no_mangle]
-        pub extern "C" fn bt_boot(len: u32) -> u32 {
-            $crate::abi::boot($name, $cart, bt_now_ms, len)
+        pub extern "C" fn bt_boot(len: u32, flags: u32) -> u32 {
+            $crate::abi::boot($name, $cart, bt_now_ms, len, flags)
         }
         #[no_mangle]
         pub extern "C" fn bt_inbox(len: u32) -> u32 {

@@ -63,7 +63,8 @@ pub struct Page {
 impl Page {
     /// Boots the cart `name` built by `factory`, with cart arguments `args`, recording its
     /// run (so [`REPLAY_KEY`] can save it at any time) and, with `replay`, playing that replay
-    /// file's text first.
+    /// file's text first. With `overlay` false there is no overlay (nor its toggle corner), as
+    /// in `bt shot`: what the page's test hook wants.
     ///
     /// # Errors
     /// A one-line message: the cart's settings or `init` failed, or the replay does not parse
@@ -73,9 +74,11 @@ impl Page {
         factory: fn() -> Box<dyn Cart>,
         args: Vec<(String, String)>,
         replay: Option<&str>,
+        overlay: bool,
     ) -> Result<Page, String> {
         let mut options = EngineOptions {
             args,
+            overlay,
             ..EngineOptions::default()
         };
         if let Some(text) = replay {

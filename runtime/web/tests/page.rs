@@ -7,7 +7,7 @@ use bt_runtime::export::png::to_rgba;
 use bt_runtime::replay::Replay;
 use bt_runtime::{Engine, EngineOptions, Origin};
 use bt_test_support::CountingAlloc;
-use bt_web::abi::parse_boot;
+use bt_web::abi::{parse_boot, Boot};
 use bt_web::page::frame_flags;
 use bt_web::{Page, PageAction};
 
@@ -15,12 +15,16 @@ use bt_web::{Page, PageAction};
 static ALLOC: CountingAlloc = CountingAlloc::new();
 
 fn snake() -> Page {
-    Page::new("snake", bt_cart_snake::cart, Vec::new(), None).expect("snake boots")
+    Page::new("snake", bt_cart_snake::cart, Vec::new(), None, true).expect("snake boots")
 }
 
 /// `bt shot --at seconds` of `cart`, as RGBA.
 fn shot(cart: fn() -> Box<dyn bt::Cart>, seconds: f64) -> Vec<u8> {
-    let mut engine = Engine::new(Box::new(cart), EngineOptions::default()).unwrap();
+    let options = EngineOptions {
+        overlay: false,
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::new(Box::new(cart), options).unwrap();
     engine.render_at(seconds, Origin::Start).unwrap();
     to_rgba(engine.framebuffer(), engine.palette(), 1).unwrap()
 }
@@ -37,7 +41,7 @@ fn frames(page: &mut Page, from: f64, n: u32) -> f64 {
 
 #[test]
 fn the_page_at_a_time_holds_the_picture_bt_shot_saves() {
-    let mut page = snake();
+    let mut page = Page::new("snake", bt_cart_snake::cart, Vec::new(), None, false).unwrap();
     frames(&mut page, 0.0, 30);
     page.render_at(2.5).unwrap();
     assert!(page.rgba() == shot(bt_cart_snake::cart, 2.5).as_slice());
@@ -80,7 +84,14 @@ fn the_replay_key_hands_over_a_recording_that_plays_back_the_same_run() {
     let at = updates as f64 / 60.0;
     page.render_at(at).unwrap();
     let no_keys = page.rgba().to_vec();
-    let mut replayed = Page::new("snake", bt_cart_snake::cart, Vec::new(), Some(&replay)).unwrap();
+    let mut replayed = Page::new(
+        "snake",
+        bt_cart_snake::cart,
+        Vec::new(),
+        Some(&replay),
+        true,
+    )
+    .unwrap();
     replayed.render_at(at).unwrap();
     assert!(
         replayed.rgba() != no_keys.as_slice(),
@@ -106,15 +117,29 @@ fn a_replay_for_another_cart_is_refused_in_one_line() {
     frames(&mut page, 0.0, 5);
     page.replay_text();
     let replay = String::from_utf8(page.out().to_vec()).unwrap();
-    let err = Page::new("hello", bt_cart_snake::cart, Vec::new(), Some(&replay)).unwrap_err();
+    let err = Page::new(
+        "hello",
+        bt_cart_snake::cart,
+        Vec::new(),
+        Some(&replay),
+        true,
+    )
+    .unwrap_err();
     assert!(err.contains("snake") && !err.contains('\n'), "{err}");
-    let err = Page::new("snake", bt_cart_snake::cart, Vec::new(), Some("{not json")).unwrap_err();
+    let err = Page::new(
+        "snake",
+        bt_cart_snake::cart,
+        Vec::new(),
+        Some("{not json"),
+        true,
+    )
+    .unwrap_err();
     assert!(err.contains("the replay"), "{err}");
 }
 
 #[test]
 fn each_frame_hands_over_the_samples_its_updates_made_and_none_while_paused() {
-    let mut page = Page::new("jukebox", bt_cart_jukebox::cart, Vec::new(), None).unwrap();
+    let mut page = Page::new("jukebox", bt_cart_jukebox::cart, Vec::new(), None, true).unwrap();
     let mut total = 0;
     let mut now = 0.0;
     for _ in 0..61 {
@@ -136,7 +161,7 @@ fn each_frame_hands_over_the_samples_its_updates_made_and_none_while_paused() {
 
 #[test]
 fn the_pages_wav_is_bt_wavs() {
-    let mut page = Page::new("jukebox", bt_cart_jukebox::cart, Vec::new(), None).unwrap();
+    let mut page = Page::new("jukebox", bt_cart_jukebox::cart, Vec::new(), None, true).unwrap();
     page.wav(1.0).unwrap();
     let mut engine =
         Engine::new(Box::new(bt_cart_jukebox::cart), EngineOptions::default()).unwrap();
@@ -163,7 +188,7 @@ fn steady_frames_do_not_allocate() {
 
 #[test]
 fn boot_text_is_cart_arguments_then_maybe_a_replay() {
-    let (args, replay) = parse_boot("sprites=5000\nspeed = 2\n").unwrap();
+    let Boot { args, replay } = parse_boot("sprites=5000\nspeed = 2\n").unwrap();
     assert_eq!(
         args,
         vec![
@@ -172,7 +197,7 @@ fn boot_text_is_cart_arguments_then_maybe_a_replay() {
         ]
     );
     assert_eq!(replay, None);
-    let (args, replay) = parse_boot("--replay--\n{\"a\": 1}").unwrap();
+    let Boot { args, replay } = parse_boot("--replay--\n{\"a\": 1}").unwrap();
     assert!(args.is_empty());
     assert_eq!(replay, Some("{\"a\": 1}"));
     let err = parse_boot("oops\n").unwrap_err();

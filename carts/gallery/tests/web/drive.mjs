@@ -3,23 +3,25 @@
 // DevTools protocol over a pipe (--remote-debugging-pipe: JSON messages ending in NUL on file
 // descriptors 3 and 4), so it needs Node and Chromium and nothing from a package registry.
 //
-//   node drive.mjs CHROMIUM SITE PLAN.json
+//   node drive.mjs CHROMIUM SITE PLAN.json RESULTS.json
 //
-// PLAN is a list of steps; the result of each step goes, as one JSON array, to stdout:
+// PLAN is a list of steps; the result of each step goes, as one JSON array, to RESULTS:
 //   {"viewport": [w, h]}                 the page's size in CSS pixels, at 1 device pixel each
 //   {"open": "index.html?at=3.2"}        load it and wait until `window.bt.ready` (or an error)
 //   {"eval": "expression"}               its value (promises awaited)
+//   {"bytes": "expression", "as": "u8"}  an array of numbers it gives, as bytes ("u8") or
+//                                        16-bit little-endian samples ("i16"), base64
 //   {"screenshot": true}                 a PNG of the viewport, base64
 //   {"key": "ArrowDown", "down": true}   a real key event, as the keyboard sends it
 //   {"wait_ms": 500}                     time passing in the page
 //   {"wait_for": "expression"}           until it is true (at most 20 s)
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { join, extname, normalize } from "node:path";
 import { tmpdir } from "node:os";
 
-const [chromium, site, planFile] = process.argv.slice(2);
+const [chromium, site, planFile, resultsFile] = process.argv.slice(2);
 const plan = JSON.parse(readFileSync(planFile, "utf8"));
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
   ".btr": "application/json" };
@@ -75,16 +77,23 @@ function send(method, params = {}, sessionId = undefined) {
 }
 
 const deadline = setTimeout(() => finish(new Error("the browser took more than 120 s")), 120000);
-function finish(error, results) {
+async function finish(error, results) {
   clearTimeout(deadline);
+  // The profile folder goes once the browser has stopped writing into it.
+  const gone = new Promise((ok) => browser.once("exit", ok));
   browser.kill("SIGKILL");
+  await Promise.race([gone, new Promise((ok) => setTimeout(ok, 5000))]);
   server.close();
-  rmSync(profile, { recursive: true, force: true });
+  try {
+    rmSync(profile, { recursive: true, force: true });
+  } catch {
+    // A folder left in the temp folder is no failure of the page.
+  }
   if (error) {
     process.stderr.write(`drive.mjs: ${error.message}\n${chromeErr.slice(-2000)}\n`);
     process.exit(1);
   }
-  process.stdout.write(JSON.stringify(results));
+  writeFileSync(resultsFile, JSON.stringify(results));
   process.exit(0);
 }
 
@@ -126,6 +135,16 @@ async function run() {
       results.push({ ms: Date.now() - started });
     } else if (step.eval) {
       results.push(await evaluate(step.eval));
+    } else if (step.bytes) {
+      const typed = step.as === "i16" ? "Int16Array" : "Uint8Array";
+      results.push(await evaluate(`(async () => {
+        const bytes = new Uint8Array(${typed}.from(await (${step.bytes})).buffer);
+        let text = "";
+        for (let i = 0; i < bytes.length; i += 8192) {
+          text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+        }
+        return btoa(text);
+      })()`));
     } else if (step.screenshot) {
       const { data } = await page("Page.captureScreenshot", { format: "png" });
       results.push(data);
