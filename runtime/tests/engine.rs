@@ -44,8 +44,6 @@ fn bundled(name: &str) -> Engine {
         overlay: false,
         // Enough bunnies to overlap and bounce, few enough to replay quickly.
         args: vec![("sprites".into(), "100".into())],
-        // The platformer reads its levels from its folder.
-        assets: cart.assets.map(std::path::PathBuf::from),
         ..EngineOptions::default()
     };
     Engine::new(Box::new(cart.build), options).expect("cart boots")
