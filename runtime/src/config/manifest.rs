@@ -460,12 +460,27 @@ impl Source<'_> {
         hint: &str,
     ) -> Result<T, ManifestError> {
         toml::from_str(self.text).map_err(|e| {
-            self.error(
-                e.span().map(|s| s.start),
-                None,
-                explain(e.message(), tables, hint),
-            )
+            let at = e.span().map(|s| s.start);
+            let problem = match at {
+                Some(at) if e.message().contains("too large to fit") => self.too_large(at),
+                _ => explain(e.message(), tables, hint),
+            };
+            self.error(at, None, problem)
         })
+    }
+
+    /// The problem of a number past what a TOML integer holds, naming the key of its line.
+    fn too_large(&self, at: usize) -> String {
+        let start = self.text[..at.min(self.text.len())]
+            .rfind('\n')
+            .map_or(0, |n| n + 1);
+        let line = self.text[start..].lines().next().unwrap_or_default();
+        let key = line.split('=').next().unwrap_or_default().trim();
+        format!(
+            "{}: a whole number past the largest a TOML file holds ({})",
+            excerpt(key),
+            i64::MAX
+        )
     }
 
     /// Checks one optional value with `check`, which returns the problem text when it is bad.
@@ -636,7 +651,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
         m.cart.description = src.field(c.description, "cart.description", one_line(0, 256))?;
         m.settings.title.clone_from(&m.cart.title);
         m.settings.target_fps = src.field(c.target_fps, "cart.target_fps", fps)?;
-        m.settings.seed = src.field(c.seed, "cart.seed", whole(0, u64::MAX))?;
+        // TOML integers are 64-bit signed: no larger seed can be written in the file.
+        m.settings.seed = src.field(c.seed, "cart.seed", whole(0, i64::MAX as u64))?;
         m.assets = src.field(c.assets, "cart.assets", folder(base))?;
     }
     if let Some(d) = raw.display {
