@@ -13,6 +13,9 @@
 //! | `bt wav --seconds 3600 --rate 192000` | samples streamed to the file: memory the same for any length | [`a_long_wav_is_streamed_in_constant_memory`] |
 //! | a replay with `pointer_wheel` 1e30 or an axis past 1 | refused when it loads; `paint` counts wheel lines at once | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `paint`'s `any_wheel_value_resizes_the_brush_at_once` |
 //! | a `/dev/zero` replay, a replay past 10 M updates, `seed` past TOML's integers, `--every NaN` | each message names the file or field and what is wrong | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `numbers_are_range_checked` (manifest), `bad_ranges_are_refused_naming_the_flag_and_value_before_any_work` (frames) |
+//! | `bt new fn` (`self`, `std`, `bt`, `build`...) | refused with the reason | `names_no_crate_can_have_are_refused_with_the_reason` (`cli::new`) |
+//! | `bt new NAME` over a `.NAME.bt-new-PID` folder someone left | that folder kept | `a_staging_folder_someone_left_is_never_removed` (`cli::new`) |
+//! | not done yet: `bt run` with one file named twice, `--record` over its `--input` (6); `bt frames -o` over another user's folder (13); sound-file messages (15); the starter on a 1x1 display (17); window size and `--gif-buffer` past what the platform allows (5, 18) | see the list this table came from | |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
