@@ -15,7 +15,10 @@
 //! | a `/dev/zero` replay, a replay past 10 M updates, `seed` past TOML's integers, `--every NaN` | each message names the file or field and what is wrong | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `numbers_are_range_checked` (manifest), `bad_ranges_are_refused_naming_the_flag_and_value_before_any_work` (frames) |
 //! | `bt new fn` (`self`, `std`, `bt`, `build`...) | refused with the reason | `names_no_crate_can_have_are_refused_with_the_reason` (`cli::new`) |
 //! | `bt new NAME` over a `.NAME.bt-new-PID` folder someone left | that folder kept | `a_staging_folder_someone_left_is_never_removed` (`cli::new`) |
-//! | not done yet: `bt run` with one file named twice, `--record` over its `--input` (6); `bt frames -o` over another user's folder (13); sound-file messages (15); the starter on a 1x1 display (17); window size and `--gif-buffer` past what the platform allows (5, 18) | see the list this table came from | |
+//! | the `bt new` starter on a 1 x 1 display, or with no palette line | it runs and shoots | `a_new_cart_builds_shoots_and_passes_its_tests` (new_cart) |
+//! | `bt run` of an 8192-wide display at scale 8 | the scale lowered to a window of at most 8192 a side, said on stderr | `a_window_never_asks_for_more_than_the_platform_takes` (`host::window`) |
+//! | `bt run --gif-buffer` on an 8192x2048 display | the ring sized to 256 MiB, fewer seconds said on stderr | `the_ring_fits_its_memory_budget_at_any_display_size` (`host::gif_recorder`) |
+//! | not done yet: `bt run` with one file named twice, `--record` over its `--input`, `--record` checked up front; `bt frames -o` over another user's empty folder; sound-file messages (long words, control characters, BOM, `C+4`); a panic's location in the cart's code (`#[track_caller]`) | see the list this table came from | |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
