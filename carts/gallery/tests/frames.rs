@@ -73,6 +73,10 @@ fn bad_ranges_are_refused_naming_the_flag_and_value_before_any_work() {
             "'--every <SECONDS>': -0.5 is no step forward",
         ),
         (
+            vec!["hello", "--to", "2", "--every", "NaN"],
+            "'--every <SECONDS>': NaN is not in 0..=10000000000",
+        ),
+        (
             vec!["hello", "--to", "1", "--every", "1", "-o", "-"],
             "-o -: bt frames writes a folder of files, not a stream",
         ),

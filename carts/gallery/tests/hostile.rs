@@ -11,6 +11,14 @@
 //! | a sprite sheet or sound file linked to `/dev/zero`, or huge | refused before it is read | [`an_asset_that_is_a_device_or_huge_is_refused_unread`] |
 //! | `bt verify --seconds` very long | memory the same whatever the length; a cap, named | [`verify_memory_does_not_grow_with_its_length`], [`verify_past_its_cap_is_refused_naming_seconds`] |
 //! | `bt wav --seconds 3600 --rate 192000` | samples streamed to the file: memory the same for any length | [`a_long_wav_is_streamed_in_constant_memory`] |
+//! | a replay with `pointer_wheel` 1e30 or an axis past 1 | refused when it loads; `paint` counts wheel lines at once | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `paint`'s `any_wheel_value_resizes_the_brush_at_once` |
+//! | a `/dev/zero` replay, a replay past 10 M updates, `seed` past TOML's integers, `--every NaN` | each message names the file or field and what is wrong | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `numbers_are_range_checked` (manifest), `bad_ranges_are_refused_naming_the_flag_and_value_before_any_work` (frames) |
+//! | `bt new fn` (`self`, `std`, `bt`, `build`...) | refused with the reason | `names_no_crate_can_have_are_refused_with_the_reason` (`cli::new`) |
+//! | `bt new NAME` over a `.NAME.bt-new-PID` folder someone left | that folder kept | `a_staging_folder_someone_left_is_never_removed` (`cli::new`) |
+//! | the `bt new` starter on a 1 x 1 display, or with no palette line | it runs and shoots | `a_new_cart_builds_shoots_and_passes_its_tests` (new_cart) |
+//! | `bt run` of an 8192-wide display at scale 8 | the scale lowered to a window of at most 8192 a side, said on stderr | `a_window_never_asks_for_more_than_the_platform_takes` (`host::window`) |
+//! | `bt run --gif-buffer` on an 8192x2048 display | the ring sized to 256 MiB, fewer seconds said on stderr | `the_ring_fits_its_memory_budget_at_any_display_size` (`host::gif_recorder`) |
+//! | not done yet: `bt run` with one file named twice, `--record` over its `--input`, `--record` checked up front; `bt frames -o` over another user's empty folder; sound-file messages (long words, control characters, BOM, `C+4`); a panic's location in the cart's code (`#[track_caller]`) | see the list this table came from | |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
@@ -539,4 +547,78 @@ fn a_long_wav_is_streamed_in_constant_memory() {
     // 4 GB for an hour. Streamed, the length does not matter.
     let kib = peak_rss_kib_of("a_long_wav_is_streamed_in_constant_memory");
     assert!(kib < BASELINE_KIB, "{kib} KiB");
+}
+
+#[test]
+fn absurd_replay_values_and_misleading_messages_are_refused_by_name() {
+    let dir = ScratchDir::new("hostile-values");
+    let png = dir.join("x.png");
+    let mut rec = bt_runtime::replay::Recorder::new();
+    let mut tick = bt::host::TickInput::default();
+    tick.pointer_wheel = (0.0, 1e30);
+    rec.record(&tick);
+    let info = bt_runtime::replay::ReplayInfo {
+        cart: "paint".to_string(),
+        cart_version: None,
+        seed: 0,
+        target_fps: 60.0,
+        width: 160,
+        height: 120,
+        args: Vec::new(),
+        hash_every: 60,
+    };
+    let wheel = dir.join("wheel.btr");
+    Replay::new(info.clone(), rec, Vec::new())
+        .save(&wheel)
+        .unwrap();
+    let o = bt(&[
+        "shot",
+        "paint",
+        "--at",
+        "1",
+        "-o",
+        png.to_str().unwrap(),
+        "--input",
+        wheel.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("wheel.btr: corrupted replay: inputs[0]: pointer_wheel 1e30"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = bt(&[
+        "shot",
+        "hello",
+        "--at",
+        "1",
+        "-o",
+        png.to_str().unwrap(),
+        "--input",
+        "/dev/zero",
+    ]);
+    assert!(
+        stderr(&o).contains("/dev/zero: a character device, not a regular file"),
+        "{}",
+        stderr(&o)
+    );
+
+    let mut long = bt_runtime::replay::Recorder::new();
+    for _ in 0..20_000_000u32 / 10_000_000 {
+        long.record(&bt::host::TickInput::default());
+    }
+    let text = Replay::new(info, long, Vec::new())
+        .to_json()
+        .replace("\"ticks\":2,", "\"ticks\":20000000,")
+        .replace("{\"n\":2}", "{\"n\":20000000}");
+    let path = dir.join("long.btr");
+    std::fs::write(&path, text).unwrap();
+    let o = bt(&["replay", "paint", path.to_str().unwrap(), "--verify"]);
+    assert!(
+        stderr(&o)
+            .contains("long.btr: a replay of 20000000 updates; --verify replays at most 10000000"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -87,6 +87,19 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
         String::from_utf8_lossy(&other.stderr)
     );
 
+    // Any display size the manifest accepts, and any palette: a 1 x 1 display on the default
+    // palette runs and shoots.
+    let manifest = std::fs::read_to_string(dir.join("cart.toml")).unwrap();
+    let tiny = manifest
+        .replace("width = 240", "width = 1")
+        .replace("height = 160", "height = 1")
+        .replace("palette = \"pico8\"\n", "");
+    std::fs::write(dir.join("cart.toml"), tiny).unwrap();
+    run_cart(&dir, &["shot", "--at", "2", "-o", "tiny.png"]);
+    let picture = image::open(dir.join("tiny.png")).unwrap();
+    assert_eq!((picture.width(), picture.height()), (1, 1));
+    std::fs::write(dir.join("cart.toml"), manifest).unwrap();
+
     // A game to send: one file, which still plays once the cart's folder is gone.
     let game = parent.join("my-game-to-send");
     let said = run_cart(&dir, &["export", "-o", game.to_str().unwrap()]);

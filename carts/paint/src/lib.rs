@@ -102,14 +102,16 @@ impl Cart for Paint {
         let pos = ctx.pointer_pos();
         self.pointer = pos;
         self.wheel += ctx.pointer_wheel().1;
-        while self.wheel >= 1.0 {
-            self.wheel -= 1.0;
-            self.brush = (self.brush - 2).max(1);
+        if !self.wheel.is_finite() {
+            self.wheel = 0.0;
         }
-        while self.wheel <= -1.0 {
-            self.wheel += 1.0;
-            self.brush = (self.brush + 2).min(MAX_BRUSH);
-        }
+        // Each whole line turned down shrinks the brush a size, up grows it; the part of a line
+        // left over waits for more. Counted at once, not line by line: a wheel value however
+        // large costs the same.
+        let lines = self.wheel.trunc();
+        self.wheel -= lines;
+        let steps = lines.clamp(-(MAX_BRUSH as f32), MAX_BRUSH as f32) as i32;
+        self.brush = (self.brush - 2 * steps).clamp(1, MAX_BRUSH);
         if ctx.is_key_pressed(Key::BracketLeft) {
             self.brush = (self.brush - 2).max(1);
         }
@@ -199,6 +201,7 @@ impl Cart for Paint {
 mod tests {
     use super::*;
     use bt::host::Console;
+    use bt::host::{Console as WheelConsole, TickInput as WheelTick};
 
     fn step(p: &mut Paint, con: &mut Console, tick: u64) {
         p.update(&mut con.update_context(tick));
@@ -235,5 +238,25 @@ mod tests {
         con.input_mut().set_buttons(0, BTN_POINTER_A, true);
         step(&mut p, &mut con, 0);
         assert_eq!(p.colour, 12);
+    }
+
+    #[test]
+    fn any_wheel_value_resizes_the_brush_at_once() {
+        let mut cart = Paint::default();
+        let settings = cart.configure();
+        let mut console = WheelConsole::new(&settings, 0);
+        cart.init(&mut console.init_context()).unwrap();
+        let mut tick = WheelTick::default();
+        for (wheel, brush) in [
+            (-1.0, 5),
+            (-1e30, MAX_BRUSH),
+            (1e30, 1),
+            (f32::MAX, 1),
+            (-2.5, 5),
+        ] {
+            tick.pointer_wheel = (0.0, wheel);
+            cart.update(&mut console.update_context_replayed(0, &tick));
+            assert_eq!(cart.brush, brush, "after a wheel of {wheel}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 //! A replay file: any bytes are read into a replay or refused with an error, never a panic; a
 //! replay that reads is checked against a cart's name and rate, and its every recorded tick can
-//! be walked.
+//! be walked, and written out it reads back the same.
 #![no_main]
 
 use std::path::Path;
@@ -22,4 +22,8 @@ fuzz_target!(|data: &[u8]| {
     let ticks = replay.ticks();
     let walked = replay.recording().iter().take(100_000).count() as u64;
     assert_eq!(walked, ticks.min(100_000), "runs and tick count disagree");
+    // The compact storage of the runs gives back what was read: written out and read again,
+    // it is the same replay.
+    let again = Replay::from_json(&replay.to_json(), path).expect("a written replay reads");
+    assert_eq!(again, replay, "a replay changed on its way through its file");
 });

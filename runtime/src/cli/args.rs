@@ -735,14 +735,17 @@ fn wav_seconds(s: &str) -> Result<f64, String> {
 
 /// Seconds above 0, up to [`MAX_AT_SECONDS`]: a step between frames.
 fn positive_seconds(s: &str) -> Result<f64, String> {
-    let value = float_in(s, f64::NEG_INFINITY, MAX_AT_SECONDS)?;
-    if value <= 0.0 {
-        return Err(format!(
-            "{} is no step forward; give seconds above 0",
-            number(value)
-        ));
+    let backwards =
+        |value: f64| format!("{} is no step forward; give seconds above 0", number(value));
+    match float_in(s, 0.0, MAX_AT_SECONDS) {
+        Ok(value) if value > 0.0 => Ok(value),
+        Ok(value) => Err(backwards(value)),
+        // Below 0 is a step back; NaN and past the top are out of range, and said so.
+        Err(e) => match s.trim().parse::<f64>() {
+            Ok(value) if value < 0.0 => Err(backwards(value)),
+            _ => Err(e),
+        },
     }
-    Ok(value)
 }
 
 fn fps_arg(s: &str) -> Result<f64, String> {

@@ -18,6 +18,14 @@ pub enum NewCartError {
          starting with a letter"
     )]
     BadName(String),
+    /// A name of the right characters that no cart crate can have.
+    #[error("'{name}' cannot name a cart: it is {why}")]
+    Reserved {
+        /// The name.
+        name: String,
+        /// Why not.
+        why: &'static str,
+    },
     /// Something is already at the cart's path.
     #[error("{} already exists; bt new never writes over anything (pick another name or --path)", .0.display())]
     Exists(PathBuf),
@@ -66,6 +74,12 @@ fn title_of(name: &str) -> String {
 pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
     if !valid_name(name) {
         return Err(NewCartError::BadName(crate::quote::excerpt(name)));
+    }
+    if let Some(why) = reserved(name) {
+        return Err(NewCartError::Reserved {
+            name: name.to_string(),
+            why,
+        });
     }
     if !parent.is_dir() {
         return Err(NewCartError::NoParent(parent.to_path_buf()));
@@ -131,7 +145,7 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
         .iter()
         .map(|(path, bytes)| (path.as_str(), bytes.clone()))
         .collect();
-    let staging = parent.join(format!(".{name}.bt-new-{}", std::process::id()));
+    let staging = make_staging(&parent, name)?;
     let written = write_all(&staging, &files)
         .and_then(|()| write_all_into(&staging, &mirror_files))
         .and_then(|()| super::new_workspace::make_links(&staging, &root, &mirror.links))
@@ -150,6 +164,144 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
         let _ = std::fs::remove_dir_all(&staging);
     }
     written.map(|()| dir)
+}
+
+/// Makes the hidden folder the files are written into, under a name nothing has: one that
+/// exists already (left by another run, or someone's own) is passed over, never used or
+/// removed, so a failure removes only what this run made.
+fn make_staging(parent: &Path, name: &str) -> Result<PathBuf, NewCartError> {
+    let pid = std::process::id();
+    let mut last = None;
+    for n in 0..100 {
+        let staging = parent.join(format!(".{name}.bt-new-{pid}-{n}"));
+        match std::fs::create_dir(&staging) {
+            Ok(()) => return Ok(staging),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(staging),
+            Err(source) => {
+                return Err(NewCartError::Write {
+                    path: staging,
+                    source,
+                })
+            }
+        }
+    }
+    Err(NewCartError::Write {
+        path: last.unwrap_or_else(|| parent.to_path_buf()),
+        source: std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "a hundred staging folders of that name exist",
+        ),
+    })
+}
+
+/// Names a cart cannot have although they are made of the right characters: Rust's keywords
+/// (the crate's name is a Rust name), the crates every cart links (`std`, `core`, `alloc`,
+/// `proc_macro`, `test`, `bt`, `bt_runtime`), the folders Cargo keeps its output in, and the
+/// names Windows reserves for devices.
+const RESERVED_NAMES: &[&str] = &[
+    "as",
+    "break",
+    "const",
+    "continue",
+    "crate",
+    "else",
+    "enum",
+    "extern",
+    "false",
+    "fn",
+    "for",
+    "if",
+    "impl",
+    "in",
+    "let",
+    "loop",
+    "match",
+    "mod",
+    "move",
+    "mut",
+    "pub",
+    "ref",
+    "return",
+    "self",
+    "static",
+    "struct",
+    "super",
+    "trait",
+    "true",
+    "type",
+    "unsafe",
+    "use",
+    "where",
+    "while",
+    "async",
+    "await",
+    "dyn",
+    "abstract",
+    "become",
+    "box",
+    "do",
+    "final",
+    "macro",
+    "override",
+    "priv",
+    "typeof",
+    "unsized",
+    "virtual",
+    "yield",
+    "try",
+    "gen",
+    "std",
+    "core",
+    "alloc",
+    "proc_macro",
+    "test",
+    "bt",
+    "bt_runtime",
+    "build",
+    "deps",
+    "examples",
+    "incremental",
+    "con",
+    "prn",
+    "aux",
+    "nul",
+    "com1",
+    "com2",
+    "com3",
+    "com4",
+    "com5",
+    "com6",
+    "com7",
+    "com8",
+    "com9",
+    "lpt1",
+    "lpt2",
+    "lpt3",
+    "lpt4",
+    "lpt5",
+    "lpt6",
+    "lpt7",
+    "lpt8",
+    "lpt9",
+];
+
+/// Why `name` cannot name a cart although its characters are right, if it cannot.
+fn reserved(name: &str) -> Option<&'static str> {
+    let as_crate = name.replace('-', "_");
+    RESERVED_NAMES
+        .iter()
+        .find(|r| **r == as_crate)
+        .map(|r| match *r {
+            "std" | "core" | "alloc" | "proc_macro" | "test" | "bt" | "bt_runtime" => {
+                "the name of a crate every cart links"
+            }
+            "build" | "deps" | "examples" | "incremental" => "a folder Cargo keeps its output in",
+            "con" | "prn" | "aux" | "nul" => "a name Windows reserves for a device",
+            r if r.len() == 4 && (r.starts_with("com") || r.starts_with("lpt")) => {
+                "a name Windows reserves for a device"
+            }
+            _ => "a Rust keyword, which no crate can be named",
+        })
 }
 
 fn write_all(staging: &Path, files: &[(&str, Vec<u8>)]) -> Result<(), NewCartError> {
@@ -280,6 +432,52 @@ mod tests {
         assert_eq!((sheet.width(), sheet.height()), (32, 8));
         let leftovers: Vec<_> = std::fs::read_dir(&parent).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "only the cart's folder");
+        std::fs::remove_dir_all(&parent).unwrap();
+    }
+
+    #[test]
+    fn names_no_crate_can_have_are_refused_with_the_reason() {
+        for (name, why) in [
+            ("fn", "a Rust keyword"),
+            ("self", "a Rust keyword"),
+            ("async", "a Rust keyword"),
+            ("dyn", "a Rust keyword"),
+            ("std", "a crate every cart links"),
+            ("bt", "a crate every cart links"),
+            ("bt-runtime", "a crate every cart links"),
+            ("build", "a folder Cargo keeps"),
+            ("con", "Windows reserves"),
+            ("lpt1", "Windows reserves"),
+        ] {
+            let e = new_cart(name, Path::new(".")).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("'{name}' cannot name a cart: it is")),
+                "{e}"
+            );
+            assert!(e.contains(why), "{e}");
+        }
+        assert!(reserved("fnord").is_none() && reserved("builder").is_none());
+    }
+
+    #[test]
+    fn a_staging_folder_someone_left_is_never_removed() {
+        let parent = scratch("staging");
+        let pid = std::process::id();
+        let theirs = [
+            format!(".game.bt-new-{pid}"),
+            format!(".game.bt-new-{pid}-0"),
+        ];
+        for name in &theirs {
+            std::fs::create_dir(parent.join(name)).unwrap();
+            std::fs::write(parent.join(name).join("precious.txt"), "mine").unwrap();
+        }
+        new_cart("game", &parent).unwrap();
+        for name in &theirs {
+            let kept = std::fs::read_to_string(parent.join(name).join("precious.txt"));
+            assert_eq!(kept.unwrap(), "mine", "{name}");
+        }
+        // The cart, and their two folders: no folder of this run's is left.
+        assert_eq!(std::fs::read_dir(&parent).unwrap().count(), 3);
         std::fs::remove_dir_all(&parent).unwrap();
     }
 

@@ -316,7 +316,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
         m.cart.description = src.field(c.description, "cart.description", one_line(0, 256))?;
         m.settings.title.clone_from(&m.cart.title);
         m.settings.target_fps = src.field(c.target_fps, "cart.target_fps", fps)?;
-        m.settings.seed = src.field(c.seed, "cart.seed", whole(0, u64::MAX))?;
+        // TOML integers are 64-bit signed: no larger seed can be written in the file.
+        m.settings.seed = src.field(c.seed, "cart.seed", whole(0, i64::MAX as u64))?;
         m.assets = src.field(c.assets, "cart.assets", folder(base))?;
     }
     if let Some(d) = raw.display {

@@ -104,9 +104,27 @@ struct Ring {
     grid: GridPicker,
 }
 
+/// The most memory the `--gif-buffer` ring takes: 256 MiB. A 320x240 display keeps all
+/// [`BUFFER_SECONDS`] in 40 MB; a display so large that they would take more keeps fewer
+/// seconds (an 8192x2048 one wanted 8.4 GB and could not start).
+pub const GIF_BUFFER_BYTES: u64 = 256 << 20;
+
+/// Slots of the ring for a `width` × `height` display: one per grid point of
+/// [`BUFFER_SECONDS`] and one more, as many as [`GIF_BUFFER_BYTES`] holds (at least two).
+pub fn ring_slots(width: u32, height: u32) -> usize {
+    // A picture's indices and its palette's 256 colours.
+    let picture = u64::from(width) * u64::from(height) + 256 * 3;
+    (GIF_BUFFER_BYTES / picture).clamp(2, BUFFER_POINTS + 1) as usize
+}
+
+/// The seconds the ring of a `width` × `height` display holds (see [`ring_slots`]).
+pub fn ring_seconds(width: u32, height: u32) -> f64 {
+    (ring_slots(width, height) as u64 - 1) as f64 * f64::from(MIN_DELAY_CS) / 100.0
+}
+
 impl Ring {
     fn new(width: u32, height: u32) -> Ring {
-        let slots = (0..=BUFFER_POINTS)
+        let slots = (0..ring_slots(width, height))
             .map(|_| (Picture::with_size(width, height), 0))
             .collect();
         Ring {
@@ -411,6 +429,17 @@ fn save_new(captures: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ring_fits_its_memory_budget_at_any_display_size() {
+        assert_eq!(ring_slots(320, 240), BUFFER_POINTS as usize + 1);
+        assert_eq!(ring_seconds(320, 240), BUFFER_SECONDS as f64);
+        for (w, h) in [(8192, 2048), (4096, 4096), (8192, 1)] {
+            let bytes = ring_slots(w, h) as u64 * (u64::from(w) * u64::from(h) + 768);
+            assert!(bytes <= GIF_BUFFER_BYTES.max(2 * (u64::from(w) * u64::from(h) + 768)));
+        }
+        assert!(ring_seconds(8192, 2048) < 1.0);
+    }
     use bt_test_support::ScratchDir;
     use std::sync::Mutex;
 

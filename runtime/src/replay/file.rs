@@ -449,6 +449,11 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
+/// The most wheel movement in one update a replay may hold, in lines either way: far past what
+/// a wheel or touchpad turns between two updates, and small enough that a cart counting lines
+/// one by one finishes at once.
+const MAX_WHEEL_LINES: f32 = 1000.0;
+
 /// One run of identical ticks; fields at their default are left out.
 #[derive(Serialize, Deserialize, Default, PartialEq)]
 #[serde(deny_unknown_fields, default)]
@@ -581,9 +586,22 @@ impl TickV1 {
         }
         let floats = self.axes.iter().flatten().copied();
         let wheel = [self.pointer_wheel.0, self.pointer_wheel.1];
-        if floats.chain(wheel).any(|v| !v.is_finite()) {
+        if floats.clone().chain(wheel).any(|v| !v.is_finite()) {
             return Err(format!(
                 "inputs[{index}]: a value that is not a finite number"
+            ));
+        }
+        if let Some(v) = wheel.into_iter().find(|v| v.abs() > MAX_WHEEL_LINES) {
+            return Err(format!(
+                "inputs[{index}]: pointer_wheel {} is past the {MAX_WHEEL_LINES} lines an update \
+                 can see",
+                crate::quote::number(f64::from(v))
+            ));
+        }
+        if let Some(v) = floats.into_iter().find(|v| v.abs() > 1.0) {
+            return Err(format!(
+                "inputs[{index}]: an axis reading of {} (readings are from -1 to 1)",
+                crate::quote::number(f64::from(v))
             ));
         }
         let mut tick = TickInput::default();
@@ -761,6 +779,14 @@ mod tests {
             (good.replace("\"ticks\":300", "\"ticks\":301"), "corrupted"),
             (good.replace("\"n\":", "\"m\":"), "corrupted"),
             (good.replace("\"seed\":7", "\"seed\":\"x\""), "corrupted"),
+            (
+                good.replace("{\"n\":10,", "{\"n\":10,\"pointer_wheel\":[0.0,1e30],"),
+                "pointer_wheel 1e30 is past the 1000 lines",
+            ),
+            (
+                good.replace("{\"n\":10,", "{\"n\":10,\"axes\":[[2.0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0]],"),
+                "an axis reading of 2",
+            ),
         ];
         for (text, want) in cases {
             let e = Replay::from_json(&text, p).unwrap_err().to_string();

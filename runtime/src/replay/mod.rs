@@ -20,6 +20,7 @@
 //! ```
 //!
 //! [`Engine`]: crate::Engine
+//! [`TickInput`]: bt::host::TickInput
 
 mod file;
 mod frame_hash;

@@ -70,6 +70,13 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
         .cloned()
         .ok_or_else(|| "no replay".to_string())?;
     let ticks = replay.ticks();
+    if ticks > crate::engine::MAX_SEEK_UPDATES {
+        return Err(format!(
+            "{}: a replay of {ticks} updates; --verify replays at most {} (as one seek does)",
+            path.display(),
+            crate::engine::MAX_SEEK_UPDATES
+        ));
+    }
     let stepped = engine.step(ticks);
     if let Some(m) = replay.first_mismatch(engine.hashes()) {
         return Err(format!(

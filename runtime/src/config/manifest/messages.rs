@@ -136,12 +136,27 @@ impl Source<'_> {
         hint: &str,
     ) -> Result<T, ManifestError> {
         toml::from_str(self.text).map_err(|e| {
-            self.error(
-                e.span().map(|s| s.start),
-                None,
-                explain(e.message(), tables, hint),
-            )
+            let at = e.span().map(|s| s.start);
+            let problem = match at {
+                Some(at) if e.message().contains("too large to fit") => self.too_large(at),
+                _ => explain(e.message(), tables, hint),
+            };
+            self.error(at, None, problem)
         })
+    }
+
+    /// The problem of a number past what a TOML integer holds, naming the key of its line.
+    pub(super) fn too_large(&self, at: usize) -> String {
+        let start = self.text[..at.min(self.text.len())]
+            .rfind('\n')
+            .map_or(0, |n| n + 1);
+        let line = self.text[start..].lines().next().unwrap_or_default();
+        let key = line.split('=').next().unwrap_or_default().trim();
+        format!(
+            "{}: a whole number past the largest a TOML file holds ({})",
+            quoted(key),
+            i64::MAX
+        )
     }
 
     /// Checks one optional value with `check`, which returns the problem text when it is bad.

@@ -128,8 +128,15 @@ fn numbers_are_range_checked() {
     assert_eq!(
         err("[cart]\nseed = -1"),
         "/carts/demo/cart.toml:2:8: cart.seed: must be a whole number from 0 to \
-         18446744073709551615, got -1"
+         9223372036854775807, got -1"
     );
+    // Past what TOML holds: the key is named, and the largest number a file can give.
+    let e = err("[cart]\nseed = 18446744073709551615");
+    assert!(
+        e.contains("cart.toml:2:") && e.contains("\"seed\": a whole number past the largest"),
+        "{e}"
+    );
+    assert!(e.contains("9223372036854775807"), "{e}");
     assert!(err("[cart]\nseed = 1.5").ends_with("got 1.5"));
     for (bad, got) in [
         ("0", "0"),

@@ -149,6 +149,18 @@ pub fn default_scale(width: u32, height: u32, monitor: Option<(u32, u32)>) -> u3
     (bw / width.max(1)).min(bh / height.max(1)).max(1)
 }
 
+/// The widest or tallest window `bt run` opens, in pixels: the largest surface a GPU is sure
+/// to take (wgpu's default limit on a texture's side). Larger, winit failed to convert the
+/// size and `bt run` died.
+pub const MAX_WINDOW_SIDE: u32 = 8192;
+
+/// `scale`, or the largest smaller one (at least 1) at which a `width` × `height` display fits
+/// a window of at most [`MAX_WINDOW_SIDE`] a side.
+pub fn largest_window_scale(width: u32, height: u32, scale: u32) -> u32 {
+    let fits = MAX_WINDOW_SIDE / width.max(height).max(1);
+    scale.min(fits).max(1)
+}
+
 /// What to tell a player who has no Vulkan driver.
 pub fn no_gpu_message(detail: &str) -> String {
     format!(
@@ -212,6 +224,17 @@ pub fn run_cart(
     }
     let settings = host.engine().settings();
     let display = (settings.width, settings.height);
+    let kept = crate::host::gif_recorder::ring_seconds(display.0, display.1);
+    if args.gif_buffer && kept < crate::host::gif_recorder::BUFFER_SECONDS as f64 {
+        eprintln!(
+            "bt: --gif-buffer keeps the last {kept} s, not {} s: a {}x{} display's pictures \
+             fill its {} MiB sooner",
+            crate::host::gif_recorder::BUFFER_SECONDS,
+            display.0,
+            display.1,
+            crate::host::gif_recorder::GIF_BUFFER_BYTES >> 20
+        );
+    }
     let gif = GifCapture::new(
         &args.captures,
         name,
@@ -387,11 +410,18 @@ impl App {
             let millihertz = primary.as_ref().and_then(|m| m.refresh_rate_millihertz());
             self.present_interval = Some(refresh_interval(millihertz));
         }
-        let scale = self
+        let asked = self
             .args
             .scale
             .or(settings.window_scale)
             .unwrap_or_else(|| default_scale(w, h, monitor));
+        let scale = largest_window_scale(w, h, asked);
+        if scale < asked {
+            eprintln!(
+                "bt: a {w}x{h} display at scale {asked} would be a window wider or taller than \
+                 {MAX_WINDOW_SIDE} pixels; opening it at scale {scale}"
+            );
+        }
         let mut attrs = Window::default_attributes()
             .with_title(window_title(&settings.title, &self.name, None))
             .with_inner_size(PhysicalSize::new(w * scale, h * scale))
@@ -790,6 +820,14 @@ impl ApplicationHandler for App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_never_asks_for_more_than_the_platform_takes() {
+        assert_eq!(largest_window_scale(8192, 2048, 8), 1);
+        assert_eq!(largest_window_scale(4096, 4096, 16), 2);
+        assert_eq!(largest_window_scale(1, 8192, 16), 1);
+        assert_eq!(largest_window_scale(320, 240, 4), 4);
+    }
 
     #[test]
     fn default_scale_fits_the_target_window() {
