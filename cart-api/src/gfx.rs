@@ -55,6 +55,7 @@ pub(crate) struct Bounds {
 }
 
 impl Bounds {
+    #[inline]
     pub(crate) fn intersect(self, x0: i64, y0: i64, x1: i64, y1: i64) -> Option<Bounds> {
         let b = Bounds {
             x0: self.x0.max(x0),

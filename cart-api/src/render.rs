@@ -201,6 +201,10 @@ impl Render<'_> {
     /// Draws the part `src` of `sheet` with the drawn picture's top-left corner at (`x`, `y`). See
     /// [`SpriteParams`] for mirroring, turning, scaling and palette offsets; index 0 is
     /// see-through and parts of `src` outside the sheet draw nothing.
+    ///
+    /// Inlined into the cart's own code: a cart may draw tens of thousands of sprites a frame,
+    /// and this is only the camera and the count before the blitter.
+    #[inline]
     pub fn draw_sprite(
         &mut self,
         sheet: &SpriteSheet,

@@ -114,9 +114,15 @@ fn spread(n: usize, size: u32) -> Vec<(i32, i32)> {
 /// destination's, written as fixed-size arrays the compiler turns into vector code.
 #[inline(always)]
 fn masked_row<const N: usize>(dst: &mut [u8; N], src: &[u8; N]) {
-    for (d, &s) in dst.iter_mut().zip(src) {
-        *d = if s == 0 { *d } else { s };
+    // Copied in and out whole, with the select as a mask: with `if s == 0` per byte and the
+    // width fixed, the compiler unrolls the row into one branch per pixel instead.
+    let (s, d) = (*src, *dst);
+    let mut out = [0u8; N];
+    for i in 0..N {
+        let keep = 0u8.wrapping_sub(u8::from(s[i] == 0));
+        out[i] = (d[i] & keep) | (s[i] & !keep);
     }
+    *dst = out;
 }
 
 /// [`masked_row`] over a sprite of `N × N` at `(x, y)`, already known to be on screen.
