@@ -146,7 +146,8 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
         .map(|(path, bytes)| (path.as_str(), bytes.clone()))
         .collect();
     let staging = make_staging(&parent, name)?;
-    let written = write_all(&staging, &files)
+    // The staging folder exists already (made exclusively above): fill it.
+    let written = write_all_into(&staging, &files)
         .and_then(|()| write_all_into(&staging, &mirror_files))
         .and_then(|()| super::new_workspace::make_links(&staging, &root, &mirror.links))
         .and_then(|()| {
@@ -302,14 +303,6 @@ fn reserved(name: &str) -> Option<&'static str> {
             }
             _ => "a Rust keyword, which no crate can be named",
         })
-}
-
-fn write_all(staging: &Path, files: &[(&str, Vec<u8>)]) -> Result<(), NewCartError> {
-    std::fs::create_dir(staging).map_err(|source| NewCartError::Write {
-        path: staging.to_path_buf(),
-        source,
-    })?;
-    write_all_into(staging, files)
 }
 
 /// Writes `files` into the existing folder `staging`.
