@@ -499,10 +499,11 @@ pub fn measure_text(text: &str) -> (i32, i32) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn ink(fb: &Framebuffer) -> Vec<(i32, i32)> {
+    /// Every pixel not of index 0, row by row: what a drawing call inked.
+    pub(crate) fn ink(fb: &Framebuffer) -> Vec<(i32, i32)> {
         let mut out = Vec::new();
         for y in 0..fb.height() as i32 {
             for x in 0..fb.width() as i32 {

@@ -244,18 +244,7 @@ fn cmp_frac(a: (i128, i128), b: (i128, i128)) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ink(fb: &Framebuffer) -> Vec<(i32, i32)> {
-        let mut out = Vec::new();
-        for y in 0..fb.height() as i32 {
-            for x in 0..fb.width() as i32 {
-                if fb.get(x, y) != Some(0) {
-                    out.push((x, y));
-                }
-            }
-        }
-        out
-    }
+    use crate::gfx::tests::ink;
 
     #[test]
     fn filled_triangle_covers_its_outline_and_corner_order_does_not_matter() {
