@@ -48,6 +48,8 @@ pub struct Console {
     pub(crate) draw_calls: u32,
     pub(crate) tags: Vec<Tag>,
     pub(crate) reset_requested: bool,
+    /// The cart asked to quit: no update runs after the one that asked.
+    pub(crate) quit_requested: bool,
     pub(crate) effects: PaletteEffects,
     pub(crate) loader: Loader,
     pub(crate) args: Vec<(String, String)>,
@@ -72,6 +74,7 @@ impl Console {
             draw_calls: 0,
             tags: Vec::new(),
             reset_requested: false,
+            quit_requested: false,
             effects: PaletteEffects::new(settings.target_fps, &settings.palette),
             loader: Loader(None),
             args: Vec::new(),
@@ -159,6 +162,7 @@ impl Console {
         self.fb.pen_reset();
         self.tags.clear();
         self.reset_requested = false;
+        self.quit_requested = false;
         self.effects.reset();
         self.synth.reset(seed);
     }
@@ -215,6 +219,12 @@ impl Console {
     /// overlay's `Draw Calls` figure.
     pub fn draw_calls(&self) -> u32 {
         self.draw_calls
+    }
+
+    /// Whether the cart called [`Update::quit`] since boot (or the last [`Console::reset`]):
+    /// a host runs no update after the one that asked, and ends the run there.
+    pub fn quit_requested(&self) -> bool {
+        self.quit_requested
     }
 
     /// Whether the cart asked for `ticks_reset` since the last call; clears the request.

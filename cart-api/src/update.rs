@@ -101,6 +101,13 @@ impl Update<'_> {
         self.con.reset_requested = true;
     }
 
+    /// Ends the game after this update: `bt run` closes its window and exits with status 0,
+    /// and a headless command (`bt shot`, `bt frames`, `bt wav`, ...) stops at this update
+    /// and says so. No update runs after this one; the frame it leads to is still drawn.
+    pub fn quit(&mut self) {
+        self.con.quit_requested = true;
+    }
+
     /// Places a tag on the overlay's timing chart at the current tick. An empty label becomes
     /// `"Untitled"`.
     pub fn assign_tag(&mut self, label: &str) {

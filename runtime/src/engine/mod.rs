@@ -266,6 +266,15 @@ impl Engine {
         self.paused
     }
 
+    /// The update (counted since `init`, as [`Engine::updates_since_init`]) after which the cart
+    /// quit with `Update::quit`, if it did. The engine then runs no more updates: live play
+    /// pauses on the last frame, and seeks stop there.
+    pub fn quit_at(&self) -> Option<u64> {
+        self.console
+            .quit_requested()
+            .then_some(self.updates_since_init)
+    }
+
     /// The panic that stopped the cart, if it panicked: which call, at which tick, and its
     /// message. The engine is then paused, [`Engine::resume`], [`Engine::step`],
     /// [`Engine::redraw`] and a seek from the current tick are refused, and the cart is not
@@ -389,6 +398,9 @@ impl Engine {
             }
         };
         let update_ms = started.elapsed().as_secs_f64() * 1000.0;
+        if self.console.quit_requested() {
+            self.paused = true;
+        }
         self.forward_tags(true);
         let render_ms = self.render(timing.render_alpha).ok()?;
 

@@ -37,6 +37,10 @@ pub(super) fn updater<'a>(
     tape: &'a mut Tape,
 ) -> impl FnMut(u64) -> TickAction + 'a {
     move |tick| {
+        if console.quit_requested() {
+            // The cart quit: the run ended with the update that asked, and none runs after.
+            return TickAction::Advance;
+        }
         *updates_since_init += 1;
         let replayed = tape.player.as_mut().and_then(Player::next);
         // The input is recorded whether or not the update returns: a replay of a run that

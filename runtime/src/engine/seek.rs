@@ -203,7 +203,7 @@ impl Engine {
     /// After a replay whose `init` failed, or once the cart panicked, the engine stays paused
     /// until a replay from the start succeeds.
     pub fn resume(&mut self) {
-        if self.paused && !self.init_failed && self.panic.is_none() {
+        if self.paused && !self.init_failed && self.panic.is_none() && self.quit_at().is_none() {
             self.paused = false;
             self.fixed.discard_leftover();
             self.clock.restart();

@@ -140,6 +140,9 @@ fn run_samples(
                 pass_on(engine)?;
                 done += n;
                 progress(done, wanted);
+                if engine.quit_at().is_some() {
+                    break; // The cart quit: the sound ends with its last update.
+                }
             }
         }
         Some(clock) => {
@@ -147,7 +150,7 @@ fn run_samples(
             engine.resume();
             let limit = wanted.saturating_mul(HOST_TICKS_PER_UPDATE);
             let mut host_ticks = 0;
-            while engine.updates_since_init() - start < wanted {
+            while engine.updates_since_init() - start < wanted && engine.quit_at().is_none() {
                 if host_ticks == limit {
                     return Err(WavError::Stalled {
                         done: engine.updates_since_init() - start,

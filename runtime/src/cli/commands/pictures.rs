@@ -35,6 +35,7 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
         drop(progress);
     }
     output.write(&encode_frame(&engine, args.scale)?)?;
+    say_quit(&engine);
     let fb = engine.framebuffer();
     report(
         output.is_stdout(),
@@ -166,7 +167,7 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
             number(count)
         )));
     }
-    let count = count as u64;
+    let mut count = count as u64;
     if args.output.as_os_str() == "-" {
         return Err(Failure::Usage(
             "-o -: bt frames writes a folder of files, not a stream; name a folder".to_string(),
@@ -219,7 +220,13 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
             )));
         }
         out.write(&frame_file_name(k), &encode_frame(&engine, args.scale)?)?;
+        if engine.quit_at().is_some() {
+            // The cart quit: this was its last frame; the sequence ends with it.
+            count = k + 1;
+            break;
+        }
     }
+    say_quit(&engine);
     drop(progress);
     out.commit()?;
     let fb = engine.framebuffer();
@@ -234,6 +241,16 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
         engine.updates_since_init()
     ))?;
     Ok(())
+}
+
+/// Says on stderr that the run ended early because the cart quit, and at which update.
+pub(super) fn say_quit(engine: &Engine) {
+    if let Some(at) = engine.quit_at() {
+        eprintln!(
+            "the cart quit after update {at} ({} s): the run ends there",
+            number(at as f64 / engine.settings().target_fps)
+        );
+    }
 }
 
 /// The name of the `k`th file of a PNG sequence: `frame_00000.png`, ...
@@ -268,6 +285,7 @@ pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
     })?;
     drop(progress);
     pending.commit().map_err(|e| e.to_string())?;
+    say_quit(&engine);
     say(format_args!(
         "wrote {} ({} s from {} s at {} Hz, {} bytes)\n",
         args.output.display(),

@@ -304,6 +304,9 @@ pub fn run_cart(
             path.display()
         );
     }
+    if let Some(at) = app.host.engine().quit_at() {
+        eprintln!("the cart quit after update {at}");
+    }
     // A cart that panicked stayed on screen with its panic; closing the window is a failure.
     if let Some(panic) = app.host.engine().cart_panic() {
         return Err(panic.to_string());
@@ -799,6 +802,11 @@ impl ApplicationHandler for App {
             .is_some_and(|at| at <= Instant::now())
         {
             self.dirty = true;
+        }
+        if self.host.engine().quit_at().is_some() {
+            // The cart quit: the player's close, with exit status 0.
+            event_loop.exit();
+            return;
         }
         if let (Some(limit), Some(shown)) = (self.args.exit_after, self.shown) {
             if shown.elapsed().as_secs_f64() >= limit {
