@@ -28,7 +28,7 @@ use crate::{MapParams, Palette, Tilemap};
 /// ctx.clear_rect(Rect::new(0, 30, 32, 2), 0);
 /// ctx.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 4, 10, SpriteParams::new().flags(FLIP_H));
 /// ctx.draw_tile(&sheet.with_tile_size(1, 1), 0, 0, 0, SpriteParams::new().scale(2));
-/// let (w, h) = ctx.system_print_measure("hi\nthere");
+/// let (w, h) = ctx.print_size("hi\nthere");
 /// assert_eq!((w, h), (30, 28));
 ///
 /// let fb = con.framebuffer();
@@ -156,23 +156,17 @@ impl Render<'_> {
     }
 
     /// Prints `text` in the system font (6 px a character, 14 px a line) with its top-left
-    /// corner at `(x, y)`. Index 0 draws nothing.
-    pub fn system_print(&mut self, x: i32, y: i32, index: u8, text: &str) {
+    /// corner at `(x, y)`, in colour `index`, last as in every `draw_*`. Index 0 draws nothing.
+    /// Anything that displays works, without allocating: a `&str`, a number, or
+    /// `format_args!("T {}", ctx.ticks())`.
+    pub fn print(&mut self, x: i32, y: i32, text: impl fmt::Display, index: u8) {
         *self.draw_calls += 1;
         let (x, y) = self.at(x, y);
-        self.fb.print_wide(x, y, index, text);
+        self.fb.print_fmt_wide(x, y, index, format_args!("{text}"));
     }
 
-    /// Prints formatted text without allocating: `ctx.system_printf(4, 4, 7, format_args!("T {}",
-    /// ctx.ticks()))`.
-    pub fn system_printf(&mut self, x: i32, y: i32, index: u8, args: fmt::Arguments<'_>) {
-        *self.draw_calls += 1;
-        let (x, y) = self.at(x, y);
-        self.fb.print_fmt_wide(x, y, index, args);
-    }
-
-    /// The size [`Self::system_print`] covers for `text`.
-    pub fn system_print_measure(&self, text: &str) -> (i32, i32) {
+    /// The size [`Self::print`] covers for `text`: the longest line's width and 14 px a line.
+    pub fn print_size(&self, text: &str) -> (i32, i32) {
         gfx::measure_text(text)
     }
 
@@ -347,8 +341,8 @@ mod tests {
         r.clear(1);
         r.draw_pixel(1, 1, 2);
         r.draw_rect_fill(Rect::new(0, 0, 4, 4), 3);
-        r.system_printf(0, 0, 7, format_args!("{}", 5));
-        let _ = r.system_print_measure("not drawing");
+        r.print(0, 0, format_args!("{}", 5), 7);
+        let _ = r.print_size("not drawing");
         r.clip_set(Rect::new(0, 0, 8, 8));
         let sheet = crate::SpriteSheet::from_indexed(4, 4, vec![1; 16]).unwrap();
         r.draw_tile(&sheet, 0, 0, 0, crate::SpriteParams::default());
@@ -445,7 +439,7 @@ mod toolkit_tests {
         r.draw_tile(&sheet, 1, 2, 0, SpriteParams::new().offset(1));
         r.draw_map(&map, &sheet, 3, 0, MapParams::new());
         r.draw_circle_fill(4, 0, 0, 3);
-        r.system_print(0, 1, 3, "#");
+        r.print(0, 1, "#", 3);
         let fb = con.framebuffer();
         assert_eq!(&fb.pixels()[..5], [0, 5, 6, 5, 5]);
         assert!(fb.pixels()[8..].contains(&5));

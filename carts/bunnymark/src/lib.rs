@@ -100,11 +100,11 @@ impl Cart for Bunnymark {
         }
         // Index 0 is see-through for drawing; clear_rect is how to paint it.
         ctx.clear_rect(Rect::new(0, 0, 140, 12), 0);
-        ctx.system_printf(
+        ctx.print(
             2,
             -1,
-            7,
             format_args!("{} bunnies  tick {}", self.x.len(), ctx.ticks()),
+            7,
         );
     }
 }

@@ -58,7 +58,7 @@ impl Cart for Panicky {
 
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear(1);
-        ctx.system_printf(8, 8, 7, format_args!("tick {}", ctx.ticks()));
+        ctx.print(8, 8, format_args!("tick {}", ctx.ticks()), 7);
         if self.call == Call::Render && ctx.ticks() >= self.at {
             panic!("asked to panic in render at tick {}", self.at);
         }

@@ -52,6 +52,6 @@ impl Cart for Tone {
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear(1);
         let text = if self.playing { "A4 440 Hz" } else { "silence" };
-        ctx.system_print(4, 10, 7, text);
+        ctx.print(4, 10, text, 7);
     }
 }

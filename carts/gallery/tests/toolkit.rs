@@ -107,7 +107,7 @@ impl Cart for Toolkit {
         // A HUD in screen coordinates, over everything, clipped at the right edge.
         ctx.with_camera(0, 0, |hud| {
             hud.draw_rect_fill(Rect::new(0, 64, 96, 8), 5);
-            hud.system_print(70, 61, 7, "HUD!");
+            hud.print(70, 61, "HUD!", 7);
             let under = hud.pixel(1, 1).unwrap_or(0);
             hud.draw_rect_fill(Rect::new(0, 66, 4, 4), under);
         });

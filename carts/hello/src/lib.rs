@@ -71,8 +71,8 @@ impl Cart for Hello {
         }
         let (w, _) = ctx.display_size();
         let text = "Hello, BT!";
-        let (tw, _) = ctx.system_print_measure(text);
-        ctx.system_print((w as i32 - tw) / 2, 100, 7, text);
+        let (tw, _) = ctx.print_size(text);
+        ctx.print((w as i32 - tw) / 2, 100, text, 7);
 
         let a = ctx.render_alpha() as f32;
         let x = self.prev.0 + (self.pos.0 - self.prev.0) * a;
@@ -82,7 +82,7 @@ impl Cart for Hello {
         ctx.draw_rect_fill(ball, color);
         ctx.draw_rect(ball, 7);
 
-        ctx.system_printf(4, 2, 6, format_args!("tick {ticks}"));
-        ctx.system_printf(4, 16, 6, format_args!("{:.2} s", ctx.time_seconds()));
+        ctx.print(4, 2, format_args!("tick {ticks}"), 6);
+        ctx.print(4, 16, format_args!("{:.2} s", ctx.time_seconds()), 6);
     }
 }

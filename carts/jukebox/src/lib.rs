@@ -165,22 +165,22 @@ impl Cart for Jukebox {
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear(1);
         let (w, _) = ctx.display_size();
-        ctx.system_print(8, 8, 7, "JUKEBOX");
-        ctx.system_printf(
+        ctx.print(8, 8, "JUKEBOX", 7);
+        ctx.print(
             w as i32 - 64,
             8,
-            6,
             format_args!("{:>2} / {}", self.entry + 1, ENTRIES),
+            6,
         );
         let (wave, effect) = self.label();
-        ctx.system_print(8, 40, 10, wave);
-        ctx.system_print(8, 56, 12, effect);
+        ctx.print(8, 40, wave, 10);
+        ctx.print(8, 56, effect, 12);
         // How far through the entry, as a bar.
         let length = self.length().max(1);
         let done = ctx.ticks().saturating_sub(self.started).min(length);
         let bar = (w as i32 - 16) * done as i32 / length as i32;
         ctx.draw_rect(Rect::new(8, 80, w as i32 - 16, 6), 5);
         ctx.draw_rect_fill(Rect::new(8, 80, bar, 6), 11);
-        ctx.system_print(8, 100, 6, "LEFT/RIGHT: STEP   A: AGAIN");
+        ctx.print(8, 100, "LEFT/RIGHT: STEP   A: AGAIN", 6);
     }
 }

@@ -297,18 +297,18 @@ impl Cart for Keys {
     fn render(&self, ctx: &mut Render<'_>) {
         let now = ctx.ticks();
         ctx.clear(1);
-        ctx.system_printf(
+        ctx.print(
             4,
             2,
-            7,
             format_args!(
                 "presses {}  one-update taps {}  last {}",
                 self.presses,
                 self.taps,
                 self.last.map_or("-", Key::code)
             ),
+            7,
         );
-        ctx.system_printf(4, 15, 6, format_args!("typed: {}", self.typed));
+        ctx.print(4, 15, format_args!("typed: {}", self.typed), 6);
         let cap = |ctx: &mut Render<'_>, rect: Rect, label: &str, lit: &Lit| {
             let fill = fill_for(lit, now);
             ctx.draw_rect_fill(rect, fill);
@@ -316,8 +316,8 @@ impl Cart for Keys {
                 ctx.draw_rect(rect, RELEASED);
             }
             let ink = if fill == IDLE { 6 } else { 0 };
-            let (tw, _) = ctx.system_print_measure(label);
-            ctx.system_print(rect.x + (rect.w - tw) / 2 + 1, rect.y + 1, ink, label);
+            let (tw, _) = ctx.print_size(label);
+            ctx.print(rect.x + (rect.w - tw) / 2 + 1, rect.y + 1, label, ink);
         };
         for row in ROWS {
             for &(key, label, _) in *row {
@@ -334,7 +334,7 @@ impl Cart for Keys {
         for player in 0..PLAYERS {
             let y = PAD_TOP + player as i32 * PAD_PITCH_Y;
             let ink = if self.connected[player] { 11 } else { 6 };
-            ctx.system_printf(LEFT, y, ink, format_args!("P{}", player + 1));
+            ctx.print(LEFT, y, format_args!("P{}", player + 1), ink);
             let shown = if player == 0 {
                 PAD.len()
             } else {

@@ -184,7 +184,7 @@ impl Cart for Paint {
             }
         }
         let right = SWATCH_LEFT + i32::from(size) * (SWATCH + 1) + 4;
-        ctx.system_printf(right, self.h - BAR + 2, 7, format_args!("{}px", self.brush));
+        ctx.print(right, self.h - BAR + 2, format_args!("{}px", self.brush), 7);
         let (px, py) = self.pointer;
         if py < self.h - BAR {
             let r = self.brush / 2;

@@ -94,7 +94,7 @@ impl Cart for PaletteCart {
         ctx.draw_circle_fill(60, 44, 18, 10);
         ctx.draw_circle_fill(40, 150, 60, 3);
         ctx.draw_circle_fill(130, 160, 70, 11);
-        ctx.system_print(4, 2, 7, "palette effects");
+        ctx.print(4, 2, "palette effects", 7);
 
         // Water: diagonal bands through the blue ramp.
         for y in 120..240 {
@@ -111,8 +111,8 @@ impl Cart for PaletteCart {
                 ctx.draw_pixel(x, y, (FIRE + band) as u8);
             }
         }
-        ctx.system_print(4, 124, 7, "cycle +8/s");
-        ctx.system_print(164, 124, 7, "cycle -14/s");
+        ctx.print(4, 124, "cycle +8/s", 7);
+        ctx.print(164, 124, "cycle -14/s", 7);
 
         // Easing panel: a dot per curve travelling left to right as the curve says.
         let panel = Rect::new(168, 14, 148, 102);
@@ -120,12 +120,12 @@ impl Cart for PaletteCart {
         ctx.draw_rect(panel, 6);
         for (i, (easing, label)) in CURVES.iter().enumerate() {
             let y = 18 + i as i32 * 14;
-            ctx.system_print(172, y, 6, label);
+            ctx.print(172, y, label, 6);
             let x0 = 246;
             ctx.draw_line(x0, y + 7, x0 + 64, y + 7, 5);
             let x = x0 + (easing.apply(self.sweep) * 64.0).round() as i32;
             ctx.draw_circle_fill(x, y + 7, 2, 8);
         }
-        ctx.system_printf(4, 104, 7, format_args!("tick {}", ctx.ticks()));
+        ctx.print(4, 104, format_args!("tick {}", ctx.ticks()), 7);
     }
 }

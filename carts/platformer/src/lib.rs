@@ -538,17 +538,17 @@ impl Cart for Platformer {
             for i in 0..lives as i32 {
                 hud.draw_tile(sheet, tile::HEART, 2 + i * 9, 2, SpriteParams::new());
             }
-            hud.system_printf(32, -1, 7, format_args!("{score:05}"));
-            hud.system_printf(w - 24, -1, 7, format_args!("{seconds:3}"));
-            let (tw, _) = hud.system_print_measure(name);
-            hud.system_print((w - tw) / 2 + 12, h - 14, 6, name);
+            hud.print(32, -1, format_args!("{score:05}"), 7);
+            hud.print(w - 24, -1, format_args!("{seconds:3}"), 7);
+            let (tw, _) = hud.print_size(name);
+            hud.print((w - tw) / 2 + 12, h - 14, name, 6);
             if let Mode::Over(text) = mode {
-                let (tw, th) = hud.system_print_measure(text);
+                let (tw, th) = hud.print_size(text);
                 hud.draw_rect_fill(
                     Rect::new((w - tw) / 2 - 4, (h - th) / 2 - 2, tw + 8, th + 4),
                     0,
                 );
-                hud.system_print((w - tw) / 2, (h - th) / 2, 10, text);
+                hud.print((w - tw) / 2, (h - th) / 2, text, 10);
             }
         });
     }

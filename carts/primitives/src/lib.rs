@@ -30,7 +30,7 @@ impl Cart for Primitives {
 
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear(1);
-        ctx.system_print(4, 2, 7, "primitives");
+        ctx.print(4, 2, "primitives", 7);
 
         // A fan of lines from one corner: Bresenham, both end points drawn.
         for i in 0..12 {
@@ -61,19 +61,19 @@ impl Cart for Primitives {
         ctx.clip_set(window);
         ctx.draw_circle_fill(16 + self.sweep, 160, 30, 8);
         ctx.draw_line(0, 130, 200, 200, 10);
-        ctx.system_print(20 + self.sweep / 2, 150, 7, "clipped text runs off");
+        ctx.print(20 + self.sweep / 2, 150, "clipped text runs off", 7);
         ctx.clip_reset();
 
         // Text: measured to centre it, several lines, and a glyph the font lacks.
         let text = "multi-line text\ncentred by measure\nmissing glyph: \u{263a}";
-        let (w, h) = ctx.system_print_measure(text);
+        let (w, h) = ctx.print_size(text);
         let (x, y) = (230 - w / 2, 150);
         ctx.draw_rect(Rect::new(x - 3, y - 3, w + 6, h + 4), 5);
-        ctx.system_print(x, y, 15, text);
+        ctx.print(x, y, text, 15);
 
         // Shapes far off screen are clipped, never a panic.
         ctx.draw_circle_fill(i32::MIN, i32::MIN, i32::MAX, 3);
         ctx.draw_line(i32::MIN, 230, i32::MAX, 230, 13);
-        ctx.system_printf(4, 224, 6, format_args!("tick {}", ctx.ticks()));
+        ctx.print(4, 224, format_args!("tick {}", ctx.ticks()), 6);
     }
 }

@@ -376,13 +376,13 @@ impl Cart for Snake {
         let (w, _) = ctx.display_size();
         ctx.draw_rect_fill(Rect::new(0, 0, w as i32, HUD), 1);
         if self.phase == Phase::Title {
-            ctx.system_printf(4, 1, 7, format_args!("DEMO   BEST {}", self.best));
+            ctx.print(4, 1, format_args!("DEMO   BEST {}", self.best), 7);
         } else {
-            ctx.system_printf(
+            ctx.print(
                 4,
                 1,
-                7,
                 format_args!("SCORE {}   BEST {}", self.score, self.best),
+                7,
             );
         }
         let board = Rect::new(0, HUD, self.cols * CELL, self.rows * CELL);
@@ -401,8 +401,8 @@ impl Cart for Snake {
             ctx.draw_rect_fill(Rect::new(r.x, r.y, 7, 7), colour);
         }
         let centre = |ctx: &mut Render<'_>, y: i32, ink: u8, text: &str| {
-            let (tw, _) = ctx.system_print_measure(text);
-            ctx.system_print((w as i32 - tw) / 2, y, ink, text);
+            let (tw, _) = ctx.print_size(text);
+            ctx.print((w as i32 - tw) / 2, y, text, ink);
         };
         match self.phase {
             Phase::Title => {

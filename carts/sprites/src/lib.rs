@@ -63,7 +63,7 @@ impl Cart for Sprites {
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear(1);
         let Some(sheet) = &self.sheet else { return };
-        ctx.system_print(4, 2, 7, "sprites from sheet.png");
+        ctx.print(4, 2, "sprites from sheet.png", 7);
 
         // The eight orientations of the arrow, each labelled.
         let orientations: [(u8, &str); 8] = [
@@ -80,7 +80,7 @@ impl Cart for Sprites {
             let x = 8 + i as i32 * 39;
             ctx.draw_rect(Rect::new(x - 1, 21, 18, 18), 5);
             ctx.draw_sprite(sheet, ARROW, x, 22, SpriteParams::new().flags(*flags));
-            ctx.system_print(x - 2, 42, 6, label);
+            ctx.print(x - 2, 42, label, 6);
         }
 
         // Scales 1 to 4, and the same bunny through the palette offset.
@@ -96,7 +96,7 @@ impl Cart for Sprites {
             64,
             SpriteParams::new().scale(4).offset(RECOLOUR),
         );
-        ctx.system_print(x + 4, 130, 6, "offset 16");
+        ctx.print(x + 4, 130, "offset 16", 6);
 
         // Tiles by index, in a strip of every tile on the sheet.
         // Tiles 16 and up are the quarters of the 16 × 16 sprites; show the 8 × 8 ones.
@@ -125,6 +125,6 @@ impl Cart for Sprites {
         // And one walking backwards, mirrored.
         let x = 200 - self.slide;
         ctx.draw_sprite(sheet, SLIME, x, 190, SpriteParams::new().flags(FLIP_H));
-        ctx.system_printf(4, 224, 6, format_args!("tick {}", ctx.ticks()));
+        ctx.print(4, 224, format_args!("tick {}", ctx.ticks()), 6);
     }
 }

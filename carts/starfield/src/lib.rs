@@ -111,15 +111,15 @@ impl Cart for Starfield {
         }
 
         ctx.draw_rect_fill(Rect::new(0, 0, w, 12), 1);
-        ctx.system_printf(
+        ctx.print(
             4,
             -1,
-            7,
             format_args!(
                 "starfield  tick {}  shooting {}",
                 ctx.ticks(),
                 self.shooting.len()
             ),
+            7,
         );
     }
 }

@@ -152,15 +152,15 @@ impl Cart for Tilemap {
         let world = map.pixel_size();
         ctx.with_camera(0, 0, |hud| {
             hud.draw_rect_fill(Rect::new(0, 0, w, 12), 1);
-            hud.system_printf(
+            hud.print(
                 4,
                 -1,
-                7,
                 format_args!(
                     "camera {cx},{cy}  tiles drawn {} of {}",
                     in_view.w * in_view.h,
                     COLS * ROWS
                 ),
+                7,
             );
             // Where the view is in the world.
             let (mx, my) = (w - 36, h - 28);

@@ -68,22 +68,22 @@ impl Cart for Timers {
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear(0);
         let ticks = ctx.ticks();
-        ctx.system_printf(
+        ctx.print(
             8,
             8,
-            7,
             format_args!("round {}  tick {:>3}", self.round, ticks),
+            7,
         );
-        ctx.system_printf(8, 22, 6, format_args!("time {:.2} s", ctx.time_seconds()));
+        ctx.print(8, 22, format_args!("time {:.2} s", ctx.time_seconds()), 6);
         for (i, timer) in self.timers.iter().enumerate() {
             let y = 60 + i as i32 * 40;
             let interval = timer.interval_ticks();
             let left = timer.remaining_ticks(ticks);
-            ctx.system_printf(
+            ctx.print(
                 8,
                 y,
-                7,
                 format_args!("every {interval:>3}  fired {:>3}", self.fires[i]),
+                7,
             );
             let full = 200;
             let filled = (full as u64 * (interval - left) / interval) as i32;
@@ -95,6 +95,6 @@ impl Cart for Timers {
             }
         }
         let round_left = ROUND_TICKS.saturating_sub(ticks);
-        ctx.system_printf(8, 200, 13, format_args!("next round in {round_left} ticks"));
+        ctx.print(8, 200, format_args!("next round in {round_left} ticks"), 13);
     }
 }
