@@ -15,6 +15,18 @@ const ORIENT: u8 = FLIP_H | FLIP_V | ROT_90 | ROT_180 | ROT_270;
 trait Ink: Copy {
     fn blend(self, dst: &mut [u8], src: &[u8]);
 
+    /// [`Ink::blend`] of a row of exactly 8 pixels.
+    #[inline(always)]
+    fn blend8(self, dst: &mut [u8; 8], src: &[u8; 8]) {
+        self.blend(dst, src);
+    }
+
+    /// [`Ink::blend`] of a row of exactly 16 pixels.
+    #[inline(always)]
+    fn blend16(self, dst: &mut [u8; 16], src: &[u8; 16]) {
+        self.blend(dst, src);
+    }
+
     /// [`Ink::blend`] over a block of `width × rows` pixels: row `r` of `src` starts at
     /// `src_at.0 + r × src_at.1` and lands at `dst_at.0 + r × dst_at.1`.
     #[inline(always)]
@@ -38,6 +50,16 @@ impl Ink for Offset {
     #[inline(always)]
     fn blend(self, dst: &mut [u8], src: &[u8]) {
         blend_row(dst, src, self.0);
+    }
+
+    #[inline(always)]
+    fn blend8(self, dst: &mut [u8; 8], src: &[u8; 8]) {
+        blend8(dst, src, self.0);
+    }
+
+    #[inline(always)]
+    fn blend16(self, dst: &mut [u8; 16], src: &[u8; 16]) {
+        blend16(dst, src, self.0);
     }
 
     /// Rows 8 and 16 pixels wide, the sizes most sprites and tiles have, get a loop of their
@@ -138,6 +160,12 @@ fn blend_pixel(d: &mut u8, s: u8, offset: u8) {
 #[inline(always)]
 fn blend_row(dst: &mut [u8], src: &[u8], offset: u8) {
     let n = dst.len().min(src.len());
+    if n < 8 {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            blend_pixel(d, s, offset);
+        }
+        return;
+    }
     let mut dst16 = dst[..n].chunks_exact_mut(16);
     let mut src16 = src[..n].chunks_exact(16);
     for (d, s) in (&mut dst16).zip(&mut src16) {
@@ -253,6 +281,20 @@ fn offset_rows8(
         };
         blend8(d, s, offset);
     }
+}
+
+/// `N` pixels of `px` from `first` on, `step` apart (negative to go back): a mirrored or turned
+/// sprite's row, in the order it is drawn. Every index is inside `px`: the blitter clipped the
+/// row to the sheet before asking.
+#[inline(always)]
+fn gather<const N: usize>(px: &[u8], first: usize, step: i64) -> [u8; N] {
+    let mut row = [0u8; N];
+    let mut i = first as i64;
+    for g in &mut row {
+        *g = px[i as usize];
+        i += step;
+    }
+    row
 }
 
 /// [`Ink::blend_block`] for any width and any ink.
@@ -455,7 +497,16 @@ impl Framebuffer {
                     ink.blend(dst, &sheet.pixels[first..first + n]);
                     continue;
                 }
-                // Mirrored or turned: gather the row first, then blend it.
+                // Mirrored or turned: gather the row first, then blend it. Rows of 16 and 8
+                // pixels, the common sprite widths, are gathered into arrays of their size.
+                if let Ok(d) = <&mut [u8; 16]>::try_from(&mut *dst) {
+                    ink.blend16(d, &gather::<16>(&sheet.pixels, first, step_u));
+                    continue;
+                }
+                if let Ok(d) = <&mut [u8; 8]>::try_from(&mut *dst) {
+                    ink.blend8(d, &gather::<8>(&sheet.pixels, first, step_u));
+                    continue;
+                }
                 let mut i = first as i64;
                 for chunk in dst.chunks_mut(LINE) {
                     let gathered = &mut line[..chunk.len()];

@@ -216,7 +216,9 @@ impl Framebuffer {
         self.fill_pattern_reset();
     }
 
-    /// Fills a box already inside the clip through the pen.
+    /// Fills a box already inside the clip through the pen. Out of line, so the plain fill it
+    /// sits beside stays small where that is inlined.
+    #[inline(never)]
     pub(crate) fn fill_bounds_pen(&mut self, b: Bounds, index: u8) {
         let w = self.width as usize;
         for y in b.y0..b.y1 {
