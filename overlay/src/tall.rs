@@ -453,7 +453,7 @@ impl Tall {
                     return false;
                 }
                 let r = Rect::new(x0, y, w, clear_rows);
-                if lost.iter().chain(over.iter()).any(|o| overlaps(o, &r)) {
+                if lost.iter().chain(over.iter()).any(|o| o.intersects(r)) {
                     return false;
                 }
                 // Rows from the label's top down to the bars' bottom that must stay clear.
@@ -599,7 +599,7 @@ impl Tall {
                     return false;
                 }
                 let r = Rect::new(x0, l.bars_top, w, clear_rows);
-                if lost.iter().any(|o| overlaps(o, &r)) {
+                if lost.iter().any(|o| o.intersects(r)) {
                     return false;
                 }
                 let low = |x: i32| {
@@ -619,11 +619,6 @@ impl Tall {
             }
         }
     }
-}
-
-/// Whether two rectangles share a pixel.
-pub(crate) fn overlaps(a: &Rect, b: &Rect) -> bool {
-    a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
 }
 
 /// The bar colour of a frame: the text colour, or the warning and error colours the band's
