@@ -17,7 +17,7 @@
 use bt::{Framebuffer, Rect, GLYPH_ADVANCE};
 
 use crate::chart::Chart;
-use crate::text::{plain_width, Short, SmallText};
+use crate::text::{self, plain_width, Short, SmallText};
 use crate::{OverlayColors, Severity, EDGE_MARGIN, MAX_TAGS};
 
 /// Width of the gutter left of the columns that holds the scale values: five glyphs (`150ms`,
@@ -807,11 +807,7 @@ fn gutter_value(
 
 /// Three dots on the baseline of a glyph cell at `x`, the lane's ink rows starting at `y`.
 fn ellipsis(fb: &mut Framebuffer, x: i32, y: i32, ink: u8) {
-    // The baseline is glyph row 10, the lane's row 8.
-    let baseline = y + 10 - FONT_TOP;
-    for dx in [0, 2, 4] {
-        fb.draw_pixel(x + dx, baseline, ink);
-    }
+    text::ellipsis(fb, x, y - FONT_TOP, ink);
 }
 
 /// Which colour a legend word takes.
