@@ -131,7 +131,13 @@ mod tests {
     fn probes(a: Rect, b: Rect) -> Vec<(i32, i32)> {
         let near = |v: i32, len: i32| {
             let end = v.saturating_add(len);
-            [v.saturating_sub(1), v, v.saturating_add(1), end.saturating_sub(1), end]
+            [
+                v.saturating_sub(1),
+                v,
+                v.saturating_add(1),
+                end.saturating_sub(1),
+                end,
+            ]
         };
         let xs: Vec<i32> = near(a.x, a.w).into_iter().chain(near(b.x, b.w)).collect();
         let ys: Vec<i32> = near(a.y, a.h).into_iter().chain(near(b.y, b.h)).collect();
@@ -214,7 +220,10 @@ mod tests {
         let far = Rect::new(i32::MAX - 1, i32::MAX - 1, i32::MAX, i32::MAX);
         assert_eq!(everything.intersection(far), None);
         let u = everything.union(far);
-        assert_eq!((u.x, u.y, u.w, u.h), (i32::MIN, i32::MIN, i32::MAX, i32::MAX));
+        assert_eq!(
+            (u.x, u.y, u.w, u.h),
+            (i32::MIN, i32::MIN, i32::MAX, i32::MAX)
+        );
         assert_eq!(
             far.intersection(Rect::new(i32::MAX - 1, 0, 5, i32::MAX)),
             Some(Rect::new(i32::MAX - 1, i32::MAX - 1, 5, 1))
