@@ -16,6 +16,7 @@ mod noise;
 mod palette;
 mod palette_fx;
 mod pen;
+mod rect;
 mod render;
 mod rng;
 mod settings;

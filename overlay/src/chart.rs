@@ -1,13 +1,14 @@
 //! The timing chart: one column per delivered frame, newest on the right, with tags.
 //!
 //! Samples live in a ring as wide as the display, allocated once. Tags live in a queue with a
-//! fixed capacity; only a tag's own label is ever allocated.
+//! fixed capacity; only a tag's own label is ever allocated. In the band a tag is a line down
+//! its frame's column, under the dots: the band has no row a label could take without covering
+//! some frame's dot, so the labels are the tall chart's, in lanes of their own.
 
 use std::collections::VecDeque;
 
-use bt::{Framebuffer, Rect, Tag, GLYPH_ADVANCE};
+use bt::{Framebuffer, Rect, Tag};
 
-use crate::text::decimal_digits;
 use crate::{OverlayColors, Severity};
 
 /// Height of the chart band, in pixels.
@@ -20,12 +21,9 @@ pub const CHART_GRID_MS: [f64; 3] = [5.0, 10.0, 100.0 / 3.0];
 /// At most this many tags are kept; beyond it the oldest is forgotten. A cart tagging every
 /// frame fills the band with unreadable text long before this matters.
 pub const MAX_TAGS: usize = 128;
-/// Tick numbers on tags stop growing here, so a long run cannot push the text off the band.
+/// Tick numbers on tags stop growing here, so a long run cannot give a tag an unreadable
+/// number.
 pub const TAG_TICK_LIMIT: u64 = 100_000;
-/// Tag text starts this many pixels right of the tag's column.
-const TAG_TEXT_INSET: i32 = 3;
-/// Vertical distance between a tag's tick and its label, and between stacked labels.
-const TAG_LINE_STEP: i32 = 9;
 /// Rows of the clamp mark at the top of a column.
 const CLAMP_MARK_ROWS: i32 = 2;
 
@@ -59,11 +57,10 @@ pub struct ChartTag<'a> {
     /// The tick it was placed at, counted from the chart's start and capped at
     /// [`TAG_TICK_LIMIT`]: the number the chart prints.
     pub tick: u64,
-    /// Its column from the left of the band. Negative once its frame has scrolled off (its text
-    /// may still show); equal to the band width for a tag whose frame is not recorded yet.
+    /// Its column from the left of the band; equal to the band width for a tag whose frame is
+    /// not recorded yet.
     pub column: i64,
-    /// Its place among the tags of the same frame: 0 for the first, whose tick is printed, then
-    /// 1, 2, ... downwards.
+    /// Its place among the tags of the same frame: 0 for the first, then 1, 2, ...
     pub stack: u32,
 }
 
@@ -125,14 +122,13 @@ impl Chart {
         sample as i64 - self.first_visible() as i64
     }
 
-    /// Adds a frame, then forgets tags that have scrolled wholly off the left edge.
+    /// Adds a frame, then forgets tags whose frames have scrolled off the left edge.
     pub fn push(&mut self, sample: Sample) {
         let slot = (self.total % self.ring.len() as u64) as usize;
         self.ring[slot] = sample;
         self.total += 1;
         while let Some(front) = self.tags.front() {
-            let right_edge = self.column_of(front.sample) + i64::from(self.text_extent(&front.tag));
-            if right_edge > 0 {
+            if self.column_of(front.sample) >= 0 {
                 break;
             }
             self.tags.pop_front();
@@ -152,13 +148,6 @@ impl Chart {
 
     fn relative_tick(&self, tag: &Tag) -> u64 {
         tag.tick.saturating_sub(self.start_tick).min(TAG_TICK_LIMIT)
-    }
-
-    /// How far right of its column a tag's text reaches.
-    fn text_extent(&self, tag: &Tag) -> i32 {
-        let tick = decimal_digits(self.relative_tick(tag));
-        let label = tag.label.chars().count().min(i32::MAX as usize / 8) as i32;
-        TAG_TEXT_INSET + tick.max(label) * GLYPH_ADVANCE
     }
 
     /// The tags still on the chart, oldest first.
@@ -213,7 +202,8 @@ impl Chart {
         self.since(first).map(|(_, s)| s.discarded_ms).sum()
     }
 
-    /// Draws the band at `top`, `height` rows tall, with grid lines for `budget_ms`.
+    /// Draws the band at `top`, `height` rows tall, with grid lines for `budget_ms` and a line
+    /// for each tag, drawn first so every dot stays in sight.
     pub fn draw(
         &self,
         fb: &mut Framebuffer,
@@ -233,7 +223,7 @@ impl Chart {
         }
         for tag in self.tags() {
             if tag.stack == 0 && (0..i64::from(width)).contains(&tag.column) {
-                fb.draw_rect_fill(Rect::new(tag.column as i32, top, 1, height), c.grid);
+                fb.draw_rect_fill(Rect::new(tag.column as i32, top, 1, height), c.tag);
             }
         }
         for (x, s) in self.visible() {
@@ -258,27 +248,6 @@ impl Chart {
                 fb.draw_rect_fill(Rect::new(x, top, 1, rows), c.clamp);
             }
         }
-        self.draw_tag_text(fb, top, height, c.tag);
-    }
-
-    fn draw_tag_text(&self, fb: &mut Framebuffer, top: i32, height: i32, ink: u8) {
-        let width = self.ring.len() as i64;
-        let saved = fb.clip();
-        fb.clip_set(Rect::new(0, top, width as i32, height));
-        let tick_y = top - 1;
-        for tag in self.tags() {
-            if tag.column >= width {
-                continue;
-            }
-            // Columns are within the band or a text width left of it, so they fit in i32.
-            let x = tag.column as i32 + TAG_TEXT_INSET;
-            if tag.stack == 0 {
-                fb.system_printf(x, tick_y, ink, format_args!("{}", tag.tick));
-            }
-            let label_y = tick_y + TAG_LINE_STEP * (1 + tag.stack.min(64) as i32);
-            fb.system_print(x, label_y, ink, tag.label);
-        }
-        fb.clip_set(saved);
     }
 }
 
@@ -371,12 +340,14 @@ mod tests {
         c.push(Sample::default());
         let columns: Vec<(&str, i64)> = c.tags().map(|t| (t.label, t.column)).collect();
         assert_eq!(columns, vec![("Start", 0), ("Boss", 2)]);
-        for _ in 0..10 {
+        for _ in 0..9 {
             c.push(Sample::default());
         }
-        // 13 samples on a 10-wide band: sample 2 is now at column -1.
+        // 12 samples on a 10-wide band: sample 2 is now at column 0, and then gone.
         let boss = c.tags().find(|t| t.label == "Boss").map(|t| t.column);
-        assert_eq!(boss, Some(-1));
+        assert_eq!(boss, Some(0));
+        c.push(Sample::default());
+        assert_eq!(c.tags().count(), 0);
     }
 
     #[test]
@@ -404,15 +375,14 @@ mod tests {
     }
 
     #[test]
-    fn tags_are_forgotten_once_their_text_has_left_the_band() {
+    fn tags_are_forgotten_once_their_frame_has_left_the_band() {
         let mut c = Chart::new(20);
         c.add_tag(tag(0, "abcd"));
-        // The text reaches 3 + 4 * 6 = 27 px right of the column.
-        for _ in 0..20 + 26 {
+        for _ in 0..20 {
             c.push(Sample::default());
         }
         assert_eq!(c.tags().map(|t| t.label).collect::<Vec<_>>(), ["abcd"]);
-        assert_eq!(c.tags().next().map(|t| t.column), Some(-26));
+        assert_eq!(c.tags().next().map(|t| t.column), Some(0));
         c.push(Sample::default());
         assert_eq!(c.tags().count(), 0);
     }

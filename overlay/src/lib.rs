@@ -31,14 +31,17 @@
 #![forbid(unsafe_code)]
 
 mod chart;
+mod fit;
 mod present;
 mod refresh;
 mod sound;
 mod tall;
 mod text;
 
+use std::fmt::Write as _;
+
 pub use bt::OverlayColors;
-use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag};
+use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag, GLYPH_ADVANCE};
 
 pub use chart::{
     ChartTag, CHART_FULL_SCALE_MS, CHART_GRID_MS, CHART_HEIGHT, MAX_TAGS, TAG_TICK_LIMIT,
@@ -56,6 +59,7 @@ pub use tall::{
 };
 
 use chart::{Chart, Sample};
+use fit::{shortened, whole_segments, Hint};
 use sound::SoundRow;
 use tall::Tall;
 use text::{display_label, metrics_row, plain_width, segments, text_width, timing_row};
@@ -238,6 +242,9 @@ pub struct Overlay {
     cart_rows: OverlayRows,
     sound: SoundRow,
     line: String,
+    /// The title row's left-hand text (the title, or the paused tick and the replay's
+    /// progress), composed here to be measured before it is drawn.
+    left: String,
     /// A message from the host for the player (a file that failed to reload), shown whether
     /// the metrics are or not; empty when there is none.
     notice: String,
@@ -284,6 +291,7 @@ impl Overlay {
             cart_rows: OverlayRows::default(),
             sound: SoundRow::default(),
             line: String::with_capacity(128),
+            left: String::with_capacity(128),
             notice: String::new(),
             caption: String::new(),
         }
@@ -644,8 +652,8 @@ impl Overlay {
         } = self;
         let c = *c;
         // Title (or the paused tick); on the right the time the update cap lost over the
-        // chart's frames (when any), the presenter and the display. The title is cut short
-        // rather than run into them.
+        // chart's frames (when any), the presenter and the display. Where they do not all fit,
+        // the presenter goes, then the display size, then the title loses words.
         bar(fb, 0, w, &c);
         // Lost time over the frames the chart shows: the tall chart shows fewer than the band.
         let lost_ms = match self.chart_mode {
@@ -654,31 +662,44 @@ impl Overlay {
             }
             ChartMode::Off | ChartMode::Compact => chart.discarded_ms(),
         };
-        display_label(line, lost_ms, &self.backend, w, h);
-        let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
-        fb.clip_set(Rect::new(0, 0, right - DIVIDER_GAP, BAR_HEIGHT));
-        match (self.paused, self.replay) {
-            (Some(tick), Some((played, length))) => fb.system_printf(
-                EDGE_MARGIN,
-                0,
-                c.warning,
-                format_args!("PAUSED tick {tick}  REPLAY {played}/{length}"),
-            ),
-            (Some(tick), None) => fb.system_printf(
-                EDGE_MARGIN,
-                0,
-                c.warning,
-                format_args!("PAUSED tick {tick}"),
-            ),
-            (None, Some((played, length))) => fb.system_printf(
-                EDGE_MARGIN,
-                0,
-                c.tag,
-                format_args!("REPLAY {played}/{length}"),
-            ),
-            (None, None) => fb.system_print(EDGE_MARGIN, 0, c.text, &self.title),
+        let left = &mut self.left;
+        left.clear();
+        let left_ink = match (self.paused, self.replay) {
+            (Some(tick), Some((played, length))) => {
+                let _ = write!(left, "PAUSED tick {tick}  REPLAY {played}/{length}");
+                c.warning
+            }
+            (Some(tick), None) => {
+                let _ = write!(left, "PAUSED tick {tick}");
+                c.warning
+            }
+            (None, Some((played, length))) => {
+                let _ = write!(left, "REPLAY {played}/{length}");
+                c.tag
+            }
+            (None, None) => {
+                left.push_str(&self.title);
+                c.text
+            }
+        };
+        // The room the left text has beside a right-hand label of `label` px.
+        let right_of = |label: i32| (w - label - EDGE_MARGIN + 1).max(EDGE_MARGIN);
+        let left_room = |label: i32| right_of(label) - DIVIDER_GAP - EDGE_MARGIN;
+        display_label(line, lost_ms, Some(&self.backend), Some((w, h)));
+        if plain_width(left) > left_room(text_width(line)) {
+            display_label(line, lost_ms, None, Some((w, h)));
+            // The display size stays while the left text keeps its first word.
+            let first = left.split(' ').next().unwrap_or("");
+            if plain_width(first) + GLYPH_ADVANCE > left_room(text_width(line)) {
+                display_label(line, lost_ms, None, None);
+            }
         }
-        fb.clip_reset();
+        let right = right_of(text_width(line));
+        let (shown, cut) = shortened(left, left_room(text_width(line)));
+        fb.system_print(EDGE_MARGIN, 0, left_ink, shown);
+        if cut {
+            text::ellipsis(fb, EDGE_MARGIN + plain_width(shown), 0, left_ink);
+        }
         segments(fb, right, 0, line, c.text, c.gap);
         if let Some((top, height)) = layout.chart {
             if self.chart_mode == ChartMode::Tall {
@@ -688,30 +709,54 @@ impl Overlay {
             }
         }
         // Present and target rates, and the cart's drawing calls.
+        // Each row takes its short labels when the long ones do not fit, and then whole segments
+        // from the left as far as they fit.
+        let room = fit::room(w);
         bar(fb, layout.metrics_y, w, &c);
-        metrics_row(line, present_fps, self.target_fps, self.last.draw_calls);
-        segments(fb, EDGE_MARGIN, layout.metrics_y, line, c.text, c.gap);
+        let (fps, target, calls) = (present_fps, self.target_fps, self.last.draw_calls);
+        metrics_row(line, fps, target, calls, false);
+        if text_width(line) > room {
+            metrics_row(line, fps, target, calls, true);
+        }
+        let shown = whole_segments(line, room);
+        segments(fb, EDGE_MARGIN, layout.metrics_y, shown, c.text, c.gap);
         // Frame, update (xN when several ran) and render times.
         bar(fb, layout.timing_y, w, &c);
-        timing_row(
-            line,
+        let times = (
             self.frame_ms.get(),
             self.update_ms.get(),
-            self.last.updates,
             self.render_ms.get(),
         );
-        segments(fb, EDGE_MARGIN, layout.timing_y, line, c.text, c.gap);
+        let updates = self.last.updates;
+        timing_row(line, times.0, times.1, updates, times.2, false);
+        if text_width(line) > room {
+            timing_row(line, times.0, times.1, updates, times.2, true);
+        }
+        let shown = whole_segments(line, room);
+        segments(fb, EDGE_MARGIN, layout.timing_y, shown, c.text, c.gap);
         // Levels, voices and the device's figures, for a cart with sound.
+        let mut rows_end = layout.timing_y + BAR_HEIGHT + ROW_GAP;
         if self.sound.shown() {
-            let y = layout.timing_y + BAR_HEIGHT + ROW_GAP;
+            let y = rows_end;
             bar(fb, y, w, &c);
             self.sound.draw(fb, y, w, line, &c);
+            rows_end += BAR_HEIGHT + ROW_GAP;
         }
-        // The hint bar along the bottom, then the cart's rows stacked upward from it, each with
-        // a gap row above it.
+        // The hint bar along the bottom (more than one on a narrow display, as far as they
+        // leave the rows above in sight), then the cart's rows stacked upward from it, each
+        // with a gap row above it.
+        let hint = Hint::new(HIDE_HINT, w, (h - rows_end) / (BAR_HEIGHT + ROW_GAP));
         let mut y = h - BAR_HEIGHT;
+        for _ in 1..hint.bars() {
+            footer_bar(fb, y, w, &c);
+            y -= BAR_HEIGHT + ROW_GAP;
+        }
         footer_bar(fb, y, w, &c);
-        fb.system_print(EDGE_MARGIN, y, c.text, HIDE_HINT);
+        let hint_top = y;
+        hint.place(|bar, x, item| {
+            let y = hint_top + bar * (BAR_HEIGHT + ROW_GAP);
+            fb.system_print(EDGE_MARGIN + x, y, c.text, item);
+        });
         for (left, right) in self.cart_rows.iter() {
             y -= BAR_HEIGHT + ROW_GAP;
             footer_bar(fb, y, w, &c);

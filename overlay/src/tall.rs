@@ -17,7 +17,7 @@
 use bt::{Framebuffer, Rect, GLYPH_ADVANCE};
 
 use crate::chart::Chart;
-use crate::text::{plain_width, Short, SmallText};
+use crate::text::{self, plain_width, Short, SmallText};
 use crate::{OverlayColors, Severity, EDGE_MARGIN, MAX_TAGS};
 
 /// Width of the gutter left of the columns that holds the scale values: five glyphs (`150ms`,
@@ -453,7 +453,7 @@ impl Tall {
                     return false;
                 }
                 let r = Rect::new(x0, y, w, clear_rows);
-                if lost.iter().chain(over.iter()).any(|o| overlaps(o, &r)) {
+                if lost.iter().chain(over.iter()).any(|o| o.intersects(r)) {
                     return false;
                 }
                 // Rows from the label's top down to the bars' bottom that must stay clear.
@@ -599,7 +599,7 @@ impl Tall {
                     return false;
                 }
                 let r = Rect::new(x0, l.bars_top, w, clear_rows);
-                if lost.iter().any(|o| overlaps(o, &r)) {
+                if lost.iter().any(|o| o.intersects(r)) {
                     return false;
                 }
                 let low = |x: i32| {
@@ -619,11 +619,6 @@ impl Tall {
             }
         }
     }
-}
-
-/// Whether two rectangles share a pixel.
-pub(crate) fn overlaps(a: &Rect, b: &Rect) -> bool {
-    a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
 }
 
 /// The bar colour of a frame: the text colour, or the warning and error colours the band's
@@ -812,11 +807,7 @@ fn gutter_value(
 
 /// Three dots on the baseline of a glyph cell at `x`, the lane's ink rows starting at `y`.
 fn ellipsis(fb: &mut Framebuffer, x: i32, y: i32, ink: u8) {
-    // The baseline is glyph row 10, the lane's row 8.
-    let baseline = y + 10 - FONT_TOP;
-    for dx in [0, 2, 4] {
-        fb.draw_pixel(x + dx, baseline, ink);
-    }
+    text::ellipsis(fb, x, y - FONT_TOP, ink);
 }
 
 /// Which colour a legend word takes.

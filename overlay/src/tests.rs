@@ -162,7 +162,7 @@ fn present_fps_counts_frames_over_the_time_they_took() {
     // Ten frames in the newest 983.4 ms: 10.17, where the average of 1000 / delta said 58.
     assert!((o.present_fps() - 10.0 / 0.9834).abs() < 1e-9);
     let mut row = String::new();
-    text::metrics_row(&mut row, o.present_fps(), 60.0, 0);
+    text::metrics_row(&mut row, o.present_fps(), 60.0, 0, false);
     assert!(row.starts_with("Present  10 FPS|"), "{row}");
 }
 
@@ -523,12 +523,155 @@ fn a_long_title_is_cut_short_before_the_right_hand_label() {
         .title("An extremely long cart title that runs on and on");
     let mut o = Overlay::new(&settings);
     let fb = drawn(&mut o);
-    // "cpu|320x240" (74 px) starts at 240; the title may not reach the 7 px before it, but
-    // does run up to them.
-    assert!(title_span(&fb, 233, 240)
-        .iter()
-        .all(|&p| p == o.colors().bar));
-    assert!(title_span(&fb, 200, 233).contains(&o.colors().text));
+    // The presenter makes way first: "320x240" (42 px) starts at 320 - 42 - 7 + 1 = 272, and
+    // the title keeps the whole words that leave room for an ellipsis before the 7 px gap.
+    let c = *o.colors();
+    let mut expected = Framebuffer::new(W as u32, H as u32);
+    expected.draw_rect_fill(Rect::new(0, 0, W, BAR_HEIGHT), c.bar);
+    let kept = "An extremely long cart title that runs on";
+    expected.system_print(EDGE_MARGIN, 0, c.text, kept);
+    text::ellipsis(
+        &mut expected,
+        EDGE_MARGIN + text::plain_width(kept),
+        0,
+        c.text,
+    );
+    expected.system_print(272, 0, c.text, "320x240");
+    assert_eq!(title_span(&fb, 0, W), title_span(&expected, 0, W));
+}
+
+/// The rows of every bar the overlay draws text on: the title, metrics and timing rows and the
+/// hint bars at the bottom.
+fn text_bars(mode: ChartMode, w: i32, h: i32) -> Vec<i32> {
+    let layout = Layout::new(mode, h);
+    let free = h - (layout.timing_y + BAR_HEIGHT + ROW_GAP);
+    let hint_bars = fit::Hint::new(HIDE_HINT, w, free / (BAR_HEIGHT + ROW_GAP)).bars();
+    let mut rows = Vec::new();
+    for top in [0, layout.metrics_y, layout.timing_y] {
+        rows.extend(top..top + BAR_HEIGHT);
+    }
+    rows.extend(h - hint_bars * (BAR_HEIGHT + ROW_GAP) + ROW_GAP..h);
+    rows
+}
+
+#[test]
+fn on_narrow_displays_no_text_runs_past_the_right_margin() {
+    for (w, h) in [
+        (128, 128),
+        (160, 120),
+        (200, 150),
+        (240, 160),
+        (256, 144),
+        (320, 240),
+    ] {
+        for mode in [ChartMode::Off, ChartMode::Compact, ChartMode::Tall] {
+            let settings = Settings::default()
+                .display(w as u32, h as u32)
+                .overlay_visible(true)
+                .title("Comet Cat");
+            let mut o = Overlay::new(&settings);
+            o.set_chart_mode(mode);
+            o.set_backend("vulkan");
+            o.record(&FrameStats {
+                updates: 8,
+                clamped: true,
+                discarded_ms: 200.0 / 3.0,
+                draw_calls: 1234,
+                update_ms: 12.5,
+                render_ms: 0.85,
+                frame_ms: 14.0,
+                ..steady()
+            });
+            let mut fb = Framebuffer::new(w as u32, h as u32);
+            o.draw(&mut fb);
+            let c = *o.colors();
+            // Text ends at least a margin's width (less the glyphs' blank column) from the
+            // right edge: nothing is cut off there.
+            for y in text_bars(mode, w, h) {
+                for x in w - EDGE_MARGIN + 1..w {
+                    let p = fb.get(x, y);
+                    assert!(
+                        p == Some(c.bar) || p == Some(c.gap),
+                        "{w}x{h} {mode:?}: ink {p:?} at ({x}, {y})"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_hint_bars_leave_the_rows_above_them_in_sight() {
+    for (w, h) in [(128, 128), (160, 120), (240, 160)] {
+        for mode in [ChartMode::Off, ChartMode::Compact, ChartMode::Tall] {
+            let settings = Settings::default()
+                .display(w as u32, h as u32)
+                .overlay_visible(true);
+            let mut o = Overlay::new(&settings);
+            o.set_chart_mode(mode);
+            o.record(&steady());
+            let mut fb = Framebuffer::new(w as u32, h as u32);
+            o.draw(&mut fb);
+            // The timing row, the last the overlay composed, as it is drawn on its own.
+            let c = *o.colors();
+            let y = Layout::new(mode, h).timing_y;
+            let mut row = Framebuffer::new(w as u32, h as u32);
+            bar(&mut row, y, w, &c);
+            let shown = fit::whole_segments(&o.line, fit::room(w));
+            text::segments(&mut row, EDGE_MARGIN, y, shown, c.text, c.gap);
+            let pixels = |fb: &Framebuffer| -> Vec<Option<u8>> {
+                (y..y + BAR_HEIGHT + ROW_GAP)
+                    .flat_map(|y| (0..w).map(move |x| (x, y)))
+                    .map(|(x, y)| fb.get(x, y))
+                    .collect()
+            };
+            assert_eq!(pixels(&fb), pixels(&row), "{w}x{h} {mode:?}");
+        }
+    }
+}
+
+#[test]
+fn a_short_title_keeps_every_word_on_a_narrow_display() {
+    // (display, time lost, the title as shown, whether it ends in an ellipsis)
+    let cases = [
+        ((240, 160), true, "Comet Cat", false),
+        ((128, 128), false, "Comet Cat", false),
+        // Beside a warning about lost time there is room for the first word alone.
+        ((128, 128), true, "Comet", true),
+    ];
+    for ((w, h), lost, shown, cut) in cases {
+        let settings = Settings::default()
+            .display(w as u32, h as u32)
+            .overlay_visible(true)
+            .title("Comet Cat");
+        let mut o = Overlay::new(&settings);
+        o.set_backend("vulkan");
+        o.record(&FrameStats {
+            updates: 8,
+            clamped: lost,
+            discarded_ms: if lost { 200.0 / 3.0 } else { 0.0 },
+            ..steady()
+        });
+        let mut fb = Framebuffer::new(w as u32, h as u32);
+        o.draw(&mut fb);
+        let c = *o.colors();
+        let mut title = Framebuffer::new(w as u32, h as u32);
+        title.draw_rect_fill(Rect::new(0, 0, w, BAR_HEIGHT), c.bar);
+        title.system_print(EDGE_MARGIN, 0, c.text, shown);
+        let mut span = EDGE_MARGIN + text::plain_width(shown);
+        if cut {
+            text::ellipsis(&mut title, span, 0, c.text);
+            span += GLYPH_ADVANCE;
+        }
+        // The title and the gap after it are as if drawn alone.
+        let span = span + DIVIDER_GAP;
+        let case = format!("{w}x{h}, lost {lost}");
+        assert_eq!(
+            title_span(&fb, 0, span),
+            title_span(&title, 0, span),
+            "{case}"
+        );
+    }
 }
 
 #[test]
@@ -590,15 +733,59 @@ fn a_tag_lands_on_the_column_of_the_frame_that_placed_it() {
 
     let fb = drawn(&mut o);
     let c = *o.colors();
-    // The marker runs the band's height in the grid colour, under the frame's dots.
+    // The marker runs the band's height in the tag colour, under the frame's dots.
     let marker = column(&fb, 40);
-    assert_eq!(marker[0], c.grid);
+    assert_eq!(marker[0], c.tag);
     assert_eq!(marker[(25 - TOP) as usize], c.render_dot);
-    // Tick "41" on the first line, "AB" below it, both from x 43.
-    let ink = |y0: i32, y1: i32| (y0..y1).any(|y| (43..55).any(|x| fb.get(x, y) == Some(c.tag)));
-    assert!(ink(14, 22), "tick text");
-    assert!(ink(24, 33), "label");
-    assert!(!ink(33, 36), "nothing stacked below");
+    // No text beside it: the labels are the tall chart's.
+    let ink = (TOP..=BASELINE).any(|y| (41..60).any(|x| fb.get(x, y) == Some(c.tag)));
+    assert!(!ink, "no label in the band");
+}
+
+#[test]
+fn tags_in_the_band_never_cover_a_dot() {
+    let frames = |o: &mut Overlay, tagged: bool| {
+        for i in 0..W as u64 {
+            if tagged && i % 9 == 0 {
+                o.add_tag(Tag {
+                    tick: i,
+                    label: "Wave".to_string(),
+                });
+            }
+            o.record(&FrameStats {
+                updates: (i % 4) as u32,
+                update_ms: (i % 17) as f64,
+                render_ms: (i % 13) as f64 * 1.5,
+                clamped: i % 11 == 0,
+                ..steady()
+            });
+        }
+    };
+    let (mut plain, mut tagged) = (visible(true), visible(true));
+    frames(&mut plain, false);
+    frames(&mut tagged, true);
+    let (without, with) = (drawn(&mut plain), drawn(&mut tagged));
+    let c = *plain.colors();
+    let marks = [
+        c.update_dot,
+        c.render_dot,
+        c.warning,
+        c.error,
+        c.zero_update,
+        c.clamp,
+    ];
+    let mut dots = 0;
+    for y in TOP..=BASELINE {
+        for x in 0..W {
+            let want = without.get(x, y);
+            if want.is_some_and(|p| marks.contains(&p)) {
+                dots += 1;
+                assert_eq!(with.get(x, y), want, "the dot at ({x}, {y})");
+            }
+        }
+    }
+    assert!(dots > W, "the frames drew dots: {dots}");
+    assert!(tagged.tags().count() > 30, "and the band has tags");
 }
 
 #[test]
@@ -616,14 +803,13 @@ fn tags_of_one_frame_stack_downwards() {
     o.record(&steady());
     let stacks: Vec<(&str, u32)> = o.tags().map(|t| (t.label, t.stack)).collect();
     assert_eq!(stacks, vec![("Start", 0), ("AB", 0), ("CD", 1)]);
+    // One line for the frame, whatever number of tags it has.
     let fb = drawn(&mut o);
     let tag = o.colors().tag;
-    // The second label starts at row 31, its capitals from row 33; the band clips it at 35.
-    assert!((33..36).any(|y| (43..55).any(|x| fb.get(x, y) == Some(tag))));
-    assert!(
-        (36..37).all(|y| (43..55).all(|x| fb.get(x, y) != Some(tag))),
-        "tags stay inside the band"
-    );
+    let columns: Vec<i32> = (0..W)
+        .filter(|&x| (TOP..=BASELINE).any(|y| fb.get(x, y) == Some(tag)))
+        .collect();
+    assert_eq!(columns, [0, 40]);
 }
 
 #[test]
@@ -633,14 +819,14 @@ fn a_tag_is_dropped_once_it_has_scrolled_off_the_left_edge() {
         tick: 0,
         label: "X".to_string(),
     });
-    // "Start" reaches 3 + 30 px past its column: gone once that column is at -33.
-    for _ in 0..40 + 32 {
+    // Their frame is on the band's first column after 40 frames, and off it after 41.
+    for _ in 0..40 {
         o.record(&steady());
     }
     let labels: Vec<&str> = o.tags().map(|t| t.label).collect();
     assert_eq!(labels, ["Start", "X"]);
     o.record(&steady());
-    assert_eq!(o.tags().count(), 0, "both texts have left the band");
+    assert_eq!(o.tags().count(), 0, "their frame has left the band");
 }
 
 #[test]

@@ -131,36 +131,55 @@ impl fmt::Write for Cursor<'_> {
     }
 }
 
-/// Writes the title row's right-hand label: `lost 66.7ms|` when the update cap threw time away
-/// over the chart's frames, then the presenter and the display size, `cpu|320x240`.
+/// Writes the title row's right-hand label: `lost 66.7ms` when the update cap threw time away
+/// over the chart's frames, then the presenter and the display size, `cpu|320x240`, each when
+/// given (a narrow display leaves them out), with a `|` between two.
 pub(crate) fn display_label(
     out: &mut String,
     lost_ms: f64,
-    backend: &str,
-    width: i32,
-    height: i32,
+    backend: Option<&str>,
+    size: Option<(i32, i32)>,
 ) {
     out.clear();
     if lost_ms > 0.0 {
-        let _ = write!(out, "lost {}|", Ms(lost_ms));
+        let _ = write!(out, "lost {}", Ms(lost_ms));
     }
-    let _ = write!(out, "{backend}|{width}x{height}");
+    let next = |out: &mut String| {
+        if !out.is_empty() {
+            out.push('|');
+        }
+    };
+    if let Some(backend) = backend {
+        next(out);
+        out.push_str(backend);
+    }
+    if let Some((width, height)) = size {
+        next(out);
+        let _ = write!(out, "{width}x{height}");
+    }
 }
 
-/// Writes the timing row: `Frame  8.3ms|update()  1.5msx3|render()  850us`. Each time takes six
-/// characters whatever its unit, and the step suffix is `xN` when more than one update ran and
-/// two spaces otherwise, so the row does not jump about.
+/// Writes the timing row: `Frame  8.3ms|update()  1.5msx3|render()  850us`, or, when `short`,
+/// `frm  8.3ms|upd  1.5msx3|rnd  850us`. Each time takes six characters whatever its unit, and
+/// the step suffix is `xN` when more than one update ran and two spaces otherwise, so the row
+/// does not jump about.
 pub(crate) fn timing_row(
     out: &mut String,
     frame_ms: f64,
     update_ms: f64,
     updates: u32,
     render_ms: f64,
+    short: bool,
 ) {
     out.clear();
+    let [frame, update, render] = if short {
+        ["frm", "upd", "rnd"]
+    } else {
+        ["Frame", "update()", "render()"]
+    };
     let _ = write!(
         out,
-        "Frame {:>6}|update() {:>6}",
+        "{frame} {:>6}|{update} {:>6}",
         Ms(frame_ms),
         Ms(update_ms)
     );
@@ -169,19 +188,28 @@ pub(crate) fn timing_row(
     } else {
         out.push_str("  ");
     }
-    let _ = write!(out, "|render() {:>6}", Ms(render_ms));
+    let _ = write!(out, "|{render} {:>6}", Ms(render_ms));
 }
 
-/// Writes the metrics row: `Present  60 FPS|Target 60 FPS|Draw Calls 42`.
-pub(crate) fn metrics_row(out: &mut String, present_fps: f64, target_fps: f64, draw_calls: u32) {
+/// Writes the metrics row: `Present  60 FPS|Target 60 FPS|Draw Calls 42`, or, when `short`,
+/// `FPS  60/60|Draws 42`.
+pub(crate) fn metrics_row(
+    out: &mut String,
+    present_fps: f64,
+    target_fps: f64,
+    draw_calls: u32,
+    short: bool,
+) {
     out.clear();
-    let _ = write!(
-        out,
-        "Present {:>3} FPS|Target {} FPS|Draw Calls {}",
-        present_fps.round() as i64,
-        target_fps,
-        draw_calls
-    );
+    let present = present_fps.round() as i64;
+    let _ = if short {
+        write!(out, "FPS {present:>3}/{target_fps}|Draws {draw_calls}")
+    } else {
+        write!(
+            out,
+            "Present {present:>3} FPS|Target {target_fps} FPS|Draw Calls {draw_calls}"
+        )
+    };
 }
 
 /// Width in pixels of a row: 6 px a character, and 14 px for each `|` (7 px either side of a
@@ -197,14 +225,13 @@ pub(crate) fn plain_width(text: &str) -> i32 {
     text.chars().count().min(i32::MAX as usize / 8) as i32 * GLYPH_ADVANCE
 }
 
-/// How many characters `n` takes in decimal.
-pub(crate) fn decimal_digits(mut n: u64) -> i32 {
-    let mut digits = 1;
-    while n >= 10 {
-        n /= 10;
-        digits += 1;
+/// Three dots on the baseline of a glyph cell at `x`, for text printed at `y`: the mark of
+/// text shortened.
+pub(crate) fn ellipsis(fb: &mut Framebuffer, x: i32, y: i32, ink: u8) {
+    // The system font's baseline is glyph row 10.
+    for dx in [0, 2, 4] {
+        fb.draw_pixel(x + dx, y + 10, ink);
     }
-    digits
 }
 
 /// Prints `text` split at `|`, with a bar-high divider in `divider` colour in each split.
@@ -254,13 +281,13 @@ mod tests {
     fn every_time_in_the_timing_row_takes_six_characters() {
         let mut s = String::new();
         for (frame, update, render) in [(8.25, 1.5, 3.75), (0.85, 0.012, 0.3), (16.0, 0.0, 0.999)] {
-            timing_row(&mut s, frame, update, 1, render);
+            timing_row(&mut s, frame, update, 1, render, false);
             let fields: Vec<&str> = s.split('|').collect();
             assert_eq!(fields[0].len(), "Frame ".len() + 6, "{s}");
             assert_eq!(fields[1].len(), "update() ".len() + 6 + 2, "{s}");
             assert_eq!(fields[2].len(), "render() ".len() + 6, "{s}");
         }
-        timing_row(&mut s, 0.85, 0.08, 2, 0.3);
+        timing_row(&mut s, 0.85, 0.08, 2, 0.3, false);
         assert_eq!(s, "Frame  850us|update()   80usx2|render()  300us");
     }
 
@@ -289,44 +316,50 @@ mod tests {
     #[test]
     fn timing_row_pads_like_the_reference_examples() {
         let mut s = String::new();
-        timing_row(&mut s, 8.25, 1.5, 3, 3.75);
+        timing_row(&mut s, 8.25, 1.5, 3, 3.75, false);
         assert_eq!(s, "Frame  8.3ms|update()  1.5msx3|render()  3.8ms");
-        timing_row(&mut s, 8.25, 1.5, 1, 3.75);
+        timing_row(&mut s, 8.25, 1.5, 1, 3.75, false);
         assert_eq!(s.split('|').nth(1), Some("update()  1.5ms  "));
-        timing_row(&mut s, 8.25, 1.5, 0, 3.75);
+        timing_row(&mut s, 8.25, 1.5, 0, 3.75, false);
         assert_eq!(s.split('|').nth(1), Some("update()  1.5ms  "));
     }
 
     #[test]
     fn metrics_row_pads_the_rate_and_counts_draw_calls() {
         let mut s = String::new();
-        metrics_row(&mut s, 59.6, 60.0, 42);
+        metrics_row(&mut s, 59.6, 60.0, 42, false);
         assert_eq!(s, "Present  60 FPS|Target 60 FPS|Draw Calls 42");
-        metrics_row(&mut s, 144.0, 30.0, 0);
+        metrics_row(&mut s, 144.0, 30.0, 0, false);
         assert_eq!(s, "Present 144 FPS|Target 30 FPS|Draw Calls 0");
+        metrics_row(&mut s, 59.6, 60.0, 42, true);
+        assert_eq!(s, "FPS  60/60|Draws 42");
+    }
+
+    #[test]
+    fn the_short_timing_row_keeps_the_figures_and_their_widths() {
+        let mut s = String::new();
+        timing_row(&mut s, 8.25, 1.5, 3, 3.75, true);
+        assert_eq!(s, "frm  8.3ms|upd  1.5msx3|rnd  3.8ms");
+        timing_row(&mut s, 0.85, 0.08, 1, 12.5, true);
+        assert_eq!(s, "frm  850us|upd   80us  |rnd 12.5ms");
     }
 
     #[test]
     fn display_label_names_lost_time_only_when_there_is_some() {
         let mut s = String::new();
-        display_label(&mut s, 0.0, "cpu", 320, 240);
+        display_label(&mut s, 0.0, Some("cpu"), Some((320, 240)));
         assert_eq!(s, "cpu|320x240");
-        display_label(&mut s, 200.0 / 3.0, "vulkan", 320, 240);
+        display_label(&mut s, 200.0 / 3.0, Some("vulkan"), Some((320, 240)));
         assert_eq!(s, "lost 66.7ms|vulkan|320x240");
+        display_label(&mut s, 200.0 / 3.0, None, Some((128, 128)));
+        assert_eq!(s, "lost 66.7ms|128x128");
+        display_label(&mut s, 0.0, None, None);
+        assert_eq!(s, "");
     }
 
     #[test]
     fn divider_widths_follow_the_layout() {
         // 13 glyphs and one divider: 13 * 6 + 14 = 92.
         assert_eq!(text_width("webgpu|320x240"), 92);
-    }
-
-    #[test]
-    fn digits_are_counted() {
-        assert_eq!(decimal_digits(0), 1);
-        assert_eq!(decimal_digits(9), 1);
-        assert_eq!(decimal_digits(10), 2);
-        assert_eq!(decimal_digits(100_000), 6);
-        assert_eq!(decimal_digits(u64::MAX), 20);
     }
 }

@@ -271,7 +271,7 @@ fn tag_labels_never_overlap_one_another_or_the_bars() {
                 "{w}x{h}: {a:?}"
             );
             for b in &labels[n + 1..] {
-                assert!(!overlaps(&a.rect, &b.rect), "{w}x{h}: {a:?} and {b:?}");
+                assert!(!a.rect.intersects(b.rect), "{w}x{h}: {a:?} and {b:?}");
             }
         }
         // Tag ink above the bars is a label's text inside its rectangle or a tag's line.
