@@ -140,7 +140,7 @@ fn loading_a_file_without_a_loader_says_so() {
 #[test]
 fn the_sound_file_in_the_guide_reads_as_it_says() {
     let guide = include_str!("../../docs/sound.md");
-    let start = guide.find("```text\nbt-sound 1").unwrap() + "```text\n".len();
+    let start = guide.find("```text\nbt-sound 2").unwrap() + "```text\n".len();
     let text = &guide[start..start + guide[start..].find("```").unwrap()];
     let file = SoundFile::parse("docs/sound.md", text).unwrap();
     let names: Vec<&str> = file.sfx.iter().map(|(n, _)| n.as_str()).collect();
