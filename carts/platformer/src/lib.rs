@@ -645,7 +645,13 @@ mod tests {
     #[test]
     fn a_broken_edit_keeps_the_last_good_level() {
         let dir = bt_test_support::ScratchDir::new("platformer");
-        for f in ["tiles.png", "levels.txt", "level1.tmj", "level2.tmx", "music.txt"] {
+        for f in [
+            "tiles.png",
+            "levels.txt",
+            "level1.tmj",
+            "level2.tmx",
+            "music.txt",
+        ] {
             std::fs::copy(Path::new(ASSETS).join(f), dir.join(f)).unwrap();
         }
         let mut cart = Platformer::default();
@@ -693,15 +699,31 @@ mod tests {
     fn the_music_of_three_sequences_sounds_the_same_at_any_update_rate() {
         let at_60 = two_seconds_of_music(60.0);
         assert_eq!(at_60.len(), 2 * 44_100);
-        assert!(at_60.iter().filter(|s| s.abs() > 2000).count() > 10_000, "it plays");
-        assert!(two_seconds_of_music(30.0) == at_60, "at 30 updates a second");
-        assert!(two_seconds_of_music(120.0) == at_60, "at 120 updates a second");
+        assert!(
+            at_60.iter().filter(|s| s.abs() > 2000).count() > 10_000,
+            "it plays"
+        );
+        assert!(
+            two_seconds_of_music(30.0) == at_60,
+            "at 30 updates a second"
+        );
+        assert!(
+            two_seconds_of_music(120.0) == at_60,
+            "at 120 updates a second"
+        );
         let (_, mut con) = started();
         let ctx = con.update_context(0);
         for channel in 0..3 {
-            assert!(ctx.sound_channel(channel).unwrap().from_music, "channel {channel}");
+            assert!(
+                ctx.sound_channel(channel).unwrap().from_music,
+                "channel {channel}"
+            );
         }
-        assert_eq!(ctx.sound_channel(3).unwrap().sfx, None, "one channel left for effects");
+        assert_eq!(
+            ctx.sound_channel(3).unwrap().sfx,
+            None,
+            "one channel left for effects"
+        );
     }
 
     #[test]
