@@ -144,7 +144,7 @@ fn the_sound_file_in_the_guide_reads_as_it_says() {
     let text = &guide[start..start + guide[start..].find("```").unwrap()];
     let file = SoundFile::parse("docs/sound.md", text).unwrap();
     let names: Vec<&str> = file.sfx.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["coin", "bass", "hat"]);
+    assert_eq!(names, ["coin", "bass", "hat", "wobble"]);
     let FileTune::Patterns { patterns, .. } = &file.music[0].tune else {
         panic!("a tune of patterns");
     };

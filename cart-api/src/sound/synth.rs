@@ -17,8 +17,8 @@ const FULL: i64 = 1 << 16;
 /// Samples the host buffer keeps when nobody drains it: one second at the current rate (then
 /// it starts over, so a seek of a million updates costs no memory).
 const BUFFER_SECONDS: u32 = 1;
-/// Before a voice or the tune gives up on a run of patterns that last no time: a tune whose
-/// patterns are all empty would otherwise start them over for ever within one sample.
+/// Patterns that last no time the tune moves through at one sample before it stops: a tune
+/// whose patterns are all empty would otherwise start them over for ever.
 const MAX_EMPTY_PATTERNS: usize = 1 << 16;
 
 /// How one sound effect's time maps onto samples.
