@@ -30,18 +30,18 @@ fn bench(c: &mut Criterion) {
         sfx
     };
     let a = ctx
-        .sfx_add(notes(Wave::Square { duty: 64 }, Effect::Vibrato))
+        .add_sfx(notes(Wave::Square { duty: 64 }, Effect::Vibrato))
         .unwrap();
-    let b = ctx.sfx_add(notes(Wave::Triangle, Effect::Slide)).unwrap();
-    let s = ctx.sfx_add(notes(Wave::Sine, Effect::Arpeggio)).unwrap();
-    let n = ctx.sfx_add(notes(Wave::Noise, Effect::Drop)).unwrap();
+    let b = ctx.add_sfx(notes(Wave::Triangle, Effect::Slide)).unwrap();
+    let s = ctx.add_sfx(notes(Wave::Sine, Effect::Arpeggio)).unwrap();
+    let n = ctx.add_sfx(notes(Wave::Noise, Effect::Drop)).unwrap();
     let tune = ctx
-        .music_add(Music {
+        .add_music(Music::Patterns {
             patterns: vec![[Some(a), Some(b), Some(s), Some(n)]],
             loop_start: Some(0),
         })
         .unwrap();
-    ctx.music_play(tune);
+    ctx.play_music(tune);
     c.bench_function("sound update, 4 channels with effects", |bench| {
         bench.iter(|| {
             con.step_sound();

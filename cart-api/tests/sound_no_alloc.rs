@@ -9,7 +9,7 @@ use bt_test_support::CountingAlloc;
 static GLOBAL: CountingAlloc = CountingAlloc::new();
 
 #[test]
-fn steady_state_updates_with_sound_do_not_allocate() {
+fn steady_state_updates_with_sound_patterns_and_sequences_do_not_allocate() {
     assert_eq!(
         GLOBAL.allocations_during(|| drop(Vec::<u8>::with_capacity(8))),
         1
@@ -21,22 +21,28 @@ fn steady_state_updates_with_sound_do_not_allocate() {
         Note::new(55, Wave::Saw, 6).with(Effect::Vibrato),
         Note::new(60, Wave::Sine, 6).with(Effect::Arpeggio),
     ];
-    let sfx = ctx.sfx_add(Sfx::new(5, notes)).unwrap();
+    let sfx = ctx.add_sfx(Sfx::new(5, notes)).unwrap();
     let music = ctx
-        .music_add(Music {
+        .add_music(Music::Patterns {
             patterns: vec![[Some(sfx), Some(sfx), None, None]],
             loop_start: Some(0),
         })
+        .unwrap();
+    let sequences = ctx
+        .add_music(Music::sequences(
+            [vec![sfx, sfx], vec![], vec![sfx], vec![]],
+            true,
+        ))
         .unwrap();
     let mut sink = vec![0i16; 1024];
     let n = GLOBAL.allocations_during(|| {
         for tick in 0..5000u64 {
             let mut ctx = con.update_context(tick);
             if tick % 100 == 0 {
-                ctx.music_play(music);
+                ctx.play_music(if tick % 200 == 0 { music } else { sequences });
             }
             if tick % 7 == 0 {
-                ctx.sfx_play(sfx, None);
+                ctx.play_sfx(sfx, None);
             }
             con.step_sound();
             for (slot, s) in sink.iter_mut().zip(con.drain_samples()) {

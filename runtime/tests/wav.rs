@@ -15,15 +15,15 @@ struct Band {
 impl Cart for Band {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
         let sq = Wave::Square { duty: 64 };
-        let bass = ctx.sfx_add(Sfx::new(
-            6,
+        let bass = ctx.add_sfx(Sfx::new(
+            12,
             vec![
                 Note::new(36, Wave::Triangle, 6),
                 Note::new(43, Wave::Triangle, 6),
             ],
         ))?;
-        let lead = ctx.sfx_add(Sfx::new(
-            3,
+        let lead = ctx.add_sfx(Sfx::new(
+            6,
             vec![
                 Note::new(60, sq, 5).with(Effect::Vibrato),
                 Note::new(64, sq, 5).with(Effect::Slide),
@@ -31,20 +31,20 @@ impl Cart for Band {
                 Note::new(72, Wave::Saw, 5).with(Effect::FadeOut),
             ],
         ))?;
-        let tune = ctx.music_add(Music {
+        let tune = ctx.add_music(Music::Patterns {
             patterns: vec![[Some(bass), Some(lead), None, None]],
             loop_start: Some(0),
         })?;
-        ctx.music_play(tune);
+        ctx.play_music(tune);
         self.burst = ctx
-            .sfx_add(Sfx::new(
-                2,
+            .add_sfx(Sfx::new(
+                4,
                 vec![Note::new(30, Wave::Noise, 7).with(Effect::Drop); 4],
             ))
             .ok();
         self.blip = ctx
-            .sfx_add(Sfx::new(
-                1,
+            .add_sfx(Sfx::new(
+                2,
                 vec![Note::new(70, Wave::Sine, 4).with(Effect::FadeIn); 3],
             ))
             .ok();
@@ -53,10 +53,10 @@ impl Cart for Band {
 
     fn update(&mut self, ctx: &mut Update<'_>) {
         if ctx.ticks() % 50 == 10 {
-            ctx.sfx_play(self.burst.unwrap(), Some(3));
+            ctx.play_sfx(self.burst.unwrap(), Some(3));
         }
         if ctx.rng().next_u32().is_multiple_of(17) || ctx.is_pressed(BTN_A, 0) {
-            ctx.sfx_play(self.blip.unwrap(), None);
+            ctx.play_sfx(self.blip.unwrap(), None);
         }
     }
 
@@ -147,8 +147,8 @@ struct FromFile;
 
 impl Cart for FromFile {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
-        let bank = ctx.sounds_load("tune.txt")?;
-        ctx.music_play(bank.music("theme").unwrap());
+        let bank = ctx.load_sounds("tune.txt")?;
+        ctx.play_music(bank.music("theme").unwrap());
         Ok(())
     }
     fn update(&mut self, _: &mut Update<'_>) {}

@@ -1,32 +1,46 @@
-//! Sounds written as text: the `bt-sound 1` format, one note or pattern a line.
+//! Sounds written as text: the `bt-sound` format, one note, pattern or sequence a line.
 //!
 //! ```text
-//! bt-sound 1
-//! # sfx NAME SPEED [loop=NOTE] [attack=TICKS] [release=TICKS], then one note a line:
-//! # PITCH WAVE VOLUME [EFFECT], or `--` for a rest.
-//! sfx coin 3 release=1
+//! bt-sound 2
+//! # sfx NAME SPEED [loop=NOTE] [attack=UNITS] [release=UNITS] [vibrato=HZ] [arp=HZ],
+//! # then one note a line: PITCH WAVE VOLUME [EFFECT], or `--` for a rest.
+//! # SPEED, attack and release count 120ths of a second.
+//! sfx coin 6 release=2
 //! B5 sq 5
 //! E6 sq 5 slide
-//! sfx bass 12
+//! sfx bass 24
 //! C3 tri 6
 //! G2 tri 6
 //! # music NAME [loop=PATTERN], then one pattern a line: four sound names, `-` for none.
 //! music theme loop=0
 //! bass coin - -
+//! # seq NAME [loop], then CHANNEL SOUND... lines: each channel's sounds in order.
+//! seq walk loop
+//! 0 bass bass
+//! 1 coin
 //! ```
 //!
 //! Pitches are a note name, an optional `#` and an octave (`C4` is middle C, `A4` 440 Hz,
 //! `B7` the highest). Waves: `sq` (square), `sqN` (a pulse high for N% of the period),
 //! `tri`, `saw`, `sin`, `noise`. Volumes 0–7. Effects: `slide`, `vibrato`, `drop`, `fadein`,
-//! `fadeout`, `arp`.
+//! `fadeout`, `arp`. A file headed `bt-sound 1` counts SPEED, attack and release in the cart's
+//! updates, as it always did ([`TimeBase::Updates`]), and takes no `vibrato=` or `arp=`.
 
 use thiserror::Error;
 
-use super::{Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave, CHANNELS};
+use super::quote::{excerpt, quoted};
+use super::{
+    Effect, Hz, Music, MusicId, Note, Sfx, SfxId, SoundError, TimeBase, Wave, CHANNELS,
+    MAX_EFFECT_RATE,
+};
 use crate::AssetError;
 
-/// The first line every sound file starts with (comments and blank lines aside).
-pub const SOUND_FILE_HEADER: &str = "bt-sound 1";
+/// The first line of a sound file whose times count 120ths of a second (comments and blank
+/// lines aside).
+pub const SOUND_FILE_HEADER: &str = "bt-sound 2";
+/// The first line of a sound file in the first version of the format, whose times count the
+/// cart's updates: still read, with that meaning.
+pub const SOUND_FILE_HEADER_UPDATES: &str = "bt-sound 1";
 
 /// A sound file, read and checked: its sound effects and tunes by name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,10 +56,28 @@ pub struct SoundFile {
 pub struct FileMusic {
     /// Its name.
     pub name: String,
-    /// Its patterns: for each channel, an index into [`SoundFile::sfx`] or none.
-    pub patterns: Vec<[Option<usize>; CHANNELS]>,
-    /// Where it goes on from after the last pattern, if it loops.
-    pub loop_start: Option<usize>,
+    /// Its patterns or sequences.
+    pub tune: FileTune,
+}
+
+/// The two forms of [`Music`], with sound effects by their place in [`SoundFile::sfx`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FileTune {
+    /// A `music` block: patterns.
+    Patterns {
+        /// For each pattern and channel, an index into [`SoundFile::sfx`] or none.
+        patterns: Vec<[Option<usize>; CHANNELS]>,
+        /// Where it goes on from after the last pattern, if it loops.
+        loop_start: Option<usize>,
+    },
+    /// A `seq` block: each channel's list.
+    Sequences {
+        /// For each channel, indices into [`SoundFile::sfx`].
+        channels: [Vec<usize>; CHANNELS],
+        /// Whether each channel starts its list over.
+        looping: bool,
+    },
 }
 
 /// The ids a console gave a sound file's sounds, found by name.
@@ -67,6 +99,14 @@ impl SoundBank {
             .iter()
             .find(|(n, _)| n == name)
             .map(|&(_, id)| id)
+    }
+
+    pub(crate) fn sfx_ids(&self) -> impl Iterator<Item = SfxId> + '_ {
+        self.sfx.iter().map(|&(_, id)| id)
+    }
+
+    pub(crate) fn music_ids(&self) -> impl Iterator<Item = MusicId> + '_ {
+        self.music.iter().map(|&(_, id)| id)
     }
 }
 
@@ -99,9 +139,15 @@ pub enum SoundFileError {
     },
 }
 
+/// Whether `word` is one or more ASCII digits: a number with no sign, space or other mark
+/// (Rust's parsers take a leading `+`).
+fn digits(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
 fn pitch(word: &str) -> Result<u8, String> {
-    let bytes = word.as_bytes();
-    let base = match bytes.first().map(u8::to_ascii_uppercase) {
+    let not_a_note = || format!("{} is not a note name (C4, F#3, ...)", quoted(word));
+    let base = match word.as_bytes().first().map(u8::to_ascii_uppercase) {
         Some(b'C') => 0,
         Some(b'D') => 2,
         Some(b'E') => 4,
@@ -109,20 +155,24 @@ fn pitch(word: &str) -> Result<u8, String> {
         Some(b'G') => 7,
         Some(b'A') => 9,
         Some(b'B') => 11,
-        _ => return Err(format!("'{word}' is not a note name (C4, F#3, ...)")),
+        _ => return Err(not_a_note()),
     };
+    // The first byte is an ASCII letter, so the rest starts on a character boundary.
     let (sharp, rest) = match &word[1..] {
         r if r.starts_with('#') => (1, &r[1..]),
         r => (0, r),
     };
-    let octave: u8 = rest
-        .parse()
-        .map_err(|_| format!("'{word}' needs an octave from 0 to 7 (C4, F#3, ...)"))?;
-    let p = u16::from(octave) * 12 + base + sharp;
-    if octave > 7 || p > u16::from(super::MAX_PITCH) {
-        return Err(format!("'{word}' is above B7"));
+    if !digits(rest) {
+        return Err(format!(
+            "{} needs an octave from 0 to 7 after the note (C4, F#3, ...)",
+            quoted(word)
+        ));
     }
-    Ok(p as u8)
+    let octave: u16 = rest.parse().unwrap_or(u16::MAX);
+    if octave > 7 || octave * 12 + base + sharp > u16::from(super::MAX_PITCH) {
+        return Err(format!("{} is above B7", quoted(word)));
+    }
+    Ok((octave * 12 + base + sharp) as u8)
 }
 
 fn wave(word: &str) -> Result<Wave, String> {
@@ -132,13 +182,18 @@ fn wave(word: &str) -> Result<Wave, String> {
         "saw" => Wave::Saw,
         "sin" => Wave::Sine,
         "noise" => Wave::Noise,
-        w => match w.strip_prefix("sq").map(str::parse::<u32>) {
+        w => match w
+            .strip_prefix("sq")
+            .filter(|pc| digits(pc))
+            .map(str::parse::<u32>)
+        {
             Some(Ok(pc)) if (1..=99).contains(&pc) => Wave::Square {
                 duty: (pc * 256 / 100) as u8,
             },
             _ => {
                 return Err(format!(
-                    "'{word}' is not a wave (sq, sq1 to sq99, tri, saw, sin, noise)"
+                    "{} is not a wave (sq, sq1 to sq99, tri, saw, sin, noise)",
+                    quoted(word)
                 ))
             }
         },
@@ -155,44 +210,82 @@ fn effect(word: &str) -> Result<Effect, String> {
         "arp" => Effect::Arpeggio,
         _ => {
             return Err(format!(
-                "'{word}' is not an effect (slide, vibrato, drop, fadein, fadeout, arp)"
+                "{} is not an effect (slide, vibrato, drop, fadein, fadeout, arp)",
+                quoted(word)
             ))
         }
     })
 }
 
 fn number<T: std::str::FromStr>(word: &str, what: &str) -> Result<T, String> {
-    word.parse().map_err(|_| format!("'{word}' is not {what}"))
+    let bad = || format!("{} is not {what}", quoted(word));
+    if !digits(word) {
+        return Err(bad());
+    }
+    word.parse().map_err(|_| bad())
+}
+
+/// A rate such as `6`, `7.5` or `0.25` (hertz, at most three decimals), from 0.001 Hz to
+/// [`MAX_EFFECT_RATE`].
+fn rate(word: &str) -> Result<Hz, String> {
+    let bad = || {
+        format!(
+            "{} is not a rate in Hz from 0.001 to {} (6, 7.5, ...)",
+            quoted(word),
+            MAX_EFFECT_RATE.millihertz() / 1000
+        )
+    };
+    let (whole, frac) = word.split_once('.').unwrap_or((word, ""));
+    if !digits(whole) || (!frac.is_empty() && !digits(frac)) || frac.len() > 3 {
+        return Err(bad());
+    }
+    let whole: u64 = whole.parse().map_err(|_| bad())?;
+    let frac: u64 = format!("{frac:0<3}").parse().map_err(|_| bad())?;
+    let milli = whole.saturating_mul(1000).saturating_add(frac);
+    if milli == 0 || milli > u64::from(MAX_EFFECT_RATE.millihertz()) {
+        return Err(bad());
+    }
+    Ok(Hz::from_millihertz(milli as u32))
 }
 
 enum Block {
     None,
     Sfx,
     Music,
+    Sequences,
+}
+
+/// One line's error, with the file's name escaped so a message stays on one line.
+fn line_error(file: &str, line: usize, field: &str, message: String) -> SoundFileError {
+    SoundFileError::Line {
+        file: excerpt(file),
+        line,
+        field: field.to_string(),
+        message,
+    }
 }
 
 impl SoundFile {
-    /// Reads `text` in the `bt-sound 1` format; `file` names it in errors.
+    /// Reads `text` in the `bt-sound 2` format (or `bt-sound 1`, whose times count updates);
+    /// `file` names it in errors. A byte-order mark at the start is skipped.
     ///
     /// # Errors
-    /// [`SoundFileError::Line`] naming the file, line and field at fault.
+    /// [`SoundFileError::Line`] naming the file, line and field at fault; what the file held
+    /// is quoted escaped and shortened, so the message is one line of modest length.
     pub fn parse(file: &str, text: &str) -> Result<SoundFile, SoundFileError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut out = SoundFile {
             sfx: Vec::new(),
             music: Vec::new(),
         };
-        let mut header = false;
+        let mut time_base = None;
         let mut block = Block::None;
         let mut sfx_lines: Vec<usize> = Vec::new();
         let mut music_lines: Vec<usize> = Vec::new();
+        let find = |sfx: &[(String, Sfx)], word: &str| sfx.iter().position(|(n, _)| n == word);
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
-            let err = |field: &str, message: String| SoundFileError::Line {
-                file: file.to_string(),
-                line,
-                field: field.to_string(),
-                message,
-            };
+            let err = |field: &str, message: String| line_error(file, line, field, message);
             // A `#` inside a pitch (F#3) is not a comment: only one at the start of a word is.
             let content = if raw.trim_start().starts_with('#') {
                 ""
@@ -206,50 +299,67 @@ impl SoundFile {
             if words.is_empty() {
                 continue;
             }
-            if !header {
-                if words.join(" ") != SOUND_FILE_HEADER {
-                    return Err(err(
-                        "header",
-                        format!("the file must start with '{SOUND_FILE_HEADER}'"),
-                    ));
-                }
-                header = true;
+            let Some(base) = time_base else {
+                time_base = match words.join(" ").as_str() {
+                    SOUND_FILE_HEADER => Some(TimeBase::Seconds),
+                    SOUND_FILE_HEADER_UPDATES => Some(TimeBase::Updates),
+                    _ => return Err(err("header", header_message())),
+                };
                 continue;
-            }
+            };
             match words[0] {
                 "sfx" => {
                     let name = *words.get(1).ok_or_else(|| err("name", "missing".into()))?;
-                    if out.sfx.iter().any(|(n, _)| n == name) {
-                        return Err(err("name", format!("'{name}' is defined twice")));
+                    if find(&out.sfx, name).is_some() {
+                        return Err(err("name", format!("{} is defined twice", quoted(name))));
                     }
+                    let unit = match base {
+                        TimeBase::Updates => "updates",
+                        _ => "120ths of a second",
+                    };
                     let speed: u16 = number(
                         words.get(2).ok_or_else(|| err("speed", "missing".into()))?,
-                        "a speed in ticks (1 to 65535)",
+                        &format!("a speed in {unit} (1 to 65535)"),
                     )
                     .map_err(|m| err("speed", m))?;
                     if speed == 0 {
-                        return Err(err("speed", "must be at least 1 tick".into()));
+                        return Err(err("speed", "must be at least 1".into()));
                     }
                     let mut sfx = Sfx::new(speed, Vec::new());
+                    sfx.time_base = base;
                     for option in &words[3..] {
-                        let (key, value) = option
-                            .split_once('=')
-                            .ok_or_else(|| err("option", format!("'{option}' is not KEY=VALUE")))?;
+                        let (key, value) = option.split_once('=').ok_or_else(|| {
+                            err("option", format!("{} is not KEY=VALUE", quoted(option)))
+                        })?;
+                        let v2 = base == TimeBase::Seconds;
                         match key {
                             "loop" => {
                                 sfx.loop_start =
                                     Some(number(value, "a note number").map_err(|m| err(key, m))?)
                             }
                             "attack" => {
-                                sfx.attack = number(value, "ticks").map_err(|m| err(key, m))?
+                                sfx.attack = number(value, unit).map_err(|m| err(key, m))?
                             }
                             "release" => {
-                                sfx.release = number(value, "ticks").map_err(|m| err(key, m))?
+                                sfx.release = number(value, unit).map_err(|m| err(key, m))?
+                            }
+                            "vibrato" if v2 => {
+                                sfx.vibrato = rate(value).map_err(|m| err(key, m))?
+                            }
+                            "arp" if v2 => sfx.arpeggio = rate(value).map_err(|m| err(key, m))?,
+                            "vibrato" | "arp" => {
+                                return Err(err(
+                                    key,
+                                    format!("needs a file headed '{SOUND_FILE_HEADER}'"),
+                                ))
                             }
                             _ => {
                                 return Err(err(
                                     "option",
-                                    format!("'{key}' is not loop, attack or release"),
+                                    format!(
+                                        "{} is not loop, attack, release, vibrato or arp",
+                                        quoted(key)
+                                    ),
                                 ))
                             }
                         }
@@ -258,35 +368,62 @@ impl SoundFile {
                     sfx_lines.push(line);
                     block = Block::Sfx;
                 }
-                "music" => {
+                "music" | "seq" => {
                     let name = *words.get(1).ok_or_else(|| err("name", "missing".into()))?;
                     if out.music.iter().any(|m| m.name == name) {
-                        return Err(err("name", format!("'{name}' is defined twice")));
+                        return Err(err("name", format!("{} is defined twice", quoted(name))));
                     }
-                    let mut loop_start = None;
-                    for option in &words[2..] {
-                        match option.split_once('=') {
-                            Some(("loop", v)) => {
-                                loop_start = Some(
-                                    number(v, "a pattern number").map_err(|m| err("loop", m))?,
-                                )
+                    let tune = if words[0] == "music" {
+                        let mut loop_start = None;
+                        for option in &words[2..] {
+                            match option.split_once('=') {
+                                Some(("loop", v)) => {
+                                    loop_start = Some(
+                                        number(v, "a pattern number")
+                                            .map_err(|m| err("loop", m))?,
+                                    )
+                                }
+                                _ => {
+                                    return Err(err(
+                                        "option",
+                                        format!("{} is not loop=N", quoted(option)),
+                                    ))
+                                }
                             }
-                            _ => return Err(err("option", format!("'{option}' is not loop=N"))),
                         }
-                    }
+                        block = Block::Music;
+                        FileTune::Patterns {
+                            patterns: Vec::new(),
+                            loop_start,
+                        }
+                    } else {
+                        let looping = match &words[2..] {
+                            [] => false,
+                            ["loop"] => true,
+                            [option, ..] => {
+                                return Err(err(
+                                    "option",
+                                    format!("{} is not loop", quoted(option)),
+                                ))
+                            }
+                        };
+                        block = Block::Sequences;
+                        FileTune::Sequences {
+                            channels: Default::default(),
+                            looping,
+                        }
+                    };
                     out.music.push(FileMusic {
                         name: name.to_string(),
-                        patterns: Vec::new(),
-                        loop_start,
+                        tune,
                     });
                     music_lines.push(line);
-                    block = Block::Music;
                 }
                 _ => match block {
                     Block::None => {
                         return Err(err(
                             "line",
-                            "a note or pattern before any 'sfx' or 'music' line".into(),
+                            "a note or pattern before any 'sfx', 'music' or 'seq' line".into(),
                         ))
                     }
                     Block::Sfx => {
@@ -338,65 +475,108 @@ impl SoundFile {
                         let mut pattern = [None; CHANNELS];
                         for (slot, word) in pattern.iter_mut().zip(&words) {
                             if *word != "-" {
-                                let at = out.sfx.iter().position(|(n, _)| n == word).ok_or_else(
-                                    || {
-                                        err(
-                                            "pattern",
-                                            format!("no sound effect called '{word}' above"),
-                                        )
-                                    },
-                                )?;
+                                let at = find(&out.sfx, word).ok_or_else(|| {
+                                    err(
+                                        "pattern",
+                                        format!("no sound effect called {} above", quoted(word)),
+                                    )
+                                })?;
                                 *slot = Some(at);
                             }
                         }
-                        if pattern.iter().all(Option::is_none) {
-                            return Err(err("pattern", "plays nothing".into()));
+                        if let Some(FileTune::Patterns { patterns, .. }) =
+                            out.music.last_mut().map(|m| &mut m.tune)
+                        {
+                            patterns.push(pattern);
                         }
-                        if let Some(music) = out.music.last_mut() {
-                            music.patterns.push(pattern);
+                    }
+                    Block::Sequences => {
+                        let channel = match words[0] {
+                            w if w.len() == 1 && digits(w) && w < "4" => {
+                                usize::from(w.as_bytes()[0] - b'0')
+                            }
+                            w => {
+                                return Err(err(
+                                    "channel",
+                                    format!(
+                                        "{} is not a channel (0 to {}) before its sound names",
+                                        quoted(w),
+                                        CHANNELS - 1
+                                    ),
+                                ))
+                            }
+                        };
+                        let mut ids = Vec::new();
+                        for word in &words[1..] {
+                            ids.push(find(&out.sfx, word).ok_or_else(|| {
+                                err(
+                                    "seq",
+                                    format!("no sound effect called {} above", quoted(word)),
+                                )
+                            })?);
+                        }
+                        if let Some(FileTune::Sequences { channels, .. }) =
+                            out.music.last_mut().map(|m| &mut m.tune)
+                        {
+                            channels[channel].extend(ids);
                         }
                     }
                 },
             }
         }
-        if !header {
-            return Err(SoundFileError::Line {
-                file: file.to_string(),
-                line: 1,
-                field: "header".into(),
-                message: format!("the file must start with '{SOUND_FILE_HEADER}'"),
-            });
+        if time_base.is_none() {
+            return Err(line_error(file, 1, "header", header_message()));
         }
         for ((name, sfx), &line) in out.sfx.iter().zip(&sfx_lines) {
-            sfx.validate().map_err(|e| SoundFileError::Line {
-                file: file.to_string(),
-                line,
-                field: format!("sfx {name}"),
-                message: e.to_string(),
+            sfx.validate().map_err(|e| {
+                line_error(file, line, &format!("sfx {}", quoted(name)), e.to_string())
             })?;
         }
         for (m, &line) in out.music.iter().zip(&music_lines) {
-            let (name, patterns) = (&m.name, &m.patterns);
-            let bad = patterns.is_empty() || m.loop_start.is_some_and(|s| s >= patterns.len());
-            if bad {
-                return Err(SoundFileError::Line {
-                    file: file.to_string(),
-                    line,
-                    field: format!("music {name}"),
-                    message: "no patterns, or loop= past the last pattern".into(),
-                });
+            if let FileTune::Patterns {
+                patterns,
+                loop_start: Some(start),
+            } = &m.tune
+            {
+                if *start >= patterns.len() {
+                    return Err(line_error(
+                        file,
+                        line,
+                        &format!("music {}", quoted(&m.name)),
+                        format!(
+                            "loop={start} is past the last pattern ({} patterns)",
+                            patterns.len()
+                        ),
+                    ));
+                }
             }
         }
         Ok(out)
     }
 
+    /// Gives `synth` these sounds as the set of the file `file`, replacing what an earlier load
+    /// of that file gave (all or nothing).
     pub(crate) fn add_to(
         &self,
         file: &str,
         synth: &mut super::Synth,
     ) -> Result<SoundBank, SoundFileError> {
+        let mark = synth.mark();
+        match self.add_each(file, synth) {
+            Ok(bank) => {
+                synth.replace_file(file, bank.clone());
+                Ok(bank)
+            }
+            Err(e) => {
+                synth.rollback(mark);
+                Err(e)
+            }
+        }
+    }
+
+    fn add_each(&self, file: &str, synth: &mut super::Synth) -> Result<SoundBank, SoundFileError> {
         let wrap = |source| SoundFileError::Sound {
-            file: file.to_string(),
+            file: excerpt(file),
             source,
         };
         let mut bank = SoundBank::default();
@@ -404,19 +584,32 @@ impl SoundFile {
             let id = synth.add_sfx(sfx.clone()).map_err(wrap)?;
             bank.sfx.push((name.clone(), id));
         }
+        let ids = |list: &[usize]| list.iter().map(|&i| bank.sfx[i].1).collect::<Vec<_>>();
+        let mut music_ids = Vec::new();
         for m in &self.music {
-            let patterns = m
-                .patterns
-                .iter()
-                .map(|p| p.map(|slot| slot.map(|i| bank.sfx[i].1)))
-                .collect();
-            let music = Music {
-                patterns,
-                loop_start: m.loop_start,
+            let music = match &m.tune {
+                FileTune::Patterns {
+                    patterns,
+                    loop_start,
+                } => Music::patterns(
+                    patterns
+                        .iter()
+                        .map(|p| p.map(|slot| slot.map(|i| bank.sfx[i].1)))
+                        .collect(),
+                    *loop_start,
+                ),
+                FileTune::Sequences { channels, looping } => {
+                    Music::sequences(channels.each_ref().map(|c| ids(c)), *looping)
+                }
             };
             let id = synth.add_music(music).map_err(wrap)?;
-            bank.music.push((m.name.clone(), id));
+            music_ids.push((m.name.clone(), id));
         }
+        bank.music = music_ids;
         Ok(bank)
     }
+}
+
+fn header_message() -> String {
+    format!("the file must start with '{SOUND_FILE_HEADER}' (or '{SOUND_FILE_HEADER_UPDATES}', whose times count updates)")
 }

@@ -1,5 +1,11 @@
-//! Sound on the tick clock: sound effects (note sequences), music (patterns of sound effects),
-//! and the four-channel synthesiser that turns them into samples, update by update.
+//! Sound: sound effects (note sequences), music (patterns of sound effects, or a sequence of
+//! sound effects per channel), and the four-channel synthesiser that turns them into samples.
+//!
+//! Sound keeps time of its own: a note lasts `speed` 120ths of a second
+//! ([`UNITS_PER_SECOND`]), and vibrato and arpeggio run at rates in hertz, so a sound is the
+//! same samples whatever the cart's `target_fps`. The console still makes each update's samples
+//! right after that update, so a sound starts at the tick it is played, and a note may begin
+//! anywhere inside an update's samples.
 //!
 //! Everything here is integer arithmetic, so the samples are bit-identical on every machine,
 //! and the synthesiser's state lives in the console, so a seek or a replay hears exactly what
@@ -7,12 +13,16 @@
 
 mod clock;
 mod file;
+mod quote;
 mod synth;
 mod update;
 mod wave;
 
 pub use clock::SampleClock;
-pub use file::{FileMusic, SoundBank, SoundFile, SoundFileError, SOUND_FILE_HEADER};
+pub use file::{
+    FileMusic, FileTune, SoundBank, SoundFile, SoundFileError, SOUND_FILE_HEADER,
+    SOUND_FILE_HEADER_UPDATES,
+};
 pub(crate) use synth::Synth;
 
 use thiserror::Error;
@@ -27,6 +37,76 @@ pub const MAX_NOTE_VOLUME: u8 = 7;
 pub const MAX_NOTES: usize = 64;
 /// The sample rate a console starts with, in samples a second.
 pub const DEFAULT_SAMPLE_RATE: u32 = 44_100;
+/// Units of [`Sfx::speed`], `attack` and `release` a second: a note of speed 1 lasts 1/120 s,
+/// as in Pyxel, so note lengths from Pyxel carry over as they are. 120 is a multiple of the
+/// common update rates (30, 60, 120), and 1/120 s is short enough for the fastest run of notes.
+pub const UNITS_PER_SECOND: u32 = 120;
+/// The synthesiser's control rate: pitch and volume are worked out this many times a second
+/// (twice a unit) and glide in between, so notes and effects never click.
+pub(crate) const BLOCKS_PER_SECOND: u32 = 240;
+
+/// A rate in thousandths of a hertz, for vibrato and arpeggio.
+///
+/// ```
+/// use bt::sound::Hz;
+///
+/// assert_eq!(Hz::new(6).millihertz(), 6_000);
+/// assert_eq!(Hz::from_millihertz(7_500).to_string(), "7.5 Hz");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Hz(u32);
+
+impl Hz {
+    /// `hertz` whole hertz.
+    pub const fn new(hertz: u32) -> Hz {
+        Hz(hertz.saturating_mul(1000))
+    }
+
+    /// `millihertz` thousandths of a hertz.
+    pub const fn from_millihertz(millihertz: u32) -> Hz {
+        Hz(millihertz)
+    }
+
+    /// The rate in thousandths of a hertz.
+    pub const fn millihertz(self) -> u32 {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Hz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (whole, milli) = (self.0 / 1000, self.0 % 1000);
+        if milli == 0 {
+            write!(f, "{whole} Hz")
+        } else {
+            let frac = format!("{milli:03}");
+            write!(f, "{whole}.{} Hz", frac.trim_end_matches('0'))
+        }
+    }
+}
+
+/// The vibrato rate a sound effect starts with: 7.5 Hz, what `bt-sound 1`'s 8 updates a cycle
+/// gave at BT's default 60 updates a second.
+pub const DEFAULT_VIBRATO: Hz = Hz::from_millihertz(7_500);
+/// The arpeggio rate a sound effect starts with, in steps a second: 30, what `bt-sound 1`'s
+/// step every 2 updates gave at 60 updates a second.
+pub const DEFAULT_ARPEGGIO: Hz = Hz::new(30);
+/// The fastest vibrato or arpeggio: 1 kHz.
+pub const MAX_EFFECT_RATE: Hz = Hz::new(1000);
+
+/// What a sound effect's `speed`, `attack` and `release` count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum TimeBase {
+    /// 120ths of a second ([`UNITS_PER_SECOND`]); vibrato and arpeggio at the sound effect's
+    /// rates in hertz. The same samples at any `target_fps`.
+    #[default]
+    Seconds,
+    /// The cart's updates, as `bt-sound 1` files count them: vibrato 8 updates a cycle and
+    /// arpeggio a step every 2 updates (the rates in hertz are not used). The sound follows
+    /// `target_fps`: twice as fast at 120 updates a second as at 60.
+    Updates,
+}
 
 /// The shape of a note's wave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,7 +136,7 @@ pub enum Effect {
     None,
     /// Glides from the previous note's pitch to this one over the note.
     Slide,
-    /// Wobbles the pitch by half a semitone either way, 8 ticks a cycle.
+    /// Wobbles the pitch by half a semitone either way, at the sound effect's vibrato rate.
     Vibrato,
     /// Drops the pitch to nothing over the note.
     Drop,
@@ -64,7 +144,8 @@ pub enum Effect {
     FadeIn,
     /// Falls from the note's volume to silence over the note.
     FadeOut,
-    /// Steps through the note, a major third and a fifth above it, a step every 2 ticks.
+    /// Steps through the note, a major third and a fifth above it, at the sound effect's
+    /// arpeggio rate (steps a second).
     Arpeggio,
 }
 
@@ -103,35 +184,47 @@ impl Note {
     }
 }
 
-/// A sound effect: notes played one after another, each `speed` ticks long.
+/// A sound effect: notes played one after another, each `speed` 120ths of a second long.
 ///
 /// ```
 /// use bt::sound::{Effect, Note, Sfx, Wave};
 ///
 /// let square = Wave::Square { duty: 128 };
-/// let jump = Sfx::new(2, vec![
+/// let jump = Sfx::new(4, vec![
 ///     Note::new(48, square, 6),
 ///     Note::new(60, square, 5).with(Effect::Slide),
 ///     Note::new(60, square, 5).with(Effect::FadeOut),
 /// ]);
-/// assert_eq!(jump.length_ticks(), 6);
+/// assert_eq!(jump.length_units(), 12, "12/120 s: a tenth of a second");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Sfx {
-    /// Ticks each note lasts, at least 1.
+    /// How long each note lasts, at least 1: 120ths of a second (in [`TimeBase::Updates`],
+    /// updates).
     pub speed: u16,
     /// The notes, at most [`MAX_NOTES`].
     pub notes: Vec<Note>,
     /// When set, after the last note play resumes at this note, until stopped.
     pub loop_start: Option<usize>,
-    /// Ticks each note takes to rise from silence (0: at once).
+    /// How long each note takes to rise from silence, in the units of `speed` (0: at once).
     pub attack: u16,
-    /// Ticks at the end of each note over which it falls to silence (0: none).
+    /// How long before the end of each note it falls to silence, in the units of `speed`
+    /// (0: it does not).
     pub release: u16,
+    /// How fast [`Effect::Vibrato`] wobbles, from 0.001 Hz to [`MAX_EFFECT_RATE`]
+    /// ([`DEFAULT_VIBRATO`] to start with).
+    pub vibrato: Hz,
+    /// How fast [`Effect::Arpeggio`] steps, in steps a second, from 0.001 to
+    /// [`MAX_EFFECT_RATE`] ([`DEFAULT_ARPEGGIO`] to start with).
+    pub arpeggio: Hz,
+    /// What `speed`, `attack` and `release` count: 120ths of a second unless the sound came
+    /// from a `bt-sound 1` file.
+    pub time_base: TimeBase,
 }
 
 impl Sfx {
-    /// A sound effect of `notes`, `speed` ticks each, no loop, no envelope.
+    /// A sound effect of `notes`, `speed` 120ths of a second each, no loop, no envelope, the
+    /// default vibrato and arpeggio rates.
     pub fn new(speed: u16, notes: Vec<Note>) -> Sfx {
         Sfx {
             speed,
@@ -139,22 +232,31 @@ impl Sfx {
             loop_start: None,
             attack: 0,
             release: 0,
+            vibrato: DEFAULT_VIBRATO,
+            arpeggio: DEFAULT_ARPEGGIO,
+            time_base: TimeBase::Seconds,
         }
     }
 
-    /// Ticks from the first note to the end of the last (a loop's first pass).
-    pub fn length_ticks(&self) -> u64 {
+    /// How long from the first note to the end of the last (a loop's first pass), in the units
+    /// of `speed`.
+    pub fn length_units(&self) -> u64 {
         self.notes.len() as u64 * u64::from(self.speed)
     }
 
     /// Checks the limits: speed at least 1, 1 to [`MAX_NOTES`] notes, pitches and volumes in
-    /// range, a loop start inside the notes.
+    /// range, a loop start inside the notes, effect rates in range.
     ///
     /// # Errors
     /// [`SoundError`] naming the note and field at fault.
     pub fn validate(&self) -> Result<(), SoundError> {
         if self.speed == 0 {
             return Err(SoundError::Speed);
+        }
+        for rate in [self.vibrato, self.arpeggio] {
+            if rate.0 == 0 || rate > MAX_EFFECT_RATE {
+                return Err(SoundError::Rate(rate));
+            }
         }
         if self.notes.is_empty() || self.notes.len() > MAX_NOTES {
             return Err(SoundError::NoteCount(self.notes.len()));
@@ -185,34 +287,82 @@ impl Sfx {
     }
 }
 
-/// A sound effect the console holds, returned by [`Update::sfx_add`](crate::Update::sfx_add).
+/// A sound effect the console holds, returned by [`Update::add_sfx`](crate::Update::add_sfx).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SfxId(pub(crate) u16);
 
-/// A tune the console holds, returned by [`Update::music_add`](crate::Update::music_add).
+/// A tune the console holds, returned by [`Update::add_music`](crate::Update::add_music).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MusicId(pub(crate) u16);
 
 /// One step of a tune: the sound effect each channel plays (or none).
 pub type Pattern = [Option<SfxId>; CHANNELS];
 
-/// A tune: patterns played one after another. A pattern lasts as long as the first pass of its
-/// lowest-numbered channel's sound effect; then every channel starts the next pattern together.
+/// A tune, in one of two forms.
+///
+/// ```
+/// use bt::host::Console;
+/// use bt::sound::{Music, Note, Sfx, Wave};
+/// use bt::Settings;
+///
+/// let mut con = Console::new(&Settings::default(), 0);
+/// let mut ctx = con.update_context(0);
+/// let a = ctx.add_sfx(Sfx::new(30, vec![Note::new(57, Wave::Triangle, 5)]))?;
+/// let b = ctx.add_sfx(Sfx::new(15, vec![Note::new(45, Wave::Saw, 4); 4]))?;
+/// // Channel 0 plays a then a; channel 1 plays b; channels 2 and 3 are silent.
+/// let tune = ctx.add_music(Music::sequences([vec![a, a], vec![b], vec![], vec![]], true))?;
+/// assert!(ctx.play_music(tune));
+/// # Ok::<(), bt::sound::SoundError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Music {
-    /// The patterns, in order.
-    pub patterns: Vec<Pattern>,
-    /// When set, after the last pattern the tune goes on from this one, until stopped.
-    pub loop_start: Option<usize>,
+#[non_exhaustive]
+pub enum Music {
+    /// Patterns played one after another. A pattern lasts as long as the first pass of its
+    /// lowest-numbered channel's sound effect; then every channel starts the next pattern
+    /// together. A pattern with no sound effect lasts no time.
+    Patterns {
+        /// The patterns, in order.
+        patterns: Vec<Pattern>,
+        /// When set, after the last pattern the tune goes on from this one, until stopped.
+        loop_start: Option<usize>,
+    },
+    /// A list of sound effects for each channel, as Pyxel writes music: each channel plays its
+    /// own list, one sound effect (its first pass) after another, whatever the others do. An
+    /// empty list leaves its channel free.
+    Sequences {
+        /// Each channel's sound effects, in order.
+        channels: [Vec<SfxId>; CHANNELS],
+        /// Whether each channel starts its list over when it reaches the end; when not, the
+        /// tune ends once every channel has played its list.
+        looping: bool,
+    },
+}
+
+impl Music {
+    /// A tune of `patterns`, going on from `loop_start` after the last when that is set.
+    pub fn patterns(patterns: Vec<Pattern>, loop_start: Option<usize>) -> Music {
+        Music::Patterns {
+            patterns,
+            loop_start,
+        }
+    }
+
+    /// A tune of one list of sound effects per channel, each starting over when `looping`.
+    pub fn sequences(channels: [Vec<SfxId>; CHANNELS], looping: bool) -> Music {
+        Music::Sequences { channels, looping }
+    }
 }
 
 /// What is wrong with a sound effect or a tune.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum SoundError {
-    /// A speed of 0 ticks a note.
-    #[error("speed must be at least 1 tick a note, got 0")]
+    /// A speed of 0.
+    #[error("speed must be at least 1, got 0")]
     Speed,
+    /// A vibrato or arpeggio rate of 0 or past [`MAX_EFFECT_RATE`].
+    #[error("an effect rate must be from 0.001 Hz to {MAX_EFFECT_RATE}, got {0}")]
+    Rate(Hz),
     /// Too few or too many notes.
     #[error("a sound effect holds 1 to {MAX_NOTES} notes, got {0}")]
     NoteCount(usize),
@@ -240,13 +390,11 @@ pub enum SoundError {
         /// How many notes or patterns there are.
         len: usize,
     },
-    /// A tune with no pattern, or a pattern with no sound effect.
-    #[error("music: pattern {0} plays nothing (or the tune has no pattern)")]
-    EmptyPattern(usize),
-    /// A sound effect id this console does not hold.
-    #[error("music: pattern {pattern} names a sound effect this console does not hold")]
+    /// A sound effect id this console does not hold (or no longer holds: a sound file loaded
+    /// again replaces its sounds).
+    #[error("music: pattern or channel {pattern} names a sound effect this console does not hold")]
     UnknownSfx {
-        /// Which pattern.
+        /// Which pattern (or, in a tune of sequences, which channel).
         pattern: usize,
     },
     /// More sound effects or tunes than an id can name.
@@ -261,7 +409,7 @@ pub struct ChannelState {
     pub sfx: Option<SfxId>,
     /// Which note of it.
     pub note: usize,
-    /// Whether the tune put it there (rather than [`Update::sfx_play`](crate::Update::sfx_play)).
+    /// Whether the tune put it there (rather than [`Update::play_sfx`](crate::Update::play_sfx)).
     pub from_music: bool,
     /// The channel's volume, 0–255.
     pub volume: u8,
@@ -280,7 +428,7 @@ pub struct SoundMeter {
     /// playing something (cutting it off), or a tune's note that could not start because a
     /// sound effect held its channel.
     pub stolen: u32,
-    /// Sound effects that found no channel since boot ([`Update::sfx_play`](crate::Update::sfx_play)
+    /// Sound effects that found no channel since boot ([`Update::play_sfx`](crate::Update::play_sfx)
     /// returned `None` for a lack of one).
     pub refused: u32,
     /// Samples since boot whose mix went past full scale and was clipped.

@@ -1,10 +1,15 @@
 //! The four-channel synthesiser the console steps once per update.
+//!
+//! Time inside is the sample: every voice and the tune keep the sample they started at, and
+//! their notes, control blocks and pattern ends fall on samples worked out from that start
+//! alone, never from how the samples were split into updates. The same calls at the same
+//! samples therefore give the same samples at any `target_fps`.
 
 use super::clock::SampleClock;
 use super::wave::{next_noise, phase_step, sample};
 use super::{
-    ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, SoundMeter, Wave, CHANNELS,
-    DEFAULT_SAMPLE_RATE, MAX_NOTE_VOLUME,
+    ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundBank, SoundError, SoundMeter,
+    TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE, MAX_NOTE_VOLUME,
 };
 
 /// Full amplitude, in 16.16 fixed point.
@@ -12,32 +17,128 @@ const FULL: i64 = 1 << 16;
 /// Samples the host buffer keeps when nobody drains it: one second at the current rate (then
 /// it starts over, so a seek of a million updates costs no memory).
 const BUFFER_SECONDS: u32 = 1;
+/// Patterns that last no time the tune moves through at one sample before it stops: a tune
+/// whose patterns are all empty would otherwise start them over for ever.
+const MAX_EMPTY_PATTERNS: usize = 1 << 16;
 
-#[derive(Debug, Clone, Copy, Default)]
+/// How one sound effect's time maps onto samples.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
+    /// Block `b` ends `(b + 1) × num / den` samples after the sound effect's start.
+    num: u64,
+    den: u64,
+    /// Control blocks in one unit of `speed`.
+    per_unit: u64,
+    /// Vibrato cycles per block, as a fraction.
+    vibrato: (u64, u64),
+    /// Arpeggio steps per block, as a fraction.
+    arpeggio: (u64, u64),
+}
+
+impl Timing {
+    fn of(sfx: &Sfx, rate: u32, fps_milli: u64) -> Timing {
+        let per_second = u64::from(BLOCKS_PER_SECOND) * 1000;
+        match sfx.time_base {
+            TimeBase::Updates => Timing {
+                num: u64::from(rate) * 1000,
+                den: fps_milli.max(1),
+                per_unit: 1,
+                vibrato: (1, 8),
+                arpeggio: (1, 2),
+            },
+            _ => Timing {
+                num: u64::from(rate),
+                den: u64::from(BLOCKS_PER_SECOND),
+                per_unit: u64::from(BLOCKS_PER_SECOND / super::UNITS_PER_SECOND),
+                vibrato: (u64::from(sfx.vibrato.millihertz()), per_second),
+                arpeggio: (u64::from(sfx.arpeggio.millihertz()), per_second),
+            },
+        }
+    }
+
+    /// Samples from the start to the end of `blocks` blocks.
+    fn samples(&self, blocks: u64) -> u64 {
+        (u128::from(blocks) * u128::from(self.num) / u128::from(self.den)) as u64
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
 struct Voice {
     sfx: Option<u16>,
-    note: usize,
-    tick_in_note: u16,
     from_music: bool,
+    note: usize,
+    block_in_note: u64,
+    /// Blocks since the sound effect started: the vibrato's and arpeggio's clock.
+    age: u64,
+    /// The sample the sound effect started at.
+    start: u64,
+    /// The sample the current block (or the fade after a stop) ends at; `u64::MAX` when idle.
+    next_at: u64,
     /// Pitch (256ths of a semitone) the previous note ended on: where a slide starts.
     slide_from: i32,
-    /// Ticks since the sound effect started: the vibrato's and arpeggio's clock.
-    age: u32,
     phase: u32,
     noise: u32,
     wave: Option<Wave>,
-    /// Amplitude and phase step the last sample of the previous tick had.
+    /// Amplitude and phase step now, in 16.16 of their own units, and what they add a sample.
     amp: i64,
-    step: u32,
+    amp_d: i64,
+    step: i64,
+    step_d: i64,
+    /// What they reach at `next_at`.
+    target: (i64, u32),
     volume: u8,
 }
 
+impl Default for Voice {
+    fn default() -> Voice {
+        Voice {
+            sfx: None,
+            from_music: false,
+            note: 0,
+            block_in_note: 0,
+            age: 0,
+            start: 0,
+            next_at: u64::MAX,
+            slide_from: 0,
+            phase: 0,
+            noise: 0,
+            wave: None,
+            amp: 0,
+            amp_d: 0,
+            step: 0,
+            step_d: 0,
+            target: (0, 0),
+            volume: 255,
+        }
+    }
+}
+
+/// One channel of a tune of sequences.
 #[derive(Debug, Clone, Copy, Default)]
+struct Lane {
+    pos: usize,
+    /// The sample its current sound effect's first pass ends at; `u64::MAX` once done.
+    end: u64,
+}
+
+#[derive(Debug, Clone, Copy)]
 struct Playing {
     music: u16,
+    /// Patterns: the pattern playing.
     pattern: usize,
-    tick: u64,
-    length: u64,
+    /// Patterns: the sample it ends at.
+    end: u64,
+    /// Sequences: each channel's place.
+    lanes: [Lane; CHANNELS],
+}
+
+impl Playing {
+    fn next_at(&self, music: &Music) -> u64 {
+        match music {
+            Music::Sequences { .. } => self.lanes.iter().map(|l| l.end).min().unwrap_or(u64::MAX),
+            _ => self.end,
+        }
+    }
 }
 
 /// The synthesiser: the sound bank, four voices, the tune, and the samples of the updates the
@@ -45,9 +146,15 @@ struct Playing {
 #[derive(Debug)]
 pub(crate) struct Synth {
     rate: u32,
+    fps_milli: u64,
     clock: SampleClock,
-    sfx: Vec<Sfx>,
-    music: Vec<Music>,
+    /// Samples made since boot.
+    now: u64,
+    /// Sound effects and tunes by id; `None` once a sound file loaded again replaced them.
+    sfx: Vec<Option<Sfx>>,
+    music: Vec<Option<Music>>,
+    /// The sounds each sound file gave, by the file's name.
+    files: Vec<(String, SoundBank)>,
     voices: [Voice; CHANNELS],
     playing: Option<Playing>,
     master: u8,
@@ -64,13 +171,25 @@ fn noise_seed(seed: u64, channel: usize) -> u32 {
     ((mixed >> 32) as u32) | 1
 }
 
+fn fps_milli(target_fps: f64) -> u64 {
+    let milli = (target_fps * 1000.0).round();
+    if milli.is_finite() && milli >= 1.0 {
+        milli as u64
+    } else {
+        1
+    }
+}
+
 impl Synth {
     pub(crate) fn new(target_fps: f64, seed: u64) -> Synth {
         let mut synth = Synth {
             rate: DEFAULT_SAMPLE_RATE,
+            fps_milli: fps_milli(target_fps),
             clock: SampleClock::new(DEFAULT_SAMPLE_RATE, target_fps),
+            now: 0,
             sfx: Vec::new(),
             music: Vec::new(),
+            files: Vec::new(),
             voices: [Voice::default(); CHANNELS],
             playing: None,
             master: 255,
@@ -86,6 +205,7 @@ impl Synth {
 
     pub(crate) fn set_rate(&mut self, rate: u32, target_fps: f64) {
         self.rate = rate.max(1);
+        self.fps_milli = fps_milli(target_fps);
         self.clock = SampleClock::new(self.rate, target_fps);
         // At least one update's worth, so a host that drains after every update loses nothing
         // (up to 16 seconds an update, a rate below 1/16 fps).
@@ -103,8 +223,10 @@ impl Synth {
     pub(crate) fn reset(&mut self, seed: u64) {
         self.seed = seed;
         self.clock.reset();
+        self.now = 0;
         self.sfx.clear();
         self.music.clear();
+        self.files.clear();
         self.playing = None;
         self.master = 255;
         self.out.clear();
@@ -112,62 +234,158 @@ impl Synth {
         for (i, v) in self.voices.iter_mut().enumerate() {
             *v = Voice {
                 noise: noise_seed(seed, i),
-                volume: 255,
                 ..Voice::default()
             };
         }
+    }
+
+    fn sfx_at(&self, id: u16) -> Option<&Sfx> {
+        self.sfx.get(usize::from(id)).and_then(Option::as_ref)
     }
 
     pub(crate) fn add_sfx(&mut self, sfx: Sfx) -> Result<SfxId, SoundError> {
         sfx.validate()?;
         let id = u16::try_from(self.sfx.len()).map_err(|_| SoundError::Full)?;
         self.meter.in_use = true;
-        self.sfx.push(sfx);
+        self.sfx.push(Some(sfx));
         Ok(SfxId(id))
     }
 
     pub(crate) fn add_music(&mut self, music: Music) -> Result<MusicId, SoundError> {
-        if music.patterns.is_empty() {
-            return Err(SoundError::EmptyPattern(0));
-        }
-        for (pattern, p) in music.patterns.iter().enumerate() {
-            if p.iter().all(Option::is_none) {
-                return Err(SoundError::EmptyPattern(pattern));
+        let known = |id: &SfxId| self.sfx_at(id.0).is_some();
+        match &music {
+            Music::Patterns {
+                patterns,
+                loop_start,
+            } => {
+                if let Some(pattern) = patterns.iter().position(|p| !p.iter().flatten().all(known))
+                {
+                    return Err(SoundError::UnknownSfx { pattern });
+                }
+                if let Some(start) = *loop_start {
+                    if start >= patterns.len() {
+                        return Err(SoundError::LoopStart {
+                            start,
+                            len: patterns.len(),
+                        });
+                    }
+                }
             }
-            if p.iter()
-                .flatten()
-                .any(|id| usize::from(id.0) >= self.sfx.len())
-            {
-                return Err(SoundError::UnknownSfx { pattern });
-            }
-        }
-        if let Some(start) = music.loop_start {
-            if start >= music.patterns.len() {
-                return Err(SoundError::LoopStart {
-                    start,
-                    len: music.patterns.len(),
-                });
+            Music::Sequences { channels, .. } => {
+                if let Some(channel) = channels.iter().position(|c| !c.iter().all(known)) {
+                    return Err(SoundError::UnknownSfx { pattern: channel });
+                }
             }
         }
         let id = u16::try_from(self.music.len()).map_err(|_| SoundError::Full)?;
-        self.music.push(music);
+        self.music.push(Some(music));
         Ok(MusicId(id))
     }
 
+    /// How many sound effects and tunes there are: where a rollback goes back to.
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        (self.sfx.len(), self.music.len())
+    }
+
+    /// Forgets what was added since `mark`.
+    pub(crate) fn rollback(&mut self, (sfx, music): (usize, usize)) {
+        self.sfx.truncate(sfx);
+        self.music.truncate(music);
+    }
+
+    /// Records `bank` as what the sound file `file` gave, and removes what an earlier load of
+    /// the same file gave: its ids then name nothing, and what was playing them stops.
+    pub(crate) fn replace_file(&mut self, file: &str, bank: SoundBank) {
+        let old = match self.files.iter_mut().find(|(name, _)| name == file) {
+            Some((_, held)) => std::mem::replace(held, bank),
+            None => {
+                self.files.push((file.to_string(), bank));
+                return;
+            }
+        };
+        for id in old.sfx_ids() {
+            if let Some(slot) = self.sfx.get_mut(usize::from(id.0)) {
+                *slot = None;
+            }
+        }
+        for id in old.music_ids() {
+            if let Some(slot) = self.music.get_mut(usize::from(id.0)) {
+                *slot = None;
+            }
+        }
+        if let Some(p) = self.playing {
+            if self.music[usize::from(p.music)].is_none() {
+                self.stop_music();
+            }
+        }
+        for c in 0..CHANNELS {
+            if let Some(id) = self.voices[c].sfx {
+                if self.sfx_at(id).is_none() {
+                    self.stop(c);
+                }
+            }
+        }
+    }
+
+    fn timing(&self, sfx: &Sfx) -> Timing {
+        Timing::of(sfx, self.rate, self.fps_milli)
+    }
+
+    /// Samples in the first pass of sound effect `id` (0 for none).
+    fn first_pass(&self, id: u16) -> u64 {
+        self.sfx_at(id).map_or(0, |sfx| {
+            let t = self.timing(sfx);
+            t.samples(sfx.length_units() * t.per_unit).max(1)
+        })
+    }
+
     fn start(&mut self, channel: usize, sfx: u16, from_music: bool) {
+        let Some(first) = self.sfx_at(sfx).map(|s| s.notes[0].pitch) else {
+            return;
+        };
+        let now = self.now;
         let v = &mut self.voices[channel];
         v.sfx = Some(sfx);
         v.note = 0;
-        v.tick_in_note = 0;
+        v.block_in_note = 0;
         v.age = 0;
+        v.start = now;
         v.from_music = from_music;
-        v.slide_from = i32::from(self.sfx[usize::from(sfx)].notes[0].pitch) * 256;
+        v.slide_from = i32::from(first) * 256;
+        self.begin_block(channel);
+    }
+
+    /// Works out where the voice's current block ends and what it reaches there, and sets the
+    /// ramps from now to then.
+    fn begin_block(&mut self, channel: usize) {
+        let now = self.now;
+        let (end, target) = match self.voices[channel].sfx.and_then(|id| self.sfx_at(id)) {
+            Some(sfx) => {
+                let t = self.timing(sfx);
+                let v = &self.voices[channel];
+                let end = (v.start + t.samples(v.age + 1)).max(now + 1);
+                (end, self.target(channel))
+            }
+            None => {
+                // Stopped: fade to silence over one control block.
+                let fade = u64::from(self.rate / BLOCKS_PER_SECOND).max(1);
+                (now + fade, (0, self.voices[channel].target.1))
+            }
+        };
+        let v = &mut self.voices[channel];
+        let len = (end - now) as i64;
+        if v.amp == 0 {
+            // From silence the pitch starts where it is going: no glide up from nothing.
+            v.step = i64::from(target.1) << 16;
+        }
+        v.next_at = end;
+        v.target = target;
+        v.amp_d = ((target.0 << 16) - v.amp) / len;
+        v.step_d = ((i64::from(target.1) << 16) - v.step) / len;
     }
 
     pub(crate) fn play(&mut self, id: SfxId, channel: Option<usize>) -> Option<usize> {
-        if usize::from(id.0) >= self.sfx.len() {
-            return None;
-        }
+        self.sfx_at(id.0)?;
         let channel = match channel {
             Some(c) if c < CHANNELS => c,
             Some(_) => return None,
@@ -188,40 +406,66 @@ impl Synth {
     }
 
     pub(crate) fn stop(&mut self, channel: usize) {
-        if let Some(v) = self.voices.get_mut(channel) {
-            v.sfx = None;
+        if channel < CHANNELS && self.voices[channel].sfx.is_some() {
+            self.voices[channel].sfx = None;
+            self.begin_block(channel);
         }
     }
 
     pub(crate) fn play_music(&mut self, id: MusicId) -> bool {
-        if usize::from(id.0) >= self.music.len() {
+        let Some(music) = self.music.get(usize::from(id.0)).and_then(Option::as_ref) else {
             return false;
+        };
+        match music {
+            Music::Sequences { .. } => {
+                self.playing = Some(Playing {
+                    music: id.0,
+                    pattern: 0,
+                    end: u64::MAX,
+                    lanes: [Lane::default(); CHANNELS],
+                });
+                for c in 0..CHANNELS {
+                    self.start_lane(c, 0);
+                }
+                self.end_if_every_lane_is_done();
+            }
+            _ => {
+                self.start_pattern(id.0, 0);
+                self.skip_empty_patterns();
+            }
         }
-        self.start_pattern(id.0, 0);
         true
     }
 
     pub(crate) fn stop_music(&mut self) {
         self.playing = None;
-        for v in &mut self.voices {
-            if v.from_music {
-                v.sfx = None;
-                v.from_music = false;
+        for c in 0..CHANNELS {
+            if self.voices[c].from_music {
+                self.voices[c].from_music = false;
+                self.stop(c);
             }
         }
     }
 
+    /// Whether a tune's note may take `channel`: nothing plays there, or the tune does.
+    fn free_for_music(&self, channel: usize) -> bool {
+        let v = &self.voices[channel];
+        v.sfx.is_none() || v.from_music
+    }
+
     fn start_pattern(&mut self, music: u16, pattern: usize) {
-        let p = self.music[usize::from(music)].patterns[pattern];
-        let mut length = 0;
+        let Some(Music::Patterns { patterns, .. }) =
+            self.music.get(usize::from(music)).and_then(Option::as_ref)
+        else {
+            return;
+        };
+        let p = patterns[pattern];
+        let mut length = None;
         for (channel, slot) in p.iter().enumerate() {
-            let v = &self.voices[channel];
-            let free = v.sfx.is_none() || v.from_music;
-            match slot {
+            let free = self.free_for_music(channel);
+            match slot.filter(|id| self.sfx_at(id.0).is_some()) {
                 Some(id) => {
-                    if length == 0 {
-                        length = self.sfx[usize::from(id.0)].length_ticks();
-                    }
+                    length = length.or(Some(self.first_pass(id.0)));
                     if free {
                         self.start(channel, id.0, true);
                     } else {
@@ -230,8 +474,8 @@ impl Synth {
                     }
                 }
                 None if free => {
-                    self.voices[channel].sfx = None;
                     self.voices[channel].from_music = false;
+                    self.stop(channel);
                 }
                 None => {}
             }
@@ -239,13 +483,94 @@ impl Synth {
         self.playing = Some(Playing {
             music,
             pattern,
-            tick: 0,
-            length,
+            end: self.now + length.unwrap_or(0),
+            lanes: [Lane::default(); CHANNELS],
         });
     }
 
+    /// Moves on from every pattern that has ended by now (an empty one lasts no time).
+    fn skip_empty_patterns(&mut self) {
+        for _ in 0..MAX_EMPTY_PATTERNS {
+            let Some(p) = self.playing else { return };
+            if p.end > self.now {
+                return;
+            }
+            let Some(Music::Patterns {
+                patterns,
+                loop_start,
+            }) = self
+                .music
+                .get(usize::from(p.music))
+                .and_then(Option::as_ref)
+            else {
+                return;
+            };
+            let next = p.pattern + 1;
+            match (next < patterns.len(), *loop_start) {
+                (true, _) => self.start_pattern(p.music, next),
+                (false, Some(start)) => self.start_pattern(p.music, start),
+                (false, None) => self.stop_music(),
+            }
+        }
+        // Every pattern of the loop is empty: it plays nothing, so it ends.
+        self.stop_music();
+    }
+
+    /// Starts channel `c`'s sound effect number `pos` of a tune of sequences (or marks the
+    /// channel done past its end).
+    fn start_lane(&mut self, c: usize, pos: usize) {
+        let Some(p) = self.playing else { return };
+        let Some(Music::Sequences { channels, looping }) = self
+            .music
+            .get(usize::from(p.music))
+            .and_then(Option::as_ref)
+        else {
+            return;
+        };
+        let list = &channels[c];
+        let pos = if pos >= list.len() && *looping {
+            0
+        } else {
+            pos
+        };
+        let id = list.get(pos).map(|id| id.0);
+        let end = match id.map(|id| self.first_pass(id)) {
+            Some(len) if len > 0 => self.now + len,
+            _ => u64::MAX,
+        };
+        if let Some(p) = &mut self.playing {
+            p.lanes[c] = Lane { pos, end };
+        }
+        match id.filter(|&id| self.sfx_at(id).is_some()) {
+            Some(id) if self.free_for_music(c) => self.start(c, id, true),
+            Some(_) => self.meter.stolen = self.meter.stolen.saturating_add(1),
+            None if self.free_for_music(c) && self.voices[c].from_music => {
+                self.voices[c].from_music = false;
+                self.stop(c);
+            }
+            None => {}
+        }
+    }
+
+    fn end_if_every_lane_is_done(&mut self) {
+        if let Some(p) = self.playing {
+            if p.lanes.iter().all(|l| l.end == u64::MAX) {
+                self.stop_music();
+            }
+        }
+    }
+
     pub(crate) fn music_playing(&self) -> Option<(MusicId, usize)> {
-        self.playing.map(|p| (MusicId(p.music), p.pattern))
+        let p = self.playing?;
+        let place = match self.music[usize::from(p.music)].as_ref()? {
+            Music::Sequences { .. } => p
+                .lanes
+                .iter()
+                .find(|l| l.end != u64::MAX)
+                .map_or(0, |l| l.pos),
+            _ => p.pattern,
+        };
+        Some((MusicId(p.music), place))
     }
 
     pub(crate) fn set_volume(&mut self, channel: usize, volume: u8) {
@@ -285,45 +610,62 @@ impl Synth {
         &self.out
     }
 
-    /// One update's samples: every voice at this tick's pitch and volume, mixed into the buffer;
-    /// then the notes and the tune move on a tick.
+    /// The next sample anything changes at: a voice's block end or the tune's next step.
+    fn next_event(&self) -> u64 {
+        let voices = self
+            .voices
+            .iter()
+            .map(|v| v.next_at)
+            .min()
+            .unwrap_or(u64::MAX);
+        let music = self.playing.map_or(u64::MAX, |p| {
+            self.music[usize::from(p.music)]
+                .as_ref()
+                .map_or(u64::MAX, |m| p.next_at(m))
+        });
+        voices.min(music)
+    }
+
+    /// One update's samples: the voices and the tune run on sample by sample, their notes and
+    /// steps starting wherever their time falls inside the update.
     pub(crate) fn step(&mut self) {
-        let n = self.clock.next_tick();
-        let mut targets = [(0i64, 0u32); CHANNELS];
-        for (channel, target) in targets.iter_mut().enumerate() {
-            *target = self.target(channel);
-        }
-        // Per-sample ramps from the previous tick's end to this tick's, in 16.16.
-        let mut amp = [0i64; CHANNELS];
-        let mut amp_d = [0i64; CHANNELS];
-        let mut step = [0i64; CHANNELS];
-        let mut step_d = [0i64; CHANNELS];
-        let div = i64::from(n.max(1));
-        for c in 0..CHANNELS {
-            let v = &self.voices[c];
-            amp[c] = v.amp << 16;
-            amp_d[c] = ((targets[c].0 - v.amp) << 16) / div;
-            step[c] = i64::from(v.step) << 16;
-            step_d[c] = ((i64::from(targets[c].1) - i64::from(v.step)) << 16) / div;
-        }
-        let master = i64::from(self.master);
+        let end = self.now + u64::from(self.clock.next_tick());
         let mut peaks = [0i64; CHANNELS];
         let mut clipped = 0u64;
+        while self.now < end {
+            self.run_events();
+            let until = self.next_event().min(end);
+            clipped += self.render(until - self.now, &mut peaks);
+            self.now = until;
+        }
+        // What falls due on the update's last sample happens now, before the next update's
+        // calls, so a sound that ended is seen to have ended whatever the update rate.
+        self.run_events();
+        let master = i64::from(self.master);
+        for (meter, peak) in self.meter.peaks.iter_mut().zip(peaks) {
+            *meter = ((peak * master) >> 9).min(32_767) as u16;
+        }
+        self.meter.clipped = self.meter.clipped.saturating_add(clipped);
+    }
+
+    /// Mixes `n` samples with every voice on its ramps; returns how many were clipped.
+    fn render(&mut self, n: u64, peaks: &mut [i64; CHANNELS]) -> u64 {
+        let master = i64::from(self.master);
+        let mut clipped = 0;
         for _ in 0..n {
             let mut mix = 0i64;
-            for c in 0..CHANNELS {
-                let v = &mut self.voices[c];
-                amp[c] += amp_d[c];
-                step[c] += step_d[c];
+            for (v, peak) in self.voices.iter_mut().zip(peaks.iter_mut()) {
+                v.amp += v.amp_d;
+                v.step += v.step_d;
                 let Some(wave) = v.wave else { continue };
-                let a = amp[c] >> 16;
+                let a = v.amp >> 16;
                 if a != 0 {
                     let s = i64::from(sample(wave, v.phase, (v.noise >> 16) as i16 as i32));
                     let voice = (((s * a) >> 16) * i64::from(v.volume)) >> 8;
-                    peaks[c] = peaks[c].max(voice.abs());
+                    *peak = (*peak).max(voice.abs());
                     mix += voice;
                 }
-                let inc = (step[c] >> 16) as u32;
+                let inc = (v.step >> 16) as u32;
                 let next = v.phase.wrapping_add(inc);
                 if (next ^ v.phase) >> 28 != 0 && wave == Wave::Noise {
                     v.noise = next_noise(v.noise);
@@ -338,44 +680,115 @@ impl Synth {
             }
             self.out.push(out);
         }
-        for (c, (a, s)) in targets.into_iter().enumerate() {
-            self.voices[c].amp = a;
-            self.voices[c].step = s;
-        }
-        for (meter, peak) in self.meter.peaks.iter_mut().zip(peaks) {
-            *meter = ((peak * master) >> 9).min(32_767) as u16;
-        }
-        self.meter.clipped = self.meter.clipped.saturating_add(clipped);
-        self.advance();
+        clipped
     }
 
-    /// The amplitude (16.16) and phase step a voice reaches at the end of this tick, and sets
-    /// its wave.
+    /// Everything due at this sample: blocks that end (notes move on, sound effects end, fades
+    /// finish), then the tune's next pattern or sequence steps.
+    fn run_events(&mut self) {
+        let now = self.now;
+        for c in 0..CHANNELS {
+            if self.voices[c].next_at == now {
+                self.end_block(c);
+            }
+        }
+        let Some(p) = self.playing else { return };
+        match self.music[usize::from(p.music)].as_ref() {
+            Some(Music::Sequences { .. }) => {
+                for c in 0..CHANNELS {
+                    let Some(lane) = self.playing.map(|p| p.lanes[c]) else {
+                        return;
+                    };
+                    if lane.end == now {
+                        self.start_lane(c, lane.pos + 1);
+                    }
+                }
+                self.end_if_every_lane_is_done();
+            }
+            Some(_) => self.skip_empty_patterns(),
+            None => self.stop_music(),
+        }
+    }
+
+    /// A voice's block ended: it reaches its target exactly, moves on a block (a note, or the
+    /// end of its sound effect), and starts the next.
+    fn end_block(&mut self, c: usize) {
+        let v = &mut self.voices[c];
+        v.amp = v.target.0 << 16;
+        v.step = i64::from(v.target.1) << 16;
+        v.amp_d = 0;
+        v.step_d = 0;
+        let Some(id) = v.sfx else {
+            v.next_at = u64::MAX;
+            return;
+        };
+        let Some(sfx) = self.sfx.get(usize::from(id)).and_then(Option::as_ref) else {
+            v.sfx = None;
+            self.begin_block(c);
+            return;
+        };
+        let per_note = u64::from(sfx.speed) * Timing::of(sfx, self.rate, self.fps_milli).per_unit;
+        v.age += 1;
+        v.block_in_note += 1;
+        if v.block_in_note >= per_note {
+            v.block_in_note = 0;
+            v.slide_from = i32::from(sfx.notes[v.note].pitch) * 256;
+            v.note += 1;
+            if v.note == sfx.notes.len() {
+                match sfx.loop_start {
+                    Some(start) => v.note = start,
+                    None => {
+                        v.note = 0;
+                        v.sfx = None;
+                        v.from_music = false;
+                    }
+                }
+            }
+        }
+        self.begin_block(c);
+    }
+
+    /// The amplitude (16.16) and phase step a playing voice reaches at the end of its current
+    /// block, and sets its wave.
     fn target(&mut self, channel: usize) -> (i64, u32) {
         let rate = self.rate;
+        let fps_milli = self.fps_milli;
         let v = &mut self.voices[channel];
-        let Some(id) = v.sfx else {
-            return (0, v.step);
+        let Some(sfx) = v.sfx.and_then(|id| self.sfx.get(usize::from(id))?.as_ref()) else {
+            return (0, v.target.1);
         };
-        let sfx = &self.sfx[usize::from(id)];
         let note: Note = sfx.notes[v.note];
         if note.volume == 0 {
-            return (0, v.step);
+            return (0, v.target.1);
         }
-        let speed = i64::from(sfx.speed);
-        let t = i64::from(v.tick_in_note);
-        // How far through the note this tick ends, 0..=FULL.
-        let p = (t + 1) * FULL / speed;
+        let timing = Timing::of(sfx, rate, fps_milli);
+        let per_unit = timing.per_unit as i64;
+        let length = i64::from(sfx.speed) * per_unit;
+        let t = v.block_in_note as i64;
+        // How far through the note this block ends, 0..=FULL.
+        let p = (t + 1) * FULL / length;
         let base = i32::from(note.pitch) * 256;
         let pitch = match note.effect {
             Effect::Slide => v.slide_from + ((base - v.slide_from) as i64 * p / FULL) as i32,
             Effect::Vibrato => {
-                let k = (v.age % 8) as i32; // 0..8: a triangle of ±128
-                let tri = if k < 4 { k * 64 - 128 } else { 384 - k * 64 };
-                base + tri
+                // A triangle of ±128 (half a semitone) over each cycle.
+                let (num, den) = timing.vibrato;
+                let f = (u128::from(v.age) * u128::from(num) % u128::from(den)) * 65_536
+                    / u128::from(den);
+                let f = f as i32; // 0..65536
+                if f < 32_768 {
+                    -128 + f / 128
+                } else {
+                    384 - f / 128
+                }
+                .saturating_add(base)
             }
             Effect::Drop => base - (i64::from(base) * p / FULL) as i32,
-            Effect::Arpeggio => base + [0, 4 * 256, 7 * 256][(v.age / 2 % 3) as usize],
+            Effect::Arpeggio => {
+                let (num, den) = timing.arpeggio;
+                let k = u128::from(v.age) * u128::from(num) / u128::from(den) % 3;
+                base + [0, 4 * 256, 7 * 256][k as usize]
+            }
             _ => base,
         };
         let mut amp = i64::from(note.volume) * FULL / i64::from(MAX_NOTE_VOLUME);
@@ -384,55 +797,18 @@ impl Synth {
             Effect::FadeOut => amp = amp * (FULL - p) / FULL,
             _ => {}
         }
-        if sfx.attack > 0 && t < i64::from(sfx.attack) {
-            amp = amp * (t + 1) / i64::from(sfx.attack);
+        let attack = i64::from(sfx.attack) * per_unit;
+        if attack > 0 && t < attack {
+            amp = amp * (t + 1) / attack;
         }
-        let left = speed - t - 1;
-        if sfx.release > 0 && left < i64::from(sfx.release) {
-            amp = amp * left / i64::from(sfx.release);
+        let release = i64::from(sfx.release) * per_unit;
+        let left = length - t - 1;
+        if release > 0 && left < release {
+            amp = amp * left / release;
         }
         if v.wave != Some(note.wave) {
             v.wave = Some(note.wave);
         }
         (amp, phase_step(pitch, rate))
-    }
-
-    /// Moves every voice and the tune on by one tick.
-    fn advance(&mut self) {
-        for v in &mut self.voices {
-            let Some(id) = v.sfx else { continue };
-            let sfx = &self.sfx[usize::from(id)];
-            v.age = v.age.wrapping_add(1);
-            v.tick_in_note += 1;
-            if v.tick_in_note < sfx.speed {
-                continue;
-            }
-            v.tick_in_note = 0;
-            v.slide_from = i32::from(sfx.notes[v.note].pitch) * 256;
-            v.note += 1;
-            if v.note == sfx.notes.len() {
-                match sfx.loop_start {
-                    Some(start) => v.note = start,
-                    None => {
-                        v.sfx = None;
-                        v.from_music = false;
-                    }
-                }
-            }
-        }
-        if let Some(mut p) = self.playing {
-            p.tick += 1;
-            if p.tick < p.length {
-                self.playing = Some(p);
-                return;
-            }
-            let music = &self.music[usize::from(p.music)];
-            let next = p.pattern + 1;
-            match (next < music.patterns.len(), music.loop_start) {
-                (true, _) => self.start_pattern(p.music, next),
-                (false, Some(start)) => self.start_pattern(p.music, start),
-                (false, None) => self.stop_music(),
-            }
-        }
     }
 }

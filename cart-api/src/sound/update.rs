@@ -16,10 +16,10 @@ use crate::Update;
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
 /// let mut ctx = con.update_context(0);
-/// let beep = ctx.sfx_add(Sfx::new(3, vec![Note::new(57, Wave::Sine, 5)]))?;
-/// let tune = ctx.music_add(Music { patterns: vec![[Some(beep), None, None, None]], loop_start: Some(0) })?;
-/// ctx.music_play(tune);
-/// assert_eq!(ctx.sfx_play(beep, None), Some(1), "channel 0 plays the tune");
+/// let beep = ctx.add_sfx(Sfx::new(6, vec![Note::new(57, Wave::Sine, 5)]))?;
+/// let tune = ctx.add_music(Music::patterns(vec![[Some(beep), None, None, None]], Some(0)))?;
+/// ctx.play_music(tune);
+/// assert_eq!(ctx.play_sfx(beep, None), Some(1), "channel 0 plays the tune");
 /// con.step_sound(); // the host, after each update
 /// assert_eq!(con.drain_samples().len(), 735, "44,100 Hz at 60 updates a second");
 /// # Ok::<(), bt::sound::SoundError>(())
@@ -29,7 +29,7 @@ impl Update<'_> {
     ///
     /// # Errors
     /// [`SoundError`] when the effect breaks a limit ([`Sfx::validate`]).
-    pub fn sfx_add(&mut self, sfx: Sfx) -> Result<SfxId, SoundError> {
+    pub fn add_sfx(&mut self, sfx: Sfx) -> Result<SfxId, SoundError> {
         self.con.synth.add_sfx(sfx)
     }
 
@@ -37,21 +37,27 @@ impl Update<'_> {
     /// folder, as for [`Update::load_indexed`]) and gives the console its sounds. See
     /// [`SoundFile`] for the format.
     ///
+    /// Loading the same `path` again (as a cart's `reload` does) replaces that file's whole
+    /// set: sounds no longer in the file are gone, the old bank's ids name nothing, and what
+    /// was playing them stops. Sounds of other files and of [`Update::add_sfx`] stay. A file
+    /// that fails to load changes nothing.
+    ///
     /// # Errors
     /// [`SoundFileError`]: a missing or unreadable file, or a line that breaks the format
     /// (naming the file, line and field).
-    pub fn sounds_load(&mut self, path: &str) -> Result<SoundBank, SoundFileError> {
+    pub fn load_sounds(&mut self, path: &str) -> Result<SoundBank, SoundFileError> {
         let loader = self.con.loader.0.as_ref();
         let bytes = loader
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
             .read(path)?;
         let text = String::from_utf8(bytes)
             .map_err(|e| AssetError::new(path, AssetErrorKind::Read(e.to_string())))?;
-        self.sounds_decode(path, &text)
+        self.decode_sounds(path, &text)
     }
 
-    /// Like [`Update::sounds_load`] for text already in memory, such as a file built into the
-    /// cart with `include_str!`; `name` is used in errors.
+    /// Like [`Update::load_sounds`] for text already in memory, such as a file built into the
+    /// cart with `include_str!`; `name` is used in errors and names the set a later call with
+    /// the same `name` replaces.
     ///
     /// ```
     /// use bt::host::Console;
@@ -59,65 +65,69 @@ impl Update<'_> {
     ///
     /// let mut con = Console::new(&Settings::default(), 0);
     /// let mut ctx = con.update_context(0);
-    /// let bank = ctx.sounds_decode("coin.txt", "bt-sound 1\nsfx coin 3\nB5 sq 5\nE6 sq 5 slide\n")?;
-    /// assert_eq!(ctx.sfx_play(bank.sfx("coin").unwrap(), None), Some(0));
-    /// let err = ctx.sounds_decode("bad.txt", "bt-sound 1\nsfx a 3\nH4 sq 5\n").unwrap_err();
-    /// assert_eq!(err.to_string(), "bad.txt:3: pitch: 'H4' is not a note name (C4, F#3, ...)");
+    /// let bank = ctx.decode_sounds("coin.txt", "bt-sound 2\nsfx coin 6\nB5 sq 5\nE6 sq 5 slide\n")?;
+    /// assert_eq!(ctx.play_sfx(bank.sfx("coin").unwrap(), None), Some(0));
+    /// let err = ctx.decode_sounds("bad.txt", "bt-sound 2\nsfx a 6\nH4 sq 5\n").unwrap_err();
+    /// assert_eq!(err.to_string(), "bad.txt:3: pitch: \"H4\" is not a note name (C4, F#3, ...)");
     /// # Ok::<(), bt::sound::SoundFileError>(())
     /// ```
     ///
     /// # Errors
-    /// As [`Update::sounds_load`].
-    pub fn sounds_decode(&mut self, name: &str, text: &str) -> Result<SoundBank, SoundFileError> {
+    /// As [`Update::load_sounds`].
+    pub fn decode_sounds(&mut self, name: &str, text: &str) -> Result<SoundBank, SoundFileError> {
         SoundFile::parse(name, text)?.add_to(name, &mut self.con.synth)
     }
 
-    /// Gives the console a tune, whose patterns name sound effects it already holds.
+    /// Gives the console a tune, whose patterns or sequences name sound effects it already
+    /// holds. Empty patterns and empty channels are allowed.
     ///
     /// # Errors
-    /// [`SoundError`] for a tune with no patterns, an empty pattern, an unknown sound effect or
-    /// a loop start past the last pattern.
-    pub fn music_add(&mut self, music: Music) -> Result<MusicId, SoundError> {
+    /// [`SoundError`] for an unknown sound effect or a loop start past the last pattern.
+    pub fn add_music(&mut self, music: Music) -> Result<MusicId, SoundError> {
         self.con.synth.add_music(music)
     }
 
     /// Plays `sfx` from its first note on `channel` (0–3), or with `None` on the first channel
     /// that plays nothing (else the first the tune holds). Returns the channel, or `None` when
     /// the id or channel is unknown or every channel plays a sound effect.
-    pub fn sfx_play(&mut self, sfx: SfxId, channel: Option<usize>) -> Option<usize> {
+    pub fn play_sfx(&mut self, sfx: SfxId, channel: Option<usize>) -> Option<usize> {
         self.con.synth.play(sfx, channel)
     }
 
-    /// Silences `channel` (the sound fades out over one tick rather than clicking). A channel
+    /// Silences `channel` (the sound fades out over 1/240 s rather than clicking). A channel
     /// past 3 is ignored.
-    pub fn sfx_stop(&mut self, channel: usize) {
+    pub fn stop_sfx(&mut self, channel: usize) {
         self.con.synth.stop(channel);
     }
 
-    /// Starts `music` from its first pattern, replacing any tune playing. Channels playing a
-    /// sound effect keep it; the tune takes them at its next pattern once they are free.
-    /// Returns `false` for an unknown id.
-    pub fn music_play(&mut self, music: MusicId) -> bool {
+    /// Starts `music` from its first pattern (or the start of every channel's sequence),
+    /// replacing any tune playing. Channels playing a sound effect keep it; the tune takes them
+    /// at its next pattern (or that channel's next sound) once they are free. Returns `false`
+    /// for an unknown id.
+    pub fn play_music(&mut self, music: MusicId) -> bool {
         self.con.synth.play_music(music)
     }
 
     /// Stops the tune and silences the channels it held.
-    pub fn music_stop(&mut self) {
+    pub fn stop_music(&mut self) {
         self.con.synth.stop_music();
     }
 
-    /// The tune playing and which pattern, if any.
+    /// The tune playing and which pattern, if any (for a tune of sequences, the place in its
+    /// list of the lowest-numbered channel still playing).
     pub fn music_playing(&self) -> Option<(MusicId, usize)> {
         self.con.synth.music_playing()
     }
 
-    /// Sets `channel`'s volume, 0 (silent) to 255 (full, the default). Past 3 it is ignored.
-    pub fn sound_channel_volume(&mut self, channel: usize, volume: u8) {
+    /// Sets `channel`'s volume, 0 (silent) to 255 (full, the default); [`Update::sound_channel`]
+    /// reads it back. Past 3 it is ignored.
+    pub fn set_sound_channel_volume(&mut self, channel: usize, volume: u8) {
         self.con.synth.set_volume(channel, volume);
     }
 
-    /// Sets the volume of the whole mix, 0 (silent) to 255 (full, the default).
-    pub fn sound_master_volume(&mut self, volume: u8) {
+    /// Sets the volume of the whole mix, 0 (silent) to 255 (full, the default);
+    /// [`Update::sound_master`] reads it back.
+    pub fn set_sound_master(&mut self, volume: u8) {
         self.con.synth.set_master(volume);
     }
 

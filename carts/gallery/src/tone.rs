@@ -2,7 +2,7 @@
 //! through a real sound device. Hidden from `bt list`.
 //!
 //! The note starts at [`START_TICK`] (half a second in, once a device has settled) and lasts
-//! [`LENGTH_TICKS`] updates at 60 a second; the screen says whether it is playing.
+//! one second ([`LENGTH_UNITS`] 120ths of a second); the screen says whether it is playing.
 
 use bt::sound::{Note, Sfx, SfxId, Wave};
 use bt::{Cart, Render, Settings, Update};
@@ -11,8 +11,8 @@ use bt::{Cart, Render, Settings, Update};
 pub const DESCRIPTION: &str = "one second of 440 Hz from tick 30, for the sound device test";
 /// The update the note starts at.
 pub const START_TICK: u64 = 30;
-/// How many updates it lasts: one second at 60 a second.
-pub const LENGTH_TICKS: u16 = 60;
+/// How long it lasts in sound's 120ths of a second: one second.
+pub const LENGTH_UNITS: u16 = 120;
 /// A4, 440 Hz: pitch 57 counts semitones up from C0.
 pub const A4: u8 = 57;
 
@@ -38,13 +38,13 @@ impl Cart for Tone {
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
         let note = Note::new(A4, Wave::Square { duty: 128 }, 7);
-        self.sfx = Some(ctx.sfx_add(Sfx::new(LENGTH_TICKS, vec![note]))?);
+        self.sfx = Some(ctx.add_sfx(Sfx::new(LENGTH_UNITS, vec![note]))?);
         Ok(())
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {
         if let (START_TICK, Some(sfx)) = (ctx.ticks(), self.sfx) {
-            ctx.sfx_play(sfx, Some(0));
+            ctx.play_sfx(sfx, Some(0));
         }
         self.playing = ctx.sound_channel(0).is_some_and(|c| c.sfx.is_some());
     }

@@ -18,7 +18,8 @@
 //! | the `bt new` starter on a 1 x 1 display, or with no palette line | it runs and shoots | `a_new_cart_builds_shoots_and_passes_its_tests` (new_cart) |
 //! | `bt run` of an 8192-wide display at scale 8 | the scale lowered to a window of at most 8192 a side, said on stderr | `a_window_never_asks_for_more_than_the_platform_takes` (`host::window`) |
 //! | `bt run --gif-buffer` on an 8192x2048 display | the ring sized to 256 MiB, fewer seconds said on stderr | `the_ring_fits_its_memory_budget_at_any_display_size` (`host::gif_recorder`) |
-//! | not done yet: `bt run` with one file named twice, `--record` over its `--input`, `--record` checked up front; `bt frames -o` over another user's empty folder; sound-file messages (long words, control characters, BOM, `C+4`); a panic's location in the cart's code (`#[track_caller]`) | see the list this table came from | |
+//! | not done yet: `bt run` with one file named twice, `--record` over its `--input`, `--record` checked up front; `bt frames -o` over another user's empty folder; a panic's location in the cart's code (`#[track_caller]`) | see the list this table came from | |
+//! | a sound file with a 1 MB word, ESC or NUL in a word, a newline in its name, a BOM, `C+4`, `sq+50` | one short escaped line naming file, line and field; the BOM skipped as `cart.toml`'s is; malformed notes and waves refused with the reason | [`sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refused`] |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
@@ -621,4 +622,63 @@ fn absurd_replay_values_and_misleading_messages_are_refused_by_name() {
         "{}",
         stderr(&o)
     );
+}
+
+/// A cart that loads the sound file named by its `file` argument in `init`.
+struct LoadsSounds;
+
+impl bt::Cart for LoadsSounds {
+    fn init(&mut self, ctx: &mut bt::Update<'_>) -> Result<(), bt::CartError> {
+        let file = ctx.arg("file").unwrap_or("tune.txt").to_string();
+        ctx.load_sounds(&file)?;
+        Ok(())
+    }
+    fn update(&mut self, _: &mut bt::Update<'_>) {}
+    fn render(&self, _: &mut bt::Render<'_>) {}
+}
+
+/// What starting [`LoadsSounds`] on `text`, saved as `name` in a folder of its own, says.
+fn sound_file_outcome(name: &str, text: &str) -> Result<(), String> {
+    let dir = ScratchDir::new("hostile-sounds");
+    std::fs::write(dir.join(name), text).unwrap();
+    let options = EngineOptions {
+        overlay: false,
+        assets: Some(dir.path().to_path_buf()),
+        args: vec![("file".to_string(), name.to_string())],
+        ..EngineOptions::default()
+    };
+    Engine::new(
+        Box::new(|| Box::new(LoadsSounds) as Box<dyn bt::Cart>),
+        options,
+    )
+    .map(drop)
+    .map_err(|e| e.to_string())
+}
+
+#[test]
+fn sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refused() {
+    let huge = format!("bt-sound 2\nsfx a 6\nC4 sq {}\n", "9x".repeat(1 << 19));
+    let cases: [(&str, String, &str); 5] = [
+        ("tune.txt", huge, "volume: \"9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x9x\"… (1048576 characters) is not a volume"),
+        ("tune.txt", "bt-sound 2\nsfx a 6\nC4 sq \u{1b}[2J\n".into(), "volume: \"\\u{1b}[2J\" is not a volume from 0 to 7"),
+        ("tune.txt", "bt-sound 2\nsfx a 6\nC4 s\u{0}q 5\n".into(), "wave: \"s\\0q\" is not a wave"),
+        ("tune.txt", "bt-sound 2\nsfx a 6\nC+4 sq 5\n".into(), "tune.txt:3: pitch: \"C+4\" needs an octave from 0 to 7"),
+        ("tune.txt", "bt-sound 2\nsfx a 6\nC4 sq+50 5\n".into(), "tune.txt:3: wave: \"sq+50\" is not a wave"),
+    ];
+    for (name, text, expected) in &cases {
+        let e = sound_file_outcome(name, text).unwrap_err();
+        assert!(e.contains(expected), "{e}");
+        assert!(
+            !e.contains('\n') && !e.contains('\u{1b}') && !e.contains('\0'),
+            "{e:?}"
+        );
+        assert!(e.len() < 300, "{} bytes: {}", e.len(), &e[..300]);
+    }
+    // A file whose name holds a newline: named on one line, escaped.
+    let e = sound_file_outcome("a\nb.txt", "bt-sound 2\nsfx a 6\nC4 sq 9\n").unwrap_err();
+    assert!(e.contains("a\\nb.txt:3: volume: 9 is above 7"), "{e:?}");
+    assert!(!e.contains('\n'), "{e:?}");
+    // A byte-order mark, as cart.toml takes one.
+    let bom = "\u{feff}bt-sound 2\nsfx a 6\nC4 sq 5\n";
+    assert_eq!(sound_file_outcome("tune.txt", bom), Ok(()));
 }

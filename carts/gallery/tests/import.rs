@@ -50,7 +50,7 @@ fn import_writes_files_a_cart_can_load() {
     assert_ne!(sheet.get(8, 0), Some(0));
     let map = ctx.map_load("jump.tmj").unwrap();
     assert_eq!((map.tile(0, 5, 0), map.flags(1)), (Some(1), 1));
-    let bank = ctx.sounds_load("jump-sounds.txt").unwrap();
+    let bank = ctx.load_sounds("jump-sounds.txt").unwrap();
     assert!(bank.sfx("sfx0").is_some());
     assert!(bank.music("music0").is_some());
 }

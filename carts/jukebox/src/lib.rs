@@ -51,15 +51,15 @@ pub fn cart() -> Box<dyn Cart> {
 fn add_tune(ctx: &mut Update<'_>) -> Result<MusicId, SoundError> {
     let tri = Wave::Triangle;
     let pulse = Wave::Square { duty: 64 };
-    let bass = ctx.sfx_add(Sfx::new(
-        8,
+    let bass = ctx.add_sfx(Sfx::new(
+        16,
         [36, 36, 43, 43, 41, 41, 43, 38]
             .into_iter()
             .map(|p| Note::new(p, tri, 6))
             .collect(),
     ))?;
     let mut melody = Sfx::new(
-        8,
+        16,
         vec![
             Note::new(60, pulse, 5),
             Note::new(64, pulse, 5),
@@ -71,14 +71,14 @@ fn add_tune(ctx: &mut Update<'_>) -> Result<MusicId, SoundError> {
             Note::new(67, pulse, 4).with(Effect::FadeOut),
         ],
     );
-    melody.attack = 1;
-    melody.release = 2;
-    let melody = ctx.sfx_add(melody)?;
-    let mut hat = Sfx::new(4, vec![Note::new(84, Wave::Noise, 3), Note::rest()]);
-    hat.release = 3;
-    let hat = ctx.sfx_add(hat)?;
+    melody.attack = 2;
+    melody.release = 4;
+    let melody = ctx.add_sfx(melody)?;
+    let mut hat = Sfx::new(8, vec![Note::new(84, Wave::Noise, 3), Note::rest()]);
+    hat.release = 6;
+    let hat = ctx.add_sfx(hat)?;
     let bar = [Some(bass), Some(melody), Some(hat), None];
-    ctx.music_add(Music {
+    ctx.add_music(Music::Patterns {
         patterns: vec![bar, bar],
         loop_start: None,
     })
@@ -88,16 +88,16 @@ impl Jukebox {
     fn play(&mut self, ctx: &mut Update<'_>) {
         self.started = ctx.ticks();
         for channel in 0..4 {
-            ctx.sfx_stop(channel);
+            ctx.stop_sfx(channel);
         }
-        ctx.music_stop();
+        ctx.stop_music();
         match self.sfx.get(self.entry) {
             Some(&id) => {
-                ctx.sfx_play(id, Some(0));
+                ctx.play_sfx(id, Some(0));
             }
             None => {
                 if let Some(tune) = self.tune {
-                    ctx.music_play(tune);
+                    ctx.play_music(tune);
                 }
             }
         }
@@ -133,11 +133,11 @@ impl Cart for Jukebox {
             for (effect, _) in EFFECTS {
                 // A plain lead-in note, then the effect: a slide has somewhere to come from.
                 let mut sfx = Sfx::new(
-                    12,
+                    24,
                     vec![Note::new(52, wave, 5), Note::new(59, wave, 6).with(effect)],
                 );
-                sfx.release = 2;
-                self.sfx.push(ctx.sfx_add(sfx)?);
+                sfx.release = 4;
+                self.sfx.push(ctx.add_sfx(sfx)?);
             }
         }
         self.tune = Some(add_tune(ctx)?);

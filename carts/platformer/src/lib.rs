@@ -20,6 +20,8 @@ pub const ASSETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets");
 /// The level table.
 const LEVELS: &str = "levels.txt";
 const SHEET: &str = "tiles.png";
+/// The music, in the `bt-sound 2` format.
+const MUSIC: &str = "music.txt";
 
 /// Flag bits of the sheet's tiles, as the maps' tileset sets them.
 mod flag {
@@ -99,6 +101,8 @@ struct Assets {
     sheet: SpriteSheet,
     levels: Vec<Level>,
     maps: Vec<Tilemap>,
+    /// The tune of `music.txt`, written as one list of sounds per channel.
+    music: bt::sound::MusicId,
 }
 
 /// A map's layers by name.
@@ -134,10 +138,17 @@ fn load_assets(ctx: &mut Update<'_>) -> Result<Assets, CartError> {
         layers(&level.map, &map)?;
         maps.push(map);
     }
+    // Last, so an earlier file's mistake leaves the sounds playing: loading the sound file
+    // replaces the set an earlier load of it gave.
+    let music = ctx
+        .load_sounds(MUSIC)?
+        .music("theme")
+        .ok_or_else(|| CartError::msg(format!("{MUSIC}: no tune called 'theme'")))?;
     Ok(Assets {
         sheet,
         levels,
         maps,
+        music,
     })
 }
 
@@ -413,7 +424,9 @@ impl Cart for Platformer {
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
-        self.assets = Some(load_assets(ctx)?);
+        let assets = load_assets(ctx)?;
+        ctx.play_music(assets.music);
+        self.assets = Some(assets);
         self.start_level(0, ctx.target_fps());
         Ok(())
     }
@@ -421,6 +434,7 @@ impl Cart for Platformer {
     fn reload(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
         // The files are read whole before anything is replaced: a broken edit keeps the game.
         let assets = load_assets(ctx)?;
+        ctx.play_music(assets.music);
         self.assets = Some(assets);
         let (level, pos) = (self.level, self.player.pos);
         self.start_level(level, ctx.target_fps());
@@ -631,7 +645,13 @@ mod tests {
     #[test]
     fn a_broken_edit_keeps_the_last_good_level() {
         let dir = bt_test_support::ScratchDir::new("platformer");
-        for f in ["tiles.png", "levels.txt", "level1.tmj", "level2.tmx"] {
+        for f in [
+            "tiles.png",
+            "levels.txt",
+            "level1.tmj",
+            "level2.tmx",
+            "music.txt",
+        ] {
             std::fs::copy(Path::new(ASSETS).join(f), dir.join(f)).unwrap();
         }
         let mut cart = Platformer::default();
@@ -658,6 +678,52 @@ mod tests {
         .unwrap();
         cart.reload(&mut con.reload_context()).unwrap();
         assert_eq!(cart.assets.as_ref().unwrap().levels.len(), 3);
+    }
+
+    /// Two seconds of the cart's sound, started at `fps` updates a second.
+    fn two_seconds_of_music(fps: f64) -> Vec<i16> {
+        let mut cart = Platformer::default();
+        let mut con = Console::new(&cart.configure().target_fps(fps), 0);
+        con.set_image_loader(Box::new(FolderLoader::new(ASSETS)));
+        cart.init(&mut con.init_context()).unwrap();
+        let mut samples = Vec::new();
+        for t in 0..(2.0 * fps) as u64 {
+            cart.update(&mut con.update_context(t));
+            con.step_sound();
+            samples.extend(con.drain_samples());
+        }
+        samples
+    }
+
+    #[test]
+    fn the_music_of_three_sequences_sounds_the_same_at_any_update_rate() {
+        let at_60 = two_seconds_of_music(60.0);
+        assert_eq!(at_60.len(), 2 * 44_100);
+        assert!(
+            at_60.iter().filter(|s| s.abs() > 2000).count() > 10_000,
+            "it plays"
+        );
+        assert!(
+            two_seconds_of_music(30.0) == at_60,
+            "at 30 updates a second"
+        );
+        assert!(
+            two_seconds_of_music(120.0) == at_60,
+            "at 120 updates a second"
+        );
+        let (_, mut con) = started();
+        let ctx = con.update_context(0);
+        for channel in 0..3 {
+            assert!(
+                ctx.sound_channel(channel).unwrap().from_music,
+                "channel {channel}"
+            );
+        }
+        assert_eq!(
+            ctx.sound_channel(3).unwrap().sfx,
+            None,
+            "one channel left for effects"
+        );
     }
 
     #[test]

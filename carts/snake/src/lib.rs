@@ -98,8 +98,8 @@ impl Sounds {
         let sq = Wave::Square { duty: 128 };
         let pulse = Wave::Square { duty: 64 };
         // A quick rising blip: C5 sliding up to G5.
-        let eat = ctx.sfx_add(Sfx::new(
-            2,
+        let eat = ctx.add_sfx(Sfx::new(
+            4,
             vec![
                 Note::new(60, sq, 5),
                 Note::new(67, sq, 5).with(Effect::Slide),
@@ -107,8 +107,8 @@ impl Sounds {
             ],
         ))?;
         // A falling buzz over a noise crash.
-        let die = ctx.sfx_add(Sfx::new(
-            6,
+        let die = ctx.add_sfx(Sfx::new(
+            12,
             vec![
                 Note::new(45, Wave::Saw, 6).with(Effect::Drop),
                 Note::new(30, Wave::Noise, 6).with(Effect::FadeOut),
@@ -116,25 +116,25 @@ impl Sounds {
         ))?;
         // The round's opening tune: a little arpeggio over a bass line, played once.
         let mut lead = Sfx::new(
-            5,
+            10,
             [60, 64, 67, 72, 67, 72]
                 .into_iter()
                 .map(|p| Note::new(p, pulse, 4))
                 .collect(),
         );
-        lead.release = 2;
-        let bass = ctx.sfx_add(Sfx::new(
-            15,
+        lead.release = 4;
+        let bass = ctx.add_sfx(Sfx::new(
+            30,
             vec![
                 Note::new(36, Wave::Triangle, 6),
                 Note::new(43, Wave::Triangle, 6),
             ],
         ))?;
-        let lead = ctx.sfx_add(lead)?;
-        let mut end = Sfx::new(12, vec![Note::new(72, Wave::Sine, 5).with(Effect::Vibrato)]);
-        end.release = 6;
-        let end = ctx.sfx_add(end)?;
-        let start = ctx.music_add(Music {
+        let lead = ctx.add_sfx(lead)?;
+        let mut end = Sfx::new(24, vec![Note::new(72, Wave::Sine, 5).with(Effect::Vibrato)]);
+        end.release = 12;
+        let end = ctx.add_sfx(end)?;
+        let start = ctx.add_music(Music::Patterns {
             patterns: vec![
                 [Some(bass), Some(lead), None, None],
                 [Some(end), None, None, None],
@@ -328,7 +328,7 @@ impl Cart for Snake {
                 self.reset_board(ctx);
                 self.phase = Phase::Playing;
                 if let Some(s) = self.sounds {
-                    ctx.music_play(s.start);
+                    ctx.play_music(s.start);
                 }
                 ctx.assign_tag("Round start");
                 return;
@@ -352,7 +352,7 @@ impl Cart for Snake {
         let moved = self.advance(ctx);
         if self.phase == Phase::Playing && self.score > score {
             if let Some(s) = self.sounds {
-                ctx.sfx_play(s.eat, None);
+                ctx.play_sfx(s.eat, None);
             }
         }
         if !moved {
@@ -361,8 +361,8 @@ impl Cart for Snake {
                     self.best = self.best.max(self.score);
                     self.phase = Phase::Over;
                     if let Some(s) = self.sounds {
-                        ctx.music_stop();
-                        ctx.sfx_play(s.die, None);
+                        ctx.stop_music();
+                        ctx.play_sfx(s.die, None);
                     }
                     ctx.assign_tag("Game over");
                 }

@@ -1,0 +1,341 @@
+//! Sound's own time: note lengths in 120ths of a second and effect rates in hertz, the same
+//! samples at any update rate; tunes of per-channel sequences; empty patterns; sound files
+//! loaded again replacing their sounds.
+
+use bt::host::Console;
+use bt::sound::{Effect, Hz, Music, MusicId, Note, Sfx, SfxId, Wave};
+use bt::Settings;
+
+const SQUARE: Wave = Wave::Square { duty: 128 };
+
+fn console(fps: f64) -> Console {
+    Console::new(&Settings::default().target_fps(fps), 3)
+}
+
+/// A three-channel tune of sequences using every effect, with odd speeds and rates so notes
+/// and effect steps fall inside updates, never on their edges.
+fn band(con: &mut Console) -> MusicId {
+    let mut ctx = con.init_context();
+    let mut lead = Sfx::new(
+        7,
+        vec![
+            Note::new(60, SQUARE, 5).with(Effect::Vibrato),
+            Note::new(64, SQUARE, 5).with(Effect::Slide),
+            Note::new(67, Wave::Sine, 5).with(Effect::Arpeggio),
+            Note::new(72, Wave::Saw, 5).with(Effect::FadeOut),
+            Note::rest(),
+            Note::new(69, Wave::Triangle, 6).with(Effect::FadeIn),
+        ],
+    );
+    lead.vibrato = Hz::from_millihertz(6_250);
+    lead.arpeggio = Hz::new(23);
+    lead.attack = 1;
+    lead.release = 3;
+    let lead = ctx.add_sfx(lead).unwrap();
+    let bass = ctx
+        .add_sfx(Sfx::new(
+            25,
+            vec![
+                Note::new(36, Wave::Triangle, 6),
+                Note::new(43, Wave::Triangle, 6).with(Effect::Drop),
+            ],
+        ))
+        .unwrap();
+    let hat = ctx
+        .add_sfx(Sfx::new(
+            5,
+            vec![Note::new(84, Wave::Noise, 3), Note::rest()],
+        ))
+        .unwrap();
+    ctx.add_music(Music::sequences(
+        [vec![lead, lead], vec![bass], vec![hat, hat, hat], vec![]],
+        true,
+    ))
+    .unwrap()
+}
+
+/// Two seconds of `band` at `fps`, started in `init`, with a sound effect played at 0.5 s.
+fn two_seconds(fps: f64) -> Vec<i16> {
+    let mut con = console(fps);
+    let tune = band(&mut con);
+    let blip = con
+        .init_context()
+        .add_sfx(Sfx::new(3, vec![Note::new(80, SQUARE, 4); 3]))
+        .unwrap();
+    assert!(con.init_context().play_music(tune));
+    let mut out = Vec::new();
+    for tick in 0..(2.0 * fps) as u64 {
+        let mut ctx = con.update_context(tick);
+        if tick as f64 == 0.5 * fps {
+            ctx.play_sfx(blip, Some(3));
+        }
+        con.step_sound();
+        out.extend(con.drain_samples());
+    }
+    out
+}
+
+#[test]
+fn the_same_music_renders_the_same_samples_at_30_60_and_120_updates_a_second() {
+    let at_60 = two_seconds(60.0);
+    assert_eq!(at_60.len(), 2 * 44_100);
+    assert!(at_60.iter().any(|&s| s.abs() > 2000), "it plays");
+    assert!(at_60 == two_seconds(30.0), "30 updates a second");
+    assert!(at_60 == two_seconds(120.0), "120 updates a second");
+}
+
+#[test]
+fn a_note_starts_on_its_own_sample_inside_an_update() {
+    // A rest of 1/120 s, then a note: at 44,100 Hz the note starts at sample 367, the middle
+    // of the first update's 735.
+    let mut con = console(60.0);
+    let id = con
+        .init_context()
+        .add_sfx(Sfx::new(1, vec![Note::rest(), Note::new(57, SQUARE, 7)]))
+        .unwrap();
+    con.update_context(0).play_sfx(id, Some(0));
+    con.step_sound();
+    let samples: Vec<i16> = con.drain_samples().collect();
+    assert_eq!(samples.iter().position(|&s| s != 0), Some(367));
+}
+
+#[test]
+fn a_sound_lasts_its_length_in_seconds_at_any_update_rate() {
+    for fps in [30.0, 60.0, 144.0] {
+        let mut con = console(fps);
+        // 60/120 s: half a second.
+        let id = con
+            .init_context()
+            .add_sfx(Sfx::new(30, vec![Note::new(57, SQUARE, 7); 2]))
+            .unwrap();
+        con.update_context(0).play_sfx(id, Some(0));
+        let mut ticks = 0;
+        while con
+            .update_context(ticks)
+            .sound_channel(0)
+            .unwrap()
+            .sfx
+            .is_some()
+        {
+            con.step_sound();
+            ticks += 1;
+        }
+        assert_eq!(ticks as f64, (fps / 2.0).ceil(), "at {fps}");
+    }
+}
+
+/// Zero crossings of a vibrato note in each 1/20 s: more where the pitch is up.
+fn vibrato_wobble(fps: f64, file: &str) -> Vec<usize> {
+    let mut con = console(fps);
+    let bank = con.init_context().decode_sounds("v.txt", file).unwrap();
+    con.update_context(0)
+        .play_sfx(bank.sfx("v").unwrap(), Some(0));
+    let mut samples = Vec::new();
+    for _ in 0..fps as u64 {
+        con.step_sound();
+        samples.extend(con.drain_samples());
+    }
+    samples
+        .chunks(2_205)
+        .map(|c| c.windows(2).filter(|w| (w[0] < 0) != (w[1] < 0)).count())
+        .collect()
+}
+
+#[test]
+fn vibrato_runs_at_its_rate_in_hz_and_a_version_1_file_at_8_updates_a_cycle() {
+    let v2 = "bt-sound 2\nsfx v 120 vibrato=5\nB7 tri 7 vibrato\n";
+    let w = vibrato_wobble(60.0, v2);
+    assert_eq!(w, vibrato_wobble(120.0, v2));
+    // 5 Hz: a cycle every 4 twentieths, rising from half a semitone down, then falling.
+    assert!(w[1] > w[0] + 5 && w[2] > w[3] + 5, "{w:?}");
+    assert!(w[5] > w[4] + 5 && w[6] > w[7] + 5, "{w:?}");
+    assert!(w[4].abs_diff(w[0]) <= 2, "{w:?}");
+    let v1 = "bt-sound 1\nsfx v 60\nB7 tri 7 vibrato\n";
+    // 8 updates a cycle: 7.5 Hz at 60 updates a second, 15 Hz at 120.
+    assert_ne!(vibrato_wobble(60.0, v1), vibrato_wobble(120.0, v1));
+}
+
+#[test]
+fn a_version_1_file_counts_updates_and_version_2_counts_120ths_of_a_second() {
+    let length = |fps: f64, file: &str| {
+        let mut con = console(fps);
+        let bank = con.init_context().decode_sounds("f.txt", file).unwrap();
+        con.update_context(0)
+            .play_sfx(bank.sfx("a").unwrap(), Some(0));
+        let mut ticks = 0u64;
+        while con
+            .update_context(ticks)
+            .sound_channel(0)
+            .unwrap()
+            .sfx
+            .is_some()
+        {
+            con.step_sound();
+            ticks += 1;
+        }
+        ticks
+    };
+    let v1 = "bt-sound 1\nsfx a 6\nC4 sq 5\nD4 sq 5\n";
+    assert_eq!((length(60.0, v1), length(120.0, v1)), (12, 12));
+    let v2 = "bt-sound 2\nsfx a 6\nC4 sq 5\nD4 sq 5\n";
+    assert_eq!((length(60.0, v2), length(120.0, v2)), (6, 12));
+}
+
+#[test]
+fn each_channel_of_a_tune_of_sequences_plays_its_own_list() {
+    let mut con = console(60.0);
+    let (a, b) = {
+        let mut ctx = con.init_context();
+        let a = ctx
+            .add_sfx(Sfx::new(20, vec![Note::new(50, SQUARE, 5)]))
+            .unwrap();
+        let b = ctx
+            .add_sfx(Sfx::new(12, vec![Note::new(62, SQUARE, 5)]))
+            .unwrap();
+        (a, b)
+    };
+    let tune = con
+        .init_context()
+        .add_music(Music::sequences(
+            [vec![a, b], vec![], vec![b], vec![]],
+            false,
+        ))
+        .unwrap();
+    con.init_context().play_music(tune);
+    let mut heard: Vec<[Option<SfxId>; 2]> = Vec::new();
+    for tick in 0..20 {
+        let ctx = con.update_context(tick);
+        heard.push([0, 2].map(|c| ctx.sound_channel(c).unwrap().sfx));
+        assert_eq!(
+            ctx.sound_channel(1).unwrap().sfx,
+            None,
+            "an empty list is silent"
+        );
+        con.step_sound();
+    }
+    // At 60 updates a second, a lasts 10 updates and b 6.
+    let expected: Vec<[Option<SfxId>; 2]> = (0..20)
+        .map(|t| {
+            let ch0 = match t {
+                0..=9 => Some(a),
+                10..=15 => Some(b),
+                _ => None,
+            };
+            [ch0, (t < 6).then_some(b)]
+        })
+        .collect();
+    assert_eq!(heard, expected);
+    assert_eq!(
+        con.update_context(20).music_playing(),
+        None,
+        "once every list is done"
+    );
+}
+
+#[test]
+fn a_sequence_loops_and_an_effect_on_its_channel_takes_its_place_until_done() {
+    let mut con = console(60.0);
+    let (a, fx) = {
+        let mut ctx = con.init_context();
+        let a = ctx
+            .add_sfx(Sfx::new(8, vec![Note::new(50, SQUARE, 5)]))
+            .unwrap();
+        let fx = ctx
+            .add_sfx(Sfx::new(16, vec![Note::new(70, SQUARE, 5)]))
+            .unwrap();
+        (a, fx)
+    };
+    let tune = con
+        .init_context()
+        .add_music(Music::sequences([vec![a], vec![], vec![], vec![]], true))
+        .unwrap();
+    con.init_context().play_music(tune);
+    for tick in 0..40 {
+        let mut ctx = con.update_context(tick);
+        if tick == 10 {
+            assert_eq!(ctx.play_sfx(fx, Some(0)), Some(0));
+        }
+        let ch = ctx.sound_channel(0).unwrap();
+        match tick {
+            10..=17 => assert_eq!((ch.sfx, ch.from_music), (Some(fx), false), "{tick}"),
+            20.. => assert_eq!((ch.sfx, ch.from_music), (Some(a), true), "{tick}"),
+            _ => {}
+        }
+        con.step_sound();
+    }
+    assert!(con.update_context(40).music_playing().is_some());
+}
+
+#[test]
+fn empty_patterns_are_allowed_and_a_tune_of_nothing_but_them_ends() {
+    let mut con = console(60.0);
+    let mut ctx = con.init_context();
+    let a = ctx
+        .add_sfx(Sfx::new(10, vec![Note::new(50, SQUARE, 5)]))
+        .unwrap();
+    let skips = ctx
+        .add_music(Music::patterns(
+            vec![[None; 4], [None, Some(a), None, None], [None; 4]],
+            Some(0),
+        ))
+        .unwrap();
+    assert!(ctx.play_music(skips));
+    assert_eq!(
+        ctx.music_playing().map(|p| p.1),
+        Some(1),
+        "the empty one lasts no time"
+    );
+    assert_eq!(ctx.sound_channel(1).unwrap().sfx, Some(a));
+    let nothing = ctx
+        .add_music(Music::patterns(vec![[None; 4], [None; 4]], Some(0)))
+        .unwrap();
+    assert!(ctx.play_music(nothing));
+    assert_eq!(ctx.music_playing(), None);
+    con.step_sound();
+    assert!(con.drain_samples().count() > 0);
+}
+
+#[test]
+fn loading_a_sound_file_again_replaces_its_whole_set() {
+    let mut con = console(60.0);
+    let mut ctx = con.init_context();
+    let own = ctx
+        .add_sfx(Sfx::new(10, vec![Note::new(40, SQUARE, 5)]))
+        .unwrap();
+    let first = ctx
+        .decode_sounds(
+            "s.txt",
+            "bt-sound 2\nsfx a 10\nC4 sq 5\nsfx b 10\nD4 sq 5\nmusic m loop=0\na b - -\n",
+        )
+        .unwrap();
+    let (old_a, old_b) = (first.sfx("a").unwrap(), first.sfx("b").unwrap());
+    assert!(ctx.play_music(first.music("m").unwrap()));
+    let again = ctx
+        .decode_sounds("s.txt", "bt-sound 2\nsfx a 10\nE4 sq 5\n")
+        .unwrap();
+    assert_eq!(again.sfx("b"), None, "b is no longer in the file");
+    assert_eq!(ctx.play_sfx(old_b, None), None, "the old ids name nothing");
+    assert_eq!(ctx.play_sfx(old_a, None), None);
+    assert_eq!(
+        ctx.music_playing(),
+        None,
+        "the tune that was playing is gone"
+    );
+    assert_eq!(ctx.sound_channel(0).unwrap().sfx, None);
+    assert!(!ctx.play_music(first.music("m").unwrap()));
+    assert_eq!(
+        ctx.play_sfx(own, Some(2)),
+        Some(2),
+        "a sound not from the file stays"
+    );
+    assert_eq!(ctx.play_sfx(again.sfx("a").unwrap(), Some(0)), Some(0));
+    // A file that fails to load changes nothing.
+    assert!(ctx.decode_sounds("s.txt", "bt-sound 2\nsfx a 0\n").is_err());
+    assert_eq!(ctx.play_sfx(again.sfx("a").unwrap(), Some(1)), Some(1));
+    // Another file's set is its own.
+    let other = ctx
+        .decode_sounds("t.txt", "bt-sound 2\nsfx a 10\nG4 sq 5\n")
+        .unwrap();
+    assert!(ctx.play_sfx(again.sfx("a").unwrap(), None).is_some());
+    assert!(ctx.play_sfx(other.sfx("a").unwrap(), Some(3)).is_some());
+}
