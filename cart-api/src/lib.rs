@@ -18,6 +18,7 @@ mod palette_fx;
 mod pen;
 mod render;
 mod rng;
+mod save;
 mod settings;
 mod shapes;
 pub mod sound;
@@ -46,6 +47,7 @@ pub use palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
 pub use pen::dither_pattern;
 pub use render::Render;
 pub use rng::Rng;
+pub use save::SaveData;
 pub use settings::{
     OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
     MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
@@ -77,6 +79,7 @@ pub use update::{camera_clamp, Update};
 pub mod host {
     pub use crate::console::Console;
     pub use crate::gfx::measure_text;
+    pub use crate::save::SaveTooLarge;
     pub use crate::input::{
         stick_with_dead_zone, Input, Source, BUTTON_COUNT, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE,
         TRIGGER_PRESS,
