@@ -815,6 +815,40 @@ mod tests {
     }
 
     #[test]
+    fn the_save_data_a_run_booted_with_survives_the_file_in_layout_2() {
+        let r = sample().with_boot_save(vec![0xab, 0, 7, 0, 0]);
+        assert_eq!(r.boot_save(), [0xab, 0, 7], "trailing zeros are left out");
+        let json = r.to_json();
+        assert!(json.contains("\"version\":2") && json.contains("\"save\":\"ab0007\""));
+        let back = Replay::from_json(&json, Path::new("r.btr")).unwrap();
+        assert_eq!(back, r);
+        let plain = sample().to_json();
+        assert!(plain.contains("\"version\":1") && !plain.contains("\"save\""));
+        let old = Replay::from_json(&plain, Path::new("r.btr")).unwrap();
+        assert_eq!(old.boot_save(), b"", "a version 1 replay booted with no save data");
+    }
+
+    #[test]
+    fn bad_save_data_in_a_replay_is_named() {
+        let json = sample().with_boot_save(vec![1]).to_json();
+        let p = Path::new("s.btr");
+        let message = |text: &str| Replay::from_json(text, p).unwrap_err().to_string();
+        assert_eq!(
+            message(&json.replace("\"save\":\"01\"", "\"save\":\"0x1\"")),
+            "s.btr: corrupted replay: save: not an even number of hex digits"
+        );
+        assert_eq!(
+            message(&json.replace("\"version\":2", "\"version\":1")),
+            "s.btr: corrupted replay: save: a field of version 2, in a file of version 1"
+        );
+        let long = "00".repeat(bt::SaveData::CAPACITY + 1);
+        assert_eq!(
+            message(&json.replace("\"save\":\"01\"", &format!("\"save\":\"{long}\""))),
+            "s.btr: corrupted replay: save: 4097 bytes of save data; a cart's holds at most 4096"
+        );
+    }
+
+    #[test]
     fn identical_ticks_are_stored_once() {
         let r = sample();
         // 12 stretches of held and not held, one split in three by the typed text: 14, not 300.
