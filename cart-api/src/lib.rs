@@ -79,11 +79,11 @@ pub use update::{camera_clamp, Update};
 pub mod host {
     pub use crate::console::Console;
     pub use crate::gfx::measure_text;
-    pub use crate::save::SaveTooLarge;
     pub use crate::input::{
         stick_with_dead_zone, Input, Source, BUTTON_COUNT, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE,
         TRIGGER_PRESS,
     };
+    pub use crate::save::SaveTooLarge;
     pub use crate::sprite::{ImageLoader, RgbaImage};
     pub use crate::tick_input::{TickButtons, TickInput};
 }

@@ -94,7 +94,11 @@ impl SaveData {
 
     /// The block without its trailing zeros: what a file needs to hold to give it back.
     pub fn used(&self) -> &[u8] {
-        let end = self.bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        let end = self
+            .bytes
+            .iter()
+            .rposition(|&b| b != 0)
+            .map_or(0, |i| i + 1);
         &self.bytes[..end]
     }
 }
@@ -115,7 +119,10 @@ impl std::fmt::Debug for SaveData {
 
 /// Save data longer than [`SaveData::CAPACITY`], refused by [`Console::set_boot_save`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("{len} bytes of save data; a cart's save data holds at most {} bytes", SaveData::CAPACITY)]
+#[error(
+    "{len} bytes of save data; a cart's save data holds at most {} bytes",
+    SaveData::CAPACITY
+)]
 pub struct SaveTooLarge {
     /// The length offered.
     pub len: usize,

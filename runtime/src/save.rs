@@ -294,7 +294,11 @@ fn cart_file(dir: &Path, cart: &str) -> PathBuf {
             _ => '_',
         })
         .collect();
-    let folder = if folder.is_empty() { "_".into() } else { folder };
+    let folder = if folder.is_empty() {
+        "_".into()
+    } else {
+        folder
+    };
     dir.join(folder).join("save.bin")
 }
 
@@ -491,7 +495,9 @@ mod tests {
 
     #[test]
     fn a_full_block_round_trips() {
-        let block: Vec<u8> = (0..SaveData::CAPACITY).map(|i| (i % 251) as u8 + 1).collect();
+        let block: Vec<u8> = (0..SaveData::CAPACITY)
+            .map(|i| (i % 251) as u8 + 1)
+            .collect();
         let file = encode(&block);
         assert_eq!(file.len() as u64, MAX_SAVE_FILE);
         assert_eq!(decode(&file, Path::new("x")).unwrap(), block);

@@ -94,7 +94,11 @@ fn a_change_reaches_the_file_within_a_second_and_the_rest_when_the_run_ends() {
     assert_eq!(slot0(&file), Some(2), "both presses, in one write");
     tap(&mut host, 147);
     host.finish_save().unwrap();
-    assert_eq!(slot0(&file), Some(3), "the last change is written when the run ends");
+    assert_eq!(
+        slot0(&file),
+        Some(3),
+        "the last change is written when the run ends"
+    );
 
     // The next run boots with what the last one stored.
     let mut again = boot(&file);
@@ -113,8 +117,15 @@ fn steady_frames_that_rewrite_the_same_save_data_write_nothing_and_allocate_noth
     let allocations = GLOBAL.allocations_during(|| frames(&mut host, 120, 600));
     assert_eq!(allocations, 0, "ten seconds of frames touching save data");
     host.finish_save().unwrap();
-    assert_eq!(std::fs::metadata(&file).unwrap().modified().unwrap(), before);
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no stray file");
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().modified().unwrap(),
+        before
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no stray file"
+    );
 }
 
 #[test]
@@ -129,7 +140,11 @@ fn a_replay_from_the_start_puts_the_boot_save_data_back_and_stops_writing() {
     frames(&mut host, 3, 70);
     assert_eq!(slot0(&file), Some(7));
     host.engine_mut().render_at(0.5, Origin::Start).unwrap();
-    assert_eq!(host.engine().console().save().get(0), 5, "the run replays from boot");
+    assert_eq!(
+        host.engine().console().save().get(0),
+        5,
+        "the run replays from boot"
+    );
     host.engine_mut().resume();
     tap(&mut host, 71);
     frames(&mut host, 72, 70);
@@ -145,12 +160,19 @@ fn a_save_file_is_replaced_whole_and_a_failed_write_leaves_it_as_it_was() {
     save::store(&file, &[1; 4096]).unwrap();
     save::store(&file, &[2, 3]).unwrap();
     assert_eq!(std::fs::read(&file).unwrap(), save::encode(&[2, 3]));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary left");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "no temporary left"
+    );
 
     // A file where its folder should be: the write fails, names the file, changes nothing.
     let blocked = dir.join("save.bin/inner.bin");
     let err = save::store(&blocked, &[9]).unwrap_err().to_string();
-    assert!(err.starts_with(&format!("save file {}: ", blocked.display())), "{err}");
+    assert!(
+        err.starts_with(&format!("save file {}: ", blocked.display())),
+        "{err}"
+    );
     assert_eq!(std::fs::read(&file).unwrap(), save::encode(&[2, 3]));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

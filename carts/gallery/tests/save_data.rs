@@ -20,7 +20,14 @@ fn best_file(dir: &ScratchDir, name: &str, best: i32) -> PathBuf {
 }
 
 fn shot(save: Option<&Path>, out: &Path) -> Output {
-    let mut args = vec!["shot", "platformer", "--at", "1", "-o", out.to_str().unwrap()];
+    let mut args = vec![
+        "shot",
+        "platformer",
+        "--at",
+        "1",
+        "-o",
+        out.to_str().unwrap(),
+    ];
     if let Some(save) = save {
         args.extend(["--save", save.to_str().unwrap()]);
     }
@@ -32,14 +39,26 @@ fn the_save_file_a_headless_run_boots_with_changes_what_it_draws() {
     let dir = ScratchDir::new("save-shot");
     let best = best_file(&dir, "best.bin", 4321);
     let empty = best_file(&dir, "empty.bin", 0);
-    let (with, without, zero) = (dir.join("with.png"), dir.join("without.png"), dir.join("0.png"));
-    for (save, out) in [(Some(&best), &with), (None, &without), (Some(&empty), &zero)] {
+    let (with, without, zero) = (
+        dir.join("with.png"),
+        dir.join("without.png"),
+        dir.join("0.png"),
+    );
+    for (save, out) in [
+        (Some(&best), &with),
+        (None, &without),
+        (Some(&empty), &zero),
+    ] {
         let o = shot(save.map(PathBuf::as_path), out);
         assert!(o.status.success(), "{}", stderr(&o));
     }
     let read = |p: &Path| std::fs::read(p).unwrap();
     assert_ne!(read(&with), read(&without), "the best score is on screen");
-    assert_eq!(read(&zero), read(&without), "an empty save file is no save data");
+    assert_eq!(
+        read(&zero),
+        read(&without),
+        "an empty save file is no save data"
+    );
     assert_eq!(
         read(&best),
         save::encode(&4321i32.to_le_bytes()),
@@ -56,9 +75,21 @@ fn every_bad_save_file_is_refused_in_one_line_naming_it() {
     let big = vec![0u8; save::MAX_SAVE_FILE as usize + 1];
     let cases: [(&str, Option<&[u8]>, &str); 5] = [
         ("missing.bin", None, "file not found"),
-        ("picture.bin", Some(b"\x89PNG\r\n\x1a\n"), "not a BT save file"),
-        ("bent.bin", Some(&bent), "corrupted: the checksum does not match"),
-        ("cut.bin", Some(&good[..good.len() - 2]), "corrupted: the file is 17 bytes"),
+        (
+            "picture.bin",
+            Some(b"\x89PNG\r\n\x1a\n"),
+            "not a BT save file",
+        ),
+        (
+            "bent.bin",
+            Some(&bent),
+            "corrupted: the checksum does not match",
+        ),
+        (
+            "cut.bin",
+            Some(&good[..good.len() - 2]),
+            "corrupted: the file is 17 bytes",
+        ),
         ("big.bin", Some(&big), "4113 bytes is too large"),
     ];
     for (name, bytes, want) in cases {
@@ -88,7 +119,14 @@ fn headless_commands_never_touch_the_users_save_files() {
     let out = dir.join("x.png");
     let o = bt_command()
         .env("XDG_DATA_HOME", &data)
-        .args(["shot", "platformer", "--at", "3", "-o", out.to_str().unwrap()])
+        .args([
+            "shot",
+            "platformer",
+            "--at",
+            "3",
+            "-o",
+            out.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));

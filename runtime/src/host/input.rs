@@ -19,10 +19,10 @@ use bt_overlay::{ChartMode, Overlay};
 
 use crate::config::manifest::PaletteSource;
 use crate::engine::Origin;
-use crate::save::{SaveStore, StoreEvent};
 use crate::engine::{Engine, EngineError, FrameReport};
 use crate::host::asset_watch::AssetWatcher;
 use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
+use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
 /// The most characters of a notice the host puts across the top of a 320-pixel display and a

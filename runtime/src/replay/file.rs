@@ -700,7 +700,7 @@ fn save_from_hex(hex: &str, version: u32) -> Result<Vec<u8>, String> {
         ));
     }
     let digits = hex.as_bytes();
-    if digits.len() % 2 != 0 || !digits.iter().all(u8::is_ascii_hexdigit) {
+    if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
         return Err("save: not an even number of hex digits".to_string());
     }
     Ok(digits
@@ -825,7 +825,11 @@ mod tests {
         let plain = sample().to_json();
         assert!(plain.contains("\"version\":1") && !plain.contains("\"save\""));
         let old = Replay::from_json(&plain, Path::new("r.btr")).unwrap();
-        assert_eq!(old.boot_save(), b"", "a version 1 replay booted with no save data");
+        assert_eq!(
+            old.boot_save(),
+            b"",
+            "a version 1 replay booted with no save data"
+        );
     }
 
     #[test]
