@@ -8,7 +8,7 @@ use crate::palette_fx::PaletteEffects;
 use crate::sound::Synth;
 use crate::sprite::ImageLoader;
 use crate::tick_input::TickInput;
-use crate::{Palette, Render, Rng, Settings, Tag, Update};
+use crate::{Palette, Render, Rng, SaveData, Settings, Tag, Update};
 
 /// The host's image loader, if any (kept apart so `Console` can still derive `Debug`).
 pub(crate) struct Loader(pub(crate) Option<Box<dyn ImageLoader>>);
@@ -54,6 +54,9 @@ pub struct Console {
     pub(crate) loader: Loader,
     pub(crate) args: Vec<(String, String)>,
     pub(crate) synth: Synth,
+    /// The cart's save data, and what it held at boot (see `save.rs`).
+    pub(crate) save: SaveData,
+    pub(crate) boot_save: SaveData,
 }
 
 impl Console {
@@ -79,6 +82,8 @@ impl Console {
             loader: Loader(None),
             args: Vec::new(),
             synth: Synth::new(settings.target_fps, seed),
+            save: SaveData::new(),
+            boot_save: SaveData::new(),
         }
     }
 
@@ -149,7 +154,7 @@ impl Console {
     }
 
     /// Puts everything back as it was at boot: generator reseeded with `seed`, boot palette,
-    /// camera at the origin, no input, no pending tags, a blank framebuffer.
+    /// camera at the origin, no input, no pending tags, a blank framebuffer, the boot save data.
     pub fn reset(&mut self, seed: u64) {
         self.clock.ticks = 0;
         self.clock.render_alpha = 0.0;
@@ -165,6 +170,7 @@ impl Console {
         self.quit_requested = false;
         self.effects.reset();
         self.synth.reset(seed);
+        self.reset_save();
     }
 
     /// The context for one update (or `init`) at `ticks`. Makes the input edges collected since

@@ -19,6 +19,7 @@ mod pen;
 mod rect;
 mod render;
 mod rng;
+mod save;
 mod settings;
 mod shapes;
 pub mod sound;
@@ -47,6 +48,7 @@ pub use palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
 pub use pen::dither_pattern;
 pub use render::Render;
 pub use rng::Rng;
+pub use save::SaveData;
 pub use settings::{
     OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
     MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
@@ -82,6 +84,7 @@ pub mod host {
         stick_with_dead_zone, Input, Source, BUTTON_COUNT, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE,
         TRIGGER_PRESS,
     };
+    pub use crate::save::SaveTooLarge;
     pub use crate::sprite::{ImageLoader, RgbaImage};
     pub use crate::tick_input::{TickButtons, TickInput};
 }

@@ -52,6 +52,10 @@ pub struct Random;
 #[doc = include_str!("../../docs/replays.md")]
 pub struct Replays;
 
+// Carries `docs/save-data.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/save-data.md")]
+pub struct SaveData;
+
 // Carries `docs/sprites.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/sprites.md")]
 pub struct Sprites;

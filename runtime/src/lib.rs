@@ -21,6 +21,7 @@
 //! | [`export`] | files made from a run: [`export::png`] (`bt shot`), [`export::gif`] (`bt gif`), [`export::wav`] (`bt wav`), all through [`export::safe_write`] |
 //! | [`host`] | the platform side: [`host::input`] (events to ticks), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`) and `host::signals` |
 //! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files) and [`config::png_loader`] (sprite sheets) |
+//! | [`save`] | save files: a cart's [`bt::SaveData`] on disk, where it lives, and [`save::SaveStore`], which `bt run` writes it back through |
 //! | [`harness`] | [`harness::CartTest`], the test bench a cart's own tests use |
 //! | [`catalog`] | carts by name, as a `bt` binary lists them |
 //! | [`quote`] | quoting what a user typed or a file held, safely, in one-line messages |
@@ -44,6 +45,7 @@ pub mod harness;
 pub mod host;
 pub mod quote;
 pub mod replay;
+pub mod save;
 pub mod timing;
 pub mod wall_time;
 

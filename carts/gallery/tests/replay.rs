@@ -212,9 +212,9 @@ fn bad_replay_files_are_refused_in_one_line_without_a_panic() {
             "not a BT replay",
         ),
         (
-            "v2.btr",
-            json.replacen("\"version\":1", "\"version\":2", 1),
-            "format version 2",
+            "v3.btr",
+            json.replacen("\"version\":1", "\"version\":3", 1),
+            "format version 3",
         ),
         (
             "bent.btr",

@@ -23,6 +23,9 @@ const SHEET: &str = "tiles.png";
 /// The music, in the `bt-sound 2` format.
 const MUSIC: &str = "music.txt";
 
+/// The save data slot holding the best score.
+pub const BEST_SLOT: u8 = 0;
+
 /// Flag bits of the sheet's tiles, as the maps' tileset sets them.
 mod flag {
     pub const SOLID: u8 = 1;
@@ -236,6 +239,8 @@ pub struct Platformer {
     walk_ticks: u32,
     slimes: Vec<Slime>,
     score: u32,
+    /// The best score ever, kept in save data slot [`BEST_SLOT`].
+    best: u32,
     lives: u32,
     ticks_left: u64,
     hurt: u32,
@@ -259,6 +264,7 @@ impl Default for Platformer {
             walk_ticks: 0,
             slimes: Vec::new(),
             score: 0,
+            best: 0,
             lives: LIVES,
             ticks_left: 0,
             hurt: 0,
@@ -424,6 +430,8 @@ impl Cart for Platformer {
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
+        // A slot a damaged or foreign block left negative counts as no best yet.
+        self.best = u32::try_from(ctx.save().get(BEST_SLOT)).unwrap_or(0);
         let assets = load_assets(ctx)?;
         ctx.play_music(assets.music);
         self.assets = Some(assets);
@@ -453,6 +461,12 @@ impl Cart for Platformer {
                     self.start_level(0, ctx.target_fps());
                 }
             }
+        }
+        // A new best is kept at once: it survives however the game ends.
+        if self.score > self.best {
+            self.best = self.score;
+            ctx.save_mut()
+                .set(BEST_SLOT, i32::try_from(self.best).unwrap_or(i32::MAX));
         }
         // Follow the player across, within the level.
         let view = (ctx.display_size().0 as i32, ctx.display_size().1 as i32);
@@ -539,8 +553,9 @@ impl Cart for Platformer {
 
         // The HUD: screen coordinates, whatever the camera.
         let lives = self.lives;
-        let (score, seconds) = (
+        let (score, best, seconds) = (
             self.score,
+            self.best,
             self.ticks_left.div_ceil(ctx.target_fps() as u64),
         );
         let name = assets.levels[self.level].name.as_str();
@@ -553,6 +568,7 @@ impl Cart for Platformer {
                 hud.draw_tile(sheet, tile::HEART, 2 + i * 9, 2, SpriteParams::new());
             }
             hud.print(32, -1, format_args!("{score:05}"), 7);
+            hud.print(76, -1, format_args!("HI {best:05}"), 6);
             hud.print(w - 24, -1, format_args!("{seconds:3}"), 7);
             let (tw, _) = hud.print_size(name);
             hud.print((w - tw) / 2 + 12, h - 14, name, 6);

@@ -49,3 +49,30 @@ fn steady_frames_of_play_do_not_allocate() {
     assert_eq!(GLOBAL.allocations() - before, 0);
     assert!(GLOBAL.allocations() > 0, "the counter counts");
 }
+
+#[test]
+fn a_new_best_score_is_kept_in_save_data_and_shown() {
+    let mut t = started();
+    assert_eq!(t.save().get(bt_cart_platformer::BEST_SLOT), 0);
+    script(&mut t);
+    let best = t.save().get(bt_cart_platformer::BEST_SLOT);
+    assert!(best >= 10, "the coins' score is the best so far: {best}");
+}
+
+#[test]
+fn the_best_score_from_save_data_shows_until_beaten() {
+    let mut t = CartTest::with_save(
+        bt_cart_platformer::Platformer::default,
+        &1234i32.to_le_bytes(),
+    )
+    .unwrap();
+    script(&mut t);
+    assert_eq!(t.save().get(bt_cart_platformer::BEST_SLOT), 1234);
+    t.assert_golden("tests/golden/platformer-best-1234.png");
+    let empty = {
+        let mut e = started();
+        script(&mut e);
+        e.rgba()
+    };
+    assert_ne!(t.rgba(), empty, "the booted best is on screen");
+}

@@ -121,6 +121,10 @@ pub struct ReplayArgs {
     /// first tick whose frame differs and exit 1 on a mismatch.
     #[arg(long)]
     pub verify: bool,
+    /// Boot with the save data in this file instead of the save data the replay carries
+    /// (read only; the frames may then differ from the recording's).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
 }
 
 /// `--overlay`, `--chart` and `--fixed-costs`: the overlay drawn into a picture or a GIF.
@@ -330,6 +334,10 @@ pub struct CartArgs {
     /// A cart argument NAME=VALUE, read by the cart (repeatable; see the cart's README).
     #[arg(long = "arg", value_name = "NAME=VALUE", value_parser = cart_arg)]
     pub args: Vec<(String, String)>,
+    /// The save data file the cart boots with [default: empty save data; for `bt run`, the
+    /// cart's own file, $XDG_DATA_HOME/bt/<cart>/save.bin]. Only `bt run` writes to it.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
 }
 
 /// Whether long headless work shows its progress.

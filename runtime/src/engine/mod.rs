@@ -62,6 +62,8 @@ pub struct Engine {
     /// The cart arguments, as a replay records them.
     args: Vec<(String, String)>,
     tape: Tape,
+    /// Replays from the start so far.
+    restarts: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -138,6 +140,12 @@ impl Engine {
             None => console.set_image_loader(Box::new(crate::config::png_loader::PngLoader)),
         }
         console.set_args(options.args.clone());
+        let boot_save = match (&options.save, &options.replay) {
+            (Some(save), _) => save.as_slice(),
+            (None, Some(replay)) => replay.boot_save(),
+            (None, None) => &[],
+        };
+        console.set_boot_save(boot_save)?;
         let mut tape = Tape::default();
         if let Some(replay) = options.replay {
             tape.hash_every = replay.info.hash_every;
@@ -166,6 +174,7 @@ impl Engine {
             keep_boot_tags: true,
             args: options.args,
             tape,
+            restarts: 0,
         };
         engine.init()?;
         Ok(engine)
@@ -243,6 +252,12 @@ impl Engine {
     /// The tick counter, as the cart sees it.
     pub fn ticks(&self) -> u64 {
         self.fixed.ticks()
+    }
+
+    /// How many times a seek replayed the run from the start ([`Origin::Start`]): each put
+    /// the console, its save data included, back as it was at boot.
+    pub fn restarts(&self) -> u64 {
+        self.restarts
     }
 
     /// Updates run since `init`, whatever `ticks_reset` did.

@@ -52,6 +52,9 @@ pub enum EngineError {
         number(*.0)
     )]
     HostHz(f64),
+    /// The boot save data is longer than a cart's save data holds.
+    #[error("boot save data: {0}")]
+    Save(#[from] bt::host::SaveTooLarge),
     /// `render_at` with seconds that are negative, NaN or infinite.
     #[error("render_at seconds must be finite and not negative, got {}", number(*.0))]
     Seconds(f64),
@@ -111,6 +114,10 @@ pub struct EngineOptions {
     /// replay runs out, and the frame is hashed where the replay has hashes. The caller sets
     /// `seed` and `args` to the replay's and checks it fits ([`Replay::check`]).
     pub replay: Option<Arc<Replay>>,
+    /// The save data the cart boots with (at most [`bt::SaveData::CAPACITY`] bytes; zeros
+    /// after them). `None` takes the replay's ([`Replay::boot_save`]) when one plays, else
+    /// empty save data. A replay from the start boots with the same.
+    pub save: Option<Vec<u8>>,
 }
 
 impl Default for EngineOptions {
@@ -124,6 +131,7 @@ impl Default for EngineOptions {
             settings: None,
             assets: None,
             replay: None,
+            save: None,
         }
     }
 }

@@ -117,7 +117,8 @@ impl Engine {
             args: self.args.clone(),
             hash_every: self.tape.hash_every.max(1),
         };
-        let replay = Replay::new(info, recorder.clone(), self.tape.hashes.clone());
+        let replay = Replay::new(info, recorder.clone(), self.tape.hashes.clone())
+            .with_boot_save(self.console.boot_save().used().to_vec());
         Some(match &self.panic {
             Some(panic) => replay.ended_in_panic(RecordedPanic::of(panic, self.updates_since_init)),
             None => replay,

@@ -166,6 +166,7 @@ impl Engine {
     }
 
     fn restart(&mut self) -> Result<(), EngineError> {
+        self.restarts += 1;
         self.panic = None;
         self.fixed.reset();
         self.cart = match guarded(&self.factory) {

@@ -97,6 +97,35 @@ impl CartTest {
         folder: &Path,
         new: fn() -> C,
     ) -> Result<CartTest, HarnessError> {
+        CartTest::booted(folder, new, None)
+    }
+
+    /// As [`CartTest::new`], the cart booting with save data `save` (zeros after it) instead
+    /// of empty save data, as `bt run` boots with a save file.
+    ///
+    /// # Errors
+    /// As [`CartTest::new`], and [`EngineError::Save`] for more than
+    /// [`bt::SaveData::CAPACITY`] bytes.
+    pub fn with_save<C: Cart + 'static>(
+        new: fn() -> C,
+        save: &[u8],
+    ) -> Result<CartTest, HarnessError> {
+        let folder = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("."));
+        CartTest::booted(&folder, new, Some(save.to_vec()))
+    }
+
+    /// The cart's save data as it stands: what it booted with and what it wrote since.
+    pub fn save(&self) -> &bt::SaveData {
+        self.host.engine().console().save()
+    }
+
+    fn booted<C: Cart + 'static>(
+        folder: &Path,
+        new: fn() -> C,
+        save: Option<Vec<u8>>,
+    ) -> Result<CartTest, HarnessError> {
         let found = manifest::load(folder)?;
         let configured = new().configure();
         let settings = match &found {
@@ -119,6 +148,7 @@ impl CartTest {
             overlay: false,
             settings: Some(settings),
             assets,
+            save,
             ..EngineOptions::default()
         };
         let mut engine = Engine::new(Box::new(move || Box::new(new()) as Box<dyn Cart>), options)?;

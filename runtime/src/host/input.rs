@@ -22,6 +22,7 @@ use crate::engine::Origin;
 use crate::engine::{Engine, EngineError, FrameReport};
 use crate::host::asset_watch::AssetWatcher;
 use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
+use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
 /// The most characters of a notice the host puts across the top of a 320-pixel display and a
@@ -149,6 +150,8 @@ pub struct Host {
     record: Option<RecordTarget>,
     /// Whether the cart's panic is on screen as the overlay's notice.
     panic_shown: bool,
+    /// The cart's save file, written back when the cart changes its save data.
+    save: Option<SaveStore>,
 }
 
 /// Where a recording is saved, and what it says of the cart.
@@ -185,6 +188,7 @@ impl Host {
             whole_run: None,
             record: None,
             panic_shown: false,
+            save: None,
         }
     }
 
@@ -313,6 +317,7 @@ impl Host {
         }
         let report = self.engine.run(now_ms);
         self.show_panic();
+        self.store_save();
         let report = report?;
         let missed = self
             .engine
@@ -611,10 +616,57 @@ impl Host {
     }
 }
 
+impl Host {
+    /// Writes the cart's save data to `path` whenever the cart changes it (at most once every
+    /// [`crate::save::WRITE_EVERY_SECONDS`] of updates), when the run ends
+    /// ([`Host::finish_save`]), and when the host is dropped. `path` should hold what the
+    /// engine booted with.
+    pub fn store_save_to(&mut self, path: PathBuf) {
+        self.save = Some(SaveStore::new(path, &self.engine));
+    }
+
+    /// After a frame: writes the save data when it is due. A failure shows as the overlay's
+    /// notice and on stderr; the next change tries again.
+    fn store_save(&mut self) {
+        let Some(store) = &mut self.save else {
+            return;
+        };
+        let said = match store.after_frame(&mut self.engine) {
+            Ok(StoreEvent::Stopped) => format!(
+                "replayed from the start: save data is no longer written to {}",
+                store.path().display()
+            ),
+            Ok(_) => return,
+            Err(e) => e.to_string(),
+        };
+        eprintln!("bt: {said}");
+        let line = crate::quote::excerpt_chars(&said, NOTICE_CHARS);
+        self.engine.overlay_forced().set_notice(&line);
+    }
+
+    /// Writes the save data one last time, if the cart changed it, and stops storing it: the
+    /// window closed.
+    ///
+    /// # Errors
+    /// The message naming the save file that could not be written.
+    pub fn finish_save(&mut self) -> Result<(), String> {
+        match self.save.take() {
+            Some(mut store) => store
+                .flush(&mut self.engine)
+                .map(drop)
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+}
+
 impl Drop for Host {
     /// A recorded run is saved whatever ends it: a closed window saves it explicitly, and a
-    /// cart that panics unwinds through here.
+    /// cart that panics unwinds through here. So is the save data.
     fn drop(&mut self) {
+        if let Err(e) = self.finish_save() {
+            eprintln!("bt: {e}");
+        }
         if self.record.is_some() {
             if let Err(e) = self.save_recording() {
                 eprintln!("bt: the recording could not be saved: {e}");

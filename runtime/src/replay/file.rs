@@ -1,4 +1,5 @@
-//! The replay file: what a replay holds, and its versioned JSON layout (`bt-replay` 1).
+//! The replay file: what a replay holds, and its versioned JSON layout (`bt-replay` 1, and 2
+//! for a run that booted with save data).
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +8,7 @@ use bt::{AXES, PLAYERS};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use super::{Recorder, FORMAT, MAX_REPLAY_BYTES, VERSION};
+use super::{Recorder, FORMAT, MAX_REPLAY_BYTES, OLDEST_VERSION, VERSION};
 
 /// What a replay says about the run it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +45,8 @@ pub struct Replay {
     /// script its ticks come from, made as they are played. `recording` then holds no runs,
     /// only the length.
     script: Option<u64>,
+    /// The save data the run booted with, without trailing zeros (empty: none).
+    boot_save: Vec<u8>,
 }
 
 /// How a recorded run ended when the cart panicked. The replay then holds the input of the
@@ -147,7 +150,9 @@ pub enum ReplayError {
         path: PathBuf,
     },
     /// A replay of a layout this build does not read.
-    #[error("{path}: replay format version {found}; this bt reads version {VERSION}")]
+    #[error(
+        "{path}: replay format version {found}; this bt reads versions {OLDEST_VERSION} to {VERSION}"
+    )]
     Version {
         /// The file.
         path: PathBuf,
@@ -193,7 +198,25 @@ impl Replay {
             hashes,
             panic: None,
             script: None,
+            boot_save: Vec::new(),
         }
+    }
+
+    /// The same replay, saying the run booted with save data `bytes` (trailing zeros are
+    /// dropped; more than [`bt::SaveData::CAPACITY`] bytes are cut to it).
+    pub fn with_boot_save(mut self, bytes: Vec<u8>) -> Replay {
+        let mut bytes = bytes;
+        bytes.truncate(bt::SaveData::CAPACITY);
+        let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        bytes.truncate(end);
+        self.boot_save = bytes;
+        self
+    }
+
+    /// The save data the recorded run booted with, without trailing zeros: empty for a run
+    /// that booted with none, and for every replay of layout version 1.
+    pub fn boot_save(&self) -> &[u8] {
+        &self.boot_save
     }
 
     /// A replay of `ticks` updates of the input script of `seed`
@@ -342,7 +365,7 @@ impl Replay {
             return Err(ReplayError::NotAReplay { path: path_buf() });
         }
         match probe.version {
-            Some(v) if v == u64::from(VERSION) => {}
+            Some(v) if (u64::from(OLDEST_VERSION)..=u64::from(VERSION)).contains(&v) => {}
             Some(found) => {
                 return Err(ReplayError::Version {
                     path: path_buf(),
@@ -433,6 +456,10 @@ struct FileV1 {
     /// panic reads in every build of version 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     panic: Option<PanicV1>,
+    /// Version 2: the save data the run booted with, as hex digits, trailing zeros left out.
+    /// A file without it booted with none; version 1 never has it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    save: String,
 }
 
 /// A panic that ended the run.
@@ -632,7 +659,12 @@ impl From<&Replay> for FileV1 {
         let i = &r.info;
         FileV1 {
             format: FORMAT.to_string(),
-            version: VERSION,
+            // A run with no save data writes the layout every older build reads.
+            version: if r.boot_save.is_empty() {
+                OLDEST_VERSION
+            } else {
+                VERSION
+            },
             cart: i.cart.clone(),
             cart_version: i.cart_version.clone(),
             seed: i.seed,
@@ -650,8 +682,34 @@ impl From<&Replay> for FileV1 {
                 tick: p.tick,
                 message: p.message.clone(),
             }),
+            save: r.boot_save.iter().map(|b| format!("{b:02x}")).collect(),
         }
     }
+}
+
+/// Save data from its hex digits in a replay file.
+fn save_from_hex(hex: &str, version: u32) -> Result<Vec<u8>, String> {
+    if version < 2 && !hex.is_empty() {
+        return Err("save: a field of version 2, in a file of version 1".to_string());
+    }
+    if hex.len() > 2 * bt::SaveData::CAPACITY {
+        return Err(format!(
+            "save: {} bytes of save data; a cart's holds at most {}",
+            hex.len() / 2,
+            bt::SaveData::CAPACITY
+        ));
+    }
+    let digits = hex.as_bytes();
+    if !digits.len().is_multiple_of(2) || !digits.iter().all(u8::is_ascii_hexdigit) {
+        return Err("save: not an even number of hex digits".to_string());
+    }
+    Ok(digits
+        .chunks(2)
+        .map(|pair| {
+            let digit = |d: u8| (d as char).to_digit(16).unwrap_or(0) as u8;
+            digit(pair[0]) << 4 | digit(pair[1])
+        })
+        .collect())
 }
 
 impl FileV1 {
@@ -662,6 +720,7 @@ impl FileV1 {
         if self.hash_every == 0 {
             return Err("hash_every is 0".to_string());
         }
+        let boot_save = save_from_hex(&self.save, self.version)?;
         let recording = self.inputs.0;
         let ticks = recording.ticks();
         if ticks != self.ticks {
@@ -715,7 +774,9 @@ impl FileV1 {
             hashes,
             panic,
             script: None,
-        })
+            boot_save: Vec::new(),
+        }
+        .with_boot_save(boot_save))
     }
 }
 
@@ -751,6 +812,44 @@ mod tests {
         let back = Replay::from_json(&r.to_json(), Path::new("r.btr")).unwrap();
         assert_eq!(back, r);
         assert_eq!(back.recording().iter().count(), 300);
+    }
+
+    #[test]
+    fn the_save_data_a_run_booted_with_survives_the_file_in_layout_2() {
+        let r = sample().with_boot_save(vec![0xab, 0, 7, 0, 0]);
+        assert_eq!(r.boot_save(), [0xab, 0, 7], "trailing zeros are left out");
+        let json = r.to_json();
+        assert!(json.contains("\"version\":2") && json.contains("\"save\":\"ab0007\""));
+        let back = Replay::from_json(&json, Path::new("r.btr")).unwrap();
+        assert_eq!(back, r);
+        let plain = sample().to_json();
+        assert!(plain.contains("\"version\":1") && !plain.contains("\"save\""));
+        let old = Replay::from_json(&plain, Path::new("r.btr")).unwrap();
+        assert_eq!(
+            old.boot_save(),
+            b"",
+            "a version 1 replay booted with no save data"
+        );
+    }
+
+    #[test]
+    fn bad_save_data_in_a_replay_is_named() {
+        let json = sample().with_boot_save(vec![1]).to_json();
+        let p = Path::new("s.btr");
+        let message = |text: &str| Replay::from_json(text, p).unwrap_err().to_string();
+        assert_eq!(
+            message(&json.replace("\"save\":\"01\"", "\"save\":\"0x1\"")),
+            "s.btr: corrupted replay: save: not an even number of hex digits"
+        );
+        assert_eq!(
+            message(&json.replace("\"version\":2", "\"version\":1")),
+            "s.btr: corrupted replay: save: a field of version 2, in a file of version 1"
+        );
+        let long = "00".repeat(bt::SaveData::CAPACITY + 1);
+        assert_eq!(
+            message(&json.replace("\"save\":\"01\"", &format!("\"save\":\"{long}\""))),
+            "s.btr: corrupted replay: save: 4097 bytes of save data; a cart's holds at most 4096"
+        );
     }
 
     #[test]

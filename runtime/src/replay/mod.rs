@@ -37,9 +37,15 @@ pub use recorder::Recorder;
 /// The `format` field of every replay file.
 pub const FORMAT: &str = "bt-replay";
 
-/// The version of the file layout this build reads and writes. A change to the layout or to
-/// what a field means bumps it; files of another version are refused, never half-read.
-pub const VERSION: u32 = 1;
+/// The newest version of the file layout this build reads and writes. A change to the layout
+/// or to what a field means bumps it; files of a version outside [`OLDEST_VERSION`]..=`VERSION`
+/// are refused, never half-read. Version 2 added `save`, the save data the run booted with; a
+/// replay without save data is still written as version 1, which every build reads.
+pub const VERSION: u32 = 2;
+
+/// The oldest version of the file layout this build reads: version 1 files booted with empty
+/// save data.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// Updates between two frame hashes, unless the recorder is told otherwise: one a second at
 /// 60 updates a second, so a divergence is placed within a second at a cost of 16 bytes a

@@ -6,6 +6,7 @@ mod import;
 mod pictures;
 mod play;
 mod replays;
+mod save;
 mod setup;
 mod timing;
 mod web;
@@ -126,7 +127,22 @@ pub(super) fn engine(
     window_scale: Option<u32>,
     input: Option<&Path>,
 ) -> Result<(Engine, Chosen), String> {
+    let (engine, chosen, _) = booted(offer, args, overlay, window_scale, input, false)?;
+    Ok((engine, chosen))
+}
+
+/// [`engine`], booting with save data (see [`save::boot`]): with `live`, the user's own (the
+/// cart's save file, or `--save`), returned as the store `bt run` writes back to.
+pub(super) fn booted(
+    offer: &Offer,
+    args: &CartArgs,
+    overlay: bool,
+    window_scale: Option<u32>,
+    input: Option<&Path>,
+    live: bool,
+) -> Result<(Engine, Chosen, Option<std::path::PathBuf>), String> {
     let chosen = offer.choose(args.cart.as_deref())?;
+    let (boot_save, store) = save::boot(args, &chosen, live && input.is_none())?;
     let (settings, _) = resolve(&chosen, args, window_scale)?;
     let mut options = EngineOptions {
         overlay,
@@ -135,6 +151,7 @@ pub(super) fn engine(
         assets: chosen.assets.clone(),
         ..EngineOptions::default()
     };
+    options.save = boot_save;
     if let Some(path) = input {
         let replay = load_replay(path, &chosen, &options)?;
         options.seed = Some(replay.info.seed);
@@ -143,7 +160,7 @@ pub(super) fn engine(
     }
     let engine = Engine::new(chosen.factory(), options)
         .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
-    Ok((engine, chosen))
+    Ok((engine, chosen, store))
 }
 
 /// Writes to stdout. A reader that has gone away (`bt ... | head`) is not an error: the work is

@@ -22,7 +22,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         Output::new(log, Format::Csv)?;
     }
     let input = args.input.input.as_deref();
-    let (mut engine, chosen) = engine(offer, &args.cart, true, args.scale, input)?;
+    let (mut engine, chosen, save) = booted(offer, &args.cart, true, args.scale, input, true)?;
     if let Some(chart) = args.chart {
         let o = engine.overlay_forced();
         o.set_visible(true);
@@ -61,6 +61,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         cart_version: chosen.version(),
         mute: args.mute,
         gif_buffer: args.gif_buffer,
+        save,
     };
     let palette_file = chosen
         .manifest

@@ -60,6 +60,7 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
         seed: None,
         fps: None,
         args: Vec::new(),
+        save: args.save.clone(),
     };
     if !args.verify {
         return replay_in_window(offer, cart_args, path);
@@ -175,6 +176,8 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     let replay = Arc::new(replay);
     let settings = first.settings().clone();
     let seed = first.seed();
+    // What the first engine booted with (`--save`, else the replay's): every clock's run too.
+    let boot_save = first.console().boot_save().used().to_vec();
     drop(first);
     let make_cart = chosen.make.clone();
     let assets = chosen.assets.clone();
@@ -193,6 +196,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
             settings: Some(settings.clone()),
             assets: assets.clone(),
             replay: Some(replay.clone()),
+            save: Some(boot_save.clone()),
             ..EngineOptions::default()
         };
         Engine::new(Box::new(move || m()), options).map_err(|e| e.to_string())

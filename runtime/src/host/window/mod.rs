@@ -114,6 +114,9 @@ pub struct WindowOptions {
     pub mute: bool,
     /// Keep the last seconds the window showed, for Shift+F10 to save as a GIF.
     pub gif_buffer: bool,
+    /// The cart's save file: what the cart changes in its save data is written back to it
+    /// (see [`Host::store_save_to`]). `None` writes no save data.
+    pub save: Option<PathBuf>,
 }
 
 impl Default for WindowOptions {
@@ -134,6 +137,7 @@ impl Default for WindowOptions {
             cart_version: None,
             mute: false,
             gif_buffer: false,
+            save: None,
         }
     }
 }
@@ -209,6 +213,10 @@ pub fn run_cart(
     if let Some(at) = args.at {
         host.pause_at(at).map_err(|e| format!("--at {at}: {e}"))?;
     }
+    // After `--at`'s replay from the start, which the store would take for a rewind.
+    if let Some(path) = &args.save {
+        host.store_save_to(path.clone());
+    }
     // A cart that defines sounds gets the device now; one that defines none yet, when it does.
     let mut sound = WindowSound::new(args.mute);
     sound.open_if_needed(host.engine());
@@ -279,6 +287,7 @@ pub fn run_cart(
     if let Some((path, ticks)) = app.host.finish_recording()? {
         println!("recorded {ticks} updates to {}", path.display());
     }
+    app.host.finish_save()?;
     if let Some(e) = app.error {
         return Err(e);
     }

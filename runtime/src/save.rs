@@ -1,0 +1,506 @@
+//! Save data on disk: the file a cart's [`bt::SaveData`] is kept in, where it lives, and the
+//! store `bt run` writes it back through.
+//!
+//! A save file is small and checked: `bt-save` and a version byte, the length of the data
+//! (little-endian `u32`, at most [`SaveData::CAPACITY`]), the data without its trailing zeros,
+//! and an FNV-1a checksum of it (little-endian `u32`). A file cut short, grown, or changed by
+//! anything but BT is refused by name, never half-read and never overwritten.
+//!
+//! ```
+//! use bt_runtime::save;
+//! use std::path::Path;
+//!
+//! let file = save::encode(&[7, 0, 0, 0]);
+//! assert_eq!(file.len(), 16 + 1, "trailing zeros are left out");
+//! assert_eq!(save::decode(&file, Path::new("s.bin"))?, [7]);
+//! let mut broken = file.clone();
+//! broken[12] = 8;
+//! assert_eq!(
+//!     save::decode(&broken, Path::new("s.bin")).unwrap_err().to_string(),
+//!     "save file s.bin: corrupted: the checksum does not match the data"
+//! );
+//! # Ok::<(), save::SaveFileError>(())
+//! ```
+//!
+//! Which runs see which save data: `bt run` loads the cart's own file ([`default_path`], or
+//! `--save FILE`) and writes it back when the cart changes it; every other command starts from
+//! empty save data, or from `--save FILE` read only, and a replay carries the save data its run
+//! started with. Nothing but `bt run` writes a save file.
+
+use std::path::{Path, PathBuf};
+
+use bt::host::Console;
+use bt::SaveData;
+use thiserror::Error;
+
+use crate::config::read::{read_file, ReadError};
+use crate::export::safe_write::{Format, Output};
+use crate::Engine;
+
+/// What every save file starts with: its format's name and the version of its layout.
+pub const MAGIC: &[u8; 8] = b"bt-save\x01";
+
+/// The bytes around the data: the magic, the length and the checksum.
+const FRAME_BYTES: usize = 16;
+
+/// The largest save file there can be: the frame around a full block.
+pub const MAX_SAVE_FILE: u64 = (FRAME_BYTES + SaveData::CAPACITY) as u64;
+
+/// The fewest updates between two writes of the save file in `bt run` is this many seconds'
+/// worth: a cart that changes its save data every update (a play-time counter) costs one small
+/// file write a second, not sixty.
+pub const WRITE_EVERY_SECONDS: f64 = 1.0;
+
+/// Why a save file was not read or written. Each names the file.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum SaveFileError {
+    /// The file could not be read: missing (where one must exist), not a regular file, no
+    /// permission.
+    #[error("save file {}: {reason}", shown(.path))]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        reason: String,
+    },
+    /// Larger than any save file: not one BT wrote.
+    #[error(
+        "save file {}: {}a save file holds at most {MAX_SAVE_FILE} bytes ({} of data)",
+        shown(.path),
+        .bytes.map_or(String::new(), |b| format!("{b} bytes is too large; ")),
+        SaveData::CAPACITY
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size, when known.
+        bytes: Option<u64>,
+    },
+    /// Not a BT save file at all.
+    #[error("save file {}: not a BT save file (it does not start with \"bt-save\")", shown(.path))]
+    NotASave {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A save file of a layout this build does not read.
+    #[error("save file {}: layout version {found}; this bt reads version {}", shown(.path), MAGIC[7])]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version byte in the file.
+        found: u8,
+    },
+    /// A BT save file whose contents are damaged.
+    #[error("save file {}: corrupted: {detail}", shown(.path))]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The file or its folder could not be written.
+    #[error("save file {}: {reason}", shown(.path))]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        reason: String,
+    },
+    /// No folder to keep save data in: neither `XDG_DATA_HOME` nor `HOME` is an absolute path.
+    #[error("no folder for save data: set XDG_DATA_HOME or HOME, or give --save FILE")]
+    NoDataDir,
+}
+
+fn shown(path: &Path) -> String {
+    crate::quote::excerpt_chars(&path.to_string_lossy(), 240)
+}
+
+/// FNV-1a, 32 bits: enough to tell a damaged file from a good one, and no dependency.
+fn checksum(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811c_9dc5, |h: u32, &b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// The file for save data `bytes` (at most [`SaveData::CAPACITY`] of them; more are cut),
+/// its trailing zeros left out.
+pub fn encode(bytes: &[u8]) -> Vec<u8> {
+    let bytes = &bytes[..bytes.len().min(SaveData::CAPACITY)];
+    let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let data = &bytes[..end];
+    let mut file = Vec::with_capacity(FRAME_BYTES + data.len());
+    file.extend_from_slice(MAGIC);
+    // At most CAPACITY: fits a u32.
+    file.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    file.extend_from_slice(data);
+    file.extend_from_slice(&checksum(data).to_le_bytes());
+    file
+}
+
+/// The save data in the file `file`; `path` only names it in errors.
+///
+/// # Errors
+/// [`SaveFileError::NotASave`], [`SaveFileError::Version`], [`SaveFileError::TooLarge`] and
+/// [`SaveFileError::Corrupt`] (cut short, longer than its header says, a length past the
+/// limit, a checksum that does not match).
+pub fn decode(file: &[u8], path: &Path) -> Result<Vec<u8>, SaveFileError> {
+    let corrupt = |detail: String| SaveFileError::Corrupt {
+        path: path.to_path_buf(),
+        detail,
+    };
+    if file.len() as u64 > MAX_SAVE_FILE {
+        return Err(SaveFileError::TooLarge {
+            path: path.to_path_buf(),
+            bytes: Some(file.len() as u64),
+        });
+    }
+    if file.len() < 7 || file[..7] != MAGIC[..7] {
+        return Err(SaveFileError::NotASave {
+            path: path.to_path_buf(),
+        });
+    }
+    match file.get(7) {
+        Some(&v) if v == MAGIC[7] => {}
+        Some(&found) => {
+            return Err(SaveFileError::Version {
+                path: path.to_path_buf(),
+                found,
+            })
+        }
+        None => return Err(corrupt("the file ends after its first 7 bytes".into())),
+    }
+    let Some(len) = file.get(8..12) else {
+        return Err(corrupt(format!(
+            "the file ends at byte {}, inside its header",
+            file.len()
+        )));
+    };
+    let len = u32::from_le_bytes([len[0], len[1], len[2], len[3]]) as usize;
+    if len > SaveData::CAPACITY {
+        return Err(corrupt(format!(
+            "it says it holds {len} bytes; save data is at most {}",
+            SaveData::CAPACITY
+        )));
+    }
+    let want = FRAME_BYTES + len;
+    if file.len() != want {
+        return Err(corrupt(format!(
+            "the file is {} bytes; its header says {want}",
+            file.len()
+        )));
+    }
+    let data = &file[12..12 + len];
+    let sum = &file[12 + len..];
+    if u32::from_le_bytes([sum[0], sum[1], sum[2], sum[3]]) != checksum(data) {
+        return Err(corrupt("the checksum does not match the data".into()));
+    }
+    Ok(data.to_vec())
+}
+
+/// Reads the save file at `path`. `Ok(None)` when nothing is there.
+///
+/// # Errors
+/// [`SaveFileError::Read`] (not a regular file, no permission), [`SaveFileError::TooLarge`],
+/// and those of [`decode`].
+pub fn load(path: &Path) -> Result<Option<Vec<u8>>, SaveFileError> {
+    match read_file(path, MAX_SAVE_FILE) {
+        Ok(file) => decode(&file, path).map(Some),
+        Err(ReadError::NotFound) => Ok(None),
+        Err(ReadError::TooLarge { size, .. }) => Err(SaveFileError::TooLarge {
+            path: path.to_path_buf(),
+            bytes: size,
+        }),
+        Err(other) => Err(SaveFileError::Read {
+            path: path.to_path_buf(),
+            reason: other.to_string(),
+        }),
+    }
+}
+
+/// Reads the save file at `path`, which must exist: what `--save FILE` names.
+///
+/// # Errors
+/// As [`load`], and [`SaveFileError::Read`] when nothing is there.
+pub fn load_existing(path: &Path) -> Result<Vec<u8>, SaveFileError> {
+    load(path)?.ok_or_else(|| SaveFileError::Read {
+        path: path.to_path_buf(),
+        reason: "file not found".to_string(),
+    })
+}
+
+/// Writes save data `bytes` to `path` through [`crate::export::safe_write`]: into a temporary
+/// file beside it, then renamed over it, so a reader (or a crash) never sees half a file.
+/// The folder is made first when missing.
+///
+/// # Errors
+/// [`SaveFileError::Write`] naming the file; what was there is left as it was.
+pub fn store(path: &Path, bytes: &[u8]) -> Result<(), SaveFileError> {
+    let fail = |reason: String| SaveFileError::Write {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| fail(format!("cannot create {}: {e}", shown(folder))))?;
+    }
+    Output::new(path, Format::Any)
+        .and_then(|out| out.write(&encode(bytes)))
+        .map_err(|e| fail(e.to_string()))
+}
+
+/// The folder save data lives under: `$XDG_DATA_HOME/bt` when that is set and absolute, else
+/// `$HOME/.local/share/bt` when `HOME` is (`%APPDATA%\bt` on Windows). `None` when neither
+/// is usable; a relative `XDG_DATA_HOME` is ignored, as the XDG Base Directory specification
+/// says.
+pub fn data_dir() -> Option<PathBuf> {
+    let var = |name| std::env::var_os(name).map(PathBuf::from);
+    if cfg!(windows) {
+        return var("APPDATA")
+            .filter(|p| p.is_absolute())
+            .map(|d| d.join("bt"));
+    }
+    data_dir_from(var("XDG_DATA_HOME"), var("HOME"))
+}
+
+fn data_dir_from(data_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
+    data_home
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            home.filter(|p| p.is_absolute())
+                .map(|h| h.join(".local").join("share"))
+        })
+        .map(|dir| dir.join("bt"))
+}
+
+/// The save file of the cart `cart` (its name as `bt list` gives it, lower-cased):
+/// `<data_dir>/<cart>/save.bin`.
+///
+/// # Errors
+/// [`SaveFileError::NoDataDir`] when [`data_dir`] is `None`.
+pub fn default_path(cart: &str) -> Result<PathBuf, SaveFileError> {
+    let dir = data_dir().ok_or(SaveFileError::NoDataDir)?;
+    Ok(cart_file(&dir, cart))
+}
+
+/// `<dir>/<cart>/save.bin`, the name made safe as one folder name: letters, digits, `-` and
+/// `_` kept (lower-cased), anything else `_`.
+fn cart_file(dir: &Path, cart: &str) -> PathBuf {
+    let folder: String = cart
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | '0'..='9' | '-' | '_' => c,
+            'A'..='Z' => c.to_ascii_lowercase(),
+            _ => '_',
+        })
+        .collect();
+    let folder = if folder.is_empty() {
+        "_".into()
+    } else {
+        folder
+    };
+    dir.join(folder).join("save.bin")
+}
+
+/// The save data an engine boots with, when a command runs without the user's own: the file
+/// `--save` names, or `None` for empty save data.
+///
+/// # Errors
+/// As [`load_existing`].
+pub fn boot_save(save: Option<&Path>) -> Result<Option<Vec<u8>>, SaveFileError> {
+    save.map(load_existing).transpose()
+}
+
+/// The cart's save file while `bt run` plays: it writes the save data back when the cart
+/// changed it, at most once every [`WRITE_EVERY_SECONDS`] of updates, and when the run ends
+/// ([`SaveStore::flush`]).
+///
+/// Checking costs nothing per frame: the console says whether the cart touched its save data,
+/// and only then are the bytes compared with those last written; only a real change allocates
+/// (the file's bytes) and writes. A seek that replays the run from the start puts the save
+/// data back to what it booted with, so from then on nothing more is written: the replayed
+/// run must not overwrite what the live one saved.
+#[derive(Debug)]
+pub struct SaveStore {
+    path: PathBuf,
+    /// What the file holds now.
+    written: Box<[u8; SaveData::CAPACITY]>,
+    /// The cart touched its save data since the last write.
+    pending: bool,
+    /// Updates since init at the last write (or boot).
+    written_at: u64,
+    /// Updates since init at the last look.
+    seen: u64,
+    /// The engine's replays from the start when the store began: one more means the save
+    /// data went back to what it booted with.
+    restarts: u64,
+    every: u64,
+    /// Writing stopped after a replay from the start.
+    stopped: bool,
+}
+
+/// What [`SaveStore::after_frame`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreEvent {
+    /// Nothing to say.
+    Quiet,
+    /// The save data changed and was written.
+    Written,
+    /// The engine replayed from the start: the store writes no more this run.
+    Stopped,
+}
+
+impl SaveStore {
+    /// The store for `path`, holding what `engine` booted with (which it read from `path`).
+    pub fn new(path: PathBuf, engine: &Engine) -> SaveStore {
+        let mut written = Box::new([0; SaveData::CAPACITY]);
+        written.copy_from_slice(engine.console().boot_save().bytes());
+        let fps = engine.settings().target_fps;
+        SaveStore {
+            path,
+            written,
+            pending: false,
+            written_at: engine.updates_since_init(),
+            seen: engine.updates_since_init(),
+            restarts: engine.restarts(),
+            every: (fps * WRITE_EVERY_SECONDS).ceil().max(1.0) as u64,
+            stopped: false,
+        }
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Looks at the engine after a frame, and writes the save data if the cart changed it and
+    /// the last write is long enough ago.
+    ///
+    /// # Errors
+    /// [`SaveFileError::Write`]; the store tries again at the next change.
+    pub fn after_frame(&mut self, engine: &mut Engine) -> Result<StoreEvent, SaveFileError> {
+        if self.stopped {
+            return Ok(StoreEvent::Quiet);
+        }
+        if engine.restarts() != self.restarts {
+            self.stopped = true;
+            return Ok(StoreEvent::Stopped);
+        }
+        let updates = engine.updates_since_init();
+        self.seen = updates;
+        self.pending |= engine.console_mut().take_save_touched();
+        if !self.pending || updates.saturating_sub(self.written_at) < self.every {
+            return Ok(StoreEvent::Quiet);
+        }
+        self.write(engine.console())
+    }
+
+    /// Writes the save data now if the cart changed it since the last write: when the run ends.
+    ///
+    /// # Errors
+    /// [`SaveFileError::Write`].
+    pub fn flush(&mut self, engine: &mut Engine) -> Result<StoreEvent, SaveFileError> {
+        if self.stopped {
+            return Ok(StoreEvent::Quiet);
+        }
+        if engine.restarts() != self.restarts {
+            self.stopped = true;
+            return Ok(StoreEvent::Stopped);
+        }
+        self.seen = engine.updates_since_init();
+        self.pending |= engine.console_mut().take_save_touched();
+        if !self.pending {
+            return Ok(StoreEvent::Quiet);
+        }
+        self.write(engine.console())
+    }
+
+    fn write(&mut self, console: &Console) -> Result<StoreEvent, SaveFileError> {
+        self.pending = false;
+        let now = console.save().bytes();
+        if now == &*self.written {
+            return Ok(StoreEvent::Quiet);
+        }
+        store(&self.path, now)?;
+        self.written.copy_from_slice(now);
+        self.written_at = self.seen;
+        Ok(StoreEvent::Written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_data_folder_follows_xdg_then_home() {
+        let abs = |p: &str| Some(PathBuf::from(p));
+        assert_eq!(
+            data_dir_from(abs("/x/data"), abs("/home/u")),
+            abs("/x/data/bt")
+        );
+        assert_eq!(
+            data_dir_from(abs("relative"), abs("/home/u")),
+            abs("/home/u/.local/share/bt")
+        );
+        assert_eq!(data_dir_from(None, abs("here")), None);
+    }
+
+    #[test]
+    fn a_cart_name_is_one_safe_folder() {
+        let dir = Path::new("/d");
+        assert_eq!(
+            cart_file(dir, "Platformer"),
+            Path::new("/d/platformer/save.bin")
+        );
+        assert_eq!(cart_file(dir, "../x"), Path::new("/d/___x/save.bin"));
+        assert_eq!(cart_file(dir, ""), Path::new("/d/_/save.bin"));
+    }
+
+    #[test]
+    fn every_damage_to_a_save_file_is_named() {
+        let path = Path::new("best.bin");
+        let good = encode(&[1, 2, 3]);
+        assert_eq!(decode(&good, path).unwrap(), [1, 2, 3]);
+        let message = |bytes: &[u8]| decode(bytes, path).unwrap_err().to_string();
+        assert_eq!(
+            message(b"PNG...."),
+            "save file best.bin: not a BT save file (it does not start with \"bt-save\")"
+        );
+        assert_eq!(
+            message(b"bt-save\x07"),
+            "save file best.bin: layout version 7; this bt reads version 1"
+        );
+        assert_eq!(
+            message(&good[..good.len() - 1]),
+            "save file best.bin: corrupted: the file is 18 bytes; its header says 19"
+        );
+        assert_eq!(
+            message(&good[..10]),
+            "save file best.bin: corrupted: the file ends at byte 10, inside its header"
+        );
+        let mut long = good.clone();
+        long[8..12].copy_from_slice(&5000u32.to_le_bytes());
+        assert_eq!(
+            message(&long),
+            "save file best.bin: corrupted: it says it holds 5000 bytes; save data is at most 4096"
+        );
+        assert_eq!(
+            message(&vec![0; MAX_SAVE_FILE as usize + 1]),
+            "save file best.bin: 4113 bytes is too large; a save file holds at most 4112 bytes \
+             (4096 of data)"
+        );
+    }
+
+    #[test]
+    fn a_full_block_round_trips() {
+        let block: Vec<u8> = (0..SaveData::CAPACITY)
+            .map(|i| (i % 251) as u8 + 1)
+            .collect();
+        let file = encode(&block);
+        assert_eq!(file.len() as u64, MAX_SAVE_FILE);
+        assert_eq!(decode(&file, Path::new("x")).unwrap(), block);
+        assert_eq!(decode(&encode(&[0; 9]), Path::new("x")).unwrap(), b"");
+    }
+}
