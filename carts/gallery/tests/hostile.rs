@@ -622,3 +622,115 @@ fn absurd_replay_values_and_misleading_messages_are_refused_by_name() {
         stderr(&o)
     );
 }
+
+/// `bt run` with `args`, with no desktop to open a window on: what must be refused is refused
+/// before a window is asked for, so a run that got that far says it cannot open one.
+fn run_without_a_desktop(args: &[&str]) -> std::process::Output {
+    bt_command()
+        .arg("run")
+        .args(args)
+        .args(["--exit-after", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("bt runs")
+}
+
+#[cfg(unix)]
+#[test]
+fn run_refuses_one_file_named_twice_before_a_window_opens() {
+    let dir = ScratchDir::new("hostile-run-twice");
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    std::fs::write(dir.join("kept.btr"), b"precious").unwrap();
+    std::os::unix::fs::symlink("kept.btr", dir.join("link.json")).unwrap();
+    std::fs::hard_link(dir.join("kept.btr"), dir.join("hard.csv")).unwrap();
+    let (kept, link, hard, dotted) = (
+        at("kept.btr"),
+        at("link.json"),
+        at("hard.csv"),
+        at("./hard.csv"),
+    );
+    let cases = [
+        (
+            vec!["--record", &kept, "--trace-out", &link],
+            "--record and --trace-out both name",
+        ),
+        (
+            vec!["--record", &kept, "--frame-log", &hard],
+            "--record and --frame-log both name",
+        ),
+        (
+            vec!["--frame-log", &dotted, "--trace-out", &link],
+            "--frame-log and --trace-out both name",
+        ),
+        (
+            vec!["--frame-log", "-", "--trace-out", "-"],
+            "--frame-log and --trace-out both name -",
+        ),
+    ];
+    for (flags, needle) in cases {
+        let mut args = vec!["hello"];
+        args.extend(flags.iter().copied());
+        let o = run_without_a_desktop(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {err}");
+        assert!(err.contains(needle), "{flags:?}: {err}");
+        assert!(err.contains("give each its own file"), "{flags:?}: {err}");
+        assert!(!err.contains("window"), "{flags:?}: {err}");
+    }
+    assert_eq!(std::fs::read(dir.join("kept.btr")).unwrap(), b"precious");
+}
+
+#[test]
+fn run_refuses_to_record_over_the_replay_it_plays() {
+    let dir = ScratchDir::new("hostile-run-input-record");
+    let cart = bt_gallery::find("hello").unwrap();
+    let options = EngineOptions {
+        overlay: false,
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+    e.start_recording(DEFAULT_HASH_EVERY);
+    e.step(650).unwrap();
+    let path = dir.join("s.btr");
+    e.recording("hello", None).unwrap().save(&path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let input = path.to_str().unwrap();
+    let again = dir.join(".").join("s.btr");
+    for record in [input, again.to_str().unwrap()] {
+        let o = run_without_a_desktop(&["hello", "--input", input, "--record", record]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("the replay --input plays; record to another file"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), before, "the replay is kept");
+}
+
+#[test]
+fn run_checks_its_record_path_before_a_window_opens() {
+    let dir = ScratchDir::new("hostile-run-record-path");
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let cases = [
+        // Only `.btr`: a replay is never written under a name another output takes.
+        (at("run.json"), 2, "must end in .btr"),
+        (at("run"), 2, "must end in .btr"),
+        (at("missing/run.btr"), 1, "the folder"),
+        (dir.path().to_str().unwrap().to_string(), 1, "it is a folder"),
+        ("-".to_string(), 2, "not stdout, a device or a FIFO"),
+        ("/dev/null".to_string(), 2, "not stdout, a device or a FIFO"),
+        // A folder even root cannot make a file in.
+        ("/proc/run.btr".to_string(), 1, "takes no new file"),
+    ];
+    for (record, code, needle) in cases {
+        let o = run_without_a_desktop(&["hello", "--record", &record]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{record}: {err}");
+        assert!(err.contains(needle), "{record}: {err}");
+        assert!(err.contains(&record), "{record}: {err}");
+        assert!(!err.contains("window"), "{record}: {err}");
+    }
+}

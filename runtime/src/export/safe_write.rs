@@ -65,6 +65,9 @@ pub enum Format {
     Gif,
     /// Sound as a WAV file: `.wav`.
     Wav,
+    /// A replay file (`bt run --record`): `.btr`. Saved again and again as the run goes on, so
+    /// only to a file.
+    Replay,
     /// Anything: no name is refused.
     Any,
 }
@@ -79,6 +82,7 @@ impl Format {
             Format::Json => Some("json"),
             Format::Gif => Some("gif"),
             Format::Wav => Some("wav"),
+            Format::Replay => Some("btr"),
             Format::Any => None,
         }
     }
@@ -92,6 +96,7 @@ impl Format {
             Format::Json => "JSON",
             Format::Gif => "a GIF",
             Format::Wav => "a WAV file",
+            Format::Replay => return "a replay is written here, so the name must end in .btr".to_string(),
             Format::Any => return "any name".to_string(),
         };
         let ext = self.extension().unwrap_or_default();
@@ -214,6 +219,42 @@ impl Output {
     /// Whether this is stdout (`-`), so a command prints its report elsewhere.
     pub fn is_stdout(&self) -> bool {
         self.target == Target::Stdout
+    }
+
+    /// Whether this is a file (existing or not), replaced whole when written, rather than
+    /// stdout, a device, a FIFO or a socket.
+    pub fn is_file(&self) -> bool {
+        matches!(self.target, Target::File(_))
+    }
+
+    /// Whether writing this output would write over the file at `path` (an input, say): the
+    /// same file through links, `.` and `..`, or another name of it.
+    pub fn overwrites(&self, path: &Path) -> bool {
+        match &self.target {
+            Target::Stdout => false,
+            Target::Stream(a) | Target::File(a) => {
+                same_file(a, path) || canonical(a) == canonical(path)
+            }
+        }
+    }
+
+    /// Makes and at once removes an unnamed file in a file output's folder, so a folder that
+    /// takes no file (no permission, a read-only disk) is said before any work rather than
+    /// when the output is written. Streams and stdout are not touched.
+    ///
+    /// # Errors
+    /// [`OutputError::Write`] naming the path.
+    pub fn check_folder_takes_files(&self) -> Result<(), OutputError> {
+        match &self.target {
+            Target::File(real) => {
+                let folder = folder_of(real);
+                tempfile::tempfile_in(folder).map(drop).map_err(|e| {
+                    let why = format!("the folder {} takes no new file: {e}", shown(folder));
+                    OutputError::write(&self.path, io::Error::new(e.kind(), why))
+                })
+            }
+            Target::Stdout | Target::Stream(_) => Ok(()),
+        }
     }
 
     /// Whether `self` and `other` would write the same file or stream: the same path once
