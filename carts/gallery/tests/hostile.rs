@@ -734,3 +734,36 @@ fn run_checks_its_record_path_before_a_window_opens() {
         assert!(!err.contains("window"), "{record}: {err}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn frames_over_an_empty_folder_keep_its_mode_and_owner() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = ScratchDir::new("hostile-frames-folder");
+    let out = dir.join("moments");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // Only root can give a folder to someone else: as anyone else the owner part is skipped.
+    let root = std::fs::metadata(dir.path()).unwrap().uid() == 0;
+    let other = 4321;
+    if root {
+        std::os::unix::fs::chown(&out, Some(other), Some(other)).unwrap();
+    }
+    let o = bt(&[
+        "frames",
+        "hello",
+        "--to",
+        "0.5",
+        "--every",
+        "0.25",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta = std::fs::metadata(&out).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o700);
+    if root {
+        assert_eq!((meta.uid(), meta.gid()), (other, other));
+    }
+    assert_eq!(support::names(&out).len(), 3);
+}

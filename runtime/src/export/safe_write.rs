@@ -373,6 +373,8 @@ pub fn write_new(path: &Path, format: Format, bytes: &[u8]) -> Result<bool, Outp
 pub struct OutputDir {
     path: PathBuf,
     staging: tempfile::TempDir,
+    /// The empty folder already at `path`, whose permissions and owner the new one takes.
+    replaced: Option<Metadata>,
 }
 
 impl OutputDir {
@@ -384,6 +386,7 @@ impl OutputDir {
     /// parent folder, or a staging folder that cannot be made.
     pub fn new(path: &Path) -> Result<OutputDir, OutputError> {
         let fail = |e| OutputError::write(path, e);
+        let mut replaced = None;
         match fs::symlink_metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 let mut entries = fs::read_dir(path).map_err(fail)?;
@@ -393,6 +396,7 @@ impl OutputDir {
                         "the folder is not empty; name a new or empty folder",
                     )));
                 }
+                replaced = Some(meta);
             }
             Ok(_) => {
                 return Err(fail(io::Error::new(
@@ -418,6 +422,7 @@ impl OutputDir {
         Ok(OutputDir {
             path: path.to_path_buf(),
             staging,
+            replaced,
         })
     }
 
@@ -446,12 +451,16 @@ impl OutputDir {
         file.sync_all().map_err(fail)
     }
 
-    /// Renames the staging folder to the folder's name, replacing an empty folder there.
+    /// Renames the staging folder to the folder's name, replacing an empty folder there, whose
+    /// permissions (and owner, where the system allows) it takes first.
     ///
     /// # Errors
     /// [`OutputError::Write`] when the rename fails (a folder that has filled since the check,
     /// say); the staging folder is then removed.
     pub fn commit(self) -> Result<(), OutputError> {
+        if let Some(old) = &self.replaced {
+            keep_folder_owner_and_mode(self.staging.path(), old);
+        }
         if let Ok(folder) = File::open(self.staging.path()) {
             // The names of the files, as well as their contents, reach the disk first.
             let _ = folder.sync_all();
@@ -743,6 +752,22 @@ fn keep_owner_and_mode(file: &File, old: &Metadata) {
         }
     }
     let _ = file.set_permissions(old.permissions());
+}
+
+/// Gives the new folder the old one's owner (where the system allows it) and permissions, as
+/// [`keep_owner_and_mode`] does for a file.
+fn keep_folder_owner_and_mode(folder: &Path, old: &Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(new) = fs::symlink_metadata(folder) {
+            if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
+                // Only root may give a folder away; otherwise the new folder is the user's own.
+                let _ = std::os::unix::fs::chown(folder, Some(old.uid()), Some(old.gid()));
+            }
+        }
+    }
+    let _ = fs::set_permissions(folder, old.permissions());
 }
 
 #[cfg(test)]
