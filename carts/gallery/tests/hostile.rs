@@ -719,7 +719,11 @@ fn run_checks_its_record_path_before_a_window_opens() {
         (at("run.json"), 2, "must end in .btr"),
         (at("run"), 2, "must end in .btr"),
         (at("missing/run.btr"), 1, "the folder"),
-        (dir.path().to_str().unwrap().to_string(), 1, "it is a folder"),
+        (
+            dir.path().to_str().unwrap().to_string(),
+            1,
+            "it is a folder",
+        ),
         ("-".to_string(), 2, "not stdout, a device or a FIFO"),
         ("/dev/null".to_string(), 2, "not stdout, a device or a FIFO"),
         // A folder even root cannot make a file in.

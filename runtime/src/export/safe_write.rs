@@ -96,7 +96,9 @@ impl Format {
             Format::Json => "JSON",
             Format::Gif => "a GIF",
             Format::Wav => "a WAV file",
-            Format::Replay => return "a replay is written here, so the name must end in .btr".to_string(),
+            Format::Replay => {
+                return "a replay is written here, so the name must end in .btr".to_string()
+            }
             Format::Any => return "any name".to_string(),
         };
         let ext = self.extension().unwrap_or_default();
