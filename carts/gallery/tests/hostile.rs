@@ -12,13 +12,17 @@
 //! | `bt verify --seconds` very long | memory the same whatever the length; a cap, named | [`verify_memory_does_not_grow_with_its_length`], [`verify_past_its_cap_is_refused_naming_seconds`] |
 //! | `bt wav --seconds 3600 --rate 192000` | samples streamed to the file: memory the same for any length | [`a_long_wav_is_streamed_in_constant_memory`] |
 //! | a replay with `pointer_wheel` 1e30 or an axis past 1 | refused when it loads; `paint` counts wheel lines at once | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `paint`'s `any_wheel_value_resizes_the_brush_at_once` |
-//! | a `/dev/zero` replay, a replay past 10 M updates, `seed` past TOML's integers, `--every NaN` | each message names the file or field and what is wrong | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `numbers_are_range_checked` (manifest), `bad_ranges_are_refused_naming_the_flag_and_value_before_any_work` (frames) |
+//! | a `/dev/zero` replay, a replay past 10 M updates, `seed` past TOML's integers, `--every NaN` | each message names the file or field and what is wrong | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `numbers_are_range_checked` (manifest), `bad_ranges_are_refused_naming_the_flag_and_value_before_any_work` (frames), `a_number_out_of_range_is_a_usage_error_naming_the_range` (cli) |
 //! | `bt new fn` (`self`, `std`, `bt`, `build`...) | refused with the reason | `names_no_crate_can_have_are_refused_with_the_reason` (`cli::new`) |
 //! | `bt new NAME` over a `.NAME.bt-new-PID` folder someone left | that folder kept | `a_staging_folder_someone_left_is_never_removed` (`cli::new`) |
 //! | the `bt new` starter on a 1 x 1 display, or with no palette line | it runs and shoots | `a_new_cart_builds_shoots_and_passes_its_tests` (new_cart) |
 //! | `bt run` of an 8192-wide display at scale 8 | the scale lowered to a window of at most 8192 a side, said on stderr | `a_window_never_asks_for_more_than_the_platform_takes` (`host::window`) |
 //! | `bt run --gif-buffer` on an 8192x2048 display | the ring sized to 256 MiB, fewer seconds said on stderr | `the_ring_fits_its_memory_budget_at_any_display_size` (`host::gif_recorder`) |
-//! | not done yet: `bt run` with one file named twice, `--record` over its `--input`, `--record` checked up front; `bt frames -o` over another user's empty folder; sound-file messages (long words, control characters, BOM, `C+4`); a panic's location in the cart's code (`#[track_caller]`) | see the list this table came from | |
+//! | `bt run` with one file named twice (`--record`, `--frame-log`, `--trace-out`), by any path | refused before a window opens, as `bt diagnose` refuses it | [`run_refuses_one_file_named_twice_before_a_window_opens`] |
+//! | `bt run --input s.btr --record s.btr` | refused before a window opens; the replay kept | [`run_refuses_to_record_over_the_replay_it_plays`] |
+//! | `bt run --record` at a bad path (a missing or read-only folder, a folder, a device, `-`, a name not ending `.btr`) | refused before a window opens, not when it closes | [`run_checks_its_record_path_before_a_window_opens`] |
+//! | `bt frames -o DIR` over another user's empty folder of mode 700 | its mode and owner kept | [`frames_over_an_empty_folder_keep_its_mode_and_owner`] |
+//! | not done yet: sound-file messages (long words, control characters, BOM, `C+4`); a panic's location in the cart's code (`#[track_caller]`) | see the list this table came from | |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
