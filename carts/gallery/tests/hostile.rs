@@ -22,7 +22,8 @@
 //! | `bt run --input s.btr --record s.btr` | refused before a window opens; the replay kept | [`run_refuses_to_record_over_the_replay_it_plays`] |
 //! | `bt run --record` at a bad path (a missing or read-only folder, a folder, a device, `-`, a name not ending `.btr`) | refused before a window opens, not when it closes | [`run_checks_its_record_path_before_a_window_opens`] |
 //! | `bt frames -o DIR` over another user's empty folder of mode 700 | its mode and owner kept | [`frames_over_an_empty_folder_keep_its_mode_and_owner`] |
-//! | not done yet: sound-file messages (long words, control characters, BOM, `C+4`); a panic's location in the cart's code (`#[track_caller]`) | see the list this table came from | |
+//! | a cart's `f32::clamp` with its bounds swapped panics "in" the standard library | the place is the cart's code that called it (the cart API itself panics on no argument) | `a_panic_inside_the_standard_library_is_placed_in_its_caller` (`engine::cart_panic`) |
+//! | not done yet: sound-file messages (long words, control characters, BOM, `C+4`) | see the list this table came from | |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
