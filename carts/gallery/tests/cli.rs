@@ -800,7 +800,7 @@ fn a_number_out_of_range_is_a_usage_error_naming_the_range() {
         ),
         (
             &["shot", "hello", "--at", "nan", "-o", "x.png"],
-            "NaN is not in 0..=10000000000",
+            "invalid value 'nan' for '--at <AT>': 'nan' is not a number",
         ),
         (
             &["shot", "hello", "--at", "1", "--seed", "-1", "-o", "x.png"],

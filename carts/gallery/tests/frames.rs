@@ -74,7 +74,7 @@ fn bad_ranges_are_refused_naming_the_flag_and_value_before_any_work() {
         ),
         (
             vec!["hello", "--to", "2", "--every", "NaN"],
-            "'--every <SECONDS>': NaN is not in 0..=10000000000",
+            "'--every <SECONDS>': 'NaN' is not a number",
         ),
         (
             vec!["hello", "--to", "1", "--every", "1", "-o", "-"],

@@ -12,13 +12,17 @@
 //! | `bt verify --seconds` very long | memory the same whatever the length; a cap, named | [`verify_memory_does_not_grow_with_its_length`], [`verify_past_its_cap_is_refused_naming_seconds`] |
 //! | `bt wav --seconds 3600 --rate 192000` | samples streamed to the file: memory the same for any length | [`a_long_wav_is_streamed_in_constant_memory`] |
 //! | a replay with `pointer_wheel` 1e30 or an axis past 1 | refused when it loads; `paint` counts wheel lines at once | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `paint`'s `any_wheel_value_resizes_the_brush_at_once` |
-//! | a `/dev/zero` replay, a replay past 10 M updates, `seed` past TOML's integers, `--every NaN` | each message names the file or field and what is wrong | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `numbers_are_range_checked` (manifest), `bad_ranges_are_refused_naming_the_flag_and_value_before_any_work` (frames) |
+//! | a `/dev/zero` replay, a replay past 10 M updates, `seed` past TOML's integers, `--every NaN` | each message names the file or field and what is wrong | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `numbers_are_range_checked` (manifest), `bad_ranges_are_refused_naming_the_flag_and_value_before_any_work` (frames), `a_number_out_of_range_is_a_usage_error_naming_the_range` (cli) |
 //! | `bt new fn` (`self`, `std`, `bt`, `build`...) | refused with the reason | `names_no_crate_can_have_are_refused_with_the_reason` (`cli::new`) |
 //! | `bt new NAME` over a `.NAME.bt-new-PID` folder someone left | that folder kept | `a_staging_folder_someone_left_is_never_removed` (`cli::new`) |
 //! | the `bt new` starter on a 1 x 1 display, or with no palette line | it runs and shoots | `a_new_cart_builds_shoots_and_passes_its_tests` (new_cart) |
 //! | `bt run` of an 8192-wide display at scale 8 | the scale lowered to a window of at most 8192 a side, said on stderr | `a_window_never_asks_for_more_than_the_platform_takes` (`host::window`) |
 //! | `bt run --gif-buffer` on an 8192x2048 display | the ring sized to 256 MiB, fewer seconds said on stderr | `the_ring_fits_its_memory_budget_at_any_display_size` (`host::gif_recorder`) |
-//! | not done yet: `bt run` with one file named twice, `--record` over its `--input`, `--record` checked up front; `bt frames -o` over another user's empty folder; a panic's location in the cart's code (`#[track_caller]`) | see the list this table came from | |
+//! | `bt run` with one file named twice (`--record`, `--frame-log`, `--trace-out`), by any path | refused before a window opens, as `bt diagnose` refuses it | [`run_refuses_one_file_named_twice_before_a_window_opens`] |
+//! | `bt run --input s.btr --record s.btr` | refused before a window opens; the replay kept | [`run_refuses_to_record_over_the_replay_it_plays`] |
+//! | `bt run --record` at a bad path (a missing or read-only folder, a folder, a device, `-`, a name not ending `.btr`) | refused before a window opens, not when it closes | [`run_checks_its_record_path_before_a_window_opens`] |
+//! | `bt frames -o DIR` over another user's empty folder of mode 700 | its mode and owner kept | [`frames_over_an_empty_folder_keep_its_mode_and_owner`] |
+//! | a cart's `f32::clamp` with its bounds swapped panics "in" the standard library | the place is the cart's code that called it (the cart API itself panics on no argument) | `a_panic_inside_the_standard_library_is_placed_in_its_caller` (`engine::cart_panic`) |
 //! | a sound file with a 1 MB word, ESC or NUL in a word, a newline in its name, a BOM, `C+4`, `sq+50` | one short escaped line naming file, line and field; the BOM skipped as `cart.toml`'s is; malformed notes and waves refused with the reason | [`sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refused`] |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
@@ -681,4 +685,152 @@ fn sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refuse
     // A byte-order mark, as cart.toml takes one.
     let bom = "\u{feff}bt-sound 2\nsfx a 6\nC4 sq 5\n";
     assert_eq!(sound_file_outcome("tune.txt", bom), Ok(()));
+
+/// `bt run` with `args`, with no desktop to open a window on: what must be refused is refused
+/// before a window is asked for, so a run that got that far says it cannot open one.
+fn run_without_a_desktop(args: &[&str]) -> std::process::Output {
+    bt_command()
+        .arg("run")
+        .args(args)
+        .args(["--exit-after", "1"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("bt runs")
+}
+
+#[cfg(unix)]
+#[test]
+fn run_refuses_one_file_named_twice_before_a_window_opens() {
+    let dir = ScratchDir::new("hostile-run-twice");
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    std::fs::write(dir.join("kept.btr"), b"precious").unwrap();
+    std::os::unix::fs::symlink("kept.btr", dir.join("link.json")).unwrap();
+    std::fs::hard_link(dir.join("kept.btr"), dir.join("hard.csv")).unwrap();
+    let (kept, link, hard, dotted) = (
+        at("kept.btr"),
+        at("link.json"),
+        at("hard.csv"),
+        at("./hard.csv"),
+    );
+    let cases = [
+        (
+            vec!["--record", &kept, "--trace-out", &link],
+            "--record and --trace-out both name",
+        ),
+        (
+            vec!["--record", &kept, "--frame-log", &hard],
+            "--record and --frame-log both name",
+        ),
+        (
+            vec!["--frame-log", &dotted, "--trace-out", &link],
+            "--frame-log and --trace-out both name",
+        ),
+        (
+            vec!["--frame-log", "-", "--trace-out", "-"],
+            "--frame-log and --trace-out both name -",
+        ),
+    ];
+    for (flags, needle) in cases {
+        let mut args = vec!["hello"];
+        args.extend(flags.iter().copied());
+        let o = run_without_a_desktop(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {err}");
+        assert!(err.contains(needle), "{flags:?}: {err}");
+        assert!(err.contains("give each its own file"), "{flags:?}: {err}");
+        assert!(!err.contains("window"), "{flags:?}: {err}");
+    }
+    assert_eq!(std::fs::read(dir.join("kept.btr")).unwrap(), b"precious");
+}
+
+#[test]
+fn run_refuses_to_record_over_the_replay_it_plays() {
+    let dir = ScratchDir::new("hostile-run-input-record");
+    let cart = bt_gallery::find("hello").unwrap();
+    let options = EngineOptions {
+        overlay: false,
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+    e.start_recording(DEFAULT_HASH_EVERY);
+    e.step(650).unwrap();
+    let path = dir.join("s.btr");
+    e.recording("hello", None).unwrap().save(&path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let input = path.to_str().unwrap();
+    let again = dir.join(".").join("s.btr");
+    for record in [input, again.to_str().unwrap()] {
+        let o = run_without_a_desktop(&["hello", "--input", input, "--record", record]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("the replay --input plays; record to another file"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read(&path).unwrap(), before, "the replay is kept");
+}
+
+#[test]
+fn run_checks_its_record_path_before_a_window_opens() {
+    let dir = ScratchDir::new("hostile-run-record-path");
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let cases = [
+        // Only `.btr`: a replay is never written under a name another output takes.
+        (at("run.json"), 2, "must end in .btr"),
+        (at("run"), 2, "must end in .btr"),
+        (at("missing/run.btr"), 1, "the folder"),
+        (
+            dir.path().to_str().unwrap().to_string(),
+            1,
+            "it is a folder",
+        ),
+        ("-".to_string(), 2, "not stdout, a device or a FIFO"),
+        ("/dev/null".to_string(), 2, "not stdout, a device or a FIFO"),
+        // A folder even root cannot make a file in.
+        ("/proc/run.btr".to_string(), 1, "takes no new file"),
+    ];
+    for (record, code, needle) in cases {
+        let o = run_without_a_desktop(&["hello", "--record", &record]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{record}: {err}");
+        assert!(err.contains(needle), "{record}: {err}");
+        assert!(err.contains(&record), "{record}: {err}");
+        assert!(!err.contains("window"), "{record}: {err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn frames_over_an_empty_folder_keep_its_mode_and_owner() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let dir = ScratchDir::new("hostile-frames-folder");
+    let out = dir.join("moments");
+    std::fs::create_dir(&out).unwrap();
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // Only root can give a folder to someone else: as anyone else the owner part is skipped.
+    let root = std::fs::metadata(dir.path()).unwrap().uid() == 0;
+    let other = 4321;
+    if root {
+        std::os::unix::fs::chown(&out, Some(other), Some(other)).unwrap();
+    }
+    let o = bt(&[
+        "frames",
+        "hello",
+        "--to",
+        "0.5",
+        "--every",
+        "0.25",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta = std::fs::metadata(&out).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o700);
+    if root {
+        assert_eq!((meta.uid(), meta.gid()), (other, other));
+    }
+    assert_eq!(support::names(&out).len(), 3);
 }

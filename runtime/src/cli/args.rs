@@ -701,7 +701,11 @@ fn float_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{}' is not a number", crate::quote::excerpt(s)))?;
-    if value.is_nan() || value < min || value > max {
+    if value.is_nan() {
+        // "NaN" parses as a float, but no range holds it.
+        return Err(format!("'{}' is not a number", crate::quote::excerpt(s)));
+    }
+    if value < min || value > max {
         return Err(format!(
             "{} is not in {}..={}",
             number(value),

@@ -65,6 +65,9 @@ pub enum Format {
     Gif,
     /// Sound as a WAV file: `.wav`.
     Wav,
+    /// A replay file (`bt run --record`): `.btr`. Saved again and again as the run goes on, so
+    /// only to a file.
+    Replay,
     /// Anything: no name is refused.
     Any,
 }
@@ -79,6 +82,7 @@ impl Format {
             Format::Json => Some("json"),
             Format::Gif => Some("gif"),
             Format::Wav => Some("wav"),
+            Format::Replay => Some("btr"),
             Format::Any => None,
         }
     }
@@ -92,6 +96,9 @@ impl Format {
             Format::Json => "JSON",
             Format::Gif => "a GIF",
             Format::Wav => "a WAV file",
+            Format::Replay => {
+                return "a replay is written here, so the name must end in .btr".to_string()
+            }
             Format::Any => return "any name".to_string(),
         };
         let ext = self.extension().unwrap_or_default();
@@ -216,6 +223,42 @@ impl Output {
         self.target == Target::Stdout
     }
 
+    /// Whether this is a file (existing or not), replaced whole when written, rather than
+    /// stdout, a device, a FIFO or a socket.
+    pub fn is_file(&self) -> bool {
+        matches!(self.target, Target::File(_))
+    }
+
+    /// Whether writing this output would write over the file at `path` (an input, say): the
+    /// same file through links, `.` and `..`, or another name of it.
+    pub fn overwrites(&self, path: &Path) -> bool {
+        match &self.target {
+            Target::Stdout => false,
+            Target::Stream(a) | Target::File(a) => {
+                same_file(a, path) || canonical(a) == canonical(path)
+            }
+        }
+    }
+
+    /// Makes and at once removes an unnamed file in a file output's folder, so a folder that
+    /// takes no file (no permission, a read-only disk) is said before any work rather than
+    /// when the output is written. Streams and stdout are not touched.
+    ///
+    /// # Errors
+    /// [`OutputError::Write`] naming the path.
+    pub fn check_folder_takes_files(&self) -> Result<(), OutputError> {
+        match &self.target {
+            Target::File(real) => {
+                let folder = folder_of(real);
+                tempfile::tempfile_in(folder).map(drop).map_err(|e| {
+                    let why = format!("the folder {} takes no new file: {e}", shown(folder));
+                    OutputError::write(&self.path, io::Error::new(e.kind(), why))
+                })
+            }
+            Target::Stdout | Target::Stream(_) => Ok(()),
+        }
+    }
+
     /// Whether `self` and `other` would write the same file or stream: the same path once
     /// links, `.` and `..` are resolved, or two names of one file.
     pub fn same_target(&self, other: &Output) -> bool {
@@ -332,6 +375,8 @@ pub fn write_new(path: &Path, format: Format, bytes: &[u8]) -> Result<bool, Outp
 pub struct OutputDir {
     path: PathBuf,
     staging: tempfile::TempDir,
+    /// The empty folder already at `path`, whose permissions and owner the new one takes.
+    replaced: Option<Metadata>,
 }
 
 impl OutputDir {
@@ -343,6 +388,7 @@ impl OutputDir {
     /// parent folder, or a staging folder that cannot be made.
     pub fn new(path: &Path) -> Result<OutputDir, OutputError> {
         let fail = |e| OutputError::write(path, e);
+        let mut replaced = None;
         match fs::symlink_metadata(path) {
             Ok(meta) if meta.is_dir() => {
                 let mut entries = fs::read_dir(path).map_err(fail)?;
@@ -352,6 +398,7 @@ impl OutputDir {
                         "the folder is not empty; name a new or empty folder",
                     )));
                 }
+                replaced = Some(meta);
             }
             Ok(_) => {
                 return Err(fail(io::Error::new(
@@ -377,6 +424,7 @@ impl OutputDir {
         Ok(OutputDir {
             path: path.to_path_buf(),
             staging,
+            replaced,
         })
     }
 
@@ -405,12 +453,16 @@ impl OutputDir {
         file.sync_all().map_err(fail)
     }
 
-    /// Renames the staging folder to the folder's name, replacing an empty folder there.
+    /// Renames the staging folder to the folder's name, replacing an empty folder there, whose
+    /// permissions (and owner, where the system allows) it takes first.
     ///
     /// # Errors
     /// [`OutputError::Write`] when the rename fails (a folder that has filled since the check,
     /// say); the staging folder is then removed.
     pub fn commit(self) -> Result<(), OutputError> {
+        if let Some(old) = &self.replaced {
+            keep_folder_owner_and_mode(self.staging.path(), old);
+        }
         if let Ok(folder) = File::open(self.staging.path()) {
             // The names of the files, as well as their contents, reach the disk first.
             let _ = folder.sync_all();
@@ -702,6 +754,22 @@ fn keep_owner_and_mode(file: &File, old: &Metadata) {
         }
     }
     let _ = file.set_permissions(old.permissions());
+}
+
+/// Gives the new folder the old one's owner (where the system allows it) and permissions, as
+/// [`keep_owner_and_mode`] does for a file.
+fn keep_folder_owner_and_mode(folder: &Path, old: &Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(new) = fs::symlink_metadata(folder) {
+            if (new.uid(), new.gid()) != (old.uid(), old.gid()) {
+                // Only root may give a folder away; otherwise the new folder is the user's own.
+                let _ = std::os::unix::fs::chown(folder, Some(old.uid()), Some(old.gid()));
+            }
+        }
+    }
+    let _ = fs::set_permissions(folder, old.permissions());
 }
 
 #[cfg(test)]

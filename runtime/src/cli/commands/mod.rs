@@ -197,3 +197,24 @@ pub(super) fn encode_frame(engine: &Engine, scale: u32) -> Result<Vec<u8>, Strin
 pub(super) fn io_error(e: io::Error) -> String {
     format!("writing the trace: {e}")
 }
+
+/// Refuses a command line whose outputs, each given with the flag that named it, write one
+/// file or stream twice (through a link, `./`, a hard link or `-` twice): the second write
+/// would replace the first. A usage error, said before anything runs.
+pub(super) fn one_file_each(
+    outputs: &[(&str, Option<&crate::export::safe_write::Output>)],
+) -> Result<(), Failure> {
+    let given: Vec<_> = outputs
+        .iter()
+        .filter_map(|&(flag, out)| Some((flag, out?)))
+        .collect();
+    for (i, (first, a)) in given.iter().enumerate() {
+        if let Some((second, _)) = given[i + 1..].iter().find(|(_, b)| a.same_target(b)) {
+            return Err(Failure::Usage(format!(
+                "{first} and {second} both name {}; give each its own file",
+                a.path().display()
+            )));
+        }
+    }
+    Ok(())
+}

@@ -8,7 +8,7 @@ use crate::cli::Offer;
 #[cfg(feature = "window")]
 use crate::engine::Origin;
 #[cfg(feature = "window")]
-use crate::export::safe_write::{Format, Output};
+use crate::export::safe_write::{Format, Output, OutputError};
 
 use super::*;
 
@@ -17,12 +17,34 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
     // Read here for its warnings and errors, said before a window opens; the window reads the
     // same file again when it starts.
     load_keys(args.keys.as_deref())?;
-    // Checked now, so a missing folder is said before a window opens, not when it closes.
-    if let Some(log) = &args.frame_log {
-        Output::new(log, Format::Csv)?;
-    }
+    // Every file the run writes is checked now, so a bad path, or two flags naming one file,
+    // is said before a window opens rather than when it closes, after the play.
+    let record = args.record.as_deref().map(recording_output).transpose()?;
+    let check = |path: &Option<std::path::PathBuf>, format| -> Result<_, Failure> {
+        let Some(path) = path else { return Ok(None) };
+        let out = Output::new(path, format)?;
+        out.check_folder_takes_files()?;
+        Ok(Some(out))
+    };
+    let frame_log = check(&args.frame_log, Format::Csv)?;
+    let trace_out = check(&args.trace_out, Format::Json)?;
+    one_file_each(&[
+        ("--record", record.as_ref()),
+        ("--frame-log", frame_log.as_ref()),
+        ("--trace-out", trace_out.as_ref()),
+    ])?;
     let input = args.input.input.as_deref();
     let (mut engine, chosen, save) = booted(offer, &args.cart, true, args.scale, input, true)?;
+    if let (Some(record), Some(input)) = (&record, input) {
+        // The recording is saved every few seconds, so it would replace the replay being
+        // played while it plays.
+        if record.overwrites(input) {
+            return Err(Failure::Usage(format!(
+                "--record names {}, the replay --input plays; record to another file",
+                record.path().display()
+            )));
+        }
+    }
     if let Some(chart) = args.chart {
         let o = engine.overlay_forced();
         o.set_visible(true);
@@ -69,6 +91,25 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         .and_then(|m| m.settings.palette.clone());
     crate::host::window::run_cart(engine, &chosen.name, &options, palette_file)?;
     Ok(())
+}
+
+/// `--record`'s file, checked: a name ending in `.btr` in a folder that takes files, and a
+/// file, not stdout, a device or a FIFO, since the recording is written again and again.
+#[cfg(feature = "window")]
+fn recording_output(path: &Path) -> Result<Output, Failure> {
+    let out = Output::new(path, Format::Replay).map_err(|e| match e {
+        OutputError::Extension { .. } => Failure::Usage(format!("--record {e}")),
+        e => e.into(),
+    })?;
+    if !out.is_file() {
+        return Err(Failure::Usage(format!(
+            "--record {}: a recording is saved again as the run goes on, so it goes to a \
+             file, not stdout, a device or a FIFO",
+            crate::quote::excerpt(&path.to_string_lossy())
+        )));
+    }
+    out.check_folder_takes_files()?;
+    Ok(out)
 }
 
 /// Loads the key map `bt run` would use and warns, one line each, about keys that press

@@ -201,23 +201,11 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         .as_deref()
         .map(|path| Output::new(path, Format::Html))
         .transpose()?;
-    if let (Some(csv), Some(png)) = (&csv, &png) {
-        if csv.same_target(png) {
-            return Err(Failure::Usage(format!(
-                "--output and --csv both name {}; give each its own file",
-                png.path().display()
-            )));
-        }
-    }
-    if let Some(r) = &report_out {
-        let clash = |o: &Option<Output>| o.as_ref().is_some_and(|o| o.same_target(r));
-        if clash(&png) || clash(&csv) {
-            return Err(Failure::Usage(format!(
-                "--report names {}, which another output names too; give each its own file",
-                r.path().display()
-            )));
-        }
-    }
+    one_file_each(&[
+        ("--output", png.as_ref()),
+        ("--csv", csv.as_ref()),
+        ("--report", report_out.as_ref()),
+    ])?;
     if (args.from.is_some() || args.to.is_some() || args.whole) && args.chart != ChartArg::Tall {
         return Err(Failure::Usage(
             "--from, --to and --whole choose what the tall chart shows; give --chart tall"
