@@ -168,7 +168,7 @@ pub fn no_gpu_message(detail: &str) -> String {
          `bt run` presents through Vulkan and found no Vulkan driver. On Debian or Ubuntu, install\n\
          Mesa's drivers, which include a software renderer that needs no GPU:\n\
          \n    sudo apt-get install mesa-vulkan-drivers libvulkan1\n\n\
-         `bt shot`, `bt trace` and `bt diagnose` need no GPU and work as they are.",
+         The shot, trace and diagnose commands need no GPU and work as they are.",
         detail.trim_end_matches('.')
     )
 }
@@ -215,7 +215,7 @@ pub fn run_cart(
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
             "cannot open a window ({e})\n`bt run` needs a desktop session (X11 or Wayland); \
-             `bt shot`, `bt trace` and `bt diagnose` work without one."
+             the shot, trace and diagnose commands work without one."
         )
     })?;
     let (pads, pad_note) = Gamepads::new();
@@ -851,7 +851,7 @@ mod tests {
         for needle in [
             "Vulkan",
             "apt-get install mesa-vulkan-drivers libvulkan1",
-            "bt shot",
+            "shot, trace and diagnose",
         ] {
             assert!(m.contains(needle), "{m}");
         }
