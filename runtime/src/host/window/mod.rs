@@ -314,13 +314,17 @@ pub fn run_cart(
     Ok(())
 }
 
-/// The window's title for a cart titled `title` and named `name`, paused at `paused` or playing.
+/// The window's title for a cart titled `title` and named `name`, paused at `paused` or
+/// playing, with the keys for the pause menu and quitting.
 pub fn window_title(title: &str, name: &str, paused: Option<u64>) -> String {
     match paused {
-        Some(tick) => format!("{title} - bt run {name} - PAUSED tick {tick}"),
-        None => format!("{title} - bt run {name}"),
+        Some(tick) => format!("{title} - bt run {name} - PAUSED tick {tick} - {TITLE_KEYS}"),
+        None => format!("{title} - bt run {name} - {TITLE_KEYS}"),
     }
 }
+
+/// The host keys the title names: the two a player looks for first.
+const TITLE_KEYS: &str = "P menu, Ctrl+Q quit";
 
 /// Mesa's Vulkan device-selection layer picks the default GPU by asking the desktop which one
 /// it draws with, and asks Wayland first by connecting to a compositor. With no usable
@@ -504,6 +508,10 @@ impl App {
                 ));
             }
             HostAction::Resumed => say("resumed"),
+            HostAction::MenuOpened => {
+                say("paused: the menu is open (arrows choose, Enter takes, P or Escape continues)")
+            }
+            HostAction::Restarted => say("restarted from boot"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
             HostAction::ToggleGif => {
                 let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
@@ -803,6 +811,11 @@ impl ApplicationHandler for App {
         {
             self.dirty = true;
         }
+        if self.host.quit_requested() {
+            // Ctrl+Q or the pause menu's Quit: the player's close, with exit status 0.
+            event_loop.exit();
+            return;
+        }
         if self.host.engine().quit_at().is_some() {
             // The cart quit: the player's close, with exit status 0.
             event_loop.exit();
@@ -947,10 +960,13 @@ mod title_tests {
 
     #[test]
     fn a_paused_window_says_so_in_its_title() {
-        assert_eq!(window_title("Snake", "snake", None), "Snake - bt run snake");
+        assert_eq!(
+            window_title("Snake", "snake", None),
+            "Snake - bt run snake - P menu, Ctrl+Q quit"
+        );
         assert_eq!(
             window_title("Snake", "snake", Some(42)),
-            "Snake - bt run snake - PAUSED tick 42"
+            "Snake - bt run snake - PAUSED tick 42 - P menu, Ctrl+Q quit"
         );
     }
 }
