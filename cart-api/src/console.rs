@@ -54,6 +54,8 @@ pub struct Console {
     pub(crate) loader: Loader,
     pub(crate) args: Vec<(String, String)>,
     pub(crate) synth: Synth,
+    /// The cart's own pause-menu items, by slot; empty for none.
+    pub(crate) menu_items: [String; crate::MENU_ITEMS],
 }
 
 impl Console {
@@ -79,6 +81,7 @@ impl Console {
             loader: Loader(None),
             args: Vec::new(),
             synth: Synth::new(settings.target_fps, seed),
+            menu_items: Default::default(),
         }
     }
 
@@ -165,6 +168,19 @@ impl Console {
         self.quit_requested = false;
         self.effects.reset();
         self.synth.reset(seed);
+        for item in &mut self.menu_items {
+            item.clear();
+        }
+    }
+
+    /// The cart's own pause-menu items as `(slot, label)`, in slot order
+    /// ([`Update::menu_item_set`]).
+    pub fn menu_items(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.menu_items
+            .iter()
+            .enumerate()
+            .filter(|(_, label)| !label.is_empty())
+            .map(|(slot, label)| (slot, label.as_str()))
     }
 
     /// The context for one update (or `init`) at `ticks`. Makes the input edges collected since

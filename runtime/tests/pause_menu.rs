@@ -8,7 +8,7 @@ use std::rc::Rc;
 use bt::{Cart, Key, Render, Update, BTN_A};
 use bt_runtime::host::input::{Host, HostAction, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::pause_menu::{menu_rect, MenuChoice};
+use bt_runtime::host::pause_menu::MenuChoice;
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
 
 /// A cart whose picture is its whole state: a dot that moves right on every update and jumps
@@ -21,7 +21,19 @@ struct Walker {
 }
 
 impl Cart for Walker {
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
+        ctx.menu_item_set(1, "Jump");
+        Ok(())
+    }
+
     fn update(&mut self, ctx: &mut Update<'_>) {
+        if let Some(slot) = ctx.menu_item_chosen() {
+            self.log
+                .borrow_mut()
+                .push(format!("chose {slot} at {}", ctx.ticks()));
+            self.y = (self.y + 10) % 64;
+            return;
+        }
         self.x = (self.x + 1) % 64;
         if ctx.is_down(BTN_A, 0) {
             self.y = (self.y + 1) % 64;
@@ -102,6 +114,9 @@ fn a_paused_run_plays_on_to_the_ticks_and_pixels_of_one_that_never_paused() {
         }
     }
     assert_eq!(paused.engine().ticks(), ticks, "pausing is not a tick");
+    // The cart's item is there, after Continue.
+    let labels: Vec<String> = paused.menu().unwrap().labels().map(String::from).collect();
+    assert_eq!(labels, ["Continue", "Jump", "Restart", "Quit"]);
     // Back to Continue, and take it with Enter.
     while paused.menu().unwrap().selected() != MenuChoice::Continue {
         tap(&mut paused, Key::ArrowDown);
@@ -138,7 +153,7 @@ fn the_menu_is_drawn_over_the_paused_frame_and_closing_puts_the_frame_back() {
     play(&mut h, 5, 0);
     tap(&mut h, Key::KeyP);
     let shown = h.engine().framebuffer().clone();
-    let r = menu_rect(64, 64);
+    let r = h.menu().unwrap().rect(64, 64);
     assert!(
         (0..64).any(|y| (0..64).any(|x| r.contains(x, y) && shown.get(x, y) != frame.get(x, y))),
         "the menu shows"
@@ -154,6 +169,8 @@ fn restart_starts_the_cart_from_boot_and_plays() {
     play(&mut h, 0, 30);
     assert!(h.engine().ticks() > 0);
     tap(&mut h, Key::KeyP);
+    // Past the cart's own item.
+    tap(&mut h, Key::ArrowDown);
     tap(&mut h, Key::ArrowDown);
     assert_eq!(h.menu().unwrap().selected(), MenuChoice::Restart);
     assert_eq!(tap(&mut h, Key::Enter), Some(HostAction::Restarted));
@@ -225,4 +242,56 @@ fn p_is_the_cart_s_when_the_key_map_gives_it_a_button() {
     let mut h = Host::new(engine, map, &std::env::temp_dir(), "walker");
     assert_eq!(key(&mut h, Key::KeyP, true), None);
     assert!(!h.menu_is_open());
+}
+
+#[test]
+fn a_cart_s_menu_item_reaches_the_next_update_once_and_replays_exactly() {
+    let (mut h, log) = host();
+    h.engine_mut().start_recording(1);
+    play(&mut h, 0, 12);
+    tap(&mut h, Key::KeyP);
+    tap(&mut h, Key::ArrowDown);
+    assert_eq!(h.menu().unwrap().selected(), MenuChoice::Cart(1));
+    let before = log.borrow().len();
+    assert_eq!(tap(&mut h, Key::Enter), Some(HostAction::Resumed));
+    play(&mut h, 12, 20);
+    let chosen: Vec<String> = log
+        .borrow()
+        .iter()
+        .filter(|l| l.starts_with("chose"))
+        .cloned()
+        .collect();
+    // Seen by the first update after the menu closed, and by no other.
+    assert_eq!(chosen.len(), 1, "{:?}", log.borrow());
+    assert_eq!(log.borrow()[before], chosen[0]);
+
+    // The recording plays the choice back at the same update, to the same picture.
+    let replay = std::sync::Arc::new(h.engine().recording("walker", None).unwrap());
+    let replayed_log = Rc::new(RefCell::new(Vec::new()));
+    let shared = replayed_log.clone();
+    let factory = move || -> Box<dyn Cart> {
+        Box::new(Walker {
+            log: shared.clone(),
+            ..Walker::default()
+        })
+    };
+    let options = EngineOptions {
+        settings: Some(bt::Settings::default().display(64, 64)),
+        replay: Some(replay.clone()),
+        ..EngineOptions::default()
+    };
+    let mut again = Engine::new(Box::new(factory), options).unwrap();
+    again.step(replay.ticks()).unwrap();
+    let replayed: Vec<String> = replayed_log
+        .borrow()
+        .iter()
+        .filter(|l| l.starts_with("chose"))
+        .cloned()
+        .collect();
+    assert_eq!(replayed, chosen);
+    assert_eq!(
+        *replayed_log.borrow(),
+        *log.borrow(),
+        "every update saw the same"
+    );
 }

@@ -601,7 +601,8 @@ impl Host {
     fn open_menu(&mut self) -> Option<HostAction> {
         self.engine.pause();
         self.show_paused();
-        self.menu = Some(PauseMenu::open(self.engine.framebuffer()));
+        let console = self.engine.console();
+        self.menu = Some(PauseMenu::open(console.framebuffer(), console.menu_items()));
         self.draw_menu();
         Some(HostAction::MenuOpened)
     }
@@ -661,6 +662,14 @@ impl Host {
             MenuChoice::Quit => {
                 self.quit = true;
                 Some(HostAction::Quit)
+            }
+            MenuChoice::Cart(slot) => {
+                // Input of the next update, recorded with it like any other.
+                let input = self.engine.console_mut().input_mut();
+                input.choose_menu_item(slot);
+                self.engine.resume();
+                self.show_paused();
+                (!self.engine.is_paused()).then_some(HostAction::Resumed)
             }
             MenuChoice::Restart => {
                 let restarted = self.engine.render_at(0.0, Origin::Start);
