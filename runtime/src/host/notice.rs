@@ -137,10 +137,7 @@ mod tests {
         assert!(lines.len() > 1, "{text}");
         assert!(lines.iter().all(|l| l.chars().count() <= columns), "{text}");
         // Nothing lost: the lines are the message.
-        assert_eq!(
-            text.replace('\n', "").replace(' ', ""),
-            BROKEN.replace(' ', "")
-        );
+        assert_eq!(text.replace(['\n', ' '], ""), BROKEN.replace(' ', ""));
         // Broken at spaces and after slashes, never inside a word that fits.
         assert!(
             lines[0].ends_with('/') || BROKEN.contains(&format!("{} ", lines[0])),
