@@ -57,6 +57,8 @@ pub struct Console {
     /// The cart's save data, and what it held at boot (see `save.rs`).
     pub(crate) save: SaveData,
     pub(crate) boot_save: SaveData,
+    /// The cart's own pause-menu items, by slot; empty for none.
+    pub(crate) menu_items: [String; crate::MENU_ITEMS],
 }
 
 impl Console {
@@ -84,6 +86,7 @@ impl Console {
             synth: Synth::new(settings.target_fps, seed),
             save: SaveData::new(),
             boot_save: SaveData::new(),
+            menu_items: Default::default(),
         }
     }
 
@@ -171,6 +174,19 @@ impl Console {
         self.effects.reset();
         self.synth.reset(seed);
         self.reset_save();
+        for item in &mut self.menu_items {
+            item.clear();
+        }
+    }
+
+    /// The cart's own pause-menu items as `(slot, label)`, in slot order
+    /// ([`Update::menu_item_set`]).
+    pub fn menu_items(&self) -> impl Iterator<Item = (usize, &str)> {
+        self.menu_items
+            .iter()
+            .enumerate()
+            .filter(|(_, label)| !label.is_empty())
+            .map(|(slot, label)| (slot, label.as_str()))
     }
 
     /// The context for one update (or `init`) at `ticks`. Makes the input edges collected since

@@ -306,6 +306,10 @@ pub struct Input {
     pads_seen: [bool; PLAYERS],
     text_pending: String,
     text: String,
+    /// The cart's menu item chosen for the next update (slot + 1, 0 for none), and the one the
+    /// current update sees.
+    menu_pending: u8,
+    menu_seen: u8,
 }
 
 impl Default for Input {
@@ -442,6 +446,21 @@ impl Input {
         self.pads_seen = self.pads;
         std::mem::swap(&mut self.text, &mut self.text_pending);
         self.text_pending.clear();
+        self.menu_seen = std::mem::take(&mut self.menu_pending);
+    }
+
+    /// Records that the player chose the cart's pause-menu item `slot` (below
+    /// [`MENU_ITEMS`](crate::MENU_ITEMS); others are ignored): the next update sees it in
+    /// [`Update::menu_item_chosen`](crate::Update::menu_item_chosen), once.
+    pub fn choose_menu_item(&mut self, slot: usize) {
+        if slot < crate::MENU_ITEMS {
+            self.menu_pending = slot as u8 + 1;
+        }
+    }
+
+    /// The cart's pause-menu item the current update sees chosen, if any.
+    pub fn menu_item_chosen(&self) -> Option<usize> {
+        usize::from(self.menu_seen).checked_sub(1)
     }
 
     /// Exactly what the current update sees (call it after [`Input::begin_update`]): every
@@ -466,6 +485,7 @@ impl Input {
             };
         }
         tick.set_text(&self.text);
+        tick.menu_item = self.menu_seen;
         tick
     }
 
@@ -495,6 +515,8 @@ impl Input {
         self.text.clear();
         self.text.push_str(tick.text());
         self.text_pending.clear();
+        self.menu_seen = tick.menu_item;
+        self.menu_pending = 0;
     }
 
     /// Forgets every edge, held button and key, and typed text (used when replaying from the
@@ -518,6 +540,8 @@ impl Input {
             pads: [false; PLAYERS],
             pads_seen: [false; PLAYERS],
             text_pending,
+            menu_pending: 0,
+            menu_seen: 0,
             text,
         }
     }

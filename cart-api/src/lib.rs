@@ -62,6 +62,13 @@ pub use tilemap_draw::MapParams;
 pub use timer::{Timer, TimerError};
 pub use update::{camera_clamp, Update};
 
+/// Pause-menu items a cart can add of its own ([`Update::menu_item_set`]).
+pub const MENU_ITEMS: usize = 3;
+
+/// The most characters of a cart's pause-menu label that show: it fits the menu on a 128-pixel
+/// display.
+pub const MENU_LABEL_CHARS: usize = 16;
+
 /// What a host uses to run carts, and carts never need: the console behind the contexts, the
 /// input state and its setters, image decoding, and the text measure the overlay uses.
 ///

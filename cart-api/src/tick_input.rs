@@ -58,6 +58,9 @@ pub struct TickInput {
     pub axes: [[f32; AXES]; PLAYERS],
     /// Whether each player's gamepad is connected.
     pub pads: [bool; PLAYERS],
+    /// The cart's pause-menu item the player chose just before this update: 0 for none, else
+    /// its slot + 1 (see [`Update::menu_item_set`](crate::Update::menu_item_set)).
+    pub menu_item: u8,
     text: [u8; INPUT_STRING_CAPACITY],
     text_len: u8,
 }
@@ -75,6 +78,7 @@ impl Default for TickInput {
             pointer_active: false,
             axes: [[0.0; AXES]; PLAYERS],
             pads: [false; PLAYERS],
+            menu_item: 0,
             text: [0; INPUT_STRING_CAPACITY],
             text_len: 0,
         }

@@ -108,6 +108,53 @@ impl Update<'_> {
         self.con.quit_requested = true;
     }
 
+    /// Puts an item of the cart's own in the host's pause menu (P in `bt run`), in `slot`
+    /// (0 to [`MENU_ITEMS`](crate::MENU_ITEMS) - 1; others are ignored), replacing what was
+    /// there. The label shows at most [`MENU_LABEL_CHARS`](crate::MENU_LABEL_CHARS)
+    /// characters; an empty one takes the item away. Items last until changed or the cart
+    /// restarts; set them in `init` or whenever they change.
+    ///
+    /// When the player chooses the item, the menu closes and the next update sees
+    /// [`Update::menu_item_chosen`] return `Some(slot)`: the choice is input, so a recording
+    /// replays it exactly.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// con.init_context().menu_item_set(0, "Easy mode");
+    /// assert_eq!(con.menu_items().collect::<Vec<_>>(), [(0, "Easy mode")]);
+    /// // The host: the player chose it in the menu.
+    /// con.input_mut().choose_menu_item(0);
+    /// assert_eq!(con.update_context(1).menu_item_chosen(), Some(0));
+    /// assert_eq!(con.update_context(2).menu_item_chosen(), None);
+    /// ```
+    pub fn menu_item_set(&mut self, slot: usize, label: &str) {
+        let Some(item) = self.con.menu_items.get_mut(slot) else {
+            return;
+        };
+        let label = label.trim();
+        let fits = label.chars().count() <= crate::MENU_LABEL_CHARS;
+        // Setting the same label every update costs nothing.
+        if fits && item == label {
+            return;
+        }
+        item.clear();
+        item.extend(label.chars().take(crate::MENU_LABEL_CHARS));
+    }
+
+    /// Takes the cart's pause-menu item in `slot` away.
+    pub fn menu_item_clear(&mut self, slot: usize) {
+        self.menu_item_set(slot, "");
+    }
+
+    /// The slot of the cart's pause-menu item the player chose just before this update, if
+    /// any (see [`Update::menu_item_set`]). Seen by one update only.
+    pub fn menu_item_chosen(&self) -> Option<usize> {
+        self.con.input.menu_item_chosen()
+    }
+
     /// Places a tag on the overlay's timing chart at the current tick. An empty label becomes
     /// `"Untitled"`.
     pub fn assign_tag(&mut self, label: &str) {

@@ -297,9 +297,10 @@ impl Overlay {
         }
     }
 
-    /// Shows one line from the host across the top of the screen, over the cart, until
+    /// Shows a line from the host across the top of the screen, over the cart, until
     /// [`Overlay::clear_notice`], whether the metrics are shown or not: for news the player
-    /// must see, such as an asset that failed to reload.
+    /// must see, such as an asset that failed to reload. Each `\n` starts another line, and
+    /// the bar grows to hold it.
     pub fn set_notice(&mut self, text: &str) {
         self.notice.clear();
         self.notice.push_str(text);
@@ -626,7 +627,10 @@ impl Overlay {
         }
         if !self.notice.is_empty() {
             let c = &self.colors;
-            fb.draw_rect_fill(Rect::new(0, 0, fb.width() as i32, BAR_HEIGHT), c.error);
+            // One bar, and one line more for every line break in the notice.
+            let breaks = self.notice.matches('\n').count() as i32;
+            let bar = BAR_HEIGHT + breaks * bt::LINE_HEIGHT;
+            fb.draw_rect_fill(Rect::new(0, 0, fb.width() as i32, bar), c.error);
             fb.system_print(EDGE_MARGIN, 0, c.text, &self.notice);
         }
         fb.clip_set(cart_clip);

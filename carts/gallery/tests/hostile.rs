@@ -685,6 +685,7 @@ fn sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refuse
     // A byte-order mark, as cart.toml takes one.
     let bom = "\u{feff}bt-sound 2\nsfx a 6\nC4 sq 5\n";
     assert_eq!(sound_file_outcome("tune.txt", bom), Ok(()));
+}
 
 /// `bt run` with `args`, with no desktop to open a window on: what must be refused is refused
 /// before a window is asked for, so a run that got that far says it cannot open one.

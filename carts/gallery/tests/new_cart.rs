@@ -124,7 +124,8 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
     let out = Command::new(&plain).arg("list").output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("which is not there") && stderr.contains("export -o FILE"),
+        stderr.contains("which is not there")
+            && stderr.contains("`cargo run --release -- export -o game` in the cart's folder"),
         "{stderr}"
     );
 }

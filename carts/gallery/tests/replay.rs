@@ -377,9 +377,36 @@ fn bt_verify_catches_a_cart_that_steps_in_render() {
     let e = stderr(&o);
     assert!(e.contains("the frames differ after update"), "{e}");
     assert!(e.contains("constant:16.667 and "), "{e}");
-    let img = image::open(&png).unwrap();
-    // The two 64 x 16 frames, 4 pixels apart.
-    assert_eq!((img.width(), img.height()), (64 + 4 + 64, 16));
+    let img = image::open(&png).unwrap().to_rgba8();
+    // The two 64 x 16 frames and the picture marking where they differ, 4 pixels apart.
+    assert_eq!((img.width(), img.height()), (64 + 4 + 64 + 4 + 64, 16));
+    // The ball (a disc of radius 3 on row 8) is in two places: the area is 7 rows tall.
+    let area = e
+        .split("drew different pictures, ")
+        .nth(1)
+        .and_then(|rest| rest.split(" px at (").nth(1))
+        .expect("the area is printed");
+    let (x, rest) = area.split_once(", ").unwrap();
+    let (y, rest) = rest.split_once(")-(").unwrap();
+    let (x1, rest) = rest.split_once(", ").unwrap();
+    let y1 = rest.split_once(')').unwrap().0;
+    let [x, y, x1, y1]: [u32; 4] = [x, y, x1, y1].map(|n| n.parse().unwrap());
+    assert_eq!((y, y1), (5, 11), "{e}");
+    // The third picture marks pixels inside the printed area only, and some of them.
+    let third = 64 + 4 + 64 + 4;
+    let mut marked = 0;
+    for py in 0..16 {
+        for px in 0..64 {
+            if img.get_pixel(third + px, py).0 == bt_runtime::replay::verify::MARK {
+                assert!(
+                    (x..=x1).contains(&px) && (y..=y1).contains(&py),
+                    "({px}, {py})"
+                );
+                marked += 1;
+            }
+        }
+    }
+    assert!(marked > 0, "{e}");
 }
 
 #[test]

@@ -415,7 +415,41 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
         "the reload error's text on the bar in {}",
         third.display()
     );
+    // In full on stderr: the file's whole path and the reason.
+    let mut errs = Vec::new();
+    let line = wait_for(&run.err, "bt: reload: ", Duration::from_secs(15), &mut errs)
+        .unwrap_or_else(|| panic!("no reload error on stderr: {errs:?}"));
+    assert!(
+        line.contains(&sheet_path.display().to_string()),
+        "the whole path in {line:?}"
+    );
     drop(run);
+}
+
+#[test]
+fn p_opens_the_pause_menu_and_ctrl_q_quits_the_window() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-menu");
+    let mut bt = bt_run(&x, &dir);
+    bt.args(["hello", "--exit-after", "300"]);
+    let run = Running::start(&x, bt, "hello");
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
+    let mut seen = Vec::new();
+    run.xdotool(&["key", "p"]);
+    wait_for(
+        &run.out,
+        "paused: the menu is open",
+        Duration::from_secs(15),
+        &mut seen,
+    )
+    .unwrap_or_else(|| panic!("P opened no menu; stdout {seen:?}"));
+    run.xdotool(&["key", "Escape"]);
+    wait_for(&run.out, "resumed", Duration::from_secs(15), &mut seen)
+        .unwrap_or_else(|| panic!("Escape did not close the menu; stdout {seen:?}"));
+    run.xdotool(&["key", "ctrl+q"]);
+    run.expect_clean_exit("Ctrl+Q");
 }
 
 /// `bt run` in a window under Xvfb, from its first frame on.

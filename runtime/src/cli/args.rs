@@ -251,8 +251,8 @@ pub struct VerifyArgs {
     /// Simulated seconds to check [default: 10, or the whole replay with --input].
     #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
     pub seconds: Option<f64>,
-    /// Where to save the two differing frames, side by side, on a divergence
-    /// [default: CART-divergence.png].
+    /// Where to save the two differing frames side by side, and a third picture marking the
+    /// pixels that differ, on a divergence [default: CART-divergence.png].
     #[arg(long, value_name = "FILE.png")]
     pub diff: Option<PathBuf>,
     /// Clock runs at once [default: the machine's cores].

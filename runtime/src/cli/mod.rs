@@ -28,8 +28,10 @@
 mod args;
 pub mod bundle;
 mod commands;
+mod hint;
 mod new;
 mod new_workspace;
+mod parse_error;
 mod progress;
 
 use std::io::{self, Write};
@@ -86,9 +88,10 @@ pub fn main<C: Cart + 'static>(cart_dir: &str, new: fn() -> C) -> ExitCode {
             let _ = writeln!(
                 io::stderr().lock(),
                 "bt: note: this program reads its cart.toml and assets from {}, which is not \
-                 there (was the folder moved?); `export -o FILE` there makes one file that \
+                 there (was the folder moved?); `{}` in the cart's folder makes one file that \
                  plays anywhere",
-                dir.display()
+                dir.display(),
+                hint::export_in_cart_folder("game")
             );
         }
         Ok(None) => {}
@@ -223,9 +226,9 @@ fn dispatch(offer: &Offer, play: Option<Vec<String>>) -> ExitCode {
     if argv.len() == 1 && cfg!(feature = "window") {
         argv.extend(play.into_iter().flatten().map(Into::into));
     }
-    let cli = match args::Cli::try_parse_from(argv) {
+    let cli = match args::Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
-        Err(e) => return parse_failed(&e),
+        Err(e) => return parse_failed(&parse_error::explained(e, &argv)),
     };
     match commands::run(offer, cli.command) {
         Ok(()) => ExitCode::SUCCESS,

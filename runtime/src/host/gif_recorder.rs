@@ -333,7 +333,7 @@ impl GifCapture {
     /// A message when there is no buffer (`bt run` without `--gif-buffer`) or nothing in it.
     pub fn save_buffer(&mut self, now_ms: f64) -> Result<(), String> {
         let Some(ring) = &self.ring else {
-            return Err("no GIF buffer: start `bt run` with --gif-buffer".to_string());
+            return Err("no GIF buffer: this run was started without --gif-buffer".to_string());
         };
         let frames = ring.snapshot(now_ms);
         if frames.is_empty() {

@@ -10,7 +10,11 @@
 //! report and a Chrome trace), F9 saves a screenshot, F10 (and Shift+F10) ask the window for a
 //! GIF of what it shows (see [`crate::host::gif_recorder`]) and F11 asks the window for fullscreen.
 //! They do not reach the cart.
+//!
+//! Ctrl+Q quits ([`Host::quit_requested`]). P opens the pause menu ([`crate::host::pause_menu`])
+//! unless the key map gives P a button; while it is open, keys go to the menu alone.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use bt::host::{Source, TRIGGER_PRESS};
@@ -23,6 +27,7 @@ use crate::engine::{Engine, EngineError, FrameReport};
 use crate::host::asset_watch::AssetWatcher;
 use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::save::{SaveStore, StoreEvent};
+use crate::host::pause_menu::{MenuChoice, MenuInput, MenuKey, PauseMenu, MENU_KEY};
 use crate::timing::timeline::Timeline;
 
 /// The most characters of a notice the host puts across the top of a 320-pixel display and a
@@ -121,6 +126,14 @@ pub enum HostAction {
     ToggleGif,
     /// Shift+F10: save the last seconds the window showed as a GIF (`bt run --gif-buffer`).
     SaveGifBuffer,
+    /// Ctrl+Q, or Quit in the pause menu: close the window.
+    Quit,
+    /// P opened the pause menu (live play is paused).
+    MenuOpened,
+    /// The pause menu's selection moved: show the frame again.
+    MenuChanged,
+    /// Restart in the pause menu: the cart started again from boot, and plays.
+    Restarted,
     /// F8: the last seconds of frame timings were saved as a report and a Chrome trace.
     SavedTimings {
         /// The HTML report.
@@ -152,6 +165,26 @@ pub struct Host {
     panic_shown: bool,
     /// The cart's save file, written back when the cart changes its save data.
     save: Option<SaveStore>,
+    /// Where messages the player should read in full go (a failed reload): stderr.
+    errors: ErrorOutput,
+    /// The pause menu, while it is open.
+    menu: Option<PauseMenu>,
+    /// Keys the menu took (pressed while it was open, or the one that opened it): none of
+    /// them reaches the cart until it is let go.
+    swallowed: u128,
+    /// A key the menu took may type text next, which goes nowhere.
+    swallow_text: bool,
+    /// The player asked to quit.
+    quit: bool,
+}
+
+/// The stream [`Host`] writes its errors to.
+struct ErrorOutput(Box<dyn Write + Send>);
+
+impl std::fmt::Debug for ErrorOutput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ErrorOutput")
+    }
 }
 
 /// Where a recording is saved, and what it says of the cart.
@@ -189,7 +222,18 @@ impl Host {
             record: None,
             panic_shown: false,
             save: None,
+            errors: ErrorOutput(Box::new(std::io::stderr())),
+            menu: None,
+            swallowed: 0,
+            swallow_text: false,
+            quit: false,
         }
+    }
+
+    /// Sends the messages the host writes in full (a failed reload, as `bt: reload: …`) to
+    /// `output` instead of stderr.
+    pub fn set_error_output(&mut self, output: Box<dyn Write + Send>) {
+        self.errors = ErrorOutput(output);
     }
 
     /// Records the run into the replay file `path` (see [`crate::replay`]): saved through a
@@ -367,7 +411,9 @@ impl Host {
     }
 
     /// Loads the palette file (if any) and the cart's assets again. A failure shows on screen
-    /// as the overlay's notice, and the cart keeps what it had; the next good load clears it.
+    /// as the overlay's notice, wrapped or shortened to fit the display
+    /// ([`crate::host::notice::fit`]), and in full on stderr; the cart keeps what it had, and
+    /// the next good load clears the notice.
     pub fn reload_assets(&mut self) {
         if self.engine.cart_panic().is_some() {
             // The cart is stopped and its panic on screen: nothing to reload into.
@@ -384,11 +430,14 @@ impl Host {
         if let Err(e) = self.engine.reload_assets() {
             problem.get_or_insert(e);
         }
+        let (width, height) = (self.engine.settings().width, self.engine.settings().height);
         let overlay = self.engine.overlay_forced();
         match problem {
             Some(message) => {
                 let line = format!("reload: {message}");
-                overlay.set_notice(&crate::quote::excerpt_chars(&line, NOTICE_CHARS));
+                overlay.set_notice(&crate::host::notice::fit(&line, width, height));
+                // In full on the terminal, where a path of any length can be read and copied.
+                let _ = writeln!(self.errors.0, "bt: {line}");
             }
             None => overlay.clear_notice(),
         }
@@ -396,6 +445,7 @@ impl Host {
             // Nothing runs while paused: draw the same frame again with the new assets. A cart
             // whose replayed init failed is not drawn; the next replay draws it.
             let _ = self.engine.redraw();
+            self.menu_over_new_frame();
         }
         self.show_panic();
     }
@@ -405,6 +455,9 @@ impl Host {
         let input = self.engine.console_mut().input_mut();
         match event {
             HostEvent::Key { key, down } => return self.key(key, down),
+            HostEvent::Text(_) if self.menu.is_some() || self.swallow_text => {
+                self.swallow_text = false;
+            }
             HostEvent::Text(text) => input.push_text(text),
             HostEvent::PointerMoved { x, y } => {
                 self.pointer = (x, y);
@@ -483,16 +536,160 @@ impl Host {
         } else {
             self.keys_held &= !bit;
         }
+        let pressed = down && !was_down;
+        self.swallow_text = false;
+        if pressed && key == Key::KeyQ && self.held_any(&[Key::ControlLeft, Key::ControlRight]) {
+            self.quit = true;
+            self.swallowed |= bit;
+            self.swallow_text = true;
+            return Some(HostAction::Quit);
+        }
+        if self.swallowed & bit != 0 {
+            if !down {
+                self.swallowed &= !bit;
+            }
+            return None;
+        }
+        if self.menu.is_some() && down {
+            self.swallowed |= bit;
+            self.swallow_text = true;
+            return pressed.then(|| self.menu_key(key)).flatten();
+        }
         if HOST_KEYS.contains(&key) {
-            return (down && !was_down).then(|| self.host_key(key)).flatten();
+            return pressed.then(|| self.host_key(key)).flatten();
+        }
+        if pressed && key == MENU_KEY && self.menu_key_is_free() {
+            self.swallowed |= bit;
+            self.swallow_text = true;
+            return self.open_menu();
         }
         let input = self.engine.console_mut().input_mut();
         input.set_key(key, down);
         for player in 0..KEYBOARD_PLAYERS {
-            let held = self.keymap.held_buttons(self.keys_held, player);
+            let held = self
+                .keymap
+                .held_buttons(self.keys_held & !self.swallowed, player);
             input.set_held_from(Source::Keyboard, player, held);
         }
         None
+    }
+
+    /// Whether any of `keys` is held.
+    fn held_any(&self, keys: &[Key]) -> bool {
+        keys.iter()
+            .any(|&k| self.keys_held & (1u128 << (k as u8)) != 0)
+    }
+
+    /// Whether P may open the menu: the key map gives it no button, and the cart is running
+    /// or paused, not stopped by a panic.
+    fn menu_key_is_free(&self) -> bool {
+        (0..KEYBOARD_PLAYERS).all(|p| self.keymap.buttons(MENU_KEY, p) == 0)
+            && self.engine.cart_panic().is_none()
+    }
+
+    /// Whether the player asked to quit: Ctrl+Q, or Quit in the pause menu. The window closes.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// Whether the pause menu is open.
+    pub fn menu_is_open(&self) -> bool {
+        self.menu.is_some()
+    }
+
+    /// The pause menu, while it is open.
+    pub fn menu(&self) -> Option<&PauseMenu> {
+        self.menu.as_ref()
+    }
+
+    /// Pauses live play and opens the menu over the paused frame.
+    fn open_menu(&mut self) -> Option<HostAction> {
+        self.engine.pause();
+        self.show_paused();
+        let console = self.engine.console();
+        self.menu = Some(PauseMenu::open(console.framebuffer(), console.menu_items()));
+        self.draw_menu();
+        Some(HostAction::MenuOpened)
+    }
+
+    /// Draws the menu over the frame, when it is open.
+    fn draw_menu(&mut self) {
+        let Some(menu) = &self.menu else { return };
+        let colors = *self.engine.overlay_forced().colors();
+        menu.draw(self.engine.console_mut().framebuffer_mut(), &colors);
+    }
+
+    /// After the frame was drawn again under an open menu: the menu over the new frame.
+    fn menu_over_new_frame(&mut self) {
+        if let Some(menu) = &mut self.menu {
+            menu.retake(self.engine.console().framebuffer());
+        }
+        self.draw_menu();
+    }
+
+    /// Closes the menu and puts back the picture it covered.
+    fn close_menu(&mut self) {
+        if let Some(menu) = self.menu.take() {
+            menu.restore(self.engine.console_mut().framebuffer_mut());
+        }
+    }
+
+    /// A key pressed while the menu is open.
+    fn menu_key(&mut self, key: Key) -> Option<HostAction> {
+        if matches!(key, Key::F9 | Key::F11) {
+            return self.host_key(key);
+        }
+        let buttons = self.keymap.buttons(key, 0);
+        let kind = match key {
+            Key::ArrowUp => MenuKey::Up,
+            Key::ArrowDown => MenuKey::Down,
+            Key::Enter | Key::Space => MenuKey::Choose,
+            k if k == MENU_KEY || k == Key::Escape => MenuKey::Close,
+            _ if buttons & bt::BTN_UP != 0 => MenuKey::Up,
+            _ if buttons & bt::BTN_DOWN != 0 => MenuKey::Down,
+            _ if buttons & (bt::BTN_A | bt::BTN_START) != 0 => MenuKey::Choose,
+            _ => MenuKey::Other,
+        };
+        let menu = self.menu.as_mut()?;
+        match menu.press(kind) {
+            MenuInput::Moved => {
+                self.draw_menu();
+                Some(HostAction::MenuChanged)
+            }
+            MenuInput::Chose(choice) => self.choose(choice),
+        }
+    }
+
+    /// Does what the player chose in the menu, and closes it.
+    fn choose(&mut self, choice: MenuChoice) -> Option<HostAction> {
+        self.close_menu();
+        match choice {
+            MenuChoice::Quit => {
+                self.quit = true;
+                Some(HostAction::Quit)
+            }
+            MenuChoice::Cart(slot) => {
+                // Input of the next update, recorded with it like any other.
+                let input = self.engine.console_mut().input_mut();
+                input.choose_menu_item(slot);
+                self.engine.resume();
+                self.show_paused();
+                (!self.engine.is_paused()).then_some(HostAction::Resumed)
+            }
+            MenuChoice::Restart => {
+                let restarted = self.engine.render_at(0.0, Origin::Start);
+                self.show_panic();
+                restarted.ok()?;
+                self.engine.resume();
+                self.show_paused();
+                Some(HostAction::Restarted)
+            }
+            _ => {
+                self.engine.resume();
+                self.show_paused();
+                (!self.engine.is_paused()).then_some(HostAction::Resumed)
+            }
+        }
     }
 
     fn host_key(&mut self, key: Key) -> Option<HostAction> {
@@ -562,6 +759,7 @@ impl Host {
         } else if self.engine.is_paused() {
             // Nothing runs while paused, so draw the same frame again with the overlay changed.
             let _ = self.engine.redraw();
+            self.menu_over_new_frame();
         }
         Some(HostAction::OverlayToggled)
     }
@@ -575,6 +773,7 @@ impl Host {
         }
         if paused.is_some() {
             let _ = self.engine.redraw();
+            self.menu_over_new_frame();
         }
     }
 

@@ -7,6 +7,8 @@ pub mod gif_recorder;
 pub mod input;
 pub mod keymap;
 pub mod live_sound;
+pub mod notice;
+pub mod pause_menu;
 #[cfg(feature = "window")]
 pub mod signals;
 #[cfg(feature = "window")]

@@ -507,6 +507,9 @@ struct TickV1 {
     pads: [bool; PLAYERS],
     #[serde(skip_serializing_if = "is_default")]
     text: String,
+    /// The cart's pause-menu item chosen before the update: its slot + 1.
+    #[serde(skip_serializing_if = "is_default")]
+    menu_item: u8,
 }
 
 impl TickV1 {
@@ -522,6 +525,7 @@ impl TickV1 {
             axes: t.axes,
             pads: t.pads,
             text: t.text().to_string(),
+            menu_item: t.menu_item,
         }
     }
 }
@@ -650,6 +654,14 @@ impl TickV1 {
         tick.pointer_active = self.pointer_active;
         tick.axes = self.axes;
         tick.pads = self.pads;
+        if usize::from(self.menu_item) > bt::MENU_ITEMS {
+            return Err(format!(
+                "inputs[{index}]: menu_item {} is past the {} items a cart can add",
+                self.menu_item,
+                bt::MENU_ITEMS
+            ));
+        }
+        tick.menu_item = self.menu_item;
         Ok((tick, self.n))
     }
 }

@@ -146,6 +146,7 @@ const ACTIVE: u16 = 1 << 5;
 const AXES_SET: u16 = 1 << 6;
 const PADS: u16 = 1 << 7;
 const TEXT: u16 = 1 << 8;
+const MENU: u16 = 1 << 9;
 
 fn put_varint(mut v: u128, out: &mut Vec<u8>) {
     while v >= 0x80 {
@@ -175,6 +176,7 @@ fn encode(t: &TickInput, out: &mut Vec<u8>) {
         (axes, AXES_SET),
         (t.pads != d.pads, PADS),
         (!t.text().is_empty(), TEXT),
+        (t.menu_item != 0, MENU),
     ] {
         if set {
             mask |= bit;
@@ -222,6 +224,9 @@ fn encode(t: &TickInput, out: &mut Vec<u8>) {
         let text = t.text().as_bytes();
         put_varint(text.len() as u128, out);
         out.extend_from_slice(text);
+    }
+    if mask & MENU != 0 {
+        out.push(t.menu_item);
     }
 }
 
@@ -314,6 +319,9 @@ fn decode(bytes: &[u8], at: usize, t: &mut TickInput) -> usize {
         t.set_text(std::str::from_utf8(&bytes[start..end]).unwrap_or_default());
         r.at = start + len;
     }
+    if mask & MENU != 0 {
+        t.menu_item = r.byte();
+    }
     r.at
 }
 
@@ -338,6 +346,7 @@ mod tests {
             axis in -1.0f32..1.0,
             pads in proptest::array::uniform4(any::<bool>()),
             text in "[a-zé]{0,6}",
+            menu_item in 0u8..=3,
         ) {
             let mut t = TickInput::default();
             t.buttons = buttons.map(|[down, pressed, released]| TickButtons { down, pressed, released });
@@ -349,6 +358,7 @@ mod tests {
             t.axes[1][2] = axis;
             t.pads = pads;
             t.set_text(&text);
+            t.menu_item = menu_item;
             let mut rec = Recorder::new();
             rec.record(&TickInput::default());
             rec.record(&t);

@@ -537,3 +537,229 @@ pub fn side_by_side(a: &(Framebuffer, Palette), b: &(Framebuffer, Palette)) -> (
     }
     (w, h, rgba)
 }
+
+/// Where two frames differ: the smallest rectangle holding every pixel whose colour is not the
+/// same in both (each through its own palette), and how many such pixels there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DifferingArea {
+    /// The rectangle's left column.
+    pub x: u32,
+    /// The rectangle's top row.
+    pub y: u32,
+    /// Its width in pixels.
+    pub width: u32,
+    /// Its height in pixels.
+    pub height: u32,
+    /// Pixels inside it that differ.
+    pub pixels: u64,
+}
+
+impl std::fmt::Display for DifferingArea {
+    /// `8x7 px at (12, 5)-(19, 11), 38 pixels differ`: the corners inclusive.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}x{} px at ({}, {})-({}, {}), {} pixel{} differ{}",
+            self.width,
+            self.height,
+            self.x,
+            self.y,
+            self.x + self.width - 1,
+            self.y + self.height - 1,
+            self.pixels,
+            if self.pixels == 1 { "" } else { "s" },
+            if self.pixels == 1 { "s" } else { "" },
+        )
+    }
+}
+
+/// Each frame's colours, row by row, over the larger of the two sizes; a pixel one frame lacks
+/// is `None`, and differs from any colour.
+fn colour_at(frame: &(Framebuffer, Palette), x: u32, y: u32) -> Option<u32> {
+    let (fb, pal) = frame;
+    if x >= fb.width() || y >= fb.height() {
+        return None;
+    }
+    let index = fb.pixels()[(y * fb.width() + x) as usize];
+    let mut rgba = [0u8; 4];
+    pal.write_rgba(&[index], &mut rgba);
+    Some(u32::from_le_bytes(rgba))
+}
+
+/// Where `a` and `b` differ ([`DifferingArea`]), or `None` when they show the same picture.
+pub fn differing_area(
+    a: &(Framebuffer, Palette),
+    b: &(Framebuffer, Palette),
+) -> Option<DifferingArea> {
+    let w = a.0.width().max(b.0.width());
+    let h = a.0.height().max(b.0.height());
+    let (mut x0, mut y0, mut x1, mut y1, mut pixels) = (u32::MAX, u32::MAX, 0, 0, 0u64);
+    for y in 0..h {
+        for x in 0..w {
+            if colour_at(a, x, y) != colour_at(b, x, y) {
+                x0 = x0.min(x);
+                y0 = y0.min(y);
+                x1 = x1.max(x);
+                y1 = y1.max(y);
+                pixels += 1;
+            }
+        }
+    }
+    (pixels > 0).then(|| DifferingArea {
+        x: x0,
+        y: y0,
+        width: x1 - x0 + 1,
+        height: y1 - y0 + 1,
+        pixels,
+    })
+}
+
+/// The colour the third picture of [`compared`] marks a differing pixel with: full yellow,
+/// which its darkened picture never reaches.
+pub const MARK: [u8; 4] = [255, 255, 0, 255];
+
+/// The colour of the rectangle [`compared`] draws one pixel outside the differing area.
+pub const MARK_FRAME: [u8; 4] = [0, 255, 255, 255];
+
+/// Each channel of the third picture's background is the reference frame's divided by this,
+/// so no pixel of it is as bright as [`MARK`] or [`MARK_FRAME`].
+const DARKEN: u8 = 4;
+
+/// What `bt verify` saves on a divergence, as RGBA rows: the two frames side by side (as
+/// [`side_by_side`]), then a third picture, the first frame darkened, with every pixel that
+/// differs in [`MARK`] and a rectangle of [`MARK_FRAME`] just outside the area that holds
+/// them. Returns `(width, height, rgba)` and the area, if any pixel differs.
+pub fn compared(
+    a: &(Framebuffer, Palette),
+    b: &(Framebuffer, Palette),
+) -> (u32, u32, Vec<u8>, Option<DifferingArea>) {
+    const GAP: u32 = 4;
+    let (pair_w, h, pair) = side_by_side(a, b);
+    let area = differing_area(a, b);
+    let third_w = a.0.width().max(b.0.width());
+    let w = pair_w + GAP + third_w;
+    let mut rgba = vec![0u8; (w * h * 4) as usize];
+    for px in rgba.chunks_exact_mut(4) {
+        px.copy_from_slice(&[255, 0, 255, 255]);
+    }
+    let x0 = pair_w + GAP;
+    for y in 0..h {
+        let row = (y * w * 4) as usize;
+        let from = (y * pair_w * 4) as usize;
+        rgba[row..row + (pair_w * 4) as usize]
+            .copy_from_slice(&pair[from..from + (pair_w * 4) as usize]);
+        for x in 0..third_w {
+            let at = row + ((x0 + x) * 4) as usize;
+            let px = match (colour_at(a, x, y), colour_at(a, x, y) == colour_at(b, x, y)) {
+                (_, false) => MARK,
+                (Some(c), true) => {
+                    let [r, g, b, _] = c.to_le_bytes();
+                    [r / DARKEN, g / DARKEN, b / DARKEN, 255]
+                }
+                (None, true) => [0, 0, 0, 255],
+            };
+            rgba[at..at + 4].copy_from_slice(&px);
+        }
+    }
+    if let Some(d) = area {
+        // The rectangle one pixel outside the area, clipped to the third picture.
+        let (left, top) = (i64::from(d.x) - 1, i64::from(d.y) - 1);
+        let (right, bottom) = (i64::from(d.x + d.width), i64::from(d.y + d.height));
+        for y in top..=bottom {
+            for x in left..=right {
+                let edge = x == left || x == right || y == top || y == bottom;
+                let inside = (0..i64::from(third_w)).contains(&x) && (0..i64::from(h)).contains(&y);
+                if edge && inside {
+                    let at = ((y as u32 * w + x0 + x as u32) * 4) as usize;
+                    rgba[at..at + 4].copy_from_slice(&MARK_FRAME);
+                }
+            }
+        }
+    }
+    (w, h, rgba, area)
+}
+
+#[cfg(test)]
+mod difference_tests {
+    use super::*;
+    use bt::Rect;
+
+    fn frame(w: u32, h: u32) -> (Framebuffer, Palette) {
+        let mut fb = Framebuffer::new(w, h);
+        fb.clear(1);
+        (fb, Palette::pico8())
+    }
+
+    #[test]
+    fn a_known_divergence_gives_its_bounding_box() {
+        let a = frame(64, 32);
+        let mut b = frame(64, 32);
+        // An 8x7 area at (20, 9), with only its corners and one middle pixel changed.
+        for (x, y) in [(20, 9), (27, 9), (20, 15), (27, 15), (23, 12)] {
+            b.0.draw_pixel(x, y, 8);
+        }
+        let area = differing_area(&a, &b).unwrap();
+        assert_eq!(
+            area,
+            DifferingArea {
+                x: 20,
+                y: 9,
+                width: 8,
+                height: 7,
+                pixels: 5
+            }
+        );
+        assert_eq!(
+            area.to_string(),
+            "8x7 px at (20, 9)-(27, 15), 5 pixels differ"
+        );
+        assert_eq!(differing_area(&a, &a.clone()), None);
+    }
+
+    #[test]
+    fn the_same_colour_from_another_slot_is_no_difference() {
+        let a = frame(8, 8);
+        let mut b = frame(8, 8);
+        let mut pal = Palette::pico8();
+        // Slot 9 made the colour of slot 1: drawn with 9, the picture is the same.
+        pal.set(9, pal.get(1).unwrap()).unwrap();
+        b.1 = pal;
+        b.0.draw_rect_fill(Rect::new(0, 0, 8, 8), 9);
+        assert_eq!(differing_area(&a, &b), None);
+    }
+
+    #[test]
+    fn the_third_picture_marks_exactly_the_differing_pixels_and_frames_them() {
+        let a = frame(32, 16);
+        let mut b = frame(32, 16);
+        b.0.draw_rect_fill(Rect::new(10, 4, 3, 2), 8);
+        let (w, h, rgba, area) = compared(&a, &b);
+        assert_eq!((w, h), (32 * 3 + 8, 16));
+        let area = area.unwrap();
+        assert_eq!((area.x, area.y, area.width, area.height), (10, 4, 3, 2));
+        let px = |x: u32, y: u32| {
+            let at = ((y * w + 32 * 2 + 8 + x) * 4) as usize;
+            [rgba[at], rgba[at + 1], rgba[at + 2], rgba[at + 3]]
+        };
+        for y in 0..16 {
+            for x in 0..32 {
+                let differs = (10..13).contains(&x) && (4..6).contains(&y);
+                let framed = (9..=13).contains(&x) && (3..=6).contains(&y) && !differs;
+                let want = if differs {
+                    Some(MARK)
+                } else if framed {
+                    Some(MARK_FRAME)
+                } else {
+                    None
+                };
+                match want {
+                    Some(c) => assert_eq!(px(x, y), c, "({x}, {y})"),
+                    None => assert!(
+                        px(x, y)[..3].iter().all(|&c| c < 255 / DARKEN + 1),
+                        "({x}, {y}) is darkened"
+                    ),
+                }
+            }
+        }
+    }
+}

@@ -55,8 +55,13 @@ pub(super) fn export(offer: &Offer, args: ExportArgs) -> Result<(), Failure> {
         chosen.name
     ))?;
     if cfg!(debug_assertions) {
+        let release = crate::cli::hint::export_from_release(
+            &offer.program(),
+            &chosen.name,
+            &args.output.to_string_lossy(),
+        );
         note(format_args!(
-            "this is a debug build, slow and large: export from `cargo run --release -- export`"
+            "this is a debug build, slow and large: export from a release build, `{release}`"
         ));
     }
     Ok(())

@@ -65,7 +65,7 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
     if !args.verify {
         return replay_in_window(offer, cart_args, path);
     }
-    let (mut engine, _) = engine(offer, &cart_args, false, None, Some(path))?;
+    let (mut engine, chosen) = engine(offer, &cart_args, false, None, Some(path))?;
     let replay = engine
         .replay()
         .cloned()
@@ -80,15 +80,19 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
     }
     let stepped = engine.step(ticks);
     if let Some(m) = replay.first_mismatch(engine.hashes()) {
+        let shot = crate::cli::hint::shot_of_replay(
+            &offer.program(),
+            &chosen.name,
+            &path.to_string_lossy(),
+            m.tick as f64 / replay.info.target_fps,
+        );
         return Err(format!(
             "{}: the frame after update {} differs from the recording (hash {:016x}, recorded \
-             {:016x}); `bt shot --input {} --at {}` shows it",
+             {:016x}); `{shot}` shows it",
             path.display(),
             m.tick,
             m.actual,
             m.expected,
-            path.display(),
-            m.tick as f64 / replay.info.target_fps
         ));
     }
     let compared = replay.hashes_up_to(engine.updates_since_init());
@@ -248,10 +252,15 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         .diff
         .unwrap_or_else(|| format!("{}-divergence.png", chosen.name).into());
     let frames = proof::divergent_frames(&make, &cases, &d)?;
-    save_side_by_side(&frames, &out)?;
+    let area = save_compared(&frames, &out)?;
+    let area = area.map_or_else(
+        || "the same colours, from different palette slots".to_string(),
+        |a| a.to_string(),
+    );
     Err(format!(
-        "the frames differ after update {} ({:.3} s): {} and {} drew different pictures \
-         (left and right in {}); the cart depends on timing",
+        "the frames differ after update {} ({:.3} s): {} and {} drew different pictures, \
+         {area} (left and right in {}, the differing pixels marked in yellow on the third); \
+         the cart depends on timing",
         d.tick,
         d.tick as f64 / fps,
         d.reference,
@@ -260,16 +269,19 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     ))
 }
 
-pub(super) fn save_side_by_side(
+/// Saves the two frames and the picture marking where they differ ([`proof::compared`]) as
+/// one PNG at `path`; returns the area that differs.
+pub(super) fn save_compared(
     frames: &[(bt::Framebuffer, bt::Palette); 2],
     path: &Path,
-) -> Result<(), String> {
+) -> Result<Option<proof::DifferingArea>, String> {
     use image::codecs::png::PngEncoder;
     use image::{ExtendedColorType, ImageEncoder};
-    let (w, h, rgba) = proof::side_by_side(&frames[0], &frames[1]);
+    let (w, h, rgba, area) = proof::compared(&frames[0], &frames[1]);
     let mut png = Vec::new();
     PngEncoder::new(&mut png)
         .write_image(&rgba, w, h, ExtendedColorType::Rgba8)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    capture::write_atomically(path, &png).map_err(|e| e.to_string())
+    capture::write_atomically(path, &png).map_err(|e| e.to_string())?;
+    Ok(area)
 }

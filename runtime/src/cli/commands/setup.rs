@@ -38,15 +38,18 @@ pub(super) fn new(args: NewArgs) -> Result<(), String> {
         None => std::env::current_dir().map_err(|e| format!("the working directory: {e}"))?,
     };
     let dir = crate::cli::new_cart(&args.name, &parent).map_err(|e| e.to_string())?;
+    let steps = crate::cli::hint::new_cart_first_steps();
     say(format_args!(
         "made the cart '{name}' in {dir}\n\n\
          Play it in a window, take a screenshot, and run its test:\n\n    \
          cd {dir}\n    \
-         cargo run --release -- run\n    \
-         cargo run --release -- shot --at 2 -o shot.png\n    \
+         {play}\n    \
+         {shot}\n    \
          cargo test --release\n\n\
          Its README.md says what each file is for.\n",
         name = args.name,
-        dir = dir.display()
+        dir = dir.display(),
+        play = steps[0],
+        shot = steps[1],
     ))
 }

@@ -172,7 +172,7 @@ pub fn no_gpu_message(detail: &str) -> String {
          `bt run` presents through Vulkan and found no Vulkan driver. On Debian or Ubuntu, install\n\
          Mesa's drivers, which include a software renderer that needs no GPU:\n\
          \n    sudo apt-get install mesa-vulkan-drivers libvulkan1\n\n\
-         `bt shot`, `bt trace` and `bt diagnose` need no GPU and work as they are.",
+         The shot, trace and diagnose commands need no GPU and work as they are.",
         detail.trim_end_matches('.')
     )
 }
@@ -223,7 +223,7 @@ pub fn run_cart(
     let event_loop = EventLoop::new().map_err(|e| {
         format!(
             "cannot open a window ({e})\n`bt run` needs a desktop session (X11 or Wayland); \
-             `bt shot`, `bt trace` and `bt diagnose` work without one."
+             the shot, trace and diagnose commands work without one."
         )
     })?;
     let (pads, pad_note) = Gamepads::new();
@@ -323,13 +323,17 @@ pub fn run_cart(
     Ok(())
 }
 
-/// The window's title for a cart titled `title` and named `name`, paused at `paused` or playing.
+/// The window's title for a cart titled `title` and named `name`, paused at `paused` or
+/// playing, with the keys for the pause menu and quitting.
 pub fn window_title(title: &str, name: &str, paused: Option<u64>) -> String {
     match paused {
-        Some(tick) => format!("{title} - bt run {name} - PAUSED tick {tick}"),
-        None => format!("{title} - bt run {name}"),
+        Some(tick) => format!("{title} - bt run {name} - PAUSED tick {tick} - {TITLE_KEYS}"),
+        None => format!("{title} - bt run {name} - {TITLE_KEYS}"),
     }
 }
+
+/// The host keys the title names: the two a player looks for first.
+const TITLE_KEYS: &str = "P menu, Ctrl+Q quit";
 
 /// Mesa's Vulkan device-selection layer picks the default GPU by asking the desktop which one
 /// it draws with, and asks Wayland first by connecting to a compositor. With no usable
@@ -513,6 +517,10 @@ impl App {
                 ));
             }
             HostAction::Resumed => say("resumed"),
+            HostAction::MenuOpened => {
+                say("paused: the menu is open (arrows choose, Enter takes, P or Escape continues)")
+            }
+            HostAction::Restarted => say("restarted from boot"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
             HostAction::ToggleGif => {
                 let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
@@ -812,6 +820,11 @@ impl ApplicationHandler for App {
         {
             self.dirty = true;
         }
+        if self.host.quit_requested() {
+            // Ctrl+Q or the pause menu's Quit: the player's close, with exit status 0.
+            event_loop.exit();
+            return;
+        }
         if self.host.engine().quit_at().is_some() {
             // The cart quit: the player's close, with exit status 0.
             event_loop.exit();
@@ -860,7 +873,7 @@ mod tests {
         for needle in [
             "Vulkan",
             "apt-get install mesa-vulkan-drivers libvulkan1",
-            "bt shot",
+            "shot, trace and diagnose",
         ] {
             assert!(m.contains(needle), "{m}");
         }
@@ -956,10 +969,13 @@ mod title_tests {
 
     #[test]
     fn a_paused_window_says_so_in_its_title() {
-        assert_eq!(window_title("Snake", "snake", None), "Snake - bt run snake");
+        assert_eq!(
+            window_title("Snake", "snake", None),
+            "Snake - bt run snake - P menu, Ctrl+Q quit"
+        );
         assert_eq!(
             window_title("Snake", "snake", Some(42)),
-            "Snake - bt run snake - PAUSED tick 42"
+            "Snake - bt run snake - PAUSED tick 42 - P menu, Ctrl+Q quit"
         );
     }
 }
