@@ -26,8 +26,8 @@ use crate::engine::Origin;
 use crate::engine::{Engine, EngineError, FrameReport};
 use crate::host::asset_watch::AssetWatcher;
 use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
-use crate::save::{SaveStore, StoreEvent};
 use crate::host::pause_menu::{MenuChoice, MenuInput, MenuKey, PauseMenu, MENU_KEY};
+use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
 /// The most characters of a notice the host puts across the top of a 320-pixel display and a
