@@ -16,6 +16,7 @@ mod noise;
 mod palette;
 mod palette_fx;
 mod pen;
+mod quote;
 mod rect;
 mod render;
 mod rng;
@@ -91,6 +92,7 @@ pub mod host {
         stick_with_dead_zone, Input, Source, BUTTON_COUNT, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE,
         TRIGGER_PRESS,
     };
+    pub use crate::quote::{excerpt_chars, quoted, EXCERPT_CHARS};
     pub use crate::save::SaveTooLarge;
     pub use crate::sprite::{ImageLoader, RgbaImage};
     pub use crate::tick_input::{TickButtons, TickInput};

@@ -1,7 +1,6 @@
 //! Quoting what a user typed or a file held, safely, in a one-line message.
 
-/// The most characters of user text a message quotes.
-pub const EXCERPT_CHARS: usize = 40;
+pub use bt::host::{excerpt_chars, quoted, EXCERPT_CHARS};
 
 /// `text` as a message may quote it: control characters escaped, and cut to
 /// [`EXCERPT_CHARS`] with an ellipsis, so a huge or binary value never floods a terminal.
@@ -15,42 +14,6 @@ pub const EXCERPT_CHARS: usize = 40;
 /// ```
 pub fn excerpt(text: &str) -> String {
     excerpt_chars(text, EXCERPT_CHARS)
-}
-
-/// As [`excerpt`], cut at `max` characters.
-pub fn excerpt_chars(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (n, c) in text.chars().enumerate() {
-        if n == max {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// `text` in double quotes, escaped as Rust writes a string, for messages about a file's
-/// values: at most [`EXCERPT_CHARS`] characters, and when cut, an ellipsis and the full count.
-///
-/// ```
-/// use bt_runtime::quote::quoted;
-///
-/// assert_eq!(quoted("big"), "\"big\"");
-/// assert_eq!(quoted("a\nb"), "\"a\\nb\"");
-/// assert!(quoted(&"x".repeat(50)).ends_with("\"… (50 characters)"));
-/// ```
-pub fn quoted(text: &str) -> String {
-    let count = text.chars().count();
-    if count <= EXCERPT_CHARS {
-        return format!("{text:?}");
-    }
-    let head: String = text.chars().take(EXCERPT_CHARS).collect();
-    format!("{head:?}… ({count} characters)")
 }
 
 /// `value` for a message, short whatever its size: as Rust writes it when that is short, else

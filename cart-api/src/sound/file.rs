@@ -28,11 +28,11 @@
 
 use thiserror::Error;
 
-use super::quote::{excerpt, quoted};
 use super::{
     Effect, Hz, Music, MusicId, Note, Sfx, SfxId, SoundError, TimeBase, Wave, CHANNELS,
     MAX_EFFECT_RATE,
 };
+use crate::quote::{excerpt, quoted};
 use crate::AssetError;
 
 /// The first line of a sound file whose times count 120ths of a second (comments and blank

@@ -13,7 +13,6 @@
 
 mod clock;
 mod file;
-mod quote;
 mod synth;
 mod update;
 mod wave;
