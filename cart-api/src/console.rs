@@ -158,7 +158,7 @@ impl Console {
         self.palette.clone_from(&self.boot_palette);
         self.camera = (0, 0);
         self.fb.clear(0);
-        self.fb.clip_reset();
+        self.fb.reset_clip();
         self.fb.pen_reset();
         self.tags.clear();
         self.reset_requested = false;
@@ -202,7 +202,7 @@ impl Console {
         self.clock.ticks = ticks;
         self.clock.render_alpha = render_alpha;
         self.fb.clear(0);
-        self.fb.clip_reset();
+        self.fb.reset_clip();
         self.fb.pen_reset();
         self.effects.refresh_shown(&self.palette);
         self.draw_calls = 0;
@@ -227,7 +227,7 @@ impl Console {
         self.quit_requested
     }
 
-    /// Whether the cart asked for `ticks_reset` since the last call; clears the request.
+    /// Whether the cart asked for `reset_ticks` since the last call; clears the request.
     pub fn take_reset_request(&mut self) -> bool {
         std::mem::take(&mut self.reset_requested)
     }
@@ -273,7 +273,7 @@ impl Console {
 macro_rules! timing_methods {
     () => {
         /// The tick counter: how many updates have completed since boot or the last
-        /// `ticks_reset`. The first update sees 0.
+        /// `reset_ticks`. The first update sees 0.
         pub fn ticks(&self) -> u64 {
             self.clock().ticks
         }
@@ -325,7 +325,7 @@ mod tests {
     fn effects_advance_only_when_the_host_steps_them_and_reset_clears_them() {
         let mut con = console();
         let white = Color32::rgb(255, 255, 255);
-        con.update_context(0).palette_flash(white, 500.0);
+        con.update_context(0).flash_palette(white, 500.0);
         con.step_effects();
         assert_eq!(con.palette().get(3), Some(white));
         assert_eq!(con.render_context(1, 0.0).palette().get(3), Some(white));
@@ -340,9 +340,9 @@ mod tests {
         let mut con = console();
         let target = Palette::gameboy();
         let mut ctx = con.update_context(0);
-        ctx.palette_fade_range(1, 2, &target, 100.0, Easing::Linear);
+        ctx.fade_palette_range(1, 2, &target, 100.0, Easing::Linear);
         // An empty range fades nothing.
-        ctx.palette_fade_range(4, 3, &target, 1.0, Easing::Linear);
+        ctx.fade_palette_range(4, 3, &target, 1.0, Easing::Linear);
         con.step_effects();
         con.step_effects();
         assert_eq!(con.palette().get(1), target.get(1));
@@ -356,8 +356,8 @@ mod tests {
             Palette::pico8().get(3),
             "a slot past the end: no swap"
         );
-        ctx.palette_cycle(4, 6, 100.0);
-        ctx.palette_clear_effects();
+        ctx.cycle_palette(4, 6, 100.0);
+        ctx.clear_palette_effects();
         assert!(!con.effects_active());
     }
 }

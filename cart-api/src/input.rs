@@ -294,7 +294,7 @@ struct Pointer {
 /// update begins, so every update of a run sees the same values whatever the frame rate was.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Input {
-    /// Updates begun so far: the time base of repeats, immune to `ticks_reset`.
+    /// Updates begun so far: the time base of repeats, immune to `reset_ticks`.
     updates: u64,
     players: [PlayerButtons; PLAYERS],
     keys: Edges<u128, KEY_COUNT>,

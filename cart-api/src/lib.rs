@@ -57,7 +57,7 @@ pub use sprite::{
 pub use tilemap::{Moved, Tilemap, TilemapError, MAX_MAP_CELLS, MAX_MAP_LAYERS, NO_TILE};
 pub use tilemap_draw::MapParams;
 pub use timer::{Timer, TimerError};
-pub use update::{camera_clamp, Update};
+pub use update::{clamp_camera, Update};
 
 /// What a host uses to run carts, and carts never need: the console behind the contexts, the
 /// input state and its setters, image decoding, and the text measure the overlay uses.

@@ -20,17 +20,17 @@ use crate::{ArgError, Color32, Easing, Key, Palette, Rng, Tag};
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
 /// let mut ctx = con.update_context(0);
-/// ctx.camera_set(700, 40);
-/// ctx.camera_clamp((640, 480), (320, 240));
+/// ctx.set_camera(700, 40);
+/// ctx.clamp_camera((640, 480), (320, 240));
 /// assert_eq!(ctx.camera(), (320, 40));
-/// ctx.camera_reset();
+/// ctx.reset_camera();
 /// assert_eq!(ctx.camera(), (0, 0));
 ///
 /// ctx.palette_swap(1, 2);
-/// ctx.palette_cycle(8, 11, 4.0);
-/// ctx.palette_fade(&Palette::cga(), 500.0, Easing::QuadOut);
-/// ctx.palette_flash(Color32::hex(0xffffff), 50.0);
-/// ctx.palette_clear_effects();
+/// ctx.cycle_palette(8, 11, 4.0);
+/// ctx.fade_palette(&Palette::cga(), 500.0, Easing::QuadOut);
+/// ctx.flash_palette(Color32::hex(0xffffff), 50.0);
+/// ctx.clear_palette_effects();
 /// for _ in 0..3 {
 ///     con.step_effects(); // the host does this after every update
 /// }
@@ -97,7 +97,7 @@ impl Update<'_> {
 
     /// Starts the tick counter again: the *next* update sees `ticks() == 0`. Timers re-base by
     /// themselves when they see the counter go back.
-    pub fn ticks_reset(&mut self) {
+    pub fn reset_ticks(&mut self) {
         self.con.reset_requested = true;
     }
 
@@ -155,12 +155,12 @@ impl Update<'_> {
     }
 
     /// Offsets every later draw call by `(-x, -y)`; persists until changed.
-    pub fn camera_set(&mut self, x: i32, y: i32) {
+    pub fn set_camera(&mut self, x: i32, y: i32) {
         self.con.camera = (x, y);
     }
 
     /// Puts the camera back at the origin.
-    pub fn camera_reset(&mut self) {
+    pub fn reset_camera(&mut self) {
         self.con.camera = (0, 0);
     }
 
@@ -171,9 +171,9 @@ impl Update<'_> {
 
     /// Keeps the camera inside a world of `world` pixels seen through a view of `view` pixels:
     /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller). See
-    /// [`camera_clamp`].
-    pub fn camera_clamp(&mut self, world: (i32, i32), view: (i32, i32)) {
-        self.con.camera = camera_clamp(self.con.camera, world, view);
+    /// [`clamp_camera`].
+    pub fn clamp_camera(&mut self, world: (i32, i32), view: (i32, i32)) {
+        self.con.camera = clamp_camera(self.con.camera, world, view);
     }
 
     /// The value of cart argument `name` (`bt … --arg name=value`), or `None` when not given.
@@ -268,7 +268,7 @@ impl Update<'_> {
     /// Never fails: `end` past the palette is cut to its last slot; a range of fewer than two
     /// slots, or a speed that is not finite, starts nothing; past [`MAX_CYCLES`](crate::MAX_CYCLES) running
     /// cycles, the oldest makes way.
-    pub fn palette_cycle(&mut self, start: usize, end: usize, steps_per_second: f64) {
+    pub fn cycle_palette(&mut self, start: usize, end: usize, steps_per_second: f64) {
         let con = &mut *self.con;
         con.effects
             .cycle(&con.palette, start, end, steps_per_second);
@@ -280,15 +280,15 @@ impl Update<'_> {
     ///
     /// Never fails: a negative or NaN duration fades at once, and none lasts longer than
     /// [`MAX_EFFECT_MS`](crate::MAX_EFFECT_MS).
-    pub fn palette_fade(&mut self, target: &Palette, duration_ms: f64, easing: Easing) {
+    pub fn fade_palette(&mut self, target: &Palette, duration_ms: f64, easing: Easing) {
         let end = self.con.palette.len() - 1;
-        self.palette_fade_range(0, end, target, duration_ms, easing);
+        self.fade_palette_range(0, end, target, duration_ms, easing);
     }
 
-    /// Like [`Update::palette_fade`] for slots `start..=end` only. A new fade of a slot replaces
+    /// Like [`Update::fade_palette`] for slots `start..=end` only. A new fade of a slot replaces
     /// the one running there. `end` past the palette is cut to its last slot, and `start`
     /// after `end` fades nothing.
-    pub fn palette_fade_range(
+    pub fn fade_palette_range(
         &mut self,
         start: usize,
         end: usize,
@@ -303,8 +303,8 @@ impl Update<'_> {
 
     /// Shows every slot but 0 as `color` for `duration_ms`, then the palette as it is by then.
     /// The live palette (what [`Update::palette`] reads) is not changed; only what is shown.
-    /// Durations are clamped as for [`Update::palette_fade`].
-    pub fn palette_flash(&mut self, color: Color32, duration_ms: f64) {
+    /// Durations are clamped as for [`Update::fade_palette`].
+    pub fn flash_palette(&mut self, color: Color32, duration_ms: f64) {
         let con = &mut *self.con;
         con.effects.flash(&con.palette, color, duration_ms);
     }
@@ -318,7 +318,7 @@ impl Update<'_> {
 
     /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply
     /// stops showing.
-    pub fn palette_clear_effects(&mut self) {
+    pub fn clear_palette_effects(&mut self) {
         self.con.effects.clear();
     }
 }
@@ -327,13 +327,13 @@ impl Update<'_> {
 /// so a view of size `view` never shows past the edges of the world.
 ///
 /// ```
-/// use bt::camera_clamp;
+/// use bt::clamp_camera;
 ///
-/// assert_eq!(camera_clamp((500, 300), (640, 480), (320, 240)), (320, 240));
-/// assert_eq!(camera_clamp((100, 100), (250, 200), (200, 150)), (50, 50));
-/// assert_eq!(camera_clamp((-9, 7), (100, 100), (320, 240)), (0, 0));
+/// assert_eq!(clamp_camera((500, 300), (640, 480), (320, 240)), (320, 240));
+/// assert_eq!(clamp_camera((100, 100), (250, 200), (200, 150)), (50, 50));
+/// assert_eq!(clamp_camera((-9, 7), (100, 100), (320, 240)), (0, 0));
 /// ```
-pub fn camera_clamp(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
+pub fn clamp_camera(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
     let axis = |c: i32, w: i32, v: i32| {
         let max = (i64::from(w) - i64::from(v)).max(0);
         i64::from(c).clamp(0, max) as i32
@@ -493,8 +493,8 @@ mod tests {
     fn camera_clamp_keeps_the_view_in_the_world() {
         let mut con = console();
         let mut ctx = con.update_context(0);
-        ctx.camera_set(500, -20);
-        ctx.camera_clamp((640, 480), (320, 240));
+        ctx.set_camera(500, -20);
+        ctx.clamp_camera((640, 480), (320, 240));
         assert_eq!(ctx.camera(), (320, 0));
     }
 }

@@ -264,7 +264,7 @@ impl Chart {
     fn draw_tag_text(&self, fb: &mut Framebuffer, top: i32, height: i32, ink: u8) {
         let width = self.ring.len() as i64;
         let saved = fb.clip();
-        fb.clip_set(Rect::new(0, top, width as i32, height));
+        fb.set_clip(Rect::new(0, top, width as i32, height));
         let tick_y = top - 1;
         for tag in self.tags() {
             if tag.column >= width {
@@ -278,7 +278,7 @@ impl Chart {
             let label_y = tick_y + TAG_LINE_STEP * (1 + tag.stack.min(64) as i32);
             fb.system_print(x, label_y, ink, tag.label);
         }
-        fb.clip_set(saved);
+        fb.set_clip(saved);
     }
 }
 

@@ -610,7 +610,7 @@ impl Overlay {
     /// Hidden, it draws only a small hint inside the toggle corner.
     pub fn draw(&mut self, fb: &mut Framebuffer) {
         let cart_clip = fb.clip();
-        fb.clip_reset();
+        fb.reset_clip();
         if self.visible {
             self.draw_body(fb);
         } else {
@@ -621,7 +621,7 @@ impl Overlay {
             fb.draw_rect_fill(Rect::new(0, 0, fb.width() as i32, BAR_HEIGHT), c.error);
             fb.system_print(EDGE_MARGIN, 0, c.text, &self.notice);
         }
-        fb.clip_set(cart_clip);
+        fb.set_clip(cart_clip);
     }
 
     fn draw_hint(&self, fb: &mut Framebuffer) {
@@ -656,7 +656,7 @@ impl Overlay {
         };
         display_label(line, lost_ms, &self.backend, w, h);
         let right = (w - text_width(line) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
-        fb.clip_set(Rect::new(0, 0, right - DIVIDER_GAP, BAR_HEIGHT));
+        fb.set_clip(Rect::new(0, 0, right - DIVIDER_GAP, BAR_HEIGHT));
         match (self.paused, self.replay) {
             (Some(tick), Some((played, length))) => fb.system_printf(
                 EDGE_MARGIN,
@@ -678,7 +678,7 @@ impl Overlay {
             ),
             (None, None) => fb.system_print(EDGE_MARGIN, 0, c.text, &self.title),
         }
-        fb.clip_reset();
+        fb.reset_clip();
         segments(fb, right, 0, line, c.text, c.gap);
         if let Some((top, height)) = layout.chart {
             if self.chart_mode == ChartMode::Tall {

@@ -292,7 +292,7 @@ fn drawing_restores_the_carts_clip() {
     o.record(&steady());
     let mut fb = Framebuffer::new(W as u32, H as u32);
     let clip = Rect::new(10, 100, 50, 20);
-    fb.clip_set(clip);
+    fb.set_clip(clip);
     o.draw(&mut fb);
     assert_eq!(fb.clip(), clip);
     assert_eq!(

@@ -77,7 +77,7 @@ impl Cart for Probe {
             down: ctx.is_down(BTN_A, 0),
         };
         if Some(seen.ticks) == self.reset_at {
-            ctx.ticks_reset();
+            ctx.reset_ticks();
         }
         self.log.borrow_mut().push(seen);
     }
@@ -675,7 +675,7 @@ impl Cart for Scroller {
         self.settings.clone()
     }
     fn update(&mut self, ctx: &mut Update<'_>) {
-        ctx.camera_set(90, 60);
+        ctx.set_camera(90, 60);
     }
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear(3);

@@ -127,10 +127,10 @@ fn load_assets(ctx: &mut Update<'_>) -> Result<Assets, CartError> {
     let (w, h) = sheet.size();
     let key = sheet.get(w as i32 - 1, h as i32 - 1).unwrap_or(0);
     let sheet = sheet.with_key(ColorKey::single(key));
-    let levels = parse_levels(LEVELS, &ctx.data_load_text(LEVELS)?)?;
+    let levels = parse_levels(LEVELS, &ctx.load_data_text(LEVELS)?)?;
     let mut maps = Vec::new();
     for level in &levels {
-        let map = ctx.map_load(&level.map)?;
+        let map = ctx.load_map(&level.map)?;
         layers(&level.map, &map)?;
         maps.push(map);
     }
@@ -278,7 +278,7 @@ impl Platformer {
         for y in 0..h as i32 {
             for x in 0..w as i32 {
                 if map.tile(l.things, x, y) == Some(tile::SLIME) {
-                    map.tile_set(l.things, x, y, None);
+                    map.set_tile(l.things, x, y, None);
                     self.slimes.push(Slime {
                         body: Body {
                             pos: (x * 8 * SUB, y * 8 * SUB),
@@ -341,7 +341,7 @@ impl Platformer {
         for y in cells.y..cells.y + cells.h {
             for x in cells.x..cells.x + cells.w {
                 if map.cell_has(l.things, x, y, flag::COIN) {
-                    map.tile_set(l.things, x, y, None);
+                    map.set_tile(l.things, x, y, None);
                     self.score += 10;
                 }
                 hurt |= map.cell_has(l.things, x, y, flag::HURT);
@@ -443,8 +443,8 @@ impl Cart for Platformer {
         // Follow the player across, within the level.
         let view = (ctx.display_size().0 as i32, ctx.display_size().1 as i32);
         let world = self.map.as_ref().map_or(view, Tilemap::pixel_size);
-        ctx.camera_set(self.player.rect().x + 3 - view.0 / 2, 0);
-        ctx.camera_clamp(world, view);
+        ctx.set_camera(self.player.rect().x + 3 - view.0 / 2, 0);
+        ctx.clamp_camera(world, view);
         self.camera_x = ctx.camera().0;
     }
 
@@ -462,7 +462,7 @@ impl Cart for Platformer {
 
         // Far hills at half the camera's offset, hazy through a dither pattern.
         ctx.with_camera(self.camera_x / 2, 0, |far| {
-            far.fill_pattern_set(0x5a5a, Some(13));
+            far.set_fill_pattern(0x5a5a, Some(13));
             for i in 0..8 {
                 let x = i * 70 - 20;
                 far.draw_triangle_fill(
@@ -472,7 +472,7 @@ impl Cart for Platformer {
                     3,
                 );
             }
-            far.fill_pattern_reset();
+            far.reset_fill_pattern();
             far.draw_ellipse_fill(Rect::new(120, 12, 20, 20), 10);
         });
 
@@ -485,10 +485,10 @@ impl Cart for Platformer {
         let glint = ctx.ticks() % 40 < 6;
         let yellow = sheet.get(27, 2);
         if let (true, Some(y)) = (glint, yellow) {
-            ctx.remap_set(y, 7);
+            ctx.set_remap(y, 7);
         }
         ctx.draw_map(map, sheet, 0, 0, MapParams::new().layer(l.things));
-        ctx.remap_reset();
+        ctx.reset_remap();
 
         for s in self.slimes.iter().filter(|s| s.alive) {
             let r = s.body.rect();
@@ -511,7 +511,7 @@ impl Cart for Platformer {
         let flip = if self.facing_left { FLIP_H } else { 0 };
         if self.hurt > 0 && (self.hurt / 4).is_multiple_of(2) {
             for slot in sheet.palette_slots() {
-                ctx.remap_set(slot as u8, 7);
+                ctx.set_remap(slot as u8, 7);
             }
         }
         ctx.draw_tile(
@@ -521,7 +521,7 @@ impl Cart for Platformer {
             y,
             SpriteParams::new().flags(flip),
         );
-        ctx.remap_reset();
+        ctx.reset_remap();
 
         // The HUD: screen coordinates, whatever the camera.
         let lives = self.lives;
@@ -532,9 +532,9 @@ impl Cart for Platformer {
         let name = assets.levels[self.level].name.as_str();
         let mode = self.mode;
         ctx.with_camera(0, 0, |hud| {
-            hud.fill_pattern_set(0xa5a5, None);
+            hud.set_fill_pattern(0xa5a5, None);
             hud.draw_rect_fill(Rect::new(0, 0, w, 12), 1);
-            hud.fill_pattern_reset();
+            hud.reset_fill_pattern();
             for i in 0..lives as i32 {
                 hud.draw_tile(sheet, tile::HEART, 2 + i * 9, 2, SpriteParams::new());
             }

@@ -368,7 +368,7 @@ fn a_run_of_clamped_frames_is_labelled_once_with_the_time_it_lost_where_it_cover
         (l.data_x + 102 + 2, l.bars_top, 10 * GLYPH_ADVANCE)
     );
     let mut expected = Framebuffer::new(320, 240);
-    expected.clip_set(r);
+    expected.set_clip(r);
     expected.system_print(r.x, r.y - FONT_TOP, c.clamp, "lost 800ms");
     for y in r.y..r.y + r.h {
         for x in r.x..r.x + r.w {
