@@ -348,13 +348,20 @@ mod tests {
         assert_eq!(con.palette().get(1), target.get(1));
         assert_eq!(con.palette().get(3), Palette::pico8().get(3));
         let mut ctx = con.update_context(2);
-        ctx.palette_swap(1, 3);
+        ctx.palette_mut().swap(1, 3).unwrap();
         assert_eq!(ctx.palette().get(3), target.get(1));
-        ctx.palette_swap(1, 999);
+        let err = ctx.palette_mut().swap(1, 999).unwrap_err();
+        assert_eq!(
+            err,
+            crate::PaletteError::SlotOutOfRange {
+                slot: 999,
+                size: 16
+            }
+        );
         assert_eq!(
             ctx.palette().get(1),
             Palette::pico8().get(3),
-            "a slot past the end: no swap"
+            "a slot past the end: an error and no swap"
         );
         ctx.cycle_palette(4, 6, 100.0);
         ctx.clear_palette_effects();

@@ -26,7 +26,7 @@ use crate::{ArgError, Color32, Easing, Key, Palette, Rng, Tag};
 /// ctx.reset_camera();
 /// assert_eq!(ctx.camera(), (0, 0));
 ///
-/// ctx.palette_swap(1, 2);
+/// ctx.palette_mut().swap(1, 2)?;
 /// ctx.cycle_palette(8, 11, 4.0);
 /// ctx.fade_palette(&Palette::cga(), 500.0, Easing::QuadOut);
 /// ctx.flash_palette(Color32::hex(0xffffff), 50.0);
@@ -35,6 +35,7 @@ use crate::{ArgError, Color32, Easing, Key, Palette, Rng, Tag};
 ///     con.step_effects(); // the host does this after every update
 /// }
 /// assert_eq!(con.palette().get(2), Palette::pico8().get(1), "the swap stays");
+/// # Ok::<(), bt::PaletteError>(())
 /// ```
 ///
 /// Cart arguments, which hosts set from `--arg name=value`:
@@ -307,13 +308,6 @@ impl Update<'_> {
     pub fn flash_palette(&mut self, color: Color32, duration_ms: f64) {
         let con = &mut *self.con;
         con.effects.flash(&con.palette, color, duration_ms);
-    }
-
-    /// Swaps the colours of slots `a` and `b` now. A slot past the end of the palette swaps
-    /// nothing.
-    pub fn palette_swap(&mut self, a: usize, b: usize) {
-        // The palette refuses slots past its end, which is exactly "swap nothing".
-        let _ = self.con.palette.swap(a, b);
     }
 
     /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply
