@@ -305,7 +305,7 @@ pub(crate) fn test_console() -> Console {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Color32, Easing, BTN_A};
+    use crate::{Button, Color32, Easing, Player};
 
     fn console() -> Console {
         test_console()
@@ -314,11 +314,11 @@ mod tests {
     #[test]
     fn init_keeps_input_edges_for_the_first_update() {
         let mut con = Console::new(&Settings::default(), 1);
-        con.input_mut().set_buttons(0, BTN_A, true);
+        con.input_mut().set_buttons(Button::A, Player::ONE, true);
         let ctx = con.init_context();
-        assert!(!ctx.is_pressed(BTN_A, 0));
+        assert!(!ctx.is_pressed(Button::A, Player::ONE));
         let ctx = con.update_context(0);
-        assert!(ctx.is_pressed(BTN_A, 0));
+        assert!(ctx.is_pressed(Button::A, Player::ONE));
     }
 
     #[test]

@@ -13,6 +13,7 @@ mod input;
 mod keys;
 pub mod math;
 mod noise;
+mod pad;
 mod palette;
 mod palette_fx;
 mod pen;
@@ -33,14 +34,9 @@ pub use data::MAX_DATA_FILE;
 pub use easing::Easing;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use gfx::{Framebuffer, Rect};
-pub use input::{
-    AXES, AXIS_LEFT_X, AXIS_LEFT_Y, AXIS_RIGHT_X, AXIS_RIGHT_Y, AXIS_TRIGGER_L, AXIS_TRIGGER_R,
-    BTN_A, BTN_ABXY, BTN_B, BTN_DOWN, BTN_L, BTN_L2, BTN_LEFT, BTN_POINTER_A, BTN_POINTER_ANY,
-    BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D, BTN_R, BTN_R2, BTN_RIGHT, BTN_SELECT,
-    BTN_SHOULDER, BTN_START, BTN_TRIGGER, BTN_UP, BTN_X, BTN_Y, PLAYERS,
-};
 pub use keys::{Key, UnknownKey, KEY_COUNT};
 pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
+pub use pad::{Axis, Button, Player, AXES, PLAYERS};
 pub use palette::{Color32, Palette, PaletteError};
 pub use palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
 pub use pen::dither_pattern;
@@ -68,19 +64,19 @@ pub use update::{clamp_camera, Update};
 ///
 /// ```
 /// use bt::host::Console;
-/// use bt::{Settings, BTN_A};
+/// use bt::{Button, Player, Settings};
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
-/// con.input_mut().set_buttons(0, BTN_A, true);
-/// assert!(con.update_context(0).is_pressed(BTN_A, 0));
+/// con.input_mut().set_buttons(Button::A, Player::ONE, true);
+/// assert!(con.update_context(0).is_pressed(Button::A, Player::ONE));
 /// ```
 pub mod host {
     pub use crate::console::Console;
     pub use crate::gfx::measure_text;
     pub use crate::input::{
-        stick_with_dead_zone, Input, Source, BUTTON_COUNT, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE,
-        TRIGGER_PRESS,
+        stick_with_dead_zone, Input, Source, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE, TRIGGER_PRESS,
     };
+    pub use crate::pad::BUTTON_COUNT;
     pub use crate::sprite::{ImageLoader, RgbaImage};
     pub use crate::tick_input::{TickButtons, TickInput};
 }

@@ -7,7 +7,7 @@ use std::str::FromStr;
 use crate::console::{timing_methods, Clock, Console};
 use crate::input::Input;
 use crate::sprite::{AssetError, AssetErrorKind, SpriteSheet};
-use crate::{ArgError, Color32, Easing, Key, Palette, Rng, Tag};
+use crate::{ArgError, Axis, Button, Color32, Easing, Key, Palette, Player, Rng, Tag};
 
 /// What `init` and `update` are handed: timing, input, randomness, palette, camera, tags.
 ///
@@ -130,18 +130,18 @@ impl Update<'_> {
         &self.con.input
     }
 
-    /// Whether any button of the mask is held (player 0–3).
-    pub fn is_down(&self, buttons: u32, player: usize) -> bool {
+    /// Whether any button of the set is held.
+    pub fn is_down(&self, buttons: Button, player: Player) -> bool {
         self.con.input.is_down(buttons, player)
     }
 
-    /// Whether any button of the mask went down since the previous update.
-    pub fn is_pressed(&self, buttons: u32, player: usize) -> bool {
+    /// Whether any button of the set went down since the previous update.
+    pub fn is_pressed(&self, buttons: Button, player: Player) -> bool {
         self.con.input.is_pressed(buttons, player)
     }
 
-    /// Whether any button of the mask came up since the previous update.
-    pub fn is_released(&self, buttons: u32, player: usize) -> bool {
+    /// Whether any button of the set came up since the previous update.
+    pub fn is_released(&self, buttons: Button, player: Player) -> bool {
         self.con.input.is_released(buttons, player)
     }
 
@@ -339,9 +339,9 @@ pub fn clamp_camera(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> 
 }
 
 impl Update<'_> {
-    /// Like [`Update::is_pressed`], and again every `rate` updates while a button of the mask
+    /// Like [`Update::is_pressed`], and again every `rate` updates while a button of the set
     /// stays held (menus that scroll while a direction is held). `rate` 0 never repeats.
-    pub fn is_pressed_repeat(&self, buttons: u32, player: usize, rate: u64) -> bool {
+    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, rate: u64) -> bool {
         self.input().is_pressed_repeat(buttons, player, rate)
     }
 
@@ -400,13 +400,13 @@ impl Update<'_> {
         self.input().pointer_wheel()
     }
 
-    /// A gamepad axis of `player` (`AXIS_LEFT_X` ... `AXIS_TRIGGER_R`).
-    pub fn axis(&self, axis: usize, player: usize) -> f32 {
+    /// A gamepad axis of `player`: sticks -1..1, triggers 0..1.
+    pub fn axis(&self, axis: Axis, player: Player) -> f32 {
         self.input().axis(axis, player)
     }
 
     /// Whether `player` has a gamepad.
-    pub fn is_gamepad_connected(&self, player: usize) -> bool {
+    pub fn is_gamepad_connected(&self, player: Player) -> bool {
         self.input().is_gamepad_connected(player)
     }
 }

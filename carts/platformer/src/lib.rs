@@ -6,8 +6,8 @@
 //! the level reloads.
 
 use bt::{
-    Cart, CartError, ColorKey, MapParams, Palette, Rect, Render, Settings, SpriteParams,
-    SpriteSheet, Tilemap, Update, BTN_A, BTN_LEFT, BTN_RIGHT, BTN_UP, FLIP_H,
+    Button, Cart, CartError, ColorKey, MapParams, Palette, Player, Rect, Render, Settings,
+    SpriteParams, SpriteSheet, Tilemap, Update, FLIP_H,
 };
 
 /// One line for `bt list`.
@@ -321,13 +321,14 @@ impl Platformer {
         };
         let p = &mut self.player;
         // Walking and jumping.
-        let dir = i32::from(ctx.is_down(BTN_RIGHT, 0)) - i32::from(ctx.is_down(BTN_LEFT, 0));
+        let dir = i32::from(ctx.is_down(Button::RIGHT, Player::ONE))
+            - i32::from(ctx.is_down(Button::LEFT, Player::ONE));
         p.vel.0 = dir * WALK;
         if dir != 0 {
             self.facing_left = dir < 0;
             self.walk_ticks += 1;
         }
-        if self.on_ground && ctx.is_pressed(BTN_A | BTN_UP, 0) {
+        if self.on_ground && ctx.is_pressed(Button::A | Button::UP, Player::ONE) {
             p.vel.1 = JUMP;
         }
         p.vel.1 = (p.vel.1 + GRAVITY).min(MAX_FALL);
@@ -434,7 +435,7 @@ impl Cart for Platformer {
         match self.mode {
             Mode::Playing => self.play(ctx),
             Mode::Over(_) => {
-                if ctx.is_pressed(BTN_A, 0) {
+                if ctx.is_pressed(Button::A, Player::ONE) {
                     (self.score, self.lives, self.mode) = (0, LIVES, Mode::Playing);
                     self.start_level(0, ctx.target_fps());
                 }
@@ -571,11 +572,21 @@ mod tests {
     }
 
     /// Runs `n` updates with `held` buttons down, pressing `tap` on the first.
-    fn run(cart: &mut Platformer, con: &mut Console, t: &mut u64, n: u64, held: u32, tap: u32) {
+    fn run(
+        cart: &mut Platformer,
+        con: &mut Console,
+        t: &mut u64,
+        n: u64,
+        held: Button,
+        tap: Button,
+    ) {
         for i in 0..n {
-            con.input_mut().set_buttons(0, u32::MAX, false);
-            con.input_mut()
-                .set_buttons(0, held | if i == 0 { tap } else { 0 }, true);
+            con.input_mut().set_buttons(Button::ALL, Player::ONE, false);
+            con.input_mut().set_buttons(
+                held | if i == 0 { tap } else { Button::NONE },
+                Player::ONE,
+                true,
+            );
             cart.update(&mut con.update_context(*t));
             *t += 1;
         }
@@ -601,10 +612,17 @@ mod tests {
     fn the_player_lands_walks_into_a_wall_and_jumps_for_coins() {
         let (mut cart, mut con) = started();
         let mut t = 0;
-        run(&mut cart, &mut con, &mut t, 30, 0, 0);
+        run(&mut cart, &mut con, &mut t, 30, Button::NONE, Button::NONE);
         assert!(cart.on_ground);
         assert_eq!(cart.player.rect().y, 104, "standing on row 14");
-        run(&mut cart, &mut con, &mut t, 120, BTN_RIGHT, 0);
+        run(
+            &mut cart,
+            &mut con,
+            &mut t,
+            120,
+            Button::RIGHT,
+            Button::NONE,
+        );
         assert_eq!(
             cart.player.rect().x,
             17 * 8 - 6,
@@ -612,9 +630,9 @@ mod tests {
         );
         let (mut cart, mut con) = started();
         let mut t = 0;
-        run(&mut cart, &mut con, &mut t, 30, 0, 0);
-        run(&mut cart, &mut con, &mut t, 8, BTN_RIGHT, 0);
-        run(&mut cart, &mut con, &mut t, 40, BTN_RIGHT, BTN_A);
+        run(&mut cart, &mut con, &mut t, 30, Button::NONE, Button::NONE);
+        run(&mut cart, &mut con, &mut t, 8, Button::RIGHT, Button::NONE);
+        run(&mut cart, &mut con, &mut t, 40, Button::RIGHT, Button::A);
         assert!(cart.score >= 10, "score {}", cart.score);
         let map = cart.map.as_ref().unwrap();
         let l = layers("level1.tmj", map).unwrap();

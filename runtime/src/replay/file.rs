@@ -722,13 +722,13 @@ impl FileV1 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bt::BTN_A;
+    use bt::Button;
 
     fn sample() -> Replay {
         let mut rec = Recorder::new();
         let mut t = TickInput::default();
         for n in 0..300u32 {
-            t.buttons[0].down = if n % 50 < 10 { BTN_A } else { 0 };
+            t.buttons[0].down = if n % 50 < 10 { Button::A.bits() } else { 0 };
             t.set_text(if n == 7 { "hé" } else { "" });
             rec.record(&t);
         }
