@@ -30,30 +30,52 @@ mod timer;
 mod update;
 
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
-pub use data::MAX_DATA_FILE;
 pub use easing::Easing;
-pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use gfx::{Framebuffer, Rect};
-pub use keys::{Key, UnknownKey, KEY_COUNT};
+pub use keys::{Key, UnknownKey};
 pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
-pub use pad::{Axis, Button, Player, AXES, PLAYERS};
+pub use pad::{Axis, Button, Player};
 pub use palette::{Color32, Palette, PaletteError};
-pub use palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
 pub use pen::dither_pattern;
 pub use render::Render;
 pub use rng::Rng;
-pub use settings::{
-    OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
-    MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
-};
+pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError};
 pub use sprite::{
-    AssetError, AssetErrorKind, ColorKey, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V,
-    MAX_SHEET_SIDE, ROT_180, ROT_270, ROT_90,
+    AssetError, AssetErrorKind, ColorKey, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180,
+    ROT_270, ROT_90,
 };
-pub use tilemap::{Moved, Tilemap, TilemapError, MAX_MAP_CELLS, MAX_MAP_LAYERS, NO_TILE};
+pub use tilemap::{Moved, Tilemap, TilemapError, NO_TILE};
 pub use tilemap_draw::MapParams;
 pub use timer::{Timer, TimerError};
 pub use update::{clamp_camera, Update};
+
+/// The console's sizes and bounds: how many players, axes and keys there are, the system
+/// font's metrics, and the largest display, frame rate, sheet, map, data file and palette
+/// effect the console accepts. Each is documented where it is enforced.
+///
+/// They live here rather than in the crate root so that the root stays the handful of names a
+/// cart uses all the time. The sprite flags (`FLIP_H`, `FLIP_V`, `ROT_90`, `ROT_180`,
+/// `ROT_270`) and the map's `NO_TILE`, which carts pass to draw calls and read from maps
+/// constantly, stay in the root.
+///
+/// ```
+/// use bt::limits::{GLYPH_ADVANCE, LINE_HEIGHT, PLAYERS};
+///
+/// assert_eq!(PLAYERS, bt::Player::ALL.len());
+/// assert_eq!((GLYPH_ADVANCE, LINE_HEIGHT), (6, 14));
+/// ```
+pub mod limits {
+    pub use crate::data::MAX_DATA_FILE;
+    pub use crate::font::{GLYPH_ADVANCE, LINE_HEIGHT};
+    pub use crate::keys::KEY_COUNT;
+    pub use crate::pad::{AXES, PLAYERS};
+    pub use crate::palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
+    pub use crate::settings::{
+        MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
+    };
+    pub use crate::sprite::{DEFAULT_TILE, MAX_SHEET_SIDE};
+    pub use crate::tilemap::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
+}
 
 /// What a host uses to run carts, and carts never need: the console behind the contexts, the
 /// input state and its setters, image decoding, and the text measure the overlay uses.

@@ -139,7 +139,7 @@ impl fmt::Debug for Button {
 /// assert_eq!(Player::ONE.index(), 0);
 /// assert_eq!(Player::new(3), Some(Player::FOUR));
 /// assert_eq!(Player::new(4), None);
-/// assert_eq!(Player::ALL.len(), bt::PLAYERS);
+/// assert_eq!(Player::ALL.len(), bt::limits::PLAYERS);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Player(u8);
@@ -176,7 +176,7 @@ impl Player {
 /// ```
 /// use bt::Axis;
 ///
-/// assert_eq!(Axis::ALL.len(), bt::AXES);
+/// assert_eq!(Axis::ALL.len(), bt::limits::AXES);
 /// assert_eq!(Axis::TriggerR.index(), 5);
 /// assert_eq!(Axis::new(1), Some(Axis::LeftY));
 /// ```

@@ -267,7 +267,7 @@ impl Update<'_> {
     /// cycle on the same range replaces the old one.
     ///
     /// Never fails: `end` past the palette is cut to its last slot; a range of fewer than two
-    /// slots, or a speed that is not finite, starts nothing; past [`MAX_CYCLES`](crate::MAX_CYCLES) running
+    /// slots, or a speed that is not finite, starts nothing; past [`MAX_CYCLES`](crate::limits::MAX_CYCLES) running
     /// cycles, the oldest makes way.
     pub fn cycle_palette(&mut self, start: usize, end: usize, steps_per_second: f64) {
         let con = &mut *self.con;
@@ -280,7 +280,7 @@ impl Update<'_> {
     /// exactly `target`'s colours.
     ///
     /// Never fails: a negative or NaN duration fades at once, and none lasts longer than
-    /// [`MAX_EFFECT_MS`](crate::MAX_EFFECT_MS).
+    /// [`MAX_EFFECT_MS`](crate::limits::MAX_EFFECT_MS).
     pub fn fade_palette(&mut self, target: &Palette, duration_ms: f64, easing: Easing) {
         let end = self.con.palette.len() - 1;
         self.fade_palette_range(0, end, target, duration_ms, easing);

@@ -5,7 +5,8 @@
 
 use std::collections::VecDeque;
 
-use bt::{Framebuffer, Rect, Tag, GLYPH_ADVANCE};
+use bt::limits::GLYPH_ADVANCE;
+use bt::{Framebuffer, Rect, Tag};
 
 use crate::text::decimal_digits;
 use crate::{OverlayColors, Severity};

@@ -14,7 +14,8 @@
 //! 0 / 1 / 2 / 3+ updates, costs `update_dot` and `render_dot`, the cap `clamp`, one missed
 //! refresh `warning` and more `error`, lines `grid`, tags `tag`. No fixed palette index is needed.
 
-use bt::{Framebuffer, Rect, GLYPH_ADVANCE};
+use bt::limits::GLYPH_ADVANCE;
+use bt::{Framebuffer, Rect};
 
 use crate::chart::Chart;
 use crate::text::{plain_width, Short, SmallText};

@@ -803,7 +803,7 @@ mod sound_row {
     /// Where the sound row sits with no chart: under the title, metrics and timing rows.
     const ROW_Y: i32 = 3 * (BAR_HEIGHT + ROW_GAP);
     /// The meter's first bar: after the label `Sound` and a 4-pixel gap.
-    const METER_X: i32 = crate::EDGE_MARGIN + 5 * bt::GLYPH_ADVANCE + 4;
+    const METER_X: i32 = crate::EDGE_MARGIN + 5 * bt::limits::GLYPH_ADVANCE + 4;
 
     fn drawn(meter: SoundMeter, device: Option<SoundDevice>) -> (Framebuffer, OverlayColors) {
         let settings = Settings::default().overlay_visible(true);

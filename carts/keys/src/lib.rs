@@ -3,7 +3,8 @@
 //! frame. A tap too fast for one tick still flashes, because its press and release both reach the
 //! next update; the counters at the top count presses and such one-update taps.
 
-use bt::{Axis, Button, Cart, Key, Player, Rect, Render, Settings, Update, KEY_COUNT, PLAYERS};
+use bt::limits::{KEY_COUNT, PLAYERS};
+use bt::{Axis, Button, Cart, Key, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "on-screen keyboard and pads lighting held, pressed and released";

@@ -474,7 +474,7 @@ fn a_bar_past_the_scale_carries_its_value_where_it_covers_no_other_bar() {
     let x = l.data_x + 50;
     // `418ms` right of the bar, below the lost-time row, in the text colour.
     assert_eq!(over[0].x, x + 2);
-    assert_eq!(over[0].w, 5 * bt::GLYPH_ADVANCE);
+    assert_eq!(over[0].w, 5 * bt::limits::GLYPH_ADVANCE);
     assert_eq!(over[0].y, l.bars_top + NUMBER_ROWS + 1);
     let c = *o.colors();
     let inked = (over[0].x..over[0].x + over[0].w)

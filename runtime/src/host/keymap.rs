@@ -17,7 +17,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use bt::{Button, Key, KEY_COUNT};
+use bt::limits::KEY_COUNT;
+use bt::{Button, Key};
 use serde::Deserialize;
 use thiserror::Error;
 use toml::Spanned;

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use bt::host::{TickButtons, TickInput};
-use bt::{AXES, PLAYERS};
+use bt::limits::{AXES, PLAYERS};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 

@@ -6,7 +6,8 @@
 //! `Button::L2`/`Button::R2` from half a pull on), Start, Select and the d-pad. Sticks report down and
 //! right as positive.
 
-use bt::{Axis, Button, Player, PLAYERS};
+use bt::limits::PLAYERS;
+use bt::{Axis, Button, Player};
 use gilrs::ev::filter::{axis_dpad_to_button, Filter};
 use gilrs::{EventType, GilrsBuilder};
 
