@@ -624,7 +624,7 @@ mod tests {
                     // A remap that changes nothing drawn sends the draw through the table.
                     let mut table = Framebuffer::new(32, 16);
                     table.clear(5);
-                    table.remap_set(250, 251);
+                    table.set_remap(250, 251);
                     table.draw_sprite(&sheet, src, x, 2, SpriteParams::new().offset(offset));
                     assert_eq!(fast.pixels(), table.pixels(), "width {w} at x {x}");
                 }

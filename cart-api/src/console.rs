@@ -58,7 +58,7 @@ pub struct Console {
     pub(crate) save: SaveData,
     pub(crate) boot_save: SaveData,
     /// The cart's own pause-menu items, by slot; empty for none.
-    pub(crate) menu_items: [String; crate::MENU_ITEMS],
+    pub(crate) menu_items: [String; crate::limits::MENU_ITEMS],
 }
 
 impl Console {
@@ -166,7 +166,7 @@ impl Console {
         self.palette.clone_from(&self.boot_palette);
         self.camera = (0, 0);
         self.fb.clear(0);
-        self.fb.clip_reset();
+        self.fb.reset_clip();
         self.fb.pen_reset();
         self.tags.clear();
         self.reset_requested = false;
@@ -180,7 +180,7 @@ impl Console {
     }
 
     /// The cart's own pause-menu items as `(slot, label)`, in slot order
-    /// ([`Update::menu_item_set`]).
+    /// ([`Update::set_menu_item`]).
     pub fn menu_items(&self) -> impl Iterator<Item = (usize, &str)> {
         self.menu_items
             .iter()
@@ -224,7 +224,7 @@ impl Console {
         self.clock.ticks = ticks;
         self.clock.render_alpha = render_alpha;
         self.fb.clear(0);
-        self.fb.clip_reset();
+        self.fb.reset_clip();
         self.fb.pen_reset();
         self.effects.refresh_shown(&self.palette);
         self.draw_calls = 0;
@@ -249,7 +249,7 @@ impl Console {
         self.quit_requested
     }
 
-    /// Whether the cart asked for `ticks_reset` since the last call; clears the request.
+    /// Whether the cart asked for `reset_ticks` since the last call; clears the request.
     pub fn take_reset_request(&mut self) -> bool {
         std::mem::take(&mut self.reset_requested)
     }
@@ -295,7 +295,7 @@ impl Console {
 macro_rules! timing_methods {
     () => {
         /// The tick counter: how many updates have completed since boot or the last
-        /// `ticks_reset`. The first update sees 0.
+        /// `reset_ticks`. The first update sees 0.
         pub fn ticks(&self) -> u64 {
             self.clock().ticks
         }
@@ -327,7 +327,7 @@ pub(crate) fn test_console() -> Console {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Color32, Easing, BTN_A};
+    use crate::{Button, Color32, Easing, Player};
 
     fn console() -> Console {
         test_console()
@@ -336,18 +336,18 @@ mod tests {
     #[test]
     fn init_keeps_input_edges_for_the_first_update() {
         let mut con = Console::new(&Settings::default(), 1);
-        con.input_mut().set_buttons(0, BTN_A, true);
+        con.input_mut().set_buttons(Button::A, Player::ONE, true);
         let ctx = con.init_context();
-        assert!(!ctx.is_pressed(BTN_A, 0));
+        assert!(!ctx.is_pressed(Button::A, Player::ONE));
         let ctx = con.update_context(0);
-        assert!(ctx.is_pressed(BTN_A, 0));
+        assert!(ctx.is_pressed(Button::A, Player::ONE));
     }
 
     #[test]
     fn effects_advance_only_when_the_host_steps_them_and_reset_clears_them() {
         let mut con = console();
         let white = Color32::rgb(255, 255, 255);
-        con.update_context(0).palette_flash(white, 500.0);
+        con.update_context(0).flash_palette(white, 500.0);
         con.step_effects();
         assert_eq!(con.palette().get(3), Some(white));
         assert_eq!(con.render_context(1, 0.0).palette().get(3), Some(white));
@@ -362,24 +362,31 @@ mod tests {
         let mut con = console();
         let target = Palette::gameboy();
         let mut ctx = con.update_context(0);
-        ctx.palette_fade_range(1, 2, &target, 100.0, Easing::Linear);
+        ctx.fade_palette_range(1, 2, &target, 100.0, Easing::Linear);
         // An empty range fades nothing.
-        ctx.palette_fade_range(4, 3, &target, 1.0, Easing::Linear);
+        ctx.fade_palette_range(4, 3, &target, 1.0, Easing::Linear);
         con.step_effects();
         con.step_effects();
         assert_eq!(con.palette().get(1), target.get(1));
         assert_eq!(con.palette().get(3), Palette::pico8().get(3));
         let mut ctx = con.update_context(2);
-        ctx.palette_swap(1, 3);
+        ctx.palette_mut().swap(1, 3).unwrap();
         assert_eq!(ctx.palette().get(3), target.get(1));
-        ctx.palette_swap(1, 999);
+        let err = ctx.palette_mut().swap(1, 999).unwrap_err();
+        assert_eq!(
+            err,
+            crate::PaletteError::SlotOutOfRange {
+                slot: 999,
+                size: 16
+            }
+        );
         assert_eq!(
             ctx.palette().get(1),
             Palette::pico8().get(3),
-            "a slot past the end: no swap"
+            "a slot past the end: an error and no swap"
         );
-        ctx.palette_cycle(4, 6, 100.0);
-        ctx.palette_clear_effects();
+        ctx.cycle_palette(4, 6, 100.0);
+        ctx.clear_palette_effects();
         assert!(!con.effects_active());
     }
 }

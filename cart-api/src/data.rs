@@ -4,7 +4,7 @@
 use crate::sprite::{AssetError, AssetErrorKind};
 use crate::{Tilemap, Update};
 
-/// The longest data file [`Update::data_load`] reads: 4 MiB. Levels and tables are far
+/// The longest data file [`Update::load_data`] reads: 4 MiB. Levels and tables are far
 /// smaller; a file this long is a mistake (a video in the asset folder), refused before it is
 /// read.
 pub const MAX_DATA_FILE: u64 = 4 << 20;
@@ -39,9 +39,9 @@ pub const MAX_DATA_FILE: u64 = 4 << 20;
 /// let mut con = Console::new(&Settings::default(), 0);
 /// con.set_image_loader(Box::new(OneFile));
 /// let ctx = con.update_context(0);
-/// let text = ctx.data_load_text("levels.txt")?;
+/// let text = ctx.load_data_text("levels.txt")?;
 /// assert_eq!(text.lines().count(), 2);
-/// assert_eq!(ctx.data_load("nope.bin").unwrap_err().to_string(), "nope.bin: file not found");
+/// assert_eq!(ctx.load_data("nope.bin").unwrap_err().to_string(), "nope.bin: file not found");
 /// # Ok::<(), bt::AssetError>(())
 /// ```
 impl Update<'_> {
@@ -50,7 +50,7 @@ impl Update<'_> {
     /// # Errors
     /// An [`AssetError`] naming `path`: missing or unreadable file, not a regular file, longer
     /// than [`MAX_DATA_FILE`], or a host without files.
-    pub fn data_load(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+    pub fn load_data(&self, path: &str) -> Result<Vec<u8>, AssetError> {
         self.con
             .loader
             .0
@@ -62,10 +62,10 @@ impl Update<'_> {
     /// Reads the file at `path` as UTF-8 text, at most [`MAX_DATA_FILE`] bytes.
     ///
     /// # Errors
-    /// As [`Update::data_load`], and [`AssetErrorKind::NotText`] with where the first byte
+    /// As [`Update::load_data`], and [`AssetErrorKind::NotText`] with where the first byte
     /// that is not UTF-8 is.
-    pub fn data_load_text(&self, path: &str) -> Result<String, AssetError> {
-        let bytes = self.data_load(path)?;
+    pub fn load_data_text(&self, path: &str) -> Result<String, AssetError> {
+        let bytes = self.load_data(path)?;
         String::from_utf8(bytes).map_err(|e| {
             let at = e.utf8_error().valid_up_to();
             AssetError::new(
@@ -81,7 +81,7 @@ impl Update<'_> {
     /// # Errors
     /// An [`AssetError`] naming `path`: missing or unreadable file, a map that breaks the
     /// format (naming the line or field and the value), or a host without a map reader.
-    pub fn map_load(&self, path: &str) -> Result<Tilemap, AssetError> {
+    pub fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
         self.con
             .loader
             .0
@@ -119,7 +119,7 @@ mod tests {
         let mut con = test_console();
         assert_eq!(
             con.update_context(0)
-                .data_load("x")
+                .load_data("x")
                 .unwrap_err()
                 .to_string(),
             "x: this host cannot load images"
@@ -127,15 +127,15 @@ mod tests {
         con.set_image_loader(Box::new(Files));
         let ctx = con.update_context(0);
         assert_eq!(
-            ctx.data_load("big.bin").unwrap_err().to_string(),
+            ctx.load_data("big.bin").unwrap_err().to_string(),
             "big.bin: the file is 4194305 bytes; the limit is 4194304"
         );
         assert_eq!(
-            ctx.data_load_text("latin1.txt").unwrap_err().to_string(),
+            ctx.load_data_text("latin1.txt").unwrap_err().to_string(),
             "latin1.txt: not UTF-8 text: invalid byte at offset 3"
         );
         assert_eq!(
-            ctx.map_load("level.tmj").unwrap_err().to_string(),
+            ctx.load_map("level.tmj").unwrap_err().to_string(),
             "level.tmj: this host cannot load images"
         );
     }

@@ -149,8 +149,8 @@ impl Framebuffer {
         }
     }
 
-    /// Limits drawing to `rect` (intersected with the screen) until the next [`Self::clip_reset`].
-    pub fn clip_set(&mut self, rect: Rect) {
+    /// Limits drawing to `rect` (intersected with the screen) until the next [`Self::reset_clip`].
+    pub fn set_clip(&mut self, rect: Rect) {
         let (x0, y0) = (i64::from(rect.x), i64::from(rect.y));
         let (x1, y1) = (x0 + i64::from(rect.w.max(0)), y0 + i64::from(rect.h.max(0)));
         self.clip = self.full().intersect(x0, y0, x1, y1).unwrap_or(Bounds {
@@ -162,7 +162,7 @@ impl Framebuffer {
     }
 
     /// Lets drawing reach the whole screen again.
-    pub fn clip_reset(&mut self) {
+    pub fn reset_clip(&mut self) {
         self.clip = self.full();
     }
 
@@ -646,7 +646,7 @@ pub(crate) mod tests {
     #[test]
     fn clip_limits_every_primitive() {
         let mut fb = Framebuffer::new(10, 10);
-        fb.clip_set(Rect::new(2, 2, 3, 3));
+        fb.set_clip(Rect::new(2, 2, 3, 3));
         fb.draw_rect_fill(Rect::new(0, 0, 10, 10), 1);
         fb.draw_line(0, 9, 9, 0, 2);
         fb.system_print(0, 0, 3, "##");
@@ -654,7 +654,7 @@ pub(crate) mod tests {
             .iter()
             .all(|&(x, y)| (2..5).contains(&x) && (2..5).contains(&y)));
         assert_eq!(fb.clip(), Rect::new(2, 2, 3, 3));
-        fb.clip_reset();
+        fb.reset_clip();
         fb.draw_pixel(9, 9, 1);
         assert_eq!(fb.get(9, 9), Some(1));
     }

@@ -2,80 +2,15 @@
 //! collected from the host between updates and handed to the next update that begins.
 
 use crate::keys::{Key, KEY_COUNT};
+use crate::pad::{Axis, Button, Player, AXES, BUTTON_COUNT, PLAYERS};
 use crate::tick_input::{TickButtons, TickInput};
-
-/// D-pad up.
-pub const BTN_UP: u32 = 1 << 0;
-/// D-pad down.
-pub const BTN_DOWN: u32 = 1 << 1;
-/// D-pad left.
-pub const BTN_LEFT: u32 = 1 << 2;
-/// D-pad right.
-pub const BTN_RIGHT: u32 = 1 << 3;
-/// Face button A.
-pub const BTN_A: u32 = 1 << 4;
-/// Face button B.
-pub const BTN_B: u32 = 1 << 5;
-/// Face button X.
-pub const BTN_X: u32 = 1 << 6;
-/// Face button Y.
-pub const BTN_Y: u32 = 1 << 7;
-/// Left shoulder.
-pub const BTN_L: u32 = 1 << 8;
-/// Right shoulder.
-pub const BTN_R: u32 = 1 << 9;
-/// Start.
-pub const BTN_START: u32 = 1 << 10;
-/// Select.
-pub const BTN_SELECT: u32 = 1 << 11;
-/// Pointer button A (mouse left, touch).
-pub const BTN_POINTER_A: u32 = 1 << 12;
-/// Pointer button B (mouse right).
-pub const BTN_POINTER_B: u32 = 1 << 13;
-/// Pointer button C (mouse middle).
-pub const BTN_POINTER_C: u32 = 1 << 14;
-/// Pointer button D (mouse back/forward).
-pub const BTN_POINTER_D: u32 = 1 << 15;
-/// Left trigger (gamepads only).
-pub const BTN_L2: u32 = 1 << 16;
-/// Right trigger (gamepads only).
-pub const BTN_R2: u32 = 1 << 17;
-/// Any face button.
-pub const BTN_ABXY: u32 = BTN_A | BTN_B | BTN_X | BTN_Y;
-/// Any shoulder button.
-pub const BTN_SHOULDER: u32 = BTN_L | BTN_R;
-/// Any trigger.
-pub const BTN_TRIGGER: u32 = BTN_L2 | BTN_R2;
-/// Any pointer button.
-pub const BTN_POINTER_ANY: u32 = BTN_POINTER_A | BTN_POINTER_B | BTN_POINTER_C | BTN_POINTER_D;
-
-/// How many players the console tracks.
-pub const PLAYERS: usize = 4;
-
-/// How many button bits there are (`BTN_UP` to `BTN_R2`).
-pub const BUTTON_COUNT: usize = 18;
-
-/// Left stick, horizontal: -1 (left) to 1 (right).
-pub const AXIS_LEFT_X: usize = 0;
-/// Left stick, vertical: -1 (up) to 1 (down).
-pub const AXIS_LEFT_Y: usize = 1;
-/// Right stick, horizontal.
-pub const AXIS_RIGHT_X: usize = 2;
-/// Right stick, vertical.
-pub const AXIS_RIGHT_Y: usize = 3;
-/// Left trigger: 0 (released) to 1 (fully pulled).
-pub const AXIS_TRIGGER_L: usize = 4;
-/// Right trigger.
-pub const AXIS_TRIGGER_R: usize = 5;
-/// How many axes a player has.
-pub const AXES: usize = 6;
 
 /// Stick travel below this fraction reads as 0: worn sticks rarely rest at the centre, and a
 /// fantasy console reads sticks as something close to a d-pad. Beyond it the rest of the travel
 /// is stretched back to the full 0..1 range.
 pub const STICK_DEAD_ZONE: f32 = 0.75;
 
-/// A trigger pulled at least this far counts as its button (`BTN_L2`, `BTN_R2`) held.
+/// A trigger pulled at least this far counts as its button (`Button::L2`, `Button::R2`) held.
 pub const TRIGGER_PRESS: f32 = 0.5;
 
 /// The most bytes of typed text kept for one update; anything typed beyond it before the update
@@ -294,7 +229,7 @@ struct Pointer {
 /// update begins, so every update of a run sees the same values whatever the frame rate was.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Input {
-    /// Updates begun so far: the time base of repeats, immune to `ticks_reset`.
+    /// Updates begun so far: the time base of repeats, immune to `reset_ticks`.
     updates: u64,
     players: [PlayerButtons; PLAYERS],
     keys: Edges<u128, KEY_COUNT>,
@@ -322,39 +257,38 @@ impl Default for Input {
 }
 
 impl Input {
-    /// Records a button change injected directly ([`Source::Direct`]). Out-of-range players are
-    /// ignored.
-    pub fn set_buttons(&mut self, player: usize, buttons: u32, down: bool) {
-        self.set_buttons_from(Source::Direct, player, buttons, down);
+    /// Records a button change injected directly ([`Source::Direct`]).
+    pub fn set_buttons(&mut self, buttons: Button, player: Player, down: bool) {
+        self.set_buttons_from(Source::Direct, buttons, player, down);
     }
 
-    /// Records that `source` pressed or let go of the buttons of a mask.
-    pub fn set_buttons_from(&mut self, source: Source, player: usize, buttons: u32, down: bool) {
-        let Some(p) = self.players.get_mut(player) else {
-            return;
-        };
+    /// Records that `source` pressed or let go of the buttons of a set.
+    pub fn set_buttons_from(
+        &mut self,
+        source: Source,
+        buttons: Button,
+        player: Player,
+        down: bool,
+    ) {
+        let p = &mut self.players[player.index()];
         let s = source.index();
         let held = if down {
-            p.by_source[s] | buttons
+            p.by_source[s] | buttons.bits()
         } else {
-            p.by_source[s] & !buttons
+            p.by_source[s] & !buttons.bits()
         };
         p.set_source(s, held);
     }
 
     /// Replaces everything `source` holds for `player` with `held` (a key map recomputes the
-    /// whole mask from the keys down; a gamepad reports its whole state).
-    pub fn set_held_from(&mut self, source: Source, player: usize, held: u32) {
-        if let Some(p) = self.players.get_mut(player) {
-            p.set_source(source.index(), held);
-        }
+    /// whole set from the keys down; a gamepad reports its whole state).
+    pub fn set_held_from(&mut self, source: Source, held: Button, player: Player) {
+        self.players[player.index()].set_source(source.index(), held.bits());
     }
 
     /// What `source` holds for `player` now.
-    pub fn held_from(&self, source: Source, player: usize) -> u32 {
-        self.players
-            .get(player)
-            .map_or(0, |p| p.by_source[source.index()])
+    pub fn held_from(&self, source: Source, player: Player) -> Button {
+        Button::from_bits(self.players[player.index()].by_source[source.index()])
     }
 
     /// Records a key going down or up.
@@ -399,28 +333,20 @@ impl Input {
         }
     }
 
-    /// Records a raw axis reading for `player` (sticks -1..1, triggers 0..1). Out-of-range players
-    /// or axes are ignored.
-    pub fn set_axis(&mut self, player: usize, axis: usize, value: f32) {
-        if let Some(a) = self
-            .axes_latest
-            .get_mut(player)
-            .and_then(|p| p.get_mut(axis))
-        {
-            *a = if value.is_finite() { value } else { 0.0 };
-        }
+    /// Records a raw reading of `player`'s `axis` (sticks -1..1, triggers 0..1; a value that is
+    /// not finite reads as 0).
+    pub fn set_axis(&mut self, axis: Axis, player: Player, value: f32) {
+        self.axes_latest[player.index()][axis.index()] =
+            if value.is_finite() { value } else { 0.0 };
     }
 
     /// Records whether a gamepad is connected for `player`. Disconnecting releases its buttons and
     /// centres its axes.
-    pub fn set_gamepad_connected(&mut self, player: usize, connected: bool) {
-        let Some(slot) = self.pads.get_mut(player) else {
-            return;
-        };
-        *slot = connected;
+    pub fn set_gamepad_connected(&mut self, player: Player, connected: bool) {
+        self.pads[player.index()] = connected;
         if !connected {
-            self.set_held_from(Source::Gamepad, player, 0);
-            self.axes_latest[player] = [0.0; AXES];
+            self.set_held_from(Source::Gamepad, Button::NONE, player);
+            self.axes_latest[player.index()] = [0.0; AXES];
         }
     }
 
@@ -450,16 +376,16 @@ impl Input {
     }
 
     /// Records that the player chose the cart's pause-menu item `slot` (below
-    /// [`MENU_ITEMS`](crate::MENU_ITEMS); others are ignored): the next update sees it in
-    /// [`Update::menu_item_chosen`](crate::Update::menu_item_chosen), once.
+    /// [`MENU_ITEMS`](crate::limits::MENU_ITEMS); others are ignored): the next update sees it in
+    /// [`Update::chosen_menu_item`](crate::Update::chosen_menu_item), once.
     pub fn choose_menu_item(&mut self, slot: usize) {
-        if slot < crate::MENU_ITEMS {
+        if slot < crate::limits::MENU_ITEMS {
             self.menu_pending = slot as u8 + 1;
         }
     }
 
     /// The cart's pause-menu item the current update sees chosen, if any.
-    pub fn menu_item_chosen(&self) -> Option<usize> {
+    pub fn chosen_menu_item(&self) -> Option<usize> {
         usize::from(self.menu_seen).checked_sub(1)
     }
 
@@ -546,32 +472,31 @@ impl Input {
         }
     }
 
-    fn player(&self, player: usize) -> PlayerButtons {
-        self.players.get(player).copied().unwrap_or_default()
+    fn player(&self, player: Player) -> &PlayerButtons {
+        &self.players[player.index()]
     }
 
-    /// Whether any button of the mask is held in this update.
-    pub fn is_down(&self, buttons: u32, player: usize) -> bool {
-        self.player(player).edges.down & buttons != 0
+    /// Whether any button of the set is held in this update.
+    pub fn is_down(&self, buttons: Button, player: Player) -> bool {
+        self.player(player).edges.down & buttons.bits() != 0
     }
 
-    /// Whether any button of the mask went down since the previous update.
-    pub fn is_pressed(&self, buttons: u32, player: usize) -> bool {
-        self.player(player).edges.pressed & buttons != 0
+    /// Whether any button of the set went down since the previous update.
+    pub fn is_pressed(&self, buttons: Button, player: Player) -> bool {
+        self.player(player).edges.pressed & buttons.bits() != 0
     }
 
-    /// Like [`Input::is_pressed`], and also every `rate` updates while a button of the mask stays
+    /// Like [`Input::is_pressed`], and also every `rate` updates while a button of the set stays
     /// held (the press at update `n` fires again at `n + rate`, `n + 2 rate`, ...). `rate` 0 is
     /// plain `is_pressed`.
-    pub fn is_pressed_repeat(&self, buttons: u32, player: usize, rate: u64) -> bool {
-        self.players
-            .get(player)
-            .is_some_and(|p| p.pressed_repeat(buttons, self.updates, rate))
+    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, rate: u64) -> bool {
+        self.player(player)
+            .pressed_repeat(buttons.bits(), self.updates, rate)
     }
 
-    /// Whether any button of the mask came up since the previous update.
-    pub fn is_released(&self, buttons: u32, player: usize) -> bool {
-        self.player(player).edges.released & buttons != 0
+    /// Whether any button of the set came up since the previous update.
+    pub fn is_released(&self, buttons: Button, player: Player) -> bool {
+        self.player(player).edges.released & buttons.bits() != 0
     }
 
     /// Whether `key` is held in this update.
@@ -645,24 +570,19 @@ impl Input {
         self.pointer.active_seen
     }
 
-    /// An axis of a player's gamepad: sticks -1..1 after [`STICK_DEAD_ZONE`], triggers 0..1. Reads
-    /// 0 for unknown players and axes.
-    pub fn axis(&self, axis: usize, player: usize) -> f32 {
-        let raw = self
-            .axes
-            .get(player)
-            .and_then(|p| p.get(axis))
-            .copied()
-            .unwrap_or(0.0);
-        match axis {
-            AXIS_TRIGGER_L | AXIS_TRIGGER_R => raw.clamp(0.0, 1.0),
-            _ => stick_with_dead_zone(raw),
+    /// An axis of a player's gamepad: sticks -1..1 after [`STICK_DEAD_ZONE`], triggers 0..1.
+    pub fn axis(&self, axis: Axis, player: Player) -> f32 {
+        let raw = self.axes[player.index()][axis.index()];
+        if axis.is_trigger() {
+            raw.clamp(0.0, 1.0)
+        } else {
+            stick_with_dead_zone(raw)
         }
     }
 
     /// Whether a gamepad was connected for `player` as this update began.
-    pub fn is_gamepad_connected(&self, player: usize) -> bool {
-        self.pads_seen.get(player).copied().unwrap_or(false)
+    pub fn is_gamepad_connected(&self, player: Player) -> bool {
+        self.pads_seen[player.index()]
     }
 
     /// How many gamepads were connected as this update began.
@@ -678,65 +598,69 @@ mod tests {
     #[test]
     fn fast_tap_between_updates_is_seen_once() {
         let mut i = Input::default();
-        i.set_buttons(0, BTN_A, true);
-        i.set_buttons(0, BTN_A, false);
+        i.set_buttons(Button::A, Player::ONE, true);
+        i.set_buttons(Button::A, Player::ONE, false);
         i.begin_update();
-        assert!(i.is_pressed(BTN_A, 0));
-        assert!(i.is_released(BTN_A, 0));
+        assert!(i.is_pressed(Button::A, Player::ONE));
+        assert!(i.is_released(Button::A, Player::ONE));
         i.begin_update();
-        assert!(!i.is_pressed(BTN_A, 0));
-        assert!(!i.is_down(BTN_A, 0));
+        assert!(!i.is_pressed(Button::A, Player::ONE));
+        assert!(!i.is_down(Button::A, Player::ONE));
     }
 
     #[test]
     fn held_button_stays_down_but_presses_once() {
         let mut i = Input::default();
-        i.set_buttons(1, BTN_LEFT, true);
+        i.set_buttons(Button::LEFT, Player::TWO, true);
         for n in 0..3 {
             i.begin_update();
-            assert!(i.is_down(BTN_LEFT | BTN_RIGHT, 1), "mask matches any bit");
-            assert_eq!(i.is_pressed(BTN_LEFT, 1), n == 0);
+            assert!(
+                i.is_down(Button::LEFT | Button::RIGHT, Player::TWO),
+                "mask matches any bit"
+            );
+            assert_eq!(i.is_pressed(Button::LEFT, Player::TWO), n == 0);
         }
-        assert!(!i.is_down(BTN_LEFT, 0), "other players unaffected");
         assert!(
-            !i.is_down(BTN_LEFT, 99),
-            "unknown player reads as nothing held"
+            !i.is_down(Button::LEFT, Player::ONE),
+            "other players unaffected"
         );
     }
 
     #[test]
     fn sources_hold_a_button_together() {
         let mut i = Input::default();
-        i.set_buttons_from(Source::Keyboard, 0, BTN_A, true);
-        i.set_buttons_from(Source::Gamepad, 0, BTN_A, true);
-        i.set_buttons_from(Source::Keyboard, 0, BTN_A, false);
+        i.set_buttons_from(Source::Keyboard, Button::A, Player::ONE, true);
+        i.set_buttons_from(Source::Gamepad, Button::A, Player::ONE, true);
+        i.set_buttons_from(Source::Keyboard, Button::A, Player::ONE, false);
         i.begin_update();
-        assert!(i.is_down(BTN_A, 0));
-        assert!(i.is_pressed(BTN_A, 0));
-        assert!(!i.is_released(BTN_A, 0), "the pad still holds it");
-        i.set_held_from(Source::Gamepad, 0, 0);
+        assert!(i.is_down(Button::A, Player::ONE));
+        assert!(i.is_pressed(Button::A, Player::ONE));
+        assert!(
+            !i.is_released(Button::A, Player::ONE),
+            "the pad still holds it"
+        );
+        i.set_held_from(Source::Gamepad, Button::NONE, Player::ONE);
         i.begin_update();
-        assert!(i.is_released(BTN_A, 0));
+        assert!(i.is_released(Button::A, Player::ONE));
     }
 
     #[test]
     fn repeat_fires_on_the_press_then_every_rate_updates() {
         let mut i = Input::default();
-        i.set_buttons(0, BTN_DOWN, true);
+        i.set_buttons(Button::DOWN, Player::ONE, true);
         let fired: Vec<bool> = (0..10)
             .map(|_| {
                 i.begin_update();
-                i.is_pressed_repeat(BTN_DOWN | BTN_UP, 0, 4)
+                i.is_pressed_repeat(Button::DOWN | Button::UP, Player::ONE, 4)
             })
             .collect();
         let want = [
             true, false, false, false, true, false, false, false, true, false,
         ];
         assert_eq!(fired, want);
-        i.set_buttons(0, BTN_DOWN, false);
+        i.set_buttons(Button::DOWN, Player::ONE, false);
         i.begin_update();
-        assert!(!i.is_pressed_repeat(BTN_DOWN, 0, 1));
-        assert!(!i.is_pressed_repeat(BTN_DOWN, 7, 1), "unknown player");
+        assert!(!i.is_pressed_repeat(Button::DOWN, Player::ONE, 1));
     }
 
     #[test]
@@ -804,18 +728,22 @@ mod tests {
         assert!((stick_with_dead_zone(-1.0) + 1.0).abs() < 1e-6);
         assert_eq!(stick_with_dead_zone(f32::NAN), 0.0);
         let mut i = Input::default();
-        i.set_gamepad_connected(1, true);
-        i.set_axis(1, AXIS_LEFT_X, -0.875);
-        i.set_axis(1, AXIS_TRIGGER_R, 1.5);
-        assert_eq!(i.axis(AXIS_LEFT_X, 1), 0.0, "not before the next update");
+        i.set_gamepad_connected(Player::TWO, true);
+        i.set_axis(Axis::LeftX, Player::TWO, -0.875);
+        i.set_axis(Axis::TriggerR, Player::TWO, 1.5);
+        assert_eq!(
+            i.axis(Axis::LeftX, Player::TWO),
+            0.0,
+            "not before the next update"
+        );
         i.begin_update();
-        assert!((i.axis(AXIS_LEFT_X, 1) + 0.5).abs() < 1e-6);
-        assert_eq!(i.axis(AXIS_TRIGGER_R, 1), 1.0);
+        assert!((i.axis(Axis::LeftX, Player::TWO) + 0.5).abs() < 1e-6);
+        assert_eq!(i.axis(Axis::TriggerR, Player::TWO), 1.0);
         assert_eq!(i.gamepad_count(), 1);
-        i.set_gamepad_connected(1, false);
+        i.set_gamepad_connected(Player::TWO, false);
         i.begin_update();
-        assert_eq!(i.axis(AXIS_LEFT_X, 1), 0.0);
-        assert!(!i.is_gamepad_connected(1));
+        assert_eq!(i.axis(Axis::LeftX, Player::TWO), 0.0);
+        assert!(!i.is_gamepad_connected(Player::TWO));
     }
 
     #[test]
@@ -849,7 +777,7 @@ mod tests {
         use proptest::prelude::*;
         let sources = 0..SOURCES;
         prop_oneof![
-            (sources, 0..PLAYERS + 1, any::<u32>(), any::<bool>())
+            (sources, 0..PLAYERS, any::<u32>(), any::<bool>())
                 .prop_map(|(s, p, m, d)| Op::Buttons(s, p, m & 0x3ffff, d)),
             (0..KEY_COUNT, any::<bool>()).prop_map(|(k, d)| Op::Key(k, d)),
             "[a-zé\u{8}]{0,5}".prop_map(Op::Text),
@@ -872,14 +800,16 @@ mod tests {
             Source::Direct,
         ];
         match op {
-            Op::Buttons(s, p, m, d) => i.set_buttons_from(sources[*s], *p, *m, *d),
+            Op::Buttons(s, p, m, d) => {
+                i.set_buttons_from(sources[*s], Button::from_bits(*m), Player::ALL[*p], *d);
+            }
             Op::Key(k, d) => i.set_key(Key::ALL[*k], *d),
             Op::Text(t) => i.push_text(t),
             Op::Pointer(x, y) => i.set_pointer_pos(*x, *y),
             Op::PointerLeft => i.set_pointer_inactive(),
             Op::Wheel(x, y) => i.add_wheel(*x, *y),
-            Op::Axis(p, a, v) => i.set_axis(*p, *a, *v),
-            Op::Pad(p, c) => i.set_gamepad_connected(*p, *c),
+            Op::Axis(p, a, v) => i.set_axis(Axis::ALL[*a], Player::ALL[*p], *v),
+            Op::Pad(p, c) => i.set_gamepad_connected(Player::ALL[*p], *c),
             Op::Update => {}
         }
     }
@@ -887,9 +817,9 @@ mod tests {
     /// Every answer an update can get from the input, as text.
     fn answers(i: &Input) -> String {
         let mut out = String::new();
-        for p in 0..=PLAYERS {
+        for p in Player::ALL {
             for b in 0..BUTTON_COUNT {
-                let m = 1 << b;
+                let m = Button::from_bits(1 << b);
                 out.push_str(&format!(
                     "{}{}{}",
                     u8::from(i.is_down(m, p)),
@@ -906,10 +836,10 @@ mod tests {
             }
             out.push_str(&format!(
                 "|{}{}|",
-                i.is_pressed_repeat(BTN_ABXY | BTN_UP, p, 3),
+                i.is_pressed_repeat(Button::ABXY | Button::UP, p, 3),
                 i.is_gamepad_connected(p)
             ));
-            for a in 0..=AXES {
+            for a in Axis::ALL {
                 out.push_str(&format!("{},", i.axis(a, p)));
             }
         }
@@ -975,13 +905,13 @@ mod tests {
     fn a_replayed_held_button_repeats_as_it_did_live() {
         let mut live = Input::default();
         let mut replayed = Input::default();
-        live.set_buttons(0, BTN_DOWN, true);
+        live.set_buttons(Button::DOWN, Player::ONE, true);
         for _ in 0..9 {
             live.begin_update();
             replayed.begin_update_from(&live.visible());
             assert_eq!(
-                live.is_pressed_repeat(BTN_DOWN, 0, 4),
-                replayed.is_pressed_repeat(BTN_DOWN, 0, 4)
+                live.is_pressed_repeat(Button::DOWN, Player::ONE, 4),
+                replayed.is_pressed_repeat(Button::DOWN, Player::ONE, 4)
             );
         }
     }

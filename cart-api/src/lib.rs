@@ -13,6 +13,7 @@ mod input;
 mod keys;
 pub mod math;
 mod noise;
+mod pad;
 mod palette;
 mod palette_fx;
 mod pen;
@@ -32,43 +33,54 @@ mod timer;
 mod update;
 
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
-pub use data::MAX_DATA_FILE;
 pub use easing::Easing;
-pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use gfx::{Framebuffer, Rect};
-pub use input::{
-    AXES, AXIS_LEFT_X, AXIS_LEFT_Y, AXIS_RIGHT_X, AXIS_RIGHT_Y, AXIS_TRIGGER_L, AXIS_TRIGGER_R,
-    BTN_A, BTN_ABXY, BTN_B, BTN_DOWN, BTN_L, BTN_L2, BTN_LEFT, BTN_POINTER_A, BTN_POINTER_ANY,
-    BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D, BTN_R, BTN_R2, BTN_RIGHT, BTN_SELECT,
-    BTN_SHOULDER, BTN_START, BTN_TRIGGER, BTN_UP, BTN_X, BTN_Y, PLAYERS,
-};
-pub use keys::{Key, UnknownKey, KEY_COUNT};
+pub use keys::{Key, UnknownKey};
 pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
+pub use pad::{Axis, Button, Player};
 pub use palette::{Color32, Palette, PaletteError};
-pub use palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
 pub use pen::dither_pattern;
 pub use render::Render;
 pub use rng::Rng;
 pub use save::SaveData;
-pub use settings::{
-    OverlayColors, OverlaySettings, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
-    MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
-};
+pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError};
 pub use sprite::{
-    AssetError, AssetErrorKind, ColorKey, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V,
-    MAX_SHEET_SIDE, ROT_180, ROT_270, ROT_90,
+    AssetError, AssetErrorKind, ColorKey, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180,
+    ROT_270, ROT_90,
 };
-pub use tilemap::{Moved, Tilemap, TilemapError, MAX_MAP_CELLS, MAX_MAP_LAYERS, NO_TILE};
+pub use tilemap::{Moved, Tilemap, TilemapError, NO_TILE};
 pub use tilemap_draw::MapParams;
 pub use timer::{Timer, TimerError};
-pub use update::{camera_clamp, Update};
+pub use update::{clamp_camera, Update};
 
-/// Pause-menu items a cart can add of its own ([`Update::menu_item_set`]).
-pub const MENU_ITEMS: usize = 3;
-
-/// The most characters of a cart's pause-menu label that show: it fits the menu on a 128-pixel
-/// display.
-pub const MENU_LABEL_CHARS: usize = 16;
+/// The console's sizes and bounds: how many players, axes and keys there are, the system
+/// font's metrics, and the largest display, frame rate, sheet, map, data file and palette
+/// effect the console accepts. Each is documented where it is enforced.
+///
+/// They live here rather than in the crate root so that the root stays the handful of names a
+/// cart uses all the time. The sprite flags (`FLIP_H`, `FLIP_V`, `ROT_90`, `ROT_180`,
+/// `ROT_270`) and the map's `NO_TILE`, which carts pass to draw calls and read from maps
+/// constantly, stay in the root.
+///
+/// ```
+/// use bt::limits::{GLYPH_ADVANCE, LINE_HEIGHT, PLAYERS};
+///
+/// assert_eq!(PLAYERS, bt::Player::ALL.len());
+/// assert_eq!((GLYPH_ADVANCE, LINE_HEIGHT), (6, 14));
+/// ```
+pub mod limits {
+    pub use crate::data::MAX_DATA_FILE;
+    pub use crate::font::{GLYPH_ADVANCE, LINE_HEIGHT};
+    pub use crate::keys::KEY_COUNT;
+    pub use crate::pad::{AXES, PLAYERS};
+    pub use crate::palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
+    pub use crate::settings::{
+        MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
+    };
+    pub use crate::sprite::{DEFAULT_TILE, MAX_SHEET_SIDE};
+    pub use crate::tilemap::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
+    pub use crate::update::{MENU_ITEMS, MENU_LABEL_CHARS};
+}
 
 /// What a host uses to run carts, and carts never need: the console behind the contexts, the
 /// input state and its setters, image decoding, and the text measure the overlay uses.
@@ -79,19 +91,19 @@ pub const MENU_LABEL_CHARS: usize = 16;
 ///
 /// ```
 /// use bt::host::Console;
-/// use bt::{Settings, BTN_A};
+/// use bt::{Button, Player, Settings};
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
-/// con.input_mut().set_buttons(0, BTN_A, true);
-/// assert!(con.update_context(0).is_pressed(BTN_A, 0));
+/// con.input_mut().set_buttons(Button::A, Player::ONE, true);
+/// assert!(con.update_context(0).is_pressed(Button::A, Player::ONE));
 /// ```
 pub mod host {
     pub use crate::console::Console;
     pub use crate::gfx::measure_text;
     pub use crate::input::{
-        stick_with_dead_zone, Input, Source, BUTTON_COUNT, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE,
-        TRIGGER_PRESS,
+        stick_with_dead_zone, Input, Source, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE, TRIGGER_PRESS,
     };
+    pub use crate::pad::BUTTON_COUNT;
     pub use crate::quote::{excerpt_chars, quoted, EXCERPT_CHARS};
     pub use crate::save::SaveTooLarge;
     pub use crate::sprite::{ImageLoader, RgbaImage};

@@ -139,7 +139,7 @@ pub(crate) fn blend_row_table(dst: &mut [u8], src: &[u8], table: &[u16; 256]) {
 
 /// The fill pattern closest to covering `alpha` of the pixels (0 none, 1 all), from the 4 × 4
 /// ordered-dither (Bayer) matrix: what Pyxel's `dither(alpha)` does to later shapes. Set bits
-/// are the pixels *not* drawn, as [`crate::Render::fill_pattern_set`] expects.
+/// are the pixels *not* drawn, as [`crate::Render::set_fill_pattern`] expects.
 ///
 /// ```
 /// use bt::dither_pattern;
@@ -171,7 +171,7 @@ impl Framebuffer {
     /// Makes every later shape, sprite, tile and text pixel of index `from` land as `to`
     /// (PICO-8's `pal(from, to)`). The colour key is decided before the remap: a sprite's
     /// see-through pixels stay see-through, and remapping to 0 writes index 0 (blank).
-    pub fn remap_set(&mut self, from: u8, to: u8) {
+    pub fn set_remap(&mut self, from: u8, to: u8) {
         self.pen.remap[usize::from(from)] = to;
         self.pen.remapped = self
             .pen
@@ -183,7 +183,7 @@ impl Framebuffer {
     }
 
     /// Undoes every remap.
-    pub fn remap_reset(&mut self) {
+    pub fn reset_remap(&mut self) {
         if self.pen.remapped {
             self.pen.remap = IDENTITY;
             self.pen.remapped = false;
@@ -200,20 +200,20 @@ impl Framebuffer {
     /// top-left pixel of each 4 × 4 block of the screen, bit 0 the bottom-right, reading left to
     /// right and down, as PICO-8's `fillp`. Pixels under a set bit draw `alt`, or are left
     /// alone when `alt` is `None`. Pattern 0 draws solid.
-    pub fn fill_pattern_set(&mut self, pattern: u16, alt: Option<u8>) {
+    pub fn set_fill_pattern(&mut self, pattern: u16, alt: Option<u8>) {
         self.pen.pattern = pattern;
         self.pen.pattern_alt = alt;
     }
 
     /// Draws solid again.
-    pub fn fill_pattern_reset(&mut self) {
-        self.fill_pattern_set(0, None);
+    pub fn reset_fill_pattern(&mut self) {
+        self.set_fill_pattern(0, None);
     }
 
     /// Puts the remap and the fill pattern back to plain.
     pub(crate) fn pen_reset(&mut self) {
-        self.remap_reset();
-        self.fill_pattern_reset();
+        self.reset_remap();
+        self.reset_fill_pattern();
     }
 
     /// Fills a box already inside the clip through the pen. Out of line, so the plain fill it
@@ -240,14 +240,14 @@ mod tests {
     #[test]
     fn remap_changes_what_lands_and_reset_undoes_it() {
         let mut fb = Framebuffer::new(4, 1);
-        fb.remap_set(7, 9);
+        fb.set_remap(7, 9);
         fb.draw_rect_fill(Rect::new(0, 0, 2, 1), 7);
         fb.draw_pixel(2, 0, 8);
         assert_eq!(fb.pixels(), [9, 9, 8, 0]);
-        fb.remap_set(7, 7);
+        fb.set_remap(7, 7);
         assert!(!fb.pen.remapped, "back to the identity");
-        fb.remap_set(8, 10);
-        fb.remap_reset();
+        fb.set_remap(8, 10);
+        fb.reset_remap();
         fb.draw_pixel(3, 0, 8);
         assert_eq!(fb.pixels(), [9, 9, 8, 8]);
     }
@@ -256,13 +256,13 @@ mod tests {
     fn pattern_bits_follow_the_screen_from_the_top_left() {
         let mut fb = Framebuffer::new(8, 4);
         // Top-left pixel of each block and the whole bottom row are skipped.
-        fb.fill_pattern_set(0x800f, None);
+        fb.set_fill_pattern(0x800f, None);
         fb.draw_rect_fill(Rect::new(0, 0, 8, 4), 5);
         let at = |fb: &Framebuffer, x, y| fb.get(x, y).unwrap();
         assert_eq!((at(&fb, 0, 0), at(&fb, 4, 0), at(&fb, 1, 0)), (0, 0, 5));
         assert!((0..8).all(|x| at(&fb, x, 3) == 0));
         assert!((0..8).all(|x| at(&fb, x, 2) == 5));
-        fb.fill_pattern_set(0xffff, Some(2));
+        fb.set_fill_pattern(0xffff, Some(2));
         fb.draw_pixel(0, 3, 5);
         assert_eq!(at(&fb, 0, 3), 2, "set bits draw the second colour");
     }

@@ -19,10 +19,10 @@ use crate::{MapParams, Palette, Tilemap};
 /// let sheet = SpriteSheet::from_indexed(2, 1, vec![8, 0])?;
 /// let mut ctx = con.render_context(0, 0.0);
 /// ctx.clear(1);
-/// ctx.clip_set(Rect::new(0, 0, 16, 32));
+/// ctx.set_clip(Rect::new(0, 0, 16, 32));
 /// assert_eq!(ctx.clip(), Rect::new(0, 0, 16, 32));
 /// ctx.draw_rect_fill(Rect::new(10, 0, 20, 4), 3); // cut at x = 16
-/// ctx.clip_reset();
+/// ctx.reset_clip();
 /// ctx.draw_circle(20, 20, 3, 7);
 /// ctx.draw_circle_fill(20, 20, 2, 9);
 /// ctx.clear_rect(Rect::new(0, 30, 32, 2), 0);
@@ -88,7 +88,7 @@ impl Render<'_> {
     /// use bt::Settings;
     ///
     /// let mut con = Console::new(&Settings::default().display(8, 8), 0);
-    /// con.update_context(0).camera_set(100, 0);
+    /// con.update_context(0).set_camera(100, 0);
     /// let mut ctx = con.render_context(0, 0.0);
     /// ctx.with_camera(0, 0, |hud| hud.draw_pixel(1, 1, 7));
     /// assert_eq!(ctx.camera(), (100, 0));
@@ -281,15 +281,15 @@ impl Render<'_> {
     }
 
     /// Makes every later shape, sprite, tile and text pixel of index `from` land as `to`, for
-    /// the rest of this frame (PICO-8's `pal(from, to)`); see [`Framebuffer::remap_set`]. The
+    /// the rest of this frame (PICO-8's `pal(from, to)`); see [`Framebuffer::set_remap`]. The
     /// display palette is not touched: that is [`crate::Update::palette_mut`].
-    pub fn remap_set(&mut self, from: u8, to: u8) {
-        self.fb.remap_set(from, to);
+    pub fn set_remap(&mut self, from: u8, to: u8) {
+        self.fb.set_remap(from, to);
     }
 
     /// Undoes every remap (PICO-8's `pal()`).
-    pub fn remap_reset(&mut self) {
-        self.fb.remap_reset();
+    pub fn reset_remap(&mut self) {
+        self.fb.reset_remap();
     }
 
     /// What `index` lands as under the remap in force.
@@ -298,24 +298,24 @@ impl Render<'_> {
     }
 
     /// Sets the 4 × 4 fill pattern of later shapes for the rest of this frame (PICO-8's
-    /// `fillp`); see [`Framebuffer::fill_pattern_set`] and [`crate::dither_pattern`].
-    pub fn fill_pattern_set(&mut self, pattern: u16, alt: Option<u8>) {
-        self.fb.fill_pattern_set(pattern, alt);
+    /// `fillp`); see [`Framebuffer::set_fill_pattern`] and [`crate::dither_pattern`].
+    pub fn set_fill_pattern(&mut self, pattern: u16, alt: Option<u8>) {
+        self.fb.set_fill_pattern(pattern, alt);
     }
 
     /// Draws solid again.
-    pub fn fill_pattern_reset(&mut self) {
-        self.fb.fill_pattern_reset();
+    pub fn reset_fill_pattern(&mut self) {
+        self.fb.reset_fill_pattern();
     }
 
     /// Limits drawing to `rect`, in screen coordinates, for the rest of this frame.
-    pub fn clip_set(&mut self, rect: Rect) {
-        self.fb.clip_set(rect);
+    pub fn set_clip(&mut self, rect: Rect) {
+        self.fb.set_clip(rect);
     }
 
     /// Lets drawing reach the whole screen again.
-    pub fn clip_reset(&mut self) {
-        self.fb.clip_reset();
+    pub fn reset_clip(&mut self) {
+        self.fb.reset_clip();
     }
 
     /// The clip rectangle in force, in screen coordinates.
@@ -343,7 +343,7 @@ mod tests {
         r.draw_rect_fill(Rect::new(0, 0, 4, 4), 3);
         r.print(0, 0, format_args!("{}", 5), 7);
         let _ = r.print_size("not drawing");
-        r.clip_set(Rect::new(0, 0, 8, 8));
+        r.set_clip(Rect::new(0, 0, 8, 8));
         let sheet = crate::SpriteSheet::from_indexed(4, 4, vec![1; 16]).unwrap();
         r.draw_tile(&sheet, 0, 0, 0, crate::SpriteParams::default());
         assert_eq!(con.draw_calls(), 5, "a tile is one call");
@@ -355,7 +355,7 @@ mod tests {
     #[test]
     fn camera_offsets_drawing_and_render_starts_blank() {
         let mut con = Console::new(&Settings::default().display(8, 8), 1);
-        con.update_context(0).camera_set(2, 3);
+        con.update_context(0).set_camera(2, 3);
         let mut r = con.render_context(0, 0.0);
         r.draw_pixel(3, 4, 7);
         assert_eq!(con.framebuffer().get(1, 1), Some(7));
@@ -366,7 +366,7 @@ mod tests {
     #[test]
     fn camera_persists_over_frames_without_updates() {
         let mut con = console();
-        con.update_context(0).camera_set(2, 0);
+        con.update_context(0).set_camera(2, 0);
         for _ in 0..3 {
             // Three renders, no update between them: each draws through the same camera.
             let mut r = con.render_context(0, 0.5);
@@ -374,14 +374,14 @@ mod tests {
             r.draw_pixel(3, 0, 7);
             assert_eq!(con.framebuffer().get(1, 0), Some(7));
         }
-        con.update_context(1).camera_reset();
+        con.update_context(1).reset_camera();
         assert_eq!(con.render_context(1, 0.0).camera(), (0, 0));
     }
 
     #[test]
     fn render_draws_circles_sprites_and_tiles_through_the_camera() {
         let mut con = console();
-        con.update_context(0).camera_set(1, 1);
+        con.update_context(0).set_camera(1, 1);
         let sheet = SpriteSheet::from_indexed(2, 1, vec![5, 6])
             .unwrap()
             .with_tile_size(1, 1);
@@ -411,8 +411,8 @@ mod toolkit_tests {
     fn remap_and_pattern_last_one_frame_and_never_reach_the_host() {
         let mut con = Console::new(&Settings::default().display(4, 1), 1);
         let mut r = con.render_context(0, 0.0);
-        r.remap_set(7, 9);
-        r.fill_pattern_set(0x8888, None);
+        r.set_remap(7, 9);
+        r.set_fill_pattern(0x8888, None);
         r.draw_rect_fill(Rect::new(0, 0, 4, 1), 7);
         assert_eq!(r.remap(7), 9);
         assert_eq!(con.framebuffer().pixels(), [0, 9, 9, 9]);
@@ -431,10 +431,10 @@ mod toolkit_tests {
             .unwrap()
             .with_tile_size(1, 1);
         let mut map = Tilemap::new(1, 1, (1, 1)).unwrap();
-        map.tile_set(0, 0, 0, Some(1));
+        map.set_tile(0, 0, 0, Some(1));
         let mut r = con.render_context(0, 0.0);
-        r.remap_set(3, 5);
-        r.remap_set(4, 6);
+        r.set_remap(3, 5);
+        r.set_remap(4, 6);
         r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 0, 0, SpriteParams::new());
         r.draw_tile(&sheet, 1, 2, 0, SpriteParams::new().offset(1));
         r.draw_map(&map, &sheet, 3, 0, MapParams::new());
@@ -457,9 +457,9 @@ mod toolkit_tests {
                 plain.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p);
                 // The same key through the table path (a remap that changes nothing drawn).
                 let mut table = Framebuffer::new(20, 20);
-                table.remap_set(200, 201);
+                table.set_remap(200, 201);
                 table.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p);
-                table.remap_reset();
+                table.reset_remap();
                 assert_eq!(plain, table, "flags {flags} scale {scale}");
                 let mut keyed = Framebuffer::new(20, 20);
                 keyed.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p.key(ColorKey::NONE));
@@ -493,7 +493,7 @@ mod toolkit_tests {
     #[test]
     fn pixel_reads_through_the_camera_and_with_camera_is_scoped() {
         let mut con = Console::new(&Settings::default().display(8, 8), 1);
-        con.update_context(0).camera_set(10, 20);
+        con.update_context(0).set_camera(10, 20);
         let mut r = con.render_context(0, 0.0);
         r.draw_pixel(12, 23, 4);
         assert_eq!(r.pixel(12, 23), Some(4));

@@ -338,7 +338,7 @@ mod tests {
         assert_eq!(fb.get(5, 5), Some(9));
         assert_eq!(fb.get(1, 1), Some(7), "the wall");
         assert_eq!(fb.get(8, 8), Some(0), "outside the wall");
-        fb.clip_set(Rect::new(0, 0, 10, 8));
+        fb.set_clip(Rect::new(0, 0, 10, 8));
         fb.flood_fill(9, 0, 4);
         assert_eq!(fb.get(0, 0), Some(4));
         assert_eq!(fb.get(9, 7), Some(4));
@@ -355,7 +355,7 @@ mod tests {
     #[test]
     fn patterned_flood_fill_ends() {
         let mut fb = Framebuffer::new(8, 8);
-        fb.fill_pattern_set(0x5a5a, None);
+        fb.set_fill_pattern(0x5a5a, None);
         fb.flood_fill(0, 0, 3);
         assert_eq!(ink(&fb).len(), 32, "half the pixels, checkerboard");
     }

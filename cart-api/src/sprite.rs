@@ -13,7 +13,8 @@ use std::ops::Range;
 use thiserror::Error;
 
 use crate::gfx::Rect;
-use crate::{Color32, Palette, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE};
+use crate::settings::{MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE};
+use crate::{Color32, Palette};
 
 /// Mirror left to right.
 pub const FLIP_H: u8 = 1;

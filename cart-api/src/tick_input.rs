@@ -1,6 +1,7 @@
 //! Exactly what one update sees of the input, as plain data: what a replay stores per tick.
 
-use crate::input::{AXES, INPUT_STRING_CAPACITY, PLAYERS};
+use crate::input::INPUT_STRING_CAPACITY;
+use crate::pad::{AXES, PLAYERS};
 
 /// One player's buttons as an update sees them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -23,17 +24,17 @@ pub struct TickButtons {
 ///
 /// ```
 /// use bt::host::{Input, TickInput};
-/// use bt::BTN_A;
+/// use bt::{Button, Player};
 ///
 /// let mut live = Input::default();
-/// live.set_buttons(0, BTN_A, true);
+/// live.set_buttons(Button::A, Player::ONE, true);
 /// live.push_text("hi");
 /// live.begin_update();
 /// let seen: TickInput = live.visible();
 ///
 /// let mut replayed = Input::default();
 /// replayed.begin_update_from(&seen);
-/// assert!(replayed.is_pressed(BTN_A, 0));
+/// assert!(replayed.is_pressed(Button::A, Player::ONE));
 /// assert_eq!(replayed.input_string(), "hi");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,7 +60,7 @@ pub struct TickInput {
     /// Whether each player's gamepad is connected.
     pub pads: [bool; PLAYERS],
     /// The cart's pause-menu item the player chose just before this update: 0 for none, else
-    /// its slot + 1 (see [`Update::menu_item_set`](crate::Update::menu_item_set)).
+    /// its slot + 1 (see [`Update::set_menu_item`](crate::Update::set_menu_item)).
     pub menu_item: u8,
     text: [u8; INPUT_STRING_CAPACITY],
     text_len: u8,

@@ -55,9 +55,9 @@ pub enum TilemapError {
 /// const SOLID: u8 = 1;
 /// let mut map = Tilemap::new(20, 15, (8, 8))?;
 /// for x in 0..20 {
-///     map.tile_set(0, x, 14, Some(3)); // a floor of tile 3
+///     map.set_tile(0, x, 14, Some(3)); // a floor of tile 3
 /// }
-/// map.flags_set(3, SOLID);
+/// map.set_flags(3, SOLID);
 /// assert_eq!(map.tile(0, 5, 14), Some(3));
 /// assert_eq!(map.tile(0, 5, 13), None);
 /// assert_eq!(map.tile(0, 99, 99), None, "outside the map");
@@ -144,7 +144,7 @@ impl Tilemap {
     }
 
     /// Renames layer `layer` (nothing happens past the last).
-    pub fn layer_rename(&mut self, layer: usize, name: &str) {
+    pub fn rename_layer(&mut self, layer: usize, name: &str) {
         if let Some(l) = self.layers.get_mut(layer) {
             l.name = name.into();
         }
@@ -175,7 +175,7 @@ impl Tilemap {
         self.tile
     }
 
-    /// Width and height in pixels: the size to give `camera_clamp`.
+    /// Width and height in pixels: the size to give `clamp_camera`.
     pub fn pixel_size(&self) -> (i32, i32) {
         let w = u64::from(self.width) * u64::from(self.tile.0);
         let h = u64::from(self.height) * u64::from(self.tile.1);
@@ -201,7 +201,7 @@ impl Tilemap {
     /// Puts `tile` at cell `(x, y)` of `layer`, or empties the cell with `None` (PICO-8's
     /// `mset`). Outside the map, or for a layer past the last, nothing happens. `Some(NO_TILE)`
     /// empties the cell too.
-    pub fn tile_set(&mut self, layer: usize, x: i32, y: i32, tile: Option<u16>) {
+    pub fn set_tile(&mut self, layer: usize, x: i32, y: i32, tile: Option<u16>) {
         let Some(i) = self.at(x, y) else { return };
         if let Some(l) = self.layers.get_mut(layer) {
             l.cells[i] = tile.unwrap_or(NO_TILE);
@@ -220,7 +220,7 @@ impl Tilemap {
 
     /// Sets the flag bits of tile number `tile` (PICO-8's `fset(n, f)`). What a bit means is the
     /// cart's choice; [`Self::touches`] and [`Self::move_rect`] take the bits that mean solid.
-    pub fn flags_set(&mut self, tile: u16, flags: u8) {
+    pub fn set_flags(&mut self, tile: u16, flags: u8) {
         let i = usize::from(tile);
         if i >= self.flags.len() {
             if flags == 0 {
@@ -387,13 +387,13 @@ mod tests {
     fn room() -> Tilemap {
         let mut m = Tilemap::new(10, 10, (8, 8)).unwrap();
         for x in 0..10 {
-            m.tile_set(0, x, 9, Some(1));
+            m.set_tile(0, x, 9, Some(1));
         }
         for y in 0..9 {
-            m.tile_set(0, 6, y, Some(2));
+            m.set_tile(0, 6, y, Some(2));
         }
-        m.flags_set(1, SOLID);
-        m.flags_set(2, SOLID | 2);
+        m.set_flags(1, SOLID);
+        m.set_flags(2, SOLID | 2);
         m
     }
 
@@ -416,14 +416,14 @@ mod tests {
     #[test]
     fn get_and_set_ignore_cells_outside_and_layers_past_the_last() {
         let mut m = Tilemap::new(3, 2, (8, 8)).unwrap();
-        m.tile_set(0, -1, 0, Some(4));
-        m.tile_set(0, 3, 0, Some(4));
-        m.tile_set(5, 0, 0, Some(4));
+        m.set_tile(0, -1, 0, Some(4));
+        m.set_tile(0, 3, 0, Some(4));
+        m.set_tile(5, 0, 0, Some(4));
         assert!(m.cells(0).iter().all(|&c| c == NO_TILE));
-        m.tile_set(0, 2, 1, Some(4));
+        m.set_tile(0, 2, 1, Some(4));
         assert_eq!(m.tile(0, 2, 1), Some(4));
         assert_eq!(m.cells(0)[5], 4);
-        m.tile_set(0, 2, 1, Some(NO_TILE));
+        m.set_tile(0, 2, 1, Some(NO_TILE));
         assert_eq!(m.tile(0, 2, 1), None);
         assert_eq!(m.tile(0, i32::MIN, i32::MAX), None);
         let top = m.add_layer("top").unwrap();
@@ -431,7 +431,7 @@ mod tests {
             (top, m.layer_index("top"), m.layer_name(0)),
             (1, Some(1), Some("main"))
         );
-        m.tile_set(top, 0, 0, Some(9));
+        m.set_tile(top, 0, 0, Some(9));
         assert_eq!((m.tile(0, 0, 0), m.tile(1, 0, 0)), (None, Some(9)));
         assert!(m.cells(7).is_empty());
     }
@@ -497,13 +497,13 @@ mod tests {
     fn a_wide_map_stops_falls_in_columns_past_its_height() {
         // 40 columns, 4 rows: a floor under column 30 must still stop a fall.
         let mut m = Tilemap::new(40, 4, (8, 8)).unwrap();
-        m.tile_set(0, 30, 3, Some(1));
-        m.flags_set(1, SOLID);
+        m.set_tile(0, 30, 3, Some(1));
+        m.set_flags(1, SOLID);
         let r = m.move_rect(0, Rect::new(241, 0, 6, 8), (0, 30), SOLID);
         assert_eq!((r.rect.y, r.hit_y), (16, true));
         let mut tall = Tilemap::new(4, 40, (8, 8)).unwrap();
-        tall.tile_set(0, 3, 30, Some(1));
-        tall.flags_set(1, SOLID);
+        tall.set_tile(0, 3, 30, Some(1));
+        tall.set_flags(1, SOLID);
         let r = tall.move_rect(0, Rect::new(0, 241, 8, 6), (30, 0), SOLID);
         assert_eq!((r.rect.x, r.hit_x), (16, true));
     }

@@ -156,7 +156,7 @@ mod tests {
             .into_iter()
             .enumerate()
         {
-            m.tile_set(0, i as i32 % 3, i as i32 / 3, t);
+            m.set_tile(0, i as i32 % 3, i as i32 / 3, t);
         }
         m
     }
@@ -240,7 +240,7 @@ mod tests {
             Rect::new(11, 7, 1, 1),
         ] {
             let mut fb = Framebuffer::new(12, 8);
-            fb.clip_set(clip);
+            fb.set_clip(clip);
             fb.draw_map(
                 &m,
                 &s,

@@ -20,7 +20,7 @@ pub enum TimerError {
 /// A fire moves the baseline to the tick it fired on, not to `baseline + interval`: after a long
 /// gap the timer fires once and then waits a whole interval again, it never fires in a burst to
 /// catch up. When the tick it is asked about lies *before* its baseline (the cart called
-/// `ticks_reset`, or the engine replayed from the start) it takes that tick as its new baseline
+/// `reset_ticks`, or the engine replayed from the start) it takes that tick as its new baseline
 /// and does not fire.
 ///
 /// ```
@@ -118,7 +118,7 @@ mod tests {
     fn tick_behind_baseline_rebases_without_firing() {
         let mut t = Timer::new(5, 0).unwrap();
         assert!(t.fire_if_elapsed(100));
-        // ticks_reset: the counter starts again from 0.
+        // reset_ticks: the counter starts again from 0.
         assert!(!t.fire_if_elapsed(0));
         assert_eq!(t.elapsed_ticks(3), 3);
         assert!(!t.fire_if_elapsed(4));

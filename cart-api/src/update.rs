@@ -7,7 +7,14 @@ use std::str::FromStr;
 use crate::console::{timing_methods, Clock, Console};
 use crate::input::Input;
 use crate::sprite::{AssetError, AssetErrorKind, SpriteSheet};
-use crate::{ArgError, Color32, Easing, Key, Palette, Rng, Tag};
+use crate::{ArgError, Axis, Button, Color32, Easing, Key, Palette, Player, Rng, Tag};
+
+/// Pause-menu items a cart can add of its own ([`Update::set_menu_item`]).
+pub const MENU_ITEMS: usize = 3;
+
+/// The most characters of a cart's pause-menu label that show: it fits the menu on a 128-pixel
+/// display.
+pub const MENU_LABEL_CHARS: usize = 16;
 
 /// What `init` and `update` are handed: timing, input, randomness, palette, camera, tags.
 ///
@@ -20,21 +27,22 @@ use crate::{ArgError, Color32, Easing, Key, Palette, Rng, Tag};
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
 /// let mut ctx = con.update_context(0);
-/// ctx.camera_set(700, 40);
-/// ctx.camera_clamp((640, 480), (320, 240));
+/// ctx.set_camera(700, 40);
+/// ctx.clamp_camera((640, 480), (320, 240));
 /// assert_eq!(ctx.camera(), (320, 40));
-/// ctx.camera_reset();
+/// ctx.reset_camera();
 /// assert_eq!(ctx.camera(), (0, 0));
 ///
-/// ctx.palette_swap(1, 2);
-/// ctx.palette_cycle(8, 11, 4.0);
-/// ctx.palette_fade(&Palette::cga(), 500.0, Easing::QuadOut);
-/// ctx.palette_flash(Color32::hex(0xffffff), 50.0);
-/// ctx.palette_clear_effects();
+/// ctx.palette_mut().swap(1, 2)?;
+/// ctx.cycle_palette(8, 11, 4.0);
+/// ctx.fade_palette(&Palette::cga(), 500.0, Easing::QuadOut);
+/// ctx.flash_palette(Color32::hex(0xffffff), 50.0);
+/// ctx.clear_palette_effects();
 /// for _ in 0..3 {
 ///     con.step_effects(); // the host does this after every update
 /// }
 /// assert_eq!(con.palette().get(2), Palette::pico8().get(1), "the swap stays");
+/// # Ok::<(), bt::PaletteError>(())
 /// ```
 ///
 /// Cart arguments, which hosts set from `--arg name=value`:
@@ -97,7 +105,7 @@ impl Update<'_> {
 
     /// Starts the tick counter again: the *next* update sees `ticks() == 0`. Timers re-base by
     /// themselves when they see the counter go back.
-    pub fn ticks_reset(&mut self) {
+    pub fn reset_ticks(&mut self) {
         self.con.reset_requested = true;
     }
 
@@ -109,13 +117,13 @@ impl Update<'_> {
     }
 
     /// Puts an item of the cart's own in the host's pause menu (P in `bt run`), in `slot`
-    /// (0 to [`MENU_ITEMS`](crate::MENU_ITEMS) - 1; others are ignored), replacing what was
-    /// there. The label shows at most [`MENU_LABEL_CHARS`](crate::MENU_LABEL_CHARS)
+    /// (0 to [`MENU_ITEMS`](crate::limits::MENU_ITEMS) - 1; others are ignored), replacing what was
+    /// there. The label shows at most [`MENU_LABEL_CHARS`](crate::limits::MENU_LABEL_CHARS)
     /// characters; an empty one takes the item away. Items last until changed or the cart
     /// restarts; set them in `init` or whenever they change.
     ///
     /// When the player chooses the item, the menu closes and the next update sees
-    /// [`Update::menu_item_chosen`] return `Some(slot)`: the choice is input, so a recording
+    /// [`Update::chosen_menu_item`] return `Some(slot)`: the choice is input, so a recording
     /// replays it exactly.
     ///
     /// ```
@@ -123,36 +131,36 @@ impl Update<'_> {
     /// use bt::Settings;
     ///
     /// let mut con = Console::new(&Settings::default(), 0);
-    /// con.init_context().menu_item_set(0, "Easy mode");
+    /// con.init_context().set_menu_item(0, "Easy mode");
     /// assert_eq!(con.menu_items().collect::<Vec<_>>(), [(0, "Easy mode")]);
     /// // The host: the player chose it in the menu.
     /// con.input_mut().choose_menu_item(0);
-    /// assert_eq!(con.update_context(1).menu_item_chosen(), Some(0));
-    /// assert_eq!(con.update_context(2).menu_item_chosen(), None);
+    /// assert_eq!(con.update_context(1).chosen_menu_item(), Some(0));
+    /// assert_eq!(con.update_context(2).chosen_menu_item(), None);
     /// ```
-    pub fn menu_item_set(&mut self, slot: usize, label: &str) {
+    pub fn set_menu_item(&mut self, slot: usize, label: &str) {
         let Some(item) = self.con.menu_items.get_mut(slot) else {
             return;
         };
         let label = label.trim();
-        let fits = label.chars().count() <= crate::MENU_LABEL_CHARS;
+        let fits = label.chars().count() <= crate::limits::MENU_LABEL_CHARS;
         // Setting the same label every update costs nothing.
         if fits && item == label {
             return;
         }
         item.clear();
-        item.extend(label.chars().take(crate::MENU_LABEL_CHARS));
+        item.extend(label.chars().take(crate::limits::MENU_LABEL_CHARS));
     }
 
     /// Takes the cart's pause-menu item in `slot` away.
-    pub fn menu_item_clear(&mut self, slot: usize) {
-        self.menu_item_set(slot, "");
+    pub fn clear_menu_item(&mut self, slot: usize) {
+        self.set_menu_item(slot, "");
     }
 
     /// The slot of the cart's pause-menu item the player chose just before this update, if
-    /// any (see [`Update::menu_item_set`]). Seen by one update only.
-    pub fn menu_item_chosen(&self) -> Option<usize> {
-        self.con.input.menu_item_chosen()
+    /// any (see [`Update::set_menu_item`]). Seen by one update only.
+    pub fn chosen_menu_item(&self) -> Option<usize> {
+        self.con.input.chosen_menu_item()
     }
 
     /// Places a tag on the overlay's timing chart at the current tick. An empty label becomes
@@ -176,18 +184,18 @@ impl Update<'_> {
         &self.con.input
     }
 
-    /// Whether any button of the mask is held (player 0–3).
-    pub fn is_down(&self, buttons: u32, player: usize) -> bool {
+    /// Whether any button of the set is held.
+    pub fn is_down(&self, buttons: Button, player: Player) -> bool {
         self.con.input.is_down(buttons, player)
     }
 
-    /// Whether any button of the mask went down since the previous update.
-    pub fn is_pressed(&self, buttons: u32, player: usize) -> bool {
+    /// Whether any button of the set went down since the previous update.
+    pub fn is_pressed(&self, buttons: Button, player: Player) -> bool {
         self.con.input.is_pressed(buttons, player)
     }
 
-    /// Whether any button of the mask came up since the previous update.
-    pub fn is_released(&self, buttons: u32, player: usize) -> bool {
+    /// Whether any button of the set came up since the previous update.
+    pub fn is_released(&self, buttons: Button, player: Player) -> bool {
         self.con.input.is_released(buttons, player)
     }
 
@@ -202,12 +210,12 @@ impl Update<'_> {
     }
 
     /// Offsets every later draw call by `(-x, -y)`; persists until changed.
-    pub fn camera_set(&mut self, x: i32, y: i32) {
+    pub fn set_camera(&mut self, x: i32, y: i32) {
         self.con.camera = (x, y);
     }
 
     /// Puts the camera back at the origin.
-    pub fn camera_reset(&mut self) {
+    pub fn reset_camera(&mut self) {
         self.con.camera = (0, 0);
     }
 
@@ -218,9 +226,9 @@ impl Update<'_> {
 
     /// Keeps the camera inside a world of `world` pixels seen through a view of `view` pixels:
     /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller). See
-    /// [`camera_clamp`].
-    pub fn camera_clamp(&mut self, world: (i32, i32), view: (i32, i32)) {
-        self.con.camera = camera_clamp(self.con.camera, world, view);
+    /// [`clamp_camera`].
+    pub fn clamp_camera(&mut self, world: (i32, i32), view: (i32, i32)) {
+        self.con.camera = clamp_camera(self.con.camera, world, view);
     }
 
     /// The value of cart argument `name` (`bt … --arg name=value`), or `None` when not given.
@@ -313,9 +321,9 @@ impl Update<'_> {
     /// cycle on the same range replaces the old one.
     ///
     /// Never fails: `end` past the palette is cut to its last slot; a range of fewer than two
-    /// slots, or a speed that is not finite, starts nothing; past [`MAX_CYCLES`](crate::MAX_CYCLES) running
+    /// slots, or a speed that is not finite, starts nothing; past [`MAX_CYCLES`](crate::limits::MAX_CYCLES) running
     /// cycles, the oldest makes way.
-    pub fn palette_cycle(&mut self, start: usize, end: usize, steps_per_second: f64) {
+    pub fn cycle_palette(&mut self, start: usize, end: usize, steps_per_second: f64) {
         let con = &mut *self.con;
         con.effects
             .cycle(&con.palette, start, end, steps_per_second);
@@ -326,16 +334,16 @@ impl Update<'_> {
     /// exactly `target`'s colours.
     ///
     /// Never fails: a negative or NaN duration fades at once, and none lasts longer than
-    /// [`MAX_EFFECT_MS`](crate::MAX_EFFECT_MS).
-    pub fn palette_fade(&mut self, target: &Palette, duration_ms: f64, easing: Easing) {
+    /// [`MAX_EFFECT_MS`](crate::limits::MAX_EFFECT_MS).
+    pub fn fade_palette(&mut self, target: &Palette, duration_ms: f64, easing: Easing) {
         let end = self.con.palette.len() - 1;
-        self.palette_fade_range(0, end, target, duration_ms, easing);
+        self.fade_palette_range(0, end, target, duration_ms, easing);
     }
 
-    /// Like [`Update::palette_fade`] for slots `start..=end` only. A new fade of a slot replaces
+    /// Like [`Update::fade_palette`] for slots `start..=end` only. A new fade of a slot replaces
     /// the one running there. `end` past the palette is cut to its last slot, and `start`
     /// after `end` fades nothing.
-    pub fn palette_fade_range(
+    pub fn fade_palette_range(
         &mut self,
         start: usize,
         end: usize,
@@ -350,22 +358,15 @@ impl Update<'_> {
 
     /// Shows every slot but 0 as `color` for `duration_ms`, then the palette as it is by then.
     /// The live palette (what [`Update::palette`] reads) is not changed; only what is shown.
-    /// Durations are clamped as for [`Update::palette_fade`].
-    pub fn palette_flash(&mut self, color: Color32, duration_ms: f64) {
+    /// Durations are clamped as for [`Update::fade_palette`].
+    pub fn flash_palette(&mut self, color: Color32, duration_ms: f64) {
         let con = &mut *self.con;
         con.effects.flash(&con.palette, color, duration_ms);
     }
 
-    /// Swaps the colours of slots `a` and `b` now. A slot past the end of the palette swaps
-    /// nothing.
-    pub fn palette_swap(&mut self, a: usize, b: usize) {
-        // The palette refuses slots past its end, which is exactly "swap nothing".
-        let _ = self.con.palette.swap(a, b);
-    }
-
     /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply
     /// stops showing.
-    pub fn palette_clear_effects(&mut self) {
+    pub fn clear_palette_effects(&mut self) {
         self.con.effects.clear();
     }
 }
@@ -374,13 +375,13 @@ impl Update<'_> {
 /// so a view of size `view` never shows past the edges of the world.
 ///
 /// ```
-/// use bt::camera_clamp;
+/// use bt::clamp_camera;
 ///
-/// assert_eq!(camera_clamp((500, 300), (640, 480), (320, 240)), (320, 240));
-/// assert_eq!(camera_clamp((100, 100), (250, 200), (200, 150)), (50, 50));
-/// assert_eq!(camera_clamp((-9, 7), (100, 100), (320, 240)), (0, 0));
+/// assert_eq!(clamp_camera((500, 300), (640, 480), (320, 240)), (320, 240));
+/// assert_eq!(clamp_camera((100, 100), (250, 200), (200, 150)), (50, 50));
+/// assert_eq!(clamp_camera((-9, 7), (100, 100), (320, 240)), (0, 0));
 /// ```
-pub fn camera_clamp(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
+pub fn clamp_camera(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
     let axis = |c: i32, w: i32, v: i32| {
         let max = (i64::from(w) - i64::from(v)).max(0);
         i64::from(c).clamp(0, max) as i32
@@ -392,9 +393,9 @@ pub fn camera_clamp(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> 
 }
 
 impl Update<'_> {
-    /// Like [`Update::is_pressed`], and again every `rate` updates while a button of the mask
+    /// Like [`Update::is_pressed`], and again every `rate` updates while a button of the set
     /// stays held (menus that scroll while a direction is held). `rate` 0 never repeats.
-    pub fn is_pressed_repeat(&self, buttons: u32, player: usize, rate: u64) -> bool {
+    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, rate: u64) -> bool {
         self.input().is_pressed_repeat(buttons, player, rate)
     }
 
@@ -453,13 +454,13 @@ impl Update<'_> {
         self.input().pointer_wheel()
     }
 
-    /// A gamepad axis of `player` (`AXIS_LEFT_X` ... `AXIS_TRIGGER_R`).
-    pub fn axis(&self, axis: usize, player: usize) -> f32 {
+    /// A gamepad axis of `player`: sticks -1..1, triggers 0..1.
+    pub fn axis(&self, axis: Axis, player: Player) -> f32 {
         self.input().axis(axis, player)
     }
 
     /// Whether `player` has a gamepad.
-    pub fn is_gamepad_connected(&self, player: usize) -> bool {
+    pub fn is_gamepad_connected(&self, player: Player) -> bool {
         self.input().is_gamepad_connected(player)
     }
 }
@@ -540,8 +541,8 @@ mod tests {
     fn camera_clamp_keeps_the_view_in_the_world() {
         let mut con = console();
         let mut ctx = con.update_context(0);
-        ctx.camera_set(500, -20);
-        ctx.camera_clamp((640, 480), (320, 240));
+        ctx.set_camera(500, -20);
+        ctx.clamp_camera((640, 480), (320, 240));
         assert_eq!(ctx.camera(), (320, 0));
     }
 }

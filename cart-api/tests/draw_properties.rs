@@ -171,7 +171,7 @@ proptest! {
         let mut free = background();
         run(&mut free, &call, &sheet);
         let mut clipped = background();
-        clipped.clip_set(clip);
+        clipped.set_clip(clip);
         run(&mut clipped, &call, &sheet);
         let c = clipped.clip();
         let base = background();

@@ -17,15 +17,15 @@ fn toolkit_frames_do_not_allocate_once_warm() {
     let mut map = Tilemap::new(64, 64, (8, 8)).unwrap();
     for y in 0..64 {
         for x in 0..64 {
-            map.tile_set(0, x, y, Some(((x * y) % 5) as u16));
+            map.set_tile(0, x, y, Some(((x * y) % 5) as u16));
         }
     }
-    map.flags_set(2, 1);
-    con.update_context(0).camera_set(37, 21);
+    map.set_flags(2, 1);
+    con.update_context(0).set_camera(37, 21);
     let frame = |con: &mut Console, t: u64| {
         let mut r = con.render_context(t, 0.0);
         r.draw_map(&map, &sheet, 0, 0, MapParams::new());
-        r.remap_set(3, 9);
+        r.set_remap(3, 9);
         r.draw_map(
             &map,
             &sheet,
@@ -42,12 +42,12 @@ fn toolkit_frames_do_not_allocate_once_warm() {
             60,
             SpriteParams::new().key(ColorKey::NONE),
         );
-        r.remap_reset();
-        r.fill_pattern_set(0x5a5a, Some(4));
+        r.reset_remap();
+        r.set_fill_pattern(0x5a5a, Some(4));
         r.draw_triangle_fill((40, 30), (200, 90), (90, 200), 8);
         r.draw_ellipse_fill(Rect::new(100, 40, 80, 50), 10);
         r.draw_ellipse(Rect::new(100, 40, 80, 50), 7);
-        r.fill_pattern_reset();
+        r.reset_fill_pattern();
         r.draw_triangle((0, 0), (300, 10), (20, 230), 11);
         r.flood_fill(300, 200, 12);
         let under = r.pixel(50, 50).unwrap_or(0);

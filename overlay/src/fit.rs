@@ -4,7 +4,7 @@
 //! to their key and first word, then wraps them over more bars. Text is never cut inside a
 //! word without a mark.
 
-use bt::GLYPH_ADVANCE;
+use bt::limits::GLYPH_ADVANCE;
 
 use crate::text::{plain_width, text_width};
 use crate::EDGE_MARGIN;

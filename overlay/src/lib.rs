@@ -40,8 +40,9 @@ mod text;
 
 use std::fmt::Write as _;
 
+use bt::limits::GLYPH_ADVANCE;
 pub use bt::OverlayColors;
-use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag, GLYPH_ADVANCE};
+use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag};
 
 pub use chart::{
     ChartTag, CHART_FULL_SCALE_MS, CHART_GRID_MS, CHART_HEIGHT, MAX_TAGS, TAG_TICK_LIMIT,
@@ -619,7 +620,7 @@ impl Overlay {
     /// Hidden, it draws only a small hint inside the toggle corner.
     pub fn draw(&mut self, fb: &mut Framebuffer) {
         let cart_clip = fb.clip();
-        fb.clip_reset();
+        fb.reset_clip();
         if self.visible {
             self.draw_body(fb);
         } else {
@@ -629,11 +630,11 @@ impl Overlay {
             let c = &self.colors;
             // One bar, and one line more for every line break in the notice.
             let breaks = self.notice.matches('\n').count() as i32;
-            let bar = BAR_HEIGHT + breaks * bt::LINE_HEIGHT;
+            let bar = BAR_HEIGHT + breaks * bt::limits::LINE_HEIGHT;
             fb.draw_rect_fill(Rect::new(0, 0, fb.width() as i32, bar), c.error);
             fb.system_print(EDGE_MARGIN, 0, c.text, &self.notice);
         }
-        fb.clip_set(cart_clip);
+        fb.set_clip(cart_clip);
     }
 
     fn draw_hint(&self, fb: &mut Framebuffer) {

@@ -113,9 +113,9 @@ impl SoundRow {
         } else {
             c.text
         };
-        fb.clip_set(Rect::new(0, y, (w - EDGE_MARGIN + 1).max(0), BAR_HEIGHT));
+        fb.set_clip(Rect::new(0, y, (w - EDGE_MARGIN + 1).max(0), BAR_HEIGHT));
         segments(fb, x, y, line, ink, c.gap);
-        fb.clip_reset();
+        fb.reset_clip();
     }
 }
 

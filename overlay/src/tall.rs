@@ -14,7 +14,8 @@
 //! 0 / 1 / 2 / 3+ updates, costs `update_dot` and `render_dot`, the cap `clamp`, one missed
 //! refresh `warning` and more `error`, lines `grid`, tags `tag`. No fixed palette index is needed.
 
-use bt::{Framebuffer, Rect, GLYPH_ADVANCE};
+use bt::limits::GLYPH_ADVANCE;
+use bt::{Framebuffer, Rect};
 
 use crate::chart::Chart;
 use crate::text::{self, plain_width, Short, SmallText};
@@ -473,9 +474,9 @@ impl Tall {
                 let r = Rect::new(x0, y, w, NUMBER_ROWS);
                 fb.draw_rect_fill(r, c.bar);
                 let saved = fb.clip();
-                fb.clip_set(r);
+                fb.set_clip(r);
                 fb.system_print(x0, y - FONT_TOP, c.text, text.as_str());
-                fb.clip_set(saved);
+                fb.set_clip(saved);
                 over.push(r);
             }
         }
@@ -553,7 +554,7 @@ impl Tall {
             };
             let r = label.rect;
             fb.draw_rect_fill(r, c.bar);
-            fb.clip_set(r);
+            fb.set_clip(r);
             let end = text
                 .char_indices()
                 .nth(label.chars)
@@ -562,7 +563,7 @@ impl Tall {
             if label.shortened {
                 ellipsis(fb, r.x + label.chars as i32 * GLYPH_ADVANCE, r.y, c.tag);
             }
-            fb.clip_set(saved);
+            fb.set_clip(saved);
         }
     }
 
@@ -612,9 +613,9 @@ impl Tall {
                 let r = Rect::new(x0, l.bars_top, w, NUMBER_ROWS);
                 fb.draw_rect_fill(r, c.bar);
                 let saved = fb.clip();
-                fb.clip_set(r);
+                fb.set_clip(r);
                 fb.system_print(x0, l.bars_top - FONT_TOP, c.clamp, text.as_str());
-                fb.clip_set(saved);
+                fb.set_clip(saved);
                 self.lost.push(r);
             }
         }
@@ -800,9 +801,9 @@ fn gutter_value(
     let text = SmallText::format(format_args!("{}", Short(ms)));
     let x = l.data_x - 2 - text.width();
     let saved = fb.clip();
-    fb.clip_set(Rect::new(0, y, l.data_x - 1, NUMBER_ROWS));
+    fb.set_clip(Rect::new(0, y, l.data_x - 1, NUMBER_ROWS));
     fb.system_print(x, y - FONT_TOP, ink, text.as_str());
-    fb.clip_set(saved);
+    fb.set_clip(saved);
 }
 
 /// Three dots on the baseline of a glyph cell at `x`, the lane's ink rows starting at `y`.
@@ -888,7 +889,7 @@ fn legend(fb: &mut Framebuffer, y: i32, width: i32, caption: &str, c: &OverlayCo
         },
     };
     let saved = fb.clip();
-    fb.clip_set(Rect::new(0, y, width, TEXT_ROWS));
+    fb.set_clip(Rect::new(0, y, width, TEXT_ROWS));
     let mut x = EDGE_MARGIN;
     for &(word, key) in words {
         let ink = match key {
@@ -907,7 +908,7 @@ fn legend(fb: &mut Framebuffer, y: i32, width: i32, caption: &str, c: &OverlayCo
         let x = width - EDGE_MARGIN - plain_width(caption);
         fb.system_print(x, y - FONT_TOP, c.text, caption);
     }
-    fb.clip_set(saved);
+    fb.set_clip(saved);
 }
 
 #[cfg(test)]

@@ -292,7 +292,7 @@ fn drawing_restores_the_carts_clip() {
     o.record(&steady());
     let mut fb = Framebuffer::new(W as u32, H as u32);
     let clip = Rect::new(10, 100, 50, 20);
-    fb.clip_set(clip);
+    fb.set_clip(clip);
     o.draw(&mut fb);
     assert_eq!(fb.clip(), clip);
     assert_eq!(
@@ -989,7 +989,7 @@ mod sound_row {
     /// Where the sound row sits with no chart: under the title, metrics and timing rows.
     const ROW_Y: i32 = 3 * (BAR_HEIGHT + ROW_GAP);
     /// The meter's first bar: after the label `Sound` and a 4-pixel gap.
-    const METER_X: i32 = crate::EDGE_MARGIN + 5 * bt::GLYPH_ADVANCE + 4;
+    const METER_X: i32 = crate::EDGE_MARGIN + 5 * bt::limits::GLYPH_ADVANCE + 4;
 
     fn drawn(meter: SoundMeter, device: Option<SoundDevice>) -> (Framebuffer, OverlayColors) {
         let settings = Settings::default().overlay_visible(true);

@@ -4,7 +4,8 @@
 
 use std::fmt::{self, Write as _};
 
-use bt::{Framebuffer, Rect, GLYPH_ADVANCE};
+use bt::limits::GLYPH_ADVANCE;
+use bt::{Framebuffer, Rect};
 
 use crate::{BAR_HEIGHT, DIVIDER_GAP};
 

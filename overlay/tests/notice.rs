@@ -1,6 +1,7 @@
 //! The host's notice across the top: one bar a line, each line of the text on its own row.
 
-use bt::{Framebuffer, Settings, LINE_HEIGHT};
+use bt::limits::LINE_HEIGHT;
+use bt::{Framebuffer, Settings};
 use bt_overlay::{Overlay, BAR_HEIGHT};
 
 fn drawn(notice: &str) -> (Framebuffer, u8) {

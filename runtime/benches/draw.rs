@@ -190,7 +190,7 @@ fn toolkit(c: &mut Criterion) {
     g.bench_function("sprite_16x16_key", |b| {
         b.iter(|| fb.draw_sprite(&holes, src, black_box(100), black_box(100), keyed))
     });
-    fb.remap_set(5, 9);
+    fb.set_remap(5, 9);
     g.bench_function("sprite_16x16_remapped", |b| {
         b.iter(|| {
             fb.draw_sprite(
@@ -202,13 +202,13 @@ fn toolkit(c: &mut Criterion) {
             )
         })
     });
-    fb.remap_reset();
+    fb.reset_remap();
     // A 320 × 240 screen of 8 × 8 tiles (40 × 30 of a 256 × 256 map, scrolled part way).
     let tiles = holes.clone().with_tile_size(8, 8);
     let mut map = Tilemap::new(256, 256, (8, 8)).expect("map");
     for y in 0..256 {
         for x in 0..256 {
-            map.tile_set(0, x, y, Some(((x + y) % 4) as u16));
+            map.set_tile(0, x, y, Some(((x + y) % 4) as u16));
         }
     }
     g.bench_function("map_screen_8x8", |b| {
@@ -228,11 +228,11 @@ fn toolkit(c: &mut Criterion) {
     g.bench_function("ellipse_fill_100x60", |b| {
         b.iter(|| fb.draw_ellipse_fill(black_box(Rect::new(100, 80, 100, 60)), 10))
     });
-    fb.fill_pattern_set(0x5a5a, None);
+    fb.set_fill_pattern(0x5a5a, None);
     g.bench_function("rect_fill_100x80_pattern", |b| {
         b.iter(|| fb.draw_rect_fill(black_box(Rect::new(40, 30, 100, 80)), 9))
     });
-    fb.fill_pattern_reset();
+    fb.reset_fill_pattern();
     g.bench_function("flood_fill_320x240", |b| {
         b.iter(|| {
             fb.clear(0);

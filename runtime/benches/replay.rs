@@ -5,14 +5,14 @@
 use std::hint::black_box;
 
 use bt::host::Input;
-use bt::BTN_RIGHT;
+use bt::{Button, Player};
 use bt_runtime::replay::{frame_hash, Recorder, DEFAULT_HASH_EVERY};
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn record_tick(c: &mut Criterion) {
     let mut input = Input::default();
-    input.set_buttons(0, BTN_RIGHT, true);
+    input.set_buttons(Button::RIGHT, Player::ONE, true);
     input.set_pointer_pos(40, 30);
     let mut rec = Recorder::new();
     c.bench_function("replay_capture_and_record_one_tick", |b| {

@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use bt::{Cart, Render, Settings, Update, BTN_A};
+use bt::{Button, Cart, Player, Render, Settings, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::engine::MAX_SEEK_UPDATES;
 use bt_runtime::{
@@ -73,11 +73,11 @@ impl Cart for Probe {
         let seen = Seen {
             ticks: ctx.ticks(),
             roll: ctx.rng().next_u32(),
-            pressed: ctx.is_pressed(BTN_A, 0),
-            down: ctx.is_down(BTN_A, 0),
+            pressed: ctx.is_pressed(Button::A, Player::ONE),
+            down: ctx.is_down(Button::A, Player::ONE),
         };
         if Some(seen.ticks) == self.reset_at {
-            ctx.ticks_reset();
+            ctx.reset_ticks();
         }
         self.log.borrow_mut().push(seen);
     }
@@ -318,10 +318,10 @@ fn same_seed_and_input_give_the_same_updates_under_any_clock() {
             let n = log.borrow().len() as u64;
             let input = engine.console_mut().input_mut();
             if n == 10 {
-                input.set_buttons(0, BTN_A, true);
+                input.set_buttons(Button::A, Player::ONE, true);
             }
             if n == 40 {
-                input.set_buttons(0, BTN_A, false);
+                input.set_buttons(Button::A, Player::ONE, false);
             }
             engine.advance(1);
         }
@@ -345,8 +345,12 @@ fn a_tap_on_a_frame_without_updates_reaches_the_next_update_once() {
     e.set_clock(Box::new(ConstantClock::new(IV60 / 2.0).unwrap()));
     e.advance(1);
     assert_eq!(e.last_frame().stats.updates, 0);
-    e.console_mut().input_mut().set_buttons(0, BTN_A, true);
-    e.console_mut().input_mut().set_buttons(0, BTN_A, false);
+    e.console_mut()
+        .input_mut()
+        .set_buttons(Button::A, Player::ONE, true);
+    e.console_mut()
+        .input_mut()
+        .set_buttons(Button::A, Player::ONE, false);
     e.advance(1);
     e.advance(2);
     let log = log.borrow();
@@ -675,7 +679,7 @@ impl Cart for Scroller {
         self.settings.clone()
     }
     fn update(&mut self, ctx: &mut Update<'_>) {
-        ctx.camera_set(90, 60);
+        ctx.set_camera(90, 60);
     }
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear(3);

@@ -6,10 +6,7 @@ use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
 
-use bt::{
-    Cart, Key, Render, Update, AXIS_LEFT_X, AXIS_TRIGGER_R, BTN_A, BTN_ABXY, BTN_B, BTN_DOWN,
-    BTN_POINTER_A, BTN_R2, BTN_UP,
-};
+use bt::{Axis, Button, Cart, Key, Player, Render, Update};
 use bt_runtime::host::input::{Host, HostAction, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::{ConstantClock, Engine, EngineOptions, SequenceClock};
@@ -39,23 +36,23 @@ impl Cart for Recorder {
     fn update(&mut self, ctx: &mut Update<'_>) {
         self.log.borrow_mut().push(Seen {
             tick: ctx.ticks(),
-            a_pressed: ctx.is_pressed(BTN_A, 0),
-            a_down: ctx.is_down(BTN_A, 0),
-            a_released: ctx.is_released(BTN_A, 0),
-            down_repeat: ctx.is_pressed_repeat(BTN_DOWN, 0, 5),
+            a_pressed: ctx.is_pressed(Button::A, Player::ONE),
+            a_down: ctx.is_down(Button::A, Player::ONE),
+            a_released: ctx.is_released(Button::A, Player::ONE),
+            down_repeat: ctx.is_pressed_repeat(Button::DOWN, Player::ONE, 5),
             key_j: (
                 ctx.is_key_pressed(Key::KeyJ),
                 ctx.is_key_down(Key::KeyJ),
                 ctx.is_key_released(Key::KeyJ),
             ),
             pointer_a: (
-                ctx.is_pressed(BTN_POINTER_A, 0),
-                ctx.is_down(BTN_POINTER_A, 0),
+                ctx.is_pressed(Button::POINTER_A, Player::ONE),
+                ctx.is_down(Button::POINTER_A, Player::ONE),
             ),
             pointer: ctx.pointer_pos(),
             text: ctx.input_string().to_string(),
-            stick_x: ctx.axis(AXIS_LEFT_X, 1),
-            r2: ctx.is_pressed(BTN_R2, 1),
+            stick_x: ctx.axis(Axis::LeftX, Player::TWO),
+            r2: ctx.is_pressed(Button::R2, Player::TWO),
         });
     }
     fn render(&self, ctx: &mut Render<'_>) {
@@ -130,7 +127,7 @@ fn press_on_a_frame_with_no_update_reaches_the_next_update() {
             key(&mut h, Key::KeyZ, true);
             h.handle(HostEvent::PointerMoved { x: 40, y: 50 });
             h.handle(HostEvent::PointerButton {
-                button: BTN_POINTER_A,
+                button: Button::POINTER_A,
                 down: true,
             });
             let zero = frame(&mut h, &log);
@@ -145,7 +142,7 @@ fn press_on_a_frame_with_no_update_reaches_the_next_update() {
             assert_eq!(seen[0].pointer, (40, 50));
             key(&mut h, Key::KeyZ, false);
             h.handle(HostEvent::PointerButton {
-                button: BTN_POINTER_A,
+                button: Button::POINTER_A,
                 down: false,
             });
         }
@@ -158,11 +155,11 @@ fn pointer_tap_inside_a_zero_update_frame_is_carried() {
     // 4 ms frames: three of them run no update before the 16 ms one does.
     let (mut h, log) = host(&[4.0, 4.0, 4.0, 16.0]);
     h.handle(HostEvent::PointerButton {
-        button: BTN_POINTER_A,
+        button: Button::POINTER_A,
         down: true,
     });
     h.handle(HostEvent::PointerButton {
-        button: BTN_POINTER_A,
+        button: Button::POINTER_A,
         down: false,
     });
     let mut empty_frames = 0;
@@ -220,22 +217,27 @@ fn repeat_rate_counts_updates_not_frames() {
 fn masks_match_any_of_their_buttons_and_sources_combine() {
     let (mut h, log) = host(&[TICK]);
     key(&mut h, Key::KeyX, true); // B for player 1
-    h.handle(HostEvent::GamepadConnected { player: 0 });
+    h.handle(HostEvent::GamepadConnected {
+        player: Player::ONE,
+    });
     h.handle(HostEvent::GamepadButton {
-        player: 0,
-        buttons: BTN_B,
+        player: Player::ONE,
+        buttons: Button::B,
         down: true,
     });
     frame(&mut h, &log);
     let input = h.engine_mut().console_mut().input_mut();
-    assert!(input.is_down(BTN_ABXY, 0));
-    assert!(!input.is_down(BTN_A | BTN_UP, 0));
-    assert!(input.is_pressed(BTN_B | BTN_UP, 0));
+    assert!(input.is_down(Button::ABXY, Player::ONE));
+    assert!(!input.is_down(Button::A | Button::UP, Player::ONE));
+    assert!(input.is_pressed(Button::B | Button::UP, Player::ONE));
     key(&mut h, Key::KeyX, false);
     frame(&mut h, &log);
     let input = h.engine_mut().console_mut().input_mut();
-    assert!(input.is_down(BTN_B, 0), "the gamepad still holds B");
-    assert!(!input.is_released(BTN_B, 0));
+    assert!(
+        input.is_down(Button::B, Player::ONE),
+        "the gamepad still holds B"
+    );
+    assert!(!input.is_released(Button::B, Player::ONE));
 }
 
 #[test]
@@ -295,30 +297,38 @@ fn a_bad_key_map_file_is_refused_with_its_place() {
 #[test]
 fn gamepad_sticks_and_triggers_for_other_players() {
     let (mut h, log) = host(&[TICK]);
-    h.handle(HostEvent::GamepadConnected { player: 1 });
+    h.handle(HostEvent::GamepadConnected {
+        player: Player::TWO,
+    });
     h.handle(HostEvent::GamepadAxis {
-        player: 1,
-        axis: AXIS_LEFT_X,
+        player: Player::TWO,
+        axis: Axis::LeftX,
         value: 0.875,
     });
     h.handle(HostEvent::GamepadAxis {
-        player: 1,
-        axis: AXIS_TRIGGER_R,
+        player: Player::TWO,
+        axis: Axis::TriggerR,
         value: 0.49,
     });
     let seen = frame(&mut h, &log);
     assert!((seen[0].stick_x - 0.5).abs() < 1e-6);
     assert!(!seen[0].r2, "under half a pull");
     h.handle(HostEvent::GamepadAxis {
-        player: 1,
-        axis: AXIS_TRIGGER_R,
+        player: Player::TWO,
+        axis: Axis::TriggerR,
         value: 0.5,
     });
     let seen = frame(&mut h, &log);
     assert!(seen[0].r2);
-    h.handle(HostEvent::GamepadDisconnected { player: 1 });
+    h.handle(HostEvent::GamepadDisconnected {
+        player: Player::TWO,
+    });
     frame(&mut h, &log);
-    assert!(!h.engine_mut().console_mut().input_mut().is_down(BTN_R2, 1));
+    assert!(!h
+        .engine_mut()
+        .console_mut()
+        .input_mut()
+        .is_down(Button::R2, Player::TWO));
 }
 
 #[test]
@@ -344,7 +354,7 @@ fn host_keys_pause_step_toggle_and_capture_without_reaching_the_cart() {
     // A pointer press in the bottom-left corner toggles it back.
     h.handle(HostEvent::PointerMoved { x: 3, y: 236 });
     h.handle(HostEvent::PointerButton {
-        button: BTN_POINTER_A,
+        button: Button::POINTER_A,
         down: true,
     });
     assert!(!visible(&h));
@@ -405,7 +415,7 @@ fn losing_focus_lets_go_of_everything_held() {
     let (mut h, log) = host(&[TICK]);
     key(&mut h, Key::Space, true);
     h.handle(HostEvent::PointerButton {
-        button: BTN_POINTER_A,
+        button: Button::POINTER_A,
         down: true,
     });
     frame(&mut h, &log);
@@ -422,12 +432,12 @@ fn a_click_on_the_overlay_corner_toggles_it_and_never_reaches_the_cart() {
     frame(&mut h, &log);
     h.handle(HostEvent::PointerMoved { x: 5, y: 235 });
     h.handle(HostEvent::PointerButton {
-        button: BTN_POINTER_A,
+        button: Button::POINTER_A,
         down: true,
     });
     assert!(h.engine().overlay().unwrap().is_visible());
     h.handle(HostEvent::PointerButton {
-        button: BTN_POINTER_A,
+        button: Button::POINTER_A,
         down: false,
     });
     let seen = frame(&mut h, &log);
@@ -440,7 +450,7 @@ fn a_click_on_the_overlay_corner_toggles_it_and_never_reaches_the_cart() {
     // Elsewhere the same click is the cart's.
     h.handle(HostEvent::PointerMoved { x: 100, y: 100 });
     h.handle(HostEvent::PointerButton {
-        button: BTN_POINTER_A,
+        button: Button::POINTER_A,
         down: true,
     });
     let seen = frame(&mut h, &log);

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use bt::{Cart, Key, Render, Update, BTN_A};
+use bt::{Button, Cart, Key, Player, Render, Update};
 use bt_runtime::host::input::{Host, HostAction, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::host::pause_menu::MenuChoice;
@@ -22,12 +22,12 @@ struct Walker {
 
 impl Cart for Walker {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
-        ctx.menu_item_set(1, "Jump");
+        ctx.set_menu_item(1, "Jump");
         Ok(())
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {
-        if let Some(slot) = ctx.menu_item_chosen() {
+        if let Some(slot) = ctx.chosen_menu_item() {
             self.log
                 .borrow_mut()
                 .push(format!("chose {slot} at {}", ctx.ticks()));
@@ -35,7 +35,7 @@ impl Cart for Walker {
             return;
         }
         self.x = (self.x + 1) % 64;
-        if ctx.is_down(BTN_A, 0) {
+        if ctx.is_down(Button::A, Player::ONE) {
             self.y = (self.y + 1) % 64;
         }
         let mut seen = String::new();

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use bt::{Cart, Render, Update, BTN_A};
+use bt::{Button, Cart, Player, Render, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::host::input::Host;
 use bt_runtime::host::keymap::KeyMap;
@@ -28,7 +28,7 @@ impl Cart for Presses {
         Ok(())
     }
     fn update(&mut self, ctx: &mut Update<'_>) {
-        if ctx.is_pressed(BTN_A, 0) {
+        if ctx.is_pressed(Button::A, Player::ONE) {
             self.presses += 1;
             ctx.save_mut().set(0, self.presses);
         }
@@ -64,10 +64,10 @@ fn frames(host: &mut Host, from: u64, frames: u64) {
 
 fn tap(host: &mut Host, frame: u64) {
     let input = host.engine_mut().console_mut().input_mut();
-    input.set_buttons(0, BTN_A, true);
+    input.set_buttons(Button::A, Player::ONE, true);
     frames(host, frame, 1);
     let input = host.engine_mut().console_mut().input_mut();
-    input.set_buttons(0, BTN_A, false);
+    input.set_buttons(Button::A, Player::ONE, false);
 }
 
 fn slot0(file: &Path) -> Option<i32> {

@@ -1,7 +1,7 @@
 //! Sound follows ticks: the same samples under any clock, and from a seek as from straight play.
 
 use bt::sound::{Effect, Music, Note, Sfx, SfxId, Wave};
-use bt::{Cart, CartError, Render, Update, BTN_A};
+use bt::{Button, Cart, CartError, Player, Render, Update};
 use bt_runtime::export::wav::{encode_wav, make_wav, record_samples};
 use bt_runtime::{ConstantClock, Engine, EngineOptions, JitterClock, SequenceClock};
 
@@ -55,7 +55,7 @@ impl Cart for Band {
         if ctx.ticks() % 50 == 10 {
             ctx.play_sfx(self.burst.unwrap(), Some(3));
         }
-        if ctx.rng().next_u32().is_multiple_of(17) || ctx.is_pressed(BTN_A, 0) {
+        if ctx.rng().next_u32().is_multiple_of(17) || ctx.is_pressed(Button::A, Player::ONE) {
             ctx.play_sfx(self.blip.unwrap(), None);
         }
     }

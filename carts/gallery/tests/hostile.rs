@@ -420,7 +420,7 @@ impl bt::Cart for Tiny {
         bt::Settings::default().display(8, 8)
     }
     fn update(&mut self, ctx: &mut bt::Update<'_>) {
-        if ctx.is_down(bt::BTN_A, 0) {
+        if ctx.is_down(bt::Button::A, bt::Player::ONE) {
             self.0 += 1;
         }
     }

@@ -48,7 +48,7 @@ fn import_writes_files_a_cart_can_load() {
     assert_eq!(sheet.size(), (128, 128));
     assert_eq!(sheet.get(0, 0), Some(0), "colour 0 is see-through");
     assert_ne!(sheet.get(8, 0), Some(0));
-    let map = ctx.map_load("jump.tmj").unwrap();
+    let map = ctx.load_map("jump.tmj").unwrap();
     assert_eq!((map.tile(0, 5, 0), map.flags(1)), (Some(1), 1));
     let bank = ctx.load_sounds("jump-sounds.txt").unwrap();
     assert!(bank.sfx("sfx0").is_some());

@@ -96,7 +96,7 @@ fn the_platformer_does_not_allocate_per_frame() {
 
 #[test]
 fn input_driven_frames_do_not_allocate() {
-    use bt::{Key, AXIS_LEFT_X, AXIS_TRIGGER_L, BTN_A, BTN_POINTER_A};
+    use bt::{Axis, Button, Key, Player};
     use bt_runtime::host::input::{Host, HostEvent};
     use bt_runtime::host::keymap::KeyMap;
 
@@ -120,28 +120,30 @@ fn input_driven_frames_do_not_allocate() {
             y: n % 240,
         });
         host.handle(HostEvent::PointerButton {
-            button: BTN_POINTER_A,
+            button: Button::POINTER_A,
             down,
         });
         host.handle(HostEvent::Wheel { dx: 0.0, dy: 1.0 });
         host.handle(HostEvent::GamepadButton {
-            player: 2,
-            buttons: BTN_A,
+            player: Player::THREE,
+            buttons: Button::A,
             down,
         });
         host.handle(HostEvent::GamepadAxis {
-            player: 2,
-            axis: AXIS_LEFT_X,
+            player: Player::THREE,
+            axis: Axis::LeftX,
             value: 0.9,
         });
         host.handle(HostEvent::GamepadAxis {
-            player: 2,
-            axis: AXIS_TRIGGER_L,
+            player: Player::THREE,
+            axis: Axis::TriggerL,
             value: if down { 1.0 } else { 0.0 },
         });
         host.frame(0.0);
     };
-    host.handle(HostEvent::GamepadConnected { player: 2 });
+    host.handle(HostEvent::GamepadConnected {
+        player: Player::THREE,
+    });
     for n in 0..200 {
         frame(&mut host, n);
     }
@@ -182,15 +184,19 @@ fn recording_allocates_nothing_per_frame_and_grows_only_with_input_changes() {
     for frame in 0..2000u32 {
         // A change of input every 50 frames: each starts a run, within the reserved storage.
         if frame % 50 == 0 {
-            let turn =
-                [bt::BTN_UP, bt::BTN_RIGHT, bt::BTN_DOWN, bt::BTN_LEFT][(frame / 50 % 4) as usize];
+            let turn = [
+                bt::Button::UP,
+                bt::Button::RIGHT,
+                bt::Button::DOWN,
+                bt::Button::LEFT,
+            ][(frame / 50 % 4) as usize];
             let input = e.console_mut().input_mut();
             input.set_buttons(
-                0,
-                bt::BTN_UP | bt::BTN_DOWN | bt::BTN_LEFT | bt::BTN_RIGHT,
+                bt::Button::UP | bt::Button::DOWN | bt::Button::LEFT | bt::Button::RIGHT,
+                bt::Player::ONE,
                 false,
             );
-            input.set_buttons(0, turn, true);
+            input.set_buttons(turn, bt::Player::ONE, true);
         }
         e.advance(1);
     }

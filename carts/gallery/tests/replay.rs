@@ -5,7 +5,7 @@
 use std::process::{Command, Output};
 use std::sync::Arc;
 
-use bt::{Key, BTN_A, BTN_DOWN, BTN_LEFT, BTN_RIGHT, BTN_UP};
+use bt::{Button, Key, Player};
 use bt_runtime::engine::Origin;
 use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
 use bt_runtime::{ConstantClock, Engine, EngineOptions, JitterClock, PacedClock, PacedOptions};
@@ -42,20 +42,24 @@ fn scripted_snake(frames: u64, clock: Box<dyn bt_runtime::Clock>) -> (Engine, Re
     let mut e = snake(None);
     e.start_recording(DEFAULT_HASH_EVERY);
     e.set_clock(clock);
-    let turns = [BTN_UP, BTN_RIGHT, BTN_DOWN, BTN_LEFT];
+    let turns = [Button::UP, Button::RIGHT, Button::DOWN, Button::LEFT];
     for f in 0..frames {
         let input = e.console_mut().input_mut();
         if f % 23 == 0 {
             let b = turns[(f / 23 % 4) as usize];
-            input.set_buttons(0, BTN_UP | BTN_DOWN | BTN_LEFT | BTN_RIGHT, false);
-            input.set_buttons(0, b, true);
+            input.set_buttons(
+                Button::UP | Button::DOWN | Button::LEFT | Button::RIGHT,
+                Player::ONE,
+                false,
+            );
+            input.set_buttons(b, Player::ONE, true);
         }
         if f % 97 == 5 {
-            input.set_buttons(0, BTN_A, true);
+            input.set_buttons(Button::A, Player::ONE, true);
             input.set_key(Key::Space, true);
         }
         if f % 97 == 6 {
-            input.set_buttons(0, BTN_A, false);
+            input.set_buttons(Button::A, Player::ONE, false);
             input.set_key(Key::Space, false);
         }
         e.advance(1);
@@ -114,14 +118,16 @@ fn a_replay_that_runs_out_hands_over_to_live_input() {
     e.step(ticks).unwrap();
     assert!(e.replay().is_some());
     // Live input fed during the replay was ignored; after it, the next press is seen.
-    e.console_mut().input_mut().set_buttons(0, BTN_A, true);
+    e.console_mut()
+        .input_mut()
+        .set_buttons(Button::A, Player::ONE, true);
     e.resume();
     e.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
     e.advance(1);
     assert_eq!(e.updates_since_init(), ticks + 1);
     // What the last update saw holds the live press.
     assert_ne!(
-        e.console_mut().input().visible().buttons[0].pressed & BTN_A,
+        e.console_mut().input().visible().buttons[0].pressed & Button::A.bits(),
         0
     );
 }

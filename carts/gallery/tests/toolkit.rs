@@ -62,12 +62,12 @@ impl Cart for Toolkit {
             .into_iter()
             .enumerate()
         {
-            map.tile_set(0, i as i32 % 5, i as i32 / 5, Some(t));
+            map.set_tile(0, i as i32 % 5, i as i32 / 5, Some(t));
         }
-        map.tile_set(0, 2, 1, None);
+        map.set_tile(0, 2, 1, None);
         self.sheet = Some(sheet);
         self.map = Some(map);
-        ctx.camera_set(10, 5);
+        ctx.set_camera(10, 5);
         Ok(())
     }
 
@@ -81,15 +81,15 @@ impl Cart for Toolkit {
         // Through the camera (10, 5): shapes cut by the left and top edges.
         ctx.draw_triangle_fill((0, 0), (40, 12), (14, 40), 8);
         ctx.draw_triangle((4, 50), (60, 45), (30, 80), 11);
-        ctx.fill_pattern_set(0x5a5a, Some(2));
+        ctx.set_fill_pattern(0x5a5a, Some(2));
         ctx.draw_ellipse_fill(Rect::new(60, -10, 50, 30), 12);
-        ctx.fill_pattern_set(dither_pattern(0.25), None);
+        ctx.set_fill_pattern(dither_pattern(0.25), None);
         ctx.draw_circle_fill(100, 60, 20, 10);
-        ctx.fill_pattern_reset();
+        ctx.reset_fill_pattern();
         ctx.draw_ellipse(Rect::new(40, 30, 30, 17), 7);
         // A closed outline filled from inside, remapped 9 -> 13 on the way.
         ctx.draw_rect(Rect::new(44, 50, 16, 12), 7);
-        ctx.remap_set(9, 13);
+        ctx.set_remap(9, 13);
         ctx.flood_fill(50, 55, 9);
         // The map, plain, then mirrored and turned at twice the size, through the remap.
         ctx.draw_map(map, sheet, 12, 52, MapParams::new());
@@ -100,7 +100,7 @@ impl Cart for Toolkit {
             20,
             MapParams::new().sprite(SpriteParams::new().flags(FLIP_H | ROT_90).scale(2)),
         );
-        ctx.remap_reset();
+        ctx.reset_remap();
         // The same tile with the sheet's key (0 and 14 see-through) and with no key at all.
         ctx.draw_tile(sheet, 1, 84, 62, SpriteParams::new());
         ctx.draw_tile(sheet, 1, 90, 62, SpriteParams::new().key(ColorKey::NONE));

@@ -80,7 +80,7 @@ fn snake_plays_its_tune_when_a_round_starts_and_its_eating_sound() {
     assert!(silent.iter().all(|&s| s == 0), "the demo is silent");
     e.console_mut()
         .input_mut()
-        .set_buttons(0, bt::BTN_START, true);
+        .set_buttons(bt::Button::START, bt::Player::ONE, true);
     e.step(1).unwrap();
     e.console_mut().drain_samples();
     e.step(30).unwrap();

@@ -3,7 +3,7 @@
 //! plays the current entry again.
 
 use bt::sound::{Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
-use bt::{Cart, Rect, Render, Settings, Update, BTN_A, BTN_LEFT, BTN_RIGHT};
+use bt::{Button, Cart, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "every wave and effect of the synthesiser, labelled, then a tune";
@@ -147,11 +147,11 @@ impl Cart for Jukebox {
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {
-        let step = if ctx.is_pressed(BTN_RIGHT, 0) {
+        let step = if ctx.is_pressed(Button::RIGHT, Player::ONE) {
             1
-        } else if ctx.is_pressed(BTN_LEFT, 0) {
+        } else if ctx.is_pressed(Button::LEFT, Player::ONE) {
             ENTRIES - 1
-        } else if ctx.is_pressed(BTN_A, 0) {
+        } else if ctx.is_pressed(Button::A, Player::ONE) {
             0
         } else if ctx.ticks() >= self.started + self.length() {
             1

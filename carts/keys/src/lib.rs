@@ -3,11 +3,8 @@
 //! frame. A tap too fast for one tick still flashes, because its press and release both reach the
 //! next update; the counters at the top count presses and such one-update taps.
 
-use bt::{
-    Cart, Key, Rect, Render, Settings, Update, AXIS_LEFT_X, AXIS_LEFT_Y, BTN_A, BTN_B, BTN_DOWN,
-    BTN_L, BTN_L2, BTN_LEFT, BTN_POINTER_A, BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D, BTN_R,
-    BTN_R2, BTN_RIGHT, BTN_SELECT, BTN_START, BTN_UP, BTN_X, BTN_Y, KEY_COUNT, PLAYERS,
-};
+use bt::limits::{KEY_COUNT, PLAYERS};
+use bt::{Axis, Button, Cart, Key, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "on-screen keyboard and pads lighting held, pressed and released";
@@ -146,25 +143,25 @@ pub fn key_rect(key: Key) -> Option<Rect> {
 }
 
 /// The pad buttons shown per player, with labels.
-const PAD: [(u32, &str); 18] = [
-    (BTN_UP, "U"),
-    (BTN_DOWN, "D"),
-    (BTN_LEFT, "L"),
-    (BTN_RIGHT, "R"),
-    (BTN_A, "A"),
-    (BTN_B, "B"),
-    (BTN_X, "X"),
-    (BTN_Y, "Y"),
-    (BTN_L, "L1"),
-    (BTN_R, "R1"),
-    (BTN_L2, "L2"),
-    (BTN_R2, "R2"),
-    (BTN_START, "St"),
-    (BTN_SELECT, "Se"),
-    (BTN_POINTER_A, "pA"),
-    (BTN_POINTER_B, "pB"),
-    (BTN_POINTER_C, "pC"),
-    (BTN_POINTER_D, "pD"),
+const PAD: [(Button, &str); 18] = [
+    (Button::UP, "U"),
+    (Button::DOWN, "D"),
+    (Button::LEFT, "L"),
+    (Button::RIGHT, "R"),
+    (Button::A, "A"),
+    (Button::B, "B"),
+    (Button::X, "X"),
+    (Button::Y, "Y"),
+    (Button::L, "L1"),
+    (Button::R, "R1"),
+    (Button::L2, "L2"),
+    (Button::R2, "R2"),
+    (Button::START, "St"),
+    (Button::SELECT, "Se"),
+    (Button::POINTER_A, "pA"),
+    (Button::POINTER_B, "pB"),
+    (Button::POINTER_C, "pC"),
+    (Button::POINTER_D, "pD"),
 ];
 
 const PAD_TOP: i32 = TOP + 6 * PITCH + 6;
@@ -273,7 +270,7 @@ impl Cart for Keys {
                 }
             }
         }
-        for (player, row) in self.pads.iter_mut().enumerate() {
+        for (row, player) in self.pads.iter_mut().zip(Player::ALL) {
             for (lit, &(mask, _)) in row.iter_mut().zip(PAD.iter()) {
                 lit.see(
                     tick,
@@ -282,8 +279,9 @@ impl Cart for Keys {
                     ctx.is_released(mask, player),
                 );
             }
-            self.sticks[player] = (ctx.axis(AXIS_LEFT_X, player), ctx.axis(AXIS_LEFT_Y, player));
-            self.connected[player] = ctx.is_gamepad_connected(player);
+            let i = player.index();
+            self.sticks[i] = (ctx.axis(Axis::LeftX, player), ctx.axis(Axis::LeftY, player));
+            self.connected[i] = ctx.is_gamepad_connected(player);
         }
         self.pointer = ctx.pointer_pos();
         for c in ctx.input_string().chars() {

@@ -3,10 +3,7 @@
 //! or `[` and `]` change the brush; a click on the palette bar chooses a colour. Strokes join the
 //! pointer's positions from one update to the next, so fast moves draw unbroken lines.
 
-use bt::{
-    Cart, Key, Rect, Render, Settings, Update, BTN_POINTER_A, BTN_POINTER_B, BTN_POINTER_C,
-    BTN_POINTER_D,
-};
+use bt::{Button, Cart, Key, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str =
@@ -118,16 +115,16 @@ impl Cart for Paint {
         if ctx.is_key_pressed(Key::BracketRight) {
             self.brush = (self.brush + 2).min(MAX_BRUSH);
         }
-        if ctx.is_pressed(BTN_POINTER_D, 0) {
+        if ctx.is_pressed(Button::POINTER_D, Player::ONE) {
             self.canvas.fill(PAPER);
         }
-        if ctx.is_pressed(BTN_POINTER_C, 0) {
+        if ctx.is_pressed(Button::POINTER_C, Player::ONE) {
             if let Some(c) = self.canvas_at(pos.0, pos.1) {
                 self.colour = c;
             }
         }
         let size = ctx.palette().len() as u8;
-        if ctx.is_pressed(BTN_POINTER_A, 0) {
+        if ctx.is_pressed(Button::POINTER_A, Player::ONE) {
             if let Some(i) =
                 (1..size.min(16)).find(|&i| swatch_rect(i, self.h).contains(pos.0, pos.1))
             {
@@ -136,9 +133,9 @@ impl Cart for Paint {
                 return;
             }
         }
-        let ink = if ctx.is_down(BTN_POINTER_A, 0) {
+        let ink = if ctx.is_down(Button::POINTER_A, Player::ONE) {
             Some(self.colour)
-        } else if ctx.is_down(BTN_POINTER_B, 0) {
+        } else if ctx.is_down(Button::POINTER_B, Player::ONE) {
             Some(PAPER)
         } else {
             None
@@ -151,8 +148,8 @@ impl Cart for Paint {
                     _ => pos,
                 };
                 self.stroke(from, pos, c);
-                let held = ctx.is_down(BTN_POINTER_A | BTN_POINTER_B, 0)
-                    && !ctx.is_released(BTN_POINTER_A | BTN_POINTER_B, 0);
+                let held = ctx.is_down(Button::POINTER_A | Button::POINTER_B, Player::ONE)
+                    && !ctx.is_released(Button::POINTER_A | Button::POINTER_B, Player::ONE);
                 self.last = held.then_some((pos, c));
             }
             None => self.last = None,
@@ -213,15 +210,18 @@ mod tests {
         let mut p = Paint::default();
         p.init(&mut con.init_context()).unwrap();
         con.input_mut().set_pointer_pos(10, 10);
-        con.input_mut().set_buttons(0, BTN_POINTER_A, true);
+        con.input_mut()
+            .set_buttons(Button::POINTER_A, Player::ONE, true);
         step(&mut p, &mut con, 0);
         con.input_mut().set_pointer_pos(60, 10);
         step(&mut p, &mut con, 1);
         for x in 10..=60 {
             assert_eq!(p.canvas_at(x, 10), Some(8), "x {x}");
         }
-        con.input_mut().set_buttons(0, BTN_POINTER_A, false);
-        con.input_mut().set_buttons(0, BTN_POINTER_B, true);
+        con.input_mut()
+            .set_buttons(Button::POINTER_A, Player::ONE, false);
+        con.input_mut()
+            .set_buttons(Button::POINTER_B, Player::ONE, true);
         con.input_mut().set_pointer_pos(30, 10);
         step(&mut p, &mut con, 2);
         assert_eq!(p.canvas_at(30, 10), Some(PAPER));
@@ -235,7 +235,8 @@ mod tests {
         p.init(&mut con.init_context()).unwrap();
         let r = swatch_rect(12, 240);
         con.input_mut().set_pointer_pos(r.x + 2, r.y + 2);
-        con.input_mut().set_buttons(0, BTN_POINTER_A, true);
+        con.input_mut()
+            .set_buttons(Button::POINTER_A, Player::ONE, true);
         step(&mut p, &mut con, 0);
         assert_eq!(p.colour, 12);
     }

@@ -69,8 +69,8 @@ impl Cart for PaletteCart {
         }
         self.day = Some(day);
         self.night = Some(night);
-        ctx.palette_cycle(WATER, WATER + RAMP - 1, 8.0);
-        ctx.palette_cycle(FIRE, FIRE + RAMP - 1, -14.0);
+        ctx.cycle_palette(WATER, WATER + RAMP - 1, 8.0);
+        ctx.cycle_palette(FIRE, FIRE + RAMP - 1, -14.0);
         Ok(())
     }
 
@@ -81,9 +81,9 @@ impl Cart for PaletteCart {
             return;
         };
         match t {
-            60 => ctx.palette_fade_range(0, 15, night, 2000.0, Easing::SineInOut),
-            200 => ctx.palette_flash(Color32::hex(0xfff1e8), 100.0),
-            240 => ctx.palette_fade_range(0, 15, day, 1500.0, Easing::QuadOut),
+            60 => ctx.fade_palette_range(0, 15, night, 2000.0, Easing::SineInOut),
+            200 => ctx.flash_palette(Color32::hex(0xfff1e8), 100.0),
+            240 => ctx.fade_palette_range(0, 15, day, 1500.0, Easing::QuadOut),
             _ => {}
         }
     }

@@ -6,8 +6,8 @@
 //! the level reloads.
 
 use bt::{
-    Cart, CartError, ColorKey, MapParams, Palette, Rect, Render, Settings, SpriteParams,
-    SpriteSheet, Tilemap, Update, BTN_A, BTN_LEFT, BTN_RIGHT, BTN_UP, FLIP_H,
+    Button, Cart, CartError, ColorKey, MapParams, Palette, Player, Rect, Render, Settings,
+    SpriteParams, SpriteSheet, Tilemap, Update, FLIP_H,
 };
 
 /// One line for `bt list`.
@@ -134,10 +134,10 @@ fn load_assets(ctx: &mut Update<'_>) -> Result<Assets, CartError> {
     let (w, h) = sheet.size();
     let key = sheet.get(w as i32 - 1, h as i32 - 1).unwrap_or(0);
     let sheet = sheet.with_key(ColorKey::single(key));
-    let levels = parse_levels(LEVELS, &ctx.data_load_text(LEVELS)?)?;
+    let levels = parse_levels(LEVELS, &ctx.load_data_text(LEVELS)?)?;
     let mut maps = Vec::new();
     for level in &levels {
-        let map = ctx.map_load(&level.map)?;
+        let map = ctx.load_map(&level.map)?;
         layers(&level.map, &map)?;
         maps.push(map);
     }
@@ -295,7 +295,7 @@ impl Platformer {
         for y in 0..h as i32 {
             for x in 0..w as i32 {
                 if map.tile(l.things, x, y) == Some(tile::SLIME) {
-                    map.tile_set(l.things, x, y, None);
+                    map.set_tile(l.things, x, y, None);
                     self.slimes.push(Slime {
                         body: Body {
                             pos: (x * 8 * SUB, y * 8 * SUB),
@@ -338,13 +338,14 @@ impl Platformer {
         };
         let p = &mut self.player;
         // Walking and jumping.
-        let dir = i32::from(ctx.is_down(BTN_RIGHT, 0)) - i32::from(ctx.is_down(BTN_LEFT, 0));
+        let dir = i32::from(ctx.is_down(Button::RIGHT, Player::ONE))
+            - i32::from(ctx.is_down(Button::LEFT, Player::ONE));
         p.vel.0 = dir * WALK;
         if dir != 0 {
             self.facing_left = dir < 0;
             self.walk_ticks += 1;
         }
-        if self.on_ground && ctx.is_pressed(BTN_A | BTN_UP, 0) {
+        if self.on_ground && ctx.is_pressed(Button::A | Button::UP, Player::ONE) {
             p.vel.1 = JUMP;
         }
         p.vel.1 = (p.vel.1 + GRAVITY).min(MAX_FALL);
@@ -358,7 +359,7 @@ impl Platformer {
         for y in cells.y..cells.y + cells.h {
             for x in cells.x..cells.x + cells.w {
                 if map.cell_has(l.things, x, y, flag::COIN) {
-                    map.tile_set(l.things, x, y, None);
+                    map.set_tile(l.things, x, y, None);
                     self.score += 10;
                 }
                 hurt |= map.cell_has(l.things, x, y, flag::HURT);
@@ -456,7 +457,7 @@ impl Cart for Platformer {
         match self.mode {
             Mode::Playing => self.play(ctx),
             Mode::Over(_) => {
-                if ctx.is_pressed(BTN_A, 0) {
+                if ctx.is_pressed(Button::A, Player::ONE) {
                     (self.score, self.lives, self.mode) = (0, LIVES, Mode::Playing);
                     self.start_level(0, ctx.target_fps());
                 }
@@ -471,8 +472,8 @@ impl Cart for Platformer {
         // Follow the player across, within the level.
         let view = (ctx.display_size().0 as i32, ctx.display_size().1 as i32);
         let world = self.map.as_ref().map_or(view, Tilemap::pixel_size);
-        ctx.camera_set(self.player.rect().x + 3 - view.0 / 2, 0);
-        ctx.camera_clamp(world, view);
+        ctx.set_camera(self.player.rect().x + 3 - view.0 / 2, 0);
+        ctx.clamp_camera(world, view);
         self.camera_x = ctx.camera().0;
     }
 
@@ -490,7 +491,7 @@ impl Cart for Platformer {
 
         // Far hills at half the camera's offset, hazy through a dither pattern.
         ctx.with_camera(self.camera_x / 2, 0, |far| {
-            far.fill_pattern_set(0x5a5a, Some(13));
+            far.set_fill_pattern(0x5a5a, Some(13));
             for i in 0..8 {
                 let x = i * 70 - 20;
                 far.draw_triangle_fill(
@@ -500,7 +501,7 @@ impl Cart for Platformer {
                     3,
                 );
             }
-            far.fill_pattern_reset();
+            far.reset_fill_pattern();
             far.draw_ellipse_fill(Rect::new(120, 12, 20, 20), 10);
         });
 
@@ -513,10 +514,10 @@ impl Cart for Platformer {
         let glint = ctx.ticks() % 40 < 6;
         let yellow = sheet.get(27, 2);
         if let (true, Some(y)) = (glint, yellow) {
-            ctx.remap_set(y, 7);
+            ctx.set_remap(y, 7);
         }
         ctx.draw_map(map, sheet, 0, 0, MapParams::new().layer(l.things));
-        ctx.remap_reset();
+        ctx.reset_remap();
 
         for s in self.slimes.iter().filter(|s| s.alive) {
             let r = s.body.rect();
@@ -539,7 +540,7 @@ impl Cart for Platformer {
         let flip = if self.facing_left { FLIP_H } else { 0 };
         if self.hurt > 0 && (self.hurt / 4).is_multiple_of(2) {
             for slot in sheet.palette_slots() {
-                ctx.remap_set(slot as u8, 7);
+                ctx.set_remap(slot as u8, 7);
             }
         }
         ctx.draw_tile(
@@ -549,7 +550,7 @@ impl Cart for Platformer {
             y,
             SpriteParams::new().flags(flip),
         );
-        ctx.remap_reset();
+        ctx.reset_remap();
 
         // The HUD: screen coordinates, whatever the camera.
         let lives = self.lives;
@@ -561,9 +562,9 @@ impl Cart for Platformer {
         let name = assets.levels[self.level].name.as_str();
         let mode = self.mode;
         ctx.with_camera(0, 0, |hud| {
-            hud.fill_pattern_set(0xa5a5, None);
+            hud.set_fill_pattern(0xa5a5, None);
             hud.draw_rect_fill(Rect::new(0, 0, w, 12), 1);
-            hud.fill_pattern_reset();
+            hud.reset_fill_pattern();
             for i in 0..lives as i32 {
                 hud.draw_tile(sheet, tile::HEART, 2 + i * 9, 2, SpriteParams::new());
             }
@@ -601,11 +602,21 @@ mod tests {
     }
 
     /// Runs `n` updates with `held` buttons down, pressing `tap` on the first.
-    fn run(cart: &mut Platformer, con: &mut Console, t: &mut u64, n: u64, held: u32, tap: u32) {
+    fn run(
+        cart: &mut Platformer,
+        con: &mut Console,
+        t: &mut u64,
+        n: u64,
+        held: Button,
+        tap: Button,
+    ) {
         for i in 0..n {
-            con.input_mut().set_buttons(0, u32::MAX, false);
-            con.input_mut()
-                .set_buttons(0, held | if i == 0 { tap } else { 0 }, true);
+            con.input_mut().set_buttons(Button::ALL, Player::ONE, false);
+            con.input_mut().set_buttons(
+                held | if i == 0 { tap } else { Button::NONE },
+                Player::ONE,
+                true,
+            );
             cart.update(&mut con.update_context(*t));
             *t += 1;
         }
@@ -631,10 +642,17 @@ mod tests {
     fn the_player_lands_walks_into_a_wall_and_jumps_for_coins() {
         let (mut cart, mut con) = started();
         let mut t = 0;
-        run(&mut cart, &mut con, &mut t, 30, 0, 0);
+        run(&mut cart, &mut con, &mut t, 30, Button::NONE, Button::NONE);
         assert!(cart.on_ground);
         assert_eq!(cart.player.rect().y, 104, "standing on row 14");
-        run(&mut cart, &mut con, &mut t, 120, BTN_RIGHT, 0);
+        run(
+            &mut cart,
+            &mut con,
+            &mut t,
+            120,
+            Button::RIGHT,
+            Button::NONE,
+        );
         assert_eq!(
             cart.player.rect().x,
             17 * 8 - 6,
@@ -642,9 +660,9 @@ mod tests {
         );
         let (mut cart, mut con) = started();
         let mut t = 0;
-        run(&mut cart, &mut con, &mut t, 30, 0, 0);
-        run(&mut cart, &mut con, &mut t, 8, BTN_RIGHT, 0);
-        run(&mut cart, &mut con, &mut t, 40, BTN_RIGHT, BTN_A);
+        run(&mut cart, &mut con, &mut t, 30, Button::NONE, Button::NONE);
+        run(&mut cart, &mut con, &mut t, 8, Button::RIGHT, Button::NONE);
+        run(&mut cart, &mut con, &mut t, 40, Button::RIGHT, Button::A);
         assert!(cart.score >= 10, "score {}", cart.score);
         let map = cart.map.as_ref().unwrap();
         let l = layers("level1.tmj", map).unwrap();

@@ -1,7 +1,7 @@
 //! The platformer as a player meets it, through the cart harness: scripted input, the frames
 //! it draws (golden pictures), and steady frames that allocate nothing.
 
-use bt::{BTN_A, BTN_RIGHT};
+use bt::{Button, Player};
 use bt_runtime::harness::CartTest;
 use bt_test_support::CountingAlloc;
 
@@ -15,11 +15,11 @@ fn started() -> CartTest {
 /// Walks right, jumps for the first coins, and walks on to the raised ground.
 fn script(t: &mut CartTest) {
     t.run(30);
-    t.press(BTN_RIGHT, 0);
+    t.press(Button::RIGHT, Player::ONE);
     t.run(8);
-    t.press(BTN_A, 0);
+    t.press(Button::A, Player::ONE);
     t.run(2);
-    t.release(BTN_A, 0);
+    t.release(Button::A, Player::ONE);
     t.run(60);
 }
 
@@ -40,9 +40,9 @@ fn steady_frames_of_play_do_not_allocate() {
     // Walking, jumping and landing, the camera scrolling, coins glinting, the HUD.
     for i in 0..240 {
         if i % 40 == 0 {
-            t.press(BTN_A, 0);
+            t.press(Button::A, Player::ONE);
         } else if i % 40 == 2 {
-            t.release(BTN_A, 0);
+            t.release(Button::A, Player::ONE);
         }
         t.run(1);
     }

@@ -58,11 +58,11 @@ impl Cart for Primitives {
         // A clip window: everything drawn inside is cut to it.
         let window = Rect::new(16, 130, 120, 60);
         ctx.draw_rect(Rect::new(15, 129, 122, 62), 6);
-        ctx.clip_set(window);
+        ctx.set_clip(window);
         ctx.draw_circle_fill(16 + self.sweep, 160, 30, 8);
         ctx.draw_line(0, 130, 200, 200, 10);
         ctx.print(20 + self.sweep / 2, 150, "clipped text runs off", 7);
-        ctx.clip_reset();
+        ctx.reset_clip();
 
         // Text: measured to centre it, several lines, and a glyph the font lacks.
         let text = "multi-line text\ncentred by measure\nmissing glyph: \u{263a}";

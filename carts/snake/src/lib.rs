@@ -9,10 +9,7 @@
 use std::collections::VecDeque;
 
 use bt::sound::{Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
-use bt::{
-    Cart, Rect, Render, Settings, Update, AXIS_LEFT_X, AXIS_LEFT_Y, BTN_A, BTN_DOWN, BTN_LEFT,
-    BTN_RIGHT, BTN_START, BTN_UP, PLAYERS,
-};
+use bt::{Axis, Button, Cart, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "the classic snake, on keyboard or gamepad, with round tags";
@@ -208,18 +205,18 @@ impl Snake {
 
     /// The direction asked for this update by any keyboard player or pad (d-pad or stick).
     fn wanted(ctx: &Update<'_>) -> Option<Dir> {
-        for player in 0..PLAYERS {
+        for player in Player::ALL {
             for (mask, dir) in [
-                (BTN_UP, Dir::Up),
-                (BTN_DOWN, Dir::Down),
-                (BTN_LEFT, Dir::Left),
-                (BTN_RIGHT, Dir::Right),
+                (Button::UP, Dir::Up),
+                (Button::DOWN, Dir::Down),
+                (Button::LEFT, Dir::Left),
+                (Button::RIGHT, Dir::Right),
             ] {
                 if ctx.is_pressed(mask, player) {
                     return Some(dir);
                 }
             }
-            let (x, y) = (ctx.axis(AXIS_LEFT_X, player), ctx.axis(AXIS_LEFT_Y, player));
+            let (x, y) = (ctx.axis(Axis::LeftX, player), ctx.axis(Axis::LeftY, player));
             if x.abs() > 0.5 || y.abs() > 0.5 {
                 return Some(if x.abs() > y.abs() {
                     if x > 0.0 {
@@ -322,7 +319,9 @@ impl Cart for Snake {
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {
-        let start = (0..PLAYERS).any(|p| ctx.is_pressed(BTN_A | BTN_START, p));
+        let start = Player::ALL
+            .into_iter()
+            .any(|p| ctx.is_pressed(Button::A | Button::START, p));
         match self.phase {
             Phase::Title | Phase::Over if start => {
                 self.reset_board(ctx);
@@ -433,14 +432,14 @@ mod tests {
     #[test]
     fn start_then_two_quick_turns_are_both_taken() {
         let (mut s, mut con) = booted();
-        con.input_mut().set_buttons(0, BTN_A, true);
+        con.input_mut().set_buttons(Button::A, Player::ONE, true);
         s.update(&mut con.update_context(0));
         assert_eq!(s.phase, Phase::Playing);
-        con.input_mut().set_buttons(0, BTN_A, false);
-        con.input_mut().set_buttons(0, BTN_UP, true);
-        con.input_mut().set_buttons(0, BTN_UP, false);
+        con.input_mut().set_buttons(Button::A, Player::ONE, false);
+        con.input_mut().set_buttons(Button::UP, Player::ONE, true);
+        con.input_mut().set_buttons(Button::UP, Player::ONE, false);
         s.update(&mut con.update_context(1));
-        con.input_mut().set_buttons(1, BTN_LEFT, true);
+        con.input_mut().set_buttons(Button::LEFT, Player::TWO, true);
         s.update(&mut con.update_context(2));
         assert_eq!(s.turns, [Dir::Up, Dir::Left]);
         let head = s.body[0];
@@ -457,9 +456,11 @@ mod tests {
             s.update(&mut con.update_context(t));
         }
         assert_eq!(s.phase, Phase::Title);
-        con.input_mut().set_buttons(0, BTN_START, true);
+        con.input_mut()
+            .set_buttons(Button::START, Player::ONE, true);
         s.update(&mut con.update_context(3000));
-        con.input_mut().set_buttons(0, BTN_START, false);
+        con.input_mut()
+            .set_buttons(Button::START, Player::ONE, false);
         for t in 3001..3000 + 60 * 20 {
             s.update(&mut con.update_context(t));
         }

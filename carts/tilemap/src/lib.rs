@@ -4,7 +4,7 @@
 //! status line and minimap are drawn with a camera of their own.
 
 use bt::{
-    camera_clamp, hash2, Cart, CartError, MapParams, Palette, Rect, Render, Settings, SpriteParams,
+    clamp_camera, hash2, Cart, CartError, MapParams, Palette, Rect, Render, Settings, SpriteParams,
     SpriteSheet, Update, ValueNoise, FLIP_H,
 };
 
@@ -73,7 +73,7 @@ fn island(seed: u32) -> Result<bt::Tilemap, CartError> {
                 h if h < 0.68 => tile::TREE,
                 _ => tile::STONE,
             };
-            map.tile_set(0, x, y, Some(t));
+            map.set_tile(0, x, y, Some(t));
         }
     }
     Ok(map)
@@ -107,7 +107,7 @@ impl Cart for Tilemap {
                 for y in 0..ROWS as i32 {
                     for x in 0..COLS as i32 {
                         if map.tile(0, x, y) == Some(from) {
-                            map.tile_set(0, x, y, Some(to));
+                            map.set_tile(0, x, y, Some(to));
                         }
                     }
                 }
@@ -116,12 +116,12 @@ impl Cart for Tilemap {
         }
         // Centre the camera on the bunny, then keep the view inside the world.
         let view = (ctx.display_size().0 as i32, ctx.display_size().1 as i32);
-        ctx.camera_set(
+        ctx.set_camera(
             self.bunny.0 as i32 + 8 - view.0 / 2,
             self.bunny.1 as i32 + 8 - view.1 / 2,
         );
         let world = self.map.as_ref().map_or(view, bt::Tilemap::pixel_size);
-        ctx.camera_clamp(world, view);
+        ctx.clamp_camera(world, view);
     }
 
     fn render(&self, ctx: &mut Render<'_>) {
@@ -166,7 +166,7 @@ impl Cart for Tilemap {
             let (mx, my) = (w - 36, h - 28);
             hud.draw_rect_fill(Rect::new(mx, my, 34, 26), 0);
             hud.draw_rect(Rect::new(mx, my, 34, 26), 6);
-            let cam = camera_clamp((cx, cy), world, (w, h));
+            let cam = clamp_camera((cx, cy), world, (w, h));
             hud.draw_rect(
                 Rect::new(mx + 1 + cam.0 / 16, my + 1 + cam.1 / 16, 20, 15),
                 10,

@@ -1,4 +1,4 @@
-//! `timers`: tick-based timers, chart tags and `ticks_reset`.
+//! `timers`: tick-based timers, chart tags and `reset_ticks`.
 //!
 //! Three timers fire every 20, 45 and 120 ticks; each draws a bar of the ticks it has left and
 //! counts its fires. The 120-tick timer tags the overlay's timing chart. Every 600 ticks (ten
@@ -8,7 +8,7 @@
 use bt::{Cart, CartError, Rect, Render, Settings, Timer, Update};
 
 /// One line for `bt list`.
-pub const DESCRIPTION: &str = "three Timers, overlay tags and ticks_reset every 600 ticks";
+pub const DESCRIPTION: &str = "three Timers, overlay tags and reset_ticks every 600 ticks";
 
 /// Ticks in a round.
 pub const ROUND_TICKS: u64 = 600;
@@ -59,7 +59,7 @@ impl Cart for Timers {
         }
         if ctx.ticks() + 1 == ROUND_TICKS {
             self.round += 1;
-            ctx.ticks_reset();
+            ctx.reset_ticks();
             let label = ["Round 2", "Round 3", "Round 4+"][(self.round as usize - 2).min(2)];
             ctx.assign_tag(label);
         }

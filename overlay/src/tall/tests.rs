@@ -368,7 +368,7 @@ fn a_run_of_clamped_frames_is_labelled_once_with_the_time_it_lost_where_it_cover
         (l.data_x + 102 + 2, l.bars_top, 10 * GLYPH_ADVANCE)
     );
     let mut expected = Framebuffer::new(320, 240);
-    expected.clip_set(r);
+    expected.set_clip(r);
     expected.system_print(r.x, r.y - FONT_TOP, c.clamp, "lost 800ms");
     for y in r.y..r.y + r.h {
         for x in r.x..r.x + r.w {
@@ -474,7 +474,7 @@ fn a_bar_past_the_scale_carries_its_value_where_it_covers_no_other_bar() {
     let x = l.data_x + 50;
     // `418ms` right of the bar, below the lost-time row, in the text colour.
     assert_eq!(over[0].x, x + 2);
-    assert_eq!(over[0].w, 5 * bt::GLYPH_ADVANCE);
+    assert_eq!(over[0].w, 5 * bt::limits::GLYPH_ADVANCE);
     assert_eq!(over[0].y, l.bars_top + NUMBER_ROWS + 1);
     let c = *o.colors();
     let inked = (over[0].x..over[0].x + over[0].w)

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use bt::{MAX_TARGET_FPS, MIN_TARGET_FPS};
+use bt::limits::{MAX_TARGET_FPS, MIN_TARGET_FPS};
 
 use crate::clock::spec::{ClockSpec, MAX_SPEC_MS, MIN_SPEC_MS};
 use crate::engine::{MAX_HOST_HZ, MAX_SEEK_UPDATES, MIN_HOST_HZ};

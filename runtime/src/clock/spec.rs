@@ -13,7 +13,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use bt::{MAX_TARGET_FPS, MIN_TARGET_FPS};
+use bt::limits::{MAX_TARGET_FPS, MIN_TARGET_FPS};
 use thiserror::Error;
 
 use crate::clock::capture::{Capture, CaptureError};

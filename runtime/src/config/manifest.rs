@@ -29,10 +29,8 @@ use std::fmt::Write as _;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
-use bt::{
-    Color32, Palette, Settings, SettingsError, MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE,
-    MAX_WINDOW_SCALE,
-};
+use bt::limits::{MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_WINDOW_SCALE};
+use bt::{Color32, Palette, Settings, SettingsError};
 use image::codecs::png::PngDecoder;
 use image::{DynamicImage, ImageDecoder, Limits};
 use serde::Deserialize;

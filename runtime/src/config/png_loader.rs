@@ -3,9 +3,8 @@
 use std::io::Cursor;
 
 use bt::host::{ImageLoader, RgbaImage};
-use bt::{
-    AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap, MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE,
-};
+use bt::limits::{MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
+use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 
 use super::data_file::read_asset_file;
 use super::tiled::load_map_file;

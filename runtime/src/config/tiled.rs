@@ -135,7 +135,7 @@ fn build(name: &str, raw: RawMap) -> Result<Tilemap, AssetError> {
     if let Some(t) = tileset {
         for &(id, f) in &t.flags {
             if let Ok(id) = u16::try_from(id) {
-                map.flags_set(id, f);
+                map.set_flags(id, f);
             }
         }
     }
@@ -162,7 +162,7 @@ fn build(name: &str, raw: RawMap) -> Result<Tilemap, AssetError> {
             ));
         }
         let index = if i == 0 {
-            map.layer_rename(0, &layer.name);
+            map.rename_layer(0, &layer.name);
             0
         } else {
             map.add_layer(&layer.name)
@@ -199,7 +199,7 @@ fn build(name: &str, raw: RawMap) -> Result<Tilemap, AssetError> {
                     ),
                 ));
             };
-            map.tile_set(index, x, y, Some(tile as u16));
+            map.set_tile(index, x, y, Some(tile as u16));
         }
     }
     if tile_layers == 0 {

@@ -260,7 +260,7 @@ impl Engine {
         self.restarts
     }
 
-    /// Updates run since `init`, whatever `ticks_reset` did.
+    /// Updates run since `init`, whatever `reset_ticks` did.
     pub fn updates_since_init(&self) -> u64 {
         self.updates_since_init
     }

@@ -19,9 +19,9 @@ use crate::replay::Replay;
 pub const MAX_SEEK_UPDATES: u64 = 10_000_000;
 
 /// The slowest simulated host, in ticks a second: as slow as the slowest cart
-/// ([`bt::MIN_TARGET_FPS`]). Much slower, host times would grow so large over a long run that
+/// ([`bt::limits::MIN_TARGET_FPS`]). Much slower, host times would grow so large over a long run that
 /// the ticks' deltas lost their precision (at 10^-306 they overflowed).
-pub const MIN_HOST_HZ: f64 = bt::MIN_TARGET_FPS;
+pub const MIN_HOST_HZ: f64 = bt::limits::MIN_TARGET_FPS;
 
 /// The fastest simulated host, in ticks a second: a tick every 10 µs, far past any display.
 pub const MAX_HOST_HZ: f64 = 100_000.0;

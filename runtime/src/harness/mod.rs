@@ -7,7 +7,7 @@
 //! config file is not read, so a test gives the same result on every machine.
 //!
 //! ```
-//! use bt::{Cart, Rect, Render, Update, BTN_RIGHT};
+//! use bt::{Cart, Rect, Render, Update, Button, Player};
 //! use bt_runtime::harness::CartTest;
 //!
 //! #[derive(Default)]
@@ -17,7 +17,7 @@
 //!
 //! impl Cart for Walker {
 //!     fn update(&mut self, ctx: &mut Update<'_>) {
-//!         if ctx.is_down(BTN_RIGHT, 0) {
+//!         if ctx.is_down(Button::RIGHT, Player::ONE) {
 //!             self.x += 1;
 //!         }
 //!     }
@@ -28,9 +28,9 @@
 //! }
 //!
 //! let mut test = CartTest::new(Walker::default).unwrap();
-//! test.press(BTN_RIGHT, 0);
+//! test.press(Button::RIGHT, Player::ONE);
 //! test.run(5);
-//! test.release(BTN_RIGHT, 0);
+//! test.release(Button::RIGHT, Player::ONE);
 //! test.run(5);
 //! assert_eq!(test.pixel(5, 10), 8, "moved five pixels while held");
 //! assert_eq!(test.pixel(9, 10), 1, "and no further once let go");
@@ -43,7 +43,7 @@
 use std::path::{Path, PathBuf};
 
 use bt::host::Source;
-use bt::{Cart, Framebuffer, Key};
+use bt::{Button, Cart, Framebuffer, Key, Player};
 
 use crate::clock::ConstantClock;
 use crate::config::manifest;
@@ -196,23 +196,23 @@ impl CartTest {
         self.host.engine().updates_since_init()
     }
 
-    /// Holds `buttons` (`BTN_A | BTN_LEFT`, ...) for `player` from the next update on, as a
+    /// Holds `buttons` (`Button::A | Button::LEFT`, ...) for `player` from the next update on, as a
     /// gamepad would.
-    pub fn press(&mut self, buttons: u32, player: usize) {
+    pub fn press(&mut self, buttons: Button, player: Player) {
         self.buttons(buttons, player, true);
     }
 
     /// Lets go of `buttons` for `player` from the next update on.
-    pub fn release(&mut self, buttons: u32, player: usize) {
+    pub fn release(&mut self, buttons: Button, player: Player) {
         self.buttons(buttons, player, false);
     }
 
-    fn buttons(&mut self, buttons: u32, player: usize, down: bool) {
+    fn buttons(&mut self, buttons: Button, player: Player, down: bool) {
         self.host
             .engine_mut()
             .console_mut()
             .input_mut()
-            .set_buttons_from(Source::Gamepad, player, buttons, down);
+            .set_buttons_from(Source::Gamepad, buttons, player, down);
     }
 
     /// Presses or lets go of a keyboard key, which also holds the buttons the default key map
@@ -231,8 +231,8 @@ impl CartTest {
         self.host.handle(HostEvent::PointerMoved { x, y });
     }
 
-    /// Presses or lets go of a pointer button (`BTN_POINTER_A` is the left one).
-    pub fn pointer_button(&mut self, button: u32, down: bool) {
+    /// Presses or lets go of a pointer button (`Button::POINTER_A` is the left one).
+    pub fn pointer_button(&mut self, button: Button, down: bool) {
         self.host.handle(HostEvent::PointerButton { button, down });
     }
 

@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use bt::host::{Source, TRIGGER_PRESS};
-use bt::{Key, BTN_L2, BTN_POINTER_A, BTN_R2};
+use bt::{Axis, Button, Key, Player};
 use bt_overlay::{ChartMode, Overlay};
 
 use crate::config::manifest::PaletteSource;
@@ -59,10 +59,10 @@ pub enum HostEvent<'a> {
     /// The window lost the keyboard focus: every key and pointer button held is let go (their
     /// releases reach the next update), since their releases would go to another window.
     FocusLost,
-    /// A pointer button (`BTN_POINTER_A` ... `BTN_POINTER_D`) went down or up.
+    /// A pointer button (`Button::POINTER_A` ... `Button::POINTER_D`) went down or up.
     PointerButton {
-        /// The button's mask.
-        button: u32,
+        /// The button.
+        button: Button,
         /// Whether it went down.
         down: bool,
     },
@@ -75,30 +75,30 @@ pub enum HostEvent<'a> {
     },
     /// A gamepad became `player`'s.
     GamepadConnected {
-        /// Player 0–3.
-        player: usize,
+        /// The player.
+        player: Player,
     },
     /// `player`'s gamepad went away: its buttons are let go and its axes centred.
     GamepadDisconnected {
-        /// Player 0–3.
-        player: usize,
+        /// The player.
+        player: Player,
     },
     /// Gamepad buttons of `player` went down or up.
     GamepadButton {
-        /// Player 0–3.
-        player: usize,
-        /// The buttons' mask.
-        buttons: u32,
+        /// The player.
+        player: Player,
+        /// The buttons.
+        buttons: Button,
         /// Whether they went down.
         down: bool,
     },
     /// A gamepad axis of `player` moved (sticks -1..1, down and right positive; triggers 0..1).
-    /// Triggers also hold `BTN_L2` / `BTN_R2` from [`TRIGGER_PRESS`] on.
+    /// Triggers also hold `Button::L2` / `Button::R2` from [`TRIGGER_PRESS`] on.
     GamepadAxis {
-        /// Player 0–3.
-        player: usize,
-        /// `AXIS_LEFT_X` ... `AXIS_TRIGGER_R`.
-        axis: usize,
+        /// The player.
+        player: Player,
+        /// The axis.
+        axis: Axis,
         /// The raw reading.
         value: f32,
     },
@@ -465,7 +465,7 @@ impl Host {
             }
             HostEvent::PointerLeft => input.set_pointer_inactive(),
             HostEvent::FocusLost => {
-                input.set_held_from(Source::Pointer, 0, 0);
+                input.set_held_from(Source::Pointer, Button::NONE, Player::ONE);
                 let mut held = self.keys_held;
                 while held != 0 {
                     let i = held.trailing_zeros() as usize;
@@ -475,8 +475,8 @@ impl Host {
                     held &= held - 1;
                 }
                 self.keys_held = 0;
-                for player in 0..KEYBOARD_PLAYERS {
-                    input.set_held_from(Source::Keyboard, player, 0);
+                for player in &Player::ALL[..KEYBOARD_PLAYERS] {
+                    input.set_held_from(Source::Keyboard, Button::NONE, *player);
                 }
             }
             HostEvent::PointerButton { button, down } => {
@@ -484,13 +484,13 @@ impl Host {
                 let (x, y) = self.pointer;
                 // A press on the toggle corner belongs to the host, not the cart (its release
                 // then finds nothing held and makes no edge either).
-                if down && button & BTN_POINTER_A != 0 && Overlay::hits_toggle(x, y, h) {
+                if down && button.intersects(Button::POINTER_A) && Overlay::hits_toggle(x, y, h) {
                     return self.toggle_overlay();
                 }
                 self.engine.console_mut().input_mut().set_buttons_from(
                     Source::Pointer,
-                    0,
                     button,
+                    Player::ONE,
                     down,
                 );
             }
@@ -503,23 +503,23 @@ impl Host {
                 player,
                 buttons,
                 down,
-            } => input.set_buttons_from(Source::Gamepad, player, buttons, down),
+            } => input.set_buttons_from(Source::Gamepad, buttons, player, down),
             HostEvent::GamepadAxis {
                 player,
                 axis,
                 value,
             } => {
-                input.set_axis(player, axis, value);
+                input.set_axis(axis, player, value);
                 let trigger = match axis {
-                    bt::AXIS_TRIGGER_L => BTN_L2,
-                    bt::AXIS_TRIGGER_R => BTN_R2,
-                    _ => 0,
+                    Axis::TriggerL => Button::L2,
+                    Axis::TriggerR => Button::R2,
+                    _ => Button::NONE,
                 };
-                if trigger != 0 {
+                if !trigger.is_empty() {
                     input.set_buttons_from(
                         Source::Gamepad,
-                        player,
                         trigger,
+                        player,
                         value >= TRIGGER_PRESS,
                     );
                 }
@@ -565,11 +565,11 @@ impl Host {
         }
         let input = self.engine.console_mut().input_mut();
         input.set_key(key, down);
-        for player in 0..KEYBOARD_PLAYERS {
+        for player in &Player::ALL[..KEYBOARD_PLAYERS] {
             let held = self
                 .keymap
-                .held_buttons(self.keys_held & !self.swallowed, player);
-            input.set_held_from(Source::Keyboard, player, held);
+                .held_buttons(self.keys_held & !self.swallowed, player.index());
+            input.set_held_from(Source::Keyboard, Button::from_bits(held), *player);
         }
         None
     }
@@ -645,9 +645,9 @@ impl Host {
             Key::ArrowDown => MenuKey::Down,
             Key::Enter | Key::Space => MenuKey::Choose,
             k if k == MENU_KEY || k == Key::Escape => MenuKey::Close,
-            _ if buttons & bt::BTN_UP != 0 => MenuKey::Up,
-            _ if buttons & bt::BTN_DOWN != 0 => MenuKey::Down,
-            _ if buttons & (bt::BTN_A | bt::BTN_START) != 0 => MenuKey::Choose,
+            _ if buttons & bt::Button::UP.bits() != 0 => MenuKey::Up,
+            _ if buttons & bt::Button::DOWN.bits() != 0 => MenuKey::Down,
+            _ if buttons & (bt::Button::A | bt::Button::START).bits() != 0 => MenuKey::Choose,
             _ => MenuKey::Other,
         };
         let menu = self.menu.as_mut()?;

@@ -17,10 +17,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use bt::{
-    Key, BTN_A, BTN_B, BTN_DOWN, BTN_L, BTN_LEFT, BTN_R, BTN_RIGHT, BTN_SELECT, BTN_START, BTN_UP,
-    BTN_X, BTN_Y, KEY_COUNT,
-};
+use bt::limits::KEY_COUNT;
+use bt::{Button, Key};
 use serde::Deserialize;
 use thiserror::Error;
 use toml::Spanned;
@@ -40,18 +38,18 @@ const MAX_MESSAGE_CHARS: usize = 160;
 
 /// The buttons a key map can assign, with their names in the file, in file order.
 pub const MAPPABLE: [(&str, u32); 12] = [
-    ("up", BTN_UP),
-    ("down", BTN_DOWN),
-    ("left", BTN_LEFT),
-    ("right", BTN_RIGHT),
-    ("a", BTN_A),
-    ("b", BTN_B),
-    ("x", BTN_X),
-    ("y", BTN_Y),
-    ("l", BTN_L),
-    ("r", BTN_R),
-    ("start", BTN_START),
-    ("select", BTN_SELECT),
+    ("up", Button::UP.bits()),
+    ("down", Button::DOWN.bits()),
+    ("left", Button::LEFT.bits()),
+    ("right", Button::RIGHT.bits()),
+    ("a", Button::A.bits()),
+    ("b", Button::B.bits()),
+    ("x", Button::X.bits()),
+    ("y", Button::Y.bits()),
+    ("l", Button::L.bits()),
+    ("r", Button::R.bits()),
+    ("start", Button::START.bits()),
+    ("select", Button::SELECT.bits()),
 ];
 
 /// Why a key-map file was refused. Every message names the file.
@@ -180,28 +178,28 @@ impl Default for KeyMap {
     fn default() -> KeyMap {
         let mut map = KeyMap::empty();
         let p1: &[(Key, u32)] = &[
-            (Key::ArrowUp, BTN_UP),
-            (Key::ArrowDown, BTN_DOWN),
-            (Key::ArrowLeft, BTN_LEFT),
-            (Key::ArrowRight, BTN_RIGHT),
-            (Key::KeyZ, BTN_A),
-            (Key::KeyC, BTN_A),
-            (Key::KeyN, BTN_A),
-            (Key::Space, BTN_A),
-            (Key::KeyX, BTN_B),
-            (Key::KeyV, BTN_B),
-            (Key::KeyM, BTN_B),
-            (Key::Enter, BTN_START),
-            (Key::Escape, BTN_SELECT),
+            (Key::ArrowUp, Button::UP.bits()),
+            (Key::ArrowDown, Button::DOWN.bits()),
+            (Key::ArrowLeft, Button::LEFT.bits()),
+            (Key::ArrowRight, Button::RIGHT.bits()),
+            (Key::KeyZ, Button::A.bits()),
+            (Key::KeyC, Button::A.bits()),
+            (Key::KeyN, Button::A.bits()),
+            (Key::Space, Button::A.bits()),
+            (Key::KeyX, Button::B.bits()),
+            (Key::KeyV, Button::B.bits()),
+            (Key::KeyM, Button::B.bits()),
+            (Key::Enter, Button::START.bits()),
+            (Key::Escape, Button::SELECT.bits()),
         ];
         let p2: &[(Key, u32)] = &[
-            (Key::KeyW, BTN_UP),
-            (Key::KeyS, BTN_DOWN),
-            (Key::KeyA, BTN_LEFT),
-            (Key::KeyD, BTN_RIGHT),
-            (Key::KeyF, BTN_A),
-            (Key::KeyG, BTN_B),
-            (Key::Tab, BTN_START),
+            (Key::KeyW, Button::UP.bits()),
+            (Key::KeyS, Button::DOWN.bits()),
+            (Key::KeyA, Button::LEFT.bits()),
+            (Key::KeyD, Button::RIGHT.bits()),
+            (Key::KeyF, Button::A.bits()),
+            (Key::KeyG, Button::B.bits()),
+            (Key::Tab, Button::START.bits()),
         ];
         for (player, list) in [p1, p2].into_iter().enumerate() {
             for &(key, button) in list {
@@ -505,15 +503,15 @@ mod tests {
     #[test]
     fn defaults_give_two_players() {
         let m = KeyMap::default();
-        assert_eq!(m.buttons(Key::ArrowUp, 0), BTN_UP);
+        assert_eq!(m.buttons(Key::ArrowUp, 0), Button::UP.bits());
         assert_eq!(m.buttons(Key::ArrowUp, 1), 0);
-        assert_eq!(m.buttons(Key::KeyW, 1), BTN_UP);
+        assert_eq!(m.buttons(Key::KeyW, 1), Button::UP.bits());
         assert_eq!(
             m.held_buttons(set(&[Key::KeyZ, Key::ArrowRight]), 0),
-            BTN_A | BTN_RIGHT
+            Button::A.bits() | Button::RIGHT.bits()
         );
-        assert_eq!(m.held_buttons(set(&[Key::KeyX]), 0), BTN_B);
-        assert_eq!(m.held_buttons(set(&[Key::KeyG]), 1), BTN_B);
+        assert_eq!(m.held_buttons(set(&[Key::KeyX]), 0), Button::B.bits());
+        assert_eq!(m.held_buttons(set(&[Key::KeyG]), 1), Button::B.bits());
     }
 
     #[test]
@@ -522,17 +520,17 @@ mod tests {
             "version = 1\n[player1]\na = [\"KeyJ\", \"KeyK\"]\nselect = []\n[player2]\nx = [\"Numpad4\"]\n",
         )
         .unwrap();
-        assert_eq!(m.buttons(Key::KeyJ, 0), BTN_A);
+        assert_eq!(m.buttons(Key::KeyJ, 0), Button::A.bits());
         assert_eq!(m.buttons(Key::Space, 0), 0, "replaced");
         assert_eq!(m.buttons(Key::Escape, 0), 0, "unmapped");
-        assert_eq!(m.buttons(Key::ArrowUp, 0), BTN_UP, "untouched");
-        assert_eq!(m.buttons(Key::Numpad4, 1), BTN_X);
+        assert_eq!(m.buttons(Key::ArrowUp, 0), Button::UP.bits(), "untouched");
+        assert_eq!(m.buttons(Key::Numpad4, 1), Button::X.bits());
     }
 
     #[test]
     fn the_written_map_reads_back_the_same() {
         let mut m = KeyMap::default();
-        m.assign(1, BTN_L, &[Key::KeyQ, Key::PageUp]);
+        m.assign(1, Button::L.bits(), &[Key::KeyQ, Key::PageUp]);
         assert_eq!(parse(&m.to_toml()).unwrap(), m);
     }
 
@@ -633,12 +631,12 @@ mod tests {
         let (map, from) = choose(Some(&named), Some(default.clone())).unwrap();
         assert_eq!(
             (map.buttons(Key::KeyJ, 0), from),
-            (BTN_A, KeyMapSource::File(named))
+            (Button::A.bits(), KeyMapSource::File(named))
         );
         let (map, from) = choose(None, Some(default.clone())).unwrap();
         assert_eq!(
             (map.buttons(Key::KeyK, 0), from),
-            (BTN_A, KeyMapSource::File(default.clone()))
+            (Button::A.bits(), KeyMapSource::File(default.clone()))
         );
         std::fs::remove_file(&default).unwrap();
 

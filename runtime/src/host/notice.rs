@@ -4,7 +4,7 @@
 //!
 //! The whole message goes to the terminal as it is; only the picture gets the fitted form.
 
-use bt::{GLYPH_ADVANCE, LINE_HEIGHT};
+use bt::limits::{GLYPH_ADVANCE, LINE_HEIGHT};
 use bt_overlay::EDGE_MARGIN;
 
 /// The most rows of the picture a notice covers: half, so the game still shows below it.

@@ -1,9 +1,9 @@
 //! The pause menu of `bt run`: P opens it over the frame (as PICO-8's Enter or P does; here
 //! Enter is Start and Escape is Select in the default key map, so they stay the game's), with
-//! Continue, the cart's own items ([`bt::Update::menu_item_set`]), Restart and Quit.
+//! Continue, the cart's own items ([`bt::Update::set_menu_item`]), Restart and Quit.
 //!
 //! A cart's item, chosen, closes the menu and reaches the cart as input of the next update
-//! ([`bt::Update::menu_item_chosen`]), so a recording replays it exactly.
+//! ([`bt::Update::chosen_menu_item`]), so a recording replays it exactly.
 //!
 //! The menu belongs to the host, not the cart. Opening it pauses the engine, and pausing is not
 //! a tick: no update runs, the clock restarts on resuming ([`crate::Engine::resume`]), so the
@@ -13,7 +13,8 @@
 //! is open reach the menu only: one still held when it closes reaches the cart once let go
 //! and pressed again.
 
-use bt::{Framebuffer, Key, OverlayColors, Rect, GLYPH_ADVANCE, LINE_HEIGHT};
+use bt::limits::{GLYPH_ADVANCE, LINE_HEIGHT};
+use bt::{Framebuffer, Key, OverlayColors, Rect};
 
 /// What a player can choose in the menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,7 +136,7 @@ impl PauseMenu {
     pub fn draw(&self, fb: &mut Framebuffer, colors: &OverlayColors) {
         self.restore(fb);
         let cart_clip = fb.clip();
-        fb.clip_reset();
+        fb.reset_clip();
         let rect = self.rect(fb.width(), fb.height());
         fb.draw_rect_fill(rect, colors.bar);
         fb.draw_rect(rect, colors.text);
@@ -150,7 +151,7 @@ impl PauseMenu {
                 fb.system_printf(x, y, colors.text, format_args!("  {label}"));
             }
         }
-        fb.clip_set(cart_clip);
+        fb.set_clip(cart_clip);
     }
 
     /// Where the menu goes on a `width` × `height` display: centred, as wide as its longest
@@ -196,8 +197,8 @@ mod tests {
         fb.draw_pixel(64, 64, 9);
         let before = fb.clone();
         // The cart's items at their longest.
-        let long = "x".repeat(bt::MENU_LABEL_CHARS);
-        let cart = (0..bt::MENU_ITEMS).map(|slot| (slot, long.as_str()));
+        let long = "x".repeat(bt::limits::MENU_LABEL_CHARS);
+        let cart = (0..bt::limits::MENU_ITEMS).map(|slot| (slot, long.as_str()));
         let m = PauseMenu::open(&fb, cart);
         let r = m.rect(128, 128);
         assert!(
@@ -233,7 +234,7 @@ mod tests {
     #[test]
     fn the_menu_keeps_the_cart_s_clip() {
         let mut fb = Framebuffer::new(64, 64);
-        fb.clip_set(Rect::new(0, 0, 4, 4));
+        fb.set_clip(Rect::new(0, 0, 4, 4));
         PauseMenu::open(&fb, []).draw(&mut fb, &OverlayColors::default());
         assert_eq!(fb.clip(), Rect::new(0, 0, 4, 4));
     }

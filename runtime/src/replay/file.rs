@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use bt::host::{TickButtons, TickInput};
-use bt::{AXES, PLAYERS};
+use bt::limits::{AXES, PLAYERS};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -654,11 +654,11 @@ impl TickV1 {
         tick.pointer_active = self.pointer_active;
         tick.axes = self.axes;
         tick.pads = self.pads;
-        if usize::from(self.menu_item) > bt::MENU_ITEMS {
+        if usize::from(self.menu_item) > bt::limits::MENU_ITEMS {
             return Err(format!(
                 "inputs[{index}]: menu_item {} is past the {} items a cart can add",
                 self.menu_item,
-                bt::MENU_ITEMS
+                bt::limits::MENU_ITEMS
             ));
         }
         tick.menu_item = self.menu_item;
@@ -795,13 +795,13 @@ impl FileV1 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bt::BTN_A;
+    use bt::Button;
 
     fn sample() -> Replay {
         let mut rec = Recorder::new();
         let mut t = TickInput::default();
         for n in 0..300u32 {
-            t.buttons[0].down = if n % 50 < 10 { BTN_A } else { 0 };
+            t.buttons[0].down = if n % 50 < 10 { Button::A.bits() } else { 0 };
             t.set_text(if n == 7 { "hé" } else { "" });
             rec.record(&t);
         }

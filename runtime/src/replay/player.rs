@@ -63,14 +63,13 @@ impl Player {
 mod tests {
     use super::*;
     use crate::replay::{Recorder, ReplayInfo};
-    use bt::BTN_A;
 
     #[test]
     fn a_player_hands_out_every_tick_then_runs_out() {
         let mut rec = Recorder::new();
         let mut t = TickInput::default();
         for n in 0..300u32 {
-            t.buttons[0].down = if n % 50 < 10 { BTN_A } else { 0 };
+            t.buttons[0].down = if n % 50 < 10 { bt::Button::A.bits() } else { 0 };
             rec.record(&t);
         }
         let info = ReplayInfo {

@@ -6,7 +6,7 @@
 //! replay in memory takes about what its file does, or less, however its runs are made.
 
 use bt::host::{TickButtons, TickInput};
-use bt::{AXES, PLAYERS};
+use bt::limits::{AXES, PLAYERS};
 
 /// Runs the recorder reserves up front, so a recording session grows its storage only after a
 /// thousand changes of input.

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use bt::host::{Input, Source, TickInput};
-use bt::{Framebuffer, Key, Palette};
+use bt::{Button, Framebuffer, Key, Palette, Player};
 
 use crate::clock::spec::ClockSpec;
 use crate::engine::Engine;
@@ -89,13 +89,13 @@ pub struct InputScript {
     pointer: (i32, i32),
 }
 
-const SCRIPT_BUTTONS: [u32; 6] = [
-    bt::BTN_UP,
-    bt::BTN_DOWN,
-    bt::BTN_LEFT,
-    bt::BTN_RIGHT,
-    bt::BTN_A,
-    bt::BTN_B,
+const SCRIPT_BUTTONS: [Button; 6] = [
+    Button::UP,
+    Button::DOWN,
+    Button::LEFT,
+    Button::RIGHT,
+    Button::A,
+    Button::B,
 ];
 
 const SCRIPT_KEYS: [Key; 8] = [
@@ -126,7 +126,7 @@ impl InputScript {
         if rng.below(8) == 0 {
             let b = SCRIPT_BUTTONS[rng.below(SCRIPT_BUTTONS.len() as u64) as usize];
             let down = rng.below(2) == 0;
-            input.set_buttons_from(Source::Keyboard, 0, b, down);
+            input.set_buttons_from(Source::Keyboard, b, Player::ONE, down);
         }
         if rng.below(16) == 0 {
             let k = SCRIPT_KEYS[rng.below(SCRIPT_KEYS.len() as u64) as usize];
@@ -138,8 +138,8 @@ impl InputScript {
             input.set_pointer_pos(pointer.0, pointer.1);
         }
         if rng.below(40) == 0 {
-            let down = input.held_from(Source::Pointer, 0) == 0;
-            input.set_buttons_from(Source::Pointer, 0, bt::BTN_POINTER_A, down);
+            let down = input.held_from(Source::Pointer, Player::ONE).is_empty();
+            input.set_buttons_from(Source::Pointer, bt::Button::POINTER_A, Player::ONE, down);
         }
         if rng.below(200) == 0 {
             input.push_text("bt");

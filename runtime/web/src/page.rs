@@ -7,9 +7,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use bt::{Cart, Key, BTN_POINTER_A, BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D};
-use bt::{BTN_A, BTN_B, BTN_DOWN, BTN_L, BTN_LEFT, BTN_R, BTN_RIGHT, BTN_SELECT, BTN_START};
-use bt::{BTN_UP, BTN_X, BTN_Y};
+use bt::{Button, Cart, Key, Player};
 use bt_runtime::host::input::{Host, HostAction, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
@@ -291,10 +289,10 @@ impl Page {
     /// 3 and 4 back and forward) went down or up.
     pub fn pointer_button(&mut self, button: u32, down: bool) {
         let mask = match button {
-            0 => BTN_POINTER_A,
-            2 => BTN_POINTER_B,
-            1 => BTN_POINTER_C,
-            3 | 4 => BTN_POINTER_D,
+            0 => Button::POINTER_A,
+            2 => Button::POINTER_B,
+            1 => Button::POINTER_C,
+            3 | 4 => Button::POINTER_D,
             _ => return,
         };
         self.host
@@ -314,9 +312,9 @@ impl Page {
 
     /// `player`'s gamepad came or went.
     pub fn gamepad_connected(&mut self, player: usize, connected: bool) {
-        if player >= bt::PLAYERS {
+        let Some(player) = Player::new(player) else {
             return;
-        }
+        };
         self.host.handle(if connected {
             HostEvent::GamepadConnected { player }
         } else {
@@ -328,7 +326,10 @@ impl Page {
     /// up; the analog triggers (6 and 7) come as [`Page::gamepad_axis`] 4 and 5 instead.
     pub fn gamepad_button(&mut self, player: usize, index: u32, down: bool) {
         let buttons = standard_button(index);
-        if buttons == 0 || player >= bt::PLAYERS {
+        let Some(player) = Player::new(player) else {
+            return;
+        };
+        if buttons.is_empty() {
             return;
         }
         self.host.handle(HostEvent::GamepadButton {
@@ -343,15 +344,18 @@ impl Page {
     /// and right triggers (0 to 1).
     pub fn gamepad_axis(&mut self, player: usize, axis: u32, value: f32) {
         let axis = match axis {
-            0 => bt::AXIS_LEFT_X,
-            1 => bt::AXIS_LEFT_Y,
-            2 => bt::AXIS_RIGHT_X,
-            3 => bt::AXIS_RIGHT_Y,
-            4 => bt::AXIS_TRIGGER_L,
-            5 => bt::AXIS_TRIGGER_R,
+            0 => bt::Axis::LeftX,
+            1 => bt::Axis::LeftY,
+            2 => bt::Axis::RightX,
+            3 => bt::Axis::RightY,
+            4 => bt::Axis::TriggerL,
+            5 => bt::Axis::TriggerR,
             _ => return,
         };
-        if player >= bt::PLAYERS || !value.is_finite() {
+        let Some(player) = Player::new(player) else {
+            return;
+        };
+        if !value.is_finite() {
             return;
         }
         self.host.handle(HostEvent::GamepadAxis {
@@ -372,20 +376,20 @@ impl Page {
 
 /// The BT buttons of button `index` in the Gamepad API's standard layout: the face buttons by
 /// position (bottom A, right B, left X, top Y), as the window's gamepads are read.
-pub fn standard_button(index: u32) -> u32 {
+pub fn standard_button(index: u32) -> Button {
     match index {
-        0 => BTN_A,
-        1 => BTN_B,
-        2 => BTN_X,
-        3 => BTN_Y,
-        4 => BTN_L,
-        5 => BTN_R,
-        8 => BTN_SELECT,
-        9 => BTN_START,
-        12 => BTN_UP,
-        13 => BTN_DOWN,
-        14 => BTN_LEFT,
-        15 => BTN_RIGHT,
-        _ => 0,
+        0 => Button::A,
+        1 => Button::B,
+        2 => Button::X,
+        3 => Button::Y,
+        4 => Button::L,
+        5 => Button::R,
+        8 => Button::SELECT,
+        9 => Button::START,
+        12 => Button::UP,
+        13 => Button::DOWN,
+        14 => Button::LEFT,
+        15 => Button::RIGHT,
+        _ => Button::NONE,
     }
 }

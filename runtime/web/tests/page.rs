@@ -207,12 +207,16 @@ fn boot_text_is_cart_arguments_then_maybe_a_replay() {
 #[test]
 fn gamepad_buttons_follow_the_standard_layout_by_position() {
     use bt_web::page::standard_button;
-    assert_eq!(standard_button(0), bt::BTN_A);
-    assert_eq!(standard_button(1), bt::BTN_B);
-    assert_eq!(standard_button(2), bt::BTN_X);
-    assert_eq!(standard_button(3), bt::BTN_Y);
-    assert_eq!(standard_button(12), bt::BTN_UP);
-    assert_eq!(standard_button(15), bt::BTN_RIGHT);
-    assert_eq!(standard_button(6), 0, "analog triggers come as axes");
-    assert_eq!(standard_button(16), 0);
+    assert_eq!(standard_button(0), bt::Button::A);
+    assert_eq!(standard_button(1), bt::Button::B);
+    assert_eq!(standard_button(2), bt::Button::X);
+    assert_eq!(standard_button(3), bt::Button::Y);
+    assert_eq!(standard_button(12), bt::Button::UP);
+    assert_eq!(standard_button(15), bt::Button::RIGHT);
+    assert_eq!(
+        standard_button(6),
+        bt::Button::NONE,
+        "analog triggers come as axes"
+    );
+    assert_eq!(standard_button(16), bt::Button::NONE);
 }

@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 
 use toml::Value;
 
-use bt::{MAX_TARGET_FPS, MIN_TARGET_FPS};
+use bt::limits::{MAX_TARGET_FPS, MIN_TARGET_FPS};
 
 use super::messages::{describe, presets};
 use super::{PaletteSource, PALETTE_PRESETS};

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use bt::MAX_WINDOW_SCALE;
+use bt::limits::MAX_WINDOW_SCALE;
 use serde::Deserialize;
 
 use super::fields::{flag, small};

@@ -3,64 +3,65 @@
 //! The first four pads to appear become players 0 to 3, in order; a pad that goes away frees its
 //! player for the next one. Standard buttons map to BT's: the face buttons by position (south is
 //! A, east B, west X, north Y), shoulders to L and R, triggers to the trigger axes (and
-//! `BTN_L2`/`BTN_R2` from half a pull on), Start, Select and the d-pad. Sticks report down and
+//! `Button::L2`/`Button::R2` from half a pull on), Start, Select and the d-pad. Sticks report down and
 //! right as positive.
 
-use bt::{
-    AXIS_LEFT_X, AXIS_LEFT_Y, AXIS_RIGHT_X, AXIS_RIGHT_Y, AXIS_TRIGGER_L, AXIS_TRIGGER_R, BTN_A,
-    BTN_B, BTN_DOWN, BTN_L, BTN_LEFT, BTN_R, BTN_RIGHT, BTN_SELECT, BTN_START, BTN_UP, BTN_X,
-    BTN_Y, PLAYERS,
-};
+use bt::limits::PLAYERS;
+use bt::{Axis, Button, Player};
 use gilrs::ev::filter::{axis_dpad_to_button, Filter};
-use gilrs::{Axis, Button, EventType, GilrsBuilder};
+use gilrs::{EventType, GilrsBuilder};
 
 use crate::host::input::HostEvent;
 
-/// The BT button a gilrs button holds, or 0 for buttons BT leaves alone (and for the analogue
+/// The BT button a gilrs button holds, or none for buttons BT leaves alone (and for the analogue
 /// triggers, which arrive as [`trigger_axis`] values instead).
-pub fn button_mask(button: Button) -> u32 {
+pub fn button_mask(button: gilrs::Button) -> Button {
     match button {
-        Button::South => BTN_A,
-        Button::East => BTN_B,
-        Button::West => BTN_X,
-        Button::North => BTN_Y,
-        Button::LeftTrigger => BTN_L,
-        Button::RightTrigger => BTN_R,
-        Button::Start => BTN_START,
-        Button::Select => BTN_SELECT,
-        Button::DPadUp => BTN_UP,
-        Button::DPadDown => BTN_DOWN,
-        Button::DPadLeft => BTN_LEFT,
-        Button::DPadRight => BTN_RIGHT,
-        _ => 0,
+        gilrs::Button::South => Button::A,
+        gilrs::Button::East => Button::B,
+        gilrs::Button::West => Button::X,
+        gilrs::Button::North => Button::Y,
+        gilrs::Button::LeftTrigger => Button::L,
+        gilrs::Button::RightTrigger => Button::R,
+        gilrs::Button::Start => Button::START,
+        gilrs::Button::Select => Button::SELECT,
+        gilrs::Button::DPadUp => Button::UP,
+        gilrs::Button::DPadDown => Button::DOWN,
+        gilrs::Button::DPadLeft => Button::LEFT,
+        gilrs::Button::DPadRight => Button::RIGHT,
+        _ => Button::NONE,
     }
 }
 
 /// The BT trigger axis of an analogue trigger button.
-pub fn trigger_axis(button: Button) -> Option<usize> {
+pub fn trigger_axis(button: gilrs::Button) -> Option<Axis> {
     match button {
-        Button::LeftTrigger2 => Some(AXIS_TRIGGER_L),
-        Button::RightTrigger2 => Some(AXIS_TRIGGER_R),
+        gilrs::Button::LeftTrigger2 => Some(Axis::TriggerL),
+        gilrs::Button::RightTrigger2 => Some(Axis::TriggerR),
         _ => None,
     }
 }
 
 /// The BT axis of a gilrs stick axis, and the sign that makes down and right positive (gilrs
 /// reports up as positive).
-pub fn stick_axis(axis: Axis) -> Option<(usize, f32)> {
+pub fn stick_axis(axis: gilrs::Axis) -> Option<(Axis, f32)> {
     match axis {
-        Axis::LeftStickX => Some((AXIS_LEFT_X, 1.0)),
-        Axis::LeftStickY => Some((AXIS_LEFT_Y, -1.0)),
-        Axis::RightStickX => Some((AXIS_RIGHT_X, 1.0)),
-        Axis::RightStickY => Some((AXIS_RIGHT_Y, -1.0)),
+        gilrs::Axis::LeftStickX => Some((Axis::LeftX, 1.0)),
+        gilrs::Axis::LeftStickY => Some((Axis::LeftY, -1.0)),
+        gilrs::Axis::RightStickX => Some((Axis::RightX, 1.0)),
+        gilrs::Axis::RightStickY => Some((Axis::RightY, -1.0)),
         _ => None,
     }
 }
 
 /// A button going down or up, as the console sees it.
-pub fn button_event(player: usize, button: Button, down: bool) -> Option<HostEvent<'static>> {
+pub fn button_event(
+    player: Player,
+    button: gilrs::Button,
+    down: bool,
+) -> Option<HostEvent<'static>> {
     let buttons = button_mask(button);
-    (buttons != 0).then_some(HostEvent::GamepadButton {
+    (!buttons.is_empty()).then_some(HostEvent::GamepadButton {
         player,
         buttons,
         down,
@@ -68,7 +69,11 @@ pub fn button_event(player: usize, button: Button, down: bool) -> Option<HostEve
 }
 
 /// An analogue button's value (0..1), as the console sees it: only triggers matter.
-pub fn button_value_event(player: usize, button: Button, value: f32) -> Option<HostEvent<'static>> {
+pub fn button_value_event(
+    player: Player,
+    button: gilrs::Button,
+    value: f32,
+) -> Option<HostEvent<'static>> {
     trigger_axis(button).map(|axis| HostEvent::GamepadAxis {
         player,
         axis,
@@ -77,7 +82,7 @@ pub fn button_value_event(player: usize, button: Button, value: f32) -> Option<H
 }
 
 /// A stick moving, as the console sees it.
-pub fn axis_event(player: usize, axis: Axis, value: f32) -> Option<HostEvent<'static>> {
+pub fn axis_event(player: Player, axis: gilrs::Axis, value: f32) -> Option<HostEvent<'static>> {
     stick_axis(axis).map(|(axis, sign)| HostEvent::GamepadAxis {
         player,
         axis,
@@ -94,25 +99,28 @@ pub struct PadSlots {
 impl PadSlots {
     /// Gives pad `id` the first free player, or its existing one. `None` when four pads are in
     /// use already.
-    pub fn connect(&mut self, id: usize) -> Option<usize> {
+    pub fn connect(&mut self, id: usize) -> Option<Player> {
         if let Some(p) = self.player_of(id) {
             return Some(p);
         }
         let p = self.ids.iter().position(Option::is_none)?;
         self.ids[p] = Some(id);
-        Some(p)
+        Player::new(p)
     }
 
     /// Frees pad `id`'s player, returning it.
-    pub fn disconnect(&mut self, id: usize) -> Option<usize> {
+    pub fn disconnect(&mut self, id: usize) -> Option<Player> {
         let p = self.player_of(id)?;
-        self.ids[p] = None;
+        self.ids[p.index()] = None;
         Some(p)
     }
 
     /// The player pad `id` plays as.
-    pub fn player_of(&self, id: usize) -> Option<usize> {
-        self.ids.iter().position(|&s| s == Some(id))
+    pub fn player_of(&self, id: usize) -> Option<Player> {
+        self.ids
+            .iter()
+            .position(|&s| s == Some(id))
+            .and_then(Player::new)
     }
 }
 
@@ -213,74 +221,90 @@ mod tests {
     #[test]
     fn face_buttons_map_by_position_and_shoulders_to_l_r() {
         let pairs = [
-            (Button::South, BTN_A),
-            (Button::East, BTN_B),
-            (Button::West, BTN_X),
-            (Button::North, BTN_Y),
-            (Button::LeftTrigger, BTN_L),
-            (Button::RightTrigger, BTN_R),
-            (Button::Start, BTN_START),
-            (Button::Select, BTN_SELECT),
-            (Button::DPadUp, BTN_UP),
-            (Button::DPadDown, BTN_DOWN),
-            (Button::DPadLeft, BTN_LEFT),
-            (Button::DPadRight, BTN_RIGHT),
+            (gilrs::Button::South, Button::A),
+            (gilrs::Button::East, Button::B),
+            (gilrs::Button::West, Button::X),
+            (gilrs::Button::North, Button::Y),
+            (gilrs::Button::LeftTrigger, Button::L),
+            (gilrs::Button::RightTrigger, Button::R),
+            (gilrs::Button::Start, Button::START),
+            (gilrs::Button::Select, Button::SELECT),
+            (gilrs::Button::DPadUp, Button::UP),
+            (gilrs::Button::DPadDown, Button::DOWN),
+            (gilrs::Button::DPadLeft, Button::LEFT),
+            (gilrs::Button::DPadRight, Button::RIGHT),
         ];
         for (b, mask) in pairs {
             assert_eq!(button_mask(b), mask, "{b:?}");
             assert_eq!(
-                button_event(2, b, true),
+                button_event(Player::THREE, b, true),
                 Some(HostEvent::GamepadButton {
-                    player: 2,
+                    player: Player::THREE,
                     buttons: mask,
                     down: true
                 })
             );
         }
-        assert_eq!(button_mask(Button::Mode), 0);
-        assert_eq!(button_event(0, Button::Mode, true), None);
-        assert_eq!(button_mask(Button::LeftTrigger2), 0, "triggers are axes");
+        assert_eq!(button_mask(gilrs::Button::Mode), Button::NONE);
+        assert_eq!(button_event(Player::ONE, gilrs::Button::Mode, true), None);
+        assert_eq!(
+            button_mask(gilrs::Button::LeftTrigger2),
+            Button::NONE,
+            "triggers are axes"
+        );
     }
 
     #[test]
     fn triggers_become_trigger_axes() {
         assert_eq!(
-            button_value_event(1, Button::RightTrigger2, 0.6),
+            button_value_event(Player::TWO, gilrs::Button::RightTrigger2, 0.6),
             Some(HostEvent::GamepadAxis {
-                player: 1,
-                axis: AXIS_TRIGGER_R,
+                player: Player::TWO,
+                axis: Axis::TriggerR,
                 value: 0.6
             })
         );
-        assert_eq!(trigger_axis(Button::LeftTrigger2), Some(AXIS_TRIGGER_L));
-        assert_eq!(button_value_event(1, Button::South, 1.0), None);
+        assert_eq!(
+            trigger_axis(gilrs::Button::LeftTrigger2),
+            Some(Axis::TriggerL)
+        );
+        assert_eq!(
+            button_value_event(Player::TWO, gilrs::Button::South, 1.0),
+            None
+        );
     }
 
     #[test]
     fn sticks_report_down_and_right_as_positive() {
         assert_eq!(
-            axis_event(0, Axis::LeftStickY, 1.0),
+            axis_event(Player::ONE, gilrs::Axis::LeftStickY, 1.0),
             Some(HostEvent::GamepadAxis {
-                player: 0,
-                axis: AXIS_LEFT_Y,
+                player: Player::ONE,
+                axis: Axis::LeftY,
                 value: -1.0
             })
         );
-        assert_eq!(stick_axis(Axis::RightStickX), Some((AXIS_RIGHT_X, 1.0)));
-        assert_eq!(stick_axis(Axis::RightStickY), Some((AXIS_RIGHT_Y, -1.0)));
-        assert_eq!(axis_event(0, Axis::LeftZ, 1.0), None);
+        assert_eq!(
+            stick_axis(gilrs::Axis::RightStickX),
+            Some((Axis::RightX, 1.0))
+        );
+        assert_eq!(
+            stick_axis(gilrs::Axis::RightStickY),
+            Some((Axis::RightY, -1.0))
+        );
+        assert_eq!(axis_event(Player::ONE, gilrs::Axis::LeftZ, 1.0), None);
     }
 
     #[test]
     fn pads_take_the_first_free_player_and_free_it_on_disconnect() {
         let mut s = PadSlots::default();
-        assert_eq!(s.connect(10), Some(0));
-        assert_eq!(s.connect(11), Some(1));
-        assert_eq!(s.connect(10), Some(0), "same pad, same player");
-        assert_eq!(s.disconnect(10), Some(0));
-        assert_eq!(s.connect(12), Some(0), "reuses the freed player");
-        assert_eq!(s.connect(13), Some(2));
-        assert_eq!(s.connect(14), Some(3));
+        assert_eq!(s.connect(10), Some(Player::ONE));
+        assert_eq!(s.connect(11), Some(Player::TWO));
+        assert_eq!(s.connect(10), Some(Player::ONE), "same pad, same player");
+        assert_eq!(s.disconnect(10), Some(Player::ONE));
+        assert_eq!(s.connect(12), Some(Player::ONE), "reuses the freed player");
+        assert_eq!(s.connect(13), Some(Player::THREE));
+        assert_eq!(s.connect(14), Some(Player::FOUR));
         assert_eq!(s.connect(15), None, "four players at most");
         assert_eq!(s.disconnect(99), None);
     }

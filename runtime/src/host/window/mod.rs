@@ -30,7 +30,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bt::{BTN_POINTER_A, BTN_POINTER_B, BTN_POINTER_C, BTN_POINTER_D};
+use bt::Button;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
 use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
@@ -704,12 +704,12 @@ fn wheel_lines(delta: MouseScrollDelta) -> (f32, f32) {
     }
 }
 
-fn pointer_button(button: MouseButton) -> Option<u32> {
+fn pointer_button(button: MouseButton) -> Option<Button> {
     match button {
-        MouseButton::Left => Some(BTN_POINTER_A),
-        MouseButton::Right => Some(BTN_POINTER_B),
-        MouseButton::Middle => Some(BTN_POINTER_C),
-        MouseButton::Back | MouseButton::Forward => Some(BTN_POINTER_D),
+        MouseButton::Left => Some(Button::POINTER_A),
+        MouseButton::Right => Some(Button::POINTER_B),
+        MouseButton::Middle => Some(Button::POINTER_C),
+        MouseButton::Back | MouseButton::Forward => Some(Button::POINTER_D),
         MouseButton::Other(_) => None,
     }
 }
@@ -955,10 +955,13 @@ mod tests {
 
     #[test]
     fn mouse_buttons_are_pointer_buttons() {
-        assert_eq!(pointer_button(MouseButton::Left), Some(BTN_POINTER_A));
-        assert_eq!(pointer_button(MouseButton::Right), Some(BTN_POINTER_B));
-        assert_eq!(pointer_button(MouseButton::Middle), Some(BTN_POINTER_C));
-        assert_eq!(pointer_button(MouseButton::Forward), Some(BTN_POINTER_D));
+        assert_eq!(pointer_button(MouseButton::Left), Some(Button::POINTER_A));
+        assert_eq!(pointer_button(MouseButton::Right), Some(Button::POINTER_B));
+        assert_eq!(pointer_button(MouseButton::Middle), Some(Button::POINTER_C));
+        assert_eq!(
+            pointer_button(MouseButton::Forward),
+            Some(Button::POINTER_D)
+        );
         assert_eq!(pointer_button(MouseButton::Other(9)), None);
     }
 }
