@@ -314,6 +314,14 @@ macro_rules! timing_methods {
         pub fn time_seconds(&self) -> f64 {
             self.clock().ticks as f64 / self.clock().target_fps
         }
+
+        /// How many updates `duration` spans at this cart's rate, rounded to the nearest
+        /// (at least 0, at most `u64::MAX`): a time in seconds for a [`Timer`](crate::Timer),
+        /// which counts updates.
+        pub fn ticks_in(&self, duration: ::std::time::Duration) -> u64 {
+            // `as` saturates: a duration of years at 1000 updates a second still fits.
+            (duration.as_secs_f64() * self.clock().target_fps).round() as u64
+        }
     };
 }
 pub(crate) use timing_methods;
@@ -326,6 +334,8 @@ pub(crate) fn test_console() -> Console {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
     use crate::{Button, Color32, Easing, Player};
 
@@ -347,7 +357,8 @@ mod tests {
     fn effects_advance_only_when_the_host_steps_them_and_reset_clears_them() {
         let mut con = console();
         let white = Color32::rgb(255, 255, 255);
-        con.update_context(0).flash_palette(white, 500.0);
+        con.update_context(0)
+            .flash_palette(white, Duration::from_millis(500));
         con.step_effects();
         assert_eq!(con.palette().get(3), Some(white));
         assert_eq!(con.render_context(1, 0.0).palette().get(3), Some(white));
@@ -358,13 +369,27 @@ mod tests {
     }
 
     #[test]
+    fn ticks_in_rounds_a_duration_to_updates_at_the_carts_rate() {
+        // The test console runs at 10 updates a second.
+        let mut con = console();
+        let ctx = con.update_context(0);
+        assert_eq!(ctx.ticks_in(Duration::ZERO), 0);
+        assert_eq!(ctx.ticks_in(Duration::from_millis(500)), 5);
+        assert_eq!(ctx.ticks_in(Duration::from_millis(249)), 2);
+        assert_eq!(ctx.ticks_in(Duration::from_millis(250)), 3);
+        assert_eq!(ctx.ticks_in(Duration::MAX), 18_446_744_073_709_551_615);
+        let mut fast = Console::new(&Settings::default().target_fps(60.0), 1);
+        assert_eq!(fast.update_context(0).ticks_in(Duration::from_secs(2)), 120);
+    }
+
+    #[test]
     fn fade_then_swap_and_clear() {
         let mut con = console();
         let target = Palette::gameboy();
         let mut ctx = con.update_context(0);
-        ctx.fade_palette_range(1, 2, &target, 100.0, Easing::Linear);
+        ctx.fade_palette_range(1, 2, &target, Duration::from_millis(100), Easing::Linear);
         // An empty range fades nothing.
-        ctx.fade_palette_range(4, 3, &target, 1.0, Easing::Linear);
+        ctx.fade_palette_range(4, 3, &target, Duration::from_millis(1), Easing::Linear);
         con.step_effects();
         con.step_effects();
         assert_eq!(con.palette().get(1), target.get(1));

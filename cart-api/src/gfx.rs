@@ -352,19 +352,12 @@ impl Framebuffer {
         }
     }
 
-    /// Draws `text` with the system font, its top-left corner at `(x, y)`. `\n` starts a new
-    /// line 14 px lower at the same `x`. Characters the font lacks show as a hollow box.
-    pub fn system_print(&mut self, x: i32, y: i32, index: u8, text: &str) {
-        self.print_wide(x.into(), y.into(), index, text);
-    }
-
-    pub(crate) fn print_wide(&mut self, x: i64, y: i64, index: u8, text: &str) {
-        self.print_from(x, (x, y), index, text);
-    }
-
-    /// Prints formatted text (`format_args!`) without building a `String` first.
-    pub fn system_printf(&mut self, x: i32, y: i32, index: u8, args: std::fmt::Arguments<'_>) {
-        self.print_fmt_wide(x.into(), y.into(), index, args);
+    /// Draws `text` (anything that displays: `&str`, a number, `format_args!`) with the system
+    /// font in `index`, its top-left corner at `(x, y)`, without allocating. `\n` starts a new
+    /// line 14 px lower at the same `x`. Characters the font lacks show as a hollow box. The
+    /// same call as [`Render::print`](crate::Render::print), in screen coordinates.
+    pub fn print(&mut self, x: i32, y: i32, text: impl std::fmt::Display, index: u8) {
+        self.print_fmt_wide(x.into(), y.into(), index, format_args!("{text}"));
     }
 
     pub(crate) fn print_fmt_wide(
@@ -523,7 +516,7 @@ fn minor_offset(step: i64, major: i64, minor: i64) -> i64 {
     q as i64
 }
 
-/// The size in pixels that [`Framebuffer::system_print`] covers for `text`: the longest line's width by
+/// The size in pixels that [`Framebuffer::print`] covers for `text`: the longest line's width by
 /// 14 px per line. Empty text measures `(0, 0)`.
 pub fn measure_text(text: &str) -> (i32, i32) {
     if text.is_empty() {
@@ -649,7 +642,7 @@ pub(crate) mod tests {
         fb.set_clip(Rect::new(2, 2, 3, 3));
         fb.draw_rect_fill(Rect::new(0, 0, 10, 10), 1);
         fb.draw_line(0, 9, 9, 0, 2);
-        fb.system_print(0, 0, 3, "##");
+        fb.print(0, 0, "##", 3);
         assert!(ink(&fb)
             .iter()
             .all(|&(x, y)| (2..5).contains(&x) && (2..5).contains(&y)));
@@ -692,7 +685,7 @@ pub(crate) mod tests {
             "saturates instead of overflowing"
         );
         let mut fb = Framebuffer::new(40, 30);
-        fb.system_print(2, 1, 7, "Hi\nok");
+        fb.print(2, 1, "Hi\nok", 7);
         let pts = ink(&fb);
         assert!(!pts.is_empty());
         assert!(pts
@@ -704,18 +697,18 @@ pub(crate) mod tests {
     #[test]
     fn formatted_print_matches_plain_print() {
         let mut a = Framebuffer::new(80, 30);
-        a.system_print(1, 2, 7, "T 42\nx 3");
+        a.print(1, 2, "T 42\nx 3", 7);
         let mut b = Framebuffer::new(80, 30);
-        b.system_printf(1, 2, 7, format_args!("T {}\nx {}", 42, 3));
+        b.print(1, 2, format_args!("T {}\nx {}", 42, 3), 7);
         assert_eq!(a, b);
     }
 
     #[test]
     fn unknown_characters_draw_the_replacement_box() {
         let mut a = Framebuffer::new(6, 14);
-        a.system_print(0, 0, 1, "é");
+        a.print(0, 0, "é", 1);
         let mut b = Framebuffer::new(6, 14);
-        b.system_print(0, 0, 1, "\u{1F600}");
+        b.print(0, 0, "\u{1F600}", 1);
         assert_eq!(a, b);
         assert_eq!(ink(&a).len(), 2 * 5 + 2 * 7);
     }

@@ -34,7 +34,7 @@ mod update;
 
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
 pub use easing::Easing;
-pub use gfx::{Framebuffer, Rect};
+pub use gfx::Rect;
 pub use keys::{Key, UnknownKey};
 pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
 pub use pad::{Axis, Button, Player};
@@ -73,7 +73,7 @@ pub mod limits {
     pub use crate::font::{GLYPH_ADVANCE, LINE_HEIGHT};
     pub use crate::keys::KEY_COUNT;
     pub use crate::pad::{AXES, PLAYERS};
-    pub use crate::palette_fx::{MAX_CYCLES, MAX_EFFECT_MS};
+    pub use crate::palette_fx::{MAX_CYCLES, MAX_EFFECT};
     pub use crate::settings::{
         MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
     };
@@ -99,7 +99,7 @@ pub mod limits {
 /// ```
 pub mod host {
     pub use crate::console::Console;
-    pub use crate::gfx::measure_text;
+    pub use crate::gfx::{measure_text, Framebuffer};
     pub use crate::input::{
         stick_with_dead_zone, Input, Source, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE, TRIGGER_PRESS,
     };

@@ -10,13 +10,23 @@
 //! method, the way PICO-8's `pal` never stops a game: a cart calls them from `update`, which has
 //! no error to return, and a colour effect is never worth stopping a game for.
 
+use std::time::Duration;
+
 use crate::{Color32, Easing, Palette};
 
 /// The most colour cycles that can run at once; starting one more replaces the oldest.
 pub const MAX_CYCLES: usize = 16;
 
-/// The longest fade or flash: one day. Longer durations (infinity included) are cut to it.
-pub const MAX_EFFECT_MS: f64 = 86_400_000.0;
+/// The longest fade or flash: one day. Longer durations are cut to it.
+pub const MAX_EFFECT: Duration = Duration::from_secs(86_400);
+
+/// [`MAX_EFFECT`] in the milliseconds the effects count in.
+const MAX_EFFECT_MS: f64 = 86_400_000.0;
+
+/// A duration as the milliseconds the effects count in, no longer than [`MAX_EFFECT`].
+pub(crate) fn effect_ms(duration: Duration) -> f64 {
+    clamp_duration(duration.as_secs_f64() * 1000.0)
+}
 
 /// One slot fading from one colour to another.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -531,7 +531,8 @@ impl SpriteSheet {
     /// ([`SpriteParams::key`]); index 0 alone until changed.
     ///
     /// ```
-    /// use bt::{ColorKey, Framebuffer, Rect, SpriteParams, SpriteSheet};
+    /// use bt::host::Framebuffer;
+    /// use bt::{ColorKey, Rect, SpriteParams, SpriteSheet};
     ///
     /// // A sheet drawn on a pink background (index 14), as Pyxel and PICO-8 art often is.
     /// let sheet = SpriteSheet::from_indexed(2, 1, vec![14, 7])?.with_key(ColorKey::single(14));

@@ -15,7 +15,8 @@ pub enum TimerError {
 ///
 /// A timer counts simulation ticks, never wall time or rendered frames, so it behaves the same at
 /// any refresh rate and under `render_at`. Every method takes the tick it answers for: carts
-/// pass `ctx.ticks()`, in `update` to fire and reset, in `render` too to draw progress.
+/// pass `ctx.ticks()`, in `update` to fire and reset, in `render` too to draw progress. A time
+/// in seconds becomes ticks with `ctx.ticks_in(Duration::from_millis(500))`, at the cart's rate.
 ///
 /// A fire moves the baseline to the tick it fired on, not to `baseline + interval`: after a long
 /// gap the timer fires once and then waits a whole interval again, it never fires in a burst to

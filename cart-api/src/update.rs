@@ -3,9 +3,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use crate::console::{timing_methods, Clock, Console};
 use crate::input::Input;
+use crate::palette_fx;
 use crate::sprite::{AssetError, AssetErrorKind, SpriteSheet};
 use crate::{ArgError, Axis, Button, Color32, Easing, Key, Palette, Player, Rng, Tag};
 
@@ -22,6 +24,8 @@ pub const MENU_LABEL_CHARS: usize = 16;
 /// and its effects:
 ///
 /// ```
+/// use std::time::Duration;
+///
 /// use bt::host::Console;
 /// use bt::{Color32, Easing, Palette, Settings};
 ///
@@ -35,8 +39,8 @@ pub const MENU_LABEL_CHARS: usize = 16;
 ///
 /// ctx.palette_mut().swap(1, 2)?;
 /// ctx.cycle_palette(8, 11, 4.0);
-/// ctx.fade_palette(&Palette::cga(), 500.0, Easing::QuadOut);
-/// ctx.flash_palette(Color32::hex(0xffffff), 50.0);
+/// ctx.fade_palette(&Palette::cga(), Duration::from_millis(500), Easing::QuadOut);
+/// ctx.flash_palette(Color32::hex(0xffffff), Duration::from_millis(50));
 /// ctx.clear_palette_effects();
 /// for _ in 0..3 {
 ///     con.step_effects(); // the host does this after every update
@@ -329,15 +333,16 @@ impl Update<'_> {
             .cycle(&con.palette, start, end, steps_per_second);
     }
 
-    /// Fades every slot from its colour now to the same slot of `target` over `duration_ms`,
+    /// Fades every slot from its colour now to the same slot of `target` over `duration`,
     /// shaped by `easing`. Slots `target` lacks keep their colour. At the end the palette holds
-    /// exactly `target`'s colours.
+    /// exactly `target`'s colours. The fade's clock is the updates' (`1 / target_fps` each), so
+    /// it looks the same at any display rate and in a replay.
     ///
-    /// Never fails: a negative or NaN duration fades at once, and none lasts longer than
-    /// [`MAX_EFFECT_MS`](crate::limits::MAX_EFFECT_MS).
-    pub fn fade_palette(&mut self, target: &Palette, duration_ms: f64, easing: Easing) {
+    /// Never fails: `Duration::ZERO` changes the colours at once, and no fade lasts longer
+    /// than [`MAX_EFFECT`](crate::limits::MAX_EFFECT).
+    pub fn fade_palette(&mut self, target: &Palette, duration: Duration, easing: Easing) {
         let end = self.con.palette.len() - 1;
-        self.fade_palette_range(0, end, target, duration_ms, easing);
+        self.fade_palette_range(0, end, target, duration, easing);
     }
 
     /// Like [`Update::fade_palette`] for slots `start..=end` only. A new fade of a slot replaces
@@ -348,20 +353,22 @@ impl Update<'_> {
         start: usize,
         end: usize,
         target: &Palette,
-        duration_ms: f64,
+        duration: Duration,
         easing: Easing,
     ) {
         let con = &mut *self.con;
+        let ms = palette_fx::effect_ms(duration);
         con.effects
-            .fade_range(&con.palette, start, end, target, duration_ms, easing);
+            .fade_range(&con.palette, start, end, target, ms, easing);
     }
 
-    /// Shows every slot but 0 as `color` for `duration_ms`, then the palette as it is by then.
+    /// Shows every slot but 0 as `color` for `duration`, then the palette as it is by then.
     /// The live palette (what [`Update::palette`] reads) is not changed; only what is shown.
-    /// Durations are clamped as for [`Update::fade_palette`].
-    pub fn flash_palette(&mut self, color: Color32, duration_ms: f64) {
+    /// Durations are cut as for [`Update::fade_palette`].
+    pub fn flash_palette(&mut self, color: Color32, duration: Duration) {
         let con = &mut *self.con;
-        con.effects.flash(&con.palette, color, duration_ms);
+        con.effects
+            .flash(&con.palette, color, palette_fx::effect_ms(duration));
     }
 
     /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply

@@ -2,7 +2,8 @@
 //! only hides pixels (never moves or changes them), and the fast blitter agrees with a plain
 //! pixel-by-pixel model of orientation, scale and palette offset.
 
-use bt::{Framebuffer, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270, ROT_90};
+use bt::host::Framebuffer;
+use bt::{Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270, ROT_90};
 use proptest::prelude::*;
 
 const W: i32 = 24;
@@ -76,7 +77,7 @@ fn run(fb: &mut Framebuffer, call: &Call, sheet: &SpriteSheet) {
         Call::ClearRect(r) => fb.clear_rect(r, 0),
         Call::Circle(x, y, r) => fb.draw_circle(x, y, r, 6),
         Call::CircleFill(x, y, r) => fb.draw_circle_fill(x, y, r, 7),
-        Call::Print(x, y) => fb.system_print(x, y, 8, "Ag\n#é"),
+        Call::Print(x, y) => fb.print(x, y, "Ag\n#é", 8),
         Call::Sprite(src, x, y, f, s, o) => fb.draw_sprite(
             sheet,
             src,

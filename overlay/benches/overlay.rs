@@ -3,7 +3,8 @@
 
 use std::hint::black_box;
 
-use bt::{Framebuffer, Settings, Tag};
+use bt::host::Framebuffer;
+use bt::{Settings, Tag};
 use bt_overlay::{ChartMode, FrameStats, Overlay};
 use criterion::{criterion_group, criterion_main, Criterion};
 

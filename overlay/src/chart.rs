@@ -7,7 +7,8 @@
 
 use std::collections::VecDeque;
 
-use bt::{Framebuffer, Rect, Tag};
+use bt::host::Framebuffer;
+use bt::{Rect, Tag};
 
 use crate::{OverlayColors, Severity};
 

@@ -18,7 +18,8 @@
 //! allocated up front, so recording and drawing a frame allocates nothing.
 //!
 //! ```
-//! use bt::{Framebuffer, Settings};
+//! use bt::host::Framebuffer;
+//! use bt::Settings;
 //! use bt_overlay::{FrameStats, Overlay};
 //!
 //! let mut overlay = Overlay::new(&Settings::default().overlay_visible(true).timing_chart(true));
@@ -40,9 +41,10 @@ mod text;
 
 use std::fmt::Write as _;
 
+use bt::host::Framebuffer;
 use bt::limits::GLYPH_ADVANCE;
 pub use bt::OverlayColors;
-use bt::{Framebuffer, OverlayRows, Rect, Settings, Tag};
+use bt::{OverlayRows, Rect, Settings, Tag};
 
 pub use chart::{
     ChartTag, CHART_FULL_SCALE_MS, CHART_GRID_MS, CHART_HEIGHT, MAX_TAGS, TAG_TICK_LIMIT,
@@ -632,7 +634,7 @@ impl Overlay {
             let breaks = self.notice.matches('\n').count() as i32;
             let bar = BAR_HEIGHT + breaks * bt::limits::LINE_HEIGHT;
             fb.draw_rect_fill(Rect::new(0, 0, fb.width() as i32, bar), c.error);
-            fb.system_print(EDGE_MARGIN, 0, c.text, &self.notice);
+            fb.print(EDGE_MARGIN, 0, &self.notice, c.text);
         }
         fb.set_clip(cart_clip);
     }
@@ -701,7 +703,7 @@ impl Overlay {
         }
         let right = right_of(text_width(line));
         let (shown, cut) = shortened(left, left_room(text_width(line)));
-        fb.system_print(EDGE_MARGIN, 0, left_ink, shown);
+        fb.print(EDGE_MARGIN, 0, shown, left_ink);
         if cut {
             text::ellipsis(fb, EDGE_MARGIN + plain_width(shown), 0, left_ink);
         }
@@ -760,14 +762,14 @@ impl Overlay {
         let hint_top = y;
         hint.place(|bar, x, item| {
             let y = hint_top + bar * (BAR_HEIGHT + ROW_GAP);
-            fb.system_print(EDGE_MARGIN + x, y, c.text, item);
+            fb.print(EDGE_MARGIN + x, y, item, c.text);
         });
         for (left, right) in self.cart_rows.iter() {
             y -= BAR_HEIGHT + ROW_GAP;
             footer_bar(fb, y, w, &c);
-            fb.system_print(EDGE_MARGIN, y, c.text, left);
+            fb.print(EDGE_MARGIN, y, left, c.text);
             let rx = (w - plain_width(right) - EDGE_MARGIN + 1).max(EDGE_MARGIN);
-            fb.system_print(rx, y, c.text, right);
+            fb.print(rx, y, right, c.text);
         }
     }
 }

@@ -3,8 +3,9 @@
 
 use std::fmt::Write as _;
 
+use bt::host::Framebuffer;
 use bt::sound::{SoundMeter, CHANNELS};
-use bt::{Framebuffer, OverlayColors, Rect};
+use bt::{OverlayColors, Rect};
 
 use crate::text::{segments, text_width, Ms};
 use crate::{BAR_HEIGHT, EDGE_MARGIN};
@@ -82,7 +83,7 @@ impl SoundRow {
     /// Draws the row's contents on a bar already filled at `y`, `w` pixels wide.
     pub fn draw(&self, fb: &mut Framebuffer, y: i32, w: i32, line: &mut String, c: &OverlayColors) {
         let mut x = EDGE_MARGIN;
-        fb.system_print(x, y, c.text, LABEL);
+        fb.print(x, y, LABEL, c.text);
         x += text_width(LABEL) + 4;
         for &peak in &self.meter.peaks {
             let level = meter_level(peak);

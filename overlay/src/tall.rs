@@ -14,8 +14,9 @@
 //! 0 / 1 / 2 / 3+ updates, costs `update_dot` and `render_dot`, the cap `clamp`, one missed
 //! refresh `warning` and more `error`, lines `grid`, tags `tag`. No fixed palette index is needed.
 
+use bt::host::Framebuffer;
 use bt::limits::GLYPH_ADVANCE;
-use bt::{Framebuffer, Rect};
+use bt::Rect;
 
 use crate::chart::Chart;
 use crate::text::{self, plain_width, Short, SmallText};
@@ -475,7 +476,7 @@ impl Tall {
                 fb.draw_rect_fill(r, c.bar);
                 let saved = fb.clip();
                 fb.set_clip(r);
-                fb.system_print(x0, y - FONT_TOP, c.text, text.as_str());
+                fb.print(x0, y - FONT_TOP, text.as_str(), c.text);
                 fb.set_clip(saved);
                 over.push(r);
             }
@@ -559,7 +560,7 @@ impl Tall {
                 .char_indices()
                 .nth(label.chars)
                 .map_or(text.len(), |(i, _)| i);
-            fb.system_print(r.x, r.y - FONT_TOP, c.tag, &text[..end]);
+            fb.print(r.x, r.y - FONT_TOP, &text[..end], c.tag);
             if label.shortened {
                 ellipsis(fb, r.x + label.chars as i32 * GLYPH_ADVANCE, r.y, c.tag);
             }
@@ -614,7 +615,7 @@ impl Tall {
                 fb.draw_rect_fill(r, c.bar);
                 let saved = fb.clip();
                 fb.set_clip(r);
-                fb.system_print(x0, l.bars_top - FONT_TOP, c.clamp, text.as_str());
+                fb.print(x0, l.bars_top - FONT_TOP, text.as_str(), c.clamp);
                 fb.set_clip(saved);
                 self.lost.push(r);
             }
@@ -802,7 +803,7 @@ fn gutter_value(
     let x = l.data_x - 2 - text.width();
     let saved = fb.clip();
     fb.set_clip(Rect::new(0, y, l.data_x - 1, NUMBER_ROWS));
-    fb.system_print(x, y - FONT_TOP, ink, text.as_str());
+    fb.print(x, y - FONT_TOP, text.as_str(), ink);
     fb.set_clip(saved);
 }
 
@@ -901,12 +902,12 @@ fn legend(fb: &mut Framebuffer, y: i32, width: i32, caption: &str, c: &OverlayCo
             Key::Clamp => c.clamp,
             Key::Miss => c.warning,
         };
-        fb.system_print(x, y - FONT_TOP, ink, word);
+        fb.print(x, y - FONT_TOP, word, ink);
         x += plain_width(word);
     }
     if show_caption {
         let x = width - EDGE_MARGIN - plain_width(caption);
-        fb.system_print(x, y - FONT_TOP, c.text, caption);
+        fb.print(x, y - FONT_TOP, caption, c.text);
     }
     fb.set_clip(saved);
 }

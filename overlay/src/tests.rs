@@ -192,7 +192,7 @@ fn paused_the_title_row_says_so_in_the_warning_colour() {
     let c = *o.colors();
     let mut expected = Framebuffer::new(W as u32, H as u32);
     expected.draw_rect_fill(Rect::new(0, 0, W, BAR_HEIGHT), c.bar);
-    expected.system_print(EDGE_MARGIN, 0, c.warning, "PAUSED tick 1234");
+    expected.print(EDGE_MARGIN, 0, "PAUSED tick 1234", c.warning);
     assert_eq!(paused, title(&expected));
     o.set_paused(None);
     assert_eq!(title(&drawn(&mut o)), plain);
@@ -505,7 +505,7 @@ fn lost_time_shows_on_the_title_row_while_its_frame_is_on_the_chart() {
     }
     let mut expected = Framebuffer::new(W as u32, H as u32);
     expected.draw_rect_fill(Rect::new(0, 0, W, BAR_HEIGHT), c.bar);
-    expected.system_print(160, 0, c.text, "lost 66.7ms");
+    expected.print(160, 0, "lost 66.7ms", c.text);
     assert_eq!(title_span(&fb, 160, 226), title_span(&expected, 160, 226));
 
     // Once the frame has scrolled off, the segment goes.
@@ -529,14 +529,14 @@ fn a_long_title_is_cut_short_before_the_right_hand_label() {
     let mut expected = Framebuffer::new(W as u32, H as u32);
     expected.draw_rect_fill(Rect::new(0, 0, W, BAR_HEIGHT), c.bar);
     let kept = "An extremely long cart title that runs on";
-    expected.system_print(EDGE_MARGIN, 0, c.text, kept);
+    expected.print(EDGE_MARGIN, 0, kept, c.text);
     text::ellipsis(
         &mut expected,
         EDGE_MARGIN + text::plain_width(kept),
         0,
         c.text,
     );
-    expected.system_print(272, 0, c.text, "320x240");
+    expected.print(272, 0, "320x240", c.text);
     assert_eq!(title_span(&fb, 0, W), title_span(&expected, 0, W));
 }
 
@@ -657,7 +657,7 @@ fn a_short_title_keeps_every_word_on_a_narrow_display() {
         let c = *o.colors();
         let mut title = Framebuffer::new(w as u32, h as u32);
         title.draw_rect_fill(Rect::new(0, 0, w, BAR_HEIGHT), c.bar);
-        title.system_print(EDGE_MARGIN, 0, c.text, shown);
+        title.print(EDGE_MARGIN, 0, shown, c.text);
         let mut span = EDGE_MARGIN + text::plain_width(shown);
         if cut {
             text::ellipsis(&mut title, span, 0, c.text);
@@ -693,7 +693,7 @@ fn the_bottom_hint_bar_and_cart_rows_follow_the_layout() {
     }
     assert_eq!(fb.get(W - 1, 197), Some(0), "nothing above the rows");
     let mut hint = Framebuffer::new(W as u32, H as u32);
-    hint.system_print(EDGE_MARGIN, 227, c.text, HIDE_HINT);
+    hint.print(EDGE_MARGIN, 227, HIDE_HINT, c.text);
     let text_at = |fb: &Framebuffer, y0: i32| -> Vec<bool> {
         (y0..y0 + BAR_HEIGHT)
             .flat_map(|y| (0..W).map(move |x| (x, y)))
@@ -703,8 +703,8 @@ fn the_bottom_hint_bar_and_cart_rows_follow_the_layout() {
     assert_eq!(text_at(&fb, 227), text_at(&hint, 227));
     // The right text is right-aligned: "lives 3" is 42 px, so it starts at 320 - 42 - 7 + 1.
     let mut right = Framebuffer::new(W as u32, H as u32);
-    right.system_print(EDGE_MARGIN, 213, c.text, "Score 12");
-    right.system_print(272, 213, c.text, "lives 3");
+    right.print(EDGE_MARGIN, 213, "Score 12", c.text);
+    right.print(272, 213, "lives 3", c.text);
     assert_eq!(text_at(&fb, 213), text_at(&right, 213));
 }
 

@@ -4,8 +4,9 @@
 
 use std::fmt::{self, Write as _};
 
+use bt::host::Framebuffer;
 use bt::limits::GLYPH_ADVANCE;
-use bt::{Framebuffer, Rect};
+use bt::Rect;
 
 use crate::{BAR_HEIGHT, DIVIDER_GAP};
 
@@ -243,7 +244,7 @@ pub(crate) fn segments(fb: &mut Framebuffer, x: i32, y: i32, text: &str, ink: u8
             fb.draw_rect_fill(Rect::new(x - 1 + DIVIDER_GAP, y, 1, BAR_HEIGHT), divider);
             x += 2 * DIVIDER_GAP;
         }
-        fb.system_print(x, y, ink, seg);
+        fb.print(x, y, seg, ink);
         x += seg.chars().count() as i32 * GLYPH_ADVANCE;
     }
 }

@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bt::{Framebuffer, Palette, Settings, Tag};
+use bt::host::Framebuffer;
+use bt::{Palette, Settings, Tag};
 use bt_overlay::{ChartMode, FrameStats, Overlay};
 use bt_test_support::golden;
 

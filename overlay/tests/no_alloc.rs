@@ -3,7 +3,8 @@
 //! The counting allocator (from `bt-test-support`) counts, per thread, every allocation and
 //! reallocation, so work on other test threads cannot disturb the count.
 
-use bt::{Framebuffer, Settings, Tag};
+use bt::host::Framebuffer;
+use bt::{Settings, Tag};
 use bt_overlay::{ChartMode, FrameStats, Overlay, Refresh};
 use bt_test_support::CountingAlloc;
 

@@ -1,7 +1,8 @@
 //! The host's notice across the top: one bar a line, each line of the text on its own row.
 
+use bt::host::Framebuffer;
 use bt::limits::LINE_HEIGHT;
-use bt::{Framebuffer, Settings};
+use bt::Settings;
 use bt_overlay::{Overlay, BAR_HEIGHT};
 
 fn drawn(notice: &str) -> (Framebuffer, u8) {

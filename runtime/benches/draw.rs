@@ -11,9 +11,9 @@
 
 use std::hint::black_box;
 
+use bt::host::Framebuffer;
 use bt::{
-    ColorKey, Framebuffer, MapParams, Palette, Rect, SpriteParams, SpriteSheet, Tilemap, FLIP_H,
-    FLIP_V, ROT_90,
+    ColorKey, MapParams, Palette, Rect, SpriteParams, SpriteSheet, Tilemap, FLIP_H, FLIP_V, ROT_90,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -53,11 +53,11 @@ fn primitives(c: &mut Criterion) {
     });
     g.bench_function("text_40_chars", |b| {
         b.iter(|| {
-            fb.system_print(
+            fb.print(
                 black_box(4),
                 100,
-                7,
                 "The quick brown fox jumps over the lazy!",
+                7,
             )
         })
     });

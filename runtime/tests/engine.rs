@@ -571,7 +571,7 @@ fn carts_load_png_files_through_the_host_and_errors_name_the_file() {
     let png = dir.join("two.png");
     bt_runtime::export::png::save_png(
         &{
-            let mut fb = bt::Framebuffer::new(2, 1);
+            let mut fb = bt::host::Framebuffer::new(2, 1);
             fb.draw_pixel(0, 0, 8);
             fb.draw_pixel(1, 0, 12);
             fb

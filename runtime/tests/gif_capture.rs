@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use bt::{Framebuffer, Palette};
+use bt::host::Framebuffer;
+use bt::Palette;
 use bt_runtime::host::gif_recorder::GifCapture;
 use bt_test_support::{CountingAlloc, ScratchDir};
 

@@ -6,6 +6,8 @@
 //! cycles backwards, faster. Every six seconds the first 16 slots fade to night and back, with a
 //! flash of lightning in between.
 
+use std::time::Duration;
+
 use bt::{Cart, CartError, Color32, Easing, Palette, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
@@ -81,9 +83,11 @@ impl Cart for PaletteCart {
             return;
         };
         match t {
-            60 => ctx.fade_palette_range(0, 15, night, 2000.0, Easing::SineInOut),
-            200 => ctx.flash_palette(Color32::hex(0xfff1e8), 100.0),
-            240 => ctx.fade_palette_range(0, 15, day, 1500.0, Easing::QuadOut),
+            60 => {
+                ctx.fade_palette_range(0, 15, night, Duration::from_millis(2000), Easing::SineInOut)
+            }
+            200 => ctx.flash_palette(Color32::hex(0xfff1e8), Duration::from_millis(100)),
+            240 => ctx.fade_palette_range(0, 15, day, Duration::from_millis(1500), Easing::QuadOut),
             _ => {}
         }
     }

@@ -369,7 +369,7 @@ fn a_run_of_clamped_frames_is_labelled_once_with_the_time_it_lost_where_it_cover
     );
     let mut expected = Framebuffer::new(320, 240);
     expected.set_clip(r);
-    expected.system_print(r.x, r.y - FONT_TOP, c.clamp, "lost 800ms");
+    expected.print(r.x, r.y - FONT_TOP, "lost 800ms", c.clamp);
     for y in r.y..r.y + r.h {
         for x in r.x..r.x + r.w {
             let ink = expected.get(x, y) == Some(c.clamp);
@@ -410,7 +410,7 @@ fn the_cost_panel_scales_to_what_the_cart_spends() {
         );
         let mut expected = Framebuffer::new(320, 240);
         let x = l.data_x - 2 - plain_width(label);
-        expected.system_print(x, l.cost_top - FONT_TOP, c.text, label);
+        expected.print(x, l.cost_top - FONT_TOP, label, c.text);
         for y in l.cost_top..l.cost_top + NUMBER_ROWS {
             for x in 0..l.data_x - 1 {
                 let ink = expected.get(x, y) == Some(c.text);

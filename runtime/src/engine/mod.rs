@@ -4,8 +4,9 @@
 //! with and reports, `seek` the exact frame at a time and pausing, `recording` the input it
 //! records and replays, `cart_panic` the guard around every call into the cart.
 
+use bt::host::Framebuffer;
 use bt::host::{Console, TickInput};
-use bt::{Cart, Framebuffer, Palette, Settings, SettingsError, Tag};
+use bt::{Cart, Palette, Settings, SettingsError, Tag};
 use bt_overlay::{FrameStats, Overlay};
 
 use crate::clock::{Clock, WallClock};

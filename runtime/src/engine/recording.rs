@@ -4,7 +4,8 @@
 use std::panic::{self, AssertUnwindSafe};
 
 use bt::host::Console;
-use bt::{Cart, Framebuffer, Palette};
+use bt::host::Framebuffer;
+use bt::{Cart, Palette};
 
 use super::{update_once, Engine};
 use crate::fixed_loop::TickAction;

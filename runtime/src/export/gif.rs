@@ -421,7 +421,7 @@ fn scaled(pixels: &[u8], width: u32, scale: u32, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bt::Framebuffer;
+    use bt::host::Framebuffer;
 
     fn check(fps: f64) {
         let seconds = 10.0;

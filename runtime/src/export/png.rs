@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use bt::{Framebuffer, Palette};
+use bt::host::Framebuffer;
+use bt::Palette;
 use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
 use thiserror::Error;
 

@@ -42,8 +42,9 @@
 
 use std::path::{Path, PathBuf};
 
+use bt::host::Framebuffer;
 use bt::host::Source;
-use bt::{Button, Cart, Framebuffer, Key, Player};
+use bt::{Button, Cart, Key, Player};
 
 use crate::clock::ConstantClock;
 use crate::config::manifest;

@@ -27,7 +27,8 @@ use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use bt::{Framebuffer, Palette};
+use bt::host::Framebuffer;
+use bt::Palette;
 
 use crate::export::gif::{rgb_into, GifError, GifWriter, GridPicker, MIN_DELAY_CS};
 use crate::export::safe_write::{self, Format};

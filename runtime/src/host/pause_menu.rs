@@ -13,8 +13,9 @@
 //! is open reach the menu only: one still held when it closes reaches the cart once let go
 //! and pressed again.
 
+use bt::host::Framebuffer;
 use bt::limits::{GLYPH_ADVANCE, LINE_HEIGHT};
-use bt::{Framebuffer, Key, OverlayColors, Rect};
+use bt::{Key, OverlayColors, Rect};
 
 /// What a player can choose in the menu.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,9 +147,9 @@ impl PauseMenu {
             if i == self.selected {
                 let row = Rect::new(rect.x + 1, y - 1, rect.w - 2, LINE_HEIGHT);
                 fb.draw_rect_fill(row, colors.text);
-                fb.system_printf(x, y, colors.bar, format_args!("> {label}"));
+                fb.print(x, y, format_args!("> {label}"), colors.bar);
             } else {
-                fb.system_printf(x, y, colors.text, format_args!("  {label}"));
+                fb.print(x, y, format_args!("  {label}"), colors.text);
             }
         }
         fb.set_clip(cart_clip);

@@ -1,6 +1,7 @@
 //! The frame hash a replay stores every `hash_every` updates.
 
-use bt::{Framebuffer, Palette};
+use bt::host::Framebuffer;
+use bt::Palette;
 
 /// FNV-1a 64-bit offset basis and prime (the published constants).
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -12,7 +13,8 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// (up to a collision); a palette effect that changes colours changes the hash.
 ///
 /// ```
-/// use bt::{Framebuffer, Palette};
+/// use bt::host::Framebuffer;
+/// use bt::Palette;
 /// use bt_runtime::replay::frame_hash;
 ///
 /// let mut fb = Framebuffer::new(4, 4);

@@ -13,8 +13,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use bt::host::Framebuffer;
 use bt::host::{Input, Source, TickInput};
-use bt::{Button, Framebuffer, Key, Palette, Player};
+use bt::{Button, Key, Palette, Player};
 
 use crate::clock::spec::ClockSpec;
 use crate::engine::Engine;

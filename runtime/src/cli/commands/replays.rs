@@ -272,7 +272,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
 /// Saves the two frames and the picture marking where they differ ([`proof::compared`]) as
 /// one PNG at `path`; returns the area that differs.
 pub(super) fn save_compared(
-    frames: &[(bt::Framebuffer, bt::Palette); 2],
+    frames: &[(bt::host::Framebuffer, bt::Palette); 2],
     path: &Path,
 ) -> Result<Option<proof::DifferingArea>, String> {
     use image::codecs::png::PngEncoder;
