@@ -38,7 +38,7 @@
 //!
 //! [`CartTest::assert_golden`] compares the frame with a PNG in the cart's folder: a missing
 //! picture is written on the first run (and the test fails under `CI`), and
-//! `BT_UPDATE_GOLDEN=1 cargo test` rewrites them all after a change you have looked at.
+//! `BT_UPDATE_GOLDEN=1 cargo test --release` rewrites them all after a change you have looked at.
 
 use std::path::{Path, PathBuf};
 
