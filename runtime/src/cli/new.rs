@@ -30,7 +30,11 @@ pub enum NewCartError {
     #[error("{} already exists; bt new never writes over anything (pick another name or --path)", .0.display())]
     Exists(PathBuf),
     /// The folder to make it in is not there.
-    #[error("the folder {} does not exist", .0.display())]
+    #[error(
+        "the folder {} does not exist: make it first (mkdir -p {}), or give another --path",
+        .0.display(),
+        .0.display()
+    )]
     NoParent(PathBuf),
     /// Writing failed; nothing was left behind.
     #[error("cannot write {}: {source}", path.display())]
@@ -490,10 +494,17 @@ mod tests {
             new_cart("file", &parent),
             Err(NewCartError::Exists(_))
         ));
-        assert!(matches!(
-            new_cart("x", &parent.join("missing")),
-            Err(NewCartError::NoParent(_))
-        ));
+        let missing = parent.join("missing");
+        let err = new_cart("x", &missing).unwrap_err();
+        assert!(matches!(err, NewCartError::NoParent(_)));
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "the folder {0} does not exist: make it first (mkdir -p {0}), or give another --path",
+                missing.display()
+            )
+        );
+        assert!(!missing.exists(), "nothing is made when refusing");
         std::fs::remove_dir_all(&parent).unwrap();
     }
 }
