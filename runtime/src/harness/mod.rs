@@ -84,10 +84,23 @@ impl CartTest {
     /// # Errors
     /// A [`HarnessError`] for a bad `cart.toml` or a cart the engine refuses.
     pub fn new<C: Cart + 'static>(new: fn() -> C) -> Result<CartTest, HarnessError> {
-        let folder = std::env::var_os("CARGO_MANIFEST_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("."));
-        CartTest::in_folder(&folder, new)
+        CartTest::in_folder(&cart_folder(), new)
+    }
+
+    /// As [`CartTest::new`], the cart booting with these arguments, as `bt run --arg
+    /// name=value` passes them (`ctx.arg(name)`, `ctx.arg_or(name, default)`).
+    ///
+    /// # Errors
+    /// As [`CartTest::new`].
+    pub fn with_args<C: Cart + 'static>(
+        new: fn() -> C,
+        args: &[(&str, &str)],
+    ) -> Result<CartTest, HarnessError> {
+        let args = args
+            .iter()
+            .map(|&(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        CartTest::booted(&cart_folder(), new, None, args)
     }
 
     /// As [`CartTest::new`], with the cart's folder given.
@@ -98,7 +111,7 @@ impl CartTest {
         folder: &Path,
         new: fn() -> C,
     ) -> Result<CartTest, HarnessError> {
-        CartTest::booted(folder, new, None)
+        CartTest::booted(folder, new, None, Vec::new())
     }
 
     /// As [`CartTest::new`], the cart booting with save data `save` (zeros after it) instead
@@ -111,10 +124,7 @@ impl CartTest {
         new: fn() -> C,
         save: &[u8],
     ) -> Result<CartTest, HarnessError> {
-        let folder = std::env::var_os("CARGO_MANIFEST_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("."));
-        CartTest::booted(&folder, new, Some(save.to_vec()))
+        CartTest::booted(&cart_folder(), new, Some(save.to_vec()), Vec::new())
     }
 
     /// The cart's save data as it stands: what it booted with and what it wrote since.
@@ -126,6 +136,7 @@ impl CartTest {
         folder: &Path,
         new: fn() -> C,
         save: Option<Vec<u8>>,
+        args: Vec<(String, String)>,
     ) -> Result<CartTest, HarnessError> {
         let found = manifest::load(folder)?;
         let configured = new().configure();
@@ -150,6 +161,7 @@ impl CartTest {
             settings: Some(settings),
             assets,
             save,
+            args,
             ..EngineOptions::default()
         };
         let mut engine = Engine::new(Box::new(move || Box::new(new()) as Box<dyn Cart>), options)?;
@@ -220,6 +232,17 @@ impl CartTest {
     /// gives it (the arrows and Z/X for player 1).
     pub fn key(&mut self, key: Key, down: bool) {
         self.host.handle(HostEvent::Key { key, down });
+    }
+
+    /// Chooses the cart's pause-menu item `slot` (the one [`bt::Update::set_menu_item`] put
+    /// there), as a player would from the menu: the next update, and only that one, sees it in
+    /// [`bt::Update::chosen_menu_item`]. A slot past [`bt::limits::MENU_ITEMS`] is ignored.
+    pub fn choose_menu_item(&mut self, slot: usize) {
+        self.host
+            .engine_mut()
+            .console_mut()
+            .input_mut()
+            .choose_menu_item(slot);
     }
 
     /// Types `text`, as the keyboard's text input.
@@ -318,4 +341,12 @@ impl CartTest {
     pub fn engine_mut(&mut self) -> &mut Engine {
         self.host.engine_mut()
     }
+}
+
+/// The cart crate's folder when Cargo runs its tests (`CARGO_MANIFEST_DIR`), else the working
+/// directory.
+fn cart_folder() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."))
 }
