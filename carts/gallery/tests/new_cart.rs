@@ -43,6 +43,13 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
     let dir = parent.join("my-game");
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("cargo run --release -- run"), "{said}");
+    // What bt new writes is already formatted: the cart's own `cargo fmt --check` passes.
+    let fmt = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .current_dir(&dir)
+        .args(["fmt", "--check"])
+        .output()
+        .unwrap();
+    ok("cargo fmt --check in the new cart", &fmt);
 
     run_cart(&dir, &["shot", "--at", "2", "-o", "a.png"]);
     let picture = image::open(dir.join("a.png")).unwrap().to_rgba8();
