@@ -108,6 +108,8 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     // (too far, a cart that fails on the way) names `--from` and its value.
     crate::export::gif::check_length(fps, args.seconds)
         .map_err(|e| format!("--seconds {}: {e}", number(args.seconds)))?;
+    // One bar for the seek and the frames after it (the overlay's seek shows its own first).
+    let mut progress = Progress::new("making the GIF", args.progress.quiet);
     let stepping = if args.drawn.wanted() {
         show_overlay(&mut engine, &args.drawn);
         // As `bt shot --overlay`: the chart's frames before `--from` run live, then every
@@ -121,18 +123,13 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         )?;
         crate::export::gif::Stepping::Live
     } else {
-        let mut seek = Progress::new(
-            format!("seeking to --from {}", number(args.from)),
-            args.progress.quiet,
-        );
         engine
             .render_at_with_progress(args.from, Origin::Start, |done, total| {
-                seek.set(done, total)
+                progress.set(done, total)
             })
             .map_err(|e| format!("--from {}: {e}", number(args.from)))?;
         crate::export::gif::Stepping::Seek
     };
-    let mut progress = Progress::new("making the GIF", args.progress.quiet);
     let bytes = crate::export::gif::gif_from_here(
         &mut engine,
         args.seconds,
