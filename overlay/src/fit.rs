@@ -215,4 +215,68 @@ mod tests {
             });
         }
     }
+
+    /// The overlay's own hint laid out on a display `width` wide with room for `max_bars`.
+    fn overlay_hint(width: i32, max_bars: i32) -> (i32, Vec<(i32, &'static str)>) {
+        let hint = Hint::new(crate::HIDE_HINT, width, max_bars);
+        let mut items = Vec::new();
+        hint.place(|bar, _, item| items.push((bar, item)));
+        (hint.bars(), items)
+    }
+
+    #[test]
+    fn the_overlay_hint_shows_the_pause_menu_and_quit_keys_first_on_every_display() {
+        // 320 px: the whole text on one bar.
+        assert_eq!(
+            overlay_hint(320, 3),
+            (
+                1,
+                vec![(0, "P menu  Ctrl+Q quit  ` view  F7 tall  F8 timings")]
+            )
+        );
+        // The starter's 240 px: two bars.
+        assert_eq!(
+            overlay_hint(240, 3),
+            (
+                2,
+                vec![
+                    (0, "P menu"),
+                    (0, "Ctrl+Q quit"),
+                    (0, "` view"),
+                    (0, "F7 tall"),
+                    (1, "F8 timings"),
+                ]
+            )
+        );
+        // PICO-8's 128 px: three bars where there is room for them ...
+        assert_eq!(
+            overlay_hint(128, 3),
+            (
+                3,
+                vec![
+                    (0, "P menu"),
+                    (0, "Ctrl+Q quit"),
+                    (1, "` view"),
+                    (1, "F7 tall"),
+                    (2, "F8 timings"),
+                ]
+            )
+        );
+        // ... and with room for one (under the tall chart), the way out is what stays.
+        assert_eq!(
+            overlay_hint(128, 1),
+            (1, vec![(0, "P menu"), (0, "Ctrl+Q quit")])
+        );
+        for width in [128, 160, 240, 256, 320] {
+            let (_, items) = overlay_hint(width, 3);
+            let keep = |key: &str| items.iter().any(|&(_, item)| item.contains(key));
+            assert!(keep("P menu") && keep("Ctrl+Q quit"), "{width}: {items:?}");
+            Hint::new(crate::HIDE_HINT, width, 3).place(|_, x, item| {
+                assert!(
+                    x + plain_width(item) <= room(width),
+                    "{width}: {item} at {x}"
+                );
+            });
+        }
+    }
 }

@@ -774,8 +774,11 @@ impl Overlay {
     }
 }
 
-/// The text of the bottom bar while the overlay is shown.
-pub const HIDE_HINT: &str = "` view  click: hide  F7 tall  F8 save timings";
+/// The text of the bottom bar while the overlay is shown: first the window's pause-menu and
+/// quit keys (a player's way out, so on a narrow display with room for one bar they are what
+/// stays), then the overlay's own keys. It fits one bar of a 320-px display; narrower ones wrap
+/// it over more bars, as far as the rows above leave room.
+pub const HIDE_HINT: &str = "P menu  Ctrl+Q quit  ` view  F7 tall  F8 timings";
 
 /// A full-width bar at `y` with its gap row above (the bottom rows stack upward).
 fn footer_bar(fb: &mut Framebuffer, y: i32, w: i32, c: &OverlayColors) {

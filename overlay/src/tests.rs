@@ -540,12 +540,18 @@ fn a_long_title_is_cut_short_before_the_right_hand_label() {
     assert_eq!(title_span(&fb, 0, W), title_span(&expected, 0, W));
 }
 
+/// How many hint bars the overlay draws for a cart without sound or rows of its own.
+fn hint_bars(mode: ChartMode, w: i32, h: i32) -> usize {
+    let layout = Layout::new(mode, h);
+    let free = h - (layout.timing_y + BAR_HEIGHT + ROW_GAP);
+    fit::Hint::new(HIDE_HINT, w, free / (BAR_HEIGHT + ROW_GAP)).bars() as usize
+}
+
 /// The rows of every bar the overlay draws text on: the title, metrics and timing rows and the
 /// hint bars at the bottom.
 fn text_bars(mode: ChartMode, w: i32, h: i32) -> Vec<i32> {
     let layout = Layout::new(mode, h);
-    let free = h - (layout.timing_y + BAR_HEIGHT + ROW_GAP);
-    let hint_bars = fit::Hint::new(HIDE_HINT, w, free / (BAR_HEIGHT + ROW_GAP)).bars();
+    let hint_bars = hint_bars(mode, w, h) as i32;
     let mut rows = Vec::new();
     for top in [0, layout.metrics_y, layout.timing_y] {
         rows.extend(top..top + BAR_HEIGHT);
@@ -596,6 +602,37 @@ fn on_narrow_displays_no_text_runs_past_the_right_margin() {
                     );
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn the_top_hint_bar_starts_with_the_pause_menu_and_quit_keys_on_narrow_displays() {
+    for (w, h) in [(128, 128), (240, 160), (320, 240)] {
+        for mode in [ChartMode::Off, ChartMode::Compact, ChartMode::Tall] {
+            let settings = Settings::default()
+                .display(w as u32, h as u32)
+                .overlay_visible(true);
+            let mut o = Overlay::new(&settings);
+            o.set_chart_mode(mode);
+            o.record(&steady());
+            let mut fb = Framebuffer::new(w as u32, h as u32);
+            o.draw(&mut fb);
+            // The top hint bar, as if it held only the two keys: "P menu" (36 px), the
+            // two-space gap, then "Ctrl+Q quit".
+            let top = h - hint_bars(mode, w, h) as i32 * (BAR_HEIGHT + ROW_GAP) + ROW_GAP;
+            let c = *o.colors();
+            let mut keys = Framebuffer::new(w as u32, h as u32);
+            keys.system_print(EDGE_MARGIN, top, c.text, "P menu");
+            keys.system_print(EDGE_MARGIN + 48, top, c.text, "Ctrl+Q quit");
+            let span = EDGE_MARGIN + 48 + text::plain_width("Ctrl+Q quit");
+            let ink = |fb: &Framebuffer| -> Vec<bool> {
+                (top..top + BAR_HEIGHT)
+                    .flat_map(|y| (0..span).map(move |x| (x, y)))
+                    .map(|(x, y)| fb.get(x, y) == Some(c.text))
+                    .collect()
+            };
+            assert_eq!(ink(&fb), ink(&keys), "{w}x{h} {mode:?}: hint bar at {top}");
         }
     }
 }

@@ -9,12 +9,14 @@ use bt_runtime::catalog::{self, CartEntry, UnknownCart};
 
 pub mod drift;
 pub mod panic;
+pub mod tally;
 pub mod tone;
 
 /// Every bundled cart, in the order `bt list` prints them, followed by the hidden carts BT's
 /// tests use (`drift` steps in render on purpose, for `bt verify`; `panic` panics on demand;
-/// `tone` plays one second of 440 Hz for the sound device test). Only the tests' binary,
-/// `bt-test-carts`, offers those three; the `bt` binary users run offers [`CARTS`].
+/// `tone` plays one second of 440 Hz for the sound device test; `tally` counts presses in its
+/// save data for the real-window save test). Only the tests' binary, `bt-test-carts`, offers
+/// those four; the `bt` binary users run offers [`CARTS`].
 pub const WITH_TEST_CARTS: &[CartEntry] = &[
     CartEntry {
         name: "hello",
@@ -128,6 +130,13 @@ pub const WITH_TEST_CARTS: &[CartEntry] = &[
         hidden: true,
         assets: None,
     },
+    CartEntry {
+        name: "tally",
+        description: tally::DESCRIPTION,
+        build: tally::cart,
+        hidden: true,
+        assets: None,
+    },
 ];
 
 /// The bundled carts, as the `bt` binary offers them.
@@ -136,7 +145,7 @@ pub const CARTS: &[CartEntry] = WITH_TEST_CARTS
     .0;
 
 /// How many carts at the end of [`WITH_TEST_CARTS`] are for tests only.
-const TEST_CARTS: usize = 3;
+const TEST_CARTS: usize = 4;
 
 /// The example or test cart called `name` (case ignored).
 ///

@@ -1065,7 +1065,7 @@ fn the_bt_binary_users_run_carries_no_test_cart() {
     let list = Command::new(users_bt).arg("list").output().unwrap();
     assert!(list.status.success());
     assert!(stdout(&list).contains("snake"), "{}", stdout(&list));
-    for test_only in ["drift", "panic", "tone"] {
+    for test_only in ["drift", "panic", "tone", "tally"] {
         let o = Command::new(users_bt)
             .args(["config", test_only])
             .output()

@@ -156,3 +156,76 @@ fn an_overlay_gif_draws_the_overlay_over_the_same_cart_pictures() {
     // The figures move: the frame count in the overlay changes as the GIF plays.
     assert_ne!(drawn.first(), drawn.last());
 }
+
+#[test]
+fn every_refusal_of_a_bad_from_names_the_flag_and_its_value() {
+    let dir = ScratchDir::new("gif-from");
+    let out = dir.join("clip.gif");
+    // (the cart and --from with what follows it, the start of the one line said)
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["hello", "--from", "-1"],
+            "error: invalid value '-1' for '--from <FROM>': -1 is not in 0..=10000000000",
+        ),
+        (
+            &["hello", "--from", "abc"],
+            "error: invalid value 'abc' for '--from <FROM>': 'abc' is not a number",
+        ),
+        (
+            &["hello", "--from", "1e300"],
+            "error: invalid value '1e300' for '--from <FROM>': 1e300 is not in 0..=10000000000",
+        ),
+        // Past where one seek reaches: the seek's reason, after the flag and the value (once
+        // said as `--at`, the flag of `bt shot`, with the overlay on).
+        (
+            &["hello", "--from", "200000"],
+            "bt: error: --from 200000: render_at 200000 s would replay 12000000 updates",
+        ),
+        (
+            &["hello", "--from", "200000", "--overlay"],
+            "bt: error: --from 200000: render_at ",
+        ),
+        // The cart fails on the way to --from.
+        (
+            &["panic", "--arg", "panic_at=60", "--from", "2"],
+            "bt: error: --from 2: cart panicked in update at tick 60",
+        ),
+    ];
+    for &(args, said) in cases {
+        let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+            .arg("gif")
+            .args(args)
+            .args(["--seconds", "1", "-o"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(err.starts_with(said), "{args:?}: {err}");
+        assert!(!err.contains("panicked at"), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?} left a file");
+    }
+    // A cart failing after --from, while the GIF is made, is not blamed on --from.
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .args(["gif", "panic", "--arg", "panic_at=150", "--from", "2"])
+        .args(["--seconds", "1", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("bt: error: cart panicked in update at tick 150"),
+        "{err}"
+    );
+    // A clip too long is refused before the seek, naming --seconds.
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .args(["gif", "hello", "--from", "100000", "--seconds", "900", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("bt: error: --seconds 900: 900 s at 60 updates a second makes 45000"),
+        "{err}"
+    );
+}

@@ -2,7 +2,7 @@
 //! events from xdotool, and an F9 screenshot to check that the cart saw them. Then what a window
 //! system can do to a window: resize it ten times a second, make it wider than the GPU allows,
 //! destroy it from outside; through all of it the window keeps presenting, paced, and closes
-//! cleanly.
+//! cleanly. And what a player changes lasts: save data is written back when Ctrl+Q quits.
 //!
 //! It needs `Xvfb`, `xdotool` and a Vulkan driver (`.ci/run` installs them). Where they are
 //! missing the test says so loudly on stderr and returns; with `BT_REQUIRE_WINDOW_TEST=1` (as in
@@ -450,6 +450,51 @@ fn p_opens_the_pause_menu_and_ctrl_q_quits_the_window() {
         .unwrap_or_else(|| panic!("Escape did not close the menu; stdout {seen:?}"));
     run.xdotool(&["key", "ctrl+q"]);
     run.expect_clean_exit("Ctrl+Q");
+}
+
+#[test]
+fn save_data_a_window_run_changes_is_written_back_when_ctrl_q_quits() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-save");
+    // Where `bt run` keeps the cart's save data: $XDG_DATA_HOME/bt/<cart>/save.bin. It boots
+    // with a count of 10 there.
+    let data = dir.join("data");
+    let file = data.join("bt/tally/save.bin");
+    bt_runtime::save::store(&file, &10i32.to_le_bytes()).unwrap();
+    let mut bt = bt_run(&x, &dir);
+    bt.args(["tally", "--exit-after", "300"])
+        .env("XDG_DATA_HOME", &data);
+    let run = Running::start(&x, bt, "tally");
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
+    // Three taps of Z, player 1's A, each a press the cart counts, then Ctrl+Q. Past the first
+    // second the first tap is written at once; the other two come within the second after it,
+    // before a write is due again, so only the write as the window closes keeps them.
+    pause(1200);
+    for _ in 0..3 {
+        run.xdotool(&["key", "z"]);
+        pause(80);
+    }
+    run.xdotool(&["key", "ctrl+q"]);
+    let stderr = run.expect_clean_exit("Ctrl+Q");
+    // 10 + 3 in slot 0, the rest of the block zeros, in the save file's format.
+    let expected = bt_runtime::save::encode(&13i32.to_le_bytes());
+    let written = std::fs::read(&file)
+        .unwrap_or_else(|e| panic!("{}: {e}; stderr:\n{stderr}", file.display()));
+    assert_eq!(
+        written,
+        expected,
+        "{} holds {:?}; stderr:\n{stderr}",
+        file.display(),
+        bt_runtime::save::decode(&written, &file)
+    );
+    // Written through a temporary file and a rename: nothing else is left beside it.
+    let beside: Vec<_> = std::fs::read_dir(file.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(beside, ["save.bin"], "{beside:?}");
 }
 
 /// `bt run` in a window under Xvfb, from its first frame on.

@@ -225,7 +225,13 @@ pub enum Stepping {
     Live,
 }
 
-fn check_length(fps: f64, seconds: f64) -> Result<Vec<GifFrame>, GifError> {
+/// The GIF frames of `seconds` at `fps` ([`gif_timing`]), when there are 1 to
+/// [`MAX_GIF_FRAMES`] of them: the check [`make_gif`] and [`gif_from_here`] make first, for a
+/// caller that seeks on its own and would rather know before the seek.
+///
+/// # Errors
+/// [`GifError::Length`] for a clip that is empty or too long.
+pub fn check_length(fps: f64, seconds: f64) -> Result<Vec<GifFrame>, GifError> {
     let timing = gif_timing(fps, seconds);
     if timing.is_empty() || timing.len() > MAX_GIF_FRAMES {
         return Err(GifError::Length {

@@ -225,6 +225,66 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
     out.flush()
 }
 
+/// Checks that the complete (`"X"`) slices of the Chrome trace `json` nest as a viewer that
+/// builds a stack from them (speedscope) needs: every `ts` and `dur` a whole number of
+/// microseconds, and every slice, taken by start and longest first, either starting once the
+/// slice it would sit in has ended or ending within it. For tests of [`write`] and of the
+/// commands that print its traces.
+///
+/// # Errors
+/// One line naming the first bad event (its place in `traceEvents`, its name, `ts` and `dur`)
+/// and what is wrong with it; or saying the text is not a trace.
+#[doc(hidden)]
+pub fn check_nesting(json: &str) -> Result<(), String> {
+    let trace: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
+    let events = trace["traceEvents"]
+        .as_array()
+        .ok_or("no traceEvents array")?;
+    // (start, end, place in traceEvents) of every complete slice.
+    let mut slices = Vec::new();
+    for (i, e) in events.iter().enumerate().filter(|(_, e)| e["ph"] == "X") {
+        let whole = |key: &str| {
+            e[key].as_u64().ok_or_else(|| {
+                format!(
+                    "event {i} {}: {key} is not a whole number of microseconds: {}",
+                    e["name"], e[key]
+                )
+            })
+        };
+        let (ts, dur) = (whole("ts")?, whole("dur")?);
+        let end = ts
+            .checked_add(dur)
+            .ok_or_else(|| format!("event {i} {}: ts {ts} + dur {dur} overflows", e["name"]))?;
+        slices.push((ts, end, i));
+    }
+    let describe = |(ts, end, i): (u64, u64, usize)| {
+        format!(
+            "event {i} {} (ts {ts}, dur {})",
+            events[i]["name"],
+            end - ts
+        )
+    };
+    slices.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let mut stack: Vec<(u64, u64, usize)> = Vec::new();
+    for s in slices {
+        while stack.last().is_some_and(|top| s.0 >= top.1) {
+            stack.pop();
+        }
+        if let Some(&top) = stack.last() {
+            if s.1 > top.1 {
+                return Err(format!(
+                    "{} overhangs {}, which it starts inside",
+                    describe(s),
+                    describe(top)
+                ));
+            }
+        }
+        stack.push(s);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -296,32 +356,10 @@ mod tests {
 
     #[test]
     fn slices_nest_strictly_on_whole_microseconds() {
+        let mut out = Vec::new();
+        sample().write_chrome_trace(&mut out, "demo").unwrap();
+        check_nesting(std::str::from_utf8(&out).unwrap()).unwrap();
         let events = events(&sample());
-        let mut slices: Vec<(u64, u64, String)> = events
-            .iter()
-            .filter(|e| e["ph"] == "X")
-            .map(|e| {
-                let ts = int(e, "ts");
-                (
-                    ts,
-                    ts + int(e, "dur"),
-                    e["name"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect();
-        // A viewer's stack: sorted by start, longest first; each slice either starts after
-        // the top ends (the top is closed) or ends within it.
-        slices.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-        let mut stack: Vec<(u64, u64, String)> = Vec::new();
-        for s in slices {
-            while stack.last().is_some_and(|top| s.0 >= top.1) {
-                stack.pop();
-            }
-            if let Some(top) = stack.last() {
-                assert!(s.1 <= top.1, "{s:?} overhangs {top:?}");
-            }
-            stack.push(s);
-        }
         // Frames abut exactly, and lie where the clock put them.
         let frames: Vec<&Value> = events.iter().filter(|e| e["name"] == "frame").collect();
         assert_eq!(frames.len(), 10);
@@ -333,6 +371,60 @@ mod tests {
             assert_eq!(int(f, "ts"), (clock * 1000.0_f64).round() as u64);
             clock += f["args"]["delta_ms"].as_f64().unwrap();
         }
+    }
+
+    /// A trace holding the complete slices `(name, ts, dur)`, written as JSON numbers.
+    fn trace_of(slices: &[(&str, &str, &str)]) -> String {
+        let events: Vec<String> = slices
+            .iter()
+            .map(|(name, ts, dur)| {
+                format!("{{\"ph\":\"X\",\"name\":\"{name}\",\"ts\":{ts},\"dur\":{dur}}}")
+            })
+            .collect();
+        format!(
+            "{{\"traceEvents\":[{{\"ph\":\"M\",\"name\":\"process_name\"}},{}]}}",
+            events.join(",")
+        )
+    }
+
+    #[test]
+    fn the_nesting_check_names_the_first_slice_that_overhangs_or_is_not_whole() {
+        // Abutting frames, work inside them, a slice ending where its frame ends: fine.
+        let good = [
+            ("frame", "0", "100"),
+            ("render", "60", "40"),
+            ("frame", "100", "100"),
+            ("update", "100", "10"),
+        ];
+        assert_eq!(check_nesting(&trace_of(&good)), Ok(()));
+        // A render running 5 us past its frame's end; listed out of order on purpose.
+        let overhang = [
+            ("frame", "100", "100"),
+            ("frame", "0", "100"),
+            ("render", "60", "45"),
+        ];
+        assert_eq!(
+            check_nesting(&trace_of(&overhang)),
+            Err(
+                "event 3 \"render\" (ts 60, dur 45) overhangs event 2 \"frame\" \
+                 (ts 0, dur 100), which it starts inside"
+                    .into()
+            )
+        );
+        let fraction = [("frame", "0", "100"), ("render", "60.5", "10")];
+        assert_eq!(
+            check_nesting(&trace_of(&fraction)),
+            Err("event 2 \"render\": ts is not a whole number of microseconds: 60.5".into())
+        );
+        let negative = [("frame", "0", "-1")];
+        assert!(check_nesting(&trace_of(&negative))
+            .unwrap_err()
+            .starts_with("event 1 \"frame\": dur is not a whole number"));
+        assert_eq!(
+            check_nesting("{\"events\":[]}"),
+            Err("no traceEvents array".into())
+        );
+        assert!(check_nesting("[").unwrap_err().starts_with("not JSON: "));
     }
 
     #[test]

@@ -23,7 +23,7 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
         FromArg::Current => Origin::Current,
     };
     if engine.overlay().is_some() {
-        overlay_shot(&mut engine, args.at, origin, args.progress.quiet)?;
+        overlay_shot(&mut engine, "--at", args.at, origin, args.progress.quiet)?;
     } else {
         let mut progress = Progress::new(
             format!("seeking to --at {}", number(args.at)),
@@ -64,19 +64,21 @@ pub(super) fn show_overlay(engine: &mut Engine, drawn: &DrawnArgs) {
 /// The frame at `at` with an overlay whose figures are real: a seek to a chart's width of
 /// frames before `at`, then those frames run live, one update each at the target rate, so the
 /// chart, the present rate, the costs and the draw calls are measured rather than blank. The
-/// cart's picture is the same as a plain seek's: the same updates ran.
+/// cart's picture is the same as a plain seek's: the same updates ran. A failure names `flag`,
+/// the argument `at` came from (`--at`, `--from`), and its value.
 pub(super) fn overlay_shot(
     engine: &mut Engine,
+    flag: &str,
     at: f64,
     origin: Origin,
     quiet: bool,
 ) -> Result<(), String> {
     let fps = engine.settings().target_fps;
-    let bad = |e: crate::EngineError| format!("--at {}: {e}", number(at));
+    let bad = |e: crate::EngineError| format!("{flag} {}: {e}", number(at));
     // The seek checks `at` (range, distance) before anything runs.
     let target = (at * fps).round();
     let live = u64::from(engine.framebuffer().width()).min(target.max(0.0) as u64);
-    let mut progress = Progress::new(format!("seeking to --at {}", number(at)), quiet);
+    let mut progress = Progress::new(format!("seeking to {flag} {}", number(at)), quiet);
     engine
         .render_at_with_progress((target - live as f64) / fps, origin, |done, total| {
             progress.set(done, total)
@@ -101,32 +103,43 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
     let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
-    let bytes = if args.drawn.wanted() {
+    let fps = engine.settings().target_fps;
+    // The clip's length is checked before the seek, which may be long; a seek that fails
+    // (too far, a cart that fails on the way) names `--from` and its value.
+    crate::export::gif::check_length(fps, args.seconds)
+        .map_err(|e| format!("--seconds {}: {e}", number(args.seconds)))?;
+    // One bar for the seek and the frames after it (the overlay's seek shows its own first).
+    let mut progress = Progress::new("making the GIF", args.progress.quiet);
+    let stepping = if args.drawn.wanted() {
         show_overlay(&mut engine, &args.drawn);
         // As `bt shot --overlay`: the chart's frames before `--from` run live, then every
         // update is a frame the overlay records.
-        overlay_shot(&mut engine, args.from, Origin::Start, args.progress.quiet)?;
-        let mut progress = Progress::new("making the GIF", args.progress.quiet);
-        crate::export::gif::gif_from_here(
+        overlay_shot(
             &mut engine,
-            args.seconds,
-            args.scale,
-            crate::export::gif::Stepping::Live,
-            |done, total| progress.set(done, total),
-        )
-    } else {
-        let mut progress = Progress::new("making the GIF", args.progress.quiet);
-        crate::export::gif::make_gif(
-            &mut engine,
+            "--from",
             args.from,
-            args.seconds,
-            args.scale,
-            |done, total| progress.set(done, total),
-        )
-    }
+            Origin::Start,
+            args.progress.quiet,
+        )?;
+        crate::export::gif::Stepping::Live
+    } else {
+        engine
+            .render_at_with_progress(args.from, Origin::Start, |done, total| {
+                progress.set(done, total)
+            })
+            .map_err(|e| format!("--from {}: {e}", number(args.from)))?;
+        crate::export::gif::Stepping::Seek
+    };
+    let bytes = crate::export::gif::gif_from_here(
+        &mut engine,
+        args.seconds,
+        args.scale,
+        stepping,
+        |done, total| progress.set(done, total),
+    )
     .map_err(|e| e.to_string())?;
+    drop(progress);
     output.write(&bytes).map_err(|e| e.to_string())?;
-    let fps = engine.settings().target_fps;
     let frames = crate::export::gif::gif_timing(fps, args.seconds).len();
     say(format_args!(
         "wrote {} ({frames} frames, {} s from {} s, {} bytes)\n",
@@ -195,7 +208,13 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
         let next = updates.saturating_sub(engine.updates_since_init());
         if k == 0 && overlay {
             // As `bt shot --overlay`: the chart's frames before it run live.
-            overlay_shot(&mut engine, at, Origin::Start, args.progress.quiet)?;
+            overlay_shot(
+                &mut engine,
+                "--from",
+                at,
+                Origin::Start,
+                args.progress.quiet,
+            )?;
             first = Some(updates);
         } else if k == 0 {
             let mut seek = Progress::new(
