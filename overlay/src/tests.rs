@@ -623,8 +623,8 @@ fn the_top_hint_bar_starts_with_the_pause_menu_and_quit_keys_on_narrow_displays(
             let top = h - hint_bars(mode, w, h) as i32 * (BAR_HEIGHT + ROW_GAP) + ROW_GAP;
             let c = *o.colors();
             let mut keys = Framebuffer::new(w as u32, h as u32);
-            keys.system_print(EDGE_MARGIN, top, c.text, "P menu");
-            keys.system_print(EDGE_MARGIN + 48, top, c.text, "Ctrl+Q quit");
+            keys.print(EDGE_MARGIN, top, "P menu", c.text);
+            keys.print(EDGE_MARGIN + 48, top, "Ctrl+Q quit", c.text);
             let span = EDGE_MARGIN + 48 + text::plain_width("Ctrl+Q quit");
             let ink = |fb: &Framebuffer| -> Vec<bool> {
                 (top..top + BAR_HEIGHT)
