@@ -265,7 +265,26 @@ fn offset_rows16(
     }
 }
 
-/// [`offset_rows16`] for rows of 8 pixels.
+/// [`blend_pixel`] on the first 8 of 16 pixels; the other 8 are left as they are.
+///
+/// The 16-lane form of [`blend16`] with the upper half always kept: the compiler sees that only
+/// the lower half changes and makes one 8-byte load, compare, saturating add, select and store
+/// of it, with none of the byte-by-byte repacking its 8-lane vector code ends in. The caller
+/// needs 16 pixels of room after the row (in the sheet and on the screen) to ask for it.
+#[inline(always)]
+fn blend8_of16(dst: &mut [u8; 16], src: &[u8; 16], offset: u8) {
+    let (s, d) = (*src, *dst);
+    let mut out = [0u8; 16];
+    for i in 0..16 {
+        let keep = 0u8.wrapping_sub(u8::from(s[i] == 0 || i >= 8));
+        out[i] = (d[i] & keep) | (s[i].saturating_add(offset) & !keep);
+    }
+    *dst = out;
+}
+
+/// [`offset_rows16`] for rows of 8 pixels: each row through [`blend8_of16`] where 16 pixels
+/// fit from its start in both the sheet and the screen, else (the last rows of a sprite at the
+/// sheet's or the screen's far corner) through [`blend8`].
 #[inline(never)]
 fn offset_rows8(
     dst: &mut [u8],
@@ -276,6 +295,10 @@ fn offset_rows8(
     offset: u8,
 ) {
     for r in 0..rows {
+        if let (Some(d), Some(s)) = (row_mut::<16>(dst, dst_at, r), row::<16>(src, src_at, r)) {
+            blend8_of16(d, s, offset);
+            continue;
+        }
         let (Some(d), Some(s)) = (row_mut::<8>(dst, dst_at, r), row::<8>(src, src_at, r)) else {
             return;
         };
@@ -295,6 +318,139 @@ fn gather<const N: usize>(px: &[u8], first: usize, step: i64) -> [u8; N] {
         i += step;
     }
     row
+}
+
+/// [`gather`] with `step` -1 (a row mirrored left to right): the `N` stored pixels ending at
+/// `first`, read as one array and reversed, which is one bounds check and a few vector
+/// shuffles instead of `N` checked reads. `None` only if they are not all inside `px`.
+#[inline(always)]
+fn mirrored<const N: usize>(px: &[u8], first: usize) -> Option<[u8; N]> {
+    let mut row = *px.get(first.checked_sub(N - 1)?..)?.first_chunk::<N>()?;
+    row.reverse();
+    Some(row)
+}
+
+/// [`Ink::blend16`] or [`Ink::blend8`] for `N` of 16 or 8, else [`Ink::blend`].
+#[inline(always)]
+fn blend_n<const N: usize, I: Ink>(ink: I, dst: &mut [u8; N], src: &[u8; N]) {
+    let (dst, src) = (dst.as_mut_slice(), src.as_slice());
+    if let (Ok(d), Ok(s)) = (
+        <&mut [u8; 16]>::try_from(&mut *dst),
+        <&[u8; 16]>::try_from(src),
+    ) {
+        ink.blend16(d, s);
+    } else if let (Ok(d), Ok(s)) = (
+        <&mut [u8; 8]>::try_from(&mut *dst),
+        <&[u8; 8]>::try_from(src),
+    ) {
+        ink.blend8(d, s);
+    } else {
+        ink.blend(dst, src);
+    }
+}
+
+/// The next 8 drawn rows of a turned sprite, `N` pixels each: pixel `k` of row `j` is the
+/// sheet's pixel `first + k × step_u + j × step_v`, with `step_v` 1 or -1. So pixel `k` of
+/// all 8 rows is a run of 8 neighbouring pixels of one sheet row: read as one word (reversed
+/// for `step_v` -1) and spread over the rows, instead of 8 × `N` checked reads. `None` when
+/// a run is not all inside `px`.
+#[inline(always)]
+fn turned_block<const N: usize>(
+    px: &[u8],
+    first: i64,
+    step_u: i64,
+    step_v: i64,
+) -> Option<[[u8; N]; 8]> {
+    let mut block = [[0u8; N]; 8];
+    for k in 0..N {
+        let at = first + k as i64 * step_u;
+        let lo = usize::try_from(if step_v > 0 { at } else { at - 7 }).ok()?;
+        let run = u64::from_le_bytes(*px.get(lo..)?.first_chunk::<8>()?);
+        let run = if step_v > 0 { run } else { run.swap_bytes() };
+        for (j, row) in block.iter_mut().enumerate() {
+            row[k] = (run >> (8 * j)) as u8;
+        }
+    }
+    Some(block)
+}
+
+/// The rows of a turned sprite `N` pixels wide ([`turned_block`]): `rows` rows from screen
+/// index `at.0`, `at.1` apart, the first drawn row's pixels `first + k × step_u` and each next
+/// row `step_v` (1 or -1) further. Whole groups of 8 rows through [`turned_block`], the rest
+/// row by row through [`gather`].
+#[inline(always)]
+fn turned_rows<const N: usize, I: Ink>(
+    dst: &mut [u8],
+    (mut d, fw): (usize, usize),
+    px: &[u8],
+    (mut first, step_u, step_v): (i64, i64, i64),
+    rows: usize,
+    ink: I,
+) {
+    let mut left = rows;
+    while left >= 8 {
+        let Some(block) = turned_block::<N>(px, first, step_u, step_v) else {
+            break;
+        };
+        for row in &block {
+            let Some(out) = dst.get_mut(d..).and_then(|s| s.first_chunk_mut::<N>()) else {
+                return;
+            };
+            blend_n(ink, out, row);
+            d += fw;
+        }
+        first += 8 * step_v;
+        left -= 8;
+    }
+    for _ in 0..left {
+        let Some(out) = dst.get_mut(d..).and_then(|s| s.first_chunk_mut::<N>()) else {
+            return;
+        };
+        blend_n(ink, out, &gather::<N>(px, first as usize, step_u));
+        d += fw;
+        first += step_v;
+    }
+}
+
+/// The rows of a mirrored or turned sprite of any width `at.2`: `rows` rows from screen index
+/// `at.0`, `at.1` apart, the first drawn row's pixels `first + k × step_u` and each next row
+/// `step_v` further. A row read forwards (`step_u` 1) is blended where it is; any other is
+/// gathered first, a chunk of at most `LINE` pixels at a time.
+///
+/// Not inlined: its buffer is set up only for the draws that come here.
+#[inline(never)]
+fn any_rows<I: Ink>(
+    dst: &mut [u8],
+    (mut d, fw, n): (usize, usize, usize),
+    px: &[u8],
+    (mut first, step_u, step_v): (i64, i64, i64),
+    rows: usize,
+    ink: I,
+) {
+    const LINE: usize = 256;
+    let mut line = [0u8; LINE];
+    for _ in 0..rows {
+        let (Some(dst), at) = (dst.get_mut(d..d + n), first as usize) else {
+            return;
+        };
+        d += fw;
+        first += step_v;
+        if step_u == 1 {
+            if let Some(s) = px.get(at..at + n) {
+                ink.blend(dst, s);
+            }
+            continue;
+        }
+        let mut i = at as i64;
+        for chunk in dst.chunks_mut(LINE) {
+            let gathered = &mut line[..chunk.len()];
+            for g in gathered.iter_mut() {
+                *g = px[i as usize];
+                i += step_u;
+            }
+            ink.blend(chunk, gathered);
+        }
+    }
 }
 
 /// [`Ink::blend_block`] for any width and any ink.
@@ -473,7 +629,7 @@ impl Framebuffer {
             return;
         };
 
-        let (fw, sw) = (self.width as usize, sheet.width as i64);
+        let sw = sheet.width as i64;
         let index_of = |u: i64, v: i64| {
             let (lx, ly) = part.inverse(u, v);
             ((sy0 + ly) * sw + sx0 + lx) as usize
@@ -481,47 +637,105 @@ impl Framebuffer {
         // Moving one drawn pixel right moves this far through the sheet's pixels.
         let step_u = part.m[0][0] + part.m[0][1] * sw;
 
-        // A row of sprite pixels as they will be drawn, left to right, gathered here (a chunk
-        // of at most `LINE` pixels at a time) and then blended in one vectorised pass.
-        const LINE: usize = 256;
-        let mut line = [0u8; LINE];
-
         if scale == 1 {
-            let n = (c.x1 - c.x0) as usize;
-            for py in c.y0..c.y1 {
-                let v = py - y;
-                let first = index_of(c.x0 - x, v);
-                let d = py as usize * fw + c.x0 as usize;
-                let dst = &mut self.pixels[d..d + n];
-                if step_u == 1 {
-                    ink.blend(dst, &sheet.pixels[first..first + n]);
-                    continue;
-                }
-                // Mirrored or turned: gather the row first, then blend it. Rows of 16 and 8
-                // pixels, the common sprite widths, are gathered into arrays of their size.
-                if let Ok(d) = <&mut [u8; 16]>::try_from(&mut *dst) {
-                    ink.blend16(d, &gather::<16>(&sheet.pixels, first, step_u));
-                    continue;
-                }
-                if let Ok(d) = <&mut [u8; 8]>::try_from(&mut *dst) {
-                    ink.blend8(d, &gather::<8>(&sheet.pixels, first, step_u));
-                    continue;
-                }
-                let mut i = first as i64;
-                for chunk in dst.chunks_mut(LINE) {
-                    let gathered = &mut line[..chunk.len()];
-                    for g in gathered.iter_mut() {
-                        *g = sheet.pixels[i as usize];
-                        i += step_u;
-                    }
-                    ink.blend(chunk, gathered);
+            // Moving one drawn pixel down moves this far through the sheet's pixels.
+            let step_v = part.m[1][0] + part.m[1][1] * sw;
+            let first = index_of(c.x0 - x, c.y0 - y) as i64;
+            self.blit_turned(sheet, c, first, (step_u, step_v), ink);
+            return;
+        }
+
+        self.blit_scaled(sheet, c, (x, y), scale, (index_of, step_u), ink);
+    }
+
+    /// [`Self::blit_general`] at scale 1 (a mirrored or turned sprite), into the box `c` of the
+    /// screen: the sheet pixel drawn at the box's top-left corner is `first`, and one drawn
+    /// pixel right or down moves `step_u` or `step_v` through the sheet's pixels. Each drawn
+    /// row is gathered in drawing order, then blended. Rows of 16 and 8 pixels, the common
+    /// sprite widths, are gathered into arrays of their size, and rows mirrored left to right
+    /// are read as one run and reversed ([`mirrored`]).
+    ///
+    /// The width and direction are decided once, each case with a loop of its own: decided
+    /// row by row in one loop, the compiler has been seen to lay the gathers out worse.
+    #[inline(never)]
+    fn blit_turned<I: Ink>(
+        &mut self,
+        sheet: &SpriteSheet,
+        c: Bounds,
+        first: i64,
+        (step_u, step_v): (i64, i64),
+        ink: I,
+    ) {
+        let (n, fw) = ((c.x1 - c.x0) as usize, self.width as usize);
+        let px = &sheet.pixels;
+        let mut d = c.y0 as usize * fw + c.x0 as usize;
+        let mut first = first;
+        if step_u == -1 && (n == 16 || n == 8) {
+            // Mirrored left to right: each row is a run of stored pixels, reversed.
+            for _ in c.y0..c.y1 {
+                let (Some(dst), at) = (self.pixels.get_mut(d..d + n), first as usize) else {
+                    return;
+                };
+                d += fw;
+                first += step_v;
+                if let Ok(dst) = <&mut [u8; 16]>::try_from(&mut *dst) {
+                    ink.blend16(
+                        dst,
+                        &mirrored::<16>(px, at).unwrap_or_else(|| gather(px, at, -1)),
+                    );
+                } else if let Ok(dst) = <&mut [u8; 8]>::try_from(dst) {
+                    ink.blend8(
+                        dst,
+                        &mirrored::<8>(px, at).unwrap_or_else(|| gather(px, at, -1)),
+                    );
                 }
             }
             return;
         }
+        if (step_v == 1 || step_v == -1) && (n == 16 || n == 8) {
+            // Turned: a drawn row runs down a column of the sheet.
+            let (rows, at) = ((c.y1 - c.y0) as usize, (d, fw));
+            if n == 16 {
+                turned_rows::<16, I>(&mut self.pixels, at, px, (first, step_u, step_v), rows, ink);
+            } else {
+                turned_rows::<8, I>(&mut self.pixels, at, px, (first, step_u, step_v), rows, ink);
+            }
+            return;
+        }
+        let rows = (c.y1 - c.y0) as usize;
+        any_rows(
+            &mut self.pixels,
+            (d, fw, n),
+            px,
+            (first, step_u, step_v),
+            rows,
+            ink,
+        );
+    }
 
-        // Scaled: each sprite pixel covers `scale` screen pixels of `scale` rows. Build each
-        // distinct drawn row once and blend it onto every screen row that shows it.
+    /// [`Self::blit_general`] at a scale above 1, into the box `c` of the screen, the drawn
+    /// picture's corner at `at`: `index_of(u, v)` is the sheet pixel of drawn sprite pixel
+    /// `(u, v)`, and `step_u` how far one drawn pixel to the right moves through the sheet.
+    /// Each sprite pixel covers `scale` screen pixels of `scale` rows: each distinct drawn row
+    /// is built once and blended onto every screen row that shows it.
+    ///
+    /// Kept out of line like [`Self::blit_turned`], so that each is compiled on its own: sharing
+    /// one function, a change to either has been seen to change the other's code.
+    #[inline(never)]
+    fn blit_scaled<I: Ink>(
+        &mut self,
+        sheet: &SpriteSheet,
+        c: Bounds,
+        (x, y): (i64, i64),
+        scale: i64,
+        (index_of, step_u): (impl Fn(i64, i64) -> usize, i64),
+        ink: I,
+    ) {
+        const LINE: usize = 256;
+        // Room past the chunk for a run of up to `SHORT` pixels written whole.
+        const SHORT: usize = 8;
+        let fw = self.width as usize;
+        let mut line = [0u8; LINE + SHORT];
         let mut py = c.y0;
         while py < c.y1 {
             let v = (py - y) / scale;
@@ -535,7 +749,14 @@ impl Framebuffer {
                 while px < px1 {
                     let run_end = (x + (u + 1) * scale).min(px1);
                     let value = sheet.pixels[i as usize];
-                    line[(px - px0) as usize..(run_end - px0) as usize].fill(value);
+                    let at = (px - px0) as usize;
+                    if scale <= SHORT as i64 {
+                        // A short run as one word: the pixels past its end are written over
+                        // by the next run, or lie past the chunk and are not blended.
+                        line[at..at + SHORT].copy_from_slice(&[value; SHORT]);
+                    } else {
+                        line[at..(run_end - px0) as usize].fill(value);
+                    }
                     px = run_end;
                     u += 1;
                     i += step_u;
@@ -555,6 +776,135 @@ impl Framebuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The blitter's rule, one screen pixel at a time, with none of its row routines: where
+    /// screen pixel `(px, py)` inside the clip falls in the drawn sprite, the sheet pixel
+    /// shown there (by [`Orientation::inverse`]), blended by [`blend_pixel`].
+    fn per_pixel(
+        fb: &mut Framebuffer,
+        sheet: &SpriteSheet,
+        src: Rect,
+        at: (i64, i64),
+        p: SpriteParams,
+    ) {
+        let scale = i64::from(p.scale);
+        let (w, h) = (i64::from(src.w), i64::from(src.h));
+        if scale == 0 || w <= 0 || h <= 0 {
+            return;
+        }
+        let o = Orientation::new(p.flags & ORIENT, w, h);
+        let c = fb.clip;
+        for py in c.y0..c.y1 {
+            for px in c.x0..c.x1 {
+                let (dx, dy) = (px - at.0, py - at.1);
+                if dx < 0 || dy < 0 || dx / scale >= o.size.0 || dy / scale >= o.size.1 {
+                    continue;
+                }
+                let (lx, ly) = o.inverse(dx / scale, dy / scale);
+                let (sx, sy) = (i64::from(src.x) + lx, i64::from(src.y) + ly);
+                if sx < 0 || sy < 0 || sx >= i64::from(sheet.width) || sy >= i64::from(sheet.height)
+                {
+                    continue;
+                }
+                let s = sheet.pixels[(sy * i64::from(sheet.width) + sx) as usize];
+                let i = (py * i64::from(fb.width) + px) as usize;
+                blend_pixel(&mut fb.pixels[i], s, p.palette_offset);
+            }
+        }
+    }
+
+    /// A sprite draw with the row widths the row routines are written for (8 and 16) and the
+    /// edge widths around them, any flags, scales 1 to 3 and 8 to 10 (either side of the
+    /// short-run limit of the scaled rows), offsets that do and do not saturate, on a sheet
+    /// of any size up to 40 × 40, at and past every side of a clip of any size.
+    fn sprite_case() -> impl Strategy<Value = (SpriteSheet, Rect, (i32, i32), SpriteParams, Rect)> {
+        let sheet = (1..=40u32, 1..=40u32).prop_flat_map(|(w, h)| {
+            let px = proptest::collection::vec(
+                prop_oneof![2 => Just(0u8), 3 => any::<u8>()],
+                (w * h) as usize,
+            );
+            px.prop_map(move |px| SpriteSheet::from_indexed(w, h, px).expect("sized to fit"))
+        });
+        let side = || {
+            prop_oneof![
+                Just(8),
+                Just(16),
+                Just(7),
+                Just(9),
+                Just(15),
+                Just(17),
+                0..=24i32
+            ]
+        };
+        let src =
+            (-3..40i32, -3..40i32, side(), side()).prop_map(|(x, y, w, h)| Rect::new(x, y, w, h));
+        let at = (-24..56i32, -24..48i32);
+        let scale = prop_oneof![4 => Just(1u32), 2 => 2..=3u32, 1 => 8..=10u32];
+        let offset = prop_oneof![Just(0u8), Just(1), Just(16), Just(200), Just(255)];
+        let params = (0..32u8, scale, offset)
+            .prop_map(|(f, s, o)| SpriteParams::new().flags(f).scale(s).offset(o));
+        let clip = (-4..52i32, -4..44i32, 0..56i32, 0..48i32)
+            .prop_map(|(x, y, w, h)| Rect::new(x, y, w, h));
+        (sheet, src, at, params, clip)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Every row routine (the 8-pixel rows in 16 lanes and their fallback at the far corner,
+        /// mirrored rows read as one reversed run, turned rows eight at a time, short scaled
+        /// runs written as one word) draws what the per-pixel rule draws.
+        #[test]
+        fn sprites_draw_what_the_per_pixel_rule_draws((sheet, src, (x, y), p, clip) in sprite_case()) {
+            let mut fast = Framebuffer::new(48, 40);
+            for (i, px) in fast.pixels.iter_mut().enumerate() {
+                *px = (i * 37 % 251) as u8;
+            }
+            fast.set_clip(clip);
+            let mut want = fast.clone();
+            fast.draw_sprite(&sheet, src, x, y, p);
+            per_pixel(&mut want, &sheet, src, (x.into(), y.into()), p);
+            prop_assert_eq!(fast.pixels(), want.pixels());
+        }
+
+        #[test]
+        fn eight_pixels_in_sixteen_lanes_follow_the_pixel_rule_and_keep_the_rest(
+            dst in any::<[u8; 16]>(),
+            src in prop::array::uniform16(prop_oneof![Just(0u8), any::<u8>()]),
+            offset in any::<u8>(),
+        ) {
+            let mut want = dst;
+            for (d, &s) in want[..8].iter_mut().zip(&src) {
+                blend_pixel(d, s, offset);
+            }
+            let mut got = dst;
+            blend8_of16(&mut got, &src, offset);
+            prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn mirrored_and_turned_rows_gather_what_one_pixel_at_a_time_gathers(
+            px in proptest::collection::vec(any::<u8>(), 1..300),
+            first in 0..300i64,
+            step_u in prop_oneof![Just(-1i64), -40..40i64],
+            step_v in prop_oneof![Just(1i64), Just(-1i64)],
+        ) {
+            let at = |k: i64, j: i64| usize::try_from(first + k * step_u + j * step_v).ok().and_then(|i| px.get(i).copied());
+            let row16: Option<Vec<u8>> = (0..16).map(|k| at(k, 0)).collect();
+            if step_u == -1 {
+                prop_assert_eq!(mirrored::<16>(&px, first as usize).map(Vec::from), row16.clone());
+                let row8: Option<Vec<u8>> = (0..8).map(|k| at(k, 0)).collect();
+                prop_assert_eq!(mirrored::<8>(&px, first as usize).map(Vec::from), row8);
+            }
+            if let Some(row) = &row16 {
+                prop_assert_eq!(&gather::<16>(&px, first as usize, step_u)[..], &row[..]);
+            }
+            let block: Option<Vec<Vec<u8>>> = (0..8).map(|j| (0..16).map(|k| at(k, j)).collect()).collect();
+            let got = turned_block::<16>(&px, first, step_u, step_v).map(|b| b.iter().map(|r| r.to_vec()).collect::<Vec<_>>());
+            prop_assert_eq!(got, block);
+        }
+    }
 
     /// A 3×2 sheet with every pixel distinct:
     /// ```text

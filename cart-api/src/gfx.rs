@@ -293,6 +293,15 @@ impl Framebuffer {
         if y0 > y1 {
             return;
         }
+        if self.pen.pattern == 0 && r < SMALL_CIRCLE {
+            let ink = self.pen.remap[usize::from(index)];
+            if fill {
+                self.circle_plain::<true>(cx, cy, r, (y0, y1), ink);
+            } else {
+                self.circle_plain::<false>(cx, cy, r, (y0, y1), ink);
+            }
+            return;
+        }
         // Half widths of the row above, this row and the row below, rolled down the circle so
         // each row's square root is taken once.
         let (mut above, mut here) = (
@@ -310,6 +319,52 @@ impl Framebuffer {
                 let lo = (above.min(below) + 1).clamp(0, hw);
                 self.fill_wide(cx - hw, y, cx - lo + 1, y + 1, index);
                 self.fill_wide(cx + lo, y, cx + hw + 1, y + 1, index);
+            }
+            (above, here) = (here, below);
+        }
+    }
+
+    /// [`Self::circle_wide`] on rows `y0..=y1` (inside the clip and the circle), with no fill
+    /// pattern and a radius below [`SMALL_CIRCLE`] (so every square below fits 64 bits): filled
+    /// when `FILL`, else the outline. Each span of `ink` is written straight into the pixels, and
+    /// each row's half width is walked from the row before's (see [`next_half_width`]) instead
+    /// of taking a square root.
+    #[inline(never)]
+    fn circle_plain<const FILL: bool>(
+        &mut self,
+        cx: i64,
+        cy: i64,
+        r: i64,
+        (y0, y1): (i64, i64),
+        ink: u8,
+    ) {
+        let (c, w) = (self.clip, self.width as usize);
+        // One span of row `at`, clipped left and right.
+        let mut span = |at: usize, x0: i64, x1: i64| {
+            let (x0, x1) = (x0.max(c.x0), x1.min(c.x1));
+            if x0 < x1 {
+                if let Some(span) = self.pixels.get_mut(at + x0 as usize..at + x1 as usize) {
+                    span.fill(ink);
+                }
+            }
+        };
+        let (mut above, mut here) = (
+            circle_half_width(r, y0 - 1 - cy),
+            circle_half_width(r, y0 - cy),
+        );
+        // `r² + r - dy²` of the row below, rolled down with it.
+        let mut room = r * r + r - (y0 + 1 - cy) * (y0 + 1 - cy);
+        for y in y0..=y1 {
+            let below = next_half_width(here, room);
+            room -= 2 * (y + 1 - cy) + 1;
+            let at = y as usize * w;
+            if FILL {
+                span(at, cx - here, cx + here + 1);
+            } else {
+                // As in `circle_wide`: the pixels whose neighbour above or below is outside.
+                let lo = (above.min(below) + 1).clamp(0, here);
+                span(at, cx - here, cx - lo + 1);
+                span(at, cx + lo, cx + here + 1);
             }
             (above, here) = (here, below);
         }
@@ -466,10 +521,38 @@ fn isqrt_small(n: u64) -> u64 {
     s
 }
 
+/// Radii below this (and rows less than this from the centre) keep `r² + r - dy²` and the
+/// squares of half widths inside 64-bit integers, whose arithmetic and square root are much
+/// cheaper than 128-bit ones; every circle on a screen is far below it.
+const SMALL_CIRCLE: i64 = 1 << 30;
+
+/// The whole square root of `room` (-1 when it is negative), given `hw`, the root of a nearby
+/// value: one step up or down from `hw` when that is the answer, which it is for all but the
+/// rows near a circle's top and bottom, else [`isqrt_small`]. `room` and `hw` are below 2⁶¹
+/// and 2³¹, so no square here overflows.
+#[inline(always)]
+fn next_half_width(hw: i64, room: i64) -> i64 {
+    let up = hw + 1;
+    if up * up <= room {
+        if (up + 1) * (up + 1) > room {
+            return up;
+        }
+    } else if hw * hw <= room {
+        return hw;
+    } else if hw > 0 && (hw - 1) * (hw - 1) <= room {
+        return hw - 1;
+    }
+    if room < 0 {
+        -1
+    } else {
+        isqrt_small(room.unsigned_abs()) as i64
+    }
+}
+
 /// The largest `dx` with `dx² + dy² <= r² + r`, or -1 when row `dy` misses the circle.
 fn circle_half_width(r: i64, dy: i64) -> i64 {
     // On-screen circles fit 64-bit arithmetic, whose square root is much cheaper.
-    const SMALL: i64 = 1 << 30;
+    const SMALL: i64 = SMALL_CIRCLE;
     if r < SMALL && dy.abs() < SMALL {
         let room = r * r + r - dy * dy;
         return if room < 0 {
@@ -540,6 +623,62 @@ pub fn measure_text(text: &str) -> (i32, i32) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// A circle one pixel at a time: filled, every pixel with `dx² + dy² <= r² + r`; the
+    /// outline, those of them with a neighbour left, right, above or below outside.
+    fn circle_per_pixel(fb: &mut Framebuffer, cx: i64, cy: i64, r: i64, index: u8, fill: bool) {
+        let inside = |dx: i64, dy: i64| dx * dx + dy * dy <= r * r + r;
+        let c = fb.clip;
+        for y in c.y0..c.y1 {
+            for x in c.x0..c.x1 {
+                let (dx, dy) = (x - cx, y - cy);
+                let on = inside(dx, dy)
+                    && (fill
+                        || !inside(dx - 1, dy)
+                        || !inside(dx + 1, dy)
+                        || !inside(dx, dy - 1)
+                        || !inside(dx, dy + 1));
+                if on {
+                    fb.pixels[(y * i64::from(fb.width) + x) as usize] = index;
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The circle's span rows (each half width walked from the row before's) draw what the
+        /// per-pixel rule draws, for radii small and large enough that the walk falls back to
+        /// a square root, centred anywhere on or off a clip cut at any side.
+        #[test]
+        fn circles_draw_what_the_per_pixel_rule_draws(
+            cx in -80..120i64,
+            cy in -80..100i64,
+            r in prop_oneof![0..12i64, 12..300i64],
+            clip in (-4..60i32, -4..50i32, 0..70i32, 0..60i32),
+            fill in any::<bool>(),
+        ) {
+            let mut fb = Framebuffer::new(64, 48);
+            fb.set_clip(Rect::new(clip.0, clip.1, clip.2, clip.3));
+            let mut want = fb.clone();
+            fb.circle_wide(cx, cy, r, 9, fill);
+            circle_per_pixel(&mut want, cx, cy, r, 9, fill);
+            prop_assert_eq!(fb.pixels(), want.pixels());
+        }
+    }
+
+    #[test]
+    fn the_walked_half_width_is_the_square_root_on_every_row() {
+        for r in 0..400i64 {
+            let mut hw = circle_half_width(r, -r - 1);
+            for dy in -r..=r + 1 {
+                hw = next_half_width(hw, r * r + r - dy * dy);
+                assert_eq!(hw, circle_half_width(r, dy), "r {r}, dy {dy}");
+            }
+        }
+    }
 
     #[test]
     fn the_circle_square_root_is_the_integer_one() {
