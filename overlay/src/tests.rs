@@ -606,18 +606,25 @@ fn on_narrow_displays_no_text_runs_past_the_right_margin() {
     }
 }
 
+/// A visible overlay in chart `mode` on a `w` x `h` display after steady frames, and the frame
+/// it drew on its own.
+fn drawn_visible(w: i32, h: i32, mode: ChartMode) -> (Overlay, Framebuffer) {
+    let settings = Settings::default()
+        .display(w as u32, h as u32)
+        .overlay_visible(true);
+    let mut o = Overlay::new(&settings);
+    o.set_chart_mode(mode);
+    o.record(&steady());
+    let mut fb = Framebuffer::new(w as u32, h as u32);
+    o.draw(&mut fb);
+    (o, fb)
+}
+
 #[test]
 fn the_top_hint_bar_starts_with_the_pause_menu_and_quit_keys_on_narrow_displays() {
     for (w, h) in [(128, 128), (240, 160), (320, 240)] {
         for mode in [ChartMode::Off, ChartMode::Compact, ChartMode::Tall] {
-            let settings = Settings::default()
-                .display(w as u32, h as u32)
-                .overlay_visible(true);
-            let mut o = Overlay::new(&settings);
-            o.set_chart_mode(mode);
-            o.record(&steady());
-            let mut fb = Framebuffer::new(w as u32, h as u32);
-            o.draw(&mut fb);
+            let (o, fb) = drawn_visible(w, h, mode);
             // The top hint bar, as if it held only the two keys: "P menu" (36 px), the
             // two-space gap, then "Ctrl+Q quit".
             let top = h - hint_bars(mode, w, h) as i32 * (BAR_HEIGHT + ROW_GAP) + ROW_GAP;
@@ -641,14 +648,7 @@ fn the_top_hint_bar_starts_with_the_pause_menu_and_quit_keys_on_narrow_displays(
 fn the_hint_bars_leave_the_rows_above_them_in_sight() {
     for (w, h) in [(128, 128), (160, 120), (240, 160)] {
         for mode in [ChartMode::Off, ChartMode::Compact, ChartMode::Tall] {
-            let settings = Settings::default()
-                .display(w as u32, h as u32)
-                .overlay_visible(true);
-            let mut o = Overlay::new(&settings);
-            o.set_chart_mode(mode);
-            o.record(&steady());
-            let mut fb = Framebuffer::new(w as u32, h as u32);
-            o.draw(&mut fb);
+            let (o, fb) = drawn_visible(w, h, mode);
             // The timing row, the last the overlay composed, as it is drawn on its own.
             let c = *o.colors();
             let y = Layout::new(mode, h).timing_y;
