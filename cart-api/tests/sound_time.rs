@@ -12,6 +12,13 @@ fn console(fps: f64) -> Console {
     Console::new(&Settings::default().target_fps(fps), 3)
 }
 
+/// Adds a sound of one square-wave note of `pitch`, `speed` 120ths of a second long.
+fn one_note(con: &mut Console, speed: u16, pitch: u8) -> SfxId {
+    con.init_context()
+        .add_sfx(Sfx::new(speed, vec![Note::new(pitch, SQUARE, 5)]))
+        .unwrap()
+}
+
 /// A three-channel tune of sequences using every effect, with odd speeds and rates so notes
 /// and effect steps fall inside updates, never on their edges.
 fn band(con: &mut Console) -> MusicId {
@@ -184,16 +191,8 @@ fn a_version_1_file_counts_updates_and_version_2_counts_120ths_of_a_second() {
 #[test]
 fn each_channel_of_a_tune_of_sequences_plays_its_own_list() {
     let mut con = console(60.0);
-    let (a, b) = {
-        let mut ctx = con.init_context();
-        let a = ctx
-            .add_sfx(Sfx::new(20, vec![Note::new(50, SQUARE, 5)]))
-            .unwrap();
-        let b = ctx
-            .add_sfx(Sfx::new(12, vec![Note::new(62, SQUARE, 5)]))
-            .unwrap();
-        (a, b)
-    };
+    let a = one_note(&mut con, 20, 50);
+    let b = one_note(&mut con, 12, 62);
     let tune = con
         .init_context()
         .add_music(Music::sequences(
@@ -235,16 +234,8 @@ fn each_channel_of_a_tune_of_sequences_plays_its_own_list() {
 #[test]
 fn a_sequence_loops_and_an_effect_on_its_channel_takes_its_place_until_done() {
     let mut con = console(60.0);
-    let (a, fx) = {
-        let mut ctx = con.init_context();
-        let a = ctx
-            .add_sfx(Sfx::new(8, vec![Note::new(50, SQUARE, 5)]))
-            .unwrap();
-        let fx = ctx
-            .add_sfx(Sfx::new(16, vec![Note::new(70, SQUARE, 5)]))
-            .unwrap();
-        (a, fx)
-    };
+    let a = one_note(&mut con, 8, 50);
+    let fx = one_note(&mut con, 16, 70);
     let tune = con
         .init_context()
         .add_music(Music::sequences([vec![a], vec![], vec![], vec![]], true))
@@ -269,10 +260,8 @@ fn a_sequence_loops_and_an_effect_on_its_channel_takes_its_place_until_done() {
 #[test]
 fn empty_patterns_are_allowed_and_a_tune_of_nothing_but_them_ends() {
     let mut con = console(60.0);
+    let a = one_note(&mut con, 10, 50);
     let mut ctx = con.init_context();
-    let a = ctx
-        .add_sfx(Sfx::new(10, vec![Note::new(50, SQUARE, 5)]))
-        .unwrap();
     let skips = ctx
         .add_music(Music::patterns(
             vec![[None; 4], [None, Some(a), None, None], [None; 4]],

@@ -54,7 +54,11 @@ impl Cart for Walker {
     }
 }
 
-fn host() -> (Host, Rc<RefCell<Vec<String>>>) {
+/// An engine running a walker on a 64 x 64 display (playing `replay` if given), and the log
+/// its updates write.
+fn walker(
+    replay: Option<std::sync::Arc<bt_runtime::replay::Replay>>,
+) -> (Engine, Rc<RefCell<Vec<String>>>) {
     let log = Rc::new(RefCell::new(Vec::new()));
     let shared = log.clone();
     let factory = move || -> Box<dyn Cart> {
@@ -65,9 +69,14 @@ fn host() -> (Host, Rc<RefCell<Vec<String>>>) {
     };
     let options = EngineOptions {
         settings: Some(bt::Settings::default().display(64, 64)),
+        replay,
         ..EngineOptions::default()
     };
-    let mut engine = Engine::new(Box::new(factory), options).unwrap();
+    (Engine::new(Box::new(factory), options).unwrap(), log)
+}
+
+fn host() -> (Host, Rc<RefCell<Vec<String>>>) {
+    let (mut engine, log) = walker(None);
     engine.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
     let dir = std::env::temp_dir().join(format!("bt-menu-{}", std::process::id()));
     (Host::new(engine, KeyMap::default(), &dir, "walker"), log)
@@ -267,20 +276,7 @@ fn a_cart_s_menu_item_reaches_the_next_update_once_and_replays_exactly() {
 
     // The recording plays the choice back at the same update, to the same picture.
     let replay = std::sync::Arc::new(h.engine().recording("walker", None).unwrap());
-    let replayed_log = Rc::new(RefCell::new(Vec::new()));
-    let shared = replayed_log.clone();
-    let factory = move || -> Box<dyn Cart> {
-        Box::new(Walker {
-            log: shared.clone(),
-            ..Walker::default()
-        })
-    };
-    let options = EngineOptions {
-        settings: Some(bt::Settings::default().display(64, 64)),
-        replay: Some(replay.clone()),
-        ..EngineOptions::default()
-    };
-    let mut again = Engine::new(Box::new(factory), options).unwrap();
+    let (mut again, replayed_log) = walker(Some(replay.clone()));
     again.step(replay.ticks()).unwrap();
     let replayed: Vec<String> = replayed_log
         .borrow()
