@@ -1,6 +1,10 @@
-//! The fixed-step accumulator that turns frame times into whole simulation updates.
+//! Where time becomes updates: the fixed-step accumulator that turns frame times into whole
+//! simulation updates, and [`tick_at`], the one rule that turns a time of play into the update
+//! it comes to (`bt shot --at`, `render_at`, every flag given in seconds).
 
 use thiserror::Error;
+
+use crate::quote::number;
 
 /// The most updates one frame may run. Past this the frame's extra time is thrown away: catching
 /// up on a long stall (a breakpoint, a suspended laptop, a slow load) would make the next frame
@@ -21,8 +25,72 @@ pub const SLACK_MS: f64 = 0.001;
 #[non_exhaustive]
 pub enum LoopError {
     /// `target_fps` was zero, negative, NaN or infinite.
-    #[error("target_fps must be finite and positive, got {}", crate::quote::number(*.0))]
+    #[error("target_fps must be finite and positive, got {}", number(*.0))]
     TargetFps(f64),
+}
+
+/// The last update a time of play converts to: 2^53, the largest count below which an `f64`
+/// holds every whole number, so that a tick and `tick / fps` seconds name one another exactly.
+/// At 10,000 updates a second it is over 28,000 years of play.
+pub const MAX_TICK: u64 = 1 << 53;
+
+/// Why a time of play names no update.
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+#[non_exhaustive]
+pub enum TimeError {
+    /// Seconds that are negative, NaN or infinite.
+    #[error("seconds must be finite and not negative, got {}", number(*.0))]
+    Seconds(f64),
+    /// An update rate that is zero, negative, NaN or infinite.
+    #[error("target_fps must be finite and positive, got {}", number(*.0))]
+    TargetFps(f64),
+    /// Seconds that come to an update past [`MAX_TICK`].
+    #[error(
+        "{} s at {} updates a second is past update {MAX_TICK}, the last one counted",
+        number(*.seconds),
+        number(*.fps)
+    )]
+    Beyond {
+        /// The seconds asked for.
+        seconds: f64,
+        /// The update rate.
+        fps: f64,
+    },
+}
+
+/// The update that `seconds` of simulated play at `fps` updates a second come to: the
+/// nearest whole number of updates, `round(seconds × fps)`, halves rounded up. The frame at a
+/// time is the frame after that many updates since `init`; every seek, every flag given in
+/// seconds and [`Engine::render_at`](crate::Engine::render_at) counts with this one rule, so
+/// two of them never disagree about a time.
+///
+/// ```
+/// use bt_runtime::fixed_loop::{tick_at, TimeError};
+///
+/// assert_eq!(tick_at(3.2, 60.0), Ok(192));
+/// assert_eq!(tick_at(0.0083, 60.0), Ok(0)); // 0.498 of an update
+/// assert_eq!(tick_at(0.025, 60.0), Ok(2)); // 1.5 updates round up
+/// assert_eq!(tick_at(-1.0, 60.0), Err(TimeError::Seconds(-1.0)));
+/// ```
+///
+/// # Errors
+/// [`TimeError::Seconds`] for seconds that are negative, NaN or infinite,
+/// [`TimeError::TargetFps`] for a rate that is not finite and positive, and
+/// [`TimeError::Beyond`] past [`MAX_TICK`] updates.
+pub fn tick_at(seconds: f64, fps: f64) -> Result<u64, TimeError> {
+    if !(fps.is_finite() && fps > 0.0) {
+        return Err(TimeError::TargetFps(fps));
+    }
+    // `-0.0 < 0.0` is false: minus zero is the start, as zero is.
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(TimeError::Seconds(seconds));
+    }
+    let tick = (seconds * fps).round();
+    if tick > MAX_TICK as f64 {
+        return Err(TimeError::Beyond { seconds, fps });
+    }
+    // A whole number from 0 to 2^53: `as` is exact.
+    Ok(tick as u64)
 }
 
 /// What one frame of the loop did: the loop's own answer, with no clock or cart in it.
@@ -194,6 +262,63 @@ mod tests {
 
     fn count(lp: &mut FixedLoop, delta: f64) -> FrameTiming {
         lp.frame(delta, |_| TickAction::Advance)
+    }
+
+    #[test]
+    fn tick_at_rounds_to_the_nearest_update_and_halves_up() {
+        assert_eq!(tick_at(3.2, 60.0), Ok(192));
+        assert_eq!(tick_at(0.0083, 60.0), Ok(0));
+        assert_eq!(tick_at(0.0084, 60.0), Ok(1));
+        // Exact halves in binary: 1.5 and 0.5 updates.
+        assert_eq!(tick_at(0.5, 3.0), Ok(2));
+        assert_eq!(tick_at(0.25, 2.0), Ok(1));
+        assert_eq!(tick_at(0.0, 60.0), Ok(0));
+        assert_eq!(tick_at(-0.0, 60.0), Ok(0));
+        assert_eq!(tick_at(MAX_TICK as f64, 1.0), Ok(MAX_TICK));
+    }
+
+    #[test]
+    fn tick_at_refuses_what_is_no_time_of_play_and_names_it() {
+        for bad in [-0.5, -1e-300, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            match tick_at(bad, 60.0) {
+                Err(TimeError::Seconds(got)) => assert!(got.to_bits() == bad.to_bits(), "{got}"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        assert_eq!(
+            tick_at(-2.0, 60.0).unwrap_err().to_string(),
+            "seconds must be finite and not negative, got -2"
+        );
+        assert_eq!(
+            tick_at(f64::NAN, 60.0).unwrap_err().to_string(),
+            "seconds must be finite and not negative, got NaN"
+        );
+        let far = tick_at(1e300, 60.0).unwrap_err();
+        assert_eq!(
+            far,
+            TimeError::Beyond {
+                seconds: 1e300,
+                fps: 60.0
+            }
+        );
+        assert_eq!(
+            far.to_string(),
+            "1e300 s at 60 updates a second is past update 9007199254740992, the last one counted"
+        );
+        assert!(matches!(
+            tick_at(MAX_TICK as f64 * 2.0, 1.0),
+            Err(TimeError::Beyond { .. })
+        ));
+        for fps in [0.0, -60.0, f64::NAN, f64::INFINITY] {
+            assert!(
+                matches!(tick_at(1.0, fps), Err(TimeError::TargetFps(_))),
+                "{fps}"
+            );
+        }
+        assert_eq!(
+            tick_at(1.0, 0.0).unwrap_err().to_string(),
+            "target_fps must be finite and positive, got 0"
+        );
     }
 
     #[test]

@@ -14,9 +14,10 @@
 //! | module | its job |
 //! | --- | --- |
 //! | [`engine`] | the [`Engine`]: one cart, its console, the loop and a clock; `run`, `advance`, `render_at` (from an [`Origin`]), `resume`; recording input; catching a cart's panics |
-//! | [`fixed_loop`] | the accumulator that turns frame times into whole updates, at most [`MAX_STEPS`] a frame |
+//! | [`fixed_loop`] | where time becomes updates: the accumulator that turns frame times into whole updates, at most [`MAX_STEPS`] a frame, and [`tick_at`], the one rule from seconds of play to an update |
 //! | [`clock`] | the five clocks, [`clock::capture`] (a frame-time capture file played as a clock), and [`clock::spec`], the parser of `paced:60`-style specs |
-//! | [`replay`] | replay files (`bt-replay`), recording and playing them, frame hashes; [`replay::verify`] is `bt verify` |
+//! | [`replay`] | replay files (`bt-replay`), recording and playing them, frame hashes |
+//! | [`verify`] | `bt verify`, a tool on the engine: the same input under very different clocks must draw the same frames |
 //! | [`timing`] | what a run's timing looked like: [`timing::frame_records`] (`bt trace` CSV/JSON), [`timing::timeline`] (the summary), [`timing::pacing`] (lows, stutters, animation error), [`timing::chrome_trace`], [`timing::report`] (HTML), [`timing::diagnose`] (`bt diagnose`), [`timing::bench`] (`bt bench`) |
 //! | [`export`] | files made from a run: [`export::png`] (`bt shot`), [`export::gif`] (`bt gif`), [`export::wav`] (`bt wav`), all through [`export::safe_write`] |
 //! | [`host`] | the platform side: [`host::input`] (events to ticks), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`) and `host::signals` |
@@ -27,6 +28,25 @@
 //! | [`quote`] | quoting what a user typed or a file held, safely, in one-line messages |
 //! | [`wall_time`] | stopwatches for cost figures, natively and in a browser (where the page supplies the clock) |
 //! | `cli` | with `cli`: the `bt` command line, one file per command group |
+//!
+//! # Time
+//!
+//! Time has one unit for each of three jobs, and crosses between them in named places only:
+//!
+//! - **Updates** (`u64` ticks) are simulated time. A seek, a step, a replay, a GIF's or a
+//!   WAV's length all count updates inside. Seconds of play become updates in one place,
+//!   [`tick_at`] (`round(seconds × fps)`): [`Engine::render_at`] and every `bt` flag given in
+//!   seconds go through it, and inside the runtime a seek is by update
+//!   ([`Engine::render_at_tick`]). Float seconds appear only at those edges: the arguments a
+//!   person or a cart's test gives.
+//! - **Milliseconds as `f64`** are the timeline a clock keeps: host timestamps, frame times, the
+//!   fixed loop's accumulator ([`fixed_loop`], where frame time becomes updates), and the frame
+//!   statistics over a run ([`timing`]: percentiles, lows, stutters), which are float
+//!   milliseconds as frame-time captures (PresentMon, CapFrameX) and a browser's
+//!   `performance.now()` give them. Their names say so with `_ms`.
+//! - **[`std::time::Duration`]** is wall time the host waits on (polls, patience, a progress
+//!   bar's threshold, the stopwatches of [`wall_time`]), and the cart API's durations
+//!   (`ticks_in`).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -47,6 +67,7 @@ pub mod quote;
 pub mod replay;
 pub mod save;
 pub mod timing;
+pub mod verify;
 pub mod wall_time;
 
 #[cfg(feature = "cli")]
@@ -56,4 +77,6 @@ pub use clock::{
     WallClock,
 };
 pub use engine::{CartFactory, Engine, EngineError, EngineOptions, FrameReport, Origin};
-pub use fixed_loop::{FixedLoop, FrameTiming, LoopError, TickAction, MAX_STEPS};
+pub use fixed_loop::{
+    tick_at, FixedLoop, FrameTiming, LoopError, TickAction, TimeError, MAX_STEPS,
+};

@@ -11,7 +11,7 @@ use bt_runtime::engine::Origin;
 use bt_runtime::engine::MAX_SEEK_UPDATES;
 use bt_runtime::{
     ConstantClock, Engine, EngineError, EngineOptions, FrameReport, JitterClock, SequenceClock,
-    MAX_STEPS,
+    TimeError, MAX_STEPS,
 };
 use bt_test_support::ScratchDir;
 
@@ -170,7 +170,6 @@ fn render_at_from_current_goes_forward_only() {
     assert_eq!(
         err,
         EngineError::Behind {
-            seconds: 1.0,
             target: 60,
             current: 180
         }
@@ -195,22 +194,63 @@ fn render_at_rounds_to_the_nearest_tick() {
 }
 
 #[test]
+fn render_at_is_the_seek_to_the_update_its_seconds_round_to() {
+    let mut by_time = bundled("hello");
+    let mut by_tick = bundled("hello");
+    for (seconds, tick) in [(0.0, 0), (0.0084, 1), (3.2, 192), (0.125, 8)] {
+        assert_eq!(by_time.tick_at(seconds), Ok(tick), "{seconds}");
+        by_time.render_at(seconds, Origin::Start).unwrap();
+        by_tick
+            .render_at_tick(tick, Origin::Start, |_, _| {})
+            .unwrap();
+        assert_eq!(by_time.updates_since_init(), tick);
+        assert_eq!(by_time.framebuffer(), by_tick.framebuffer(), "{seconds}");
+    }
+    assert_eq!(
+        by_tick.render_at_tick(MAX_SEEK_UPDATES + 1, Origin::Start, |_, _| {}),
+        Err(EngineError::TooFar {
+            target: MAX_SEEK_UPDATES + 1,
+            from: 0
+        })
+    );
+    // From the current update, the distance counts from there.
+    by_tick
+        .render_at_tick(100, Origin::Start, |_, _| {})
+        .unwrap();
+    assert_eq!(
+        by_tick.render_at_tick(MAX_SEEK_UPDATES + 101, Origin::Current, |_, _| {}),
+        Err(EngineError::TooFar {
+            target: MAX_SEEK_UPDATES + 101,
+            from: 100
+        })
+    );
+}
+
+#[test]
 fn render_at_refuses_bad_seconds() {
     let mut e = bundled("hello");
     for bad in [-0.5, f64::NAN, f64::INFINITY] {
         assert!(matches!(
             e.render_at(bad, Origin::Start),
-            Err(EngineError::Seconds(_))
+            Err(EngineError::Time(TimeError::Seconds(_)))
         ));
     }
     assert!(matches!(
         e.render_at(1e300, Origin::Start),
-        Err(EngineError::TooFar { .. })
+        Err(EngineError::Time(TimeError::Beyond { .. }))
     ));
+    // 60,000,000 updates: past what one seek replays.
+    assert_eq!(
+        e.render_at(1e6, Origin::Start),
+        Err(EngineError::TooFar {
+            target: 60_000_000,
+            from: 0
+        })
+    );
     let msg = e.render_at(-2.0, Origin::Start).unwrap_err().to_string();
     assert_eq!(
         msg,
-        "render_at seconds must be finite and not negative, got -2"
+        "render_at: seconds must be finite and not negative, got -2"
     );
 }
 
@@ -750,7 +790,7 @@ fn a_disabled_overlay_draws_nothing_at_all() {
 fn a_long_seek_reports_how_far_it_has_come() {
     let mut e = bundled("hello");
     let mut seen = Vec::new();
-    e.render_at_with_progress(50.0, Origin::Start, |done, total| seen.push((done, total)))
+    e.render_at_tick(3000, Origin::Start, |done, total| seen.push((done, total)))
         .unwrap();
     assert_eq!(seen, [(1024, 3000), (2048, 3000)]);
     assert_eq!(e.updates_since_init(), 3000);

@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use bt_runtime::timing::chrome_trace;
-use bt_test_support::ScratchDir;
+use bt_test_support::{golden, ScratchDir};
 use support::{bt, stderr, stdout};
 
 fn capture(name: &str) -> PathBuf {
@@ -282,16 +282,15 @@ fn the_whole_run_tall_chart_keeps_every_stall() {
         png.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tall-capture-whole.png");
-    let got = std::fs::read(&png).unwrap();
-    if std::env::var_os("BT_UPDATE_GOLDEN").is_some() {
-        std::fs::write(&golden, &got).unwrap();
-        return;
-    }
-    assert!(
-        got == std::fs::read(&golden).unwrap(),
-        "differs from {}",
-        golden.display()
+    // Under the one golden rule: pixels compared, `BT_UPDATE_GOLDEN=1` rewrites.
+    let got = image::open(&png).unwrap().to_rgba8();
+    golden::assert_matches(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tall-capture-whole.png"),
+        golden::Rgba {
+            width: got.width(),
+            height: got.height(),
+            pixels: got.as_raw(),
+        },
     );
     let wrong = bt(&[
         "diagnose",

@@ -335,8 +335,8 @@ fn a_failed_shot_leaves_an_existing_file_alone() {
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains(
-            "--at 1000000000: render_at 1000000000 s would replay 60000000000 updates; one \
-             seek replays at most 10000000"
+            "--at 1000000000: a seek to update 60000000000 would replay 60000000000 updates; \
+             one seek replays at most 10000000"
         ),
         "{}",
         stderr(&o)
@@ -620,6 +620,8 @@ fn huge_inputs_are_refused_quickly_with_a_short_message() {
 }
 
 /// Runs `bt` with `args` on a terminal (`script` gives it one) and returns all it printed.
+/// The bar shows at the first news of the work (`BT_PROGRESS_AFTER_MS=0`), so the work can
+/// be short.
 fn on_a_terminal(args: &str) -> String {
     let o = Command::new("script")
         .args([
@@ -627,6 +629,7 @@ fn on_a_terminal(args: &str) -> String {
             &format!("{} {args}", env!("CARGO_BIN_EXE_bt-test-carts")),
             "/dev/null",
         ])
+        .env("BT_PROGRESS_AFTER_MS", "0")
         .output()
         .expect("script runs");
     assert!(o.status.success(), "{args}: {}", stdout(&o));
@@ -634,14 +637,11 @@ fn on_a_terminal(args: &str) -> String {
 }
 
 #[test]
-fn long_headless_work_shows_progress_on_a_terminal_unless_quiet() {
+fn headless_work_shows_progress_on_a_terminal_unless_quiet() {
     let dir = ScratchDir::new("cli");
-    let out = dir.join("bunnies.png");
-    // 15,000 updates of 100,000 sprites: a few seconds.
-    let seek = format!(
-        "shot bunnymark --arg sprites=100000 --at 250 -o {}",
-        out.display()
-    );
+    let out = dir.join("hello.png");
+    // 15,000 updates: a bar with news every 1024.
+    let seek = format!("shot hello --at 250 -o {}", out.display());
     let shown = on_a_terminal(&seek);
     assert!(
         shown.contains("seeking to --at 250 [") && shown.contains("/15000 ETA "),
@@ -651,19 +651,36 @@ fn long_headless_work_shows_progress_on_a_terminal_unless_quiet() {
     let quiet = on_a_terminal(&format!("{seek} --quiet"));
     assert!(!quiet.contains("ETA"), "{quiet}");
     // Not a terminal: nothing on stderr.
-    let o = bt(&seek.split(' ').collect::<Vec<_>>());
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .args(seek.split(' '))
+        .env("BT_PROGRESS_AFTER_MS", "0")
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
-    let trace = on_a_terminal("trace hello --clock constant:16 --frames 1000000 >/dev/null");
+    let trace = on_a_terminal("trace hello --clock constant:16 --frames 1000 >/dev/null");
     assert!(trace.contains("tracing host ticks ["), "{trace}");
+}
+
+#[test]
+fn a_bad_progress_threshold_is_refused_naming_it() {
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .args(["shot", "hello", "--at", "1", "-o", "unused.png"])
+        .env("BT_PROGRESS_AFTER_MS", "soon")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "bt: error: BT_PROGRESS_AFTER_MS='soon': give whole milliseconds from 0 to 3600000\n"
+    );
 }
 
 #[test]
 fn gif_wav_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     let dir = ScratchDir::new("cli");
-    // A seek of 15,000 updates of 100,000 sprites before the GIF's frames: a few seconds.
     let gif = format!(
-        "gif bunnymark --arg sprites=100000 --from 250 --seconds 0.2 -o {}",
+        "gif hello --from 250 --seconds 0.2 -o {}",
         dir.join("b.gif").display()
     );
     let shown = on_a_terminal(&gif);
@@ -674,7 +691,7 @@ fn gif_wav_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     assert!(shown.contains("wrote "), "{shown}");
     assert!(!on_a_terminal(&format!("{gif} --quiet")).contains("ETA"));
     let wav = format!(
-        "wav bunnymark --arg sprites=100000 --from 250 --seconds 0.2 -o {}",
+        "wav hello --from 250 --seconds 0.2 -o {}",
         dir.join("b.wav").display()
     );
     let shown = on_a_terminal(&wav);
@@ -684,14 +701,14 @@ fn gif_wav_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     );
     assert!(!on_a_terminal(&format!("{wav} --quiet")).contains("ETA"));
     let frames = format!(
-        "frames bunnymark --arg sprites=100000 --from 250 --to 250.1 --every 0.05 -o {}",
+        "frames hello --from 250 --to 250.1 --every 0.05 -o {}",
         dir.join("frames").display()
     );
     let shown = on_a_terminal(&frames);
     assert!(shown.contains("seeking to --from 250 ["), "{shown}");
     assert!(shown.contains("wrote 3 frames"), "{shown}");
-    // Eight clocks of 20,000 sprites for 5 s each.
-    let verify = "verify bunnymark --arg sprites=20000 --seconds 5 --threads 1";
+    // Eight clocks of 5 s each.
+    let verify = "verify hello --seconds 5 --threads 1";
     let shown = on_a_terminal(verify);
     assert!(
         shown.contains("checking 8 clocks [") && shown.contains("/2400 ETA "),
@@ -699,7 +716,11 @@ fn gif_wav_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     );
     assert!(!on_a_terminal(&format!("{verify} -q")).contains("ETA"));
     // Not a terminal: nothing on stderr.
-    let o = bt(&verify.split(' ').collect::<Vec<_>>());
+    let o = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .args(verify.split(' '))
+        .env("BT_PROGRESS_AFTER_MS", "0")
+        .output()
+        .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
 }

@@ -179,11 +179,11 @@ fn every_refusal_of_a_bad_from_names_the_flag_and_its_value() {
         // said as `--at`, the flag of `bt shot`, with the overlay on).
         (
             &["hello", "--from", "200000"],
-            "bt: error: --from 200000: render_at 200000 s would replay 12000000 updates",
+            "bt: error: --from 200000: a seek to update 12000000 would replay 12000000 updates",
         ),
         (
             &["hello", "--from", "200000", "--overlay"],
-            "bt: error: --from 200000: render_at ",
+            "bt: error: --from 200000: a seek to update 11999680 would replay 11999680 updates",
         ),
         // The cart fails on the way to --from.
         (

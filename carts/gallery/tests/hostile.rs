@@ -435,10 +435,10 @@ const BASELINE_KIB: u64 = 16 * 1024;
 
 #[test]
 fn verify_memory_does_not_grow_with_its_length() {
-    use bt_runtime::replay::verify;
+    use bt_runtime::verify;
     const UPDATES: u64 = 150_000;
     if is_measured_child() {
-        let replay = Arc::new(verify::script_replay("tiny", 3, 60.0, UPDATES));
+        let replay = Arc::new(bt_runtime::replay::script_replay("tiny", 3, 60.0, UPDATES));
         let make = move || -> Result<Engine, String> {
             let options = EngineOptions {
                 overlay: false,

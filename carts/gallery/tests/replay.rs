@@ -403,7 +403,7 @@ fn bt_verify_catches_a_cart_that_steps_in_render() {
     let mut marked = 0;
     for py in 0..16 {
         for px in 0..64 {
-            if img.get_pixel(third + px, py).0 == bt_runtime::replay::verify::MARK {
+            if img.get_pixel(third + px, py).0 == bt_runtime::verify::MARK {
                 assert!(
                     (x..=x1).contains(&px) && (y..=y1).contains(&py),
                     "({px}, {py})"

@@ -230,6 +230,10 @@ fn dispatch(offer: &Offer, play: Option<Vec<String>>) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return parse_failed(&parse_error::explained(e, &argv)),
     };
+    if let Err(message) = progress::show_after() {
+        let _ = writeln!(io::stderr().lock(), "bt: error: {message}");
+        return ExitCode::from(USAGE);
+    }
     match commands::run(offer, cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(commands::Failure::Run(message)) => {

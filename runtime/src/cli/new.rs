@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use super::new_workspace::{make_links, mirror_of, MirrorError};
+
 /// The BT checkout this binary was built from; new carts depend on it by path.
 pub const BT_ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
@@ -44,6 +46,15 @@ pub enum NewCartError {
         /// What went wrong.
         source: std::io::Error,
     },
+}
+
+impl From<MirrorError> for NewCartError {
+    fn from(e: MirrorError) -> NewCartError {
+        NewCartError::Write {
+            path: e.path,
+            source: e.source,
+        }
+    }
 }
 
 /// Whether `name` can name a cart: `[a-z][a-z0-9_-]{0,63}`.
@@ -143,7 +154,7 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
         ),
         ("assets/sprites.png", starter_sheet()),
     ];
-    let mirror = super::new_workspace::mirror_of(&root)?;
+    let mirror = mirror_of(&root)?;
     let mirror_files: Vec<(&str, Vec<u8>)> = mirror
         .files
         .iter()
@@ -153,7 +164,7 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
     // The staging folder exists already (made exclusively above): fill it.
     let written = write_all_into(&staging, &files)
         .and_then(|()| write_all_into(&staging, &mirror_files))
-        .and_then(|()| super::new_workspace::make_links(&staging, &root, &mirror.links))
+        .and_then(|()| Ok(make_links(&staging, &root, &mirror.links)?))
         .and_then(|()| {
             // A rename onto an existing folder would fail (or replace an empty one): check again
             // at the last moment.

@@ -14,7 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::new::NewCartError;
+use thiserror::Error;
 
 /// The folder, inside the cart, that is the cart's workspace root.
 pub const MIRROR_DIR: &str = ".bt";
@@ -27,8 +27,19 @@ pub struct Mirror {
     pub links: Vec<String>,
 }
 
-fn failed(path: &Path, why: impl Into<String>) -> NewCartError {
-    NewCartError::Write {
+/// A file of BT's that could not be read for the mirror, or a link of it that could not be
+/// made.
+#[derive(Debug, Error)]
+#[error("cannot write {}: {source}", path.display())]
+pub struct MirrorError {
+    /// The file read or the link made.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub source: std::io::Error,
+}
+
+fn failed(path: &Path, why: impl Into<String>) -> MirrorError {
+    MirrorError {
         path: path.to_path_buf(),
         source: std::io::Error::other(why.into()),
     }
@@ -37,15 +48,14 @@ fn failed(path: &Path, why: impl Into<String>) -> NewCartError {
 /// The mirror of the BT checkout at `root`.
 ///
 /// # Errors
-/// A [`NewCartError::Write`] naming BT's `Cargo.toml` when it cannot be read or has no
-/// `members = [` list to add the cart to.
-pub fn mirror_of(root: &Path) -> Result<Mirror, NewCartError> {
+/// A [`MirrorError`] naming BT's `Cargo.toml` when it cannot be read or has no `members = [`
+/// list to add the cart to.
+pub fn mirror_of(root: &Path) -> Result<Mirror, MirrorError> {
     let manifest_path = root.join("Cargo.toml");
-    let manifest =
-        std::fs::read_to_string(&manifest_path).map_err(|source| NewCartError::Write {
-            path: manifest_path.clone(),
-            source,
-        })?;
+    let manifest = std::fs::read_to_string(&manifest_path).map_err(|source| MirrorError {
+        path: manifest_path.clone(),
+        source,
+    })?;
     let parsed: toml::Table = toml::from_str(&manifest)
         .map_err(|e| failed(&manifest_path, format!("not valid TOML: {e}")))?;
     let members = parsed
@@ -86,12 +96,12 @@ pub fn mirror_of(root: &Path) -> Result<Mirror, NewCartError> {
 /// Makes the mirror's links in `cart/.bt`, each pointing at the same folder of `root`.
 ///
 /// # Errors
-/// A [`NewCartError::Write`] naming the link that could not be made.
-pub fn make_links(cart: &Path, root: &Path, links: &[String]) -> Result<(), NewCartError> {
+/// A [`MirrorError`] naming the link that could not be made.
+pub fn make_links(cart: &Path, root: &Path, links: &[String]) -> Result<(), MirrorError> {
     for name in links {
         let link: PathBuf = cart.join(MIRROR_DIR).join(name);
         let target = root.join(name);
-        symlink_dir(&target, &link).map_err(|source| NewCartError::Write { path: link, source })?;
+        symlink_dir(&target, &link).map_err(|source| MirrorError { path: link, source })?;
     }
     Ok(())
 }
@@ -117,7 +127,8 @@ mod tests {
 
     #[test]
     fn the_mirror_adds_the_cart_to_bts_members_and_changes_nothing_else() {
-        let root = Path::new(super::super::new::BT_ROOT);
+        // BT's own checkout.
+        let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
         let mirror = mirror_of(root).unwrap();
         let bt = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
         let ours = String::from_utf8(mirror.files[0].1.clone()).unwrap();

@@ -10,6 +10,9 @@ use thiserror::Error;
 use super::cart_panic::CartPanic;
 #[cfg(doc)]
 use super::Engine;
+#[cfg(doc)]
+use crate::fixed_loop::tick_at;
+use crate::fixed_loop::TimeError;
 use crate::quote::number;
 use crate::replay::Replay;
 
@@ -55,34 +58,31 @@ pub enum EngineError {
     /// The boot save data is longer than a cart's save data holds.
     #[error("boot save data: {0}")]
     Save(#[from] bt::host::SaveTooLarge),
-    /// `render_at` with seconds that are negative, NaN or infinite.
-    #[error("render_at seconds must be finite and not negative, got {}", number(*.0))]
-    Seconds(f64),
-    /// `render_at` would replay more than [`MAX_SEEK_UPDATES`] updates.
+    /// `render_at` with seconds that name no update (see [`tick_at`]).
+    #[error("render_at: {0}")]
+    Time(TimeError),
+    /// A seek would replay more than [`MAX_SEEK_UPDATES`] updates.
     #[error(
-        "render_at {} s would replay {} updates; one seek replays at most {MAX_SEEK_UPDATES}",
-        number(*.seconds),
-        number(*.updates)
+        "a seek to update {target} would replay {} updates; one seek replays at most \
+         {MAX_SEEK_UPDATES}",
+        target - from
     )]
     TooFar {
-        /// The seconds asked for.
-        seconds: f64,
-        /// The updates it would take from where the seek starts.
-        updates: f64,
+        /// The update sought.
+        target: u64,
+        /// The update the seek starts from.
+        from: u64,
     },
     /// `step` asked for more than [`MAX_SEEK_UPDATES`] updates.
     #[error("step {0} updates: one step runs at most {MAX_SEEK_UPDATES}")]
     Steps(u64),
-    /// `render_at` from the current tick to a tick already behind it.
+    /// A seek from the current tick to a tick already behind it.
     #[error(
-        "render_at {} s from the current tick: target tick {target} is behind \
-         the current tick {current} (seek from the start to go back)",
-        number(*.seconds)
+        "target tick {target} is behind the current tick {current} (seek from the start to \
+         go back)"
     )]
     Behind {
-        /// The seconds asked for.
-        seconds: f64,
-        /// The tick they come to.
+        /// The update sought.
         target: u64,
         /// Where the engine is.
         current: u64,

@@ -2,6 +2,7 @@
 //! stepping paused play, and pausing and resuming live play.
 
 use super::*;
+use crate::fixed_loop::{tick_at, TimeError};
 
 /// Where [`Engine::render_at`] counts from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -15,7 +16,8 @@ pub enum Origin {
 
 impl Engine {
     /// Pauses live play and renders exactly the frame at `seconds` of simulated time, that is
-    /// after `round(seconds × target_fps)` updates since `init`, with `render_alpha` 0.
+    /// after `round(seconds × target_fps)` updates since `init` (by [`tick_at`]), with
+    /// `render_alpha` 0.
     ///
     /// From [`Origin::Start`] the run is replayed from boot: a freshly built cart, the boot
     /// seed, a boot palette, the camera at the origin, no input, tick 0, `init` again. From
@@ -23,55 +25,59 @@ impl Engine {
     /// ([`Engine::run`] delivers no frames) until [`Engine::resume`].
     ///
     /// # Errors
-    /// [`EngineError::Seconds`], [`EngineError::TooFar`], [`EngineError::Behind`] (from the
-    /// current tick only), replaying from the start [`EngineError::Init`], and
-    /// [`EngineError::Panicked`] when the cart panics on the way (or, from the current tick,
-    /// panicked before).
+    /// [`EngineError::Time`] for seconds that name no update, else as
+    /// [`Engine::render_at_tick`].
     pub fn render_at(&mut self, seconds: f64, origin: Origin) -> Result<(), EngineError> {
-        self.render_at_with_progress(seconds, origin, |_, _| {})
+        let tick = self.tick_at(seconds).map_err(EngineError::Time)?;
+        self.render_at_tick(tick, origin, |_, _| {})
     }
 
-    /// [`Engine::render_at`], calling `progress(done, total)` every [`SEEK_PROGRESS_EVERY`]
-    /// updates of the seek, for a host that shows how far a long seek has come.
+    /// The update `seconds` of play come to at this cart's `target_fps`: [`tick_at`], the one
+    /// rule every seek and every flag given in seconds counts with.
     ///
     /// # Errors
-    /// As [`Engine::render_at`].
-    pub fn render_at_with_progress(
+    /// As [`tick_at`].
+    pub fn tick_at(&self, seconds: f64) -> Result<u64, TimeError> {
+        tick_at(seconds, self.settings.target_fps)
+    }
+
+    /// Pauses live play and renders exactly the frame after `tick` updates since `init`, with
+    /// `render_alpha` 0, as [`Engine::render_at`] does for a time; `progress(done, total)`
+    /// hears every [`SEEK_PROGRESS_EVERY`] updates of the seek how far it has come, for a host
+    /// that shows how far a long seek has come (pass `|_, _| {}` for none).
+    ///
+    /// # Errors
+    /// [`EngineError::TooFar`] for more than [`MAX_SEEK_UPDATES`] updates from where the seek
+    /// starts, [`EngineError::Behind`] (from the current tick only), replaying from the start
+    /// [`EngineError::Init`], and [`EngineError::Panicked`] when the cart panics on the way
+    /// (or, from the current tick, panicked before).
+    pub fn render_at_tick(
         &mut self,
-        seconds: f64,
+        tick: u64,
         origin: Origin,
         progress: impl FnMut(u64, u64),
     ) -> Result<(), EngineError> {
-        if !seconds.is_finite() || seconds < 0.0 {
-            return Err(EngineError::Seconds(seconds));
-        }
-        let target = (seconds * self.settings.target_fps).round();
-        let start = match origin {
-            Origin::Start => 0.0,
-            Origin::Current => self.updates_since_init as f64,
+        let from = match origin {
+            Origin::Start => 0,
+            Origin::Current => self.updates_since_init.min(tick),
         };
-        if target - start > MAX_SEEK_UPDATES as f64 {
-            return Err(EngineError::TooFar {
-                seconds,
-                updates: target - start,
-            });
+        if tick - from > MAX_SEEK_UPDATES {
+            return Err(EngineError::TooFar { target: tick, from });
         }
-        let target = target as u64;
         self.begin_seek();
         match origin {
             Origin::Start => self.restart()?,
             Origin::Current => {
                 self.refuse_half_built()?;
-                if target < self.updates_since_init {
+                if tick < self.updates_since_init {
                     return Err(EngineError::Behind {
-                        seconds,
-                        target,
+                        target: tick,
                         current: self.updates_since_init,
                     });
                 }
             }
         }
-        self.step_and_render(target - self.updates_since_init, progress)
+        self.step_and_render(tick - self.updates_since_init, progress)
     }
 
     /// Runs `updates` updates straight away, with no time accounting and no cap, then renders

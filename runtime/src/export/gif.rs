@@ -25,6 +25,7 @@ use thiserror::Error;
 
 use crate::engine::Origin;
 use crate::engine::{Engine, EngineError};
+use crate::fixed_loop::tick_at;
 
 /// The shortest GIF delay browsers honour, in hundredths of a second.
 pub const MIN_DELAY_CS: u32 = 2;
@@ -91,7 +92,8 @@ pub fn gif_timing(fps: f64, seconds: f64) -> Vec<GifFrame> {
     let total_cs = seconds * 100.0;
     let per_update_cs = 100.0 / fps;
     if per_update_cs >= f64::from(MIN_DELAY_CS) {
-        let n = (seconds * fps).round() as u64;
+        // A length that is no time of play makes no frame ([`check_length`] refuses it).
+        let n = tick_at(seconds, fps).unwrap_or(0);
         let start = |k: u64| (k as f64 * per_update_cs).round() as u32;
         (0..n)
             .map(|k| GifFrame {
@@ -210,7 +212,8 @@ pub fn make_gif(
 ) -> Result<Vec<u8>, GifError> {
     let fps = engine.settings().target_fps;
     check_length(fps, seconds)?;
-    engine.render_at_with_progress(from, Origin::Start, &mut progress)?;
+    let from = engine.tick_at(from).map_err(EngineError::Time)?;
+    engine.render_at_tick(from, Origin::Start, &mut progress)?;
     gif_from_here(engine, seconds, scale, Stepping::Seek, progress)
 }
 

@@ -109,16 +109,6 @@ pub fn encode_png(
     Ok(png)
 }
 
-/// Writes `bytes` to `path` as every output is written (see [`crate::export::safe_write`]): never
-/// destroying a device, a link, a file's permissions or a hard link, and never leaving half a
-/// file. Any name is taken.
-///
-/// # Errors
-/// [`CaptureError::Output`] naming the path.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CaptureError> {
-    Ok(Output::new(path, Format::Any)?.write(bytes)?)
-}
-
 /// Encodes the framebuffer and writes it to `path`, which must end in `.png` (or be `-`, a
 /// device or a FIFO), as every output is written (see [`crate::export::safe_write`]).
 ///
@@ -190,15 +180,5 @@ mod tests {
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         // IHDR width and height.
         assert_eq!(&png[16..24], &[0, 0, 0, 3, 0, 0, 0, 2]);
-    }
-
-    #[test]
-    fn write_to_a_missing_folder_names_the_path() {
-        let path = Path::new("/nonexistent-bt-dir/out.png");
-        let err = write_atomically(path, b"x").unwrap_err();
-        assert!(
-            err.to_string().contains("/nonexistent-bt-dir/out.png"),
-            "{err}"
-        );
     }
 }

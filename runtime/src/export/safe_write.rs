@@ -351,6 +351,16 @@ pub fn write_new(path: &Path, format: Format, bytes: &[u8]) -> Result<bool, Outp
     }
 }
 
+/// Writes `bytes` to `path` as every output is written: never destroying a device, a link, a
+/// file's permissions or a hard link, and never leaving half a file. Any name is taken: for a
+/// file whose name the user chose freely (a replay, a report, a trace, a frame log).
+///
+/// # Errors
+/// [`OutputError`] naming the path.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    Output::new(path, Format::Any)?.write(bytes)
+}
+
 /// A folder of files that appears whole or not at all (`bt frames -o DIR`): the files go into
 /// a hidden staging folder beside it, `.NAME.XXXXXX.bt-tmp`, which is renamed to the folder's
 /// name by [`OutputDir::commit`]. A folder already there may be empty, and is then replaced; one
@@ -776,6 +786,16 @@ fn keep_folder_owner_and_mode(folder: &Path, old: &Metadata) {
 mod tests {
     use super::*;
     use bt_test_support::ScratchDir;
+
+    #[test]
+    fn write_to_a_missing_folder_names_the_path() {
+        let path = Path::new("/nonexistent-bt-dir/out.png");
+        let err = write_atomically(path, b"x").unwrap_err();
+        assert!(
+            err.to_string().contains("/nonexistent-bt-dir/out.png"),
+            "{err}"
+        );
+    }
 
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(dir)

@@ -12,6 +12,7 @@ use thiserror::Error;
 use crate::clock::Clock;
 use crate::engine::Origin;
 use crate::engine::{Engine, EngineError};
+use crate::fixed_loop::{tick_at, TimeError};
 
 /// Host ticks a clock may take per update before the export gives up on it (a clock that never
 /// delivers a frame would otherwise spin forever).
@@ -29,6 +30,9 @@ pub enum WavError {
         /// The cart's rate.
         fps: f64,
     },
+    /// A length that is no time of play.
+    #[error("the length: {0}")]
+    Time(#[from] TimeError),
     /// The seek to the start, or an update, failed.
     #[error(transparent)]
     Engine(#[from] EngineError),
@@ -106,12 +110,12 @@ fn run_samples(
     sink: &mut dyn FnMut(Samples<'_>) -> Result<(), WavError>,
 ) -> Result<(), WavError> {
     let fps = engine.settings().target_fps;
-    let wanted = (seconds * fps).round();
-    if wanted.is_nan() || wanted < 1.0 {
+    let wanted = tick_at(seconds, fps)?;
+    if wanted == 0 {
         return Err(WavError::Length { seconds, fps });
     }
-    let wanted = wanted as u64;
-    engine.render_at_with_progress(from, Origin::Start, &mut progress)?;
+    let from = engine.tick_at(from).map_err(EngineError::Time)?;
+    engine.render_at_tick(from, Origin::Start, &mut progress)?;
     engine.console_mut().drain_samples();
     let start = engine.updates_since_init();
     let rate = engine.console_mut().sample_rate();

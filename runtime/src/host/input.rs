@@ -33,7 +33,7 @@ use crate::timing::timeline::Timeline;
 /// The most characters of a notice the host puts across the top of a 320-pixel display and a
 /// little beyond: the rest of a long message is cut.
 const NOTICE_CHARS: usize = 120;
-use crate::export::{png as capture, safe_write as output};
+use crate::export::{png, safe_write};
 
 /// One thing a player did, in the console's terms.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -313,8 +313,8 @@ impl Host {
         self.recent
             .write_chrome_trace(&mut json, &self.name)
             .map_err(|e| e.to_string())?;
-        capture::write_atomically(&report, page.as_bytes()).map_err(|e| e.to_string())?;
-        capture::write_atomically(&trace, &json).map_err(|e| e.to_string())?;
+        safe_write::write_atomically(&report, page.as_bytes()).map_err(|e| e.to_string())?;
+        safe_write::write_atomically(&trace, &json).map_err(|e| e.to_string())?;
         Ok((report, trace))
     }
 
@@ -788,11 +788,13 @@ impl Host {
         std::fs::create_dir_all(&self.captures)
             .map_err(|e| format!("cannot create {}: {e}", self.captures.display()))?;
         let engine = &self.engine;
-        let png = capture::encode_png(engine.framebuffer(), engine.palette(), 1)
+        let png = png::encode_png(engine.framebuffer(), engine.palette(), 1)
             .map_err(|e| e.to_string())?;
         for n in 1..=9999 {
             let path = self.captures.join(format!("{}-{n:04}.png", self.name));
-            if output::write_new(&path, output::Format::Png, &png).map_err(|e| e.to_string())? {
+            if safe_write::write_new(&path, safe_write::Format::Png, &png)
+                .map_err(|e| e.to_string())?
+            {
                 return Ok(path);
             }
         }

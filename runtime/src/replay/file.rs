@@ -41,7 +41,7 @@ pub struct Replay {
     /// `(updates since init, frame_hash)`, in order.
     hashes: Vec<(u64, u64)>,
     panic: Option<RecordedPanic>,
-    /// For a generated replay ([`crate::replay::verify::script_replay`]): the seed of the
+    /// For a generated replay ([`crate::replay::script_replay`]): the seed of the
     /// script its ticks come from, made as they are played. `recording` then holds no runs,
     /// only the length.
     script: Option<u64>,
@@ -220,7 +220,7 @@ impl Replay {
     }
 
     /// A replay of `ticks` updates of the input script of `seed`
-    /// ([`crate::replay::verify::InputScript`]), which stores no input.
+    /// ([`crate::replay::InputScript`]), which stores no input.
     pub(crate) fn scripted(info: ReplayInfo, seed: u64, ticks: u64) -> Replay {
         let mut replay = Replay::new(info, Recorder::new(), Vec::new());
         replay.recording.set_ticks_of_script(ticks);
@@ -249,7 +249,7 @@ impl Replay {
         self.recording.ticks()
     }
 
-    /// The recorded input. A generated replay ([`crate::replay::verify::script_replay`])
+    /// The recorded input. A generated replay ([`crate::replay::script_replay`])
     /// stores none: its recording has the length and no runs.
     pub fn recording(&self) -> &Recorder {
         &self.recording
@@ -328,7 +328,7 @@ impl Replay {
     pub fn to_json(&self) -> String {
         if let Some(seed) = self.script {
             let mut stored = self.clone();
-            stored.recording = super::verify::input_script(seed, self.recording.ticks());
+            stored.recording = super::input_script(seed, self.recording.ticks());
             stored.script = None;
             return stored.to_json();
         }
@@ -415,7 +415,7 @@ impl Replay {
     /// # Errors
     /// [`ReplayError::Io`].
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
-        crate::export::png::write_atomically(path, self.to_json().as_bytes()).map_err(|e| {
+        crate::export::safe_write::write_atomically(path, self.to_json().as_bytes()).map_err(|e| {
             ReplayError::Io {
                 path: path.to_path_buf(),
                 message: e.to_string(),

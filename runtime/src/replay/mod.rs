@@ -26,13 +26,13 @@ mod file;
 mod frame_hash;
 mod player;
 mod recorder;
-/// `bt verify`: the same input under very different clocks must draw the same frames.
-pub mod verify;
+mod script;
 
 pub use file::{Mismatch, RecordedPanic, Replay, ReplayError, ReplayInfo};
 pub use frame_hash::frame_hash;
 pub(crate) use player::Player;
 pub use recorder::Recorder;
+pub use script::{input_script, script_replay, InputScript};
 
 /// The `format` field of every replay file.
 pub const FORMAT: &str = "bt-replay";

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use bt::host::TickInput;
 
 use super::recorder::Cursor;
-use super::verify::InputScript;
+use super::InputScript;
 use super::Replay;
 
 /// Plays a replay's ticks back one update at a time, then reports it ran out.
@@ -96,8 +96,8 @@ mod tests {
 
     #[test]
     fn a_generated_replay_plays_its_script_as_recorded() {
-        let want: Vec<TickInput> = crate::replay::verify::input_script(9, 500).iter().collect();
-        let r = crate::replay::verify::script_replay("hello", 9, 60.0, 500);
+        let want: Vec<TickInput> = crate::replay::input_script(9, 500).iter().collect();
+        let r = crate::replay::script_replay("hello", 9, 60.0, 500);
         assert_eq!(r.ticks(), 500);
         let mut p = Player::new(Arc::new(r.clone()));
         let mut got = Vec::new();

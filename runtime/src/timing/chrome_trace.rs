@@ -28,6 +28,17 @@ use std::io::{self, Write};
 
 use crate::timing::timeline::{FrameSource, Timeline};
 
+impl Timeline {
+    /// Writes the frames as Chrome Trace Event JSON ([`write`]). The writer lives here, with
+    /// the format, so the timeline knows nothing of the files made from it.
+    ///
+    /// # Errors
+    /// Any write error.
+    pub fn write_chrome_trace(&self, out: &mut impl Write, title: &str) -> io::Result<()> {
+        write(self, out, title)
+    }
+}
+
 /// The process and thread ids every event carries.
 const PID: u32 = 1;
 const TID: u32 = 1;

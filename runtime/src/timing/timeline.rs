@@ -25,7 +25,6 @@
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
-use std::io::{self, Write};
 
 use bt::Tag;
 use bt_overlay::{FrameStats, Refresh};
@@ -250,15 +249,6 @@ impl Timeline {
     /// What the frames kept add up to.
     pub fn summary(&self) -> Summary {
         Summary::of(self)
-    }
-
-    /// Writes the frames as Chrome Trace Event JSON (see
-    /// [`crate::timing::chrome_trace::write`]).
-    ///
-    /// # Errors
-    /// Any write error.
-    pub fn write_chrome_trace(&self, out: &mut impl Write, title: &str) -> io::Result<()> {
-        crate::timing::chrome_trace::write(self, out, title)
     }
 }
 

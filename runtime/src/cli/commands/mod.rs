@@ -30,7 +30,6 @@ use crate::cli::{Chosen, Offer};
 pub(super) const PROGRESS_EVERY: u64 = 256;
 use crate::config::manifest::{self, Layer, Provenance, SettingsPatch};
 use crate::engine::{CartCall, CartPanic};
-use crate::export::png as capture;
 use crate::export::safe_write::OutputError;
 use crate::{Engine, EngineOptions};
 
@@ -191,7 +190,8 @@ pub(super) fn report(output_on_stdout: bool, text: std::fmt::Arguments<'_>) -> R
 
 /// The engine's last frame as PNG bytes at `scale`.
 pub(super) fn encode_frame(engine: &Engine, scale: u32) -> Result<Vec<u8>, String> {
-    capture::encode_png(engine.framebuffer(), engine.palette(), scale).map_err(|e| e.to_string())
+    crate::export::png::encode_png(engine.framebuffer(), engine.palette(), scale)
+        .map_err(|e| e.to_string())
 }
 
 pub(super) fn io_error(e: io::Error) -> String {

@@ -25,13 +25,15 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
     if engine.overlay().is_some() {
         overlay_shot(&mut engine, "--at", args.at, origin, args.progress.quiet)?;
     } else {
+        let bad = |e: &dyn std::fmt::Display| format!("--at {}: {e}", number(args.at));
+        let tick = engine.tick_at(args.at).map_err(|e| bad(&e))?;
         let mut progress = Progress::new(
             format!("seeking to --at {}", number(args.at)),
             args.progress.quiet,
         );
         engine
-            .render_at_with_progress(args.at, origin, |done, total| progress.set(done, total))
-            .map_err(|e| format!("--at {}: {e}", number(args.at)))?;
+            .render_at_tick(tick, origin, |done, total| progress.set(done, total))
+            .map_err(|e| bad(&e))?;
         drop(progress);
     }
     output.write(&encode_frame(&engine, args.scale)?)?;
@@ -74,20 +76,20 @@ pub(super) fn overlay_shot(
     quiet: bool,
 ) -> Result<(), String> {
     let fps = engine.settings().target_fps;
-    let bad = |e: crate::EngineError| format!("{flag} {}: {e}", number(at));
-    // The seek checks `at` (range, distance) before anything runs.
-    let target = (at * fps).round();
-    let live = u64::from(engine.framebuffer().width()).min(target.max(0.0) as u64);
+    let bad = |e: &dyn std::fmt::Display| format!("{flag} {}: {e}", number(at));
+    // Checked before anything runs: the time here, the distance by the seek.
+    let target = engine.tick_at(at).map_err(|e| bad(&e))?;
+    let live = u64::from(engine.framebuffer().width()).min(target);
     let mut progress = Progress::new(format!("seeking to {flag} {}", number(at)), quiet);
     engine
-        .render_at_with_progress((target - live as f64) / fps, origin, |done, total| {
+        .render_at_tick(target - live, origin, |done, total| {
             progress.set(done, total)
         })
-        .map_err(bad)?;
+        .map_err(|e| bad(&e))?;
     drop(progress);
     // From here on one host tick is one frame of one update (what `bt gif --overlay` goes on
     // with).
-    engine.set_host_hz(fps).map_err(bad)?;
+    engine.set_host_hz(fps).map_err(|e| bad(&e))?;
     let step = crate::ConstantClock::new(1000.0 / fps).map_err(|e| e.to_string())?;
     engine.set_clock(Box::new(step));
     if live > 0 {
@@ -123,11 +125,11 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         )?;
         crate::export::gif::Stepping::Live
     } else {
+        let bad = |e: &dyn std::fmt::Display| format!("--from {}: {e}", number(args.from));
+        let tick = engine.tick_at(args.from).map_err(|e| bad(&e))?;
         engine
-            .render_at_with_progress(args.from, Origin::Start, |done, total| {
-                progress.set(done, total)
-            })
-            .map_err(|e| format!("--from {}: {e}", number(args.from)))?;
+            .render_at_tick(tick, Origin::Start, |done, total| progress.set(done, total))
+            .map_err(|e| bad(&e))?;
         crate::export::gif::Stepping::Seek
     };
     let bytes = crate::export::gif::gif_from_here(
@@ -196,15 +198,14 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
     if overlay {
         show_overlay(&mut engine, &args.drawn);
     }
-    let fps = engine.settings().target_fps;
     let mut progress = Progress::new("rendering frames", args.progress.quiet);
     let mut first = None;
     for k in 0..count {
         progress.set(k, count);
         let at = args.from + k as f64 * args.every;
-        // The updates `bt shot --at` would run for this time: the same rounding as the seek.
-        let updates = (at * fps).round() as u64;
-        let bad = |e: crate::EngineError| format!("frame {k} (at {} s): {e}", number(at));
+        let bad = |e: &dyn std::fmt::Display| format!("frame {k} (at {} s): {e}", number(at));
+        // The updates `bt shot --at` would run for this time.
+        let updates = engine.tick_at(at).map_err(|e| bad(&e))?;
         let next = updates.saturating_sub(engine.updates_since_init());
         if k == 0 && overlay {
             // As `bt shot --overlay`: the chart's frames before it run live.
@@ -222,14 +223,14 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
                 args.progress.quiet,
             );
             engine
-                .render_at_with_progress(at, Origin::Start, |done, total| seek.set(done, total))
-                .map_err(bad)?;
+                .render_at_tick(updates, Origin::Start, |done, total| seek.set(done, total))
+                .map_err(|e| bad(&e))?;
             first = Some(updates);
         } else if overlay {
             // Every update a frame the overlay records, as in `bt gif --overlay`.
-            crate::export::gif::run_live(&mut engine, next).map_err(bad)?;
+            crate::export::gif::run_live(&mut engine, next).map_err(|e| bad(&e))?;
         } else {
-            engine.step(next).map_err(bad)?;
+            engine.step(next).map_err(|e| bad(&e))?;
         }
         #[cfg(feature = "window")]
         if crate::host::signals::requested() {

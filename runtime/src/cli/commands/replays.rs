@@ -9,9 +9,9 @@ use crate::cli::{Chosen, Offer};
 
 use super::*;
 
-use crate::export::png as capture;
-use crate::replay::verify as proof;
+use crate::export::safe_write::write_atomically;
 use crate::replay::Replay;
+use crate::verify;
 use crate::{Engine, EngineOptions};
 
 /// Reads the replay file at `path` and checks it fits the chosen cart and its settings; a
@@ -147,22 +147,34 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     let input = args.input.input.as_deref();
     let (first, chosen) = engine(offer, &args.cart, false, None, input)?;
     let fps = first.settings().target_fps;
+    // `--seconds` as updates, by the rule every seek counts with.
+    let asked = args
+        .seconds
+        .map(|s| {
+            let ticks = first.tick_at(s);
+            ticks.map_err(|e| format!("--seconds {}: {e}", crate::quote::number(s)))
+        })
+        .transpose()?;
     let replay = match first.replay() {
         Some(r) => r.clone(),
         None => {
-            let seconds = args.seconds.unwrap_or(VERIFY_DEFAULT_SECONDS);
-            let ticks = (seconds * fps).round() as u64;
-            proof::script_replay(&chosen.name, first.seed(), fps, ticks)
+            let ticks = match asked {
+                Some(ticks) => ticks,
+                None => first
+                    .tick_at(VERIFY_DEFAULT_SECONDS)
+                    .map_err(|e| e.to_string())?,
+            };
+            crate::replay::script_replay(&chosen.name, first.seed(), fps, ticks)
         }
     };
-    let ticks = match args.seconds {
-        Some(s) => ((s * fps).round() as u64).min(replay.ticks().max(1)),
+    let ticks = match asked {
+        Some(ticks) => ticks.min(replay.ticks().max(1)),
         None => replay.ticks(),
     };
     if ticks == 0 {
         return Err("nothing to verify: 0 updates".to_string());
     }
-    if ticks > proof::MAX_VERIFY_UPDATES {
+    if ticks > verify::MAX_VERIFY_UPDATES {
         let asked = match (args.seconds, input) {
             (Some(s), _) => format!("--seconds {}", crate::quote::number(s)),
             (None, Some(path)) => format!("{} ({} updates)", path.display(), ticks),
@@ -171,8 +183,8 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         return Err(format!(
             "{asked}: {ticks} updates; bt verify runs at most {} under each clock ({} s at {} \
              updates a second)",
-            proof::MAX_VERIFY_UPDATES,
-            crate::quote::number(proof::MAX_VERIFY_UPDATES as f64 / fps),
+            verify::MAX_VERIFY_UPDATES,
+            crate::quote::number(verify::MAX_VERIFY_UPDATES as f64 / fps),
             crate::quote::number(fps)
         ));
     }
@@ -205,7 +217,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         };
         Engine::new(Box::new(move || m()), options).map_err(|e| e.to_string())
     };
-    let cases = proof::standard_clocks(fps);
+    let cases = verify::standard_clocks(fps);
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |n| n as usize,
@@ -221,10 +233,11 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
             path.display()
         ));
     }
-    let verdict = proof::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
-        progress.set(done, total);
-    })
-    .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
+    let verdict =
+        verify::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
+            progress.set(done, total);
+        })
+        .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
     drop(progress);
     let mut text = format!(
         "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",
@@ -251,7 +264,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     let out = args
         .diff
         .unwrap_or_else(|| format!("{}-divergence.png", chosen.name).into());
-    let frames = proof::divergent_frames(&make, &cases, &d)?;
+    let frames = verify::divergent_frames(&make, &cases, &d)?;
     let area = save_compared(&frames, &out)?;
     let area = area.map_or_else(
         || "the same colours, from different palette slots".to_string(),
@@ -269,19 +282,19 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     ))
 }
 
-/// Saves the two frames and the picture marking where they differ ([`proof::compared`]) as
+/// Saves the two frames and the picture marking where they differ ([`verify::compared`]) as
 /// one PNG at `path`; returns the area that differs.
 pub(super) fn save_compared(
     frames: &[(bt::host::Framebuffer, bt::Palette); 2],
     path: &Path,
-) -> Result<Option<proof::DifferingArea>, String> {
+) -> Result<Option<verify::DifferingArea>, String> {
     use image::codecs::png::PngEncoder;
     use image::{ExtendedColorType, ImageEncoder};
-    let (w, h, rgba, area) = proof::compared(&frames[0], &frames[1]);
+    let (w, h, rgba, area) = verify::compared(&frames[0], &frames[1]);
     let mut png = Vec::new();
     PngEncoder::new(&mut png)
         .write_image(&rgba, w, h, ExtendedColorType::Rgba8)
         .map_err(|e| format!("{}: {e}", path.display()))?;
-    capture::write_atomically(path, &png).map_err(|e| e.to_string())?;
+    write_atomically(path, &png).map_err(|e| e.to_string())?;
     Ok(area)
 }

@@ -292,7 +292,7 @@ pub fn run_cart(
         return Err(e);
     }
     if let (Some(path), Some(log)) = (&args.frame_log, log) {
-        crate::export::png::write_atomically(path, log.to_csv().as_bytes())
+        crate::export::safe_write::write_atomically(path, log.to_csv().as_bytes())
             .map_err(|e| e.to_string())?;
         match log.summary(SUMMARY_WARMUP) {
             Some(s) => println!("presented {s} (log in {})", path.display()),
@@ -306,7 +306,7 @@ pub fn run_cart(
         let mut json = Vec::new();
         run.write_chrome_trace(&mut json, &app.name)
             .map_err(|e| e.to_string())?;
-        crate::export::png::write_atomically(path, &json).map_err(|e| e.to_string())?;
+        crate::export::safe_write::write_atomically(path, &json).map_err(|e| e.to_string())?;
         println!(
             "wrote the trace of {} frames to {}",
             run.frames().len(),
