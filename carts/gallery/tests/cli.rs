@@ -640,11 +640,11 @@ fn on_a_terminal(args: &str) -> String {
 fn headless_work_shows_progress_on_a_terminal_unless_quiet() {
     let dir = ScratchDir::new("cli");
     let out = dir.join("hello.png");
-    // 15,000 updates: a bar with news every 1024.
-    let seek = format!("shot hello --at 250 -o {}", out.display());
+    // 1,200 updates: news of the seek after 1024 of them.
+    let seek = format!("shot hello --at 20 -o {}", out.display());
     let shown = on_a_terminal(&seek);
     assert!(
-        shown.contains("seeking to --at 250 [") && shown.contains("/15000 ETA "),
+        shown.contains("seeking to --at 20 [") && shown.contains("/1200 ETA "),
         "{shown}"
     );
     assert!(shown.contains("wrote "), "{shown}");
@@ -680,7 +680,7 @@ fn a_bad_progress_threshold_is_refused_naming_it() {
 fn gif_wav_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     let dir = ScratchDir::new("cli");
     let gif = format!(
-        "gif hello --from 250 --seconds 0.2 -o {}",
+        "gif hello --from 20 --seconds 0.2 -o {}",
         dir.join("b.gif").display()
     );
     let shown = on_a_terminal(&gif);
@@ -691,7 +691,7 @@ fn gif_wav_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     assert!(shown.contains("wrote "), "{shown}");
     assert!(!on_a_terminal(&format!("{gif} --quiet")).contains("ETA"));
     let wav = format!(
-        "wav hello --from 250 --seconds 0.2 -o {}",
+        "wav hello --from 20 --seconds 0.2 -o {}",
         dir.join("b.wav").display()
     );
     let shown = on_a_terminal(&wav);
@@ -701,17 +701,17 @@ fn gif_wav_frames_and_verify_show_progress_on_a_terminal_unless_quiet() {
     );
     assert!(!on_a_terminal(&format!("{wav} --quiet")).contains("ETA"));
     let frames = format!(
-        "frames hello --from 250 --to 250.1 --every 0.05 -o {}",
+        "frames hello --from 20 --to 20.1 --every 0.05 -o {}",
         dir.join("frames").display()
     );
     let shown = on_a_terminal(&frames);
-    assert!(shown.contains("seeking to --from 250 ["), "{shown}");
+    assert!(shown.contains("seeking to --from 20 ["), "{shown}");
     assert!(shown.contains("wrote 3 frames"), "{shown}");
-    // Eight clocks of 5 s each.
-    let verify = "verify hello --seconds 5 --threads 1";
+    // Eight clocks of 1 s each.
+    let verify = "verify hello --seconds 1 --threads 1";
     let shown = on_a_terminal(verify);
     assert!(
-        shown.contains("checking 8 clocks [") && shown.contains("/2400 ETA "),
+        shown.contains("checking 8 clocks [") && shown.contains("/480 ETA "),
         "{shown}"
     );
     assert!(!on_a_terminal(&format!("{verify} -q")).contains("ETA"));
