@@ -29,7 +29,7 @@ use std::io::{self, Write};
 use crate::timing::timeline::{FrameSource, Timeline};
 
 impl Timeline {
-    /// Writes the frames as Chrome Trace Event JSON ([`write`]). The writer lives here, with
+    /// Writes the frames as Chrome Trace Event JSON ([`write()`]). The writer lives here, with
     /// the format, so the timeline knows nothing of the files made from it.
     ///
     /// # Errors
