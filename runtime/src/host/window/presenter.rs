@@ -114,6 +114,7 @@ impl Presenter {
                                     at_ms: at.duration_since(start).as_secs_f64() * 1000.0,
                                     updates: frame.updates,
                                     ticks: frame.ticks,
+                                    window: frame.size,
                                 });
                             if shared.presented.fetch_add(1, Ordering::SeqCst) == 0 {
                                 *first_shown.lock().unwrap_or_else(PoisonError::into_inner) =

@@ -12,6 +12,8 @@ pub struct Presented {
     pub updates: u32,
     /// The cart's tick counter after it.
     pub ticks: u64,
+    /// The window's size, in physical pixels, the frame was presented for.
+    pub window: (u32, u32),
 }
 
 /// Present times, up to a fixed number of frames.
@@ -40,19 +42,22 @@ impl PresentLog {
         &self.frames
     }
 
-    /// The log as CSV: frame, present time, interval to the previous present, updates, ticks.
+    /// The log as CSV: frame, present time, interval to the previous present, updates, ticks,
+    /// and the window's width and height.
     pub fn to_csv(&self) -> String {
-        let mut out = String::from("frame,present_ms,interval_ms,updates,ticks\n");
+        let mut out = String::from("frame,present_ms,interval_ms,updates,ticks,width,height\n");
         let mut prev: Option<f64> = None;
         for (i, f) in self.frames.iter().enumerate() {
             let interval = prev.map(|p| f.at_ms - p);
             let _ = writeln!(
                 out,
-                "{i},{:.3},{},{},{}",
+                "{i},{:.3},{},{},{},{},{}",
                 f.at_ms,
                 interval.map(|v| format!("{v:.3}")).unwrap_or_default(),
                 f.updates,
-                f.ticks
+                f.ticks,
+                f.window.0,
+                f.window.1
             );
             prev = Some(f.at_ms);
         }
@@ -143,6 +148,7 @@ mod tests {
                 at_ms: t,
                 updates: 1,
                 ticks: 0,
+                window: (640, 480),
             });
         }
         l
@@ -176,12 +182,14 @@ mod tests {
                 at_ms: t,
                 updates: 1,
                 ticks: 3,
+                window: (640, 480),
             });
         }
         assert_eq!(l.frames().len(), 2);
         assert_eq!(
             l.to_csv(),
-            "frame,present_ms,interval_ms,updates,ticks\n0,0.000,,1,3\n1,16.500,16.500,1,3\n"
+            "frame,present_ms,interval_ms,updates,ticks,width,height\n0,0.000,,1,3,640,480\n\
+             1,16.500,16.500,1,3,640,480\n"
         );
     }
 }
