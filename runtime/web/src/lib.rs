@@ -5,9 +5,12 @@
 //! The module is the same engine `bt run` drives: the [`Host`](bt_runtime::host::input::Host)
 //! with its default keys and host keys, the engine's fixed-step loop and wall clock fed with
 //! `requestAnimationFrame` timestamps, the overlay, recording and replays. [`Page`] is that
-//! console with the buffers the script reads; [`abi`] is the C-like interface, numbers and
-//! pointers only, that the script calls; [`page!`] exports it from a cart's module. `bt web`
-//! writes the crate that calls [`page!`], builds it and copies the page out.
+//! console with the buffers the script reads; [`PageEvent`] is everything a player does, in
+//! the browser's terms; [`abi`] is the C-like interface, numbers and pointers only, that the
+//! script calls, with one function for every event; [`page!`] exports it from a cart's
+//! module. `bt web` writes the crate that calls [`page!`], builds it and copies the page out.
+//!
+//! It links `bt-runtime` without its default features: no window, command line or files.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
