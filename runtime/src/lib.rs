@@ -6,8 +6,12 @@
 //! `bt` binary that lists them live in `carts/gallery`.
 //!
 //! Features: `window` (on by default) adds `bt run` (winit, wgpu, gilrs, cpal); `cli` (on by
-//! default) adds the command line (clap). With `default-features = false` the library is
-//! headless, with neither.
+//! default) adds the command line (clap); `files` (on by default, and with either of the
+//! others) adds what reads and writes files on a disk: [`config::manifest`] (`cart.toml`),
+//! key-map files, Tiled maps, [`save`], [`harness`], and every output ([`export::safe_write`],
+//! GIFs, WAV files, the HTML timing report). With `default-features = false` the library is
+//! headless, with none: a web page's console, whose assets are built in and whose saves the
+//! page hands to its script.
 //!
 //! # Where things are
 //!
@@ -61,10 +65,12 @@ mod doc_examples;
 pub mod engine;
 pub mod export;
 pub mod fixed_loop;
+#[cfg(feature = "files")]
 pub mod harness;
 pub mod host;
 pub mod quote;
 pub mod replay;
+#[cfg(feature = "files")]
 pub mod save;
 pub mod timing;
 pub mod verify;

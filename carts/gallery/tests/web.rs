@@ -278,6 +278,64 @@ fn keys_move_the_snake_and_the_replay_the_page_records_verifies_natively() {
 }
 
 #[test]
+fn the_pointer_the_wheel_and_a_gamepad_reach_the_cart_through_the_pages_one_input_function() {
+    let Some((chromium, site)) = ready("snake") else {
+        return;
+    };
+    // At 640x480 the 320x240 display is drawn at 2x from the top-left corner: the page's
+    // pixel (100, 60) is the display's (50, 30).
+    let pointer = "(() => {
+        const canvas = document.getElementById('bt-screen');
+        const at = { clientX: 100, clientY: 60, button: 0, bubbles: true };
+        canvas.dispatchEvent(new PointerEvent('pointermove', at));
+        canvas.dispatchEvent(new PointerEvent('pointerdown', at));
+        canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: 32, deltaMode: 0, bubbles: true }));
+        return true;
+    })()";
+    // A standard-layout gamepad holding d-pad down (button 13) with the right stick half
+    // right, as the Gamepad API would show it.
+    let gamepad = "(() => {
+        const buttons = Array.from({ length: 17 }, (_, i) => ({ pressed: i === 13, value: i === 13 ? 1 : 0 }));
+        const pad = { connected: true, buttons, axes: [0, 0, 0.5, 0] };
+        Object.defineProperty(navigator, 'getGamepads', { value: () => [pad, null, null, null] });
+        return true;
+    })()";
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [640, 480]},
+            {"open": "index.html"},
+            {"wait_for": "window.bt.frames > 10"},
+            {"eval": pointer},
+            {"eval": gamepad},
+            {"wait_for": "window.bt.ticks() > 40"},
+            {"eval": "window.bt.replay()"},
+        ]),
+    );
+    let replay = results[6].as_str().expect("the replay's text");
+    let replay = bt_runtime::replay::Replay::from_json(replay, Path::new("page.btr")).unwrap();
+    let ticks: Vec<bt::host::TickInput> = replay.recording().iter().collect();
+    let any = |what: &str, saw: &dyn Fn(&bt::host::TickInput) -> bool| {
+        assert!(ticks.iter().any(saw), "no update saw {what}");
+    };
+    any("the pointer at (50, 30)", &|t| {
+        t.pointer_active && t.pointer_pos == (50, 30)
+    });
+    any("the left mouse button", &|t| {
+        t.buttons[0].down & bt::Button::POINTER_A.bits() != 0
+    });
+    any("two lines of wheel down", &|t| {
+        t.pointer_wheel == (0.0, 2.0)
+    });
+    any("the gamepad", &|t| t.pads[0]);
+    any("its d-pad down", &|t| {
+        t.buttons[0].down & bt::Button::DOWN.bits() != 0
+    });
+    any("its right stick", &|t| t.axes[0][2] == 0.5);
+}
+
+#[test]
 fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
     let Some((chromium, site)) = ready("jukebox") else {
         return;

@@ -7,9 +7,16 @@ use bt::limits::{MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
 use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 
 use super::data_file::read_asset_file;
+#[cfg(feature = "files")]
 use super::tiled::load_map_file;
 use image::codecs::png::PngDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, Limits};
+
+/// Without `files` (a web page) there is no file to read a map from.
+#[cfg(not(feature = "files"))]
+fn load_map_file(name: &str, _path: &std::path::Path) -> Result<Tilemap, AssetError> {
+    Err(AssetError::new(name, AssetErrorKind::NotFound))
+}
 
 /// The largest asset file read (a sprite sheet or a sound file): 80 MiB. The largest picture
 /// a sheet may be ([`MAX_DISPLAY_PIXELS`] pixels) stored as RGBA with no compression at all

@@ -4,7 +4,9 @@
 //!
 //! The first guarded call installs a panic hook that, for a panic inside a guarded call only,
 //! records the message and where it happened and prints nothing; every other panic is handed
-//! to the hook that was there before. A cart built with `panic = "abort"` cannot be caught.
+//! to the hook that was there before. A cart built with `panic = "abort"` (a web page) cannot
+//! be caught: there every panic goes to the hook that was there before, which is the
+//! platform's one chance to say what happened before the program stops.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -78,7 +80,7 @@ fn install_hook() {
     HOOK.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            if GUARDED.try_with(Cell::get).unwrap_or(false) {
+            if !cfg!(panic = "abort") && GUARDED.try_with(Cell::get).unwrap_or(false) {
                 let _ = CAUGHT.try_with(|c| *c.borrow_mut() = Some(describe(info)));
             } else {
                 previous(info);

@@ -1,6 +1,7 @@
 //! Pictures of the framebuffer: palette to RGBA, PNG encoding, and saving them (through
-//! [`crate::export::safe_write`]).
+//! `crate::export::safe_write`, with the `files` feature).
 
+#[cfg(feature = "files")]
 use std::path::Path;
 
 use bt::host::Framebuffer;
@@ -8,6 +9,7 @@ use bt::Palette;
 use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
 use thiserror::Error;
 
+#[cfg(feature = "files")]
 use crate::export::safe_write::{Format, Output, OutputError};
 
 /// The most pixels a capture may hold after scaling (a 16384 x 16384 picture, 1 GiB of RGBA);
@@ -43,6 +45,7 @@ pub enum CaptureError {
     #[error("could not encode PNG: {0}")]
     Encode(#[from] image::ImageError),
     /// The file was refused or could not be written (see [`crate::export::safe_write`]).
+    #[cfg(feature = "files")]
     #[error(transparent)]
     Output(#[from] OutputError),
 }
@@ -114,6 +117,7 @@ pub fn encode_png(
 ///
 /// # Errors
 /// Any [`CaptureError`]; [`CaptureError::Output`] for another name.
+#[cfg(feature = "files")]
 pub fn save_png(
     fb: &Framebuffer,
     palette: &Palette,

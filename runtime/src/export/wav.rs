@@ -4,7 +4,7 @@
 //! ([`bt::sound::SampleClock`]), so the file is the same byte for byte on every run, under
 //! every clock, and from a seek as from straight play.
 
-use std::io::{Cursor, Write};
+use std::io::Write;
 
 use bt::sound::SampleClock;
 use thiserror::Error;
@@ -253,6 +253,7 @@ pub fn stream_wav(
 ///
 /// # Errors
 /// [`WavError::Encode`] when the file would pass 4 GiB.
+#[cfg(feature = "files")]
 pub fn encode_wav(samples: &[i16], rate: u32) -> Result<Vec<u8>, WavError> {
     let spec = hound::WavSpec {
         channels: 1,
@@ -261,7 +262,7 @@ pub fn encode_wav(samples: &[i16], rate: u32) -> Result<Vec<u8>, WavError> {
         sample_format: hound::SampleFormat::Int,
     };
     let encode = |e: hound::Error| WavError::Encode(e.to_string());
-    let mut out = Cursor::new(Vec::with_capacity(44 + samples.len() * 2));
+    let mut out = std::io::Cursor::new(Vec::with_capacity(44 + samples.len() * 2));
     {
         let mut writer = hound::WavWriter::new(&mut out, spec).map_err(encode)?;
         let mut w16 = writer.get_i16_writer(samples.len() as u32);
@@ -278,6 +279,7 @@ pub fn encode_wav(samples: &[i16], rate: u32) -> Result<Vec<u8>, WavError> {
 ///
 /// # Errors
 /// As those two.
+#[cfg(feature = "files")]
 pub fn make_wav(
     engine: &mut Engine,
     from: f64,
@@ -291,6 +293,7 @@ pub fn make_wav(
 ///
 /// # Errors
 /// As [`make_wav`].
+#[cfg(feature = "files")]
 pub fn make_wav_with_progress(
     engine: &mut Engine,
     from: f64,
@@ -303,7 +306,7 @@ pub fn make_wav_with_progress(
     encode_wav(&samples, rate)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "files"))]
 mod tests {
     use super::*;
 

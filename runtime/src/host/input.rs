@@ -21,18 +21,22 @@ use bt::host::{Source, TRIGGER_PRESS};
 use bt::{Axis, Button, Key, Player};
 use bt_overlay::{ChartMode, Overlay};
 
+#[cfg(feature = "files")]
 use crate::config::manifest::PaletteSource;
 use crate::engine::Origin;
 use crate::engine::{Engine, EngineError, FrameReport};
+#[cfg(feature = "files")]
 use crate::host::asset_watch::AssetWatcher;
 use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::host::pause_menu::{MenuChoice, MenuInput, MenuKey, PauseMenu, MENU_KEY};
+#[cfg(feature = "files")]
 use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
 /// The most characters of a notice the host puts across the top of a 320-pixel display and a
 /// little beyond: the rest of a long message is cut.
 const NOTICE_CHARS: usize = 120;
+#[cfg(feature = "files")]
 use crate::export::{png, safe_write};
 
 /// One thing a player did, in the console's terms.
@@ -151,19 +155,26 @@ pub struct Host {
     /// Keys physically held, bit `k` for `Key::ALL[k]` (host keys included).
     keys_held: u128,
     pointer: (i32, i32),
+    /// Where F8 and F9 save, and the cart's name their files and recordings take. Without
+    /// `files` the host saves nothing: a platform with no disk saves what it is handed.
+    #[cfg_attr(not(feature = "files"), allow(dead_code))]
     captures: PathBuf,
+    #[cfg_attr(not(feature = "files"), allow(dead_code))]
     name: String,
     /// The cart's files, watched for changes, and its palette file when it has one.
+    #[cfg(feature = "files")]
     watch: Option<(AssetWatcher, Option<PaletteSource>)>,
     /// The last [`RECENT_TIMINGS_MS`] of frames, for F8.
     recent: Timeline,
     /// Every frame of the run, when a trace of it was asked for.
     whole_run: Option<Timeline>,
     /// Where the recording goes, when the run is recorded (`bt run --record`).
+    #[cfg(feature = "files")]
     record: Option<RecordTarget>,
     /// Whether the cart's panic is on screen as the overlay's notice.
     panic_shown: bool,
     /// The cart's save file, written back when the cart changes its save data.
+    #[cfg(feature = "files")]
     save: Option<SaveStore>,
     /// Where messages the player should read in full go (a failed reload): stderr.
     errors: ErrorOutput,
@@ -179,6 +190,8 @@ pub struct Host {
 }
 
 /// The stream [`Host`] writes its errors to.
+// Read only to report a failed reload of the cart's files.
+#[cfg_attr(not(feature = "files"), allow(dead_code))]
 struct ErrorOutput(Box<dyn Write + Send>);
 
 impl std::fmt::Debug for ErrorOutput {
@@ -188,6 +201,7 @@ impl std::fmt::Debug for ErrorOutput {
 }
 
 /// Where a recording is saved, and what it says of the cart.
+#[cfg(feature = "files")]
 #[derive(Debug)]
 struct RecordTarget {
     path: PathBuf,
@@ -216,11 +230,14 @@ impl Host {
             pointer: (0, 0),
             captures: captures.to_path_buf(),
             name: name.to_string(),
+            #[cfg(feature = "files")]
             watch: None,
             recent: Timeline::rolling(1000.0 / engine_fps, RECENT_TIMINGS_MS),
             whole_run: None,
+            #[cfg(feature = "files")]
             record: None,
             panic_shown: false,
+            #[cfg(feature = "files")]
             save: None,
             errors: ErrorOutput(Box::new(std::io::stderr())),
             menu: None,
@@ -240,6 +257,7 @@ impl Host {
     /// temporary file every [`RECORD_SAVE_EVERY_FRAMES`] frames, by [`Host::save_recording`]
     /// at exit, and when the host is dropped (a panic unwinding included). An engine already
     /// recording (started before a seek) keeps its recording.
+    #[cfg(feature = "files")]
     pub fn record_to(&mut self, path: PathBuf, cart_version: Option<String>) {
         if !self.engine.is_recording() {
             self.engine
@@ -257,6 +275,7 @@ impl Host {
     ///
     /// # Errors
     /// A message naming the file that could not be written.
+    #[cfg(feature = "files")]
     pub fn save_recording(&mut self) -> Result<Option<(PathBuf, u64)>, String> {
         let Some(target) = &mut self.record else {
             return Ok(None);
@@ -295,6 +314,7 @@ impl Host {
     ///
     /// # Errors
     /// A message naming the folder or file that could not be written.
+    #[cfg(feature = "files")]
     pub fn save_timings(&mut self) -> Result<(PathBuf, PathBuf), String> {
         std::fs::create_dir_all(&self.captures)
             .map_err(|e| format!("cannot create {}: {e}", self.captures.display()))?;
@@ -347,6 +367,7 @@ impl Host {
 
     /// Reloads the cart's assets whenever `watcher` sees a change, and its palette from
     /// `palette` when that is a file.
+    #[cfg(feature = "files")]
     pub fn watch_assets(&mut self, watcher: AssetWatcher, palette: Option<PaletteSource>) {
         let palette = palette.filter(|p| matches!(p, PaletteSource::File(_)));
         self.watch = Some((watcher, palette));
@@ -356,11 +377,13 @@ impl Host {
     /// assets if they changed on disk. When the cart panics, the engine stays paused and the
     /// panic shows across the top of the picture as the overlay's notice.
     pub fn frame(&mut self, now_ms: f64) -> Option<FrameReport> {
+        #[cfg(feature = "files")]
         if self.watch.as_ref().is_some_and(|(w, _)| w.take_change()) {
             self.reload_assets();
         }
         let report = self.engine.run(now_ms);
         self.show_panic();
+        #[cfg(feature = "files")]
         self.store_save();
         let report = report?;
         let missed = self
@@ -373,6 +396,7 @@ impl Host {
         if let Some(run) = &mut self.whole_run {
             run.record(&report, missed, tags);
         }
+        #[cfg(feature = "files")]
         if let Some(target) = &mut self.record {
             target.frames_since_save += 1;
             if target.frames_since_save >= RECORD_SAVE_EVERY_FRAMES {
@@ -395,6 +419,7 @@ impl Host {
                 self.engine.draw_overlay();
                 self.panic_shown = true;
                 // The run up to the panic is what a bug report needs: save it now.
+                #[cfg(feature = "files")]
                 if let Err(e) = self.save_recording() {
                     let _ = std::io::Write::write_fmt(
                         &mut std::io::stderr(),
@@ -414,6 +439,7 @@ impl Host {
     /// as the overlay's notice, wrapped or shortened to fit the display
     /// ([`crate::host::notice::fit`]), and in full on stderr; the cart keeps what it had, and
     /// the next good load clears the notice.
+    #[cfg(feature = "files")]
     pub fn reload_assets(&mut self) {
         if self.engine.cart_panic().is_some() {
             // The cart is stopped and its panic on screen: nothing to reload into.
@@ -723,10 +749,12 @@ impl Host {
                 self.show_paused();
                 Some(HostAction::Stepped(self.engine.ticks()))
             }
+            #[cfg(feature = "files")]
             Key::F8 => Some(match self.save_timings() {
                 Ok((report, trace)) => HostAction::SavedTimings { report, trace },
                 Err(e) => HostAction::SaveFailed(e),
             }),
+            #[cfg(feature = "files")]
             Key::F9 => Some(match self.screenshot() {
                 Ok(path) => HostAction::Saved(path),
                 Err(e) => HostAction::SaveFailed(e),
@@ -784,6 +812,7 @@ impl Host {
     ///
     /// # Errors
     /// A message naming the folder or file that could not be written.
+    #[cfg(feature = "files")]
     pub fn screenshot(&mut self) -> Result<PathBuf, String> {
         std::fs::create_dir_all(&self.captures)
             .map_err(|e| format!("cannot create {}: {e}", self.captures.display()))?;
@@ -805,6 +834,7 @@ impl Host {
     }
 }
 
+#[cfg(feature = "files")]
 impl Host {
     /// Saves the recording for the last time and stops saving it: the window closed.
     ///
@@ -817,6 +847,7 @@ impl Host {
     }
 }
 
+#[cfg(feature = "files")]
 impl Host {
     /// Writes the cart's save data to `path` whenever the cart changes it (at most once every
     /// [`crate::save::WRITE_EVERY_SECONDS`] of updates), when the run ends
@@ -861,6 +892,7 @@ impl Host {
     }
 }
 
+#[cfg(feature = "files")]
 impl Drop for Host {
     /// A recorded run is saved whatever ends it: a closed window saves it explicitly, and a
     /// cart that panics unwinds through here. So is the save data.

@@ -15,12 +15,16 @@
 //! BT only reads this file; it never creates or rewrites it.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+#[cfg(feature = "files")]
+use std::path::Path;
+use std::path::PathBuf;
 
 use bt::limits::KEY_COUNT;
 use bt::{Button, Key};
+#[cfg(feature = "files")]
 use serde::Deserialize;
 use thiserror::Error;
+#[cfg(feature = "files")]
 use toml::Spanned;
 
 /// How many players the keyboard serves.
@@ -34,6 +38,7 @@ pub const KEYMAP_VERSION: u32 = 1;
 pub const MAX_KEYMAP_BYTES: u64 = 64 * 1024;
 
 /// The most characters of the parser's message a syntax error quotes.
+#[cfg(feature = "files")]
 const MAX_MESSAGE_CHARS: usize = 160;
 
 /// The buttons a key map can assign, with their names in the file, in file order.
@@ -210,6 +215,7 @@ impl Default for KeyMap {
     }
 }
 
+#[cfg(feature = "files")]
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawFile {
@@ -218,8 +224,10 @@ struct RawFile {
     player2: Option<RawPlayer>,
 }
 
+#[cfg(feature = "files")]
 type RawKeys = Option<Vec<Spanned<String>>>;
 
+#[cfg(feature = "files")]
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPlayer {
@@ -237,6 +245,7 @@ struct RawPlayer {
     select: RawKeys,
 }
 
+#[cfg(feature = "files")]
 impl RawPlayer {
     fn fields(self) -> [RawKeys; 12] {
         [
@@ -302,6 +311,7 @@ impl KeyMap {
     /// # Errors
     /// [`KeyMapError::Syntax`], [`KeyMapError::Version`], [`KeyMapError::UnknownKey`] or
     /// [`KeyMapError::HostKey`], naming the file, and where known the line, table, field and value.
+    #[cfg(feature = "files")]
     pub fn from_toml(text: &str, path: &Path) -> Result<KeyMap, KeyMapError> {
         let raw: RawFile = toml::from_str(text).map_err(|e| KeyMapError::Syntax {
             path: path.to_path_buf(),
@@ -358,6 +368,7 @@ impl KeyMap {
     /// # Errors
     /// [`KeyMapError::Read`] when it cannot be read or is not UTF-8,
     /// [`KeyMapError::TooLarge`] over the limit, else as [`KeyMap::from_toml`].
+    #[cfg(feature = "files")]
     pub fn load(path: &Path) -> Result<KeyMap, KeyMapError> {
         use crate::config::read::{read_file, ReadError};
         let read = |source| KeyMapError::Read {
@@ -424,15 +435,18 @@ impl KeyMap {
     }
 }
 
+#[cfg(feature = "files")]
 fn line_of(text: &str, byte: usize) -> usize {
     line_of_bytes(text.as_bytes(), byte)
 }
 
+#[cfg(feature = "files")]
 fn line_of_bytes(bytes: &[u8], byte: usize) -> usize {
     bytes.iter().take(byte).filter(|&&b| b == b'\n').count() + 1
 }
 
 /// The parser's message as one short line that cannot carry raw control characters.
+#[cfg(feature = "files")]
 fn one_line(message: &str) -> String {
     let joined = message
         .lines()
@@ -446,11 +460,13 @@ fn one_line(message: &str) -> String {
 /// Where BT looks for the user's key map: `keys.toml` in the folder of the user's BT files,
 /// [`crate::config::manifest::user_config_dir`] (`$XDG_CONFIG_HOME/bt` when absolute, else
 /// `$HOME/.config/bt`). `None` when there is no such folder.
+#[cfg(feature = "files")]
 pub fn default_path() -> Option<PathBuf> {
     crate::config::manifest::user_config_dir().map(|dir| dir.join("keys.toml"))
 }
 
 /// Where the key map [`load_chosen`] returned came from.
+#[cfg(feature = "files")]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KeyMapSource {
     /// A file: the one the player named, else the one at [`default_path`].
@@ -469,11 +485,13 @@ pub enum KeyMapSource {
 /// # Errors
 /// A [`KeyMapError`] naming the file when the chosen file cannot be read or is invalid. A
 /// missing default file is no error; a missing `explicit` file is.
+#[cfg(feature = "files")]
 pub fn load_chosen(explicit: Option<&Path>) -> Result<(KeyMap, KeyMapSource), KeyMapError> {
     choose(explicit, default_path())
 }
 
 /// [`load_chosen`] with the default path given, so tests need not change the environment.
+#[cfg(feature = "files")]
 fn choose(
     explicit: Option<&Path>,
     default: Option<PathBuf>,
@@ -487,7 +505,7 @@ fn choose(
     Ok((map, KeyMapSource::File(path)))
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "files"))]
 mod tests {
     use super::*;
 

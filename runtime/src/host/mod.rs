@@ -3,6 +3,7 @@
 //! `bt run` window with its live sound, F10 GIF recording and signal handling.
 
 pub mod asset_watch;
+#[cfg(feature = "files")]
 pub mod gif_recorder;
 pub mod input;
 pub mod keymap;

@@ -414,6 +414,7 @@ impl Replay {
     ///
     /// # Errors
     /// [`ReplayError::Io`].
+    #[cfg(feature = "files")]
     pub fn save(&self, path: &Path) -> Result<(), ReplayError> {
         crate::export::safe_write::write_atomically(path, self.to_json().as_bytes()).map_err(|e| {
             ReplayError::Io {

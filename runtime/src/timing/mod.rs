@@ -7,5 +7,6 @@ pub mod chrome_trace;
 pub mod diagnose;
 pub mod frame_records;
 pub mod pacing;
+#[cfg(feature = "files")]
 pub mod report;
 pub mod timeline;

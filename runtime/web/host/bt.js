@@ -2,14 +2,19 @@
 // straight out of the module's memory and feeds it the page's events; the console itself (the
 // fixed-step loop, the clock, input, the overlay, recording) runs inside the module, the same
 // code as `bt run`. No framework and no generated bindings: the module's interface is a few
-// functions of numbers (see runtime/web/src/abi.rs).
+// functions of numbers (see runtime/web/src/abi.rs), and everything a player does goes in
+// through one of them, `bt_event`, as a kind and up to three numbers.
 "use strict";
 
 const BT = (() => {
   const BOOT_NO_OVERLAY = 1;
   const FRAME_DREW = 1;
   const FRAME_PAUSED = 2;
-  const FRAME_PANICKED = 4;
+  // The kinds of event `bt_event` takes (runtime/web/src/event.rs, `kind`).
+  const EVENT = {
+    KEY: 1, TEXT: 2, POINTER_MOVED: 3, POINTER_LEFT: 4, POINTER_BUTTON: 5, WHEEL: 6,
+    FOCUS_LOST: 7, GAMEPAD: 8, GAMEPAD_BUTTON: 9, GAMEPAD_AXIS: 10,
+  };
   const ACTION_FULLSCREEN = 1;
   const ACTION_PNG = 2;
   const ACTION_TIMINGS = 3;
@@ -24,11 +29,35 @@ const BT = (() => {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
 
-  /// The module's exports, with helpers to pass text in and out.
+  /// The module's exports, with helpers to pass text in and out. A panic stops the module
+  /// (it is built with `panic = "abort"`): the module hands over the message (`panicked`),
+  /// then traps. From then on the console is stopped: `stopped` says why, `onStop` is called
+  /// once, and every call into the module throws without running.
   class Console {
-    constructor(instance) {
-      this.ex = instance.exports;
-      this.memory = this.ex.memory;
+    constructor(instance, panic) {
+      this.memory = instance.exports.memory;
+      this.panic = panic;
+      this.stopped = null;
+      this.onStop = () => {};
+      this.ex = {};
+      for (const [name, f] of Object.entries(instance.exports)) {
+        if (typeof f === "function") this.ex[name] = (...args) => this.call(name, f, args);
+      }
+    }
+    call(name, f, args) {
+      if (this.stopped) throw new Error(this.stopped);
+      try {
+        return f(...args);
+      } catch (e) {
+        if (!(e instanceof WebAssembly.RuntimeError)) throw e;
+        this.stopped = `the cart stopped: ${this.panic.message || `${e.message} in ${name}`}`;
+        this.onStop(this.stopped);
+        throw new Error(this.stopped);
+      }
+    }
+    /// One event: a kind of `EVENT` and its numbers; returns the page action it asks for.
+    event(kind, a = 0, b = 0, c = 0) {
+      return this.ex.bt_event(kind, a, b, c);
     }
     put(text) {
       const bytes = encoder.encode(text);
@@ -59,23 +88,17 @@ const BT = (() => {
     }
   }
 
-  /// What the module imports: `bt.now_ms`, the page's clock. A library deep in the console's
-  /// dependencies (the plotting crate behind F8's report) links JavaScript bindings it never
-  /// calls on the way to a frame; they get stand-ins that say so if ever called.
-  function imports(module) {
-    const all = { bt: { now_ms: () => performance.now() } };
-    for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
-      if (from === "bt") continue;
-      all[from] = all[from] || {};
-      if (kind === "function") {
-        all[from][name] = () => { throw new Error(`bt: ${from}.${name} is not available in a page`); };
-      } else if (kind === "global") {
-        all[from][name] = new WebAssembly.Global({ value: "i32", mutable: false }, 0);
-      } else if (kind === "table") {
-        all[from][name] = new WebAssembly.Table({ initial: 0, element: "externref" });
-      }
-    }
-    return all;
+  /// What the module imports: `bt.now_ms`, the page's clock, and `bt.panicked`, which keeps a
+  /// panic's message (read out of the module's memory) for when the module stops.
+  function imports(panic) {
+    return {
+      bt: {
+        now_ms: () => performance.now(),
+        panicked: (ptr, len) => {
+          panic.message = decoder.decode(new Uint8Array(panic.memory.buffer, ptr, len));
+        },
+      },
+    };
   }
 
   /// Loads the module and boots the cart with its arguments and, maybe, a replay to play.
@@ -83,8 +106,10 @@ const BT = (() => {
     const response = await fetch(wasmUrl);
     if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
     const module = await WebAssembly.compile(await response.arrayBuffer());
-    const instance = await WebAssembly.instantiate(module, imports(module));
-    const bt = new Console(instance);
+    const panic = { memory: null, message: null };
+    const instance = await WebAssembly.instantiate(module, imports(panic));
+    panic.memory = instance.exports.memory;
+    const bt = new Console(instance, panic);
     let text = args.map(([k, v]) => `${k}=${v}\n`).join("");
     if (replayText !== null) text += `--replay--\n${replayText}`;
     bt.check(bt.ex.bt_boot(bt.put(text), flags), "boot");
@@ -201,21 +226,21 @@ const BT = (() => {
         const pad = pads[p];
         const was = this.known[p];
         if (!pad || !pad.connected) {
-          if (was) this.bt.ex.bt_gamepad_connected(p, 0);
+          if (was) this.bt.event(EVENT.GAMEPAD, p, 0);
           this.known[p] = null;
           continue;
         }
-        if (!was) this.bt.ex.bt_gamepad_connected(p, 1);
+        if (!was) this.bt.event(EVENT.GAMEPAD, p, 1);
         const before = was || { buttons: [], axes: [] };
         const now = { buttons: pad.buttons.map((b) => b.pressed), axes: [] };
         now.buttons.forEach((down, i) => {
           if (i === 6 || i === 7) return;
-          if (down !== (before.buttons[i] || false)) this.bt.ex.bt_gamepad_button(p, i, down ? 1 : 0);
+          if (down !== (before.buttons[i] || false)) this.bt.event(EVENT.GAMEPAD_BUTTON, p, i, down ? 1 : 0);
         });
         const axes = [pad.axes[0] || 0, pad.axes[1] || 0, pad.axes[2] || 0, pad.axes[3] || 0,
           pad.buttons[6] ? pad.buttons[6].value : 0, pad.buttons[7] ? pad.buttons[7].value : 0];
         axes.forEach((v, i) => {
-          if (v !== before.axes[i]) this.bt.ex.bt_gamepad_axis(p, i, v);
+          if (v !== before.axes[i]) this.bt.event(EVENT.GAMEPAD_AXIS, p, i, v);
         });
         now.axes = axes;
         this.known[p] = now;
@@ -249,6 +274,12 @@ const BT = (() => {
       const flags = q.at !== null || q.wav !== null ? BOOT_NO_OVERLAY : 0;
       const bt = await boot(options.wasm, (options.args || []).concat(q.args), replayText, flags);
       api.console = bt;
+      // A panic stops the cart: its message goes where the page's failures go.
+      bt.onStop = (why) => {
+        api.error = why;
+        status(`bt: ${why}`);
+        console.error(`bt: ${why}`);
+      };
       api.replay = () => { bt.ex.bt_replay(); return bt.outText(); };
       api.ticks = () => bt.ex.bt_ticks();
       const screen = new Screen(canvas, bt);
@@ -311,25 +342,25 @@ const BT = (() => {
           else document.documentElement.requestFullscreen().catch(() => {});
           break;
         case ACTION_PNG: download(`${name}.png`, bt.outBytes(), "image/png"); break;
-        case ACTION_TIMINGS: download(`${name}-timings.html`, bt.outBytes(), "text/html"); break;
+        case ACTION_TIMINGS: download(`${name}-timings.json`, bt.outBytes(), "application/json"); break;
         case ACTION_REPLAY: download(`${name}.btr`, bt.outBytes(), "application/json"); break;
       }
     };
     const key = (event, down) => {
-      if (event.ctrlKey || event.metaKey || BROWSER_KEYS.has(event.code)) return;
+      if (event.ctrlKey || event.metaKey || BROWSER_KEYS.has(event.code) || bt.stopped) return;
       event.preventDefault();
       startSound();
       if (event.repeat) return;
-      act(bt.ex.bt_key(bt.put(event.code), down ? 1 : 0));
+      act(bt.event(EVENT.KEY, bt.put(event.code), down ? 1 : 0));
       if (down && event.key.length === 1 && !/^F\d+$/.test(event.code) && event.code !== "Backquote") {
-        bt.ex.bt_text(bt.put(event.key));
+        bt.event(EVENT.TEXT, bt.put(event.key));
       }
       // A host key changes the picture of a paused game (the overlay, a step).
       screen.paint();
     };
     addEventListener("keydown", (e) => key(e, true));
     addEventListener("keyup", (e) => key(e, false));
-    addEventListener("blur", () => bt.ex.bt_focus_lost());
+    addEventListener("blur", () => { if (!bt.stopped) bt.event(EVENT.FOCUS_LOST); });
     canvas_events(bt, screen, startSound);
 
     let last = null;
@@ -344,11 +375,17 @@ const BT = (() => {
           "was paused, and the frame after it was clamped");
         hiddenAt = null;
       }
-      pads.poll();
-      const flags = bt.ex.bt_frame(now);
+      let flags;
+      try {
+        pads.poll();
+        flags = bt.ex.bt_frame(now);
+      } catch (e) {
+        // The cart stopped (onStop said why): no more frames.
+        if (bt.stopped) return;
+        throw e;
+      }
       api.frames += flags & FRAME_DREW ? 1 : 0;
       api.paused = (flags & FRAME_PAUSED) !== 0;
-      if (flags & FRAME_PANICKED) status(`bt: ${bt.outText()}`);
       screen.paint();
       speaker.push();
       if (last === null) api.firstFrameMs = performance.now();
@@ -383,24 +420,24 @@ const BT = (() => {
 
   function canvas_events(bt, screen, startSound) {
     const canvas = screen.canvas;
-    canvas.addEventListener("pointermove", (e) => {
-      const [x, y] = screen.pixel(e);
-      bt.ex.bt_pointer_moved(x, y);
-    });
-    canvas.addEventListener("pointerleave", () => bt.ex.bt_pointer_left());
-    canvas.addEventListener("pointerdown", (e) => {
+    // Events after the cart stopped go nowhere.
+    const on = (type, handle, options) => canvas.addEventListener(type, (e) => {
+      if (!bt.stopped) handle(e);
+    }, options);
+    on("pointermove", (e) => bt.event(EVENT.POINTER_MOVED, ...screen.pixel(e)));
+    on("pointerleave", () => bt.event(EVENT.POINTER_LEFT));
+    on("pointerdown", (e) => {
       startSound();
-      const [x, y] = screen.pixel(e);
-      bt.ex.bt_pointer_moved(x, y);
-      bt.ex.bt_pointer_button(e.button, 1);
+      bt.event(EVENT.POINTER_MOVED, ...screen.pixel(e));
+      bt.event(EVENT.POINTER_BUTTON, e.button, 1);
       screen.paint();
     });
-    canvas.addEventListener("pointerup", (e) => bt.ex.bt_pointer_button(e.button, 0));
+    on("pointerup", (e) => bt.event(EVENT.POINTER_BUTTON, e.button, 0));
     canvas.addEventListener("contextmenu", (e) => e.preventDefault());
-    canvas.addEventListener("wheel", (e) => {
+    on("wheel", (e) => {
       e.preventDefault();
       const lines = e.deltaMode === 1 ? 1 : e.deltaMode === 2 ? 10 : 1 / PIXELS_PER_LINE;
-      bt.ex.bt_wheel(e.deltaX * lines, e.deltaY * lines);
+      bt.event(EVENT.WHEEL, e.deltaX * lines, e.deltaY * lines);
     }, { passive: false });
   }
 

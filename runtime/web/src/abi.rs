@@ -15,6 +15,7 @@ use std::cell::RefCell;
 
 use bt::Cart;
 
+use crate::event::PageEvent;
 use crate::page::Page;
 
 thread_local! {
@@ -114,6 +115,31 @@ pub fn boot(
     }
 }
 
+/// Sends every panic from now on to `report` as one line ([`panic_line`]).
+///
+/// A page is built with `panic = "abort"`: nothing unwinds, so nothing can catch a panic, not
+/// even the engine's guard around the cart, and the module stops (a WebAssembly trap) right
+/// after the panic hook runs. The hook is the one moment the message exists: [`crate::page!`]
+/// hands it to the page's script, which shows it when the trap arrives.
+pub fn report_panics(report: fn(&str)) {
+    std::panic::set_hook(Box::new(move |info| report(&panic_line(info))));
+}
+
+/// A panic as one line: its message, then where in the source it happened.
+pub fn panic_line(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let payload = info.payload();
+    let message = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic with no message");
+    let message = message.lines().collect::<Vec<_>>().join(" / ");
+    match info.location() {
+        Some(at) => format!("{message} ({}:{})", at.file(), at.line()),
+        None => message,
+    }
+}
+
 /// Where the outbox starts.
 pub fn out_ptr() -> u32 {
     PAGE.with_borrow(|page| match page {
@@ -201,17 +227,22 @@ pub fn ticks() -> f64 {
     with_page(|p| p.host().engine().ticks() as f64)
 }
 
-/// The key whose `KeyboardEvent.code` is in the inbox went down (`down` 1) or up (0); returns
-/// a [`crate::PageAction`].
-pub fn key(len: u32, down: u32) -> u32 {
-    let code = inbox_text(len);
-    with_page(|p| p.key(&code, down != 0) as u32)
-}
-
-/// Text the keyboard typed, in the inbox.
-pub fn text(len: u32) {
-    let text = inbox_text(len);
-    with_page(|p| p.text(&text));
+/// One event from the page (see [`PageEvent::decode`] for what `kind` and the numbers are;
+/// text is in the inbox, `a` bytes of it). Returns a [`crate::PageAction`]; an event of a kind
+/// this module does not know does nothing.
+pub fn event(kind: u32, a: f64, b: f64, c: f64) -> u32 {
+    INBOX.with_borrow(|inbox| {
+        let text = if PageEvent::carries_text(kind) {
+            let len = (a as usize).min(inbox.len());
+            std::str::from_utf8(&inbox[..len]).unwrap_or_default()
+        } else {
+            ""
+        };
+        match PageEvent::decode(kind, text, a, b, c) {
+            Some(event) => with_page(|p| p.event(event) as u32),
+            None => 0,
+        }
+    })
 }
 
 /// The run's replay so far, as a file's text, into the outbox; returns its length.
@@ -220,44 +251,4 @@ pub fn replay() -> u32 {
         p.replay_text();
         p.out().len() as u32
     })
-}
-
-/// The pointer is over display pixel `(x, y)`.
-pub fn pointer_moved(x: i32, y: i32) {
-    with_page(|p| p.pointer_moved(x, y));
-}
-
-/// The pointer left the display.
-pub fn pointer_left() {
-    with_page(|p| p.pointer_left());
-}
-
-/// Mouse button `button` (`MouseEvent.button`) went down or up.
-pub fn pointer_button(button: u32, down: u32) {
-    with_page(|p| p.pointer_button(button, down != 0));
-}
-
-/// The wheel turned, in lines.
-pub fn wheel(dx: f32, dy: f32) {
-    with_page(|p| p.wheel(dx, dy));
-}
-
-/// The page lost the keyboard focus.
-pub fn focus_lost() {
-    with_page(|p| p.focus_lost());
-}
-
-/// `player`'s gamepad came (1) or went (0).
-pub fn gamepad_connected(player: u32, connected: u32) {
-    with_page(|p| p.gamepad_connected(player as usize, connected != 0));
-}
-
-/// A standard-layout gamepad button went down or up.
-pub fn gamepad_button(player: u32, index: u32, down: u32) {
-    with_page(|p| p.gamepad_button(player as usize, index, down != 0));
-}
-
-/// A gamepad axis moved.
-pub fn gamepad_axis(player: u32, axis: u32, value: f32) {
-    with_page(|p| p.gamepad_axis(player as usize, axis, value));
 }

@@ -5,23 +5,31 @@
 //! The module is the same engine `bt run` drives: the [`Host`](bt_runtime::host::input::Host)
 //! with its default keys and host keys, the engine's fixed-step loop and wall clock fed with
 //! `requestAnimationFrame` timestamps, the overlay, recording and replays. [`Page`] is that
-//! console with the buffers the script reads; [`abi`] is the C-like interface, numbers and
-//! pointers only, that the script calls; [`page!`] exports it from a cart's module. `bt web`
-//! writes the crate that calls [`page!`], builds it and copies the page out.
+//! console with the buffers the script reads; [`PageEvent`] is everything a player does, in
+//! the browser's terms; [`abi`] is the C-like interface, numbers and pointers only, that the
+//! script calls, with one function for every event; [`page!`] exports it from a cart's
+//! module. `bt web` writes the crate that calls [`page!`], builds it and copies the page out.
+//!
+//! It links `bt-runtime` without its default features: no window, command line or files.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod abi;
+pub mod event;
 pub mod page;
 
+pub use event::PageEvent;
 pub use page::{Page, PageAction};
 
 /// Exports the page interface ([`abi`]) for one cart from a `cdylib` built for
 /// `wasm32-unknown-unknown`: `bt_web::page!("snake", bt_cart_snake::cart);` with the cart's
 /// name (as replays name it) and a `fn() -> Box<dyn bt::Cart>`.
 ///
-/// The module imports one function, `bt.now_ms` (the page's `performance.now()`), for the
-/// overlay's cost figures, and exports `memory` and the `bt_*` functions `host/bt.js` calls.
+/// The module imports two functions: `bt.now_ms` (the page's `performance.now()`), for the
+/// overlay's cost figures, and `bt.panicked(ptr, len)`, which hands the script a panic's
+/// message (UTF-8 in the module's memory) just before the module stops. It exports `memory`
+/// and the `bt_*` functions `host/bt.js` calls; everything a player does goes in through one
+/// of them, `bt_event` ([`abi::event`]).
 #[macro_export]
 macro_rules! page {
     ($name:expr, $cart:expr) => {
@@ -29,6 +37,8 @@ macro_rules! page {
         extern "C" {
             #[link_name = "now_ms"]
             fn bt_import_now_ms() -> f64;
+            #[link_name = "panicked"]
+            fn bt_import_panicked(ptr: u32, len: u32);
         }
 
         fn bt_now_ms() -> f64 {
@@ -37,9 +47,16 @@ macro_rules! page {
             unsafe { bt_import_now_ms() }
         }
 
+        fn bt_panicked(message: &str) {
+            // SAFETY: the page's script provides `bt.panicked`, which only reads `len` bytes
+            // at `ptr` of the module's memory, where `message` lies for the whole call.
+            unsafe { bt_import_panicked(message.as_ptr() as usize as u32, message.len() as u32) }
+        }
+
         /// Boots the cart; the inbox holds the boot text (see `bt_web::abi::boot`).
         #[no_mangle]
         pub extern "C" fn bt_boot(len: u32, flags: u32) -> u32 {
+            $crate::abi::report_panics(bt_panicked);
             $crate::abi::boot($name, $cart, bt_now_ms, len, flags)
         }
         #[no_mangle]
@@ -99,48 +116,12 @@ macro_rules! page {
             $crate::abi::ticks()
         }
         #[no_mangle]
-        pub extern "C" fn bt_key(len: u32, down: u32) -> u32 {
-            $crate::abi::key(len, down)
-        }
-        #[no_mangle]
-        pub extern "C" fn bt_text(len: u32) {
-            $crate::abi::text(len)
-        }
-        #[no_mangle]
         pub extern "C" fn bt_replay() -> u32 {
             $crate::abi::replay()
         }
         #[no_mangle]
-        pub extern "C" fn bt_pointer_moved(x: i32, y: i32) {
-            $crate::abi::pointer_moved(x, y)
-        }
-        #[no_mangle]
-        pub extern "C" fn bt_pointer_left() {
-            $crate::abi::pointer_left()
-        }
-        #[no_mangle]
-        pub extern "C" fn bt_pointer_button(button: u32, down: u32) {
-            $crate::abi::pointer_button(button, down)
-        }
-        #[no_mangle]
-        pub extern "C" fn bt_wheel(dx: f32, dy: f32) {
-            $crate::abi::wheel(dx, dy)
-        }
-        #[no_mangle]
-        pub extern "C" fn bt_focus_lost() {
-            $crate::abi::focus_lost()
-        }
-        #[no_mangle]
-        pub extern "C" fn bt_gamepad_connected(player: u32, connected: u32) {
-            $crate::abi::gamepad_connected(player, connected)
-        }
-        #[no_mangle]
-        pub extern "C" fn bt_gamepad_button(player: u32, index: u32, down: u32) {
-            $crate::abi::gamepad_button(player, index, down)
-        }
-        #[no_mangle]
-        pub extern "C" fn bt_gamepad_axis(player: u32, axis: u32, value: f32) {
-            $crate::abi::gamepad_axis(player, axis, value)
+        pub extern "C" fn bt_event(kind: u32, a: f64, b: f64, c: f64) -> u32 {
+            $crate::abi::event(kind, a, b, c)
         }
     };
 }

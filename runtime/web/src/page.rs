@@ -13,7 +13,9 @@ use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
 use bt_runtime::{Engine, EngineOptions};
 
-/// What the page's script should do after a key, as [`Page::key`] returns it.
+use crate::event::PageEvent;
+
+/// What the page's script should do after an event, as [`Page::event`] returns it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u32)]
 pub enum PageAction {
@@ -23,7 +25,8 @@ pub enum PageAction {
     ToggleFullscreen = 1,
     /// F9: [`Page::out`] holds a PNG of the frame, to download.
     DownloadPng = 2,
-    /// F8: [`Page::out`] holds the HTML timing report of the last seconds, to download.
+    /// F8: [`Page::out`] holds the frame timings of the last seconds as a Chrome trace
+    /// (JSON), to download.
     DownloadTimings = 3,
     /// F2: [`Page::out`] holds the replay of the run so far, to download.
     DownloadReplay = 4,
@@ -37,10 +40,8 @@ pub const REPLAY_KEY: Key = Key::F2;
 pub mod frame_flags {
     /// A frame ran: the picture and the samples are new.
     pub const DREW: u32 = 1;
-    /// Live play is paused (F5, or the cart panicked).
+    /// Live play is paused (F5, the pause menu).
     pub const PAUSED: u32 = 2;
-    /// The cart panicked: [`super::Page::out`] holds its message.
-    pub const PANICKED: u32 = 4;
 }
 
 /// One cart running in a page.
@@ -187,11 +188,6 @@ impl Page {
         if paused {
             flags |= frame_flags::PAUSED;
         }
-        if let Some(panic) = self.host.engine().cart_panic() {
-            flags |= frame_flags::PANICKED;
-            self.out.clear();
-            self.out.extend_from_slice(panic.to_string().as_bytes());
-        }
         // A paused host may have drawn (a step, the overlay toggled): the picture follows.
         self.paint();
         flags
@@ -222,9 +218,32 @@ impl Page {
         Ok(())
     }
 
-    /// A key went down or up; `code` is the browser's `KeyboardEvent.code` (`"ArrowLeft"`,
-    /// `"KeyZ"`), which is BT's name for the key. Keys BT does not know are ignored.
-    pub fn key(&mut self, code: &str, down: bool) -> PageAction {
+    /// Feeds one event to the console. Returns what the script should do about it, if anything.
+    pub fn event(&mut self, event: PageEvent<'_>) -> PageAction {
+        match event {
+            PageEvent::Key { code, down } => return self.key(code, down),
+            PageEvent::Text(text) => self.text(text),
+            PageEvent::PointerMoved { x, y } => self.pointer_moved(x, y),
+            PageEvent::PointerLeft => self.pointer_left(),
+            PageEvent::PointerButton { button, down } => self.pointer_button(button, down),
+            PageEvent::Wheel { dx, dy } => self.wheel(dx, dy),
+            PageEvent::FocusLost => self.focus_lost(),
+            PageEvent::Gamepad { player, connected } => self.gamepad(player, connected),
+            PageEvent::GamepadButton {
+                player,
+                index,
+                down,
+            } => self.gamepad_button(player, index, down),
+            PageEvent::GamepadAxis {
+                player,
+                axis,
+                value,
+            } => self.gamepad_axis(player, axis, value),
+        }
+        PageAction::None
+    }
+
+    fn key(&mut self, code: &str, down: bool) -> PageAction {
         let Some(key) = Key::from_code(code) else {
             return PageAction::None;
         };
@@ -240,8 +259,11 @@ impl Page {
                 return PageAction::DownloadPng;
             }
             Key::F8 if down => {
-                let page = bt_runtime::timing::report::html(self.host.recent_timings(), &self.name);
-                self.out = page.unwrap_or_else(|e| e).into_bytes();
+                self.out.clear();
+                let trace = self.host.recent_timings();
+                if let Err(e) = trace.write_chrome_trace(&mut self.out, &self.name) {
+                    self.out = e.to_string().into_bytes();
+                }
                 return PageAction::DownloadTimings;
             }
             REPLAY_KEY if down => {
@@ -267,27 +289,22 @@ impl Page {
         }
     }
 
-    /// Text the keyboard typed.
-    pub fn text(&mut self, text: &str) {
+    fn text(&mut self, text: &str) {
         self.host.handle(HostEvent::Text(text));
     }
 
-    /// The pointer is over display pixel `(x, y)` (clamped to the display here).
-    pub fn pointer_moved(&mut self, x: i32, y: i32) {
+    fn pointer_moved(&mut self, x: i32, y: i32) {
         let (w, h) = self.size();
         let x = x.clamp(0, w as i32 - 1);
         let y = y.clamp(0, h as i32 - 1);
         self.host.handle(HostEvent::PointerMoved { x, y });
     }
 
-    /// The pointer left the display.
-    pub fn pointer_left(&mut self) {
+    fn pointer_left(&mut self) {
         self.host.handle(HostEvent::PointerLeft);
     }
 
-    /// Mouse button `button` (the browser's `MouseEvent.button`: 0 left, 1 middle, 2 right,
-    /// 3 and 4 back and forward) went down or up.
-    pub fn pointer_button(&mut self, button: u32, down: bool) {
+    fn pointer_button(&mut self, button: u32, down: bool) {
         let mask = match button {
             0 => Button::POINTER_A,
             2 => Button::POINTER_B,
@@ -300,18 +317,15 @@ impl Page {
         self.paint();
     }
 
-    /// The wheel turned by `dx`, `dy` lines, positive right and down.
-    pub fn wheel(&mut self, dx: f32, dy: f32) {
+    fn wheel(&mut self, dx: f32, dy: f32) {
         self.host.handle(HostEvent::Wheel { dx, dy });
     }
 
-    /// The page lost the keyboard focus: everything held is let go.
-    pub fn focus_lost(&mut self) {
+    fn focus_lost(&mut self) {
         self.host.handle(HostEvent::FocusLost);
     }
 
-    /// `player`'s gamepad came or went.
-    pub fn gamepad_connected(&mut self, player: usize, connected: bool) {
+    fn gamepad(&mut self, player: usize, connected: bool) {
         let Some(player) = Player::new(player) else {
             return;
         };
@@ -322,9 +336,7 @@ impl Page {
         });
     }
 
-    /// Button `index` of the Gamepad API's standard layout on `player`'s gamepad went down or
-    /// up; the analog triggers (6 and 7) come as [`Page::gamepad_axis`] 4 and 5 instead.
-    pub fn gamepad_button(&mut self, player: usize, index: u32, down: bool) {
+    fn gamepad_button(&mut self, player: usize, index: u32, down: bool) {
         let buttons = standard_button(index);
         let Some(player) = Player::new(player) else {
             return;
@@ -339,10 +351,7 @@ impl Page {
         });
     }
 
-    /// Axis `axis` of `player`'s gamepad: 0 to 3 the Gamepad API's standard sticks (left X,
-    /// left Y, right X, right Y, down and right positive, as BT counts them), 4 and 5 the left
-    /// and right triggers (0 to 1).
-    pub fn gamepad_axis(&mut self, player: usize, axis: u32, value: f32) {
+    fn gamepad_axis(&mut self, player: usize, axis: u32, value: f32) {
         let axis = match axis {
             0 => bt::Axis::LeftX,
             1 => bt::Axis::LeftY,

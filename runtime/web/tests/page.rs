@@ -3,13 +3,15 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use bt::host::TickInput;
 use bt_runtime::export::png::to_rgba;
 use bt_runtime::replay::Replay;
 use bt_runtime::{Engine, EngineOptions, Origin};
 use bt_test_support::CountingAlloc;
 use bt_web::abi::{parse_boot, Boot};
+use bt_web::event::kind;
 use bt_web::page::frame_flags;
-use bt_web::{Page, PageAction};
+use bt_web::{Page, PageAction, PageEvent};
 
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc::new();
@@ -27,6 +29,22 @@ fn shot(cart: fn() -> Box<dyn bt::Cart>, seconds: f64) -> Vec<u8> {
     let mut engine = Engine::new(Box::new(cart), options).unwrap();
     engine.render_at(seconds, Origin::Start).unwrap();
     to_rgba(engine.framebuffer(), engine.palette(), 1).unwrap()
+}
+
+/// A key went down or up, as the script reports it.
+fn key(page: &mut Page, code: &str, down: bool) -> PageAction {
+    page.event(PageEvent::Key { code, down })
+}
+
+/// The event the script's numbers make, fed to the page as `bt_event` feeds it.
+fn send(page: &mut Page, kind: u32, text: &str, [a, b, c]: [f64; 3]) -> PageAction {
+    let event = PageEvent::decode(kind, text, a, b, c).expect("a kind the module knows");
+    page.event(event)
+}
+
+/// What the cart's last update saw.
+fn seen(page: &Page) -> TickInput {
+    page.host().engine().console().input().visible()
 }
 
 /// Frames at 60 a second from `from` ms, `n` of them; returns the last time.
@@ -67,17 +85,17 @@ fn the_replay_key_hands_over_a_recording_that_plays_back_the_same_run() {
     let mut page = snake();
     let mut now = frames(&mut page, 0.0, 20);
     // Z is A: it starts the game; then the arrows steer.
-    page.key("KeyZ", true);
+    key(&mut page, "KeyZ", true);
     now = frames(&mut page, now, 3);
-    page.key("KeyZ", false);
-    assert_eq!(page.key("ArrowDown", true), PageAction::None);
+    key(&mut page, "KeyZ", false);
+    assert_eq!(key(&mut page, "ArrowDown", true), PageAction::None);
     now = frames(&mut page, now, 15);
-    page.key("ArrowDown", false);
-    page.key("ArrowLeft", true);
+    key(&mut page, "ArrowDown", false);
+    key(&mut page, "ArrowLeft", true);
     now = frames(&mut page, now, 15);
-    page.key("ArrowLeft", false);
+    key(&mut page, "ArrowLeft", false);
     frames(&mut page, now, 30);
-    assert_eq!(page.key("F2", true), PageAction::DownloadReplay);
+    assert_eq!(key(&mut page, "F2", true), PageAction::DownloadReplay);
     let replay = String::from_utf8(page.out().to_vec()).unwrap();
     let updates = page.host().engine().updates_since_init();
 
@@ -153,8 +171,8 @@ fn each_frame_hands_over_the_samples_its_updates_made_and_none_while_paused() {
         updates * 44_100 / 60,
         "44100 a second, 735 an update"
     );
-    page.key("F5", true);
-    page.key("F5", false);
+    key(&mut page, "F5", true);
+    key(&mut page, "F5", false);
     page.frame(now);
     assert!(page.samples().is_empty(), "paused: silent");
 }
@@ -219,4 +237,105 @@ fn gamepad_buttons_follow_the_standard_layout_by_position() {
         "analog triggers come as axes"
     );
     assert_eq!(standard_button(16), bt::Button::NONE);
+}
+
+#[test]
+fn every_kind_of_event_the_script_sends_reaches_the_carts_update() {
+    // Each kind with the numbers the script sends, and what the next update sees of it.
+    type Saw = fn(&TickInput) -> bool;
+    let cases: [(u32, &str, [f64; 3], Saw); 8] = [
+        (kind::KEY, "KeyZ", [4.0, 1.0, 0.0], |t| {
+            t.keys_down != 0 && t.buttons[0].down != 0
+        }),
+        (kind::TEXT, "é", [2.0, 0.0, 0.0], |t| t.text() == "é"),
+        (kind::POINTER_MOVED, "", [12.0, 34.0, 0.0], |t| {
+            t.pointer_pos == (12, 34) && t.pointer_active
+        }),
+        (kind::POINTER_BUTTON, "", [0.0, 1.0, 0.0], |t| {
+            t.buttons[0].down & bt::Button::POINTER_A.bits() != 0
+        }),
+        (kind::WHEEL, "", [0.0, -2.0, 0.0], |t| {
+            t.pointer_wheel == (0.0, -2.0)
+        }),
+        (kind::GAMEPAD, "", [1.0, 1.0, 0.0], |t| t.pads[1]),
+        (kind::GAMEPAD_BUTTON, "", [0.0, 13.0, 1.0], |t| {
+            t.buttons[0].down & bt::Button::DOWN.bits() != 0
+        }),
+        (kind::GAMEPAD_AXIS, "", [2.0, 0.0, 0.5], |t| {
+            t.axes[2][0] == 0.5
+        }),
+    ];
+    for (kind, text, numbers, saw) in cases {
+        let mut page = snake();
+        let mut now = frames(&mut page, 0.0, 5);
+        assert!(
+            !saw(&seen(&page)),
+            "kind {kind}: not seen before it is sent"
+        );
+        assert_eq!(send(&mut page, kind, text, numbers), PageAction::None);
+        // Text and the wheel are what came since the previous update: one update sees them.
+        let mut updates = Vec::new();
+        for _ in 0..3 {
+            now = frames(&mut page, now, 1);
+            updates.push(seen(&page));
+        }
+        assert!(updates.iter().any(saw), "kind {kind}: {updates:?}");
+    }
+}
+
+#[test]
+fn losing_the_focus_and_the_pointer_lets_go_of_what_was_held() {
+    let mut page = snake();
+    let mut now = frames(&mut page, 0.0, 5);
+    send(&mut page, kind::KEY, "ArrowUp", [7.0, 1.0, 0.0]);
+    send(&mut page, kind::POINTER_MOVED, "", [5.0, 5.0, 0.0]);
+    now = frames(&mut page, now, 3);
+    assert!(seen(&page).keys_down != 0 && seen(&page).pointer_active);
+    send(&mut page, kind::FOCUS_LOST, "", [0.0; 3]);
+    send(&mut page, kind::POINTER_LEFT, "", [0.0; 3]);
+    frames(&mut page, now, 3);
+    assert_eq!(seen(&page).keys_down, 0, "the key was let go");
+    assert!(!seen(&page).pointer_active, "the pointer left");
+}
+
+#[test]
+fn kinds_the_module_does_not_know_and_numbers_out_of_range_do_nothing() {
+    assert_eq!(PageEvent::decode(0, "", 0.0, 0.0, 0.0), None);
+    assert_eq!(PageEvent::decode(99, "", 0.0, 0.0, 0.0), None);
+    assert!(PageEvent::carries_text(kind::KEY) && PageEvent::carries_text(kind::TEXT));
+    assert!(!PageEvent::carries_text(kind::WHEEL));
+    let mut page = snake();
+    let now = frames(&mut page, 0.0, 5);
+    let before = seen(&page);
+    for (kind, numbers) in [
+        (kind::GAMEPAD, [9.0, 1.0, 0.0]),
+        (kind::GAMEPAD_BUTTON, [9.0, 0.0, 1.0]),
+        (kind::GAMEPAD_AXIS, [0.0, 17.0, 1.0]),
+        (kind::GAMEPAD_AXIS, [0.0, 0.0, f64::NAN]),
+        (kind::POINTER_BUTTON, [7.0, 1.0, 0.0]),
+    ] {
+        assert_eq!(send(&mut page, kind, "", numbers), PageAction::None);
+    }
+    assert_eq!(key(&mut page, "NoSuchKey", true), PageAction::None);
+    frames(&mut page, now, 3);
+    assert_eq!(seen(&page), before, "nothing changed");
+    // A pixel far off the display is clamped to its edge, whatever the number.
+    send(&mut page, kind::POINTER_MOVED, "", [1e12, -5.0, 0.0]);
+    frames(&mut page, now + 100.0, 3);
+    let (width, _) = page.size();
+    assert_eq!(seen(&page).pointer_pos, (width as i32 - 1, 0));
+}
+
+#[test]
+fn f8_hands_over_the_last_seconds_as_a_chrome_trace() {
+    let mut page = snake();
+    frames(&mut page, 0.0, 30);
+    assert_eq!(key(&mut page, "F8", true), PageAction::DownloadTimings);
+    let trace = String::from_utf8(page.out().to_vec()).unwrap();
+    bt_runtime::timing::chrome_trace::check_nesting(&trace).expect("a well-formed trace");
+    assert!(
+        trace.contains("snake"),
+        "{}",
+        &trace[..trace.len().min(200)]
+    );
 }
