@@ -6,9 +6,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use bt::{Button, Cart, Key, Player, Render, Update};
-use bt_runtime::host::input::{Host, HostAction, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::host::pause_menu::MenuChoice;
+use bt_runtime::host::{Host, HostAction, HostEvent};
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
 
 /// A cart whose picture is its whole state: a dot that moves right on every update and jumps
@@ -78,8 +78,7 @@ fn walker(
 fn host() -> (Host, Rc<RefCell<Vec<String>>>) {
     let (mut engine, log) = walker(None);
     engine.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
-    let dir = std::env::temp_dir().join(format!("bt-menu-{}", std::process::id()));
-    (Host::new(engine, KeyMap::default(), &dir, "walker"), log)
+    (Host::new(engine, KeyMap::default(), "walker"), log)
 }
 
 fn key(h: &mut Host, key: Key, down: bool) -> Option<HostAction> {
@@ -248,7 +247,7 @@ fn p_is_the_cart_s_when_the_key_map_gives_it_a_button() {
         ..EngineOptions::default()
     };
     let engine = Engine::new(Box::new(factory), options).unwrap();
-    let mut h = Host::new(engine, map, &std::env::temp_dir(), "walker");
+    let mut h = Host::new(engine, map, "walker");
     assert_eq!(key(&mut h, Key::KeyP, true), None);
     assert!(!h.menu_is_open());
 }
