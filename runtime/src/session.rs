@@ -511,10 +511,8 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     struct Counted;
-    static CONFIGURED: AtomicU32 = AtomicU32::new(0);
     impl Cart for Counted {
         fn configure(&self) -> Settings {
-            CONFIGURED.fetch_add(1, Ordering::SeqCst);
             Settings::default().target_fps(50.0).seed(3)
         }
         fn update(&mut self, _ctx: &mut Update<'_>) {}
@@ -529,31 +527,45 @@ mod tests {
 
     #[test]
     fn layers_resolve_once_and_every_engine_starts_from_the_result() {
-        let before = CONFIGURED.load(Ordering::SeqCst);
-        let session = Session::builder("counted", counted())
+        /// `configure()` calls of this test's own cart.
+        static CALLS: AtomicU32 = AtomicU32::new(0);
+        struct Once;
+        impl Cart for Once {
+            fn configure(&self) -> Settings {
+                CALLS.fetch_add(1, Ordering::SeqCst);
+                Settings::default().target_fps(50.0).seed(3)
+            }
+            fn update(&mut self, _ctx: &mut Update<'_>) {}
+            fn render(&self, _ctx: &mut Render<'_>) {}
+        }
+        let session = Session::builder("once", Arc::new(|| Box::new(Once) as Box<dyn Cart>))
             .command_line(SettingsPatch {
                 seed: Some(9),
                 ..SettingsPatch::default()
             })
             .resolve()
             .unwrap();
-        let resolved = CONFIGURED.load(Ordering::SeqCst);
-        assert_eq!(resolved - before, 1, "configure() ran once to resolve");
-        let row = |field: &str| {
-            session
-                .provenance()
-                .iter()
-                .find(|r| r.field == field)
-                .unwrap()
-                .layer
+        assert_eq!(
+            CALLS.load(Ordering::SeqCst),
+            1,
+            "configure() ran to resolve"
+        );
+        let layer = |field: &str| {
+            let row = session.provenance().iter().find(|r| r.field == field);
+            row.unwrap_or_else(|| panic!("no row {field}")).layer
         };
-        assert_eq!(row("seed"), Layer::CommandLine);
-        assert_eq!(row("target_fps"), Layer::Configure);
+        assert_eq!(layer("cart.seed"), Layer::CommandLine);
+        assert_eq!(layer("cart.target_fps"), Layer::Configure);
         for _ in 0..2 {
             let engine = session.engine().unwrap();
             assert_eq!(engine.seed(), 9, "the command line's seed, every time");
             assert_eq!(engine.settings().target_fps, 50.0);
         }
+        assert_eq!(
+            CALLS.load(Ordering::SeqCst),
+            1,
+            "engines start from the resolved settings, not from configure() again"
+        );
     }
 
     #[test]
