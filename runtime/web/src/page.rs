@@ -1,4 +1,5 @@
-//! The page's console: one cart on an [`Engine`] behind the same [`Host`] `bt run` uses, with
+//! The page's console: one cart on an [`Engine`](bt_runtime::Engine), booted through a
+//! [`Session`] as `bt run` boots it, behind the same [`Host`] `bt run` uses, with
 //! the buffers the JavaScript host reads (the picture as RGBA, each frame's samples, text out).
 //!
 //! Nothing here knows it runs in a browser: the tests drive it natively, call by call, as the
