@@ -542,9 +542,10 @@ impl Host {
         }
     }
 
-    /// A key pressed while the menu is open.
+    /// A key pressed while the menu is open. The keys that save a file, and fullscreen, work
+    /// over the menu too.
     fn menu_key(&mut self, key: Key) -> Option<HostAction> {
-        if matches!(key, Key::F9 | Key::F11) {
+        if matches!(key, Key::F2 | Key::F8 | Key::F9 | Key::F11) {
             return self.host_key(key);
         }
         let buttons = self.input.keymap().buttons(key, 0);
