@@ -150,7 +150,8 @@ pub struct Host {
     panic_shown: bool,
     /// The cart's save file, written back when the cart changes its save data.
     save: Option<SaveStore>,
-    /// Where messages the player should read in full go (a failed reload): stderr.
+    /// Where messages the player should read in full go (a failed reload, a file not
+    /// written): stderr, unless the platform gives another output.
     errors: ErrorOutput,
     /// The pause menu, while it is open.
     menu: Option<PauseMenu>,
@@ -205,10 +206,16 @@ impl Host {
         }
     }
 
-    /// Sends the messages the host writes in full (a failed reload, as `bt: reload: …`) to
-    /// `output` instead of stderr.
+    /// Sends the messages the host writes in full (a failed reload, as `bt: reload: …`, a save
+    /// file or recording that could not be written) to `output` instead of stderr.
     pub fn set_error_output(&mut self, output: Box<dyn Write + Send>) {
         self.errors = ErrorOutput(output);
+    }
+
+    /// A message for the player, in full, as `bt: …` on the error output. One that cannot be
+    /// written is dropped: it changes nothing the run does.
+    fn say(&mut self, message: std::fmt::Arguments<'_>) {
+        let _ = writeln!(self.errors.0, "bt: {message}");
     }
 
     /// Records the run into the replay file `path` (see [`crate::replay`]): saved through a
@@ -377,10 +384,7 @@ impl Host {
                 self.panic_shown = true;
                 // The run up to the panic is what a bug report needs: save it now.
                 if let Err(e) = self.save_recording() {
-                    let _ = std::io::Write::write_fmt(
-                        &mut std::io::stderr(),
-                        format_args!("bt: recording not saved: {e}\n"),
-                    );
+                    self.say(format_args!("recording not saved: {e}"));
                 }
             }
             (None, true) => {
@@ -418,7 +422,7 @@ impl Host {
                 let line = format!("reload: {message}");
                 overlay.set_notice(&crate::host::notice::fit(&line, width, height));
                 // In full on the terminal, where a path of any length can be read and copied.
-                let _ = writeln!(self.errors.0, "bt: {line}");
+                self.say(format_args!("{line}"));
             }
             None => overlay.clear_notice(),
         }
@@ -714,7 +718,7 @@ impl Host {
     }
 
     /// After a frame: writes the save data when it is due. A failure shows as the overlay's
-    /// notice and on stderr; the next change tries again.
+    /// notice and on the error output; the next change tries again.
     fn store_save(&mut self) {
         let Some(store) = &mut self.save else {
             return;
@@ -727,7 +731,7 @@ impl Host {
             Ok(_) => return,
             Err(e) => e.to_string(),
         };
-        eprintln!("bt: {said}");
+        self.say(format_args!("{said}"));
         let line = crate::quote::excerpt_chars(&said, NOTICE_CHARS);
         self.engine.overlay_forced().set_notice(&line);
     }
@@ -761,11 +765,11 @@ impl Drop for Host {
     /// cart that panics unwinds through here. So is the save data.
     fn drop(&mut self) {
         if let Err(e) = self.finish_save() {
-            eprintln!("bt: {e}");
+            self.say(format_args!("{e}"));
         }
         if self.record.is_some() {
             if let Err(e) = self.save_recording() {
-                eprintln!("bt: the recording could not be saved: {e}");
+                self.say(format_args!("the recording could not be saved: {e}"));
             }
         }
     }
