@@ -24,9 +24,10 @@
 //! | [`verify`] | `bt verify`, a tool on the engine: the same input under very different clocks must draw the same frames |
 //! | [`timing`] | what a run's timing looked like: [`timing::frame_records`] (`bt trace` CSV/JSON), [`timing::timeline`] (the summary), [`timing::pacing`] (lows, stutters, animation error), [`timing::chrome_trace`], [`timing::report`] (HTML), [`timing::diagnose`] (`bt diagnose`), [`timing::bench`] (`bt bench`) |
 //! | [`export`] | files made from a run: [`export::png`] (`bt shot`), [`export::gif`] (`bt gif`), [`export::wav`] (`bt wav`), all through [`export::safe_write`] |
-//! | [`host`] | the platform side: [`host::input`] (events to ticks), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`) and `host::signals` |
+//! | [`host`] | the platform side: [`host::Host`] (one engine run for a platform: host keys, pause menu, recording, save data, reload; it returns [`host::HostAction`]s, files to keep included, and writes none of the files its keys make), [`host::input`] (events to the console's input), [`host::captures`] (where the window keeps those files), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`) and `host::signals` |
 //! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files) and [`config::png_loader`] (sprite sheets) |
 //! | [`save`] | save files: a cart's [`bt::SaveData`] on disk, where it lives, and [`save::SaveStore`], which `bt run` writes it back through |
+//! | [`session`] | [`session::Session`]: one cart's boot (settings layers, asset folder, save data, replay, arguments) resolved once from what a front end was given; it creates the [`Engine`]. The command line, the harness and the web page all boot through it |
 //! | [`harness`] | [`harness::CartTest`], the test bench a cart's own tests use |
 //! | [`catalog`] | carts by name, as a `bt` binary lists them |
 //! | [`quote`] | quoting what a user typed or a file held, safely, in one-line messages |
@@ -72,6 +73,7 @@ pub mod quote;
 pub mod replay;
 #[cfg(feature = "files")]
 pub mod save;
+pub mod session;
 pub mod timing;
 pub mod verify;
 pub mod wall_time;

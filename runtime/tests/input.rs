@@ -7,8 +7,8 @@ use std::path::Path;
 use std::rc::Rc;
 
 use bt::{Axis, Button, Cart, Key, Player, Render, Update};
-use bt_runtime::host::input::{Host, HostAction, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::host::{Host, HostAction, HostEvent, SaveKind};
 use bt_runtime::{ConstantClock, Engine, EngineOptions, SequenceClock};
 
 /// What one update saw.
@@ -71,8 +71,7 @@ fn host_with(steps: &[f64], keymap: KeyMap) -> (Host, Rc<RefCell<Vec<Seen>>>) {
     };
     let mut engine = Engine::new(Box::new(factory), EngineOptions::default()).unwrap();
     engine.set_clock(Box::new(SequenceClock::new(steps.to_vec()).unwrap()));
-    let dir = std::env::temp_dir().join(format!("bt-input-{}", std::process::id()));
-    (Host::new(engine, keymap, &dir, "rec"), log)
+    (Host::new(engine, keymap, "rec"), log)
 }
 
 fn host(steps: &[f64]) -> (Host, Rc<RefCell<Vec<Seen>>>) {
@@ -359,13 +358,15 @@ fn host_keys_pause_step_toggle_and_capture_without_reaching_the_cart() {
     });
     assert!(!visible(&h));
 
+    // F9 hands the screenshot over; the host writes no file.
     match key(&mut h, Key::F9, true) {
-        Some(HostAction::Saved(path)) => {
-            assert!(path.ends_with("rec-0001.png") || path.exists(), "{path:?}");
-            let second = h.screenshot().unwrap();
-            assert_ne!(second, path, "never overwrites");
-            std::fs::remove_file(&path).unwrap();
-            std::fs::remove_file(&second).unwrap();
+        Some(HostAction::Save(files)) => {
+            let [shot] = files.as_slice() else {
+                panic!("one file: {files:?}")
+            };
+            assert_eq!(shot.kind, SaveKind::Screenshot);
+            assert_eq!(shot.suggested_name, "rec.png");
+            assert!(shot.bytes.starts_with(b"\x89PNG"), "a PNG");
         }
         other => panic!("{other:?}"),
     }
@@ -473,14 +474,20 @@ fn f8_saves_the_last_ten_seconds_of_timings_as_a_report_and_a_chrome_trace() {
         span <= 10_000.0 + 200.0 && span > 9_000.0,
         "{kept} frames, {span} ms"
     );
-    let (report, trace) = match key(&mut h, Key::F8, true) {
-        Some(HostAction::SavedTimings { report, trace }) => (report, trace),
+    let files = match key(&mut h, Key::F8, true) {
+        Some(HostAction::Save(files)) => files,
         other => panic!("{other:?}"),
     };
-    let page = std::fs::read_to_string(&report).unwrap();
+    let names: Vec<&str> = files.iter().map(|f| f.suggested_name.as_str()).collect();
+    assert_eq!(names, ["rec-timings.html", "rec-timings.json"]);
+    assert_eq!(
+        files.iter().map(|f| f.kind).collect::<Vec<_>>(),
+        [SaveKind::TimingReport, SaveKind::TimingTrace]
+    );
+    let page = std::str::from_utf8(&files[0].bytes).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<svg"));
     let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&trace).unwrap()).expect("the trace is JSON");
+        serde_json::from_slice(&files[1].bytes).expect("the trace is JSON");
     let frames = json["traceEvents"]
         .as_array()
         .unwrap()
@@ -488,19 +495,48 @@ fn f8_saves_the_last_ten_seconds_of_timings_as_a_report_and_a_chrome_trace() {
         .filter(|e| e["name"] == "frame")
         .count();
     assert_eq!(frames, kept);
-    // A second save never overwrites the first.
     match key(&mut h, Key::F8, false) {
         None => {}
         other => panic!("a key release does nothing: {other:?}"),
     }
-    match key(&mut h, Key::F8, true) {
-        Some(HostAction::SavedTimings { report: r2, .. }) => {
-            assert_ne!(r2, report);
-            std::fs::remove_file(r2.with_extension("json")).unwrap();
-            std::fs::remove_file(r2).unwrap();
-        }
-        other => panic!("{other:?}"),
+}
+
+#[test]
+fn f2_hands_over_the_replay_of_the_run_so_far_and_never_reaches_the_cart() {
+    let (mut h, log) = host(&[TICK]);
+    assert!(
+        matches!(key(&mut h, Key::F2, true), Some(HostAction::SaveFailed(e)) if e.contains("--record")),
+        "an unrecorded run has no replay to save"
+    );
+    key(&mut h, Key::F2, false);
+    h.engine_mut()
+        .start_recording(bt_runtime::replay::DEFAULT_HASH_EVERY);
+    key(&mut h, Key::KeyZ, true);
+    for _ in 0..5 {
+        frame(&mut h, &log);
     }
-    std::fs::remove_file(report).unwrap();
-    std::fs::remove_file(trace).unwrap();
+    let files = match key(&mut h, Key::F2, true) {
+        Some(HostAction::Save(files)) => files,
+        other => panic!("{other:?}"),
+    };
+    let [file] = files.as_slice() else {
+        panic!("one file: {files:?}")
+    };
+    assert_eq!(file.kind, SaveKind::Replay);
+    assert_eq!(file.suggested_name, "rec.btr");
+    let text = std::str::from_utf8(&file.bytes).unwrap();
+    let replay = bt_runtime::replay::Replay::from_json(text, Path::new("rec.btr")).unwrap();
+    let updates = h.engine().updates_since_init();
+    assert!(updates >= 4, "{updates}");
+    assert_eq!(replay.ticks(), updates, "every update so far");
+    key(&mut h, Key::F2, false);
+    let seen = frame(&mut h, &log);
+    assert!(
+        seen.iter().all(|s| s.a_down),
+        "Z still held; F2 changed nothing"
+    );
+    assert!(
+        bt_runtime::host::keymap::HOST_KEYS.contains(&Key::F2),
+        "F2 is a host key wherever the host runs"
+    );
 }

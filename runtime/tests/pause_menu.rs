@@ -6,9 +6,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use bt::{Button, Cart, Key, Player, Render, Update};
-use bt_runtime::host::input::{Host, HostAction, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::host::pause_menu::MenuChoice;
+use bt_runtime::host::{Host, HostAction, HostEvent, SaveKind};
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
 
 /// A cart whose picture is its whole state: a dot that moves right on every update and jumps
@@ -78,8 +78,7 @@ fn walker(
 fn host() -> (Host, Rc<RefCell<Vec<String>>>) {
     let (mut engine, log) = walker(None);
     engine.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
-    let dir = std::env::temp_dir().join(format!("bt-menu-{}", std::process::id()));
-    (Host::new(engine, KeyMap::default(), &dir, "walker"), log)
+    (Host::new(engine, KeyMap::default(), "walker"), log)
 }
 
 fn key(h: &mut Host, key: Key, down: bool) -> Option<HostAction> {
@@ -102,6 +101,26 @@ fn play(h: &mut Host, from: u64, frames: u64) {
             key(h, Key::KeyZ, false);
         }
         h.frame(f as f64 * 16.0);
+    }
+}
+
+#[test]
+fn the_keys_that_save_a_file_hand_it_over_with_the_menu_open() {
+    let (mut h, _) = host();
+    h.engine_mut()
+        .start_recording(bt_runtime::replay::DEFAULT_HASH_EVERY);
+    play(&mut h, 0, 10);
+    assert_eq!(tap(&mut h, Key::KeyP), Some(HostAction::MenuOpened));
+    for (k, kind) in [
+        (Key::F2, SaveKind::Replay),
+        (Key::F8, SaveKind::TimingReport),
+        (Key::F9, SaveKind::Screenshot),
+    ] {
+        match tap(&mut h, k) {
+            Some(HostAction::Save(files)) => assert_eq!(files[0].kind, kind, "{k:?}"),
+            other => panic!("{k:?}: {other:?}"),
+        }
+        assert!(h.menu_is_open(), "{k:?} left the menu open");
     }
 }
 
@@ -248,7 +267,7 @@ fn p_is_the_cart_s_when_the_key_map_gives_it_a_button() {
         ..EngineOptions::default()
     };
     let engine = Engine::new(Box::new(factory), options).unwrap();
-    let mut h = Host::new(engine, map, &std::env::temp_dir(), "walker");
+    let mut h = Host::new(engine, map, "walker");
     assert_eq!(key(&mut h, Key::KeyP, true), None);
     assert!(!h.menu_is_open());
 }

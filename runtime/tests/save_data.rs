@@ -6,8 +6,8 @@ use std::path::Path;
 
 use bt::{Button, Cart, Player, Render, Update};
 use bt_runtime::engine::Origin;
-use bt_runtime::host::input::Host;
 use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::host::Host;
 use bt_runtime::save;
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
 use bt_test_support::{CountingAlloc, ScratchDir};
@@ -50,7 +50,7 @@ fn boot(file: &Path) -> Host {
     };
     let mut engine = Engine::new(Box::new(|| Box::new(Presses::default())), options).unwrap();
     engine.set_clock(Box::new(ConstantClock::new(1000.0 / FPS).unwrap()));
-    let mut host = Host::new(engine, KeyMap::default(), &std::env::temp_dir(), "presses");
+    let mut host = Host::new(engine, KeyMap::default(), "presses");
     host.store_save_to(file.to_path_buf());
     host
 }

@@ -7,8 +7,8 @@ use std::process::Command;
 
 use bt_runtime::engine::Origin;
 use bt_runtime::engine::{CartCall, Engine, EngineError, EngineOptions};
-use bt_runtime::host::input::Host;
 use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::host::Host;
 use bt_runtime::ConstantClock;
 use bt_test_support::ScratchDir;
 use support::{bt, bt_command, stderr, stdout};
@@ -183,7 +183,7 @@ fn the_engine_stops_a_cart_that_panics_and_keeps_the_panic() {
 #[test]
 fn the_host_shows_a_cart_panic_as_the_overlay_notice() {
     let e = panicking(&[("panic_at", "3")]).unwrap();
-    let mut host = Host::new(e, KeyMap::default(), &std::env::temp_dir(), "panic");
+    let mut host = Host::new(e, KeyMap::default(), "panic");
     for n in 0..10 {
         host.frame(n as f64 * 1000.0 / 60.0);
     }

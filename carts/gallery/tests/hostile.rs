@@ -31,8 +31,8 @@ mod support;
 use std::sync::Arc;
 
 use bt::Key;
-use bt_runtime::host::input::{Host, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::host::{Host, HostEvent};
 use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
 use bt_runtime::{ConstantClock, Engine, EngineError, EngineOptions};
 use bt_test_support::ScratchDir;
@@ -70,12 +70,7 @@ fn panics_on_space(replay: Option<Arc<Replay>>) -> Engine {
 fn a_panic_is_recorded_with_its_input_and_replays() {
     let dir = ScratchDir::new("hostile-panic");
     let path = dir.join("crash.btr");
-    let mut host = Host::new(
-        panics_on_space(None),
-        KeyMap::default(),
-        &dir.join("captures"),
-        "space",
-    );
+    let mut host = Host::new(panics_on_space(None), KeyMap::default(), "space");
     host.record_to(path.clone(), None);
     host.engine_mut()
         .set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));

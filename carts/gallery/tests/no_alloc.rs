@@ -97,13 +97,12 @@ fn the_platformer_does_not_allocate_per_frame() {
 #[test]
 fn input_driven_frames_do_not_allocate() {
     use bt::{Axis, Button, Key, Player};
-    use bt_runtime::host::input::{Host, HostEvent};
     use bt_runtime::host::keymap::KeyMap;
+    use bt_runtime::host::{Host, HostEvent};
 
     let mut e = engine("hello");
     e.set_clock(Box::new(SequenceClock::new(vec![8.0, 16.7, 50.0]).unwrap()));
-    let dir = std::env::temp_dir();
-    let mut host = Host::new(e, KeyMap::default(), &dir, "hello");
+    let mut host = Host::new(e, KeyMap::default(), "hello");
     let frame = |host: &mut Host, n: i32| {
         let down = n % 2 == 0;
         host.handle(HostEvent::Key {

@@ -469,8 +469,8 @@ impl bt::Cart for Doomed {
 
 #[test]
 fn a_recording_is_saved_when_the_cart_panics() {
-    use bt_runtime::host::input::{Host, HostEvent};
     use bt_runtime::host::keymap::KeyMap;
+    use bt_runtime::host::{Host, HostEvent};
     let dir = ScratchDir::new("replay-panic");
     let path = dir.join("crash.btr");
     let engine = Engine::new(
@@ -478,7 +478,7 @@ fn a_recording_is_saved_when_the_cart_panics() {
         options(None),
     )
     .unwrap();
-    let mut host = Host::new(engine, KeyMap::default(), &dir.join("captures"), "doomed");
+    let mut host = Host::new(engine, KeyMap::default(), "doomed");
     host.record_to(path.clone(), None);
     host.engine_mut()
         .set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));

@@ -415,75 +415,16 @@ pub struct RunArgs {
     // With --at, the replay runs to that time at headless speed and play goes on live.
     #[command(flatten)]
     pub input: InputArg,
-    /// Record the run into this replay file: written through a temporary file every 10
-    /// seconds, and when the window closes or the cart panics.
-    #[arg(long, value_name = "FILE.btr")]
-    pub record: Option<PathBuf>,
-    /// The clock, as for `bt trace` (see `bt trace --help`) [default: wall].
-    #[arg(long, value_parser = clock_spec)]
-    pub clock: Option<ClockSpec>,
-    /// Present as fast as possible instead of waiting for the display's refresh.
-    #[arg(long)]
-    pub no_vsync: bool,
-    #[arg(
-        long,
-        value_parser = seconds_arg,
-        allow_negative_numbers = true,
-        help = in_range(
-            "Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 \
-             plays on",
-            0,
-            MAX_AT_SECONDS,
-            ""
-        )
-    )]
-    pub at: Option<f64>,
+    // How the window opens and what it writes: the window's own options, parsed in place.
+    #[command(flatten)]
+    pub window: crate::host::window::WindowOptions,
     /// Window size as a whole multiple of the display (1 to 16) [default: cart.toml, the
     /// user's config, the cart's settings, else the largest that fits 1280x800].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: Option<u32>,
-    /// Start fullscreen (F11 switches).
-    #[arg(long)]
-    pub fullscreen: bool,
-    /// Play without sound: no audio device is opened
-    #[arg(long)]
-    pub mute: bool,
-    /// Key-map file [default: $XDG_CONFIG_HOME/bt/keys.toml or ~/.config/bt/keys.toml, when it
-    /// exists].
-    #[arg(long)]
-    pub keys: Option<PathBuf>,
-    /// Folder for F9 screenshots and F10 GIFs.
-    #[arg(long, default_value = "captures")]
-    pub captures: PathBuf,
-    /// Write every presented frame's time to this CSV file on exit, and print the frame rate
-    /// and jitter.
-    #[arg(long, value_parser = csv_output)]
-    pub frame_log: Option<PathBuf>,
-    #[arg(
-        long,
-        value_parser = |s: &str| float_in(s, 0.0, MAX_EXIT_AFTER_SECONDS),
-        allow_negative_numbers = true,
-        help = in_range(
-            "Close the window this many seconds after it showed its first frame",
-            0,
-            MAX_EXIT_AFTER_SECONDS,
-            ""
-        )
-    )]
-    pub exit_after: Option<f64>,
-    /// On exit, write every frame of the run as a Chrome trace (open it in Perfetto).
-    #[arg(long, value_name = "FILE.json", value_parser = json_output)]
-    pub trace_out: Option<PathBuf>,
     /// Open with the overlay shown and this chart (` cycles the views, F7 the tall chart).
     #[arg(long, value_enum)]
     pub chart: Option<ChartArg>,
-    /// Do not watch the cart's asset folder for changes.
-    #[arg(long)]
-    pub no_watch: bool,
-    /// Keep the last 10 seconds the window showed (about 40 MB at 320x240); Shift+F10 saves
-    /// them as a GIF in the captures folder.
-    #[arg(long)]
-    pub gif_buffer: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -639,10 +580,6 @@ pub const MAX_HOST_TICKS: u64 = 1_000_000_000;
 /// at most 166,666 s; the engine says so when asked for more.
 pub const MAX_AT_SECONDS: f64 = MAX_SEEK_UPDATES as f64 / MIN_TARGET_FPS;
 
-/// The longest `bt run --exit-after`: over eleven days.
-#[cfg(feature = "window")]
-pub const MAX_EXIT_AFTER_SECONDS: f64 = 1_000_000.0;
-
 /// The longest stretch `bt gif` is asked for, in seconds (it then checks the frame count).
 pub const MAX_GIF_SECONDS: f64 = 1_000_000.0;
 
@@ -650,7 +587,7 @@ pub const MAX_GIF_SECONDS: f64 = 1_000_000.0;
 pub const MAX_WAV_SECONDS: f64 = 3600.0;
 
 /// A help line ending in the range its value takes, from the same constants its parser checks.
-fn in_range(what: &str, min: impl RangeEnd, max: impl RangeEnd, after: &str) -> String {
+pub(crate) fn in_range(what: &str, min: impl RangeEnd, max: impl RangeEnd, after: &str) -> String {
     let mut line = format!("{what} ({} to {})", min.shown(), max.shown());
     if !after.is_empty() {
         line.push(' ');
@@ -660,7 +597,7 @@ fn in_range(what: &str, min: impl RangeEnd, max: impl RangeEnd, after: &str) -> 
 }
 
 /// One end of a range, as help prints it.
-trait RangeEnd {
+pub(crate) trait RangeEnd {
     fn shown(self) -> String;
 }
 
@@ -696,7 +633,7 @@ fn clock_help() -> String {
 }
 
 /// A number from `min` to `max`; anything else, NaN and infinities too, is named with the range.
-fn float_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
+pub(crate) fn float_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
     let value: f64 = s
         .trim()
         .parse()
@@ -788,12 +725,12 @@ fn html_output(s: &str) -> Result<PathBuf, String> {
 }
 
 #[cfg(feature = "window")]
-fn json_output(s: &str) -> Result<PathBuf, String> {
+pub(crate) fn json_output(s: &str) -> Result<PathBuf, String> {
     output_path(s, Format::Json)
 }
 
 /// An output path for CSV, as [`png_output`] with `.csv`.
-fn csv_output(s: &str) -> Result<PathBuf, String> {
+pub(crate) fn csv_output(s: &str) -> Result<PathBuf, String> {
     output_path(s, Format::Csv)
 }
 
@@ -810,6 +747,6 @@ fn cart_arg(s: &str) -> Result<(String, String), String> {
     }
 }
 
-fn clock_spec(s: &str) -> Result<ClockSpec, String> {
+pub(crate) fn clock_spec(s: &str) -> Result<ClockSpec, String> {
     s.parse::<ClockSpec>().map_err(|e| e.to_string())
 }

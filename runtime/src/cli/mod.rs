@@ -25,7 +25,7 @@
 //! A binary made by `bt export` carries its cart's files ([`bundle`]): it runs the cart from
 //! them, and with no arguments it plays it in a window.
 
-mod args;
+pub(crate) mod args;
 pub mod bundle;
 mod commands;
 mod hint;
@@ -44,7 +44,7 @@ use clap::Parser;
 
 use crate::catalog::{self, CartEntry};
 use crate::config::manifest::{self, Manifest};
-use crate::engine::CartFactory;
+use crate::session::MakeCart;
 
 pub use new::{new_cart, NewCartError, BT_ROOT};
 
@@ -115,33 +115,17 @@ fn failed(message: &str) -> ExitCode {
 /// What a binary offers: many carts by name, or one.
 enum Offer {
     Gallery(&'static [CartEntry]),
-    Single {
-        dir: PathBuf,
-        make: Arc<dyn Fn() -> Box<dyn Cart> + Send + Sync>,
-    },
+    Single { dir: PathBuf, make: MakeCart },
 }
 
 /// The cart a command runs, with what the host knows of it.
 struct Chosen {
     name: String,
     description: String,
-    make: Arc<dyn Fn() -> Box<dyn Cart> + Send + Sync>,
+    make: MakeCart,
     manifest: Option<Manifest>,
     /// The asset folder, when the cart has one.
     assets: Option<PathBuf>,
-}
-
-impl Chosen {
-    /// A factory for the engine, building this cart afresh each call.
-    fn factory(&self) -> CartFactory {
-        let make = self.make.clone();
-        Box::new(move || make())
-    }
-
-    /// The cart's version, from its manifest.
-    fn version(&self) -> Option<String> {
-        self.manifest.as_ref().and_then(|m| m.cart.version.clone())
-    }
 }
 
 impl Offer {
@@ -176,10 +160,7 @@ impl Offer {
                         ));
                     }
                 }
-                let assets = match manifest.as_ref().and_then(|m| m.assets.clone()) {
-                    Some(folder) => Some(folder),
-                    None => Some(dir.join("assets")).filter(|d| d.is_dir()),
-                };
+                let assets = crate::session::assets_in(dir, manifest.as_ref());
                 let description = manifest
                     .as_ref()
                     .and_then(|m| m.cart.description.clone())

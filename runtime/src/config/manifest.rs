@@ -29,12 +29,15 @@ use std::fmt::Write as _;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "files")]
 use bt::limits::{MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_WINDOW_SCALE};
 use bt::{Color32, Palette, Settings, SettingsError};
 use image::codecs::png::PngDecoder;
 use image::{DynamicImage, ImageDecoder, Limits};
+#[cfg(feature = "files")]
 use serde::Deserialize;
 use thiserror::Error;
+#[cfg(feature = "files")]
 use toml::{Spanned, Value};
 
 use crate::quote::quoted;
@@ -225,8 +228,10 @@ pub struct Manifest {
     pub assets: Option<PathBuf>,
 }
 
+#[cfg(feature = "files")]
 pub(super) type Field = Option<Spanned<Value>>;
 
+#[cfg(feature = "files")]
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {
@@ -235,6 +240,7 @@ struct RawManifest {
     overlay: Option<RawOverlay>,
 }
 
+#[cfg(feature = "files")]
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCart {
@@ -248,6 +254,7 @@ struct RawCart {
     assets: Field,
 }
 
+#[cfg(feature = "files")]
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawDisplay {
@@ -257,6 +264,7 @@ struct RawDisplay {
     palette: Field,
 }
 
+#[cfg(feature = "files")]
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawOverlay {
@@ -268,6 +276,7 @@ struct RawOverlay {
 /// A table's fields in declaration order (as serde lists them), with how to name the table.
 pub(super) type Table = (&'static str, &'static str, &'static [&'static str]);
 
+#[cfg(feature = "files")]
 const MANIFEST_TABLES: [Table; 4] = [
     ("table", "", &["cart", "display", "overlay"]),
     (
@@ -298,6 +307,7 @@ const MANIFEST_TABLES: [Table; 4] = [
 /// # Errors
 /// [`ManifestError::Invalid`] for bad TOML, an unknown table or field, or a bad value, with the
 /// line and column.
+#[cfg(feature = "files")]
 pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
     let src = Source { text, path };
     let raw: RawManifest = src.decode(&MANIFEST_TABLES, "")?;
@@ -366,6 +376,7 @@ fn read_limited(
 }
 
 /// The bytes as UTF-8 text, or an error placing the first bad byte.
+#[cfg(feature = "files")]
 fn utf8(bytes: Vec<u8>, path: &Path) -> Result<String, ManifestError> {
     String::from_utf8(bytes).map_err(|e| {
         let good = e.utf8_error().valid_up_to();
@@ -379,6 +390,7 @@ fn utf8(bytes: Vec<u8>, path: &Path) -> Result<String, ManifestError> {
 /// # Errors
 /// [`ManifestError::TooLarge`] over [`MAX_MANIFEST_BYTES`] (checked before reading),
 /// [`ManifestError::Read`] when it cannot be read, else as [`parse`].
+#[cfg(feature = "files")]
 pub fn load(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
     let path = dir.join(MANIFEST_FILE);
     let Some(bytes) = read_limited(&path, MAX_MANIFEST_BYTES, true)? else {
@@ -391,6 +403,7 @@ pub fn load(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
 ///
 /// # Errors
 /// As [`load`]: size limit, read errors, then as [`parse_user_config`].
+#[cfg(feature = "files")]
 pub fn load_user_config(path: &Path) -> Result<Option<SettingsPatch>, ManifestError> {
     let Some(bytes) = read_limited(path, MAX_MANIFEST_BYTES, true)? else {
         return Ok(None);
@@ -398,20 +411,24 @@ pub fn load_user_config(path: &Path) -> Result<Option<SettingsPatch>, ManifestEr
     parse_user_config(&utf8(bytes, path)?, path).map(Some)
 }
 
+#[cfg(feature = "files")]
 mod fields;
 mod layers;
 mod messages;
 mod palette_file;
+#[cfg(feature = "files")]
 mod user_config;
 
+#[cfg(feature = "files")]
 use fields::*;
 use messages::*;
 
 pub use layers::{format_provenance, resolve, Layer, Provenance};
 pub use palette_file::{load_palette, MANIFEST_PALETTE_SLOTS};
-#[cfg(test)]
+#[cfg(all(test, feature = "files"))]
 use user_config::config_dir_from;
+#[cfg(feature = "files")]
 pub use user_config::{parse_user_config, user_config_dir, user_config_path};
 
-#[cfg(test)]
+#[cfg(all(test, feature = "files"))]
 mod tests;

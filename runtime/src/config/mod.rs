@@ -4,7 +4,6 @@
 //! one way every reader of a user's file reads it (a size cap, and no FIFO or device).
 
 pub mod data_file;
-#[cfg(feature = "files")]
 pub mod manifest;
 pub mod png_loader;
 pub mod read;

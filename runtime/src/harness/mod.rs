@@ -41,6 +41,7 @@
 //! `BT_UPDATE_GOLDEN=1 cargo test --release` rewrites them all after a change you have looked at.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use bt::host::Framebuffer;
 use bt::host::Source;
@@ -48,10 +49,11 @@ use bt::{Button, Cart, Key, Player};
 
 use crate::clock::ConstantClock;
 use crate::config::manifest;
-use crate::engine::{Engine, EngineError, EngineOptions};
+use crate::engine::{Engine, EngineError};
 use crate::export::png;
-use crate::host::input::{Host, HostEvent};
 use crate::host::keymap::KeyMap;
+use crate::host::{Host, HostEvent};
+use crate::session::{BootSave, Session, SessionError};
 
 pub mod golden;
 
@@ -67,6 +69,21 @@ pub enum HarnessError {
     /// The engine refused the cart (bad settings, a failing `init`).
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// The cart could not boot for another reason (its `configure()` panicked).
+    #[error(transparent)]
+    Boot(SessionError),
+}
+
+impl From<SessionError> for HarnessError {
+    fn from(e: SessionError) -> HarnessError {
+        match e {
+            SessionError::Manifest(e) | SessionError::Settings { error: e, .. } => {
+                HarnessError::Manifest(e)
+            }
+            SessionError::Engine { error, .. } => HarnessError::Engine(error),
+            other => HarnessError::Boot(other),
+        }
+    }
 }
 
 /// One cart under test. See the [module docs](self).
@@ -138,40 +155,22 @@ impl CartTest {
         save: Option<Vec<u8>>,
         args: Vec<(String, String)>,
     ) -> Result<CartTest, HarnessError> {
-        let found = manifest::load(folder)?;
-        let configured = new().configure();
-        let settings = match &found {
-            Some(m) => {
-                manifest::resolve(
-                    configured,
-                    &[(manifest::Layer::Manifest, Some(&m.path), &m.settings)],
-                )?
-                .0
-            }
-            None => configured,
-        };
-        let assets = match found.as_ref().and_then(|m| m.assets.clone()) {
-            Some(a) => Some(a),
-            None => Some(folder.join("assets")).filter(|a| a.is_dir()),
-        };
-        let fps = settings.target_fps;
-        let options = EngineOptions {
-            host_hz: fps,
-            overlay: false,
-            settings: Some(settings),
-            assets,
-            save,
-            args,
-            ..EngineOptions::default()
-        };
-        let mut engine = Engine::new(Box::new(move || Box::new(new()) as Box<dyn Cart>), options)?;
+        // No user config and no command line: the same result on every machine.
+        let session = Session::builder("test", Arc::new(move || Box::new(new()) as Box<dyn Cart>))
+            .folder(folder)?
+            .args(args)
+            .save(save.map_or(BootSave::Empty, BootSave::Bytes))
+            .overlay(false)
+            .host_tick_per_update()
+            .resolve()?;
+        let mut engine = session.engine()?;
+        let fps = session.settings().target_fps;
         // One update per frame, exactly: every frame's delta is one tick's worth.
         let step = ConstantClock::new(1000.0 / fps)
             .map_err(|_| EngineError::Settings(bt::SettingsError::TargetFps(fps)))?;
         engine.set_clock(Box::new(step));
-        let captures = std::env::temp_dir();
         Ok(CartTest {
-            host: Host::new(engine, KeyMap::default(), &captures, "test"),
+            host: Host::new(engine, KeyMap::default(), "test"),
             folder: folder.to_path_buf(),
         })
     }

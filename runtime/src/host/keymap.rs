@@ -157,10 +157,12 @@ impl std::fmt::Display for SharedKey {
     }
 }
 
-/// Keys the window host keeps for itself: overlay view, pause, step, tall chart, saving the
-/// last seconds of timings, screenshot, GIF recording, fullscreen.
-pub const HOST_KEYS: [Key; 8] = [
+/// Keys the host keeps for itself, in a window and in a page alike: overlay view, saving the
+/// replay so far, pause, step, tall chart, saving the last seconds of timings, screenshot, GIF
+/// recording, fullscreen.
+pub const HOST_KEYS: [Key; 9] = [
     Key::Backquote,
+    Key::F2,
     Key::F5,
     Key::F6,
     Key::F7,

@@ -1,8 +1,16 @@
-//! The host side: what sits between a platform and the [`Engine`](crate::Engine). Input
-//! turned into ticks, key maps, watching a cart's files, and, with the `window` feature, the
-//! `bt run` window with its live sound, F10 GIF recording and signal handling.
+//! The host side: what sits between a platform and the [`Engine`](crate::Engine).
+//!
+//! [`Host`] runs one engine for a platform: it takes the platform's [`HostEvent`]s and, once per
+//! displayed frame, runs the engine; it keeps the host keys and the pause menu, and tells the
+//! platform what to do ([`HostAction`]), the files to keep included ([`HostAction::Save`]), so
+//! the host keys are the same in a window and in a page. [`input`] turns events into the
+//! console's input, [`captures`] is where the window keeps the files, and the rest: key maps,
+//! watching a cart's files, and, with the `window` feature, the `bt run` window with its live
+//! sound, F10 GIF recording and signal handling.
 
 pub mod asset_watch;
+#[cfg(feature = "files")]
+pub mod captures;
 #[cfg(feature = "files")]
 pub mod gif_recorder;
 pub mod input;
@@ -10,7 +18,13 @@ pub mod keymap;
 pub mod live_sound;
 pub mod notice;
 pub mod pause_menu;
+mod runner;
 #[cfg(feature = "window")]
 pub mod signals;
 #[cfg(feature = "window")]
 pub mod window;
+
+pub use input::HostEvent;
+pub use runner::{
+    Host, HostAction, SaveFile, SaveKind, RECENT_TIMINGS_MS, RECORD_SAVE_EVERY_FRAMES,
+};

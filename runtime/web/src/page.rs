@@ -1,17 +1,18 @@
-//! The page's console: one cart on an [`Engine`] behind the same [`Host`] `bt run` uses, with
+//! The page's console: one cart on an [`Engine`](bt_runtime::Engine), booted through a
+//! [`Session`] as `bt run` boots it, behind the same [`Host`] `bt run` uses, with
 //! the buffers the JavaScript host reads (the picture as RGBA, each frame's samples, text out).
 //!
 //! Nothing here knows it runs in a browser: the tests drive it natively, call by call, as the
 //! page's script does.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use bt::{Button, Cart, Key, Player};
-use bt_runtime::host::input::{Host, HostAction, HostEvent};
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
-use bt_runtime::{Engine, EngineOptions};
+use bt_runtime::host::{Host, HostAction, HostEvent, SaveKind};
+use bt_runtime::replay::DEFAULT_HASH_EVERY;
+use bt_runtime::session::{ReplaySource, Session};
 
 use crate::event::PageEvent;
 
@@ -23,18 +24,27 @@ pub enum PageAction {
     None = 0,
     /// F11: switch fullscreen on or off.
     ToggleFullscreen = 1,
-    /// F9: [`Page::out`] holds a PNG of the frame, to download.
+    /// F9: [`Page::out`] holds a PNG of the frame, to download as `<cart>.png`.
     DownloadPng = 2,
-    /// F8: [`Page::out`] holds the frame timings of the last seconds as a Chrome trace
-    /// (JSON), to download.
+    /// F8: [`Page::out`] holds the frame timings of the last seconds as a Chrome trace, to
+    /// download as `<cart>-timings.json`.
     DownloadTimings = 3,
-    /// F2: [`Page::out`] holds the replay of the run so far, to download.
+    /// F2: [`Page::out`] holds the replay of the run so far, to download as `<cart>.btr`.
     DownloadReplay = 4,
 }
 
-/// The key that saves the run's replay in a page (the native `bt run --record` writes a file
-/// as it goes; a page has no file to write to).
-pub const REPLAY_KEY: Key = Key::F2;
+impl PageAction {
+    /// The download for a file the host saved; `None` for one a page does not offer (a page
+    /// is built without the HTML report's plotting crate, so F8 hands over the Chrome trace).
+    fn download(kind: SaveKind) -> Option<PageAction> {
+        match kind {
+            SaveKind::Screenshot => Some(PageAction::DownloadPng),
+            SaveKind::TimingTrace => Some(PageAction::DownloadTimings),
+            SaveKind::Replay => Some(PageAction::DownloadReplay),
+            _ => None,
+        }
+    }
+}
 
 /// Bits of what [`Page::frame`] returns.
 pub mod frame_flags {
@@ -48,9 +58,8 @@ pub mod frame_flags {
 #[derive(Debug)]
 pub struct Page {
     host: Host,
-    name: String,
-    factory: fn() -> Box<dyn Cart>,
-    args: Vec<(String, String)>,
+    /// What the cart booted from.
+    session: Session,
     /// The last picture through the palette, 4 bytes a pixel.
     rgba: Vec<u8>,
     /// The samples the last frame's updates made (empty while paused).
@@ -61,9 +70,9 @@ pub struct Page {
 
 impl Page {
     /// Boots the cart `name` built by `factory`, with cart arguments `args`, recording its
-    /// run (so [`REPLAY_KEY`] can save it at any time) and, with `replay`, playing that replay
-    /// file's text first. With `overlay` false there is no overlay (nor its toggle corner), as
-    /// in `bt shot`: what the page's test hook wants.
+    /// run (so F2 can save it at any time) and, with `replay`, playing that replay file's text
+    /// first. With `overlay` false there is no overlay (nor its toggle corner), as in `bt
+    /// shot`: what the page's test hook wants.
     ///
     /// # Errors
     /// A one-line message: the cart's settings or `init` failed, or the replay does not parse
@@ -75,34 +84,25 @@ impl Page {
         replay: Option<&str>,
         overlay: bool,
     ) -> Result<Page, String> {
-        let mut options = EngineOptions {
-            args,
-            overlay,
-            ..EngineOptions::default()
-        };
-        if let Some(text) = replay {
-            let replay =
-                Replay::from_json(text, Path::new("the replay")).map_err(|e| e.to_string())?;
-            let fps = factory().configure().target_fps;
-            replay
-                .check(Path::new("the replay"), name, None, fps)
-                .map_err(|e| e.to_string())?;
-            options.seed = Some(replay.info.seed);
-            options.args = replay.info.args.clone();
-            options.replay = Some(Arc::new(replay));
-        }
-        let args = options.args.clone();
-        let engine =
-            Engine::new(Box::new(factory), options).map_err(|e| format!("cart '{name}': {e}"))?;
-        let mut host = Host::new(engine, KeyMap::default(), Path::new("."), name);
+        // No cart.toml, user config or save file in a page: the cart's `configure()` and its
+        // arguments.
+        let session = Session::builder(name, Arc::new(factory))
+            .args(args)
+            .replay(replay.map(|text| ReplaySource::Text {
+                text: text.to_string(),
+                named: PathBuf::from("the replay"),
+            }))
+            .overlay(overlay)
+            .resolve()
+            .map_err(|e| e.to_string())?;
+        let engine = session.engine().map_err(|e| e.to_string())?;
+        let mut host = Host::new(engine, KeyMap::default(), name);
         host.engine_mut().start_recording(DEFAULT_HASH_EVERY);
         let s = host.engine().settings();
         let pixels = (s.width * s.height) as usize;
         let mut page = Page {
             host,
-            name: name.to_string(),
-            factory,
-            args,
+            session,
             rgba: vec![0; pixels * 4],
             samples: Vec::new(),
             out: Vec::new(),
@@ -113,17 +113,17 @@ impl Page {
 
     /// The cart's name.
     pub fn name(&self) -> &str {
-        &self.name
+        self.session.name()
     }
 
     /// The cart arguments it runs with.
     pub fn args(&self) -> &[(String, String)] {
-        &self.args
+        self.session.args()
     }
 
-    /// Builds the same cart afresh, as [`Page::new`] did.
-    pub fn factory(&self) -> fn() -> Box<dyn Cart> {
-        self.factory
+    /// What the cart booted from: [`Session::engine`] builds the same cart afresh.
+    pub fn session(&self) -> &Session {
+        &self.session
     }
 
     /// The host: the engine, and what the player holds.
@@ -247,36 +247,23 @@ impl Page {
         let Some(key) = Key::from_code(code) else {
             return PageAction::None;
         };
-        // What the window saves to a file, the page hands to the script to download.
-        match key {
-            Key::F9 if down => {
-                self.out = bt_runtime::export::png::encode_png(
-                    self.host.engine().framebuffer(),
-                    self.host.engine().palette(),
-                    1,
-                )
-                .unwrap_or_default();
-                return PageAction::DownloadPng;
-            }
-            Key::F8 if down => {
-                self.out.clear();
-                let trace = self.host.recent_timings();
-                if let Err(e) = trace.write_chrome_trace(&mut self.out, &self.name) {
-                    self.out = e.to_string().into_bytes();
-                }
-                return PageAction::DownloadTimings;
-            }
-            REPLAY_KEY if down => {
-                self.replay_text();
-                return PageAction::DownloadReplay;
-            }
-            Key::F8 | Key::F9 | REPLAY_KEY => return PageAction::None,
-            _ => {}
-        }
         let action = self.host.handle(HostEvent::Key { key, down });
         self.paint();
         match action {
             Some(HostAction::ToggleFullscreen) => PageAction::ToggleFullscreen,
+            // What the window keeps in its captures folder, the page hands to the script to
+            // download: the first file the page offers.
+            Some(HostAction::Save(files)) => files
+                .into_iter()
+                .find_map(|f| Some((PageAction::download(f.kind)?, f.bytes)))
+                .map_or(PageAction::None, |(action, bytes)| {
+                    self.out = bytes;
+                    action
+                }),
+            Some(HostAction::SaveFailed(message)) => {
+                self.out = message.into_bytes();
+                PageAction::None
+            }
             _ => PageAction::None,
         }
     }
@@ -284,7 +271,7 @@ impl Page {
     /// The replay of the run so far, as the text of a `.btr` file, into [`Page::out`].
     pub fn replay_text(&mut self) {
         self.out.clear();
-        if let Some(replay) = self.host.engine().recording(&self.name, None) {
+        if let Some(replay) = self.host.engine().recording(self.session.name(), None) {
             self.out.extend_from_slice(replay.to_json().as_bytes());
         }
     }

@@ -130,6 +130,32 @@ fn the_replay_key_hands_over_a_recording_that_plays_back_the_same_run() {
 }
 
 #[test]
+fn the_host_keys_that_save_hand_their_file_to_the_script_and_reach_no_cart() {
+    let mut page = snake();
+    frames(&mut page, 0.0, 10);
+    let ticks = page.host().engine().ticks();
+    assert_eq!(key(&mut page, "F9", true), PageAction::DownloadPng);
+    assert!(page.out().starts_with(b"\x89PNG"), "a PNG to download");
+    key(&mut page, "F9", false);
+    assert_eq!(key(&mut page, "F8", true), PageAction::DownloadTimings);
+    assert!(page.out().starts_with(b"{"), "the Chrome trace");
+    assert!(
+        String::from_utf8_lossy(page.out()).contains("traceEvents"),
+        "the Chrome trace"
+    );
+    key(&mut page, "F8", false);
+    assert_eq!(key(&mut page, "F2", true), PageAction::DownloadReplay);
+    assert!(page.out().starts_with(b"{"), "the replay's text");
+    key(&mut page, "F2", false);
+    assert_eq!(page.host().engine().ticks(), ticks, "no key ran an update");
+    // The same keys as natively: the host's, from one list.
+    for code in ["F2", "F8", "F9"] {
+        let key = bt::Key::from_code(code).unwrap();
+        assert!(bt_runtime::host::keymap::HOST_KEYS.contains(&key), "{code}");
+    }
+}
+
+#[test]
 fn a_replay_for_another_cart_is_refused_in_one_line() {
     let mut page = snake();
     frames(&mut page, 0.0, 5);

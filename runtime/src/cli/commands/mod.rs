@@ -6,7 +6,6 @@ mod import;
 mod pictures;
 mod play;
 mod replays;
-mod save;
 mod setup;
 mod timing;
 mod web;
@@ -21,17 +20,16 @@ use timing::*;
 
 use std::io::{self, Write};
 use std::path::Path;
-use std::sync::Arc;
 
 use crate::cli::args::{CartArgs, Command};
-use crate::cli::{Chosen, Offer};
+use crate::cli::Offer;
 
 /// How many host ticks a trace or a diagnosis runs between looks at its progress bar.
 pub(super) const PROGRESS_EVERY: u64 = 256;
-use crate::config::manifest::{self, Layer, Provenance, SettingsPatch};
-use crate::engine::{CartCall, CartPanic};
+use crate::config::manifest::{self, SettingsPatch};
 use crate::export::safe_write::OutputError;
-use crate::{Engine, EngineOptions};
+use crate::session::{BootSave, ReplaySource, Session};
+use crate::Engine;
 
 /// Why a command did not succeed.
 #[derive(Debug)]
@@ -78,88 +76,71 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The cart's settings with every layer applied: `configure()`, its `cart.toml`, the user's
-/// config file, then the command line.
-pub(super) fn resolve(
-    chosen: &Chosen,
-    cart: &CartArgs,
-    window_scale: Option<u32>,
-) -> Result<(bt::Settings, Vec<Provenance>), String> {
-    let configured =
-        crate::engine::cart_panic::guarded(|| (chosen.make)().configure()).map_err(|message| {
-            let panic = CartPanic {
-                call: CartCall::Configure,
-                tick: 0,
-                message,
-            };
-            format!("cart '{}': {panic}", chosen.name)
-        })?;
-    let user = match manifest::user_config_path() {
-        Some(path) => manifest::load_user_config(&path)
-            .map_err(|e| e.to_string())?
-            .map(|patch| (path, patch)),
-        None => None,
-    };
-    let command_line = SettingsPatch {
-        seed: cart.seed,
-        target_fps: cart.fps,
-        window_scale,
-        ..SettingsPatch::default()
-    };
-    let mut layers = Vec::new();
-    if let Some(m) = &chosen.manifest {
-        layers.push((Layer::Manifest, Some(m.path.as_path()), &m.settings));
+/// How a command's cart boots with save data: with `live` (`bt run` playing live), the
+/// player's own (`--save`, else the cart's save file), written back; otherwise the file
+/// `--save` names, read only, or none.
+pub(super) fn boot_save(args: &CartArgs, live: bool) -> BootSave {
+    match (&args.save, live) {
+        (given, true) => BootSave::Player(given.clone()),
+        (Some(path), false) => BootSave::File(path.clone()),
+        (None, false) => BootSave::Empty,
     }
-    if let Some((path, patch)) = &user {
-        layers.push((Layer::UserConfig, Some(path.as_path()), patch));
-    }
-    layers.push((Layer::CommandLine, None, &command_line));
-    manifest::resolve(configured, &layers).map_err(|e| format!("cart '{}': {e}", chosen.name))
 }
 
-/// The engine for `args`' cart, with its resolved settings, playing the replay file `input`
-/// when there is one.
+/// The session for `args`' cart: its settings with every layer applied (`configure()`, its
+/// `cart.toml`, the user's config file, then the command line, with `window_scale` from
+/// `--scale`), booting with `save` and playing the replay file `input` when there is one. A
+/// replay's warnings are said here.
+pub(super) fn session(
+    offer: &Offer,
+    args: &CartArgs,
+    overlay: bool,
+    window_scale: Option<u32>,
+    input: Option<&Path>,
+    save: BootSave,
+) -> Result<Session, String> {
+    let chosen = offer.choose(args.cart.as_deref())?;
+    let session = Session::builder(&chosen.name, chosen.make)
+        .manifest(chosen.manifest)
+        .assets(chosen.assets)
+        .user_config(manifest::user_config_path())
+        .command_line(SettingsPatch {
+            seed: args.seed,
+            target_fps: args.fps,
+            window_scale,
+            ..SettingsPatch::default()
+        })
+        .args(args.args.clone())
+        .save(save)
+        .replay(input.map(|path| ReplaySource::File(path.to_path_buf())))
+        .overlay(overlay)
+        .resolve()
+        .map_err(|e| e.to_string())?;
+    for warning in session.warnings() {
+        note(format_args!("warning: {warning}"));
+    }
+    Ok(session)
+}
+
+/// The engine for `args`' cart (see [`session`]), booting with the save data `--save` names,
+/// read only.
 pub(super) fn engine(
     offer: &Offer,
     args: &CartArgs,
     overlay: bool,
     window_scale: Option<u32>,
     input: Option<&Path>,
-) -> Result<(Engine, Chosen), String> {
-    let (engine, chosen, _) = booted(offer, args, overlay, window_scale, input, false)?;
-    Ok((engine, chosen))
-}
-
-/// [`engine`], booting with save data (see [`save::boot`]): with `live`, the user's own (the
-/// cart's save file, or `--save`), returned as the store `bt run` writes back to.
-pub(super) fn booted(
-    offer: &Offer,
-    args: &CartArgs,
-    overlay: bool,
-    window_scale: Option<u32>,
-    input: Option<&Path>,
-    live: bool,
-) -> Result<(Engine, Chosen, Option<std::path::PathBuf>), String> {
-    let chosen = offer.choose(args.cart.as_deref())?;
-    let (boot_save, store) = save::boot(args, &chosen, live && input.is_none())?;
-    let (settings, _) = resolve(&chosen, args, window_scale)?;
-    let mut options = EngineOptions {
+) -> Result<(Engine, Session), String> {
+    let session = session(
+        offer,
+        args,
         overlay,
-        args: args.args.clone(),
-        settings: Some(settings),
-        assets: chosen.assets.clone(),
-        ..EngineOptions::default()
-    };
-    options.save = boot_save;
-    if let Some(path) = input {
-        let replay = load_replay(path, &chosen, &options)?;
-        options.seed = Some(replay.info.seed);
-        options.args = replay.info.args.clone();
-        options.replay = Some(Arc::new(replay));
-    }
-    let engine = Engine::new(chosen.factory(), options)
-        .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
-    Ok((engine, chosen, store))
+        window_scale,
+        input,
+        boot_save(args, false),
+    )?;
+    let engine = session.engine().map_err(|e| e.to_string())?;
+    Ok((engine, session))
 }
 
 /// Writes to stdout. A reader that has gone away (`bt ... | head`) is not an error: the work is

@@ -14,27 +14,35 @@ use super::*;
 
 #[cfg(feature = "window")]
 pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(), Failure> {
+    let crate::cli::args::RunArgs {
+        cart,
+        input,
+        mut window,
+        scale,
+        chart,
+    } = args;
     // Read here for its warnings and errors, said before a window opens; the window reads the
     // same file again when it starts.
-    load_keys(args.keys.as_deref())?;
+    load_keys(window.keys.as_deref())?;
     // Every file the run writes is checked now, so a bad path, or two flags naming one file,
     // is said before a window opens rather than when it closes, after the play.
-    let record = args.record.as_deref().map(recording_output).transpose()?;
+    let record = window.record.as_deref().map(recording_output).transpose()?;
     let check = |path: &Option<std::path::PathBuf>, format| -> Result<_, Failure> {
         let Some(path) = path else { return Ok(None) };
         let out = Output::new(path, format)?;
         out.check_folder_takes_files()?;
         Ok(Some(out))
     };
-    let frame_log = check(&args.frame_log, Format::Csv)?;
-    let trace_out = check(&args.trace_out, Format::Json)?;
+    let frame_log = check(&window.frame_log, Format::Csv)?;
+    let trace_out = check(&window.trace_out, Format::Json)?;
     one_file_each(&[
         ("--record", record.as_ref()),
         ("--frame-log", frame_log.as_ref()),
         ("--trace-out", trace_out.as_ref()),
     ])?;
-    let input = args.input.input.as_deref();
-    let (mut engine, chosen, save) = booted(offer, &args.cart, true, args.scale, input, true)?;
+    let input = input.input.as_deref();
+    let session = session(offer, &cart, true, scale, input, boot_save(&cart, true))?;
+    let mut engine = session.engine().map_err(|e| e.to_string())?;
     if let (Some(record), Some(input)) = (&record, input) {
         // The recording is saved every few seconds, so it would replace the replay being
         // played while it plays.
@@ -45,17 +53,16 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
             )));
         }
     }
-    if let Some(chart) = args.chart {
+    if let Some(chart) = chart {
         let o = engine.overlay_forced();
         o.set_visible(true);
         o.set_chart_mode(chart.mode());
     }
-    if args.record.is_some() {
+    if window.record.is_some() {
         // Before any seek, so a recording of `--input --at` holds the replayed part too.
         engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
     }
-    let mut at = args.at;
-    if let (Some(seconds), Some(_)) = (at.take_if(|_| input.is_some()), input) {
+    if let (Some(seconds), Some(_)) = (window.at.take_if(|_| input.is_some()), input) {
         // Replay to `seconds` at headless speed, then live play from there.
         engine
             .render_at(seconds, Origin::Start)
@@ -63,33 +70,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         engine.stop_replay();
         engine.resume();
     }
-    let options = crate::host::window::WindowOptions {
-        clock: args.clock,
-        vsync: !args.no_vsync,
-        at,
-        scale: None,
-        fullscreen: args.fullscreen,
-        keys: args.keys,
-        captures: args.captures,
-        frame_log: args.frame_log,
-        trace_out: args.trace_out,
-        exit_after: args.exit_after,
-        watch: if args.no_watch {
-            None
-        } else {
-            chosen.assets.clone()
-        },
-        record: args.record,
-        cart_version: chosen.version(),
-        mute: args.mute,
-        gif_buffer: args.gif_buffer,
-        save,
-    };
-    let palette_file = chosen
-        .manifest
-        .as_ref()
-        .and_then(|m| m.settings.palette.clone());
-    crate::host::window::run_cart(engine, &chosen.name, &options, palette_file)?;
+    crate::host::window::run_cart(engine, &session, &window)?;
     Ok(())
 }
 

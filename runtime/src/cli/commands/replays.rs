@@ -5,48 +5,13 @@ use std::sync::Arc;
 
 use crate::cli::args::{CartArgs, ReplayArgs, VerifyArgs};
 use crate::cli::progress::Progress;
-use crate::cli::{Chosen, Offer};
+use crate::cli::Offer;
 
 use super::*;
 
 use crate::export::safe_write::write_atomically;
-use crate::replay::Replay;
 use crate::verify;
-use crate::{Engine, EngineOptions};
-
-/// Reads the replay file at `path` and checks it fits the chosen cart and its settings; a
-/// replay of another cart version plays with a warning.
-pub(super) fn load_replay(
-    path: &Path,
-    chosen: &Chosen,
-    options: &EngineOptions,
-) -> Result<Replay, String> {
-    let replay = Replay::load(path).map_err(|e| e.to_string())?;
-    let fps = options
-        .settings
-        .as_ref()
-        .map_or(replay.info.target_fps, |s| s.target_fps);
-    let version = chosen.version();
-    if let Some(warning) = replay
-        .check(path, &chosen.name, version.as_deref(), fps)
-        .map_err(|e| e.to_string())?
-    {
-        note(format_args!("warning: {warning}"));
-    }
-    if let Some(s) = &options.settings {
-        let (w, h) = (replay.info.width, replay.info.height);
-        if (w, h) != (s.width, s.height) {
-            note(format_args!(
-                "warning: {}: recorded on a {w}x{h} display, the cart now has {}x{}; it may \
-                 play differently",
-                path.display(),
-                s.width,
-                s.height
-            ));
-        }
-    }
-    Ok(replay)
-}
+use crate::Engine;
 
 pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
     let (cart, file) = match args.paths.as_slice() {
@@ -65,7 +30,7 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
     if !args.verify {
         return replay_in_window(offer, cart_args, path);
     }
-    let (mut engine, chosen) = engine(offer, &cart_args, false, None, Some(path))?;
+    let (mut engine, session) = engine(offer, &cart_args, false, None, Some(path))?;
     let replay = engine
         .replay()
         .cloned()
@@ -82,7 +47,7 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
     if let Some(m) = replay.first_mismatch(engine.hashes()) {
         let shot = crate::cli::hint::shot_of_replay(
             &offer.program(),
-            &chosen.name,
+            session.name(),
             &path.to_string_lossy(),
             m.tick as f64 / replay.info.target_fps,
         );
@@ -127,12 +92,13 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
 
 #[cfg(feature = "window")]
 pub(super) fn replay_in_window(offer: &Offer, cart: CartArgs, path: &Path) -> Result<(), String> {
-    let (engine, chosen) = engine(offer, &cart, true, None, Some(path))?;
+    let (engine, session) = engine(offer, &cart, true, None, Some(path))?;
+    // A replay plays what was recorded: its assets are not reloaded as it goes.
     let options = crate::host::window::WindowOptions {
-        cart_version: chosen.version(),
+        no_watch: true,
         ..crate::host::window::WindowOptions::default()
     };
-    crate::host::window::run_cart(engine, &chosen.name, &options, None)
+    crate::host::window::run_cart(engine, &session, &options)
 }
 
 #[cfg(not(feature = "window"))]
@@ -145,7 +111,7 @@ pub(super) const VERIFY_DEFAULT_SECONDS: f64 = 10.0;
 
 pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     let input = args.input.input.as_deref();
-    let (first, chosen) = engine(offer, &args.cart, false, None, input)?;
+    let (first, mut session) = engine(offer, &args.cart, false, None, input)?;
     let fps = first.settings().target_fps;
     // `--seconds` as updates, by the rule every seek counts with.
     let asked = args
@@ -164,7 +130,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
                     .tick_at(VERIFY_DEFAULT_SECONDS)
                     .map_err(|e| e.to_string())?,
             };
-            crate::replay::script_replay(&chosen.name, first.seed(), fps, ticks)
+            crate::replay::script_replay(session.name(), first.seed(), fps, ticks)
         }
     };
     let ticks = match asked {
@@ -189,33 +155,15 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         ));
     }
     let recorded_panic = replay.panic().cloned();
-    let replay = Arc::new(replay);
-    let settings = first.settings().clone();
-    let seed = first.seed();
-    // What the first engine booted with (`--save`, else the replay's): every clock's run too.
-    let boot_save = first.console().boot_save().used().to_vec();
     drop(first);
-    let make_cart = chosen.make.clone();
-    let assets = chosen.assets.clone();
-    let replay_args = replay.info.args.clone();
-    let cart_args = if input.is_some() {
-        replay_args
-    } else {
-        args.cart.args.clone()
-    };
+    let name = session.name().to_string();
+    // Every clock's run boots as the first engine did (the seed, the arguments, `--save` or
+    // the replay's save data) and plays the same input.
+    if session.replay().is_none() {
+        session.set_replay(Arc::new(replay));
+    }
     let make = move || -> Result<Engine, String> {
-        let m = make_cart.clone();
-        let options = EngineOptions {
-            overlay: false,
-            seed: Some(seed),
-            args: cart_args.clone(),
-            settings: Some(settings.clone()),
-            assets: assets.clone(),
-            replay: Some(replay.clone()),
-            save: Some(boot_save.clone()),
-            ..EngineOptions::default()
-        };
-        Engine::new(Box::new(move || m()), options).map_err(|e| e.to_string())
+        Engine::new(session.factory(), session.engine_options()).map_err(|e| e.to_string())
     };
     let cases = verify::standard_clocks(fps);
     let threads = args.threads.map_or_else(
@@ -237,11 +185,11 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         verify::verify_with_progress(&make, ticks, &cases, threads, &mut |done, total| {
             progress.set(done, total);
         })
-        .map_err(|e| format!("cart '{}': {e}", chosen.name))?;
+        .map_err(|e| format!("cart '{name}': {e}"))?;
     drop(progress);
     let mut text = format!(
         "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",
-        chosen.name,
+        name,
         ticks as f64 / fps,
         cases.len()
     );
@@ -263,7 +211,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     say(format_args!("{text}"))?;
     let out = args
         .diff
-        .unwrap_or_else(|| format!("{}-divergence.png", chosen.name).into());
+        .unwrap_or_else(|| format!("{name}-divergence.png").into());
     let frames = verify::divergent_frames(&make, &cases, &d)?;
     let area = save_compared(&frames, &out)?;
     let area = area.map_or_else(

@@ -18,17 +18,16 @@ pub(super) fn list(offer: &Offer) -> Result<(), String> {
 }
 
 pub(super) fn config(offer: &Offer, args: ConfigArgs) -> Result<(), String> {
-    let chosen = offer.choose(args.cart.cart.as_deref())?;
-    let (_, rows) = resolve(&chosen, &args.cart, args.scale)?;
-    let mut text = format!("cart {}\n", chosen.name);
-    if let Some(m) = &chosen.manifest {
-        text.push_str(&format!("manifest {}\n", m.path.display()));
+    let session = session(offer, &args.cart, true, args.scale, None, BootSave::Empty)?;
+    let mut text = format!("cart {}\n", session.name());
+    if let Some(path) = session.manifest_path() {
+        text.push_str(&format!("manifest {}\n", path.display()));
     }
-    if let Some(a) = &chosen.assets {
+    if let Some(a) = session.assets() {
         text.push_str(&format!("assets {}\n", a.display()));
     }
     text.push('\n');
-    text.push_str(&manifest::format_provenance(&rows));
+    text.push_str(&manifest::format_provenance(session.provenance()));
     say(format_args!("{text}"))
 }
 

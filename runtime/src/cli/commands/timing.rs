@@ -11,7 +11,7 @@ use crate::cli::args::{
     BenchArgs, ChartArg, ChartPoint, DiagnoseArgs, FormatArg, SimArgs, TraceArgs, DEFAULT_HOST_HZ,
 };
 use crate::cli::progress::Progress;
-use crate::cli::{Chosen, Offer};
+use crate::cli::Offer;
 
 use super::*;
 
@@ -93,17 +93,17 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
 
 pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
     let input = args.input.input.as_deref();
-    let (mut engine, chosen) = engine(offer, &args.cart, false, None, input)?;
+    let (mut engine, session) = engine(offer, &args.cart, false, None, input)?;
     let sim = simulate(&args.sim, &mut engine)?;
     let format = match args.format {
         FormatArg::Csv => frame_records::Format::Csv,
         FormatArg::Json => frame_records::Format::Json,
         FormatArg::Chrome | FormatArg::Summary => {
             let timeline = whole_run(&mut engine, &sim);
-            still_running(&engine, &chosen)?;
+            still_running(&engine, &session)?;
             let mut out = io::BufWriter::new(io::stdout().lock());
             let written = if args.format == FormatArg::Chrome {
-                timeline.write_chrome_trace(&mut out, &chosen.name)
+                timeline.write_chrome_trace(&mut out, session.name())
             } else {
                 writeln!(out, "{:#}", timeline.summary().to_json()).and_then(|()| out.flush())
             };
@@ -137,13 +137,13 @@ pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         other => other.map_err(io_error)?,
     }
-    Ok(still_running(&engine, &chosen)?)
+    Ok(still_running(&engine, &session)?)
 }
 
 /// Fails when the cart panicked, naming it, the call, the tick and the panic's message.
-pub(super) fn still_running(engine: &Engine, chosen: &Chosen) -> Result<(), String> {
+pub(super) fn still_running(engine: &Engine, session: &Session) -> Result<(), String> {
     match engine.cart_panic() {
-        Some(panic) => Err(format!("cart '{}': {panic}", chosen.name)),
+        Some(panic) => Err(format!("cart '{}': {panic}", session.name())),
         None => Ok(()),
     }
 }
@@ -213,7 +213,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         ));
     }
     let input = args.input.input.as_deref();
-    let (mut engine, chosen) = engine(offer, &args.cart, true, None, input)?;
+    let (mut engine, session) = engine(offer, &args.cart, true, None, input)?;
     let overlay = engine.overlay_forced();
     overlay.set_visible(true);
     overlay.set_chart_mode(args.chart.mode());
@@ -245,7 +245,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
                 diagnose::write_row(rows, &engine, &report).map_err(csv_error)?;
             }
         } else {
-            still_running(&engine, &chosen)?;
+            still_running(&engine, &session)?;
         }
     }
     drop(progress);
@@ -270,7 +270,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     };
     let report_ready = match &report_out {
         Some(out) => {
-            Some(out.prepare(crate::timing::report::html(&timeline, &chosen.name)?.as_bytes())?)
+            Some(out.prepare(crate::timing::report::html(&timeline, session.name())?.as_bytes())?)
         }
         None => None,
     };
@@ -392,16 +392,16 @@ fn chart_stretch(
 }
 
 pub(super) fn bench(offer: &Offer, args: BenchArgs) -> Result<(), String> {
-    let (mut engine, chosen) = engine(offer, &args.cart, false, None, None)?;
+    let (mut engine, session) = engine(offer, &args.cart, false, None, None)?;
     let report = bench::run(&mut engine, args.frames, args.warmup)
-        .map_err(|panic| format!("cart '{}': {panic}", chosen.name))?;
+        .map_err(|panic| format!("cart '{}': {panic}", session.name()))?;
     if args.json {
         say(format_args!("{}\n", report.to_json()))
     } else {
         let fb = engine.framebuffer();
         say(format_args!(
             "{}",
-            report.to_table(&chosen.name, (fb.width(), fb.height()))
+            report.to_table(session.name(), (fb.width(), fb.height()))
         ))
     }
 }

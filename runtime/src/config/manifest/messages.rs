@@ -1,12 +1,17 @@
 //! How manifest and config errors read: a file's text with line and column for any offset,
 //! values described shortly, lists of field names, and toml's own messages condensed to a line.
 
+#[cfg(feature = "files")]
 use std::path::Path;
 
+#[cfg(feature = "files")]
 use serde::de::DeserializeOwned;
+#[cfg(feature = "files")]
 use toml::Value;
 
-use super::{Field, ManifestError, Table, PALETTE_PRESETS};
+#[cfg(feature = "files")]
+use super::{Field, ManifestError};
+use super::{Table, PALETTE_PRESETS};
 use crate::quote::quoted;
 
 pub(super) fn at(line: &Option<usize>, column: &Option<usize>) -> String {
@@ -25,6 +30,7 @@ pub(super) fn named(field: &Option<&'static str>) -> String {
     field.map(|f| format!("{f}: ")).unwrap_or_default()
 }
 
+#[cfg(feature = "files")]
 /// A TOML value for a message: strings as excerpts, no arrays or tables written out.
 pub(super) fn describe(value: &Value) -> String {
     match value {
@@ -91,12 +97,14 @@ pub(super) fn explain(message: &str, tables: &[Table], hint: &str) -> String {
     out
 }
 
+#[cfg(feature = "files")]
 /// One file's text, for decoding it and placing errors in it.
 pub(super) struct Source<'a> {
     pub(super) text: &'a str,
     pub(super) path: &'a Path,
 }
 
+#[cfg(feature = "files")]
 impl Source<'_> {
     /// 1-based line and column (in characters) of a byte offset.
     pub(super) fn line_col(&self, offset: usize) -> (usize, usize) {

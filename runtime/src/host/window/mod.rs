@@ -42,9 +42,11 @@ use crate::clock::spec::ClockSpec;
 use crate::config::manifest::PaletteSource;
 use crate::engine::Engine;
 use crate::host::asset_watch::AssetWatcher;
+use crate::host::captures::save_numbered;
 use crate::host::gif_recorder::{GifCapture, Toggled};
-use crate::host::input::{Host, HostAction, HostEvent};
 use crate::host::keymap::{self, HOST_KEYS};
+use crate::host::{Host, HostAction, HostEvent, SaveFile, SaveKind};
+use crate::session::Session;
 use gamepad::Gamepads;
 use gpu::Gpu;
 use layout::{surface_size, Placement};
@@ -77,67 +79,109 @@ const SOUND_START_PATIENCE: Duration = Duration::from_secs(2);
 /// How long a closing window waits for the presenting thread to finish its frame.
 const STOP_PATIENCE: Duration = Duration::from_secs(2);
 
-/// How `bt run` opens and drives its window, beyond the cart's own settings. The command line
-/// fills it in (see `bt run --help`).
+/// Where F9 screenshots, F10 GIFs and the other captures go when no folder is given.
+pub const DEFAULT_CAPTURES: &str = "captures";
+
+/// The longest `bt run --exit-after`: over eleven days.
+pub const MAX_EXIT_AFTER_SECONDS: f64 = 1_000_000.0;
+
+/// How `bt run` opens and drives its window, beyond what the cart's
+/// [`Session`] resolved (its settings, window scale included, its asset folder and save file).
+/// With the `cli` feature these are `bt run`'s own flags, parsed straight into this struct.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "cli", derive(clap::Args))]
 pub struct WindowOptions {
-    /// The clock [default: wall].
+    /// Record the run into this replay file: written through a temporary file every 10
+    /// seconds, and when the window closes or the cart panics.
+    #[cfg_attr(feature = "cli", arg(long, value_name = "FILE.btr"))]
+    pub record: Option<PathBuf>,
+    /// The clock, as for `bt trace` (see `bt trace --help`) [default: wall].
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::args::clock_spec))]
     pub clock: Option<ClockSpec>,
-    /// Wait for the display's refresh before presenting (the default), or present at once.
-    pub vsync: bool,
-    /// Open paused on the frame at this many simulated seconds; F5 plays on.
+    /// Present as fast as possible instead of waiting for the display's refresh.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_vsync: bool,
+    /// Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long,
+            value_parser = crate::cli::args::seconds_arg,
+            allow_negative_numbers = true,
+            help = crate::cli::args::in_range(
+                "Open paused on the frame at this many simulated seconds (as `bt shot --at`); \
+                 F5 plays on",
+                0,
+                crate::cli::args::MAX_AT_SECONDS,
+                ""
+            )
+        )
+    )]
     pub at: Option<f64>,
-    /// Window size as a whole multiple of the display; `None` takes the cart's settings, then
-    /// the largest that fits [`TARGET_WINDOW`].
-    pub scale: Option<u32>,
     /// Start fullscreen (F11 switches).
+    #[cfg_attr(feature = "cli", arg(long))]
     pub fullscreen: bool,
-    /// Key-map file [default: the user's, when it exists].
+    /// Play without sound: no audio device is opened
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub mute: bool,
+    /// Key-map file [default: $XDG_CONFIG_HOME/bt/keys.toml or ~/.config/bt/keys.toml, when it
+    /// exists].
+    #[cfg_attr(feature = "cli", arg(long))]
     pub keys: Option<PathBuf>,
-    /// Folder for F9 screenshots and F10 GIFs.
+    /// Folder for F9 screenshots, F10 GIFs, F8 timings and F2 replays.
+    #[cfg_attr(feature = "cli", arg(long, default_value = DEFAULT_CAPTURES))]
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
     /// and jitter.
+    #[cfg_attr(feature = "cli", arg(long, value_parser = crate::cli::args::csv_output))]
     pub frame_log: Option<PathBuf>,
-    /// Write every frame of the run as a Chrome trace (Perfetto, chrome://tracing) to this
-    /// file on exit.
-    pub trace_out: Option<PathBuf>,
     /// Close the window this many seconds after it showed its first frame.
+    #[cfg_attr(
+        feature = "cli",
+        arg(
+            long,
+            value_parser = |s: &str| crate::cli::args::float_in(s, 0.0, MAX_EXIT_AFTER_SECONDS),
+            allow_negative_numbers = true,
+            help = crate::cli::args::in_range(
+                "Close the window this many seconds after it showed its first frame",
+                0,
+                MAX_EXIT_AFTER_SECONDS,
+                ""
+            )
+        )
+    )]
     pub exit_after: Option<f64>,
-    /// The cart's asset folder: when a file in it changes, the cart reloads its assets.
-    pub watch: Option<PathBuf>,
-    /// Record the run into this replay file (see [`Host::record_to`]).
-    pub record: Option<PathBuf>,
-    /// The cart's version, as the recording states it.
-    pub cart_version: Option<String>,
-    /// Play without sound: no audio device is opened.
-    pub mute: bool,
-    /// Keep the last seconds the window showed, for Shift+F10 to save as a GIF.
+    /// On exit, write every frame of the run as a Chrome trace (open it in Perfetto).
+    #[cfg_attr(
+        feature = "cli",
+        arg(long, value_name = "FILE.json", value_parser = crate::cli::args::json_output)
+    )]
+    pub trace_out: Option<PathBuf>,
+    /// Do not watch the cart's asset folder and palette file for changes.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_watch: bool,
+    /// Keep the last 10 seconds the window showed (about 40 MB at 320x240); Shift+F10 saves
+    /// them as a GIF in the captures folder.
+    #[cfg_attr(feature = "cli", arg(long))]
     pub gif_buffer: bool,
-    /// The cart's save file: what the cart changes in its save data is written back to it
-    /// (see [`Host::store_save_to`]). `None` writes no save data.
-    pub save: Option<PathBuf>,
 }
 
 impl Default for WindowOptions {
     fn default() -> WindowOptions {
         WindowOptions {
-            clock: None,
-            vsync: true,
-            at: None,
-            scale: None,
-            fullscreen: false,
-            keys: None,
-            captures: PathBuf::from("captures"),
-            frame_log: None,
-            trace_out: None,
-            exit_after: None,
-            watch: None,
             record: None,
-            cart_version: None,
+            clock: None,
+            no_vsync: false,
+            at: None,
+            fullscreen: false,
             mute: false,
+            keys: None,
+            captures: PathBuf::from(DEFAULT_CAPTURES),
+            frame_log: None,
+            exit_after: None,
+            trace_out: None,
+            no_watch: false,
             gif_buffer: false,
-            save: None,
         }
     }
 }
@@ -177,45 +221,45 @@ pub fn no_gpu_message(detail: &str) -> String {
     )
 }
 
-/// Plays `engine` (the cart called `name`) in a window until it is closed. When `args.watch`
-/// names the cart's asset folder, or `palette` is a file, changes to them reload while it plays.
+/// Plays `engine`, booted from `session`, in a window until it is closed. Unless
+/// `args.no_watch`, changes to the cart's asset folder and palette file reload while it plays;
+/// the cart's save data is written back to the session's save file, if it has one.
 ///
 /// # Errors
 /// A message for the player: a bad key-map file, no display, no GPU adapter, a failed `--at`.
-pub fn run_cart(
-    mut engine: Engine,
-    name: &str,
-    args: &WindowOptions,
-    palette: Option<PaletteSource>,
-) -> Result<(), String> {
+pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> Result<(), String> {
     // Before any thread starts: it changes the environment the Vulkan loader reads.
     quiet_device_select_probe();
+    let name = session.name();
     let (keymap, _) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
     if let Some(spec) = &args.clock {
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
     }
-    let mut host = Host::new(engine, keymap, &args.captures, name);
+    let mut host = Host::new(engine, keymap, name);
     if args.trace_out.is_some() {
         host.record_whole_run();
     }
     if let Some(path) = &args.record {
-        host.record_to(path.clone(), args.cart_version.clone());
+        host.record_to(path.clone(), session.version().map(str::to_string));
         crate::host::signals::install();
     }
-    let palette_file = match &palette {
-        Some(PaletteSource::File(path)) => vec![path.clone()],
-        _ => Vec::new(),
-    };
-    if args.watch.is_some() || !palette_file.is_empty() {
-        let watcher = AssetWatcher::new(args.watch.as_deref(), &palette_file);
-        host.watch_assets(watcher, palette);
+    if !args.no_watch {
+        let palette = session.palette().cloned();
+        let palette_file = match &palette {
+            Some(PaletteSource::File(path)) => vec![path.clone()],
+            _ => Vec::new(),
+        };
+        if session.assets().is_some() || !palette_file.is_empty() {
+            let watcher = AssetWatcher::new(session.assets(), &palette_file);
+            host.watch_assets(watcher, palette);
+        }
     }
     if let Some(at) = args.at {
         host.pause_at(at).map_err(|e| format!("--at {at}: {e}"))?;
     }
     // After `--at`'s replay from the start, which the store would take for a rewind.
-    if let Some(path) = &args.save {
-        host.store_save_to(path.clone());
+    if let Some(path) = session.save_file() {
+        host.store_save_to(path.to_path_buf());
     }
     // A cart that defines sounds gets the device now; one that defines none yet, when it does.
     let mut sound = WindowSound::new(args.mute);
@@ -422,14 +466,13 @@ impl App {
             .as_ref()
             .map(|m| (m.size().width, m.size().height))
             .filter(|&(mw, mh)| mw > 0 && mh > 0);
-        if self.args.vsync {
+        if !self.args.no_vsync {
             let millihertz = primary.as_ref().and_then(|m| m.refresh_rate_millihertz());
             self.present_interval = Some(refresh_interval(millihertz));
         }
-        let asked = self
-            .args
-            .scale
-            .or(settings.window_scale)
+        // The session put `--scale` over the cart's own, its manifest's and the user's.
+        let asked = settings
+            .window_scale
             .unwrap_or_else(|| default_scale(w, h, monitor));
         let scale = largest_window_scale(w, h, asked);
         if scale < asked {
@@ -454,7 +497,7 @@ impl App {
         // events, since asking about a window destroyed from outside panics in winit.
         let size = window.inner_size();
         let size = (size.width, size.height);
-        let (display, vsync) = (self.display, self.args.vsync);
+        let (display, vsync) = (self.display, !self.args.no_vsync);
         let gpu = Gpu::new(window.clone(), size, display, vsync)
             .map_err(|e| no_gpu_message(&e.to_string()))?;
         if let Some(overlay) = self.host.engine_mut().overlay_mut() {
@@ -498,12 +541,12 @@ impl App {
                     w.set_fullscreen(next);
                 }
             }
-            HostAction::Saved(path) => say(&format!("saved {}", path.display())),
-            HostAction::SavedTimings { report, trace } => say(&format!(
-                "saved timings {} and {}",
-                report.display(),
-                trace.display()
-            )),
+            HostAction::Save(files) => match save_numbered(&self.args.captures, &files) {
+                Ok(paths) => say(&saved_line(&files, &paths)),
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
+                }
+            },
             HostAction::SaveFailed(e) => {
                 let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
             }
@@ -651,6 +694,17 @@ impl App {
             "running {} in a {w}x{h} window ({}{id})",
             self.name, self.present_mode
         ));
+    }
+}
+
+/// What the window prints for files it saved: `saved captures/snake-0001.png`, and for F8's
+/// pair `saved timings <report> and <trace>`.
+fn saved_line(files: &[SaveFile], paths: &[PathBuf]) -> String {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let timings = files.first().map(|f| f.kind) == Some(SaveKind::TimingReport);
+    match (timings, shown.as_slice()) {
+        (true, [report, trace]) => format!("saved timings {report} and {trace}"),
+        _ => format!("saved {}", shown.join(" and ")),
     }
 }
 

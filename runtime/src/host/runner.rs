@@ -1,0 +1,826 @@
+//! The [`Host`]: one engine run for a platform, between the platform's events and the
+//! [`Engine`]. It owns the engine and what the player holds ([`PlayerInput`]), keeps the host
+//! keys and the pause menu, shows a cart's panic and a failed reload as the overlay's notice, and
+//! tells the platform what to do after each event ([`HostAction`]).
+//!
+//! A platform translates its own events into [`HostEvent`]s and hands them to [`Host::handle`];
+//! once per displayed frame it calls [`Host::frame`].
+//!
+//! The host keeps a few keys for itself ([`HOST_KEYS`]), the same on every platform: Backquote
+//! toggles the overlay, F5 pauses and resumes, F6 runs one update while paused, F7 shows the
+//! tall chart, F2 saves the replay of the run so far, F8 the last seconds of frame timings (a
+//! report and a Chrome trace), F9 a screenshot, F10 (and Shift+F10) ask the window for a GIF of
+//! what it shows (see [`crate::host::gif_recorder`]) and F11 for fullscreen. They do not reach
+//! the cart. The host makes the files F2, F8 and F9 save and hands them over as
+//! [`HostAction::Save`]; the platform keeps them (the window in its captures folder, through
+//! [`crate::host::captures`], a page as downloads): the host writes no file for them.
+//!
+//! Ctrl+Q quits ([`Host::quit_requested`]). P opens the pause menu ([`crate::host::pause_menu`])
+//! unless the key map gives P a button; while it is open, keys go to the menu alone.
+
+use std::io::Write;
+#[cfg(feature = "files")]
+use std::path::PathBuf;
+
+use bt::{Button, Key};
+use bt_overlay::{ChartMode, Overlay};
+
+#[cfg(feature = "files")]
+use crate::config::manifest::PaletteSource;
+use crate::engine::Origin;
+use crate::engine::{Engine, EngineError, FrameReport};
+use crate::export::png;
+#[cfg(feature = "files")]
+use crate::export::safe_write;
+#[cfg(feature = "files")]
+use crate::host::asset_watch::AssetWatcher;
+use crate::host::input::{HostEvent, PlayerInput};
+use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
+use crate::host::pause_menu::{MenuChoice, MenuInput, MenuKey, PauseMenu, MENU_KEY};
+#[cfg(feature = "files")]
+use crate::save::{SaveStore, StoreEvent};
+use crate::timing::timeline::Timeline;
+
+/// The most characters of a notice the host puts across the top of a 320-pixel display and a
+/// little beyond: the rest of a long message is cut.
+const NOTICE_CHARS: usize = 120;
+
+/// Something the platform should do or tell the player after an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HostAction {
+    /// F11: switch fullscreen on or off.
+    ToggleFullscreen,
+    /// F2, F8 or F9: files for the platform to keep (the replay so far, the last seconds of
+    /// timings, a screenshot). The host writes nothing itself: the window puts them in its
+    /// captures folder, a page hands them to the browser as downloads.
+    Save(Vec<SaveFile>),
+    /// F2, F8 or F9: there was nothing to save, or it could not be made.
+    SaveFailed(String),
+    /// F5 paused live play.
+    Paused,
+    /// F5 resumed live play.
+    Resumed,
+    /// F6 ran one update; the tick counter is now this.
+    Stepped(u64),
+    /// The overlay was shown or hidden.
+    OverlayToggled,
+    /// F10: start recording a GIF of what the window shows, or stop and save it.
+    ToggleGif,
+    /// Shift+F10: save the last seconds the window showed as a GIF (`bt run --gif-buffer`).
+    SaveGifBuffer,
+    /// Ctrl+Q, or Quit in the pause menu: close the window.
+    Quit,
+    /// P opened the pause menu (live play is paused).
+    MenuOpened,
+    /// The pause menu's selection moved: show the frame again.
+    MenuChanged,
+    /// Restart in the pause menu: the cart started again from boot, and plays.
+    Restarted,
+}
+
+/// A file a host key made, for the platform to keep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaveFile {
+    /// What it holds.
+    pub kind: SaveKind,
+    /// The name to give it: `<cart>.png`, `<cart>-timings.html`, `<cart>-timings.json`,
+    /// `<cart>.btr`. The window numbers it (`<cart>-0001.png`); a page offers it as it is.
+    pub suggested_name: String,
+    /// The file's contents.
+    pub bytes: Vec<u8>,
+}
+
+/// What a [`SaveFile`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SaveKind {
+    /// F9: the screen as a PNG, at display size, overlay included.
+    Screenshot,
+    /// F8: the last seconds of frame timings as an HTML report.
+    TimingReport,
+    /// F8: the same frames as a Chrome trace (JSON).
+    TimingTrace,
+    /// F2: the replay of the run so far (`.btr`).
+    Replay,
+}
+
+impl SaveKind {
+    /// The file's extension, without its dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            SaveKind::Screenshot => "png",
+            SaveKind::TimingReport => "html",
+            SaveKind::TimingTrace => "json",
+            SaveKind::Replay => "btr",
+        }
+    }
+
+    /// The file format [`crate::export::safe_write`] checks the name against.
+    #[cfg(feature = "files")]
+    pub fn format(self) -> safe_write::Format {
+        match self {
+            SaveKind::Screenshot => safe_write::Format::Png,
+            SaveKind::TimingReport => safe_write::Format::Html,
+            SaveKind::TimingTrace => safe_write::Format::Json,
+            SaveKind::Replay => safe_write::Format::Replay,
+        }
+    }
+}
+
+impl SaveFile {
+    /// A file of `kind` named `<stem>.<its extension>`.
+    pub fn new(kind: SaveKind, stem: &str, bytes: Vec<u8>) -> SaveFile {
+        let ext = kind.extension();
+        SaveFile {
+            kind,
+            suggested_name: format!("{stem}.{ext}"),
+            bytes,
+        }
+    }
+
+    /// The suggested name with the number `n` before its extension: `snake-0001.png`.
+    pub fn numbered_name(&self, n: u32) -> String {
+        match self.suggested_name.rsplit_once('.') {
+            Some((stem, ext)) => format!("{stem}-{n:04}.{ext}"),
+            None => format!("{}-{n:04}", self.suggested_name),
+        }
+    }
+}
+
+/// The engine, its key map, and what the player is holding.
+#[derive(Debug)]
+pub struct Host {
+    engine: Engine,
+    /// What the player holds, and how it reaches the console.
+    input: PlayerInput,
+    name: String,
+    /// The cart's files, watched for changes, and its palette file when it has one.
+    #[cfg(feature = "files")]
+    watch: Option<(AssetWatcher, Option<PaletteSource>)>,
+    /// The last [`RECENT_TIMINGS_MS`] of frames, for F8.
+    recent: Timeline,
+    /// Every frame of the run, when a trace of it was asked for.
+    whole_run: Option<Timeline>,
+    /// Where the recording goes, when the run is recorded (`bt run --record`).
+    #[cfg(feature = "files")]
+    record: Option<RecordTarget>,
+    /// Whether the cart's panic is on screen as the overlay's notice.
+    panic_shown: bool,
+    /// The cart's save file, written back when the cart changes its save data.
+    #[cfg(feature = "files")]
+    save: Option<SaveStore>,
+    /// Where messages the player should read in full go (a failed reload, a file not
+    /// written): stderr, unless the platform gives another output.
+    errors: ErrorOutput,
+    /// The pause menu, while it is open.
+    menu: Option<PauseMenu>,
+    /// The player asked to quit.
+    quit: bool,
+}
+
+/// The stream [`Host`] writes its errors to.
+// Written to only by what reads and writes files: reloads, save data, recordings.
+#[cfg_attr(not(feature = "files"), allow(dead_code))]
+struct ErrorOutput(Box<dyn Write + Send>);
+
+impl std::fmt::Debug for ErrorOutput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ErrorOutput")
+    }
+}
+
+/// Where a recording is saved, and what it says of the cart.
+#[cfg(feature = "files")]
+#[derive(Debug)]
+struct RecordTarget {
+    path: PathBuf,
+    cart_version: Option<String>,
+    /// Frames since the file was last written.
+    frames_since_save: u64,
+}
+
+/// Frames between two saves of a recording in progress (10 s at 60 frames a second), so a run
+/// killed without warning loses at most that much. Each save rewrites the whole file, which
+/// grows only with changes of input.
+pub const RECORD_SAVE_EVERY_FRAMES: u64 = 600;
+
+/// How much of the recent past F8 saves, in ms of the clock's time.
+pub const RECENT_TIMINGS_MS: f64 = 10_000.0;
+
+impl Host {
+    /// A host for `engine`, the cart called `name`, reading keys through `keymap`. The files
+    /// its keys make are named after `name` (see [`HostAction::Save`]).
+    pub fn new(engine: Engine, keymap: KeyMap, name: &str) -> Host {
+        let engine_fps = engine.settings().target_fps;
+        Host {
+            engine,
+            input: PlayerInput::new(keymap),
+            name: name.to_string(),
+            #[cfg(feature = "files")]
+            watch: None,
+            recent: Timeline::rolling(1000.0 / engine_fps, RECENT_TIMINGS_MS),
+            whole_run: None,
+            #[cfg(feature = "files")]
+            record: None,
+            panic_shown: false,
+            #[cfg(feature = "files")]
+            save: None,
+            errors: ErrorOutput(Box::new(std::io::stderr())),
+            menu: None,
+            quit: false,
+        }
+    }
+
+    /// Sends the messages the host writes in full (a failed reload, as `bt: reload: …`, a save
+    /// file or recording that could not be written) to `output` instead of stderr.
+    pub fn set_error_output(&mut self, output: Box<dyn Write + Send>) {
+        self.errors = ErrorOutput(output);
+    }
+
+    /// A message for the player, in full, as `bt: …` on the error output. One that cannot be
+    /// written is dropped: it changes nothing the run does.
+    #[cfg_attr(not(feature = "files"), allow(dead_code))]
+    fn say(&mut self, message: std::fmt::Arguments<'_>) {
+        let _ = writeln!(self.errors.0, "bt: {message}");
+    }
+
+    /// Records the run into the replay file `path` (see [`crate::replay`]): saved through a
+    /// temporary file every [`RECORD_SAVE_EVERY_FRAMES`] frames, by [`Host::save_recording`]
+    /// at exit, and when the host is dropped (a panic unwinding included). An engine already
+    /// recording (started before a seek) keeps its recording.
+    #[cfg(feature = "files")]
+    pub fn record_to(&mut self, path: PathBuf, cart_version: Option<String>) {
+        if !self.engine.is_recording() {
+            self.engine
+                .start_recording(crate::replay::DEFAULT_HASH_EVERY);
+        }
+        self.record = Some(RecordTarget {
+            path,
+            cart_version,
+            frames_since_save: 0,
+        });
+    }
+
+    /// Writes the recording so far to its file. Returns the file and the updates it holds, or
+    /// `None` when the run is not recorded.
+    ///
+    /// # Errors
+    /// A message naming the file that could not be written.
+    #[cfg(feature = "files")]
+    pub fn save_recording(&mut self) -> Result<Option<(PathBuf, u64)>, String> {
+        let Some(target) = &mut self.record else {
+            return Ok(None);
+        };
+        target.frames_since_save = 0;
+        let Some(replay) = self
+            .engine
+            .recording(&self.name, target.cart_version.as_deref())
+        else {
+            return Ok(None);
+        };
+        replay.save(&target.path).map_err(|e| e.to_string())?;
+        Ok(Some((target.path.clone(), replay.ticks())))
+    }
+
+    /// Keeps every frame from now on, for [`Host::whole_run`] (`bt run --trace-out`). Memory
+    /// grows by about a hundred bytes a frame.
+    pub fn record_whole_run(&mut self) {
+        let budget = self.recent.budget_ms();
+        self.whole_run = Some(Timeline::new(budget));
+    }
+
+    /// Every frame since [`Host::record_whole_run`], if it was called.
+    pub fn whole_run(&self) -> Option<&Timeline> {
+        self.whole_run.as_ref()
+    }
+
+    /// The frames of the last [`RECENT_TIMINGS_MS`].
+    pub fn recent_timings(&self) -> &Timeline {
+        &self.recent
+    }
+
+    /// The last seconds of frame timings as two files: `<name>-timings.html` (the report) and
+    /// `.json` (the Chrome trace), F8's.
+    ///
+    /// # Errors
+    /// A message when the report cannot be made.
+    pub fn timings_files(&self) -> Result<Vec<SaveFile>, String> {
+        let stem = format!("{}-timings", self.name);
+        let mut files = Vec::with_capacity(2);
+        // The report's charts come from a plotting crate that only builds with `files`; a
+        // platform without it gets the Chrome trace alone.
+        #[cfg(feature = "files")]
+        {
+            let page = crate::timing::report::html(&self.recent, &self.name)?;
+            files.push(SaveFile::new(
+                SaveKind::TimingReport,
+                &stem,
+                page.into_bytes(),
+            ));
+        }
+        let mut json = Vec::new();
+        self.recent
+            .write_chrome_trace(&mut json, &self.name)
+            .map_err(|e| e.to_string())?;
+        files.push(SaveFile::new(SaveKind::TimingTrace, &stem, json));
+        Ok(files)
+    }
+
+    /// The replay of the run so far, `<name>.btr`, F2's.
+    ///
+    /// # Errors
+    /// A message when the run is not being recorded.
+    pub fn replay_file(&self) -> Result<SaveFile, String> {
+        #[cfg(feature = "files")]
+        let version = self.record.as_ref().and_then(|r| r.cart_version.as_deref());
+        #[cfg(not(feature = "files"))]
+        let version = None;
+        let replay = self.engine.recording(&self.name, version).ok_or_else(|| {
+            "the run is not recorded: start it with --record FILE.btr to save its replay"
+                .to_string()
+        })?;
+        Ok(SaveFile::new(
+            SaveKind::Replay,
+            &self.name,
+            replay.to_json().into_bytes(),
+        ))
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The engine, to change.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Whether live play is paused (by F5, or by `--at`).
+    pub fn is_paused(&self) -> bool {
+        self.engine.is_paused()
+    }
+
+    /// Pauses on the frame at `seconds`, replayed from the start, as `bt run --at` opens.
+    ///
+    /// # Errors
+    /// As [`Engine::render_at`].
+    pub fn pause_at(&mut self, seconds: f64) -> Result<(), EngineError> {
+        let paused = self.engine.render_at(seconds, Origin::Start);
+        self.show_panic();
+        paused?;
+        self.show_paused();
+        Ok(())
+    }
+
+    /// Reloads the cart's assets whenever `watcher` sees a change, and its palette from
+    /// `palette` when that is a file.
+    #[cfg(feature = "files")]
+    pub fn watch_assets(&mut self, watcher: AssetWatcher, palette: Option<PaletteSource>) {
+        let palette = palette.filter(|p| matches!(p, PaletteSource::File(_)));
+        self.watch = Some((watcher, palette));
+    }
+
+    /// One displayed frame at `now_ms` (see [`Engine::run`]), after reloading the cart's
+    /// assets if they changed on disk. When the cart panics, the engine stays paused and the
+    /// panic shows across the top of the picture as the overlay's notice.
+    pub fn frame(&mut self, now_ms: f64) -> Option<FrameReport> {
+        #[cfg(feature = "files")]
+        if self.watch.as_ref().is_some_and(|(w, _)| w.take_change()) {
+            self.reload_assets();
+        }
+        let report = self.engine.run(now_ms);
+        self.show_panic();
+        #[cfg(feature = "files")]
+        self.store_save();
+        let report = report?;
+        let missed = self
+            .engine
+            .overlay()
+            .and_then(|o| o.last_missed_refreshes())
+            .unwrap_or(0);
+        let tags = self.engine.last_frame_tags();
+        self.recent.record(&report, missed, tags);
+        if let Some(run) = &mut self.whole_run {
+            run.record(&report, missed, tags);
+        }
+        #[cfg(feature = "files")]
+        if let Some(target) = &mut self.record {
+            target.frames_since_save += 1;
+            if target.frames_since_save >= RECORD_SAVE_EVERY_FRAMES {
+                if let Err(e) = self.save_recording() {
+                    let overlay = self.engine.overlay_forced();
+                    overlay.set_notice(&crate::quote::excerpt_chars(&e, 120));
+                }
+            }
+        }
+        Some(report)
+    }
+
+    /// Puts the cart's panic, if it panicked, on screen as the overlay's notice (once), and
+    /// takes it away when a replay has brought the cart back.
+    fn show_panic(&mut self) {
+        match (self.engine.cart_panic(), self.panic_shown) {
+            (Some(panic), false) => {
+                let line = crate::quote::excerpt_chars(&panic.to_string(), NOTICE_CHARS);
+                self.engine.overlay_forced().set_notice(&line);
+                self.engine.draw_overlay();
+                self.panic_shown = true;
+                // The run up to the panic is what a bug report needs: save it now.
+                #[cfg(feature = "files")]
+                if let Err(e) = self.save_recording() {
+                    self.say(format_args!("recording not saved: {e}"));
+                }
+            }
+            (None, true) => {
+                self.engine.overlay_forced().clear_notice();
+                self.panic_shown = false;
+            }
+            _ => {}
+        }
+    }
+
+    /// Loads the palette file (if any) and the cart's assets again. A failure shows on screen
+    /// as the overlay's notice, wrapped or shortened to fit the display
+    /// ([`crate::host::notice::fit`]), and in full on stderr; the cart keeps what it had, and
+    /// the next good load clears the notice.
+    #[cfg(feature = "files")]
+    pub fn reload_assets(&mut self) {
+        if self.engine.cart_panic().is_some() {
+            // The cart is stopped and its panic on screen: nothing to reload into.
+            return;
+        }
+        let palette = self.watch.as_ref().and_then(|(_, p)| p.clone());
+        let mut problem = None;
+        if let Some(source) = palette {
+            match crate::config::manifest::load_palette(&source) {
+                Ok(p) => self.engine.replace_palette(p),
+                Err(e) => problem = Some(e.to_string()),
+            }
+        }
+        if let Err(e) = self.engine.reload_assets() {
+            problem.get_or_insert(e);
+        }
+        let (width, height) = (self.engine.settings().width, self.engine.settings().height);
+        let overlay = self.engine.overlay_forced();
+        match problem {
+            Some(message) => {
+                let line = format!("reload: {message}");
+                overlay.set_notice(&crate::host::notice::fit(&line, width, height));
+                // In full on the terminal, where a path of any length can be read and copied.
+                self.say(format_args!("{line}"));
+            }
+            None => overlay.clear_notice(),
+        }
+        if self.engine.is_paused() {
+            // Nothing runs while paused: draw the same frame again with the new assets. A cart
+            // whose replayed init failed is not drawn; the next replay draws it.
+            let _ = self.engine.redraw();
+            self.menu_over_new_frame();
+        }
+        self.show_panic();
+    }
+
+    /// Feeds one event to the console. Returns what the platform should do about it, if anything.
+    pub fn handle(&mut self, event: HostEvent<'_>) -> Option<HostAction> {
+        match event {
+            HostEvent::Key { key, down } => return self.key(key, down),
+            HostEvent::Text(_) if self.input.take_text_swallowed() || self.menu.is_some() => {}
+            HostEvent::PointerButton { button, down }
+                if down
+                    && button.intersects(Button::POINTER_A)
+                    && self.pointer_on_toggle_corner() =>
+            {
+                // A press on the toggle corner belongs to the host, not the cart (its release
+                // then finds nothing held and makes no edge either).
+                return self.toggle_overlay();
+            }
+            event => {
+                let console = self.engine.console_mut().input_mut();
+                self.input.event_to_console(console, event);
+            }
+        }
+        None
+    }
+
+    /// Whether the pointer is over the overlay's toggle corner.
+    fn pointer_on_toggle_corner(&self) -> bool {
+        let (x, y) = self.input.pointer();
+        Overlay::hits_toggle(x, y, self.engine.settings().height as i32)
+    }
+
+    fn key(&mut self, key: Key, down: bool) -> Option<HostAction> {
+        let pressed = self.input.note_key(key, down);
+        if pressed
+            && key == Key::KeyQ
+            && self.input.held_any(&[Key::ControlLeft, Key::ControlRight])
+        {
+            self.quit = true;
+            self.input.swallow(key);
+            return Some(HostAction::Quit);
+        }
+        if self.input.was_swallowed(key, down) {
+            return None;
+        }
+        if self.menu.is_some() && down {
+            self.input.swallow(key);
+            return pressed.then(|| self.menu_key(key)).flatten();
+        }
+        if HOST_KEYS.contains(&key) {
+            return pressed.then(|| self.host_key(key)).flatten();
+        }
+        if pressed && key == MENU_KEY && self.menu_key_is_free() {
+            self.input.swallow(key);
+            return self.open_menu();
+        }
+        let console = self.engine.console_mut().input_mut();
+        self.input.key_to_console(console, key, down);
+        None
+    }
+
+    /// Whether P may open the menu: the key map gives it no button, and the cart is running
+    /// or paused, not stopped by a panic.
+    fn menu_key_is_free(&self) -> bool {
+        (0..KEYBOARD_PLAYERS).all(|p| self.input.keymap().buttons(MENU_KEY, p) == 0)
+            && self.engine.cart_panic().is_none()
+    }
+
+    /// Whether the player asked to quit: Ctrl+Q, or Quit in the pause menu. The window closes.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// Whether the pause menu is open.
+    pub fn menu_is_open(&self) -> bool {
+        self.menu.is_some()
+    }
+
+    /// The pause menu, while it is open.
+    pub fn menu(&self) -> Option<&PauseMenu> {
+        self.menu.as_ref()
+    }
+
+    /// Pauses live play and opens the menu over the paused frame.
+    fn open_menu(&mut self) -> Option<HostAction> {
+        self.engine.pause();
+        self.show_paused();
+        let console = self.engine.console();
+        self.menu = Some(PauseMenu::open(console.framebuffer(), console.menu_items()));
+        self.draw_menu();
+        Some(HostAction::MenuOpened)
+    }
+
+    /// Draws the menu over the frame, when it is open.
+    fn draw_menu(&mut self) {
+        let Some(menu) = &self.menu else { return };
+        let colors = *self.engine.overlay_forced().colors();
+        menu.draw(self.engine.console_mut().framebuffer_mut(), &colors);
+    }
+
+    /// After the frame was drawn again under an open menu: the menu over the new frame.
+    fn menu_over_new_frame(&mut self) {
+        if let Some(menu) = &mut self.menu {
+            menu.retake(self.engine.console().framebuffer());
+        }
+        self.draw_menu();
+    }
+
+    /// Closes the menu and puts back the picture it covered.
+    fn close_menu(&mut self) {
+        if let Some(menu) = self.menu.take() {
+            menu.restore(self.engine.console_mut().framebuffer_mut());
+        }
+    }
+
+    /// A key pressed while the menu is open. The keys that save a file, and fullscreen, work
+    /// over the menu too.
+    fn menu_key(&mut self, key: Key) -> Option<HostAction> {
+        if matches!(key, Key::F2 | Key::F8 | Key::F9 | Key::F11) {
+            return self.host_key(key);
+        }
+        let buttons = self.input.keymap().buttons(key, 0);
+        let kind = match key {
+            Key::ArrowUp => MenuKey::Up,
+            Key::ArrowDown => MenuKey::Down,
+            Key::Enter | Key::Space => MenuKey::Choose,
+            k if k == MENU_KEY || k == Key::Escape => MenuKey::Close,
+            _ if buttons & bt::Button::UP.bits() != 0 => MenuKey::Up,
+            _ if buttons & bt::Button::DOWN.bits() != 0 => MenuKey::Down,
+            _ if buttons & (bt::Button::A | bt::Button::START).bits() != 0 => MenuKey::Choose,
+            _ => MenuKey::Other,
+        };
+        let menu = self.menu.as_mut()?;
+        match menu.press(kind) {
+            MenuInput::Moved => {
+                self.draw_menu();
+                Some(HostAction::MenuChanged)
+            }
+            MenuInput::Chose(choice) => self.choose(choice),
+        }
+    }
+
+    /// Does what the player chose in the menu, and closes it.
+    fn choose(&mut self, choice: MenuChoice) -> Option<HostAction> {
+        self.close_menu();
+        match choice {
+            MenuChoice::Quit => {
+                self.quit = true;
+                Some(HostAction::Quit)
+            }
+            MenuChoice::Cart(slot) => {
+                // Input of the next update, recorded with it like any other.
+                let input = self.engine.console_mut().input_mut();
+                input.choose_menu_item(slot);
+                self.engine.resume();
+                self.show_paused();
+                (!self.engine.is_paused()).then_some(HostAction::Resumed)
+            }
+            MenuChoice::Restart => {
+                let restarted = self.engine.render_at(0.0, Origin::Start);
+                self.show_panic();
+                restarted.ok()?;
+                self.engine.resume();
+                self.show_paused();
+                Some(HostAction::Restarted)
+            }
+            _ => {
+                self.engine.resume();
+                self.show_paused();
+                (!self.engine.is_paused()).then_some(HostAction::Resumed)
+            }
+        }
+    }
+
+    fn host_key(&mut self, key: Key) -> Option<HostAction> {
+        match key {
+            Key::Backquote => self.change_view(Overlay::cycle_view),
+            Key::F7 => self.change_view(|o| {
+                // The tall chart, or back to the compact band; either way the metrics show.
+                let tall = o.is_visible() && o.chart_mode() == ChartMode::Tall;
+                o.set_visible(true);
+                o.set_chart_mode(if tall {
+                    ChartMode::Compact
+                } else {
+                    ChartMode::Tall
+                });
+            }),
+            Key::F5 if self.engine.is_paused() => {
+                self.engine.resume();
+                self.show_paused();
+                // A replay whose init failed stays paused.
+                (!self.engine.is_paused()).then_some(HostAction::Resumed)
+            }
+            Key::F5 => {
+                self.engine.pause();
+                self.show_paused();
+                Some(HostAction::Paused)
+            }
+            Key::F6 if self.engine.is_paused() => {
+                let stepped = self.engine.step(1);
+                self.show_panic();
+                stepped.ok()?;
+                self.show_paused();
+                Some(HostAction::Stepped(self.engine.ticks()))
+            }
+            Key::F2 => Some(saved(self.replay_file().map(|f| vec![f]))),
+            Key::F8 => Some(saved(self.timings_files())),
+            Key::F9 => Some(saved(self.screenshot().map(|f| vec![f]))),
+            Key::F10 => {
+                let shift = self.input.held_any(&[Key::ShiftLeft, Key::ShiftRight]);
+                Some(if shift {
+                    HostAction::SaveGifBuffer
+                } else {
+                    HostAction::ToggleGif
+                })
+            }
+            Key::F11 => Some(HostAction::ToggleFullscreen),
+            _ => None,
+        }
+    }
+
+    fn toggle_overlay(&mut self) -> Option<HostAction> {
+        self.change_view(Overlay::toggle)
+    }
+
+    /// Changes what the overlay shows, and draws a paused frame again to show it.
+    fn change_view(&mut self, change: impl FnOnce(&mut Overlay)) -> Option<HostAction> {
+        change(self.engine.overlay_mut()?);
+        if self.engine.cart_panic().is_some() {
+            // The cart no longer draws: the overlay goes over its last picture.
+            self.engine.draw_overlay();
+        } else if self.engine.is_paused() {
+            // Nothing runs while paused, so draw the same frame again with the overlay changed.
+            let _ = self.engine.redraw();
+            self.menu_over_new_frame();
+        }
+        Some(HostAction::OverlayToggled)
+    }
+
+    /// Puts `PAUSED tick N` on the overlay's title row while the engine is paused (and takes
+    /// it off when it runs), then draws a paused frame again so the words show at once.
+    pub fn show_paused(&mut self) {
+        let paused = self.engine.is_paused().then(|| self.engine.ticks());
+        if let Some(o) = self.engine.overlay_mut() {
+            o.set_paused(paused);
+        }
+        if paused.is_some() {
+            let _ = self.engine.redraw();
+            self.menu_over_new_frame();
+        }
+    }
+
+    /// The framebuffer as it is on screen (display size, overlay included) as a PNG,
+    /// `<name>.png`, F9's.
+    ///
+    /// # Errors
+    /// A message when the picture cannot be encoded.
+    pub fn screenshot(&self) -> Result<SaveFile, String> {
+        let engine = &self.engine;
+        let png = png::encode_png(engine.framebuffer(), engine.palette(), 1)
+            .map_err(|e| e.to_string())?;
+        Ok(SaveFile::new(SaveKind::Screenshot, &self.name, png))
+    }
+}
+
+#[cfg(feature = "files")]
+impl Host {
+    /// Saves the recording for the last time and stops saving it: the window closed.
+    ///
+    /// # Errors
+    /// As [`Host::save_recording`].
+    pub fn finish_recording(&mut self) -> Result<Option<(PathBuf, u64)>, String> {
+        let saved = self.save_recording();
+        self.record = None;
+        saved
+    }
+}
+
+#[cfg(feature = "files")]
+impl Host {
+    /// Writes the cart's save data to `path` whenever the cart changes it (at most once every
+    /// [`crate::save::WRITE_EVERY_SECONDS`] of updates), when the run ends
+    /// ([`Host::finish_save`]), and when the host is dropped. `path` should hold what the
+    /// engine booted with.
+    pub fn store_save_to(&mut self, path: PathBuf) {
+        self.save = Some(SaveStore::new(path, &self.engine));
+    }
+
+    /// After a frame: writes the save data when it is due. A failure shows as the overlay's
+    /// notice and on the error output; the next change tries again.
+    fn store_save(&mut self) {
+        let Some(store) = &mut self.save else {
+            return;
+        };
+        let said = match store.after_frame(&mut self.engine) {
+            Ok(StoreEvent::Stopped) => format!(
+                "replayed from the start: save data is no longer written to {}",
+                store.path().display()
+            ),
+            Ok(_) => return,
+            Err(e) => e.to_string(),
+        };
+        self.say(format_args!("{said}"));
+        let line = crate::quote::excerpt_chars(&said, NOTICE_CHARS);
+        self.engine.overlay_forced().set_notice(&line);
+    }
+
+    /// Writes the save data one last time, if the cart changed it, and stops storing it: the
+    /// window closed.
+    ///
+    /// # Errors
+    /// The message naming the save file that could not be written.
+    pub fn finish_save(&mut self) -> Result<(), String> {
+        match self.save.take() {
+            Some(mut store) => store
+                .flush(&mut self.engine)
+                .map(drop)
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A host key's files, or why there are none.
+fn saved(files: Result<Vec<SaveFile>, String>) -> HostAction {
+    match files {
+        Ok(files) => HostAction::Save(files),
+        Err(e) => HostAction::SaveFailed(e),
+    }
+}
+
+#[cfg(feature = "files")]
+impl Drop for Host {
+    /// A recorded run is saved whatever ends it: a closed window saves it explicitly, and a
+    /// cart that panics unwinds through here. So is the save data.
+    fn drop(&mut self) {
+        if let Err(e) = self.finish_save() {
+            self.say(format_args!("{e}"));
+        }
+        if self.record.is_some() {
+            if let Err(e) = self.save_recording() {
+                self.say(format_args!("the recording could not be saved: {e}"));
+            }
+        }
+    }
+}

@@ -1,0 +1,660 @@
+//! One way to boot a cart: a [`Session`] is everything an engine starts from, resolved once
+//! from what a front end was given, and it knows how to create the [`Engine`].
+//!
+//! Every front end builds its engine here: the command line (from its flags, the cart's
+//! `cart.toml` and the user's config file), [`crate::harness::CartTest`] (from the cart's
+//! folder) and the web page (from the arguments and replay it boots with). Each says what it
+//! has with a [`SessionBuilder`]; [`SessionBuilder::resolve`] then runs the cart's
+//! `configure()`, applies the settings layers, reads the save data and the replay and checks
+//! the replay fits, once. Nothing else assembles [`EngineOptions`] for a cart.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use bt::{Cart, Render, Update};
+//! use bt_runtime::config::manifest::SettingsPatch;
+//! use bt_runtime::session::Session;
+//!
+//! struct Blank;
+//! impl Cart for Blank {
+//!     fn update(&mut self, _ctx: &mut Update<'_>) {}
+//!     fn render(&self, ctx: &mut Render<'_>) {
+//!         ctx.clear(1);
+//!     }
+//! }
+//!
+//! let session = Session::builder("blank", Arc::new(|| Box::new(Blank) as Box<dyn Cart>))
+//!     .command_line(SettingsPatch { target_fps: Some(30.0), ..SettingsPatch::default() })
+//!     .resolve()?;
+//! assert_eq!(session.settings().target_fps, 30.0);
+//! let engine = session.engine()?;
+//! assert_eq!(engine.settings().target_fps, 30.0);
+//! # Ok::<(), bt_runtime::session::SessionError>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bt::{Cart, Settings};
+use thiserror::Error;
+
+use crate::config::manifest::{
+    self, Layer, Manifest, ManifestError, PaletteSource, Provenance, SettingsPatch,
+};
+use crate::engine::{CartCall, CartFactory, CartPanic, Engine, EngineError, EngineOptions};
+use crate::replay::{Replay, ReplayError};
+#[cfg(feature = "files")]
+use crate::save;
+
+/// Builds a fresh cart each call; shared by every engine a session creates.
+pub type MakeCart = Arc<dyn Fn() -> Box<dyn Cart> + Send + Sync>;
+
+/// The save data a cart boots with.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BootSave {
+    /// Empty save data, or the save data a replay carries.
+    #[default]
+    Empty,
+    /// These bytes (at most [`bt::SaveData::CAPACITY`]).
+    Bytes(Vec<u8>),
+    /// The save file at this path, read only; it must exist (`--save FILE` of a headless run).
+    File(PathBuf),
+    /// The player's own save data, written back while they play: this file, else the cart's
+    /// own ([`save::default_path`]); a missing file is empty save data. With a replay, the run
+    /// is not the player's: a file given is read only, and none is the replay's.
+    Player(Option<PathBuf>),
+}
+
+/// A replay a session plays first.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum ReplaySource {
+    /// A replay file (`--input FILE.btr`).
+    File(PathBuf),
+    /// A replay file's text, and the name messages give it.
+    Text {
+        /// The file's text.
+        text: String,
+        /// What messages call it (`the replay`).
+        named: PathBuf,
+    },
+}
+
+/// Why a session could not be resolved, or its engine not created. Each says which cart and
+/// which file.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// The cart's `configure()` panicked.
+    #[error("cart '{cart}': {panic}")]
+    Configure {
+        /// The cart.
+        cart: String,
+        /// The panic.
+        panic: CartPanic,
+    },
+    /// The cart's `cart.toml` could not be read.
+    #[error(transparent)]
+    Manifest(ManifestError),
+    /// The user's config file could not be read.
+    #[error(transparent)]
+    UserConfig(ManifestError),
+    /// The settings layers do not resolve (a bad palette file, invalid settings).
+    #[error("cart '{cart}': {error}")]
+    Settings {
+        /// The cart.
+        cart: String,
+        /// What is wrong.
+        error: ManifestError,
+    },
+    /// The save data could not be read.
+    #[error("{0}")]
+    Save(String),
+    /// The replay could not be read or does not fit the cart.
+    #[error(transparent)]
+    Replay(ReplayError),
+    /// The engine refused the cart (bad settings, a failing `init`).
+    #[error("cart '{cart}': {error}")]
+    Engine {
+        /// The cart.
+        cart: String,
+        /// Why.
+        error: EngineError,
+    },
+}
+
+/// What a front end has before a cart boots, to [`resolve`](SessionBuilder::resolve) into a
+/// [`Session`]. Made by [`Session::builder`].
+pub struct SessionBuilder {
+    name: String,
+    make: MakeCart,
+    manifest: Option<Manifest>,
+    user_config: Option<PathBuf>,
+    command_line: SettingsPatch,
+    assets: Option<PathBuf>,
+    args: Vec<(String, String)>,
+    save: BootSave,
+    replay: Option<ReplaySource>,
+    overlay: bool,
+    update_per_host_tick: bool,
+}
+
+impl std::fmt::Debug for SessionBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionBuilder")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionBuilder {
+    /// The cart's `cart.toml`: its settings are a layer over `configure()`, and its version is
+    /// the one replays are checked against.
+    pub fn manifest(mut self, manifest: Option<Manifest>) -> SessionBuilder {
+        self.manifest = manifest;
+        self
+    }
+
+    /// The cart's folder: its `cart.toml` (see [`SessionBuilder::manifest`]) and its asset
+    /// folder ([`assets_in`]).
+    ///
+    /// # Errors
+    /// [`SessionError::Manifest`] for a `cart.toml` that does not parse.
+    #[cfg(feature = "files")]
+    pub fn folder(self, dir: &Path) -> Result<SessionBuilder, SessionError> {
+        let manifest = manifest::load(dir).map_err(SessionError::Manifest)?;
+        let assets = assets_in(dir, manifest.as_ref());
+        Ok(self.manifest(manifest).assets(assets))
+    }
+
+    /// The user's config file, a layer over the manifest (`None`, or a missing file: no layer).
+    pub fn user_config(mut self, path: Option<PathBuf>) -> SessionBuilder {
+        self.user_config = path;
+        self
+    }
+
+    /// The command line's settings, the top layer.
+    pub fn command_line(mut self, patch: SettingsPatch) -> SessionBuilder {
+        self.command_line = patch;
+        self
+    }
+
+    /// The cart's asset folder (`None`: the working directory).
+    pub fn assets(mut self, assets: Option<PathBuf>) -> SessionBuilder {
+        self.assets = assets;
+        self
+    }
+
+    /// Cart arguments, `(name, value)` (a replay's own replace them).
+    pub fn args(mut self, args: Vec<(String, String)>) -> SessionBuilder {
+        self.args = args;
+        self
+    }
+
+    /// The save data the cart boots with.
+    pub fn save(mut self, save: BootSave) -> SessionBuilder {
+        self.save = save;
+        self
+    }
+
+    /// A replay to play first: its seed, arguments and input.
+    pub fn replay(mut self, replay: Option<ReplaySource>) -> SessionBuilder {
+        self.replay = replay;
+        self
+    }
+
+    /// Whether the overlay exists (default yes).
+    pub fn overlay(mut self, overlay: bool) -> SessionBuilder {
+        self.overlay = overlay;
+        self
+    }
+
+    /// Simulated host ticks at the cart's update rate, for a test bench that counts updates.
+    pub fn host_tick_per_update(mut self) -> SessionBuilder {
+        self.update_per_host_tick = true;
+        self
+    }
+
+    /// Resolves everything once, in this order: the cart's `configure()`, the user's config
+    /// file, the settings layers (`cart.toml`, user config, command line), the save data, then
+    /// the replay, checked against the resolved settings.
+    ///
+    /// # Errors
+    /// A [`SessionError`] naming the cart or the file at fault.
+    pub fn resolve(self) -> Result<Session, SessionError> {
+        let name = self.name;
+        let make = self.make.clone();
+        let configured =
+            crate::engine::cart_panic::guarded(|| make().configure()).map_err(|message| {
+                SessionError::Configure {
+                    cart: name.clone(),
+                    panic: CartPanic {
+                        call: CartCall::Configure,
+                        tick: 0,
+                        message,
+                    },
+                }
+            })?;
+        #[cfg(feature = "files")]
+        let user = match &self.user_config {
+            Some(path) => manifest::load_user_config(path)
+                .map_err(SessionError::UserConfig)?
+                .map(|patch| (path.clone(), patch)),
+            None => None,
+        };
+        // Without `files` there is no user config file to read: that layer is empty.
+        #[cfg(not(feature = "files"))]
+        let user: Option<(PathBuf, SettingsPatch)> = None;
+        let mut layers = Vec::new();
+        if let Some(m) = &self.manifest {
+            layers.push((Layer::Manifest, Some(m.path.as_path()), &m.settings));
+        }
+        if let Some((path, patch)) = &user {
+            layers.push((Layer::UserConfig, Some(path.as_path()), patch));
+        }
+        layers.push((Layer::CommandLine, None, &self.command_line));
+        let (settings, provenance) =
+            manifest::resolve(configured, &layers).map_err(|error| SessionError::Settings {
+                cart: name.clone(),
+                error,
+            })?;
+        let (save, save_file) = boot_save(self.save, &name, self.replay.is_some())?;
+        let version = self.manifest.as_ref().and_then(|m| m.cart.version.clone());
+        let mut session = Session {
+            host_hz: if self.update_per_host_tick {
+                settings.target_fps
+            } else {
+                EngineOptions::default().host_hz
+            },
+            name,
+            make: self.make,
+            provenance,
+            manifest_path: self.manifest.as_ref().map(|m| m.path.clone()),
+            palette: self
+                .manifest
+                .as_ref()
+                .and_then(|m| m.settings.palette.clone()),
+            version,
+            assets: self.assets,
+            args: self.args,
+            seed: None,
+            overlay: self.overlay,
+            replay: None,
+            save,
+            save_file,
+            warnings: Vec::new(),
+            settings,
+        };
+        if let Some(source) = self.replay {
+            session.play(source)?;
+        }
+        Ok(session)
+    }
+}
+
+/// A cart's asset folder in its folder `dir`: the one its manifest names, else `dir/assets`
+/// when that is a folder.
+pub fn assets_in(dir: &Path, manifest: Option<&Manifest>) -> Option<PathBuf> {
+    match manifest.and_then(|m| m.assets.clone()) {
+        Some(folder) => Some(folder),
+        None => Some(dir.join("assets")).filter(|d| d.is_dir()),
+    }
+}
+
+/// The save data to boot with and the file to write it back to, from `source`.
+fn boot_save(
+    source: BootSave,
+    cart: &str,
+    replaying: bool,
+) -> Result<(Option<Vec<u8>>, Option<PathBuf>), SessionError> {
+    #[cfg(not(feature = "files"))]
+    let _ = cart;
+    #[cfg(not(feature = "files"))]
+    let no_files = |path: &Path| {
+        SessionError::Save(format!(
+            "{}: save files are read only where BT is built with its `files` feature",
+            path.display()
+        ))
+    };
+    #[cfg(not(feature = "files"))]
+    let read_only = |path: &Path| -> Result<Option<Vec<u8>>, SessionError> { Err(no_files(path)) };
+    #[cfg(feature = "files")]
+    let read_only = |path: &Path| {
+        save::load_existing(path)
+            .map(Some)
+            .map_err(|e| SessionError::Save(e.to_string()))
+    };
+    match source {
+        BootSave::Empty | BootSave::Player(None) if replaying => Ok((None, None)),
+        BootSave::Empty => Ok((None, None)),
+        BootSave::Bytes(bytes) => Ok((Some(bytes), None)),
+        BootSave::File(path) => Ok((read_only(&path)?, None)),
+        BootSave::Player(Some(path)) if replaying => Ok((read_only(&path)?, None)),
+        #[cfg(not(feature = "files"))]
+        BootSave::Player(given) => {
+            Err(no_files(given.as_deref().unwrap_or(Path::new("save data"))))
+        }
+        #[cfg(feature = "files")]
+        BootSave::Player(given) => {
+            let path = match given {
+                Some(path) => path,
+                None => save::default_path(cart).map_err(|e| SessionError::Save(e.to_string()))?,
+            };
+            let bytes = save::load(&path).map_err(|e| {
+                SessionError::Save(format!(
+                    "{e} (it is left as it is: move it aside to start with empty save data)"
+                ))
+            })?;
+            Ok((Some(bytes.unwrap_or_default()), Some(path)))
+        }
+    }
+}
+
+/// Everything an engine for one cart starts from, resolved once (see the [module](self)).
+/// Cloning it is cheap enough to hand one to each thread that creates engines.
+#[derive(Clone)]
+pub struct Session {
+    name: String,
+    make: MakeCart,
+    settings: Settings,
+    provenance: Vec<Provenance>,
+    manifest_path: Option<PathBuf>,
+    version: Option<String>,
+    palette: Option<PaletteSource>,
+    assets: Option<PathBuf>,
+    args: Vec<(String, String)>,
+    seed: Option<u64>,
+    overlay: bool,
+    host_hz: f64,
+    replay: Option<Arc<Replay>>,
+    save: Option<Vec<u8>>,
+    save_file: Option<PathBuf>,
+    warnings: Vec<String>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("name", &self.name)
+            .field("settings", &self.settings)
+            .field("assets", &self.assets)
+            .field("args", &self.args)
+            .field("save_file", &self.save_file)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// What the cart `name`, built by `make`, boots from: nothing yet but `configure()`.
+    pub fn builder(name: &str, make: MakeCart) -> SessionBuilder {
+        SessionBuilder {
+            name: name.to_string(),
+            make,
+            manifest: None,
+            user_config: None,
+            command_line: SettingsPatch::default(),
+            assets: None,
+            args: Vec::new(),
+            save: BootSave::Empty,
+            replay: None,
+            overlay: true,
+            update_per_host_tick: false,
+        }
+    }
+
+    /// Reads `source`, checks it fits the cart, and plays it: its seed and arguments replace
+    /// the session's.
+    fn play(&mut self, source: ReplaySource) -> Result<(), SessionError> {
+        let (replay, path) = match source {
+            ReplaySource::File(path) => (Replay::load(&path), path),
+            ReplaySource::Text { text, named } => (Replay::from_json(&text, &named), named),
+        };
+        let replay = replay.map_err(SessionError::Replay)?;
+        let s = &self.settings;
+        if let Some(warning) = replay
+            .check(&path, &self.name, self.version.as_deref(), s.target_fps)
+            .map_err(SessionError::Replay)?
+        {
+            self.warnings.push(warning);
+        }
+        let (w, h) = (replay.info.width, replay.info.height);
+        if (w, h) != (s.width, s.height) {
+            self.warnings.push(format!(
+                "{}: recorded on a {w}x{h} display, the cart now has {}x{}; it may play \
+                 differently",
+                path.display(),
+                s.width,
+                s.height
+            ));
+        }
+        self.seed = Some(replay.info.seed);
+        self.args = replay.info.args.clone();
+        self.replay = Some(Arc::new(replay));
+        Ok(())
+    }
+
+    /// Plays `replay`'s input instead, keeping the session's seed, arguments and save data
+    /// (`bt verify`'s scripted input).
+    pub fn set_replay(&mut self, replay: Arc<Replay>) {
+        self.replay = Some(replay);
+    }
+
+    /// The cart's name, as replays and save files know it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The settings with every layer applied.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Where each setting came from (`bt config`).
+    pub fn provenance(&self) -> &[Provenance] {
+        &self.provenance
+    }
+
+    /// The cart's `cart.toml`, when it has one.
+    pub fn manifest_path(&self) -> Option<&Path> {
+        self.manifest_path.as_deref()
+    }
+
+    /// The cart's version, from its manifest: what a recording states.
+    pub fn version(&self) -> Option<&str> {
+        self.version.as_deref()
+    }
+
+    /// The palette its manifest names (a file is watched while playing).
+    pub fn palette(&self) -> Option<&PaletteSource> {
+        self.palette.as_ref()
+    }
+
+    /// The cart's asset folder.
+    pub fn assets(&self) -> Option<&Path> {
+        self.assets.as_deref()
+    }
+
+    /// The cart arguments it boots with (a replay's, when one plays).
+    pub fn args(&self) -> &[(String, String)] {
+        &self.args
+    }
+
+    /// The replay it plays first.
+    pub fn replay(&self) -> Option<&Arc<Replay>> {
+        self.replay.as_ref()
+    }
+
+    /// The player's save file, which the cart's save data is written back to while it plays.
+    pub fn save_file(&self) -> Option<&Path> {
+        self.save_file.as_deref()
+    }
+
+    /// What a front end should tell the user before the run (a replay of another version).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// A factory for the engine, building the cart afresh each call.
+    pub fn factory(&self) -> CartFactory {
+        let make = self.make.clone();
+        Box::new(move || make())
+    }
+
+    /// What the engine starts with.
+    pub fn engine_options(&self) -> EngineOptions {
+        EngineOptions {
+            seed: self.seed,
+            target_fps: None,
+            host_hz: self.host_hz,
+            overlay: self.overlay,
+            args: self.args.clone(),
+            settings: Some(self.settings.clone()),
+            assets: self.assets.clone(),
+            replay: self.replay.clone(),
+            save: self.save.clone(),
+        }
+    }
+
+    /// A new engine running the cart from boot, as the session says.
+    ///
+    /// # Errors
+    /// [`SessionError::Engine`]: invalid settings, or a failing `init`.
+    pub fn engine(&self) -> Result<Engine, SessionError> {
+        Engine::new(self.factory(), self.engine_options()).map_err(|error| SessionError::Engine {
+            cart: self.name.clone(),
+            error,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bt::{Render, Update};
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    struct Counted;
+    impl Cart for Counted {
+        fn configure(&self) -> Settings {
+            Settings::default().target_fps(50.0).seed(3)
+        }
+        fn update(&mut self, _ctx: &mut Update<'_>) {}
+        fn render(&self, ctx: &mut Render<'_>) {
+            ctx.clear(1);
+        }
+    }
+
+    fn counted() -> MakeCart {
+        Arc::new(|| Box::new(Counted) as Box<dyn Cart>)
+    }
+
+    #[test]
+    fn layers_resolve_once_and_every_engine_starts_from_the_result() {
+        /// `configure()` calls of this test's own cart.
+        static CALLS: AtomicU32 = AtomicU32::new(0);
+        struct Once;
+        impl Cart for Once {
+            fn configure(&self) -> Settings {
+                CALLS.fetch_add(1, Ordering::SeqCst);
+                Settings::default().target_fps(50.0).seed(3)
+            }
+            fn update(&mut self, _ctx: &mut Update<'_>) {}
+            fn render(&self, _ctx: &mut Render<'_>) {}
+        }
+        let session = Session::builder("once", Arc::new(|| Box::new(Once) as Box<dyn Cart>))
+            .command_line(SettingsPatch {
+                seed: Some(9),
+                ..SettingsPatch::default()
+            })
+            .resolve()
+            .unwrap();
+        assert_eq!(
+            CALLS.load(Ordering::SeqCst),
+            1,
+            "configure() ran to resolve"
+        );
+        let layer = |field: &str| {
+            let row = session.provenance().iter().find(|r| r.field == field);
+            row.unwrap_or_else(|| panic!("no row {field}")).layer
+        };
+        assert_eq!(layer("cart.seed"), Layer::CommandLine);
+        assert_eq!(layer("cart.target_fps"), Layer::Configure);
+        for _ in 0..2 {
+            let engine = session.engine().unwrap();
+            assert_eq!(engine.seed(), 9, "the command line's seed, every time");
+            assert_eq!(engine.settings().target_fps, 50.0);
+        }
+        assert_eq!(
+            CALLS.load(Ordering::SeqCst),
+            1,
+            "engines start from the resolved settings, not from configure() again"
+        );
+    }
+
+    #[test]
+    fn a_panicking_configure_is_an_error_naming_the_cart() {
+        struct Bad;
+        impl Cart for Bad {
+            fn configure(&self) -> Settings {
+                panic!("no settings today")
+            }
+            fn update(&mut self, _ctx: &mut Update<'_>) {}
+            fn render(&self, _ctx: &mut Render<'_>) {}
+        }
+        let e = Session::builder("bad", Arc::new(|| Box::new(Bad) as Box<dyn Cart>))
+            .resolve()
+            .unwrap_err();
+        let said = e.to_string();
+        assert!(
+            said.starts_with("cart 'bad': ") && said.contains("no settings today"),
+            "{said}"
+        );
+    }
+
+    #[test]
+    fn a_replay_of_another_cart_is_refused_before_any_engine_exists() {
+        let engine = Session::builder("counted", counted())
+            .resolve()
+            .unwrap()
+            .engine()
+            .unwrap();
+        let mut engine = engine;
+        engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
+        engine.advance(3);
+        let text = engine.recording("other", None).unwrap().to_json();
+        let e = Session::builder("counted", counted())
+            .replay(Some(ReplaySource::Text {
+                text,
+                named: "the replay".into(),
+            }))
+            .resolve()
+            .unwrap_err();
+        assert!(matches!(e, SessionError::Replay(_)), "{e}");
+    }
+
+    #[test]
+    fn a_replay_brings_its_seed_and_arguments() {
+        let mut engine = Session::builder("counted", counted())
+            .args(vec![("level".into(), "2".into())])
+            .resolve()
+            .unwrap()
+            .engine()
+            .unwrap();
+        engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
+        engine.advance(2);
+        let text = engine.recording("counted", None).unwrap().to_json();
+        let session = Session::builder("counted", counted())
+            .command_line(SettingsPatch {
+                seed: Some(77),
+                ..SettingsPatch::default()
+            })
+            .replay(Some(ReplaySource::Text {
+                text,
+                named: "the replay".into(),
+            }))
+            .resolve()
+            .unwrap();
+        assert_eq!(session.args(), [("level".to_string(), "2".to_string())]);
+        assert_eq!(session.engine().unwrap().seed(), 3, "the recorded seed");
+    }
+}
