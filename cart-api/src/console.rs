@@ -2,12 +2,12 @@
 
 use std::fmt;
 
-use crate::gfx::Framebuffer;
+use crate::assets::ImageLoader;
+use crate::draw::Framebuffer;
 use crate::input::Input;
-use crate::palette_fx::PaletteEffects;
+use crate::input::TickInput;
+use crate::palette::effects::PaletteEffects;
 use crate::sound::Synth;
-use crate::sprite::ImageLoader;
-use crate::tick_input::TickInput;
 use crate::{Palette, Render, Rng, SaveData, Settings, Tag, Update};
 
 /// The host's image loader, if any (kept apart so `Console` can still derive `Debug`).

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use crate::console::{timing_methods, Clock};
-use crate::gfx::{self, Framebuffer, Rect};
-use crate::sprite::{SpriteParams, SpriteSheet};
+use crate::draw::{self, Framebuffer, Rect};
+use crate::draw::{SpriteParams, SpriteSheet};
 use crate::{MapParams, Palette, Tilemap};
 
 /// What `render` is handed: read-only timing and palette, and drawing.
@@ -167,7 +167,7 @@ impl Render<'_> {
 
     /// The size [`Self::print`] covers for `text`: the longest line's width and 14 px a line.
     pub fn print_size(&self, text: &str) -> (i32, i32) {
-        gfx::measure_text(text)
+        draw::measure_text(text)
     }
 
     /// Fills a rectangle with `index`, index 0 included (it puts pixels back to blank).

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use crate::console::{timing_methods, Clock, Console};
 use crate::input::Input;
-use crate::palette_fx;
-use crate::sprite::{AssetError, AssetErrorKind, SpriteSheet};
+use crate::palette::effects;
+
 use crate::{ArgError, Axis, Button, Color32, Easing, Key, Palette, Player, Rng, Tag};
 
 /// Pause-menu items a cart can add of its own ([`Update::set_menu_item`]).
@@ -265,60 +265,6 @@ impl Update<'_> {
         }
     }
 
-    /// Loads the image file at `path` as a sprite sheet (a relative path is looked up in the
-    /// cart's asset folder, `assets/` beside its `cart.toml`, or in the working directory when
-    /// the cart has none), registering its colours into the live palette from `start_slot` on (see
-    /// [`SpriteSheet::from_rgba`]).
-    ///
-    /// # Errors
-    /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
-    /// more colours than free slots, or a host without an image loader.
-    pub fn load_indexed(
-        &mut self,
-        path: &str,
-        start_slot: usize,
-    ) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
-            .load(path)?;
-        let con = &mut *self.con;
-        SpriteSheet::from_rgba(
-            path,
-            image.width,
-            image.height,
-            &image.pixels,
-            &mut con.palette,
-            start_slot,
-        )
-    }
-
-    /// Like [`Update::load_indexed`] for an image already in memory, such as one built into the
-    /// cart with `include_bytes!`. `name` is used in errors.
-    ///
-    /// # Errors
-    /// As [`Update::load_indexed`], naming `name`.
-    pub fn decode_indexed(
-        &mut self,
-        name: &str,
-        bytes: &[u8],
-        start_slot: usize,
-    ) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
-            .decode(name, bytes)?;
-        let con = &mut *self.con;
-        SpriteSheet::from_rgba(
-            name,
-            image.width,
-            image.height,
-            &image.pixels,
-            &mut con.palette,
-            start_slot,
-        )
-    }
-
     /// Rotates the colours of slots `start..=end` by `steps_per_second` (fractions carry over
     /// from update to update). Forward (positive) steps move each colour one slot down, the first
     /// wrapping round to `end`; negative speeds turn the other way. Runs until cleared; a new
@@ -357,7 +303,7 @@ impl Update<'_> {
         easing: Easing,
     ) {
         let con = &mut *self.con;
-        let ms = palette_fx::effect_ms(duration);
+        let ms = effects::effect_ms(duration);
         con.effects
             .fade_range(&con.palette, start, end, target, ms, easing);
     }
@@ -368,7 +314,7 @@ impl Update<'_> {
     pub fn flash_palette(&mut self, color: Color32, duration: Duration) {
         let con = &mut *self.con;
         con.effects
-            .flash(&con.palette, color, palette_fx::effect_ms(duration));
+            .flash(&con.palette, color, effects::effect_ms(duration));
     }
 
     /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply

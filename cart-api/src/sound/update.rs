@@ -4,7 +4,7 @@
 use super::{
     ChannelState, Music, MusicId, Sfx, SfxId, SoundBank, SoundError, SoundFile, SoundFileError,
 };
-use crate::sprite::{AssetError, AssetErrorKind};
+use crate::assets::{AssetError, AssetErrorKind};
 use crate::Update;
 
 /// Sound: sound effects and tunes held by the console, played on four channels.

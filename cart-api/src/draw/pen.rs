@@ -4,8 +4,8 @@
 //! the overlay and the next frame never inherit them. While both are plain, every primitive
 //! and the sprite blitter take the same paths as before the pen existed.
 
-use crate::gfx::{Bounds, Framebuffer};
-use crate::sprite::ColorKey;
+use crate::draw::ColorKey;
+use crate::draw::{Bounds, Framebuffer};
 
 /// The remap and fill pattern in force, kept with the framebuffer they apply to.
 #[derive(Clone)]
@@ -235,7 +235,7 @@ impl Framebuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gfx::Rect;
+    use crate::draw::Rect;
 
     #[test]
     fn remap_changes_what_lands_and_reset_undoes_it() {

@@ -4,9 +4,9 @@
 //! index 0 alone, no remap) blends with a select the compiler vectorises; any other key or a
 //! remap goes through one lookup table built per run of draws that share it.
 
-use crate::gfx::{Bounds, Framebuffer, Rect};
-use crate::pen::blend_row_table;
-use crate::sprite::{SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270, ROT_90};
+use crate::draw::blend_row_table;
+use crate::draw::{Bounds, Framebuffer, Rect};
+use crate::draw::{SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270, ROT_90};
 
 /// The flag bits that turn or mirror.
 const ORIENT: u8 = FLIP_H | FLIP_V | ROT_90 | ROT_180 | ROT_270;

@@ -1,9 +1,13 @@
 //! Input as the simulation sees it: buttons, keys, the pointer, gamepad axes and typed text,
 //! collected from the host between updates and handed to the next update that begins.
 
-use crate::keys::{Key, KEY_COUNT};
-use crate::pad::{Axis, Button, Player, AXES, BUTTON_COUNT, PLAYERS};
-use crate::tick_input::{TickButtons, TickInput};
+mod keys;
+mod pad;
+mod tick;
+
+pub use keys::{Key, UnknownKey, KEY_COUNT};
+pub use pad::{Axis, Button, Player, AXES, BUTTON_COUNT, PLAYERS};
+pub use tick::{TickButtons, TickInput};
 
 /// Stick travel below this fraction reads as 0: worn sticks rarely rest at the centre, and a
 /// fantasy console reads sticks as something close to a d-pad. Beyond it the rest of the travel

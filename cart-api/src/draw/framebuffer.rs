@@ -6,44 +6,9 @@
 //! nothing. Coordinates here are screen coordinates; the render context adds the camera. Every
 //! pixel goes through the pen (`pen.rs`): the draw-time remap and the fill pattern.
 
-use crate::font::{self, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT};
-use crate::pen::{InkTable, Pen};
-use crate::shapes::Scratch;
-
-/// An axis-aligned rectangle in pixels. A width or height of zero or less is empty.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Rect {
-    /// Left edge.
-    pub x: i32,
-    /// Top edge.
-    pub y: i32,
-    /// Width.
-    pub w: i32,
-    /// Height.
-    pub h: i32,
-}
-
-impl Rect {
-    /// A rectangle from its top-left corner and size.
-    pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Rect {
-        Rect { x, y, w, h }
-    }
-
-    /// Corners `(x0, y0, x1, y1)` of the half-open box, in integers too wide to overflow.
-    pub(crate) fn wide(&self) -> (i64, i64, i64, i64) {
-        let (x0, y0) = (i64::from(self.x), i64::from(self.y));
-        (x0, y0, x0 + i64::from(self.w), y0 + i64::from(self.h))
-    }
-
-    /// Whether the point lies inside.
-    pub fn contains(&self, x: i32, y: i32) -> bool {
-        let (x, y) = (i64::from(x), i64::from(y));
-        x >= i64::from(self.x)
-            && y >= i64::from(self.y)
-            && x < i64::from(self.x) + i64::from(self.w)
-            && y < i64::from(self.y) + i64::from(self.h)
-    }
-}
+use super::font::{self, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT};
+use crate::draw::{InkTable, Pen};
+use crate::draw::{Rect, Scratch};
 
 /// A half-open box `[x0, x1) × [y0, y1)` in wide integers, already inside the framebuffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

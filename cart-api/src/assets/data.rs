@@ -1,7 +1,7 @@
 //! What carts call from `init` and `reload` to read their own files: data files (levels,
 //! tables, dialogue) and maps, from the cart's asset folder, through the host's loader.
 
-use crate::sprite::{AssetError, AssetErrorKind};
+use crate::assets::{AssetError, AssetErrorKind};
 use crate::{Tilemap, Update};
 
 /// The longest data file [`Update::load_data`] reads: 4 MiB. Levels and tables are far
@@ -93,9 +93,9 @@ impl Update<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::assets::{AssetError, AssetErrorKind};
     use crate::console::test_console;
     use crate::host::{ImageLoader, RgbaImage};
-    use crate::sprite::{AssetError, AssetErrorKind};
 
     struct Files;
     impl ImageLoader for Files {

@@ -1,5 +1,9 @@
 //! Colours and the palette that turns framebuffer indices into them.
 
+pub(crate) mod effects;
+
+pub use effects::{MAX_CYCLES, MAX_EFFECT};
+
 use thiserror::Error;
 
 /// An RGBA colour, 8 bits a channel.

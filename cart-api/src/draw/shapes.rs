@@ -4,7 +4,7 @@
 //! go through the pen (remap and fill pattern). Arithmetic on coordinates is done in 128-bit
 //! integers where a product of two of them could overflow 64.
 
-use crate::gfx::{Framebuffer, Rect};
+use crate::draw::{Framebuffer, Rect};
 
 /// Working memory for the flood fill, kept with the framebuffer so a fill each frame allocates
 /// only the first time. Not part of the picture.
@@ -244,7 +244,7 @@ fn cmp_frac(a: (i128, i128), b: (i128, i128)) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gfx::tests::ink;
+    use crate::draw::framebuffer::tests::ink;
 
     #[test]
     fn filled_triangle_covers_its_outline_and_corner_order_does_not_matter() {
