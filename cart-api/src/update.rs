@@ -179,7 +179,7 @@ impl Update<'_> {
     }
 
     /// The seeded random number generator.
-    pub fn rng(&mut self) -> &mut Rng {
+    pub fn rng_mut(&mut self) -> &mut Rng {
         &mut self.con.rng
     }
 

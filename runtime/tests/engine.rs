@@ -72,7 +72,7 @@ impl Cart for Probe {
     fn update(&mut self, ctx: &mut Update<'_>) {
         let seen = Seen {
             ticks: ctx.ticks(),
-            roll: ctx.rng().next_u32(),
+            roll: ctx.rng_mut().next_u32(),
             pressed: ctx.is_pressed(Button::A, Player::ONE),
             down: ctx.is_down(Button::A, Player::ONE),
         };

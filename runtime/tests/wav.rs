@@ -55,7 +55,7 @@ impl Cart for Band {
         if ctx.ticks() % 50 == 10 {
             ctx.play_sfx(self.burst.unwrap(), Some(3));
         }
-        if ctx.rng().next_u32().is_multiple_of(17) || ctx.is_pressed(Button::A, Player::ONE) {
+        if ctx.rng_mut().next_u32().is_multiple_of(17) || ctx.is_pressed(Button::A, Player::ONE) {
             ctx.play_sfx(self.blip.unwrap(), None);
         }
     }

@@ -62,7 +62,7 @@ impl Cart for Starfield {
             s.life = s.life.saturating_sub(1);
         }
         self.shooting.retain(|s| s.life > 0);
-        let rng = ctx.rng();
+        let rng = ctx.rng_mut();
         if self.shooting.len() < MAX_SHOOTING && rng.chance(0.03) {
             let s = spawn(rng, w);
             self.shooting.push(s);
