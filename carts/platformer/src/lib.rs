@@ -589,6 +589,7 @@ impl Cart for Platformer {
 mod tests {
     use super::*;
     use bt::host::Console;
+    use bt::sound::Channel;
     use bt_runtime::config::png_loader::FolderLoader;
     use std::path::Path;
 
@@ -747,14 +748,11 @@ mod tests {
         );
         let (_, mut con) = started();
         let ctx = con.update_context(0);
-        for channel in 0..3 {
-            assert!(
-                ctx.sound_channel(channel).unwrap().from_music,
-                "channel {channel}"
-            );
+        for channel in [Channel::ONE, Channel::TWO, Channel::THREE] {
+            assert!(ctx.channel_state(channel).from_music, "channel {channel:?}");
         }
         assert_eq!(
-            ctx.sound_channel(3).unwrap().sfx,
+            ctx.channel_state(Channel::FOUR).sfx,
             None,
             "one channel left for effects"
         );
