@@ -346,10 +346,11 @@ pub fn clamp_camera(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> 
 }
 
 impl Update<'_> {
-    /// Like [`Update::is_pressed`], and again every `rate` updates while a button of the set
-    /// stays held (menus that scroll while a direction is held). `rate` 0 never repeats.
-    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, rate: u64) -> bool {
-        self.input().is_pressed_repeat(buttons, player, rate)
+    /// Like [`Update::is_pressed`], and again every `every_ticks` updates while a button of the
+    /// set stays held (menus that scroll while a direction is held). `every_ticks` 0 never
+    /// repeats.
+    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, every_ticks: u64) -> bool {
+        self.input().is_pressed_repeat(buttons, player, every_ticks)
     }
 
     /// Whether `key` is held.
@@ -362,9 +363,9 @@ impl Update<'_> {
         self.input().is_key_pressed(key)
     }
 
-    /// Like [`Update::is_key_pressed`], and again every `rate` updates while held.
-    pub fn is_key_pressed_repeat(&self, key: Key, rate: u64) -> bool {
-        self.input().is_key_pressed_repeat(key, rate)
+    /// Like [`Update::is_key_pressed`], and again every `every_ticks` updates while held.
+    pub fn is_key_pressed_repeat(&self, key: Key, every_ticks: u64) -> bool {
+        self.input().is_key_pressed_repeat(key, every_ticks)
     }
 
     /// Whether `key` came up since the previous update.
