@@ -57,7 +57,7 @@ pub use rng::Rng;
 pub use save::SaveData;
 pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError};
 pub use timer::{Timer, TimerError};
-pub use update::{clamp_camera, Update};
+pub use update::Update;
 
 /// The console's sizes and bounds: how many players, axes and keys there are, the system
 /// font's metrics, and the largest display, frame rate, sheet, map, data file and palette

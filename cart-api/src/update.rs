@@ -229,10 +229,27 @@ impl Update<'_> {
     }
 
     /// Keeps the camera inside a world of `world` pixels seen through a view of `view` pixels:
-    /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller). See
-    /// [`clamp_camera`].
+    /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller), so the
+    /// view never shows past the world's edges.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// let mut ctx = con.update_context(0);
+    /// for ((x, y), world, view, clamped) in [
+    ///     ((500, 300), (640, 480), (320, 240), (320, 240)),
+    ///     ((100, 100), (250, 200), (200, 150), (50, 50)),
+    ///     ((-9, 7), (100, 100), (320, 240), (0, 0)),
+    /// ] {
+    ///     ctx.set_camera(x, y);
+    ///     ctx.clamp_camera(world, view);
+    ///     assert_eq!(ctx.camera(), clamped);
+    /// }
+    /// ```
     pub fn clamp_camera(&mut self, world: (i32, i32), view: (i32, i32)) {
-        self.con.camera = clamp_camera(self.con.camera, world, view);
+        self.con.camera = clamped(self.con.camera, world, view);
     }
 
     /// The value of cart argument `name` (`bt … --arg name=value`), or `None` when not given.
@@ -324,17 +341,8 @@ impl Update<'_> {
     }
 }
 
-/// `camera` clamped per axis to `0..=world - view` (0 when the world is smaller than the view),
-/// so a view of size `view` never shows past the edges of the world.
-///
-/// ```
-/// use bt::clamp_camera;
-///
-/// assert_eq!(clamp_camera((500, 300), (640, 480), (320, 240)), (320, 240));
-/// assert_eq!(clamp_camera((100, 100), (250, 200), (200, 150)), (50, 50));
-/// assert_eq!(clamp_camera((-9, 7), (100, 100), (320, 240)), (0, 0));
-/// ```
-pub fn clamp_camera(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
+/// `camera` moved the least that keeps a `view`-sized window inside a `world`-sized one.
+fn clamped(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
     let axis = |c: i32, w: i32, v: i32| {
         let max = (i64::from(w) - i64::from(v)).max(0);
         i64::from(c).clamp(0, max) as i32
