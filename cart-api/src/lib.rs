@@ -15,7 +15,9 @@
 // | `sound` | sound effects, music, the `bt-sound` text format and the four-channel synthesiser |
 // | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
 // | `save` | `SaveData`, the bytes a cart keeps between runs |
-// | `timer`, `rng`, `noise`, `easing`, `math` | tick timers, seeded randomness, stateless hashes and noise, easing curves, maths with the same bits everywhere |
+// | `timer`, `rng`, `easing` | tick timers, seeded randomness, easing curves |
+// | `noise` (public) | stateless randomness: the integer hashes and `ValueNoise` |
+// | `math` (public) | maths with the same bits on every machine |
 // | `quote` | quoting user text in one-line messages |
 
 #![doc = include_str!("../README.md")]
@@ -30,7 +32,7 @@ mod easing;
 mod input;
 mod map;
 pub mod math;
-mod noise;
+pub mod noise;
 mod palette;
 mod quote;
 mod render;
@@ -50,7 +52,6 @@ pub use draw::{
 pub use easing::Easing;
 pub use input::{Axis, Button, Key, Player, UnknownKey};
 pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
-pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
 pub use palette::{Color32, Palette, PaletteError};
 pub use render::Render;
 pub use rng::Rng;

@@ -2,7 +2,8 @@
 //! by hashing their number, two ranges of hills shaped by value noise, each layer scrolling at
 //! its own speed, and shooting stars rolled by the seeded generator in `update`.
 
-use bt::{hash1_u32, Cart, CartError, Rect, Render, Rng, Settings, Update, ValueNoise};
+use bt::noise::{hash1_u32, ValueNoise};
+use bt::{Cart, CartError, Rect, Render, Rng, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "parallax stars and hills from hashes and value noise";

@@ -3,9 +3,10 @@
 //! clamped to the world's edges; `draw_map` draws only the tiles the camera can see, and the
 //! status line and minimap are drawn with a camera of their own.
 
+use bt::noise::{hash2, ValueNoise};
 use bt::{
-    hash2, Cart, CartError, MapParams, Palette, Rect, Render, Settings, SpriteParams, SpriteSheet,
-    Update, ValueNoise, FLIP_H,
+    Cart, CartError, MapParams, Palette, Rect, Render, Settings, SpriteParams, SpriteSheet, Update,
+    FLIP_H,
 };
 
 /// One line for `bt list`.
