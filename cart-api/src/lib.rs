@@ -46,7 +46,7 @@ mod update;
 pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
 pub use draw::{
-    dither_pattern, ColorKey, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270,
+    ColorKey, FillPattern, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270,
     ROT_90,
 };
 pub use easing::Easing;

@@ -5,7 +5,7 @@ use std::fmt;
 use crate::console::{timing_methods, Clock};
 use crate::draw::{self, Framebuffer, Rect};
 use crate::draw::{SpriteParams, SpriteSheet};
-use crate::{MapParams, Palette, Tilemap};
+use crate::{FillPattern, MapParams, Palette, Tilemap};
 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
@@ -298,8 +298,8 @@ impl Render<'_> {
     }
 
     /// Sets the 4 × 4 fill pattern of later shapes for the rest of this frame (PICO-8's
-    /// `fillp`); see [`Framebuffer::set_fill_pattern`] and [`crate::dither_pattern`].
-    pub fn set_fill_pattern(&mut self, pattern: u16, alt: Option<u8>) {
+    /// `fillp`); see [`FillPattern`] and [`Framebuffer::set_fill_pattern`].
+    pub fn set_fill_pattern(&mut self, pattern: FillPattern, alt: Option<u8>) {
         self.fb.set_fill_pattern(pattern, alt);
     }
 
@@ -412,7 +412,7 @@ mod toolkit_tests {
         let mut con = Console::new(&Settings::default().display(4, 1), 1);
         let mut r = con.render_context(0, 0.0);
         r.set_remap(7, 9);
-        r.set_fill_pattern(0x8888, None);
+        r.set_fill_pattern(FillPattern::new(0x8888), None);
         r.draw_rect_fill(Rect::new(0, 0, 4, 1), 7);
         assert_eq!(r.remap(7), 9);
         assert_eq!(con.framebuffer().pixels(), [0, 9, 9, 9]);

@@ -43,7 +43,7 @@ fn toolkit_frames_do_not_allocate_once_warm() {
             SpriteParams::new().key(ColorKey::NONE),
         );
         r.reset_remap();
-        r.set_fill_pattern(0x5a5a, Some(4));
+        r.set_fill_pattern(bt::FillPattern::new(0x5a5a), Some(4));
         r.draw_triangle_fill((40, 30), (200, 90), (90, 200), 8);
         r.draw_ellipse_fill(Rect::new(100, 40, 80, 50), 10);
         r.draw_ellipse(Rect::new(100, 40, 80, 50), 7);

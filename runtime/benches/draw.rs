@@ -228,7 +228,7 @@ fn toolkit(c: &mut Criterion) {
     g.bench_function("ellipse_fill_100x60", |b| {
         b.iter(|| fb.draw_ellipse_fill(black_box(Rect::new(100, 80, 100, 60)), 10))
     });
-    fb.set_fill_pattern(0x5a5a, None);
+    fb.set_fill_pattern(bt::FillPattern::new(0x5a5a), None);
     g.bench_function("rect_fill_100x80_pattern", |b| {
         b.iter(|| fb.draw_rect_fill(black_box(Rect::new(40, 30, 100, 80)), 9))
     });

@@ -24,7 +24,7 @@ pub(crate) use blit::Orientation;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub(crate) use framebuffer::Bounds;
 pub use framebuffer::{measure_text, Framebuffer};
-pub use pen::dither_pattern;
+pub use pen::FillPattern;
 pub(crate) use pen::{blend_row_table, InkTable, Pen};
 pub use rect::Rect;
 pub(crate) use shapes::Scratch;

@@ -355,7 +355,7 @@ mod tests {
     #[test]
     fn patterned_flood_fill_ends() {
         let mut fb = Framebuffer::new(8, 8);
-        fb.set_fill_pattern(0x5a5a, None);
+        fb.set_fill_pattern(crate::FillPattern::new(0x5a5a), None);
         fb.flood_fill(0, 0, 3);
         assert_eq!(ink(&fb).len(), 32, "half the pixels, checkerboard");
     }

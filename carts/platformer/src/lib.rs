@@ -6,8 +6,8 @@
 //! the level reloads.
 
 use bt::{
-    Button, Cart, CartError, ColorKey, MapParams, Palette, Player, Rect, Render, Settings,
-    SpriteParams, SpriteSheet, Tilemap, Update, FLIP_H,
+    Button, Cart, CartError, ColorKey, FillPattern, MapParams, Palette, Player, Rect, Render,
+    Settings, SpriteParams, SpriteSheet, Tilemap, Update, FLIP_H,
 };
 
 /// One line for `bt list`.
@@ -491,7 +491,7 @@ impl Cart for Platformer {
 
         // Far hills at half the camera's offset, hazy through a dither pattern.
         ctx.with_camera(self.camera_x / 2, 0, |far| {
-            far.set_fill_pattern(0x5a5a, Some(13));
+            far.set_fill_pattern(FillPattern::new(0x5a5a), Some(13));
             for i in 0..8 {
                 let x = i * 70 - 20;
                 far.draw_triangle_fill(
@@ -562,7 +562,7 @@ impl Cart for Platformer {
         let name = assets.levels[self.level].name.as_str();
         let mode = self.mode;
         ctx.with_camera(0, 0, |hud| {
-            hud.set_fill_pattern(0xa5a5, None);
+            hud.set_fill_pattern(FillPattern::new(0xa5a5), None);
             hud.draw_rect_fill(Rect::new(0, 0, w, 12), 1);
             hud.reset_fill_pattern();
             for i in 0..lives as i32 {
