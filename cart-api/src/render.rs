@@ -106,7 +106,7 @@ impl Render<'_> {
 
     /// The index drawn so far at `(x, y)` through the camera (PICO-8's and Pyxel's `pget`),
     /// or `None` off screen. The clip does not hide pixels from it.
-    pub fn pixel(&self, x: i32, y: i32) -> Option<u8> {
+    pub fn get(&self, x: i32, y: i32) -> Option<u8> {
         let (x, y) = self.at(x, y);
         let (x, y) = (i32::try_from(x).ok()?, i32::try_from(y).ok()?);
         self.fb.get(x, y)
@@ -496,15 +496,15 @@ mod toolkit_tests {
         con.update_context(0).set_camera(10, 20);
         let mut r = con.render_context(0, 0.0);
         r.draw_pixel(12, 23, 4);
-        assert_eq!(r.pixel(12, 23), Some(4));
-        assert_eq!(r.pixel(10, 20), Some(0));
-        assert_eq!(r.pixel(9, 20), None, "off screen");
-        assert_eq!(r.pixel(i32::MIN, i32::MAX), None);
+        assert_eq!(r.get(12, 23), Some(4));
+        assert_eq!(r.get(10, 20), Some(0));
+        assert_eq!(r.get(9, 20), None, "off screen");
+        assert_eq!(r.get(i32::MIN, i32::MAX), None);
         let got = r.with_camera(0, 0, |hud| {
             hud.draw_triangle_fill((0, 7), (2, 7), (0, 5), 3);
             hud.draw_ellipse(Rect::new(4, 4, 3, 3), 5);
             hud.flood_fill(5, 5, 6);
-            hud.pixel(2, 3)
+            hud.get(2, 3)
         });
         assert_eq!(got, Some(4));
         assert_eq!(r.camera(), (10, 20));

@@ -50,7 +50,7 @@ fn toolkit_frames_do_not_allocate_once_warm() {
         r.reset_fill_pattern();
         r.draw_triangle((0, 0), (300, 10), (20, 230), 11);
         r.flood_fill(300, 200, 12);
-        let under = r.pixel(50, 50).unwrap_or(0);
+        let under = r.get(50, 50).unwrap_or(0);
         r.with_camera(0, 0, |hud| {
             hud.draw_rect_fill(Rect::new(0, 0, 320, 10), under)
         });

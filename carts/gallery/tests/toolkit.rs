@@ -108,7 +108,7 @@ impl Cart for Toolkit {
         ctx.with_camera(0, 0, |hud| {
             hud.draw_rect_fill(Rect::new(0, 64, 96, 8), 5);
             hud.print(70, 61, "HUD!", 7);
-            let under = hud.pixel(1, 1).unwrap_or(0);
+            let under = hud.get(1, 1).unwrap_or(0);
             hud.draw_rect_fill(Rect::new(0, 66, 4, 4), under);
         });
     }
