@@ -90,7 +90,7 @@ impl Console {
         }
     }
 
-    /// Gives carts a way to load images ([`Update::load_indexed`], [`Update::decode_indexed`]).
+    /// Gives carts a way to load images ([`Update::load_image`], [`Update::decode_image`]).
     pub fn set_image_loader(&mut self, loader: Box<dyn ImageLoader>) {
         self.loader = Loader(Some(loader));
     }

@@ -84,10 +84,10 @@ pub const MENU_LABEL_CHARS: usize = 16;
 /// let mut con = Console::new(&Settings::default(), 0);
 /// con.set_image_loader(Box::new(OneRedPixel));
 /// let mut ctx = con.update_context(0);
-/// let sheet = ctx.load_indexed("red.png", 9)?;
+/// let sheet = ctx.load_image("red.png", 9)?;
 /// assert_eq!(sheet.get(0, 0), Some(9));
 /// assert_eq!(ctx.palette().get(9), Some(Color32::rgb(255, 0, 0)));
-/// let again = ctx.decode_indexed("built-in.png", b"any bytes", 10)?;
+/// let again = ctx.decode_image("built-in.png", b"any bytes", 10)?;
 /// assert_eq!(again.palette_slots(), 10..11);
 /// # Ok::<(), bt::AssetError>(())
 /// ```
@@ -491,7 +491,7 @@ mod tests {
         let mut con = console();
         let err = con
             .update_context(0)
-            .load_indexed("art/sheet.png", 1)
+            .load_image("art/sheet.png", 1)
             .unwrap_err();
         assert_eq!(
             err.to_string(),

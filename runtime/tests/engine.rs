@@ -541,7 +541,7 @@ impl Cart for Loader {
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
-        self.sheet = Some(ctx.load_indexed(&self.path, 16 - 2)?);
+        self.sheet = Some(ctx.load_image(&self.path, 16 - 2)?);
         Ok(())
     }
 

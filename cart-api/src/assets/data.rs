@@ -12,7 +12,7 @@ pub const MAX_DATA_FILE: u64 = 4 << 20;
 /// Data files and maps.
 ///
 /// A relative path is looked up in the cart's asset folder (`assets/` beside its `cart.toml`),
-/// as for [`Update::load_indexed`]. Load in `init` and again in [`crate::Cart::reload`], so an
+/// as for [`Update::load_image`]. Load in `init` and again in [`crate::Cart::reload`], so an
 /// edited level shows while the game runs.
 ///
 /// ```

@@ -14,11 +14,7 @@ impl Update<'_> {
     /// # Errors
     /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
     /// more colours than free slots, or a host without an image loader.
-    pub fn load_indexed(
-        &mut self,
-        path: &str,
-        start_slot: usize,
-    ) -> Result<SpriteSheet, AssetError> {
+    pub fn load_image(&mut self, path: &str, start_slot: usize) -> Result<SpriteSheet, AssetError> {
         let loader = self.con.loader.0.as_ref();
         let image = loader
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
@@ -34,12 +30,12 @@ impl Update<'_> {
         )
     }
 
-    /// Like [`Update::load_indexed`] for an image already in memory, such as one built into the
+    /// Like [`Update::load_image`] for an image already in memory, such as one built into the
     /// cart with `include_bytes!`. `name` is used in errors.
     ///
     /// # Errors
-    /// As [`Update::load_indexed`], naming `name`.
-    pub fn decode_indexed(
+    /// As [`Update::load_image`], naming `name`.
+    pub fn decode_image(
         &mut self,
         name: &str,
         bytes: &[u8],

@@ -120,7 +120,7 @@ pub struct RgbaImage {
 }
 
 /// Turns image files into RGBA pixels. The host (the runtime) provides one to the console;
-/// carts reach it through [`crate::Update::load_indexed`] and [`crate::Update::decode_indexed`].
+/// carts reach it through [`crate::Update::load_image`] and [`crate::Update::decode_image`].
 pub trait ImageLoader {
     /// Reads and decodes the image file at `path`.
     ///

@@ -35,7 +35,7 @@ impl Update<'_> {
     }
 
     /// Reads the sound file at `path` (a relative path is looked up in the cart's asset
-    /// folder, as for [`Update::load_indexed`]) and gives the console its sounds. See
+    /// folder, as for [`Update::load_image`]) and gives the console its sounds. See
     /// [`SoundFile`] for the format.
     ///
     /// Loading the same `path` again (as a cart's `reload` does) replaces that file's whole

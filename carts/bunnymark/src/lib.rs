@@ -47,7 +47,7 @@ impl Cart for Bunnymark {
                 "argument sprites={n}: at most {MAX_SPRITES}"
             )));
         }
-        self.sheet = Some(ctx.decode_indexed("sheet.png", SHEET_PNG, 16)?);
+        self.sheet = Some(ctx.decode_image("sheet.png", SHEET_PNG, 16)?);
         let (w, h) = ctx.display_size();
         let (max_x, max_y) = (w as f32 - SIZE, h as f32 - SIZE);
         let rng = ctx.rng_mut();

@@ -129,7 +129,7 @@ fn layers(file: &str, map: &Tilemap) -> Result<Layers, CartError> {
 }
 
 fn load_assets(ctx: &mut Update<'_>) -> Result<Assets, CartError> {
-    let sheet = ctx.load_indexed(SHEET, 16)?;
+    let sheet = ctx.load_image(SHEET, 16)?;
     // The sheet's last tile is left blank in the key colour: whatever slot it was given.
     let (w, h) = sheet.size();
     let key = sheet.get(w as i32 - 1, h as i32 - 1).unwrap_or(0);

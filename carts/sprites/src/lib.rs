@@ -43,7 +43,7 @@ impl Cart for Sprites {
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
-        let sheet = ctx.decode_indexed("sheet.png", SHEET_PNG, SHEET_SLOT)?;
+        let sheet = ctx.decode_image("sheet.png", SHEET_PNG, SHEET_SLOT)?;
         // Slots 32.. hold the sheet's colours shifted towards blue, for the palette offset demo.
         let pal = ctx.palette_mut();
         for slot in sheet.palette_slots() {

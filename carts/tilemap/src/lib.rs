@@ -87,7 +87,7 @@ impl Cart for Tilemap {
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
-        self.sheet = Some(ctx.decode_indexed("sheet.png", SHEET_PNG, 16)?);
+        self.sheet = Some(ctx.decode_image("sheet.png", SHEET_PNG, 16)?);
         self.map = Some(island(ctx.rng_mut().next_u32())?);
         self.bunny = path(0.0);
         self.prev = self.bunny;

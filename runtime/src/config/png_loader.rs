@@ -177,11 +177,11 @@ impl ImageLoader for FolderLoader {
 
 /// Loads the PNG at `path` as a sprite sheet, registering its colours into `palette` from
 /// `start_slot` (see [`SpriteSheet::from_rgba`]). For tools and tests; carts use
-/// `Update::load_indexed`, which does the same with the live palette.
+/// `Update::load_image`, which does the same with the live palette.
 ///
 /// # Errors
 /// An [`AssetError`] naming `path`.
-pub fn load_indexed(
+pub fn load_image(
     path: &str,
     palette: &mut Palette,
     start_slot: usize,
@@ -307,13 +307,13 @@ pub(crate) mod tests {
         std::fs::write(&path, png(20, 1, &rgba)).unwrap();
         let path = path.to_str().unwrap();
         let mut pal = Palette::pico8();
-        let e = load_indexed(path, &mut pal, 1).unwrap_err();
+        let e = load_image(path, &mut pal, 1).unwrap_err();
         assert_eq!(
             e.to_string(),
             format!("{path}: 20 opaque colours do not fit in the 15 palette slots from slot 1")
         );
         let mut big = Palette::new(64).unwrap();
-        let sheet = load_indexed(path, &mut big, 16).unwrap();
+        let sheet = load_image(path, &mut big, 16).unwrap();
         assert_eq!(sheet.palette_slots(), 16..36);
         assert_eq!(big.get(35), Some(bt::Color32::rgb(19, 19, 19)));
     }

@@ -70,7 +70,7 @@ pub fn load_palette(source: &PaletteSource) -> Result<Palette, ManifestError> {
 }
 
 /// Slots a palette from a manifest has: its colours first, the rest free (black) for sprite
-/// sheets to claim with `load_indexed`, so a cart can load a sheet from the first free slot
+/// sheets to claim with `load_image`, so a cart can load a sheet from the first free slot
 /// without sizing the palette itself.
 pub const MANIFEST_PALETTE_SLOTS: usize = 256;
 
