@@ -89,6 +89,22 @@ impl Update<'_> {
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
             .load_map(path)
     }
+
+    /// Like [`Update::load_map`] for a map already in memory, such as one built into the cart
+    /// with `include_bytes!`; `name` is used in errors, and its extension (`.tmj` or `.tmx`)
+    /// picks the form. Its tileset must be embedded in the map: there is no folder to read a
+    /// tileset file from.
+    ///
+    /// # Errors
+    /// As [`Update::load_map`], naming `name`.
+    pub fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
+        self.con
+            .loader
+            .0
+            .as_ref()
+            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
+            .decode_map(name, bytes)
+    }
 }
 
 #[cfg(test)]
@@ -137,6 +153,22 @@ mod tests {
         assert_eq!(
             ctx.load_map("level.tmj").unwrap_err().to_string(),
             "level.tmj: this host cannot load images"
+        );
+    }
+
+    #[test]
+    fn a_map_in_memory_goes_to_the_hosts_map_reader() {
+        let mut con = test_console();
+        assert_eq!(
+            con.update_context(0).decode_map("built-in.tmj", b"{}"),
+            Err(AssetError::new("built-in.tmj", AssetErrorKind::NoLoader)),
+            "a host without files has no map reader"
+        );
+        con.set_image_loader(Box::new(Files));
+        assert_eq!(
+            con.update_context(0).decode_map("built-in.tmj", b"{}"),
+            Err(AssetError::new("built-in.tmj", AssetErrorKind::NoLoader)),
+            "nor has a loader that does not read maps"
         );
     }
 }

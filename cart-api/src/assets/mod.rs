@@ -173,4 +173,14 @@ pub trait ImageLoader {
     fn load_map(&self, path: &str) -> Result<crate::Tilemap, AssetError> {
         Err(AssetError::new(path, AssetErrorKind::NoLoader))
     }
+
+    /// Reads a map already in memory (for example from `include_bytes!`), in the same format
+    /// as [`ImageLoader::load_map`]; `name` is used in errors. The default has no map reader.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `name`: a map that breaks its format, or no map reader.
+    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<crate::Tilemap, AssetError> {
+        let _ = bytes;
+        Err(AssetError::new(name, AssetErrorKind::NoLoader))
+    }
 }

@@ -7,7 +7,7 @@ use bt::limits::{MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
 use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 
 use super::data_file::read_asset_file;
-use super::tiled::load_map_file;
+use super::tiled::{decode_map, load_map_file};
 use image::codecs::png::PngDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 
@@ -67,6 +67,10 @@ impl ImageLoader for PngLoader {
 
     fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
         load_map_file(path, std::path::Path::new(path))
+    }
+
+    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
+        decode_map(name, bytes)
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
@@ -172,6 +176,10 @@ impl ImageLoader for FolderLoader {
 
     fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
         load_map_file(path, &self.folder.join(path))
+    }
+
+    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
+        decode_map(name, bytes)
     }
 }
 
