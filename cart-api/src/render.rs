@@ -132,11 +132,11 @@ impl Render<'_> {
         self.fb.pixel_wide(x, y, index);
     }
 
-    /// Draws a line, both end points included.
-    pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
+    /// Draws a line from `(x, y)` pair `from` to `to`, both end points included.
+    pub fn draw_line(&mut self, from: (i32, i32), to: (i32, i32), index: u8) {
         *self.draw_calls += 1;
-        let (a, b) = self.at(x0, y0);
-        let (c, d) = self.at(x1, y1);
+        let (a, b) = self.at(from.0, from.1);
+        let (c, d) = self.at(to.0, to.1);
         self.fb.line_wide(a, b, c, d, index);
     }
 
@@ -348,7 +348,7 @@ mod tests {
         r.draw_tile(&sheet, 0, 0, 0, crate::SpriteParams::default());
         assert_eq!(con.draw_calls(), 5, "a tile is one call");
         let mut r = con.render_context(1, 0.0);
-        r.draw_line(0, 0, 5, 5, 1);
+        r.draw_line((0, 0), (5, 5), 1);
         assert_eq!(con.draw_calls(), 1);
     }
 

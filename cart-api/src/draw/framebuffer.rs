@@ -337,8 +337,15 @@ impl Framebuffer {
 
     /// Draws a line with both end points included, one pixel per step along the longer axis
     /// (the pixels Bresenham's algorithm picks). A line and its reverse cover the same pixels.
-    pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
-        self.line_wide(x0.into(), y0.into(), x1.into(), y1.into(), index);
+    /// Its ends are `(x, y)` pairs, as a triangle's corners are.
+    pub fn draw_line(&mut self, from: (i32, i32), to: (i32, i32), index: u8) {
+        self.line_wide(
+            from.0.into(),
+            from.1.into(),
+            to.0.into(),
+            to.1.into(),
+            index,
+        );
     }
 
     pub(crate) fn line_wide(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, index: u8) {
@@ -745,7 +752,7 @@ pub(crate) mod tests {
         let mut fb = Framebuffer::new(10, 10);
         fb.set_clip(Rect::new(2, 2, 3, 3));
         fb.draw_rect_fill(Rect::new(0, 0, 10, 10), 1);
-        fb.draw_line(0, 9, 9, 0, 2);
+        fb.draw_line((0, 9), (9, 0), 2);
         fb.print(0, 0, "##", 3);
         assert!(ink(&fb)
             .iter()
@@ -759,9 +766,9 @@ pub(crate) mod tests {
     #[test]
     fn line_includes_both_ends_and_is_symmetric() {
         let mut a = Framebuffer::new(16, 16);
-        a.draw_line(1, 2, 13, 7, 1);
+        a.draw_line((1, 2), (13, 7), 1);
         let mut b = Framebuffer::new(16, 16);
-        b.draw_line(13, 7, 1, 2, 1);
+        b.draw_line((13, 7), (1, 2), 1);
         assert_eq!(a.get(1, 2), Some(1));
         assert_eq!(a.get(13, 7), Some(1));
         assert_eq!(ink(&a).len(), 13, "one pixel per column");
@@ -771,9 +778,9 @@ pub(crate) mod tests {
     #[test]
     fn huge_line_is_clipped_not_walked() {
         let mut fb = Framebuffer::new(8, 8);
-        fb.draw_line(i32::MIN, 3, i32::MAX, 3, 1);
+        fb.draw_line((i32::MIN, 3), (i32::MAX, 3), 1);
         assert_eq!(ink(&fb).len(), 8);
-        fb.draw_line(i32::MIN, i32::MIN, i32::MAX, i32::MAX, 2);
+        fb.draw_line((i32::MIN, i32::MIN), (i32::MAX, i32::MAX), 2);
         assert!(ink(&fb).len() > 8);
     }
 

@@ -278,7 +278,7 @@ mod tests {
         let mut fb = Framebuffer::new(8, 8);
         fb.draw_triangle_fill((1, 1), (4, 4), (6, 6), 2);
         let mut line = Framebuffer::new(8, 8);
-        line.draw_line(1, 1, 6, 6, 2);
+        line.draw_line((1, 1), (6, 6), 2);
         assert_eq!(fb, line);
         let mut dot = Framebuffer::new(8, 8);
         dot.draw_triangle_fill((3, 3), (3, 3), (3, 3), 2);

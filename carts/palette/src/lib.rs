@@ -126,7 +126,7 @@ impl Cart for PaletteCart {
             let y = 18 + i as i32 * 14;
             ctx.print(172, y, label, 6);
             let x0 = 246;
-            ctx.draw_line(x0, y + 7, x0 + 64, y + 7, 5);
+            ctx.draw_line((x0, y + 7), (x0 + 64, y + 7), 5);
             let x = x0 + (easing.apply(self.sweep) * 64.0).round() as i32;
             ctx.draw_circle_fill(x, y + 7, 2, 8);
         }

@@ -97,7 +97,11 @@ impl Cart for Starfield {
 
         for s in &self.shooting {
             let (x, y) = (s.x as i32, s.y as i32);
-            ctx.draw_line(x, y, x - (s.vx * 3.0) as i32, y - (s.vy * 3.0) as i32, 12);
+            ctx.draw_line(
+                (x, y),
+                (x - (s.vx * 3.0) as i32, y - (s.vy * 3.0) as i32),
+                12,
+            );
             ctx.draw_pixel(x, y, 7);
         }
 
@@ -107,7 +111,7 @@ impl Cart for Starfield {
             for x in 0..w {
                 let wx = (f64::from(x) + scroll) as f32;
                 let height = base as f32 + noise.fbm1(wx / 60.0, 4, 0.5, 2.0) * 70.0;
-                ctx.draw_line(x, h - height as i32, x, h - 1, colour);
+                ctx.draw_line((x, h - height as i32), (x, h - 1), colour);
             }
         }
 
