@@ -397,11 +397,11 @@ mod tests {
         let mut ctx = con.update_context(2);
         ctx.palette_mut().swap(1, 3).unwrap();
         assert_eq!(ctx.palette().get(3), target.get(1));
-        let err = ctx.palette_mut().swap(1, 999).unwrap_err();
+        let err = ctx.palette_mut().swap(1, 200).unwrap_err();
         assert_eq!(
             err,
             crate::PaletteError::SlotOutOfRange {
-                slot: 999,
+                slot: 200,
                 size: 16
             }
         );

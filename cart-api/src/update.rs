@@ -88,7 +88,7 @@ pub const MENU_LABEL_CHARS: usize = 16;
 /// assert_eq!(sheet.get(0, 0), Some(9));
 /// assert_eq!(ctx.palette().get(9), Some(Color32::rgb(255, 0, 0)));
 /// let again = ctx.decode_image("built-in.png", b"any bytes", 10)?;
-/// assert_eq!(again.palette_slots(), 10..11);
+/// assert_eq!(again.palette_slots(), 10..=10);
 /// # Ok::<(), bt::AssetError>(())
 /// ```
 pub struct Update<'a> {
@@ -290,10 +290,14 @@ impl Update<'_> {
     /// Never fails: `end` past the palette is cut to its last slot; a range of fewer than two
     /// slots, or a speed that is not finite, starts nothing; past [`MAX_CYCLES`](crate::limits::MAX_CYCLES) running
     /// cycles, the oldest makes way.
-    pub fn cycle_palette(&mut self, start: usize, end: usize, steps_per_second: f64) {
+    pub fn cycle_palette(&mut self, start: u8, end: u8, steps_per_second: f64) {
         let con = &mut *self.con;
-        con.effects
-            .cycle(&con.palette, start, end, steps_per_second);
+        con.effects.cycle(
+            &con.palette,
+            usize::from(start),
+            usize::from(end),
+            steps_per_second,
+        );
     }
 
     /// Fades every slot from its colour now to the same slot of `target` over `duration`,
@@ -304,8 +308,7 @@ impl Update<'_> {
     /// Never fails: `Duration::ZERO` changes the colours at once, and no fade lasts longer
     /// than [`MAX_EFFECT`](crate::limits::MAX_EFFECT).
     pub fn fade_palette(&mut self, target: &Palette, duration: Duration, easing: Easing) {
-        let end = self.con.palette.len() - 1;
-        self.fade_palette_range(0, end, target, duration, easing);
+        self.fade_palette_range(0, u8::MAX, target, duration, easing);
     }
 
     /// Like [`Update::fade_palette`] for slots `start..=end` only. A new fade of a slot replaces
@@ -313,14 +316,15 @@ impl Update<'_> {
     /// after `end` fades nothing.
     pub fn fade_palette_range(
         &mut self,
-        start: usize,
-        end: usize,
+        start: u8,
+        end: u8,
         target: &Palette,
         duration: Duration,
         easing: Easing,
     ) {
         let con = &mut *self.con;
         let ms = effects::effect_ms(duration);
+        let (start, end) = (usize::from(start), usize::from(end));
         con.effects
             .fade_range(&con.palette, start, end, target, ms, easing);
     }

@@ -14,7 +14,7 @@ impl Update<'_> {
     /// # Errors
     /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
     /// more colours than free slots, or a host without an image loader.
-    pub fn load_image(&mut self, path: &str, start_slot: usize) -> Result<SpriteSheet, AssetError> {
+    pub fn load_image(&mut self, path: &str, start_slot: u8) -> Result<SpriteSheet, AssetError> {
         let loader = self.con.loader.0.as_ref();
         let image = loader
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
@@ -39,7 +39,7 @@ impl Update<'_> {
         &mut self,
         name: &str,
         bytes: &[u8],
-        start_slot: usize,
+        start_slot: u8,
     ) -> Result<SpriteSheet, AssetError> {
         let loader = self.con.loader.0.as_ref();
         let image = loader

@@ -68,7 +68,7 @@ pub enum AssetErrorKind {
     #[error("start slot {slot} must be between 1 and {last} for a palette of {size} colours")]
     StartSlot {
         /// The slot asked for.
-        slot: usize,
+        slot: u8,
         /// The last usable slot.
         last: usize,
         /// The palette's size.
@@ -84,7 +84,7 @@ pub enum AssetErrorKind {
         /// Slots available from the start slot to the end of the palette.
         free: usize,
         /// The start slot.
-        start_slot: usize,
+        start_slot: u8,
     },
     /// The host gave the console no image loader.
     #[error("this host cannot load images")]

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 
 use crate::assets::{AssetError, AssetErrorKind};
 
@@ -270,7 +270,7 @@ impl SpriteSheet {
     /// assert_eq!(sheet.get(1, 0), Some(0));
     /// assert_eq!(sheet.get(1, 1), Some(15));
     /// assert_eq!(pal.get(15), Some(Color32::rgb(0, 0, 255)));
-    /// assert_eq!(sheet.palette_slots(), 14..16);
+    /// assert_eq!(sheet.palette_slots(), 14..=15);
     ///
     /// let err = SpriteSheet::from_rgba("tiny.png", 2, 2, &rgba, &mut pal, 15).unwrap_err();
     /// assert_eq!(
@@ -290,9 +290,11 @@ impl SpriteSheet {
         height: u32,
         rgba: &[u8],
         palette: &mut Palette,
-        start_slot: usize,
+        start_slot: u8,
     ) -> Result<SpriteSheet, AssetError> {
         check_size(name, width.into(), height.into())?;
+        let first = start_slot;
+        let start_slot = usize::from(start_slot);
         let expected = u64::from(width) * u64::from(height) * 4;
         if rgba.len() as u64 != expected {
             return Err(AssetError::new(
@@ -308,7 +310,7 @@ impl SpriteSheet {
             return Err(AssetError::new(
                 name,
                 AssetErrorKind::StartSlot {
-                    slot: start_slot,
+                    slot: first,
                     last: size - 1,
                     size,
                 },
@@ -338,13 +340,13 @@ impl SpriteSheet {
                 AssetErrorKind::TooManyColors {
                     colors: order.len(),
                     free,
-                    start_slot,
+                    start_slot: first,
                 },
             ));
         }
         for (i, [r, g, b]) in order.iter().enumerate() {
-            // In range: start_slot + i < size was checked above.
-            let _ = palette.set(start_slot + i, Color32::rgb(*r, *g, *b));
+            // In range: start_slot + i < size <= 256 was checked above.
+            let _ = palette.set((start_slot + i) as u8, Color32::rgb(*r, *g, *b));
         }
         Ok(SpriteSheet {
             width,
@@ -449,10 +451,14 @@ impl SpriteSheet {
         &self.pixels
     }
 
-    /// The palette slots [`SpriteSheet::from_rgba`] registered colours into (empty for a sheet
-    /// made from indices).
-    pub fn palette_slots(&self) -> Range<usize> {
-        self.slots.clone()
+    /// The palette slots [`SpriteSheet::from_rgba`] registered colours into, first to last, as
+    /// the `u8` slots draw calls and [`Palette::get`] take (empty for a sheet made from indices).
+    pub fn palette_slots(&self) -> RangeInclusive<u8> {
+        match (self.slots.start, self.slots.end.checked_sub(1)) {
+            // Slots are below 256: `from_rgba` registered them into a palette of at most 256.
+            (first, Some(last)) if first <= last => first as u8..=last as u8,
+            _ => RangeInclusive::new(1, 0),
+        }
     }
 }
 

@@ -540,7 +540,7 @@ impl Cart for Platformer {
         let flip = if self.facing_left { FLIP_H } else { 0 };
         if self.hurt > 0 && (self.hurt / 4).is_multiple_of(2) {
             for slot in sheet.palette_slots() {
-                ctx.set_remap(slot as u8, 7);
+                ctx.set_remap(slot, 7);
             }
         }
         ctx.draw_tile(

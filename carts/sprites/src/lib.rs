@@ -14,7 +14,7 @@ pub const DESCRIPTION: &str = "a PNG sheet: 8 orientations, scale, palette offse
 pub const SHEET_PNG: &[u8] = include_bytes!("../../assets/sheet.png");
 
 /// Where the sheet's colours go in the palette.
-const SHEET_SLOT: usize = 16;
+const SHEET_SLOT: u8 = 16;
 /// How far the recoloured copies of those colours sit above them.
 const RECOLOUR: u8 = 16;
 
@@ -49,7 +49,7 @@ impl Cart for Sprites {
         for slot in sheet.palette_slots() {
             let c = pal.get(slot).unwrap_or_default();
             let tinted = Color32::rgb(c.r / 3, c.g / 2 + 40, c.b.saturating_add(90));
-            pal.set(slot + usize::from(RECOLOUR), tinted)?;
+            pal.set(slot + RECOLOUR, tinted)?;
         }
         self.sheet = Some(sheet);
         Ok(())

@@ -192,7 +192,7 @@ impl ImageLoader for FolderLoader {
 pub fn load_image(
     path: &str,
     palette: &mut Palette,
-    start_slot: usize,
+    start_slot: u8,
 ) -> Result<SpriteSheet, AssetError> {
     let image = PngLoader.load(path)?;
     SpriteSheet::from_rgba(
@@ -322,7 +322,7 @@ pub(crate) mod tests {
         );
         let mut big = Palette::new(64).unwrap();
         let sheet = load_image(path, &mut big, 16).unwrap();
-        assert_eq!(sheet.palette_slots(), 16..36);
+        assert_eq!(sheet.palette_slots(), 16..=35);
         assert_eq!(big.get(35), Some(bt::Color32::rgb(19, 19, 19)));
     }
 }

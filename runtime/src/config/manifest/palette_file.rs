@@ -61,7 +61,8 @@ pub fn load_palette(source: &PaletteSource) -> Result<Palette, ManifestError> {
             format!("has {size} colours; a palette needs 2 to 256"),
         )
     })?;
-    for (slot, color) in colors.into_iter().enumerate() {
+    // At most 256 colours (`Palette::new` checked), so every one has a `u8` slot.
+    for (slot, color) in (0..=u8::MAX).zip(colors) {
         palette
             .set(slot, color)
             .map_err(|e| bad(None, e.to_string()))?;
