@@ -2,12 +2,12 @@
 
 use std::fmt;
 
-use crate::gfx::Framebuffer;
+use crate::assets::ImageLoader;
+use crate::draw::Framebuffer;
 use crate::input::Input;
-use crate::palette_fx::PaletteEffects;
+use crate::input::TickInput;
+use crate::palette::effects::PaletteEffects;
 use crate::sound::Synth;
-use crate::sprite::ImageLoader;
-use crate::tick_input::TickInput;
 use crate::{Palette, Render, Rng, SaveData, Settings, Tag, Update};
 
 /// The host's image loader, if any (kept apart so `Console` can still derive `Debug`).
@@ -90,7 +90,7 @@ impl Console {
         }
     }
 
-    /// Gives carts a way to load images ([`Update::load_indexed`], [`Update::decode_indexed`]).
+    /// Gives carts a way to load images ([`Update::load_image`], [`Update::decode_image`]).
     pub fn set_image_loader(&mut self, loader: Box<dyn ImageLoader>) {
         self.loader = Loader(Some(loader));
     }
@@ -397,11 +397,11 @@ mod tests {
         let mut ctx = con.update_context(2);
         ctx.palette_mut().swap(1, 3).unwrap();
         assert_eq!(ctx.palette().get(3), target.get(1));
-        let err = ctx.palette_mut().swap(1, 999).unwrap_err();
+        let err = ctx.palette_mut().swap(1, 200).unwrap_err();
         assert_eq!(
             err,
             crate::PaletteError::SlotOutOfRange {
-                slot: 999,
+                slot: 200,
                 size: 16
             }
         );

@@ -1,57 +1,64 @@
+// Where things are. The crate's documentation is its README (for cart authors); this map is
+// for whoever reads the source. Carts use the names re-exported at the root, `bt::sound`,
+// `bt::math`, `bt::limits` and, for hosts, `bt::host`; the modules behind them are private.
+//
+// | module | its job |
+// | --- | --- |
+// | `cart` | the `Cart` trait and what a cart reports: errors, tags, overlay rows, argument errors |
+// | `update`, `render` | the two contexts a cart is handed: `Update` (simulation) and `Render` (drawing) |
+// | `console` | the `Console` a host keeps behind both contexts, and what it reads back |
+// | `draw` | the `Framebuffer` and everything drawn on it: primitives, shapes, text, the pen, `Rect`, sprite sheets and the blitter |
+// | `assets` | loading files: `AssetError`, the host's `ImageLoader`, images into sheets, data files and maps |
+// | `map` | `Tilemap`: layers, flags, collision questions, and drawing a layer |
+// | `input` | the `Input` state and its setters; `Button`, `Player`, `Axis`, `Key`; one tick's `TickInput` |
+// | `palette` | `Color32`, `Palette`, and the effects that run on the simulation clock (cycles, fades, flashes) |
+// | `sound` | sound effects, music, the `bt-sound` text format and the four-channel synthesiser |
+// | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
+// | `save` | `SaveData`, the bytes a cart keeps between runs |
+// | `timer`, `rng`, `easing` | tick timers, seeded randomness, easing curves |
+// | `noise` (public) | stateless randomness: the integer hashes and `ValueNoise` |
+// | `math` (public) | maths with the same bits on every machine |
+// | `quote` | quoting user text in one-line messages |
+
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod blit;
+mod assets;
 mod cart;
 mod console;
-mod data;
+mod draw;
 mod easing;
-mod font;
-mod gfx;
 mod input;
-mod keys;
+mod map;
 pub mod math;
-mod noise;
-mod pad;
+pub mod noise;
 mod palette;
-mod palette_fx;
-mod pen;
 mod quote;
-mod rect;
 mod render;
 mod rng;
 mod save;
 mod settings;
-mod shapes;
 pub mod sound;
-mod sprite;
-mod tick_input;
-mod tilemap;
-mod tilemap_draw;
 mod timer;
 mod update;
 
+pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
+pub use draw::{
+    ColorKey, FillPattern, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270,
+    ROT_90,
+};
 pub use easing::Easing;
-pub use gfx::Rect;
-pub use keys::{Key, UnknownKey};
-pub use noise::{hash1, hash1_u32, hash2, hash2_u32, hash3, hash3_u32, ValueNoise};
-pub use pad::{Axis, Button, Player};
+pub use input::{Axis, Button, Key, Player, UnknownKey};
+pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
 pub use palette::{Color32, Palette, PaletteError};
-pub use pen::dither_pattern;
 pub use render::Render;
 pub use rng::Rng;
 pub use save::SaveData;
 pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError};
-pub use sprite::{
-    AssetError, AssetErrorKind, ColorKey, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180,
-    ROT_270, ROT_90,
-};
-pub use tilemap::{Moved, Tilemap, TilemapError, NO_TILE};
-pub use tilemap_draw::MapParams;
 pub use timer::{Timer, TimerError};
-pub use update::{clamp_camera, Update};
+pub use update::Update;
 
 /// The console's sizes and bounds: how many players, axes and keys there are, the system
 /// font's metrics, and the largest display, frame rate, sheet, map, data file and palette
@@ -69,16 +76,14 @@ pub use update::{clamp_camera, Update};
 /// assert_eq!((GLYPH_ADVANCE, LINE_HEIGHT), (6, 14));
 /// ```
 pub mod limits {
-    pub use crate::data::MAX_DATA_FILE;
-    pub use crate::font::{GLYPH_ADVANCE, LINE_HEIGHT};
-    pub use crate::keys::KEY_COUNT;
-    pub use crate::pad::{AXES, PLAYERS};
-    pub use crate::palette_fx::{MAX_CYCLES, MAX_EFFECT};
+    pub use crate::assets::MAX_DATA_FILE;
+    pub use crate::draw::{DEFAULT_TILE, GLYPH_ADVANCE, LINE_HEIGHT, MAX_SHEET_SIDE};
+    pub use crate::input::{AXES, KEY_COUNT, PLAYERS};
+    pub use crate::map::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
+    pub use crate::palette::{MAX_CYCLES, MAX_EFFECT};
     pub use crate::settings::{
         MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
     };
-    pub use crate::sprite::{DEFAULT_TILE, MAX_SHEET_SIDE};
-    pub use crate::tilemap::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
     pub use crate::update::{MENU_ITEMS, MENU_LABEL_CHARS};
 }
 
@@ -98,14 +103,13 @@ pub mod limits {
 /// assert!(con.update_context(0).is_pressed(Button::A, Player::ONE));
 /// ```
 pub mod host {
+    pub use crate::assets::{ImageLoader, RgbaImage};
     pub use crate::console::Console;
-    pub use crate::gfx::{measure_text, Framebuffer};
+    pub use crate::draw::{measure_text, Framebuffer};
     pub use crate::input::{
-        stick_with_dead_zone, Input, Source, INPUT_STRING_CAPACITY, STICK_DEAD_ZONE, TRIGGER_PRESS,
+        stick_with_dead_zone, Input, Source, TickButtons, TickInput, BUTTON_COUNT,
+        INPUT_STRING_CAPACITY, STICK_DEAD_ZONE, TRIGGER_PRESS,
     };
-    pub use crate::pad::BUTTON_COUNT;
     pub use crate::quote::{excerpt_chars, quoted, EXCERPT_CHARS};
     pub use crate::save::SaveTooLarge;
-    pub use crate::sprite::{ImageLoader, RgbaImage};
-    pub use crate::tick_input::{TickButtons, TickInput};
 }

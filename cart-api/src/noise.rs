@@ -4,6 +4,9 @@
 //! same value, in any order, in `update` or in `render`. That makes them safe for drawing things
 //! that must look random but stay put, such as where the stars of a tile are or how tall a hill
 //! is at column `x`.
+//!
+//! They live in `bt::noise`, not the crate root: a cart that draws scenery imports the few it
+//! uses (`use bt::noise::{hash2, ValueNoise};`).
 
 /// Mixes 32 bits thoroughly (a murmur-style finaliser): every input bit affects every output bit.
 const fn mix(mut h: u32) -> u32 {
@@ -23,7 +26,7 @@ const KZ: u32 = 0xc2b2_ae3d;
 /// 32 random-looking bits for integer coordinate `x` under `seed`.
 ///
 /// ```
-/// use bt::{hash1, hash1_u32, hash2, hash3_u32};
+/// use bt::noise::{hash1, hash1_u32, hash2, hash3_u32};
 ///
 /// assert_eq!(hash1_u32(7, 100), hash1_u32(7, 100));
 /// assert_ne!(hash1_u32(7, 100), hash1_u32(7, 101));
@@ -73,7 +76,7 @@ pub fn hash3(seed: u32, x: i32, y: i32, z: i32) -> f32 {
 /// octaves for rougher, more natural shapes.
 ///
 /// ```
-/// use bt::ValueNoise;
+/// use bt::noise::ValueNoise;
 ///
 /// let hills = ValueNoise::new(42);
 /// let a = hills.get1(10.25);

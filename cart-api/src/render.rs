@@ -3,9 +3,9 @@
 use std::fmt;
 
 use crate::console::{timing_methods, Clock};
-use crate::gfx::{self, Framebuffer, Rect};
-use crate::sprite::{SpriteParams, SpriteSheet};
-use crate::{MapParams, Palette, Tilemap};
+use crate::draw::{self, Framebuffer, Rect};
+use crate::draw::{SpriteParams, SpriteSheet};
+use crate::{FillPattern, MapParams, Palette, Tilemap};
 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
@@ -106,7 +106,7 @@ impl Render<'_> {
 
     /// The index drawn so far at `(x, y)` through the camera (PICO-8's and Pyxel's `pget`),
     /// or `None` off screen. The clip does not hide pixels from it.
-    pub fn pixel(&self, x: i32, y: i32) -> Option<u8> {
+    pub fn get(&self, x: i32, y: i32) -> Option<u8> {
         let (x, y) = self.at(x, y);
         let (x, y) = (i32::try_from(x).ok()?, i32::try_from(y).ok()?);
         self.fb.get(x, y)
@@ -132,11 +132,11 @@ impl Render<'_> {
         self.fb.pixel_wide(x, y, index);
     }
 
-    /// Draws a line, both end points included.
-    pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
+    /// Draws a line from `(x, y)` pair `from` to `to`, both end points included.
+    pub fn draw_line(&mut self, from: (i32, i32), to: (i32, i32), index: u8) {
         *self.draw_calls += 1;
-        let (a, b) = self.at(x0, y0);
-        let (c, d) = self.at(x1, y1);
+        let (a, b) = self.at(from.0, from.1);
+        let (c, d) = self.at(to.0, to.1);
         self.fb.line_wide(a, b, c, d, index);
     }
 
@@ -167,7 +167,7 @@ impl Render<'_> {
 
     /// The size [`Self::print`] covers for `text`: the longest line's width and 14 px a line.
     pub fn print_size(&self, text: &str) -> (i32, i32) {
-        gfx::measure_text(text)
+        draw::measure_text(text)
     }
 
     /// Fills a rectangle with `index`, index 0 included (it puts pixels back to blank).
@@ -298,8 +298,8 @@ impl Render<'_> {
     }
 
     /// Sets the 4 × 4 fill pattern of later shapes for the rest of this frame (PICO-8's
-    /// `fillp`); see [`Framebuffer::set_fill_pattern`] and [`crate::dither_pattern`].
-    pub fn set_fill_pattern(&mut self, pattern: u16, alt: Option<u8>) {
+    /// `fillp`); see [`FillPattern`] and [`Framebuffer::set_fill_pattern`].
+    pub fn set_fill_pattern(&mut self, pattern: FillPattern, alt: Option<u8>) {
         self.fb.set_fill_pattern(pattern, alt);
     }
 
@@ -348,7 +348,7 @@ mod tests {
         r.draw_tile(&sheet, 0, 0, 0, crate::SpriteParams::default());
         assert_eq!(con.draw_calls(), 5, "a tile is one call");
         let mut r = con.render_context(1, 0.0);
-        r.draw_line(0, 0, 5, 5, 1);
+        r.draw_line((0, 0), (5, 5), 1);
         assert_eq!(con.draw_calls(), 1);
     }
 
@@ -412,7 +412,7 @@ mod toolkit_tests {
         let mut con = Console::new(&Settings::default().display(4, 1), 1);
         let mut r = con.render_context(0, 0.0);
         r.set_remap(7, 9);
-        r.set_fill_pattern(0x8888, None);
+        r.set_fill_pattern(FillPattern::new(0x8888), None);
         r.draw_rect_fill(Rect::new(0, 0, 4, 1), 7);
         assert_eq!(r.remap(7), 9);
         assert_eq!(con.framebuffer().pixels(), [0, 9, 9, 9]);
@@ -496,15 +496,15 @@ mod toolkit_tests {
         con.update_context(0).set_camera(10, 20);
         let mut r = con.render_context(0, 0.0);
         r.draw_pixel(12, 23, 4);
-        assert_eq!(r.pixel(12, 23), Some(4));
-        assert_eq!(r.pixel(10, 20), Some(0));
-        assert_eq!(r.pixel(9, 20), None, "off screen");
-        assert_eq!(r.pixel(i32::MIN, i32::MAX), None);
+        assert_eq!(r.get(12, 23), Some(4));
+        assert_eq!(r.get(10, 20), Some(0));
+        assert_eq!(r.get(9, 20), None, "off screen");
+        assert_eq!(r.get(i32::MIN, i32::MAX), None);
         let got = r.with_camera(0, 0, |hud| {
             hud.draw_triangle_fill((0, 7), (2, 7), (0, 5), 3);
             hud.draw_ellipse(Rect::new(4, 4, 3, 3), 5);
             hud.flood_fill(5, 5, 6);
-            hud.pixel(2, 3)
+            hud.get(2, 3)
         });
         assert_eq!(got, Some(4));
         assert_eq!(r.camera(), (10, 20));

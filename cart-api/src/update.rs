@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use crate::console::{timing_methods, Clock, Console};
 use crate::input::Input;
-use crate::palette_fx;
-use crate::sprite::{AssetError, AssetErrorKind, SpriteSheet};
+use crate::palette::effects;
+
 use crate::{ArgError, Axis, Button, Color32, Easing, Key, Palette, Player, Rng, Tag};
 
 /// Pause-menu items a cart can add of its own ([`Update::set_menu_item`]).
@@ -84,11 +84,11 @@ pub const MENU_LABEL_CHARS: usize = 16;
 /// let mut con = Console::new(&Settings::default(), 0);
 /// con.set_image_loader(Box::new(OneRedPixel));
 /// let mut ctx = con.update_context(0);
-/// let sheet = ctx.load_indexed("red.png", 9)?;
+/// let sheet = ctx.load_image("red.png", 9)?;
 /// assert_eq!(sheet.get(0, 0), Some(9));
 /// assert_eq!(ctx.palette().get(9), Some(Color32::rgb(255, 0, 0)));
-/// let again = ctx.decode_indexed("built-in.png", b"any bytes", 10)?;
-/// assert_eq!(again.palette_slots(), 10..11);
+/// let again = ctx.decode_image("built-in.png", b"any bytes", 10)?;
+/// assert_eq!(again.palette_slots(), 10..=10);
 /// # Ok::<(), bt::AssetError>(())
 /// ```
 pub struct Update<'a> {
@@ -179,7 +179,7 @@ impl Update<'_> {
     }
 
     /// The seeded random number generator.
-    pub fn rng(&mut self) -> &mut Rng {
+    pub fn rng_mut(&mut self) -> &mut Rng {
         &mut self.con.rng
     }
 
@@ -229,10 +229,27 @@ impl Update<'_> {
     }
 
     /// Keeps the camera inside a world of `world` pixels seen through a view of `view` pixels:
-    /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller). See
-    /// [`clamp_camera`].
+    /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller), so the
+    /// view never shows past the world's edges.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// let mut ctx = con.update_context(0);
+    /// for ((x, y), world, view, clamped) in [
+    ///     ((500, 300), (640, 480), (320, 240), (320, 240)),
+    ///     ((100, 100), (250, 200), (200, 150), (50, 50)),
+    ///     ((-9, 7), (100, 100), (320, 240), (0, 0)),
+    /// ] {
+    ///     ctx.set_camera(x, y);
+    ///     ctx.clamp_camera(world, view);
+    ///     assert_eq!(ctx.camera(), clamped);
+    /// }
+    /// ```
     pub fn clamp_camera(&mut self, world: (i32, i32), view: (i32, i32)) {
-        self.con.camera = clamp_camera(self.con.camera, world, view);
+        self.con.camera = clamped(self.con.camera, world, view);
     }
 
     /// The value of cart argument `name` (`bt … --arg name=value`), or `None` when not given.
@@ -265,60 +282,6 @@ impl Update<'_> {
         }
     }
 
-    /// Loads the image file at `path` as a sprite sheet (a relative path is looked up in the
-    /// cart's asset folder, `assets/` beside its `cart.toml`, or in the working directory when
-    /// the cart has none), registering its colours into the live palette from `start_slot` on (see
-    /// [`SpriteSheet::from_rgba`]).
-    ///
-    /// # Errors
-    /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
-    /// more colours than free slots, or a host without an image loader.
-    pub fn load_indexed(
-        &mut self,
-        path: &str,
-        start_slot: usize,
-    ) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
-            .load(path)?;
-        let con = &mut *self.con;
-        SpriteSheet::from_rgba(
-            path,
-            image.width,
-            image.height,
-            &image.pixels,
-            &mut con.palette,
-            start_slot,
-        )
-    }
-
-    /// Like [`Update::load_indexed`] for an image already in memory, such as one built into the
-    /// cart with `include_bytes!`. `name` is used in errors.
-    ///
-    /// # Errors
-    /// As [`Update::load_indexed`], naming `name`.
-    pub fn decode_indexed(
-        &mut self,
-        name: &str,
-        bytes: &[u8],
-        start_slot: usize,
-    ) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
-            .decode(name, bytes)?;
-        let con = &mut *self.con;
-        SpriteSheet::from_rgba(
-            name,
-            image.width,
-            image.height,
-            &image.pixels,
-            &mut con.palette,
-            start_slot,
-        )
-    }
-
     /// Rotates the colours of slots `start..=end` by `steps_per_second` (fractions carry over
     /// from update to update). Forward (positive) steps move each colour one slot down, the first
     /// wrapping round to `end`; negative speeds turn the other way. Runs until cleared; a new
@@ -327,10 +290,14 @@ impl Update<'_> {
     /// Never fails: `end` past the palette is cut to its last slot; a range of fewer than two
     /// slots, or a speed that is not finite, starts nothing; past [`MAX_CYCLES`](crate::limits::MAX_CYCLES) running
     /// cycles, the oldest makes way.
-    pub fn cycle_palette(&mut self, start: usize, end: usize, steps_per_second: f64) {
+    pub fn cycle_palette(&mut self, start: u8, end: u8, steps_per_second: f64) {
         let con = &mut *self.con;
-        con.effects
-            .cycle(&con.palette, start, end, steps_per_second);
+        con.effects.cycle(
+            &con.palette,
+            usize::from(start),
+            usize::from(end),
+            steps_per_second,
+        );
     }
 
     /// Fades every slot from its colour now to the same slot of `target` over `duration`,
@@ -341,8 +308,7 @@ impl Update<'_> {
     /// Never fails: `Duration::ZERO` changes the colours at once, and no fade lasts longer
     /// than [`MAX_EFFECT`](crate::limits::MAX_EFFECT).
     pub fn fade_palette(&mut self, target: &Palette, duration: Duration, easing: Easing) {
-        let end = self.con.palette.len() - 1;
-        self.fade_palette_range(0, end, target, duration, easing);
+        self.fade_palette_range(0, u8::MAX, target, duration, easing);
     }
 
     /// Like [`Update::fade_palette`] for slots `start..=end` only. A new fade of a slot replaces
@@ -350,14 +316,15 @@ impl Update<'_> {
     /// after `end` fades nothing.
     pub fn fade_palette_range(
         &mut self,
-        start: usize,
-        end: usize,
+        start: u8,
+        end: u8,
         target: &Palette,
         duration: Duration,
         easing: Easing,
     ) {
         let con = &mut *self.con;
-        let ms = palette_fx::effect_ms(duration);
+        let ms = effects::effect_ms(duration);
+        let (start, end) = (usize::from(start), usize::from(end));
         con.effects
             .fade_range(&con.palette, start, end, target, ms, easing);
     }
@@ -368,7 +335,7 @@ impl Update<'_> {
     pub fn flash_palette(&mut self, color: Color32, duration: Duration) {
         let con = &mut *self.con;
         con.effects
-            .flash(&con.palette, color, palette_fx::effect_ms(duration));
+            .flash(&con.palette, color, effects::effect_ms(duration));
     }
 
     /// Stops every cycle, fade and flash. Colours stay as the effects left them; a flash simply
@@ -378,17 +345,8 @@ impl Update<'_> {
     }
 }
 
-/// `camera` clamped per axis to `0..=world - view` (0 when the world is smaller than the view),
-/// so a view of size `view` never shows past the edges of the world.
-///
-/// ```
-/// use bt::clamp_camera;
-///
-/// assert_eq!(clamp_camera((500, 300), (640, 480), (320, 240)), (320, 240));
-/// assert_eq!(clamp_camera((100, 100), (250, 200), (200, 150)), (50, 50));
-/// assert_eq!(clamp_camera((-9, 7), (100, 100), (320, 240)), (0, 0));
-/// ```
-pub fn clamp_camera(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
+/// `camera` moved the least that keeps a `view`-sized window inside a `world`-sized one.
+fn clamped(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
     let axis = |c: i32, w: i32, v: i32| {
         let max = (i64::from(w) - i64::from(v)).max(0);
         i64::from(c).clamp(0, max) as i32
@@ -400,10 +358,11 @@ pub fn clamp_camera(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> 
 }
 
 impl Update<'_> {
-    /// Like [`Update::is_pressed`], and again every `rate` updates while a button of the set
-    /// stays held (menus that scroll while a direction is held). `rate` 0 never repeats.
-    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, rate: u64) -> bool {
-        self.input().is_pressed_repeat(buttons, player, rate)
+    /// Like [`Update::is_pressed`], and again every `every_ticks` updates while a button of the
+    /// set stays held (menus that scroll while a direction is held). `every_ticks` 0 never
+    /// repeats.
+    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, every_ticks: u64) -> bool {
+        self.input().is_pressed_repeat(buttons, player, every_ticks)
     }
 
     /// Whether `key` is held.
@@ -416,9 +375,9 @@ impl Update<'_> {
         self.input().is_key_pressed(key)
     }
 
-    /// Like [`Update::is_key_pressed`], and again every `rate` updates while held.
-    pub fn is_key_pressed_repeat(&self, key: Key, rate: u64) -> bool {
-        self.input().is_key_pressed_repeat(key, rate)
+    /// Like [`Update::is_key_pressed`], and again every `every_ticks` updates while held.
+    pub fn is_key_pressed_repeat(&self, key: Key, every_ticks: u64) -> bool {
+        self.input().is_key_pressed_repeat(key, every_ticks)
     }
 
     /// Whether `key` came up since the previous update.
@@ -536,7 +495,7 @@ mod tests {
         let mut con = console();
         let err = con
             .update_context(0)
-            .load_indexed("art/sheet.png", 1)
+            .load_image("art/sheet.png", 1)
             .unwrap_err();
         assert_eq!(
             err.to_string(),

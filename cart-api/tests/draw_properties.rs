@@ -71,7 +71,7 @@ fn sheet() -> SpriteSheet {
 
 fn run(fb: &mut Framebuffer, call: &Call, sheet: &SpriteSheet) {
     match *call {
-        Call::Line(a, b, c, d) => fb.draw_line(a, b, c, d, 3),
+        Call::Line(a, b, c, d) => fb.draw_line((a, b), (c, d), 3),
         Call::Rect(r) => fb.draw_rect(r, 4),
         Call::RectFill(r) => fb.draw_rect_fill(r, 5),
         Call::ClearRect(r) => fb.clear_rect(r, 0),

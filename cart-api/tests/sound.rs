@@ -1,7 +1,7 @@
 //! The synthesiser, as a cart and a host see it through the console.
 
 use bt::host::Console;
-use bt::sound::{Effect, Music, Note, Sfx, SfxId, SoundError, Wave};
+use bt::sound::{Channel, Effect, Music, Note, Sfx, SfxId, SoundError, Wave};
 use bt::Settings;
 
 const SQUARE: Wave = Wave::Square { duty: 128 };
@@ -89,18 +89,18 @@ fn a_different_seed_changes_only_the_noise() {
             .unwrap();
         let mut noise = Vec::new();
         let mut saw = Vec::new();
-        con.update_context(0).play_sfx(id, Some(0));
+        con.update_context(0).play_sfx(id, Some(Channel::ONE));
         for _ in 0..5 {
             con.step_sound();
             noise.extend(con.drain_samples());
         }
-        con.update_context(5).stop_sfx(0);
-        con.update_context(5).play_sfx(tone, Some(1));
+        con.update_context(5).stop_sfx(Channel::ONE);
+        con.update_context(5).play_sfx(tone, Some(Channel::TWO));
         for _ in 0..12 {
             con.step_sound();
             con.drain_samples();
         }
-        con.update_context(17).play_sfx(tone, Some(1));
+        con.update_context(17).play_sfx(tone, Some(Channel::TWO));
         for _ in 0..5 {
             con.step_sound();
             saw.extend(con.drain_samples());
@@ -123,19 +123,19 @@ fn a_sound_is_heard_from_the_tick_it_is_played_and_ends_after_its_notes() {
     con.step_sound();
     assert!(con.drain_samples().all(|s| s == 0), "silent before");
     let mut ctx = con.update_context(1);
-    assert_eq!(ctx.play_sfx(id, None), Some(0));
+    assert_eq!(ctx.play_sfx(id, None), Some(Channel::ONE));
     con.step_sound();
     let loud = con.drain_samples().filter(|s| s.abs() > 1000).count();
     assert!(loud > 300, "heard in the same tick: {loud}");
     for tick in 2..7 {
         assert_eq!(
-            con.update_context(tick).sound_channel(0).unwrap().sfx,
+            con.update_context(tick).channel_state(Channel::ONE).sfx,
             Some(id)
         );
         con.step_sound();
     }
     assert_eq!(
-        con.update_context(7).sound_channel(0).unwrap().sfx,
+        con.update_context(7).channel_state(Channel::ONE).sfx,
         None,
         "12/120 s: 6 ticks at 60 a second"
     );
@@ -154,9 +154,9 @@ fn master_and_channel_volume_scale_the_mix() {
             .add_sfx(Sfx::new(9, vec![Note::new(57, SQUARE, 7)]))
             .unwrap();
         let mut ctx = con.update_context(0);
-        ctx.play_sfx(id, Some(2));
-        ctx.set_sound_master(master);
-        ctx.set_sound_channel_volume(2, channel);
+        ctx.play_sfx(id, Some(Channel::THREE));
+        ctx.set_master_volume(master);
+        ctx.set_channel_volume(Channel::THREE, channel);
         con.step_sound();
         con.step_sound();
         con.drain_samples()
@@ -191,18 +191,26 @@ fn music_plays_its_patterns_then_loops_back_and_yields_to_sound_effects() {
     let mut seen = Vec::new();
     for tick in 0..16 {
         let ctx = con.update_context(tick);
-        seen.push(ctx.music_playing().unwrap().1);
+        seen.push(ctx.music_pattern().unwrap().1);
         con.step_sound();
     }
     assert_eq!(seen, [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     let mut ctx = con.update_context(16);
-    assert_eq!(ctx.play_sfx(a, None), Some(1), "the first free channel");
-    assert_eq!(ctx.play_sfx(a, None), Some(2));
-    assert_eq!(ctx.play_sfx(a, None), Some(3));
-    assert_eq!(ctx.play_sfx(a, None), Some(0), "then one the tune holds");
-    assert!(!ctx.sound_channel(0).unwrap().from_music);
+    assert_eq!(
+        ctx.play_sfx(a, None),
+        Some(Channel::TWO),
+        "the first free channel"
+    );
+    assert_eq!(ctx.play_sfx(a, None), Some(Channel::THREE));
+    assert_eq!(ctx.play_sfx(a, None), Some(Channel::FOUR));
+    assert_eq!(
+        ctx.play_sfx(a, None),
+        Some(Channel::ONE),
+        "then one the tune holds"
+    );
+    assert!(!ctx.channel_state(Channel::ONE).from_music);
     ctx.stop_music();
-    assert_eq!(ctx.music_playing(), None);
+    assert_eq!(ctx.music_pattern(), None);
 }
 
 #[test]
@@ -242,7 +250,11 @@ fn bad_sounds_and_tunes_are_refused_with_what_is_wrong() {
         ctx.add_music(music(vec![], None)).is_ok(),
         "so is no pattern"
     );
-    assert_eq!(ctx.play_sfx(ok, Some(4)), None);
+    assert_eq!(
+        Channel::new(4),
+        None,
+        "there is no fifth channel to play on"
+    );
 }
 
 #[test]
@@ -291,8 +303,11 @@ fn the_meter_shows_levels_voices_and_notes_cut_off_without_changing_a_sample() {
     assert_eq!((meter.voices, meter.stolen, meter.refused), (0, 0, 0));
     {
         let mut ctx = con.update_context(0);
-        assert_eq!(ctx.play_sfx(beep, Some(0)), Some(0));
-        assert_eq!(ctx.play_sfx(quiet, Some(2)), Some(2));
+        assert_eq!(ctx.play_sfx(beep, Some(Channel::ONE)), Some(Channel::ONE));
+        assert_eq!(
+            ctx.play_sfx(quiet, Some(Channel::THREE)),
+            Some(Channel::THREE)
+        );
     }
     con.step_sound();
     con.step_sound();
@@ -310,7 +325,7 @@ fn the_meter_shows_levels_voices_and_notes_cut_off_without_changing_a_sample() {
     {
         let mut ctx = con.update_context(1);
         // Channel 0 is busy: playing there cuts its note off.
-        ctx.play_sfx(quiet, Some(0));
+        ctx.play_sfx(quiet, Some(Channel::ONE));
         ctx.play_sfx(beep, None);
         ctx.play_sfx(beep, None);
         // All four channels hold sound effects now: no room for a fifth.
@@ -330,10 +345,10 @@ fn the_meter_counts_clipped_samples() {
         let loud = ctx
             .add_sfx(Sfx::new(30, vec![Note::new(30, SQUARE, 7)]))
             .unwrap();
-        for c in 0..4 {
+        for c in Channel::ALL {
             ctx.play_sfx(loud, Some(c));
         }
-        ctx.set_sound_master(255);
+        ctx.set_master_volume(255);
     }
     for _ in 0..5 {
         con.step_sound();

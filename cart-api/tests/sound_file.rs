@@ -1,7 +1,7 @@
 //! The `bt-sound` text format: what it reads, and errors that name file, line and field.
 
 use bt::host::Console;
-use bt::sound::{Effect, FileTune, Hz, Note, SoundFile, SoundFileError, TimeBase, Wave};
+use bt::sound::{Channel, Effect, FileTune, Hz, Note, SoundFile, SoundFileError, TimeBase, Wave};
 use bt::Settings;
 
 const FILE: &str = "\
@@ -61,7 +61,7 @@ fn a_sound_file_reads_into_sound_effects_and_tunes() {
     let mut ctx = con.update_context(0);
     let bank = ctx.decode_sounds("coin.txt", FILE).unwrap();
     assert!(ctx.play_music(bank.music("theme").unwrap()));
-    assert_eq!(ctx.sound_channel(0).unwrap().sfx, bank.sfx("bass"));
+    assert_eq!(ctx.channel_state(Channel::ONE).sfx, bank.sfx("bass"));
     assert_eq!(bank.sfx("nothing"), None);
 }
 

@@ -3,7 +3,7 @@
 //! loaded again replacing their sounds.
 
 use bt::host::Console;
-use bt::sound::{Effect, Hz, Music, MusicId, Note, Sfx, SfxId, Wave};
+use bt::sound::{Channel, Effect, Hz, Music, MusicId, Note, Sfx, SfxId, Wave};
 use bt::Settings;
 
 const SQUARE: Wave = Wave::Square { duty: 128 };
@@ -74,7 +74,7 @@ fn two_seconds(fps: f64) -> Vec<i16> {
     for tick in 0..(2.0 * fps) as u64 {
         let mut ctx = con.update_context(tick);
         if tick as f64 == 0.5 * fps {
-            ctx.play_sfx(blip, Some(3));
+            ctx.play_sfx(blip, Some(Channel::FOUR));
         }
         con.step_sound();
         out.extend(con.drain_samples());
@@ -100,7 +100,7 @@ fn a_note_starts_on_its_own_sample_inside_an_update() {
         .init_context()
         .add_sfx(Sfx::new(1, vec![Note::rest(), Note::new(57, SQUARE, 7)]))
         .unwrap();
-    con.update_context(0).play_sfx(id, Some(0));
+    con.update_context(0).play_sfx(id, Some(Channel::ONE));
     con.step_sound();
     let samples: Vec<i16> = con.drain_samples().collect();
     assert_eq!(samples.iter().position(|&s| s != 0), Some(367));
@@ -115,12 +115,11 @@ fn a_sound_lasts_its_length_in_seconds_at_any_update_rate() {
             .init_context()
             .add_sfx(Sfx::new(30, vec![Note::new(57, SQUARE, 7); 2]))
             .unwrap();
-        con.update_context(0).play_sfx(id, Some(0));
+        con.update_context(0).play_sfx(id, Some(Channel::ONE));
         let mut ticks = 0;
         while con
             .update_context(ticks)
-            .sound_channel(0)
-            .unwrap()
+            .channel_state(Channel::ONE)
             .sfx
             .is_some()
         {
@@ -136,7 +135,7 @@ fn vibrato_wobble(fps: f64, file: &str) -> Vec<usize> {
     let mut con = console(fps);
     let bank = con.init_context().decode_sounds("v.txt", file).unwrap();
     con.update_context(0)
-        .play_sfx(bank.sfx("v").unwrap(), Some(0));
+        .play_sfx(bank.sfx("v").unwrap(), Some(Channel::ONE));
     let mut samples = Vec::new();
     for _ in 0..fps as u64 {
         con.step_sound();
@@ -168,12 +167,11 @@ fn a_version_1_file_counts_updates_and_version_2_counts_120ths_of_a_second() {
         let mut con = console(fps);
         let bank = con.init_context().decode_sounds("f.txt", file).unwrap();
         con.update_context(0)
-            .play_sfx(bank.sfx("a").unwrap(), Some(0));
+            .play_sfx(bank.sfx("a").unwrap(), Some(Channel::ONE));
         let mut ticks = 0u64;
         while con
             .update_context(ticks)
-            .sound_channel(0)
-            .unwrap()
+            .channel_state(Channel::ONE)
             .sfx
             .is_some()
         {
@@ -204,9 +202,9 @@ fn each_channel_of_a_tune_of_sequences_plays_its_own_list() {
     let mut heard: Vec<[Option<SfxId>; 2]> = Vec::new();
     for tick in 0..20 {
         let ctx = con.update_context(tick);
-        heard.push([0, 2].map(|c| ctx.sound_channel(c).unwrap().sfx));
+        heard.push([Channel::ONE, Channel::THREE].map(|c| ctx.channel_state(c).sfx));
         assert_eq!(
-            ctx.sound_channel(1).unwrap().sfx,
+            ctx.channel_state(Channel::TWO).sfx,
             None,
             "an empty list is silent"
         );
@@ -225,7 +223,7 @@ fn each_channel_of_a_tune_of_sequences_plays_its_own_list() {
         .collect();
     assert_eq!(heard, expected);
     assert_eq!(
-        con.update_context(20).music_playing(),
+        con.update_context(20).music_pattern(),
         None,
         "once every list is done"
     );
@@ -244,9 +242,9 @@ fn a_sequence_loops_and_an_effect_on_its_channel_takes_its_place_until_done() {
     for tick in 0..40 {
         let mut ctx = con.update_context(tick);
         if tick == 10 {
-            assert_eq!(ctx.play_sfx(fx, Some(0)), Some(0));
+            assert_eq!(ctx.play_sfx(fx, Some(Channel::ONE)), Some(Channel::ONE));
         }
-        let ch = ctx.sound_channel(0).unwrap();
+        let ch = ctx.channel_state(Channel::ONE);
         match tick {
             10..=17 => assert_eq!((ch.sfx, ch.from_music), (Some(fx), false), "{tick}"),
             20.. => assert_eq!((ch.sfx, ch.from_music), (Some(a), true), "{tick}"),
@@ -254,7 +252,7 @@ fn a_sequence_loops_and_an_effect_on_its_channel_takes_its_place_until_done() {
         }
         con.step_sound();
     }
-    assert!(con.update_context(40).music_playing().is_some());
+    assert!(con.update_context(40).is_music_playing());
 }
 
 #[test]
@@ -270,16 +268,16 @@ fn empty_patterns_are_allowed_and_a_tune_of_nothing_but_them_ends() {
         .unwrap();
     assert!(ctx.play_music(skips));
     assert_eq!(
-        ctx.music_playing().map(|p| p.1),
+        ctx.music_pattern().map(|p| p.1),
         Some(1),
         "the empty one lasts no time"
     );
-    assert_eq!(ctx.sound_channel(1).unwrap().sfx, Some(a));
+    assert_eq!(ctx.channel_state(Channel::TWO).sfx, Some(a));
     let nothing = ctx
         .add_music(Music::patterns(vec![[None; 4], [None; 4]], Some(0)))
         .unwrap();
     assert!(ctx.play_music(nothing));
-    assert_eq!(ctx.music_playing(), None);
+    assert_eq!(ctx.music_pattern(), None);
     con.step_sound();
     assert!(con.drain_samples().count() > 0);
 }
@@ -306,25 +304,33 @@ fn loading_a_sound_file_again_replaces_its_whole_set() {
     assert_eq!(ctx.play_sfx(old_b, None), None, "the old ids name nothing");
     assert_eq!(ctx.play_sfx(old_a, None), None);
     assert_eq!(
-        ctx.music_playing(),
+        ctx.music_pattern(),
         None,
         "the tune that was playing is gone"
     );
-    assert_eq!(ctx.sound_channel(0).unwrap().sfx, None);
+    assert_eq!(ctx.channel_state(Channel::ONE).sfx, None);
     assert!(!ctx.play_music(first.music("m").unwrap()));
     assert_eq!(
-        ctx.play_sfx(own, Some(2)),
-        Some(2),
+        ctx.play_sfx(own, Some(Channel::THREE)),
+        Some(Channel::THREE),
         "a sound not from the file stays"
     );
-    assert_eq!(ctx.play_sfx(again.sfx("a").unwrap(), Some(0)), Some(0));
+    assert_eq!(
+        ctx.play_sfx(again.sfx("a").unwrap(), Some(Channel::ONE)),
+        Some(Channel::ONE)
+    );
     // A file that fails to load changes nothing.
     assert!(ctx.decode_sounds("s.txt", "bt-sound 2\nsfx a 0\n").is_err());
-    assert_eq!(ctx.play_sfx(again.sfx("a").unwrap(), Some(1)), Some(1));
+    assert_eq!(
+        ctx.play_sfx(again.sfx("a").unwrap(), Some(Channel::TWO)),
+        Some(Channel::TWO)
+    );
     // Another file's set is its own.
     let other = ctx
         .decode_sounds("t.txt", "bt-sound 2\nsfx a 10\nG4 sq 5\n")
         .unwrap();
     assert!(ctx.play_sfx(again.sfx("a").unwrap(), None).is_some());
-    assert!(ctx.play_sfx(other.sfx("a").unwrap(), Some(3)).is_some());
+    assert!(ctx
+        .play_sfx(other.sfx("a").unwrap(), Some(Channel::FOUR))
+        .is_some());
 }

@@ -43,14 +43,14 @@ fn toolkit_frames_do_not_allocate_once_warm() {
             SpriteParams::new().key(ColorKey::NONE),
         );
         r.reset_remap();
-        r.set_fill_pattern(0x5a5a, Some(4));
+        r.set_fill_pattern(bt::FillPattern::new(0x5a5a), Some(4));
         r.draw_triangle_fill((40, 30), (200, 90), (90, 200), 8);
         r.draw_ellipse_fill(Rect::new(100, 40, 80, 50), 10);
         r.draw_ellipse(Rect::new(100, 40, 80, 50), 7);
         r.reset_fill_pattern();
         r.draw_triangle((0, 0), (300, 10), (20, 230), 11);
         r.flood_fill(300, 200, 12);
-        let under = r.pixel(50, 50).unwrap_or(0);
+        let under = r.get(50, 50).unwrap_or(0);
         r.with_camera(0, 0, |hud| {
             hud.draw_rect_fill(Rect::new(0, 0, 320, 10), under)
         });

@@ -40,7 +40,7 @@ fn primitives(c: &mut Criterion) {
     let mut g = c.benchmark_group("primitives");
     g.bench_function("clear_320x240", |b| b.iter(|| fb.clear(black_box(3))));
     g.bench_function("line_diagonal_320", |b| {
-        b.iter(|| fb.draw_line(black_box(0), 0, 319, 239, 7))
+        b.iter(|| fb.draw_line((black_box(0), 0), (319, 239), 7))
     });
     g.bench_function("rect_fill_100x80", |b| {
         b.iter(|| fb.draw_rect_fill(black_box(Rect::new(40, 30, 100, 80)), 9))
@@ -172,7 +172,7 @@ fn limit(c: &mut Criterion) {
 fn present(c: &mut Criterion) {
     let mut fb = Framebuffer::new(W, H);
     for y in 0..H as i32 {
-        fb.draw_line(0, y, W as i32 - 1, y, (y % 16) as u8);
+        fb.draw_line((0, y), (W as i32 - 1, y), (y % 16) as u8);
     }
     let palette = Palette::pico8();
     let mut rgba = vec![0u8; (W * H * 4) as usize];
@@ -228,7 +228,7 @@ fn toolkit(c: &mut Criterion) {
     g.bench_function("ellipse_fill_100x60", |b| {
         b.iter(|| fb.draw_ellipse_fill(black_box(Rect::new(100, 80, 100, 60)), 10))
     });
-    fb.set_fill_pattern(0x5a5a, None);
+    fb.set_fill_pattern(bt::FillPattern::new(0x5a5a), None);
     g.bench_function("rect_fill_100x80_pattern", |b| {
         b.iter(|| fb.draw_rect_fill(black_box(Rect::new(40, 30, 100, 80)), 9))
     });

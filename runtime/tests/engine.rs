@@ -72,7 +72,7 @@ impl Cart for Probe {
     fn update(&mut self, ctx: &mut Update<'_>) {
         let seen = Seen {
             ticks: ctx.ticks(),
-            roll: ctx.rng().next_u32(),
+            roll: ctx.rng_mut().next_u32(),
             pressed: ctx.is_pressed(Button::A, Player::ONE),
             down: ctx.is_down(Button::A, Player::ONE),
         };
@@ -581,7 +581,7 @@ impl Cart for Loader {
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
-        self.sheet = Some(ctx.load_indexed(&self.path, 16 - 2)?);
+        self.sheet = Some(ctx.load_image(&self.path, 16 - 2)?);
         Ok(())
     }
 

@@ -53,9 +53,9 @@ impl Cart for Band {
 
     fn update(&mut self, ctx: &mut Update<'_>) {
         if ctx.ticks() % 50 == 10 {
-            ctx.play_sfx(self.burst.unwrap(), Some(3));
+            ctx.play_sfx(self.burst.unwrap(), Some(bt::sound::Channel::FOUR));
         }
-        if ctx.rng().next_u32().is_multiple_of(17) || ctx.is_pressed(Button::A, Player::ONE) {
+        if ctx.rng_mut().next_u32().is_multiple_of(17) || ctx.is_pressed(Button::A, Player::ONE) {
             ctx.play_sfx(self.blip.unwrap(), None);
         }
     }

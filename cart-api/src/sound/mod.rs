@@ -44,6 +44,48 @@ pub const UNITS_PER_SECOND: u32 = 120;
 /// (twice a unit) and glide in between, so notes and effects never click.
 pub(crate) const BLOCKS_PER_SECOND: u32 = 240;
 
+/// One of the synthesiser's four channels, checked when made as a [`Player`](crate::Player)
+/// is: a call that takes a `Channel` cannot name one that does not exist.
+///
+/// ```
+/// use bt::sound::{Channel, CHANNELS};
+///
+/// assert_eq!(Channel::new(3), Some(Channel::FOUR));
+/// assert_eq!(Channel::new(4), None);
+/// assert_eq!(Channel::ALL.len(), CHANNELS);
+/// assert_eq!(Channel::TWO.index(), 1);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Channel(u8);
+
+impl Channel {
+    /// The first channel (index 0), the one a tune's first column plays on.
+    pub const ONE: Channel = Channel(0);
+    /// The second channel (index 1).
+    pub const TWO: Channel = Channel(1);
+    /// The third channel (index 2).
+    pub const THREE: Channel = Channel(2);
+    /// The fourth channel (index 3).
+    pub const FOUR: Channel = Channel(3);
+    /// Every channel, in order.
+    pub const ALL: [Channel; CHANNELS] =
+        [Channel::ONE, Channel::TWO, Channel::THREE, Channel::FOUR];
+
+    /// The channel with index `index` (0 to 3), or `None` past the last.
+    pub const fn new(index: usize) -> Option<Channel> {
+        if index < CHANNELS {
+            Some(Channel(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The channel's index, 0 to 3.
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// A rate in thousandths of a hertz, for vibrato and arpeggio.
 ///
 /// ```
@@ -401,7 +443,8 @@ pub enum SoundError {
     Full,
 }
 
-/// What a channel is doing, from [`Update::sound_channel`](crate::Update::sound_channel).
+/// What a channel is doing, from [`Update::channel_state`](crate::Update::channel_state). Its
+/// volume is [`Update::channel_volume`](crate::Update::channel_volume).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChannelState {
     /// The sound effect playing, if any.
@@ -410,8 +453,6 @@ pub struct ChannelState {
     pub note: usize,
     /// Whether the tune put it there (rather than [`Update::play_sfx`](crate::Update::play_sfx)).
     pub from_music: bool,
-    /// The channel's volume, 0–255.
-    pub volume: u8,
 }
 
 /// What the synthesiser did in the last update, for a level meter: read-only, it changes no

@@ -8,8 +8,8 @@
 use super::clock::SampleClock;
 use super::wave::{next_noise, phase_step, sample};
 use super::{
-    ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundBank, SoundError, SoundMeter,
-    TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE, MAX_NOTE_VOLUME,
+    Channel, ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundBank, SoundError,
+    SoundMeter, TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE, MAX_NOTE_VOLUME,
 };
 
 /// Full amplitude, in 16.16 fixed point.
@@ -384,11 +384,10 @@ impl Synth {
         v.step_d = ((i64::from(target.1) << 16) - v.step) / len;
     }
 
-    pub(crate) fn play(&mut self, id: SfxId, channel: Option<usize>) -> Option<usize> {
+    pub(crate) fn play(&mut self, id: SfxId, channel: Option<Channel>) -> Option<Channel> {
         self.sfx_at(id.0)?;
         let channel = match channel {
-            Some(c) if c < CHANNELS => c,
-            Some(_) => return None,
+            Some(c) => c.index(),
             None => {
                 let free = self.voices.iter().position(|v| v.sfx.is_none());
                 let Some(c) = free.or_else(|| self.voices.iter().position(|v| v.from_music)) else {
@@ -402,7 +401,7 @@ impl Synth {
             self.meter.stolen = self.meter.stolen.saturating_add(1);
         }
         self.start(channel, id.0, false);
-        Some(channel)
+        Channel::new(channel)
     }
 
     pub(crate) fn stop(&mut self, channel: usize) {
@@ -560,7 +559,7 @@ impl Synth {
         }
     }
 
-    pub(crate) fn music_playing(&self) -> Option<(MusicId, usize)> {
+    pub(crate) fn music_pattern(&self) -> Option<(MusicId, usize)> {
         let p = self.playing?;
         let place = match self.music[usize::from(p.music)].as_ref()? {
             Music::Sequences { .. } => p
@@ -573,10 +572,12 @@ impl Synth {
         Some((MusicId(p.music), place))
     }
 
-    pub(crate) fn set_volume(&mut self, channel: usize, volume: u8) {
-        if let Some(v) = self.voices.get_mut(channel) {
-            v.volume = volume;
-        }
+    pub(crate) fn set_volume(&mut self, channel: Channel, volume: u8) {
+        self.voices[channel.index()].volume = volume;
+    }
+
+    pub(crate) fn volume(&self, channel: Channel) -> u8 {
+        self.voices[channel.index()].volume
     }
 
     pub(crate) fn set_master(&mut self, volume: u8) {
@@ -587,13 +588,13 @@ impl Synth {
         self.master
     }
 
-    pub(crate) fn channel(&self, channel: usize) -> Option<ChannelState> {
-        self.voices.get(channel).map(|v| ChannelState {
+    pub(crate) fn channel(&self, channel: Channel) -> ChannelState {
+        let v = &self.voices[channel.index()];
+        ChannelState {
             sfx: v.sfx.map(SfxId),
             note: v.note,
             from_music: v.from_music,
-            volume: v.volume,
-        })
+        }
     }
 
     pub(crate) fn meter(&self) -> SoundMeter {

@@ -2,16 +2,17 @@
 //! it is made: the host makes this update's samples right after the cart's `update` returns.
 
 use super::{
-    ChannelState, Music, MusicId, Sfx, SfxId, SoundBank, SoundError, SoundFile, SoundFileError,
+    Channel, ChannelState, Music, MusicId, Sfx, SfxId, SoundBank, SoundError, SoundFile,
+    SoundFileError,
 };
-use crate::sprite::{AssetError, AssetErrorKind};
+use crate::assets::{AssetError, AssetErrorKind};
 use crate::Update;
 
 /// Sound: sound effects and tunes held by the console, played on four channels.
 ///
 /// ```
 /// use bt::host::Console;
-/// use bt::sound::{Music, Note, Sfx, Wave};
+/// use bt::sound::{Channel, Music, Note, Sfx, Wave};
 /// use bt::Settings;
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
@@ -19,7 +20,7 @@ use crate::Update;
 /// let beep = ctx.add_sfx(Sfx::new(6, vec![Note::new(57, Wave::Sine, 5)]))?;
 /// let tune = ctx.add_music(Music::patterns(vec![[Some(beep), None, None, None]], Some(0)))?;
 /// ctx.play_music(tune);
-/// assert_eq!(ctx.play_sfx(beep, None), Some(1), "channel 0 plays the tune");
+/// assert_eq!(ctx.play_sfx(beep, None), Some(Channel::TWO), "the tune plays on the first");
 /// con.step_sound(); // the host, after each update
 /// assert_eq!(con.drain_samples().len(), 735, "44,100 Hz at 60 updates a second");
 /// # Ok::<(), bt::sound::SoundError>(())
@@ -34,7 +35,7 @@ impl Update<'_> {
     }
 
     /// Reads the sound file at `path` (a relative path is looked up in the cart's asset
-    /// folder, as for [`Update::load_indexed`]) and gives the console its sounds. See
+    /// folder, as for [`Update::load_image`]) and gives the console its sounds. See
     /// [`SoundFile`] for the format.
     ///
     /// Loading the same `path` again (as a cart's `reload` does) replaces that file's whole
@@ -66,7 +67,7 @@ impl Update<'_> {
     /// let mut con = Console::new(&Settings::default(), 0);
     /// let mut ctx = con.update_context(0);
     /// let bank = ctx.decode_sounds("coin.txt", "bt-sound 2\nsfx coin 6\nB5 sq 5\nE6 sq 5 slide\n")?;
-    /// assert_eq!(ctx.play_sfx(bank.sfx("coin").unwrap(), None), Some(0));
+    /// assert_eq!(ctx.play_sfx(bank.sfx("coin").unwrap(), None), Some(bt::sound::Channel::ONE));
     /// let err = ctx.decode_sounds("bad.txt", "bt-sound 2\nsfx a 6\nH4 sq 5\n").unwrap_err();
     /// assert_eq!(err.to_string(), "bad.txt:3: pitch: \"H4\" is not a note name (C4, F#3, ...)");
     /// # Ok::<(), bt::sound::SoundFileError>(())
@@ -87,17 +88,16 @@ impl Update<'_> {
         self.con.synth.add_music(music)
     }
 
-    /// Plays `sfx` from its first note on `channel` (0–3), or with `None` on the first channel
-    /// that plays nothing (else the first the tune holds). Returns the channel, or `None` when
-    /// the id or channel is unknown or every channel plays a sound effect.
-    pub fn play_sfx(&mut self, sfx: SfxId, channel: Option<usize>) -> Option<usize> {
+    /// Plays `sfx` from its first note on `channel`, or with `None` on the first channel that
+    /// plays nothing (else the first the tune holds). Returns the channel, or `None` when the
+    /// id is unknown or every channel plays a sound effect.
+    pub fn play_sfx(&mut self, sfx: SfxId, channel: Option<Channel>) -> Option<Channel> {
         self.con.synth.play(sfx, channel)
     }
 
-    /// Silences `channel` (the sound fades out over 1/240 s rather than clicking). A channel
-    /// past 3 is ignored.
-    pub fn stop_sfx(&mut self, channel: usize) {
-        self.con.synth.stop(channel);
+    /// Silences `channel` (the sound fades out over 1/240 s rather than clicking).
+    pub fn stop_sfx(&mut self, channel: Channel) {
+        self.con.synth.stop(channel.index());
     }
 
     /// Starts `music` from its first pattern (or the start of every channel's sequence),
@@ -113,31 +113,41 @@ impl Update<'_> {
         self.con.synth.stop_music();
     }
 
-    /// The tune playing and which pattern, if any (for a tune of sequences, the place in its
-    /// list of the lowest-numbered channel still playing).
-    pub fn music_playing(&self) -> Option<(MusicId, usize)> {
-        self.con.synth.music_playing()
+    /// Whether a tune is playing.
+    pub fn is_music_playing(&self) -> bool {
+        self.con.synth.music_pattern().is_some()
     }
 
-    /// Sets `channel`'s volume, 0 (silent) to 255 (full, the default); [`Update::sound_channel`]
-    /// reads it back. Past 3 it is ignored.
-    pub fn set_sound_channel_volume(&mut self, channel: usize, volume: u8) {
+    /// The tune playing and which pattern, if any (for a tune of sequences, the place in its
+    /// list of the lowest-numbered channel still playing).
+    pub fn music_pattern(&self) -> Option<(MusicId, usize)> {
+        self.con.synth.music_pattern()
+    }
+
+    /// Sets `channel`'s volume, 0 (silent) to 255 (full, the default);
+    /// [`Update::channel_volume`] reads it back.
+    pub fn set_channel_volume(&mut self, channel: Channel, volume: u8) {
         self.con.synth.set_volume(channel, volume);
     }
 
+    /// `channel`'s volume, 0 (silent) to 255 (full).
+    pub fn channel_volume(&self, channel: Channel) -> u8 {
+        self.con.synth.volume(channel)
+    }
+
     /// Sets the volume of the whole mix, 0 (silent) to 255 (full, the default);
-    /// [`Update::sound_master`] reads it back.
-    pub fn set_sound_master(&mut self, volume: u8) {
+    /// [`Update::master_volume`] reads it back.
+    pub fn set_master_volume(&mut self, volume: u8) {
         self.con.synth.set_master(volume);
     }
 
-    /// The volume of the whole mix.
-    pub fn sound_master(&self) -> u8 {
+    /// The volume of the whole mix, 0 (silent) to 255 (full).
+    pub fn master_volume(&self) -> u8 {
         self.con.synth.master()
     }
 
-    /// What `channel` (0–3) is playing, or `None` past 3.
-    pub fn sound_channel(&self, channel: usize) -> Option<ChannelState> {
+    /// What `channel` is playing.
+    pub fn channel_state(&self, channel: Channel) -> ChannelState {
         self.con.synth.channel(channel)
     }
 }

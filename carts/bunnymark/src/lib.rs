@@ -47,10 +47,10 @@ impl Cart for Bunnymark {
                 "argument sprites={n}: at most {MAX_SPRITES}"
             )));
         }
-        self.sheet = Some(ctx.decode_indexed("sheet.png", SHEET_PNG, 16)?);
+        self.sheet = Some(ctx.decode_image("sheet.png", SHEET_PNG, 16)?);
         let (w, h) = ctx.display_size();
         let (max_x, max_y) = (w as f32 - SIZE, h as f32 - SIZE);
-        let rng = ctx.rng();
+        let rng = ctx.rng_mut();
         // Spread over the whole screen from the start, every bunny fully on it.
         for _ in 0..n {
             self.x.push(rng.float_range(0.0, max_x));
@@ -64,7 +64,7 @@ impl Cart for Bunnymark {
     fn update(&mut self, ctx: &mut Update<'_>) {
         let (w, h) = ctx.display_size();
         let (max_x, max_y) = (w as f32 - SIZE, h as f32 - SIZE);
-        let rng = ctx.rng();
+        let rng = ctx.rng_mut();
         for i in 0..self.x.len() {
             let (mut x, mut y) = (self.x[i] + self.vx[i], self.y[i] + self.vy[i]);
             self.vy[i] += GRAVITY;

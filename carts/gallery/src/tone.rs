@@ -4,7 +4,7 @@
 //! The note starts at [`START_TICK`] (half a second in, once a device has settled) and lasts
 //! one second ([`LENGTH_UNITS`] 120ths of a second); the screen says whether it is playing.
 
-use bt::sound::{Note, Sfx, SfxId, Wave};
+use bt::sound::{Channel, Note, Sfx, SfxId, Wave};
 use bt::{Cart, Render, Settings, Update};
 
 /// What `tone` is for.
@@ -44,9 +44,9 @@ impl Cart for Tone {
 
     fn update(&mut self, ctx: &mut Update<'_>) {
         if let (START_TICK, Some(sfx)) = (ctx.ticks(), self.sfx) {
-            ctx.play_sfx(sfx, Some(0));
+            ctx.play_sfx(sfx, Some(Channel::ONE));
         }
-        self.playing = ctx.sound_channel(0).is_some_and(|c| c.sfx.is_some());
+        self.playing = ctx.channel_state(Channel::ONE).sfx.is_some();
     }
 
     fn render(&self, ctx: &mut Render<'_>) {

@@ -44,7 +44,7 @@ fn import_writes_files_a_cart_can_load() {
         &out,
     )));
     let mut ctx = con.update_context(0);
-    let sheet = ctx.load_indexed("jump.png", 1).unwrap();
+    let sheet = ctx.load_image("jump.png", 1).unwrap();
     assert_eq!(sheet.size(), (128, 128));
     assert_eq!(sheet.get(0, 0), Some(0), "colour 0 is see-through");
     assert_ne!(sheet.get(8, 0), Some(0));

@@ -4,7 +4,7 @@
 //! `BT_UPDATE_GOLDEN=1` rewrites them (look at them before committing).
 
 use bt::{
-    dither_pattern, Cart, ColorKey, MapParams, Rect, Render, Settings, SpriteParams, SpriteSheet,
+    Cart, ColorKey, FillPattern, MapParams, Rect, Render, Settings, SpriteParams, SpriteSheet,
     Tilemap, Update, FLIP_H, ROT_90,
 };
 use bt_runtime::harness::CartTest;
@@ -81,9 +81,9 @@ impl Cart for Toolkit {
         // Through the camera (10, 5): shapes cut by the left and top edges.
         ctx.draw_triangle_fill((0, 0), (40, 12), (14, 40), 8);
         ctx.draw_triangle((4, 50), (60, 45), (30, 80), 11);
-        ctx.set_fill_pattern(0x5a5a, Some(2));
+        ctx.set_fill_pattern(FillPattern::new(0x5a5a), Some(2));
         ctx.draw_ellipse_fill(Rect::new(60, -10, 50, 30), 12);
-        ctx.set_fill_pattern(dither_pattern(0.25), None);
+        ctx.set_fill_pattern(FillPattern::dither(0.25), None);
         ctx.draw_circle_fill(100, 60, 20, 10);
         ctx.reset_fill_pattern();
         ctx.draw_ellipse(Rect::new(40, 30, 30, 17), 7);
@@ -108,7 +108,7 @@ impl Cart for Toolkit {
         ctx.with_camera(0, 0, |hud| {
             hud.draw_rect_fill(Rect::new(0, 64, 96, 8), 5);
             hud.print(70, 61, "HUD!", 7);
-            let under = hud.pixel(1, 1).unwrap_or(0);
+            let under = hud.get(1, 1).unwrap_or(0);
             hud.draw_rect_fill(Rect::new(0, 66, 4, 4), under);
         });
     }

@@ -33,7 +33,7 @@ impl Cart for Hello {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
         let (w, h) = ctx.display_size();
         let (w, h) = (w as i32, h as i32);
-        let rng = ctx.rng();
+        let rng = ctx.rng_mut();
         self.stars = (0..STARS)
             .map(|_| (rng.int_range(0, w), rng.int_range(0, h), rng.int(32) as u8))
             .collect();

@@ -2,7 +2,7 @@
 //! name of what plays on screen, then a short tune. Left and right step through the list, A
 //! plays the current entry again.
 
-use bt::sound::{Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
+use bt::sound::{Channel, Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
 use bt::{Button, Cart, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
@@ -87,13 +87,13 @@ fn add_tune(ctx: &mut Update<'_>) -> Result<MusicId, SoundError> {
 impl Jukebox {
     fn play(&mut self, ctx: &mut Update<'_>) {
         self.started = ctx.ticks();
-        for channel in 0..4 {
+        for channel in Channel::ALL {
             ctx.stop_sfx(channel);
         }
         ctx.stop_music();
         match self.sfx.get(self.entry) {
             Some(&id) => {
-                ctx.play_sfx(id, Some(0));
+                ctx.play_sfx(id, Some(Channel::ONE));
             }
             None => {
                 if let Some(tune) = self.tune {

@@ -350,8 +350,8 @@ impl Cart for Keys {
             );
         }
         let (px, py) = self.pointer;
-        ctx.draw_line(px - 3, py, px + 3, py, 7);
-        ctx.draw_line(px, py - 3, px, py + 3, 7);
+        ctx.draw_line((px - 3, py), (px + 3, py), 7);
+        ctx.draw_line((px, py - 3), (px, py + 3), 7);
     }
 }
 

@@ -13,9 +13,9 @@ use bt::{Cart, CartError, Color32, Easing, Palette, Rect, Render, Settings, Upda
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "cycling water and fire, a day-night fade, a flash, easing curves";
 
-const WATER: usize = 16;
-const FIRE: usize = 24;
-const RAMP: usize = 8;
+const WATER: u8 = 16;
+const FIRE: u8 = 24;
+const RAMP: u8 = 8;
 
 /// Ticks in one day-night round.
 const ROUND: u64 = 360;
@@ -46,13 +46,12 @@ pub fn cart() -> Box<dyn Cart> {
 
 fn boot_palette() -> Palette {
     let mut p = Palette::pico8().resized(32).unwrap_or_default();
-    for i in 0..RAMP {
-        let k = i as u8;
+    for k in 0..RAMP {
         let _ = p.set(
-            WATER + i,
+            WATER + k,
             Color32::rgb(10 + k * 8, 40 + k * 22, 110 + k * 18),
         );
-        let _ = p.set(FIRE + i, Color32::rgb(120 + k * 19, k * 30, k * 4));
+        let _ = p.set(FIRE + k, Color32::rgb(120 + k * 19, k * 30, k * 4));
     }
     p
 }
@@ -103,16 +102,16 @@ impl Cart for PaletteCart {
         // Water: diagonal bands through the blue ramp.
         for y in 120..240 {
             for x in 0..160 {
-                let band = ((x + y * 2) / 6) as usize % RAMP;
-                ctx.draw_pixel(x, y, (WATER + band) as u8);
+                let band = ((x + y * 2) / 6) as u8 % RAMP;
+                ctx.draw_pixel(x, y, WATER + band);
             }
         }
         // Fire: tongues rising through the flame ramp.
         for y in 120..240 {
             for x in 160..320 {
                 let wave = ((x * 7) % 23) / 3;
-                let band = ((240 - y + wave) / 8) as usize % RAMP;
-                ctx.draw_pixel(x, y, (FIRE + band) as u8);
+                let band = ((240 - y + wave) / 8) as u8 % RAMP;
+                ctx.draw_pixel(x, y, FIRE + band);
             }
         }
         ctx.print(4, 124, "cycle +8/s", 7);
@@ -126,7 +125,7 @@ impl Cart for PaletteCart {
             let y = 18 + i as i32 * 14;
             ctx.print(172, y, label, 6);
             let x0 = 246;
-            ctx.draw_line(x0, y + 7, x0 + 64, y + 7, 5);
+            ctx.draw_line((x0, y + 7), (x0 + 64, y + 7), 5);
             let x = x0 + (easing.apply(self.sweep) * 64.0).round() as i32;
             ctx.draw_circle_fill(x, y + 7, 2, 8);
         }

@@ -6,8 +6,8 @@
 //! the level reloads.
 
 use bt::{
-    Button, Cart, CartError, ColorKey, MapParams, Palette, Player, Rect, Render, Settings,
-    SpriteParams, SpriteSheet, Tilemap, Update, FLIP_H,
+    Button, Cart, CartError, ColorKey, FillPattern, MapParams, Palette, Player, Rect, Render,
+    Settings, SpriteParams, SpriteSheet, Tilemap, Update, FLIP_H,
 };
 
 /// One line for `bt list`.
@@ -129,7 +129,7 @@ fn layers(file: &str, map: &Tilemap) -> Result<Layers, CartError> {
 }
 
 fn load_assets(ctx: &mut Update<'_>) -> Result<Assets, CartError> {
-    let sheet = ctx.load_indexed(SHEET, 16)?;
+    let sheet = ctx.load_image(SHEET, 16)?;
     // The sheet's last tile is left blank in the key colour: whatever slot it was given.
     let (w, h) = sheet.size();
     let key = sheet.get(w as i32 - 1, h as i32 - 1).unwrap_or(0);
@@ -491,7 +491,7 @@ impl Cart for Platformer {
 
         // Far hills at half the camera's offset, hazy through a dither pattern.
         ctx.with_camera(self.camera_x / 2, 0, |far| {
-            far.set_fill_pattern(0x5a5a, Some(13));
+            far.set_fill_pattern(FillPattern::new(0x5a5a), Some(13));
             for i in 0..8 {
                 let x = i * 70 - 20;
                 far.draw_triangle_fill(
@@ -540,7 +540,7 @@ impl Cart for Platformer {
         let flip = if self.facing_left { FLIP_H } else { 0 };
         if self.hurt > 0 && (self.hurt / 4).is_multiple_of(2) {
             for slot in sheet.palette_slots() {
-                ctx.set_remap(slot as u8, 7);
+                ctx.set_remap(slot, 7);
             }
         }
         ctx.draw_tile(
@@ -562,7 +562,7 @@ impl Cart for Platformer {
         let name = assets.levels[self.level].name.as_str();
         let mode = self.mode;
         ctx.with_camera(0, 0, |hud| {
-            hud.set_fill_pattern(0xa5a5, None);
+            hud.set_fill_pattern(FillPattern::new(0xa5a5), None);
             hud.draw_rect_fill(Rect::new(0, 0, w, 12), 1);
             hud.reset_fill_pattern();
             for i in 0..lives as i32 {
@@ -589,6 +589,7 @@ impl Cart for Platformer {
 mod tests {
     use super::*;
     use bt::host::Console;
+    use bt::sound::Channel;
     use bt_runtime::config::png_loader::FolderLoader;
     use std::path::Path;
 
@@ -747,14 +748,11 @@ mod tests {
         );
         let (_, mut con) = started();
         let ctx = con.update_context(0);
-        for channel in 0..3 {
-            assert!(
-                ctx.sound_channel(channel).unwrap().from_music,
-                "channel {channel}"
-            );
+        for channel in [Channel::ONE, Channel::TWO, Channel::THREE] {
+            assert!(ctx.channel_state(channel).from_music, "channel {channel:?}");
         }
         assert_eq!(
-            ctx.sound_channel(3).unwrap().sfx,
+            ctx.channel_state(Channel::FOUR).sfx,
             None,
             "one channel left for effects"
         );

@@ -34,13 +34,13 @@ impl Cart for Primitives {
 
         // A fan of lines from one corner: Bresenham, both end points drawn.
         for i in 0..12 {
-            ctx.draw_line(8, 30, 8 + i * 9, 110, 8 + (i % 8) as u8);
+            ctx.draw_line((8, 30), (8 + i * 9, 110), 8 + (i % 8) as u8);
         }
         // A line turning round a centre.
         let (cx, cy) = (160, 70);
         let (s, c) = bt::math::sin_cosf(self.angle);
         let tip = (cx + (c * 40.0) as i32, cy + (s * 40.0) as i32);
-        ctx.draw_line(cx, cy, tip.0, tip.1, 10);
+        ctx.draw_line((cx, cy), tip, 10);
         ctx.draw_pixel(tip.0, tip.1, 7);
 
         // Rectangles: outline, filled, and a filled one with a hole cut back to blank.
@@ -60,7 +60,7 @@ impl Cart for Primitives {
         ctx.draw_rect(Rect::new(15, 129, 122, 62), 6);
         ctx.set_clip(window);
         ctx.draw_circle_fill(16 + self.sweep, 160, 30, 8);
-        ctx.draw_line(0, 130, 200, 200, 10);
+        ctx.draw_line((0, 130), (200, 200), 10);
         ctx.print(20 + self.sweep / 2, 150, "clipped text runs off", 7);
         ctx.reset_clip();
 
@@ -73,7 +73,7 @@ impl Cart for Primitives {
 
         // Shapes far off screen are clipped, never a panic.
         ctx.draw_circle_fill(i32::MIN, i32::MIN, i32::MAX, 3);
-        ctx.draw_line(i32::MIN, 230, i32::MAX, 230, 13);
+        ctx.draw_line((i32::MIN, 230), (i32::MAX, 230), 13);
         ctx.print(4, 224, format_args!("tick {}", ctx.ticks()), 6);
     }
 }

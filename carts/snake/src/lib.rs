@@ -188,7 +188,7 @@ impl Snake {
         if free == 0 {
             return;
         }
-        let mut n = ctx.rng().int(free as u32) as usize;
+        let mut n = ctx.rng_mut().int(free as u32) as usize;
         for y in 0..self.rows {
             for x in 0..self.cols {
                 if self.body.contains(&(x, y)) {

@@ -14,7 +14,7 @@ pub const DESCRIPTION: &str = "a PNG sheet: 8 orientations, scale, palette offse
 pub const SHEET_PNG: &[u8] = include_bytes!("../../assets/sheet.png");
 
 /// Where the sheet's colours go in the palette.
-const SHEET_SLOT: usize = 16;
+const SHEET_SLOT: u8 = 16;
 /// How far the recoloured copies of those colours sit above them.
 const RECOLOUR: u8 = 16;
 
@@ -43,13 +43,13 @@ impl Cart for Sprites {
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
-        let sheet = ctx.decode_indexed("sheet.png", SHEET_PNG, SHEET_SLOT)?;
+        let sheet = ctx.decode_image("sheet.png", SHEET_PNG, SHEET_SLOT)?;
         // Slots 32.. hold the sheet's colours shifted towards blue, for the palette offset demo.
         let pal = ctx.palette_mut();
         for slot in sheet.palette_slots() {
             let c = pal.get(slot).unwrap_or_default();
             let tinted = Color32::rgb(c.r / 3, c.g / 2 + 40, c.b.saturating_add(90));
-            pal.set(slot + usize::from(RECOLOUR), tinted)?;
+            pal.set(slot + RECOLOUR, tinted)?;
         }
         self.sheet = Some(sheet);
         Ok(())

@@ -2,7 +2,8 @@
 //! by hashing their number, two ranges of hills shaped by value noise, each layer scrolling at
 //! its own speed, and shooting stars rolled by the seeded generator in `update`.
 
-use bt::{hash1_u32, Cart, CartError, Rect, Render, Rng, Settings, Update, ValueNoise};
+use bt::noise::{hash1_u32, ValueNoise};
+use bt::{Cart, CartError, Rect, Render, Rng, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "parallax stars and hills from hashes and value noise";
@@ -62,7 +63,7 @@ impl Cart for Starfield {
             s.life = s.life.saturating_sub(1);
         }
         self.shooting.retain(|s| s.life > 0);
-        let rng = ctx.rng();
+        let rng = ctx.rng_mut();
         if self.shooting.len() < MAX_SHOOTING && rng.chance(0.03) {
             let s = spawn(rng, w);
             self.shooting.push(s);
@@ -96,7 +97,11 @@ impl Cart for Starfield {
 
         for s in &self.shooting {
             let (x, y) = (s.x as i32, s.y as i32);
-            ctx.draw_line(x, y, x - (s.vx * 3.0) as i32, y - (s.vy * 3.0) as i32, 12);
+            ctx.draw_line(
+                (x, y),
+                (x - (s.vx * 3.0) as i32, y - (s.vy * 3.0) as i32),
+                12,
+            );
             ctx.draw_pixel(x, y, 7);
         }
 
@@ -106,7 +111,7 @@ impl Cart for Starfield {
             for x in 0..w {
                 let wx = (f64::from(x) + scroll) as f32;
                 let height = base as f32 + noise.fbm1(wx / 60.0, 4, 0.5, 2.0) * 70.0;
-                ctx.draw_line(x, h - height as i32, x, h - 1, colour);
+                ctx.draw_line((x, h - height as i32), (x, h - 1), colour);
             }
         }
 

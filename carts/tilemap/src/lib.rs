@@ -3,9 +3,10 @@
 //! clamped to the world's edges; `draw_map` draws only the tiles the camera can see, and the
 //! status line and minimap are drawn with a camera of their own.
 
+use bt::noise::{hash2, ValueNoise};
 use bt::{
-    clamp_camera, hash2, Cart, CartError, MapParams, Palette, Rect, Render, Settings, SpriteParams,
-    SpriteSheet, Update, ValueNoise, FLIP_H,
+    Cart, CartError, MapParams, Palette, Rect, Render, Settings, SpriteParams, SpriteSheet, Update,
+    FLIP_H,
 };
 
 /// One line for `bt list`.
@@ -86,8 +87,8 @@ impl Cart for Tilemap {
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
-        self.sheet = Some(ctx.decode_indexed("sheet.png", SHEET_PNG, 16)?);
-        self.map = Some(island(ctx.rng().next_u32())?);
+        self.sheet = Some(ctx.decode_image("sheet.png", SHEET_PNG, 16)?);
+        self.map = Some(island(ctx.rng_mut().next_u32())?);
         self.bunny = path(0.0);
         self.prev = self.bunny;
         Ok(())
@@ -149,7 +150,6 @@ impl Cart for Tilemap {
         );
 
         // The status line and the minimap stay on screen: a camera of their own.
-        let world = map.pixel_size();
         ctx.with_camera(0, 0, |hud| {
             hud.draw_rect_fill(Rect::new(0, 0, w, 12), 1);
             hud.print(
@@ -166,11 +166,8 @@ impl Cart for Tilemap {
             let (mx, my) = (w - 36, h - 28);
             hud.draw_rect_fill(Rect::new(mx, my, 34, 26), 0);
             hud.draw_rect(Rect::new(mx, my, 34, 26), 6);
-            let cam = clamp_camera((cx, cy), world, (w, h));
-            hud.draw_rect(
-                Rect::new(mx + 1 + cam.0 / 16, my + 1 + cam.1 / 16, 20, 15),
-                10,
-            );
+            // The camera `update` set, already kept inside the world.
+            hud.draw_rect(Rect::new(mx + 1 + cx / 16, my + 1 + cy / 16, 20, 15), 10);
         });
     }
 }

@@ -8,7 +8,7 @@ use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 
 use super::data_file::read_asset_file;
 #[cfg(feature = "files")]
-use super::tiled::load_map_file;
+use super::tiled::{decode_map, load_map_file};
 use image::codecs::png::PngDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 
@@ -16,6 +16,17 @@ use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 #[cfg(not(feature = "files"))]
 fn load_map_file(name: &str, _path: &std::path::Path) -> Result<Tilemap, AssetError> {
     Err(AssetError::new(name, AssetErrorKind::NotFound))
+}
+
+/// Without `files` (a web page) the Tiled reader is left out, so a map cannot be decoded.
+#[cfg(not(feature = "files"))]
+fn decode_map(name: &str, _bytes: &[u8]) -> Result<Tilemap, AssetError> {
+    Err(AssetError::new(
+        name,
+        AssetErrorKind::BadMap(
+            "Tiled maps are read only where BT is built with its `files` feature".into(),
+        ),
+    ))
 }
 
 /// The largest asset file read (a sprite sheet or a sound file): 80 MiB. The largest picture
@@ -74,6 +85,10 @@ impl ImageLoader for PngLoader {
 
     fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
         load_map_file(path, std::path::Path::new(path))
+    }
+
+    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
+        decode_map(name, bytes)
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
@@ -180,18 +195,22 @@ impl ImageLoader for FolderLoader {
     fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
         load_map_file(path, &self.folder.join(path))
     }
+
+    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
+        decode_map(name, bytes)
+    }
 }
 
 /// Loads the PNG at `path` as a sprite sheet, registering its colours into `palette` from
 /// `start_slot` (see [`SpriteSheet::from_rgba`]). For tools and tests; carts use
-/// `Update::load_indexed`, which does the same with the live palette.
+/// `Update::load_image`, which does the same with the live palette.
 ///
 /// # Errors
 /// An [`AssetError`] naming `path`.
-pub fn load_indexed(
+pub fn load_image(
     path: &str,
     palette: &mut Palette,
-    start_slot: usize,
+    start_slot: u8,
 ) -> Result<SpriteSheet, AssetError> {
     let image = PngLoader.load(path)?;
     SpriteSheet::from_rgba(
@@ -314,14 +333,14 @@ pub(crate) mod tests {
         std::fs::write(&path, png(20, 1, &rgba)).unwrap();
         let path = path.to_str().unwrap();
         let mut pal = Palette::pico8();
-        let e = load_indexed(path, &mut pal, 1).unwrap_err();
+        let e = load_image(path, &mut pal, 1).unwrap_err();
         assert_eq!(
             e.to_string(),
             format!("{path}: 20 opaque colours do not fit in the 15 palette slots from slot 1")
         );
         let mut big = Palette::new(64).unwrap();
-        let sheet = load_indexed(path, &mut big, 16).unwrap();
-        assert_eq!(sheet.palette_slots(), 16..36);
+        let sheet = load_image(path, &mut big, 16).unwrap();
+        assert_eq!(sheet.palette_slots(), 16..=35);
         assert_eq!(big.get(35), Some(bt::Color32::rgb(19, 19, 19)));
     }
 }

@@ -47,6 +47,36 @@ pub fn load_map_file(name: &str, path: &Path) -> Result<Tilemap, AssetError> {
     }
 }
 
+/// Reads a map already in memory, such as one built into the cart with `include_bytes!`; `name`
+/// is what errors call it, and its extension picks the form as [`load_map_file`]'s path does. A
+/// map in memory has no folder to read a tileset file from, so its tileset must be embedded.
+///
+/// # Errors
+/// As [`load_map_file`], and [`AssetErrorKind::BadMap`] for a map that names a tileset file.
+pub fn decode_map(name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        AssetError::new(
+            name,
+            AssetErrorKind::NotText(format!("invalid byte at offset {at}")),
+        )
+    })?;
+    let tileset = |source: &str| -> Result<(String, String), AssetError> {
+        Err(bad(
+            name,
+            format!(
+                "tileset {}: a map decoded from memory must embed its tileset",
+                crate::quote::quoted(source)
+            ),
+        ))
+    };
+    if is_json(Path::new(name)) {
+        parse_tmj(name, text, &tileset)
+    } else {
+        parse_tmx(name, text, &tileset)
+    }
+}
+
 fn is_json(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
@@ -727,6 +757,28 @@ mod tests {
  </layer>
 </map>
 "#;
+
+    #[test]
+    fn a_map_in_memory_reads_as_the_same_file_would() {
+        let map = decode_map("level.tmx", TMX.as_bytes()).unwrap();
+        assert_eq!(map, parse_tmx("level.tmx", TMX, &no_files).unwrap());
+        let (start, end) = (TMX.find(" <tileset").unwrap(), TMX.find(" <layer").unwrap());
+        let external = format!(
+            "{}<tileset firstgid=\"1\" source=\"tiles.tsx\"/>\n{}",
+            &TMX[..start],
+            &TMX[end..]
+        );
+        let err = decode_map("level.tmx", external.as_bytes()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "level.tmx: tileset \"tiles.tsx\": a map decoded from memory must embed its tileset"
+        );
+        let err = decode_map("level.tmx", b"<map \xff").unwrap_err();
+        assert_eq!(
+            err.kind,
+            AssetErrorKind::NotText("invalid byte at offset 5".into())
+        );
+    }
 
     #[test]
     fn a_tmx_map_with_csv_and_base64_layers_and_tile_flags() {

@@ -107,7 +107,7 @@ pub struct EngineOptions {
     /// [`crate::config::manifest::resolve`]) passes the result here. `seed` and `target_fps` above
     /// still override it.
     pub settings: Option<Settings>,
-    /// The cart's asset folder: relative paths in `Update::load_indexed` are looked up there.
+    /// The cart's asset folder: relative paths in `Update::load_image` are looked up there.
     /// `None` uses the working directory.
     pub assets: Option<PathBuf>,
     /// A replay to play: each update sees the recorded input instead of live input until the

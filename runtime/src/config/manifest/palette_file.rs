@@ -61,7 +61,8 @@ pub fn load_palette(source: &PaletteSource) -> Result<Palette, ManifestError> {
             format!("has {size} colours; a palette needs 2 to 256"),
         )
     })?;
-    for (slot, color) in colors.into_iter().enumerate() {
+    // At most 256 colours (`Palette::new` checked), so every one has a `u8` slot.
+    for (slot, color) in (0..=u8::MAX).zip(colors) {
         palette
             .set(slot, color)
             .map_err(|e| bad(None, e.to_string()))?;
@@ -70,7 +71,7 @@ pub fn load_palette(source: &PaletteSource) -> Result<Palette, ManifestError> {
 }
 
 /// Slots a palette from a manifest has: its colours first, the rest free (black) for sprite
-/// sheets to claim with `load_indexed`, so a cart can load a sheet from the first free slot
+/// sheets to claim with `load_image`, so a cart can load a sheet from the first free slot
 /// without sizing the palette itself.
 pub const MANIFEST_PALETTE_SLOTS: usize = 256;
 

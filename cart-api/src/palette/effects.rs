@@ -167,7 +167,8 @@ impl PaletteEffects {
         }
         let now = self.now_ms();
         for slot in start..=end.min(target.len().saturating_sub(1)) {
-            let (Some(from), Some(to)) = (palette.get(slot), target.get(slot)) else {
+            let (Some(&from), Some(&to)) = (palette.colors().get(slot), target.colors().get(slot))
+            else {
                 continue;
             };
             if self.fades[slot].is_none() {
@@ -276,8 +277,8 @@ mod tests {
 
     fn ramp(n: usize) -> Palette {
         let mut p = Palette::new(n).unwrap();
-        for i in 0..n {
-            p.set(i, Color32::rgb(i as u8, 0, 0)).unwrap();
+        for i in (0..=u8::MAX).take(n) {
+            p.set(i, Color32::rgb(i, 0, 0)).unwrap();
         }
         p
     }

@@ -6,44 +6,9 @@
 //! nothing. Coordinates here are screen coordinates; the render context adds the camera. Every
 //! pixel goes through the pen (`pen.rs`): the draw-time remap and the fill pattern.
 
-use crate::font::{self, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT};
-use crate::pen::{InkTable, Pen};
-use crate::shapes::Scratch;
-
-/// An axis-aligned rectangle in pixels. A width or height of zero or less is empty.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Rect {
-    /// Left edge.
-    pub x: i32,
-    /// Top edge.
-    pub y: i32,
-    /// Width.
-    pub w: i32,
-    /// Height.
-    pub h: i32,
-}
-
-impl Rect {
-    /// A rectangle from its top-left corner and size.
-    pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Rect {
-        Rect { x, y, w, h }
-    }
-
-    /// Corners `(x0, y0, x1, y1)` of the half-open box, in integers too wide to overflow.
-    pub(crate) fn wide(&self) -> (i64, i64, i64, i64) {
-        let (x0, y0) = (i64::from(self.x), i64::from(self.y));
-        (x0, y0, x0 + i64::from(self.w), y0 + i64::from(self.h))
-    }
-
-    /// Whether the point lies inside.
-    pub fn contains(&self, x: i32, y: i32) -> bool {
-        let (x, y) = (i64::from(x), i64::from(y));
-        x >= i64::from(self.x)
-            && y >= i64::from(self.y)
-            && x < i64::from(self.x) + i64::from(self.w)
-            && y < i64::from(self.y) + i64::from(self.h)
-    }
-}
+use super::font::{self, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT};
+use crate::draw::{InkTable, Pen};
+use crate::draw::{Rect, Scratch};
 
 /// A half-open box `[x0, x1) × [y0, y1)` in wide integers, already inside the framebuffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -372,8 +337,15 @@ impl Framebuffer {
 
     /// Draws a line with both end points included, one pixel per step along the longer axis
     /// (the pixels Bresenham's algorithm picks). A line and its reverse cover the same pixels.
-    pub fn draw_line(&mut self, x0: i32, y0: i32, x1: i32, y1: i32, index: u8) {
-        self.line_wide(x0.into(), y0.into(), x1.into(), y1.into(), index);
+    /// Its ends are `(x, y)` pairs, as a triangle's corners are.
+    pub fn draw_line(&mut self, from: (i32, i32), to: (i32, i32), index: u8) {
+        self.line_wide(
+            from.0.into(),
+            from.1.into(),
+            to.0.into(),
+            to.1.into(),
+            index,
+        );
     }
 
     pub(crate) fn line_wide(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, index: u8) {
@@ -780,7 +752,7 @@ pub(crate) mod tests {
         let mut fb = Framebuffer::new(10, 10);
         fb.set_clip(Rect::new(2, 2, 3, 3));
         fb.draw_rect_fill(Rect::new(0, 0, 10, 10), 1);
-        fb.draw_line(0, 9, 9, 0, 2);
+        fb.draw_line((0, 9), (9, 0), 2);
         fb.print(0, 0, "##", 3);
         assert!(ink(&fb)
             .iter()
@@ -794,9 +766,9 @@ pub(crate) mod tests {
     #[test]
     fn line_includes_both_ends_and_is_symmetric() {
         let mut a = Framebuffer::new(16, 16);
-        a.draw_line(1, 2, 13, 7, 1);
+        a.draw_line((1, 2), (13, 7), 1);
         let mut b = Framebuffer::new(16, 16);
-        b.draw_line(13, 7, 1, 2, 1);
+        b.draw_line((13, 7), (1, 2), 1);
         assert_eq!(a.get(1, 2), Some(1));
         assert_eq!(a.get(13, 7), Some(1));
         assert_eq!(ink(&a).len(), 13, "one pixel per column");
@@ -806,9 +778,9 @@ pub(crate) mod tests {
     #[test]
     fn huge_line_is_clipped_not_walked() {
         let mut fb = Framebuffer::new(8, 8);
-        fb.draw_line(i32::MIN, 3, i32::MAX, 3, 1);
+        fb.draw_line((i32::MIN, 3), (i32::MAX, 3), 1);
         assert_eq!(ink(&fb).len(), 8);
-        fb.draw_line(i32::MIN, i32::MIN, i32::MAX, i32::MAX, 2);
+        fb.draw_line((i32::MIN, i32::MIN), (i32::MAX, i32::MAX), 2);
         assert!(ink(&fb).len() > 8);
     }
 

@@ -1,7 +1,7 @@
 //! What carts call from `init` and `reload` to read their own files: data files (levels,
 //! tables, dialogue) and maps, from the cart's asset folder, through the host's loader.
 
-use crate::sprite::{AssetError, AssetErrorKind};
+use crate::assets::{AssetError, AssetErrorKind};
 use crate::{Tilemap, Update};
 
 /// The longest data file [`Update::load_data`] reads: 4 MiB. Levels and tables are far
@@ -12,7 +12,7 @@ pub const MAX_DATA_FILE: u64 = 4 << 20;
 /// Data files and maps.
 ///
 /// A relative path is looked up in the cart's asset folder (`assets/` beside its `cart.toml`),
-/// as for [`Update::load_indexed`]. Load in `init` and again in [`crate::Cart::reload`], so an
+/// as for [`Update::load_image`]. Load in `init` and again in [`crate::Cart::reload`], so an
 /// edited level shows while the game runs.
 ///
 /// ```
@@ -89,13 +89,29 @@ impl Update<'_> {
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
             .load_map(path)
     }
+
+    /// Like [`Update::load_map`] for a map already in memory, such as one built into the cart
+    /// with `include_bytes!`; `name` is used in errors, and its extension (`.tmj` or `.tmx`)
+    /// picks the form. Its tileset must be embedded in the map: there is no folder to read a
+    /// tileset file from.
+    ///
+    /// # Errors
+    /// As [`Update::load_map`], naming `name`.
+    pub fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
+        self.con
+            .loader
+            .0
+            .as_ref()
+            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
+            .decode_map(name, bytes)
+    }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::assets::{AssetError, AssetErrorKind};
     use crate::console::test_console;
     use crate::host::{ImageLoader, RgbaImage};
-    use crate::sprite::{AssetError, AssetErrorKind};
 
     struct Files;
     impl ImageLoader for Files {
@@ -137,6 +153,22 @@ mod tests {
         assert_eq!(
             ctx.load_map("level.tmj").unwrap_err().to_string(),
             "level.tmj: this host cannot load images"
+        );
+    }
+
+    #[test]
+    fn a_map_in_memory_goes_to_the_hosts_map_reader() {
+        let mut con = test_console();
+        assert_eq!(
+            con.update_context(0).decode_map("built-in.tmj", b"{}"),
+            Err(AssetError::new("built-in.tmj", AssetErrorKind::NoLoader)),
+            "a host without files has no map reader"
+        );
+        con.set_image_loader(Box::new(Files));
+        assert_eq!(
+            con.update_context(0).decode_map("built-in.tmj", b"{}"),
+            Err(AssetError::new("built-in.tmj", AssetErrorKind::NoLoader)),
+            "nor has a loader that does not read maps"
         );
     }
 }

@@ -1,7 +1,7 @@
 //! Exactly what one update sees of the input, as plain data: what a replay stores per tick.
 
 use crate::input::INPUT_STRING_CAPACITY;
-use crate::pad::{AXES, PLAYERS};
+use crate::input::{AXES, PLAYERS};
 
 /// One player's buttons as an update sees them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

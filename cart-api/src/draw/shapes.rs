@@ -4,7 +4,7 @@
 //! go through the pen (remap and fill pattern). Arithmetic on coordinates is done in 128-bit
 //! integers where a product of two of them could overflow 64.
 
-use crate::gfx::{Framebuffer, Rect};
+use crate::draw::{Framebuffer, Rect};
 
 /// Working memory for the flood fill, kept with the framebuffer so a fill each frame allocates
 /// only the first time. Not part of the picture.
@@ -244,7 +244,7 @@ fn cmp_frac(a: (i128, i128), b: (i128, i128)) -> std::cmp::Ordering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gfx::tests::ink;
+    use crate::draw::framebuffer::tests::ink;
 
     #[test]
     fn filled_triangle_covers_its_outline_and_corner_order_does_not_matter() {
@@ -278,7 +278,7 @@ mod tests {
         let mut fb = Framebuffer::new(8, 8);
         fb.draw_triangle_fill((1, 1), (4, 4), (6, 6), 2);
         let mut line = Framebuffer::new(8, 8);
-        line.draw_line(1, 1, 6, 6, 2);
+        line.draw_line((1, 1), (6, 6), 2);
         assert_eq!(fb, line);
         let mut dot = Framebuffer::new(8, 8);
         dot.draw_triangle_fill((3, 3), (3, 3), (3, 3), 2);
@@ -355,7 +355,7 @@ mod tests {
     #[test]
     fn patterned_flood_fill_ends() {
         let mut fb = Framebuffer::new(8, 8);
-        fb.set_fill_pattern(0x5a5a, None);
+        fb.set_fill_pattern(crate::FillPattern::new(0x5a5a), None);
         fb.flood_fill(0, 0, 3);
         assert_eq!(ink(&fb).len(), 32, "half the pixels, checkerboard");
     }

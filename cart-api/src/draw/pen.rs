@@ -4,8 +4,8 @@
 //! the overlay and the next frame never inherit them. While both are plain, every primitive
 //! and the sprite blitter take the same paths as before the pen existed.
 
-use crate::gfx::{Bounds, Framebuffer};
-use crate::sprite::ColorKey;
+use crate::draw::ColorKey;
+use crate::draw::{Bounds, Framebuffer};
 
 /// The remap and fill pattern in force, kept with the framebuffer they apply to.
 #[derive(Clone)]
@@ -137,34 +137,58 @@ pub(crate) fn blend_row_table(dst: &mut [u8], src: &[u8], table: &[u16; 256]) {
     }
 }
 
-/// The fill pattern closest to covering `alpha` of the pixels (0 none, 1 all), from the 4 × 4
-/// ordered-dither (Bayer) matrix: what Pyxel's `dither(alpha)` does to later shapes. Set bits
-/// are the pixels *not* drawn, as [`crate::Render::set_fill_pattern`] expects.
+/// A 4 × 4 fill pattern for shapes, as PICO-8's `fillp` packs it: bit 15 is the top-left pixel
+/// of each 4 × 4 block of the screen, bit 0 the bottom-right, reading left to right and down.
+/// Pixels under a set bit are the ones *not* drawn in the shape's colour (see
+/// [`Render::set_fill_pattern`](crate::Render::set_fill_pattern)).
 ///
 /// ```
-/// use bt::dither_pattern;
+/// use bt::FillPattern;
 ///
-/// assert_eq!(dither_pattern(1.0), 0x0000, "everything drawn");
-/// assert_eq!(dither_pattern(0.0), 0xffff, "nothing drawn");
-/// assert_eq!(dither_pattern(0.5).count_ones(), 8, "half");
-/// assert_eq!(dither_pattern(f32::NAN), 0xffff);
+/// assert_eq!(FillPattern::dither(1.0), FillPattern::SOLID, "everything drawn");
+/// assert_eq!(FillPattern::dither(0.0).bits(), 0xffff, "nothing drawn");
+/// assert_eq!(FillPattern::dither(0.5).bits().count_ones(), 8, "half");
+/// assert_eq!(FillPattern::dither(f32::NAN).bits(), 0xffff);
+/// assert_eq!(FillPattern::new(0x5a5a).bits(), 0x5a5a);
+/// assert_eq!(FillPattern::default(), FillPattern::SOLID);
 /// ```
-pub fn dither_pattern(alpha: f32) -> u16 {
-    // Thresholds of the 4 × 4 Bayer matrix, row by row.
-    const BAYER: [u8; 16] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5];
-    let alpha = if alpha.is_nan() {
-        0.0
-    } else {
-        alpha.clamp(0.0, 1.0)
-    };
-    let drawn = (alpha * 16.0).round() as u8;
-    let mut pattern = 0u16;
-    for (i, &t) in BAYER.iter().enumerate() {
-        if t >= drawn {
-            pattern |= 1 << (15 - i);
-        }
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct FillPattern(u16);
+
+impl FillPattern {
+    /// No bit set: every pixel drawn.
+    pub const SOLID: FillPattern = FillPattern(0);
+
+    /// The pattern of these 16 bits (PICO-8's `fillp` value).
+    pub const fn new(bits: u16) -> FillPattern {
+        FillPattern(bits)
     }
-    pattern
+
+    /// The pattern closest to drawing `alpha` of the pixels (0 none, 1 all), from the 4 × 4
+    /// ordered-dither (Bayer) matrix: what Pyxel's `dither(alpha)` does to later shapes. An
+    /// `alpha` that is not a number draws none.
+    pub fn dither(alpha: f32) -> FillPattern {
+        // Thresholds of the 4 × 4 Bayer matrix, row by row.
+        const BAYER: [u8; 16] = [0, 8, 2, 10, 12, 4, 14, 6, 3, 11, 1, 9, 15, 7, 13, 5];
+        let alpha = if alpha.is_nan() {
+            0.0
+        } else {
+            alpha.clamp(0.0, 1.0)
+        };
+        let drawn = (alpha * 16.0).round() as u8;
+        let mut pattern = 0u16;
+        for (i, &t) in BAYER.iter().enumerate() {
+            if t >= drawn {
+                pattern |= 1 << (15 - i);
+            }
+        }
+        FillPattern(pattern)
+    }
+
+    /// The 16 bits.
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
 }
 
 impl Framebuffer {
@@ -196,18 +220,17 @@ impl Framebuffer {
         self.pen.remap[usize::from(index)]
     }
 
-    /// Sets the 4 × 4 fill pattern for later shapes (not sprites, tiles or text): bit 15 is the
-    /// top-left pixel of each 4 × 4 block of the screen, bit 0 the bottom-right, reading left to
-    /// right and down, as PICO-8's `fillp`. Pixels under a set bit draw `alt`, or are left
-    /// alone when `alt` is `None`. Pattern 0 draws solid.
-    pub fn set_fill_pattern(&mut self, pattern: u16, alt: Option<u8>) {
-        self.pen.pattern = pattern;
+    /// Sets the 4 × 4 fill pattern for later shapes (not sprites, tiles or text). Pixels under a
+    /// set bit of `pattern` draw `alt`, or are left alone when `alt` is `None`;
+    /// [`FillPattern::SOLID`] draws solid.
+    pub fn set_fill_pattern(&mut self, pattern: FillPattern, alt: Option<u8>) {
+        self.pen.pattern = pattern.bits();
         self.pen.pattern_alt = alt;
     }
 
     /// Draws solid again.
     pub fn reset_fill_pattern(&mut self) {
-        self.set_fill_pattern(0, None);
+        self.set_fill_pattern(FillPattern::SOLID, None);
     }
 
     /// Puts the remap and the fill pattern back to plain.
@@ -235,7 +258,7 @@ impl Framebuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gfx::Rect;
+    use crate::draw::Rect;
 
     #[test]
     fn remap_changes_what_lands_and_reset_undoes_it() {
@@ -256,13 +279,13 @@ mod tests {
     fn pattern_bits_follow_the_screen_from_the_top_left() {
         let mut fb = Framebuffer::new(8, 4);
         // Top-left pixel of each block and the whole bottom row are skipped.
-        fb.set_fill_pattern(0x800f, None);
+        fb.set_fill_pattern(FillPattern::new(0x800f), None);
         fb.draw_rect_fill(Rect::new(0, 0, 8, 4), 5);
         let at = |fb: &Framebuffer, x, y| fb.get(x, y).unwrap();
         assert_eq!((at(&fb, 0, 0), at(&fb, 4, 0), at(&fb, 1, 0)), (0, 0, 5));
         assert!((0..8).all(|x| at(&fb, x, 3) == 0));
         assert!((0..8).all(|x| at(&fb, x, 2) == 5));
-        fb.set_fill_pattern(0xffff, Some(2));
+        fb.set_fill_pattern(FillPattern::new(0xffff), Some(2));
         fb.draw_pixel(0, 3, 5);
         assert_eq!(at(&fb, 0, 3), 2, "set bits draw the second colour");
     }
@@ -270,14 +293,14 @@ mod tests {
     #[test]
     fn dither_patterns_cover_about_alpha() {
         for n in 0..=16 {
-            let p = dither_pattern(n as f32 / 16.0);
+            let p = FillPattern::dither(n as f32 / 16.0).bits();
             assert_eq!(16 - p.count_ones(), n, "alpha {n}/16");
         }
         // Each step adds pixels to the last, so fades never flicker.
         for n in 0..16 {
             let (a, b) = (
-                dither_pattern(n as f32 / 16.0),
-                dither_pattern((n + 1) as f32 / 16.0),
+                FillPattern::dither(n as f32 / 16.0).bits(),
+                FillPattern::dither((n + 1) as f32 / 16.0).bits(),
             );
             assert_eq!(a & b, b);
         }

@@ -1,5 +1,5 @@
 //! Sprite sheets: palette-indexed pictures that carts draw from (the blitter that draws them is
-//! in `blit.rs`).
+//! in `blit/`).
 //!
 //! A sheet stores one palette index per pixel, like the framebuffer. Index 0 is see-through. A
 //! sheet is made from indexed pixels in code ([`SpriteSheet::from_indexed`]) or from RGBA pixels
@@ -8,11 +8,11 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 
-use thiserror::Error;
+use crate::assets::{AssetError, AssetErrorKind};
 
-use crate::gfx::Rect;
+use crate::draw::Rect;
 use crate::settings::{MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE};
 use crate::{Color32, Palette};
 
@@ -166,169 +166,6 @@ impl fmt::Debug for ColorKey {
     }
 }
 
-/// What went wrong making a sprite sheet. Always shown with the file (or name) it came from.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{name}: {kind}")]
-pub struct AssetError {
-    /// The file path or name of the image.
-    pub name: String,
-    /// The problem.
-    pub kind: AssetErrorKind,
-}
-
-impl AssetError {
-    /// An error about the image called `name`.
-    pub fn new(name: impl Into<String>, kind: AssetErrorKind) -> AssetError {
-        AssetError {
-            name: name.into(),
-            kind,
-        }
-    }
-}
-
-/// The problem behind an [`AssetError`].
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[non_exhaustive]
-pub enum AssetErrorKind {
-    /// The file does not exist.
-    #[error("file not found")]
-    NotFound,
-    /// The file exists but could not be read.
-    #[error("could not read the file: {0}")]
-    Read(String),
-    /// The bytes are not an image the host can decode.
-    #[error("not a PNG image: {0}")]
-    NotPng(String),
-    /// A side is 0 or above [`MAX_SHEET_SIDE`], or the area is above the display limit.
-    #[error(
-        "image is {width}x{height}; each side must be between 1 and {MAX_SHEET_SIDE} px and the \
-         area at most {MAX_DISPLAY_PIXELS} px"
-    )]
-    TooLarge {
-        /// Width in pixels.
-        width: u64,
-        /// Height in pixels.
-        height: u64,
-    },
-    /// The pixel buffer does not match the size given.
-    #[error("expected {expected} values for the size given, got {got}")]
-    PixelCount {
-        /// Values the size calls for.
-        expected: u64,
-        /// Values supplied.
-        got: u64,
-    },
-    /// The start slot is 0 (the transparent slot) or past the end of the palette.
-    #[error("start slot {slot} must be between 1 and {last} for a palette of {size} colours")]
-    StartSlot {
-        /// The slot asked for.
-        slot: usize,
-        /// The last usable slot.
-        last: usize,
-        /// The palette's size.
-        size: usize,
-    },
-    /// The image has more opaque colours than the palette has slots from the start slot on.
-    #[error(
-        "{colors} opaque colours do not fit in the {free} palette slots from slot {start_slot}"
-    )]
-    TooManyColors {
-        /// Distinct opaque colours in the image.
-        colors: usize,
-        /// Slots available from the start slot to the end of the palette.
-        free: usize,
-        /// The start slot.
-        start_slot: usize,
-    },
-    /// The host gave the console no image loader.
-    #[error("this host cannot load images")]
-    NoLoader,
-    /// A data or map file longer than the limit for its kind.
-    #[error("the file is {bytes} bytes; the limit is {limit}")]
-    FileTooLarge {
-        /// The file's length.
-        bytes: u64,
-        /// The most the call reads.
-        limit: u64,
-    },
-    /// The path names a folder or something else that is not a regular file.
-    #[error("not a regular file")]
-    NotAFile,
-    /// A text file that is not UTF-8.
-    #[error("not UTF-8 text: {0}")]
-    NotText(String),
-    /// A map file that breaks its format: where (line, field) and what, as one line.
-    #[error("{0}")]
-    BadMap(String),
-}
-
-/// Decoded image pixels, four bytes (R, G, B, A) per pixel, row by row.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RgbaImage {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `width × height × 4` bytes.
-    pub pixels: Vec<u8>,
-}
-
-/// Turns image files into RGBA pixels. The host (the runtime) provides one to the console;
-/// carts reach it through [`crate::Update::load_indexed`] and [`crate::Update::decode_indexed`].
-pub trait ImageLoader {
-    /// Reads and decodes the image file at `path`.
-    ///
-    /// # Errors
-    /// An [`AssetError`] naming `path`: missing file, unreadable file, not an image, too large.
-    fn load(&self, path: &str) -> Result<RgbaImage, AssetError>;
-
-    /// Decodes an image already in memory (for example from `include_bytes!`); `name` is used in
-    /// errors.
-    ///
-    /// # Errors
-    /// An [`AssetError`] naming `name`.
-    fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError>;
-
-    /// Reads the file at `path` as it is, for assets that are not images (sound files). The
-    /// default has no files to read.
-    ///
-    /// # Errors
-    /// An [`AssetError`] naming `path`: missing or unreadable file, or no files at all.
-    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        Err(AssetError::new(path, AssetErrorKind::NoLoader))
-    }
-
-    /// Reads the file at `path` as it is, refusing one longer than `limit` bytes or one that is
-    /// not a regular file. The default reads with [`ImageLoader::read`], then checks the length;
-    /// a host with files should refuse before reading.
-    ///
-    /// # Errors
-    /// As [`ImageLoader::read`], and [`AssetErrorKind::FileTooLarge`].
-    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
-        let bytes = self.read(path)?;
-        if bytes.len() as u64 > limit {
-            return Err(AssetError::new(
-                path,
-                AssetErrorKind::FileTooLarge {
-                    bytes: bytes.len() as u64,
-                    limit,
-                },
-            ));
-        }
-        Ok(bytes)
-    }
-
-    /// Reads the map file at `path` (the runtime reads maps made in Tiled). The default has no
-    /// map reader.
-    ///
-    /// # Errors
-    /// An [`AssetError`] naming `path`: missing or unreadable file, or a map that breaks its
-    /// format ([`AssetErrorKind::BadMap`], naming the line or field and the value).
-    fn load_map(&self, path: &str) -> Result<crate::Tilemap, AssetError> {
-        Err(AssetError::new(path, AssetErrorKind::NoLoader))
-    }
-}
-
 fn check_size(name: &str, width: u64, height: u64) -> Result<(), AssetError> {
     let side = 1..=u64::from(MAX_SHEET_SIDE);
     if !side.contains(&width) || !side.contains(&height) || width * height > MAX_DISPLAY_PIXELS {
@@ -433,7 +270,7 @@ impl SpriteSheet {
     /// assert_eq!(sheet.get(1, 0), Some(0));
     /// assert_eq!(sheet.get(1, 1), Some(15));
     /// assert_eq!(pal.get(15), Some(Color32::rgb(0, 0, 255)));
-    /// assert_eq!(sheet.palette_slots(), 14..16);
+    /// assert_eq!(sheet.palette_slots(), 14..=15);
     ///
     /// let err = SpriteSheet::from_rgba("tiny.png", 2, 2, &rgba, &mut pal, 15).unwrap_err();
     /// assert_eq!(
@@ -453,9 +290,11 @@ impl SpriteSheet {
         height: u32,
         rgba: &[u8],
         palette: &mut Palette,
-        start_slot: usize,
+        start_slot: u8,
     ) -> Result<SpriteSheet, AssetError> {
         check_size(name, width.into(), height.into())?;
+        let first = start_slot;
+        let start_slot = usize::from(start_slot);
         let expected = u64::from(width) * u64::from(height) * 4;
         if rgba.len() as u64 != expected {
             return Err(AssetError::new(
@@ -471,7 +310,7 @@ impl SpriteSheet {
             return Err(AssetError::new(
                 name,
                 AssetErrorKind::StartSlot {
-                    slot: start_slot,
+                    slot: first,
                     last: size - 1,
                     size,
                 },
@@ -501,13 +340,13 @@ impl SpriteSheet {
                 AssetErrorKind::TooManyColors {
                     colors: order.len(),
                     free,
-                    start_slot,
+                    start_slot: first,
                 },
             ));
         }
         for (i, [r, g, b]) in order.iter().enumerate() {
-            // In range: start_slot + i < size was checked above.
-            let _ = palette.set(start_slot + i, Color32::rgb(*r, *g, *b));
+            // In range: start_slot + i < size <= 256 was checked above.
+            let _ = palette.set((start_slot + i) as u8, Color32::rgb(*r, *g, *b));
         }
         Ok(SpriteSheet {
             width,
@@ -612,17 +451,21 @@ impl SpriteSheet {
         &self.pixels
     }
 
-    /// The palette slots [`SpriteSheet::from_rgba`] registered colours into (empty for a sheet
-    /// made from indices).
-    pub fn palette_slots(&self) -> Range<usize> {
-        self.slots.clone()
+    /// The palette slots [`SpriteSheet::from_rgba`] registered colours into, first to last, as
+    /// the `u8` slots draw calls and [`Palette::get`] take (empty for a sheet made from indices).
+    pub fn palette_slots(&self) -> RangeInclusive<u8> {
+        match (self.slots.start, self.slots.end.checked_sub(1)) {
+            // Slots are below 256: `from_rgba` registered them into a palette of at most 256.
+            (first, Some(last)) if first <= last => first as u8..=last as u8,
+            _ => RangeInclusive::new(1, 0),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gfx::Framebuffer;
+    use crate::draw::Framebuffer;
 
     #[test]
     fn tiles_count_row_by_row() {

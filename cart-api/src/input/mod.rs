@@ -1,9 +1,13 @@
 //! Input as the simulation sees it: buttons, keys, the pointer, gamepad axes and typed text,
 //! collected from the host between updates and handed to the next update that begins.
 
-use crate::keys::{Key, KEY_COUNT};
-use crate::pad::{Axis, Button, Player, AXES, BUTTON_COUNT, PLAYERS};
-use crate::tick_input::{TickButtons, TickInput};
+mod keys;
+mod pad;
+mod tick;
+
+pub use keys::{Key, UnknownKey, KEY_COUNT};
+pub use pad::{Axis, Button, Player, AXES, BUTTON_COUNT, PLAYERS};
+pub use tick::{TickButtons, TickInput};
 
 /// Stick travel below this fraction reads as 0: worn sticks rarely rest at the centre, and a
 /// fantasy console reads sticks as something close to a d-pad. Beyond it the rest of the travel
@@ -59,14 +63,14 @@ impl Source {
     }
 }
 
-/// Whether a pressed-with-repeat check fires: on the press itself, then every `rate` updates
-/// while the input stays down. `rate` 0 means no repeat.
-fn repeat_fires(pressed: bool, down: bool, since: u64, now: u64, rate: u64) -> bool {
+/// Whether a pressed-with-repeat check fires: on the press itself, then every `every_ticks`
+/// updates while the input stays down. `every_ticks` 0 means no repeat.
+fn repeat_fires(pressed: bool, down: bool, since: u64, now: u64, every_ticks: u64) -> bool {
     if pressed {
         return true;
     }
     let held_for = now.saturating_sub(since);
-    down && rate > 0 && held_for > 0 && held_for.is_multiple_of(rate)
+    down && every_ticks > 0 && held_for > 0 && held_for.is_multiple_of(every_ticks)
 }
 
 /// A set of inputs as bits: `u32` for buttons, `u128` for keys.
@@ -170,14 +174,14 @@ impl<B: Bits, const N: usize> Edges<B, N> {
     }
 
     /// Whether input `i` (bit `bit`) fires a pressed-with-repeat check at update `now`.
-    fn repeats(&self, i: usize, bit: B, now: u64, rate: u64) -> bool {
+    fn repeats(&self, i: usize, bit: B, now: u64, every_ticks: u64) -> bool {
         let since = self.since.get(i).copied().unwrap_or(now);
         repeat_fires(
             (self.pressed & bit).any(),
             (self.down & bit).any(),
             since,
             now,
-            rate,
+            every_ticks,
         )
     }
 }
@@ -196,10 +200,10 @@ impl PlayerButtons {
         self.edges.set_held(now);
     }
 
-    fn pressed_repeat(&self, mask: u32, now: u64, rate: u64) -> bool {
+    fn pressed_repeat(&self, mask: u32, now: u64, every_ticks: u64) -> bool {
         let e = &self.edges;
         let mut fires = false;
-        (mask & (e.pressed | e.down)).each(|i| fires |= e.repeats(i, 1 << i, now, rate));
+        (mask & (e.pressed | e.down)).each(|i| fires |= e.repeats(i, 1 << i, now, every_ticks));
         fires
     }
 }
@@ -486,12 +490,13 @@ impl Input {
         self.player(player).edges.pressed & buttons.bits() != 0
     }
 
-    /// Like [`Input::is_pressed`], and also every `rate` updates while a button of the set stays
-    /// held (the press at update `n` fires again at `n + rate`, `n + 2 rate`, ...). `rate` 0 is
+    /// Like [`Input::is_pressed`], and also every `every_ticks` updates while a button of the set
+    /// stays held (the press at update `n` fires again at `n + every_ticks`,
+    /// `n + 2 every_ticks`, ...). `every_ticks` 0 is
     /// plain `is_pressed`.
-    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, rate: u64) -> bool {
+    pub fn is_pressed_repeat(&self, buttons: Button, player: Player, every_ticks: u64) -> bool {
         self.player(player)
-            .pressed_repeat(buttons.bits(), self.updates, rate)
+            .pressed_repeat(buttons.bits(), self.updates, every_ticks)
     }
 
     /// Whether any button of the set came up since the previous update.
@@ -509,10 +514,10 @@ impl Input {
         self.keys.pressed & key.bit() != 0
     }
 
-    /// Like [`Input::is_key_pressed`], repeating every `rate` updates while held.
-    pub fn is_key_pressed_repeat(&self, key: Key, rate: u64) -> bool {
+    /// Like [`Input::is_key_pressed`], repeating every `every_ticks` updates while held.
+    pub fn is_key_pressed_repeat(&self, key: Key, every_ticks: u64) -> bool {
         self.keys
-            .repeats(key as usize, key.bit(), self.updates, rate)
+            .repeats(key as usize, key.bit(), self.updates, every_ticks)
     }
 
     /// Whether `key` came up since the previous update.
@@ -530,12 +535,12 @@ impl Input {
         self.keys.pressed != 0
     }
 
-    /// Like [`Input::is_any_key_pressed`], also firing for any key held for a multiple of `rate`
-    /// updates.
-    pub fn is_any_key_pressed_repeat(&self, rate: u64) -> bool {
+    /// Like [`Input::is_any_key_pressed`], also firing for any key held for a multiple of
+    /// `every_ticks` updates.
+    pub fn is_any_key_pressed_repeat(&self, every_ticks: u64) -> bool {
         let k = &self.keys;
         let mut fires = false;
-        (k.pressed | k.down).each(|i| fires |= k.repeats(i, 1 << i, self.updates, rate));
+        (k.pressed | k.down).each(|i| fires |= k.repeats(i, 1 << i, self.updates, every_ticks));
         fires
     }
 

@@ -6,9 +6,40 @@
 //! inside it, so two 8-px sprites side by side at `x = 0` and `x = 8` touch but do not overlap.
 //! Arithmetic is done wide, so no coordinates (`i32::MIN`, `i32::MAX`) can overflow or panic.
 
-use crate::gfx::Rect;
+/// An axis-aligned rectangle in pixels. A width or height of zero or less is empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Rect {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width.
+    pub w: i32,
+    /// Height.
+    pub h: i32,
+}
 
 impl Rect {
+    /// A rectangle from its top-left corner and size.
+    pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Rect {
+        Rect { x, y, w, h }
+    }
+
+    /// Corners `(x0, y0, x1, y1)` of the half-open box, in integers too wide to overflow.
+    pub(crate) fn wide(&self) -> (i64, i64, i64, i64) {
+        let (x0, y0) = (i64::from(self.x), i64::from(self.y));
+        (x0, y0, x0 + i64::from(self.w), y0 + i64::from(self.h))
+    }
+
+    /// Whether the point lies inside.
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        let (x, y) = (i64::from(x), i64::from(y));
+        x >= i64::from(self.x)
+            && y >= i64::from(self.y)
+            && x < i64::from(self.x) + i64::from(self.w)
+            && y < i64::from(self.y) + i64::from(self.h)
+    }
+
     /// Whether it covers no pixel: its width or its height is zero or less.
     ///
     /// ```

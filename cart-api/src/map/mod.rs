@@ -1,9 +1,13 @@
 //! Tile maps: layers of tile numbers on a grid, flags per tile, and the collision questions a
-//! platformer asks of them. Drawing them is in `tilemap_draw.rs`.
+//! platformer asks of them. Drawing them is in `draw.rs`.
+
+mod draw;
+
+pub use draw::MapParams;
 
 use thiserror::Error;
 
-use crate::gfx::Rect;
+use crate::draw::Rect;
 
 /// The most cells a layer may hold: 4,194,304 (a 2048 × 2048 map), 8 MB a layer.
 pub const MAX_MAP_CELLS: u64 = 1 << 22;

@@ -1,5 +1,9 @@
 //! Colours and the palette that turns framebuffer indices into them.
 
+pub(crate) mod effects;
+
+pub use effects::{MAX_CYCLES, MAX_EFFECT};
+
 use thiserror::Error;
 
 /// An RGBA colour, 8 bits a channel.
@@ -38,13 +42,14 @@ pub enum PaletteError {
     #[error("palette slot {slot} is out of range for a palette of {size} colours")]
     SlotOutOfRange {
         /// The slot asked for.
-        slot: usize,
+        slot: u8,
         /// The palette's size.
         size: usize,
     },
 }
 
-/// The colours a framebuffer index stands for: up to 256 of them.
+/// The colours a framebuffer index stands for: up to 256 of them, so a slot is a `u8`, the same
+/// type as the index a draw call takes.
 ///
 /// Slot 0 is the transparent slot: drawing with index 0 leaves the pixel as it was (sprites use it
 /// for their see-through pixels). The screen itself is opaque: a pixel that still holds 0 shows
@@ -275,14 +280,14 @@ impl Palette {
     ///
     /// # Errors
     /// [`PaletteError::SlotOutOfRange`] for a slot past the end.
-    pub fn swap(&mut self, a: usize, b: usize) -> Result<(), PaletteError> {
+    pub fn swap(&mut self, a: u8, b: u8) -> Result<(), PaletteError> {
         let size = self.colors.len();
         for slot in [a, b] {
-            if slot >= size {
+            if usize::from(slot) >= size {
                 return Err(PaletteError::SlotOutOfRange { slot, size });
             }
         }
-        self.colors.swap(a, b);
+        self.colors.swap(usize::from(a), usize::from(b));
         Ok(())
     }
 
@@ -301,17 +306,17 @@ impl Palette {
     }
 
     /// The colour in `slot`, or `None` past the end.
-    pub fn get(&self, slot: usize) -> Option<Color32> {
-        self.colors.get(slot).copied()
+    pub fn get(&self, slot: u8) -> Option<Color32> {
+        self.colors.get(usize::from(slot)).copied()
     }
 
     /// Sets the colour in `slot`.
     ///
     /// # Errors
     /// [`PaletteError::SlotOutOfRange`] when `slot >= len()`.
-    pub fn set(&mut self, slot: usize, color: Color32) -> Result<(), PaletteError> {
+    pub fn set(&mut self, slot: u8, color: Color32) -> Result<(), PaletteError> {
         let size = self.colors.len();
-        match self.colors.get_mut(slot) {
+        match self.colors.get_mut(usize::from(slot)) {
             Some(c) => {
                 *c = color;
                 Ok(())

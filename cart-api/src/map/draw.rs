@@ -1,10 +1,10 @@
 //! Drawing a [`Tilemap`] layer: the tiles of a region, culled to the clip, each through the
 //! sprite blitter with the same options as a sprite.
 
-use crate::blit::Orientation;
-use crate::gfx::{Framebuffer, Rect};
-use crate::sprite::{SpriteParams, SpriteSheet};
-use crate::tilemap::{Tilemap, NO_TILE};
+use crate::draw::Orientation;
+use crate::draw::{Framebuffer, Rect};
+use crate::draw::{SpriteParams, SpriteSheet};
+use crate::map::{Tilemap, NO_TILE};
 
 /// What part of a [`Tilemap`] to draw, and how: the layer, the region of cells, and the
 /// sprite options ([`SpriteParams`]) the region is drawn with.
@@ -136,7 +136,7 @@ impl Framebuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sprite::{ColorKey, FLIP_H, ROT_90};
+    use crate::draw::{ColorKey, FLIP_H, ROT_90};
 
     /// Four 2 × 2 tiles, each one colour: 1, 2, 3, 4.
     fn sheet() -> SpriteSheet {

@@ -1,0 +1,58 @@
+//! Images into sprite sheets: what carts call to load a picture, its colours registered into
+//! the live palette.
+
+use super::{AssetError, AssetErrorKind};
+use crate::draw::SpriteSheet;
+use crate::Update;
+
+impl Update<'_> {
+    /// Loads the image file at `path` as a sprite sheet (a relative path is looked up in the
+    /// cart's asset folder, `assets/` beside its `cart.toml`, or in the working directory when
+    /// the cart has none), registering its colours into the live palette from `start_slot` on (see
+    /// [`SpriteSheet::from_rgba`]).
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
+    /// more colours than free slots, or a host without an image loader.
+    pub fn load_image(&mut self, path: &str, start_slot: u8) -> Result<SpriteSheet, AssetError> {
+        let loader = self.con.loader.0.as_ref();
+        let image = loader
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
+            .load(path)?;
+        let con = &mut *self.con;
+        SpriteSheet::from_rgba(
+            path,
+            image.width,
+            image.height,
+            &image.pixels,
+            &mut con.palette,
+            start_slot,
+        )
+    }
+
+    /// Like [`Update::load_image`] for an image already in memory, such as one built into the
+    /// cart with `include_bytes!`. `name` is used in errors.
+    ///
+    /// # Errors
+    /// As [`Update::load_image`], naming `name`.
+    pub fn decode_image(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        start_slot: u8,
+    ) -> Result<SpriteSheet, AssetError> {
+        let loader = self.con.loader.0.as_ref();
+        let image = loader
+            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
+            .decode(name, bytes)?;
+        let con = &mut *self.con;
+        SpriteSheet::from_rgba(
+            name,
+            image.width,
+            image.height,
+            &image.pixels,
+            &mut con.palette,
+            start_slot,
+        )
+    }
+}

@@ -1,0 +1,186 @@
+//! Loading what a cart reads from files: images into sprite sheets, data files and maps. The
+//! host does the reading and decoding through the [`ImageLoader`] it installs, so this crate
+//! knows no file format; what goes wrong is an [`AssetError`] naming the file.
+
+mod data;
+mod image;
+
+pub use data::MAX_DATA_FILE;
+
+use thiserror::Error;
+
+use crate::draw::MAX_SHEET_SIDE;
+use crate::settings::MAX_DISPLAY_PIXELS;
+
+/// What went wrong making a sprite sheet. Always shown with the file (or name) it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("{name}: {kind}")]
+pub struct AssetError {
+    /// The file path or name of the image.
+    pub name: String,
+    /// The problem.
+    pub kind: AssetErrorKind,
+}
+
+impl AssetError {
+    /// An error about the image called `name`.
+    pub fn new(name: impl Into<String>, kind: AssetErrorKind) -> AssetError {
+        AssetError {
+            name: name.into(),
+            kind,
+        }
+    }
+}
+
+/// The problem behind an [`AssetError`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum AssetErrorKind {
+    /// The file does not exist.
+    #[error("file not found")]
+    NotFound,
+    /// The file exists but could not be read.
+    #[error("could not read the file: {0}")]
+    Read(String),
+    /// The bytes are not an image the host can decode.
+    #[error("not a PNG image: {0}")]
+    NotPng(String),
+    /// A side is 0 or above [`MAX_SHEET_SIDE`], or the area is above the display limit.
+    #[error(
+        "image is {width}x{height}; each side must be between 1 and {MAX_SHEET_SIDE} px and the \
+         area at most {MAX_DISPLAY_PIXELS} px"
+    )]
+    TooLarge {
+        /// Width in pixels.
+        width: u64,
+        /// Height in pixels.
+        height: u64,
+    },
+    /// The pixel buffer does not match the size given.
+    #[error("expected {expected} values for the size given, got {got}")]
+    PixelCount {
+        /// Values the size calls for.
+        expected: u64,
+        /// Values supplied.
+        got: u64,
+    },
+    /// The start slot is 0 (the transparent slot) or past the end of the palette.
+    #[error("start slot {slot} must be between 1 and {last} for a palette of {size} colours")]
+    StartSlot {
+        /// The slot asked for.
+        slot: u8,
+        /// The last usable slot.
+        last: usize,
+        /// The palette's size.
+        size: usize,
+    },
+    /// The image has more opaque colours than the palette has slots from the start slot on.
+    #[error(
+        "{colors} opaque colours do not fit in the {free} palette slots from slot {start_slot}"
+    )]
+    TooManyColors {
+        /// Distinct opaque colours in the image.
+        colors: usize,
+        /// Slots available from the start slot to the end of the palette.
+        free: usize,
+        /// The start slot.
+        start_slot: u8,
+    },
+    /// The host gave the console no image loader.
+    #[error("this host cannot load images")]
+    NoLoader,
+    /// A data or map file longer than the limit for its kind.
+    #[error("the file is {bytes} bytes; the limit is {limit}")]
+    FileTooLarge {
+        /// The file's length.
+        bytes: u64,
+        /// The most the call reads.
+        limit: u64,
+    },
+    /// The path names a folder or something else that is not a regular file.
+    #[error("not a regular file")]
+    NotAFile,
+    /// A text file that is not UTF-8.
+    #[error("not UTF-8 text: {0}")]
+    NotText(String),
+    /// A map file that breaks its format: where (line, field) and what, as one line.
+    #[error("{0}")]
+    BadMap(String),
+}
+
+/// Decoded image pixels, four bytes (R, G, B, A) per pixel, row by row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RgbaImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height × 4` bytes.
+    pub pixels: Vec<u8>,
+}
+
+/// Turns image files into RGBA pixels. The host (the runtime) provides one to the console;
+/// carts reach it through [`crate::Update::load_image`] and [`crate::Update::decode_image`].
+pub trait ImageLoader {
+    /// Reads and decodes the image file at `path`.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing file, unreadable file, not an image, too large.
+    fn load(&self, path: &str) -> Result<RgbaImage, AssetError>;
+
+    /// Decodes an image already in memory (for example from `include_bytes!`); `name` is used in
+    /// errors.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `name`.
+    fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError>;
+
+    /// Reads the file at `path` as it is, for assets that are not images (sound files). The
+    /// default has no files to read.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing or unreadable file, or no files at all.
+    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+        Err(AssetError::new(path, AssetErrorKind::NoLoader))
+    }
+
+    /// Reads the file at `path` as it is, refusing one longer than `limit` bytes or one that is
+    /// not a regular file. The default reads with [`ImageLoader::read`], then checks the length;
+    /// a host with files should refuse before reading.
+    ///
+    /// # Errors
+    /// As [`ImageLoader::read`], and [`AssetErrorKind::FileTooLarge`].
+    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
+        let bytes = self.read(path)?;
+        if bytes.len() as u64 > limit {
+            return Err(AssetError::new(
+                path,
+                AssetErrorKind::FileTooLarge {
+                    bytes: bytes.len() as u64,
+                    limit,
+                },
+            ));
+        }
+        Ok(bytes)
+    }
+
+    /// Reads the map file at `path` (the runtime reads maps made in Tiled). The default has no
+    /// map reader.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing or unreadable file, or a map that breaks its
+    /// format ([`AssetErrorKind::BadMap`], naming the line or field and the value).
+    fn load_map(&self, path: &str) -> Result<crate::Tilemap, AssetError> {
+        Err(AssetError::new(path, AssetErrorKind::NoLoader))
+    }
+
+    /// Reads a map already in memory (for example from `include_bytes!`), in the same format
+    /// as [`ImageLoader::load_map`]; `name` is used in errors. The default has no map reader.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `name`: a map that breaks its format, or no map reader.
+    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<crate::Tilemap, AssetError> {
+        let _ = bytes;
+        Err(AssetError::new(name, AssetErrorKind::NoLoader))
+    }
+}

@@ -1,0 +1,34 @@
+//! Drawing: the palette-indexed [`Framebuffer`] and everything that writes into it. Every
+//! primitive clips before it touches memory and goes through the pen (the draw-time remap and
+//! fill pattern).
+//!
+//! | file | its job |
+//! | --- | --- |
+//! | `framebuffer.rs` | the [`Framebuffer`], its clip, pixels, lines, rectangles, circles and text |
+//! | `rect.rs` | [`Rect`], the one rectangle type, and what a game asks of two of them |
+//! | `shapes.rs` | triangles, ellipses and the flood fill |
+//! | `pen.rs` | the remap and the fill pattern every pixel goes through |
+//! | `font.rs` | the built-in system font |
+//! | `sprite.rs` | [`SpriteSheet`], [`SpriteParams`], [`ColorKey`] and the orientation flags |
+//! | `blit/` | the blitter that draws sheets: clipping in `mod.rs`, row routines in `rows.rs` |
+
+mod blit;
+mod font;
+mod framebuffer;
+mod pen;
+mod rect;
+mod shapes;
+mod sprite;
+
+pub(crate) use blit::Orientation;
+pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
+pub(crate) use framebuffer::Bounds;
+pub use framebuffer::{measure_text, Framebuffer};
+pub use pen::FillPattern;
+pub(crate) use pen::{blend_row_table, InkTable, Pen};
+pub use rect::Rect;
+pub(crate) use shapes::Scratch;
+pub use sprite::{
+    ColorKey, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V, MAX_SHEET_SIDE, ROT_180,
+    ROT_270, ROT_90,
+};
