@@ -770,30 +770,59 @@ fn an_interrupted_diagnosis_leaves_nothing_behind() {
 }
 
 #[test]
-fn a_seek_from_the_start_or_from_boot_gives_the_same_overlay() {
-    // The "Round 1" tag that init places belongs on the chart however the seek began. (Fixed
-    // costs: the overlay's frames run live, and measured times differ run to run.)
+fn a_shot_stepped_from_boot_and_a_frame_replayed_from_the_start_give_the_same_overlay() {
+    // `bt shot` steps forward from the engine it just booted; `bt frames` replays each frame
+    // from the start. The "Round 1" tag that init places belongs on the chart either way.
+    // (Fixed costs: the overlay's frames run live, and measured times differ run to run.)
     let dir = ScratchDir::new("cli");
     for at in ["0", "1", "12.5"] {
-        let shot = |from: &str| {
-            let out = dir.join(format!("timers-{at}-{from}.png"));
-            let o = bt(&[
-                "shot",
-                "timers",
-                "--overlay",
-                "--fixed-costs",
-                "--at",
-                at,
-                "--from",
-                from,
-                "-o",
-                out.to_str().unwrap(),
-            ]);
-            assert!(o.status.success(), "{}", stderr(&o));
-            std::fs::read(out).unwrap()
-        };
-        assert!(shot("start") == shot("current"), "--at {at}");
+        let shot = dir.join(format!("timers-{at}.png"));
+        let o = bt(&[
+            "shot",
+            "timers",
+            "--overlay",
+            "--fixed-costs",
+            "--at",
+            at,
+            "-o",
+            shot.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let folder = dir.join(format!("frames-{at}"));
+        let o = bt(&[
+            "frames",
+            "timers",
+            "--overlay",
+            "--fixed-costs",
+            "--from",
+            at,
+            "--to",
+            at,
+            "--every",
+            "1",
+            "-o",
+            folder.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let files: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        assert!(
+            std::fs::read(&shot).unwrap() == std::fs::read(&files[0]).unwrap(),
+            "--at {at}"
+        );
     }
+}
+
+#[test]
+fn bt_shot_takes_no_from_flag_since_from_means_seconds_elsewhere() {
+    let o = bt(&[
+        "shot", "hello", "--at", "1", "--from", "start", "-o", "x.png",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--from"), "{}", stderr(&o));
 }
 
 #[test]

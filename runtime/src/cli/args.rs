@@ -262,14 +262,6 @@ pub struct VerifyArgs {
     pub progress: QuietArgs,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FromArg {
-    /// Replay from boot (the same picture every time).
-    Start,
-    /// Step forward from the engine's current tick (after boot, that is tick 0).
-    Current,
-}
-
 /// What the overlay's chart area shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ChartArg {
@@ -392,9 +384,6 @@ pub struct ShotArgs {
         )
     )]
     pub at: f64,
-    /// Where the seek starts.
-    #[arg(long, value_enum, default_value = "start")]
-    pub from: FromArg,
     /// Integer upscale of the PNG (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,

@@ -1,6 +1,6 @@
 //! Pictures and sound of a run: `bt shot`, `bt gif`, `bt frames`, `bt wav`.
 
-use crate::cli::args::{DrawnArgs, FramesArgs, FromArg, GifArgs, ShotArgs, WavArgs};
+use crate::cli::args::{DrawnArgs, FramesArgs, GifArgs, ShotArgs, WavArgs};
 use crate::cli::progress::Progress;
 use crate::cli::Offer;
 
@@ -18,10 +18,10 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
     if args.drawn.wanted() {
         show_overlay(&mut engine, &args.drawn);
     }
-    let origin = match args.from {
-        FromArg::Start => Origin::Start,
-        FromArg::Current => Origin::Current,
-    };
+    // The engine was just booted, so stepping forward from its tick 0 is the run from boot:
+    // the same frame as a replay from the start (`bt frames` seeks that way), with the cart's
+    // constructor and `init` run once.
+    let origin = Origin::Current;
     if engine.overlay().is_some() {
         overlay_shot(&mut engine, "--at", args.at, origin, args.progress.quiet)?;
     } else {
