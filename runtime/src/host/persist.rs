@@ -2,9 +2,10 @@
 //! recording of a `bt run --record` run and the cart's save data. The host decides what and
 //! when, and writes nothing; the platform drains [`Host::take_writes`] (after every frame and
 //! event) and [`Host::finish_writes`] (when the run ends, however it ends) and performs them.
-//! The window does, with [`write`], and tells the host of a failure
+//! The window does, with [`write()`], and tells the host of a failure
 //! ([`Host::write_failed`]) so the player reads it as the overlay's notice and on the error
-//! output; a page has no disk and never asks for any (it has no record target or save file).
+//! output. A page has no disk, and its host asks for no write: it has no record target and no
+//! save file.
 //!
 //! [`Host::take_writes`]: crate::host::Host::take_writes
 //! [`Host::finish_writes`]: crate::host::Host::finish_writes

@@ -18,10 +18,16 @@
 //! Nor does it write the files a run keeps as it goes: the recording of `bt run --record` and
 //! the cart's save data. It says what to write and when ([`crate::host::persist`]): the
 //! platform drains [`Host::take_writes`] after every frame and event, and
-//! [`Host::finish_writes`] when the run ends, however it ends, and performs them. The one thing
-//! the host reads is the cart's own assets, when the platform gives it an [`AssetWatcher`]
-//! ([`Host::watch_assets`]): a reload goes through the engine's loader, as the boot did, and a
-//! platform without files never reaches it.
+//! [`Host::finish_writes`] when the run ends, however it ends, performs them, and tells
+//! [`Host::write_failed`] of a failure, which the host shows as every platform does.
+//!
+//! What the host does read is the cart's own assets again, when the platform hands it an
+//! [`AssetWatcher`] ([`Host::watch_assets`]) and the watcher sees a change. That stays here:
+//! a reload is the engine loading the cart as its boot did, through the engine's own loader
+//! from the folder the session resolved, and what it changes (the cart's sprites, a failed
+//! reload's notice, a paused frame drawn again) is the host's to show. It writes nothing and
+//! needs nothing of the platform but the watcher, which a platform without files (a page)
+//! never gives.
 //!
 //! Ctrl+Q quits ([`Host::quit_requested`]). P opens the pause menu ([`crate::host::pause_menu`])
 //! unless the key map gives P a button; while it is open, keys go to the menu alone.
