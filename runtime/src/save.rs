@@ -1,5 +1,5 @@
 //! Save data on disk: the file a cart's [`bt::SaveData`] is kept in, where it lives, and the
-//! store `bt run` writes it back through.
+//! store that says when `bt run` writes it back.
 //!
 //! A save file is small and checked: `bt-save` and a version byte, the length of the data
 //! (little-endian `u32`, at most [`SaveData::CAPACITY`]), the data without its trailing zeros,
@@ -236,6 +236,14 @@ pub fn load_existing(path: &Path) -> Result<Vec<u8>, SaveFileError> {
 /// # Errors
 /// [`SaveFileError::Write`] naming the file; what was there is left as it was.
 pub fn store(path: &Path, bytes: &[u8]) -> Result<(), SaveFileError> {
+    store_file(path, &encode(bytes))
+}
+
+/// Writes `file`, a save file already made by [`encode`], to `path`, as [`store`] does.
+///
+/// # Errors
+/// As [`store`].
+pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
     let fail = |reason: String| SaveFileError::Write {
         path: path.to_path_buf(),
         reason,
@@ -245,7 +253,7 @@ pub fn store(path: &Path, bytes: &[u8]) -> Result<(), SaveFileError> {
             .map_err(|e| fail(format!("cannot create {}: {e}", shown(folder))))?;
     }
     Output::new(path, Format::Any)
-        .and_then(|out| out.write(&encode(bytes)))
+        .and_then(|out| out.write(file))
         .map_err(|e| fail(e.to_string()))
 }
 
@@ -311,23 +319,27 @@ pub fn boot_save(save: Option<&Path>) -> Result<Option<Vec<u8>>, SaveFileError> 
     save.map(load_existing).transpose()
 }
 
-/// The cart's save file while `bt run` plays: it writes the save data back when the cart
-/// changed it, at most once every [`WRITE_EVERY_SECONDS`] of updates, and when the run ends
-/// ([`SaveStore::flush`]).
+/// The cart's save file while `bt run` plays: it says when to write the save data back (the
+/// cart changed it, at most once every [`WRITE_EVERY_SECONDS`] of updates, and when the run
+/// ends: [`SaveStore::flush`]) and hands over the file to write. It writes nothing itself: the
+/// [`Host`](crate::host::Host) passes the file on to its platform, which writes it.
 ///
 /// Checking costs nothing per frame: the console says whether the cart touched its save data,
-/// and only then are the bytes compared with those last written; only a real change allocates
-/// (the file's bytes) and writes. A seek that replays the run from the start puts the save
-/// data back to what it booted with, so from then on nothing more is written: the replayed
-/// run must not overwrite what the live one saved.
+/// and only then are the bytes compared with those last handed over; only a real change
+/// allocates (the file's bytes). A seek that replays the run from the start puts the save data
+/// back to what it booted with, so from then on nothing more is written: the replayed run must
+/// not overwrite what the live one saved.
 #[derive(Debug)]
 pub struct SaveStore {
     path: PathBuf,
-    /// What the file holds now.
+    /// What the file holds now, as far as the store knows: the last block handed over.
     written: Box<[u8; SaveData::CAPACITY]>,
-    /// The cart touched its save data since the last write.
+    /// The cart touched its save data since the last hand-over.
     pending: bool,
-    /// Updates since init at the last write (or boot).
+    /// The last hand-over was not written ([`SaveStore::write_failed`]): the next one goes
+    /// out whatever the data is.
+    unwritten: bool,
+    /// Updates since init at the last hand-over (or boot).
     written_at: u64,
     /// Updates since init at the last look.
     seen: u64,
@@ -339,14 +351,15 @@ pub struct SaveStore {
     stopped: bool,
 }
 
-/// What [`SaveStore::after_frame`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What [`SaveStore::after_frame`] and [`SaveStore::flush`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum StoreEvent {
-    /// Nothing to say.
+    /// Nothing to write, nothing to say.
     Quiet,
-    /// The save data changed and was written.
-    Written,
+    /// The save data changed: this save file ([`encode`]d) is to be written to
+    /// [`SaveStore::path`].
+    Write(Vec<u8>),
     /// The engine replayed from the start: the store writes no more this run.
     Stopped,
 }
@@ -361,6 +374,7 @@ impl SaveStore {
             path,
             written,
             pending: false,
+            unwritten: false,
             written_at: engine.updates_since_init(),
             seen: engine.updates_since_init(),
             restarts: engine.restarts(),
@@ -374,58 +388,60 @@ impl SaveStore {
         &self.path
     }
 
-    /// Looks at the engine after a frame, and writes the save data if the cart changed it and
-    /// the last write is long enough ago.
-    ///
-    /// # Errors
-    /// [`SaveFileError::Write`]; the store tries again at the next change.
-    pub fn after_frame(&mut self, engine: &mut Engine) -> Result<StoreEvent, SaveFileError> {
-        if self.stopped {
-            return Ok(StoreEvent::Quiet);
+    /// Looks at the engine after a frame: the save file to write, if the cart changed its save
+    /// data and the last write is long enough ago.
+    pub fn after_frame(&mut self, engine: &mut Engine) -> StoreEvent {
+        if let Some(event) = self.look(engine) {
+            return event;
         }
-        if engine.restarts() != self.restarts {
-            self.stopped = true;
-            return Ok(StoreEvent::Stopped);
+        if !self.pending || self.seen.saturating_sub(self.written_at) < self.every {
+            return StoreEvent::Quiet;
         }
-        let updates = engine.updates_since_init();
-        self.seen = updates;
-        self.pending |= engine.console_mut().take_save_touched();
-        if !self.pending || updates.saturating_sub(self.written_at) < self.every {
-            return Ok(StoreEvent::Quiet);
-        }
-        self.write(engine.console())
+        self.hand_over(engine.console())
     }
 
-    /// Writes the save data now if the cart changed it since the last write: when the run ends.
-    ///
-    /// # Errors
-    /// [`SaveFileError::Write`].
-    pub fn flush(&mut self, engine: &mut Engine) -> Result<StoreEvent, SaveFileError> {
+    /// The save file to write now, if the cart changed its save data since the last write (or
+    /// that write failed): when the run ends.
+    pub fn flush(&mut self, engine: &mut Engine) -> StoreEvent {
+        if let Some(event) = self.look(engine) {
+            return event;
+        }
+        if !self.pending && !self.unwritten {
+            return StoreEvent::Quiet;
+        }
+        self.hand_over(engine.console())
+    }
+
+    /// The last file handed over could not be written: the next look hands one over again
+    /// once the cart touches its save data, and [`SaveStore::flush`] does at once.
+    pub fn write_failed(&mut self) {
+        self.unwritten = true;
+    }
+
+    /// Notes what the engine did since the last look. `Some` when there is nothing more to do.
+    fn look(&mut self, engine: &mut Engine) -> Option<StoreEvent> {
         if self.stopped {
-            return Ok(StoreEvent::Quiet);
+            return Some(StoreEvent::Quiet);
         }
         if engine.restarts() != self.restarts {
             self.stopped = true;
-            return Ok(StoreEvent::Stopped);
+            return Some(StoreEvent::Stopped);
         }
         self.seen = engine.updates_since_init();
         self.pending |= engine.console_mut().take_save_touched();
-        if !self.pending {
-            return Ok(StoreEvent::Quiet);
-        }
-        self.write(engine.console())
+        None
     }
 
-    fn write(&mut self, console: &Console) -> Result<StoreEvent, SaveFileError> {
+    fn hand_over(&mut self, console: &Console) -> StoreEvent {
         self.pending = false;
         let now = console.save().bytes();
-        if now == &*self.written {
-            return Ok(StoreEvent::Quiet);
+        if now == &*self.written && !self.unwritten {
+            return StoreEvent::Quiet;
         }
-        store(&self.path, now)?;
+        self.unwritten = false;
         self.written.copy_from_slice(now);
         self.written_at = self.seen;
-        Ok(StoreEvent::Written)
+        StoreEvent::Write(encode(now))
     }
 }
 

@@ -1,13 +1,17 @@
 //! Save data through the host `bt run` plays with: what the cart booted with is what it reads,
 //! a change reaches the file (at most about once a second, and when the run ends), steady
-//! frames write nothing and allocate nothing, and the file is always whole.
+//! frames write nothing and allocate nothing, and the file is always whole. The host itself
+//! writes no file: it hands the save data and the recording over, and these tests write them
+//! as the window does ([`persist::write`]).
 
 use std::path::Path;
 
 use bt::{Button, Cart, Player, Render, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::Host;
+use bt_runtime::host::persist::{self, Persist, PersistKind};
+use bt_runtime::host::{Host, RECORD_SAVE_EVERY_FRAMES};
+use bt_runtime::replay::Replay;
 use bt_runtime::save;
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
 use bt_test_support::{CountingAlloc, ScratchDir};
@@ -55,10 +59,21 @@ fn boot(file: &Path) -> Host {
     host
 }
 
-/// Runs `frames` frames (one update each) from frame `from`.
+/// Runs `frames` frames (one update each) from frame `from`, writing what the host asks for
+/// after each, as the window does.
 fn frames(host: &mut Host, from: u64, frames: u64) {
     for f in from..from + frames {
         host.frame(f as f64 * 1000.0 / FPS);
+        for write in host.take_writes() {
+            persist::write(&write).unwrap();
+        }
+    }
+}
+
+/// The run ends: writes the host's last files, as the window does.
+fn finish(host: &mut Host) {
+    for write in host.finish_writes() {
+        persist::write(&write).unwrap();
     }
 }
 
@@ -93,7 +108,7 @@ fn a_change_reaches_the_file_within_a_second_and_the_rest_when_the_run_ends() {
     frames(&mut host, 77, 70);
     assert_eq!(slot0(&file), Some(2), "both presses, in one write");
     tap(&mut host, 147);
-    host.finish_save().unwrap();
+    finish(&mut host);
     assert_eq!(
         slot0(&file),
         Some(3),
@@ -116,7 +131,7 @@ fn steady_frames_that_rewrite_the_same_save_data_write_nothing_and_allocate_noth
     frames(&mut host, 0, 120);
     let allocations = GLOBAL.allocations_during(|| frames(&mut host, 120, 600));
     assert_eq!(allocations, 0, "ten seconds of frames touching save data");
-    host.finish_save().unwrap();
+    finish(&mut host);
     assert_eq!(
         std::fs::metadata(&file).unwrap().modified().unwrap(),
         before
@@ -148,7 +163,7 @@ fn a_replay_from_the_start_puts_the_boot_save_data_back_and_stops_writing() {
     host.engine_mut().resume();
     tap(&mut host, 71);
     frames(&mut host, 72, 70);
-    host.finish_save().unwrap();
+    finish(&mut host);
     assert_eq!(host.engine().console().save().get(0), 6);
     assert_eq!(slot0(&file), Some(7), "what the live run saved is kept");
 }
@@ -175,4 +190,116 @@ fn a_save_file_is_replaced_whole_and_a_failed_write_leaves_it_as_it_was() {
     );
     assert_eq!(std::fs::read(&file).unwrap(), save::encode(&[2, 3]));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn the_host_hands_over_save_data_and_the_recording_and_touches_no_file() {
+    let dir = ScratchDir::new("save-hand-over");
+    let file = dir.join("presses/save.bin");
+    let recording = dir.join("run.btr");
+    let mut host = boot(&file);
+    host.record_to(recording.clone(), Some("1.0".into()));
+    let mut handed = Vec::new();
+    let press = |host: &mut Host, down: bool| {
+        let input = host.engine_mut().console_mut().input_mut();
+        input.set_buttons(Button::A, Player::ONE, down);
+    };
+    press(&mut host, true);
+    for f in 0..RECORD_SAVE_EVERY_FRAMES {
+        host.frame(f as f64 * 1000.0 / FPS);
+        press(&mut host, false);
+        handed.extend(host.take_writes());
+    }
+    let files = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(files, 0, "the host wrote nothing itself");
+
+    // The save data went out once, after a second of updates, as a whole save file.
+    let saves: Vec<&Persist> = handed
+        .iter()
+        .filter(|w| w.kind == PersistKind::SaveData)
+        .collect();
+    assert_eq!(saves.len(), 1, "{handed:?}");
+    assert_eq!(saves[0].path, file);
+    let data = save::decode(&saves[0].bytes, &file).unwrap();
+    assert_eq!(&data[..5], &[1, 0, 0, 0, 77]);
+
+    // The recording went out after RECORD_SAVE_EVERY_FRAMES frames, with every update so far.
+    let recordings: Vec<&Persist> = handed
+        .iter()
+        .filter(|w| matches!(w.kind, PersistKind::Recording { .. }))
+        .collect();
+    assert_eq!(recordings.len(), 1, "{handed:?}");
+    let updates = host.engine().updates_since_init();
+    assert_eq!(recordings[0].kind, PersistKind::Recording { updates });
+    assert_eq!(recordings[0].path, recording);
+    let text = std::str::from_utf8(&recordings[0].bytes).unwrap();
+    let replay = Replay::from_json(text, &recording).unwrap();
+    assert_eq!(replay.ticks(), updates);
+
+    // A second press, then the end: the save data it changed and the last recording, and then
+    // nothing more.
+    press(&mut host, true);
+    host.frame(RECORD_SAVE_EVERY_FRAMES as f64 * 1000.0 / FPS);
+    let last = host.finish_writes();
+    let kinds: Vec<PersistKind> = last.iter().map(|w| w.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            PersistKind::SaveData,
+            PersistKind::Recording {
+                updates: updates + 1
+            }
+        ]
+    );
+    assert!(
+        host.finish_writes().is_empty(),
+        "a second end asks for nothing"
+    );
+    host.frame(RECORD_SAVE_EVERY_FRAMES as f64 * 2000.0 / FPS);
+    assert!(host.take_writes().is_empty(), "the run has ended");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_write_the_platform_could_not_make_is_shown_and_the_save_data_handed_over_again() {
+    let dir = ScratchDir::new("save-write-failed");
+    let file = dir.join("save.bin");
+    let options = EngineOptions {
+        save: Some(Vec::new()),
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::new(Box::new(|| Box::new(Presses::default())), options).unwrap();
+    engine.set_clock(Box::new(ConstantClock::new(1000.0 / FPS).unwrap()));
+    let mut host = Host::new(engine, KeyMap::default(), "presses");
+    host.store_save_to(file.clone());
+    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    host.set_error_output(Box::new(Shared(said.clone())));
+    tap(&mut host, 0);
+    for f in 1..70 {
+        host.frame(f as f64 * 1000.0 / FPS);
+    }
+    let writes = host.take_writes();
+    assert_eq!(writes.len(), 1);
+    host.write_failed(&writes[0], "save file save.bin: no room");
+    let notice = host.engine().overlay().unwrap().notice().to_string();
+    assert_eq!(notice, "save file save.bin: no room");
+    let out = String::from_utf8(said.lock().unwrap().clone()).unwrap();
+    assert_eq!(out, "bt: save file save.bin: no room\n");
+
+    // The cart rewrites the same value every update: the failed file goes out again.
+    frames(&mut host, 70, 70);
+    assert_eq!(slot0(&file), Some(1));
+}
+
+/// An error output the test reads back.
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

@@ -89,7 +89,10 @@ fn a_panic_is_recorded_with_its_input_and_replays() {
         .cloned()
         .expect("the cart panicked");
     let updates = host.engine().updates_since_init();
-    drop(host);
+    // The host handed the recording over when it caught the panic; the window writes it.
+    for write in host.take_writes() {
+        bt_runtime::host::persist::write(&write).unwrap();
+    }
 
     let replay = Arc::new(Replay::load(&path).expect("saved when the panic was caught"));
     // The update that panicked is in the file, with the press that made it panic.

@@ -139,6 +139,8 @@ fn input_driven_frames_do_not_allocate() {
             value: if down { 1.0 } else { 0.0 },
         });
         host.frame(0.0);
+        // What a platform asks after every frame: nothing to write, at no cost.
+        assert!(host.take_writes().is_empty());
     };
     host.handle(HostEvent::GamepadConnected {
         player: Player::THREE,

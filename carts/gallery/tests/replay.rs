@@ -493,6 +493,10 @@ fn a_recording_is_saved_when_the_cart_panics() {
         host.engine().cart_panic().is_some(),
         "the cart panicked and was stopped"
     );
+    // The host handed the recording over when it caught the panic; the window writes it.
+    let writes = host.take_writes();
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    bt_runtime::host::persist::write(&writes[0]).unwrap();
     let replay = Replay::load(&path).expect("saved when the panic was caught");
     // The update that panicked is recorded too, and the file says the run ended there.
     assert_eq!(replay.ticks(), 90);

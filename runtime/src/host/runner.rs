@@ -15,6 +15,20 @@
 //! [`HostAction::Save`]; the platform keeps them (the window in its captures folder, through
 //! [`crate::host::captures`], a page as downloads): the host writes no file for them.
 //!
+//! Nor does it write the files a run keeps as it goes: the recording of `bt run --record` and
+//! the cart's save data. It says what to write and when ([`crate::host::persist`]): the
+//! platform drains [`Host::take_writes`] after every frame and event, and
+//! [`Host::finish_writes`] when the run ends, however it ends, performs them, and tells
+//! [`Host::write_failed`] of a failure, which the host shows as every platform does.
+//!
+//! What the host does read is the cart's own assets again, when the platform hands it an
+//! [`AssetWatcher`] ([`Host::watch_assets`]) and the watcher sees a change. That stays here:
+//! a reload is the engine loading the cart as its boot did, through the engine's own loader
+//! from the folder the session resolved, and what it changes (the cart's sprites, a failed
+//! reload's notice, a paused frame drawn again) is the host's to show. It writes nothing and
+//! needs nothing of the platform but the watcher, which a platform without files (a page)
+//! never gives.
+//!
 //! Ctrl+Q quits ([`Host::quit_requested`]). P opens the pause menu ([`crate::host::pause_menu`])
 //! unless the key map gives P a button; while it is open, keys go to the menu alone.
 
@@ -37,6 +51,9 @@ use crate::host::asset_watch::AssetWatcher;
 use crate::host::input::{HostEvent, PlayerInput};
 use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::host::pause_menu::{MenuChoice, MenuInput, MenuKey, PauseMenu, MENU_KEY};
+use crate::host::persist::Persist;
+#[cfg(feature = "files")]
+use crate::host::persist::PersistKind;
 #[cfg(feature = "files")]
 use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
@@ -170,6 +187,8 @@ pub struct Host {
     /// The cart's save file, written back when the cart changes its save data.
     #[cfg(feature = "files")]
     save: Option<SaveStore>,
+    /// What the platform is to write, oldest first ([`Host::take_writes`]).
+    writes: Vec<Persist>,
     /// Where messages the player should read in full go (a failed reload, a file not
     /// written): stderr, unless the platform gives another output.
     errors: ErrorOutput,
@@ -180,8 +199,6 @@ pub struct Host {
 }
 
 /// The stream [`Host`] writes its errors to.
-// Written to only by what reads and writes files: reloads, save data, recordings.
-#[cfg_attr(not(feature = "files"), allow(dead_code))]
 struct ErrorOutput(Box<dyn Write + Send>);
 
 impl std::fmt::Debug for ErrorOutput {
@@ -226,6 +243,7 @@ impl Host {
             panic_shown: false,
             #[cfg(feature = "files")]
             save: None,
+            writes: Vec::new(),
             errors: ErrorOutput(Box::new(std::io::stderr())),
             menu: None,
             quit: false,
@@ -240,15 +258,14 @@ impl Host {
 
     /// A message for the player, in full, as `bt: …` on the error output. One that cannot be
     /// written is dropped: it changes nothing the run does.
-    #[cfg_attr(not(feature = "files"), allow(dead_code))]
     fn say(&mut self, message: std::fmt::Arguments<'_>) {
         let _ = writeln!(self.errors.0, "bt: {message}");
     }
 
-    /// Records the run into the replay file `path` (see [`crate::replay`]): saved through a
-    /// temporary file every [`RECORD_SAVE_EVERY_FRAMES`] frames, by [`Host::save_recording`]
-    /// at exit, and when the host is dropped (a panic unwinding included). An engine already
-    /// recording (started before a seek) keeps its recording.
+    /// Records the run into the replay file `path` (see [`crate::replay`]): the host asks the
+    /// platform to write it ([`Host::take_writes`]) every [`RECORD_SAVE_EVERY_FRAMES`] frames
+    /// and when the cart panics, and [`Host::finish_writes`] hands it over a last time. An
+    /// engine already recording (started before a seek) keeps its recording.
     #[cfg(feature = "files")]
     pub fn record_to(&mut self, path: PathBuf, cart_version: Option<String>) {
         if !self.engine.is_recording() {
@@ -262,25 +279,80 @@ impl Host {
         });
     }
 
-    /// Writes the recording so far to its file. Returns the file and the updates it holds, or
-    /// `None` when the run is not recorded.
-    ///
-    /// # Errors
-    /// A message naming the file that could not be written.
+    /// Queues the recording so far for the platform to write ([`Host::take_writes`]). Does
+    /// nothing when the run is not recorded.
     #[cfg(feature = "files")]
-    pub fn save_recording(&mut self) -> Result<Option<(PathBuf, u64)>, String> {
-        let Some(target) = &mut self.record else {
-            return Ok(None);
-        };
+    fn save_recording(&mut self) {
+        if let Some(write) = self.recording_write() {
+            self.writes.push(write);
+        }
+    }
+
+    /// The recording so far, as the file to write to its target; `None` when the run is not
+    /// recorded.
+    #[cfg(feature = "files")]
+    fn recording_write(&mut self) -> Option<Persist> {
+        let target = self.record.as_mut()?;
         target.frames_since_save = 0;
-        let Some(replay) = self
+        let replay = self
             .engine
-            .recording(&self.name, target.cart_version.as_deref())
-        else {
-            return Ok(None);
-        };
-        replay.save(&target.path).map_err(|e| e.to_string())?;
-        Ok(Some((target.path.clone(), replay.ticks())))
+            .recording(&self.name, target.cart_version.as_deref())?;
+        Some(Persist {
+            kind: PersistKind::Recording {
+                updates: replay.ticks(),
+            },
+            path: target.path.clone(),
+            bytes: replay.to_json().into_bytes(),
+        })
+    }
+
+    /// The files the platform is to write now, oldest first: the recording every
+    /// [`RECORD_SAVE_EVERY_FRAMES`] frames and when the cart panics, the save data when the
+    /// cart changed it (see [`Host::record_to`], [`Host::store_save_to`]). The platform calls
+    /// this after every frame and event, writes each file whole over what is at its path, and
+    /// tells [`Host::write_failed`] of any it could not write. Empty, and allocating nothing,
+    /// on a frame that asks for no write.
+    pub fn take_writes(&mut self) -> Vec<Persist> {
+        std::mem::take(&mut self.writes)
+    }
+
+    /// The run ends (the window closed, the cart quit, a panic is unwinding): the files still
+    /// to write, the recording's last state and the save data if the cart changed it since its
+    /// last write included. From then on the host asks for no more. A platform calls this
+    /// whatever ends the run, so a recorded run is saved whatever ends it.
+    pub fn finish_writes(&mut self) -> Vec<Persist> {
+        #[cfg(feature = "files")]
+        {
+            self.flush_save();
+            if let Some(write) = self.recording_write() {
+                // The last state of the recording holds all that a queued one did.
+                self.writes
+                    .retain(|w| !matches!(w.kind, PersistKind::Recording { .. }));
+                self.writes.push(write);
+            }
+            self.record = None;
+            self.save = None;
+        }
+        self.take_writes()
+    }
+
+    /// The platform could not write `write` (from [`Host::take_writes`] or
+    /// [`Host::finish_writes`]): `error` shows on the overlay's notice, unless the cart's
+    /// panic is there, and in full on the error output. Save data the cart changed is handed
+    /// over again at its next change.
+    pub fn write_failed(&mut self, write: &Persist, error: &str) {
+        #[cfg(feature = "files")]
+        if let (PersistKind::SaveData, Some(store)) = (write.kind, &mut self.save) {
+            if store.path() == write.path {
+                store.write_failed();
+            }
+        }
+        let said = write.not_written(error);
+        self.say(format_args!("{said}"));
+        if !self.panic_shown {
+            let line = crate::quote::excerpt_chars(&said, NOTICE_CHARS);
+            self.engine.overlay_forced().set_notice(&line);
+        }
     }
 
     /// Keeps every frame from now on, for [`Host::whole_run`] (`bt run --trace-out`). Memory
@@ -409,10 +481,7 @@ impl Host {
         if let Some(target) = &mut self.record {
             target.frames_since_save += 1;
             if target.frames_since_save >= RECORD_SAVE_EVERY_FRAMES {
-                if let Err(e) = self.save_recording() {
-                    let overlay = self.engine.overlay_forced();
-                    overlay.set_notice(&crate::quote::excerpt_chars(&e, 120));
-                }
+                self.save_recording();
             }
         }
         Some(report)
@@ -429,9 +498,7 @@ impl Host {
                 self.panic_shown = true;
                 // The run up to the panic is what a bug report needs: save it now.
                 #[cfg(feature = "files")]
-                if let Err(e) = self.save_recording() {
-                    self.say(format_args!("recording not saved: {e}"));
-                }
+                self.save_recording();
             }
             (None, true) => {
                 self.engine.overlay_forced().clear_notice();
@@ -745,59 +812,64 @@ impl Host {
 
 #[cfg(feature = "files")]
 impl Host {
-    /// Saves the recording for the last time and stops saving it: the window closed.
-    ///
-    /// # Errors
-    /// As [`Host::save_recording`].
-    pub fn finish_recording(&mut self) -> Result<Option<(PathBuf, u64)>, String> {
-        let saved = self.save_recording();
-        self.record = None;
-        saved
-    }
-}
-
-#[cfg(feature = "files")]
-impl Host {
-    /// Writes the cart's save data to `path` whenever the cart changes it (at most once every
-    /// [`crate::save::WRITE_EVERY_SECONDS`] of updates), when the run ends
-    /// ([`Host::finish_save`]), and when the host is dropped. `path` should hold what the
-    /// engine booted with.
+    /// Keeps the cart's save data in `path`: the host asks the platform to write it
+    /// ([`Host::take_writes`]) whenever the cart changes it (at most once every
+    /// [`crate::save::WRITE_EVERY_SECONDS`] of updates), and [`Host::finish_writes`] hands over
+    /// the last change. `path` should hold what the engine booted with.
     pub fn store_save_to(&mut self, path: PathBuf) {
         self.save = Some(SaveStore::new(path, &self.engine));
     }
 
-    /// After a frame: writes the save data when it is due. A failure shows as the overlay's
-    /// notice and on the error output; the next change tries again.
+    /// After a frame: queues the save data when it is due. A replay from the start, which
+    /// stops the writes, shows as the overlay's notice and on the error output.
     fn store_save(&mut self) {
         let Some(store) = &mut self.save else {
             return;
         };
-        let said = match store.after_frame(&mut self.engine) {
-            Ok(StoreEvent::Stopped) => format!(
-                "replayed from the start: save data is no longer written to {}",
-                store.path().display()
-            ),
-            Ok(_) => return,
-            Err(e) => e.to_string(),
+        match store.after_frame(&mut self.engine) {
+            StoreEvent::Write(bytes) => {
+                let write = save_write(store, bytes);
+                self.writes.push(write);
+            }
+            StoreEvent::Stopped => self.say_stopped(),
+            _ => {}
+        }
+    }
+
+    /// Queues the save data if the cart changed it since it was last handed over.
+    fn flush_save(&mut self) {
+        let Some(store) = &mut self.save else {
+            return;
         };
+        match store.flush(&mut self.engine) {
+            StoreEvent::Write(bytes) => {
+                let write = save_write(store, bytes);
+                self.writes.push(write);
+            }
+            StoreEvent::Stopped => self.say_stopped(),
+            _ => {}
+        }
+    }
+
+    fn say_stopped(&mut self) {
+        let Some(store) = &self.save else { return };
+        let said = format!(
+            "replayed from the start: save data is no longer written to {}",
+            store.path().display()
+        );
         self.say(format_args!("{said}"));
         let line = crate::quote::excerpt_chars(&said, NOTICE_CHARS);
         self.engine.overlay_forced().set_notice(&line);
     }
+}
 
-    /// Writes the save data one last time, if the cart changed it, and stops storing it: the
-    /// window closed.
-    ///
-    /// # Errors
-    /// The message naming the save file that could not be written.
-    pub fn finish_save(&mut self) -> Result<(), String> {
-        match self.save.take() {
-            Some(mut store) => store
-                .flush(&mut self.engine)
-                .map(drop)
-                .map_err(|e| e.to_string()),
-            None => Ok(()),
-        }
+/// The save file `bytes` for `store`'s path.
+#[cfg(feature = "files")]
+fn save_write(store: &SaveStore, bytes: Vec<u8>) -> Persist {
+    Persist {
+        kind: PersistKind::SaveData,
+        path: store.path().to_path_buf(),
+        bytes,
     }
 }
 
@@ -806,21 +878,5 @@ fn saved(files: Result<Vec<SaveFile>, String>) -> HostAction {
     match files {
         Ok(files) => HostAction::Save(files),
         Err(e) => HostAction::SaveFailed(e),
-    }
-}
-
-#[cfg(feature = "files")]
-impl Drop for Host {
-    /// A recorded run is saved whatever ends it: a closed window saves it explicitly, and a
-    /// cart that panics unwinds through here. So is the save data.
-    fn drop(&mut self) {
-        if let Err(e) = self.finish_save() {
-            self.say(format_args!("{e}"));
-        }
-        if self.record.is_some() {
-            if let Err(e) = self.save_recording() {
-                self.say(format_args!("the recording could not be saved: {e}"));
-            }
-        }
     }
 }

@@ -15,6 +15,7 @@
 //! surface follows the window once its size has settled ([`resize`]), never beyond what the
 //! device allows.
 
+pub mod disk;
 pub mod gamepad;
 mod gpu;
 pub mod keys;
@@ -47,6 +48,7 @@ use crate::host::gif_recorder::{GifCapture, Toggled};
 use crate::host::keymap::{self, HOST_KEYS};
 use crate::host::{Host, HostAction, HostEvent, SaveFile, SaveKind};
 use crate::session::Session;
+use disk::DiskHost;
 use gamepad::Gamepads;
 use gpu::Gpu;
 use layout::{surface_size, Placement};
@@ -235,7 +237,8 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
     if let Some(spec) = &args.clock {
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
     }
-    let mut host = Host::new(engine, keymap, name);
+    // Held so that what the run keeps on disk is written whatever ends it, from here on.
+    let mut host = DiskHost::new(Host::new(engine, keymap, name));
     if args.trace_out.is_some() {
         host.record_whole_run();
     }
@@ -256,6 +259,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
     }
     if let Some(at) = args.at {
         host.pause_at(at).map_err(|e| format!("--at {at}: {e}"))?;
+        host.persist();
     }
     // After `--at`'s replay from the start, which the store would take for a rewind.
     if let Some(path) = session.save_file() {
@@ -328,10 +332,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
     if let Some(line) = app.sound.live().map(LiveSound::summary) {
         println!("{line}");
     }
-    if let Some((path, ticks)) = app.host.finish_recording()? {
-        println!("recorded {ticks} updates to {}", path.display());
-    }
-    app.host.finish_save()?;
+    app.host.finish()?;
     if let Some(e) = app.error {
         return Err(e);
     }
@@ -416,7 +417,7 @@ fn probe_can_only_complain(
 }
 
 struct App {
-    host: Host,
+    host: DiskHost,
     name: String,
     args: WindowOptions,
     window: Option<Arc<Window>>,
@@ -848,6 +849,8 @@ impl ApplicationHandler for App {
         for a in actions {
             self.act(Some(a));
         }
+        // After every batch of events, frames included: what the host asked to keep on disk.
+        self.host.persist();
         if crate::host::signals::requested() {
             event_loop.exit();
             return;
