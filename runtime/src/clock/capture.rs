@@ -4,10 +4,16 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (PresentMon 2: `FrameTime`) | `MsBetweenDisplayChange` / `DisplayedTime`, `Dropped`, `AllowsTearing`, `Application` / `ProcessName`, `SwapChainAddress` |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `Application` / `ProcessName`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
+//!
+//! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
+//! frame; `MsBetweenDisplayChange` is the interval from the previous display to this one. So a
+//! frame's display interval from a `DisplayedTime` file is the previous displayed frame's value
+//! (none for the first displayed frame). A bad value in a stream that is not played (the
+//! compositor's `NA`, say) does not stop the run; in the one played it does.
 //!
 //! Column names are matched whatever their case, and a byte-order mark (UTF-8 or UTF-16) is
 //! skipped. A PresentMon file often holds several processes and swap chains (the game, the
@@ -174,10 +180,12 @@ pub struct Stream {
     pub swap_chain: String,
     /// Frame intervals in ms (between presents), in order.
     pub frames_ms: Vec<f64>,
-    /// Intervals between the display changes, one per frame (0 for a frame never shown),
-    /// when the file has them.
+    /// Intervals from the previous display change to this frame's, one per frame (0 for a
+    /// frame never shown, and for the first one shown of a `DisplayedTime` file), when the
+    /// file has them.
     pub display_ms: Option<Vec<f64>>,
-    /// Presents never displayed (PresentMon's `Dropped`), when the file says.
+    /// Presents never displayed (PresentMon's `Dropped`, or PresentMon 2's `NA` display
+    /// columns), when the file says.
     pub not_displayed: Option<usize>,
     /// Frames presented with tearing allowed, when the file says.
     pub tearing_frames: Option<usize>,
@@ -210,6 +218,8 @@ pub struct Capture {
     others: Vec<(String, usize)>,
     /// Rows left out: the first of a stream with a zero interval (nothing before it).
     skipped: usize,
+    /// Which columns gave the frame and display times, said when they need saying.
+    sources: Option<String>,
 }
 
 impl Capture {
@@ -244,12 +254,19 @@ impl Capture {
     /// frame-time column, a selector that matches nothing, or a capture with no frames.
     pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Capture, CaptureError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let (format, mut streams, skipped) = if text.trim_start().starts_with('{') {
-            (CaptureFormat::CapFrameXJson, parse_json(text, file)?, 0)
+        let (format, streams, errors, skipped, sources) = if text.trim_start().starts_with('{') {
+            let streams = parse_json(text, file)?;
+            let errors = vec![None; streams.len()];
+            (CaptureFormat::CapFrameXJson, streams, errors, 0, None)
         } else {
             parse_lines(text, file)?
         };
-        streams.retain(|s| !s.frames_ms.is_empty());
+        // A bad value stops the run only in the stream played: the others are listed.
+        let (mut streams, mut errors): (Vec<Stream>, Vec<Option<CaptureError>>) = streams
+            .into_iter()
+            .zip(errors)
+            .filter(|(s, e)| !s.frames_ms.is_empty() || e.is_some())
+            .unzip();
         if streams.is_empty() {
             return Err(CaptureError::Empty {
                 file: file.to_string(),
@@ -264,6 +281,9 @@ impl Capture {
                     holds: list(streams.iter().map(|s| (s.name(), s.frames_ms.len()))),
                 })?,
         };
+        if let Some(error) = errors.swap_remove(pick) {
+            return Err(error);
+        }
         let chosen = streams.swap_remove(pick);
         let mut others: Vec<(String, usize)> = streams
             .iter()
@@ -276,6 +296,7 @@ impl Capture {
             chosen,
             others,
             skipped,
+            sources,
         })
     }
 
@@ -336,6 +357,10 @@ impl Capture {
             self.chosen.name(),
             self.len()
         );
+        if let Some(sources) = &self.sources {
+            line.push_str("; ");
+            line.push_str(sources);
+        }
         if self.skipped > 0 {
             line.push_str(&format!(
                 ", leaving out {} first row(s) with no interval",
@@ -436,11 +461,26 @@ fn frame_time(text: &str) -> Option<f64> {
 
 const FRAME_TIME_EXPECTED: &str = "a frame time in ms (0.001 to 60000)";
 
+/// What a CSV capture's display column holds, by PresentMon's own column descriptions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DisplayColumn {
+    /// `MsBetweenDisplayChange` (PresentMon 1 and 2's default columns): how long the previous
+    /// frame stayed on screen before this one was displayed.
+    SincePrevious,
+    /// `DisplayedTime` (PresentMon 2's `--v2_metrics`): how long this frame stayed on screen,
+    /// that is the interval from its display to the next displayed frame's.
+    OnScreen,
+}
+
 /// The columns a CSV capture is read from, by their place in a row.
 struct Columns {
     frame: (usize, String),
     display: Option<(usize, String)>,
+    display_kind: DisplayColumn,
     dropped: Option<(usize, String)>,
+    /// A column that is `NA` for a frame never displayed (`MsUntilDisplayed`,
+    /// `DisplayLatency`), read when the file has no `Dropped` column.
+    until_displayed: Option<usize>,
     tearing: Option<(usize, String)>,
     process: Option<usize>,
     swap_chain: Option<usize>,
@@ -450,16 +490,24 @@ struct Columns {
 
 impl Columns {
     fn find(header: &[&str]) -> Option<Columns> {
+        // The first of `names` (in their order of preference) the header has.
         let at = |names: &[&str]| {
-            header.iter().position(|h| {
-                let h = h.trim().trim_matches('"');
-                names.iter().any(|n| h.eq_ignore_ascii_case(n))
+            names.iter().find_map(|n| {
+                header
+                    .iter()
+                    .position(|h| h.trim().trim_matches('"').eq_ignore_ascii_case(n))
             })
         };
         let named = |i: usize| (i, header[i].trim().trim_matches('"').to_string());
+        // Present to present; PresentMon 2's `--v2_metrics` files have only `FrameTime`, from
+        // this frame's CPU start to the next one's.
         let frame = named(at(&["MsBetweenPresents", "FrameTime"])?);
-        let display = at(&["MsBetweenDisplayChange", "DisplayedTime"]).map(named);
+        let (display, display_kind) = match at(&["MsBetweenDisplayChange"]) {
+            Some(i) => (Some(named(i)), DisplayColumn::SincePrevious),
+            None => (at(&["DisplayedTime"]).map(named), DisplayColumn::OnScreen),
+        };
         let dropped = at(&["Dropped"]).map(named);
+        let until_displayed = at(&["MsUntilDisplayed", "DisplayLatency"]);
         let tearing = at(&["AllowsTearing"]).map(named);
         let process = at(&["Application", "ProcessName"]);
         let swap_chain = at(&["SwapChainAddress"]);
@@ -467,6 +515,7 @@ impl Columns {
             Some(frame.0),
             display.as_ref().map(|d| d.0),
             dropped.as_ref().map(|d| d.0),
+            until_displayed,
             tearing.as_ref().map(|d| d.0),
             process,
             swap_chain,
@@ -479,12 +528,34 @@ impl Columns {
         Some(Columns {
             frame,
             display,
+            display_kind,
             dropped,
+            until_displayed,
             tearing,
             process,
             swap_chain,
             needed,
         })
+    }
+
+    /// Which columns the frame and display times come from, when they are not PresentMon 1's
+    /// `MsBetweenPresents` and `MsBetweenDisplayChange` (or MangoHud's `frametime`).
+    fn sources(&self) -> String {
+        let mut said = Vec::new();
+        if self.frame.1.eq_ignore_ascii_case("FrameTime") {
+            said.push(format!(
+                "frame times from {} (CPU start to the next CPU start; the file has no \
+                 MsBetweenPresents)",
+                self.frame.1
+            ));
+        }
+        if let (Some((_, name)), DisplayColumn::OnScreen) = (&self.display, self.display_kind) {
+            said.push(format!(
+                "display intervals from {name} (each frame's time on screen, ending at the next \
+                 displayed frame)"
+            ));
+        }
+        said.join("; ")
     }
 
     fn name_of(&self, i: usize) -> String {
@@ -531,11 +602,18 @@ fn flag(text: &str) -> Option<bool> {
     }
 }
 
+/// A file's format, its streams each with its first bad value, the rows left out, and which
+/// columns gave the frame and display times (for a CSV with a header).
+type Parsed = (
+    CaptureFormat,
+    Vec<Stream>,
+    Vec<Option<CaptureError>>,
+    usize,
+    Option<String>,
+);
+
 /// CSV with a header (PresentMon, OCAT, CapFrameX, MangoHud) or one number a line.
-fn parse_lines(
-    text: &str,
-    file: &str,
-) -> Result<(CaptureFormat, Vec<Stream>, usize), CaptureError> {
+fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut fields = Vec::new();
     // The header: the first line naming a frame-time column, within the first few.
@@ -565,6 +643,9 @@ fn parse_lines(
         CaptureFormat::PresentMon
     };
     let mut streams: Vec<Stream> = Vec::new();
+    // Beside each stream: the first bad value in it (which matters only when it is played),
+    // and how long its last displayed frame stayed on screen (for `DisplayedTime`).
+    let mut states: Vec<StreamState> = Vec::new();
     let mut skipped = 0;
     for (n, line) in lines {
         if line.trim().is_empty() {
@@ -581,13 +662,6 @@ fn parse_lines(
                 needed,
             });
         }
-        let value_error = |(at, name): &(usize, String), expected: &str| CaptureError::Value {
-            file: file.to_string(),
-            line: n,
-            column: name.clone(),
-            value: excerpt(fields[*at].trim()),
-            expected: expected.to_string(),
-        };
         let text_of = |at: Option<usize>| at.map_or("", |i| fields[i].trim().trim_matches('"'));
         let (process, swap_chain) = (text_of(columns.process), text_of(columns.swap_chain));
         let index = match streams
@@ -600,47 +674,107 @@ fn parse_lines(
                     process: process.to_string(),
                     swap_chain: swap_chain.to_string(),
                     display_ms: columns.display.as_ref().map(|_| Vec::new()),
-                    not_displayed: columns.dropped.as_ref().map(|_| 0),
+                    not_displayed: (columns.dropped.is_some() || columns.display.is_some())
+                        .then_some(0),
                     tearing_frames: columns.tearing.as_ref().map(|_| 0),
                     ..Stream::default()
                 });
+                states.push(StreamState::default());
                 streams.len() - 1
             }
         };
-        let stream = &mut streams[index];
-        let raw = fields[columns.frame.0].trim();
-        let frame = match frame_time(raw) {
-            Some(ms) => ms,
-            // The first present of a stream has nothing before it to measure from.
-            None if stream.frames_ms.is_empty() && raw.parse::<f64>() == Ok(0.0) => {
-                skipped += 1;
-                continue;
+        let (stream, state) = (&mut streams[index], &mut states[index]);
+        if state.error.is_some() {
+            continue;
+        }
+        match read_row(&columns, &fields, stream, state) {
+            Ok(true) => {}
+            Ok(false) => skipped += 1,
+            Err((at, name, expected)) => {
+                state.error = Some(CaptureError::Value {
+                    file: file.to_string(),
+                    line: n,
+                    column: name,
+                    value: excerpt(fields[at].trim()),
+                    expected: expected.to_string(),
+                });
             }
-            None => return Err(value_error(&columns.frame, FRAME_TIME_EXPECTED)),
-        };
-        if let Some(col) = &columns.display {
-            let raw = fields[col.0].trim();
-            let shown = if raw.eq_ignore_ascii_case("NA") {
-                0.0
-            } else {
-                raw.parse::<f64>()
-                    .ok()
-                    .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
-                    .ok_or_else(|| value_error(col, "a display interval in ms or NA"))?
-            };
-            stream.display_ms.get_or_insert_with(Vec::new).push(shown);
         }
-        if let Some(col) = &columns.dropped {
-            let dropped = flag(fields[col.0]).ok_or_else(|| value_error(col, "0 or 1"))?;
-            *stream.not_displayed.get_or_insert(0) += usize::from(dropped);
-        }
-        if let Some(col) = &columns.tearing {
-            let tearing = flag(fields[col.0]).ok_or_else(|| value_error(col, "0 or 1"))?;
-            *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
-        }
-        stream.frames_ms.push(frame);
     }
-    Ok((format, streams, skipped))
+    let errors = states.into_iter().map(|s| s.error).collect();
+    let sources = Some(columns.sources()).filter(|s| !s.is_empty());
+    Ok((format, streams, errors, skipped, sources))
+}
+
+/// What reading a stream's rows keeps beside the stream.
+#[derive(Default)]
+struct StreamState {
+    /// The stream's first bad value.
+    error: Option<CaptureError>,
+    /// How long the stream's last displayed frame stayed on screen (`DisplayedTime`).
+    on_screen_ms: Option<f64>,
+}
+
+/// Adds one row's frame to `stream`: `Ok(false)` when the row is left out (a stream's first
+/// present, with nothing before it), or the place, name and expected form of a bad value.
+fn read_row(
+    columns: &Columns,
+    fields: &[&str],
+    stream: &mut Stream,
+    state: &mut StreamState,
+) -> Result<bool, (usize, String, &'static str)> {
+    let bad = |(at, name): &(usize, String), expected: &'static str| (*at, name.clone(), expected);
+    let raw = fields[columns.frame.0].trim();
+    let frame = match frame_time(raw) {
+        Some(ms) => ms,
+        // The first present of a stream has nothing before it to measure from.
+        None if stream.frames_ms.is_empty() && raw.parse::<f64>() == Ok(0.0) => return Ok(false),
+        None => return Err(bad(&columns.frame, FRAME_TIME_EXPECTED)),
+    };
+    let mut never_displayed = None;
+    if let Some(col) = &columns.display {
+        let raw = fields[col.0].trim();
+        let value = if raw.eq_ignore_ascii_case("NA") {
+            None
+        } else {
+            let v = raw
+                .parse::<f64>()
+                .ok()
+                .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
+                .ok_or_else(|| bad(col, "a display interval in ms or NA"))?;
+            Some(v)
+        };
+        never_displayed = Some(value.is_none());
+        let since_previous = match columns.display_kind {
+            DisplayColumn::SincePrevious => value.unwrap_or(0.0),
+            // This frame's own time on screen is the interval before the next displayed
+            // frame; its own interval is the previous displayed frame's time on screen (0,
+            // like a frame never displayed, for the first: nothing before it to measure from).
+            DisplayColumn::OnScreen => match value {
+                None => 0.0,
+                Some(v) => state.on_screen_ms.replace(v).unwrap_or(0.0),
+            },
+        };
+        stream
+            .display_ms
+            .get_or_insert_with(Vec::new)
+            .push(since_previous);
+    }
+    if let Some(i) = columns.until_displayed {
+        never_displayed = Some(fields[i].trim().eq_ignore_ascii_case("NA"));
+    }
+    if let Some(col) = &columns.dropped {
+        never_displayed = Some(flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?);
+    }
+    if let Some(never) = never_displayed {
+        *stream.not_displayed.get_or_insert(0) += usize::from(never);
+    }
+    if let Some(col) = &columns.tearing {
+        let tearing = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
+        *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
+    }
+    stream.frames_ms.push(frame);
+    Ok(true)
 }
 
 /// One frame time a line; blank lines and lines starting with `#` are skipped.
@@ -648,7 +782,7 @@ fn parse_plain(
     text: &str,
     file: &str,
     first_text: Option<(usize, &str)>,
-) -> Result<(CaptureFormat, Vec<Stream>, usize), CaptureError> {
+) -> Result<Parsed, CaptureError> {
     let mut frames = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -680,7 +814,7 @@ fn parse_plain(
         frames_ms: frames,
         ..Stream::default()
     };
-    Ok((CaptureFormat::PlainText, vec![stream], 0))
+    Ok((CaptureFormat::PlainText, vec![stream], vec![None], 0, None))
 }
 
 /// A field of a JSON object, whatever the case of its name.

@@ -6,6 +6,29 @@ const OCAT_TEARING: &str = include_str!("../../../tests/captures/ocat-tearing.cs
 const MANGOHUD: &str = include_str!("../../../tests/captures/mangohud.csv");
 const CAPFRAMEX: &str = include_str!("../../../tests/captures/capframex.json");
 const PLAIN: &str = include_str!("../../../tests/captures/plain.txt");
+/// One recording in PresentMon's three column sets, from PresentMon's own test data (see
+/// `runtime/tests/captures/presentmon-gold/SOURCE.md`).
+const GOLD_V1: &str = include_str!("../../../tests/captures/presentmon-gold/test_case_2-v1.csv");
+const GOLD_DEFAULT: &str =
+    include_str!("../../../tests/captures/presentmon-gold/test_case_2-default.csv");
+const GOLD_V2: &str = include_str!("../../../tests/captures/presentmon-gold/test_case_2-v2.csv");
+
+/// The compositor's rows of a gold file, as (column name → text) maps, read with nothing of
+/// the capture reader.
+fn gold_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = text.trim_start_matches('\u{feff}').lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .filter(|l| l.starts_with("dwm.exe,"))
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
 
 fn parse(text: &str, selector: Option<&str>) -> Capture {
     Capture::parse(text, "test", selector).unwrap()
@@ -198,4 +221,94 @@ fn a_hundred_thousand_frame_capture_parses_whole() {
     assert_eq!(c.len(), 100_000);
     assert_eq!(c.frames_ms().iter().filter(|&&ms| ms == 33.4).count(), 1031);
     assert_eq!(c.refresh(), Refresh::Measured(60.0));
+}
+
+#[test]
+fn presentmon_2_displayed_time_is_how_long_a_frame_stayed_on_screen() {
+    // `DisplayedTime` ends at the next displayed frame's display, so a frame's interval since
+    // the previous display is the previous displayed frame's `DisplayedTime`.
+    let rows = gold_rows(GOLD_V2);
+    let mut expected = Vec::new();
+    let mut previous: Option<f64> = None;
+    for row in &rows {
+        expected.push(match row["DisplayedTime"].as_str() {
+            "NA" => 0.0,
+            shown => previous.replace(shown.parse().unwrap()).unwrap_or(0.0),
+        });
+    }
+    let v2 = parse(GOLD_V2, Some("dwm.exe"));
+    assert_eq!(v2.stream().display_ms.as_deref(), Some(&expected[..]));
+    let frame_time: Vec<f64> = rows
+        .iter()
+        .map(|r| r["FrameTime"].parse().unwrap())
+        .collect();
+    assert_eq!(v2.frames_ms(), frame_time, "the file's only frame interval");
+    let said = v2.describe();
+    assert!(
+        said.contains("frame times from FrameTime (CPU start to"),
+        "{said}"
+    );
+    assert!(
+        said.contains("display intervals from DisplayedTime"),
+        "{said}"
+    );
+
+    // The same recording's default columns measure the interval directly: after the first
+    // frame (nothing before it in the v2 file), the two agree to the v2 file's 4 decimals.
+    let default = parse(GOLD_DEFAULT, Some("dwm.exe"));
+    let between = default.stream().display_ms.as_ref().unwrap();
+    let on_screen = v2.stream().display_ms.as_ref().unwrap();
+    assert_eq!(between.len(), on_screen.len());
+    for (i, (a, b)) in between.iter().zip(on_screen).enumerate().skip(1) {
+        assert!((a - b).abs() < 1e-3, "frame {i}: {a} against {b}");
+    }
+    assert!(!default.describe().contains("frame times from"));
+}
+
+#[test]
+fn presentmon_2_frames_never_displayed_are_counted_from_their_na_display_columns() {
+    let dropped_in = |text: &str| {
+        gold_rows(text)
+            .iter()
+            .filter(|r| {
+                r.get("Dropped").is_some_and(|d| d == "1")
+                    || r.get("MsUntilDisplayed").is_some_and(|d| d == "NA")
+                    || r.get("DisplayedTime").is_some_and(|d| d == "NA")
+            })
+            .count()
+    };
+    for (name, text) in [
+        ("1.x", GOLD_V1),
+        ("2.x default", GOLD_DEFAULT),
+        ("2.x v2", GOLD_V2),
+    ] {
+        assert_eq!(dropped_in(text), 1, "{name}: the recording drops one frame");
+        let c = parse(text, Some("dwm.exe"));
+        assert_eq!(c.stream().not_displayed, Some(1), "{name}");
+    }
+    let presenter = parse(GOLD_V2, Some("Presenter.exe"));
+    assert_eq!(
+        presenter.stream().not_displayed,
+        Some(0),
+        "every row displayed"
+    );
+}
+
+#[test]
+fn a_bad_value_stops_the_run_only_in_the_stream_played() {
+    let csv = "Application,SwapChainAddress,MsBetweenPresents,AllowsTearing\n\
+               game.exe,0x1,16.7,0\n\
+               other.exe,0x2,NA,NA\n\
+               game.exe,0x1,16.7,0\n\
+               other.exe,0x2,16.7,0\n";
+    let c = parse(csv, None);
+    assert_eq!(c.frames_ms(), [16.7, 16.7]);
+    assert!(c.describe().contains("other.exe swap chain 0x2"));
+    assert_eq!(
+        Capture::parse(csv, "bad.csv", Some("other.exe"))
+            .unwrap_err()
+            .to_string(),
+        "capture 'bad.csv' line 3, column MsBetweenPresents: 'NA' is not a frame time in ms \
+         (0.001 to 60000)"
+    );
 }
