@@ -364,3 +364,23 @@ fn the_animation_error_is_motion_shown_less_time_on_screen() {
     )));
     assert!(page.contains("Display timing from the capture"));
 }
+
+#[test]
+fn trace_and_diagnose_help_list_the_capture_clock() {
+    for command in ["trace", "diagnose"] {
+        let o = bt(&[command, "--help"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let help = stdout(&o);
+        let clock = help
+            .split("--clock <CLOCK>\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").next())
+            .unwrap_or_else(|| panic!("no --clock in bt {command} --help:\n{help}"));
+        for form in ["wall[:max_ms]", "capture:FILE[#SELECTOR]"] {
+            assert!(
+                clock.contains(form),
+                "{form} in bt {command} --help:\n{clock}"
+            );
+        }
+    }
+}

@@ -495,7 +495,10 @@ impl Summary {
         );
         let _ = writeln!(s, "missed refreshes {}", self.missed_text());
         if let Some(n) = self.not_displayed {
-            let _ = writeln!(s, "presents never displayed (the capture's Dropped) {n}");
+            let _ = writeln!(
+                s,
+                "presents never displayed (the capture's Dropped or NA display times) {n}"
+            );
         }
         if let Some((mean, max)) = self.animation_error {
             let _ = writeln!(
