@@ -5,7 +5,7 @@
 //! | format | frame time | also read |
 //! | --- | --- | --- |
 //! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `Application` / `ProcessName`, `SwapChainAddress` |
-//! | MangoHud CSV (after its system-info lines) | `frametime` | |
+//! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
 //!
@@ -55,6 +55,12 @@ pub const MAX_CAPTURE_BYTES: u64 = 1 << 30;
 /// Lines searched for a CSV header before the file is called headerless: MangoHud puts a few
 /// lines of system information above its own.
 const HEADER_SEARCH_LINES: usize = 50;
+/// A MangoHud log is called sampled when its rows' elapsed times span more than this many
+/// times their frame times: per-frame logs span about one time (each row's time is its
+/// frame's), MangoHud's old default of a row every 100 ms spans six times at 60 fps.
+const SAMPLED_RATIO: f64 = 1.5;
+/// Fewer rows than this are too few to tell a sampled log from a hitch.
+const SAMPLED_MIN_ROWS: usize = 4;
 /// A capture is played as tearing when more than this share of its frames allowed tearing.
 const TEARING_SHARE: f64 = 0.5;
 
@@ -133,6 +139,25 @@ pub enum CaptureError {
     Empty {
         /// The file, as given.
         file: String,
+    },
+    /// A MangoHud log written one row per sampling interval, not one row a frame.
+    #[error(
+        "capture '{file}' is a sampled MangoHud log, not one row a frame: its {rows} rows span \
+         {span_s:.1} s by its elapsed column but their frame times add up to {frames_s:.1} s \
+         (one row every {every_ms:.0} ms); log every frame with MangoHud's log_interval=0 \
+         (MANGOHUD_CONFIG=log_interval=0) and capture again"
+    )]
+    Sampled {
+        /// The file, as given.
+        file: String,
+        /// Rows read.
+        rows: usize,
+        /// The time from the first row to the last by the `elapsed` column, in s.
+        span_s: f64,
+        /// The frame times of the rows after the first, added up, in s.
+        frames_s: f64,
+        /// The mean time between rows, in ms.
+        every_ms: f64,
     },
     /// The selector after `#` names nothing in the file.
     #[error("capture '{file}': nothing matches '#{selector}'; it holds {holds}")]
@@ -627,16 +652,25 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
         split_csv(line, &mut fields);
         if let Some(columns) = Columns::find(&fields) {
             let mango = fields.iter().any(|f| f.trim().eq_ignore_ascii_case("fps"));
-            header = Some((columns, mango));
+            let names: Vec<String> = fields
+                .iter()
+                .map(|f| f.trim().trim_matches('"').to_string())
+                .collect();
+            header = Some((columns, mango, names));
             break;
         }
         if n >= HEADER_SEARCH_LINES || frame_time(line).is_some() || line.starts_with('#') {
             break;
         }
     }
-    let Some((columns, mango)) = header else {
+    let Some((columns, mango, header_fields)) = header else {
         return parse_plain(text, file, first_text);
     };
+    // MangoHud's `elapsed`: nanoseconds since logging started, one value a row.
+    let elapsed_at = header_fields
+        .iter()
+        .position(|h| h.eq_ignore_ascii_case("elapsed"));
+    let mut elapsed_ms: Vec<f64> = Vec::new();
     let format = if mango {
         CaptureFormat::MangoHud
     } else {
@@ -688,7 +722,12 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
             continue;
         }
         match read_row(&columns, &fields, stream, state) {
-            Ok(true) => {}
+            Ok(true) => {
+                if let Some(ns) = elapsed_at.and_then(|i| fields.get(i)?.trim().parse::<f64>().ok())
+                {
+                    elapsed_ms.push(ns / 1e6);
+                }
+            }
             Ok(false) => skipped += 1,
             Err((at, name, expected)) => {
                 state.error = Some(CaptureError::Value {
@@ -702,8 +741,38 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
         }
     }
     let errors = states.into_iter().map(|s| s.error).collect();
-    let sources = Some(columns.sources()).filter(|s| !s.is_empty());
+    let sources = (!mango)
+        .then(|| columns.sources())
+        .filter(|s| !s.is_empty());
+    if let (true, Some(_), [stream]) = (mango, elapsed_at, &streams[..]) {
+        check_per_frame(file, &elapsed_ms, &stream.frames_ms)?;
+    }
     Ok((format, streams, errors, skipped, sources))
+}
+
+/// Refuses a MangoHud log written one row every `log_interval` ms rather than one row a frame:
+/// its rows' `elapsed` times then span several times what their frame times add up to, and
+/// playing the rows as frames would squeeze the run into a fraction of its length.
+fn check_per_frame(file: &str, elapsed_ms: &[f64], frames_ms: &[f64]) -> Result<(), CaptureError> {
+    let (Some(first), Some(last)) = (elapsed_ms.first(), elapsed_ms.last()) else {
+        return Ok(());
+    };
+    if elapsed_ms.len() != frames_ms.len() || frames_ms.len() < SAMPLED_MIN_ROWS {
+        return Ok(());
+    }
+    // From the first row's time to the last's lie the frames of every row after the first.
+    let span_ms = last - first;
+    let frames_sum_ms: f64 = frames_ms[1..].iter().sum();
+    if span_ms <= SAMPLED_RATIO * frames_sum_ms {
+        return Ok(());
+    }
+    Err(CaptureError::Sampled {
+        file: file.to_string(),
+        rows: frames_ms.len(),
+        span_s: span_ms / 1000.0,
+        frames_s: frames_sum_ms / 1000.0,
+        every_ms: span_ms / (frames_ms.len() - 1) as f64,
+    })
 }
 
 /// What reading a stream's rows keeps beside the stream.

@@ -312,3 +312,45 @@ fn a_bad_value_stops_the_run_only_in_the_stream_played() {
          (0.001 to 60000)"
     );
 }
+
+/// A MangoHud log laid out as MangoHud's logger writes it (its system lines, then its columns
+/// with `elapsed` in nanoseconds since logging started), sampled every 100 ms as its
+/// `log_interval=100` does, from a game at about 60 fps.
+fn mangohud_sampled(rows: usize) -> String {
+    let mut log = String::from(
+        "os,cpu,gpu,ram,kernel,driver,cpuscheduler\n\
+         Arch Linux,AMD Ryzen 7 5800X3D,AMD Radeon RX 6800,32 GB,6.11.5,Mesa 24.2.5,\n\
+         fps,frametime,cpu_load,cpu_power,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,\
+         gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,swap_used,process_rss,cpu_mhz,elapsed\n",
+    );
+    for i in 0..rows {
+        let frametime = if i % 3 == 0 { 16.9 } else { 16.6 };
+        log.push_str(&format!(
+            "{:.1},{frametime},23,41,97,55,71,2250,1000,5.2,210,9.1,0,2.3,4400,{}\n",
+            1000.0 / frametime,
+            100_000_000 * (i + 1) + 1_234_567
+        ));
+    }
+    log
+}
+
+#[test]
+fn a_mangohud_log_sampled_every_100_ms_is_refused_with_how_to_log_every_frame() {
+    // 295 frames after the first row: 98 of 16.9 ms and 197 of 16.6 ms, 4.93 s in all.
+    let said = err(&mangohud_sampled(296));
+    assert_eq!(
+        said,
+        "capture 'bad.csv' is a sampled MangoHud log, not one row a frame: its 296 rows span \
+         29.5 s by its elapsed column but their frame times add up to 4.9 s (one row every \
+         100 ms); log every frame with MangoHud's log_interval=0 \
+         (MANGOHUD_CONFIG=log_interval=0) and capture again"
+    );
+    // One row a frame, as log_interval=0 writes: each row's elapsed time is its frame's.
+    let c = parse(MANGOHUD, None);
+    assert_eq!(c.format(), CaptureFormat::MangoHud);
+    assert!(
+        !c.describe().contains("frame times from"),
+        "{}",
+        c.describe()
+    );
+}
