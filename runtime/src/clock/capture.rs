@@ -40,7 +40,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use bt_overlay::{estimate_refresh_hz, Refresh};
+use bt_overlay::{estimate_refresh_hz, Refresh, COMMON_REFRESH_HZ};
 use thiserror::Error;
 
 use crate::clock::Clock;
@@ -61,6 +61,21 @@ const HEADER_SEARCH_LINES: usize = 50;
 const SAMPLED_RATIO: f64 = 1.5;
 /// Fewer rows than this are too few to tell a sampled log from a hitch.
 const SAMPLED_MIN_ROWS: usize = 4;
+/// The shortest and longest refresh periods a grid fit tries, in ms: 1000 Hz to 20 Hz.
+const GRID_PERIOD_MS: (f64, f64) = (1.0, 50.0);
+/// A display interval fits a grid when it lies within this share of a period of a whole
+/// multiple of it: display changes land on refreshes, give or take the timer's noise.
+const GRID_TOLERANCE: f64 = 0.04;
+/// Display intervals longer than this many periods are left out of the fit's score (a stall
+/// tells nothing of the period, and a too-short period would "fit" everything this way).
+const GRID_MAX_MULTIPLE: f64 = 16.0;
+/// A grid is accepted when at least this share of the display intervals fit it; below it the
+/// display has no fixed refresh (variable refresh) or the timing is too noisy to tell.
+const GRID_SHARE: f64 = 0.9;
+/// At least this many display intervals are needed to fit a grid.
+const GRID_MIN_INTERVALS: usize = 8;
+/// A fitted rate within this share of a common display rate is that rate.
+const GRID_SNAP: f64 = 0.005;
 /// A capture is played as tearing when more than this share of its frames allowed tearing.
 const TEARING_SHARE: f64 = 0.5;
 
@@ -355,9 +370,16 @@ impl Capture {
         self.chosen.frames_ms.is_empty()
     }
 
+    /// The refresh grid that best explains the capture's display intervals
+    /// ([`fit_refresh_grid`]), when it has display times.
+    pub fn refresh_fit(&self) -> Option<RefreshFit> {
+        fit_refresh_grid(self.chosen.display_ms.as_deref()?)
+    }
+
     /// What missed refreshes are counted against: none when most frames allowed tearing; else
-    /// the rate measured from the display changes when the file has them; else the rate
-    /// estimated from the frame times ([`estimate_refresh_hz`]); else a rolling estimate.
+    /// the rate whose whole multiples explain the display intervals, when the file has them
+    /// and at least nine in ten fit ([`Capture::refresh_fit`]); else the rate estimated from
+    /// the frame times ([`estimate_refresh_hz`]); else a rolling estimate.
     pub fn refresh(&self) -> Refresh {
         let s = &self.chosen;
         if let Some(tearing) = s.tearing_frames {
@@ -365,9 +387,9 @@ impl Capture {
                 return Refresh::Tearing;
             }
         }
-        if let Some(display) = &s.display_ms {
-            if let Some(hz) = estimate_refresh_hz(display) {
-                return Refresh::Measured(hz);
+        if let Some(fit) = self.refresh_fit() {
+            if fit.share >= GRID_SHARE {
+                return Refresh::Measured(fit.hz);
             }
         }
         estimate_refresh_hz(&s.frames_ms).map_or(Refresh::Rolling, Refresh::Estimated)
@@ -385,6 +407,10 @@ impl Capture {
         if let Some(sources) = &self.sources {
             line.push_str("; ");
             line.push_str(sources);
+        }
+        if let Some(fit) = self.refresh_fit() {
+            line.push_str("; ");
+            line.push_str(&fit.to_string());
         }
         if self.skipped > 0 {
             line.push_str(&format!(
@@ -411,6 +437,126 @@ impl Capture {
             looped,
         }
     }
+}
+
+/// How well a refresh period explains a list of display intervals: see [`fit_refresh_grid`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RefreshFit {
+    /// The fitted refresh rate, in Hz.
+    pub hz: f64,
+    /// The share of the display intervals within 4 % of a period of a whole multiple of it.
+    pub share: f64,
+    /// The root-mean-square distance of those intervals from their multiples, in ms.
+    pub rms_ms: f64,
+    /// The display intervals fitted (frames never displayed left out).
+    pub intervals: usize,
+}
+
+impl fmt::Display for RefreshFit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let share = self.share * 100.0;
+        if self.share >= GRID_SHARE {
+            write!(
+                f,
+                "display times fit a {:.2} Hz refresh grid ({share:.1} % of {} intervals, \
+                 {:.3} ms rms)",
+                self.hz, self.intervals, self.rms_ms
+            )
+        } else {
+            write!(
+                f,
+                "display times fit no refresh grid (at best {:.2} Hz, {share:.1} % of {} \
+                 intervals: variable refresh, or too noisy to tell); refreshes are estimated \
+                 from the frame times",
+                self.hz, self.intervals
+            )
+        }
+    }
+}
+
+/// The refresh period whose whole multiples best explain `display_ms` (intervals between
+/// display changes in ms; 0 for a frame never displayed): a game at 43 fps on a 240 Hz panel
+/// shows each frame for 5 or 6 refreshes of 4.17 ms, and the fit finds 240 Hz where the
+/// shortest intervals alone would say 48. Periods from 1 to 50 ms are tried; an interval fits
+/// a period when it lies within 4 % of a period of a multiple of it (intervals over 16 periods
+/// are left out of the score). Of the periods nearly as good as the best, the longest is
+/// taken (a period's halves explain its multiples too), then refined by least squares over
+/// the intervals that fit. `None` with fewer than 8 intervals.
+///
+/// ```
+/// use bt_runtime::clock::capture::fit_refresh_grid;
+///
+/// let period = 1000.0 / 240.0;
+/// let shown: Vec<f64> = (0..40).map(|i| period * [5.0, 6.0, 5.0][i % 3] + 0.02).collect();
+/// let fit = fit_refresh_grid(&shown).unwrap();
+/// assert_eq!(fit.hz, 240.0);
+/// assert_eq!(fit.share, 1.0);
+/// ```
+pub fn fit_refresh_grid(display_ms: &[f64]) -> Option<RefreshFit> {
+    let shown: Vec<f64> = display_ms
+        .iter()
+        .copied()
+        .filter(|&d| d > 0.0 && d.is_finite())
+        .collect();
+    if shown.len() < GRID_MIN_INTERVALS {
+        return None;
+    }
+    // Score at most a few thousand intervals, evenly spread, for speed.
+    let step = shown.len().div_ceil(4096);
+    let sample: Vec<f64> = shown.iter().copied().step_by(step).collect();
+    let score = |period: f64| {
+        let fits = sample
+            .iter()
+            .filter(|&&d| {
+                let k = (d / period).round().max(1.0);
+                k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period
+            })
+            .count();
+        fits as f64 / sample.len() as f64
+    };
+    // Periods spaced 0.1 % apart, so that a multiple up to 16 stays within the tolerance
+    // of the true one.
+    let mut scored = Vec::new();
+    let mut period = GRID_PERIOD_MS.0;
+    while period <= GRID_PERIOD_MS.1 {
+        scored.push((period, score(period)));
+        period *= 1.001;
+    }
+    let best = scored.iter().map(|p| p.1).fold(0.0, f64::max);
+    let (coarse, _) = scored
+        .iter()
+        .rev()
+        .find(|p| p.1 >= best - 0.01)
+        .copied()
+        .unwrap_or((GRID_PERIOD_MS.0, 0.0));
+    // Least squares over the intervals that fit: period = Σ k·d / Σ k².
+    let fitting = |period: f64| {
+        shown.iter().filter_map(move |&d| {
+            let k = (d / period).round().max(1.0);
+            (k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period)
+                .then_some((k, d))
+        })
+    };
+    let (kd, kk) = fitting(coarse).fold((0.0, 0.0), |(kd, kk), (k, d)| (kd + k * d, kk + k * k));
+    let period = if kk > 0.0 { kd / kk } else { coarse };
+    let (count, squares) = fitting(period).fold((0usize, 0.0), |(n, sq), (k, d)| {
+        (n + 1, sq + (d - k * period).powi(2))
+    });
+    let raw_hz = 1000.0 / period;
+    let hz = COMMON_REFRESH_HZ
+        .into_iter()
+        .find(|&common| (raw_hz - common).abs() <= common * GRID_SNAP)
+        .unwrap_or((raw_hz * 100.0).round() / 100.0);
+    Some(RefreshFit {
+        hz,
+        share: count as f64 / shown.len() as f64,
+        rms_ms: if count > 0 {
+            (squares / count as f64).sqrt()
+        } else {
+            0.0
+        },
+        intervals: shown.len(),
+    })
 }
 
 /// Plays a [`Capture`]'s frame times, ignoring the host's timestamps.

@@ -354,3 +354,59 @@ fn a_mangohud_log_sampled_every_100_ms_is_refused_with_how_to_log_every_frame() 
         c.describe()
     );
 }
+
+/// A PresentMon capture of a game presenting every `frames_ms` and displayed `display_ms`.
+fn with_display(frames_ms: &[f64], display_ms: &[f64]) -> String {
+    let mut csv =
+        String::from("Application,SwapChainAddress,MsBetweenPresents,MsBetweenDisplayChange\n");
+    for (f, d) in frames_ms.iter().zip(display_ms) {
+        csv.push_str(&format!("game.exe,0x1,{f:.4},{d:.4}\n"));
+    }
+    csv
+}
+
+#[test]
+fn the_refresh_is_the_grid_the_display_times_fall_on_not_the_games_rate() {
+    // About 43 fps on a 240 Hz panel: each frame stays 5 or 6 refreshes of 4.167 ms, with the
+    // display timer's small noise. The shortest display intervals alone read 48 Hz.
+    let period = 1000.0 / 240.0;
+    let refreshes = [5.0, 6.0, 6.0, 5.0, 6.0, 5.0, 6.0];
+    let display: Vec<f64> = (0..300)
+        .map(|i| period * refreshes[i % 7] + [0.03, -0.02, 0.01][i % 3])
+        .collect();
+    let frames: Vec<f64> = display.iter().map(|d| d + 0.4).collect();
+    let c = parse(&with_display(&frames, &display), None);
+    assert_eq!(c.refresh(), Refresh::Measured(240.0));
+    let fit = c.refresh_fit().unwrap();
+    assert_eq!((fit.share, fit.intervals), (1.0, 300));
+    assert!(fit.rms_ms < 0.05, "{fit:?}");
+    assert!(
+        c.describe()
+            .contains("display times fit a 240.00 Hz refresh grid (100.0 % of 300 intervals"),
+        "{}",
+        c.describe()
+    );
+}
+
+#[test]
+fn display_times_on_no_grid_say_so_and_fall_back_to_the_frame_times() {
+    // Variable refresh: each frame is displayed as soon as it is ready, so the display
+    // intervals are the frame times, spread evenly over 9 to 14 ms.
+    let display: Vec<f64> = (0..400)
+        .map(|i| 9.0 + 5.0 * ((i * 37 % 101) as f64 / 101.0))
+        .collect();
+    let c = parse(&with_display(&display, &display), None);
+    let fit = c.refresh_fit().unwrap();
+    assert!(fit.share < 0.9, "{fit:?}");
+    assert!(
+        !matches!(c.refresh(), Refresh::Measured(_)),
+        "{:?}",
+        c.refresh()
+    );
+    assert!(
+        c.describe()
+            .contains("display times fit no refresh grid (at best"),
+        "{}",
+        c.describe()
+    );
+}
