@@ -466,8 +466,7 @@ impl fmt::Display for RefreshFit {
             write!(
                 f,
                 "display times fit no refresh grid (at best {:.2} Hz, {share:.1} % of {} \
-                 intervals: variable refresh, or too noisy to tell); refreshes are estimated \
-                 from the frame times",
+                 intervals: variable refresh, or too noisy to tell)",
                 self.hz, self.intervals
             )
         }
