@@ -364,3 +364,81 @@ fn the_animation_error_is_motion_shown_less_time_on_screen() {
     )));
     assert!(page.contains("Display timing from the capture"));
 }
+
+#[test]
+fn trace_and_diagnose_help_list_the_capture_clock() {
+    for command in ["trace", "diagnose"] {
+        let o = bt(&[command, "--help"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let help = stdout(&o);
+        let clock = help
+            .split("--clock <CLOCK>\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").next())
+            .unwrap_or_else(|| panic!("no --clock in bt {command} --help:\n{help}"));
+        for form in ["wall[:max_ms]", "capture:FILE[#SELECTOR]"] {
+            assert!(
+                clock.contains(form),
+                "{form} in bt {command} --help:\n{clock}"
+            );
+        }
+    }
+}
+
+/// PresentMon's own gold recording (`runtime/tests/captures/presentmon-gold`, source there).
+fn gold(name: &str) -> String {
+    format!(
+        "capture:{}#dwm.exe",
+        capture(&format!("presentmon-gold/{name}")).display()
+    )
+}
+
+#[test]
+fn missed_refreshes_on_display_are_counted_from_the_display_times_of_a_presentmon_capture() {
+    // The compositor's display intervals in the 1.x file, read here with nothing of BT's.
+    let text = std::fs::read_to_string(capture("presentmon-gold/test_case_2-v1.csv")).unwrap();
+    let mut lines = text.trim_start_matches('\u{feff}').lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let at = header
+        .iter()
+        .position(|h| *h == "msBetweenDisplayChange")
+        .unwrap();
+    let display: Vec<f64> = lines
+        .filter(|l| l.starts_with("dwm.exe,"))
+        .map(|l| l.split(',').nth(at).unwrap().parse().unwrap())
+        .collect();
+    let period = 1000.0 / 60.0;
+    let repeats: Vec<u64> = display
+        .iter()
+        .map(|d| ((d / period).round() as u64).saturating_sub(1))
+        .collect();
+    let summary = |name: &str| {
+        let o = bt(&[
+            "trace",
+            "hello",
+            "--clock",
+            &gold(name),
+            "--format",
+            "summary",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        (s, stderr(&o))
+    };
+    let (v1, said) = summary("test_case_2-v1.csv");
+    assert!(
+        said.contains("display times fit a 60.00 Hz refresh grid"),
+        "{said}"
+    );
+    assert_eq!(v1["refresh"], "60.0 Hz (measured from display times)");
+    assert_eq!(v1["display_missed_refreshes"], repeats.iter().sum::<u64>());
+    let frames = repeats.iter().filter(|&&r| r > 0).count();
+    assert_eq!(v1["frames_missing_refreshes_on_display"], frames);
+    // The --v2_metrics file of the same recording has one frame fewer and its first frame's
+    // interval unknown (its DisplayedTime looks forward): the same repeats from the second on.
+    let (v2, _) = summary("test_case_2-v2.csv");
+    assert_eq!(v2["refresh"], "60.0 Hz (measured from display times)");
+    let from_second: u64 = repeats[1..repeats.len() - 1].iter().sum();
+    assert_eq!(v2["display_missed_refreshes"], from_second);
+    assert_eq!(v2["not_displayed"], 1);
+}

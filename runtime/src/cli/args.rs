@@ -611,8 +611,11 @@ impl RangeEnd for f64 {
 fn clock_help() -> String {
     format!(
         "The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,..., \
-         jitter:min_ms:max_ms:seed. Times are {} to {} ms, fps {} to {}, resync_after 1 to {}, \
-         seed -2^53 to 2^53",
+         jitter:min_ms:max_ms:seed, or capture:FILE[#SELECTOR] (a PresentMon, OCAT, CapFrameX \
+         or MangoHud capture, or one frame time in ms a line, played frame by frame; SELECTOR \
+         names a process, a swap-chain address or a CapFrameX run number, else the stream with \
+         the most frames is played). Times are {} to {} ms, fps {} to {}, resync_after 1 to \
+         {}, seed -2^53 to 2^53",
         number(MIN_SPEC_MS),
         number(MAX_SPEC_MS),
         number(MIN_TARGET_FPS),

@@ -4,10 +4,16 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (PresentMon 2: `FrameTime`) | `MsBetweenDisplayChange` / `DisplayedTime`, `Dropped`, `AllowsTearing`, `Application` / `ProcessName`, `SwapChainAddress` |
-//! | MangoHud CSV (after its system-info lines) | `frametime` | |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `Application` / `ProcessName`, `SwapChainAddress` |
+//! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
+//!
+//! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
+//! frame; `MsBetweenDisplayChange` is the interval from the previous display to this one. So a
+//! frame's display interval from a `DisplayedTime` file is the previous displayed frame's value
+//! (none for the first displayed frame). A bad value in a stream that is not played (the
+//! compositor's `NA`, say) does not stop the run; in the one played it does.
 //!
 //! Column names are matched whatever their case, and a byte-order mark (UTF-8 or UTF-16) is
 //! skipped. A PresentMon file often holds several processes and swap chains (the game, the
@@ -34,7 +40,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
-use bt_overlay::{estimate_refresh_hz, Refresh};
+use bt_overlay::{estimate_refresh_hz, Refresh, COMMON_REFRESH_HZ};
 use thiserror::Error;
 
 use crate::clock::Clock;
@@ -49,6 +55,27 @@ pub const MAX_CAPTURE_BYTES: u64 = 1 << 30;
 /// Lines searched for a CSV header before the file is called headerless: MangoHud puts a few
 /// lines of system information above its own.
 const HEADER_SEARCH_LINES: usize = 50;
+/// A MangoHud log is called sampled when its rows' elapsed times span more than this many
+/// times their frame times: per-frame logs span about one time (each row's time is its
+/// frame's), MangoHud's old default of a row every 100 ms spans six times at 60 fps.
+const SAMPLED_RATIO: f64 = 1.5;
+/// Fewer rows than this are too few to tell a sampled log from a hitch.
+const SAMPLED_MIN_ROWS: usize = 4;
+/// The shortest and longest refresh periods a grid fit tries, in ms: 1000 Hz to 20 Hz.
+const GRID_PERIOD_MS: (f64, f64) = (1.0, 50.0);
+/// A display interval fits a grid when it lies within this share of a period of a whole
+/// multiple of it: display changes land on refreshes, give or take the timer's noise.
+const GRID_TOLERANCE: f64 = 0.04;
+/// Display intervals longer than this many periods are left out of the fit's score (a stall
+/// tells nothing of the period, and a too-short period would "fit" everything this way).
+const GRID_MAX_MULTIPLE: f64 = 16.0;
+/// A grid is accepted when at least this share of the display intervals fit it; below it the
+/// display has no fixed refresh (variable refresh) or the timing is too noisy to tell.
+const GRID_SHARE: f64 = 0.9;
+/// At least this many display intervals are needed to fit a grid.
+const GRID_MIN_INTERVALS: usize = 8;
+/// A fitted rate within this share of a common display rate is that rate.
+const GRID_SNAP: f64 = 0.005;
 /// A capture is played as tearing when more than this share of its frames allowed tearing.
 const TEARING_SHARE: f64 = 0.5;
 
@@ -128,6 +155,25 @@ pub enum CaptureError {
         /// The file, as given.
         file: String,
     },
+    /// A MangoHud log written one row per sampling interval, not one row a frame.
+    #[error(
+        "capture '{file}' is a sampled MangoHud log, not one row a frame: its {rows} rows span \
+         {span_s:.1} s by its elapsed column but their frame times add up to {frames_s:.1} s \
+         (one row every {every_ms:.0} ms); log every frame with MangoHud's log_interval=0 \
+         (MANGOHUD_CONFIG=log_interval=0) and capture again"
+    )]
+    Sampled {
+        /// The file, as given.
+        file: String,
+        /// Rows read.
+        rows: usize,
+        /// The time from the first row to the last by the `elapsed` column, in s.
+        span_s: f64,
+        /// The frame times of the rows after the first, added up, in s.
+        frames_s: f64,
+        /// The mean time between rows, in ms.
+        every_ms: f64,
+    },
     /// The selector after `#` names nothing in the file.
     #[error("capture '{file}': nothing matches '#{selector}'; it holds {holds}")]
     Selector {
@@ -174,10 +220,12 @@ pub struct Stream {
     pub swap_chain: String,
     /// Frame intervals in ms (between presents), in order.
     pub frames_ms: Vec<f64>,
-    /// Intervals between the display changes, one per frame (0 for a frame never shown),
-    /// when the file has them.
+    /// Intervals from the previous display change to this frame's, one per frame (0 for a
+    /// frame never shown, and for the first one shown of a `DisplayedTime` file), when the
+    /// file has them.
     pub display_ms: Option<Vec<f64>>,
-    /// Presents never displayed (PresentMon's `Dropped`), when the file says.
+    /// Presents never displayed (PresentMon's `Dropped`, or PresentMon 2's `NA` display
+    /// columns), when the file says.
     pub not_displayed: Option<usize>,
     /// Frames presented with tearing allowed, when the file says.
     pub tearing_frames: Option<usize>,
@@ -210,6 +258,8 @@ pub struct Capture {
     others: Vec<(String, usize)>,
     /// Rows left out: the first of a stream with a zero interval (nothing before it).
     skipped: usize,
+    /// Which columns gave the frame and display times, said when they need saying.
+    sources: Option<String>,
 }
 
 impl Capture {
@@ -244,12 +294,19 @@ impl Capture {
     /// frame-time column, a selector that matches nothing, or a capture with no frames.
     pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Capture, CaptureError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let (format, mut streams, skipped) = if text.trim_start().starts_with('{') {
-            (CaptureFormat::CapFrameXJson, parse_json(text, file)?, 0)
+        let (format, streams, errors, skipped, sources) = if text.trim_start().starts_with('{') {
+            let streams = parse_json(text, file)?;
+            let errors = vec![None; streams.len()];
+            (CaptureFormat::CapFrameXJson, streams, errors, 0, None)
         } else {
             parse_lines(text, file)?
         };
-        streams.retain(|s| !s.frames_ms.is_empty());
+        // A bad value stops the run only in the stream played: the others are listed.
+        let (mut streams, mut errors): (Vec<Stream>, Vec<Option<CaptureError>>) = streams
+            .into_iter()
+            .zip(errors)
+            .filter(|(s, e)| !s.frames_ms.is_empty() || e.is_some())
+            .unzip();
         if streams.is_empty() {
             return Err(CaptureError::Empty {
                 file: file.to_string(),
@@ -264,6 +321,9 @@ impl Capture {
                     holds: list(streams.iter().map(|s| (s.name(), s.frames_ms.len()))),
                 })?,
         };
+        if let Some(error) = errors.swap_remove(pick) {
+            return Err(error);
+        }
         let chosen = streams.swap_remove(pick);
         let mut others: Vec<(String, usize)> = streams
             .iter()
@@ -276,6 +336,7 @@ impl Capture {
             chosen,
             others,
             skipped,
+            sources,
         })
     }
 
@@ -309,9 +370,16 @@ impl Capture {
         self.chosen.frames_ms.is_empty()
     }
 
+    /// The refresh grid that best explains the capture's display intervals
+    /// ([`fit_refresh_grid`]), when it has display times.
+    pub fn refresh_fit(&self) -> Option<RefreshFit> {
+        fit_refresh_grid(self.chosen.display_ms.as_deref()?)
+    }
+
     /// What missed refreshes are counted against: none when most frames allowed tearing; else
-    /// the rate measured from the display changes when the file has them; else the rate
-    /// estimated from the frame times ([`estimate_refresh_hz`]); else a rolling estimate.
+    /// the rate whose whole multiples explain the display intervals, when the file has them
+    /// and at least nine in ten fit ([`Capture::refresh_fit`]); else the rate estimated from
+    /// the frame times ([`estimate_refresh_hz`]); else a rolling estimate.
     pub fn refresh(&self) -> Refresh {
         let s = &self.chosen;
         if let Some(tearing) = s.tearing_frames {
@@ -319,9 +387,9 @@ impl Capture {
                 return Refresh::Tearing;
             }
         }
-        if let Some(display) = &s.display_ms {
-            if let Some(hz) = estimate_refresh_hz(display) {
-                return Refresh::Measured(hz);
+        if let Some(fit) = self.refresh_fit() {
+            if fit.share >= GRID_SHARE {
+                return Refresh::Measured(fit.hz);
             }
         }
         estimate_refresh_hz(&s.frames_ms).map_or(Refresh::Rolling, Refresh::Estimated)
@@ -336,6 +404,14 @@ impl Capture {
             self.chosen.name(),
             self.len()
         );
+        if let Some(sources) = &self.sources {
+            line.push_str("; ");
+            line.push_str(sources);
+        }
+        if let Some(fit) = self.refresh_fit() {
+            line.push_str("; ");
+            line.push_str(&fit.to_string());
+        }
         if self.skipped > 0 {
             line.push_str(&format!(
                 ", leaving out {} first row(s) with no interval",
@@ -361,6 +437,125 @@ impl Capture {
             looped,
         }
     }
+}
+
+/// How well a refresh period explains a list of display intervals: see [`fit_refresh_grid`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RefreshFit {
+    /// The fitted refresh rate, in Hz.
+    pub hz: f64,
+    /// The share of the display intervals within 4 % of a period of a whole multiple of it.
+    pub share: f64,
+    /// The root-mean-square distance of those intervals from their multiples, in ms.
+    pub rms_ms: f64,
+    /// The display intervals fitted (frames never displayed left out).
+    pub intervals: usize,
+}
+
+impl fmt::Display for RefreshFit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let share = self.share * 100.0;
+        if self.share >= GRID_SHARE {
+            write!(
+                f,
+                "display times fit a {:.2} Hz refresh grid ({share:.1} % of {} intervals, \
+                 {:.3} ms rms)",
+                self.hz, self.intervals, self.rms_ms
+            )
+        } else {
+            write!(
+                f,
+                "display times fit no refresh grid (at best {:.2} Hz, {share:.1} % of {} \
+                 intervals: variable refresh, or too noisy to tell)",
+                self.hz, self.intervals
+            )
+        }
+    }
+}
+
+/// The refresh period whose whole multiples best explain `display_ms` (intervals between
+/// display changes in ms; 0 for a frame never displayed): a game at 43 fps on a 240 Hz panel
+/// shows each frame for 5 or 6 refreshes of 4.17 ms, and the fit finds 240 Hz where the
+/// shortest intervals alone would say 48. Periods from 1 to 50 ms are tried; an interval fits
+/// a period when it lies within 4 % of a period of a multiple of it (intervals over 16 periods
+/// are left out of the score). Of the periods nearly as good as the best, the longest is
+/// taken (a period's halves explain its multiples too), then refined by least squares over
+/// the intervals that fit. `None` with fewer than 8 intervals.
+///
+/// ```
+/// use bt_runtime::clock::capture::fit_refresh_grid;
+///
+/// let period = 1000.0 / 240.0;
+/// let shown: Vec<f64> = (0..40).map(|i| period * [5.0, 6.0, 5.0][i % 3] + 0.02).collect();
+/// let fit = fit_refresh_grid(&shown).unwrap();
+/// assert_eq!(fit.hz, 240.0);
+/// assert_eq!(fit.share, 1.0);
+/// ```
+pub fn fit_refresh_grid(display_ms: &[f64]) -> Option<RefreshFit> {
+    let shown: Vec<f64> = display_ms
+        .iter()
+        .copied()
+        .filter(|&d| d > 0.0 && d.is_finite())
+        .collect();
+    if shown.len() < GRID_MIN_INTERVALS {
+        return None;
+    }
+    // Score at most a few thousand intervals, evenly spread, for speed.
+    let step = shown.len().div_ceil(4096);
+    let sample: Vec<f64> = shown.iter().copied().step_by(step).collect();
+    let score = |period: f64| {
+        let fits = sample
+            .iter()
+            .filter(|&&d| {
+                let k = (d / period).round().max(1.0);
+                k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period
+            })
+            .count();
+        fits as f64 / sample.len() as f64
+    };
+    // Periods spaced 0.1 % apart, so that a multiple up to 16 stays within the tolerance
+    // of the true one.
+    let mut scored = Vec::new();
+    let mut period = GRID_PERIOD_MS.0;
+    while period <= GRID_PERIOD_MS.1 {
+        scored.push((period, score(period)));
+        period *= 1.001;
+    }
+    let best = scored.iter().map(|p| p.1).fold(0.0, f64::max);
+    let (coarse, _) = scored
+        .iter()
+        .rev()
+        .find(|p| p.1 >= best - 0.01)
+        .copied()
+        .unwrap_or((GRID_PERIOD_MS.0, 0.0));
+    // Least squares over the intervals that fit: period = Σ k·d / Σ k².
+    let fitting = |period: f64| {
+        shown.iter().filter_map(move |&d| {
+            let k = (d / period).round().max(1.0);
+            (k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period)
+                .then_some((k, d))
+        })
+    };
+    let (kd, kk) = fitting(coarse).fold((0.0, 0.0), |(kd, kk), (k, d)| (kd + k * d, kk + k * k));
+    let period = if kk > 0.0 { kd / kk } else { coarse };
+    let (count, squares) = fitting(period).fold((0usize, 0.0), |(n, sq), (k, d)| {
+        (n + 1, sq + (d - k * period).powi(2))
+    });
+    let raw_hz = 1000.0 / period;
+    let hz = COMMON_REFRESH_HZ
+        .into_iter()
+        .find(|&common| (raw_hz - common).abs() <= common * GRID_SNAP)
+        .unwrap_or((raw_hz * 100.0).round() / 100.0);
+    Some(RefreshFit {
+        hz,
+        share: count as f64 / shown.len() as f64,
+        rms_ms: if count > 0 {
+            (squares / count as f64).sqrt()
+        } else {
+            0.0
+        },
+        intervals: shown.len(),
+    })
 }
 
 /// Plays a [`Capture`]'s frame times, ignoring the host's timestamps.
@@ -436,11 +631,26 @@ fn frame_time(text: &str) -> Option<f64> {
 
 const FRAME_TIME_EXPECTED: &str = "a frame time in ms (0.001 to 60000)";
 
+/// What a CSV capture's display column holds, by PresentMon's own column descriptions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DisplayColumn {
+    /// `MsBetweenDisplayChange` (PresentMon 1 and 2's default columns): how long the previous
+    /// frame stayed on screen before this one was displayed.
+    SincePrevious,
+    /// `DisplayedTime` (PresentMon 2's `--v2_metrics`): how long this frame stayed on screen,
+    /// that is the interval from its display to the next displayed frame's.
+    OnScreen,
+}
+
 /// The columns a CSV capture is read from, by their place in a row.
 struct Columns {
     frame: (usize, String),
     display: Option<(usize, String)>,
+    display_kind: DisplayColumn,
     dropped: Option<(usize, String)>,
+    /// A column that is `NA` for a frame never displayed (`MsUntilDisplayed`,
+    /// `DisplayLatency`), read when the file has no `Dropped` column.
+    until_displayed: Option<usize>,
     tearing: Option<(usize, String)>,
     process: Option<usize>,
     swap_chain: Option<usize>,
@@ -450,16 +660,24 @@ struct Columns {
 
 impl Columns {
     fn find(header: &[&str]) -> Option<Columns> {
+        // The first of `names` (in their order of preference) the header has.
         let at = |names: &[&str]| {
-            header.iter().position(|h| {
-                let h = h.trim().trim_matches('"');
-                names.iter().any(|n| h.eq_ignore_ascii_case(n))
+            names.iter().find_map(|n| {
+                header
+                    .iter()
+                    .position(|h| h.trim().trim_matches('"').eq_ignore_ascii_case(n))
             })
         };
         let named = |i: usize| (i, header[i].trim().trim_matches('"').to_string());
+        // Present to present; PresentMon 2's `--v2_metrics` files have only `FrameTime`, from
+        // this frame's CPU start to the next one's.
         let frame = named(at(&["MsBetweenPresents", "FrameTime"])?);
-        let display = at(&["MsBetweenDisplayChange", "DisplayedTime"]).map(named);
+        let (display, display_kind) = match at(&["MsBetweenDisplayChange"]) {
+            Some(i) => (Some(named(i)), DisplayColumn::SincePrevious),
+            None => (at(&["DisplayedTime"]).map(named), DisplayColumn::OnScreen),
+        };
         let dropped = at(&["Dropped"]).map(named);
+        let until_displayed = at(&["MsUntilDisplayed", "DisplayLatency"]);
         let tearing = at(&["AllowsTearing"]).map(named);
         let process = at(&["Application", "ProcessName"]);
         let swap_chain = at(&["SwapChainAddress"]);
@@ -467,6 +685,7 @@ impl Columns {
             Some(frame.0),
             display.as_ref().map(|d| d.0),
             dropped.as_ref().map(|d| d.0),
+            until_displayed,
             tearing.as_ref().map(|d| d.0),
             process,
             swap_chain,
@@ -479,12 +698,34 @@ impl Columns {
         Some(Columns {
             frame,
             display,
+            display_kind,
             dropped,
+            until_displayed,
             tearing,
             process,
             swap_chain,
             needed,
         })
+    }
+
+    /// Which columns the frame and display times come from, when they are not PresentMon 1's
+    /// `MsBetweenPresents` and `MsBetweenDisplayChange` (or MangoHud's `frametime`).
+    fn sources(&self) -> String {
+        let mut said = Vec::new();
+        if self.frame.1.eq_ignore_ascii_case("FrameTime") {
+            said.push(format!(
+                "frame times from {} (CPU start to the next CPU start; the file has no \
+                 MsBetweenPresents)",
+                self.frame.1
+            ));
+        }
+        if let (Some((_, name)), DisplayColumn::OnScreen) = (&self.display, self.display_kind) {
+            said.push(format!(
+                "display intervals from {name} (each frame's time on screen, ending at the next \
+                 displayed frame)"
+            ));
+        }
+        said.join("; ")
     }
 
     fn name_of(&self, i: usize) -> String {
@@ -531,11 +772,18 @@ fn flag(text: &str) -> Option<bool> {
     }
 }
 
+/// A file's format, its streams each with its first bad value, the rows left out, and which
+/// columns gave the frame and display times (for a CSV with a header).
+type Parsed = (
+    CaptureFormat,
+    Vec<Stream>,
+    Vec<Option<CaptureError>>,
+    usize,
+    Option<String>,
+);
+
 /// CSV with a header (PresentMon, OCAT, CapFrameX, MangoHud) or one number a line.
-fn parse_lines(
-    text: &str,
-    file: &str,
-) -> Result<(CaptureFormat, Vec<Stream>, usize), CaptureError> {
+fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut fields = Vec::new();
     // The header: the first line naming a frame-time column, within the first few.
@@ -549,22 +797,34 @@ fn parse_lines(
         split_csv(line, &mut fields);
         if let Some(columns) = Columns::find(&fields) {
             let mango = fields.iter().any(|f| f.trim().eq_ignore_ascii_case("fps"));
-            header = Some((columns, mango));
+            let names: Vec<String> = fields
+                .iter()
+                .map(|f| f.trim().trim_matches('"').to_string())
+                .collect();
+            header = Some((columns, mango, names));
             break;
         }
         if n >= HEADER_SEARCH_LINES || frame_time(line).is_some() || line.starts_with('#') {
             break;
         }
     }
-    let Some((columns, mango)) = header else {
+    let Some((columns, mango, header_fields)) = header else {
         return parse_plain(text, file, first_text);
     };
+    // MangoHud's `elapsed`: nanoseconds since logging started, one value a row.
+    let elapsed_at = header_fields
+        .iter()
+        .position(|h| h.eq_ignore_ascii_case("elapsed"));
+    let mut elapsed_ms: Vec<f64> = Vec::new();
     let format = if mango {
         CaptureFormat::MangoHud
     } else {
         CaptureFormat::PresentMon
     };
     let mut streams: Vec<Stream> = Vec::new();
+    // Beside each stream: the first bad value in it (which matters only when it is played),
+    // and how long its last displayed frame stayed on screen (for `DisplayedTime`).
+    let mut states: Vec<StreamState> = Vec::new();
     let mut skipped = 0;
     for (n, line) in lines {
         if line.trim().is_empty() {
@@ -581,13 +841,6 @@ fn parse_lines(
                 needed,
             });
         }
-        let value_error = |(at, name): &(usize, String), expected: &str| CaptureError::Value {
-            file: file.to_string(),
-            line: n,
-            column: name.clone(),
-            value: excerpt(fields[*at].trim()),
-            expected: expected.to_string(),
-        };
         let text_of = |at: Option<usize>| at.map_or("", |i| fields[i].trim().trim_matches('"'));
         let (process, swap_chain) = (text_of(columns.process), text_of(columns.swap_chain));
         let index = match streams
@@ -600,47 +853,142 @@ fn parse_lines(
                     process: process.to_string(),
                     swap_chain: swap_chain.to_string(),
                     display_ms: columns.display.as_ref().map(|_| Vec::new()),
-                    not_displayed: columns.dropped.as_ref().map(|_| 0),
+                    not_displayed: (columns.dropped.is_some() || columns.display.is_some())
+                        .then_some(0),
                     tearing_frames: columns.tearing.as_ref().map(|_| 0),
                     ..Stream::default()
                 });
+                states.push(StreamState::default());
                 streams.len() - 1
             }
         };
-        let stream = &mut streams[index];
-        let raw = fields[columns.frame.0].trim();
-        let frame = match frame_time(raw) {
-            Some(ms) => ms,
-            // The first present of a stream has nothing before it to measure from.
-            None if stream.frames_ms.is_empty() && raw.parse::<f64>() == Ok(0.0) => {
-                skipped += 1;
-                continue;
+        let (stream, state) = (&mut streams[index], &mut states[index]);
+        if state.error.is_some() {
+            continue;
+        }
+        match read_row(&columns, &fields, stream, state) {
+            Ok(true) => {
+                if let Some(ns) = elapsed_at.and_then(|i| fields.get(i)?.trim().parse::<f64>().ok())
+                {
+                    elapsed_ms.push(ns / 1e6);
+                }
             }
-            None => return Err(value_error(&columns.frame, FRAME_TIME_EXPECTED)),
-        };
-        if let Some(col) = &columns.display {
-            let raw = fields[col.0].trim();
-            let shown = if raw.eq_ignore_ascii_case("NA") {
-                0.0
-            } else {
-                raw.parse::<f64>()
-                    .ok()
-                    .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
-                    .ok_or_else(|| value_error(col, "a display interval in ms or NA"))?
-            };
-            stream.display_ms.get_or_insert_with(Vec::new).push(shown);
+            Ok(false) => skipped += 1,
+            Err((at, name, expected)) => {
+                state.error = Some(CaptureError::Value {
+                    file: file.to_string(),
+                    line: n,
+                    column: name,
+                    value: excerpt(fields[at].trim()),
+                    expected: expected.to_string(),
+                });
+            }
         }
-        if let Some(col) = &columns.dropped {
-            let dropped = flag(fields[col.0]).ok_or_else(|| value_error(col, "0 or 1"))?;
-            *stream.not_displayed.get_or_insert(0) += usize::from(dropped);
-        }
-        if let Some(col) = &columns.tearing {
-            let tearing = flag(fields[col.0]).ok_or_else(|| value_error(col, "0 or 1"))?;
-            *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
-        }
-        stream.frames_ms.push(frame);
     }
-    Ok((format, streams, skipped))
+    let errors = states.into_iter().map(|s| s.error).collect();
+    let sources = (!mango)
+        .then(|| columns.sources())
+        .filter(|s| !s.is_empty());
+    if let (true, Some(_), [stream]) = (mango, elapsed_at, &streams[..]) {
+        check_per_frame(file, &elapsed_ms, &stream.frames_ms)?;
+    }
+    Ok((format, streams, errors, skipped, sources))
+}
+
+/// Refuses a MangoHud log written one row every `log_interval` ms rather than one row a frame:
+/// its rows' `elapsed` times then span several times what their frame times add up to, and
+/// playing the rows as frames would squeeze the run into a fraction of its length.
+fn check_per_frame(file: &str, elapsed_ms: &[f64], frames_ms: &[f64]) -> Result<(), CaptureError> {
+    let (Some(first), Some(last)) = (elapsed_ms.first(), elapsed_ms.last()) else {
+        return Ok(());
+    };
+    if elapsed_ms.len() != frames_ms.len() || frames_ms.len() < SAMPLED_MIN_ROWS {
+        return Ok(());
+    }
+    // From the first row's time to the last's lie the frames of every row after the first.
+    let span_ms = last - first;
+    let frames_sum_ms: f64 = frames_ms[1..].iter().sum();
+    if span_ms <= SAMPLED_RATIO * frames_sum_ms {
+        return Ok(());
+    }
+    Err(CaptureError::Sampled {
+        file: file.to_string(),
+        rows: frames_ms.len(),
+        span_s: span_ms / 1000.0,
+        frames_s: frames_sum_ms / 1000.0,
+        every_ms: span_ms / (frames_ms.len() - 1) as f64,
+    })
+}
+
+/// What reading a stream's rows keeps beside the stream.
+#[derive(Default)]
+struct StreamState {
+    /// The stream's first bad value.
+    error: Option<CaptureError>,
+    /// How long the stream's last displayed frame stayed on screen (`DisplayedTime`).
+    on_screen_ms: Option<f64>,
+}
+
+/// Adds one row's frame to `stream`: `Ok(false)` when the row is left out (a stream's first
+/// present, with nothing before it), or the place, name and expected form of a bad value.
+fn read_row(
+    columns: &Columns,
+    fields: &[&str],
+    stream: &mut Stream,
+    state: &mut StreamState,
+) -> Result<bool, (usize, String, &'static str)> {
+    let bad = |(at, name): &(usize, String), expected: &'static str| (*at, name.clone(), expected);
+    let raw = fields[columns.frame.0].trim();
+    let frame = match frame_time(raw) {
+        Some(ms) => ms,
+        // The first present of a stream has nothing before it to measure from.
+        None if stream.frames_ms.is_empty() && raw.parse::<f64>() == Ok(0.0) => return Ok(false),
+        None => return Err(bad(&columns.frame, FRAME_TIME_EXPECTED)),
+    };
+    let mut never_displayed = None;
+    if let Some(col) = &columns.display {
+        let raw = fields[col.0].trim();
+        let value = if raw.eq_ignore_ascii_case("NA") {
+            None
+        } else {
+            let v = raw
+                .parse::<f64>()
+                .ok()
+                .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
+                .ok_or_else(|| bad(col, "a display interval in ms or NA"))?;
+            Some(v)
+        };
+        never_displayed = Some(value.is_none());
+        let since_previous = match columns.display_kind {
+            DisplayColumn::SincePrevious => value.unwrap_or(0.0),
+            // This frame's own time on screen is the interval before the next displayed
+            // frame; its own interval is the previous displayed frame's time on screen (0,
+            // like a frame never displayed, for the first: nothing before it to measure from).
+            DisplayColumn::OnScreen => match value {
+                None => 0.0,
+                Some(v) => state.on_screen_ms.replace(v).unwrap_or(0.0),
+            },
+        };
+        stream
+            .display_ms
+            .get_or_insert_with(Vec::new)
+            .push(since_previous);
+    }
+    if let Some(i) = columns.until_displayed {
+        never_displayed = Some(fields[i].trim().eq_ignore_ascii_case("NA"));
+    }
+    if let Some(col) = &columns.dropped {
+        never_displayed = Some(flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?);
+    }
+    if let Some(never) = never_displayed {
+        *stream.not_displayed.get_or_insert(0) += usize::from(never);
+    }
+    if let Some(col) = &columns.tearing {
+        let tearing = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
+        *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
+    }
+    stream.frames_ms.push(frame);
+    Ok(true)
 }
 
 /// One frame time a line; blank lines and lines starting with `#` are skipped.
@@ -648,7 +996,7 @@ fn parse_plain(
     text: &str,
     file: &str,
     first_text: Option<(usize, &str)>,
-) -> Result<(CaptureFormat, Vec<Stream>, usize), CaptureError> {
+) -> Result<Parsed, CaptureError> {
     let mut frames = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -680,7 +1028,7 @@ fn parse_plain(
         frames_ms: frames,
         ..Stream::default()
     };
-    Ok((CaptureFormat::PlainText, vec![stream], 0))
+    Ok((CaptureFormat::PlainText, vec![stream], vec![None], 0, None))
 }
 
 /// A field of a JSON object, whatever the case of its name.

@@ -128,9 +128,12 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
         ),
     );
     row("missed refreshes", s.missed_text());
+    if let Some(text) = s.display_missed_text() {
+        row("missed refreshes on display", text);
+    }
     if let Some(n) = s.not_displayed {
         row(
-            "presents never displayed (the capture's Dropped)",
+            "presents never displayed (the capture's Dropped or NA display times)",
             n.to_string(),
         );
     }

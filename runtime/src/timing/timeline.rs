@@ -281,6 +281,10 @@ pub struct Summary {
     pub missed_refreshes: Option<u64>,
     /// Frames that missed at least one refresh (`None` when n/a).
     pub frames_missing_refreshes: Option<usize>,
+    /// Refreshes missed by the capture's displayed frames, counted from its display times
+    /// (each display interval in refreshes, less one: PresentMon's and CapFrameX's count),
+    /// and the frames that missed any; `None` without display times or a refresh rate.
+    pub display_missed: Option<(u64, usize)>,
     /// What the missed refreshes were counted against, and the rate last used.
     pub refresh: (Refresh, Option<f64>),
     /// Presents a capture says were never displayed (PresentMon's `Dropped`), when it says.
@@ -327,6 +331,17 @@ impl Summary {
             missing += usize::from(f.missed > 0);
         }
         let known = t.refresh.0 != Refresh::Tearing;
+        let display_missed = t.refresh.1.filter(|_| known).and_then(|hz| {
+            let mut counts = (0u64, 0usize);
+            for f in &t.frames {
+                let d = t.source.display_ms(f.frame)?;
+                // A frame never displayed (0) shows for no refresh at all.
+                let repeats = ((d * hz / 1000.0).round() - 1.0).max(0.0) as u64;
+                counts.0 += repeats;
+                counts.1 += usize::from(repeats > 0);
+            }
+            Some(counts)
+        });
         let in_order: Vec<f64> = t.frames.iter().map(|f| f.stats.delta_ms).collect();
         let longest_first: Vec<f64> = deltas.iter().rev().copied().collect();
         let p50_ms = percentile(&deltas, 0.50);
@@ -362,6 +377,7 @@ impl Summary {
             discarded_ms,
             missed_refreshes: known.then_some(missed),
             frames_missing_refreshes: known.then_some(missing),
+            display_missed,
             refresh: t.refresh,
             not_displayed: match &t.source {
                 FrameSource::Capture { not_displayed, .. } => *not_displayed,
@@ -400,10 +416,26 @@ impl Summary {
                     },
                     other => other.to_string(),
                 };
-                format!("{missed} in {frames} frames, against {against}")
+                // With display times there are two counts: say which this one is.
+                let basis = if self.display_missed.is_some() {
+                    " (from present intervals)"
+                } else {
+                    ""
+                };
+                format!("{missed} in {frames} frames{basis}, against {against}")
             }
             _ => source.to_string(),
         }
+    }
+
+    /// The missed refreshes counted from the capture's display times, as a summary says
+    /// them: `67 in 40 frames (from display times: display intervals in refreshes, less one)`.
+    pub fn display_missed_text(&self) -> Option<String> {
+        let (missed, frames) = self.display_missed?;
+        Some(format!(
+            "{missed} in {frames} frames (from display times: each display interval in \
+             refreshes, less one)"
+        ))
     }
 
     /// The lows as a summary line says them.
@@ -458,6 +490,8 @@ impl Summary {
             "discarded_ms": self.discarded_ms,
             "missed_refreshes": self.missed_refreshes,
             "frames_missing_refreshes": self.frames_missing_refreshes,
+            "display_missed_refreshes": self.display_missed.map(|d| d.0),
+            "frames_missing_refreshes_on_display": self.display_missed.map(|d| d.1),
             "refresh": self.refresh.0.to_string(),
             "refresh_hz": self.refresh.1,
             "not_displayed": self.not_displayed,
@@ -494,8 +528,14 @@ impl Summary {
             self.clamped, self.discarded_ms
         );
         let _ = writeln!(s, "missed refreshes {}", self.missed_text());
+        if let Some(text) = self.display_missed_text() {
+            let _ = writeln!(s, "missed refreshes {text}");
+        }
         if let Some(n) = self.not_displayed {
-            let _ = writeln!(s, "presents never displayed (the capture's Dropped) {n}");
+            let _ = writeln!(
+                s,
+                "presents never displayed (the capture's Dropped or NA display times) {n}"
+            );
         }
         if let Some((mean, max)) = self.animation_error {
             let _ = writeln!(
@@ -580,6 +620,44 @@ mod tests {
             text.contains("updates per frame  0: 1  1: 2  3: 1  8: 1"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn missed_refreshes_are_counted_from_display_times_where_the_capture_has_them() {
+        // Presents every 16.7 ms, but the display held frames 1 and 3 for 3 and 2 refreshes and
+        // never showed frame 4: 2 + 1 repeats, where the present intervals show none.
+        let mut t = Timeline::new(1000.0 / 60.0);
+        t.set_source(FrameSource::Capture {
+            name: "c".into(),
+            not_displayed: Some(1),
+            display_ms: Some(vec![16.7, 50.0, 16.6, 33.4, 0.0, 16.7]),
+        });
+        t.set_refresh((Refresh::Measured(60.0), Some(60.0)));
+        for i in 0..6 {
+            t.record(&report(i, 16.7, 1, i + 1), 0, &[]);
+        }
+        let s = t.summary();
+        assert_eq!(s.display_missed, Some((3, 2)));
+        assert_eq!(
+            (s.missed_refreshes, s.frames_missing_refreshes),
+            (Some(0), Some(0))
+        );
+        let text = s.to_text();
+        assert!(
+            text.contains(
+                "missed refreshes 0 in 0 frames (from present intervals), against 60.0 Hz"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("missed refreshes 3 in 2 frames (from display times"),
+            "{text}"
+        );
+        assert_eq!(s.to_json()["display_missed_refreshes"], 3);
+        // A clock has no display times: one count, no basis said.
+        let plain = sample().summary();
+        assert_eq!(plain.display_missed, None);
+        assert!(!plain.to_text().contains("from present intervals"));
     }
 
     #[test]

@@ -6,6 +6,29 @@ const OCAT_TEARING: &str = include_str!("../../../tests/captures/ocat-tearing.cs
 const MANGOHUD: &str = include_str!("../../../tests/captures/mangohud.csv");
 const CAPFRAMEX: &str = include_str!("../../../tests/captures/capframex.json");
 const PLAIN: &str = include_str!("../../../tests/captures/plain.txt");
+/// One recording in PresentMon's three column sets, from PresentMon's own test data (see
+/// `runtime/tests/captures/presentmon-gold/SOURCE.md`).
+const GOLD_V1: &str = include_str!("../../../tests/captures/presentmon-gold/test_case_2-v1.csv");
+const GOLD_DEFAULT: &str =
+    include_str!("../../../tests/captures/presentmon-gold/test_case_2-default.csv");
+const GOLD_V2: &str = include_str!("../../../tests/captures/presentmon-gold/test_case_2-v2.csv");
+
+/// The compositor's rows of a gold file, as (column name → text) maps, read with nothing of
+/// the capture reader.
+fn gold_rows(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut lines = text.trim_start_matches('\u{feff}').lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .filter(|l| l.starts_with("dwm.exe,"))
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
 
 fn parse(text: &str, selector: Option<&str>) -> Capture {
     Capture::parse(text, "test", selector).unwrap()
@@ -198,4 +221,192 @@ fn a_hundred_thousand_frame_capture_parses_whole() {
     assert_eq!(c.len(), 100_000);
     assert_eq!(c.frames_ms().iter().filter(|&&ms| ms == 33.4).count(), 1031);
     assert_eq!(c.refresh(), Refresh::Measured(60.0));
+}
+
+#[test]
+fn presentmon_2_displayed_time_is_how_long_a_frame_stayed_on_screen() {
+    // `DisplayedTime` ends at the next displayed frame's display, so a frame's interval since
+    // the previous display is the previous displayed frame's `DisplayedTime`.
+    let rows = gold_rows(GOLD_V2);
+    let mut expected = Vec::new();
+    let mut previous: Option<f64> = None;
+    for row in &rows {
+        expected.push(match row["DisplayedTime"].as_str() {
+            "NA" => 0.0,
+            shown => previous.replace(shown.parse().unwrap()).unwrap_or(0.0),
+        });
+    }
+    let v2 = parse(GOLD_V2, Some("dwm.exe"));
+    assert_eq!(v2.stream().display_ms.as_deref(), Some(&expected[..]));
+    let frame_time: Vec<f64> = rows
+        .iter()
+        .map(|r| r["FrameTime"].parse().unwrap())
+        .collect();
+    assert_eq!(v2.frames_ms(), frame_time, "the file's only frame interval");
+    let said = v2.describe();
+    assert!(
+        said.contains("frame times from FrameTime (CPU start to"),
+        "{said}"
+    );
+    assert!(
+        said.contains("display intervals from DisplayedTime"),
+        "{said}"
+    );
+
+    // The same recording's default columns measure the interval directly: after the first
+    // frame (nothing before it in the v2 file), the two agree to the v2 file's 4 decimals.
+    let default = parse(GOLD_DEFAULT, Some("dwm.exe"));
+    let between = default.stream().display_ms.as_ref().unwrap();
+    let on_screen = v2.stream().display_ms.as_ref().unwrap();
+    assert_eq!(between.len(), on_screen.len());
+    for (i, (a, b)) in between.iter().zip(on_screen).enumerate().skip(1) {
+        assert!((a - b).abs() < 1e-3, "frame {i}: {a} against {b}");
+    }
+    assert!(!default.describe().contains("frame times from"));
+}
+
+#[test]
+fn presentmon_2_frames_never_displayed_are_counted_from_their_na_display_columns() {
+    let dropped_in = |text: &str| {
+        gold_rows(text)
+            .iter()
+            .filter(|r| {
+                r.get("Dropped").is_some_and(|d| d == "1")
+                    || r.get("MsUntilDisplayed").is_some_and(|d| d == "NA")
+                    || r.get("DisplayedTime").is_some_and(|d| d == "NA")
+            })
+            .count()
+    };
+    for (name, text) in [
+        ("1.x", GOLD_V1),
+        ("2.x default", GOLD_DEFAULT),
+        ("2.x v2", GOLD_V2),
+    ] {
+        assert_eq!(dropped_in(text), 1, "{name}: the recording drops one frame");
+        let c = parse(text, Some("dwm.exe"));
+        assert_eq!(c.stream().not_displayed, Some(1), "{name}");
+    }
+    let presenter = parse(GOLD_V2, Some("Presenter.exe"));
+    assert_eq!(
+        presenter.stream().not_displayed,
+        Some(0),
+        "every row displayed"
+    );
+}
+
+#[test]
+fn a_bad_value_stops_the_run_only_in_the_stream_played() {
+    let csv = "Application,SwapChainAddress,MsBetweenPresents,AllowsTearing\n\
+               game.exe,0x1,16.7,0\n\
+               other.exe,0x2,NA,NA\n\
+               game.exe,0x1,16.7,0\n\
+               other.exe,0x2,16.7,0\n";
+    let c = parse(csv, None);
+    assert_eq!(c.frames_ms(), [16.7, 16.7]);
+    assert!(c.describe().contains("other.exe swap chain 0x2"));
+    assert_eq!(
+        Capture::parse(csv, "bad.csv", Some("other.exe"))
+            .unwrap_err()
+            .to_string(),
+        "capture 'bad.csv' line 3, column MsBetweenPresents: 'NA' is not a frame time in ms \
+         (0.001 to 60000)"
+    );
+}
+
+/// A MangoHud log laid out as MangoHud's logger writes it (its system lines, then its columns
+/// with `elapsed` in nanoseconds since logging started), sampled every 100 ms as its
+/// `log_interval=100` does, from a game at about 60 fps.
+fn mangohud_sampled(rows: usize) -> String {
+    let mut log = String::from(
+        "os,cpu,gpu,ram,kernel,driver,cpuscheduler\n\
+         Arch Linux,AMD Ryzen 7 5800X3D,AMD Radeon RX 6800,32 GB,6.11.5,Mesa 24.2.5,\n\
+         fps,frametime,cpu_load,cpu_power,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,\
+         gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,swap_used,process_rss,cpu_mhz,elapsed\n",
+    );
+    for i in 0..rows {
+        let frametime = if i % 3 == 0 { 16.9 } else { 16.6 };
+        log.push_str(&format!(
+            "{:.1},{frametime},23,41,97,55,71,2250,1000,5.2,210,9.1,0,2.3,4400,{}\n",
+            1000.0 / frametime,
+            100_000_000 * (i + 1) + 1_234_567
+        ));
+    }
+    log
+}
+
+#[test]
+fn a_mangohud_log_sampled_every_100_ms_is_refused_with_how_to_log_every_frame() {
+    // 295 frames after the first row: 98 of 16.9 ms and 197 of 16.6 ms, 4.93 s in all.
+    let said = err(&mangohud_sampled(296));
+    assert_eq!(
+        said,
+        "capture 'bad.csv' is a sampled MangoHud log, not one row a frame: its 296 rows span \
+         29.5 s by its elapsed column but their frame times add up to 4.9 s (one row every \
+         100 ms); log every frame with MangoHud's log_interval=0 \
+         (MANGOHUD_CONFIG=log_interval=0) and capture again"
+    );
+    // One row a frame, as log_interval=0 writes: each row's elapsed time is its frame's.
+    let c = parse(MANGOHUD, None);
+    assert_eq!(c.format(), CaptureFormat::MangoHud);
+    assert!(
+        !c.describe().contains("frame times from"),
+        "{}",
+        c.describe()
+    );
+}
+
+/// A PresentMon capture of a game presenting every `frames_ms` and displayed `display_ms`.
+fn with_display(frames_ms: &[f64], display_ms: &[f64]) -> String {
+    let mut csv =
+        String::from("Application,SwapChainAddress,MsBetweenPresents,MsBetweenDisplayChange\n");
+    for (f, d) in frames_ms.iter().zip(display_ms) {
+        csv.push_str(&format!("game.exe,0x1,{f:.4},{d:.4}\n"));
+    }
+    csv
+}
+
+#[test]
+fn the_refresh_is_the_grid_the_display_times_fall_on_not_the_games_rate() {
+    // About 43 fps on a 240 Hz panel: each frame stays 5 or 6 refreshes of 4.167 ms, with the
+    // display timer's small noise. The shortest display intervals alone read 48 Hz.
+    let period = 1000.0 / 240.0;
+    let refreshes = [5.0, 6.0, 6.0, 5.0, 6.0, 5.0, 6.0];
+    let display: Vec<f64> = (0..300)
+        .map(|i| period * refreshes[i % 7] + [0.03, -0.02, 0.01][i % 3])
+        .collect();
+    let frames: Vec<f64> = display.iter().map(|d| d + 0.4).collect();
+    let c = parse(&with_display(&frames, &display), None);
+    assert_eq!(c.refresh(), Refresh::Measured(240.0));
+    let fit = c.refresh_fit().unwrap();
+    assert_eq!((fit.share, fit.intervals), (1.0, 300));
+    assert!(fit.rms_ms < 0.05, "{fit:?}");
+    assert!(
+        c.describe()
+            .contains("display times fit a 240.00 Hz refresh grid (100.0 % of 300 intervals"),
+        "{}",
+        c.describe()
+    );
+}
+
+#[test]
+fn display_times_on_no_grid_say_so_and_fall_back_to_the_frame_times() {
+    // Variable refresh: each frame is displayed as soon as it is ready, so the display
+    // intervals are the frame times, spread evenly over 9 to 14 ms.
+    let display: Vec<f64> = (0..400)
+        .map(|i| 9.0 + 5.0 * ((i * 37 % 101) as f64 / 101.0))
+        .collect();
+    let c = parse(&with_display(&display, &display), None);
+    let fit = c.refresh_fit().unwrap();
+    assert!(fit.share < 0.9, "{fit:?}");
+    assert!(
+        !matches!(c.refresh(), Refresh::Measured(_)),
+        "{:?}",
+        c.refresh()
+    );
+    assert!(
+        c.describe()
+            .contains("display times fit no refresh grid (at best"),
+        "{}",
+        c.describe()
+    );
 }
