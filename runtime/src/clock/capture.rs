@@ -266,23 +266,20 @@ impl Capture {
     /// Reads the capture at `path`, picking the stream `selector` names (see the module).
     ///
     /// # Errors
-    /// [`CaptureError::Read`] when the file cannot be read or is over [`MAX_CAPTURE_BYTES`],
-    /// else what [`Capture::parse`] says.
+    /// [`CaptureError::Read`] when the file is missing, is not a regular file (a FIFO, a
+    /// device), cannot be read or is over [`MAX_CAPTURE_BYTES`], else what [`Capture::parse`]
+    /// says.
     pub fn load(path: &Path, selector: Option<&str>) -> Result<Capture, CaptureError> {
         let file = path.display().to_string();
         let read_error = |reason: String| CaptureError::Read {
             file: file.clone(),
             reason,
         };
-        let size = std::fs::metadata(path)
-            .map_err(|e| read_error(e.to_string()))?
-            .len();
-        if size > MAX_CAPTURE_BYTES {
-            return Err(read_error(format!(
-                "{size} bytes, more than the {MAX_CAPTURE_BYTES} a capture may have"
-            )));
-        }
-        let bytes = std::fs::read(path).map_err(|e| read_error(e.to_string()))?;
+        // Through the one gate every reader of a named file uses: a FIFO or a device is refused
+        // at once instead of waiting on a writer or reading for ever, and the size is checked
+        // before a byte is read.
+        let bytes = crate::config::read::read_file(path, MAX_CAPTURE_BYTES)
+            .map_err(|e| read_error(e.to_string()))?;
         let text = decode(&bytes).ok_or_else(|| CaptureError::NotText { file: file.clone() })?;
         Capture::parse(&text, &file, selector)
     }

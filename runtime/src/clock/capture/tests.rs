@@ -207,6 +207,27 @@ fn a_file_is_read_from_utf8_or_utf16_and_a_missing_one_is_named() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_device_named_as_a_capture_is_refused_at_once() {
+    // Neither may block waiting on a writer nor read until memory runs out.
+    let dir = bt_test_support::ScratchDir::new("capture-fifo");
+    let fifo = dir.join("frames.csv");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo {}", fifo.display());
+    for (path, kind) in [
+        (fifo.as_path(), "a FIFO"),
+        (Path::new("/dev/zero"), "device"),
+    ] {
+        let e = Capture::load(path, None).unwrap_err().to_string();
+        assert!(e.contains(kind) && e.contains("not a regular file"), "{e}");
+        assert!(e.contains(&path.display().to_string()), "{e}");
+    }
+}
+
 #[test]
 fn a_hundred_thousand_frame_capture_parses_whole() {
     let mut text = String::from("Application,ProcessID,SwapChainAddress,AllowsTearing,MsBetweenPresents,MsBetweenDisplayChange\n");
