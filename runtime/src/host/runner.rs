@@ -823,25 +823,21 @@ impl Host {
     /// After a frame: queues the save data when it is due. A replay from the start, which
     /// stops the writes, shows as the overlay's notice and on the error output.
     fn store_save(&mut self) {
-        let Some(store) = &mut self.save else {
-            return;
-        };
-        match store.after_frame(&mut self.engine) {
-            StoreEvent::Write(bytes) => {
-                let write = save_write(store, bytes);
-                self.writes.push(write);
-            }
-            StoreEvent::Stopped => self.say_stopped(),
-            _ => {}
-        }
+        self.step_save(SaveStore::after_frame);
     }
 
     /// Queues the save data if the cart changed it since it was last handed over.
     fn flush_save(&mut self) {
+        self.step_save(SaveStore::flush);
+    }
+
+    /// Runs one step of the save store and acts on what it says: a file to hand over is
+    /// queued, a stop is told to the player.
+    fn step_save(&mut self, step: impl FnOnce(&mut SaveStore, &mut Engine) -> StoreEvent) {
         let Some(store) = &mut self.save else {
             return;
         };
-        match store.flush(&mut self.engine) {
+        match step(store, &mut self.engine) {
             StoreEvent::Write(bytes) => {
                 let write = save_write(store, bytes);
                 self.writes.push(write);
