@@ -37,6 +37,7 @@ use std::sync::Arc;
 use bt::{Cart, Settings};
 use thiserror::Error;
 
+use crate::config::asset_pack::AssetPack;
 use crate::config::manifest::{
     self, Layer, Manifest, ManifestError, PaletteSource, Provenance, SettingsPatch,
 };
@@ -132,6 +133,7 @@ pub struct SessionBuilder {
     user_config: Option<PathBuf>,
     command_line: SettingsPatch,
     assets: Option<PathBuf>,
+    packed_assets: Option<Arc<AssetPack>>,
     args: Vec<(String, String)>,
     save: BootSave,
     replay: Option<ReplaySource>,
@@ -182,6 +184,13 @@ impl SessionBuilder {
     /// The cart's asset folder (`None`: the working directory).
     pub fn assets(mut self, assets: Option<PathBuf>) -> SessionBuilder {
         self.assets = assets;
+        self
+    }
+
+    /// The cart's asset folder carried in memory, as a web page has it: the cart's files are
+    /// read from it instead of a folder.
+    pub fn packed_assets(mut self, pack: Arc<AssetPack>) -> SessionBuilder {
+        self.packed_assets = Some(pack);
         self
     }
 
@@ -276,6 +285,7 @@ impl SessionBuilder {
                 .and_then(|m| m.settings.palette.clone()),
             version,
             assets: self.assets,
+            packed_assets: self.packed_assets,
             args: self.args,
             seed: None,
             overlay: self.overlay,
@@ -362,6 +372,7 @@ pub struct Session {
     version: Option<String>,
     palette: Option<PaletteSource>,
     assets: Option<PathBuf>,
+    packed_assets: Option<Arc<AssetPack>>,
     args: Vec<(String, String)>,
     seed: Option<u64>,
     overlay: bool,
@@ -394,6 +405,7 @@ impl Session {
             user_config: None,
             command_line: SettingsPatch::default(),
             assets: None,
+            packed_assets: None,
             args: Vec::new(),
             save: BootSave::Empty,
             replay: None,
@@ -510,6 +522,7 @@ impl Session {
             args: self.args.clone(),
             settings: Some(self.settings.clone()),
             assets: self.assets.clone(),
+            packed_assets: self.packed_assets.clone(),
             replay: self.replay.clone(),
             save: self.save.clone(),
         }

@@ -183,6 +183,9 @@ fn the_page_at_a_time_draws_the_frame_bt_shot_draws_canvas_and_screenshot() {
         ("snake", "2.5"),
         ("sprites", "1.25"),
         ("tilemap", "4"),
+        // Its sheet, Tiled maps (one with its tileset in a file beside it), level list and
+        // music all come from its asset folder, packed into the page.
+        ("platformer", "6"),
     ] {
         let Some((chromium, site)) = ready(cart) else {
             return;
@@ -413,4 +416,128 @@ fn bt_web_names_an_unknown_cart_and_writes_nothing() {
     );
     let out = bt(&["web", "snake", "-o", "-"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+/// Runs cargo in a cart's folder in the profile this test was built in, so the cart reuses the
+/// libraries already compiled for BT.
+fn cargo_in(dir: &Path, args: &[&str], timeout: Duration) -> std::process::Output {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(dir).arg(args[0]);
+    if !cfg!(debug_assertions) {
+        cmd.arg("--release");
+    }
+    cmd.args(&args[1..]);
+    output_within(&mut cmd, timeout)
+}
+
+#[test]
+fn a_cart_bt_new_made_is_the_same_game_in_a_page_from_its_own_folder() {
+    let chromium = match browser() {
+        Ok(c) => c,
+        Err(why) => return unavailable(&why),
+    };
+    let parent = ScratchDir::new("web-new");
+    let out = bt(&[
+        "new",
+        "web-starter",
+        "--path",
+        parent.path().to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "bt new: {}", stderr(&out));
+    let cart = parent.join("web-starter");
+    let site = cart.join("site");
+    // The command the docs give, in the cart's folder, on the untouched starter.
+    let out = cargo_in(
+        &cart,
+        &["run", "--quiet", "--", "web", "-o", "site"],
+        Duration::from_secs(1800),
+    );
+    let said = stderr(&out);
+    if said.contains("no Rust toolchain here builds for wasm32") {
+        return unavailable(said.trim());
+    }
+    assert!(out.status.success(), "web in a bt new cart: {said}");
+    let page = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(
+        page.contains("<title>Web Starter</title>"),
+        "cart.toml's title: {page}"
+    );
+
+    // cart.toml reached the page: its 240x160 display, seed and palette, and the sheet from
+    // assets/ in the slots after the PICO-8 colours, all as `shot` draws natively.
+    let out = cargo_in(
+        &cart,
+        &[
+            "run",
+            "--quiet",
+            "--",
+            "shot",
+            "--at",
+            "2",
+            "-o",
+            "native.png",
+        ],
+        Duration::from_secs(600),
+    );
+    assert!(out.status.success(), "shot: {}", stderr(&out));
+    let (w, h, native) = png_rgba(&std::fs::read(cart.join("native.png")).unwrap());
+    assert_eq!((w, h), (240, 160));
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [w, h]},
+            {"open": "index.html?at=2"},
+            {"bytes": "window.bt.pixels()", "as": "u8"},
+        ]),
+    );
+    let canvas = bytes(&results[2]);
+    assert_eq!(
+        canvas.len(),
+        native.len(),
+        "the page's display is cart.toml's"
+    );
+    assert_eq!(
+        first_difference(&canvas, &native, w),
+        None,
+        "the starter's page at 2 s differs from its shot"
+    );
+
+    // Played with keys, the page's replay verifies natively, with cart.toml's version.
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [960, 640]},
+            {"open": "index.html"},
+            {"wait_for": "window.bt.frames > 20"},
+            {"key": "ArrowRight", "down": true},
+            {"wait_ms": 300},
+            {"key": "ArrowRight", "down": false},
+            {"key": "KeyZ", "down": true},
+            {"wait_ms": 100},
+            {"key": "KeyZ", "down": false},
+            {"wait_for": "window.bt.ticks() > 80"},
+            {"eval": "window.bt.replay()"},
+        ]),
+    );
+    let replay = results[10].as_str().expect("the replay's text");
+    let parsed: Value = serde_json::from_str(replay).expect("the replay is JSON");
+    assert_eq!(
+        parsed["cart_version"], "0.1.0",
+        "cart.toml's version: {parsed}"
+    );
+    std::fs::write(cart.join("page.btr"), replay).unwrap();
+    let out = cargo_in(
+        &cart,
+        &["run", "--quiet", "--", "replay", "page.btr", "--verify"],
+        Duration::from_secs(600),
+    );
+    assert!(
+        out.status.success(),
+        "the page's replay verifies natively: {}{}",
+        stdout(&out),
+        stderr(&out)
+    );
 }

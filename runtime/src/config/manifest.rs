@@ -146,6 +146,14 @@ pub enum PaletteSource {
     Preset(String),
     /// A `.png` or `.hex` file, already joined onto the manifest's folder.
     File(PathBuf),
+    /// Colours already read from such a file (what a web page carries, having no files);
+    /// `name` is the file's, for messages.
+    Colors {
+        /// The file the colours came from.
+        name: String,
+        /// The colours, slot 0 first.
+        colors: Vec<Color32>,
+    },
 }
 
 /// The changes one layer makes to a cart's [`Settings`]. `None`: this layer says nothing.
@@ -411,6 +419,7 @@ pub fn load_user_config(path: &Path) -> Result<Option<SettingsPatch>, ManifestEr
     parse_user_config(&utf8(bytes, path)?, path).map(Some)
 }
 
+mod carried;
 #[cfg(feature = "files")]
 mod fields;
 mod layers;
@@ -423,6 +432,7 @@ mod user_config;
 use fields::*;
 use messages::*;
 
+pub use carried::{carried_manifest, manifest_from_carried};
 pub use layers::{format_provenance, resolve, Layer, Provenance};
 pub use palette_file::{load_palette, MANIFEST_PALETTE_SLOTS};
 #[cfg(all(test, feature = "files"))]

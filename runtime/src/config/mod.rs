@@ -3,9 +3,10 @@
 //! cart's data files ([`data_file`]) and Tiled maps ([`tiled`]), and [`read::read_file`], the
 //! one way every reader of a user's file reads it (a size cap, and no FIFO or device).
 
+pub mod asset_pack;
 pub mod data_file;
 pub mod manifest;
 pub mod png_loader;
 pub mod read;
-#[cfg(feature = "files")]
+#[cfg(feature = "tiled")]
 pub mod tiled;

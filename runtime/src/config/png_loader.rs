@@ -7,24 +7,24 @@ use bt::limits::{MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
 use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 
 use super::data_file::read_asset_file;
-#[cfg(feature = "files")]
+#[cfg(feature = "tiled")]
 use super::tiled::{decode_map, load_map_file};
 use image::codecs::png::PngDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 
-/// Without `files` (a web page) there is no file to read a map from.
-#[cfg(not(feature = "files"))]
+/// Without the Tiled reader there is no map to read.
+#[cfg(not(feature = "tiled"))]
 fn load_map_file(name: &str, _path: &std::path::Path) -> Result<Tilemap, AssetError> {
     Err(AssetError::new(name, AssetErrorKind::NotFound))
 }
 
-/// Without `files` (a web page) the Tiled reader is left out, so a map cannot be decoded.
-#[cfg(not(feature = "files"))]
+/// Without the `tiled` feature the Tiled reader is left out, so a map cannot be decoded.
+#[cfg(not(feature = "tiled"))]
 fn decode_map(name: &str, _bytes: &[u8]) -> Result<Tilemap, AssetError> {
     Err(AssetError::new(
         name,
         AssetErrorKind::BadMap(
-            "Tiled maps are read only where BT is built with its `files` feature".into(),
+            "Tiled maps are read only where BT is built with its `tiled` feature".into(),
         ),
     ))
 }

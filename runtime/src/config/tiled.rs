@@ -54,13 +54,6 @@ pub fn load_map_file(name: &str, path: &Path) -> Result<Tilemap, AssetError> {
 /// # Errors
 /// As [`load_map_file`], and [`AssetErrorKind::BadMap`] for a map that names a tileset file.
 pub fn decode_map(name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        AssetError::new(
-            name,
-            AssetErrorKind::NotText(format!("invalid byte at offset {at}")),
-        )
-    })?;
     let tileset = |source: &str| -> Result<(String, String), AssetError> {
         Err(bad(
             name,
@@ -70,10 +63,31 @@ pub fn decode_map(name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
             ),
         ))
     };
+    decode_map_with(name, bytes, &tileset)
+}
+
+/// Reads a map in memory whose tileset file, if it names one, `tileset` reads: given the name
+/// the map gives the file, it returns what errors call it and its text. A web page's asset
+/// pack reads maps this way, with their tileset files beside them.
+///
+/// # Errors
+/// As [`decode_map`], and what `tileset` returns.
+pub fn decode_map_with(
+    name: &str,
+    bytes: &[u8],
+    tileset: &TilesetReader<'_>,
+) -> Result<Tilemap, AssetError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let at = e.valid_up_to();
+        AssetError::new(
+            name,
+            AssetErrorKind::NotText(format!("invalid byte at offset {at}")),
+        )
+    })?;
     if is_json(Path::new(name)) {
-        parse_tmj(name, text, &tileset)
+        parse_tmj(name, text, tileset)
     } else {
-        parse_tmx(name, text, &tileset)
+        parse_tmx(name, text, tileset)
     }
 }
 
@@ -99,7 +113,8 @@ fn bad(name: &str, message: String) -> AssetError {
 }
 
 /// Reads a tileset file named in a map: `(name to show in errors, its text)`.
-type TilesetReader<'a> = dyn Fn(&str) -> Result<(String, String), AssetError> + 'a;
+/// Reads a tileset file a map names: its name in, what errors call it and its text out.
+pub type TilesetReader<'a> = dyn Fn(&str) -> Result<(String, String), AssetError> + 'a;
 
 /// The map as read, before it is checked and built.
 struct RawMap {

@@ -134,11 +134,16 @@ impl Engine {
         let overlay =
             (options.overlay && settings.overlay.enabled).then(|| Overlay::new(&settings));
         let mut console = Console::new(&settings, seed);
-        match options.assets {
-            Some(folder) => console.set_image_loader(Box::new(
+        match (options.packed_assets, options.assets) {
+            (Some(pack), _) => {
+                console.set_image_loader(Box::new(crate::config::asset_pack::PackLoader::new(pack)))
+            }
+            (None, Some(folder)) => console.set_image_loader(Box::new(
                 crate::config::png_loader::FolderLoader::new(folder),
             )),
-            None => console.set_image_loader(Box::new(crate::config::png_loader::PngLoader)),
+            (None, None) => {
+                console.set_image_loader(Box::new(crate::config::png_loader::PngLoader))
+            }
         }
         console.set_args(options.args.clone());
         let boot_save = match (&options.save, &options.replay) {

@@ -110,6 +110,9 @@ pub struct EngineOptions {
     /// The cart's asset folder: relative paths in `Update::load_image` are looked up there.
     /// `None` uses the working directory.
     pub assets: Option<PathBuf>,
+    /// The cart's asset folder carried in memory (a web page's): when set, the cart's files
+    /// are read from it instead of [`EngineOptions::assets`].
+    pub packed_assets: Option<Arc<crate::config::asset_pack::AssetPack>>,
     /// A replay to play: each update sees the recorded input instead of live input until the
     /// replay runs out, and the frame is hashed where the replay has hashes. The caller sets
     /// `seed` and `args` to the replay's and checks it fits ([`Replay::check`]).
@@ -130,6 +133,7 @@ impl Default for EngineOptions {
             args: Vec::new(),
             settings: None,
             assets: None,
+            packed_assets: None,
             replay: None,
             save: None,
         }

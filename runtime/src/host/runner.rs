@@ -182,6 +182,8 @@ pub struct Host {
     /// Where the recording goes, when the run is recorded (`bt run --record`).
     #[cfg(feature = "files")]
     record: Option<RecordTarget>,
+    /// The cart's version, as its replays name it.
+    cart_version: Option<String>,
     /// Whether the cart's panic is on screen as the overlay's notice.
     panic_shown: bool,
     /// The cart's save file, written back when the cart changes its save data.
@@ -240,6 +242,7 @@ impl Host {
             whole_run: None,
             #[cfg(feature = "files")]
             record: None,
+            cart_version: None,
             panic_shown: false,
             #[cfg(feature = "files")]
             save: None,
@@ -262,12 +265,18 @@ impl Host {
         let _ = writeln!(self.errors.0, "bt: {message}");
     }
 
+    /// The cart's version (its `cart.toml`'s) that replays saved with F2 name.
+    pub fn set_cart_version(&mut self, version: Option<String>) {
+        self.cart_version = version;
+    }
+
     /// Records the run into the replay file `path` (see [`crate::replay`]): the host asks the
     /// platform to write it ([`Host::take_writes`]) every [`RECORD_SAVE_EVERY_FRAMES`] frames
     /// and when the cart panics, and [`Host::finish_writes`] hands it over a last time. An
     /// engine already recording (started before a seek) keeps its recording.
     #[cfg(feature = "files")]
     pub fn record_to(&mut self, path: PathBuf, cart_version: Option<String>) {
+        self.cart_version.clone_from(&cart_version);
         if !self.engine.is_recording() {
             self.engine
                 .start_recording(crate::replay::DEFAULT_HASH_EVERY);
@@ -404,10 +413,7 @@ impl Host {
     /// # Errors
     /// A message when the run is not being recorded.
     pub fn replay_file(&self) -> Result<SaveFile, String> {
-        #[cfg(feature = "files")]
-        let version = self.record.as_ref().and_then(|r| r.cart_version.as_deref());
-        #[cfg(not(feature = "files"))]
-        let version = None;
+        let version = self.cart_version.as_deref();
         let replay = self.engine.recording(&self.name, version).ok_or_else(|| {
             "the run is not recorded: start it with --record FILE.btr to save its replay"
                 .to_string()

@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use bt::Cart;
 
 use crate::event::PageEvent;
-use crate::page::Page;
+use crate::page::{Bundle, Page};
 
 thread_local! {
     static PAGE: RefCell<Option<Page>> = const { RefCell::new(None) };
@@ -87,12 +87,14 @@ pub fn parse_boot(text: &str) -> Result<Boot<'_>, String> {
 /// [`boot`]'s flag for a console without the overlay, as `bt shot` draws (the test hook).
 pub const BOOT_NO_OVERLAY: u32 = 1;
 
-/// Boots the cart `name` from `factory`, with the boot text of [`parse_boot`] (`len` bytes in
+/// Boots the cart `name` from `factory` and what `bt web` built in beside it (`bundle`), with
+/// the boot text of [`parse_boot`] (`len` bytes in
 /// the inbox) and `flags` ([`BOOT_NO_OVERLAY`]); `now_ms` reads the page's clock for the
 /// overlay's cost figures.
 pub fn boot(
     name: &str,
     factory: fn() -> Box<dyn Cart>,
+    bundle: &Bundle,
     now_ms: fn() -> f64,
     len: u32,
     flags: u32,
@@ -101,7 +103,7 @@ pub fn boot(
     let text = inbox_text(len);
     let overlay = flags & BOOT_NO_OVERLAY == 0;
     let booted = parse_boot(&text)
-        .and_then(|boot| Page::new(name, factory, boot.args, boot.replay, overlay));
+        .and_then(|boot| Page::boot(name, factory, bundle, boot.args, boot.replay, overlay));
     match booted {
         Ok(page) => {
             PAGE.with_borrow_mut(|p| *p = Some(page));

@@ -19,11 +19,12 @@ pub mod event;
 pub mod page;
 
 pub use event::PageEvent;
-pub use page::{Page, PageAction};
+pub use page::{Bundle, Page, PageAction};
 
 /// Exports the page interface ([`abi`]) for one cart from a `cdylib` built for
 /// `wasm32-unknown-unknown`: `bt_web::page!("snake", bt_cart_snake::cart);` with the cart's
-/// name (as replays name it) and a `fn() -> Box<dyn bt::Cart>`.
+/// name (as replays name it) and a `fn() -> Box<dyn bt::Cart>`, and optionally a third
+/// argument, the [`Bundle`] of the cart's `cart.toml` and asset folder that `bt web` writes.
 ///
 /// The module imports two functions: `bt.now_ms` (the page's `performance.now()`), for the
 /// overlay's cost figures, and `bt.panicked(ptr, len)`, which hands the script a panic's
@@ -33,6 +34,9 @@ pub use page::{Page, PageAction};
 #[macro_export]
 macro_rules! page {
     ($name:expr, $cart:expr) => {
+        $crate::page!($name, $cart, $crate::Bundle::NONE);
+    };
+    ($name:expr, $cart:expr, $bundle:expr) => {
         #[link(wasm_import_module = "bt")]
         extern "C" {
             #[link_name = "now_ms"]
@@ -57,7 +61,7 @@ macro_rules! page {
         #[no_mangle]
         pub extern "C" fn bt_boot(len: u32, flags: u32) -> u32 {
             $crate::abi::report_panics(bt_panicked);
-            $crate::abi::boot($name, $cart, bt_now_ms, len, flags)
+            $crate::abi::boot($name, $cart, &$bundle, bt_now_ms, len, flags)
         }
         #[no_mangle]
         pub extern "C" fn bt_inbox(len: u32) -> u32 {

@@ -5,16 +5,36 @@
 //! Nothing here knows it runs in a browser: the tests drive it natively, call by call, as the
 //! page's script does.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bt::{Button, Cart, Key, Player};
+use bt_runtime::config::asset_pack::AssetPack;
+use bt_runtime::config::manifest::{manifest_from_carried, MANIFEST_FILE};
 use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::host::{Host, HostAction, HostEvent, SaveKind};
 use bt_runtime::replay::DEFAULT_HASH_EVERY;
 use bt_runtime::session::{ReplaySource, Session};
 
 use crate::event::PageEvent;
+
+/// What `bt web` builds into a page beside the cart, read from the cart's folder at export.
+#[derive(Debug, Clone, Copy)]
+pub struct Bundle {
+    /// The cart's `cart.toml` in the form a page carries
+    /// ([`carried_manifest`](bt_runtime::config::manifest::carried_manifest)).
+    pub manifest: Option<&'static str>,
+    /// The files of the cart's asset folder, by their path in it.
+    pub assets: &'static [(&'static str, &'static [u8])],
+}
+
+impl Bundle {
+    /// Nothing beside the cart: no `cart.toml`, no asset folder.
+    pub const NONE: Bundle = Bundle {
+        manifest: None,
+        assets: &[],
+    };
+}
 
 /// What the page's script should do after an event, as [`Page::event`] returns it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,9 +104,32 @@ impl Page {
         replay: Option<&str>,
         overlay: bool,
     ) -> Result<Page, String> {
-        // No cart.toml, user config or save file in a page: the cart's `configure()` and its
-        // arguments.
+        Page::boot(name, factory, &Bundle::NONE, args, replay, overlay)
+    }
+
+    /// As [`Page::new`], with what `bt web` built into the page beside the cart: its
+    /// `cart.toml`, a settings layer over `configure()` as natively, and its asset folder,
+    /// which the cart's loaders read.
+    ///
+    /// # Errors
+    /// As [`Page::new`], and a carried `cart.toml` that does not parse.
+    pub fn boot(
+        name: &str,
+        factory: fn() -> Box<dyn Cart>,
+        bundle: &Bundle,
+        args: Vec<(String, String)>,
+        replay: Option<&str>,
+        overlay: bool,
+    ) -> Result<Page, String> {
+        // No user config or save file in a page: the cart's `configure()`, its `cart.toml` as
+        // it was at export, and its arguments.
+        let manifest = match bundle.manifest {
+            Some(text) => Some(manifest_from_carried(text, Path::new(MANIFEST_FILE))?),
+            None => None,
+        };
         let session = Session::builder(name, Arc::new(factory))
+            .manifest(manifest)
+            .packed_assets(Arc::new(AssetPack::from_static(bundle.assets)))
             .args(args)
             .replay(replay.map(|text| ReplaySource::Text {
                 text: text.to_string(),
@@ -98,6 +141,7 @@ impl Page {
         let engine = session.engine().map_err(|e| e.to_string())?;
         let mut host = Host::new(engine, KeyMap::default(), name);
         host.engine_mut().start_recording(DEFAULT_HASH_EVERY);
+        host.set_cart_version(session.version().map(str::to_string));
         let s = host.engine().settings();
         let pixels = (s.width * s.height) as usize;
         let mut page = Page {
@@ -271,7 +315,11 @@ impl Page {
     /// The replay of the run so far, as the text of a `.btr` file, into [`Page::out`].
     pub fn replay_text(&mut self) {
         self.out.clear();
-        if let Some(replay) = self.host.engine().recording(self.session.name(), None) {
+        if let Some(replay) = self
+            .host
+            .engine()
+            .recording(self.session.name(), self.session.version())
+        {
             self.out.extend_from_slice(replay.to_json().as_bytes());
         }
     }

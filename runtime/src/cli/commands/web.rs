@@ -12,7 +12,9 @@ use std::process::Command;
 
 use crate::cli::args::WebArgs;
 use crate::cli::{Offer, BT_ROOT};
+use crate::config::manifest::{carried_manifest, Manifest};
 use crate::export::safe_write::OutputDir;
+use crate::session::Session;
 
 use super::{say, Failure};
 
@@ -51,27 +53,152 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     // Checked before any work: a folder with files in it is never touched.
     let mut out = OutputDir::new(&args.output)?;
     let chosen = offer.choose(args.cart.as_deref())?;
+    // Resolved here first, as `bt run` would: a cart.toml or cart argument the cart refuses is
+    // said now, not after minutes of building, and the page's title is the cart's.
+    let session = Session::builder(&chosen.name, chosen.make.clone())
+        .manifest(chosen.manifest.clone())
+        .assets(chosen.assets.clone())
+        .args(args.args.clone())
+        .resolve()
+        .map_err(|e| e.to_string())?;
+    let bundle = Bundle::read(chosen.manifest.as_ref(), chosen.assets.as_deref())?;
     let cart = cart_crate(offer, &chosen.name)?;
     let toolchain = Toolchain::find().ok_or_else(|| INSTALL_HINT.to_string())?;
     let target_dir = web_target_dir();
-    let wasm = build(&cart, &chosen.name, &toolchain, &target_dir)?;
+    let wasm = build(&cart, &chosen.name, &bundle, &toolchain, &target_dir)?;
     let wasm_name = format!("{}.wasm", chosen.name);
     out.write(&wasm_name, &wasm)?;
     out.write("bt.js", HOST_JS.as_bytes())?;
     out.write("bt-audio.js", AUDIO_JS.as_bytes())?;
     out.write(
         "index.html",
-        index_html(&chosen.name, &wasm_name, &args.args).as_bytes(),
+        index_html(
+            &session.settings().title,
+            &chosen.name,
+            &wasm_name,
+            &args.args,
+        )
+        .as_bytes(),
     )?;
     out.commit()?;
     say(format_args!(
-        "wrote {} (index.html, {wasm_name} {} KiB, bt.js, bt-audio.js); try it with \
+        "wrote {} (index.html, {wasm_name} {} KiB{}, bt.js, bt-audio.js); try it with \
          `python3 -m http.server -d {}` and http://localhost:8000/\n",
         args.output.display(),
         wasm.len().div_ceil(1024),
+        bundle.summary(),
         args.output.display()
     ))?;
     Ok(())
+}
+
+/// What a page carries beside the cart, read from the cart's folder at export: its
+/// `cart.toml` (in the form [`carried_manifest`] writes) and the files of its asset folder.
+#[derive(Debug, Default)]
+struct Bundle {
+    manifest: Option<String>,
+    /// `(path in the asset folder, file)`, sorted by path.
+    assets: Vec<(String, PathBuf)>,
+    /// The files' total size in bytes.
+    bytes: u64,
+}
+
+/// The most a page's asset folder may hold: 64 MiB, built into the module the browser
+/// downloads before the first frame.
+const MAX_PACKED_BYTES: u64 = 64 << 20;
+
+impl Bundle {
+    fn read(manifest: Option<&Manifest>, assets: Option<&Path>) -> Result<Bundle, String> {
+        let mut bundle = Bundle {
+            manifest: manifest
+                .map(carried_manifest)
+                .transpose()
+                .map_err(|e| e.to_string())?,
+            ..Bundle::default()
+        };
+        if let Some(folder) = assets {
+            bundle.add_folder(folder, folder)?;
+            bundle.assets.sort();
+        }
+        if bundle.bytes > MAX_PACKED_BYTES {
+            return Err(format!(
+                "the asset folder {} holds {} MiB; a page carries at most {} MiB",
+                assets
+                    .map(Path::display)
+                    .map(|d| d.to_string())
+                    .unwrap_or_default(),
+                bundle.bytes.div_ceil(1 << 20),
+                MAX_PACKED_BYTES >> 20
+            ));
+        }
+        Ok(bundle)
+    }
+
+    /// Adds the files under `dir`, named by their path from `root`; hidden files and folders
+    /// (an editor's or version control's) stay out.
+    fn add_folder(&mut self, root: &Path, dir: &Path) -> Result<(), String> {
+        let fail = |e: std::io::Error| format!("reading the asset folder {}: {e}", dir.display());
+        for entry in std::fs::read_dir(dir).map_err(fail)? {
+            let entry = entry.map_err(fail)?;
+            let path = entry.path();
+            if entry.file_name().to_string_lossy().starts_with('.') {
+                continue;
+            }
+            // Links are followed, as a cart reading the folder follows them.
+            let meta = std::fs::metadata(&path).map_err(fail)?;
+            if meta.is_dir() {
+                self.add_folder(root, &path)?;
+            } else if meta.is_file() {
+                let Some(name) = path
+                    .strip_prefix(root)
+                    .ok()
+                    .and_then(|p| p.to_str())
+                    .map(|p| p.replace('\\', "/"))
+                else {
+                    return Err(format!(
+                        "{}: a page's asset names must be UTF-8",
+                        path.display()
+                    ));
+                };
+                self.bytes += meta.len();
+                self.assets.push((name, path));
+            }
+        }
+        Ok(())
+    }
+
+    /// What the page carries, for the line `bt web` prints: `, 5 asset files 36 KiB`.
+    fn summary(&self) -> String {
+        match self.assets.len() {
+            0 => String::new(),
+            n => format!(
+                ", {n} asset file{} {} KiB",
+                if n == 1 { "" } else { "s" },
+                self.bytes.div_ceil(1024)
+            ),
+        }
+    }
+
+    /// The page crate's `bundle.rs`: the carried manifest and every asset file, built in.
+    fn source(&self) -> String {
+        let mut source =
+            String::from("//! Made by `bt web`: the cart's cart.toml and asset folder.\n\n");
+        source.push_str("pub(crate) static MANIFEST: Option<&str> = ");
+        match &self.manifest {
+            Some(_) => source.push_str("Some(include_str!(\"manifest.json\"));\n"),
+            None => source.push_str("None;\n"),
+        }
+        source.push_str("pub(crate) static ASSETS: &[(&str, &[u8])] = &[\n");
+        for (name, path) in &self.assets {
+            source.push_str(&format!(
+                "    ({}, include_bytes!({})),\n",
+                toml_string(name),
+                toml_string(&path.display().to_string())
+            ));
+        }
+        source.push_str("];\n");
+        source
+    }
 }
 
 /// The crate a cart is built from: its folder, package name, and how to make the cart.
@@ -79,6 +206,10 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
 struct CartCrate {
     dir: PathBuf,
     package: String,
+    /// The BT tree the cart builds against: the folder holding the `cart-api` its `bt`
+    /// dependency names (`.bt/` in a cart `bt new` made), else BT's own. The page takes BT's
+    /// crates from the same place, so each is one package to Cargo.
+    bt_tree: PathBuf,
     /// The expression that names a `fn() -> Box<dyn bt::Cart>`, and whether it needs the
     /// crate's `main.rs` (a cart crate of one's own: its `main` hands the constructor over).
     make: Make,
@@ -122,7 +253,30 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
             manifest.display()
         )
     })?;
-    Ok(CartCrate { dir, package, make })
+    let bt_tree = bt_dependency(&text)
+        .and_then(|api| dir.join(api).parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| {
+            Path::new(BT_ROOT)
+                .canonicalize()
+                .unwrap_or_else(|_| PathBuf::from(BT_ROOT))
+        });
+    Ok(CartCrate {
+        dir,
+        package,
+        bt_tree,
+        make,
+    })
+}
+
+/// The path a `Cargo.toml`'s `bt` dependency names (`bt = { path = "..." }`), as written.
+fn bt_dependency(text: &str) -> Option<PathBuf> {
+    let table: toml::Table = toml::from_str(text).ok()?;
+    table
+        .get("dependencies")?
+        .get("bt")?
+        .get("path")?
+        .as_str()
+        .map(PathBuf::from)
 }
 
 /// The `[package]` name in a `Cargo.toml`'s text.
@@ -255,6 +409,7 @@ fn output(program: &Path, args: &[&str]) -> Option<String> {
 fn build(
     cart: &CartCrate,
     name: &str,
+    bundle: &Bundle,
     toolchain: &Toolchain,
     target_dir: &Path,
 ) -> Result<Vec<u8>, String> {
@@ -265,7 +420,11 @@ fn build(
     let dir = target_dir.join("pages").join(&krate);
     let fail = |what: &Path, e: std::io::Error| format!("writing {}: {e}", what.display());
     std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
-    let files = page_crate(cart, name, &krate, &root, &toolchain.package_flags);
+    let mut files = page_crate(cart, name, &krate, &toolchain.package_flags);
+    files.push(("bundle.rs", bundle.source()));
+    if let Some(manifest) = &bundle.manifest {
+        files.push(("manifest.json", manifest.clone()));
+    }
     for (file, text) in files {
         let path = dir.join(file);
         // Unchanged files keep their times, so cargo sees nothing to rebuild.
@@ -319,10 +478,10 @@ fn page_crate(
     cart: &CartCrate,
     name: &str,
     krate: &str,
-    root: &Path,
     package_flags: &[(&str, String)],
 ) -> Vec<(&'static str, String)> {
     let path = |p: &Path| toml_string(&p.display().to_string());
+    let root = &cart.bt_tree;
     let web = root.join("runtime/web");
     let mut manifest = format!(
         "# Made by `bt web`: the page of the cart '{name}'. Rewritten on every export.\n\
@@ -339,7 +498,7 @@ fn page_crate(
     let mut files = Vec::new();
     let source = match &cart.make {
         Make::CartFn => format!(
-            "//! Made by `bt web`.\nbt_web::page!({}, {cart_crate}::cart);\n",
+            "//! Made by `bt web`.\nmod bundle;\n\nbt_web::page!({}, {cart_crate}::cart, {BUNDLE});\n",
             toml_string(name)
         ),
         Make::Main(main) => {
@@ -355,9 +514,10 @@ fn page_crate(
             ));
             format!(
                 "//! Made by `bt web`.\n\
+                 mod bundle;\n\
                  mod cart_main;\n\n\
                  fn make() -> Box<dyn bt::Cart> {{\n    bt_runtime::build(cart_main::main)\n}}\n\n\
-                 bt_web::page!({}, make);\n",
+                 bt_web::page!({}, make, {BUNDLE});\n",
                 toml_string(name)
             )
         }
@@ -381,6 +541,9 @@ fn page_crate(
     files
 }
 
+/// The page crate's third argument to `bt_web::page!`, from its `bundle.rs`.
+const BUNDLE: &str = "bt_web::Bundle { manifest: bundle::MANIFEST, assets: bundle::ASSETS }";
+
 /// `text` as a quoted TOML (and Rust) string.
 fn toml_string(text: &str) -> String {
     let mut quoted = String::from("\"");
@@ -395,8 +558,8 @@ fn toml_string(text: &str) -> String {
     quoted
 }
 
-/// The page: the template with the cart's name, module and arguments.
-fn index_html(name: &str, wasm: &str, args: &[(String, String)]) -> String {
+/// The page: the template with the cart's title, name, module and arguments.
+fn index_html(title: &str, name: &str, wasm: &str, args: &[(String, String)]) -> String {
     // JSON inside a script element: `<` escaped so no text can close the element.
     let json = |v: &serde_json::Value| v.to_string().replace('<', "\\u003c");
     let args = serde_json::Value::from(
@@ -405,7 +568,7 @@ fn index_html(name: &str, wasm: &str, args: &[(String, String)]) -> String {
             .collect::<Vec<_>>(),
     );
     INDEX_HTML
-        .replace("{{title}}", &html_escape(name))
+        .replace("{{title}}", &html_escape(title))
         .replace("\"{{name}}\"", &json(&name.into()))
         .replace("\"{{wasm}}\"", &json(&wasm.into()))
         .replace("{{args}}", &json(&args))
@@ -425,11 +588,12 @@ mod tests {
     #[test]
     fn the_page_names_its_module_and_boots_with_the_arguments_given() {
         let page = index_html(
+            "Bunnymark",
             "bunnymark",
             "bunnymark.wasm",
             &[("sprites".into(), "5000".into())],
         );
-        assert!(page.contains("<title>bunnymark</title>"), "{page}");
+        assert!(page.contains("<title>Bunnymark</title>"), "{page}");
         assert!(
             page.contains(r#"name: "bunnymark", wasm: "bunnymark.wasm""#),
             "{page}"
@@ -439,7 +603,8 @@ mod tests {
 
     #[test]
     fn no_argument_can_close_the_pages_script() {
-        let page = index_html("x", "x.wasm", &[("a".into(), "</script><b>".into())]);
+        let page = index_html("<X>", "x", "x.wasm", &[("a".into(), "</script><b>".into())]);
+        assert!(page.contains("<title>&lt;X&gt;</title>"), "{page}");
         assert!(!page.contains("</script><b>"), "{page}");
         assert!(page.contains(r#"\u003c/script>\u003cb>"#), "{page}");
     }
@@ -463,6 +628,42 @@ mod tests {
             Some(97)
         );
         assert_eq!(minor_version("garbage"), None);
+    }
+
+    #[test]
+    fn the_page_takes_bts_crates_from_where_the_cart_does() {
+        let starter = "[package]\nname = \"x\"\nworkspace = \".bt\"\n\n[dependencies]\n\
+                       bt = { path = \".bt/cart-api\" }\n";
+        assert_eq!(bt_dependency(starter), Some(PathBuf::from(".bt/cart-api")));
+        // A bundled cart inherits it from BT's workspace: BT's own tree.
+        let bundled = "[package]\nname = \"y\"\n[dependencies]\nbt.workspace = true\n";
+        assert_eq!(bt_dependency(bundled), None);
+    }
+
+    #[test]
+    fn the_bundle_builds_in_every_asset_file_under_its_path_in_the_folder() {
+        let dir = std::env::temp_dir().join(format!("bt-web-bundle-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("maps")).unwrap();
+        std::fs::create_dir_all(dir.join(".git")).unwrap();
+        std::fs::write(dir.join("sprites.png"), b"png").unwrap();
+        std::fs::write(dir.join("maps/level.tmx"), b"tmx").unwrap();
+        std::fs::write(dir.join(".git/HEAD"), b"ref").unwrap();
+        std::fs::write(dir.join(".notes.swp"), b"x").unwrap();
+        let bundle = Bundle::read(None, Some(&dir)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let names: Vec<&str> = bundle.assets.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["maps/level.tmx", "sprites.png"]);
+        assert_eq!(bundle.summary(), ", 2 asset files 1 KiB");
+        let source = bundle.source();
+        assert!(
+            source.contains("pub(crate) static MANIFEST: Option<&str> = None;"),
+            "{source}"
+        );
+        assert!(
+            source.contains("(\"maps/level.tmx\", include_bytes!("),
+            "{source}"
+        );
     }
 
     #[test]

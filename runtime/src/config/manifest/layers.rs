@@ -97,6 +97,7 @@ pub fn resolve(
         palette_label = match &patch.palette {
             Some(PaletteSource::Preset(name)) => Some(name.clone()),
             Some(PaletteSource::File(path)) => Some(path.display().to_string()),
+            Some(PaletteSource::Colors { name, .. }) => Some(name.clone()),
             None => palette_label,
         };
     }

@@ -32,6 +32,23 @@ pub fn load_palette(source: &PaletteSource) -> Result<Palette, ManifestError> {
                 .ok_or_else(|| ManifestError::UnknownPreset { name: name.clone() })
         }
         PaletteSource::File(path) => path,
+        PaletteSource::Colors { name, colors } => {
+            let mut palette = Palette::new(colors.len()).map_err(|_| ManifestError::Palette {
+                path: PathBuf::from(name),
+                line: None,
+                problem: format!("has {} colours; a palette needs 2 to 256", colors.len()),
+            })?;
+            for (slot, &color) in (0..=u8::MAX).zip(colors) {
+                palette
+                    .set(slot, color)
+                    .map_err(|e| ManifestError::Palette {
+                        path: PathBuf::from(name),
+                        line: None,
+                        problem: e.to_string(),
+                    })?;
+            }
+            return Ok(with_free_slots(palette));
+        }
     };
     let bad = |line, problem: String| ManifestError::Palette {
         path: path.clone(),

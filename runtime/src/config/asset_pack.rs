@@ -1,0 +1,254 @@
+//! A cart's asset folder carried in memory: what a web page has in place of a disk.
+//!
+//! `bt web` reads the cart's asset folder when it exports the page and builds every file into
+//! the module as an [`AssetPack`]; the page's console then reads them through a
+//! [`PackLoader`], so `load_image("sprites.png")`, `load_map("level.tmx")` (with the tileset
+//! file beside it), `load_sounds` and `load_data` find the same bytes they find natively, and a
+//! cart's code is the same in both places.
+
+use std::borrow::Cow;
+
+use bt::host::{ImageLoader, RgbaImage};
+use bt::{AssetError, AssetErrorKind, Tilemap};
+
+use super::png_loader::{PngLoader, MAX_ASSET_BYTES};
+
+/// Files by their path in the asset folder (`/` between folders), each with its bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AssetPack {
+    files: Vec<(String, Cow<'static, [u8]>)>,
+}
+
+impl AssetPack {
+    /// An empty pack.
+    pub fn new() -> AssetPack {
+        AssetPack::default()
+    }
+
+    /// A pack of files built into the program, such as the table `bt web` writes with
+    /// `include_bytes!`.
+    pub fn from_static(files: &'static [(&'static str, &'static [u8])]) -> AssetPack {
+        let mut pack = AssetPack::new();
+        for (path, bytes) in files {
+            pack.insert(path, Cow::Borrowed(*bytes));
+        }
+        pack
+    }
+
+    /// Adds (or replaces) the file at `path`, relative to the asset folder.
+    pub fn insert(&mut self, path: &str, bytes: impl Into<Cow<'static, [u8]>>) {
+        let Some(key) = normalise(path) else {
+            return;
+        };
+        let bytes = bytes.into();
+        match self.files.iter_mut().find(|(name, _)| *name == key) {
+            Some((_, old)) => *old = bytes,
+            None => self.files.push((key, bytes)),
+        }
+    }
+
+    /// The bytes of the file at `path`: relative to the asset folder, `./` and `..` resolved
+    /// as a file system would, `\` taken as `/`.
+    pub fn get(&self, path: &str) -> Option<&[u8]> {
+        let key = normalise(path)?;
+        self.files
+            .iter()
+            .find(|(name, _)| *name == key)
+            .map(|(_, bytes)| bytes.as_ref())
+    }
+
+    /// The files' paths, in the order they were added.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(|(name, _)| name.as_str())
+    }
+
+    /// How many files the pack holds.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether the pack holds no file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// `path` as a key: components joined with `/`, `.` dropped, `..` taking one back. `None` for
+/// an absolute path or one that climbs out of the folder: no pack holds such a file.
+fn normalise(path: &str) -> Option<String> {
+    let path = path.replace('\\', "/");
+    if path.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// Reads a cart's assets from an [`AssetPack`], as [`super::png_loader::FolderLoader`] reads
+/// them from a folder: the same paths, the same limits, the same errors.
+#[derive(Debug, Clone)]
+pub struct PackLoader {
+    pack: std::sync::Arc<AssetPack>,
+}
+
+impl PackLoader {
+    /// A loader of the files in `pack`.
+    pub fn new(pack: std::sync::Arc<AssetPack>) -> PackLoader {
+        PackLoader { pack }
+    }
+
+    fn file(&self, path: &str, limit: u64) -> Result<&[u8], AssetError> {
+        let bytes = self
+            .pack
+            .get(path)
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NotFound))?;
+        if bytes.len() as u64 > limit {
+            return Err(AssetError::new(
+                path,
+                AssetErrorKind::FileTooLarge {
+                    bytes: bytes.len() as u64,
+                    limit,
+                },
+            ));
+        }
+        Ok(bytes)
+    }
+}
+
+impl ImageLoader for PackLoader {
+    fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+        PngLoader.decode(path, self.file(path, MAX_ASSET_BYTES)?)
+    }
+
+    fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+        PngLoader.decode(name, bytes)
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+        self.read_limited(path, MAX_ASSET_BYTES)
+    }
+
+    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
+        self.file(path, limit).map(<[u8]>::to_vec)
+    }
+
+    #[cfg(feature = "tiled")]
+    fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
+        use super::tiled::{decode_map_with, MAX_MAP_FILE};
+        let bytes = self.file(path, MAX_MAP_FILE)?;
+        // A tileset file is looked up beside the map, as on a disk.
+        let folder = match path.rfind(['/', '\\']) {
+            Some(at) => &path[..=at],
+            None => "",
+        };
+        let tileset = |source: &str| -> Result<(String, String), AssetError> {
+            let shown = format!("{path} -> {source}");
+            let bytes = self
+                .file(&format!("{folder}{source}"), MAX_MAP_FILE)
+                .map_err(|e| AssetError::new(shown.clone(), e.kind))?;
+            let text = std::str::from_utf8(bytes).map_err(|e| {
+                AssetError::new(
+                    shown.clone(),
+                    AssetErrorKind::NotText(format!("invalid byte at offset {}", e.valid_up_to())),
+                )
+            })?;
+            Ok((shown, text.to_string()))
+        };
+        decode_map_with(path, bytes, &tileset)
+    }
+
+    #[cfg(not(feature = "tiled"))]
+    fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
+        PngLoader.decode_map(path, self.file(path, MAX_ASSET_BYTES)?)
+    }
+
+    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
+        PngLoader.decode_map(name, bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::png_loader::tests::png;
+
+    #[test]
+    fn paths_resolve_as_a_folder_would() {
+        let mut pack = AssetPack::new();
+        pack.insert("maps/level.tmx", b"map".to_vec());
+        pack.insert("./sprites.png", b"png".to_vec());
+        assert_eq!(pack.get("maps/level.tmx"), Some(&b"map"[..]));
+        assert_eq!(pack.get("maps/../maps/./level.tmx"), Some(&b"map"[..]));
+        assert_eq!(pack.get("maps\\level.tmx"), Some(&b"map"[..]));
+        assert_eq!(pack.get("sprites.png"), Some(&b"png"[..]));
+        assert_eq!(pack.get("/sprites.png"), None);
+        assert_eq!(pack.get("../sprites.png"), None);
+        assert_eq!(pack.get("level.tmx"), None);
+        assert_eq!(
+            pack.paths().collect::<Vec<_>>(),
+            ["maps/level.tmx", "sprites.png"]
+        );
+    }
+
+    #[test]
+    fn a_pack_reads_as_the_folder_it_came_from() {
+        let sheet = png(2, 1, &[255, 0, 0, 255, 0, 0, 0, 0]);
+        let mut pack = AssetPack::new();
+        pack.insert("sheet.png", sheet.clone());
+        pack.insert("notes.txt", b"hello".to_vec());
+        let loader = PackLoader::new(std::sync::Arc::new(pack));
+        let image = loader.load("sheet.png").unwrap();
+        assert_eq!(
+            image.pixels,
+            PngLoader.decode("sheet.png", &sheet).unwrap().pixels
+        );
+        assert_eq!(loader.read("notes.txt").unwrap(), b"hello");
+        assert_eq!(
+            loader.read("gone.txt").unwrap_err().to_string(),
+            "gone.txt: file not found"
+        );
+        assert_eq!(
+            loader.read_limited("notes.txt", 4).unwrap_err().to_string(),
+            "notes.txt: the file is 5 bytes; the limit is 4"
+        );
+    }
+
+    #[cfg(feature = "tiled")]
+    #[test]
+    fn a_map_finds_its_tileset_file_beside_it_in_the_pack() {
+        let tileset = r#"<?xml version="1.0" encoding="UTF-8"?>
+<tileset name="t" tilewidth="8" tileheight="8" tilecount="4" columns="2">
+ <tile id="1"><properties><property name="flags" type="int" value="3"/></properties></tile>
+</tileset>"#;
+        let map = r#"<?xml version="1.0" encoding="UTF-8"?>
+<map version="1.10" orientation="orthogonal" renderorder="right-down" width="2" height="1" tilewidth="8" tileheight="8" infinite="0">
+ <tileset firstgid="1" source="tiles.tsx"/>
+ <layer id="1" name="ground" width="2" height="1"><data encoding="csv">1,2</data></layer>
+</map>"#;
+        let mut pack = AssetPack::new();
+        pack.insert("maps/level.tmx", map.as_bytes().to_vec());
+        pack.insert("maps/tiles.tsx", tileset.as_bytes().to_vec());
+        let loader = PackLoader::new(std::sync::Arc::new(pack));
+        let tilemap = loader.load_map("maps/level.tmx").unwrap();
+        assert_eq!(tilemap.size(), (2, 1));
+        assert_eq!(tilemap.tile(0, 0, 0), Some(0));
+        assert_eq!(tilemap.tile(0, 1, 0), Some(1));
+        assert_eq!(tilemap.flags(1), 3);
+
+        let mut alone = AssetPack::new();
+        alone.insert("level.tmx", map.as_bytes().to_vec());
+        let e = PackLoader::new(std::sync::Arc::new(alone))
+            .load_map("level.tmx")
+            .unwrap_err();
+        assert_eq!(e.to_string(), "level.tmx -> tiles.tsx: file not found");
+    }
+}
