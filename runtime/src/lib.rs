@@ -8,10 +8,11 @@
 //! Features: `window` (on by default) adds `bt run` (winit, wgpu, gilrs, cpal); `cli` (on by
 //! default) adds the command line (clap); `files` (on by default, and with either of the
 //! others) adds what reads and writes files on a disk: [`config::manifest`] (`cart.toml`),
-//! key-map files, Tiled maps, [`save`], [`harness`], and every output ([`export::safe_write`],
-//! GIFs, WAV files, the HTML timing report). With `default-features = false` the library is
-//! headless, with none: a web page's console, whose assets are built in and whose saves the
-//! page hands to its script.
+//! key-map files, [`save`], [`harness`], and every output ([`export::safe_write`], GIFs, WAV
+//! files, the HTML timing report), and `tiled` (Tiled maps). With `default-features = false`
+//! the library is headless, with none: a web page's console, which adds `tiled`, reads its
+//! cart's files from the asset pack `bt web` builds in ([`config::asset_pack`]) and hands its
+//! saves to the page's script.
 //!
 //! # Where things are
 //!
@@ -25,7 +26,7 @@
 //! | [`timing`] | what a run's timing looked like: [`timing::frame_records`] (`bt trace` CSV/JSON), [`timing::timeline`] (the summary), [`timing::pacing`] (lows, stutters, animation error), [`timing::chrome_trace`], [`timing::report`] (HTML), [`timing::diagnose`] (`bt diagnose`), [`timing::bench`] (`bt bench`) |
 //! | [`export`] | files made from a run: [`export::png`] (`bt shot`), [`export::gif`] (`bt gif`), [`export::wav`] (`bt wav`), all through [`export::safe_write`] |
 //! | [`host`] | the platform side: [`host::Host`] (one engine run for a platform: host keys, pause menu, recording, save data, reload; it returns [`host::HostAction`]s, files to keep included, and hands over what a run keeps on disk as [`host::Persist`] items: it writes no file), [`host::persist`] (those items, and how a native platform writes them), [`host::input`] (events to the console's input), [`host::captures`] (where the window keeps the files of the host keys), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`; its `disk` writes what the host hands over) and `host::signals` |
-//! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files) and [`config::png_loader`] (sprite sheets) |
+//! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files, and the copy a web page carries), [`config::png_loader`] (sprite sheets) and [`config::asset_pack`] (an asset folder carried in memory, a web page's) |
 //! | [`save`] | save files: a cart's [`bt::SaveData`] on disk, where it lives, and [`save::SaveStore`], which says when `bt run` writes it back |
 //! | [`session`] | [`session::Session`]: one cart's boot (settings layers, asset folder, save data, replay, arguments) resolved once from what a front end was given; it creates the [`Engine`]. The command line, the harness and the web page all boot through it |
 //! | [`harness`] | [`harness::CartTest`], the test bench a cart's own tests use |
