@@ -4,13 +4,15 @@
 //!
 //! - `NAME.png`, the 128 × 128 sprite sheet as an indexed PNG with PICO-8's 16 colours, index 0
 //!   transparent (PICO-8 draws colour 0 see-through by default, and so does BT's loader);
-//! - `NAME.tmj`, the map's 128 × 32 cells as a Tiled map whose tileset carries the sprite flags
-//!   as each tile's `flags` property (sprite 0 is an empty cell, as PICO-8's `map` skips it);
+//! - `NAME.tmj`, the map's 128 × 64 cells as a Tiled map whose tileset carries the sprite flags
+//!   as each tile's `flags` property (sprite 0 is an empty cell, as PICO-8's `map` skips it).
+//!   Rows 32 to 63 are read where PICO-8 keeps them, in the lower half of the sprite sheet's
+//!   memory (sheet rows 64 to 127, two pixels a cell): a cart uses that memory as sprites or as
+//!   map, and the import writes it both ways, as the sheet's lower half and as the map's lower
+//!   half, so either use finds what PICO-8 finds;
 //! - `NAME-sounds.txt`, the sound effects and the music as a `bt-sound 1` file.
 //!
-//! What differs, as far as the formats allow: the lower half of the map, which PICO-8 shares
-//! with the lower half of the sprite sheet, is not read (there is no telling which of the two a
-//! cart uses); note lengths are rounded to whole ticks of 60 a second (PICO-8's are 1/120 s per
+//! What differs, as far as the formats allow: note lengths are rounded to whole ticks of 60 a second (PICO-8's are 1/120 s per
 //! speed step); the organ and phaser waves become triangle and square, the custom instruments
 //! square; a loop's end is where the effect ends; a tune's patterns are kept up to its first
 //! stop or loop end. The Lua code is not touched: it stays the author's to port.
@@ -76,7 +78,7 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
     }
     for (name, _, _) in &files {
         say(format_args!(
-            "wrote {}",
+            "wrote {}\n",
             Path::new(&args.output).join(name).display()
         ))?;
     }
@@ -89,7 +91,8 @@ struct P8 {
     gfx: Vec<u8>,
     /// Flags of sprites 0 to 255.
     flags: [u8; 256],
-    /// 128 × 32 sprite numbers.
+    /// 128 × 32 sprite numbers: the map's upper half, from `__map__` (the lower half is
+    /// [`P8::map_cells`]'s, from the sheet).
     map: Vec<u8>,
     /// 64 sound effects: `(speed, loop start, loop end, 32 notes of (pitch, wave, volume, effect))`.
     sfx: Vec<(u8, u8, u8, Vec<[u8; 4]>)>,
@@ -242,9 +245,24 @@ impl P8 {
         Ok(out)
     }
 
+    /// The whole map, 128 × 64 sprite numbers: rows 0 to 31 from `__map__`, rows 32 to 63
+    /// from the memory they share with the sheet's rows 64 to 127. There each byte is a cell,
+    /// and each byte holds two pixels, the left one in its low four bits: cell `(x, 32 + y)`
+    /// is byte `y * 128 + x` of that memory, the pixels `2k` and `2k + 1` of sheet row
+    /// `64 + b / 64` where `b` is that byte and `k = b % 64`.
+    fn map_cells(&self) -> Vec<u8> {
+        let mut cells = self.map.clone();
+        cells.extend((0..128 * 32).map(|b| {
+            let row = 64 + b / 64;
+            let x = 2 * (b % 64);
+            self.gfx[row * 128 + x] | self.gfx[row * 128 + x + 1] << 4
+        }));
+        cells
+    }
+
     fn map_tmj(&self, image: &str) -> String {
         let data: Vec<u32> = self
-            .map
+            .map_cells()
             .iter()
             .map(|&t| if t == 0 { 0 } else { u32::from(t) + 1 })
             .collect();
@@ -259,11 +277,11 @@ impl P8 {
             .collect();
         let doc = serde_json::json!({
             "type": "map", "version": "1.10", "orientation": "orthogonal",
-            "renderorder": "right-down", "width": 128, "height": 32,
+            "renderorder": "right-down", "width": 128, "height": 64,
             "tilewidth": 8, "tileheight": 8, "infinite": false,
             "nextlayerid": 2, "nextobjectid": 1,
             "layers": [{"type": "tilelayer", "id": 1, "name": "map", "x": 0, "y": 0,
-                        "width": 128, "height": 32, "opacity": 1, "visible": true, "data": data}],
+                        "width": 128, "height": 64, "opacity": 1, "visible": true, "data": data}],
             "tilesets": [{"firstgid": 1, "name": "sprites", "tilewidth": 8, "tileheight": 8,
                           "tilecount": 256, "columns": 16, "image": image,
                           "imagewidth": 128, "imageheight": 128, "margin": 0, "spacing": 0,
@@ -381,10 +399,19 @@ mod tests {
     /// effects (one looping) and a looping two-pattern tune.
     pub(crate) fn cart() -> String {
         let mut s = String::from("pico-8 cartridge // http://www.pico-8.com\nversion 41\n__lua__\nprint('hi')\n__gfx__\n");
-        for y in 0..8 {
+        for y in 0..128 {
             let row: String = (0..128)
                 .map(|x| {
-                    if x < 8 {
+                    if y >= 8 {
+                        // Rows 64 on are the map's rows 32 on: at row 64, cells (0, 32) and
+                        // (63, 32) hold sprites 0x12 and 0x0f; row 127 ends with (127, 63).
+                        match (y, x) {
+                            (64, 0) | (127, 127) => '2',
+                            (64, 1) | (127, 126) => '1',
+                            (64, 126) => 'f',
+                            _ => '0',
+                        }
+                    } else if x < 8 {
                         '8'
                     } else if x < 16 && y % 2 == 0 {
                         'c'
@@ -439,8 +466,13 @@ mod tests {
         let none = |s: &str| Err(bt::AssetError::new(s, bt::AssetErrorKind::NotFound));
         let map =
             crate::config::tiled::parse_tmj("test.tmj", &p.map_tmj("test.png"), &none).unwrap();
-        assert_eq!(map.size(), (128, 32));
+        assert_eq!(map.size(), (128, 64));
         assert_eq!((map.tile(0, 0, 0), map.tile(0, 1, 0)), (None, Some(1)));
+        // The lower half, from the sheet's lower half: low nibble the left pixel.
+        assert_eq!(map.tile(0, 0, 32), Some(0x12));
+        assert_eq!(map.tile(0, 63, 32), Some(0x0f));
+        assert_eq!(map.tile(0, 127, 63), Some(0x21));
+        assert_eq!(map.tile(0, 1, 32), None);
         assert_eq!(map.flags(0), 1);
 
         // The sounds parse as a bt-sound file.
@@ -469,19 +501,19 @@ mod tests {
         );
         let text = cart().replacen("__gff__\n01", "__gff__\n0x", 1);
         assert!(
-            e(&text).starts_with("bad.p8:15: __gff__: '0x"),
+            e(&text).starts_with("bad.p8:135: __gff__: '0x"),
             "{}",
             e(&text)
         );
         let text = cart().replacen("01 00014243", "01 0001424", 1);
         assert_eq!(
             e(&text),
-            "bad.p8:22: __music__: '01 0001424' is not 'FF CCCCCCCC'"
+            "bad.p8:142: __music__: '01 0001424' is not 'FF CCCCCCCC'"
         );
         let text = cart().replacen("0001010000", "00010100", 1);
         assert_eq!(
             e(&text),
-            "bad.p8:17: __map__: 254 digits where a line has 256"
+            "bad.p8:137: __map__: 254 digits where a line has 256"
         );
     }
 }
