@@ -71,7 +71,6 @@ pub mod harness;
 pub mod host;
 pub mod quote;
 pub mod replay;
-#[cfg(feature = "files")]
 pub mod save;
 pub mod session;
 pub mod timing;

@@ -33,7 +33,9 @@ use bt::host::Console;
 use bt::SaveData;
 use thiserror::Error;
 
+#[cfg(feature = "files")]
 use crate::config::read::{read_file, ReadError};
+#[cfg(feature = "files")]
 use crate::export::safe_write::{Format, Output};
 use crate::Engine;
 
@@ -203,6 +205,7 @@ pub fn decode(file: &[u8], path: &Path) -> Result<Vec<u8>, SaveFileError> {
 /// # Errors
 /// [`SaveFileError::Read`] (not a regular file, no permission), [`SaveFileError::TooLarge`],
 /// and those of [`decode`].
+#[cfg(feature = "files")]
 pub fn load(path: &Path) -> Result<Option<Vec<u8>>, SaveFileError> {
     match read_file(path, MAX_SAVE_FILE) {
         Ok(file) => decode(&file, path).map(Some),
@@ -222,6 +225,7 @@ pub fn load(path: &Path) -> Result<Option<Vec<u8>>, SaveFileError> {
 ///
 /// # Errors
 /// As [`load`], and [`SaveFileError::Read`] when nothing is there.
+#[cfg(feature = "files")]
 pub fn load_existing(path: &Path) -> Result<Vec<u8>, SaveFileError> {
     load(path)?.ok_or_else(|| SaveFileError::Read {
         path: path.to_path_buf(),
@@ -235,6 +239,7 @@ pub fn load_existing(path: &Path) -> Result<Vec<u8>, SaveFileError> {
 ///
 /// # Errors
 /// [`SaveFileError::Write`] naming the file; what was there is left as it was.
+#[cfg(feature = "files")]
 pub fn store(path: &Path, bytes: &[u8]) -> Result<(), SaveFileError> {
     store_file(path, &encode(bytes))
 }
@@ -243,6 +248,7 @@ pub fn store(path: &Path, bytes: &[u8]) -> Result<(), SaveFileError> {
 ///
 /// # Errors
 /// As [`store`].
+#[cfg(feature = "files")]
 pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
     let fail = |reason: String| SaveFileError::Write {
         path: path.to_path_buf(),
@@ -261,6 +267,7 @@ pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
 /// `$HOME/.local/share/bt` when `HOME` is (`%APPDATA%\bt` on Windows). `None` when neither
 /// is usable; a relative `XDG_DATA_HOME` is ignored, as the XDG Base Directory specification
 /// says.
+#[cfg(feature = "files")]
 pub fn data_dir() -> Option<PathBuf> {
     let var = |name| std::env::var_os(name).map(PathBuf::from);
     if cfg!(windows) {
@@ -271,6 +278,7 @@ pub fn data_dir() -> Option<PathBuf> {
     data_dir_from(var("XDG_DATA_HOME"), var("HOME"))
 }
 
+#[cfg(feature = "files")]
 fn data_dir_from(data_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
     data_home
         .filter(|p| p.is_absolute())
@@ -286,6 +294,7 @@ fn data_dir_from(data_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<Pa
 ///
 /// # Errors
 /// [`SaveFileError::NoDataDir`] when [`data_dir`] is `None`.
+#[cfg(feature = "files")]
 pub fn default_path(cart: &str) -> Result<PathBuf, SaveFileError> {
     let dir = data_dir().ok_or(SaveFileError::NoDataDir)?;
     Ok(cart_file(&dir, cart))
@@ -293,6 +302,7 @@ pub fn default_path(cart: &str) -> Result<PathBuf, SaveFileError> {
 
 /// `<dir>/<cart>/save.bin`, the name made safe as one folder name: letters, digits, `-` and
 /// `_` kept (lower-cased), anything else `_`.
+#[cfg(feature = "files")]
 fn cart_file(dir: &Path, cart: &str) -> PathBuf {
     let folder: String = cart
         .chars()
@@ -315,6 +325,7 @@ fn cart_file(dir: &Path, cart: &str) -> PathBuf {
 ///
 /// # Errors
 /// As [`load_existing`].
+#[cfg(feature = "files")]
 pub fn boot_save(save: Option<&Path>) -> Result<Option<Vec<u8>>, SaveFileError> {
     save.map(load_existing).transpose()
 }
@@ -449,6 +460,7 @@ impl SaveStore {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "files")]
     #[test]
     fn the_data_folder_follows_xdg_then_home() {
         let abs = |p: &str| Some(PathBuf::from(p));
@@ -463,6 +475,7 @@ mod tests {
         assert_eq!(data_dir_from(None, abs("here")), None);
     }
 
+    #[cfg(feature = "files")]
     #[test]
     fn a_cart_name_is_one_safe_folder() {
         let dir = Path::new("/d");
