@@ -1,5 +1,7 @@
-//! Save data on disk: the file a cart's [`bt::SaveData`] is kept in, where it lives, and the
-//! store that says when `bt run` writes it back.
+//! Save data kept: the file a cart's [`bt::SaveData`] is kept in, where it lives on disk, and
+//! the store that says when `bt run` (or a web page, which keeps the same file in the
+//! browser's storage) writes it back. Without the `files` feature there is no disk: the
+//! format ([`encode`], [`decode`]) and the [`SaveStore`] remain.
 //!
 //! A save file is small and checked: `bt-save` and a version byte, the length of the data
 //! (little-endian `u32`, at most [`SaveData::CAPACITY`]), the data without its trailing zeros,
@@ -25,7 +27,8 @@
 //! Which runs see which save data: `bt run` loads the cart's own file ([`default_path`], or
 //! `--save FILE`) and writes it back when the cart changes it; every other command starts from
 //! empty save data, or from `--save FILE` read only, and a replay carries the save data its run
-//! started with. Nothing but `bt run` writes a save file.
+//! started with. Nothing but `bt run` writes a save file (and a page, its player's own run, in
+//! the browser).
 
 use std::path::{Path, PathBuf};
 

@@ -373,7 +373,19 @@ fn paint_keeps_its_colour_in_the_browser_over_a_reload_and_the_test_hooks_leave_
             {"open": "index.html?at=1"},
             {"eval": "window.bt.replay()"},
             {"eval": "Object.keys(localStorage)"},
+            {"requests": true},
         ]),
+    );
+    let asked: Vec<&str> = results[13]
+        .as_array()
+        .expect("the paths asked for")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(asked.contains(&"/paint.wasm"), "{asked:?}");
+    assert!(
+        !asked.iter().any(|p| p.contains("favicon")),
+        "the page names its icon, so the browser asks for none: {asked:?}"
     );
     assert_eq!(
         results[3],
@@ -393,7 +405,11 @@ fn paint_keeps_its_colour_in_the_browser_over_a_reload_and_the_test_hooks_leave_
         [] as [u8; 0],
         "a test hook boots with empty save data, as bt shot does"
     );
-    assert_eq!(results[12], json!(["bt:paint:Paint:save"]), "and writes none");
+    assert_eq!(
+        results[12],
+        json!(["bt:paint:Paint:save"]),
+        "and writes none"
+    );
 }
 
 #[test]
@@ -484,6 +500,32 @@ fn on_a_phone_the_touch_pad_plays_works_the_pause_menu_and_a_tap_is_the_pointer(
         "{ended}"
     );
     assert_eq!(results[n - 3][1], results[n - 1], "no frame after the end");
+
+    // Turned sideways, the pad's halves are beside the picture.
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [844, 390], "mobile": true},
+            {"open": "index.html"},
+            {"wait_for": "window.bt.frames > 10"},
+            touch("touchStart", picture),
+            touch("touchEnd", "[]"),
+            {"wait_for": "window.bt.touch.shown"},
+            {"eval": "(() => {
+                const box = (el) => el.getBoundingClientRect();
+                const c = box(document.getElementById('bt-screen'));
+                const parts = window.bt.touch.parts;
+                return [box(parts.dpad).right <= c.left, box(parts.a).left >= c.right,
+                    box(parts.b).left >= c.right, c.height];
+            })()"},
+        ]),
+    );
+    assert_eq!(
+        results[6],
+        json!([true, true, true, 240]),
+        "the d-pad left of the picture, A and B right of it, the picture at 1x"
+    );
 }
 
 #[test]

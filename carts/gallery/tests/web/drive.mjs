@@ -16,6 +16,7 @@
 //   {"key": "ArrowDown", "down": true}   a real key event, as the keyboard sends it
 //   {"wait_ms": 500}                     time passing in the page
 //   {"wait_for": "expression"}           until it is true (at most 20 s)
+//   {"requests": true}                   the paths the page asked the server for so far
 //   {"touch": "touchStart", "points": "expression"}
 //                                        a real touch event ("touchStart", "touchMove",
 //                                        "touchEnd") with the fingers now on the screen, at
@@ -34,8 +35,10 @@ const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "applic
   ".btr": "application/json" };
 const LIMIT_MS = 20000;
 
+const requested = [];
 const server = createServer((req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  requested.push(path);
   try {
     const body = readFileSync(join(site, path === "/" ? "index.html" : path));
     res.writeHead(200, { "content-type": TYPES[extname(path)] || "application/octet-stream" });
@@ -164,6 +167,8 @@ async function run() {
         type: step.down ? "rawKeyDown" : "keyUp", code, key, windowsVirtualKeyCode: VK[code] || 0,
       });
       results.push(null);
+    } else if (step.requests) {
+      results.push(requested.slice());
     } else if (step.touch) {
       const points = step.points ? await evaluate(step.points) : [];
       await page("Input.dispatchTouchEvent", {
