@@ -10,6 +10,10 @@
 //! script calls, with one function for every event; [`page!`] exports it from a cart's
 //! module. `bt web` writes the crate that calls [`page!`], builds it and copies the page out.
 //!
+//! The player's save data goes through the script too: the module asks for what the browser
+//! keeps under the cart's key ([`page::save_key`]) at boot and says when the cart has changed it
+//! ([`page::frame_flags::SAVE`]); the script keeps it in `localStorage`.
+//!
 //! It links `bt-runtime` without its default features: no window, command line or files.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
