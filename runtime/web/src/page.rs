@@ -121,8 +121,8 @@ impl Page {
         overlay: bool,
         save: Option<LoadSave<'_>>,
     ) -> Result<Page, String> {
-        // No cart.toml, user config or save file in a page: the cart's `configure()` and its
-        // arguments.
+        // No cart.toml or user config in a page: the cart's `configure()` and its arguments.
+        // The player's save data is read once the settings name the cart's title.
         let mut session = Session::builder(name, Arc::new(factory))
             .args(args)
             .replay(replay.map(|text| ReplaySource::Text {
