@@ -8,11 +8,12 @@
 //! Features: `window` (on by default) adds `bt run` (winit, wgpu, gilrs, cpal); `cli` (on by
 //! default) adds the command line (clap); `files` (on by default, and with either of the
 //! others) adds what reads and writes files on a disk: [`config::manifest`] (`cart.toml`),
-//! key-map files, [`save`], [`harness`], and every output ([`export::safe_write`], GIFs, WAV
-//! files, the HTML timing report), and `tiled` (Tiled maps). With `default-features = false`
-//! the library is headless, with none: a web page's console, which adds `tiled`, reads its
-//! cart's files from the asset pack `bt web` builds in ([`config::asset_pack`]) and hands its
-//! saves to the page's script.
+//! key-map files, save files on a disk ([`save`]), [`harness`], and every output
+//! ([`export::safe_write`], GIFs, WAV files, the HTML timing report), and `tiled` (Tiled maps).
+//! With `default-features = false` the library is headless, with none: a web page's console,
+//! which adds `tiled`, reads its cart's files from the asset pack `bt web` builds in
+//! ([`config::asset_pack`]) and hands its saves (save data included, as [`save`]'s format) to
+//! the page's script.
 //!
 //! # Where things are
 //!
@@ -27,7 +28,7 @@
 //! | [`export`] | files made from a run: [`export::png`] (`bt shot`), [`export::gif`] (`bt gif`), [`export::wav`] (`bt wav`), all through [`export::safe_write`] |
 //! | [`host`] | the platform side: [`host::Host`] (one engine run for a platform: host keys, pause menu, recording, save data, reload; it returns [`host::HostAction`]s, files to keep included, and hands over what a run keeps on disk as [`host::Persist`] items: it writes no file), [`host::persist`] (those items, and how a native platform writes them), [`host::input`] (events to the console's input), [`host::captures`] (where the window keeps the files of the host keys), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`; its `disk` writes what the host hands over) and `host::signals` |
 //! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files, and the copy a web page carries), [`config::png_loader`] (sprite sheets) and [`config::asset_pack`] (an asset folder carried in memory, a web page's) |
-//! | [`save`] | save files: a cart's [`bt::SaveData`] on disk, where it lives, and [`save::SaveStore`], which says when `bt run` writes it back |
+//! | [`save`] | save files: a cart's [`bt::SaveData`] as a file, where it lives on disk (with `files`), and [`save::SaveStore`], which says when `bt run` or a page writes it back |
 //! | [`session`] | [`session::Session`]: one cart's boot (settings layers, asset folder, save data, replay, arguments) resolved once from what a front end was given; it creates the [`Engine`]. The command line, the harness and the web page all boot through it |
 //! | [`harness`] | [`harness::CartTest`], the test bench a cart's own tests use |
 //! | [`catalog`] | carts by name, as a `bt` binary lists them |
@@ -72,7 +73,6 @@ pub mod harness;
 pub mod host;
 pub mod quote;
 pub mod replay;
-#[cfg(feature = "files")]
 pub mod save;
 pub mod session;
 pub mod timing;

@@ -1,5 +1,7 @@
-//! Save data on disk: the file a cart's [`bt::SaveData`] is kept in, where it lives, and the
-//! store that says when `bt run` writes it back.
+//! Save data kept: the file a cart's [`bt::SaveData`] is kept in, where it lives on disk, and
+//! the store that says when `bt run` (or a web page, which keeps the same file in the
+//! browser's storage) writes it back. Without the `files` feature there is no disk: the
+//! format ([`encode`], [`decode`]) and the [`SaveStore`] remain.
 //!
 //! A save file is small and checked: `bt-save` and a version byte, the length of the data
 //! (little-endian `u32`, at most [`SaveData::CAPACITY`]), the data without its trailing zeros,
@@ -25,7 +27,8 @@
 //! Which runs see which save data: `bt run` loads the cart's own file ([`default_path`], or
 //! `--save FILE`) and writes it back when the cart changes it; every other command starts from
 //! empty save data, or from `--save FILE` read only, and a replay carries the save data its run
-//! started with. Nothing but `bt run` writes a save file.
+//! started with. Nothing but `bt run` writes a save file (and a page, its player's own run, in
+//! the browser).
 
 use std::path::{Path, PathBuf};
 
@@ -33,7 +36,9 @@ use bt::host::Console;
 use bt::SaveData;
 use thiserror::Error;
 
+#[cfg(feature = "files")]
 use crate::config::read::{read_file, ReadError};
+#[cfg(feature = "files")]
 use crate::export::safe_write::{Format, Output};
 use crate::Engine;
 
@@ -203,6 +208,7 @@ pub fn decode(file: &[u8], path: &Path) -> Result<Vec<u8>, SaveFileError> {
 /// # Errors
 /// [`SaveFileError::Read`] (not a regular file, no permission), [`SaveFileError::TooLarge`],
 /// and those of [`decode`].
+#[cfg(feature = "files")]
 pub fn load(path: &Path) -> Result<Option<Vec<u8>>, SaveFileError> {
     match read_file(path, MAX_SAVE_FILE) {
         Ok(file) => decode(&file, path).map(Some),
@@ -222,6 +228,7 @@ pub fn load(path: &Path) -> Result<Option<Vec<u8>>, SaveFileError> {
 ///
 /// # Errors
 /// As [`load`], and [`SaveFileError::Read`] when nothing is there.
+#[cfg(feature = "files")]
 pub fn load_existing(path: &Path) -> Result<Vec<u8>, SaveFileError> {
     load(path)?.ok_or_else(|| SaveFileError::Read {
         path: path.to_path_buf(),
@@ -235,6 +242,7 @@ pub fn load_existing(path: &Path) -> Result<Vec<u8>, SaveFileError> {
 ///
 /// # Errors
 /// [`SaveFileError::Write`] naming the file; what was there is left as it was.
+#[cfg(feature = "files")]
 pub fn store(path: &Path, bytes: &[u8]) -> Result<(), SaveFileError> {
     store_file(path, &encode(bytes))
 }
@@ -243,6 +251,7 @@ pub fn store(path: &Path, bytes: &[u8]) -> Result<(), SaveFileError> {
 ///
 /// # Errors
 /// As [`store`].
+#[cfg(feature = "files")]
 pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
     let fail = |reason: String| SaveFileError::Write {
         path: path.to_path_buf(),
@@ -261,6 +270,7 @@ pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
 /// `$HOME/.local/share/bt` when `HOME` is (`%APPDATA%\bt` on Windows). `None` when neither
 /// is usable; a relative `XDG_DATA_HOME` is ignored, as the XDG Base Directory specification
 /// says.
+#[cfg(feature = "files")]
 pub fn data_dir() -> Option<PathBuf> {
     let var = |name| std::env::var_os(name).map(PathBuf::from);
     if cfg!(windows) {
@@ -271,6 +281,7 @@ pub fn data_dir() -> Option<PathBuf> {
     data_dir_from(var("XDG_DATA_HOME"), var("HOME"))
 }
 
+#[cfg(feature = "files")]
 fn data_dir_from(data_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
     data_home
         .filter(|p| p.is_absolute())
@@ -286,6 +297,7 @@ fn data_dir_from(data_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<Pa
 ///
 /// # Errors
 /// [`SaveFileError::NoDataDir`] when [`data_dir`] is `None`.
+#[cfg(feature = "files")]
 pub fn default_path(cart: &str) -> Result<PathBuf, SaveFileError> {
     let dir = data_dir().ok_or(SaveFileError::NoDataDir)?;
     Ok(cart_file(&dir, cart))
@@ -293,6 +305,7 @@ pub fn default_path(cart: &str) -> Result<PathBuf, SaveFileError> {
 
 /// `<dir>/<cart>/save.bin`, the name made safe as one folder name: letters, digits, `-` and
 /// `_` kept (lower-cased), anything else `_`.
+#[cfg(feature = "files")]
 fn cart_file(dir: &Path, cart: &str) -> PathBuf {
     let folder: String = cart
         .chars()
@@ -315,6 +328,7 @@ fn cart_file(dir: &Path, cart: &str) -> PathBuf {
 ///
 /// # Errors
 /// As [`load_existing`].
+#[cfg(feature = "files")]
 pub fn boot_save(save: Option<&Path>) -> Result<Option<Vec<u8>>, SaveFileError> {
     save.map(load_existing).transpose()
 }
@@ -449,6 +463,7 @@ impl SaveStore {
 mod tests {
     use super::*;
 
+    #[cfg(feature = "files")]
     #[test]
     fn the_data_folder_follows_xdg_then_home() {
         let abs = |p: &str| Some(PathBuf::from(p));
@@ -463,6 +478,7 @@ mod tests {
         assert_eq!(data_dir_from(None, abs("here")), None);
     }
 
+    #[cfg(feature = "files")]
     #[test]
     fn a_cart_name_is_one_safe_folder() {
         let dir = Path::new("/d");

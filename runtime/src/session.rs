@@ -451,6 +451,13 @@ impl Session {
         self.replay = Some(replay);
     }
 
+    /// Boots with save data `bytes` instead of what the session was given: for a front end
+    /// that learns where the player's save data is kept only from the resolved settings (a
+    /// page keys it by the cart's title). The engines it creates from now on start with it.
+    pub fn set_boot_save(&mut self, bytes: Vec<u8>) {
+        self.save = Some(bytes);
+    }
+
     /// The cart's name, as replays and save files know it.
     pub fn name(&self) -> &str {
         &self.name

@@ -338,6 +338,199 @@ fn the_pointer_the_wheel_and_a_gamepad_reach_the_cart_through_the_pages_one_inpu
     any("its right stick", &|t| t.axes[0][2] == 0.5);
 }
 
+/// The replay the page's `window.bt.replay()` gave.
+fn page_replay(value: &Value) -> bt_runtime::replay::Replay {
+    let text = value.as_str().expect("the replay's text");
+    bt_runtime::replay::Replay::from_json(text, Path::new("page.btr")).expect("a replay")
+}
+
+#[test]
+fn paint_keeps_its_colour_in_the_browser_over_a_reload_and_the_test_hooks_leave_it_alone() {
+    let Some((chromium, site)) = ready("paint") else {
+        return;
+    };
+    // At 640x480 the 320x240 display is drawn at 2x from the top-left corner: swatch 12
+    // (display x 204 to 217, y 225 to 238) is under the page's (412, 456).
+    let click = "(() => {
+        const canvas = document.getElementById('bt-screen');
+        const at = { clientX: 412, clientY: 456, button: 0, bubbles: true };
+        canvas.dispatchEvent(new PointerEvent('pointermove', at));
+        canvas.dispatchEvent(new PointerEvent('pointerdown', at));
+        setTimeout(() => canvas.dispatchEvent(new PointerEvent('pointerup', at)), 100);
+        return true;
+    })()";
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [640, 480]},
+            {"open": "index.html"},
+            {"wait_for": "window.bt.frames > 5"},
+            {"eval": "[window.bt.saveKey, localStorage.getItem(window.bt.saveKey), document.title]"},
+            {"eval": click},
+            {"wait_for": "window.bt.saves > 0"},
+            {"eval": "localStorage.getItem(window.bt.saveKey)"},
+            {"open": "index.html"},
+            {"wait_for": "window.bt.frames > 5"},
+            {"eval": "window.bt.replay()"},
+            {"open": "index.html?at=1"},
+            {"eval": "window.bt.replay()"},
+            {"eval": "Object.keys(localStorage)"},
+            {"requests": true},
+        ]),
+    );
+    let asked: Vec<&str> = results[13]
+        .as_array()
+        .expect("the paths asked for")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(asked.contains(&"/paint.wasm"), "{asked:?}");
+    assert!(
+        !asked.iter().any(|p| p.contains("favicon")),
+        "the page names its icon, so the browser asks for none: {asked:?}"
+    );
+    assert_eq!(
+        results[3],
+        json!(["bt:paint:Paint:save", null, "Paint"]),
+        "nothing kept before the first run; the tab shows the cart's title"
+    );
+    let kept = base64(results[6].as_str().expect("save data kept"));
+    let data = bt_runtime::save::decode(&kept, Path::new("kept")).expect("a BT save file");
+    assert_eq!(data, [12, 0, 0, 0, 3], "colour 12, brush 3");
+    assert_eq!(
+        page_replay(&results[9]).boot_save(),
+        [12, 0, 0, 0, 3],
+        "the reloaded page boots with the kept save data"
+    );
+    assert_eq!(
+        page_replay(&results[11]).boot_save(),
+        [] as [u8; 0],
+        "a test hook boots with empty save data, as bt shot does"
+    );
+    assert_eq!(
+        results[12],
+        json!(["bt:paint:Paint:save"]),
+        "and writes none"
+    );
+}
+
+#[test]
+fn on_a_phone_the_touch_pad_plays_works_the_pause_menu_and_a_tap_is_the_pointer() {
+    let Some((chromium, site)) = ready("snake") else {
+        return;
+    };
+    let touch = |what: &str, points: &str| json!({"touch": what, "points": points});
+    let tap = |part: &str| {
+        [
+            touch("touchStart", &format!("[window.bt.touch.centre('{part}')]")),
+            json!({"wait_ms": 150}),
+            touch("touchEnd", "[]"),
+            json!({"wait_ms": 100}),
+        ]
+    };
+    // The display's pixel (100, 60), wherever the picture is (drawn at 1x on this phone).
+    let picture = "(() => {
+        const r = document.getElementById('bt-screen').getBoundingClientRect();
+        return [[r.left + 100.5, r.top + 60.5]];
+    })()";
+    let mut plan = vec![
+        json!({"viewport": [390, 844], "mobile": true}),
+        json!({"open": "index.html"}),
+        json!({"wait_for": "window.bt.frames > 10"}),
+        touch("touchStart", picture),
+        json!({"wait_ms": 150}),
+        touch("touchEnd", "[]"),
+        json!({"wait_for": "window.bt.touch.shown"}),
+        json!({"eval": "(() => {
+            const c = document.getElementById('bt-screen').getBoundingClientRect();
+            const p = window.bt.touch.parts.dpad.getBoundingClientRect();
+            return [c.bottom <= p.top, window.bt.touch.parts.a.getBoundingClientRect().top >= c.bottom];
+        })()"}),
+    ];
+    plan.extend(tap("a"));
+    plan.extend([
+        touch("touchStart", "[window.bt.touch.centre('right')]"),
+        json!({"wait_ms": 200}),
+        touch(
+            "touchStart",
+            "[window.bt.touch.centre('right'), window.bt.touch.centre('a')]",
+        ),
+        json!({"wait_ms": 200}),
+        touch("touchEnd", "[]"),
+        json!({"wait_ms": 100}),
+        json!({"eval": "window.bt.replay()"}),
+    ]);
+    let replay_at = plan.len() - 1;
+    // The pause menu with the pad: open it, down twice to Quit, A.
+    plan.extend(tap("menu"));
+    plan.push(json!({"wait_for": "window.bt.paused"}));
+    plan.extend(tap("down"));
+    plan.extend(tap("down"));
+    plan.extend(tap("a"));
+    plan.extend([
+        json!({"wait_for": "window.bt.ended"}),
+        json!({"eval": "[document.getElementById('bt-ended').innerText, window.bt.frames]"}),
+        json!({"wait_ms": 300}),
+        json!({"eval": "window.bt.frames"}),
+    ]);
+    let results = drive(&chromium, &site, Value::Array(plan));
+    assert_eq!(
+        results[7],
+        json!([true, true]),
+        "on a portrait phone the pad is below the picture"
+    );
+    let replay = page_replay(&results[replay_at]);
+    let ticks: Vec<bt::host::TickInput> = replay.recording().iter().collect();
+    let any = |what: &str, saw: &dyn Fn(&bt::host::TickInput) -> bool| {
+        assert!(ticks.iter().any(saw), "no update saw {what}");
+    };
+    let held = |t: &bt::host::TickInput, b: bt::Button| t.buttons[0].down & b.bits() == b.bits();
+    any("the tap on the picture as the pointer at (100, 60)", &|t| {
+        t.pointer_active && t.pointer_pos == (100, 60) && held(t, bt::Button::POINTER_A)
+    });
+    any("the pad's A", &|t| held(t, bt::Button::A));
+    any("the pad's right alone", &|t| {
+        held(t, bt::Button::RIGHT) && !held(t, bt::Button::A)
+    });
+    any("right held while A is pressed", &|t| {
+        held(t, bt::Button::RIGHT | bt::Button::A)
+    });
+    let n = results.len();
+    let ended = results[n - 3][0].as_str().unwrap_or_default();
+    assert!(
+        ended.contains("The game ended. Reload the page to play again."),
+        "{ended}"
+    );
+    assert_eq!(results[n - 3][1], results[n - 1], "no frame after the end");
+
+    // Turned sideways, the pad's halves are beside the picture.
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [844, 390], "mobile": true},
+            {"open": "index.html"},
+            {"wait_for": "window.bt.frames > 10"},
+            touch("touchStart", picture),
+            touch("touchEnd", "[]"),
+            {"wait_for": "window.bt.touch.shown"},
+            {"eval": "(() => {
+                const box = (el) => el.getBoundingClientRect();
+                const c = box(document.getElementById('bt-screen'));
+                const parts = window.bt.touch.parts;
+                return [box(parts.dpad).right <= c.left, box(parts.a).left >= c.right,
+                    box(parts.b).left >= c.right, c.height];
+            })()"},
+        ]),
+    );
+    assert_eq!(
+        results[6],
+        json!([true, true, true, 240]),
+        "the d-pad left of the picture, A and B right of it, the picture at 1x"
+    );
+}
+
 #[test]
 fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
     let Some((chromium, site)) = ready("jukebox") else {

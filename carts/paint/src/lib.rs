@@ -2,6 +2,9 @@
 //! C (middle) picks up the colour under the pointer, D (back/forward) clears the canvas. The wheel
 //! or `[` and `]` change the brush; a click on the palette bar chooses a colour. Strokes join the
 //! pointer's positions from one update to the next, so fast moves draw unbroken lines.
+//!
+//! The colour and the brush are kept in save data (slots [`COLOUR_SLOT`] and [`BRUSH_SLOT`]),
+//! so the next run starts with them.
 
 use bt::{Button, Cart, Key, Player, Rect, Render, Settings, Update};
 
@@ -19,6 +22,12 @@ pub const SWATCH: i32 = 14;
 pub const SWATCH_LEFT: i32 = 24;
 /// The largest brush, in pixels across.
 pub const MAX_BRUSH: i32 = 9;
+/// The save data slot keeping the chosen colour (0: none chosen yet).
+pub const COLOUR_SLOT: u8 = 0;
+/// The save data slot keeping the brush size (0: none chosen yet).
+pub const BRUSH_SLOT: u8 = 1;
+/// The colour and brush of a first run.
+const FIRST: (u8, i32) = (8, 3);
 
 /// Where the swatch of palette index `i` (1 to 15; index 0 draws nothing) is drawn, on a display `height` pixels high.
 pub fn swatch_rect(i: u8, height: i32) -> Rect {
@@ -42,6 +51,8 @@ pub struct Paint {
     last: Option<((i32, i32), u8)>,
     pointer: (i32, i32),
     wheel: f32,
+    /// The colour and brush the save data holds.
+    kept: (u8, i32),
 }
 
 /// A fresh `paint` cart.
@@ -70,32 +81,8 @@ impl Paint {
         }
     }
 
-    /// Dabs the brush along the line from `a` to `b`, both ends included.
-    fn stroke(&mut self, a: (i32, i32), b: (i32, i32), colour: u8) {
-        let steps = (b.0 - a.0).abs().max((b.1 - a.1).abs()).max(1);
-        for i in 0..=steps {
-            let x = a.0 + (b.0 - a.0) * i / steps;
-            let y = a.1 + (b.1 - a.1) * i / steps;
-            self.dab(x, y, colour);
-        }
-    }
-}
-
-impl Cart for Paint {
-    fn configure(&self) -> Settings {
-        Settings::default().title("Paint")
-    }
-
-    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
-        let (w, h) = ctx.display_size();
-        (self.w, self.h) = (w as i32, h as i32);
-        self.canvas = vec![PAPER; (w * h) as usize];
-        self.colour = 8;
-        self.brush = 3;
-        Ok(())
-    }
-
-    fn update(&mut self, ctx: &mut Update<'_>) {
+    /// One update of the pointer, the wheel and the keys: brush, colour and strokes.
+    fn follow(&mut self, ctx: &mut Update<'_>) {
         let pos = ctx.pointer_pos();
         self.pointer = pos;
         self.wheel += ctx.pointer_wheel().1;
@@ -153,6 +140,48 @@ impl Cart for Paint {
                 self.last = held.then_some((pos, c));
             }
             None => self.last = None,
+        }
+    }
+
+    /// Dabs the brush along the line from `a` to `b`, both ends included.
+    fn stroke(&mut self, a: (i32, i32), b: (i32, i32), colour: u8) {
+        let steps = (b.0 - a.0).abs().max((b.1 - a.1).abs()).max(1);
+        for i in 0..=steps {
+            let x = a.0 + (b.0 - a.0) * i / steps;
+            let y = a.1 + (b.1 - a.1) * i / steps;
+            self.dab(x, y, colour);
+        }
+    }
+}
+
+impl Cart for Paint {
+    fn configure(&self) -> Settings {
+        Settings::default().title("Paint")
+    }
+
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
+        let (w, h) = ctx.display_size();
+        (self.w, self.h) = (w as i32, h as i32);
+        self.canvas = vec![PAPER; (w * h) as usize];
+        // What an earlier run kept, when it is a colour and a brush this cart draws with.
+        let colour = u8::try_from(ctx.save().get(COLOUR_SLOT))
+            .ok()
+            .filter(|c| (1..16).contains(c))
+            .unwrap_or(FIRST.0);
+        let brush = Some(ctx.save().get(BRUSH_SLOT))
+            .filter(|b| (1..=MAX_BRUSH).contains(b) && b % 2 == 1)
+            .unwrap_or(FIRST.1);
+        (self.colour, self.brush) = (colour, brush);
+        self.kept = (colour, brush);
+        Ok(())
+    }
+
+    fn update(&mut self, ctx: &mut Update<'_>) {
+        self.follow(ctx);
+        if (self.colour, self.brush) != self.kept {
+            self.kept = (self.colour, self.brush);
+            ctx.save_mut().set(COLOUR_SLOT, i32::from(self.colour));
+            ctx.save_mut().set(BRUSH_SLOT, self.brush);
         }
     }
 
@@ -239,6 +268,37 @@ mod tests {
             .set_buttons(Button::POINTER_A, Player::ONE, true);
         step(&mut p, &mut con, 0);
         assert_eq!(p.colour, 12);
+    }
+
+    #[test]
+    fn the_colour_and_brush_are_kept_for_the_next_run() {
+        let mut con = Console::new(&Settings::default(), 1);
+        let mut p = Paint::default();
+        p.init(&mut con.init_context()).unwrap();
+        assert_eq!((p.colour, p.brush), FIRST, "a first run");
+        let r = swatch_rect(12, 240);
+        con.input_mut().set_pointer_pos(r.x + 2, r.y + 2);
+        con.input_mut()
+            .set_buttons(Button::POINTER_A, Player::ONE, true);
+        step(&mut p, &mut con, 0);
+        assert_eq!(con.save().get(COLOUR_SLOT), 12);
+        assert_eq!(con.save().get(BRUSH_SLOT), 3);
+        let kept = con.save().bytes().to_vec();
+
+        let mut next = Console::new(&Settings::default(), 1);
+        next.set_boot_save(&kept).unwrap();
+        let mut p = Paint::default();
+        p.init(&mut next.init_context()).unwrap();
+        assert_eq!((p.colour, p.brush), (12, 3));
+
+        // What no run of this cart keeps starts as a first run.
+        let mut odd = Console::new(&Settings::default(), 1);
+        let mut block = 99i32.to_le_bytes().to_vec();
+        block.extend_from_slice(&4i32.to_le_bytes());
+        odd.set_boot_save(&block).unwrap();
+        let mut p = Paint::default();
+        p.init(&mut odd.init_context()).unwrap();
+        assert_eq!((p.colour, p.brush), FIRST);
     }
 
     #[test]

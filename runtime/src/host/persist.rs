@@ -4,8 +4,9 @@
 //! event) and [`Host::finish_writes`] (when the run ends, however it ends) and performs them.
 //! The window does, with [`write()`], and tells the host of a failure
 //! ([`Host::write_failed`]) so the player reads it as the overlay's notice and on the error
-//! output. A page has no disk, and its host asks for no write: it has no record target and no
-//! save file.
+//! output. A page has no disk and no record target: it keeps the cart's save data in the
+//! browser's storage, under the key it gives the host as the save data's path, and tells
+//! [`Host::write_failed`] when the browser refuses it.
 //!
 //! [`Host::take_writes`]: crate::host::Host::take_writes
 //! [`Host::finish_writes`]: crate::host::Host::finish_writes
@@ -18,7 +19,8 @@ use std::path::PathBuf;
 pub struct Persist {
     /// What it holds.
     pub kind: PersistKind,
-    /// Where it goes: the file named by `--record`, or the cart's save file.
+    /// Where it goes: the file named by `--record`, or the cart's save file (in a page, the key
+    /// of the browser's storage it is kept under).
     pub path: PathBuf,
     /// The file's contents, ready to write.
     pub bytes: Vec<u8>,

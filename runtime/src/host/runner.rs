@@ -33,7 +33,6 @@
 //! unless the key map gives P a button; while it is open, keys go to the menu alone.
 
 use std::io::Write;
-#[cfg(feature = "files")]
 use std::path::PathBuf;
 
 use bt::{Button, Key};
@@ -51,10 +50,7 @@ use crate::host::asset_watch::AssetWatcher;
 use crate::host::input::{HostEvent, PlayerInput};
 use crate::host::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
 use crate::host::pause_menu::{MenuChoice, MenuInput, MenuKey, PauseMenu, MENU_KEY};
-use crate::host::persist::Persist;
-#[cfg(feature = "files")]
-use crate::host::persist::PersistKind;
-#[cfg(feature = "files")]
+use crate::host::persist::{Persist, PersistKind};
 use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
@@ -186,8 +182,7 @@ pub struct Host {
     cart_version: Option<String>,
     /// Whether the cart's panic is on screen as the overlay's notice.
     panic_shown: bool,
-    /// The cart's save file, written back when the cart changes its save data.
-    #[cfg(feature = "files")]
+    /// The cart's save data, handed over to be kept when the cart changes it.
     save: Option<SaveStore>,
     /// What the platform is to write, oldest first ([`Host::take_writes`]).
     writes: Vec<Persist>,
@@ -244,7 +239,6 @@ impl Host {
             record: None,
             cart_version: None,
             panic_shown: false,
-            #[cfg(feature = "files")]
             save: None,
             writes: Vec::new(),
             errors: ErrorOutput(Box::new(std::io::stderr())),
@@ -330,9 +324,9 @@ impl Host {
     /// last write included. From then on the host asks for no more. A platform calls this
     /// whatever ends the run, so a recorded run is saved whatever ends it.
     pub fn finish_writes(&mut self) -> Vec<Persist> {
+        self.flush_save();
         #[cfg(feature = "files")]
         {
-            self.flush_save();
             if let Some(write) = self.recording_write() {
                 // The last state of the recording holds all that a queued one did.
                 self.writes
@@ -340,8 +334,17 @@ impl Host {
                 self.writes.push(write);
             }
             self.record = None;
-            self.save = None;
         }
+        self.save = None;
+        self.take_writes()
+    }
+
+    /// The platform may be stopped without warning from now on (a page hidden, which the
+    /// browser may then close without another word): the files to write now, the save data
+    /// included if the cart changed it since its last write, whatever the time since. Unlike
+    /// [`Host::finish_writes`] the run goes on, and so do the writes.
+    pub fn flush_writes(&mut self) -> Vec<Persist> {
+        self.flush_save();
         self.take_writes()
     }
 
@@ -350,7 +353,6 @@ impl Host {
     /// panic is there, and in full on the error output. Save data the cart changed is handed
     /// over again at its next change.
     pub fn write_failed(&mut self, write: &Persist, error: &str) {
-        #[cfg(feature = "files")]
         if let (PersistKind::SaveData, Some(store)) = (write.kind, &mut self.save) {
             if store.path() == write.path {
                 store.write_failed();
@@ -470,7 +472,6 @@ impl Host {
         }
         let report = self.engine.run(now_ms);
         self.show_panic();
-        #[cfg(feature = "files")]
         self.store_save();
         let report = report?;
         let missed = self
@@ -816,12 +817,13 @@ impl Host {
     }
 }
 
-#[cfg(feature = "files")]
 impl Host {
     /// Keeps the cart's save data in `path`: the host asks the platform to write it
     /// ([`Host::take_writes`]) whenever the cart changes it (at most once every
     /// [`crate::save::WRITE_EVERY_SECONDS`] of updates), and [`Host::finish_writes`] hands over
-    /// the last change. `path` should hold what the engine booted with.
+    /// the last change. `path` should hold what the engine booted with. It names where the
+    /// platform keeps the data: a file for the window, the key of the browser's storage for a
+    /// page (which says so in the messages that name it).
     pub fn store_save_to(&mut self, path: PathBuf) {
         self.save = Some(SaveStore::new(path, &self.engine));
     }
@@ -866,7 +868,6 @@ impl Host {
 }
 
 /// The save file `bytes` for `store`'s path.
-#[cfg(feature = "files")]
 fn save_write(store: &SaveStore, bytes: Vec<u8>) -> Persist {
     Persist {
         kind: PersistKind::SaveData,

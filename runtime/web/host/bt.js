@@ -8,8 +8,11 @@
 
 const BT = (() => {
   const BOOT_NO_OVERLAY = 1;
+  const BOOT_PLAYER_SAVE = 2;
   const FRAME_DREW = 1;
   const FRAME_PAUSED = 2;
+  const FRAME_SAVE = 4;
+  const FRAME_ENDED = 8;
   // The kinds of event `bt_event` takes (runtime/web/src/event.rs, `kind`).
   const EVENT = {
     KEY: 1, TEXT: 2, POINTER_MOVED: 3, POINTER_LEFT: 4, POINTER_BUTTON: 5, WHEEL: 6,
@@ -19,6 +22,7 @@ const BT = (() => {
   const ACTION_PNG = 2;
   const ACTION_TIMINGS = 3;
   const ACTION_REPLAY = 4;
+  const ACTION_QUIT = 5;
   // Keys the browser keeps for itself whatever the page does (or that a player expects it
   // to): devtools, and any chord with Ctrl or Meta (reload, close, copy...).
   const BROWSER_KEYS = new Set(["F12"]);
@@ -88,14 +92,55 @@ const BT = (() => {
     }
   }
 
-  /// What the module imports: `bt.now_ms`, the page's clock, and `bt.panicked`, which keeps a
-  /// panic's message (read out of the module's memory) for when the module stops.
-  function imports(panic) {
+  /// The browser's storage (`localStorage`), where the player's save data is kept as the
+  /// text of a save file in base64. A browser that refuses storage (turned off, a private
+  /// window that is full) keeps nothing, and says why.
+  const storage = {
+    get(key) {
+      try {
+        return localStorage.getItem(key);
+      } catch (e) {
+        console.warn(`bt: no save data: the browser's storage is not available (${e})`);
+        return null;
+      }
+    },
+    set(key, bytes) {
+      let text = "";
+      for (const b of bytes) text += String.fromCharCode(b);
+      localStorage.setItem(key, btoa(text));
+    },
+  };
+
+  /// The bytes of a save file kept as base64 text; text that is not base64 is handed over
+  /// as it is, for the module to refuse by name.
+  function unbase64(text) {
+    let raw;
+    try {
+      raw = atob(text);
+    } catch {
+      return encoder.encode(text);
+    }
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  }
+
+  /// What the module imports: `bt.now_ms`, the page's clock; `bt.panicked`, which keeps a
+  /// panic's message (read out of the module's memory) for when the module stops; and
+  /// `bt.load_save`, which hands the module the save data kept under a key, through its inbox.
+  function imports(module) {
+    const text = (ptr, len) => decoder.decode(new Uint8Array(module.memory.buffer, ptr, len));
     return {
       bt: {
         now_ms: () => performance.now(),
         panicked: (ptr, len) => {
-          panic.message = decoder.decode(new Uint8Array(panic.memory.buffer, ptr, len));
+          module.message = text(ptr, len);
+        },
+        load_save: (ptr, len) => {
+          const kept = storage.get(text(ptr, len));
+          if (kept === null) return -1;
+          const bytes = unbase64(kept);
+          const at = module.exports.bt_inbox(bytes.length);
+          new Uint8Array(module.memory.buffer, at, bytes.length).set(bytes);
+          return bytes.length;
         },
       },
     };
@@ -106,18 +151,24 @@ const BT = (() => {
     const response = await fetch(wasmUrl);
     if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
     const module = await WebAssembly.compile(await response.arrayBuffer());
-    const panic = { memory: null, message: null };
+    const panic = { memory: null, exports: null, message: null };
     const instance = await WebAssembly.instantiate(module, imports(panic));
     panic.memory = instance.exports.memory;
+    panic.exports = instance.exports;
     const bt = new Console(instance, panic);
     let text = args.map(([k, v]) => `${k}=${v}\n`).join("");
     if (replayText !== null) text += `--replay--\n${replayText}`;
     bt.check(bt.ex.bt_boot(bt.put(text), flags), "boot");
+    // What the player should know of the boot (save data left as it is, damaged).
+    const said = bt.outText();
+    if (said) console.warn(`bt: ${said}`);
     return bt;
   }
 
   /// Where the picture goes: a canvas the display's size, scaled by a whole number of device
-  /// pixels as large as the window allows and centred on black.
+  /// pixels as large as the window allows and centred on black. With the touch pad shown, the
+  /// picture keeps out of the pad's way: above it on a portrait screen, between its halves on
+  /// a landscape one.
   class Screen {
     constructor(canvas, bt) {
       this.canvas = canvas;
@@ -127,22 +178,28 @@ const BT = (() => {
       this.ctx = canvas.getContext("2d", { alpha: false });
       this.image = null;
       this.scale = 1;
+      this.pad = null;
       this.layout();
       addEventListener("resize", () => this.layout());
     }
     layout() {
       const dpr = devicePixelRatio || 1;
       const { width, height } = this.bt;
-      const fit = Math.floor(Math.min((innerWidth * dpr) / width, (innerHeight * dpr) / height));
+      const box = this.pad ? this.pad.pictureBox() : null;
+      const room = box || { left: 0, top: 0, width: innerWidth, height: innerHeight, atTop: false };
+      const fit = Math.floor(Math.min((room.width * dpr) / width, (room.height * dpr) / height));
       this.scale = Math.max(1, fit) / dpr;
       const w = width * this.scale;
       const h = height * this.scale;
+      const left = room.left + Math.max(0, Math.floor((room.width - w) / 2));
+      const top = room.top + (room.atTop ? 0 : Math.max(0, Math.floor((room.height - h) / 2)));
       Object.assign(this.canvas.style, {
         width: `${w}px`,
         height: `${h}px`,
-        left: `${Math.max(0, Math.floor((innerWidth - w) / 2))}px`,
-        top: `${Math.max(0, Math.floor((innerHeight - h) / 2))}px`,
+        left: `${left}px`,
+        top: `${top}px`,
       });
+      if (box) this.pad.layout({ left, top, width: w, height: h });
     }
     paint() {
       const rgba = this.bt.rgba();
@@ -248,6 +305,181 @@ const BT = (() => {
     }
   }
 
+  // What the touch pad's parts press: the keys player one's buttons are on by default (the
+  // arrows, Z for A, X for B) and P for the pause menu, sent as those keys are, so the pad
+  // plays, opens and works the menu exactly as the keyboard does.
+  const PAD_KEYS = {
+    up: "ArrowUp", down: "ArrowDown", left: "ArrowLeft", right: "ArrowRight",
+    a: "KeyZ", b: "KeyX", menu: "KeyP",
+  };
+  // The least height (CSS pixels) kept for the pad below the picture on a portrait screen.
+  const PAD_BELOW = 200;
+  // The most width kept for each half of the pad beside the picture on a landscape screen.
+  const PAD_BESIDE = 170;
+  // Within this fraction of the d-pad's radius from its centre, a touch presses nothing.
+  const DPAD_DEAD = 0.15;
+  // A touch counts for a direction when it is off the other axis by more than this fraction
+  // of its distance (sin 22.5 degrees: eight even sectors, diagonals pressing two).
+  const DPAD_AXIS = 0.38;
+
+  /// The touch pad: a d-pad, A and B, and a menu button, drawn outside the picture, shown on
+  /// a touch screen. Each finger is followed on its own (hold right with one and press A with
+  /// another; slide from one direction to the next); a part is down while any finger is on it.
+  class TouchPad {
+    constructor(press) {
+      this.press = press;
+      this.held = new Map();
+      this.fingers = new Map();
+      this.root = document.createElement("div");
+      this.root.id = "bt-pad";
+      this.root.hidden = true;
+      const part = (cls, label) => {
+        const el = document.createElement("div");
+        el.className = cls;
+        el.textContent = label;
+        this.root.append(el);
+        return el;
+      };
+      this.parts = {
+        dpad: part("bt-dpad", ""),
+        b: part("bt-button", "B"),
+        a: part("bt-button", "A"),
+        menu: part("bt-menu", "MENU"),
+      };
+      this.rects = {};
+      document.body.append(this.root);
+      for (const type of ["pointerdown", "pointermove", "pointerup", "pointercancel"]) {
+        this.root.addEventListener(type, (e) => this.finger(e), { passive: false });
+      }
+      this.root.addEventListener("contextmenu", (e) => e.preventDefault());
+    }
+    get shown() { return !this.root.hidden; }
+    /// Where the picture may go while the pad shows.
+    pictureBox() {
+      if (!this.shown) return null;
+      if (innerHeight >= innerWidth) {
+        const height = Math.max(innerHeight - PAD_BELOW, Math.floor(innerHeight * 0.4));
+        return { left: 0, top: 0, width: innerWidth, height, atTop: true };
+      }
+      const side = Math.min(PAD_BESIDE, Math.floor(innerWidth * 0.25));
+      return { left: side, top: 0, width: innerWidth - 2 * side, height: innerHeight, atTop: false };
+    }
+    /// Places the parts around the picture (its place on the page).
+    layout(picture) {
+      let left;
+      let right;
+      let menu;
+      if (innerHeight >= innerWidth) {
+        const top = picture.top + picture.height;
+        const h = innerHeight - top;
+        left = { x: 0, y: top + 32, w: innerWidth / 2, h: h - 32 };
+        right = { x: innerWidth / 2, y: top + 32, w: innerWidth / 2, h: h - 32 };
+        menu = { x: innerWidth / 2, y: top + 22 };
+      } else {
+        const side = picture.left;
+        left = { x: 0, y: 0, w: side, h: innerHeight };
+        right = { x: innerWidth - side, y: 0, w: side, h: innerHeight };
+        menu = { x: innerWidth - side / 2, y: 24 };
+      }
+      const d = Math.max(48, Math.min(160, left.w * 0.85, left.h * 0.85));
+      this.place("dpad", left.x + left.w / 2, left.y + left.h / 2, d, d);
+      const b = Math.max(40, Math.min(72, right.w * 0.36, right.h * 0.36));
+      const cx = right.x + right.w / 2;
+      const cy = right.y + right.h / 2;
+      this.place("a", cx + b * 0.62, cy - b * 0.4, b, b);
+      this.place("b", cx - b * 0.62, cy + b * 0.4, b, b);
+      this.place("menu", menu.x, menu.y, 72, 30);
+    }
+    place(name, x, y, w, h) {
+      const rect = { x: x - w / 2, y: y - h / 2, w, h };
+      this.rects[name] = rect;
+      Object.assign(this.parts[name].style, {
+        left: `${rect.x}px`, top: `${rect.y}px`, width: `${w}px`, height: `${h}px`,
+      });
+    }
+    /// The middle of a part on the page, as [x, y]: a direction of the d-pad ("left"), or
+    /// "a", "b", "menu".
+    centre(name) {
+      const dpad = this.rects.dpad;
+      const step = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] }[name];
+      if (step) {
+        const r = dpad.w * 0.35;
+        return [dpad.x + dpad.w / 2 + step[0] * r, dpad.y + dpad.h / 2 + step[1] * r];
+      }
+      const rect = this.rects[name];
+      return [rect.x + rect.w / 2, rect.y + rect.h / 2];
+    }
+    /// The parts a finger at (x, y) presses.
+    at(x, y) {
+      const on = [];
+      const d = this.rects.dpad;
+      const dx = x - (d.x + d.w / 2);
+      const dy = y - (d.y + d.h / 2);
+      const dist = Math.hypot(dx, dy);
+      const r = d.w / 2;
+      // A little past the d-pad still counts: a thumb drifts.
+      if (dist >= r * DPAD_DEAD && dist <= r * 1.3) {
+        if (Math.abs(dx) > dist * DPAD_AXIS) on.push(dx < 0 ? "left" : "right");
+        if (Math.abs(dy) > dist * DPAD_AXIS) on.push(dy < 0 ? "up" : "down");
+      }
+      for (const name of ["a", "b"]) {
+        const rect = this.rects[name];
+        const rr = rect.w / 2;
+        if (Math.hypot(x - (rect.x + rr), y - (rect.y + rr)) <= rr * 1.15) on.push(name);
+      }
+      const m = this.rects.menu;
+      if (x >= m.x && x <= m.x + m.w && y >= m.y && y <= m.y + m.h) on.push("menu");
+      return on;
+    }
+    finger(e) {
+      e.preventDefault();
+      const id = e.pointerId;
+      if (e.type === "pointermove" && !this.fingers.has(id)) return;
+      if (e.type === "pointerdown" && e.target.setPointerCapture) {
+        // Keep following the finger wherever it slides.
+        try { e.target.setPointerCapture(id); } catch { /* it may already be gone */ }
+      }
+      const lifted = e.type === "pointerup" || e.type === "pointercancel";
+      const now = new Set(lifted ? [] : this.at(e.clientX, e.clientY));
+      const before = this.fingers.get(id) || new Set();
+      for (const name of now) if (!before.has(name)) this.change(name, 1);
+      for (const name of before) if (!now.has(name)) this.change(name, -1);
+      if (lifted) this.fingers.delete(id); else this.fingers.set(id, now);
+    }
+    change(name, by) {
+      const n = (this.held.get(name) || 0) + by;
+      this.held.set(name, n);
+      if (by > 0 && n === 1) this.press(PAD_KEYS[name], true);
+      if (by < 0 && n === 0) this.press(PAD_KEYS[name], false);
+      const part = this.parts[name];
+      if (part) part.classList.toggle("bt-held", n > 0);
+    }
+    /// Lets go of everything (the page lost the focus, the game ended).
+    release() {
+      for (const [name, n] of this.held) {
+        if (n > 0) {
+          this.held.set(name, 1);
+          this.change(name, -1);
+        }
+      }
+      this.fingers.clear();
+    }
+  }
+
+  /// Over the page once the game has ended: what happened, and the way back.
+  function endScreen() {
+    const screen = document.createElement("div");
+    screen.id = "bt-ended";
+    const say = document.createElement("p");
+    say.textContent = "The game ended. Reload the page to play again.";
+    const reload = document.createElement("button");
+    reload.textContent = "Reload";
+    reload.addEventListener("click", () => location.reload());
+    screen.append(say, reload);
+    document.body.append(screen);
+    reload.focus();
+  }
+
   function query() {
     const q = new URLSearchParams(location.search);
     const args = q.getAll("arg").map((a) => {
@@ -271,9 +503,14 @@ const BT = (() => {
     try {
       const replayText = q.replay === null ? null : await (await fetch(q.replay)).text();
       // The test hooks draw as `bt shot` does: no overlay, nor its toggle corner.
-      const flags = q.at !== null || q.wav !== null ? BOOT_NO_OVERLAY : 0;
+      let flags = q.at !== null || q.wav !== null ? BOOT_NO_OVERLAY : 0;
+      // Only the player's own run reads and keeps their save data: not a test hook's, nor a
+      // replay's (which carries its own).
+      if (q.at === null && q.wav === null && q.replay === null) flags |= BOOT_PLAYER_SAVE;
       const bt = await boot(options.wasm, (options.args || []).concat(q.args), replayText, flags);
       api.console = bt;
+      // The tab shows the cart's title (its settings'), not the name of its crate.
+      if (bt.ex.bt_title()) document.title = bt.outText();
       // A panic stops the cart: its message goes where the page's failures go.
       bt.onStop = (why) => {
         api.error = why;
@@ -334,6 +571,43 @@ const BT = (() => {
     const pads = new Pads(bt);
     const name = options.name;
     const startSound = () => { speaker.start().catch((e) => status(`bt: no sound (${e})`)); };
+    const live = () => !bt.stopped && !api.ended;
+    let pending = 0;
+
+    // The player's save data: the module says when there is some to keep, and where.
+    const saveKey = bt.ex.bt_save_key() ? bt.outText() : null;
+    api.saveKey = saveKey;
+    api.saves = 0;
+    const keepSave = () => {
+      if (!bt.ex.bt_take_save() || saveKey === null) return;
+      try {
+        storage.set(saveKey, bt.outBytes());
+        api.saves += 1;
+      } catch (e) {
+        bt.ex.bt_save_failed(bt.put(e && e.name ? `${e.name}: ${e.message}` : String(e)));
+        screen.paint();
+      }
+    };
+    // The browser may close a hidden page without another word: what changed is kept now.
+    const flush = () => {
+      if (live() && bt.ex.bt_flush()) keepSave();
+    };
+    addEventListener("pagehide", flush);
+
+    // The run ended (the cart quit, or Quit in the pause menu): its last save data is kept,
+    // the loop and the sound stop, and the page says so.
+    api.ended = false;
+    const end = () => {
+      if (api.ended) return;
+      keepSave();
+      api.ended = true;
+      if (pending) cancelAnimationFrame(pending);
+      pending = 0;
+      touch.release();
+      touch.root.hidden = true;
+      speaker.hidden(true);
+      endScreen();
+    };
 
     const act = (action) => {
       switch (action) {
@@ -344,28 +618,51 @@ const BT = (() => {
         case ACTION_PNG: download(`${name}.png`, bt.outBytes(), "image/png"); break;
         case ACTION_TIMINGS: download(`${name}-timings.json`, bt.outBytes(), "application/json"); break;
         case ACTION_REPLAY: download(`${name}.btr`, bt.outBytes(), "application/json"); break;
+        case ACTION_QUIT: end(); break;
       }
     };
-    const key = (event, down) => {
-      if (event.ctrlKey || event.metaKey || BROWSER_KEYS.has(event.code) || bt.stopped) return;
-      event.preventDefault();
+    // A key of player one's, from the keyboard or the touch pad.
+    const press = (code, down) => {
+      if (!live()) return;
       startSound();
+      act(bt.event(EVENT.KEY, bt.put(code), down ? 1 : 0));
+      // A host key changes the picture of a paused game (the overlay, a step, the menu).
+      if (live()) screen.paint();
+    };
+    const key = (event, down) => {
+      if (event.ctrlKey || event.metaKey || BROWSER_KEYS.has(event.code) || !live()) return;
+      event.preventDefault();
       if (event.repeat) return;
-      act(bt.event(EVENT.KEY, bt.put(event.code), down ? 1 : 0));
-      if (down && event.key.length === 1 && !/^F\d+$/.test(event.code) && event.code !== "Backquote") {
+      press(event.code, down);
+      if (live() && down && event.key.length === 1 && !/^F\d+$/.test(event.code) &&
+          event.code !== "Backquote") {
         bt.event(EVENT.TEXT, bt.put(event.key));
       }
-      // A host key changes the picture of a paused game (the overlay, a step).
-      screen.paint();
     };
     addEventListener("keydown", (e) => key(e, true));
     addEventListener("keyup", (e) => key(e, false));
-    addEventListener("blur", () => { if (!bt.stopped) bt.event(EVENT.FOCUS_LOST); });
-    canvas_events(bt, screen, startSound);
+    const touch = new TouchPad(press);
+    api.touch = touch;
+    addEventListener("blur", () => {
+      if (!live()) return;
+      touch.release();
+      bt.event(EVENT.FOCUS_LOST);
+    });
+    canvas_events(bt, screen, startSound, live);
+    // The pad shows on a touch screen: at once where the browser says the pointer is coarse,
+    // else at the first touch.
+    const showPad = () => {
+      if (touch.shown || api.ended) return;
+      touch.root.hidden = false;
+      screen.pad = touch;
+      screen.layout();
+    };
+    screen.pad = touch;
+    if (matchMedia("(pointer: coarse)").matches) showPad();
+    addEventListener("touchstart", showPad, { passive: true });
 
     let last = null;
     let hiddenAt = null;
-    let pending = 0;
     const tick = (now) => {
       pending = 0;
       if (document.hidden) return;
@@ -388,13 +685,20 @@ const BT = (() => {
       api.paused = (flags & FRAME_PAUSED) !== 0;
       screen.paint();
       speaker.push();
+      if (flags & FRAME_SAVE) keepSave();
+      if (flags & FRAME_ENDED) {
+        end();
+        return;
+      }
       if (last === null) api.firstFrameMs = performance.now();
       last = now;
       pending = requestAnimationFrame(tick);
     };
     document.addEventListener("visibilitychange", () => {
+      if (api.ended) return;
       speaker.hidden(document.hidden);
       if (document.hidden) {
+        flush();
         hiddenAt = last;
         if (pending) cancelAnimationFrame(pending);
         pending = 0;
@@ -418,11 +722,12 @@ const BT = (() => {
     pending = requestAnimationFrame(tick);
   }
 
-  function canvas_events(bt, screen, startSound) {
+  function canvas_events(bt, screen, startSound, live) {
     const canvas = screen.canvas;
-    // Events after the cart stopped go nowhere.
+    // Events after the cart stopped or the game ended go nowhere. A finger on the picture is
+    // the pointer, as the mouse is.
     const on = (type, handle, options) => canvas.addEventListener(type, (e) => {
-      if (!bt.stopped) handle(e);
+      if (live()) handle(e);
     }, options);
     on("pointermove", (e) => bt.event(EVENT.POINTER_MOVED, ...screen.pixel(e)));
     on("pointerleave", () => bt.event(EVENT.POINTER_LEFT));

@@ -43,6 +43,11 @@ fn address<T>(slice: &[T]) -> u32 {
     slice.as_ptr() as usize as u32
 }
 
+/// The first `len` bytes the script wrote into the inbox (at most as many as it holds).
+pub fn inbox_bytes(len: u32) -> Vec<u8> {
+    INBOX.with_borrow(|inbox| inbox[..(len as usize).min(inbox.len())].to_vec())
+}
+
 /// Room for `len` bytes of text for the next call; returns where to write them.
 pub fn inbox(len: u32) -> u32 {
     INBOX.with_borrow_mut(|inbox| {
@@ -87,23 +92,32 @@ pub fn parse_boot(text: &str) -> Result<Boot<'_>, String> {
 /// [`boot`]'s flag for a console without the overlay, as `bt shot` draws (the test hook).
 pub const BOOT_NO_OVERLAY: u32 = 1;
 
+/// [`boot`]'s flag for the player's own run: it boots with the save data the browser keeps
+/// for the cart and keeps what the cart writes (see [`Page::new`]). The test hooks leave it
+/// off: they read and write no save data.
+pub const BOOT_PLAYER_SAVE: u32 = 2;
+
 /// Boots the cart `name` from `factory` and what `bt web` built in beside it (`bundle`), with
 /// the boot text of [`parse_boot`] (`len` bytes in
-/// the inbox) and `flags` ([`BOOT_NO_OVERLAY`]); `now_ms` reads the page's clock for the
-/// overlay's cost figures.
+/// the inbox) and `flags` ([`BOOT_NO_OVERLAY`], [`BOOT_PLAYER_SAVE`]); `now_ms` reads the
+/// page's clock for the overlay's cost figures, and `load_save` the save data the browser
+/// keeps under a key. On success the outbox holds what the player should be told (damaged
+/// save data), or nothing.
 pub fn boot(
     name: &str,
     factory: fn() -> Box<dyn Cart>,
     bundle: &Bundle,
     now_ms: fn() -> f64,
+    load_save: fn(&str) -> Option<Vec<u8>>,
     len: u32,
     flags: u32,
 ) -> u32 {
     bt_runtime::wall_time::set_source(now_ms);
     let text = inbox_text(len);
     let overlay = flags & BOOT_NO_OVERLAY == 0;
+    let save = (flags & BOOT_PLAYER_SAVE != 0).then_some(&load_save as &dyn Fn(&str) -> _);
     let booted = parse_boot(&text)
-        .and_then(|boot| Page::boot(name, factory, bundle, boot.args, boot.replay, overlay));
+        .and_then(|boot| Page::boot(name, factory, bundle, boot.args, boot.replay, overlay, save));
     match booted {
         Ok(page) => {
             PAGE.with_borrow_mut(|p| *p = Some(page));
@@ -253,4 +267,49 @@ pub fn replay() -> u32 {
         p.replay_text();
         p.out().len() as u32
     })
+}
+
+/// The cart's title into the outbox; returns its length.
+pub fn title() -> u32 {
+    with_page(|p| {
+        let title = p.title().as_bytes().to_vec();
+        p.set_out(title);
+        p.out().len() as u32
+    })
+}
+
+/// Where the player's save data is kept ([`crate::page::save_key`]) into the outbox; returns
+/// its length, 0 when the page keeps none (a test hook, or damaged save data left as it is).
+pub fn save_key() -> u32 {
+    with_page(|p| {
+        let key = p.save_key().unwrap_or_default().as_bytes().to_vec();
+        p.set_out(key);
+        p.out().len() as u32
+    })
+}
+
+/// The save file waiting to be kept into the outbox ([`Page::take_save`]); returns its
+/// length, 0 when none waits.
+pub fn take_save() -> u32 {
+    with_page(|p| {
+        if p.take_save() {
+            p.out().len() as u32
+        } else {
+            0
+        }
+    })
+}
+
+/// The browser refused to keep the save data; why is in the inbox, `len` bytes
+/// ([`Page::save_failed`]).
+pub fn save_failed(len: u32) -> u32 {
+    let error = inbox_text(len);
+    with_page(|p| p.save_failed(&error));
+    0
+}
+
+/// The page is hidden and may be closed: the save data to keep now ([`Page::flush`]);
+/// returns [`frame_flags::SAVE`](crate::page::frame_flags::SAVE) when some waits.
+pub fn flush() -> u32 {
+    with_page(Page::flush)
 }

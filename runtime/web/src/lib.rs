@@ -10,6 +10,10 @@
 //! script calls, with one function for every event; [`page!`] exports it from a cart's
 //! module. `bt web` writes the crate that calls [`page!`], builds it and copies the page out.
 //!
+//! The player's save data goes through the script too: the module asks for what the browser
+//! keeps under the cart's key ([`page::save_key`]) at boot and says when the cart has changed it
+//! ([`page::frame_flags::SAVE`]); the script keeps it in `localStorage`.
+//!
 //! It links `bt-runtime` without its default features: no window, command line or files.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -26,9 +30,11 @@ pub use page::{Bundle, Page, PageAction};
 /// name (as replays name it) and a `fn() -> Box<dyn bt::Cart>`, and optionally a third
 /// argument, the [`Bundle`] of the cart's `cart.toml` and asset folder that `bt web` writes.
 ///
-/// The module imports two functions: `bt.now_ms` (the page's `performance.now()`), for the
-/// overlay's cost figures, and `bt.panicked(ptr, len)`, which hands the script a panic's
-/// message (UTF-8 in the module's memory) just before the module stops. It exports `memory`
+/// The module imports three functions: `bt.now_ms` (the page's `performance.now()`), for the
+/// overlay's cost figures; `bt.panicked(ptr, len)`, which hands the script a panic's message
+/// (UTF-8 in the module's memory) just before the module stops; and `bt.load_save(ptr, len)`,
+/// which asks for the save data the browser keeps under a key (UTF-8 at `ptr`): the script
+/// writes it into the inbox (`bt_inbox`) and returns its length, or -1 for none. It exports `memory`
 /// and the `bt_*` functions `host/bt.js` calls; everything a player does goes in through one
 /// of them, `bt_event` ([`abi::event`]).
 #[macro_export]
@@ -43,6 +49,8 @@ macro_rules! page {
             fn bt_import_now_ms() -> f64;
             #[link_name = "panicked"]
             fn bt_import_panicked(ptr: u32, len: u32);
+            #[link_name = "load_save"]
+            fn bt_import_load_save(ptr: u32, len: u32) -> i32;
         }
 
         fn bt_now_ms() -> f64 {
@@ -57,11 +65,20 @@ macro_rules! page {
             unsafe { bt_import_panicked(message.as_ptr() as usize as u32, message.len() as u32) }
         }
 
+        fn bt_load_save(key: &str) -> Option<Vec<u8>> {
+            // SAFETY: the page's script provides `bt.load_save`, which only reads `len` bytes
+            // at `ptr` of the module's memory, where `key` lies for the whole call, and writes
+            // only into the room `bt_inbox` made.
+            let len =
+                unsafe { bt_import_load_save(key.as_ptr() as usize as u32, key.len() as u32) };
+            u32::try_from(len).ok().map($crate::abi::inbox_bytes)
+        }
+
         /// Boots the cart; the inbox holds the boot text (see `bt_web::abi::boot`).
         #[no_mangle]
         pub extern "C" fn bt_boot(len: u32, flags: u32) -> u32 {
             $crate::abi::report_panics(bt_panicked);
-            $crate::abi::boot($name, $cart, &$bundle, bt_now_ms, len, flags)
+            $crate::abi::boot($name, $cart, &$bundle, bt_now_ms, bt_load_save, len, flags)
         }
         #[no_mangle]
         pub extern "C" fn bt_inbox(len: u32) -> u32 {
@@ -126,6 +143,26 @@ macro_rules! page {
         #[no_mangle]
         pub extern "C" fn bt_event(kind: u32, a: f64, b: f64, c: f64) -> u32 {
             $crate::abi::event(kind, a, b, c)
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_title() -> u32 {
+            $crate::abi::title()
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_save_key() -> u32 {
+            $crate::abi::save_key()
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_take_save() -> u32 {
+            $crate::abi::take_save()
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_save_failed(len: u32) -> u32 {
+            $crate::abi::save_failed(len)
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_flush() -> u32 {
+            $crate::abi::flush()
         }
     };
 }

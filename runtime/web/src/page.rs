@@ -12,7 +12,7 @@ use bt::{Button, Cart, Key, Player};
 use bt_runtime::config::asset_pack::AssetPack;
 use bt_runtime::config::manifest::{manifest_from_carried, MANIFEST_FILE};
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::{Host, HostAction, HostEvent, SaveKind};
+use bt_runtime::host::{Host, HostAction, HostEvent, Persist, PersistKind, SaveKind};
 use bt_runtime::replay::DEFAULT_HASH_EVERY;
 use bt_runtime::session::{ReplaySource, Session};
 
@@ -51,6 +51,9 @@ pub enum PageAction {
     DownloadTimings = 3,
     /// F2: [`Page::out`] holds the replay of the run so far, to download as `<cart>.btr`.
     DownloadReplay = 4,
+    /// The player chose Quit in the pause menu: the run has ended ([`Page::has_ended`]); its
+    /// last save data waits for [`Page::take_save`].
+    Quit = 5,
 }
 
 impl PageAction {
@@ -72,7 +75,27 @@ pub mod frame_flags {
     pub const DREW: u32 = 1;
     /// Live play is paused (F5, the pause menu).
     pub const PAUSED: u32 = 2;
+    /// Save data waits to be kept: [`Page::take_save`](super::Page::take_save) hands it over.
+    pub const SAVE: u32 = 4;
+    /// The run has ended: the cart quit (`Update::quit`) or the player chose Quit in the
+    /// pause menu. No more frames run.
+    pub const ENDED: u32 = 8;
 }
+
+/// What the player's save data is kept under in the browser's storage (`localStorage`): the
+/// cart's name and title, so two carts on one web site keep theirs apart.
+///
+/// ```
+/// assert_eq!(bt_web::page::save_key("paint", "Paint"), "bt:paint:Paint:save");
+/// ```
+pub fn save_key(name: &str, title: &str) -> String {
+    format!("bt:{name}:{title}:save")
+}
+
+/// Reads the player's save data where the browser keeps it: given the key ([`save_key`]), the
+/// save file's bytes kept there (as [`bt_runtime::save::encode`] makes them), `None` when
+/// nothing is kept yet.
+pub type LoadSave<'a> = &'a dyn Fn(&str) -> Option<Vec<u8>>;
 
 /// One cart running in a page.
 #[derive(Debug)]
@@ -86,6 +109,12 @@ pub struct Page {
     samples: Vec<i16>,
     /// Text or bytes for the script: a message, a replay, a PNG.
     out: Vec<u8>,
+    /// Where the player's save data is kept, when the page keeps it.
+    save_key: Option<String>,
+    /// The newest save file the host handed over, not yet taken by the script.
+    save_out: Option<Persist>,
+    /// The run ended (a quit): no more frames.
+    ended: bool,
 }
 
 impl Page {
@@ -93,6 +122,13 @@ impl Page {
     /// run (so F2 can save it at any time) and, with `replay`, playing that replay file's text
     /// first. With `overlay` false there is no overlay (nor its toggle corner), as in `bt
     /// shot`: what the page's test hook wants.
+    ///
+    /// With `save`, the run is the player's: it boots with the save data `save` finds under
+    /// [`save_key`] and keeps what the cart writes there from then on ([`Page::take_save`]), as
+    /// `bt run` keeps its save file. Save data kept there that is not a save file BT wrote (or
+    /// is damaged) is left as it is: the cart boots with empty save data, nothing is written
+    /// over it, and [`Page::out`] holds a line saying so (the overlay shows it too). Without
+    /// `save` the page reads and writes no save data (a replay carries its own).
     ///
     /// # Errors
     /// A one-line message: the cart's settings or `init` failed, or the replay does not parse
@@ -103,8 +139,9 @@ impl Page {
         args: Vec<(String, String)>,
         replay: Option<&str>,
         overlay: bool,
+        save: Option<LoadSave<'_>>,
     ) -> Result<Page, String> {
-        Page::boot(name, factory, &Bundle::NONE, args, replay, overlay)
+        Page::boot(name, factory, &Bundle::NONE, args, replay, overlay, save)
     }
 
     /// As [`Page::new`], with what `bt web` built into the page beside the cart: its
@@ -120,14 +157,16 @@ impl Page {
         args: Vec<(String, String)>,
         replay: Option<&str>,
         overlay: bool,
+        save: Option<LoadSave<'_>>,
     ) -> Result<Page, String> {
-        // No user config or save file in a page: the cart's `configure()`, its `cart.toml` as
-        // it was at export, and its arguments.
+        // No user config in a page: the cart's `configure()`, its `cart.toml` as it was at
+        // export, and its arguments. The player's save data is read once the settings name
+        // the cart's title.
         let manifest = match bundle.manifest {
             Some(text) => Some(manifest_from_carried(text, Path::new(MANIFEST_FILE))?),
             None => None,
         };
-        let session = Session::builder(name, Arc::new(factory))
+        let mut session = Session::builder(name, Arc::new(factory))
             .manifest(manifest)
             .packed_assets(Arc::new(AssetPack::from_static(bundle.assets)))
             .args(args)
@@ -138,10 +177,22 @@ impl Page {
             .overlay(overlay)
             .resolve()
             .map_err(|e| e.to_string())?;
+        let (save_key, damaged) = match save {
+            Some(load) => player_save(&mut session, load),
+            None => (None, None),
+        };
         let engine = session.engine().map_err(|e| e.to_string())?;
         let mut host = Host::new(engine, KeyMap::default(), name);
         host.engine_mut().start_recording(DEFAULT_HASH_EVERY);
         host.set_cart_version(session.version().map(str::to_string));
+        if let Some(key) = &save_key {
+            host.store_save_to(PathBuf::from(key));
+        }
+        if let Some(message) = &damaged {
+            let line = bt_runtime::quote::excerpt_chars(message, NOTICE_CHARS);
+            host.engine_mut().overlay_forced().set_notice(&line);
+            host.engine_mut().draw_overlay();
+        }
         let s = host.engine().settings();
         let pixels = (s.width * s.height) as usize;
         let mut page = Page {
@@ -149,10 +200,92 @@ impl Page {
             session,
             rgba: vec![0; pixels * 4],
             samples: Vec::new(),
-            out: Vec::new(),
+            out: damaged.map(String::into_bytes).unwrap_or_default(),
+            save_key,
+            save_out: None,
+            ended: false,
         };
         page.paint();
         Ok(page)
+    }
+
+    /// The cart's title, from its settings: what the page's tab shows.
+    pub fn title(&self) -> &str {
+        &self.session.settings().title
+    }
+
+    /// Where the player's save data is kept ([`save_key`]), when the page keeps it.
+    pub fn save_key(&self) -> Option<&str> {
+        self.save_key.as_deref()
+    }
+
+    /// Whether the run has ended: the cart quit, or the player chose Quit in the pause menu.
+    pub fn has_ended(&self) -> bool {
+        self.ended
+    }
+
+    /// Moves the save file waiting to be kept (see [`frame_flags::SAVE`]) into [`Page::out`],
+    /// to store under [`Page::save_key`]. Returns whether one was waiting.
+    pub fn take_save(&mut self) -> bool {
+        match self.save_out.take() {
+            Some(write) => {
+                self.out = write.bytes;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The browser refused to keep the save data last taken (storage full, or turned off):
+    /// `error` shows as the overlay's notice, and the save data is handed over again at the
+    /// cart's next change, as natively.
+    pub fn save_failed(&mut self, error: &str) {
+        let Some(key) = &self.save_key else { return };
+        let write = Persist {
+            kind: PersistKind::SaveData,
+            path: PathBuf::from(key),
+            bytes: Vec::new(),
+        };
+        self.host.write_failed(
+            &write,
+            &format!("save data not kept in this browser: {error}"),
+        );
+        self.paint();
+    }
+
+    /// The page may be closed without another word (it was hidden): hands over the save data
+    /// the cart changed since it was last kept, whatever the time since. Returns
+    /// [`frame_flags::SAVE`] when save data waits to be kept.
+    pub fn flush(&mut self) -> u32 {
+        let writes = self.host.flush_writes();
+        self.keep(writes);
+        self.save_flag()
+    }
+
+    /// Keeps the newest save file of `writes` for the script.
+    fn keep(&mut self, writes: Vec<Persist>) {
+        for write in writes {
+            if write.kind == PersistKind::SaveData {
+                self.save_out = Some(write);
+            }
+        }
+    }
+
+    fn save_flag(&self) -> u32 {
+        if self.save_out.is_some() {
+            frame_flags::SAVE
+        } else {
+            0
+        }
+    }
+
+    /// Ends the run: the last save data is handed over, and no more frames run.
+    fn end(&mut self) {
+        if !self.ended {
+            self.ended = true;
+            let writes = self.host.finish_writes();
+            self.keep(writes);
+        }
     }
 
     /// The cart's name.
@@ -216,6 +349,9 @@ impl Page {
     /// clock turns it into a delta and the fixed-step loop into updates, as in `bt run`.
     /// Returns [`frame_flags`].
     pub fn frame(&mut self, now_ms: f64) -> u32 {
+        if self.ended {
+            return frame_flags::ENDED | self.save_flag();
+        }
         let report = self.host.frame(now_ms);
         let engine = self.host.engine_mut();
         let paused = engine.is_paused();
@@ -234,7 +370,15 @@ impl Page {
         }
         // A paused host may have drawn (a step, the overlay toggled): the picture follows.
         self.paint();
-        flags
+        let writes = self.host.take_writes();
+        self.keep(writes);
+        if self.host.engine().quit_at().is_some() {
+            self.end();
+        }
+        if self.ended {
+            flags |= frame_flags::ENDED;
+        }
+        flags | self.save_flag()
     }
 
     /// Pauses on exactly the frame `bt shot --at seconds` draws: replayed from boot, no
@@ -295,6 +439,10 @@ impl Page {
         self.paint();
         match action {
             Some(HostAction::ToggleFullscreen) => PageAction::ToggleFullscreen,
+            Some(HostAction::Quit) => {
+                self.end();
+                PageAction::Quit
+            }
             // What the window keeps in its captures folder, the page hands to the script to
             // download: the first file the page offers.
             Some(HostAction::Save(files)) => files
@@ -415,6 +563,29 @@ impl Page {
         engine
             .palette()
             .write_rgba(engine.framebuffer().pixels(), &mut self.rgba);
+    }
+}
+
+/// The most characters of a message the page puts across the top of the picture.
+const NOTICE_CHARS: usize = 120;
+
+/// The player's save data for `session`, read through `load`: the key it is kept under, unless
+/// what is kept there is damaged (then the message saying so, and nothing is written over it).
+fn player_save(session: &mut Session, load: LoadSave<'_>) -> (Option<String>, Option<String>) {
+    let key = save_key(session.name(), &session.settings().title);
+    match load(&key).map(|file| bt_runtime::save::decode(&file, Path::new(&key))) {
+        None => (Some(key), None),
+        Some(Ok(bytes)) => {
+            session.set_boot_save(bytes);
+            (Some(key), None)
+        }
+        Some(Err(e)) => (
+            None,
+            Some(format!(
+                "{e} (kept as it is, and not written this run: the game starts with empty \
+                 save data)"
+            )),
+        ),
     }
 }
 

@@ -17,7 +17,7 @@ use bt_web::{Page, PageAction, PageEvent};
 static ALLOC: CountingAlloc = CountingAlloc::new();
 
 fn snake() -> Page {
-    Page::new("snake", bt_cart_snake::cart, Vec::new(), None, true).expect("snake boots")
+    Page::new("snake", bt_cart_snake::cart, Vec::new(), None, true, None).expect("snake boots")
 }
 
 /// `bt shot --at seconds` of `cart`, as RGBA.
@@ -59,7 +59,7 @@ fn frames(page: &mut Page, from: f64, n: u32) -> f64 {
 
 #[test]
 fn the_page_at_a_time_holds_the_picture_bt_shot_saves() {
-    let mut page = Page::new("snake", bt_cart_snake::cart, Vec::new(), None, false).unwrap();
+    let mut page = Page::new("snake", bt_cart_snake::cart, Vec::new(), None, false, None).unwrap();
     frames(&mut page, 0.0, 30);
     page.render_at(2.5).unwrap();
     assert!(page.rgba() == shot(bt_cart_snake::cart, 2.5).as_slice());
@@ -108,6 +108,7 @@ fn the_replay_key_hands_over_a_recording_that_plays_back_the_same_run() {
         Vec::new(),
         Some(&replay),
         true,
+        None,
     )
     .unwrap();
     replayed.render_at(at).unwrap();
@@ -167,6 +168,7 @@ fn a_replay_for_another_cart_is_refused_in_one_line() {
         Vec::new(),
         Some(&replay),
         true,
+        None,
     )
     .unwrap_err();
     assert!(err.contains("snake") && !err.contains('\n'), "{err}");
@@ -176,6 +178,7 @@ fn a_replay_for_another_cart_is_refused_in_one_line() {
         Vec::new(),
         Some("{not json"),
         true,
+        None,
     )
     .unwrap_err();
     assert!(err.contains("the replay"), "{err}");
@@ -183,7 +186,15 @@ fn a_replay_for_another_cart_is_refused_in_one_line() {
 
 #[test]
 fn each_frame_hands_over_the_samples_its_updates_made_and_none_while_paused() {
-    let mut page = Page::new("jukebox", bt_cart_jukebox::cart, Vec::new(), None, true).unwrap();
+    let mut page = Page::new(
+        "jukebox",
+        bt_cart_jukebox::cart,
+        Vec::new(),
+        None,
+        true,
+        None,
+    )
+    .unwrap();
     let mut total = 0;
     let mut now = 0.0;
     for _ in 0..61 {
@@ -205,7 +216,15 @@ fn each_frame_hands_over_the_samples_its_updates_made_and_none_while_paused() {
 
 #[test]
 fn the_pages_wav_is_bt_wavs() {
-    let mut page = Page::new("jukebox", bt_cart_jukebox::cart, Vec::new(), None, true).unwrap();
+    let mut page = Page::new(
+        "jukebox",
+        bt_cart_jukebox::cart,
+        Vec::new(),
+        None,
+        true,
+        None,
+    )
+    .unwrap();
     page.wav(1.0).unwrap();
     let mut engine =
         Engine::new(Box::new(bt_cart_jukebox::cart), EngineOptions::default()).unwrap();

@@ -7,6 +7,7 @@
 //
 // PLAN is a list of steps; the result of each step goes, as one JSON array, to RESULTS:
 //   {"viewport": [w, h]}                 the page's size in CSS pixels, at 1 device pixel each
+//   {"viewport": [w, h], "mobile": true} the same as a phone: a touch screen, no mouse
 //   {"open": "index.html?at=3.2"}        load it and wait until `window.bt.ready` (or an error)
 //   {"eval": "expression"}               its value (promises awaited)
 //   {"bytes": "expression", "as": "u8"}  an array of numbers it gives, as bytes ("u8") or
@@ -15,6 +16,13 @@
 //   {"key": "ArrowDown", "down": true}   a real key event, as the keyboard sends it
 //   {"wait_ms": 500}                     time passing in the page
 //   {"wait_for": "expression"}           until it is true (at most 20 s)
+//   {"requests": true}                   the paths the page asked the server for so far
+//   {"touch": "touchStart", "points": "expression"}
+//                                        a real touch event ("touchStart", "touchMove",
+//                                        "touchEnd") with the fingers now on the screen, at
+//                                        the [x, y] the expression gives for each (its index
+//                                        is the finger's id): a finger more starts, one fewer
+//                                        lifts, and touchEnd with none lifts them all
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
@@ -27,8 +35,10 @@ const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "applic
   ".btr": "application/json" };
 const LIMIT_MS = 20000;
 
+const requested = [];
 const server = createServer((req, res) => {
   const path = normalize(decodeURIComponent(new URL(req.url, "http://x").pathname));
+  requested.push(path);
   try {
     const body = readFileSync(join(site, path === "/" ? "index.html" : path));
     res.writeHead(200, { "content-type": TYPES[extname(path)] || "application/octet-stream" });
@@ -124,7 +134,9 @@ async function run() {
   for (const step of plan) {
     if (step.viewport) {
       const [width, height] = step.viewport;
-      await page("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile: false });
+      const mobile = step.mobile === true;
+      await page("Emulation.setDeviceMetricsOverride", { width, height, deviceScaleFactor: 1, mobile });
+      await page("Emulation.setTouchEmulationEnabled", { enabled: mobile, maxTouchPoints: 5 });
       results.push(null);
     } else if (step.open) {
       const started = Date.now();
@@ -153,6 +165,15 @@ async function run() {
       const key = code.startsWith("Key") ? code.slice(3).toLowerCase() : code;
       await page("Input.dispatchKeyEvent", {
         type: step.down ? "rawKeyDown" : "keyUp", code, key, windowsVirtualKeyCode: VK[code] || 0,
+      });
+      results.push(null);
+    } else if (step.requests) {
+      results.push(requested.slice());
+    } else if (step.touch) {
+      const points = step.points ? await evaluate(step.points) : [];
+      await page("Input.dispatchTouchEvent", {
+        type: step.touch,
+        touchPoints: points.map(([x, y], id) => ({ x, y, id })),
       });
       results.push(null);
     } else if (step.wait_ms) {
