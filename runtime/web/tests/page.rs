@@ -384,3 +384,109 @@ fn f8_hands_over_the_last_seconds_as_a_chrome_trace() {
         &trace[..trace.len().min(200)]
     );
 }
+
+/// The platformer's asset folder as `bt web` packs it: every file under its path in the folder.
+fn packed_platformer() -> &'static [(&'static str, &'static [u8])] {
+    let folder = Path::new(bt_cart_platformer::ASSETS);
+    let mut files: Vec<(&'static str, &'static [u8])> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            let bytes = std::fs::read(&path).unwrap();
+            (&*name.leak(), &*bytes.leak())
+        })
+        .collect();
+    files.sort();
+    files.leak()
+}
+
+#[test]
+fn a_cart_reads_its_sheet_maps_sounds_and_data_from_the_pages_pack() {
+    let bundle = bt_web::Bundle {
+        manifest: None,
+        assets: packed_platformer(),
+    };
+    let mut page = Page::boot(
+        "platformer",
+        bt_cart_platformer::cart,
+        &bundle,
+        Vec::new(),
+        None,
+        false,
+        None,
+    )
+    .expect("the platformer boots from its packed folder");
+    page.render_at(6.0).unwrap();
+    // Natively the same cart reads the folder itself.
+    let options = EngineOptions {
+        overlay: false,
+        assets: Some(bt_cart_platformer::ASSETS.into()),
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::new(Box::new(bt_cart_platformer::cart), options).unwrap();
+    engine.render_at(6.0, Origin::Start).unwrap();
+    let native = to_rgba(engine.framebuffer(), engine.palette(), 1).unwrap();
+    assert!(
+        page.rgba() == native,
+        "the page draws what the folder draws"
+    );
+
+    // Without the pack the cart cannot start: the files are what made the picture.
+    let err = Page::new(
+        "platformer",
+        bt_cart_platformer::cart,
+        Vec::new(),
+        None,
+        false,
+        None,
+    )
+    .unwrap_err();
+    assert!(err.contains("file not found"), "{err}");
+}
+
+#[test]
+fn a_carried_cart_toml_sets_the_pages_display_seed_and_version() {
+    let bundle = bt_web::Bundle {
+        manifest: Some(
+            r#"{"name":"snake","title":"Snake!","version":"2.0.0","width":160,"height":120,"seed":"7","palette_preset":"pico8"}"#,
+        ),
+        assets: &[],
+    };
+    let page = Page::boot(
+        "snake",
+        bt_cart_snake::cart,
+        &bundle,
+        Vec::new(),
+        None,
+        true,
+        None,
+    )
+    .expect("snake boots with its cart.toml");
+    assert_eq!(page.size(), (160, 120));
+    assert_eq!(page.title(), "Snake!");
+    let settings = page.session().settings();
+    assert_eq!(settings.seed, Some(7));
+    assert_eq!(
+        settings.palette.len(),
+        256,
+        "a manifest's palette has free slots"
+    );
+    assert_eq!(page.session().version(), Some("2.0.0"));
+
+    let broken = bt_web::Bundle {
+        manifest: Some(r#"{"seed":"seven"}"#),
+        assets: &[],
+    };
+    let err = Page::boot(
+        "snake",
+        bt_cart_snake::cart,
+        &broken,
+        Vec::new(),
+        None,
+        true,
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(err, "cart.toml: cart.seed \"seven\" is not a whole number");
+}
