@@ -3,7 +3,7 @@
 use std::fmt;
 
 use crate::assets::ImageLoader;
-use crate::draw::Framebuffer;
+use crate::draw::{DrawCounts, Framebuffer};
 use crate::input::Input;
 use crate::input::TickInput;
 use crate::palette::effects::PaletteEffects;
@@ -45,11 +45,14 @@ pub struct Console {
     pub(crate) camera: (i32, i32),
     pub(crate) fb: Framebuffer,
     /// Drawing calls the last render made.
-    pub(crate) draw_calls: u32,
+    pub(crate) draw_calls: DrawCounts,
     pub(crate) tags: Vec<Tag>,
     pub(crate) reset_requested: bool,
     /// The cart asked to quit: no update runs after the one that asked.
     pub(crate) quit_requested: bool,
+    /// The cart asked for a picture of the frame ([`Update::capture_frame`]); the host takes
+    /// the request after the frame is drawn.
+    pub(crate) capture_requested: bool,
     pub(crate) effects: PaletteEffects,
     pub(crate) loader: Loader,
     pub(crate) args: Vec<(String, String)>,
@@ -76,10 +79,11 @@ impl Console {
             boot_palette: settings.palette.clone(),
             camera: (0, 0),
             fb: Framebuffer::new(settings.width, settings.height),
-            draw_calls: 0,
+            draw_calls: DrawCounts::default(),
             tags: Vec::new(),
             reset_requested: false,
             quit_requested: false,
+            capture_requested: false,
             effects: PaletteEffects::new(settings.target_fps, &settings.palette),
             loader: Loader(None),
             args: Vec::new(),
@@ -171,6 +175,7 @@ impl Console {
         self.tags.clear();
         self.reset_requested = false;
         self.quit_requested = false;
+        self.capture_requested = false;
         self.effects.reset();
         self.synth.reset(seed);
         self.reset_save();
@@ -227,7 +232,7 @@ impl Console {
         self.fb.reset_clip();
         self.fb.pen_reset();
         self.effects.refresh_shown(&self.palette);
-        self.draw_calls = 0;
+        self.draw_calls = DrawCounts::default();
         Render {
             clock: self.clock,
             palette: self.effects.shown(&self.palette),
@@ -240,7 +245,20 @@ impl Console {
     /// How many drawing calls (clears, shapes, text, sprites, tiles) the last render made: the
     /// overlay's `Draw Calls` figure.
     pub fn draw_calls(&self) -> u32 {
+        self.draw_calls.total()
+    }
+
+    /// The last render's drawing calls by kind (see [`DrawCounts`]): the overlay's renderer
+    /// row.
+    pub fn draw_counts(&self) -> DrawCounts {
         self.draw_calls
+    }
+
+    /// Whether the cart asked for a picture of the frame ([`Update::capture_frame`]) since
+    /// this was last called: the host's to answer once, after the frame is drawn. Taking it
+    /// changes nothing the game sees.
+    pub fn take_capture_request(&mut self) -> bool {
+        std::mem::take(&mut self.capture_requested)
     }
 
     /// Whether the cart called [`Update::quit`] since boot (or the last [`Console::reset`]):

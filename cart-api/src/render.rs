@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::console::{timing_methods, Clock};
 use crate::draw::{self, Framebuffer, Rect};
-use crate::draw::{SpriteParams, SpriteSheet};
+use crate::draw::{DrawCounts, SpriteParams, SpriteSheet};
 use crate::{FillPattern, MapParams, Palette, Tilemap};
 
 /// What `render` is handed: read-only timing and palette, and drawing.
@@ -45,7 +45,7 @@ pub struct Render<'a> {
     pub(crate) palette: &'a Palette,
     pub(crate) camera: (i32, i32),
     pub(crate) fb: &'a mut Framebuffer,
-    pub(crate) draw_calls: &'a mut u32,
+    pub(crate) draw_calls: &'a mut DrawCounts,
 }
 
 impl Render<'_> {
@@ -121,20 +121,20 @@ impl Render<'_> {
 
     /// Fills the whole screen with `index` (camera and clip do not apply).
     pub fn clear(&mut self, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         self.fb.clear(index);
     }
 
     /// Sets one pixel.
     pub fn draw_pixel(&mut self, x: i32, y: i32, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (x, y) = self.at(x, y);
         self.fb.pixel_wide(x, y, index);
     }
 
     /// Draws a line from `(x, y)` pair `from` to `to`, both end points included.
     pub fn draw_line(&mut self, from: (i32, i32), to: (i32, i32), index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (a, b) = self.at(from.0, from.1);
         let (c, d) = self.at(to.0, to.1);
         self.fb.line_wide(a, b, c, d, index);
@@ -142,14 +142,14 @@ impl Render<'_> {
 
     /// Draws a rectangle's one-pixel outline.
     pub fn draw_rect(&mut self, rect: Rect, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (x, y) = self.at(rect.x, rect.y);
         self.fb.rect_wide(x, y, rect.w.into(), rect.h.into(), index);
     }
 
     /// Fills a rectangle.
     pub fn draw_rect_fill(&mut self, rect: Rect, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (x, y) = self.at(rect.x, rect.y);
         self.fb
             .fill_wide(x, y, x + i64::from(rect.w), y + i64::from(rect.h), index);
@@ -160,7 +160,7 @@ impl Render<'_> {
     /// Anything that displays works, without allocating: a `&str`, a number, or
     /// `format_args!("T {}", ctx.ticks())`.
     pub fn print(&mut self, x: i32, y: i32, text: impl fmt::Display, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.text += 1;
         let (x, y) = self.at(x, y);
         self.fb.print_fmt_wide(x, y, index, format_args!("{text}"));
     }
@@ -172,7 +172,7 @@ impl Render<'_> {
 
     /// Fills a rectangle with `index`, index 0 included (it puts pixels back to blank).
     pub fn clear_rect(&mut self, rect: Rect, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (x, y) = self.at(rect.x, rect.y);
         self.fb
             .clear_rect_wide(x, y, x + i64::from(rect.w), y + i64::from(rect.h), index);
@@ -180,14 +180,14 @@ impl Render<'_> {
 
     /// Draws a circle's one-pixel outline around `(cx, cy)`; see [`Framebuffer::draw_circle`].
     pub fn draw_circle(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (x, y) = self.at(cx, cy);
         self.fb.circle_wide(x, y, r.into(), index, false);
     }
 
     /// Fills a circle around `(cx, cy)`; see [`Framebuffer::draw_circle_fill`].
     pub fn draw_circle_fill(&mut self, cx: i32, cy: i32, r: i32, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (x, y) = self.at(cx, cy);
         self.fb.circle_wide(x, y, r.into(), index, true);
     }
@@ -207,7 +207,7 @@ impl Render<'_> {
         y: i32,
         params: SpriteParams,
     ) {
-        *self.draw_calls += 1;
+        self.draw_calls.sprites += 1;
         let (x, y) = self.at(x, y);
         self.fb.sprite_wide(sheet, src, x, y, params);
     }
@@ -222,7 +222,7 @@ impl Render<'_> {
         y: i32,
         params: SpriteParams,
     ) {
-        *self.draw_calls += 1;
+        self.draw_calls.sprites += 1;
         if let Some(src) = sheet.tile_rect(index) {
             let (x, y) = self.at(x, y);
             self.fb.sprite_wide(sheet, src, x, y, params);
@@ -231,35 +231,35 @@ impl Render<'_> {
 
     /// Draws a triangle's outline through its three corners; see [`Framebuffer::draw_triangle`].
     pub fn draw_triangle(&mut self, a: (i32, i32), b: (i32, i32), c: (i32, i32), index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (a, b, c) = (self.at(a.0, a.1), self.at(b.0, b.1), self.at(c.0, c.1));
         self.fb.triangle_wide(a, b, c, index, false);
     }
 
     /// Fills a triangle; see [`Framebuffer::draw_triangle_fill`].
     pub fn draw_triangle_fill(&mut self, a: (i32, i32), b: (i32, i32), c: (i32, i32), index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (a, b, c) = (self.at(a.0, a.1), self.at(b.0, b.1), self.at(c.0, c.1));
         self.fb.triangle_wide(a, b, c, index, true);
     }
 
     /// Draws the outline of the ellipse inscribed in `rect`; see [`Framebuffer::draw_ellipse`].
     pub fn draw_ellipse(&mut self, rect: Rect, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let at = self.at(rect.x, rect.y);
         self.fb.ellipse_wide(rect, at, index, false);
     }
 
     /// Fills the ellipse inscribed in `rect`; see [`Framebuffer::draw_ellipse_fill`].
     pub fn draw_ellipse_fill(&mut self, rect: Rect, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let at = self.at(rect.x, rect.y);
         self.fb.ellipse_wide(rect, at, index, true);
     }
 
     /// Fills the area of one index around `(x, y)`; see [`Framebuffer::flood_fill`].
     pub fn flood_fill(&mut self, x: i32, y: i32, index: u8) {
-        *self.draw_calls += 1;
+        self.draw_calls.shapes += 1;
         let (x, y) = self.at(x, y);
         self.fb.flood_wide(x, y, index);
     }
@@ -275,7 +275,7 @@ impl Render<'_> {
         y: i32,
         params: MapParams,
     ) {
-        *self.draw_calls += 1;
+        self.draw_calls.maps += 1;
         let (x, y) = self.at(x, y);
         self.fb.map_wide(map, sheet, x, y, params);
     }

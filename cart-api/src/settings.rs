@@ -129,6 +129,12 @@ pub struct OverlaySettings {
     pub visible_at_start: bool,
     /// Whether the timing chart is drawn and its samples collected. Default `false`.
     pub timing_chart: bool,
+    /// Whether the renderer row is shown: the last frame's drawing calls by kind
+    /// ([`crate::DrawCounts`]). Default `false`.
+    pub diagnostics: bool,
+    /// Whether a grid of the palette's colours is shown above the hint bar, each slot a
+    /// swatch, in slot order. Default `false`.
+    pub palette_grid: bool,
     /// The palette slots it draws with.
     pub colors: OverlayColors,
 }
@@ -139,6 +145,8 @@ impl Default for OverlaySettings {
             enabled: true,
             visible_at_start: false,
             timing_chart: false,
+            diagnostics: false,
+            palette_grid: false,
             colors: OverlayColors::default(),
         }
     }
@@ -235,6 +243,18 @@ impl Settings {
     /// Turns the overlay's timing chart on or off.
     pub fn timing_chart(mut self, on: bool) -> Settings {
         self.overlay.timing_chart = on;
+        self
+    }
+
+    /// Turns the overlay's renderer row on or off: the last frame's drawing calls by kind.
+    pub fn overlay_diagnostics(mut self, on: bool) -> Settings {
+        self.overlay.diagnostics = on;
+        self
+    }
+
+    /// Turns the overlay's palette grid on or off: every palette slot as a swatch.
+    pub fn overlay_palette_grid(mut self, on: bool) -> Settings {
+        self.overlay.palette_grid = on;
         self
     }
 

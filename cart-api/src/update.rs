@@ -120,6 +120,16 @@ impl Update<'_> {
         self.con.quit_requested = true;
     }
 
+    /// Asks the host for a picture of the frame this update leads to, as the player's F9
+    /// takes it (the display's size, with the overlay when it is shown): `bt run` saves it in
+    /// its captures folder, a web page offers it as a download (`<cart>.png`), and headless
+    /// commands, which make pictures of their own, ignore it. The game sees nothing of it:
+    /// its state, replays and every later frame are the same with or without the request.
+    /// Several requests before the frame is drawn make one picture.
+    pub fn capture_frame(&mut self) {
+        self.con.capture_requested = true;
+    }
+
     /// Puts an item of the cart's own in the host's pause menu (P in `bt run`), in `slot`
     /// (0 to [`MENU_ITEMS`](crate::limits::MENU_ITEMS) - 1; others are ignored), replacing what was
     /// there. The label shows at most [`MENU_LABEL_CHARS`](crate::limits::MENU_LABEL_CHARS)

@@ -65,7 +65,9 @@ use chart::{Chart, Sample};
 use fit::{shortened, whole_segments, Hint};
 use sound::SoundRow;
 use tall::Tall;
-use text::{display_label, metrics_row, plain_width, segments, text_width, timing_row};
+use text::{
+    display_label, metrics_row, plain_width, renderer_row, segments, text_width, timing_row,
+};
 
 /// Height of one overlay bar, in pixels: one 13-row glyph.
 pub const BAR_HEIGHT: i32 = 13;
@@ -113,6 +115,8 @@ pub struct FrameStats {
     pub ticks: u64,
     /// Drawing calls the cart's render made.
     pub draw_calls: u32,
+    /// The same calls by kind, for the renderer row.
+    pub draw_counts: bt::DrawCounts,
 }
 
 /// A frame as [`Overlay::rechart`] takes it: its measurements and the refreshes it missed.
@@ -244,6 +248,11 @@ pub struct Overlay {
     tall: Tall,
     cart_rows: OverlayRows,
     sound: SoundRow,
+    /// Whether the renderer row (drawing calls by kind) is shown.
+    diagnostics: bool,
+    /// Whether the palette grid is shown, and the palette's size it shows.
+    palette_grid: bool,
+    palette_len: usize,
     line: String,
     /// The title row's left-hand text (the title, or the paused tick and the replay's
     /// progress), composed here to be measured before it is drawn.
@@ -293,6 +302,9 @@ impl Overlay {
             tall: Tall::new(settings.width),
             cart_rows: OverlayRows::default(),
             sound: SoundRow::default(),
+            diagnostics: settings.overlay.diagnostics,
+            palette_grid: settings.overlay.palette_grid,
+            palette_len: settings.palette.len(),
             line: String::with_capacity(128),
             left: String::with_capacity(128),
             notice: String::new(),
@@ -611,6 +623,22 @@ impl Overlay {
         self.chart.reset(tick);
     }
 
+    /// Shows or hides the renderer row: the last frame's drawing calls by kind.
+    pub fn set_diagnostics(&mut self, on: bool) {
+        self.diagnostics = on;
+    }
+
+    /// Shows or hides the palette grid.
+    pub fn set_palette_grid(&mut self, on: bool) {
+        self.palette_grid = on;
+    }
+
+    /// The palette's size, for the palette grid (the engine tells it each frame: a cart may
+    /// resize its palette).
+    pub fn set_palette_len(&mut self, len: usize) {
+        self.palette_len = len;
+    }
+
     /// The buffer the cart's `overlay_rows` fills, cleared for this frame.
     pub fn cart_rows_mut(&mut self) -> &mut OverlayRows {
         self.cart_rows.clear();
@@ -741,8 +769,21 @@ impl Overlay {
         }
         let shown = whole_segments(line, room);
         segments(fb, EDGE_MARGIN, layout.timing_y, shown, c.text, c.gap);
-        // Levels, voices and the device's figures, for a cart with sound.
         let mut rows_end = layout.timing_y + BAR_HEIGHT + ROW_GAP;
+        // The cart's drawing calls by kind, when asked for.
+        if self.diagnostics {
+            let y = rows_end;
+            bar(fb, y, w, &c);
+            let counts = self.last.draw_counts;
+            renderer_row(line, counts, false);
+            if text_width(line) > room {
+                renderer_row(line, counts, true);
+            }
+            let shown = whole_segments(line, room);
+            segments(fb, EDGE_MARGIN, y, shown, c.text, c.gap);
+            rows_end += BAR_HEIGHT + ROW_GAP;
+        }
+        // Levels, voices and the device's figures, for a cart with sound.
         if self.sound.shown() {
             let y = rows_end;
             bar(fb, y, w, &c);
@@ -764,6 +805,17 @@ impl Overlay {
             let y = hint_top + bar * (BAR_HEIGHT + ROW_GAP);
             fb.print(EDGE_MARGIN + x, y, item, c.text);
         });
+        // The palette, a swatch a slot, above the hint bar where the rows above leave room.
+        if self.palette_grid {
+            let grid = PaletteGrid::new(self.palette_len, w);
+            let top = y - ROW_GAP - grid.height;
+            if grid.height > 0 && top >= rows_end {
+                fb.draw_rect_fill(Rect::new(0, top, w, grid.height), c.bar);
+                fb.draw_rect_fill(Rect::new(0, top - ROW_GAP, w, ROW_GAP), c.gap);
+                grid.draw(fb, top);
+                y = top;
+            }
+        }
         for (left, right) in self.cart_rows.iter() {
             y -= BAR_HEIGHT + ROW_GAP;
             footer_bar(fb, y, w, &c);
@@ -779,6 +831,57 @@ impl Overlay {
 /// stays), then the overlay's own keys. It fits one bar of a 320-px display; narrower ones wrap
 /// it over more bars, as far as the rows above leave room.
 pub const HIDE_HINT: &str = "P menu  Ctrl+Q quit  ` view  F7 tall  F8 timings";
+
+/// The palette grid's shape: square swatches of [`SWATCH`] px with a 1-px gap, in rows of a
+/// whole number of eights (32 for 256 colours at 320 px, 16 for a 16-colour palette), inside
+/// [`GRID_PADDING`] px of bar.
+struct PaletteGrid {
+    len: usize,
+    columns: usize,
+    /// The whole band's height, padding included; 0 when not even one swatch fits.
+    height: i32,
+}
+
+/// A palette grid swatch's side.
+const SWATCH: i32 = 7;
+/// Bar around the palette grid's swatches.
+const GRID_PADDING: i32 = 3;
+
+impl PaletteGrid {
+    fn new(len: usize, width: i32) -> PaletteGrid {
+        let fit = ((width - 2 * GRID_PADDING + 1) / (SWATCH + 1)).max(0) as usize;
+        let columns = if len <= fit {
+            len
+        } else if fit >= 8 {
+            fit - fit % 8
+        } else {
+            fit
+        };
+        let height = match columns {
+            0 => 0,
+            columns => {
+                let rows = len.div_ceil(columns) as i32;
+                rows * (SWATCH + 1) - 1 + 2 * GRID_PADDING
+            }
+        };
+        PaletteGrid {
+            len,
+            columns,
+            height,
+        }
+    }
+
+    /// Draws every slot's swatch from `top`. Each is written as the slot itself, with no pen:
+    /// slot 0, which drawing calls leave see-through, shows its colour too.
+    fn draw(&self, fb: &mut Framebuffer, top: i32) {
+        for slot in 0..self.len.min(256) {
+            let (col, row) = ((slot % self.columns) as i32, (slot / self.columns) as i32);
+            let x = GRID_PADDING + col * (SWATCH + 1);
+            let y = top + GRID_PADDING + row * (SWATCH + 1);
+            fb.clear_rect(Rect::new(x, y, SWATCH, SWATCH), slot as u8);
+        }
+    }
+}
 
 /// A full-width bar at `y` with its gap row above (the bottom rows stack upward).
 fn footer_bar(fb: &mut Framebuffer, y: i32, w: i32, c: &OverlayColors) {

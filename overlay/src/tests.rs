@@ -1119,3 +1119,71 @@ fn a_replay_shows_its_progress_on_the_title_row() {
     o.set_paused(None);
     assert!(!title_inks(&mut o).0);
 }
+
+#[test]
+fn the_palette_grid_shows_every_slot_above_the_hint_bar() {
+    let mut o = Overlay::new(
+        &Settings::default()
+            .overlay_visible(true)
+            .overlay_palette_grid(true)
+            .palette(bt::Palette::pico8().resized(256).unwrap()),
+    );
+    let fb = drawn(&mut o);
+    // 256 slots at 320 px: 32 swatches a row, 8 rows, in a band of 8 × 8 - 1 + 6 = 69 px
+    // whose bottom is a gap row above the hint bar.
+    let grid = PaletteGrid::new(256, W);
+    assert_eq!((grid.columns, grid.height), (32, 69));
+    let top = H - BAR_HEIGHT - ROW_GAP - 69;
+    for slot in [0usize, 1, 15, 31, 32, 200, 255] {
+        let (col, row) = ((slot % 32) as i32, (slot / 32) as i32);
+        let (x, y) = (GRID_PADDING + col * 8, top + GRID_PADDING + row * 8);
+        for (dx, dy) in [(0, 0), (6, 6)] {
+            assert_eq!(fb.get(x + dx, y + dy), Some(slot as u8), "slot {slot}");
+        }
+        // The gap after a swatch is the band's.
+        assert_eq!(fb.get(x + 7, y), Some(o.colors().bar), "slot {slot}");
+    }
+    // A 16-colour palette is one row of 16.
+    let sixteen = PaletteGrid::new(16, W);
+    assert_eq!((sixteen.columns, sixteen.height), (16, 13));
+    // Off, the same place shows the cart (nothing drawn there: index 0).
+    let mut off = visible(false);
+    assert_eq!(
+        drawn(&mut off).get(GRID_PADDING + 8, top + GRID_PADDING),
+        Some(0)
+    );
+}
+
+#[test]
+fn the_renderer_row_sits_under_the_timing_row_and_pushes_the_sound_row_down() {
+    let settings = Settings::default().overlay_visible(true);
+    let mut plain = Overlay::new(&settings);
+    let mut rows = Overlay::new(&settings.clone().overlay_diagnostics(true));
+    let stats = FrameStats {
+        draw_counts: bt::DrawCounts {
+            shapes: 3,
+            sprites: 40,
+            maps: 1,
+            text: 2,
+        },
+        ..steady()
+    };
+    plain.record(&stats);
+    rows.record(&stats);
+    let layout = Layout::new(ChartMode::Off, H);
+    let y = layout.timing_y + BAR_HEIGHT + ROW_GAP;
+    let (without, with) = (drawn(&mut plain), drawn(&mut rows));
+    let band = |fb: &Framebuffer| {
+        (y..y + BAR_HEIGHT)
+            .flat_map(|row| (0..W).map(move |x| (x, row)))
+            .map(|(x, row)| fb.get(x, row).unwrap_or(0))
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        band(&without).iter().all(|&c| c == 0),
+        "no row there without it"
+    );
+    let drawn_band = band(&with);
+    assert!(drawn_band.contains(&rows.colors().bar), "a bar");
+    assert!(drawn_band.contains(&rows.colors().text), "with text on it");
+}

@@ -193,6 +193,26 @@ pub(crate) fn timing_row(
     let _ = write!(out, "|{render} {:>6}", Ms(render_ms));
 }
 
+/// Writes the renderer row: the last frame's drawing calls by kind,
+/// `Shapes 12|Sprites 340|Maps 1|Text 5`, or, when `short`, `Shp 12|Spr 340|Map 1|Txt 5`.
+pub(crate) fn renderer_row(out: &mut String, counts: bt::DrawCounts, short: bool) {
+    out.clear();
+    let bt::DrawCounts {
+        shapes,
+        sprites,
+        maps,
+        text,
+    } = counts;
+    let _ = if short {
+        write!(out, "Shp {shapes}|Spr {sprites}|Map {maps}|Txt {text}")
+    } else {
+        write!(
+            out,
+            "Shapes {shapes}|Sprites {sprites}|Maps {maps}|Text {text}"
+        )
+    };
+}
+
 /// Writes the metrics row: `Present  60 FPS|Target 60 FPS|Draw Calls 42`, or, when `short`,
 /// `FPS  60/60|Draws 42`.
 pub(crate) fn metrics_row(
@@ -324,6 +344,21 @@ mod tests {
         assert_eq!(s.split('|').nth(1), Some("update()  1.5ms  "));
         timing_row(&mut s, 8.25, 1.5, 0, 3.75, false);
         assert_eq!(s.split('|').nth(1), Some("update()  1.5ms  "));
+    }
+
+    #[test]
+    fn renderer_row_names_each_kind_of_call() {
+        let mut s = String::new();
+        let counts = bt::DrawCounts {
+            shapes: 12,
+            sprites: 340,
+            maps: 1,
+            text: 5,
+        };
+        renderer_row(&mut s, counts, false);
+        assert_eq!(s, "Shapes 12|Sprites 340|Maps 1|Text 5");
+        renderer_row(&mut s, counts, true);
+        assert_eq!(s, "Shp 12|Spr 340|Map 1|Txt 5");
     }
 
     #[test]

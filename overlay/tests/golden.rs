@@ -109,6 +109,12 @@ impl Scene {
                     frame_ms: update_ms + render_ms + 0.2,
                     ticks: self.ticks,
                     draw_calls: 12,
+                    draw_counts: bt::DrawCounts {
+                        shapes: 4,
+                        sprites: 6,
+                        maps: 1,
+                        text: 1,
+                    },
                 });
             }
         }
@@ -217,4 +223,21 @@ fn tall_chart_at_160_by_120_with_crowded_tags() {
         .tag("Wave 2")
         .frames(&[16.7], 30);
     check_golden(&s.picture(), "tall-160x120.png");
+}
+
+/// The two optional rows at 320 × 240: the renderer row under the timing row, and the palette
+/// grid above the hint bar (the PICO-8 colours and 240 free slots: 32 swatches a row).
+#[test]
+fn renderer_row_and_palette_grid() {
+    let settings = Settings::default()
+        .title("Rows")
+        .display(320, 240)
+        .overlay_visible(true)
+        .overlay_diagnostics(true)
+        .overlay_palette_grid(true)
+        .palette(Palette::pico8().resized(256).unwrap());
+    let mut s = Scene::new("Rows", 320, 240, 60.0);
+    s.overlay = Overlay::new(&settings);
+    s.frames(&[16.7], 30);
+    check_golden(&s.picture(), "renderer-row-and-palette-grid.png");
 }

@@ -27,6 +27,12 @@ fn frame(i: u64) -> FrameStats {
         frame_ms: 4.0 + (i % 23) as f64,
         ticks: i,
         draw_calls: (i % 300) as u32,
+        draw_counts: bt::DrawCounts {
+            shapes: (i % 7) as u32,
+            sprites: (i % 300) as u32,
+            maps: (i % 2) as u32,
+            text: (i % 3) as u32,
+        },
     }
 }
 
@@ -61,6 +67,22 @@ fn warm_in(settings: &Settings, mode: Option<ChartMode>) -> (Overlay, Framebuffe
 #[test]
 fn steady_frames_with_the_chart_allocate_nothing() {
     let settings = Settings::default().overlay_visible(true).timing_chart(true);
+    let (mut o, mut fb, start) = warm(&settings);
+    let n = allocations_during(|| {
+        for i in start..start + 1000 {
+            run_frame(&mut o, &mut fb, i);
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn steady_frames_with_the_renderer_row_and_palette_grid_allocate_nothing() {
+    let settings = Settings::default()
+        .overlay_visible(true)
+        .overlay_diagnostics(true)
+        .overlay_palette_grid(true)
+        .palette(bt::Palette::pico8().resized(256).unwrap());
     let (mut o, mut fb, start) = warm(&settings);
     let n = allocations_during(|| {
         for i in start..start + 1000 {

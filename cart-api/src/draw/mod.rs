@@ -10,9 +10,11 @@
 //! | `pen.rs` | the remap and the fill pattern every pixel goes through |
 //! | `font.rs` | the built-in system font |
 //! | `sprite.rs` | [`SpriteSheet`], [`SpriteParams`], [`ColorKey`] and the orientation flags |
+//! | `counts.rs` | [`DrawCounts`], the drawing calls of a frame by kind |
 //! | `blit/` | the blitter that draws sheets: clipping in `mod.rs`, row routines in `rows.rs` |
 
 mod blit;
+mod counts;
 mod font;
 mod framebuffer;
 mod pen;
@@ -21,6 +23,7 @@ mod shapes;
 mod sprite;
 
 pub(crate) use blit::Orientation;
+pub use counts::DrawCounts;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub(crate) use framebuffer::Bounds;
 pub use framebuffer::{measure_text, Framebuffer};

@@ -53,7 +53,7 @@ pub const MAX_PALETTE_IMAGE_PIXELS: u64 = 1 << 20;
 /// The palette preset names, as written in `display.palette`.
 pub const PALETTE_PRESETS: [&str; 6] = ["pico8", "cga", "c64", "gameboy", "nes", "vga"];
 /// The fields [`resolve`] reports, in its order.
-pub const PROVENANCE_FIELDS: [&str; 10] = [
+pub const PROVENANCE_FIELDS: [&str; 12] = [
     "cart.title",
     "display.width",
     "display.height",
@@ -64,6 +64,8 @@ pub const PROVENANCE_FIELDS: [&str; 10] = [
     "overlay.enabled",
     "overlay.visible",
     "overlay.chart",
+    "overlay.diagnostics",
+    "overlay.palette",
 ];
 
 /// Why a manifest, config or palette file was refused. Each message is one line naming the file
@@ -179,6 +181,10 @@ pub struct SettingsPatch {
     pub overlay_visible: Option<bool>,
     /// `overlay.chart`.
     pub timing_chart: Option<bool>,
+    /// `overlay.diagnostics`.
+    pub overlay_diagnostics: Option<bool>,
+    /// `overlay.palette`.
+    pub overlay_palette_grid: Option<bool>,
 }
 
 impl SettingsPatch {
@@ -203,11 +209,13 @@ impl SettingsPatch {
         overlay.enabled = self.overlay_enabled.unwrap_or(overlay.enabled);
         overlay.visible_at_start = self.overlay_visible.unwrap_or(overlay.visible_at_start);
         overlay.timing_chart = self.timing_chart.unwrap_or(overlay.timing_chart);
+        overlay.diagnostics = self.overlay_diagnostics.unwrap_or(overlay.diagnostics);
+        overlay.palette_grid = self.overlay_palette_grid.unwrap_or(overlay.palette_grid);
         Ok(())
     }
 
     /// Which of [`PROVENANCE_FIELDS`] this patch sets, in that order.
-    fn touched(&self) -> [bool; 10] {
+    fn touched(&self) -> [bool; 12] {
         [
             self.title.is_some(),
             self.width.is_some(),
@@ -219,6 +227,8 @@ impl SettingsPatch {
             self.overlay_enabled.is_some(),
             self.overlay_visible.is_some(),
             self.timing_chart.is_some(),
+            self.overlay_diagnostics.is_some(),
+            self.overlay_palette_grid.is_some(),
         ]
     }
 }
@@ -279,6 +289,8 @@ struct RawOverlay {
     enabled: Field,
     visible: Field,
     chart: Field,
+    diagnostics: Field,
+    palette: Field,
 }
 
 /// A table's fields in declaration order (as serde lists them), with how to name the table.
@@ -306,7 +318,11 @@ const MANIFEST_TABLES: [Table; 4] = [
         " in [display]",
         &["width", "height", "scale", "palette"],
     ),
-    ("field", " in [overlay]", &["enabled", "visible", "chart"]),
+    (
+        "field",
+        " in [overlay]",
+        &["enabled", "visible", "chart", "diagnostics", "palette"],
+    ),
 ];
 
 /// Parses manifest text. `path` is where it came from: it names the file in errors, and relative
@@ -356,6 +372,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
         m.settings.overlay_enabled = src.field(o.enabled, "overlay.enabled", flag)?;
         m.settings.overlay_visible = src.field(o.visible, "overlay.visible", flag)?;
         m.settings.timing_chart = src.field(o.chart, "overlay.chart", flag)?;
+        m.settings.overlay_diagnostics =
+            src.field(o.diagnostics, "overlay.diagnostics", flag)?;
+        m.settings.overlay_palette_grid = src.field(o.palette, "overlay.palette", flag)?;
     }
     Ok(m)
 }

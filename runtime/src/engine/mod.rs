@@ -438,6 +438,7 @@ impl Engine {
                 frame_ms: started.elapsed().as_secs_f64() * 1000.0,
                 ticks: self.fixed.ticks(),
                 draw_calls: self.console.draw_calls(),
+                draw_counts: self.console.draw_counts(),
             },
         };
         self.frames += 1;
@@ -513,6 +514,7 @@ impl Engine {
         if let Some(overlay) = overlay {
             overlay.set_replay(replay);
             overlay.set_sound_meter(console.sound_meter());
+            overlay.set_palette_len(console.palette().len());
             overlay.draw(console.framebuffer_mut());
         }
     }

@@ -180,6 +180,8 @@ pub struct Host {
     record: Option<RecordTarget>,
     /// The cart's version, as its replays name it.
     cart_version: Option<String>,
+    /// The picture the cart asked for ([`Host::take_capture`]).
+    capture: Option<SaveFile>,
     /// Whether the cart's panic is on screen as the overlay's notice.
     panic_shown: bool,
     /// The cart's save data, handed over to be kept when the cart changes it.
@@ -238,6 +240,7 @@ impl Host {
             #[cfg(feature = "files")]
             record: None,
             cart_version: None,
+            capture: None,
             panic_shown: false,
             save: None,
             writes: Vec::new(),
@@ -473,6 +476,14 @@ impl Host {
         let report = self.engine.run(now_ms);
         self.show_panic();
         self.store_save();
+        if self.engine.console_mut().take_capture_request() {
+            // Made now, with the frame the request led to on screen; a failure says why on
+            // the error output, as F9's does.
+            match self.screenshot() {
+                Ok(file) => self.capture = Some(file),
+                Err(e) => self.say(format_args!("the cart's capture_frame: {e}")),
+            }
+        }
         let report = report?;
         let missed = self
             .engine
@@ -802,6 +813,13 @@ impl Host {
             let _ = self.engine.redraw();
             self.menu_over_new_frame();
         }
+    }
+
+    /// The picture the cart asked for with `Update::capture_frame`, once, after the frame it
+    /// led to: the platform keeps it as it keeps F9's (the window in its captures folder, a
+    /// page as a download).
+    pub fn take_capture(&mut self) -> Option<SaveFile> {
+        self.capture.take()
     }
 
     /// The framebuffer as it is on screen (display size, overlay included) as a PNG,

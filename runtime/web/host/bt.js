@@ -13,6 +13,7 @@ const BT = (() => {
   const FRAME_PAUSED = 2;
   const FRAME_SAVE = 4;
   const FRAME_ENDED = 8;
+  const FRAME_CAPTURE = 16;
   // The kinds of event `bt_event` takes (runtime/web/src/event.rs, `kind`).
   const EVENT = {
     KEY: 1, TEXT: 2, POINTER_MOVED: 3, POINTER_LEFT: 4, POINTER_BUTTON: 5, WHEEL: 6,
@@ -498,7 +499,7 @@ const BT = (() => {
   async function start(options) {
     const canvas = options.canvas || document.getElementById("bt-screen");
     const q = query();
-    const api = { ready: false, error: null, frames: 0, name: options.name };
+    const api = { ready: false, error: null, frames: 0, captures: 0, name: options.name };
     window.bt = api;
     try {
       const replayText = q.replay === null ? null : await (await fetch(q.replay)).text();
@@ -686,6 +687,11 @@ const BT = (() => {
       screen.paint();
       speaker.push();
       if (flags & FRAME_SAVE) keepSave();
+      // The cart asked for a picture of this frame (`capture_frame`): a download, as F9's.
+      if (flags & FRAME_CAPTURE && bt.ex.bt_take_capture()) {
+        api.captures += 1;
+        download(`${name}.png`, bt.outBytes(), "image/png");
+      }
       if (flags & FRAME_ENDED) {
         end();
         return;

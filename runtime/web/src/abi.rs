@@ -288,6 +288,18 @@ pub fn save_key() -> u32 {
     })
 }
 
+/// The picture the cart asked for into the outbox ([`Page::take_capture`]); returns its
+/// length, 0 when none waits.
+pub fn take_capture() -> u32 {
+    with_page(|p| {
+        if p.take_capture() {
+            p.out().len() as u32
+        } else {
+            0
+        }
+    })
+}
+
 /// The save file waiting to be kept into the outbox ([`Page::take_save`]); returns its
 /// length, 0 when none waits.
 pub fn take_save() -> u32 {

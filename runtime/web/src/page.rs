@@ -80,6 +80,9 @@ pub mod frame_flags {
     /// The run has ended: the cart quit (`Update::quit`) or the player chose Quit in the
     /// pause menu. No more frames run.
     pub const ENDED: u32 = 8;
+    /// The cart asked for a picture of the frame: [`Page::take_capture`](super::Page::take_capture)
+    /// hands over the PNG, to download as `<cart>.png`.
+    pub const CAPTURE: u32 = 16;
 }
 
 /// What the player's save data is kept under in the browser's storage (`localStorage`): the
@@ -115,6 +118,8 @@ pub struct Page {
     save_out: Option<Persist>,
     /// The run ended (a quit): no more frames.
     ended: bool,
+    /// The PNG the cart asked for with `capture_frame`, not yet taken by the script.
+    capture: Option<Vec<u8>>,
 }
 
 impl Page {
@@ -204,6 +209,7 @@ impl Page {
             save_key,
             save_out: None,
             ended: false,
+            capture: None,
         };
         page.paint();
         Ok(page)
@@ -222,6 +228,18 @@ impl Page {
     /// Whether the run has ended: the cart quit, or the player chose Quit in the pause menu.
     pub fn has_ended(&self) -> bool {
         self.ended
+    }
+
+    /// Moves the picture the cart asked for (see [`frame_flags::CAPTURE`]) into [`Page::out`].
+    /// Returns whether one was waiting.
+    pub fn take_capture(&mut self) -> bool {
+        match self.capture.take() {
+            Some(png) => {
+                self.out = png;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Moves the save file waiting to be kept (see [`frame_flags::SAVE`]) into [`Page::out`],
@@ -353,6 +371,9 @@ impl Page {
             return frame_flags::ENDED | self.save_flag();
         }
         let report = self.host.frame(now_ms);
+        if let Some(file) = self.host.take_capture() {
+            self.capture = Some(file.bytes);
+        }
         let engine = self.host.engine_mut();
         let paused = engine.is_paused();
         let console = engine.console_mut();
@@ -377,6 +398,9 @@ impl Page {
         }
         if self.ended {
             flags |= frame_flags::ENDED;
+        }
+        if self.capture.is_some() {
+            flags |= frame_flags::CAPTURE;
         }
         flags | self.save_flag()
     }

@@ -43,6 +43,10 @@ struct Carried {
     overlay_visible: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     timing_chart: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    overlay_diagnostics: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    overlay_palette_grid: Option<bool>,
 }
 
 fn hex(c: Color32) -> String {
@@ -84,6 +88,8 @@ pub fn carried_manifest(manifest: &Manifest) -> Result<String, ManifestError> {
         overlay_enabled: s.overlay_enabled,
         overlay_visible: s.overlay_visible,
         timing_chart: s.timing_chart,
+        overlay_diagnostics: s.overlay_diagnostics,
+        overlay_palette_grid: s.overlay_palette_grid,
         ..Carried::default()
     };
     match &s.palette {
@@ -164,6 +170,8 @@ pub fn manifest_from_carried(text: &str, path: &Path) -> Result<Manifest, String
             overlay_enabled: carried.overlay_enabled,
             overlay_visible: carried.overlay_visible,
             timing_chart: carried.timing_chart,
+            overlay_diagnostics: carried.overlay_diagnostics,
+            overlay_palette_grid: carried.overlay_palette_grid,
         },
         assets: None,
     })
@@ -194,6 +202,8 @@ mod tests {
                 overlay_enabled: Some(true),
                 overlay_visible: Some(false),
                 timing_chart: None,
+                overlay_diagnostics: Some(true),
+                overlay_palette_grid: None,
             },
             assets: Some(PathBuf::from("/somewhere/assets")),
         }

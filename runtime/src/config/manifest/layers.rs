@@ -115,6 +115,8 @@ pub fn resolve(
         s.overlay.enabled.to_string(),
         s.overlay.visible_at_start.to_string(),
         s.overlay.timing_chart.to_string(),
+        s.overlay.diagnostics.to_string(),
+        s.overlay.palette_grid.to_string(),
     ];
     let rows = PROVENANCE_FIELDS
         .into_iter()

@@ -48,7 +48,8 @@ fn a_full_manifest_reads_back() {
         author = \"Ada\"\ndescription = \"A game.\"\ntarget_fps = 30\nseed = 42\n\
         assets = \"gfx/sprites\"\n\n[display]\nwidth = 160\nheight = 120\nscale = 4\n\
         palette = \"pal/main.hex\"\n\n\
-        [overlay]\nenabled = true\nvisible = true\nchart = false\n";
+        [overlay]\nenabled = true\nvisible = true\nchart = false\ndiagnostics = true\n\
+        palette = false\n";
     let m = parse(text, Path::new(PATH)).unwrap();
     let cart = CartInfo {
         name: Some("my-game_2".into()),
@@ -68,6 +69,8 @@ fn a_full_manifest_reads_back() {
         overlay_enabled: Some(true),
         overlay_visible: Some(true),
         timing_chart: Some(false),
+        overlay_diagnostics: Some(true),
+        overlay_palette_grid: Some(false),
     };
     let assets = Some(PathBuf::from("/carts/demo/gfx/sprites"));
     let want = Manifest {
@@ -497,6 +500,8 @@ fn layers_resolve_in_order_with_provenance() {
         ("overlay.enabled", "true", Layer::Default),
         ("overlay.visible", "true", Layer::UserConfig),
         ("overlay.chart", "false", Layer::Default),
+        ("overlay.diagnostics", "false", Layer::Default),
+        ("overlay.palette", "false", Layer::Default),
     ];
     assert_eq!(got, want);
     assert_eq!(rows[0].origin.as_deref(), Some(m_path));

@@ -643,6 +643,16 @@ impl App {
             overlay.set_sound_device(Some(sound.device()));
         }
         let report = self.host.frame(now_ms);
+        if let Some(file) = self.host.take_capture() {
+            // The cart's capture_frame: kept as F9's picture is.
+            let files = [file];
+            match save_numbered(&self.args.captures, &files) {
+                Ok(paths) => say(&saved_line(&files, &paths)),
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
+                }
+            }
+        }
         self.sound
             .after_frame(self.host.engine_mut(), report.as_ref());
         let engine = self.host.engine();
