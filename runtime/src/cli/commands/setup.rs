@@ -82,10 +82,12 @@ fn build_report(attached: &Attached) -> String {
         "its builds go to {} (a link in .bt), shared by the carts of this BT; ",
         attached.build.display()
     );
-    if seeded.from.is_empty() {
+    if seeded.from.is_empty() && !seeded.notes.is_empty() {
+        text.push_str("nothing was copied into it\n");
+    } else if seeded.from.is_empty() {
         text.push_str(&format!(
-            "BT in {} has no build to copy yet, so the first build compiles BT's libraries too \
-             (minutes), once for every cart\n",
+            "BT in {} has no build to copy yet, so the first cart built compiles BT's \
+             libraries too (minutes), and the carts after it reuse them\n",
             attached.root.display()
         ));
     } else if seeded.files == 0 {
