@@ -43,9 +43,8 @@ pub enum Command {
     Config(ConfigArgs),
     /// Make a new cart crate: a starter game, its manifest, a sprite sheet and a test.
     New(NewArgs),
-    /// Make a cart folder's machine-specific parts again, after a clone, a move or `cargo
-    /// clean`: its `.bt` workspace, linked to this BT, and the build folder its carts share,
-    /// refreshed with what BT compiled.
+    /// Make a cart folder's `.bt` workspace for this machine's BT, after a clone, a move or
+    /// `cargo clean`, and copy what BT compiled into the build folder its carts share.
     Attach(AttachArgs),
     /// Play a replay file (`bt run --record`) in a window, or check it headless with --verify.
     Replay(ReplayArgs),
