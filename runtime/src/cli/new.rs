@@ -840,9 +840,14 @@ mod tests {
             .filter(|n| n.starts_with(".bt"))
             .collect();
         assert_eq!(names, [".bt"], "no old or half-made .bt is left");
-        // Twice in a row is the same as once.
+        // Twice in a row is the same as once, and removing the old `.bt` removes its links,
+        // never what they point to.
+        let kept = machine(&parent).build.join("release/deps/libkept.rlib");
+        std::fs::create_dir_all(kept.parent().unwrap()).unwrap();
+        std::fs::write(&kept, "shared").unwrap();
         attach_on(&dir, &machine(&parent)).unwrap();
         assert!(dir.join(".bt/runtime/src/lib.rs").is_file());
+        assert_eq!(std::fs::read_to_string(&kept).unwrap(), "shared");
         clean(&parent);
     }
 
