@@ -121,8 +121,9 @@ pub fn seed(dest: &Path, sources: &[PathBuf]) -> Seeded {
     seeded
 }
 
-/// Locks a profile folder with Cargo's lock file (`.cargo-lock`, which every build of it holds)
-/// without waiting. `Ok(None)` when the folder has no lock file and `create` is false.
+/// Locks a profile folder with Cargo's lock file (`.cargo-lock`, which every build of it holds
+/// alone) without waiting: BT's folder, read from, shared (`create` false; `Ok(None)` when it
+/// has no lock file), the shared build folder, written to, alone.
 fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
     let path = profile.join(".cargo-lock");
     let file = if create {
@@ -139,7 +140,12 @@ fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
         }
     };
     let file = file.map_err(|e| format!("{}: {e}", path.display()))?;
-    match file.try_lock() {
+    let locked = if create {
+        file.try_lock()
+    } else {
+        file.try_lock_shared()
+    };
+    match locked {
         Ok(()) => Ok(Some(file)),
         Err(fs::TryLockError::WouldBlock) => Err(format!(
             "{} is in use by a build: not copied (run `bt attach` again once it is done)",
@@ -174,6 +180,9 @@ const PART: &str = ".bt-seed";
 /// Copies each compiled library file of `from` (every regular file but executables, which
 /// are BT's tests and programs: no extension, or `.exe`) that `to` lacks or has older.
 fn sync_libraries(from: &Path, to: &Path, seeded: &mut Seeded) -> std::io::Result<()> {
+    if !from.is_dir() {
+        return Ok(());
+    }
     fs::create_dir_all(to)?;
     for entry in fs::read_dir(from)? {
         let entry = entry?;
@@ -204,6 +213,9 @@ fn sync_libraries(from: &Path, to: &Path, seeded: &mut Seeded) -> std::io::Resul
 /// Copies each unit folder of `from` (one per package and build step) that `to` lacks, or
 /// holds with an older newest file, as a whole: a unit is never half BT's and half another's.
 fn sync_units(from: &Path, to: &Path, seeded: &mut Seeded) -> std::io::Result<()> {
+    if !from.is_dir() {
+        return Ok(());
+    }
     fs::create_dir_all(to)?;
     for entry in fs::read_dir(from)? {
         let entry = entry?;
