@@ -16,6 +16,8 @@
 //! | `bt new fn` (`self`, `std`, `bt`, `build`...) | refused with the reason | `names_no_crate_can_have_are_refused_with_the_reason` (`cli::new`) |
 //! | `bt new NAME` over a `.NAME.bt-new-PID` folder someone left | that folder kept | `a_staging_folder_someone_left_is_never_removed` (`cli::new`) |
 //! | the `bt new` starter on a 1 x 1 display, or with no palette line | it runs and shoots | `a_new_cart_builds_shoots_and_passes_its_tests` (new_cart) |
+//! | `bt attach` in a folder with no `Cargo.toml`, bad TOML, no `workspace = ".bt"`, or a `.bt` that is a file | refused naming the file and why; the file kept | `attach_refuses_a_folder_that_is_not_a_cart_by_name` (`cli::new`) |
+//! | `cargo clean` in a cart's folder | BT's build untouched; the shared build folder kept; only the cart's `target/` and link go | `cargo_clean_in_a_cart_leaves_bts_build_and_the_shared_folder` (new_cart) |
 //! | `bt run` of an 8192-wide display at scale 8 | the scale lowered to a window of at most 8192 a side, said on stderr | `a_window_never_asks_for_more_than_the_platform_takes` (`host::window`) |
 //! | `bt run --gif-buffer` on an 8192x2048 display | the ring sized to 256 MiB, fewer seconds said on stderr | `the_ring_fits_its_memory_budget_at_any_display_size` (`host::gif_recorder`) |
 //! | `bt run` with one file named twice (`--record`, `--frame-log`, `--trace-out`), by any path | refused before a window opens, as `bt diagnose` refuses it | [`run_refuses_one_file_named_twice_before_a_window_opens`] |

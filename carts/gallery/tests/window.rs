@@ -337,24 +337,36 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
     let made = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
         .args(["new", "robots", "--path"])
         .arg(dir.path())
+        // The shared build folder of the carts the tests make (see new_cart.rs).
+        .env(
+            "XDG_CACHE_HOME",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("bt-cache"),
+        )
         .output()
         .unwrap();
     assert!(made.status.success(), "{made:?}");
     let cart = dir.join("robots");
-    // Built in this test's profile, into BT's target folder (the cart's .cargo/config.toml).
+    // Built in this test's profile, into the cart's own target folder (its .cargo/config.toml;
+    // this test's CARGO_TARGET_DIR would override it).
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut build = Command::new(cargo);
-    build.current_dir(&cart).args(["build", "--quiet"]);
-    if !cfg!(debug_assertions) {
+    build
+        .current_dir(&cart)
+        .args(["build", "--quiet"])
+        .env_remove("CARGO_TARGET_DIR");
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
         build.arg("--release");
-    }
+        "release"
+    };
     let built = build.output().unwrap();
     assert!(
         built.status.success(),
         "{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let binary = Path::new(env!("CARGO_BIN_EXE_bt-test-carts")).with_file_name("robots");
+    let binary = cart.join("target").join(profile).join("robots");
 
     let mut bt = run_in_window(&binary, &x, &dir);
     bt.args(["--scale", "1", "--exit-after", RUN_SECONDS, "--captures"])

@@ -43,6 +43,9 @@ pub enum Command {
     Config(ConfigArgs),
     /// Make a new cart crate: a starter game, its manifest, a sprite sheet and a test.
     New(NewArgs),
+    /// Make a cart folder's `.bt` workspace for this machine's BT, after a clone, a move or
+    /// `cargo clean`, and copy what BT compiled into the build folder its carts share.
+    Attach(AttachArgs),
     /// Play a replay file (`bt run --record`) in a window, or check it headless with --verify.
     Replay(ReplayArgs),
     /// Save an animated GIF of a stretch of play, headless: the palette's own colours, delays
@@ -439,6 +442,13 @@ pub struct NewArgs {
     /// The folder to make it in (the cart goes in DIR/NAME) [default: the working directory].
     #[arg(long, value_name = "DIR")]
     pub path: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct AttachArgs {
+    /// The cart's folder, one made by `bt new` [default: the working directory].
+    #[arg(value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }
 
 /// How `trace` and `diagnose` simulate the host: a clock, and host ticks at a display's rate.

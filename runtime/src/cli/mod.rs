@@ -30,6 +30,7 @@ pub mod bundle;
 mod commands;
 mod hint;
 mod new;
+mod new_cache;
 mod new_workspace;
 mod parse_error;
 mod progress;
@@ -46,7 +47,8 @@ use crate::catalog::{self, CartEntry};
 use crate::config::manifest::{self, Manifest};
 use crate::session::MakeCart;
 
-pub use new::{new_cart, NewCartError, BT_ROOT};
+pub use new::{attach, new_cart, Attached, NewCartError, BT_ROOT};
+pub use new_cache::Seeded;
 
 /// Runs the `bt` command line over `carts`, the carts this binary bundles; commands name the
 /// cart they run (`bt shot hello --at 3 -o hello.png`).

@@ -1,16 +1,30 @@
-//! `bt new`: a cart crate of one's own, outside BT's tree, that builds and runs the first time.
+//! `bt new`: a cart crate of one's own, outside BT's tree, that builds and runs the first time;
+//! and `bt attach`, which makes a cart folder's machine-specific parts again after a clone.
+//!
+//! A cart's folder is portable source: every file `bt new` writes names only paths inside the
+//! cart, and git keeps them all. What names this machine (the `.bt` workspace, with its links
+//! to the BT checkout and to the shared build folder) is made by [`attach`], which `bt new`
+//! runs too, and left out of git by the cart's `.gitignore`.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::new_workspace::{make_links, mirror_of, MirrorError};
+use super::new_cache::{build_dir_for, seed, seed_sources, Seeded};
+use super::new_workspace::{make_links, mirror_of, MirrorError, MIRROR_DIR};
 
 /// The BT checkout this binary was built from; new carts depend on it by path.
 pub const BT_ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
-/// Why `bt new` made nothing.
+/// The starter's `.cargo/config.toml`: where Cargo builds (paths inside the cart) and how the
+/// system's libraries are linked. `bt attach` writes it into a cart that has none.
+const CARGO_CONFIG: &str = include_str!("../../templates/starter/cargo-config.toml.in");
+
+/// The `build-dir` the starter's `.cargo/config.toml` sets: the link to the shared build folder.
+const BUILD_DIR_SETTING: &str = ".bt/build";
+
+/// Why `bt new` or `bt attach` made nothing.
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum NewCartError {
@@ -38,6 +52,17 @@ pub enum NewCartError {
         .0.display()
     )]
     NoParent(PathBuf),
+    /// `bt attach` was pointed at a folder that is not a cart made by `bt new`.
+    #[error("{}: {why}; bt attach works in the folder of a cart made by bt new", path.display())]
+    NotACart {
+        /// The folder, or the file in it that says so.
+        path: PathBuf,
+        /// What is missing or wrong.
+        why: String,
+    },
+    /// BT's checkout could not be read, or a link or folder of the cart's `.bt` made.
+    #[error("the cart's .bt folder: {0}")]
+    Mirror(#[from] MirrorError),
     /// Writing failed; nothing was left behind.
     #[error("cannot write {}: {source}", path.display())]
     Write {
@@ -48,13 +73,48 @@ pub enum NewCartError {
     },
 }
 
-impl From<MirrorError> for NewCartError {
-    fn from(e: MirrorError) -> NewCartError {
-        NewCartError::Write {
-            path: e.path,
-            source: e.source,
+/// The BT checkout a cart is attached to on this machine, the build folder its carts share,
+/// and the build folders that folder is seeded from.
+#[derive(Debug, Clone)]
+pub(crate) struct Machine {
+    /// The BT checkout: `.bt`'s links point into it.
+    pub root: PathBuf,
+    /// The shared build folder: `.bt/build` points at it.
+    pub build: PathBuf,
+    /// BT's build folders, copied into `build` where newer.
+    pub seeds: Vec<PathBuf>,
+}
+
+impl Machine {
+    /// The checkout this program was built from ([`BT_ROOT`]), its shared build folder in the
+    /// user's cache folder, and its build folders.
+    pub fn this() -> Machine {
+        let root = Path::new(BT_ROOT)
+            .canonicalize()
+            .unwrap_or_else(|_| PathBuf::from(BT_ROOT));
+        Machine {
+            build: build_dir_for(&root),
+            seeds: seed_sources(&root),
+            root,
         }
     }
+}
+
+/// A cart folder with its machine-specific parts made: what `bt new` and `bt attach` did.
+#[derive(Debug)]
+pub struct Attached {
+    /// The cart's folder.
+    pub dir: PathBuf,
+    /// The cart's package name.
+    pub name: String,
+    /// The BT checkout its `.bt` links to.
+    pub root: PathBuf,
+    /// The shared build folder `.bt/build` links to.
+    pub build: PathBuf,
+    /// What was copied into the shared build folder from BT's build.
+    pub seeded: Seeded,
+    /// Things to tell the user: a cart made by an older `bt new`, a `.bt` not removed.
+    pub notes: Vec<String>,
 }
 
 /// Whether `name` can name a cart: `[a-z][a-z0-9_-]{0,63}`.
@@ -79,14 +139,23 @@ fn title_of(name: &str) -> String {
         .join(" ")
 }
 
-/// Makes the cart crate `parent/name` with a starter game, and returns its path. The files are
-/// written into a fresh hidden folder first and moved into place at the end, so a failure
-/// leaves nothing behind and nothing that existed is touched.
+/// Makes the cart crate `parent/name` with a starter game, attached to this machine's BT (see
+/// [`attach`]). The files are written into a fresh hidden folder first and moved into place at
+/// the end, so a failure leaves nothing behind and nothing that existed is touched.
 ///
 /// # Errors
 /// A [`NewCartError`]: a bad name, something already at the path, a missing parent folder, a
-/// write that failed.
-pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
+/// write that failed, BT's checkout unreadable.
+pub fn new_cart(name: &str, parent: &Path) -> Result<Attached, NewCartError> {
+    new_cart_on(name, parent, &Machine::this())
+}
+
+/// [`new_cart`] attached to `machine`.
+pub(crate) fn new_cart_on(
+    name: &str,
+    parent: &Path,
+    machine: &Machine,
+) -> Result<Attached, NewCartError> {
     if !valid_name(name) {
         return Err(NewCartError::BadName(crate::quote::excerpt(name)));
     }
@@ -109,15 +178,12 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
     if dir.symlink_metadata().is_ok() {
         return Err(NewCartError::Exists(dir));
     }
-    let root = Path::new(BT_ROOT)
-        .canonicalize()
-        .unwrap_or_else(|_| PathBuf::from(BT_ROOT));
+    // Every file names only paths inside the cart: the folder is the same source anywhere.
     let fill = |template: &str| {
         template
             .replace("{{name}}", name)
             .replace("{{crate}}", &name.replace('-', "_"))
             .replace("{{title}}", &title_of(name))
-            .replace("{{bt_root}}", &root.to_string_lossy())
     };
     let files: [(&str, Vec<u8>); 9] = [
         (
@@ -136,10 +202,7 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
             ".gitignore",
             fill(include_str!("../../templates/starter/gitignore.in")).into(),
         ),
-        (
-            ".cargo/config.toml",
-            fill(include_str!("../../templates/starter/cargo-config.toml.in")).into(),
-        ),
+        (".cargo/config.toml", fill(CARGO_CONFIG).into()),
         (
             "src/main.rs",
             fill(include_str!("../../templates/starter/main.rs.in")).into(),
@@ -154,17 +217,17 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
         ),
         ("assets/sprites.png", starter_sheet()),
     ];
-    let mirror = mirror_of(&root)?;
-    let mirror_files: Vec<(&str, Vec<u8>)> = mirror
-        .files
-        .iter()
-        .map(|(path, bytes)| (path.as_str(), bytes.clone()))
-        .collect();
     let staging = make_staging(&parent, name)?;
     // The staging folder exists already (made exclusively above): fill it.
     let written = write_all_into(&staging, &files)
-        .and_then(|()| write_all_into(&staging, &mirror_files))
-        .and_then(|()| Ok(make_links(&staging, &root, &mirror.links)?))
+        .and_then(|()| {
+            let mirror = staging.join(MIRROR_DIR);
+            std::fs::create_dir(&mirror).map_err(|source| NewCartError::Write {
+                path: mirror.clone(),
+                source,
+            })?;
+            make_mirror(&mirror, machine)
+        })
         .and_then(|()| {
             // A rename onto an existing folder would fail (or replace an empty one): check again
             // at the last moment.
@@ -179,7 +242,197 @@ pub fn new_cart(name: &str, parent: &Path) -> Result<PathBuf, NewCartError> {
     if written.is_err() {
         let _ = std::fs::remove_dir_all(&staging);
     }
-    written.map(|()| dir)
+    written?;
+    Ok(Attached {
+        dir,
+        name: name.to_string(),
+        root: machine.root.clone(),
+        build: machine.build.clone(),
+        seeded: seed(&machine.build, &machine.seeds),
+        notes: Vec::new(),
+    })
+}
+
+/// Fills the empty folder `mirror` (a cart's `.bt`, or the folder that becomes it) with the
+/// mirror of `machine`'s BT and the link to its shared build folder.
+fn make_mirror(mirror: &Path, machine: &Machine) -> Result<(), NewCartError> {
+    let made = mirror_of(&machine.root)?;
+    write_all_into(mirror, &made.files)?;
+    make_links(mirror, &machine.root, &made.links, &machine.build)?;
+    Ok(())
+}
+
+/// Makes the machine-specific parts of the cart in `dir` again: its `.bt` workspace, linked to
+/// the BT checkout this program was built from and to the build folder that checkout's carts
+/// share, which is refreshed with what BT compiled. What a clone of a cart's git repository
+/// needs before it builds, and what `cargo clean` undoes (it removes the link `.bt/build`).
+///
+/// The new `.bt` is made beside the old one and swapped in, so a failure leaves the old one
+/// as it was. Nothing else in the cart is changed, except that a cart with no
+/// `.cargo/config.toml` gets the starter's.
+///
+/// # Errors
+/// [`NewCartError::NotACart`] when `dir` has no `Cargo.toml` naming `.bt` as its workspace or
+/// its `.bt` is not a folder; a [`NewCartError`] for what could not be read or written.
+pub fn attach(dir: &Path) -> Result<Attached, NewCartError> {
+    attach_on(dir, &Machine::this())
+}
+
+/// [`attach`] to `machine`.
+pub(crate) fn attach_on(dir: &Path, machine: &Machine) -> Result<Attached, NewCartError> {
+    let not_a_cart = |path: &Path, why: &str| NewCartError::NotACart {
+        path: path.to_path_buf(),
+        why: why.to_string(),
+    };
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| not_a_cart(dir, &format!("no such folder ({e})")))?;
+    let manifest_path = dir.join("Cargo.toml");
+    let manifest = std::fs::read_to_string(&manifest_path)
+        .map_err(|e| not_a_cart(&manifest_path, &format!("cannot be read ({e})")))?;
+    let manifest: toml::Table = toml::from_str(&manifest).map_err(|e| {
+        let first = e.to_string();
+        let first = first.lines().next().unwrap_or_default().to_string();
+        not_a_cart(&manifest_path, &format!("not valid TOML ({first})"))
+    })?;
+    let package = manifest.get("package").and_then(|p| p.as_table());
+    let name = package
+        .and_then(|p| p.get("name"))
+        .and_then(|n| n.as_str())
+        .ok_or_else(|| not_a_cart(&manifest_path, "it has no [package] name"))?
+        .to_string();
+    if package
+        .and_then(|p| p.get("workspace"))
+        .and_then(|w| w.as_str())
+        != Some(MIRROR_DIR)
+    {
+        return Err(not_a_cart(
+            &manifest_path,
+            "its [package] has no `workspace = \".bt\"`",
+        ));
+    }
+    let mirror = dir.join(MIRROR_DIR);
+    let old = mirror.symlink_metadata().ok();
+    if old.as_ref().is_some_and(|m| !m.is_dir()) {
+        return Err(not_a_cart(
+            &mirror,
+            "a file or a link, not the folder bt makes: move it away first",
+        ));
+    }
+    let staging = make_staging(&dir, "bt")?;
+    if let Err(e) = make_mirror(&staging, machine) {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(e);
+    }
+    let mut notes = Vec::new();
+    // The old `.bt` (its links, and a build folder Cargo made after `cargo clean` took the
+    // link) goes to a name of its own and then away; the new one takes its place.
+    let retired = match old {
+        Some(_) => match retire(&mirror) {
+            Ok(to) => Some(to),
+            Err(source) => {
+                let _ = std::fs::remove_dir_all(&staging);
+                return Err(NewCartError::Write {
+                    path: mirror,
+                    source,
+                });
+            }
+        },
+        None => None,
+    };
+    if let Err(source) = std::fs::rename(&staging, &mirror) {
+        if let Some(retired) = &retired {
+            let _ = std::fs::rename(retired, &mirror);
+        }
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(NewCartError::Write {
+            path: mirror,
+            source,
+        });
+    }
+    if let Some(retired) = retired {
+        if let Err(e) = std::fs::remove_dir_all(&retired) {
+            notes.push(format!(
+                "the old .bt folder, now {}, could not be removed ({e}): remove it",
+                retired.display()
+            ));
+        }
+    }
+    notes.extend(check_tracked_files(&dir)?);
+    Ok(Attached {
+        dir,
+        name,
+        root: machine.root.clone(),
+        build: machine.build.clone(),
+        seeded: seed(&machine.build, &machine.seeds),
+        notes,
+    })
+}
+
+/// Moves the folder `path` to an unused hidden name beside it, and returns that name.
+fn retire(path: &Path) -> std::io::Result<PathBuf> {
+    let pid = std::process::id();
+    for n in 0..100 {
+        let to = path.with_file_name(format!(".bt.bt-old-{pid}-{n}"));
+        if to.symlink_metadata().is_err() {
+            std::fs::rename(path, &to)?;
+            return Ok(to);
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        "a hundred folders named .bt.bt-old-* exist beside it",
+    ))
+}
+
+/// Checks the files git keeps that say how the cart builds: writes the starter's
+/// `.cargo/config.toml` when there is none, and says what a cart made by an older `bt new`
+/// lacks (its own build settings are the user's to change).
+fn check_tracked_files(dir: &Path) -> Result<Vec<String>, NewCartError> {
+    let mut notes = Vec::new();
+    let config = dir.join(".cargo/config.toml");
+    match std::fs::read_to_string(&config) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let name = dir.file_name().unwrap_or_default().to_string_lossy();
+            write_all_into(
+                dir,
+                &[(
+                    ".cargo/config.toml",
+                    CARGO_CONFIG.replace("{{name}}", &name).into(),
+                )],
+            )?;
+            notes.push(format!("wrote {}, the starter's", config.display()));
+        }
+        Err(e) => notes.push(format!("cannot read {}: {e}", config.display())),
+        Ok(text) => {
+            let build_dir = toml::from_str::<toml::Table>(&text).ok().and_then(|t| {
+                t.get("build")?
+                    .get("build-dir")?
+                    .as_str()
+                    .map(str::to_string)
+            });
+            if build_dir.as_deref() != Some(BUILD_DIR_SETTING) {
+                notes.push(format!(
+                    "{} does not set build-dir = \"{BUILD_DIR_SETTING}\", so builds do not use \
+                     the shared build folder: under [build], put target-dir = \"target\" and \
+                     build-dir = \"{BUILD_DIR_SETTING}\" (a cart made by an older bt new)",
+                    config.display()
+                ));
+            }
+        }
+    }
+    let ignore = dir.join(".gitignore");
+    let ignored = std::fs::read_to_string(&ignore).is_ok_and(|text| {
+        text.lines()
+            .any(|l| matches!(l.trim(), "/.bt/" | "/.bt" | ".bt/" | ".bt"))
+    });
+    if !ignored {
+        notes.push(format!(
+            "{} does not leave out /.bt/: add that line, since .bt names this machine's paths",
+            ignore.display()
+        ));
+    }
+    Ok(notes)
 }
 
 /// Makes the hidden folder the files are written into, under a name nothing has: one that
@@ -393,13 +646,58 @@ mod tests {
         dir
     }
 
+    /// This BT checkout, with a shared build folder of the test's own (beside `parent`, named
+    /// after it) that nothing seeds.
+    fn machine(parent: &Path) -> Machine {
+        let mut name = parent.file_name().unwrap_or_default().to_os_string();
+        name.push("-shared-build");
+        Machine {
+            root: Path::new(BT_ROOT).canonicalize().unwrap(),
+            build: parent.with_file_name(name),
+            seeds: Vec::new(),
+        }
+    }
+
+    /// Removes a test's folder and its shared build folder.
+    fn clean(parent: &Path) {
+        std::fs::remove_dir_all(parent).unwrap();
+        let _ = std::fs::remove_dir_all(machine(parent).build);
+    }
+
+    /// Every file under `dir` but those in `.bt`, relative to it.
+    fn tracked(dir: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        let mut todo = vec![PathBuf::new()];
+        while let Some(rel) = todo.pop() {
+            for entry in std::fs::read_dir(dir.join(&rel)).unwrap() {
+                let entry = entry.unwrap();
+                let rel = rel.join(entry.file_name());
+                if rel == Path::new(MIRROR_DIR) {
+                    continue;
+                }
+                if entry.file_type().unwrap().is_dir() {
+                    todo.push(rel);
+                } else {
+                    found.push(rel);
+                }
+            }
+        }
+        found.sort();
+        found
+    }
+
+    /// `new_cart` on a machine whose shared build folder is in `parent`.
+    fn new_in(name: &str, parent: &Path) -> Result<Attached, NewCartError> {
+        new_cart_on(name, parent, &machine(parent))
+    }
+
     #[test]
     fn names_are_checked() {
         assert!(valid_name("space-miner2"));
         for bad in ["", "2fast", "Game", "my game", "a/b", "..", &"x".repeat(65)] {
             assert!(!valid_name(bad), "{bad:?}");
             assert!(matches!(
-                new_cart(bad, Path::new(".")),
+                new_in(bad, Path::new(".")),
                 Err(NewCartError::BadName(_))
             ));
         }
@@ -409,7 +707,7 @@ mod tests {
     #[test]
     fn makes_every_file_with_the_names_filled_in() {
         let parent = scratch("files");
-        let dir = new_cart("space-miner", &parent).unwrap();
+        let dir = new_in("space-miner", &parent).unwrap().dir;
         for f in [
             "Cargo.toml",
             "cart.toml",
@@ -440,7 +738,173 @@ mod tests {
         assert_eq!((sheet.width(), sheet.height()), (32, 8));
         let leftovers: Vec<_> = std::fs::read_dir(&parent).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "only the cart's folder");
-        std::fs::remove_dir_all(&parent).unwrap();
+        assert_eq!(
+            std::fs::read_link(dir.join(".bt/build")).unwrap(),
+            machine(&parent).build,
+            "the build folder is the shared one"
+        );
+        assert!(
+            dir.join(".bt/docs/getting-started.md").is_file(),
+            "BT's guides"
+        );
+        clean(&parent);
+    }
+
+    #[test]
+    fn no_file_git_keeps_names_this_machine() {
+        let parent = scratch("portable");
+        let made = new_in("space-miner", &parent).unwrap();
+        let files = tracked(&made.dir);
+        assert_eq!(files.len(), 9, "{files:?}");
+        let root = made.root.to_string_lossy().into_owned();
+        let build = made.build.to_string_lossy().into_owned();
+        let home = std::env::var("HOME").unwrap_or_else(|_| "/nowhere/at/all".into());
+        for file in files {
+            let Ok(text) = std::fs::read_to_string(made.dir.join(&file)) else {
+                continue; // the sprite sheet
+            };
+            for (what, path) in [("BT's checkout", &root), ("the build folder", &build)] {
+                assert!(!text.contains(path.as_str()), "{file:?} names {what}");
+            }
+            assert!(!text.contains(&home), "{file:?} names the home folder");
+        }
+        let ignore = std::fs::read_to_string(made.dir.join(".gitignore")).unwrap();
+        assert!(ignore.lines().any(|l| l == "/.bt/"), "{ignore}");
+        let config: toml::Table =
+            toml::from_str(&std::fs::read_to_string(made.dir.join(".cargo/config.toml")).unwrap())
+                .unwrap();
+        assert_eq!(config["build"]["target-dir"].as_str(), Some("target"));
+        assert_eq!(config["build"]["build-dir"].as_str(), Some(".bt/build"));
+        clean(&parent);
+    }
+
+    /// Copies what git keeps of the cart in `from` (all but `.bt`) to the new folder `to`.
+    fn copy_tracked(from: &Path, to: &Path) {
+        for file in tracked(from) {
+            std::fs::create_dir_all(to.join(&file).parent().unwrap()).unwrap();
+            std::fs::copy(from.join(&file), to.join(&file)).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_copy_without_its_bt_folder_is_attached_again() {
+        let parent = scratch("attach");
+        let made = new_in("space-miner", &parent).unwrap();
+        let copy = parent.join("elsewhere").join("my-copy");
+        copy_tracked(&made.dir, &copy);
+        assert!(!copy.join(".bt").exists());
+        let attached = attach_on(&copy, &machine(&parent)).unwrap();
+        assert_eq!(attached.name, "space-miner");
+        assert_eq!(attached.dir, copy.canonicalize().unwrap());
+        assert!(attached.notes.is_empty(), "{:?}", attached.notes);
+        for same in ["Cargo.toml", "Cargo.lock"] {
+            assert_eq!(
+                std::fs::read(copy.join(".bt").join(same)).unwrap(),
+                std::fs::read(made.dir.join(".bt").join(same)).unwrap(),
+                "{same}"
+            );
+        }
+        assert!(copy.join(".bt/cart-api/src/lib.rs").is_file());
+        assert!(
+            copy.join(".bt/runtime/web").is_dir(),
+            "the page crate's folder"
+        );
+        assert_eq!(
+            std::fs::read_link(copy.join(".bt/build")).unwrap(),
+            machine(&parent).build
+        );
+        assert_eq!(
+            tracked(&copy),
+            tracked(&made.dir),
+            "nothing else is written"
+        );
+        clean(&parent);
+    }
+
+    #[test]
+    fn attach_puts_back_the_link_cargo_clean_removed() {
+        let parent = scratch("reattach");
+        let dir = new_in("game", &parent).unwrap().dir;
+        // `cargo clean` removes the link; the next build makes a folder of its own there.
+        std::fs::remove_file(dir.join(".bt/build")).unwrap();
+        std::fs::create_dir_all(dir.join(".bt/build/release/deps")).unwrap();
+        std::fs::write(dir.join(".bt/build/release/deps/libx.rlib"), "cold").unwrap();
+        attach_on(&dir, &machine(&parent)).unwrap();
+        assert_eq!(
+            std::fs::read_link(dir.join(".bt/build")).unwrap(),
+            machine(&parent).build
+        );
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".bt"))
+            .collect();
+        assert_eq!(names, [".bt"], "no old or half-made .bt is left");
+        // Twice in a row is the same as once, and removing the old `.bt` removes its links,
+        // never what they point to.
+        let kept = machine(&parent).build.join("release/deps/libkept.rlib");
+        std::fs::create_dir_all(kept.parent().unwrap()).unwrap();
+        std::fs::write(&kept, "shared").unwrap();
+        attach_on(&dir, &machine(&parent)).unwrap();
+        assert!(dir.join(".bt/runtime/src/lib.rs").is_file());
+        assert_eq!(std::fs::read_to_string(&kept).unwrap(), "shared");
+        clean(&parent);
+    }
+
+    #[test]
+    fn attach_refuses_a_folder_that_is_not_a_cart_by_name() {
+        let parent = scratch("not-a-cart");
+        let m = machine(&parent);
+        let err = attach_on(&parent.join("missing"), &m)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("missing: no such folder"), "{err}");
+        let err = attach_on(&parent, &m).unwrap_err().to_string();
+        assert!(
+            err.contains("Cargo.toml: cannot be read")
+                && err.ends_with("bt attach works in the folder of a cart made by bt new"),
+            "{err}"
+        );
+        std::fs::write(parent.join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+        let err = attach_on(&parent, &m).unwrap_err().to_string();
+        assert!(err.contains("no `workspace = \".bt\"`"), "{err}");
+        std::fs::write(parent.join("Cargo.toml"), "[package\n").unwrap();
+        let err = attach_on(&parent, &m).unwrap_err().to_string();
+        assert!(err.contains("not valid TOML"), "{err}");
+        // A `.bt` that is a file is someone's: left as it is.
+        let dir = new_in("game", &parent).unwrap().dir;
+        std::fs::remove_dir_all(dir.join(".bt")).unwrap();
+        std::fs::write(dir.join(".bt"), "mine").unwrap();
+        let err = attach_on(&dir, &m).unwrap_err().to_string();
+        assert!(err.contains(".bt: a file or a link"), "{err}");
+        assert_eq!(std::fs::read_to_string(dir.join(".bt")).unwrap(), "mine");
+        clean(&parent);
+    }
+
+    #[test]
+    fn attach_says_what_a_cart_of_an_older_bt_new_lacks() {
+        let parent = scratch("older");
+        let dir = new_in("game", &parent).unwrap().dir;
+        std::fs::write(
+            dir.join(".cargo/config.toml"),
+            "[build]\ntarget-dir = \"/somewhere/bt/target\"\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join(".gitignore"), "/target\n").unwrap();
+        let notes = attach_on(&dir, &machine(&parent)).unwrap().notes;
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(
+            notes[0].contains("does not set build-dir = \".bt/build\""),
+            "{notes:?}"
+        );
+        assert!(notes[1].contains("does not leave out /.bt/"), "{notes:?}");
+        // With no .cargo/config.toml at all, the starter's is written.
+        std::fs::remove_file(dir.join(".cargo/config.toml")).unwrap();
+        let notes = attach_on(&dir, &machine(&parent)).unwrap().notes;
+        assert!(notes[0].starts_with("wrote "), "{notes:?}");
+        let config = std::fs::read_to_string(dir.join(".cargo/config.toml")).unwrap();
+        assert!(config.contains("build-dir = \".bt/build\""), "{config}");
+        clean(&parent);
     }
 
     #[test]
@@ -457,7 +921,7 @@ mod tests {
             ("con", "Windows reserves"),
             ("lpt1", "Windows reserves"),
         ] {
-            let e = new_cart(name, Path::new(".")).unwrap_err().to_string();
+            let e = new_in(name, Path::new(".")).unwrap_err().to_string();
             assert!(
                 e.starts_with(&format!("'{name}' cannot name a cart: it is")),
                 "{e}"
@@ -479,14 +943,14 @@ mod tests {
             std::fs::create_dir(parent.join(name)).unwrap();
             std::fs::write(parent.join(name).join("precious.txt"), "mine").unwrap();
         }
-        new_cart("game", &parent).unwrap();
+        new_in("game", &parent).unwrap();
         for name in &theirs {
             let kept = std::fs::read_to_string(parent.join(name).join("precious.txt"));
             assert_eq!(kept.unwrap(), "mine", "{name}");
         }
         // The cart, and their two folders: no folder of this run's is left.
         assert_eq!(std::fs::read_dir(&parent).unwrap().count(), 3);
-        std::fs::remove_dir_all(&parent).unwrap();
+        clean(&parent);
     }
 
     #[test]
@@ -494,7 +958,7 @@ mod tests {
         let parent = scratch("exists");
         std::fs::create_dir(parent.join("taken")).unwrap();
         std::fs::write(parent.join("taken/keep.txt"), "mine").unwrap();
-        let err = new_cart("taken", &parent).unwrap_err();
+        let err = new_in("taken", &parent).unwrap_err();
         assert!(err.to_string().contains("taken already exists"), "{err}");
         assert_eq!(
             std::fs::read_to_string(parent.join("taken/keep.txt")).unwrap(),
@@ -502,11 +966,11 @@ mod tests {
         );
         std::fs::write(parent.join("file"), "x").unwrap();
         assert!(matches!(
-            new_cart("file", &parent),
+            new_in("file", &parent),
             Err(NewCartError::Exists(_))
         ));
         let missing = parent.join("missing");
-        let err = new_cart("x", &missing).unwrap_err();
+        let err = new_in("x", &missing).unwrap_err();
         assert!(matches!(err, NewCartError::NoParent(_)));
         assert_eq!(
             err.to_string(),

@@ -1,5 +1,7 @@
-//! The hidden `.bt` folder of a new cart: a Cargo workspace root that mirrors BT's own, so the
+//! The hidden `.bt` folder of a cart: a Cargo workspace root that mirrors BT's own, so the
 //! cart's first build reuses the libraries BT already compiled instead of compiling them again.
+//! It is made on each machine (by `bt new`, then by `bt attach` after a clone or a move) and
+//! left out of git: it names this machine's BT checkout and build folder.
 //!
 //! Why a mirror and not just a path dependency: Cargo names each compiled library by a hash of
 //! its package, and for a package on a local path that hash covers the path *relative to the
@@ -10,7 +12,9 @@
 //! mirror, `.bt/` is the workspace root, `.bt/cart-api` and the rest are links to BT's folders,
 //! `.bt/Cargo.toml` is BT's root manifest with the cart added as a member and `.bt/Cargo.lock`
 //! is BT's lock: every library then has the same relative path, versions, features, profile and
-//! lints as in BT's build, and Cargo finds it already compiled in BT's `target/`.
+//! lints as in BT's build, and Cargo finds it already compiled in the build folder `.bt/build`
+//! links to, which is seeded from BT's (see `new_cache`). The cart itself lies outside `.bt/`,
+//! so its own hash covers its absolute path: two carts of one name never share a library.
 
 use std::path::{Path, PathBuf};
 
@@ -19,19 +23,25 @@ use thiserror::Error;
 /// The folder, inside the cart, that is the cart's workspace root.
 pub const MIRROR_DIR: &str = ".bt";
 
+/// The link in [`MIRROR_DIR`] to the shared build folder: the cart's `.cargo/config.toml`
+/// names `.bt/build` as Cargo's `build-dir`.
+pub const BUILD_LINK: &str = "build";
+
 /// What goes into the mirror: the files to write and the links to make.
 pub struct Mirror {
-    /// `.bt/Cargo.toml` and, when BT has one, `.bt/Cargo.lock`.
-    pub files: Vec<(String, Vec<u8>)>,
-    /// Top-level folders of BT (`cart-api`, `runtime`, ...) to link from `.bt/`.
+    /// `Cargo.toml` and, when BT has one, `Cargo.lock`, named inside [`MIRROR_DIR`].
+    pub files: Vec<(&'static str, Vec<u8>)>,
+    /// Top-level folders of BT (`cart-api`, `runtime`, ..., and `docs` for the guides) to link
+    /// from `.bt/`.
     pub links: Vec<String>,
 }
 
-/// A file of BT's that could not be read for the mirror, or a link of it that could not be
-/// made.
+/// A file of BT's that could not be read for the mirror, or a link that could not be made.
 #[derive(Debug, Error)]
-#[error("cannot write {}: {source}", path.display())]
+#[error("cannot {action} {}: {source}", path.display())]
 pub struct MirrorError {
+    /// What was being done: `read`, `make the link`, `make the folder`.
+    pub action: &'static str,
     /// The file read or the link made.
     pub path: PathBuf,
     /// What went wrong.
@@ -40,6 +50,7 @@ pub struct MirrorError {
 
 fn failed(path: &Path, why: impl Into<String>) -> MirrorError {
     MirrorError {
+        action: "read",
         path: path.to_path_buf(),
         source: std::io::Error::other(why.into()),
     }
@@ -53,6 +64,7 @@ fn failed(path: &Path, why: impl Into<String>) -> MirrorError {
 pub fn mirror_of(root: &Path) -> Result<Mirror, MirrorError> {
     let manifest_path = root.join("Cargo.toml");
     let manifest = std::fs::read_to_string(&manifest_path).map_err(|source| MirrorError {
+        action: "read",
         path: manifest_path.clone(),
         source,
     })?;
@@ -70,6 +82,10 @@ pub fn mirror_of(root: &Path) -> Result<Mirror, MirrorError> {
             links.push(top);
         }
     }
+    // BT's guides, so the cart's README can point at them without naming this machine's paths.
+    if root.join("docs").is_dir() && !links.iter().any(|l| l == "docs") {
+        links.push("docs".to_string());
+    }
     // The cart itself is the mirror's parent folder. Only the members list changes: every
     // other table (dependencies, profiles, lints) stays BT's, byte for byte.
     let marker = "members = [";
@@ -79,31 +95,53 @@ pub fn mirror_of(root: &Path) -> Result<Mirror, MirrorError> {
         + marker.len();
     let mut mirrored = String::with_capacity(manifest.len() + 200);
     mirrored.push_str(
-        "# Made by `bt new`: BT's own workspace manifest with this cart added as a member, so\n\
-         # the cart builds against BT's libraries exactly as BT does and reuses what BT compiled.\n\
-         # The folders beside this file are links into the BT checkout.\n",
+        "# Made by `bt new` or `bt attach`: BT's own workspace manifest with this cart added as a\n\
+         # member, so the cart builds against BT's libraries exactly as BT does and reuses what BT\n\
+         # compiled. The folders beside this file are links into the BT checkout, and `build` is a\n\
+         # link to the build folder the carts of that checkout share.\n",
     );
     mirrored.push_str(&manifest[..at]);
     mirrored.push_str("\n    \"..\",");
     mirrored.push_str(&manifest[at..]);
-    let mut files = vec![(format!("{MIRROR_DIR}/Cargo.toml"), mirrored.into_bytes())];
+    let mut files = vec![("Cargo.toml", mirrored.into_bytes())];
     if let Ok(lock) = std::fs::read(root.join("Cargo.lock")) {
-        files.push((format!("{MIRROR_DIR}/Cargo.lock"), lock));
+        files.push(("Cargo.lock", lock));
     }
     Ok(Mirror { files, links })
 }
 
-/// Makes the mirror's links in `cart/.bt`, each pointing at the same folder of `root`.
+/// Makes the mirror's links in the folder `mirror` (a cart's `.bt`, or the folder that becomes
+/// it), each pointing at the same folder of `root`, and the link [`BUILD_LINK`] to the shared
+/// build folder `build`, which is made if missing.
 ///
 /// # Errors
-/// A [`MirrorError`] naming the link that could not be made.
-pub fn make_links(cart: &Path, root: &Path, links: &[String]) -> Result<(), MirrorError> {
+/// A [`MirrorError`] naming the link or folder that could not be made.
+pub fn make_links(
+    mirror: &Path,
+    root: &Path,
+    links: &[String],
+    build: &Path,
+) -> Result<(), MirrorError> {
     for name in links {
-        let link: PathBuf = cart.join(MIRROR_DIR).join(name);
+        let link: PathBuf = mirror.join(name);
         let target = root.join(name);
-        symlink_dir(&target, &link).map_err(|source| MirrorError { path: link, source })?;
+        symlink_dir(&target, &link).map_err(|source| MirrorError {
+            action: "make the link",
+            path: link,
+            source,
+        })?;
     }
-    Ok(())
+    std::fs::create_dir_all(build).map_err(|source| MirrorError {
+        action: "make the folder",
+        path: build.to_path_buf(),
+        source,
+    })?;
+    let link = mirror.join(BUILD_LINK);
+    symlink_dir(build, &link).map_err(|source| MirrorError {
+        action: "make the link",
+        path: link,
+        source,
+    })
 }
 
 #[cfg(unix)]
@@ -142,7 +180,7 @@ mod tests {
             .unwrap()
             .insert("members".into(), with_cart.into());
         assert_eq!(ours, bt);
-        for top in ["cart-api", "runtime", "overlay", "carts"] {
+        for top in ["cart-api", "runtime", "overlay", "carts", "docs"] {
             assert!(mirror.links.iter().any(|l| l == top), "{:?}", mirror.links);
         }
         assert_eq!(

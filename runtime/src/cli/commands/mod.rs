@@ -64,6 +64,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Bench(args) => bench(offer, args)?,
         Command::Config(args) => config(offer, args)?,
         Command::New(args) => new(args)?,
+        Command::Attach(args) => attach(args)?,
         Command::Replay(args) => replay(offer, args)?,
         Command::Verify(args) => verify(offer, args)?,
         Command::Gif(args) => gif(offer, args)?,
