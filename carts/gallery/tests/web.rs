@@ -620,7 +620,7 @@ fn cargo_in(dir: &Path, args: &[&str], timeout: Duration) -> std::process::Outpu
     if !cfg!(debug_assertions) {
         cmd.arg("--release");
     }
-    cmd.args(&args[1..]);
+    cmd.args(&args[1..]).env_remove("CARGO_TARGET_DIR");
     output_within(&mut cmd, timeout)
 }
 

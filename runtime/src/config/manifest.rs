@@ -372,8 +372,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
         m.settings.overlay_enabled = src.field(o.enabled, "overlay.enabled", flag)?;
         m.settings.overlay_visible = src.field(o.visible, "overlay.visible", flag)?;
         m.settings.timing_chart = src.field(o.chart, "overlay.chart", flag)?;
-        m.settings.overlay_diagnostics =
-            src.field(o.diagnostics, "overlay.diagnostics", flag)?;
+        m.settings.overlay_diagnostics = src.field(o.diagnostics, "overlay.diagnostics", flag)?;
         m.settings.overlay_palette_grid = src.field(o.palette, "overlay.palette", flag)?;
     }
     Ok(m)
