@@ -631,12 +631,18 @@ fn a_cart_bt_new_made_is_the_same_game_in_a_page_from_its_own_folder() {
         Err(why) => return unavailable(&why),
     };
     let parent = ScratchDir::new("web-new");
-    let out = bt(&[
-        "new",
-        "web-starter",
-        "--path",
-        parent.path().to_str().unwrap(),
-    ]);
+    // The shared build folder `bt new` seeds goes where the other tests of `bt new` keep
+    // theirs, in this test build's folder, not the user's cache.
+    let out = output_within(
+        bt_command()
+            .args(["new", "web-starter", "--path"])
+            .arg(parent.path())
+            .env(
+                "XDG_CACHE_HOME",
+                Path::new(env!("CARGO_TARGET_TMPDIR")).join("bt-cache"),
+            ),
+        Duration::from_secs(600),
+    );
     assert!(out.status.success(), "bt new: {}", stderr(&out));
     let cart = parent.join("web-starter");
     let site = cart.join("site");
