@@ -89,6 +89,37 @@ pub trait Cart {
     fn overlay_rows(&self, rows: &mut OverlayRows) {
         let _ = rows;
     }
+
+    /// What a test should know about the game now, as text the cart chooses (JSON reads well
+    /// in a browser test): the player's position, the score, the level. The console never
+    /// calls it while running; a cart's test reads it with `CartTest::test_state`, a web
+    /// page's test with `window.bt.testState()`. `None` (the default) when the cart offers
+    /// none.
+    ///
+    /// ```
+    /// use bt::{Cart, Render, Update};
+    ///
+    /// struct Orbit {
+    ///     angle: u32,
+    /// }
+    ///
+    /// impl Cart for Orbit {
+    ///     fn update(&mut self, ctx: &mut Update<'_>) {
+    ///         self.angle = (ctx.ticks() / 16 % 360) as u32;
+    ///     }
+    ///     fn render(&self, ctx: &mut Render<'_>) {
+    ///         ctx.clear(1);
+    ///     }
+    ///     fn test_state(&self) -> Option<String> {
+    ///         Some(format!("{{\"angle\":{}}}", self.angle))
+    ///     }
+    /// }
+    ///
+    /// assert_eq!(Orbit { angle: 3 }.test_state().as_deref(), Some(r#"{"angle":3}"#));
+    /// ```
+    fn test_state(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A tag placed on the overlay's timing chart by [`Update::assign_tag`].

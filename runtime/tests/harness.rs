@@ -33,6 +33,40 @@ impl Cart for Mover {
         ctx.clear(0);
         ctx.draw_pixel(self.x, 0, 7);
     }
+
+    fn test_state(&self) -> Option<String> {
+        Some(format!("{{\"x\":{},\"restarts\":{}}}", self.x, self.restarts))
+    }
+}
+
+/// Offers nothing to read and panics in its fourth update.
+#[derive(Default)]
+struct Silent {
+    updates: u32,
+}
+
+impl Cart for Silent {
+    fn update(&mut self, _ctx: &mut Update<'_>) {
+        self.updates += 1;
+        assert!(self.updates < 4, "the fourth update");
+    }
+    fn render(&self, _ctx: &mut Render<'_>) {}
+}
+
+#[test]
+fn a_test_reads_what_the_cart_says_of_its_state() {
+    let mut test = CartTest::with_args(Mover::default, &[("speed", "3")]).unwrap();
+    assert_eq!(test.test_state().as_deref(), Some(r#"{"x":0,"restarts":0}"#));
+    test.run(5);
+    assert_eq!(test.test_state().as_deref(), Some(r#"{"x":15,"restarts":0}"#));
+    test.choose_menu_item(0);
+    test.run(1);
+    assert_eq!(test.test_state().as_deref(), Some(r#"{"x":0,"restarts":1}"#));
+
+    let mut silent = CartTest::new(Silent::default).unwrap();
+    assert_eq!(silent.test_state(), None, "the default offers nothing");
+    silent.run(5);
+    assert_eq!(silent.test_state(), None);
 }
 
 #[test]

@@ -304,6 +304,15 @@ impl Engine {
         self.panic.as_ref()
     }
 
+    /// What the cart says a test should know about the game now ([`bt::Cart::test_state`]);
+    /// `None` when it offers nothing, or panicked (now or while answering).
+    pub fn test_state(&self) -> Option<String> {
+        if self.panic.is_some() {
+            return None;
+        }
+        guarded(|| self.cart.test_state()).ok().flatten()
+    }
+
     /// The framebuffer as last rendered.
     pub fn framebuffer(&self) -> &Framebuffer {
         self.console.framebuffer()

@@ -336,6 +336,11 @@ impl CartTest {
         );
     }
 
+    /// What the cart says a test should know about the game now ([`bt::Cart::test_state`]).
+    pub fn test_state(&self) -> Option<String> {
+        self.host.engine().test_state()
+    }
+
     /// The engine, for anything the harness does not cover.
     pub fn engine_mut(&mut self) -> &mut Engine {
         self.host.engine_mut()

@@ -520,6 +520,13 @@ const BT = (() => {
       };
       api.replay = () => { bt.ex.bt_replay(); return bt.outText(); };
       api.ticks = () => bt.ex.bt_ticks();
+      // What the cart says a test should know (`Cart::test_state`): its JSON parsed, other
+      // text as it is, null when it offers none.
+      api.testState = () => {
+        if (bt.ex.bt_test_state() === 0xffffffff) return null;
+        const text = bt.outText();
+        try { return JSON.parse(text); } catch { return text; }
+      };
       const screen = new Screen(canvas, bt);
       api.screen = screen;
       if (q.at !== null) {

@@ -288,6 +288,23 @@ pub fn save_key() -> u32 {
     })
 }
 
+/// What the cart says a test should know ([`bt::Cart::test_state`]) into the outbox;
+/// returns its length, or `u32::MAX` when the cart offers none.
+pub fn test_state() -> u32 {
+    PAGE.with_borrow_mut(|page| {
+        let Some(p) = page.as_mut() else {
+            return u32::MAX;
+        };
+        match p.host().engine().test_state() {
+            Some(text) => {
+                p.set_out(text.into_bytes());
+                p.out().len() as u32
+            }
+            None => u32::MAX,
+        }
+    })
+}
+
 /// The picture the cart asked for into the outbox ([`Page::take_capture`]); returns its
 /// length, 0 when none waits.
 pub fn take_capture() -> u32 {

@@ -153,6 +153,10 @@ macro_rules! page {
             $crate::abi::save_key()
         }
         #[no_mangle]
+        pub extern "C" fn bt_test_state() -> u32 {
+            $crate::abi::test_state()
+        }
+        #[no_mangle]
         pub extern "C" fn bt_take_capture() -> u32 {
             $crate::abi::take_capture()
         }
