@@ -103,7 +103,7 @@ pub mod limits {
 /// assert!(con.update_context(0).is_pressed(Button::A, Player::ONE));
 /// ```
 pub mod host {
-    pub use crate::assets::{ImageLoader, RgbaImage};
+    pub use crate::assets::{ImageLoader, IndexedImage, RgbaImage};
     pub use crate::console::Console;
     pub use crate::draw::{measure_text, Framebuffer};
     pub use crate::input::{

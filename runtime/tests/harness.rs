@@ -35,7 +35,10 @@ impl Cart for Mover {
     }
 
     fn test_state(&self) -> Option<String> {
-        Some(format!("{{\"x\":{},\"restarts\":{}}}", self.x, self.restarts))
+        Some(format!(
+            "{{\"x\":{},\"restarts\":{}}}",
+            self.x, self.restarts
+        ))
     }
 }
 
@@ -56,12 +59,21 @@ impl Cart for Silent {
 #[test]
 fn a_test_reads_what_the_cart_says_of_its_state() {
     let mut test = CartTest::with_args(Mover::default, &[("speed", "3")]).unwrap();
-    assert_eq!(test.test_state().as_deref(), Some(r#"{"x":0,"restarts":0}"#));
+    assert_eq!(
+        test.test_state().as_deref(),
+        Some(r#"{"x":0,"restarts":0}"#)
+    );
     test.run(5);
-    assert_eq!(test.test_state().as_deref(), Some(r#"{"x":15,"restarts":0}"#));
+    assert_eq!(
+        test.test_state().as_deref(),
+        Some(r#"{"x":15,"restarts":0}"#)
+    );
     test.choose_menu_item(0);
     test.run(1);
-    assert_eq!(test.test_state().as_deref(), Some(r#"{"x":0,"restarts":1}"#));
+    assert_eq!(
+        test.test_state().as_deref(),
+        Some(r#"{"x":0,"restarts":1}"#)
+    );
 
     let mut silent = CartTest::new(Silent::default).unwrap();
     assert_eq!(silent.test_state(), None, "the default offers nothing");

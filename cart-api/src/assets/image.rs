@@ -1,7 +1,7 @@
 //! Images into sprite sheets: what carts call to load a picture, its colours registered into
 //! the live palette.
 
-use super::{AssetError, AssetErrorKind};
+use super::{AssetError, AssetErrorKind, IndexedImage};
 use crate::draw::SpriteSheet;
 use crate::Update;
 
@@ -54,5 +54,56 @@ impl Update<'_> {
             &mut con.palette,
             start_slot,
         )
+    }
+
+    /// Loads the indexed PNG at `path` as a sprite sheet whose pixels keep the PNG's own
+    /// palette numbers: a pixel stored as colour 8 is slot 8, whatever colour the PNG's palette
+    /// gives it, and the live palette is not touched. Use it for pictures drawn in the cart's
+    /// palette (a PICO-8 sheet from `bt import`, Aseprite's indexed mode), so `set_remap(8,
+    /// 12)`, `ColorKey::single(8)` and palette effects target the numbers the artist drew
+    /// with; use [`Update::load_image`] for a picture in colours of its own, which it gives
+    /// free slots. Number 0 is see-through, as for every sheet.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `path`: missing file, not a PNG, a PNG that is not indexed
+    /// (RGB or RGBA), a number past the live palette's end, larger than 8192 px a side.
+    pub fn load_image_indices(&mut self, path: &str) -> Result<SpriteSheet, AssetError> {
+        let loader = self.con.loader.0.as_ref();
+        let image = loader
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
+            .load_indices(path)?;
+        self.indexed_sheet(path, image)
+    }
+
+    /// Like [`Update::load_image_indices`] for an indexed PNG already in memory; `name` is used
+    /// in errors.
+    ///
+    /// # Errors
+    /// As [`Update::load_image_indices`], naming `name`.
+    pub fn decode_image_indices(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<SpriteSheet, AssetError> {
+        let loader = self.con.loader.0.as_ref();
+        let image = loader
+            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
+            .decode_indices(name, bytes)?;
+        self.indexed_sheet(name, image)
+    }
+
+    fn indexed_sheet(&self, name: &str, image: IndexedImage) -> Result<SpriteSheet, AssetError> {
+        let size = self.con.palette.len();
+        if let Some(&past) = image.pixels.iter().find(|&&i| usize::from(i) >= size) {
+            return Err(AssetError::new(
+                name,
+                AssetErrorKind::ColorNumber {
+                    number: past,
+                    slots: size,
+                },
+            ));
+        }
+        SpriteSheet::from_indexed(image.width, image.height, image.pixels)
+            .map_err(|e| AssetError::new(name, e.kind))
     }
 }

@@ -106,6 +106,20 @@ pub enum AssetErrorKind {
     /// A map file that breaks its format: where (line, field) and what, as one line.
     #[error("{0}")]
     BadMap(String),
+    /// An image loaded with its own colour numbers uses a number the palette has no slot for.
+    #[error(
+        "colour number {number} is past the palette's {slots} slots (load it with load_image, \
+         or give the cart a larger palette)"
+    )]
+    ColorNumber {
+        /// The first such number in the image.
+        number: u8,
+        /// The palette's size.
+        slots: usize,
+    },
+    /// An image that must store colour numbers (an indexed PNG) stores colours instead.
+    #[error("not an indexed PNG: it stores {0}; load it with load_image")]
+    NotIndexed(String),
 }
 
 /// Decoded image pixels, four bytes (R, G, B, A) per pixel, row by row.
@@ -116,6 +130,17 @@ pub struct RgbaImage {
     /// Height in pixels.
     pub height: u32,
     /// `width × height × 4` bytes.
+    pub pixels: Vec<u8>,
+}
+
+/// A picture as palette numbers, one byte a pixel, row by row: what an indexed PNG holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexedImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height` palette numbers.
     pub pixels: Vec<u8>,
 }
 
@@ -134,6 +159,27 @@ pub trait ImageLoader {
     /// # Errors
     /// An [`AssetError`] naming `name`.
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError>;
+
+    /// Decodes an indexed PNG (one that stores a palette number per pixel, as PICO-8's export,
+    /// Aseprite's indexed mode and `bt import` write) into those numbers as they are, for
+    /// [`crate::Update::decode_image_indices`]; `name` is used in errors. The default has no
+    /// decoder.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `name`: not a PNG, not an indexed one, too large.
+    fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
+        let _ = bytes;
+        Err(AssetError::new(name, AssetErrorKind::NoLoader))
+    }
+
+    /// Reads and decodes the indexed PNG at `path` as [`ImageLoader::decode_indices`] does.
+    ///
+    /// # Errors
+    /// As [`ImageLoader::decode_indices`], and a file that cannot be read.
+    fn load_indices(&self, path: &str) -> Result<IndexedImage, AssetError> {
+        let bytes = self.read(path)?;
+        self.decode_indices(path, &bytes)
+    }
 
     /// Reads the file at `path` as it is, for assets that are not images (sound files). The
     /// default has no files to read.

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use bt::host::{ImageLoader, RgbaImage};
+use bt::host::{ImageLoader, IndexedImage, RgbaImage};
 use bt::{AssetError, AssetErrorKind, Tilemap};
 
 use super::png_loader::{PngLoader, MAX_ASSET_BYTES};
@@ -131,6 +131,10 @@ impl ImageLoader for PackLoader {
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
         PngLoader.decode(name, bytes)
+    }
+
+    fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
+        super::png_loader::decode_png_indices(name, bytes)
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {

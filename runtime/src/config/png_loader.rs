@@ -2,7 +2,7 @@
 
 use std::io::Cursor;
 
-use bt::host::{ImageLoader, RgbaImage};
+use bt::host::{ImageLoader, IndexedImage, RgbaImage};
 use bt::limits::{MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
 use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 
@@ -91,6 +91,10 @@ impl ImageLoader for PngLoader {
         decode_map(name, bytes)
     }
 
+    fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
+        decode_png_indices(name, bytes)
+    }
+
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
         if !bytes.starts_with(PNG_SIGNATURE) {
             return Err(not_png(
@@ -124,6 +128,65 @@ impl ImageLoader for PngLoader {
             pixels,
         })
     }
+}
+
+/// The palette numbers of an indexed PNG (1, 2, 4 or 8 bits a pixel), as they are.
+///
+/// # Errors
+/// An [`AssetError`] naming `name`: not a PNG, a PNG of colours rather than numbers
+/// ([`AssetErrorKind::NotIndexed`]), a size out of bounds.
+pub fn decode_png_indices(name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
+    if !bytes.starts_with(PNG_SIGNATURE) {
+        return Err(not_png(
+            name,
+            "the file does not start with the PNG signature",
+        ));
+    }
+    if let Some((width, height)) = png_size(bytes) {
+        check_size(name, width, height)?;
+    }
+    let mut decoder = png::Decoder::new(Cursor::new(bytes));
+    // The numbers as stored: no palette lookup, no expansion to 8 bits.
+    decoder.set_transformations(png::Transformations::IDENTITY);
+    let mut reader = decoder.read_info().map_err(|e| not_png(name, e))?;
+    let info = reader.info();
+    let (width, height, color) = (info.width, info.height, info.color_type);
+    if color != png::ColorType::Indexed {
+        let stored = match color {
+            png::ColorType::Grayscale => "grey levels",
+            png::ColorType::GrayscaleAlpha => "grey levels with alpha",
+            png::ColorType::Rgb => "RGB colours",
+            _ => "RGBA colours",
+        };
+        return Err(AssetError::new(
+            name,
+            AssetErrorKind::NotIndexed(stored.to_string()),
+        ));
+    }
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| not_png(name, "the picture is too large to decode"))?;
+    let mut packed = vec![0; size];
+    let frame = reader
+        .next_frame(&mut packed)
+        .map_err(|e| not_png(name, e))?;
+    let bits = frame.bit_depth as usize;
+    let per_byte = 8 / bits.clamp(1, 8);
+    let mask = ((1u16 << bits.min(8)) - 1) as u8;
+    let mut pixels = Vec::with_capacity(width as usize * height as usize);
+    for row in packed.chunks(frame.line_size).take(height as usize) {
+        for x in 0..width as usize {
+            let byte = row[x / per_byte];
+            // The leftmost pixel is in the byte's highest bits.
+            let shift = 8 - bits * (x % per_byte + 1);
+            pixels.push((byte >> shift) & mask);
+        }
+    }
+    Ok(IndexedImage {
+        width,
+        height,
+        pixels,
+    })
 }
 
 /// Refuses a picture whose sides are not 1 to [`MAX_SHEET_SIDE`] or whose area is over
@@ -174,6 +237,10 @@ impl ImageLoader for FolderLoader {
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
         PngLoader.decode(name, bytes)
+    }
+
+    fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
+        decode_png_indices(name, bytes)
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
@@ -235,6 +302,56 @@ pub(crate) mod tests {
             .write_image(rgba, width, height, ExtendedColorType::Rgba8)
             .unwrap();
         out
+    }
+
+    /// An indexed PNG of `width` x `height` numbers at `depth` bits a pixel.
+    fn indexed_png(width: u32, height: u32, depth: png::BitDepth, numbers: &[u8]) -> Vec<u8> {
+        let bits = depth as usize;
+        let per_byte = 8 / bits;
+        let row_bytes = (width as usize).div_ceil(per_byte);
+        let mut data = vec![0u8; row_bytes * height as usize];
+        for (i, &n) in numbers.iter().enumerate() {
+            let (x, y) = (i % width as usize, i / width as usize);
+            let shift = 8 - bits * (x % per_byte + 1);
+            data[y * row_bytes + x / per_byte] |= n << shift;
+        }
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, width, height);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(depth);
+        enc.set_palette(vec![0u8; 3 << bits]);
+        let mut w = enc.write_header().unwrap();
+        w.write_image_data(&data).unwrap();
+        w.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn indexed_pngs_keep_their_numbers_at_every_depth() {
+        for (depth, top) in [
+            (png::BitDepth::Eight, 255u8),
+            (png::BitDepth::Four, 15),
+            (png::BitDepth::Two, 3),
+            (png::BitDepth::One, 1),
+        ] {
+            // 5 wide, so rows end part-way through a byte below 8 bits.
+            let numbers: Vec<u8> = (0..15u32)
+                .map(|i| ((i * 7) % (u32::from(top) + 1)) as u8)
+                .collect();
+            let image = decode_png_indices("n.png", &indexed_png(5, 3, depth, &numbers)).unwrap();
+            assert_eq!((image.width, image.height), (5, 3));
+            assert_eq!(image.pixels, numbers, "{depth:?}");
+        }
+        let e = decode_png_indices("rgba.png", &png(1, 1, &[1, 2, 3, 255])).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "rgba.png: not an indexed PNG: it stores RGBA colours; load it with load_image"
+        );
+        let e = decode_png_indices("notes.txt", b"hello").unwrap_err();
+        assert!(
+            e.to_string().starts_with("notes.txt: not a PNG image"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -461,6 +461,9 @@ mod tests {
         assert_eq!((img.width, img.height), (128, 128));
         assert_eq!(&img.pixels[..4], [0xff, 0x00, 0x4d, 0xff], "PICO-8's red");
         assert_eq!(img.pixels[16 * 4 + 3], 0, "colour 0 is transparent");
+        // Loaded keeping its numbers, every pixel is PICO-8's colour number.
+        let numbers = crate::config::png_loader::decode_png_indices("test.png", &png).unwrap();
+        assert_eq!(numbers.pixels, p.gfx);
 
         // The map reads back through BT's Tiled reader.
         let none = |s: &str| Err(bt::AssetError::new(s, bt::AssetErrorKind::NotFound));
