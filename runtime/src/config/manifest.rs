@@ -215,7 +215,7 @@ impl SettingsPatch {
     }
 
     /// Which of [`PROVENANCE_FIELDS`] this patch sets, in that order.
-    fn touched(&self) -> [bool; 12] {
+    fn touched(&self) -> [bool; PROVENANCE_FIELDS.len()] {
         [
             self.title.is_some(),
             self.width.is_some(),

@@ -71,7 +71,7 @@ pub fn resolve(
             None,
         )
     };
-    let mut from: [(Layer, Option<PathBuf>); 10] = [
+    let mut from: [(Layer, Option<PathBuf>); PROVENANCE_FIELDS.len()] = [
         base(c.title == d.title),
         base(c.width == d.width),
         base(c.height == d.height),
@@ -82,6 +82,8 @@ pub fn resolve(
         base(c.overlay.enabled == d.overlay.enabled),
         base(c.overlay.visible_at_start == d.overlay.visible_at_start),
         base(c.overlay.timing_chart == d.overlay.timing_chart),
+        base(c.overlay.diagnostics == d.overlay.diagnostics),
+        base(c.overlay.palette_grid == d.overlay.palette_grid),
     ];
     let mut settings = configured;
     let mut palette_label = None;
@@ -103,7 +105,7 @@ pub fn resolve(
     }
     settings.validate()?;
     let s = &settings;
-    let values = [
+    let values: [String; PROVENANCE_FIELDS.len()] = [
         quoted(&s.title),
         s.width.to_string(),
         s.height.to_string(),

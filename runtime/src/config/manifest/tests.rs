@@ -206,7 +206,8 @@ fn unknown_fields_are_named_with_their_table() {
              author, description, target_fps, seed, assets"
     ));
     assert!(err("[overlay]\nshown = true").ends_with(
-        ":2:1: unknown field 'shown' in [overlay]; expected one of enabled, visible, chart"
+        ":2:1: unknown field 'shown' in [overlay]; expected one of enabled, visible, chart, \
+         diagnostics, palette"
     ));
     assert!(err("[sound]\nvolume = 3")
         .ends_with(":1:2: unknown table 'sound'; expected one of cart, display, overlay"));
@@ -508,11 +509,14 @@ fn layers_resolve_in_order_with_provenance() {
     assert_eq!(rows[8].origin.as_deref(), Some(u_path));
     let table = format_provenance(&rows);
     let lines: Vec<&str> = table.lines().collect();
-    assert_eq!(lines.len(), 11);
-    assert!(lines[0].starts_with("field            value  "), "{table}");
-    assert!(lines[3].starts_with("display.height   240  ") && lines[3].ends_with("  default"));
+    assert_eq!(lines.len(), 13);
     assert!(
-        lines[1].starts_with("cart.title       \"Manifest\"  "),
+        lines[0].starts_with("field                value  "),
+        "{table}"
+    );
+    assert!(lines[3].starts_with("display.height       240  ") && lines[3].ends_with("  default"));
+    assert!(
+        lines[1].starts_with("cart.title           \"Manifest\"  "),
         "{table}"
     );
     assert!(lines[1].ends_with("  cart.toml (/c/cart.toml)"), "{table}");
