@@ -105,7 +105,11 @@ const BT = (() => {
   async function boot(wasmUrl, args, replayText, flags) {
     const response = await fetch(wasmUrl);
     if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
-    const module = await WebAssembly.compile(await response.arrayBuffer());
+    // The module uses WebAssembly's SIMD; a browser without it says so here.
+    const module = await WebAssembly.compile(await response.arrayBuffer()).catch((e) => {
+      throw new Error(`this browser cannot run the page's WebAssembly (${e.message}); it ` +
+        "needs SIMD: Chrome or Edge 91, Firefox 89, Safari 16.4 or later");
+    });
     const panic = { memory: null, message: null };
     const instance = await WebAssembly.instantiate(module, imports(panic));
     panic.memory = instance.exports.memory;
