@@ -40,8 +40,9 @@ const LATE_FEATURES: [(&str, u32, Option<&str>); 2] = [
 /// Code generation flags every page's module is built with, whichever the toolchain:
 /// WebAssembly's 128-bit SIMD, which every current browser runs (see docs/web.md, "The
 /// toolchain"). The blitter's row loops are written for the compiler to vectorise; without it
-/// each 16-pixel row is sixteen byte-sized steps, and the page draws sprites several times
-/// slower.
+/// each 16-pixel row is sixteen byte-sized steps, and a page holds about an eighth of the
+/// sprites at 60 fps (docs/web.md, "Figures"). With `-Zbuild-std` the standard library is
+/// built with it too.
 const CODEGEN_FLAGS: [&str; 1] = ["-Ctarget-feature=+simd128"];
 
 /// What to install when no toolchain can build for the web.
