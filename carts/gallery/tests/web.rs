@@ -576,6 +576,62 @@ fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
     assert_eq!(first, None, "the page's samples are bt wav's");
 }
 
+/// The features a WebAssembly module says it was compiled with (its `target_features` custom
+/// section), each with its prefix: `+simd128` for one it uses.
+fn target_features(module: &[u8]) -> Vec<String> {
+    fn leb(bytes: &[u8], at: &mut usize) -> usize {
+        let (mut value, mut shift) = (0, 0);
+        loop {
+            let byte = bytes[*at];
+            *at += 1;
+            value |= usize::from(byte & 0x7f) << shift;
+            shift += 7;
+            if byte & 0x80 == 0 {
+                return value;
+            }
+        }
+    }
+    assert_eq!(&module[..4], b"\0asm", "a WebAssembly module");
+    let mut at = 8;
+    while at < module.len() {
+        let id = module[at];
+        at += 1;
+        let len = leb(module, &mut at);
+        let end = at + len;
+        if id == 0 {
+            let name_len = leb(module, &mut at);
+            let name = &module[at..at + name_len];
+            at += name_len;
+            if name == b"target_features" {
+                return (0..leb(module, &mut at))
+                    .map(|_| {
+                        let prefix = char::from(module[at]);
+                        at += 1;
+                        let n = leb(module, &mut at);
+                        at += n;
+                        format!("{prefix}{}", String::from_utf8_lossy(&module[at - n..at]))
+                    })
+                    .collect();
+            }
+        }
+        at = end;
+    }
+    Vec::new()
+}
+
+#[test]
+fn the_pages_module_uses_webassembly_simd_so_the_blitter_is_vector_code() {
+    let Some((_, site)) = ready("hello") else {
+        return;
+    };
+    let module = std::fs::read(site.join("hello.wasm")).unwrap();
+    let features = target_features(&module);
+    assert!(
+        features.iter().any(|f| f == "+simd128"),
+        "hello.wasm is built without simd128: {features:?}"
+    );
+}
+
 #[test]
 fn bt_web_refuses_a_folder_with_something_in_it_and_leaves_it_alone() {
     let dir = ScratchDir::new("web-full");

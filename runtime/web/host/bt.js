@@ -147,8 +147,18 @@ const BT = (() => {
     };
   }
 
+  /// A module of one function that uses SIMD (`i32.const 0`, `i8x16.splat`, `i8x16.popcnt`):
+  /// valid exactly where the page's module can run.
+  const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1,
+    0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
+
   /// Loads the module and boots the cart with its arguments and, maybe, a replay to play.
   async function boot(wasmUrl, args, replayText, flags) {
+    // The module uses WebAssembly's SIMD: a browser without it is told what it needs.
+    if (!WebAssembly.validate(SIMD_PROBE)) {
+      throw new Error("this browser does not run WebAssembly SIMD, which the page needs: " +
+        "Chrome or Edge 91, Firefox 89, Safari 16.4 or later do");
+    }
     const response = await fetch(wasmUrl);
     if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
     const module = await WebAssembly.compile(await response.arrayBuffer());

@@ -10,6 +10,9 @@
 //   {"viewport": [w, h], "mobile": true} the same as a phone: a touch screen, no mouse
 //   {"open": "index.html?at=3.2"}        load it and wait until `window.bt.ready` (or an error)
 //   {"eval": "expression"}               its value (promises awaited)
+//   {"cpu": "expression"}                its value, with the CPU time the page's main thread
+//                                        spent meanwhile and the time that passed, in ms:
+//                                        {"value", "cpu_ms", "wall_ms"} (for bench/compare_web.py)
 //   {"bytes": "expression", "as": "u8"}  an array of numbers it gives, as bytes ("u8") or
 //                                        16-bit little-endian samples ("i16"), base64
 //   {"screenshot": true}                 a PNG of the viewport, base64
@@ -147,6 +150,13 @@ async function run() {
       results.push({ ms: Date.now() - started });
     } else if (step.eval) {
       results.push(await evaluate(step.eval));
+    } else if (step.cpu) {
+      await page("Performance.enable");
+      const thread = async () => (await page("Performance.getMetrics")).metrics
+        .find((m) => m.name === "ThreadTime").value * 1000;
+      const [cpu, wall] = [await thread(), Date.now()];
+      const value = await evaluate(step.cpu);
+      results.push({ value, cpu_ms: (await thread()) - cpu, wall_ms: Date.now() - wall });
     } else if (step.bytes) {
       const typed = step.as === "i16" ? "Int16Array" : "Uint8Array";
       results.push(await evaluate(`(async () => {
