@@ -53,6 +53,8 @@ pub struct Console {
     /// The cart asked for a picture of the frame ([`Update::capture_frame`]); the host takes
     /// the request after the frame is drawn.
     pub(crate) capture_requested: bool,
+    /// The files whose change led to the `reload` running now (empty outside one).
+    pub(crate) changed_files: Vec<String>,
     pub(crate) effects: PaletteEffects,
     pub(crate) loader: Loader,
     pub(crate) args: Vec<(String, String)>,
@@ -84,6 +86,7 @@ impl Console {
             reset_requested: false,
             quit_requested: false,
             capture_requested: false,
+            changed_files: Vec::new(),
             effects: PaletteEffects::new(settings.target_fps, &settings.palette),
             loader: Loader(None),
             args: Vec::new(),
@@ -252,6 +255,13 @@ impl Console {
     /// row.
     pub fn draw_counts(&self) -> DrawCounts {
         self.draw_calls
+    }
+
+    /// The files whose change the next `reload` answers, as [`Update::changed_files`] gives
+    /// them to the cart; the host sets them before `reload` and empties them after.
+    pub fn set_changed_files(&mut self, changed: &[String]) {
+        self.changed_files.clear();
+        self.changed_files.extend(changed.iter().cloned());
     }
 
     /// Whether the cart asked for a picture of the frame ([`Update::capture_frame`]) since

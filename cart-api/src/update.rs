@@ -120,6 +120,15 @@ impl Update<'_> {
         self.con.quit_requested = true;
     }
 
+    /// In [`crate::Cart::reload`], the files whose change led to it, by their path in the
+    /// asset folder with `/` between folders (`"sprites.png"`, `"maps/level1.tmx"`), sorted;
+    /// a palette file `cart.toml` names appears by its path. Reload only what is listed: a
+    /// changed sheet need not restart the music. Empty outside `reload`, and when the host
+    /// cannot say what changed: then reload everything.
+    pub fn changed_files(&self) -> &[String] {
+        &self.con.changed_files
+    }
+
     /// Asks the host for a picture of the frame this update leads to, as the player's F9
     /// takes it (the display's size, with the overlay when it is shown): `bt run` saves it in
     /// its captures folder, a web page offers it as a download (`<cart>.png`), and headless

@@ -83,11 +83,87 @@ pub enum FileTune {
 /// The ids a console gave a sound file's sounds, found by name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SoundBank {
+    /// The file the sounds came from, for messages.
+    file: String,
     sfx: Vec<(String, SfxId)>,
     music: Vec<(String, MusicId)>,
 }
 
+/// A sound looked up by a name its file does not have ([`SoundBank::require_sfx`],
+/// [`SoundBank::require_music`]): the message names the sound, the file and the names it has.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}: no {kind} called '{name}'; it has {known}")]
+pub struct UnknownSound {
+    /// The name asked for.
+    pub name: String,
+    /// `sound effect` or `tune`.
+    pub kind: &'static str,
+    /// The file looked in.
+    pub file: String,
+    /// The names of that kind the file has, as a list for the message.
+    pub known: String,
+}
+
 impl SoundBank {
+    /// The sound effect called `name`, or an error naming it, the file and the effects the
+    /// file has: for `init`, where a missing sound is a bug to report (`?` turns it into a
+    /// `CartError`).
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// let mut ctx = con.update_context(0);
+    /// let text = "bt-sound 2\nsfx coin 6\nB5 sq 5\nsfx jump 6\nC4 sq 5\n";
+    /// let bank = ctx.decode_sounds("sfx.txt", text)?;
+    /// assert_eq!(bank.require_sfx("coin")?, bank.sfx("coin").unwrap());
+    /// assert_eq!(
+    ///     bank.require_sfx("coins").unwrap_err().to_string(),
+    ///     "sfx.txt: no sound effect called 'coins'; it has coin, jump"
+    /// );
+    /// assert_eq!(
+    ///     bank.require_music("theme").unwrap_err().to_string(),
+    ///     "sfx.txt: no tune called 'theme'; it has no tunes"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`UnknownSound`] when the file has no such effect.
+    pub fn require_sfx(&self, name: &str) -> Result<SfxId, UnknownSound> {
+        self.sfx(name)
+            .ok_or_else(|| self.unknown(name, "sound effect", self.sfx.iter().map(|(n, _)| n)))
+    }
+
+    /// The tune called `name`, or an error naming it, the file and the tunes it has.
+    ///
+    /// # Errors
+    /// [`UnknownSound`] when the file has no such tune.
+    pub fn require_music(&self, name: &str) -> Result<MusicId, UnknownSound> {
+        self.music(name)
+            .ok_or_else(|| self.unknown(name, "tune", self.music.iter().map(|(n, _)| n)))
+    }
+
+    fn unknown<'a>(
+        &self,
+        name: &str,
+        kind: &'static str,
+        names: impl Iterator<Item = &'a String>,
+    ) -> UnknownSound {
+        let names: Vec<&str> = names.map(String::as_str).collect();
+        let known = match names.as_slice() {
+            [] => format!("no {kind}s"),
+            names => names.join(", "),
+        };
+        UnknownSound {
+            name: excerpt(name),
+            kind,
+            file: self.file.clone(),
+            known,
+        }
+    }
+
     /// The sound effect called `name`.
     pub fn sfx(&self, name: &str) -> Option<SfxId> {
         self.sfx.iter().find(|(n, _)| n == name).map(|&(_, id)| id)
@@ -579,7 +655,10 @@ impl SoundFile {
             file: excerpt(file),
             source,
         };
-        let mut bank = SoundBank::default();
+        let mut bank = SoundBank {
+            file: file.to_string(),
+            ..SoundBank::default()
+        };
         for (name, sfx) in &self.sfx {
             let id = synth.add_sfx(sfx.clone()).map_err(wrap)?;
             bank.sfx.push((name.clone(), id));

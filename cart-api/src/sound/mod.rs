@@ -19,7 +19,7 @@ mod wave;
 
 pub use clock::SampleClock;
 pub use file::{
-    FileMusic, FileTune, SoundBank, SoundFile, SoundFileError, SOUND_FILE_HEADER,
+    FileMusic, FileTune, SoundBank, SoundFile, SoundFileError, UnknownSound, SOUND_FILE_HEADER,
     SOUND_FILE_HEADER_UPDATES,
 };
 pub(crate) use synth::Synth;

@@ -128,7 +128,12 @@ fn layers(file: &str, map: &Tilemap) -> Result<Layers, CartError> {
     })
 }
 
-fn load_assets(ctx: &mut Update<'_>) -> Result<Assets, CartError> {
+/// Loads the sheet, levels and maps, and the sound file unless `music` is the tune already
+/// loaded from it (a reload of files other than the sound file keeps it playing).
+fn load_assets(
+    ctx: &mut Update<'_>,
+    music: Option<bt::sound::MusicId>,
+) -> Result<Assets, CartError> {
     let sheet = ctx.load_image(SHEET, 16)?;
     // The sheet's last tile is left blank in the key colour: whatever slot it was given.
     let (w, h) = sheet.size();
@@ -143,10 +148,10 @@ fn load_assets(ctx: &mut Update<'_>) -> Result<Assets, CartError> {
     }
     // Last, so an earlier file's mistake leaves the sounds playing: loading the sound file
     // replaces the set an earlier load of it gave.
-    let music = ctx
-        .load_sounds(MUSIC)?
-        .music("theme")
-        .ok_or_else(|| CartError::msg(format!("{MUSIC}: no tune called 'theme'")))?;
+    let music = match music {
+        Some(music) => music,
+        None => ctx.load_sounds(MUSIC)?.require_music("theme")?,
+    };
     Ok(Assets {
         sheet,
         levels,
@@ -433,7 +438,7 @@ impl Cart for Platformer {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
         // A slot a damaged or foreign block left negative counts as no best yet.
         self.best = u32::try_from(ctx.save().get(BEST_SLOT)).unwrap_or(0);
-        let assets = load_assets(ctx)?;
+        let assets = load_assets(ctx, None)?;
         ctx.play_music(assets.music);
         self.assets = Some(assets);
         self.start_level(0, ctx.target_fps());
@@ -442,8 +447,14 @@ impl Cart for Platformer {
 
     fn reload(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
         // The files are read whole before anything is replaced: a broken edit keeps the game.
-        let assets = load_assets(ctx)?;
-        ctx.play_music(assets.music);
+        // The tune starts again only when its own file changed (or the host cannot say).
+        let changed = ctx.changed_files();
+        let sounds = changed.is_empty() || changed.iter().any(|f| f == MUSIC);
+        let keep = self.assets.as_ref().map(|a| a.music).filter(|_| !sounds);
+        let assets = load_assets(ctx, keep)?;
+        if keep.is_none() {
+            ctx.play_music(assets.music);
+        }
         self.assets = Some(assets);
         let (level, pos) = (self.level, self.player.pos);
         self.start_level(level, ctx.target_fps());
@@ -713,6 +724,47 @@ mod tests {
         .unwrap();
         cart.reload(&mut con.reload_context()).unwrap();
         assert_eq!(cart.assets.as_ref().unwrap().levels.len(), 3);
+    }
+
+    /// The samples of updates 30 to 59, with a reload of `changed` before update 30 (none
+    /// with `None`).
+    fn sound_after_reload(changed: Option<&[String]>) -> Vec<i16> {
+        let mut cart = Platformer::default();
+        let mut con = Console::new(&cart.configure(), 0);
+        con.set_image_loader(Box::new(FolderLoader::new(ASSETS)));
+        cart.init(&mut con.init_context()).unwrap();
+        let mut samples = Vec::new();
+        for t in 0..60 {
+            if let (30, Some(changed)) = (t, changed) {
+                con.set_changed_files(changed);
+                cart.reload(&mut con.reload_context()).unwrap();
+                con.set_changed_files(&[]);
+            }
+            cart.update(&mut con.update_context(t));
+            con.step_sound();
+            let made: Vec<i16> = con.drain_samples().collect();
+            if t >= 30 {
+                samples.extend(made);
+            }
+        }
+        samples
+    }
+
+    #[test]
+    fn a_changed_sheet_keeps_the_tune_playing_and_a_changed_sound_file_restarts_it() {
+        let untouched = sound_after_reload(None);
+        let sheet = sound_after_reload(Some(&["tiles.png".to_string()]));
+        assert!(
+            sheet == untouched,
+            "the tune plays on through a sheet's reload"
+        );
+        let music = sound_after_reload(Some(&[MUSIC.to_string()]));
+        assert!(music != untouched, "a new sound file starts the tune again");
+        let unknown = sound_after_reload(Some(&[]));
+        assert!(
+            unknown == music,
+            "a reload of unknown files reloads the sounds too"
+        );
     }
 
     /// Two seconds of the cart's sound, started at `fps` updates a second.

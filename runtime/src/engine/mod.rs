@@ -223,11 +223,24 @@ impl Engine {
     /// The cart's message when a file failed to load; it keeps what it had. A cart that
     /// panicked (now, or before) is not asked, and the panic is the message.
     pub fn reload_assets(&mut self) -> Result<(), String> {
+        self.reload_assets_changed(&[])
+    }
+
+    /// As [`Engine::reload_assets`], the cart's `reload` seeing `changed` as
+    /// `Update::changed_files`: the files whose change led to it, by their path in the asset
+    /// folder (empty: every file may have changed).
+    ///
+    /// # Errors
+    /// As [`Engine::reload_assets`].
+    pub fn reload_assets_changed(&mut self, changed: &[String]) -> Result<(), String> {
         if let Some(panic) = &self.panic {
             return Err(panic.to_string());
         }
         let (cart, console) = (&mut self.cart, &mut self.console);
-        match guarded(|| cart.reload(&mut console.reload_context())) {
+        console.set_changed_files(changed);
+        let result = guarded(|| cart.reload(&mut console.reload_context()));
+        console.set_changed_files(&[]);
+        match result {
             Ok(result) => result.map_err(|e| e.to_string()),
             Err(message) => Err(self.stop(CartCall::Reload, message).to_string()),
         }

@@ -1,14 +1,14 @@
 //! Noticing that a cart's files changed on disk, so `bt run` can reload them while it plays.
 //!
 //! A background thread looks at the files' sizes and modification times four times a second
-//! and raises a flag when anything differs; the frame loop reads the flag, which costs one
-//! atomic load. Polling needs no platform API and works the same on every file system,
+//! and raises a flag when anything differs, keeping the names of the files that did; the frame
+//! loop reads the flag, which costs one atomic load, and takes the names only when it is up. Polling needs no platform API and works the same on every file system,
 //! network shares included; a cart's asset folder holds a handful of files, so a look costs
 //! microseconds.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, SystemTime};
 
@@ -22,6 +22,8 @@ const MAX_FILES: usize = 4096;
 #[derive(Debug)]
 pub struct AssetWatcher {
     changed: Arc<AtomicBool>,
+    /// The names of the files that changed since they were last taken.
+    names: Arc<Mutex<Vec<String>>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -56,21 +58,78 @@ fn look(roots: &[PathBuf]) -> Snapshot {
 /// apart from the thread so a test can look synchronously.
 struct Files {
     roots: Vec<PathBuf>,
+    /// The watched folder, which the names of the files in it are relative to.
+    folder: Option<PathBuf>,
     before: Snapshot,
 }
 
 impl Files {
-    fn new(roots: Vec<PathBuf>) -> Files {
+    fn new(roots: Vec<PathBuf>, folder: Option<PathBuf>) -> Files {
         let before = look(&roots);
-        Files { roots, before }
+        Files {
+            roots,
+            folder,
+            before,
+        }
     }
 
-    /// Looks again: whether anything differs from the previous look.
-    fn changed(&mut self) -> bool {
+    /// Looks again: the names of the files that were added, removed or changed since the
+    /// previous look, sorted (empty: nothing changed). A file in the watched folder is named
+    /// by its path in it, with `/` between folders, as a cart names it in `load_image`; a
+    /// single watched file by its path as given.
+    fn changed(&mut self) -> Vec<String> {
         let now = look(&self.roots);
-        let changed = now != self.before;
+        let mut names = Vec::new();
+        if now != self.before {
+            // Both looks are sorted by path: walk them side by side.
+            let (old, new) = (&self.before, &now);
+            let (mut i, mut j) = (0, 0);
+            while i < old.len() || j < new.len() {
+                let path = match (old.get(i), new.get(j)) {
+                    (Some(a), Some(b)) if a.0 == b.0 => {
+                        i += 1;
+                        j += 1;
+                        if a == b {
+                            continue;
+                        }
+                        &b.0
+                    }
+                    (Some(a), Some(b)) if a.0 < b.0 => {
+                        i += 1;
+                        &a.0
+                    }
+                    (Some(a), None) => {
+                        i += 1;
+                        &a.0
+                    }
+                    (_, Some(b)) => {
+                        j += 1;
+                        &b.0
+                    }
+                    (None, None) => break,
+                };
+                names.push(self.name(path));
+            }
+        }
         self.before = now;
-        changed
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    fn name(&self, path: &Path) -> String {
+        match self
+            .folder
+            .as_deref()
+            .and_then(|f| path.strip_prefix(f).ok())
+        {
+            Some(inside) => inside
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/"),
+            None => path.display().to_string(),
+        }
     }
 }
 
@@ -83,15 +142,24 @@ impl AssetWatcher {
             .chain(files.iter().cloned())
             .collect();
         let changed = Arc::new(AtomicBool::new(false));
+        let names = Arc::new(Mutex::new(Vec::new()));
         let stop = Arc::new(AtomicBool::new(false));
-        let (flag, halt) = (changed.clone(), stop.clone());
+        let (flag, halt, kept) = (changed.clone(), stop.clone(), names.clone());
+        let folder = folder.map(Path::to_path_buf);
         let spawned = thread::Builder::new()
             .name("bt-asset-watch".into())
             .spawn(move || {
-                let mut files = Files::new(roots);
+                let mut files = Files::new(roots, folder);
                 while !halt.load(Ordering::Relaxed) {
                     thread::sleep(POLL_INTERVAL);
-                    if files.changed() {
+                    let changed = files.changed();
+                    if !changed.is_empty() {
+                        let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                        for name in changed {
+                            if !kept.contains(&name) {
+                                kept.push(name);
+                            }
+                        }
                         flag.store(true, Ordering::Release);
                     }
                 }
@@ -100,12 +168,22 @@ impl AssetWatcher {
             // No thread, no reloads: the game itself is unaffected.
             stop.store(true, Ordering::Relaxed);
         }
-        AssetWatcher { changed, stop }
+        AssetWatcher {
+            changed,
+            names,
+            stop,
+        }
     }
 
-    /// Whether anything changed since the last call (and clears the flag).
-    pub fn take_change(&self) -> bool {
-        self.changed.load(Ordering::Acquire) && self.changed.swap(false, Ordering::AcqRel)
+    /// The names of the files that changed since the last call (see [`Files::changed`] for
+    /// how they are named), sorted; `None` when nothing did. Clears them.
+    pub fn take_changes(&self) -> Option<Vec<String>> {
+        if !(self.changed.load(Ordering::Acquire) && self.changed.swap(false, Ordering::AcqRel)) {
+            return None;
+        }
+        let mut names = std::mem::take(&mut *self.names.lock().unwrap_or_else(|e| e.into_inner()));
+        names.sort();
+        Some(names)
     }
 }
 
@@ -130,26 +208,38 @@ mod tests {
         std::fs::create_dir_all(dir.join("assets/sub")).unwrap();
         let assets = dir.join("assets");
         std::fs::write(assets.join("a.png"), "one").unwrap();
-        let mut files = Files::new(vec![assets.clone(), outside.clone()]);
-        assert!(!files.changed(), "nothing changed yet");
+        let mut files = Files::new(vec![assets.clone(), outside.clone()], Some(assets.clone()));
+        let none: Vec<String> = Vec::new();
+        assert_eq!(files.changed(), none, "nothing changed yet");
         std::fs::write(assets.join("a.png"), "two!").unwrap();
-        assert!(files.changed(), "a rewritten file");
-        assert!(!files.changed(), "seen once");
+        assert_eq!(files.changed(), ["a.png"], "a rewritten file");
+        assert_eq!(files.changed(), none, "seen once");
         std::fs::write(assets.join("sub/b.png"), "new").unwrap();
-        assert!(files.changed(), "a new file in a subfolder");
+        assert_eq!(files.changed(), ["sub/b.png"], "a new file in a subfolder");
         std::fs::write(&outside, "ffffff\n").unwrap();
-        assert!(files.changed(), "a single watched file");
+        assert_eq!(
+            files.changed(),
+            [outside.display().to_string()],
+            "a single watched file, by its path"
+        );
         std::fs::remove_file(assets.join("a.png")).unwrap();
-        assert!(files.changed(), "a removed file");
-        assert!(!files.changed());
+        std::fs::write(assets.join("sub/b.png"), "newer").unwrap();
+        assert_eq!(
+            files.changed(),
+            ["a.png", "sub/b.png"],
+            "a removed file and a changed one"
+        );
+        assert_eq!(files.changed(), none);
     }
 
     #[test]
-    fn the_change_flag_is_taken_once() {
+    fn the_changes_are_taken_once() {
         let w = AssetWatcher::new(None, &[]);
-        assert!(!w.take_change());
+        assert_eq!(w.take_changes(), None);
+        w.names.lock().unwrap().push("b.png".into());
+        w.names.lock().unwrap().push("a.png".into());
         w.changed.store(true, Ordering::Release);
-        assert!(w.take_change());
-        assert!(!w.take_change(), "the flag clears");
+        assert_eq!(w.take_changes(), Some(vec!["a.png".into(), "b.png".into()]));
+        assert_eq!(w.take_changes(), None, "the flag clears");
     }
 }

@@ -470,8 +470,8 @@ impl Host {
     /// panic shows across the top of the picture as the overlay's notice.
     pub fn frame(&mut self, now_ms: f64) -> Option<FrameReport> {
         #[cfg(feature = "files")]
-        if self.watch.as_ref().is_some_and(|(w, _)| w.take_change()) {
-            self.reload_assets();
+        if let Some(changed) = self.watch.as_ref().and_then(|(w, _)| w.take_changes()) {
+            self.reload_changed(&changed);
         }
         let report = self.engine.run(now_ms);
         self.show_panic();
@@ -532,6 +532,14 @@ impl Host {
     /// the next good load clears the notice.
     #[cfg(feature = "files")]
     pub fn reload_assets(&mut self) {
+        self.reload_changed(&[]);
+    }
+
+    /// As [`Host::reload_assets`], telling the cart which files changed (`Update::changed_files`
+    /// in its `reload`): their paths in the asset folder, or a palette file's path. Empty: the
+    /// host cannot say, so the cart reloads everything.
+    #[cfg(feature = "files")]
+    pub fn reload_changed(&mut self, changed: &[String]) {
         if self.engine.cart_panic().is_some() {
             // The cart is stopped and its panic on screen: nothing to reload into.
             return;
@@ -544,7 +552,7 @@ impl Host {
                 Err(e) => problem = Some(e.to_string()),
             }
         }
-        if let Err(e) = self.engine.reload_assets() {
+        if let Err(e) = self.engine.reload_assets_changed(changed) {
             problem.get_or_insert(e);
         }
         let (width, height) = (self.engine.settings().width, self.engine.settings().height);
