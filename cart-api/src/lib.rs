@@ -49,7 +49,7 @@ pub use draw::{
     ColorKey, FillPattern, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270,
     ROT_90,
 };
-pub use easing::Easing;
+pub use easing::{Easing, UnknownEasing};
 pub use input::{Axis, Button, Key, Player, UnknownKey};
 pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
 pub use palette::{Color32, Palette, PaletteError};
