@@ -7,7 +7,7 @@
 // | `cart` | the `Cart` trait and what a cart reports: errors, tags, overlay rows, argument errors |
 // | `update`, `render` | the two contexts a cart is handed: `Update` (simulation) and `Render` (drawing) |
 // | `console` | the `Console` a host keeps behind both contexts, and what it reads back |
-// | `draw` | the `Framebuffer` and everything drawn on it: primitives, shapes, text, the pen, `Rect`, sprite sheets and the blitter |
+// | `draw` | the `Framebuffer` and everything drawn on it: primitives, shapes, text, the pen, `Rect` and `Point`, sprite sheets and the blitter |
 // | `assets` | loading files: `AssetError`, the host's `ImageLoader`, images into sheets, data files and maps |
 // | `map` | `Tilemap`: layers, flags, collision questions, and drawing a layer |
 // | `input` | the `Input` state and its setters; `Button`, `Player`, `Axis`, `Key`; one tick's `TickInput` |
@@ -46,8 +46,8 @@ mod update;
 pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
 pub use draw::{
-    ColorKey, FillPattern, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180, ROT_270,
-    ROT_90,
+    ColorKey, FillPattern, Point, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180,
+    ROT_270, ROT_90,
 };
 pub use easing::{Easing, UnknownEasing};
 pub use input::{Axis, Button, Key, Player, UnknownKey};

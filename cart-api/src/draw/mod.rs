@@ -6,6 +6,7 @@
 //! | --- | --- |
 //! | `framebuffer.rs` | the [`Framebuffer`], its clip, pixels, lines, rectangles, circles and text |
 //! | `rect.rs` | [`Rect`], the one rectangle type, and what a game asks of two of them |
+//! | `point.rs` | [`Point`], a position or offset in whole pixels, and its arithmetic |
 //! | `shapes.rs` | triangles, ellipses and the flood fill |
 //! | `pen.rs` | the remap and the fill pattern every pixel goes through |
 //! | `font.rs` | the built-in system font |
@@ -16,6 +17,7 @@ mod blit;
 mod font;
 mod framebuffer;
 mod pen;
+mod point;
 mod rect;
 mod shapes;
 mod sprite;
@@ -26,6 +28,7 @@ pub(crate) use framebuffer::Bounds;
 pub use framebuffer::{measure_text, Framebuffer};
 pub use pen::FillPattern;
 pub(crate) use pen::{blend_row_table, InkTable, Pen};
+pub use point::Point;
 pub use rect::Rect;
 pub(crate) use shapes::Scratch;
 pub use sprite::{
