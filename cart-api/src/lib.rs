@@ -54,7 +54,7 @@ pub use input::{Axis, Button, Key, Player, UnknownKey};
 pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
 pub use palette::{Color32, Palette, PaletteError};
 pub use render::Render;
-pub use rng::Rng;
+pub use rng::{Rng, RngState};
 pub use save::SaveData;
 pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError};
 pub use timer::{Timer, TimerError};
