@@ -16,7 +16,7 @@
 // | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
 // | `save` | `SaveData`, the bytes a cart keeps between runs |
 // | `timer`, `rng`, `easing` | tick timers, seeded randomness, easing curves |
-// | `noise` (public) | stateless randomness: the integer hashes and `ValueNoise` |
+// | `noise` (public) | stateless randomness: the integer hashes, `ValueNoise`, `PerlinNoise` and `SimplexNoise` |
 // | `math` (public) | maths with the same bits on every machine |
 // | `quote` | quoting user text in one-line messages |
 
