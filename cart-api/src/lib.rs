@@ -52,7 +52,7 @@ pub use draw::{
 pub use easing::{Easing, UnknownEasing};
 pub use input::{Axis, Button, Key, Player, UnknownKey};
 pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
-pub use palette::{Color32, Palette, PaletteError};
+pub use palette::{Color32, ColorParseError, Palette, PaletteError};
 pub use render::Render;
 pub use rng::{Rng, RngState};
 pub use save::SaveData;

@@ -1,35 +1,12 @@
 //! Colours and the palette that turns framebuffer indices into them.
 
+mod color;
 pub(crate) mod effects;
 
+pub use color::{Color32, ColorParseError};
 pub use effects::{MAX_CYCLES, MAX_EFFECT};
 
 use thiserror::Error;
-
-/// An RGBA colour, 8 bits a channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Color32 {
-    /// Red.
-    pub r: u8,
-    /// Green.
-    pub g: u8,
-    /// Blue.
-    pub b: u8,
-    /// Alpha (255 = opaque).
-    pub a: u8,
-}
-
-impl Color32 {
-    /// An opaque colour.
-    pub const fn rgb(r: u8, g: u8, b: u8) -> Color32 {
-        Color32 { r, g, b, a: 255 }
-    }
-
-    /// An opaque colour from `0xRRGGBB`.
-    pub const fn hex(rgb: u32) -> Color32 {
-        Color32::rgb((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8)
-    }
-}
 
 /// Why a palette operation was refused.
 #[derive(Debug, Clone, PartialEq, Error)]
