@@ -80,7 +80,7 @@ pub mod limits {
     pub use crate::draw::{DEFAULT_TILE, GLYPH_ADVANCE, LINE_HEIGHT, MAX_SHEET_SIDE};
     pub use crate::input::{AXES, KEY_COUNT, PLAYERS};
     pub use crate::map::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
-    pub use crate::palette::{MAX_CYCLES, MAX_EFFECT};
+    pub use crate::palette::{MAX_CYCLES, MAX_EFFECT, MAX_NAME_CHARS};
     pub use crate::settings::{
         MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
     };
