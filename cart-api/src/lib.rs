@@ -46,8 +46,8 @@ mod update;
 pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
 pub use draw::{
-    ColorKey, FillPattern, Point, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180,
-    ROT_270, ROT_90,
+    ColorKey, ColorMatch, FillPattern, Point, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V,
+    ROT_180, ROT_270, ROT_90,
 };
 pub use easing::{Easing, UnknownEasing};
 pub use input::{Axis, Button, Key, Player, UnknownKey};

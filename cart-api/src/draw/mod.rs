@@ -10,7 +10,7 @@
 //! | `shapes.rs` | triangles, ellipses and the flood fill |
 //! | `pen.rs` | the remap and the fill pattern every pixel goes through |
 //! | `font.rs` | the built-in system font |
-//! | `sprite.rs` | [`SpriteSheet`], [`SpriteParams`], [`ColorKey`] and the orientation flags |
+//! | `sprite.rs` | [`SpriteSheet`], [`SpriteParams`], [`ColorKey`], [`ColorMatch`] and the orientation flags |
 //! | `blit/` | the blitter that draws sheets: clipping in `mod.rs`, row routines in `rows.rs` |
 
 mod blit;
@@ -32,6 +32,6 @@ pub use point::Point;
 pub use rect::Rect;
 pub(crate) use shapes::Scratch;
 pub use sprite::{
-    ColorKey, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V, MAX_SHEET_SIDE, ROT_180,
-    ROT_270, ROT_90,
+    ColorKey, ColorMatch, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V, MAX_SHEET_SIDE,
+    ROT_180, ROT_270, ROT_90,
 };
