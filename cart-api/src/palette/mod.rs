@@ -90,7 +90,14 @@ impl Clone for Palette {
     /// flash).
     fn clone_from(&mut self, source: &Palette) {
         self.colors.clone_from(&source.colors);
-        self.names.clone_from(&source.names);
+        // Name by name: a tuple's own `clone_from` would allocate a new string each time.
+        self.names.truncate(source.names.len());
+        for (to, from) in self.names.iter_mut().zip(&source.names) {
+            to.0.clone_from(&from.0);
+            to.1 = from.1;
+        }
+        let kept = self.names.len();
+        self.names.extend(source.names[kept..].iter().cloned());
     }
 }
 
