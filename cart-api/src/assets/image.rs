@@ -63,6 +63,31 @@ impl Update<'_> {
     /// (see [`SpriteSheet::from_rgba_matched`]): art drawn in the PICO-8 colours lands on
     /// slots 0 to 15 of the default palette.
     ///
+    /// ```
+    /// use bt::host::{Console, ImageLoader, RgbaImage};
+    /// use bt::{AssetError, ColorMatch, Palette, Settings};
+    ///
+    /// /// A stand-in that "decodes" any file into PICO-8's red, then its peach.
+    /// struct RedAndPeach;
+    /// impl ImageLoader for RedAndPeach {
+    ///     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+    ///         self.decode(path, &[])
+    ///     }
+    ///     fn decode(&self, _name: &str, _bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+    ///         let pixels = vec![0xff, 0x00, 0x4d, 255, 0xff, 0xcc, 0xaa, 255];
+    ///         Ok(RgbaImage { width: 2, height: 1, pixels })
+    ///     }
+    /// }
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// con.set_image_loader(Box::new(RedAndPeach));
+    /// let mut ctx = con.update_context(0);
+    /// let sheet = ctx.load_image_matched("hero.png", 0..=15, ColorMatch::Exact)?;
+    /// assert_eq!(sheet.pixels(), [8, 15]);
+    /// assert_eq!(*ctx.palette(), Palette::pico8(), "no slot taken");
+    /// # Ok::<(), bt::AssetError>(())
+    /// ```
+    ///
     /// # Errors
     /// An [`AssetError`] naming `path`: as [`Update::load_image`], and, matching exactly, a
     /// colour none of the slots holds (naming the colour and the pixel).
