@@ -38,6 +38,18 @@ pub enum Easing {
     CubicOut,
     /// Cubic at both ends.
     CubicInOut,
+    /// `t⁴`.
+    QuartIn,
+    /// Quartic, slowing to the end.
+    QuartOut,
+    /// Quartic at both ends.
+    QuartInOut,
+    /// `t⁵`.
+    QuintIn,
+    /// Quintic, slowing to the end.
+    QuintOut,
+    /// Quintic at both ends.
+    QuintInOut,
     /// A quarter sine wave.
     SineIn,
     /// A quarter sine wave, slowing to the end.
@@ -50,6 +62,12 @@ pub enum Easing {
     ExpoOut,
     /// Exponential at both ends.
     ExpoInOut,
+    /// A quarter circle: slow, then steep at the end.
+    CircIn,
+    /// A quarter circle: steep, then flat at the end.
+    CircOut,
+    /// Circular at both ends.
+    CircInOut,
     /// Pulls back below 0 before going.
     BackIn,
     /// Overshoots past 1 and settles back.
@@ -93,7 +111,7 @@ fn bounce_out(t: f64) -> f64 {
 
 impl Easing {
     /// Every curve, in declaration order.
-    pub const ALL: [Easing; 22] = [
+    pub const ALL: [Easing; 31] = [
         Easing::Linear,
         Easing::QuadIn,
         Easing::QuadOut,
@@ -101,12 +119,21 @@ impl Easing {
         Easing::CubicIn,
         Easing::CubicOut,
         Easing::CubicInOut,
+        Easing::QuartIn,
+        Easing::QuartOut,
+        Easing::QuartInOut,
+        Easing::QuintIn,
+        Easing::QuintOut,
+        Easing::QuintInOut,
         Easing::SineIn,
         Easing::SineOut,
         Easing::SineInOut,
         Easing::ExpoIn,
         Easing::ExpoOut,
         Easing::ExpoInOut,
+        Easing::CircIn,
+        Easing::CircOut,
+        Easing::CircInOut,
         Easing::BackIn,
         Easing::BackOut,
         Easing::BackInOut,
@@ -135,6 +162,10 @@ impl Easing {
         let out = |ease_in: fn(f64) -> f64| 1.0 - ease_in(1.0 - t);
         let quad: fn(f64) -> f64 = |t| t * t;
         let cubic: fn(f64) -> f64 = |t| t * t * t;
+        let quart: fn(f64) -> f64 = |t| (t * t) * (t * t);
+        let quint: fn(f64) -> f64 = |t| (t * t) * (t * t) * t;
+        // The lower-right quarter of the unit circle; sqrt is correctly rounded everywhere.
+        let circ: fn(f64) -> f64 = |t| 1.0 - (1.0 - t * t).max(0.0).sqrt();
         let sine: fn(f64) -> f64 = |t| 1.0 - math::cos(t * PI / 2.0);
         let expo: fn(f64) -> f64 = |t| {
             if t == 0.0 {
@@ -160,12 +191,21 @@ impl Easing {
             Easing::CubicIn => cubic(t),
             Easing::CubicOut => out(cubic),
             Easing::CubicInOut => in_out(cubic),
+            Easing::QuartIn => quart(t),
+            Easing::QuartOut => out(quart),
+            Easing::QuartInOut => in_out(quart),
+            Easing::QuintIn => quint(t),
+            Easing::QuintOut => out(quint),
+            Easing::QuintInOut => in_out(quint),
             Easing::SineIn => sine(t),
             Easing::SineOut => out(sine),
             Easing::SineInOut => in_out(sine),
             Easing::ExpoIn => expo(t),
             Easing::ExpoOut => out(expo),
             Easing::ExpoInOut => in_out(expo),
+            Easing::CircIn => circ(t),
+            Easing::CircOut => out(circ),
+            Easing::CircInOut => in_out(circ),
             Easing::BackIn => back(t),
             Easing::BackOut => out(back),
             Easing::BackInOut => in_out(back),
@@ -178,11 +218,92 @@ impl Easing {
         }
     }
 
-    /// The value between `start` and `end` at eased progress `t`.
+    /// The value between `start` and `end` at eased progress `t`. Written
+    /// `Easing::interpolate(easing, start, end, t)`, it reads as BLIT386's
+    /// `interpolate(easing, start, end, t)`.
+    ///
+    /// ```
+    /// use bt::Easing;
+    ///
+    /// assert_eq!(Easing::interpolate(Easing::QuadIn, 10.0, 20.0, 0.5), 12.5);
+    /// assert_eq!(Easing::CircOut.interpolate(-4.0, 4.0, 1.0), 4.0);
+    /// ```
     pub fn interpolate(self, start: f64, end: f64, t: f64) -> f64 {
         start + (end - start) * self.apply(t)
     }
+
+    /// The curve's name as BLIT386 spells it: `"linear"`, `"ease-in"`, `"ease-out"` and
+    /// `"ease-in-out"` for the quadratic curves, and `"cubic-in"`, `"quartic-out"`,
+    /// `"bounce-in-out"` and so on for the others. [`str::parse`] reads these names back, and
+    /// also `"quad-in"`, `"quad-out"` and `"quad-in-out"`.
+    ///
+    /// ```
+    /// use bt::Easing;
+    ///
+    /// assert_eq!(Easing::QuintInOut.name(), "quintic-in-out");
+    /// assert_eq!("ease-out".parse::<Easing>(), Ok(Easing::QuadOut));
+    /// assert_eq!("quad-out".parse::<Easing>(), Ok(Easing::QuadOut));
+    /// assert!("wobbly".parse::<Easing>().is_err());
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Easing::Linear => "linear",
+            Easing::QuadIn => "ease-in",
+            Easing::QuadOut => "ease-out",
+            Easing::QuadInOut => "ease-in-out",
+            Easing::CubicIn => "cubic-in",
+            Easing::CubicOut => "cubic-out",
+            Easing::CubicInOut => "cubic-in-out",
+            Easing::QuartIn => "quartic-in",
+            Easing::QuartOut => "quartic-out",
+            Easing::QuartInOut => "quartic-in-out",
+            Easing::QuintIn => "quintic-in",
+            Easing::QuintOut => "quintic-out",
+            Easing::QuintInOut => "quintic-in-out",
+            Easing::SineIn => "sine-in",
+            Easing::SineOut => "sine-out",
+            Easing::SineInOut => "sine-in-out",
+            Easing::ExpoIn => "expo-in",
+            Easing::ExpoOut => "expo-out",
+            Easing::ExpoInOut => "expo-in-out",
+            Easing::CircIn => "circ-in",
+            Easing::CircOut => "circ-out",
+            Easing::CircInOut => "circ-in-out",
+            Easing::BackIn => "back-in",
+            Easing::BackOut => "back-out",
+            Easing::BackInOut => "back-in-out",
+            Easing::ElasticIn => "elastic-in",
+            Easing::ElasticOut => "elastic-out",
+            Easing::ElasticInOut => "elastic-in-out",
+            Easing::BounceIn => "bounce-in",
+            Easing::BounceOut => "bounce-out",
+            Easing::BounceInOut => "bounce-in-out",
+        }
+    }
 }
+
+impl std::str::FromStr for Easing {
+    type Err = UnknownEasing;
+
+    fn from_str(s: &str) -> Result<Easing, UnknownEasing> {
+        let quad = match s {
+            "quad-in" => Some(Easing::QuadIn),
+            "quad-out" => Some(Easing::QuadOut),
+            "quad-in-out" => Some(Easing::QuadInOut),
+            _ => None,
+        };
+        quad.or_else(|| Easing::ALL.into_iter().find(|e| e.name() == s))
+            .ok_or_else(|| UnknownEasing(s.to_string()))
+    }
+}
+
+/// An easing name BT does not know (see [`Easing::name`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown easing {} (names look like linear, ease-in-out, cubic-out, bounce-in)",
+    crate::quote::quoted(.0)
+)]
+pub struct UnknownEasing(pub String);
 
 #[cfg(test)]
 mod tests {
@@ -193,8 +314,8 @@ mod tests {
         for e in Easing::ALL {
             assert_eq!(e.apply(0.0), 0.0, "{e:?}");
             assert!((e.apply(1.0) - 1.0).abs() < 1e-12, "{e:?}");
-            assert!((e.apply(0.999_999) - 1.0).abs() < 1e-3, "{e:?} near 1");
-            assert!(e.apply(0.000_001).abs() < 1e-3, "{e:?} near 0");
+            assert!((e.apply(0.999_999_9) - 1.0).abs() < 1e-3, "{e:?} near 1");
+            assert!(e.apply(0.000_000_1).abs() < 1e-3, "{e:?} near 0");
         }
     }
 
@@ -203,6 +324,9 @@ mod tests {
         for e in [
             Easing::QuadInOut,
             Easing::CubicInOut,
+            Easing::QuartInOut,
+            Easing::QuintInOut,
+            Easing::CircInOut,
             Easing::SineInOut,
             Easing::ExpoInOut,
             Easing::BackInOut,
@@ -224,6 +348,9 @@ mod tests {
         let pairs = [
             (Easing::QuadIn, Easing::QuadOut),
             (Easing::CubicIn, Easing::CubicOut),
+            (Easing::QuartIn, Easing::QuartOut),
+            (Easing::QuintIn, Easing::QuintOut),
+            (Easing::CircIn, Easing::CircOut),
             (Easing::SineIn, Easing::SineOut),
             (Easing::ExpoIn, Easing::ExpoOut),
             (Easing::BackIn, Easing::BackOut),
@@ -238,6 +365,83 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn power_and_circle_curves_match_their_formulas() {
+        // Written out from the definitions, not from `apply`.
+        for t in [0.1, 0.25, 0.4, 0.5, 0.6, 0.75, 0.9] {
+            let close = |a: f64, b: f64, e: Easing| assert!((a - b).abs() < 1e-12, "{e:?} at {t}");
+            close(Easing::QuartIn.apply(t), t * t * t * t, Easing::QuartIn);
+            close(
+                Easing::QuartOut.apply(t),
+                1.0 - (1.0 - t).powi(4),
+                Easing::QuartOut,
+            );
+            close(Easing::QuintIn.apply(t), t.powi(5), Easing::QuintIn);
+            close(
+                Easing::QuintOut.apply(t),
+                1.0 - (1.0 - t).powi(5),
+                Easing::QuintOut,
+            );
+            close(
+                Easing::CircIn.apply(t),
+                1.0 - (1.0 - t * t).sqrt(),
+                Easing::CircIn,
+            );
+            close(
+                Easing::CircOut.apply(t),
+                (1.0 - (t - 1.0) * (t - 1.0)).sqrt(),
+                Easing::CircOut,
+            );
+            let quart_in_out = if t < 0.5 {
+                8.0 * t.powi(4)
+            } else {
+                1.0 - (-2.0 * t + 2.0).powi(4) / 2.0
+            };
+            close(
+                Easing::QuartInOut.apply(t),
+                quart_in_out,
+                Easing::QuartInOut,
+            );
+            let quint_in_out = if t < 0.5 {
+                16.0 * t.powi(5)
+            } else {
+                1.0 - (-2.0 * t + 2.0).powi(5) / 2.0
+            };
+            close(
+                Easing::QuintInOut.apply(t),
+                quint_in_out,
+                Easing::QuintInOut,
+            );
+            let circ_in_out = if t < 0.5 {
+                (1.0 - (1.0 - (2.0 * t).powi(2)).sqrt()) / 2.0
+            } else {
+                ((1.0 - (-2.0 * t + 2.0).powi(2)).sqrt() + 1.0) / 2.0
+            };
+            close(Easing::CircInOut.apply(t), circ_in_out, Easing::CircInOut);
+        }
+        // Landmarks: a quarter of the way in, the circle has barely moved.
+        assert_eq!(Easing::QuartIn.apply(0.5), 0.0625);
+        assert_eq!(Easing::QuintIn.apply(0.5), 0.03125);
+        assert!((Easing::CircIn.apply(0.6) - 0.2).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_curve_has_a_distinct_name_that_parses_back() {
+        for (i, e) in Easing::ALL.iter().enumerate() {
+            assert_eq!(e.name().parse::<Easing>(), Ok(*e));
+            assert!(
+                Easing::ALL[..i].iter().all(|o| o.name() != e.name()),
+                "{e:?}"
+            );
+        }
+        assert_eq!(Easing::ALL.len(), 31, "BLIT386's 31 curves");
+        let err = "Sine-In".parse::<Easing>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown easing \"Sine-In\" (names look like linear, ease-in-out, cubic-out, bounce-in)"
+        );
     }
 
     #[test]

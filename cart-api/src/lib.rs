@@ -7,7 +7,7 @@
 // | `cart` | the `Cart` trait and what a cart reports: errors, tags, overlay rows, argument errors |
 // | `update`, `render` | the two contexts a cart is handed: `Update` (simulation) and `Render` (drawing) |
 // | `console` | the `Console` a host keeps behind both contexts, and what it reads back |
-// | `draw` | the `Framebuffer` and everything drawn on it: primitives, shapes, text, the pen, `Rect`, sprite sheets and the blitter |
+// | `draw` | the `Framebuffer` and everything drawn on it: primitives, shapes, text, the pen, `Rect` and `Point`, sprite sheets and the blitter |
 // | `assets` | loading files: `AssetError`, the host's `ImageLoader`, images into sheets, data files and maps |
 // | `map` | `Tilemap`: layers, flags, collision questions, and drawing a layer |
 // | `input` | the `Input` state and its setters; `Button`, `Player`, `Axis`, `Key`; one tick's `TickInput` |
@@ -16,7 +16,7 @@
 // | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
 // | `save` | `SaveData`, the bytes a cart keeps between runs |
 // | `timer`, `rng`, `easing` | tick timers, seeded randomness, easing curves |
-// | `noise` (public) | stateless randomness: the integer hashes and `ValueNoise` |
+// | `noise` (public) | stateless randomness: the integer hashes, `ValueNoise`, `PerlinNoise` and `SimplexNoise` |
 // | `math` (public) | maths with the same bits on every machine |
 // | `quote` | quoting user text in one-line messages |
 
@@ -46,15 +46,15 @@ mod update;
 pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
 pub use draw::{
-    ColorKey, DrawCounts, FillPattern, Rect, SpriteParams, SpriteSheet, FLIP_H, FLIP_V, ROT_180,
-    ROT_270, ROT_90,
+    ColorKey, ColorMatch, DrawCounts, FillPattern, Point, Rect, SpriteParams, SpriteSheet, FLIP_H,
+    FLIP_V, ROT_180, ROT_270, ROT_90,
 };
-pub use easing::Easing;
+pub use easing::{Easing, UnknownEasing};
 pub use input::{Axis, Button, Key, Player, UnknownKey};
 pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
-pub use palette::{Color32, Palette, PaletteError};
+pub use palette::{Color32, ColorParseError, Palette, PaletteError};
 pub use render::Render;
-pub use rng::Rng;
+pub use rng::{Rng, RngState};
 pub use save::SaveData;
 pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError};
 pub use timer::{Timer, TimerError};
@@ -80,7 +80,7 @@ pub mod limits {
     pub use crate::draw::{DEFAULT_TILE, GLYPH_ADVANCE, LINE_HEIGHT, MAX_SHEET_SIDE};
     pub use crate::input::{AXES, KEY_COUNT, PLAYERS};
     pub use crate::map::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
-    pub use crate::palette::{MAX_CYCLES, MAX_EFFECT};
+    pub use crate::palette::{MAX_CYCLES, MAX_EFFECT, MAX_NAME_CHARS};
     pub use crate::settings::{
         MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
     };

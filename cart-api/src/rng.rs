@@ -1,5 +1,7 @@
 //! Seeded pseudo-random numbers for the simulation.
 
+use crate::{Point, Rect};
+
 /// A seeded PCG32 generator (PCG-XSH-RR: 64-bit state, 32-bit output).
 ///
 /// PCG32 is small, fast, passes the usual statistical test batteries and, above all, gives the
@@ -27,16 +29,96 @@
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rng {
     state: u64,
+    /// PCG's increment: odd, and one of 2⁶³ independent streams. Every generator made with
+    /// [`Rng::new`] is on the default stream; [`Rng::fork`] makes one on another.
+    increment: u64,
     seed: u64,
+}
+
+/// Everything that decides a generator's future: read it with [`Rng::state`] to keep it (in
+/// save data, say) and put it back with [`Rng::set_state`]. Any value is a valid state.
+///
+/// ```
+/// use bt::{Rng, RngState};
+///
+/// let mut rng = Rng::new(7);
+/// rng.next_u32();
+/// let kept = rng.state();
+/// let next = rng.next_u32();
+///
+/// let bytes = kept.to_bytes(); // 24 bytes for a save file
+/// let mut other = Rng::new(99);
+/// other.set_state(RngState::from_bytes(bytes));
+/// assert_eq!(other.next_u32(), next);
+/// assert_eq!(other.seed(), 7);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RngState {
+    /// The 64-bit position in the sequence.
+    pub state: u64,
+    /// Which of PCG's 2⁶³ sequences it follows (the top bit is ignored).
+    pub stream: u64,
+    /// What [`Rng::seed`] reports.
+    pub seed: u64,
+}
+
+impl RngState {
+    /// The three fields as 24 little-endian bytes: state, stream, seed.
+    pub fn to_bytes(self) -> [u8; 24] {
+        let mut out = [0u8; 24];
+        for (chunk, v) in out
+            .chunks_exact_mut(8)
+            .zip([self.state, self.stream, self.seed])
+        {
+            chunk.copy_from_slice(&v.to_le_bytes());
+        }
+        out
+    }
+
+    /// The state [`RngState::to_bytes`] wrote.
+    pub fn from_bytes(bytes: [u8; 24]) -> RngState {
+        let word = |i: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&bytes[i * 8..i * 8 + 8]);
+            u64::from_le_bytes(w)
+        };
+        RngState {
+            state: word(0),
+            stream: word(1),
+            seed: word(2),
+        }
+    }
 }
 
 const MULTIPLIER: u64 = 6_364_136_223_846_793_005;
 const INCREMENT: u64 = 1_442_695_040_888_963_407;
 
+/// The eight compass directions as unit steps, clockwise from east (y grows downwards): the
+/// even entries are the four of [`Rng::direction4`].
+const DIRECTIONS: [(i32, i32); 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+
 impl Rng {
     /// A generator whose sequence is fixed by `seed`.
     pub fn new(seed: u64) -> Rng {
-        let mut rng = Rng { state: 0, seed };
+        Rng::on_stream(seed, INCREMENT)
+    }
+
+    /// PCG's seeding: from state 0, step, add the seed, step. `increment` must be odd.
+    fn on_stream(seed: u64, increment: u64) -> Rng {
+        let mut rng = Rng {
+            state: 0,
+            increment,
+            seed,
+        };
         rng.advance();
         rng.state = rng.state.wrapping_add(seed);
         rng.advance();
@@ -54,7 +136,10 @@ impl Rng {
     }
 
     fn advance(&mut self) {
-        self.state = self.state.wrapping_mul(MULTIPLIER).wrapping_add(INCREMENT);
+        self.state = self
+            .state
+            .wrapping_mul(MULTIPLIER)
+            .wrapping_add(self.increment);
     }
 
     /// The next 32 random bits.
@@ -146,11 +231,306 @@ impl Rng {
         }
         items.get(self.int(len) as usize)
     }
+
+    /// An index into `weights`, each chosen with probability proportional to its weight: the
+    /// loot table's roll. Weights that are negative, NaN or infinite count as 0. `None` when
+    /// no weight is above 0 (an empty slice included), without drawing. One draw otherwise.
+    ///
+    /// ```
+    /// use bt::Rng;
+    ///
+    /// let loot = ["coin", "gem", "nothing"];
+    /// let mut rng = Rng::new(3);
+    /// let i = rng.weighted(&[10.0, 1.0, 5.0]).unwrap();
+    /// assert!(i < loot.len());
+    /// assert_eq!(rng.weighted(&[0.0, 7.5, 0.0]), Some(1));
+    /// assert_eq!(rng.weighted(&[]), None);
+    /// ```
+    pub fn weighted(&mut self, weights: &[f32]) -> Option<usize> {
+        let weight = |w: f32| {
+            if w.is_finite() && w > 0.0 {
+                f64::from(w)
+            } else {
+                0.0
+            }
+        };
+        let total: f64 = weights.iter().map(|&w| weight(w)).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let last = weights.iter().rposition(|&w| weight(w) > 0.0)?;
+        let mut roll = f64::from(self.next_u32()) / 4_294_967_296.0 * total;
+        for (i, &w) in weights.iter().enumerate().take(last) {
+            let w = weight(w);
+            if roll < w {
+                return Some(i);
+            }
+            roll -= w;
+        }
+        // Rounding in the sums can leave a sliver past the end: it belongs to the last weight.
+        Some(last)
+    }
+
+    /// `1` or `-1`, evenly. One draw.
+    pub fn sign(&mut self) -> i32 {
+        if self.bool() {
+            1
+        } else {
+            -1
+        }
+    }
+
+    /// An angle in radians in `[0, 2π)`, every direction equally likely. One draw.
+    ///
+    /// ```
+    /// use bt::Rng;
+    ///
+    /// let a = Rng::new(1).angle();
+    /// assert!((0.0..std::f64::consts::TAU).contains(&a));
+    /// ```
+    pub fn angle(&mut self) -> f64 {
+        f64::from(self.next_u32()) / 4_294_967_296.0 * std::f64::consts::TAU
+    }
+
+    /// One of the four unit steps `(1, 0)`, `(0, 1)`, `(-1, 0)`, `(0, -1)` (right, down, left,
+    /// up, y growing downwards), evenly. One draw.
+    pub fn direction4(&mut self) -> (i32, i32) {
+        DIRECTIONS[2 * self.int(4) as usize]
+    }
+
+    /// One of the eight unit steps: the four of [`Rng::direction4`] and the diagonals
+    /// (`(1, 1)` and so on), evenly. One draw.
+    ///
+    /// ```
+    /// use bt::Rng;
+    ///
+    /// let mut rng = Rng::new(5);
+    /// let (dx, dy) = rng.direction8();
+    /// assert!((dx, dy) != (0, 0) && dx.abs() <= 1 && dy.abs() <= 1);
+    /// ```
+    pub fn direction8(&mut self) -> (i32, i32) {
+        DIRECTIONS[self.int(8) as usize]
+    }
+
+    /// A pixel inside `rect`, every one equally likely, or `None` for an empty rectangle
+    /// (without drawing). Two draws: x, then y.
+    ///
+    /// ```
+    /// use bt::{Rect, Rng};
+    ///
+    /// let spawn = Rect::new(16, 16, 32, 8);
+    /// let p = Rng::new(9).point_in(spawn).unwrap();
+    /// assert!(spawn.contains_point(p));
+    /// assert_eq!(Rng::new(9).point_in(Rect::new(0, 0, 0, 5)), None);
+    /// ```
+    pub fn point_in(&mut self, rect: Rect) -> Option<Point> {
+        if rect.is_empty() {
+            return None;
+        }
+        // Both sides are positive i32s, so they fit a u32 and x + offset fits an i32.
+        let x = rect.x.wrapping_add(self.int(rect.w as u32) as i32);
+        let y = rect.y.wrapping_add(self.int(rect.h as u32) as i32);
+        Some(Point::new(x, y))
+    }
+
+    /// A new generator whose sequence is unrelated to this one's from then on: seeded from
+    /// this one and on a stream of its own, so a subsystem (a level generator, the weather)
+    /// can roll as much as it likes without shifting the main stream's later rolls, and the
+    /// fork is still fixed by the boot seed. Takes four draws from `self`.
+    ///
+    /// ```
+    /// use bt::Rng;
+    ///
+    /// let mut main = Rng::new(42);
+    /// let mut level = main.fork();
+    /// let after_fork = main.clone();
+    /// for _ in 0..1000 {
+    ///     level.next_u32(); // however much the level generator rolls...
+    /// }
+    /// assert_eq!(main, after_fork); // ...the main stream is where it was.
+    /// assert_eq!(Rng::new(42).fork(), Rng::new(42).fork());
+    /// ```
+    pub fn fork(&mut self) -> Rng {
+        let wide = |r: &mut Rng| (u64::from(r.next_u32()) << 32) | u64::from(r.next_u32());
+        let seed = wide(self);
+        let stream = wide(self);
+        Rng::on_stream(seed, (stream << 1) | 1)
+    }
+
+    /// Everything that decides this generator's future (see [`RngState`]).
+    pub fn state(&self) -> RngState {
+        RngState {
+            state: self.state,
+            stream: self.increment >> 1,
+            seed: self.seed,
+        }
+    }
+
+    /// Puts back a state read with [`Rng::state`]: the generator continues exactly as the one
+    /// it was read from would have.
+    pub fn set_state(&mut self, state: RngState) {
+        *self = Rng {
+            state: state.state,
+            increment: (state.stream << 1) | 1,
+            seed: state.seed,
+        };
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Replays depend on these streams: a seed gives these values from every existing method,
+    /// whatever is added to the generator.
+    #[test]
+    fn existing_streams_stay_exactly_as_recorded() {
+        let mut r = Rng::new(2024);
+        let u: Vec<u32> = (0..4).map(|_| r.next_u32()).collect();
+        assert_eq!(u, [2478044888, 1354038508, 3871421177, 3778263754]);
+        assert_eq!(
+            (r.int(10), r.int(1000), r.int(u32::MAX)),
+            (7, 116, 1405991126)
+        );
+        assert_eq!(
+            (r.int_range(-50, 50), r.int_range(i32::MIN, i32::MAX)),
+            (38, 307299360)
+        );
+        assert_eq!(r.float().to_bits(), 1033925128);
+        assert_eq!(r.float_range(-1.0, 1.0).to_bits(), 3194116864);
+        assert_eq!(
+            (r.bool(), r.chance(0.5), r.chance(0.25)),
+            (false, false, false)
+        );
+        assert_eq!(r.gaussian(10.0, 2.0).to_bits(), 4622550155415696790);
+        let mut deck = [1, 2, 3, 4, 5, 6, 7, 8];
+        r.shuffle(&mut deck);
+        assert_eq!(deck, [3, 5, 8, 4, 6, 7, 1, 2]);
+        assert_eq!(r.pick(&deck), Some(&8));
+        assert_eq!(r.next_u32(), 1739148495);
+        let mut zero = Rng::new(0);
+        assert_eq!((zero.next_u32(), zero.next_u32()), (3894649422, 2055130073));
+    }
+
+    #[test]
+    fn weighted_follows_the_weights_and_skips_the_unusable() {
+        let mut r = Rng::new(11);
+        let mut counts = [0u32; 4];
+        for _ in 0..40_000 {
+            let i = r.weighted(&[1.0, 0.0, 3.0, f32::NAN]).unwrap();
+            counts[i] += 1;
+        }
+        assert_eq!(
+            (counts[1], counts[3]),
+            (0, 0),
+            "zero and NaN weights never win"
+        );
+        // Expected 10,000 and 30,000; a binomial's spread here is about 90.
+        assert!((9_500..10_500).contains(&counts[0]), "{counts:?}");
+        assert!((29_500..30_500).contains(&counts[2]), "{counts:?}");
+        let before = r.clone();
+        assert_eq!(r.weighted(&[0.0, -2.0, f32::INFINITY]), None);
+        assert_eq!(r, before, "no draw when nothing can win");
+        assert_eq!(r.weighted(&[f32::MAX, f32::MAX]).map(|i| i < 2), Some(true));
+    }
+
+    #[test]
+    fn directions_signs_and_angles_cover_their_sets_evenly() {
+        let mut r = Rng::new(12);
+        let mut four = std::collections::HashMap::new();
+        let mut eight = std::collections::HashMap::new();
+        let (mut plus, mut octants) = (0, [0u32; 8]);
+        for _ in 0..16_000 {
+            *four.entry(r.direction4()).or_insert(0u32) += 1;
+            *eight.entry(r.direction8()).or_insert(0u32) += 1;
+            plus += i32::from(r.sign() == 1);
+            let a = r.angle();
+            assert!((0.0..std::f64::consts::TAU).contains(&a));
+            octants[(a / std::f64::consts::TAU * 8.0) as usize] += 1;
+        }
+        assert_eq!(four.len(), 4);
+        assert!(four.keys().all(|&(x, y)| x.abs() + y.abs() == 1));
+        assert_eq!(eight.len(), 8);
+        assert!(eight
+            .keys()
+            .all(|&(x, y)| (x, y) != (0, 0) && x.abs() <= 1 && y.abs() <= 1));
+        assert!(
+            four.values().all(|&n| (3_700..4_300).contains(&n)),
+            "{four:?}"
+        );
+        assert!(
+            eight.values().all(|&n| (1_800..2_200).contains(&n)),
+            "{eight:?}"
+        );
+        assert!((7_700..8_300).contains(&plus), "{plus}");
+        assert!(
+            octants.iter().all(|&n| (1_800..2_200).contains(&n)),
+            "{octants:?}"
+        );
+    }
+
+    #[test]
+    fn points_land_in_the_rectangle_and_reach_its_corners() {
+        let mut r = Rng::new(13);
+        let rect = Rect::new(-3, 5, 4, 3);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..2_000 {
+            let p = r.point_in(rect).unwrap();
+            assert!(rect.contains_point(p), "{p:?}");
+            seen.insert(p);
+        }
+        assert_eq!(seen.len(), 12, "every pixel of 4 × 3");
+        let edge = Rect::new(i32::MAX - 1, i32::MIN, 2, i32::MAX);
+        for _ in 0..100 {
+            assert!(edge.contains_point(r.point_in(edge).unwrap()));
+        }
+        assert_eq!(r.point_in(Rect::new(0, 0, 5, -1)), None);
+    }
+
+    #[test]
+    fn a_fork_is_its_own_stream_and_leaves_the_parent_four_draws_on() {
+        let mut parent = Rng::new(21);
+        let mut skipped = Rng::new(21);
+        let mut child = parent.fork();
+        for _ in 0..4 {
+            skipped.next_u32();
+        }
+        assert_eq!(
+            parent, skipped,
+            "a fork costs the parent four draws, no more"
+        );
+        let from_child: Vec<u32> = (0..64).map(|_| child.next_u32()).collect();
+        let from_parent: Vec<u32> = (0..64).map(|_| parent.next_u32()).collect();
+        let shared = from_child
+            .iter()
+            .filter(|v| from_parent.contains(v))
+            .count();
+        assert_eq!(
+            shared, 0,
+            "unrelated sequences share no 32-bit value in 64 draws"
+        );
+        assert_ne!(child.state().stream, Rng::new(0).state().stream);
+        // Forks of forks differ from each other and repeat with the seed.
+        let mut a = Rng::new(5);
+        let (f1, f2) = (a.fork(), a.fork());
+        assert_ne!(f1, f2);
+        let mut b = Rng::new(5);
+        assert_eq!((b.fork(), b.fork()), (f1, f2));
+    }
+
+    #[test]
+    fn state_round_trips_through_bytes_on_any_stream() {
+        let mut r = Rng::new(77).fork();
+        r.next_u32();
+        let kept = r.state();
+        assert_eq!(RngState::from_bytes(kept.to_bytes()), kept);
+        let ahead: Vec<u32> = (0..5).map(|_| r.next_u32()).collect();
+        let mut back = Rng::new(0);
+        back.set_state(kept);
+        assert_eq!((0..5).map(|_| back.next_u32()).collect::<Vec<_>>(), ahead);
+        // The default stream reads back as PCG's usual increment.
+        assert_eq!(Rng::new(1).state().stream, INCREMENT >> 1);
+    }
 
     #[test]
     fn same_seed_same_sequence_other_seed_other_sequence() {

@@ -439,6 +439,23 @@ impl Update<'_> {
         self.input().pointer_wheel()
     }
 
+    /// Whether the pointer was over the display as this update began: sampled with the
+    /// position, so a replay hands the update what it saw live.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// con.input_mut().set_pointer_pos(10, 20);
+    /// assert!(con.update_context(0).is_pointer_active());
+    /// con.input_mut().set_pointer_inactive();
+    /// assert!(!con.update_context(1).is_pointer_active());
+    /// ```
+    pub fn is_pointer_active(&self) -> bool {
+        self.input().is_pointer_active()
+    }
+
     /// A gamepad axis of `player`: sticks -1..1, triggers 0..1.
     pub fn axis(&self, axis: Axis, player: Player) -> f32 {
         self.input().axis(axis, player)
@@ -447,6 +464,23 @@ impl Update<'_> {
     /// Whether `player` has a gamepad.
     pub fn is_gamepad_connected(&self, player: Player) -> bool {
         self.input().is_gamepad_connected(player)
+    }
+
+    /// How many gamepads (0 to 4) were connected as this update began. Connections are
+    /// sampled per update and recorded, so a replay sees the same count.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::{Player, Settings};
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// assert_eq!(con.update_context(0).gamepad_count(), 0);
+    /// con.input_mut().set_gamepad_connected(Player::TWO, true);
+    /// con.input_mut().set_gamepad_connected(Player::FOUR, true);
+    /// assert_eq!(con.update_context(1).gamepad_count(), 2);
+    /// ```
+    pub fn gamepad_count(&self) -> usize {
+        self.input().gamepad_count()
     }
 }
 
@@ -520,6 +554,23 @@ mod tests {
             err.to_string(),
             "art/sheet.png: this host cannot load images"
         );
+    }
+
+    #[test]
+    fn pointer_presence_and_gamepad_count_replay_as_they_were_seen() {
+        let mut live = console();
+        live.input_mut().set_pointer_pos(3, 4);
+        live.input_mut()
+            .set_gamepad_connected(crate::Player::THREE, true);
+        let ctx = live.update_context(0);
+        let seen = (ctx.is_pointer_active(), ctx.gamepad_count());
+        assert_eq!(seen, (true, 1));
+        let tick = live.input().visible();
+        // A replaying console whose own host has no pointer and no gamepad.
+        let mut replay = console();
+        replay.input_mut().set_pointer_inactive();
+        let ctx = replay.update_context_replayed(0, &tick);
+        assert_eq!((ctx.is_pointer_active(), ctx.gamepad_count()), seen);
     }
 
     #[test]

@@ -19,6 +19,11 @@ pub struct Clocks;
 #[doc = include_str!("../../docs/coming-from-pico8-pyxel.md")]
 pub struct ComingFrom;
 
+// Carries `docs/coming-from-blit386.md` as its documentation, so rustdoc compiles and runs its
+// examples.
+#[doc = include_str!("../../docs/coming-from-blit386.md")]
+pub struct ComingFromBlit386;
+
 // Carries `docs/drawing.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/drawing.md")]
 pub struct Drawing;

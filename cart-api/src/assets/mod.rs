@@ -86,6 +86,32 @@ pub enum AssetErrorKind {
         /// The start slot.
         start_slot: u8,
     },
+    /// The slots to match an image's colours onto hold no slot of the palette.
+    #[error("palette slots {first} to {last} hold no slot of a palette of {size} colours")]
+    SlotRange {
+        /// The first slot asked for.
+        first: u8,
+        /// The last slot asked for.
+        last: u8,
+        /// The palette's size.
+        size: usize,
+    },
+    /// Matching colours exactly, a pixel's colour is in none of the slots.
+    #[error(
+        "the colour {color} at pixel ({x}, {y}) is in none of palette slots {first} to {last}"
+    )]
+    NoSlotForColor {
+        /// The colour, as `#rrggbb`.
+        color: String,
+        /// The pixel's column.
+        x: u32,
+        /// The pixel's row.
+        y: u32,
+        /// The first slot searched.
+        first: u8,
+        /// The last slot searched.
+        last: u8,
+    },
     /// The host gave the console no image loader.
     #[error("this host cannot load images")]
     NoLoader,

@@ -6,10 +6,11 @@
 //! | --- | --- |
 //! | `framebuffer.rs` | the [`Framebuffer`], its clip, pixels, lines, rectangles, circles and text |
 //! | `rect.rs` | [`Rect`], the one rectangle type, and what a game asks of two of them |
+//! | `point.rs` | [`Point`], a position or offset in whole pixels, and its arithmetic |
 //! | `shapes.rs` | triangles, ellipses and the flood fill |
 //! | `pen.rs` | the remap and the fill pattern every pixel goes through |
 //! | `font.rs` | the built-in system font |
-//! | `sprite.rs` | [`SpriteSheet`], [`SpriteParams`], [`ColorKey`] and the orientation flags |
+//! | `sprite.rs` | [`SpriteSheet`], [`SpriteParams`], [`ColorKey`], [`ColorMatch`] and the orientation flags |
 //! | `counts.rs` | [`DrawCounts`], the drawing calls of a frame by kind |
 //! | `blit/` | the blitter that draws sheets: clipping in `mod.rs`, row routines in `rows.rs` |
 
@@ -18,6 +19,7 @@ mod counts;
 mod font;
 mod framebuffer;
 mod pen;
+mod point;
 mod rect;
 mod shapes;
 mod sprite;
@@ -29,9 +31,10 @@ pub(crate) use framebuffer::Bounds;
 pub use framebuffer::{measure_text, Framebuffer};
 pub use pen::FillPattern;
 pub(crate) use pen::{blend_row_table, InkTable, Pen};
+pub use point::Point;
 pub use rect::Rect;
 pub(crate) use shapes::Scratch;
 pub use sprite::{
-    ColorKey, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V, MAX_SHEET_SIDE, ROT_180,
-    ROT_270, ROT_90,
+    ColorKey, ColorMatch, SpriteParams, SpriteSheet, DEFAULT_TILE, FLIP_H, FLIP_V, MAX_SHEET_SIDE,
+    ROT_180, ROT_270, ROT_90,
 };

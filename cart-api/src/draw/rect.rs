@@ -6,6 +6,8 @@
 //! inside it, so two 8-px sprites side by side at `x = 0` and `x = 8` touch but do not overlap.
 //! Arithmetic is done wide, so no coordinates (`i32::MIN`, `i32::MAX`) can overflow or panic.
 
+use super::Point;
+
 /// An axis-aligned rectangle in pixels. A width or height of zero or less is empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Rect {
@@ -23,6 +25,55 @@ impl Rect {
     /// A rectangle from its top-left corner and size.
     pub const fn new(x: i32, y: i32, w: i32, h: i32) -> Rect {
         Rect { x, y, w, h }
+    }
+
+    /// The `tile_w × tile_h` cell at `column`, `row` of a grid of tiles starting at the origin:
+    /// `Rect::new(column × tile_w, row × tile_h, tile_w, tile_h)`, coordinates saturating at the
+    /// ends of the `i32` range.
+    ///
+    /// ```
+    /// use bt::Rect;
+    ///
+    /// assert_eq!(Rect::from_tile(3, 2, 8, 8), Rect::new(24, 16, 8, 8));
+    /// assert_eq!(Rect::from_tile(-1, 0, 16, 8), Rect::new(-16, 0, 16, 8));
+    /// ```
+    pub const fn from_tile(column: i32, row: i32, tile_w: i32, tile_h: i32) -> Rect {
+        Rect::new(
+            column.saturating_mul(tile_w),
+            row.saturating_mul(tile_h),
+            tile_w,
+            tile_h,
+        )
+    }
+
+    /// The top-left corner.
+    pub const fn position(&self) -> Point {
+        Point::new(self.x, self.y)
+    }
+
+    /// The first column past the right edge, `x + w` (outside the rectangle: it covers
+    /// `x..right()`), saturating at the ends of the `i32` range.
+    ///
+    /// ```
+    /// use bt::Rect;
+    ///
+    /// let r = Rect::new(10, 20, 8, 4);
+    /// assert_eq!((r.right(), r.bottom()), (18, 24));
+    /// assert!(!r.contains(r.right(), 20));
+    /// assert!(r.contains(r.right() - 1, r.bottom() - 1));
+    /// ```
+    pub const fn right(&self) -> i32 {
+        self.x.saturating_add(self.w)
+    }
+
+    /// The first row past the bottom edge, `y + h`, as [`Rect::right`].
+    pub const fn bottom(&self) -> i32 {
+        self.y.saturating_add(self.h)
+    }
+
+    /// Whether `point` lies inside, as [`Rect::contains`].
+    pub fn contains_point(&self, point: Point) -> bool {
+        self.contains(point.x, point.y)
     }
 
     /// Corners `(x0, y0, x1, y1)` of the half-open box, in integers too wide to overflow.

@@ -101,6 +101,16 @@ impl SpriteParams {
     }
 }
 
+/// How [`SpriteSheet::from_rgba_matched`] finds a palette slot for each of an image's colours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ColorMatch {
+    /// The slot holding exactly the colour; a colour no slot holds is an error.
+    Exact,
+    /// The slot whose colour is nearest ([`Palette::nearest_in`]); never fails.
+    Nearest,
+}
+
 /// A set of palette indices that a sprite or tile leaves see-through: the colour key.
 ///
 /// Sheets start with index 0 alone ([`ColorKey::default`]); [`ColorKey::NONE`] draws every
@@ -359,6 +369,121 @@ impl SpriteSheet {
         })
     }
 
+    /// A sheet from RGBA pixels drawn in colours the palette already has: each opaque pixel
+    /// (alpha 128 or more) takes a slot among `slots` holding its colour, and the palette is
+    /// not changed. Art drawn in the PICO-8 colours so lands on slots 0 to 15 of the default
+    /// palette instead of taking 16 new ones, as BLIT386's `indexize` does. Pixels with alpha
+    /// below 128 become index 0 (see-through), as in [`SpriteSheet::from_rgba`].
+    ///
+    /// With [`ColorMatch::Exact`] each colour must be in one of the slots (red, green and blue
+    /// equal; the first such slot is used). With [`ColorMatch::Nearest`] each takes the slot
+    /// [`Palette::nearest_in`] gives: the smallest squared RGB distance, ties to the lower
+    /// slot. A colour that lands on slot 0 is see-through when drawn, as black is in PICO-8's
+    /// sprites; leave slot 0 out of `slots` to keep it drawn.
+    ///
+    /// ```
+    /// use bt::{ColorMatch, Palette, SpriteSheet};
+    ///
+    /// let pico = Palette::pico8();
+    /// let red = [0xff, 0x00, 0x4d, 255]; // slot 8
+    /// let near_blue = [0x20, 0xa0, 0xff, 255]; // not in the palette; blue (slot 12) is nearest
+    /// let rgba = [red, near_blue].concat();
+    /// let sheet = SpriteSheet::from_rgba_matched("art.png", 2, 1, &rgba, &pico, 0..=15, ColorMatch::Nearest)?;
+    /// assert_eq!(sheet.pixels(), [8, 12]);
+    ///
+    /// let err = SpriteSheet::from_rgba_matched("art.png", 2, 1, &rgba, &pico, 0..=15, ColorMatch::Exact)
+    ///     .unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "art.png: the colour #20a0ff at pixel (1, 0) is in none of palette slots 0 to 15"
+    /// );
+    /// # Ok::<(), bt::AssetError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`AssetErrorKind::TooLarge`], [`AssetErrorKind::PixelCount`] as for
+    /// [`SpriteSheet::from_rgba`]; [`AssetErrorKind::SlotRange`] when `slots` holds no slot of
+    /// the palette; [`AssetErrorKind::NoSlotForColor`] when matching exactly and a colour is
+    /// in none of the slots. Each names `name`.
+    pub fn from_rgba_matched(
+        name: &str,
+        width: u32,
+        height: u32,
+        rgba: &[u8],
+        palette: &Palette,
+        slots: RangeInclusive<u8>,
+        matching: ColorMatch,
+    ) -> Result<SpriteSheet, AssetError> {
+        check_size(name, width.into(), height.into())?;
+        let expected = u64::from(width) * u64::from(height) * 4;
+        if rgba.len() as u64 != expected {
+            return Err(AssetError::new(
+                name,
+                AssetErrorKind::PixelCount {
+                    expected,
+                    got: rgba.len() as u64,
+                },
+            ));
+        }
+        let size = palette.len();
+        let (first, last) = (*slots.start(), *slots.end());
+        if first > last || usize::from(first) >= size {
+            return Err(AssetError::new(
+                name,
+                AssetErrorKind::SlotRange { first, last, size },
+            ));
+        }
+        let last = last.min((size - 1) as u8);
+        let mut found: HashMap<[u8; 3], u8> = HashMap::new();
+        let mut pixels = Vec::with_capacity(rgba.len() / 4);
+        for (i, px) in rgba.chunks_exact(4).enumerate() {
+            if px[3] < 128 {
+                pixels.push(0);
+                continue;
+            }
+            let key = [px[0], px[1], px[2]];
+            let color = Color32::rgb(px[0], px[1], px[2]);
+            let slot = match found.get(&key) {
+                Some(&slot) => slot,
+                None => {
+                    let slot = match matching {
+                        ColorMatch::Exact => (first..=last).find(|&s| {
+                            palette
+                                .get(s)
+                                .is_some_and(|c| (c.r, c.g, c.b) == (px[0], px[1], px[2]))
+                        }),
+                        ColorMatch::Nearest => palette.nearest_in(color, first..=last),
+                    };
+                    let Some(slot) = slot else {
+                        let width = width as usize;
+                        return Err(AssetError::new(
+                            name,
+                            AssetErrorKind::NoSlotForColor {
+                                color: color.to_string(),
+                                x: (i % width) as u32,
+                                y: (i / width) as u32,
+                                first,
+                                last,
+                            },
+                        ));
+                    };
+                    found.insert(key, slot);
+                    slot
+                }
+            };
+            pixels.push(slot);
+        }
+        Ok(SpriteSheet {
+            width,
+            height,
+            pixels,
+            tile: (DEFAULT_TILE, DEFAULT_TILE),
+            slots: 0..0,
+            key: ColorKey::default(),
+            key_is_zero: true,
+        })
+    }
+
     /// Sets the tile size [`SpriteSheet::tile_rect`] and `draw_tile` use (default 8 × 8). A side
     /// of 0 counts as 1.
     pub fn with_tile_size(mut self, width: u32, height: u32) -> SpriteSheet {
@@ -452,7 +577,8 @@ impl SpriteSheet {
     }
 
     /// The palette slots [`SpriteSheet::from_rgba`] registered colours into, first to last, as
-    /// the `u8` slots draw calls and [`Palette::get`] take (empty for a sheet made from indices).
+    /// the `u8` slots draw calls and [`Palette::get`] take (empty for a sheet made from indices
+    /// or matched onto existing slots with [`SpriteSheet::from_rgba_matched`]).
     pub fn palette_slots(&self) -> RangeInclusive<u8> {
         match (self.slots.start, self.slots.end.checked_sub(1)) {
             // Slots are below 256: `from_rgba` registered them into a palette of at most 256.
@@ -466,6 +592,117 @@ impl SpriteSheet {
 mod tests {
     use super::*;
     use crate::draw::Framebuffer;
+
+    /// One row of RGBA pixels, one per colour.
+    fn row(colors: &[Color32]) -> Vec<u8> {
+        colors.iter().flat_map(|c| [c.r, c.g, c.b, c.a]).collect()
+    }
+
+    #[test]
+    fn art_in_the_palettes_colours_lands_on_its_slots_and_leaves_it_alone() {
+        let pico = Palette::pico8();
+        // Every PICO-8 colour, last first, then a see-through pixel.
+        let mut colors: Vec<Color32> = pico.colors().iter().rev().copied().collect();
+        colors.push(Color32::TRANSPARENT);
+        let rgba = row(&colors);
+        let before = pico.clone();
+        for matching in [ColorMatch::Exact, ColorMatch::Nearest] {
+            let sheet =
+                SpriteSheet::from_rgba_matched("pico.png", 17, 1, &rgba, &pico, 0..=15, matching)
+                    .unwrap();
+            let want: Vec<u8> = (0..16).rev().chain([0]).collect();
+            assert_eq!(sheet.pixels(), want, "{matching:?}");
+            assert!(sheet.palette_slots().is_empty());
+        }
+        assert_eq!(pico, before, "the palette is not changed");
+        // The registering loader would have taken 16 new slots for the same picture.
+        let mut grown = Palette::pico8().resized(32).unwrap();
+        let sheet = SpriteSheet::from_rgba("pico.png", 17, 1, &rgba, &mut grown, 16).unwrap();
+        assert_eq!(sheet.palette_slots(), 16..=31);
+    }
+
+    #[test]
+    fn nearest_matching_stays_in_the_slots_given() {
+        let pico = Palette::pico8();
+        let rgba = row(&[Color32::BLACK, Color32::hex(0xfe0050)]);
+        let sheet =
+            SpriteSheet::from_rgba_matched("a", 2, 1, &rgba, &pico, 1..=15, ColorMatch::Nearest)
+                .unwrap();
+        assert_eq!(
+            sheet.pixels(),
+            [1, 8],
+            "black avoids slot 0 when slot 0 is left out"
+        );
+        let sheet =
+            SpriteSheet::from_rgba_matched("a", 2, 1, &rgba, &pico, 8..=200, ColorMatch::Nearest)
+                .unwrap();
+        assert_eq!(sheet.pixels()[1], 8, "a range past the end is cut to it");
+    }
+
+    #[test]
+    fn matching_errors_name_the_file_the_colour_the_pixel_and_the_slots() {
+        let pico = Palette::pico8();
+        let mut colors = vec![Color32::hex(0xff004d); 5];
+        colors[4] = Color32::hex(0x123456);
+        let rgba = row(&colors);
+        let err = SpriteSheet::from_rgba_matched(
+            "lvl.png",
+            2,
+            3,
+            &rgba,
+            &pico,
+            0..=15,
+            ColorMatch::Exact,
+        );
+        assert_eq!(
+            err.unwrap_err().kind,
+            AssetErrorKind::PixelCount {
+                expected: 24,
+                got: 20
+            }
+        );
+        let rgba = [rgba, row(&[Color32::TRANSPARENT])].concat();
+        let err = SpriteSheet::from_rgba_matched(
+            "lvl.png",
+            2,
+            3,
+            &rgba,
+            &pico,
+            0..=15,
+            ColorMatch::Exact,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "lvl.png: the colour #123456 at pixel (0, 2) is in none of palette slots 0 to 15"
+        );
+        let err = SpriteSheet::from_rgba_matched(
+            "lvl.png",
+            2,
+            3,
+            &rgba,
+            &pico,
+            16..=20,
+            ColorMatch::Nearest,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "lvl.png: palette slots 16 to 20 hold no slot of a palette of 16 colours"
+        );
+        #[allow(clippy::reversed_empty_ranges)]
+        let backwards = 5..=2;
+        assert!(SpriteSheet::from_rgba_matched(
+            "lvl.png",
+            2,
+            3,
+            &rgba,
+            &pico,
+            backwards,
+            ColorMatch::Nearest
+        )
+        .is_err());
+    }
 
     #[test]
     fn tiles_count_row_by_row() {

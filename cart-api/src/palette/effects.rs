@@ -82,19 +82,6 @@ pub(crate) fn clamp_duration(ms: f64) -> f64 {
     }
 }
 
-fn lerp_color(a: Color32, b: Color32, t: f64) -> Color32 {
-    let ch = |x: u8, y: u8| {
-        let v = f64::from(x) + (f64::from(y) - f64::from(x)) * t;
-        v.round().clamp(0.0, 255.0) as u8
-    };
-    Color32 {
-        r: ch(a.r, b.r),
-        g: ch(a.g, b.g),
-        b: ch(a.b, b.b),
-        a: ch(a.a, b.a),
-    }
-}
-
 impl PaletteEffects {
     pub(crate) fn new(target_fps: f64, palette: &Palette) -> PaletteEffects {
         PaletteEffects {
@@ -228,7 +215,7 @@ impl PaletteEffects {
                     *c = if t >= 1.0 {
                         f.to
                     } else {
-                        lerp_color(f.from, f.to, f.easing.apply(t))
+                        f.from.lerp(f.to, f.easing.apply(t))
                     };
                 }
                 if t >= 1.0 {

@@ -1,35 +1,15 @@
 //! Colours and the palette that turns framebuffer indices into them.
 
+mod color;
 pub(crate) mod effects;
+mod json;
 
+pub use color::{Color32, ColorParseError};
 pub use effects::{MAX_CYCLES, MAX_EFFECT};
 
+use std::ops::RangeInclusive;
+
 use thiserror::Error;
-
-/// An RGBA colour, 8 bits a channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Color32 {
-    /// Red.
-    pub r: u8,
-    /// Green.
-    pub g: u8,
-    /// Blue.
-    pub b: u8,
-    /// Alpha (255 = opaque).
-    pub a: u8,
-}
-
-impl Color32 {
-    /// An opaque colour.
-    pub const fn rgb(r: u8, g: u8, b: u8) -> Color32 {
-        Color32 { r, g, b, a: 255 }
-    }
-
-    /// An opaque colour from `0xRRGGBB`.
-    pub const fn hex(rgb: u32) -> Color32 {
-        Color32::rgb((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8)
-    }
-}
 
 /// Why a palette operation was refused.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -46,7 +26,33 @@ pub enum PaletteError {
         /// The palette's size.
         size: usize,
     },
+    /// A slot name must have 1 to [`MAX_NAME_CHARS`] characters, none of them a control
+    /// character, and not begin or end with a space.
+    #[error(
+        "palette slot name {} must be 1 to {MAX_NAME_CHARS} characters, without control \
+         characters or surrounding spaces",
+        crate::quote::quoted(.0)
+    )]
+    BadName(String),
+    /// Palette JSON that does not parse or does not describe a palette.
+    #[error("palette JSON, line {line}, column {column}: {reason}")]
+    Json {
+        /// The line (from 1) where the problem starts.
+        line: usize,
+        /// The column (in characters, from 1).
+        column: usize,
+        /// What is wrong there.
+        reason: String,
+    },
+    /// Palette bytes are 3 per colour (red, green, blue) for 2 to 256 colours.
+    #[error(
+        "palette bytes: {0} bytes are not 3 bytes (red, green, blue) for each of 2 to 256 colours"
+    )]
+    ByteCount(usize),
 }
+
+/// The longest name [`Palette::set_name`] takes, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
 
 /// The colours a framebuffer index stands for: up to 256 of them, so a slot is a `u8`, the same
 /// type as the index a draw call takes.
@@ -67,19 +73,31 @@ pub enum PaletteError {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Palette {
     colors: Vec<Color32>,
+    /// Slot names ([`Palette::set_name`]), in the order first given.
+    names: Vec<(String, u8)>,
 }
 
 impl Clone for Palette {
     fn clone(&self) -> Palette {
         Palette {
             colors: self.colors.clone(),
+            names: self.names.clone(),
         }
     }
 
-    /// Reuses the colour buffer, so copying one palette over another allocates nothing once it
-    /// is large enough (the palette effects do this every update during a flash).
+    /// Reuses the colour and name buffers, so copying one palette over another allocates
+    /// nothing once they are large enough (the palette effects do this every update during a
+    /// flash).
     fn clone_from(&mut self, source: &Palette) {
         self.colors.clone_from(&source.colors);
+        // Name by name: a tuple's own `clone_from` would allocate a new string each time.
+        self.names.truncate(source.names.len());
+        for (to, from) in self.names.iter_mut().zip(&source.names) {
+            to.0.clone_from(&from.0);
+            to.1 = from.1;
+        }
+        let kept = self.names.len();
+        self.names.extend(source.names[kept..].iter().cloned());
     }
 }
 
@@ -192,23 +210,24 @@ impl Palette {
         if !(2..=256).contains(&size) {
             return Err(PaletteError::BadSize(size));
         }
-        Ok(Palette {
-            colors: vec![Color32::rgb(0, 0, 0); size],
-        })
+        Ok(Palette::from_colors(vec![Color32::rgb(0, 0, 0); size]))
     }
 
     /// The 16-colour PICO-8 palette: 0 black, 1 dark blue, 2 dark purple, 3 dark green, 4 brown,
     /// 5 dark grey, 6 light grey, 7 white, 8 red, 9 orange, 10 yellow, 11 green, 12 blue,
     /// 13 lavender, 14 pink, 15 peach.
     pub fn pico8() -> Palette {
-        Palette {
-            colors: PICO8.iter().map(|&c| Color32::hex(c)).collect(),
-        }
+        Palette::from_hex(&PICO8)
     }
 
     fn from_hex(colors: &[u32]) -> Palette {
+        Palette::from_colors(colors.iter().map(|&c| Color32::hex(c)).collect())
+    }
+
+    fn from_colors(colors: Vec<Color32>) -> Palette {
         Palette {
-            colors: colors.iter().map(|&c| Color32::hex(c)).collect(),
+            colors,
+            names: Vec::new(),
         }
     }
 
@@ -250,11 +269,12 @@ impl Palette {
     /// assert_eq!(Palette::c64().get(1), Some(Color32::hex(0xffffff)));
     /// ```
     pub fn vga() -> Palette {
-        Palette { colors: vga() }
+        Palette::from_colors(vga())
     }
 
-    /// A copy with `size` slots: the colours that fit are kept, new slots are black. Handy for
-    /// a preset with room for a sprite sheet's colours after it.
+    /// A copy with `size` slots: the colours that fit are kept, new slots are black, and the
+    /// names of slots that fit are kept. Handy for a preset with room for a sprite sheet's
+    /// colours after it.
     ///
     /// ```
     /// use bt::{Color32, Palette};
@@ -273,6 +293,12 @@ impl Palette {
         for (slot, c) in p.colors.iter_mut().zip(&self.colors) {
             *slot = *c;
         }
+        p.names = self
+            .names
+            .iter()
+            .filter(|(_, slot)| usize::from(*slot) < size)
+            .cloned()
+            .collect();
         Ok(p)
     }
 
@@ -328,6 +354,192 @@ impl Palette {
     /// All colours, slot 0 first.
     pub fn colors(&self) -> &[Color32] {
         &self.colors
+    }
+
+    /// Gives `slot` the name `name`, so code can say `slot_named("water")` rather than a
+    /// number that changes when the palette is rearranged. A name names one slot; naming a
+    /// new slot with it moves it. A slot may have several names. Names are matched exactly
+    /// (case included).
+    ///
+    /// ```
+    /// use bt::{Color32, Palette};
+    ///
+    /// let mut pal = Palette::pico8();
+    /// pal.set_name("water", 12)?;
+    /// pal.set_name("player", 8)?;
+    /// assert_eq!(pal.slot_named("water"), Some(12));
+    /// assert_eq!(pal.color_named("player"), Some(Color32::hex(0xff004d)));
+    /// assert_eq!(pal.slot_named("lava"), None);
+    /// assert!(pal.set_name("", 3).is_err());
+    /// # Ok::<(), bt::PaletteError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PaletteError::SlotOutOfRange`] for a slot past the end; [`PaletteError::BadName`]
+    /// for an empty name, one longer than [`MAX_NAME_CHARS`] characters, or one with a
+    /// control character or surrounding spaces.
+    pub fn set_name(&mut self, name: &str, slot: u8) -> Result<(), PaletteError> {
+        let size = self.colors.len();
+        if usize::from(slot) >= size {
+            return Err(PaletteError::SlotOutOfRange { slot, size });
+        }
+        let count = name.chars().count();
+        if count == 0
+            || count > MAX_NAME_CHARS
+            || name.trim() != name
+            || name.chars().any(char::is_control)
+        {
+            return Err(PaletteError::BadName(name.to_string()));
+        }
+        match self.names.iter_mut().find(|(n, _)| n == name) {
+            Some(entry) => entry.1 = slot,
+            None => self.names.push((name.to_string(), slot)),
+        }
+        Ok(())
+    }
+
+    /// The slot called `name` ([`Palette::set_name`]), or `None`.
+    pub fn slot_named(&self, name: &str) -> Option<u8> {
+        self.names
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, slot)| slot)
+    }
+
+    /// The colour of the slot called `name`, or `None`.
+    pub fn color_named(&self, name: &str) -> Option<Color32> {
+        self.slot_named(name).and_then(|slot| self.get(slot))
+    }
+
+    /// Takes the name `name` away; returns the slot it named, if any.
+    pub fn remove_name(&mut self, name: &str) -> Option<u8> {
+        let i = self.names.iter().position(|(n, _)| n == name)?;
+        Some(self.names.remove(i).1)
+    }
+
+    /// Every name and its slot, in the order the names were first given.
+    pub fn names(&self) -> impl Iterator<Item = (&str, u8)> {
+        self.names.iter().map(|(n, slot)| (n.as_str(), *slot))
+    }
+
+    /// The first slot holding exactly `color`'s red, green and blue (alpha is not compared:
+    /// the screen shows every slot opaque), or `None`.
+    ///
+    /// ```
+    /// use bt::{Color32, Palette};
+    ///
+    /// assert_eq!(Palette::pico8().find(Color32::hex(0xff004d)), Some(8));
+    /// assert_eq!(Palette::pico8().find(Color32::hex(0xff004e)), None);
+    /// ```
+    pub fn find(&self, color: Color32) -> Option<u8> {
+        let rgb = |c: &Color32| (c.r, c.g, c.b);
+        self.colors
+            .iter()
+            .position(|c| rgb(c) == rgb(&color))
+            .map(|i| i as u8)
+    }
+
+    /// The slot whose colour is nearest to `color`: the smallest squared distance between the
+    /// two as points in RGB space, `(r₁ - r₂)² + (g₁ - g₂)² + (b₁ - b₂)²` over the stored 8-bit
+    /// (sRGB) channels, alpha not compared; a tie goes to the lower slot. A colour the
+    /// palette holds is its own nearest.
+    ///
+    /// ```
+    /// use bt::{Color32, Palette};
+    ///
+    /// let pico = Palette::pico8();
+    /// assert_eq!(pico.nearest(Color32::hex(0xff0040)), 8); // red, ff004d
+    /// assert_eq!(pico.nearest(Color32::hex(0x0a0a0a)), 0); // black
+    /// ```
+    pub fn nearest(&self, color: Color32) -> u8 {
+        // A palette has at least two slots, so there is always one.
+        self.nearest_in(color, 0..=u8::MAX).unwrap_or(0)
+    }
+
+    /// Like [`Palette::nearest`] among `slots` only (cut to the palette's end); `None` when no
+    /// slot of the range is in the palette.
+    ///
+    /// ```
+    /// use bt::{Color32, Palette};
+    ///
+    /// // Black is slot 0, the see-through slot; among slots 1 to 15, dark blue is nearest.
+    /// assert_eq!(Palette::pico8().nearest_in(Color32::BLACK, 1..=15), Some(1));
+    /// assert_eq!(Palette::pico8().nearest_in(Color32::BLACK, 20..=30), None);
+    /// ```
+    pub fn nearest_in(&self, color: Color32, slots: RangeInclusive<u8>) -> Option<u8> {
+        let distance = |c: &Color32| {
+            let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
+            d(c.r, color.r) + d(c.g, color.g) + d(c.b, color.b)
+        };
+        let (start, end) = (usize::from(*slots.start()), usize::from(*slots.end()));
+        let candidates = self.colors.get(start..=end.min(self.colors.len() - 1))?;
+        let mut best: Option<(i32, usize)> = None;
+        for (i, c) in candidates.iter().enumerate() {
+            let d = distance(c);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, i));
+            }
+        }
+        best.map(|(_, i)| (start + i) as u8)
+    }
+
+    /// The palette as JSON text: its size, colours as hex strings and slot names.
+    ///
+    /// ```
+    /// use bt::Palette;
+    ///
+    /// let mut pal = Palette::gameboy();
+    /// pal.set_name("shadow", 1)?;
+    /// let text = pal.to_json();
+    /// assert!(text.contains("\"#0f380f\""));
+    /// assert_eq!(Palette::from_json(&text)?, pal);
+    /// # Ok::<(), bt::PaletteError>(())
+    /// ```
+    pub fn to_json(&self) -> String {
+        json::write(self)
+    }
+
+    /// A palette from JSON text as [`Palette::to_json`] writes it:
+    /// `{"version": 1, "size": N, "colors": ["#rrggbb", …], "names": {"name": slot, …}}`.
+    /// `colors` is required and holds 2 to 256 colours, each any form [`Color32`] parses;
+    /// `size`, when given, must equal their count; `names` and `version` (only 1 exists)
+    /// are optional, so BLIT386's palette files read as they are. Other fields are refused.
+    ///
+    /// # Errors
+    /// [`PaletteError::Json`] naming the line, the column and the problem.
+    pub fn from_json(text: &str) -> Result<Palette, PaletteError> {
+        json::read(text)
+    }
+
+    /// The colours as bytes, three per slot (red, green, blue), slot 0 first: the layout of
+    /// a `.pal` file of raw RGB. Alpha and names are not kept.
+    ///
+    /// ```
+    /// use bt::Palette;
+    ///
+    /// let bytes = Palette::gameboy().to_rgb_bytes();
+    /// assert_eq!(&bytes[..3], &[0x0f, 0x38, 0x0f]);
+    /// assert_eq!(Palette::from_rgb_bytes(&bytes)?, Palette::gameboy());
+    /// # Ok::<(), bt::PaletteError>(())
+    /// ```
+    pub fn to_rgb_bytes(&self) -> Vec<u8> {
+        self.colors.iter().flat_map(|c| [c.r, c.g, c.b]).collect()
+    }
+
+    /// A palette from bytes as [`Palette::to_rgb_bytes`] writes them, every colour opaque.
+    ///
+    /// # Errors
+    /// [`PaletteError::ByteCount`] unless the length is 3 × a size from 2 to 256.
+    pub fn from_rgb_bytes(bytes: &[u8]) -> Result<Palette, PaletteError> {
+        if !bytes.len().is_multiple_of(3) || !(2..=256).contains(&(bytes.len() / 3)) {
+            return Err(PaletteError::ByteCount(bytes.len()));
+        }
+        Ok(Palette::from_colors(
+            bytes
+                .chunks_exact(3)
+                .map(|c| Color32::rgb(c[0], c[1], c[2]))
+                .collect(),
+        ))
     }
 
     /// Converts palette indices to opaque RGBA bytes, four per index.
@@ -416,6 +628,188 @@ mod tests {
         p.swap(1, 8).unwrap();
         assert_eq!(p.get(1), Some(Color32::hex(0xff004d)));
         assert!(p.swap(1, 16).is_err());
+    }
+
+    #[test]
+    fn names_name_one_slot_each_and_bad_names_are_refused() {
+        let mut p = Palette::pico8();
+        p.set_name("hero", 8).unwrap();
+        p.set_name("enemy", 8).unwrap();
+        p.set_name("hero", 11).unwrap();
+        assert_eq!(
+            p.slot_named("hero"),
+            Some(11),
+            "naming again moves the name"
+        );
+        assert_eq!(p.slot_named("enemy"), Some(8));
+        assert_eq!(p.slot_named("Hero"), None, "names match exactly");
+        assert_eq!(p.names().collect::<Vec<_>>(), [("hero", 11), ("enemy", 8)]);
+        assert_eq!(p.remove_name("hero"), Some(11));
+        assert_eq!(p.remove_name("hero"), None);
+        assert_eq!(
+            p.set_name("sky", 16),
+            Err(PaletteError::SlotOutOfRange { slot: 16, size: 16 })
+        );
+        for bad in ["", " sky", "a\nb", &"x".repeat(MAX_NAME_CHARS + 1)] {
+            assert_eq!(
+                p.set_name(bad, 1),
+                Err(PaletteError::BadName(bad.to_string()))
+            );
+        }
+        assert_eq!(
+            p.set_name("", 1).unwrap_err().to_string(),
+            "palette slot name \"\" must be 1 to 64 characters, without control characters \
+             or surrounding spaces"
+        );
+        // Resizing keeps the names of the slots that stay.
+        p.set_name("sky", 12).unwrap();
+        let small = p.resized(10).unwrap();
+        assert_eq!(small.slot_named("enemy"), Some(8));
+        assert_eq!(small.slot_named("sky"), None);
+    }
+
+    #[test]
+    fn copying_a_named_palette_over_another_reuses_its_buffers() {
+        let mut a = Palette::pico8();
+        a.set_name("water", 12).unwrap();
+        let mut b = a.clone();
+        b.set_name("water", 1).unwrap();
+        b.clone_from(&a);
+        assert_eq!(b, a);
+    }
+
+    #[test]
+    fn nearest_is_the_smallest_rgb_distance_and_ties_go_low() {
+        let mut p = Palette::new(4).unwrap();
+        p.set(1, Color32::rgb(100, 0, 0)).unwrap();
+        p.set(2, Color32::rgb(0, 100, 0)).unwrap();
+        p.set(3, Color32::rgb(100, 0, 0)).unwrap();
+        // (60, 40, 0): 40² + 40² = 3200 from slot 1, 60² + 60² = 7200 from slot 2, and
+        // 60² + 40² = 5200 from black.
+        assert_eq!(p.nearest(Color32::rgb(60, 40, 0)), 1);
+        // (50, 50, 0) is 5000 from slots 0, 1, 2 and 3: the lowest wins.
+        assert_eq!(p.nearest(Color32::rgb(50, 50, 0)), 0);
+        assert_eq!(p.nearest_in(Color32::rgb(50, 50, 0), 2..=3), Some(2));
+        assert_eq!(p.nearest_in(Color32::rgb(100, 0, 0), 2..=200), Some(3));
+        assert_eq!(p.nearest_in(Color32::BLACK, 4..=9), None);
+        for (slot, c) in Palette::pico8().colors().iter().enumerate() {
+            assert_eq!(Palette::pico8().nearest(*c), slot as u8);
+            assert_eq!(Palette::pico8().find(*c), Some(slot as u8));
+        }
+        let see_through = Color32 {
+            a: 0,
+            ..Color32::hex(0xff004d)
+        };
+        assert_eq!(
+            Palette::pico8().find(see_through),
+            Some(8),
+            "alpha is not compared"
+        );
+    }
+
+    #[test]
+    fn json_round_trips_and_reads_blit386_files() {
+        let mut p = Palette::vga();
+        p.set(
+            7,
+            Color32 {
+                r: 1,
+                g: 2,
+                b: 3,
+                a: 4,
+            },
+        )
+        .unwrap();
+        p.set_name("quote \" and \\ and é", 255).unwrap();
+        p.set_name("zero", 0).unwrap();
+        assert_eq!(Palette::from_json(&p.to_json()), Ok(p.clone()));
+        assert_eq!(
+            Palette::from_json(&Palette::cga().to_json()),
+            Ok(Palette::cga())
+        );
+        // BLIT386 writes #RRGGBBAA, a size, names, and no version.
+        let blit = r##"{"colors":["#00000000","#FF004DFF","#29ADFFFF","#FFF1E8FF"],
+                       "names":{"player":1,"sky":2},"size":4}"##;
+        let p = Palette::from_json(blit).unwrap();
+        assert_eq!(p.get(1), Some(Color32::hex(0xff004d)));
+        assert_eq!(p.get(0), Some(Color32::TRANSPARENT));
+        assert_eq!(p.slot_named("sky"), Some(2));
+    }
+
+    #[test]
+    fn bad_json_is_refused_naming_line_column_and_problem() {
+        let cases = [
+            (
+                "",
+                "palette JSON, line 1, column 1: expected a value, found the end",
+            ),
+            (
+                "[1, 2]",
+                "palette JSON, line 1, column 1: a palette is an object, got an array",
+            ),
+            (
+                "{\"colors\": [\"#000\", \"#fff\"],\n \"colours\": 1}",
+                "palette JSON, line 2, column 13: unknown field \"colours\" (a palette has \
+                 version, size, colors and names)",
+            ),
+            (
+                "{\"colors\": [\"#000\", \"#ffg\"]}",
+                "palette JSON, line 1, column 21: color 1: not a colour: \"#ffg\" (expected \
+                 #rgb, #rgba, #rrggbb, #rrggbbaa or a name such as cornflowerblue)",
+            ),
+            (
+                "{\"colors\": [\"#000\"]}",
+                "palette JSON, line 1, column 12: a palette holds 2 to 256 colors, this one 1",
+            ),
+            (
+                "{\"size\": 3, \"colors\": [\"#000\", \"#fff\"]}",
+                "palette JSON, line 1, column 10: size is 3 but colors holds 2",
+            ),
+            (
+                "{\"version\": 2, \"colors\": []}",
+                "palette JSON, line 1, column 13: version 2 is not one this BT reads (only 1)",
+            ),
+            (
+                "{\"colors\": [\"#000\", \"#fff\"], \"names\": {\"sky\": 2}}",
+                "palette JSON, line 1, column 47: name \"sky\"'s slot must be a whole number \
+                 below 2, got 2",
+            ),
+            (
+                "{\"colors\": [\"#000\", \"#fff\"]} x",
+                "palette JSON, line 1, column 30: more text after the palette",
+            ),
+            (
+                "{\"colors\": [\"#000\"",
+                "palette JSON, line 1, column 19: expected ',' or ']' in an array",
+            ),
+        ];
+        for (text, message) in cases {
+            let err = Palette::from_json(text).unwrap_err();
+            assert_eq!(err.to_string(), message, "{text}");
+        }
+        let deep = "[".repeat(100_000);
+        assert!(Palette::from_json(&deep)
+            .unwrap_err()
+            .to_string()
+            .contains("nested too deeply"));
+    }
+
+    #[test]
+    fn rgb_bytes_round_trip_and_bad_lengths_name_the_length() {
+        let p = Palette::nes();
+        let bytes = p.to_rgb_bytes();
+        assert_eq!(bytes.len(), 64 * 3);
+        assert_eq!(Palette::from_rgb_bytes(&bytes), Ok(p));
+        for len in [0, 3, 7, 257 * 3] {
+            assert_eq!(
+                Palette::from_rgb_bytes(&vec![0; len]),
+                Err(PaletteError::ByteCount(len))
+            );
+        }
+        assert_eq!(
+            Palette::from_rgb_bytes(&[1; 7]).unwrap_err().to_string(),
+            "palette bytes: 7 bytes are not 3 bytes (red, green, blue) for each of 2 to 256 colours"
+        );
     }
 
     #[test]

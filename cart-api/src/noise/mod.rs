@@ -1,4 +1,5 @@
-//! Stateless randomness for procedural scenery: integer hashes and value noise.
+//! Stateless randomness for procedural scenery: integer hashes, value noise, and Perlin and
+//! simplex gradient noise (in `gradient.rs`).
 //!
 //! Unlike [`crate::Rng`], nothing here has state: the same seed and coordinates always give the
 //! same value, in any order, in `update` or in `render`. That makes them safe for drawing things
@@ -7,6 +8,28 @@
 //!
 //! They live in `bt::noise`, not the crate root: a cart that draws scenery imports the few it
 //! uses (`use bt::noise::{hash2, ValueNoise};`).
+//!
+//! Every value is computed with plain IEEE arithmetic on integers hashed from the seed, so the
+//! same seed and coordinates give the same bits on every machine, native or web.
+
+mod gradient;
+
+pub use gradient::{PerlinNoise, SimplexNoise};
+
+/// The usual number of octaves for the `fbm` methods: four layers of detail.
+pub const FBM_OCTAVES: u32 = 4;
+/// The usual persistence for the `fbm` methods: each octave half as strong as the one before.
+pub const FBM_PERSISTENCE: f32 = 0.5;
+/// The usual lacunarity for the `fbm` methods: each octave twice as fine as the one before.
+pub const FBM_LACUNARITY: f32 = 2.0;
+/// The most octaves an `fbm` call adds up; more are not visible at any pixel size.
+pub const FBM_MAX_OCTAVES: u32 = 16;
+
+/// The seed of octave `octave` of fractal noise seeded `seed`: each octave gets its own, so
+/// the layers' features do not line up.
+pub(crate) const fn octave_seed(seed: u32, octave: u32) -> u32 {
+    seed.wrapping_add(octave.wrapping_mul(0x68e3_1da4))
+}
 
 /// Mixes 32 bits thoroughly (a murmur-style finaliser): every input bit affects every output bit.
 const fn mix(mut h: u32) -> u32 {
@@ -155,9 +178,8 @@ impl ValueNoise {
         sample: impl Fn(&ValueNoise, f32) -> f32,
     ) -> f32 {
         let (mut sum, mut weight, mut amp, mut freq) = (0.0f32, 0.0f32, 1.0f32, 1.0f32);
-        for octave in 0..octaves.clamp(1, 16) {
-            // Each octave gets its own seed, so layers do not line up.
-            let layer = ValueNoise::new(self.seed.wrapping_add(octave.wrapping_mul(0x68e3_1da4)));
+        for octave in 0..octaves.clamp(1, FBM_MAX_OCTAVES) {
+            let layer = ValueNoise::new(octave_seed(self.seed, octave));
             sum += amp * sample(&layer, freq);
             weight += amp;
             amp *= persistence;

@@ -1,0 +1,346 @@
+//! [`Color32`]: one RGBA colour, with the arithmetic and names a cart uses on colours.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// An RGBA colour, 8 bits a channel.
+///
+/// Written and read as CSS-style hex (`"#ff8800"`, `"#f80"`, with alpha `"#ff880080"`) or by
+/// name (`"cornflowerblue"`, see [`Color32::NAMED`]):
+///
+/// ```
+/// use bt::Color32;
+///
+/// let orange: Color32 = "#f80".parse()?;
+/// assert_eq!(orange, Color32::rgb(255, 136, 0));
+/// assert_eq!(orange.to_string(), "#ff8800");
+/// assert_eq!("Tomato".parse::<Color32>()?, Color32::rgb(255, 99, 71));
+/// assert_eq!(Color32::BLACK.lerp(Color32::WHITE, 0.5), Color32::rgb(128, 128, 128));
+/// assert_eq!(Color32::WHITE.luminance(), 255.0);
+/// # Ok::<(), bt::ColorParseError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Color32 {
+    /// Red.
+    pub r: u8,
+    /// Green.
+    pub g: u8,
+    /// Blue.
+    pub b: u8,
+    /// Alpha (255 = opaque).
+    pub a: u8,
+}
+
+impl Color32 {
+    /// Nothing: black with alpha 0.
+    pub const TRANSPARENT: Color32 = Color32 {
+        r: 0,
+        g: 0,
+        b: 0,
+        a: 0,
+    };
+    /// `#000000`.
+    pub const BLACK: Color32 = Color32::rgb(0, 0, 0);
+    /// `#ffffff`.
+    pub const WHITE: Color32 = Color32::rgb(255, 255, 255);
+    /// `#ff0000`.
+    pub const RED: Color32 = Color32::rgb(255, 0, 0);
+    /// `#00ff00`.
+    pub const GREEN: Color32 = Color32::rgb(0, 255, 0);
+    /// `#0000ff`.
+    pub const BLUE: Color32 = Color32::rgb(0, 0, 255);
+    /// `#ffff00`.
+    pub const YELLOW: Color32 = Color32::rgb(255, 255, 0);
+    /// `#00ffff`.
+    pub const CYAN: Color32 = Color32::rgb(0, 255, 255);
+    /// `#ff00ff`.
+    pub const MAGENTA: Color32 = Color32::rgb(255, 0, 255);
+
+    /// The colours [`str::parse`] knows by name: BLIT386's set, which are CSS's colours of
+    /// those names, and `"transparent"`. Names are matched ignoring case and surrounding
+    /// spaces; `"grey"` is `"gray"`.
+    pub const NAMED: [(&'static str, Color32); 32] = [
+        ("black", Color32::BLACK),
+        ("white", Color32::WHITE),
+        ("red", Color32::RED),
+        ("green", Color32::GREEN),
+        ("blue", Color32::BLUE),
+        ("yellow", Color32::YELLOW),
+        ("cyan", Color32::CYAN),
+        ("magenta", Color32::MAGENTA),
+        ("gray", Color32::rgb(128, 128, 128)),
+        ("grey", Color32::rgb(128, 128, 128)),
+        ("orange", Color32::rgb(255, 165, 0)),
+        ("pink", Color32::rgb(255, 192, 203)),
+        ("purple", Color32::rgb(128, 0, 128)),
+        ("brown", Color32::rgb(165, 42, 42)),
+        ("lime", Color32::rgb(0, 255, 0)),
+        ("navy", Color32::rgb(0, 0, 128)),
+        ("teal", Color32::rgb(0, 128, 128)),
+        ("maroon", Color32::rgb(128, 0, 0)),
+        ("olive", Color32::rgb(128, 128, 0)),
+        ("coral", Color32::rgb(255, 127, 80)),
+        ("gold", Color32::rgb(255, 215, 0)),
+        ("silver", Color32::rgb(192, 192, 192)),
+        ("indigo", Color32::rgb(75, 0, 130)),
+        ("violet", Color32::rgb(238, 130, 238)),
+        ("turquoise", Color32::rgb(64, 224, 208)),
+        ("salmon", Color32::rgb(250, 128, 114)),
+        ("khaki", Color32::rgb(240, 230, 140)),
+        ("plum", Color32::rgb(221, 160, 221)),
+        ("crimson", Color32::rgb(220, 20, 60)),
+        ("tomato", Color32::rgb(255, 99, 71)),
+        ("cornflowerblue", Color32::rgb(100, 149, 237)),
+        ("transparent", Color32::TRANSPARENT),
+    ];
+
+    /// An opaque colour.
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Color32 {
+        Color32 { r, g, b, a: 255 }
+    }
+
+    /// An opaque colour from `0xRRGGBB`.
+    pub const fn hex(rgb: u32) -> Color32 {
+        Color32::rgb((rgb >> 16) as u8, (rgb >> 8) as u8, rgb as u8)
+    }
+
+    /// The colour called `name` in [`Color32::NAMED`] (ignoring case and surrounding spaces).
+    ///
+    /// ```
+    /// use bt::Color32;
+    ///
+    /// assert_eq!(Color32::named(" Navy "), Some(Color32::rgb(0, 0, 128)));
+    /// assert_eq!(Color32::named("mauve"), None);
+    /// ```
+    pub fn named(name: &str) -> Option<Color32> {
+        let name = name.trim();
+        Color32::NAMED
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, c)| c)
+    }
+
+    /// The colour a fraction `t` of the way from `self` to `to`, every channel alpha included
+    /// rounded to the nearest level: `t = 0` gives `self`, `t = 1` gives `to`. Beyond `[0, 1]`
+    /// it goes past either end, each channel stopping at 0 or 255 (the palette fades' overshooting
+    /// curves rely on that); a `t` that is NaN counts as 0.
+    ///
+    /// ```
+    /// use bt::Color32;
+    ///
+    /// let dusk = Color32::hex(0xff8800).lerp(Color32::hex(0x000044), 0.25);
+    /// assert_eq!(dusk, Color32::rgb(191, 102, 17));
+    /// assert_eq!(Color32::RED.lerp(Color32::BLUE, 2.0), Color32::rgb(0, 0, 255));
+    /// ```
+    pub fn lerp(self, to: Color32, t: f64) -> Color32 {
+        let t = if t.is_nan() { 0.0 } else { t };
+        let ch = |x: u8, y: u8| {
+            let v = f64::from(x) + (f64::from(y) - f64::from(x)) * t;
+            v.round().clamp(0.0, 255.0) as u8
+        };
+        Color32 {
+            r: ch(self.r, to.r),
+            g: ch(self.g, to.g),
+            b: ch(self.b, to.b),
+            a: ch(self.a, to.a),
+        }
+    }
+
+    /// How bright the colour looks, from 0 (black) to 255 (white): the Rec. 601 weighting
+    /// `0.299 r + 0.587 g + 0.114 b` of the stored (sRGB) channels, alpha ignored. Handy to
+    /// sort colours dark to light or to pick black or white text over a colour.
+    ///
+    /// ```
+    /// use bt::Color32;
+    ///
+    /// assert!(Color32::YELLOW.luminance() > Color32::BLUE.luminance());
+    /// assert_eq!(Color32::BLACK.luminance(), 0.0);
+    /// ```
+    pub fn luminance(self) -> f64 {
+        0.299 * f64::from(self.r) + 0.587 * f64::from(self.g) + 0.114 * f64::from(self.b)
+    }
+}
+
+impl fmt::Display for Color32 {
+    /// Lower-case hex: `#rrggbb` when opaque, `#rrggbbaa` otherwise. [`str::parse`] reads
+    /// both back.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{:02x}{:02x}{:02x}", self.r, self.g, self.b)?;
+        if self.a != 255 {
+            write!(f, "{:02x}", self.a)?;
+        }
+        Ok(())
+    }
+}
+
+/// A text that is neither a hex colour nor a colour name. It names the text.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error(
+    "not a colour: {} (expected #rgb, #rgba, #rrggbb, #rrggbbaa or a name such as cornflowerblue)",
+    crate::quote::quoted(.text)
+)]
+pub struct ColorParseError {
+    /// The text as given.
+    pub text: String,
+}
+
+/// The colour of 3, 4, 6 or 8 hex digits (short forms repeat each digit: `f80` is `ff8800`).
+fn from_hex_digits(digits: &str) -> Option<Color32> {
+    if !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let nibble = |i: usize| u8::from_str_radix(&digits[i..=i], 16).ok();
+    let byte = |i: usize| u8::from_str_radix(&digits[i..i + 2], 16).ok();
+    let (r, g, b, a) = match digits.len() {
+        3 | 4 => {
+            let a = if digits.len() == 4 {
+                nibble(3)? * 17
+            } else {
+                255
+            };
+            (nibble(0)? * 17, nibble(1)? * 17, nibble(2)? * 17, a)
+        }
+        6 | 8 => {
+            let a = if digits.len() == 8 { byte(6)? } else { 255 };
+            (byte(0)?, byte(2)?, byte(4)?, a)
+        }
+        _ => return None,
+    };
+    Some(Color32 { r, g, b, a })
+}
+
+impl FromStr for Color32 {
+    type Err = ColorParseError;
+
+    /// Reads `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa` (the `#` may be left out, as BLIT386
+    /// allows) or a name from [`Color32::NAMED`], ignoring case and surrounding spaces.
+    ///
+    /// # Errors
+    /// [`ColorParseError`] naming the text.
+    fn from_str(text: &str) -> Result<Color32, ColorParseError> {
+        let trimmed = text.trim();
+        let found = match trimmed.strip_prefix('#') {
+            Some(digits) => from_hex_digits(digits),
+            None => Color32::named(trimmed).or_else(|| from_hex_digits(trimmed)),
+        };
+        found.ok_or_else(|| ColorParseError {
+            text: text.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_forms_read_and_write_back() {
+        let cases = [
+            ("#ff8800", Color32::rgb(255, 136, 0)),
+            ("#F80", Color32::rgb(255, 136, 0)),
+            ("ff8800", Color32::rgb(255, 136, 0)),
+            (
+                "#f808",
+                Color32 {
+                    r: 255,
+                    g: 136,
+                    b: 0,
+                    a: 136,
+                },
+            ),
+            (
+                "#12345678",
+                Color32 {
+                    r: 0x12,
+                    g: 0x34,
+                    b: 0x56,
+                    a: 0x78,
+                },
+            ),
+            ("  #000  ", Color32::BLACK),
+        ];
+        for (text, color) in cases {
+            assert_eq!(text.parse::<Color32>(), Ok(color), "{text}");
+            assert_eq!(color.to_string().parse::<Color32>(), Ok(color));
+        }
+        assert_eq!(Color32::rgb(1, 2, 3).to_string(), "#010203");
+        assert_eq!(Color32::TRANSPARENT.to_string(), "#00000000");
+    }
+
+    #[test]
+    fn bad_colours_are_refused_naming_the_text() {
+        for bad in [
+            "#ff88800", "#ff880", "#gg0000", "#", "", "mauve", "#+f+f+f", "#ééé",
+        ] {
+            let err = bad.parse::<Color32>().unwrap_err();
+            assert_eq!(err.text, bad);
+        }
+        assert_eq!(
+            "#12345".parse::<Color32>().unwrap_err().to_string(),
+            "not a colour: \"#12345\" (expected #rgb, #rgba, #rrggbb, #rrggbbaa or a name \
+             such as cornflowerblue)"
+        );
+    }
+
+    #[test]
+    fn names_are_css_values_and_unique() {
+        for (i, (name, color)) in Color32::NAMED.iter().enumerate() {
+            assert_eq!(name.parse::<Color32>(), Ok(*color));
+            assert_eq!(name.to_uppercase().parse::<Color32>(), Ok(*color));
+            assert!(Color32::NAMED[..i].iter().all(|(n, _)| n != name), "{name}");
+        }
+        assert_eq!(Color32::named("grey"), Color32::named("gray"));
+        assert_eq!(
+            Color32::named("cornflowerblue"),
+            Some(Color32::hex(0x6495ed))
+        );
+    }
+
+    #[test]
+    fn lerp_rounds_reaches_both_ends_and_clamps_past_them() {
+        let a = Color32 {
+            r: 10,
+            g: 200,
+            b: 0,
+            a: 255,
+        };
+        let b = Color32 {
+            r: 20,
+            g: 100,
+            b: 255,
+            a: 0,
+        };
+        assert_eq!(a.lerp(b, 0.0), a);
+        assert_eq!(a.lerp(b, 1.0), b);
+        // 10 + 10 × 0.25 = 12.5 → 13; 200 - 25 = 175; 63.75 → 64; 255 - 63.75 = 191.25 → 191.
+        assert_eq!(
+            a.lerp(b, 0.25),
+            Color32 {
+                r: 13,
+                g: 175,
+                b: 64,
+                a: 191
+            }
+        );
+        assert_eq!(
+            a.lerp(b, -1.0),
+            Color32 {
+                r: 0,
+                g: 255,
+                b: 0,
+                a: 255
+            }
+        );
+        assert_eq!(a.lerp(b, f64::NAN), a);
+    }
+
+    #[test]
+    fn luminance_weights_green_most_and_blue_least() {
+        assert!((Color32::GREEN.luminance() - 0.587 * 255.0).abs() < 1e-9);
+        assert!((Color32::RED.luminance() - 0.299 * 255.0).abs() < 1e-9);
+        assert!((Color32::BLUE.luminance() - 0.114 * 255.0).abs() < 1e-9);
+        assert!((Color32::WHITE.luminance() - 255.0).abs() < 1e-9);
+    }
+}
