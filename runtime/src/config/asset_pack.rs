@@ -172,7 +172,16 @@ impl ImageLoader for PackLoader {
 
     #[cfg(not(feature = "tiled"))]
     fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
-        PngLoader.decode_map(path, self.file(path, MAX_ASSET_BYTES)?)
+        self.file(path, MAX_ASSET_BYTES)?;
+        Err(AssetError::new(
+            path,
+            AssetErrorKind::BadMap(
+                "this page was made without the Tiled map reader: bt web adds it when the \
+                 cart's asset folder holds a .tmx or .tmj file or its code calls load_map or \
+                 decode_map"
+                    .into(),
+            ),
+        ))
     }
 
     fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {

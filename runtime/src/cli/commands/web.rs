@@ -175,6 +175,11 @@ impl Bundle {
         Ok(())
     }
 
+    /// Whether the asset folder holds a Tiled map or tileset: the page needs the map reader.
+    fn has_maps(&self) -> bool {
+        self.assets.iter().any(|(name, _)| is_map_file(name))
+    }
+
     /// What the page carries, for the line `bt web` prints: `, 5 asset files 36 KiB`.
     fn summary(&self) -> String {
         match self.assets.len() {
@@ -274,6 +279,41 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
         bt_tree,
         make,
     })
+}
+
+/// Whether `name` is a Tiled map or tileset file by its extension.
+fn is_map_file(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| {
+            ["tmx", "tmj", "tsx", "tsj"]
+                .iter()
+                .any(|m| e.eq_ignore_ascii_case(m))
+        })
+}
+
+/// Whether the cart's code reads Tiled maps: a `load_map` or `decode_map` call anywhere in
+/// its `src/`. The Tiled reader is about a quarter of a page's module, so a page leaves it out
+/// when neither its code nor its asset folder asks for it; a cart whose code builds the name
+/// of the call some other way gets the reader's refusal in the page, which says why.
+fn reads_maps(cart_dir: &Path) -> bool {
+    fn any_in(dir: &Path, depth: u32) -> bool {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return false;
+        };
+        entries.flatten().any(|entry| {
+            let path = entry.path();
+            if path.is_dir() {
+                depth < 16 && any_in(&path, depth + 1)
+            } else {
+                path.extension().is_some_and(|e| e == "rs")
+                    && std::fs::read_to_string(&path)
+                        .is_ok_and(|t| t.contains("load_map") || t.contains("decode_map"))
+            }
+        })
+    }
+    any_in(&cart_dir.join("src"), 0)
 }
 
 /// The path a `Cargo.toml`'s `bt` dependency names (`bt = { path = "..." }`), as written.
@@ -429,7 +469,8 @@ fn build(
     let dir = target_dir.join("pages").join(&krate);
     let fail = |what: &Path, e: std::io::Error| format!("writing {}: {e}", what.display());
     std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
-    let mut files = page_crate(cart, name, &krate, &toolchain.package_flags);
+    let tiled = bundle.has_maps() || reads_maps(&cart.dir);
+    let mut files = page_crate(cart, name, &krate, tiled, &toolchain.package_flags);
     files.push(("bundle.rs", bundle.source()));
     if let Some(manifest) = &bundle.manifest {
         files.push(("manifest.json", manifest.clone()));
@@ -487,6 +528,7 @@ fn page_crate(
     cart: &CartCrate,
     name: &str,
     krate: &str,
+    tiled: bool,
     package_flags: &[(&str, String)],
 ) -> Vec<(&'static str, String)> {
     let path = |p: &Path| toml_string(&p.display().to_string());
@@ -497,9 +539,10 @@ fn page_crate(
          [package]\nname = \"{krate}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
          [workspace]\n\n\
          [lib]\ncrate-type = [\"cdylib\"]\npath = \"lib.rs\"\n\n\
-         [dependencies]\nbt = {{ path = {} }}\nbt-web = {{ path = {} }}\n{} = {{ path = {} }}\n",
+         [dependencies]\nbt = {{ path = {} }}\nbt-web = {{ path = {}{} }}\n{} = {{ path = {} }}\n",
         path(&root.join("cart-api")),
         path(&web),
+        if tiled { ", features = [\"tiled\"]" } else { "" },
         cart.package,
         path(&cart.dir),
     );
@@ -673,6 +716,30 @@ mod tests {
             source.contains("(\"maps/level.tmx\", include_bytes!("),
             "{source}"
         );
+    }
+
+    #[test]
+    fn the_map_reader_goes_only_into_pages_of_carts_that_read_maps() {
+        assert!(is_map_file("levels/one.TMX") && is_map_file("a.tmj") && is_map_file("t.tsx"));
+        assert!(!is_map_file("sprites.png") && !is_map_file("tmx"));
+        let dir = std::env::temp_dir().join(format!("bt-web-maps-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src/levels")).unwrap();
+        std::fs::write(dir.join("src/lib.rs"), "fn x() {}").unwrap();
+        assert!(!reads_maps(&dir));
+        std::fs::write(dir.join("src/levels/mod.rs"), "ctx.load_map(\"a.tmx\")?;").unwrap();
+        assert!(reads_maps(&dir));
+        std::fs::remove_dir_all(&dir).unwrap();
+        let cart = CartCrate {
+            dir: PathBuf::from("/c"),
+            package: "c".into(),
+            bt_tree: PathBuf::from("/bt"),
+            make: Make::CartFn,
+        };
+        let manifest = |tiled| page_crate(&cart, "c", "bt-page-c", tiled, &[])[0].1.clone();
+        assert!(manifest(true)
+            .contains("bt-web = { path = \"/bt/runtime/web\", features = [\"tiled\"] }"));
+        assert!(manifest(false).contains("bt-web = { path = \"/bt/runtime/web\" }"));
     }
 
     #[test]
