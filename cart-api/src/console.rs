@@ -5,7 +5,7 @@ use std::fmt;
 use crate::assets::ImageLoader;
 use crate::draw::{DrawCounts, Framebuffer};
 use crate::input::Input;
-use crate::input::TickInput;
+use crate::input::{KeyMapTable, TickInput};
 use crate::palette::effects::PaletteEffects;
 use crate::sound::Synth;
 use crate::{Palette, Render, Rng, SaveData, Settings, Tag, Update};
@@ -64,6 +64,12 @@ pub struct Console {
     pub(crate) boot_save: SaveData,
     /// The cart's own pause-menu items, by slot; empty for none.
     pub(crate) menu_items: [String; crate::limits::MENU_ITEMS],
+    /// The cart's key map ([`Update::set_key_map`]), and whether it changed since the host
+    /// last took it.
+    pub(crate) key_map: KeyMapTable,
+    pub(crate) key_map_changed: bool,
+    /// Whether the cart wants the mouse cursor shown ([`Update::set_cursor_visible`]).
+    pub(crate) cursor_visible: bool,
 }
 
 impl Console {
@@ -94,6 +100,9 @@ impl Console {
             save: SaveData::new(),
             boot_save: SaveData::new(),
             menu_items: Default::default(),
+            key_map: KeyMapTable::default(),
+            key_map_changed: false,
+            cursor_visible: true,
         }
     }
 
@@ -164,7 +173,8 @@ impl Console {
     }
 
     /// Puts everything back as it was at boot: generator reseeded with `seed`, boot palette,
-    /// camera at the origin, no input, no pending tags, a blank framebuffer, the boot save data.
+    /// camera at the origin, no input, no pending tags, a blank framebuffer, the boot save data,
+    /// the default key map, the cursor shown.
     pub fn reset(&mut self, seed: u64) {
         self.clock.ticks = 0;
         self.clock.render_alpha = 0.0;
@@ -185,6 +195,18 @@ impl Console {
         for item in &mut self.menu_items {
             item.clear();
         }
+        self.cursor_visible = true;
+        if self.key_map != KeyMapTable::default() {
+            self.key_map = KeyMapTable::default();
+            self.key_map_changed = true;
+        }
+    }
+
+    /// The cart's key map, when it changed since the last call ([`Update::set_key_map`],
+    /// [`Update::reset_key_map`], or a [`Console::reset`] that put the defaults back): the host
+    /// applies it to the keyboard before the next key reaches the console. Never allocates.
+    pub fn take_key_map_change(&mut self) -> Option<KeyMapTable> {
+        std::mem::take(&mut self.key_map_changed).then_some(self.key_map)
     }
 
     /// The cart's own pause-menu items as `(slot, label)`, in slot order
@@ -312,6 +334,13 @@ impl Console {
     /// The input state, for the host to feed.
     pub fn input_mut(&mut self) -> &mut Input {
         &mut self.input
+    }
+
+    /// Whether the cart wants the mouse cursor shown over its picture
+    /// ([`Update::set_cursor_visible`]; shown until the cart hides it). Hosts with a cursor
+    /// apply it; it is not recorded in replays.
+    pub fn cursor_visible(&self) -> bool {
+        self.cursor_visible
     }
 
     /// The camera offset set by the cart.

@@ -50,7 +50,7 @@ pub use draw::{
     FLIP_V, ROT_180, ROT_270, ROT_90,
 };
 pub use easing::{Easing, UnknownEasing};
-pub use input::{Axis, Button, Key, Player, UnknownKey};
+pub use input::{Axis, Button, Key, KeyMapError, KeySet, Player, Touch, UnknownKey};
 pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
 pub use palette::{Color32, ColorParseError, Palette, PaletteError};
 pub use render::Render;
@@ -78,7 +78,7 @@ pub use update::Update;
 pub mod limits {
     pub use crate::assets::MAX_DATA_FILE;
     pub use crate::draw::{DEFAULT_TILE, GLYPH_ADVANCE, LINE_HEIGHT, MAX_SHEET_SIDE};
-    pub use crate::input::{AXES, KEY_COUNT, PLAYERS};
+    pub use crate::input::{AXES, KEY_COUNT, PLAYERS, TOUCH_SLOTS};
     pub use crate::map::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
     pub use crate::palette::{MAX_CYCLES, MAX_EFFECT, MAX_NAME_CHARS};
     pub use crate::settings::{
@@ -107,8 +107,9 @@ pub mod host {
     pub use crate::console::Console;
     pub use crate::draw::{measure_text, Framebuffer};
     pub use crate::input::{
-        stick_with_dead_zone, Input, Source, TickButtons, TickInput, BUTTON_COUNT,
-        INPUT_STRING_CAPACITY, STICK_DEAD_ZONE, TRIGGER_PRESS,
+        stick_with_dead_zone, Input, KeyMapTable, Source, TickButtons, TickInput, BUTTON_COUNT,
+        BUTTON_NAMES, HOST_KEYS, INPUT_STRING_CAPACITY, KEYBOARD_PLAYERS, MAPPABLE_BUTTONS,
+        STICK_DEAD_ZONE, TRIGGER_PRESS,
     };
     pub use crate::quote::{excerpt_chars, quoted, EXCERPT_CHARS};
     pub use crate::save::SaveTooLarge;

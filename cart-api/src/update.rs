@@ -9,7 +9,10 @@ use crate::console::{timing_methods, Clock, Console};
 use crate::input::Input;
 use crate::palette::effects;
 
-use crate::{ArgError, Axis, Button, Color32, Easing, Key, Palette, Player, Rng, Tag};
+use crate::{
+    ArgError, Axis, Button, Color32, Easing, Key, KeyMapError, KeySet, Palette, Player, Rng, Tag,
+    Touch,
+};
 
 /// Pause-menu items a cart can add of its own ([`Update::set_menu_item`]).
 pub const MENU_ITEMS: usize = 3;
@@ -456,6 +459,36 @@ impl Update<'_> {
         self.input().is_pointer_active()
     }
 
+    /// Touch slot `slot` (0 to [`TOUCH_SLOTS`](crate::limits::TOUCH_SLOTS) - 1): the finger
+    /// on it in this update, or the one that lifted off it since the previous update; `None`
+    /// otherwise, and for a slot past the last. A finger keeps its slot from touching down to
+    /// lifting off; a new one takes the first free slot, and fingers beyond the slots are not
+    /// seen. Touches follow the edge rules of buttons: a touch down is `pressed` in exactly one
+    /// update, even when it lifted off again before that update began.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// con.input_mut().set_touch(0, Some((40, 30))); // the host: a finger touched down
+    /// let ctx = con.update_context(0);
+    /// let t = ctx.touch(0).unwrap();
+    /// assert!(t.pressed && t.down);
+    /// assert_eq!(t.pos, (40, 30));
+    /// assert_eq!(ctx.touch(1), None);
+    /// ```
+    pub fn touch(&self, slot: usize) -> Option<Touch> {
+        self.input().touch(slot)
+    }
+
+    /// Shows or hides the mouse cursor over the game's picture (it shows until hidden). It is
+    /// presentation, not game state: it lasts until changed or the cart restarts, and a replay
+    /// does not record it.
+    pub fn set_cursor_visible(&mut self, visible: bool) {
+        self.con.cursor_visible = visible;
+    }
+
     /// A gamepad axis of `player`: sticks -1..1, triggers 0..1.
     pub fn axis(&self, axis: Axis, player: Player) -> f32 {
         self.input().axis(axis, player)
@@ -481,6 +514,68 @@ impl Update<'_> {
     /// ```
     pub fn gamepad_count(&self) -> usize {
         self.input().gamepad_count()
+    }
+
+    /// Makes `keys` the only keys that press `button` for keyboard player `player` (one or
+    /// two), from the next update on; an empty list unmaps the button. The host applies the
+    /// change once this update is over, so keys pressed before it still pressed the old
+    /// buttons, and a key held across the change presses its new button from the next update.
+    ///
+    /// The keys allowed are those a key-map file allows: any but the host's
+    /// ([`HOST_KEYS`](crate::host::HOST_KEYS)). A player's own key-map file still wins for the
+    /// buttons it lists (see `docs/input.md`); [`Update::key_map`] answers with the cart's map.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::{Button, Key, Player, Settings};
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// let mut ctx = con.update_context(0);
+    /// ctx.set_key_map(Player::ONE, Button::A, &[Key::KeyK, Key::Space])?;
+    /// assert!(ctx.key_map(Player::ONE, Button::A).contains(Key::KeyK));
+    /// assert!(!ctx.key_map(Player::ONE, Button::A).contains(Key::KeyZ));
+    /// let e = ctx.set_key_map(Player::ONE, Button::B, &[Key::F9]).unwrap_err();
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "set_key_map(player 1, b): F9 is a host key (Backquote, F2 and F5 to F11 cannot be mapped)"
+    /// );
+    /// ctx.reset_key_map();
+    /// assert!(ctx.key_map(Player::ONE, Button::A).contains(Key::KeyZ));
+    /// # Ok::<(), bt::KeyMapError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`KeyMapError`] naming the player, the button or the key when `player` has no keyboard,
+    /// `button` is not exactly one of `Button::UP` to `Button::SELECT`, or a key is the host's.
+    /// Nothing changes then.
+    pub fn set_key_map(
+        &mut self,
+        player: Player,
+        button: Button,
+        keys: &[Key],
+    ) -> Result<(), KeyMapError> {
+        let before = self.con.key_map;
+        self.con.key_map.set(player, button, keys)?;
+        self.con.key_map_changed |= self.con.key_map != before;
+        Ok(())
+    }
+
+    /// Puts every key of the cart's map back to the defaults (the arrows and Z/X for player
+    /// one, W A S D and F/G for player two), from the next update on.
+    pub fn reset_key_map(&mut self) {
+        let defaults = crate::host::KeyMapTable::default();
+        if self.con.key_map != defaults {
+            self.con.key_map = defaults;
+            self.con.key_map_changed = true;
+        }
+    }
+
+    /// The keys the cart's map gives `button` of `player`: the defaults, changed by the cart's
+    /// own [`Update::set_key_map`] calls. Empty for players three and four and for a button that
+    /// is not exactly one of `Button::UP` to `Button::SELECT`. It does not show a player's own
+    /// key-map file, so what a cart draws from it is the same in every replay.
+    pub fn key_map(&self, player: Player, button: Button) -> KeySet {
+        self.con.key_map.keys(player, button)
     }
 }
 

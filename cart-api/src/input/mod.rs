@@ -1,13 +1,39 @@
 //! Input as the simulation sees it: buttons, keys, the pointer, gamepad axes and typed text,
 //! collected from the host between updates and handed to the next update that begins.
 
+mod key_map;
 mod keys;
 mod pad;
 mod tick;
 
+pub use key_map::{
+    KeyMapError, KeyMapTable, KeySet, BUTTON_NAMES, HOST_KEYS, KEYBOARD_PLAYERS, MAPPABLE_BUTTONS,
+};
 pub use keys::{Key, UnknownKey, KEY_COUNT};
 pub use pad::{Axis, Button, Player, AXES, BUTTON_COUNT, PLAYERS};
 pub use tick::{TickButtons, TickInput};
+
+/// Touches a cart can follow at once, each in its own slot (`0..TOUCH_SLOTS`): a finger keeps
+/// its slot from touching down to lifting off, and a new finger takes the first free slot. The
+/// mouse is not a touch; it is the pointer.
+pub const TOUCH_SLOTS: usize = 3;
+
+/// One touch as an update sees it ([`Update::touch`](crate::Update::touch)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Touch {
+    /// Where the finger is (or lifted off), in display pixels, clamped to the display.
+    pub pos: (i32, i32),
+    /// How far it moved since the previous update; `(0, 0)` on the update it touched down.
+    pub delta: (i32, i32),
+    /// Whether it is on the screen in this update (a tap shorter than a tick is down, pressed
+    /// and released in the one update that sees it, as a button is).
+    pub down: bool,
+    /// Whether it touched down since the previous update.
+    pub pressed: bool,
+    /// Whether it lifted off since the previous update.
+    pub released: bool,
+}
 
 /// Stick travel below this fraction reads as 0: worn sticks rarely rest at the centre, and a
 /// fantasy console reads sticks as something close to a d-pad. Beyond it the rest of the travel
@@ -223,6 +249,48 @@ struct Pointer {
     seen: bool,
 }
 
+/// The touch slots: where each finger is, and the edges of touching down and lifting off.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Touches {
+    /// The latest position the host reported for each slot.
+    latest: [(i32, i32); TOUCH_SLOTS],
+    edges: Edges<u32, TOUCH_SLOTS>,
+    /// What the current update sees.
+    pos: [(i32, i32); TOUCH_SLOTS],
+    delta: [(i32, i32); TOUCH_SLOTS],
+}
+
+impl Touches {
+    /// Update number `update` begins: positions are sampled, edges become visible.
+    fn begin_update(&mut self, update: u64) {
+        self.edges.begin_update(update);
+        for slot in 0..TOUCH_SLOTS {
+            let bit = 1 << slot;
+            let e = &self.edges;
+            let moved = e.pressed & bit == 0 && (e.down | e.released) & bit != 0;
+            let (now, was) = (self.latest[slot], self.pos[slot]);
+            self.delta[slot] = if moved {
+                (now.0 - was.0, now.1 - was.1)
+            } else {
+                (0, 0)
+            };
+            self.pos[slot] = now;
+        }
+    }
+
+    fn get(&self, slot: usize) -> Option<Touch> {
+        let bit = 1u32 << slot.min(31);
+        let e = &self.edges;
+        (slot < TOUCH_SLOTS && (e.down | e.released) & bit != 0).then(|| Touch {
+            pos: self.pos[slot],
+            delta: self.delta[slot],
+            down: e.down & bit != 0,
+            pressed: e.pressed & bit != 0,
+            released: e.released & bit != 0,
+        })
+    }
+}
+
 /// Everything the host feeds and `update` reads, for all players.
 ///
 /// Edges are collected between updates and handed to the next update that begins: a press is seen
@@ -238,6 +306,7 @@ pub struct Input {
     players: [PlayerButtons; PLAYERS],
     keys: Edges<u128, KEY_COUNT>,
     pointer: Pointer,
+    touches: Touches,
     axes_latest: [[f32; AXES]; PLAYERS],
     axes: [[f32; AXES]; PLAYERS],
     pads: [bool; PLAYERS],
@@ -329,6 +398,30 @@ impl Input {
         self.pointer.active = false;
     }
 
+    /// Records touch slot `slot` (below [`TOUCH_SLOTS`]; others are ignored): a finger at
+    /// display pixel `Some((x, y))` (touching down when the slot was free), or `None` when it
+    /// lifted off. Choosing the slot of each finger is the host's job (the first free one).
+    pub fn set_touch(&mut self, slot: usize, at: Option<(i32, i32)>) {
+        if slot >= TOUCH_SLOTS {
+            return;
+        }
+        let t = &mut self.touches;
+        let bit = 1u32 << slot;
+        match at {
+            Some(pos) => {
+                t.latest[slot] = pos;
+                t.edges.set_held(t.edges.held | bit);
+            }
+            None => t.edges.set_held(t.edges.held & !bit),
+        }
+    }
+
+    /// Touch slot `slot` as this update sees it: `None` when no finger was on it during the
+    /// update and none lifted off it since the previous one.
+    pub fn touch(&self, slot: usize) -> Option<Touch> {
+        self.touches.get(slot)
+    }
+
     /// Adds wheel movement (in lines; positive is right and down).
     pub fn add_wheel(&mut self, dx: f32, dy: f32) {
         if dx.is_finite() && dy.is_finite() {
@@ -372,6 +465,7 @@ impl Input {
         ptr.pos = ptr.latest;
         ptr.wheel = std::mem::take(&mut ptr.wheel_pending);
         ptr.active_seen = ptr.active;
+        self.touches.begin_update(n);
         self.axes = self.axes_latest;
         self.pads_seen = self.pads;
         std::mem::swap(&mut self.text, &mut self.text_pending);
@@ -405,6 +499,12 @@ impl Input {
         tick.pointer_delta = self.pointer.delta;
         tick.pointer_wheel = self.pointer.wheel;
         tick.pointer_active = self.pointer.active_seen;
+        let t = &self.touches;
+        tick.touch_down = t.edges.down as u8;
+        tick.touch_pressed = t.edges.pressed as u8;
+        tick.touch_released = t.edges.released as u8;
+        tick.touch_pos = t.pos;
+        tick.touch_delta = t.delta;
         tick.axes = self.axes;
         tick.pads = self.pads_seen;
         for (b, p) in tick.buttons.iter_mut().zip(&self.players) {
@@ -440,6 +540,16 @@ impl Input {
         ptr.wheel_pending = (0.0, 0.0);
         ptr.active_seen = tick.pointer_active;
         ptr.seen = true;
+        let t = &mut self.touches;
+        let bits = |b: u8| u32::from(b) & ((1 << TOUCH_SLOTS) - 1);
+        t.edges.replay(
+            bits(tick.touch_down),
+            bits(tick.touch_pressed),
+            bits(tick.touch_released),
+            n,
+        );
+        t.pos = tick.touch_pos;
+        t.delta = tick.touch_delta;
         self.axes = tick.axes;
         self.pads_seen = tick.pads;
         self.text.clear();
@@ -465,6 +575,7 @@ impl Input {
             players: [PlayerButtons::default(); PLAYERS],
             keys: Edges::default(),
             pointer: Pointer::default(),
+            touches: Touches::default(),
             axes_latest: [[0.0; AXES]; PLAYERS],
             axes: [[0.0; AXES]; PLAYERS],
             pads: [false; PLAYERS],
@@ -765,6 +876,37 @@ mod tests {
         assert_eq!(i.input_string().len(), INPUT_STRING_CAPACITY);
     }
 
+    #[test]
+    fn touches_keep_their_slot_and_follow_the_edge_rules() {
+        let mut i = Input::default();
+        i.set_touch(1, Some((10, 20)));
+        i.begin_update();
+        assert_eq!(i.touch(0), None);
+        let t = i.touch(1).unwrap();
+        assert_eq!(
+            (t.pos, t.delta, t.down, t.pressed, t.released),
+            ((10, 20), (0, 0), true, true, false)
+        );
+        i.set_touch(1, Some((12, 25)));
+        i.begin_update();
+        let t = i.touch(1).unwrap();
+        assert_eq!((t.pos, t.delta, t.pressed), ((12, 25), (2, 5), false));
+        i.set_touch(1, None);
+        i.begin_update();
+        let t = i.touch(1).unwrap();
+        assert!(t.released && !t.down, "seen lifting off once");
+        i.begin_update();
+        assert_eq!(i.touch(1), None);
+        // A tap shorter than a tick is down, pressed and released in the update that sees it.
+        i.set_touch(2, Some((3, 4)));
+        i.set_touch(2, None);
+        i.set_touch(TOUCH_SLOTS, Some((1, 1)));
+        i.begin_update();
+        let t = i.touch(2).unwrap();
+        assert!(t.down && t.pressed && t.released);
+        assert_eq!(i.touch(TOUCH_SLOTS), None, "past the last slot: ignored");
+    }
+
     #[derive(Debug, Clone)]
     enum Op {
         Buttons(usize, usize, u32, bool),
@@ -775,6 +917,7 @@ mod tests {
         Wheel(f32, f32),
         Axis(usize, usize, f32),
         Pad(usize, bool),
+        Touch(usize, Option<(i32, i32)>),
         Update,
     }
 
@@ -791,6 +934,11 @@ mod tests {
             (-2.0..2.0f32, -2.0..2.0f32).prop_map(|(x, y)| Op::Wheel(x, y)),
             (0..PLAYERS, 0..AXES, -1.5..1.5f32).prop_map(|(p, a, v)| Op::Axis(p, a, v)),
             (0..PLAYERS, any::<bool>()).prop_map(|(p, c)| Op::Pad(p, c)),
+            (
+                0..TOUCH_SLOTS + 1,
+                proptest::option::of((-5..300i32, -5..200i32))
+            )
+                .prop_map(|(s, at)| Op::Touch(s, at)),
             Just(Op::Update),
             Just(Op::Update),
             Just(Op::Update),
@@ -815,6 +963,7 @@ mod tests {
             Op::Wheel(x, y) => i.add_wheel(*x, *y),
             Op::Axis(p, a, v) => i.set_axis(Axis::ALL[*a], Player::ALL[*p], *v),
             Op::Pad(p, c) => i.set_gamepad_connected(Player::ALL[*p], *c),
+            Op::Touch(s, at) => i.set_touch(*s, *at),
             Op::Update => {}
         }
     }
@@ -865,6 +1014,9 @@ mod tests {
         }
         for rate in 0..5 {
             out.push_str(&format!("{}", i.is_any_key_pressed_repeat(rate)));
+        }
+        for slot in 0..=TOUCH_SLOTS {
+            out.push_str(&format!("{:?}", i.touch(slot)));
         }
         out.push_str(&format!(
             "|{}{}{}|{:?}|{:?}{:?}{:?}{}|{}",

@@ -1,7 +1,7 @@
 //! Exactly what one update sees of the input, as plain data: what a replay stores per tick.
 
 use crate::input::INPUT_STRING_CAPACITY;
-use crate::input::{AXES, PLAYERS};
+use crate::input::{AXES, PLAYERS, TOUCH_SLOTS};
 
 /// One player's buttons as an update sees them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -55,6 +55,16 @@ pub struct TickInput {
     pub pointer_wheel: (f32, f32),
     /// Whether the pointer is over the display.
     pub pointer_active: bool,
+    /// Touch slots held in this update, bit `s` for slot `s`.
+    pub touch_down: u8,
+    /// Touch slots touched down since the previous update.
+    pub touch_pressed: u8,
+    /// Touch slots lifted off since the previous update.
+    pub touch_released: u8,
+    /// Each touch slot's position in display pixels (the last one once lifted).
+    pub touch_pos: [(i32, i32); TOUCH_SLOTS],
+    /// How far each touch moved since the previous update.
+    pub touch_delta: [(i32, i32); TOUCH_SLOTS],
     /// Raw axis readings per player (before the dead zone).
     pub axes: [[f32; AXES]; PLAYERS],
     /// Whether each player's gamepad is connected.
@@ -77,6 +87,11 @@ impl Default for TickInput {
             pointer_delta: (0, 0),
             pointer_wheel: (0.0, 0.0),
             pointer_active: false,
+            touch_down: 0,
+            touch_pressed: 0,
+            touch_released: 0,
+            touch_pos: [(0, 0); TOUCH_SLOTS],
+            touch_delta: [(0, 0); TOUCH_SLOTS],
             axes: [[0.0; AXES]; PLAYERS],
             pads: [false; PLAYERS],
             menu_item: 0,
@@ -85,6 +100,9 @@ impl Default for TickInput {
         }
     }
 }
+
+// The touch slots fit the byte of each of their bit sets.
+const _: () = assert!(TOUCH_SLOTS <= 8);
 
 impl TickInput {
     /// The text typed for this update.

@@ -98,7 +98,7 @@ fn the_platformer_does_not_allocate_per_frame() {
 fn input_driven_frames_do_not_allocate() {
     use bt::{Axis, Button, Key, Player};
     use bt_runtime::host::keymap::KeyMap;
-    use bt_runtime::host::{Host, HostEvent};
+    use bt_runtime::host::{Host, HostEvent, TouchPhase};
 
     let mut e = engine("hello");
     e.set_clock(Box::new(SequenceClock::new(vec![8.0, 16.7, 50.0]).unwrap()));
@@ -123,6 +123,20 @@ fn input_driven_frames_do_not_allocate() {
             down,
         });
         host.handle(HostEvent::Wheel { dx: 0.0, dy: 1.0 });
+        // Two fingers: one stays and moves, one touches down and lifts off by turns.
+        let (x, y) = (n % 320, n % 240);
+        let phase = if n == 0 {
+            TouchPhase::Started
+        } else {
+            TouchPhase::Moved
+        };
+        host.handle(HostEvent::Touch { id: 1, phase, x, y });
+        let phase = if down {
+            TouchPhase::Started
+        } else {
+            TouchPhase::Ended
+        };
+        host.handle(HostEvent::Touch { id: 2, phase, x, y });
         host.handle(HostEvent::GamepadButton {
             player: Player::THREE,
             buttons: Button::A,

@@ -218,9 +218,9 @@ fn bad_replay_files_are_refused_in_one_line_without_a_panic() {
             "not a BT replay",
         ),
         (
-            "v3.btr",
-            json.replacen("\"version\":1", "\"version\":3", 1),
-            "format version 3",
+            "v4.btr",
+            json.replacen("\"version\":1", "\"version\":4", 1),
+            "format version 4",
         ),
         (
             "bent.btr",

@@ -52,7 +52,7 @@ use crate::config::manifest;
 use crate::engine::{Engine, EngineError};
 use crate::export::png;
 use crate::host::keymap::KeyMap;
-use crate::host::{Host, HostEvent};
+use crate::host::{Host, HostEvent, TouchPhase};
 use crate::session::{BootSave, Session, SessionError};
 
 pub mod golden;
@@ -257,6 +257,26 @@ impl CartTest {
     /// Presses or lets go of a pointer button (`Button::POINTER_A` is the left one).
     pub fn pointer_button(&mut self, button: Button, down: bool) {
         self.host.handle(HostEvent::PointerButton { button, down });
+    }
+
+    /// Touches the screen with finger `id` at display pixel (`x`, `y`), or moves it there when
+    /// it already touches: a new finger takes the first free touch slot, as on a touch screen,
+    /// and the next update sees it in [`bt::Update::touch`].
+    pub fn touch(&mut self, id: u64, x: i32, y: i32) {
+        // A finger that already touches and "touches down" again is moved.
+        let phase = TouchPhase::Started;
+        self.host.handle(HostEvent::Touch { id, phase, x, y });
+    }
+
+    /// Lifts finger `id` off the screen (nothing when it does not touch).
+    pub fn lift(&mut self, id: u64) {
+        let phase = TouchPhase::Ended;
+        self.host.handle(HostEvent::Touch {
+            id,
+            phase,
+            x: 0,
+            y: 0,
+        });
     }
 
     /// The frame as last drawn: palette indices, `width × height`.

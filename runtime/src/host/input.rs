@@ -8,7 +8,8 @@
 //! about windows, so tests drive exactly what a player's window drives, event by event, with no
 //! display.
 
-use bt::host::{Input, Source, TRIGGER_PRESS};
+use bt::host::{Input, KeyMapTable, Source, TRIGGER_PRESS};
+use bt::limits::TOUCH_SLOTS;
 use bt::{Axis, Button, Key, Player};
 
 use crate::host::keymap::{KeyMap, KEYBOARD_PLAYERS};
@@ -34,6 +35,19 @@ pub enum HostEvent<'a> {
     },
     /// The pointer left the display.
     PointerLeft,
+    /// A finger touched down, moved or lifted off, at a display pixel (already clamped to the
+    /// display). Each finger takes the first free touch slot when it touches down and keeps it
+    /// until it lifts off; fingers beyond [`TOUCH_SLOTS`] are not seen.
+    Touch {
+        /// The platform's identifier of the finger, the same from touching down to lifting off.
+        id: u64,
+        /// What it did.
+        phase: TouchPhase,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
     /// The window lost the keyboard focus: every key and pointer button held is let go (their
     /// releases reach the next update), since their releases would go to another window.
     FocusLost,
@@ -82,11 +96,25 @@ pub enum HostEvent<'a> {
     },
 }
 
+/// What a finger did ([`HostEvent::Touch`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TouchPhase {
+    /// It touched down.
+    Started,
+    /// It moved.
+    Moved,
+    /// It lifted off, or the platform took it away (a gesture of its own).
+    Ended,
+}
+
 /// What the player holds (keys through the key map, the pointer) and how it reaches the
 /// console's input. Keys the host took for itself (a host key, the menu's) are *swallowed*:
 /// they reach no button until let go.
 #[derive(Debug)]
 pub struct PlayerInput {
+    /// The player's own map (the defaults, or a key-map file's).
+    user: KeyMap,
+    /// The map keys go through: the cart's map under the buttons the player's file lists.
     keymap: KeyMap,
     /// Keys physically held, bit `k` for `Key::ALL[k]` (host keys included).
     keys_held: u128,
@@ -95,6 +123,8 @@ pub struct PlayerInput {
     swallowed: u128,
     /// A key the host took may type text next, which goes nowhere.
     swallow_text: bool,
+    /// The platform's identifier of the finger on each touch slot.
+    touch_ids: [Option<u64>; TOUCH_SLOTS],
 }
 
 fn bit(key: Key) -> u128 {
@@ -105,17 +135,37 @@ impl PlayerInput {
     /// Nothing held, keys read through `keymap`.
     pub fn new(keymap: KeyMap) -> PlayerInput {
         PlayerInput {
+            user: keymap.clone(),
             keymap,
             keys_held: 0,
             pointer: (0, 0),
             swallowed: 0,
             swallow_text: false,
+            touch_ids: [None; TOUCH_SLOTS],
         }
     }
 
-    /// The key map.
+    /// The key map keys go through now.
     pub fn keymap(&self) -> &KeyMap {
         &self.keymap
+    }
+
+    /// The cart changed its key map to `cart`: keys go through it from now on (the player's
+    /// file still wins for the buttons it lists, [`KeyMap::with_cart_map`]), and the buttons of
+    /// keys held now follow it from the next update.
+    pub fn apply_cart_map(&mut self, input: &mut Input, cart: &KeyMapTable) {
+        self.keymap = self.user.with_cart_map(cart);
+        self.buttons_to_console(input);
+    }
+
+    /// What every keyboard player holds through the key map, from the keys held.
+    fn buttons_to_console(&self, input: &mut Input) {
+        for player in &Player::ALL[..KEYBOARD_PLAYERS] {
+            let held = self
+                .keymap
+                .held_buttons(self.keys_held & !self.swallowed, player.index());
+            input.set_held_from(Source::Keyboard, Button::from_bits(held), *player);
+        }
     }
 
     /// Notes `key` going down or up; returns whether it was pressed (down, and not held
@@ -173,11 +223,29 @@ impl PlayerInput {
     /// keyboard player holds through the key map.
     pub fn key_to_console(&mut self, input: &mut Input, key: Key, down: bool) {
         input.set_key(key, down);
-        for player in &Player::ALL[..KEYBOARD_PLAYERS] {
-            let held = self
-                .keymap
-                .held_buttons(self.keys_held & !self.swallowed, player.index());
-            input.set_held_from(Source::Keyboard, Button::from_bits(held), *player);
+        self.buttons_to_console(input);
+    }
+
+    /// A finger into its touch slot: a new one takes the first free slot (none when all are
+    /// taken), and keeps it until it lifts off.
+    fn touch(&mut self, input: &mut Input, id: u64, phase: TouchPhase, at: (i32, i32)) {
+        let held = self.touch_ids.iter().position(|&t| t == Some(id));
+        match (phase, held) {
+            (TouchPhase::Ended, Some(slot)) => {
+                self.touch_ids[slot] = None;
+                input.set_touch(slot, None);
+            }
+            (TouchPhase::Ended, None) => {}
+            (_, Some(slot)) => input.set_touch(slot, Some(at)),
+            (TouchPhase::Started, None) => {
+                if let Some(slot) = self.touch_ids.iter().position(Option::is_none) {
+                    self.touch_ids[slot] = Some(id);
+                    input.set_touch(slot, Some(at));
+                }
+            }
+            // A finger that moves without having touched down (it touched down while every
+            // slot was taken) stays unseen.
+            (TouchPhase::Moved, None) => {}
         }
     }
 
@@ -194,7 +262,13 @@ impl PlayerInput {
                 input.set_pointer_pos(x, y);
             }
             HostEvent::PointerLeft => input.set_pointer_inactive(),
+            HostEvent::Touch { id, phase, x, y } => self.touch(input, id, phase, (x, y)),
             HostEvent::FocusLost => {
+                for (slot, id) in self.touch_ids.iter_mut().enumerate() {
+                    if id.take().is_some() {
+                        input.set_touch(slot, None);
+                    }
+                }
                 input.set_held_from(Source::Pointer, Button::NONE, Player::ONE);
                 let mut held = self.keys_held;
                 while held != 0 {

@@ -19,8 +19,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::path::PathBuf;
 
+use bt::host::KeyMapTable;
 use bt::limits::KEY_COUNT;
-use bt::{Button, Key};
+use bt::{Button, Key, KeySet};
 #[cfg(feature = "files")]
 use serde::Deserialize;
 use thiserror::Error;
@@ -115,7 +116,7 @@ pub enum KeyMapError {
     /// A key that the host keeps for itself.
     #[error(
         "key map {path}, line {line}: [{table}] {field}: {value} is a host key \
-         (Backquote, F5 to F9 and F11 cannot be mapped)"
+         (Backquote, F2 and F5 to F11 cannot be mapped)"
     )]
     HostKey {
         /// The file.
@@ -157,63 +158,34 @@ impl std::fmt::Display for SharedKey {
     }
 }
 
-/// Keys the host keeps for itself, in a window and in a page alike: overlay view, saving the
-/// replay so far, pause, step, tall chart, saving the last seconds of timings, screenshot, GIF
-/// recording, fullscreen.
-pub const HOST_KEYS: [Key; 9] = [
-    Key::Backquote,
-    Key::F2,
-    Key::F5,
-    Key::F6,
-    Key::F7,
-    Key::F8,
-    Key::F9,
-    Key::F10,
-    Key::F11,
-];
+pub use bt::host::HOST_KEYS;
 
-/// For every key, the buttons it holds for each keyboard player.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// For every key, the buttons it holds for each keyboard player; and, for a map read from a
+/// file, which buttons the file listed (those a cart's own map does not change, see
+/// [`KeyMap::with_cart_map`]).
+#[derive(Debug, Clone)]
 pub struct KeyMap {
     buttons: [[u32; KEYBOARD_PLAYERS]; KEY_COUNT],
+    /// Per player, the buttons a key-map file listed.
+    listed: [u32; KEYBOARD_PLAYERS],
 }
 
+impl PartialEq for KeyMap {
+    /// Two maps are equal when every key presses the same buttons, whichever file they came
+    /// from.
+    fn eq(&self, other: &KeyMap) -> bool {
+        self.buttons == other.buttons
+    }
+}
+
+impl Eq for KeyMap {}
+
 impl Default for KeyMap {
-    /// Player 1 on the arrows with Z, C, N or Space for A and X, V or M for B (as PICO-8 and
-    /// Pyxel players expect), Enter for Start and Escape for Select; player 2 on W A S D with
-    /// F for A, G for B and Tab for Start.
+    /// The defaults of [`KeyMapTable`]: player 1 on the arrows with Z, C, N or Space for A
+    /// and X, V or M for B, Enter for Start and Escape for Select; player 2 on W A S D with F
+    /// for A, G for B and Tab for Start.
     fn default() -> KeyMap {
-        let mut map = KeyMap::empty();
-        let p1: &[(Key, u32)] = &[
-            (Key::ArrowUp, Button::UP.bits()),
-            (Key::ArrowDown, Button::DOWN.bits()),
-            (Key::ArrowLeft, Button::LEFT.bits()),
-            (Key::ArrowRight, Button::RIGHT.bits()),
-            (Key::KeyZ, Button::A.bits()),
-            (Key::KeyC, Button::A.bits()),
-            (Key::KeyN, Button::A.bits()),
-            (Key::Space, Button::A.bits()),
-            (Key::KeyX, Button::B.bits()),
-            (Key::KeyV, Button::B.bits()),
-            (Key::KeyM, Button::B.bits()),
-            (Key::Enter, Button::START.bits()),
-            (Key::Escape, Button::SELECT.bits()),
-        ];
-        let p2: &[(Key, u32)] = &[
-            (Key::KeyW, Button::UP.bits()),
-            (Key::KeyS, Button::DOWN.bits()),
-            (Key::KeyA, Button::LEFT.bits()),
-            (Key::KeyD, Button::RIGHT.bits()),
-            (Key::KeyF, Button::A.bits()),
-            (Key::KeyG, Button::B.bits()),
-            (Key::Tab, Button::START.bits()),
-        ];
-        for (player, list) in [p1, p2].into_iter().enumerate() {
-            for &(key, button) in list {
-                map.buttons[key as usize][player] |= button;
-            }
-        }
-        map
+        KeyMap::from_table(&KeyMapTable::default())
     }
 }
 
@@ -272,6 +244,58 @@ impl KeyMap {
     pub fn empty() -> KeyMap {
         KeyMap {
             buttons: [[0; KEYBOARD_PLAYERS]; KEY_COUNT],
+            listed: [0; KEYBOARD_PLAYERS],
+        }
+    }
+
+    /// The map a table gives (a cart's, or the defaults), listing no button.
+    pub fn from_table(table: &KeyMapTable) -> KeyMap {
+        let mut map = KeyMap::empty();
+        for player in 0..KEYBOARD_PLAYERS {
+            for (b, &(_, button)) in MAPPABLE.iter().enumerate() {
+                map.assign_set(player, button, table.keys_at(player, b));
+            }
+        }
+        map
+    }
+
+    /// The map to play with when the cart's own map is `cart` and this is the player's: the
+    /// cart's keys, except for the buttons the player's key-map file listed, which keep the
+    /// file's keys. A map of no file (the defaults) lists none, and gives `cart` as it is.
+    pub fn with_cart_map(&self, cart: &KeyMapTable) -> KeyMap {
+        let mut map = KeyMap::from_table(cart);
+        for player in 0..KEYBOARD_PLAYERS {
+            for &(_, button) in &MAPPABLE {
+                if self.listed[player] & button != 0 {
+                    map.assign_set(player, button, self.keys_of(player, button));
+                }
+            }
+        }
+        map.listed = self.listed;
+        map
+    }
+
+    /// The keys that press `button` (one bit) for `player`.
+    fn keys_of(&self, player: usize, button: u32) -> KeySet {
+        let mut bits = 0u128;
+        for (k, row) in self.buttons.iter().enumerate() {
+            if row.get(player).is_some_and(|b| b & button != 0) {
+                bits |= 1 << k;
+            }
+        }
+        KeySet::from_bits(bits)
+    }
+
+    /// Makes the keys of `keys` the only keys for `button` of `player`.
+    fn assign_set(&mut self, player: usize, button: u32, keys: KeySet) {
+        if player >= KEYBOARD_PLAYERS {
+            return;
+        }
+        for row in &mut self.buttons {
+            row[player] &= !button;
+        }
+        for k in keys.iter() {
+            self.buttons[k as usize][player] |= button;
         }
     }
 
@@ -297,15 +321,7 @@ impl KeyMap {
 
     /// Makes `keys` the only keys for `button` of `player`.
     pub fn assign(&mut self, player: usize, button: u32, keys: &[Key]) {
-        if player >= KEYBOARD_PLAYERS {
-            return;
-        }
-        for row in &mut self.buttons {
-            row[player] &= !button;
-        }
-        for &k in keys {
-            self.buttons[k as usize][player] |= button;
-        }
+        self.assign_set(player, button, KeySet::from_keys(keys));
     }
 
     /// The defaults with a key-map file's changes applied. `path` only names the file in errors.
@@ -359,6 +375,7 @@ impl KeyMap {
                     parsed.push(key);
                 }
                 map.assign(player, *button, &parsed);
+                map.listed[player] |= button;
             }
         }
         Ok(map)

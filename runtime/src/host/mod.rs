@@ -27,7 +27,7 @@ pub mod signals;
 #[cfg(feature = "window")]
 pub mod window;
 
-pub use input::HostEvent;
+pub use input::{HostEvent, TouchPhase};
 pub use persist::{Persist, PersistKind};
 pub use runner::{
     Host, HostAction, SaveFile, SaveKind, RECENT_TIMINGS_MS, RECORD_SAVE_EVERY_FRAMES,

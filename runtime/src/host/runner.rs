@@ -474,6 +474,7 @@ impl Host {
             self.reload_changed(&changed);
         }
         let report = self.engine.run(now_ms);
+        self.sync_key_map();
         self.show_panic();
         self.store_save();
         if self.engine.console_mut().take_capture_request() {
@@ -577,6 +578,7 @@ impl Host {
 
     /// Feeds one event to the console. Returns what the platform should do about it, if anything.
     pub fn handle(&mut self, event: HostEvent<'_>) -> Option<HostAction> {
+        self.sync_key_map();
         match event {
             HostEvent::Key { key, down } => return self.key(key, down),
             HostEvent::Text(_) if self.input.take_text_swallowed() || self.menu.is_some() => {}
@@ -595,6 +597,16 @@ impl Host {
             }
         }
         None
+    }
+
+    /// Applies the cart's key map when an update changed it ([`bt::Update::set_key_map`]): after
+    /// every frame, and before every event, so the updates of any path (a frame, a step, a
+    /// seek, a test's `advance`) are followed by their map before the next key arrives.
+    fn sync_key_map(&mut self) {
+        let console = self.engine.console_mut();
+        if let Some(cart) = console.take_key_map_change() {
+            self.input.apply_cart_map(console.input_mut(), &cart);
+        }
     }
 
     /// Whether the pointer is over the overlay's toggle corner.

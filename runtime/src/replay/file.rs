@@ -1,13 +1,14 @@
-//! The replay file: what a replay holds, and its versioned JSON layout (`bt-replay` 1, and 2
-//! for a run that booted with save data).
+//! The replay file: what a replay holds, and its versioned JSON layout (`bt-replay` 1, 2 for a
+//! run that booted with save data, 3 for a run that recorded touches).
 
 use std::path::{Path, PathBuf};
 
 use bt::host::{TickButtons, TickInput};
-use bt::limits::{AXES, PLAYERS};
+use bt::limits::{AXES, PLAYERS, TOUCH_SLOTS};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use super::recorder::has_touch;
 use super::{Recorder, FORMAT, MAX_REPLAY_BYTES, OLDEST_VERSION, VERSION};
 
 /// What a replay says about the run it came from.
@@ -511,6 +512,15 @@ struct TickV1 {
     /// The cart's pause-menu item chosen before the update: its slot + 1.
     #[serde(skip_serializing_if = "is_default")]
     menu_item: u8,
+    /// Version 3: the touch slots' `[down, pressed, released]` bit sets, bit `s` for slot `s`.
+    #[serde(skip_serializing_if = "is_default")]
+    touch: [u8; 3],
+    /// Version 3: each touch slot's position.
+    #[serde(skip_serializing_if = "is_default")]
+    touch_pos: [(i32, i32); TOUCH_SLOTS],
+    /// Version 3: how far each touch moved since the previous update.
+    #[serde(skip_serializing_if = "is_default")]
+    touch_delta: [(i32, i32); TOUCH_SLOTS],
 }
 
 impl TickV1 {
@@ -527,14 +537,18 @@ impl TickV1 {
             pads: t.pads,
             text: t.text().to_string(),
             menu_item: t.menu_item,
+            touch: [t.touch_down, t.touch_pressed, t.touch_released],
+            touch_pos: t.touch_pos,
+            touch_delta: t.touch_delta,
         }
     }
 }
 
 /// The runs of a file, read one at a time straight into a [`Recorder`]'s compact storage:
 /// the file's runs are never all held as parsed values (each over 250 bytes), so reading a
-/// replay takes memory in proportion to the file, whatever its runs are.
-struct RunsV1(Recorder);
+/// replay takes memory in proportion to the file, whatever its runs are. The flag says whether
+/// a run held touches (a field of version 3).
+struct RunsV1(Recorder, bool);
 
 impl Serialize for RunsV1 {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -559,6 +573,7 @@ impl<'de> Deserialize<'de> for RunsV1 {
                 mut seq: A,
             ) -> Result<RunsV1, A::Error> {
                 let mut rec = Recorder::new();
+                let mut touched = false;
                 let mut index = 0;
                 while let Some(t) = seq.next_element::<TickV1>()? {
                     let (tick, count) = t.into_run(index).map_err(serde::de::Error::custom)?;
@@ -567,10 +582,11 @@ impl<'de> Deserialize<'de> for RunsV1 {
                             "the runs add up to more ticks than a u64 holds",
                         ));
                     }
+                    touched |= has_touch(&tick);
                     rec.push_run(&tick, count);
                     index += 1;
                 }
-                Ok(RunsV1(rec))
+                Ok(RunsV1(rec, touched))
             }
         }
         d.deserialize_seq(Runs)
@@ -663,6 +679,19 @@ impl TickV1 {
             ));
         }
         tick.menu_item = self.menu_item;
+        if let Some(bits) = self
+            .touch
+            .iter()
+            .find(|&&b| usize::from(b) >> TOUCH_SLOTS != 0)
+        {
+            return Err(format!(
+                "inputs[{index}]: touch slots {bits:#b}: a cart has {TOUCH_SLOTS} (bits 0 to {})",
+                TOUCH_SLOTS - 1
+            ));
+        }
+        [tick.touch_down, tick.touch_pressed, tick.touch_released] = self.touch;
+        tick.touch_pos = self.touch_pos;
+        tick.touch_delta = self.touch_delta;
         Ok((tick, self.n))
     }
 }
@@ -672,11 +701,14 @@ impl From<&Replay> for FileV1 {
         let i = &r.info;
         FileV1 {
             format: FORMAT.to_string(),
-            // A run with no save data writes the layout every older build reads.
-            version: if r.boot_save.is_empty() {
-                OLDEST_VERSION
+            // The oldest layout that holds the run, so a run without save data or touches is
+            // read by every older build.
+            version: if r.recording.each_run().any(|(t, _)| has_touch(&t)) {
+                3
+            } else if !r.boot_save.is_empty() {
+                2
             } else {
-                VERSION
+                OLDEST_VERSION
             },
             cart: i.cart.clone(),
             cart_version: i.cart_version.clone(),
@@ -687,7 +719,7 @@ impl From<&Replay> for FileV1 {
             args: i.args.clone(),
             hash_every: i.hash_every,
             ticks: r.recording.ticks(),
-            inputs: RunsV1(r.recording.clone()),
+            inputs: RunsV1(r.recording.clone(), false),
             hashes: r.hashes.iter().map(|&(t, h)| (t, HexHash(h))).collect(),
             panic: r.panic.as_ref().map(|p| PanicV1 {
                 updates: p.updates,
@@ -734,6 +766,12 @@ impl FileV1 {
             return Err("hash_every is 0".to_string());
         }
         let boot_save = save_from_hex(&self.save, self.version)?;
+        if self.inputs.1 && self.version < 3 {
+            return Err(format!(
+                "touches: a field of version 3, in a file of version {}",
+                self.version
+            ));
+        }
         let recording = self.inputs.0;
         let ticks = recording.ticks();
         if ticks != self.ticks {
@@ -825,6 +863,42 @@ mod tests {
         let back = Replay::from_json(&r.to_json(), Path::new("r.btr")).unwrap();
         assert_eq!(back, r);
         assert_eq!(back.recording().iter().count(), 300);
+    }
+
+    #[test]
+    fn touches_survive_the_file_in_layout_3_and_are_refused_in_older_layouts() {
+        let mut rec = Recorder::new();
+        let mut t = TickInput::default();
+        rec.record(&t);
+        t.touch_down = 0b101;
+        t.touch_pressed = 0b100;
+        t.touch_pos = [(3, 4), (0, 0), (-1, 90)];
+        t.touch_delta[0] = (1, -2);
+        rec.record(&t);
+        let r = Replay::new(sample().info, rec, vec![]);
+        let json = r.to_json();
+        assert!(
+            json.contains("\"version\":3") && json.contains("\"touch\":[5,4,0]"),
+            "{json}"
+        );
+        let back = Replay::from_json(&json, Path::new("r.btr")).unwrap();
+        assert_eq!(back, r);
+        assert!(
+            !sample().to_json().contains("\"version\":3"),
+            "no touches: the oldest layout"
+        );
+        let old = json.replace("\"version\":3", "\"version\":2");
+        let e = Replay::from_json(&old, Path::new("r.btr")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "r.btr: corrupted replay: touches: a field of version 3, in a file of version 2"
+        );
+        let bad = json.replace("\"touch\":[5,4,0]", "\"touch\":[8,0,0]");
+        let e = Replay::from_json(&bad, Path::new("r.btr")).unwrap_err();
+        assert!(
+            e.to_string().contains("inputs[1]: touch slots 0b1000"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -147,6 +147,7 @@ const AXES_SET: u16 = 1 << 6;
 const PADS: u16 = 1 << 7;
 const TEXT: u16 = 1 << 8;
 const MENU: u16 = 1 << 9;
+const TOUCH: u16 = 1 << 10;
 
 fn put_varint(mut v: u128, out: &mut Vec<u8>) {
     while v >= 0x80 {
@@ -177,6 +178,7 @@ fn encode(t: &TickInput, out: &mut Vec<u8>) {
         (t.pads != d.pads, PADS),
         (!t.text().is_empty(), TEXT),
         (t.menu_item != 0, MENU),
+        (has_touch(t), TOUCH),
     ] {
         if set {
             mask |= bit;
@@ -228,6 +230,21 @@ fn encode(t: &TickInput, out: &mut Vec<u8>) {
     if mask & MENU != 0 {
         out.push(t.menu_item);
     }
+    if mask & TOUCH != 0 {
+        out.extend_from_slice(&[t.touch_down, t.touch_pressed, t.touch_released]);
+        for &(x, y) in t.touch_pos.iter().chain(&t.touch_delta) {
+            put_signed(x, out);
+            put_signed(y, out);
+        }
+    }
+}
+
+/// Whether a tick holds anything of the touch slots (a file of layout 3 then).
+pub(super) fn has_touch(t: &TickInput) -> bool {
+    let d = TickInput::default();
+    (t.touch_down, t.touch_pressed, t.touch_released) != (0, 0, 0)
+        || t.touch_pos != d.touch_pos
+        || t.touch_delta != d.touch_delta
 }
 
 /// Reads bytes the encoder wrote: never out of step, since nothing else writes them.
@@ -322,6 +339,14 @@ fn decode(bytes: &[u8], at: usize, t: &mut TickInput) -> usize {
     if mask & MENU != 0 {
         t.menu_item = r.byte();
     }
+    if mask & TOUCH != 0 {
+        t.touch_down = r.byte();
+        t.touch_pressed = r.byte();
+        t.touch_released = r.byte();
+        for p in t.touch_pos.iter_mut().chain(t.touch_delta.iter_mut()) {
+            *p = (r.signed(), r.signed());
+        }
+    }
     r.at
 }
 
@@ -347,6 +372,8 @@ mod tests {
             pads in proptest::array::uniform4(any::<bool>()),
             text in "[a-zé]{0,6}",
             menu_item in 0u8..=3,
+            touch in proptest::array::uniform3(0u8..8),
+            touch_pos in any::<(i32, i32)>(),
         ) {
             let mut t = TickInput::default();
             t.buttons = buttons.map(|[down, pressed, released]| TickButtons { down, pressed, released });
@@ -359,6 +386,9 @@ mod tests {
             t.pads = pads;
             t.set_text(&text);
             t.menu_item = menu_item;
+            [t.touch_down, t.touch_pressed, t.touch_released] = touch;
+            t.touch_pos[2] = touch_pos;
+            t.touch_delta[0] = (touch_pos.1, -3);
             let mut rec = Recorder::new();
             rec.record(&TickInput::default());
             rec.record(&t);

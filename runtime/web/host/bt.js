@@ -14,10 +14,12 @@ const BT = (() => {
   const FRAME_SAVE = 4;
   const FRAME_ENDED = 8;
   const FRAME_CAPTURE = 16;
+  const FRAME_CURSOR_HIDDEN = 32;
   // The kinds of event `bt_event` takes (runtime/web/src/event.rs, `kind`).
   const EVENT = {
     KEY: 1, TEXT: 2, POINTER_MOVED: 3, POINTER_LEFT: 4, POINTER_BUTTON: 5, WHEEL: 6,
     FOCUS_LOST: 7, GAMEPAD: 8, GAMEPAD_BUTTON: 9, GAMEPAD_AXIS: 10,
+    TOUCH_START: 11, TOUCH_MOVE: 12, TOUCH_END: 13,
   };
   const ACTION_FULLSCREEN = 1;
   const ACTION_PNG = 2;
@@ -701,6 +703,8 @@ const BT = (() => {
       }
       api.frames += flags & FRAME_DREW ? 1 : 0;
       api.paused = (flags & FRAME_PAUSED) !== 0;
+      const cursor = flags & FRAME_CURSOR_HIDDEN ? "none" : "";
+      if (screen.canvas.style.cursor !== cursor) screen.canvas.style.cursor = cursor;
       screen.paint();
       speaker.push();
       if (flags & FRAME_SAVE) keepSave();
@@ -761,6 +765,14 @@ const BT = (() => {
       screen.paint();
     });
     on("pointerup", (e) => bt.event(EVENT.POINTER_BUTTON, e.button, 0));
+    // A finger or a pen on the picture is also a touch, in the first free touch slot.
+    const touchAt = (kind) => (e) => {
+      if (e.pointerType !== "mouse") bt.event(kind, e.pointerId, ...screen.pixel(e));
+    };
+    on("pointerdown", touchAt(EVENT.TOUCH_START));
+    on("pointermove", touchAt(EVENT.TOUCH_MOVE));
+    on("pointerup", touchAt(EVENT.TOUCH_END));
+    on("pointercancel", touchAt(EVENT.TOUCH_END));
     canvas.addEventListener("contextmenu", (e) => e.preventDefault());
     on("wheel", (e) => {
       e.preventDefault();

@@ -5,6 +5,8 @@
 //! A new kind of event is a variant here, its number in [`kind`] and its arm in
 //! [`PageEvent::decode`] and [`crate::Page::event`], and the call in `host/bt.js` that sends it.
 
+use bt_runtime::host::TouchPhase;
+
 /// The numbers of the kinds of [`PageEvent`], as `host/bt.js` sends them. Each says what the
 /// three numbers `a`, `b`, `c` that come with it are; text comes through the inbox, `a` its
 /// length in bytes.
@@ -30,6 +32,13 @@ pub mod kind {
     pub const GAMEPAD_BUTTON: u32 = 9;
     /// [`super::PageEvent::GamepadAxis`]: player `a`, axis `b`, value `c`.
     pub const GAMEPAD_AXIS: u32 = 10;
+    /// [`super::PageEvent::Touch`] touching down: `PointerEvent.pointerId` `a`, display pixel
+    /// `b`, `c`.
+    pub const TOUCH_START: u32 = 11;
+    /// [`super::PageEvent::Touch`] moving, as [`TOUCH_START`].
+    pub const TOUCH_MOVE: u32 = 12;
+    /// [`super::PageEvent::Touch`] lifting off (or cancelled), as [`TOUCH_START`].
+    pub const TOUCH_END: u32 = 13;
 }
 
 /// One thing a player did in the page, as the browser reports it.
@@ -54,6 +63,18 @@ pub enum PageEvent<'a> {
     },
     /// The pointer left the display.
     PointerLeft,
+    /// A finger (or a pen) on the picture touched down, moved or lifted off at display pixel
+    /// `(x, y)` (clamped to the display); `id` is the browser's `PointerEvent.pointerId`.
+    Touch {
+        /// The browser's identifier of the finger.
+        id: u64,
+        /// What it did.
+        phase: TouchPhase,
+        /// Column.
+        x: i32,
+        /// Row.
+        y: i32,
+    },
     /// Mouse button `button` (the browser's `MouseEvent.button`: 0 left, 1 middle, 2 right, 3
     /// and 4 back and forward) went down or up.
     PointerButton {
@@ -119,6 +140,16 @@ impl<'a> PageEvent<'a> {
                 y: b as i32,
             },
             kind::POINTER_LEFT => PageEvent::PointerLeft,
+            kind::TOUCH_START | kind::TOUCH_MOVE | kind::TOUCH_END => PageEvent::Touch {
+                id: a as u64,
+                phase: match kind {
+                    kind::TOUCH_START => TouchPhase::Started,
+                    kind::TOUCH_MOVE => TouchPhase::Moved,
+                    _ => TouchPhase::Ended,
+                },
+                x: b as i32,
+                y: c as i32,
+            },
             kind::POINTER_BUTTON => PageEvent::PointerButton {
                 button: a as u32,
                 down: on(b),

@@ -12,7 +12,7 @@ use bt::{Button, Cart, Key, Player};
 use bt_runtime::config::asset_pack::AssetPack;
 use bt_runtime::config::manifest::{manifest_from_carried, MANIFEST_FILE};
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::{Host, HostAction, HostEvent, Persist, PersistKind, SaveKind};
+use bt_runtime::host::{Host, HostAction, HostEvent, Persist, PersistKind, SaveKind, TouchPhase};
 use bt_runtime::replay::DEFAULT_HASH_EVERY;
 use bt_runtime::session::{ReplaySource, Session};
 
@@ -83,6 +83,9 @@ pub mod frame_flags {
     /// The cart asked for a picture of the frame: [`Page::take_capture`](super::Page::take_capture)
     /// hands over the PNG, to download as `<cart>.png`.
     pub const CAPTURE: u32 = 16;
+    /// The cart hid the mouse cursor ([`bt::Update::set_cursor_visible`]): the script sets
+    /// the picture's CSS `cursor` to `none` while it is.
+    pub const CURSOR_HIDDEN: u32 = 32;
 }
 
 /// What the player's save data is kept under in the browser's storage (`localStorage`): the
@@ -402,6 +405,9 @@ impl Page {
         if self.capture.is_some() {
             flags |= frame_flags::CAPTURE;
         }
+        if !self.host.engine().console().cursor_visible() {
+            flags |= frame_flags::CURSOR_HIDDEN;
+        }
         flags | self.save_flag()
     }
 
@@ -437,6 +443,7 @@ impl Page {
             PageEvent::Text(text) => self.text(text),
             PageEvent::PointerMoved { x, y } => self.pointer_moved(x, y),
             PageEvent::PointerLeft => self.pointer_left(),
+            PageEvent::Touch { id, phase, x, y } => self.touch(id, phase, x, y),
             PageEvent::PointerButton { button, down } => self.pointer_button(button, down),
             PageEvent::Wheel { dx, dy } => self.wheel(dx, dy),
             PageEvent::FocusLost => self.focus_lost(),
@@ -505,6 +512,13 @@ impl Page {
         let x = x.clamp(0, w as i32 - 1);
         let y = y.clamp(0, h as i32 - 1);
         self.host.handle(HostEvent::PointerMoved { x, y });
+    }
+
+    fn touch(&mut self, id: u64, phase: TouchPhase, x: i32, y: i32) {
+        let (w, h) = self.size();
+        let x = x.clamp(0, w as i32 - 1);
+        let y = y.clamp(0, h as i32 - 1);
+        self.host.handle(HostEvent::Touch { id, phase, x, y });
     }
 
     fn pointer_left(&mut self) {

@@ -288,7 +288,7 @@ fn gamepad_buttons_follow_the_standard_layout_by_position() {
 fn every_kind_of_event_the_script_sends_reaches_the_carts_update() {
     // Each kind with the numbers the script sends, and what the next update sees of it.
     type Saw = fn(&TickInput) -> bool;
-    let cases: [(u32, &str, [f64; 3], Saw); 8] = [
+    let cases: [(u32, &str, [f64; 3], Saw); 9] = [
         (kind::KEY, "KeyZ", [4.0, 1.0, 0.0], |t| {
             t.keys_down != 0 && t.buttons[0].down != 0
         }),
@@ -309,6 +309,9 @@ fn every_kind_of_event_the_script_sends_reaches_the_carts_update() {
         (kind::GAMEPAD_AXIS, "", [2.0, 0.0, 0.5], |t| {
             t.axes[2][0] == 0.5
         }),
+        (kind::TOUCH_START, "", [9.0, 30.0, 40.0], |t| {
+            t.touch_down == 1 && t.touch_pos[0] == (30, 40)
+        }),
     ];
     for (kind, text, numbers, saw) in cases {
         let mut page = snake();
@@ -326,6 +329,35 @@ fn every_kind_of_event_the_script_sends_reaches_the_carts_update() {
         }
         assert!(updates.iter().any(saw), "kind {kind}: {updates:?}");
     }
+}
+
+#[test]
+fn fingers_on_the_picture_fill_touch_slots_and_lift_off() {
+    let mut page = snake();
+    let mut now = frames(&mut page, 0.0, 5);
+    send(&mut page, kind::TOUCH_START, "", [3.0, 10.0, 10.0]);
+    send(&mut page, kind::TOUCH_START, "", [4.0, -50.0, 9999.0]);
+    now = frames(&mut page, now, 1);
+    let (w, h) = page.size();
+    assert_eq!(seen(&page).touch_down, 0b11);
+    assert_eq!(
+        seen(&page).touch_pos[1],
+        (0, h as i32 - 1),
+        "clamped to the display ({w}x{h})"
+    );
+    send(&mut page, kind::TOUCH_MOVE, "", [3.0, 12.0, 11.0]);
+    send(&mut page, kind::TOUCH_END, "", [4.0, 0.0, 0.0]);
+    now = frames(&mut page, now, 1);
+    let t = seen(&page);
+    assert_eq!((t.touch_down, t.touch_released), (0b01, 0b10));
+    assert_eq!(t.touch_pos[0], (12, 11));
+    send(&mut page, kind::FOCUS_LOST, "", [0.0; 3]);
+    frames(&mut page, now, 2);
+    assert_eq!(
+        seen(&page).touch_down,
+        0,
+        "losing the focus lifts every finger"
+    );
 }
 
 #[test]
@@ -489,4 +521,31 @@ fn a_carried_cart_toml_sets_the_pages_display_seed_and_version() {
     )
     .unwrap_err();
     assert_eq!(err, "cart.toml: cart.seed \"seven\" is not a whole number");
+}
+
+/// Hides the cursor from its third update on.
+struct HidesTheCursor;
+
+impl bt::Cart for HidesTheCursor {
+    fn update(&mut self, ctx: &mut bt::Update<'_>) {
+        ctx.set_cursor_visible(ctx.ticks() < 3);
+    }
+
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear(1);
+    }
+}
+
+#[test]
+fn a_frame_says_when_the_cart_hid_the_cursor() {
+    let cart = || -> Box<dyn bt::Cart> { Box::new(HidesTheCursor) };
+    let mut page = Page::new("cursor", cart, Vec::new(), None, true, None).unwrap();
+    assert_eq!(page.frame(0.0) & frame_flags::CURSOR_HIDDEN, 0);
+    let mut now = 0.0;
+    let mut hidden = false;
+    for _ in 0..10 {
+        now += 1000.0 / 60.0;
+        hidden = page.frame(now) & frame_flags::CURSOR_HIDDEN != 0;
+    }
+    assert!(hidden, "{} updates", page.host().engine().ticks());
 }

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use bt::Button;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{Fullscreen, Window, WindowId};
@@ -322,6 +322,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         starved_until: None,
         sound,
         gif,
+        cursor_shown: true,
     };
     let ran = event_loop.run_app(&mut app);
     // A GIF being recorded is saved, and every GIF being saved is finished.
@@ -449,6 +450,8 @@ struct App {
     sound: WindowSound,
     /// F10's GIF recording and `--gif-buffer`'s last seconds.
     gif: GifCapture,
+    /// Whether the window shows the mouse cursor now (the cart may hide it).
+    cursor_shown: bool,
 }
 
 impl App {
@@ -601,6 +604,17 @@ impl App {
         }
     }
 
+    /// Shows or hides the cursor over the window as the cart asks
+    /// ([`bt::Update::set_cursor_visible`]), when that changed.
+    fn show_cursor(&mut self) {
+        let wanted = self.host.engine().console().cursor_visible();
+        if let (Some(window), false, true) = (&self.window, self.gone, wanted != self.cursor_shown)
+        {
+            window.set_cursor_visible(wanted);
+            self.cursor_shown = wanted;
+        }
+    }
+
     fn event(&mut self, event: HostEvent<'_>) {
         let action = self.host.handle(event);
         self.act(action);
@@ -666,6 +680,7 @@ impl App {
             self.fail(event_loop, "the presenting thread stopped".to_string());
             return;
         }
+        self.show_cursor();
         // Frames are paced from when each began, so a frame's own cost does not stretch the
         // interval.
         self.last_frame = Some(now);
@@ -834,6 +849,25 @@ impl ApplicationHandler for App {
                 self.event(HostEvent::PointerMoved { x, y });
             }
             WindowEvent::CursorLeft { .. } => self.event(HostEvent::PointerLeft),
+            WindowEvent::Touch(touch) => {
+                let surface = surface_size(self.sizes.latest(), self.max_side).unwrap_or((1, 1));
+                let (x, y) = Placement::new(surface, self.display).to_display(
+                    touch.location.x,
+                    touch.location.y,
+                    self.display,
+                );
+                let phase = match touch.phase {
+                    TouchPhase::Started => crate::host::TouchPhase::Started,
+                    TouchPhase::Moved => crate::host::TouchPhase::Moved,
+                    TouchPhase::Ended | TouchPhase::Cancelled => crate::host::TouchPhase::Ended,
+                };
+                self.event(HostEvent::Touch {
+                    id: touch.id,
+                    phase,
+                    x,
+                    y,
+                });
+            }
             WindowEvent::MouseInput { state, button, .. } => {
                 if let Some(button) = pointer_button(button) {
                     let down = state == ElementState::Pressed;
