@@ -299,6 +299,51 @@ impl Tilemap {
         }
     }
 
+    /// As [`Tilemap::move_rect`], moving along the longer of the two axes first (across first
+    /// when they are equal): the order of Pyxel's `Tilemap.collide`, for a port that must land
+    /// where Pyxel lands. `move_rect` (across, then down) is the order PICO-8 platformers
+    /// usually write by hand, and the one a fall that grazes a wall needs to slide along it;
+    /// the two differ only when both parts of a move are cut short by different tiles.
+    ///
+    /// ```
+    /// use bt::{Rect, Tilemap};
+    ///
+    /// // A wall tile at (1, 1), 8-px tiles; an 8 × 8 box at (0, 0) moving 4 right, 12 down.
+    /// let mut map = Tilemap::new(4, 4, (8, 8))?;
+    /// map.set_tile(0, 1, 1, Some(1));
+    /// map.set_flags(1, 1);
+    /// let across_first = map.move_rect(0, Rect::new(0, 0, 8, 8), (4, 12), 1);
+    /// let longer_first = map.move_rect_longer_first(0, Rect::new(0, 0, 8, 8), (4, 12), 1);
+    /// // Across first, the box reaches over the wall's column and lands on the wall: (4, 0).
+    /// // Down first, it drops past the wall, which then stops it moving across: (0, 12).
+    /// assert_eq!((across_first.rect.x, across_first.rect.y), (4, 0));
+    /// assert!(across_first.hit_y && !across_first.hit_x);
+    /// assert_eq!((longer_first.rect.x, longer_first.rect.y), (0, 12));
+    /// assert!(longer_first.hit_x && !longer_first.hit_y);
+    /// # Ok::<(), bt::TilemapError>(())
+    /// ```
+    pub fn move_rect_longer_first(
+        &self,
+        layer: usize,
+        rect: Rect,
+        by: (i32, i32),
+        mask: u8,
+    ) -> Moved {
+        if by.1.unsigned_abs() <= by.0.unsigned_abs() {
+            return self.move_rect(layer, rect, by, mask);
+        }
+        let mut r = rect;
+        let (y, hit_y) = self.slide(layer, r, by.1, mask, Axis::Y);
+        r.y = y;
+        let (x, hit_x) = self.slide(layer, r, by.0, mask, Axis::X);
+        r.x = x;
+        Moved {
+            rect: r,
+            hit_x,
+            hit_y,
+        }
+    }
+
     /// Where `rect` ends moving `by` along `axis`, and whether it was stopped.
     fn slide(&self, layer: usize, rect: Rect, by: i32, mask: u8, axis: Axis) -> (i32, bool) {
         // The moving axis, and across it: (start, length, tile side, cells).
