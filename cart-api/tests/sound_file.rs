@@ -74,7 +74,7 @@ fn every_bad_line_names_its_file_line_and_field() {
         ("bt-sound 1\nsfx a 0\n", "f.txt:2: speed: must be at least 1"),
         ("bt-sound 1\nsfx a x\n", "f.txt:2: speed: \"x\" is not a speed in updates (1 to 65535)"),
         ("bt-sound 2\nsfx a x\n", "f.txt:2: speed: \"x\" is not a speed in 120ths of a second (1 to 65535)"),
-        ("bt-sound 1\nsfx a 2 tempo=3\n", "f.txt:2: option: \"tempo\" is not loop, attack, release, vibrato or arp"),
+        ("bt-sound 1\nsfx a 2 tempo=3\n", "f.txt:2: option: \"tempo\" is not loop, attack, release, vibrato, vibrato_depth or arp"),
         ("bt-sound 1\nsfx a 2 vibrato=6\n", "f.txt:2: vibrato: needs a file headed 'bt-sound 2'"),
         ("bt-sound 2\nsfx a 2 vibrato=0\n", "f.txt:2: vibrato: \"0\" is not a rate in Hz from 0.001 to 1000 (6, 7.5, ...)"),
         ("bt-sound 2\nsfx a 2 arp=1.2345\n", "f.txt:2: arp: \"1.2345\" is not a rate in Hz from 0.001 to 1000 (6, 7.5, ...)"),
@@ -104,7 +104,7 @@ fn every_bad_line_names_its_file_line_and_field() {
 fn a_version_2_file_reads_rates_and_sequences_and_allows_empty_patterns() {
     let file = SoundFile::parse(
         "v2.txt",
-        "bt-sound 2\nsfx a 6 vibrato=6 arp=12.5\nC4 sq 5 vibrato\nsfx b 3\n--\n\
+        "bt-sound 2\nsfx a 6 vibrato=6 vibrato_depth=25 arp=12.5\nC4 sq 5 vibrato\nsfx b 3\n--\n\
          music m\n- - - -\na - - -\nseq s loop\n0 a b\n2 b\n0 a\n",
     )
     .unwrap();
@@ -114,6 +114,14 @@ fn a_version_2_file_reads_rates_and_sequences_and_allows_empty_patterns() {
         (a.vibrato, a.arpeggio),
         (Hz::new(6), Hz::from_millihertz(12_500))
     );
+    assert_eq!(a.vibrato_depth, 25, "Pyxel's depth");
+    assert_eq!(
+        file.sfx[1].1.vibrato_depth, 50,
+        "half a semitone unless told"
+    );
+    let e =
+        SoundFile::parse("v1.txt", "bt-sound 1\nsfx a 6 vibrato_depth=25\nC4 sq 5\n").unwrap_err();
+    assert!(e.to_string().contains("vibrato_depth"), "{e}");
     assert_eq!(
         file.music[0].tune,
         FileTune::Patterns {

@@ -334,3 +334,59 @@ fn loading_a_sound_file_again_replaces_its_whole_set() {
         .play_sfx(other.sfx("a").unwrap(), Some(Channel::FOUR))
         .is_some());
 }
+
+/// The shortest and longest period (in samples, between rising edges) of one held C2 square
+/// note with vibrato of `depth` cents, over its second second.
+fn vibrato_periods(depth: u16) -> (usize, usize) {
+    let mut con = console(60.0);
+    let mut sfx = Sfx::new(480, vec![Note::new(36, SQUARE, 5).with(Effect::Vibrato)]);
+    sfx.vibrato_depth = depth;
+    let id = con.init_context().add_sfx(sfx).unwrap();
+    con.update_context(0).play_sfx(id, None);
+    let mut samples = Vec::new();
+    for t in 1..=120 {
+        con.step_sound();
+        let made: Vec<i16> = con.drain_samples().collect();
+        if t > 60 {
+            samples.extend(made);
+        }
+        let _ = con.update_context(t);
+    }
+    let rising: Vec<usize> = samples
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| w[0] <= 0 && w[1] > 0)
+        .map(|(i, _)| i)
+        .collect();
+    let periods: Vec<usize> = rising.windows(2).map(|w| w[1] - w[0]).collect();
+    (
+        *periods.iter().min().unwrap(),
+        *periods.iter().max().unwrap(),
+    )
+}
+
+#[test]
+fn vibrato_depth_sets_how_far_the_pitch_bends_either_way() {
+    // A pitch bent d cents down and d cents up: the periods span a ratio of 2^(2d / 1200).
+    for (depth, want) in [(50u16, 2f64.powf(1.0 / 12.0)), (25, 2f64.powf(0.5 / 12.0))] {
+        let (short, long) = vibrato_periods(depth);
+        let ratio = long as f64 / short as f64;
+        assert!(
+            (ratio - want).abs() < 0.006,
+            "{depth} cents: periods {short} to {long} samples, a ratio of {ratio:.4}, not {want:.4}"
+        );
+    }
+    let (short, long) = vibrato_periods(0);
+    assert!(
+        long - short <= 1,
+        "no vibrato at depth 0: {short} to {long}"
+    );
+
+    let mut deep = Sfx::new(8, vec![Note::new(60, SQUARE, 5).with(Effect::Vibrato)]);
+    deep.vibrato_depth = 1201;
+    let err = console(60.0).init_context().add_sfx(deep).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a vibrato depth must be 0 to 1200 cents, got 1201"
+    );
+}

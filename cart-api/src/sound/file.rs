@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! bt-sound 2
-//! # sfx NAME SPEED [loop=NOTE] [attack=UNITS] [release=UNITS] [vibrato=HZ] [arp=HZ],
+//! # sfx NAME SPEED [loop=NOTE] [attack=UNITS] [release=UNITS] [vibrato=HZ]
+//! #     [vibrato_depth=CENTS] [arp=HZ],
 //! # then one note a line: PITCH WAVE VOLUME [EFFECT], or `--` for a rest.
 //! # SPEED, attack and release count 120ths of a second.
 //! sfx coin 6 release=2
@@ -24,7 +25,9 @@
 //! `B7` the highest). Waves: `sq` (square), `sqN` (a pulse high for N% of the period),
 //! `tri`, `saw`, `sin`, `noise`. Volumes 0–7. Effects: `slide`, `vibrato`, `drop`, `fadein`,
 //! `fadeout`, `arp`. A file headed `bt-sound 1` counts SPEED, attack and release in the cart's
-//! updates, as it always did ([`TimeBase::Updates`]), and takes no `vibrato=` or `arp=`.
+//! updates, as it always did ([`TimeBase::Updates`]), and takes no `vibrato=`,
+//! `vibrato_depth=` or `arp=`. `vibrato_depth` is how far the vibrato bends either way, in
+//! cents: 50 (half a semitone) unless given; Pyxel's vibrato is 25.
 
 use thiserror::Error;
 
@@ -422,8 +425,12 @@ impl SoundFile {
                             "vibrato" if v2 => {
                                 sfx.vibrato = rate(value).map_err(|m| err(key, m))?
                             }
+                            "vibrato_depth" if v2 => {
+                                sfx.vibrato_depth =
+                                    number(value, "cents").map_err(|m| err(key, m))?
+                            }
                             "arp" if v2 => sfx.arpeggio = rate(value).map_err(|m| err(key, m))?,
-                            "vibrato" | "arp" => {
+                            "vibrato" | "vibrato_depth" | "arp" => {
                                 return Err(err(
                                     key,
                                     format!("needs a file headed '{SOUND_FILE_HEADER}'"),
@@ -433,7 +440,8 @@ impl SoundFile {
                                 return Err(err(
                                     "option",
                                     format!(
-                                        "{} is not loop, attack, release, vibrato or arp",
+                                        "{} is not loop, attack, release, vibrato, \
+                                         vibrato_depth or arp",
                                         quoted(key)
                                     ),
                                 ))

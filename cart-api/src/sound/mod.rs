@@ -132,6 +132,12 @@ pub const DEFAULT_VIBRATO: Hz = Hz::from_millihertz(7_500);
 /// The arpeggio rate a sound effect starts with, in steps a second: 30, what `bt-sound 1`'s
 /// step every 2 updates gave at 60 updates a second.
 pub const DEFAULT_ARPEGGIO: Hz = Hz::new(30);
+/// How far a vibrato bends the pitch either way unless told: 50 cents, half a semitone.
+pub const DEFAULT_VIBRATO_DEPTH: u16 = 50;
+
+/// The deepest vibrato: 1200 cents, an octave either way.
+pub const MAX_VIBRATO_DEPTH: u16 = 1200;
+
 /// The fastest vibrato or arpeggio: 1 kHz.
 pub const MAX_EFFECT_RATE: Hz = Hz::new(1000);
 
@@ -255,6 +261,10 @@ pub struct Sfx {
     /// How fast [`Effect::Vibrato`] wobbles, from 0.001 Hz to [`MAX_EFFECT_RATE`]
     /// ([`DEFAULT_VIBRATO`] to start with).
     pub vibrato: Hz,
+    /// How far [`Effect::Vibrato`] bends the pitch either way, in cents (hundredths of a
+    /// semitone), 0 to [`MAX_VIBRATO_DEPTH`]: [`DEFAULT_VIBRATO_DEPTH`] (50, half a semitone)
+    /// to start with; Pyxel's vibrato is 25.
+    pub vibrato_depth: u16,
     /// How fast [`Effect::Arpeggio`] steps, in steps a second, from 0.001 to
     /// [`MAX_EFFECT_RATE`] ([`DEFAULT_ARPEGGIO`] to start with).
     pub arpeggio: Hz,
@@ -274,6 +284,7 @@ impl Sfx {
             attack: 0,
             release: 0,
             vibrato: DEFAULT_VIBRATO,
+            vibrato_depth: DEFAULT_VIBRATO_DEPTH,
             arpeggio: DEFAULT_ARPEGGIO,
             time_base: TimeBase::Seconds,
         }
@@ -293,6 +304,9 @@ impl Sfx {
     pub fn validate(&self) -> Result<(), SoundError> {
         if self.speed == 0 {
             return Err(SoundError::Speed);
+        }
+        if self.vibrato_depth > MAX_VIBRATO_DEPTH {
+            return Err(SoundError::VibratoDepth(self.vibrato_depth));
         }
         for rate in [self.vibrato, self.arpeggio] {
             if rate.0 == 0 || rate > MAX_EFFECT_RATE {
@@ -404,6 +418,9 @@ pub enum SoundError {
     /// A vibrato or arpeggio rate of 0 or past [`MAX_EFFECT_RATE`].
     #[error("an effect rate must be from 0.001 Hz to {MAX_EFFECT_RATE}, got {0}")]
     Rate(Hz),
+    /// A vibrato depth past [`MAX_VIBRATO_DEPTH`].
+    #[error("a vibrato depth must be 0 to {MAX_VIBRATO_DEPTH} cents, got {0}")]
+    VibratoDepth(u16),
     /// Too few or too many notes.
     #[error("a sound effect holds 1 to {MAX_NOTES} notes, got {0}")]
     NoteCount(usize),

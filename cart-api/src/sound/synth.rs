@@ -33,6 +33,8 @@ struct Timing {
     vibrato: (u64, u64),
     /// Arpeggio steps per block, as a fraction.
     arpeggio: (u64, u64),
+    /// How far the vibrato bends either way, in cents.
+    vibrato_depth: u16,
 }
 
 impl Timing {
@@ -45,6 +47,7 @@ impl Timing {
                 per_unit: 1,
                 vibrato: (1, 8),
                 arpeggio: (1, 2),
+                vibrato_depth: sfx.vibrato_depth,
             },
             _ => Timing {
                 num: u64::from(rate),
@@ -52,6 +55,7 @@ impl Timing {
                 per_unit: u64::from(BLOCKS_PER_SECOND / super::UNITS_PER_SECOND),
                 vibrato: (u64::from(sfx.vibrato.millihertz()), per_second),
                 arpeggio: (u64::from(sfx.arpeggio.millihertz()), per_second),
+                vibrato_depth: sfx.vibrato_depth,
             },
         }
     }
@@ -772,17 +776,19 @@ impl Synth {
         let pitch = match note.effect {
             Effect::Slide => v.slide_from + ((base - v.slide_from) as i64 * p / FULL) as i32,
             Effect::Vibrato => {
-                // A triangle of ±128 (half a semitone) over each cycle.
+                // A triangle of ±depth over each cycle, in 256ths of a semitone (128 is 50
+                // cents, half a semitone).
                 let (num, den) = timing.vibrato;
                 let f = (u128::from(v.age) * u128::from(num) % u128::from(den)) * 65_536
                     / u128::from(den);
-                let f = f as i32; // 0..65536
-                if f < 32_768 {
-                    -128 + f / 128
+                let f = i64::from(f as i32); // 0..65536
+                let a = i64::from(timing.vibrato_depth) * 256 / 100;
+                let wobble = if f < 32_768 {
+                    -a + 2 * a * f / 32_768
                 } else {
-                    384 - f / 128
-                }
-                .saturating_add(base)
+                    3 * a - 2 * a * f / 32_768
+                };
+                (wobble as i32).saturating_add(base)
             }
             Effect::Drop => base - (i64::from(base) * p / FULL) as i32,
             Effect::Arpeggio => {
