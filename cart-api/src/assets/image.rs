@@ -1,7 +1,7 @@
 //! Images into sprite sheets: what carts call to load a picture, its colours registered into
 //! the live palette.
 
-use super::{AssetError, AssetErrorKind, IndexedImage};
+use super::{AssetError, AssetErrorKind, ImageLoader, IndexedImage};
 use std::ops::RangeInclusive;
 
 use crate::draw::SpriteSheet;
@@ -17,10 +17,7 @@ impl Update<'_> {
     /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
     /// more colours than free slots, or a host without an image loader.
     pub fn load_image(&mut self, path: &str, start_slot: u8) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
-            .load(path)?;
+        let image = self.image_loader(path)?.load(path)?;
         let con = &mut *self.con;
         SpriteSheet::from_rgba(
             path,
@@ -43,10 +40,7 @@ impl Update<'_> {
         bytes: &[u8],
         start_slot: u8,
     ) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
-            .decode(name, bytes)?;
+        let image = self.image_loader(name)?.decode(name, bytes)?;
         let con = &mut *self.con;
         SpriteSheet::from_rgba(
             name,
@@ -97,10 +91,7 @@ impl Update<'_> {
         slots: RangeInclusive<u8>,
         matching: ColorMatch,
     ) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
-            .load(path)?;
+        let image = self.image_loader(path)?.load(path)?;
         SpriteSheet::from_rgba_matched(
             path,
             image.width,
@@ -124,10 +115,7 @@ impl Update<'_> {
         slots: RangeInclusive<u8>,
         matching: ColorMatch,
     ) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
-            .decode(name, bytes)?;
+        let image = self.image_loader(name)?.decode(name, bytes)?;
         SpriteSheet::from_rgba_matched(
             name,
             image.width,
@@ -151,10 +139,7 @@ impl Update<'_> {
     /// An [`AssetError`] naming `path`: missing file, not a PNG, a PNG that is not indexed
     /// (RGB or RGBA), a number past the live palette's end, larger than 8192 px a side.
     pub fn load_image_indices(&mut self, path: &str) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
-            .load_indices(path)?;
+        let image = self.image_loader(path)?.load_indices(path)?;
         self.indexed_sheet(path, image)
     }
 
@@ -168,10 +153,7 @@ impl Update<'_> {
         name: &str,
         bytes: &[u8],
     ) -> Result<SpriteSheet, AssetError> {
-        let loader = self.con.loader.0.as_ref();
-        let image = loader
-            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))?
-            .decode_indices(name, bytes)?;
+        let image = self.image_loader(name)?.decode_indices(name, bytes)?;
         self.indexed_sheet(name, image)
     }
 
@@ -188,5 +170,14 @@ impl Update<'_> {
         }
         SpriteSheet::from_indexed(image.width, image.height, image.pixels)
             .map_err(|e| AssetError::new(name, e.kind))
+    }
+
+    /// The host's image loader, or an error naming `name` when it gave none.
+    fn image_loader(&self, name: &str) -> Result<&dyn ImageLoader, AssetError> {
+        self.con
+            .loader
+            .0
+            .as_deref()
+            .ok_or_else(|| AssetError::new(name, AssetErrorKind::NoLoader))
     }
 }

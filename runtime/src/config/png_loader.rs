@@ -96,18 +96,7 @@ impl ImageLoader for PngLoader {
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
-        if !bytes.starts_with(PNG_SIGNATURE) {
-            return Err(not_png(
-                name,
-                "the file does not start with the PNG signature",
-            ));
-        }
-        // Refuse impossible and oversized pictures from the header, before a decoder sees them
-        // (it would call a 0-wide picture "invalid" and a huge one "over the memory limit")
-        // and before any pixel memory is allocated.
-        if let Some((width, height)) = png_size(bytes) {
-            check_size(name, width, height)?;
-        }
+        check_header(name, bytes)?;
         let mut decoder = PngDecoder::new(Cursor::new(bytes)).map_err(|e| not_png(name, e))?;
         let (width, height) = decoder.dimensions();
         check_size(name, width, height)?;
@@ -136,15 +125,7 @@ impl ImageLoader for PngLoader {
 /// An [`AssetError`] naming `name`: not a PNG, a PNG of colours rather than numbers
 /// ([`AssetErrorKind::NotIndexed`]), a size out of bounds.
 pub fn decode_png_indices(name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
-    if !bytes.starts_with(PNG_SIGNATURE) {
-        return Err(not_png(
-            name,
-            "the file does not start with the PNG signature",
-        ));
-    }
-    if let Some((width, height)) = png_size(bytes) {
-        check_size(name, width, height)?;
-    }
+    check_header(name, bytes)?;
     let mut decoder = png::Decoder::new(Cursor::new(bytes));
     // The numbers as stored: no palette lookup, no expansion to 8 bits.
     decoder.set_transformations(png::Transformations::IDENTITY);
@@ -187,6 +168,22 @@ pub fn decode_png_indices(name: &str, bytes: &[u8]) -> Result<IndexedImage, Asse
         height,
         pixels,
     })
+}
+
+/// Refuses bytes that are not a PNG, and impossible and oversized pictures from the header,
+/// before a decoder sees them (it would call a 0-wide picture "invalid" and a huge one "over
+/// the memory limit") and before any pixel memory is allocated.
+fn check_header(name: &str, bytes: &[u8]) -> Result<(), AssetError> {
+    if !bytes.starts_with(PNG_SIGNATURE) {
+        return Err(not_png(
+            name,
+            "the file does not start with the PNG signature",
+        ));
+    }
+    match png_size(bytes) {
+        Some((width, height)) => check_size(name, width, height),
+        None => Ok(()),
+    }
 }
 
 /// Refuses a picture whose sides are not 1 to [`MAX_SHEET_SIDE`] or whose area is over
