@@ -70,6 +70,8 @@ pub struct Console {
     pub(crate) key_map_changed: bool,
     /// Whether the cart wants the mouse cursor shown ([`Update::set_cursor_visible`]).
     pub(crate) cursor_visible: bool,
+    /// Whether the cart wants the pointer locked ([`Update::set_pointer_locked`]).
+    pub(crate) pointer_locked: bool,
 }
 
 impl Console {
@@ -103,6 +105,7 @@ impl Console {
             key_map: KeyMapTable::default(),
             key_map_changed: false,
             cursor_visible: true,
+            pointer_locked: false,
         }
     }
 
@@ -196,6 +199,7 @@ impl Console {
             item.clear();
         }
         self.cursor_visible = true;
+        self.pointer_locked = false;
         if self.key_map != KeyMapTable::default() {
             self.key_map = KeyMapTable::default();
             self.key_map_changed = true;
@@ -341,6 +345,12 @@ impl Console {
     /// apply it; it is not recorded in replays.
     pub fn cursor_visible(&self) -> bool {
         self.cursor_visible
+    }
+
+    /// Whether the cart wants the pointer locked ([`Update::set_pointer_locked`]): hosts that
+    /// can lock it do, and report its motion with `Input::add_pointer_motion`.
+    pub fn pointer_locked(&self) -> bool {
+        self.pointer_locked
     }
 
     /// The camera offset set by the cart.

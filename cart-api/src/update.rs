@@ -489,6 +489,17 @@ impl Update<'_> {
         self.con.cursor_visible = visible;
     }
 
+    /// Asks the host to lock the pointer (hidden, held in place, its motion unbounded by the
+    /// window's edges: mouse look, a paddle that never runs out of desk) or to free it. While
+    /// it is locked, [`Update::pointer_delta`] is the mouse's motion in display pixels and
+    /// [`Update::pointer_pos`] stays where it was. `bt run` locks it where the platform allows
+    /// (else confines it to the window); a web page locks it at the player's next click on the
+    /// picture, as browsers require, and Escape frees it there. The motion is input, recorded
+    /// in replays as every pointer delta is; the lock itself is presentation.
+    pub fn set_pointer_locked(&mut self, locked: bool) {
+        self.con.pointer_locked = locked;
+    }
+
     /// A gamepad axis of `player`: sticks -1..1, triggers 0..1.
     pub fn axis(&self, axis: Axis, player: Player) -> f32 {
         self.input().axis(axis, player)

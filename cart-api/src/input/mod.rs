@@ -239,6 +239,8 @@ struct Pointer {
     /// The latest position the host reported, and whether it reported one at all.
     latest: (i32, i32),
     active: bool,
+    /// Motion the host reported while the pointer was locked, since the last update.
+    motion_pending: (i32, i32),
     wheel_pending: (f32, f32),
     /// What the current update sees.
     pos: (i32, i32),
@@ -393,6 +395,14 @@ impl Input {
         self.pointer.active = true;
     }
 
+    /// Records motion of a locked pointer (see [`crate::Update::set_pointer_locked`]), in
+    /// display pixels: it adds to the next update's [`Input::pointer_delta`] without moving
+    /// the position, which a locked pointer keeps.
+    pub fn add_pointer_motion(&mut self, dx: i32, dy: i32) {
+        let m = &mut self.pointer.motion_pending;
+        *m = (m.0.saturating_add(dx), m.1.saturating_add(dy));
+    }
+
     /// Records that the pointer left the display (its last position is kept).
     pub fn set_pointer_inactive(&mut self) {
         self.pointer.active = false;
@@ -456,11 +466,16 @@ impl Input {
         }
         self.keys.begin_update(n);
         let ptr = &mut self.pointer;
-        ptr.delta = if ptr.seen {
+        let moved = if ptr.seen {
             (ptr.latest.0 - ptr.pos.0, ptr.latest.1 - ptr.pos.1)
         } else {
             (0, 0)
         };
+        let motion = std::mem::take(&mut ptr.motion_pending);
+        ptr.delta = (
+            moved.0.saturating_add(motion.0),
+            moved.1.saturating_add(motion.1),
+        );
         ptr.seen = true;
         ptr.pos = ptr.latest;
         ptr.wheel = std::mem::take(&mut ptr.wheel_pending);
@@ -816,6 +831,24 @@ mod tests {
         i.set_key(Key::KeyB, false);
         i.begin_update();
         assert!(i.is_any_key_released());
+    }
+
+    #[test]
+    fn a_locked_pointers_motion_is_its_delta_and_leaves_its_position() {
+        let mut i = Input::default();
+        i.set_pointer_pos(10, 20);
+        i.begin_update();
+        i.add_pointer_motion(3, -1);
+        i.add_pointer_motion(4, 0);
+        i.begin_update();
+        assert_eq!((i.pointer_pos(), i.pointer_delta()), ((10, 20), (7, -1)));
+        // Motion and a move in one update add up; the next update starts from nothing.
+        i.add_pointer_motion(1, 1);
+        i.set_pointer_pos(12, 20);
+        i.begin_update();
+        assert_eq!((i.pointer_pos(), i.pointer_delta()), ((12, 20), (3, 1)));
+        i.begin_update();
+        assert_eq!(i.pointer_delta(), (0, 0));
     }
 
     #[test]

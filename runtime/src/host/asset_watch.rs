@@ -175,8 +175,9 @@ impl AssetWatcher {
         }
     }
 
-    /// The names of the files that changed since the last call (see [`Files::changed`] for
-    /// how they are named), sorted; `None` when nothing did. Clears them.
+    /// The names of the files that changed since the last call, sorted; `None` when nothing
+    /// did. Clears them. A file in the watched folder is named by its path in it, with `/`
+    /// between folders, as a cart names it; a single watched file by its path as given.
     pub fn take_changes(&self) -> Option<Vec<String>> {
         if !(self.changed.load(Ordering::Acquire) && self.changed.swap(false, Ordering::AcqRel)) {
             return None;

@@ -35,6 +35,14 @@ pub enum HostEvent<'a> {
     },
     /// The pointer left the display.
     PointerLeft,
+    /// A locked pointer moved by this much, in display pixels (the cart asked for the lock with
+    /// `Update::set_pointer_locked`): it adds to the next update's pointer delta.
+    PointerMotion {
+        /// Columns.
+        dx: i32,
+        /// Rows.
+        dy: i32,
+    },
     /// A finger touched down, moved or lifted off, at a display pixel (already clamped to the
     /// display). Each finger takes the first free touch slot when it touches down and keeps it
     /// until it lifts off; fingers beyond [`TOUCH_SLOTS`] are not seen.
@@ -262,6 +270,7 @@ impl PlayerInput {
                 input.set_pointer_pos(x, y);
             }
             HostEvent::PointerLeft => input.set_pointer_inactive(),
+            HostEvent::PointerMotion { dx, dy } => input.add_pointer_motion(dx, dy),
             HostEvent::Touch { id, phase, x, y } => self.touch(input, id, phase, (x, y)),
             HostEvent::FocusLost => {
                 for (slot, id) in self.touch_ids.iter_mut().enumerate() {

@@ -15,11 +15,12 @@ const BT = (() => {
   const FRAME_ENDED = 8;
   const FRAME_CAPTURE = 16;
   const FRAME_CURSOR_HIDDEN = 32;
+  const FRAME_POINTER_LOCKED = 64;
   // The kinds of event `bt_event` takes (runtime/web/src/event.rs, `kind`).
   const EVENT = {
     KEY: 1, TEXT: 2, POINTER_MOVED: 3, POINTER_LEFT: 4, POINTER_BUTTON: 5, WHEEL: 6,
     FOCUS_LOST: 7, GAMEPAD: 8, GAMEPAD_BUTTON: 9, GAMEPAD_AXIS: 10,
-    TOUCH_START: 11, TOUCH_MOVE: 12, TOUCH_END: 13,
+    TOUCH_START: 11, TOUCH_MOVE: 12, TOUCH_END: 13, POINTER_MOTION: 14,
   };
   const ACTION_FULLSCREEN = 1;
   const ACTION_PNG = 2;
@@ -703,6 +704,12 @@ const BT = (() => {
       }
       api.frames += flags & FRAME_DREW ? 1 : 0;
       api.paused = (flags & FRAME_PAUSED) !== 0;
+      // The cart's pointer lock: asked for at the next click on the picture (browsers lock
+      // only on a player's gesture), let go as soon as the cart no longer wants it.
+      screen.lockWanted = (flags & FRAME_POINTER_LOCKED) !== 0;
+      if (!screen.lockWanted && document.pointerLockElement === screen.canvas) {
+        document.exitPointerLock();
+      }
       const cursor = flags & FRAME_CURSOR_HIDDEN ? "none" : "";
       if (screen.canvas.style.cursor !== cursor) screen.canvas.style.cursor = cursor;
       screen.paint();
@@ -756,10 +763,31 @@ const BT = (() => {
     const on = (type, handle, options) => canvas.addEventListener(type, (e) => {
       if (live()) handle(e);
     }, options);
-    on("pointermove", (e) => bt.event(EVENT.POINTER_MOVED, ...screen.pixel(e)));
-    on("pointerleave", () => bt.event(EVENT.POINTER_LEFT));
+    // A locked pointer reports motion, in display pixels at the picture's scale, the fractions
+    // carried over; its position stays where it was.
+    const rest = [0, 0];
+    on("pointermove", (e) => {
+      if (document.pointerLockElement !== canvas) {
+        bt.event(EVENT.POINTER_MOVED, ...screen.pixel(e));
+        return;
+      }
+      rest[0] += e.movementX / screen.scale;
+      rest[1] += e.movementY / screen.scale;
+      const dx = Math.trunc(rest[0]);
+      const dy = Math.trunc(rest[1]);
+      rest[0] -= dx;
+      rest[1] -= dy;
+      if (dx !== 0 || dy !== 0) bt.event(EVENT.POINTER_MOTION, dx, dy);
+    });
+    on("pointerleave", () => {
+      if (document.pointerLockElement !== canvas) bt.event(EVENT.POINTER_LEFT);
+    });
     on("pointerdown", (e) => {
       startSound();
+      if (screen.lockWanted && document.pointerLockElement !== canvas && canvas.requestPointerLock) {
+        const asked = canvas.requestPointerLock();
+        if (asked && asked.catch) asked.catch(() => {});
+      }
       bt.event(EVENT.POINTER_MOVED, ...screen.pixel(e));
       bt.event(EVENT.POINTER_BUTTON, e.button, 1);
       screen.paint();

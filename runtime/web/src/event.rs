@@ -39,6 +39,8 @@ pub mod kind {
     pub const TOUCH_MOVE: u32 = 12;
     /// [`super::PageEvent::Touch`] lifting off (or cancelled), as [`TOUCH_START`].
     pub const TOUCH_END: u32 = 13;
+    /// [`super::PageEvent::PointerMotion`]: display pixels `a` right and `b` down.
+    pub const POINTER_MOTION: u32 = 14;
 }
 
 /// One thing a player did in the page, as the browser reports it.
@@ -63,6 +65,14 @@ pub enum PageEvent<'a> {
     },
     /// The pointer left the display.
     PointerLeft,
+    /// The locked pointer moved by `(dx, dy)` display pixels (the browser's `movementX`/`Y`,
+    /// scaled to the display).
+    PointerMotion {
+        /// Columns.
+        dx: i32,
+        /// Rows.
+        dy: i32,
+    },
     /// A finger (or a pen) on the picture touched down, moved or lifted off at display pixel
     /// `(x, y)` (clamped to the display); `id` is the browser's `PointerEvent.pointerId`.
     Touch {
@@ -140,6 +150,10 @@ impl<'a> PageEvent<'a> {
                 y: b as i32,
             },
             kind::POINTER_LEFT => PageEvent::PointerLeft,
+            kind::POINTER_MOTION => PageEvent::PointerMotion {
+                dx: a as i32,
+                dy: b as i32,
+            },
             kind::TOUCH_START | kind::TOUCH_MOVE | kind::TOUCH_END => PageEvent::Touch {
                 id: a as u64,
                 phase: match kind {

@@ -86,6 +86,9 @@ pub mod frame_flags {
     /// The cart hid the mouse cursor ([`bt::Update::set_cursor_visible`]): the script sets
     /// the picture's CSS `cursor` to `none` while it is.
     pub const CURSOR_HIDDEN: u32 = 32;
+    /// The cart wants the pointer locked ([`bt::Update::set_pointer_locked`]): the script
+    /// asks the browser at the player's next click on the picture.
+    pub const POINTER_LOCKED: u32 = 64;
 }
 
 /// What the player's save data is kept under in the browser's storage (`localStorage`): the
@@ -405,6 +408,9 @@ impl Page {
         if self.capture.is_some() {
             flags |= frame_flags::CAPTURE;
         }
+        if self.host.engine().console().pointer_locked() {
+            flags |= frame_flags::POINTER_LOCKED;
+        }
         if !self.host.engine().console().cursor_visible() {
             flags |= frame_flags::CURSOR_HIDDEN;
         }
@@ -443,6 +449,9 @@ impl Page {
             PageEvent::Text(text) => self.text(text),
             PageEvent::PointerMoved { x, y } => self.pointer_moved(x, y),
             PageEvent::PointerLeft => self.pointer_left(),
+            PageEvent::PointerMotion { dx, dy } => {
+                self.host.handle(HostEvent::PointerMotion { dx, dy });
+            }
             PageEvent::Touch { id, phase, x, y } => self.touch(id, phase, x, y),
             PageEvent::PointerButton { button, down } => self.pointer_button(button, down),
             PageEvent::Wheel { dx, dy } => self.wheel(dx, dy),

@@ -288,7 +288,7 @@ fn gamepad_buttons_follow_the_standard_layout_by_position() {
 fn every_kind_of_event_the_script_sends_reaches_the_carts_update() {
     // Each kind with the numbers the script sends, and what the next update sees of it.
     type Saw = fn(&TickInput) -> bool;
-    let cases: [(u32, &str, [f64; 3], Saw); 9] = [
+    let cases: [(u32, &str, [f64; 3], Saw); 10] = [
         (kind::KEY, "KeyZ", [4.0, 1.0, 0.0], |t| {
             t.keys_down != 0 && t.buttons[0].down != 0
         }),
@@ -311,6 +311,10 @@ fn every_kind_of_event_the_script_sends_reaches_the_carts_update() {
         }),
         (kind::TOUCH_START, "", [9.0, 30.0, 40.0], |t| {
             t.touch_down == 1 && t.touch_pos[0] == (30, 40)
+        }),
+        // A locked pointer's motion: a delta with no move of the position.
+        (kind::POINTER_MOTION, "", [7.0, -3.0, 0.0], |t| {
+            t.pointer_delta == (7, -3)
         }),
     ];
     for (kind, text, numbers, saw) in cases {

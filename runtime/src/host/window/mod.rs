@@ -34,10 +34,12 @@ use std::time::{Duration, Instant};
 use bt::Button;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent};
+use winit::event::{
+    DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent,
+};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
-use winit::window::{Fullscreen, Window, WindowId};
+use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 
 use crate::clock::spec::ClockSpec;
 use crate::config::manifest::PaletteSource;
@@ -323,6 +325,8 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         sound,
         gif,
         cursor_shown: true,
+        pointer_locked: false,
+        motion_rest: (0.0, 0.0),
     };
     let ran = event_loop.run_app(&mut app);
     // A GIF being recorded is saved, and every GIF being saved is finished.
@@ -452,6 +456,10 @@ struct App {
     gif: GifCapture,
     /// Whether the window shows the mouse cursor now (the cart may hide it).
     cursor_shown: bool,
+    /// Whether the pointer is locked now (the cart may ask), and the motion not yet whole
+    /// display pixels.
+    pointer_locked: bool,
+    motion_rest: (f64, f64),
 }
 
 impl App {
@@ -607,11 +615,35 @@ impl App {
     /// Shows or hides the cursor over the window as the cart asks
     /// ([`bt::Update::set_cursor_visible`]), when that changed.
     fn show_cursor(&mut self) {
-        let wanted = self.host.engine().console().cursor_visible();
-        if let (Some(window), false, true) = (&self.window, self.gone, wanted != self.cursor_shown)
-        {
+        let console = self.host.engine().console();
+        let lock = console.pointer_locked();
+        // A locked pointer is hidden whatever the cart said of the cursor.
+        let wanted = console.cursor_visible() && !lock;
+        let (Some(window), false) = (&self.window, self.gone) else {
+            return;
+        };
+        if wanted != self.cursor_shown {
             window.set_cursor_visible(wanted);
             self.cursor_shown = wanted;
+        }
+        if lock != self.pointer_locked {
+            // Locked where the platform can; else kept inside the window (X11 confines, and
+            // its motion still arrives as device events). Neither: the pointer stays free.
+            let grabbed = if lock {
+                window
+                    .set_cursor_grab(CursorGrabMode::Locked)
+                    .or_else(|_| window.set_cursor_grab(CursorGrabMode::Confined))
+            } else {
+                window.set_cursor_grab(CursorGrabMode::None)
+            };
+            if let Err(e) = grabbed {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "bt: the pointer could not be locked: {e}"
+                );
+            }
+            self.pointer_locked = lock;
+            self.motion_rest = (0.0, 0.0);
         }
     }
 
@@ -800,6 +832,31 @@ impl ApplicationHandler for App {
             if let Err(e) = self.open(event_loop) {
                 self.fail(event_loop, e);
             }
+        }
+    }
+
+    fn device_event(&mut self, _event_loop: &ActiveEventLoop, _id: DeviceId, event: DeviceEvent) {
+        // A locked pointer's motion, from the mouse itself: physical pixels of the window,
+        // turned into display pixels at the picture's scale, the fractions carried over.
+        let DeviceEvent::MouseMotion { delta } = event else {
+            return;
+        };
+        if !self.pointer_locked || self.gone {
+            return;
+        }
+        let surface = surface_size(self.sizes.latest(), self.max_side).unwrap_or((1, 1));
+        let scale = f64::from(Placement::new(surface, self.display).scale);
+        let (rx, ry) = (
+            self.motion_rest.0 + delta.0 / scale,
+            self.motion_rest.1 + delta.1 / scale,
+        );
+        let (dx, dy) = (rx.trunc(), ry.trunc());
+        self.motion_rest = (rx - dx, ry - dy);
+        if dx != 0.0 || dy != 0.0 {
+            self.event(HostEvent::PointerMotion {
+                dx: dx as i32,
+                dy: dy as i32,
+            });
         }
     }
 
