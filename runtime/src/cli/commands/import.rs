@@ -64,6 +64,20 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
             cart.sounds().into_bytes(),
         ),
     ];
+    if !args.force {
+        let there: Vec<String> = files
+            .iter()
+            .map(|(name, _, _)| args.output.join(name))
+            .filter(|path| path.symlink_metadata().is_ok())
+            .map(|path| path.display().to_string())
+            .collect();
+        if !there.is_empty() {
+            return Err(format!(
+                "bt import would replace {}: give --force to replace them, or another folder",
+                there.join(", ")
+            ));
+        }
+    }
     std::fs::create_dir_all(&args.output)
         .map_err(|e| format!("could not make the folder {}: {e}", args.output.display()))?;
     // Every file complete on disk before any replaces what is there.
@@ -580,9 +594,33 @@ mod tests {
         let e = import(ImportArgs {
             file: src,
             output: PathBuf::from("-"),
+            force: false,
         })
         .unwrap_err();
         assert!(e.contains("not a stream"), "{e}");
         assert!(!Path::new("-").exists());
+    }
+
+    #[test]
+    fn files_already_there_are_kept_unless_forced() {
+        let dir = bt_test_support::ScratchDir::new("import-force");
+        let src = dir.join("jump.p8");
+        std::fs::write(&src, cart()).unwrap();
+        let out = dir.join("assets");
+        let args = |force| ImportArgs {
+            file: src.clone(),
+            output: out.clone(),
+            force,
+        };
+        import(args(false)).unwrap();
+        std::fs::write(out.join("jump.png"), "edited").unwrap();
+        std::fs::write(out.join("jump.tmj"), "edited").unwrap();
+        let e = import(args(false)).unwrap_err();
+        assert!(e.contains("jump.png") && e.contains("jump.tmj"), "{e}");
+        assert!(e.contains("jump-sounds.txt"), "{e}");
+        assert!(e.contains("--force"), "{e}");
+        assert_eq!(std::fs::read(out.join("jump.png")).unwrap(), b"edited");
+        import(args(true)).unwrap();
+        assert_ne!(std::fs::read(out.join("jump.png")).unwrap(), b"edited");
     }
 }
