@@ -556,15 +556,80 @@ fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFac
 
 // ---- TMX: the XML form --------------------------------------------------------------------
 
+/// The deepest nesting of elements read in a `.tmx` or `.tsx` file. Tiled's own files nest a
+/// handful deep (map, group, layer, data, tile); groups within groups are read by recursion, so
+/// a file nested thousands deep would otherwise exhaust the stack.
+pub const MAX_XML_DEPTH: usize = 256;
+
 fn xml<'t>(name: &str, text: &'t str) -> Result<roxmltree::Document<'t>, AssetError> {
-    roxmltree::Document::parse(text).map_err(|e| {
+    if let Some(row) = too_deep(text) {
+        return Err(bad(
+            name,
+            format!("line {row}: elements nested more than {MAX_XML_DEPTH} deep"),
+        ));
+    }
+    let doc = roxmltree::Document::parse(text).map_err(|e| {
         let pos = e.pos();
         let message = e.to_string();
         let message = message
             .rsplit_once(" at ")
             .map_or(message.as_str(), |(m, _)| m);
         bad(name, format!("line {}: {message}", pos.row))
-    })
+    })?;
+    Ok(doc)
+}
+
+/// The line where the text's elements first nest deeper than [`MAX_XML_DEPTH`], found by a
+/// scan of the tags before the parser (which recurses) sees them. Comments, CDATA, processing
+/// instructions and quoted attribute values are stepped over, so no `<` or `>` in them counts.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut i, mut depth) = (0usize, 0usize);
+    let skip_to = |from: usize, end: &str| {
+        text[from..]
+            .find(end)
+            .map_or(b.len(), |at| from + at + end.len())
+    };
+    while let Some(at) = text[i..].find('<') {
+        i += at;
+        let rest = &b[i..];
+        if rest.starts_with(b"<!--") {
+            i = skip_to(i, "-->");
+        } else if rest.starts_with(b"<![CDATA[") {
+            i = skip_to(i, "]]>");
+        } else if rest.starts_with(b"<?") {
+            i = skip_to(i, "?>");
+        } else if rest.starts_with(b"</") {
+            depth = depth.saturating_sub(1);
+            i = skip_to(i, ">");
+        } else if rest.starts_with(b"<!") {
+            i = skip_to(i, ">");
+        } else {
+            // An opening tag: to its `>`, outside quotes; `/>` closes it at once.
+            let mut j = i + 1;
+            let mut quote = None;
+            while j < b.len() {
+                match (quote, b[j]) {
+                    (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, b'>') => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if b.get(j.wrapping_sub(1)) != Some(&b'/') || quote.is_some() {
+                depth += 1;
+                if depth > MAX_XML_DEPTH {
+                    return Some(text[..i].matches('\n').count() + 1);
+                }
+            }
+            i = j + 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+    }
+    None
 }
 
 fn line(doc: &roxmltree::Document<'_>, node: roxmltree::Node<'_, '_>) -> u32 {
@@ -889,6 +954,35 @@ mod tests {
             e.starts_with("level.tmj: line 2: invalid type: string \"two\""),
             "{e}"
         );
+    }
+
+    #[test]
+    fn deeply_nested_elements_are_refused_not_a_stack_overflow() {
+        for tag in ["group", "x"] {
+            let depth = 20_000;
+            let text = format!(
+                "<map width=\"1\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">{}{}</map>",
+                format!("<{tag}>").repeat(depth),
+                format!("</{tag}>").repeat(depth)
+            );
+            let e = parse_tmx("deep.tmx", &text, &no_files)
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("deep.tmx: "), "{e}");
+            assert!(
+                e.contains("line 1: elements nested more than 256 deep"),
+                "{e}"
+            );
+        }
+        // Tags in comments, CDATA and attribute values do not count; self-closed tags close.
+        let text = format!(
+            "<!-- {} --><map a=\"<b>/>\"><![CDATA[{}]]>{}</map>",
+            "<a>".repeat(300),
+            "<a>".repeat(300),
+            "<tile/>".repeat(300)
+        );
+        assert_eq!(too_deep(&text), None);
+        assert_eq!(too_deep(&"<a>\n".repeat(257)), Some(257));
     }
 
     #[test]
