@@ -15,6 +15,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use bt::limits::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
 use bt::{AssetError, AssetErrorKind, Tilemap, NO_TILE};
 use serde::Deserialize;
 
@@ -253,6 +254,40 @@ fn build(name: &str, raw: RawMap) -> Result<Tilemap, AssetError> {
     Ok(map)
 }
 
+/// Refuses a map whose size breaks [`MAX_MAP_CELLS`], before any layer is decoded.
+fn check_map_size(name: &str, (w, h): (u32, u32)) -> Result<(), AssetError> {
+    if w == 0 || h == 0 || u64::from(w) * u64::from(h) > MAX_MAP_CELLS {
+        let e = bt::TilemapError::Size {
+            width: w.into(),
+            height: h.into(),
+        };
+        return Err(bad(name, e.to_string()));
+    }
+    Ok(())
+}
+
+/// Refuses a tile layer before its data is decoded (or inflated): it must be the map's size,
+/// and come within [`MAX_MAP_LAYERS`] (`before` is the number of tile layers read so far).
+fn check_layer(
+    at: &str,
+    size: (u32, u32),
+    (w, h): (u32, u32),
+    before: usize,
+) -> Result<(), String> {
+    if size != (w, h) {
+        return Err(format!(
+            "{at}: {}x{} cells in a {w}x{h} map; every tile layer must be the map's size",
+            size.0, size.1
+        ));
+    }
+    if before >= MAX_MAP_LAYERS {
+        return Err(format!(
+            "{at}: more than {MAX_MAP_LAYERS} tile layers in the map"
+        ));
+    }
+    Ok(())
+}
+
 /// The cells of a layer's `data`: CSV text, or base64 with an optional compression.
 fn decode_data(
     text: &str,
@@ -273,6 +308,7 @@ fn decode_data(
         ("csv", c) => Err(format!("compression: '{}' with CSV data", clip(c))),
         ("base64", c) => {
             let bytes = base64(text)?;
+            // Four bytes a cell, and one more to tell a layer that holds too much.
             let limit = cells.saturating_mul(4).saturating_add(1);
             let bytes = match c {
                 "" => bytes,
@@ -285,6 +321,12 @@ fn decode_data(
                     ))
                 }
             };
+            if bytes.len() as u64 > cells.saturating_mul(4) {
+                return Err(format!(
+                    "data: more than {} bytes after decoding, the {cells} cells' 4 bytes each",
+                    cells.saturating_mul(4)
+                ));
+            }
             if bytes.len() % 4 != 0 {
                 return Err(format!(
                     "data: {} bytes after decoding, not a whole number of tiles",
@@ -435,8 +477,10 @@ pub fn parse_tmj(
     tileset: &TilesetReader<'_>,
 ) -> Result<Tilemap, AssetError> {
     let json: JsonMap = serde_json::from_str(text).map_err(|e| bad(name, json_error(&e)))?;
+    let size = (json.width, json.height);
+    check_map_size(name, size)?;
     let mut layers = Vec::new();
-    flatten_json_layers(name, &json.layers, "layers", &mut layers)?;
+    flatten_json_layers(name, &json.layers, "layers", size, &mut layers)?;
     let mut tilesets = Vec::new();
     for (i, t) in json.tilesets.iter().enumerate() {
         let (tile_count, flags) = match &t.source {
@@ -479,6 +523,7 @@ fn flatten_json_layers(
     name: &str,
     layers: &[JsonLayer],
     path: &str,
+    map_size: (u32, u32),
     out: &mut Vec<RawLayer>,
 ) -> Result<(), AssetError> {
     for (i, l) in layers.iter().enumerate() {
@@ -486,11 +531,12 @@ fn flatten_json_layers(
         match l.kind.as_str() {
             "tilelayer" => {}
             "group" => {
-                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), out)?;
+                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), map_size, out)?;
                 continue;
             }
             _ => continue,
         }
+        check_layer(&at, (l.width, l.height), map_size, out.len()).map_err(|e| bad(name, e))?;
         let cells = u64::from(l.width) * u64::from(l.height);
         let gids = match &l.data {
             None => {
@@ -692,9 +738,11 @@ pub fn parse_tmx(
         ));
     }
     let num = |node, attr, default| attr_u32(name, &doc, node, attr, default);
+    let size = (num(map, "width", None)?, num(map, "height", None)?);
+    check_map_size(name, size)?;
     let mut layers = Vec::new();
     let mut tilesets = Vec::new();
-    collect_tmx(name, &doc, map, &mut layers, &mut tilesets, tileset)?;
+    collect_tmx(name, &doc, map, size, &mut layers, &mut tilesets, tileset)?;
     build(
         name,
         RawMap {
@@ -703,7 +751,7 @@ pub fn parse_tmx(
                 .unwrap_or("orthogonal")
                 .to_string(),
             infinite: num(map, "infinite", Some(0))? != 0,
-            size: (num(map, "width", None)?, num(map, "height", None)?),
+            size,
             tile: (num(map, "tilewidth", None)?, num(map, "tileheight", None)?),
             layers,
             tilesets,
@@ -715,6 +763,7 @@ fn collect_tmx(
     name: &str,
     doc: &roxmltree::Document<'_>,
     parent: roxmltree::Node<'_, '_>,
+    map_size: (u32, u32),
     layers: &mut Vec<RawLayer>,
     tilesets: &mut Vec<RawTileset>,
     read: &TilesetReader<'_>,
@@ -734,11 +783,12 @@ fn collect_tmx(
                     flags,
                 });
             }
-            "group" => collect_tmx(name, doc, node, layers, tilesets, read)?,
+            "group" => collect_tmx(name, doc, node, map_size, layers, tilesets, read)?,
             "layer" => {
                 let layer_name = node.attribute("name").unwrap_or("");
                 let at = format!("line {}: layer '{}'", line(doc, node), clip(layer_name));
                 let size = (num(node, "width", None)?, num(node, "height", None)?);
+                check_layer(&at, size, map_size, layers.len()).map_err(|e| bad(name, e))?;
                 let cells = u64::from(size.0) * u64::from(size.1);
                 let Some(data) = node.children().find(|n| n.has_tag_name("data")) else {
                     return Err(bad(name, format!("{at}: no <data>")));
@@ -983,6 +1033,72 @@ mod tests {
         );
         assert_eq!(too_deep(&text), None);
         assert_eq!(too_deep(&"<a>\n".repeat(257)), Some(257));
+    }
+
+    /// A layer of `cells` cells whose zlib data inflates to `bytes` zero bytes.
+    fn bomb_layer(cells: (u32, u32), bytes: usize) -> String {
+        use std::io::Write as _;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..bytes >> 20 {
+            z.write_all(&zeros).unwrap();
+        }
+        let packed = z.finish().unwrap();
+        const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut text = String::new();
+        for c in packed.chunks(3) {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+            for i in 0..=c.len() {
+                text.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            }
+        }
+        format!(
+            "<layer name=\"bomb\" width=\"{}\" height=\"{}\"><data encoding=\"base64\" \
+             compression=\"zlib\">{text}</data></layer>",
+            cells.0, cells.1
+        )
+    }
+
+    fn bomb_map(size: (u32, u32), layers: &str) -> String {
+        format!(
+            "<map width=\"{}\" height=\"{}\" tilewidth=\"8\" tileheight=\"8\">{layers}</map>",
+            size.0, size.1
+        )
+    }
+
+    #[test]
+    fn compressed_layers_are_bounded_before_they_are_inflated() {
+        // 100 MiB of zeros packed into about 100 KB.
+        let bomb = bomb_layer((50_000, 500), 100 << 20);
+        assert!(bomb.len() < 200_000, "{}", bomb.len());
+        let e = |text: &str| {
+            parse_tmx("bomb.tmx", text, &no_files)
+                .unwrap_err()
+                .to_string()
+        };
+        // A map too big for BT is refused before any layer is read.
+        let err = e(&bomb_map((50_000, 500), &bomb));
+        assert!(err.contains("a map of 50000x500 cells"), "{err}");
+        // A layer of another size than the map's, before its data is read.
+        let err = e(&bomb_map((2048, 2048), &bomb));
+        assert!(
+            err.contains("layer 'bomb': 50000x500 cells in a 2048x2048 map"),
+            "{err}"
+        );
+        // A layer of the map's size inflates no further than its cells hold.
+        let bomb = bomb_layer((2048, 2048), 100 << 20);
+        let err = e(&bomb_map((2048, 2048), &bomb));
+        assert!(
+            err.contains("data: more than 16777216 bytes after decoding"),
+            "{err}"
+        );
+        // No more layers than a map may have are decoded.
+        let small = bomb_layer((1, 1), 0);
+        let err = e(&bomb_map((1, 1), &small.repeat(MAX_MAP_LAYERS + 1)));
+        assert!(err.contains("more than 64 tile layers"), "{err}");
     }
 
     #[test]
