@@ -19,7 +19,7 @@ use bt::limits::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
 use bt::{AssetError, AssetErrorKind, Tilemap, NO_TILE};
 use serde::Deserialize;
 
-use super::data_file::read_asset_file;
+use super::data_file::{read_asset_file, resolve_in};
 
 /// The longest map (or tileset) file read: 16 MiB, more than a 2048 × 2048 map in CSV.
 pub const MAX_MAP_FILE: u64 = 16 << 20;
@@ -33,12 +33,44 @@ const FLIP_BITS: u32 = 0xf000_0000;
 /// # Errors
 /// An [`AssetError`] naming `name`: the file cannot be read, or breaks the format
 /// ([`AssetErrorKind::BadMap`] with the line or field and the value).
+///
+/// A tileset file the map names is read from the map's own folder or below it (see
+/// [`load_map_in`]).
 pub fn load_map_file(name: &str, path: &Path) -> Result<Tilemap, AssetError> {
-    let text = read_text(name, path)?;
     let folder = path.parent().unwrap_or(Path::new(""));
+    read_map(name, path, folder, "")
+}
+
+/// Reads the map at `path` inside the asset folder `root`, as a cart's `load_map` does; errors
+/// call it `path`. The map and the tileset file it names (looked up beside the map) must lie
+/// inside `root`: an absolute path, `..` climbing out of it, or a link leading out of it is
+/// refused with the path.
+///
+/// # Errors
+/// As [`load_map_file`], and [`AssetErrorKind::Read`] for a path leading outside `root`.
+pub fn load_map_in(root: &Path, path: &str) -> Result<Tilemap, AssetError> {
+    let full = resolve_in(root, path)?;
+    let beside = match path.rfind(['/', '\\']) {
+        Some(at) => &path[..=at],
+        None => "",
+    };
+    read_map(path, &full, root, beside)
+}
+
+/// Reads the map at `path`, its tileset file from `beside` + the name the map gives it, inside
+/// `root`.
+fn read_map(name: &str, path: &Path, root: &Path, beside: &str) -> Result<Tilemap, AssetError> {
+    let text = read_text(name, path)?;
     let tileset = |source: &str| -> Result<(String, String), AssetError> {
         let shown = format!("{name} -> {source}");
-        let text = read_text(&shown, &folder.join(source))?;
+        // An absolute name stays absolute, to be refused as one.
+        let rel = if Path::new(source).has_root() {
+            source.to_string()
+        } else {
+            format!("{beside}{source}")
+        };
+        let full = resolve_in(root, &rel).map_err(|e| AssetError::new(shown.clone(), e.kind))?;
+        let text = read_text(&shown, &full)?;
         Ok((shown, text))
     };
     if is_json(path) {
@@ -1099,6 +1131,49 @@ mod tests {
         let small = bomb_layer((1, 1), 0);
         let err = e(&bomb_map((1, 1), &small.repeat(MAX_MAP_LAYERS + 1)));
         assert!(err.contains("more than 64 tile layers"), "{err}");
+    }
+
+    #[test]
+    fn a_tileset_file_outside_the_asset_folder_is_refused() {
+        let dir = bt_test_support::ScratchDir::new("tiled-inside");
+        let root = dir.join("assets");
+        std::fs::create_dir_all(root.join("maps")).unwrap();
+        let tsx = "<tileset name=\"t\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"4\"/>";
+        std::fs::write(root.join("tiles.tsx"), tsx).unwrap();
+        std::fs::write(dir.join("outside.tsx"), tsx).unwrap();
+        let map = |source: &str| {
+            format!(
+                "<map width=\"1\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">\
+                 <tileset firstgid=\"1\" source=\"{source}\"/><layer name=\"a\" width=\"1\" \
+                 height=\"1\"><data encoding=\"csv\">2</data></layer></map>"
+            )
+        };
+        // Up from a map's folder to the asset folder is inside.
+        std::fs::write(root.join("maps/in.tmx"), map("../tiles.tsx")).unwrap();
+        assert_eq!(
+            load_map_in(&root, "maps/in.tmx").unwrap().tile(0, 0, 0),
+            Some(1)
+        );
+        let outside = dir.join("outside.tsx");
+        for (file, source) in [
+            ("up.tmx", "../../outside.tsx"),
+            ("abs.tmx", outside.to_str().unwrap()),
+        ] {
+            std::fs::write(root.join("maps").join(file), map(source)).unwrap();
+            let e = load_map_in(&root, &format!("maps/{file}"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "maps/{file} -> {source}: could not read the file: "
+                )) && e.contains("only from inside the asset folder"),
+                "{e}"
+            );
+        }
+        let e = load_map_in(&root, "../outside.tsx")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("climb out"), "{e}");
     }
 
     #[test]
