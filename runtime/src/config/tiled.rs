@@ -10,7 +10,8 @@
 //! Refused, each with the file, the line (`.tmx`, and `.tmj` syntax) or field, and the value:
 //! other orientations, infinite maps, more than one tileset, zstd compression, flipped or
 //! turned tiles (Tiled keeps those in the tile number's top bits), a layer of the wrong
-//! length, a tile number outside the tileset.
+//! length, a tile number outside the tileset, a tileset of no tiles; and, before any layer is
+//! decoded, a map or layer over BT's size limits and XML nested too deep.
 
 use std::io::Read;
 use std::path::Path;
@@ -125,9 +126,11 @@ pub fn decode_map_with(
 }
 
 fn is_json(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("tmj") || e.eq_ignore_ascii_case("json"))
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["tmj", "tsj", "json"]
+            .iter()
+            .any(|j| e.eq_ignore_ascii_case(j))
+    })
 }
 
 fn read_text(name: &str, path: &Path) -> Result<String, AssetError> {
@@ -518,7 +521,8 @@ pub fn parse_tmj(
         let (tile_count, flags) = match &t.source {
             Some(source) => external_tileset(source, tileset)?,
             None => (
-                t.inline.tilecount,
+                check_tile_count(t.inline.tilecount)
+                    .map_err(|e| bad(name, format!("tilesets[{i}]: {e}")))?,
                 json_flags(&t.inline.tiles)
                     .map_err(|e| bad(name, format!("tilesets[{i}]: {e}")))?,
             ),
@@ -617,6 +621,15 @@ fn json_flags(tiles: &[JsonTile]) -> Result<Vec<(u32, u8)>, String> {
     Ok(out)
 }
 
+/// Refuses a tileset that says it has no tiles: every cell of such a map would be refused as a
+/// tile outside it, and the count itself is the mistake to name.
+fn check_tile_count(count: Option<u32>) -> Result<Option<u32>, String> {
+    match count {
+        Some(0) => Err("tilecount: 0; a tileset has at least one tile".into()),
+        n => Ok(n),
+    }
+}
+
 /// A tileset in its own file: `(tile count, flags)`.
 fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFacts, AssetError> {
     let (shown, text) = read(source)?;
@@ -624,7 +637,8 @@ fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFac
         let t: JsonTileset =
             serde_json::from_str(&text).map_err(|e| bad(&shown, json_error(&e)))?;
         let flags = json_flags(&t.tiles).map_err(|e| bad(&shown, e))?;
-        Ok((t.tilecount, flags))
+        let count = check_tile_count(t.tilecount).map_err(|e| bad(&shown, e))?;
+        Ok((count, flags))
     } else {
         let doc = xml(&shown, &text)?;
         let root = doc.root_element();
@@ -868,6 +882,8 @@ fn xml_tileset(
         .attribute("tilecount")
         .map(|_| attr_u32(name, doc, node, "tilecount", None))
         .transpose()?;
+    let tile_count = check_tile_count(tile_count)
+        .map_err(|e| bad(name, format!("line {}: <tileset> {e}", line(doc, node))))?;
     let mut flags = Vec::new();
     for tile in node.children().filter(|n| n.has_tag_name("tile")) {
         let id = attr_u32(name, doc, tile, "id", None)?;
@@ -1174,6 +1190,41 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("climb out"), "{e}");
+    }
+
+    #[test]
+    fn a_tileset_of_no_tiles_is_refused() {
+        let tmx = TMX.replacen("tilecount=\"16\"", "tilecount=\"0\"", 1);
+        assert_eq!(
+            parse_tmx("level.tmx", &tmx, &no_files)
+                .unwrap_err()
+                .to_string(),
+            "level.tmx: line 3: <tileset> tilecount: 0; a tileset has at least one tile"
+        );
+        let tmj = r#"{"width":1,"height":1,"tilewidth":8,"tileheight":8,
+            "layers":[{"type":"tilelayer","name":"a","width":1,"height":1,"data":[0]}],
+            "tilesets":[{"firstgid":1,"tilecount":0}]}"#;
+        let e = parse_tmj("level.tmj", tmj, &no_files)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("tilesets[0]: tilecount: 0; a tileset has at least one tile"),
+            "{e}"
+        );
+        let external = |_: &str| {
+            Ok((
+                "level.tmj -> t.tsj".to_string(),
+                r#"{"tilecount":0}"#.to_string(),
+            ))
+        };
+        let tmj = tmj.replace(r#""tilecount":0"#, r#""source":"t.tsj""#);
+        let e = parse_tmj("level.tmj", &tmj, &external)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("level.tmj -> t.tsj: ") && e.contains("tilecount: 0"),
+            "{e}"
+        );
     }
 
     #[test]
