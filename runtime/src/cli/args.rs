@@ -90,6 +90,10 @@ pub struct ImportArgs {
     /// NAME.tmj, NAME-sounds.txt.
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
+    /// Replace files of those names already in the folder (refused without it, as they may
+    /// hold the author's edits).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// `bt web`: the cart, its arguments and the folder to make.

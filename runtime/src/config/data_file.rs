@@ -1,7 +1,7 @@
 //! Reading a cart's data and map files: capped in size, regular files only, refused before a
 //! byte is read when too long.
 
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
 
 use bt::{AssetError, AssetErrorKind};
 
@@ -27,6 +27,52 @@ pub fn read_asset_file(name: &str, path: &Path, limit: u64) -> Result<Vec<u8>, A
         };
         AssetError::new(name, kind)
     })
+}
+
+/// Where `path`, as a cart or a map names it, lies inside the asset folder `root`: refused with
+/// one line naming `path` when it is absolute, when its `..` climb out of the folder, or when
+/// it leads through a link to something outside the folder (both sides resolved with
+/// [`std::fs::canonicalize`]). A path to nothing is returned for the reader to call missing.
+///
+/// # Errors
+/// [`AssetErrorKind::Read`] naming `path` and saying which of the three it is.
+pub fn resolve_in(root: &Path, path: &str) -> Result<PathBuf, AssetError> {
+    let outside = |why: &str| {
+        AssetError::new(
+            path,
+            AssetErrorKind::Read(format!(
+                "{why}; assets are read only from inside the asset folder"
+            )),
+        )
+    };
+    let rel = Path::new(path);
+    let mut depth = 0usize;
+    for part in rel.components() {
+        match part {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => {
+                depth = depth
+                    .checked_sub(1)
+                    .ok_or_else(|| outside("its '..' climb out of the folder"))?;
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(outside("an absolute path"));
+            }
+        }
+    }
+    let full = root.join(rel);
+    if let Ok(target) = full.canonicalize() {
+        let base = if root.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            root
+        };
+        if !base.canonicalize().is_ok_and(|b| target.starts_with(b)) {
+            return Err(outside("a link leading out of the folder"));
+        }
+    }
+    Ok(full)
 }
 
 #[cfg(test)]
@@ -60,5 +106,40 @@ mod tests {
             "gone.txt: file not found"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn paths_stay_inside_the_asset_folder() {
+        let dir = bt_test_support::ScratchDir::new("data-inside");
+        let root = dir.join("assets");
+        std::fs::create_dir_all(root.join("maps")).unwrap();
+        std::fs::write(root.join("level.txt"), "in").unwrap();
+        std::fs::write(dir.join("secret.txt"), "out").unwrap();
+        std::os::unix::fs::symlink(dir.join("secret.txt"), root.join("link.txt")).unwrap();
+        std::os::unix::fs::symlink(root.join("level.txt"), root.join("maps/same.txt")).unwrap();
+        let ok = |p: &str| resolve_in(&root, p).unwrap();
+        assert_eq!(ok("level.txt"), root.join("level.txt"));
+        assert_eq!(ok("maps/../level.txt"), root.join("maps/../level.txt"));
+        assert_eq!(
+            ok("maps/same.txt"),
+            root.join("maps/same.txt"),
+            "a link inside"
+        );
+        assert_eq!(
+            ok("gone.txt"),
+            root.join("gone.txt"),
+            "missing is the reader's to say"
+        );
+        let e = |p: &str| resolve_in(&root, p).unwrap_err().to_string();
+        assert_eq!(
+            e("../secret.txt"),
+            "../secret.txt: could not read the file: its '..' climb out of the folder; \
+             assets are read only from inside the asset folder"
+        );
+        assert!(e("maps/../../secret.txt").contains("climb out"));
+        assert!(
+            e("/etc/passwd").starts_with("/etc/passwd: could not read the file: an absolute path")
+        );
+        assert!(e("link.txt").starts_with("link.txt: could not read the file: a link leading out"));
     }
 }

@@ -6,15 +6,21 @@ use bt::host::{ImageLoader, IndexedImage, RgbaImage};
 use bt::limits::{MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
 use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 
-use super::data_file::read_asset_file;
+use super::data_file::{read_asset_file, resolve_in};
 #[cfg(feature = "tiled")]
-use super::tiled::{decode_map, load_map_file};
+use super::tiled::{decode_map, load_map_file, load_map_in};
 use image::codecs::png::PngDecoder;
 use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 
 /// Without the Tiled reader there is no map to read.
 #[cfg(not(feature = "tiled"))]
 fn load_map_file(name: &str, _path: &std::path::Path) -> Result<Tilemap, AssetError> {
+    Err(AssetError::new(name, AssetErrorKind::NotFound))
+}
+
+/// Without the Tiled reader there is no map to read.
+#[cfg(not(feature = "tiled"))]
+fn load_map_in(_root: &std::path::Path, name: &str) -> Result<Tilemap, AssetError> {
     Err(AssetError::new(name, AssetErrorKind::NotFound))
 }
 
@@ -205,14 +211,18 @@ fn check_size(name: &str, width: u32, height: u32) -> Result<(), AssetError> {
     Ok(())
 }
 
-/// A [`PngLoader`] that looks relative paths up in a cart's asset folder.
+/// A [`PngLoader`] that looks paths up in a cart's asset folder, and only there: an absolute
+/// path, `..` that climb out of the folder, or a link to something outside it is refused with
+/// the path (see [`resolve_in`]), and so is a map's tileset file outside it. [`PngLoader`]
+/// itself, used when a cart has no asset folder and by tools, reads the paths it is given as
+/// they are (relative ones from the working directory).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FolderLoader {
     folder: std::path::PathBuf,
 }
 
 impl FolderLoader {
-    /// Loads relative paths from `folder`; absolute paths are used as they are.
+    /// Loads paths relative to `folder`, refusing any that lead outside it.
     pub fn new(folder: impl Into<std::path::PathBuf>) -> FolderLoader {
         FolderLoader {
             folder: folder.into(),
@@ -222,7 +232,7 @@ impl FolderLoader {
 
 impl ImageLoader for FolderLoader {
     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
-        let full = self.folder.join(path);
+        let full = resolve_in(&self.folder, path)?;
         match full.to_str() {
             Some(full) => PngLoader.load(full),
             None => Err(AssetError::new(
@@ -241,7 +251,7 @@ impl ImageLoader for FolderLoader {
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        let full = self.folder.join(path);
+        let full = resolve_in(&self.folder, path)?;
         match full.to_str() {
             Some(full) => PngLoader.read(full),
             None => Err(AssetError::new(
@@ -253,11 +263,11 @@ impl ImageLoader for FolderLoader {
 
     /// Errors name `path` as the cart gave it, not the folder it was looked up in.
     fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
-        read_asset_file(path, &self.folder.join(path), limit)
+        read_asset_file(path, &resolve_in(&self.folder, path)?, limit)
     }
 
     fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
-        load_map_file(path, &self.folder.join(path))
+        load_map_in(&self.folder, path)
     }
 
     fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {

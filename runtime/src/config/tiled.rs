@@ -10,15 +10,17 @@
 //! Refused, each with the file, the line (`.tmx`, and `.tmj` syntax) or field, and the value:
 //! other orientations, infinite maps, more than one tileset, zstd compression, flipped or
 //! turned tiles (Tiled keeps those in the tile number's top bits), a layer of the wrong
-//! length, a tile number outside the tileset.
+//! length, a tile number outside the tileset, a tileset of no tiles; and, before any layer is
+//! decoded, a map or layer over BT's size limits and XML nested too deep.
 
 use std::io::Read;
 use std::path::Path;
 
+use bt::limits::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
 use bt::{AssetError, AssetErrorKind, Tilemap, NO_TILE};
 use serde::Deserialize;
 
-use super::data_file::read_asset_file;
+use super::data_file::{read_asset_file, resolve_in};
 
 /// The longest map (or tileset) file read: 16 MiB, more than a 2048 × 2048 map in CSV.
 pub const MAX_MAP_FILE: u64 = 16 << 20;
@@ -32,12 +34,44 @@ const FLIP_BITS: u32 = 0xf000_0000;
 /// # Errors
 /// An [`AssetError`] naming `name`: the file cannot be read, or breaks the format
 /// ([`AssetErrorKind::BadMap`] with the line or field and the value).
+///
+/// A tileset file the map names is read from the map's own folder or below it (see
+/// [`load_map_in`]).
 pub fn load_map_file(name: &str, path: &Path) -> Result<Tilemap, AssetError> {
-    let text = read_text(name, path)?;
     let folder = path.parent().unwrap_or(Path::new(""));
+    read_map(name, path, folder, "")
+}
+
+/// Reads the map at `path` inside the asset folder `root`, as a cart's `load_map` does; errors
+/// call it `path`. The map and the tileset file it names (looked up beside the map) must lie
+/// inside `root`: an absolute path, `..` climbing out of it, or a link leading out of it is
+/// refused with the path.
+///
+/// # Errors
+/// As [`load_map_file`], and [`AssetErrorKind::Read`] for a path leading outside `root`.
+pub fn load_map_in(root: &Path, path: &str) -> Result<Tilemap, AssetError> {
+    let full = resolve_in(root, path)?;
+    let beside = match path.rfind(['/', '\\']) {
+        Some(at) => &path[..=at],
+        None => "",
+    };
+    read_map(path, &full, root, beside)
+}
+
+/// Reads the map at `path`, its tileset file from `beside` + the name the map gives it, inside
+/// `root`.
+fn read_map(name: &str, path: &Path, root: &Path, beside: &str) -> Result<Tilemap, AssetError> {
+    let text = read_text(name, path)?;
     let tileset = |source: &str| -> Result<(String, String), AssetError> {
         let shown = format!("{name} -> {source}");
-        let text = read_text(&shown, &folder.join(source))?;
+        // An absolute name stays absolute, to be refused as one.
+        let rel = if Path::new(source).has_root() {
+            source.to_string()
+        } else {
+            format!("{beside}{source}")
+        };
+        let full = resolve_in(root, &rel).map_err(|e| AssetError::new(shown.clone(), e.kind))?;
+        let text = read_text(&shown, &full)?;
         Ok((shown, text))
     };
     if is_json(path) {
@@ -92,9 +126,11 @@ pub fn decode_map_with(
 }
 
 fn is_json(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("tmj") || e.eq_ignore_ascii_case("json"))
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["tmj", "tsj", "json"]
+            .iter()
+            .any(|j| e.eq_ignore_ascii_case(j))
+    })
 }
 
 fn read_text(name: &str, path: &Path) -> Result<String, AssetError> {
@@ -253,6 +289,40 @@ fn build(name: &str, raw: RawMap) -> Result<Tilemap, AssetError> {
     Ok(map)
 }
 
+/// Refuses a map whose size breaks [`MAX_MAP_CELLS`], before any layer is decoded.
+fn check_map_size(name: &str, (w, h): (u32, u32)) -> Result<(), AssetError> {
+    if w == 0 || h == 0 || u64::from(w) * u64::from(h) > MAX_MAP_CELLS {
+        let e = bt::TilemapError::Size {
+            width: w.into(),
+            height: h.into(),
+        };
+        return Err(bad(name, e.to_string()));
+    }
+    Ok(())
+}
+
+/// Refuses a tile layer before its data is decoded (or inflated): it must be the map's size,
+/// and come within [`MAX_MAP_LAYERS`] (`before` is the number of tile layers read so far).
+fn check_layer(
+    at: &str,
+    size: (u32, u32),
+    (w, h): (u32, u32),
+    before: usize,
+) -> Result<(), String> {
+    if size != (w, h) {
+        return Err(format!(
+            "{at}: {}x{} cells in a {w}x{h} map; every tile layer must be the map's size",
+            size.0, size.1
+        ));
+    }
+    if before >= MAX_MAP_LAYERS {
+        return Err(format!(
+            "{at}: more than {MAX_MAP_LAYERS} tile layers in the map"
+        ));
+    }
+    Ok(())
+}
+
 /// The cells of a layer's `data`: CSV text, or base64 with an optional compression.
 fn decode_data(
     text: &str,
@@ -273,6 +343,7 @@ fn decode_data(
         ("csv", c) => Err(format!("compression: '{}' with CSV data", clip(c))),
         ("base64", c) => {
             let bytes = base64(text)?;
+            // Four bytes a cell, and one more to tell a layer that holds too much.
             let limit = cells.saturating_mul(4).saturating_add(1);
             let bytes = match c {
                 "" => bytes,
@@ -285,6 +356,12 @@ fn decode_data(
                     ))
                 }
             };
+            if bytes.len() as u64 > cells.saturating_mul(4) {
+                return Err(format!(
+                    "data: more than {} bytes after decoding, the {cells} cells' 4 bytes each",
+                    cells.saturating_mul(4)
+                ));
+            }
             if bytes.len() % 4 != 0 {
                 return Err(format!(
                     "data: {} bytes after decoding, not a whole number of tiles",
@@ -435,14 +512,17 @@ pub fn parse_tmj(
     tileset: &TilesetReader<'_>,
 ) -> Result<Tilemap, AssetError> {
     let json: JsonMap = serde_json::from_str(text).map_err(|e| bad(name, json_error(&e)))?;
+    let size = (json.width, json.height);
+    check_map_size(name, size)?;
     let mut layers = Vec::new();
-    flatten_json_layers(name, &json.layers, "layers", &mut layers)?;
+    flatten_json_layers(name, &json.layers, "layers", size, &mut layers)?;
     let mut tilesets = Vec::new();
     for (i, t) in json.tilesets.iter().enumerate() {
         let (tile_count, flags) = match &t.source {
             Some(source) => external_tileset(source, tileset)?,
             None => (
-                t.inline.tilecount,
+                check_tile_count(t.inline.tilecount)
+                    .map_err(|e| bad(name, format!("tilesets[{i}]: {e}")))?,
                 json_flags(&t.inline.tiles)
                     .map_err(|e| bad(name, format!("tilesets[{i}]: {e}")))?,
             ),
@@ -479,6 +559,7 @@ fn flatten_json_layers(
     name: &str,
     layers: &[JsonLayer],
     path: &str,
+    map_size: (u32, u32),
     out: &mut Vec<RawLayer>,
 ) -> Result<(), AssetError> {
     for (i, l) in layers.iter().enumerate() {
@@ -486,11 +567,12 @@ fn flatten_json_layers(
         match l.kind.as_str() {
             "tilelayer" => {}
             "group" => {
-                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), out)?;
+                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), map_size, out)?;
                 continue;
             }
             _ => continue,
         }
+        check_layer(&at, (l.width, l.height), map_size, out.len()).map_err(|e| bad(name, e))?;
         let cells = u64::from(l.width) * u64::from(l.height);
         let gids = match &l.data {
             None => {
@@ -539,6 +621,15 @@ fn json_flags(tiles: &[JsonTile]) -> Result<Vec<(u32, u8)>, String> {
     Ok(out)
 }
 
+/// Refuses a tileset that says it has no tiles: every cell of such a map would be refused as a
+/// tile outside it, and the count itself is the mistake to name.
+fn check_tile_count(count: Option<u32>) -> Result<Option<u32>, String> {
+    match count {
+        Some(0) => Err("tilecount: 0; a tileset has at least one tile".into()),
+        n => Ok(n),
+    }
+}
+
 /// A tileset in its own file: `(tile count, flags)`.
 fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFacts, AssetError> {
     let (shown, text) = read(source)?;
@@ -546,7 +637,8 @@ fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFac
         let t: JsonTileset =
             serde_json::from_str(&text).map_err(|e| bad(&shown, json_error(&e)))?;
         let flags = json_flags(&t.tiles).map_err(|e| bad(&shown, e))?;
-        Ok((t.tilecount, flags))
+        let count = check_tile_count(t.tilecount).map_err(|e| bad(&shown, e))?;
+        Ok((count, flags))
     } else {
         let doc = xml(&shown, &text)?;
         let root = doc.root_element();
@@ -556,15 +648,80 @@ fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFac
 
 // ---- TMX: the XML form --------------------------------------------------------------------
 
+/// The deepest nesting of elements read in a `.tmx` or `.tsx` file. Tiled's own files nest a
+/// handful deep (map, group, layer, data, tile); groups within groups are read by recursion, so
+/// a file nested thousands deep would otherwise exhaust the stack.
+pub const MAX_XML_DEPTH: usize = 256;
+
 fn xml<'t>(name: &str, text: &'t str) -> Result<roxmltree::Document<'t>, AssetError> {
-    roxmltree::Document::parse(text).map_err(|e| {
+    if let Some(row) = too_deep(text) {
+        return Err(bad(
+            name,
+            format!("line {row}: elements nested more than {MAX_XML_DEPTH} deep"),
+        ));
+    }
+    let doc = roxmltree::Document::parse(text).map_err(|e| {
         let pos = e.pos();
         let message = e.to_string();
         let message = message
             .rsplit_once(" at ")
             .map_or(message.as_str(), |(m, _)| m);
         bad(name, format!("line {}: {message}", pos.row))
-    })
+    })?;
+    Ok(doc)
+}
+
+/// The line where the text's elements first nest deeper than [`MAX_XML_DEPTH`], found by a
+/// scan of the tags before the parser (which recurses) sees them. Comments, CDATA, processing
+/// instructions and quoted attribute values are stepped over, so no `<` or `>` in them counts.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut i, mut depth) = (0usize, 0usize);
+    let skip_to = |from: usize, end: &str| {
+        text[from..]
+            .find(end)
+            .map_or(b.len(), |at| from + at + end.len())
+    };
+    while let Some(at) = text[i..].find('<') {
+        i += at;
+        let rest = &b[i..];
+        if rest.starts_with(b"<!--") {
+            i = skip_to(i, "-->");
+        } else if rest.starts_with(b"<![CDATA[") {
+            i = skip_to(i, "]]>");
+        } else if rest.starts_with(b"<?") {
+            i = skip_to(i, "?>");
+        } else if rest.starts_with(b"</") {
+            depth = depth.saturating_sub(1);
+            i = skip_to(i, ">");
+        } else if rest.starts_with(b"<!") {
+            i = skip_to(i, ">");
+        } else {
+            // An opening tag: to its `>`, outside quotes; `/>` closes it at once.
+            let mut j = i + 1;
+            let mut quote = None;
+            while j < b.len() {
+                match (quote, b[j]) {
+                    (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, b'>') => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if b.get(j.wrapping_sub(1)) != Some(&b'/') || quote.is_some() {
+                depth += 1;
+                if depth > MAX_XML_DEPTH {
+                    return Some(text[..i].matches('\n').count() + 1);
+                }
+            }
+            i = j + 1;
+        }
+        if i >= b.len() {
+            break;
+        }
+    }
+    None
 }
 
 fn line(doc: &roxmltree::Document<'_>, node: roxmltree::Node<'_, '_>) -> u32 {
@@ -627,9 +784,11 @@ pub fn parse_tmx(
         ));
     }
     let num = |node, attr, default| attr_u32(name, &doc, node, attr, default);
+    let size = (num(map, "width", None)?, num(map, "height", None)?);
+    check_map_size(name, size)?;
     let mut layers = Vec::new();
     let mut tilesets = Vec::new();
-    collect_tmx(name, &doc, map, &mut layers, &mut tilesets, tileset)?;
+    collect_tmx(name, &doc, map, size, &mut layers, &mut tilesets, tileset)?;
     build(
         name,
         RawMap {
@@ -638,7 +797,7 @@ pub fn parse_tmx(
                 .unwrap_or("orthogonal")
                 .to_string(),
             infinite: num(map, "infinite", Some(0))? != 0,
-            size: (num(map, "width", None)?, num(map, "height", None)?),
+            size,
             tile: (num(map, "tilewidth", None)?, num(map, "tileheight", None)?),
             layers,
             tilesets,
@@ -650,6 +809,7 @@ fn collect_tmx(
     name: &str,
     doc: &roxmltree::Document<'_>,
     parent: roxmltree::Node<'_, '_>,
+    map_size: (u32, u32),
     layers: &mut Vec<RawLayer>,
     tilesets: &mut Vec<RawTileset>,
     read: &TilesetReader<'_>,
@@ -669,11 +829,12 @@ fn collect_tmx(
                     flags,
                 });
             }
-            "group" => collect_tmx(name, doc, node, layers, tilesets, read)?,
+            "group" => collect_tmx(name, doc, node, map_size, layers, tilesets, read)?,
             "layer" => {
                 let layer_name = node.attribute("name").unwrap_or("");
                 let at = format!("line {}: layer '{}'", line(doc, node), clip(layer_name));
                 let size = (num(node, "width", None)?, num(node, "height", None)?);
+                check_layer(&at, size, map_size, layers.len()).map_err(|e| bad(name, e))?;
                 let cells = u64::from(size.0) * u64::from(size.1);
                 let Some(data) = node.children().find(|n| n.has_tag_name("data")) else {
                     return Err(bad(name, format!("{at}: no <data>")));
@@ -721,6 +882,8 @@ fn xml_tileset(
         .attribute("tilecount")
         .map(|_| attr_u32(name, doc, node, "tilecount", None))
         .transpose()?;
+    let tile_count = check_tile_count(tile_count)
+        .map_err(|e| bad(name, format!("line {}: <tileset> {e}", line(doc, node))))?;
     let mut flags = Vec::new();
     for tile in node.children().filter(|n| n.has_tag_name("tile")) {
         let id = attr_u32(name, doc, tile, "id", None)?;
@@ -887,6 +1050,179 @@ mod tests {
         .to_string();
         assert!(
             e.starts_with("level.tmj: line 2: invalid type: string \"two\""),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn deeply_nested_elements_are_refused_not_a_stack_overflow() {
+        for tag in ["group", "x"] {
+            let depth = 20_000;
+            let text = format!(
+                "<map width=\"1\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">{}{}</map>",
+                format!("<{tag}>").repeat(depth),
+                format!("</{tag}>").repeat(depth)
+            );
+            let e = parse_tmx("deep.tmx", &text, &no_files)
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("deep.tmx: "), "{e}");
+            assert!(
+                e.contains("line 1: elements nested more than 256 deep"),
+                "{e}"
+            );
+        }
+        // Tags in comments, CDATA and attribute values do not count; self-closed tags close.
+        let text = format!(
+            "<!-- {} --><map a=\"<b>/>\"><![CDATA[{}]]>{}</map>",
+            "<a>".repeat(300),
+            "<a>".repeat(300),
+            "<tile/>".repeat(300)
+        );
+        assert_eq!(too_deep(&text), None);
+        assert_eq!(too_deep(&"<a>\n".repeat(257)), Some(257));
+    }
+
+    /// A layer of `cells` cells whose zlib data inflates to `bytes` zero bytes.
+    fn bomb_layer(cells: (u32, u32), bytes: usize) -> String {
+        use std::io::Write as _;
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..bytes >> 20 {
+            z.write_all(&zeros).unwrap();
+        }
+        let packed = z.finish().unwrap();
+        const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut text = String::new();
+        for c in packed.chunks(3) {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+            for i in 0..=c.len() {
+                text.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+            }
+        }
+        format!(
+            "<layer name=\"bomb\" width=\"{}\" height=\"{}\"><data encoding=\"base64\" \
+             compression=\"zlib\">{text}</data></layer>",
+            cells.0, cells.1
+        )
+    }
+
+    fn bomb_map(size: (u32, u32), layers: &str) -> String {
+        format!(
+            "<map width=\"{}\" height=\"{}\" tilewidth=\"8\" tileheight=\"8\">{layers}</map>",
+            size.0, size.1
+        )
+    }
+
+    #[test]
+    fn compressed_layers_are_bounded_before_they_are_inflated() {
+        // 100 MiB of zeros packed into about 100 KB.
+        let bomb = bomb_layer((50_000, 500), 100 << 20);
+        assert!(bomb.len() < 200_000, "{}", bomb.len());
+        let e = |text: &str| {
+            parse_tmx("bomb.tmx", text, &no_files)
+                .unwrap_err()
+                .to_string()
+        };
+        // A map too big for BT is refused before any layer is read.
+        let err = e(&bomb_map((50_000, 500), &bomb));
+        assert!(err.contains("a map of 50000x500 cells"), "{err}");
+        // A layer of another size than the map's, before its data is read.
+        let err = e(&bomb_map((2048, 2048), &bomb));
+        assert!(
+            err.contains("layer 'bomb': 50000x500 cells in a 2048x2048 map"),
+            "{err}"
+        );
+        // A layer of the map's size inflates no further than its cells hold.
+        let bomb = bomb_layer((2048, 2048), 100 << 20);
+        let err = e(&bomb_map((2048, 2048), &bomb));
+        assert!(
+            err.contains("data: more than 16777216 bytes after decoding"),
+            "{err}"
+        );
+        // No more layers than a map may have are decoded.
+        let small = bomb_layer((1, 1), 0);
+        let err = e(&bomb_map((1, 1), &small.repeat(MAX_MAP_LAYERS + 1)));
+        assert!(err.contains("more than 64 tile layers"), "{err}");
+    }
+
+    #[test]
+    fn a_tileset_file_outside_the_asset_folder_is_refused() {
+        let dir = bt_test_support::ScratchDir::new("tiled-inside");
+        let root = dir.join("assets");
+        std::fs::create_dir_all(root.join("maps")).unwrap();
+        let tsx = "<tileset name=\"t\" tilewidth=\"8\" tileheight=\"8\" tilecount=\"4\"/>";
+        std::fs::write(root.join("tiles.tsx"), tsx).unwrap();
+        std::fs::write(dir.join("outside.tsx"), tsx).unwrap();
+        let map = |source: &str| {
+            format!(
+                "<map width=\"1\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">\
+                 <tileset firstgid=\"1\" source=\"{source}\"/><layer name=\"a\" width=\"1\" \
+                 height=\"1\"><data encoding=\"csv\">2</data></layer></map>"
+            )
+        };
+        // Up from a map's folder to the asset folder is inside.
+        std::fs::write(root.join("maps/in.tmx"), map("../tiles.tsx")).unwrap();
+        assert_eq!(
+            load_map_in(&root, "maps/in.tmx").unwrap().tile(0, 0, 0),
+            Some(1)
+        );
+        let outside = dir.join("outside.tsx");
+        for (file, source) in [
+            ("up.tmx", "../../outside.tsx"),
+            ("abs.tmx", outside.to_str().unwrap()),
+        ] {
+            std::fs::write(root.join("maps").join(file), map(source)).unwrap();
+            let e = load_map_in(&root, &format!("maps/{file}"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with(&format!(
+                    "maps/{file} -> {source}: could not read the file: "
+                )) && e.contains("only from inside the asset folder"),
+                "{e}"
+            );
+        }
+        let e = load_map_in(&root, "../outside.tsx")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("climb out"), "{e}");
+    }
+
+    #[test]
+    fn a_tileset_of_no_tiles_is_refused() {
+        let tmx = TMX.replacen("tilecount=\"16\"", "tilecount=\"0\"", 1);
+        assert_eq!(
+            parse_tmx("level.tmx", &tmx, &no_files)
+                .unwrap_err()
+                .to_string(),
+            "level.tmx: line 3: <tileset> tilecount: 0; a tileset has at least one tile"
+        );
+        let tmj = r#"{"width":1,"height":1,"tilewidth":8,"tileheight":8,
+            "layers":[{"type":"tilelayer","name":"a","width":1,"height":1,"data":[0]}],
+            "tilesets":[{"firstgid":1,"tilecount":0}]}"#;
+        let e = parse_tmj("level.tmj", tmj, &no_files)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("tilesets[0]: tilecount: 0; a tileset has at least one tile"),
+            "{e}"
+        );
+        let external = |_: &str| {
+            Ok((
+                "level.tmj -> t.tsj".to_string(),
+                r#"{"tilecount":0}"#.to_string(),
+            ))
+        };
+        let tmj = tmj.replace(r#""tilecount":0"#, r#""source":"t.tsj""#);
+        let e = parse_tmj("level.tmj", &tmj, &external)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("level.tmj -> t.tsj: ") && e.contains("tilecount: 0"),
             "{e}"
         );
     }

@@ -43,14 +43,14 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
              or .pyxres as .p8 first, or export its sheet as a PNG"
         ));
     }
+    if args.output == Path::new("-") {
+        return Err(
+            "bt import writes three files into a folder, not a stream: give -o a folder".into(),
+        );
+    }
+    let stem = file_stem(&shown, &args.file)?;
     let text = String::from_utf8_lossy(&bytes);
     let cart = P8::parse(&shown, &text)?;
-    let stem = args
-        .file
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("import")
-        .to_string();
     let files = [
         (format!("{stem}.png"), Format::Png, cart.sheet_png()?),
         (
@@ -64,6 +64,20 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
             cart.sounds().into_bytes(),
         ),
     ];
+    if !args.force {
+        let there: Vec<String> = files
+            .iter()
+            .map(|(name, _, _)| args.output.join(name))
+            .filter(|path| path.symlink_metadata().is_ok())
+            .map(|path| path.display().to_string())
+            .collect();
+        if !there.is_empty() {
+            return Err(format!(
+                "bt import would replace {}: give --force to replace them, or another folder",
+                there.join(", ")
+            ));
+        }
+    }
     std::fs::create_dir_all(&args.output)
         .map_err(|e| format!("could not make the folder {}: {e}", args.output.display()))?;
     // Every file complete on disk before any replaces what is there.
@@ -83,6 +97,22 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
         ))?;
     }
     Ok(())
+}
+
+/// The name the written files share: the file's name before `.p8`. A name that is empty or
+/// starts with a dot (`..p8`) would make hidden files, so it is refused.
+fn file_stem(shown: &str, file: &Path) -> Result<String, String> {
+    let stem = file
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("import");
+    if stem.is_empty() || stem.starts_with('.') {
+        return Err(format!(
+            "{shown}: the files written are named after the cart's file, and '{stem}' would \
+             make hidden files: rename the cart (for example to game.p8)"
+        ));
+    }
+    Ok(stem.to_string())
 }
 
 /// What of a `.p8` file BT reads.
@@ -113,6 +143,8 @@ impl P8 {
             sfx: Vec::new(),
             music: Vec::new(),
         };
+        // Editors on some systems start a UTF-8 file with a byte order mark.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text.lines().enumerate();
         match lines.next() {
             Some((_, first)) if first.starts_with("pico-8 cartridge") => {}
@@ -192,7 +224,13 @@ impl P8 {
                 "music" => {
                     let parts: Vec<&str> = line.split_whitespace().collect();
                     let (flags, channels) = match parts.as_slice() {
-                        [f, c] if f.len() == 2 && c.len() == 8 => (*f, *c),
+                        [f, c]
+                            if f.len() == 2
+                                && c.len() == 8
+                                && f.bytes().chain(c.bytes()).all(|b| b.is_ascii_hexdigit()) =>
+                        {
+                            (*f, *c)
+                        }
                         _ => {
                             return Err(bad(&format!(
                                 "'{}' is not 'FF CCCCCCCC'",
@@ -518,5 +556,71 @@ mod tests {
             e(&text),
             "bad.p8:137: __map__: 254 digits where a line has 256"
         );
+        // Eight bytes that are not eight digits: a byte count alone would cut a character.
+        let text = cart().replacen("01 00014243", "00 0\u{20ac}\u{20ac}0", 1);
+        assert_eq!(
+            e(&text),
+            "bad.p8:142: __music__: '00 0\u{20ac}\u{20ac}0' is not 'FF CCCCCCCC'"
+        );
+        // Invalid UTF-8 read as replacement characters, refused the same way.
+        let bytes = cart().replacen("01 00014243", "00 0\u{1}\u{1}0", 1);
+        let bytes = bytes.replace("0\u{1}\u{1}0", "0\u{fffd}\u{fffd}0");
+        assert!(
+            e(&bytes).starts_with("bad.p8:142: __music__: '00 0"),
+            "{}",
+            e(&bytes)
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_read_past() {
+        let p = P8::parse("bom.p8", &format!("\u{feff}{}", cart())).unwrap();
+        assert_eq!(p.flags[0], 1);
+    }
+
+    #[test]
+    fn a_cart_named_only_by_dots_or_a_stream_output_is_refused() {
+        for name in ["..p8", "dir/..p8"] {
+            let e = file_stem(name, Path::new(name)).unwrap_err();
+            assert!(e.starts_with(&format!("{name}: the files written")), "{e}");
+        }
+        assert_eq!(
+            file_stem("a/jump.p8", Path::new("a/jump.p8")).unwrap(),
+            "jump"
+        );
+        let dir = bt_test_support::ScratchDir::new("import-stream");
+        let src = dir.join("jump.p8");
+        std::fs::write(&src, cart()).unwrap();
+        let e = import(ImportArgs {
+            file: src,
+            output: PathBuf::from("-"),
+            force: false,
+        })
+        .unwrap_err();
+        assert!(e.contains("not a stream"), "{e}");
+        assert!(!Path::new("-").exists());
+    }
+
+    #[test]
+    fn files_already_there_are_kept_unless_forced() {
+        let dir = bt_test_support::ScratchDir::new("import-force");
+        let src = dir.join("jump.p8");
+        std::fs::write(&src, cart()).unwrap();
+        let out = dir.join("assets");
+        let args = |force| ImportArgs {
+            file: src.clone(),
+            output: out.clone(),
+            force,
+        };
+        import(args(false)).unwrap();
+        std::fs::write(out.join("jump.png"), "edited").unwrap();
+        std::fs::write(out.join("jump.tmj"), "edited").unwrap();
+        let e = import(args(false)).unwrap_err();
+        assert!(e.contains("jump.png") && e.contains("jump.tmj"), "{e}");
+        assert!(e.contains("jump-sounds.txt"), "{e}");
+        assert!(e.contains("--force"), "{e}");
+        assert_eq!(std::fs::read(out.join("jump.png")).unwrap(), b"edited");
+        import(args(true)).unwrap();
+        assert_ne!(std::fs::read(out.join("jump.png")).unwrap(), b"edited");
     }
 }
