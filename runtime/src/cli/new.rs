@@ -467,6 +467,16 @@ fn make_staging(parent: &Path, name: &str) -> Result<PathBuf, NewCartError> {
 /// (the crate's name is a Rust name), the crates every cart links (`std`, `core`, `alloc`,
 /// `proc_macro`, `test`, `bt`, `bt_runtime`), the folders Cargo keeps its output in, and the
 /// names Windows reserves for devices.
+/// BT's own packages besides `bt` and `bt-runtime` (as crate names), and its binaries.
+const BT_PACKAGES: &[&str] = &[
+    "bt_overlay",
+    "bt_web",
+    "bt_web_main",
+    "bt_test_support",
+    "bt_gallery",
+    "bt_test_carts",
+];
+
 const RESERVED_NAMES: &[&str] = &[
     "as",
     "break",
@@ -557,6 +567,14 @@ const RESERVED_NAMES: &[&str] = &[
 /// Why `name` cannot name a cart although its characters are right, if it cannot.
 fn reserved(name: &str) -> Option<&'static str> {
     let as_crate = name.replace('-', "_");
+    // The cart's workspace holds BT's packages: a second package of one of their names
+    // cannot build, and the page crates `bt web` makes are named `bt-page-<cart>`.
+    if BT_PACKAGES.contains(&as_crate.as_str())
+        || as_crate.starts_with("bt_cart_")
+        || as_crate.starts_with("bt_page_")
+    {
+        return Some("the name of one of BT's own packages, which a cart's workspace holds too");
+    }
     RESERVED_NAMES
         .iter()
         .find(|r| **r == as_crate)
@@ -917,6 +935,11 @@ mod tests {
             ("std", "a crate every cart links"),
             ("bt", "a crate every cart links"),
             ("bt-runtime", "a crate every cart links"),
+            ("bt-overlay", "one of BT's own packages"),
+            ("bt_web", "one of BT's own packages"),
+            ("bt-test-carts", "one of BT's own packages"),
+            ("bt-cart-snake", "one of BT's own packages"),
+            ("bt-page-x", "one of BT's own packages"),
             ("build", "a folder Cargo keeps"),
             ("con", "Windows reserves"),
             ("lpt1", "Windows reserves"),
@@ -929,6 +952,7 @@ mod tests {
             assert!(e.contains(why), "{e}");
         }
         assert!(reserved("fnord").is_none() && reserved("builder").is_none());
+        assert!(reserved("bt-carts").is_none() && reserved("btx").is_none());
     }
 
     #[test]
