@@ -52,6 +52,10 @@ const COUNT_ROWS: i32 = 4;
 const NOTCH_ROWS: i32 = 2;
 /// Rows of the missed-refresh strip.
 const MISS_ROWS: i32 = 2;
+/// Columns kept clear between two value labels of bars past the scale: about a glyph of the
+/// small digits.
+const OVER_GAP: i32 = 4;
+
 /// Value labels kept for bars past the scale, the longest first.
 const MAX_OVER_LABELS: usize = 12;
 /// A tag's label starts this many pixels right of its line.
@@ -455,7 +459,11 @@ impl Tall {
                     return false;
                 }
                 let r = Rect::new(x0, y, w, clear_rows);
-                if lost.iter().chain(over.iter()).any(|o| o.intersects(r)) {
+                // Value labels keep a glyph's gap between them, so a run of stalls reads as
+                // numbers rather than one long string.
+                let spaced = Rect::new(x0 - OVER_GAP, y, w + 2 * OVER_GAP, clear_rows);
+                if lost.iter().any(|o| o.intersects(r)) || over.iter().any(|o| o.intersects(spaced))
+                {
                     return false;
                 }
                 // Rows from the label's top down to the bars' bottom that must stay clear.
