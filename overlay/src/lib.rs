@@ -113,9 +113,8 @@ pub struct FrameStats {
     pub frame_ms: f64,
     /// The tick counter after the frame.
     pub ticks: u64,
-    /// Drawing calls the cart's render made.
-    pub draw_calls: u32,
-    /// The same calls by kind, for the renderer row.
+    /// Drawing calls the cart's render made, by kind (the metrics row shows their total,
+    /// the renderer row each kind).
     pub draw_counts: bt::DrawCounts,
 }
 
@@ -748,7 +747,7 @@ impl Overlay {
         // from the left as far as they fit.
         let room = fit::room(w);
         bar(fb, layout.metrics_y, w, &c);
-        let (fps, target, calls) = (present_fps, self.target_fps, self.last.draw_calls);
+        let (fps, target, calls) = (present_fps, self.target_fps, self.last.draw_counts.total());
         metrics_row(line, fps, target, calls, false);
         if text_width(line) > room {
             metrics_row(line, fps, target, calls, true);

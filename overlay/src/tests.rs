@@ -582,7 +582,10 @@ fn on_narrow_displays_no_text_runs_past_the_right_margin() {
                 updates: 8,
                 clamped: true,
                 discarded_ms: 200.0 / 3.0,
-                draw_calls: 1234,
+                draw_counts: bt::DrawCounts {
+                    sprites: 1234,
+                    ..bt::DrawCounts::default()
+                },
                 update_ms: 12.5,
                 render_ms: 0.85,
                 frame_ms: 14.0,

@@ -108,7 +108,6 @@ impl Scene {
                     render_ms,
                     frame_ms: update_ms + render_ms + 0.2,
                     ticks: self.ticks,
-                    draw_calls: 12,
                     draw_counts: bt::DrawCounts {
                         shapes: 4,
                         sprites: 6,

@@ -26,7 +26,6 @@ fn frame(i: u64) -> FrameStats {
         render_ms: 2.0 + (i % 13) as f64,
         frame_ms: 4.0 + (i % 23) as f64,
         ticks: i,
-        draw_calls: (i % 300) as u32,
         draw_counts: bt::DrawCounts {
             shapes: (i % 7) as u32,
             sprites: (i % 300) as u32,

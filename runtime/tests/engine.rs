@@ -763,7 +763,7 @@ fn the_overlay_draws_in_screen_space_and_leaves_the_cart_camera_alone() {
         );
     }
     assert!(
-        e.overlay().unwrap().last().draw_calls == 2,
+        e.overlay().unwrap().last().draw_counts.total() == 2,
         "clear and one pixel"
     );
 }

@@ -105,28 +105,11 @@ impl PackLoader {
     pub fn new(pack: std::sync::Arc<AssetPack>) -> PackLoader {
         PackLoader { pack }
     }
-
-    fn file(&self, path: &str, limit: u64) -> Result<&[u8], AssetError> {
-        let bytes = self
-            .pack
-            .get(path)
-            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NotFound))?;
-        if bytes.len() as u64 > limit {
-            return Err(AssetError::new(
-                path,
-                AssetErrorKind::FileTooLarge {
-                    bytes: bytes.len() as u64,
-                    limit,
-                },
-            ));
-        }
-        Ok(bytes)
-    }
 }
 
 impl ImageLoader for PackLoader {
     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
-        PngLoader.decode(path, self.file(path, MAX_ASSET_BYTES)?)
+        PngLoader.decode(path, &self.read_limited(path, MAX_ASSET_BYTES)?)
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
@@ -137,18 +120,19 @@ impl ImageLoader for PackLoader {
         super::png_loader::decode_png_indices(name, bytes)
     }
 
+    /// The file as packed. Its size is checked by the trait's `read_limited`, as for any
+    /// loader: a pack holds only what `bt web` read from the folder.
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        self.read_limited(path, MAX_ASSET_BYTES)
-    }
-
-    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
-        self.file(path, limit).map(<[u8]>::to_vec)
+        self.pack
+            .get(path)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NotFound))
     }
 
     #[cfg(feature = "tiled")]
     fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
         use super::tiled::{decode_map_with, MAX_MAP_FILE};
-        let bytes = self.file(path, MAX_MAP_FILE)?;
+        let bytes = self.read_limited(path, MAX_MAP_FILE)?;
         // A tileset file is looked up beside the map, as on a disk.
         let folder = match path.rfind(['/', '\\']) {
             Some(at) => &path[..=at],
@@ -157,22 +141,23 @@ impl ImageLoader for PackLoader {
         let tileset = |source: &str| -> Result<(String, String), AssetError> {
             let shown = format!("{path} -> {source}");
             let bytes = self
-                .file(&format!("{folder}{source}"), MAX_MAP_FILE)
+                .read_limited(&format!("{folder}{source}"), MAX_MAP_FILE)
                 .map_err(|e| AssetError::new(shown.clone(), e.kind))?;
-            let text = std::str::from_utf8(bytes).map_err(|e| {
+            let text = String::from_utf8(bytes).map_err(|e| {
+                let at = e.utf8_error().valid_up_to();
                 AssetError::new(
                     shown.clone(),
-                    AssetErrorKind::NotText(format!("invalid byte at offset {}", e.valid_up_to())),
+                    AssetErrorKind::NotText(format!("invalid byte at offset {at}")),
                 )
             })?;
-            Ok((shown, text.to_string()))
+            Ok((shown, text))
         };
-        decode_map_with(path, bytes, &tileset)
+        decode_map_with(path, &bytes, &tileset)
     }
 
     #[cfg(not(feature = "tiled"))]
     fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
-        self.file(path, MAX_ASSET_BYTES)?;
+        self.read_limited(path, MAX_ASSET_BYTES)?;
         Err(AssetError::new(
             path,
             AssetErrorKind::BadMap(

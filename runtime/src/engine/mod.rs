@@ -459,7 +459,6 @@ impl Engine {
                 render_ms,
                 frame_ms: started.elapsed().as_secs_f64() * 1000.0,
                 ticks: self.fixed.ticks(),
-                draw_calls: self.console.draw_calls(),
                 draw_counts: self.console.draw_counts(),
             },
         };

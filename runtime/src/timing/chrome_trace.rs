@@ -194,7 +194,7 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
             &format!(
                 "\"tick\":{},\"draw_calls\":{},\"measured_ms\":{}",
                 s.ticks,
-                s.draw_calls,
+                s.draw_counts.total(),
                 num(s.render_ms)
             ),
         )?;
