@@ -24,6 +24,8 @@ mod presenter;
 pub mod resize;
 pub mod speaker;
 pub mod stats;
+#[cfg(target_os = "linux")]
+mod x11_errors;
 
 use std::ffi::OsStr;
 use std::io::Write as _;
@@ -505,6 +507,8 @@ impl App {
                 .create_window(attrs)
                 .map_err(|e| format!("cannot create the window: {e}"))?,
         );
+        #[cfg(target_os = "linux")]
+        x11_errors::expect_loss_of(&window);
         // Asked once, while the window surely exists; after this the size comes from resize
         // events, since asking about a window destroyed from outside panics in winit.
         let size = window.inner_size();
