@@ -61,10 +61,13 @@ fn a_capture_plays_its_whole_length_and_says_which_swap_chain() {
     }
     let said = stderr(&o);
     assert!(
-        said.contains("playing game.exe swap chain 0x0000021F4E8A1C30 (2000 frames)"),
+        said.contains("playing game.exe (pid 5120) swap chain 0x0000021F4E8A1C30 (2000 frames)"),
         "{said}"
     );
-    assert!(said.contains("also holds dwm.exe swap chain"), "{said}");
+    assert!(
+        said.contains("also holds dwm.exe (pid 1308) swap chain"),
+        "{said}"
+    );
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `Application` / `ProcessName`, `SwapChainAddress` |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
@@ -17,10 +17,12 @@
 //!
 //! Column names are matched whatever their case, and a byte-order mark (UTF-8 or UTF-16) is
 //! skipped. A PresentMon file often holds several processes and swap chains (the game, the
-//! compositor, a browser): one is played, by default the one with the most frames, or the one a
-//! selector names (`capture:FILE#firefox.exe`, by process name or swap-chain address; for
-//! CapFrameX JSON `#2` names the second run). [`Capture::describe`] says which and what else
-//! the file holds.
+//! compositor, a browser): one is played, by default the one with the most frames that is not
+//! the compositor (`dwm.exe` is played only when it is alone or named), or the one a selector
+//! names (`capture:FILE#firefox.exe`, by process name, process id or swap-chain address, the
+//! address compared by value so PresentMon 1's zero-padded spelling matches PresentMon 2's; for
+//! CapFrameX JSON `#2` names the second run). [`Capture::describe`] says which and what else the
+//! file holds.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -216,6 +218,8 @@ impl fmt::Display for CaptureFormat {
 pub struct Stream {
     /// The process, as the file names it (empty when it names none).
     pub process: String,
+    /// The process id, as the file gives it (empty when it gives none).
+    pub process_id: String,
     /// The swap chain's address, or `run N` (empty when the file names none).
     pub swap_chain: String,
     /// Frame intervals in ms (between presents), in order.
@@ -233,19 +237,44 @@ pub struct Stream {
 
 impl Stream {
     fn name(&self) -> String {
-        match (self.process.is_empty(), self.swap_chain.is_empty()) {
+        let process = match (self.process.is_empty(), self.process_id.is_empty()) {
+            (_, true) => self.process.clone(),
+            (true, false) => format!("process {}", self.process_id),
+            (false, false) => format!("{} (pid {})", self.process, self.process_id),
+        };
+        match (process.is_empty(), self.swap_chain.is_empty()) {
             (true, true) => "its frames".to_string(),
-            (false, true) => self.process.clone(),
+            (false, true) => process,
             (true, false) => format!("swap chain {}", self.swap_chain),
-            (false, false) => format!("{} swap chain {}", self.process, self.swap_chain),
+            (false, false) => format!("{process} swap chain {}", self.swap_chain),
         }
     }
 
+    /// Whether `selector` names this stream: its process name or id, its swap chain's address
+    /// (by value, so PresentMon 1's zero-padded `0x00000296989CD030` and PresentMon 2's
+    /// `0x296989CD030` are the same chain), or its run's number.
     fn matches(&self, selector: &str) -> bool {
+        let selector = selector.trim();
         self.process.eq_ignore_ascii_case(selector)
+            || (!self.process_id.is_empty() && self.process_id == selector)
             || self.swap_chain.eq_ignore_ascii_case(selector)
+            || address(&self.swap_chain).is_some_and(|a| address(selector) == Some(a))
             || (self.swap_chain.starts_with("run ") && self.swap_chain[4..] == *selector)
     }
+
+    /// Whether this is the Windows compositor's stream: every PresentMon capture of a windowed
+    /// game holds one, and it is played only when a selector names it.
+    fn is_compositor(&self) -> bool {
+        self.process.eq_ignore_ascii_case("dwm.exe")
+    }
+}
+
+/// A swap-chain address as a number: `0x` and hexadecimal digits, any case, any zero padding.
+fn address(text: &str) -> Option<u64> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))?;
+    u64::from_str_radix(digits, 16).ok()
 }
 
 /// A capture: the frame times of the chosen stream, with what else the file held.
@@ -310,7 +339,16 @@ impl Capture {
             });
         }
         let pick = match selector {
-            None => most_frames(streams.iter().enumerate()).unwrap_or(0),
+            // The compositor only when nothing else presented: a capture of a windowed game
+            // holds dwm.exe too, often with more frames than the game.
+            None => most_frames(
+                streams
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| !s.is_compositor()),
+            )
+            .or_else(|| most_frames(streams.iter().enumerate()))
+            .unwrap_or(0),
             Some(sel) => most_frames(streams.iter().enumerate().filter(|(_, s)| s.matches(sel)))
                 .ok_or_else(|| CaptureError::Selector {
                     file: file.to_string(),
@@ -417,7 +455,7 @@ impl Capture {
         }
         if !self.others.is_empty() {
             line.push_str(&format!(
-                "; it also holds {} (pick one with capture:{}#NAME)",
+                "; it also holds {} (pick one with capture:{}#NAME, #PID or #ADDRESS)",
                 list(self.others.iter().cloned()),
                 self.file
             ));
@@ -650,6 +688,7 @@ struct Columns {
     until_displayed: Option<usize>,
     tearing: Option<(usize, String)>,
     process: Option<usize>,
+    process_id: Option<usize>,
     swap_chain: Option<usize>,
     /// One past the last of them: a row needs this many fields.
     needed: usize,
@@ -678,6 +717,7 @@ impl Columns {
         let tearing = at(&["AllowsTearing"]).map(named);
         let process = at(&["Application", "ProcessName"]);
         let swap_chain = at(&["SwapChainAddress"]);
+        let process_id = at(&["ProcessID"]);
         let needed = [
             Some(frame.0),
             display.as_ref().map(|d| d.0),
@@ -685,6 +725,7 @@ impl Columns {
             until_displayed,
             tearing.as_ref().map(|d| d.0),
             process,
+            process_id,
             swap_chain,
         ]
         .into_iter()
@@ -700,6 +741,7 @@ impl Columns {
             until_displayed,
             tearing,
             process,
+            process_id,
             swap_chain,
             needed,
         })
@@ -840,14 +882,15 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
         }
         let text_of = |at: Option<usize>| at.map_or("", |i| fields[i].trim().trim_matches('"'));
         let (process, swap_chain) = (text_of(columns.process), text_of(columns.swap_chain));
-        let index = match streams
-            .iter()
-            .position(|s| s.process == process && s.swap_chain == swap_chain)
-        {
+        let process_id = text_of(columns.process_id);
+        let index = match streams.iter().position(|s| {
+            s.process == process && s.process_id == process_id && s.swap_chain == swap_chain
+        }) {
             Some(i) => i,
             None => {
                 streams.push(Stream {
                     process: process.to_string(),
+                    process_id: process_id.to_string(),
                     swap_chain: swap_chain.to_string(),
                     display_ms: columns.display.as_ref().map(|_| Vec::new()),
                     not_displayed: (columns.dropped.is_some() || columns.display.is_some())
@@ -1107,6 +1150,7 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
         });
         streams.push(Stream {
             process: process.clone(),
+            process_id: String::new(),
             swap_chain: format!("run {}", r + 1),
             frames_ms,
             display_ms,

@@ -56,24 +56,58 @@ fn presentmon_plays_the_swap_chain_with_the_most_frames_and_says_what_else_it_ho
     assert_eq!(c.refresh(), Refresh::Measured(60.0));
     let said = c.describe();
     assert!(
-        said.contains("playing game.exe swap chain 0x000001A2B3C4D5E0 (14 frames)"),
+        said.contains("playing game.exe (pid 4242) swap chain 0x000001A2B3C4D5E0 (14 frames)"),
         "{said}"
     );
     assert!(said.contains("leaving out 1 first row(s)"), "{said}");
     assert!(
-        said.contains("also holds dwm.exe swap chain 0x000002B0C0D0E0F0 (7 frames)"),
+        said.contains("also holds dwm.exe (pid 1312) swap chain 0x000002B0C0D0E0F0 (7 frames)"),
         "{said}"
     );
     // Picked by process name, whatever its case, or by swap chain.
     let dwm = parse(PRESENTMON, Some("DWM.exe"));
     assert_eq!((dwm.len(), dwm.frames_ms()[0]), (7, 33.33));
     assert_eq!(parse(PRESENTMON, Some("0x000002b0c0d0e0f0")).len(), 7);
+    assert_eq!(parse(PRESENTMON, Some("1312")).len(), 7, "by process id");
     let e = Capture::parse(PRESENTMON, "pm.csv", Some("chrome.exe")).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "capture 'pm.csv': nothing matches '#chrome.exe'; it holds game.exe swap chain \
-         0x000001A2B3C4D5E0 (14 frames), dwm.exe swap chain 0x000002B0C0D0E0F0 (7 frames)"
+        "capture 'pm.csv': nothing matches '#chrome.exe'; it holds game.exe (pid 4242) swap \
+         chain 0x000001A2B3C4D5E0 (14 frames), dwm.exe (pid 1312) swap chain \
+         0x000002B0C0D0E0F0 (7 frames)"
     );
+}
+
+#[test]
+fn the_gold_recordings_play_the_application_and_name_streams_alike_in_every_version() {
+    // PresentMon's own recording holds the compositor (dwm.exe, 56 frames) and an application
+    // (Presenter.exe, 3 rows here): the application is played unless the compositor is named.
+    for (version, text) in [("1.x", GOLD_V1), ("2.x", GOLD_DEFAULT), ("2.x v2", GOLD_V2)] {
+        let played = parse(text, None);
+        assert_eq!(played.stream().process, "Presenter.exe", "{version}");
+        assert!(
+            played
+                .describe()
+                .contains("also holds dwm.exe (pid 1300) swap chain"),
+            "{version}: {}",
+            played.describe()
+        );
+        // PresentMon 1 pads addresses to 16 digits, PresentMon 2 does not: either spelling,
+        // and the process id, name the same stream in every file.
+        for selector in ["0x296989CD030", "0x00000296989cd030", "1300", "dwm.exe"] {
+            let dwm = parse(text, Some(selector));
+            assert_eq!(dwm.stream().process, "dwm.exe", "{version} #{selector}");
+            assert_eq!(dwm.stream().process_id, "1300", "{version} #{selector}");
+        }
+        assert_eq!(parse(text, Some("10016")).stream().process, "Presenter.exe");
+    }
+    // Alone in its file, the compositor is played.
+    let dwm_only: String = GOLD_V1
+        .lines()
+        .filter(|l| !l.starts_with("Presenter.exe"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(parse(&dwm_only, None).stream().process, "dwm.exe");
 }
 
 #[test]
