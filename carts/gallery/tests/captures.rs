@@ -445,3 +445,79 @@ fn missed_refreshes_on_display_are_counted_from_the_display_times_of_a_presentmo
     assert_eq!(v2["display_missed_refreshes"], from_second);
     assert_eq!(v2["not_displayed"], 1);
 }
+
+#[test]
+fn displayed_frames_and_time_below_come_from_a_presentmon_capture_as_computed_by_hand() {
+    for name in ["test_case_2-v1.csv", "test_case_2-default.csv"] {
+        // The compositor's present and display intervals, read here with nothing of BT's (a
+        // frame never displayed has NA in PresentMon 2's display column).
+        let text = std::fs::read_to_string(capture(&format!("presentmon-gold/{name}"))).unwrap();
+        let mut lines = text.trim_start_matches('\u{feff}').lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let column = |wanted: &str| {
+            header
+                .iter()
+                .position(|h| h.eq_ignore_ascii_case(wanted))
+                .unwrap()
+        };
+        let (presents_at, display_at) = (
+            column("MsBetweenPresents"),
+            column("MsBetweenDisplayChange"),
+        );
+        let rows: Vec<(f64, f64)> = lines
+            .filter(|l| l.starts_with("dwm.exe,"))
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (
+                    f[presents_at].parse().unwrap(),
+                    f[display_at].parse().unwrap_or(0.0),
+                )
+            })
+            .collect();
+        let mut shown: Vec<f64> = rows.iter().map(|r| r.1).filter(|&d| d > 0.0).collect();
+        shown.sort_by(f64::total_cmp);
+        let span: f64 = shown.iter().sum();
+        let total: f64 = rows.iter().map(|r| r.0).sum();
+        let below_60: f64 = rows
+            .iter()
+            .map(|r| r.0)
+            .filter(|&p| p > 1000.0 / 60.0)
+            .sum();
+        let steady = rows
+            .windows(2)
+            .filter(|w| (w[1].0 - w[0].0).abs() < 2.0)
+            .count();
+
+        let o = bt(&[
+            "trace",
+            "hello",
+            "--clock",
+            &gold(name),
+            "--format",
+            "summary",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let near = |v: &serde_json::Value, expected: f64| {
+            let v = v.as_f64().unwrap_or(f64::NAN);
+            assert!(
+                (v - expected).abs() < 1e-6,
+                "{name}: {v} against {expected}\n{s:#}"
+            );
+        };
+        let d = &s["displayed"];
+        assert_eq!(d["frames"], shown.len(), "{name}");
+        near(&d["span_ms"], span);
+        near(&d["fps"], shown.len() as f64 * 1000.0 / span);
+        near(&d["p50_ms"], shown[shown.len().div_ceil(2) - 1]);
+        near(&d["max_ms"], shown[shown.len() - 1]);
+        near(
+            &s["time_below_percent"][0]["percent"],
+            100.0 * below_60 / total,
+        );
+        near(
+            &s["frame_to_frame_change_percent"]["under_2_ms"],
+            100.0 * steady as f64 / (rows.len() - 1) as f64,
+        );
+    }
+}

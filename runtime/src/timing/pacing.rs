@@ -19,6 +19,17 @@
 //!   time moved (its `MsBetweenDisplayChange`). A perfect display of a perfectly paced game
 //!   gives 0; a frame that showed 16.7 ms of motion but stayed on screen for 33.3 ms gives
 //!   -16.7 ms, a judder the eye sees.
+//! - **Time below a rate** (CapFrameX's "time below X FPS"): the share of the run's time spent
+//!   in frames longer than `1000 / rate` ms. A run that is 1% of frames at 10 fps spends far
+//!   more than 1% of its time there, which is what a player feels.
+//! - **Frame-to-frame changes** (CapFrameX's frame time variance): the change from each frame
+//!   time to the next, `|t[i] - t[i-1]|`, counted in bins under 2, 4, 8 and 12 ms and from
+//!   12 ms up, as shares of the changes. A steady 30 fps and a steady 60 fps both put every
+//!   change in the first bin; alternating 10 and 23 ms frames put every one in the last.
+//! - **Displayed frames**, for a capture with display timing: the frames that reached the
+//!   screen, their rate (shown frames over the time their display intervals cover) and the
+//!   percentiles of their display intervals, beside the present intervals a game's own
+//!   timing sees. A game presenting at 60 fps whose frames are shown at 30 is found here.
 //!
 //! ```
 //! use bt_runtime::timing::pacing::Low;
@@ -97,6 +108,114 @@ impl Stutters {
             }
         }
         s
+    }
+}
+
+/// The upper ends of the frame-to-frame change bins, in ms; the last bin takes the rest.
+pub const CHANGE_BINS_MS: [f64; 4] = [2.0, 4.0, 8.0, 12.0];
+
+/// The share of the time `frames_ms` covers spent in frames longer than `1000 / fps` ms, in
+/// percent (0 for no time).
+///
+/// ```
+/// use bt_runtime::timing::pacing::time_below_percent;
+///
+/// // Three 20 ms frames and one 40 ms frame: 40 of 100 ms is spent below 30 fps.
+/// assert_eq!(time_below_percent(&[20.0, 20.0, 20.0, 40.0], 30.0), 40.0);
+/// ```
+pub fn time_below_percent(frames_ms: &[f64], fps: f64) -> f64 {
+    let total: f64 = frames_ms.iter().sum();
+    if total <= 0.0 || fps <= 0.0 {
+        return 0.0;
+    }
+    let limit = 1000.0 / fps;
+    let below: f64 = frames_ms.iter().filter(|&&ms| ms > limit).sum();
+    100.0 * below / total
+}
+
+/// The changes from each frame time to the next, as percent shares in the bins of
+/// [`CHANGE_BINS_MS`] and a last bin for the rest; all 0 for fewer than two frames.
+///
+/// ```
+/// use bt_runtime::timing::pacing::frame_to_frame_changes;
+///
+/// // Changes of 0.5, 3, 0 and 20 ms.
+/// let shares = frame_to_frame_changes(&[16.0, 16.5, 19.5, 19.5, 39.5]);
+/// assert_eq!(shares, [50.0, 25.0, 0.0, 0.0, 25.0]);
+/// ```
+pub fn frame_to_frame_changes(frames_ms: &[f64]) -> [f64; 5] {
+    let mut counts = [0usize; 5];
+    for pair in frames_ms.windows(2) {
+        let change = (pair[1] - pair[0]).abs();
+        let bin = CHANGE_BINS_MS
+            .iter()
+            .position(|&limit| change < limit)
+            .unwrap_or(CHANGE_BINS_MS.len());
+        counts[bin] += 1;
+    }
+    let n = frames_ms.len().saturating_sub(1);
+    counts.map(|c| {
+        if n == 0 {
+            0.0
+        } else {
+            100.0 * c as f64 / n as f64
+        }
+    })
+}
+
+/// What reached the screen, from a capture's display intervals.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Displayed {
+    /// Frames shown: those with a display interval (a frame never displayed has none, nor
+    /// the first one shown of a file whose intervals start at it).
+    pub shown: usize,
+    /// The time their display intervals cover, in ms.
+    pub span_ms: f64,
+    /// Shown frames a second over that time: the displayed frame rate.
+    pub fps: f64,
+    /// Display intervals: median, 95th and 99th percentiles (nearest rank) and the largest,
+    /// in ms.
+    pub p50_ms: f64,
+    /// See [`Displayed::p50_ms`].
+    pub p95_ms: f64,
+    /// See [`Displayed::p50_ms`].
+    pub p99_ms: f64,
+    /// See [`Displayed::p50_ms`].
+    pub max_ms: f64,
+}
+
+impl Displayed {
+    /// The displayed frames of `display_ms` (one interval a frame, 0 for one never shown);
+    /// `None` when none was shown.
+    ///
+    /// ```
+    /// use bt_runtime::timing::pacing::Displayed;
+    ///
+    /// // Four presents, every other one shown, each shown for two 60 Hz refreshes.
+    /// let shown = Displayed::of(&[33.3, 0.0, 33.3, 0.0]).unwrap();
+    /// assert_eq!((shown.shown, shown.p50_ms), (2, 33.3));
+    /// assert!((shown.fps - 30.03).abs() < 0.01);
+    /// ```
+    pub fn of(display_ms: &[f64]) -> Option<Displayed> {
+        let mut sorted: Vec<f64> = display_ms.iter().copied().filter(|&d| d > 0.0).collect();
+        if sorted.is_empty() {
+            return None;
+        }
+        sorted.sort_by(f64::total_cmp);
+        let span_ms: f64 = sorted.iter().sum();
+        let at = |q: f64| {
+            let rank = (q * sorted.len() as f64).ceil() as usize;
+            sorted[rank.clamp(1, sorted.len()) - 1]
+        };
+        Some(Displayed {
+            shown: sorted.len(),
+            span_ms,
+            fps: sorted.len() as f64 * 1000.0 / span_ms,
+            p50_ms: at(0.50),
+            p95_ms: at(0.95),
+            p99_ms: at(0.99),
+            max_ms: sorted[sorted.len() - 1],
+        })
     }
 }
 

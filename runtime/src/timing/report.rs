@@ -95,6 +95,24 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
         format!("{} over {:.2} s", s.frames, s.span_ms / 1000.0),
     );
     row("frames a second", format!("{:.1}", s.fps));
+    if let Some(d) = &s.displayed {
+        row(
+            "displayed frames",
+            format!(
+                "{} over {:.2} s: {:.1} a second",
+                d.shown,
+                d.span_ms / 1000.0,
+                d.fps
+            ),
+        );
+        row(
+            "display interval p50 / p95 / p99 / max",
+            format!(
+                "{:.1} / {:.1} / {:.1} / {:.1} ms",
+                d.p50_ms, d.p95_ms, d.p99_ms, d.max_ms
+            ),
+        );
+    }
     row("update budget", format!("{budget_ms:.2} ms"));
     row(
         "frame time p50 / p95 / p99 / max",
@@ -126,6 +144,21 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
             s.stutters.over_ms[1],
             s.stutters.over_ms[2]
         ),
+    );
+    row(
+        "time below 60 / 30 fps",
+        format!("{:.1} / {:.1} %", s.time_below[0].1, s.time_below[1].1),
+    );
+    if let Some((hz, percent)) = s.time_below_refresh {
+        row(
+            &format!("time below the {hz:.1} Hz refresh"),
+            format!("{percent:.1} %"),
+        );
+    }
+    let [a, b, c, d, e] = s.changes;
+    row(
+        "frame-to-frame change: under 2 / 2-4 / 4-8 / 8-12 / 12+ ms",
+        format!("{a:.1} / {b:.1} / {c:.1} / {d:.1} / {e:.1} %"),
     );
     row("missed refreshes", s.missed_text());
     if let Some(text) = s.display_missed_text() {

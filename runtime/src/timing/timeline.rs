@@ -31,7 +31,8 @@ use bt_overlay::{FrameStats, Refresh};
 
 use crate::engine::FrameReport;
 use crate::timing::pacing::{
-    animation_error, error_sizes, frames_per_second, Low, Stutters, STUTTER_MS,
+    animation_error, error_sizes, frame_to_frame_changes, frames_per_second, time_below_percent,
+    Displayed, Low, Stutters, STUTTER_MS,
 };
 
 /// Frames a rolling timeline keeps at most, whatever their length: ten seconds at 1,000
@@ -40,6 +41,8 @@ pub const ROLLING_CAPACITY: usize = 10_000;
 
 /// How many of the longest frames the summary lists.
 pub const WORST_FRAMES: usize = 5;
+/// The rates a summary gives the time spent below, in frames a second.
+pub const TIME_BELOW_FPS: [f64; 2] = [60.0, 30.0];
 
 /// One recorded frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -173,15 +176,21 @@ impl Timeline {
 
     /// Each kept frame's animation error, when the source has display timing (else all
     /// `None`): see [`crate::timing::pacing::animation_error`]. The game time a frame showed
-    /// is `(ticks + render_alpha) × budget`.
+    /// is `(updates run since the first kept frame + render_alpha) × budget`: counted in
+    /// updates, not in the cart's tick counter, which a cart may reset (a new round) without
+    /// anything on screen jumping.
     pub fn animation_errors(&self) -> Vec<Option<f64>> {
         let mut shown = Vec::with_capacity(self.frames.len());
         let mut display = Vec::with_capacity(self.frames.len());
+        // Game time counted in updates run, not in the cart's tick counter, which a cart may
+        // reset (a new round): only the motion between frames matters.
+        let mut updates = 0u64;
         for f in &self.frames {
             let Some(d) = self.source.display_ms(f.frame) else {
                 return vec![None; self.frames.len()];
             };
-            shown.push((f.stats.ticks as f64 + f.render_alpha) * self.budget_ms);
+            updates += u64::from(f.stats.updates);
+            shown.push((updates as f64 + f.render_alpha) * self.budget_ms);
             display.push(d);
         }
         animation_error(&shown, &display)
@@ -303,6 +312,16 @@ pub struct Summary {
     /// The longest frames, longest first: frame number, delta, tick after it, and the nearest
     /// tag at or before it.
     pub worst: Vec<(u64, f64, u64, Option<String>)>,
+    /// The share of the run's time spent below 60 and 30 frames a second, in percent, as
+    /// `(rate, percent)` (see [`crate::timing::pacing::time_below_percent`]).
+    pub time_below: [(f64, f64); 2],
+    /// The same below the refresh rate, when one is known and is neither 60 nor 30 Hz.
+    pub time_below_refresh: Option<(f64, f64)>,
+    /// Frame-to-frame changes in the bins of [`crate::timing::pacing::CHANGE_BINS_MS`], as
+    /// percent shares.
+    pub changes: [f64; 5],
+    /// What reached the screen, for a capture with display times.
+    pub displayed: Option<Displayed>,
 }
 
 /// The value at `q` (0 to 1) of sorted `v` by nearest rank; 0 when empty.
@@ -360,7 +379,22 @@ impl Summary {
                 (f.frame, f.stats.delta_ms, f.stats.ticks, tag)
             })
             .collect();
+        let display: Vec<f64> = t
+            .frames
+            .iter()
+            .filter_map(|f| t.source.display_ms(f.frame))
+            .collect();
+        let time_below = TIME_BELOW_FPS.map(|fps| (fps, time_below_percent(&in_order, fps)));
+        let time_below_refresh = t
+            .refresh
+            .1
+            .filter(|&hz| known && TIME_BELOW_FPS.iter().all(|&fps| (hz - fps).abs() > 0.5))
+            .map(|hz| (hz, time_below_percent(&in_order, hz)));
         Summary {
+            time_below,
+            time_below_refresh,
+            changes: frame_to_frame_changes(&in_order),
+            displayed: Displayed::of(&display),
             frames: deltas.len(),
             span_ms,
             p50_ms,
@@ -450,6 +484,44 @@ impl Summary {
         )
     }
 
+    /// The time below 60 and 30 frames a second (and the refresh rate) as a summary line says
+    /// them: `time below 60 fps 12.3 %  below 30 fps 4.0 %  below the 144.0 Hz refresh 40.2 %`.
+    pub fn time_below_text(&self) -> String {
+        let mut text = String::from("time below");
+        for (fps, percent) in self.time_below {
+            let _ = write!(text, "  {fps:.0} fps {percent:.1} %");
+        }
+        if let Some((hz, percent)) = self.time_below_refresh {
+            let _ = write!(text, "  the {hz:.1} Hz refresh {percent:.1} %");
+        }
+        text
+    }
+
+    /// The frame-to-frame changes as a summary line says them.
+    pub fn changes_text(&self) -> String {
+        let [a, b, c, d, e] = self.changes;
+        format!(
+            "frame-to-frame change  under 2 ms {a:.1} %  2-4 ms {b:.1} %  4-8 ms {c:.1} %  \
+             8-12 ms {d:.1} %  12 ms or more {e:.1} %"
+        )
+    }
+
+    /// The displayed frames as a summary line says them, for a capture with display times.
+    pub fn displayed_text(&self) -> Option<String> {
+        let d = self.displayed?;
+        Some(format!(
+            "displayed {} frames over {:.1} s: {:.1} frames a second; display interval  p50 \
+             {:.1} ms  p95 {:.1} ms  p99 {:.1} ms  max {:.1} ms",
+            d.shown,
+            d.span_ms / 1000.0,
+            d.fps,
+            d.p50_ms,
+            d.p95_ms,
+            d.p99_ms,
+            d.max_ms
+        ))
+    }
+
     /// The stutter counts as a summary line says them.
     pub fn stutters_text(&self) -> String {
         format!(
@@ -485,6 +557,28 @@ impl Summary {
                 "over_100_ms": self.stutters.over_ms[2],
             },
             "frames_per_second": self.frames_per_second,
+            "time_below_percent": self.time_below.iter().map(|(fps, percent)| {
+                serde_json::json!({"fps": fps, "percent": percent})
+            }).collect::<Vec<_>>(),
+            "time_below_refresh_percent": self.time_below_refresh.map(|(hz, percent)| {
+                serde_json::json!({"hz": hz, "percent": percent})
+            }),
+            "frame_to_frame_change_percent": {
+                "under_2_ms": self.changes[0],
+                "2_to_4_ms": self.changes[1],
+                "4_to_8_ms": self.changes[2],
+                "8_to_12_ms": self.changes[3],
+                "12_ms_or_more": self.changes[4],
+            },
+            "displayed": self.displayed.map(|d| serde_json::json!({
+                "frames": d.shown,
+                "span_ms": d.span_ms,
+                "fps": d.fps,
+                "p50_ms": d.p50_ms,
+                "p95_ms": d.p95_ms,
+                "p99_ms": d.p99_ms,
+                "max_ms": d.max_ms,
+            })),
             "updates_per_frame": self.updates_per_frame,
             "clamped": self.clamped,
             "discarded_ms": self.discarded_ms,
@@ -519,8 +613,13 @@ impl Summary {
             "frame time  p50 {:.1} ms  p95 {:.1} ms  p99 {:.1} ms  max {:.1} ms",
             self.p50_ms, self.p95_ms, self.p99_ms, self.max_ms
         );
+        if let Some(text) = self.displayed_text() {
+            let _ = writeln!(s, "{text}");
+        }
         let _ = writeln!(s, "{}", self.lows_text());
         let _ = writeln!(s, "{}", self.stutters_text());
+        let _ = writeln!(s, "{}", self.time_below_text());
+        let _ = writeln!(s, "{}", self.changes_text());
         let _ = writeln!(s, "updates per frame  {}", self.update_counts().join("  "));
         let _ = writeln!(
             s,
@@ -618,6 +717,89 @@ mod tests {
         let text = s.to_text();
         assert!(
             text.contains("updates per frame  0: 1  1: 2  3: 1  8: 1"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn time_below_a_rate_weighs_frames_by_their_length_and_changes_are_binned() {
+        // 16.7, 16.7, 50, 8.3 and 400 ms: every frame but the 8.3 ms one is slower than 60 fps
+        // (16.67 ms), the 50 and 400 ms ones slower than 30.
+        let mut t = sample();
+        let s = t.summary();
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(
+            near(s.time_below[0].1, 100.0 * 483.4 / 491.7),
+            "{:?}",
+            s.time_below
+        );
+        assert!(
+            near(s.time_below[1].1, 100.0 * 450.0 / 491.7),
+            "{:?}",
+            s.time_below
+        );
+        assert_eq!(s.time_below_refresh, None, "no refresh known");
+        // Changes of 0, 33.3, 41.7 and 391.7 ms.
+        assert_eq!(s.changes, [25.0, 0.0, 0.0, 0.0, 75.0]);
+        let text = s.to_text();
+        assert!(
+            text.contains("time below  60 fps 98.3 %  30 fps 91.5 %"),
+            "{text}"
+        );
+        assert!(text.contains("under 2 ms 25.0 %"), "{text}");
+        assert_eq!(s.displayed, None, "a clock has no display times");
+        // A 100 Hz refresh gets a figure of its own (every frame but the 8.3 ms one is slower
+        // than 10 ms); a 60 Hz one is the 60 fps figure already.
+        t.set_refresh((Refresh::Measured(100.0), Some(100.0)));
+        let s = t.summary();
+        assert!(near(s.time_below_refresh.unwrap().1, 100.0 * 483.4 / 491.7));
+        assert!(s.to_text().contains("the 100.0 Hz refresh 98.3 %"));
+        t.set_refresh((Refresh::Measured(60.0), Some(60.0)));
+        assert_eq!(t.summary().time_below_refresh, None);
+    }
+
+    #[test]
+    fn a_cart_resetting_its_ticks_makes_no_animation_error() {
+        // One update a frame, each shown for one 60 Hz refresh, while the cart's tick counter
+        // goes back to 0 at frame 3 (a new round): the motion shown is steady.
+        let mut t = Timeline::new(1000.0 / 60.0);
+        t.set_source(FrameSource::Capture {
+            name: "c".into(),
+            not_displayed: None,
+            display_ms: Some(vec![1000.0 / 60.0; 6]),
+        });
+        for (i, ticks) in [1, 2, 3, 1, 2, 3].into_iter().enumerate() {
+            t.record(&report(i as u64, 1000.0 / 60.0, 1, ticks), 0, &[]);
+        }
+        let errors = t.animation_errors();
+        assert_eq!(errors[0], None, "nothing before the first frame");
+        assert!(
+            errors[1..]
+                .iter()
+                .all(|e| e.is_some_and(|e| e.abs() < 1e-9)),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn displayed_frames_come_from_display_times() {
+        let mut t = Timeline::new(1000.0 / 60.0);
+        t.set_source(FrameSource::Capture {
+            name: "c".into(),
+            not_displayed: Some(1),
+            display_ms: Some(vec![16.7, 50.0, 16.6, 33.4, 0.0, 16.7]),
+        });
+        for i in 0..6 {
+            t.record(&report(i, 16.7, 1, i + 1), 0, &[]);
+        }
+        let d = t.summary().displayed.unwrap();
+        assert_eq!(d.shown, 5, "frame 4 never reached the screen");
+        assert!((d.span_ms - 133.4).abs() < 1e-9);
+        assert!((d.fps - 5000.0 / 133.4).abs() < 1e-9);
+        assert_eq!((d.p50_ms, d.max_ms), (16.7, 50.0));
+        let text = t.summary().to_text();
+        assert!(
+            text.contains("displayed 5 frames over 0.1 s: 37.5 frames a second"),
             "{text}"
         );
     }
