@@ -122,6 +122,7 @@ pub const CHANGE_BINS_MS: [f64; 4] = [2.0, 4.0, 8.0, 12.0];
 ///
 /// // Three 20 ms frames and one 40 ms frame: 40 of 100 ms is spent below 30 fps.
 /// assert_eq!(time_below_percent(&[20.0, 20.0, 20.0, 40.0], 30.0), 40.0);
+/// assert!(time_below_percent(&[20.0], 30.0).is_sign_positive());
 /// ```
 pub fn time_below_percent(frames_ms: &[f64], fps: f64) -> f64 {
     let total: f64 = frames_ms.iter().sum();
@@ -129,7 +130,11 @@ pub fn time_below_percent(frames_ms: &[f64], fps: f64) -> f64 {
         return 0.0;
     }
     let limit = 1000.0 / fps;
-    let below: f64 = frames_ms.iter().filter(|&&ms| ms > limit).sum();
+    // Folded from +0, since a sum of no floats is -0, which would print as "-0.0 %".
+    let below = frames_ms
+        .iter()
+        .filter(|&&ms| ms > limit)
+        .fold(0.0, |sum, ms| sum + ms);
     100.0 * below / total
 }
 

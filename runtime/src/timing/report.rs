@@ -307,11 +307,17 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(60)
-            .build_cartesian_2d(0.0..span_s, (y_bottom..y_top).log_scale())?;
+            .build_cartesian_2d(
+                0.0..span_s,
+                (y_bottom..y_top)
+                    .log_scale()
+                    .with_key_points(log_ticks(y_bottom, y_top)),
+            )?;
         chart
             .configure_mesh()
             .x_desc("time (s)")
             .y_desc("ms")
+            .y_label_formatter(&|ms| ms_label(*ms))
             .draw()?;
         let steps = frames.iter().flat_map(|(f, end)| {
             let d = f.stats.delta_ms.max(y_bottom);
@@ -380,18 +386,21 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
             )
         }))?;
 
-        // Game time shown advancing each frame, beside the frame's delta.
+        // Game time shown advancing each frame, beside the frame's delta; counted in updates
+        // run, as the animation error is, so a cart resetting its ticks shows no jump.
         let mut previous_shown: Option<f64> = None;
-        let advance: Vec<(f64, f64)> = all
+        let mut updates = 0u64;
+        let advance: Vec<Step> = all
             .iter()
             .map(|f| {
-                let shown = (f.stats.ticks as f64 + f.render_alpha) * budget_ms;
+                updates += u64::from(f.stats.updates);
+                let shown = (updates as f64 + f.render_alpha) * budget_ms;
                 let step = previous_shown.map_or(f.stats.delta_ms, |p| shown - p);
                 previous_shown = Some(shown);
-                (f.start_ms / 1000.0, step)
+                frame_step(f, step)
             })
             .collect();
-        let advance = thin_by_max(&advance);
+        let advance = thin_steps(&advance);
         let game_top = advance
             .iter()
             .map(|p| p.1)
@@ -411,16 +420,24 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         mesh(&mut chart, "time (s)", "ms")?;
         chart
             .draw_series(LineSeries::new(
-                frames
-                    .iter()
-                    .map(|(f, _)| (f.start_ms / 1000.0, f.stats.delta_ms.min(game_top))),
+                step_line(frames.iter().map(|(f, end)| {
+                    (
+                        f.start_ms / 1000.0,
+                        end / 1000.0,
+                        f.stats.delta_ms.min(game_top),
+                    )
+                })),
                 RGBColor(194, 195, 199).stroke_width(1),
             ))?
             .label("frame delta")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RGBColor(194, 195, 199)));
         chart
             .draw_series(LineSeries::new(
-                advance.iter().map(|&(x, y)| (x, y.clamp(0.0, game_top))),
+                step_line(
+                    advance
+                        .iter()
+                        .map(|&(x0, x1, y)| (x0, x1, y.clamp(0.0, game_top))),
+                ),
                 purple.stroke_width(1),
             ))?
             .label("game time shown")
@@ -471,18 +488,24 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         mesh(&mut chart, "time (s)", "ms")?;
         chart
             .draw_series(LineSeries::new(
-                frames
-                    .iter()
-                    .map(|(f, _)| (f.start_ms / 1000.0, f.stats.update_ms)),
+                step_line(
+                    frames
+                        .iter()
+                        .map(|(f, end)| (f.start_ms / 1000.0, end / 1000.0, f.stats.update_ms)),
+                ),
                 green.stroke_width(1),
             ))?
             .label("updates")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], green));
         chart
             .draw_series(LineSeries::new(
-                frames
-                    .iter()
-                    .map(|(f, _)| (f.start_ms / 1000.0, f.stats.update_ms + f.stats.render_ms)),
+                step_line(frames.iter().map(|(f, end)| {
+                    (
+                        f.start_ms / 1000.0,
+                        end / 1000.0,
+                        f.stats.update_ms + f.stats.render_ms,
+                    )
+                })),
                 grey.stroke_width(1),
             ))?
             .label("updates + render")
@@ -510,12 +533,15 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
             .y_label_area_size(50)
             .build_cartesian_2d(
                 0.0..100.0,
-                (y_bottom..curve_top.max(y_bottom * 2.0)).log_scale(),
+                (y_bottom..curve_top.max(y_bottom * 2.0))
+                    .log_scale()
+                    .with_key_points(log_ticks(y_bottom, curve_top.max(y_bottom * 2.0))),
             )?;
         chart
             .configure_mesh()
             .x_desc("percentile")
             .y_desc("ms")
+            .y_label_formatter(&|ms| ms_label(*ms))
             .draw()?;
         chart.draw_series(LineSeries::new(
             curve.iter().map(|&(p, ms)| (p, ms.max(y_bottom))),
@@ -577,14 +603,17 @@ fn display_panel(
     budget_ms: f64,
 ) -> Result<(), Boxed> {
     let at = |f: &FrameRecord| f.start_ms / 1000.0;
-    let displayed: Vec<(f64, f64)> = frames
+    let displayed: Vec<Step> = frames
         .iter()
         .filter_map(|f| {
             let d = timeline.source().display_ms(f.frame)?;
-            (d > 0.0).then(|| (at(f), d))
+            (d > 0.0).then(|| frame_step(f, d))
         })
         .collect();
-    let presented: Vec<(f64, f64)> = frames.iter().map(|f| (at(f), f.stats.delta_ms)).collect();
+    let presented: Vec<Step> = frames
+        .iter()
+        .map(|f| frame_step(f, f.stats.delta_ms))
+        .collect();
     let error: Vec<(f64, f64)> = frames
         .iter()
         .zip(errors)
@@ -593,7 +622,7 @@ fn display_panel(
     let top = presented
         .iter()
         .chain(&displayed)
-        .map(|p| p.1)
+        .map(|p| p.2)
         .fold(0.0, f64::max)
         .clamp(budget_ms.max(1.0), 10.0 * budget_ms.max(1.0))
         * 1.1;
@@ -611,11 +640,12 @@ fn display_panel(
     let grey = RGBColor(194, 195, 199);
     let blue = RGBColor(41, 173, 255);
     let red = RGBColor(255, 0, 77);
-    let clip = |v: &[(f64, f64)]| -> Vec<(f64, f64)> {
-        thin_by_max(v)
-            .into_iter()
-            .map(|(x, y)| (x, y.clamp(low, top)))
-            .collect()
+    let clip = |v: &[Step]| -> Vec<(f64, f64)> {
+        step_line(
+            thin_steps(v)
+                .into_iter()
+                .map(|(x0, x1, y)| (x0, x1, y.clamp(low, top))),
+        )
     };
     chart
         .draw_series(LineSeries::new(clip(&presented), grey.stroke_width(1)))?
@@ -644,13 +674,72 @@ fn display_panel(
     Ok(())
 }
 
-/// Points thinned to [`MAX_DRAWN_FRAMES`], each bucket's largest value at its first x.
-fn thin_by_max(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
-    let per = points.len().div_ceil(MAX_DRAWN_FRAMES).max(1);
-    points
+/// A value held over a frame: from its start to its end, in seconds, and the value.
+type Step = (f64, f64, f64);
+
+fn frame_step(f: &FrameRecord, value: f64) -> Step {
+    (
+        f.start_ms / 1000.0,
+        (f.start_ms + f.stats.delta_ms.max(0.0)) / 1000.0,
+        value,
+    )
+}
+
+/// Steps thinned to [`MAX_DRAWN_FRAMES`]: each bucket's largest value over the time from its
+/// first start to its last end.
+fn thin_steps(steps: &[Step]) -> Vec<Step> {
+    let per = steps.len().div_ceil(MAX_DRAWN_FRAMES).max(1);
+    steps
         .chunks(per)
-        .map(|c| (c[0].0, c.iter().map(|p| p.1).fold(f64::MIN, f64::max)))
+        .map(|c| {
+            let most = c.iter().map(|s| s.2).fold(f64::MIN, f64::max);
+            (c[0].0, c[c.len() - 1].1, most)
+        })
         .collect()
+}
+
+/// The line through steps: each value level from its start to its end, so a long frame is a
+/// long flat stretch, never a diagonal to the next frame's value.
+fn step_line(steps: impl IntoIterator<Item = Step>) -> Vec<(f64, f64)> {
+    steps
+        .into_iter()
+        .flat_map(|(x0, x1, y)| [(x0, y), (x1, y)])
+        .collect()
+}
+
+/// Labels for a logarithmic axis from `low` to `high` ms: 1, 2 and 5 in each decade, or where
+/// fewer than three of those fall in the range (a game between 20 and 25 ms), a finer set, so
+/// the range the frames are in is always labelled.
+fn log_ticks(low: f64, high: f64) -> Vec<f64> {
+    let in_range = |mantissas: &[f64]| -> Vec<f64> {
+        let mut ticks = Vec::new();
+        let first = low.max(1e-6).log10().floor() as i32;
+        let last = high.max(1e-6).log10().ceil() as i32;
+        for exponent in first..=last {
+            for m in mantissas {
+                let v = m * 10f64.powi(exponent);
+                if (low..=high).contains(&v) {
+                    ticks.push(v);
+                }
+            }
+        }
+        ticks
+    };
+    let coarse = in_range(&[1.0, 2.0, 5.0]);
+    if coarse.len() >= 3 {
+        return coarse;
+    }
+    in_range(&[1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.0])
+}
+
+/// A millisecond value as an axis label: whole above 10, else with the decimals it needs.
+fn ms_label(ms: f64) -> String {
+    if ms >= 10.0 {
+        format!("{ms:.0}")
+    } else {
+        let text = format!("{ms:.2}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
 }
 
 #[cfg(test)]
@@ -659,6 +748,46 @@ mod tests {
     use crate::engine::FrameReport;
     use bt::Tag;
     use bt_overlay::FrameStats;
+
+    #[test]
+    fn log_axes_are_labelled_where_the_frames_are() {
+        // A game between 20 and 25 ms: the chart's range is about 14 to 33 ms.
+        assert_eq!(log_ticks(14.0, 33.0), [15.0, 20.0, 30.0]);
+        // A 150 fps game on a wide range keeps 1-2-5.
+        assert_eq!(log_ticks(4.0, 60.0), [5.0, 10.0, 20.0, 50.0]);
+        assert_eq!(log_ticks(0.5, 3.0), [0.5, 1.0, 2.0]);
+        assert_eq!(
+            [ms_label(20.0), ms_label(1.5), ms_label(0.05), ms_label(7.0)],
+            ["20", "1.5", "0.05", "7"]
+        );
+    }
+
+    #[test]
+    fn a_long_frame_is_a_flat_step_not_a_diagonal() {
+        let line = step_line([
+            (0.0, 0.016, 16.0),
+            (0.016, 0.416, 400.0),
+            (0.416, 0.432, 16.0),
+        ]);
+        assert_eq!(
+            line,
+            [
+                (0.0, 16.0),
+                (0.016, 16.0),
+                (0.016, 400.0),
+                (0.416, 400.0),
+                (0.416, 16.0),
+                (0.432, 16.0)
+            ]
+        );
+        // Thinned, a bucket keeps its largest value over its whole time.
+        let many: Vec<Step> = (0..MAX_DRAWN_FRAMES * 2)
+            .map(|i| (i as f64, i as f64 + 1.0, if i == 7 { 9.0 } else { 1.0 }))
+            .collect();
+        let thin = thin_steps(&many);
+        assert_eq!(thin.len(), MAX_DRAWN_FRAMES);
+        assert_eq!(thin[3], (6.0, 8.0, 9.0));
+    }
 
     #[test]
     fn the_report_is_one_html_file_with_its_plots_and_summary() {
