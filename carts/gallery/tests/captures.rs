@@ -521,3 +521,81 @@ fn displayed_frames_and_time_below_come_from_a_presentmon_capture_as_computed_by
         );
     }
 }
+
+#[test]
+fn cpu_and_gpu_busy_times_of_a_presentmon_capture_say_what_bounded_it() {
+    // The compositor's frame and busy times in the --v2_metrics file, read here with nothing
+    // of BT's: FrameTime, CPUBusy and GPUBusy.
+    let text = std::fs::read_to_string(capture("presentmon-gold/test_case_2-v2.csv")).unwrap();
+    let mut lines = text.trim_start_matches('\u{feff}').lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |wanted: &str| header.iter().position(|h| *h == wanted).unwrap();
+    let (frame_at, cpu_at, gpu_at) = (column("FrameTime"), column("CPUBusy"), column("GPUBusy"));
+    let rows: Vec<(f64, f64, f64)> = lines
+        .filter(|l| l.starts_with("dwm.exe,"))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            let n = |i: usize| f[i].parse::<f64>().unwrap();
+            (n(frame_at), n(cpu_at), n(gpu_at))
+        })
+        .collect();
+    let mut gpu: Vec<f64> = rows.iter().map(|r| r.2).collect();
+    gpu.sort_by(f64::total_cmp);
+    let gpu_bound = rows
+        .iter()
+        .filter(|(frame, cpu, gpu)| *gpu >= 0.8 * frame && gpu >= cpu)
+        .count();
+    let cpu_bound = rows
+        .iter()
+        .filter(|(frame, cpu, gpu)| !(*gpu >= 0.8 * frame && gpu >= cpu) && *cpu >= 0.8 * frame)
+        .count();
+
+    let name = "test_case_2-v2.csv";
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &gold(name),
+        "--format",
+        "summary",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let b = &s["busy"];
+    assert_eq!(b["frames"], rows.len(), "{s:#}");
+    let near = |v: &serde_json::Value, expected: f64| {
+        let v = v.as_f64().unwrap_or(f64::NAN);
+        assert!((v - expected).abs() < 1e-6, "{v} against {expected}\n{b:#}");
+    };
+    near(&b["gpu_ms"]["p50"], gpu[gpu.len().div_ceil(2) - 1]);
+    near(&b["gpu_ms"]["p99"], gpu[gpu.len() - 1]);
+    near(
+        &b["gpu_bound_percent"],
+        100.0 * gpu_bound as f64 / rows.len() as f64,
+    );
+    near(
+        &b["cpu_bound_percent"],
+        100.0 * cpu_bound as f64 / rows.len() as f64,
+    );
+
+    // The trace carries them as counter tracks, one sample a frame.
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &gold(name),
+        "--format",
+        "chrome",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let trace: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let samples: Vec<f64> = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "C" && e["name"] == "GPU busy (ms)")
+        .map(|e| e["args"]["value"].as_f64().unwrap())
+        .collect();
+    let in_file: Vec<f64> = rows.iter().map(|r| r.2).collect();
+    assert_eq!(samples, in_file);
+}

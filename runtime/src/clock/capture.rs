@@ -4,7 +4,7 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
@@ -233,6 +233,12 @@ pub struct Stream {
     pub not_displayed: Option<usize>,
     /// Frames presented with tearing allowed, when the file says.
     pub tearing_frames: Option<usize>,
+    /// How long the CPU was busy on each frame, in ms (NaN where the file says `NA`), when
+    /// the file has the column (PresentMon 2's `MsCPUBusy` or `CPUBusy`).
+    pub cpu_busy_ms: Option<Vec<f64>>,
+    /// How long the GPU was busy on each frame, in ms (NaN for `NA`), when the file has the
+    /// column (PresentMon 2's `MsGPUBusy` or `GPUBusy`, PresentMon 1's `msGPUActive`).
+    pub gpu_busy_ms: Option<Vec<f64>>,
 }
 
 impl Stream {
@@ -687,6 +693,10 @@ struct Columns {
     /// `DisplayLatency`), read when the file has no `Dropped` column.
     until_displayed: Option<usize>,
     tearing: Option<(usize, String)>,
+    /// How long the CPU and the GPU were busy on each frame (PresentMon 2's `MsCPUBusy` /
+    /// `CPUBusy` and `MsGPUBusy` / `GPUBusy`; PresentMon 1 has only `msGPUActive`).
+    cpu_busy: Option<(usize, String)>,
+    gpu_busy: Option<(usize, String)>,
     process: Option<usize>,
     process_id: Option<usize>,
     swap_chain: Option<usize>,
@@ -715,6 +725,8 @@ impl Columns {
         let dropped = at(&["Dropped"]).map(named);
         let until_displayed = at(&["MsUntilDisplayed", "DisplayLatency"]);
         let tearing = at(&["AllowsTearing"]).map(named);
+        let cpu_busy = at(&["MsCPUBusy", "CPUBusy"]).map(named);
+        let gpu_busy = at(&["MsGPUBusy", "GPUBusy", "msGPUActive"]).map(named);
         let process = at(&["Application", "ProcessName"]);
         let swap_chain = at(&["SwapChainAddress"]);
         let process_id = at(&["ProcessID"]);
@@ -724,6 +736,8 @@ impl Columns {
             dropped.as_ref().map(|d| d.0),
             until_displayed,
             tearing.as_ref().map(|d| d.0),
+            cpu_busy.as_ref().map(|d| d.0),
+            gpu_busy.as_ref().map(|d| d.0),
             process,
             process_id,
             swap_chain,
@@ -740,6 +754,8 @@ impl Columns {
             dropped,
             until_displayed,
             tearing,
+            cpu_busy,
+            gpu_busy,
             process,
             process_id,
             swap_chain,
@@ -773,6 +789,8 @@ impl Columns {
             self.display.as_ref(),
             self.dropped.as_ref(),
             self.tearing.as_ref(),
+            self.cpu_busy.as_ref(),
+            self.gpu_busy.as_ref(),
         ]
         .into_iter()
         .flatten()
@@ -896,6 +914,8 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
                     not_displayed: (columns.dropped.is_some() || columns.display.is_some())
                         .then_some(0),
                     tearing_frames: columns.tearing.as_ref().map(|_| 0),
+                    cpu_busy_ms: columns.cpu_busy.as_ref().map(|_| Vec::new()),
+                    gpu_busy_ms: columns.gpu_busy.as_ref().map(|_| Vec::new()),
                     ..Stream::default()
                 });
                 states.push(StreamState::default());
@@ -1027,6 +1047,27 @@ fn read_row(
         let tearing = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
         *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
     }
+    let busy = |col: &Option<(usize, String)>| -> Result<Option<f64>, _> {
+        let Some(col) = col else {
+            return Ok(None);
+        };
+        let raw = fields[col.0].trim();
+        if raw.eq_ignore_ascii_case("NA") {
+            return Ok(Some(f64::NAN));
+        }
+        raw.parse::<f64>()
+            .ok()
+            .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
+            .map(Some)
+            .ok_or_else(|| bad(col, "a busy time in ms or NA"))
+    };
+    let (cpu, gpu) = (busy(&columns.cpu_busy)?, busy(&columns.gpu_busy)?);
+    if let Some(ms) = cpu {
+        stream.cpu_busy_ms.get_or_insert_with(Vec::new).push(ms);
+    }
+    if let Some(ms) = gpu {
+        stream.gpu_busy_ms.get_or_insert_with(Vec::new).push(ms);
+    }
     stream.frames_ms.push(frame);
     Ok(true)
 }
@@ -1151,6 +1192,8 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
         streams.push(Stream {
             process: process.clone(),
             process_id: String::new(),
+            cpu_busy_ms: None,
+            gpu_busy_ms: None,
             swap_chain: format!("run {}", r + 1),
             frames_ms,
             display_ms,

@@ -15,7 +15,8 @@
 //!   shortened to fit it. The costs are measured on the machine that ran the cart; for a
 //!   capture's frames they are the cart's costs, not the captured program's.
 //! - Counter tracks (`"C"`): frame time, updates, render alpha, time thrown away and missed
-//!   refreshes.
+//!   refreshes; for a capture, also its displayed interval and the captured program's CPU and
+//!   GPU busy times, where it has them.
 //! - Instants (`"i"`): clamps, missed refreshes and the cart's tags (a tag at its frame's
 //!   updates).
 //! - `process_name` and `thread_name` metadata name the run and its one thread.
@@ -203,6 +204,16 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
         counter(out, "render_alpha", start, f.render_alpha)?;
         counter(out, "thrown away (ms)", start, s.discarded_ms)?;
         counter(out, "missed refreshes", start, f64::from(f.missed))?;
+        // The captured program's own figures, where the capture has them.
+        if let Some(d) = t.source().display_ms(f.frame) {
+            counter(out, "displayed interval (ms)", start, d)?;
+        }
+        let (cpu, gpu) = t.source().busy_ms(f.frame);
+        for (name, ms) in [("CPU busy (ms)", cpu), ("GPU busy (ms)", gpu)] {
+            if let Some(ms) = ms.filter(|ms| ms.is_finite()) {
+                counter(out, name, start, ms)?;
+            }
+        }
         if s.clamped {
             write!(
                 out,

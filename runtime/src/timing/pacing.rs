@@ -26,6 +26,9 @@
 //!   time to the next, `|t[i] - t[i-1]|`, counted in bins under 2, 4, 8 and 12 ms and from
 //!   12 ms up, as shares of the changes. A steady 30 fps and a steady 60 fps both put every
 //!   change in the first bin; alternating 10 and 23 ms frames put every one in the last.
+//! - **CPU- or GPU-bound**, for a capture with busy times (PresentMon 2's `CPUBusy` and
+//!   `GPUBusy`): a frame is bound by whichever was busy for at least 80% of its frame time
+//!   (the GPU when both were), else by neither (it waited: vsync, a frame cap).
 //! - **Displayed frames**, for a capture with display timing: the frames that reached the
 //!   screen, their rate (shown frames over the time their display intervals cover) and the
 //!   percentiles of their display intervals, beside the present intervals a game's own
@@ -220,6 +223,87 @@ impl Displayed {
             p95_ms: at(0.95),
             p99_ms: at(0.99),
             max_ms: sorted[sorted.len() - 1],
+        })
+    }
+}
+
+/// A frame is bound by the CPU or the GPU when that one was busy for at least this share of
+/// the frame time (PresentMon's reading: a busy time close to the frame time is the limit).
+pub const BOUND_SHARE: f64 = 0.8;
+
+/// Where a capture's frames went: how long the CPU and the GPU were busy on each, and which
+/// of them bounded the frame rate.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Busy {
+    /// Frames with a busy time of either kind.
+    pub frames: usize,
+    /// CPU busy time p50, p95 and p99 (nearest rank), in ms, when the capture has it.
+    pub cpu_ms: Option<[f64; 3]>,
+    /// GPU busy time p50, p95 and p99, in ms, when the capture has it.
+    pub gpu_ms: Option<[f64; 3]>,
+    /// Percent of those frames the GPU bounded: busy for at least [`BOUND_SHARE`] of the frame
+    /// time, and at least as long as the CPU.
+    pub gpu_bound: f64,
+    /// Percent the CPU bounded, when the capture has CPU busy times.
+    pub cpu_bound: Option<f64>,
+}
+
+impl Busy {
+    /// The busy figures of frames lasting `frames_ms`, with per-frame CPU and GPU busy times
+    /// (NaN where unknown); `None` when no frame has either.
+    ///
+    /// ```
+    /// use bt_runtime::timing::pacing::Busy;
+    ///
+    /// // 16.7 ms frames: the GPU busy 16 ms on two (bound), 8 ms on the third (waiting).
+    /// let frames = [16.7, 16.7, 16.7];
+    /// let busy = Busy::of(&frames, Some(&[4.0, 4.0, 4.0]), Some(&[16.0, 16.0, 8.0])).unwrap();
+    /// assert_eq!(busy.gpu_ms, Some([16.0, 16.0, 16.0]));
+    /// assert!((busy.gpu_bound - 200.0 / 3.0).abs() < 1e-9);
+    /// assert_eq!(busy.cpu_bound, Some(0.0));
+    /// ```
+    pub fn of(frames_ms: &[f64], cpu_ms: Option<&[f64]>, gpu_ms: Option<&[f64]>) -> Option<Busy> {
+        let at = |v: Option<&[f64]>, i: usize| {
+            v.and_then(|v| v.get(i)).copied().filter(|x| x.is_finite())
+        };
+        let (mut frames, mut gpu_bound, mut cpu_bound) = (0usize, 0usize, 0usize);
+        for (i, &frame) in frames_ms.iter().enumerate() {
+            let (cpu, gpu) = (at(cpu_ms, i), at(gpu_ms, i));
+            if cpu.is_none() && gpu.is_none() {
+                continue;
+            }
+            frames += 1;
+            let limit = BOUND_SHARE * frame;
+            let (c, g) = (cpu.unwrap_or(0.0), gpu.unwrap_or(0.0));
+            if gpu.is_some() && g >= limit && g >= c {
+                gpu_bound += 1;
+            } else if cpu.is_some() && c >= limit {
+                cpu_bound += 1;
+            }
+        }
+        if frames == 0 {
+            return None;
+        }
+        let percentiles = |v: Option<&[f64]>| -> Option<[f64; 3]> {
+            let mut sorted: Vec<f64> = v?.iter().copied().filter(|x| x.is_finite()).collect();
+            if sorted.is_empty() {
+                return None;
+            }
+            sorted.sort_by(f64::total_cmp);
+            let at = |q: f64| {
+                let rank = (q * sorted.len() as f64).ceil() as usize;
+                sorted[rank.clamp(1, sorted.len()) - 1]
+            };
+            Some([at(0.50), at(0.95), at(0.99)])
+        };
+        let share = |n: usize| 100.0 * n as f64 / frames as f64;
+        let cpu = percentiles(cpu_ms);
+        Some(Busy {
+            frames,
+            gpu_ms: percentiles(gpu_ms),
+            gpu_bound: share(gpu_bound),
+            cpu_bound: cpu.map(|_| share(cpu_bound)),
+            cpu_ms: cpu,
         })
     }
 }

@@ -170,6 +170,27 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
             n.to_string(),
         );
     }
+    if let Some(b) = &s.busy {
+        for (name, ms) in [("CPU busy", b.cpu_ms), ("GPU busy", b.gpu_ms)] {
+            if let Some([p50, p95, p99]) = ms {
+                row(
+                    &format!("{name} p50 / p95 / p99"),
+                    format!("{p50:.1} / {p95:.1} / {p99:.1} ms"),
+                );
+            }
+        }
+        row(
+            "bound by (busy for 80 % of the frame time or more)",
+            match b.cpu_bound {
+                Some(cpu) => format!(
+                    "GPU {:.1} %, CPU {cpu:.1} %, neither {:.1} %",
+                    b.gpu_bound,
+                    (100.0 - b.gpu_bound - cpu).max(0.0)
+                ),
+                None => format!("GPU {:.1} % (no CPU busy times)", b.gpu_bound),
+            },
+        );
+    }
     if let Some((mean, max)) = s.animation_error {
         row(
             "animation error (mean / largest)",
@@ -273,9 +294,12 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
     let purple = RGBColor(131, 118, 156);
     let errors = timeline.animation_errors();
     let has_display = errors.iter().any(Option::is_some);
+    let has_busy = summary.busy.is_some();
     let size = (
         PLOT_SIZE.0,
-        PLOT_SIZE.1 + if has_display { DISPLAY_PANEL_ROWS } else { 0 },
+        PLOT_SIZE.1
+            + if has_display { DISPLAY_PANEL_ROWS } else { 0 }
+            + if has_busy { DISPLAY_PANEL_ROWS } else { 0 },
     );
     let mut svg = String::new();
     {
@@ -520,6 +544,14 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         } else {
             bottom
         };
+        // The captured program's CPU and GPU, when the capture says how busy they were.
+        let bottom = if has_busy {
+            let (busy_area, bottom) = bottom.split_vertically(DISPLAY_PANEL_ROWS);
+            busy_panel(&busy_area, timeline, &all, span_s, budget_ms)?;
+            bottom
+        } else {
+            bottom
+        };
 
         // Percentile curve, histogram, frames per second.
         let panels = bottom.split_evenly((1, 3));
@@ -670,6 +702,74 @@ fn display_panel(
         .draw_series(LineSeries::new(thinned, red.stroke_width(1)))?
         .label("animation error")
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], red));
+    legend(&mut chart)?;
+    Ok(())
+}
+
+/// The captured program's CPU and GPU busy times against its frame times, as steps: where the
+/// GPU line meets the frame time the frames were GPU-bound, where the CPU's does CPU-bound, and
+/// where neither does the program waited (vsync, a frame cap).
+fn busy_panel(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    timeline: &Timeline,
+    frames: &[FrameRecord],
+    span_s: f64,
+    budget_ms: f64,
+) -> Result<(), Boxed> {
+    let presented: Vec<Step> = frames
+        .iter()
+        .map(|f| frame_step(f, f.stats.delta_ms))
+        .collect();
+    // Index 0 is the CPU, 1 the GPU.
+    let busy = |which: usize| -> Vec<Step> {
+        frames
+            .iter()
+            .filter_map(|f| {
+                let (cpu, gpu) = timeline.source().busy_ms(f.frame);
+                let ms = [cpu, gpu][which]?;
+                ms.is_finite().then(|| frame_step(f, ms))
+            })
+            .collect()
+    };
+    let (cpu, gpu) = (busy(0), busy(1));
+    let top = presented
+        .iter()
+        .chain(&cpu)
+        .chain(&gpu)
+        .map(|p| p.2)
+        .fold(0.0, f64::max)
+        .clamp(budget_ms.max(1.0), 10.0 * budget_ms.max(1.0))
+        * 1.1;
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            "The captured program's CPU and GPU busy time beside its frame time: the one that meets the frame time bounded it",
+            (FONT, 16),
+        )
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.0..span_s, 0.0..top)?;
+    mesh(&mut chart, "time (s)", "ms")?;
+    let line = |v: &[Step]| -> Vec<(f64, f64)> {
+        step_line(
+            thin_steps(v)
+                .into_iter()
+                .map(|(x0, x1, y)| (x0, x1, y.min(top))),
+        )
+    };
+    for (steps, label, color) in [
+        (&presented, "frame time", RGBColor(194, 195, 199)),
+        (&cpu, "CPU busy", RGBColor(255, 163, 0)),
+        (&gpu, "GPU busy", RGBColor(41, 173, 255)),
+    ] {
+        if steps.is_empty() {
+            continue;
+        }
+        chart
+            .draw_series(LineSeries::new(line(steps), color.stroke_width(1)))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+    }
     legend(&mut chart)?;
     Ok(())
 }

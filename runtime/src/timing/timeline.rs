@@ -32,7 +32,7 @@ use bt_overlay::{FrameStats, Refresh};
 use crate::engine::FrameReport;
 use crate::timing::pacing::{
     animation_error, error_sizes, frame_to_frame_changes, frames_per_second, time_below_percent,
-    Displayed, Low, Stutters, STUTTER_MS,
+    Busy, Displayed, Low, Stutters, BOUND_SHARE, STUTTER_MS,
 };
 
 /// Frames a rolling timeline keeps at most, whatever their length: ten seconds at 1,000
@@ -107,10 +107,27 @@ pub enum FrameSource {
         /// The capture's display intervals (`MsBetweenDisplayChange`), one per captured frame
         /// (0 for one never displayed), when it has them; a looped capture repeats them.
         display_ms: Option<Vec<f64>>,
+        /// How long the captured program's CPU and GPU were busy on each captured frame (NaN
+        /// where unknown), when the capture says.
+        busy_ms: (Option<Vec<f64>>, Option<Vec<f64>>),
     },
 }
 
 impl FrameSource {
+    /// How long the captured program's CPU and GPU were busy on frame `frame`, each when the
+    /// source says (a NaN is kept: the capture had `NA` there).
+    pub fn busy_ms(&self, frame: u64) -> (Option<f64>, Option<f64>) {
+        let FrameSource::Capture { busy_ms, .. } = self else {
+            return (None, None);
+        };
+        let at = |v: &Option<Vec<f64>>| {
+            v.as_ref()
+                .filter(|v| !v.is_empty())
+                .map(|v| v[(frame % v.len() as u64) as usize])
+        };
+        (at(&busy_ms.0), at(&busy_ms.1))
+    }
+
     /// The display interval of frame `frame`, when the source has display timing.
     pub fn display_ms(&self, frame: u64) -> Option<f64> {
         match self {
@@ -322,6 +339,9 @@ pub struct Summary {
     pub changes: [f64; 5],
     /// What reached the screen, for a capture with display times.
     pub displayed: Option<Displayed>,
+    /// The captured program's CPU and GPU busy times and what bounded its frames, for a
+    /// capture with busy times.
+    pub busy: Option<Busy>,
 }
 
 /// The value at `q` (0 to 1) of sorted `v` by nearest rank; 0 when empty.
@@ -390,7 +410,25 @@ impl Summary {
             .1
             .filter(|&hz| known && TIME_BELOW_FPS.iter().all(|&fps| (hz - fps).abs() > 0.5))
             .map(|hz| (hz, time_below_percent(&in_order, hz)));
+        let (cpu, gpu): (Vec<f64>, Vec<f64>) = t
+            .frames
+            .iter()
+            .map(|f| {
+                let (c, g) = t.source.busy_ms(f.frame);
+                (c.unwrap_or(f64::NAN), g.unwrap_or(f64::NAN))
+            })
+            .unzip();
+        let (has_cpu, has_gpu) = match &t.source {
+            FrameSource::Capture { busy_ms, .. } => (busy_ms.0.is_some(), busy_ms.1.is_some()),
+            FrameSource::Clock => (false, false),
+        };
+        let busy = Busy::of(
+            &in_order,
+            has_cpu.then_some(&cpu[..]),
+            has_gpu.then_some(&gpu[..]),
+        );
         Summary {
+            busy,
             time_below,
             time_below_refresh,
             changes: frame_to_frame_changes(&in_order),
@@ -497,6 +535,42 @@ impl Summary {
         text
     }
 
+    /// The captured program's busy times as a summary line says them, when the capture has
+    /// them: `GPU busy p50 14.2 ms ...; GPU-bound 92.0 % of frames, CPU-bound 3.1 %`.
+    pub fn busy_text(&self) -> Option<String> {
+        let b = self.busy?;
+        let mut text = String::new();
+        for (name, ms) in [("CPU", b.cpu_ms), ("GPU", b.gpu_ms)] {
+            if let Some([p50, p95, p99]) = ms {
+                let _ = write!(
+                    text,
+                    "{name} busy  p50 {p50:.1} ms  p95 {p95:.1} ms  p99 {p99:.1} ms; "
+                );
+            }
+        }
+        let _ = write!(text, "GPU-bound {:.1} % of frames", b.gpu_bound);
+        match b.cpu_bound {
+            Some(cpu) => {
+                let _ = write!(
+                    text,
+                    ", CPU-bound {cpu:.1} %, neither {:.1} % (busy for {:.0} % of the frame time \
+                     or more)",
+                    (100.0 - b.gpu_bound - cpu).max(0.0),
+                    BOUND_SHARE * 100.0
+                );
+            }
+            None => {
+                let _ = write!(
+                    text,
+                    " (busy for {:.0} % of the frame time or more; the capture has no CPU busy \
+                     times)",
+                    BOUND_SHARE * 100.0
+                );
+            }
+        }
+        Some(text)
+    }
+
     /// The frame-to-frame changes as a summary line says them.
     pub fn changes_text(&self) -> String {
         let [a, b, c, d, e] = self.changes;
@@ -570,6 +644,13 @@ impl Summary {
                 "8_to_12_ms": self.changes[3],
                 "12_ms_or_more": self.changes[4],
             },
+            "busy": self.busy.map(|b| serde_json::json!({
+                "frames": b.frames,
+                "cpu_ms": b.cpu_ms.map(|[p50, p95, p99]| serde_json::json!({"p50": p50, "p95": p95, "p99": p99})),
+                "gpu_ms": b.gpu_ms.map(|[p50, p95, p99]| serde_json::json!({"p50": p50, "p95": p95, "p99": p99})),
+                "gpu_bound_percent": b.gpu_bound,
+                "cpu_bound_percent": b.cpu_bound,
+            })),
             "displayed": self.displayed.map(|d| serde_json::json!({
                 "frames": d.shown,
                 "span_ms": d.span_ms,
@@ -619,6 +700,9 @@ impl Summary {
         let _ = writeln!(s, "{}", self.lows_text());
         let _ = writeln!(s, "{}", self.stutters_text());
         let _ = writeln!(s, "{}", self.time_below_text());
+        if let Some(text) = self.busy_text() {
+            let _ = writeln!(s, "{text}");
+        }
         let _ = writeln!(s, "{}", self.changes_text());
         let _ = writeln!(s, "updates per frame  {}", self.update_counts().join("  "));
         let _ = writeln!(
@@ -767,6 +851,7 @@ mod tests {
             name: "c".into(),
             not_displayed: None,
             display_ms: Some(vec![1000.0 / 60.0; 6]),
+            busy_ms: (None, None),
         });
         for (i, ticks) in [1, 2, 3, 1, 2, 3].into_iter().enumerate() {
             t.record(&report(i as u64, 1000.0 / 60.0, 1, ticks), 0, &[]);
@@ -788,6 +873,7 @@ mod tests {
             name: "c".into(),
             not_displayed: Some(1),
             display_ms: Some(vec![16.7, 50.0, 16.6, 33.4, 0.0, 16.7]),
+            busy_ms: (None, None),
         });
         for i in 0..6 {
             t.record(&report(i, 16.7, 1, i + 1), 0, &[]);
@@ -813,6 +899,7 @@ mod tests {
             name: "c".into(),
             not_displayed: Some(1),
             display_ms: Some(vec![16.7, 50.0, 16.6, 33.4, 0.0, 16.7]),
+            busy_ms: (None, None),
         });
         t.set_refresh((Refresh::Measured(60.0), Some(60.0)));
         for i in 0..6 {

@@ -56,6 +56,10 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
                 name: capture.describe(),
                 not_displayed: capture.stream().not_displayed,
                 display_ms: capture.stream().display_ms.clone(),
+                busy_ms: (
+                    capture.stream().cpu_busy_ms.clone(),
+                    capture.stream().gpu_busy_ms.clone(),
+                ),
             };
             (ticks, source)
         }
