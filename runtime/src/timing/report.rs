@@ -634,7 +634,6 @@ fn display_panel(
     span_s: f64,
     budget_ms: f64,
 ) -> Result<(), Boxed> {
-    let at = |f: &FrameRecord| f.start_ms / 1000.0;
     let displayed: Vec<Step> = frames
         .iter()
         .filter_map(|f| {
@@ -646,10 +645,10 @@ fn display_panel(
         .iter()
         .map(|f| frame_step(f, f.stats.delta_ms))
         .collect();
-    let error: Vec<(f64, f64)> = frames
+    let error: Vec<Step> = frames
         .iter()
         .zip(errors)
-        .filter_map(|(f, e)| e.map(|e| (at(f), e)))
+        .filter_map(|(f, e)| e.map(|e| frame_step(f, e)))
         .collect();
     let top = presented
         .iter()
@@ -658,7 +657,7 @@ fn display_panel(
         .fold(0.0, f64::max)
         .clamp(budget_ms.max(1.0), 10.0 * budget_ms.max(1.0))
         * 1.1;
-    let low = error.iter().map(|p| p.1).fold(0.0, f64::min).max(-top) * 1.1;
+    let low = error.iter().map(|p| p.2).fold(0.0, f64::min).max(-top) * 1.1;
     let mut chart = ChartBuilder::on(area)
         .caption(
             "Display timing from the capture: presented and displayed intervals, and the animation error (motion shown less time on screen)",
@@ -689,15 +688,14 @@ fn display_panel(
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], blue));
     // Errors either way: thinned by their size, keeping each bucket's largest.
     let per = error.len().div_ceil(MAX_DRAWN_FRAMES).max(1);
-    let thinned: Vec<(f64, f64)> = error
-        .chunks(per)
-        .map(|c| {
-            *c.iter()
-                .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
-                .expect("chunks are never empty")
-        })
-        .map(|(x, y)| (x, y.clamp(low, top)))
-        .collect();
+    let thinned = step_line(error.chunks(per).map(|c| {
+        let largest = c
+            .iter()
+            .map(|s| s.2)
+            .max_by(|a, b| a.abs().total_cmp(&b.abs()))
+            .expect("chunks are never empty");
+        (c[0].0, c[c.len() - 1].1, largest.clamp(low, top))
+    }));
     chart
         .draw_series(LineSeries::new(thinned, red.stroke_width(1)))?
         .label("animation error")
