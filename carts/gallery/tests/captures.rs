@@ -598,4 +598,12 @@ fn cpu_and_gpu_busy_times_of_a_presentmon_capture_say_what_bounded_it() {
         .collect();
     let in_file: Vec<f64> = rows.iter().map(|r| r.2).collect();
     assert_eq!(samples, in_file);
+    // Titled by the program captured, not the cart that played it.
+    let title = trace["otherData"]["title"].as_str().unwrap_or_default();
+    assert!(
+        title.starts_with(
+            "dwm.exe (pid 1300) swap chain 0x296989CD030 (captured), played through hello"
+        ),
+        "{title}"
+    );
 }

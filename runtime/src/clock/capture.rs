@@ -242,7 +242,9 @@ pub struct Stream {
 }
 
 impl Stream {
-    fn name(&self) -> String {
+    /// How messages name the stream: `game.exe (pid 5120) swap chain 0x21F4E8A1C30`, or
+    /// `its frames` for a file that names none.
+    pub fn name(&self) -> String {
         let process = match (self.process.is_empty(), self.process_id.is_empty()) {
             (_, true) => self.process.clone(),
             (true, false) => format!("process {}", self.process_id),

@@ -28,6 +28,19 @@ pub(super) struct Sim {
     pub ticks: u64,
     pub refresh: Refresh,
     pub source: FrameSource,
+    /// The captured program's stream, for a capture clock.
+    pub captured: Option<String>,
+}
+
+impl Sim {
+    /// The run's name in titles: the cart, or for a capture the program captured first,
+    /// since its frames are what the figures describe.
+    pub fn title(&self, cart: &str) -> String {
+        match &self.captured {
+            Some(stream) => format!("{stream} (captured), played through {cart}"),
+            None => cart.to_string(),
+        }
+    }
 }
 
 /// Puts the simulated host's clock and rate into `engine`, and says what the run is. A capture
@@ -36,6 +49,10 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
     let host_hz = sim.refresh_hz.unwrap_or(DEFAULT_HOST_HZ);
     engine.set_host_hz(host_hz).map_err(|e| e.to_string())?;
     let mut spec = sim.clock.clone();
+    let captured = match &spec {
+        ClockSpec::Capture { capture, .. } => Some(capture.stream().name()),
+        _ => None,
+    };
     let (ticks, source) = match &mut spec {
         ClockSpec::Capture { capture, looped } => {
             *looped = sim.looped;
@@ -92,6 +109,7 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
         ticks,
         refresh,
         source,
+        captured,
     })
 }
 
@@ -107,7 +125,7 @@ pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
             still_running(&engine, &session)?;
             let mut out = io::BufWriter::new(io::stdout().lock());
             let written = if args.format == FormatArg::Chrome {
-                timeline.write_chrome_trace(&mut out, session.name())
+                timeline.write_chrome_trace(&mut out, &sim.title(session.name()))
             } else {
                 writeln!(out, "{:#}", timeline.summary().to_json()).and_then(|()| out.flush())
             };
@@ -273,9 +291,9 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         None => None,
     };
     let report_ready = match &report_out {
-        Some(out) => {
-            Some(out.prepare(crate::timing::report::html(&timeline, session.name())?.as_bytes())?)
-        }
+        Some(out) => Some(out.prepare(
+            crate::timing::report::html(&timeline, &sim.title(session.name()))?.as_bytes(),
+        )?),
         None => None,
     };
     if let Some(ready) = png_ready {
