@@ -45,6 +45,7 @@ mod update;
 
 pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
+pub use draw::{Align, Font, FontError, Lines, TextStyle};
 pub use draw::{
     ColorKey, ColorMatch, DrawCounts, FillPattern, Point, Rect, SpriteParams, SpriteSheet, FLIP_H,
     FLIP_V, ROT_180, ROT_270, ROT_90,
@@ -78,6 +79,7 @@ pub use update::Update;
 pub mod limits {
     pub use crate::assets::MAX_DATA_FILE;
     pub use crate::draw::{DEFAULT_TILE, GLYPH_ADVANCE, LINE_HEIGHT, MAX_SHEET_SIDE};
+    pub use crate::draw::{MAX_FONT_GLYPHS, MAX_GLYPH_EXTENT, MAX_GLYPH_WIDTH, MAX_TEXT_SCALE};
     pub use crate::input::{AXES, KEY_COUNT, PLAYERS, TOUCH_SLOTS};
     pub use crate::map::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
     pub use crate::palette::{MAX_CYCLES, MAX_EFFECT, MAX_NAME_CHARS};
