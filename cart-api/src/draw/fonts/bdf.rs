@@ -73,6 +73,8 @@ fn hex_row(word: &str, width: u32) -> Result<u64, String> {
 /// Reads a BDF font.
 pub(crate) fn parse(file: &str, bytes: &[u8]) -> Result<Font, FontError> {
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
+    // The last line's `\n` ends it; it does not start another.
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
     let mut lines = bytes
         .split(|&b| b == b'\n')
         .map(|l| String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)))
