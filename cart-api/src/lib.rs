@@ -45,7 +45,7 @@ mod update;
 
 pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
-pub use draw::{Align, Font, FontError, Lines, TextStyle};
+pub use draw::{Align, Font, FontError, TextStyle};
 pub use draw::{
     ColorKey, ColorMatch, DrawCounts, FillPattern, Point, Rect, SpriteParams, SpriteSheet, FLIP_H,
     FLIP_V, ROT_180, ROT_270, ROT_90,

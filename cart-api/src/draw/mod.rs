@@ -30,7 +30,7 @@ pub(crate) use blit::Orientation;
 pub use counts::DrawCounts;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
 pub use fonts::{
-    Align, Font, FontError, Lines, TextStyle, MAX_FONT_GLYPHS, MAX_GLYPH_EXTENT, MAX_GLYPH_WIDTH,
+    Align, Font, FontError, TextStyle, MAX_FONT_GLYPHS, MAX_GLYPH_EXTENT, MAX_GLYPH_WIDTH,
     MAX_TEXT_SCALE,
 };
 pub(crate) use framebuffer::Bounds;

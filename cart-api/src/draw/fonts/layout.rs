@@ -109,7 +109,7 @@ impl TextStyle {
 /// The lines of a text as a font and style break it ([`Font::lines`]): slices of the text,
 /// without the `\n`s and the spaces a wrap replaces. Allocates nothing.
 #[derive(Debug, Clone)]
-pub struct Lines<'f, 't> {
+pub(crate) struct Lines<'f, 't> {
     font: &'f Font,
     rest: Option<&'t str>,
     limit: Option<i64>,

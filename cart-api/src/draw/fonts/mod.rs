@@ -8,9 +8,11 @@
 //! | `art.rs`, `latin1.rs`, `boxes.rs`, `small.rs` | the built-in glyphs beyond the system font's ASCII |
 //! | `layout.rs` | [`TextStyle`], [`Align`] and how text breaks into lines |
 //! | `draw.rs` | drawing text with a font into the framebuffer |
+//! | `render.rs` | `print_font` and `print_styled`, what `render` calls |
 //! | `bdf.rs` | reading BDF font files |
 //! | `sheet.rs` | reading sheet fonts: a picture of glyphs and a `bt-font 1` description |
 //! | `load.rs` | what carts call to load fonts, and [`FontError`] |
+//! | `tests.rs` | the built-in fonts, layout and drawing, tested together |
 
 mod art;
 mod bdf;
@@ -26,7 +28,8 @@ mod small;
 
 use std::borrow::Cow;
 
-pub use layout::{Align, Lines, TextStyle, MAX_TEXT_SCALE};
+use layout::Lines;
+pub use layout::{Align, TextStyle, MAX_TEXT_SCALE};
 pub use load::FontError;
 
 /// The most glyphs a font file may hold: a whole Unicode plane.
@@ -239,7 +242,11 @@ impl Font {
     ///     .collect();
     /// assert_eq!(lines, ["the quick", "brown fox"]);
     /// ```
-    pub fn lines<'f, 't>(&'f self, text: &'t str, style: TextStyle) -> Lines<'f, 't> {
+    pub fn lines<'f, 't>(
+        &'f self,
+        text: &'t str,
+        style: TextStyle,
+    ) -> impl Iterator<Item = &'t str> + use<'f, 't> {
         Lines::new(self, text, style)
     }
 

@@ -343,7 +343,7 @@ impl SheetSpec {
                 "image",
                 format!(
                     "a {width}x{height} picture needs {} bytes, not {}",
-                    w * h * 4,
+                    u64::from(width) * u64::from(height) * 4,
                     rgba.len()
                 ),
             ));
