@@ -62,8 +62,8 @@ pub use timer::{Timer, TimerError};
 pub use update::Update;
 
 /// The console's sizes and bounds: how many players, axes and keys there are, the system
-/// font's metrics, and the largest display, frame rate, sheet, map, data file and palette
-/// effect the console accepts. Each is documented where it is enforced.
+/// font's metrics, and the largest display, frame rate, sheet, map, data file, font glyph,
+/// text scale and palette effect the console accepts. Each is documented where it is enforced.
 ///
 /// They live here rather than in the crate root so that the root stays the handful of names a
 /// cart uses all the time. The sprite flags (`FLIP_H`, `FLIP_V`, `ROT_90`, `ROT_180`,
