@@ -147,3 +147,35 @@ impl Cart for Fonts {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bt::host::Console;
+    use bt_runtime::config::png_loader::FolderLoader;
+    use std::path::Path;
+
+    #[test]
+    fn both_fonts_load_and_a_broken_edit_keeps_the_last_good_one() {
+        let dir = bt_test_support::ScratchDir::new("fonts");
+        std::fs::copy(Path::new(ASSETS).join(NARROW), dir.join(NARROW)).unwrap();
+        let mut cart = Fonts::default();
+        let mut con = Console::new(&cart.configure(), 0);
+        con.set_image_loader(Box::new(FolderLoader::new(dir.path())));
+        cart.init(&mut con.init_context()).unwrap();
+        let (narrow, bold) = cart.fonts.clone().unwrap();
+        // The BDF font is proportional; the sheet font's bold glyphs are a pixel wider.
+        assert!(narrow.advance('i') < narrow.advance('m'));
+        assert_eq!(bold.advance('m'), narrow.advance('m') + 1);
+        assert_eq!(bold.kerning('A', 'V'), -1);
+        assert_eq!(narrow.chars().count(), 95);
+
+        std::fs::write(dir.join(NARROW), "STARTFONT 2.1\nCHARS many\n").unwrap();
+        let err = cart.reload(&mut con.reload_context()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "narrow.bdf:2: CHARS: \"many\" is not a whole number"
+        );
+        assert_eq!(cart.fonts.as_ref().unwrap().0, narrow, "still drawing");
+    }
+}
