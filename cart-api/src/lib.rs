@@ -45,6 +45,7 @@ mod update;
 
 pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
+pub use draw::{Align, Font, FontError, TextStyle};
 pub use draw::{
     ColorKey, ColorMatch, DrawCounts, FillPattern, Point, Rect, SpriteParams, SpriteSheet, FLIP_H,
     FLIP_V, ROT_180, ROT_270, ROT_90,
@@ -61,8 +62,8 @@ pub use timer::{Timer, TimerError};
 pub use update::Update;
 
 /// The console's sizes and bounds: how many players, axes and keys there are, the system
-/// font's metrics, and the largest display, frame rate, sheet, map, data file and palette
-/// effect the console accepts. Each is documented where it is enforced.
+/// font's metrics, and the largest display, frame rate, sheet, map, data file, font glyph,
+/// text scale and palette effect the console accepts. Each is documented where it is enforced.
 ///
 /// They live here rather than in the crate root so that the root stays the handful of names a
 /// cart uses all the time. The sprite flags (`FLIP_H`, `FLIP_V`, `ROT_90`, `ROT_180`,
@@ -78,6 +79,7 @@ pub use update::Update;
 pub mod limits {
     pub use crate::assets::MAX_DATA_FILE;
     pub use crate::draw::{DEFAULT_TILE, GLYPH_ADVANCE, LINE_HEIGHT, MAX_SHEET_SIDE};
+    pub use crate::draw::{MAX_FONT_GLYPHS, MAX_GLYPH_EXTENT, MAX_GLYPH_WIDTH, MAX_TEXT_SCALE};
     pub use crate::input::{AXES, KEY_COUNT, PLAYERS, TOUCH_SLOTS};
     pub use crate::map::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
     pub use crate::palette::{MAX_CYCLES, MAX_EFFECT, MAX_NAME_CHARS};

@@ -112,7 +112,7 @@ impl Render<'_> {
         self.fb.get(x, y)
     }
 
-    fn at(&self, x: i32, y: i32) -> (i64, i64) {
+    pub(crate) fn at(&self, x: i32, y: i32) -> (i64, i64) {
         (
             i64::from(x) - i64::from(self.camera.0),
             i64::from(y) - i64::from(self.camera.1),

@@ -28,6 +28,10 @@ pub struct ComingFromBlit386;
 #[doc = include_str!("../../docs/drawing.md")]
 pub struct Drawing;
 
+// Carries `docs/fonts.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/fonts.md")]
+pub struct Fonts;
+
 // Carries `docs/game-loop.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/game-loop.md")]
 pub struct GameLoop;

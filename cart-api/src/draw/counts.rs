@@ -17,7 +17,7 @@ pub struct DrawCounts {
     pub sprites: u32,
     /// Maps (`draw_map`).
     pub maps: u32,
-    /// Text (`print`).
+    /// Text (`print`, `print_font`, `print_styled`).
     pub text: u32,
 }
 

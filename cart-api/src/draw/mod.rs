@@ -9,14 +9,16 @@
 //! | `point.rs` | [`Point`], a position or offset in whole pixels, and its arithmetic |
 //! | `shapes.rs` | triangles, ellipses and the flood fill |
 //! | `pen.rs` | the remap and the fill pattern every pixel goes through |
-//! | `font.rs` | the built-in system font |
+//! | `font.rs` | the built-in system font's ASCII glyphs |
 //! | `sprite.rs` | [`SpriteSheet`], [`SpriteParams`], [`ColorKey`], [`ColorMatch`] and the orientation flags |
 //! | `counts.rs` | [`DrawCounts`], the drawing calls of a frame by kind |
 //! | `blit/` | the blitter that draws sheets: clipping in `mod.rs`, row routines in `rows.rs` |
+//! | `fonts/` | [`Font`]: the built-in fonts, BDF and sheet fonts, text layout (see its `mod.rs`) |
 
 mod blit;
 mod counts;
 mod font;
+mod fonts;
 mod framebuffer;
 mod pen;
 mod point;
@@ -27,6 +29,10 @@ mod sprite;
 pub(crate) use blit::Orientation;
 pub use counts::DrawCounts;
 pub use font::{GLYPH_ADVANCE, LINE_HEIGHT};
+pub use fonts::{
+    Align, Font, FontError, TextStyle, MAX_FONT_GLYPHS, MAX_GLYPH_EXTENT, MAX_GLYPH_WIDTH,
+    MAX_TEXT_SCALE,
+};
 pub(crate) use framebuffer::Bounds;
 pub use framebuffer::{measure_text, Framebuffer};
 pub use pen::FillPattern;

@@ -110,6 +110,13 @@ pub const WITH_TEST_CARTS: &[CartEntry] = &[
         assets: Some(bt_cart_platformer::ASSETS),
     },
     CartEntry {
+        name: "fonts",
+        description: bt_cart_fonts::DESCRIPTION,
+        build: bt_cart_fonts::cart,
+        hidden: false,
+        assets: Some(bt_cart_fonts::ASSETS),
+    },
+    CartEntry {
         name: "drift",
         description: drift::DESCRIPTION,
         build: drift::cart,

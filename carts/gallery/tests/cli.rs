@@ -88,6 +88,10 @@ fn golden_pictures_of_the_drawing_carts() {
             &["platformer", "--at", "1", "--scale", "2"],
             "platformer-1s-x2.png",
         ),
+        // A BDF font from the asset folder, a sheet font built in, the small font, wrapping,
+        // alignment, Latin-1 and box drawing; half-way through the typed line, then after it.
+        (&["fonts", "--at", "0.5"], "fonts-0.5s.png"),
+        (&["fonts", "--at", "2"], "fonts-2s.png"),
         (&["bunnymark", "--at", "0.5"], "bunnymark-0.5s.png"),
         (
             &["bunnymark", "--arg", "sprites=50", "--at", "2"],

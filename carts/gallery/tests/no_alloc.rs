@@ -14,6 +14,8 @@ fn engine(name: &str) -> Engine {
     let cart = bt_gallery::find(name).unwrap();
     let options = EngineOptions {
         args: vec![("sprites".into(), "200".into())],
+        // The fonts cart reads a font from its asset folder.
+        assets: cart.assets.map(std::path::PathBuf::from),
         ..EngineOptions::default()
     };
     let mut e = Engine::new(Box::new(cart.build), options).unwrap();
@@ -47,7 +49,8 @@ fn steady_state_frames_do_not_allocate() {
 
 #[test]
 fn drawing_carts_do_not_allocate_per_frame() {
-    // Sprites, tiles, palette cycles, fades and flashes, noise and parallax, the camera.
+    // Sprites, tiles, palette cycles, fades and flashes, noise and parallax, the camera, text
+    // in loaded fonts, wrapped and aligned.
     for name in [
         "primitives",
         "sprites",
@@ -55,6 +58,7 @@ fn drawing_carts_do_not_allocate_per_frame() {
         "starfield",
         "tilemap",
         "bunnymark",
+        "fonts",
     ] {
         let mut e = engine(name);
         e.set_clock(Box::new(

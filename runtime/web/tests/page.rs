@@ -423,7 +423,12 @@ fn f8_hands_over_the_last_seconds_as_a_chrome_trace() {
 
 /// The platformer's asset folder as `bt web` packs it: every file under its path in the folder.
 fn packed_platformer() -> &'static [(&'static str, &'static [u8])] {
-    let folder = Path::new(bt_cart_platformer::ASSETS);
+    packed(bt_cart_platformer::ASSETS)
+}
+
+/// An asset folder as `bt web` packs it.
+fn packed(folder: &str) -> &'static [(&'static str, &'static [u8])] {
+    let folder = Path::new(folder);
     let mut files: Vec<(&'static str, &'static [u8])> = std::fs::read_dir(folder)
         .unwrap()
         .map(|entry| {
@@ -479,6 +484,40 @@ fn a_cart_reads_its_sheet_maps_sounds_and_data_from_the_pages_pack() {
     )
     .unwrap_err();
     assert!(err.contains("file not found"), "{err}");
+}
+
+#[test]
+fn a_cart_reads_its_fonts_from_the_pages_pack() {
+    // A BDF font from the pack; a sheet font whose picture the page's loader decodes.
+    let bundle = bt_web::Bundle {
+        manifest: None,
+        assets: packed(bt_cart_fonts::ASSETS),
+    };
+    let mut page = Page::boot(
+        "fonts",
+        bt_cart_fonts::cart,
+        &bundle,
+        Vec::new(),
+        None,
+        false,
+        None,
+    )
+    .expect("the fonts cart boots from its packed folder");
+    page.render_at(2.0).unwrap();
+    let options = EngineOptions {
+        overlay: false,
+        assets: Some(bt_cart_fonts::ASSETS.into()),
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::new(Box::new(bt_cart_fonts::cart), options).unwrap();
+    engine.render_at(2.0, Origin::Start).unwrap();
+    let native = to_rgba(engine.framebuffer(), engine.palette(), 1).unwrap();
+    assert!(
+        page.rgba() == native,
+        "the page draws what the folder draws"
+    );
+    let err = Page::new("fonts", bt_cart_fonts::cart, Vec::new(), None, false, None).unwrap_err();
+    assert!(err.contains("narrow.bdf: file not found"), "{err}");
 }
 
 #[test]
