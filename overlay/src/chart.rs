@@ -41,6 +41,9 @@ pub(crate) struct Sample {
     pub severity: Severity,
     /// Display refreshes the frame missed (0 when none, or when that is n/a).
     pub missed: u32,
+    /// The shortest and median delta of the frames a column stands for (see
+    /// [`crate::ChartFrame::spread`]).
+    pub spread: Option<(f64, f64)>,
 }
 
 /// A tag with the index of the sample (frame) it belongs to.

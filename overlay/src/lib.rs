@@ -125,6 +125,11 @@ pub struct ChartFrame {
     pub stats: FrameStats,
     /// Display refreshes it missed.
     pub missed: u32,
+    /// For a column standing for several frames, the shortest and the median of their deltas
+    /// (`stats` is the longest's): the tall chart then draws the column as a band, so a run
+    /// of steady frames with one slow one reads as steady, and a fast game's own jitter shows.
+    /// `None` for a column of one frame.
+    pub spread: Option<(f64, f64)>,
 }
 
 /// An exponential moving average whose first sample is taken as is.
@@ -516,6 +521,7 @@ impl Overlay {
             // into a fault.
             severity: Severity::classify(stats.delta_ms, self.budget_ms),
             missed,
+            spread: None,
         }
     }
 
@@ -540,7 +546,8 @@ impl Overlay {
             while let Some((_, tag)) = tags.next_if(|(at, _)| *at <= i) {
                 self.chart.add_tag(tag.clone());
             }
-            let sample = self.sample(&frame.stats, frame.missed);
+            let mut sample = self.sample(&frame.stats, frame.missed);
+            sample.spread = frame.spread;
             self.chart.push(sample);
         }
     }

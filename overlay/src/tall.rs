@@ -204,6 +204,10 @@ struct Column {
     bar_ink: u8,
     /// Whether the delta ran past the scale's top.
     over: bool,
+    /// For a column of several frames: the rows up to their median delta with its grade's
+    /// colour, and the rows up to the shortest (the foot every frame took).
+    mid: (i32, u8),
+    low_rows: i32,
     /// The count strip's colour.
     count_ink: u8,
     clamped: bool,
@@ -311,7 +315,19 @@ impl Tall {
         for (_, s) in chart.since(first) {
             let (update_rows, render_rows) =
                 stacked_rows(s.update_ms, s.render_ms, cost_top, l.cost_height);
+            let (mid, low_rows) = match s.spread {
+                Some((low, mid)) => (
+                    (
+                        rows_for(mid, delta_top, l.bars_height),
+                        delta_ink(Severity::classify(mid, budget_ms), c),
+                    ),
+                    rows_for(low, delta_top, l.bars_height),
+                ),
+                None => ((0, c.bar), 0),
+            };
             self.columns.push(Column {
+                mid,
+                low_rows,
                 delta_ms: s.delta_ms,
                 bar_rows: rows_for(s.delta_ms, delta_top, l.bars_height),
                 bar_ink: delta_ink(s.severity, c),
@@ -331,6 +347,12 @@ impl Tall {
         let cost_bottom = l.cost_top + l.cost_height;
         let bars = columns.iter().map(|col| (col.bar_rows, col.bar_ink));
         fill_histogram(fb, levels, x0, bars_bottom, bars);
+        // A column of several frames is a band: the longest's grade from the median up, the
+        // median's grade below it, and the foot every one of them took in the rule colour.
+        let mids = columns.iter().map(|col| col.mid);
+        fill_histogram(fb, levels, x0, bars_bottom, mids);
+        let feet = columns.iter().map(|col| (col.low_rows, c.gap));
+        fill_histogram(fb, levels, x0, bars_bottom, feet);
         if l.bars_height > 2 * BREAK_ROW {
             for (x, col) in (x0..).zip(columns.iter()) {
                 if col.over {

@@ -527,6 +527,7 @@ fn a_rechart_shows_the_frames_given_and_the_caption_on_the_legend_row() {
         .map(|i| crate::ChartFrame {
             stats: if i == 3 { clamped() } else { frame(1) },
             missed: u32::from(i == 3) * 23,
+            spread: None,
         })
         .collect();
     let tags = [(
@@ -555,4 +556,43 @@ fn a_rechart_shows_the_frames_given_and_the_caption_on_the_legend_row() {
         .count();
     assert!(inked > 20, "caption drawn: {inked}");
     assert_eq!(o.chart_columns(), (320 - TALL_GUTTER) as usize);
+}
+
+#[test]
+fn a_column_of_several_frames_is_a_band_from_the_shortest_through_the_median_to_the_longest() {
+    let mut o = tall(320, 240);
+    // Column 0: one slow frame among steady ones (shortest 8 ms, median one budget, longest
+    // five budgets); column 1: a single frame of five budgets.
+    let slow = FrameStats {
+        delta_ms: 5.0 * BUDGET,
+        ..frame(1)
+    };
+    let frames = [
+        crate::ChartFrame {
+            stats: slow,
+            missed: 0,
+            spread: Some((8.0, BUDGET)),
+        },
+        crate::ChartFrame {
+            stats: slow,
+            missed: 0,
+            spread: None,
+        },
+    ];
+    o.rechart(&frames, &[]);
+    let fb = drawn(&mut o, 320, 240);
+    let l = layout_of(320, 240);
+    let c = *o.colors();
+    let bottom = l.bars_bottom();
+    let scale = delta_scale(5.0 * BUDGET, BUDGET);
+    let row_of = |ms: f64| bottom - rows_for(ms, scale, l.bars_height);
+    let (x_band, x_single) = (l.data_x, l.data_x + 1);
+    // The foot every frame took, in the rule colour; the median's grade (normal) above it; the
+    // longest's (an error) at the top.
+    assert_eq!(fb.get(x_band, bottom - 1), Some(c.gap));
+    assert_eq!(fb.get(x_band, row_of(BUDGET) + 1), Some(c.text));
+    assert_eq!(fb.get(x_band, row_of(5.0 * BUDGET) + 1), Some(c.error));
+    // A column of one frame is one bar in its grade, as before.
+    assert_eq!(fb.get(x_single, bottom - 1), Some(c.error));
+    assert_eq!(fb.get(x_single, row_of(BUDGET) + 1), Some(c.error));
 }

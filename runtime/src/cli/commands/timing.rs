@@ -376,9 +376,16 @@ fn chart_stretch(
             let mut stats = worst.stats;
             stats.clamped = bucket.iter().any(|r| r.stats.clamped);
             stats.discarded_ms = bucket.iter().map(|r| r.stats.discarded_ms).sum();
+            // Several frames: their shortest and median too, so the column is a band.
+            let spread = (bucket.len() > 1).then(|| {
+                let mut deltas: Vec<f64> = bucket.iter().map(|r| r.stats.delta_ms).collect();
+                deltas.sort_by(f64::total_cmp);
+                (deltas[0], deltas[(deltas.len() - 1) / 2])
+            });
             ChartFrame {
                 stats,
                 missed: bucket.iter().map(|r| r.missed).sum(),
+                spread,
             }
         })
         .collect();
