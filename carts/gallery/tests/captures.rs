@@ -607,3 +607,68 @@ fn cpu_and_gpu_busy_times_of_a_presentmon_capture_say_what_bounded_it() {
         "{title}"
     );
 }
+
+#[test]
+fn diagnose_compare_sets_two_runs_side_by_side_with_their_differences() {
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("compare.html");
+    // The same recording in PresentMon 1's and 2's files: the 2.x file has one frame fewer.
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &gold("test_case_2-v1.csv"),
+        "--compare",
+        &gold("test_case_2-default.csv"),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("compared: A = dwm.exe (pid 1300) swap chain 0x00000296989CD030"),
+        "{out}"
+    );
+    assert!(
+        out.contains("B = dwm.exe (pid 1300) swap chain 0x296989CD030"),
+        "{out}"
+    );
+    let frames = out
+        .lines()
+        .find(|l| l.starts_with("frames   "))
+        .unwrap_or_else(|| panic!("no frames row:\n{out}"));
+    let cells: Vec<&str> = frames.split_whitespace().collect();
+    assert_eq!(cells, ["frames", "57.0", "56.0", "-1.0"], "{frames}");
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(page.contains("<h1>Timing comparison</h1>"));
+    assert_eq!(
+        page.matches("<svg").count(),
+        1,
+        "one picture with both runs"
+    );
+    // A run compared with itself differs in nothing.
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &gold("test_case_2-v1.csv"),
+        "--compare",
+        &gold("test_case_2-v1.csv"),
+        "-o",
+        dir.join("same.png").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let table = out.split("compared:").nth(1).unwrap();
+    assert!(
+        !table.contains("better") && !table.contains("worse"),
+        "{table}"
+    );
+    assert!(
+        table
+            .lines()
+            .skip(3)
+            .all(|l| l.split_whitespace().rev().next() == Some("+0.0")),
+        "{table}"
+    );
+}

@@ -539,6 +539,12 @@ pub struct DiagnoseArgs {
     /// needed).
     #[arg(long, value_name = "FILE.html", value_parser = html_output)]
     pub report: Option<PathBuf>,
+    /// Also run the cart under a second clock (a capture, or any clock --clock takes) and
+    /// compare the two runs: their figures side by side with the differences, printed, and
+    /// with --report a comparison report (both runs' frame times and percentile curves on one
+    /// chart) instead of the single run's. --frames, --refresh-hz and --loop apply to both.
+    #[arg(long, value_name = "CLOCK", value_parser = clock_spec)]
+    pub compare: Option<ClockSpec>,
     /// The PNG file to write ('-' for stdout) [at least one of -o, --csv and --report].
     #[arg(short, long, value_parser = png_output)]
     pub output: Option<PathBuf>,

@@ -75,6 +75,264 @@ pub fn html(timeline: &Timeline, title: &str) -> Result<String, String> {
     Ok(page)
 }
 
+/// The figures `bt diagnose --compare` sets side by side, as (name, first run, second run,
+/// whether more is better, when either is): each summary figure the two runs share.
+pub fn comparison_rows(a: &Summary, b: &Summary) -> Vec<(&'static str, f64, f64, Option<bool>)> {
+    let (more, less) = (Some(true), Some(false));
+    let mut rows = vec![
+        ("frames", a.frames as f64, b.frames as f64, None),
+        ("frames a second", a.fps, b.fps, more),
+        ("frame time p50 (ms)", a.p50_ms, b.p50_ms, less),
+        ("frame time p95 (ms)", a.p95_ms, b.p95_ms, less),
+        ("frame time p99 (ms)", a.p99_ms, b.p99_ms, less),
+        ("frame time max (ms)", a.max_ms, b.max_ms, less),
+        (
+            "1% low, average (fps)",
+            a.low_1.average_fps,
+            b.low_1.average_fps,
+            more,
+        ),
+        (
+            "1% low, percentile (fps)",
+            a.low_1.percentile_fps,
+            b.low_1.percentile_fps,
+            more,
+        ),
+        (
+            "0.1% low, average (fps)",
+            a.low_01.average_fps,
+            b.low_01.average_fps,
+            more,
+        ),
+        (
+            "stutters over 33.3 ms",
+            a.stutters.over_ms[0] as f64,
+            b.stutters.over_ms[0] as f64,
+            less,
+        ),
+        (
+            "time below 60 fps (%)",
+            a.time_below[0].1,
+            b.time_below[0].1,
+            less,
+        ),
+        (
+            "time below 30 fps (%)",
+            a.time_below[1].1,
+            b.time_below[1].1,
+            less,
+        ),
+        (
+            "frame-to-frame change under 2 ms (%)",
+            a.changes[0],
+            b.changes[0],
+            more,
+        ),
+        ("clamped frames", a.clamped as f64, b.clamped as f64, less),
+    ];
+    if let (Some(x), Some(y)) = (a.missed_refreshes, b.missed_refreshes) {
+        rows.push(("missed refreshes", x as f64, y as f64, less));
+    }
+    if let (Some(x), Some(y)) = (a.displayed, b.displayed) {
+        rows.push(("displayed frames a second", x.fps, y.fps, more));
+    }
+    rows
+}
+
+/// The comparison as text for a terminal: each figure of both runs, and how the second
+/// differs from the first.
+pub fn comparison_text((a, a_name): (&Summary, &str), (b, b_name): (&Summary, &str)) -> String {
+    let mut s = format!("compared: A = {a_name}\n          B = {b_name}\n");
+    let _ = writeln!(
+        s,
+        "{:<38} {:>10} {:>10} {:>10} {:>8}",
+        "", "A", "B", "B - A", ""
+    );
+    for (name, x, y, more_is_better) in comparison_rows(a, b) {
+        let _ = writeln!(
+            s,
+            "{name:<38} {x:>10.1} {y:>10.1} {:>+10.1} {:>8}",
+            difference(x, y),
+            verdict(x, y, more_is_better)
+        );
+    }
+    s
+}
+
+/// `b - a`, with a difference that rounds to nothing written as 0 rather than -0.0.
+fn difference(a: f64, b: f64) -> f64 {
+    let d = b - a;
+    if d.abs() < 0.05 {
+        0.0
+    } else {
+        d
+    }
+}
+
+/// `better`, `worse` or nothing, for a change from `a` to `b` of more than half a percent in
+/// a figure where more (or less) is better.
+fn verdict(a: f64, b: f64, more_is_better: Option<bool>) -> &'static str {
+    let scale = a.abs().max(b.abs());
+    let Some(more_is_better) = more_is_better else {
+        return "";
+    };
+    if scale == 0.0 || (b - a).abs() <= 0.005 * scale {
+        return "";
+    }
+    if (b > a) == more_is_better {
+        "better"
+    } else {
+        "worse"
+    }
+}
+
+/// The report of `bt diagnose --compare`: both runs' figures side by side with the differences,
+/// then both runs' frame times (as steps, on one log axis and one time axis from 0) and their
+/// percentile curves on one chart, as CapFrameX's comparison view.
+///
+/// # Errors
+/// When the plots cannot be drawn.
+pub fn compare_html(
+    (a, a_name): (&Timeline, &str),
+    (b, b_name): (&Timeline, &str),
+) -> Result<String, String> {
+    let (sa, sb) = (a.summary(), b.summary());
+    let svg = compare_plots(a, b).map_err(|e| format!("drawing the report's plots: {e}"))?;
+    let mut page = String::new();
+    let _ = write!(
+        page,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>timing comparison</title>\n<style>body{{font-family:sans-serif;margin:2em;\
+         max-width:1240px}}table{{border-collapse:collapse}}td,th{{padding:2px 10px;\
+         text-align:right;border-bottom:1px solid #ddd}}th{{text-align:left}}\
+         .better{{color:#008751}}.worse{{color:#ff004d}}</style></head>\
+         <body>\n<h1>Timing comparison</h1>\n<p><b>A</b>: {}<br><b>B</b>: {}</p>\n<table>\n\
+         <tr><th></th><th>A</th><th>B</th><th>B - A</th><th></th></tr>\n",
+        escape(a_name),
+        escape(b_name)
+    );
+    for (name, x, y, more_is_better) in comparison_rows(&sa, &sb) {
+        let word = verdict(x, y, more_is_better);
+        let _ = writeln!(
+            page,
+            "<tr><th>{}</th><td>{x:.1}</td><td>{y:.1}</td><td>{:+.1}</td>\
+             <td class=\"{word}\">{word}</td></tr>",
+            escape(name),
+            difference(x, y)
+        );
+    }
+    page.push_str("</table>\n");
+    page.push_str(&svg);
+    page.push_str(
+        "\n<p>A in blue, B in orange. Frame times are each frame's delta from its clock, \
+         drawn as steps as long as the frame lasted, both runs from 0 s. The percentile curve \
+         gives the frame time at each percentile of each run's frames.</p>\n</body></html>\n",
+    );
+    Ok(page)
+}
+
+fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
+    let blue = RGBColor(41, 173, 255);
+    let orange = RGBColor(255, 108, 36);
+    let runs: Vec<(Vec<FrameRecord>, RGBColor, &str)> = vec![
+        (a.frames().copied().collect(), blue, "A"),
+        (b.frames().copied().collect(), orange, "B"),
+    ];
+    let deltas =
+        |frames: &[FrameRecord]| -> Vec<f64> { frames.iter().map(|f| f.stats.delta_ms).collect() };
+    let all: Vec<f64> = runs.iter().flat_map(|r| deltas(&r.0)).collect();
+    let longest = all.iter().copied().fold(0.0, f64::max).max(1.0);
+    let shortest = all
+        .iter()
+        .copied()
+        .filter(|&d| d > 0.0)
+        .fold(f64::INFINITY, f64::min)
+        .min(longest)
+        .max(0.01);
+    let (y_bottom, y_top) = (shortest * 0.7, longest * 1.3);
+    let span_s = runs
+        .iter()
+        .filter_map(|r| r.0.last().map(|f| (f.start_ms + f.stats.delta_ms) / 1000.0))
+        .fold(1e-3, f64::max);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (PLOT_SIZE.0, 760)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let (time_area, curve_area) = root.split_vertically(400);
+        let mut chart = ChartBuilder::on(&time_area)
+            .caption("Frame time, log scale: A and B from 0 s", (FONT, 18))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(60)
+            .build_cartesian_2d(
+                0.0..span_s,
+                (y_bottom..y_top)
+                    .log_scale()
+                    .with_key_points(log_ticks(y_bottom, y_top)),
+            )?;
+        chart
+            .configure_mesh()
+            .x_desc("time (s)")
+            .y_desc("ms")
+            .y_label_formatter(&|ms| ms_label(*ms))
+            .draw()?;
+        for (frames, color, name) in &runs {
+            let steps: Vec<Step> = frames
+                .iter()
+                .map(|f| frame_step(f, f.stats.delta_ms.max(y_bottom)))
+                .collect();
+            let color = *color;
+            chart
+                .draw_series(LineSeries::new(
+                    step_line(thin_steps(&steps)),
+                    color.stroke_width(1),
+                ))?
+                .label(*name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()?;
+        let mut chart = ChartBuilder::on(&curve_area)
+            .caption("Frame time by percentile", (FONT, 18))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(60)
+            .build_cartesian_2d(
+                0.0..100.0,
+                (y_bottom..y_top)
+                    .log_scale()
+                    .with_key_points(log_ticks(y_bottom, y_top)),
+            )?;
+        chart
+            .configure_mesh()
+            .x_desc("percentile")
+            .y_desc("ms")
+            .y_label_formatter(&|ms| ms_label(*ms))
+            .draw()?;
+        for (frames, color, name) in &runs {
+            let curve = percentile_curve(&deltas(frames));
+            let color = *color;
+            chart
+                .draw_series(LineSeries::new(
+                    curve.iter().map(|&(p, ms)| (p, ms.max(y_bottom))),
+                    color.stroke_width(2),
+                ))?
+                .label(*name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+    }
+    Ok(svg)
+}
+
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")

@@ -290,11 +290,22 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         }
         None => None,
     };
-    let report_ready = match &report_out {
-        Some(out) => Some(out.prepare(
-            crate::timing::report::html(&timeline, &sim.title(session.name()))?.as_bytes(),
-        )?),
+    let title = sim.title(session.name());
+    let compared = match &args.compare {
+        Some(spec) => Some(compare_run(offer, &args, spec, sim.ticks)?),
         None => None,
+    };
+    let report_ready = match (&report_out, &compared) {
+        (Some(out), None) => {
+            Some(out.prepare(crate::timing::report::html(&timeline, &title)?.as_bytes())?)
+        }
+        (Some(out), Some((other, other_title))) => Some(
+            out.prepare(
+                crate::timing::report::compare_html((&timeline, &title), (other, other_title))?
+                    .as_bytes(),
+            )?,
+        ),
+        (None, _) => None,
     };
     if let Some(ready) = png_ready {
         ready.commit()?;
@@ -315,13 +326,51 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     report(
         on_stdout(&png) || on_stdout(&csv),
         format_args!(
-            "wrote {} ({frames} frames, tick {})\n\n{}",
+            "wrote {} ({frames} frames, tick {})\n\n{}{}",
             written.join(" and "),
             engine.ticks(),
-            timeline.summary().to_text()
+            timeline.summary().to_text(),
+            compared
+                .as_ref()
+                .map_or_else(String::new, |(other, other_title)| {
+                    format!(
+                        "\n{}",
+                        crate::timing::report::comparison_text(
+                            (&timeline.summary(), &title),
+                            (&other.summary(), other_title)
+                        )
+                    )
+                })
         ),
     )?;
     Ok(())
+}
+
+/// The run `bt diagnose --compare` sets beside the first: the same cart, input and host, under
+/// the other clock. A clock with no length of its own runs as many host ticks as the first run
+/// did, unless --frames says.
+fn compare_run(
+    offer: &Offer,
+    args: &DiagnoseArgs,
+    spec: &ClockSpec,
+    first_ticks: u64,
+) -> Result<(Timeline, String), Failure> {
+    let input = args.input.input.as_deref();
+    let (mut engine, session) = engine(offer, &args.cart, true, None, input)?;
+    let frames = match spec {
+        ClockSpec::Capture { .. } => args.sim.frames,
+        _ => args.sim.frames.or(Some(first_ticks)),
+    };
+    let sim_args = SimArgs {
+        clock: spec.clone(),
+        frames,
+        refresh_hz: args.sim.refresh_hz,
+        looped: args.sim.looped,
+    };
+    let sim = simulate(&sim_args, &mut engine)?;
+    let timeline = whole_run(&mut engine, &sim);
+    still_running(&engine, &session)?;
+    Ok((timeline, sim.title(session.name())))
 }
 
 /// Charts the stretch of the run the tall chart shows, and draws the last frame again with it:
