@@ -13,6 +13,7 @@
 
 mod clock;
 mod file;
+mod preset;
 mod synth;
 mod update;
 mod wave;
@@ -22,6 +23,7 @@ pub use file::{
     FileMusic, FileTune, SoundBank, SoundFile, SoundFileError, UnknownSound, SOUND_FILE_HEADER,
     SOUND_FILE_HEADER_UPDATES,
 };
+pub use preset::{Preset, UnknownPreset};
 pub(crate) use synth::Synth;
 
 use thiserror::Error;

@@ -1,8 +1,9 @@
 //! `jukebox`: every wave and every effect of BT's synthesiser, one after another, with the
 //! name of what plays on screen, then a short tune. Left and right step through the list, A
-//! plays the current entry again.
+//! plays the current entry again, B plays the next ready-made sound ([`Preset`]) with the next
+//! seed.
 
-use bt::sound::{Channel, Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
+use bt::sound::{Channel, Effect, Music, MusicId, Note, Preset, Sfx, SfxId, SoundError, Wave};
 use bt::{Button, Cart, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
@@ -33,6 +34,25 @@ const EFFECTS: [(Effect, &str); 7] = [
 /// Entries: every wave with every effect, then the tune.
 const ENTRIES: usize = WAVES.len() * EFFECTS.len() + 1;
 
+/// Seeds B goes through for each preset before starting over at seed 0.
+const PRESET_SEEDS: u64 = 8;
+
+/// How the screen names a preset, in the capitals of the rest of the page.
+fn preset_label(preset: Preset) -> &'static str {
+    match preset {
+        Preset::Jump => "JUMP",
+        Preset::Pickup => "PICKUP",
+        Preset::Explosion => "EXPLOSION",
+        Preset::Laser => "LASER",
+        Preset::Hit => "HIT",
+        Preset::Blip => "BLIP",
+        _ => preset.name(),
+    }
+}
+
+/// The channel B's presets play on: the tune leaves it free, so a preset cuts nothing off.
+const PRESET_CHANNEL: Channel = Channel::FOUR;
+
 /// The cart's state.
 #[derive(Debug, Default)]
 pub struct Jukebox {
@@ -40,6 +60,10 @@ pub struct Jukebox {
     tune: Option<MusicId>,
     entry: usize,
     started: u64,
+    /// Every preset with each of the seeds `0..PRESET_SEEDS`, seed by seed.
+    presets: Vec<(SfxId, Preset, u64)>,
+    /// How many times B was pressed; the last press played `presets[(pressed - 1) % len]`.
+    pressed: usize,
 }
 
 /// A fresh `jukebox` cart.
@@ -141,12 +165,24 @@ impl Cart for Jukebox {
             }
         }
         self.tune = Some(add_tune(ctx)?);
+        for seed in 0..PRESET_SEEDS {
+            for preset in Preset::ALL {
+                let id = ctx.add_sfx(Sfx::preset(preset, seed))?;
+                self.presets.push((id, preset, seed));
+            }
+        }
+        self.pressed = 0;
         self.entry = 0;
         self.play(ctx);
         Ok(())
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {
+        if ctx.is_pressed(Button::B, Player::ONE) && !self.presets.is_empty() {
+            let (id, _, _) = self.presets[self.pressed % self.presets.len()];
+            ctx.play_sfx(id, Some(PRESET_CHANNEL));
+            self.pressed += 1;
+        }
         let step = if ctx.is_pressed(Button::RIGHT, Player::ONE) {
             1
         } else if ctx.is_pressed(Button::LEFT, Player::ONE) {
@@ -182,5 +218,47 @@ impl Cart for Jukebox {
         ctx.draw_rect(Rect::new(8, 80, w as i32 - 16, 6), 5);
         ctx.draw_rect_fill(Rect::new(8, 80, bar, 6), 11);
         ctx.print(8, 100, "LEFT/RIGHT: STEP   A: AGAIN", 6);
+        // Drawn only once B has played a preset, so the screen without input stays as it was.
+        let last = self.pressed.checked_sub(1);
+        if let Some(&(_, preset, seed)) =
+            last.and_then(|i| self.presets.get(i % self.presets.len()))
+        {
+            let label = preset_label(preset);
+            ctx.print(8, 116, format_args!("B: {label}  SEED {seed}"), 14);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bt::host::Console;
+
+    #[test]
+    fn b_plays_each_preset_in_turn_then_the_next_seed_leaving_the_entry_playing() {
+        let mut con = Console::new(&Settings::default(), 0);
+        let mut jukebox = Jukebox::default();
+        jukebox.init(&mut con.init_context()).unwrap();
+        let entry = con.update_context(0).channel_state(Channel::ONE).sfx;
+        assert!(entry.is_some());
+        for press in 0..Preset::ALL.len() + 1 {
+            let tick = 2 * press as u64;
+            con.input_mut().set_buttons(Button::B, Player::ONE, true);
+            jukebox.update(&mut con.update_context(tick));
+            con.input_mut().set_buttons(Button::B, Player::ONE, false);
+            jukebox.update(&mut con.update_context(tick + 1));
+            let (id, preset, seed) = jukebox.presets[press];
+            let ctx = con.update_context(tick + 1);
+            assert_eq!(
+                ctx.channel_state(PRESET_CHANNEL).sfx,
+                Some(id),
+                "press {press}"
+            );
+            assert_eq!(ctx.channel_state(Channel::ONE).sfx, entry, "press {press}");
+            let expected = Preset::ALL[press % Preset::ALL.len()];
+            assert_eq!(preset, expected, "press {press}");
+            assert_eq!(seed, (press / Preset::ALL.len()) as u64, "press {press}");
+        }
+        assert_eq!(jukebox.pressed, Preset::ALL.len() + 1);
     }
 }
