@@ -668,7 +668,7 @@ fn diagnose_compare_sets_two_runs_side_by_side_with_their_differences() {
         table
             .lines()
             .skip(3)
-            .all(|l| l.split_whitespace().rev().next() == Some("+0.0")),
+            .all(|l| l.split_whitespace().next_back() == Some("+0.0")),
         "{table}"
     );
 }
