@@ -7,7 +7,10 @@ use std::process::Command;
 /// What `bt dev` builds: a cart crate's own program, or the gallery's `bt` in BT's workspace.
 #[derive(Debug, Clone)]
 pub(super) struct Target {
-    /// The manifest Cargo builds from.
+    /// The manifest Cargo builds from. Cargo runs in its folder: Cargo reads its settings
+    /// (`.cargo/config.toml`: a cart's build folders and link settings) from the folder it
+    /// runs in, not from the manifest's, and a build with other settings compiles every
+    /// library again.
     pub manifest: PathBuf,
     /// The package, in a workspace of many.
     pub package: Option<String>,
@@ -21,6 +24,9 @@ impl Target {
     /// as text, without colours, on stderr.
     pub fn command(&self, cargo: &Path) -> Command {
         let mut build = Command::new(cargo);
+        if let Some(folder) = self.manifest.parent() {
+            build.current_dir(folder);
+        }
         build
             .arg("build")
             .arg("--manifest-path")
@@ -167,6 +173,11 @@ not json at all
         let build = target.command(Path::new("cargo"));
         let args: Vec<_> = build.get_args().map(|a| a.to_string_lossy()).collect();
         assert_eq!(args[..3], ["build", "--manifest-path", "/bt/Cargo.toml"]);
+        assert_eq!(
+            build.get_current_dir(),
+            Some(Path::new("/bt")),
+            "in the manifest's folder, whose .cargo/config.toml applies"
+        );
         assert!(args.ends_with(&[
             "--package".into(),
             "bt-gallery".into(),
