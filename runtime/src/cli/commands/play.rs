@@ -112,7 +112,7 @@ fn continue_where_it_was(engine: &mut crate::Engine, path: &Path) -> Result<(), 
 /// `--record`'s file, checked: a name ending in `.btr` in a folder that takes files, and a
 /// file, not stdout, a device or a FIFO, since the recording is written again and again.
 #[cfg(feature = "window")]
-fn recording_output(path: &Path) -> Result<Output, Failure> {
+pub(super) fn recording_output(path: &Path) -> Result<Output, Failure> {
     let out = Output::new(path, Format::Replay).map_err(|e| match e {
         OutputError::Extension { .. } => Failure::Usage(format!("--record {e}")),
         e => e.into(),

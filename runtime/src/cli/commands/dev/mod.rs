@@ -45,6 +45,10 @@ pub(in crate::cli) fn dev(offer: &Offer, args: DevArgs) -> Result<(), Failure> {
                 .to_string(),
         ));
     }
+    if let Some(path) = &args.record {
+        // Checked now, not after the play, when a bad name would lose the run.
+        super::play::recording_output(path)?;
+    }
     let project = Project::of(offer, args.cart.cart.as_deref())?;
     let folder = tempfile::Builder::new()
         .prefix("bt-dev-")
@@ -93,7 +97,8 @@ impl Project {
             .ok_or("cannot find this program's file")?;
         match offer {
             Offer::Single { dir, .. } => Ok(Project {
-                crate_dir: dir.clone(),
+                // As Cargo names it in its messages, so an error's place is named from it.
+                crate_dir: std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone()),
                 target: Target {
                     manifest: dir.join("Cargo.toml"),
                     package: None,
@@ -102,7 +107,7 @@ impl Project {
                 cart: None,
             }),
             Offer::Gallery(_) => {
-                let root = Path::new(BT_ROOT);
+                let root = std::fs::canonicalize(BT_ROOT).unwrap_or_else(|_| BT_ROOT.into());
                 let crate_dir = root.join("carts").join(&chosen.name);
                 if !crate_dir.join("Cargo.toml").is_file() {
                     return Err(format!(
