@@ -1125,6 +1125,25 @@ fn a_recorded_window_run_replays_to_the_screenshot_it_took_and_f10_saves_its_gif
     );
 }
 
+/// Where `window` is and its size, as xdotool says: `Position: X,Y Geometry: WxH`.
+fn geometry(display: &str, window: &str) -> String {
+    let out = Command::new("xdotool")
+        .args(["getwindowgeometry", window])
+        .env("DISPLAY", display)
+        .output()
+        .expect("xdotool runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let keep = l.starts_with("Position:") || l.starts_with("Geometry:");
+            keep.then(|| l.split(" (").next().unwrap_or(l).to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The number after `prefix` in `line`, up to the next space, comma or bracket.
 fn number_after(line: &str, prefix: &str) -> u64 {
     line.split(prefix)
@@ -1194,6 +1213,12 @@ fn dev_swaps_an_edited_cart_in_at_the_tick_it_was_on() {
     );
     run.assert_running("a failed build");
 
+    // The player moved and widened the window; the next program's opens just there.
+    run.xdotool(&["windowmove", "--sync", &run.window, "100", "60"]);
+    run.xdotool(&["windowsize", "--sync", &run.window, "480", "320"]);
+    let place = geometry(&run.display, &run.window);
+    assert_eq!(place, "Position: 100,60 Geometry: 480x320");
+
     // Twice the speed and another background: the old program writes its run and closes, the
     // new one replays it and plays on from the update the old one reached.
     let faster = good
@@ -1212,6 +1237,11 @@ fn dev_swaps_an_edited_cart_in_at_the_tick_it_was_on() {
     );
     let line = expect(&run, "running robots", 60, &mut seen);
     run.window = window_id(&line);
+    assert_eq!(
+        geometry(&run.display, &run.window),
+        place,
+        "the window where it was"
+    );
 
     // Live input reaches the new program; then F5 pauses it and F9 takes its picture.
     run.xdotool(&["windowfocus", "--sync", &run.window]);
