@@ -167,8 +167,9 @@ struct Dev {
 /// How a wait for a build or a program ended.
 enum Waited<T> {
     Done(T),
-    /// The player closed the window (or a signal asked `bt dev` to end).
-    Stop,
+    /// The program ended by itself, which ends `bt dev`: well (the player closed the window,
+    /// or a signal asked `bt dev` to end), or with the program's failure.
+    Stop(Result<(), String>),
 }
 
 impl Dev {
@@ -212,14 +213,18 @@ impl Dev {
             orders,
             record,
         });
+        // The recording before the one just continued from is of no more use.
+        if let Some(older) = self.runs.checked_sub(2).filter(|&n| n > 0) {
+            let _ = std::fs::remove_file(self.folder.join(format!("run-{older}.btr")));
+        }
         Ok(())
     }
 
     /// Rebuilds on every change to the source until the player closes the window.
     fn watch(&mut self, watcher: &AssetWatcher) -> Result<(), Failure> {
         loop {
-            if let Waited::Stop = self.look_at_program() {
-                return Ok(());
+            if let Waited::Stop(ended) = self.look_at_program() {
+                return ended.map_err(Failure::Run);
             }
             let changed = watcher
                 .take_changes()
@@ -230,7 +235,7 @@ impl Dev {
             }
             let saved = Instant::now();
             match self.build()? {
-                Waited::Stop => return Ok(()),
+                Waited::Stop(ended) => return ended.map_err(Failure::Run),
                 Waited::Done(Err(error)) => {
                     if let Some(playing) = &mut self.playing {
                         playing.order(&format!("{NOTICE} build failed: {error}"));
@@ -242,39 +247,31 @@ impl Dev {
                         saved.elapsed().as_secs_f64()
                     ));
                     self.program = program;
-                    let from = self.close().or_else(|| self.last_recording());
+                    let from = self.close();
                     self.launch(from.as_deref())?;
                 }
             }
         }
     }
 
-    /// Whether the program still plays. One that ended by itself ended the session when it
-    /// ended well (the player closed it); one that failed is said, and the next good build
-    /// starts again.
+    /// Whether the program still plays. One that ended by itself ends `bt dev` as it ended:
+    /// well when the player closed it, else with its failure (it said why on stderr: no
+    /// display, a panic the player closed, a run the new code cannot continue).
     fn look_at_program(&mut self) -> Waited<()> {
         if crate::host::signals::requested() {
-            return Waited::Stop;
+            return Waited::Stop(Ok(()));
         }
         let Some(playing) = &mut self.playing else {
             return Waited::Done(());
         };
         match playing.child.try_wait() {
             Ok(None) => Waited::Done(()),
-            Ok(Some(status)) if status.success() => Waited::Stop,
-            Ok(Some(status)) => {
-                note(format_args!(
-                    "dev: the program ended ({status}); save a change to build and start it \
-                     again"
-                ));
-                self.playing = None;
-                Waited::Done(())
-            }
-            Err(e) => {
-                note(format_args!("dev: cannot look at the program: {e}"));
-                self.playing = None;
-                Waited::Done(())
-            }
+            Ok(Some(status)) if status.success() => Waited::Stop(Ok(())),
+            Ok(Some(status)) => Waited::Stop(Err(format!(
+                "the cart's program {} ended ({status})",
+                self.program.display()
+            ))),
+            Err(e) => Waited::Stop(Err(format!("cannot look at the cart's program: {e}"))),
         }
     }
 
@@ -294,10 +291,10 @@ impl Dev {
             .spawn()
             .map_err(|e| format!("cannot run cargo: {e}"))?;
         let status = loop {
-            if let Waited::Stop = self.look_at_program() {
+            if let Waited::Stop(ended) = self.look_at_program() {
                 let _ = build.kill();
                 let _ = build.wait();
-                return Ok(Waited::Stop);
+                return Ok(Waited::Stop(ended));
             }
             match build.try_wait() {
                 Ok(Some(status)) => break status,
