@@ -21,13 +21,15 @@ pub(super) fn watched(crate_dir: &Path) -> (PathBuf, Vec<PathBuf>) {
 /// Whether a change the watcher names (a path inside `src/` with `/` between folders, or a
 /// watched file's whole path) is a change to the source: not an editor's swap file (`.x.swp`,
 /// `.#x`), backup (`x~`, `x.bak`), temporary file (`x.tmp`) or vim's write probe (`4913`), nor
-/// anything in a hidden folder.
+/// anything in a hidden folder inside `src/` (the folders above a watched file are the cart's
+/// own, hidden or not).
 pub(super) fn is_source_change(name: &str) -> bool {
     let mut parts = name.split(['/', '\\']).filter(|p| !p.is_empty());
     let Some(file) = parts.next_back() else {
         return false;
     };
-    if parts.any(|folder| folder.starts_with('.') && folder != "." && folder != "..") {
+    let inside_src = !Path::new(name).is_absolute();
+    if inside_src && parts.any(|folder| folder.starts_with('.') && folder != "..") {
         return false;
     }
     let editor_file = file.starts_with('.')
@@ -51,6 +53,7 @@ mod tests {
             "game/player.rs",
             "/home/me/robots/Cargo.toml",
             "/home/me/robots/cart.toml",
+            "/home/me/.games/robots/Cargo.toml",
             "shaders/tile.txt",
         ] {
             assert!(is_source_change(name), "{name}");
