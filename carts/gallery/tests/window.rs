@@ -1164,6 +1164,8 @@ fn dev_swaps_an_edited_cart_in_at_the_tick_it_was_on() {
     let mut dev = in_window(&binary, "dev", &x, &dir);
     dev.args(["--scale", "1", "--mute", "--record"])
         .arg(&kept)
+        // Its programs keep their F9 screenshots in ./captures: the scratch folder's.
+        .current_dir(dir.path())
         // Its rebuilds go where the cart's .cargo/config.toml says, as the first build did.
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("CARGO_BUILD_TARGET_DIR")
@@ -1204,7 +1206,7 @@ fn dev_swaps_an_edited_cart_in_at_the_tick_it_was_on() {
     );
     pause(500);
     run.xdotool(&["key", "F9"]);
-    let shot = PathBuf::from(expect(&run, "saved ", 15, &mut seen).trim_start_matches("saved "));
+    let shot = dir.join(expect(&run, "saved ", 15, &mut seen).trim_start_matches("saved "));
     assert_eq!(
         pixel(&shot, 3, 6),
         rgba(8),
@@ -1253,7 +1255,7 @@ fn dev_swaps_an_edited_cart_in_at_the_tick_it_was_on() {
     let updates = number_after(&paused, ", after ");
     assert!(updates > swapped_at, "{paused} after {recorded}");
     run.xdotool(&["key", "F9"]);
-    let png = PathBuf::from(expect(&run, "saved ", 15, &mut seen).trim_start_matches("saved "));
+    let png = dir.join(expect(&run, "saved ", 15, &mut seen).trim_start_matches("saved "));
     assert_eq!(
         pixel(&png, 5, 100),
         rgba(2),
