@@ -23,6 +23,7 @@
 //! | `bt run` with one file named twice (`--record`, `--frame-log`, `--trace-out`), by any path | refused before a window opens, as `bt diagnose` refuses it | [`run_refuses_one_file_named_twice_before_a_window_opens`] |
 //! | `bt run --input s.btr --record s.btr` | refused before a window opens; the replay kept | [`run_refuses_to_record_over_the_replay_it_plays`] |
 //! | `bt run --record` at a bad path (a missing or read-only folder, a folder, a device, `-`, a name not ending `.btr`) | refused before a window opens, not when it closes | [`run_checks_its_record_path_before_a_window_opens`] |
+//! | `bt dev` with a bad `--record` path, or a cart that is not there; with no display | refused before a build or a window, the value named; with no display, `bt dev` fails with its program | [`dev_checks_its_cart_and_record_path_before_anything_runs`] |
 //! | `bt frames -o DIR` over another user's empty folder of mode 700 | its mode and owner kept | [`frames_over_an_empty_folder_keep_its_mode_and_owner`] |
 //! | a cart's `f32::clamp` with its bounds swapped panics "in" the standard library | the place is the cart's code that called it (the cart API itself panics on no argument) | `a_panic_inside_the_standard_library_is_placed_in_its_caller` (`engine::cart_panic`) |
 //! | a sound file with a 1 MB word, ESC or NUL in a word, a newline in its name, a BOM, `C+4`, `sq+50` | one short escaped line naming file, line and field; the BOM skipped as `cart.toml`'s is; malformed notes and waves refused with the reason | [`sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refused`] |
@@ -801,6 +802,47 @@ fn run_checks_its_record_path_before_a_window_opens() {
         assert!(err.contains(&record), "{record}: {err}");
         assert!(!err.contains("window"), "{record}: {err}");
     }
+}
+
+#[test]
+fn dev_checks_its_cart_and_record_path_before_anything_runs() {
+    let dir = ScratchDir::new("hostile-dev");
+    let json = dir.join("run.json").to_str().unwrap().to_string();
+    let cases: [(&[&str], i32, &str); 3] = [
+        (&["hello", "--record", &json], 2, "must end in .btr"),
+        (
+            &["hello", "--record", "-"],
+            2,
+            "not stdout, a device or a FIFO",
+        ),
+        (&["snak"], 1, "no cart named 'snak'"),
+    ];
+    for (args, code, needle) in cases {
+        let o = bt_command()
+            .arg("dev")
+            .args(args)
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .output()
+            .expect("bt runs");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("watching"), "nothing ran: {err}");
+    }
+    // With no display the cart's program fails, and `bt dev` with it, rather than waiting
+    // for a save with no window to show it.
+    let o = bt_command()
+        .args(["dev", "hello", "--mute"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("bt runs");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot open a window"), "{err}");
+    assert!(err.contains("the cart's program"), "{err}");
 }
 
 #[cfg(unix)]

@@ -328,14 +328,10 @@ fn save(path: &Path, bytes: &[u8]) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
-#[test]
-fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
-    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
-        return;
-    };
-    let dir = ScratchDir::new("window-new-cart");
+/// A cart made by `bt new NAME` in `dir` and built; its folder and its program.
+fn new_built_cart(dir: &ScratchDir, name: &str) -> (PathBuf, PathBuf) {
     let made = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
-        .args(["new", "robots", "--path"])
+        .args(["new", name, "--path"])
         .arg(dir.path())
         // The shared build folder of the carts the tests make (see new_cart.rs).
         .env(
@@ -345,7 +341,7 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
         .output()
         .unwrap();
     assert!(made.status.success(), "{made:?}");
-    let cart = dir.join("robots");
+    let cart = dir.join(name);
     // Built in this test's profile, into the cart's own target folder (its .cargo/config.toml;
     // this test's CARGO_TARGET_DIR would override it).
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -366,7 +362,17 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
         "{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let binary = cart.join("target").join(profile).join("robots");
+    let binary = cart.join("target").join(profile).join(name);
+    (cart, binary)
+}
+
+#[test]
+fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-new-cart");
+    let (cart, binary) = new_built_cart(&dir, "robots");
 
     let mut bt = run_in_window(&binary, &x, &dir);
     bt.args(["--scale", "1", "--exit-after", RUN_SECONDS, "--captures"])
@@ -527,8 +533,13 @@ fn bt_run(x: &Xvfb, dir: &ScratchDir) -> Command {
 
 /// `binary run` (`bt`, or a cart crate's own binary) under the X server `x`, as [`bt_run`].
 fn run_in_window(binary: &Path, x: &Xvfb, dir: &ScratchDir) -> Command {
+    in_window(binary, "run", x, dir)
+}
+
+/// `binary COMMAND` under the X server `x`, as [`bt_run`].
+fn in_window(binary: &Path, command: &str, x: &Xvfb, dir: &ScratchDir) -> Command {
     let mut bt = Command::new(binary);
-    bt.arg("run")
+    bt.arg(command)
         .env("DISPLAY", &x.display)
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_RUNTIME_DIR", dir.path())
@@ -1111,5 +1122,185 @@ fn a_recorded_window_run_replays_to_the_screenshot_it_took_and_f10_saves_its_gif
     assert!(
         buffered > total && buffered <= 1000,
         "the buffer holds {buffered} cs, the F10 recording {total} cs"
+    );
+}
+
+/// Where `window` is and its size, as xdotool says: `Position: X,Y Geometry: WxH`.
+fn geometry(display: &str, window: &str) -> String {
+    let out = Command::new("xdotool")
+        .args(["getwindowgeometry", window])
+        .env("DISPLAY", display)
+        .output()
+        .expect("xdotool runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let keep = l.starts_with("Position:") || l.starts_with("Geometry:");
+            keep.then(|| l.split(" (").next().unwrap_or(l).to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The number after `prefix` in `line`, up to the next space, comma or bracket.
+fn number_after(line: &str, prefix: &str) -> u64 {
+    line.split(prefix)
+        .nth(1)
+        .and_then(|rest| rest.split([' ', ',', ')']).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no number after {prefix:?} in {line:?}"))
+}
+
+#[test]
+fn dev_swaps_an_edited_cart_in_at_the_tick_it_was_on() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-dev");
+    let (cart, binary) = new_built_cart(&dir, "robots");
+    let kept = dir.join("kept.btr");
+    let mut dev = in_window(&binary, "dev", &x, &dir);
+    dev.args(["--scale", "1", "--mute", "--record"])
+        .arg(&kept)
+        // Its programs keep their F9 screenshots in ./captures: the scratch folder's.
+        .current_dir(dir.path())
+        // Its rebuilds go where the cart's .cargo/config.toml says, as the first build did.
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .env_remove("CARGO_BUILD_BUILD_DIR");
+    let mut run = Running::start(&x, dev, "robots");
+    let mut seen = Vec::new();
+    let mut errs = Vec::new();
+    let expect = |run: &Running, prefix: &str, limit: u64, seen: &mut Vec<String>| {
+        wait_for(&run.out, prefix, Duration::from_secs(limit), seen)
+            .unwrap_or_else(|| panic!("no line starting {prefix:?}; stdout {seen:?}"))
+    };
+
+    // The robot walks right for a second.
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
+    run.xdotool(&["keydown", "Right"]);
+    pause(1000);
+    run.xdotool(&["keyup", "Right"]);
+
+    // A change that does not build: the first error shows across the top of the old
+    // program's picture, which plays on.
+    let source = cart.join("src/lib.rs");
+    let good = std::fs::read_to_string(&source).unwrap();
+    save(
+        &source,
+        good.replace("const SPEED: f32 = 1.5;", "const SPEED: f32 = ;")
+            .as_bytes(),
+    );
+    let failed = wait_for(
+        &run.err,
+        "bt: dev: the build failed",
+        Duration::from_secs(120),
+        &mut errs,
+    )
+    .unwrap_or_else(|| panic!("no failed build said on stderr: {errs:?}"));
+    assert!(
+        errs.iter().any(|l| l.starts_with("error")),
+        "cargo's error on stderr before {failed:?}: {errs:?}"
+    );
+    pause(500);
+    run.xdotool(&["key", "F9"]);
+    let shot = dir.join(expect(&run, "saved ", 15, &mut seen).trim_start_matches("saved "));
+    assert_eq!(
+        pixel(&shot, 3, 6),
+        rgba(8),
+        "the build error across the top of {}",
+        shot.display()
+    );
+    run.assert_running("a failed build");
+
+    // The player moved and widened the window; the next program's opens just there.
+    run.xdotool(&["windowmove", "--sync", &run.window, "100", "60"]);
+    run.xdotool(&["windowsize", "--sync", &run.window, "480", "320"]);
+    let place = geometry(&run.display, &run.window);
+    assert_eq!(place, "Position: 100,60 Geometry: 480x320");
+
+    // Twice the speed and another background: the old program writes its run and closes, the
+    // new one replays it and plays on from the update the old one reached.
+    let faster = good
+        .replace("const SPEED: f32 = 1.5;", "const SPEED: f32 = 3.0;")
+        .replace("ctx.clear(1);", "ctx.clear(2);");
+    assert_ne!(faster, good, "the starter has the lines this test edits");
+    save(&source, faster.as_bytes());
+    let recorded = expect(&run, "recorded ", 180, &mut seen);
+    let continued = expect(&run, "continued after update ", 60, &mut seen);
+    let swapped_at = number_after(&recorded, "recorded ");
+    assert!(swapped_at > 60, "{recorded}");
+    assert_eq!(
+        number_after(&continued, "continued after update "),
+        swapped_at,
+        "the new program continues at the update the old one wrote: {seen:?}"
+    );
+    let line = expect(&run, "running robots", 60, &mut seen);
+    run.window = window_id(&line);
+    assert_eq!(
+        geometry(&run.display, &run.window),
+        place,
+        "the window where it was"
+    );
+
+    // Live input reaches the new program; then F5 pauses it and F9 takes its picture.
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
+    run.xdotool(&["keydown", "Down"]);
+    pause(500);
+    run.xdotool(&["keyup", "Down"]);
+    run.xdotool(&["key", "F5"]);
+    let paused = expect(&run, "paused at tick ", 15, &mut seen);
+    let updates = number_after(&paused, ", after ");
+    assert!(updates > swapped_at, "{paused} after {recorded}");
+    run.xdotool(&["key", "F9"]);
+    let png = dir.join(expect(&run, "saved ", 15, &mut seen).trim_start_matches("saved "));
+    assert_eq!(
+        pixel(&png, 5, 100),
+        rgba(2),
+        "the new background in {}",
+        png.display()
+    );
+    let stderr = run.close();
+    assert!(stderr.contains("dev: kept the run in"), "{stderr}");
+
+    // The run kept is the new code's from boot: a fresh headless run of it with the same input
+    // draws every hashed frame the same, and the frame after the paused update is the
+    // screenshot (but for the overlay's toggle corner, as in the recorded-run test).
+    let program = |args: &[&str]| {
+        let out = Command::new(&binary).args(args).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", support::stderr(&out));
+        support::stdout(&out)
+    };
+    let path = kept.to_str().unwrap();
+    let verified = program(&["replay", path, "--verify"]);
+    assert!(verified.contains("frame hashes match"), "{verified}");
+    let fresh = dir.join("fresh.png");
+    let at = (updates as f64 / 60.0).to_string();
+    program(&[
+        "shot",
+        "--input",
+        path,
+        "--at",
+        &at,
+        "-o",
+        fresh.to_str().unwrap(),
+    ]);
+    let (from_replay, from_window) = (rgba_of(&fresh), rgba_of(&png));
+    assert_eq!(from_replay.dimensions(), from_window.dimensions());
+    let height = from_window.height() as i32;
+    let differ = from_window
+        .enumerate_pixels()
+        .filter(|&(x, y, p)| {
+            !bt_overlay::Overlay::hits_toggle(x as i32, y as i32, height)
+                && from_replay.get_pixel(x, y) != p
+        })
+        .count();
+    assert_eq!(
+        differ,
+        0,
+        "`shot --input {path} --at {at}` differs from the window's {}",
+        png.display()
     );
 }

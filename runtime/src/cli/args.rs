@@ -28,6 +28,11 @@ pub enum Command {
     /// Play a cart in a window with keyboard, mouse and gamepads.
     #[cfg(feature = "window")]
     Run(RunArgs),
+    /// Play a cart in a window and rebuild it on every save of its source: the new program
+    /// plays on from the tick the old one was on, replaying the input so far through the new
+    /// code.
+    #[cfg(feature = "window")]
+    Dev(DevArgs),
     /// Print the key map `bt run` uses, as a key-map file.
     Keys(KeysArgs),
     /// Render the frame at a given time and save it as a PNG (no window or GPU needed).
@@ -421,6 +426,28 @@ pub struct RunArgs {
     /// Open with the overlay shown and this chart (` cycles the views, F7 the tall chart).
     #[arg(long, value_enum)]
     pub chart: Option<ChartArg>,
+    /// Play this replay from boot at headless speed, then go on live from its last update:
+    /// how `bt dev` swaps in a new program at the tick the old one was on (its boot save data,
+    /// seed and arguments are the replay's).
+    #[arg(long, hide = true, value_name = "FILE.btr", conflicts_with_all = ["input", "at"])]
+    pub continue_from: Option<PathBuf>,
+}
+
+#[cfg(feature = "window")]
+#[derive(Debug, clap::Args)]
+pub struct DevArgs {
+    #[command(flatten)]
+    pub cart: CartArgs,
+    /// Window size as a whole multiple of the display (1 to 16) [default: as for `bt run`].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
+    pub scale: Option<u32>,
+    /// Play without sound: no audio device is opened.
+    #[arg(long)]
+    pub mute: bool,
+    /// When dev ends, keep the recording of the run (from boot, through the last program) in
+    /// this replay file.
+    #[arg(long, value_name = "FILE.btr")]
+    pub record: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]

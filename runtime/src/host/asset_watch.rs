@@ -134,8 +134,13 @@ impl Files {
 }
 
 impl AssetWatcher {
-    /// Starts watching `folder` (recursively) and `files`.
+    /// Starts watching `folder` (recursively) and `files`, looking every [`POLL_INTERVAL`].
     pub fn new(folder: Option<&Path>, files: &[PathBuf]) -> AssetWatcher {
+        AssetWatcher::every(folder, files, POLL_INTERVAL)
+    }
+
+    /// Starts watching `folder` (recursively) and `files`, looking every `interval`.
+    pub fn every(folder: Option<&Path>, files: &[PathBuf], interval: Duration) -> AssetWatcher {
         let roots: Vec<PathBuf> = folder
             .map(Path::to_path_buf)
             .into_iter()
@@ -151,7 +156,7 @@ impl AssetWatcher {
             .spawn(move || {
                 let mut files = Files::new(roots, folder);
                 while !halt.load(Ordering::Relaxed) {
-                    thread::sleep(POLL_INTERVAL);
+                    thread::sleep(interval);
                     let changed = files.changed();
                     if !changed.is_empty() {
                         let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());

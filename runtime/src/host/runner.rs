@@ -576,6 +576,25 @@ impl Host {
         self.show_panic();
     }
 
+    /// Shows `text` across the top of the picture, fitted to the display, or with `None`
+    /// takes it away: news the platform has for the player (`bt dev`'s failed build). A cart's
+    /// panic keeps its notice.
+    pub fn show_notice(&mut self, text: Option<&str>) {
+        if self.panic_shown {
+            return;
+        }
+        let (width, height) = (self.engine.settings().width, self.engine.settings().height);
+        let overlay = self.engine.overlay_forced();
+        match text {
+            Some(text) => overlay.set_notice(&crate::host::notice::fit(text, width, height)),
+            None => overlay.clear_notice(),
+        }
+        if self.engine.is_paused() {
+            let _ = self.engine.redraw();
+            self.menu_over_new_frame();
+        }
+    }
+
     /// Feeds one event to the console. Returns what the platform should do about it, if anything.
     pub fn handle(&mut self, event: HostEvent<'_>) -> Option<HostAction> {
         self.sync_key_map();

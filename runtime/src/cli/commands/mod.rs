@@ -1,6 +1,8 @@
 //! What each command does, one file per group of commands; this file dispatches and holds
 //! what they share (engine set-up, output helpers).
 
+#[cfg(feature = "window")]
+mod dev;
 mod export;
 mod import;
 mod pictures;
@@ -57,6 +59,8 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::List => list(offer)?,
         #[cfg(feature = "window")]
         Command::Run(args) => play(offer, args)?,
+        #[cfg(feature = "window")]
+        Command::Dev(args) => dev::dev(offer, args)?,
         Command::Keys(args) => keys(args)?,
         Command::Shot(args) => shot(offer, args)?,
         Command::Trace(args) => trace(offer, args)?,

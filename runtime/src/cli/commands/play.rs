@@ -20,6 +20,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         mut window,
         scale,
         chart,
+        continue_from,
     } = args;
     // Read here for its warnings and errors, said before a window opens; the window reads the
     // same file again when it starts.
@@ -40,8 +41,14 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         ("--frame-log", frame_log.as_ref()),
         ("--trace-out", trace_out.as_ref()),
     ])?;
-    let input = input.input.as_deref();
-    let session = session(offer, &cart, true, scale, input, boot_save(&cart, true))?;
+    let input = input.input.as_deref().or(continue_from.as_deref());
+    let mut session = session(offer, &cart, true, scale, input, boot_save(&cart, true))?;
+    if let Some(replay) = session.replay().filter(|_| continue_from.is_some()) {
+        // The run being continued booted with these; the cart's save file is still where
+        // the run writes.
+        let boot = replay.boot_save().to_vec();
+        session.set_boot_save(boot);
+    }
     let mut engine = session.engine().map_err(|e| e.to_string())?;
     if let (Some(record), Some(input)) = (&record, input) {
         // The recording is saved every few seconds, so it would replace the replay being
@@ -70,14 +77,42 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         engine.stop_replay();
         engine.resume();
     }
+    if let Some(path) = &continue_from {
+        continue_where_it_was(&mut engine, path)?;
+    }
     crate::host::window::run_cart(engine, &session, &window)?;
     Ok(())
+}
+
+/// `--continue-from`: replays the run in `path` from boot at headless speed and goes on live
+/// from its last update ([`crate::replay::play_to_end_then_live`]). A cart that panics on the
+/// way says so, tick and all, on stderr, and its window opens with the panic on screen, as any
+/// panic shows.
+#[cfg(feature = "window")]
+fn continue_where_it_was(engine: &mut crate::Engine, path: &Path) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    match crate::replay::play_to_end_then_live(engine) {
+        Ok(at) => say(format_args!(
+            "continued after update {} (tick {}), replayed in {:.0} ms\n",
+            at.updates,
+            at.ticks,
+            started.elapsed().as_secs_f64() * 1000.0
+        )),
+        Err(crate::engine::EngineError::Panicked(panic)) => {
+            note(format_args!(
+                "replaying {} through the new code: {panic}",
+                path.display()
+            ));
+            Ok(())
+        }
+        Err(e) => Err(format!("--continue-from {}: {e}", path.display())),
+    }
 }
 
 /// `--record`'s file, checked: a name ending in `.btr` in a folder that takes files, and a
 /// file, not stdout, a device or a FIFO, since the recording is written again and again.
 #[cfg(feature = "window")]
-fn recording_output(path: &Path) -> Result<Output, Failure> {
+pub(super) fn recording_output(path: &Path) -> Result<Output, Failure> {
     let out = Output::new(path, Format::Replay).map_err(|e| match e {
         OutputError::Extension { .. } => Failure::Usage(format!("--record {e}")),
         e => e.into(),

@@ -15,6 +15,7 @@
 //! surface follows the window once its size has settled ([`resize`]), never beyond what the
 //! device allows.
 
+pub mod dev_link;
 pub mod disk;
 pub mod gamepad;
 mod gpu;
@@ -170,6 +171,10 @@ pub struct WindowOptions {
     /// them as a GIF in the captures folder.
     #[cfg_attr(feature = "cli", arg(long))]
     pub gif_buffer: bool,
+    /// Take `bt dev`'s orders on standard input and keep the window's place in this folder
+    /// (see [`dev_link`]); `bt dev` passes it, a player never does.
+    #[cfg_attr(feature = "cli", arg(long, hide = true, value_name = "DIR"))]
+    pub dev_link: Option<PathBuf>,
 }
 
 impl Default for WindowOptions {
@@ -188,6 +193,7 @@ impl Default for WindowOptions {
             trace_out: None,
             no_watch: false,
             gif_buffer: false,
+            dev_link: None,
         }
     }
 }
@@ -329,6 +335,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         cursor_shown: true,
         pointer_locked: false,
         motion_rest: (0.0, 0.0),
+        dev: args.dev_link.as_deref().map(dev_link::DevLink::start),
     };
     let ran = event_loop.run_app(&mut app);
     // A GIF being recorded is saved, and every GIF being saved is finished.
@@ -462,6 +469,8 @@ struct App {
     /// display pixels.
     pointer_locked: bool,
     motion_rest: (f64, f64),
+    /// `bt dev`'s orders, when it runs this window.
+    dev: Option<dev_link::DevLink>,
 }
 
 impl App {
@@ -501,6 +510,9 @@ impl App {
             .with_min_inner_size(PhysicalSize::new(w, h));
         if self.args.fullscreen {
             attrs = attrs.with_fullscreen(Some(Fullscreen::Borderless(None)));
+        }
+        if let Some(dev) = &self.dev {
+            attrs = dev.placed(attrs);
         }
         let window = Arc::new(
             event_loop
@@ -649,6 +661,25 @@ impl App {
             self.pointer_locked = lock;
             self.motion_rest = (0.0, 0.0);
         }
+    }
+
+    /// Carries out `bt dev`'s orders; `true` when it asked the window to close (its place is
+    /// then kept for the next program).
+    fn follow_dev_orders(&mut self) -> bool {
+        while let Some(order) = self.dev.as_ref().and_then(dev_link::DevLink::next) {
+            match order {
+                dev_link::DevOrder::Close => {
+                    if let (Some(dev), Some(window), false) = (&self.dev, &self.window, self.gone) {
+                        dev.keep_place(window);
+                    }
+                    return true;
+                }
+                dev_link::DevOrder::Notice(text) => self.host.show_notice(Some(&text)),
+                dev_link::DevOrder::ClearNotice => self.host.show_notice(None),
+            }
+            self.dirty = true;
+        }
+        false
     }
 
     fn event(&mut self, event: HostEvent<'_>) {
@@ -956,7 +987,7 @@ impl ApplicationHandler for App {
         }
         // After every batch of events, frames included: what the host asked to keep on disk.
         self.host.persist();
-        if crate::host::signals::requested() {
+        if crate::host::signals::requested() || self.follow_dev_orders() {
             event_loop.exit();
             return;
         }
