@@ -34,7 +34,7 @@ const EFFECTS: [(Effect, &str); 7] = [
 const ENTRIES: usize = WAVES.len() * EFFECTS.len() + 1;
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Jukebox {
     sfx: Vec<SfxId>,
     tune: Option<MusicId>,
@@ -124,6 +124,10 @@ impl Jukebox {
 }
 
 impl Cart for Jukebox {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Jukebox")
     }
