@@ -91,6 +91,39 @@ impl Recorder {
         self.ticks = 0;
     }
 
+    /// Keeps the first `ticks` updates and forgets the rest (a run that went back to an
+    /// earlier update records on from there). Past the end, nothing changes.
+    pub fn truncate(&mut self, ticks: u64) {
+        if ticks >= self.ticks {
+            return;
+        }
+        let (mut at, mut sum) = (0, 0u64);
+        for run in 0..self.counts.len() {
+            let mut tick = TickInput::default();
+            let next = decode(&self.bytes, at, &mut tick);
+            if sum + self.counts[run] >= ticks {
+                if ticks == sum {
+                    // This run starts exactly where the recording ends: it goes too.
+                    self.counts.truncate(run);
+                    self.bytes.truncate(at);
+                } else {
+                    self.counts[run] = ticks - sum;
+                    self.counts.truncate(run + 1);
+                    self.bytes.truncate(next);
+                    self.last = tick;
+                }
+                break;
+            }
+            sum += self.counts[run];
+            self.last = tick;
+            at = next;
+        }
+        if self.counts.is_empty() {
+            self.last = TickInput::default();
+        }
+        self.ticks = ticks;
+    }
+
     /// Every recorded tick in order, one item per update.
     pub fn iter(&self) -> impl Iterator<Item = TickInput> + '_ {
         self.each_run()
