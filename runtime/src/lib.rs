@@ -88,8 +88,8 @@ pub use clock::{
     WallClock,
 };
 pub use engine::{
-    CartFactory, Engine, EngineError, EngineOptions, FrameReport, Origin, SnapshotError,
-    SnapshotStats,
+    CartFactory, Engine, EngineError, EngineOptions, FrameReport, Origin, SaveState, SnapshotError,
+    SnapshotStats, StateFile, StateFileError,
 };
 pub use fixed_loop::{
     tick_at, FixedLoop, FrameTiming, LoopError, TickAction, TimeError, MAX_STEPS,

@@ -201,9 +201,9 @@ fn render_at_is_the_seek_to_the_update_its_seconds_round_to() {
     // The seek would start from the last snapshot kept on the way, after update 192.
     assert_eq!(by_tick.snapshots().span, Some((0, 192)));
     assert_eq!(
-        by_tick.render_at_tick(MAX_SEEK_UPDATES + 1, Origin::Start, |_, _| {}),
+        by_tick.render_at_tick(MAX_SEEK_UPDATES + 193, Origin::Start, |_, _| {}),
         Err(EngineError::TooFar {
-            target: MAX_SEEK_UPDATES + 1,
+            target: MAX_SEEK_UPDATES + 193,
             from: 192
         })
     );

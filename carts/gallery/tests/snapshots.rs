@@ -8,7 +8,7 @@ use std::sync::Arc;
 use bt::{Button, Key, Player};
 use bt_runtime::engine::Origin;
 use bt_runtime::replay::frame_hash;
-use bt_runtime::{Engine, EngineError, EngineOptions, SnapshotError};
+use bt_runtime::{Engine, EngineError, EngineOptions, SnapshotError, StateFile, StateFileError};
 use bt_test_support::CountingAlloc;
 
 #[global_allocator]
@@ -313,4 +313,92 @@ fn the_byte_counter_sees_what_is_held() {
     assert!(GLOBAL.live_bytes() - before >= 100_000);
     drop(v);
     assert!(GLOBAL.live_bytes() - before < 100);
+}
+
+#[test]
+fn a_save_state_loads_back_the_run_as_it_was_and_plays_on_the_same() {
+    let mut e = engine("snake");
+    for _ in 0..200 {
+        play_one(&mut e);
+    }
+    let state = e.save_state().unwrap();
+    assert_eq!(state.updates(), 200);
+    let at_save = (e.test_state(), frame_hash(e.framebuffer(), e.palette()));
+    let after: Vec<_> = (0..150).map(|_| play_one(&mut e)).collect();
+    for round in 0..2 {
+        e.load_state(&state).unwrap();
+        assert!(e.is_paused());
+        assert_eq!(e.updates_since_init(), 200);
+        assert_eq!(
+            (e.test_state(), frame_hash(e.framebuffer(), e.palette())),
+            at_save,
+            "loaded, round {round}"
+        );
+        let again: Vec<_> = (0..150).map(|_| play_one(&mut e)).collect();
+        assert!(again == after, "played on after loading, round {round}");
+    }
+    // Rewinding after a load stays on the loaded run.
+    assert_eq!(e.rewind(300).unwrap(), 256);
+    assert_eq!(e.ticks(), after[55].0);
+    assert_eq!(frame_hash(e.framebuffer(), e.palette()), after[55].1);
+
+    let mut other = engine("snake");
+    let err = other.load_state(&state).unwrap_err();
+    assert_eq!(err, EngineError::Snapshot(SnapshotError::OtherEngine));
+    assert_eq!(other.updates_since_init(), 0, "nothing loaded");
+}
+
+#[test]
+fn a_state_file_is_the_run_from_boot_and_refuses_another_build_or_cart() {
+    let mut e = engine("snake");
+    assert!(matches!(
+        e.state_file("snake", None),
+        Err(StateFileError::NotRecording)
+    ));
+    e.start_recording(60);
+    for _ in 0..250 {
+        play_one(&mut e);
+    }
+    let text = e.state_file("snake", None).unwrap().to_json();
+    let path = std::path::Path::new("snake.btstate");
+    let file = StateFile::from_json(&text, path).unwrap();
+    assert_eq!(file.replay.ticks(), 250);
+
+    let mut loaded = engine("snake");
+    loaded.load_state_file(&file, "snake", path).unwrap();
+    assert_eq!(loaded.updates_since_init(), 250);
+    assert_eq!(loaded.test_state(), e.test_state());
+    assert_eq!(loaded.framebuffer(), e.framebuffer());
+    // Playing on from the loaded state is playing on from the saved one (the samples the
+    // replay made on the way are not this run's to hear).
+    loaded.console_mut().drain_samples();
+    let a: Vec<_> = (0..100).map(|_| play_one(&mut e)).collect();
+    let b: Vec<_> = (0..100).map(|_| play_one(&mut loaded)).collect();
+    for (i, (a, b)) in a.iter().zip(&b).enumerate() {
+        assert_eq!((a.0, a.1), (b.0, b.1), "update {}", 251 + i);
+        assert!(a.2 == b.2, "samples of update {}", 251 + i);
+    }
+
+    let other_build = text.replace(bt_runtime::engine::STATE_BUILD, "bt-runtime 0.0.0-other");
+    let err = StateFile::from_json(&other_build, path).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "snake.btstate: a state saved by bt-runtime 0.0.0-other; this is {}, which loads \
+             only its own",
+            bt_runtime::engine::STATE_BUILD
+        )
+    );
+    let mut hello = engine("hello");
+    let err = hello.load_state_file(&file, "hello", path).unwrap_err();
+    assert!(
+        err.to_string().starts_with("a state of snake (seed"),
+        "{err}"
+    );
+    let err = StateFile::from_json("{\"format\": \"bt-replay\"}", path).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("snake.btstate: not a BT state file"),
+        "{err}"
+    );
 }

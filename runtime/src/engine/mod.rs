@@ -17,6 +17,7 @@ use crate::wall_time::Instant;
 pub(crate) mod cart_panic;
 mod options;
 mod recording;
+mod save_state;
 mod seek;
 mod snapshot;
 
@@ -24,6 +25,7 @@ use cart_panic::guarded;
 pub use cart_panic::{CartCall, CartPanic};
 pub use options::*;
 use recording::{updater, Tape, RESERVED_HASHES};
+pub use save_state::{SaveState, StateFile, StateFileError, STATE_BUILD};
 pub use seek::Origin;
 use snapshot::Ring;
 pub use snapshot::{SnapshotError, SnapshotStats, DEFAULT_SNAPSHOT_BUDGET, FIRST_SNAPSHOT_EVERY};
@@ -70,6 +72,8 @@ pub struct Engine {
     ring: Ring,
     /// Seeks and rewinds that went back so far.
     restarts: u64,
+    /// This engine among all made in the process: a save state loads only into its own.
+    id: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -187,6 +191,7 @@ impl Engine {
             tape,
             ring: Ring::new(options.snapshot_budget),
             restarts: 0,
+            id: save_state::next_engine_id(),
         };
         engine.init()?;
         Ok(engine)
@@ -261,6 +266,7 @@ impl Engine {
     pub fn replace_palette(&mut self, palette: Palette) {
         // The boot palette changed: no snapshot is what a replay from boot gives.
         self.ring.clear();
+        self.ring.leave_reproducible(self.updates_since_init);
         self.settings.palette.clone_from(&palette);
         self.console.replace_palette(palette);
     }

@@ -83,13 +83,15 @@ impl Snapshot {
 /// budget.
 pub(super) struct Ring {
     /// In order of `updates_since_init`, each at a multiple of `every`.
-    entries: Vec<Snapshot>,
+    pub(super) entries: Vec<Snapshot>,
     budget: usize,
     bytes: usize,
     every: u64,
     /// Whether the engine's timeline so far is one a replay from boot reproduces: no input or
     /// change came from outside (see `Engine::console_mut`).
     pub(super) reproducible: bool,
+    /// The update after which the timeline stopped being reproducible, while it is not.
+    pub(super) left_at: Option<u64>,
     /// The cart answered `None` to [`Cart::snapshot`]: it is not asked again.
     pub(super) unsupported: bool,
 }
@@ -102,6 +104,7 @@ impl Ring {
             bytes: 0,
             every: FIRST_SNAPSHOT_EVERY,
             reproducible: true,
+            left_at: None,
             unsupported: false,
         }
     }
@@ -179,6 +182,7 @@ impl Ring {
     pub(super) fn leave_reproducible(&mut self, updates: u64) {
         if self.reproducible {
             self.reproducible = false;
+            self.left_at = Some(updates);
             self.branch_after(updates);
         }
     }
@@ -199,6 +203,7 @@ impl Ring {
     /// the engine is on the reproducible timeline.
     pub(super) fn back_to_boot(&mut self) {
         self.reproducible = true;
+        self.left_at = None;
         self.entries.retain(|s| s.reproducible);
         self.count_bytes();
     }
@@ -239,6 +244,9 @@ pub enum SnapshotError {
         /// The budget, in bytes.
         budget: usize,
     },
+    /// A save state made by another engine (another cart, or another run of it).
+    #[error("the save state is of another engine (another cart, or another run of it)")]
+    OtherEngine,
     /// No snapshot is at or before the update asked for.
     #[error("no snapshot at or before update {target}; the first kept is after update {first}")]
     NoneBefore {
@@ -284,13 +292,29 @@ impl super::Engine {
         }
     }
 
-    /// Puts the engine back as it was at snapshot `index`: the cart (a copy of the kept one),
-    /// the console, the tick counter, the updates since `init`, the replay's place, the
-    /// recording (cut back to that update: it branches from there) and the frame hashes. Later
-    /// snapshots of another future go. Tags, samples not yet drained and a cart panic are
-    /// forgotten.
+    /// Puts the engine back as it was at the ring's snapshot `index` (see
+    /// [`Engine::restore_from`]); later snapshots of another future go.
     pub(super) fn restore(&mut self, index: usize) -> Result<(), EngineError> {
+        // Lent out of the ring while the engine takes its state on.
+        let entries = std::mem::take(&mut self.ring.entries);
+        let result = self.restore_from(&entries[index]);
+        self.ring.entries = entries;
+        result?;
         let snap = self.ring.get(index);
+        let (reproducible, updates) = (snap.reproducible, snap.updates_since_init);
+        self.ring.reproducible = reproducible;
+        if reproducible {
+            self.ring.left_at = None;
+        }
+        self.ring.branch_after(updates);
+        Ok(())
+    }
+
+    /// Takes on `snap`'s state: the cart (a copy of the kept one), the console, the tick
+    /// counter, the updates since `init`, the replay's place, the recording (cut back to that
+    /// update: it branches from there) and the frame hashes. Tags, samples not yet drained and
+    /// a cart panic are forgotten. The ring is left as it is.
+    pub(super) fn restore_from(&mut self, snap: &Snapshot) -> Result<(), EngineError> {
         let cart = match guarded(|| snap.cart.snapshot()) {
             Ok(Some(cart)) => cart,
             Ok(None) => return Err(SnapshotError::Unsupported.into()),
@@ -307,8 +331,6 @@ impl super::Engine {
         }
         self.tape.hashes.truncate(snap.hashes);
         self.tape.forget_kept_after(snap.updates_since_init);
-        self.ring.reproducible = snap.reproducible;
-        self.ring.branch_after(self.updates_since_init);
         self.panic = None;
         self.init_failed = false;
         if let Some(overlay) = &mut self.overlay {

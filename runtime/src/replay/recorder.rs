@@ -442,4 +442,28 @@ mod tests {
         }
         assert_eq!((rec.runs(), rec.bytes.len()), (1, 2));
     }
+
+    #[test]
+    fn truncating_keeps_the_first_ticks_and_records_on_from_there() {
+        let ticks: Vec<TickInput> = (0..40u8)
+            .map(|i| {
+                let mut t = TickInput::default();
+                t.pointer_pos = (i32::from(i / 7), 0);
+                t
+            })
+            .collect();
+        for keep in [0, 1, 6, 7, 8, 20, 39, 40, 55] {
+            let mut rec = Recorder::new();
+            ticks.iter().for_each(|t| rec.record(t));
+            rec.truncate(keep);
+            let kept = keep.min(40) as usize;
+            assert_eq!(rec.ticks(), kept as u64);
+            assert_eq!(rec.iter().collect::<Vec<_>>(), ticks[..kept], "keep {keep}");
+            // Recording on joins the last run when it saw the same, as if never cut.
+            ticks[kept..].iter().for_each(|t| rec.record(t));
+            let mut whole = Recorder::new();
+            ticks.iter().for_each(|t| whole.record(t));
+            assert_eq!(rec, whole, "keep {keep}");
+        }
+    }
 }
