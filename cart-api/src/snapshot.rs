@@ -23,12 +23,12 @@ use crate::{Cart, Palette, Rng, SaveData};
 /// use bt::Settings;
 ///
 /// let mut con = Console::new(&Settings::default(), 7);
-/// con.update_context(0).rng().next_u32();
+/// con.update_context(0).rng_mut().next_u32();
 /// let snap = con.snapshot();
-/// let next = con.update_context(1).rng().next_u32();
-/// con.update_context(2).rng().next_u32();
+/// let next = con.update_context(1).rng_mut().next_u32();
+/// con.update_context(2).rng_mut().next_u32();
 /// con.restore(&snap);
-/// assert_eq!(con.update_context(1).rng().next_u32(), next);
+/// assert_eq!(con.update_context(1).rng_mut().next_u32(), next);
 /// ```
 #[derive(Debug, Clone)]
 pub struct ConsoleSnapshot {

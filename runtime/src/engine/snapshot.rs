@@ -11,7 +11,7 @@ use bt::Cart;
 
 use super::cart_panic::{guarded, CartCall};
 use super::recording::Tape;
-use super::EngineError;
+use super::{Engine, EngineError};
 use crate::replay::Player;
 
 /// Updates between two snapshots at first. The ring doubles it whenever its snapshots outgrow
@@ -276,7 +276,7 @@ pub struct SnapshotStats {
     pub supported: Option<bool>,
 }
 
-impl super::Engine {
+impl Engine {
     /// Keeps the state right after `init` (update 0), when the ring holds none yet.
     pub(super) fn keep_boot_snapshot(&mut self) {
         if self.ring.due(0) {
