@@ -307,6 +307,25 @@ fn the_snapshots_kept_stay_under_their_budget_counted_by_the_allocator() {
 }
 
 #[test]
+fn a_smaller_budget_thins_the_ring_at_once_and_none_empties_it() {
+    let mut e = engine("bunnymark");
+    e.render_at_tick(3000, Origin::Start, |_, _| {}).unwrap();
+    let kept = e.snapshots();
+    assert!(kept.count > 40, "{kept:?}");
+    e.set_snapshot_budget(kept.bytes / 3);
+    let thinned = e.snapshots();
+    assert!(thinned.bytes <= kept.bytes / 3, "{thinned:?}");
+    assert!(
+        thinned.every > kept.every && thinned.count >= 2,
+        "{thinned:?}"
+    );
+    e.set_snapshot_budget(0);
+    assert_eq!(e.snapshots().count, 0);
+    e.step(200).unwrap();
+    assert_eq!(e.snapshots().count, 0, "none kept from then on");
+}
+
+#[test]
 fn the_byte_counter_sees_what_is_held() {
     let before = GLOBAL.live_bytes();
     let v = vec![0u8; 100_000];

@@ -137,15 +137,22 @@ impl Ring {
         };
         self.entries.insert(at, snapshot);
         self.count_bytes();
+        self.thin();
+    }
+
+    /// Doubles the spacing, dropping the snapshots off it, until the ring fits its budget; a
+    /// snapshot alone larger than the budget is not kept.
+    fn thin(&mut self) {
         while self.bytes > self.budget && self.entries.len() > 1 {
             self.every = self.every.saturating_mul(2);
             let every = self.every;
             self.entries
                 .retain(|s| s.updates_since_init.is_multiple_of(every));
+            // The list's spare room counts against the budget too.
+            self.entries.shrink_to_fit();
             self.count_bytes();
         }
         if self.bytes > self.budget {
-            // One snapshot alone is over the budget: keep none, and the list's room neither.
             self.entries = Vec::new();
             self.count_bytes();
         }
@@ -206,6 +213,11 @@ impl Ring {
         self.left_at = None;
         self.entries.retain(|s| s.reproducible);
         self.count_bytes();
+    }
+
+    pub(super) fn set_budget(&mut self, budget: usize) {
+        self.budget = budget;
+        self.thin();
     }
 
     pub(super) fn bytes(&self) -> usize {
@@ -372,6 +384,13 @@ impl Engine {
         self.restore(index)?;
         self.render(0.0)?;
         Ok(self.updates_since_init)
+    }
+
+    /// Changes the memory the snapshots may hold
+    /// ([`EngineOptions::snapshot_budget`](super::EngineOptions::snapshot_budget)): with less,
+    /// the ring thins out at once; 0 forgets every snapshot and keeps none from now on.
+    pub fn set_snapshot_budget(&mut self, bytes: usize) {
+        self.ring.set_budget(bytes);
     }
 
     /// What the snapshot ring holds now.
