@@ -421,3 +421,65 @@ fn a_state_file_is_the_run_from_boot_and_refuses_another_build_or_cart() {
         "{err}"
     );
 }
+
+/// Plays `replay` from boot in a new engine: its hashes and the game's state at the end.
+fn replayed(name: &str, replay: bt_runtime::replay::Replay) -> (Vec<(u64, u64)>, Option<String>) {
+    let ticks = replay.ticks();
+    let every = replay.info.hash_every;
+    let mut e = engine_with(
+        name,
+        EngineOptions {
+            replay: Some(Arc::new(replay)),
+            ..options(name)
+        },
+    );
+    e.log_hashes(every);
+    e.step(ticks).unwrap();
+    (e.hashes().to_vec(), e.test_state())
+}
+
+#[test]
+fn a_recording_stays_a_replay_of_the_run_through_seeks_from_snapshots() {
+    let mut e = engine("snake");
+    e.start_recording(20);
+    for _ in 0..300 {
+        play_one(&mut e);
+    }
+    // Steered from the first update: no snapshot is on the run a replay from boot gives.
+    e.render_at_tick(700, Origin::Start, |_, _| {}).unwrap();
+    for target in [500, 650, 130] {
+        let restarts = e.restarts();
+        e.render_at_tick(target, Origin::Start, |_, _| {}).unwrap();
+        assert_eq!(e.restarts(), restarts + 1);
+        let replay = e.recording("snake", None).unwrap();
+        assert_eq!(replay.ticks(), target, "the recording is the sought run");
+        let (hashes, state) = replayed("snake", replay);
+        assert_eq!(hashes, e.hashes(), "seek to {target}");
+        assert_eq!(state, e.test_state(), "seek to {target}");
+    }
+}
+
+#[test]
+fn loading_a_state_puts_back_the_recording_that_led_to_it() {
+    let mut e = engine("snake");
+    e.start_recording(20);
+    for _ in 0..200 {
+        play_one(&mut e);
+    }
+    let state = e.save_state().unwrap();
+    let at_save = e.test_state();
+    // Back, and another future from there.
+    e.rewind(130).unwrap();
+    for _ in e.updates_since_init()..300 {
+        let update = e.updates_since_init();
+        feed(&mut e, update + 7);
+        e.step(1).unwrap();
+    }
+    e.load_state(&state).unwrap();
+    assert_eq!(e.test_state(), at_save);
+    let replay = e.recording("snake", None).unwrap();
+    assert_eq!(replay.ticks(), 200);
+    let (hashes, end) = replayed("snake", replay);
+    assert_eq!(hashes, e.hashes());
+    assert_eq!(end, at_save);
+}

@@ -21,6 +21,9 @@ pub(super) struct Tape {
     pub(super) hash_every: u64,
     /// `(updates since init, frame_hash)`.
     pub(super) hashes: Vec<(u64, u64)>,
+    /// Counts the recordings and hash logs started: a snapshot's recorder length and hash
+    /// count mean something only in the one it was taken in.
+    pub(super) generation: u64,
     /// Keep a copy of the hashed frame after this many updates since init.
     keep_at: Option<u64>,
     kept: Option<(Framebuffer, Palette)>,
@@ -116,6 +119,7 @@ impl Engine {
     /// recording before the first update; a seek from the start begins the recording again.
     pub fn start_recording(&mut self, hash_every: u64) {
         self.tape.recorder = Some(Recorder::new());
+        self.tape.generation += 1;
         if hash_every > 0 {
             self.log_hashes(hash_every);
         }
@@ -152,6 +156,7 @@ impl Engine {
     /// Hashes the cart's frame, rendered with `render_alpha` 0, after every `every` updates
     /// since init ([`crate::replay::frame_hash`]); 0 stops. The hashes so far are forgotten.
     pub fn log_hashes(&mut self, every: u64) {
+        self.tape.generation += 1;
         self.tape.hash_every = every;
         self.tape.hashes.clear();
         self.tape.hashes.reserve(RESERVED_HASHES);

@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use super::snapshot::{Snapshot, SnapshotError};
 use super::{Engine, EngineError, Origin};
-use crate::replay::{Player, Replay, ReplayError};
+use crate::replay::{Player, Recorder, Replay, ReplayError};
 
 static ENGINES: AtomicU64 = AtomicU64::new(0);
 
@@ -24,6 +24,10 @@ pub(super) fn next_engine_id() -> u64 {
 /// [`Engine::load_state`] as often as wanted. A host keeps as many as it has slots for.
 pub struct SaveState {
     snapshot: Snapshot,
+    /// The recording and the frame hashes as they were: the run that led to the state may
+    /// not be the one the engine is on when it is loaded.
+    recorder: Option<Recorder>,
+    hashes: Vec<(u64, u64)>,
     engine: u64,
     /// Where the run the state was taken on left the timeline a replay from boot gives.
     left_at: Option<u64>,
@@ -194,15 +198,17 @@ impl Engine {
         };
         Ok(SaveState {
             snapshot,
+            recorder: self.tape.recorder.clone(),
+            hashes: self.tape.hashes.clone(),
             engine: self.id,
             left_at: self.ring.left_at,
         })
     }
 
     /// Loads `state` (saved by this engine) and renders it with `render_alpha` 0. The engine is
-    /// paused, as after a seek; [`Engine::resume`] plays on from there. A recording is cut
-    /// back to the state's update and branches there; snapshots of the run since are dropped
-    /// unless a replay from boot reaches them.
+    /// paused, as after a seek; [`Engine::resume`] plays on from there. A recording is put back
+    /// as it was when the state was saved and branches there (one begun since starts over);
+    /// snapshots of the run since are dropped unless a replay from boot reaches them.
     ///
     /// # Errors
     /// [`SnapshotError::OtherEngine`] for a state of another engine (another cart or run);
@@ -213,6 +219,17 @@ impl Engine {
         }
         self.begin_seek();
         self.restore_from(&state.snapshot)?;
+        // The recording of the run that led to the state; one begun since starts over here.
+        let same = state.snapshot.generation == self.tape.generation;
+        if let Some(recorder) = &mut self.tape.recorder {
+            match (&state.recorder, same) {
+                (Some(saved), true) => recorder.clone_from(saved),
+                _ => recorder.clear(),
+            }
+        }
+        if same {
+            self.tape.hashes.clone_from(&state.hashes);
+        }
         let updates = state.snapshot.updates_since_init;
         if state.snapshot.reproducible {
             self.ring.back_to_boot();

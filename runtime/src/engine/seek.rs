@@ -66,7 +66,7 @@ impl Engine {
         let snapshot = self
             .ring
             .at_or_before(tick, true)
-            .filter(|&i| self.ring.get(i).updates_since_init > 0);
+            .filter(|&i| self.serves_seek(self.ring.get(i)));
         let from = match (forward, snapshot) {
             (true, _) => self.updates_since_init,
             (false, Some(i)) => self.ring.get(i).updates_since_init,
@@ -174,6 +174,28 @@ impl Engine {
         }
         self.forward_tags(false);
         self.render(0.0).map(drop)
+    }
+
+    /// Whether a seek may start from `snap` (a reproducible snapshot) rather than from boot.
+    /// Not from the one after `init` (a replay from boot runs `init`, and its tags, again).
+    /// While recording, only when the recording holds the run from boot to the snapshot as a
+    /// replay from boot gives it: recorded from boot in the snapshot's recording, on the
+    /// reproducible timeline at least that far, and not cut back before it.
+    fn serves_seek(&self, snap: &super::snapshot::Snapshot) -> bool {
+        let at = snap.updates_since_init;
+        if at == 0 {
+            return false;
+        }
+        match &self.tape.recorder {
+            None => true,
+            Some(recorder) => {
+                snap.generation == self.tape.generation
+                    && snap.recorded == at
+                    && recorder.ticks() == self.updates_since_init
+                    && self.updates_since_init >= at
+                    && (self.ring.reproducible || self.ring.left_at.is_some_and(|l| l >= at))
+            }
+        }
     }
 
     fn restart(&mut self) -> Result<(), EngineError> {

@@ -35,9 +35,10 @@ pub(super) struct Snapshot {
     pub(super) updates_since_init: u64,
     /// The replay's player where it was, if one plays.
     pub(super) player: Option<Player>,
-    /// Updates recorded, and frame hashes taken, by then.
+    /// Updates recorded, and frame hashes taken, by then, in the tape's `generation`.
     pub(super) recorded: u64,
     pub(super) hashes: usize,
+    pub(super) generation: u64,
     /// A replay from boot reaches this state.
     pub(super) reproducible: bool,
     /// About how many bytes the snapshot holds outside the ring's list
@@ -73,6 +74,7 @@ impl Snapshot {
             player: tape.player.clone(),
             recorded: tape.recorder.as_ref().map_or(0, |r| r.ticks()),
             hashes: tape.hashes.len(),
+            generation: tape.generation,
             reproducible,
             bytes,
         })
@@ -338,10 +340,15 @@ impl Engine {
         self.fixed.restore_ticks(snap.ticks);
         self.updates_since_init = snap.updates_since_init;
         self.tape.player.clone_from(&snap.player);
+        // The recording and the hashes go back with the run; a recording begun after the
+        // snapshot cannot, and starts over from here.
+        let same = snap.generation == self.tape.generation;
         if let Some(recorder) = &mut self.tape.recorder {
-            recorder.truncate(snap.recorded);
+            recorder.truncate(if same { snap.recorded } else { 0 });
         }
-        self.tape.hashes.truncate(snap.hashes);
+        self.tape
+            .hashes
+            .truncate(if same { snap.hashes } else { 0 });
         self.tape.forget_kept_after(snap.updates_since_init);
         self.panic = None;
         self.init_failed = false;
@@ -368,6 +375,7 @@ impl Engine {
     /// snapshot is kept, or none is at or before `tick`; [`EngineError::Panicked`] when the
     /// cart panics copying itself or drawing.
     pub fn rewind(&mut self, tick: u64) -> Result<u64, EngineError> {
+        let tick = tick.min(self.updates_since_init);
         let index = self.ring.at_or_before(tick, false).ok_or_else(|| {
             match (self.ring.unsupported, self.ring.updates().next()) {
                 (true, _) => SnapshotError::Unsupported,
