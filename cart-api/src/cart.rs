@@ -120,6 +120,26 @@ pub trait Cart {
     fn test_state(&self) -> Option<String> {
         None
     }
+
+    /// A copy of the game as it is now, for the console to go back to: rewinding, seeking
+    /// backwards, save states. A cart that derives `Clone` answers in one line with
+    /// [`crate::cloned`]: `fn snapshot(&self) -> Option<Box<dyn Cart>> { bt::cloned(self) }`.
+    ///
+    /// The copy is taken between updates and never updated or rendered itself: the console
+    /// restores it by asking it for a copy in turn. Keep large loaded data (sprite sheets,
+    /// maps and sounds share theirs already) behind an `Arc` so a copy is cheap. `None` (the
+    /// default) means the cart cannot be copied: seeks then replay from the start, and a
+    /// rewind or a save state is refused with a message saying so.
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        None
+    }
+
+    /// About how many bytes a [`Cart::snapshot`] of the game holds, counted against the
+    /// console's snapshot budget. The default counts the cart's own struct; a cart that keeps
+    /// more than a few KiB on the heap (a list of thousands of things, a canvas) adds it.
+    fn snapshot_bytes(&self) -> usize {
+        std::mem::size_of_val(self)
+    }
 }
 
 /// A tag placed on the overlay's timing chart by [`Update::assign_tag`].

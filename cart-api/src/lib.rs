@@ -15,6 +15,7 @@
 // | `sound` | sound effects, music, the `bt-sound` text format and the four-channel synthesiser |
 // | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
 // | `save` | `SaveData`, the bytes a cart keeps between runs |
+// | `snapshot` | `ConsoleSnapshot`, the console's state kept to go back to, and `cloned` for `Cart::snapshot` |
 // | `timer`, `rng`, `easing` | tick timers, seeded randomness, easing curves |
 // | `noise` (public) | stateless randomness: the integer hashes, `ValueNoise`, `PerlinNoise` and `SimplexNoise` |
 // | `math` (public) | maths with the same bits on every machine |
@@ -39,6 +40,7 @@ mod render;
 mod rng;
 mod save;
 mod settings;
+mod snapshot;
 pub mod sound;
 mod timer;
 mod update;
@@ -58,6 +60,7 @@ pub use render::Render;
 pub use rng::{Rng, RngState};
 pub use save::SaveData;
 pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError};
+pub use snapshot::cloned;
 pub use timer::{Timer, TimerError};
 pub use update::Update;
 
@@ -115,4 +118,5 @@ pub mod host {
     };
     pub use crate::quote::{excerpt_chars, quoted, EXCERPT_CHARS};
     pub use crate::save::SaveTooLarge;
+    pub use crate::snapshot::ConsoleSnapshot;
 }

@@ -35,7 +35,7 @@ use crate::Update;
 pub struct SaveData {
     bytes: [u8; SaveData::CAPACITY],
     /// The cart asked to change the block since the host last looked.
-    touched: bool,
+    pub(crate) touched: bool,
 }
 
 impl SaveData {

@@ -81,6 +81,10 @@ pub struct Sound;
 #[doc = include_str!("../../docs/sharing.md")]
 pub struct Sharing;
 
+// Carries `docs/time-travel.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/time-travel.md")]
+pub struct TimeTravel;
+
 // Carries `docs/web.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/web.md")]
 pub struct Web;

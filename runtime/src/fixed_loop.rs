@@ -179,6 +179,13 @@ impl FixedLoop {
         self.accumulator_ms = 0.0;
     }
 
+    /// Sets the tick counter to `ticks` and drops the unspent time: the loop as it was at a
+    /// snapshot, between two frames.
+    pub fn restore_ticks(&mut self, ticks: u64) {
+        self.ticks = ticks;
+        self.accumulator_ms = 0.0;
+    }
+
     /// Drops the unspent time (used when the loop resumes after a pause).
     pub fn discard_leftover(&mut self) {
         self.accumulator_ms = 0.0;

@@ -87,7 +87,10 @@ pub use clock::{
     Clock, ClockError, ConstantClock, JitterClock, PacedClock, PacedOptions, SequenceClock,
     WallClock,
 };
-pub use engine::{CartFactory, Engine, EngineError, EngineOptions, FrameReport, Origin};
+pub use engine::{
+    CartFactory, Engine, EngineError, EngineOptions, FrameReport, Origin, SaveState, SnapshotError,
+    SnapshotStats, StateFile, StateFileError,
+};
 pub use fixed_loop::{
     tick_at, FixedLoop, FrameTiming, LoopError, TickAction, TimeError, MAX_STEPS,
 };

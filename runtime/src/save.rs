@@ -374,7 +374,8 @@ pub enum StoreEvent {
     /// The save data changed: this save file ([`encode`]d) is to be written to
     /// [`SaveStore::path`].
     Write(Vec<u8>),
-    /// The engine replayed from the start: the store writes no more this run.
+    /// The run went back (a seek from the start, a rewind, a loaded state): the store writes no
+    /// more this run.
     Stopped,
 }
 

@@ -532,6 +532,7 @@ impl Session {
             packed_assets: self.packed_assets.clone(),
             replay: self.replay.clone(),
             save: self.save.clone(),
+            ..EngineOptions::default()
         }
     }
 

@@ -158,7 +158,7 @@ fn render_at_matches_live_play_under_a_multi_step_clock() {
 }
 
 #[test]
-fn render_at_from_current_goes_forward_only() {
+fn render_at_from_current_goes_forward_and_back() {
     let mut a = bundled("hello");
     a.render_at(2.0, Origin::Start).unwrap();
     a.render_at(3.0, Origin::Current).unwrap();
@@ -166,20 +166,12 @@ fn render_at_from_current_goes_forward_only() {
     b.render_at(3.0, Origin::Start).unwrap();
     assert_eq!(a.framebuffer(), b.framebuffer());
 
-    let err = a.render_at(1.0, Origin::Current).unwrap_err();
-    assert_eq!(
-        err,
-        EngineError::Behind {
-            target: 60,
-            current: 180
-        }
-    );
-    assert!(err
-        .to_string()
-        .contains("target tick 60 is behind the current tick 180"));
-    // Going back from the start is fine.
-    a.render_at(1.0, Origin::Start).unwrap();
+    // Behind the current tick: the frame a seek from the start gives.
+    a.render_at(1.0, Origin::Current).unwrap();
     assert_eq!(a.updates_since_init(), 60);
+    b.render_at(1.0, Origin::Start).unwrap();
+    assert_eq!(a.framebuffer(), b.framebuffer());
+    assert_eq!(a.ticks(), b.ticks());
 }
 
 #[test]
@@ -206,11 +198,13 @@ fn render_at_is_the_seek_to_the_update_its_seconds_round_to() {
         assert_eq!(by_time.updates_since_init(), tick);
         assert_eq!(by_time.framebuffer(), by_tick.framebuffer(), "{seconds}");
     }
+    // The seek would start from the last snapshot kept on the way, after update 192.
+    assert_eq!(by_tick.snapshots().span, Some((0, 192)));
     assert_eq!(
-        by_tick.render_at_tick(MAX_SEEK_UPDATES + 1, Origin::Start, |_, _| {}),
+        by_tick.render_at_tick(MAX_SEEK_UPDATES + 193, Origin::Start, |_, _| {}),
         Err(EngineError::TooFar {
-            target: MAX_SEEK_UPDATES + 1,
-            from: 0
+            target: MAX_SEEK_UPDATES + 193,
+            from: 192
         })
     );
     // From the current update, the distance counts from there.

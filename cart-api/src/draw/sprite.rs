@@ -202,7 +202,8 @@ fn check_size(name: &str, width: u64, height: u64) -> Result<(), AssetError> {
 pub struct SpriteSheet {
     pub(crate) width: u32,
     pub(crate) height: u32,
-    pub(crate) pixels: Vec<u8>,
+    /// Shared, never changed: a copy of the sheet (a cart's snapshot) costs no pixels.
+    pub(crate) pixels: std::sync::Arc<[u8]>,
     tile: (u32, u32),
     slots: Range<usize>,
     pub(crate) key: ColorKey,
@@ -252,7 +253,7 @@ impl SpriteSheet {
         Ok(SpriteSheet {
             width,
             height,
-            pixels,
+            pixels: pixels.into(),
             tile: (DEFAULT_TILE, DEFAULT_TILE),
             slots: 0..0,
             key: ColorKey::default(),
@@ -361,7 +362,7 @@ impl SpriteSheet {
         Ok(SpriteSheet {
             width,
             height,
-            pixels,
+            pixels: pixels.into(),
             tile: (DEFAULT_TILE, DEFAULT_TILE),
             slots: start_slot..start_slot + order.len(),
             key: ColorKey::default(),
@@ -476,7 +477,7 @@ impl SpriteSheet {
         Ok(SpriteSheet {
             width,
             height,
-            pixels,
+            pixels: pixels.into(),
             tile: (DEFAULT_TILE, DEFAULT_TILE),
             slots: 0..0,
             key: ColorKey::default(),

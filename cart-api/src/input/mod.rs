@@ -332,6 +332,11 @@ impl Default for Input {
 }
 
 impl Input {
+    /// Bytes held on the heap: the typed text (a snapshot's size).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.text_pending.capacity() + self.text.capacity()
+    }
+
     /// Records a button change injected directly ([`Source::Direct`]).
     pub fn set_buttons(&mut self, buttons: Button, player: Player, down: bool) {
         self.set_buttons_from(Source::Direct, buttons, player, down);

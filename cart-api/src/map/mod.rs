@@ -5,6 +5,8 @@ mod draw;
 
 pub use draw::MapParams;
 
+use std::sync::Arc;
+
 use thiserror::Error;
 
 use crate::draw::Rect;
@@ -85,7 +87,9 @@ pub struct Tilemap {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Layer {
     name: String,
-    cells: Vec<u16>,
+    /// Shared until changed: a copy of the map (a cart's snapshot) copies a layer's cells only
+    /// when one of the two sets a tile.
+    cells: Arc<Vec<u16>>,
 }
 
 /// Where [`Tilemap::move_rect`] left a rectangle, and whether a solid tile stopped it.
@@ -126,7 +130,7 @@ impl Tilemap {
             tile,
             layers: vec![Layer {
                 name: "main".into(),
-                cells: vec![NO_TILE; cells as usize],
+                cells: Arc::new(vec![NO_TILE; cells as usize]),
             }],
             flags: Vec::new(),
         })
@@ -142,7 +146,7 @@ impl Tilemap {
         }
         self.layers.push(Layer {
             name: name.into(),
-            cells: vec![NO_TILE; self.layers[0].cells.len()],
+            cells: Arc::new(vec![NO_TILE; self.layers[0].cells.len()]),
         });
         Ok(self.layers.len() - 1)
     }
@@ -208,7 +212,10 @@ impl Tilemap {
     pub fn set_tile(&mut self, layer: usize, x: i32, y: i32, tile: Option<u16>) {
         let Some(i) = self.at(x, y) else { return };
         if let Some(l) = self.layers.get_mut(layer) {
-            l.cells[i] = tile.unwrap_or(NO_TILE);
+            let tile = tile.unwrap_or(NO_TILE);
+            if l.cells[i] != tile {
+                Arc::make_mut(&mut l.cells)[i] = tile;
+            }
         }
     }
 

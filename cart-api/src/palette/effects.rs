@@ -83,6 +83,14 @@ pub(crate) fn clamp_duration(ms: f64) -> f64 {
 }
 
 impl PaletteEffects {
+    /// Bytes held on the heap: the fade table, the cycles and the palette shown while a flash
+    /// runs (a snapshot's size).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.fades)
+            + self.cycles.capacity() * std::mem::size_of::<Cycle>()
+            + self.shown.heap_bytes()
+    }
+
     pub(crate) fn new(target_fps: f64, palette: &Palette) -> PaletteEffects {
         PaletteEffects {
             fades: Box::new([None; 256]),

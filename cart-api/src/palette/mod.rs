@@ -202,6 +202,13 @@ fn vga() -> Vec<Color32> {
 }
 
 impl Palette {
+    /// Bytes held on the heap: the colours and the names (a snapshot's size).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.colors.capacity() * std::mem::size_of::<Color32>()
+            + self.names.capacity() * std::mem::size_of::<(String, u8)>()
+            + self.names.iter().map(|(n, _)| n.capacity()).sum::<usize>()
+    }
+
     /// A palette of `size` opaque black colours.
     ///
     /// # Errors

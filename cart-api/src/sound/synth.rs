@@ -5,6 +5,8 @@
 //! alone, never from how the samples were split into updates. The same calls at the same
 //! samples therefore give the same samples at any `target_fps`.
 
+use std::sync::Arc;
+
 use super::clock::SampleClock;
 use super::wave::{next_noise, phase_step, sample};
 use super::{
@@ -147,6 +149,9 @@ impl Playing {
 
 /// The synthesiser: the sound bank, four voices, the tune, and the samples of the updates the
 /// host has not drained yet.
+///
+/// The sounds it holds sit behind an [`Arc`]: a snapshot ([`Synth::clone`]) shares them with the
+/// live synthesiser, and only a load after it copies them.
 #[derive(Debug)]
 pub(crate) struct Synth {
     rate: u32,
@@ -155,10 +160,10 @@ pub(crate) struct Synth {
     /// Samples made since boot.
     now: u64,
     /// Sound effects and tunes by id; `None` once a sound file loaded again replaced them.
-    sfx: Vec<Option<Sfx>>,
-    music: Vec<Option<Music>>,
+    sfx: Arc<Vec<Option<Sfx>>>,
+    music: Arc<Vec<Option<Music>>>,
     /// The sounds each sound file gave, by the file's name.
-    files: Vec<(String, SoundBank)>,
+    files: Arc<Vec<(String, SoundBank)>>,
     voices: [Voice; CHANNELS],
     playing: Option<Playing>,
     master: u8,
@@ -166,6 +171,37 @@ pub(crate) struct Synth {
     out: Vec<i16>,
     out_limit: usize,
     meter: SoundMeter,
+}
+
+/// Empties a shared list: in place when nothing else holds it, else by letting go of it.
+fn clear_shared<T>(list: &mut Arc<Vec<T>>) {
+    match Arc::get_mut(list) {
+        Some(list) => list.clear(),
+        None => *list = Arc::default(),
+    }
+}
+
+/// A copy for a snapshot: every voice, the tune and the clock where they are, the sounds
+/// shared, and no samples waiting (they belong to the host that drained or will drain them).
+impl Clone for Synth {
+    fn clone(&self) -> Synth {
+        Synth {
+            rate: self.rate,
+            fps_milli: self.fps_milli,
+            clock: self.clock,
+            now: self.now,
+            sfx: Arc::clone(&self.sfx),
+            music: Arc::clone(&self.music),
+            files: Arc::clone(&self.files),
+            voices: self.voices,
+            playing: self.playing,
+            master: self.master,
+            seed: self.seed,
+            out: Vec::new(),
+            out_limit: self.out_limit,
+            meter: self.meter,
+        }
+    }
 }
 
 fn noise_seed(seed: u64, channel: usize) -> u32 {
@@ -191,9 +227,9 @@ impl Synth {
             fps_milli: fps_milli(target_fps),
             clock: SampleClock::new(DEFAULT_SAMPLE_RATE, target_fps),
             now: 0,
-            sfx: Vec::new(),
-            music: Vec::new(),
-            files: Vec::new(),
+            sfx: Arc::default(),
+            music: Arc::default(),
+            files: Arc::default(),
             voices: [Voice::default(); CHANNELS],
             playing: None,
             master: 255,
@@ -219,6 +255,23 @@ impl Synth {
         self.out.reserve_exact(self.out_limit);
     }
 
+    /// Takes on `snapshot`'s state (a [`Synth::clone`]), keeping this one's sample buffer,
+    /// emptied: the samples after it are those the snapshot's run made next.
+    pub(crate) fn restore(&mut self, snapshot: &Synth) {
+        let out = std::mem::take(&mut self.out);
+        *self = snapshot.clone();
+        self.out = out;
+        self.out.clear();
+        if self.out.capacity() < self.out_limit {
+            self.out.reserve_exact(self.out_limit);
+        }
+    }
+
+    /// Bytes a snapshot's copy holds of its own (the shared sounds not counted).
+    pub(crate) fn snapshot_bytes(&self) -> usize {
+        std::mem::size_of::<Synth>()
+    }
+
     pub(crate) fn rate(&self) -> u32 {
         self.rate
     }
@@ -228,9 +281,9 @@ impl Synth {
         self.seed = seed;
         self.clock.reset();
         self.now = 0;
-        self.sfx.clear();
-        self.music.clear();
-        self.files.clear();
+        clear_shared(&mut self.sfx);
+        clear_shared(&mut self.music);
+        clear_shared(&mut self.files);
         self.playing = None;
         self.master = 255;
         self.out.clear();
@@ -251,7 +304,7 @@ impl Synth {
         sfx.validate()?;
         let id = u16::try_from(self.sfx.len()).map_err(|_| SoundError::Full)?;
         self.meter.in_use = true;
-        self.sfx.push(Some(sfx));
+        Arc::make_mut(&mut self.sfx).push(Some(sfx));
         Ok(SfxId(id))
     }
 
@@ -282,7 +335,7 @@ impl Synth {
             }
         }
         let id = u16::try_from(self.music.len()).map_err(|_| SoundError::Full)?;
-        self.music.push(Some(music));
+        Arc::make_mut(&mut self.music).push(Some(music));
         Ok(MusicId(id))
     }
 
@@ -293,27 +346,34 @@ impl Synth {
 
     /// Forgets what was added since `mark`.
     pub(crate) fn rollback(&mut self, (sfx, music): (usize, usize)) {
-        self.sfx.truncate(sfx);
-        self.music.truncate(music);
+        if self.sfx.len() > sfx {
+            Arc::make_mut(&mut self.sfx).truncate(sfx);
+        }
+        if self.music.len() > music {
+            Arc::make_mut(&mut self.music).truncate(music);
+        }
     }
 
     /// Records `bank` as what the sound file `file` gave, and removes what an earlier load of
     /// the same file gave: its ids then name nothing, and what was playing them stops.
     pub(crate) fn replace_file(&mut self, file: &str, bank: SoundBank) {
-        let old = match self.files.iter_mut().find(|(name, _)| name == file) {
+        let files = Arc::make_mut(&mut self.files);
+        let old = match files.iter_mut().find(|(name, _)| name == file) {
             Some((_, held)) => std::mem::replace(held, bank),
             None => {
-                self.files.push((file.to_string(), bank));
+                files.push((file.to_string(), bank));
                 return;
             }
         };
+        let sfx = Arc::make_mut(&mut self.sfx);
         for id in old.sfx_ids() {
-            if let Some(slot) = self.sfx.get_mut(usize::from(id.0)) {
+            if let Some(slot) = sfx.get_mut(usize::from(id.0)) {
                 *slot = None;
             }
         }
+        let music = Arc::make_mut(&mut self.music);
         for id in old.music_ids() {
-            if let Some(slot) = self.music.get_mut(usize::from(id.0)) {
+            if let Some(slot) = music.get_mut(usize::from(id.0)) {
                 *slot = None;
             }
         }

@@ -20,7 +20,7 @@ const SIZE: f32 = 16.0;
 const GRAVITY: f32 = 0.5;
 
 /// The bunnies, one array per field so the update loop runs straight through memory.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Bunnymark {
     sheet: Option<SpriteSheet>,
     x: Vec<f32>,
@@ -35,6 +35,15 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Bunnymark {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
+    fn snapshot_bytes(&self) -> usize {
+        let floats = self.x.len() + self.y.len() + self.vx.len() + self.vy.len();
+        std::mem::size_of::<Bunnymark>() + floats * std::mem::size_of::<f32>()
+    }
+
     fn configure(&self) -> Settings {
         let palette = Palette::pico8().resized(32).unwrap_or_default();
         Settings::default().title("Bunnymark").palette(palette)

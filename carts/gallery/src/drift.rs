@@ -12,7 +12,7 @@ use bt::{Cart, Render, Settings, Update};
 pub const DESCRIPTION: &str = "steps its simulation in render (wrongly); bt verify catches it";
 
 /// The ball: moved one pixel per update, and (the bug) one more per frame drawn.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Drift {
     x: Cell<i32>,
 }
@@ -23,6 +23,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Drift {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().display(64, 16)
     }

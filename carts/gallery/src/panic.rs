@@ -20,7 +20,7 @@ enum Call {
 }
 
 /// The cart's state: when to panic.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Panicky {
     call: Call,
     at: u64,
@@ -32,6 +32,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Panicky {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
         self.at = ctx.arg_or("panic_at", 0)?;
         self.call = match ctx.arg("panic_in").unwrap_or("update") {

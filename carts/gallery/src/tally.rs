@@ -13,7 +13,7 @@ pub const DESCRIPTION: &str = "counts presses of A in save data slot 0, for the 
 pub const PRESSES: u8 = 0;
 
 /// The count, as the save data holds it.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Tally {
     presses: i32,
 }
@@ -24,6 +24,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Tally {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default()
             .display(96, 32)

@@ -17,7 +17,7 @@ pub const LENGTH_UNITS: u16 = 120;
 pub const A4: u8 = 57;
 
 /// The note, once defined.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Tone {
     sfx: Option<SfxId>,
     playing: bool,
@@ -29,6 +29,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Tone {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default()
             .display(96, 32)

@@ -10,9 +10,12 @@ fn allocations() -> u64 {
     GLOBAL.allocations()
 }
 
+/// An engine that keeps no snapshots: taking one copies the cart, which allocates, every
+/// `every` updates (see `snapshots_allocate_only_in_the_updates_that_take_them` for that cost).
 fn engine(name: &str) -> Engine {
     let cart = bt_gallery::find(name).unwrap();
     let options = EngineOptions {
+        snapshot_budget: 0,
         args: vec![("sprites".into(), "200".into())],
         // The fonts cart reads a font from its asset folder.
         assets: cart.assets.map(std::path::PathBuf::from),
@@ -83,6 +86,7 @@ fn the_platformer_does_not_allocate_per_frame() {
     // from its asset folder.
     let cart = bt_gallery::find("platformer").unwrap();
     let options = EngineOptions {
+        snapshot_budget: 0,
         assets: cart.assets.map(std::path::PathBuf::from),
         ..EngineOptions::default()
     };
@@ -231,4 +235,35 @@ fn recording_allocates_nothing_per_frame_and_grows_only_with_input_changes() {
         replay.recording().runs()
     );
     assert!(replay.hashes().len() > 50);
+}
+
+#[test]
+fn snapshots_allocate_only_in_the_updates_that_take_them() {
+    // The default budget: a snapshot every 64 updates, each a copy of the cart and the console.
+    let cart = bt_gallery::find("hello").unwrap();
+    let mut e = Engine::new(Box::new(cart.build), EngineOptions::default()).unwrap();
+    e.set_clock(Box::new(SequenceClock::new(vec![1000.0 / 60.0]).unwrap()));
+    e.advance(200);
+    let every = e.snapshots().every;
+    let (mut quiet, mut taking) = (0, 0);
+    for _ in 0..2000 {
+        let before = (e.updates_since_init(), e.snapshots().count);
+        let n = GLOBAL.allocations_during(|| {
+            e.advance(1);
+        });
+        let took = e.snapshots().count > before.1;
+        let crossed = (before.0 + 1..=e.updates_since_init()).any(|u| u % every == 0);
+        assert_eq!(took, crossed, "a snapshot is taken every {every} updates");
+        if took {
+            taking += 1;
+            assert!(
+                n <= 16,
+                "a snapshot of hello allocates a few times, not {n}"
+            );
+        } else {
+            quiet += 1;
+            assert_eq!(n, 0, "a frame taking no snapshot allocates nothing");
+        }
+    }
+    assert!(taking >= 30 && quiet > 1900, "{taking} {quiet}");
 }

@@ -11,7 +11,7 @@ const BALL: i32 = 12;
 const STARS: usize = 40;
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Hello {
     stars: Vec<(i32, i32, u8)>,
     pos: (f32, f32),
@@ -26,6 +26,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Hello {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Hello")
     }

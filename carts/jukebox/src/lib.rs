@@ -54,7 +54,7 @@ fn preset_label(preset: Preset) -> &'static str {
 const PRESET_CHANNEL: Channel = Channel::FOUR;
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Jukebox {
     sfx: Vec<SfxId>,
     tune: Option<MusicId>,
@@ -148,6 +148,10 @@ impl Jukebox {
 }
 
 impl Cart for Jukebox {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Jukebox")
     }

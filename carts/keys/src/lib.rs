@@ -200,7 +200,7 @@ impl Lit {
 }
 
 /// The cart's state.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Keys {
     keys: [Lit; KEY_COUNT],
     pads: [[Lit; PAD.len()]; PLAYERS],
@@ -253,6 +253,10 @@ fn released_recently(lit: &Lit, now: u64) -> bool {
 }
 
 impl Cart for Keys {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Keys")
     }

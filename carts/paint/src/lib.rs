@@ -40,7 +40,7 @@ pub fn swatch_rect(i: u8, height: i32) -> Rect {
 }
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Paint {
     w: i32,
     h: i32,
@@ -155,6 +155,14 @@ impl Paint {
 }
 
 impl Cart for Paint {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
+    fn snapshot_bytes(&self) -> usize {
+        std::mem::size_of::<Paint>() + self.canvas.len()
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Paint")
     }

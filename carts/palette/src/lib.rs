@@ -31,7 +31,7 @@ const CURVES: [(Easing, &str); 7] = [
 ];
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct PaletteCart {
     day: Option<Palette>,
     night: Option<Palette>,
@@ -57,6 +57,10 @@ fn boot_palette() -> Palette {
 }
 
 impl Cart for PaletteCart {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Palette").palette(boot_palette())
     }

@@ -231,9 +231,10 @@ enum Mode {
 }
 
 /// The cart's state.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Platformer {
-    assets: Option<Assets>,
+    /// Shared with every snapshot of the game: loaded once, never changed in place.
+    assets: Option<std::sync::Arc<Assets>>,
     level: usize,
     /// The level being played: a copy of its map, coins taken out as they are collected.
     map: Option<Tilemap>,
@@ -426,6 +427,20 @@ fn overlap(a: Rect, b: Rect) -> bool {
 }
 
 impl Cart for Platformer {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
+    fn snapshot_bytes(&self) -> usize {
+        // The level's map shares its cells until a coin is taken; count them as copied.
+        let map = self.map.as_ref().map_or(0, |m| {
+            (0..m.layer_count()).map(|l| m.cells(l).len() * 2).sum()
+        });
+        std::mem::size_of::<Platformer>()
+            + map
+            + self.slimes.capacity() * std::mem::size_of::<Slime>()
+    }
+
     fn configure(&self) -> Settings {
         let palette = Palette::pico8().resized(48).unwrap_or_default();
         Settings::default()
@@ -440,7 +455,7 @@ impl Cart for Platformer {
         self.best = u32::try_from(ctx.save().get(BEST_SLOT)).unwrap_or(0);
         let assets = load_assets(ctx, None)?;
         ctx.play_music(assets.music);
-        self.assets = Some(assets);
+        self.assets = Some(std::sync::Arc::new(assets));
         self.start_level(0, ctx.target_fps());
         Ok(())
     }
@@ -455,7 +470,7 @@ impl Cart for Platformer {
         if keep.is_none() {
             ctx.play_music(assets.music);
         }
-        self.assets = Some(assets);
+        self.assets = Some(std::sync::Arc::new(assets));
         let (level, pos) = (self.level, self.player.pos);
         self.start_level(level, ctx.target_fps());
         self.player.pos = pos;

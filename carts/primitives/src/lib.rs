@@ -7,7 +7,7 @@ use bt::{Cart, Rect, Render, Settings, Update};
 pub const DESCRIPTION: &str = "lines, rectangles, circles, text and a clip window, all primitives";
 
 /// The cart's state: only a turning angle and a sweep position, both moved in `update`.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Primitives {
     angle: f32,
     sweep: i32,
@@ -19,6 +19,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Primitives {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Primitives")
     }

@@ -65,7 +65,7 @@ enum Phase {
 }
 
 /// The cart's state.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Snake {
     cols: i32,
     rows: i32,
@@ -298,6 +298,10 @@ impl Snake {
 }
 
 impl Cart for Snake {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Snake")
     }

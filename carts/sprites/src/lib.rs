@@ -23,7 +23,7 @@ const ARROW: Rect = Rect::new(16, 16, 16, 16);
 const SLIME: Rect = Rect::new(48, 16, 16, 16);
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Sprites {
     sheet: Option<SpriteSheet>,
     slide: i32,
@@ -36,6 +36,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Sprites {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         // PICO-8's 16 colours, then room for the sheet's colours and a recoloured copy of them.
         let palette = Palette::pico8().resized(64).unwrap_or_default();

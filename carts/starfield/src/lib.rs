@@ -25,7 +25,7 @@ struct Shooting {
 }
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Starfield {
     shooting: Vec<Shooting>,
 }
@@ -46,6 +46,10 @@ fn spawn(rng: &mut Rng, w: f32) -> Shooting {
 }
 
 impl Cart for Starfield {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Starfield")
     }

@@ -35,7 +35,7 @@ mod tile {
 }
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Tilemap {
     sheet: Option<SpriteSheet>,
     map: Option<bt::Tilemap>,
@@ -81,6 +81,10 @@ fn island(seed: u32) -> Result<bt::Tilemap, CartError> {
 }
 
 impl Cart for Tilemap {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         let palette = Palette::pico8().resized(32).unwrap_or_default();
         Settings::default().title("Tilemap").palette(palette)

@@ -17,7 +17,7 @@ const INTERVALS: [u64; 3] = [20, 45, 120];
 const COLORS: [u8; 3] = [8, 11, 12];
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Timers {
     timers: Vec<Timer>,
     fires: [u32; 3],
@@ -31,6 +31,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Timers {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Timers").timing_chart(true)
     }

@@ -37,6 +37,8 @@ pub enum CartCall {
     OverlayRows,
     /// `Cart::reload`.
     Reload,
+    /// `Cart::snapshot`.
+    Snapshot,
 }
 
 impl fmt::Display for CartCall {
@@ -49,6 +51,7 @@ impl fmt::Display for CartCall {
             CartCall::Render => "render",
             CartCall::OverlayRows => "overlay_rows",
             CartCall::Reload => "reload",
+            CartCall::Snapshot => "snapshot",
         })
     }
 }

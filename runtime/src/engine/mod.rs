@@ -17,13 +17,18 @@ use crate::wall_time::Instant;
 pub(crate) mod cart_panic;
 mod options;
 mod recording;
+mod save_state;
 mod seek;
+mod snapshot;
 
 use cart_panic::guarded;
 pub use cart_panic::{CartCall, CartPanic};
 pub use options::*;
 use recording::{updater, Tape, RESERVED_HASHES};
+pub use save_state::{SaveState, StateFile, StateFileError, STATE_BUILD};
 pub use seek::Origin;
+use snapshot::Ring;
+pub use snapshot::{SnapshotError, SnapshotStats, DEFAULT_SNAPSHOT_BUDGET, FIRST_SNAPSHOT_EVERY};
 
 /// Builds a fresh cart. The engine calls it at boot and again for every replay from the start, so
 /// no state can leak from one run into the next.
@@ -63,8 +68,12 @@ pub struct Engine {
     /// The cart arguments, as a replay records them.
     args: Vec<(String, String)>,
     tape: Tape,
-    /// Replays from the start so far.
+    /// Snapshots of the run, to go back to.
+    ring: Ring,
+    /// Seeks and rewinds that went back so far.
     restarts: u64,
+    /// This engine among all made in the process: a save state loads only into its own.
+    id: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -180,7 +189,9 @@ impl Engine {
             keep_boot_tags: true,
             args: options.args,
             tape,
+            ring: Ring::new(options.snapshot_budget),
             restarts: 0,
+            id: save_state::next_engine_id(),
         };
         engine.init()?;
         Ok(engine)
@@ -198,6 +209,7 @@ impl Engine {
             self.fixed.reset();
         }
         self.forward_tags(true);
+        self.keep_boot_snapshot();
         Ok(())
     }
 
@@ -236,6 +248,9 @@ impl Engine {
         if let Some(panic) = &self.panic {
             return Err(panic.to_string());
         }
+        // The files changed: a replay from boot loads the new ones, so no snapshot is one.
+        self.ring.clear();
+        self.ring.leave_reproducible(self.updates_since_init);
         let (cart, console) = (&mut self.cart, &mut self.console);
         console.set_changed_files(changed);
         let result = guarded(|| cart.reload(&mut console.reload_context()));
@@ -249,6 +264,9 @@ impl Engine {
     /// Replaces the palette the cart booted with (and the live one), as when the cart's palette
     /// file changed on disk.
     pub fn replace_palette(&mut self, palette: Palette) {
+        // The boot palette changed: no snapshot is what a replay from boot gives.
+        self.ring.clear();
+        self.ring.leave_reproducible(self.updates_since_init);
         self.settings.palette.clone_from(&palette);
         self.console.replace_palette(palette);
     }
@@ -273,8 +291,9 @@ impl Engine {
         self.fixed.ticks()
     }
 
-    /// How many times a seek replayed the run from the start ([`Origin::Start`]): each put
-    /// the console, its save data included, back as it was at boot.
+    /// How many times a seek from the start ([`Origin::Start`]), a seek behind the current
+    /// update or a rewind put the run back: each put the console, its save data included, back
+    /// as it was at boot or at a snapshot.
     pub fn restarts(&self) -> u64 {
         self.restarts
     }
@@ -343,8 +362,11 @@ impl Engine {
         &self.console
     }
 
-    /// The console, for the host to feed input.
+    /// The console, for the host to feed input. What the host does through it is input from
+    /// outside: from this update on, the run is no longer one a replay from boot reproduces,
+    /// so seeks stop reusing its snapshots (see [`Engine::rewind`]) until a seek from the start.
     pub fn console_mut(&mut self) -> &mut Console {
+        self.ring.leave_reproducible(self.updates_since_init);
         &mut self.console
     }
 
@@ -432,6 +454,7 @@ impl Engine {
             &mut self.console,
             &mut self.updates_since_init,
             &mut self.tape,
+            &mut self.ring,
         );
         let timing = match guarded(|| fixed.frame(delta_ms, update)) {
             Ok(timing) => timing,

@@ -8,6 +8,7 @@ use bt_overlay::FrameStats;
 use thiserror::Error;
 
 use super::cart_panic::CartPanic;
+use super::snapshot::DEFAULT_SNAPSHOT_BUDGET;
 #[cfg(doc)]
 use super::Engine;
 #[cfg(doc)]
@@ -76,17 +77,9 @@ pub enum EngineError {
     /// `step` asked for more than [`MAX_SEEK_UPDATES`] updates.
     #[error("step {0} updates: one step runs at most {MAX_SEEK_UPDATES}")]
     Steps(u64),
-    /// A seek from the current tick to a tick already behind it.
-    #[error(
-        "target tick {target} is behind the current tick {current} (seek from the start to \
-         go back)"
-    )]
-    Behind {
-        /// The update sought.
-        target: u64,
-        /// Where the engine is.
-        current: u64,
-    },
+    /// Going back to a snapshot failed ([`Engine::rewind`]).
+    #[error(transparent)]
+    Snapshot(#[from] super::snapshot::SnapshotError),
 }
 
 /// Options a host gives the engine on top of the cart's own settings.
@@ -121,6 +114,9 @@ pub struct EngineOptions {
     /// after them). `None` takes the replay's ([`Replay::boot_save`]) when one plays, else
     /// empty save data. A replay from the start boots with the same.
     pub save: Option<Vec<u8>>,
+    /// Bytes the engine's snapshots may hold ([`DEFAULT_SNAPSHOT_BUDGET`] by default); 0 keeps
+    /// none, so every seek behind replays from boot and [`Engine::rewind`] is refused.
+    pub snapshot_budget: usize,
 }
 
 impl Default for EngineOptions {
@@ -136,6 +132,7 @@ impl Default for EngineOptions {
             packed_assets: None,
             replay: None,
             save: None,
+            snapshot_budget: DEFAULT_SNAPSHOT_BUDGET,
         }
     }
 }

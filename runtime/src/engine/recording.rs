@@ -7,6 +7,7 @@ use bt::host::Console;
 use bt::host::Framebuffer;
 use bt::{Cart, Palette};
 
+use super::snapshot::{Ring, Snapshot};
 use super::{update_once, Engine};
 use crate::fixed_loop::TickAction;
 use crate::replay::{frame_hash, Player, RecordedPanic, Recorder, Replay, ReplayInfo};
@@ -20,9 +21,21 @@ pub(super) struct Tape {
     pub(super) hash_every: u64,
     /// `(updates since init, frame_hash)`.
     pub(super) hashes: Vec<(u64, u64)>,
+    /// Counts the recordings and hash logs started: a snapshot's recorder length and hash
+    /// count mean something only in the one it was taken in.
+    pub(super) generation: u64,
     /// Keep a copy of the hashed frame after this many updates since init.
     keep_at: Option<u64>,
     kept: Option<(Framebuffer, Palette)>,
+}
+
+impl Tape {
+    /// Forgets the kept frame when the run went back before it was taken.
+    pub(super) fn forget_kept_after(&mut self, updates: u64) {
+        if self.keep_at.is_some_and(|at| at > updates) {
+            self.kept = None;
+        }
+    }
 }
 
 /// Hashes reserved up front: an hour at one a second, so hashing never allocates in play.
@@ -30,12 +43,14 @@ pub(super) const RESERVED_HASHES: usize = 3600;
 
 /// The loop's update callback: one cart update per call, counted in `updates_since_init`, with
 /// the replay's input when one plays, recorded when a recorder runs, and the frame (rendered
-/// with `render_alpha` 0) hashed every `hash_every` updates.
+/// with `render_alpha` 0) hashed every `hash_every` updates, and a snapshot kept in `ring` when
+/// one is due.
 pub(super) fn updater<'a>(
     cart: &'a mut Box<dyn Cart>,
     console: &'a mut Console,
     updates_since_init: &'a mut u64,
     tape: &'a mut Tape,
+    ring: &'a mut Ring,
 ) -> impl FnMut(u64) -> TickAction + 'a {
     move |tick| {
         if console.quit_requested() {
@@ -58,17 +73,28 @@ pub(super) fn updater<'a>(
             Ok(action) => action,
             Err(payload) => panic::resume_unwind(payload),
         };
+        let ticks = match action {
+            TickAction::Advance => tick + 1,
+            TickAction::Reset => 0,
+        };
         if tape.hash_every > 0 && updates_since_init.is_multiple_of(tape.hash_every) {
-            let ticks = match action {
-                TickAction::Advance => tick + 1,
-                TickAction::Reset => 0,
-            };
             cart.render(&mut console.render_context(ticks, 0.0));
             let hash = frame_hash(console.framebuffer(), console.palette());
             tape.hashes.push((*updates_since_init, hash));
             if tape.keep_at == Some(*updates_since_init) {
                 tape.kept = Some((console.framebuffer().clone(), console.palette().clone()));
             }
+        }
+        if ring.due(*updates_since_init) {
+            let reproducible = ring.reproducible;
+            ring.keep(Snapshot::take(
+                cart.as_ref(),
+                console,
+                ticks,
+                *updates_since_init,
+                tape,
+                reproducible,
+            ));
         }
         action
     }
@@ -93,6 +119,7 @@ impl Engine {
     /// recording before the first update; a seek from the start begins the recording again.
     pub fn start_recording(&mut self, hash_every: u64) {
         self.tape.recorder = Some(Recorder::new());
+        self.tape.generation += 1;
         if hash_every > 0 {
             self.log_hashes(hash_every);
         }
@@ -129,6 +156,7 @@ impl Engine {
     /// Hashes the cart's frame, rendered with `render_alpha` 0, after every `every` updates
     /// since init ([`crate::replay::frame_hash`]); 0 stops. The hashes so far are forgotten.
     pub fn log_hashes(&mut self, every: u64) {
+        self.tape.generation += 1;
         self.tape.hash_every = every;
         self.tape.hashes.clear();
         self.tape.hashes.reserve(RESERVED_HASHES);
@@ -164,7 +192,12 @@ impl Engine {
     }
 
     /// Stops playing the replay: from the next update on, input is live.
+    ///
+    /// The snapshots kept so far are forgotten: they hold the replay's player, and a replay
+    /// from boot now plays no replay.
     pub fn stop_replay(&mut self) {
         self.tape.player = None;
+        self.ring.clear();
+        self.ring.leave_reproducible(self.updates_since_init);
     }
 }

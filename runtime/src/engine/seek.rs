@@ -19,10 +19,13 @@ impl Engine {
     /// after `round(seconds × target_fps)` updates since `init` (by [`tick_at`]), with
     /// `render_alpha` 0.
     ///
-    /// From [`Origin::Start`] the run is replayed from boot: a freshly built cart, the boot
-    /// seed, a boot palette, the camera at the origin, no input, tick 0, `init` again. From
-    /// [`Origin::Current`] it steps forward from where it is. The engine then stays paused
-    /// ([`Engine::run`] delivers no frames) until [`Engine::resume`].
+    /// From [`Origin::Start`] the frame is the one a replay from boot gives: a freshly built
+    /// cart, the boot seed, a boot palette, the camera at the origin, no input (or the replay's),
+    /// tick 0, `init` again. The engine gets there from the last snapshot at or before the
+    /// target that such a replay reaches (see [`Engine::rewind`] for the snapshots), or from
+    /// boot when it has none. From [`Origin::Current`] it steps forward from where it is; a
+    /// target behind the current update is sought as from the start. The engine then stays
+    /// paused ([`Engine::run`] delivers no frames) until [`Engine::resume`].
     ///
     /// # Errors
     /// [`EngineError::Time`] for seconds that name no update, else as
@@ -46,36 +49,37 @@ impl Engine {
     /// hears every [`SEEK_PROGRESS_EVERY`] updates of the seek how far it has come, for a host
     /// that shows how far a long seek has come (pass `|_, _| {}` for none).
     ///
+    /// Tags the cart places on the way go to [`Engine::last_frame_tags`]: from boot, `init`'s
+    /// and every update's; from a snapshot, those of the updates after it.
+    ///
     /// # Errors
     /// [`EngineError::TooFar`] for more than [`MAX_SEEK_UPDATES`] updates from where the seek
-    /// starts, [`EngineError::Behind`] (from the current tick only), replaying from the start
-    /// [`EngineError::Init`], and [`EngineError::Panicked`] when the cart panics on the way
-    /// (or, from the current tick, panicked before).
+    /// starts, replaying from the start [`EngineError::Init`], and [`EngineError::Panicked`]
+    /// when the cart panics on the way (or, forward from the current tick, panicked before).
     pub fn render_at_tick(
         &mut self,
         tick: u64,
         origin: Origin,
         progress: impl FnMut(u64, u64),
     ) -> Result<(), EngineError> {
-        let from = match origin {
-            Origin::Start => 0,
-            Origin::Current => self.updates_since_init.min(tick),
+        let forward = origin == Origin::Current && tick >= self.updates_since_init;
+        let snapshot = self
+            .ring
+            .at_or_before(tick, true)
+            .filter(|&i| self.serves_seek(self.ring.get(i)));
+        let from = match (forward, snapshot) {
+            (true, _) => self.updates_since_init,
+            (false, Some(i)) => self.ring.get(i).updates_since_init,
+            (false, None) => 0,
         };
         if tick - from > MAX_SEEK_UPDATES {
             return Err(EngineError::TooFar { target: tick, from });
         }
         self.begin_seek();
-        match origin {
-            Origin::Start => self.restart()?,
-            Origin::Current => {
-                self.refuse_half_built()?;
-                if tick < self.updates_since_init {
-                    return Err(EngineError::Behind {
-                        target: tick,
-                        current: self.updates_since_init,
-                    });
-                }
-            }
+        match (forward, snapshot) {
+            (true, _) => self.refuse_half_built()?,
+            (false, Some(i)) => self.restore(i)?,
+            (false, None) => self.restart()?,
         }
         self.step_and_render(tick - self.updates_since_init, progress)
     }
@@ -121,7 +125,7 @@ impl Engine {
     /// The start of every seek: the frame's tags make way for the seek's, and live play stops
     /// before anything can fail, so a failed replay never hands live play a cart whose `init`
     /// did not finish.
-    fn begin_seek(&mut self) {
+    pub(super) fn begin_seek(&mut self) {
         self.frame_tags.clear();
         self.keep_boot_tags = false;
         self.paused = true;
@@ -154,6 +158,7 @@ impl Engine {
             &mut self.console,
             &mut self.updates_since_init,
             &mut self.tape,
+            &mut self.ring,
         );
         let mut done = 0;
         let counted = move |tick| {
@@ -171,8 +176,31 @@ impl Engine {
         self.render(0.0).map(drop)
     }
 
+    /// Whether a seek may start from `snap` (a reproducible snapshot) rather than from boot.
+    /// Not from the one after `init` (a replay from boot runs `init`, and its tags, again).
+    /// While recording, only when the recording holds the run from boot to the snapshot as a
+    /// replay from boot gives it: recorded from boot in the snapshot's recording, on the
+    /// reproducible timeline at least that far, and not cut back before it.
+    fn serves_seek(&self, snap: &super::snapshot::Snapshot) -> bool {
+        let at = snap.updates_since_init;
+        if at == 0 {
+            return false;
+        }
+        match &self.tape.recorder {
+            None => true,
+            Some(recorder) => {
+                snap.generation == self.tape.generation
+                    && snap.recorded == at
+                    && recorder.ticks() == self.updates_since_init
+                    && self.updates_since_init >= at
+                    && (self.ring.reproducible || self.ring.left_at.is_some_and(|l| l >= at))
+            }
+        }
+    }
+
     fn restart(&mut self) -> Result<(), EngineError> {
         self.restarts += 1;
+        self.ring.back_to_boot();
         self.panic = None;
         self.fixed.reset();
         self.cart = match guarded(&self.factory) {

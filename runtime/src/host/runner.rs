@@ -915,7 +915,7 @@ impl Host {
     fn say_stopped(&mut self) {
         let Some(store) = &self.save else { return };
         let said = format!(
-            "replayed from the start: save data is no longer written to {}",
+            "the run went back (a seek or a rewind): save data is no longer written to {}",
             store.path().display()
         );
         self.say(format_args!("{said}"));

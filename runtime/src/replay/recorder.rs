@@ -91,6 +91,39 @@ impl Recorder {
         self.ticks = 0;
     }
 
+    /// Keeps the first `ticks` updates and forgets the rest (a run that went back to an
+    /// earlier update records on from there). Past the end, nothing changes.
+    pub fn truncate(&mut self, ticks: u64) {
+        if ticks >= self.ticks {
+            return;
+        }
+        let (mut at, mut sum) = (0, 0u64);
+        for run in 0..self.counts.len() {
+            let mut tick = TickInput::default();
+            let next = decode(&self.bytes, at, &mut tick);
+            if sum + self.counts[run] >= ticks {
+                if ticks == sum {
+                    // This run starts exactly where the recording ends: it goes too.
+                    self.counts.truncate(run);
+                    self.bytes.truncate(at);
+                } else {
+                    self.counts[run] = ticks - sum;
+                    self.counts.truncate(run + 1);
+                    self.bytes.truncate(next);
+                    self.last = tick;
+                }
+                break;
+            }
+            sum += self.counts[run];
+            self.last = tick;
+            at = next;
+        }
+        if self.counts.is_empty() {
+            self.last = TickInput::default();
+        }
+        self.ticks = ticks;
+    }
+
     /// Every recorded tick in order, one item per update.
     pub fn iter(&self) -> impl Iterator<Item = TickInput> + '_ {
         self.each_run()
@@ -408,5 +441,29 @@ mod tests {
             rec.record(&TickInput::default());
         }
         assert_eq!((rec.runs(), rec.bytes.len()), (1, 2));
+    }
+
+    #[test]
+    fn truncating_keeps_the_first_ticks_and_records_on_from_there() {
+        let ticks: Vec<TickInput> = (0..40u8)
+            .map(|i| {
+                let mut t = TickInput::default();
+                t.pointer_pos = (i32::from(i / 7), 0);
+                t
+            })
+            .collect();
+        for keep in [0, 1, 6, 7, 8, 20, 39, 40, 55] {
+            let mut rec = Recorder::new();
+            ticks.iter().for_each(|t| rec.record(t));
+            rec.truncate(keep);
+            let kept = keep.min(40) as usize;
+            assert_eq!(rec.ticks(), kept as u64);
+            assert_eq!(rec.iter().collect::<Vec<_>>(), ticks[..kept], "keep {keep}");
+            // Recording on joins the last run when it saw the same, as if never cut.
+            ticks[kept..].iter().for_each(|t| rec.record(t));
+            let mut whole = Recorder::new();
+            ticks.iter().for_each(|t| whole.record(t));
+            assert_eq!(rec, whole, "keep {keep}");
+        }
     }
 }

@@ -37,6 +37,14 @@ thread_local! {
     /// Allocations and reallocations made by this thread. `const`-initialised, so reading it
     /// never allocates (which, from inside the allocator, would recurse).
     static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    /// Bytes this thread allocated less those it freed (memory freed here that another thread
+    /// allocated counts against it).
+    static LIVE_BYTES: Cell<i64> = const { Cell::new(0) };
+}
+
+/// Adds `bytes` (negative: freed) to this thread's live bytes.
+fn count_bytes(bytes: i64) {
+    let _ = LIVE_BYTES.try_with(|n| n.set(n.get() + bytes));
 }
 
 /// Counts one allocation on this thread. `try_with`, because a thread that is shutting down
@@ -71,6 +79,12 @@ impl CountingAlloc {
         ALLOCATIONS.try_with(Cell::get).unwrap_or(0)
     }
 
+    /// Bytes this thread allocated and has not freed, counted since it started (0 where the
+    /// allocator is not installed): how much memory a structure built on this thread holds.
+    pub fn live_bytes(&self) -> i64 {
+        LIVE_BYTES.try_with(Cell::get).unwrap_or(0)
+    }
+
     /// How many allocations and reallocations this thread made while running `f`.
     pub fn allocations_during(&self, f: impl FnOnce()) -> u64 {
         let before = self.allocations();
@@ -85,23 +99,27 @@ impl CountingAlloc {
 unsafe impl GlobalAlloc for CountingAlloc {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         count_one();
+        count_bytes(layout.size() as i64);
         // SAFETY: the caller's contract for `alloc` (a non-zero-size layout) is passed on as is.
         unsafe { System.alloc(layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         count_one();
+        count_bytes(layout.size() as i64);
         // SAFETY: as for `alloc`.
         unsafe { System.alloc_zeroed(layout) }
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        count_bytes(-(layout.size() as i64));
         // SAFETY: `ptr` came from the system allocator through this wrapper, with `layout`.
         unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         count_one();
+        count_bytes(new_size as i64 - layout.size() as i64);
         // SAFETY: as for `dealloc`, and the caller's contract for `realloc` is passed on.
         unsafe { System.realloc(ptr, layout, new_size) }
     }

@@ -192,7 +192,10 @@ impl Page {
             Some(load) => player_save(&mut session, load),
             None => (None, None),
         };
-        let engine = session.engine().map_err(|e| e.to_string())?;
+        let mut engine = session.engine().map_err(|e| e.to_string())?;
+        // A page offers no rewind, and its memory is the browser tab's: it keeps no snapshots
+        // (taking one every 64 updates would also allocate in its frames).
+        engine.set_snapshot_budget(0);
         let mut host = Host::new(engine, KeyMap::default(), name);
         host.engine_mut().start_recording(DEFAULT_HASH_EVERY);
         host.set_cart_version(session.version().map(str::to_string));
