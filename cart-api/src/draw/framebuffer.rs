@@ -47,6 +47,8 @@ pub struct Framebuffer {
     pub(crate) ink: Option<Box<InkTable>>,
     /// Working memory the flood fill reuses from frame to frame.
     pub(crate) scratch: Scratch,
+    /// Images `Render::with_image` lends out, kept to be lent again: a cache, not state.
+    pub(crate) images: Vec<crate::draw::Image>,
 }
 
 impl PartialEq for Framebuffer {
@@ -79,6 +81,7 @@ impl Framebuffer {
             pen: Pen::default(),
             ink: None,
             scratch: Scratch::default(),
+            images: Vec::new(),
         }
     }
 

@@ -7,6 +7,10 @@
 mod rows;
 #[cfg(test)]
 mod tests;
+mod transform;
+
+pub(crate) use transform::Span;
+pub use transform::Transform;
 
 use crate::draw::blend_row_table;
 use crate::draw::{Bounds, Framebuffer, Rect};
