@@ -89,6 +89,9 @@ fn golden_pictures_of_the_drawing_carts() {
             "platformer-1s-x2.png",
         ),
         (&["bunnymark", "--at", "0.5"], "bunnymark-0.5s.png"),
+        // Turned, scaled and stretched sprites, a mode-7 floor, panels and a minimap image.
+        (&["transforms", "--at", "1"], "transforms-1s.png"),
+        (&["transforms", "--at", "3"], "transforms-3s.png"),
         (
             &["bunnymark", "--arg", "sprites=50", "--at", "2"],
             "bunnymark-50-2s.png",

@@ -55,6 +55,7 @@ fn drawing_carts_do_not_allocate_per_frame() {
         "starfield",
         "tilemap",
         "bunnymark",
+        "transforms",
     ] {
         let mut e = engine(name);
         e.set_clock(Box::new(
