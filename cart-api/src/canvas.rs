@@ -1,9 +1,11 @@
 //! The drawing calls `render` gains beyond the whole-pixel sprite: stretched, turned and
 //! scaled sprites, textured spans and nine-slice panels (the rules are on the
 //! [`Framebuffer`] calls they wrap); and drawing on an [`Image`] instead of the screen, from
-//! `render` (presentation) or `update` (game state).
+//! `render` (presentation) or `update` (game state); and translucency through a blend table.
 
-use crate::draw::{DrawCounts, Image, NineSlice, Rect, SpriteParams, SpriteSheet, Transform};
+use crate::draw::{
+    BlendTable, DrawCounts, Image, NineSlice, Rect, SpriteParams, SpriteSheet, Transform,
+};
 #[cfg(doc)]
 use crate::host::Framebuffer;
 use crate::{AssetError, Render, Update};
@@ -89,6 +91,19 @@ impl Render<'_> {
         let at = self.through_camera(dst.x, dst.y);
         let size = (i64::from(dst.w), i64::from(dst.h));
         self.fb.nine_slice_wide(sheet, slice, at, size, params);
+    }
+
+    /// Makes every later shape, sprite, tile and map pixel of this frame land through `table`:
+    /// a pixel that would draw `v` over `dst` draws `table.get(v, dst)` (ghosts, shadows,
+    /// light). Text, `clear` and `clear_rect` stay opaque. See [`BlendTable`] and
+    /// [`Framebuffer::set_blend`].
+    pub fn set_blend(&mut self, table: &BlendTable) {
+        self.fb.set_blend(table);
+    }
+
+    /// Draws opaque again.
+    pub fn reset_blend(&mut self) {
+        self.fb.reset_blend();
     }
 
     /// Runs `draw` with this context drawing on `image` instead of the screen: every drawing

@@ -1,9 +1,13 @@
-//! Stretched, turned and scaled sprites, spans, nine-slice panels and scratch images allocate
+//! Stretched, turned and scaled sprites, spans, nine-slice panels, scratch images and blend
+//! tables allocate
 //! nothing once warm, keyed and remapped draws included (their ink table is built once and
 //! kept, on the screen and on each image).
 
 use bt::host::Console;
-use bt::{ColorKey, NineSlice, Rect, Settings, SliceFill, SpriteParams, SpriteSheet, Transform};
+use bt::{
+    BlendTable, ColorKey, NineSlice, Rect, Settings, SliceFill, SpriteParams, SpriteSheet,
+    Transform,
+};
 use bt_test_support::CountingAlloc;
 
 #[global_allocator]
@@ -14,6 +18,7 @@ fn free_transforms_panels_and_scratch_images_do_not_allocate_per_frame() {
     let sheet = SpriteSheet::from_indexed(16, 16, (0..=255).collect()).unwrap();
     let src = Rect::new(0, 0, 16, 16);
     let mut con = Console::new(&Settings::default(), 0);
+    let ghost = BlendTable::mix(con.palette(), 0.5);
     let mut frame = |t: u64| {
         let mut r = con.render_context(t, 0.0);
         let turn = Transform::new().rotate(t as f64 * 0.1).scale(2.5);
@@ -58,6 +63,10 @@ fn free_transforms_panels_and_scratch_images_do_not_allocate_per_frame() {
             );
         })
         .unwrap();
+        r.set_blend(&ghost);
+        r.draw_sprite_transformed(&sheet, src, 100, 40, turn, SpriteParams::new());
+        r.draw_circle_fill(100, 100, 30, 8);
+        r.reset_blend();
         r.set_remap(9, 10);
         r.draw_sprite_transformed(&sheet, src, 40, 40, turn, SpriteParams::new());
     };

@@ -13,9 +13,11 @@
 //! | `sprite.rs` | [`SpriteSheet`], [`SpriteParams`], [`ColorKey`], [`ColorMatch`] and the orientation flags |
 //! | `image.rs` | [`Image`], an off-screen picture drawn into and drawn from |
 //! | `nine_slice.rs` | [`NineSlice`] panels: corners 1:1, edges and centre stretched or tiled |
+//! | `blend.rs` | [`BlendTable`], translucency for indexed colour |
 //! | `counts.rs` | [`DrawCounts`], the drawing calls of a frame by kind |
 //! | `blit/` | the blitter that draws sheets: clipping in `mod.rs`, row routines in `rows.rs`, free transforms (stretch, turn, span) in `transform.rs` |
 
+mod blend;
 mod blit;
 mod counts;
 mod font;
@@ -28,6 +30,7 @@ mod rect;
 mod shapes;
 mod sprite;
 
+pub use blend::BlendTable;
 pub(crate) use blit::Orientation;
 pub(crate) use blit::Span;
 pub use blit::Transform;

@@ -1,17 +1,18 @@
 //! `transforms`: sprites off the whole-pixel grid. A mode-7 floor drawn one textured span a
 //! row from an image built in `init`; sprites turned and scaled about a pivot and squashed and
 //! stretched to any box; nine-slice panels, stretched and tiled, one of them growing from
-//! nothing; and a minimap drawn every frame into a scratch image, then framed.
+//! nothing; a minimap drawn every frame into a scratch image, then framed; and translucency
+//! from blend tables: a shadow that darkens the floor and a ghost trailing the ship.
 
 use bt::math::sin_cos;
 use bt::{
-    Cart, CartError, Image, NineSlice, Palette, Rect, Render, Settings, SliceFill, SpriteParams,
-    SpriteSheet, Transform, Update,
+    BlendTable, Cart, CartError, Color32, Image, NineSlice, Palette, Rect, Render, Settings,
+    SliceFill, SpriteParams, SpriteSheet, Transform, Update,
 };
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str =
-    "turned, scaled and stretched sprites, a mode-7 floor, panels, a minimap";
+    "turned, scaled and stretched sprites, a mode-7 floor, panels, a minimap, translucency";
 
 /// The shared example sheet (see `carts/assets/make_sheet.py` for its layout).
 pub const SHEET_PNG: &[u8] = include_bytes!("../../assets/sheet.png");
@@ -47,6 +48,9 @@ pub struct Transforms {
     /// The floor texture, drawn from the sheet's tiles once in `init`: game state.
     floor: Option<Image>,
     panel: Option<SpriteSheet>,
+    /// Blend tables: whatever is under a shadow, darker; a ghost, 40 % over what is behind.
+    shade: Option<BlendTable>,
+    ghost: Option<BlendTable>,
     /// Where the camera stands on the floor, in its pixels, and which way it looks (radians,
     /// clockwise from the floor's x axis), as of the last update.
     pos: (f64, f64),
@@ -149,6 +153,14 @@ impl Cart for Transforms {
         self.floor = Some(floor);
         self.sheet = Some(sheet);
         self.panel = Some(panel_sheet()?);
+        let pal = ctx.palette().clone();
+        let last = (pal.len() - 1) as u8;
+        self.shade = Some(BlendTable::from_fn(|_, under| {
+            let c = pal.get(under).unwrap_or_default();
+            let dark = Color32::rgb(c.r / 2, c.g / 2, c.b / 2);
+            pal.nearest_in(dark, 1..=last).unwrap_or(under)
+        }));
+        self.ghost = Some(BlendTable::mix(&pal, 0.4));
         self.place(0);
         Ok(())
     }
@@ -162,18 +174,29 @@ impl Cart for Transforms {
         else {
             return;
         };
+        let (Some(shade), Some(ghost)) = (&self.shade, &self.ghost) else {
+            return;
+        };
         let t = ctx.ticks() as f64;
         let p = SpriteParams::new();
         ctx.clear(12);
         ctx.draw_rect_fill(Rect::new(0, HORIZON - 4, 320, 5), 6);
         self.draw_floor(ctx, floor);
 
-        // A ship circling, turning as it goes and breathing in size.
-        let (s, c) = sin_cos(t * 0.03);
-        let grow = 2.0 + 0.75 * sin_cos(t * 0.07).0;
-        let ship = Transform::new().rotate(t * 0.03 + 1.2).scale(grow);
-        let at = (70 + (40.0 * c) as i32, 58 + (22.0 * s) as i32);
-        ctx.draw_sprite_transformed(sheet, SHIP, at.0, at.1, ship, p);
+        // A ship circling, turning as it goes and breathing in size, a translucent ghost of
+        // where it was half a second ago behind it.
+        let ship_at = |t: f64| {
+            let (s, c) = sin_cos(t * 0.03);
+            let grow = 2.0 + 0.75 * sin_cos(t * 0.07).0;
+            let turn = Transform::new().rotate(t * 0.03 + 1.2).scale(grow);
+            (70 + (40.0 * c) as i32, 58 + (22.0 * s) as i32, turn)
+        };
+        let (x, y, turn) = ship_at(t - 30.0);
+        ctx.set_blend(ghost);
+        ctx.draw_sprite_transformed(sheet, SHIP, x, y, turn, p);
+        ctx.reset_blend();
+        let (x, y, turn) = ship_at(t);
+        ctx.draw_sprite_transformed(sheet, SHIP, x, y, turn, p);
         // A slime rocking on its bottom edge, wider than tall.
         let rock = Transform::new()
             .rotate(0.5 * sin_cos(t * 0.08).0)
@@ -183,6 +206,10 @@ impl Cart for Transforms {
         // A bunny bouncing: squashed when it lands, stretched as it rises.
         let bounce = sin_cos(t * 0.12).0.abs();
         let (w, h) = (48 - (16.0 * bounce) as i32, 24 + (30.0 * bounce) as i32);
+        let shadow = 30 - (14.0 * bounce) as i32;
+        ctx.set_blend(shade);
+        ctx.draw_ellipse_fill(Rect::new(110 - shadow / 2, HORIZON + 77, shadow, 6), 1);
+        ctx.reset_blend();
         let ground = HORIZON + 80 - (40.0 * bounce) as i32;
         ctx.draw_sprite_stretched(sheet, BUNNY, Rect::new(110 - w / 2, ground - h, w, h), p);
 

@@ -11,7 +11,7 @@
 //! then gathers whole rows of stored indices into a line on the stack and blends the line
 //! with the same inks as `draw_sprite`: colour key, palette offset, remap.
 
-use super::rows::{Ink, Offset, Table};
+use super::rows::{Blend, Ink, Offset, Table};
 use super::{Orientation, ORIENT};
 use crate::draw::{Bounds, Framebuffer, Rect, SpriteParams, SpriteSheet};
 
@@ -178,20 +178,31 @@ impl Picture {
 }
 
 /// Runs `$body` with `$ink` the ink `draw_sprite` would use for `$params` on `$sheet`: the
-/// plain offset when only index 0 is see-through and nothing is remapped, else the table
-/// (built once and kept on the framebuffer, as the blitter keeps it).
+/// plain offset when only index 0 is see-through and nothing is remapped or blended, else the
+/// table (built once and kept on the framebuffer, as the blitter keeps it), through the blend
+/// table when one is set.
 macro_rules! with_ink {
     ($fb:expr, $sheet:expr, $params:expr, |$ink:ident| $body:expr) => {{
         let key = $params.key.unwrap_or($sheet.key);
-        if key.is_zero_only() && !$fb.pen.remapped {
+        if key.is_zero_only() && !$fb.pen.remapped && !$fb.pen.blending {
             let $ink = Offset($params.palette_offset);
             $body;
         } else {
             let mut table = $fb.ink.take().unwrap_or_default();
             table.prepare(key, $params.palette_offset, &$fb.pen);
-            {
-                let $ink = Table(&table.value);
-                $body;
+            match $fb.pen.blend.take() {
+                Some(over) if $fb.pen.blending => {
+                    {
+                        let $ink = Blend(&table.value, &over.over);
+                        $body;
+                    }
+                    $fb.pen.blend = Some(over);
+                }
+                over => {
+                    $fb.pen.blend = over;
+                    let $ink = Table(&table.value);
+                    $body;
+                }
             }
             $fb.ink = Some(table);
         }
