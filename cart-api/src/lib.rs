@@ -6,6 +6,7 @@
 // | --- | --- |
 // | `cart` | the `Cart` trait and what a cart reports: errors, tags, overlay rows, argument errors |
 // | `update`, `render` | the two contexts a cart is handed: `Update` (simulation) and `Render` (drawing) |
+// | `canvas` | `Render`'s stretched, turned and scaled sprites, spans, nine-slice panels, drawing on an `Image` from either context, and blend tables |
 // | `console` | the `Console` a host keeps behind both contexts, and what it reads back |
 // | `draw` | the `Framebuffer` and everything drawn on it: primitives, shapes, text, the pen, `Rect` and `Point`, sprite sheets and the blitter |
 // | `assets` | loading files: `AssetError`, the host's `ImageLoader`, images into sheets, data files and maps |
@@ -26,6 +27,7 @@
 #![forbid(unsafe_code)]
 
 mod assets;
+mod canvas;
 mod cart;
 mod console;
 mod draw;
@@ -49,8 +51,9 @@ pub use assets::{AssetError, AssetErrorKind};
 pub use cart::{ArgError, Cart, CartError, OverlayRows, Tag};
 pub use draw::{Align, Font, FontError, TextStyle};
 pub use draw::{
-    ColorKey, ColorMatch, DrawCounts, FillPattern, Point, Rect, SpriteParams, SpriteSheet, FLIP_H,
-    FLIP_V, ROT_180, ROT_270, ROT_90,
+    BlendTable, ColorKey, ColorMatch, DrawCounts, FillPattern, Image, NineSlice, NineSliceError,
+    Point, Rect, SliceFill, SpriteParams, SpriteSheet, Transform, FLIP_H, FLIP_V, ROT_180, ROT_270,
+    ROT_90,
 };
 pub use easing::{Easing, UnknownEasing};
 pub use input::{Axis, Button, Key, KeyMapError, KeySet, Player, Touch, UnknownKey};

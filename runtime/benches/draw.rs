@@ -13,7 +13,8 @@ use std::hint::black_box;
 
 use bt::host::Framebuffer;
 use bt::{
-    ColorKey, MapParams, Palette, Rect, SpriteParams, SpriteSheet, Tilemap, FLIP_H, FLIP_V, ROT_90,
+    ColorKey, MapParams, Palette, Rect, SpriteParams, SpriteSheet, Tilemap, Transform, FLIP_H,
+    FLIP_V, ROT_90,
 };
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -242,5 +243,42 @@ fn toolkit(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, primitives, sprites, limit, present, toolkit);
+/// Sprites off the whole-pixel grid: a 16 × 16 sprite stretched to 48 × 40, turned by 30° at
+/// scale 2, and a mode-7 floor (120 rows of 320-pixel spans walking a 16 × 16 texture).
+fn transforms(c: &mut Criterion) {
+    let mut fb = Framebuffer::new(W, H);
+    let holes = sheet(true);
+    let src = Rect::new(0, 0, 16, 16);
+    let p = SpriteParams::new();
+    let mut g = c.benchmark_group("transform");
+    g.bench_function("stretch_16x16_to_48x40", |b| {
+        b.iter(|| fb.draw_sprite_stretched(&holes, src, black_box(Rect::new(100, 90, 48, 40)), p))
+    });
+    let turn = Transform::new()
+        .rotate(std::f64::consts::PI / 6.0)
+        .scale(2.0);
+    g.bench_function("rotate_16x16_30deg_x2", |b| {
+        b.iter(|| fb.draw_sprite_transformed(&holes, src, black_box(160), 120, turn, p))
+    });
+    g.bench_function("rotate_16x16_30deg_x2_50_sprites", |b| {
+        b.iter(|| {
+            for i in 0..50 {
+                let t = turn.rotate(f64::from(i) * 0.1);
+                fb.draw_sprite_transformed(&holes, src, black_box(i * 6), 120, t, p);
+            }
+        })
+    });
+    g.bench_function("mode7_floor_320x120", |b| {
+        b.iter(|| {
+            for y in 120..240 {
+                let z = 4000.0 / f64::from(y - 100);
+                let start = (black_box(37.5) - z * 0.8, z);
+                fb.draw_span(&holes, src, 0, y, 320, start, (z / 200.0, 0.0), p);
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, primitives, sprites, limit, present, toolkit, transforms);
 criterion_main!(benches);

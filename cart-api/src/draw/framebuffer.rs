@@ -47,6 +47,8 @@ pub struct Framebuffer {
     pub(crate) ink: Option<Box<InkTable>>,
     /// Working memory the flood fill reuses from frame to frame.
     pub(crate) scratch: Scratch,
+    /// Images `Render::with_image` lends out, kept to be lent again: a cache, not state.
+    pub(crate) images: Vec<crate::draw::Image>,
 }
 
 impl PartialEq for Framebuffer {
@@ -79,6 +81,7 @@ impl Framebuffer {
             pen: Pen::default(),
             ink: None,
             scratch: Scratch::default(),
+            images: Vec::new(),
         }
     }
 
@@ -175,7 +178,7 @@ impl Framebuffer {
             return;
         }
         if let Some(b) = self.clip.intersect(x0, y0, x1, y1) {
-            if self.pen.pattern == 0 {
+            if self.pen.pattern == 0 && !self.pen.blending {
                 self.fill_bounds(b, self.pen.remap[usize::from(index)]);
             } else {
                 self.fill_bounds_pen(b, index);
@@ -187,7 +190,8 @@ impl Framebuffer {
         let c = self.clip;
         if index != 0 && x >= c.x0 && x < c.x1 && y >= c.y0 && y < c.y1 {
             if let Some(v) = self.pen.ink_at(x, y, index) {
-                self.pixels[y as usize * self.width as usize + x as usize] = v;
+                let i = y as usize * self.width as usize + x as usize;
+                self.pixels[i] = self.pen.over(v, self.pixels[i]);
             }
         }
     }
@@ -258,7 +262,7 @@ impl Framebuffer {
         if y0 > y1 {
             return;
         }
-        if self.pen.pattern == 0 && r < SMALL_CIRCLE {
+        if self.pen.pattern == 0 && !self.pen.blending && r < SMALL_CIRCLE {
             let ink = self.pen.remap[usize::from(index)];
             if fill {
                 self.circle_plain::<true>(cx, cy, r, (y0, y1), ink);

@@ -20,6 +20,11 @@ pub(crate) struct Pen {
     pub(crate) pattern_alt: Option<u8>,
     /// Counts remap changes, so a cached sprite ink table knows when it is stale.
     pub(crate) generation: u32,
+    /// Whether drawn pixels go through `blend` (`blend.rs`).
+    pub(crate) blending: bool,
+    /// The blend table in force while `blending`; kept when blending stops, so setting one
+    /// again copies into it instead of allocating.
+    pub(crate) blend: Option<Box<crate::draw::BlendTable>>,
 }
 
 impl PartialEq for Pen {
@@ -27,6 +32,8 @@ impl PartialEq for Pen {
     fn eq(&self, other: &Pen) -> bool {
         self.remap == other.remap
             && (self.pattern, self.pattern_alt) == (other.pattern, other.pattern_alt)
+            && self.blending == other.blending
+            && (!self.blending || self.blend == other.blend)
     }
 }
 
@@ -40,6 +47,8 @@ impl Default for Pen {
             pattern: 0,
             pattern_alt: None,
             generation: 0,
+            blending: false,
+            blend: None,
         }
     }
 }
@@ -72,6 +81,15 @@ impl Pen {
             self.pattern_alt.map(|alt| self.remap[usize::from(alt)])
         } else {
             Some(self.remap[usize::from(index)])
+        }
+    }
+
+    /// What a pixel of `v` drawn over `dst` becomes: `v`, or the blend table's answer.
+    #[inline]
+    pub(crate) fn over(&self, v: u8, dst: u8) -> u8 {
+        match &self.blend {
+            Some(table) if self.blending => table.get(v, dst),
+            _ => v,
         }
     }
 
@@ -237,6 +255,7 @@ impl Framebuffer {
     pub(crate) fn pen_reset(&mut self) {
         self.reset_remap();
         self.reset_fill_pattern();
+        self.reset_blend();
     }
 
     /// Fills a box already inside the clip through the pen. Out of line, so the plain fill it
@@ -248,7 +267,8 @@ impl Framebuffer {
             let row = y as usize * w;
             for x in b.x0..b.x1 {
                 if let Some(v) = self.pen.ink_at(x, y, index) {
-                    self.pixels[row + x as usize] = v;
+                    let i = row + x as usize;
+                    self.pixels[i] = self.pen.over(v, self.pixels[i]);
                 }
             }
         }

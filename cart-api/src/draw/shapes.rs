@@ -207,7 +207,7 @@ impl Framebuffer {
                 let i = at(xx, yy);
                 if scratch.reached[i] != 0 {
                     if let Some(v) = self.pen.ink_at(xx, yy, index) {
-                        self.pixels[i] = v;
+                        self.pixels[i] = self.pen.over(v, self.pixels[i]);
                     }
                 }
             }

@@ -176,7 +176,7 @@ impl fmt::Debug for ColorKey {
     }
 }
 
-fn check_size(name: &str, width: u64, height: u64) -> Result<(), AssetError> {
+pub(crate) fn check_size(name: &str, width: u64, height: u64) -> Result<(), AssetError> {
     let side = 1..=u64::from(MAX_SHEET_SIDE);
     if !side.contains(&width) || !side.contains(&height) || width * height > MAX_DISPLAY_PIXELS {
         return Err(AssetError::new(

@@ -117,6 +117,13 @@ pub const WITH_TEST_CARTS: &[CartEntry] = &[
         assets: Some(bt_cart_fonts::ASSETS),
     },
     CartEntry {
+        name: "transforms",
+        description: bt_cart_transforms::DESCRIPTION,
+        build: bt_cart_transforms::cart,
+        hidden: false,
+        assets: None,
+    },
+    CartEntry {
         name: "drift",
         description: drift::DESCRIPTION,
         build: drift::cart,

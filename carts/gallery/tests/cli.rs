@@ -93,6 +93,9 @@ fn golden_pictures_of_the_drawing_carts() {
         (&["fonts", "--at", "0.5"], "fonts-0.5s.png"),
         (&["fonts", "--at", "2"], "fonts-2s.png"),
         (&["bunnymark", "--at", "0.5"], "bunnymark-0.5s.png"),
+        // Turned, scaled and stretched sprites, a mode-7 floor, panels and a minimap image.
+        (&["transforms", "--at", "1"], "transforms-1s.png"),
+        (&["transforms", "--at", "3"], "transforms-3s.png"),
         (
             &["bunnymark", "--arg", "sprites=50", "--at", "2"],
             "bunnymark-50-2s.png",

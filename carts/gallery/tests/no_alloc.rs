@@ -62,6 +62,7 @@ fn drawing_carts_do_not_allocate_per_frame() {
         "tilemap",
         "bunnymark",
         "fonts",
+        "transforms",
     ] {
         let mut e = engine(name);
         e.set_clock(Box::new(

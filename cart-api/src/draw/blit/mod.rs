@@ -7,6 +7,10 @@
 mod rows;
 #[cfg(test)]
 mod tests;
+mod transform;
+
+pub(crate) use transform::Span;
+pub use transform::Transform;
 
 use crate::draw::blend_row_table;
 use crate::draw::{Bounds, Framebuffer, Rect};
@@ -109,7 +113,8 @@ impl Framebuffer {
             None => sheet.key_is_zero,
             Some(key) => key.is_zero_only(),
         };
-        if zero_key && !self.pen.remapped && params.scale == 1 && params.flags & ORIENT == 0 {
+        let plain_pen = !self.pen.remapped && !self.pen.blending;
+        if zero_key && plain_pen && params.scale == 1 && params.flags & ORIENT == 0 {
             self.blit_plain(sheet, src, x, y, Offset(params.palette_offset));
         } else {
             self.sprite_other(sheet, src, x, y, params);
@@ -129,7 +134,7 @@ impl Framebuffer {
     ) {
         let flags = params.flags & ORIENT;
         let key = params.key.unwrap_or(sheet.key);
-        if key.is_zero_only() && !self.pen.remapped {
+        if key.is_zero_only() && !self.pen.remapped && !self.pen.blending {
             let ink = Offset(params.palette_offset);
             if params.scale == 1 && flags == 0 {
                 self.blit_plain(sheet, src, x, y, ink);
@@ -143,13 +148,35 @@ impl Framebuffer {
         let key = params.key.unwrap_or(sheet.key);
         let mut table = self.ink.take().unwrap_or_default();
         table.prepare(key, params.palette_offset, &self.pen);
-        let ink = Table(&table.value);
-        if params.scale == 1 && flags == 0 {
-            self.blit_plain(sheet, src, x, y, ink);
-        } else {
-            self.blit_general(sheet, src, x, y, flags, params.scale, ink);
+        match self.pen.blend.take() {
+            Some(over) if self.pen.blending => {
+                let ink = Blend(&table.value, &over.over);
+                self.blit_any(sheet, src, (x, y), (flags, params.scale), ink);
+                self.pen.blend = Some(over);
+            }
+            over => {
+                self.pen.blend = over;
+                let ink = Table(&table.value);
+                self.blit_any(sheet, src, (x, y), (flags, params.scale), ink);
+            }
         }
         self.ink = Some(table);
+    }
+
+    /// The plain blit or the general one, whichever `flags` and `scale` need, through `ink`.
+    fn blit_any<I: Ink>(
+        &mut self,
+        sheet: &SpriteSheet,
+        src: Rect,
+        (x, y): (i64, i64),
+        (flags, scale): (u8, u32),
+        ink: I,
+    ) {
+        if scale == 1 && flags == 0 {
+            self.blit_plain(sheet, src, x, y, ink);
+        } else {
+            self.blit_general(sheet, src, x, y, flags, scale, ink);
+        }
     }
 
     /// The common case: no turn, no mirror, scale 1. Clip once, then blend whole rows.

@@ -87,6 +87,23 @@ impl Ink for Table<'_> {
     }
 }
 
+/// Through the lookup table of `pen.rs`, then the blend table: the stored index's ink drawn
+/// over what is there (`blend.rs`).
+#[derive(Clone, Copy)]
+pub(super) struct Blend<'t>(pub(super) &'t [u16; 256], pub(super) &'t [u8; 65536]);
+
+impl Ink for Blend<'_> {
+    #[inline(always)]
+    fn blend(self, dst: &mut [u8], src: &[u8]) {
+        for (d, &s) in dst.iter_mut().zip(src) {
+            let v = self.0[usize::from(s)];
+            if v < 256 {
+                *d = self.1[usize::from(v as u8) << 8 | usize::from(*d)];
+            }
+        }
+    }
+}
+
 /// Copies `src` over `dst` where `src` is not 0, adding `offset` (capped at 255): the rule every
 /// fast path below follows, pixel by pixel.
 #[inline(always)]
