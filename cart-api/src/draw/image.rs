@@ -9,6 +9,7 @@
 
 use std::fmt;
 use std::ops::Deref;
+use std::sync::Arc;
 
 use crate::assets::AssetError;
 use crate::draw::sprite::check_size;
@@ -81,17 +82,23 @@ impl Image {
     /// defaults), reusing its memory when it is big enough.
     pub(crate) fn reset(&mut self, width: u32, height: u32) -> Result<(), AssetError> {
         check_size("image", width.into(), height.into())?;
-        let mut px = std::mem::take(&mut self.sheet.pixels);
+        // Copied first only if a copy of the image (a snapshot) shares the pixels.
+        let px = Arc::make_mut(&mut self.sheet.pixels);
         px.clear();
         px.resize(width as usize * height as usize, 0);
-        self.sheet = SpriteSheet::from_indexed(width, height, px)?;
+        self.sheet.set_blank_header(width, height);
         (self.canvas.width, self.canvas.height) = (width, height);
         Ok(())
     }
 
     /// Moves the pixels into the drawing state, with the clip and pen plain, and hands it out.
     pub(crate) fn begin(&mut self) -> &mut Framebuffer {
-        self.canvas.pixels = std::mem::take(&mut self.sheet.pixels);
+        // Swapped, not copied: the canvas's own list is empty between drawings. A copy of the
+        // image sharing the pixels makes them the image's own first.
+        std::mem::swap(
+            Arc::make_mut(&mut self.sheet.pixels),
+            &mut self.canvas.pixels,
+        );
         self.canvas.reset_clip();
         self.canvas.pen_reset();
         &mut self.canvas
@@ -99,7 +106,10 @@ impl Image {
 
     /// Moves the pixels back into the sheet.
     pub(crate) fn end(&mut self) {
-        self.sheet.pixels = std::mem::take(&mut self.canvas.pixels);
+        std::mem::swap(
+            Arc::make_mut(&mut self.sheet.pixels),
+            &mut self.canvas.pixels,
+        );
     }
 }
 

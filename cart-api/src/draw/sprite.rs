@@ -202,8 +202,9 @@ pub(crate) fn check_size(name: &str, width: u64, height: u64) -> Result<(), Asse
 pub struct SpriteSheet {
     pub(crate) width: u32,
     pub(crate) height: u32,
-    /// Shared, never changed: a copy of the sheet (a cart's snapshot) costs no pixels.
-    pub(crate) pixels: std::sync::Arc<[u8]>,
+    /// Shared: a copy of the sheet (a cart's snapshot) costs no pixels. Only an off-screen
+    /// image changes its pixels, copying them first if a copy shares them.
+    pub(crate) pixels: std::sync::Arc<Vec<u8>>,
     tile: (u32, u32),
     slots: Range<usize>,
     pub(crate) key: ColorKey,
@@ -259,6 +260,17 @@ impl SpriteSheet {
             key: ColorKey::default(),
             key_is_zero: true,
         })
+    }
+
+    /// Makes the sheet `width × height` with the tile size, palette range and key a new sheet
+    /// has, keeping its pixels (which the caller has made `width × height` long).
+    pub(crate) fn set_blank_header(&mut self, width: u32, height: u32) {
+        debug_assert_eq!(self.pixels.len(), width as usize * height as usize);
+        (self.width, self.height) = (width, height);
+        self.tile = (DEFAULT_TILE, DEFAULT_TILE);
+        self.slots = 0..0;
+        self.key = ColorKey::default();
+        self.key_is_zero = true;
     }
 
     /// A sheet from RGBA pixels, registering their colours into `palette`.
