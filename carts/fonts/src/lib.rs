@@ -5,6 +5,8 @@
 //! line typed out a character a tick. Both font files are made from BT's own system font by
 //! `tools/make_fonts.py`.
 
+use std::sync::Arc;
+
 use bt::{Align, Cart, Font, Rect, Render, Settings, TextStyle, Update};
 
 /// One line for `bt list`.
@@ -25,10 +27,10 @@ const TYPED: &str = "Typed out one character a tick, with no allocation.";
 /// The width of each of the three wrapped paragraphs.
 const COLUMN: i32 = 96;
 
-/// The cart's state: the fonts it loaded.
-#[derive(Debug, Default)]
+/// The cart's state: the fonts it loaded, shared so a snapshot copies none of their glyphs.
+#[derive(Debug, Default, Clone)]
 pub struct Fonts {
-    fonts: Option<(Font, Font)>,
+    fonts: Option<Arc<(Font, Font)>>,
 }
 
 /// A fresh `fonts` cart.
@@ -37,6 +39,10 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 impl Cart for Fonts {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         Settings::default().title("Fonts")
     }
@@ -44,15 +50,15 @@ impl Cart for Fonts {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
         let narrow = ctx.load_font(NARROW)?;
         let bold = ctx.decode_sheet_font("bold.txt", BOLD_TEXT, BOLD_PICTURE)?;
-        self.fonts = Some((narrow, bold));
+        self.fonts = Some(Arc::new((narrow, bold)));
         Ok(())
     }
 
     fn reload(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
         // Read whole before anything is replaced: a broken edit keeps the font drawn so far.
         let narrow = ctx.load_font(NARROW)?;
-        if let Some((old, _)) = self.fonts.as_mut() {
-            *old = narrow;
+        if let Some(fonts) = self.fonts.as_mut() {
+            Arc::make_mut(fonts).0 = narrow;
         }
         Ok(())
     }
@@ -60,7 +66,7 @@ impl Cart for Fonts {
     fn update(&mut self, _ctx: &mut Update<'_>) {}
 
     fn render(&self, ctx: &mut Render<'_>) {
-        let Some((narrow, bold)) = &self.fonts else {
+        let Some((narrow, bold)) = self.fonts.as_deref() else {
             return;
         };
         let small = Font::small();
@@ -163,7 +169,7 @@ mod tests {
         let mut con = Console::new(&cart.configure(), 0);
         con.set_image_loader(Box::new(FolderLoader::new(dir.path())));
         cart.init(&mut con.init_context()).unwrap();
-        let (narrow, bold) = cart.fonts.clone().unwrap();
+        let (narrow, bold) = cart.fonts.as_deref().cloned().unwrap();
         // The BDF font is proportional; the sheet font's bold glyphs are a pixel wider.
         assert!(narrow.advance('i') < narrow.advance('m'));
         assert_eq!(bold.advance('m'), narrow.advance('m') + 1);

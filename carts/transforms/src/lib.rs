@@ -4,6 +4,8 @@
 //! nothing; a minimap drawn every frame into a scratch image, then framed; and translucency
 //! from blend tables: a shadow that darkens the floor and a ghost trailing the ship.
 
+use std::sync::Arc;
+
 use bt::math::sin_cos;
 use bt::{
     BlendTable, Cart, CartError, Color32, Image, NineSlice, Palette, Rect, Render, Settings,
@@ -42,15 +44,15 @@ const PANEL_SIDE: u32 = 12;
 const PANEL_INNER: Rect = Rect::new(3, 3, 6, 6);
 
 /// The cart's state.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Transforms {
     sheet: Option<SpriteSheet>,
     /// The floor texture, drawn from the sheet's tiles once in `init`: game state.
     floor: Option<Image>,
     panel: Option<SpriteSheet>,
     /// Blend tables: whatever is under a shadow, darker; a ghost, 40 % over what is behind.
-    shade: Option<BlendTable>,
-    ghost: Option<BlendTable>,
+    shade: Option<Arc<BlendTable>>,
+    ghost: Option<Arc<BlendTable>>,
     /// Where the camera stands on the floor, in its pixels, and which way it looks (radians,
     /// clockwise from the floor's x axis), as of the last update.
     pos: (f64, f64),
@@ -124,6 +126,12 @@ impl Transforms {
 }
 
 impl Cart for Transforms {
+    /// The tables are shared behind an `Arc` and the sheets share their pixels, so a copy
+    /// costs little; the floor image is game state, copied only when drawn on again.
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+
     fn configure(&self) -> Settings {
         // PICO-8's 16 colours, then room for the sheet's.
         let palette = Palette::pico8().resized(32).unwrap_or_default();
@@ -155,12 +163,12 @@ impl Cart for Transforms {
         self.panel = Some(panel_sheet()?);
         let pal = ctx.palette().clone();
         let last = (pal.len() - 1) as u8;
-        self.shade = Some(BlendTable::from_fn(|_, under| {
+        self.shade = Some(Arc::new(BlendTable::from_fn(|_, under| {
             let c = pal.get(under).unwrap_or_default();
             let dark = Color32::rgb(c.r / 2, c.g / 2, c.b / 2);
             pal.nearest_in(dark, 1..=last).unwrap_or(under)
-        }));
-        self.ghost = Some(BlendTable::mix(&pal, 0.4));
+        })));
+        self.ghost = Some(Arc::new(BlendTable::mix(&pal, 0.4)));
         self.place(0);
         Ok(())
     }
