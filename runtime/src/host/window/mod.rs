@@ -761,7 +761,7 @@ impl App {
         if surface_size(self.sizes.latest(), self.max_side).is_none() {
             return or_settled(now + IDLE_POLL);
         }
-        if self.host.is_paused() && !self.dirty {
+        if self.host.is_paused() && !self.dirty && !self.host.is_rewinding() {
             // Nothing moves: wake only for events, gamepads and --exit-after.
             return or_settled(now + IDLE_POLL);
         }
