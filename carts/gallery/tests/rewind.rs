@@ -183,3 +183,43 @@ fn a_loaded_state_is_the_saved_update_and_picture() {
     key(&mut host, LOAD_STATE_KEY, true);
     assert_eq!(host.engine().updates_since_init(), saved_at);
 }
+
+#[test]
+fn a_rewind_ends_when_the_window_loses_the_keyboard() {
+    let mut host = snake_host();
+    let mut clock = 0;
+    play(&mut host, 0, 200, &mut clock);
+    key(&mut host, REWIND_KEY, true);
+    for _ in 0..90 {
+        host.frame(clock as f64 * FRAME_MS);
+        clock += 1;
+    }
+    let landed = host.engine().updates_since_init();
+    assert!(landed < 190, "went back to {landed}");
+    assert_eq!(
+        host.handle(HostEvent::FocusLost),
+        Some(HostAction::Rewound(landed))
+    );
+    assert!(!host.is_rewinding() && !host.is_paused());
+    play(&mut host, 200, 10, &mut clock);
+    assert!(host.engine().updates_since_init() > landed);
+}
+
+#[test]
+fn rewinding_a_paused_run_leaves_it_paused() {
+    let mut host = snake_host();
+    let mut clock = 0;
+    play(&mut host, 0, 200, &mut clock);
+    key(&mut host, Key::F5, true);
+    key(&mut host, Key::F5, false);
+    key(&mut host, REWIND_KEY, true);
+    for _ in 0..90 {
+        host.frame(clock as f64 * FRAME_MS);
+        clock += 1;
+    }
+    let landed = host.engine().updates_since_init();
+    key(&mut host, REWIND_KEY, false);
+    assert!(host.is_paused());
+    play(&mut host, 200, 10, &mut clock);
+    assert_eq!(host.engine().updates_since_init(), landed, "still paused");
+}

@@ -626,6 +626,13 @@ impl Host {
         self.sync_key_map();
         match event {
             HostEvent::Key { key, down } => return self.key(key, down),
+            HostEvent::FocusLost if self.is_rewinding() => {
+                // The rewind key's release goes elsewhere: the rewind ends here.
+                let action = self.end_rewind();
+                let console = self.engine.console_mut().input_mut();
+                self.input.event_to_console(console, event);
+                return action;
+            }
             HostEvent::Text(_) if self.input.take_text_swallowed() || self.menu.is_some() => {}
             HostEvent::PointerButton { button, down }
                 if down

@@ -593,6 +593,9 @@ impl App {
             }
             HostAction::Restarted => say("restarted from boot"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
+            HostAction::Rewound(u) => say(&format!("rewound to update {u}")),
+            HostAction::StateSaved(u) => say(&format!("state saved after update {u}")),
+            HostAction::StateLoaded(u) => say(&format!("state loaded: update {u}")),
             HostAction::ToggleGif => {
                 let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
                 let engine = self.host.engine();
