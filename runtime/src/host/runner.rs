@@ -98,7 +98,8 @@ pub enum HostAction {
     /// F1 went down: live play stopped, and runs backwards while the key is held (the platform
     /// keeps making frames, see [`Host::is_rewinding`]).
     Rewinding,
-    /// F1 came up: the rewind reached this update (since `init`), and play goes on from there.
+    /// F1 came up (or the window lost the keyboard): the rewind reached this update (since
+    /// `init`), and play goes on from there unless the run was paused before.
     Rewound(u64),
     /// F3 saved the state after this many updates since `init`.
     StateSaved(u64),
