@@ -548,7 +548,7 @@ impl Update<'_> {
     /// let e = ctx.set_key_map(Player::ONE, Button::B, &[Key::F9]).unwrap_err();
     /// assert_eq!(
     ///     e.to_string(),
-    ///     "set_key_map(player 1, b): F9 is a host key (Backquote, F2 and F5 to F11 cannot be mapped)"
+    ///     "set_key_map(player 1, b): F9 is a host key (Backquote and F1 to F11 cannot be mapped)"
     /// );
     /// ctx.reset_key_map();
     /// assert!(ctx.key_map(Player::ONE, Button::A).contains(Key::KeyZ));

@@ -16,12 +16,16 @@ pub const KEYBOARD_PLAYERS: usize = 2;
 /// How many buttons a key map assigns: `Button::UP` to `Button::SELECT`, bits 0 to 11.
 pub const MAPPABLE_BUTTONS: usize = 12;
 
-/// Keys the host keeps for itself, in a window and in a page alike: the overlay, saving the
-/// replay so far, pause, step, the tall chart, saving the last seconds of timings, the
-/// screenshot, GIF recording and fullscreen. No key map can give one to a cart.
-pub const HOST_KEYS: [Key; 9] = [
+/// Keys the host keeps for itself, in a window and in a page alike: the overlay, rewinding
+/// (held), saving the replay so far, saving and loading a state, pause, step, the tall chart,
+/// saving the last seconds of timings, the screenshot, GIF recording and fullscreen: Backquote
+/// and F1 to F11. No key map can give one to a cart.
+pub const HOST_KEYS: [Key; 12] = [
     Key::Backquote,
+    Key::F1,
     Key::F2,
+    Key::F3,
+    Key::F4,
     Key::F5,
     Key::F6,
     Key::F7,
@@ -116,7 +120,7 @@ pub enum KeyMapError {
     },
     /// A key the host keeps for itself ([`HOST_KEYS`]).
     #[error(
-        "set_key_map(player {}, {}): {} is a host key (Backquote, F2 and F5 to F11 cannot be mapped)",
+        "set_key_map(player {}, {}): {} is a host key (Backquote and F1 to F11 cannot be mapped)",
         player.index() + 1, button_name(*button), key.code()
     )]
     HostKey {
@@ -271,7 +275,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "set_key_map(player 1, start): F5 is a host key (Backquote, F2 and F5 to F11 cannot be mapped)"
+            "set_key_map(player 1, start): F5 is a host key (Backquote and F1 to F11 cannot be mapped)"
         );
         let e = map.set(Player::THREE, Button::A, &[]).unwrap_err();
         assert_eq!(

@@ -515,6 +515,68 @@ fn save_data_a_window_run_changes_is_written_back_when_ctrl_q_quits() {
     assert_eq!(beside, ["save.bin"], "{beside:?}");
 }
 
+#[test]
+fn holding_f1_rewinds_a_recorded_window_run_and_the_recording_verifies() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-rewind");
+    let path = dir.join("rewound.btr");
+    let mut bt = bt_run(&x, &dir);
+    bt.args([
+        "snake",
+        "--record",
+        path.to_str().unwrap(),
+        "--exit-after",
+        "300",
+    ]);
+    let run = Running::start(&x, bt, "snake");
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
+    pause(4000);
+    run.xdotool(&["keydown", "F1"]);
+    pause(3000);
+    run.xdotool(&["keyup", "F1"]);
+    let mut seen = Vec::new();
+    let line = wait_for(
+        &run.out,
+        "rewound to update",
+        Duration::from_secs(15),
+        &mut seen,
+    )
+    .unwrap_or_else(|| panic!("F1 rewound nothing; stdout {seen:?}"));
+    let landed: u64 = line
+        .rsplit(' ')
+        .next()
+        .and_then(|u| u.parse().ok())
+        .unwrap_or_else(|| panic!("no update in {line:?}"));
+    pause(1000);
+    run.xdotool(&["key", "ctrl+q"]);
+    let stderr = run.expect_clean_exit("Ctrl+Q");
+    let replay = bt_runtime::replay::Replay::load(&path)
+        .unwrap_or_else(|e| panic!("{e}; stderr:\n{stderr}"));
+    // Four seconds played; three seconds held go back seven (1x, 2x, 4x), to the snapshot
+    // after init; one more second played. Unrewound, the recording would hold five seconds.
+    assert!(
+        landed < 64,
+        "three seconds held went back to update {landed}"
+    );
+    assert!(replay.ticks() > landed, "{} after {landed}", replay.ticks());
+    assert!(
+        replay.ticks() < 200,
+        "the recording kept the rewound stretch: {} updates",
+        replay.ticks()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .args(["replay", "snake", path.to_str().unwrap(), "--verify"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `bt run` in a window under Xvfb, from its first frame on.
 struct Running {
     child: Killed,

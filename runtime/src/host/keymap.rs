@@ -116,7 +116,7 @@ pub enum KeyMapError {
     /// A key that the host keeps for itself.
     #[error(
         "key map {path}, line {line}: [{table}] {field}: {value} is a host key \
-         (Backquote, F2 and F5 to F11 cannot be mapped)"
+         (Backquote and F1 to F11 cannot be mapped)"
     )]
     HostKey {
         /// The file.

@@ -30,5 +30,6 @@ pub mod window;
 pub use input::{HostEvent, TouchPhase};
 pub use persist::{Persist, PersistKind};
 pub use runner::{
-    Host, HostAction, SaveFile, SaveKind, RECENT_TIMINGS_MS, RECORD_SAVE_EVERY_FRAMES,
+    rewind_speed, Host, HostAction, SaveFile, SaveKind, LOAD_STATE_KEY, RECENT_TIMINGS_MS,
+    RECORD_SAVE_EVERY_FRAMES, REWIND_KEY, REWIND_TOP_SPEED, SAVE_STATE_KEY,
 };

@@ -7,7 +7,8 @@
 //! once per displayed frame it calls [`Host::frame`].
 //!
 //! The host keeps a few keys for itself ([`HOST_KEYS`]), the same on every platform: Backquote
-//! toggles the overlay, F5 pauses and resumes, F6 runs one update while paused, F7 shows the
+//! toggles the overlay, F1 held rewinds and F3 and F4 save and load a state (see
+//! [`REWIND_KEY`]), F5 pauses and resumes, F6 runs one update while paused, F7 shows the
 //! tall chart, F2 saves the replay of the run so far, F8 the last seconds of frame timings (a
 //! report and a Chrome trace), F9 a screenshot, F10 (and Shift+F10) ask the window for a GIF of
 //! what it shows (see [`crate::host::gif_recorder`]) and F11 for fullscreen. They do not reach
@@ -54,6 +55,10 @@ use crate::host::persist::{Persist, PersistKind};
 use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
+mod time_travel;
+
+pub use time_travel::{rewind_speed, LOAD_STATE_KEY, REWIND_KEY, REWIND_TOP_SPEED, SAVE_STATE_KEY};
+
 /// The most characters of a notice the host puts across the top of a 320-pixel display and a
 /// little beyond: the rest of a long message is cut.
 const NOTICE_CHARS: usize = 120;
@@ -90,6 +95,18 @@ pub enum HostAction {
     MenuChanged,
     /// Restart in the pause menu: the cart started again from boot, and plays.
     Restarted,
+    /// F1 went down: live play stopped, and runs backwards while the key is held (the platform
+    /// keeps making frames, see [`Host::is_rewinding`]).
+    Rewinding,
+    /// F1 came up (or the window lost the keyboard): the rewind reached this update (since
+    /// `init`), and play goes on from there unless the run was paused before.
+    Rewound(u64),
+    /// F3 saved the state after this many updates since `init`.
+    StateSaved(u64),
+    /// F4 loaded the state saved after this many updates since `init`.
+    StateLoaded(u64),
+    /// F3 or F4 did nothing: why, in one line (also shown as the notice).
+    StateFailed(String),
 }
 
 /// A file a host key made, for the platform to keep.
@@ -195,6 +212,10 @@ pub struct Host {
     menu: Option<PauseMenu>,
     /// The player asked to quit.
     quit: bool,
+    /// The rewind in progress and the session's save state.
+    time_travel: time_travel::TimeTravel,
+    /// Frames left before a passing notice (a save state's) goes.
+    notice_frames: u32,
 }
 
 /// The stream [`Host`] writes its errors to.
@@ -247,6 +268,8 @@ impl Host {
             errors: ErrorOutput(Box::new(std::io::stderr())),
             menu: None,
             quit: false,
+            time_travel: time_travel::TimeTravel::default(),
+            notice_frames: 0,
         }
     }
 
@@ -473,9 +496,13 @@ impl Host {
         if let Some(changed) = self.watch.as_ref().and_then(|(w, _)| w.take_changes()) {
             self.reload_changed(&changed);
         }
+        if self.time_travel.rewinding.is_some() {
+            self.rewind_frame(now_ms);
+        }
         let report = self.engine.run(now_ms);
         self.sync_key_map();
         self.show_panic();
+        self.expire_notice();
         self.store_save();
         if self.engine.console_mut().take_capture_request() {
             // Made now, with the frame the request led to on screen; a failure says why on
@@ -600,6 +627,13 @@ impl Host {
         self.sync_key_map();
         match event {
             HostEvent::Key { key, down } => return self.key(key, down),
+            HostEvent::FocusLost if self.is_rewinding() => {
+                // The rewind key's release goes elsewhere: the rewind ends here.
+                let action = self.end_rewind();
+                let console = self.engine.console_mut().input_mut();
+                self.input.event_to_console(console, event);
+                return action;
+            }
             HostEvent::Text(_) if self.input.take_text_swallowed() || self.menu.is_some() => {}
             HostEvent::PointerButton { button, down }
                 if down
@@ -650,6 +684,9 @@ impl Host {
         if self.menu.is_some() && down {
             self.input.swallow(key);
             return pressed.then(|| self.menu_key(key)).flatten();
+        }
+        if key == REWIND_KEY && !down {
+            return self.end_rewind();
         }
         if HOST_KEYS.contains(&key) {
             return pressed.then(|| self.host_key(key)).flatten();
@@ -819,6 +856,9 @@ impl Host {
                 })
             }
             Key::F11 => Some(HostAction::ToggleFullscreen),
+            REWIND_KEY => self.start_rewind(),
+            SAVE_STATE_KEY => self.save_state(),
+            LOAD_STATE_KEY => self.load_state(),
             _ => None,
         }
     }

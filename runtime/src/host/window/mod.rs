@@ -593,6 +593,9 @@ impl App {
             }
             HostAction::Restarted => say("restarted from boot"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
+            HostAction::Rewound(u) => say(&format!("rewound to update {u}")),
+            HostAction::StateSaved(u) => say(&format!("state saved after update {u}")),
+            HostAction::StateLoaded(u) => say(&format!("state loaded: update {u}")),
             HostAction::ToggleGif => {
                 let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
                 let engine = self.host.engine();
@@ -761,7 +764,7 @@ impl App {
         if surface_size(self.sizes.latest(), self.max_side).is_none() {
             return or_settled(now + IDLE_POLL);
         }
-        if self.host.is_paused() && !self.dirty {
+        if self.host.is_paused() && !self.dirty && !self.host.is_rewinding() {
             // Nothing moves: wake only for events, gamepads and --exit-after.
             return or_settled(now + IDLE_POLL);
         }

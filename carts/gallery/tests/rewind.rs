@@ -1,0 +1,225 @@
+//! Rewinding and save states through the host, as a window drives them: scripted key events
+//! and frames, no window. A rewound recording is the run the player ended with: it verifies,
+//! and equals a run that played only that branch.
+
+use std::process::Command;
+
+use bt::Key;
+use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::host::{Host, HostAction, HostEvent, LOAD_STATE_KEY, REWIND_KEY, SAVE_STATE_KEY};
+use bt_runtime::replay::{Replay, DEFAULT_HASH_EVERY};
+use bt_runtime::{ConstantClock, Engine, EngineOptions};
+use bt_test_support::ScratchDir;
+
+const FRAME_MS: f64 = 1000.0 / 60.0;
+
+fn snake_host() -> Host {
+    let cart = bt_gallery::find("snake").unwrap();
+    let options = EngineOptions {
+        overlay: false,
+        seed: Some(5),
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::new(Box::new(cart.build), options).unwrap();
+    engine.set_clock(Box::new(ConstantClock::new(FRAME_MS).unwrap()));
+    Host::new(engine, KeyMap::default(), "snake")
+}
+
+fn key(host: &mut Host, key: Key, down: bool) -> Option<HostAction> {
+    host.handle(HostEvent::Key { key, down })
+}
+
+/// The player's taps at frame `f` of a script: an arrow down, then up two frames later, never
+/// across an update the snapshots are kept at (a multiple of 64), so that what is held there is
+/// the same whichever way the run reached it.
+fn taps(host: &mut Host, f: u64) {
+    let turns = [
+        Key::ArrowUp,
+        Key::ArrowRight,
+        Key::ArrowDown,
+        Key::ArrowLeft,
+    ];
+    let arrow = turns[(f / 23 % 4) as usize];
+    let near_snapshot = matches!(f % 64, 0..=4 | 58..=63);
+    match f % 23 {
+        7 if !near_snapshot => {
+            key(host, arrow, true);
+        }
+        9 => {
+            key(host, arrow, false);
+        }
+        _ => {}
+    }
+}
+
+/// Frames `frames` of the script, from frame `first`, the clock at frame `clock`.
+fn play(host: &mut Host, first: u64, frames: u64, clock: &mut u64) {
+    for f in first..first + frames {
+        taps(host, f);
+        host.frame(*clock as f64 * FRAME_MS);
+        *clock += 1;
+    }
+}
+
+#[test]
+fn a_rewound_recording_verifies_and_equals_the_run_of_its_branch_alone() {
+    let dir = ScratchDir::new("rewind");
+    let path = dir.join("rewound.btr");
+    let mut host = snake_host();
+    host.record_to(path.clone(), None);
+    let mut clock = 0;
+    play(&mut host, 0, 300, &mut clock);
+    let from = host.engine().updates_since_init();
+    assert!(from >= 290, "{from} updates in 300 frames");
+
+    // Hold the rewind key until three seconds of play have gone back.
+    assert_eq!(
+        key(&mut host, REWIND_KEY, true),
+        Some(HostAction::Rewinding)
+    );
+    assert!(host.is_rewinding() && host.is_paused());
+    let mut held = 0;
+    while host.engine().updates_since_init() + 180 > from {
+        host.frame(clock as f64 * FRAME_MS);
+        clock += 1;
+        held += 1;
+        assert!(
+            held < 600,
+            "three seconds back within ten seconds of holding"
+        );
+    }
+    // 1x for the first second, then faster: three seconds back take well under three.
+    assert!(held < 180, "{held} frames held");
+    let landed = host.engine().updates_since_init();
+    assert_eq!(landed % 64, 0, "a rewind lands on a snapshot");
+    assert!(host.is_paused(), "paused while the key is held");
+    let action = key(&mut host, REWIND_KEY, false);
+    assert_eq!(action, Some(HostAction::Rewound(landed)));
+    assert!(!host.is_rewinding() && !host.is_paused(), "plays on");
+
+    // Another future from there, then Ctrl+Q.
+    play(&mut host, 1000, 240, &mut clock);
+    let end = host.engine().updates_since_init();
+    key(&mut host, Key::ControlLeft, true);
+    assert_eq!(key(&mut host, Key::KeyQ, true), Some(HostAction::Quit));
+    for write in host.finish_writes() {
+        bt_runtime::host::persist::write(&write).unwrap();
+    }
+    let replay = Replay::load(&path).unwrap();
+    assert_eq!(replay.ticks(), end, "the recording is the branch played");
+
+    // The same run, without the detour: the script up to the update the rewind landed on, a
+    // pause there (as the rewind made), and the same future.
+    let mut branch = snake_host();
+    branch.engine_mut().start_recording(DEFAULT_HASH_EVERY);
+    let mut clock = 0;
+    let mut f = 0;
+    while branch.engine().updates_since_init() < landed {
+        play(&mut branch, f, 1, &mut clock);
+        f += 1;
+    }
+    assert_eq!(branch.engine().updates_since_init(), landed);
+    key(&mut branch, Key::F5, true);
+    key(&mut branch, Key::F5, false);
+    key(&mut branch, Key::F5, true);
+    key(&mut branch, Key::F5, false);
+    play(&mut branch, 1000, 240, &mut clock);
+    assert_eq!(branch.engine().updates_since_init(), end);
+    let hashes = branch.engine().hashes();
+    assert!(hashes.iter().any(|&(u, _)| u > landed + 60));
+    assert_eq!(
+        replay.hashes(),
+        hashes,
+        "the same frames as the branch alone"
+    );
+    assert_eq!(replay.first_mismatch(hashes), None);
+
+    // And `bt replay --verify` passes it.
+    let out = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .args(["replay", "snake", path.to_str().unwrap(), "--verify"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_loaded_state_is_the_saved_update_and_picture() {
+    let mut host = snake_host();
+    let mut clock = 0;
+    match key(&mut host, LOAD_STATE_KEY, true) {
+        Some(HostAction::StateFailed(message)) => {
+            assert!(message.contains("no state saved"), "{message}")
+        }
+        other => panic!("loading with nothing saved: {other:?}"),
+    }
+    key(&mut host, LOAD_STATE_KEY, false);
+    play(&mut host, 0, 150, &mut clock);
+    let saved_at = host.engine().updates_since_init();
+    host.engine_mut().redraw().unwrap();
+    let picture = host.engine().framebuffer().pixels().to_vec();
+    assert_eq!(
+        key(&mut host, SAVE_STATE_KEY, true),
+        Some(HostAction::StateSaved(saved_at))
+    );
+    key(&mut host, SAVE_STATE_KEY, false);
+    play(&mut host, 150, 200, &mut clock);
+    assert!(host.engine().updates_since_init() > saved_at + 100);
+    assert_eq!(
+        key(&mut host, LOAD_STATE_KEY, true),
+        Some(HostAction::StateLoaded(saved_at))
+    );
+    assert_eq!(host.engine().updates_since_init(), saved_at);
+    assert!(!host.is_paused(), "plays on from the state");
+    host.show_notice(None);
+    host.engine_mut().redraw().unwrap();
+    assert_eq!(host.engine().framebuffer().pixels(), &picture[..]);
+    // Loading again goes back again.
+    play(&mut host, 350, 30, &mut clock);
+    key(&mut host, LOAD_STATE_KEY, false);
+    key(&mut host, LOAD_STATE_KEY, true);
+    assert_eq!(host.engine().updates_since_init(), saved_at);
+}
+
+#[test]
+fn a_rewind_ends_when_the_window_loses_the_keyboard() {
+    let mut host = snake_host();
+    let mut clock = 0;
+    play(&mut host, 0, 200, &mut clock);
+    key(&mut host, REWIND_KEY, true);
+    for _ in 0..90 {
+        host.frame(clock as f64 * FRAME_MS);
+        clock += 1;
+    }
+    let landed = host.engine().updates_since_init();
+    assert!(landed < 190, "went back to {landed}");
+    assert_eq!(
+        host.handle(HostEvent::FocusLost),
+        Some(HostAction::Rewound(landed))
+    );
+    assert!(!host.is_rewinding() && !host.is_paused());
+    play(&mut host, 200, 10, &mut clock);
+    assert!(host.engine().updates_since_init() > landed);
+}
+
+#[test]
+fn rewinding_a_paused_run_leaves_it_paused() {
+    let mut host = snake_host();
+    let mut clock = 0;
+    play(&mut host, 0, 200, &mut clock);
+    key(&mut host, Key::F5, true);
+    key(&mut host, Key::F5, false);
+    key(&mut host, REWIND_KEY, true);
+    for _ in 0..90 {
+        host.frame(clock as f64 * FRAME_MS);
+        clock += 1;
+    }
+    let landed = host.engine().updates_since_init();
+    key(&mut host, REWIND_KEY, false);
+    assert!(host.is_paused());
+    play(&mut host, 200, 10, &mut clock);
+    assert_eq!(host.engine().updates_since_init(), landed, "still paused");
+}
