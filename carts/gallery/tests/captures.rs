@@ -446,111 +446,32 @@ fn missed_refreshes_on_display_are_counted_from_the_display_times_of_a_presentmo
     assert_eq!(v2["not_displayed"], 1);
 }
 
-#[test]
-fn displayed_frames_and_time_below_come_from_a_presentmon_capture_as_computed_by_hand() {
-    for name in ["test_case_2-v1.csv", "test_case_2-default.csv"] {
-        // The compositor's present and display intervals, read here with nothing of BT's (a
-        // frame never displayed has NA in PresentMon 2's display column).
-        let text = std::fs::read_to_string(capture(&format!("presentmon-gold/{name}"))).unwrap();
-        let mut lines = text.trim_start_matches('\u{feff}').lines();
-        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-        let column = |wanted: &str| {
-            header
-                .iter()
-                .position(|h| h.eq_ignore_ascii_case(wanted))
-                .unwrap()
-        };
-        let (presents_at, display_at) = (
-            column("MsBetweenPresents"),
-            column("MsBetweenDisplayChange"),
-        );
-        let rows: Vec<(f64, f64)> = lines
-            .filter(|l| l.starts_with("dwm.exe,"))
-            .map(|l| {
-                let f: Vec<&str> = l.split(',').collect();
-                (
-                    f[presents_at].parse().unwrap(),
-                    f[display_at].parse().unwrap_or(0.0),
-                )
-            })
-            .collect();
-        let mut shown: Vec<f64> = rows.iter().map(|r| r.1).filter(|&d| d > 0.0).collect();
-        shown.sort_by(f64::total_cmp);
-        let span: f64 = shown.iter().sum();
-        let total: f64 = rows.iter().map(|r| r.0).sum();
-        let below_60: f64 = rows
-            .iter()
-            .map(|r| r.0)
-            .filter(|&p| p > 1000.0 / 60.0)
-            .sum();
-        let steady = rows
-            .windows(2)
-            .filter(|w| (w[1].0 - w[0].0).abs() < 2.0)
-            .count();
-
-        let o = bt(&[
-            "trace",
-            "hello",
-            "--clock",
-            &gold(name),
-            "--format",
-            "summary",
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-        let near = |v: &serde_json::Value, expected: f64| {
-            let v = v.as_f64().unwrap_or(f64::NAN);
-            assert!(
-                (v - expected).abs() < 1e-6,
-                "{name}: {v} against {expected}\n{s:#}"
-            );
-        };
-        let d = &s["displayed"];
-        assert_eq!(d["frames"], shown.len(), "{name}");
-        near(&d["span_ms"], span);
-        near(&d["fps"], shown.len() as f64 * 1000.0 / span);
-        near(&d["p50_ms"], shown[shown.len().div_ceil(2) - 1]);
-        near(&d["max_ms"], shown[shown.len() - 1]);
-        near(
-            &s["time_below_percent"][0]["percent"],
-            100.0 * below_60 / total,
-        );
-        near(
-            &s["frame_to_frame_change_percent"]["under_2_ms"],
-            100.0 * steady as f64 / (rows.len() - 1) as f64,
-        );
-    }
-}
-
-#[test]
-fn cpu_and_gpu_busy_times_of_a_presentmon_capture_say_what_bounded_it() {
-    // The compositor's frame and busy times in the --v2_metrics file, read here with nothing
-    // of BT's: FrameTime, CPUBusy and GPUBusy.
-    let text = std::fs::read_to_string(capture("presentmon-gold/test_case_2-v2.csv")).unwrap();
+/// The compositor's values in `columns` (names matched whatever their case) of a gold file,
+/// one list a row, read here with nothing of BT's; `NA` reads as 0.
+fn gold_columns(name: &str, columns: &[&str]) -> Vec<Vec<f64>> {
+    let text = std::fs::read_to_string(capture(&format!("presentmon-gold/{name}"))).unwrap();
     let mut lines = text.trim_start_matches('\u{feff}').lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let column = |wanted: &str| header.iter().position(|h| *h == wanted).unwrap();
-    let (frame_at, cpu_at, gpu_at) = (column("FrameTime"), column("CPUBusy"), column("GPUBusy"));
-    let rows: Vec<(f64, f64, f64)> = lines
+    let at: Vec<usize> = columns
+        .iter()
+        .map(|c| {
+            header
+                .iter()
+                .position(|h| h.eq_ignore_ascii_case(c))
+                .unwrap()
+        })
+        .collect();
+    lines
         .filter(|l| l.starts_with("dwm.exe,"))
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            let n = |i: usize| f[i].parse::<f64>().unwrap();
-            (n(frame_at), n(cpu_at), n(gpu_at))
+            at.iter().map(|&i| f[i].parse().unwrap_or(0.0)).collect()
         })
-        .collect();
-    let mut gpu: Vec<f64> = rows.iter().map(|r| r.2).collect();
-    gpu.sort_by(f64::total_cmp);
-    let gpu_bound = rows
-        .iter()
-        .filter(|(frame, cpu, gpu)| *gpu >= 0.8 * frame && gpu >= cpu)
-        .count();
-    let cpu_bound = rows
-        .iter()
-        .filter(|(frame, cpu, gpu)| !(*gpu >= 0.8 * frame && gpu >= cpu) && *cpu >= 0.8 * frame)
-        .count();
+        .collect()
+}
 
-    let name = "test_case_2-v2.csv";
+/// `bt trace hello --format summary` over a gold file's compositor stream.
+fn gold_summary(name: &str) -> serde_json::Value {
     let o = bt(&[
         "trace",
         "hello",
@@ -560,23 +481,81 @@ fn cpu_and_gpu_busy_times_of_a_presentmon_capture_say_what_bounded_it() {
         "summary",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+/// Asserts `v` is a number within 1e-6 of `expected`.
+fn near(v: &serde_json::Value, expected: f64, what: &str) {
+    let got = v.as_f64().unwrap_or(f64::NAN);
+    assert!(
+        (got - expected).abs() < 1e-6,
+        "{what}: {got} against {expected}"
+    );
+}
+
+#[test]
+fn displayed_frames_and_time_below_come_from_a_presentmon_capture_as_computed_by_hand() {
+    for name in ["test_case_2-v1.csv", "test_case_2-default.csv"] {
+        let rows = gold_columns(name, &["MsBetweenPresents", "MsBetweenDisplayChange"]);
+        let mut shown: Vec<f64> = rows.iter().map(|r| r[1]).filter(|&d| d > 0.0).collect();
+        shown.sort_by(f64::total_cmp);
+        let span: f64 = shown.iter().sum();
+        let total: f64 = rows.iter().map(|r| r[0]).sum();
+        let below_60: f64 = rows
+            .iter()
+            .map(|r| r[0])
+            .filter(|&p| p > 1000.0 / 60.0)
+            .sum();
+        let steady = rows
+            .windows(2)
+            .filter(|w| (w[1][0] - w[0][0]).abs() < 2.0)
+            .count();
+
+        let s = gold_summary(name);
+        let d = &s["displayed"];
+        assert_eq!(d["frames"], shown.len(), "{name}");
+        near(&d["span_ms"], span, name);
+        near(&d["fps"], shown.len() as f64 * 1000.0 / span, name);
+        near(&d["p50_ms"], shown[shown.len().div_ceil(2) - 1], name);
+        near(&d["max_ms"], shown[shown.len() - 1], name);
+        near(
+            &s["time_below_percent"][0]["percent"],
+            100.0 * below_60 / total,
+            name,
+        );
+        near(
+            &s["frame_to_frame_change_percent"]["under_2_ms"],
+            100.0 * steady as f64 / (rows.len() - 1) as f64,
+            name,
+        );
+    }
+}
+
+#[test]
+fn cpu_and_gpu_busy_times_of_a_presentmon_capture_say_what_bounded_it() {
+    let name = "test_case_2-v2.csv";
+    let rows = gold_columns(name, &["FrameTime", "CPUBusy", "GPUBusy"]);
+    let mut gpu: Vec<f64> = rows.iter().map(|r| r[2]).collect();
+    gpu.sort_by(f64::total_cmp);
+    let gpu_bound = |r: &Vec<f64>| r[2] >= 0.8 * r[0] && r[2] >= r[1];
+    let gpu_bound_rows = rows.iter().filter(|r| gpu_bound(r)).count();
+    let cpu_bound_rows = rows
+        .iter()
+        .filter(|r| !gpu_bound(r) && r[1] >= 0.8 * r[0])
+        .count();
+
+    let s = gold_summary(name);
     let b = &s["busy"];
     assert_eq!(b["frames"], rows.len(), "{s:#}");
-    let near = |v: &serde_json::Value, expected: f64| {
-        let v = v.as_f64().unwrap_or(f64::NAN);
-        assert!((v - expected).abs() < 1e-6, "{v} against {expected}\n{b:#}");
-    };
-    near(&b["gpu_ms"]["p50"], gpu[gpu.len().div_ceil(2) - 1]);
-    near(&b["gpu_ms"]["p99"], gpu[gpu.len() - 1]);
+    let share = |n: usize| 100.0 * n as f64 / rows.len() as f64;
     near(
-        &b["gpu_bound_percent"],
-        100.0 * gpu_bound as f64 / rows.len() as f64,
+        &b["gpu_ms"]["p50"],
+        gpu[gpu.len().div_ceil(2) - 1],
+        "GPU p50",
     );
-    near(
-        &b["cpu_bound_percent"],
-        100.0 * cpu_bound as f64 / rows.len() as f64,
-    );
+    near(&b["gpu_ms"]["p99"], gpu[gpu.len() - 1], "GPU p99");
+    near(&b["gpu_bound_percent"], share(gpu_bound_rows), "GPU-bound");
+    near(&b["cpu_bound_percent"], share(cpu_bound_rows), "CPU-bound");
 
     // The trace carries them as counter tracks, one sample a frame.
     let o = bt(&[
@@ -596,7 +575,7 @@ fn cpu_and_gpu_busy_times_of_a_presentmon_capture_say_what_bounded_it() {
         .filter(|e| e["ph"] == "C" && e["name"] == "GPU busy (ms)")
         .map(|e| e["args"]["value"].as_f64().unwrap())
         .collect();
-    let in_file: Vec<f64> = rows.iter().map(|r| r.2).collect();
+    let in_file: Vec<f64> = rows.iter().map(|r| r[2]).collect();
     assert_eq!(samples, in_file);
     // Titled by the program captured, not the cart that played it.
     let title = trace["otherData"]["title"].as_str().unwrap_or_default();

@@ -259,23 +259,12 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
         let root = SVGBackend::with_string(&mut svg, (PLOT_SIZE.0, 760)).into_drawing_area();
         root.fill(&WHITE)?;
         let (time_area, curve_area) = root.split_vertically(400);
-        let mut chart = ChartBuilder::on(&time_area)
-            .caption("Frame time, log scale: A and B from 0 s", (FONT, 18))
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(60)
-            .build_cartesian_2d(
-                0.0..span_s,
-                (y_bottom..y_top)
-                    .log_scale()
-                    .with_key_points(log_ticks(y_bottom, y_top)),
-            )?;
-        chart
-            .configure_mesh()
-            .x_desc("time (s)")
-            .y_desc("ms")
-            .y_label_formatter(&|ms| ms_label(*ms))
-            .draw()?;
+        let mut chart = log_ms_chart(
+            &time_area,
+            ("Frame time, log scale: A and B from 0 s", 18),
+            (0.0..span_s, "time (s)"),
+            (y_bottom, y_top),
+        )?;
         for (frames, color, name) in &runs {
             let steps: Vec<Step> = frames
                 .iter()
@@ -290,28 +279,13 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
                 .label(*name)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
-        let mut chart = ChartBuilder::on(&curve_area)
-            .caption("Frame time by percentile", (FONT, 18))
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(60)
-            .build_cartesian_2d(
-                0.0..100.0,
-                (y_bottom..y_top)
-                    .log_scale()
-                    .with_key_points(log_ticks(y_bottom, y_top)),
-            )?;
-        chart
-            .configure_mesh()
-            .x_desc("percentile")
-            .y_desc("ms")
-            .y_label_formatter(&|ms| ms_label(*ms))
-            .draw()?;
+        legend(&mut chart)?;
+        let mut chart = log_ms_chart(
+            &curve_area,
+            ("Frame time by percentile", 18),
+            (0.0..100.0, "percentile"),
+            (y_bottom, y_top),
+        )?;
         for (frames, color, name) in &runs {
             let curve = percentile_curve(&deltas(frames));
             let color = *color;
@@ -323,11 +297,7 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
                 .label(*name)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
+        legend(&mut chart)?;
         root.present()?;
     }
     Ok(svg)
@@ -531,7 +501,47 @@ fn mesh(chart: &mut Plot<'_>, x: &str, y: &str) -> Result<(), Boxed> {
     Ok(())
 }
 
-fn legend(chart: &mut Plot<'_>) -> Result<(), Boxed> {
+/// A chart of milliseconds on a logarithmic axis from `low` to `high`, labelled where the
+/// values are ([`log_ticks`]), against `x` across, with its mesh drawn.
+fn log_ms_chart<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    (caption, caption_size): (&str, u32),
+    (x, x_desc): (std::ops::Range<f64>, &str),
+    (low, high): (f64, f64),
+) -> Result<LogMsChart<'a, 'b>, Boxed> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, (FONT, caption_size))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(
+            x,
+            (low..high)
+                .log_scale()
+                .with_key_points(log_ticks(low, high)),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc("ms")
+        .y_label_formatter(&|ms| ms_label(*ms))
+        .draw()?;
+    Ok(chart)
+}
+
+/// A chart made by [`log_ms_chart`].
+type LogMsChart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<
+        RangedCoordf64,
+        plotters::coord::combinators::WithKeyPoints<plotters::coord::combinators::LogCoord<f64>>,
+    >,
+>;
+
+fn legend<'a, 'b: 'a, C: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, C>,
+) -> Result<(), Boxed> {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
@@ -581,26 +591,15 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
             .min(budget_ms)
             .max(0.01)
             * 0.7;
-        let mut chart = ChartBuilder::on(&time_area)
-            .caption(
+        let mut chart = log_ms_chart(
+            &time_area,
+            (
                 "Frame time (the clock's delta), log scale: each frame a step as long as it lasted",
-                (FONT, 18),
-            )
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(60)
-            .build_cartesian_2d(
-                0.0..span_s,
-                (y_bottom..y_top)
-                    .log_scale()
-                    .with_key_points(log_ticks(y_bottom, y_top)),
-            )?;
-        chart
-            .configure_mesh()
-            .x_desc("time (s)")
-            .y_desc("ms")
-            .y_label_formatter(&|ms| ms_label(*ms))
-            .draw()?;
+                18,
+            ),
+            (0.0..span_s, "time (s)"),
+            (y_bottom, y_top),
+        )?;
         let steps = frames.iter().flat_map(|(f, end)| {
             let d = f.stats.delta_ms.max(y_bottom);
             [(f.start_ms / 1000.0, d), (end / 1000.0, d)]
@@ -633,11 +632,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         draw_tags(&mut chart, timeline, (y_bottom, y_top), |i| {
             y_top * if i % 2 == 0 { 0.9 } else { 0.6 }
         })?;
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
+        legend(&mut chart)?;
 
         // Missed refreshes, a strip of bars.
         let max_missed = frames
@@ -816,23 +811,12 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         let deltas: Vec<f64> = all.iter().map(|f| f.stats.delta_ms).collect();
         let curve = percentile_curve(&deltas);
         let curve_top = (summary.max_ms * 1.1).max(1.0);
-        let mut chart = ChartBuilder::on(&panels[0])
-            .caption("Frame time by percentile", (FONT, 16))
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(50)
-            .build_cartesian_2d(
-                0.0..100.0,
-                (y_bottom..curve_top.max(y_bottom * 2.0))
-                    .log_scale()
-                    .with_key_points(log_ticks(y_bottom, curve_top.max(y_bottom * 2.0))),
-            )?;
-        chart
-            .configure_mesh()
-            .x_desc("percentile")
-            .y_desc("ms")
-            .y_label_formatter(&|ms| ms_label(*ms))
-            .draw()?;
+        let mut chart = log_ms_chart(
+            &panels[0],
+            ("Frame time by percentile", 16),
+            (0.0..100.0, "percentile"),
+            (y_bottom, curve_top.max(y_bottom * 2.0)),
+        )?;
         chart.draw_series(LineSeries::new(
             curve.iter().map(|&(p, ms)| (p, ms.max(y_bottom))),
             blue.stroke_width(2),
