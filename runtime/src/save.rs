@@ -427,6 +427,19 @@ impl SaveStore {
         self.hand_over(engine.console())
     }
 
+    /// The run started again from boot with the save data it had ([`Engine::restart_keeping_save`],
+    /// a player's Restart): writing goes on, counted from the new start, and data not written
+    /// yet is still written. A store stopped by a rewind stays stopped.
+    pub fn restarted(&mut self, engine: &Engine) {
+        if self.stopped {
+            return;
+        }
+        self.restarts = engine.restarts();
+        self.written_at = engine.updates_since_init();
+        self.seen = self.written_at;
+        self.pending |= engine.console().save().bytes() != &*self.written;
+    }
+
     /// The last file handed over could not be written: the next look hands one over again
     /// once the cart touches its save data, and [`SaveStore::flush`] does at once.
     pub fn write_failed(&mut self) {

@@ -6,11 +6,12 @@
 
 use std::path::Path;
 
-use bt::{Button, Cart, Player, Render, Update};
+use bt::{Button, Cart, Key, Player, Render, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::host::pause_menu::MenuChoice;
 use bt_runtime::host::persist::{self, Persist, PersistKind};
-use bt_runtime::host::{Host, RECORD_SAVE_EVERY_FRAMES};
+use bt_runtime::host::{Host, HostEvent, RECORD_SAVE_EVERY_FRAMES};
 use bt_runtime::replay::Replay;
 use bt_runtime::save;
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
@@ -302,4 +303,48 @@ impl std::io::Write for Shared {
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
     }
+}
+
+#[test]
+fn restart_from_the_pause_menu_boots_with_the_save_data_so_far_and_keeps_writing_it() {
+    let dir = ScratchDir::new("save-restart");
+    let file = dir.join("save.bin");
+    save::store(&file, &5i32.to_le_bytes()).unwrap();
+    let mut host = boot(&file);
+    tap(&mut host, 0);
+    frames(&mut host, 1, 1);
+    tap(&mut host, 2);
+    frames(&mut host, 3, 3);
+    assert_eq!(host.engine().console().save().get(0), 7);
+    // P, then down past Continue to Restart, then Enter.
+    let key = |host: &mut Host, key: Key| {
+        host.handle(HostEvent::Key { key, down: true });
+        host.handle(HostEvent::Key { key, down: false })
+    };
+    key(&mut host, Key::KeyP);
+    while host
+        .menu()
+        .is_some_and(|m| m.selected() != MenuChoice::Restart)
+    {
+        key(&mut host, Key::ArrowDown);
+    }
+    key(&mut host, Key::Enter);
+    assert_eq!(host.engine().updates_since_init(), 0, "the run starts over");
+    assert_eq!(
+        host.engine().console().save().get(0),
+        7,
+        "with the presses made before the restart"
+    );
+    // The new game's presses reach the file, within a second and at the end.
+    tap(&mut host, 6);
+    frames(&mut host, 7, 70);
+    assert_eq!(
+        slot0(&file),
+        Some(8),
+        "written within a second of the restart"
+    );
+    tap(&mut host, 77);
+    frames(&mut host, 78, 2);
+    finish(&mut host);
+    assert_eq!(slot0(&file), Some(9));
 }

@@ -6,7 +6,7 @@
 
 use bt::host::Framebuffer;
 use bt::host::{Console, TickInput};
-use bt::{Cart, Palette, Settings, SettingsError, Tag};
+use bt::{Cart, Palette, SaveData, Settings, SettingsError, Tag};
 use bt_overlay::{FrameStats, Overlay};
 
 use crate::clock::{Clock, WallClock};
@@ -259,6 +259,24 @@ impl Engine {
             Ok(result) => result.map_err(|e| e.to_string()),
             Err(message) => Err(self.stop(CartCall::Reload, message).to_string()),
         }
+    }
+
+    /// Starts the run again from boot keeping the save data it has now, as a player's Restart
+    /// does (PICO-8 keeps cartdata across a reset): the save data becomes what the run boots
+    /// with, the old run's snapshots are forgotten (a replay from boot now boots with other
+    /// data), the cart is built again and `init` runs. Paused afterwards, as after any seek;
+    /// a recording starts over, its replay booting with this save data.
+    ///
+    /// # Errors
+    /// As [`Engine::render_at`] from the start.
+    pub fn restart_keeping_save(&mut self) -> Result<(), EngineError> {
+        let mut now = [0; SaveData::CAPACITY];
+        now.copy_from_slice(self.console.save().bytes());
+        self.console
+            .set_boot_save(&now)
+            .map_err(|e| EngineError::Init(e.to_string()))?;
+        self.ring.clear();
+        self.render_at(0.0, Origin::Start)
     }
 
     /// Replaces the palette the cart booted with (and the live one), as when the cart's palette

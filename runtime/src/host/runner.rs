@@ -798,7 +798,11 @@ impl Host {
                 (!self.engine.is_paused()).then_some(HostAction::Resumed)
             }
             MenuChoice::Restart => {
-                let restarted = self.engine.render_at(0.0, Origin::Start);
+                // A new game with the save data the player has, still written to its file.
+                let restarted = self.engine.restart_keeping_save();
+                if let Some(store) = &mut self.save {
+                    store.restarted(&self.engine);
+                }
                 self.show_panic();
                 restarted.ok()?;
                 self.engine.resume();
