@@ -4,7 +4,7 @@
 //! writes no file: it hands the save data and the recording over, and these tests write them
 //! as the window does ([`persist::write`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use bt::{Button, Cart, Key, Player, Render, Update};
 use bt_runtime::engine::Origin;
@@ -86,6 +86,20 @@ fn tap(host: &mut Host, frame: u64) {
     input.set_buttons(Button::A, Player::ONE, false);
 }
 
+/// A save file holding 5 presses, a run booted from it, and two presses of A (frames 0 and
+/// 2) followed by `then` more frames.
+fn two_presses_over_five(name: &str, then: u64) -> (ScratchDir, PathBuf, Host) {
+    let dir = ScratchDir::new(name);
+    let file = dir.join("save.bin");
+    save::store(&file, &5i32.to_le_bytes()).unwrap();
+    let mut host = boot(&file);
+    tap(&mut host, 0);
+    frames(&mut host, 1, 1);
+    tap(&mut host, 2);
+    frames(&mut host, 3, then);
+    (dir, file, host)
+}
+
 fn slot0(file: &Path) -> Option<i32> {
     save::load(file)
         .unwrap()
@@ -146,14 +160,7 @@ fn steady_frames_that_rewrite_the_same_save_data_write_nothing_and_allocate_noth
 
 #[test]
 fn a_replay_from_the_start_puts_the_boot_save_data_back_and_stops_writing() {
-    let dir = ScratchDir::new("save-rewind");
-    let file = dir.join("save.bin");
-    save::store(&file, &5i32.to_le_bytes()).unwrap();
-    let mut host = boot(&file);
-    tap(&mut host, 0);
-    frames(&mut host, 1, 1);
-    tap(&mut host, 2);
-    frames(&mut host, 3, 70);
+    let (_dir, file, mut host) = two_presses_over_five("save-rewind", 70);
     assert_eq!(slot0(&file), Some(7));
     host.engine_mut().render_at(0.5, Origin::Start).unwrap();
     assert_eq!(
@@ -307,14 +314,7 @@ impl std::io::Write for Shared {
 
 #[test]
 fn restart_from_the_pause_menu_boots_with_the_save_data_so_far_and_keeps_writing_it() {
-    let dir = ScratchDir::new("save-restart");
-    let file = dir.join("save.bin");
-    save::store(&file, &5i32.to_le_bytes()).unwrap();
-    let mut host = boot(&file);
-    tap(&mut host, 0);
-    frames(&mut host, 1, 1);
-    tap(&mut host, 2);
-    frames(&mut host, 3, 3);
+    let (_dir, file, mut host) = two_presses_over_five("save-restart", 3);
     assert_eq!(host.engine().console().save().get(0), 7);
     // P, then down past Continue to Restart, then Enter.
     let key = |host: &mut Host, key: Key| {

@@ -415,19 +415,7 @@ fn missed_refreshes_on_display_are_counted_from_the_display_times_of_a_presentmo
         .iter()
         .map(|d| ((d / period).round() as u64).saturating_sub(1))
         .collect();
-    let summary = |name: &str| {
-        let o = bt(&[
-            "trace",
-            "hello",
-            "--clock",
-            &gold(name),
-            "--format",
-            "summary",
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-        (s, stderr(&o))
-    };
+    let summary = |name: &str| gold_trace(name, "summary");
     let (v1, said) = summary("test_case_2-v1.csv");
     assert!(
         said.contains("display times fit a 60.00 Hz refresh grid"),
@@ -470,18 +458,17 @@ fn gold_columns(name: &str, columns: &[&str]) -> Vec<Vec<f64>> {
         .collect()
 }
 
+/// `bt trace hello --format FORMAT` over a gold file's compositor stream: its JSON output and
+/// what it said on stderr.
+fn gold_trace(name: &str, format: &str) -> (serde_json::Value, String) {
+    let o = bt(&["trace", "hello", "--clock", &gold(name), "--format", format]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    (serde_json::from_str(&stdout(&o)).unwrap(), stderr(&o))
+}
+
 /// `bt trace hello --format summary` over a gold file's compositor stream.
 fn gold_summary(name: &str) -> serde_json::Value {
-    let o = bt(&[
-        "trace",
-        "hello",
-        "--clock",
-        &gold(name),
-        "--format",
-        "summary",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap()
+    gold_trace(name, "summary").0
 }
 
 /// Asserts `v` is a number within 1e-6 of `expected`.
@@ -558,16 +545,7 @@ fn cpu_and_gpu_busy_times_of_a_presentmon_capture_say_what_bounded_it() {
     near(&b["cpu_bound_percent"], share(cpu_bound_rows), "CPU-bound");
 
     // The trace carries them as counter tracks, one sample a frame.
-    let o = bt(&[
-        "trace",
-        "hello",
-        "--clock",
-        &gold(name),
-        "--format",
-        "chrome",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let trace: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let (trace, _) = gold_trace(name, "chrome");
     let samples: Vec<f64> = trace["traceEvents"]
         .as_array()
         .unwrap()

@@ -665,15 +665,15 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
 
         // Game time shown advancing each frame, beside the frame's delta; counted in updates
         // run, as the animation error is, so a cart resetting its ticks shows no jump.
-        let mut previous_shown: Option<f64> = None;
-        let mut updates = 0u64;
+        let shown = timeline.shown_ms();
         let advance: Vec<Step> = all
             .iter()
-            .map(|f| {
-                updates += u64::from(f.stats.updates);
-                let shown = (updates as f64 + f.render_alpha) * budget_ms;
-                let step = previous_shown.map_or(f.stats.delta_ms, |p| shown - p);
-                previous_shown = Some(shown);
+            .enumerate()
+            .map(|(i, f)| {
+                let step = match i {
+                    0 => f.stats.delta_ms,
+                    _ => shown[i] - shown[i - 1],
+                };
                 frame_step(f, step)
             })
             .collect();

@@ -192,25 +192,32 @@ impl Timeline {
     }
 
     /// Each kept frame's animation error, when the source has display timing (else all
-    /// `None`): see [`crate::timing::pacing::animation_error`]. The game time a frame showed
-    /// is `(updates run since the first kept frame + render_alpha) × budget`: counted in
-    /// updates, not in the cart's tick counter, which a cart may reset (a new round) without
-    /// anything on screen jumping.
+    /// `None`): see [`crate::timing::pacing::animation_error`], with the game time each frame
+    /// showed from [`Timeline::shown_ms`].
     pub fn animation_errors(&self) -> Vec<Option<f64>> {
-        let mut shown = Vec::with_capacity(self.frames.len());
-        let mut display = Vec::with_capacity(self.frames.len());
-        // Game time counted in updates run, not in the cart's tick counter, which a cart may
-        // reset (a new round): only the motion between frames matters.
-        let mut updates = 0u64;
-        for f in &self.frames {
-            let Some(d) = self.source.display_ms(f.frame) else {
-                return vec![None; self.frames.len()];
-            };
-            updates += u64::from(f.stats.updates);
-            shown.push((updates as f64 + f.render_alpha) * self.budget_ms);
-            display.push(d);
+        let display: Option<Vec<f64>> = self
+            .frames
+            .iter()
+            .map(|f| self.source.display_ms(f.frame))
+            .collect();
+        match display {
+            Some(display) => animation_error(&self.shown_ms(), &display),
+            None => vec![None; self.frames.len()],
         }
-        animation_error(&shown, &display)
+    }
+
+    /// The game time each kept frame showed, in ms from the first kept frame's updates:
+    /// `(updates run + render_alpha) × budget`. Counted in updates, not in the cart's tick
+    /// counter, which a cart may reset (a new round): only the motion between frames matters.
+    pub fn shown_ms(&self) -> Vec<f64> {
+        let mut updates = 0u64;
+        self.frames
+            .iter()
+            .map(|f| {
+                updates += u64::from(f.stats.updates);
+                (updates as f64 + f.render_alpha) * self.budget_ms
+            })
+            .collect()
     }
 
     /// Adds a frame: its report, the display refreshes the overlay counted as missed, and the
