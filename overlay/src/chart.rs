@@ -44,6 +44,11 @@ pub(crate) struct Sample {
     /// The shortest and median delta of the frames a column stands for (see
     /// [`crate::ChartFrame::spread`]).
     pub spread: Option<(f64, f64)>,
+    /// When the frame (or the column's first frame) began, in ms from the run's start (see
+    /// [`crate::ChartFrame::start_ms`]).
+    pub start_ms: Option<f64>,
+    /// The frame never reached the screen (see [`crate::ChartFrame::never_shown`]).
+    pub never_shown: bool,
 }
 
 /// A tag with the index of the sample (frame) it belongs to.

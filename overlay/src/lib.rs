@@ -130,6 +130,32 @@ pub struct ChartFrame {
     /// of steady frames with one slow one reads as steady, and a fast game's own jitter shows.
     /// `None` for a column of one frame.
     pub spread: Option<(f64, f64)>,
+    /// When the column's first frame began, in ms from the start of the run, when the host
+    /// knows: the tall chart then writes seconds along its foot.
+    pub start_ms: Option<f64>,
+    /// The frame was presented but never reached the screen (a capture's dropped frame): with
+    /// [`ChartBars::Display`] its column is hatched instead of barred.
+    pub never_shown: bool,
+}
+
+/// What the tall chart's bars measure.
+///
+/// ```
+/// use bt_overlay::{ChartBars, Overlay};
+///
+/// let mut overlay = Overlay::new(60.0);
+/// overlay.set_chart_bars(ChartBars::Display);
+/// assert_eq!(overlay.chart_bars(), ChartBars::Display);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChartBars {
+    /// Each frame's delta from the clock: for a capture, its present interval (the default).
+    #[default]
+    Delta,
+    /// Each frame's display interval, from a capture's display times (the time from the
+    /// screen's previous change to the one that showed the frame): the legend says `shown`
+    /// instead of `delta`, and frames never displayed are hatched.
+    Display,
 }
 
 /// An exponential moving average whose first sample is taken as is.
@@ -266,6 +292,8 @@ pub struct Overlay {
     notice: String,
     /// What the tall chart's columns cover, when a host chose them (empty: the newest frames).
     caption: String,
+    /// What the tall chart's bars measure.
+    chart_bars: ChartBars,
 }
 
 impl Overlay {
@@ -313,6 +341,7 @@ impl Overlay {
             left: String::with_capacity(128),
             notice: String::new(),
             caption: String::new(),
+            chart_bars: ChartBars::Delta,
         }
     }
 
@@ -522,6 +551,8 @@ impl Overlay {
             severity: Severity::classify(stats.delta_ms, self.budget_ms),
             missed,
             spread: None,
+            start_ms: None,
+            never_shown: false,
         }
     }
 
@@ -548,6 +579,8 @@ impl Overlay {
             }
             let mut sample = self.sample(&frame.stats, frame.missed);
             sample.spread = frame.spread;
+            sample.start_ms = frame.start_ms;
+            sample.never_shown = frame.never_shown;
             self.chart.push(sample);
         }
     }
@@ -557,6 +590,17 @@ impl Overlay {
     pub fn set_chart_caption(&mut self, text: &str) {
         self.caption.clear();
         self.caption.push_str(text);
+    }
+
+    /// Chooses what the tall chart's bars measure (see [`ChartBars`]); the host fills the
+    /// chart to match with [`Overlay::rechart`].
+    pub fn set_chart_bars(&mut self, bars: ChartBars) {
+        self.chart_bars = bars;
+    }
+
+    /// What the tall chart's bars measure.
+    pub fn chart_bars(&self) -> ChartBars {
+        self.chart_bars
     }
 
     /// Takes the synthesiser's meter (the engine hands it over before each drawing). The sound
@@ -744,7 +788,12 @@ impl Overlay {
         segments(fb, right, 0, line, c.text, c.gap);
         if let Some((top, height)) = layout.chart {
             if self.chart_mode == ChartMode::Tall {
-                tall.draw(fb, chart, top, height, self.budget_ms, &self.caption, &c);
+                let look = tall::Look {
+                    budget_ms: self.budget_ms,
+                    caption: &self.caption,
+                    bars: self.chart_bars,
+                };
+                tall.draw(fb, chart, top, height, &look, &c);
             } else {
                 chart.draw(fb, top, height, self.budget_ms, &c);
             }

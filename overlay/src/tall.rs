@@ -20,7 +20,7 @@ use bt::Rect;
 
 use crate::chart::Chart;
 use crate::text::{self, plain_width, Short, SmallText};
-use crate::{OverlayColors, Severity, EDGE_MARGIN, MAX_TAGS};
+use crate::{ChartBars, OverlayColors, Severity, EDGE_MARGIN, MAX_TAGS};
 
 /// Width of the gutter left of the columns that holds the scale values: five glyphs (`150ms`,
 /// `850us`) and a one-pixel rule with a pixel before it.
@@ -71,6 +71,30 @@ const BREAK_ROW: i32 = 2;
 /// Lost-time labels kept per frame: more than fit side by side on any display width up to 640.
 const MAX_LOST_LABELS: usize = 12;
 
+/// Rows of the time axis under the costs: tick marks, then the seconds' labels.
+const AXIS_TICK_ROWS: i32 = 2;
+/// From this chart height a chart that knows its frames' times writes seconds along its foot.
+const AXIS_FROM: i32 = 110;
+/// Columns kept between two seconds' labels at least: the axis takes the first step of
+/// [`AXIS_STEPS_S`] whose ticks lie this far apart on average.
+const AXIS_SPACING: i32 = 40;
+/// Steps between the time axis's ticks, in seconds.
+const AXIS_STEPS_S: [f64; 16] = [
+    0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0,
+    3600.0,
+];
+/// A never-displayed frame's column is hatched with a pixel every this many rows.
+const HATCH_ROWS: i32 = 3;
+
+/// How the tall chart is drawn: the budget its bars are graded against, the caption on the
+/// legend's row, and what the bars measure.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Look<'a> {
+    pub budget_ms: f64,
+    pub caption: &'a str,
+    pub bars: ChartBars,
+}
+
 /// How many frames the tall chart shows on a display `width` pixels wide.
 pub(crate) fn columns(width: i32) -> u64 {
     (width - TALL_GUTTER).max(0) as u64
@@ -96,12 +120,15 @@ pub(crate) struct TallLayout {
     /// The cost panel.
     pub cost_top: i32,
     pub cost_height: i32,
+    /// The time axis's tick rows (its labels under them), when the chart knows its frames'
+    /// times and has room.
+    pub axis_top: Option<i32>,
     /// The legend's ink rows, when there is room for it.
     pub legend_top: Option<i32>,
 }
 
 impl TallLayout {
-    pub fn new(width: i32, top: i32, height: i32) -> TallLayout {
+    pub fn new(width: i32, top: i32, height: i32, timed: bool) -> TallLayout {
         let lanes = if height >= TWO_LANES_FROM {
             2
         } else if height >= ONE_LANE_FROM {
@@ -112,9 +139,15 @@ impl TallLayout {
         let legend = height >= LEGEND_FROM;
         let lane_rows = lanes * (TEXT_ROWS + 1);
         let legend_rows = if legend { TEXT_ROWS + 1 } else { 0 };
+        let axis = timed && height >= AXIS_FROM;
+        let axis_rows = if axis {
+            AXIS_TICK_ROWS + NUMBER_ROWS + 1
+        } else {
+            0
+        };
         // A gap row, the counts, the notch, the missed refreshes and a gap row.
         let strip_rows = 1 + COUNT_ROWS + NOTCH_ROWS + MISS_ROWS + 1;
-        let rest = (height - lane_rows - legend_rows - strip_rows).max(0);
+        let rest = (height - lane_rows - legend_rows - axis_rows - strip_rows).max(0);
         // Two thirds for the deltas, which carry the story; a third for the costs.
         let bars_height = (rest * 2 + 1) / 3;
         let cost_height = rest - bars_height;
@@ -135,7 +168,8 @@ impl TallLayout {
             miss_top,
             cost_top,
             cost_height,
-            legend_top: legend.then_some(cost_top + cost_height + 1),
+            axis_top: axis.then_some(cost_top + cost_height),
+            legend_top: legend.then_some(cost_top + cost_height + axis_rows + 1),
         }
     }
 
@@ -216,6 +250,10 @@ struct Column {
     /// Rows of the update cost, and of the update and render costs together.
     update_rows: i32,
     cost_rows: i32,
+    /// When the column's first frame began, in ms, when known.
+    start_ms: Option<f64>,
+    /// Hatched: a frame never displayed, in a chart of display times.
+    hatched: bool,
 }
 
 impl Tall {
@@ -250,21 +288,24 @@ impl Tall {
     }
 
     /// Draws the chart at `top`, `height` rows tall, across the framebuffer, from `chart`'s
-    /// samples and tags, against a frame budget of `budget_ms`, with `caption` on the legend's
-    /// row.
-    #[allow(clippy::too_many_arguments)]
+    /// samples and tags, as `look` says.
     pub fn draw(
         &mut self,
         fb: &mut Framebuffer,
         chart: &Chart,
         top: i32,
         height: i32,
-        budget_ms: f64,
-        caption: &str,
+        look: &Look<'_>,
         c: &OverlayColors,
     ) {
+        let budget_ms = look.budget_ms;
         let width = fb.width() as i32;
-        let l = TallLayout::new(width, top, height);
+        let first = chart.total().saturating_sub(columns(width));
+        let timed = chart
+            .since(first)
+            .next()
+            .is_some_and(|(_, s)| s.start_ms.is_some());
+        let l = TallLayout::new(width, top, height, timed);
         fb.draw_rect_fill(Rect::new(0, top, width, height), c.bar);
         fb.draw_rect_fill(Rect::new(0, top + height, width, 1), c.gap);
         self.labels.clear();
@@ -273,7 +314,6 @@ impl Tall {
         if l.columns == 0 || l.bars_height == 0 {
             return;
         }
-        let first = chart.total().saturating_sub(l.columns as u64);
         let x_of = |i: u64| l.data_x + (i - first) as i32;
 
         let (mut longest, mut costliest) = (0.0_f64, 0.0_f64);
@@ -338,6 +378,8 @@ impl Tall {
                 missed: s.missed,
                 update_rows,
                 cost_rows: update_rows + render_rows,
+                start_ms: s.start_ms,
+                hatched: s.never_shown && look.bars == ChartBars::Display,
             });
         }
         let Tall {
@@ -353,6 +395,13 @@ impl Tall {
         fill_histogram(fb, levels, x0, bars_bottom, mids);
         let feet = columns.iter().map(|col| (col.low_rows, c.gap));
         fill_histogram(fb, levels, x0, bars_bottom, feet);
+        for (x, col) in (x0..).zip(columns.iter()) {
+            if col.hatched {
+                for y in (l.bars_top..bars_bottom).rev().step_by(HATCH_ROWS as usize) {
+                    fb.draw_pixel(x, y, c.grid);
+                }
+            }
+        }
         if l.bars_height > 2 * BREAK_ROW {
             for (x, col) in (x0..).zip(columns.iter()) {
                 if col.over {
@@ -432,9 +481,62 @@ impl Tall {
         self.draw_lost(fb, &l, c);
         self.draw_over(fb, &l, c);
         self.draw_labels(fb, chart, c);
-        if let Some(y) = l.legend_top {
-            legend(fb, y, width, caption, c);
+        if let Some(y) = l.axis_top {
+            self.draw_axis(fb, &l, y, c);
         }
+        if let Some(y) = l.legend_top {
+            legend(fb, y, width, look, c);
+        }
+    }
+
+    /// Writes seconds along the chart's foot, from rows `y`: a tick under the column where
+    /// each whole step of time begins (the first step of [`AXIS_STEPS_S`] that leaves about
+    /// [`AXIS_SPACING`] columns between ticks), its value under it where it clears the label
+    /// before it.
+    fn draw_axis(&self, fb: &mut Framebuffer, l: &TallLayout, y: i32, c: &OverlayColors) {
+        let times = || self.columns.iter().filter_map(|col| col.start_ms);
+        let (Some(start), Some(end)) = (times().next(), times().next_back()) else {
+            return;
+        };
+        let span_s = (end - start) / 1000.0;
+        let used = self.columns.len().min(l.columns as usize) as i32;
+        let most_ticks = f64::from((used / AXIS_SPACING).max(1));
+        let step = AXIS_STEPS_S
+            .into_iter()
+            .find(|&step| span_s / step <= most_ticks)
+            .unwrap_or(AXIS_STEPS_S[AXIS_STEPS_S.len() - 1]);
+        let saved = fb.clip();
+        fb.set_clip(Rect::new(
+            l.data_x,
+            y,
+            l.columns,
+            AXIS_TICK_ROWS + NUMBER_ROWS,
+        ));
+        // Times within a microsecond of a step count as on it.
+        let eps = 1e-6 / step;
+        // (Adding 0 turns a -0 into 0, so the first label never reads "-0s".)
+        let mut next = (start / 1000.0 / step - eps).ceil() * step + 0.0;
+        let mut label_end = i32::MIN;
+        for (x, col) in (l.data_x..).zip(self.columns.iter()) {
+            let Some(ms) = col.start_ms else { continue };
+            let s = ms / 1000.0;
+            if s / step + eps < next / step {
+                continue;
+            }
+            let value = next;
+            next = ((s / step + eps).floor() + 1.0) * step;
+            fb.draw_rect_fill(Rect::new(x, y, 1, AXIS_TICK_ROWS), c.text);
+            let text = if step < 1.0 {
+                SmallText::format(format_args!("{value:.1}s"))
+            } else {
+                SmallText::format(format_args!("{value:.0}s"))
+            };
+            if x >= label_end && x + text.width() <= l.right() {
+                fb.print(x, y + AXIS_TICK_ROWS - FONT_TOP, text.as_str(), c.text);
+                label_end = x + text.width() + OVER_GAP;
+            }
+        }
+        fb.set_clip(saved);
     }
 
     /// Writes the value of each bar past the scale's top (`418ms`), longest first, right of
@@ -903,26 +1005,43 @@ fn legend_width(words: &[(&str, Key)]) -> i32 {
 /// Draws the legend with its ink rows from `y`, each word in the colour it names, and
 /// `caption` right-aligned after it when there is room (the short legend makes room; a caption
 /// that still does not fit is left out).
-fn legend(fb: &mut Framebuffer, y: i32, width: i32, caption: &str, c: &OverlayColors) {
+fn legend(fb: &mut Framebuffer, y: i32, width: i32, look: &Look<'_>, c: &OverlayColors) {
     let room = width - 2 * EDGE_MARGIN;
-    let caption_w = if caption.is_empty() {
-        0
-    } else {
-        plain_width(caption) + 2 * GLYPH_ADVANCE
+    // The caption as given, else what comes before its first comma (the seconds, which the
+    // time axis also gives), else none; the long legend before the short one.
+    let full = look.caption;
+    let short = full.split_once(", ").map_or(full, |(short, _)| short);
+    let caption_w = |caption: &str| {
+        if caption.is_empty() {
+            0
+        } else {
+            plain_width(caption) + 2 * GLYPH_ADVANCE
+        }
     };
-    let fits = |w: &&[(&str, Key)]| legend_width(w) <= room;
-    let with_caption = |w: &&[(&str, Key)]| legend_width(w) + caption_w <= room;
-    let (words, show_caption) = match [LEGEND, LEGEND_SHORT].into_iter().find(with_caption) {
-        Some(words) => (words, caption_w > 0),
-        None => match [LEGEND, LEGEND_SHORT].into_iter().find(fits) {
-            Some(words) => (words, false),
-            None => return,
-        },
+    let choices = [
+        (LEGEND, full),
+        (LEGEND, short),
+        (LEGEND_SHORT, full),
+        (LEGEND_SHORT, short),
+        (LEGEND, ""),
+        (LEGEND_SHORT, ""),
+    ];
+    let Some((words, caption)) = choices
+        .into_iter()
+        .find(|(words, caption)| legend_width(words) + caption_w(caption) <= room)
+    else {
+        return;
     };
+    let show_caption = !caption.is_empty();
     let saved = fb.clip();
     fb.set_clip(Rect::new(0, y, width, TEXT_ROWS));
     let mut x = EDGE_MARGIN;
     for &(word, key) in words {
+        // A chart of display times names its bars for what they are.
+        let word = match (key, look.bars) {
+            (Key::Delta(Severity::Normal), ChartBars::Display) => "shown",
+            _ => word,
+        };
         let ink = match key {
             Key::Text => c.text,
             Key::Delta(severity) => delta_ink(severity, c),

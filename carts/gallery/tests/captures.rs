@@ -312,6 +312,67 @@ fn the_whole_run_tall_chart_keeps_every_stall() {
 }
 
 #[test]
+fn the_display_time_view_charts_how_long_each_frame_stayed_on_screen() {
+    let dir = ScratchDir::new("captures");
+    let chart = |extra: &[&str], name: &str| {
+        let png = dir.join(name);
+        let mut args = vec![
+            "diagnose",
+            "hello",
+            "--clock",
+            "",
+            "--chart",
+            "tall",
+            "--fixed-costs",
+            "-o",
+            png.to_str().unwrap(),
+        ];
+        let clock = gold("test_case_2-v1.csv");
+        args[3] = &clock;
+        args.extend_from_slice(extra);
+        let o = bt(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        image::open(&png).unwrap().to_rgba8()
+    };
+    let shown = chart(&["--display-times"], "shown.png");
+    let presented = chart(&[], "presented.png");
+    // The compositor's presents and display changes differ (its display intervals are not its
+    // present intervals), so the two views draw different bars.
+    assert_ne!(shown.as_raw(), presented.as_raw());
+    golden::assert_matches(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tall-capture-display.png"),
+        golden::Rgba {
+            width: shown.width(),
+            height: shown.height(),
+            pixels: shown.as_raw(),
+        },
+    );
+    // A clock with no display times, or a chart that is not the tall one, is refused.
+    for (clock, chart, said) in [
+        (
+            spec("mangohud.csv"),
+            "tall",
+            "needs a capture with display times",
+        ),
+        (gold("test_case_2-v1.csv"), "compact", "give --chart tall"),
+    ] {
+        let o = bt(&[
+            "diagnose",
+            "hello",
+            "--clock",
+            &clock,
+            "--chart",
+            chart,
+            "--display-times",
+            "-o",
+            dir.join("x.png").to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains(said), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn the_animation_error_is_motion_shown_less_time_on_screen() {
     let clock = spec("stalls-2000.csv");
     let rows = bt(&["trace", "hello", "--clock", &clock]);

@@ -49,7 +49,7 @@ fn any_time_takes_a_row_and_stacked_costs_both_show() {
 
 #[test]
 fn the_layout_splits_half_a_240_screen_and_drops_the_legend_at_120() {
-    let big = TallLayout::new(320, 14, 120);
+    let big = TallLayout::new(320, 14, 120, false);
     assert_eq!((big.lanes, big.columns), (2, 320 - TALL_GUTTER));
     assert_eq!((big.bars_top, big.bars_height), (38, 49));
     assert_eq!((big.count_top, big.notch_top, big.miss_top), (88, 92, 94));
@@ -60,7 +60,7 @@ fn the_layout_splits_half_a_240_screen_and_drops_the_legend_at_120() {
         14 + 120,
         "fills the chart"
     );
-    let small = TallLayout::new(160, 14, 60);
+    let small = TallLayout::new(160, 14, 60, false);
     assert_eq!((small.lanes, small.legend_top), (1, None));
     assert_eq!(small.cost_top + small.cost_height, 14 + 60);
     assert!(small.bars_height >= 20 && small.cost_height >= NUMBER_ROWS);
@@ -84,7 +84,7 @@ fn tall(width: u32, height: u32) -> Overlay {
 }
 
 fn layout_of(width: u32, height: u32) -> TallLayout {
-    TallLayout::new(width as i32, BAR_HEIGHT + ROW_GAP, height as i32 / 2)
+    TallLayout::new(width as i32, BAR_HEIGHT + ROW_GAP, height as i32 / 2, false)
 }
 
 fn drawn(o: &mut Overlay, width: u32, height: u32) -> Framebuffer {
@@ -528,6 +528,7 @@ fn a_rechart_shows_the_frames_given_and_the_caption_on_the_legend_row() {
             stats: if i == 3 { clamped() } else { frame(1) },
             missed: u32::from(i == 3) * 23,
             spread: None,
+            ..Default::default()
         })
         .collect();
     let tags = [(
@@ -572,11 +573,13 @@ fn a_column_of_several_frames_is_a_band_from_the_shortest_through_the_median_to_
             stats: slow,
             missed: 0,
             spread: Some((8.0, BUDGET)),
+            ..Default::default()
         },
         crate::ChartFrame {
             stats: slow,
             missed: 0,
             spread: None,
+            ..Default::default()
         },
     ];
     o.rechart(&frames, &[]);
@@ -595,4 +598,132 @@ fn a_column_of_several_frames_is_a_band_from_the_shortest_through_the_median_to_
     // A column of one frame is one bar in its grade, as before.
     assert_eq!(fb.get(x_single, bottom - 1), Some(c.error));
     assert_eq!(fb.get(x_single, row_of(BUDGET) + 1), Some(c.error));
+}
+
+/// `n` one-update frames of `ms` each, starting at 0 ms, each knowing when it began.
+fn timed_frames(n: usize, ms: f64) -> Vec<crate::ChartFrame> {
+    (0..n)
+        .map(|i| crate::ChartFrame {
+            stats: FrameStats {
+                delta_ms: ms,
+                ..frame(1)
+            },
+            start_ms: Some(i as f64 * ms),
+            ..Default::default()
+        })
+        .collect()
+}
+
+/// The columns of the axis's tick rows inked in the text colour.
+fn ticks(fb: &Framebuffer, l: &TallLayout, c: &OverlayColors) -> Vec<i32> {
+    let y = l.axis_top.expect("an axis");
+    (l.data_x..l.right())
+        .filter(|&x| (0..AXIS_TICK_ROWS).all(|dy| fb.get(x, y + dy) == Some(c.text)))
+        .collect()
+}
+
+#[test]
+fn a_chart_whose_frames_know_their_times_writes_seconds_along_its_foot() {
+    let mut o = tall(320, 240);
+    // 240 frames of 25 ms: 6 s, so a tick each second, every 40 columns, from 0 s.
+    o.rechart(&timed_frames(240, 25.0), &[]);
+    let fb = drawn(&mut o, 320, 240);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true);
+    let c = *o.colors();
+    assert_eq!(
+        l.legend_top.unwrap() + TEXT_ROWS,
+        BAR_HEIGHT + ROW_GAP + 120,
+        "the axis takes rows from the panels, the chart keeps its height"
+    );
+    assert_eq!(
+        ticks(&fb, &l, &c),
+        (0..6).map(|s| l.data_x + s * 40).collect::<Vec<_>>()
+    );
+    // Each tick's value under it: "0s" at the first, "5s" at the sixth.
+    let y = l.axis_top.unwrap() + AXIS_TICK_ROWS;
+    for x in [l.data_x, l.data_x + 200] {
+        let inked = (x..x + 12)
+            .flat_map(|x| (y..y + NUMBER_ROWS).map(move |y| (x, y)))
+            .filter(|&(x, y)| fb.get(x, y) == Some(c.text))
+            .count();
+        assert!(inked > 8, "a label at column {x}: {inked} pixels");
+    }
+    // A chart of the live frames has no times and no axis: its layout is as before.
+    let mut live = tall(320, 240);
+    for _ in 0..240 {
+        live.record(&frame(1));
+    }
+    drawn(&mut live, 320, 240);
+    assert_eq!(layout_of(320, 240).axis_top, None);
+}
+
+#[test]
+fn the_axis_step_grows_with_the_span_and_starts_at_the_first_whole_step() {
+    let mut o = tall(320, 240);
+    // 2,000 frames of 25 ms from 12.5 s: 50 s of run, a tick each 10 s from 20 s.
+    let frames: Vec<_> = timed_frames(2000, 25.0)
+        .into_iter()
+        .map(|mut f| {
+            f.start_ms = f.start_ms.map(|ms| ms + 12_500.0);
+            f
+        })
+        .step_by(7)
+        .collect();
+    o.rechart(&frames, &[]);
+    let fb = drawn(&mut o, 320, 240);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true);
+    let c = *o.colors();
+    // Column k began at 12.5 s + k × 0.175 s: 20 s is first reached at column 43.
+    let first_at = |s: f64| ((s - 12.5) / 0.175).ceil() as i32;
+    assert_eq!(
+        ticks(&fb, &l, &c),
+        [20.0, 30.0, 40.0, 50.0, 60.0]
+            .map(|s| l.data_x + first_at(s))
+            .to_vec()
+    );
+}
+
+#[test]
+fn a_chart_of_display_times_names_its_bars_shown_and_hatches_frames_never_displayed() {
+    let mut o = tall(320, 240);
+    let mut frames = timed_frames(20, BUDGET);
+    frames[5].stats.delta_ms = 0.0;
+    frames[5].never_shown = true;
+    o.rechart(&frames, &[]);
+    o.set_chart_bars(crate::ChartBars::Display);
+    let fb = drawn(&mut o, 320, 240);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true);
+    let c = *o.colors();
+    let x = l.data_x + 5;
+    let hatch: Vec<i32> = (l.bars_top..l.bars_bottom())
+        .filter(|&y| fb.get(x, y) == Some(c.grid))
+        .collect();
+    assert!(hatch.len() >= (l.bars_height / HATCH_ROWS) as usize - 1);
+    assert!(hatch.windows(2).all(|w| w[1] - w[0] <= HATCH_ROWS));
+    assert_eq!(
+        fb.get(x - 1, l.bars_bottom() - 1),
+        Some(c.text),
+        "its neighbour's bar"
+    );
+    // The legend's first word is "shown", in the bar colour, where "delta" was.
+    let legend = |o: &mut Overlay| {
+        let fb = drawn(o, 320, 240);
+        let y = l.legend_top.unwrap();
+        (EDGE_MARGIN..EDGE_MARGIN + 5 * GLYPH_ADVANCE)
+            .flat_map(|x| (y..y + TEXT_ROWS).map(move |y| (x, y)))
+            .map(|(x, y)| fb.get(x, y) == Some(c.text))
+            .collect::<Vec<_>>()
+    };
+    let shown = legend(&mut o);
+    o.set_chart_bars(crate::ChartBars::Delta);
+    let delta = legend(&mut o);
+    assert!(shown.iter().filter(|&&p| p).count() > 20);
+    assert_ne!(shown, delta, "another word");
+    // Charting deltas, the same frame is no longer hatched: only the budget's two lines cross
+    // its column.
+    let fb = drawn(&mut o, 320, 240);
+    let grid = (l.bars_top..l.bars_bottom())
+        .filter(|&y| fb.get(x, y) == Some(c.grid))
+        .count();
+    assert!(grid <= 2, "{grid} grid pixels");
 }

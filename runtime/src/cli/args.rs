@@ -586,6 +586,12 @@ pub struct DiagnoseArgs {
     /// frames, so no stall is lost.
     #[arg(long, conflicts_with_all = ["from", "to"])]
     pub whole: bool,
+    /// With --chart tall and a capture that has display times: the bars are display intervals
+    /// (from the screen's previous change to the one showing the frame) instead of present
+    /// intervals, frames
+    /// never displayed are hatched, and missed refreshes are counted from display times.
+    #[arg(long)]
+    pub display_times: bool,
 }
 
 /// A place in a run for `--from` and `--to`: a frame number, or seconds on the clock's

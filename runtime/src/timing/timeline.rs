@@ -113,7 +113,25 @@ pub enum FrameSource {
     },
 }
 
+/// The refreshes a frame displayed for `display_ms` repeated on a display of `hz`: its display
+/// interval in refreshes, less one (how PresentMon and CapFrameX count them). A frame never
+/// displayed (0 ms) repeated none.
+pub fn display_repeats(display_ms: f64, hz: f64) -> u64 {
+    ((display_ms * hz / 1000.0).round() - 1.0).max(0.0) as u64
+}
+
 impl FrameSource {
+    /// Whether the source carries display times (a capture that has them).
+    pub fn has_display_times(&self) -> bool {
+        matches!(
+            self,
+            FrameSource::Capture {
+                display_ms: Some(_),
+                ..
+            }
+        )
+    }
+
     /// How long the captured program's CPU and GPU were busy on frame `frame`, each when the
     /// source says (a NaN is kept: the capture had `NA` there).
     pub fn busy_ms(&self, frame: u64) -> (Option<f64>, Option<f64>) {
@@ -381,8 +399,7 @@ impl Summary {
             let mut counts = (0u64, 0usize);
             for f in &t.frames {
                 let d = t.source.display_ms(f.frame)?;
-                // A frame never displayed (0) shows for no refresh at all.
-                let repeats = ((d * hz / 1000.0).round() - 1.0).max(0.0) as u64;
+                let repeats = display_repeats(d, hz);
                 counts.0 += repeats;
                 counts.1 += usize::from(repeats > 0);
             }

@@ -18,7 +18,7 @@ use super::*;
 use crate::clock::spec::ClockSpec;
 use crate::export::safe_write::{Format, Output, Pending};
 use crate::timing::frame_records::{self, TraceWriter};
-use crate::timing::timeline::{FrameSource, Timeline};
+use crate::timing::timeline::{display_repeats, FrameSource, Timeline};
 use crate::timing::{bench, diagnose};
 use crate::Engine;
 
@@ -228,9 +228,12 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         ("--csv", csv.as_ref()),
         ("--report", report_out.as_ref()),
     ])?;
-    if (args.from.is_some() || args.to.is_some() || args.whole) && args.chart != ChartArg::Tall {
+    if (args.from.is_some() || args.to.is_some() || args.whole || args.display_times)
+        && args.chart != ChartArg::Tall
+    {
         return Err(Failure::Usage(
-            "--from, --to and --whole choose what the tall chart shows; give --chart tall"
+            "--from, --to, --whole and --display-times choose what the tall chart shows; give \
+             --chart tall"
                 .to_string(),
         ));
     }
@@ -241,6 +244,14 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     overlay.set_chart_mode(args.chart.mode());
     overlay.set_fixed_costs(args.fixed_costs);
     let sim = simulate(&args.sim, &mut engine)?;
+    if args.display_times && !sim.source.has_display_times() {
+        return Err(Failure::Usage(
+            "--display-times needs a capture with display times (PresentMon's \
+             MsBetweenDisplayChange or DisplayedTime, or FrameView's or CapFrameX's); the clock \
+             given has none"
+                .to_string(),
+        ));
+    }
     engine.overlay_forced().set_refresh(sim.refresh);
     // Rows go to the output as they come, not into memory.
     let mut rows = csv.as_ref().map(Output::begin).transpose()?;
@@ -410,12 +421,29 @@ fn chart_stretch(
         let first = longest.saturating_sub(columns / 2).min(n - columns);
         (first, first + columns, 1)
     } else {
-        return Ok(());
+        (0, n, 1)
     };
-    let stretch = &records[first..last];
+    let mut stretch = records[first..last].to_vec();
+    // Charting display times, each frame's bar is its display interval and its missed
+    // refreshes are counted from it, as the summary's display count is.
+    let display_hz = match timeline.refresh() {
+        (Refresh::Tearing, _) => None,
+        (_, hz) => hz,
+    };
+    let mut never_shown = Vec::new();
+    if args.display_times {
+        for r in &mut stretch {
+            let shown = timeline.source().display_ms(r.frame).unwrap_or(0.0);
+            never_shown.push(shown <= 0.0);
+            r.stats.delta_ms = shown;
+            r.missed = display_hz.map_or(0, |hz| display_repeats(shown, hz) as u32);
+        }
+    }
+    let stretch = &stretch[..];
     let frames: Vec<ChartFrame> = stretch
         .chunks(per_column.max(1))
-        .map(|bucket| {
+        .enumerate()
+        .map(|(k, bucket)| {
             // The worst frame stands for its bucket; what the cap threw away and the missed
             // refreshes add up over it, so the title's lost time covers every frame.
             let worst = bucket
@@ -431,10 +459,15 @@ fn chart_stretch(
                 deltas.sort_by(f64::total_cmp);
                 (deltas[0], deltas[(deltas.len() - 1) / 2])
             });
+            let start = k * per_column.max(1);
             ChartFrame {
                 stats,
                 missed: bucket.iter().map(|r| r.missed).sum(),
                 spread,
+                start_ms: Some(bucket[0].start_ms),
+                never_shown: never_shown
+                    .get(start..start + bucket.len())
+                    .is_some_and(|n| n.iter().all(|&n| n)),
             }
         })
         .collect();
@@ -457,12 +490,21 @@ fn chart_stretch(
             )
         })
         .collect();
+    let end = &records[last - 1];
+    let seconds = format!(
+        "{:.1}-{:.1}s",
+        records[first].start_ms / 1000.0,
+        (end.start_ms + end.stats.delta_ms) / 1000.0
+    );
     let caption = if per_column > 1 {
-        format!("frames {first_frame}-{last_frame} x{per_column}")
+        format!("frames {first_frame}-{last_frame} x{per_column}, {seconds}")
     } else {
-        format!("frames {first_frame}-{last_frame}")
+        format!("frames {first_frame}-{last_frame}, {seconds}")
     };
     let overlay = engine.overlay_forced();
+    if args.display_times {
+        overlay.set_chart_bars(bt_overlay::ChartBars::Display);
+    }
     overlay.rechart(&frames, &tags);
     overlay.set_chart_caption(&caption);
     engine.redraw().map_err(|e| Failure::Run(e.to_string()))?;
