@@ -588,8 +588,8 @@ pub struct DiagnoseArgs {
     pub whole: bool,
     /// With --chart tall and a capture that has display times: the bars are display intervals
     /// (from the screen's previous change to the one showing the frame) instead of present
-    /// intervals, frames
-    /// never displayed are hatched, and missed refreshes are counted from display times.
+    /// intervals, frames never displayed are hatched, and missed refreshes are counted from
+    /// display times.
     #[arg(long)]
     pub display_times: bool,
 }
