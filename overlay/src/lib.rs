@@ -51,9 +51,9 @@ pub use chart::{
 };
 pub use present::{PresentRate, PRESENT_RING, PRESENT_WINDOW_MS};
 pub use refresh::{
-    estimate_refresh_hz, missed_refreshes, Refresh, RefreshCounter, Severity, BACKGROUND_DELTA_MS,
-    COMMON_REFRESH_HZ, ERROR_RATIO, MISS_THRESHOLD, REFRESH_WARMUP, REFRESH_WINDOW,
-    SHORTEST_REFRESH_MS, SNAP_TOLERANCE, WARNING_RATIO,
+    estimate_refresh_hz, missed_refreshes, vrr_repeats, Refresh, RefreshCounter, Severity,
+    BACKGROUND_DELTA_MS, COMMON_REFRESH_HZ, ERROR_RATIO, MISS_THRESHOLD, REFRESH_WARMUP,
+    REFRESH_WINDOW, SHORTEST_REFRESH_MS, SNAP_TOLERANCE, WARNING_RATIO,
 };
 pub use sound::{meter_level, SoundDevice, ALERT_FRAMES, METER_FLOOR_DB, METER_WARNING};
 pub use tall::{
@@ -141,9 +141,10 @@ pub struct ChartFrame {
 /// What the tall chart's bars measure.
 ///
 /// ```
+/// use bt::Settings;
 /// use bt_overlay::{ChartBars, Overlay};
 ///
-/// let mut overlay = Overlay::new(60.0);
+/// let mut overlay = Overlay::new(&Settings::default());
 /// overlay.set_chart_bars(ChartBars::Display);
 /// assert_eq!(overlay.chart_bars(), ChartBars::Display);
 /// ```

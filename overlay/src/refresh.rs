@@ -62,6 +62,16 @@ pub enum Refresh {
     /// None can be told: the frames were presented with tearing allowed, off any refresh grid.
     /// Missed refreshes are n/a.
     Tearing,
+    /// A variable-refresh panel (adaptive sync) that follows the frames between `min_hz` and
+    /// `max_hz`, given by the user: it has no grid, so a frame misses no refresh unless it
+    /// comes later than the panel can hold a picture (`1000 / min_hz` ms), when the panel
+    /// shows the last one again (see [`vrr_repeats`]).
+    Variable {
+        /// The slowest rate the panel follows.
+        min_hz: f64,
+        /// The fastest.
+        max_hz: f64,
+    },
 }
 
 impl Refresh {
@@ -70,7 +80,7 @@ impl Refresh {
     pub fn hz(self) -> Option<f64> {
         match self {
             Refresh::Given(hz) | Refresh::Measured(hz) | Refresh::Estimated(hz) => Some(hz),
-            Refresh::Rolling | Refresh::Tearing => None,
+            Refresh::Rolling | Refresh::Tearing | Refresh::Variable { .. } => None,
         }
     }
 }
@@ -84,6 +94,12 @@ impl fmt::Display for Refresh {
             Refresh::Measured(hz) => write!(f, "{hz:.1} Hz (measured from display times)"),
             Refresh::Estimated(hz) => write!(f, "{hz:.1} Hz (estimated from the frame times)"),
             Refresh::Tearing => f.write_str("n/a (tearing allowed: no refresh grid)"),
+            Refresh::Variable { min_hz, max_hz } => write!(
+                f,
+                "a variable refresh of {min_hz:.0}-{max_hz:.0} Hz (given): repeats past its \
+                 longest hold of {:.1} ms",
+                1000.0 / min_hz
+            ),
         }
     }
 }
@@ -159,6 +175,29 @@ pub fn missed_refreshes(delta_ms: f64, period_ms: f64) -> u32 {
     }
 }
 
+/// Refreshes a variable-refresh panel whose slowest rate is `min_hz` showed the last picture
+/// again while a frame `delta_ms` long was due: none while the frame comes within the panel's
+/// longest hold (`hold = 1000 / min_hz` ms), else `ceil(delta / hold) - 1`, the refreshes the
+/// panel had to make on its own (low-framerate compensation repeats frames the same way).
+/// Deltas that are not positive or reach [`BACKGROUND_DELTA_MS`] repeat none.
+///
+/// ```
+/// use bt_overlay::vrr_repeats;
+///
+/// // A 48-144 Hz panel holds a picture at most 20.8 ms.
+/// assert_eq!(vrr_repeats(7.0, 48.0), 0);
+/// assert_eq!(vrr_repeats(20.0, 48.0), 0, "50 fps: within the range");
+/// assert_eq!(vrr_repeats(25.0, 48.0), 1);
+/// assert_eq!(vrr_repeats(50.0, 48.0), 2);
+/// ```
+pub fn vrr_repeats(delta_ms: f64, min_hz: f64) -> u32 {
+    if !(delta_ms > 0.0 && delta_ms < BACKGROUND_DELTA_MS && min_hz > 0.0) {
+        return 0;
+    }
+    let hold = 1000.0 / min_hz;
+    ((delta_ms / hold).ceil() as u32).saturating_sub(1)
+}
+
 /// Counts each frame's missed refreshes against a [`Refresh`] source.
 ///
 /// ```
@@ -219,6 +258,7 @@ impl RefreshCounter {
         }
         match self.source {
             Refresh::Tearing => None,
+            Refresh::Variable { min_hz, .. } => Some(vrr_repeats(delta_ms, min_hz)),
             _ => Some(
                 self.refresh_hz()
                     .map_or(0, |hz| missed_refreshes(delta_ms, 1000.0 / hz)),

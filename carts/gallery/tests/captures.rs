@@ -373,6 +373,85 @@ fn the_display_time_view_charts_how_long_each_frame_stayed_on_screen() {
 }
 
 #[test]
+fn a_variable_refresh_capture_is_graded_against_the_panels_range() {
+    // A game on a 48-144 Hz adaptive-sync panel, made for this test: display intervals that
+    // follow the frames (no refresh grid), mostly 9-19 ms, with slow frames past the panel's
+    // 20.8 ms hold and a few faster than 144 Hz.
+    let dir = ScratchDir::new("captures");
+    let mut display = Vec::new();
+    let mut seed = 12345u32;
+    for i in 0..400 {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let jitter = f64::from(seed >> 16) / 65536.0;
+        display.push(match i % 50 {
+            7 => 25.0 + 10.0 * jitter,
+            31 => 50.0 + 30.0 * jitter,
+            40 => 5.0 + jitter,
+            _ => 9.0 + 10.0 * jitter,
+        });
+    }
+    // As the file writes them: to the microsecond.
+    let display: Vec<f64> = display.iter().map(|d| (d * 1000.0).round() / 1000.0).collect();
+    let mut csv = String::from(
+        "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,\
+         PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange\n",
+    );
+    let mut t = 0.0;
+    for d in &display {
+        t += d / 1000.0;
+        csv.push_str(&format!(
+            "game.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{t:.6},{d:.3},{d:.3}\n"
+        ));
+    }
+    let file = dir.join("vrr.csv");
+    std::fs::write(&file, csv).unwrap();
+    let clock = format!("capture:{}", file.display());
+    let plain = bt(&["trace", "hello", "--clock", &clock, "--format", "summary"]);
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert!(
+        stderr(&plain).contains("fit no refresh grid") && stderr(&plain).contains("--vrr MIN-MAX"),
+        "{}",
+        stderr(&plain)
+    );
+    let graded = bt(&[
+        "trace", "hello", "--clock", &clock, "--format", "summary", "--vrr", "48-144",
+    ]);
+    assert!(graded.status.success(), "{}", stderr(&graded));
+    let s: serde_json::Value = serde_json::from_str(&stdout(&graded)).unwrap();
+    // Worked here from the intervals written, by the panel's rules: a picture is held at most
+    // 1000/48 ms; a longer interval makes the panel refresh on its own, ceil(d / hold) - 1
+    // times; a shorter one than 1000/144 ms comes faster than the panel goes.
+    let (hold, fastest) = (1000.0 / 48.0, 1000.0 / 144.0);
+    let slow: Vec<f64> = display.iter().copied().filter(|&d| d > hold).collect();
+    let above = display.iter().filter(|&&d| d < fastest).count();
+    let v = &s["vrr"];
+    assert_eq!(v["from_display_times"], true);
+    assert_eq!(v["frames"], 400);
+    assert_eq!(v["below"], slow.len());
+    assert_eq!(v["above"], above);
+    assert_eq!(v["within"], 400 - slow.len() - above);
+    let repeats: u64 = slow.iter().map(|d| (d / hold).ceil() as u64 - 1).sum();
+    assert_eq!(v["repeated_refreshes"], repeats);
+    let share = slow.iter().sum::<f64>() * 100.0 / display.iter().sum::<f64>();
+    assert!((v["below_time_percent"].as_f64().unwrap() - share).abs() < 1e-6);
+    // Missed refreshes are the panel's repeats, frame by frame, not a fixed grid's.
+    assert_eq!(s["missed_refreshes"], repeats);
+    assert!(
+        s["refresh"]
+            .as_str()
+            .unwrap()
+            .starts_with("a variable refresh of 48-144 Hz"),
+        "{}",
+        s["refresh"]
+    );
+    for bad in ["144-48", "48", "0-60", "a-b"] {
+        let o = bt(&["trace", "hello", "--clock", &clock, "--vrr", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(stderr(&o).contains("--vrr"), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn the_animation_error_is_motion_shown_less_time_on_screen() {
     let clock = spec("stalls-2000.csv");
     let rows = bt(&["trace", "hello", "--clock", &clock]);

@@ -514,10 +514,39 @@ pub struct SimArgs {
         )
     )]
     pub refresh_hz: Option<f64>,
+    /// The display refreshes at a variable rate within this range in Hz (adaptive sync, as
+    /// 48-144): frames are graded against the range instead of a refresh grid, and a frame
+    /// misses refreshes only when it comes later than the panel can hold a picture.
+    #[arg(long, value_name = "MIN-MAX", value_parser = vrr_range)]
+    pub vrr: Option<(f64, f64)>,
     /// Play a capture clock again from its start when --frames runs past its end (without
     /// it, that is an error).
     #[arg(long = "loop")]
     pub looped: bool,
+}
+
+/// The slowest and fastest rates `--vrr` takes, in Hz.
+pub const VRR_HZ: (f64, f64) = (1.0, 1000.0);
+
+/// `--vrr MIN-MAX`: a variable-refresh panel's range in Hz, the slower first.
+fn vrr_range(s: &str) -> Result<(f64, f64), String> {
+    let (min, max) = s.split_once('-').ok_or_else(|| {
+        format!(
+            "'{}' is not a range: give the panel's slowest and fastest rates in Hz, as 48-144",
+            crate::quote::excerpt(s)
+        )
+    })?;
+    let (min, max) = (
+        float_in(min, VRR_HZ.0, VRR_HZ.1)?,
+        float_in(max, VRR_HZ.0, VRR_HZ.1)?,
+    );
+    if min >= max {
+        return Err(format!(
+            "'{}': the slowest rate comes first and must be below the fastest, as 48-144",
+            crate::quote::excerpt(s)
+        ));
+    }
+    Ok((min, max))
 }
 
 /// The host rate of a headless run when `--refresh-hz` is not given.

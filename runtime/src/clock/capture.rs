@@ -509,7 +509,8 @@ impl fmt::Display for RefreshFit {
             write!(
                 f,
                 "display times fit no refresh grid (at best {:.2} Hz, {share:.1} % of {} \
-                 intervals: variable refresh, or too noisy to tell)",
+                 intervals: variable refresh, or too noisy to tell; for a variable-refresh \
+                 panel, give its range with --vrr MIN-MAX)",
                 self.hz, self.intervals
             )
         }

@@ -308,6 +308,8 @@ impl Timeline {
 pub struct Summary {
     /// Frames recorded.
     pub frames: usize,
+    /// Against a variable-refresh panel's range, when one was given.
+    pub vrr: Option<VrrGrade>,
     /// Time they covered, in ms.
     pub span_ms: f64,
     /// Frame deltas: median, 95th and 99th percentiles (nearest rank) and the largest, in ms.
@@ -376,6 +378,62 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
     }
     let rank = (q * sorted.len() as f64).ceil() as usize;
     sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// A run graded against a variable-refresh panel's range ([`Refresh::Variable`]): which
+/// frames it could follow, which came too slowly for it (it showed the last picture again) and
+/// which came faster than it refreshes (they waited for it, or tore).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VrrGrade {
+    /// The panel's range, in Hz.
+    pub min_hz: f64,
+    /// See [`VrrGrade::min_hz`].
+    pub max_hz: f64,
+    /// Whether the intervals graded are the capture's display intervals (else the frames'
+    /// present intervals, or deltas).
+    pub from_display: bool,
+    /// Intervals graded (for display times, the frames displayed).
+    pub frames: usize,
+    /// Intervals within the range.
+    pub within: usize,
+    /// Intervals longer than the panel's longest hold (`1000 / min_hz` ms) ...
+    pub below: usize,
+    /// ... the share of the time they took, in percent ...
+    pub below_time_percent: f64,
+    /// ... and the refreshes the panel repeated over them ([`bt_overlay::vrr_repeats`]).
+    pub repeats: u64,
+    /// Intervals shorter than the panel's fastest refresh (`1000 / max_hz` ms).
+    pub above: usize,
+}
+
+impl VrrGrade {
+    /// Grades `intervals_ms` (0 for a frame never displayed, left out) against `min_hz` to
+    /// `max_hz`.
+    pub fn of(intervals_ms: &[f64], min_hz: f64, max_hz: f64, from_display: bool) -> VrrGrade {
+        let (hold, fastest) = (1000.0 / min_hz, 1000.0 / max_hz);
+        let shown: Vec<f64> = intervals_ms.iter().copied().filter(|&d| d > 0.0).collect();
+        let total: f64 = shown.iter().sum();
+        let slow: Vec<f64> = shown.iter().copied().filter(|&d| d > hold).collect();
+        let above = shown.iter().filter(|&&d| d < fastest).count();
+        VrrGrade {
+            min_hz,
+            max_hz,
+            from_display,
+            frames: shown.len(),
+            within: shown.len() - slow.len() - above,
+            below: slow.len(),
+            below_time_percent: if total > 0.0 {
+                slow.iter().sum::<f64>() * 100.0 / total
+            } else {
+                0.0
+            },
+            repeats: slow
+                .iter()
+                .map(|&d| u64::from(bt_overlay::vrr_repeats(d, min_hz)))
+                .sum(),
+            above,
+        }
+    }
 }
 
 impl Summary {
@@ -451,7 +509,23 @@ impl Summary {
             has_cpu.then_some(&cpu[..]),
             has_gpu.then_some(&gpu[..]),
         );
+        let vrr = match t.refresh.0 {
+            Refresh::Variable { min_hz, max_hz } => {
+                let from_display = t.source.has_display_times();
+                let intervals: Vec<f64> = if from_display {
+                    t.frames
+                        .iter()
+                        .filter_map(|f| t.source.display_ms(f.frame))
+                        .collect()
+                } else {
+                    in_order.clone()
+                };
+                Some(VrrGrade::of(&intervals, min_hz, max_hz, from_display))
+            }
+            _ => None,
+        };
         Summary {
+            vrr,
             busy,
             time_below,
             time_below_refresh,
@@ -531,6 +605,38 @@ impl Summary {
         Some(format!(
             "{missed} in {frames} frames (from display times: each display interval in \
              refreshes, less one)"
+        ))
+    }
+
+    /// The grade against a variable-refresh panel's range, as a summary line says it.
+    pub fn vrr_text(&self) -> Option<String> {
+        let v = self.vrr?;
+        let share = |n: usize| {
+            if v.frames > 0 {
+                n as f64 * 100.0 / v.frames as f64
+            } else {
+                0.0
+            }
+        };
+        Some(format!(
+            "variable refresh {:.0}-{:.0} Hz ({})  within the range {} frames ({:.1} %)  \
+             slower than {:.0} Hz {} ({:.1} % of the time, {} refreshes repeated)  faster than \
+             {:.0} Hz {}",
+            v.min_hz,
+            v.max_hz,
+            if v.from_display {
+                "display intervals"
+            } else {
+                "present intervals"
+            },
+            v.within,
+            share(v.within),
+            v.min_hz,
+            v.below,
+            v.below_time_percent,
+            v.repeats,
+            v.max_hz,
+            v.above
         ))
     }
 
@@ -692,6 +798,17 @@ impl Summary {
             "display_missed_refreshes": self.display_missed.map(|d| d.0),
             "frames_missing_refreshes_on_display": self.display_missed.map(|d| d.1),
             "refresh": self.refresh.0.to_string(),
+            "vrr": self.vrr.map(|v| serde_json::json!({
+                "min_hz": v.min_hz,
+                "max_hz": v.max_hz,
+                "from_display_times": v.from_display,
+                "frames": v.frames,
+                "within": v.within,
+                "below": v.below,
+                "below_time_percent": v.below_time_percent,
+                "repeated_refreshes": v.repeats,
+                "above": v.above,
+            })),
             "refresh_hz": self.refresh.1,
             "not_displayed": self.not_displayed,
             "animation_error_ms": self.animation_error.map(|(mean, max)| {
@@ -737,6 +854,9 @@ impl Summary {
         let _ = writeln!(s, "missed refreshes {}", self.missed_text());
         if let Some(text) = self.display_missed_text() {
             let _ = writeln!(s, "missed refreshes {text}");
+        }
+        if let Some(text) = self.vrr_text() {
+            let _ = writeln!(s, "{text}");
         }
         if let Some(n) = self.not_displayed {
             let _ = writeln!(

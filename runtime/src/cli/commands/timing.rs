@@ -97,6 +97,10 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
         }
     };
     let refresh = match (sim.refresh_hz, &spec) {
+        _ if sim.vrr.is_some() => {
+            let (min_hz, max_hz) = sim.vrr.unwrap_or_default();
+            Refresh::Variable { min_hz, max_hz }
+        }
         (Some(hz), _) => Refresh::Given(hz),
         (None, ClockSpec::Capture { capture, .. }) => capture.refresh(),
         // These clocks' frames fall on the simulated host's ticks.
@@ -376,6 +380,7 @@ fn compare_run(
         clock: spec.clone(),
         frames,
         refresh_hz: args.sim.refresh_hz,
+        vrr: args.sim.vrr,
         looped: args.sim.looped,
     };
     let sim = simulate(&sim_args, &mut engine)?;
@@ -426,17 +431,18 @@ fn chart_stretch(
     let mut stretch = records[first..last].to_vec();
     // Charting display times, each frame's bar is its display interval and its missed
     // refreshes are counted from it, as the summary's display count is.
-    let display_hz = match timeline.refresh() {
-        (Refresh::Tearing, _) => None,
-        (_, hz) => hz,
-    };
+    let refresh = timeline.refresh();
     let mut never_shown = Vec::new();
     if args.display_times {
         for r in &mut stretch {
             let shown = timeline.source().display_ms(r.frame).unwrap_or(0.0);
             never_shown.push(shown <= 0.0);
             r.stats.delta_ms = shown;
-            r.missed = display_hz.map_or(0, |hz| display_repeats(shown, hz) as u32);
+            r.missed = match refresh {
+                (Refresh::Tearing, _) => 0,
+                (Refresh::Variable { min_hz, .. }, _) => bt_overlay::vrr_repeats(shown, min_hz),
+                (_, hz) => hz.map_or(0, |hz| display_repeats(shown, hz) as u32),
+            };
         }
     }
     let stretch = &stretch[..];
