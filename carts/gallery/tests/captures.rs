@@ -391,7 +391,10 @@ fn a_variable_refresh_capture_is_graded_against_the_panels_range() {
         });
     }
     // As the file writes them: to the microsecond.
-    let display: Vec<f64> = display.iter().map(|d| (d * 1000.0).round() / 1000.0).collect();
+    let display: Vec<f64> = display
+        .iter()
+        .map(|d| (d * 1000.0).round() / 1000.0)
+        .collect();
     let mut csv = String::from(
         "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,\
          PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange\n",

@@ -392,6 +392,9 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
     if let Some(text) = s.display_missed_text() {
         row("missed refreshes on display", text);
     }
+    if let Some(text) = s.vrr_text() {
+        row("variable refresh", text);
+    }
     if let Some(n) = s.not_displayed {
         row(
             "presents never displayed (the capture's Dropped or NA display times)",

@@ -608,7 +608,8 @@ impl Summary {
         ))
     }
 
-    /// The grade against a variable-refresh panel's range, as a summary line says it.
+    /// The grade against a variable-refresh panel's range, as a summary line says it after
+    /// `variable refresh `.
     pub fn vrr_text(&self) -> Option<String> {
         let v = self.vrr?;
         let share = |n: usize| {
@@ -619,7 +620,7 @@ impl Summary {
             }
         };
         Some(format!(
-            "variable refresh {:.0}-{:.0} Hz ({})  within the range {} frames ({:.1} %)  \
+            "{:.0}-{:.0} Hz ({})  within the range {} frames ({:.1} %)  \
              slower than {:.0} Hz {} ({:.1} % of the time, {} refreshes repeated)  faster than \
              {:.0} Hz {}",
             v.min_hz,
@@ -856,7 +857,7 @@ impl Summary {
             let _ = writeln!(s, "missed refreshes {text}");
         }
         if let Some(text) = self.vrr_text() {
-            let _ = writeln!(s, "{text}");
+            let _ = writeln!(s, "variable refresh {text}");
         }
         if let Some(n) = self.not_displayed {
             let _ = writeln!(
