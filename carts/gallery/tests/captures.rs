@@ -772,3 +772,78 @@ fn diagnose_compare_sets_two_runs_side_by_side_with_their_differences() {
         "{table}"
     );
 }
+
+#[test]
+fn display_latency_comes_from_a_presentmon_captures_own_column_and_says_which() {
+    // Each file's latency column, read here with nothing of BT's (NA: a frame never displayed,
+    // left out); percentiles by nearest rank.
+    let column = |name: &str, column: &str| -> Vec<f64> {
+        let text = std::fs::read_to_string(capture(&format!("presentmon-gold/{name}"))).unwrap();
+        let mut lines = text.trim_start_matches('\u{feff}').lines();
+        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+        let at = header
+            .iter()
+            .position(|h| h.eq_ignore_ascii_case(column))
+            .unwrap();
+        let mut v: Vec<f64> = lines
+            .filter(|l| l.starts_with("dwm.exe,"))
+            .filter_map(|l| l.split(',').nth(at).unwrap().parse().ok())
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let rank = |v: &[f64], q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+    for (name, col, meaning) in [
+        (
+            "test_case_2-v1.csv",
+            "msUntilDisplayed",
+            "from the Present() call",
+        ),
+        (
+            "test_case_2-default.csv",
+            "MsUntilDisplayed",
+            "from the Present() call",
+        ),
+        (
+            "test_case_2-v2.csv",
+            "DisplayLatency",
+            "from the frame's CPU start",
+        ),
+    ] {
+        let expected = column(name, col);
+        let (s, _) = gold_trace(name, "summary");
+        let l = &s["latency"];
+        assert_eq!(l["column"], col, "{name}");
+        assert_eq!(l["frames"], expected.len(), "{name}");
+        near(&l["p50_ms"], rank(&expected, 0.5), name);
+        near(&l["p99_ms"], rank(&expected, 0.99), name);
+        near(&l["max_ms"], expected[expected.len() - 1], name);
+        // No click reached these frames: every click-to-photon value is NA.
+        assert!(s["click_to_photon"].is_null(), "{name}");
+        let text = stdout(&bt(&[
+            "diagnose",
+            "hello",
+            "--clock",
+            &gold(name),
+            "--csv",
+            "/dev/null",
+        ]));
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("display latency"))
+            .unwrap_or_else(|| panic!("{name}: {text}"));
+        assert!(line.contains(col) && line.contains(meaning), "{line}");
+    }
+    // The trace carries it as a counter track.
+    let (trace, _) = gold_trace("test_case_2-v2.csv", "chrome");
+    let counters = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "C" && e["name"] == "display latency (ms)")
+        .count();
+    assert_eq!(
+        counters,
+        column("test_case_2-v2.csv", "DisplayLatency").len()
+    );
+}

@@ -4,7 +4,7 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
@@ -239,6 +239,14 @@ pub struct Stream {
     /// How long the GPU was busy on each frame, in ms (NaN for `NA`), when the file has the
     /// column (PresentMon 2's `MsGPUBusy` or `GPUBusy`, PresentMon 1's `msGPUActive`).
     pub gpu_busy_ms: Option<Vec<f64>>,
+    /// Each frame's latency to the display, in ms (NaN for `NA`, a frame never displayed),
+    /// and the column it came from, when the file has one: `DisplayLatency` (PresentMon 2's
+    /// `--v2_metrics`: from the frame's CPU start to its display) or `MsUntilDisplayed`
+    /// (from the `Present()` call to the display).
+    pub latency_ms: Option<(String, Vec<f64>)>,
+    /// Each frame's click-to-photon latency, in ms (NaN where no click contributed), when the
+    /// file has the column (`MsClickToPhotonLatency` or `ClickToPhotonLatency`).
+    pub click_ms: Option<Vec<f64>>,
 }
 
 impl Stream {
@@ -700,6 +708,9 @@ struct Columns {
     /// `CPUBusy` and `MsGPUBusy` / `GPUBusy`; PresentMon 1 has only `msGPUActive`).
     cpu_busy: Option<(usize, String)>,
     gpu_busy: Option<(usize, String)>,
+    /// Latency to the display (`DisplayLatency`, else `MsUntilDisplayed`) and click to photon.
+    latency: Option<(usize, String)>,
+    click: Option<(usize, String)>,
     process: Option<usize>,
     process_id: Option<usize>,
     swap_chain: Option<usize>,
@@ -730,6 +741,8 @@ impl Columns {
         let tearing = at(&["AllowsTearing"]).map(named);
         let cpu_busy = at(&["MsCPUBusy", "CPUBusy"]).map(named);
         let gpu_busy = at(&["MsGPUBusy", "GPUBusy", "msGPUActive"]).map(named);
+        let latency = at(&["DisplayLatency", "MsUntilDisplayed"]).map(named);
+        let click = at(&["MsClickToPhotonLatency", "ClickToPhotonLatency"]).map(named);
         let process = at(&["Application", "ProcessName"]);
         let swap_chain = at(&["SwapChainAddress"]);
         let process_id = at(&["ProcessID"]);
@@ -741,6 +754,8 @@ impl Columns {
             tearing.as_ref().map(|d| d.0),
             cpu_busy.as_ref().map(|d| d.0),
             gpu_busy.as_ref().map(|d| d.0),
+            latency.as_ref().map(|d| d.0),
+            click.as_ref().map(|d| d.0),
             process,
             process_id,
             swap_chain,
@@ -759,6 +774,8 @@ impl Columns {
             tearing,
             cpu_busy,
             gpu_busy,
+            latency,
+            click,
             process,
             process_id,
             swap_chain,
@@ -794,6 +811,8 @@ impl Columns {
             self.tearing.as_ref(),
             self.cpu_busy.as_ref(),
             self.gpu_busy.as_ref(),
+            self.latency.as_ref(),
+            self.click.as_ref(),
         ]
         .into_iter()
         .flatten()
@@ -919,6 +938,11 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
                     tearing_frames: columns.tearing.as_ref().map(|_| 0),
                     cpu_busy_ms: columns.cpu_busy.as_ref().map(|_| Vec::new()),
                     gpu_busy_ms: columns.gpu_busy.as_ref().map(|_| Vec::new()),
+                    latency_ms: columns
+                        .latency
+                        .as_ref()
+                        .map(|(_, name)| (name.clone(), Vec::new())),
+                    click_ms: columns.click.as_ref().map(|_| Vec::new()),
                     ..Stream::default()
                 });
                 states.push(StreamState::default());
@@ -1050,7 +1074,8 @@ fn read_row(
         let tearing = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
         *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
     }
-    let busy = |col: &Option<(usize, String)>| -> Result<Option<f64>, _> {
+    // A time in ms or NA (kept as NaN), where the file has the column.
+    let time = |col: &Option<(usize, String)>, what: &'static str| -> Result<Option<f64>, _> {
         let Some(col) = col else {
             return Ok(None);
         };
@@ -1062,9 +1087,18 @@ fn read_row(
             .ok()
             .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
             .map(Some)
-            .ok_or_else(|| bad(col, "a busy time in ms or NA"))
+            .ok_or_else(|| bad(col, what))
     };
+    let busy = |col| time(col, "a busy time in ms or NA");
     let (cpu, gpu) = (busy(&columns.cpu_busy)?, busy(&columns.gpu_busy)?);
+    let latency = time(&columns.latency, "a latency in ms or NA")?;
+    let click = time(&columns.click, "a latency in ms or NA")?;
+    if let (Some(ms), Some((_, v))) = (latency, &mut stream.latency_ms) {
+        v.push(ms);
+    }
+    if let Some(ms) = click {
+        stream.click_ms.get_or_insert_with(Vec::new).push(ms);
+    }
     if let Some(ms) = cpu {
         stream.cpu_busy_ms.get_or_insert_with(Vec::new).push(ms);
     }
@@ -1192,11 +1226,18 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
                 .filter(|v| v.as_bool() == Some(true) || v.as_f64() == Some(1.0))
                 .count()
         });
+        // CapFrameX keeps PresentMon's columns as arrays: its MsUntilDisplayed is the time
+        // from the Present() call to the display.
+        let latency_ms = numbers("MsUntilDisplayed", false)?
+            .filter(|d| d.len() == frames_ms.len())
+            .map(|d| ("MsUntilDisplayed".to_string(), d));
         streams.push(Stream {
             process: process.clone(),
             process_id: String::new(),
             cpu_busy_ms: None,
             gpu_busy_ms: None,
+            latency_ms,
+            click_ms: None,
             swap_chain: format!("run {}", r + 1),
             frames_ms,
             display_ms,

@@ -209,7 +209,13 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
             counter(out, "displayed interval (ms)", start, d)?;
         }
         let (cpu, gpu) = t.source().busy_ms(f.frame);
-        for (name, ms) in [("CPU busy (ms)", cpu), ("GPU busy (ms)", gpu)] {
+        let (latency, click) = t.source().latency_ms(f.frame);
+        for (name, ms) in [
+            ("CPU busy (ms)", cpu),
+            ("GPU busy (ms)", gpu),
+            ("display latency (ms)", latency),
+            ("click to photon (ms)", click),
+        ] {
             if let Some(ms) = ms.filter(|ms| ms.is_finite()) {
                 counter(out, name, start, ms)?;
             }

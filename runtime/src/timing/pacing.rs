@@ -227,6 +227,56 @@ impl Displayed {
     }
 }
 
+/// How long a capture's frames took to reach the screen, from one of its latency columns.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Latency {
+    /// Frames with a latency (a frame never displayed, or with no click behind it, has none).
+    pub frames: usize,
+    /// Median, 95th and 99th percentiles (nearest rank) and the largest, in ms.
+    pub p50_ms: f64,
+    /// See [`Latency::p50_ms`].
+    pub p95_ms: f64,
+    /// See [`Latency::p50_ms`].
+    pub p99_ms: f64,
+    /// See [`Latency::p50_ms`].
+    pub max_ms: f64,
+}
+
+impl Latency {
+    /// The figures of the finite values of `latency_ms` (a NaN is a frame with none); `None`
+    /// when no frame has one.
+    ///
+    /// ```
+    /// use bt_runtime::timing::pacing::Latency;
+    ///
+    /// let l = Latency::of(&[30.0, f64::NAN, 20.0, 25.0]).unwrap();
+    /// assert_eq!((l.frames, l.p50_ms, l.max_ms), (3, 25.0, 30.0));
+    /// assert_eq!(Latency::of(&[f64::NAN]), None);
+    /// ```
+    pub fn of(latency_ms: &[f64]) -> Option<Latency> {
+        let mut sorted: Vec<f64> = latency_ms
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite())
+            .collect();
+        if sorted.is_empty() {
+            return None;
+        }
+        sorted.sort_by(f64::total_cmp);
+        let at = |q: f64| {
+            let rank = (q * sorted.len() as f64).ceil() as usize;
+            sorted[rank.clamp(1, sorted.len()) - 1]
+        };
+        Some(Latency {
+            frames: sorted.len(),
+            p50_ms: at(0.50),
+            p95_ms: at(0.95),
+            p99_ms: at(0.99),
+            max_ms: sorted[sorted.len() - 1],
+        })
+    }
+}
+
 /// A frame is bound by the CPU or the GPU when that one was busy for at least this share of
 /// the frame time (PresentMon's reading: a busy time close to the frame time is the limit).
 pub const BOUND_SHARE: f64 = 0.8;

@@ -392,6 +392,10 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
     if let Some(text) = s.display_missed_text() {
         row("missed refreshes on display", text);
     }
+    for text in s.latency_text() {
+        let (name, rest) = text.split_once("  ").unwrap_or(("latency", &text));
+        row(name, rest.to_string());
+    }
     if let Some(text) = s.vrr_text() {
         row("variable refresh", text);
     }
@@ -565,7 +569,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
     let purple = RGBColor(131, 118, 156);
     let errors = timeline.animation_errors();
     let has_display = errors.iter().any(Option::is_some);
-    let has_busy = summary.busy.is_some();
+    let has_busy = summary.busy.is_some() || summary.latency.is_some();
     let size = (
         PLOT_SIZE.0,
         PLOT_SIZE.1
@@ -951,7 +955,8 @@ fn display_panel(
 
 /// The captured program's CPU and GPU busy times against its frame times, as steps: where the
 /// GPU line meets the frame time the frames were GPU-bound, where the CPU's does CPU-bound, and
-/// where neither does the program waited (vsync, a frame cap).
+/// where neither does the program waited (vsync, a frame cap). Its display latency, where the
+/// capture has it, runs beside them.
 fn busy_panel(
     area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
     timeline: &Timeline,
@@ -975,17 +980,25 @@ fn busy_panel(
             .collect()
     };
     let (cpu, gpu) = (busy(0), busy(1));
+    let latency: Vec<Step> = frames
+        .iter()
+        .filter_map(|f| {
+            let ms = timeline.source().latency_ms(f.frame).0?;
+            ms.is_finite().then(|| frame_step(f, ms))
+        })
+        .collect();
     let top = presented
         .iter()
         .chain(&cpu)
         .chain(&gpu)
+        .chain(&latency)
         .map(|p| p.2)
         .fold(0.0, f64::max)
         .clamp(budget_ms.max(1.0), 10.0 * budget_ms.max(1.0))
         * 1.1;
     let mut chart = ChartBuilder::on(area)
         .caption(
-            "The captured program's CPU and GPU busy time beside its frame time: the one that meets the frame time bounded it",
+            "The captured program's CPU and GPU busy time beside its frame time (the one that meets the frame time bounded it), and its display latency",
             (FONT, 16),
         )
         .margin(10)
@@ -1004,6 +1017,7 @@ fn busy_panel(
         (&presented, "frame time", RGBColor(194, 195, 199)),
         (&cpu, "CPU busy", RGBColor(255, 163, 0)),
         (&gpu, "GPU busy", RGBColor(41, 173, 255)),
+        (&latency, "display latency", RGBColor(255, 0, 77)),
     ] {
         if steps.is_empty() {
             continue;

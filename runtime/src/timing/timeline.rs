@@ -32,7 +32,7 @@ use bt_overlay::{FrameStats, Refresh};
 use crate::engine::FrameReport;
 use crate::timing::pacing::{
     animation_error, error_sizes, frame_to_frame_changes, frames_per_second, time_below_percent,
-    Busy, Displayed, Low, Stutters, BOUND_SHARE, STUTTER_MS,
+    Busy, Displayed, Latency, Low, Stutters, BOUND_SHARE, STUTTER_MS,
 };
 
 /// Frames a rolling timeline keeps at most, whatever their length: ten seconds at 1,000
@@ -110,6 +110,13 @@ pub enum FrameSource {
         /// How long the captured program's CPU and GPU were busy on each captured frame (NaN
         /// where unknown), when the capture says.
         busy_ms: (Option<Vec<f64>>, Option<Vec<f64>>),
+        /// Each captured frame's latency to the display (NaN where unknown) and the column
+        /// it came from, when the capture says (see
+        /// [`crate::clock::capture::Stream::latency_ms`]).
+        latency_ms: Option<(String, Vec<f64>)>,
+        /// Each captured frame's click-to-photon latency (NaN where no click contributed),
+        /// when the capture has the column.
+        click_ms: Option<Vec<f64>>,
     },
 }
 
@@ -144,6 +151,38 @@ impl FrameSource {
                 .map(|v| v[(frame % v.len() as u64) as usize])
         };
         (at(&busy_ms.0), at(&busy_ms.1))
+    }
+
+    /// Frame `frame`'s latency to the display and its click-to-photon latency, each when the
+    /// source says (NaN kept where the capture had `NA`).
+    pub fn latency_ms(&self, frame: u64) -> (Option<f64>, Option<f64>) {
+        let FrameSource::Capture {
+            latency_ms,
+            click_ms,
+            ..
+        } = self
+        else {
+            return (None, None);
+        };
+        let at = |v: Option<&Vec<f64>>| {
+            v.filter(|v| !v.is_empty())
+                .map(|v| v[(frame % v.len() as u64) as usize])
+        };
+        (
+            at(latency_ms.as_ref().map(|(_, v)| v)),
+            at(click_ms.as_ref()),
+        )
+    }
+
+    /// The column the source's display latency came from, when it has one.
+    pub fn latency_column(&self) -> Option<&str> {
+        match self {
+            FrameSource::Capture {
+                latency_ms: Some((name, _)),
+                ..
+            } => Some(name),
+            _ => None,
+        }
     }
 
     /// The display interval of frame `frame`, when the source has display timing.
@@ -369,6 +408,11 @@ pub struct Summary {
     /// The captured program's CPU and GPU busy times and what bounded its frames, for a
     /// capture with busy times.
     pub busy: Option<Busy>,
+    /// The captured frames' latency to the display and the column it came from, for a
+    /// capture with one.
+    pub latency: Option<(String, Latency)>,
+    /// Their click-to-photon latency, for a capture whose frames had clicks behind them.
+    pub click: Option<Latency>,
 }
 
 /// The value at `q` (0 to 1) of sorted `v` by nearest rank; 0 when empty.
@@ -524,9 +568,24 @@ impl Summary {
             }
             _ => None,
         };
+        let (latency, click): (Vec<f64>, Vec<f64>) = t
+            .frames
+            .iter()
+            .map(|f| {
+                let (l, c) = t.source.latency_ms(f.frame);
+                (l.unwrap_or(f64::NAN), c.unwrap_or(f64::NAN))
+            })
+            .unzip();
+        let latency = t
+            .source
+            .latency_column()
+            .and_then(|column| Some((column.to_string(), Latency::of(&latency)?)));
+        let click = Latency::of(&click);
         Summary {
             vrr,
             busy,
+            latency,
+            click,
             time_below,
             time_below_refresh,
             changes: frame_to_frame_changes(&in_order),
@@ -606,6 +665,36 @@ impl Summary {
             "{missed} in {frames} frames (from display times: each display interval in \
              refreshes, less one)"
         ))
+    }
+
+    /// The latency lines of a summary: to the display (naming the column and what it
+    /// measures, PresentMon's two differ) and click to photon, each when the capture has it.
+    pub fn latency_text(&self) -> Vec<String> {
+        let figures = |l: &Latency| {
+            format!(
+                "p50 {:.1} ms  p95 {:.1} ms  p99 {:.1} ms  max {:.1} ms over {} frames",
+                l.p50_ms, l.p95_ms, l.p99_ms, l.max_ms, l.frames
+            )
+        };
+        let mut lines = Vec::new();
+        if let Some((column, l)) = &self.latency {
+            let what = if column.eq_ignore_ascii_case("DisplayLatency") {
+                "from the frame's CPU start to its display"
+            } else {
+                "from the Present() call to the display"
+            };
+            lines.push(format!(
+                "display latency  {} ({column}: {what})",
+                figures(l)
+            ));
+        }
+        if let Some(l) = &self.click {
+            lines.push(format!(
+                "click to photon  {} (from the earliest click behind a frame to its display)",
+                figures(l)
+            ));
+        }
+        lines
     }
 
     /// The grade against a variable-refresh panel's range, as a summary line says it after
@@ -799,6 +888,21 @@ impl Summary {
             "display_missed_refreshes": self.display_missed.map(|d| d.0),
             "frames_missing_refreshes_on_display": self.display_missed.map(|d| d.1),
             "refresh": self.refresh.0.to_string(),
+            "latency": self.latency.as_ref().map(|(column, l)| serde_json::json!({
+                "column": column,
+                "frames": l.frames,
+                "p50_ms": l.p50_ms,
+                "p95_ms": l.p95_ms,
+                "p99_ms": l.p99_ms,
+                "max_ms": l.max_ms,
+            })),
+            "click_to_photon": self.click.map(|l| serde_json::json!({
+                "frames": l.frames,
+                "p50_ms": l.p50_ms,
+                "p95_ms": l.p95_ms,
+                "p99_ms": l.p99_ms,
+                "max_ms": l.max_ms,
+            })),
             "vrr": self.vrr.map(|v| serde_json::json!({
                 "min_hz": v.min_hz,
                 "max_hz": v.max_hz,
@@ -843,6 +947,9 @@ impl Summary {
         let _ = writeln!(s, "{}", self.stutters_text());
         let _ = writeln!(s, "{}", self.time_below_text());
         if let Some(text) = self.busy_text() {
+            let _ = writeln!(s, "{text}");
+        }
+        for text in self.latency_text() {
             let _ = writeln!(s, "{text}");
         }
         let _ = writeln!(s, "{}", self.changes_text());
@@ -997,6 +1104,8 @@ mod tests {
             not_displayed: None,
             display_ms: Some(vec![1000.0 / 60.0; 6]),
             busy_ms: (None, None),
+            latency_ms: None,
+            click_ms: None,
         });
         for (i, ticks) in [1, 2, 3, 1, 2, 3].into_iter().enumerate() {
             t.record(&report(i as u64, 1000.0 / 60.0, 1, ticks), 0, &[]);
@@ -1019,6 +1128,8 @@ mod tests {
             not_displayed: Some(1),
             display_ms: Some(vec![16.7, 50.0, 16.6, 33.4, 0.0, 16.7]),
             busy_ms: (None, None),
+            latency_ms: None,
+            click_ms: None,
         });
         for i in 0..6 {
             t.record(&report(i, 16.7, 1, i + 1), 0, &[]);
@@ -1045,6 +1156,8 @@ mod tests {
             not_displayed: Some(1),
             display_ms: Some(vec![16.7, 50.0, 16.6, 33.4, 0.0, 16.7]),
             busy_ms: (None, None),
+            latency_ms: None,
+            click_ms: None,
         });
         t.set_refresh((Refresh::Measured(60.0), Some(60.0)));
         for i in 0..6 {

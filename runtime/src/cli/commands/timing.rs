@@ -77,6 +77,8 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
                     capture.stream().cpu_busy_ms.clone(),
                     capture.stream().gpu_busy_ms.clone(),
                 ),
+                latency_ms: capture.stream().latency_ms.clone(),
+                click_ms: capture.stream().click_ms.clone(),
             };
             (ticks, source)
         }
