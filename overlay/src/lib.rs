@@ -295,6 +295,8 @@ pub struct Overlay {
     caption: String,
     /// What the tall chart's bars measure.
     chart_bars: ChartBars,
+    /// The tall chart's delta scale fits at least this long a frame.
+    chart_scale_floor_ms: f64,
 }
 
 impl Overlay {
@@ -343,6 +345,7 @@ impl Overlay {
             notice: String::new(),
             caption: String::new(),
             chart_bars: ChartBars::Delta,
+            chart_scale_floor_ms: 0.0,
         }
     }
 
@@ -604,6 +607,13 @@ impl Overlay {
         self.chart_bars
     }
 
+    /// Makes the tall chart's delta scale fit at least a frame `ms` long (within its usual
+    /// bounds), so two charts set side by side share one scale. 0 (the default) fits the
+    /// frames on screen alone.
+    pub fn set_chart_scale_floor(&mut self, ms: f64) {
+        self.chart_scale_floor_ms = if ms.is_finite() { ms.max(0.0) } else { 0.0 };
+    }
+
     /// Takes the synthesiser's meter (the engine hands it over before each drawing). The sound
     /// row under the timing row shows once the cart has defined a sound.
     pub fn set_sound_meter(&mut self, meter: bt::sound::SoundMeter) {
@@ -793,6 +803,7 @@ impl Overlay {
                     budget_ms: self.budget_ms,
                     caption: &self.caption,
                     bars: self.chart_bars,
+                    scale_floor_ms: self.chart_scale_floor_ms,
                 };
                 tall.draw(fb, chart, top, height, &look, &c);
             } else {

@@ -91,6 +91,8 @@ const HATCH_ROWS: i32 = 3;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Look<'a> {
     pub budget_ms: f64,
+    /// The delta scale fits at least this long a frame (0: the frames on screen alone).
+    pub scale_floor_ms: f64,
     pub caption: &'a str,
     pub bars: ChartBars,
 }
@@ -316,7 +318,7 @@ impl Tall {
         }
         let x_of = |i: u64| l.data_x + (i - first) as i32;
 
-        let (mut longest, mut costliest) = (0.0_f64, 0.0_f64);
+        let (mut longest, mut costliest) = (look.scale_floor_ms, 0.0_f64);
         for (_, s) in chart.since(first) {
             longest = longest.max(s.delta_ms);
             costliest = costliest.max(s.update_ms + s.render_ms);

@@ -847,3 +847,60 @@ fn display_latency_comes_from_a_presentmon_captures_own_column_and_says_which() 
         column("test_case_2-v2.csv", "DisplayLatency").len()
     );
 }
+
+#[test]
+fn a_comparison_with_the_tall_chart_draws_both_runs_on_one_scale_a_above_b() {
+    let dir = ScratchDir::new("captures");
+    let png = dir.join("ab.png");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("stalls-2000.csv"),
+        "--compare",
+        "paced:60",
+        "--chart",
+        "tall",
+        "--whole",
+        "--fixed-costs",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = image::open(&png).unwrap().to_rgba8();
+    assert_eq!(
+        (got.width(), got.height()),
+        (320, 480),
+        "two screens, one above the other"
+    );
+    // Under the one golden rule: pixels compared, `BT_UPDATE_GOLDEN=1` rewrites. (A's chart
+    // is the capture's, with its stalls; B's, steady at 60 fps, is drawn on A's 150 ms scale.)
+    golden::assert_matches(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tall-compare.png"),
+        golden::Rgba {
+            width: got.width(),
+            height: got.height(),
+            pixels: got.as_raw(),
+        },
+    );
+    // B alone would fit its 16.7 ms frames on a 50 ms scale: the two charts differ there.
+    let alone = dir.join("b.png");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        "paced:60",
+        "--frames",
+        "2000",
+        "--chart",
+        "tall",
+        "--whole",
+        "--fixed-costs",
+        "-o",
+        alone.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let alone = image::open(&alone).unwrap().to_rgba8();
+    let b_half: Vec<u8> = got.as_raw()[got.as_raw().len() / 2..].to_vec();
+    assert_ne!(b_half, alone.as_raw().to_vec());
+}

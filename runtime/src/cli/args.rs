@@ -598,7 +598,8 @@ pub struct DiagnoseArgs {
     /// Also run the cart under a second clock (a capture, or any clock --clock takes) and
     /// compare the two runs: their figures side by side with the differences, printed, and
     /// with --report a comparison report (both runs' frame times and percentile curves on one
-    /// chart) instead of the single run's. --frames, --refresh-hz and --loop apply to both.
+    /// chart) instead of the single run's, and with -o and --chart tall both screens, A above
+    /// B, charted on one scale. --frames, --refresh-hz, --vrr and --loop apply to both.
     #[arg(long, value_name = "CLOCK", value_parser = clock_spec)]
     pub compare: Option<ClockSpec>,
     /// The PNG file to write ('-' for stdout) [at least one of -o, --csv and --report].

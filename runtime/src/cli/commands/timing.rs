@@ -5,6 +5,7 @@ use std::path::Path;
 
 use bt_overlay::Refresh;
 
+use bt::host::Framebuffer;
 use bt_overlay::ChartFrame;
 
 use crate::cli::args::{
@@ -245,10 +246,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     }
     let input = args.input.input.as_deref();
     let (mut engine, session) = engine(offer, &args.cart, true, None, input)?;
-    let overlay = engine.overlay_forced();
-    overlay.set_visible(true);
-    overlay.set_chart_mode(args.chart.mode());
-    overlay.set_fixed_costs(args.fixed_costs);
+    show_overlay(&mut engine, &args);
     let sim = simulate(&args.sim, &mut engine)?;
     if args.display_times && !sim.source.has_display_times() {
         return Err(Failure::Usage(
@@ -298,25 +296,49 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         timeline.set_refresh(o.refresh());
     }
     let csv_ready = rows.map(Pending::finish).transpose()?;
-    let png_ready = match &png {
-        Some(png) => {
-            if args.chart == ChartArg::Tall {
-                chart_stretch(&mut engine, &timeline, &args)?;
-            }
-            Some(png.prepare(&encode_frame(&engine, args.scale)?)?)
-        }
+    let title = sim.title(session.name());
+    let longest = |t: &Timeline| t.frames().map(|f| f.stats.delta_ms).fold(0.0, f64::max);
+    let compared = match &args.compare {
+        Some(spec) => Some(compare_run(
+            offer,
+            &args,
+            spec,
+            sim.ticks,
+            longest(&timeline),
+        )?),
         None => None,
     };
-    let title = sim.title(session.name());
-    let compared = match &args.compare {
-        Some(spec) => Some(compare_run(offer, &args, spec, sim.ticks)?),
+    if png.is_some() && args.chart == ChartArg::Tall {
+        let label = match &compared {
+            // Both charts on one scale: the longest frame of either run fits.
+            Some((other, _, _)) => {
+                engine
+                    .overlay_forced()
+                    .set_chart_scale_floor(longest(other));
+                "A "
+            }
+            None => "",
+        };
+        chart_stretch(&mut engine, &timeline, &args, label)?;
+    }
+    let png_ready = match &png {
+        // Comparing with the tall chart: A's screen above B's, each chart captioned with its
+        // letter.
+        Some(png) => Some(png.prepare(&match &compared {
+            Some((_, _, Some(other))) => {
+                let both = stacked(engine.framebuffer(), other);
+                crate::export::png::encode_png(&both, engine.palette(), args.scale)
+                    .map_err(|e| e.to_string())?
+            }
+            _ => encode_frame(&engine, args.scale)?,
+        })?),
         None => None,
     };
     let report_ready = match (&report_out, &compared) {
         (Some(out), None) => {
             Some(out.prepare(crate::timing::report::html(&timeline, &title)?.as_bytes())?)
         }
-        (Some(out), Some((other, other_title))) => Some(
+        (Some(out), Some((other, other_title, _))) => Some(
             out.prepare(
                 crate::timing::report::compare_html((&timeline, &title), (other, other_title))?
                     .as_bytes(),
@@ -349,7 +371,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
             timeline.summary().to_text(),
             compared
                 .as_ref()
-                .map_or_else(String::new, |(other, other_title)| {
+                .map_or_else(String::new, |(other, other_title, _)| {
                     format!(
                         "\n{}",
                         crate::timing::report::comparison_text(
@@ -363,17 +385,28 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     Ok(())
 }
 
+/// Shows the overlay with the chart `bt diagnose` draws.
+fn show_overlay(engine: &mut Engine, args: &DiagnoseArgs) {
+    let overlay = engine.overlay_forced();
+    overlay.set_visible(true);
+    overlay.set_chart_mode(args.chart.mode());
+    overlay.set_fixed_costs(args.fixed_costs);
+}
+
 /// The run `bt diagnose --compare` sets beside the first: the same cart, input and host, under
-/// the other clock. A clock with no length of its own runs as many host ticks as the first run
+/// the other clock. With a tall chart to write, its screen too, charted on a scale that also
+/// fits the first run's longest frame (`first_longest_ms`). A clock with no length of its own runs as many host ticks as the first run
 /// did, unless --frames says.
 fn compare_run(
     offer: &Offer,
     args: &DiagnoseArgs,
     spec: &ClockSpec,
     first_ticks: u64,
-) -> Result<(Timeline, String), Failure> {
+    first_longest_ms: f64,
+) -> Result<(Timeline, String, Option<Framebuffer>), Failure> {
     let input = args.input.input.as_deref();
     let (mut engine, session) = engine(offer, &args.cart, true, None, input)?;
+    show_overlay(&mut engine, args);
     let frames = match spec {
         ClockSpec::Capture { .. } => args.sim.frames,
         _ => args.sim.frames.or(Some(first_ticks)),
@@ -388,7 +421,30 @@ fn compare_run(
     let sim = simulate(&sim_args, &mut engine)?;
     let timeline = whole_run(&mut engine, &sim);
     still_running(&engine, &session)?;
-    Ok((timeline, sim.title(session.name())))
+    let screen = if args.output.is_some() && args.chart == ChartArg::Tall {
+        // The whole run counted its missed refreshes with the overlay hidden; now it shows.
+        let overlay = engine.overlay_forced();
+        overlay.set_visible(true);
+        overlay.set_chart_scale_floor(first_longest_ms);
+        chart_stretch(&mut engine, &timeline, args, "B ")?;
+        Some(engine.framebuffer().clone())
+    } else {
+        None
+    };
+    Ok((timeline, sim.title(session.name()), screen))
+}
+
+/// `top` above `bottom`, as one picture as wide as the wider.
+fn stacked(top: &Framebuffer, bottom: &Framebuffer) -> Framebuffer {
+    let width = top.width().max(bottom.width());
+    let mut both = Framebuffer::new(width, top.height() + bottom.height());
+    for (fb, dy) in [(top, 0), (bottom, top.height() as i32)] {
+        for (i, &p) in fb.pixels().iter().enumerate() {
+            let (x, y) = (i as u32 % fb.width(), i as u32 / fb.width());
+            both.draw_pixel(x as i32, y as i32 + dy, p);
+        }
+    }
+    both
 }
 
 /// Charts the stretch of the run the tall chart shows, and draws the last frame again with it:
@@ -398,6 +454,7 @@ fn chart_stretch(
     engine: &mut Engine,
     timeline: &Timeline,
     args: &DiagnoseArgs,
+    label: &str,
 ) -> Result<(), Failure> {
     let records: Vec<_> = timeline.frames().copied().collect();
     let columns = engine.overlay().map_or(0, |o| o.chart_columns());
@@ -505,9 +562,9 @@ fn chart_stretch(
         (end.start_ms + end.stats.delta_ms) / 1000.0
     );
     let caption = if per_column > 1 {
-        format!("frames {first_frame}-{last_frame} x{per_column}, {seconds}")
+        format!("{label}frames {first_frame}-{last_frame} x{per_column}, {seconds}")
     } else {
-        format!("frames {first_frame}-{last_frame}, {seconds}")
+        format!("{label}frames {first_frame}-{last_frame}, {seconds}")
     };
     let overlay = engine.overlay_forced();
     if args.display_times {
