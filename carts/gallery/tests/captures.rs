@@ -287,14 +287,7 @@ fn the_whole_run_tall_chart_keeps_every_stall() {
     assert!(o.status.success(), "{}", stderr(&o));
     // Under the one golden rule: pixels compared, `BT_UPDATE_GOLDEN=1` rewrites.
     let got = image::open(&png).unwrap().to_rgba8();
-    golden::assert_matches(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tall-capture-whole.png"),
-        golden::Rgba {
-            width: got.width(),
-            height: got.height(),
-            pixels: got.as_raw(),
-        },
-    );
+    assert_golden(&got, "tall-capture-whole.png");
     let wrong = bt(&[
         "diagnose",
         "hello",
@@ -339,14 +332,7 @@ fn the_display_time_view_charts_how_long_each_frame_stayed_on_screen() {
     // The compositor's presents and display changes differ (its display intervals are not its
     // present intervals), so the two views draw different bars.
     assert_ne!(shown.as_raw(), presented.as_raw());
-    golden::assert_matches(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tall-capture-display.png"),
-        golden::Rgba {
-            width: shown.width(),
-            height: shown.height(),
-            pixels: shown.as_raw(),
-        },
-    );
+    assert_golden(&shown, "tall-capture-display.png");
     // A clock with no display times, or a chart that is not the tall one, is refused.
     for (clock, chart, said) in [
         (
@@ -529,6 +515,21 @@ fn trace_and_diagnose_help_list_the_capture_clock() {
             );
         }
     }
+}
+
+/// `got` against `tests/golden/NAME` under the one golden rule: pixels compared,
+/// `BT_UPDATE_GOLDEN=1` rewrites.
+fn assert_golden(got: &image::RgbaImage, name: &str) {
+    golden::assert_matches(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(name),
+        golden::Rgba {
+            width: got.width(),
+            height: got.height(),
+            pixels: got.as_raw(),
+        },
+    );
 }
 
 /// PresentMon's own gold recording (`runtime/tests/captures/presentmon-gold`, source there).
@@ -875,14 +876,7 @@ fn a_comparison_with_the_tall_chart_draws_both_runs_on_one_scale_a_above_b() {
     );
     // Under the one golden rule: pixels compared, `BT_UPDATE_GOLDEN=1` rewrites. (A's chart
     // is the capture's, with its stalls; B's, steady at 60 fps, is drawn on A's 150 ms scale.)
-    golden::assert_matches(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/tall-compare.png"),
-        golden::Rgba {
-            width: got.width(),
-            height: got.height(),
-            pixels: got.as_raw(),
-        },
-    );
+    assert_golden(&got, "tall-compare.png");
     // B alone would fit its 16.7 ms frames on a 50 ms scale: the two charts differ there.
     let alone = dir.join("b.png");
     let o = bt(&[

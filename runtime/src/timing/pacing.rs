@@ -171,6 +171,23 @@ pub fn frame_to_frame_changes(frames_ms: &[f64]) -> [f64; 5] {
     })
 }
 
+/// The value at `q` (0 to 1) of `sorted` by nearest rank: the `ceil(q × n)`th smallest (the
+/// smallest for `q` = 0); 0 when empty.
+///
+/// ```
+/// use bt_runtime::timing::pacing::nearest_rank;
+///
+/// assert_eq!(nearest_rank(&[10.0, 20.0, 30.0, 40.0], 0.5), 20.0);
+/// assert_eq!(nearest_rank(&[10.0, 20.0, 30.0, 40.0], 0.99), 40.0);
+/// ```
+pub fn nearest_rank(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
 /// What reached the screen, from a capture's display intervals.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Displayed {
@@ -211,10 +228,7 @@ impl Displayed {
         }
         sorted.sort_by(f64::total_cmp);
         let span_ms: f64 = sorted.iter().sum();
-        let at = |q: f64| {
-            let rank = (q * sorted.len() as f64).ceil() as usize;
-            sorted[rank.clamp(1, sorted.len()) - 1]
-        };
+        let at = |q: f64| nearest_rank(&sorted, q);
         Some(Displayed {
             shown: sorted.len(),
             span_ms,
@@ -263,10 +277,7 @@ impl Latency {
             return None;
         }
         sorted.sort_by(f64::total_cmp);
-        let at = |q: f64| {
-            let rank = (q * sorted.len() as f64).ceil() as usize;
-            sorted[rank.clamp(1, sorted.len()) - 1]
-        };
+        let at = |q: f64| nearest_rank(&sorted, q);
         Some(Latency {
             frames: sorted.len(),
             p50_ms: at(0.50),

@@ -417,11 +417,7 @@ pub struct Summary {
 
 /// The value at `q` (0 to 1) of sorted `v` by nearest rank; 0 when empty.
 fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let rank = (q * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
+    crate::timing::pacing::nearest_rank(sorted, q)
 }
 
 /// A run graded against a variable-refresh panel's range ([`Refresh::Variable`]): which
