@@ -148,6 +148,26 @@ impl Color32 {
         }
     }
 
+    /// The opaque colour this one shows as on the screen: its channels over black in
+    /// proportion to its alpha, each `(c × a + 127) / 255` in whole numbers (a colour with
+    /// alpha 128 shows at half brightness; alpha 0 is black). This is how a palette slot's
+    /// alpha reaches the picture: pulse a slot's alpha and everything drawn in it fades toward
+    /// black and back, in the window, in pictures, GIFs and the web page alike. Translucency
+    /// over what is already drawn is [`crate::BlendTable`]'s work.
+    ///
+    /// ```
+    /// use bt::Color32;
+    ///
+    /// let half = Color32 { a: 128, ..Color32::rgb(255, 128, 0) };
+    /// assert_eq!(half.shown(), Color32::rgb(128, 64, 0));
+    /// assert_eq!(Color32 { a: 0, ..Color32::rgb(200, 10, 90) }.shown(), Color32::BLACK);
+    /// assert_eq!(Color32::rgb(200, 10, 90).shown(), Color32::rgb(200, 10, 90));
+    /// ```
+    pub fn shown(self) -> Color32 {
+        let over = |c: u8| ((u32::from(c) * u32::from(self.a) + 127) / 255) as u8;
+        Color32::rgb(over(self.r), over(self.g), over(self.b))
+    }
+
     /// How bright the colour looks, from 0 (black) to 255 (white): the Rec. 601 weighting
     /// `0.299 r + 0.587 g + 0.114 b` of the stored (sRGB) channels, alpha ignored. Handy to
     /// sort colours dark to light or to pick black or white text over a colour.

@@ -549,13 +549,15 @@ impl Palette {
         ))
     }
 
-    /// Converts palette indices to opaque RGBA bytes, four per index.
+    /// Converts palette indices to opaque RGBA bytes, four per index: each slot as it shows
+    /// on the screen ([`Color32::shown`]: a colour with alpha below 255 over black).
     ///
     /// Indices past the end of the palette show as opaque black. Only as many pixels as both
     /// slices hold are written.
     pub fn write_rgba(&self, indices: &[u8], rgba: &mut [u8]) {
         let mut lut = [[0u8, 0, 0, 255]; 256];
         for (entry, c) in lut.iter_mut().zip(&self.colors) {
+            let c = c.shown();
             *entry = [c.r, c.g, c.b, 255];
         }
         for (out, &i) in rgba.chunks_exact_mut(4).zip(indices) {
@@ -592,21 +594,23 @@ mod tests {
     }
 
     #[test]
-    fn rgba_is_opaque_and_unknown_slots_are_black() {
-        let mut p = Palette::new(2).unwrap();
-        p.set(
-            1,
-            Color32 {
-                r: 10,
-                g: 20,
-                b: 30,
-                a: 0,
-            },
-        )
-        .unwrap();
-        let mut out = [7u8; 12];
-        p.write_rgba(&[1, 0, 200], &mut out);
-        assert_eq!(out, [10, 20, 30, 255, 0, 0, 0, 255, 0, 0, 0, 255]);
+    fn rgba_is_opaque_a_slots_alpha_shows_over_black_and_unknown_slots_are_black() {
+        let mut p = Palette::new(3).unwrap();
+        let slot = |a| Color32 {
+            r: 100,
+            g: 200,
+            b: 30,
+            a,
+        };
+        p.set(1, slot(0)).unwrap();
+        p.set(2, slot(51)).unwrap();
+        let mut out = [7u8; 16];
+        p.write_rgba(&[2, 1, 0, 200], &mut out);
+        // 51/255 of each channel, rounded: 20, 40, 6.
+        assert_eq!(
+            out,
+            [20, 40, 6, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]
+        );
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! The water and the fire are drawn once with fixed indices; only the palette moves. Slots 16 to
 //! 23 hold a ramp of blues that cycles forwards, slots 24 to 31 a ramp of flame colours that
 //! cycles backwards, faster. Every six seconds the first 16 slots fade to night and back, with a
-//! flash of lightning in between.
+//! flash of lightning in between. A lantern in slot 32 pulses its alpha once a second, so it
+//! fades toward black and back (a slot's alpha shows over black).
 
 use std::time::Duration;
 
@@ -16,6 +17,9 @@ pub const DESCRIPTION: &str = "cycling water and fire, a day-night fade, a flash
 const WATER: u8 = 16;
 const FIRE: u8 = 24;
 const RAMP: u8 = 8;
+/// The lantern's slot, whose alpha pulses.
+const LANTERN: u8 = 32;
+const LANTERN_COLOR: Color32 = Color32::rgb(255, 200, 60);
 
 /// Ticks in one day-night round.
 const ROUND: u64 = 360;
@@ -45,7 +49,8 @@ pub fn cart() -> Box<dyn Cart> {
 }
 
 fn boot_palette() -> Palette {
-    let mut p = Palette::pico8().resized(32).unwrap_or_default();
+    let mut p = Palette::pico8().resized(33).unwrap_or_default();
+    let _ = p.set(LANTERN, LANTERN_COLOR);
     for k in 0..RAMP {
         let _ = p.set(
             WATER + k,
@@ -82,6 +87,12 @@ impl Cart for PaletteCart {
     fn update(&mut self, ctx: &mut Update<'_>) {
         let t = ctx.ticks() % ROUND;
         self.sweep = (ctx.ticks() % 120) as f64 / 119.0;
+        // Alpha from 255 down to 55 and back over 60 ticks.
+        let phase = (ctx.ticks() % 60) as i64;
+        let a = 55 + (200 * (30 - phase).abs() / 30) as u8;
+        let _ = ctx
+            .palette_mut()
+            .set(LANTERN, Color32 { a, ..LANTERN_COLOR });
         let (Some(day), Some(night)) = (&self.day, &self.night) else {
             return;
         };
@@ -102,6 +113,10 @@ impl Cart for PaletteCart {
         ctx.draw_circle_fill(40, 150, 60, 3);
         ctx.draw_circle_fill(130, 160, 70, 11);
         ctx.print(4, 2, "palette effects", 7);
+        // The lantern: a post and a light drawn in the pulsing slot.
+        ctx.draw_rect_fill(Rect::new(118, 70, 2, 40), 4);
+        ctx.draw_circle_fill(119, 66, 6, LANTERN);
+        ctx.print(98, 78, "alpha", LANTERN);
 
         // Water: diagonal bands through the blue ramp.
         for y in 120..240 {

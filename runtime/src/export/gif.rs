@@ -403,10 +403,12 @@ fn rgb(palette: &Palette) -> Vec<u8> {
     out
 }
 
-/// The palette as the `r, g, b` bytes a GIF stores, into `out` (which keeps its capacity).
+/// The palette as the `r, g, b` bytes a GIF stores, into `out` (which keeps its capacity):
+/// each slot as it shows on the screen ([`bt::Color32::shown`]).
 pub fn rgb_into(palette: &Palette, out: &mut Vec<u8>) {
     out.clear();
     for c in palette.colors() {
+        let c = c.shown();
         out.extend_from_slice(&[c.r, c.g, c.b]);
     }
 }
@@ -431,6 +433,21 @@ fn scaled(pixels: &[u8], width: u32, scale: u32, out: &mut Vec<u8>) {
 mod tests {
     use super::*;
     use bt::host::Framebuffer;
+
+    #[test]
+    fn a_slots_alpha_shows_over_black_in_the_gifs_colours_as_on_screen() {
+        let mut p = Palette::new(2).unwrap();
+        let c = bt::Color32 {
+            a: 102,
+            ..bt::Color32::rgb(250, 100, 5)
+        };
+        p.set(1, c).unwrap();
+        // 102/255 of each channel, rounded: the same bytes `write_rgba` gives the screen.
+        assert_eq!(rgb(&p)[3..], [100, 40, 2]);
+        let mut rgba = [0u8; 4];
+        p.write_rgba(&[1], &mut rgba);
+        assert_eq!(rgba[..3], rgb(&p)[3..]);
+    }
 
     fn check(fps: f64) {
         let seconds = 10.0;
