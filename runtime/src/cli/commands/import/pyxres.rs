@@ -28,11 +28,11 @@
 
 use std::path::Path;
 
-use toml::Value;
-
 use super::zip::Zip;
+use toml_lite::{Node, Table};
 
 mod pyxel1;
+mod toml_lite;
 use crate::config::data_file::read_asset_file;
 use crate::export::safe_write::Format;
 
@@ -178,16 +178,7 @@ fn read(shown: &str, bytes: &[u8]) -> Result<Resource, String> {
 
 /// Pyxel 2's TOML. Errors name the field (`images[0].data[3][7]`) and the value.
 fn parse_toml(text: &str) -> Result<Resource, String> {
-    let table: toml::Table = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-        let message = e.message().lines().next().unwrap_or("").to_string();
-        match line {
-            Some(line) => format!("line {line}: not TOML: {message}"),
-            None => format!("not TOML: {message}"),
-        }
-    })?;
+    let table = toml_lite::parse(text)?;
     let version = int(
         field(&table, "format_version", "")?,
         0,
@@ -202,12 +193,9 @@ fn parse_toml(text: &str) -> Result<Resource, String> {
     }
     let mut budget = (MAX_PIXELS, MAX_CELLS);
     let mut r = Resource::default();
-    for (i, v) in array(field(&table, "images", "")?, "images")?
-        .iter()
-        .enumerate()
-    {
+    for (i, v) in tables(&table, "images")?.iter().enumerate() {
         let at = format!("images[{i}]");
-        let t = v.as_table().ok_or_else(|| format!("{at}: not a table"))?;
+        let t = as_table(v, &at)?;
         let width = size(t, "width", &at, bt::limits::MAX_SHEET_SIDE)?;
         let height = size(t, "height", &at, bt::limits::MAX_SHEET_SIDE)?;
         take(&mut budget.0, width, height, &at, "pixels", MAX_PIXELS)?;
@@ -218,12 +206,9 @@ fn parse_toml(text: &str) -> Result<Resource, String> {
             pixels: values.into_iter().map(|v| v as u8).collect(),
         });
     }
-    for (i, v) in array(field(&table, "tilemaps", "")?, "tilemaps")?
-        .iter()
-        .enumerate()
-    {
+    for (i, v) in tables(&table, "tilemaps")?.iter().enumerate() {
         let at = format!("tilemaps[{i}]");
-        let t = v.as_table().ok_or_else(|| format!("{at}: not a table"))?;
+        let t = as_table(v, &at)?;
         let width = size(t, "width", &at, u32::MAX)?;
         let height = size(t, "height", &at, u32::MAX)?;
         take(&mut budget.1, width, height, &at, "cells", MAX_CELLS)?;
@@ -241,104 +226,128 @@ fn parse_toml(text: &str) -> Result<Resource, String> {
             cells: values.chunks(2).map(|c| (c[0], c[1])).collect(),
         });
     }
-    for (i, v) in array(field(&table, "sounds", "")?, "sounds")?
-        .iter()
-        .enumerate()
-    {
+    for (i, v) in tables(&table, "sounds")?.iter().enumerate() {
         let at = format!("sounds[{i}]");
-        let t = v.as_table().ok_or_else(|| format!("{at}: not a table"))?;
-        let list = |key: &str, lo: i64, hi: i64| -> Result<Vec<i64>, String> {
+        let t = as_table(v, &at)?;
+        let list = |key: &str, lo: i64, hi: i64| -> Result<&[i64], String> {
             let at = format!("{at}.{key}");
-            array(field(t, key, "")?, &at)?
-                .iter()
-                .enumerate()
-                .map(|(j, v)| int(v, lo, hi, &format!("{at}[{j}]")))
-                .collect()
+            let values = ints(field(t, key, &at)?, &at)?;
+            for (j, &n) in values.iter().enumerate() {
+                in_range(n, lo, hi, &format!("{at}[{j}]"))?;
+            }
+            Ok(values)
         };
         r.sounds.push(Sound {
-            notes: list("notes", -128, 127)?
-                .into_iter()
-                .map(|v| v as i8)
-                .collect(),
-            tones: list("tones", 0, 255)?
-                .into_iter()
-                .map(|v| v as u8)
-                .collect(),
-            volumes: list("volumes", 0, 255)?
-                .into_iter()
-                .map(|v| v as u8)
-                .collect(),
-            effects: list("effects", 0, 255)?
-                .into_iter()
-                .map(|v| v as u8)
-                .collect(),
+            notes: list("notes", -128, 127)?.iter().map(|&v| v as i8).collect(),
+            tones: list("tones", 0, 255)?.iter().map(|&v| v as u8).collect(),
+            volumes: list("volumes", 0, 255)?.iter().map(|&v| v as u8).collect(),
+            effects: list("effects", 0, 255)?.iter().map(|&v| v as u8).collect(),
             speed: int(field(t, "speed", &at)?, 0, 65535, &format!("{at}.speed"))? as u16,
         });
     }
-    for (i, v) in array(field(&table, "musics", "")?, "musics")?
-        .iter()
-        .enumerate()
-    {
+    for (i, v) in tables(&table, "musics")?.iter().enumerate() {
         let at = format!("musics[{i}]");
-        let t = v.as_table().ok_or_else(|| format!("{at}: not a table"))?;
-        let seqs = array(field(t, "seqs", &at)?, &format!("{at}.seqs"))?;
+        let t = as_table(v, &at)?;
+        let seqs = list(field(t, "seqs", &at)?, &format!("{at}.seqs"), "an array")?;
         let mut channels = Vec::with_capacity(seqs.len());
         for (c, seq) in seqs.iter().enumerate() {
             let at = format!("{at}.seqs[{c}]");
-            channels.push(
-                array(seq, &at)?
-                    .iter()
-                    .enumerate()
-                    .map(|(k, v)| {
-                        int(v, 0, i64::from(u32::MAX), &format!("{at}[{k}]")).map(|n| n as u32)
-                    })
-                    .collect::<Result<Vec<u32>, String>>()?,
-            );
+            let values = ints(seq, &at)?;
+            for (k, &n) in values.iter().enumerate() {
+                in_range(n, 0, i64::from(u32::MAX), &format!("{at}[{k}]"))?;
+            }
+            channels.push(values.iter().map(|&n| n as u32).collect());
         }
         r.musics.push(channels);
     }
     Ok(r)
 }
 
-fn field<'t>(t: &'t toml::Table, key: &str, at: &str) -> Result<&'t Value, String> {
-    t.get(key).ok_or_else(|| {
-        if at.is_empty() {
-            format!("no '{key}'")
-        } else {
-            format!("{at}: no '{key}'")
+/// The value of `key` in `t`; `at` names `t` in the message.
+fn field<'t>(t: &'t Table, key: &str, at: &str) -> Result<&'t Node, String> {
+    t.iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
+        .ok_or_else(|| {
+            if at.is_empty() {
+                format!("no '{key}'")
+            } else {
+                format!("{at}: no '{key}'")
+            }
+        })
+}
+
+/// One of the four top-level arrays of tables.
+fn tables<'t>(t: &'t Table, key: &str) -> Result<&'t [Node], String> {
+    list(field(t, key, "")?, key, "a table")
+}
+
+/// An array whose items are not integers (`item` says what they should be); an empty one.
+fn list<'v>(v: &'v Node, at: &str, item: &str) -> Result<&'v [Node], String> {
+    match v {
+        Node::List(items) => Ok(items),
+        Node::Ints(n) if n.is_empty() => Ok(&[]),
+        Node::Ints(n) => Err(format!("{at}[0]: {} where {item} belongs", n[0])),
+        other => Err(format!("{at}: {} where an array belongs", kind(other))),
+    }
+}
+
+/// An array of integers.
+fn ints<'v>(v: &'v Node, at: &str) -> Result<&'v [i64], String> {
+    match v {
+        Node::Ints(n) => Ok(n),
+        Node::List(items) => {
+            let (k, bad) = items
+                .iter()
+                .enumerate()
+                .find(|(_, item)| !matches!(item, Node::Int(_)))
+                .unwrap_or((0, v));
+            Err(format!(
+                "{at}[{k}]: {} where a whole number belongs",
+                kind(bad)
+            ))
         }
-    })
+        other => Err(format!("{at}: {} where an array belongs", kind(other))),
+    }
 }
 
-fn array<'v>(v: &'v Value, at: &str) -> Result<&'v [Value], String> {
-    v.as_array()
-        .map(Vec::as_slice)
-        .ok_or_else(|| format!("{at}: {} where an array belongs", kind(v)))
+fn as_table<'v>(v: &'v Node, at: &str) -> Result<&'v Table, String> {
+    match v {
+        Node::Table(t) => Ok(t),
+        other => Err(format!("{at}: {} where a table belongs", kind(other))),
+    }
 }
 
-fn int(v: &Value, lo: i64, hi: i64, at: &str) -> Result<i64, String> {
-    match v.as_integer() {
-        Some(n) if (lo..=hi).contains(&n) => Ok(n),
-        Some(n) => Err(format!("{at}: {n} is out of range ({lo} to {hi})")),
-        None => Err(format!("{at}: {} where a whole number belongs", kind(v))),
+fn int(v: &Node, lo: i64, hi: i64, at: &str) -> Result<i64, String> {
+    match v {
+        Node::Int(n) => in_range(*n, lo, hi, at),
+        other => Err(format!(
+            "{at}: {} where a whole number belongs",
+            kind(other)
+        )),
+    }
+}
+
+fn in_range(n: i64, lo: i64, hi: i64, at: &str) -> Result<i64, String> {
+    if (lo..=hi).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{at}: {n} is out of range ({lo} to {hi})"))
     }
 }
 
 /// What a value is, for a message: its type and, when short, the value.
-fn kind(v: &Value) -> String {
+fn kind(v: &Node) -> String {
     match v {
-        Value::String(s) => format!("the text {}", bt::host::quoted(s)),
-        Value::Float(f) => format!("the number {}", crate::quote::number(*f)),
-        Value::Boolean(b) => format!("{b}"),
-        Value::Array(_) => "an array".into(),
-        Value::Table(_) => "a table".into(),
-        Value::Integer(n) => format!("{n}"),
-        Value::Datetime(d) => format!("the date {d}"),
+        Node::Int(n) => format!("{n}"),
+        Node::Ints(_) | Node::List(_) => "an array".into(),
+        Node::Table(_) => "a table".into(),
+        Node::Other(what) => what.clone(),
     }
 }
 
 /// A `width` or `height`: 1 to `max`.
-fn size(t: &toml::Table, key: &str, at: &str, max: u32) -> Result<u32, String> {
+fn size(t: &Table, key: &str, at: &str, max: u32) -> Result<u32, String> {
     int(
         field(t, key, at)?,
         1,
@@ -367,14 +376,14 @@ fn take(
 /// A bank's `data`, expanded as Pyxel expands it: `per_cell` values a cell, each row filled out
 /// with its last value, the rows filled out with the last row.
 fn grid(
-    t: &toml::Table,
+    t: &Table,
     at: &str,
     width: u32,
     height: u32,
     per_cell: usize,
     max: i64,
 ) -> Result<Vec<u16>, String> {
-    let rows = array(field(t, "data", at)?, &format!("{at}.data"))?;
+    let rows = list(field(t, "data", at)?, &format!("{at}.data"), "an array")?;
     let (width, height) = (width as usize * per_cell, height as usize);
     if rows.is_empty() {
         return Err(format!("{at}.data: no rows"));
@@ -388,15 +397,15 @@ fn grid(
     let mut out = Vec::with_capacity(width * height);
     for (y, row) in rows.iter().enumerate() {
         let at = format!("{at}.data[{y}]");
-        let row = array(row, &at)?;
+        let row = ints(row, &at)?;
         if row.is_empty() || row.len() > width {
             return Err(format!(
                 "{at}: {} values where a row holds 1 to {width}",
                 row.len()
             ));
         }
-        for (x, v) in row.iter().enumerate() {
-            out.push(int(v, 0, max, &format!("{at}[{x}]"))? as u16);
+        for (x, &v) in row.iter().enumerate() {
+            out.push(in_range(v, 0, max, &format!("{at}[{x}]"))? as u16);
         }
         let last = out[out.len() - 1];
         out.resize(out.len() + width - row.len(), last);

@@ -311,7 +311,7 @@ fn bad_files_are_named_with_the_entry_the_field_and_the_value() {
     }
     assert_eq!(
         e("format_version = 1\nimages = [\n"),
-        format!("{p} line 3: not TOML: invalid array")
+        format!("{p} line 3: an array without its closing ']'")
     );
     let notes: Vec<String> = (0..65).map(|_| "1".to_string()).collect();
     assert_eq!(
