@@ -26,17 +26,19 @@
 //!   vibrato is Pyxel's 6 Hz and 25 cents; the half and quarter fade-outs become BT's fade-out
 //!   over the whole note.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use super::zip::Zip;
+use crate::config::data_file::read_asset_file;
+use crate::export::safe_write::Format;
 use toml_lite::{Node, Table};
 
 mod pyxel1;
 mod toml_lite;
-use crate::config::data_file::read_asset_file;
-use crate::export::safe_write::Format;
 
-/// The longest `.pyxres` read. Pyxel's own, with every bank full, pack into a few hundred KB.
+/// The longest `.pyxres` read. Pyxel's own pack into a few KB; every bank full of random
+/// values, about 1 MB.
 const MAX_PYXRES_FILE: u64 = 4 << 20;
 /// The most its TOML entry may unpack to, checked before it is inflated: all eight 256 × 256
 /// tilemaps written out in full take about 5 MB.
@@ -78,6 +80,8 @@ const WAVES: [&str; 4] = ["tri", "sq", "sq25", "noise"];
 /// Pyxel's effect numbers, in BT's words: none, slide, vibrato, and its fade-out, half
 /// fade-out and quarter fade-out, all BT's fade-out over the note.
 const EFFECTS: [&str; 6] = ["", " slide", " vibrato", " fadeout", " fadeout", " fadeout"];
+/// Pyxel's number for vibrato, which needs the sound effect's rate and depth set.
+const EFFECT_VIBRATO: u8 = 2;
 /// Pyxel's defaults for a sound whose tones, volumes or effects are empty.
 const DEFAULT_TONE: u8 = 0;
 const DEFAULT_VOLUME: u8 = 7;
@@ -648,27 +652,26 @@ fn sound_file(shown: &str, r: &Resource) -> Result<Option<String>, String> {
                     at("effects", j % s.effects.len().max(1))
                 )
             })?;
-            vibrato |= usize::from(effect) == 2;
+            vibrato |= effect == EFFECT_VIBRATO;
             let pitch = bt_pitch(note, tone).ok_or_else(|| {
                 format!(
                     "{}: note {note} with tone {tone} is past BT's highest pitch, B7",
                     at("notes", j)
                 )
             })?;
-            let _ = std::fmt::Write::write_fmt(
-                &mut body,
-                format_args!(
-                    "{}{} {wave} {volume}{effect_word}\n",
-                    NAMES[usize::from(pitch % 12)],
-                    pitch / 12
-                ),
+            let _ = writeln!(
+                body,
+                "{}{} {wave} {volume}{effect_word}",
+                NAMES[usize::from(pitch % 12)],
+                pitch / 12
             );
         }
-        out.push_str(&format!("\nsfx sound{i} {}", s.speed));
+        let _ = write!(out, "\nsfx sound{i} {}", s.speed);
         if vibrato {
-            out.push_str(&format!(
+            let _ = write!(
+                out,
                 " vibrato={PYXEL_VIBRATO_HZ} vibrato_depth={PYXEL_VIBRATO_CENTS}"
-            ));
+            );
         }
         out.push('\n');
         out.push_str(&body);
@@ -678,10 +681,14 @@ fn sound_file(shown: &str, r: &Resource) -> Result<Option<String>, String> {
         return Ok(None);
     }
     for (i, channels) in r.musics.iter().enumerate() {
-        if channels.len() > bt::sound::CHANNELS {
+        // Empty channels at the end play nothing (Pyxel drops them when it saves).
+        let used = channels
+            .iter()
+            .rposition(|seq| !seq.is_empty())
+            .map_or(0, |last| last + 1);
+        if used > bt::sound::CHANNELS {
             return Err(format!(
-                "{shown}: musics[{i}].seqs: {} channels, more than BT's {}",
-                channels.len(),
+                "{shown}: musics[{i}].seqs: {used} channels, more than BT's {}",
                 bt::sound::CHANNELS
             ));
         }
@@ -703,11 +710,11 @@ fn sound_file(shown: &str, r: &Resource) -> Result<Option<String>, String> {
                 }
             }
             if !names.is_empty() {
-                lines.push_str(&format!("{c} {}\n", names.join(" ")));
+                let _ = writeln!(lines, "{c} {}", names.join(" "));
             }
         }
         if !lines.is_empty() {
-            out.push_str(&format!("\nseq music{i}\n{lines}"));
+            let _ = write!(out, "\nseq music{i}\n{lines}");
         }
     }
     Ok(Some(out))

@@ -313,6 +313,9 @@ fn bad_files_are_named_with_the_entry_the_field_and_the_value() {
         e("format_version = 1\nimages = [\n"),
         format!("{p} line 3: an array without its closing ']'")
     );
+    // Empty channels past the fourth play nothing, and are taken.
+    let quiet = TOML.replacen("[[0, 1, 2], [], [2]]", "[[0], [], [], [], [], []]", 1);
+    assert!(import(&pyxres(&quiet)).is_ok());
     let notes: Vec<String> = (0..65).map(|_| "1".to_string()).collect();
     assert_eq!(
         e(&TOML.replace("notes = [24]", &format!("notes = [{}]", notes.join(", ")))),
