@@ -1,5 +1,6 @@
-//! `bt import` as a user meets it: a PICO-8 cart made for the test turned into a sheet, a map
-//! and sounds a cart then loads; bad files named with their line; nothing half written.
+//! `bt import` as a user meets it: a PICO-8 cart made for the test, and a Pyxel resource file
+//! from Pyxel's examples, turned into sheets, maps and sounds a cart then loads; bad files
+//! named with their line or entry; nothing half written.
 
 mod support;
 
@@ -77,8 +78,8 @@ fn a_bad_file_is_named_with_its_line_and_nothing_is_written() {
         "{}",
         stderr(&o)
     );
-    let other = dir.join("game.pyxres");
-    std::fs::write(&other, "PK").unwrap();
+    let other = dir.join("game.p8.png");
+    std::fs::write(&other, "PNG").unwrap();
     let o = bt(&[
         "import",
         other.to_str().unwrap(),
@@ -86,8 +87,89 @@ fn a_bad_file_is_named_with_its_line_and_nothing_is_written() {
         out.to_str().unwrap(),
     ]);
     assert!(
-        stderr(&o).contains("game.pyxres: bt import reads PICO-8 carts"),
+        stderr(&o).contains("game.p8.png: bt import reads PICO-8 carts in their text form (.p8) and Pyxel resource files (.pyxres)"),
         "{}",
         stderr(&o)
     );
+}
+
+/// A Pyxel resource file from Pyxel's own examples (see runtime/tests/pyxres/SOURCE).
+fn pyxel_platformer() -> Vec<u8> {
+    std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../runtime/tests/pyxres/platformer.pyxres"
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_pyxres_imports_into_files_a_cart_can_load() {
+    let dir = ScratchDir::new("import-pyxres");
+    let src = dir.join("jump.pyxres");
+    std::fs::write(&src, pyxel_platformer()).unwrap();
+    let out = dir.join("assets");
+    let args = ["import", src.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    let o = bt(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        names(&out),
+        ["jump-image0.png", "jump-sounds.txt", "jump-tilemap0.tmj"]
+    );
+
+    // Loaded as a cart would load them: the image keeping Pyxel's colour numbers.
+    let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
+    con.set_image_loader(Box::new(bt_runtime::config::png_loader::FolderLoader::new(
+        &out,
+    )));
+    let mut ctx = con.update_context(0);
+    let sheet = ctx.load_image_indices("jump-image0.png").unwrap();
+    assert_eq!(sheet.size(), (256, 256));
+    // The image's first row starts with colour 2 (Pyxel's purple) in the file.
+    assert_eq!(sheet.get(0, 0), Some(2));
+    let map = ctx.load_map("jump-tilemap0.tmj").unwrap();
+    assert_eq!(map.size(), (256, 256));
+    let bank = ctx.load_sounds("jump-sounds.txt").unwrap();
+    assert!(bank.sfx("sound0").is_some());
+    assert!(bank.music("music0").is_some());
+
+    // Run again: refused, the files kept, until --force.
+    std::fs::write(out.join("jump-sounds.txt"), "edited").unwrap();
+    let o = bt(&args);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read(out.join("jump-sounds.txt")).unwrap(),
+        b"edited"
+    );
+    let o = bt(&[&args[..], &["--force"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_ne!(
+        std::fs::read(out.join("jump-sounds.txt")).unwrap(),
+        b"edited"
+    );
+}
+
+#[test]
+fn a_bad_pyxres_is_named_and_nothing_is_written() {
+    let dir = ScratchDir::new("import-pyxres");
+    let out = dir.join("assets");
+    let mut cut = pyxel_platformer();
+    cut.truncate(cut.len() / 2);
+    for (name, bytes, want) in [
+        (
+            "notzip.pyxres",
+            b"PK".to_vec(),
+            "notzip.pyxres: not a zip archive",
+        ),
+        ("cut.pyxres", cut, "cut.pyxres: not a zip archive"),
+    ] {
+        let src = dir.join(name);
+        std::fs::write(&src, bytes).unwrap();
+        let o = bt(&["import", src.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = stderr(&o);
+        assert!(err.contains(want), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "one line: {err}");
+        assert!(!out.exists(), "no folder, no half files");
+    }
 }

@@ -68,8 +68,8 @@ pub enum Command {
     /// Make the game one file to give to someone: this program with the cart's files inside,
     /// which plays wherever it is copied (run it with no arguments to play).
     Export(ExportArgs),
-    /// Turn a PICO-8 cart (.p8) into BT's files: the sprite sheet as an indexed PNG, the map
-    /// with its sprite flags as a Tiled map, the sound effects and music as a bt-sound file.
+    /// Turn a PICO-8 cart (.p8) or a Pyxel resource file (.pyxres) into BT's files: sheets as
+    /// indexed PNGs, maps as Tiled maps, sound effects and music as a bt-sound file.
     Import(ImportArgs),
     /// Turn a cart into a web page: a new folder with index.html, the cart compiled to
     /// WebAssembly and the JavaScript that plays it, for any static web host.
@@ -89,10 +89,11 @@ pub struct ExportArgs {
 /// `bt import`: the file to read and the folder to write.
 #[derive(Debug, clap::Args)]
 pub struct ImportArgs {
-    /// The file to read: a PICO-8 cart in its text form (.p8).
+    /// The file to read: a PICO-8 cart in its text form (.p8) or a Pyxel resource file
+    /// (.pyxres).
     pub file: PathBuf,
     /// The folder to write into (made if missing); files are named after FILE: NAME.png,
-    /// NAME.tmj, NAME-sounds.txt.
+    /// NAME.tmj, NAME-sounds.txt (from a .pyxres, NAME-image0.png, NAME-tilemap0.tmj, …).
     #[arg(short, long, value_name = "DIR")]
     pub output: PathBuf,
     /// Replace files of those names already in the folder (refused without it, as they may

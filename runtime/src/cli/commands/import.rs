@@ -26,29 +26,39 @@ use crate::export::safe_write::{Format, Output};
 
 use super::*;
 
+/// Pyxel's `.pyxres`, read into the same kinds of files.
+mod pyxres;
+/// The zip archives a `.pyxres` is.
+mod zip;
+
 /// The longest `.p8` file read: PICO-8's own files stay well under a megabyte.
 const MAX_P8_FILE: u64 = 4 << 20;
 
 pub(super) fn import(args: ImportArgs) -> Result<(), String> {
     let shown = args.file.display().to_string();
-    let bytes = read_asset_file(&shown, &args.file, MAX_P8_FILE).map_err(|e| e.to_string())?;
-    let is_p8 = args
-        .file
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("p8"));
-    if !is_p8 {
+    let is = |ext: &str| {
+        args.file
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+    };
+    if !is("p8") && !is("pyxres") {
         return Err(format!(
-            "{shown}: bt import reads PICO-8 carts in their text form (.p8); save a .p8.png \
-             or .pyxres as .p8 first, or export its sheet as a PNG"
+            "{shown}: bt import reads PICO-8 carts in their text form (.p8) and Pyxel resource \
+             files (.pyxres); save a .p8.png as .p8 first, or export its sheet as a PNG"
         ));
     }
     if args.output == Path::new("-") {
         return Err(
-            "bt import writes three files into a folder, not a stream: give -o a folder".into(),
+            "bt import writes several files into a folder, not a stream: give -o a folder".into(),
         );
     }
     let stem = file_stem(&shown, &args.file)?;
+    if is("pyxres") {
+        let files = pyxres::files(&shown, &args.file, &stem)?;
+        return write_files(&args, &files);
+    }
+    let bytes = read_asset_file(&shown, &args.file, MAX_P8_FILE).map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&bytes);
     let cart = P8::parse(&shown, &text)?;
     let files = [
@@ -64,6 +74,12 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
             cart.sounds().into_bytes(),
         ),
     ];
+    write_files(&args, &files)
+}
+
+/// Writes `files` into the output folder: none if one is there already (unless forced), and
+/// every one complete on disk before any replaces what is there.
+fn write_files(args: &ImportArgs, files: &[(String, Format, Vec<u8>)]) -> Result<(), String> {
     if !args.force {
         let there: Vec<String> = files
             .iter()
@@ -82,7 +98,7 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
         .map_err(|e| format!("could not make the folder {}: {e}", args.output.display()))?;
     // Every file complete on disk before any replaces what is there.
     let mut ready = Vec::new();
-    for (name, format, bytes) in &files {
+    for (name, format, bytes) in files {
         let path: PathBuf = args.output.join(name);
         let output = Output::new(&path, *format).map_err(|e| e.to_string())?;
         ready.push(output.prepare(bytes).map_err(|e| e.to_string())?);
@@ -90,7 +106,7 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
     for r in ready {
         r.commit().map_err(|e| e.to_string())?;
     }
-    for (name, _, _) in &files {
+    for (name, _, _) in files {
         say(format_args!(
             "wrote {}\n",
             Path::new(&args.output).join(name).display()
