@@ -159,6 +159,8 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     .env("XDG_RUNTIME_DIR", dir.path())
     // No user key-map file: the defaults apply.
     .env("XDG_CONFIG_HOME", dir.join("config"))
+    // The cart's save data, and its lock, away from the user's and from other tests' runs.
+    .env("XDG_DATA_HOME", dir.join("data"))
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
     let mut child = bt.spawn().expect("bt starts");
@@ -285,6 +287,7 @@ fn without_a_vulkan_driver_bt_run_says_what_to_install() {
             .env("DISPLAY", &x.display)
             .env_remove("WAYLAND_DISPLAY")
             .env("XDG_RUNTIME_DIR", dir.path())
+            .env("XDG_DATA_HOME", dir.join("data"))
             .env("VK_ICD_FILENAMES", dir.join("none.json"))
             .env("VK_DRIVER_FILES", dir.join("none.json"))
             .stdout(Stdio::null())
@@ -606,6 +609,8 @@ fn in_window(binary: &Path, command: &str, x: &Xvfb, dir: &ScratchDir) -> Comman
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_RUNTIME_DIR", dir.path())
         .env("XDG_CONFIG_HOME", dir.join("config"))
+        // The cart's save data, and its lock, away from the user's and from other tests' runs.
+        .env("XDG_DATA_HOME", dir.join("data"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     bt
