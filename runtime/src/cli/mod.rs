@@ -80,7 +80,10 @@ pub fn main<C: Cart + 'static>(cart_dir: &str, new: fn() -> C) -> ExitCode {
                 .ok()
                 .and_then(|exe| exe.file_stem().map(|s| s.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| "game".into());
-            match own.unpack_into(&bundle::cache_dir(), &name) {
+            let Some(base) = bundle::cache_base() else {
+                return failed(bundle::NO_CACHE);
+            };
+            match own.unpack_into(&base, &name) {
                 Ok(unpacked) => dir = unpacked,
                 Err(message) => return failed(&message),
             }
