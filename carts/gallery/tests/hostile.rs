@@ -555,6 +555,77 @@ fn a_long_wav_is_streamed_in_constant_memory() {
     assert!(kib < BASELINE_KIB, "{kib} KiB");
 }
 
+/// A cart whose every picture is new noise, 128 × 128: a GIF of it hardly compresses, about
+/// a byte a pixel, so its size grows as fast as a GIF can.
+struct Noise(u64);
+
+impl bt::Cart for Noise {
+    fn configure(&self) -> bt::Settings {
+        bt::Settings::default().display(128, 128)
+    }
+    fn update(&mut self, _ctx: &mut bt::Update<'_>) {
+        self.0 += 1;
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        let mut x = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        for y in 0..128 {
+            for col in 0..128 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                ctx.draw_pixel(col, y, (x % 16) as u8);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_long_gif_is_streamed_in_constant_memory() {
+    const SECONDS: f64 = 100.0;
+    if is_measured_child() {
+        let options = EngineOptions {
+            overlay: false,
+            ..EngineOptions::default()
+        };
+        let mut e = Engine::new(
+            Box::new(|| Box::new(Noise(0)) as Box<dyn bt::Cart>),
+            options,
+        )
+        .unwrap();
+        let mut sink = Counting(0);
+        bt_runtime::export::gif::stream_gif_from_here(
+            &mut e,
+            SECONDS,
+            1,
+            bt_runtime::export::gif::Stepping::Seek,
+            &mut sink,
+            |_, _| {},
+        )
+        .unwrap();
+        // 5,000 frames of 16 K pixels of noise, 10 KB each.
+        assert!(sink.0 > 2 * BASELINE_KIB * 1024, "{} bytes", sink.0);
+        report_peak_rss();
+        return;
+    }
+    // Held whole until the end, the GIF took its own size in memory and more (740 MB for a
+    // 748 MB file; about 50 MB here). Written frame by frame, the length does not matter.
+    let kib = peak_rss_kib_of("a_long_gif_is_streamed_in_constant_memory");
+    assert!(kib < BASELINE_KIB, "{kib} KiB");
+}
+
+/// A writer that keeps nothing and counts what it is given.
+struct Counting(u64);
+
+impl std::io::Write for Counting {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[test]
 fn absurd_replay_values_and_misleading_messages_are_refused_by_name() {
     let dir = ScratchDir::new("hostile-values");
