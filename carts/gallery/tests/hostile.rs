@@ -613,6 +613,53 @@ fn a_long_gif_is_streamed_in_constant_memory() {
     assert!(kib < BASELINE_KIB, "{kib} KiB");
 }
 
+#[test]
+fn a_long_window_recording_is_written_as_it_goes_in_constant_memory() {
+    use bt_runtime::host::gif_recorder::{GifCapture, Report};
+    const FRAMES: u32 = 5_000;
+    let dir = ScratchDir::new("hostile-f10");
+    if is_measured_child() {
+        let dir = std::path::PathBuf::from(std::env::var("BT_TEST_CAPTURES").unwrap());
+        let saved = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = saved.clone();
+        let report: Report = Arc::new(move |r| log.lock().unwrap().push(r));
+        let mut capture = GifCapture::new(&dir, "noise", (128, 128), false, report);
+        capture.set_wait_for_encoder(true);
+        let palette = bt::Palette::pico8();
+        let mut fb = bt::host::Framebuffer::new(128, 128);
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut noise = |fb: &mut bt::host::Framebuffer| {
+            for y in 0..128 {
+                for col in 0..128 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    fb.draw_pixel(col, y, (x % 16) as u8);
+                }
+            }
+        };
+        noise(&mut fb);
+        capture.toggle(0.0, &fb, &palette);
+        for i in 1..=FRAMES {
+            noise(&mut fb);
+            capture.shown(f64::from(i) * 20.0, &fb, &palette);
+        }
+        let end = f64::from(FRAMES + 1) * 20.0;
+        capture.toggle(end, &fb, &palette);
+        capture.finish(end);
+        let path = saved.lock().unwrap()[0].clone().unwrap();
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert!(size > 2 * BASELINE_KIB * 1024, "{size} bytes");
+        report_peak_rss();
+        return;
+    }
+    // F10 held the whole encoded GIF until F10 again: memory grew with every frame (about
+    // 480 KB a second of a busy 320x240 window; 50 MB here), and a crash lost it all.
+    std::env::set_var("BT_TEST_CAPTURES", dir.path());
+    let kib = peak_rss_kib_of("a_long_window_recording_is_written_as_it_goes_in_constant_memory");
+    assert!(kib < BASELINE_KIB, "{kib} KiB");
+}
+
 /// A writer that keeps nothing and counts what it is given.
 struct Counting(u64);
 

@@ -397,6 +397,12 @@ impl<W: std::io::Write> GifWriter<W> {
         self.encoder.write_frame(&frame).map_err(encode_error)
     }
 
+    /// What the GIF is being written to, for a caller that does something between frames
+    /// (the window's recording marks the file's end after each: [`crate::host::gif_recorder`]).
+    pub fn get_mut(&mut self) -> &mut W {
+        self.encoder.get_mut()
+    }
+
     /// Ends the GIF and hands back what it was written to.
     ///
     /// # Errors
