@@ -995,3 +995,45 @@ fn frames_over_an_empty_folder_keep_its_mode_and_owner() {
     }
     assert_eq!(support::names(&out).len(), 3);
 }
+
+#[test]
+fn a_run_the_summary_keeps_whole_is_refused_past_its_cap_before_it_starts() {
+    let over = (bt_runtime::timing::timeline::MAX_KEPT_FRAMES + 1).to_string();
+    let dir = ScratchDir::new("hostile-kept");
+    let png = dir.join("d.png");
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &["trace", "hello", "--format", "summary"],
+            "bt trace --format summary",
+        ),
+        (
+            &["trace", "hello", "--format", "chrome"],
+            "bt trace --format chrome",
+        ),
+        (
+            &["diagnose", "hello", "-q", "-o", png.to_str().unwrap()],
+            "bt diagnose",
+        ),
+    ];
+    for (args, what) in runs {
+        // Run, this took minutes and some 2.4 GB before it said anything.
+        let o = output_within(
+            bt_command()
+                .args(args)
+                .args(["--clock", "constant:16.7", "--frames", &over]),
+            std::time::Duration::from_secs(60),
+        );
+        assert_eq!(o.status.code(), Some(2), "{what}");
+        let e = stderr(&o);
+        assert_eq!(
+            e.lines().next().unwrap(),
+            format!(
+                "error: --frames {over}: {what} keeps every frame for its exact figures, at \
+                 most 16777216 (2^24); give fewer frames, or use bt trace --format csv or \
+                 json, which stream"
+            ),
+            "{what}"
+        );
+    }
+    assert!(!png.exists());
+}
