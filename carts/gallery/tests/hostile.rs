@@ -1037,3 +1037,62 @@ fn a_run_the_summary_keeps_whole_is_refused_past_its_cap_before_it_starts() {
     }
     assert!(!png.exists());
 }
+
+#[test]
+fn a_capframex_capture_is_read_in_a_small_multiple_of_its_size() {
+    const FRAMES: usize = 400_000;
+    if is_measured_child() {
+        let path = std::path::PathBuf::from(std::env::var("BT_TEST_CAPTURE").unwrap());
+        let capture = bt_runtime::clock::capture::Capture::load(&path, None).unwrap();
+        assert_eq!(capture.len(), FRAMES);
+        assert_eq!(capture.stream().not_displayed, Some(FRAMES / 100));
+        report_peak_rss();
+        return;
+    }
+    // A capture as CapFrameX writes it: the frame times beside many other per-frame arrays,
+    // none of which a run plays.
+    let dir = ScratchDir::new("hostile-capframex");
+    let path = dir.join("big.json");
+    let array = |f: &dyn Fn(usize) -> String| {
+        let items: Vec<String> = (0..FRAMES).map(f).collect();
+        format!("[{}]", items.join(","))
+    };
+    let mut text =
+        String::from("{\"Info\":{\"ProcessName\":\"game.exe\"},\"Runs\":[{\"CaptureData\":{");
+    for (name, values) in [
+        (
+            "TimeInSeconds",
+            array(&|i| format!("{:.6}", i as f64 * 0.016_667)),
+        ),
+        (
+            "MsBetweenPresents",
+            array(&|i| format!("{:.4}", 16.0 + (i % 7) as f64 * 0.1234)),
+        ),
+        (
+            "MsBetweenDisplayChange",
+            array(&|i| format!("{:.4}", 16.6667 + (i % 3) as f64)),
+        ),
+        (
+            "MsUntilRenderComplete",
+            array(&|i| format!("{:.4}", 5.0 + (i % 11) as f64 * 0.31)),
+        ),
+        (
+            "MsUntilDisplayed",
+            array(&|i| format!("{:.4}", 9.0 + (i % 5) as f64 * 0.77)),
+        ),
+        ("Dropped", array(&|i| (i % 100 == 0).to_string())),
+    ] {
+        text.push_str(&format!("\"{name}\":{values},"));
+    }
+    text.push_str("\"AllowsTearing\":[]}}]}");
+    std::fs::write(&path, &text).unwrap();
+    let file_kib = text.len() as u64 / 1024;
+    drop(text);
+    std::env::set_var("BT_TEST_CAPTURE", &path);
+    let kib = peak_rss_kib_of("a_capframex_capture_is_read_in_a_small_multiple_of_its_size");
+    // As a tree of JSON values it took some 22 times the file (1.45 GB for 64 MiB).
+    assert!(
+        kib < BASELINE_KIB + 3 * file_kib,
+        "{kib} KiB for a {file_kib} KiB file"
+    );
+}
