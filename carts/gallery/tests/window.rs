@@ -519,6 +519,54 @@ fn save_data_a_window_run_changes_is_written_back_when_ctrl_q_quits() {
 }
 
 #[test]
+fn a_second_window_of_a_cart_plays_without_writing_over_what_the_first_saves() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-save-lock");
+    let data = dir.join("data");
+    let file = data.join("bt/tally/save.bin");
+    bt_runtime::save::store(&file, &10i32.to_le_bytes()).unwrap();
+    let start = || {
+        let mut bt = bt_run(&x, &dir);
+        bt.args(["tally", "--exit-after", "300"])
+            .env("XDG_DATA_HOME", &data);
+        Running::start(&x, bt, "tally")
+    };
+    let taps = |run: &Running, n: usize| {
+        run.xdotool(&["windowfocus", "--sync", &run.window]);
+        pause(1200);
+        for _ in 0..n {
+            run.xdotool(&["key", "z"]);
+            pause(80);
+        }
+    };
+    let first = start();
+    let holder = first.child.0.id();
+    let second = start();
+    // The second counts three taps over the 10 it booted with, and closes first: before, its
+    // 13 was written, and then replaced by the first's 11 (or the other way round).
+    taps(&second, 3);
+    second.xdotool(&["key", "ctrl+q"]);
+    let said = second.expect_clean_exit("Ctrl+Q in the second window");
+    assert!(
+        said.contains(&format!(
+            "save file {}: in use by another bt run (process {holder})",
+            file.display()
+        )),
+        "{said}"
+    );
+    let held = || std::fs::read(&file).unwrap();
+    let holding = |n: i32| bt_runtime::save::encode(&n.to_le_bytes());
+    assert_eq!(held(), holding(10), "the second wrote nothing");
+    taps(&first, 1);
+    first.xdotool(&["key", "ctrl+q"]);
+    first.expect_clean_exit("Ctrl+Q in the first window");
+    assert_eq!(held(), holding(11), "the first wrote its own");
+    assert!(!file.with_extension("bin.lock").exists());
+}
+
+#[test]
 fn holding_f1_rewinds_a_recorded_window_run_and_the_recording_verifies() {
     let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
         return;
