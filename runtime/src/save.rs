@@ -115,6 +115,18 @@ pub enum SaveFileError {
     /// No folder to keep save data in: neither `XDG_DATA_HOME` nor `HOME` is an absolute path.
     #[error("no folder for save data: set XDG_DATA_HOME or HOME, or give --save FILE")]
     NoDataDir,
+    /// Another `bt run` holds the file's lock ([`SaveLock`]): it is the one that writes it.
+    #[error(
+        "save file {}: in use by another bt run{}",
+        shown(.path),
+        .holder.map_or(String::new(), |pid| format!(" (process {pid})"))
+    )]
+    InUse {
+        /// The save file.
+        path: PathBuf,
+        /// The process that holds it, as its lock file says.
+        holder: Option<u32>,
+    },
 }
 
 fn shown(path: &Path) -> String {
@@ -264,6 +276,111 @@ pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
     Output::new(path, Format::Any)
         .and_then(|out| out.write(file))
         .map_err(|e| fail(e.to_string()))
+}
+
+/// The right to write a save file, held by one `bt run` at a time: two windows of one cart
+/// would otherwise each write their own save data, and the one closed last would silently
+/// replace what the other saved.
+///
+/// It is an advisory lock on `<file>.lock`, beside the save file, which holds the holder's
+/// process id for the message the next run shows. The system lets go of the lock when the
+/// process ends, however it ends (a crash, a kill), so a lock left by a process that is gone
+/// is taken over with no one to clean it up; the file itself is removed when the lock is
+/// dropped.
+#[cfg(feature = "files")]
+#[derive(Debug)]
+pub struct SaveLock {
+    path: PathBuf,
+    /// Open and locked for as long as the lock is held.
+    file: std::fs::File,
+}
+
+#[cfg(feature = "files")]
+impl SaveLock {
+    /// Takes the lock of the save file `save_file`, making its folder when missing.
+    ///
+    /// # Errors
+    /// [`SaveFileError::InUse`] when another process holds it, naming that process when its
+    /// lock file says; [`SaveFileError::Write`] when the lock file cannot be made or locked.
+    pub fn take(save_file: &Path) -> Result<SaveLock, SaveFileError> {
+        use std::io::{Read, Seek, Write};
+        let mut name = save_file.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        let fail = |reason: String| SaveFileError::Write {
+            path: path.clone(),
+            reason,
+        };
+        if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(folder)
+                .map_err(|e| fail(format!("cannot create {}: {e}", shown(folder))))?;
+        }
+        // A holder that lets go removes the file; one that opened it just before may lock
+        // the removed file. Locking again whenever the file on disk is not the one locked
+        // closes that gap.
+        for _ in 0..8 {
+            let mut file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(|e| fail(e.to_string()))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    let mut text = String::new();
+                    let _ = file.read_to_string(&mut text);
+                    return Err(SaveFileError::InUse {
+                        path: save_file.to_path_buf(),
+                        holder: text.trim().parse().ok(),
+                    });
+                }
+                Err(std::fs::TryLockError::Error(e)) => {
+                    return Err(fail(format!("cannot lock it: {e}")))
+                }
+            }
+            if !same_file(&file, &path) {
+                continue;
+            }
+            file.set_len(0)
+                .and_then(|()| file.rewind())
+                .and_then(|()| writeln!(file, "{}", std::process::id()))
+                .map_err(|e| fail(e.to_string()))?;
+            return Ok(SaveLock { path, file });
+        }
+        Err(fail("another process keeps replacing it".into()))
+    }
+
+    /// The lock file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+#[cfg(feature = "files")]
+impl Drop for SaveLock {
+    fn drop(&mut self) {
+        // Removed while still locked, so no other process takes a lock on a file about to go.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}
+
+/// Whether `file` is still the file at `path`.
+#[cfg(all(feature = "files", unix))]
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Whether `file` is still the file at `path`: elsewhere an open file cannot be removed.
+#[cfg(all(feature = "files", not(unix)))]
+fn same_file(_file: &std::fs::File, path: &Path) -> bool {
+    path.exists()
 }
 
 /// The folder save data lives under: `$XDG_DATA_HOME/bt` when that is set and absolute, else
@@ -502,6 +619,38 @@ mod tests {
         );
         assert_eq!(cart_file(dir, "../x"), Path::new("/d/___x/save.bin"));
         assert_eq!(cart_file(dir, ""), Path::new("/d/_/save.bin"));
+    }
+
+    #[cfg(feature = "files")]
+    #[test]
+    fn a_save_file_is_locked_by_one_run_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("bt-save-lock-{}", std::process::id()));
+        let file = dir.join("cart/save.bin");
+        let first = SaveLock::take(&file).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(first.path()).unwrap(),
+            format!("{}\n", std::process::id())
+        );
+        let busy = SaveLock::take(&file).unwrap_err();
+        assert!(
+            matches!(&busy, SaveFileError::InUse { holder: Some(pid), .. } if *pid == std::process::id()),
+            "{busy}"
+        );
+        assert_eq!(
+            busy.to_string(),
+            format!(
+                "save file {}: in use by another bt run (process {})",
+                file.display(),
+                std::process::id()
+            )
+        );
+        drop(first);
+        assert!(!dir.join("cart/save.bin.lock").exists());
+        // A lock file its process left behind (it ended without a word) holds nothing.
+        std::fs::write(dir.join("cart/save.bin.lock"), "4000000000\n").unwrap();
+        let again = SaveLock::take(&file).unwrap();
+        drop(again);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

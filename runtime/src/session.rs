@@ -267,7 +267,13 @@ impl SessionBuilder {
                 cart: name.clone(),
                 error,
             })?;
-        let (save, save_file) = boot_save(self.save, &name, self.replay.is_some())?;
+        let PlayerSave {
+            bytes: save,
+            file: save_file,
+            #[cfg(feature = "files")]
+                lock: save_lock,
+            warning: save_warning,
+        } = boot_save(self.save, &name, self.replay.is_some())?;
         let version = self.manifest.as_ref().and_then(|m| m.cart.version.clone());
         let mut session = Session {
             host_hz: if self.update_per_host_tick {
@@ -292,7 +298,9 @@ impl SessionBuilder {
             replay: None,
             save,
             save_file,
-            warnings: Vec::new(),
+            #[cfg(feature = "files")]
+            save_lock: save_lock.map(Arc::new),
+            warnings: save_warning.into_iter().collect(),
             settings,
         };
         if let Some(source) = self.replay {
@@ -311,12 +319,32 @@ pub fn assets_in(dir: &Path, manifest: Option<&Manifest>) -> Option<PathBuf> {
     }
 }
 
-/// The save data to boot with and the file to write it back to, from `source`.
-fn boot_save(
-    source: BootSave,
-    cart: &str,
-    replaying: bool,
-) -> Result<(Option<Vec<u8>>, Option<PathBuf>), SessionError> {
+/// The save data a session boots with, and where it goes.
+#[derive(Default)]
+struct PlayerSave {
+    bytes: Option<Vec<u8>>,
+    /// The file the save data is written back to.
+    file: Option<PathBuf>,
+    /// Held while the session lives, so no other run writes `file`.
+    #[cfg(feature = "files")]
+    lock: Option<save::SaveLock>,
+    /// Why the save data is not written back after all.
+    warning: Option<String>,
+}
+
+impl PlayerSave {
+    fn read_only(bytes: Option<Vec<u8>>) -> PlayerSave {
+        PlayerSave {
+            bytes,
+            ..PlayerSave::default()
+        }
+    }
+}
+
+/// The save data to boot with and the file to write it back to, from `source`. The player's
+/// own file is locked first ([`save::SaveLock`]); when another run holds it, this one boots
+/// with what the file holds and writes nothing.
+fn boot_save(source: BootSave, cart: &str, replaying: bool) -> Result<PlayerSave, SessionError> {
     #[cfg(not(feature = "files"))]
     let _ = cart;
     #[cfg(not(feature = "files"))]
@@ -335,11 +363,11 @@ fn boot_save(
             .map_err(|e| SessionError::Save(e.to_string()))
     };
     match source {
-        BootSave::Empty | BootSave::Player(None) if replaying => Ok((None, None)),
-        BootSave::Empty => Ok((None, None)),
-        BootSave::Bytes(bytes) => Ok((Some(bytes), None)),
-        BootSave::File(path) => Ok((read_only(&path)?, None)),
-        BootSave::Player(Some(path)) if replaying => Ok((read_only(&path)?, None)),
+        BootSave::Empty | BootSave::Player(None) if replaying => Ok(PlayerSave::default()),
+        BootSave::Empty => Ok(PlayerSave::default()),
+        BootSave::Bytes(bytes) => Ok(PlayerSave::read_only(Some(bytes))),
+        BootSave::File(path) => Ok(PlayerSave::read_only(read_only(&path)?)),
+        BootSave::Player(Some(path)) if replaying => Ok(PlayerSave::read_only(read_only(&path)?)),
         #[cfg(not(feature = "files"))]
         BootSave::Player(given) => {
             Err(no_files(given.as_deref().unwrap_or(Path::new("save data"))))
@@ -350,12 +378,34 @@ fn boot_save(
                 Some(path) => path,
                 None => save::default_path(cart).map_err(|e| SessionError::Save(e.to_string()))?,
             };
+            // Before it is read, so what is read is what no other run is about to replace.
+            let (lock, writes, warning) = match save::SaveLock::take(&path) {
+                Ok(lock) => (Some(lock), true, None),
+                Err(e @ save::SaveFileError::InUse { .. }) => (
+                    None,
+                    false,
+                    Some(format!(
+                        "{e}: this run boots with what it holds and writes no save data"
+                    )),
+                ),
+                // No worse than before there were locks: the writes say whether they fail.
+                Err(e) => (
+                    None,
+                    true,
+                    Some(format!("{e}: writing save data without a lock")),
+                ),
+            };
             let bytes = save::load(&path).map_err(|e| {
                 SessionError::Save(format!(
                     "{e} (it is left as it is: move it aside to start with empty save data)"
                 ))
             })?;
-            Ok((Some(bytes.unwrap_or_default()), Some(path)))
+            Ok(PlayerSave {
+                bytes: Some(bytes.unwrap_or_default()),
+                file: writes.then_some(path),
+                lock,
+                warning,
+            })
         }
     }
 }
@@ -380,18 +430,23 @@ pub struct Session {
     replay: Option<Arc<Replay>>,
     save: Option<Vec<u8>>,
     save_file: Option<PathBuf>,
+    /// Held for as long as any clone of the session lives: the right to write `save_file`.
+    #[cfg(feature = "files")]
+    save_lock: Option<Arc<save::SaveLock>>,
     warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for Session {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Session")
-            .field("name", &self.name)
+        let mut f = f.debug_struct("Session");
+        f.field("name", &self.name)
             .field("settings", &self.settings)
             .field("assets", &self.assets)
             .field("args", &self.args)
-            .field("save_file", &self.save_file)
-            .finish_non_exhaustive()
+            .field("save_file", &self.save_file);
+        #[cfg(feature = "files")]
+        f.field("save_lock", &self.save_lock);
+        f.finish_non_exhaustive()
     }
 }
 

@@ -555,6 +555,124 @@ fn a_long_wav_is_streamed_in_constant_memory() {
     assert!(kib < BASELINE_KIB, "{kib} KiB");
 }
 
+/// A cart whose every picture is new noise, 128 × 128: a GIF of it hardly compresses, about
+/// a byte a pixel, so its size grows as fast as a GIF can.
+struct Noise(u64);
+
+impl bt::Cart for Noise {
+    fn configure(&self) -> bt::Settings {
+        bt::Settings::default().display(128, 128)
+    }
+    fn update(&mut self, _ctx: &mut bt::Update<'_>) {
+        self.0 += 1;
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        let mut x = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        for y in 0..128 {
+            for col in 0..128 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                ctx.draw_pixel(col, y, (x % 16) as u8);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_long_gif_is_streamed_in_constant_memory() {
+    const SECONDS: f64 = 100.0;
+    if is_measured_child() {
+        let options = EngineOptions {
+            overlay: false,
+            ..EngineOptions::default()
+        };
+        let mut e = Engine::new(
+            Box::new(|| Box::new(Noise(0)) as Box<dyn bt::Cart>),
+            options,
+        )
+        .unwrap();
+        let mut sink = Counting(0);
+        bt_runtime::export::gif::stream_gif_from_here(
+            &mut e,
+            SECONDS,
+            1,
+            bt_runtime::export::gif::Stepping::Seek,
+            &mut sink,
+            |_, _| {},
+        )
+        .unwrap();
+        // 5,000 frames of 16 K pixels of noise, 10 KB each.
+        assert!(sink.0 > 2 * BASELINE_KIB * 1024, "{} bytes", sink.0);
+        report_peak_rss();
+        return;
+    }
+    // Held whole until the end, the GIF took its own size in memory and more (740 MB for a
+    // 748 MB file; about 50 MB here). Written frame by frame, the length does not matter.
+    let kib = peak_rss_kib_of("a_long_gif_is_streamed_in_constant_memory");
+    assert!(kib < BASELINE_KIB, "{kib} KiB");
+}
+
+#[test]
+fn a_long_window_recording_is_written_as_it_goes_in_constant_memory() {
+    use bt_runtime::host::gif_recorder::{GifCapture, Report};
+    const FRAMES: u32 = 5_000;
+    let dir = ScratchDir::new("hostile-f10");
+    if is_measured_child() {
+        let dir = std::path::PathBuf::from(std::env::var("BT_TEST_CAPTURES").unwrap());
+        let saved = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = saved.clone();
+        let report: Report = Arc::new(move |r| log.lock().unwrap().push(r));
+        let mut capture = GifCapture::new(&dir, "noise", (128, 128), false, report);
+        capture.set_wait_for_encoder(true);
+        let palette = bt::Palette::pico8();
+        let mut fb = bt::host::Framebuffer::new(128, 128);
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut noise = |fb: &mut bt::host::Framebuffer| {
+            for y in 0..128 {
+                for col in 0..128 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    fb.draw_pixel(col, y, (x % 16) as u8);
+                }
+            }
+        };
+        noise(&mut fb);
+        capture.toggle(0.0, &fb, &palette);
+        for i in 1..=FRAMES {
+            noise(&mut fb);
+            capture.shown(f64::from(i) * 20.0, &fb, &palette);
+        }
+        let end = f64::from(FRAMES + 1) * 20.0;
+        capture.toggle(end, &fb, &palette);
+        capture.finish(end);
+        let path = saved.lock().unwrap()[0].clone().unwrap();
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert!(size > 2 * BASELINE_KIB * 1024, "{size} bytes");
+        report_peak_rss();
+        return;
+    }
+    // F10 held the whole encoded GIF until F10 again: memory grew with every frame (about
+    // 480 KB a second of a busy 320x240 window; 50 MB here), and a crash lost it all.
+    std::env::set_var("BT_TEST_CAPTURES", dir.path());
+    let kib = peak_rss_kib_of("a_long_window_recording_is_written_as_it_goes_in_constant_memory");
+    assert!(kib < BASELINE_KIB, "{kib} KiB");
+}
+
+/// A writer that keeps nothing and counts what it is given.
+struct Counting(u64);
+
+impl std::io::Write for Counting {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[test]
 fn absurd_replay_values_and_misleading_messages_are_refused_by_name() {
     let dir = ScratchDir::new("hostile-values");
@@ -876,4 +994,105 @@ fn frames_over_an_empty_folder_keep_its_mode_and_owner() {
         assert_eq!((meta.uid(), meta.gid()), (other, other));
     }
     assert_eq!(support::names(&out).len(), 3);
+}
+
+#[test]
+fn a_run_the_summary_keeps_whole_is_refused_past_its_cap_before_it_starts() {
+    let over = (bt_runtime::timing::timeline::MAX_KEPT_FRAMES + 1).to_string();
+    let dir = ScratchDir::new("hostile-kept");
+    let png = dir.join("d.png");
+    let runs: [(&[&str], &str); 3] = [
+        (
+            &["trace", "hello", "--format", "summary"],
+            "bt trace --format summary",
+        ),
+        (
+            &["trace", "hello", "--format", "chrome"],
+            "bt trace --format chrome",
+        ),
+        (
+            &["diagnose", "hello", "-q", "-o", png.to_str().unwrap()],
+            "bt diagnose",
+        ),
+    ];
+    for (args, what) in runs {
+        // Run, this took minutes and some 2.4 GB before it said anything.
+        let o = output_within(
+            bt_command()
+                .args(args)
+                .args(["--clock", "constant:16.7", "--frames", &over]),
+            std::time::Duration::from_secs(60),
+        );
+        assert_eq!(o.status.code(), Some(2), "{what}");
+        let e = stderr(&o);
+        assert_eq!(
+            e.lines().next().unwrap(),
+            format!(
+                "error: --frames {over}: {what} keeps every frame for its exact figures, at \
+                 most 16777216 (2^24); give fewer frames, or use bt trace --format csv or \
+                 json, which stream"
+            ),
+            "{what}"
+        );
+    }
+    assert!(!png.exists());
+}
+
+#[test]
+fn a_capframex_capture_is_read_in_a_small_multiple_of_its_size() {
+    const FRAMES: usize = 400_000;
+    if is_measured_child() {
+        let path = std::path::PathBuf::from(std::env::var("BT_TEST_CAPTURE").unwrap());
+        let capture = bt_runtime::clock::capture::Capture::load(&path, None).unwrap();
+        assert_eq!(capture.len(), FRAMES);
+        assert_eq!(capture.stream().not_displayed, Some(FRAMES / 100));
+        report_peak_rss();
+        return;
+    }
+    // A capture as CapFrameX writes it: the frame times beside many other per-frame arrays,
+    // none of which a run plays.
+    let dir = ScratchDir::new("hostile-capframex");
+    let path = dir.join("big.json");
+    let array = |f: &dyn Fn(usize) -> String| {
+        let items: Vec<String> = (0..FRAMES).map(f).collect();
+        format!("[{}]", items.join(","))
+    };
+    let mut text =
+        String::from("{\"Info\":{\"ProcessName\":\"game.exe\"},\"Runs\":[{\"CaptureData\":{");
+    for (name, values) in [
+        (
+            "TimeInSeconds",
+            array(&|i| format!("{:.6}", i as f64 * 0.016_667)),
+        ),
+        (
+            "MsBetweenPresents",
+            array(&|i| format!("{:.4}", 16.0 + (i % 7) as f64 * 0.1234)),
+        ),
+        (
+            "MsBetweenDisplayChange",
+            array(&|i| format!("{:.4}", 16.6667 + (i % 3) as f64)),
+        ),
+        (
+            "MsUntilRenderComplete",
+            array(&|i| format!("{:.4}", 5.0 + (i % 11) as f64 * 0.31)),
+        ),
+        (
+            "MsUntilDisplayed",
+            array(&|i| format!("{:.4}", 9.0 + (i % 5) as f64 * 0.77)),
+        ),
+        ("Dropped", array(&|i| (i % 100 == 0).to_string())),
+    ] {
+        text.push_str(&format!("\"{name}\":{values},"));
+    }
+    text.push_str("\"AllowsTearing\":[]}}]}");
+    std::fs::write(&path, &text).unwrap();
+    let file_kib = text.len() as u64 / 1024;
+    drop(text);
+    std::env::set_var("BT_TEST_CAPTURE", &path);
+    let kib = peak_rss_kib_of("a_capframex_capture_is_read_in_a_small_multiple_of_its_size");
+    // As a tree of JSON values it took some 22 times the file (1.45 GB for 64 MiB).
+    assert!(
+        kib < BASELINE_KIB + 3 * file_kib,
+        "{kib} KiB for a {file_kib} KiB file"
+    );
 }

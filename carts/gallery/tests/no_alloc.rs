@@ -268,3 +268,37 @@ fn snapshots_allocate_only_in_the_updates_that_take_them() {
     }
     assert!(taking >= 30 && quiet > 1900, "{taking} {quiet}");
 }
+
+#[test]
+fn a_window_gif_recording_allocates_nothing_per_frame() {
+    use bt_runtime::host::gif_recorder::{GifCapture, Report};
+    let dir = bt_test_support::ScratchDir::new("no-alloc-f10");
+    let report: Report = std::sync::Arc::new(|r| {
+        r.unwrap();
+    });
+    let mut capture = GifCapture::new(&dir.join("captures"), "cart", (64, 48), false, report);
+    capture.set_wait_for_encoder(true);
+    let palette = bt::Palette::pico8();
+    let mut fb = bt::host::Framebuffer::new(64, 48);
+    capture.toggle(0.0, &fb, &palette);
+    let mut t = 0.0;
+    let mut show = |capture: &mut GifCapture, fb: &mut bt::host::Framebuffer, i: u32| {
+        fb.clear((i % 16) as u8);
+        t += 1000.0 / 60.0;
+        capture.shown(t, fb, &palette);
+    };
+    // Warm up: every picture of the pool has been round the encoder once.
+    for i in 0..100 {
+        show(&mut capture, &mut fb, i);
+    }
+    let n = GLOBAL.allocations_during(|| {
+        for i in 100..2100 {
+            show(&mut capture, &mut fb, i);
+        }
+    });
+    assert_eq!(
+        n, 0,
+        "allocations on the window's thread in 2000 recorded frames"
+    );
+    capture.finish(t + 20.0);
+}

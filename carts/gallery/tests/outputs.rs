@@ -342,3 +342,44 @@ fn a_name_that_does_not_match_the_format_is_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(names(dir.path()), ["UPPER.PNG"]);
 }
+
+#[test]
+fn a_gif_written_as_it_is_encoded_keeps_a_link_and_the_files_mode_and_a_failed_one_leaves_the_old_file(
+) {
+    let dir = ScratchDir::new("outputs-gif");
+    let real = dir.join("real.gif");
+    std::fs::write(&real, b"old").unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.join("link.gif");
+    std::os::unix::fs::symlink("real.gif", &link).unwrap();
+    let gif = |cart: &str, seconds: &str| {
+        bt(&[
+            "gif",
+            cart,
+            "--seconds",
+            seconds,
+            "-q",
+            "-o",
+            link.to_str().unwrap(),
+        ])
+    };
+    // The panic cart panics in its update at tick 100, part way through these frames.
+    let o = gif("panic", "3");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&real).unwrap(), b"old");
+    assert_eq!(
+        names(dir.path()),
+        ["link.gif", "real.gif"],
+        "no temporary file left"
+    );
+
+    let o = gif("hello", "1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read(&real).unwrap().starts_with(b"GIF89a"));
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(std::fs::metadata(&real).unwrap().mode() & 0o777, 0o640);
+    let said = stdout(&o);
+    let size = std::fs::metadata(&real).unwrap().len();
+    assert!(said.contains(&format!("{size} bytes")), "{said}");
+    assert_eq!(names(dir.path()), ["link.gif", "real.gif"]);
+}

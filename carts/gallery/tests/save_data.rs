@@ -214,3 +214,85 @@ fn a_replay_carries_the_save_data_its_run_booted_with_and_reproduces_the_run() {
     let o = bt(&["replay", "platformer", plain.to_str().unwrap(), "--verify"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `bt run platformer` with its save data under `data`, where no window can open: far enough
+/// to take (or not) the save file's lock and say so.
+fn run_without_a_window(data: &Path) -> Output {
+    bt_command()
+        .env("XDG_DATA_HOME", data)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .args(["run", "platformer"])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_second_bt_run_of_one_cart_says_its_save_file_is_in_use_and_writes_nothing() {
+    let dir = ScratchDir::new("save-lock");
+    let data = dir.join("data");
+    let file = data.join("bt/platformer/save.bin");
+    // As the first window of the cart holds it while it plays.
+    let first = save::SaveLock::take(&file).unwrap();
+    let o = run_without_a_window(&data);
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!(
+            "warning: save file {}: in use by another bt run (process {}): this run boots with \
+             what it holds and writes no save data",
+            file.display(),
+            std::process::id()
+        )),
+        "{e}"
+    );
+
+    // The engine the second run builds has no file to write back to.
+    let session = |path: &Path| {
+        bt_runtime::session::Session::builder(
+            "platformer",
+            std::sync::Arc::new(|| Box::new(bt_cart_platformer::Platformer::default())),
+        )
+        .save(bt_runtime::session::BootSave::Player(Some(
+            path.to_path_buf(),
+        )))
+        .resolve()
+        .unwrap()
+    };
+    let second = session(&file);
+    assert_eq!(second.save_file(), None);
+    assert_eq!(second.warnings().len(), 1, "{:?}", second.warnings());
+
+    // Once the first lets go, the next run is the one that writes.
+    drop(first);
+    let third = session(&file);
+    assert_eq!(third.save_file(), Some(file.as_path()));
+    assert!(third.warnings().is_empty(), "{:?}", third.warnings());
+    let fourth = session(&file);
+    assert_eq!(fourth.save_file(), None, "the third holds it");
+    drop((third, fourth));
+    assert!(
+        !file.with_extension("bin.lock").exists(),
+        "let go, and gone"
+    );
+}
+
+#[test]
+fn a_lock_left_by_a_process_that_is_gone_is_taken_over_without_a_word() {
+    let dir = ScratchDir::new("save-lock-stale");
+    let data = dir.join("data");
+    let file = data.join("bt/platformer/save.bin");
+    let mut gone = std::process::Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    gone.wait().unwrap();
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let lock = file.with_extension("bin.lock");
+    std::fs::write(&lock, format!("{}\n", gone.id())).unwrap();
+    let o = run_without_a_window(&data);
+    let e = stderr(&o);
+    assert!(!e.contains("in use"), "{e}");
+    assert!(e.contains("cannot open a window"), "{e}");
+    assert!(!lock.exists(), "the run took it and let go when it ended");
+}

@@ -159,6 +159,8 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
     .env("XDG_RUNTIME_DIR", dir.path())
     // No user key-map file: the defaults apply.
     .env("XDG_CONFIG_HOME", dir.join("config"))
+    // The cart's save data, and its lock, away from the user's and from other tests' runs.
+    .env("XDG_DATA_HOME", dir.join("data"))
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
     let mut child = bt.spawn().expect("bt starts");
@@ -285,6 +287,7 @@ fn without_a_vulkan_driver_bt_run_says_what_to_install() {
             .env("DISPLAY", &x.display)
             .env_remove("WAYLAND_DISPLAY")
             .env("XDG_RUNTIME_DIR", dir.path())
+            .env("XDG_DATA_HOME", dir.join("data"))
             .env("VK_ICD_FILENAMES", dir.join("none.json"))
             .env("VK_DRIVER_FILES", dir.join("none.json"))
             .stdout(Stdio::null())
@@ -516,6 +519,54 @@ fn save_data_a_window_run_changes_is_written_back_when_ctrl_q_quits() {
 }
 
 #[test]
+fn a_second_window_of_a_cart_plays_without_writing_over_what_the_first_saves() {
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-save-lock");
+    let data = dir.join("data");
+    let file = data.join("bt/tally/save.bin");
+    bt_runtime::save::store(&file, &10i32.to_le_bytes()).unwrap();
+    let start = || {
+        let mut bt = bt_run(&x, &dir);
+        bt.args(["tally", "--exit-after", "300"])
+            .env("XDG_DATA_HOME", &data);
+        Running::start(&x, bt, "tally")
+    };
+    let taps = |run: &Running, n: usize| {
+        run.xdotool(&["windowfocus", "--sync", &run.window]);
+        pause(1200);
+        for _ in 0..n {
+            run.xdotool(&["key", "z"]);
+            pause(80);
+        }
+    };
+    let first = start();
+    let holder = first.child.0.id();
+    let second = start();
+    // The second counts three taps over the 10 it booted with, and closes first: before, its
+    // 13 was written, and then replaced by the first's 11 (or the other way round).
+    taps(&second, 3);
+    second.xdotool(&["key", "ctrl+q"]);
+    let said = second.expect_clean_exit("Ctrl+Q in the second window");
+    assert!(
+        said.contains(&format!(
+            "save file {}: in use by another bt run (process {holder})",
+            file.display()
+        )),
+        "{said}"
+    );
+    let held = || std::fs::read(&file).unwrap();
+    let holding = |n: i32| bt_runtime::save::encode(&n.to_le_bytes());
+    assert_eq!(held(), holding(10), "the second wrote nothing");
+    taps(&first, 1);
+    first.xdotool(&["key", "ctrl+q"]);
+    first.expect_clean_exit("Ctrl+Q in the first window");
+    assert_eq!(held(), holding(11), "the first wrote its own");
+    assert!(!file.with_extension("bin.lock").exists());
+}
+
+#[test]
 fn holding_f1_rewinds_a_recorded_window_run_and_the_recording_verifies() {
     let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
         return;
@@ -606,6 +657,8 @@ fn in_window(binary: &Path, command: &str, x: &Xvfb, dir: &ScratchDir) -> Comman
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_RUNTIME_DIR", dir.path())
         .env("XDG_CONFIG_HOME", dir.join("config"))
+        // The cart's save data, and its lock, away from the user's and from other tests' runs.
+        .env("XDG_DATA_HOME", dir.join("data"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     bt

@@ -14,17 +14,31 @@
 //! ```text
 //! entries...    u32 name length, name (UTF-8, '/'-separated, relative), u64 size, bytes
 //! cart name     u32 length, bytes (the cart an exported gallery runs; empty for a cart crate)
-//! trailer       u64 entry count, u64 payload length (entries and cart name), "BT-BUNDLE-1\0"
+//! trailer       u64 entry count, u64 payload length (entries and cart name),
+//!               u64 FNV-1a of the payload, "BT-BUNDLE-2\0"
 //! ```
+//!
+//! The cache is the user's own: `$XDG_CACHE_HOME/bt/games` or `~/.cache/bt/games`, never a
+//! folder every user can write (without either, the game refuses to start). Before a game
+//! runs from it, the folders `bt` and `games` are checked to be real folders of the user's
+//! that no one else can write, and the game's folder to hold exactly the bundle's files with
+//! exactly its bytes; anything else (a file changed, added or gone, a link) is moved aside and
+//! the game unpacked afresh. Folders not used for [`PRUNE_AFTER_DAYS`] days are removed.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
 /// The last bytes of a binary with a bundle.
-const MAGIC: &[u8; 12] = b"BT-BUNDLE-1\0";
-/// The trailer's size: entry count, payload length, magic.
-const TRAILER: u64 = 8 + 8 + MAGIC.len() as u64;
+const MAGIC: &[u8; 12] = b"BT-BUNDLE-2\0";
+/// The trailer's size: entry count, payload length, checksum, magic.
+const TRAILER: u64 = 8 + 8 + 8 + MAGIC.len() as u64;
+/// A cache folder of a game not run for this many days is removed by the next game that
+/// starts: an old version of a game is never run again once the new one replaced it.
+pub const PRUNE_AFTER_DAYS: u64 = 30;
+/// A half-unpacked folder (`.unpacking-*`) older than this many seconds belongs to a game that
+/// was stopped while unpacking; one that unpacks 256 MiB takes far less.
+const STALE_STAGING_SECONDS: u64 = 3600;
 /// The largest bundle unpacked, in bytes: far above any cart's assets, far below memory.
 pub const MAX_BUNDLE_BYTES: u64 = 256 * 1024 * 1024;
 /// The most files a bundle holds.
@@ -54,8 +68,10 @@ impl Bundle {
         out.extend_from_slice(&(self.cart.len() as u32).to_le_bytes());
         out.extend_from_slice(self.cart.as_bytes());
         let payload = out.len() as u64;
+        let sum = fnv64(&out);
         out.extend_from_slice(&(self.files.len() as u64).to_le_bytes());
         out.extend_from_slice(&payload.to_le_bytes());
+        out.extend_from_slice(&sum.to_le_bytes());
         out.extend_from_slice(MAGIC);
         out
     }
@@ -76,11 +92,23 @@ impl Bundle {
         file.seek(SeekFrom::Start(len - TRAILER))
             .and_then(|_| file.read_exact(&mut trailer))
             .map_err(|e| fail(e.to_string()))?;
-        if &trailer[16..] != MAGIC {
+        if &trailer[24..] != MAGIC {
+            // The end of a trailer without its last bytes: a game file cut short.
+            if let Some(cut) = (4..MAGIC.len())
+                .rev()
+                .find(|&k| trailer.ends_with(&MAGIC[..k]))
+            {
+                return Err(fail(format!(
+                    "the bundled game is damaged: the file ends {} byte(s) short of its end \
+                     (copy it again)",
+                    MAGIC.len() - cut
+                )));
+            }
             return Ok(None);
         }
         let count = u64::from_le_bytes(trailer[..8].try_into().expect("8 bytes"));
         let payload = u64::from_le_bytes(trailer[8..16].try_into().expect("8 bytes"));
+        let sum = u64::from_le_bytes(trailer[16..24].try_into().expect("8 bytes"));
         if payload > MAX_BUNDLE_BYTES || payload > len - TRAILER {
             return Err(fail(format!(
                 "the bundled game claims {payload} bytes, more than the file holds or the \
@@ -96,6 +124,13 @@ impl Bundle {
         file.seek(SeekFrom::Start(len - TRAILER - payload))
             .and_then(|_| file.read_exact(&mut bytes))
             .map_err(|e| fail(e.to_string()))?;
+        if fnv64(&bytes) != sum {
+            return Err(fail(
+                "the bundled game is damaged: its files do not match the checksum it was \
+                 written with (the file was cut or changed; copy it again)"
+                    .into(),
+            ));
+        }
         Bundle::parse(&bytes, count)
             .map(Some)
             .map_err(|what| fail(format!("the bundled game is damaged: {what}")))
@@ -149,13 +184,8 @@ impl Bundle {
     /// A short hash of every name and byte (FNV-1a, 64 bits): the cache folder's name, so a
     /// changed game unpacks afresh and an unchanged one is unpacked once.
     pub fn hash(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |bytes: &[u8]| {
-            for &b in bytes {
-                h ^= u64::from(b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-        };
+        let mut h: u64 = FNV_START;
+        let mut eat = |bytes: &[u8]| h = fnv64_on(h, bytes);
         for (name, bytes) in &self.files {
             eat(name.as_bytes());
             eat(&(bytes.len() as u64).to_le_bytes());
@@ -165,13 +195,16 @@ impl Bundle {
         h
     }
 
-    /// Unpacks the files into `cache/NAME-HASH/` unless a complete copy is there already, and
-    /// returns that folder. The files are written to a fresh folder beside it and renamed into
-    /// place, so a copy is never half there.
+    /// Unpacks the files into `<base>/bt/games/NAME-HASH/` unless a copy holding exactly
+    /// them is there already, and returns that folder. `bt` and `games` are made private to
+    /// the user (and refused when they are not the user's own folders); a folder at the game's
+    /// name that holds anything else is moved aside and removed. The files are written to a
+    /// fresh folder beside it and renamed into place, so a copy is never half there. Game
+    /// folders not used for [`PRUNE_AFTER_DAYS`] days are removed.
     ///
     /// # Errors
-    /// A message naming the folder when it cannot be written.
-    pub fn unpack_into(&self, cache: &Path, name: &str) -> Result<PathBuf, String> {
+    /// A message naming the folder when it cannot be made, checked or written.
+    pub fn unpack_into(&self, base: &Path, name: &str) -> Result<PathBuf, String> {
         let safe: String = name
             .chars()
             .map(|c| {
@@ -183,15 +216,30 @@ impl Bundle {
             })
             .take(64)
             .collect();
+        let cache = base.join("bt").join("games");
+        std::fs::create_dir_all(base)
+            .map_err(|e| format!("making the cache folder {}: {e}", base.display()))?;
+        private_folder(&base.join("bt"))?;
+        private_folder(&cache)?;
         let dir = cache.join(format!("{safe}-{:016x}", self.hash()));
-        if dir.is_dir() {
-            return Ok(dir);
-        }
         let fail = |e: io::Error| format!("unpacking the game into {}: {e}", dir.display());
-        std::fs::create_dir_all(cache).map_err(fail)?;
+        if std::fs::symlink_metadata(&dir).is_ok() {
+            if self.is_unpacked_in(&dir) {
+                prune(&cache, &dir);
+                return Ok(dir);
+            }
+            // Changed, half removed or not ours: out of the way, then unpacked afresh.
+            let aside = cache.join(format!(
+                ".stale-{:016x}-{}",
+                self.hash(),
+                std::process::id()
+            ));
+            std::fs::rename(&dir, &aside).map_err(fail)?;
+            remove_any(&aside);
+        }
         let staging = tempfile::Builder::new()
             .prefix(".unpacking-")
-            .tempdir_in(cache)
+            .tempdir_in(&cache)
             .map_err(fail)?;
         for (rel, bytes) in &self.files {
             let path = staging.path().join(rel);
@@ -204,13 +252,211 @@ impl Bundle {
             Ok(()) => {
                 // Renamed away: nothing left for the guard to remove.
                 let _ = staging.keep();
-                Ok(dir)
             }
             // Another copy of the game unpacked it first.
-            Err(_) if dir.is_dir() => Ok(dir),
-            Err(e) => Err(fail(e)),
+            Err(_) if self.is_unpacked_in(&dir) => {}
+            Err(e) => return Err(fail(e)),
+        }
+        prune(&cache, &dir);
+        Ok(dir)
+    }
+
+    /// Whether `dir` is a folder of the user's holding exactly this bundle's files, each a
+    /// plain file with exactly its bytes, and nothing else but folders.
+    fn is_unpacked_in(&self, dir: &Path) -> bool {
+        let Ok(meta) = std::fs::symlink_metadata(dir) else {
+            return false;
+        };
+        if !meta.is_dir() || !is_private(&meta) {
+            return false;
+        }
+        let wanted: std::collections::HashMap<&str, &[u8]> = self
+            .files
+            .iter()
+            .map(|(name, bytes)| (name.as_str(), bytes.as_slice()))
+            .collect();
+        let mut found = 0;
+        let mut pending = vec![(dir.to_path_buf(), String::new())];
+        while let Some((folder, prefix)) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(&folder) else {
+                return false;
+            };
+            for entry in entries {
+                let Ok(entry) = entry else { return false };
+                let Ok(kind) = entry.file_type() else {
+                    return false;
+                };
+                let name = entry.file_name();
+                let Some(name) = name.to_str() else {
+                    return false;
+                };
+                let rel = format!("{prefix}{name}");
+                if kind.is_dir() {
+                    pending.push((entry.path(), format!("{rel}/")));
+                    continue;
+                }
+                let Some(want) = wanted.get(rel.as_str()) else {
+                    return false;
+                };
+                if !kind.is_file() || !same_bytes(&entry.path(), want) {
+                    return false;
+                }
+                found += 1;
+            }
+        }
+        found == wanted.len()
+    }
+}
+
+/// Whether the file at `path` holds exactly `want`, read a piece at a time.
+fn same_bytes(path: &Path, mut want: &[u8]) -> bool {
+    let Ok(mut file) = File::open(path) else {
+        return false;
+    };
+    if file.metadata().map(|m| m.len()).ok() != Some(want.len() as u64) {
+        return false;
+    }
+    let mut buffer = vec![0u8; 64 * 1024];
+    loop {
+        match file.read(&mut buffer) {
+            Ok(0) => return want.is_empty(),
+            Ok(n) if n <= want.len() && buffer[..n] == want[..n] => want = &want[n..],
+            _ => return false,
         }
     }
+}
+
+/// Makes `folder` when missing, private to the user, and checks one that is there: a real
+/// folder (not a link), the user's own, that no one else can write (tightened when it is the
+/// user's own and others could).
+fn private_folder(folder: &Path) -> Result<(), String> {
+    let shown = folder.display();
+    match std::fs::symlink_metadata(folder) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let mut builder = std::fs::DirBuilder::new();
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+            match builder.create(folder) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(format!("making the cache folder {shown}: {e}")),
+            }
+        }
+        Err(e) => return Err(format!("the cache folder {shown}: {e}")),
+        Ok(_) => {}
+    }
+    let meta =
+        std::fs::symlink_metadata(folder).map_err(|e| format!("the cache folder {shown}: {e}"))?;
+    if !meta.is_dir() {
+        return Err(format!(
+            "the cache folder {shown} is a link or a file, not a folder: a game unpacks only \
+             into a folder of the user's own (remove it, and the game makes the folder)"
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let me = own_uid().map_err(|e| format!("the cache folder {shown}: {e}"))?;
+        if meta.uid() != me {
+            return Err(format!(
+                "the cache folder {shown} belongs to another user (uid {}), who could change \
+                 the game's files; remove it, or set XDG_CACHE_HOME to a folder of your own",
+                meta.uid()
+            ));
+        }
+        if meta.mode() & 0o022 != 0 {
+            std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o700))
+                .map_err(|e| format!("making the cache folder {shown} private: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether a folder is the user's own and no one else can write it.
+fn is_private(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        own_uid().is_ok_and(|me| meta.uid() == me) && meta.mode() & 0o022 == 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        true
+    }
+}
+
+/// The user this process runs as: the owner of a file it makes.
+#[cfg(unix)]
+fn own_uid() -> io::Result<u32> {
+    use std::os::unix::fs::MetadataExt;
+    Ok(tempfile::tempfile()?.metadata()?.uid())
+}
+
+/// Removes a file or folder, whatever it is, as far as it can.
+fn remove_any(path: &Path) {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            let _ = std::fs::remove_dir_all(path);
+        }
+        Ok(_) => {
+            let _ = std::fs::remove_file(path);
+        }
+        Err(_) => {}
+    }
+}
+
+/// Marks `used` as used now and removes from `cache` what is no longer needed: game folders
+/// not used for [`PRUNE_AFTER_DAYS`] days, folders moved aside, and half-unpacked folders a
+/// stopped game left. Failures are ignored: the cache only saves time.
+fn prune(cache: &Path, used: &Path) {
+    let now = std::time::SystemTime::now();
+    if let Ok(folder) = File::open(used) {
+        let _ = folder.set_modified(now);
+    }
+    let Ok(entries) = std::fs::read_dir(cache) else {
+        return;
+    };
+    let age = |path: &Path| {
+        std::fs::symlink_metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+            .map_or(0, |d| d.as_secs())
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path == used {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let old = if name.starts_with(".stale-") {
+            true
+        } else if name.starts_with(".unpacking-") {
+            age(&path) > STALE_STAGING_SECONDS
+        } else {
+            age(&path) > PRUNE_AFTER_DAYS * 24 * 3600
+        };
+        if old {
+            remove_any(&path);
+        }
+    }
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a, 64 bits, of `bytes`, going on from `h`.
+fn fnv64_on(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// FNV-1a, 64 bits, of `bytes`: enough to tell a damaged game file from a good one.
+fn fnv64(bytes: &[u8]) -> u64 {
+    fnv64_on(FNV_START, bytes)
 }
 
 /// A name with only normal parts: no root, no `..`, no `.`, nothing empty.
@@ -222,21 +468,23 @@ fn is_relative_inside(name: &str) -> bool {
         && !name.split('/').any(str::is_empty)
 }
 
-/// The folder bundles unpack into: `$XDG_CACHE_HOME/bt/games` when that is absolute, else
-/// `$HOME/.cache/bt/games`, else the system's temporary folder.
-pub fn cache_dir() -> PathBuf {
+/// The user's cache folder, which bundles unpack under (in `bt/games`): `$XDG_CACHE_HOME`
+/// when that is absolute, else `$HOME/.cache`. `None` without either: a game never unpacks
+/// into a folder other users can write, such as the system's temporary folder.
+pub fn cache_base() -> Option<PathBuf> {
     let var = |name| std::env::var_os(name).map(PathBuf::from);
-    var("XDG_CACHE_HOME")
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            var("HOME")
-                .filter(|p| p.is_absolute())
-                .map(|h| h.join(".cache"))
-        })
-        .unwrap_or_else(std::env::temp_dir)
-        .join("bt")
-        .join("games")
+    cache_base_from(var("XDG_CACHE_HOME"), var("HOME"))
 }
+
+fn cache_base_from(cache_home: Option<PathBuf>, home: Option<PathBuf>) -> Option<PathBuf> {
+    cache_home
+        .filter(|p| p.is_absolute())
+        .or_else(|| home.filter(|p| p.is_absolute()).map(|h| h.join(".cache")))
+}
+
+/// Why a game cannot start without a cache folder of the user's.
+pub const NO_CACHE: &str = "no private folder to unpack the game into: set HOME (or \
+                            XDG_CACHE_HOME to a folder of your own)";
 
 /// The bundle this very binary carries, if any.
 ///
@@ -361,6 +609,7 @@ mod tests {
         let cache = tempfile::tempdir().unwrap();
         let b = sample();
         let dir = b.unpack_into(cache.path(), "my game!").unwrap();
+        assert_eq!(dir.parent().unwrap(), cache.path().join("bt/games"));
         assert!(dir
             .file_name()
             .unwrap()
@@ -372,11 +621,157 @@ mod tests {
             [0, 1, 2, 255]
         );
         assert_eq!(b.unpack_into(cache.path(), "my game!").unwrap(), dir);
-        let names: Vec<_> = std::fs::read_dir(cache.path()).unwrap().collect();
+        let names: Vec<_> = std::fs::read_dir(dir.parent().unwrap()).unwrap().collect();
         assert_eq!(names.len(), 1, "no staging folder left behind");
         let mut changed = b.clone();
         changed.files[1].1.push(7);
         assert_ne!(changed.unpack_into(cache.path(), "my game!").unwrap(), dir);
+    }
+
+    #[test]
+    fn a_game_file_cut_by_its_last_byte_is_called_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("game");
+        let mut bytes = b"\x7fELF pretend program".to_vec();
+        bytes.extend(sample().to_bytes());
+        bytes.pop();
+        std::fs::write(&exe, &bytes).unwrap();
+        let err = Bundle::read_from(&exe).unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "{}: the bundled game is damaged: the file ends 1 byte(s) short of its end \
+                 (copy it again)",
+                exe.display()
+            )
+        );
+    }
+
+    #[test]
+    fn a_game_file_missing_bytes_in_its_middle_fails_its_checksum() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("game");
+        let mut bytes = vec![b'x'; 4096];
+        let bundle = sample().to_bytes();
+        bytes.extend(&bundle);
+        // A piece of the first file name gone: the trailer still fits inside the program.
+        bytes.drain(4096 + 4..4096 + 10);
+        std::fs::write(&exe, &bytes).unwrap();
+        let err = Bundle::read_from(&exe).unwrap_err();
+        assert!(
+            err.contains("the bundled game is damaged: its files do not match the checksum"),
+            "{err}"
+        );
+        assert!(!err.contains("file name"), "{err}");
+    }
+
+    #[test]
+    fn a_changed_planted_or_half_removed_copy_is_unpacked_afresh() {
+        let cache = tempfile::tempdir().unwrap();
+        let b = sample();
+        let dir = b.unpack_into(cache.path(), "g").unwrap();
+        let good = |dir: &Path| {
+            assert_eq!(
+                std::fs::read(dir.join("assets/sheet.png")).unwrap(),
+                [0, 1, 2, 255]
+            );
+            assert!(dir.join("cart.toml").is_file());
+            assert!(!dir.join("assets/planted.png").exists());
+        };
+        type Harm<'a> = (&'a str, &'a dyn Fn(&Path));
+        let harms: [Harm; 5] = [
+            ("a byte changed", &|d| {
+                std::fs::write(d.join("assets/sheet.png"), [0, 1, 2, 254]).unwrap()
+            }),
+            ("a file planted", &|d| {
+                std::fs::write(d.join("assets/planted.png"), [9]).unwrap()
+            }),
+            ("a file removed", &|d| {
+                std::fs::remove_file(d.join("cart.toml")).unwrap()
+            }),
+            ("a folder removed", &|d| {
+                std::fs::remove_dir_all(d.join("assets")).unwrap()
+            }),
+            ("the folder a link", &|d| {
+                let elsewhere = d.with_file_name("elsewhere");
+                std::fs::rename(d, &elsewhere).unwrap();
+                #[cfg(unix)]
+                std::os::unix::fs::symlink(&elsewhere, d).unwrap();
+            }),
+        ];
+        for (what, harm) in harms {
+            harm(&dir);
+            assert_eq!(b.unpack_into(cache.path(), "g").unwrap(), dir, "{what}");
+            good(&dir);
+            assert!(
+                !std::fs::symlink_metadata(&dir).unwrap().is_symlink(),
+                "{what}"
+            );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_cache_folders_are_private_and_a_link_in_their_place_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let cache = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let games = cache.path().join("bt/games");
+        sample().unpack_into(cache.path(), "g").unwrap();
+        assert_eq!(mode(&cache.path().join("bt")), 0o700);
+        assert_eq!(mode(&games), 0o700);
+        std::fs::set_permissions(&games, std::fs::Permissions::from_mode(0o777)).unwrap();
+        sample().unpack_into(cache.path(), "g").unwrap();
+        assert_eq!(mode(&games), 0o700, "made private again");
+
+        let other = tempfile::tempdir().unwrap();
+        std::fs::remove_dir_all(&games).unwrap();
+        std::os::unix::fs::symlink(other.path(), &games).unwrap();
+        let err = sample().unpack_into(cache.path(), "g").unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "the cache folder {} is a link or a file, not a folder: a game unpacks only \
+                 into a folder of the user's own (remove it, and the game makes the folder)",
+                games.display()
+            )
+        );
+        assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn folders_no_game_used_for_a_month_and_stopped_unpackings_are_removed() {
+        let cache = tempfile::tempdir().unwrap();
+        let games = cache.path().join("bt/games");
+        sample().unpack_into(cache.path(), "g").unwrap();
+        let long_ago = |days: u64| {
+            std::time::SystemTime::now() - std::time::Duration::from_secs(days * 24 * 3600)
+        };
+        let made = |name: &str, days: u64| {
+            let path = games.join(name);
+            std::fs::create_dir_all(path.join("assets")).unwrap();
+            std::fs::write(path.join("assets/x"), [1]).unwrap();
+            File::open(&path)
+                .unwrap()
+                .set_modified(long_ago(days))
+                .unwrap();
+            path
+        };
+        let old = made("old-0000000000000001", PRUNE_AFTER_DAYS + 1);
+        let recent = made("recent-0000000000000002", PRUNE_AFTER_DAYS - 1);
+        let stopped = made(".unpacking-abc", 1);
+        let used = sample().unpack_into(cache.path(), "g").unwrap();
+        assert!(!old.exists() && !stopped.exists());
+        assert!(recent.exists() && used.exists());
+    }
+
+    #[test]
+    fn without_home_there_is_no_cache_folder() {
+        let abs = |p: &str| Some(PathBuf::from(p));
+        assert_eq!(cache_base_from(None, None), None);
+        assert_eq!(cache_base_from(abs("relative"), None), None);
+        assert_eq!(cache_base_from(None, abs("/home/u")), abs("/home/u/.cache"));
+        assert_eq!(cache_base_from(abs("/c"), abs("/home/u")), abs("/c"));
     }
 
     #[test]

@@ -47,6 +47,7 @@ use crate::catalog::{self, CartEntry};
 use crate::config::manifest::{self, Manifest};
 use crate::session::MakeCart;
 
+pub use commands::{p8_files, P8Files};
 pub use new::{attach, new_cart, Attached, NewCartError, BT_ROOT};
 pub use new_cache::Seeded;
 
@@ -80,7 +81,10 @@ pub fn main<C: Cart + 'static>(cart_dir: &str, new: fn() -> C) -> ExitCode {
                 .ok()
                 .and_then(|exe| exe.file_stem().map(|s| s.to_string_lossy().into_owned()))
                 .unwrap_or_else(|| "game".into());
-            match own.unpack_into(&bundle::cache_dir(), &name) {
+            let Some(base) = bundle::cache_base() else {
+                return failed(bundle::NO_CACHE);
+            };
+            match own.unpack_into(&base, &name) {
                 Ok(unpacked) => dir = unpacked,
                 Err(message) => return failed(&message),
             }

@@ -33,8 +33,10 @@ use std::time::SystemTime;
 /// `$XDG_CACHE_HOME/bt/builds/<checkout>-<hash>` (else under `~/.cache`), beside the folder
 /// exported games unpack into, named after the checkout's folder and a hash of its path.
 pub fn build_dir_for(root: &Path) -> PathBuf {
-    super::bundle::cache_dir()
-        .with_file_name("builds")
+    super::bundle::cache_base()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("bt")
+        .join("builds")
         .join(key(root))
 }
 

@@ -325,7 +325,7 @@ impl Capture {
         // before a byte is read.
         let bytes = crate::config::read::read_file(path, MAX_CAPTURE_BYTES)
             .map_err(|e| read_error(e.to_string()))?;
-        let text = decode(&bytes).ok_or_else(|| CaptureError::NotText { file: file.clone() })?;
+        let text = decode(bytes).ok_or_else(|| CaptureError::NotText { file: file.clone() })?;
         Capture::parse(&text, &file, selector)
     }
 
@@ -652,7 +652,7 @@ fn list(items: impl Iterator<Item = (String, usize)>) -> String {
 }
 
 /// UTF-8 (with or without a mark) or UTF-16 with its mark, as text.
-fn decode(bytes: &[u8]) -> Option<String> {
+fn decode(bytes: Vec<u8>) -> Option<String> {
     let utf16 = |be: bool| {
         let units: Vec<u16> = bytes[2..]
             .chunks_exact(2)
@@ -666,10 +666,11 @@ fn decode(bytes: &[u8]) -> Option<String> {
             .collect();
         String::from_utf16(&units).ok()
     };
-    match bytes {
+    match bytes.as_slice() {
         [0xff, 0xfe, ..] => utf16(false),
         [0xfe, 0xff, ..] => utf16(true),
-        _ => String::from_utf8(bytes.to_vec()).ok(),
+        // The bytes become the text: no copy of a large file.
+        _ => String::from_utf8(bytes).ok(),
     }
 }
 
@@ -1149,86 +1150,67 @@ fn parse_plain(
     Ok((CaptureFormat::PlainText, vec![stream], vec![None], 0, None))
 }
 
-/// A field of a JSON object, whatever the case of its name.
-fn field<'a>(object: &'a serde_json::Value, name: &str) -> Option<&'a serde_json::Value> {
-    object
-        .as_object()?
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v)
-}
-
 /// CapFrameX JSON: each run's `CaptureData` is a stream.
+///
+/// Read as it is parsed, keeping only what a stream holds: the frame times and display
+/// intervals as numbers (8 bytes each) and the count of frames not displayed. Every other
+/// field, the capture's many other per-frame arrays among them, is skipped without being kept,
+/// so reading takes a small multiple of the file's size, where a tree of JSON values took
+/// some 22 times it.
 fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
+    use serde::Deserialize;
     let json_error = |reason: String| CaptureError::Json {
         file: file.to_string(),
         reason,
     };
-    let root: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| json_error(format!("not JSON: {e}")))?;
-    let process = field(&root, "Info")
-        .and_then(|info| field(info, "ProcessName"))
-        .and_then(|p| p.as_str())
-        .unwrap_or_default()
-        .to_string();
-    let runs = field(&root, "Runs")
-        .and_then(|r| r.as_array())
-        .ok_or_else(|| json_error("no \"Runs\" array (expected a CapFrameX capture)".into()))?;
-    let mut streams = Vec::new();
-    for (r, run) in runs.iter().enumerate() {
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let root = json::Root::deserialize(&mut reader)
+        .and_then(|root| reader.end().map(|()| root))
+        .map_err(|e| json_error(format!("not JSON: {e}")))?;
+    let json::Field::Found(runs) = root.runs else {
+        return Err(json_error(
+            "no \"Runs\" array (expected a CapFrameX capture)".into(),
+        ));
+    };
+    let process = root.process.unwrap_or_default();
+    let mut streams = Vec::with_capacity(runs.0.len());
+    for (r, run) in runs.0.into_iter().enumerate() {
         let path = format!("Runs[{r}].CaptureData");
-        let data =
-            field(run, "CaptureData").ok_or_else(|| json_error(format!("{path} is missing")))?;
-        let numbers = |name: &str, required: bool| -> Result<Option<Vec<f64>>, CaptureError> {
-            let Some(values) = field(data, name) else {
-                return if required {
-                    Err(json_error(format!("{path}.{name} is missing")))
-                } else {
-                    Ok(None)
-                };
-            };
-            let values = values
-                .as_array()
-                .ok_or_else(|| json_error(format!("{path}.{name} is not an array")))?;
-            let mut out = Vec::with_capacity(values.len());
-            for (i, v) in values.iter().enumerate() {
-                let ok = v.as_f64().filter(|x| {
-                    if required {
-                        (MIN_CAPTURE_MS..=MAX_CAPTURE_MS).contains(x)
-                    } else {
-                        (0.0..=MAX_CAPTURE_MS).contains(x)
-                    }
-                });
-                match ok {
-                    Some(x) => out.push(x),
-                    None => {
-                        return Err(CaptureError::Value {
-                            file: file.to_string(),
-                            line: i,
-                            column: format!("{path}.{name}"),
-                            value: excerpt(&v.to_string()),
-                            expected: if required {
-                                FRAME_TIME_EXPECTED.to_string()
-                            } else {
-                                "an interval in ms".to_string()
-                            },
-                        })
-                    }
-                }
+        let data = run
+            .capture_data
+            .ok_or_else(|| json_error(format!("{path} is missing")))?;
+        let numbers = |name: &str, field: json::Field<json::Numbers>, required: bool| match field {
+            json::Field::Missing if required => {
+                Err(json_error(format!("{path}.{name} is missing")))
             }
-            Ok(Some(out))
+            json::Field::Missing => Ok(None),
+            json::Field::Other => Err(json_error(format!("{path}.{name} is not an array"))),
+            json::Field::Found(json::Numbers {
+                bad: Some((i, value)),
+                ..
+            }) => Err(CaptureError::Value {
+                file: file.to_string(),
+                line: i,
+                column: format!("{path}.{name}"),
+                value: excerpt(&value),
+                expected: if required {
+                    FRAME_TIME_EXPECTED.to_string()
+                } else {
+                    "an interval in ms".to_string()
+                },
+            }),
+            json::Field::Found(numbers) => Ok(Some(numbers.values)),
         };
-        let frames_ms = numbers("MsBetweenPresents", true)?.unwrap_or_default();
-        let display_ms =
-            numbers("MsBetweenDisplayChange", false)?.filter(|d| d.len() == frames_ms.len());
-        let not_displayed = field(data, "Dropped").and_then(|d| d.as_array()).map(|d| {
-            d.iter()
-                .filter(|v| v.as_bool() == Some(true) || v.as_f64() == Some(1.0))
-                .count()
-        });
+        let frames_ms = numbers("MsBetweenPresents", data.presents, true)?.unwrap_or_default();
+        let display_ms = numbers("MsBetweenDisplayChange", data.display, false)?
+            .filter(|d| d.len() == frames_ms.len());
+        let not_displayed = match data.dropped {
+            json::Field::Found(json::Count(n)) => Some(n),
+            _ => None,
+        };
         // CapFrameX keeps PresentMon's columns as arrays: its MsUntilDisplayed is the time
         // from the Present() call to the display.
-        let latency_ms = numbers("MsUntilDisplayed", false)?
+        let latency_ms = numbers("MsUntilDisplayed", data.until_displayed, false)?
             .filter(|d| d.len() == frames_ms.len())
             .map(|d| ("MsUntilDisplayed".to_string(), d));
         streams.push(Stream {
@@ -1246,6 +1228,348 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
         });
     }
     Ok(streams)
+}
+
+/// The parts of a CapFrameX capture a stream is made of, read straight from the JSON text.
+/// Field names are matched whatever their case, the first of a name counting; every other
+/// field is skipped unread. A value of the wrong kind where an object should be reads as an
+/// empty object, and where an array should be as [`Field::Other`], so the messages can say
+/// what is missing or wrong.
+mod json {
+    use std::fmt;
+    use std::marker::PhantomData;
+
+    use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+    use super::{MAX_CAPTURE_MS, MIN_CAPTURE_MS};
+
+    /// A field that should hold an array.
+    #[derive(Default)]
+    pub(super) enum Field<T> {
+        #[default]
+        Missing,
+        /// There, but not an array.
+        Other,
+        Found(T),
+    }
+
+    /// What an array is read into, element by element.
+    pub(super) trait FromSeq<'de>: Sized {
+        fn from_seq<A: SeqAccess<'de>>(seq: A) -> Result<Self, A::Error>;
+    }
+
+    /// What an object is read into, field by field.
+    trait Object: Default {
+        /// Reads the value of the field `name` when it is one it keeps (and not yet seen),
+        /// saying whether it did.
+        fn field<'de, A: MapAccess<'de>>(
+            &mut self,
+            name: &str,
+            map: &mut A,
+        ) -> Result<bool, A::Error>;
+    }
+
+    /// Visits any JSON value as the object `T`, through [`Object`]; anything else is skipped
+    /// and gives the default.
+    struct Any<T>(PhantomData<T>);
+
+    /// Skips a value, for any visitor.
+    macro_rules! skipped {
+        ($($method:ident($ty:ty)),*) => {
+            $(fn $method<E: de::Error>(self, _: $ty) -> Result<Self::Value, E> {
+                Ok(Default::default())
+            })*
+        };
+    }
+
+    impl<'de, T: Object> Visitor<'de> for Any<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+            let mut out = T::default();
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                if !out.field(&key, &mut map)? {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(out)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(T::default())
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<T, E> {
+            Ok(T::default())
+        }
+
+        skipped!(
+            visit_bool(bool),
+            visit_i64(i64),
+            visit_u64(u64),
+            visit_f64(f64),
+            visit_str(&str)
+        );
+    }
+
+    /// Visits any JSON value as a [`Field`].
+    struct ArrayOr<T>(PhantomData<T>);
+
+    impl<'de, T: FromSeq<'de>> Visitor<'de> for ArrayOr<T> {
+        type Value = Field<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any JSON value")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Field<T>, A::Error> {
+            T::from_seq(seq).map(Field::Found)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Field<T>, A::Error> {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            Ok(Field::Other)
+        }
+
+        fn visit_unit<E: de::Error>(self) -> Result<Field<T>, E> {
+            Ok(Field::Other)
+        }
+
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Field<T>, E> {
+            Ok(Field::Other)
+        }
+
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Field<T>, E> {
+            Ok(Field::Other)
+        }
+
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Field<T>, E> {
+            Ok(Field::Other)
+        }
+
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Field<T>, E> {
+            Ok(Field::Other)
+        }
+
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Field<T>, E> {
+            Ok(Field::Other)
+        }
+    }
+
+    impl<'de, T: FromSeq<'de>> Deserialize<'de> for Field<T> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(ArrayOr(PhantomData))
+        }
+    }
+
+    /// Objects read through [`Any`].
+    macro_rules! object {
+        ($($ty:ident),*) => {
+            $(impl<'de> Deserialize<'de> for $ty {
+                fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                    d.deserialize_any(Any::<$ty>(PhantomData))
+                }
+            })*
+        };
+    }
+
+    object!(Root, Info, Run, Data);
+
+    /// The top of a capture: its process name and runs.
+    #[derive(Default)]
+    pub(super) struct Root {
+        info_seen: bool,
+        pub process: Option<String>,
+        pub runs: Field<Runs>,
+    }
+
+    impl Object for Root {
+        fn field<'de, A: MapAccess<'de>>(
+            &mut self,
+            name: &str,
+            map: &mut A,
+        ) -> Result<bool, A::Error> {
+            if name.eq_ignore_ascii_case("Info") && !self.info_seen {
+                self.info_seen = true;
+                self.process = map.next_value::<Info>()?.process_name;
+            } else if name.eq_ignore_ascii_case("Runs") && matches!(self.runs, Field::Missing) {
+                self.runs = map.next_value()?;
+            } else {
+                return Ok(false);
+            }
+            Ok(true)
+        }
+    }
+
+    /// A capture's `Info`.
+    #[derive(Default)]
+    struct Info {
+        seen: bool,
+        process_name: Option<String>,
+    }
+
+    impl Object for Info {
+        fn field<'de, A: MapAccess<'de>>(
+            &mut self,
+            name: &str,
+            map: &mut A,
+        ) -> Result<bool, A::Error> {
+            if !name.eq_ignore_ascii_case("ProcessName") || self.seen {
+                return Ok(false);
+            }
+            self.seen = true;
+            let value = map.next_value::<serde_json::Value>()?;
+            self.process_name = value.as_str().map(str::to_string);
+            Ok(true)
+        }
+    }
+
+    /// The runs of a capture.
+    pub(super) struct Runs(pub Vec<Run>);
+
+    impl<'de> FromSeq<'de> for Runs {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut runs = Vec::new();
+            while let Some(run) = seq.next_element::<Run>()? {
+                runs.push(run);
+            }
+            Ok(Runs(runs))
+        }
+    }
+
+    /// A run: its `CaptureData`.
+    #[derive(Default)]
+    pub(super) struct Run {
+        pub capture_data: Option<Data>,
+    }
+
+    impl Object for Run {
+        fn field<'de, A: MapAccess<'de>>(
+            &mut self,
+            name: &str,
+            map: &mut A,
+        ) -> Result<bool, A::Error> {
+            if !name.eq_ignore_ascii_case("CaptureData") || self.capture_data.is_some() {
+                return Ok(false);
+            }
+            self.capture_data = Some(map.next_value()?);
+            Ok(true)
+        }
+    }
+
+    /// A run's `CaptureData`: its frame times, display intervals, latency to the display and
+    /// dropped frames.
+    #[derive(Default)]
+    pub(super) struct Data {
+        pub presents: Field<Numbers>,
+        pub display: Field<Numbers>,
+        pub until_displayed: Field<Numbers>,
+        pub dropped: Field<Count>,
+    }
+
+    impl Object for Data {
+        fn field<'de, A: MapAccess<'de>>(
+            &mut self,
+            name: &str,
+            map: &mut A,
+        ) -> Result<bool, A::Error> {
+            let is = |want: &str| name.eq_ignore_ascii_case(want);
+            if is("MsBetweenPresents") && matches!(self.presents, Field::Missing) {
+                self.presents = map.next_value::<Field<FrameTimes>>()?.into();
+            } else if is("MsBetweenDisplayChange") && matches!(self.display, Field::Missing) {
+                self.display = map.next_value::<Field<Intervals>>()?.into();
+            } else if is("MsUntilDisplayed") && matches!(self.until_displayed, Field::Missing) {
+                self.until_displayed = map.next_value::<Field<Intervals>>()?.into();
+            } else if is("Dropped") && matches!(self.dropped, Field::Missing) {
+                self.dropped = map.next_value()?;
+            } else {
+                return Ok(false);
+            }
+            Ok(true)
+        }
+    }
+
+    /// An array of numbers, and the first element that is not a number in range: its index
+    /// and its JSON text.
+    pub(super) struct Numbers {
+        pub values: Vec<f64>,
+        pub bad: Option<(usize, String)>,
+    }
+
+    /// Reads the numbers of an array, each from `low` to [`MAX_CAPTURE_MS`], one element at a
+    /// time (each dropped once looked at).
+    fn numbers<'de, A: SeqAccess<'de>>(mut seq: A, low: f64) -> Result<Numbers, A::Error> {
+        let mut values = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+        let mut bad = None;
+        let mut i = 0;
+        while let Some(v) = seq.next_element::<serde_json::Value>()? {
+            match v.as_f64().filter(|x| (low..=MAX_CAPTURE_MS).contains(x)) {
+                Some(x) => values.push(x),
+                None if bad.is_none() => bad = Some((i, v.to_string())),
+                None => {}
+            }
+            i += 1;
+        }
+        Ok(Numbers { values, bad })
+    }
+
+    /// Frame times: from [`MIN_CAPTURE_MS`].
+    struct FrameTimes(Numbers);
+
+    /// Display intervals: from 0 (a frame never displayed).
+    struct Intervals(Numbers);
+
+    impl<'de> FromSeq<'de> for FrameTimes {
+        fn from_seq<A: SeqAccess<'de>>(seq: A) -> Result<Self, A::Error> {
+            numbers(seq, MIN_CAPTURE_MS).map(FrameTimes)
+        }
+    }
+
+    impl<'de> FromSeq<'de> for Intervals {
+        fn from_seq<A: SeqAccess<'de>>(seq: A) -> Result<Self, A::Error> {
+            numbers(seq, 0.0).map(Intervals)
+        }
+    }
+
+    impl From<Field<FrameTimes>> for Field<Numbers> {
+        fn from(f: Field<FrameTimes>) -> Self {
+            match f {
+                Field::Missing => Field::Missing,
+                Field::Other => Field::Other,
+                Field::Found(FrameTimes(n)) => Field::Found(n),
+            }
+        }
+    }
+
+    impl From<Field<Intervals>> for Field<Numbers> {
+        fn from(f: Field<Intervals>) -> Self {
+            match f {
+                Field::Missing => Field::Missing,
+                Field::Other => Field::Other,
+                Field::Found(Intervals(n)) => Field::Found(n),
+            }
+        }
+    }
+
+    /// How many elements are `true` or `1`: CapFrameX's `Dropped`.
+    pub(super) struct Count(pub usize);
+
+    impl<'de> FromSeq<'de> for Count {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut n = 0;
+            while let Some(v) = seq.next_element::<serde_json::Value>()? {
+                if v.as_bool() == Some(true) || v.as_f64() == Some(1.0) {
+                    n += 1;
+                }
+            }
+            Ok(Count(n))
+        }
+    }
 }
 
 impl fmt::Display for Capture {

@@ -276,11 +276,27 @@ pub fn gif_from_here(
     seconds: f64,
     scale: u32,
     stepping: Stepping,
-    mut progress: impl FnMut(u64, u64),
+    progress: impl FnMut(u64, u64),
 ) -> Result<Vec<u8>, GifError> {
+    stream_gif_from_here(engine, seconds, scale, stepping, Vec::new(), progress)
+}
+
+/// [`gif_from_here`], written to `out` frame by frame as each is encoded, so the GIF is never
+/// whole in memory: what `bt gif` does, into the output's temporary file. Hands `out` back.
+///
+/// # Errors
+/// As [`gif_from_here`]; [`GifError::Encode`] when `out` cannot be written.
+pub fn stream_gif_from_here<W: std::io::Write>(
+    engine: &mut Engine,
+    seconds: f64,
+    scale: u32,
+    stepping: Stepping,
+    out: W,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<W, GifError> {
     let timing = check_length(engine.settings().target_fps, seconds)?;
     let (w, h) = (engine.framebuffer().width(), engine.framebuffer().height());
-    let mut writer = GifWriter::new(Vec::new(), w, h, scale, &rgb(engine.palette()))?;
+    let mut writer = GifWriter::new(out, w, h, scale, &rgb(engine.palette()))?;
     let mut done = 0;
     let total = timing.len() as u64;
     let mut shown = Vec::with_capacity(256 * 3);
@@ -379,6 +395,12 @@ impl<W: std::io::Write> GifWriter<W> {
             ..gif::Frame::default()
         };
         self.encoder.write_frame(&frame).map_err(encode_error)
+    }
+
+    /// What the GIF is being written to, for a caller that does something between frames
+    /// (the window's recording marks the file's end after each: [`crate::host::gif_recorder`]).
+    pub fn get_mut(&mut self) -> &mut W {
+        self.encoder.get_mut()
     }
 
     /// Ends the GIF and hands back what it was written to.

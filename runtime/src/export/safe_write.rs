@@ -583,9 +583,13 @@ fn hidden_prefix(real: &Path) -> String {
     format!(".{}.", &name[..cut])
 }
 
-/// A temporary file beside `real`, made exclusively with a fresh random name.
+/// A temporary file beside `real`, made exclusively with a fresh random name that carries this
+/// process's id: `.<name>.<pid>-<random>.bt-tmp`. Those a process that is gone left beside
+/// `real` (it was killed while writing) are removed first.
 fn temporary_beside(real: &Path) -> io::Result<NamedTempFile> {
     let prefix = hidden_prefix(real);
+    remove_left_behind(folder_of(real), &prefix);
+    let prefix = format!("{prefix}{}-", std::process::id());
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".bt-tmp");
     #[cfg(unix)]
@@ -595,6 +599,35 @@ fn temporary_beside(real: &Path) -> io::Result<NamedTempFile> {
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
     builder.tempfile_in(folder_of(real))
+}
+
+/// Removes the temporary files named `<prefix><pid>-<random>.bt-tmp` in `folder` whose process
+/// is gone: what a write stopped by a kill or a crash left. Only where the system lists its
+/// processes in `/proc`; elsewhere they stay.
+fn remove_left_behind(folder: &Path, prefix: &str) {
+    let processes = Path::new("/proc");
+    if !processes.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(prefix))
+            .and_then(|n| n.strip_suffix(".bt-tmp"))
+            .and_then(|n| n.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && !processes.join(pid.to_string()).exists() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Fills a new temporary file beside `real` with `fill` and flushes it to disk. On any failure
@@ -795,6 +828,29 @@ mod tests {
             err.to_string().contains("/nonexistent-bt-dir/out.png"),
             "{err}"
         );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_temporary_file_a_killed_write_left_goes_at_the_next_write() {
+        let dir = ScratchDir::new("safe-write-left");
+        let target = dir.join("game");
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        gone.wait().unwrap();
+        let left = dir.join(format!(".game.{}-abc123.bt-tmp", gone.id()));
+        let alive = dir.join(".game.1-abc123.bt-tmp");
+        let other = dir.join(format!(".other.{}-abc123.bt-tmp", gone.id()));
+        for file in [&left, &alive, &other] {
+            std::fs::write(file, b"half").unwrap();
+        }
+        Output::new(&target, Format::Any)
+            .unwrap()
+            .write(b"whole")
+            .unwrap();
+        assert!(!left.exists(), "its process is gone");
+        assert!(alive.exists(), "its process may still be writing");
+        assert!(other.exists(), "another file's");
+        assert_eq!(std::fs::read(&target).unwrap(), b"whole");
     }
 
     fn names(dir: &Path) -> Vec<String> {

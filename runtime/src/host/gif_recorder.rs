@@ -13,6 +13,11 @@
 //! go into the captures folder as `<name>-NNNN.gif`, under the first number not taken, never
 //! over a file.
 //!
+//! A recording is written to its file as it goes: the file is made (new, under the first free
+//! number) when F10 starts it, and each frame is added to it once encoded, followed by the
+//! GIF's one-byte end, which the next frame writes over. Memory does not grow with the length,
+//! and a crash or a kill of the window leaves a GIF that plays up to the last frame written.
+//!
 //! The buffer is a ring of pictures made when the capture is (about 40 MB for a 320x240
 //! display): a shown frame is copied into a slot that is already there, so the window's frames
 //! allocate nothing for it. A recording makes [`RECORDING_POOL`] pictures when it starts and
@@ -22,6 +27,8 @@
 //! on for their time, so the GIF keeps its length; the window's frames allocate nothing either
 //! way.
 
+use std::fs::File;
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, SyncSender};
 use std::sync::Arc;
@@ -295,9 +302,7 @@ impl GifCapture {
             self.report.clone(),
         );
         let encoder = std::thread::spawn(move || {
-            let saved = encode_stream(&frames, &give_back)
-                .and_then(|bytes| save_new(&captures, &name, &bytes));
-            report(saved);
+            report(record_to_new_file(&captures, &name, &frames, &give_back));
         });
         let mut pending = Picture::with_size(fb.width(), fb.height());
         pending.copy_from(fb, palette);
@@ -325,6 +330,12 @@ impl GifCapture {
         let _ = rec.to_encoder.send((rec.pending, last + rec.owed));
         drop(rec.to_encoder);
         self.savers.push(rec.encoder);
+    }
+
+    /// Waits for the encoder rather than leave frames out when no picture is free: for frames
+    /// shown far faster than a window shows them (tests, a recording made headless).
+    pub fn set_wait_for_encoder(&mut self, wait: bool) {
+        self.patient = wait;
     }
 
     /// Shift+F10: saves the last [`BUFFER_SECONDS`] before `now_ms` as a GIF, on a thread of
@@ -366,8 +377,8 @@ impl GifCapture {
 
 /// Writes `points` grid points of `picture`: one frame, or several when the delay would not
 /// fit one.
-fn write_points(
-    writer: &mut GifWriter<Vec<u8>>,
+fn write_points<W: Write>(
+    writer: &mut GifWriter<W>,
     picture: &Picture,
     mut points: u64,
 ) -> Result<(), GifError> {
@@ -380,26 +391,87 @@ fn write_points(
     Ok(())
 }
 
-/// Encodes the pictures of a recording as they come, giving each back once written. The first
-/// picture's palette is the GIF's global one.
-fn encode_stream(
+/// A GIF file being recorded, kept playable: after each frame the GIF's end (its trailer
+/// byte) is written and flushed, and the next frame is written over it.
+struct PlayableFile(BufWriter<File>);
+
+/// The byte that ends a GIF.
+const GIF_TRAILER: u8 = 0x3b;
+
+impl PlayableFile {
+    /// Ends the file where it stands with the GIF's trailer, flushed to the system, and steps
+    /// back so the next write replaces it.
+    fn seal(&mut self) -> io::Result<()> {
+        self.0.write_all(&[GIF_TRAILER])?;
+        self.0.flush()?;
+        self.0.seek(SeekFrom::Current(-1)).map(drop)
+    }
+}
+
+impl Write for PlayableFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Encodes the pictures of a recording as they come into a new file `<name>-NNNN.gif` in
+/// `captures`, giving each picture back once written, the file playable after every frame.
+/// The first picture's palette is the GIF's global one.
+fn record_to_new_file(
+    captures: &Path,
+    name: &str,
     frames: &Receiver<(Picture, u64)>,
     give_back: &SyncSender<Picture>,
-) -> Result<Vec<u8>, String> {
-    let mut writer: Option<GifWriter<Vec<u8>>> = None;
+) -> Result<PathBuf, String> {
+    let (path, file) = create_new(captures, name)?;
+    let named = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let mut writer: Option<GifWriter<PlayableFile>> = None;
+    let mut file = Some(PlayableFile(BufWriter::new(file)));
     for (picture, points) in frames {
         let w = match &mut writer {
             Some(w) => w,
             None => writer.insert(
-                GifWriter::new(Vec::new(), picture.width, picture.height, 1, &picture.rgb)
-                    .map_err(|e| e.to_string())?,
+                GifWriter::new(
+                    file.take().expect("made once"),
+                    picture.width,
+                    picture.height,
+                    1,
+                    &picture.rgb,
+                )
+                .map_err(|e| named(&e))?,
             ),
         };
-        write_points(w, &picture, points).map_err(|e| e.to_string())?;
+        write_points(w, &picture, points).map_err(|e| named(&e))?;
+        w.get_mut().seal().map_err(|e| named(&e))?;
         let _ = give_back.try_send(picture);
     }
-    let writer = writer.ok_or_else(|| "the recording holds no frame".to_string())?;
-    writer.finish().map_err(|e| e.to_string())
+    let writer = writer.ok_or_else(|| named(&"the recording holds no frame"))?;
+    let PlayableFile(out) = writer.finish().map_err(|e| named(&e))?;
+    out.into_inner()
+        .map_err(|e| named(&e.into_error()))?
+        .sync_all()
+        .map_err(|e| named(&e))?;
+    Ok(path)
+}
+
+/// Makes `<captures>/<name>-NNNN.gif` under the first number not taken, exclusively (never over
+/// a file, never through a link someone placed there), the folder first when missing.
+fn create_new(captures: &Path, name: &str) -> Result<(PathBuf, File), String> {
+    std::fs::create_dir_all(captures)
+        .map_err(|e| format!("cannot create {}: {e}", captures.display()))?;
+    for n in 1..=9999 {
+        let path = captures.join(format!("{name}-{n:04}.gif"));
+        match File::options().write(true).create_new(true).open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        }
+    }
+    Err(format!("{} holds 9999 GIFs already", captures.display()))
 }
 
 /// Encodes a saved buffer.
@@ -578,6 +650,38 @@ mod tests {
         let (mut none, _) = capture(&dir, false);
         let err = none.save_buffer(0.0).unwrap_err();
         assert!(err.contains("--gif-buffer"), "{err}");
+    }
+
+    #[test]
+    fn a_recording_is_a_playable_file_in_the_captures_folder_while_it_records() {
+        let dir = ScratchDir::new("gif-capture-stream");
+        let (mut c, saved) = capture(&dir, false);
+        let pal = Palette::pico8();
+        c.toggle(0.0, &frame(1), &pal);
+        for i in 0..40u8 {
+            c.shown(f64::from(i + 1) * 20.0, &frame(i % 15 + 1), &pal);
+        }
+        // Still recording: what is on disk already plays, its frames each 2 cs, ending where
+        // the encoder has got to (the last few pictures may still be on their way).
+        let path = dir.join("captures/cart-0001.gif");
+        let mut frames = Vec::new();
+        for _ in 0..500 {
+            if let Ok(read) = std::panic::catch_unwind(|| read_back(&path)) {
+                frames = read;
+                if frames.len() >= 40 - RECORDING_POOL {
+                    break;
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(frames.len() >= 40 - RECORDING_POOL, "{frames:?}");
+        assert_eq!(frames[0], (1, 2));
+        assert!(saved.lock().unwrap().is_empty(), "not saved yet: recording");
+        c.toggle(900.0, &frame(0), &pal);
+        c.finish(900.0);
+        assert_eq!(only_saved(&saved), path);
+        assert_eq!(read_back(&path).len(), 41);
+        assert_eq!(std::fs::read(&path).unwrap().last(), Some(&GIF_TRAILER));
     }
 
     #[test]

@@ -39,6 +39,12 @@ use crate::timing::pacing::{
 /// frames a second. Allocated up front, so recording never allocates.
 pub const ROLLING_CAPACITY: usize = 10_000;
 
+/// Frames a whole-run timeline keeps at most: 2^24, about 2.4 GB of records at some 140
+/// bytes a frame (`bt trace --format summary` and `chrome`, `bt diagnose`). Its exact
+/// percentiles need every frame, so a longer run is refused before it starts rather than
+/// filling memory; the CSV and JSON traces stream and have no such limit.
+pub const MAX_KEPT_FRAMES: u64 = 1 << 24;
+
 /// How many of the longest frames the summary lists.
 pub const WORST_FRAMES: usize = 5;
 /// The rates a summary gives the time spent below, in frames a second.

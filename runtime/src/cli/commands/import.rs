@@ -60,18 +60,18 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
     }
     let bytes = read_asset_file(&shown, &args.file, MAX_P8_FILE).map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&bytes);
-    let cart = P8::parse(&shown, &text)?;
+    let made = p8_files(&shown, &stem, &text)?;
     let files = [
-        (format!("{stem}.png"), Format::Png, cart.sheet_png()?),
+        (format!("{stem}.png"), Format::Png, made.sheet_png),
         (
             format!("{stem}.tmj"),
             Format::Any,
-            cart.map_tmj(&format!("{stem}.png")).into_bytes(),
+            made.map_tmj.into_bytes(),
         ),
         (
             format!("{stem}-sounds.txt"),
             Format::Any,
-            cart.sounds().into_bytes(),
+            made.sounds.into_bytes(),
         ),
     ];
     write_files(&args, &files)
@@ -129,6 +129,32 @@ fn file_stem(shown: &str, file: &Path) -> Result<String, String> {
         ));
     }
     Ok(stem.to_string())
+}
+
+/// The three files `bt import` makes of a `.p8` cart.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct P8Files {
+    /// The sprite sheet: `<stem>.png`, indexed, PICO-8's 16 colours.
+    pub sheet_png: Vec<u8>,
+    /// The map: `<stem>.tmj`, a Tiled map whose embedded tileset is the sheet.
+    pub map_tmj: String,
+    /// The sound effects and music: `<stem>-sounds.txt`, a `bt-sound 1` file.
+    pub sounds: String,
+}
+
+/// The files `bt import` makes of the `.p8` text `text`: `file` names it in errors and `stem`
+/// names the files (the map names `<stem>.png` as its tileset's picture).
+///
+/// # Errors
+/// One line naming `file` and the line of the first thing BT cannot read.
+pub fn p8_files(file: &str, stem: &str, text: &str) -> Result<P8Files, String> {
+    let cart = P8::parse(file, text)?;
+    Ok(P8Files {
+        sheet_png: cart.sheet_png()?,
+        map_tmj: cart.map_tmj(&format!("{stem}.png")),
+        sounds: cart.sounds(),
+    })
 }
 
 /// What of a `.p8` file BT reads.
@@ -495,6 +521,24 @@ mod tests {
         s.push_str(&"00000".repeat(29));
         s.push_str("\n__music__\n01 00014243\n02 41004243\n00 40404040\n");
         s
+    }
+
+    #[test]
+    fn the_files_an_import_makes_read_back_in_bts_own_readers() {
+        use bt::host::ImageLoader;
+        let files = p8_files("test.p8", "test", &cart()).unwrap();
+        let sheet = crate::config::png_loader::PngLoader
+            .decode("test.png", &files.sheet_png)
+            .unwrap();
+        assert_eq!((sheet.width, sheet.height), (128, 128));
+        let map = crate::config::tiled::decode_map("test.tmj", files.map_tmj.as_bytes()).unwrap();
+        assert_eq!(map.size(), (128, 64));
+        bt::sound::SoundFile::parse("test-sounds.txt", &files.sounds).unwrap();
+        let e = p8_files("bad.p8", "bad", "not a cart").unwrap_err();
+        assert_eq!(
+            e,
+            "bad.p8:1: not a PICO-8 cart: the first line must be 'pico-8 cartridge …'"
+        );
     }
 
     #[test]

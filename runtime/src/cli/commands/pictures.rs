@@ -132,24 +132,63 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
             .map_err(|e| bad(&e))?;
         crate::export::gif::Stepping::Seek
     };
-    let bytes = crate::export::gif::gif_from_here(
+    // Streamed: each frame goes to the output as it is encoded (into an unnamed file beside
+    // a file target, named only once complete), so a GIF of any length takes the same memory.
+    let pending = output.begin().map_err(|e| e.to_string())?;
+    let written = crate::export::gif::stream_gif_from_here(
         &mut engine,
         args.seconds,
         args.scale,
         stepping,
+        Counted::new(pending),
         |done, total| progress.set(done, total),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| match e {
+        crate::export::gif::GifError::Encode(_) => format!("{}: {e}", args.output.display()),
+        other => other.to_string(),
+    })?;
     drop(progress);
-    output.write(&bytes).map_err(|e| e.to_string())?;
+    let bytes = written.count();
+    written.into_inner().commit().map_err(|e| e.to_string())?;
     let frames = crate::export::gif::gif_timing(fps, args.seconds).len();
     say(format_args!(
-        "wrote {} ({frames} frames, {} s from {} s, {} bytes)\n",
+        "wrote {} ({frames} frames, {} s from {} s, {bytes} bytes)\n",
         args.output.display(),
         args.seconds,
         args.from,
-        bytes.len()
     ))
+}
+
+/// A writer that counts the bytes it passes on.
+struct Counted<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W> Counted<W> {
+    fn new(inner: W) -> Counted<W> {
+        Counted { inner, bytes: 0 }
+    }
+
+    fn count(&self) -> u64 {
+        self.bytes
+    }
+
+    fn into_inner(self) -> W {
+        self.inner
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Counted<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// The most PNG files `bt frames` writes: 27 minutes of every update at 60 a second, and

@@ -19,7 +19,7 @@ use super::*;
 use crate::clock::spec::ClockSpec;
 use crate::export::safe_write::{Format, Output, Pending};
 use crate::timing::frame_records::{self, TraceWriter};
-use crate::timing::timeline::{display_repeats, FrameSource, Timeline};
+use crate::timing::timeline::{display_repeats, FrameSource, Timeline, MAX_KEPT_FRAMES};
 use crate::timing::{bench, diagnose};
 use crate::Engine;
 
@@ -120,6 +120,23 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
     })
 }
 
+/// Refuses a run `what` would keep whole in memory when it is longer than
+/// [`MAX_KEPT_FRAMES`]: said before any of it runs, naming `--frames` (or the capture's
+/// length when that is what set it).
+fn check_kept(sim: &Sim, frames: Option<u64>, what: &str) -> Result<(), Failure> {
+    if sim.ticks <= MAX_KEPT_FRAMES {
+        return Ok(());
+    }
+    let named = match frames {
+        Some(n) => format!("--frames {n}"),
+        None => format!("a capture of {} frames", sim.ticks),
+    };
+    Err(Failure::Usage(format!(
+        "{named}: {what} keeps every frame for its exact figures, at most {MAX_KEPT_FRAMES} \
+         (2^24); give fewer frames, or use bt trace --format csv or json, which stream"
+    )))
+}
+
 pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
     let input = args.input.input.as_deref();
     let (mut engine, session) = engine(offer, &args.cart, false, None, input)?;
@@ -128,6 +145,11 @@ pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
         FormatArg::Csv => frame_records::Format::Csv,
         FormatArg::Json => frame_records::Format::Json,
         FormatArg::Chrome | FormatArg::Summary => {
+            let what = match args.format {
+                FormatArg::Chrome => "bt trace --format chrome",
+                _ => "bt trace --format summary",
+            };
+            check_kept(&sim, args.sim.frames, what)?;
             let timeline = whole_run(&mut engine, &sim);
             still_running(&engine, &session)?;
             let mut out = io::BufWriter::new(io::stdout().lock());
@@ -256,6 +278,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
                 .to_string(),
         ));
     }
+    check_kept(&sim, args.sim.frames, "bt diagnose")?;
     engine.overlay_forced().set_refresh(sim.refresh);
     // Rows go to the output as they come, not into memory.
     let mut rows = csv.as_ref().map(Output::begin).transpose()?;
@@ -419,6 +442,7 @@ fn compare_run(
         looped: args.sim.looped,
     };
     let sim = simulate(&sim_args, &mut engine)?;
+    check_kept(&sim, frames, "bt diagnose --compare")?;
     let timeline = whole_run(&mut engine, &sim);
     still_running(&engine, &session)?;
     let screen = if args.output.is_some() && args.chart == ChartArg::Tall {
