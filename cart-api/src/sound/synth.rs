@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::clock::SampleClock;
-use super::wave::{next_noise, phase_step, sample};
+use super::wave::{next_noise, phase_step, phaser_step, sample};
 use super::{
     Channel, ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundBank, SoundError,
     SoundMeter, TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE, MAX_NOTE_VOLUME,
@@ -19,6 +19,10 @@ const FULL: i64 = 1 << 16;
 /// Samples the host buffer keeps when nobody drains it: one second at the current rate (then
 /// it starts over, so a seek of a million updates costs no memory).
 const BUFFER_SECONDS: u32 = 1;
+/// Control blocks a second a [`TimeBase::Fraction`] unit aims at: each unit gets as many
+/// whole blocks as make it no longer than 1/480 s (PICO-8's 183/22,050 s gets 4), short enough
+/// that a note's rise from silence does not eat into a note of one unit.
+const FRACTION_BLOCKS_PER_SECOND: u64 = 480;
 /// Patterns that last no time the tune moves through at one sample before it stops: a tune
 /// whose patterns are all empty would otherwise start them over for ever.
 const MAX_EMPTY_PATTERNS: usize = 1 << 16;
@@ -37,6 +41,8 @@ struct Timing {
     arpeggio: (u64, u64),
     /// How far the vibrato bends either way, in cents.
     vibrato_depth: u16,
+    /// Whether pitch steps at a note's first sample rather than gliding into it.
+    exact: bool,
 }
 
 impl Timing {
@@ -50,7 +56,23 @@ impl Timing {
                 vibrato: (1, 8),
                 arpeggio: (1, 2),
                 vibrato_depth: sfx.vibrato_depth,
+                exact: false,
             },
+            TimeBase::Fraction { num, den } => {
+                let (num, den) = (u64::from(num.max(1)), u64::from(den.max(1)));
+                let per_unit = (num * FRACTION_BLOCKS_PER_SECOND).div_ceil(den).max(1);
+                // Seconds a block: num / (den × per_unit).
+                let block_den = den * per_unit;
+                Timing {
+                    num: u64::from(rate) * num,
+                    den: block_den,
+                    per_unit,
+                    vibrato: (u64::from(sfx.vibrato.millihertz()) * num, 1000 * block_den),
+                    arpeggio: (u64::from(sfx.arpeggio.millihertz()) * num, 1000 * block_den),
+                    vibrato_depth: sfx.vibrato_depth,
+                    exact: true,
+                }
+            }
             _ => Timing {
                 num: u64::from(rate),
                 den: u64::from(BLOCKS_PER_SECOND),
@@ -58,6 +80,7 @@ impl Timing {
                 vibrato: (u64::from(sfx.vibrato.millihertz()), per_second),
                 arpeggio: (u64::from(sfx.arpeggio.millihertz()), per_second),
                 vibrato_depth: sfx.vibrato_depth,
+                exact: false,
             },
         }
     }
@@ -83,6 +106,8 @@ struct Voice {
     /// Pitch (256ths of a semitone) the previous note ended on: where a slide starts.
     slide_from: i32,
     phase: u32,
+    /// The phaser's second triangle's phase.
+    phase2: u32,
     noise: u32,
     wave: Option<Wave>,
     /// Amplitude and phase step now, in 16.16 of their own units, and what they add a sample.
@@ -107,6 +132,7 @@ impl Default for Voice {
             next_at: u64::MAX,
             slide_from: 0,
             phase: 0,
+            phase2: 0,
             noise: 0,
             wave: None,
             amp: 0,
@@ -423,7 +449,7 @@ impl Synth {
     /// ramps from now to then.
     fn begin_block(&mut self, channel: usize) {
         let now = self.now;
-        let (end, target) = match self.voices[channel].sfx.and_then(|id| self.sfx_at(id)) {
+        let (end, (target, from)) = match self.voices[channel].sfx.and_then(|id| self.sfx_at(id)) {
             Some(sfx) => {
                 let t = self.timing(sfx);
                 let v = &self.voices[channel];
@@ -433,7 +459,7 @@ impl Synth {
             None => {
                 // Stopped: fade to silence over one control block.
                 let fade = u64::from(self.rate / BLOCKS_PER_SECOND).max(1);
-                (now + fade, (0, self.voices[channel].target.1))
+                (now + fade, ((0, self.voices[channel].target.1), None))
             }
         };
         let v = &mut self.voices[channel];
@@ -441,6 +467,9 @@ impl Synth {
         if v.amp == 0 {
             // From silence the pitch starts where it is going: no glide up from nothing.
             v.step = i64::from(target.1) << 16;
+        }
+        if let Some(from) = from {
+            v.step = i64::from(from) << 16;
         }
         v.next_at = end;
         v.target = target;
@@ -725,12 +754,16 @@ impl Synth {
                 let Some(wave) = v.wave else { continue };
                 let a = v.amp >> 16;
                 if a != 0 {
-                    let s = i64::from(sample(wave, v.phase, (v.noise >> 16) as i16 as i32));
+                    let noise = (v.noise >> 16) as i16 as i32;
+                    let s = i64::from(sample(wave, v.phase, v.phase2, noise));
                     let voice = (((s * a) >> 16) * i64::from(v.volume)) >> 8;
                     *peak = (*peak).max(voice.abs());
                     mix += voice;
                 }
                 let inc = (v.step >> 16) as u32;
+                if wave == Wave::Phaser {
+                    v.phase2 = v.phase2.wrapping_add(phaser_step(inc));
+                }
                 let next = v.phase.wrapping_add(inc);
                 if (next ^ v.phase) >> 28 != 0 && wave == Wave::Noise {
                     v.noise = next_noise(v.noise);
@@ -814,17 +847,18 @@ impl Synth {
     }
 
     /// The amplitude (16.16) and phase step a playing voice reaches at the end of its current
-    /// block, and sets its wave.
-    fn target(&mut self, channel: usize) -> (i64, u32) {
+    /// block, and sets its wave; with them, for an exact time base, the phase step the block
+    /// starts at when it does not glide from where the last one ended.
+    fn target(&mut self, channel: usize) -> ((i64, u32), Option<u32>) {
         let rate = self.rate;
         let fps_milli = self.fps_milli;
         let v = &mut self.voices[channel];
         let Some(sfx) = v.sfx.and_then(|id| self.sfx.get(usize::from(id))?.as_ref()) else {
-            return (0, v.target.1);
+            return ((0, v.target.1), None);
         };
         let note: Note = sfx.notes[v.note];
         if note.volume == 0 {
-            return (0, v.target.1);
+            return ((0, v.target.1), None);
         }
         let timing = Timing::of(sfx, rate, fps_milli);
         let per_unit = timing.per_unit as i64;
@@ -856,6 +890,16 @@ impl Synth {
                 let k = u128::from(v.age) * u128::from(num) / u128::from(den) % 3;
                 base + [0, 4 * 256, 7 * 256][k as usize]
             }
+            Effect::ArpeggioGroup { units } => {
+                let step = v.age / timing.per_unit / u64::from(units.max(1));
+                let at = (v.note & !3) | (step % 4) as usize;
+                let pitch = sfx
+                    .notes
+                    .get(at)
+                    .or(sfx.notes.last())
+                    .map_or(0, |n| n.pitch);
+                i32::from(pitch) * 256
+            }
             _ => base,
         };
         let mut amp = i64::from(note.volume) * FULL / i64::from(MAX_NOTE_VOLUME);
@@ -876,6 +920,26 @@ impl Synth {
         if v.wave != Some(note.wave) {
             v.wave = Some(note.wave);
         }
-        (amp, phase_step(pitch, rate))
+        if !timing.exact {
+            return ((amp, phase_step(pitch, rate)), None);
+        }
+        // An exact time base: a drop falls in frequency, straight to nothing (a glide of the
+        // phase step is one), and pitch steps rather than glides wherever the effect is not a
+        // glide itself.
+        let step = match note.effect {
+            Effect::Drop => {
+                let top = i64::from(phase_step(base, rate));
+                (top * (FULL - p) / FULL) as u32
+            }
+            _ => phase_step(pitch, rate),
+        };
+        let from = match note.effect {
+            Effect::Slide if t == 0 => Some(phase_step(v.slide_from, rate)),
+            Effect::Slide => None,
+            Effect::Drop if t == 0 => Some(phase_step(base, rate)),
+            Effect::Drop | Effect::Vibrato if t > 0 => None,
+            _ => Some(step),
+        };
+        ((amp, step), from)
     }
 }

@@ -30,11 +30,49 @@ pub(crate) fn phase_step(pitch: i32, rate: u32) -> u32 {
     step.min(u128::from(u32::MAX / 2)) as u32
 }
 
+/// Where the tilted saw's peak falls, in 65536ths of the period: 7/8 (PICO-8's wave 1).
+const TILT_PEAK: i64 = 57_344;
+/// The organ's tall hump peaks at full scale times this over 3: PICO-8's organ peaks at 2/3 of
+/// its triangle, the level BT's triangle plays at.
+const ORGAN_PEAK: i64 = 21_845;
+
+/// The phaser's second triangle's phase step for a first one's `step`: 109/110 of it.
+pub(crate) fn phaser_step(step: u32) -> u32 {
+    (u64::from(step) * 109 / 110) as u32
+}
+
 /// One sample of `wave` at `phase`, in `-32767..=32767`. `noise` is the noise channel's held
-/// value.
-pub(crate) fn sample(wave: Wave, phase: u32, noise: i32) -> i32 {
+/// value; `phase2` is the phaser's second triangle's phase.
+pub(crate) fn sample(wave: Wave, phase: u32, phase2: u32, noise: i32) -> i32 {
     let x = (phase >> 16) as i32; // 0..65536
     match wave {
+        Wave::TiltedSaw => {
+            let x = i64::from(x);
+            let v = if x < TILT_PEAK {
+                -32_767 + 65_534 * x / TILT_PEAK
+            } else {
+                32_767 - 65_534 * (x - TILT_PEAK) / (65_536 - TILT_PEAK)
+            };
+            v as i32
+        }
+        Wave::Organ => {
+            // In 65536ths: a hump of ±3 over the first half (peak at a quarter), one from -3
+            // up to 1 over the second (peak at three quarters).
+            let x = i64::from(x);
+            let v = if x < 32_768 {
+                3 * 65_536 - (24 * x - 6 * 65_536).abs()
+            } else {
+                65_536 - (16 * x - 12 * 65_536).abs()
+            };
+            (v * ORGAN_PEAK / (3 * 65_536)) as i32
+        }
+        Wave::Phaser => {
+            // A triangle of ±2 and one of ±1 a little lower, summed and scaled to ±32767.
+            let (x, y) = (i64::from(x), i64::from(phase2 >> 16));
+            let a = 2 * 65_536 - (8 * x - 4 * 65_536).abs();
+            let b = 65_536 - (4 * y - 2 * 65_536).abs();
+            ((a + b) * 32_767 / (3 * 65_536)) as i32
+        }
         Wave::Square { duty } => {
             if (phase >> 24) < u32::from(duty.clamp(1, 255)) {
                 24_000
@@ -88,16 +126,19 @@ mod tests {
             Wave::Triangle,
             Wave::Saw,
             Wave::Sine,
+            Wave::TiltedSaw,
+            Wave::Organ,
+            Wave::Phaser,
         ];
         for wave in waves {
             for k in 0..=4096u32 {
-                let s = sample(wave, k.wrapping_mul(1 << 20), 0);
+                let s = sample(wave, k.wrapping_mul(1 << 20), k.wrapping_mul(3 << 19), 0);
                 assert!((-32_767..=32_767).contains(&s), "{wave:?} at {k}: {s}");
             }
         }
-        assert_eq!(sample(Wave::Sine, 1 << 30, 0), 32_767);
-        assert_eq!(sample(Wave::Sine, 3 << 30, 0), -32_767);
-        assert_eq!(sample(Wave::Sine, 0, 0), 0);
+        assert_eq!(sample(Wave::Sine, 1 << 30, 0, 0), 32_767);
+        assert_eq!(sample(Wave::Sine, 3 << 30, 0, 0), -32_767);
+        assert_eq!(sample(Wave::Sine, 0, 0, 0), 0);
     }
 
     #[test]
