@@ -390,3 +390,59 @@ fn vibrato_depth_sets_how_far_the_pitch_bends_either_way() {
         "a vibrato depth must be 0 to 1200 cents, got 1201"
     );
 }
+
+/// `seconds` of the sound effect `name` from `file`, played at the first sample, at `fps`
+/// updates a second and `rate` samples a second.
+fn render_file(file: &str, name: &str, fps: f64, rate: u32, seconds: f64) -> Vec<i16> {
+    let mut con = console(fps);
+    con.set_sample_rate(rate);
+    let bank = con.init_context().decode_sounds("f.txt", file).unwrap();
+    con.update_context(0)
+        .play_sfx(bank.sfx(name).unwrap(), Some(Channel::ONE));
+    let mut out = Vec::new();
+    for _ in 0..(seconds * fps).ceil() as u64 {
+        con.step_sound();
+        out.extend(con.drain_samples());
+    }
+    out
+}
+
+#[test]
+fn a_unit_of_183_22050ths_puts_each_note_on_the_sample_its_fraction_gives_at_any_rate() {
+    // Speed 3 of 183/22,050 s: notes separated by rests start every 6 units.
+    let file = "bt-sound 2\nsfx a 3 unit=183/22050\nA4 sq 5\n--\nE5 sq 5\n--\nA5 sq 5\n--\n";
+    for rate in [44_100u32, 48_000, 22_050] {
+        let at_60 = render_file(file, "a", 60.0, rate, 0.1);
+        for fps in [30.0, 144.0] {
+            let other = render_file(file, "a", fps, rate, 0.1);
+            assert!(at_60[..] == other[..at_60.len()], "{rate} Hz at {fps} updates");
+        }
+        let mut onsets = Vec::new();
+        let mut quiet = usize::MAX / 2;
+        for (i, &s) in at_60.iter().enumerate() {
+            if s != 0 && quiet > 20 {
+                onsets.push(i);
+            }
+            quiet = if s == 0 { quiet + 1 } else { 0 };
+        }
+        let expected: Vec<usize> = (0..3)
+            .map(|k| (k * 6 * 183 * rate as usize) / 22_050)
+            .collect();
+        assert_eq!(onsets, expected, "{rate} Hz");
+    }
+}
+
+#[test]
+fn with_an_exact_unit_a_one_unit_note_is_at_its_pitch_from_its_first_period() {
+    // Two notes of 1/120 s, an octave apart: the second's first period is already an
+    // octave up (no glide across the note).
+    let file = "bt-sound 2\nsfx a 1 unit=1/120\nA5 sq 7\nA6 sq 7\n";
+    let s = render_file(file, "a", 60.0, 44_100, 0.02);
+    let ups: Vec<usize> = (1..735).filter(|&i| s[i - 1] < 0 && s[i] >= 0).collect();
+    let second: Vec<usize> = ups.iter().copied().filter(|&i| i > 367).collect();
+    // A6 is 1,760 Hz: 25.06 samples a period, from the first crossing on.
+    for pair in second.windows(2) {
+        let period = (pair[1] - pair[0]) as f64;
+        assert!((period - 25.06).abs() <= 1.0, "{second:?}");
+    }
+}

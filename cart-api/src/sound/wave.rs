@@ -141,6 +141,43 @@ mod tests {
         assert_eq!(sample(Wave::Sine, 0, 0, 0), 0);
     }
 
+    /// The wave at `t` of a period (0 to 1), with the phaser's second phase `lag` of a period
+    /// behind.
+    fn at(wave: Wave, t: f64, lag: f64) -> i32 {
+        let phase = (t * 4_294_967_296.0) as u64 as u32;
+        let phase2 = ((t - lag).rem_euclid(1.0) * 4_294_967_296.0) as u64 as u32;
+        sample(wave, phase, phase2, 0)
+    }
+
+    #[test]
+    fn the_tilted_saw_rises_for_seven_eighths_of_a_period_and_falls_in_the_last() {
+        assert_eq!(at(Wave::TiltedSaw, 0.0, 0.0), -32_767);
+        assert_eq!(at(Wave::TiltedSaw, 0.875, 0.0), 32_767);
+        assert!(at(Wave::TiltedSaw, 0.4375, 0.0).abs() <= 2, "half way up is 0");
+        assert!(at(Wave::TiltedSaw, 0.9375, 0.0).abs() <= 2, "half way down is 0");
+        let peak = (0..4096)
+            .max_by_key(|&k| at(Wave::TiltedSaw, f64::from(k) / 4096.0, 0.0))
+            .unwrap();
+        assert_eq!(peak, 3584, "the peak at 7/8");
+    }
+
+    #[test]
+    fn the_organ_has_a_tall_hump_then_one_a_third_as_tall() {
+        let peak = at(Wave::Organ, 0.25, 0.0);
+        assert_eq!(at(Wave::Organ, 0.0, 0.0), -peak);
+        assert_eq!(at(Wave::Organ, 0.5, 0.0), -peak);
+        assert!((at(Wave::Organ, 0.75, 0.0) - peak / 3).abs() <= 1);
+        assert!(peak > 20_000 && peak < 32_767, "{peak}");
+    }
+
+    #[test]
+    fn the_phaser_is_two_triangles_that_add_up_in_phase_and_cancel_part_out_of_it() {
+        assert_eq!(at(Wave::Phaser, 0.5, 0.0), 32_767);
+        assert_eq!(at(Wave::Phaser, 0.0, 0.0), -32_767);
+        assert!((at(Wave::Phaser, 0.5, 0.5) - 32_767 / 3).abs() <= 1);
+        assert_eq!(phaser_step(110_000), 109_000);
+    }
+
     #[test]
     fn pitch_past_the_top_is_held_below_half_the_rate() {
         assert!(phase_step(i32::MAX, 8_000) <= u32::MAX / 2);
