@@ -158,14 +158,23 @@ fn the_sound_file_in_the_guide_reads_as_it_says() {
     let text = &guide[start..start + guide[start..].find("```").unwrap()];
     let file = SoundFile::parse("docs/sound.md", text).unwrap();
     let names: Vec<&str> = file.sfx.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["coin", "bass", "hat", "wobble"]);
+    assert_eq!(names, ["coin", "bass", "hat", "wobble", "chord"]);
     let FileTune::Patterns { patterns, .. } = &file.music[0].tune else {
         panic!("a tune of patterns");
     };
     assert_eq!(patterns.len(), 2);
-    assert!(file
-        .sfx
+    assert!(file.sfx[..4]
         .iter()
         .all(|(_, s)| s.time_base == TimeBase::Seconds));
+    let chord = &file.sfx[4].1;
+    assert_eq!(
+        chord.time_base,
+        TimeBase::Fraction {
+            num: 183,
+            den: 22_050
+        }
+    );
+    assert_eq!(chord.notes[0].wave, Wave::Organ);
+    assert_eq!(chord.notes[0].effect, Effect::ArpeggioGroup { units: 4 });
     assert!(file.music.len() >= 2, "and one of sequences");
 }

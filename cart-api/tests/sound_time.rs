@@ -415,7 +415,10 @@ fn a_unit_of_183_22050ths_puts_each_note_on_the_sample_its_fraction_gives_at_any
         let at_60 = render_file(file, "a", 60.0, rate, 0.1);
         for fps in [30.0, 144.0] {
             let other = render_file(file, "a", fps, rate, 0.1);
-            assert!(at_60[..] == other[..at_60.len()], "{rate} Hz at {fps} updates");
+            assert!(
+                at_60[..] == other[..at_60.len()],
+                "{rate} Hz at {fps} updates"
+            );
         }
         let mut onsets = Vec::new();
         let mut quiet = usize::MAX / 2;

@@ -3,9 +3,9 @@
 //! ```text
 //! bt-sound 2
 //! # sfx NAME SPEED [loop=NOTE] [attack=UNITS] [release=UNITS] [vibrato=HZ]
-//! #     [vibrato_depth=CENTS] [arp=HZ],
+//! #     [vibrato_depth=CENTS] [arp=HZ] [unit=NUM/DEN],
 //! # then one note a line: PITCH WAVE VOLUME [EFFECT], or `--` for a rest.
-//! # SPEED, attack and release count 120ths of a second.
+//! # SPEED, attack and release count 120ths of a second, or NUM/DEN of a second.
 //! sfx coin 6 release=2
 //! B5 sq 5
 //! E6 sq 5 slide
@@ -23,8 +23,10 @@
 //!
 //! Pitches are a note name, an optional `#` and an octave (`C4` is middle C, `A4` 440 Hz,
 //! `B7` the highest). Waves: `sq` (square), `sqN` (a pulse high for N% of the period),
-//! `tri`, `saw`, `sin`, `noise`. Volumes 0–7. Effects: `slide`, `vibrato`, `drop`, `fadein`,
-//! `fadeout`, `arp`. A file headed `bt-sound 1` counts SPEED, attack and release in the cart's
+//! `tri`, `saw`, `sin`, `noise`, `tilt`, `organ`, `phaser`. Volumes 0–7. Effects: `slide`,
+//! `vibrato`, `drop`, `fadein`, `fadeout`, `arp`, `arpgroup:N` ([`Effect::ArpeggioGroup`]).
+//! `unit=183/22050` counts the sound's times in PICO-8's note step ([`TimeBase::Fraction`]).
+//! A file headed `bt-sound 1` counts SPEED, attack and release in the cart's
 //! updates, as it always did ([`TimeBase::Updates`]), and takes no `vibrato=`,
 //! `vibrato_depth=` or `arp=`. `vibrato_depth` is how far the vibrato bends either way, in
 //! cents: 50 (half a semitone) unless given; Pyxel's vibrato is 25.

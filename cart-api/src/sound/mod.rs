@@ -283,7 +283,7 @@ impl Note {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Sfx {
     /// How long each note lasts, at least 1: 120ths of a second (in [`TimeBase::Updates`],
-    /// updates).
+    /// updates; in [`TimeBase::Fraction`], its unit).
     pub speed: u16,
     /// The notes, at most [`MAX_NOTES`].
     pub notes: Vec<Note>,
@@ -305,7 +305,7 @@ pub struct Sfx {
     /// [`MAX_EFFECT_RATE`] ([`DEFAULT_ARPEGGIO`] to start with).
     pub arpeggio: Hz,
     /// What `speed`, `attack` and `release` count: 120ths of a second unless the sound came
-    /// from a `bt-sound 1` file.
+    /// from a `bt-sound 1` file or names a unit of its own.
     pub time_base: TimeBase,
 }
 

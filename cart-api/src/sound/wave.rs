@@ -153,8 +153,14 @@ mod tests {
     fn the_tilted_saw_rises_for_seven_eighths_of_a_period_and_falls_in_the_last() {
         assert_eq!(at(Wave::TiltedSaw, 0.0, 0.0), -32_767);
         assert_eq!(at(Wave::TiltedSaw, 0.875, 0.0), 32_767);
-        assert!(at(Wave::TiltedSaw, 0.4375, 0.0).abs() <= 2, "half way up is 0");
-        assert!(at(Wave::TiltedSaw, 0.9375, 0.0).abs() <= 2, "half way down is 0");
+        assert!(
+            at(Wave::TiltedSaw, 0.4375, 0.0).abs() <= 2,
+            "half way up is 0"
+        );
+        assert!(
+            at(Wave::TiltedSaw, 0.9375, 0.0).abs() <= 2,
+            "half way down is 0"
+        );
         let peak = (0..4096)
             .max_by_key(|&k| at(Wave::TiltedSaw, f64::from(k) / 4096.0, 0.0))
             .unwrap();

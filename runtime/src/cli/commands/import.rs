@@ -10,12 +10,10 @@
 //!   memory (sheet rows 64 to 127, two pixels a cell): a cart uses that memory as sprites or as
 //!   map, and the import writes it both ways, as the sheet's lower half and as the map's lower
 //!   half, so either use finds what PICO-8 finds;
-//! - `NAME-sounds.txt`, the sound effects and the music as a `bt-sound 1` file.
+//! - `NAME-sounds.txt`, the sound effects and the music as a `bt-sound 2` file at PICO-8's own
+//!   note length and pitch ([`p8_sound`]).
 //!
-//! What differs, as far as the formats allow: note lengths are rounded to whole ticks of 60 a second (PICO-8's are 1/120 s per
-//! speed step); the organ and phaser waves become triangle and square, the custom instruments
-//! square; a loop's end is where the effect ends; a tune's patterns are kept up to its first
-//! stop or loop end. The Lua code is not touched: it stays the author's to port.
+//! The Lua code is not touched: it stays the author's to port.
 
 use std::path::{Path, PathBuf};
 

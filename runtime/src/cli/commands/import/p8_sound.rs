@@ -274,9 +274,13 @@ mod tests {
         440.0 * 2f64.powf((f64::from(p) - 33.0) / 12.0)
     }
 
-    /// A `.p8` made for the tests: `sfx` as `(speed, loop start, loop end, notes of (pitch,
-    /// wave, volume, effect))`, music lines as PICO-8 writes them, and Lua code.
-    fn p8(sfx: &[(u8, u8, u8, &[(u8, u8, u8, u8)])], music: &[&str], lua: &str) -> String {
+    /// A note for a test cart: `(pitch, wave, volume, effect)`.
+    type TestNote = (u8, u8, u8, u8);
+    /// A sound effect for a test cart: `(speed, loop start, loop end, notes)`.
+    type TestSfx<'a> = (u8, u8, u8, &'a [TestNote]);
+
+    /// A `.p8` made for the tests: `sfx`, music lines as PICO-8 writes them, and Lua code.
+    fn p8(sfx: &[TestSfx<'_>], music: &[&str], lua: &str) -> String {
         let mut s = format!(
             "pico-8 cartridge // http://www.pico-8.com\nversion 41\n__lua__\n{lua}\n__sfx__\n"
         );
@@ -497,7 +501,7 @@ mod tests {
 
     #[test]
     fn tunes_are_named_by_picos_pattern_number_and_follow_its_loops_and_stops() {
-        let sfx: &[(u8, u8, u8, &[(u8, u8, u8, u8)])] = &[
+        let sfx: &[TestSfx<'_>] = &[
             (8, 0, 0, &[(33, 3, 5, 0)]),
             (8, 0, 0, &[(37, 3, 5, 0)]),
             (8, 0, 0, &[(40, 3, 5, 0)]),
