@@ -449,3 +449,45 @@ fn with_an_exact_unit_a_one_unit_note_is_at_its_pitch_from_its_first_period() {
         assert!((period - 25.06).abs() <= 1.0, "{second:?}");
     }
 }
+
+#[test]
+fn a_pattern_is_timed_by_its_lowest_channel_that_does_not_loop() {
+    let mut con = console(60.0);
+    // A drone of 1/120 s looping on channel 1, a 30/120 s note on channel 2: the pattern
+    // lasts a quarter second, as PICO-8 times it.
+    let mut drone = Sfx::new(1, vec![Note::new(40, SQUARE, 3)]);
+    drone.loop_start = Some(0);
+    let mut ctx = con.init_context();
+    let drone = ctx.add_sfx(drone).unwrap();
+    let tone = ctx
+        .add_sfx(Sfx::new(30, vec![Note::new(57, SQUARE, 5)]))
+        .unwrap();
+    let tune = ctx
+        .add_music(Music::patterns(
+            vec![
+                [Some(drone), Some(tone), None, None],
+                [Some(tone), None, None, None],
+            ],
+            None,
+        ))
+        .unwrap();
+    // Every channel loops: the lowest's loop once through.
+    let drones = ctx
+        .add_music(Music::patterns(
+            vec![
+                [Some(drone), Some(drone), None, None],
+                [Some(tone), None, None, None],
+            ],
+            None,
+        ))
+        .unwrap();
+    for (music, first) in [(tune, 15), (drones, 1)] {
+        assert!(con.init_context().play_music(music));
+        let mut tick = 0;
+        while con.update_context(tick).music_pattern().map(|p| p.1) == Some(0) {
+            con.step_sound();
+            tick += 1;
+        }
+        assert_eq!(tick, first, "{music:?}");
+    }
+}

@@ -421,8 +421,9 @@ pub type Pattern = [Option<SfxId>; CHANNELS];
 #[non_exhaustive]
 pub enum Music {
     /// Patterns played one after another. A pattern lasts as long as the first pass of its
-    /// lowest-numbered channel's sound effect; then every channel starts the next pattern
-    /// together. A pattern with no sound effect lasts no time.
+    /// lowest-numbered channel's sound effect that does not loop (of its lowest channel's,
+    /// when every one loops); then every channel starts the next pattern together. A pattern
+    /// with no sound effect lasts no time.
     Patterns {
         /// The patterns, in order.
         patterns: Vec<Pattern>,

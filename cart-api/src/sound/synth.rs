@@ -552,12 +552,20 @@ impl Synth {
             return;
         };
         let p = patterns[pattern];
+        // The lowest channel whose sound effect ends sets the length; a looping one only when
+        // every one loops.
         let mut length = None;
+        let mut looping_length = None;
         for (channel, slot) in p.iter().enumerate() {
             let free = self.free_for_music(channel);
             match slot.filter(|id| self.sfx_at(id.0).is_some()) {
                 Some(id) => {
-                    length = length.or(Some(self.first_pass(id.0)));
+                    let loops = self.sfx_at(id.0).is_some_and(|s| s.loop_start.is_some());
+                    if loops {
+                        looping_length = looping_length.or(Some(self.first_pass(id.0)));
+                    } else {
+                        length = length.or(Some(self.first_pass(id.0)));
+                    }
                     if free {
                         self.start(channel, id.0, true);
                     } else {
@@ -575,7 +583,7 @@ impl Synth {
         self.playing = Some(Playing {
             music,
             pattern,
-            end: self.now + length.unwrap_or(0),
+            end: self.now + length.or(looping_length).unwrap_or(0),
             lanes: [Lane::default(); CHANNELS],
         });
     }

@@ -500,6 +500,35 @@ mod tests {
     }
 
     #[test]
+    fn a_pattern_whose_first_channel_loops_lasts_as_its_first_channel_that_does_not() {
+        // Channel 0 loops one note of speed 4; channel 1 plays 32 notes of speed 2 and sets
+        // the length (64 steps), as in Celeste's music; then pattern 1's note.
+        let text = p8(
+            &[
+                (4, 0, 1, &[(33, 3, 2, 0)]),
+                (2, 0, 0, &[(45, 3, 5, 0)]),
+                (1, 0, 0, &[(57, 3, 5, 0)]),
+            ],
+            &["00 00014243", "04 02414243"],
+            "",
+        );
+        let sounds = import(&text);
+        let s = render(&sounds, "music0", 60.0, 1.0);
+        let rule = 32.0 * rule_note_samples(2);
+        let at = rule as usize;
+        assert!(
+            s[at - 100..at].iter().any(|&x| x != 0),
+            "the drone plays on"
+        );
+        let len = rule_note_samples(1) as usize;
+        assert_hz(
+            hz(&s[at..at + len]),
+            rule_hz(57),
+            "pattern 1 starts on time",
+        );
+    }
+
+    #[test]
     fn tunes_are_named_by_picos_pattern_number_and_follow_its_loops_and_stops() {
         let sfx: &[TestSfx<'_>] = &[
             (8, 0, 0, &[(33, 3, 5, 0)]),
