@@ -491,3 +491,106 @@ fn a_pattern_is_timed_by_its_lowest_channel_that_does_not_loop() {
         assert_eq!(tick, first, "{music:?}");
     }
 }
+
+/// The loudest sample in each 1/20 s of `seconds` of `music` started with `start` (and faded
+/// out over `stop` from `stop_at` seconds, if given), at `fps`.
+fn fade_peaks(
+    fps: f64,
+    start: bt::sound::MusicStart,
+    stop: Option<(f64, std::time::Duration)>,
+) -> Vec<i16> {
+    let mut con = console(fps);
+    let drone = con
+        .init_context()
+        .add_sfx(Sfx::new(240, vec![Note::new(57, SQUARE, 7)]))
+        .unwrap();
+    let tune = con
+        .init_context()
+        .add_music(Music::patterns(
+            vec![[Some(drone), None, None, None]],
+            Some(0),
+        ))
+        .unwrap();
+    assert!(con.init_context().play_music_with(tune, start));
+    let mut samples = Vec::new();
+    for tick in 0..fps as u64 {
+        let mut ctx = con.update_context(tick);
+        if let Some((at, fade)) = stop {
+            if tick == (at * fps) as u64 {
+                ctx.stop_music_fading(fade);
+            }
+        }
+        con.step_sound();
+        samples.extend(con.drain_samples());
+    }
+    samples
+        .chunks(2_205)
+        .map(|c| c.iter().map(|s| s.saturating_abs()).max().unwrap_or(0))
+        .collect()
+}
+
+#[test]
+fn a_tune_fades_in_over_its_fade_and_out_before_it_stops_the_same_at_any_rate() {
+    use bt::sound::MusicStart;
+    use std::time::Duration;
+    let start = MusicStart {
+        fade_in: Duration::from_millis(500),
+        ..MusicStart::default()
+    };
+    let peaks = fade_peaks(60.0, start, None);
+    assert_eq!(peaks, fade_peaks(30.0, start, None), "30 updates a second");
+    let full = peaks[15];
+    assert!(
+        peaks[0] <= full / 10 + 1,
+        "a tenth of the way at 0.05 s: {peaks:?}"
+    );
+    // Half way through the fade (the 1/20 s ending at 0.25 s) it is about half as loud.
+    let half = f64::from(peaks[4]) / f64::from(full);
+    assert!((half - 0.5).abs() < 0.06, "{half}: {peaks:?}");
+    assert!(peaks.windows(2).take(9).all(|w| w[0] < w[1]), "{peaks:?}");
+    assert!(peaks[10..].iter().all(|&p| p == full), "{peaks:?}");
+
+    // Out over 0.2 s from 0.5 s: falling, then silent and stopped.
+    let out = fade_peaks(
+        60.0,
+        MusicStart::default(),
+        Some((0.5, Duration::from_millis(200))),
+    );
+    assert_eq!(out[9], full);
+    assert!(out[10..14].windows(2).all(|w| w[0] > w[1]), "{out:?}");
+    assert!(out[15..].iter().all(|&p| p == 0), "{out:?}");
+}
+
+#[test]
+fn channels_reserved_for_a_tune_are_not_picked_for_a_sound_effect() {
+    use bt::sound::MusicStart;
+    let mut con = console(60.0);
+    let a = one_note(&mut con, 120, 50);
+    let mut ctx = con.init_context();
+    let tune = ctx
+        .add_music(Music::patterns(vec![[Some(a), None, None, None]], Some(0)))
+        .unwrap();
+    assert!(ctx.play_music(tune));
+    assert_eq!(ctx.play_sfx(a, None), Some(Channel::TWO));
+    ctx.stop_sfx(Channel::TWO);
+    // PICO-8's music(n, 0, 7): channels 0 to 2 kept for the tune.
+    let start = MusicStart {
+        reserved: [true, true, true, false],
+        ..MusicStart::default()
+    };
+    assert!(ctx.play_music_with(tune, start));
+    assert_eq!(ctx.play_sfx(a, None), Some(Channel::FOUR));
+    assert_eq!(ctx.play_sfx(a, None), None, "the only open channel is busy");
+    assert_eq!(
+        ctx.play_sfx(a, Some(Channel::TWO)),
+        Some(Channel::TWO),
+        "asked for"
+    );
+    ctx.stop_music();
+    ctx.stop_sfx(Channel::FOUR);
+    assert_eq!(
+        ctx.play_sfx(a, None),
+        Some(Channel::ONE),
+        "none kept once it stops"
+    );
+}

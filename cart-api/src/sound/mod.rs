@@ -457,6 +457,29 @@ impl Music {
     }
 }
 
+/// How a tune starts, for [`Update::play_music_with`](crate::Update::play_music_with): PICO-8's
+/// `music(n, fade_len, channel_mask)`.
+///
+/// ```
+/// use std::time::Duration;
+/// use bt::sound::MusicStart;
+///
+/// // music(0, 1000, 7): a second's fade in, channels 0 to 2 kept for the tune.
+/// let start = MusicStart {
+///     fade_in: Duration::from_millis(1000),
+///     reserved: [true, true, true, false],
+/// };
+/// assert_ne!(start, MusicStart::default());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct MusicStart {
+    /// How long the tune takes to rise from silence to its full volume (zero: at once).
+    pub fade_in: std::time::Duration,
+    /// Channels kept for the tune while it plays: [`Update::play_sfx`](crate::Update::play_sfx)
+    /// with `None` does not pick them (one given a channel still plays there).
+    pub reserved: [bool; CHANNELS],
+}
+
 /// What is wrong with a sound effect or a tune.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]

@@ -10,8 +10,9 @@ use std::sync::Arc;
 use super::clock::SampleClock;
 use super::wave::{next_noise, phase_step, phaser_step, sample};
 use super::{
-    Channel, ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundBank, SoundError,
-    SoundMeter, TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE, MAX_NOTE_VOLUME,
+    Channel, ChannelState, Effect, Music, MusicId, MusicStart, Note, Sfx, SfxId, SoundBank,
+    SoundError, SoundMeter, TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE,
+    MAX_NOTE_VOLUME,
 };
 
 /// Full amplitude, in 16.16 fixed point.
@@ -153,9 +154,34 @@ struct Lane {
     end: u64,
 }
 
+/// A tune's fade: in from silence or out to it, over `len` samples from `start` (none when
+/// `len` is 0).
+#[derive(Debug, Clone, Copy, Default)]
+struct Fade {
+    start: u64,
+    len: u64,
+    out: bool,
+}
+
+impl Fade {
+    /// The tune's gain at sample `at`, out of `len`.
+    fn gain(&self, at: u64) -> u64 {
+        let done = at.saturating_sub(self.start).min(self.len);
+        if self.out {
+            self.len - done
+        } else {
+            done
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Playing {
     music: u16,
+    /// Its fade in or out.
+    fade: Fade,
+    /// Channels kept for it, a bit each.
+    reserved: u8,
     /// Patterns: the pattern playing.
     pattern: usize,
     /// Patterns: the sample it ends at.
@@ -482,8 +508,12 @@ impl Synth {
         let channel = match channel {
             Some(c) => c.index(),
             None => {
-                let free = self.voices.iter().position(|v| v.sfx.is_none());
-                let Some(c) = free.or_else(|| self.voices.iter().position(|v| v.from_music)) else {
+                let reserved = self.playing.map_or(0, |p| p.reserved);
+                let open = |c: &usize| reserved & (1 << c) == 0;
+                let v = &self.voices;
+                let free = (0..CHANNELS).filter(open).find(|&c| v[c].sfx.is_none());
+                let held = || (0..CHANNELS).filter(open).find(|&c| v[c].from_music);
+                let Some(c) = free.or_else(held) else {
                     self.meter.refused = self.meter.refused.saturating_add(1);
                     return None;
                 };
@@ -512,6 +542,8 @@ impl Synth {
             Music::Sequences { .. } => {
                 self.playing = Some(Playing {
                     music: id.0,
+                    fade: Fade::default(),
+                    reserved: 0,
                     pattern: 0,
                     end: u64::MAX,
                     lanes: [Lane::default(); CHANNELS],
@@ -527,6 +559,63 @@ impl Synth {
             }
         }
         true
+    }
+
+    /// Starts a tune with a fade in and reserved channels.
+    pub(crate) fn play_music_with(&mut self, id: MusicId, start: MusicStart) -> bool {
+        if self
+            .music
+            .get(usize::from(id.0))
+            .and_then(Option::as_ref)
+            .is_none()
+        {
+            return false;
+        }
+        // A new start of a tune already playing must not keep its old fade.
+        self.playing = None;
+        if !self.play_music(id) {
+            return false;
+        }
+        let len = self.samples_in(start.fade_in);
+        let fade = Fade {
+            start: self.now,
+            len,
+            out: false,
+        };
+        let reserved = (0..CHANNELS)
+            .filter(|&c| start.reserved[c])
+            .fold(0u8, |m, c| m | 1 << c);
+        if let Some(p) = &mut self.playing {
+            p.fade = fade;
+            p.reserved = reserved;
+        }
+        true
+    }
+
+    /// Fades the tune out over `fade`, then stops it.
+    pub(crate) fn stop_music_fading(&mut self, fade: std::time::Duration) {
+        let len = self.samples_in(fade);
+        let now = self.now;
+        match &mut self.playing {
+            Some(p) if len > 0 => {
+                // From the gain it has now, so a fade out during a fade in does not jump.
+                let gain = (p.fade.gain(now) * len)
+                    .checked_div(p.fade.len)
+                    .unwrap_or(len);
+                p.fade = Fade {
+                    start: now.saturating_sub(len - gain),
+                    len,
+                    out: true,
+                };
+            }
+            _ => self.stop_music(),
+        }
+    }
+
+    /// Whole samples in `time` at the current rate.
+    fn samples_in(&self, time: std::time::Duration) -> u64 {
+        let samples = time.as_nanos() * u128::from(self.rate) / 1_000_000_000;
+        samples.min(u128::from(u32::MAX)) as u64
     }
 
     pub(crate) fn stop_music(&mut self) {
@@ -580,8 +669,15 @@ impl Synth {
                 None => {}
             }
         }
+        // A tune going on keeps its fade and reserved channels; a new one starts without.
+        let (fade, reserved) = self
+            .playing
+            .filter(|p| p.music == music)
+            .map_or((Fade::default(), 0), |p| (p.fade, p.reserved));
         self.playing = Some(Playing {
             music,
+            fade,
+            reserved,
             pattern,
             end: self.now + length.or(looping_length).unwrap_or(0),
             lanes: [Lane::default(); CHANNELS],
@@ -721,9 +817,15 @@ impl Synth {
             .min()
             .unwrap_or(u64::MAX);
         let music = self.playing.map_or(u64::MAX, |p| {
+            let faded = if p.fade.out {
+                p.fade.start + p.fade.len
+            } else {
+                u64::MAX
+            };
             self.music[usize::from(p.music)]
                 .as_ref()
                 .map_or(u64::MAX, |m| p.next_at(m))
+                .min(faded)
         });
         voices.min(music)
     }
@@ -754,8 +856,11 @@ impl Synth {
     fn render(&mut self, n: u64, peaks: &mut [i64; CHANNELS]) -> u64 {
         let master = i64::from(self.master);
         let mut clipped = 0;
-        for _ in 0..n {
+        let fade = self.playing.map(|p| p.fade).filter(|f| f.len > 0);
+        for i in 0..n {
             let mut mix = 0i64;
+            // The tune's fade, out of `len` (1 of 1 when none).
+            let (gain, len) = fade.map_or((1, 1), |f| (f.gain(self.now + i) as i64, f.len as i64));
             for (v, peak) in self.voices.iter_mut().zip(peaks.iter_mut()) {
                 v.amp += v.amp_d;
                 v.step += v.step_d;
@@ -764,7 +869,10 @@ impl Synth {
                 if a != 0 {
                     let noise = (v.noise >> 16) as i16 as i32;
                     let s = i64::from(sample(wave, v.phase, v.phase2, noise));
-                    let voice = (((s * a) >> 16) * i64::from(v.volume)) >> 8;
+                    let mut voice = (((s * a) >> 16) * i64::from(v.volume)) >> 8;
+                    if v.from_music && gain != len {
+                        voice = voice * gain / len;
+                    }
                     *peak = (*peak).max(voice.abs());
                     mix += voice;
                 }
@@ -799,6 +907,10 @@ impl Synth {
             }
         }
         let Some(p) = self.playing else { return };
+        if p.fade.out && now >= p.fade.start + p.fade.len {
+            self.stop_music();
+            return;
+        }
         match self.music[usize::from(p.music)].as_ref() {
             Some(Music::Sequences { .. }) => {
                 for c in 0..CHANNELS {

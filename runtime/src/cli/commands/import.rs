@@ -331,7 +331,7 @@ impl P8 {
 
     /// The sound file: PICO-8's sound effects and music at PICO-8's speed and pitch
     /// ([`p8_sound`]); `lua_starts` are the patterns the code starts music at.
-    fn sounds(&self, lua_starts: &[usize]) -> String {
+    fn sounds(&self, lua_starts: &[p8_sound::LuaMusic]) -> String {
         p8_sound::sounds(&self.sfx, &self.music, lua_starts)
     }
 }

@@ -20,7 +20,8 @@
 //!
 //! Each pattern a tune can start from (the first after a stop, a loop end or an empty pattern,
 //! a loop start, and every `music(N)` the Lua code calls) becomes a tune named `musicN`, its
-//! patterns listed in the order PICO-8 plays them from there.
+//! patterns listed in the order PICO-8 plays them from there; a call with a fade or a channel
+//! mask gets a comment naming the `play_music_with` call that does the same.
 
 use std::fmt::Write as _;
 
@@ -71,8 +72,20 @@ fn arpeggio_step(effect: u8, speed: u8) -> u8 {
     }
 }
 
-/// The `music(N` numbers the Lua code calls with a number written out.
-pub(super) fn lua_music_starts(text: &str) -> Vec<usize> {
+/// A `music(N, FADE, MASK)` call in the Lua code, its numbers written out (FADE and MASK 0
+/// when left out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LuaMusic {
+    /// The pattern it starts at.
+    pub pattern: usize,
+    /// The fade in, in milliseconds.
+    pub fade_ms: u32,
+    /// The channels it keeps for the tune, a bit each.
+    pub mask: u8,
+}
+
+/// The `music(N, …)` calls the Lua code makes with numbers written out, each once.
+pub(super) fn lua_music_starts(text: &str) -> Vec<LuaMusic> {
     let mut in_lua = false;
     let mut starts = Vec::new();
     for line in text.lines() {
@@ -90,21 +103,36 @@ pub(super) fn lua_music_starts(text: &str) -> Vec<usize> {
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
                 continue;
             }
-            let rest = line[at + "music(".len()..].trim_start();
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            if let Ok(n) = digits.parse::<usize>() {
-                if n < PATTERNS && !starts.contains(&n) {
-                    starts.push(n);
+            let rest = &line[at + "music(".len()..];
+            let args: Vec<&str> = rest.split(')').next().unwrap_or("").split(',').collect();
+            let number = |k: usize| -> Option<u32> {
+                match args.get(k).map(|a| a.trim()) {
+                    None if k > 0 => Some(0),
+                    Some(a) if !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()) => {
+                        a.parse().ok()
+                    }
+                    _ => None,
                 }
+            };
+            let (Some(pattern), Some(fade_ms), Some(mask)) = (number(0), number(1), number(2))
+            else {
+                continue;
+            };
+            let call = LuaMusic {
+                pattern: pattern as usize,
+                fade_ms,
+                mask: (mask & 15) as u8,
+            };
+            if call.pattern < PATTERNS && !starts.contains(&call) {
+                starts.push(call);
             }
         }
     }
     starts
 }
 
-/// The `bt-sound 2` text for `sfx` and `music`; `lua_starts` are patterns the code starts music
-/// at.
-pub(super) fn sounds(sfx: &[P8Sfx], music: &[P8Pattern], lua_starts: &[usize]) -> String {
+/// The `bt-sound 2` text for `sfx` and `music`; `lua_starts` are the code's calls to `music`.
+pub(super) fn sounds(sfx: &[P8Sfx], music: &[P8Pattern], lua_starts: &[LuaMusic]) -> String {
     let mut out = format!(
         "bt-sound 2\n# Imported from PICO-8: sound effect N is sfxN, each note step 183 samples \
          at 22,050 Hz\n# (unit={STEP}); tune musicN plays from pattern N, as music(N) does.\n"
@@ -217,19 +245,36 @@ fn order_from(music: &[P8Pattern], start: usize) -> (Vec<usize>, Option<usize>) 
     }
 }
 
-fn write_music(out: &mut String, music: &[P8Pattern], defined: &[bool; 64], lua: &[usize]) {
+fn write_music(out: &mut String, music: &[P8Pattern], defined: &[bool; 64], lua: &[LuaMusic]) {
     let mut starts: Vec<usize> = (0..music.len().min(PATTERNS))
         .filter(|&p| {
             let after_end = p == 0 || !plays(music, p - 1) || music[p - 1].0 & 6 != 0;
             plays(music, p) && (after_end || music[p].0 & 1 != 0)
         })
         .collect();
-    starts.extend(lua.iter().filter(|&&p| plays(music, p)));
+    starts.extend(lua.iter().map(|c| c.pattern).filter(|&p| plays(music, p)));
     starts.sort_unstable();
     starts.dedup();
     for start in starts {
         let (order, loop_start) = order_from(music, start);
-        let _ = write!(out, "\nmusic music{start}");
+        out.push('\n');
+        for call in lua.iter().filter(|c| c.pattern == start) {
+            if call.fade_ms > 0 || call.mask > 0 {
+                let reserved: Vec<String> = (0..4)
+                    .map(|c| (call.mask & 1 << c != 0).to_string())
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "# The code calls music({start}, {}, {}): play it with play_music_with and \
+                     MusicStart {{ fade_in: Duration::from_millis({}), reserved: [{}] }}.",
+                    call.fade_ms,
+                    call.mask,
+                    call.fade_ms,
+                    reserved.join(", ")
+                );
+            }
+        }
+        let _ = write!(out, "music music{start}");
         if let Some(at) = loop_start {
             let _ = write!(out, " loop={at}");
         }
@@ -544,6 +589,14 @@ mod tests {
         ));
         assert!(sounds.contains("\nmusic music0\nsfx0 - - -\n"), "{sounds}");
         assert!(
+            sounds.contains(
+                "\n# The code calls music(2, 500, 3): play it with play_music_with and MusicStart \
+                 { fade_in: Duration::from_millis(500), reserved: [true, true, false, false] }.\n\
+                 music music2"
+            ),
+            "{sounds}"
+        );
+        assert!(
             sounds.contains("\nmusic music1 loop=0\nsfx1 - - -\nsfx2 - - -\n"),
             "{sounds}"
         );
@@ -566,8 +619,17 @@ mod tests {
 
     #[test]
     fn music_calls_in_the_code_are_found_by_their_number() {
-        let lua = "music(10)\nsfx_music(3)\nmusic (4)\nmusic(-1)\nmymusic(5) music(63, 0, 7)";
-        let text = format!("pico-8 cartridge\n__lua__\n{lua}\n__sfx__\n");
-        assert_eq!(super::lua_music_starts(&text), [10, 63]);
+        let lua = "music(10)\nsfx_music(3)\nmusic (4)\nmusic(-1)\nmymusic(5) music(63, 0, 7)\n\
+                   music(n)\nmusic(1, f)\nmusic(10)\nmusic()";
+        let text = format!("pico-8 cartridge\n__lua__\n{lua}\n__sfx__\nmusic(7)\n");
+        let call = |pattern, fade_ms, mask| super::LuaMusic {
+            pattern,
+            fade_ms,
+            mask,
+        };
+        assert_eq!(
+            super::lua_music_starts(&text),
+            [call(10, 0, 0), call(63, 0, 7)]
+        );
     }
 }
