@@ -594,3 +594,21 @@ fn channels_reserved_for_a_tune_are_not_picked_for_a_sound_effect() {
         "none kept once it stops"
     );
 }
+
+#[test]
+fn with_an_exact_unit_a_slide_glides_the_volume_from_the_note_before() {
+    // Volume 7 then a slide to volume 1 over 1/10 s: the loudness falls across the note.
+    let file = "bt-sound 2\nsfx a 12 unit=1/120\nA4 sq 7\nA4 sq 1 slide\n";
+    let s = render_file(file, "a", 60.0, 44_100, 0.2);
+    let peak = |from: usize| s[from..from + 441].iter().map(|x| x.abs()).max().unwrap();
+    let (start, middle, end) = (peak(4_410 + 50), peak(6_615), peak(8_820 - 441));
+    assert!(start > middle && middle > end, "{start} {middle} {end}");
+    let full = peak(2_000);
+    let half_way = f64::from(middle) / f64::from(full);
+    // Half way from 7/7 to 1/7: 4/7 of full.
+    assert!((half_way - 4.0 / 7.0).abs() < 0.03, "{half_way}");
+    // In 120ths (no unit named) the volume steps at once, as it always did.
+    let old = render_file(&file.replace(" unit=1/120", ""), "a", 60.0, 44_100, 0.2);
+    let old_peak = |from: usize| old[from..from + 441].iter().map(|x| x.abs()).max().unwrap();
+    assert_eq!(old_peak(6_615), old_peak(8_820 - 441));
+}

@@ -160,7 +160,8 @@ pub enum TimeBase {
     /// whole number of 120ths can express. Vibrato and arpeggio at the sound effect's rates in
     /// hertz, as for [`TimeBase::Seconds`]; the same samples at any `target_fps`. Pitch moves
     /// to a new note at the note's first sample (no glide into it), so even the shortest note
-    /// sounds at its pitch from start to end.
+    /// sounds at its pitch from start to end; a slide glides the volume too, and a drop falls
+    /// in frequency, as PICO-8's do.
     Fraction {
         /// Seconds in `den` units, 1 to [`MAX_UNIT_PART`].
         num: u32,

@@ -106,6 +106,8 @@ struct Voice {
     next_at: u64,
     /// Pitch (256ths of a semitone) the previous note ended on: where a slide starts.
     slide_from: i32,
+    /// The previous note's volume: where a slide's volume starts, with an exact time base.
+    slide_volume: u8,
     phase: u32,
     /// The phaser's second triangle's phase.
     phase2: u32,
@@ -132,6 +134,7 @@ impl Default for Voice {
             start: 0,
             next_at: u64::MAX,
             slide_from: 0,
+            slide_volume: 0,
             phase: 0,
             phase2: 0,
             noise: 0,
@@ -468,6 +471,7 @@ impl Synth {
         v.start = now;
         v.from_music = from_music;
         v.slide_from = i32::from(first) * 256;
+        v.slide_volume = 0;
         self.begin_block(channel);
     }
 
@@ -951,6 +955,7 @@ impl Synth {
         if v.block_in_note >= per_note {
             v.block_in_note = 0;
             v.slide_from = i32::from(sfx.notes[v.note].pitch) * 256;
+            v.slide_volume = sfx.notes[v.note].volume;
             v.note += 1;
             if v.note == sfx.notes.len() {
                 match sfx.loop_start {
@@ -1024,6 +1029,12 @@ impl Synth {
         };
         let mut amp = i64::from(note.volume) * FULL / i64::from(MAX_NOTE_VOLUME);
         match note.effect {
+            // With an exact time base a slide glides the volume too, from a previous note that
+            // sounded, as PICO-8's does.
+            Effect::Slide if timing.exact && v.slide_volume > 0 => {
+                let from = i64::from(v.slide_volume) * FULL / i64::from(MAX_NOTE_VOLUME);
+                amp = from + (amp - from) * p / FULL;
+            }
             Effect::FadeIn => amp = amp * p / FULL,
             Effect::FadeOut => amp = amp * (FULL - p) / FULL,
             _ => {}
