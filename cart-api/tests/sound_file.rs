@@ -74,14 +74,20 @@ fn every_bad_line_names_its_file_line_and_field() {
         ("bt-sound 1\nsfx a 0\n", "f.txt:2: speed: must be at least 1"),
         ("bt-sound 1\nsfx a x\n", "f.txt:2: speed: \"x\" is not a speed in updates (1 to 65535)"),
         ("bt-sound 2\nsfx a x\n", "f.txt:2: speed: \"x\" is not a speed in 120ths of a second (1 to 65535)"),
-        ("bt-sound 1\nsfx a 2 tempo=3\n", "f.txt:2: option: \"tempo\" is not loop, attack, release, vibrato, vibrato_depth or arp"),
+        ("bt-sound 1\nsfx a 2 tempo=3\n", "f.txt:2: option: \"tempo\" is not loop, attack, release, vibrato, vibrato_depth, arp or unit"),
         ("bt-sound 1\nsfx a 2 vibrato=6\n", "f.txt:2: vibrato: needs a file headed 'bt-sound 2'"),
         ("bt-sound 2\nsfx a 2 vibrato=0\n", "f.txt:2: vibrato: \"0\" is not a rate in Hz from 0.001 to 1000 (6, 7.5, ...)"),
         ("bt-sound 2\nsfx a 2 arp=1.2345\n", "f.txt:2: arp: \"1.2345\" is not a rate in Hz from 0.001 to 1000 (6, 7.5, ...)"),
+        ("bt-sound 1\nsfx a 2 unit=1/60\n", "f.txt:2: unit: needs a file headed 'bt-sound 2'"),
+        ("bt-sound 2\nsfx a 2 unit=0/60\n", "f.txt:2: unit: \"0/60\" is not a unit NUM/DEN of a second (183/22050, ...) with NUM and DEN from 1 to 1000000, at most 60 s"),
+        ("bt-sound 2\nsfx a 2 unit=61/1\n", "f.txt:2: unit: \"61/1\" is not a unit NUM/DEN of a second (183/22050, ...) with NUM and DEN from 1 to 1000000, at most 60 s"),
+        ("bt-sound 2\nsfx a 2 unit=183\n", "f.txt:2: unit: \"183\" is not a unit NUM/DEN of a second (183/22050, ...) with NUM and DEN from 1 to 1000000, at most 60 s"),
+        ("bt-sound 2\nsfx a 2\nC4 sq 5 arpgroup:0\n", "f.txt:3: effect: \"arpgroup:0\" needs a step of 1 to 255 units (arpgroup:2)"),
+        ("bt-sound 2\nsfx a 2\nC4 sq 5 arpgroup:256\n", "f.txt:3: effect: \"arpgroup:256\" needs a step of 1 to 255 units (arpgroup:2)"),
         ("bt-sound 1\nsfx a 2\nC8 sq 5\n", "f.txt:3: pitch: \"C8\" is above B7"),
-        ("bt-sound 1\nsfx a 2\nC4 organ 5\n", "f.txt:3: wave: \"organ\" is not a wave (sq, sq1 to sq99, tri, saw, sin, noise)"),
+        ("bt-sound 1\nsfx a 2\nC4 flute 5\n", "f.txt:3: wave: \"flute\" is not a wave (sq, sq1 to sq99, tri, saw, sin, noise, tilt, organ, phaser)"),
         ("bt-sound 1\nsfx a 2\nC4 sq 8\n", "f.txt:3: volume: 8 is above 7"),
-        ("bt-sound 1\nsfx a 2\nC4 sq 5 wobble\n", "f.txt:3: effect: \"wobble\" is not an effect (slide, vibrato, drop, fadein, fadeout, arp)"),
+        ("bt-sound 1\nsfx a 2\nC4 sq 5 wobble\n", "f.txt:3: effect: \"wobble\" is not an effect (slide, vibrato, drop, fadein, fadeout, arp, arpgroup:N)"),
         ("bt-sound 1\nsfx a 2\nC4 sq\n", "f.txt:3: note: expected PITCH WAVE VOLUME [EFFECT]"),
         ("bt-sound 1\nsfx a 2\n", "f.txt:2: sfx \"a\": a sound effect holds 1 to 64 notes, got 0"),
         ("bt-sound 1\nsfx a 2 loop=4\nC4 sq 5\n", "f.txt:2: sfx \"a\": loop_start 4 is past the end (1 entries)"),
@@ -152,14 +158,23 @@ fn the_sound_file_in_the_guide_reads_as_it_says() {
     let text = &guide[start..start + guide[start..].find("```").unwrap()];
     let file = SoundFile::parse("docs/sound.md", text).unwrap();
     let names: Vec<&str> = file.sfx.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["coin", "bass", "hat", "wobble"]);
+    assert_eq!(names, ["coin", "bass", "hat", "wobble", "chord"]);
     let FileTune::Patterns { patterns, .. } = &file.music[0].tune else {
         panic!("a tune of patterns");
     };
     assert_eq!(patterns.len(), 2);
-    assert!(file
-        .sfx
+    assert!(file.sfx[..4]
         .iter()
         .all(|(_, s)| s.time_base == TimeBase::Seconds));
+    let chord = &file.sfx[4].1;
+    assert_eq!(
+        chord.time_base,
+        TimeBase::Fraction {
+            num: 183,
+            den: 22_050
+        }
+    );
+    assert_eq!(chord.notes[0].wave, Wave::Organ);
+    assert_eq!(chord.notes[0].effect, Effect::ArpeggioGroup { units: 4 });
     assert!(file.music.len() >= 2, "and one of sequences");
 }

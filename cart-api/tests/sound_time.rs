@@ -390,3 +390,225 @@ fn vibrato_depth_sets_how_far_the_pitch_bends_either_way() {
         "a vibrato depth must be 0 to 1200 cents, got 1201"
     );
 }
+
+/// `seconds` of the sound effect `name` from `file`, played at the first sample, at `fps`
+/// updates a second and `rate` samples a second.
+fn render_file(file: &str, name: &str, fps: f64, rate: u32, seconds: f64) -> Vec<i16> {
+    let mut con = console(fps);
+    con.set_sample_rate(rate);
+    let bank = con.init_context().decode_sounds("f.txt", file).unwrap();
+    con.update_context(0)
+        .play_sfx(bank.sfx(name).unwrap(), Some(Channel::ONE));
+    let mut out = Vec::new();
+    for _ in 0..(seconds * fps).ceil() as u64 {
+        con.step_sound();
+        out.extend(con.drain_samples());
+    }
+    out
+}
+
+#[test]
+fn a_unit_of_183_22050ths_puts_each_note_on_the_sample_its_fraction_gives_at_any_rate() {
+    // Speed 3 of 183/22,050 s: notes separated by rests start every 6 units.
+    let file = "bt-sound 2\nsfx a 3 unit=183/22050\nA4 sq 5\n--\nE5 sq 5\n--\nA5 sq 5\n--\n";
+    for rate in [44_100u32, 48_000, 22_050] {
+        let at_60 = render_file(file, "a", 60.0, rate, 0.1);
+        for fps in [30.0, 144.0] {
+            let other = render_file(file, "a", fps, rate, 0.1);
+            assert!(
+                at_60[..] == other[..at_60.len()],
+                "{rate} Hz at {fps} updates"
+            );
+        }
+        let mut onsets = Vec::new();
+        let mut quiet = usize::MAX / 2;
+        for (i, &s) in at_60.iter().enumerate() {
+            if s != 0 && quiet > 20 {
+                onsets.push(i);
+            }
+            quiet = if s == 0 { quiet + 1 } else { 0 };
+        }
+        let expected: Vec<usize> = (0..3)
+            .map(|k| (k * 6 * 183 * rate as usize) / 22_050)
+            .collect();
+        assert_eq!(onsets, expected, "{rate} Hz");
+    }
+}
+
+#[test]
+fn with_an_exact_unit_a_one_unit_note_is_at_its_pitch_from_its_first_period() {
+    // Two notes of 1/120 s, an octave apart: the second's first period is already an
+    // octave up (no glide across the note).
+    let file = "bt-sound 2\nsfx a 1 unit=1/120\nA5 sq 7\nA6 sq 7\n";
+    let s = render_file(file, "a", 60.0, 44_100, 0.02);
+    let ups: Vec<usize> = (1..735).filter(|&i| s[i - 1] < 0 && s[i] >= 0).collect();
+    let second: Vec<usize> = ups.iter().copied().filter(|&i| i > 367).collect();
+    // A6 is 1,760 Hz: 25.06 samples a period, from the first crossing on.
+    for pair in second.windows(2) {
+        let period = (pair[1] - pair[0]) as f64;
+        assert!((period - 25.06).abs() <= 1.0, "{second:?}");
+    }
+}
+
+#[test]
+fn a_pattern_is_timed_by_its_lowest_channel_that_does_not_loop() {
+    let mut con = console(60.0);
+    // A drone of 1/120 s looping on channel 1, a 30/120 s note on channel 2: the pattern
+    // lasts a quarter second, as PICO-8 times it.
+    let mut drone = Sfx::new(1, vec![Note::new(40, SQUARE, 3)]);
+    drone.loop_start = Some(0);
+    let mut ctx = con.init_context();
+    let drone = ctx.add_sfx(drone).unwrap();
+    let tone = ctx
+        .add_sfx(Sfx::new(30, vec![Note::new(57, SQUARE, 5)]))
+        .unwrap();
+    let tune = ctx
+        .add_music(Music::patterns(
+            vec![
+                [Some(drone), Some(tone), None, None],
+                [Some(tone), None, None, None],
+            ],
+            None,
+        ))
+        .unwrap();
+    // Every channel loops: the lowest's loop once through.
+    let drones = ctx
+        .add_music(Music::patterns(
+            vec![
+                [Some(drone), Some(drone), None, None],
+                [Some(tone), None, None, None],
+            ],
+            None,
+        ))
+        .unwrap();
+    for (music, first) in [(tune, 15), (drones, 1)] {
+        assert!(con.init_context().play_music(music));
+        let mut tick = 0;
+        while con.update_context(tick).music_pattern().map(|p| p.1) == Some(0) {
+            con.step_sound();
+            tick += 1;
+        }
+        assert_eq!(tick, first, "{music:?}");
+    }
+}
+
+/// The loudest sample in each 1/20 s of `seconds` of `music` started with `start` (and faded
+/// out over `stop` from `stop_at` seconds, if given), at `fps`.
+fn fade_peaks(
+    fps: f64,
+    start: bt::sound::MusicStart,
+    stop: Option<(f64, std::time::Duration)>,
+) -> Vec<i16> {
+    let mut con = console(fps);
+    let drone = con
+        .init_context()
+        .add_sfx(Sfx::new(240, vec![Note::new(57, SQUARE, 7)]))
+        .unwrap();
+    let tune = con
+        .init_context()
+        .add_music(Music::patterns(
+            vec![[Some(drone), None, None, None]],
+            Some(0),
+        ))
+        .unwrap();
+    assert!(con.init_context().play_music_with(tune, start));
+    let mut samples = Vec::new();
+    for tick in 0..fps as u64 {
+        let mut ctx = con.update_context(tick);
+        if let Some((at, fade)) = stop {
+            if tick == (at * fps) as u64 {
+                ctx.stop_music_fading(fade);
+            }
+        }
+        con.step_sound();
+        samples.extend(con.drain_samples());
+    }
+    samples
+        .chunks(2_205)
+        .map(|c| c.iter().map(|s| s.saturating_abs()).max().unwrap_or(0))
+        .collect()
+}
+
+#[test]
+fn a_tune_fades_in_over_its_fade_and_out_before_it_stops_the_same_at_any_rate() {
+    use bt::sound::MusicStart;
+    use std::time::Duration;
+    let start = MusicStart {
+        fade_in: Duration::from_millis(500),
+        ..MusicStart::default()
+    };
+    let peaks = fade_peaks(60.0, start, None);
+    assert_eq!(peaks, fade_peaks(30.0, start, None), "30 updates a second");
+    let full = peaks[15];
+    assert!(
+        peaks[0] <= full / 10 + 1,
+        "a tenth of the way at 0.05 s: {peaks:?}"
+    );
+    // Half way through the fade (the 1/20 s ending at 0.25 s) it is about half as loud.
+    let half = f64::from(peaks[4]) / f64::from(full);
+    assert!((half - 0.5).abs() < 0.06, "{half}: {peaks:?}");
+    assert!(peaks.windows(2).take(9).all(|w| w[0] < w[1]), "{peaks:?}");
+    assert!(peaks[10..].iter().all(|&p| p == full), "{peaks:?}");
+
+    // Out over 0.2 s from 0.5 s: falling, then silent and stopped.
+    let out = fade_peaks(
+        60.0,
+        MusicStart::default(),
+        Some((0.5, Duration::from_millis(200))),
+    );
+    assert_eq!(out[9], full);
+    assert!(out[10..14].windows(2).all(|w| w[0] > w[1]), "{out:?}");
+    assert!(out[15..].iter().all(|&p| p == 0), "{out:?}");
+}
+
+#[test]
+fn channels_reserved_for_a_tune_are_not_picked_for_a_sound_effect() {
+    use bt::sound::MusicStart;
+    let mut con = console(60.0);
+    let a = one_note(&mut con, 120, 50);
+    let mut ctx = con.init_context();
+    let tune = ctx
+        .add_music(Music::patterns(vec![[Some(a), None, None, None]], Some(0)))
+        .unwrap();
+    assert!(ctx.play_music(tune));
+    assert_eq!(ctx.play_sfx(a, None), Some(Channel::TWO));
+    ctx.stop_sfx(Channel::TWO);
+    // PICO-8's music(n, 0, 7): channels 0 to 2 kept for the tune.
+    let start = MusicStart {
+        reserved: [true, true, true, false],
+        ..MusicStart::default()
+    };
+    assert!(ctx.play_music_with(tune, start));
+    assert_eq!(ctx.play_sfx(a, None), Some(Channel::FOUR));
+    assert_eq!(ctx.play_sfx(a, None), None, "the only open channel is busy");
+    assert_eq!(
+        ctx.play_sfx(a, Some(Channel::TWO)),
+        Some(Channel::TWO),
+        "asked for"
+    );
+    ctx.stop_music();
+    ctx.stop_sfx(Channel::FOUR);
+    assert_eq!(
+        ctx.play_sfx(a, None),
+        Some(Channel::ONE),
+        "none kept once it stops"
+    );
+}
+
+#[test]
+fn with_an_exact_unit_a_slide_glides_the_volume_from_the_note_before() {
+    // Volume 7 then a slide to volume 1 over 1/10 s: the loudness falls across the note.
+    let file = "bt-sound 2\nsfx a 12 unit=1/120\nA4 sq 7\nA4 sq 1 slide\n";
+    let s = render_file(file, "a", 60.0, 44_100, 0.2);
+    let peak = |from: usize| s[from..from + 441].iter().map(|x| x.abs()).max().unwrap();
+    let (start, middle, end) = (peak(4_410 + 50), peak(6_615), peak(8_820 - 441));
+    assert!(start > middle && middle > end, "{start} {middle} {end}");
+    let full = peak(2_000);
+    let half_way = f64::from(middle) / f64::from(full);
+    // Half way from 7/7 to 1/7: 4/7 of full.
+    assert!((half_way - 4.0 / 7.0).abs() < 0.03, "{half_way}");
+    // In 120ths (no unit named) the volume steps at once, as it always did.
+    let old = render_file(&file.replace(" unit=1/120", ""), "a", 60.0, 44_100, 0.2);
+    let old_peak = |from: usize| old[from..from + 441].iter().map(|x| x.abs()).max().unwrap();
+    assert_eq!(old_peak(6_615), old_peak(8_820 - 441));
+}

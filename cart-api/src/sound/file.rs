@@ -3,9 +3,9 @@
 //! ```text
 //! bt-sound 2
 //! # sfx NAME SPEED [loop=NOTE] [attack=UNITS] [release=UNITS] [vibrato=HZ]
-//! #     [vibrato_depth=CENTS] [arp=HZ],
+//! #     [vibrato_depth=CENTS] [arp=HZ] [unit=NUM/DEN],
 //! # then one note a line: PITCH WAVE VOLUME [EFFECT], or `--` for a rest.
-//! # SPEED, attack and release count 120ths of a second.
+//! # SPEED, attack and release count 120ths of a second, or NUM/DEN of a second.
 //! sfx coin 6 release=2
 //! B5 sq 5
 //! E6 sq 5 slide
@@ -23,8 +23,10 @@
 //!
 //! Pitches are a note name, an optional `#` and an octave (`C4` is middle C, `A4` 440 Hz,
 //! `B7` the highest). Waves: `sq` (square), `sqN` (a pulse high for N% of the period),
-//! `tri`, `saw`, `sin`, `noise`. Volumes 0–7. Effects: `slide`, `vibrato`, `drop`, `fadein`,
-//! `fadeout`, `arp`. A file headed `bt-sound 1` counts SPEED, attack and release in the cart's
+//! `tri`, `saw`, `sin`, `noise`, `tilt`, `organ`, `phaser`. Volumes 0–7. Effects: `slide`,
+//! `vibrato`, `drop`, `fadein`, `fadeout`, `arp`, `arpgroup:N` ([`Effect::ArpeggioGroup`]).
+//! `unit=183/22050` counts the sound's times in PICO-8's note step ([`TimeBase::Fraction`]).
+//! A file headed `bt-sound 1` counts SPEED, attack and release in the cart's
 //! updates, as it always did ([`TimeBase::Updates`]), and takes no `vibrato=`,
 //! `vibrato_depth=` or `arp=`. `vibrato_depth` is how far the vibrato bends either way, in
 //! cents: 50 (half a semitone) unless given; Pyxel's vibrato is 25.
@@ -33,7 +35,7 @@ use thiserror::Error;
 
 use super::{
     Effect, Hz, Music, MusicId, Note, Sfx, SfxId, SoundError, TimeBase, Wave, CHANNELS,
-    MAX_EFFECT_RATE,
+    MAX_EFFECT_RATE, MAX_UNIT_PART, MAX_UNIT_SECONDS,
 };
 use crate::quote::{excerpt, quoted};
 use crate::AssetError;
@@ -261,6 +263,9 @@ fn wave(word: &str) -> Result<Wave, String> {
         "saw" => Wave::Saw,
         "sin" => Wave::Sine,
         "noise" => Wave::Noise,
+        "tilt" => Wave::TiltedSaw,
+        "organ" => Wave::Organ,
+        "phaser" => Wave::Phaser,
         w => match w
             .strip_prefix("sq")
             .filter(|pc| digits(pc))
@@ -271,7 +276,7 @@ fn wave(word: &str) -> Result<Wave, String> {
             },
             _ => {
                 return Err(format!(
-                    "{} is not a wave (sq, sq1 to sq99, tri, saw, sin, noise)",
+                    "{} is not a wave (sq, sq1 to sq99, tri, saw, sin, noise, tilt, organ, phaser)",
                     quoted(word)
                 ))
             }
@@ -287,13 +292,47 @@ fn effect(word: &str) -> Result<Effect, String> {
         "fadein" => Effect::FadeIn,
         "fadeout" => Effect::FadeOut,
         "arp" => Effect::Arpeggio,
-        _ => {
-            return Err(format!(
-                "{} is not an effect (slide, vibrato, drop, fadein, fadeout, arp)",
-                quoted(word)
-            ))
-        }
+        w => match w.strip_prefix("arpgroup:").filter(|n| digits(n)) {
+            Some(n) => match n.parse::<u8>() {
+                Ok(units) if units > 0 => Effect::ArpeggioGroup { units },
+                _ => {
+                    return Err(format!(
+                        "{} needs a step of 1 to 255 units (arpgroup:2)",
+                        quoted(word)
+                    ))
+                }
+            },
+            None => {
+                return Err(format!(
+                    "{} is not an effect (slide, vibrato, drop, fadein, fadeout, arp, \
+                     arpgroup:N)",
+                    quoted(word)
+                ))
+            }
+        },
     })
+}
+
+/// A time unit `NUM/DEN` (seconds), such as `183/22050`.
+fn time_unit(word: &str) -> Result<TimeBase, String> {
+    let bad = || {
+        format!(
+            "{} is not a unit NUM/DEN of a second (183/22050, ...) with NUM and DEN from 1 to \
+             {MAX_UNIT_PART}, at most {MAX_UNIT_SECONDS} s",
+            quoted(word)
+        )
+    };
+    let (num, den) = word.split_once('/').ok_or_else(bad)?;
+    let num: u32 = number(num, "").map_err(|_| bad())?;
+    let den: u32 = number(den, "").map_err(|_| bad())?;
+    let parts = 1..=MAX_UNIT_PART;
+    if !parts.contains(&num)
+        || !parts.contains(&den)
+        || u64::from(num) > u64::from(den) * u64::from(MAX_UNIT_SECONDS)
+    {
+        return Err(bad());
+    }
+    Ok(TimeBase::Fraction { num, den })
 }
 
 fn number<T: std::str::FromStr>(word: &str, what: &str) -> Result<T, String> {
@@ -430,7 +469,10 @@ impl SoundFile {
                                     number(value, "cents").map_err(|m| err(key, m))?
                             }
                             "arp" if v2 => sfx.arpeggio = rate(value).map_err(|m| err(key, m))?,
-                            "vibrato" | "vibrato_depth" | "arp" => {
+                            "unit" if v2 => {
+                                sfx.time_base = time_unit(value).map_err(|m| err(key, m))?
+                            }
+                            "vibrato" | "vibrato_depth" | "arp" | "unit" => {
                                 return Err(err(
                                     key,
                                     format!("needs a file headed '{SOUND_FILE_HEADER}'"),
@@ -441,7 +483,7 @@ impl SoundFile {
                                     "option",
                                     format!(
                                         "{} is not loop, attack, release, vibrato, \
-                                         vibrato_depth or arp",
+                                         vibrato_depth, arp or unit",
                                         quoted(key)
                                     ),
                                 ))

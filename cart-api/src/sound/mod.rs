@@ -155,7 +155,25 @@ pub enum TimeBase {
     /// arpeggio a step every 2 updates (the rates in hertz are not used). The sound follows
     /// `target_fps`: twice as fast at 120 updates a second as at 60.
     Updates,
+    /// Units of `num / den` of a second, exactly (`unit=NUM/DEN` in a sound file): PICO-8's
+    /// note step, 183 samples at 22,050 Hz, is `Fraction { num: 183, den: 22_050 }`, which no
+    /// whole number of 120ths can express. Vibrato and arpeggio at the sound effect's rates in
+    /// hertz, as for [`TimeBase::Seconds`]; the same samples at any `target_fps`. Pitch moves
+    /// to a new note at the note's first sample (no glide into it), so even the shortest note
+    /// sounds at its pitch from start to end; a slide glides the volume too, and a drop falls
+    /// in frequency, as PICO-8's do.
+    Fraction {
+        /// Seconds in `den` units, 1 to [`MAX_UNIT_PART`].
+        num: u32,
+        /// Units in `num` seconds, 1 to [`MAX_UNIT_PART`].
+        den: u32,
+    },
 }
+
+/// The largest numerator or denominator of a [`TimeBase::Fraction`] unit.
+pub const MAX_UNIT_PART: u32 = 1_000_000;
+/// The longest [`TimeBase::Fraction`] unit, in seconds.
+pub const MAX_UNIT_SECONDS: u32 = 60;
 
 /// The shape of a note's wave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -174,6 +192,15 @@ pub enum Wave {
     Sine,
     /// Seeded pseudo-random noise whose grain follows the pitch: drums, explosions, wind.
     Noise,
+    /// A saw whose peak leans late: it rises for 7/8 of each period and falls in the last
+    /// eighth (PICO-8's wave 1, `tilt` in a sound file).
+    TiltedSaw,
+    /// Two triangle humps a period, a tall one and one a third as tall (PICO-8's wave 5,
+    /// `organ`).
+    Organ,
+    /// Two triangles, the second at 109/110 of the pitch, drifting in and out of phase
+    /// (PICO-8's wave 7, `phaser`).
+    Phaser,
 }
 
 /// What a note does to its pitch or volume while it plays.
@@ -196,6 +223,14 @@ pub enum Effect {
     /// Steps through the note, a major third and a fifth above it, at the sound effect's
     /// arpeggio rate (steps a second).
     Arpeggio,
+    /// Steps through the pitches of the group of four notes this one belongs to (notes 0 to 3,
+    /// 4 to 7, …), one every `units` units of the sound effect's time (its speed's unit),
+    /// counted from the sound effect's start: PICO-8's arpeggios (`arpgroup:N` in a sound
+    /// file). A group past the last note repeats the last note's pitch.
+    ArpeggioGroup {
+        /// How long each step lasts, in units of the sound effect's time, at least 1.
+        units: u8,
+    },
 }
 
 /// One note of a sound effect.
@@ -249,7 +284,7 @@ impl Note {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Sfx {
     /// How long each note lasts, at least 1: 120ths of a second (in [`TimeBase::Updates`],
-    /// updates).
+    /// updates; in [`TimeBase::Fraction`], its unit).
     pub speed: u16,
     /// The notes, at most [`MAX_NOTES`].
     pub notes: Vec<Note>,
@@ -271,7 +306,7 @@ pub struct Sfx {
     /// [`MAX_EFFECT_RATE`] ([`DEFAULT_ARPEGGIO`] to start with).
     pub arpeggio: Hz,
     /// What `speed`, `attack` and `release` count: 120ths of a second unless the sound came
-    /// from a `bt-sound 1` file.
+    /// from a `bt-sound 1` file or names a unit of its own.
     pub time_base: TimeBase,
 }
 
@@ -307,6 +342,15 @@ impl Sfx {
         if self.speed == 0 {
             return Err(SoundError::Speed);
         }
+        if let TimeBase::Fraction { num, den } = self.time_base {
+            let parts = 1..=MAX_UNIT_PART;
+            if !parts.contains(&num)
+                || !parts.contains(&den)
+                || u64::from(num) > u64::from(den) * u64::from(MAX_UNIT_SECONDS)
+            {
+                return Err(SoundError::Unit { num, den });
+            }
+        }
         if self.vibrato_depth > MAX_VIBRATO_DEPTH {
             return Err(SoundError::VibratoDepth(self.vibrato_depth));
         }
@@ -324,6 +368,9 @@ impl Sfx {
                     index,
                     pitch: note.pitch,
                 });
+            }
+            if note.effect == (Effect::ArpeggioGroup { units: 0 }) {
+                return Err(SoundError::ArpeggioStep { index });
             }
             if note.volume > MAX_NOTE_VOLUME {
                 return Err(SoundError::Volume {
@@ -375,8 +422,9 @@ pub type Pattern = [Option<SfxId>; CHANNELS];
 #[non_exhaustive]
 pub enum Music {
     /// Patterns played one after another. A pattern lasts as long as the first pass of its
-    /// lowest-numbered channel's sound effect; then every channel starts the next pattern
-    /// together. A pattern with no sound effect lasts no time.
+    /// lowest-numbered channel's sound effect that does not loop (of its lowest channel's,
+    /// when every one loops); then every channel starts the next pattern together. A pattern
+    /// with no sound effect lasts no time.
     Patterns {
         /// The patterns, in order.
         patterns: Vec<Pattern>,
@@ -410,6 +458,29 @@ impl Music {
     }
 }
 
+/// How a tune starts, for [`Update::play_music_with`](crate::Update::play_music_with): PICO-8's
+/// `music(n, fade_len, channel_mask)`.
+///
+/// ```
+/// use std::time::Duration;
+/// use bt::sound::MusicStart;
+///
+/// // music(0, 1000, 7): a second's fade in, channels 0 to 2 kept for the tune.
+/// let start = MusicStart {
+///     fade_in: Duration::from_millis(1000),
+///     reserved: [true, true, true, false],
+/// };
+/// assert_ne!(start, MusicStart::default());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct MusicStart {
+    /// How long the tune takes to rise from silence to its full volume (zero: at once).
+    pub fade_in: std::time::Duration,
+    /// Channels kept for the tune while it plays: [`Update::play_sfx`](crate::Update::play_sfx)
+    /// with `None` does not pick them (one given a channel still plays there).
+    pub reserved: [bool; CHANNELS],
+}
+
 /// What is wrong with a sound effect or a tune.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
@@ -420,6 +491,21 @@ pub enum SoundError {
     /// A vibrato or arpeggio rate of 0 or past [`MAX_EFFECT_RATE`].
     #[error("an effect rate must be from 0.001 Hz to {MAX_EFFECT_RATE}, got {0}")]
     Rate(Hz),
+    /// A [`TimeBase::Fraction`] unit with a part of 0, a part past [`MAX_UNIT_PART`], or
+    /// longer than [`MAX_UNIT_SECONDS`].
+    #[error("a time unit must be NUM/DEN seconds with NUM and DEN from 1 to {MAX_UNIT_PART}, at most {MAX_UNIT_SECONDS} s, got {num}/{den}")]
+    Unit {
+        /// The numerator given.
+        num: u32,
+        /// The denominator given.
+        den: u32,
+    },
+    /// An [`Effect::ArpeggioGroup`] whose steps last no time.
+    #[error("note {index}: an arpeggio group's step must last at least 1 unit, got 0")]
+    ArpeggioStep {
+        /// Which note.
+        index: usize,
+    },
     /// A vibrato depth past [`MAX_VIBRATO_DEPTH`].
     #[error("a vibrato depth must be 0 to {MAX_VIBRATO_DEPTH} cents, got {0}")]
     VibratoDepth(u16),

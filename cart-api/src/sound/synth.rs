@@ -8,10 +8,11 @@
 use std::sync::Arc;
 
 use super::clock::SampleClock;
-use super::wave::{next_noise, phase_step, sample};
+use super::wave::{next_noise, phase_step, phaser_step, sample};
 use super::{
-    Channel, ChannelState, Effect, Music, MusicId, Note, Sfx, SfxId, SoundBank, SoundError,
-    SoundMeter, TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE, MAX_NOTE_VOLUME,
+    Channel, ChannelState, Effect, Music, MusicId, MusicStart, Note, Sfx, SfxId, SoundBank,
+    SoundError, SoundMeter, TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE,
+    MAX_NOTE_VOLUME,
 };
 
 /// Full amplitude, in 16.16 fixed point.
@@ -19,6 +20,10 @@ const FULL: i64 = 1 << 16;
 /// Samples the host buffer keeps when nobody drains it: one second at the current rate (then
 /// it starts over, so a seek of a million updates costs no memory).
 const BUFFER_SECONDS: u32 = 1;
+/// Control blocks a second a [`TimeBase::Fraction`] unit aims at: each unit gets as many
+/// whole blocks as make it no longer than 1/480 s (PICO-8's 183/22,050 s gets 4), short enough
+/// that a note's rise from silence does not eat into a note of one unit.
+const FRACTION_BLOCKS_PER_SECOND: u64 = 480;
 /// Patterns that last no time the tune moves through at one sample before it stops: a tune
 /// whose patterns are all empty would otherwise start them over for ever.
 const MAX_EMPTY_PATTERNS: usize = 1 << 16;
@@ -37,6 +42,8 @@ struct Timing {
     arpeggio: (u64, u64),
     /// How far the vibrato bends either way, in cents.
     vibrato_depth: u16,
+    /// Whether pitch steps at a note's first sample rather than gliding into it.
+    exact: bool,
 }
 
 impl Timing {
@@ -50,7 +57,23 @@ impl Timing {
                 vibrato: (1, 8),
                 arpeggio: (1, 2),
                 vibrato_depth: sfx.vibrato_depth,
+                exact: false,
             },
+            TimeBase::Fraction { num, den } => {
+                let (num, den) = (u64::from(num.max(1)), u64::from(den.max(1)));
+                let per_unit = (num * FRACTION_BLOCKS_PER_SECOND).div_ceil(den).max(1);
+                // Seconds a block: num / (den × per_unit).
+                let block_den = den * per_unit;
+                Timing {
+                    num: u64::from(rate) * num,
+                    den: block_den,
+                    per_unit,
+                    vibrato: (u64::from(sfx.vibrato.millihertz()) * num, 1000 * block_den),
+                    arpeggio: (u64::from(sfx.arpeggio.millihertz()) * num, 1000 * block_den),
+                    vibrato_depth: sfx.vibrato_depth,
+                    exact: true,
+                }
+            }
             _ => Timing {
                 num: u64::from(rate),
                 den: u64::from(BLOCKS_PER_SECOND),
@@ -58,6 +81,7 @@ impl Timing {
                 vibrato: (u64::from(sfx.vibrato.millihertz()), per_second),
                 arpeggio: (u64::from(sfx.arpeggio.millihertz()), per_second),
                 vibrato_depth: sfx.vibrato_depth,
+                exact: false,
             },
         }
     }
@@ -82,7 +106,11 @@ struct Voice {
     next_at: u64,
     /// Pitch (256ths of a semitone) the previous note ended on: where a slide starts.
     slide_from: i32,
+    /// The previous note's volume: where a slide's volume starts, with an exact time base.
+    slide_volume: u8,
     phase: u32,
+    /// The phaser's second triangle's phase.
+    phase2: u32,
     noise: u32,
     wave: Option<Wave>,
     /// Amplitude and phase step now, in 16.16 of their own units, and what they add a sample.
@@ -106,7 +134,9 @@ impl Default for Voice {
             start: 0,
             next_at: u64::MAX,
             slide_from: 0,
+            slide_volume: 0,
             phase: 0,
+            phase2: 0,
             noise: 0,
             wave: None,
             amp: 0,
@@ -127,9 +157,34 @@ struct Lane {
     end: u64,
 }
 
+/// A tune's fade: in from silence or out to it, over `len` samples from `start` (none when
+/// `len` is 0).
+#[derive(Debug, Clone, Copy, Default)]
+struct Fade {
+    start: u64,
+    len: u64,
+    out: bool,
+}
+
+impl Fade {
+    /// The tune's gain at sample `at`, out of `len`.
+    fn gain(&self, at: u64) -> u64 {
+        let done = at.saturating_sub(self.start).min(self.len);
+        if self.out {
+            self.len - done
+        } else {
+            done
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Playing {
     music: u16,
+    /// Its fade in or out.
+    fade: Fade,
+    /// Channels kept for it, a bit each.
+    reserved: u8,
     /// Patterns: the pattern playing.
     pattern: usize,
     /// Patterns: the sample it ends at.
@@ -416,6 +471,7 @@ impl Synth {
         v.start = now;
         v.from_music = from_music;
         v.slide_from = i32::from(first) * 256;
+        v.slide_volume = 0;
         self.begin_block(channel);
     }
 
@@ -423,7 +479,7 @@ impl Synth {
     /// ramps from now to then.
     fn begin_block(&mut self, channel: usize) {
         let now = self.now;
-        let (end, target) = match self.voices[channel].sfx.and_then(|id| self.sfx_at(id)) {
+        let (end, (target, from)) = match self.voices[channel].sfx.and_then(|id| self.sfx_at(id)) {
             Some(sfx) => {
                 let t = self.timing(sfx);
                 let v = &self.voices[channel];
@@ -433,7 +489,7 @@ impl Synth {
             None => {
                 // Stopped: fade to silence over one control block.
                 let fade = u64::from(self.rate / BLOCKS_PER_SECOND).max(1);
-                (now + fade, (0, self.voices[channel].target.1))
+                (now + fade, ((0, self.voices[channel].target.1), None))
             }
         };
         let v = &mut self.voices[channel];
@@ -441,6 +497,9 @@ impl Synth {
         if v.amp == 0 {
             // From silence the pitch starts where it is going: no glide up from nothing.
             v.step = i64::from(target.1) << 16;
+        }
+        if let Some(from) = from {
+            v.step = i64::from(from) << 16;
         }
         v.next_at = end;
         v.target = target;
@@ -453,8 +512,12 @@ impl Synth {
         let channel = match channel {
             Some(c) => c.index(),
             None => {
-                let free = self.voices.iter().position(|v| v.sfx.is_none());
-                let Some(c) = free.or_else(|| self.voices.iter().position(|v| v.from_music)) else {
+                let reserved = self.playing.map_or(0, |p| p.reserved);
+                let open = |c: &usize| reserved & (1 << c) == 0;
+                let v = &self.voices;
+                let free = (0..CHANNELS).filter(open).find(|&c| v[c].sfx.is_none());
+                let held = || (0..CHANNELS).filter(open).find(|&c| v[c].from_music);
+                let Some(c) = free.or_else(held) else {
                     self.meter.refused = self.meter.refused.saturating_add(1);
                     return None;
                 };
@@ -483,6 +546,8 @@ impl Synth {
             Music::Sequences { .. } => {
                 self.playing = Some(Playing {
                     music: id.0,
+                    fade: Fade::default(),
+                    reserved: 0,
                     pattern: 0,
                     end: u64::MAX,
                     lanes: [Lane::default(); CHANNELS],
@@ -498,6 +563,63 @@ impl Synth {
             }
         }
         true
+    }
+
+    /// Starts a tune with a fade in and reserved channels.
+    pub(crate) fn play_music_with(&mut self, id: MusicId, start: MusicStart) -> bool {
+        if self
+            .music
+            .get(usize::from(id.0))
+            .and_then(Option::as_ref)
+            .is_none()
+        {
+            return false;
+        }
+        // A new start of a tune already playing must not keep its old fade.
+        self.playing = None;
+        if !self.play_music(id) {
+            return false;
+        }
+        let len = self.samples_in(start.fade_in);
+        let fade = Fade {
+            start: self.now,
+            len,
+            out: false,
+        };
+        let reserved = (0..CHANNELS)
+            .filter(|&c| start.reserved[c])
+            .fold(0u8, |m, c| m | 1 << c);
+        if let Some(p) = &mut self.playing {
+            p.fade = fade;
+            p.reserved = reserved;
+        }
+        true
+    }
+
+    /// Fades the tune out over `fade`, then stops it.
+    pub(crate) fn stop_music_fading(&mut self, fade: std::time::Duration) {
+        let len = self.samples_in(fade);
+        let now = self.now;
+        match &mut self.playing {
+            Some(p) if len > 0 => {
+                // From the gain it has now, so a fade out during a fade in does not jump.
+                let gain = (p.fade.gain(now) * len)
+                    .checked_div(p.fade.len)
+                    .unwrap_or(len);
+                p.fade = Fade {
+                    start: now.saturating_sub(len - gain),
+                    len,
+                    out: true,
+                };
+            }
+            _ => self.stop_music(),
+        }
+    }
+
+    /// Whole samples in `time` at the current rate.
+    fn samples_in(&self, time: std::time::Duration) -> u64 {
+        let samples = time.as_nanos() * u128::from(self.rate) / 1_000_000_000;
+        samples.min(u128::from(u32::MAX)) as u64
     }
 
     pub(crate) fn stop_music(&mut self) {
@@ -523,12 +645,20 @@ impl Synth {
             return;
         };
         let p = patterns[pattern];
+        // The lowest channel whose sound effect ends sets the length; a looping one only when
+        // every one loops.
         let mut length = None;
+        let mut looping_length = None;
         for (channel, slot) in p.iter().enumerate() {
             let free = self.free_for_music(channel);
             match slot.filter(|id| self.sfx_at(id.0).is_some()) {
                 Some(id) => {
-                    length = length.or(Some(self.first_pass(id.0)));
+                    let loops = self.sfx_at(id.0).is_some_and(|s| s.loop_start.is_some());
+                    if loops {
+                        looping_length = looping_length.or(Some(self.first_pass(id.0)));
+                    } else {
+                        length = length.or(Some(self.first_pass(id.0)));
+                    }
                     if free {
                         self.start(channel, id.0, true);
                     } else {
@@ -543,10 +673,17 @@ impl Synth {
                 None => {}
             }
         }
+        // A tune going on keeps its fade and reserved channels; a new one starts without.
+        let (fade, reserved) = self
+            .playing
+            .filter(|p| p.music == music)
+            .map_or((Fade::default(), 0), |p| (p.fade, p.reserved));
         self.playing = Some(Playing {
             music,
+            fade,
+            reserved,
             pattern,
-            end: self.now + length.unwrap_or(0),
+            end: self.now + length.or(looping_length).unwrap_or(0),
             lanes: [Lane::default(); CHANNELS],
         });
     }
@@ -684,9 +821,15 @@ impl Synth {
             .min()
             .unwrap_or(u64::MAX);
         let music = self.playing.map_or(u64::MAX, |p| {
+            let faded = if p.fade.out {
+                p.fade.start + p.fade.len
+            } else {
+                u64::MAX
+            };
             self.music[usize::from(p.music)]
                 .as_ref()
                 .map_or(u64::MAX, |m| p.next_at(m))
+                .min(faded)
         });
         voices.min(music)
     }
@@ -717,20 +860,30 @@ impl Synth {
     fn render(&mut self, n: u64, peaks: &mut [i64; CHANNELS]) -> u64 {
         let master = i64::from(self.master);
         let mut clipped = 0;
-        for _ in 0..n {
+        let fade = self.playing.map(|p| p.fade).filter(|f| f.len > 0);
+        for i in 0..n {
             let mut mix = 0i64;
+            // The tune's fade, out of `len` (1 of 1 when none).
+            let (gain, len) = fade.map_or((1, 1), |f| (f.gain(self.now + i) as i64, f.len as i64));
             for (v, peak) in self.voices.iter_mut().zip(peaks.iter_mut()) {
                 v.amp += v.amp_d;
                 v.step += v.step_d;
                 let Some(wave) = v.wave else { continue };
                 let a = v.amp >> 16;
                 if a != 0 {
-                    let s = i64::from(sample(wave, v.phase, (v.noise >> 16) as i16 as i32));
-                    let voice = (((s * a) >> 16) * i64::from(v.volume)) >> 8;
+                    let noise = (v.noise >> 16) as i16 as i32;
+                    let s = i64::from(sample(wave, v.phase, v.phase2, noise));
+                    let mut voice = (((s * a) >> 16) * i64::from(v.volume)) >> 8;
+                    if v.from_music && gain != len {
+                        voice = voice * gain / len;
+                    }
                     *peak = (*peak).max(voice.abs());
                     mix += voice;
                 }
                 let inc = (v.step >> 16) as u32;
+                if wave == Wave::Phaser {
+                    v.phase2 = v.phase2.wrapping_add(phaser_step(inc));
+                }
                 let next = v.phase.wrapping_add(inc);
                 if (next ^ v.phase) >> 28 != 0 && wave == Wave::Noise {
                     v.noise = next_noise(v.noise);
@@ -758,6 +911,10 @@ impl Synth {
             }
         }
         let Some(p) = self.playing else { return };
+        if p.fade.out && now >= p.fade.start + p.fade.len {
+            self.stop_music();
+            return;
+        }
         match self.music[usize::from(p.music)].as_ref() {
             Some(Music::Sequences { .. }) => {
                 for c in 0..CHANNELS {
@@ -798,6 +955,7 @@ impl Synth {
         if v.block_in_note >= per_note {
             v.block_in_note = 0;
             v.slide_from = i32::from(sfx.notes[v.note].pitch) * 256;
+            v.slide_volume = sfx.notes[v.note].volume;
             v.note += 1;
             if v.note == sfx.notes.len() {
                 match sfx.loop_start {
@@ -814,17 +972,18 @@ impl Synth {
     }
 
     /// The amplitude (16.16) and phase step a playing voice reaches at the end of its current
-    /// block, and sets its wave.
-    fn target(&mut self, channel: usize) -> (i64, u32) {
+    /// block, and sets its wave; with them, for an exact time base, the phase step the block
+    /// starts at when it does not glide from where the last one ended.
+    fn target(&mut self, channel: usize) -> ((i64, u32), Option<u32>) {
         let rate = self.rate;
         let fps_milli = self.fps_milli;
         let v = &mut self.voices[channel];
         let Some(sfx) = v.sfx.and_then(|id| self.sfx.get(usize::from(id))?.as_ref()) else {
-            return (0, v.target.1);
+            return ((0, v.target.1), None);
         };
         let note: Note = sfx.notes[v.note];
         if note.volume == 0 {
-            return (0, v.target.1);
+            return ((0, v.target.1), None);
         }
         let timing = Timing::of(sfx, rate, fps_milli);
         let per_unit = timing.per_unit as i64;
@@ -856,10 +1015,26 @@ impl Synth {
                 let k = u128::from(v.age) * u128::from(num) / u128::from(den) % 3;
                 base + [0, 4 * 256, 7 * 256][k as usize]
             }
+            Effect::ArpeggioGroup { units } => {
+                let step = v.age / timing.per_unit / u64::from(units.max(1));
+                let at = (v.note & !3) | (step % 4) as usize;
+                let pitch = sfx
+                    .notes
+                    .get(at)
+                    .or(sfx.notes.last())
+                    .map_or(0, |n| n.pitch);
+                i32::from(pitch) * 256
+            }
             _ => base,
         };
         let mut amp = i64::from(note.volume) * FULL / i64::from(MAX_NOTE_VOLUME);
         match note.effect {
+            // With an exact time base a slide glides the volume too, from a previous note that
+            // sounded, as PICO-8's does.
+            Effect::Slide if timing.exact && v.slide_volume > 0 => {
+                let from = i64::from(v.slide_volume) * FULL / i64::from(MAX_NOTE_VOLUME);
+                amp = from + (amp - from) * p / FULL;
+            }
             Effect::FadeIn => amp = amp * p / FULL,
             Effect::FadeOut => amp = amp * (FULL - p) / FULL,
             _ => {}
@@ -876,6 +1051,26 @@ impl Synth {
         if v.wave != Some(note.wave) {
             v.wave = Some(note.wave);
         }
-        (amp, phase_step(pitch, rate))
+        if !timing.exact {
+            return ((amp, phase_step(pitch, rate)), None);
+        }
+        // An exact time base: a drop falls in frequency, straight to nothing (a glide of the
+        // phase step is one), and pitch steps rather than glides wherever the effect is not a
+        // glide itself.
+        let step = match note.effect {
+            Effect::Drop => {
+                let top = i64::from(phase_step(base, rate));
+                (top * (FULL - p) / FULL) as u32
+            }
+            _ => phase_step(pitch, rate),
+        };
+        let from = match note.effect {
+            Effect::Slide if t == 0 => Some(phase_step(v.slide_from, rate)),
+            Effect::Slide => None,
+            Effect::Drop if t == 0 => Some(phase_step(base, rate)),
+            Effect::Drop | Effect::Vibrato if t > 0 => None,
+            _ => Some(step),
+        };
+        ((amp, step), from)
     }
 }

@@ -2,8 +2,8 @@
 //! it is made: the host makes this update's samples right after the cart's `update` returns.
 
 use super::{
-    Channel, ChannelState, Music, MusicId, Sfx, SfxId, SoundBank, SoundError, SoundFile,
-    SoundFileError,
+    Channel, ChannelState, Music, MusicId, MusicStart, Sfx, SfxId, SoundBank, SoundError,
+    SoundFile, SoundFileError,
 };
 use crate::assets::{AssetError, AssetErrorKind};
 use crate::Update;
@@ -108,9 +108,22 @@ impl Update<'_> {
         self.con.synth.play_music(music)
     }
 
+    /// Starts `music` as [`Update::play_music`] does, rising from silence over
+    /// `start.fade_in` and keeping `start.reserved` channels for it while it plays (PICO-8's
+    /// `music(n, fade_len, channel_mask)`). Returns `false` for an unknown id.
+    pub fn play_music_with(&mut self, music: MusicId, start: MusicStart) -> bool {
+        self.con.synth.play_music_with(music, start)
+    }
+
     /// Stops the tune and silences the channels it held.
     pub fn stop_music(&mut self) {
         self.con.synth.stop_music();
+    }
+
+    /// Fades the tune out over `fade`, then stops it as [`Update::stop_music`] does (PICO-8's
+    /// `music(-1, fade_len)`); a zero `fade` stops it at once.
+    pub fn stop_music_fading(&mut self, fade: std::time::Duration) {
+        self.con.synth.stop_music_fading(fade);
     }
 
     /// Whether a tune is playing.

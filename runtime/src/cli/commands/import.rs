@@ -10,14 +10,11 @@
 //!   memory (sheet rows 64 to 127, two pixels a cell): a cart uses that memory as sprites or as
 //!   map, and the import writes it both ways, as the sheet's lower half and as the map's lower
 //!   half, so either use finds what PICO-8 finds;
-//! - `NAME-sounds.txt`, the sound effects and the music as a `bt-sound 1` file.
+//! - `NAME-sounds.txt`, the sound effects and the music as a `bt-sound 2` file at PICO-8's own
+//!   note length and pitch ([`p8_sound`]).
 //!
-//! What differs, as far as the formats allow: note lengths are rounded to whole ticks of 60 a second (PICO-8's are 1/120 s per
-//! speed step); the organ and phaser waves become triangle and square, the custom instruments
-//! square; a loop's end is where the effect ends; a tune's patterns are kept up to its first
-//! stop or loop end. The Lua code is not touched: it stays the author's to port.
+//! The Lua code is not touched: it stays the author's to port.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::cli::args::ImportArgs;
@@ -26,6 +23,8 @@ use crate::export::safe_write::{Format, Output};
 
 use super::*;
 
+/// PICO-8's sound effects and music, into a `bt-sound 2` file at PICO-8's speed and pitch.
+mod p8_sound;
 /// Pyxel's `.pyxres`, read into the same kinds of files.
 mod pyxres;
 /// The zip archives a `.pyxres` is.
@@ -153,7 +152,7 @@ pub fn p8_files(file: &str, stem: &str, text: &str) -> Result<P8Files, String> {
     Ok(P8Files {
         sheet_png: cart.sheet_png()?,
         map_tmj: cart.map_tmj(&format!("{stem}.png")),
-        sounds: cart.sounds(),
+        sounds: cart.sounds(&p8_sound::lua_music_starts(text)),
     })
 }
 
@@ -167,9 +166,9 @@ struct P8 {
     /// [`P8::map_cells`]'s, from the sheet).
     map: Vec<u8>,
     /// 64 sound effects: `(speed, loop start, loop end, 32 notes of (pitch, wave, volume, effect))`.
-    sfx: Vec<(u8, u8, u8, Vec<[u8; 4]>)>,
+    sfx: Vec<p8_sound::P8Sfx>,
     /// 64 patterns: `(flags, four channels: sfx number or None)`.
-    music: Vec<(u8, [Option<u8>; 4])>,
+    music: Vec<p8_sound::P8Pattern>,
 }
 
 fn hex(c: u8) -> Option<u8> {
@@ -372,102 +371,10 @@ impl P8 {
         text
     }
 
-    fn sounds(&self) -> String {
-        const NAMES: [&str; 12] = [
-            "C", "C#", "D", "D#", "E", "F", "F#", "G", "G#", "A", "A#", "B",
-        ];
-        const WAVES: [&str; 8] = ["tri", "saw", "saw", "sq", "sq25", "tri", "noise", "sq"];
-        const EFFECTS: [&str; 8] = [
-            "", " slide", " vibrato", " drop", " fadein", " fadeout", " arp", " arp",
-        ];
-        let mut out = String::from(
-            "bt-sound 1\n# Imported from PICO-8: one sound effect per non-silent sfx, named after its\n\
-             # number; note lengths in ticks of 60 a second.\n",
-        );
-        let mut defined = [false; 64];
-        for (i, (speed, loop_start, loop_end, notes)) in self.sfx.iter().enumerate() {
-            let audible = |n: &[u8; 4]| n[2] > 0;
-            // A loop ends the effect at its end; otherwise trailing silence is dropped.
-            let end = if loop_end > loop_start {
-                usize::from(*loop_end).min(notes.len())
-            } else {
-                notes.iter().rposition(audible).map_or(0, |p| p + 1)
-            };
-            if !notes[..end].iter().any(audible) {
-                continue;
-            }
-            defined[i] = true;
-            let ticks = u32::from(*speed).div_ceil(2);
-            let _ = write!(out, "\nsfx sfx{i} {}", ticks.max(1));
-            if loop_end > loop_start && usize::from(*loop_start) < end {
-                let _ = write!(out, " loop={loop_start}");
-            }
-            out.push('\n');
-            for n in &notes[..end] {
-                if n[2] == 0 {
-                    out.push_str("--\n");
-                    continue;
-                }
-                let midi = usize::from(n[0].min(63)) + 36;
-                let _ = writeln!(
-                    out,
-                    "{}{} {} {}{}",
-                    NAMES[midi % 12],
-                    midi / 12 - 1,
-                    WAVES[usize::from(n[1] & 7)],
-                    n[2].min(7),
-                    EFFECTS[usize::from(n[3] & 7)]
-                );
-            }
-        }
-        // Tunes: runs of patterns up to a loop end, a stop or a silent pattern. A loop end
-        // loops back to the last loop start (or the tune's first pattern).
-        let mut tune: Vec<String> = Vec::new();
-        let mut loop_start = None;
-        let mut count = 0;
-        let mut flush = |tune: &mut Vec<String>, looped: Option<usize>, out: &mut String| {
-            if tune.is_empty() {
-                return;
-            }
-            let _ = write!(out, "\nmusic music{count}");
-            if let Some(l) = looped {
-                let _ = write!(out, " loop={l}");
-            }
-            out.push('\n');
-            for line in tune.drain(..) {
-                out.push_str(&line);
-                out.push('\n');
-            }
-            count += 1;
-        };
-        for (flags, channels) in &self.music {
-            let names: Vec<String> = channels
-                .iter()
-                .map(|c| match c {
-                    Some(n) if defined.get(usize::from(*n)).copied().unwrap_or(false) => {
-                        format!("sfx{n}")
-                    }
-                    _ => "-".into(),
-                })
-                .collect();
-            if names.iter().all(|n| n == "-") {
-                flush(&mut tune, None, &mut out);
-                loop_start = None;
-                continue;
-            }
-            if flags & 1 != 0 {
-                loop_start = Some(tune.len());
-            }
-            tune.push(names.join(" "));
-            if flags & 2 != 0 {
-                flush(&mut tune, Some(loop_start.take().unwrap_or(0)), &mut out);
-            } else if flags & 4 != 0 {
-                flush(&mut tune, None, &mut out);
-                loop_start = None;
-            }
-        }
-        flush(&mut tune, None, &mut out);
-        out
+    /// The sound file: PICO-8's sound effects and music at PICO-8's speed and pitch
+    /// ([`p8_sound`]); `lua_starts` are the patterns the code starts music at.
+    fn sounds(&self, lua_starts: &[p8_sound::LuaMusic]) -> String {
+        p8_sound::sounds(&self.sfx, &self.music, lua_starts)
     }
 }
 
@@ -577,13 +484,18 @@ mod tests {
         assert_eq!(map.flags(0), 1);
 
         // The sounds parse as a bt-sound file.
-        let sounds = p.sounds();
-        assert!(
-            sounds.contains("sfx sfx0 4\nC4 sq 5\n--\nE4 tri 5 slide\n"),
-            "{sounds}"
+        let sounds = p.sounds(&[]);
+        // PICO-8's speed counted in its own note steps; the rest before a slide keeps its
+        // pitch (where the slide starts); trailing rests are kept.
+        let sfx0 = format!(
+            "sfx sfx0 8 unit=183/22050\nC4 sq 5\nC2 tri 0\nE4 tri 5 slide\n{}\n",
+            ["--"; 29].join("\n")
         );
+        assert!(sounds.contains(&sfx0), "{sounds}");
         assert!(
-            sounds.contains("sfx sfx1 8 loop=1\nG3 noise 6 drop\nG3 noise 6 drop\n"),
+            sounds.contains(
+                "sfx sfx1 16 unit=183/22050 loop=1\nG3 noise 6 drop\nG3 noise 6 drop\n\n"
+            ),
             "{sounds}"
         );
         assert!(
