@@ -10,8 +10,8 @@ use crate::input::Input;
 use crate::palette::effects;
 
 use crate::{
-    ArgError, Axis, Button, Color32, Easing, Key, KeyMapError, KeySet, Palette, Player, Rng, Tag,
-    Touch,
+    ArgError, Axis, Button, Color32, Easing, Effect, EffectKind, Key, KeyMapError, KeySet, Palette,
+    Player, Rng, Tag, Touch,
 };
 
 /// Pause-menu items a cart can add of its own ([`Update::set_menu_item`]).
@@ -364,6 +364,42 @@ impl Update<'_> {
     /// stops showing.
     pub fn clear_palette_effects(&mut self) {
         self.con.effects.clear();
+    }
+
+    /// Adds a post-process effect ([`Effect`]), replacing the one of its kind. The stack is
+    /// part of the console's state: snapshots, seeks and replays keep it, and what a frame
+    /// shows is a function of its tick.
+    pub fn add_effect(&mut self, effect: Effect) {
+        self.con.post.add(effect);
+    }
+
+    /// Removes the post-process effect of `kind`, if one is set.
+    pub fn remove_effect(&mut self, kind: EffectKind) {
+        self.con.post.remove(kind);
+    }
+
+    /// Removes every post-process effect: the picture as drawn, scaled to the output size.
+    pub fn clear_effects(&mut self) {
+        self.con.post.clear();
+    }
+
+    /// Replaces the whole stack with `effects`, such as a preset from [`crate::crt`]. An
+    /// effect of a kind given twice replaces the earlier one.
+    pub fn set_effects(&mut self, effects: &[Effect]) {
+        self.con.post.clear();
+        for &effect in effects {
+            self.con.post.add(effect);
+        }
+    }
+
+    /// The post-process effect of `kind`, if one is set.
+    pub fn effect(&self, kind: EffectKind) -> Option<Effect> {
+        self.con.post.get(kind)
+    }
+
+    /// The post-process effects set, in the order they run.
+    pub fn effects(&self) -> impl Iterator<Item = Effect> + '_ {
+        self.con.post.iter()
     }
 }
 
