@@ -18,9 +18,6 @@ use bt::host::effect_hash;
 pub use bt::host::PostEffects;
 use bt::{Effect, EffectKind, Palette};
 
-/// A source index for an output pixel outside the curved picture: it shows black.
-const OUTSIDE: u32 = u32::MAX;
-
 /// Gains are 8.8 fixed point: 256 is 1.
 const ONE: u32 = 256;
 
@@ -52,7 +49,8 @@ struct TableKey {
 #[derive(Debug, Default)]
 pub struct PostProcessor {
     key: Option<TableKey>,
-    /// For each output pixel, the display pixel it shows (or [`OUTSIDE`]).
+    /// For each output pixel, the display pixel it shows (one past the last for black,
+    /// outside the curve).
     map: Vec<u32>,
     /// For each output pixel, the scanline and vignette gain (8.8).
     gain: Vec<u16>,
@@ -60,6 +58,9 @@ pub struct PostProcessor {
     rgb: Vec<u32>,
     /// The glow at each display pixel, `0x00RRGGBB`, or empty without bloom.
     bloom: Vec<u32>,
+    /// What each display pixel shows (colour and glow), and black at the end: what the map
+    /// points into.
+    src: Vec<u32>,
     /// Blur working planes: red, green, blue sums.
     planes: [Vec<u16>; 3],
     scratch: Vec<u16>,
@@ -147,87 +148,53 @@ impl PostProcessor {
             _ => false,
         };
 
+        // What each display pixel shows, glow added, and a black one past the end for the
+        // output pixels outside the curve.
+        self.src.resize(n + 1, 0);
+        for (i, c) in self.src[..n].iter_mut().enumerate() {
+            let c0 = self.rgb[i];
+            *c = if has_bloom {
+                let w = self.bloom[i];
+                pack(
+                    (c0 >> 16) + (w >> 16),
+                    ((c0 >> 8) & 0xFF) + ((w >> 8) & 0xFF),
+                    (c0 & 0xFF) + (w & 0xFF),
+                )
+            } else {
+                c0
+            };
+        }
+        self.src[n] = 0;
+
         out.resize(ow as usize * oh as usize * 4, 0);
         let rows = RowEffects::new(fx, frame.tick, oh);
         let aberration = match fx.get(EffectKind::ChromaticAberration) {
             Some(Effect::ChromaticAberration { offset }) => offset.min(MAX_ABERRATION) as usize,
             _ => 0,
         };
-        let mask = mask_gains(strength(fx, EffectKind::RgbMask));
+        let mask_strength = strength(fx, EffectKind::RgbMask);
+        let mask = mask_gains(mask_strength);
         let noise = u32::from(strength(fx, EffectKind::Noise));
         let ow_us = ow as usize;
-        let last = ow_us - 1;
+        let kind = [mask_strength > 0, noise > 0, aberration > 0];
         for (y, out_row) in out.chunks_exact_mut(ow_us * 4).enumerate() {
             let base = y * ow_us;
-            let map = &self.map[base..base + ow_us];
-            let gain = &self.gain[base..base + ow_us];
-            let row_gain = rows.gain(y as u32, oh);
-            let shift = rows.shift(y as u32);
-            let mut seed = (effect_hash(frame.tick, 9, y as u64) as u32) | 1;
-            for (x, px) in out_row.chunks_exact_mut(4).enumerate() {
-                let sx = (x as i64 - shift).clamp(0, last as i64) as usize;
-                let at = map[sx];
-                let (r, g, b) = if at == OUTSIDE {
-                    (0, 0, 0)
-                } else {
-                    let c = self.fetch(at, has_bloom);
-                    if aberration == 0 {
-                        c
-                    } else {
-                        let left = map[sx.saturating_sub(aberration)];
-                        let right = map[(sx + aberration).min(last)];
-                        let r = if left == OUTSIDE {
-                            0
-                        } else {
-                            self.fetch(left, has_bloom).0
-                        };
-                        let b = if right == OUTSIDE {
-                            0
-                        } else {
-                            self.fetch(right, has_bloom).2
-                        };
-                        (r, c.1, b)
-                    }
-                };
-                let g8 = (u32::from(gain[x]) * row_gain) >> 8;
-                let m = &mask[x % 3];
-                let mut rgb = [
-                    ((r * g8 * m[0]) >> 16) as i32,
-                    ((g * g8 * m[1]) >> 16) as i32,
-                    ((b * g8 * m[2]) >> 16) as i32,
-                ];
-                if noise > 0 {
-                    // xorshift32 along the row, seeded by the tick and the row.
-                    seed ^= seed << 13;
-                    seed ^= seed >> 17;
-                    seed ^= seed << 5;
-                    let d = (seed % (2 * noise + 1)) as i32 - noise as i32;
-                    for c in &mut rgb {
-                        *c += d;
-                    }
-                }
-                px[0] = rgb[0].clamp(0, 255) as u8;
-                px[1] = rgb[1].clamp(0, 255) as u8;
-                px[2] = rgb[2].clamp(0, 255) as u8;
-                px[3] = 255;
-            }
+            let row = Row {
+                map: &self.map[base..base + ow_us],
+                gain: &self.gain[base..base + ow_us],
+                src: &self.src,
+                row_gain: rows.gain(y as u32, oh),
+                shift: rows.shift(y as u32),
+                aberration,
+                mask: &mask,
+                noise,
+                // xorshift32 along the row, seeded by the tick and the row.
+                seed: (effect_hash(frame.tick, 9, y as u64) as u32) | 1,
+            };
+            shade_row(kind, row, out_row);
         }
         overlay(frame, &plain, ow_us, out);
         (ow, oh)
-    }
-
-    /// The colour (with its glow) of display pixel `at`, channels unclamped.
-    #[inline(always)]
-    fn fetch(&self, at: u32, has_bloom: bool) -> (u32, u32, u32) {
-        let c = self.rgb[at as usize];
-        let (mut r, mut g, mut b) = (c >> 16, (c >> 8) & 0xFF, c & 0xFF);
-        if has_bloom {
-            let w = self.bloom[at as usize];
-            r += w >> 16;
-            g += (w >> 8) & 0xFF;
-            b += w & 0xFF;
-        }
-        (r, g, b)
     }
 
     fn build_tables(&mut self, key: TableKey) {
@@ -255,7 +222,7 @@ impl PostProcessor {
                 let syf = (sv + 1.0) * 0.5 * f64::from(dh);
                 let sy = syf.floor();
                 if k > 0.0 && (sx < 0.0 || sy < 0.0 || sx >= f64::from(dw) || sy >= f64::from(dh)) {
-                    self.map[p] = OUTSIDE;
+                    self.map[p] = dw * dh;
                     self.gain[p] = 0;
                     continue;
                 }
@@ -299,10 +266,13 @@ impl PostProcessor {
         self.bloom.resize(n, 0);
         let t = u32::from(threshold);
         let span = 255 - t.min(254);
+        let mut bright = [0u32; 256];
+        for (l, k) in bright.iter_mut().enumerate().skip(t as usize + 1) {
+            *k = (l as u32 - t) * 255 / span;
+        }
         for (i, &c) in self.rgb.iter().enumerate() {
             let (r, g, b) = (c >> 16, (c >> 8) & 0xFF, c & 0xFF);
-            let l = luma(r, g, b);
-            let k = if l > t { (l - t) * 255 / span } else { 0 };
+            let k = bright[luma(r, g, b) as usize];
             self.planes[0][i] = (r * k / 255) as u16;
             self.planes[1][i] = (g * k / 255) as u16;
             self.planes[2][i] = (b * k / 255) as u16;
@@ -318,6 +288,103 @@ impl PostProcessor {
         for (i, glow) in self.bloom.iter_mut().enumerate() {
             let c = |p: &Vec<u16>| (u32::from(p[i]) * k / BLOOM_DIVISOR).min(255);
             *glow = pack(c(&self.planes[0]), c(&self.planes[1]), c(&self.planes[2]));
+        }
+    }
+}
+
+/// Shades `row` with the loop made for the effects it has (stripes, noise, fringes, a shift).
+fn shade_row(kind: [bool; 3], row: Row<'_>, out: &mut [u8]) {
+    macro_rules! pick {
+        ($($m:literal $n:literal $f:literal),*) => {
+            match (kind, row.shift != 0) {
+                $(
+                    ([$m, $n, $f], false) => row.shade::<$m, $n, $f, false>(out),
+                    ([$m, $n, $f], true) => row.shade::<$m, $n, $f, true>(out),
+                )*
+            }
+        };
+    }
+    pick!(
+        false false false, false false true, false true false, false true true,
+        true false false, true false true, true true false, true true true
+    )
+}
+
+/// One output row's inputs.
+struct Row<'a> {
+    map: &'a [u32],
+    gain: &'a [u16],
+    src: &'a [u32],
+    row_gain: u32,
+    shift: i64,
+    aberration: usize,
+    mask: &'a [[u32; 3]; 3],
+    noise: u32,
+    seed: u32,
+}
+
+impl Row<'_> {
+    /// Shades the row into `out` (RGBA), with the stripes, noise and colour fringes as the
+    /// parameters say: one loop per combination, so none pays for what it does not use.
+    #[inline(always)]
+    fn shade<const MASK: bool, const NOISE: bool, const FRINGE: bool, const SHIFT: bool>(
+        self,
+        out: &mut [u8],
+    ) {
+        let Row {
+            map,
+            gain,
+            src,
+            row_gain,
+            shift,
+            aberration,
+            mask,
+            noise,
+            mut seed,
+        } = self;
+        let last = map.len() - 1;
+        let mut stripe = 0;
+        let spread = 2 * noise + 1;
+        for (x, px) in out.chunks_exact_mut(4).enumerate() {
+            let sx = if !SHIFT {
+                x
+            } else {
+                (x as i64 - shift).clamp(0, last as i64) as usize
+            };
+            let c = src[map[sx] as usize];
+            let (r, g, b) = if FRINGE {
+                let left = src[map[sx.saturating_sub(aberration)] as usize];
+                let right = src[map[(sx + aberration).min(last)] as usize];
+                ((left >> 16) & 0xFF, (c >> 8) & 0xFF, right & 0xFF)
+            } else {
+                ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF)
+            };
+            let k = (u32::from(gain[x]) * row_gain) >> 8;
+            let (r, g, b) = if MASK {
+                let m = &mask[stripe];
+                stripe = if stripe == 2 { 0 } else { stripe + 1 };
+                (
+                    (r * k * m[0]) >> 16,
+                    (g * k * m[1]) >> 16,
+                    (b * k * m[2]) >> 16,
+                )
+            } else {
+                ((r * k) >> 8, (g * k) >> 8, (b * k) >> 8)
+            };
+            let (r, g, b) = if NOISE {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let d = (((seed & 0xFFFF) * spread) >> 16) as i32 - noise as i32;
+                (
+                    (r as i32 + d).clamp(0, 255) as u8,
+                    (g as i32 + d).clamp(0, 255) as u8,
+                    (b as i32 + d).clamp(0, 255) as u8,
+                )
+            } else {
+                (r.min(255) as u8, g.min(255) as u8, b.min(255) as u8)
+            };
+            px.copy_from_slice(&[r, g, b, 255]);
         }
     }
 }
@@ -361,16 +428,23 @@ fn mask_gains(strength: u8) -> [[u32; 3]; 3] {
     m
 }
 
+/// `2^32 / (2r + 1)`, rounded up: multiplying a box's sum by it and keeping the top 32 bits
+/// divides by the box's width exactly for every sum a box of 16-bit values can hold.
+fn reciprocal(r: usize) -> u64 {
+    let div = 2 * r as u64 + 1;
+    (1u64 << 32).div_ceil(div)
+}
+
 /// A box blur of radius `r` along rows, `src` into `dst` (edges repeat).
 fn box_rows(src: &[u16], dst: &mut [u16], w: usize, h: usize, r: usize) {
-    let div = (2 * r + 1) as u32;
+    let div = reciprocal(r);
     for y in 0..h {
         let row = &src[y * w..(y + 1) * w];
         let out = &mut dst[y * w..(y + 1) * w];
         let at = |i: isize| u32::from(row[i.clamp(0, w as isize - 1) as usize]);
         let mut sum: u32 = (-(r as isize)..=r as isize).map(at).sum();
         for (x, o) in out.iter_mut().enumerate() {
-            *o = (sum / div) as u16;
+            *o = ((u64::from(sum) * div) >> 32) as u16;
             let x = x as isize;
             sum = sum + at(x + r as isize + 1) - at(x - r as isize);
         }
@@ -379,12 +453,12 @@ fn box_rows(src: &[u16], dst: &mut [u16], w: usize, h: usize, r: usize) {
 
 /// A box blur of radius `r` along columns, `src` into `dst` (edges repeat).
 fn box_columns(src: &[u16], dst: &mut [u16], w: usize, h: usize, r: usize) {
-    let div = (2 * r + 1) as u32;
+    let div = reciprocal(r);
     for x in 0..w {
         let at = |i: isize| u32::from(src[i.clamp(0, h as isize - 1) as usize * w + x]);
         let mut sum: u32 = (-(r as isize)..=r as isize).map(at).sum();
         for y in 0..h {
-            dst[y * w + x] = (sum / div) as u16;
+            dst[y * w + x] = ((u64::from(sum) * div) >> 32) as u16;
             let y = y as isize;
             sum = sum + at(y + r as isize + 1) - at(y - r as isize);
         }
