@@ -108,6 +108,9 @@ pub struct WindowOptions {
     /// Present as fast as possible instead of waiting for the display's refresh.
     #[cfg_attr(feature = "cli", arg(long))]
     pub no_vsync: bool,
+    /// Start with the cart's post-process effects (CRT looks) off; Shift+F11 turns them on.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_effects: bool,
     /// Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
     #[cfg_attr(
         feature = "cli",
@@ -183,6 +186,7 @@ impl Default for WindowOptions {
             record: None,
             clock: None,
             no_vsync: false,
+            no_effects: false,
             at: None,
             fullscreen: false,
             mute: false,
