@@ -201,6 +201,10 @@ pub struct Settings {
     /// display tier works on ([`crate::Effect`]): the output size is the display size times
     /// this, the same on every host, so `bt shot --size output` is reproducible. Default 2.
     pub output_scale: u32,
+    /// Whether the post-process effects run ([`crate::Effect`]). Default `true`; a player
+    /// who does not want them sets `[display] effects = false` in their config (or
+    /// `cart.toml` does), or turns them off in the window.
+    pub effects: bool,
 }
 
 impl Default for Settings {
@@ -215,6 +219,7 @@ impl Default for Settings {
             overlay: OverlaySettings::default(),
             window_scale: None,
             output_scale: 2,
+            effects: true,
         }
     }
 }
@@ -301,6 +306,12 @@ impl Settings {
     /// effects work on is the display size times this.
     pub fn output_scale(mut self, scale: u32) -> Settings {
         self.output_scale = scale;
+        self
+    }
+
+    /// Turns the post-process effects on (the default) or off.
+    pub fn effects(mut self, on: bool) -> Settings {
+        self.effects = on;
         self
     }
 

@@ -225,3 +225,27 @@ fn turning_the_stack_off_shows_the_picture_as_drawn() {
     on.render_output(&mut b);
     assert!(a != b);
 }
+
+#[test]
+fn settings_can_turn_the_stack_off_for_a_player() {
+    // `[display] effects = false` in the player's config (or a cart's) becomes this setting.
+    let cart = bt_gallery::find("crt").unwrap();
+    let settings = (cart.build)().configure().effects(false);
+    let options = EngineOptions {
+        overlay: false,
+        args: vec![("scene".into(), "pipboy".into())],
+        settings: Some(settings),
+        ..EngineOptions::default()
+    };
+    let mut off = Engine::new(Box::new(cart.build), options).unwrap();
+    assert!(!off.effects_enabled());
+    off.render_at_tick(281, Origin::Start, |_, _| {}).unwrap();
+    assert!(
+        !off.has_display_tier(),
+        "no display tier with the stack off"
+    );
+    let mut on = crt("pipboy");
+    assert!(on.effects_enabled());
+    on.render_at_tick(281, Origin::Start, |_, _| {}).unwrap();
+    assert!(on.has_display_tier());
+}

@@ -146,6 +146,7 @@ impl Engine {
             return Err(EngineError::HostHz(options.host_hz));
         }
         let seed = options.seed.or(settings.seed).unwrap_or(0);
+        let settings_effects = settings.effects;
         let fixed = FixedLoop::new(settings.target_fps)
             .map_err(|_| SettingsError::TargetFps(settings.target_fps))?;
         let overlay =
@@ -200,7 +201,7 @@ impl Engine {
             ring: Ring::new(options.snapshot_budget),
             restarts: 0,
             id: save_state::next_engine_id(),
-            effects_on: options.effects,
+            effects_on: options.effects && settings_effects,
             picture: Vec::new(),
             post: crate::postfx::PostProcessor::new(),
         };
