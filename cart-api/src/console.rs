@@ -7,6 +7,7 @@ use crate::draw::{DrawCounts, Framebuffer};
 use crate::input::Input;
 use crate::input::{KeyMapTable, TickInput};
 use crate::palette::effects::PaletteEffects;
+use crate::postfx::PostEffects;
 use crate::sound::Synth;
 use crate::{Palette, Render, Rng, SaveData, Settings, Tag, Update};
 
@@ -56,6 +57,8 @@ pub struct Console {
     /// The files whose change led to the `reload` running now (empty outside one).
     pub(crate) changed_files: Vec<String>,
     pub(crate) effects: PaletteEffects,
+    /// The post-process effects the cart set ([`Update::add_effect`]).
+    pub(crate) post: PostEffects,
     pub(crate) loader: Loader,
     pub(crate) args: Vec<(String, String)>,
     pub(crate) synth: Synth,
@@ -96,6 +99,7 @@ impl Console {
             capture_requested: false,
             changed_files: Vec::new(),
             effects: PaletteEffects::new(settings.target_fps, &settings.palette),
+            post: PostEffects::default(),
             loader: Loader(None),
             args: Vec::new(),
             synth: Synth::new(settings.target_fps, seed),
@@ -170,6 +174,19 @@ impl Console {
         self.synth.set_rate(rate, self.clock.target_fps);
     }
 
+    /// The post-process effects the cart has set.
+    pub fn post_effects(&self) -> &PostEffects {
+        &self.post
+    }
+
+    /// Runs the post-process stack's pixel tier ([`Effect::Glitch`](crate::Effect::Glitch),
+    /// [`Effect::Mosaic`](crate::Effect::Mosaic)) on the framebuffer as the cart's `render`
+    /// left it, for the frame at the current tick. Hosts call it after `render` and before
+    /// drawing anything of their own (the overlay), unless the player turned effects off.
+    pub fn apply_pixel_effects(&mut self) {
+        self.post.apply_pixel_tier(&mut self.fb, self.clock.ticks);
+    }
+
     /// Whether any palette effect is running.
     pub fn effects_active(&self) -> bool {
         self.effects.is_active()
@@ -193,6 +210,7 @@ impl Console {
         self.quit_requested = false;
         self.capture_requested = false;
         self.effects.reset();
+        self.post.clear();
         self.synth.reset(seed);
         self.reset_save();
         for item in &mut self.menu_items {

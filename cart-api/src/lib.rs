@@ -13,6 +13,7 @@
 // | `map` | `Tilemap`: layers, flags, collision questions, and drawing a layer |
 // | `input` | the `Input` state and its setters; `Button`, `Player`, `Axis`, `Key`; one tick's `TickInput` |
 // | `palette` | `Color32`, `Palette`, and the effects that run on the simulation clock (cycles, fades, flashes) |
+// | `postfx` | the post-process stack: `Effect`, the presets in `crt`, and the pixel tier |
 // | `sound` | sound effects, music, the `bt-sound` text format and the four-channel synthesiser |
 // | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
 // | `save` | `SaveData`, the bytes a cart keeps between runs |
@@ -37,6 +38,7 @@ mod map;
 pub mod math;
 pub mod noise;
 mod palette;
+mod postfx;
 mod quote;
 mod render;
 mod rng;
@@ -59,6 +61,8 @@ pub use easing::{Easing, UnknownEasing};
 pub use input::{Axis, Button, Key, KeyMapError, KeySet, Player, Touch, UnknownKey};
 pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
 pub use palette::{Color32, ColorParseError, Palette, PaletteError};
+pub use postfx::crt;
+pub use postfx::{Effect, EffectKind};
 pub use render::Render;
 pub use rng::{Rng, RngState};
 pub use save::SaveData;
@@ -89,8 +93,10 @@ pub mod limits {
     pub use crate::input::{AXES, KEY_COUNT, PLAYERS, TOUCH_SLOTS};
     pub use crate::map::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
     pub use crate::palette::{MAX_CYCLES, MAX_EFFECT, MAX_NAME_CHARS};
+    pub use crate::postfx::EFFECT_KINDS;
     pub use crate::settings::{
-        MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_TARGET_FPS, MAX_WINDOW_SCALE, MIN_TARGET_FPS,
+        MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SCALE, MAX_TARGET_FPS,
+        MAX_WINDOW_SCALE, MIN_TARGET_FPS,
     };
     pub use crate::update::{MENU_ITEMS, MENU_LABEL_CHARS};
 }
@@ -119,6 +125,7 @@ pub mod host {
         BUTTON_NAMES, HOST_KEYS, INPUT_STRING_CAPACITY, KEYBOARD_PLAYERS, MAPPABLE_BUTTONS,
         STICK_DEAD_ZONE, TRIGGER_PRESS,
     };
+    pub use crate::postfx::{effect_hash, PostEffects};
     pub use crate::quote::{excerpt_chars, quoted, EXCERPT_CHARS};
     pub use crate::save::SaveTooLarge;
     pub use crate::snapshot::ConsoleSnapshot;

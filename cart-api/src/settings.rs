@@ -10,6 +10,11 @@ pub const MAX_TARGET_FPS: f64 = 10_000.0;
 
 /// The largest window scale a cart may ask for.
 pub const MAX_WINDOW_SCALE: u32 = 16;
+/// The largest output scale ([`Settings::output_scale`]) a cart may ask for.
+pub const MAX_OUTPUT_SCALE: u32 = 8;
+/// The most pixels the output picture ([`Settings::output_size`]) may hold: four times
+/// [`MAX_DISPLAY_PIXELS`], so the default scale of 2 fits every display (256 MiB of RGBA).
+pub const MAX_OUTPUT_PIXELS: u64 = 4 * MAX_DISPLAY_PIXELS;
 /// The largest display side BT accepts, in pixels.
 pub const MAX_DISPLAY_SIDE: u32 = 8192;
 /// The largest display area BT accepts, in pixels.
@@ -43,6 +48,13 @@ pub enum SettingsError {
     /// The simulation rate must be a finite number above zero.
     #[error("target_fps must be between {MIN_TARGET_FPS} and {MAX_TARGET_FPS} updates a second, got {0}")]
     TargetFps(f64),
+    /// The output scale must be a whole number from 1 to [`MAX_OUTPUT_SCALE`], and the output
+    /// picture hold at most [`MAX_OUTPUT_PIXELS`].
+    #[error(
+        "output_scale must be between 1 and {MAX_OUTPUT_SCALE} and the output picture at most \
+         {MAX_OUTPUT_PIXELS} pixels, got {0}"
+    )]
+    OutputScale(u32),
     /// The window scale must be a whole number from 1 to [`MAX_WINDOW_SCALE`].
     #[error("window_scale must be between 1 and {MAX_WINDOW_SCALE}, got {0}")]
     WindowScale(u32),
@@ -185,6 +197,14 @@ pub struct Settings {
     /// largest whole scale that fits a comfortable window (3 for 320x240). `bt run --scale`
     /// overrides it.
     pub window_scale: Option<u32>,
+    /// How many output pixels a display pixel takes in the picture the post-process stack's
+    /// display tier works on ([`crate::Effect`]): the output size is the display size times
+    /// this, the same on every host, so `bt shot --size output` is reproducible. Default 2.
+    pub output_scale: u32,
+    /// Whether the post-process effects run ([`crate::Effect`]). Default `true`; a player
+    /// who does not want them sets `[display] effects = false` in their config (or
+    /// `cart.toml` does), or turns them off in the window.
+    pub effects: bool,
 }
 
 impl Default for Settings {
@@ -198,6 +218,8 @@ impl Default for Settings {
             title: "BT".to_string(),
             overlay: OverlaySettings::default(),
             window_scale: None,
+            output_scale: 2,
+            effects: true,
         }
     }
 }
@@ -280,6 +302,27 @@ impl Settings {
         self
     }
 
+    /// Sets the output scale (1 to [`MAX_OUTPUT_SCALE`]): the picture the display-tier
+    /// effects work on is the display size times this.
+    pub fn output_scale(mut self, scale: u32) -> Settings {
+        self.output_scale = scale;
+        self
+    }
+
+    /// Turns the post-process effects on (the default) or off.
+    pub fn effects(mut self, on: bool) -> Settings {
+        self.effects = on;
+        self
+    }
+
+    /// The output size: the display size times [`Settings::output_scale`].
+    pub fn output_size(&self) -> (u32, u32) {
+        (
+            self.width.saturating_mul(self.output_scale),
+            self.height.saturating_mul(self.output_scale),
+        )
+    }
+
     /// Turns the overlay off entirely.
     pub fn overlay_enabled(mut self, on: bool) -> Settings {
         self.overlay.enabled = on;
@@ -311,6 +354,12 @@ impl Settings {
             .filter(|s| !(1..=MAX_WINDOW_SCALE).contains(s))
         {
             return Err(SettingsError::WindowScale(scale));
+        }
+        let (ow, oh) = self.output_size();
+        if !(1..=MAX_OUTPUT_SCALE).contains(&self.output_scale)
+            || u64::from(ow) * u64::from(oh) > MAX_OUTPUT_PIXELS
+        {
+            return Err(SettingsError::OutputScale(self.output_scale));
         }
         if let Some((name, _)) = self
             .overlay

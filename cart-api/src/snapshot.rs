@@ -5,13 +5,14 @@
 use crate::console::{Clock, Console};
 use crate::input::{Input, KeyMapTable};
 use crate::palette::effects::PaletteEffects;
+use crate::postfx::PostEffects;
 use crate::sound::Synth;
 use crate::{Cart, Palette, Rng, SaveData};
 
 /// The console's state between two updates, from [`Console::snapshot`], to put back with
 /// [`Console::restore`]: the tick clock, the seeded generator, the input (with its edges and
 /// the state before them, so `is_pressed` after a restore sees what it saw then), the palette
-/// and its running effects, the camera, the synthesiser (every channel and the tune where they
+/// and its running effects, the post-process effects, the camera, the synthesiser (every channel and the tune where they
 /// were, so the samples after a restore are those an uninterrupted run makes), the save data,
 /// the pause-menu items, the key map, the cursor and pointer-lock wishes, and whether the cart
 /// quit.
@@ -38,6 +39,7 @@ pub struct ConsoleSnapshot {
     palette: Palette,
     camera: (i32, i32),
     effects: PaletteEffects,
+    post: PostEffects,
     synth: Synth,
     save: SaveData,
     menu_items: [String; crate::limits::MENU_ITEMS],
@@ -71,6 +73,7 @@ impl Console {
             palette: self.palette.clone(),
             camera: self.camera,
             effects: self.effects.clone(),
+            post: self.post,
             synth: self.synth.clone(),
             save: self.save.clone(),
             menu_items: self.menu_items.clone(),
@@ -93,6 +96,7 @@ impl Console {
         self.palette.clone_from(&snapshot.palette);
         self.camera = snapshot.camera;
         self.effects.clone_from(&snapshot.effects);
+        self.post = snapshot.post;
         self.synth.restore(&snapshot.synth);
         if self.save != snapshot.save {
             self.save.clone_from(&snapshot.save);

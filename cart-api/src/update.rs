@@ -10,8 +10,8 @@ use crate::input::Input;
 use crate::palette::effects;
 
 use crate::{
-    ArgError, Axis, Button, Color32, Easing, Key, KeyMapError, KeySet, Palette, Player, Rng, Tag,
-    Touch,
+    ArgError, Axis, Button, Color32, Easing, Effect, EffectKind, Key, KeyMapError, KeySet, Palette,
+    Player, Rng, Tag, Touch,
 };
 
 /// Pause-menu items a cart can add of its own ([`Update::set_menu_item`]).
@@ -351,6 +351,54 @@ impl Update<'_> {
             .fade_range(&con.palette, start, end, target, ms, easing);
     }
 
+    /// An exposure fade of the whole palette towards `target` over `duration`, as a camera's
+    /// exposure changes: colours are mixed in linear light, and bright colours lead. Each
+    /// slot's own fade takes `1 - highlight_lead` of the duration and starts later the darker
+    /// it is (the brighter of its colour now and its target counts), so the brightest slot
+    /// starts at once and the darkest finishes at the end. `highlight_lead` is clamped to 0 to
+    /// 1 (NaN counts as 0); 0 fades every slot together, and 0.5 is BLIT386's default. It runs
+    /// on the tick clock like [`Update::fade_palette`], and replaces any fade running on a
+    /// slot.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use bt::host::Console;
+    /// use bt::{Easing, Palette, Settings};
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// let black = Palette::new(16)?;
+    /// con.update_context(0)
+    ///     .fade_palette_exposure(&black, Duration::from_secs(1), 0.5, Easing::Linear);
+    /// for tick in 0..12 {
+    ///     con.update_context(tick);
+    ///     con.step_effects();
+    /// }
+    /// // A fifth in: white (slot 7), the brightest, is on its way; dark blue (slot 1), which
+    /// // starts about 0.4 s in, has not moved.
+    /// assert_ne!(con.palette().colors()[7], Palette::pico8().colors()[7]);
+    /// assert_eq!(con.palette().colors()[1], Palette::pico8().colors()[1]);
+    /// # Ok::<(), bt::PaletteError>(())
+    /// ```
+    pub fn fade_palette_exposure(
+        &mut self,
+        target: &Palette,
+        duration: Duration,
+        highlight_lead: f64,
+        easing: Easing,
+    ) {
+        let con = &mut *self.con;
+        let ms = effects::effect_ms(duration);
+        con.effects.fade_exposure_range(
+            &con.palette,
+            0,
+            usize::from(u8::MAX),
+            target,
+            ms,
+            highlight_lead,
+            easing,
+        );
+    }
+
     /// Shows every slot but 0 as `color` for `duration`, then the palette as it is by then.
     /// The live palette (what [`Update::palette`] reads) is not changed; only what is shown.
     /// Durations are cut as for [`Update::fade_palette`].
@@ -364,6 +412,42 @@ impl Update<'_> {
     /// stops showing.
     pub fn clear_palette_effects(&mut self) {
         self.con.effects.clear();
+    }
+
+    /// Adds a post-process effect ([`Effect`]), replacing the one of its kind. The stack is
+    /// part of the console's state: snapshots, seeks and replays keep it, and what a frame
+    /// shows is a function of its tick.
+    pub fn add_effect(&mut self, effect: Effect) {
+        self.con.post.add(effect);
+    }
+
+    /// Removes the post-process effect of `kind`, if one is set.
+    pub fn remove_effect(&mut self, kind: EffectKind) {
+        self.con.post.remove(kind);
+    }
+
+    /// Removes every post-process effect: the picture as drawn, scaled to the output size.
+    pub fn clear_effects(&mut self) {
+        self.con.post.clear();
+    }
+
+    /// Replaces the whole stack with `effects`, such as a preset from [`crate::crt`]. An
+    /// effect of a kind given twice replaces the earlier one.
+    pub fn set_effects(&mut self, effects: &[Effect]) {
+        self.con.post.clear();
+        for &effect in effects {
+            self.con.post.add(effect);
+        }
+    }
+
+    /// The post-process effect of `kind`, if one is set.
+    pub fn effect(&self, kind: EffectKind) -> Option<Effect> {
+        self.con.post.get(kind)
+    }
+
+    /// The post-process effects set, in the order they run.
+    pub fn effects(&self) -> impl Iterator<Item = Effect> + '_ {
+        self.con.post.iter()
     }
 }
 

@@ -28,6 +28,10 @@ pub struct ComingFromBlit386;
 #[doc = include_str!("../../docs/drawing.md")]
 pub struct Drawing;
 
+// Carries `docs/effects.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/effects.md")]
+pub struct Effects;
+
 // Carries `docs/fonts.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/fonts.md")]
 pub struct Fonts;

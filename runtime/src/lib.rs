@@ -27,6 +27,7 @@
 //! | [`timing`] | what a run's timing looked like: [`timing::frame_records`] (`bt trace` CSV/JSON), [`timing::timeline`] (the summary), [`timing::pacing`] (lows, stutters, animation error), [`timing::chrome_trace`], [`timing::report`] (HTML), [`timing::diagnose`] (`bt diagnose`), [`timing::bench`] (`bt bench`) |
 //! | [`export`] | files made from a run: [`export::png`] (`bt shot`), [`export::gif`] (`bt gif`), [`export::wav`] (`bt wav`), all through [`export::safe_write`] |
 //! | [`host`] | the platform side: [`host::Host`] (one engine run for a platform: host keys, pause menu, recording, save data, reload; it returns [`host::HostAction`]s, files to keep included, and hands over what a run keeps on disk as [`host::Persist`] items: it writes no file), [`host::persist`] (those items, and how a native platform writes them), [`host::input`] (events to the console's input), [`host::captures`] (where the window keeps the files of the host keys), [`host::keymap`], [`host::asset_watch`] (hot reload), [`host::live_sound`] (the buffer feeding a sound device), [`host::gif_recorder`] (F10 in the window); with `window`, `host::window` (`bt run`; its `disk` writes what the host hands over) and `host::signals` |
+//! | [`postfx`] | the post-process stack's display tier: the picture at the output size with the cart's CRT effects, the same bytes on every platform |
 //! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files, and the copy a web page carries), [`config::png_loader`] (sprite sheets) and [`config::asset_pack`] (an asset folder carried in memory, a web page's) |
 //! | [`save`] | save files: a cart's [`bt::SaveData`] as a file, where it lives on disk (with `files`), and [`save::SaveStore`], which says when `bt run` or a page writes it back |
 //! | [`session`] | [`session::Session`]: one cart's boot (settings layers, asset folder, save data, replay, arguments) resolved once from what a front end was given; it creates the [`Engine`]. The command line, the harness and the web page all boot through it |
@@ -73,6 +74,7 @@ pub mod fixed_loop;
 #[cfg(feature = "files")]
 pub mod harness;
 pub mod host;
+pub mod postfx;
 pub mod quote;
 pub mod replay;
 pub mod save;

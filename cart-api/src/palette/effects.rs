@@ -33,9 +33,12 @@ pub(crate) fn effect_ms(duration: Duration) -> f64 {
 struct SlotFade {
     from: Color32,
     to: Color32,
+    /// When the slot starts to change (it shows `from` until then).
     start_ms: f64,
     duration_ms: f64,
     easing: Easing,
+    /// Mixed in linear light (an exposure fade) rather than in the stored sRGB values.
+    linear: bool,
 }
 
 /// A range of slots rotating.
@@ -175,6 +178,56 @@ impl PaletteEffects {
                 start_ms: now,
                 duration_ms,
                 easing,
+                linear: false,
+            });
+        }
+    }
+
+    /// An exposure fade of slots `start..=end` towards `target` over `duration_ms`: mixed in
+    /// linear light, and staggered by brightness. A slot's own fade lasts `(1 - lead)` of the
+    /// duration and starts `(1 - b) × lead` of it in, where `b` (0 to 1) is the brightness of
+    /// the brighter of its two colours: the brightest slots lead, the darkest finish last.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the fade's parameters, as BLIT386 names them"
+    )]
+    pub(crate) fn fade_exposure_range(
+        &mut self,
+        palette: &Palette,
+        start: usize,
+        end: usize,
+        target: &Palette,
+        duration_ms: f64,
+        lead: f64,
+        easing: Easing,
+    ) {
+        let duration_ms = clamp_duration(duration_ms);
+        let lead = if lead.is_nan() {
+            0.0
+        } else {
+            lead.clamp(0.0, 1.0)
+        };
+        let end = end.min(palette.len() - 1);
+        if start > end {
+            return;
+        }
+        let now = self.now_ms();
+        for slot in start..=end.min(target.len().saturating_sub(1)) {
+            let (Some(&from), Some(&to)) = (palette.colors().get(slot), target.colors().get(slot))
+            else {
+                continue;
+            };
+            if self.fades[slot].is_none() {
+                self.fading += 1;
+            }
+            let bright = from.luminance().max(to.luminance()) / 255.0;
+            self.fades[slot] = Some(SlotFade {
+                from,
+                to,
+                start_ms: now + (1.0 - bright) * lead * duration_ms,
+                duration_ms: (1.0 - lead) * duration_ms,
+                easing,
+                linear: true,
             });
         }
     }
@@ -214,7 +267,9 @@ impl PaletteEffects {
         if self.fading > 0 {
             for (slot, fade) in self.fades.iter_mut().enumerate() {
                 let Some(f) = fade else { continue };
-                let t = if f.duration_ms == 0.0 {
+                let t = if now < f.start_ms {
+                    0.0
+                } else if f.duration_ms == 0.0 {
                     1.0
                 } else {
                     (now - f.start_ms) / f.duration_ms
@@ -222,6 +277,8 @@ impl PaletteEffects {
                 if let Some(c) = colors.get_mut(slot) {
                     *c = if t >= 1.0 {
                         f.to
+                    } else if f.linear {
+                        lerp_linear(f.from, f.to, f.easing.apply(t))
                     } else {
                         f.from.lerp(f.to, f.easing.apply(t))
                     };
@@ -266,9 +323,88 @@ impl PaletteEffects {
     }
 }
 
+/// An sRGB channel (0 to 255) in linear light, 0 to 1 (the sRGB transfer function, with
+/// `bt::math`'s power, the same on every machine).
+fn to_linear(c: u8) -> f64 {
+    let c = f64::from(c) / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        crate::math::powf((c + 0.055) / 1.055, 2.4)
+    }
+}
+
+/// A linear-light value (0 to 1) as an sRGB channel, rounded.
+fn to_srgb(l: f64) -> u8 {
+    let l = l.clamp(0.0, 1.0);
+    let c = if l <= 0.003_130_8 {
+        l * 12.92
+    } else {
+        1.055 * crate::math::powf(l, 1.0 / 2.4) - 0.055
+    };
+    (c * 255.0).round().clamp(0.0, 255.0) as u8
+}
+
+/// `from` to `to` at `t`, mixed in linear light (alpha mixed as stored).
+fn lerp_linear(from: Color32, to: Color32, t: f64) -> Color32 {
+    let t = if t.is_nan() { 0.0 } else { t };
+    let ch = |x: u8, y: u8| {
+        let (a, b) = (to_linear(x), to_linear(y));
+        to_srgb(a + (b - a) * t)
+    };
+    Color32 {
+        r: ch(from.r, to.r),
+        g: ch(from.g, to.g),
+        b: ch(from.b, to.b),
+        a: from.lerp(to, t).a,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exposure_fade_brings_bright_colours_in_first_in_linear_light() {
+        // From black, slot 1 to white and slot 2 to a dark grey, over 60 updates at 60 a
+        // second (1000 ms), half the time a highlight's lead.
+        let black = Palette::new(3).unwrap();
+        let mut target = Palette::new(3).unwrap();
+        target.set(1, Color32::rgb(255, 255, 255)).unwrap();
+        target.set(2, Color32::rgb(40, 40, 40)).unwrap();
+        let mut pal = black.clone();
+        let mut fx = PaletteEffects::new(60.0, &pal);
+        fx.fade_exposure_range(&pal, 0, 2, &target, 1000.0, 0.5, Easing::Linear);
+        // A step shows the time at its start: after 16 steps, 250 ms.
+        for _ in 0..16 {
+            fx.step(&mut pal);
+        }
+        // A quarter in: white is half-way (in linear light, 0.5 is sRGB 188), the grey, which
+        // starts later, has not begun.
+        assert_eq!(pal.colors()[1], Color32::rgb(188, 188, 188));
+        assert_eq!(pal.colors()[2], Color32::rgb(0, 0, 0));
+        for _ in 16..31 {
+            fx.step(&mut pal);
+        }
+        assert_eq!(
+            pal.colors()[1],
+            Color32::rgb(255, 255, 255),
+            "white is done by half-way"
+        );
+        assert!(pal.colors()[2].r < 40, "the grey is still on its way");
+        for _ in 31..61 {
+            fx.step(&mut pal);
+        }
+        assert_eq!(pal.colors()[2], Color32::rgb(40, 40, 40));
+        assert!(!fx.is_active());
+    }
+
+    #[test]
+    fn linear_light_round_trips_every_channel() {
+        for c in 0..=255u8 {
+            assert_eq!(to_srgb(to_linear(c)), c);
+        }
+    }
 
     fn ramp(n: usize) -> Palette {
         let mut p = Palette::new(n).unwrap();

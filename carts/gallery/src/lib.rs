@@ -124,6 +124,20 @@ pub const WITH_TEST_CARTS: &[CartEntry] = &[
         assets: None,
     },
     CartEntry {
+        name: "crt",
+        description: bt_cart_crt::DESCRIPTION,
+        build: bt_cart_crt::cart,
+        hidden: false,
+        assets: None,
+    },
+    CartEntry {
+        name: "crt-logo",
+        description: bt_cart_crt::LOGO_DESCRIPTION,
+        build: bt_cart_crt::logo_cart,
+        hidden: false,
+        assets: None,
+    },
+    CartEntry {
         name: "drift",
         description: drift::DESCRIPTION,
         build: drift::cart,

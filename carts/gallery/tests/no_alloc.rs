@@ -302,3 +302,38 @@ fn a_window_gif_recording_allocates_nothing_per_frame() {
     );
     capture.finish(t + 20.0);
 }
+
+#[test]
+fn the_post_process_stack_does_not_allocate_per_frame() {
+    // Presets switched every two seconds (the crt cart's toggle scene goes through all four),
+    // and the terminal under the PipBoy preset with its glitches: the pixel tier, the display
+    // tier's tables (built again when a preset changes their strengths) and the output buffer.
+    for scene in ["pipboy", "toggle"] {
+        let cart = bt_gallery::find("crt").unwrap();
+        let options = EngineOptions {
+            snapshot_budget: 0,
+            args: vec![("scene".into(), scene.into())],
+            ..EngineOptions::default()
+        };
+        let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+        if let Some(o) = e.overlay_mut() {
+            o.set_visible(true);
+        }
+        // Three updates a frame, so a round of presets takes fewer (costly) output pictures.
+        e.set_clock(Box::new(SequenceClock::new(vec![50.0]).unwrap()));
+        let mut rgba = Vec::new();
+        // Past a whole round of presets, each frame shown, so every table and buffer has
+        // been made at its size (bloom's the first time a preset with bloom is shown).
+        for _ in 0..360 {
+            e.advance(1);
+            e.render_output(&mut rgba);
+        }
+        let before = allocations();
+        for _ in 0..150 {
+            e.advance(1);
+            e.render_output(&mut rgba);
+        }
+        assert_eq!(allocations() - before, 0, "allocations in crt {scene}");
+        assert_eq!(rgba.len(), 1280 * 960 * 4);
+    }
+}

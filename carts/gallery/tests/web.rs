@@ -796,3 +796,39 @@ fn a_cart_bt_new_made_is_the_same_game_in_a_page_from_its_own_folder() {
         stderr(&out)
     );
 }
+
+#[test]
+fn the_page_shows_the_output_picture_with_the_carts_effects() {
+    // The crt cart's scene under the TV preset (on from 2 s): the page runs the same
+    // post-process stack, so its canvas holds the output picture `bt shot --size output`
+    // writes, byte for byte.
+    let Some((chromium, site)) = ready("crt") else {
+        return;
+    };
+    let (w, h, native) = native_shot("crt", "2.5", &["--size", "output"]);
+    assert_eq!((w, h), (1280, 960));
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [w, h]},
+            {"open": "index.html?at=2.5"},
+            {"bytes": "window.bt.pixels()", "as": "u8"},
+            {"screenshot": true},
+        ]),
+    );
+    let canvas = bytes(&results[2]);
+    assert_eq!(canvas.len(), native.len(), "the canvas is {w}x{h}");
+    assert_eq!(
+        first_difference(&canvas, &native, w),
+        None,
+        "the page's canvas differs from bt shot --size output"
+    );
+    let (sw, sh, shot) = png_rgba(&base64(results[3].as_str().unwrap()));
+    assert_eq!((sw, sh), (w, h), "the screenshot is the viewport");
+    assert_eq!(
+        first_difference(&shot, &native, w),
+        None,
+        "the page's screenshot differs from bt shot --size output"
+    );
+}

@@ -1419,3 +1419,122 @@ fn dev_swaps_an_edited_cart_in_at_the_tick_it_was_on() {
         png.display()
     );
 }
+
+/// The pixels of `window` (`width` × `height`, at its origin) as RGBA rows, read from the X
+/// server with GetImage (opcode 73) in the ZPixmap format: the picture the window shows, as
+/// a screenshot tool reads it. Xvfb's 24-bit screen stores a pixel as 32 bits, blue first.
+fn window_pixels(display: &str, window: u32, width: u16, height: u16) -> image::RgbaImage {
+    let number = display
+        .trim_start_matches(':')
+        .split('.')
+        .next()
+        .unwrap_or_default();
+    let mut x = UnixStream::connect(format!("/tmp/.X11-unix/X{number}"))
+        .unwrap_or_else(|e| panic!("cannot connect to the X server {display}: {e}"));
+    x.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    x.write_all(&[b'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        .unwrap();
+    let mut head = [0u8; 8];
+    x.read_exact(&mut head).unwrap();
+    assert_eq!(head[0], 1, "the X server refused the connection");
+    let mut rest = vec![0u8; usize::from(u16::from_le_bytes([head[6], head[7]])) * 4];
+    x.read_exact(&mut rest).unwrap();
+    let mut request = vec![73u8, 2];
+    request.extend(5u16.to_le_bytes());
+    request.extend(window.to_le_bytes());
+    request.extend(0i16.to_le_bytes());
+    request.extend(0i16.to_le_bytes());
+    request.extend(width.to_le_bytes());
+    request.extend(height.to_le_bytes());
+    request.extend(u32::MAX.to_le_bytes());
+    x.write_all(&request).unwrap();
+    let mut reply = [0u8; 32];
+    x.read_exact(&mut reply).unwrap();
+    assert_eq!(reply[0], 1, "GetImage failed: {reply:?}");
+    assert_eq!(reply[1], 24, "a 24-bit window");
+    let words = u32::from_le_bytes([reply[4], reply[5], reply[6], reply[7]]) as usize;
+    let mut data = vec![0u8; words * 4];
+    x.read_exact(&mut data).unwrap();
+    let (w, h) = (u32::from(width), u32::from(height));
+    assert_eq!(
+        data.len(),
+        (w * h * 4) as usize,
+        "32 bits a pixel, rows unpadded"
+    );
+    let mut rgba = image::RgbaImage::new(w, h);
+    for (px, bgrx) in rgba.pixels_mut().zip(data.chunks_exact(4)) {
+        px.0 = [bgrx[2], bgrx[1], bgrx[0], 255];
+    }
+    rgba
+}
+
+#[test]
+fn the_window_shows_the_output_picture_bt_shot_writes() {
+    let Some(x) = x_server(&["Xvfb"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-effects");
+    // The terminal under the PipBoy preset, opened paused on tick 281 (rows jittered by
+    // interference), at scale 4: the window is the output picture's size, 1280 x 960.
+    let at = "4.6833333";
+    let mut bt = bt_run(&x, &dir);
+    bt.args([
+        "crt",
+        "--arg",
+        "scene=pipboy",
+        "--scale",
+        "4",
+        "--at",
+        at,
+        "--exit-after",
+        RUN_SECONDS,
+    ]);
+    let run = Running::start(&x, bt, "crt");
+    // The paused frame is presented once the window is up; give the presenting thread time.
+    pause(3000);
+    let window: u32 = run.window.parse().unwrap();
+    let shown = window_pixels(&x.display, window, 1280, 960);
+    run.close();
+
+    let shot = dir.join("shot.png");
+    bt_ok(&[
+        "shot",
+        "crt",
+        "--arg",
+        "scene=pipboy",
+        "--at",
+        at,
+        "--size",
+        "output",
+        "-o",
+        shot.to_str().unwrap(),
+    ]);
+    let written = rgba_of(&shot);
+    assert_eq!(written.dimensions(), shown.dimensions());
+    // The hidden overlay still marks its toggle corner in the window (laid over the effects,
+    // undistorted, 4 x 4 output pixels a display pixel); `bt shot` has no overlay.
+    let mut differ = 0;
+    let mut worst = 0;
+    for (x, y, p) in shown.enumerate_pixels() {
+        if bt_overlay::Overlay::hits_toggle((x / 4) as i32, (y / 4) as i32, 240) {
+            continue;
+        }
+        let q = written.get_pixel(x, y);
+        if p != q {
+            differ += 1;
+            let d =
+                p.0.iter()
+                    .zip(q.0)
+                    .map(|(a, b)| a.abs_diff(b))
+                    .max()
+                    .unwrap();
+            worst = worst.max(d);
+        }
+    }
+    assert_eq!(
+        (differ, worst),
+        (0, 0),
+        "pixels (and the largest difference in a channel) between the window and \
+         `bt shot --size output`"
+    );
+}

@@ -183,6 +183,10 @@ pub struct GifArgs {
     /// Integer upscale (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
     pub scale: u32,
+    /// Which picture: 'display' (the display's pixels, times --scale) or 'output' (the
+    /// output size with the cart's post-process effects, as the window shows it).
+    #[arg(long, value_enum, default_value_t = SizeArg::Display)]
+    pub size: SizeArg,
     #[command(flatten)]
     pub drawn: DrawnArgs,
     #[command(flatten)]
@@ -216,6 +220,10 @@ pub struct FramesArgs {
     /// Integer upscale of the PNGs (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,
+    /// Which picture: 'display' (the display's pixels, times --scale) or 'output' (the
+    /// output size with the cart's post-process effects, as the window shows it).
+    #[arg(long, value_enum, default_value_t = SizeArg::Display)]
+    pub size: SizeArg,
     #[command(flatten)]
     pub progress: QuietArgs,
     /// The folder to make: new, or empty. It appears only once every frame is written.
@@ -273,6 +281,17 @@ pub struct VerifyArgs {
     pub threads: Option<u64>,
     #[command(flatten)]
     pub progress: QuietArgs,
+}
+
+/// Which picture of a frame a headless command writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum SizeArg {
+    /// The display's pixels through the palette (times `--scale`), the overlay drawn on them.
+    #[default]
+    Display,
+    /// The output picture (the display times the cart's output scale) with the post-process
+    /// stack's display-tier effects, as the window and the web page show it.
+    Output,
 }
 
 /// What the overlay's chart area shows.
@@ -400,6 +419,10 @@ pub struct ShotArgs {
     /// Integer upscale of the PNG (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,
+    /// Which picture: 'display' (the display's pixels, times --scale) or 'output' (the
+    /// output size with the cart's post-process effects, as the window shows it).
+    #[arg(long, value_enum, default_value_t = SizeArg::Display)]
+    pub size: SizeArg,
     #[command(flatten)]
     pub drawn: DrawnArgs,
     #[command(flatten)]

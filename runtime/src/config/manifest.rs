@@ -21,7 +21,8 @@
 //! ```
 //!
 //! Settings are resolved lowest layer first: `Settings::default()`, the cart's `configure()`, the
-//! manifest, the user's config file (only `display.scale`, `overlay.visible`, `overlay.chart`),
+//! manifest, the user's config file (only `display.scale`, `display.effects`, `overlay.visible`,
+//! `overlay.chart`),
 //! then the command line. [`resolve`] also records which layer set each field, for `bt config`.
 
 use std::collections::HashSet;
@@ -30,7 +31,7 @@ use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 #[cfg(feature = "files")]
-use bt::limits::{MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_WINDOW_SCALE};
+use bt::limits::{MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_OUTPUT_SCALE, MAX_WINDOW_SCALE};
 use bt::{Color32, Palette, Settings, SettingsError};
 use image::codecs::png::PngDecoder;
 use image::{DynamicImage, ImageDecoder, Limits};
@@ -53,12 +54,14 @@ pub const MAX_PALETTE_IMAGE_PIXELS: u64 = 1 << 20;
 /// The palette preset names, as written in `display.palette`.
 pub const PALETTE_PRESETS: [&str; 6] = ["pico8", "cga", "c64", "gameboy", "nes", "vga"];
 /// The fields [`resolve`] reports, in its order.
-pub const PROVENANCE_FIELDS: [&str; 12] = [
+pub const PROVENANCE_FIELDS: [&str; 14] = [
     "cart.title",
     "display.width",
     "display.height",
     "display.scale",
     "display.palette",
+    "display.output_scale",
+    "display.effects",
     "cart.target_fps",
     "cart.seed",
     "overlay.enabled",
@@ -175,6 +178,10 @@ pub struct SettingsPatch {
     pub palette: Option<PaletteSource>,
     /// `display.scale`.
     pub window_scale: Option<u32>,
+    /// `display.output_scale`.
+    pub output_scale: Option<u32>,
+    /// `display.effects`.
+    pub effects: Option<bool>,
     /// `overlay.enabled`.
     pub overlay_enabled: Option<bool>,
     /// `overlay.visible`.
@@ -205,6 +212,8 @@ impl SettingsPatch {
         settings.target_fps = self.target_fps.unwrap_or(settings.target_fps);
         settings.seed = self.seed.or(settings.seed);
         settings.window_scale = self.window_scale.or(settings.window_scale);
+        settings.output_scale = self.output_scale.unwrap_or(settings.output_scale);
+        settings.effects = self.effects.unwrap_or(settings.effects);
         let overlay = &mut settings.overlay;
         overlay.enabled = self.overlay_enabled.unwrap_or(overlay.enabled);
         overlay.visible_at_start = self.overlay_visible.unwrap_or(overlay.visible_at_start);
@@ -222,6 +231,8 @@ impl SettingsPatch {
             self.height.is_some(),
             self.window_scale.is_some(),
             self.palette.is_some(),
+            self.output_scale.is_some(),
+            self.effects.is_some(),
             self.target_fps.is_some(),
             self.seed.is_some(),
             self.overlay_enabled.is_some(),
@@ -280,6 +291,8 @@ struct RawDisplay {
     height: Field,
     scale: Field,
     palette: Field,
+    output_scale: Field,
+    effects: Field,
 }
 
 #[cfg(feature = "files")]
@@ -316,7 +329,14 @@ const MANIFEST_TABLES: [Table; 4] = [
     (
         "field",
         " in [display]",
-        &["width", "height", "scale", "palette"],
+        &[
+            "width",
+            "height",
+            "scale",
+            "palette",
+            "output_scale",
+            "effects",
+        ],
     ),
     (
         "field",
@@ -367,6 +387,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
         m.settings.window_scale =
             src.field(d.scale, "display.scale", small(1, MAX_WINDOW_SCALE))?;
         m.settings.palette = src.field(d.palette, "display.palette", palette_source(base))?;
+        m.settings.output_scale = src.field(
+            d.output_scale,
+            "display.output_scale",
+            small(1, MAX_OUTPUT_SCALE),
+        )?;
+        m.settings.effects = src.field(d.effects, "display.effects", flag)?;
     }
     if let Some(o) = raw.overlay {
         m.settings.overlay_enabled = src.field(o.enabled, "overlay.enabled", flag)?;

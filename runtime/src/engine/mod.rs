@@ -74,6 +74,14 @@ pub struct Engine {
     restarts: u64,
     /// This engine among all made in the process: a save state loads only into its own.
     id: u64,
+    /// Whether the post-process stack runs (the player's choice; the cart's list of effects
+    /// is kept either way).
+    effects_on: bool,
+    /// The display's indices before the overlay, kept while a display-tier effect is set:
+    /// what the effects work on (the overlay is laid over them undistorted).
+    picture: Vec<u8>,
+    /// The display tier's tables and buffers.
+    post: crate::postfx::PostProcessor,
 }
 
 impl std::fmt::Debug for Engine {
@@ -138,6 +146,7 @@ impl Engine {
             return Err(EngineError::HostHz(options.host_hz));
         }
         let seed = options.seed.or(settings.seed).unwrap_or(0);
+        let settings_effects = settings.effects;
         let fixed = FixedLoop::new(settings.target_fps)
             .map_err(|_| SettingsError::TargetFps(settings.target_fps))?;
         let overlay =
@@ -192,6 +201,9 @@ impl Engine {
             ring: Ring::new(options.snapshot_budget),
             restarts: 0,
             id: save_state::next_engine_id(),
+            effects_on: options.effects && settings_effects,
+            picture: Vec::new(),
+            post: crate::postfx::PostProcessor::new(),
         };
         engine.init()?;
         Ok(engine)
@@ -547,6 +559,7 @@ impl Engine {
             return Err(self.stop(CartCall::Render, message));
         }
         let cart_ms = started.elapsed().as_secs_f64() * 1000.0;
+        self.keep_picture();
         let rows = match &mut self.overlay {
             Some(overlay) if overlay.is_visible() => {
                 let (cart, rows) = (&self.cart, overlay.cart_rows_mut());
@@ -559,6 +572,74 @@ impl Engine {
         }
         self.draw_overlay();
         Ok(cart_ms)
+    }
+
+    /// Runs the pixel tier on what the cart drew and keeps the picture the display tier works
+    /// on, before the overlay is drawn over it.
+    fn keep_picture(&mut self) {
+        self.picture.clear();
+        if !self.effects_on {
+            return;
+        }
+        self.console.apply_pixel_effects();
+        if self.console.post_effects().has_display_tier() {
+            self.picture
+                .extend_from_slice(self.console.framebuffer().pixels());
+        }
+    }
+
+    /// Whether the post-process stack runs ([`bt::Effect`]): on unless the player turned it
+    /// off.
+    pub fn effects_enabled(&self) -> bool {
+        self.effects_on
+    }
+
+    /// Turns the post-process stack on or off, from the next frame drawn. The cart's effects
+    /// stay set; with the stack off the picture is what the cart drew, scaled.
+    pub fn set_effects_enabled(&mut self, on: bool) {
+        self.effects_on = on;
+    }
+
+    /// The output size: the display size times the settings' output scale
+    /// ([`bt::Settings::output_scale`]).
+    pub fn output_size(&self) -> (u32, u32) {
+        self.settings.output_size()
+    }
+
+    /// Whether the frame last drawn has a display tier to show: a display-tier effect is set
+    /// and the stack is on. Without one, the picture at the output size is the framebuffer
+    /// scaled, and a host may as well scale the framebuffer itself.
+    pub fn has_display_tier(&self) -> bool {
+        !self.picture.is_empty()
+    }
+
+    /// The frame last drawn at the output size ([`Engine::output_size`]) as opaque RGBA, into
+    /// `out` (resized to fit: a buffer reused from frame to frame stops allocating): the
+    /// display tier's effects over the cart's picture, with the overlay laid on top
+    /// undistorted. Without a display-tier effect (or with the stack off) it is the
+    /// framebuffer, overlay included, scaled. Returns the size.
+    ///
+    /// It is a function of the frame's indices, palette, effects and tick alone, so the
+    /// window, the web page and `bt shot --size output` show the same bytes.
+    pub fn render_output(&mut self, out: &mut Vec<u8>) -> (u32, u32) {
+        let fb = self.console.framebuffer();
+        let with_overlay = fb.pixels();
+        let plain = crate::postfx::PostEffects::default();
+        let (picture, effects) = if self.picture.len() == with_overlay.len() {
+            (self.picture.as_slice(), self.console.post_effects())
+        } else {
+            (with_overlay, &plain)
+        };
+        let frame = crate::postfx::Frame {
+            picture,
+            with_overlay,
+            display: (fb.width(), fb.height()),
+            scale: self.settings.output_scale,
+            palette: self.console.palette(),
+            effects,
+            tick: self.fixed.ticks(),
+        };
+        self.post.render(&frame, out)
     }
 
     /// Draws the overlay, with its notice, over the framebuffer as it stands, without calling

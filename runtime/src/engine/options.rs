@@ -117,6 +117,9 @@ pub struct EngineOptions {
     /// Bytes the engine's snapshots may hold ([`DEFAULT_SNAPSHOT_BUDGET`] by default); 0 keeps
     /// none, so every seek behind replays from boot and [`Engine::rewind`] is refused.
     pub snapshot_budget: usize,
+    /// Whether the post-process stack runs ([`bt::Effect`]); the player may turn it off.
+    /// Default `true`.
+    pub effects: bool,
 }
 
 impl Default for EngineOptions {
@@ -133,6 +136,7 @@ impl Default for EngineOptions {
             replay: None,
             save: None,
             snapshot_budget: DEFAULT_SNAPSHOT_BUDGET,
+            effects: true,
         }
     }
 }

@@ -316,6 +316,138 @@ pub fn stream_gif_from_here<W: std::io::Write>(
     writer.finish()
 }
 
+/// As [`gif_from_here`], of the output picture ([`Engine::render_output`]): the display
+/// tier's effects at the output size, each frame's colours cut to a GIF's 256 by
+/// [`Quantizer`], written to `out` frame by frame as [`stream_gif_from_here`] writes. Hands
+/// `out` back.
+///
+/// # Errors
+/// As [`gif_from_here`].
+pub fn stream_gif_from_here_output<W: std::io::Write>(
+    engine: &mut Engine,
+    seconds: f64,
+    stepping: Stepping,
+    out: W,
+    mut progress: impl FnMut(u64, u64),
+) -> Result<W, GifError> {
+    let timing = check_length(engine.settings().target_fps, seconds)?;
+    let mut rgba = Vec::new();
+    let mut quantizer = Quantizer::new();
+    let (mut indices, mut colours) = (Vec::new(), Vec::new());
+    let mut out = Some(out);
+    let mut writer: Option<GifWriter<W>> = None;
+    let mut done = 0;
+    let total = timing.len() as u64;
+    for (made, frame) in timing.iter().enumerate() {
+        if made % PROGRESS_EVERY == 0 {
+            progress(made as u64, total);
+        }
+        let updates = frame.updates - done;
+        match stepping {
+            Stepping::Seek => engine.step(updates)?,
+            Stepping::Live => run_live(engine, updates)?,
+        }
+        done = frame.updates;
+        let (w, h) = engine.render_output(&mut rgba);
+        quantizer.quantize(&rgba, &mut indices, &mut colours);
+        let writer = match &mut writer {
+            Some(writer) => writer,
+            None => {
+                let out = out.take().expect("the writer is made once");
+                writer.insert(GifWriter::new(out, w, h, 1, &colours)?)
+            }
+        };
+        writer.frame(&indices, &colours, frame.delay_cs as u16)?;
+    }
+    match writer {
+        Some(writer) => writer.finish(),
+        None => Err(GifError::Encode("no frames".to_string())),
+    }
+}
+
+/// Cuts an RGB picture to at most 256 colours for a GIF, the same way on every machine:
+/// colours are gathered in buckets of 5 bits a channel, the 256 fullest buckets (ties by
+/// colour) become the palette at their mean colour, and every pixel takes the palette colour
+/// nearest its bucket's. A picture of few colours (the effects off) keeps them within a
+/// bucket's width.
+#[derive(Debug)]
+pub struct Quantizer {
+    counts: Vec<u32>,
+    sums: Vec<[u32; 3]>,
+    nearest: Vec<u8>,
+    order: Vec<(u32, u16)>,
+}
+
+impl Default for Quantizer {
+    fn default() -> Quantizer {
+        Quantizer::new()
+    }
+}
+
+impl Quantizer {
+    /// A quantizer with its tables made.
+    pub fn new() -> Quantizer {
+        Quantizer {
+            counts: vec![0; 1 << 15],
+            sums: vec![[0; 3]; 1 << 15],
+            nearest: vec![0; 1 << 15],
+            order: Vec::new(),
+        }
+    }
+
+    /// `rgba`'s pixels as `indices` into `palette` (`r, g, b` bytes, at most 256 colours).
+    pub fn quantize(&mut self, rgba: &[u8], indices: &mut Vec<u8>, palette: &mut Vec<u8>) {
+        let bucket = |p: &[u8]| {
+            (usize::from(p[0] >> 3) << 10) | (usize::from(p[1] >> 3) << 5) | usize::from(p[2] >> 3)
+        };
+        self.counts.fill(0);
+        self.sums.fill([0; 3]);
+        for p in rgba.chunks_exact(4) {
+            let b = bucket(p);
+            self.counts[b] += 1;
+            for (sum, &v) in self.sums[b].iter_mut().zip(p) {
+                *sum += u32::from(v);
+            }
+        }
+        self.order.clear();
+        for (b, &n) in self.counts.iter().enumerate() {
+            if n > 0 {
+                self.order.push((n, b as u16));
+            }
+        }
+        self.order
+            .sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        self.order.truncate(256);
+        palette.clear();
+        for &(n, b) in &self.order {
+            let sum = self.sums[usize::from(b)];
+            palette.extend(sum.iter().map(|&s| ((s + n / 2) / n) as u8));
+        }
+        for (b, &n) in self.counts.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let (r, g, bl) = (
+                (self.sums[b][0] / n) as i32,
+                (self.sums[b][1] / n) as i32,
+                (self.sums[b][2] / n) as i32,
+            );
+            let mut best = (i32::MAX, 0u8);
+            for (i, c) in palette.chunks_exact(3).enumerate() {
+                let d = (r - i32::from(c[0])).pow(2)
+                    + (g - i32::from(c[1])).pow(2)
+                    + (bl - i32::from(c[2])).pow(2);
+                if d < best.0 {
+                    best = (d, i as u8);
+                }
+            }
+            self.nearest[b] = best.1;
+        }
+        indices.clear();
+        indices.extend(rgba.chunks_exact(4).map(|p| self.nearest[bucket(p)]));
+    }
+}
+
 /// Writes GIF frames of palette indices, each pixel `scale` × `scale`, looping forever: the
 /// writer of `bt gif` and of the window's GIF capture. The first palette given is the GIF's
 /// global one; a frame shown with another palette carries its own.

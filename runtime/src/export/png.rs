@@ -112,6 +112,17 @@ pub fn encode_png(
     Ok(png)
 }
 
+/// Opaque RGBA pixels of a `width × height` picture (such as [`crate::Engine::render_output`]
+/// makes) as PNG bytes.
+///
+/// # Errors
+/// [`CaptureError::Encode`], also for pixels that are not `width × height × 4` bytes.
+pub fn encode_rgba_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, CaptureError> {
+    let mut png = Vec::new();
+    PngEncoder::new(&mut png).write_image(rgba, width, height, ExtendedColorType::Rgba8)?;
+    Ok(png)
+}
+
 /// Encodes the framebuffer and writes it to `path`, which must end in `.png` (or be `-`, a
 /// device or a FIFO), as every output is written (see [`crate::export::safe_write`]).
 ///

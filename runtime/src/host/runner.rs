@@ -11,10 +11,11 @@
 //! [`REWIND_KEY`]), F5 pauses and resumes, F6 runs one update while paused, F7 shows the
 //! tall chart, F2 saves the replay of the run so far, F8 the last seconds of frame timings (a
 //! report and a Chrome trace), F9 a screenshot, F10 (and Shift+F10) ask the window for a GIF of
-//! what it shows (see [`crate::host::gif_recorder`]) and F11 for fullscreen. They do not reach
-//! the cart. The host makes the files F2, F8 and F9 save and hands them over as
-//! [`HostAction::Save`]; the platform keeps them (the window in its captures folder, through
-//! [`crate::host::captures`], a page as downloads): the host writes no file for them.
+//! what it shows (see [`crate::host::gif_recorder`]), F11 for fullscreen, and Shift+F11 turns
+//! the post-process effects off or on. They do not reach the cart. The host makes the files
+//! F2, F8 and F9 save and hands them over as [`HostAction::Save`]; the platform keeps them
+//! (the window in its captures folder, through [`crate::host::captures`], a page as
+//! downloads): the host writes no file for them.
 //!
 //! Nor does it write the files a run keeps as it goes: the recording of `bt run --record` and
 //! the cart's save data. It says what to write and when ([`crate::host::persist`]): the
@@ -69,6 +70,8 @@ const NOTICE_CHARS: usize = 120;
 pub enum HostAction {
     /// F11: switch fullscreen on or off.
     ToggleFullscreen,
+    /// Shift+F11: the post-process stack ([`bt::Effect`]) was turned on (`true`) or off.
+    EffectsToggled(bool),
     /// F2, F8 or F9: files for the platform to keep (the replay so far, the last seconds of
     /// timings, a screenshot). The host writes nothing itself: the window puts them in its
     /// captures folder, a page hands them to the browser as downloads.
@@ -859,12 +862,27 @@ impl Host {
                     HostAction::ToggleGif
                 })
             }
+            Key::F11 if self.input.held_any(&[Key::ShiftLeft, Key::ShiftRight]) => {
+                Some(self.toggle_effects())
+            }
             Key::F11 => Some(HostAction::ToggleFullscreen),
             REWIND_KEY => self.start_rewind(),
             SAVE_STATE_KEY => self.save_state(),
             LOAD_STATE_KEY => self.load_state(),
             _ => None,
         }
+    }
+
+    /// Shift+F11: turns the post-process stack off or on again, and draws a paused frame
+    /// again to show it.
+    fn toggle_effects(&mut self) -> HostAction {
+        let on = !self.engine.effects_enabled();
+        self.engine.set_effects_enabled(on);
+        if self.engine.is_paused() && self.engine.cart_panic().is_none() {
+            let _ = self.engine.redraw();
+            self.menu_over_new_frame();
+        }
+        HostAction::EffectsToggled(on)
     }
 
     fn toggle_overlay(&mut self) -> Option<HostAction> {
@@ -905,15 +923,22 @@ impl Host {
         self.capture.take()
     }
 
-    /// The framebuffer as it is on screen (display size, overlay included) as a PNG,
-    /// `<name>.png`, F9's.
+    /// The picture as it is on screen as a PNG, `<name>.png`, F9's: the framebuffer at
+    /// display size, overlay included, or, while a post-process effect of the display tier
+    /// runs, the output picture (as `bt shot --size output`).
     ///
     /// # Errors
     /// A message when the picture cannot be encoded.
-    pub fn screenshot(&self) -> Result<SaveFile, String> {
-        let engine = &self.engine;
-        let png = png::encode_png(engine.framebuffer(), engine.palette(), 1)
-            .map_err(|e| e.to_string())?;
+    pub fn screenshot(&mut self) -> Result<SaveFile, String> {
+        let engine = &mut self.engine;
+        let png = if engine.has_display_tier() {
+            let mut rgba = Vec::new();
+            let (w, h) = engine.render_output(&mut rgba);
+            png::encode_rgba_png(&rgba, w, h)
+        } else {
+            png::encode_png(engine.framebuffer(), engine.palette(), 1)
+        }
+        .map_err(|e| e.to_string())?;
         Ok(SaveFile::new(SaveKind::Screenshot, &self.name, png))
     }
 }

@@ -86,8 +86,12 @@ const BT = (() => {
     }
     get width() { return this.ex.bt_width(); }
     get height() { return this.ex.bt_height(); }
+    /// The picture's size: the display's, or the output picture's while the cart's
+    /// post-process effects run (docs/effects.md).
+    get pictureWidth() { return this.ex.bt_picture_width(); }
+    get pictureHeight() { return this.ex.bt_picture_height(); }
     rgba() {
-      const n = this.width * this.height * 4;
+      const n = this.pictureWidth * this.pictureHeight * 4;
       return new Uint8ClampedArray(this.memory.buffer, this.ex.bt_rgba_ptr(), n);
     }
     samples() {
@@ -217,10 +221,20 @@ const BT = (() => {
     }
     paint() {
       const rgba = this.bt.rgba();
+      const w = this.bt.pictureWidth;
+      const h = this.bt.pictureHeight;
+      // The effects came on or went off: the canvas takes the picture's size; its place on
+      // the page (set in CSS by layout) stays the display's.
+      if (this.canvas.width !== w || this.canvas.height !== h) {
+        this.canvas.width = w;
+        this.canvas.height = h;
+        this.image = null;
+      }
       // The module's memory may have grown (a new buffer) or the picture moved: a new view.
       if (!this.image || this.image.data.buffer !== rgba.buffer ||
-          this.image.data.byteOffset !== rgba.byteOffset) {
-        this.image = new ImageData(rgba, this.bt.width, this.bt.height);
+          this.image.data.byteOffset !== rgba.byteOffset ||
+          this.image.data.length !== rgba.length) {
+        this.image = new ImageData(rgba, w, h);
       }
       this.ctx.putImageData(this.image, 0, 0);
     }

@@ -182,6 +182,17 @@ pub fn height() -> u32 {
     with_page(|p| p.size().1)
 }
 
+/// The picture's width: the display's, or the output picture's while a display-tier
+/// post-process effect runs.
+pub fn picture_width() -> u32 {
+    with_page(|p| p.picture_size().0)
+}
+
+/// The picture's height, as [`picture_width`].
+pub fn picture_height() -> u32 {
+    with_page(|p| p.picture_size().1)
+}
+
 /// The console's sample rate.
 pub fn sample_rate() -> u32 {
     with_page(|p| p.sample_rate())
@@ -192,7 +203,7 @@ pub fn target_fps() -> f64 {
     with_page(|p| p.host().engine().settings().target_fps)
 }
 
-/// Where the picture starts: `width × height` pixels of 4 bytes, RGBA.
+/// Where the picture starts: `picture_width × picture_height` pixels of 4 bytes, RGBA.
 pub fn rgba_ptr() -> u32 {
     with_page(|p| address(p.rgba()))
 }

@@ -101,6 +101,14 @@ macro_rules! page {
             $crate::abi::height()
         }
         #[no_mangle]
+        pub extern "C" fn bt_picture_width() -> u32 {
+            $crate::abi::picture_width()
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_picture_height() -> u32 {
+            $crate::abi::picture_height()
+        }
+        #[no_mangle]
         pub extern "C" fn bt_sample_rate() -> u32 {
             $crate::abi::sample_rate()
         }

@@ -114,6 +114,9 @@ pub struct Page {
     session: Session,
     /// The last picture through the palette, 4 bytes a pixel.
     rgba: Vec<u8>,
+    /// The size of the picture in `rgba`: the display's, or the output picture's while a
+    /// post-process effect of the display tier runs.
+    picture: (u32, u32),
     /// The samples the last frame's updates made (empty while paused).
     samples: Vec<i16>,
     /// Text or bytes for the script: a message, a replay, a PNG.
@@ -208,11 +211,13 @@ impl Page {
             host.engine_mut().draw_overlay();
         }
         let s = host.engine().settings();
+        let display = (s.width, s.height);
         let pixels = (s.width * s.height) as usize;
         let mut page = Page {
             host,
             session,
             rgba: vec![0; pixels * 4],
+            picture: display,
             samples: Vec::new(),
             out: damaged.map(String::into_bytes).unwrap_or_default(),
             save_key,
@@ -349,6 +354,12 @@ impl Page {
     /// The console's sample rate.
     pub fn sample_rate(&self) -> u32 {
         self.host.engine().console().sample_rate()
+    }
+
+    /// The size of the picture [`Page::rgba`] holds: the display's, or the output picture's
+    /// (as `bt shot --size output`) while a display-tier post-process effect runs.
+    pub fn picture_size(&self) -> (u32, u32) {
+        self.picture
     }
 
     /// The picture as last drawn, RGBA, row by row from the top left.
@@ -607,12 +618,20 @@ impl Page {
         });
     }
 
-    /// Draws the framebuffer through the palette into [`Page::rgba`] (no allocation).
+    /// Draws the picture into [`Page::rgba`]: the framebuffer through the palette, or the
+    /// output picture with the post-process effects (the window's picture, by the same code).
+    /// No allocation once the buffer has held the larger of the two.
     fn paint(&mut self) {
-        let engine = self.host.engine();
-        engine
-            .palette()
-            .write_rgba(engine.framebuffer().pixels(), &mut self.rgba);
+        let engine = self.host.engine_mut();
+        self.picture = if engine.has_display_tier() {
+            engine.render_output(&mut self.rgba)
+        } else {
+            let fb = engine.framebuffer();
+            let size = (fb.width(), fb.height());
+            self.rgba.resize(size.0 as usize * size.1 as usize * 4, 0);
+            engine.palette().write_rgba(fb.pixels(), &mut self.rgba);
+            size
+        };
     }
 }
 

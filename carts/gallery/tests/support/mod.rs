@@ -1,8 +1,12 @@
-//! What the command-line tests share: running `bt` and reading what it printed, and (in
-//! `x11`) a private X server for the tests that open windows.
+//! What the command-line tests share: running `bt` and reading what it printed, comparing a
+//! picture it wrote with a golden one, and (in `x11`) a private X server for the tests that
+//! open windows.
 #![allow(dead_code, reason = "each test file uses some of these")]
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use bt_test_support::{golden, ScratchDir};
 
 pub mod x11;
 
@@ -96,4 +100,33 @@ pub fn peak_rss_kib_of(name: &str) -> u64 {
         .unwrap_or_else(|| panic!("no peak-rss line in {text}"));
     println!("{name}: peak resident memory {kib} KiB");
     kib
+}
+
+/// The golden picture `name` in `tests/golden/`.
+pub fn golden(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name)
+}
+
+/// Runs `bt ARGS -o FILE` and compares the picture it wrote with `tests/golden/NAME`, pixel
+/// by pixel, under the golden rule every BT test follows.
+#[track_caller]
+pub fn check_golden(args: &[&str], name: &str) {
+    let dir = ScratchDir::new("cli");
+    let out = dir.join(name);
+    let mut full: Vec<&str> = args.to_vec();
+    let out_str = out.to_str().unwrap();
+    full.extend(["-o", out_str]);
+    let o = bt(&full);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = image::open(&out).unwrap().to_rgba8();
+    golden::assert_matches(
+        &golden(name),
+        golden::Rgba {
+            width: got.width(),
+            height: got.height(),
+            pixels: got.as_raw(),
+        },
+    );
 }

@@ -175,6 +175,41 @@ pub(super) fn report(output_on_stdout: bool, text: std::fmt::Arguments<'_>) -> R
     }
 }
 
+/// The engine's last frame as PNG bytes, the picture `size` names (the display's at `scale`,
+/// or the output picture), and that picture's size.
+pub(super) fn encode_picture(
+    engine: &mut Engine,
+    scale: u32,
+    size: crate::cli::args::SizeArg,
+) -> Result<(Vec<u8>, (u32, u32)), String> {
+    match size {
+        crate::cli::args::SizeArg::Display => {
+            let fb = engine.framebuffer();
+            let wh = (fb.width() * scale, fb.height() * scale);
+            Ok((encode_frame(engine, scale)?, wh))
+        }
+        crate::cli::args::SizeArg::Output => {
+            let mut rgba = Vec::new();
+            let (w, h) = engine.render_output(&mut rgba);
+            let png =
+                crate::export::png::encode_rgba_png(&rgba, w, h).map_err(|e| e.to_string())?;
+            Ok((png, (w, h)))
+        }
+    }
+}
+
+/// Refuses `--scale` other than 1 with `--size output`: the output picture has the cart's own
+/// size.
+pub(super) fn check_size_scale(scale: u32, size: crate::cli::args::SizeArg) -> Result<(), String> {
+    if size == crate::cli::args::SizeArg::Output && scale != 1 {
+        return Err(format!(
+            "--scale {scale} scales the display's picture; --size output has the cart's output \
+             size (its display times output_scale), so give one or the other"
+        ));
+    }
+    Ok(())
+}
+
 /// The engine's last frame as PNG bytes at `scale`.
 pub(super) fn encode_frame(engine: &Engine, scale: u32) -> Result<Vec<u8>, String> {
     crate::export::png::encode_png(engine.framebuffer(), engine.palette(), scale)

@@ -12,6 +12,7 @@ use crate::quote::number;
 use crate::Engine;
 
 pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
+    check_size_scale(args.scale, args.size).map_err(Failure::Usage)?;
     let output = Output::new(&args.output, Format::Png)?;
     let input = args.input.input.as_deref();
     let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
@@ -36,16 +37,16 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
             .map_err(|e| bad(&e))?;
         drop(progress);
     }
-    output.write(&encode_frame(&engine, args.scale)?)?;
+    let (png, (width, height)) = encode_picture(&mut engine, args.scale, args.size)?;
+    output.write(&png)?;
     say_quit(&engine);
-    let fb = engine.framebuffer();
     report(
         output.is_stdout(),
         format_args!(
             "wrote {} ({}x{}, after {} updates, seed {})\n",
             output.path().display(),
-            fb.width() * args.scale,
-            fb.height() * args.scale,
+            width,
+            height,
             engine.updates_since_init(),
             engine.seed()
         ),
@@ -102,6 +103,7 @@ pub(super) fn overlay_shot(
 
 pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     // Checked before the work, written through the one output path.
+    check_size_scale(args.scale, args.size)?;
     let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
     let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
@@ -134,15 +136,25 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     };
     // Streamed: each frame goes to the output as it is encoded (into an unnamed file beside
     // a file target, named only once complete), so a GIF of any length takes the same memory.
-    let pending = output.begin().map_err(|e| e.to_string())?;
-    let written = crate::export::gif::stream_gif_from_here(
-        &mut engine,
-        args.seconds,
-        args.scale,
-        stepping,
-        Counted::new(pending),
-        |done, total| progress.set(done, total),
-    )
+    let pending = Counted::new(output.begin().map_err(|e| e.to_string())?);
+    let step = |done, total| progress.set(done, total);
+    let written = match args.size {
+        crate::cli::args::SizeArg::Display => crate::export::gif::stream_gif_from_here(
+            &mut engine,
+            args.seconds,
+            args.scale,
+            stepping,
+            pending,
+            step,
+        ),
+        crate::cli::args::SizeArg::Output => crate::export::gif::stream_gif_from_here_output(
+            &mut engine,
+            args.seconds,
+            stepping,
+            pending,
+            step,
+        ),
+    }
     .map_err(|e| match e {
         crate::export::gif::GifError::Encode(_) => format!("{}: {e}", args.output.display()),
         other => other.to_string(),
@@ -203,6 +215,7 @@ pub(super) fn frame_count(from: f64, to: f64, every: f64) -> f64 {
 }
 
 pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
+    check_size_scale(args.scale, args.size).map_err(Failure::Usage)?;
     if args.to < args.from {
         return Err(Failure::Usage(format!(
             "--to {} is before --from {}",
@@ -239,6 +252,7 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
     }
     let mut progress = Progress::new("rendering frames", args.progress.quiet);
     let mut first = None;
+    let mut size = (0, 0);
     for k in 0..count {
         progress.set(k, count);
         let at = args.from + k as f64 * args.every;
@@ -278,7 +292,9 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
                 args.output.display()
             )));
         }
-        out.write(&frame_file_name(k), &encode_frame(&engine, args.scale)?)?;
+        let (png, wh) = encode_picture(&mut engine, args.scale, args.size)?;
+        size = wh;
+        out.write(&frame_file_name(k), &png)?;
         if engine.quit_at().is_some() {
             // The cart quit: this was its last frame; the sequence ends with it.
             count = k + 1;
@@ -288,14 +304,13 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
     say_quit(&engine);
     drop(progress);
     out.commit()?;
-    let fb = engine.framebuffer();
     say(format_args!(
         "wrote {count} frames to {} ({} to {}, {}x{}, updates {} to {})\n",
         args.output.display(),
         frame_file_name(0),
         frame_file_name(count - 1),
-        fb.width() * args.scale,
-        fb.height() * args.scale,
+        size.0,
+        size.1,
         first.unwrap_or(0),
         engine.updates_since_init()
     ))?;

@@ -50,6 +50,9 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         session.set_boot_save(boot);
     }
     let mut engine = session.engine().map_err(|e| e.to_string())?;
+    if window.no_effects {
+        engine.set_effects_enabled(false);
+    }
     if let (Some(record), Some(input)) = (&record, input) {
         // The recording is saved every few seconds, so it would replace the replay being
         // played while it plays.

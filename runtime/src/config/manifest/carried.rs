@@ -28,6 +28,10 @@ struct Carried {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     scale: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    output_scale: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    effects: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     target_fps: Option<f64>,
     /// A string: JSON numbers do not keep every `u64`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,6 +87,8 @@ pub fn carried_manifest(manifest: &Manifest) -> Result<String, ManifestError> {
         width: s.width,
         height: s.height,
         scale: s.window_scale,
+        output_scale: s.output_scale,
+        effects: s.effects,
         target_fps: s.target_fps,
         seed: s.seed.map(|seed| seed.to_string()),
         overlay_enabled: s.overlay_enabled,
@@ -167,6 +173,8 @@ pub fn manifest_from_carried(text: &str, path: &Path) -> Result<Manifest, String
             seed,
             palette,
             window_scale: carried.scale,
+            output_scale: carried.output_scale,
+            effects: carried.effects,
             overlay_enabled: carried.overlay_enabled,
             overlay_visible: carried.overlay_visible,
             timing_chart: carried.timing_chart,
@@ -199,6 +207,8 @@ mod tests {
                 seed: Some(u64::MAX),
                 palette: Some(PaletteSource::Preset("pico8".into())),
                 window_scale: Some(4),
+                output_scale: Some(3),
+                effects: Some(false),
                 overlay_enabled: Some(true),
                 overlay_visible: Some(false),
                 timing_chart: None,

@@ -77,6 +77,8 @@ pub fn resolve(
         base(c.height == d.height),
         base(c.window_scale == d.window_scale),
         base(c.palette == d.palette),
+        base(c.output_scale == d.output_scale),
+        base(c.effects == d.effects),
         base(c.target_fps.to_bits() == d.target_fps.to_bits()),
         base(c.seed == d.seed),
         base(c.overlay.enabled == d.overlay.enabled),
@@ -112,6 +114,8 @@ pub fn resolve(
         s.window_scale
             .map_or_else(|| "auto".to_string(), |v| v.to_string()),
         palette_label.unwrap_or_else(|| palette_name(&s.palette)),
+        s.output_scale.to_string(),
+        s.effects.to_string(),
         s.target_fps.to_string(),
         s.seed.map_or_else(|| "none".to_string(), |v| v.to_string()),
         s.overlay.enabled.to_string(),

@@ -47,7 +47,7 @@ fn a_full_manifest_reads_back() {
     let text = "[cart]\nname = \"my-game_2\"\ntitle = \"My Game\"\nversion = \"0.1.0\"\n\
         author = \"Ada\"\ndescription = \"A game.\"\ntarget_fps = 30\nseed = 42\n\
         assets = \"gfx/sprites\"\n\n[display]\nwidth = 160\nheight = 120\nscale = 4\n\
-        palette = \"pal/main.hex\"\n\n\
+        palette = \"pal/main.hex\"\noutput_scale = 3\neffects = false\n\n\
         [overlay]\nenabled = true\nvisible = true\nchart = false\ndiagnostics = true\n\
         palette = false\n";
     let m = parse(text, Path::new(PATH)).unwrap();
@@ -66,6 +66,8 @@ fn a_full_manifest_reads_back() {
         seed: Some(42),
         palette: Some(PaletteSource::File("/carts/demo/pal/main.hex".into())),
         window_scale: Some(4),
+        output_scale: Some(3),
+        effects: Some(false),
         overlay_enabled: Some(true),
         overlay_visible: Some(true),
         timing_chart: Some(false),
@@ -199,7 +201,7 @@ fn unknown_fields_are_named_with_their_table() {
     assert_eq!(
         err("[display]\nwidth = 1\ncolour = 3"),
         "/carts/demo/cart.toml:3:1: unknown field 'colour' in [display]; expected one of \
-         width, height, scale, palette"
+         width, height, scale, palette, output_scale, effects"
     );
     assert!(err("[cart]\nnmae = \"x\"").ends_with(
         ":2:1: unknown field 'nmae' in [cart]; expected one of name, title, version, \
@@ -247,7 +249,7 @@ fn assets_and_palette_files_stay_inside_the_cart() {
 }
 
 #[test]
-fn user_config_allows_only_its_three_fields() {
+fn user_config_allows_only_its_four_fields() {
     let p = parse_user_config(
         "[display]\nscale = 2\n[overlay]\nvisible = true\nchart = true",
         Path::new("c"),
@@ -261,8 +263,9 @@ fn user_config_allows_only_its_three_fields() {
     assert_eq!(p.unwrap(), want);
     assert_eq!(
         user_err("[display]\nwidth = 100"),
-        "/u/config.toml:2:1: unknown field 'width' in [display]; expected scale (the user \
-         config sets only display.scale, overlay.visible and overlay.chart)"
+        "/u/config.toml:2:1: unknown field 'width' in [display]; expected scale or effects \
+         (the user config sets only display.scale, display.effects, overlay.visible and \
+         overlay.chart)"
     );
     assert!(user_err("[overlay]\nenabled = false").contains("expected visible or chart"));
     assert!(user_err("[cart]\ntitle = \"x\"")
@@ -496,6 +499,8 @@ fn layers_resolve_in_order_with_provenance() {
         ("display.height", "240", Layer::Default),
         ("display.scale", "5", Layer::CommandLine),
         ("display.palette", hex_text.as_str(), Layer::Manifest),
+        ("display.output_scale", "2", Layer::Default),
+        ("display.effects", "true", Layer::Default),
         ("cart.target_fps", "50", Layer::Manifest),
         ("cart.seed", "7", Layer::CommandLine),
         ("overlay.enabled", "true", Layer::Default),
@@ -506,22 +511,22 @@ fn layers_resolve_in_order_with_provenance() {
     ];
     assert_eq!(got, want);
     assert_eq!(rows[0].origin.as_deref(), Some(m_path));
-    assert_eq!(rows[8].origin.as_deref(), Some(u_path));
+    assert_eq!(rows[10].origin.as_deref(), Some(u_path));
     let table = format_provenance(&rows);
     let lines: Vec<&str> = table.lines().collect();
-    assert_eq!(lines.len(), 13);
+    assert_eq!(lines.len(), 15);
     assert!(
-        lines[0].starts_with("field                value  "),
+        lines[0].starts_with("field                 value  "),
         "{table}"
     );
-    assert!(lines[3].starts_with("display.height       240  ") && lines[3].ends_with("  default"));
+    assert!(lines[3].starts_with("display.height        240  ") && lines[3].ends_with("  default"));
     assert!(
-        lines[1].starts_with("cart.title           \"Manifest\"  "),
+        lines[1].starts_with("cart.title            \"Manifest\"  "),
         "{table}"
     );
     assert!(lines[1].ends_with("  cart.toml (/c/cart.toml)"), "{table}");
     assert!(
-        lines[9].ends_with("  user config (/u/config.toml)"),
+        lines[11].ends_with("  user config (/u/config.toml)"),
         "{table}"
     );
     assert!(lines[4].ends_with("  command line"), "{table}");
@@ -539,7 +544,7 @@ fn layers_resolve_in_order_with_provenance() {
         (Layer::Configure, "cga")
     );
     assert_eq!(
-        (rows[3].value.as_str(), rows[6].value.as_str()),
+        (rows[3].value.as_str(), rows[8].value.as_str()),
         ("auto", "none")
     );
     assert!(format_provenance(&rows).contains("configure()"));

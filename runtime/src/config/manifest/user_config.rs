@@ -21,6 +21,7 @@ pub(super) struct RawUserConfig {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawUserDisplay {
     scale: Field,
+    effects: Field,
 }
 
 #[derive(Deserialize)]
@@ -32,14 +33,15 @@ pub(super) struct RawUserOverlay {
 
 pub(super) const USER_TABLES: [Table; 3] = [
     ("table", "", &["display", "overlay"]),
-    ("field", " in [display]", &["scale"]),
+    ("field", " in [display]", &["scale", "effects"]),
     ("field", " in [overlay]", &["visible", "chart"]),
 ];
 
 pub(super) const USER_HINT: &str =
-    " (the user config sets only display.scale, overlay.visible and overlay.chart)";
+    " (the user config sets only display.scale, display.effects, overlay.visible and overlay.chart)";
 
-/// Parses the user's config file text: only `[display] scale` and `[overlay] visible, chart`.
+/// Parses the user's config file text: only `[display] scale, effects` and `[overlay] visible,
+/// chart`.
 ///
 /// # Errors
 /// [`ManifestError::Invalid`] for bad TOML, any other table or field, or a bad value.
@@ -49,6 +51,7 @@ pub fn parse_user_config(text: &str, path: &Path) -> Result<SettingsPatch, Manif
     let mut patch = SettingsPatch::default();
     if let Some(d) = raw.display {
         patch.window_scale = src.field(d.scale, "display.scale", small(1, MAX_WINDOW_SCALE))?;
+        patch.effects = src.field(d.effects, "display.effects", flag)?;
     }
     if let Some(o) = raw.overlay {
         patch.overlay_visible = src.field(o.visible, "overlay.visible", flag)?;

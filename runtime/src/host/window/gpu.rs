@@ -128,8 +128,14 @@ pub struct Gpu {
     /// The surface needs configuring before the next acquire.
     stale: bool,
     display: (u32, u32),
+    /// The picture's size: the display's, or the output picture's while the post-process
+    /// stack's display tier runs. The texture has this size; it covers the display's place.
+    picture: (u32, u32),
     texture: wgpu::Texture,
+    texture_format: wgpu::TextureFormat,
     place: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    sampler: wgpu::Sampler,
     bind_group: wgpu::BindGroup,
     pipeline: wgpu::RenderPipeline,
     errors: Arc<ErrorLog>,
@@ -210,20 +216,7 @@ impl Gpu {
         };
 
         let display = (display.0.clamp(1, max), display.1.clamp(1, max));
-        let texture = device.create_texture(&wgpu::TextureDescriptor {
-            label: Some("bt display"),
-            size: wgpu::Extent3d {
-                width: display.0,
-                height: display.1,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: texture_format,
-            usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-            view_formats: &[],
-        });
+        let texture = picture_texture(&device, texture_format, display);
         let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
         let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
             label: Some("bt nearest"),
@@ -268,24 +261,7 @@ impl Gpu {
                 },
             ],
         });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("bt present"),
-            layout: &layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: place.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: wgpu::BindingResource::TextureView(&view),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: wgpu::BindingResource::Sampler(&sampler),
-                },
-            ],
-        });
+        let bind_group = bind_group(&device, &layout, &place, &view, &sampler);
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some("bt present"),
             source: wgpu::ShaderSource::Wgsl(SHADER.into()),
@@ -333,8 +309,12 @@ impl Gpu {
             config,
             stale: true,
             display,
+            picture: display,
             texture,
+            texture_format,
             place,
+            layout,
+            sampler,
             bind_group,
             pipeline,
             errors,
@@ -377,9 +357,10 @@ impl Gpu {
         self.stale = false;
     }
 
-    /// Shows `rgba` (the display's pixels, 4 bytes each) in a surface of `window` pixels (the
-    /// window's size, clamped here to the device's limit).
-    pub fn present(&mut self, rgba: &[u8], window: (u32, u32)) -> Outcome {
+    /// Shows `rgba` (a `picture`-sized picture, 4 bytes a pixel: the display's pixels, or the
+    /// output picture) over the display's place in a surface of `window` pixels (the window's
+    /// size, clamped here to the device's limit).
+    pub fn present(&mut self, rgba: &[u8], picture: (u32, u32), window: (u32, u32)) -> Outcome {
         if self.errors.device_lost.load(Ordering::SeqCst) {
             return Outcome::DeviceLost;
         }
@@ -408,7 +389,24 @@ impl Gpu {
                 return Outcome::Skipped(Skip::Failed);
             }
         };
-        let (w, h) = self.display;
+        let max = self.max_side();
+        let picture = (picture.0.clamp(1, max), picture.1.clamp(1, max));
+        if picture != self.picture {
+            // Made again only when the effects come on or go off.
+            self.texture = picture_texture(&self.device, self.texture_format, picture);
+            let view = self
+                .texture
+                .create_view(&wgpu::TextureViewDescriptor::default());
+            self.bind_group = bind_group(
+                &self.device,
+                &self.layout,
+                &self.place,
+                &view,
+                &self.sampler,
+            );
+            self.picture = picture;
+        }
+        let (w, h) = self.picture;
         let needed = w as usize * h as usize * 4;
         if let Some(pixels) = rgba.get(..needed) {
             self.queue.write_texture(
@@ -477,4 +475,54 @@ impl Gpu {
         }
         self.stale = true;
     }
+}
+
+/// The texture a `size` picture is uploaded to.
+fn picture_texture(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+    size: (u32, u32),
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("bt picture"),
+        size: wgpu::Extent3d {
+            width: size.0,
+            height: size.1,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
+        view_formats: &[],
+    })
+}
+
+/// The bind group of the present pass: the placement, the picture and the sampler.
+fn bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    place: &wgpu::Buffer,
+    view: &wgpu::TextureView,
+    sampler: &wgpu::Sampler,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("bt present"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: place.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            },
+        ],
+    })
 }

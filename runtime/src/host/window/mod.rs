@@ -108,6 +108,9 @@ pub struct WindowOptions {
     /// Present as fast as possible instead of waiting for the display's refresh.
     #[cfg_attr(feature = "cli", arg(long))]
     pub no_vsync: bool,
+    /// Start with the cart's post-process effects (CRT looks) off; Shift+F11 turns them on.
+    #[cfg_attr(feature = "cli", arg(long))]
+    pub no_effects: bool,
     /// Open paused on the frame at this many simulated seconds (as `bt shot --at`); F5 plays on.
     #[cfg_attr(
         feature = "cli",
@@ -183,6 +186,7 @@ impl Default for WindowOptions {
             record: None,
             clock: None,
             no_vsync: false,
+            no_effects: false,
             at: None,
             fullscreen: false,
             mute: false,
@@ -588,6 +592,11 @@ impl App {
                 ));
             }
             HostAction::Resumed => say("resumed"),
+            HostAction::EffectsToggled(on) => say(if on {
+                "effects on (Shift+F11 turns them off)"
+            } else {
+                "effects off (Shift+F11 turns them on)"
+            }),
             HostAction::MenuOpened => {
                 say("paused: the menu is open (arrows choose, Enter takes, P or Escape continues)")
             }
@@ -739,14 +748,22 @@ impl App {
         }
         self.sound
             .after_frame(self.host.engine_mut(), report.as_ref());
-        let engine = self.host.engine();
+        let engine = self.host.engine_mut();
         self.gif
             .shown(now_ms, engine.framebuffer(), engine.palette());
-        engine
-            .palette()
-            .write_rgba(engine.framebuffer().pixels(), &mut rgba);
+        // The picture `bt shot --size output` writes while a display-tier effect runs (the
+        // same bytes), else the display's pixels, scaled on the GPU as ever.
+        let picture = if engine.has_display_tier() {
+            engine.render_output(&mut rgba)
+        } else {
+            let fb = engine.framebuffer();
+            let display = (fb.width(), fb.height());
+            rgba.resize(display.0 as usize * display.1 as usize * 4, 0);
+            engine.palette().write_rgba(fb.pixels(), &mut rgba);
+            display
+        };
         let updates = report.map_or(0, |r| r.stats.updates);
-        if !presenter.present(rgba, size, updates, engine.ticks()) {
+        if !presenter.present(rgba, picture, size, updates, engine.ticks()) {
             self.fail(event_loop, "the presenting thread stopped".to_string());
             return;
         }

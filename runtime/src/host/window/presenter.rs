@@ -31,6 +31,8 @@ type Rebuild = Box<dyn Fn((u32, u32)) -> Result<Gpu, String> + Send>;
 /// One frame for the presenting thread.
 struct Frame {
     rgba: Vec<u8>,
+    /// The picture's size (the display's, or the output picture's).
+    picture: (u32, u32),
     /// The size the surface should have (the window's settled size).
     size: (u32, u32),
     updates: u32,
@@ -146,15 +148,23 @@ impl Presenter {
         self.spares.try_recv().ok()
     }
 
-    /// Hands over a filled buffer, to be shown in a surface of `size` pixels. `updates` and
-    /// `ticks` go into the frame log. `false` when the presenting thread has ended (it
-    /// panicked), so no frame will be shown again.
-    pub fn present(&self, rgba: Vec<u8>, size: (u32, u32), updates: u32, ticks: u64) -> bool {
+    /// Hands over a buffer filled with a `picture`-sized picture, to be shown in a surface of
+    /// `size` pixels. `updates` and `ticks` go into the frame log. `false` when the presenting
+    /// thread has ended (it panicked), so no frame will be shown again.
+    pub fn present(
+        &self,
+        rgba: Vec<u8>,
+        picture: (u32, u32),
+        size: (u32, u32),
+        updates: u32,
+        ticks: u64,
+    ) -> bool {
         let Some(frames) = &self.frames else {
             return false;
         };
         let frame = Frame {
             rgba,
+            picture,
             size,
             updates,
             ticks,
@@ -217,7 +227,7 @@ impl Worker {
     /// Shows one frame; `true` when it was presented.
     fn show(&mut self, frame: &Frame) -> bool {
         let outcome = match &mut self.gpu {
-            Some(gpu) => gpu.present(&frame.rgba, frame.size),
+            Some(gpu) => gpu.present(&frame.rgba, frame.picture, frame.size),
             None => Outcome::DeviceLost,
         };
         match outcome {

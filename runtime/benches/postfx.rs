@@ -1,0 +1,95 @@
+//! Benchmarks of the post-process stack's display tier: one 320 × 240 frame to its 1280 × 960
+//! output picture (the window's job each frame), with no effect (plain scaling), each preset,
+//! and the PipBoy preset with the overlay over it. `docs/effects.md` gives the figures.
+
+use std::hint::black_box;
+
+use bt::host::PostEffects;
+use bt::{Effect, Palette};
+use bt_runtime::postfx::{Frame, PostProcessor};
+use criterion::{criterion_group, criterion_main, Criterion};
+
+const W: u32 = 320;
+const H: u32 = 240;
+const SCALE: u32 = 4;
+
+/// A busy picture: bands of every colour, and a diagonal of white text-like marks.
+fn picture() -> Vec<u8> {
+    (0..W * H)
+        .map(|i| {
+            let (x, y) = (i % W, i / W);
+            if (x + y) % 17 == 0 {
+                7
+            } else {
+                ((x / 20 + y / 30) % 16) as u8
+            }
+        })
+        .collect()
+}
+
+fn stack(effects: &[Effect]) -> PostEffects {
+    let mut fx = PostEffects::default();
+    for &e in effects {
+        fx.add(e);
+    }
+    fx
+}
+
+fn display_tier(c: &mut Criterion) {
+    let palette = Palette::pico8();
+    let pixels = picture();
+    let mut with_overlay = pixels.clone();
+    for p in &mut with_overlay[..W as usize * 14] {
+        *p = 1;
+    }
+    let mut group = c.benchmark_group("postfx_320x240_to_1280x960");
+    for (name, effects) in [
+        ("none", &[][..]),
+        ("tv", bt::crt::TV),
+        ("green", bt::crt::GREEN),
+        ("pipboy", bt::crt::PIPBOY),
+    ] {
+        let fx = stack(effects);
+        let mut post = PostProcessor::new();
+        let mut out = Vec::new();
+        let mut tick = 0;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                tick += 1;
+                let frame = Frame {
+                    picture: &pixels,
+                    with_overlay: &pixels,
+                    display: (W, H),
+                    scale: SCALE,
+                    palette: &palette,
+                    effects: &fx,
+                    tick,
+                };
+                black_box(post.render(&frame, &mut out));
+            })
+        });
+    }
+    let fx = stack(bt::crt::PIPBOY);
+    let mut post = PostProcessor::new();
+    let mut out = Vec::new();
+    let mut tick = 0;
+    group.bench_function("pipboy_with_overlay", |b| {
+        b.iter(|| {
+            tick += 1;
+            let frame = Frame {
+                picture: &pixels,
+                with_overlay: &with_overlay,
+                display: (W, H),
+                scale: SCALE,
+                palette: &palette,
+                effects: &fx,
+                tick,
+            };
+            black_box(post.render(&frame, &mut out));
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, display_tier);
+criterion_main!(benches);
