@@ -328,37 +328,27 @@ pub mod crt {
     use super::Effect;
     use crate::Color32;
 
+    /// A phosphor terminal in `color`: its glow, scanlines, a gentle curve.
+    const fn terminal(color: Color32) -> [Effect; 6] {
+        [
+            Effect::Phosphor { color },
+            Effect::Bloom {
+                threshold: 140,
+                strength: 110,
+                radius: 2,
+            },
+            Effect::Barrel { strength: 90 },
+            Effect::Scanlines { strength: 150 },
+            Effect::Vignette { strength: 120 },
+            Effect::Noise { strength: 10 },
+        ]
+    }
+
     /// A green-phosphor terminal: green glow, scanlines, a gentle curve.
-    pub const GREEN: &[Effect] = &[
-        Effect::Phosphor {
-            color: Color32::rgb(0x33, 0xFF, 0x66),
-        },
-        Effect::Bloom {
-            threshold: 140,
-            strength: 110,
-            radius: 2,
-        },
-        Effect::Barrel { strength: 90 },
-        Effect::Scanlines { strength: 150 },
-        Effect::Vignette { strength: 120 },
-        Effect::Noise { strength: 10 },
-    ];
+    pub const GREEN: &[Effect] = &terminal(Color32::rgb(0x33, 0xFF, 0x66));
 
     /// An amber terminal: as [`GREEN`] in amber.
-    pub const AMBER: &[Effect] = &[
-        Effect::Phosphor {
-            color: Color32::rgb(0xFF, 0xB0, 0x00),
-        },
-        Effect::Bloom {
-            threshold: 140,
-            strength: 110,
-            radius: 2,
-        },
-        Effect::Barrel { strength: 90 },
-        Effect::Scanlines { strength: 150 },
-        Effect::Vignette { strength: 120 },
-        Effect::Noise { strength: 10 },
-    ];
+    pub const AMBER: &[Effect] = &terminal(Color32::rgb(0xFF, 0xB0, 0x00));
 
     /// A worn wrist-computer screen: green phosphor, strong bloom, scanlines, a rolling band,
     /// flicker, noise and the odd glitch.

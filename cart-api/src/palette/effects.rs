@@ -159,7 +159,26 @@ impl PaletteEffects {
         easing: Easing,
     ) {
         let duration_ms = clamp_duration(duration_ms);
-        let end = end.min(palette.len() - 1);
+        self.fade_slots(palette, start..=end, target, |from, to, now| SlotFade {
+            from,
+            to,
+            start_ms: now,
+            duration_ms,
+            easing,
+            linear: false,
+        });
+    }
+
+    /// Starts the fade `fade` makes of each slot in `slots` that both palettes have, from its
+    /// colour in `palette` to its colour in `target` (given the time now).
+    fn fade_slots(
+        &mut self,
+        palette: &Palette,
+        slots: std::ops::RangeInclusive<usize>,
+        target: &Palette,
+        fade: impl Fn(Color32, Color32, f64) -> SlotFade,
+    ) {
+        let (start, end) = (*slots.start(), (*slots.end()).min(palette.len() - 1));
         if start > end {
             return;
         }
@@ -172,14 +191,7 @@ impl PaletteEffects {
             if self.fades[slot].is_none() {
                 self.fading += 1;
             }
-            self.fades[slot] = Some(SlotFade {
-                from,
-                to,
-                start_ms: now,
-                duration_ms,
-                easing,
-                linear: false,
-            });
+            self.fades[slot] = Some(fade(from, to, now));
         }
     }
 
@@ -207,29 +219,17 @@ impl PaletteEffects {
         } else {
             lead.clamp(0.0, 1.0)
         };
-        let end = end.min(palette.len() - 1);
-        if start > end {
-            return;
-        }
-        let now = self.now_ms();
-        for slot in start..=end.min(target.len().saturating_sub(1)) {
-            let (Some(&from), Some(&to)) = (palette.colors().get(slot), target.colors().get(slot))
-            else {
-                continue;
-            };
-            if self.fades[slot].is_none() {
-                self.fading += 1;
-            }
+        self.fade_slots(palette, start..=end, target, |from, to, now| {
             let bright = from.luminance().max(to.luminance()) / 255.0;
-            self.fades[slot] = Some(SlotFade {
+            SlotFade {
                 from,
                 to,
                 start_ms: now + (1.0 - bright) * lead * duration_ms,
                 duration_ms: (1.0 - lead) * duration_ms,
                 easing,
                 linear: true,
-            });
-        }
+            }
+        });
     }
 
     pub(crate) fn flash(&mut self, palette: &Palette, color: Color32, duration_ms: f64) {
