@@ -249,3 +249,36 @@ fn settings_can_turn_the_stack_off_for_a_player() {
     on.render_at_tick(281, Origin::Start, |_, _| {}).unwrap();
     assert!(on.has_display_tier());
 }
+
+#[test]
+fn the_player_can_put_the_overlay_under_the_effects() {
+    // The PipBoy terminal curves its picture (Barrel): past the curve the output is black.
+    // The overlay's title bar runs across the display's top-left corner, so over the effects
+    // (the default) the output's corner is the bar's colour, and under them it is the
+    // curve's black, like the cart's own corner.
+    let cart = bt_gallery::find("crt").unwrap();
+    let options = EngineOptions {
+        overlay: true,
+        args: vec![("scene".into(), "pipboy".into())],
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+    e.overlay_forced().set_visible(true);
+    e.render_at_tick(120, Origin::Start, |_, _| {}).unwrap();
+    let (mut over, mut under) = (Vec::new(), Vec::new());
+    let (w, _) = e.render_output(&mut over);
+    assert!(!e.overlay_under_effects(), "over the effects by default");
+    e.set_overlay_under_effects(true);
+    e.render_output(&mut under);
+    let corner = |rgba: &[u8]| rgba[..3].to_vec();
+    assert_ne!(
+        corner(&over),
+        vec![0, 0, 0],
+        "the overlay's bar, undistorted"
+    );
+    assert_eq!(corner(&under), vec![0, 0, 0], "bent with the picture");
+    assert_ne!(over, under);
+    // The middle of the screen, below the overlay's rows, is the cart's either way.
+    let mid = ((w as usize) * 900 + w as usize / 2) * 4;
+    assert_eq!(over[mid..mid + 4], under[mid..mid + 4]);
+}

@@ -77,6 +77,9 @@ pub struct Engine {
     /// Whether the post-process stack runs (the player's choice; the cart's list of effects
     /// is kept either way).
     effects_on: bool,
+    /// The display tier bends the overlay too (the player asked), instead of laying it over
+    /// the result undistorted.
+    overlay_under_effects: bool,
     /// The display's indices before the overlay, kept while a display-tier effect is set:
     /// what the effects work on (the overlay is laid over them undistorted).
     picture: Vec<u8>,
@@ -202,6 +205,7 @@ impl Engine {
             restarts: 0,
             id: save_state::next_engine_id(),
             effects_on: options.effects && settings_effects,
+            overlay_under_effects: false,
             picture: Vec::new(),
             post: crate::postfx::PostProcessor::new(),
         };
@@ -600,6 +604,18 @@ impl Engine {
         self.effects_on = on;
     }
 
+    /// Whether the display tier bends the overlay as well ([`Engine::set_overlay_under_effects`]).
+    pub fn overlay_under_effects(&self) -> bool {
+        self.overlay_under_effects
+    }
+
+    /// Puts the overlay under the display tier's effects (`true`: the whole screen as a CRT
+    /// would show it) or over them, undistorted (`false`, the default), from the next picture
+    /// made. A presentation choice of the player's: the cart's pixels are the same either way.
+    pub fn set_overlay_under_effects(&mut self, under: bool) {
+        self.overlay_under_effects = under;
+    }
+
     /// The output size: the display size times the settings' output scale
     /// ([`bt::Settings::output_scale`]).
     pub fn output_size(&self) -> (u32, u32) {
@@ -616,7 +632,8 @@ impl Engine {
     /// The frame last drawn at the output size ([`Engine::output_size`]) as opaque RGBA, into
     /// `out` (resized to fit: a buffer reused from frame to frame stops allocating): the
     /// display tier's effects over the cart's picture, with the overlay laid on top
-    /// undistorted. Without a display-tier effect (or with the stack off) it is the
+    /// undistorted (or bent with it, when the player asked: [`Engine::set_overlay_under_effects`]).
+    /// Without a display-tier effect (or with the stack off) it is the
     /// framebuffer, overlay included, scaled. Returns the size.
     ///
     /// It is a function of the frame's indices, palette, effects and tick alone, so the
@@ -625,10 +642,13 @@ impl Engine {
         let fb = self.console.framebuffer();
         let with_overlay = fb.pixels();
         let plain = crate::postfx::PostEffects::default();
-        let (picture, effects) = if self.picture.len() == with_overlay.len() {
-            (self.picture.as_slice(), self.console.post_effects())
-        } else {
+        let (picture, effects) = if self.picture.len() != with_overlay.len() {
             (with_overlay, &plain)
+        } else if self.overlay_under_effects {
+            // The overlay is part of the picture the effects bend: nothing is laid over after.
+            (with_overlay, self.console.post_effects())
+        } else {
+            (self.picture.as_slice(), self.console.post_effects())
         };
         let frame = crate::postfx::Frame {
             picture,

@@ -72,6 +72,9 @@ pub enum HostAction {
     ToggleFullscreen,
     /// Shift+F11: the post-process stack ([`bt::Effect`]) was turned on (`true`) or off.
     EffectsToggled(bool),
+    /// Shift+F7: the overlay was put under the display tier's effects (`true`) or back over
+    /// them, undistorted.
+    OverlayUnderEffects(bool),
     /// F2, F8 or F9: files for the platform to keep (the replay so far, the last seconds of
     /// timings, a screenshot). The host writes nothing itself: the window puts them in its
     /// captures folder, a page hands them to the browser as downloads.
@@ -823,6 +826,15 @@ impl Host {
     fn host_key(&mut self, key: Key) -> Option<HostAction> {
         match key {
             Key::Backquote => self.change_view(Overlay::cycle_view),
+            Key::F7 if self.input.held_any(&[Key::ShiftLeft, Key::ShiftRight]) => {
+                let under = !self.engine.overlay_under_effects();
+                self.engine.set_overlay_under_effects(under);
+                if self.engine.is_paused() && self.engine.cart_panic().is_none() {
+                    let _ = self.engine.redraw();
+                    self.menu_over_new_frame();
+                }
+                Some(HostAction::OverlayUnderEffects(under))
+            }
             Key::F7 => self.change_view(|o| {
                 // The tall chart, or back to the compact band; either way the metrics show.
                 let tall = o.is_visible() && o.chart_mode() == ChartMode::Tall;

@@ -592,6 +592,11 @@ impl App {
                 ));
             }
             HostAction::Resumed => say("resumed"),
+            HostAction::OverlayUnderEffects(under) => say(if under {
+                "the overlay goes under the effects (Shift+F7 lays it over them again)"
+            } else {
+                "the overlay lies over the effects, undistorted (Shift+F7 puts it under)"
+            }),
             HostAction::EffectsToggled(on) => say(if on {
                 "effects on (Shift+F11 turns them off)"
             } else {
