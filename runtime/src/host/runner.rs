@@ -9,8 +9,9 @@
 //! The host keeps a few keys for itself ([`HOST_KEYS`]), the same on every platform: Backquote
 //! toggles the overlay, F1 held rewinds and F3 and F4 save and load a state (see
 //! [`REWIND_KEY`]), F5 pauses and resumes, F6 runs one update while paused, F7 shows the
-//! tall chart (Shift+F7 puts the overlay under the post-process effects), F2 saves the replay of the run so far, F8 the last seconds of frame timings (a
-//! report and a Chrome trace), F9 a screenshot, F10 (and Shift+F10) ask the window for a GIF of
+//! tall chart (Shift+F7 puts the overlay under the post-process effects), F2 saves the replay
+//! of the run so far, F8 the last seconds of frame timings (a report and a Chrome trace), F9 a
+//! screenshot, F10 (and Shift+F10) ask the window for a GIF of
 //! what it shows (see [`crate::host::gif_recorder`]), F11 for fullscreen, and Shift+F11 turns
 //! the post-process effects off or on. They do not reach the cart. The host makes the files
 //! F2, F8 and F9 save and hands them over as [`HostAction::Save`]; the platform keeps them
