@@ -278,6 +278,26 @@ pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
         .map_err(|e| fail(e.to_string()))
 }
 
+/// Checks, writing nothing, that [`store_file`] could write `path`: its folder exists (or can
+/// be made) and takes a new file, and `path` is not a folder or a link that leads nowhere.
+///
+/// # Errors
+/// [`SaveFileError::Write`] naming the file and why.
+#[cfg(feature = "files")]
+pub fn check_writable(path: &Path) -> Result<(), SaveFileError> {
+    let fail = |reason: String| SaveFileError::Write {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| fail(format!("cannot create {}: {e}", shown(folder))))?;
+    }
+    Output::new(path, Format::Any)
+        .and_then(|out| out.check_folder_takes_files())
+        .map_err(|e| fail(e.to_string()))
+}
+
 /// The right to write a save file, held by one `bt run` at a time: two windows of one cart
 /// would otherwise each write their own save data, and the one closed last would silently
 /// replace what the other saved.
