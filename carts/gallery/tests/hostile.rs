@@ -1096,3 +1096,59 @@ fn a_capframex_capture_is_read_in_a_small_multiple_of_its_size() {
         "{kib} KiB for a {file_kib} KiB file"
     );
 }
+
+/// The bundled `panic` cart told to quit in the update that sees tick 30 (update 31).
+const QUIT_ARG: &str = "quit_at=30";
+
+#[test]
+fn a_cart_that_quits_is_said_by_gif_and_trace_and_its_replay_verifies() {
+    let dir = ScratchDir::new("hostile-quit");
+    let said = "the cart quit after update 31 (0.516667 s): the run ends there";
+    let gif = dir.join("q.gif");
+    let o = bt(&[
+        "gif",
+        "panic",
+        "--arg",
+        QUIT_ARG,
+        "--seconds",
+        "2",
+        "-o",
+        gif.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(said), "gif: {}", stderr(&o));
+    let o = bt(&[
+        "trace",
+        "panic",
+        "--arg",
+        QUIT_ARG,
+        "--clock",
+        "constant:16.6667",
+        "--frames",
+        "60",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(said), "trace: {}", stderr(&o));
+
+    // Recorded up to the quit, as a window's run is: the replay verifies, and says it quit.
+    let cart = bt_gallery::find("panic").unwrap();
+    let options = EngineOptions {
+        overlay: false,
+        args: vec![("quit_at".to_string(), "30".to_string())],
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+    e.start_recording(DEFAULT_HASH_EVERY);
+    let _ = e.step(500);
+    assert_eq!(e.quit_at(), Some(31));
+    let path = dir.join("quit.btr");
+    e.recording("panic", None).unwrap().save(&path).unwrap();
+    let o = bt(&["replay", "panic", path.to_str().unwrap(), "--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("31 updates replayed") && stdout(&o).contains("the cart quit"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+}
