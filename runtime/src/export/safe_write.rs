@@ -410,6 +410,23 @@ impl OutputDir {
                 }
                 replaced = Some(meta);
             }
+            Ok(meta) if meta.file_type().is_symlink() => {
+                // Replaced, a link would lose where it leads; written through, the folder it
+                // leads to would not be the one named. Either would surprise: say what is there.
+                let to = fs::read_link(path).map_or_else(|_| "?".into(), |t| shown(&t));
+                let what = match fs::metadata(path) {
+                    Ok(m) if m.is_dir() => "a folder",
+                    Ok(_) => "a file",
+                    Err(_) => "nothing",
+                };
+                return Err(fail(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!(
+                        "a link is there, to {to} ({what}); name a new or empty folder, or the \
+                         folder the link leads to"
+                    ),
+                )));
+            }
             Ok(_) => {
                 return Err(fail(io::Error::new(
                     io::ErrorKind::NotADirectory,
