@@ -240,6 +240,7 @@ impl Bundle {
         let staging = tempfile::Builder::new()
             .prefix(".unpacking-")
             .tempdir_in(&cache)
+            .map_err(|e| crate::export::safe_write::takes_no_file(&cache, &e))
             .map_err(fail)?;
         for (rel, bytes) in &self.files {
             let path = staging.path().join(rel);
