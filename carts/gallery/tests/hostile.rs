@@ -1152,3 +1152,51 @@ fn a_cart_that_quits_is_said_by_gif_and_trace_and_its_replay_verifies() {
         stderr(&o)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_games_files_never_take_a_link_out_of_the_carts_folder_nor_walk_a_loop() {
+    use bt_runtime::cli::bundle::collect;
+    use std::os::unix::fs::symlink;
+    let dir = ScratchDir::new("hostile-export-links");
+    let root = dir.join("cart");
+    let assets = root.join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    std::fs::write(assets.join("sheet.png"), "png").unwrap();
+    std::fs::write(dir.join("secret.txt"), "not the cart's").unwrap();
+
+    // A link that stays inside is packed as the file it leads to.
+    symlink(assets.join("sheet.png"), assets.join("same.png")).unwrap();
+    let b = collect(&root, Some(&assets), &[]).unwrap();
+    let files: Vec<(&str, &[u8])> = b
+        .files
+        .iter()
+        .map(|(n, f)| (n.as_str(), f.as_slice()))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ("assets/same.png", &b"png"[..]),
+            ("assets/sheet.png", &b"png"[..])
+        ]
+    );
+
+    // One that leads out is refused, naming it and where it leads.
+    let out = assets.join("passwd");
+    symlink(dir.join("secret.txt"), &out).unwrap();
+    let err = collect(&root, Some(&assets), &[]).unwrap_err();
+    assert!(
+        err.starts_with(&format!("{} leads to ", out.display())) && err.contains("secret.txt"),
+        "{err}"
+    );
+    std::fs::remove_file(&out).unwrap();
+
+    // A link to a folder (here back up to the assets: a loop) is refused, never walked.
+    let round = assets.join("round");
+    symlink(&assets, &round).unwrap();
+    let err = collect(&root, Some(&assets), &[]).unwrap_err();
+    assert!(
+        err.starts_with(&format!("{} is a link to the folder", round.display())),
+        "{err}"
+    );
+}
