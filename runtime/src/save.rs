@@ -62,7 +62,7 @@ pub const WRITE_EVERY_SECONDS: f64 = 1.0;
 pub enum SaveFileError {
     /// The file could not be read: missing (where one must exist), not a regular file, no
     /// permission.
-    #[error("save file {}: {reason}", shown(.path))]
+    #[error("save file {}: could not read it: {reason}", shown(.path))]
     Read {
         /// The file.
         path: PathBuf,

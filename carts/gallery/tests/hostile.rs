@@ -341,11 +341,44 @@ fn commands_refuse_a_fifo_at_once() {
     );
     assert!(!input.status.success());
     assert!(
-        stderr(&input).contains("pipe.btr: a FIFO, not a regular file"),
+        stderr(&input).contains("pipe.btr: could not read it: a FIFO, not a regular file"),
         "{}",
         stderr(&input)
     );
+    // Every loader says it the same way: what the file is, its path, then why.
+    let said = |o: &std::process::Output| stderr(o).trim_end().to_string();
+    let pipe_is = "could not read it: a FIFO, not a regular file";
+    let save = output_within(
+        bt_command()
+            .args(["shot", "hello", "--at", "1", "--save"])
+            .arg(&pipe)
+            .arg("-o")
+            .arg(&png),
+        limit,
+    );
+    assert_eq!(
+        said(&save),
+        format!("bt: error: save file {}: {pipe_is}", pipe.display())
+    );
+    let capture = output_within(
+        bt_command()
+            .args(["trace", "hello", "--clock"])
+            .arg(format!("capture:{}", pipe.display())),
+        limit,
+    );
+    assert_eq!(
+        said(&capture),
+        format!("bt: error: capture '{}': {pipe_is}", pipe.display())
+    );
+    assert_eq!(
+        said(&input),
+        format!("bt: error: {}: {pipe_is}", pipe.display())
+    );
     let keys = output_within(bt_command().args(["keys", "--keys"]).arg(&pipe), limit);
+    assert_eq!(
+        said(&keys),
+        format!("bt: error: key map {}: {pipe_is}", pipe.display())
+    );
     assert!(!keys.status.success());
     assert!(
         stderr(&keys).contains("a FIFO, not a regular file"),
@@ -364,7 +397,7 @@ fn commands_refuse_a_fifo_at_once() {
     );
     assert!(!user.status.success());
     assert!(
-        stderr(&user).contains("config.toml: cannot read it: a FIFO"),
+        stderr(&user).contains("config.toml: could not read it: a FIFO"),
         "{}",
         stderr(&user)
     );
