@@ -756,7 +756,7 @@ fn absurd_replay_values_and_misleading_messages_are_refused_by_name() {
         "/dev/zero",
     ]);
     assert!(
-        stderr(&o).contains("/dev/zero: a character device, not a regular file"),
+        stderr(&o).contains("/dev/zero: could not read it: a character device, not a regular file"),
         "{}",
         stderr(&o)
     );
