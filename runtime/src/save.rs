@@ -62,7 +62,7 @@ pub const WRITE_EVERY_SECONDS: f64 = 1.0;
 pub enum SaveFileError {
     /// The file could not be read: missing (where one must exist), not a regular file, no
     /// permission.
-    #[error("save file {}: {reason}", shown(.path))]
+    #[error("save file {}: could not read it: {reason}", shown(.path))]
     Read {
         /// The file.
         path: PathBuf,
@@ -275,6 +275,26 @@ pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
     }
     Output::new(path, Format::Any)
         .and_then(|out| out.write(file))
+        .map_err(|e| fail(e.to_string()))
+}
+
+/// Checks, writing nothing, that [`store_file`] could write `path`: its folder exists (or can
+/// be made) and takes a new file, and `path` is not a folder or a link that leads nowhere.
+///
+/// # Errors
+/// [`SaveFileError::Write`] naming the file and why.
+#[cfg(feature = "files")]
+pub fn check_writable(path: &Path) -> Result<(), SaveFileError> {
+    let fail = |reason: String| SaveFileError::Write {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| fail(format!("cannot create {}: {e}", shown(folder))))?;
+    }
+    Output::new(path, Format::Any)
+        .and_then(|out| out.check_folder_takes_files())
         .map_err(|e| fail(e.to_string()))
 }
 

@@ -400,6 +400,14 @@ fn boot_save(source: BootSave, cart: &str, replaying: bool) -> Result<PlayerSave
                     "{e} (it is left as it is: move it aside to start with empty save data)"
                 ))
             })?;
+            if writes {
+                // Said now, once, rather than at every write of a run whose saves are all lost.
+                save::check_writable(&path).map_err(|e| {
+                    SessionError::Save(format!(
+                        "{e} (give --save FILE somewhere that can be written)"
+                    ))
+                })?;
+            }
             Ok(PlayerSave {
                 bytes: Some(bytes.unwrap_or_default()),
                 file: writes.then_some(path),

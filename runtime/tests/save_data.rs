@@ -299,6 +299,36 @@ fn a_write_the_platform_could_not_make_is_shown_and_the_save_data_handed_over_ag
     assert_eq!(slot0(&file), Some(1));
 }
 
+#[test]
+fn a_save_file_that_keeps_failing_the_same_way_is_said_once() {
+    let dir = ScratchDir::new("save-write-failed-once");
+    let options = EngineOptions {
+        save: Some(Vec::new()),
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::new(Box::new(|| Box::new(Presses::default())), options).unwrap();
+    engine.set_clock(Box::new(ConstantClock::new(1000.0 / FPS).unwrap()));
+    let mut host = Host::new(engine, KeyMap::default(), "presses");
+    host.store_save_to(dir.join("save.bin"));
+    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    host.set_error_output(Box::new(Shared(said.clone())));
+    tap(&mut host, 0);
+    for f in 1..70 {
+        host.frame(f as f64 * 1000.0 / FPS);
+    }
+    let writes = host.take_writes();
+    assert_eq!(writes.len(), 1);
+    for _ in 0..3 {
+        host.write_failed(&writes[0], "save file save.bin: read-only file system");
+    }
+    host.write_failed(&writes[0], "save file save.bin: no room");
+    let out = String::from_utf8(said.lock().unwrap().clone()).unwrap();
+    assert_eq!(
+        out,
+        "bt: save file save.bin: read-only file system\nbt: save file save.bin: no room\n"
+    );
+}
+
 /// An error output the test reads back.
 struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
 

@@ -129,14 +129,39 @@ fn a_bad_capture_is_one_line_naming_file_line_column_and_value() {
         "--clock",
         &format!("capture:{}", path.display()),
     ]);
-    assert_eq!(o.status.code(), Some(2));
+    // The file is at fault, not the command line: a failure (1), not a usage error (2).
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(
-        err.contains(&format!(
-            "capture '{}' line 3, column MsBetweenPresents: 'fast' is not a frame time",
+    assert_eq!(
+        err,
+        format!(
+            "bt: error: capture '{}' line 3, column MsBetweenPresents: 'fast' is not a frame \
+             time in ms (0.001 to 60000)\n",
             path.display()
+        )
+    );
+    let gone = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &format!("capture:{}", dir.join("gone.csv").display()),
+    ]);
+    assert_eq!(gone.status.code(), Some(1), "{}", stderr(&gone));
+    assert!(
+        stderr(&gone).starts_with(&format!(
+            "bt: error: capture '{}': could not read it",
+            dir.join("gone.csv").display()
         )),
-        "{err}"
+        "{}",
+        stderr(&gone)
+    );
+    // A spec that names no file is the command line's mistake.
+    let empty = bt(&["trace", "hello", "--clock", "capture:"]);
+    assert_eq!(empty.status.code(), Some(2), "{}", stderr(&empty));
+    assert!(
+        stderr(&empty).contains("capture:FILE"),
+        "{}",
+        stderr(&empty)
     );
     let picked = bt(&[
         "trace",

@@ -579,7 +579,7 @@ fn huge_inputs_are_refused_quickly_with_a_short_message() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(
         stderr(&o),
-        "bt: error: key map /dev/zero: cannot read it: a character device, not a regular file\n"
+        "bt: error: key map /dev/zero: could not read it: a character device, not a regular file\n"
     );
     for args in [
         &["shot", "hello", "--at", "1e308", "-o", "x.png"][..],

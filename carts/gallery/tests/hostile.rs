@@ -341,11 +341,44 @@ fn commands_refuse_a_fifo_at_once() {
     );
     assert!(!input.status.success());
     assert!(
-        stderr(&input).contains("pipe.btr: a FIFO, not a regular file"),
+        stderr(&input).contains("pipe.btr: could not read it: a FIFO, not a regular file"),
         "{}",
         stderr(&input)
     );
+    // Every loader says it the same way: what the file is, its path, then why.
+    let said = |o: &std::process::Output| stderr(o).trim_end().to_string();
+    let pipe_is = "could not read it: a FIFO, not a regular file";
+    let save = output_within(
+        bt_command()
+            .args(["shot", "hello", "--at", "1", "--save"])
+            .arg(&pipe)
+            .arg("-o")
+            .arg(&png),
+        limit,
+    );
+    assert_eq!(
+        said(&save),
+        format!("bt: error: save file {}: {pipe_is}", pipe.display())
+    );
+    let capture = output_within(
+        bt_command()
+            .args(["trace", "hello", "--clock"])
+            .arg(format!("capture:{}", pipe.display())),
+        limit,
+    );
+    assert_eq!(
+        said(&capture),
+        format!("bt: error: capture '{}': {pipe_is}", pipe.display())
+    );
+    assert_eq!(
+        said(&input),
+        format!("bt: error: {}: {pipe_is}", pipe.display())
+    );
     let keys = output_within(bt_command().args(["keys", "--keys"]).arg(&pipe), limit);
+    assert_eq!(
+        said(&keys),
+        format!("bt: error: key map {}: {pipe_is}", pipe.display())
+    );
     assert!(!keys.status.success());
     assert!(
         stderr(&keys).contains("a FIFO, not a regular file"),
@@ -364,7 +397,7 @@ fn commands_refuse_a_fifo_at_once() {
     );
     assert!(!user.status.success());
     assert!(
-        stderr(&user).contains("config.toml: cannot read it: a FIFO"),
+        stderr(&user).contains("config.toml: could not read it: a FIFO"),
         "{}",
         stderr(&user)
     );
@@ -723,7 +756,7 @@ fn absurd_replay_values_and_misleading_messages_are_refused_by_name() {
         "/dev/zero",
     ]);
     assert!(
-        stderr(&o).contains("/dev/zero: a character device, not a regular file"),
+        stderr(&o).contains("/dev/zero: could not read it: a character device, not a regular file"),
         "{}",
         stderr(&o)
     );
@@ -1094,5 +1127,109 @@ fn a_capframex_capture_is_read_in_a_small_multiple_of_its_size() {
     assert!(
         kib < BASELINE_KIB + 3 * file_kib,
         "{kib} KiB for a {file_kib} KiB file"
+    );
+}
+
+/// The bundled `panic` cart told to quit in the update that sees tick 30 (update 31).
+const QUIT_ARG: &str = "quit_at=30";
+
+#[test]
+fn a_cart_that_quits_is_said_by_gif_and_trace_and_its_replay_verifies() {
+    let dir = ScratchDir::new("hostile-quit");
+    let said = "the cart quit after update 31 (0.516667 s): the run ends there";
+    let gif = dir.join("q.gif");
+    let o = bt(&[
+        "gif",
+        "panic",
+        "--arg",
+        QUIT_ARG,
+        "--seconds",
+        "2",
+        "-o",
+        gif.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(said), "gif: {}", stderr(&o));
+    let o = bt(&[
+        "trace",
+        "panic",
+        "--arg",
+        QUIT_ARG,
+        "--clock",
+        "constant:16.6667",
+        "--frames",
+        "60",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(said), "trace: {}", stderr(&o));
+
+    // Recorded up to the quit, as a window's run is: the replay verifies, and says it quit.
+    let cart = bt_gallery::find("panic").unwrap();
+    let options = EngineOptions {
+        overlay: false,
+        args: vec![("quit_at".to_string(), "30".to_string())],
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(cart.build), options).unwrap();
+    e.start_recording(DEFAULT_HASH_EVERY);
+    let _ = e.step(500);
+    assert_eq!(e.quit_at(), Some(31));
+    let path = dir.join("quit.btr");
+    e.recording("panic", None).unwrap().save(&path).unwrap();
+    let o = bt(&["replay", "panic", path.to_str().unwrap(), "--verify"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("31 updates replayed") && stdout(&o).contains("the cart quit"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_games_files_never_take_a_link_out_of_the_carts_folder_nor_walk_a_loop() {
+    use bt_runtime::cli::bundle::collect;
+    use std::os::unix::fs::symlink;
+    let dir = ScratchDir::new("hostile-export-links");
+    let root = dir.join("cart");
+    let assets = root.join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    std::fs::write(assets.join("sheet.png"), "png").unwrap();
+    std::fs::write(dir.join("secret.txt"), "not the cart's").unwrap();
+
+    // A link that stays inside is packed as the file it leads to.
+    symlink(assets.join("sheet.png"), assets.join("same.png")).unwrap();
+    let b = collect(&root, Some(&assets), &[]).unwrap();
+    let files: Vec<(&str, &[u8])> = b
+        .files
+        .iter()
+        .map(|(n, f)| (n.as_str(), f.as_slice()))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ("assets/same.png", &b"png"[..]),
+            ("assets/sheet.png", &b"png"[..])
+        ]
+    );
+
+    // One that leads out is refused, naming it and where it leads.
+    let out = assets.join("passwd");
+    symlink(dir.join("secret.txt"), &out).unwrap();
+    let err = collect(&root, Some(&assets), &[]).unwrap_err();
+    assert!(
+        err.starts_with(&format!("{} leads to ", out.display())) && err.contains("secret.txt"),
+        "{err}"
+    );
+    std::fs::remove_file(&out).unwrap();
+
+    // A link to a folder (here back up to the assets: a loop) is refused, never walked.
+    let round = assets.join("round");
+    symlink(&assets, &round).unwrap();
+    let err = collect(&root, Some(&assets), &[]).unwrap_err();
+    assert!(
+        err.starts_with(&format!("{} is a link to the folder", round.display())),
+        "{err}"
     );
 }

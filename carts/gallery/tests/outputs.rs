@@ -383,3 +383,39 @@ fn a_gif_written_as_it_is_encoded_keeps_a_link_and_the_files_mode_and_a_failed_o
     assert!(said.contains(&format!("{size} bytes")), "{said}");
     assert_eq!(names(dir.path()), ["link.gif", "real.gif"]);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_output_in_a_folder_that_takes_no_file_never_names_a_temporary_file() {
+    // /proc takes no new file, whoever runs the test.
+    for args in [
+        &["shot", "hello", "--at", "1", "-o", "/proc/bt-out.png"][..],
+        &["web", "hello", "-o", "/proc/bt-site"][..],
+        &[
+            "frames",
+            "hello",
+            "--to",
+            "0.1",
+            "--every",
+            "0.05",
+            "-o",
+            "/proc/bt-frames",
+        ][..],
+    ] {
+        let o = bt(args);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {e}");
+        let out = args.last().unwrap();
+        assert!(
+            e.starts_with(&format!(
+                "bt: error: could not write {out}: the folder /proc takes no new file: "
+            )),
+            "{args:?}: {e}"
+        );
+        assert!(
+            !e.contains("bt-tmp") && !e.contains("at path"),
+            "{args:?}: {e}"
+        );
+        assert_eq!(e.lines().count(), 1, "{args:?}: {e}");
+    }
+}

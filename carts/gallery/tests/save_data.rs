@@ -296,3 +296,34 @@ fn a_lock_left_by_a_process_that_is_gone_is_taken_over_without_a_word() {
     assert!(e.contains("cannot open a window"), "{e}");
     assert!(!lock.exists(), "the run took it and let go when it ended");
 }
+
+#[cfg(unix)]
+#[test]
+fn bt_run_refuses_a_save_file_it_could_never_write_before_a_window_opens() {
+    let dir = ScratchDir::new("save-unwritable");
+    // A link that leads into a folder that is not there: read as no save data, never written.
+    let dangling = dir.join("save.bin");
+    std::os::unix::fs::symlink(dir.join("nowhere/save.bin"), &dangling).unwrap();
+    let mut cases = vec![dangling];
+    if cfg!(target_os = "linux") {
+        // A folder no file can be made in, whoever runs the test.
+        cases.push(PathBuf::from("/proc/bt-save.bin"));
+    }
+    for file in cases {
+        let o = bt_command()
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .args(["run", "platformer", "--mute", "--save"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{e}");
+        assert!(
+            e.contains(&format!("bt: error: save file {}: ", file.display()))
+                && e.contains("give --save FILE somewhere that can be written")
+                && !e.contains("window"),
+            "{e}"
+        );
+    }
+}

@@ -647,6 +647,30 @@ fn bt_web_refuses_a_folder_with_something_in_it_and_leaves_it_alone() {
 }
 
 #[test]
+fn bt_web_says_a_link_is_where_the_folder_would_go_and_leaves_it_alone() {
+    let dir = ScratchDir::new("web-link");
+    let full = dir.join("full");
+    std::fs::create_dir(&full).unwrap();
+    std::fs::write(full.join("keep.txt"), "mine").unwrap();
+    let link = dir.join("site");
+    std::os::unix::fs::symlink(&full, &link).unwrap();
+    let out = bt(&["web", "snake", "-o", link.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(
+        e.contains(&format!(
+            "could not write {}: a link is there, to {} (a folder)",
+            link.display(),
+            full.display()
+        )),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert_eq!(std::fs::read_link(&link).unwrap(), full);
+    assert_eq!(support::names(&full), ["keep.txt"]);
+}
+
+#[test]
 fn bt_web_names_an_unknown_cart_and_writes_nothing() {
     let dir = ScratchDir::new("web-unknown");
     let site = dir.join("site");

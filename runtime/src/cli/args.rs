@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use bt::limits::{MAX_TARGET_FPS, MIN_TARGET_FPS};
 
-use crate::clock::spec::{ClockSpec, MAX_SPEC_MS, MIN_SPEC_MS};
+use crate::clock::spec::{ClockSpec, SpecError, MAX_SPEC_MS, MIN_SPEC_MS};
 use crate::engine::{MAX_HOST_HZ, MAX_SEEK_UPDATES, MIN_HOST_HZ};
 use crate::export::safe_write::{Format, Output};
 use crate::quote::number;
@@ -846,6 +846,6 @@ fn cart_arg(s: &str) -> Result<(String, String), String> {
     }
 }
 
-pub(crate) fn clock_spec(s: &str) -> Result<ClockSpec, String> {
-    s.parse::<ClockSpec>().map_err(|e| e.to_string())
+pub(crate) fn clock_spec(s: &str) -> Result<ClockSpec, SpecError> {
+    s.parse::<ClockSpec>()
 }

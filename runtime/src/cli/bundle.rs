@@ -240,6 +240,7 @@ impl Bundle {
         let staging = tempfile::Builder::new()
             .prefix(".unpacking-")
             .tempdir_in(&cache)
+            .map_err(|e| crate::export::safe_write::takes_no_file(&cache, &e))
             .map_err(fail)?;
         for (rel, bytes) in &self.files {
             let path = staging.path().join(rel);
@@ -513,10 +514,17 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
             let entries =
                 std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
             for entry in entries {
-                let path = entry
-                    .map_err(|e| format!("{}: {e}", folder.display()))?
-                    .path();
-                if path.is_dir() {
+                let entry = entry.map_err(|e| format!("{}: {e}", folder.display()))?;
+                let path = entry.path();
+                let kind = entry
+                    .file_type()
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                // A link to a folder is never walked: it could lead out of the cart's folder,
+                // or back up into it, round and round.
+                if kind.is_symlink() && path.is_dir() {
+                    return Err(link_to_folder(&path));
+                }
+                if kind.is_dir() {
                     pending.push(path);
                 } else {
                     paths.push(path);
@@ -529,6 +537,7 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
     paths.dedup();
     let mut bundle = Bundle::default();
     let mut total = 0u64;
+    let real_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     for path in paths {
         let rel = path.strip_prefix(dir).map_err(|_| {
             format!(
@@ -542,6 +551,7 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
             .map(|c| c.as_os_str().to_string_lossy())
             .collect::<Vec<_>>()
             .join("/");
+        check_inside(&real_dir, &path)?;
         let bytes = crate::config::read::read_file(&path, MAX_BUNDLE_BYTES)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         total += bytes.len() as u64;
@@ -554,6 +564,37 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
         bundle.files.push((name, bytes));
     }
     Ok(bundle)
+}
+
+/// Refuses a file that, once its links are followed, is not inside the folder `real_dir`
+/// (already without links): a link to `/etc/passwd` in a cart's assets must not put that file
+/// into the game. A link that stays inside is packed as the file it leads to.
+///
+/// # Errors
+/// A message naming the file and where it leads.
+pub(crate) fn check_inside(real_dir: &Path, path: &Path) -> Result<(), String> {
+    let real = path
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if real.starts_with(real_dir) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} leads to {}, outside {}, the folder that is packed: copy the file in to pack it",
+        path.display(),
+        real.display(),
+        real_dir.display()
+    ))
+}
+
+/// The refusal of a link to a folder among a cart's assets.
+pub(crate) fn link_to_folder(path: &Path) -> String {
+    let to = std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string());
+    format!(
+        "{} is a link to the folder {to}: links to folders are not packed (they may lead \
+         outside the cart's folder or round in a loop); copy the folder in instead",
+        path.display()
+    )
 }
 
 #[cfg(test)]

@@ -215,7 +215,14 @@ fn dispatch(offer: &Offer, play: Option<Vec<String>>) -> ExitCode {
     }
     let cli = match args::Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
-        Err(e) => return parse_failed(&parse_error::explained(e, &argv)),
+        Err(e) => {
+            if let Some(capture) = parse_error::unreadable_capture(&e) {
+                // The command line is right; the file it names is not.
+                let _ = writeln!(io::stderr().lock(), "bt: error: {capture}");
+                return ExitCode::FAILURE;
+            }
+            return parse_failed(&parse_error::explained(e, &argv));
+        }
     };
     if let Err(message) = progress::show_after() {
         let _ = writeln!(io::stderr().lock(), "bt: error: {message}");

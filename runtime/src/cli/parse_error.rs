@@ -9,6 +9,8 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::CommandFactory;
 
 use super::args::Cli;
+use crate::clock::capture::CaptureError;
+use crate::clock::spec::SpecError;
 
 /// `e` from parsing `argv`, with the advice to pass an unknown flag after `--` replaced by
 /// which command takes it. Other errors come back as they were.
@@ -34,6 +36,19 @@ pub(super) fn explained(mut e: clap::Error, argv: &[OsString]) -> clap::Error {
     }
     e.insert(ContextKind::Suggested, ContextValue::StyledStrs(tips));
     e
+}
+
+/// The capture file a `--clock capture:FILE` names, when it is what failed (missing, unreadable,
+/// not a capture, no stream its selector names): a problem with the file, not with the command
+/// line, so not a usage error. A malformed spec (`capture:` with no file) stays one.
+pub(super) fn unreadable_capture(e: &clap::Error) -> Option<&CaptureError> {
+    if e.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    match std::error::Error::source(e)?.downcast_ref::<SpecError>()? {
+        SpecError::Capture(capture) => Some(capture),
+        _ => None,
+    }
 }
 
 /// The option's name in `arg` (`--chart=tall` names `chart`, `-x` names `x`); `None` for a

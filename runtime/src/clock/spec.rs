@@ -152,6 +152,12 @@ impl FromStr for ClockSpec {
                 Some((file, selector)) if !Path::new(rest).exists() => (file, Some(selector)),
                 _ => (rest, None),
             };
+            if file.is_empty() {
+                return Err(SpecError::Shape {
+                    spec: excerpt_chars(spec, SPEC_CHARS),
+                    expected: "capture:FILE or capture:FILE#SELECTOR",
+                });
+            }
             let capture = Capture::load(Path::new(file), selector).map_err(SpecError::Capture)?;
             return Ok(ClockSpec::Capture {
                 capture: Arc::new(capture),

@@ -77,7 +77,7 @@ pub const PROVENANCE_FIELDS: [&str; 14] = [
 #[non_exhaustive]
 pub enum ManifestError {
     /// A file could not be read.
-    #[error("{}: cannot read it: {source}", .path.display())]
+    #[error("{}: could not read it: {source}", .path.display())]
     Read {
         /// The file.
         path: PathBuf,

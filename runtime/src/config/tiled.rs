@@ -454,21 +454,15 @@ struct JsonLayer {
     width: u32,
     #[serde(default)]
     height: u32,
+    /// Numbers, or text: read by [`json_cells`], so a bad cell is named by where it is.
     #[serde(default)]
-    data: Option<JsonData>,
+    data: Option<serde_json::Value>,
     #[serde(default)]
     encoding: Option<String>,
     #[serde(default)]
     compression: Option<String>,
     #[serde(default)]
     layers: Vec<JsonLayer>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsonData {
-    Numbers(Vec<u32>),
-    Text(String),
 }
 
 #[derive(Deserialize)]
@@ -511,7 +505,7 @@ pub fn parse_tmj(
     text: &str,
     tileset: &TilesetReader<'_>,
 ) -> Result<Tilemap, AssetError> {
-    let json: JsonMap = serde_json::from_str(text).map_err(|e| bad(name, json_error(&e)))?;
+    let json: JsonMap = serde_json::from_str(text).map_err(|e| bad(name, json_error(text, &e)))?;
     let size = (json.width, json.height);
     check_map_size(name, size)?;
     let mut layers = Vec::new();
@@ -546,13 +540,86 @@ pub fn parse_tmj(
     )
 }
 
-fn json_error(e: &serde_json::Error) -> String {
-    // serde_json ends its messages with "at line L column C"; put the line first.
+fn json_error(json: &str, e: &serde_json::Error) -> String {
+    // serde_json ends its messages with "at line L column C"; put the line first, and the
+    // field the value belongs to when the message is about a value (a wrong type, say).
     let text = e.to_string();
     let message = text
         .rsplit_once(" at line ")
         .map_or(text.as_str(), |(m, _)| m);
-    format!("line {}: {message}", e.line())
+    let field = match e.classify() {
+        serde_json::error::Category::Data => field_before(json, e.line(), e.column()),
+        _ => None,
+    };
+    match field {
+        Some(field) => format!("line {}: {}: {message}", e.line(), clip(field)),
+        None => format!("line {}: {message}", e.line()),
+    }
+}
+
+/// The name of the last field that begins before line `line`, column `column` (both from 1)
+/// of `json`: the one whose value serde_json was reading when it stopped there.
+fn field_before(json: &str, line: usize, column: usize) -> Option<&str> {
+    let start: usize = json
+        .split_inclusive('\n')
+        .take(line.checked_sub(1)?)
+        .map(str::len)
+        .sum();
+    let mut end = (start + column).min(json.len());
+    while !json.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &json[..end];
+    // `"name"` then `:`: the last such pair before the error. A quote inside a string value
+    // could mislead this; it only names a field, and the line number stays exact.
+    let colon = ["\":", "\" :", "\"\t:"]
+        .iter()
+        .filter_map(|p| before.rfind(p))
+        .max()?;
+    let open = before[..colon].rfind('"')?;
+    let name = &before[open + 1..colon];
+    (!name.is_empty()).then_some(name)
+}
+
+/// The cells of a JSON layer's `data`: an array of tile numbers, or CSV or base64 text
+/// (`encoding`, `compression`). A cell that is not a tile number is named by its index and its
+/// place in the layer (`width` cells a row).
+fn json_cells(
+    data: &serde_json::Value,
+    encoding: Option<&str>,
+    compression: Option<&str>,
+    width: u32,
+    cells: u64,
+) -> Result<Vec<u32>, String> {
+    match data {
+        serde_json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| {
+                        let w = u64::from(width.max(1));
+                        let (x, y) = (i as u64 % w, i as u64 / w);
+                        format!(
+                            "data[{i}] (cell ({x}, {y})): {} is not a tile number (0 to {})",
+                            clip(&v.to_string()),
+                            u32::MAX
+                        )
+                    })
+            })
+            .collect(),
+        serde_json::Value::String(t) => decode_data(
+            t,
+            encoding.unwrap_or("base64"),
+            compression.unwrap_or(""),
+            cells,
+        ),
+        other => Err(format!(
+            "data: {} is neither an array of tile numbers nor text (CSV or base64)",
+            clip(&other.to_string())
+        )),
+    }
 }
 
 fn flatten_json_layers(
@@ -581,11 +648,11 @@ fn flatten_json_layers(
                     format!("{at}: data: missing (an infinite map's chunks are not read)"),
                 ))
             }
-            Some(JsonData::Numbers(n)) => n.clone(),
-            Some(JsonData::Text(t)) => decode_data(
-                t,
-                l.encoding.as_deref().unwrap_or("base64"),
-                l.compression.as_deref().unwrap_or(""),
+            Some(data) => json_cells(
+                data,
+                l.encoding.as_deref(),
+                l.compression.as_deref(),
+                l.width,
                 cells,
             )
             .map_err(|e| bad(name, format!("{at}: {e}")))?,
@@ -635,7 +702,7 @@ fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFac
     let (shown, text) = read(source)?;
     if is_json(Path::new(source)) {
         let t: JsonTileset =
-            serde_json::from_str(&text).map_err(|e| bad(&shown, json_error(&e)))?;
+            serde_json::from_str(&text).map_err(|e| bad(&shown, json_error(&text, &e)))?;
         let flags = json_flags(&t.tiles).map_err(|e| bad(&shown, e))?;
         let count = check_tile_count(t.tilecount).map_err(|e| bad(&shown, e))?;
         Ok((count, flags))
@@ -1049,9 +1116,50 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(
-            e.starts_with("level.tmj: line 2: invalid type: string \"two\""),
+            e.starts_with("level.tmj: line 2: height: invalid type: string \"two\""),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_bad_tmj_value_names_its_field_and_a_bad_cell_its_layer_and_place() {
+        let map = |layer: &str| {
+            format!(
+                "{{\"width\":2,\"height\":2,\"tilewidth\":8,\"tileheight\":8,\n\
+                 \"layers\":[{layer}],\"tilesets\":[{{\"firstgid\":1,\"tilecount\":4}}]}}"
+            )
+        };
+        let error = |layer: &str| {
+            parse_tmj("level.tmj", &map(layer), &no_files)
+                .unwrap_err()
+                .to_string()
+        };
+        let layer = |data: &str| {
+            format!(
+                "{{\"type\":\"tilelayer\",\"name\":\"ground\",\"width\":2,\"height\":2,\"data\":{data}}}"
+            )
+        };
+        assert_eq!(
+            error(&layer("[1,2,-3,4]")),
+            "level.tmj: layers[0] 'ground': data[2] (cell (0, 1)): -3 is not a tile number \
+             (0 to 4294967295)"
+        );
+        assert_eq!(
+            error(&layer("[1,2,3,1.5]")),
+            "level.tmj: layers[0] 'ground': data[3] (cell (1, 1)): 1.5 is not a tile number \
+             (0 to 4294967295)"
+        );
+        assert_eq!(
+            error(&layer("true")),
+            "level.tmj: layers[0] 'ground': data: true is neither an array of tile numbers \
+             nor text (CSV or base64)"
+        );
+        let e = error("{\"type\":\"tilelayer\",\"name\":\"ground\",\"width\":\"2\"}");
+        assert!(
+            e.starts_with("level.tmj: line 2: width: invalid type: string \"2\""),
+            "{e}"
+        );
+        assert_eq!(field_before("{\"a\": 1, \"b\": x}", 1, 16), Some("b"));
     }
 
     #[test]

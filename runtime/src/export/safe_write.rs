@@ -250,10 +250,9 @@ impl Output {
         match &self.target {
             Target::File(real) => {
                 let folder = folder_of(real);
-                tempfile::tempfile_in(folder).map(drop).map_err(|e| {
-                    let why = format!("the folder {} takes no new file: {e}", shown(folder));
-                    OutputError::write(&self.path, io::Error::new(e.kind(), why))
-                })
+                tempfile::tempfile_in(folder)
+                    .map(drop)
+                    .map_err(|e| OutputError::write(&self.path, takes_no_file(folder, &e)))
             }
             Target::Stdout | Target::Stream(_) => Ok(()),
         }
@@ -282,7 +281,10 @@ impl Output {
             Target::Stdout => Sink::Stdout(BufWriter::new(io::stdout())),
             Target::Stream(real) => Sink::Stream(BufWriter::new(open_stream(real).map_err(fail)?)),
             Target::File(real) => {
-                let staged = tempfile::tempfile_in(folder_of(real)).map_err(fail)?;
+                let folder = folder_of(real);
+                let staged = tempfile::tempfile_in(folder)
+                    .map_err(|e| takes_no_file(folder, &e))
+                    .map_err(fail)?;
                 Sink::Staged(BufWriter::new(staged), real.clone())
             }
         };
@@ -410,6 +412,23 @@ impl OutputDir {
                 }
                 replaced = Some(meta);
             }
+            Ok(meta) if meta.file_type().is_symlink() => {
+                // Replaced, a link would lose where it leads; written through, the folder it
+                // leads to would not be the one named. Either would surprise: say what is there.
+                let to = fs::read_link(path).map_or_else(|_| "?".into(), |t| shown(&t));
+                let what = match fs::metadata(path) {
+                    Ok(m) if m.is_dir() => "a folder",
+                    Ok(_) => "a file",
+                    Err(_) => "nothing",
+                };
+                return Err(fail(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!(
+                        "a link is there, to {to} ({what}); name a new or empty folder, or the \
+                         folder the link leads to"
+                    ),
+                )));
+            }
             Ok(_) => {
                 return Err(fail(io::Error::new(
                     io::ErrorKind::NotADirectory,
@@ -430,6 +449,7 @@ impl OutputDir {
             .prefix(&hidden_prefix(path))
             .suffix(".bt-tmp")
             .tempdir_in(parent)
+            .map_err(|e| takes_no_file(parent, &e))
             .map_err(fail)?;
         Ok(OutputDir {
             path: path.to_path_buf(),
@@ -598,7 +618,23 @@ fn temporary_beside(real: &Path) -> io::Result<NamedTempFile> {
         // What any new file gets: the umask applies, as for every `open(2)`.
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    builder.tempfile_in(folder_of(real))
+    builder
+        .tempfile_in(folder_of(real))
+        .map_err(|e| takes_no_file(folder_of(real), &e))
+}
+
+/// Why a temporary file or folder could not be made in `folder`, without its name: the name is
+/// random, hidden, and gone by the time anyone reads the message, so it is no help to show.
+pub(crate) fn takes_no_file(folder: &Path, e: &io::Error) -> io::Error {
+    let text = e.to_string();
+    // The temporary-file crate ends its messages with ` at path "<the temporary name>"`.
+    let why = text
+        .split_once(" at path \"")
+        .map_or(text.as_str(), |(m, _)| m);
+    io::Error::new(
+        e.kind(),
+        format!("the folder {} takes no new file: {why}", shown(folder)),
+    )
 }
 
 /// Removes the temporary files named `<prefix><pid>-<random>.bt-tmp` in `folder` whose process

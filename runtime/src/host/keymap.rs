@@ -63,7 +63,7 @@ pub const MAPPABLE: [(&str, u32); 12] = [
 #[non_exhaustive]
 pub enum KeyMapError {
     /// The file could not be read.
-    #[error("key map {path}: cannot read it: {source}")]
+    #[error("key map {path}: could not read it: {source}")]
     Read {
         /// The file.
         path: PathBuf,
@@ -598,7 +598,7 @@ mod tests {
         let e = KeyMap::load(Path::new("/nonexistent/keys.toml")).unwrap_err();
         assert!(e
             .to_string()
-            .starts_with("key map /nonexistent/keys.toml: cannot read it"));
+            .starts_with("key map /nonexistent/keys.toml: could not read it"));
     }
 
     #[test]
@@ -689,6 +689,9 @@ mod tests {
         assert_eq!(from, KeyMapSource::Defaults { looked_at: None });
         // A file the player named must be there.
         let e = choose(Some(&dir.join("gone.toml")), Some(default)).unwrap_err();
-        assert!(e.to_string().contains("gone.toml: cannot read it"), "{e}");
+        assert!(
+            e.to_string().contains("gone.toml: could not read it"),
+            "{e}"
+        );
     }
 }

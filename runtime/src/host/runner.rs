@@ -223,6 +223,9 @@ pub struct Host {
     time_travel: time_travel::TimeTravel,
     /// Frames left before a passing notice (a save state's) goes.
     notice_frames: u32,
+    /// The last failed write's message, said once: a save file that keeps failing the same
+    /// way is not said again at every write.
+    last_write_error: Option<String>,
 }
 
 /// The stream [`Host`] writes its errors to.
@@ -277,6 +280,7 @@ impl Host {
             quit: false,
             time_travel: time_travel::TimeTravel::default(),
             notice_frames: 0,
+            last_write_error: None,
         }
     }
 
@@ -383,8 +387,8 @@ impl Host {
 
     /// The platform could not write `write` (from [`Host::take_writes`] or
     /// [`Host::finish_writes`]): `error` shows on the overlay's notice, unless the cart's
-    /// panic is there, and in full on the error output. Save data the cart changed is handed
-    /// over again at its next change.
+    /// panic is there, and in full on the error output, once: the same failure again is not
+    /// said again. Save data the cart changed is handed over again at its next change.
     pub fn write_failed(&mut self, write: &Persist, error: &str) {
         if let (PersistKind::SaveData, Some(store)) = (write.kind, &mut self.save) {
             if store.path() == write.path {
@@ -392,11 +396,15 @@ impl Host {
             }
         }
         let said = write.not_written(error);
+        if self.last_write_error.as_deref() == Some(said.as_str()) {
+            return;
+        }
         self.say(format_args!("{said}"));
         if !self.panic_shown {
             let line = crate::quote::excerpt_chars(&said, NOTICE_CHARS);
             self.engine.overlay_forced().set_notice(&line);
         }
+        self.last_write_error = Some(said);
     }
 
     /// Keeps every frame from now on, for [`Host::whole_run`] (`bt run --trace-out`). Memory

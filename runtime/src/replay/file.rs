@@ -401,7 +401,7 @@ impl Replay {
             },
             other => ReplayError::Io {
                 path: path.to_path_buf(),
-                message: other.to_string(),
+                message: format!("could not read it: {other}"),
             },
         })?;
         let text = String::from_utf8(bytes).map_err(|_| ReplayError::NotAReplay {

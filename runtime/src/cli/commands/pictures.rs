@@ -160,6 +160,7 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         other => other.to_string(),
     })?;
     drop(progress);
+    say_quit(&engine);
     let bytes = written.count();
     written.into_inner().commit().map_err(|e| e.to_string())?;
     let frames = crate::export::gif::gif_timing(fps, args.seconds).len();

@@ -64,8 +64,11 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
     let played = engine.updates_since_init();
     match (replay.panic(), engine.cart_panic(), stepped) {
         (None, None, Ok(())) => say(format_args!(
-            "{}: {ticks} updates replayed, all {compared} frame hashes match\n",
+            "{}: {ticks} updates replayed, all {compared} frame hashes match{}\n",
             path.display(),
+            engine.quit_at().map_or(String::new(), |at| format!(
+                "; the cart quit after update {at}"
+            )),
         )),
         (Some(recorded), Some(now), _) if recorded.matches(now, played) => Err(format!(
             "{}: the recording ended in a panic, and replaying it reproduces it \

@@ -175,8 +175,8 @@ pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
             }
             if engine.advance(1) == 1 {
                 writer.row(engine.last_frame())?;
-            } else if engine.cart_panic().is_some() {
-                // The rows before the panic are still worth having.
+            } else if engine.cart_panic().is_some() || engine.quit_at().is_some() {
+                // The rows before the panic (or the quit) are still worth having.
                 break;
             }
         }
@@ -188,6 +188,7 @@ pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
         other => other.map_err(io_error)?,
     }
+    super::pictures::say_quit(&engine);
     Ok(still_running(&engine, &session)?)
 }
 
@@ -211,10 +212,11 @@ fn whole_run(engine: &mut Engine, sim: &Sim) -> Timeline {
     for _ in 0..sim.ticks {
         if engine.advance(1) == 1 {
             record(&mut timeline, engine);
-        } else if engine.cart_panic().is_some() {
+        } else if engine.cart_panic().is_some() || engine.quit_at().is_some() {
             break;
         }
     }
+    super::pictures::say_quit(engine);
     if let Some(o) = engine.overlay() {
         timeline.set_refresh(o.refresh());
     }

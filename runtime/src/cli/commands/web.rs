@@ -152,8 +152,17 @@ impl Bundle {
             if entry.file_name().to_string_lossy().starts_with('.') {
                 continue;
             }
-            // Links are followed, as a cart reading the folder follows them.
+            // A link to a file inside the cart's folder is packed as that file; a link to a
+            // folder, or to anything outside, is refused (see `bundle::collect`).
+            let link = entry.file_type().map_err(fail)?.is_symlink();
             let meta = std::fs::metadata(&path).map_err(fail)?;
+            if link && meta.is_dir() {
+                return Err(crate::cli::bundle::link_to_folder(&path));
+            }
+            if link {
+                let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+                crate::cli::bundle::check_inside(&real_root, &path)?;
+            }
             if meta.is_dir() {
                 self.add_folder(root, &path)?;
             } else if meta.is_file() {

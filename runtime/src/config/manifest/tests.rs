@@ -334,7 +334,7 @@ fn hex_palettes_name_the_file_and_line() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.starts_with(&format!("{}: cannot read it: ", missing.display())),
+        e.starts_with(&format!("{}: could not read it: ", missing.display())),
         "{e}"
     );
 }
@@ -571,7 +571,8 @@ fn resolve_validates_and_names_palette_files() {
     };
     let e = resolve(Settings::default(), &[(Layer::CommandLine, None, &missing)]).unwrap_err();
     assert!(
-        e.to_string().starts_with("/nowhere/p.png: cannot read it"),
+        e.to_string()
+            .starts_with("/nowhere/p.png: could not read it"),
         "{e}"
     );
     let mut s = Settings::default();
