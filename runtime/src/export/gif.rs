@@ -292,28 +292,43 @@ pub fn stream_gif_from_here<W: std::io::Write>(
     scale: u32,
     stepping: Stepping,
     out: W,
-    mut progress: impl FnMut(u64, u64),
+    progress: impl FnMut(u64, u64),
 ) -> Result<W, GifError> {
     let timing = check_length(engine.settings().target_fps, seconds)?;
     let (w, h) = (engine.framebuffer().width(), engine.framebuffer().height());
     let mut writer = GifWriter::new(out, w, h, scale, &rgb(engine.palette()))?;
+    let mut shown = Vec::with_capacity(256 * 3);
+    each_frame(engine, &timing, stepping, progress, |engine, delay_cs| {
+        rgb_into(engine.palette(), &mut shown);
+        writer.frame(engine.framebuffer().pixels(), &shown, delay_cs)
+    })?;
+    writer.finish()
+}
+
+/// Runs `engine` to each frame of `timing` (by seeking or live, as `stepping` says), saying
+/// how far it got to `progress`, and hands each frame with its delay to `frame`.
+fn each_frame(
+    engine: &mut Engine,
+    timing: &[GifFrame],
+    stepping: Stepping,
+    mut progress: impl FnMut(u64, u64),
+    mut frame: impl FnMut(&mut Engine, u16) -> Result<(), GifError>,
+) -> Result<(), GifError> {
     let mut done = 0;
     let total = timing.len() as u64;
-    let mut shown = Vec::with_capacity(256 * 3);
-    for (made, frame) in timing.iter().enumerate() {
+    for (made, f) in timing.iter().enumerate() {
         if made % PROGRESS_EVERY == 0 {
             progress(made as u64, total);
         }
-        let updates = frame.updates - done;
+        let updates = f.updates - done;
         match stepping {
             Stepping::Seek => engine.step(updates)?,
             Stepping::Live => run_live(engine, updates)?,
         }
-        done = frame.updates;
-        rgb_into(engine.palette(), &mut shown);
-        writer.frame(engine.framebuffer().pixels(), &shown, frame.delay_cs as u16)?;
+        done = f.updates;
+        frame(engine, f.delay_cs as u16)?;
     }
-    writer.finish()
+    Ok(())
 }
 
 /// As [`gif_from_here`], of the output picture ([`Engine::render_output`]): the display
@@ -328,7 +343,7 @@ pub fn stream_gif_from_here_output<W: std::io::Write>(
     seconds: f64,
     stepping: Stepping,
     out: W,
-    mut progress: impl FnMut(u64, u64),
+    progress: impl FnMut(u64, u64),
 ) -> Result<W, GifError> {
     let timing = check_length(engine.settings().target_fps, seconds)?;
     let mut rgba = Vec::new();
@@ -336,18 +351,7 @@ pub fn stream_gif_from_here_output<W: std::io::Write>(
     let (mut indices, mut colours) = (Vec::new(), Vec::new());
     let mut out = Some(out);
     let mut writer: Option<GifWriter<W>> = None;
-    let mut done = 0;
-    let total = timing.len() as u64;
-    for (made, frame) in timing.iter().enumerate() {
-        if made % PROGRESS_EVERY == 0 {
-            progress(made as u64, total);
-        }
-        let updates = frame.updates - done;
-        match stepping {
-            Stepping::Seek => engine.step(updates)?,
-            Stepping::Live => run_live(engine, updates)?,
-        }
-        done = frame.updates;
+    each_frame(engine, &timing, stepping, progress, |engine, delay_cs| {
         let (w, h) = engine.render_output(&mut rgba);
         quantizer.quantize(&rgba, &mut indices, &mut colours);
         let writer = match &mut writer {
@@ -357,8 +361,8 @@ pub fn stream_gif_from_here_output<W: std::io::Write>(
                 writer.insert(GifWriter::new(out, w, h, 1, &colours)?)
             }
         };
-        writer.frame(&indices, &colours, frame.delay_cs as u16)?;
-    }
+        writer.frame(&indices, &colours, delay_cs)
+    })?;
     match writer {
         Some(writer) => writer.finish(),
         None => Err(GifError::Encode("no frames".to_string())),
