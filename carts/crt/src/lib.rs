@@ -30,7 +30,7 @@ const PRESETS: [(&str, &[Effect]); 4] = [
 
 /// What the terminal types, a line at a time.
 const TERMINAL: [&str; 9] = [
-    "ROBCO INDUSTRIES (TM) TERMLINK PROTOCOL",
+    "BT TERMINAL LINK: CONNECTION OPEN",
     "ENTER PASSWORD NOW",
     "",
     "> LOGON ADMIN",
@@ -156,7 +156,7 @@ fn terminal(ctx: &mut Render<'_>) {
     ctx.clear(0);
     ctx.draw_rect(bt::Rect::new(6, 6, 308, 228), 6);
     ctx.draw_rect_fill(bt::Rect::new(6, 6, 308, 16), 6);
-    ctx.print(12, 8, "PIP-OS(R) V7.1.0.8", 1);
+    ctx.print(12, 8, "BT-OS 1.0 WRIST TERMINAL", 1);
     // Characters typed so far, with a pause of 10 characters' time after each line.
     let mut budget = ctx.ticks() / TYPE_TICKS;
     let (mut x, mut y) = (14, 32);
