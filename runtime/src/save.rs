@@ -265,6 +265,16 @@ pub fn store(path: &Path, bytes: &[u8]) -> Result<(), SaveFileError> {
 /// As [`store`].
 #[cfg(feature = "files")]
 pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
+    with_output(path, |out| out.write(file))
+}
+
+/// Makes `path`'s folder when it is missing and runs `act` on the output there, each failure
+/// a [`SaveFileError::Write`] naming the file.
+#[cfg(feature = "files")]
+fn with_output(
+    path: &Path,
+    act: impl FnOnce(Output) -> Result<(), crate::export::safe_write::OutputError>,
+) -> Result<(), SaveFileError> {
     let fail = |reason: String| SaveFileError::Write {
         path: path.to_path_buf(),
         reason,
@@ -274,7 +284,7 @@ pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
             .map_err(|e| fail(format!("cannot create {}: {e}", shown(folder))))?;
     }
     Output::new(path, Format::Any)
-        .and_then(|out| out.write(file))
+        .and_then(act)
         .map_err(|e| fail(e.to_string()))
 }
 
@@ -285,17 +295,7 @@ pub fn store_file(path: &Path, file: &[u8]) -> Result<(), SaveFileError> {
 /// [`SaveFileError::Write`] naming the file and why.
 #[cfg(feature = "files")]
 pub fn check_writable(path: &Path) -> Result<(), SaveFileError> {
-    let fail = |reason: String| SaveFileError::Write {
-        path: path.to_path_buf(),
-        reason,
-    };
-    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .map_err(|e| fail(format!("cannot create {}: {e}", shown(folder))))?;
-    }
-    Output::new(path, Format::Any)
-        .and_then(|out| out.check_folder_takes_files())
-        .map_err(|e| fail(e.to_string()))
+    with_output(path, |out| out.check_folder_takes_files())
 }
 
 /// The right to write a save file, held by one `bt run` at a time: two windows of one cart
