@@ -133,6 +133,12 @@ pub fn display_repeats(display_ms: f64, hz: f64) -> u64 {
     ((display_ms * hz / 1000.0).round() - 1.0).max(0.0) as u64
 }
 
+/// Frame `frame`'s value of a capture's per-frame `values`, which a looped capture repeats;
+/// `None` when there are none.
+fn looped(values: &[f64], frame: u64) -> Option<f64> {
+    (!values.is_empty()).then(|| values[(frame % values.len() as u64) as usize])
+}
+
 impl FrameSource {
     /// Whether the source carries display times (a capture that has them).
     pub fn has_display_times(&self) -> bool {
@@ -151,11 +157,7 @@ impl FrameSource {
         let FrameSource::Capture { busy_ms, .. } = self else {
             return (None, None);
         };
-        let at = |v: &Option<Vec<f64>>| {
-            v.as_ref()
-                .filter(|v| !v.is_empty())
-                .map(|v| v[(frame % v.len() as u64) as usize])
-        };
+        let at = |v: &Option<Vec<f64>>| v.as_deref().and_then(|v| looped(v, frame));
         (at(&busy_ms.0), at(&busy_ms.1))
     }
 
@@ -170,13 +172,9 @@ impl FrameSource {
         else {
             return (None, None);
         };
-        let at = |v: Option<&Vec<f64>>| {
-            v.filter(|v| !v.is_empty())
-                .map(|v| v[(frame % v.len() as u64) as usize])
-        };
         (
-            at(latency_ms.as_ref().map(|(_, v)| v)),
-            at(click_ms.as_ref()),
+            latency_ms.as_ref().and_then(|(_, v)| looped(v, frame)),
+            click_ms.as_deref().and_then(|v| looped(v, frame)),
         )
     }
 
@@ -197,7 +195,7 @@ impl FrameSource {
             FrameSource::Capture {
                 display_ms: Some(d),
                 ..
-            } if !d.is_empty() => Some(d[(frame % d.len() as u64) as usize]),
+            } => looped(d, frame),
             _ => None,
         }
     }
