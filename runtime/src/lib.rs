@@ -56,8 +56,9 @@
 //!   bar's threshold, the stopwatches of [`wall_time`]), and the cart API's durations
 //!   (`ticks_in`).
 #![deny(missing_docs)]
-// Denied, not forbidden: one module reads the error event Xlib hands winit's hook
-// (`host::window::x11_errors`), and says why that is sound.
+// Denied, not forbidden: two modules say why their `unsafe` is sound. One reads the error
+// event Xlib hands winit's hook (`host::window::x11_errors`); the other hands the display
+// tier's second thread a borrowed job without allocating (`postfx::split`).
 #![deny(unsafe_code)]
 
 pub mod catalog;

@@ -18,6 +18,9 @@ use bt::host::effect_hash;
 pub use bt::host::PostEffects;
 use bt::{Effect, EffectKind, Palette};
 
+mod split;
+use split::HelperSlot;
+
 /// Gains are 8.8 fixed point: 256 is 1.
 const ONE: u32 = 256;
 
@@ -48,6 +51,9 @@ struct TableKey {
 /// The display tier's tables and working buffers, kept from frame to frame.
 #[derive(Debug, Default)]
 pub struct PostProcessor {
+    /// A second thread shading the lower half of each large picture's rows, started by the
+    /// first such picture where the machine has a second core ([`RowHelper`]).
+    helper: HelperSlot,
     key: Option<TableKey>,
     /// For each output pixel, the display pixel it shows (one past the last for black,
     /// outside the curve).
@@ -178,22 +184,39 @@ impl PostProcessor {
         let mask = mask_gains(mask_strength);
         let noise = u32::from(strength(fx, EffectKind::Noise));
         let ow_us = ow as usize;
-        let kind = [mask_strength > 0, noise > 0, aberration > 0];
-        for (y, out_row) in out.chunks_exact_mut(ow_us * 4).enumerate() {
-            let base = y * ow_us;
-            let row = Row {
-                map: &self.map[base..base + ow_us],
-                gain: &self.gain[base..base + ow_us],
-                src: &self.src,
-                row_gain: rows.gain(y as u32, oh),
-                shift: rows.shift(y as u32),
-                aberration,
-                mask: &mask,
-                noise,
-                // xorshift32 along the row, seeded by the tick and the row.
-                seed: (effect_hash(frame.tick, 9, y as u64) as u32) | 1,
-            };
-            shade_row(kind, row, out_row);
+        let shade = Shade {
+            map: &self.map,
+            gain: &self.gain,
+            src: &self.src,
+            rows,
+            oh,
+            ow: ow_us,
+            aberration,
+            mask,
+            noise,
+            kind: [mask_strength > 0, noise > 0, aberration > 0],
+            tick: frame.tick,
+        };
+        // Rows depend on nothing but their own number, so the split changes no byte.
+        let split = (oh as usize / 2) * ow_us * 4;
+        match self.helper.get(ow_us * oh as usize) {
+            Some(helper) => {
+                let (top, bottom) = out.split_at_mut(split);
+                let bottom = std::sync::Mutex::new(Some(bottom));
+                let lower = || {
+                    let taken = bottom.lock().ok().and_then(|mut b| b.take());
+                    if let Some(rows) = taken {
+                        shade.rows(oh as usize / 2, rows);
+                    }
+                };
+                let worked = helper.run(&lower, || shade.rows(0, top));
+                if !worked {
+                    // The second thread failed: its rows are shaded here, and it is not used again.
+                    lower();
+                    self.helper.give_up();
+                }
+            }
+            None => shade.rows(0, out),
         }
         overlay(frame, &plain, ow_us, out);
         (ow, oh)
@@ -294,6 +317,45 @@ impl PostProcessor {
     }
 }
 
+/// What every output row is shaded from this frame.
+struct Shade<'a> {
+    map: &'a [u32],
+    gain: &'a [u16],
+    src: &'a [u32],
+    rows: RowEffects,
+    oh: u32,
+    ow: usize,
+    aberration: usize,
+    mask: [[u32; 3]; 3],
+    noise: u32,
+    kind: [bool; 3],
+    tick: u64,
+}
+
+impl Shade<'_> {
+    /// Shades the rows from `first` on into `out`, which holds as many whole rows as follow.
+    fn rows(&self, first: usize, out: &mut [u8]) {
+        let ow = self.ow;
+        for (i, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
+            let y = first + i;
+            let base = y * ow;
+            let row = Row {
+                map: &self.map[base..base + ow],
+                gain: &self.gain[base..base + ow],
+                src: self.src,
+                row_gain: self.rows.gain(y as u32, self.oh),
+                shift: self.rows.shift(y as u32),
+                aberration: self.aberration,
+                mask: &self.mask,
+                noise: self.noise,
+                // xorshift32 along the row, seeded by the tick and the row.
+                seed: (effect_hash(self.tick, 9, y as u64) as u32) | 1,
+            };
+            shade_row(self.kind, row, out_row);
+        }
+    }
+}
+
 /// Shades `row` with the loop made for the effects it has (stripes, noise, fringes, a shift).
 fn shade_row(kind: [bool; 3], row: Row<'_>, out: &mut [u8]) {
     macro_rules! pick {
@@ -373,23 +435,44 @@ impl Row<'_> {
             } else {
                 ((r * k) >> 8, (g * k) >> 8, (b * k) >> 8)
             };
-            let (r, g, b) = if NOISE {
+            let d = if NOISE {
                 seed ^= seed << 13;
                 seed ^= seed >> 17;
                 seed ^= seed << 5;
-                let d = (((seed & 0xFFFF) * spread) >> 16) as i32 - noise as i32;
-                (
-                    (r as i32 + d).clamp(0, 255) as u8,
-                    (g as i32 + d).clamp(0, 255) as u8,
-                    (b as i32 + d).clamp(0, 255) as u8,
-                )
+                (((seed & 0xFFFF) * spread) >> 16) as i32 - noise as i32
             } else {
-                (r.min(255) as u8, g.min(255) as u8, b.min(255) as u8)
+                0
             };
-            px.copy_from_slice(&[r, g, b, 255]);
+            // Clamped to a byte through a table: the noise makes a branch's direction random.
+            let at = |v: u32| SATURATE[(v as i32 + d + SATURATE_BIAS) as usize];
+            let shown = u32::from_le_bytes([at(r), at(g), at(b), 255]);
+            px.copy_from_slice(&shown.to_le_bytes());
         }
     }
 }
+
+/// Where 0 sits in [`SATURATE`]: a channel reaches the table between -255 (black with the
+/// strongest noise) and 764 (white in the brightest rolling band, 511/256 of full, with the
+/// strongest noise), so an index is always inside it.
+const SATURATE_BIAS: i32 = 256;
+
+/// `SATURATE[v + SATURATE_BIAS]` is `v` clamped to 0..=255.
+static SATURATE: [u8; 1024] = {
+    let mut table = [0u8; 1024];
+    let mut i = 0;
+    while i < table.len() {
+        let v = i as i32 - SATURATE_BIAS;
+        table[i] = if v < 0 {
+            0
+        } else if v > 255 {
+            255
+        } else {
+            v as u8
+        };
+        i += 1;
+    }
+    table
+};
 
 /// The strength of the effect of `kind` (its only or first strength), 0 when none is set.
 fn strength(fx: &PostEffects, kind: EffectKind) -> u8 {
@@ -660,5 +743,59 @@ mod tests {
         box_rows(&src, &mut mid, 6, 5, 2);
         box_columns(&mid, &mut dst, 6, 5, 2);
         assert!(dst.iter().all(|&v| v == 100));
+    }
+
+    #[test]
+    fn a_picture_shaded_on_two_threads_is_the_same_bytes_as_on_one() {
+        let palette = Palette::pico8();
+        let (w, h) = (320u32, 240u32);
+        let pixels: Vec<u8> = (0..w * h)
+            .map(|i| ((i % w / 9 + i / w / 7) % 16) as u8)
+            .collect();
+        let stacks: [&[Effect]; 2] = [
+            bt::crt::PIPBOY,
+            &[
+                Effect::Barrel { strength: 200 },
+                Effect::ChromaticAberration { offset: 3 },
+                Effect::RgbMask { strength: 200 },
+                Effect::Noise { strength: 255 },
+                Effect::RollLine {
+                    strength: 255,
+                    period: 7,
+                },
+                Effect::Interference {
+                    chance: 255,
+                    shift: 9,
+                },
+            ],
+        ];
+        for stack in stacks {
+            let mut fx = PostEffects::default();
+            for &e in stack {
+                fx.add(e);
+            }
+            let mut two = PostProcessor::new();
+            let mut one = PostProcessor {
+                helper: HelperSlot::Unavailable,
+                ..PostProcessor::default()
+            };
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for tick in 0..6 {
+                let mut f = frame(&pixels, &fx, &palette);
+                (f.display, f.scale, f.tick) = ((w, h), 2, tick);
+                two.render(&f, &mut a);
+                one.render(&f, &mut b);
+                assert!(
+                    a == b,
+                    "tick {tick}: the halves differ from one thread's picture"
+                );
+            }
+            if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 {
+                assert!(
+                    matches!(two.helper, HelperSlot::Running(_)),
+                    "no second thread"
+                );
+            }
+        }
     }
 }
