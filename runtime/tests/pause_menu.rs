@@ -310,3 +310,58 @@ fn a_cart_s_menu_item_reaches_the_next_update_once_and_replays_exactly() {
         "every update saw the same"
     );
 }
+
+/// A cart with a green terminal's effects and nothing else.
+struct Terminal;
+
+impl Cart for Terminal {
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
+        ctx.set_effects(bt::crt::GREEN);
+        Ok(())
+    }
+
+    fn update(&mut self, _: &mut Update<'_>) {}
+
+    fn render(&self, ctx: &mut Render<'_>) {
+        ctx.clear(1);
+    }
+}
+
+#[test]
+fn a_cart_with_effects_gets_a_switch_in_the_menu_that_keeps_the_menu_open() {
+    let (walker_host, _) = host();
+    let mut h = walker_host;
+    tap(&mut h, Key::KeyP);
+    assert!(
+        !h.menu().unwrap().labels().any(|l| l.starts_with("Effects")),
+        "a cart without effects has no switch"
+    );
+
+    let options = EngineOptions {
+        settings: Some(bt::Settings::default().display(64, 64)),
+        ..EngineOptions::default()
+    };
+    let engine = Engine::new(Box::new(|| Box::new(Terminal) as Box<dyn Cart>), options).unwrap();
+    let mut h = Host::new(engine, KeyMap::default(), "terminal");
+    h.frame(0.0);
+    tap(&mut h, Key::KeyP);
+    let labels: Vec<String> = h.menu().unwrap().labels().map(String::from).collect();
+    assert_eq!(labels, ["Continue", "Effects: on", "Restart", "Quit"]);
+    tap(&mut h, Key::ArrowDown);
+    assert_eq!(
+        tap(&mut h, Key::Enter),
+        Some(HostAction::EffectsToggled(false))
+    );
+    assert!(h.menu_is_open(), "the switch leaves the menu open");
+    assert!(!h.engine().effects_enabled());
+    assert_eq!(h.menu().unwrap().labels().nth(1), Some("Effects: off"));
+    // Shift+F11 over the open menu changes the label too.
+    key(&mut h, Key::ShiftLeft, true);
+    assert_eq!(
+        tap(&mut h, Key::F11),
+        Some(HostAction::EffectsToggled(true))
+    );
+    key(&mut h, Key::ShiftLeft, false);
+    assert!(h.engine().effects_enabled());
+    assert_eq!(h.menu().unwrap().labels().nth(1), Some("Effects: on"));
+}

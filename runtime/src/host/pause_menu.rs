@@ -1,6 +1,7 @@
 //! The pause menu of `bt run`: P opens it over the frame (as PICO-8's Enter or P does; here
 //! Enter is Start and Escape is Select in the default key map, so they stay the game's), with
-//! Continue, the cart's own items ([`bt::Update::set_menu_item`]), Restart and Quit.
+//! Continue, the cart's own items ([`bt::Update::set_menu_item`]), an Effects switch when the
+//! cart has set post-process effects, Restart and Quit.
 //!
 //! A cart's item, chosen, closes the menu and reaches the cart as input of the next update
 //! ([`bt::Update::chosen_menu_item`]), so a recording replays it exactly.
@@ -27,6 +28,9 @@ pub enum MenuChoice {
     Restart,
     /// Close the window.
     Quit,
+    /// Turn the post-process stack off or on (as Shift+F11 does); the menu stays open. Listed
+    /// only when the cart has set effects.
+    Effects,
     /// The cart's own item in this slot.
     Cart(usize),
 }
@@ -79,16 +83,22 @@ pub struct PauseMenu {
 
 impl PauseMenu {
     /// The menu over `fb` with the cart's items `cart` (`(slot, label)`), Continue selected;
-    /// `fb` as it is now is what closing puts back.
+    /// `fb` as it is now is what closing puts back. `effects` is whether the post-process
+    /// stack is on, when the cart has set effects (an Effects item then follows the cart's),
+    /// else `None`.
     pub fn open<'a>(
         fb: &Framebuffer,
         cart: impl IntoIterator<Item = (usize, &'a str)>,
+        effects: Option<bool>,
     ) -> PauseMenu {
         let mut items = vec![(ITEMS[0].0, ITEMS[0].1.to_string())];
         items.extend(
             cart.into_iter()
                 .map(|(slot, label)| (MenuChoice::Cart(slot), label.to_string())),
         );
+        if let Some(on) = effects {
+            items.push((MenuChoice::Effects, effects_label(on)));
+        }
         items.extend(ITEMS[1..].iter().map(|&(c, l)| (c, l.to_string())));
         PauseMenu {
             items,
@@ -118,6 +128,15 @@ impl PauseMenu {
             MenuKey::Other => {}
         }
         MenuInput::Moved
+    }
+
+    /// Says on the Effects item whether the stack is now `on`.
+    pub fn set_effects(&mut self, on: bool) {
+        for (choice, label) in &mut self.items {
+            if *choice == MenuChoice::Effects {
+                *label = effects_label(on);
+            }
+        }
     }
 
     /// Takes the picture under the menu anew: after the frame was drawn again while the menu
@@ -168,13 +187,18 @@ impl PauseMenu {
     }
 }
 
+/// The Effects item's label when the stack is `on`.
+fn effects_label(on: bool) -> String {
+    format!("Effects: {}", if on { "on" } else { "off" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn the_selection_wraps_around_and_close_is_continue() {
-        let mut m = PauseMenu::open(&Framebuffer::new(8, 8), []);
+        let mut m = PauseMenu::open(&Framebuffer::new(8, 8), [], None);
         assert_eq!(m.selected(), MenuChoice::Continue);
         assert_eq!(m.press(MenuKey::Up), MenuInput::Moved);
         assert_eq!(m.selected(), MenuChoice::Quit);
@@ -200,7 +224,7 @@ mod tests {
         // The cart's items at their longest.
         let long = "x".repeat(bt::limits::MENU_LABEL_CHARS);
         let cart = (0..bt::limits::MENU_ITEMS).map(|slot| (slot, long.as_str()));
-        let m = PauseMenu::open(&fb, cart);
+        let m = PauseMenu::open(&fb, cart, None);
         let r = m.rect(128, 128);
         assert!(
             r.x >= 0 && r.y >= 0 && r.x + r.w <= 128 && r.y + r.h <= 128,
@@ -222,7 +246,7 @@ mod tests {
 
     #[test]
     fn the_cart_s_items_go_between_continue_and_restart() {
-        let mut m = PauseMenu::open(&Framebuffer::new(8, 8), [(2, "Easy mode")]);
+        let mut m = PauseMenu::open(&Framebuffer::new(8, 8), [(2, "Easy mode")], None);
         let labels: Vec<&str> = m.labels().collect();
         assert_eq!(labels, ["Continue", "Easy mode", "Restart", "Quit"]);
         m.press(MenuKey::Down);
@@ -233,10 +257,30 @@ mod tests {
     }
 
     #[test]
+    fn a_cart_with_effects_gets_a_switch_after_its_own_items() {
+        let mut m = PauseMenu::open(&Framebuffer::new(8, 8), [(0, "Easy mode")], Some(true));
+        let labels: Vec<&str> = m.labels().collect();
+        assert_eq!(
+            labels,
+            ["Continue", "Easy mode", "Effects: on", "Restart", "Quit"]
+        );
+        m.press(MenuKey::Up);
+        m.press(MenuKey::Up);
+        m.press(MenuKey::Up);
+        assert_eq!(
+            m.press(MenuKey::Choose),
+            MenuInput::Chose(MenuChoice::Effects)
+        );
+        m.set_effects(false);
+        assert_eq!(m.labels().nth(2), Some("Effects: off"));
+        assert_eq!(m.selected(), MenuChoice::Effects, "the selection stays");
+    }
+
+    #[test]
     fn the_menu_keeps_the_cart_s_clip() {
         let mut fb = Framebuffer::new(64, 64);
         fb.set_clip(Rect::new(0, 0, 4, 4));
-        PauseMenu::open(&fb, []).draw(&mut fb, &OverlayColors::default());
+        PauseMenu::open(&fb, [], None).draw(&mut fb, &OverlayColors::default());
         assert_eq!(fb.clip(), Rect::new(0, 0, 4, 4));
     }
 }

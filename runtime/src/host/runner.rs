@@ -742,7 +742,12 @@ impl Host {
         self.engine.pause();
         self.show_paused();
         let console = self.engine.console();
-        self.menu = Some(PauseMenu::open(console.framebuffer(), console.menu_items()));
+        let effects = (!console.post_effects().is_empty()).then(|| self.engine.effects_enabled());
+        self.menu = Some(PauseMenu::open(
+            console.framebuffer(),
+            console.menu_items(),
+            effects,
+        ));
         self.draw_menu();
         Some(HostAction::MenuOpened)
     }
@@ -791,6 +796,10 @@ impl Host {
             MenuInput::Moved => {
                 self.draw_menu();
                 Some(HostAction::MenuChanged)
+            }
+            MenuInput::Chose(MenuChoice::Effects) => {
+                // A switch: the menu stays open, over the frame drawn again.
+                Some(self.toggle_effects())
             }
             MenuInput::Chose(choice) => self.choose(choice),
         }
@@ -894,11 +903,14 @@ impl Host {
         }
     }
 
-    /// Shift+F11: turns the post-process stack off or on again, and draws a paused frame
-    /// again to show it.
+    /// Shift+F11, or the pause menu's Effects item: turns the post-process stack off or on
+    /// again, and draws a paused frame (and the menu, with its label changed) again to show it.
     fn toggle_effects(&mut self) -> HostAction {
         let on = !self.engine.effects_enabled();
         self.engine.set_effects_enabled(on);
+        if let Some(menu) = &mut self.menu {
+            menu.set_effects(on);
+        }
         if self.engine.is_paused() && self.engine.cart_panic().is_none() {
             let _ = self.engine.redraw();
             self.menu_over_new_frame();
