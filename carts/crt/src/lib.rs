@@ -3,7 +3,10 @@
 //! - `crt` (320 × 240, output 4× = 1280 × 960): with `--arg scene=toggle` (the default) a
 //!   simple scene whose CRT look switches on and off every two seconds, each time on with the
 //!   next preset (TV, green, amber, PipBoy); with `--arg scene=pipboy` a faux terminal under
-//!   the PipBoy preset: scanlines, glitches, bloom, a rolling band.
+//!   the PipBoy preset: scanlines, glitches, bloom, a rolling band; with `--arg
+//!   scene=enhanced` the toggle scene's picture under a stack of eleven effects built by hand,
+//!   which a small state machine drives: steady, a warning of interference, a burst of
+//!   glitches and mosaic, and a recovery back to steady.
 //! - `crt-logo` (80 × 60, output 3× = 240 × 180): a small logo under a black-and-white tube.
 //!
 //! The effects are set in `update`, so seeks, replays and `bt shot --size output` show what
@@ -12,7 +15,8 @@
 use bt::{Cart, CartError, Color32, Effect, Render, Settings, Update};
 
 /// One line for `bt list`.
-pub const DESCRIPTION: &str = "CRT effects: presets switched every 2 s, or a PipBoy terminal";
+pub const DESCRIPTION: &str =
+    "CRT effects: presets switched every 2 s, a PipBoy terminal, or a glitching hand-built stack";
 
 /// One line for `bt list`, for the logo cart.
 pub const LOGO_DESCRIPTION: &str = "an 80x60 logo scaled 3x under a black-and-white CRT stack";
@@ -48,7 +52,62 @@ const TYPE_TICKS: u64 = 2;
 enum Scene {
     Toggle,
     Pipboy,
+    Enhanced,
 }
+
+/// The enhanced scene's steady stack: eleven effects, built by hand rather than from a preset.
+/// The state machine changes the glitch, mosaic, interference, fringes and noise from these.
+const STEADY: [Effect; 11] = [
+    Effect::Glitch {
+        chance: 0,
+        shift: 0,
+    },
+    Effect::Mosaic { size: 1 },
+    Effect::Bloom {
+        threshold: 160,
+        strength: 110,
+        radius: 3,
+    },
+    Effect::Barrel { strength: 80 },
+    Effect::Interference {
+        chance: 0,
+        shift: 0,
+    },
+    Effect::ChromaticAberration { offset: 1 },
+    Effect::Scanlines { strength: 130 },
+    Effect::RgbMask { strength: 70 },
+    Effect::Vignette { strength: 110 },
+    Effect::Flicker { strength: 6 },
+    Effect::Noise { strength: 6 },
+];
+
+/// Where the enhanced scene's signal is: each state lasts a number of ticks drawn from the
+/// cart's generator when it starts, so a replay or a seek sees the same glitches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Signal {
+    /// The steady stack, for 2 to 5 seconds.
+    Steady,
+    /// Interference and a stronger flicker: a burst is coming (0.5 to 1 s).
+    Warning,
+    /// Glitches every tick, blocks, wide fringes and heavy noise (0.25 to 0.6 s).
+    Burst,
+    /// The burst's effects easing back to the steady stack over one second.
+    Recovery,
+}
+
+impl Signal {
+    fn label(self) -> &'static str {
+        match self {
+            Signal::Steady => "STEADY",
+            Signal::Warning => "WARNING",
+            Signal::Burst => "BURST",
+            Signal::Recovery => "RECOVERY",
+        }
+    }
+}
+
+/// Ticks the recovery takes.
+const RECOVERY_TICKS: u64 = 60;
 
 /// The `crt` cart.
 #[derive(Debug, Clone)]
@@ -56,14 +115,23 @@ pub struct Crt {
     scene: Scene,
     /// Which preset the toggle scene shows, and whether it is on (for the label).
     preset: Option<usize>,
+    /// The enhanced scene's state, the tick it began and the tick it ends.
+    signal: (Signal, u64, u64),
+}
+
+impl Default for Crt {
+    fn default() -> Crt {
+        Crt {
+            scene: Scene::Toggle,
+            preset: None,
+            signal: (Signal::Steady, 0, 0),
+        }
+    }
 }
 
 /// Builds the `crt` cart.
 pub fn cart() -> Box<dyn Cart> {
-    Box::new(Crt {
-        scene: Scene::Toggle,
-        preset: None,
-    })
+    Box::new(Crt::default())
 }
 
 impl Cart for Crt {
@@ -78,22 +146,30 @@ impl Cart for Crt {
         self.scene = match ctx.arg("scene").unwrap_or("toggle") {
             "toggle" => Scene::Toggle,
             "pipboy" => Scene::Pipboy,
+            "enhanced" => Scene::Enhanced,
             other => {
                 return Err(CartError::msg(format!(
-                    "argument scene={other}: expected toggle or pipboy"
+                    "argument scene={other}: expected toggle, pipboy or enhanced"
                 )))
             }
         };
         self.preset = None;
-        if self.scene == Scene::Pipboy {
-            ctx.set_effects(bt::crt::PIPBOY);
+        match self.scene {
+            Scene::Pipboy => ctx.set_effects(bt::crt::PIPBOY),
+            Scene::Enhanced => {
+                ctx.set_effects(&STEADY);
+                self.signal = (Signal::Steady, 0, steady_ticks(ctx));
+            }
+            Scene::Toggle => {}
         }
         Ok(())
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {
-        if self.scene != Scene::Toggle {
-            return;
+        match self.scene {
+            Scene::Toggle => {}
+            Scene::Pipboy => return,
+            Scene::Enhanced => return self.drive_signal(ctx),
         }
         let t = ctx.ticks();
         if t.is_multiple_of(TOGGLE_TICKS) && t > 0 {
@@ -113,42 +189,126 @@ impl Cart for Crt {
         match self.scene {
             Scene::Toggle => self.toggle_scene(ctx),
             Scene::Pipboy => terminal(ctx),
+            Scene::Enhanced => {
+                scene_picture(ctx);
+                let (signal, ..) = self.signal;
+                let c = if signal == Signal::Steady { 11 } else { 8 };
+                ctx.print(14, 13, "SIGNAL:", 7);
+                ctx.print(62, 13, signal.label(), c);
+            }
         }
     }
 
     fn snapshot(&self) -> Option<Box<dyn Cart>> {
         bt::cloned(self)
     }
+
+    /// The enhanced scene's signal state (`STEADY`, `WARNING`, `BURST`, `RECOVERY`).
+    fn test_state(&self) -> Option<String> {
+        (self.scene == Scene::Enhanced).then(|| self.signal.0.label().to_string())
+    }
 }
 
 impl Crt {
-    fn toggle_scene(&self, ctx: &mut Render<'_>) {
-        let t = ctx.ticks() as i32;
-        ctx.clear(1);
-        // A checkered floor and a sun.
-        for y in 0..6 {
-            for x in 0..16 {
-                let c = if (x + y) % 2 == 0 { 3 } else { 11 };
-                ctx.draw_rect_fill(bt::Rect::new(x * 20, 150 + y * 15, 20, 15), c);
+    /// The enhanced scene's state machine: moves on when a state's time is up, and sets the
+    /// effects the state (and, in recovery, how far it has come) asks for.
+    fn drive_signal(&mut self, ctx: &mut Update<'_>) {
+        let t = ctx.ticks();
+        if t >= self.signal.2 {
+            let (next, ticks) = match self.signal.0 {
+                Signal::Steady => (Signal::Warning, 30 + u64::from(ctx.rng_mut().int(31))),
+                Signal::Warning => (Signal::Burst, 15 + u64::from(ctx.rng_mut().int(22))),
+                Signal::Burst => (Signal::Recovery, RECOVERY_TICKS),
+                Signal::Recovery => (Signal::Steady, steady_ticks(ctx)),
+            };
+            self.signal = (next, t, t + ticks);
+            if next == Signal::Steady {
+                ctx.set_effects(&STEADY);
             }
         }
-        ctx.draw_circle_fill(250, 60, 28, 10);
-        ctx.draw_circle_fill(250, 60, 20, 9);
-        // A ball bouncing across.
-        let x = 20 + (t * 2) % 280;
-        let phase = (t % 60) - 30;
-        let y = 60 + phase * phase / 8;
-        ctx.draw_circle_fill(x, y + 4, 12, 0);
-        ctx.draw_circle_fill(x, y, 12, 8);
-        ctx.draw_circle_fill(x - 4, y - 4, 4, 7);
+        let (signal, start, _) = self.signal;
+        match signal {
+            Signal::Steady => {}
+            Signal::Warning => {
+                ctx.add_effect(Effect::Interference {
+                    chance: 160,
+                    shift: 5,
+                });
+                ctx.add_effect(Effect::Flicker { strength: 30 });
+            }
+            Signal::Burst => {
+                ctx.add_effect(Effect::Glitch {
+                    chance: 255,
+                    shift: 24,
+                });
+                ctx.add_effect(Effect::Mosaic { size: 3 });
+                ctx.add_effect(Effect::Interference {
+                    chance: 255,
+                    shift: 14,
+                });
+                ctx.add_effect(Effect::ChromaticAberration { offset: 5 });
+                ctx.add_effect(Effect::Noise { strength: 60 });
+            }
+            Signal::Recovery => {
+                // From the burst's strengths back to the steady stack's, in whole steps.
+                let left = (start + RECOVERY_TICKS).saturating_sub(t) as u32;
+                let ease =
+                    |from: u32, to: u32| (to + (from - to) * left / RECOVERY_TICKS as u32) as u8;
+                ctx.add_effect(Effect::Glitch {
+                    chance: 0,
+                    shift: 0,
+                });
+                ctx.add_effect(Effect::Mosaic { size: 1 });
+                ctx.add_effect(Effect::Interference {
+                    chance: ease(120, 0),
+                    shift: ease(8, 0),
+                });
+                ctx.add_effect(Effect::ChromaticAberration { offset: ease(5, 1) });
+                ctx.add_effect(Effect::Noise {
+                    strength: ease(60, 6),
+                });
+                ctx.add_effect(Effect::Flicker {
+                    strength: ease(30, 6),
+                });
+            }
+        }
+    }
+
+    fn toggle_scene(&self, ctx: &mut Render<'_>) {
+        scene_picture(ctx);
         let label = match self.preset {
             Some(which) => PRESETS[which].0,
             None => "OFF",
         };
-        ctx.draw_rect_fill(bt::Rect::new(8, 8, 120, 24), 0);
         ctx.print(14, 13, "CRT:", 7);
         ctx.print(44, 13, label, 12);
     }
+}
+
+/// The toggle and enhanced scenes' picture: a checkered floor, a sun and a bouncing ball.
+fn scene_picture(ctx: &mut Render<'_>) {
+    let t = ctx.ticks() as i32;
+    ctx.clear(1);
+    // A checkered floor and a sun.
+    for y in 0..6 {
+        for x in 0..16 {
+            let c = if (x + y) % 2 == 0 { 3 } else { 11 };
+            ctx.draw_rect_fill(bt::Rect::new(x * 20, 150 + y * 15, 20, 15), c);
+        }
+    }
+    ctx.draw_circle_fill(250, 60, 28, 10);
+    ctx.draw_circle_fill(250, 60, 20, 9);
+    // A ball bouncing across.
+    let x = 20 + (t * 2) % 280;
+    let phase = (t % 60) - 30;
+    let y = 60 + phase * phase / 8;
+    ctx.draw_circle_fill(x, y, 12, 8);
+    ctx.draw_circle_fill(x - 4, y - 4, 4, 7);
+}
+
+/// How long a steady spell lasts: 2 to 5 seconds at 60 updates a second.
+fn steady_ticks(ctx: &mut Update<'_>) -> u64 {
+    120 + u64::from(ctx.rng_mut().int(181))
 }
 
 /// The faux terminal: a frame, a header and lines typed out a character at a time.
