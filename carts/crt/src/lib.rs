@@ -16,7 +16,7 @@ use bt::{Cart, CartError, Color32, Effect, Render, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str =
-    "CRT effects: presets switched every 2 s, a PipBoy terminal, or a glitching hand-built stack";
+    "CRT effects: presets every 2 s, a PipBoy terminal, a glitching stack";
 
 /// One line for `bt list`, for the logo cart.
 pub const LOGO_DESCRIPTION: &str = "an 80x60 logo scaled 3x under a black-and-white CRT stack";

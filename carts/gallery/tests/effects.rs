@@ -39,7 +39,14 @@ fn golden_pictures_of_the_crt_carts() {
     // The hand-built stack at tick 340, in a burst: the pixel tier's mosaic and glitch bands
     // show at the display's size (the display tier's noise would make an output golden large).
     check_golden(
-        &["shot", "crt", "--arg", "scene=enhanced", "--at", "5.6666667"],
+        &[
+            "shot",
+            "crt",
+            "--arg",
+            "scene=enhanced",
+            "--at",
+            "5.6666667",
+        ],
         "crt-enhanced-burst-display.png",
     );
 }
