@@ -361,3 +361,81 @@ fn the_meter_counts_clipped_samples() {
     assert_eq!(clipped, at_limit, "every sample at full scale was clipped");
     assert!(clipped > 0, "four full squares in phase go past full scale");
 }
+
+/// The samples of `play` run at tick 0 and of the updates after, until `ticks`.
+fn samples_of(sfx: Vec<Sfx>, ticks: u64, play: impl Fn(&mut bt::Update<'_>, &[SfxId])) -> Vec<i16> {
+    let mut con = console(60.0);
+    let ids: Vec<SfxId> = {
+        let mut ctx = con.init_context();
+        sfx.into_iter().map(|s| ctx.add_sfx(s).unwrap()).collect()
+    };
+    let mut out = Vec::new();
+    for tick in 0..ticks {
+        let mut ctx = con.update_context(tick);
+        if tick == 0 {
+            play(&mut ctx, &ids);
+        }
+        con.step_sound();
+        out.extend(con.drain_samples());
+    }
+    out
+}
+
+#[test]
+fn part_of_a_sound_plays_as_a_sound_of_those_notes_alone() {
+    // Four notes of different pitches and waves, no effect carried from note to note.
+    let notes: Vec<Note> = [
+        (40, SQUARE),
+        (47, Wave::Triangle),
+        (52, Wave::Saw),
+        (59, SQUARE),
+    ]
+    .iter()
+    .map(|&(pitch, wave)| Note::new(pitch, wave, 5))
+    .collect();
+    let whole = Sfx::new(6, notes.clone());
+    let part = Sfx::new(6, notes[1..3].to_vec());
+    let from_part = samples_of(vec![whole.clone()], 30, |ctx, ids| {
+        assert_eq!(
+            ctx.play_sfx_notes(ids[0], Some(Channel::ONE), 1, Some(2)),
+            Some(Channel::ONE)
+        );
+    });
+    let alone = samples_of(vec![part], 30, |ctx, ids| {
+        ctx.play_sfx(ids[0], Some(Channel::ONE));
+    });
+    assert_eq!(from_part, alone);
+    assert!(from_part.iter().any(|&s| s != 0), "it makes sound");
+    // To the end with no length: notes 2 and 3.
+    let tail = samples_of(vec![whole.clone()], 30, |ctx, ids| {
+        ctx.play_sfx_notes(ids[0], None, 2, None);
+    });
+    let tail_alone = samples_of(vec![Sfx::new(6, notes[2..].to_vec())], 30, |ctx, ids| {
+        ctx.play_sfx(ids[0], None);
+    });
+    assert_eq!(tail, tail_alone);
+    // Past the last note, or no notes at all: nothing starts.
+    samples_of(vec![whole], 1, |ctx, ids| {
+        assert_eq!(ctx.play_sfx_notes(ids[0], None, 4, None), None);
+        assert_eq!(ctx.play_sfx_notes(ids[0], None, 0, Some(0)), None);
+    });
+}
+
+#[test]
+fn a_length_counts_the_notes_a_looping_sound_plays_round_its_loop() {
+    let notes: Vec<Note> = [40, 44, 47]
+        .iter()
+        .map(|&pitch| Note::new(pitch, SQUARE, 5))
+        .collect();
+    let mut looping = Sfx::new(6, notes.clone());
+    looping.loop_start = Some(1);
+    // From note 1 for five notes: 44, 47, 44, 47, 44, then silence.
+    let five = samples_of(vec![looping], 40, |ctx, ids| {
+        ctx.play_sfx_notes(ids[0], Some(Channel::ONE), 1, Some(5));
+    });
+    let order: Vec<Note> = [1, 2, 1, 2, 1].iter().map(|&i| notes[i]).collect();
+    let spelled = samples_of(vec![Sfx::new(6, order)], 40, |ctx, ids| {
+        ctx.play_sfx(ids[0], Some(Channel::ONE));
+    });
+    assert_eq!(five, spelled);
+}

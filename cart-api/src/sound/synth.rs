@@ -97,6 +97,9 @@ struct Voice {
     sfx: Option<u16>,
     from_music: bool,
     note: usize,
+    /// Notes still to play before the sound effect stops, counting the one playing
+    /// (`u32::MAX`: to its end, or for ever when it loops).
+    notes_left: u32,
     block_in_note: u64,
     /// Blocks since the sound effect started: the vibrato's and arpeggio's clock.
     age: u64,
@@ -129,6 +132,7 @@ impl Default for Voice {
             sfx: None,
             from_music: false,
             note: 0,
+            notes_left: u32::MAX,
             block_in_note: 0,
             age: 0,
             start: 0,
@@ -459,13 +463,23 @@ impl Synth {
     }
 
     fn start(&mut self, channel: usize, sfx: u16, from_music: bool) {
-        let Some(first) = self.sfx_at(sfx).map(|s| s.notes[0].pitch) else {
+        self.start_at(channel, sfx, from_music, 0);
+    }
+
+    /// Starts `sfx` on `channel` at note `offset` (a note it has), to its end.
+    fn start_at(&mut self, channel: usize, sfx: u16, from_music: bool, offset: usize) {
+        let Some(first) = self
+            .sfx_at(sfx)
+            .and_then(|s| s.notes.get(offset))
+            .map(|n| n.pitch)
+        else {
             return;
         };
         let now = self.now;
         let v = &mut self.voices[channel];
         v.sfx = Some(sfx);
-        v.note = 0;
+        v.note = offset;
+        v.notes_left = u32::MAX;
         v.block_in_note = 0;
         v.age = 0;
         v.start = now;
@@ -508,7 +522,21 @@ impl Synth {
     }
 
     pub(crate) fn play(&mut self, id: SfxId, channel: Option<Channel>) -> Option<Channel> {
-        self.sfx_at(id.0)?;
+        self.play_notes(id, channel, 0, None)
+    }
+
+    /// As [`Synth::play`], from note `offset` for `len` notes (to the end, or for ever when
+    /// the sound loops, with `None`). `None` also when `offset` is past the last note.
+    pub(crate) fn play_notes(
+        &mut self,
+        id: SfxId,
+        channel: Option<Channel>,
+        offset: usize,
+        len: Option<usize>,
+    ) -> Option<Channel> {
+        if offset >= self.sfx_at(id.0)?.notes.len() || len == Some(0) {
+            return None;
+        }
         let channel = match channel {
             Some(c) => c.index(),
             None => {
@@ -527,7 +555,9 @@ impl Synth {
         if self.voices[channel].sfx.is_some() {
             self.meter.stolen = self.meter.stolen.saturating_add(1);
         }
-        self.start(channel, id.0, false);
+        self.start_at(channel, id.0, false, offset);
+        self.voices[channel].notes_left =
+            len.map_or(u32::MAX, |n| n.min(u32::MAX as usize - 1) as u32);
         Channel::new(channel)
     }
 
@@ -957,15 +987,20 @@ impl Synth {
             v.slide_from = i32::from(sfx.notes[v.note].pitch) * 256;
             v.slide_volume = sfx.notes[v.note].volume;
             v.note += 1;
-            if v.note == sfx.notes.len() {
-                match sfx.loop_start {
-                    Some(start) => v.note = start,
-                    None => {
-                        v.note = 0;
-                        v.sfx = None;
-                        v.from_music = false;
-                    }
+            if v.notes_left != u32::MAX {
+                v.notes_left -= 1;
+            }
+            let looped = match sfx.loop_start {
+                Some(start) if v.note == sfx.notes.len() => {
+                    v.note = start;
+                    true
                 }
+                _ => false,
+            };
+            if v.notes_left == 0 || (!looped && v.note == sfx.notes.len()) {
+                v.note = 0;
+                v.sfx = None;
+                v.from_music = false;
             }
         }
         self.begin_block(c);

@@ -95,6 +95,21 @@ impl Update<'_> {
         self.con.synth.play(sfx, channel)
     }
 
+    /// Plays `len` notes of `sfx` from note `offset` (counting from 0), on `channel` as
+    /// [`Update::play_sfx`] picks it: PICO-8's `sfx(n, channel, offset, length)`. With `len`
+    /// `None` it plays to the end (and for ever when the sound loops); a length counts the
+    /// notes played, loops included. Returns `None`, as `play_sfx` does, and also when
+    /// `offset` is past the sound's last note or `len` is `Some(0)`.
+    pub fn play_sfx_notes(
+        &mut self,
+        sfx: SfxId,
+        channel: Option<Channel>,
+        offset: usize,
+        len: Option<usize>,
+    ) -> Option<Channel> {
+        self.con.synth.play_notes(sfx, channel, offset, len)
+    }
+
     /// Silences `channel` (the sound fades out over 1/240 s rather than clicking).
     pub fn stop_sfx(&mut self, channel: Channel) {
         self.con.synth.stop(channel.index());
