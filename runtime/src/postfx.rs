@@ -340,14 +340,11 @@ impl Shade<'_> {
             let y = first + i;
             let base = y * ow;
             let row = Row {
+                frame: self,
                 map: &self.map[base..base + ow],
                 gain: &self.gain[base..base + ow],
-                src: self.src,
                 row_gain: self.rows.gain(y as u32, self.oh),
                 shift: self.rows.shift(y as u32),
-                aberration: self.aberration,
-                mask: &self.mask,
-                noise: self.noise,
                 // xorshift32 along the row, seeded by the tick and the row.
                 seed: (effect_hash(self.tick, 9, y as u64) as u32) | 1,
             };
@@ -376,14 +373,13 @@ fn shade_row(kind: [bool; 3], row: Row<'_>, out: &mut [u8]) {
 
 /// One output row's inputs.
 struct Row<'a> {
+    /// What every row shares: the colours, the fringes, the stripes, the noise.
+    frame: &'a Shade<'a>,
+    /// This row's part of the source map and the gains.
     map: &'a [u32],
     gain: &'a [u16],
-    src: &'a [u32],
     row_gain: u32,
     shift: i64,
-    aberration: usize,
-    mask: &'a [[u32; 3]; 3],
-    noise: u32,
     seed: u32,
 }
 
@@ -396,16 +392,20 @@ impl Row<'_> {
         out: &mut [u8],
     ) {
         let Row {
+            frame,
             map,
             gain,
-            src,
             row_gain,
             shift,
-            aberration,
-            mask,
-            noise,
             mut seed,
         } = self;
+        let Shade {
+            src,
+            aberration,
+            ref mask,
+            noise,
+            ..
+        } = *frame;
         let last = map.len() - 1;
         let mut stripe = 0;
         let spread = 2 * noise + 1;
