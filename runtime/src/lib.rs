@@ -79,6 +79,7 @@ pub mod quote;
 pub mod replay;
 pub mod save;
 pub mod session;
+pub mod sound_edit;
 pub mod timing;
 pub mod verify;
 pub mod wall_time;
