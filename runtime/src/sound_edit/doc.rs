@@ -18,7 +18,7 @@
 //! file, so every value the editor holds has a spelling, and the text read back with
 //! [`SoundFile::parse`] gives exactly the sounds edited ([`SoundDoc::check_round_trip`]).
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use bt::sound::{
     Effect, FileMusic, FileTune, Note, Sfx, SoundFile, SoundFileError, Wave, CHANNELS, MAX_NOTES,
@@ -64,45 +64,75 @@ pub fn note_text(note: &Note) -> String {
 
 /// A pitch as a note name and octave: `C4` for 48.
 pub fn pitch_text(pitch: u8) -> String {
-    let pitch = pitch.min(MAX_PITCH);
-    format!("{}{}", NOTE_NAMES[usize::from(pitch % 12)], pitch / 12)
+    PitchName(pitch).to_string()
 }
 
 /// A wave as a sound file spells it. A pulse width no `sqN` gives is spelt by the nearest
 /// one that does.
 pub fn wave_text(wave: Wave) -> String {
-    match wave {
-        Wave::Square { duty: 128 } => "sq".into(),
-        Wave::Square { duty } => {
-            // `sqN` reads as N * 256 / 100: the N that reads back closest to `duty`.
-            let pc = (1..=99u32)
-                .min_by_key(|pc| (pc * 256 / 100).abs_diff(u32::from(duty)))
-                .unwrap_or(50);
-            format!("sq{pc}")
-        }
-        Wave::Triangle => "tri".into(),
-        Wave::Saw => "saw".into(),
-        Wave::Sine => "sin".into(),
-        Wave::Noise => "noise".into(),
-        Wave::TiltedSaw => "tilt".into(),
-        Wave::Organ => "organ".into(),
-        Wave::Phaser => "phaser".into(),
-        // A wave the format cannot name yet.
-        _ => "sq".into(),
-    }
+    WaveName(wave).to_string()
 }
 
 /// An effect as a sound file spells it (`""` for none).
 pub fn effect_text(effect: Effect) -> String {
-    match effect {
-        Effect::Slide => "slide".into(),
-        Effect::Vibrato => "vibrato".into(),
-        Effect::Drop => "drop".into(),
-        Effect::FadeIn => "fadein".into(),
-        Effect::FadeOut => "fadeout".into(),
-        Effect::Arpeggio => "arp".into(),
-        Effect::ArpeggioGroup { units } => format!("arpgroup:{units}"),
-        _ => String::new(),
+    EffectName(effect).to_string()
+}
+
+/// A pitch shown as a note name and octave (`C#4`), without allocating.
+#[derive(Debug, Clone, Copy)]
+pub struct PitchName(pub u8);
+
+impl fmt::Display for PitchName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pitch = self.0.min(MAX_PITCH);
+        write!(f, "{}{}", NOTE_NAMES[usize::from(pitch % 12)], pitch / 12)
+    }
+}
+
+/// A wave shown as a sound file spells it (`sq25`), without allocating.
+#[derive(Debug, Clone, Copy)]
+pub struct WaveName(pub Wave);
+
+impl fmt::Display for WaveName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Wave::Square { duty: 128 } => f.write_str("sq"),
+            Wave::Square { duty } => {
+                // `sqN` reads as N * 256 / 100: the N that reads back closest to `duty`.
+                let pc = (1..=99u32)
+                    .min_by_key(|pc| (pc * 256 / 100).abs_diff(u32::from(duty)))
+                    .unwrap_or(50);
+                write!(f, "sq{pc}")
+            }
+            Wave::Triangle => f.write_str("tri"),
+            Wave::Saw => f.write_str("saw"),
+            Wave::Sine => f.write_str("sin"),
+            Wave::Noise => f.write_str("noise"),
+            Wave::TiltedSaw => f.write_str("tilt"),
+            Wave::Organ => f.write_str("organ"),
+            Wave::Phaser => f.write_str("phaser"),
+            // A wave the format cannot name.
+            _ => f.write_str("sq"),
+        }
+    }
+}
+
+/// An effect shown as a sound file spells it (nothing for none), without allocating.
+#[derive(Debug, Clone, Copy)]
+pub struct EffectName(pub Effect);
+
+impl fmt::Display for EffectName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Effect::Slide => f.write_str("slide"),
+            Effect::Vibrato => f.write_str("vibrato"),
+            Effect::Drop => f.write_str("drop"),
+            Effect::FadeIn => f.write_str("fadein"),
+            Effect::FadeOut => f.write_str("fadeout"),
+            Effect::Arpeggio => f.write_str("arp"),
+            Effect::ArpeggioGroup { units } => write!(f, "arpgroup:{units}"),
+            _ => Ok(()),
+        }
     }
 }
 
