@@ -173,7 +173,7 @@ pub struct SfxEntry {
 #[non_exhaustive]
 pub enum TuneRows {
     /// A `music` block: one pattern a row, a sound effect (by its place in
-    /// [`SoundDoc::sfx`]) or none for each channel.
+    /// [`Sounds::sfx`]) or none for each channel.
     Patterns {
         /// The patterns.
         rows: Vec<[Option<usize>; CHANNELS]>,
