@@ -352,3 +352,20 @@ fn golden_pictures_of_the_two_pages() {
     );
     assert_golden(&e, "sound-edit-tune.png");
 }
+
+#[test]
+fn a_held_arrow_moves_once_then_repeats_after_a_third_of_a_second() {
+    let (mut e, _) = editor(PLATFORMER);
+    let hold = |e: &mut Engine, updates: u64| {
+        e.console_mut().input_mut().set_key(Key::ArrowDown, true);
+        e.step(updates).unwrap();
+        e.console_mut().input_mut().set_key(Key::ArrowDown, false);
+        e.step(1).unwrap();
+    };
+    // A slow tap, a sixth of a second: one row.
+    hold(&mut e, 10);
+    assert!(state(&e).contains("\"row\":1,"), "{}", state(&e));
+    // Held half a second: one row, then a row every 4 updates from the 20th.
+    hold(&mut e, 30);
+    assert!(state(&e).contains("\"row\":5,"), "{}", state(&e));
+}

@@ -48,9 +48,11 @@ pub const EFFECTS: [Effect; 8] = [
 /// A note typed on a rest: middle C, a square wave, volume 5.
 pub const TYPED_NOTE: Note = Note::new(48, Wave::Square { duty: 128 }, 5);
 
-/// Updates between repeats of a held arrow or value key: 7.5 a second at 60 updates a second,
-/// slow enough that a tap moves once.
-const REPEAT_TICKS: u64 = 8;
+/// How long an arrow or value key is held before it repeats: a third of a second at 60
+/// updates a second, longer than any tap, so a tap moves once (as a text editor's keys do).
+const REPEAT_DELAY: u64 = 20;
+/// Updates between repeats after that: 15 a second.
+const REPEAT_EVERY: u64 = 4;
 
 /// The name the editor's own preview sounds are loaded under: loading it again replaces the
 /// last preview, so previews never pile up in the console.
@@ -100,6 +102,8 @@ pub struct SoundEditor {
     pub(super) pointer: (i32, i32),
     wheel: f32,
     clipboard: Vec<Note>,
+    /// The update each key went down at, for its repeats.
+    key_since: [u64; bt::limits::KEY_COUNT],
 }
 
 impl SoundEditor {
@@ -128,6 +132,7 @@ impl SoundEditor {
             pointer: (0, 0),
             wheel: 0.0,
             clipboard: Vec::new(),
+            key_since: [0; bt::limits::KEY_COUNT],
         }
     }
 
@@ -163,6 +168,26 @@ impl SoundEditor {
             .and_then(|e| e.sfx.notes.get(self.row))
             .copied()
             .unwrap_or(Note::rest())
+    }
+
+    /// The keys that act this update, one bit a key: those pressed, and those held past
+    /// [`REPEAT_DELAY`] every [`REPEAT_EVERY`] updates.
+    fn fired_keys(&mut self, ctx: &Update<'_>) -> u128 {
+        let now = ctx.ticks();
+        let mut fired = 0;
+        for &key in Key::ALL {
+            let i = key as usize;
+            if ctx.is_key_pressed(key) {
+                self.key_since[i] = now;
+                fired |= 1 << i;
+            } else if ctx.is_key_down(key) {
+                let held = now.saturating_sub(self.key_since[i]);
+                if held >= REPEAT_DELAY && (held - REPEAT_DELAY).is_multiple_of(REPEAT_EVERY) {
+                    fired |= 1 << i;
+                }
+            }
+        }
+        fired
     }
 
     /// Makes an edit as one undo step (joined to the last with the same `gesture`).
@@ -280,6 +305,8 @@ impl SoundEditor {
             }),
         }
         self.sfx = self.sfx.min(self.doc.sounds.sfx.len().saturating_sub(1));
+        self.tune = self.tune.min(self.doc.sounds.tunes.len().saturating_sub(1));
+        self.keep_cursor_in_view();
     }
 
     /// Plays the selection (or the whole sound effect), looping it with `looping`; stops what
@@ -366,13 +393,20 @@ impl SoundEditor {
         n
     }
 
-    fn sfx_keys(&mut self, ctx: &mut Update<'_>, ctrl: bool, shift: bool) {
-        let repeat = |k| ctx.is_key_pressed_repeat(k, REPEAT_TICKS);
+    fn sfx_keys(&mut self, ctx: &mut Update<'_>, fired: u128, ctrl: bool, shift: bool) {
+        let repeat = |k: Key| fired >> (k as usize) & 1 == 1;
         let len = self.notes_len();
         if ctrl {
             if ctx.is_key_pressed(Key::KeyC) {
                 let range = self.selection();
-                self.clipboard = self.doc.sounds.sfx[self.sfx].sfx.notes[range].to_vec();
+                self.clipboard = self
+                    .doc
+                    .sounds
+                    .sfx
+                    .get(self.sfx)
+                    .and_then(|e| e.sfx.notes.get(range))
+                    .map(<[Note]>::to_vec)
+                    .unwrap_or_default();
                 self.say(format!("copied {} notes", self.clipboard.len()));
             }
             if ctx.is_key_pressed(Key::KeyV) && !self.clipboard.is_empty() {
@@ -623,8 +657,8 @@ impl SoundEditor {
         }
     }
 
-    fn tune_keys(&mut self, ctx: &mut Update<'_>) {
-        let repeat = |k| ctx.is_key_pressed_repeat(k, REPEAT_TICKS);
+    fn tune_keys(&mut self, ctx: &mut Update<'_>, fired: u128) {
+        let repeat = |k: Key| fired >> (k as usize) & 1 == 1;
         if repeat(Key::ArrowUp) {
             self.trow = self.trow.saturating_sub(1);
         }
@@ -834,6 +868,7 @@ impl Cart for SoundEditor {
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {
+        let fired = self.fired_keys(ctx);
         let ctrl = ctx.is_key_down(Key::ControlLeft) || ctx.is_key_down(Key::ControlRight);
         let shift = ctx.is_key_down(Key::ShiftLeft) || ctx.is_key_down(Key::ShiftRight);
         if ctrl && ctx.is_key_pressed(Key::KeyS) {
@@ -862,8 +897,8 @@ impl Cart for SoundEditor {
             }
         }
         match self.view {
-            View::Sfx => self.sfx_keys(ctx, ctrl, shift),
-            View::Tune if !ctrl => self.tune_keys(ctx),
+            View::Sfx => self.sfx_keys(ctx, fired, ctrl, shift),
+            View::Tune if !ctrl => self.tune_keys(ctx, fired),
             View::Tune => {}
         }
         self.pointer(ctx);

@@ -74,7 +74,9 @@ pub fn bar_at(x: i32, notes: usize) -> Option<usize> {
 /// The pitch a point at height `y` of the pitch graph stands for.
 pub fn pitch_at(y: i32) -> u8 {
     let from_bottom = (PITCH_GRAPH.y + PITCH_GRAPH.h - 1 - y).clamp(0, PITCH_GRAPH.h - 1);
-    (from_bottom * i32::from(bt::sound::MAX_PITCH) / (PITCH_GRAPH.h - 1)) as u8
+    let span = PITCH_GRAPH.h - 1;
+    // Rounded up: the inverse of `pitch_height`, which rounds down.
+    ((from_bottom * i32::from(bt::sound::MAX_PITCH) + span - 1) / span) as u8
 }
 
 /// The height in the pitch graph of `pitch`'s bar.
