@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use bt::sound::{Note, SoundFile, Wave};
 use bt::{Button, Key, Player};
 use bt_runtime::harness::golden;
+use bt_runtime::replay::{frame_hash, Replay};
 use bt_runtime::sound_edit::{layout, SaveTarget, SoundDoc, SoundEditor, MAX_UNDO};
 use bt_runtime::{Engine, EngineOptions};
 
@@ -35,6 +36,13 @@ impl Saves {
 
 /// The editor on `text`, in an engine, and where its saves go.
 fn editor(text: &str) -> (Engine, Saves) {
+    let (mut engine, saves) = editor_playing(text, None);
+    engine.step(1).unwrap();
+    (engine, saves)
+}
+
+/// The editor on `text`, booted, its updates seeing `replay`'s input when one is given.
+fn editor_playing(text: &str, replay: Option<Arc<Replay>>) -> (Engine, Saves) {
     let saves = Saves::default();
     let (text, target) = (text.to_string(), saves.clone());
     let make = move || {
@@ -43,10 +51,10 @@ fn editor(text: &str) -> (Engine, Saves) {
     };
     let options = EngineOptions {
         overlay: false,
+        replay,
         ..EngineOptions::default()
     };
-    let mut engine = Engine::new(Box::new(make), options).expect("the editor boots");
-    engine.step(1).unwrap();
+    let engine = Engine::new(Box::new(make), options).expect("the editor boots");
     (engine, saves)
 }
 
@@ -368,4 +376,38 @@ fn a_held_arrow_moves_once_then_repeats_after_a_third_of_a_second() {
     // Held half a second: one row, then a row every 4 updates from the 20th.
     hold(&mut e, 30);
     assert!(state(&e).contains("\"row\":5,"), "{}", state(&e));
+}
+
+#[test]
+fn a_recorded_editing_session_replays_to_the_same_picture_and_save() {
+    let (mut e, saves) = editor_playing(PLATFORMER, None);
+    e.start_recording(60);
+    e.step(1).unwrap();
+    taps(
+        &mut e,
+        &[
+            Key::BracketRight,
+            Key::ArrowDown,
+            Key::KeyA,
+            Key::ArrowRight,
+        ],
+    );
+    click(&mut e, layout::NOTE_COLUMNS[3].0 + 2, layout::row_y(4) + 4);
+    tap(&mut e, Key::Digit3);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let saved = saves.last().expect("saved");
+    let replay = e.recording("sound-edit", None).expect("recorded");
+
+    let (mut again, replayed) = editor_playing(PLATFORMER, Some(Arc::new(replay)));
+    again.step(e.updates_since_init()).unwrap();
+    assert_eq!(replayed.last().as_deref(), Some(saved.as_str()));
+    assert_eq!(
+        frame_hash(again.framebuffer(), again.palette()),
+        frame_hash(e.framebuffer(), e.palette())
+    );
+    assert_eq!(again.test_state(), e.test_state());
+    // It is the edit made: lead_b's second note an A5, its fifth a drop.
+    let back = SoundFile::parse("music.txt", &saved).unwrap();
+    assert_eq!(back.sfx[1].1.notes[1].pitch, 69);
+    assert_eq!(back.sfx[1].1.notes[4].effect, bt::sound::Effect::Drop);
 }
