@@ -252,3 +252,109 @@ fn a_bad_file_is_refused_with_its_line() {
         "music.txt:3: pitch: \"H4\" is not a note name (C4, F#3, ...)"
     );
 }
+
+/// One edit of the kinds the editor makes, its places taken modulo what the file has.
+#[derive(Debug, Clone)]
+enum Edit {
+    Note(usize, usize, u8, usize, u8, usize),
+    Insert(usize, usize),
+    Remove(usize, usize, usize),
+    Speed(usize, u16),
+    Loop(usize, Option<usize>),
+    NewSfx,
+    Cell(usize, usize, usize, Option<usize>),
+    InsertRow(usize, usize),
+    RemoveRow(usize, usize),
+}
+
+fn edit_strategy() -> impl proptest::strategy::Strategy<Value = Edit> {
+    use proptest::prelude::*;
+    let n = || 0..100usize;
+    prop_oneof![
+        (n(), n(), 0..=95u8, 0..10usize, 0..=7u8, 0..8usize)
+            .prop_map(|(s, i, p, w, v, e)| Edit::Note(s, i, p, w, v, e)),
+        (n(), n()).prop_map(|(s, i)| Edit::Insert(s, i)),
+        (n(), n(), 1..4usize).prop_map(|(s, i, k)| Edit::Remove(s, i, k)),
+        (n(), 1..=255u16).prop_map(|(s, v)| Edit::Speed(s, v)),
+        (n(), proptest::option::of(n())).prop_map(|(s, l)| Edit::Loop(s, l)),
+        Just(Edit::NewSfx),
+        (n(), n(), n(), proptest::option::of(n())).prop_map(|(t, r, c, s)| Edit::Cell(t, r, c, s)),
+        (n(), n()).prop_map(|(t, r)| Edit::InsertRow(t, r)),
+        (n(), n()).prop_map(|(t, r)| Edit::RemoveRow(t, r)),
+    ]
+}
+
+fn apply(doc: &mut SoundDoc, edit: &Edit) {
+    use bt_runtime::sound_edit::{EFFECTS, WAVES};
+    let sfx = doc.sounds.sfx.len().max(1);
+    let notes = |doc: &SoundDoc, s: usize| doc.sounds.sfx.get(s).map_or(1, |e| e.sfx.notes.len());
+    match *edit {
+        Edit::Note(s, i, p, w, v, e) => {
+            let s = s % sfx;
+            let i = i % notes(doc, s);
+            doc.set_note(s, i, Note::new(p, WAVES[w], v).with(EFFECTS[e]));
+        }
+        Edit::Insert(s, i) => {
+            let s = s % sfx;
+            let i = i % (notes(doc, s) + 1);
+            doc.insert_note(s, i, Note::rest());
+        }
+        Edit::Remove(s, i, k) => {
+            let s = s % sfx;
+            let i = i % notes(doc, s);
+            doc.remove_notes(s, i..i + k);
+        }
+        Edit::Speed(s, v) => doc.set_speed(s % sfx, v),
+        Edit::Loop(s, l) => {
+            let s = s % sfx;
+            let l = l.map(|l| l % notes(doc, s));
+            doc.set_loop(s, l);
+        }
+        Edit::NewSfx => {
+            doc.add_sfx();
+        }
+        Edit::Cell(t, r, c, s) => {
+            let tunes = doc.sounds.tunes.len();
+            if tunes == 0 {
+                return;
+            }
+            let t = t % tunes;
+            let rows = doc.sounds.tunes[t].rows.len().max(1);
+            let usable = doc.sfx_for_tune(t);
+            let s = s.and_then(|s| usable.get(s % usable.len().max(1)).copied());
+            doc.set_cell(t, r % rows, c % 5, s);
+        }
+        Edit::InsertRow(t, r) => {
+            if let Some(t) = (0..doc.sounds.tunes.len()).nth(t % doc.sounds.tunes.len().max(1)) {
+                doc.insert_row(t, Some(r % doc.sounds.tunes[t].rows.len().max(1)));
+            }
+        }
+        Edit::RemoveRow(t, r) => {
+            if let Some(t) = (0..doc.sounds.tunes.len()).nth(t % doc.sounds.tunes.len().max(1)) {
+                doc.remove_row(t, r % doc.sounds.tunes[t].rows.len().max(1));
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(256))]
+
+    /// Whatever edits are made, the text written reads back as exactly the sounds edited, and
+    /// reading that text and writing it again gives the same bytes.
+    #[test]
+    fn any_edits_write_a_file_that_reads_back_as_edited(
+        which in 0..3usize,
+        edits in proptest::collection::vec(edit_strategy(), 0..40),
+    ) {
+        let guide = guide_example();
+        let text = [GUIDE, PLATFORMER, guide.as_str()][which];
+        let mut doc = read(text);
+        for edit in &edits {
+            apply(&mut doc, edit);
+        }
+        let written = doc.checked_text().map_err(proptest::test_runner::TestCaseError::fail)?;
+        proptest::prop_assert_eq!(SoundFile::parse("f.txt", &written).unwrap(), doc.sound_file());
+        proptest::prop_assert_eq!(read(&written).to_text(), written);
+    }
+}

@@ -612,7 +612,7 @@ impl SoundDoc {
         match &mut t.rows {
             TuneRows::Patterns { rows, loop_start } => {
                 rows.insert(at, [None; CHANNELS]);
-                if let Some(l) = loop_start.as_mut().filter(|l| **l >= at && at > 0) {
+                if let Some(l) = loop_start.as_mut().filter(|l| **l >= at) {
                     *l += 1;
                 }
             }
