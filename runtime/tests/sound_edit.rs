@@ -411,3 +411,16 @@ fn a_recorded_editing_session_replays_to_the_same_picture_and_save() {
     assert_eq!(back.sfx[1].1.notes[1].pitch, 69);
     assert_eq!(back.sfx[1].1.notes[4].effect, bt::sound::Effect::Drop);
 }
+
+#[test]
+fn speed_keys_step_the_speed_within_what_a_file_holds() {
+    let slow = "bt-sound 2\nsfx drone 400 release=3\nC2 tri 5\n";
+    let (mut e, saves) = editor(slow);
+    taps(&mut e, &[Key::Period, Key::Period]);
+    tap_with(&mut e, &[Key::ShiftLeft], Key::Comma);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    assert_eq!(
+        saves.last().as_deref(),
+        Some("bt-sound 2\nsfx drone 392 release=3\nC2 tri 5\n")
+    );
+}

@@ -490,7 +490,9 @@ impl SoundEditor {
                 speed + step
             };
             let sfx = self.sfx;
-            self.edit(None, |doc| doc.set_speed(sfx, new.clamp(1, 255) as u16));
+            self.edit(None, |doc| {
+                doc.set_speed(sfx, new.clamp(1, i32::from(u16::MAX)) as u16)
+            });
         }
         if ctx.is_key_pressed(Key::KeyL) {
             let sfx = self.sfx;
@@ -802,7 +804,7 @@ impl SoundEditor {
                 place: (sfx, usize::MAX, 0),
             };
             self.edit(Some(gesture), |doc| {
-                doc.set_speed(sfx, speed.clamp(1, 255) as u16)
+                doc.set_speed(sfx, speed.clamp(1, i32::from(u16::MAX)) as u16)
             });
         }
         if let (Some(r), Some(c)) = (
