@@ -9,6 +9,9 @@ use bt::sound::{Note, Wave};
 use bt_runtime::sound_edit::SoundDoc;
 use bt_runtime::{Engine, EngineOptions};
 use bt_test_support::ScratchDir;
+use support::{bt_command, stderr};
+
+mod support;
 
 /// The updates played before the reload, and after it.
 const BEFORE: u64 = 30;
@@ -79,4 +82,55 @@ fn the_platformer_reloads_the_file_the_editor_saves_and_plays_the_edit() {
     assert_ne!(with_edit, without, "the reload plays the edited notes");
     assert_eq!(with_edit, again, "and the same ones every time");
     assert!(with_edit.iter().any(|&s| s != 0));
+}
+
+#[test]
+fn bad_files_are_refused_in_one_line_before_a_window_opens() {
+    let dir = ScratchDir::new("sound-edit-refusals");
+    std::fs::write(
+        dir.join("bad.txt"),
+        "bt-sound 2\nsfx a 6\nC4 sq 5\nH4 sq 5\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("binary.txt"), b"bt-sound 2\n\xff\xfe").unwrap();
+    std::fs::create_dir(dir.join("sounds")).unwrap();
+    // Run in the scratch folder, naming files as a player does, relative to it.
+    let cases = [
+        (
+            "bad.txt",
+            "bt: error: bad.txt:4: pitch: \"H4\" is not a note name (C4, F#3, ...)",
+        ),
+        (
+            "binary.txt",
+            "bt: error: binary.txt: not UTF-8 text (invalid byte at offset 11)",
+        ),
+        (
+            "sounds",
+            "bt: error: sounds is a folder; name a sound file in it",
+        ),
+        (
+            "no/such/sounds.txt",
+            "bt: error: no/such/sounds.txt: there is no folder no/such to make it in",
+        ),
+        (
+            "hello",
+            "bt: error: the cart 'hello' has no asset folder, so no sound file; name one to \
+             make: bt sound-edit PATH/sounds.txt",
+        ),
+        (
+            "helo",
+            "bt: error: helo: no such file, and not a cart (no cart named 'helo'",
+        ),
+    ];
+    for (arg, want) in cases {
+        let o = bt_command()
+            .current_dir(dir.path())
+            .args(["sound-edit", arg])
+            .output()
+            .expect("bt runs");
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{arg}: {err}");
+        assert!(err.starts_with(want), "{arg}:\n{err}\nwanted {want}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
 }
