@@ -77,6 +77,11 @@ pub struct Sprites;
 #[doc = include_str!("../../docs/writing-a-cart.md")]
 pub struct WritingACart;
 
+// Carries `docs/sound-editor.md` as its documentation, so rustdoc compiles and runs its
+// examples.
+#[doc = include_str!("../../docs/sound-editor.md")]
+pub struct SoundEditor;
+
 // Carries `docs/sound.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/sound.md")]
 pub struct Sound;

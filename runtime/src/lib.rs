@@ -2,7 +2,8 @@
 //! cart manifests, a test harness for carts and the `bt` command line.
 //!
 //! A cart crate's `main.rs` is one call, [`main`], and gets every `bt` command for itself;
-//! its tests use [`harness::CartTest`]. The runtime bundles no cart: the example carts and the
+//! its tests use [`harness::CartTest`]. The runtime bundles no example cart (its one cart of its own is the sound editor,
+//! [`sound_edit`]): the example carts and the
 //! `bt` binary that lists them live in `carts/gallery`.
 //!
 //! Features: `window` (on by default) adds `bt run` (winit, wgpu, gilrs, cpal); `cli` (on by
@@ -31,6 +32,7 @@
 //! | [`config`] | [`config::manifest`] (`cart.toml`, user config, settings layers, palette files, and the copy a web page carries), [`config::png_loader`] (sprite sheets) and [`config::asset_pack`] (an asset folder carried in memory, a web page's) |
 //! | [`save`] | save files: a cart's [`bt::SaveData`] as a file, where it lives on disk (with `files`), and [`save::SaveStore`], which says when `bt run` or a page writes it back |
 //! | [`session`] | [`session::Session`]: one cart's boot (settings layers, asset folder, save data, replay, arguments) resolved once from what a front end was given; it creates the [`Engine`]. The command line, the harness and the web page all boot through it |
+//! | [`sound_edit`] | the sound editor (`bt sound-edit`), a cart of the runtime's own: [`sound_edit::SoundDoc`] (a sound file held with its lines, written back changing only what was edited) and [`sound_edit::SoundEditor`] (the cart, which hands its saves to a [`sound_edit::SaveTarget`]) |
 //! | [`harness`] | [`harness::CartTest`], the test bench a cart's own tests use |
 //! | [`catalog`] | carts by name, as a `bt` binary lists them |
 //! | [`quote`] | quoting what a user typed or a file held, safely, in one-line messages |
@@ -80,6 +82,7 @@ pub mod quote;
 pub mod replay;
 pub mod save;
 pub mod session;
+pub mod sound_edit;
 pub mod timing;
 pub mod verify;
 pub mod wall_time;

@@ -1538,3 +1538,58 @@ fn the_window_shows_the_output_picture_bt_shot_writes() {
          `bt shot --size output`"
     );
 }
+
+#[test]
+fn the_sound_editor_changes_a_note_and_saves_the_file_in_a_real_window() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
+        return;
+    };
+    let dir = ScratchDir::new("window-sound-edit");
+    // A copy of the platformer's music, reached through a link, with permissions of its own:
+    // the save writes through the link and keeps them.
+    let original = include_str!("../../platformer/assets/music.txt");
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    let real = dir.join("real/music.txt");
+    std::fs::write(&real, original).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let link = dir.join("music.txt");
+    std::os::unix::fs::symlink("real/music.txt", &link).unwrap();
+
+    let binary = Path::new(env!("CARGO_BIN_EXE_bt-test-carts"));
+    let mut bt = in_window(binary, "sound-edit", &x, &dir);
+    bt.arg(&link)
+        .args(["--scale", "1", "--mute", "--exit-after", RUN_SECONDS]);
+    let mut run = Running::start(&x, bt, "sound-edit");
+    run.xdotool(&["windowfocus", "--sync", &run.window]);
+    // The second note of lead_a, G5: a semitone up, then volume 7, then save. A key an update
+    // at least apart, so each edit is made before the save.
+    run.xdotool(&[
+        "key", "--delay", "100", "Down", "equal", "Right", "Right", "7", "ctrl+s",
+    ]);
+    let mut seen = Vec::new();
+    let wrote = wait_for(&run.out, "wrote ", Duration::from_secs(15), &mut seen);
+    assert!(wrote.is_some(), "no save reported; stdout {seen:?}");
+    run.assert_running("the save");
+
+    let text = std::fs::read_to_string(&real).unwrap();
+    let changed: Vec<(&str, &str)> = original
+        .lines()
+        .zip(text.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed, [("G5 sq25 4", "G#5 sq25 7")]);
+    assert_eq!(text.lines().count(), original.lines().count());
+    let back = bt::sound::SoundFile::parse("music.txt", &text).expect("the saved file reads");
+    assert_eq!(back.sfx[0].1.notes[1].pitch, 68);
+    assert_eq!(back.sfx[0].1.notes[1].volume, 7);
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    run.close();
+}

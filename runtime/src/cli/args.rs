@@ -74,6 +74,49 @@ pub enum Command {
     /// Turn a cart into a web page: a new folder with index.html, the cart compiled to
     /// WebAssembly and the JavaScript that plays it, for any static web host.
     Web(WebArgs),
+    /// Edit a sound file in a window: sound effects as rows of notes, tunes as their patterns
+    /// or sequences; Space plays, Ctrl+S saves (see docs/sound-editor.md for the keys).
+    #[cfg(feature = "window")]
+    SoundEdit(SoundEditArgs),
+}
+
+/// `bt sound-edit`: the file to edit and how the window opens.
+#[cfg(feature = "window")]
+#[derive(Debug, clap::Args)]
+pub struct SoundEditArgs {
+    /// The sound file to edit (made on the first save if it does not exist yet), or a cart
+    /// (see `bt list`) whose asset folder holds one sound file; a cart crate's own binary
+    /// needs neither.
+    pub target: Option<PathBuf>,
+    /// Window size as a whole multiple of the display (1 to 16) [default: the largest that
+    /// fits 1280x800].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
+    pub scale: Option<u32>,
+    /// Play previews without sound: no audio device is opened.
+    #[arg(long)]
+    pub mute: bool,
+    /// The key-map file [default: the user's, as for `bt run`].
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
+    /// Open the window full screen.
+    #[arg(long)]
+    pub fullscreen: bool,
+    /// The folder F9's screenshots go to.
+    #[arg(long, default_value = crate::host::window::DEFAULT_CAPTURES)]
+    pub captures: PathBuf,
+    #[arg(
+        long,
+        value_parser = |s: &str| float_in(s, 0.0, crate::host::window::MAX_EXIT_AFTER_SECONDS),
+        allow_negative_numbers = true,
+        help = in_range(
+            "Close the window this many seconds after it showed its first frame (unsaved edits \
+             are lost)",
+            0,
+            crate::host::window::MAX_EXIT_AFTER_SECONDS,
+            ""
+        )
+    )]
+    pub exit_after: Option<f64>,
 }
 
 /// `bt export`: the cart and the file to write.

@@ -10,6 +10,8 @@ mod pictures;
 mod play;
 mod replays;
 mod setup;
+#[cfg(feature = "window")]
+mod sound_edit;
 mod timing;
 mod web;
 
@@ -78,6 +80,8 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Export(args) => export::export(offer, args)?,
         Command::Import(args) => import::import(args)?,
         Command::Web(args) => web::web(offer, args)?,
+        #[cfg(feature = "window")]
+        Command::SoundEdit(args) => sound_edit::sound_edit(offer, args)?,
     }
     Ok(())
 }

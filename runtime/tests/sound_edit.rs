@@ -1,0 +1,426 @@
+//! The sound editor as a player meets it, headless: scripted keys and pointer gestures, what
+//! they change in the file it saves, undo and redo, previews heard through the console, and
+//! golden pictures of its two pages.
+//!
+//! Golden pictures follow the one rule of `bt_runtime::harness::golden`: `BT_UPDATE_GOLDEN=1`
+//! rewrites `tests/golden/` after a reviewed change.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use bt::sound::{Note, SoundFile, Wave};
+use bt::{Button, Key, Player};
+use bt_runtime::harness::golden;
+use bt_runtime::replay::{frame_hash, Replay};
+use bt_runtime::sound_edit::{layout, SaveTarget, SoundDoc, SoundEditor, MAX_UNDO};
+use bt_runtime::{Engine, EngineOptions};
+
+const PLATFORMER: &str = include_str!("../../carts/platformer/assets/music.txt");
+
+/// What the editor saved, each save's text in turn.
+#[derive(Clone, Default)]
+struct Saves(Arc<Mutex<Vec<String>>>);
+
+impl SaveTarget for Saves {
+    fn save(&mut self, text: &str) -> Result<(), String> {
+        self.0.lock().unwrap().push(text.to_string());
+        Ok(())
+    }
+}
+
+impl Saves {
+    fn last(&self) -> Option<String> {
+        self.0.lock().unwrap().last().cloned()
+    }
+}
+
+/// The editor on `text`, in an engine, and where its saves go.
+fn editor(text: &str) -> (Engine, Saves) {
+    let (mut engine, saves) = editor_playing(text, None);
+    engine.step(1).unwrap();
+    (engine, saves)
+}
+
+/// The editor on `text`, booted, its updates seeing `replay`'s input when one is given.
+fn editor_playing(text: &str, replay: Option<Arc<Replay>>) -> (Engine, Saves) {
+    let saves = Saves::default();
+    let (text, target) = (text.to_string(), saves.clone());
+    let make = move || {
+        let doc = SoundDoc::read("music.txt", &text).expect("a good file");
+        Box::new(SoundEditor::new(doc, Box::new(target.clone()))) as Box<dyn bt::Cart>
+    };
+    let options = EngineOptions {
+        overlay: false,
+        replay,
+        ..EngineOptions::default()
+    };
+    let engine = Engine::new(Box::new(make), options).expect("the editor boots");
+    (engine, saves)
+}
+
+/// Taps `key` with `mods` held: down for one update, up for the next.
+fn tap_with(e: &mut Engine, mods: &[Key], key: Key) {
+    let input = e.console_mut().input_mut();
+    for &m in mods {
+        input.set_key(m, true);
+    }
+    input.set_key(key, true);
+    e.step(1).unwrap();
+    let input = e.console_mut().input_mut();
+    input.set_key(key, false);
+    for &m in mods {
+        input.set_key(m, false);
+    }
+    e.step(1).unwrap();
+}
+
+fn tap(e: &mut Engine, key: Key) {
+    tap_with(e, &[], key);
+}
+
+fn taps(e: &mut Engine, keys: &[Key]) {
+    for &k in keys {
+        tap(e, k);
+    }
+}
+
+/// A click of the left button at display pixel (`x`, `y`).
+fn click(e: &mut Engine, x: i32, y: i32) {
+    let input = e.console_mut().input_mut();
+    input.set_pointer_pos(x, y);
+    input.set_buttons(Button::POINTER_A, Player::ONE, true);
+    e.step(1).unwrap();
+    e.console_mut()
+        .input_mut()
+        .set_buttons(Button::POINTER_A, Player::ONE, false);
+    e.step(1).unwrap();
+}
+
+fn state(e: &Engine) -> String {
+    e.test_state().unwrap()
+}
+
+/// The lines of `a` and `b` that differ, as (line, a's, b's).
+fn changed_lines(a: &str, b: &str) -> Vec<(usize, String, String)> {
+    let (a, b): (Vec<_>, Vec<_>) = (a.lines().collect(), b.lines().collect());
+    (0..a.len().max(b.len()))
+        .filter(|&i| a.get(i) != b.get(i))
+        .map(|i| {
+            let line = |v: &Vec<&str>| v.get(i).unwrap_or(&"").to_string();
+            (i + 1, line(&a), line(&b))
+        })
+        .collect()
+}
+
+fn assert_golden(e: &Engine, name: &str) {
+    let fb = e.framebuffer();
+    let mut rgba = vec![0; fb.pixels().len() * 4];
+    e.palette().write_rgba(fb.pixels(), &mut rgba);
+    golden::assert_matches(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(name),
+        golden::Rgba {
+            width: fb.width(),
+            height: fb.height(),
+            pixels: &rgba,
+        },
+    );
+}
+
+#[test]
+fn keys_change_a_note_and_ctrl_s_saves_a_file_that_reads_back_as_edited() {
+    let (mut e, saves) = editor(PLATFORMER);
+    // The second note of lead_a, G5: a semitone up, then volume 7.
+    taps(
+        &mut e,
+        &[
+            Key::ArrowDown,
+            Key::Equal,
+            Key::ArrowRight,
+            Key::ArrowRight,
+            Key::Digit7,
+        ],
+    );
+    assert!(state(&e).contains("\"dirty\":true"), "{}", state(&e));
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let text = saves.last().expect("saved");
+    assert_eq!(
+        changed_lines(PLATFORMER, &text),
+        [(9, "G5 sq25 4".into(), "G#5 sq25 7".into())]
+    );
+    let back = SoundFile::parse("music.txt", &text).unwrap();
+    assert_eq!(
+        back.sfx[0].1.notes[1],
+        Note::new(68, Wave::Square { duty: 64 }, 7)
+    );
+    assert!(state(&e).contains("\"dirty\":false"), "{}", state(&e));
+}
+
+#[test]
+fn saving_without_an_edit_writes_the_same_bytes() {
+    let (mut e, saves) = editor(PLATFORMER);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    assert_eq!(saves.last().as_deref(), Some(PLATFORMER));
+}
+
+#[test]
+fn ctrl_z_undoes_and_ctrl_y_or_ctrl_shift_z_redoes() {
+    let (mut e, saves) = editor(PLATFORMER);
+    taps(&mut e, &[Key::Equal, Key::Equal]);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyZ);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let one_up = saves.last().unwrap();
+    assert!(
+        one_up.contains("\nF5 sq25 4\n"),
+        "E5 went up once: {one_up}"
+    );
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyZ);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    assert_eq!(saves.last().as_deref(), Some(PLATFORMER), "back as read");
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyY);
+    tap_with(&mut e, &[Key::ControlLeft, Key::ShiftLeft], Key::KeyZ);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    assert!(saves.last().unwrap().contains("\nF#5 sq25 4\n"));
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyY);
+    assert!(state(&e).contains("\"dirty\":false"));
+}
+
+#[test]
+fn the_history_keeps_the_last_edits_only() {
+    let (mut e, _) = editor(PLATFORMER);
+    // Alternating up and down: every tap is an edit.
+    for i in 0..MAX_UNDO + 20 {
+        tap(&mut e, if i % 2 == 0 { Key::Equal } else { Key::Minus });
+    }
+    assert!(
+        state(&e).contains(&format!("\"undo\":{MAX_UNDO}")),
+        "{}",
+        state(&e)
+    );
+}
+
+#[test]
+fn insert_delete_and_backspace_edit_the_rows() {
+    let (mut e, saves) = editor(PLATFORMER);
+    // Insert a copy of E5 after it, rest the copy, then delete lead_a's third and fourth notes.
+    taps(&mut e, &[Key::Insert, Key::Backspace, Key::ArrowDown]);
+    tap_with(&mut e, &[Key::ShiftLeft], Key::ArrowDown);
+    tap(&mut e, Key::Delete);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let text = saves.last().unwrap();
+    assert!(
+        text.contains("sfx lead_a 15 attack=1 release=4\nE5 sq25 4\n--\nG5 sq25 4\nA5 sq25 4\n"),
+        "{text}"
+    );
+    assert_eq!(
+        SoundFile::parse("music.txt", &text).unwrap().sfx[0]
+            .1
+            .notes
+            .len(),
+        15
+    );
+}
+
+#[test]
+fn a_click_picks_a_cell_and_the_wheel_changes_it() {
+    let (mut e, saves) = editor(PLATFORMER);
+    // The volume cell of note 2.
+    let (x, _) = layout::NOTE_COLUMNS[2];
+    let y = layout::row_y(2) + 4;
+    click(&mut e, x + 2, y);
+    assert!(state(&e).contains("\"row\":2,\"col\":2"), "{}", state(&e));
+    // Two updates of turns up: a step up each.
+    e.console_mut().input_mut().add_wheel(0.0, -2.0);
+    e.step(1).unwrap();
+    e.console_mut().input_mut().add_wheel(0.0, -1.0);
+    e.step(1).unwrap();
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let text = saves.last().unwrap();
+    assert_eq!(
+        changed_lines(PLATFORMER, &text),
+        [(10, "C6 sq25 4".into(), "C6 sq25 6".into())]
+    );
+    // The wheel's turns on one cell are one undo step.
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyZ);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    assert_eq!(saves.last().as_deref(), Some(PLATFORMER));
+}
+
+#[test]
+fn a_drag_over_the_graph_draws_pitches_as_one_undo_step() {
+    let (mut e, saves) = editor(PLATFORMER);
+    let g = layout::PITCH_GRAPH;
+    let w = layout::bar_width(16);
+    let input = e.console_mut().input_mut();
+    input.set_pointer_pos(g.x + 1, g.y + g.h - 1 - 60);
+    input.set_buttons(Button::POINTER_A, Player::ONE, true);
+    e.step(1).unwrap();
+    for bar in 1..4 {
+        e.console_mut()
+            .input_mut()
+            .set_pointer_pos(g.x + bar * w + 1, g.y + g.h - 1 - 60);
+        e.step(1).unwrap();
+    }
+    e.console_mut()
+        .input_mut()
+        .set_buttons(Button::POINTER_A, Player::ONE, false);
+    e.step(1).unwrap();
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let text = saves.last().unwrap();
+    let pitch = layout::pitch_at(g.y + g.h - 1 - 60);
+    let back = SoundFile::parse("music.txt", &text).unwrap();
+    for note in &back.sfx[0].1.notes[..4] {
+        assert_eq!(note.pitch, pitch);
+    }
+    assert_eq!(back.sfx[0].1.notes[4].pitch, 69, "A5 untouched");
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyZ);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    assert_eq!(saves.last().as_deref(), Some(PLATFORMER), "one undo step");
+}
+
+#[test]
+fn space_plays_the_sound_through_the_console_and_stops_it() {
+    let (mut e, _) = editor(PLATFORMER);
+    e.console_mut().drain_samples().for_each(drop);
+    tap(&mut e, Key::Space);
+    e.step(10).unwrap();
+    assert!(state(&e).contains("\"playing\":true"), "{}", state(&e));
+    let loud = e.console_mut().drain_samples().filter(|s| *s != 0).count();
+    assert!(loud > 100, "{loud} samples not silent");
+    tap(&mut e, Key::Space);
+    e.step(10).unwrap();
+    assert!(state(&e).contains("\"playing\":false"), "{}", state(&e));
+    e.console_mut().drain_samples().for_each(drop);
+    e.step(5).unwrap();
+    assert_eq!(
+        e.console_mut().drain_samples().filter(|s| *s != 0).count(),
+        0
+    );
+}
+
+#[test]
+fn the_tune_page_changes_which_sound_a_sequence_plays() {
+    let (mut e, saves) = editor(PLATFORMER);
+    // To the tune; channel 0's second sound, lead_b, one step on (to bass_a).
+    taps(
+        &mut e,
+        &[Key::Tab, Key::ArrowRight, Key::ArrowRight, Key::Equal],
+    );
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let text = saves.last().unwrap();
+    assert_eq!(
+        changed_lines(PLATFORMER, &text),
+        [(
+            100,
+            "0 lead_a lead_b lead_a lead_b".into(),
+            "0 lead_a bass_a lead_a lead_b".into()
+        )]
+    );
+    // Enter opens the cell's sound effect.
+    tap(&mut e, Key::Enter);
+    assert!(
+        state(&e).contains("\"view\":\"Sfx\",\"sfx\":2"),
+        "{}",
+        state(&e)
+    );
+}
+
+#[test]
+fn ctrl_n_makes_a_sound_effect_the_file_keeps() {
+    let (mut e, saves) = editor(PLATFORMER);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyN);
+    // Type an E on its first row, then an octave 6.
+    taps(&mut e, &[Key::KeyE, Key::ArrowUp, Key::Digit6]);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let text = saves.last().unwrap();
+    let back = SoundFile::parse("music.txt", &text).unwrap();
+    let (name, sfx) = back.sfx.last().unwrap();
+    assert_eq!(name, "sfx1");
+    assert_eq!(sfx.notes[0], Note::new(76, Wave::Square { duty: 128 }, 5));
+    assert!(text.contains("\nsfx sfx1 15\nE6 sq 5\n--\n"), "{text}");
+}
+
+#[test]
+fn golden_pictures_of_the_two_pages() {
+    let (mut e, _) = editor(PLATFORMER);
+    // A selection of three notes on lead_b, the cursor on the wave column, a loop set.
+    taps(
+        &mut e,
+        &[Key::BracketRight, Key::ArrowDown, Key::ArrowDown, Key::KeyL],
+    );
+    tap_with(&mut e, &[Key::ShiftLeft], Key::ArrowDown);
+    tap_with(&mut e, &[Key::ShiftLeft], Key::ArrowDown);
+    tap(&mut e, Key::ArrowRight);
+    tap(&mut e, Key::Equal);
+    assert_golden(&e, "sound-edit-sfx.png");
+    taps(
+        &mut e,
+        &[Key::Tab, Key::ArrowDown, Key::ArrowRight, Key::ArrowRight],
+    );
+    assert_golden(&e, "sound-edit-tune.png");
+}
+
+#[test]
+fn a_held_arrow_moves_once_then_repeats_after_a_third_of_a_second() {
+    let (mut e, _) = editor(PLATFORMER);
+    let hold = |e: &mut Engine, updates: u64| {
+        e.console_mut().input_mut().set_key(Key::ArrowDown, true);
+        e.step(updates).unwrap();
+        e.console_mut().input_mut().set_key(Key::ArrowDown, false);
+        e.step(1).unwrap();
+    };
+    // A slow tap, a sixth of a second: one row.
+    hold(&mut e, 10);
+    assert!(state(&e).contains("\"row\":1,"), "{}", state(&e));
+    // Held half a second: one row, then a row every 4 updates from the 20th.
+    hold(&mut e, 30);
+    assert!(state(&e).contains("\"row\":5,"), "{}", state(&e));
+}
+
+#[test]
+fn a_recorded_editing_session_replays_to_the_same_picture_and_save() {
+    let (mut e, saves) = editor_playing(PLATFORMER, None);
+    e.start_recording(60);
+    e.step(1).unwrap();
+    taps(
+        &mut e,
+        &[
+            Key::BracketRight,
+            Key::ArrowDown,
+            Key::KeyA,
+            Key::ArrowRight,
+        ],
+    );
+    click(&mut e, layout::NOTE_COLUMNS[3].0 + 2, layout::row_y(4) + 4);
+    tap(&mut e, Key::Digit3);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let saved = saves.last().expect("saved");
+    let replay = e.recording("sound-edit", None).expect("recorded");
+
+    let (mut again, replayed) = editor_playing(PLATFORMER, Some(Arc::new(replay)));
+    again.step(e.updates_since_init()).unwrap();
+    assert_eq!(replayed.last().as_deref(), Some(saved.as_str()));
+    assert_eq!(
+        frame_hash(again.framebuffer(), again.palette()),
+        frame_hash(e.framebuffer(), e.palette())
+    );
+    assert_eq!(again.test_state(), e.test_state());
+    // It is the edit made: lead_b's second note an A5, its fifth a drop.
+    let back = SoundFile::parse("music.txt", &saved).unwrap();
+    assert_eq!(back.sfx[1].1.notes[1].pitch, 69);
+    assert_eq!(back.sfx[1].1.notes[4].effect, bt::sound::Effect::Drop);
+}
+
+#[test]
+fn speed_keys_step_the_speed_within_what_a_file_holds() {
+    let slow = "bt-sound 2\nsfx drone 400 release=3\nC2 tri 5\n";
+    let (mut e, saves) = editor(slow);
+    taps(&mut e, &[Key::Period, Key::Period]);
+    tap_with(&mut e, &[Key::ShiftLeft], Key::Comma);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    assert_eq!(
+        saves.last().as_deref(),
+        Some("bt-sound 2\nsfx drone 392 release=3\nC2 tri 5\n")
+    );
+}
