@@ -28,6 +28,7 @@
 //! | `bt frames -o DIR` over another user's empty folder of mode 700 | its mode and owner kept | [`frames_over_an_empty_folder_keep_its_mode_and_owner`] |
 //! | a cart's `f32::clamp` with its bounds swapped panics "in" the standard library | the place is the cart's code that called it (the cart API itself panics on no argument) | `a_panic_inside_the_standard_library_is_placed_in_its_caller` (`engine::cart_panic`) |
 //! | a sound file with a 1 MB word, ESC or NUL in a word, a newline in its name, a BOM, `C+4`, `sq+50` | one short escaped line naming file, line and field; the BOM skipped as `cart.toml`'s is; malformed notes and waves refused with the reason | [`sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refused`] |
+//! | `bt trace --format summary` or `chrome`, `bt diagnose` of a long run | at most `KEPT_BYTES_PER_FRAME` (96) bytes a frame, summary, trace and report included (was some 190) | [`a_whole_run_timeline_takes_its_stated_bytes_a_frame`] |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
@@ -1236,6 +1237,46 @@ fn a_games_files_never_take_a_link_out_of_the_carts_folder_nor_walk_a_loop() {
         err.starts_with(&format!("{} is a link to the folder", round.display())),
         "{err}"
     );
+}
+
+/// A run whose exact summary, Chrome trace and report keep every frame takes no more than
+/// `KEPT_BYTES_PER_FRAME` a frame over what the test binary takes anyway.
+#[test]
+fn a_whole_run_timeline_takes_its_stated_bytes_a_frame() {
+    use bt_runtime::timing::timeline::{Timeline, KEPT_BYTES_PER_FRAME};
+    const FRAMES: u64 = 400_000;
+    if is_measured_child() {
+        let mut t = Timeline::new(1000.0 / 60.0);
+        t.reserve(FRAMES as usize);
+        for frame in 0..FRAMES {
+            let stats = bt_overlay::FrameStats {
+                delta_ms: 16.0 + (frame % 7) as f64,
+                updates: 1,
+                ticks: frame + 1,
+                update_ms: 0.5,
+                render_ms: 1.0,
+                ..bt_overlay::FrameStats::default()
+            };
+            let report = bt_runtime::FrameReport {
+                frame,
+                render_alpha: 0.5,
+                stats,
+            };
+            t.record(&report, 0, &[]);
+        }
+        let summary = t.summary();
+        assert_eq!(summary.frames, FRAMES as usize);
+        t.write_chrome_trace(&mut std::io::sink(), "kept").unwrap();
+        bt_runtime::timing::report::html(&t, "kept").unwrap();
+        report_peak_rss();
+        return;
+    }
+    // Each frame kept took some 190 bytes at the summary's peak (the record, a reversed copy
+    // of the frame times, references for the longest, and columns a clock's run has none
+    // of); the report copied the records once more.
+    let kib = peak_rss_kib_of("a_whole_run_timeline_takes_its_stated_bytes_a_frame");
+    let allowed = BASELINE_KIB + FRAMES * KEPT_BYTES_PER_FRAME / 1024;
+    assert!(kib < allowed, "{kib} KiB; at most {allowed} KiB");
 }
 
 /// How the walk below calls a loader.
