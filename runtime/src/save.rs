@@ -36,6 +36,7 @@ use bt::host::Console;
 use bt::SaveData;
 use thiserror::Error;
 
+use crate::config::read::shown;
 #[cfg(feature = "files")]
 use crate::config::read::{read_file, ReadError};
 #[cfg(feature = "files")]
@@ -129,10 +130,6 @@ pub enum SaveFileError {
     },
 }
 
-fn shown(path: &Path) -> String {
-    crate::quote::excerpt_chars(&path.to_string_lossy(), 240)
-}
-
 /// FNV-1a, 32 bits: enough to tell a damaged file from a good one, and no dependency.
 fn checksum(bytes: &[u8]) -> u32 {
     bytes.iter().fold(0x811c_9dc5, |h: u32, &b| {
@@ -218,17 +215,13 @@ pub fn decode(file: &[u8], path: &Path) -> Result<Vec<u8>, SaveFileError> {
 /// Reads the save file at `path`. `Ok(None)` when nothing is there.
 ///
 /// # Errors
-/// [`SaveFileError::Read`] (not a regular file, no permission), [`SaveFileError::TooLarge`],
-/// and those of [`decode`].
+/// [`SaveFileError::Read`] (not a regular file, no permission, over [`MAX_SAVE_FILE`]), and
+/// those of [`decode`].
 #[cfg(feature = "files")]
 pub fn load(path: &Path) -> Result<Option<Vec<u8>>, SaveFileError> {
     match read_file(path, MAX_SAVE_FILE) {
         Ok(file) => decode(&file, path).map(Some),
         Err(ReadError::NotFound) => Ok(None),
-        Err(ReadError::TooLarge { size, .. }) => Err(SaveFileError::TooLarge {
-            path: path.to_path_buf(),
-            bytes: size,
-        }),
         Err(other) => Err(SaveFileError::Read {
             path: path.to_path_buf(),
             reason: other.to_string(),
@@ -339,6 +332,7 @@ impl SaveLock {
         // the removed file. Locking again whenever the file on disk is not the one locked
         // closes that gap.
         for _ in 0..8 {
+            // BT's own lock file, made here and locked; its first bytes name the holder.
             let mut file = std::fs::OpenOptions::new()
                 .read(true)
                 .write(true)
@@ -349,8 +343,9 @@ impl SaveLock {
             match file.try_lock() {
                 Ok(()) => {}
                 Err(std::fs::TryLockError::WouldBlock) => {
+                    // The holder's process id, a line: no more is read, whatever is there.
                     let mut text = String::new();
-                    let _ = file.read_to_string(&mut text);
+                    let _ = (&mut file).take(32).read_to_string(&mut text);
                     return Err(SaveFileError::InUse {
                         path: save_file.to_path_buf(),
                         holder: text.trim().parse().ok(),

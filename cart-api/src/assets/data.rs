@@ -57,6 +57,7 @@ impl Update<'_> {
             .as_ref()
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
             .read_limited(path, MAX_DATA_FILE)
+            .map_err(|e| e.reading("data file"))
     }
 
     /// Reads the file at `path` as UTF-8 text, at most [`MAX_DATA_FILE`] bytes.
@@ -88,6 +89,7 @@ impl Update<'_> {
             .as_ref()
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
             .load_map(path)
+            .map_err(|e| e.reading("map"))
     }
 
     /// Like [`Update::load_map`] for a map already in memory, such as one built into the cart
@@ -144,7 +146,7 @@ mod tests {
         let ctx = con.update_context(0);
         assert_eq!(
             ctx.load_data("big.bin").unwrap_err().to_string(),
-            "big.bin: the file is 4194305 bytes; the limit is 4194304"
+            "data file big.bin: could not read it: 4194305 bytes is over the limit of 4194304 bytes"
         );
         assert_eq!(
             ctx.load_data_text("latin1.txt").unwrap_err().to_string(),

@@ -17,7 +17,10 @@ impl Update<'_> {
     /// An [`AssetError`] naming `path`: missing file, not a PNG, larger than 8192 px a side,
     /// more colours than free slots, or a host without an image loader.
     pub fn load_image(&mut self, path: &str, start_slot: u8) -> Result<SpriteSheet, AssetError> {
-        let image = self.image_loader(path)?.load(path)?;
+        let image = self
+            .image_loader(path)?
+            .load(path)
+            .map_err(|e| e.reading("image"))?;
         let con = &mut *self.con;
         SpriteSheet::from_rgba(
             path,
@@ -91,7 +94,10 @@ impl Update<'_> {
         slots: RangeInclusive<u8>,
         matching: ColorMatch,
     ) -> Result<SpriteSheet, AssetError> {
-        let image = self.image_loader(path)?.load(path)?;
+        let image = self
+            .image_loader(path)?
+            .load(path)
+            .map_err(|e| e.reading("image"))?;
         SpriteSheet::from_rgba_matched(
             path,
             image.width,
@@ -139,7 +145,10 @@ impl Update<'_> {
     /// An [`AssetError`] naming `path`: missing file, not a PNG, a PNG that is not indexed
     /// (RGB or RGBA), a number past the live palette's end, larger than 8192 px a side.
     pub fn load_image_indices(&mut self, path: &str) -> Result<SpriteSheet, AssetError> {
-        let image = self.image_loader(path)?.load_indices(path)?;
+        let image = self
+            .image_loader(path)?
+            .load_indices(path)
+            .map_err(|e| e.reading("image"))?;
         self.indexed_sheet(path, image)
     }
 

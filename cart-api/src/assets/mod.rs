@@ -12,22 +12,61 @@ use thiserror::Error;
 use crate::draw::MAX_SHEET_SIDE;
 use crate::settings::MAX_DISPLAY_PIXELS;
 
-/// What went wrong making a sprite sheet. Always shown with the file (or name) it came from.
+/// What went wrong loading an asset. Always shown with the file (or name) it came from; a file
+/// that could not be read is said as every BT loader says it, `<what> PATH: could not read it:
+/// <why>`, with `what` the kind of file the cart asked for (`image`, `sound file`, `data file`,
+/// `map`, `font`).
+///
+/// ```
+/// use bt::{AssetError, AssetErrorKind};
+///
+/// let e = AssetError::new("music.txt", AssetErrorKind::Read("a FIFO, not a regular file".into()));
+/// assert_eq!(e.to_string(), "music.txt: could not read it: a FIFO, not a regular file");
+/// assert_eq!(
+///     e.reading("sound file").to_string(),
+///     "sound file music.txt: could not read it: a FIFO, not a regular file"
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{name}: {kind}")]
+#[error("{}{name}: {kind}", of_what(.what))]
 pub struct AssetError {
+    /// What the file is to the cart (`"image"`, `"sound file"`) when the file could not be
+    /// read, else empty.
+    pub what: &'static str,
     /// The file path or name of the image.
     pub name: String,
     /// The problem.
     pub kind: AssetErrorKind,
 }
 
+/// `what` and a space, or nothing.
+fn of_what(what: &str) -> String {
+    if what.is_empty() {
+        String::new()
+    } else {
+        format!("{what} ")
+    }
+}
+
 impl AssetError {
     /// An error about the image called `name`.
     pub fn new(name: impl Into<String>, kind: AssetErrorKind) -> AssetError {
         AssetError {
+            what: "",
             name: name.into(),
             kind,
+        }
+    }
+
+    /// The error saying what the file is (`what`), when the file could not be read (a read
+    /// error, not a regular file, over its limit); any other error as it is.
+    #[must_use]
+    pub fn reading(self, what: &'static str) -> AssetError {
+        match self.kind {
+            AssetErrorKind::Read(_)
+            | AssetErrorKind::NotAFile
+            | AssetErrorKind::FileTooLarge { .. } => AssetError { what, ..self },
+            _ => self,
         }
     }
 }
@@ -39,8 +78,9 @@ pub enum AssetErrorKind {
     /// The file does not exist.
     #[error("file not found")]
     NotFound,
-    /// The file exists but could not be read.
-    #[error("could not read the file: {0}")]
+    /// The file exists but could not be read (not a regular file, a link leading out of the
+    /// asset folder, refused by the system); the string says why.
+    #[error("could not read it: {0}")]
     Read(String),
     /// The bytes are not an image the host can decode.
     #[error("not a PNG image: {0}")]
@@ -116,7 +156,7 @@ pub enum AssetErrorKind {
     #[error("this host cannot load images")]
     NoLoader,
     /// A data or map file longer than the limit for its kind.
-    #[error("the file is {bytes} bytes; the limit is {limit}")]
+    #[error("could not read it: {bytes} bytes is over the limit of {limit} bytes")]
     FileTooLarge {
         /// The file's length.
         bytes: u64,
@@ -124,7 +164,7 @@ pub enum AssetErrorKind {
         limit: u64,
     },
     /// The path names a folder or something else that is not a regular file.
-    #[error("not a regular file")]
+    #[error("could not read it: not a regular file")]
     NotAFile,
     /// A text file that is not UTF-8.
     #[error("not UTF-8 text: {0}")]

@@ -50,7 +50,8 @@ impl Update<'_> {
         let loader = self.con.loader.0.as_ref();
         let bytes = loader
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
-            .read(path)?;
+            .read(path)
+            .map_err(|e| e.reading("sound file"))?;
         let text = String::from_utf8(bytes)
             .map_err(|e| AssetError::new(path, AssetErrorKind::Read(e.to_string())))?;
         self.decode_sounds(path, &text)

@@ -149,7 +149,7 @@ fn a_bad_capture_is_one_line_naming_file_line_column_and_value() {
     assert_eq!(gone.status.code(), Some(1), "{}", stderr(&gone));
     assert!(
         stderr(&gone).starts_with(&format!(
-            "bt: error: capture '{}': could not read it",
+            "bt: error: capture {}: could not read it",
             dir.join("gone.csv").display()
         )),
         "{}",

@@ -9,6 +9,7 @@
 //! | a replay's hash beyond its ticks | refused when the file loads; only hashes compared are counted | [`a_hash_no_run_can_reach_is_refused`] |
 //! | a FIFO as `cart.toml`, user config, palette, key map, sprite sheet, sound file, replay | refused at once, naming the file, never waited on | [`no_reader_waits_on_a_fifo`], [`commands_refuse_a_fifo_at_once`] |
 //! | a sprite sheet or sound file linked to `/dev/zero`, or huge | refused before it is read | [`an_asset_that_is_a_device_or_huge_is_refused_unread`] |
+//! | every loader (cart.toml, user config, palettes, key maps, replays, save files, captures, golden pictures, an exported game's files and game file, `.p8` and `.pyxres` import, images, sound files, data files, maps and tilesets, BDF and sheet fonts) given a FIFO, `/dev/zero`, a link out of its folder, a terabyte | refused at once, unread, in one line: `<what> PATH: could not read it: <why>`; a new direct open fails `no_file_is_opened_for_reading_outside_the_gate` (`config::read`) | [`every_loader_refuses_what_it_must_never_read`] |
 //! | `bt verify --seconds` very long | memory the same whatever the length; a cap, named | [`verify_memory_does_not_grow_with_its_length`], [`verify_past_its_cap_is_refused_naming_seconds`] |
 //! | `bt wav --seconds 3600 --rate 192000` | samples streamed to the file: memory the same for any length | [`a_long_wav_is_streamed_in_constant_memory`] |
 //! | a replay with `pointer_wheel` 1e30 or an axis past 1 | refused when it loads; `paint` counts wheel lines at once | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `paint`'s `any_wheel_value_resizes_the_brush_at_once` |
@@ -27,6 +28,7 @@
 //! | `bt frames -o DIR` over another user's empty folder of mode 700 | its mode and owner kept | [`frames_over_an_empty_folder_keep_its_mode_and_owner`] |
 //! | a cart's `f32::clamp` with its bounds swapped panics "in" the standard library | the place is the cart's code that called it (the cart API itself panics on no argument) | `a_panic_inside_the_standard_library_is_placed_in_its_caller` (`engine::cart_panic`) |
 //! | a sound file with a 1 MB word, ESC or NUL in a word, a newline in its name, a BOM, `C+4`, `sq+50` | one short escaped line naming file, line and field; the BOM skipped as `cart.toml`'s is; malformed notes and waves refused with the reason | [`sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refused`] |
+//! | `bt trace --format summary` or `chrome`, `bt diagnose` of a long run | at most `KEPT_BYTES_PER_FRAME` (96) bytes a frame, summary, trace and report included (was some 190) | [`a_whole_run_timeline_takes_its_stated_bytes_a_frame`] |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
@@ -368,11 +370,11 @@ fn commands_refuse_a_fifo_at_once() {
     );
     assert_eq!(
         said(&capture),
-        format!("bt: error: capture '{}': {pipe_is}", pipe.display())
+        format!("bt: error: capture {}: {pipe_is}", pipe.display())
     );
     assert_eq!(
         said(&input),
-        format!("bt: error: {}: {pipe_is}", pipe.display())
+        format!("bt: error: replay {}: {pipe_is}", pipe.display())
     );
     let keys = output_within(bt_command().args(["keys", "--keys"]).arg(&pipe), limit);
     assert_eq!(
@@ -1219,7 +1221,10 @@ fn a_games_files_never_take_a_link_out_of_the_carts_folder_nor_walk_a_loop() {
     symlink(dir.join("secret.txt"), &out).unwrap();
     let err = collect(&root, Some(&assets), &[]).unwrap_err();
     assert!(
-        err.starts_with(&format!("{} leads to ", out.display())) && err.contains("secret.txt"),
+        err.starts_with(&format!(
+            "cart file {}: could not read it: a link leading to ",
+            out.display()
+        )) && err.contains("secret.txt"),
         "{err}"
     );
     std::fs::remove_file(&out).unwrap();
@@ -1232,4 +1237,356 @@ fn a_games_files_never_take_a_link_out_of_the_carts_folder_nor_walk_a_loop() {
         err.starts_with(&format!("{} is a link to the folder", round.display())),
         "{err}"
     );
+}
+
+/// A run whose exact summary, Chrome trace and report keep every frame takes no more than
+/// `KEPT_BYTES_PER_FRAME` a frame over what the test binary takes anyway.
+#[test]
+fn a_whole_run_timeline_takes_its_stated_bytes_a_frame() {
+    use bt_runtime::timing::timeline::{Timeline, KEPT_BYTES_PER_FRAME};
+    const FRAMES: u64 = 400_000;
+    if is_measured_child() {
+        let mut t = Timeline::new(1000.0 / 60.0);
+        t.reserve(FRAMES as usize);
+        for frame in 0..FRAMES {
+            let stats = bt_overlay::FrameStats {
+                delta_ms: 16.0 + (frame % 7) as f64,
+                updates: 1,
+                ticks: frame + 1,
+                update_ms: 0.5,
+                render_ms: 1.0,
+                ..bt_overlay::FrameStats::default()
+            };
+            let report = bt_runtime::FrameReport {
+                frame,
+                render_alpha: 0.5,
+                stats,
+            };
+            t.record(&report, 0, &[]);
+        }
+        let summary = t.summary();
+        assert_eq!(summary.frames, FRAMES as usize);
+        t.write_chrome_trace(&mut std::io::sink(), "kept").unwrap();
+        bt_runtime::timing::report::html(&t, "kept").unwrap();
+        report_peak_rss();
+        return;
+    }
+    // Each frame kept took some 190 bytes at the summary's peak (the record, a reversed copy
+    // of the frame times, references for the longest, and columns a clock's run has none
+    // of); the report copied the records once more.
+    let kib = peak_rss_kib_of("a_whole_run_timeline_takes_its_stated_bytes_a_frame");
+    let allowed = BASELINE_KIB + FRAMES * KEPT_BYTES_PER_FRAME / 1024;
+    assert!(kib < allowed, "{kib} KiB; at most {allowed} KiB");
+}
+
+/// How the walk below calls a loader.
+#[derive(Clone, Copy)]
+enum Call {
+    /// A library call given the file's full path; its error, shown.
+    Path(fn(&std::path::Path) -> String),
+    /// A call a cart makes, given the file's name: through a console reading the cart's asset
+    /// folder, or (with no folder) reading the name as a path.
+    Cart(fn(&mut bt::Update<'_>, &str) -> String),
+    /// A `bt` command given the file's full path; its stderr.
+    Command(fn(&std::path::Path) -> std::process::Command),
+}
+
+/// One loader of the walk: what it calls the file, the file, and how it is called.
+struct Loader {
+    what: &'static str,
+    /// The file refused: in the scratch folder, or for [`Call::Cart`] in the asset folder.
+    file: &'static str,
+    /// For a file another file names (a map's tileset, a sheet font's picture): the file the
+    /// loader is given and its text.
+    named_by: Option<(&'static str, &'static str)>,
+    call: Call,
+    /// Why a link to `/dev/zero` is refused.
+    device: &'static str,
+    /// Why a link to a file outside the folder is refused, where that rule applies.
+    link_out: Option<&'static str>,
+    /// Whether a file past any limit is refused from its size (a reader that reads only a
+    /// trailer takes any length).
+    sized: bool,
+}
+
+const A_DEVICE: &str = "a character device, not a regular file";
+const ASSET_LINK_OUT: &str = "a link leading out of the folder";
+
+fn by_path(what: &'static str, file: &'static str, call: fn(&std::path::Path) -> String) -> Loader {
+    Loader {
+        what,
+        file,
+        named_by: None,
+        call: Call::Path(call),
+        device: A_DEVICE,
+        link_out: None,
+        sized: true,
+    }
+}
+
+fn by_cart(
+    what: &'static str,
+    file: &'static str,
+    call: fn(&mut bt::Update<'_>, &str) -> String,
+) -> Loader {
+    Loader {
+        call: Call::Cart(call),
+        link_out: Some(ASSET_LINK_OUT),
+        ..by_path(what, file, |_| String::new())
+    }
+}
+
+fn by_command(
+    what: &'static str,
+    file: &'static str,
+    call: fn(&std::path::Path) -> std::process::Command,
+) -> Loader {
+    Loader {
+        call: Call::Command(call),
+        ..by_path(what, file, |_| String::new())
+    }
+}
+
+/// Every loader of a file a user or a cart names. A loader added later gets a row here (the
+/// guard in `runtime/src/config/read/guard.rs` says so when it opens a file itself). No state
+/// file is read from a disk: a state file is made and loaded in memory.
+fn loaders() -> Vec<Loader> {
+    use bt_runtime::config::manifest::{self, PaletteSource};
+    let (path, cart, command) = (by_path, by_cart, by_command);
+    vec![
+        path("cart manifest", "cart.toml", |p| {
+            manifest::load(p.parent().unwrap()).unwrap_err().to_string()
+        }),
+        path("user config", "config.toml", |p| {
+            manifest::load_user_config(p).unwrap_err().to_string()
+        }),
+        path("palette file", "palette.hex", |p| {
+            manifest::load_palette(&PaletteSource::File(p.into()))
+                .unwrap_err()
+                .to_string()
+        }),
+        path("palette file", "palette.png", |p| {
+            manifest::load_palette(&PaletteSource::File(p.into()))
+                .unwrap_err()
+                .to_string()
+        }),
+        path("key map", "keys.toml", |p| {
+            KeyMap::load(p).unwrap_err().to_string()
+        }),
+        path("replay", "run.btr", |p| {
+            Replay::load(p).unwrap_err().to_string()
+        }),
+        path("save file", "game.sav", |p| {
+            bt_runtime::save::load(p).unwrap_err().to_string()
+        }),
+        path("capture", "frames.csv", |p| {
+            bt_runtime::clock::capture::Capture::load(p, None)
+                .unwrap_err()
+                .to_string()
+        }),
+        path("golden picture", "golden.png", |p| {
+            let picture = bt_runtime::harness::golden::Rgba {
+                width: 1,
+                height: 1,
+                pixels: &[0; 4],
+            };
+            bt_runtime::harness::golden::check(p, picture)
+                .unwrap_err()
+                .to_string()
+        }),
+        Loader {
+            // The folder's rule comes first: a link to a device leads out of it.
+            device: "a link leading to /dev/zero, outside ",
+            link_out: Some("a link leading to "),
+            ..path("cart file", "cart/assets/sheet.png", |p| {
+                let assets = p.parent().unwrap();
+                bt_runtime::cli::bundle::collect(assets.parent().unwrap(), Some(assets), &[])
+                    .unwrap_err()
+            })
+        },
+        Loader {
+            sized: false,
+            ..path("game file", "game", |p| {
+                bt_runtime::cli::bundle::Bundle::read_from(p).unwrap_err()
+            })
+        },
+        command("PICO-8 cart", "cart.p8", |p| {
+            let mut c = bt_command();
+            c.arg("import")
+                .arg(p)
+                .arg("-o")
+                .arg(p.with_extension("out"));
+            c
+        }),
+        command("Pyxel resource file", "res.pyxres", |p| {
+            let mut c = bt_command();
+            c.arg("import")
+                .arg(p)
+                .arg("-o")
+                .arg(p.with_extension("out"));
+            c
+        }),
+        cart("image", "sheet.png", |ctx, name| {
+            ctx.load_image(name, 1).unwrap_err().to_string()
+        }),
+        cart("image", "indexed.png", |ctx, name| {
+            ctx.load_image_indices(name).unwrap_err().to_string()
+        }),
+        cart("sound file", "tune.txt", |ctx, name| {
+            ctx.load_sounds(name).unwrap_err().to_string()
+        }),
+        cart("data file", "level.txt", |ctx, name| {
+            ctx.load_data(name).unwrap_err().to_string()
+        }),
+        cart("map", "level.tmj", |ctx, name| {
+            ctx.load_map(name).unwrap_err().to_string()
+        }),
+        Loader {
+            named_by: Some((
+                "world.tmj",
+                r#"{"width":1,"height":1,"tilewidth":8,"tileheight":8,
+                    "layers":[{"type":"tilelayer","name":"a","width":1,"height":1,"data":[0]}],
+                    "tilesets":[{"firstgid":1,"source":"tiles.tsj"}]}"#,
+            )),
+            // A tileset is read only from the map's own folder, asset folder or not.
+            device: ASSET_LINK_OUT,
+            ..cart("map", "tiles.tsj", |ctx, name| {
+                ctx.load_map(name).unwrap_err().to_string()
+            })
+        },
+        cart("font", "font.bdf", |ctx, name| {
+            ctx.load_font(name).unwrap_err().to_string()
+        }),
+        Loader {
+            named_by: Some((
+                "letters.txt",
+                "bt-font 1\nimage letters.png\ngrid 8 8\nchars 0 0 AB\n",
+            )),
+            ..cart("font", "letters.png", |ctx, name| {
+                ctx.load_font(name).unwrap_err().to_string()
+            })
+        },
+    ]
+}
+
+/// What the walk puts where a loader expects its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hostile {
+    Fifo,
+    Device,
+    LinkOut,
+    Oversized,
+}
+
+/// Puts `hostile` at `path` (a sparse file for an oversized one: no disk is used).
+#[cfg(unix)]
+fn make_hostile(hostile: Hostile, path: &std::path::Path, outside: &std::path::Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    match hostile {
+        Hostile::Fifo => fifo(path),
+        Hostile::Device => std::os::unix::fs::symlink("/dev/zero", path).unwrap(),
+        Hostile::LinkOut => std::os::unix::fs::symlink(outside, path).unwrap(),
+        Hostile::Oversized => std::fs::File::create(path)
+            .unwrap()
+            .set_len(1 << 40)
+            .unwrap(),
+    }
+}
+
+/// The one line `loader` says when it meets `hostile`, called in `dir` (made for this case).
+#[cfg(unix)]
+fn walk_one(loader: &Loader, hostile: Hostile, dir: &std::path::Path) -> (String, String) {
+    let outside = dir.join("outside.txt");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(&outside, "a file outside the folder").unwrap();
+    let what = format!("{} meeting {hostile:?}", loader.what);
+    match loader.call {
+        Call::Path(call) => {
+            let path = dir.join(loader.file);
+            make_hostile(hostile, &path, &outside);
+            let said = within_a_while(&what, move || call(&path));
+            (said, dir.join(loader.file).display().to_string())
+        }
+        Call::Command(command) => {
+            let path = dir.join(loader.file);
+            make_hostile(hostile, &path, &outside);
+            let o = output_within(&mut command(&path), std::time::Duration::from_secs(60));
+            assert!(!o.status.success(), "{what}");
+            let said = stderr(&o);
+            let said = said.trim_end().strip_prefix("bt: error: ").unwrap_or(&said);
+            (said.to_string(), path.display().to_string())
+        }
+        Call::Cart(call) => {
+            let assets = dir.join("assets");
+            std::fs::create_dir_all(&assets).unwrap();
+            make_hostile(hostile, &assets.join(loader.file), &outside);
+            // A device is met by a cart with no asset folder, which reads paths as given; the
+            // rest through the cart's asset folder, by the names a cart gives.
+            let (folder, prefix) = match hostile {
+                Hostile::Device => (None, format!("{}/", assets.display())),
+                _ => (Some(assets.clone()), String::new()),
+            };
+            let given = match loader.named_by {
+                Some((name, text)) => {
+                    std::fs::write(assets.join(name), text).unwrap();
+                    format!("{prefix}{name}")
+                }
+                None => format!("{prefix}{}", loader.file),
+            };
+            let shown = match loader.named_by {
+                Some(_) => format!("{given} -> {}", loader.file),
+                None => given.clone(),
+            };
+            let said = within_a_while(&what, move || {
+                use bt_runtime::config::png_loader::{FolderLoader, PngLoader};
+                let mut console = bt::host::Console::new(&bt::Settings::default(), 0);
+                match folder {
+                    Some(folder) => console.set_image_loader(Box::new(FolderLoader::new(folder))),
+                    None => console.set_image_loader(Box::new(PngLoader)),
+                }
+                call(&mut console.update_context(0), &given)
+            });
+            (said, shown)
+        }
+    }
+}
+
+/// Every loader is walked through a FIFO (refused at once: the call runs on a thread of its
+/// own, and a command under a time limit, so one that waits fails instead of hanging), a
+/// link to `/dev/zero`, a link leading out of the folder where that rule applies, and a file
+/// past any limit (sparse: a terabyte, no disk used). Each says it the one way:
+/// `<what> PATH: could not read it: <why>`, on one line.
+#[cfg(unix)]
+#[test]
+fn every_loader_refuses_what_it_must_never_read() {
+    let dir = ScratchDir::new("hostile-every-loader");
+    let mut wrong = Vec::new();
+    for (row, loader) in loaders().iter().enumerate() {
+        if loader.what == "golden picture" && bt_runtime::harness::golden::update_requested() {
+            continue;
+        }
+        let mut cases = vec![(Hostile::Fifo, "a FIFO, not a regular file")];
+        cases.push((Hostile::Device, loader.device));
+        if let Some(why) = loader.link_out {
+            cases.push((Hostile::LinkOut, why));
+        }
+        if loader.sized {
+            cases.push((
+                Hostile::Oversized,
+                "1099511627776 bytes is over the limit of ",
+            ));
+        }
+        for (hostile, why) in cases {
+            let at = dir.join(format!("{row}-{hostile:?}"));
+            let (said, path) = walk_one(loader, hostile, &at);
+            let want = format!("{} {path}: could not read it: {why}", loader.what);
+            if !said.starts_with(&want) || said.contains('\n') {
+                wrong.push(format!(
+                    "{} ({hostile:?}):\n  said: {said}\n  want: {want}...",
+                    loader.what
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -74,7 +74,7 @@ fn a_bad_file_is_named_with_its_line_and_nothing_is_written() {
         out.to_str().unwrap(),
     ]);
     assert!(
-        stderr(&o).contains("missing.p8: file not found"),
+        stderr(&o).contains("missing.p8: could not read it: file not found"),
         "{}",
         stderr(&o)
     );

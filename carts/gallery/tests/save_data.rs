@@ -90,7 +90,11 @@ fn every_bad_save_file_is_refused_in_one_line_naming_it() {
             Some(&good[..good.len() - 2]),
             "corrupted: the file is 17 bytes",
         ),
-        ("big.bin", Some(&big), "4113 bytes is too large"),
+        (
+            "big.bin",
+            Some(&big),
+            "could not read it: 4113 bytes is over the limit of 4112 bytes",
+        ),
     ];
     for (name, bytes, want) in cases {
         let path = dir.join(name);

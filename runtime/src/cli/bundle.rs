@@ -29,6 +29,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
+use crate::config::read::{open_file, read_named, shown, FileError};
+
 /// The last bytes of a binary with a bundle.
 const MAGIC: &[u8; 12] = b"BT-BUNDLE-2\0";
 /// The trailer's size: entry count, payload length, checksum, magic.
@@ -83,8 +85,16 @@ impl Bundle {
     /// that is not there whole (cut short, too large, a name that leaves its folder).
     pub fn read_from(path: &Path) -> Result<Option<Bundle>, String> {
         let fail = |what: String| format!("{}: {what}", path.display());
-        let mut file = File::open(path).map_err(|e| fail(e.to_string()))?;
-        let len = file.metadata().map_err(|e| fail(e.to_string()))?.len();
+        // Any length: only the trailer and the payload it claims (checked against
+        // MAX_BUNDLE_BYTES) are read.
+        let (mut file, len) = open_file(path, u64::MAX).map_err(|why| {
+            FileError {
+                what: "game file",
+                path: path.to_path_buf(),
+                why,
+            }
+            .to_string()
+        })?;
         if len < TRAILER {
             return Ok(None);
         }
@@ -311,10 +321,10 @@ impl Bundle {
 
 /// Whether the file at `path` holds exactly `want`, read a piece at a time.
 fn same_bytes(path: &Path, mut want: &[u8]) -> bool {
-    let Ok(mut file) = File::open(path) else {
+    let Ok((mut file, len)) = open_file(path, want.len() as u64) else {
         return false;
     };
-    if file.metadata().map(|m| m.len()).ok() != Some(want.len() as u64) {
+    if len != want.len() as u64 {
         return false;
     }
     let mut buffer = vec![0u8; 64 * 1024];
@@ -412,6 +422,7 @@ fn remove_any(path: &Path) {
 /// stopped game left. Failures are ignored: the cache only saves time.
 fn prune(cache: &Path, used: &Path) {
     let now = std::time::SystemTime::now();
+    // A folder, opened only to set its time: no bytes are read.
     if let Ok(folder) = File::open(used) {
         let _ = folder.set_modified(now);
     }
@@ -552,8 +563,7 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
             .collect::<Vec<_>>()
             .join("/");
         check_inside(&real_dir, &path)?;
-        let bytes = crate::config::read::read_file(&path, MAX_BUNDLE_BYTES)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = read_named("cart file", &path, MAX_BUNDLE_BYTES).map_err(|e| e.to_string())?;
         total += bytes.len() as u64;
         if total > MAX_BUNDLE_BYTES {
             return Err(format!(
@@ -573,18 +583,17 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
 /// # Errors
 /// A message naming the file and where it leads.
 pub(crate) fn check_inside(real_dir: &Path, path: &Path) -> Result<(), String> {
-    let real = path
-        .canonicalize()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let refused = |why: String| format!("cart file {}: could not read it: {why}", shown(path));
+    let real = path.canonicalize().map_err(|e| refused(e.to_string()))?;
     if real.starts_with(real_dir) {
         return Ok(());
     }
-    Err(format!(
-        "{} leads to {}, outside {}, the folder that is packed: copy the file in to pack it",
-        path.display(),
+    Err(refused(format!(
+        "a link leading to {}, outside {}, the folder that is packed (copy the file in to pack \
+         it)",
         real.display(),
         real_dir.display()
-    ))
+    )))
 }
 
 /// The refusal of a link to a folder among a cart's assets.

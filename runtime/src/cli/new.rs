@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::config::read::{read_text, ReadError, MAX_TEXT_FILE};
+
 use super::new_cache::{build_dir_for, seed, seed_sources, Seeded};
 use super::new_workspace::{make_links, mirror_of, MirrorError, MIRROR_DIR};
 
@@ -288,7 +290,7 @@ pub(crate) fn attach_on(dir: &Path, machine: &Machine) -> Result<Attached, NewCa
         .canonicalize()
         .map_err(|e| not_a_cart(dir, &format!("no such folder ({e})")))?;
     let manifest_path = dir.join("Cargo.toml");
-    let manifest = std::fs::read_to_string(&manifest_path)
+    let manifest = read_text(&manifest_path, MAX_TEXT_FILE)
         .map_err(|e| not_a_cart(&manifest_path, &format!("cannot be read ({e})")))?;
     let manifest: toml::Table = toml::from_str(&manifest).map_err(|e| {
         let first = e.to_string();
@@ -391,8 +393,8 @@ fn retire(path: &Path) -> std::io::Result<PathBuf> {
 fn check_tracked_files(dir: &Path) -> Result<Vec<String>, NewCartError> {
     let mut notes = Vec::new();
     let config = dir.join(".cargo/config.toml");
-    match std::fs::read_to_string(&config) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+    match read_text(&config, MAX_TEXT_FILE) {
+        Err(ReadError::NotFound) => {
             let name = dir.file_name().unwrap_or_default().to_string_lossy();
             write_all_into(
                 dir,
@@ -422,7 +424,7 @@ fn check_tracked_files(dir: &Path) -> Result<Vec<String>, NewCartError> {
         }
     }
     let ignore = dir.join(".gitignore");
-    let ignored = std::fs::read_to_string(&ignore).is_ok_and(|text| {
+    let ignored = read_text(&ignore, MAX_TEXT_FILE).is_ok_and(|text| {
         text.lines()
             .any(|l| matches!(l.trim(), "/.bt/" | "/.bt" | ".bt/" | ".bt"))
     });

@@ -129,6 +129,7 @@ pub fn seed(dest: &Path, sources: &[PathBuf]) -> Seeded {
 fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
     let path = profile.join(".cargo-lock");
     let file = if create {
+        // Cargo's lock file, opened to be locked; no byte of it is read.
         File::options()
             .read(true)
             .write(true)
@@ -136,6 +137,7 @@ fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
             .truncate(false)
             .open(&path)
     } else {
+        // As above: opened to be locked, never read.
         match File::open(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             other => other,

@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::config::read::{read_file, read_text, MAX_TEXT_FILE};
+
 /// The folder, inside the cart, that is the cart's workspace root.
 pub const MIRROR_DIR: &str = ".bt";
 
@@ -63,10 +65,10 @@ fn failed(path: &Path, why: impl Into<String>) -> MirrorError {
 /// list to add the cart to.
 pub fn mirror_of(root: &Path) -> Result<Mirror, MirrorError> {
     let manifest_path = root.join("Cargo.toml");
-    let manifest = std::fs::read_to_string(&manifest_path).map_err(|source| MirrorError {
+    let manifest = read_text(&manifest_path, MAX_TEXT_FILE).map_err(|e| MirrorError {
         action: "read",
         path: manifest_path.clone(),
-        source,
+        source: e.into_io(),
     })?;
     let parsed: toml::Table = toml::from_str(&manifest)
         .map_err(|e| failed(&manifest_path, format!("not valid TOML: {e}")))?;
@@ -104,7 +106,7 @@ pub fn mirror_of(root: &Path) -> Result<Mirror, MirrorError> {
     mirrored.push_str("\n    \"..\",");
     mirrored.push_str(&manifest[at..]);
     let mut files = vec![("Cargo.toml", mirrored.into_bytes())];
-    if let Ok(lock) = std::fs::read(root.join("Cargo.lock")) {
+    if let Ok(lock) = read_file(&root.join("Cargo.lock"), MAX_TEXT_FILE) {
         files.push(("Cargo.lock", lock));
     }
     Ok(Mirror { files, links })

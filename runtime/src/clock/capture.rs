@@ -87,7 +87,7 @@ const TEARING_SHARE: f64 = 0.5;
 #[non_exhaustive]
 pub enum CaptureError {
     /// The file could not be read.
-    #[error("capture '{file}': could not read it: {reason}")]
+    #[error("capture {file}: could not read it: {reason}")]
     Read {
         /// The file, as given.
         file: String,

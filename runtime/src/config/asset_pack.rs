@@ -216,7 +216,7 @@ mod tests {
         );
         assert_eq!(
             loader.read_limited("notes.txt", 4).unwrap_err().to_string(),
-            "notes.txt: the file is 5 bytes; the limit is 4"
+            "notes.txt: could not read it: 5 bytes is over the limit of 4 bytes"
         );
     }
 

@@ -12,18 +12,18 @@ use super::read::{read_file, ReadError};
 /// `name` is what they call the file.
 ///
 /// # Errors
-/// An [`AssetError`] naming `name`: [`AssetErrorKind::NotFound`], [`AssetErrorKind::NotAFile`],
-/// [`AssetErrorKind::FileTooLarge`] or [`AssetErrorKind::Read`].
+/// An [`AssetError`] naming `name`: [`AssetErrorKind::NotFound`],
+/// [`AssetErrorKind::FileTooLarge`] or [`AssetErrorKind::Read`] (saying what the file is when
+/// it is not a regular file).
 pub fn read_asset_file(name: &str, path: &Path, limit: u64) -> Result<Vec<u8>, AssetError> {
     read_file(path, limit).map_err(|e| {
         let kind = match e {
             ReadError::NotFound => AssetErrorKind::NotFound,
-            ReadError::NotAFile(_) => AssetErrorKind::NotAFile,
             ReadError::TooLarge { size, limit } => AssetErrorKind::FileTooLarge {
                 bytes: size.unwrap_or(limit.saturating_add(1)),
                 limit,
             },
-            ReadError::Io(e) => AssetErrorKind::Read(e.to_string()),
+            other => AssetErrorKind::Read(other.to_string()),
         };
         AssetError::new(name, kind)
     })
@@ -93,11 +93,11 @@ mod tests {
             read_asset_file("level.txt", &file, 9)
                 .unwrap_err()
                 .to_string(),
-            "level.txt: the file is 10 bytes; the limit is 9"
+            "level.txt: could not read it: 10 bytes is over the limit of 9 bytes"
         );
         assert_eq!(
             read_asset_file("assets", &dir, 9).unwrap_err().to_string(),
-            "assets: not a regular file"
+            "assets: could not read it: a folder, not a regular file"
         );
         assert_eq!(
             read_asset_file("gone.txt", &dir.join("gone.txt"), 9)
@@ -133,13 +133,11 @@ mod tests {
         let e = |p: &str| resolve_in(&root, p).unwrap_err().to_string();
         assert_eq!(
             e("../secret.txt"),
-            "../secret.txt: could not read the file: its '..' climb out of the folder; \
+            "../secret.txt: could not read it: its '..' climb out of the folder; \
              assets are read only from inside the asset folder"
         );
         assert!(e("maps/../../secret.txt").contains("climb out"));
-        assert!(
-            e("/etc/passwd").starts_with("/etc/passwd: could not read the file: an absolute path")
-        );
-        assert!(e("link.txt").starts_with("link.txt: could not read the file: a link leading out"));
+        assert!(e("/etc/passwd").starts_with("/etc/passwd: could not read it: an absolute path"));
+        assert!(e("link.txt").starts_with("link.txt: could not read it: a link leading out"));
     }
 }

@@ -41,6 +41,7 @@ use thiserror::Error;
 #[cfg(feature = "files")]
 use toml::{Spanned, Value};
 
+use crate::config::read::shown;
 use crate::quote::quoted;
 
 /// The manifest's file name, in the cart crate's folder.
@@ -77,16 +78,23 @@ pub const PROVENANCE_FIELDS: [&str; 14] = [
 #[non_exhaustive]
 pub enum ManifestError {
     /// A file could not be read.
-    #[error("{}: could not read it: {source}", .path.display())]
+    #[error("{what} {}: could not read it: {source}", shown(.path))]
     Read {
+        /// What the file is: `"cart manifest"`, `"user config"`, `"palette file"`.
+        what: &'static str,
         /// The file.
         path: PathBuf,
         /// What the system said.
         source: std::io::Error,
     },
     /// A file is over its size limit; it was not read.
-    #[error("{}: {size} bytes is over the limit of {limit} bytes", .path.display())]
+    #[error(
+        "{what} {}: could not read it: {size} bytes is over the limit of {limit} bytes",
+        shown(.path)
+    )]
     TooLarge {
+        /// What the file is, as for [`ManifestError::Read`].
+        what: &'static str,
         /// The file.
         path: PathBuf,
         /// Its size.
@@ -405,8 +413,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Manifest, ManifestError> {
 }
 
 /// Reads `path` whole if it is at most `limit` bytes, through [`crate::config::read::read_file`]
-/// (no FIFO or device); `Ok(None)` when missing and `missing_ok`.
+/// (no FIFO or device); `Ok(None)` when missing and `missing_ok`. `what` says what the file is
+/// in errors.
 fn read_limited(
+    what: &'static str,
     path: &Path,
     limit: u64,
     missing_ok: bool,
@@ -416,11 +426,13 @@ fn read_limited(
         Ok(bytes) => Ok(Some(bytes)),
         Err(ReadError::NotFound) if missing_ok => Ok(None),
         Err(ReadError::TooLarge { size, limit }) => Err(ManifestError::TooLarge {
+            what,
             path: path.to_path_buf(),
             size: size.unwrap_or(limit + 1),
             limit,
         }),
         Err(e) => Err(ManifestError::Read {
+            what,
             path: path.to_path_buf(),
             source: e.into_io(),
         }),
@@ -445,7 +457,7 @@ fn utf8(bytes: Vec<u8>, path: &Path) -> Result<String, ManifestError> {
 #[cfg(feature = "files")]
 pub fn load(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
     let path = dir.join(MANIFEST_FILE);
-    let Some(bytes) = read_limited(&path, MAX_MANIFEST_BYTES, true)? else {
+    let Some(bytes) = read_limited("cart manifest", &path, MAX_MANIFEST_BYTES, true)? else {
         return Ok(None);
     };
     parse(&utf8(bytes, &path)?, &path).map(Some)
@@ -457,7 +469,7 @@ pub fn load(dir: &Path) -> Result<Option<Manifest>, ManifestError> {
 /// As [`load`]: size limit, read errors, then as [`parse_user_config`].
 #[cfg(feature = "files")]
 pub fn load_user_config(path: &Path) -> Result<Option<SettingsPatch>, ManifestError> {
-    let Some(bytes) = read_limited(path, MAX_MANIFEST_BYTES, true)? else {
+    let Some(bytes) = read_limited("user config", path, MAX_MANIFEST_BYTES, true)? else {
         return Ok(None);
     };
     parse_user_config(&utf8(bytes, path)?, path).map(Some)

@@ -75,14 +75,7 @@ impl ImageLoader for PngLoader {
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        use crate::config::read::{read_file, ReadError};
-        read_file(std::path::Path::new(path), MAX_ASSET_BYTES).map_err(|e| {
-            let kind = match e {
-                ReadError::NotFound => AssetErrorKind::NotFound,
-                other => AssetErrorKind::Read(other.to_string()),
-            };
-            AssetError::new(path, kind)
-        })
+        read_asset_file(path, std::path::Path::new(path), MAX_ASSET_BYTES)
     }
 
     fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
@@ -231,15 +224,9 @@ impl FolderLoader {
 }
 
 impl ImageLoader for FolderLoader {
+    /// Errors name `path` as the cart gave it, not the folder it was looked up in.
     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
-        let full = resolve_in(&self.folder, path)?;
-        match full.to_str() {
-            Some(full) => PngLoader.load(full),
-            None => Err(AssetError::new(
-                path,
-                AssetErrorKind::Read("the asset folder's path is not UTF-8".into()),
-            )),
-        }
+        PngLoader.decode(path, &self.read(path)?)
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
@@ -250,15 +237,9 @@ impl ImageLoader for FolderLoader {
         decode_png_indices(name, bytes)
     }
 
+    /// Errors name `path` as the cart gave it.
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        let full = resolve_in(&self.folder, path)?;
-        match full.to_str() {
-            Some(full) => PngLoader.read(full),
-            None => Err(AssetError::new(
-                path,
-                AssetErrorKind::Read("the asset folder's path is not UTF-8".into()),
-            )),
-        }
+        read_asset_file(path, &resolve_in(&self.folder, path)?, MAX_ASSET_BYTES)
     }
 
     /// Errors name `path` as the cart gave it, not the folder it was looked up in.

@@ -16,7 +16,7 @@
 
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{ErrorKind, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
@@ -69,19 +69,37 @@ impl ReadError {
 ///
 /// Every reader of a file a user or a cart names (`cart.toml`, the user config, palette
 /// files, key maps, replays, sprite sheets, sound files, and any reader added later) reads
-/// through this, with its own limit, and names the file in its own error.
+/// through this or [`open_file`], with its own limit, and names the file in its own error in
+/// the one form [`FileError`] shows. A test in this module fails when a file is opened for
+/// reading anywhere else in the workspace.
 ///
 /// # Errors
 /// [`ReadError::NotFound`], [`ReadError::NotAFile`], [`ReadError::TooLarge`], and
 /// [`ReadError::Io`] for anything the system refused.
 pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
-    let io = |e: std::io::Error| match e.kind() {
-        ErrorKind::NotFound => ReadError::NotFound,
-        _ => ReadError::Io(e),
-    };
-    check_regular(&std::fs::metadata(path).map_err(io)?)?;
-    let file = open_without_blocking(path).map_err(io)?;
-    let meta = file.metadata().map_err(io)?;
+    let (file, len) = open_file(path, limit)?;
+    // Room for the size the file system gave, so a large file is read in one go.
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge { size: None, limit });
+    }
+    Ok(bytes)
+}
+
+/// Opens the file at `path` for a reader that streams it or reads only parts of it, after
+/// the checks [`read_file`] makes (a regular file, opened without blocking, at most `limit`
+/// bytes when opened); also gives its length. A streaming reader that must not go past
+/// `limit` when the file grows reads through [`Read::take`].
+///
+/// # Errors
+/// As [`read_file`].
+pub fn open_file(path: &Path, limit: u64) -> Result<(File, u64), ReadError> {
+    check_regular(&std::fs::metadata(path).map_err(io_error)?)?;
+    let file = open_without_blocking(path).map_err(io_error)?;
+    let meta = file.metadata().map_err(io_error)?;
     check_regular(&meta)?;
     if meta.len() > limit {
         return Err(ReadError::TooLarge {
@@ -89,15 +107,80 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
             limit,
         });
     }
-    // Room for the size the file system gave (capped), so a large file is read in one go.
-    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > limit {
-        return Err(ReadError::TooLarge { size: None, limit });
+    Ok((file, meta.len()))
+}
+
+/// The longest text file read that has no limit of its own (a crate's `Cargo.toml` or
+/// `.gitignore` that `bt attach` and `bt web` read, cargo's messages to `bt dev`, a window's
+/// kept place): 16 MiB, far past any such file written by hand or by cargo.
+pub const MAX_TEXT_FILE: u64 = 16 << 20;
+
+/// [`read_file`] as UTF-8 text, as [`std::fs::read_to_string`] gives it.
+///
+/// # Errors
+/// As [`read_file`], and [`ReadError::Io`] (of kind `InvalidData`) for text that is not UTF-8.
+pub fn read_text(path: &Path, limit: u64) -> Result<String, ReadError> {
+    String::from_utf8(read_file(path, limit)?).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        ReadError::Io(std::io::Error::new(
+            ErrorKind::InvalidData,
+            format!("not UTF-8 text (byte {at})"),
+        ))
+    })
+}
+
+/// [`read_file`] with its error in the common form: `what` is what the reader calls the file
+/// (`"replay"`, `"key map"`).
+///
+/// ```
+/// use bt_runtime::config::read::read_named;
+///
+/// let e = read_named("key map", std::path::Path::new("/dev/zero"), 1024).unwrap_err();
+/// # #[cfg(unix)]
+/// assert_eq!(
+///     e.to_string(),
+///     "key map /dev/zero: could not read it: a character device, not a regular file"
+/// );
+/// ```
+///
+/// # Errors
+/// A [`FileError`] naming `what` and `path`.
+pub fn read_named(what: &'static str, path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    read_file(path, limit).map_err(|why| FileError {
+        what,
+        path: path.to_path_buf(),
+        why,
+    })
+}
+
+/// A file a loader could not read, said the one way every loader says it:
+/// `<what> PATH: could not read it: <why>`, on one line (control characters in the path
+/// escaped).
+#[derive(Debug, Error)]
+#[error("{what} {}: could not read it: {why}", shown(.path))]
+pub struct FileError {
+    /// What the reader calls the file: `"replay"`, `"key map"`, `"save file"`.
+    pub what: &'static str,
+    /// The file.
+    pub path: PathBuf,
+    /// Why it was not read.
+    pub why: ReadError,
+}
+
+/// The most characters of a path a message shows.
+const PATH_CHARS: usize = 240;
+
+/// `path` for a one-line message: as given, control characters escaped, cut to
+/// 240 characters.
+pub fn shown(path: &Path) -> String {
+    crate::quote::excerpt_chars(&path.to_string_lossy(), PATH_CHARS)
+}
+
+fn io_error(e: std::io::Error) -> ReadError {
+    match e.kind() {
+        ErrorKind::NotFound => ReadError::NotFound,
+        _ => ReadError::Io(e),
     }
-    Ok(bytes)
 }
 
 fn check_regular(meta: &Metadata) -> Result<(), ReadError> {
@@ -147,6 +230,9 @@ fn open_without_blocking(path: &Path) -> std::io::Result<File> {
 fn open_without_blocking(path: &Path) -> std::io::Result<File> {
     OpenOptions::new().read(true).open(path)
 }
+
+#[cfg(test)]
+mod guard;
 
 #[cfg(all(test, unix))]
 mod tests {

@@ -1288,9 +1288,8 @@ mod tests {
                 .unwrap_err()
                 .to_string();
             assert!(
-                e.starts_with(&format!(
-                    "maps/{file} -> {source}: could not read the file: "
-                )) && e.contains("only from inside the asset folder"),
+                e.starts_with(&format!("maps/{file} -> {source}: could not read it: "))
+                    && e.contains("only from inside the asset folder"),
                 "{e}"
             );
         }

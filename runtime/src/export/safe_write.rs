@@ -493,8 +493,9 @@ impl OutputDir {
         if let Some(old) = &self.replaced {
             keep_folder_owner_and_mode(self.staging.path(), old);
         }
+        // A folder, opened to flush it: the names of the files, as well as their contents,
+        // reach the disk first.
         if let Ok(folder) = File::open(self.staging.path()) {
-            // The names of the files, as well as their contents, reach the disk first.
             let _ = folder.sync_all();
         }
         fs::rename(self.staging.path(), &self.path).map_err(|e| OutputError::write(&self.path, e))

@@ -113,10 +113,14 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
             ),
         });
     }
-    let want = image::open(reference)
-        .map_err(|e| Mismatch {
-            message: format!("golden picture {}: {e}", reference.display()),
-        })?
+    let refused = |why: String| Mismatch {
+        message: format!("golden picture {}: {why}", reference.display()),
+    };
+    let bytes =
+        crate::config::read::read_file(reference, crate::config::png_loader::MAX_ASSET_BYTES)
+            .map_err(|e| refused(format!("could not read it: {e}")))?;
+    let want = image::load_from_memory(&bytes)
+        .map_err(|e| refused(e.to_string()))?
         .to_rgba8();
     let actual_path = beside(reference, "actual");
     if (want.width(), want.height()) != (picture.width, picture.height) {

@@ -70,12 +70,6 @@ pub enum KeyMapError {
         /// What the system said.
         source: std::io::Error,
     },
-    /// The file is larger than [`MAX_KEYMAP_BYTES`]; it was not read past the limit.
-    #[error("key map {path}: more than the {MAX_KEYMAP_BYTES} bytes a key map may have")]
-    TooLarge {
-        /// The file.
-        path: PathBuf,
-    },
     /// Not TOML, an unknown table or field, or a value of the wrong type.
     #[error("key map {path}{}: {message}", line.map(|l| format!(", line {l}")).unwrap_or_default())]
     Syntax {
@@ -385,21 +379,16 @@ impl KeyMap {
     /// [`crate::config::read::read_file`]: a FIFO or a device is refused, never waited on.
     ///
     /// # Errors
-    /// [`KeyMapError::Read`] when it cannot be read or is not UTF-8,
-    /// [`KeyMapError::TooLarge`] over the limit, else as [`KeyMap::from_toml`].
+    /// [`KeyMapError::Read`] when it cannot be read (over the limit too) or is not UTF-8, else
+    /// as [`KeyMap::from_toml`].
     #[cfg(feature = "files")]
     pub fn load(path: &Path) -> Result<KeyMap, KeyMapError> {
-        use crate::config::read::{read_file, ReadError};
+        use crate::config::read::read_file;
         let read = |source| KeyMapError::Read {
             path: path.to_path_buf(),
             source,
         };
-        let bytes = read_file(path, MAX_KEYMAP_BYTES).map_err(|e| match e {
-            ReadError::TooLarge { .. } => KeyMapError::TooLarge {
-                path: path.to_path_buf(),
-            },
-            other => read(other.into_io()),
-        })?;
+        let bytes = read_file(path, MAX_KEYMAP_BYTES).map_err(|e| read(e.into_io()))?;
         let text = String::from_utf8(bytes).map_err(|e| {
             read(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
@@ -625,7 +614,7 @@ mod tests {
         assert_eq!(
             e,
             format!(
-                "key map {}: more than the 65536 bytes a key map may have",
+                "key map {}: could not read it: 70012 bytes is over the limit of 65536 bytes",
                 big.display()
             )
         );

@@ -408,7 +408,7 @@ impl Host {
     }
 
     /// Keeps every frame from now on, for [`Host::whole_run`] (`bt run --trace-out`). Memory
-    /// grows by about a hundred bytes a frame.
+    /// grows by a [`crate::timing::timeline::FrameRecord`] (80 bytes) a frame.
     pub fn record_whole_run(&mut self) {
         let budget = self.recent.budget_ms();
         self.whole_run = Some(Timeline::new(budget));

@@ -122,9 +122,18 @@ pub enum ReplayError {
         /// What the system said.
         message: String,
     },
+    /// The file could not be read: missing, not a regular file, refused by the system.
+    #[error("replay {}: could not read it: {reason}", crate::config::read::shown(.path))]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// Larger than [`MAX_REPLAY_BYTES`].
     #[error(
-        "{path}: {}more than a replay can hold ({MAX_REPLAY_BYTES} bytes at most)",
+        "replay {}: could not read it: {}over the limit of {MAX_REPLAY_BYTES} bytes",
+        crate::config::read::shown(.path),
         bytes.map_or(String::new(), |b| format!("{b} bytes is "))
     )]
     TooLarge {
@@ -391,7 +400,7 @@ impl Replay {
     /// [`crate::config::read::read_file`]: a FIFO or a device is refused, never waited on.
     ///
     /// # Errors
-    /// [`ReplayError::Io`], [`ReplayError::TooLarge`] and those of [`Replay::from_json`].
+    /// [`ReplayError::Read`], [`ReplayError::TooLarge`] and those of [`Replay::from_json`].
     pub fn load(path: &Path) -> Result<Replay, ReplayError> {
         use crate::config::read::{read_file, ReadError};
         let bytes = read_file(path, MAX_REPLAY_BYTES).map_err(|e| match e {
@@ -399,9 +408,9 @@ impl Replay {
                 path: path.to_path_buf(),
                 bytes: size,
             },
-            other => ReplayError::Io {
+            other => ReplayError::Read {
                 path: path.to_path_buf(),
-                message: format!("could not read it: {other}"),
+                reason: other.to_string(),
             },
         })?;
         let text = String::from_utf8(bytes).map_err(|_| ReplayError::NotAReplay {
@@ -1013,6 +1022,6 @@ mod tests {
         assert!(matches!(e, ReplayError::TooLarge { .. }), "{e}");
         assert!(e.to_string().contains("huge.btr"));
         let missing = Replay::load(&dir.join("none.btr")).unwrap_err();
-        assert!(matches!(missing, ReplayError::Io { .. }), "{missing}");
+        assert!(matches!(missing, ReplayError::Read { .. }), "{missing}");
     }
 }

@@ -131,7 +131,7 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
     )?;
     let mut tags = t.tags().peekable();
     for f in t.frames() {
-        let s = &f.stats;
+        let s = f;
         // The frame's bounds, each computed once: the next frame starts at this `end`.
         let start = us(f.start_ms);
         let end = us(f.start_ms + s.delta_ms.max(0.0)).max(start);
@@ -148,7 +148,7 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
                 num(s.delta_ms),
                 s.updates,
                 s.ticks,
-                num(f.render_alpha),
+                num(s.render_alpha),
                 f.missed
             ),
         )?;
@@ -195,7 +195,7 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
             &format!(
                 "\"tick\":{},\"draw_calls\":{},\"measured_ms\":{}",
                 s.ticks,
-                s.draw_counts.total(),
+                s.draw_calls,
                 num(s.render_ms)
             ),
         )?;

@@ -83,6 +83,26 @@ impl Low {
     }
 }
 
+impl Low {
+    /// As [`Low::of_sorted`], for frame times sorted shortest first, read from their end: the
+    /// same figures, summed in the same order, with no reversed copy of the run.
+    pub fn of_ascending(shortest_first: &[f64], share: f64) -> Low {
+        let n = shortest_first.len();
+        if n == 0 {
+            return Low::default();
+        }
+        let worst = ((share * n as f64).ceil() as usize).clamp(1, n);
+        let mean = shortest_first.iter().rev().take(worst).sum::<f64>() / worst as f64;
+        let index = ((share * n as f64).floor() as usize)
+            .saturating_sub(1)
+            .min(n - 1);
+        Low {
+            average_fps: fps(mean),
+            percentile_fps: fps(shortest_first[n - 1 - index]),
+        }
+    }
+}
+
 fn fps(ms: f64) -> f64 {
     if ms > 0.0 {
         1000.0 / ms

@@ -234,12 +234,12 @@ pub fn compare_html(
 fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
     let blue = RGBColor(41, 173, 255);
     let orange = RGBColor(255, 108, 36);
-    let runs: Vec<(Vec<FrameRecord>, RGBColor, &str)> = vec![
-        (a.frames().copied().collect(), blue, "A"),
-        (b.frames().copied().collect(), orange, "B"),
+    let runs: Vec<(std::borrow::Cow<'_, [FrameRecord]>, RGBColor, &str)> = vec![
+        (a.frames_in_one(), blue, "A"),
+        (b.frames_in_one(), orange, "B"),
     ];
     let deltas =
-        |frames: &[FrameRecord]| -> Vec<f64> { frames.iter().map(|f| f.stats.delta_ms).collect() };
+        |frames: &[FrameRecord]| -> Vec<f64> { frames.iter().map(|f| f.delta_ms).collect() };
     let all: Vec<f64> = runs.iter().flat_map(|r| deltas(&r.0)).collect();
     let longest = all.iter().copied().fold(0.0, f64::max).max(1.0);
     let shortest = all
@@ -252,7 +252,7 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
     let (y_bottom, y_top) = (shortest * 0.7, longest * 1.3);
     let span_s = runs
         .iter()
-        .filter_map(|r| r.0.last().map(|f| (f.start_ms + f.stats.delta_ms) / 1000.0))
+        .filter_map(|r| r.0.last().map(|f| (f.start_ms + f.delta_ms) / 1000.0))
         .fold(1e-3, f64::max);
     let mut svg = String::new();
     {
@@ -268,7 +268,7 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
         for (frames, color, name) in &runs {
             let steps: Vec<Step> = frames
                 .iter()
-                .map(|f| frame_step(f, f.stats.delta_ms.max(y_bottom)))
+                .map(|f| frame_step(f, f.delta_ms.max(y_bottom)))
                 .collect();
             let color = *color;
             chart
@@ -491,14 +491,14 @@ fn drawn_frames(frames: &[FrameRecord]) -> Vec<(FrameRecord, f64)> {
         .map(|bucket| {
             let worst = *bucket
                 .iter()
-                .max_by(|a, b| a.stats.delta_ms.total_cmp(&b.stats.delta_ms))
+                .max_by(|a, b| a.delta_ms.total_cmp(&b.delta_ms))
                 .expect("chunks are never empty");
             let mut r = worst;
             r.start_ms = bucket[0].start_ms;
             r.missed = bucket.iter().map(|f| f.missed).sum();
-            r.stats.clamped = bucket.iter().any(|f| f.stats.clamped);
+            r.clamped = bucket.iter().any(|f| f.clamped);
             let last = bucket[bucket.len() - 1];
-            (r, last.start_ms + last.stats.delta_ms)
+            (r, last.start_ms + last.delta_ms)
         })
         .collect()
 }
@@ -558,7 +558,7 @@ fn legend<'a, 'b: 'a, C: plotters::coord::CoordTranslate>(
 }
 
 fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<String, Boxed> {
-    let all: Vec<FrameRecord> = timeline.frames().copied().collect();
+    let all = timeline.frames_in_one();
     let frames = drawn_frames(&all);
     let span_s = frames.last().map_or(1.0, |(_, end)| end / 1000.0).max(1e-3);
     let blue = RGBColor(41, 173, 255);
@@ -567,7 +567,12 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
     let green = RGBColor(0, 228, 54);
     let grey = RGBColor(95, 87, 79);
     let purple = RGBColor(131, 118, 156);
-    let errors = timeline.animation_errors();
+    // Only a capture with display times has them; none is kept a frame for a clock's run.
+    let errors = if timeline.source().has_display_times() {
+        timeline.animation_errors()
+    } else {
+        Vec::new()
+    };
     let has_display = errors.iter().any(Option::is_some);
     let has_busy = summary.busy.is_some() || summary.latency.is_some();
     let size = (
@@ -592,7 +597,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         let y_top = (max_delta * 1.3).max(2.0);
         let y_bottom = frames
             .iter()
-            .map(|(f, _)| f.stats.delta_ms)
+            .map(|(f, _)| f.delta_ms)
             .filter(|&d| d > 0.0)
             .fold(f64::INFINITY, f64::min)
             .min(budget_ms)
@@ -608,7 +613,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
             (y_bottom, y_top),
         )?;
         let steps = frames.iter().flat_map(|(f, end)| {
-            let d = f.stats.delta_ms.max(y_bottom);
+            let d = f.delta_ms.max(y_bottom);
             [(f.start_ms / 1000.0, d), (end / 1000.0, d)]
         });
         chart
@@ -631,8 +636,8 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
             .draw_series(
                 frames
                     .iter()
-                    .filter(|(f, _)| f.stats.clamped)
-                    .map(|(f, _)| Cross::new((f.start_ms / 1000.0, f.stats.delta_ms), 5, orange)),
+                    .filter(|(f, _)| f.clamped)
+                    .map(|(f, _)| Cross::new((f.start_ms / 1000.0, f.delta_ms), 5, orange)),
             )?
             .label("clamped")
             .legend(move |(x, y)| Cross::new((x + 10, y), 5, orange));
@@ -672,23 +677,22 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
 
         // Game time shown advancing each frame, beside the frame's delta; counted in updates
         // run, as the animation error is, so a cart resetting its ticks shows no jump.
-        let shown = timeline.shown_ms();
-        let advance: Vec<Step> = all
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                let step = match i {
-                    0 => f.stats.delta_ms,
-                    _ => shown[i] - shown[i - 1],
-                };
+        // Thinned as they are made: no step, nor the game time, is kept a frame.
+        let mut shown = timeline.shown_ms_iter();
+        let mut before = None;
+        let advance = thin_steps_of(
+            all.len(),
+            all.iter().map(|f| {
+                let now = shown.next().unwrap_or(0.0);
+                let step = before.map_or(f.delta_ms, |b| now - b);
+                before = Some(now);
                 frame_step(f, step)
-            })
-            .collect();
-        let advance = thin_steps(&advance);
+            }),
+        );
         let game_top = advance
             .iter()
             .map(|p| p.1)
-            .chain(frames.iter().map(|(f, _)| f.stats.delta_ms))
+            .chain(frames.iter().map(|(f, _)| f.delta_ms))
             .fold(0.0, f64::max)
             .clamp(1.0, 10.0 * budget_ms.max(1.0))
             * 1.1;
@@ -704,13 +708,11 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         mesh(&mut chart, "time (s)", "ms")?;
         chart
             .draw_series(LineSeries::new(
-                step_line(frames.iter().map(|(f, end)| {
-                    (
-                        f.start_ms / 1000.0,
-                        end / 1000.0,
-                        f.stats.delta_ms.min(game_top),
-                    )
-                })),
+                step_line(
+                    frames.iter().map(|(f, end)| {
+                        (f.start_ms / 1000.0, end / 1000.0, f.delta_ms.min(game_top))
+                    }),
+                ),
                 RGBColor(194, 195, 199).stroke_width(1),
             ))?
             .label("frame delta")
@@ -738,7 +740,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         mesh(&mut chart, "time (s)", "updates")?;
         chart.draw_series(frames.iter().map(|(f, _)| {
             Circle::new(
-                (f.start_ms / 1000.0, f64::from(f.stats.updates)),
+                (f.start_ms / 1000.0, f64::from(f.updates)),
                 2,
                 purple.filled(),
             )
@@ -754,7 +756,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         // Cost, as measured here.
         let max_cost = frames
             .iter()
-            .map(|(f, _)| f.stats.update_ms + f.stats.render_ms)
+            .map(|(f, _)| f.update_ms + f.render_ms)
             .fold(0.0, f64::max);
         let cost_top = (max_cost * 1.15).max(0.01);
         let cost_caption = match timeline.source() {
@@ -775,7 +777,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
                 step_line(
                     frames
                         .iter()
-                        .map(|(f, end)| (f.start_ms / 1000.0, end / 1000.0, f.stats.update_ms)),
+                        .map(|(f, end)| (f.start_ms / 1000.0, end / 1000.0, f.update_ms)),
                 ),
                 green.stroke_width(1),
             ))?
@@ -784,11 +786,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         chart
             .draw_series(LineSeries::new(
                 step_line(frames.iter().map(|(f, end)| {
-                    (
-                        f.start_ms / 1000.0,
-                        end / 1000.0,
-                        f.stats.update_ms + f.stats.render_ms,
-                    )
+                    (f.start_ms / 1000.0, end / 1000.0, f.update_ms + f.render_ms)
                 })),
                 grey.stroke_width(1),
             ))?
@@ -815,7 +813,7 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
 
         // Percentile curve, histogram, frames per second.
         let panels = bottom.split_evenly((1, 3));
-        let deltas: Vec<f64> = all.iter().map(|f| f.stats.delta_ms).collect();
+        let deltas: Vec<f64> = all.iter().map(|f| f.delta_ms).collect();
         let curve = percentile_curve(&deltas);
         let curve_top = (summary.max_ms * 1.1).max(1.0);
         let mut chart = log_ms_chart(
@@ -890,10 +888,7 @@ fn display_panel(
             (d > 0.0).then(|| frame_step(f, d))
         })
         .collect();
-    let presented: Vec<Step> = frames
-        .iter()
-        .map(|f| frame_step(f, f.stats.delta_ms))
-        .collect();
+    let presented: Vec<Step> = frames.iter().map(|f| frame_step(f, f.delta_ms)).collect();
     let error: Vec<Step> = frames
         .iter()
         .zip(errors)
@@ -964,10 +959,7 @@ fn busy_panel(
     span_s: f64,
     budget_ms: f64,
 ) -> Result<(), Boxed> {
-    let presented: Vec<Step> = frames
-        .iter()
-        .map(|f| frame_step(f, f.stats.delta_ms))
-        .collect();
+    let presented: Vec<Step> = frames.iter().map(|f| frame_step(f, f.delta_ms)).collect();
     // Index 0 is the CPU, 1 the GPU.
     let busy = |which: usize| -> Vec<Step> {
         frames
@@ -1037,7 +1029,7 @@ type Step = (f64, f64, f64);
 fn frame_step(f: &FrameRecord, value: f64) -> Step {
     (
         f.start_ms / 1000.0,
-        (f.start_ms + f.stats.delta_ms.max(0.0)) / 1000.0,
+        (f.start_ms + f.delta_ms.max(0.0)) / 1000.0,
         value,
     )
 }
@@ -1045,14 +1037,27 @@ fn frame_step(f: &FrameRecord, value: f64) -> Step {
 /// Steps thinned to [`MAX_DRAWN_FRAMES`]: each bucket's largest value over the time from its
 /// first start to its last end.
 fn thin_steps(steps: &[Step]) -> Vec<Step> {
-    let per = steps.len().div_ceil(MAX_DRAWN_FRAMES).max(1);
-    steps
-        .chunks(per)
-        .map(|c| {
-            let most = c.iter().map(|s| s.2).fold(f64::MIN, f64::max);
-            (c[0].0, c[c.len() - 1].1, most)
-        })
-        .collect()
+    thin_steps_of(steps.len(), steps.iter().copied())
+}
+
+/// [`thin_steps`] of `n` steps as they come.
+fn thin_steps_of(n: usize, steps: impl Iterator<Item = Step>) -> Vec<Step> {
+    let per = n.div_ceil(MAX_DRAWN_FRAMES).max(1);
+    let mut out = Vec::with_capacity(n.div_ceil(per));
+    let mut bucket: Option<(Step, usize)> = None;
+    for s in steps {
+        bucket = match bucket {
+            Some(((start, _, most), count)) if count < per => {
+                Some(((start, s.1, f64::max(most, s.2)), count + 1))
+            }
+            full => {
+                out.extend(full.map(|(b, _)| b));
+                Some(((s.0, s.1, f64::max(f64::MIN, s.2)), 1))
+            }
+        };
+    }
+    out.extend(bucket.map(|(b, _)| b));
+    out
 }
 
 /// The line through steps: each value level from its start to its end, so a long frame is a

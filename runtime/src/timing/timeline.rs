@@ -39,31 +39,69 @@ use crate::timing::pacing::{
 /// frames a second. Allocated up front, so recording never allocates.
 pub const ROLLING_CAPACITY: usize = 10_000;
 
-/// Frames a whole-run timeline keeps at most: 2^24, about 2.4 GB of records at some 140
-/// bytes a frame (`bt trace --format summary` and `chrome`, `bt diagnose`). Its exact
-/// percentiles need every frame, so a longer run is refused before it starts rather than
-/// filling memory; the CSV and JSON traces stream and have no such limit.
+/// Frames a whole-run timeline keeps at most: 2^24, 1.6 GB at [`KEPT_BYTES_PER_FRAME`]
+/// (`bt trace --format summary` and `chrome`, `bt diagnose`). Its exact percentiles need
+/// every frame, so a longer run is refused before it starts rather than filling memory; the
+/// CSV and JSON traces stream and have no such limit.
 pub const MAX_KEPT_FRAMES: u64 = 1 << 24;
+
+/// The most memory a whole-run timeline takes a frame: a [`FrameRecord`] (80 bytes) while the
+/// run goes, and, while its summary is worked out, the frame times twice more (in order, and
+/// sorted for the exact percentiles). Nothing else of a clock's run is kept a frame; a
+/// capture's own columns (display times, busy times, latency) are its file's.
+pub const KEPT_BYTES_PER_FRAME: u64 = 96;
 
 /// How many of the longest frames the summary lists.
 pub const WORST_FRAMES: usize = 5;
 /// The rates a summary gives the time spent below, in frames a second.
 pub const TIME_BELOW_FPS: [f64; 2] = [60.0, 30.0];
 
-/// One recorded frame.
+/// One recorded frame: what the summary, the Chrome trace and the report read of it, and no
+/// more (80 bytes; a whole run keeps one a frame).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FrameRecord {
     /// The frame's number, from 0.
     pub frame: u64,
     /// When the frame began on the clock's timeline, in ms from the first recorded frame.
     pub start_ms: f64,
+    /// The frame's delta, in ms ([`FrameStats::delta_ms`]).
+    pub delta_ms: f64,
     /// What `render` saw of the time between updates.
     pub render_alpha: f64,
-    /// What the frame did (updates, delta, clamp, ticks, measured times).
-    pub stats: FrameStats,
+    /// How long the updates and the render were measured to take, in ms.
+    pub update_ms: f64,
+    /// See [`FrameRecord::update_ms`].
+    pub render_ms: f64,
+    /// Time the 8-update cap threw away, in ms (0 unless clamped).
+    pub discarded_ms: f64,
+    /// The tick counter after the frame.
+    pub ticks: u64,
     /// Display refreshes the overlay counted as missed at this frame (0 when none, and when
     /// the timeline's refresh is n/a).
     pub missed: u32,
+    /// Draw calls the render made, all kinds together.
+    pub draw_calls: u32,
+    /// Updates the frame ran.
+    pub updates: u32,
+    /// Whether the 8-update cap clamped the frame.
+    pub clamped: bool,
+}
+
+impl FrameRecord {
+    /// The frame's report as the overlay's chart reads it: what is kept, with the measured
+    /// frame time and the draw calls by kind (not kept) left at 0.
+    pub fn stats(&self) -> FrameStats {
+        FrameStats {
+            updates: self.updates,
+            clamped: self.clamped,
+            discarded_ms: self.discarded_ms,
+            delta_ms: self.delta_ms,
+            update_ms: self.update_ms,
+            render_ms: self.render_ms,
+            ticks: self.ticks,
+            ..FrameStats::default()
+        }
+    }
 }
 
 /// A tag the cart placed, on the timeline.
@@ -230,6 +268,13 @@ impl Timeline {
         }
     }
 
+    /// Makes room for `frames` more frames now, for a run whose length is known: its storage
+    /// is then taken once, not grown (and for a moment held twice) as the run goes. Pages
+    /// never written (a run that ends early) take no memory.
+    pub fn reserve(&mut self, frames: usize) {
+        self.frames.reserve(frames);
+    }
+
     /// Says what missed refreshes were counted against: the source and the rate in use at the
     /// end (as [`bt_overlay::Overlay::refresh`] gives them). [`Refresh::Tearing`] makes them
     /// n/a in the summary.
@@ -271,30 +316,40 @@ impl Timeline {
     /// `(updates run + render_alpha) × budget`. Counted in updates, not in the cart's tick
     /// counter, which a cart may reset (a new round): only the motion between frames matters.
     pub fn shown_ms(&self) -> Vec<f64> {
+        self.shown_ms_iter().collect()
+    }
+
+    /// [`Timeline::shown_ms`] as it is worked out, frame by frame, with no copy of the run.
+    pub fn shown_ms_iter(&self) -> impl Iterator<Item = f64> + '_ {
         let mut updates = 0u64;
-        self.frames
-            .iter()
-            .map(|f| {
-                updates += u64::from(f.stats.updates);
-                (updates as f64 + f.render_alpha) * self.budget_ms
-            })
-            .collect()
+        self.frames.iter().map(move |f| {
+            updates += u64::from(f.updates);
+            (updates as f64 + f.render_alpha) * self.budget_ms
+        })
     }
 
     /// Adds a frame: its report, the display refreshes the overlay counted as missed, and the
     /// tags the cart placed during it.
     pub fn record(&mut self, report: &FrameReport, missed: u32, tags: &[Tag]) {
         let start_ms = self.clock_ms;
-        self.clock_ms += report.stats.delta_ms.max(0.0);
+        let stats = &report.stats;
+        self.clock_ms += stats.delta_ms.max(0.0);
         if self.window_ms.is_some() && self.frames.len() == ROLLING_CAPACITY {
             self.frames.pop_front();
         }
         self.frames.push_back(FrameRecord {
             frame: report.frame,
             start_ms,
+            delta_ms: stats.delta_ms,
             render_alpha: report.render_alpha,
-            stats: report.stats,
+            update_ms: stats.update_ms,
+            render_ms: stats.render_ms,
+            discarded_ms: stats.discarded_ms,
+            ticks: stats.ticks,
             missed,
+            draw_calls: stats.draw_counts.total(),
+            updates: stats.updates,
+            clamped: stats.clamped,
         });
         for tag in tags {
             self.tags.push_back(TagMark {
@@ -327,6 +382,15 @@ impl Timeline {
     /// The frames kept, oldest first.
     pub fn frames(&self) -> impl ExactSizeIterator<Item = &FrameRecord> + '_ {
         self.frames.iter()
+    }
+
+    /// The frames kept, oldest first, in one slice: borrowed for a whole-run timeline, which
+    /// keeps its frames in one piece; copied for a rolling one whose storage has wrapped.
+    pub fn frames_in_one(&self) -> std::borrow::Cow<'_, [FrameRecord]> {
+        match self.frames.as_slices() {
+            (all, []) => std::borrow::Cow::Borrowed(all),
+            (a, b) => std::borrow::Cow::Owned([a, b].concat()),
+        }
     }
 
     /// The tags kept, oldest first.
@@ -419,6 +483,20 @@ pub struct Summary {
     pub click: Option<Latency>,
 }
 
+/// The `k` longest of `frames`, longest first, an earlier frame first among equals (as a
+/// stable sort would give them), found in one pass without a copy of the run.
+fn longest<'a>(frames: impl Iterator<Item = &'a FrameRecord>, k: usize) -> Vec<&'a FrameRecord> {
+    let mut top: Vec<&FrameRecord> = Vec::with_capacity(k + 1);
+    for f in frames {
+        let at = top.partition_point(|t| t.delta_ms.total_cmp(&f.delta_ms).is_ge());
+        if at < k {
+            top.insert(at, f);
+            top.truncate(k);
+        }
+    }
+    top
+}
+
 /// The value at `q` (0 to 1) of sorted `v` by nearest rank; 0 when empty.
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     crate::timing::pacing::nearest_rank(sorted, q)
@@ -482,16 +560,19 @@ impl VrrGrade {
 
 impl Summary {
     fn of(t: &Timeline) -> Summary {
-        let mut deltas: Vec<f64> = t.frames.iter().map(|f| f.stats.delta_ms).collect();
+        // The frame times in order, and sorted for the exact percentiles: the only copies of
+        // the run a summary makes. Whatever else it needs is counted as it goes.
+        let in_order: Vec<f64> = t.frames.iter().map(|f| f.delta_ms).collect();
+        let mut deltas = in_order.clone();
         deltas.sort_by(f64::total_cmp);
         let span_ms: f64 = deltas.iter().sum();
         let mut updates_per_frame = [0; 9];
         let (mut clamped, mut discarded_ms, mut missed, mut missing) = (0, 0.0, 0, 0);
         for f in &t.frames {
-            updates_per_frame[(f.stats.updates as usize).min(8)] += 1;
-            if f.stats.clamped {
+            updates_per_frame[(f.updates as usize).min(8)] += 1;
+            if f.clamped {
                 clamped += 1;
-                discarded_ms += f.stats.discarded_ms;
+                discarded_ms += f.discarded_ms;
             }
             missed += u64::from(f.missed);
             missing += usize::from(f.missed > 0);
@@ -507,14 +588,9 @@ impl Summary {
             }
             Some(counts)
         });
-        let in_order: Vec<f64> = t.frames.iter().map(|f| f.stats.delta_ms).collect();
-        let longest_first: Vec<f64> = deltas.iter().rev().copied().collect();
         let p50_ms = percentile(&deltas, 0.50);
-        let mut by_length: Vec<&FrameRecord> = t.frames.iter().collect();
-        by_length.sort_by(|a, b| b.stats.delta_ms.total_cmp(&a.stats.delta_ms));
-        let worst = by_length
-            .iter()
-            .take(WORST_FRAMES)
+        let worst = longest(t.frames.iter(), WORST_FRAMES)
+            .into_iter()
             .map(|f| {
                 let tag = t
                     .tags
@@ -522,7 +598,7 @@ impl Summary {
                     .rev()
                     .find(|tag| tag.frame <= f.frame)
                     .map(|tag| tag.label.clone());
-                (f.frame, f.stats.delta_ms, f.stats.ticks, tag)
+                (f.frame, f.delta_ms, f.ticks, tag)
             })
             .collect();
         let display: Vec<f64> = t
@@ -536,51 +612,51 @@ impl Summary {
             .1
             .filter(|&hz| known && TIME_BELOW_FPS.iter().all(|&fps| (hz - fps).abs() > 0.5))
             .map(|hz| (hz, time_below_percent(&in_order, hz)));
-        let (cpu, gpu): (Vec<f64>, Vec<f64>) = t
-            .frames
-            .iter()
-            .map(|f| {
-                let (c, g) = t.source.busy_ms(f.frame);
-                (c.unwrap_or(f64::NAN), g.unwrap_or(f64::NAN))
-            })
-            .unzip();
         let (has_cpu, has_gpu) = match &t.source {
             FrameSource::Capture { busy_ms, .. } => (busy_ms.0.is_some(), busy_ms.1.is_some()),
             FrameSource::Clock => (false, false),
         };
-        let busy = Busy::of(
-            &in_order,
-            has_cpu.then_some(&cpu[..]),
-            has_gpu.then_some(&gpu[..]),
-        );
+        // Each per-frame column only when the source has it.
+        let column = |has: bool, of: &dyn Fn(u64) -> Option<f64>| -> Option<Vec<f64>> {
+            has.then(|| {
+                t.frames
+                    .iter()
+                    .map(|f| of(f.frame).unwrap_or(f64::NAN))
+                    .collect()
+            })
+        };
+        let cpu = column(has_cpu, &|frame| t.source.busy_ms(frame).0);
+        let gpu = column(has_gpu, &|frame| t.source.busy_ms(frame).1);
+        let busy = Busy::of(&in_order, cpu.as_deref(), gpu.as_deref());
+        drop((cpu, gpu));
         let vrr = match t.refresh.0 {
             Refresh::Variable { min_hz, max_hz } => {
                 let from_display = t.source.has_display_times();
-                let intervals: Vec<f64> = if from_display {
+                let intervals: std::borrow::Cow<'_, [f64]> = if from_display {
                     t.frames
                         .iter()
                         .filter_map(|f| t.source.display_ms(f.frame))
                         .collect()
                 } else {
-                    in_order.clone()
+                    std::borrow::Cow::Borrowed(&in_order)
                 };
                 Some(VrrGrade::of(&intervals, min_hz, max_hz, from_display))
             }
             _ => None,
         };
-        let (latency, click): (Vec<f64>, Vec<f64>) = t
-            .frames
-            .iter()
-            .map(|f| {
-                let (l, c) = t.source.latency_ms(f.frame);
-                (l.unwrap_or(f64::NAN), c.unwrap_or(f64::NAN))
-            })
-            .unzip();
-        let latency = t
-            .source
-            .latency_column()
-            .and_then(|column| Some((column.to_string(), Latency::of(&latency)?)));
-        let click = Latency::of(&click);
+        let has_click = matches!(
+            &t.source,
+            FrameSource::Capture {
+                click_ms: Some(_),
+                ..
+            }
+        );
+        let latency = t.source.latency_column().and_then(|name| {
+            let values = column(true, &|frame| t.source.latency_ms(frame).0)?;
+            Some((name.to_string(), Latency::of(&values)?))
+        });
+        let click = column(has_click, &|frame| t.source.latency_ms(frame).1)
+            .and_then(|values| Latency::of(&values));
         Summary {
             vrr,
             busy,
@@ -612,11 +688,15 @@ impl Summary {
                 FrameSource::Capture { not_displayed, .. } => *not_displayed,
                 FrameSource::Clock => None,
             },
-            low_1: Low::of_sorted(&longest_first, 0.01),
-            low_01: Low::of_sorted(&longest_first, 0.001),
+            low_1: Low::of_ascending(&deltas, 0.01),
+            low_01: Low::of_ascending(&deltas, 0.001),
             stutters: Stutters::of(&in_order, p50_ms),
             frames_per_second: frames_per_second(&in_order),
-            animation_error: error_sizes(&t.animation_errors()),
+            animation_error: if t.source.has_display_times() {
+                error_sizes(&t.animation_errors())
+            } else {
+                None
+            },
             worst,
         }
     }
@@ -1033,6 +1113,32 @@ mod tests {
             t.record(&r, u32::from(delta > 40.0), &tags);
         }
         t
+    }
+
+    #[test]
+    fn a_kept_frame_takes_what_the_limits_say() {
+        let record = std::mem::size_of::<FrameRecord>() as u64;
+        assert_eq!(record + 2 * 8, KEPT_BYTES_PER_FRAME);
+    }
+
+    #[test]
+    fn the_longest_frames_come_as_a_stable_sort_gives_them() {
+        let t = {
+            let mut t = Timeline::new(10.0);
+            for (i, d) in [5.0, 9.0, 9.0, 1.0, 9.0, 7.0, f64::NAN, 2.0]
+                .into_iter()
+                .enumerate()
+            {
+                t.record(&report(i as u64, d, 1, i as u64), 0, &[]);
+            }
+            t
+        };
+        let mut sorted: Vec<&FrameRecord> = t.frames().collect();
+        sorted.sort_by(|a, b| b.delta_ms.total_cmp(&a.delta_ms));
+        let want: Vec<u64> = sorted.iter().take(5).map(|f| f.frame).collect();
+        let got: Vec<u64> = longest(t.frames(), 5).iter().map(|f| f.frame).collect();
+        assert_eq!(got, want);
+        assert_eq!(got, [6, 1, 2, 4, 5]);
     }
 
     #[test]

@@ -77,7 +77,9 @@ impl Update<'_> {
     /// a line that breaks its format (naming the line and the field).
     pub fn load_font(&self, path: &str) -> Result<Font, FontError> {
         let loader = self.font_loader(path)?;
-        let bytes = loader.read_limited(path, MAX_DATA_FILE)?;
+        let bytes = loader
+            .read_limited(path, MAX_DATA_FILE)
+            .map_err(|e| e.reading("font"))?;
         if looks_like_bdf(&bytes) {
             return Font::from_bdf(path, &bytes);
         }
@@ -94,9 +96,9 @@ impl Update<'_> {
             None => "",
         };
         let picture = format!("{folder}{}", spec.image());
-        let image = loader
-            .load(&picture)
-            .map_err(|e| AssetError::new(format!("{path} -> {}", spec.image()), e.kind))?;
+        let image = loader.load(&picture).map_err(|e| {
+            AssetError::new(format!("{path} -> {}", spec.image()), e.kind).reading("font")
+        })?;
         spec.build(path, image.width, image.height, &image.pixels)
     }
 

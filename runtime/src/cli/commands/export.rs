@@ -6,6 +6,7 @@ use crate::cli::args::ExportArgs;
 use crate::cli::bundle::{self, Bundle};
 use crate::cli::Offer;
 use crate::config::manifest::PaletteSource;
+use crate::config::read::read_named;
 use crate::export::safe_write::{Format, Output};
 
 use super::*;
@@ -70,7 +71,8 @@ pub(super) fn export(offer: &Offer, args: ExportArgs) -> Result<(), Failure> {
 /// This program's own bytes, without a bundle it may already carry (exporting from an exported
 /// game gives a game, not a game inside a game).
 fn program_bytes(exe: &Path) -> Result<Vec<u8>, String> {
-    let mut bytes = std::fs::read(exe).map_err(|e| format!("{}: {e}", exe.display()))?;
+    // Any length: this program's own file, whatever its build.
+    let mut bytes = read_named("program", exe, u64::MAX).map_err(|e| e.to_string())?;
     if let Some(own) = Bundle::read_from(exe)? {
         bytes.truncate(bytes.len() - own.to_bytes().len());
     }

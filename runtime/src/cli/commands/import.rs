@@ -18,7 +18,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::cli::args::ImportArgs;
-use crate::config::data_file::read_asset_file;
+use crate::config::read::read_named;
 use crate::export::safe_write::{Format, Output};
 
 use super::*;
@@ -57,7 +57,7 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
         let files = pyxres::files(&shown, &args.file, &stem)?;
         return write_files(&args, &files);
     }
-    let bytes = read_asset_file(&shown, &args.file, MAX_P8_FILE).map_err(|e| e.to_string())?;
+    let bytes = read_named("PICO-8 cart", &args.file, MAX_P8_FILE).map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&bytes);
     let made = p8_files(&shown, &stem, &text)?;
     let files = [

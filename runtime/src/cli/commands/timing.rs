@@ -208,6 +208,8 @@ fn whole_run(engine: &mut Engine, sim: &Sim) -> Timeline {
     overlay.set_visible(false);
     overlay.set_refresh(sim.refresh);
     let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
+    // At most MAX_KEPT_FRAMES (checked before the run).
+    timeline.reserve(sim.ticks as usize);
     timeline.set_source(sim.source.clone());
     for _ in 0..sim.ticks {
         if engine.advance(1) == 1 {
@@ -293,6 +295,8 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     }
     let mut frames = 0;
     let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
+    // At most MAX_KEPT_FRAMES (checked before the run).
+    timeline.reserve(sim.ticks as usize);
     timeline.set_source(sim.source.clone());
     let mut progress = Progress::new("diagnosing host ticks", args.progress.quiet);
     for tick in 0..sim.ticks {
@@ -322,7 +326,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     }
     let csv_ready = rows.map(Pending::finish).transpose()?;
     let title = sim.title(session.name());
-    let longest = |t: &Timeline| t.frames().map(|f| f.stats.delta_ms).fold(0.0, f64::max);
+    let longest = |t: &Timeline| t.frames().map(|f| f.delta_ms).fold(0.0, f64::max);
     let compared = match &args.compare {
         Some(spec) => Some(compare_run(
             offer,
@@ -482,7 +486,7 @@ fn chart_stretch(
     args: &DiagnoseArgs,
     label: &str,
 ) -> Result<(), Failure> {
-    let records: Vec<_> = timeline.frames().copied().collect();
+    let records = timeline.frames_in_one();
     let columns = engine.overlay().map_or(0, |o| o.chart_columns());
     let n = records.len();
     if columns == 0 || n == 0 {
@@ -506,23 +510,24 @@ fn chart_stretch(
         let longest = records
             .iter()
             .enumerate()
-            .max_by(|a, b| a.1.stats.delta_ms.total_cmp(&b.1.stats.delta_ms))
+            .max_by(|a, b| a.1.delta_ms.total_cmp(&b.1.delta_ms))
             .map_or(0, |(i, _)| i);
         let first = longest.saturating_sub(columns / 2).min(n - columns);
         (first, first + columns, 1)
     } else {
         (0, n, 1)
     };
-    let mut stretch = records[first..last].to_vec();
+    // A copy only when display times replace the frame times.
+    let mut stretch = std::borrow::Cow::Borrowed(&records[first..last]);
     // Charting display times, each frame's bar is its display interval and its missed
     // refreshes are counted from it, as the summary's display count is.
     let refresh = timeline.refresh();
     let mut never_shown = Vec::new();
     if args.display_times {
-        for r in &mut stretch {
+        for r in stretch.to_mut() {
             let shown = timeline.source().display_ms(r.frame).unwrap_or(0.0);
             never_shown.push(shown <= 0.0);
-            r.stats.delta_ms = shown;
+            r.delta_ms = shown;
             r.missed = match refresh {
                 (Refresh::Tearing, _) => 0,
                 (Refresh::Variable { min_hz, .. }, _) => bt_overlay::vrr_repeats(shown, min_hz),
@@ -539,14 +544,14 @@ fn chart_stretch(
             // refreshes add up over it, so the title's lost time covers every frame.
             let worst = bucket
                 .iter()
-                .max_by(|a, b| a.stats.delta_ms.total_cmp(&b.stats.delta_ms))
+                .max_by(|a, b| a.delta_ms.total_cmp(&b.delta_ms))
                 .expect("chunks are never empty");
-            let mut stats = worst.stats;
-            stats.clamped = bucket.iter().any(|r| r.stats.clamped);
-            stats.discarded_ms = bucket.iter().map(|r| r.stats.discarded_ms).sum();
+            let mut stats = worst.stats();
+            stats.clamped = bucket.iter().any(|r| r.clamped);
+            stats.discarded_ms = bucket.iter().map(|r| r.discarded_ms).sum();
             // Several frames: their shortest and median too, so the column is a band.
             let spread = (bucket.len() > 1).then(|| {
-                let mut deltas: Vec<f64> = bucket.iter().map(|r| r.stats.delta_ms).collect();
+                let mut deltas: Vec<f64> = bucket.iter().map(|r| r.delta_ms).collect();
                 deltas.sort_by(f64::total_cmp);
                 (deltas[0], deltas[(deltas.len() - 1) / 2])
             });
@@ -585,7 +590,7 @@ fn chart_stretch(
     let seconds = format!(
         "{:.1}-{:.1}s",
         records[first].start_ms / 1000.0,
-        (end.start_ms + end.stats.delta_ms) / 1000.0
+        (end.start_ms + end.delta_ms) / 1000.0
     );
     let caption = if per_column > 1 {
         format!("{label}frames {first_frame}-{last_frame} x{per_column}, {seconds}")

@@ -13,6 +13,7 @@ use std::process::Command;
 use crate::cli::args::WebArgs;
 use crate::cli::{Offer, BT_ROOT};
 use crate::config::manifest::{carried_manifest, Manifest};
+use crate::config::read::{read_file, read_text, MAX_TEXT_FILE};
 use crate::export::safe_write::OutputDir;
 use crate::session::Session;
 
@@ -114,6 +115,10 @@ struct Bundle {
 /// The most a page's asset folder may hold: 64 MiB, built into the module the browser
 /// downloads before the first frame.
 const MAX_PACKED_BYTES: u64 = 64 << 20;
+
+/// The largest page module read back from cargo's build: 1 GiB. A module is a few megabytes;
+/// the limit only keeps a file that is not one from filling memory.
+const MAX_MODULE_BYTES: u64 = 1 << 30;
 
 impl Bundle {
     fn read(manifest: Option<&Manifest>, assets: Option<&Path>) -> Result<Bundle, String> {
@@ -252,7 +257,7 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
         Offer::Gallery(_) => (Path::new(BT_ROOT).join("carts").join(name), Make::CartFn),
         Offer::Single { dir, .. } => {
             let main = dir.join("src/main.rs");
-            let text = std::fs::read_to_string(&main).map_err(|e| {
+            let text = read_text(&main, MAX_TEXT_FILE).map_err(|e| {
                 format!(
                     "{}: {e}; bt web takes the cart from the crate's main.rs, which calls \
                      bt_runtime::main",
@@ -263,7 +268,7 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
         }
     };
     let manifest = dir.join("Cargo.toml");
-    let text = std::fs::read_to_string(&manifest).map_err(|e| {
+    let text = read_text(&manifest, MAX_TEXT_FILE).map_err(|e| {
         format!(
             "bt web builds the cart '{name}' from its crate, {}: {e}",
             manifest.display()
@@ -317,7 +322,7 @@ fn reads_maps(cart_dir: &Path) -> bool {
                 depth < 16 && any_in(&path, depth + 1)
             } else {
                 path.extension().is_some_and(|e| e == "rs")
-                    && std::fs::read_to_string(&path)
+                    && read_text(&path, MAX_TEXT_FILE)
                         .is_ok_and(|t| t.contains("load_map") || t.contains("decode_map"))
             }
         })
@@ -487,7 +492,7 @@ fn build(
     for (file, text) in files {
         let path = dir.join(file);
         // Unchanged files keep their times, so cargo sees nothing to rebuild.
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        if read_text(&path, MAX_TEXT_FILE).ok().as_deref() != Some(text.as_str()) {
             std::fs::write(&path, text).map_err(|e| fail(&path, e))?;
         }
     }
@@ -524,7 +529,7 @@ fn build(
         .join(TARGET)
         .join("release")
         .join(format!("{}.wasm", rust_name(&krate)));
-    std::fs::read(&module).map_err(|e| format!("reading {}: {e}", module.display()))
+    read_file(&module, MAX_MODULE_BYTES).map_err(|e| format!("reading {}: {e}", module.display()))
 }
 
 /// A package name as Rust spells the crate.

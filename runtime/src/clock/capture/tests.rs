@@ -234,7 +234,7 @@ fn a_file_is_read_from_utf8_or_utf16_and_a_missing_one_is_named() {
     let e = Capture::load(&missing, None).unwrap_err().to_string();
     assert!(
         e.starts_with(&format!(
-            "capture '{}': could not read it: ",
+            "capture {}: could not read it: ",
             missing.display()
         )),
         "{e}"

@@ -61,12 +61,14 @@ pub fn load_palette(source: &PaletteSource) -> Result<Palette, ManifestError> {
         .map(str::to_ascii_lowercase);
     let colors = match ext.as_deref() {
         Some("hex") => {
-            let bytes = read_limited(path, MAX_MANIFEST_BYTES, false)?.unwrap_or_default();
+            let bytes =
+                read_limited("palette file", path, MAX_MANIFEST_BYTES, false)?.unwrap_or_default();
             let text = String::from_utf8(bytes).map_err(|_| bad(None, "not UTF-8 text".into()))?;
             hex_colors(&text).map_err(|(line, problem)| bad(Some(line), problem))?
         }
         Some("png") => {
-            let bytes = read_limited(path, MAX_PALETTE_PNG_BYTES, false)?.unwrap_or_default();
+            let bytes = read_limited("palette file", path, MAX_PALETTE_PNG_BYTES, false)?
+                .unwrap_or_default();
             png_colors(&bytes).map_err(|problem| bad(None, problem))?
         }
         _ => return Err(bad(None, "a palette file must end .png or .hex".into())),

@@ -334,7 +334,10 @@ fn hex_palettes_name_the_file_and_line() {
         .unwrap_err()
         .to_string();
     assert!(
-        e.starts_with(&format!("{}: could not read it: ", missing.display())),
+        e.starts_with(&format!(
+            "palette file {}: could not read it: ",
+            missing.display()
+        )),
         "{e}"
     );
 }
@@ -430,9 +433,10 @@ fn load_reads_limits_and_places_bad_utf8() {
         ),
         "{e}"
     );
-    assert!(e
-        .to_string()
-        .starts_with(&format!("{}: 65537 bytes", path.display())));
+    assert!(e.to_string().starts_with(&format!(
+        "cart manifest {}: could not read it: 65537 bytes",
+        path.display()
+    )));
     let user = dir.write("config.toml", &big);
     assert!(matches!(
         load_user_config(&user),
@@ -572,7 +576,7 @@ fn resolve_validates_and_names_palette_files() {
     let e = resolve(Settings::default(), &[(Layer::CommandLine, None, &missing)]).unwrap_err();
     assert!(
         e.to_string()
-            .starts_with("/nowhere/p.png: could not read it"),
+            .starts_with("palette file /nowhere/p.png: could not read it"),
         "{e}"
     );
     let mut s = Settings::default();

@@ -11,6 +11,7 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 
+use crate::config::read::{read_text, MAX_TEXT_FILE};
 use winit::dpi::{PhysicalPosition, PhysicalSize};
 use winit::window::{Window, WindowAttributes};
 
@@ -128,7 +129,7 @@ impl DevLink {
 
     /// `attrs` with the place the window before this one had, when it left one.
     pub fn placed(&self, attrs: WindowAttributes) -> WindowAttributes {
-        let kept = std::fs::read_to_string(self.dir.join(PLACE_FILE)).ok();
+        let kept = read_text(&self.dir.join(PLACE_FILE), MAX_TEXT_FILE).ok();
         match kept.as_deref().and_then(Place::parse) {
             Some(p) => attrs
                 .with_position(PhysicalPosition::new(p.x, p.y))

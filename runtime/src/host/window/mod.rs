@@ -255,6 +255,8 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
     let mut host = DiskHost::new(Host::new(engine, keymap, name));
     if args.trace_out.is_some() {
         host.record_whole_run();
+        // Ctrl-C, SIGTERM and SIGHUP close the window, so the trace is written.
+        crate::host::signals::install();
     }
     if let Some(path) = &args.record {
         host.record_to(path.clone(), session.version().map(str::to_string));
@@ -366,10 +368,15 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         }
     }
     if let (Some(path), Some(run)) = (&args.trace_out, app.host.whole_run()) {
-        let mut json = Vec::new();
-        run.write_chrome_trace(&mut json, &app.name)
+        // Written into its file as it is made, never whole in memory: a trace takes about a
+        // kilobyte a frame, ten times what the run kept.
+        use crate::export::safe_write::{Format, Output};
+        let mut pending = Output::new(path, Format::Json)
+            .and_then(|o| o.begin())
             .map_err(|e| e.to_string())?;
-        crate::export::safe_write::write_atomically(path, &json).map_err(|e| e.to_string())?;
+        run.write_chrome_trace(&mut pending, &app.name)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        pending.commit().map_err(|e| e.to_string())?;
         println!(
             "wrote the trace of {} frames to {}",
             run.frames().len(),

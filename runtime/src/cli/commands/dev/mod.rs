@@ -25,8 +25,10 @@ use std::time::{Duration, Instant};
 
 use crate::cli::args::DevArgs;
 use crate::cli::{bundle, Offer, BT_ROOT};
+use crate::config::read::{read_file, read_text, MAX_TEXT_FILE};
 use crate::host::asset_watch::AssetWatcher;
 use crate::host::window::dev_link::{CLOSE, NOTICE};
+use crate::replay::MAX_REPLAY_BYTES;
 
 use super::{note, Failure};
 use build::{cargo, executable_in, first_error, without_progress, Target};
@@ -302,7 +304,7 @@ impl Dev {
                 Err(e) => return Err(format!("cannot wait for cargo: {e}")),
             }
         };
-        let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+        let read = |p: &Path| read_text(p, MAX_TEXT_FILE).unwrap_or_default();
         let messages = read(&err_path);
         if !status.success() {
             let _ = std::io::stderr().write_all(without_progress(&messages).as_bytes());
@@ -351,7 +353,8 @@ impl Dev {
         let last = self
             .last_recording()
             .ok_or_else(|| "--record: the program wrote no recording to keep".to_string())?;
-        let bytes = std::fs::read(&last).map_err(|e| format!("--record: {e}"))?;
+        let bytes = read_file(&last, MAX_REPLAY_BYTES)
+            .map_err(|e| format!("--record: {}: could not read it: {e}", last.display()))?;
         crate::export::safe_write::write_atomically(path, &bytes).map_err(|e| e.to_string())?;
         note(format_args!("dev: kept the run in {}", path.display()));
         Ok(())

@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::zip::Zip;
-use crate::config::data_file::read_asset_file;
+use crate::config::read::read_named;
 use crate::export::safe_write::Format;
 use toml_lite::{Node, Table};
 
@@ -137,13 +137,14 @@ pub(super) fn files(
     path: &Path,
     stem: &str,
 ) -> Result<Vec<(String, Format, Vec<u8>)>, String> {
-    let bytes = read_asset_file(shown, path, MAX_PYXRES_FILE).map_err(|e| e.to_string())?;
+    let bytes =
+        read_named("Pyxel resource file", path, MAX_PYXRES_FILE).map_err(|e| e.to_string())?;
     let resource = read(shown, &bytes)?;
     let palette_path = path.with_extension("pyxpal");
     let palette = if palette_path.is_file() {
         let name = palette_path.display().to_string();
-        let bytes =
-            read_asset_file(&name, &palette_path, MAX_PALETTE_FILE).map_err(|e| e.to_string())?;
+        let bytes = read_named("Pyxel palette file", &palette_path, MAX_PALETTE_FILE)
+            .map_err(|e| e.to_string())?;
         parse_palette(&name, &String::from_utf8_lossy(&bytes))?
     } else {
         PYXEL_COLORS.to_vec()
