@@ -170,7 +170,7 @@ fn sound_files_in(dir: &Path) -> Vec<PathBuf> {
 fn is_sound_file(path: &Path) -> bool {
     let small = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= MAX_SOUND_FILE);
     let Some(text) = small
-        .then(|| std::fs::read(path).ok())
+        .then(|| crate::config::read::read_file(path, MAX_SOUND_FILE).ok())
         .flatten()
         .and_then(|b| String::from_utf8(b).ok())
     else {
@@ -215,7 +215,8 @@ fn open(path: &Path) -> Result<SoundDoc, String> {
             meta.len()
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: could not read it: {e}"))?;
+    let bytes = crate::config::read::read_named("sound file", path, MAX_SOUND_FILE)
+        .map_err(|e| e.to_string())?;
     let text = String::from_utf8(bytes).map_err(|e| {
         format!(
             "{shown}: not UTF-8 text (invalid byte at offset {})",
