@@ -583,6 +583,12 @@ fn page_crate(
             )
         }
     };
+    // BT's own copy of the Vorbis decoder (its maths through libm), as BT's workspace patches
+    // it in: the page decodes a clip to the samples `bt run` hears.
+    manifest.push_str(&format!(
+        "\n[patch.crates-io]\nlewton = {{ path = {} }}\n",
+        path(&root.join("vendor/lewton"))
+    ));
     manifest.push_str(
         "\n# Small and fast: one unit, linked whole; a panic stops the module (no unwinding).\n\
          [profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\npanic = \"abort\"\n",
@@ -749,6 +755,11 @@ mod tests {
         assert!(manifest(true)
             .contains("bt-web = { path = \"/bt/runtime/web\", features = [\"tiled\"] }"));
         assert!(manifest(false).contains("bt-web = { path = \"/bt/runtime/web\" }"));
+        assert!(
+            manifest(false)
+                .contains("[patch.crates-io]\nlewton = { path = \"/bt/vendor/lewton\" }"),
+            "the page decodes Vorbis with BT's copy"
+        );
     }
 
     #[test]
