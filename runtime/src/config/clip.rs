@@ -1,13 +1,18 @@
-//! Sample clips: WAV and Ogg Vorbis files decoded into the 16-bit frames the console plays.
+//! Sample clips: WAV and Ogg Vorbis files decoded into the 16-bit frames the console plays
+//! (with the `clips` feature; without it, as in a page whose cart plays none, a clip is refused
+//! saying so).
 //!
 //! The same code runs natively and in a web page, and gives the same frames on both: a WAV's
 //! samples are integers shifted into 16 bits, or floats scaled by 32,768 and cut toward zero
 //! (basic IEEE operations); Vorbis goes through BT's copy of lewton, whose sines and cosines
 //! come from `libm` rather than the platform (see `vendor/lewton/CHANGES-BT.md`).
 
+#[cfg(feature = "clips")]
 use std::io::Cursor;
 
-use bt::sound::{DecodedClip, Frame, CLIP_RATES, MAX_CLIP_FRAMES};
+use bt::sound::DecodedClip;
+#[cfg(feature = "clips")]
+use bt::sound::{Frame, CLIP_RATES, MAX_CLIP_FRAMES};
 use bt::{AssetError, AssetErrorKind};
 
 fn bad(name: &str, why: impl std::fmt::Display) -> AssetError {
@@ -16,6 +21,7 @@ fn bad(name: &str, why: impl std::fmt::Display) -> AssetError {
     AssetError::new(name, AssetErrorKind::BadClip(why))
 }
 
+#[cfg(feature = "clips")]
 fn too_long(name: &str, frames: u64) -> AssetError {
     AssetError::new(
         name,
@@ -33,6 +39,7 @@ fn too_long(name: &str, frames: u64) -> AssetError {
 /// channels, a rate outside [`CLIP_RATES`], no frames, or more than [`MAX_CLIP_FRAMES`]
 /// ([`AssetErrorKind::ClipTooLong`]). A decoder that panics on a broken file is caught and
 /// reported the same way.
+#[cfg(feature = "clips")]
 pub fn decode_clip(name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
     let decode = || {
         if bytes.len() >= 12 && &bytes[..4] == b"RIFF" && &bytes[8..12] == b"WAVE" {
@@ -65,7 +72,22 @@ pub fn decode_clip(name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> 
     Ok(clip)
 }
 
+/// Without the `clips` feature there is no decoder: the clip is refused, saying why.
+///
+/// # Errors
+/// Always, [`AssetErrorKind::BadClip`] naming `name`.
+#[cfg(not(feature = "clips"))]
+pub fn decode_clip(name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
+    let _ = bytes;
+    Err(bad(
+        name,
+        "this page was made without the clip decoders: bt web adds them when the cart's asset \
+         folder holds a .wav or .ogg file or its code calls load_clip or decode_clip",
+    ))
+}
+
 /// One or two channels: the frame for each sample or pair.
+#[cfg(feature = "clips")]
 fn channels(name: &str, count: u64) -> Result<(), AssetError> {
     if !(1..=2).contains(&count) {
         return Err(bad(name, format!("{count} channels (a clip has 1 or 2)")));
@@ -75,6 +97,7 @@ fn channels(name: &str, count: u64) -> Result<(), AssetError> {
 
 /// Pairs interleaved samples into frames (a mono sample on both sides), refusing more than
 /// [`MAX_CLIP_FRAMES`].
+#[cfg(feature = "clips")]
 fn push_frames(
     name: &str,
     frames: &mut Vec<Frame>,
@@ -103,6 +126,7 @@ fn push_frames(
     Ok(())
 }
 
+#[cfg(feature = "clips")]
 fn decode_wav(name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
     let reader = hound::WavReader::new(Cursor::new(bytes)).map_err(|e| bad(name, e))?;
     let spec = reader.spec();
@@ -144,10 +168,12 @@ fn decode_wav(name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
 
 /// A float sample (full scale ±1) in 16 bits: scaled by 32,768, clamped, cut toward zero; not a
 /// number is silence. One multiplication and a conversion: the same on every machine.
+#[cfg(feature = "clips")]
 fn float_to_i16(v: f32) -> i16 {
     (v * 32_768.0).clamp(-32_768.0, 32_767.0) as i16
 }
 
+#[cfg(feature = "clips")]
 fn decode_vorbis(name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
     let mut reader =
         lewton::inside_ogg::OggStreamReader::new(Cursor::new(bytes)).map_err(|e| bad(name, e))?;
@@ -162,7 +188,7 @@ fn decode_vorbis(name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
     Ok(DecodedClip { rate, frames })
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "clips"))]
 pub(crate) mod tests {
     use super::*;
 
