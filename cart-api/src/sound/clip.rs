@@ -87,8 +87,9 @@ impl Default for ClipOptions {
     }
 }
 
-/// A held clip: its rate, frames, and what it was made from (for the cache).
-#[derive(Debug)]
+/// A held clip: its rate, frames, and what it was made from (for the cache). A copy shares
+/// the frames.
+#[derive(Debug, Clone)]
 pub(crate) struct Clip {
     name: String,
     digest: u64,
@@ -122,7 +123,7 @@ impl ClipBank {
     /// Holds `clip`, which the caller has checked, and returns its id.
     pub(crate) fn add(&mut self, name: &str, digest: u64, clip: DecodedClip) -> ClipId {
         let id = ClipId(self.clips.len() as u32);
-        Arc::make_mut_vec(&mut self.clips).push(Clip {
+        Arc::make_mut(&mut self.clips).push(Clip {
             name: name.to_string(),
             digest,
             rate: clip.rate,
@@ -140,30 +141,6 @@ impl ClipBank {
 
     pub(crate) fn len(&self) -> usize {
         self.clips.len()
-    }
-}
-
-/// `Arc::make_mut` for a list whose items are not `Clone`: copies the handles to the frames
-/// (not the frames) when a snapshot shares the list.
-trait MakeMutVec<T> {
-    fn make_mut_vec(this: &mut Self) -> &mut Vec<T>;
-}
-
-impl MakeMutVec<Clip> for Arc<Vec<Clip>> {
-    fn make_mut_vec(this: &mut Self) -> &mut Vec<Clip> {
-        if Arc::get_mut(this).is_none() {
-            let copy = this
-                .iter()
-                .map(|c| Clip {
-                    name: c.name.clone(),
-                    digest: c.digest,
-                    rate: c.rate,
-                    frames: Arc::clone(&c.frames),
-                })
-                .collect();
-            *this = Arc::new(copy);
-        }
-        Arc::get_mut(this).expect("just made unique")
     }
 }
 

@@ -1,5 +1,6 @@
 //! Sound: sound effects (note sequences), music (patterns of sound effects, or a sequence of
-//! sound effects per channel), and the four-channel synthesiser that turns them into samples.
+//! sound effects per channel), the four-channel synthesiser that turns them into samples, and
+//! sample clips (recorded sounds) on eight voices beside it, mixed in stereo ([`pan_gains`]).
 //!
 //! Sound keeps time of its own: a note lasts `speed` 120ths of a second
 //! ([`UNITS_PER_SECOND`]), and vibrato and arpeggio run at rates in hertz, so a sound is the
