@@ -198,3 +198,47 @@ fn a_replay_hears_the_clips_the_recorded_run_heard() {
     let first = replayed.iter().zip(&live).position(|(a, b)| a != b);
     assert_eq!(first, None, "the first sample the replay hears differently");
 }
+
+#[test]
+fn clips_load_from_the_asset_folder_once_and_bad_ones_are_refused_on_one_line() {
+    use bt::host::Console;
+    use bt::sound::MAX_CLIP_FILE;
+    use bt_runtime::config::png_loader::FolderLoader;
+
+    let dir = bt_test_support::ScratchDir::new("clip-files");
+    std::fs::write(dir.join("blip.wav"), bt_cart_audio::BLIP).unwrap();
+    std::fs::write(dir.join("chord.ogg"), bt_cart_audio::CHORD).unwrap();
+    std::fs::write(dir.join("huge.wav"), vec![0u8; MAX_CLIP_FILE as usize + 1]).unwrap();
+    std::fs::write(dir.join("notes.ogg"), b"la la la").unwrap();
+    let mut con = Console::new(&Settings::default(), 0);
+    con.set_image_loader(Box::new(FolderLoader::new(dir.path())));
+    let mut ctx = con.update_context(0);
+    let blip = ctx.load_clip("blip.wav").unwrap();
+    let chord = ctx.load_clip("chord.ogg").unwrap();
+    assert_ne!(blip, chord);
+    assert_eq!(
+        ctx.load_clip("blip.wav").unwrap(),
+        blip,
+        "held once, not decoded again"
+    );
+    assert_eq!(
+        ctx.decode_clip("blip.wav", bt_cart_audio::BLIP).unwrap(),
+        blip,
+        "the same name and bytes built in"
+    );
+    let error = |ctx: &mut Update<'_>, name: &str| ctx.load_clip(name).unwrap_err().to_string();
+    assert_eq!(
+        error(&mut ctx, "huge.wav"),
+        format!(
+            "huge.wav: the file is {} bytes; the limit is {MAX_CLIP_FILE}",
+            MAX_CLIP_FILE + 1
+        )
+    );
+    assert_eq!(
+        error(&mut ctx, "notes.ogg"),
+        "notes.ogg: not a sound clip BT can read (WAV or Ogg Vorbis): the file starts with \
+         neither RIFF/WAVE (a WAV file) nor OggS (Ogg Vorbis)"
+    );
+    assert_eq!(error(&mut ctx, "gone.wav"), "gone.wav: file not found");
+    assert!(ctx.play_clip(chord, ClipOptions::default()).is_some());
+}
