@@ -145,15 +145,23 @@ impl Console {
         self.synth.step();
     }
 
-    /// The samples made since the last drain: mono, signed 16-bit, at
-    /// [`Console::sample_rate`]. The buffer keeps at most one second; past that it starts
-    /// over, so a host that never drains (a long seek) uses no more memory.
-    pub fn drain_samples(&mut self) -> std::vec::Drain<'_, i16> {
+    /// The samples made since the last drain, folded to mono ([`to_mono`](crate::sound::to_mono):
+    /// a cart that never pans gives exactly the mix of either side), signed 16-bit, at
+    /// [`Console::sample_rate`]. [`Console::drain_frames`] gives both sides. The buffer keeps
+    /// at most one second; past that it starts over, so a host that never drains (a long seek)
+    /// uses no more memory.
+    pub fn drain_samples(&mut self) -> impl ExactSizeIterator<Item = i16> + '_ {
+        self.synth.drain().map(crate::sound::to_mono)
+    }
+
+    /// The frames made since the last drain: left and right, signed 16-bit, at
+    /// [`Console::sample_rate`], as [`Console::drain_samples`] keeps them.
+    pub fn drain_frames(&mut self) -> std::vec::Drain<'_, crate::sound::Frame> {
         self.synth.drain()
     }
 
-    /// The samples made since the last drain, left in place.
-    pub fn pending_samples(&self) -> &[i16] {
+    /// The frames made since the last drain, left in place.
+    pub fn pending_frames(&self) -> &[crate::sound::Frame] {
         self.synth.pending()
     }
 

@@ -14,7 +14,7 @@
 // | `input` | the `Input` state and its setters; `Button`, `Player`, `Axis`, `Key`; one tick's `TickInput` |
 // | `palette` | `Color32`, `Palette`, and the effects that run on the simulation clock (cycles, fades, flashes) |
 // | `postfx` | the post-process stack: `Effect`, the presets in `crt`, and the pixel tier |
-// | `sound` | sound effects, music, the `bt-sound` text format and the four-channel synthesiser |
+// | `sound` | sound effects, music, the `bt-sound` text format, the four-channel synthesiser, sample clips and stereo |
 // | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
 // | `save` | `SaveData`, the bytes a cart keeps between runs |
 // | `snapshot` | `ConsoleSnapshot`, the console's state kept to go back to, and `cloned` for `Cart::snapshot` |

@@ -98,7 +98,7 @@ fn a_different_seed_changes_only_the_noise() {
         con.update_context(5).play_sfx(tone, Some(Channel::TWO));
         for _ in 0..12 {
             con.step_sound();
-            con.drain_samples();
+            con.drain_frames();
         }
         con.update_context(17).play_sfx(tone, Some(Channel::TWO));
         for _ in 0..5 {
@@ -140,7 +140,7 @@ fn a_sound_is_heard_from_the_tick_it_is_played_and_ends_after_its_notes() {
         "12/120 s: 6 ticks at 60 a second"
     );
     con.step_sound(); // the tick it fades out
-    con.drain_samples();
+    con.drain_frames();
     con.step_sound();
     assert!(con.drain_samples().all(|s| s == 0), "silent after");
 }
@@ -281,7 +281,7 @@ fn an_undrained_buffer_keeps_at_most_a_second() {
     for _ in 0..1000 {
         con.step_sound();
     }
-    assert!(con.pending_samples().len() <= 44_100);
+    assert!(con.pending_frames().len() <= 44_100);
 }
 
 #[test]
@@ -438,4 +438,61 @@ fn a_length_counts_the_notes_a_looping_sound_plays_round_its_loop() {
         ctx.play_sfx(ids[0], Some(Channel::ONE));
     });
     assert_eq!(five, spelled);
+}
+
+#[test]
+fn a_panned_channel_sounds_on_its_side_by_the_pan_law_and_the_others_stay_centred() {
+    let mut con = console(60.0);
+    // A reset forgets the sounds, so each run adds them again (the same ids).
+    let run = |con: &mut Console, pan: i8, sine_too: bool| -> Vec<[i16; 2]> {
+        con.reset(7);
+        let mut ctx = con.update_context(0);
+        let saw = ctx
+            .add_sfx(Sfx::new(60, vec![Note::new(45, Wave::Saw, 6)]))
+            .unwrap();
+        let sine = ctx
+            .add_sfx(Sfx::new(60, vec![Note::new(57, Wave::Sine, 6)]))
+            .unwrap();
+        ctx.set_channel_pan(Channel::ONE, pan);
+        assert_eq!(ctx.channel_pan(Channel::ONE), pan);
+        ctx.play_sfx(saw, Some(Channel::ONE));
+        if sine_too {
+            ctx.play_sfx(sine, Some(Channel::TWO));
+        }
+        con.step_sound();
+        con.drain_frames().collect()
+    };
+    let centre = run(&mut con, 0, false);
+    assert!(
+        centre.iter().all(|&[l, r]| l == r),
+        "centred: both sides equal"
+    );
+    assert!(centre.iter().any(|&[l, _]| l.abs() > 1000), "it plays");
+    let right = run(&mut con, 127, false);
+    for (r, c) in right.iter().zip(&centre) {
+        assert_eq!(
+            *r,
+            [0, c[1]],
+            "hard right: the left side silent, the right as centred"
+        );
+    }
+    let half = run(&mut con, -64, false);
+    for (h, c) in half.iter().zip(&centre) {
+        assert_eq!(h[0], c[0], "the near side as centred");
+        let gain = bt::sound::pan_gains(-64)[1] as i32;
+        let want = i32::from(c[1]) * gain / 256;
+        assert!((i32::from(h[1]) - want).abs() <= 2, "{h:?} {c:?}");
+    }
+    // A centred channel beside a panned one: the right side is the centred one alone.
+    let both = run(&mut con, -127, true);
+    let sine_alone: Vec<i16> = both.iter().map(|f| f[1]).collect();
+    assert!(sine_alone.iter().any(|&s| s.abs() > 1000));
+    assert!(both.iter().any(|&[l, r]| l != r));
+    con.reset(7);
+    let ctx = con.update_context(0);
+    assert_eq!(
+        ctx.channel_pan(Channel::ONE),
+        0,
+        "a reset centres every channel"
+    );
 }

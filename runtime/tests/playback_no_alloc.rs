@@ -13,7 +13,9 @@ fn steady_minute(device_rate: u32, device_frames: usize) -> u64 {
     let shared = Playback::new(44_100, 60.0);
     let mut feeder = Feeder::new(shared.clone());
     let mut puller = Puller::new(shared.clone(), device_rate);
-    let tick: Vec<i16> = (0..735).map(|i| (i * 37 % 2000) as i16).collect();
+    let tick: Vec<[i16; 2]> = (0..735)
+        .map(|i| [(i * 37 % 2000) as i16, (i * 53 % 2000) as i16])
+        .collect();
     let mut out = vec![0.0f32; device_frames * 2];
     let mut frame = |feeder: &mut Feeder, puller: &mut Puller, i: usize| {
         feeder.push(&tick);

@@ -2,7 +2,7 @@
 
 use bt::sound::{Effect, Music, Note, Sfx, SfxId, Wave};
 use bt::{Button, Cart, CartError, Player, Render, Update};
-use bt_runtime::export::wav::{encode_wav, make_wav, record_samples};
+use bt_runtime::export::wav::{encode_wav, make_wav, record_samples, WavChannels};
 use bt_runtime::{ConstantClock, Engine, EngineOptions, JitterClock, SequenceClock};
 
 /// Plays a tune from `init`, a noise burst every 50 ticks, and a random note now and then.
@@ -75,7 +75,7 @@ fn engine() -> Engine {
 
 #[test]
 fn the_samples_are_the_same_under_three_very_different_clocks_and_stepped() {
-    let stepped = record_samples(&mut engine(), 1.0, 3.0, None).unwrap();
+    let stepped = record_samples(&mut engine(), 1.0, 3.0, None, WavChannels::Mono).unwrap();
     assert_eq!(stepped.len(), 3 * 44_100);
     assert!(stepped.iter().any(|&s| s.abs() > 2000), "it plays");
     let clocks: [Box<dyn bt_runtime::Clock>; 3] = [
@@ -84,7 +84,7 @@ fn the_samples_are_the_same_under_three_very_different_clocks_and_stepped() {
         Box::new(JitterClock::new(1.0, 90.0, 42.0).unwrap()),
     ];
     for clock in clocks {
-        let live = record_samples(&mut engine(), 1.0, 3.0, Some(clock)).unwrap();
+        let live = record_samples(&mut engine(), 1.0, 3.0, Some(clock), WavChannels::Mono).unwrap();
         assert_eq!(live.len(), stepped.len());
         let first = live.iter().zip(&stepped).position(|(a, b)| a != b);
         assert_eq!(first, None, "the first differing sample");
@@ -93,9 +93,9 @@ fn the_samples_are_the_same_under_three_very_different_clocks_and_stepped() {
 
 #[test]
 fn a_seek_then_resume_hears_what_straight_play_hears() {
-    let straight = record_samples(&mut engine(), 0.0, 4.0, None).unwrap();
+    let straight = record_samples(&mut engine(), 0.0, 4.0, None, WavChannels::Mono).unwrap();
     let mut e = engine();
-    let from_seek = record_samples(&mut e, 2.5, 1.5, None).unwrap();
+    let from_seek = record_samples(&mut e, 2.5, 1.5, None, WavChannels::Mono).unwrap();
     let at = (2.5 * 44_100.0) as usize;
     assert_eq!(&straight[at..], &from_seek[..]);
     // And a seek from where it is, on to live play under a clock.
@@ -103,7 +103,7 @@ fn a_seek_then_resume_hears_what_straight_play_hears() {
     e.render_at(1.0, bt_runtime::engine::Origin::Start).unwrap();
     e.render_at(2.0, bt_runtime::engine::Origin::Current)
         .unwrap();
-    e.console_mut().drain_samples();
+    e.console_mut().drain_frames();
     e.set_clock(Box::new(ConstantClock::new(16.0).unwrap()));
     e.resume();
     let mut live = Vec::new();
@@ -117,25 +117,41 @@ fn a_seek_then_resume_hears_what_straight_play_hears() {
 
 #[test]
 fn the_wav_file_is_byte_identical_run_after_run_and_says_what_it_holds() {
-    let a = make_wav(&mut engine(), 0.5, 1.0, None).unwrap();
+    let a = make_wav(&mut engine(), 0.5, 1.0, None, WavChannels::Stereo).unwrap();
     let b = make_wav(
         &mut engine(),
         0.5,
         1.0,
         Some(Box::new(JitterClock::new(3.0, 70.0, 7.0).unwrap())),
+        WavChannels::Stereo,
     )
     .unwrap();
     assert_eq!(a, b);
     assert_eq!(&a[..4], b"RIFF");
     assert_eq!(&a[8..16], b"WAVEfmt ");
-    assert_eq!(a.len(), 44 + 44_100 * 2);
-    let tiny = encode_wav(&[1, -2], 8000).unwrap();
+    assert_eq!(&a[22..24], &[2, 0], "two channels");
+    assert_eq!(a.len(), 44 + 44_100 * 4);
+    let mono = make_wav(&mut engine(), 0.5, 1.0, None, WavChannels::Mono).unwrap();
+    assert_eq!(&mono[22..24], &[1, 0], "one channel");
+    assert_eq!(mono.len(), 44 + 44_100 * 2);
+    let tiny = encode_wav(&[1, -2], 8000, WavChannels::Mono).unwrap();
     assert_eq!(&tiny[44..], &[1, 0, 254, 255]);
 }
 
 #[test]
+fn a_cart_that_never_pans_makes_both_sides_its_mono_mix() {
+    let mono = record_samples(&mut engine(), 0.0, 2.0, None, WavChannels::Mono).unwrap();
+    let stereo = record_samples(&mut engine(), 0.0, 2.0, None, WavChannels::Stereo).unwrap();
+    assert_eq!(stereo.len(), 2 * mono.len());
+    assert!(mono.iter().any(|&s| s.abs() > 2000), "it plays");
+    for (i, (pair, &m)) in stereo.chunks(2).zip(&mono).enumerate() {
+        assert_eq!(pair, [m, m], "frame {i}");
+    }
+}
+
+#[test]
 fn a_length_under_one_update_is_refused() {
-    let err = record_samples(&mut engine(), 0.0, 0.001, None).unwrap_err();
+    let err = record_samples(&mut engine(), 0.0, 0.001, None, WavChannels::Mono).unwrap_err();
     assert_eq!(
         err.to_string(),
         "--seconds 0.001 is less than one update at 60 updates a second"
@@ -168,7 +184,7 @@ fn a_sound_file_in_the_asset_folder_loads_like_a_sprite_sheet_and_errors_name_it
     )
     .unwrap();
     let mut e = Engine::new(Box::new(|| Box::new(FromFile)), options()).unwrap();
-    let samples = record_samples(&mut e, 0.0, 0.5, None).unwrap();
+    let samples = record_samples(&mut e, 0.0, 0.5, None, WavChannels::Mono).unwrap();
     assert!(samples.iter().any(|&s| s.abs() > 5000));
     std::fs::write(dir.join("tune.txt"), "bt-sound 1\nsfx a 4\nC4 sq 9\n").unwrap();
     let err = Engine::new(Box::new(|| Box::new(FromFile)), options()).unwrap_err();

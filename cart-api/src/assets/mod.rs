@@ -183,6 +183,17 @@ pub enum AssetErrorKind {
         /// The palette's size.
         slots: usize,
     },
+    /// A sound clip the host cannot decode: what is wrong, as one line.
+    #[error("not a sound clip BT can read (WAV or Ogg Vorbis): {0}")]
+    BadClip(String),
+    /// A clip whose decoded sound is longer than [`MAX_CLIP_FRAMES`](crate::sound::MAX_CLIP_FRAMES).
+    #[error("the clip is {frames} frames long; the limit is {limit} (a minute at 48,000 Hz)")]
+    ClipTooLong {
+        /// Frames in the file (or read before giving up).
+        frames: u64,
+        /// The most a clip holds.
+        limit: u64,
+    },
     /// An image that must store colour numbers (an indexed PNG) stores colours instead.
     #[error("not an indexed PNG: it stores {0}; load it with load_image")]
     NotIndexed(String),
@@ -274,6 +285,23 @@ pub trait ImageLoader {
             ));
         }
         Ok(bytes)
+    }
+
+    /// Decodes a sound clip already in memory (a WAV or Ogg Vorbis file) into 16-bit frames for
+    /// [`crate::Update::load_clip`] and [`crate::Update::decode_clip`]; `name` is used in
+    /// errors. The default has no decoder.
+    ///
+    /// # Errors
+    /// An [`AssetError`] naming `name`: not a clip the host reads
+    /// ([`AssetErrorKind::BadClip`]), longer than the limit
+    /// ([`AssetErrorKind::ClipTooLong`]), or no decoder.
+    fn decode_clip(
+        &self,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<crate::sound::DecodedClip, AssetError> {
+        let _ = bytes;
+        Err(AssetError::new(name, AssetErrorKind::NoLoader))
     }
 
     /// Reads the map file at `path` (the runtime reads maps made in Tiled). The default has no

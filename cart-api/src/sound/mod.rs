@@ -1,5 +1,6 @@
 //! Sound: sound effects (note sequences), music (patterns of sound effects, or a sequence of
-//! sound effects per channel), and the four-channel synthesiser that turns them into samples.
+//! sound effects per channel), the four-channel synthesiser that turns them into samples, and
+//! sample clips (recorded sounds) on eight voices beside it, mixed in stereo ([`pan_gains`]).
 //!
 //! Sound keeps time of its own: a note lasts `speed` 120ths of a second
 //! ([`UNITS_PER_SECOND`]), and vibrato and arpeggio run at rates in hertz, so a sound is the
@@ -11,19 +12,27 @@
 //! and the synthesiser's state lives in the console, so a seek or a replay hears exactly what
 //! the original run heard.
 
+mod clip;
+mod clip_calls;
 mod clock;
 mod file;
 mod preset;
+mod stereo;
 mod synth;
 mod update;
 mod wave;
 
+pub use clip::{
+    ClipId, ClipOptions, ClipVoice, DecodedClip, CLIP_PITCHES, CLIP_RATES, CLIP_VOICES,
+    MAX_CLIP_FILE, MAX_CLIP_FRAMES,
+};
 pub use clock::SampleClock;
 pub use file::{
     FileMusic, FileTune, SoundBank, SoundFile, SoundFileError, UnknownSound, SOUND_FILE_HEADER,
     SOUND_FILE_HEADER_UPDATES,
 };
 pub use preset::{Preset, UnknownPreset};
+pub use stereo::{pan_gains, to_mono, Frame, Pan, UNITY_GAIN};
 pub(crate) use synth::Synth;
 
 use thiserror::Error;

@@ -7,7 +7,9 @@
 
 use std::sync::Arc;
 
+use super::clip::{ClipBank, ClipId, ClipOptions, ClipPool, ClipVoice, DecodedClip};
 use super::clock::SampleClock;
+use super::stereo::{pan_gains, Frame, Pan};
 use super::wave::{next_noise, phase_step, phaser_step, sample};
 use super::{
     Channel, ChannelState, Effect, Music, MusicId, MusicStart, Note, Sfx, SfxId, SoundBank,
@@ -226,8 +228,13 @@ pub(crate) struct Synth {
     voices: [Voice; CHANNELS],
     playing: Option<Playing>,
     master: u8,
+    /// Each channel's pan.
+    pans: [Pan; CHANNELS],
+    /// The clips held, and the voices playing them.
+    clips: ClipBank,
+    pool: ClipPool,
     seed: u64,
-    out: Vec<i16>,
+    out: Vec<Frame>,
     out_limit: usize,
     meter: SoundMeter,
 }
@@ -255,6 +262,9 @@ impl Clone for Synth {
             voices: self.voices,
             playing: self.playing,
             master: self.master,
+            pans: self.pans,
+            clips: self.clips.clone(),
+            pool: self.pool,
             seed: self.seed,
             out: Vec::new(),
             out_limit: self.out_limit,
@@ -292,6 +302,9 @@ impl Synth {
             voices: [Voice::default(); CHANNELS],
             playing: None,
             master: 255,
+            pans: [0; CHANNELS],
+            clips: ClipBank::default(),
+            pool: ClipPool::default(),
             seed,
             out: Vec::new(),
             out_limit: 0,
@@ -345,6 +358,9 @@ impl Synth {
         clear_shared(&mut self.files);
         self.playing = None;
         self.master = 255;
+        self.pans = [0; CHANNELS];
+        self.clips.clear();
+        self.pool = ClipPool::default();
         self.out.clear();
         self.meter = SoundMeter::default();
         for (i, v) in self.voices.iter_mut().enumerate() {
@@ -834,12 +850,47 @@ impl Synth {
         meter
     }
 
-    pub(crate) fn drain(&mut self) -> std::vec::Drain<'_, i16> {
+    pub(crate) fn drain(&mut self) -> std::vec::Drain<'_, Frame> {
         self.out.drain(..)
     }
 
-    pub(crate) fn pending(&self) -> &[i16] {
+    pub(crate) fn pending(&self) -> &[Frame] {
         &self.out
+    }
+
+    pub(crate) fn set_pan(&mut self, channel: Channel, pan: Pan) {
+        self.pans[channel.index()] = pan;
+    }
+
+    pub(crate) fn pan(&self, channel: Channel) -> Pan {
+        self.pans[channel.index()]
+    }
+
+    pub(crate) fn find_clip(&self, name: &str, digest: u64) -> Option<ClipId> {
+        self.clips.find(name, digest)
+    }
+
+    /// Holds a decoded clip the caller has checked.
+    pub(crate) fn add_clip(&mut self, name: &str, digest: u64, clip: DecodedClip) -> ClipId {
+        self.meter.in_use = true;
+        self.clips.add(name, digest, clip)
+    }
+
+    pub(crate) fn clip_count(&self) -> usize {
+        self.clips.len()
+    }
+
+    pub(crate) fn play_clip(&mut self, clip: ClipId, options: ClipOptions) -> Option<ClipVoice> {
+        self.pool.play(&self.clips, clip, options, self.rate)
+    }
+
+    pub(crate) fn stop_clip(&mut self, voice: ClipVoice, fade: std::time::Duration) {
+        let samples = self.samples_in(fade).min(u64::from(u32::MAX)) as u32;
+        self.pool.stop(voice, samples);
+    }
+
+    pub(crate) fn is_clip_playing(&self, voice: ClipVoice) -> bool {
+        self.pool.is_playing(voice)
     }
 
     /// The next sample anything changes at: a voice's block end or the tune's next step.
@@ -891,11 +942,15 @@ impl Synth {
         let master = i64::from(self.master);
         let mut clipped = 0;
         let fade = self.playing.map(|p| p.fade).filter(|f| f.len > 0);
+        let gains = self.pans.map(pan_gains);
+        let clips = self.pool.any();
         for i in 0..n {
-            let mut mix = 0i64;
+            let mut mix = [0i64; 2];
             // The tune's fade, out of `len` (1 of 1 when none).
             let (gain, len) = fade.map_or((1, 1), |f| (f.gain(self.now + i) as i64, f.len as i64));
-            for (v, peak) in self.voices.iter_mut().zip(peaks.iter_mut()) {
+            for ((v, peak), [left, right]) in
+                self.voices.iter_mut().zip(peaks.iter_mut()).zip(gains)
+            {
                 v.amp += v.amp_d;
                 v.step += v.step_d;
                 let Some(wave) = v.wave else { continue };
@@ -908,7 +963,9 @@ impl Synth {
                         voice = voice * gain / len;
                     }
                     *peak = (*peak).max(voice.abs());
-                    mix += voice;
+                    // At the centre both gains are 256: each side gets the voice exactly.
+                    mix[0] += (voice * left) >> 8;
+                    mix[1] += (voice * right) >> 8;
                 }
                 let inc = (v.step >> 16) as u32;
                 if wave == Wave::Phaser {
@@ -920,9 +977,13 @@ impl Synth {
                 }
                 v.phase = next;
             }
-            let scaled = (mix * master) >> 9;
-            clipped += u64::from(!(-32_768..=32_767).contains(&scaled));
-            let out = scaled.clamp(-32_768, 32_767) as i16;
+            if clips {
+                self.pool.mix(&self.clips, &mut mix);
+            }
+            let scaled = mix.map(|side| (side * master) >> 9);
+            let full = -32_768..=32_767;
+            clipped += u64::from(!full.contains(&scaled[0]) || !full.contains(&scaled[1]));
+            let out = scaled.map(|side| side.clamp(-32_768, 32_767) as i16);
             if self.out.len() == self.out_limit {
                 self.out.clear();
             }

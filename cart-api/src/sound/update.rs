@@ -164,6 +164,19 @@ impl Update<'_> {
         self.con.synth.volume(channel)
     }
 
+    /// Sets `channel`'s pan: -127 hard left, 0 the centre (the default), 127 hard right, by
+    /// the pan law of [`pan_gains`](super::pan_gains) (at the centre both sides play it at
+    /// full level, so a cart that never pans sounds as in mono); [`Update::channel_pan`] reads
+    /// it back.
+    pub fn set_channel_pan(&mut self, channel: Channel, pan: super::Pan) {
+        self.con.synth.set_pan(channel, pan);
+    }
+
+    /// `channel`'s pan, -127 (hard left) to 127 (hard right).
+    pub fn channel_pan(&self, channel: Channel) -> super::Pan {
+        self.con.synth.pan(channel)
+    }
+
     /// Sets the volume of the whole mix, 0 (silent) to 255 (full, the default);
     /// [`Update::master_volume`] reads it back.
     pub fn set_master_volume(&mut self, volume: u8) {

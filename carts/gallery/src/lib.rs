@@ -103,6 +103,13 @@ pub const WITH_TEST_CARTS: &[CartEntry] = &[
         assets: None,
     },
     CartEntry {
+        name: "audio",
+        description: bt_cart_audio::DESCRIPTION,
+        build: bt_cart_audio::cart,
+        hidden: false,
+        assets: None,
+    },
+    CartEntry {
         name: "platformer",
         description: bt_cart_platformer::DESCRIPTION,
         build: bt_cart_platformer::cart,

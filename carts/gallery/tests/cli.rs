@@ -162,6 +162,8 @@ fn golden_pictures_of_the_input_carts() {
     check_golden(&["shot", "paint", "--at", "1"], "paint-1s.png");
     // The jukebox's label and progress bar (its sound has a golden hash in tests/wav.rs).
     check_golden(&["shot", "jukebox", "--at", "5.2"], "jukebox-5.2s.png");
+    // The audio cart mid-sweep: the chord looping, the blip left of centre.
+    check_golden(&["shot", "audio", "--at", "1.3"], "audio-1.3s.png");
 }
 
 #[test]

@@ -577,10 +577,17 @@ fn a_long_wav_is_streamed_in_constant_memory() {
         let mut e = Engine::new(Box::new(cart.build), options).unwrap();
         e.console_mut().set_sample_rate(RATE);
         let mut sink = std::io::sink();
-        let written =
-            bt_runtime::export::wav::stream_wav(&mut e, 0.0, SECONDS, None, &mut sink, |_, _| {})
-                .unwrap();
-        assert_eq!(written, 44 + 2 * (SECONDS as u64) * u64::from(RATE));
+        let written = bt_runtime::export::wav::stream_wav(
+            &mut e,
+            0.0,
+            SECONDS,
+            None,
+            bt_runtime::export::wav::WavChannels::Stereo,
+            &mut sink,
+            |_, _| {},
+        )
+        .unwrap();
+        assert_eq!(written, 44 + 4 * (SECONDS as u64) * u64::from(RATE));
         report_peak_rss();
         return;
     }

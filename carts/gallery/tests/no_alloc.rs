@@ -104,6 +104,38 @@ fn the_platformer_does_not_allocate_per_frame() {
 }
 
 #[test]
+fn playing_clips_does_not_allocate_per_frame() {
+    // Clips decoded in init; then per frame a loop, a fade, panned and pitched blips, and A
+    // pressed every ten updates so that its long chord fills the pool and steals voices. The
+    // host drains both sides each frame.
+    use bt::{Button, Player};
+    let mut e = engine("audio");
+    e.set_clock(Box::new(
+        SequenceClock::new(vec![8.0, 16.7, 50.0, 300.0]).unwrap(),
+    ));
+    let mut frames = vec![[0i16; 2]; 44_100];
+    let mut frame = |e: &mut Engine| {
+        let press = e.updates_since_init().is_multiple_of(10);
+        e.console_mut()
+            .input_mut()
+            .set_buttons(Button::A, Player::ONE, press);
+        e.advance(1);
+        for (slot, f) in frames.iter_mut().zip(e.console_mut().drain_frames()) {
+            *slot = f;
+        }
+    };
+    for _ in 0..200 {
+        frame(&mut e);
+    }
+    let before = allocations();
+    for _ in 0..300 {
+        frame(&mut e);
+    }
+    assert_eq!(allocations() - before, 0, "allocations while clips play");
+    assert!(frames.iter().any(|&f| f != [0, 0]), "it plays");
+}
+
+#[test]
 fn input_driven_frames_do_not_allocate() {
     use bt::{Axis, Button, Key, Player};
     use bt_runtime::host::keymap::KeyMap;

@@ -79,7 +79,7 @@ fn rewinding_then_playing_on_equals_an_uninterrupted_run_on_every_cart() {
     for entry in bt_gallery::WITH_TEST_CARTS {
         let name = entry.name;
         let mut e = engine(name);
-        e.console_mut().drain_samples();
+        e.console_mut().drain_frames();
         let first: Vec<_> = (0..400).map(|_| play_one(&mut e)).collect();
         // Back to a snapshot between two kept ones' spacing: the last at or before 150.
         let back = e.rewind(150).unwrap_or_else(|err| panic!("{name}: {err}"));
@@ -390,7 +390,7 @@ fn a_state_file_is_the_run_from_boot_and_refuses_another_build_or_cart() {
     assert_eq!(loaded.framebuffer(), e.framebuffer());
     // Playing on from the loaded state is playing on from the saved one (the samples the
     // replay made on the way are not this run's to hear).
-    loaded.console_mut().drain_samples();
+    loaded.console_mut().drain_frames();
     let a: Vec<_> = (0..100).map(|_| play_one(&mut e)).collect();
     let b: Vec<_> = (0..100).map(|_| play_one(&mut loaded)).collect();
     for (i, (a, b)) in a.iter().zip(&b).enumerate() {

@@ -3,7 +3,8 @@
 //! commands: the frame `index.html?at=T` draws is the frame `bt shot --at T` saves, read back
 //! from the canvas and in a screenshot of the page; keys move the snake, and the replay the
 //! page records verifies natively; a replay plays in the page as natively; a second of the
-//! jukebox through the page's audio worklet is `bt wav`'s second, sample for sample.
+//! jukebox, and of the audio cart's clips, through the page's audio worklet is `bt wav`'s
+//! second, sample for sample.
 //!
 //! It needs `node`, `chromium` and a toolchain that builds for the web (see docs/web.md;
 //! `.ci/run` installs them). Where one is missing the test says so loudly on stderr and
@@ -531,25 +532,19 @@ fn on_a_phone_the_touch_pad_plays_works_the_pause_menu_and_a_tap_is_the_pointer(
     );
 }
 
-#[test]
-fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
-    let Some((chromium, site)) = ready("jukebox") else {
+/// The first second of `cart` through the page's audio worklet (an offline context, both
+/// sides), against `bt wav`'s stereo file of it, sample for sample.
+fn a_second_through_the_pages_audio_worklet_is_bt_wavs(cart: &str) {
+    let Some((chromium, site)) = ready(cart) else {
         return;
     };
     let dir = ScratchDir::new("web-wav");
     let wav = dir.join("one.wav");
-    let out = bt(&[
-        "wav",
-        "jukebox",
-        "--seconds",
-        "1",
-        "-o",
-        wav.to_str().unwrap(),
-    ]);
+    let out = bt(&["wav", cart, "--seconds", "1", "-o", wav.to_str().unwrap()]);
     assert!(out.status.success(), "bt wav: {}", stderr(&out));
     let native: Vec<i16> = {
         let bytes = std::fs::read(&wav).unwrap();
-        // A canonical 44-byte header, then 16-bit little-endian samples.
+        // A canonical 44-byte header, then 16-bit little-endian samples, left and right.
         bytes[44..]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
@@ -567,13 +562,25 @@ fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
         .chunks_exact(2)
         .map(|b| i16::from_le_bytes([b[0], b[1]]))
         .collect();
-    assert_eq!(page.len(), native.len(), "one second at the console's rate");
+    assert_eq!(page.len(), native.len(), "one second, two sides");
     assert!(
         native.iter().any(|&s| s != 0),
-        "the jukebox plays in its first second"
+        "{cart} plays in its first second"
     );
     let first = page.iter().zip(&native).position(|(a, b)| a != b);
     assert_eq!(first, None, "the page's samples are bt wav's");
+}
+
+#[test]
+fn a_second_of_the_jukebox_through_the_pages_audio_worklet_is_bt_wavs() {
+    a_second_through_the_pages_audio_worklet_is_bt_wavs("jukebox");
+}
+
+/// Its clips are decoded in the page (WAV by hound, Ogg Vorbis by BT's copy of lewton) and
+/// mixed there: the same samples as natively.
+#[test]
+fn a_second_of_the_audio_carts_clips_through_the_page_is_bt_wavs() {
+    a_second_through_the_pages_audio_worklet_is_bt_wavs("audio");
 }
 
 /// The features a WebAssembly module says it was compiled with (its `target_features` custom

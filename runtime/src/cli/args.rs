@@ -62,8 +62,8 @@ pub enum Command {
     /// Prove a cart is independent of timing: the same input under eight very different clocks
     /// must draw the same frame after every tick.
     Verify(VerifyArgs),
-    /// Save the sound of a stretch of play as a WAV file, headless: 16-bit mono, the same
-    /// bytes on every run and under every clock.
+    /// Save the sound of a stretch of play as a WAV file, headless: 16-bit stereo (mono with
+    /// --mono), the same bytes on every run and under every clock.
     Wav(WavArgs),
     /// Make the game one file to give to someone: this program with the cart's files inside,
     /// which plays wherever it is copied (run it with no arguments to play).
@@ -297,6 +297,10 @@ pub struct WavArgs {
     /// Samples a second (8000 to 192000).
     #[arg(long, default_value_t = bt::sound::DEFAULT_SAMPLE_RATE, value_parser = clap::value_parser!(u32).range(8000..=192_000))]
     pub rate: u32,
+    /// Write one channel, each frame's two sides folded into their mean (a cart that never
+    /// pans gives either side exactly).
+    #[arg(long)]
+    pub mono: bool,
     /// The WAV file to write ('-' for stdout).
     #[arg(short, long, value_parser = wav_output)]
     pub output: PathBuf,

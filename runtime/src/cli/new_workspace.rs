@@ -84,9 +84,13 @@ pub fn mirror_of(root: &Path) -> Result<Mirror, MirrorError> {
             links.push(top);
         }
     }
-    // BT's guides, so the cart's README can point at them without naming this machine's paths.
-    if root.join("docs").is_dir() && !links.iter().any(|l| l == "docs") {
-        links.push("docs".to_string());
+    // BT's guides, so the cart's README can point at them without naming this machine's paths;
+    // and the crates BT builds its own copy of (`[patch.crates-io]`, in `vendor/`), which the
+    // manifest names by a path relative to itself.
+    for extra in ["docs", "vendor"] {
+        if root.join(extra).is_dir() && !links.iter().any(|l| l == extra) {
+            links.push(extra.to_string());
+        }
     }
     // The cart itself is the mirror's parent folder. Only the members list changes: every
     // other table (dependencies, profiles, lints) stays BT's, byte for byte.

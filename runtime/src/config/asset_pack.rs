@@ -120,6 +120,10 @@ impl ImageLoader for PackLoader {
         super::png_loader::decode_png_indices(name, bytes)
     }
 
+    fn decode_clip(&self, name: &str, bytes: &[u8]) -> Result<bt::sound::DecodedClip, AssetError> {
+        super::clip::decode_clip(name, bytes)
+    }
+
     /// The file as packed. Its size is checked by the trait's `read_limited`, as for any
     /// loader: a pack holds only what `bt web` read from the folder.
     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {

@@ -1,9 +1,11 @@
 //! Configuration a cart brings or a user sets: `cart.toml` manifests and user config files with
 //! their settings layers and palette files, the PNG loader for sprite sheets, the readers of a
-//! cart's data files ([`data_file`]) and Tiled maps ([`tiled`]), and [`read::read_file`], the
+//! cart's data files ([`data_file`]), sample clips ([`clip`]) and Tiled maps ([`tiled`]), and
+//! [`read::read_file`], the
 //! one way every reader of a user's file reads it (a size cap, and no FIFO or device).
 
 pub mod asset_pack;
+pub mod clip;
 pub mod data_file;
 pub mod manifest;
 pub mod png_loader;

@@ -4,6 +4,7 @@ use std::io::Cursor;
 
 use bt::host::{ImageLoader, IndexedImage, RgbaImage};
 use bt::limits::{MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
+use bt::sound::DecodedClip;
 use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 
 use super::data_file::{read_asset_file, resolve_in};
@@ -92,6 +93,10 @@ impl ImageLoader for PngLoader {
 
     fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
         decode_png_indices(name, bytes)
+    }
+
+    fn decode_clip(&self, name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
+        super::clip::decode_clip(name, bytes)
     }
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
@@ -235,6 +240,10 @@ impl ImageLoader for FolderLoader {
 
     fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
         decode_png_indices(name, bytes)
+    }
+
+    fn decode_clip(&self, name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
+        super::clip::decode_clip(name, bytes)
     }
 
     /// Errors name `path` as the cart gave it.

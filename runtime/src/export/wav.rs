@@ -1,4 +1,4 @@
-//! `bt wav`: the sound of a stretch of play, headless, as a 16-bit mono WAV file.
+//! `bt wav`: the sound of a stretch of play, headless, as a 16-bit stereo (or mono) WAV file.
 //!
 //! Sound follows ticks, not the clock: every update makes its own samples
 //! ([`bt::sound::SampleClock`]), so the file is the same byte for byte on every run, under
@@ -6,7 +6,7 @@
 
 use std::io::Write;
 
-use bt::sound::SampleClock;
+use bt::sound::{to_mono, Frame, SampleClock};
 use thiserror::Error;
 
 use crate::clock::Clock;
@@ -17,6 +17,35 @@ use crate::fixed_loop::{tick_at, TimeError};
 /// Host ticks a clock may take per update before the export gives up on it (a clock that never
 /// delivers a frame would otherwise spin forever).
 const HOST_TICKS_PER_UPDATE: u64 = 1000;
+
+/// What a WAV file keeps of the console's two sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WavChannels {
+    /// Left and right, interleaved: what the console makes.
+    #[default]
+    Stereo,
+    /// One channel, each frame folded with [`bt::sound::to_mono`]: for a cart that never
+    /// pans, either side exactly, as BT's mono files always were.
+    Mono,
+}
+
+impl WavChannels {
+    /// Channels in the file: 2 or 1.
+    pub fn count(self) -> u16 {
+        match self {
+            WavChannels::Stereo => 2,
+            WavChannels::Mono => 1,
+        }
+    }
+
+    /// Appends `frames` to `out` as this layout's samples.
+    fn extend(self, out: &mut Vec<i16>, frames: &[Frame]) {
+        match self {
+            WavChannels::Stereo => out.extend(frames.iter().flatten()),
+            WavChannels::Mono => out.extend(frames.iter().map(|&f| to_mono(f))),
+        }
+    }
+}
 
 /// Why a WAV could not be made.
 #[derive(Debug, Error)]
@@ -55,9 +84,10 @@ pub enum WavError {
 }
 
 /// The samples of `seconds` of `engine`'s run from `from` seconds (replayed from the start):
-/// `round(seconds × target_fps)` updates' worth. With `clock`, the updates after the seek are
-/// run live under it, frame by frame, instead of stepped. All in memory: [`stream_wav`] writes
-/// a file of any length in constant memory.
+/// `round(seconds × target_fps)` updates' worth, left and right interleaved or folded to mono
+/// as `channels` says. With `clock`, the updates after the seek are run live under it, frame
+/// by frame, instead of stepped. All in memory: [`stream_wav`] writes a file of any length in
+/// constant memory.
 ///
 /// # Errors
 /// [`WavError`] for a length under one update, a failed seek, a cart panic, a stalling clock.
@@ -66,8 +96,9 @@ pub fn record_samples(
     from: f64,
     seconds: f64,
     clock: Option<Box<dyn Clock>>,
+    channels: WavChannels,
 ) -> Result<Vec<i16>, WavError> {
-    record_samples_with_progress(engine, from, seconds, clock, |_, _| {})
+    record_samples_with_progress(engine, from, seconds, clock, channels, |_, _| {})
 }
 
 /// [`record_samples`], telling `progress` (done, total) how the seek to `from` goes, then how
@@ -80,23 +111,26 @@ pub fn record_samples_with_progress(
     from: f64,
     seconds: f64,
     clock: Option<Box<dyn Clock>>,
+    channels: WavChannels,
     progress: impl FnMut(u64, u64),
 ) -> Result<Vec<i16>, WavError> {
     let mut out = Vec::new();
     run_samples(engine, from, seconds, clock, progress, &mut |news| {
         match news {
-            Samples::Total(total) => out.reserve_exact(total as usize),
-            Samples::Some(samples) => out.extend_from_slice(samples),
+            Samples::Total(total) => {
+                out.reserve_exact(total as usize * usize::from(channels.count()));
+            }
+            Samples::Some(frames) => channels.extend(&mut out, frames),
         }
         Ok(())
     })?;
     Ok(out)
 }
 
-/// What [`run_samples`] hands on: first how many samples there will be, then the samples.
+/// What [`run_samples`] hands on: first how many frames there will be, then the frames.
 enum Samples<'a> {
     Total(u64),
-    Some(&'a [i16]),
+    Some(&'a [Frame]),
 }
 
 /// Runs the stretch of play and hands its samples to `sink` as they come, a step's worth at a
@@ -116,7 +150,7 @@ fn run_samples(
     }
     let from = engine.tick_at(from).map_err(EngineError::Time)?;
     engine.render_at_tick(from, Origin::Start, &mut progress)?;
-    engine.console_mut().drain_samples();
+    engine.console_mut().drain_frames();
     let start = engine.updates_since_init();
     let rate = engine.console_mut().sample_rate();
     let per = SampleClock::new(rate, fps);
@@ -126,11 +160,11 @@ fn run_samples(
     // A frame may run past the end; the updates wanted are the first `total` samples.
     let mut pass_on = |engine: &mut Engine| -> Result<(), WavError> {
         let console = engine.console_mut();
-        let samples = console.pending_samples();
+        let samples = console.pending_frames();
         let n = (samples.len() as u64).min(left) as usize;
         sink(Samples::Some(&samples[..n]))?;
         left -= n as u64;
-        console.drain_samples();
+        console.drain_frames();
         Ok(())
     };
     match clock {
@@ -180,9 +214,10 @@ fn run_samples(
 /// 36 bytes of header.
 const MAX_WAV_SAMPLES: u64 = (u32::MAX as u64 - 36) / 2;
 
-/// The 44-byte header of a mono, signed 16-bit WAV file of `samples` samples at `rate`: the
-/// canonical RIFF layout, byte for byte what [`encode_wav`] (hound) writes before the samples.
-fn wav_header(samples: u64, rate: u32) -> Result<[u8; 44], WavError> {
+/// The 44-byte header of a signed 16-bit WAV file of `samples` samples (all channels counted)
+/// in `channels` at `rate`: the canonical RIFF layout, byte for byte what [`encode_wav`]
+/// (hound) writes before the samples.
+fn wav_header(samples: u64, rate: u32, channels: WavChannels) -> Result<[u8; 44], WavError> {
     if samples > MAX_WAV_SAMPLES {
         return Err(WavError::Encode(format!(
             "{samples} samples would pass the 4 GiB a WAV file can hold ({MAX_WAV_SAMPLES} \
@@ -201,10 +236,11 @@ fn wav_header(samples: u64, rate: u32) -> Result<[u8; 44], WavError> {
     put(b"WAVEfmt ");
     put(&16u32.to_le_bytes()); // the format chunk's size
     put(&1u16.to_le_bytes()); // PCM
-    put(&1u16.to_le_bytes()); // one channel
+    let count = channels.count();
+    put(&count.to_le_bytes());
     put(&rate.to_le_bytes());
-    put(&(rate * 2).to_le_bytes()); // bytes a second
-    put(&2u16.to_le_bytes()); // bytes a sample
+    put(&(rate * 2 * u32::from(count)).to_le_bytes()); // bytes a second
+    put(&(2 * count).to_le_bytes()); // bytes a frame
     put(&16u16.to_le_bytes()); // bits a sample
     put(b"data");
     put(&data.to_le_bytes());
@@ -223,21 +259,27 @@ pub fn stream_wav(
     from: f64,
     seconds: f64,
     clock: Option<Box<dyn Clock>>,
+    channels: WavChannels,
     out: &mut dyn Write,
     progress: impl FnMut(u64, u64),
 ) -> Result<u64, WavError> {
     let rate = engine.console().sample_rate();
     let write = |e: std::io::Error| WavError::Write(e.to_string());
     let mut written = 0u64;
-    // One step's samples as bytes, in a buffer that stops growing after the first step.
+    // One step's samples and their bytes, in buffers that stop growing after the first step.
+    let mut samples = Vec::new();
     let mut bytes = Vec::new();
     run_samples(engine, from, seconds, clock, progress, &mut |news| {
         match news {
             Samples::Total(total) => {
-                out.write_all(&wav_header(total, rate)?).map_err(write)?;
+                let total = total.saturating_mul(u64::from(channels.count()));
+                out.write_all(&wav_header(total, rate, channels)?)
+                    .map_err(write)?;
                 written += 44;
             }
-            Samples::Some(samples) => {
+            Samples::Some(frames) => {
+                samples.clear();
+                channels.extend(&mut samples, frames);
                 bytes.clear();
                 bytes.extend(samples.iter().flat_map(|s| s.to_le_bytes()));
                 out.write_all(&bytes).map_err(write)?;
@@ -249,14 +291,15 @@ pub fn stream_wav(
     Ok(written)
 }
 
-/// `samples` as a mono, signed 16-bit WAV file at `rate` samples a second.
+/// `samples` (interleaved when `channels` is stereo) as a signed 16-bit WAV file at `rate`
+/// frames a second.
 ///
 /// # Errors
 /// [`WavError::Encode`] when the file would pass 4 GiB.
 #[cfg(feature = "files")]
-pub fn encode_wav(samples: &[i16], rate: u32) -> Result<Vec<u8>, WavError> {
+pub fn encode_wav(samples: &[i16], rate: u32, channels: WavChannels) -> Result<Vec<u8>, WavError> {
     let spec = hound::WavSpec {
-        channels: 1,
+        channels: channels.count(),
         sample_rate: rate,
         bits_per_sample: 16,
         sample_format: hound::SampleFormat::Int,
@@ -285,8 +328,9 @@ pub fn make_wav(
     from: f64,
     seconds: f64,
     clock: Option<Box<dyn Clock>>,
+    channels: WavChannels,
 ) -> Result<Vec<u8>, WavError> {
-    make_wav_with_progress(engine, from, seconds, clock, |_, _| {})
+    make_wav_with_progress(engine, from, seconds, clock, channels, |_, _| {})
 }
 
 /// [`make_wav`] with [`record_samples_with_progress`]'s progress.
@@ -299,11 +343,12 @@ pub fn make_wav_with_progress(
     from: f64,
     seconds: f64,
     clock: Option<Box<dyn Clock>>,
+    channels: WavChannels,
     progress: impl FnMut(u64, u64),
 ) -> Result<Vec<u8>, WavError> {
-    let samples = record_samples_with_progress(engine, from, seconds, clock, progress)?;
+    let samples = record_samples_with_progress(engine, from, seconds, clock, channels, progress)?;
     let rate = engine.console_mut().sample_rate();
-    encode_wav(&samples, rate)
+    encode_wav(&samples, rate, channels)
 }
 
 #[cfg(all(test, feature = "files"))]
@@ -312,17 +357,19 @@ mod tests {
 
     #[test]
     fn the_streamed_header_is_the_one_hound_writes() {
-        for (samples, rate) in [(0u64, 48_000u32), (1, 8_000), (12_345, 192_000)] {
-            let data: Vec<i16> = (0..samples).map(|i| (i as i16).wrapping_mul(37)).collect();
-            let whole = encode_wav(&data, rate).unwrap();
-            assert_eq!(
-                &whole[..44],
-                &wav_header(samples, rate).unwrap()[..],
-                "{samples}"
-            );
-            assert_eq!(whole.len() as u64, 44 + 2 * samples);
+        for channels in [WavChannels::Mono, WavChannels::Stereo] {
+            for (samples, rate) in [(0u64, 48_000u32), (2, 8_000), (12_346, 192_000)] {
+                let data: Vec<i16> = (0..samples).map(|i| (i as i16).wrapping_mul(37)).collect();
+                let whole = encode_wav(&data, rate, channels).unwrap();
+                assert_eq!(
+                    &whole[..44],
+                    &wav_header(samples, rate, channels).unwrap()[..],
+                    "{samples} {channels:?}"
+                );
+                assert_eq!(whole.len() as u64, 44 + 2 * samples);
+            }
         }
-        let e = wav_header(MAX_WAV_SAMPLES + 1, 48_000).unwrap_err();
+        let e = wav_header(MAX_WAV_SAMPLES + 1, 48_000, WavChannels::Stereo).unwrap_err();
         assert!(e.to_string().contains("4 GiB"), "{e}");
     }
 }

@@ -19,29 +19,30 @@
 //! ticks. Only a device whose rate differs from the console's gets them resampled on the way
 //! out.
 
-use std::sync::atomic::{
-    AtomicBool, AtomicI16, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering,
-};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// A queue of samples between one writer thread and one reader thread, with room for a fixed
-/// number; neither side waits for the other.
+use bt::sound::Frame;
+
+/// A queue of stereo frames between one writer thread and one reader thread, with room for a
+/// fixed number; neither side waits for the other. (Each frame is one atomic word, left in
+/// the low half, so a reader never sees half a frame.)
 ///
 /// ```
 /// use bt_runtime::host::live_sound::SampleRing;
 ///
 /// let ring = SampleRing::new(4);
-/// assert_eq!(ring.push(&[1, 2, 3, 4, 5]), 4, "only four fit");
+/// assert_eq!(ring.push(&[[1, -1], [2, -2], [3, -3], [4, -4], [5, -5]]), 4, "only four fit");
 /// assert_eq!(SampleRing::new(5).capacity(), 8);
-/// let mut out = [0; 3];
+/// let mut out = [[0; 2]; 3];
 /// assert_eq!(ring.pop(&mut out), 3);
-/// assert_eq!(out, [1, 2, 3]);
+/// assert_eq!(out, [[1, -1], [2, -2], [3, -3]]);
 /// assert_eq!(ring.len(), 1);
 /// ```
 #[derive(Debug)]
 pub struct SampleRing {
-    slots: Box<[AtomicI16]>,
+    slots: Box<[AtomicU32]>,
     /// Samples ever written; only the writer moves it.
     written: AtomicUsize,
     /// Samples ever read or skipped; only the reader moves it.
@@ -54,7 +55,7 @@ impl SampleRing {
     pub fn new(capacity: usize) -> SampleRing {
         let capacity = capacity.max(1).next_power_of_two();
         SampleRing {
-            slots: (0..capacity).map(|_| AtomicI16::new(0)).collect(),
+            slots: (0..capacity).map(|_| AtomicU32::new(0)).collect(),
             written: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
         }
@@ -77,13 +78,13 @@ impl SampleRing {
     }
 
     /// Queues as many of `samples` as fit, in order, and returns how many did. Writer only.
-    pub fn push(&self, samples: &[i16]) -> usize {
+    pub fn push(&self, samples: &[Frame]) -> usize {
         let written = self.written.load(Ordering::Relaxed);
         let room = self.capacity() - written.wrapping_sub(self.read.load(Ordering::Acquire));
         let n = samples.len().min(room);
         let mask = self.capacity() - 1;
         for (i, &s) in samples[..n].iter().enumerate() {
-            self.slots[written.wrapping_add(i) & mask].store(s, Ordering::Relaxed);
+            self.slots[written.wrapping_add(i) & mask].store(pack(s), Ordering::Relaxed);
         }
         self.written
             .store(written.wrapping_add(n), Ordering::Release);
@@ -91,21 +92,21 @@ impl SampleRing {
     }
 
     /// Takes up to `out.len()` samples, oldest first, and returns how many it took. Reader only.
-    pub fn pop(&self, out: &mut [i16]) -> usize {
+    pub fn pop(&self, out: &mut [Frame]) -> usize {
         let read = self.read.load(Ordering::Relaxed);
         let queued = self.written.load(Ordering::Acquire).wrapping_sub(read);
         let n = out.len().min(queued);
         let mask = self.capacity() - 1;
         for (i, slot) in out[..n].iter_mut().enumerate() {
-            *slot = self.slots[read.wrapping_add(i) & mask].load(Ordering::Relaxed);
+            *slot = unpack(self.slots[read.wrapping_add(i) & mask].load(Ordering::Relaxed));
         }
         self.read.store(read.wrapping_add(n), Ordering::Release);
         n
     }
 
-    /// Takes one sample, if one is queued. Reader only.
-    pub fn pop_one(&self) -> Option<i16> {
-        let mut one = [0];
+    /// Takes one frame, if one is queued. Reader only.
+    pub fn pop_one(&self) -> Option<Frame> {
+        let mut one = [[0; 2]];
         (self.pop(&mut one) == 1).then_some(one[0])
     }
 
@@ -117,6 +118,15 @@ impl SampleRing {
         self.read.store(read.wrapping_add(n), Ordering::Release);
         n
     }
+}
+
+/// A frame as one word: left in the low half.
+fn pack([l, r]: Frame) -> u32 {
+    u32::from(l as u16) | u32::from(r as u16) << 16
+}
+
+fn unpack(word: u32) -> Frame {
+    [word as u16 as i16, (word >> 16) as u16 as i16]
 }
 
 /// How live sound went, for the overlay's audio row and `bt run`'s summary.
@@ -311,7 +321,7 @@ impl Feeder {
     }
 
     /// Queues `samples`, the updates' sound the last frame made.
-    pub fn push(&mut self, samples: &[i16]) {
+    pub fn push(&mut self, samples: &[Frame]) {
         // A full ring means the device stopped asking: drop what does not fit (counted as
         // skipped) rather than wait.
         let taken = self.shared.ring.push(samples);
@@ -361,8 +371,8 @@ pub struct Puller {
     level: f64,
     /// Where between `from` and `to` the next device sample falls, in `[0, 1)`.
     phase: f64,
-    from: f32,
-    to: f32,
+    from: [f32; 2],
+    to: [f32; 2],
     /// Whether `from` and `to` came from the ring (false until the first sample after priming).
     started: bool,
     /// Whether the device has played anything yet.
@@ -392,8 +402,8 @@ impl Puller {
             shared,
             priming: true,
             phase: 0.0,
-            from: 0.0,
-            to: 0.0,
+            from: [0.0; 2],
+            to: [0.0; 2],
             started: false,
             playing: false,
             prime: 0,
@@ -425,7 +435,8 @@ impl Puller {
         self.prime
     }
 
-    /// Fills `out`, `channels` interleaved samples a frame in [-1, 1], from the queue.
+    /// Fills `out`, `channels` interleaved samples a frame in [-1, 1], from the queue: left
+    /// and right on a device of two channels or more (any others silent), their mean on one.
     /// `device_ahead_ms` is how long the device takes from this call to playing the first
     /// sample (its own buffering), for the latency figure.
     pub fn fill(&mut self, out: &mut [f32], channels: usize, device_ahead_ms: f64) {
@@ -485,7 +496,15 @@ impl Puller {
         for frame in out.chunks_mut(channels) {
             let value = if dry { None } else { self.next_sample() };
             dry = value.is_none();
-            frame.fill(value.unwrap_or(0.0));
+            let [l, r] = value.unwrap_or([0.0; 2]);
+            match frame {
+                [one] => *one = (l + r) * 0.5,
+                [left, right, rest @ ..] => {
+                    (*left, *right) = (l, r);
+                    rest.fill(0.0);
+                }
+                [] => {}
+            }
         }
         if dry {
             shared.underruns.fetch_add(1, Ordering::Relaxed);
@@ -524,8 +543,8 @@ impl Puller {
             .store((adjust * 1e6).round() as i32, Ordering::Relaxed);
     }
 
-    /// The next device sample, `None` when the queue ran dry.
-    fn next_sample(&mut self) -> Option<f32> {
+    /// The next device frame, `None` when the queue ran dry.
+    fn next_sample(&mut self) -> Option<[f32; 2]> {
         // Same rate, fixed speed: each sample as it is. (With the speed following the game the
         // step moves around 1, and the interpolation below keeps its state across.)
         if !self.follows && self.base_step == 1.0 {
@@ -546,7 +565,8 @@ impl Puller {
             self.to = to_unit(self.shared.ring.pop_one()?);
             self.phase -= 1.0;
         }
-        let v = self.from + (self.to - self.from) * self.phase as f32;
+        let t = self.phase as f32;
+        let v = [0, 1].map(|side| self.from[side] + (self.to[side] - self.from[side]) * t);
         self.phase += self.step;
         Some(v)
     }
@@ -565,8 +585,8 @@ impl Puller {
     }
 }
 
-fn to_unit(sample: i16) -> f32 {
-    f32::from(sample) / 32_768.0
+fn to_unit(frame: Frame) -> [f32; 2] {
+    frame.map(|s| f32::from(s) / 32_768.0)
 }
 
 #[cfg(test)]
@@ -582,17 +602,17 @@ mod tests {
     fn the_ring_keeps_order_across_its_end_and_refuses_what_does_not_fit() {
         let ring = SampleRing::new(5);
         assert_eq!(ring.capacity(), 8);
-        let mut out = [0i16; 5];
+        let mut out = [[0i16; 2]; 5];
         let mut next = 0i16;
         let mut expect = 0i16;
         for round in 0..20 {
-            let batch: Vec<i16> = (0..3).map(|i| next + i).collect();
+            let batch: Vec<Frame> = (0..3).map(|i| [next + i, -(next + i)]).collect();
             let taken = ring.push(&batch);
             next += taken as i16;
             assert!(ring.len() <= 8);
             let n = ring.pop(&mut out[..(round % 4) + 1]);
             for &s in &out[..n] {
-                assert_eq!(s, expect);
+                assert_eq!(s, [expect, -expect]);
                 expect += 1;
             }
         }
@@ -610,10 +630,10 @@ mod tests {
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         let mut out = vec![1.0f32; 512];
-        feeder.push(&[1000; 735]);
+        feeder.push(&[[1000, 1000]; 735]);
         puller.fill(&mut out, 1, 0.0);
         assert!(out.iter().all(|&s| s == 0.0), "still priming");
-        feeder.push(&[1000; 735]);
+        feeder.push(&[[1000, 1000]; 735]);
         puller.fill(&mut out, 1, 0.0);
         assert!(out.iter().all(|&s| s == 1000.0 / 32_768.0));
         assert_eq!(shared.queued(), 2 * 735 - 512);
@@ -621,11 +641,27 @@ mod tests {
     }
 
     #[test]
+    fn a_stereo_device_gets_each_side_and_a_mono_one_their_mean() {
+        let shared = shared();
+        let mut feeder = Feeder::new(shared.clone());
+        let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
+        feeder.push(&[[1000, -3000]; 2940]);
+        let mut out = vec![9.0f32; 12];
+        puller.fill(&mut out, 3, 0.0);
+        for frame in out.chunks(3) {
+            assert_eq!(frame, [1000.0 / 32_768.0, -3000.0 / 32_768.0, 0.0]);
+        }
+        let mut out = vec![9.0f32; 4];
+        puller.fill(&mut out, 1, 0.0);
+        assert!(out.iter().all(|&s| s == -1000.0 / 32_768.0), "{out:?}");
+    }
+
+    #[test]
     fn a_dry_queue_counts_one_underrun_and_primes_again() {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
-        feeder.push(&[500; 1470]);
+        feeder.push(&[[500, 500]; 1470]);
         let mut out = vec![0.0f32; 2048];
         puller.fill(&mut out, 2, 0.0);
         // 1024 frames asked for, 1470 samples there: 1024 played.
@@ -636,7 +672,7 @@ mod tests {
         assert_eq!(played, (1470 - 1024) * 2, "both channels get each sample");
         // Primes again, half an update higher: one update queued is not enough to play.
         assert_eq!(puller.priming_level(), 1470 + 368);
-        feeder.push(&[500; 735]);
+        feeder.push(&[[500, 500]; 735]);
         puller.fill(&mut out, 2, 0.0);
         assert!(out.iter().all(|&s| s == 0.0));
         assert_eq!(shared.stats().underruns, 1);
@@ -648,13 +684,13 @@ mod tests {
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         // The device starts, playing the first two updates' sound.
-        feeder.push(&[0; 1470]);
+        feeder.push(&[[0, 0]; 1470]);
         let mut out = vec![0.0f32; 1470];
         // (Priming done, a first fill plays them.)
         puller.fill(&mut out, 1, 0.0);
         // A stall: the loop catches up with eight updates at once.
         for tick in 0..8i16 {
-            feeder.push(&[tick; 735]);
+            feeder.push(&[[tick, tick]; 735]);
         }
         out.truncate(100);
         puller.fill(&mut out, 1, 0.0);
@@ -678,7 +714,7 @@ mod tests {
         assert_eq!(puller.priming_level(), 1470);
         let mut out = vec![0.0f32; 8000];
         for _ in 0..10 {
-            feeder.push(&[9; 3000]);
+            feeder.push(&[[9, 9]; 3000]);
             puller.fill(&mut out, 1, 0.0);
             puller.fill(&mut out, 1, 0.0);
         }
@@ -692,7 +728,7 @@ mod tests {
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
         for tick in 0..30i16 {
-            feeder.push(&[tick; 735]);
+            feeder.push(&[[tick, tick]; 735]);
         }
         let mut out = vec![0.0f32; 10];
         puller.fill(&mut out, 1, 0.0);
@@ -724,7 +760,7 @@ mod tests {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
-        feeder.push(&[700; 2000]);
+        feeder.push(&[[700, 700]; 2000]);
         shared.set_paused(true);
         let mut out = vec![1.0f32; 4000];
         puller.fill(&mut out, 1, 0.0);
@@ -742,7 +778,7 @@ mod tests {
         let shared = shared();
         let mut feeder = Feeder::new(shared.clone());
         let mut puller = Puller::new(shared.clone(), 44_100).fixed_speed();
-        feeder.push(&[1; 1764]);
+        feeder.push(&[[1, 1]; 1764]);
         let mut out = vec![0.0f32; 441];
         // 1764 samples queued = 40 ms, plus 10 ms in the device.
         puller.fill(&mut out, 1, 10.0);
@@ -767,7 +803,7 @@ mod tests {
             for call in 0..6000u64 {
                 let now_ms = call as f64 * 10.0;
                 while game_ms <= now_ms {
-                    feeder.push(&[100; 735]);
+                    feeder.push(&[[100, 100]; 735]);
                     game_ms += 1000.0 / updates_per_second;
                 }
                 let before = shared.stats().underruns;
@@ -800,7 +836,7 @@ mod tests {
         let mut puller = Puller::new(shared.clone(), 48_000).fixed_speed();
         // A ramp (short of the four and a half updates' worth that would be skipped):
         // resampled, it must still rise steadily.
-        let ramp: Vec<i16> = (0..3000).map(|i| i as i16).collect();
+        let ramp: Vec<Frame> = (0..3000).map(|i| [i as i16; 2]).collect();
         feeder.push(&ramp);
         let mut out = vec![0.0f32; 2500];
         puller.fill(&mut out, 1, 0.0);

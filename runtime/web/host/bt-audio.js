@@ -1,7 +1,7 @@
 // BT's sound in a page: an AudioWorklet that plays the console's samples from a ring, as the
 // native device callback does (runtime/src/host/live_sound.rs). The page posts each frame's
-// samples (16-bit, mono, at the console's rate, which is the context's rate: no resampling);
-// the processor pulls 128 at a time. Live, it waits until two updates' worth are queued
+// samples (16-bit, left and right interleaved, at the console's rate, which is the context's
+// rate: no resampling); the processor pulls 128 frames at a time into its two outputs. Live, it waits until two updates' worth are queued
 // (priming), skips the oldest when the game has run more than three updates ahead (late sound
 // is dropped, never played late), and on running dry plays silence and primes again half an
 // update higher, up to four. Offline (the test hook), it plays everything queued, in order.
@@ -21,7 +21,8 @@ class BtSound extends AudioWorkletProcessor {
     this.live = live;
     let capacity = 1;
     while (capacity < rate * RING_SECONDS) capacity *= 2;
-    this.ring = new Float32Array(capacity);
+    // Frames, left and right side by side.
+    this.ring = new Float32Array(capacity * 2);
     this.mask = capacity - 1;
     this.written = 0;
     this.read = 0;
@@ -33,24 +34,31 @@ class BtSound extends AudioWorkletProcessor {
   }
 
   push(samples) {
-    let room = this.ring.length - (this.written - this.read);
-    if (samples.length > room) {
+    const frames = samples.length >> 1;
+    let room = this.mask + 1 - (this.written - this.read);
+    if (frames > room) {
       // The ring is full: the oldest make way, as late sound is not worth playing.
-      this.read += samples.length - room;
+      this.read += frames - room;
     }
-    for (let i = 0; i < samples.length; i++) {
-      this.ring[(this.written + i) & this.mask] = samples[i] / 32768;
+    for (let i = 0; i < frames; i++) {
+      const at = ((this.written + i) & this.mask) * 2;
+      this.ring[at] = samples[2 * i] / 32768;
+      this.ring[at + 1] = samples[2 * i + 1] / 32768;
     }
-    this.written += samples.length;
+    this.written += frames;
     if (!this.live) this.port.postMessage(this.written);
   }
 
   process(_inputs, outputs) {
-    const out = outputs[0][0];
+    const left = outputs[0][0];
+    // A context of one channel gets the mean of the two sides.
+    const right = outputs[0][1];
+    const out = left;
     let queued = this.written - this.read;
     if (this.priming) {
       if (queued < this.prime) {
-        out.fill(0);
+        left.fill(0);
+        if (right) right.fill(0);
         return true;
       }
       this.priming = false;
@@ -62,10 +70,19 @@ class BtSound extends AudioWorkletProcessor {
       queued -= skip;
     }
     const n = Math.min(out.length, queued);
-    for (let i = 0; i < n; i++) out[i] = this.ring[(this.read + i) & this.mask];
+    for (let i = 0; i < n; i++) {
+      const at = ((this.read + i) & this.mask) * 2;
+      if (right) {
+        left[i] = this.ring[at];
+        right[i] = this.ring[at + 1];
+      } else {
+        left[i] = (this.ring[at] + this.ring[at + 1]) * 0.5;
+      }
+    }
     this.read += n;
     if (n < out.length) {
-      out.fill(0, n);
+      left.fill(0, n);
+      if (right) right.fill(0, n);
       if (this.live) {
         this.underruns += 1;
         this.priming = true;

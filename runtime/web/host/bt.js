@@ -267,7 +267,7 @@ const BT = (() => {
       await this.context.audioWorklet.addModule(this.workletUrl);
       this.node = new AudioWorkletNode(this.context, "bt-sound", {
         numberOfInputs: 0,
-        outputChannelCount: [1],
+        outputChannelCount: [2],
         processorOptions: { rate, fps: this.fps, live: true },
       });
       this.node.connect(this.context.destination);
@@ -581,24 +581,31 @@ const BT = (() => {
 
   /// The `wav` hook: the samples of the first `seconds`, made by the module as `bt wav`
   /// makes them, played through the same worklet in an OfflineAudioContext; returns what came
-  /// out of it as 16-bit samples.
+  /// out of it as 16-bit samples, left and right interleaved as in a stereo WAV file.
   async function offlineWav(bt, seconds, workletUrl, fps) {
     bt.check(bt.ex.bt_wav(seconds), `wav=${seconds}`);
     const samples = bt.samples().slice();
     const rate = bt.ex.bt_sample_rate();
-    const context = new OfflineAudioContext(1, samples.length, rate);
+    const context = new OfflineAudioContext(2, samples.length >> 1, rate);
     await context.audioWorklet.addModule(workletUrl);
     const node = new AudioWorkletNode(context, "bt-sound", {
       numberOfInputs: 0,
-      outputChannelCount: [1],
+      outputChannelCount: [2],
       processorOptions: { rate, fps, live: false },
     });
     node.connect(context.destination);
     const queued = new Promise((resolve) => { node.port.onmessage = resolve; });
     node.port.postMessage(samples, [samples.buffer]);
     await queued;
-    const out = (await context.startRendering()).getChannelData(0);
-    return Array.from(out, (v) => Math.round(v * 32768));
+    const rendered = await context.startRendering();
+    const left = rendered.getChannelData(0);
+    const right = rendered.getChannelData(1);
+    const out = new Array(left.length * 2);
+    for (let i = 0; i < left.length; i++) {
+      out[2 * i] = Math.round(left[i] * 32768);
+      out[2 * i + 1] = Math.round(right[i] * 32768);
+    }
+    return out;
   }
 
   function play(bt, screen, api, options) {

@@ -208,12 +208,12 @@ pub fn rgba_ptr() -> u32 {
     with_page(|p| address(p.rgba()))
 }
 
-/// Where the last frame's samples start (signed 16-bit, mono).
+/// Where the last frame's samples start (signed 16-bit, left and right interleaved).
 pub fn samples_ptr() -> u32 {
     with_page(|p| address(p.samples()))
 }
 
-/// How many samples the last frame made.
+/// How many samples the last frame made (twice its frames: left and right).
 pub fn samples_len() -> u32 {
     with_page(|p| p.samples().len() as u32)
 }

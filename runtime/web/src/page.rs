@@ -367,8 +367,8 @@ impl Page {
         &self.rgba
     }
 
-    /// The samples of the last frame's updates (none while paused: sound is skipped, never
-    /// played late).
+    /// The samples of the last frame's updates, left and right interleaved (none while paused:
+    /// sound is skipped, never played late).
     pub fn samples(&self) -> &[i16] {
         &self.samples
     }
@@ -399,9 +399,10 @@ impl Page {
         let console = engine.console_mut();
         self.samples.clear();
         if report.is_some() && !paused {
-            self.samples.extend_from_slice(console.pending_samples());
+            self.samples
+                .extend(console.pending_frames().iter().flatten());
         }
-        console.drain_samples().for_each(drop);
+        console.drain_frames().for_each(drop);
         let mut flags = 0;
         if report.is_some() {
             flags |= frame_flags::DREW;
@@ -442,15 +443,20 @@ impl Page {
         result
     }
 
-    /// The samples of `seconds` of play from boot, as `bt wav --seconds` makes them, into
-    /// [`Page::samples`]. The engine is left paused.
+    /// The samples of `seconds` of play from boot, as `bt wav --seconds` makes them (stereo,
+    /// interleaved), into [`Page::samples`]. The engine is left paused.
     ///
     /// # Errors
     /// The export's message (a length under one update, a cart panic).
     pub fn wav(&mut self, seconds: f64) -> Result<(), String> {
-        let samples =
-            bt_runtime::export::wav::record_samples(self.host.engine_mut(), 0.0, seconds, None)
-                .map_err(|e| e.to_string())?;
+        let samples = bt_runtime::export::wav::record_samples(
+            self.host.engine_mut(),
+            0.0,
+            seconds,
+            None,
+            bt_runtime::export::wav::WavChannels::Stereo,
+        )
+        .map_err(|e| e.to_string())?;
         self.samples = samples;
         self.paint();
         Ok(())

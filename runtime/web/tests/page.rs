@@ -205,8 +205,8 @@ fn each_frame_hands_over_the_samples_its_updates_made_and_none_while_paused() {
     let updates = page.host().engine().updates_since_init();
     assert_eq!(
         total as u64,
-        updates * 44_100 / 60,
-        "44100 a second, 735 an update"
+        2 * updates * 44_100 / 60,
+        "44100 frames a second, 735 an update, two samples each"
     );
     key(&mut page, "F5", true);
     key(&mut page, "F5", false);
@@ -228,7 +228,15 @@ fn the_pages_wav_is_bt_wavs() {
     page.wav(1.0).unwrap();
     let mut engine =
         Engine::new(Box::new(bt_cart_jukebox::cart), EngineOptions::default()).unwrap();
-    let native = bt_runtime::export::wav::record_samples(&mut engine, 0.0, 1.0, None).unwrap();
+    let native = bt_runtime::export::wav::record_samples(
+        &mut engine,
+        0.0,
+        1.0,
+        None,
+        bt_runtime::export::wav::WavChannels::Stereo,
+    )
+    .unwrap();
+    assert_eq!(native.len(), 2 * 44_100, "left and right");
     assert!(page.samples() == native.as_slice(), "the same samples");
 }
 

@@ -351,6 +351,11 @@ pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
         args.from,
         args.seconds,
         clock,
+        if args.mono {
+            crate::export::wav::WavChannels::Mono
+        } else {
+            crate::export::wav::WavChannels::Stereo
+        },
         &mut pending,
         |done, total| progress.set(done, total),
     )
@@ -362,11 +367,12 @@ pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
     pending.commit().map_err(|e| e.to_string())?;
     say_quit(&engine);
     say(format_args!(
-        "wrote {} ({} s from {} s at {} Hz, {} bytes)\n",
+        "wrote {} ({} s from {} s at {} Hz, {}, {} bytes)\n",
         args.output.display(),
         args.seconds,
         args.from,
         args.rate,
+        if args.mono { "mono" } else { "stereo" },
         written
     ))
 }

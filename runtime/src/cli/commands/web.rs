@@ -194,6 +194,11 @@ impl Bundle {
         self.assets.iter().any(|(name, _)| is_map_file(name))
     }
 
+    /// Whether the asset folder holds a sample clip (`.wav`, `.ogg`).
+    fn has_clips(&self) -> bool {
+        self.assets.iter().any(|(name, _)| is_clip_file(name))
+    }
+
     /// What the page carries, for the line `bt web` prints: `, 5 asset files 36 KiB`.
     fn summary(&self) -> String {
         match self.assets.len() {
@@ -307,27 +312,47 @@ fn is_map_file(name: &str) -> bool {
         })
 }
 
+/// Whether `name` is a sample clip's file.
+fn is_clip_file(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("wav") || e.eq_ignore_ascii_case("ogg"))
+}
+
 /// Whether the cart's code reads Tiled maps: a `load_map` or `decode_map` call anywhere in
 /// its `src/`. The Tiled reader is about a quarter of a page's module, so a page leaves it out
 /// when neither its code nor its asset folder asks for it; a cart whose code builds the name
 /// of the call some other way gets the reader's refusal in the page, which says why.
 fn reads_maps(cart_dir: &Path) -> bool {
-    fn any_in(dir: &Path, depth: u32) -> bool {
+    code_calls(cart_dir, &["load_map", "decode_map"])
+}
+
+/// Whether the cart's code plays sample clips: a `load_clip` or `decode_clip` call anywhere in
+/// its `src/`. The clip decoders are about an eighth of a module (151 KB of the jukebox's 1.2 MB);
+/// they are left out as the Tiled reader is, and a page without them refuses a clip saying why.
+fn plays_clips(cart_dir: &Path) -> bool {
+    code_calls(cart_dir, &["load_clip", "decode_clip"])
+}
+
+/// Whether any `.rs` file under the cart's `src/` names one of `calls`.
+fn code_calls(cart_dir: &Path, calls: &[&str]) -> bool {
+    fn any_in(dir: &Path, depth: u32, calls: &[&str]) -> bool {
         let Ok(entries) = std::fs::read_dir(dir) else {
             return false;
         };
         entries.flatten().any(|entry| {
             let path = entry.path();
             if path.is_dir() {
-                depth < 16 && any_in(&path, depth + 1)
+                depth < 16 && any_in(&path, depth + 1, calls)
             } else {
                 path.extension().is_some_and(|e| e == "rs")
                     && read_text(&path, MAX_TEXT_FILE)
-                        .is_ok_and(|t| t.contains("load_map") || t.contains("decode_map"))
+                        .is_ok_and(|t| calls.iter().any(|c| t.contains(c)))
             }
         })
     }
-    any_in(&cart_dir.join("src"), 0)
+    any_in(&cart_dir.join("src"), 0, calls)
 }
 
 /// The path a `Cargo.toml`'s `bt` dependency names (`bt = { path = "..." }`), as written.
@@ -483,8 +508,11 @@ fn build(
     let dir = target_dir.join("pages").join(&krate);
     let fail = |what: &Path, e: std::io::Error| format!("writing {}: {e}", what.display());
     std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
-    let tiled = bundle.has_maps() || reads_maps(&cart.dir);
-    let mut files = page_crate(cart, name, &krate, tiled, &toolchain.package_flags);
+    let features = PageFeatures {
+        tiled: bundle.has_maps() || reads_maps(&cart.dir),
+        clips: bundle.has_clips() || plays_clips(&cart.dir),
+    };
+    let mut files = page_crate(cart, name, &krate, features, &toolchain.package_flags);
     files.push(("bundle.rs", bundle.source()));
     if let Some(manifest) = &bundle.manifest {
         files.push(("manifest.json", manifest.clone()));
@@ -537,12 +565,36 @@ fn rust_name(package: &str) -> String {
     package.replace('-', "_")
 }
 
+/// The parts of the runtime a page takes only when its cart uses them.
+#[derive(Debug, Clone, Copy, Default)]
+struct PageFeatures {
+    /// The Tiled map reader.
+    tiled: bool,
+    /// The sample clip decoders.
+    clips: bool,
+}
+
+impl PageFeatures {
+    /// `bt-web`'s features as a manifest writes them after the path: `, features = [...]`.
+    fn manifest(self) -> String {
+        let on: Vec<&str> = [(self.tiled, "\"tiled\""), (self.clips, "\"clips\"")]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect();
+        if on.is_empty() {
+            String::new()
+        } else {
+            format!(", features = [{}]", on.join(", "))
+        }
+    }
+}
+
 /// The files of the page's crate: its manifest and its one source file.
 fn page_crate(
     cart: &CartCrate,
     name: &str,
     krate: &str,
-    tiled: bool,
+    features: PageFeatures,
     package_flags: &[(&str, String)],
 ) -> Vec<(&'static str, String)> {
     let path = |p: &Path| toml_string(&p.display().to_string());
@@ -556,7 +608,7 @@ fn page_crate(
          [dependencies]\nbt = {{ path = {} }}\nbt-web = {{ path = {}{} }}\n{} = {{ path = {} }}\n",
         path(&root.join("cart-api")),
         path(&web),
-        if tiled { ", features = [\"tiled\"]" } else { "" },
+        features.manifest(),
         cart.package,
         path(&cart.dir),
     );
@@ -588,6 +640,12 @@ fn page_crate(
             )
         }
     };
+    // BT's own copy of the Vorbis decoder (its maths through libm), as BT's workspace patches
+    // it in: the page decodes a clip to the samples `bt run` hears.
+    manifest.push_str(&format!(
+        "\n[patch.crates-io]\nlewton = {{ path = {} }}\n",
+        path(&root.join("vendor/lewton"))
+    ));
     manifest.push_str(
         "\n# Small and fast: one unit, linked whole; a panic stops the module (no unwinding).\n\
          [profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\npanic = \"abort\"\n",
@@ -741,8 +799,17 @@ mod tests {
         std::fs::create_dir_all(dir.join("src/levels")).unwrap();
         std::fs::write(dir.join("src/lib.rs"), "fn x() {}").unwrap();
         assert!(!reads_maps(&dir));
+        assert!(!plays_clips(&dir));
         std::fs::write(dir.join("src/levels/mod.rs"), "ctx.load_map(\"a.tmx\")?;").unwrap();
         assert!(reads_maps(&dir));
+        assert!(
+            !plays_clips(&dir),
+            "the clip decoders likewise, only when asked for"
+        );
+        std::fs::write(dir.join("src/sound.rs"), "ctx.decode_clip(\"a\", A)?;").unwrap();
+        assert!(plays_clips(&dir));
+        assert!(is_clip_file("boom.WAV") && is_clip_file("sfx/theme.ogg"));
+        assert!(!is_clip_file("notes.txt") && !is_clip_file("wav"));
         std::fs::remove_dir_all(&dir).unwrap();
         let cart = CartCrate {
             dir: PathBuf::from("/c"),
@@ -750,10 +817,23 @@ mod tests {
             bt_tree: PathBuf::from("/bt"),
             make: Make::CartFn,
         };
-        let manifest = |tiled| page_crate(&cart, "c", "bt-page-c", tiled, &[])[0].1.clone();
-        assert!(manifest(true)
+        let manifest = |tiled, clips| {
+            let features = PageFeatures { tiled, clips };
+            page_crate(&cart, "c", "bt-page-c", features, &[])[0]
+                .1
+                .clone()
+        };
+        assert!(manifest(true, false)
             .contains("bt-web = { path = \"/bt/runtime/web\", features = [\"tiled\"] }"));
-        assert!(manifest(false).contains("bt-web = { path = \"/bt/runtime/web\" }"));
+        assert!(manifest(false, false).contains("bt-web = { path = \"/bt/runtime/web\" }"));
+        assert!(manifest(true, true).contains(
+            "bt-web = { path = \"/bt/runtime/web\", features = [\"tiled\", \"clips\"] }"
+        ));
+        assert!(
+            manifest(false, false)
+                .contains("[patch.crates-io]\nlewton = { path = \"/bt/vendor/lewton\" }"),
+            "the page decodes Vorbis with BT's copy"
+        );
     }
 
     #[test]

@@ -143,7 +143,7 @@ fn linux_has_sound_output() -> bool {
 }
 
 /// The device's format closest to the console's: its rate if the device takes it (else the
-/// nearest it takes, resampled to), a format we write, mono or stereo before more channels, and
+/// nearest it takes, resampled to), a format we write, stereo before mono before more channels, and
 /// a buffer of `buffer_seconds` when the device lets us choose.
 fn choose_config(
     device: &cpal::Device,
@@ -170,6 +170,9 @@ fn choose_config(
         );
         (
             nearest.abs_diff(rate),
+            // Two channels for BT's two sides; else one (their mean), else the first two of
+            // more.
+            c.channels() != 2,
             c.channels() > 2,
             rank(c.sample_format()),
             c.channels(),
@@ -270,9 +273,9 @@ impl LiveSound {
         }
         let console = engine.console_mut();
         if !paused {
-            self.feeder.push(console.pending_samples());
+            self.feeder.push(console.pending_frames());
         }
-        console.drain_samples().for_each(drop);
+        console.drain_frames().for_each(drop);
     }
 
     /// One line on how the sound went (a device is opened only for a cart with sound).
@@ -351,7 +354,7 @@ impl WindowSound {
         self.open_if_needed(engine);
         match &mut self.state {
             DeviceState::Live(live) => live.after_frame(engine, report),
-            _ => engine.console_mut().drain_samples().for_each(drop),
+            _ => engine.console_mut().drain_frames().for_each(drop),
         }
     }
 }

@@ -1,0 +1,425 @@
+//! Sample clips: recorded sounds (WAV, Ogg Vorbis) played on a pool of voices beside the
+//! synthesiser's four channels, on the same sample clock.
+//!
+//! The host decodes a clip's file into 16-bit frames once ([`DecodedClip`]); the console keeps
+//! them behind an [`Arc`] (a snapshot shares them) and plays them with integer arithmetic
+//! only: the position in the clip is a 32.32 fixed-point number of frames, the step its rate
+//! over the console's times the pitch in 16.16, and the sample between two frames is a straight
+//! line between them worked out in integers. So a clip is the same samples on every machine,
+//! at any update rate, after a seek and in a replay.
+
+use std::sync::Arc;
+
+use super::stereo::{pan_gains, Frame, Pan};
+
+/// Voices the clip pool plays at once. A ninth clip takes a voice from one already playing (see
+/// [`crate::Update::play_clip`] for which), or is refused.
+pub const CLIP_VOICES: usize = 8;
+/// The longest clip, in frames: a minute at 48,000 Hz (11 MB decoded). Longer sounds are
+/// music, better made with the synthesiser or split; a longer file is refused with its length.
+pub const MAX_CLIP_FRAMES: u64 = 60 * 48_000;
+/// The largest clip file read: 16 MiB (a minute of 48 kHz 16-bit stereo WAV is 11 MB).
+pub const MAX_CLIP_FILE: u64 = 16 << 20;
+/// The sample rates a clip may have, in frames a second.
+pub const CLIP_RATES: std::ops::RangeInclusive<u32> = 1_000..=192_000;
+/// The slowest and fastest a clip plays: a sixteenth and sixteen times its own speed.
+pub const CLIP_PITCHES: std::ops::RangeInclusive<f32> = 0.0625..=16.0;
+
+/// A sound file decoded by the host: its rate and its frames, left and right (a mono file has
+/// both sides equal). What [`crate::host::ImageLoader::decode_clip`] returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodedClip {
+    /// Frames a second, within [`CLIP_RATES`].
+    pub rate: u32,
+    /// The frames, at most [`MAX_CLIP_FRAMES`].
+    pub frames: Vec<Frame>,
+}
+
+/// A clip the console holds, from [`crate::Update::load_clip`] or
+/// [`crate::Update::decode_clip`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClipId(pub(crate) u32);
+
+/// A clip playing on a voice, from [`crate::Update::play_clip`]: stop it, or ask whether it
+/// still plays. Once the clip ends, is stopped, or its voice is taken for another clip, the
+/// handle names nothing (it never names the clip that took the voice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClipVoice {
+    slot: u8,
+    serial: u32,
+}
+
+/// How to play a clip: `ClipOptions::default()` plays it once, as recorded, centred.
+///
+/// ```
+/// use bt::sound::ClipOptions;
+///
+/// let engine = ClipOptions { looping: true, pitch: 0.5, pan: -64, ..ClipOptions::default() };
+/// assert_eq!(engine.volume, 255);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClipOptions {
+    /// 0 (silent) to 255 (as recorded, the default).
+    pub volume: u8,
+    /// The playback rate: 1 as recorded (the default), 2 an octave up and twice as fast, 0.5 an
+    /// octave down; clamped to [`CLIP_PITCHES`] (a value that is not a number counts as 1). It
+    /// is turned into a 16.16 fixed-point ratio once, when the clip starts.
+    pub pitch: f32,
+    /// -127 hard left, 0 centred (the default), 127 hard right, by the pan law of
+    /// [`pan_gains`](crate::sound::pan_gains).
+    pub pan: Pan,
+    /// Starts again from the first frame at the end, until stopped.
+    pub looping: bool,
+    /// Which clip keeps its voice when every voice plays: higher wins (0, the default, is the
+    /// lowest).
+    pub priority: u8,
+}
+
+impl Default for ClipOptions {
+    fn default() -> ClipOptions {
+        ClipOptions {
+            volume: 255,
+            pitch: 1.0,
+            pan: 0,
+            looping: false,
+            priority: 0,
+        }
+    }
+}
+
+/// A held clip: its rate, frames, and what it was made from (for the cache). A copy shares
+/// the frames.
+#[derive(Debug, Clone)]
+pub(crate) struct Clip {
+    name: String,
+    digest: u64,
+    rate: u32,
+    frames: Arc<[Frame]>,
+}
+
+/// FNV-1a over the bytes a clip was decoded from: the same name and bytes give the clip already
+/// held, without decoding again.
+pub(crate) fn digest(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The clips a console holds, shared with its snapshots.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ClipBank {
+    clips: Arc<Vec<Clip>>,
+}
+
+impl ClipBank {
+    /// The clip decoded from `digest`'s bytes under `name`, if held.
+    pub(crate) fn find(&self, name: &str, digest: u64) -> Option<ClipId> {
+        self.clips
+            .iter()
+            .position(|c| c.name == name && c.digest == digest)
+            .map(|i| ClipId(i as u32))
+    }
+
+    /// Holds `clip`, which the caller has checked, and returns its id.
+    pub(crate) fn add(&mut self, name: &str, digest: u64, clip: DecodedClip) -> ClipId {
+        let id = ClipId(self.clips.len() as u32);
+        Arc::make_mut(&mut self.clips).push(Clip {
+            name: name.to_string(),
+            digest,
+            rate: clip.rate,
+            frames: clip.frames.into(),
+        });
+        id
+    }
+
+    pub(crate) fn clear(&mut self) {
+        match Arc::get_mut(&mut self.clips) {
+            Some(list) => list.clear(),
+            None => self.clips = Arc::default(),
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.clips.len()
+    }
+}
+
+/// One voice of the pool.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    /// The clip playing, if any.
+    clip: Option<u32>,
+    /// Where in the clip, in frames, 32.32 fixed point.
+    pos: u64,
+    /// What `pos` moves a sample of output.
+    step: u64,
+    /// Left and right gain: volume and pan, out of 65,536.
+    gain: [i64; 2],
+    looping: bool,
+    priority: u8,
+    /// Which start this is, counted from boot: the handle's check, and the age for stealing.
+    serial: u32,
+    /// Samples of fade left, and the fade's length (0: not fading).
+    fade_left: u32,
+    fade_len: u32,
+}
+
+/// The clip voices: what plays, where, and how loud.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ClipPool {
+    slots: [Slot; CLIP_VOICES],
+    /// Starts since boot.
+    serial: u32,
+}
+
+/// The pitch as a 16.16 ratio: basic IEEE operations only (a product, a rounding), so the same
+/// on every machine.
+fn pitch_q16(pitch: f32) -> u64 {
+    let pitch = if pitch.is_nan() { 1.0 } else { pitch };
+    let pitch = pitch.clamp(*CLIP_PITCHES.start(), *CLIP_PITCHES.end());
+    (pitch * 65_536.0).round() as u64
+}
+
+impl ClipPool {
+    /// Starts `clip` (`id` in `bank`) at the console's `rate`; `None` when every voice plays a
+    /// clip of higher priority. The voice taken: a free one (the lowest), else the one of
+    /// lowest priority, the earliest started among equals, if its priority is at most
+    /// `options.priority`.
+    pub(crate) fn play(
+        &mut self,
+        bank: &ClipBank,
+        id: ClipId,
+        options: ClipOptions,
+        rate: u32,
+    ) -> Option<ClipVoice> {
+        let clip = bank.clips.get(id.0 as usize)?;
+        let slot = match self.slots.iter().position(|s| s.clip.is_none()) {
+            Some(free) => free,
+            None => {
+                let (i, weakest) = self
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, s)| (s.priority, s.serial))?;
+                if weakest.priority > options.priority {
+                    return None;
+                }
+                i
+            }
+        };
+        self.serial = self.serial.wrapping_add(1);
+        let step = (u128::from(clip.rate) << 32) * u128::from(pitch_q16(options.pitch))
+            / (u128::from(rate.max(1)) << 16);
+        let volume = i64::from(options.volume) + i64::from(options.volume >> 7);
+        let [l, r] = pan_gains(options.pan);
+        self.slots[slot] = Slot {
+            clip: Some(id.0),
+            pos: 0,
+            step: step.min(u128::from(u64::MAX)) as u64,
+            gain: [volume * l, volume * r],
+            looping: options.looping,
+            priority: options.priority,
+            serial: self.serial,
+            fade_left: 0,
+            fade_len: 0,
+        };
+        Some(ClipVoice {
+            slot: slot as u8,
+            serial: self.serial,
+        })
+    }
+
+    fn slot(&mut self, voice: ClipVoice) -> Option<&mut Slot> {
+        self.slots
+            .get_mut(usize::from(voice.slot))
+            .filter(|s| s.clip.is_some() && s.serial == voice.serial)
+    }
+
+    /// Fades `voice` out over `samples` (at once for 0); a fade already running that would end
+    /// sooner is kept.
+    pub(crate) fn stop(&mut self, voice: ClipVoice, samples: u32) {
+        let Some(slot) = self.slot(voice) else { return };
+        if samples == 0 {
+            slot.clip = None;
+        } else if slot.fade_len == 0 {
+            slot.fade_left = samples;
+            slot.fade_len = samples;
+        } else if slot.fade_left > samples {
+            // Sooner, from the level the running fade has reached.
+            let len = u64::from(samples) * u64::from(slot.fade_len) / u64::from(slot.fade_left);
+            slot.fade_left = samples;
+            slot.fade_len = len.max(1) as u32;
+        }
+    }
+
+    pub(crate) fn is_playing(&self, voice: ClipVoice) -> bool {
+        self.slots
+            .get(usize::from(voice.slot))
+            .is_some_and(|s| s.clip.is_some() && s.serial == voice.serial)
+    }
+
+    /// Voices playing.
+    #[cfg(test)]
+    pub(crate) fn playing(&self) -> usize {
+        self.slots.iter().filter(|s| s.clip.is_some()).count()
+    }
+
+    /// Whether any voice plays.
+    pub(crate) fn any(&self) -> bool {
+        self.slots.iter().any(|s| s.clip.is_some())
+    }
+
+    /// Adds the next output sample of every voice to `mix` (left, right, in the synthesiser's
+    /// mix units, twice a sample's) and moves each on.
+    pub(crate) fn mix(&mut self, bank: &ClipBank, mix: &mut [i64; 2]) {
+        for slot in &mut self.slots {
+            let Some(clip) = slot.clip else { continue };
+            let frames = &bank.clips[clip as usize].frames;
+            let len = frames.len() as u64;
+            let at = slot.pos >> 32;
+            if at >= len {
+                slot.clip = None;
+                continue;
+            }
+            let a = frames[at as usize];
+            let b = match frames.get(at as usize + 1) {
+                Some(&b) => b,
+                None if slot.looping => frames[0],
+                None => a,
+            };
+            let frac = ((slot.pos >> 16) & 0xffff) as i64;
+            for side in 0..2 {
+                let (a, b) = (i64::from(a[side]), i64::from(b[side]));
+                let s = a + (((b - a) * frac) >> 16);
+                let mut v = (s * slot.gain[side]) >> 15;
+                if slot.fade_len > 0 {
+                    v = v * i64::from(slot.fade_left) / i64::from(slot.fade_len);
+                }
+                mix[side] += v;
+            }
+            if slot.fade_len > 0 {
+                slot.fade_left -= 1;
+                if slot.fade_left == 0 {
+                    slot.clip = None;
+                    continue;
+                }
+            }
+            slot.pos = slot.pos.wrapping_add(slot.step);
+            if slot.pos >> 32 >= len {
+                if slot.looping {
+                    slot.pos %= len << 32;
+                } else {
+                    slot.clip = None;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bank(frames: Vec<Frame>, rate: u32) -> (ClipBank, ClipId) {
+        let mut bank = ClipBank::default();
+        let id = bank.add("t", 0, DecodedClip { rate, frames });
+        (bank, id)
+    }
+
+    fn run(pool: &mut ClipPool, bank: &ClipBank, n: usize) -> Vec<[i64; 2]> {
+        (0..n)
+            .map(|_| {
+                let mut m = [0; 2];
+                pool.mix(bank, &mut m);
+                m
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_clip_at_the_consoles_rate_plays_its_frames_as_recorded_at_twice_the_mix_scale() {
+        let frames: Vec<Frame> = vec![[100, -100], [2000, 7], [-32_768, 32_767]];
+        let (bank, id) = bank(frames.clone(), 44_100);
+        let mut pool = ClipPool::default();
+        let voice = pool
+            .play(&bank, id, ClipOptions::default(), 44_100)
+            .unwrap();
+        let out = run(&mut pool, &bank, 4);
+        for (got, want) in out.iter().zip(&frames) {
+            assert_eq!(*got, [2 * i64::from(want[0]), 2 * i64::from(want[1])]);
+        }
+        assert_eq!(out[3], [0, 0], "then silence");
+        assert!(!pool.is_playing(voice), "a clip played once ends");
+    }
+
+    #[test]
+    fn half_pitch_draws_a_straight_line_between_frames() {
+        let (bank, id) = bank(vec![[0, 0], [1000, -1000]], 8_000);
+        let mut pool = ClipPool::default();
+        let options = ClipOptions {
+            pitch: 0.5,
+            ..ClipOptions::default()
+        };
+        pool.play(&bank, id, options, 8_000).unwrap();
+        let out = run(&mut pool, &bank, 4);
+        assert_eq!(out, [[0, 0], [1000, -1000], [2000, -2000], [2000, -2000]]);
+    }
+
+    #[test]
+    fn a_full_pool_takes_the_oldest_voice_of_lowest_priority_or_refuses() {
+        let (bank, id) = bank(vec![[1, 1]; 1000], 44_100);
+        let mut pool = ClipPool::default();
+        let play = |pool: &mut ClipPool, priority| {
+            pool.play(
+                &bank,
+                id,
+                ClipOptions {
+                    priority,
+                    ..ClipOptions::default()
+                },
+                44_100,
+            )
+        };
+        let voices: Vec<ClipVoice> = (0..CLIP_VOICES)
+            .map(|i| play(&mut pool, if i == 0 { 5 } else { 1 }).unwrap())
+            .collect();
+        assert_eq!(play(&mut pool, 0), None, "every voice matters more");
+        let taken = play(&mut pool, 1).unwrap();
+        assert!(!pool.is_playing(voices[1]), "the oldest of priority 1 went");
+        assert!(pool.is_playing(voices[0]) && pool.is_playing(taken));
+        assert_eq!(pool.playing(), CLIP_VOICES);
+    }
+
+    #[test]
+    fn a_stop_fades_to_silence_over_its_samples_then_frees_the_voice() {
+        let (bank, id) = bank(vec![[1000, 1000]; 100], 44_100);
+        let mut pool = ClipPool::default();
+        let voice = pool
+            .play(&bank, id, ClipOptions::default(), 44_100)
+            .unwrap();
+        pool.stop(voice, 4);
+        let out = run(&mut pool, &bank, 5);
+        assert_eq!(
+            out.iter().map(|m| m[0]).collect::<Vec<_>>(),
+            [2000, 1500, 1000, 500, 0]
+        );
+        assert!(!pool.is_playing(voice));
+    }
+
+    #[test]
+    fn a_looping_clip_wraps_to_its_first_frame() {
+        let (bank, id) = bank(vec![[1, 1], [2, 2], [3, 3]], 1_000);
+        let mut pool = ClipPool::default();
+        let options = ClipOptions {
+            looping: true,
+            ..ClipOptions::default()
+        };
+        let voice = pool.play(&bank, id, options, 1_000).unwrap();
+        let out = run(&mut pool, &bank, 7);
+        assert_eq!(
+            out.iter().map(|m| m[0]).collect::<Vec<_>>(),
+            [2, 4, 6, 2, 4, 6, 2]
+        );
+        assert!(pool.is_playing(voice));
+    }
+}
