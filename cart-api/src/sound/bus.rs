@@ -16,8 +16,11 @@ use std::time::Duration;
 
 use crate::Easing;
 
-/// A bus: a group of voices with one volume, mute and fade. See the [module](self) for what
-/// feeds which.
+/// A bus: a group of voices with one volume, mute and fade. The synthesiser's channels the
+/// tune holds feed [`Bus::Music`]; its other channels, and clips unless their
+/// [`ClipOptions::bus`](super::ClipOptions::bus) says otherwise, feed [`Bus::Sfx`]; both feed
+/// [`Bus::Main`], whose volume is the master volume. See
+/// [`Update::fade_bus`](crate::Update::fade_bus) and its neighbours for the calls.
 ///
 /// ```
 /// use bt::sound::Bus;
