@@ -272,10 +272,34 @@ impl Buses {
         gains
     }
 
-    /// Mixes one sample: the music and sfx buses (`mix`, by [`Bus::index`]; the main entry
-    /// holds what was sent to the main bus directly) through their gains into the main bus,
-    /// and that through its own. `sfx_sounding` moves the ducker on a sample. The result is in
-    /// sample units, not yet clamped.
+    /// The gains, music ducking counted, that hold for every sample from `now` to `now + n`
+    /// when nothing moves in them: no fade runs and the ducker is at rest and stays there
+    /// (`sfx_sounding` is whether a voice on the sfx bus plays at `now`; none starts inside a
+    /// run of samples). `None` when something moves: then [`Buses::mix`] each sample.
+    pub(crate) fn steady(&self, now: u64, sfx_sounding: bool) -> Option<[i64; BUSES]> {
+        let fading = self
+            .buses
+            .iter()
+            .any(|b| now < b.start.saturating_add(b.len));
+        let ducking = self.duck.pos != 0 || self.duck.on && sfx_sounding;
+        (!fading && !ducking).then(|| self.gains(now))
+    }
+
+    /// Mixes one sample through `gains` (music ducking counted): the music and sfx buses
+    /// through theirs into the main bus, and that through its own. Mix units are twice a
+    /// sample's and the main gain is out of 65,536, hence the shift by 17.
+    pub(crate) fn mix_steady(gains: [i64; BUSES], mix: [[i64; 2]; BUSES]) -> [i64; 2] {
+        let [main, music, sfx] = gains;
+        let music = scaled(mix[Bus::Music.index()], music);
+        let sfx = scaled(mix[Bus::Sfx.index()], sfx);
+        let direct = mix[Bus::Main.index()];
+        [0, 1].map(|s| ((music[s] + sfx[s] + direct[s]) * main) >> 17)
+    }
+
+    /// Mixes one sample at `at`, with the gains of that sample: `mix` holds each bus's sound
+    /// by [`Bus::index`] (the main entry what was sent to the main bus directly).
+    /// `sfx_sounding` moves the ducker on a sample. The result is in sample units, not yet
+    /// clamped.
     pub(crate) fn mix(&mut self, at: u64, mix: [[i64; 2]; BUSES], sfx_sounding: bool) -> [i64; 2] {
         let [main, music, sfx] = self.gains(at);
         let duck = self.duck.advance(sfx_sounding);
@@ -284,11 +308,7 @@ impl Buses {
         } else {
             (music * duck) >> 16
         };
-        let music = scaled(mix[Bus::Music.index()], music);
-        let sfx = scaled(mix[Bus::Sfx.index()], sfx);
-        let direct = mix[Bus::Main.index()];
-        // Mix units are twice a sample's; the main gain is out of 65,536.
-        [0, 1].map(|s| ((music[s] + sfx[s] + direct[s]) * main) >> 17)
+        Buses::mix_steady([main, music, sfx], mix)
     }
 
     /// The 16.16 gain a voice on `bus` has at sample `at`, its bus and the main bus counted,
@@ -358,6 +378,21 @@ mod tests {
         );
         b.set_volume(Bus::Main, 100);
         assert_eq!(b.mix(0, mix, false), [(1500 * 100) >> 9, (-993 * 100) >> 9]);
+    }
+
+    #[test]
+    fn steady_gains_mix_as_the_per_sample_mix_and_only_when_nothing_moves() {
+        let mut b = Buses::default();
+        b.set_volume(Bus::Music, 77);
+        b.set_volume(Bus::Main, 200);
+        b.set_ducking(100, 50, 50);
+        let mix = [[3, -3], [12_345, -999], [-5_000, 40]];
+        let gains = b.steady(0, false).expect("at rest");
+        assert_eq!(Buses::mix_steady(gains, mix), b.mix(0, mix, false));
+        assert_eq!(b.steady(0, true), None, "an effect starts the ducker");
+        b.fade(Bus::Sfx, 0, 10, 100, Easing::Linear);
+        assert_eq!(b.steady(109, false), None, "a fade runs");
+        assert!(b.steady(110, false).is_some(), "and is over");
     }
 
     #[test]

@@ -968,6 +968,10 @@ impl Synth {
         let clips = self.pool.any();
         // Whether a channel plays a sound effect: what lowers the music while ducking is set.
         let sfx = self.voices.iter().any(|v| v.sfx.is_some() && !v.from_music);
+        // The buses' gains for the whole run when no fade or ducking moves them.
+        let steady = self
+            .buses
+            .steady(self.now, sfx || clips && self.pool.any_on(Bus::Sfx));
         for i in 0..n {
             let mut mix = [[0i64; 2]; BUSES];
             // The tune's fade, out of `len` (1 of 1 when none).
@@ -1002,11 +1006,21 @@ impl Synth {
                 }
                 v.phase = next;
             }
-            let sfx = sfx || clips && self.pool.any_on(Bus::Sfx);
-            if clips {
-                self.pool.mix(&self.clips, &mut mix);
-            }
-            let scaled = self.buses.mix(self.now + i, mix, sfx);
+            let scaled = match steady {
+                Some(gains) => {
+                    if clips {
+                        self.pool.mix(&self.clips, &mut mix);
+                    }
+                    Buses::mix_steady(gains, mix)
+                }
+                None => {
+                    let sfx = sfx || clips && self.pool.any_on(Bus::Sfx);
+                    if clips {
+                        self.pool.mix(&self.clips, &mut mix);
+                    }
+                    self.buses.mix(self.now + i, mix, sfx)
+                }
+            };
             let full = -32_768..=32_767;
             clipped += u64::from(!full.contains(&scaled[0]) || !full.contains(&scaled[1]));
             let out = scaled.map(|side| side.clamp(-32_768, 32_767) as i16);
