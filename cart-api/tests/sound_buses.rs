@@ -240,6 +240,54 @@ fn ducking_lowers_only_the_music_while_an_effect_plays_and_releases_after() {
 }
 
 #[test]
+fn cleared_ducking_lets_the_music_rise_back_over_its_release_while_the_effect_plays_on() {
+    let frames = |clear: bool| {
+        let mut con = console(60.0);
+        let s = sounds(&mut con, 120);
+        run(&mut con, 0..60, |ctx, tick| {
+            if tick == 0 {
+                ctx.play_music(s.tune);
+                ctx.play_sfx(s.beep, Some(Channel::THREE));
+                if clear {
+                    ctx.set_ducking(Ducking {
+                        amount: 255,
+                        attack: Duration::ZERO,
+                        release: Duration::from_millis(50),
+                    });
+                }
+            }
+            if tick == 12 && clear {
+                ctx.clear_ducking();
+            }
+        })
+    };
+    let (cleared, plain) = (frames(true), frames(false));
+    // Cleared at 0.2 s (sample 8,820); the 50 ms release is 2,205 samples.
+    assert_ne!(cleared[..8_820], plain[..8_820], "the music lowered first");
+    assert_ne!(cleared[8_820..11_025], plain[8_820..11_025], "rising");
+    assert_eq!(
+        cleared[11_025..],
+        plain[11_025..],
+        "at full though the effect plays"
+    );
+}
+
+#[test]
+fn setting_the_master_volume_ends_a_fade_of_the_main_bus() {
+    let mut con = console(60.0);
+    let mut ctx = con.update_context(0);
+    ctx.fade_bus(Bus::Main, 0, Duration::from_secs(1), Easing::Linear);
+    ctx.set_master_volume(90);
+    assert_eq!(ctx.bus_volume(Bus::Main), 90);
+    for tick in 1..30 {
+        con.step_sound();
+        con.update_context(tick);
+    }
+    let ctx = con.update_context(30);
+    assert_eq!((ctx.master_volume(), ctx.bus_volume(Bus::Main)), (90, 90));
+}
+
+#[test]
 fn a_clip_on_the_sfx_bus_ducks_the_music_and_one_on_the_music_bus_is_ducked() {
     use bt::host::{ImageLoader, RgbaImage};
     use bt::sound::{ClipOptions, DecodedClip};
