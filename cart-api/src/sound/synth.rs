@@ -1006,20 +1006,14 @@ impl Synth {
                 }
                 v.phase = next;
             }
+            // Asked before the clips move on: one may end at this sample.
+            let sfx = steady.is_none() && (sfx || clips && self.pool.any_on(Bus::Sfx));
+            if clips {
+                self.pool.mix(&self.clips, &mut mix);
+            }
             let scaled = match steady {
-                Some(gains) => {
-                    if clips {
-                        self.pool.mix(&self.clips, &mut mix);
-                    }
-                    Buses::mix_steady(gains, mix)
-                }
-                None => {
-                    let sfx = sfx || clips && self.pool.any_on(Bus::Sfx);
-                    if clips {
-                        self.pool.mix(&self.clips, &mut mix);
-                    }
-                    self.buses.mix(self.now + i, mix, sfx)
-                }
+                Some(gains) => Buses::mix_steady(gains, mix),
+                None => self.buses.mix(self.now + i, mix, sfx),
             };
             let full = -32_768..=32_767;
             clipped += u64::from(!full.contains(&scaled[0]) || !full.contains(&scaled[1]));
