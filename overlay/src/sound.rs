@@ -1,5 +1,5 @@
-//! The sound row: a level meter per channel, then the voices in use, notes cut off, and (with a
-//! device) underruns, skipped updates and latency.
+//! The sound row: a level meter per channel, a level bar per bus, then the voices in use, notes
+//! cut off, and (with a device) underruns, skipped updates and latency.
 
 use std::fmt::Write as _;
 
@@ -32,6 +32,11 @@ pub const ALERT_FRAMES: u32 = 60;
 /// Width of one channel's level bar, and the gap after it.
 const METER_BAR: i32 = 3;
 const METER_GAP: i32 = 1;
+/// Width of one bus's level bar, and the gap after it: narrower than a channel's, and after a
+/// wider gap, so the two groups read apart.
+const BUS_BAR: i32 = 2;
+const BUS_GAP: i32 = 1;
+const BUS_GROUP_GAP: i32 = 2;
 /// The label before the meter.
 const LABEL: &str = "Sound";
 
@@ -103,6 +108,17 @@ impl SoundRow {
             }
             x += METER_BAR + METER_GAP;
         }
+        x += BUS_GROUP_GAP;
+        for &volume in &self.meter.buses {
+            let full = BAR_HEIGHT - 2;
+            let filled = bus_fill(volume, full);
+            fb.draw_rect_fill(Rect::new(x, y + 1, BUS_BAR, full), c.gap);
+            if filled > 0 {
+                let top = y + 1 + full - filled;
+                fb.draw_rect_fill(Rect::new(x, top, BUS_BAR, filled), c.tag);
+            }
+            x += BUS_BAR + BUS_GAP;
+        }
         x += 4;
         let room = w - x - EDGE_MARGIN;
         sound_text(line, &self.meter, self.device.as_ref(), false);
@@ -129,6 +145,21 @@ pub fn meter_level(peak: u16) -> f64 {
     let db = 20.0 * (f64::from(peak) / 32_767.0).log10();
     ((db + METER_FLOOR_DB) / METER_FLOOR_DB).clamp(0.0, 1.0)
 }
+
+/// Pixels of a bus bar `full` high that a bus at `volume` (0 to 255) fills: in a straight
+/// line, as the volume is set, so a fade is seen moving evenly; any sound at all shows a pixel.
+pub(crate) fn bus_fill(volume: u8, full: i32) -> i32 {
+    if volume == 0 {
+        0
+    } else {
+        (i32::from(volume) * full / 255).max(1)
+    }
+}
+
+/// The bus bars' width, gaps included: for tests of where the row's parts sit.
+#[cfg(test)]
+pub(crate) const BUS_BARS_WIDTH: i32 =
+    BUS_GROUP_GAP + bt::sound::BUSES as i32 * (BUS_BAR + BUS_GAP);
 
 /// The row's text: `2/4 voices|cut 1|clip 0|xrun 0|skip 3|lat 38.0ms`, or, when `short`,
 /// `2/4|c1|x0|s3|38.0ms`. Without a device the last three are left out.

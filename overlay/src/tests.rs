@@ -1075,6 +1075,34 @@ mod sound_row {
     }
 
     #[test]
+    fn each_bus_fills_its_bar_in_a_straight_line_after_the_channels() {
+        let meter = SoundMeter {
+            buses: [255, 0, 128],
+            in_use: true,
+            ..SoundMeter::default()
+        };
+        let (fb, c) = drawn(meter, None);
+        // After the four channel bars (3 pixels and a gap each) and a 2-pixel gap, a bar 2
+        // pixels wide and 1 apart for main, music and sfx.
+        let first = METER_X + 4 * 4 + 2;
+        assert_eq!(first + 9, METER_X + 16 + crate::sound::BUS_BARS_WIDTH);
+        let column = |bus: i32| {
+            (ROW_Y + 1..ROW_Y + BAR_HEIGHT - 1)
+                .filter(|&y| fb.get(first + bus * 3, y) == Some(c.tag))
+                .count() as i32
+        };
+        let full = BAR_HEIGHT - 2;
+        assert_eq!(column(0), full, "main at full");
+        assert_eq!(column(1), 0, "music silent");
+        assert_eq!(column(2), 128 * full / 255, "sfx half way");
+        assert_eq!(
+            fb.get(first + 2, ROW_Y + BAR_HEIGHT - 2),
+            Some(c.bar),
+            "between two bars"
+        );
+    }
+
+    #[test]
     fn new_device_trouble_tints_the_figures() {
         let meter = SoundMeter {
             in_use: true,

@@ -234,6 +234,7 @@ fn steady_frames_with_the_sound_row_allocate_nothing() {
     let sound = |o: &mut Overlay, i: u64| {
         o.set_sound_meter(SoundMeter {
             peaks: [(i * 97 % 32_768) as u16, 0, 12_000, (i % 3) as u16 * 16_000],
+            buses: [255, (i % 256) as u8, 0],
             voices: (i % 5) as u8,
             stolen: (i / 50) as u32,
             refused: 0,

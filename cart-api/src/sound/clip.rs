@@ -10,6 +10,7 @@
 
 use std::sync::Arc;
 
+use super::bus::{Bus, BUSES};
 use super::stereo::{pan_gains, Frame, Pan};
 
 /// Voices the clip pool plays at once. A ninth clip takes a voice from one already playing (see
@@ -73,6 +74,10 @@ pub struct ClipOptions {
     /// Which clip keeps its voice when every voice plays: higher wins (0, the default, is the
     /// lowest).
     pub priority: u8,
+    /// The bus it plays through: [`Bus::Sfx`] (the default, and what lowers the music while
+    /// ducking is set), [`Bus::Music`] for a recorded tune, or [`Bus::Main`] for a sound no
+    /// bus but the master volume should touch.
+    pub bus: Bus,
 }
 
 impl Default for ClipOptions {
@@ -83,6 +88,7 @@ impl Default for ClipOptions {
             pan: 0,
             looping: false,
             priority: 0,
+            bus: Bus::Sfx,
         }
     }
 }
@@ -157,6 +163,7 @@ struct Slot {
     gain: [i64; 2],
     looping: bool,
     priority: u8,
+    bus: Bus,
     /// Which start this is, counted from boot: the handle's check, and the age for stealing.
     serial: u32,
     /// Samples of fade left, and the fade's length (0: not fading).
@@ -219,6 +226,7 @@ impl ClipPool {
             gain: [volume * l, volume * r],
             looping: options.looping,
             priority: options.priority,
+            bus: options.bus,
             serial: self.serial,
             fade_left: 0,
             fade_len: 0,
@@ -269,9 +277,14 @@ impl ClipPool {
         self.slots.iter().any(|s| s.clip.is_some())
     }
 
-    /// Adds the next output sample of every voice to `mix` (left, right, in the synthesiser's
-    /// mix units, twice a sample's) and moves each on.
-    pub(crate) fn mix(&mut self, bank: &ClipBank, mix: &mut [i64; 2]) {
+    /// Whether any voice plays through `bus`.
+    pub(crate) fn any_on(&self, bus: Bus) -> bool {
+        self.slots.iter().any(|s| s.clip.is_some() && s.bus == bus)
+    }
+
+    /// Adds the next output sample of every voice to its bus's entry of `mix` (left, right, in
+    /// the synthesiser's mix units, twice a sample's) and moves each on.
+    pub(crate) fn mix(&mut self, bank: &ClipBank, mix: &mut [[i64; 2]; BUSES]) {
         for slot in &mut self.slots {
             let Some(clip) = slot.clip else { continue };
             let frames = &bank.clips[clip as usize].frames;
@@ -295,7 +308,7 @@ impl ClipPool {
                 if slot.fade_len > 0 {
                     v = v * i64::from(slot.fade_left) / i64::from(slot.fade_len);
                 }
-                mix[side] += v;
+                mix[slot.bus.index()][side] += v;
             }
             if slot.fade_len > 0 {
                 slot.fade_left -= 1;
@@ -329,9 +342,9 @@ mod tests {
     fn run(pool: &mut ClipPool, bank: &ClipBank, n: usize) -> Vec<[i64; 2]> {
         (0..n)
             .map(|_| {
-                let mut m = [0; 2];
+                let mut m = [[0; 2]; BUSES];
                 pool.mix(bank, &mut m);
-                m
+                m[Bus::Sfx.index()]
             })
             .collect()
     }

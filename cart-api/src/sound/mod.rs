@@ -12,6 +12,8 @@
 //! and the synthesiser's state lives in the console, so a seek or a replay hears exactly what
 //! the original run heard.
 
+mod bus;
+mod bus_calls;
 mod clip;
 mod clip_calls;
 mod clock;
@@ -22,6 +24,7 @@ mod synth;
 mod update;
 mod wave;
 
+pub use bus::{Bus, Ducking, BUSES};
 pub use clip::{
     ClipId, ClipOptions, ClipVoice, DecodedClip, CLIP_PITCHES, CLIP_RATES, CLIP_VOICES,
     MAX_CLIP_FILE, MAX_CLIP_FRAMES,
@@ -571,11 +574,21 @@ pub struct ChannelState {
 
 /// What the synthesiser did in the last update, for a level meter: read-only, it changes no
 /// sample. From [`Console::sound_meter`](crate::host::Console::sound_meter).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+///
+/// ```
+/// use bt::sound::SoundMeter;
+///
+/// assert_eq!(SoundMeter::default().buses, [255; 3], "at boot every bus is at full");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SoundMeter {
     /// Each channel's loudest sample in the last update, 0 (silent) to 32,767 (full scale),
-    /// after its channel volume and the master volume.
+    /// after its channel volume, and its bus's and the main bus's levels as they stand at the
+    /// update's end.
     pub peaks: [u16; CHANNELS],
+    /// Each bus's level at the update's end, 0 (silent) to 255 (full), by [`Bus::index`]:
+    /// where its fade has got to, 0 while muted, and the music bus's as lowered by ducking.
+    pub buses: [u8; BUSES],
     /// Channels playing a sound effect (the tune's included).
     pub voices: u8,
     /// Notes lost since boot to a busy channel: a sound effect started on a channel still
@@ -589,4 +602,18 @@ pub struct SoundMeter {
     pub clipped: u64,
     /// Whether the cart has defined any sound: a host hides its meter when not.
     pub in_use: bool,
+}
+
+impl Default for SoundMeter {
+    fn default() -> SoundMeter {
+        SoundMeter {
+            peaks: [0; CHANNELS],
+            buses: [255; BUSES],
+            voices: 0,
+            stolen: 0,
+            refused: 0,
+            clipped: 0,
+            in_use: false,
+        }
+    }
 }

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use super::bus::{Bus, Buses, BUSES};
 use super::clip::{ClipBank, ClipId, ClipOptions, ClipPool, ClipVoice, DecodedClip};
 use super::clock::SampleClock;
 use super::stereo::{pan_gains, Frame, Pan};
@@ -227,7 +228,8 @@ pub(crate) struct Synth {
     files: Arc<Vec<(String, SoundBank)>>,
     voices: [Voice; CHANNELS],
     playing: Option<Playing>,
-    master: u8,
+    /// The buses' volumes, fades, mutes and ducking (the main bus's volume is the master).
+    buses: Buses,
     /// Each channel's pan.
     pans: [Pan; CHANNELS],
     /// The clips held, and the voices playing them.
@@ -261,7 +263,7 @@ impl Clone for Synth {
             files: Arc::clone(&self.files),
             voices: self.voices,
             playing: self.playing,
-            master: self.master,
+            buses: self.buses,
             pans: self.pans,
             clips: self.clips.clone(),
             pool: self.pool,
@@ -270,6 +272,15 @@ impl Clone for Synth {
             out_limit: self.out_limit,
             meter: self.meter,
         }
+    }
+}
+
+/// The bus a channel feeds: the music bus while the tune holds it, else the sfx bus.
+fn bus_of(v: &Voice) -> Bus {
+    if v.from_music {
+        Bus::Music
+    } else {
+        Bus::Sfx
     }
 }
 
@@ -301,7 +312,7 @@ impl Synth {
             files: Arc::default(),
             voices: [Voice::default(); CHANNELS],
             playing: None,
-            master: 255,
+            buses: Buses::default(),
             pans: [0; CHANNELS],
             clips: ClipBank::default(),
             pool: ClipPool::default(),
@@ -357,7 +368,7 @@ impl Synth {
         clear_shared(&mut self.music);
         clear_shared(&mut self.files);
         self.playing = None;
-        self.master = 255;
+        self.buses = Buses::default();
         self.pans = [0; CHANNELS];
         self.clips.clear();
         self.pool = ClipPool::default();
@@ -828,11 +839,51 @@ impl Synth {
     }
 
     pub(crate) fn set_master(&mut self, volume: u8) {
-        self.master = volume;
+        self.buses.set_volume(Bus::Main, volume);
     }
 
     pub(crate) fn master(&self) -> u8 {
-        self.master
+        self.buses.volume(Bus::Main, self.now)
+    }
+
+    pub(crate) fn set_bus_volume(&mut self, bus: Bus, volume: u8) {
+        self.buses.set_volume(bus, volume);
+    }
+
+    /// Fades `bus` from where it is now to `volume` over `time`.
+    pub(crate) fn fade_bus(
+        &mut self,
+        bus: Bus,
+        volume: u8,
+        time: std::time::Duration,
+        easing: crate::Easing,
+    ) {
+        let len = self.samples_in(time);
+        self.buses.fade(bus, volume, self.now, len, easing);
+    }
+
+    pub(crate) fn bus_volume(&self, bus: Bus) -> u8 {
+        self.buses.volume(bus, self.now)
+    }
+
+    pub(crate) fn set_bus_muted(&mut self, bus: Bus, muted: bool) {
+        self.buses.set_muted(bus, muted);
+    }
+
+    pub(crate) fn is_bus_muted(&self, bus: Bus) -> bool {
+        self.buses.is_muted(bus)
+    }
+
+    pub(crate) fn set_ducking(&mut self, ducking: super::Ducking) {
+        let (attack, release) = (
+            self.samples_in(ducking.attack),
+            self.samples_in(ducking.release),
+        );
+        self.buses.set_ducking(ducking.amount, attack, release);
+    }
+
+    pub(crate) fn clear_ducking(&mut self) {
+        self.buses.clear_ducking();
     }
 
     pub(crate) fn channel(&self, channel: Channel) -> ChannelState {
@@ -847,6 +898,7 @@ impl Synth {
     pub(crate) fn meter(&self) -> SoundMeter {
         let mut meter = self.meter;
         meter.voices = self.voices.iter().filter(|v| v.sfx.is_some()).count() as u8;
+        meter.buses = self.buses.meter(self.now);
         meter
     }
 
@@ -930,22 +982,28 @@ impl Synth {
         // What falls due on the update's last sample happens now, before the next update's
         // calls, so a sound that ended is seen to have ended whatever the update rate.
         self.run_events();
-        let master = i64::from(self.master);
-        for (meter, peak) in self.meter.peaks.iter_mut().zip(peaks) {
-            *meter = ((peak * master) >> 9).min(32_767) as u16;
+        // Each channel through its bus and the main bus, as they stand at the update's end.
+        for ((meter, peak), v) in self.meter.peaks.iter_mut().zip(peaks).zip(&self.voices) {
+            let gain = self.buses.through(bus_of(v), self.now);
+            *meter = ((peak * gain) >> 17).min(32_767) as u16;
         }
         self.meter.clipped = self.meter.clipped.saturating_add(clipped);
     }
 
     /// Mixes `n` samples with every voice on its ramps; returns how many were clipped.
     fn render(&mut self, n: u64, peaks: &mut [i64; CHANNELS]) -> u64 {
-        let master = i64::from(self.master);
         let mut clipped = 0;
         let fade = self.playing.map(|p| p.fade).filter(|f| f.len > 0);
         let gains = self.pans.map(pan_gains);
         let clips = self.pool.any();
+        // Whether a channel plays a sound effect: what lowers the music while ducking is set.
+        let sfx = self.voices.iter().any(|v| v.sfx.is_some() && !v.from_music);
+        // The buses' gains for the whole run when no fade or ducking moves them.
+        let steady = self
+            .buses
+            .steady(self.now, sfx || clips && self.pool.any_on(Bus::Sfx));
         for i in 0..n {
-            let mut mix = [0i64; 2];
+            let mut mix = [[0i64; 2]; BUSES];
             // The tune's fade, out of `len` (1 of 1 when none).
             let (gain, len) = fade.map_or((1, 1), |f| (f.gain(self.now + i) as i64, f.len as i64));
             for ((v, peak), [left, right]) in
@@ -964,6 +1022,7 @@ impl Synth {
                     }
                     *peak = (*peak).max(voice.abs());
                     // At the centre both gains are 256: each side gets the voice exactly.
+                    let mix = &mut mix[bus_of(v).index()];
                     mix[0] += (voice * left) >> 8;
                     mix[1] += (voice * right) >> 8;
                 }
@@ -977,10 +1036,15 @@ impl Synth {
                 }
                 v.phase = next;
             }
+            // Asked before the clips move on: one may end at this sample.
+            let sfx = steady.is_none() && (sfx || clips && self.pool.any_on(Bus::Sfx));
             if clips {
                 self.pool.mix(&self.clips, &mut mix);
             }
-            let scaled = mix.map(|side| (side * master) >> 9);
+            let scaled = match steady {
+                Some(gains) => Buses::mix_steady(gains, mix),
+                None => self.buses.mix(self.now + i, mix, sfx),
+            };
             let full = -32_768..=32_767;
             clipped += u64::from(!full.contains(&scaled[0]) || !full.contains(&scaled[1]));
             let out = scaled.map(|side| side.clamp(-32_768, 32_767) as i16);

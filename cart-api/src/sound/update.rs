@@ -177,13 +177,15 @@ impl Update<'_> {
         self.con.synth.pan(channel)
     }
 
-    /// Sets the volume of the whole mix, 0 (silent) to 255 (full, the default);
-    /// [`Update::master_volume`] reads it back.
+    /// Sets the volume of the whole mix, 0 (silent) to 255 (full, the default), ending any
+    /// fade of it: the main bus's volume ([`Update::set_bus_volume`] with
+    /// [`Bus::Main`](super::Bus::Main)). [`Update::master_volume`] reads it back.
     pub fn set_master_volume(&mut self, volume: u8) {
         self.con.synth.set_master(volume);
     }
 
-    /// The volume of the whole mix, 0 (silent) to 255 (full).
+    /// The volume of the whole mix, 0 (silent) to 255 (full): the main bus's, where its fade
+    /// has got to.
     pub fn master_volume(&self) -> u8 {
         self.con.synth.master()
     }
