@@ -67,7 +67,8 @@ impl Update<'_> {
             .0
             .as_ref()
             .ok_or_else(|| AssetError::new(path, AssetErrorKind::NoLoader))?
-            .read_limited(path, MAX_CLIP_FILE)?;
+            .read_limited(path, MAX_CLIP_FILE)
+            .map_err(|e| e.reading("sound clip"))?;
         self.decode_clip(path, &bytes)
     }
 

@@ -9,7 +9,7 @@
 //! | a replay's hash beyond its ticks | refused when the file loads; only hashes compared are counted | [`a_hash_no_run_can_reach_is_refused`] |
 //! | a FIFO as `cart.toml`, user config, palette, key map, sprite sheet, sound file, replay | refused at once, naming the file, never waited on | [`no_reader_waits_on_a_fifo`], [`commands_refuse_a_fifo_at_once`] |
 //! | a sprite sheet or sound file linked to `/dev/zero`, or huge | refused before it is read | [`an_asset_that_is_a_device_or_huge_is_refused_unread`] |
-//! | every loader (cart.toml, user config, palettes, key maps, replays, save files, captures, golden pictures, an exported game's files and game file, `.p8` and `.pyxres` import, images, sound files, data files, maps and tilesets, BDF and sheet fonts) given a FIFO, `/dev/zero`, a link out of its folder, a terabyte | refused at once, unread, in one line: `<what> PATH: could not read it: <why>`; a new direct open fails `no_file_is_opened_for_reading_outside_the_gate` (`config::read`) | [`every_loader_refuses_what_it_must_never_read`] |
+//! | every loader (cart.toml, user config, palettes, key maps, replays, save files, captures, golden pictures, an exported game's files and game file, `.p8` and `.pyxres` import, images, sound files, sound clips, data files, maps and tilesets, BDF and sheet fonts) given a FIFO, `/dev/zero`, a link out of its folder, a terabyte | refused at once, unread, in one line: `<what> PATH: could not read it: <why>`; a new direct open fails `no_file_is_opened_for_reading_outside_the_gate` (`config::read`) | [`every_loader_refuses_what_it_must_never_read`] |
 //! | `bt verify --seconds` very long | memory the same whatever the length; a cap, named | [`verify_memory_does_not_grow_with_its_length`], [`verify_past_its_cap_is_refused_naming_seconds`] |
 //! | `bt wav --seconds 3600 --rate 192000` | samples streamed to the file: memory the same for any length | [`a_long_wav_is_streamed_in_constant_memory`] |
 //! | a replay with `pointer_wheel` 1e30 or an axis past 1 | refused when it loads; `paint` counts wheel lines at once | [`absurd_replay_values_and_misleading_messages_are_refused_by_name`], `paint`'s `any_wheel_value_resizes_the_brush_at_once` |
@@ -1441,6 +1441,9 @@ fn loaders() -> Vec<Loader> {
         }),
         cart("sound file", "tune.txt", |ctx, name| {
             ctx.load_sounds(name).unwrap_err().to_string()
+        }),
+        cart("sound clip", "chord.ogg", |ctx, name| {
+            ctx.load_clip(name).unwrap_err().to_string()
         }),
         cart("data file", "level.txt", |ctx, name| {
             ctx.load_data(name).unwrap_err().to_string()
