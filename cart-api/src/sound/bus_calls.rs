@@ -49,6 +49,13 @@ impl Update<'_> {
         self.con.synth.bus_volume(bus)
     }
 
+    /// What `bus` plays at now, 0 to 255: its volume with the mute and the ducking counted,
+    /// the figure the overlay's bus bars and [`SoundMeter::buses`](super::SoundMeter::buses)
+    /// show. The main bus's figure is its own; the others' are before the main bus.
+    pub fn bus_level(&self, bus: Bus) -> u8 {
+        self.con.synth.bus_level(bus)
+    }
+
     /// Mutes or unmutes `bus`. A muted bus is silent, but its volume and fade go on: unmuted,
     /// it plays at the level it would have had.
     pub fn set_bus_muted(&mut self, bus: Bus, muted: bool) {

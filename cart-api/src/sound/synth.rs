@@ -866,6 +866,10 @@ impl Synth {
         self.buses.volume(bus, self.now)
     }
 
+    pub(crate) fn bus_level(&self, bus: Bus) -> u8 {
+        self.buses.meter(self.now)[bus.index()]
+    }
+
     pub(crate) fn set_bus_muted(&mut self, bus: Bus, muted: bool) {
         self.buses.set_muted(bus, muted);
     }

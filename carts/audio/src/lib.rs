@@ -4,8 +4,12 @@
 //!
 //! The clips are built into the cart (`include_bytes!`), so a web page or an exported game
 //! carries them; they were made by `assets/make_clips.py`.
+//!
+//! The crate's second cart, `audio-buses` ([`buses`]), is a mixing desk for the sound buses.
 
 use std::time::Duration;
+
+pub mod buses;
 
 use bt::sound::{Channel, ClipId, ClipOptions, ClipVoice, Note, Sfx, SfxId, Wave};
 use bt::{Button, Cart, CartError, Player, Rect, Render, Settings, Update};

@@ -110,6 +110,13 @@ pub const WITH_TEST_CARTS: &[CartEntry] = &[
         assets: None,
     },
     CartEntry {
+        name: "audio-buses",
+        description: bt_cart_audio::buses::DESCRIPTION,
+        build: bt_cart_audio::buses::cart,
+        hidden: false,
+        assets: None,
+    },
+    CartEntry {
         name: "platformer",
         description: bt_cart_platformer::DESCRIPTION,
         build: bt_cart_platformer::cart,

@@ -164,6 +164,11 @@ fn golden_pictures_of_the_input_carts() {
     check_golden(&["shot", "jukebox", "--at", "5.2"], "jukebox-5.2s.png");
     // The audio cart mid-sweep: the chord looping, the blip left of centre.
     check_golden(&["shot", "audio", "--at", "1.3"], "audio-1.3s.png");
+    // The desk at tick 48: the first blip sounds, so the music bus plays at a third.
+    check_golden(
+        &["shot", "audio-buses", "--at", "0.8"],
+        "audio-buses-0.8s.png",
+    );
 }
 
 #[test]

@@ -230,7 +230,8 @@ fn clips_load_from_the_asset_folder_once_and_bad_ones_are_refused_on_one_line() 
     assert_eq!(
         error(&mut ctx, "huge.wav"),
         format!(
-            "huge.wav: the file is {} bytes; the limit is {MAX_CLIP_FILE}",
+            "sound clip huge.wav: could not read it: {} bytes is over the limit of \
+             {MAX_CLIP_FILE} bytes",
             MAX_CLIP_FILE + 1
         )
     );
