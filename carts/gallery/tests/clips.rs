@@ -215,8 +215,8 @@ fn music_from_clips_is_the_same_at_any_update_rate_and_after_a_seek_back() {
     }
 }
 
-/// The audio cart with A pressed on the updates `presses` (its low chord has the highest
-/// priority), or as `replay` says: the frames each update made, interleaved, and the run's
+/// The audio cart with A and B pressed on the updates `presses` (its low chord has the highest
+/// priority; B crossfades its music to the other track), or as `replay` says: the frames each update made, interleaved, and the run's
 /// recording.
 fn audio_run(presses: &[u64], replay: Option<Replay>, updates: u64) -> (Vec<i16>, Option<Replay>) {
     let cart = bt_gallery::find("audio").unwrap();
@@ -233,9 +233,11 @@ fn audio_run(presses: &[u64], replay: Option<Replay>, updates: u64) -> (Vec<i16>
     let mut out = Vec::new();
     for u in 0..updates {
         if !replaying {
-            e.console_mut()
-                .input_mut()
-                .set_buttons(Button::A, Player::ONE, presses.contains(&u));
+            for button in [Button::A, Button::B] {
+                e.console_mut()
+                    .input_mut()
+                    .set_buttons(button, Player::ONE, presses.contains(&u));
+            }
         }
         e.step(1).unwrap();
         out.extend(e.console_mut().drain_frames().flatten());
