@@ -148,6 +148,13 @@ impl ClipBank {
     pub(crate) fn len(&self) -> usize {
         self.clips.len()
     }
+
+    /// The rate and frames of clip `id`, if held.
+    pub(crate) fn get(&self, id: u32) -> Option<(u32, &[Frame])> {
+        self.clips
+            .get(id as usize)
+            .map(|c| (c.rate, c.frames.as_ref()))
+    }
 }
 
 /// One voice of the pool.

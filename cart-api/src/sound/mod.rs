@@ -18,6 +18,8 @@ mod clip;
 mod clip_calls;
 mod clock;
 mod file;
+mod music_clip;
+mod music_clip_calls;
 mod preset;
 mod stereo;
 mod synth;
@@ -34,6 +36,7 @@ pub use file::{
     FileMusic, FileTune, SoundBank, SoundFile, SoundFileError, UnknownSound, SOUND_FILE_HEADER,
     SOUND_FILE_HEADER_UPDATES,
 };
+pub use music_clip::MusicClip;
 pub use preset::{Preset, UnknownPreset};
 pub use stereo::{pan_gains, to_mono, Frame, Pan, UNITY_GAIN};
 pub(crate) use synth::Synth;
@@ -558,6 +561,19 @@ pub enum SoundError {
     /// More sound effects or tunes than an id can name.
     #[error("too many sound effects or tunes (at most 65535)")]
     Full,
+    /// A clip id this console does not hold (one from another console).
+    #[error("music clip: clip {0} is not one this console holds")]
+    UnknownClip(u32),
+    /// A frame past a music clip's end: a [`MusicClip::loop_start`] or a seek.
+    #[error("music clip: {what} {frame} is past the clip's last frame (it has {frames} frames)")]
+    PastClipEnd {
+        /// What gave the frame: `loop_start` or `seek_music_clip`.
+        what: &'static str,
+        /// The frame given.
+        frame: u64,
+        /// How many frames the clip has.
+        frames: u64,
+    },
 }
 
 /// What a channel is doing, from [`Update::channel_state`](crate::Update::channel_state). Its

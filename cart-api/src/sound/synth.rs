@@ -10,6 +10,7 @@ use std::sync::Arc;
 use super::bus::{Bus, Buses, BUSES};
 use super::clip::{ClipBank, ClipId, ClipOptions, ClipPool, ClipVoice, DecodedClip};
 use super::clock::SampleClock;
+use super::music_clip::{MusicClip, MusicVoices};
 use super::stereo::{pan_gains, Frame, Pan};
 use super::wave::{next_noise, phase_step, phaser_step, sample};
 use super::{
@@ -235,6 +236,8 @@ pub(crate) struct Synth {
     /// The clips held, and the voices playing them.
     clips: ClipBank,
     pool: ClipPool,
+    /// The two voices music from clips plays on.
+    music_clips: MusicVoices,
     seed: u64,
     out: Vec<Frame>,
     out_limit: usize,
@@ -267,6 +270,7 @@ impl Clone for Synth {
             pans: self.pans,
             clips: self.clips.clone(),
             pool: self.pool,
+            music_clips: self.music_clips,
             seed: self.seed,
             out: Vec::new(),
             out_limit: self.out_limit,
@@ -316,6 +320,7 @@ impl Synth {
             pans: [0; CHANNELS],
             clips: ClipBank::default(),
             pool: ClipPool::default(),
+            music_clips: MusicVoices::default(),
             seed,
             out: Vec::new(),
             out_limit: 0,
@@ -372,6 +377,7 @@ impl Synth {
         self.pans = [0; CHANNELS];
         self.clips.clear();
         self.pool = ClipPool::default();
+        self.music_clips = MusicVoices::default();
         self.out.clear();
         self.meter = SoundMeter::default();
         for (i, v) in self.voices.iter_mut().enumerate() {
@@ -949,6 +955,29 @@ impl Synth {
         self.pool.is_playing(voice)
     }
 
+    pub(crate) fn play_music_clip(
+        &mut self,
+        clip: ClipId,
+        options: MusicClip,
+    ) -> Result<(), SoundError> {
+        let crossfade = self.samples_in(options.crossfade) as u32;
+        self.music_clips
+            .play(&self.clips, clip, options, crossfade, self.rate)
+    }
+
+    pub(crate) fn stop_music_clip(&mut self, fade: std::time::Duration) {
+        let samples = self.samples_in(fade) as u32;
+        self.music_clips.stop(samples);
+    }
+
+    pub(crate) fn music_clip_position(&self) -> Option<(ClipId, u64)> {
+        self.music_clips.position()
+    }
+
+    pub(crate) fn seek_music_clip(&mut self, frame: u64) -> Result<(), SoundError> {
+        self.music_clips.seek(&self.clips, frame)
+    }
+
     /// The next sample anything changes at: a voice's block end or the tune's next step.
     fn next_event(&self) -> u64 {
         let voices = self
@@ -1000,6 +1029,7 @@ impl Synth {
         let fade = self.playing.map(|p| p.fade).filter(|f| f.len > 0);
         let gains = self.pans.map(pan_gains);
         let clips = self.pool.any();
+        let music_clips = self.music_clips.any();
         // Whether a channel plays a sound effect: what lowers the music while ducking is set.
         let sfx = self.voices.iter().any(|v| v.sfx.is_some() && !v.from_music);
         // The buses' gains for the whole run when no fade or ducking moves them.
@@ -1044,6 +1074,9 @@ impl Synth {
             let sfx = steady.is_none() && (sfx || clips && self.pool.any_on(Bus::Sfx));
             if clips {
                 self.pool.mix(&self.clips, &mut mix);
+            }
+            if music_clips {
+                self.music_clips.mix(&self.clips, &mut mix);
             }
             let scaled = match steady {
                 Some(gains) => Buses::mix_steady(gains, mix),

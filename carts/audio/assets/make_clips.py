@@ -7,6 +7,9 @@
   in the middle, E4 on the right), swelling in and out. Written as a 16-bit WAV first (removed
   after), then encoded by `oggenc -q 2 --serial 1` (Debian's vorbis-tools); the serial number is
   fixed so the file is the same bytes each time the same encoder runs.
+- pad.ogg: Ogg Vorbis, stereo, 44,100 Hz, 4 s, encoded the same way: a second of intro (an F
+  major chord swelling in from silence), then three seconds that loop (the chord with a slow
+  swell, every sine a whole number of cycles long, so the end runs on into frame 44,100).
 
 Run it from anywhere: `python3 carts/audio/assets/make_clips.py`. It needs the standard library
 and `oggenc`.
@@ -57,17 +60,41 @@ def chord():
     return rate, out
 
 
+def pad():
+    rate, n, intro = 44_100, 4 * 44_100, 44_100
+    # Whole cycles in the three-second loop: thirds of a hertz near F3, A3 and C4.
+    notes = [(524 / 3, 1.0, 0.5), (660 / 3, 0.7, 0.7), (785 / 3, 0.5, 1.0)]
+    out = []
+    for i in range(n):
+        t = i / rate
+        if i < intro:
+            level = i / intro
+        else:
+            level = 0.8 + 0.2 * math.cos(2 * math.pi * (i - intro) / (n - intro))
+        left = right = 0.0
+        for hz, l, r in notes:
+            s = math.sin(2 * math.pi * hz * t)
+            left += s * l
+            right += s * r
+        out.append((int(5000 * level * left), int(5000 * level * right)))
+    return rate, out
+
+
+def encode(name, rate, frames):
+    write_wav(name + ".wav", rate, 2, frames)
+    subprocess.run(
+        ["oggenc", "-Q", "-q", "2", "--serial", "1", "-o", os.path.join(HERE, name + ".ogg"),
+         os.path.join(HERE, name + ".wav")],
+        check=True,
+    )
+    os.remove(os.path.join(HERE, name + ".wav"))
+
+
 def main():
     rate, frames = blip()
     write_wav("blip.wav", rate, 1, frames)
-    rate, frames = chord()
-    write_wav("chord.wav", rate, 2, frames)
-    subprocess.run(
-        ["oggenc", "-Q", "-q", "2", "--serial", "1", "-o", os.path.join(HERE, "chord.ogg"),
-         os.path.join(HERE, "chord.wav")],
-        check=True,
-    )
-    os.remove(os.path.join(HERE, "chord.wav"))
+    encode("chord", *chord())
+    encode("pad", *pad())
 
 
 if __name__ == "__main__":

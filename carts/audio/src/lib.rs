@@ -1,6 +1,8 @@
 //! `audio`: sample clips and stereo. A chord (Ogg Vorbis, stereo) loops and fades, a blip (WAV,
 //! mono) sweeps from left to right at four pitches, and the synthesiser's first channel
 //! answers from alternate sides. A plays the chord once, an octave down, over everything.
+//! Under it all, music from clips: a pad (Ogg Vorbis) plays a second of intro and then loops,
+//! ducked by the blips; B crossfades from the pad to the chord as music and back.
 //!
 //! The clips are built into the cart (`include_bytes!`), so a web page or an exported game
 //! carries them; they were made by `assets/make_clips.py`.
@@ -11,7 +13,9 @@ use std::time::Duration;
 
 pub mod buses;
 
-use bt::sound::{Channel, ClipId, ClipOptions, ClipVoice, Note, Sfx, SfxId, Wave};
+use bt::sound::{
+    Channel, ClipId, ClipOptions, ClipVoice, Ducking, MusicClip, Note, Sfx, SfxId, Wave,
+};
 use bt::{Button, Cart, CartError, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
@@ -21,6 +25,12 @@ pub const DESCRIPTION: &str = "sample clips (WAV and Ogg Vorbis) and stereo pann
 pub const BLIP: &[u8] = include_bytes!("../assets/blip.wav");
 /// The chord: Ogg Vorbis, stereo, 44,100 Hz, 2 s.
 pub const CHORD: &[u8] = include_bytes!("../assets/chord.ogg");
+/// The pad: Ogg Vorbis, stereo, 44,100 Hz, 4 s: a second of intro, then three that loop.
+pub const PAD: &[u8] = include_bytes!("../assets/pad.ogg");
+/// The pad's first frame after its intro, where it loops back to.
+const PAD_LOOP: u64 = 44_100;
+/// How long B's crossfade from one track to the other takes.
+const CROSSFADE: Duration = Duration::from_millis(1500);
 
 /// Updates a cycle: the chord loops for 4 s, fades out over 1 s, rests, and starts again at 6 s.
 const CYCLE: u64 = 360;
@@ -49,6 +59,12 @@ pub struct Audio {
     low_voice: Option<ClipVoice>,
     /// What plays, as the last update saw it: the looping chord, the last blip, A's chord.
     playing: [bool; 3],
+    /// The pad, as music.
+    pad: Option<ClipId>,
+    /// Whether B has turned the music to the chord.
+    chord_music: bool,
+    /// The music's clip and frame, as the last update saw them.
+    music: Option<(ClipId, u64)>,
 }
 
 /// A fresh `audio` cart.
@@ -77,6 +93,20 @@ impl Cart for Audio {
         let mut tick = Sfx::new(12, vec![Note::new(69, Wave::Triangle, 5)]);
         tick.release = 6;
         self.tick = Some(ctx.add_sfx(tick)?);
+        let pad = ctx.decode_clip("pad.ogg", PAD)?;
+        self.pad = Some(pad);
+        let intro = MusicClip {
+            loop_start: Some(PAD_LOOP),
+            volume: 200,
+            ..MusicClip::default()
+        };
+        ctx.play_music_clip(pad, intro)?;
+        // The blips (on the sfx bus) lower the music a little while they sound.
+        ctx.set_ducking(Ducking {
+            amount: 90,
+            attack: Duration::from_millis(20),
+            release: Duration::from_millis(200),
+        });
         Ok(())
     }
 
@@ -131,6 +161,24 @@ impl Cart for Audio {
             };
             self.low_voice = ctx.play_clip(chord, options);
         }
+        if ctx.is_pressed(Button::B, Player::ONE) {
+            if let Some(pad) = self.pad {
+                self.chord_music = !self.chord_music;
+                let (clip, loop_start) = if self.chord_music {
+                    (chord, 0)
+                } else {
+                    (pad, PAD_LOOP)
+                };
+                let options = MusicClip {
+                    loop_start: Some(loop_start),
+                    crossfade: CROSSFADE,
+                    volume: 200,
+                };
+                // Both clips are held and both loop starts inside them: this cannot fail.
+                ctx.play_music_clip(clip, options).ok();
+            }
+        }
+        self.music = ctx.music_clip_position();
         self.playing = [self.chord_voice, self.blip_voice, self.low_voice]
             .map(|v| v.is_some_and(|v| ctx.is_clip_playing(v)));
     }
@@ -163,6 +211,14 @@ impl Cart for Audio {
             ctx.print(8, 92, "LOW CHORD", 14);
         }
         ctx.print(8, 108, "A: THE CHORD, AN OCTAVE DOWN", 6);
+        let music = match self.music {
+            Some((clip, frame)) if Some(clip) == self.pad && frame < PAD_LOOP => "PAD.OGG    INTRO",
+            Some((clip, _)) if Some(clip) == self.pad => "PAD.OGG    LOOP",
+            Some(_) => "CHORD.OGG  LOOP",
+            None => "-",
+        };
+        ctx.print(8, 132, format_args!("MUSIC      {music}"), 9);
+        ctx.print(8, 148, "B: CROSSFADE TO THE OTHER TRACK", 6);
     }
 }
 

@@ -1,11 +1,11 @@
 //! Sample clips keep BT's promise for sound: a clip started by an update starts on the sample
 //! its tick gives, and its samples are the same at 30, 60 or 144 updates a second, after a seek,
-//! and in a replay. (In a web page: `tests/web.rs`.)
+//! and in a replay; so is music from clips. (In a web page: `tests/web.rs`.)
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use bt::sound::{ClipId, ClipOptions, ClipVoice};
+use bt::sound::{ClipId, ClipOptions, ClipVoice, MusicClip};
 use bt::{Button, Cart, CartError, Player, Render, Settings, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::export::wav::{record_samples, WavChannels};
@@ -16,21 +16,51 @@ use bt_runtime::{Engine, EngineOptions};
 /// second (sixths of a second): the chord pitched down and panned left from the start, the
 /// blip pitched up on the right at 0.5 s, the chord stopped with a fade of 0.25 s at 1 s, and
 /// the blip looping quietly from 4/3 s.
+///
+/// With `music`, the chord also plays as music from clips: its first half second an intro, the
+/// rest looping, crossfaded over 0.3 s into the blip looping as music at 5/6 s and back at
+/// 7/6 s, then faded out over 0.2 s at 9/6 s.
 #[derive(Clone)]
 struct Clips {
     fps: f64,
+    music: bool,
     chord: Option<ClipId>,
     blip: Option<ClipId>,
     voice: Option<ClipVoice>,
 }
 
 impl Clips {
-    fn new(fps: f64) -> Clips {
+    fn new(fps: f64, music: bool) -> Clips {
         Clips {
             fps,
+            music,
             chord: None,
             blip: None,
             voice: None,
+        }
+    }
+
+    fn music(&self, ctx: &mut Update<'_>) {
+        let [intro, to_blip, back, stop] =
+            [0, 5, 7, 9].map(|n| ctx.ticks_in(Duration::from_secs(n) / 6));
+        let t = ctx.ticks();
+        let (chord, blip) = (self.chord.unwrap(), self.blip.unwrap());
+        let options = |loop_start, crossfade| MusicClip {
+            loop_start: Some(loop_start),
+            crossfade: Duration::from_millis(crossfade),
+            volume: 150,
+        };
+        if t == intro {
+            ctx.play_music_clip(chord, options(22_050, 0)).unwrap();
+        }
+        if t == to_blip {
+            ctx.play_music_clip(blip, options(0, 300)).unwrap();
+        }
+        if t == back {
+            ctx.play_music_clip(chord, options(22_050, 300)).unwrap();
+        }
+        if t == stop {
+            ctx.stop_music_clip(Duration::from_millis(200));
         }
     }
 }
@@ -51,6 +81,9 @@ impl Cart for Clips {
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {
+        if self.music {
+            self.music(ctx);
+        }
         // In sixths of a second: whole updates at 30, 60 and 144 a second.
         let [start, blip_at, stop_at, loop_at] =
             [0, 3, 6, 8].map(|n| ctx.ticks_in(Duration::from_secs(n) / 6));
@@ -92,9 +125,9 @@ impl Cart for Clips {
     }
 }
 
-fn engine(fps: f64) -> Engine {
+fn engine(fps: f64, music: bool) -> Engine {
     Engine::new(
-        Box::new(move || Box::new(Clips::new(fps))),
+        Box::new(move || Box::new(Clips::new(fps, music))),
         EngineOptions::default(),
     )
     .unwrap()
@@ -102,7 +135,11 @@ fn engine(fps: f64) -> Engine {
 
 /// Two seconds of `fps`'s run, left and right interleaved.
 fn two_seconds(fps: f64) -> Vec<i16> {
-    record_samples(&mut engine(fps), 0.0, 2.0, None, WavChannels::Stereo).unwrap()
+    two_seconds_of(fps, false)
+}
+
+fn two_seconds_of(fps: f64, music: bool) -> Vec<i16> {
+    record_samples(&mut engine(fps, music), 0.0, 2.0, None, WavChannels::Stereo).unwrap()
 }
 
 #[test]
@@ -142,7 +179,7 @@ fn a_seek_hears_what_straight_play_hears_and_plays_on_from_there() {
         let straight = two_seconds(fps);
         // Whole updates at both rates.
         for from in [0.5, 1.25] {
-            let mut e = engine(fps);
+            let mut e = engine(fps, false);
             let tail = record_samples(&mut e, from, 2.0 - from, None, WavChannels::Stereo).unwrap();
             let skip = 2 * (from * 44_100.0) as usize;
             assert!(
@@ -151,7 +188,7 @@ fn a_seek_hears_what_straight_play_hears_and_plays_on_from_there() {
             );
         }
         // A seek back from later on (restored from a snapshot, not replayed from boot).
-        let mut e = engine(fps);
+        let mut e = engine(fps, false);
         e.render_at(1.8, Origin::Start).unwrap();
         let again = record_samples(&mut e, 0.75, 1.25, None, WavChannels::Stereo).unwrap();
         let skip = 2 * (0.75 * 44_100.0) as usize;
@@ -159,8 +196,27 @@ fn a_seek_hears_what_straight_play_hears_and_plays_on_from_there() {
     }
 }
 
-/// The audio cart with A pressed on the updates `presses` (its low chord has the highest
-/// priority), or as `replay` says: the frames each update made, interleaved, and the run's
+#[test]
+fn music_from_clips_is_the_same_at_any_update_rate_and_after_a_seek_back() {
+    let at_60 = two_seconds_of(60.0, true);
+    assert!(at_60 != two_seconds(60.0), "the music is heard");
+    for fps in [30.0, 144.0] {
+        let other = two_seconds_of(fps, true);
+        let first = other.iter().zip(&at_60).position(|(a, b)| a != b);
+        assert_eq!(first, None, "the first sample that differs at {fps}");
+    }
+    for fps in [60.0, 144.0] {
+        let straight = two_seconds_of(fps, true);
+        // Back from after the fade out to mid-crossfade.
+        let mut e = engine(fps, true);
+        e.render_at(1.8, Origin::Start).unwrap();
+        let again = record_samples(&mut e, 1.0, 1.0, None, WavChannels::Stereo).unwrap();
+        assert!(again == straight[2 * 44_100..], "a seek back at {fps}");
+    }
+}
+
+/// The audio cart with A and B pressed on the updates `presses` (its low chord has the highest
+/// priority; B crossfades its music to the other track), or as `replay` says: the frames each update made, interleaved, and the run's
 /// recording.
 fn audio_run(presses: &[u64], replay: Option<Replay>, updates: u64) -> (Vec<i16>, Option<Replay>) {
     let cart = bt_gallery::find("audio").unwrap();
@@ -177,9 +233,11 @@ fn audio_run(presses: &[u64], replay: Option<Replay>, updates: u64) -> (Vec<i16>
     let mut out = Vec::new();
     for u in 0..updates {
         if !replaying {
-            e.console_mut()
-                .input_mut()
-                .set_buttons(Button::A, Player::ONE, presses.contains(&u));
+            for button in [Button::A, Button::B] {
+                e.console_mut()
+                    .input_mut()
+                    .set_buttons(button, Player::ONE, presses.contains(&u));
+            }
         }
         e.step(1).unwrap();
         out.extend(e.console_mut().drain_frames().flatten());
