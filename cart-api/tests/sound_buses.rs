@@ -7,6 +7,9 @@ use bt::sound::{Bus, Channel, Ducking, Frame, Music, Note, Sfx, SfxId, Wave};
 use bt::{Easing, Settings, Update};
 use bt_test_support::CountingAlloc;
 
+mod support;
+use support::run;
+
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc::new();
 
@@ -38,22 +41,6 @@ fn sounds(con: &mut Console, speed: u16) -> Sounds {
         .add_music(Music::sequences([vec![line], vec![], vec![], vec![]], true))
         .unwrap();
     Sounds { tune, beep }
-}
-
-/// Runs `ticks` updates, calling `calls` in each with the tick, and returns every frame.
-fn run(
-    con: &mut Console,
-    ticks: std::ops::Range<u64>,
-    mut calls: impl FnMut(&mut Update<'_>, u64),
-) -> Vec<Frame> {
-    let mut out = Vec::new();
-    for tick in ticks {
-        let mut ctx = con.update_context(tick);
-        calls(&mut ctx, tick);
-        con.step_sound();
-        out.extend(con.drain_frames());
-    }
-    out
 }
 
 /// Two seconds at `fps` with the tune, an effect at 1 s, ducking, fades of the music and sfx

@@ -8,6 +8,9 @@ use bt::sound::{Bus, ClipId, ClipOptions, DecodedClip, Frame, MusicClip, CLIP_VO
 use bt::{AssetError, AssetErrorKind, Settings, Update};
 use bt_test_support::CountingAlloc;
 
+mod support;
+use support::run;
+
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc::new();
 
@@ -48,22 +51,6 @@ fn console(fps: f64) -> (Console, ClipId, ClipId) {
     let a = ctx.decode_clip("a.wav", b"a").unwrap();
     let b = ctx.decode_clip("b.wav", b"b").unwrap();
     (con, a, b)
-}
-
-/// Runs `ticks`, making `calls` before each update's sound, and returns the frames.
-fn run(
-    con: &mut Console,
-    ticks: std::ops::Range<u64>,
-    mut calls: impl FnMut(&mut Update<'_>, u64),
-) -> Vec<Frame> {
-    let mut out = Vec::new();
-    for tick in ticks {
-        let mut ctx = con.update_context(tick);
-        calls(&mut ctx, tick);
-        con.step_sound();
-        out.extend(con.drain_frames());
-    }
-    out
 }
 
 /// A frame as it reaches the speaker with every bus at full: the main bus's 255/256.
