@@ -759,10 +759,9 @@ fn window_id(line: &str) -> String {
         .to_string()
 }
 
-/// Asks `window` to close as a window manager's close button does: a `WM_DELETE_WINDOW`
-/// message. Sent in the X11 protocol itself: this xdotool has no command for it, and Xvfb runs
-/// no window manager.
-fn request_close(display: &str, window: u32) {
+/// A connection to the X server of `display`, set up (little-endian, protocol 11.0, no
+/// authorisation: Xvfb asks none here), whose reads give up after `patience`.
+fn x_connection(display: &str, patience: Duration) -> UnixStream {
     let number = display
         .trim_start_matches(':')
         .split('.')
@@ -770,8 +769,7 @@ fn request_close(display: &str, window: u32) {
         .unwrap_or_default();
     let mut x = UnixStream::connect(format!("/tmp/.X11-unix/X{number}"))
         .unwrap_or_else(|e| panic!("cannot connect to the X server {display}: {e}"));
-    x.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    // Connection setup: little-endian, protocol 11.0, no authorisation (Xvfb asks none here).
+    x.set_read_timeout(Some(patience)).unwrap();
     x.write_all(&[b'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0])
         .unwrap();
     let mut head = [0u8; 8];
@@ -779,6 +777,14 @@ fn request_close(display: &str, window: u32) {
     assert_eq!(head[0], 1, "the X server refused the connection");
     let mut rest = vec![0u8; usize::from(u16::from_le_bytes([head[6], head[7]])) * 4];
     x.read_exact(&mut rest).unwrap();
+    x
+}
+
+/// Asks `window` to close as a window manager's close button does: a `WM_DELETE_WINDOW`
+/// message. Sent in the X11 protocol itself: this xdotool has no command for it, and Xvfb runs
+/// no window manager.
+fn request_close(display: &str, window: u32) {
+    let mut x = x_connection(display, Duration::from_secs(10));
     let protocols = intern_atom(&mut x, "WM_PROTOCOLS");
     let delete = intern_atom(&mut x, "WM_DELETE_WINDOW");
     // SendEvent (opcode 25, 11 words) to the window's own client, no event mask...
@@ -1425,21 +1431,7 @@ fn dev_swaps_an_edited_cart_in_at_the_tick_it_was_on() {
 /// server with GetImage (opcode 73) in the ZPixmap format: the picture the window shows, as
 /// a screenshot tool reads it. Xvfb's 24-bit screen stores a pixel as 32 bits, blue first.
 fn window_pixels(display: &str, window: u32, width: u16, height: u16) -> image::RgbaImage {
-    let number = display
-        .trim_start_matches(':')
-        .split('.')
-        .next()
-        .unwrap_or_default();
-    let mut x = UnixStream::connect(format!("/tmp/.X11-unix/X{number}"))
-        .unwrap_or_else(|e| panic!("cannot connect to the X server {display}: {e}"));
-    x.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    x.write_all(&[b'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0])
-        .unwrap();
-    let mut head = [0u8; 8];
-    x.read_exact(&mut head).unwrap();
-    assert_eq!(head[0], 1, "the X server refused the connection");
-    let mut rest = vec![0u8; usize::from(u16::from_le_bytes([head[6], head[7]])) * 4];
-    x.read_exact(&mut rest).unwrap();
+    let mut x = x_connection(display, Duration::from_secs(20));
     let mut request = vec![73u8, 2];
     request.extend(5u16.to_le_bytes());
     request.extend(window.to_le_bytes());
