@@ -158,6 +158,31 @@ fn keys_change_a_note_and_ctrl_s_saves_a_file_that_reads_back_as_edited() {
 }
 
 #[test]
+fn a_quick_chord_keeps_its_modifier() {
+    let (mut e, saves) = editor(PLATFORMER);
+    // A quick hand (or a tool sending keys): the modifier goes down before one update, and the
+    // key goes down and up, and the modifier up, before the next. That update sees the key
+    // pressed and the modifier released, no longer held.
+    let chord = |e: &mut Engine, modifier: Key, key: Key| {
+        e.console_mut().input_mut().set_key(modifier, true);
+        e.step(1).unwrap();
+        let input = e.console_mut().input_mut();
+        input.set_key(key, true);
+        input.set_key(key, false);
+        input.set_key(modifier, false);
+        e.step(1).unwrap();
+    };
+    chord(&mut e, Key::ShiftLeft, Key::Equal);
+    chord(&mut e, Key::ControlLeft, Key::KeyS);
+    let text = saves.last().expect("Ctrl+S saved");
+    assert_eq!(
+        changed_lines(PLATFORMER, &text),
+        [(8, "E5 sq25 4".into(), "E6 sq25 4".into())],
+        "Shift+= raised the note an octave"
+    );
+}
+
+#[test]
 fn saving_without_an_edit_writes_the_same_bytes() {
     let (mut e, saves) = editor(PLATFORMER);
     tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);

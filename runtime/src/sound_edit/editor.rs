@@ -466,8 +466,8 @@ impl Cart for SoundEditor {
 
     fn update(&mut self, ctx: &mut Update<'_>) {
         let fired = self.fired_keys(ctx);
-        let ctrl = ctx.is_key_down(Key::ControlLeft) || ctx.is_key_down(Key::ControlRight);
-        let shift = ctx.is_key_down(Key::ShiftLeft) || ctx.is_key_down(Key::ShiftRight);
+        let ctrl = modifier(ctx, [Key::ControlLeft, Key::ControlRight]);
+        let shift = modifier(ctx, [Key::ShiftLeft, Key::ShiftRight]);
         if ctrl && ctx.is_key_pressed(Key::KeyS) {
             self.save();
         }
@@ -538,6 +538,14 @@ impl Cart for SoundEditor {
             self.playing.is_some() || self.tune_playing
         ))
     }
+}
+
+/// Whether a modifier (either of its `keys`) was held at any moment since the previous update.
+/// In a quick chord the modifier goes down before one update and the key down and up, and the
+/// modifier up, before the next: that update sees the modifier released, and it still counts.
+fn modifier(ctx: &Update<'_>, keys: [Key; 2]) -> bool {
+    keys.iter()
+        .any(|&k| ctx.is_key_down(k) || ctx.is_key_released(k))
 }
 
 impl std::fmt::Debug for SoundEditor {
