@@ -4,9 +4,14 @@
 //! and checks the recording: A4 at 440 Hz for one second (within the 1 % the device may speed up
 //! or slow down to follow the game's pace).
 //!
-//! It needs `pulseaudio`, `parec` and `pactl` (pulseaudio-utils) and `Xvfb`; `.ci/run` installs
-//! them. Where they are missing the test
-//! says so loudly and returns; with `BT_REQUIRE_SOUND_TEST=1` (as in CI) it fails instead.
+//! Then the sound editor and a game at once, each in its own window, as an author works: a game
+//! made by `bt new` plays a sound on Z, `sound-edit` raises the sound an octave, plays it and
+//! saves it, and the game, still running, plays the new sound. The recording holds all three,
+//! at 440, 880 and 880 Hz.
+//!
+//! It needs `pulseaudio`, `parec` and `pactl` (pulseaudio-utils), `Xvfb` and `xdotool`;
+//! `.ci/run` installs them. Where they are missing the test says so loudly and returns; with
+//! `BT_REQUIRE_SOUND_TEST=1` (as in CI) it fails instead.
 
 mod support;
 
@@ -16,8 +21,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bt_test_support::ScratchDir;
-use support::x11::{on_path, start_xvfb, Killed};
-use support::{bt_command, output_within, stderr, stdout};
+use support::x11::{on_path, start_xvfb, window_id, xdotool, Killed};
+use support::{bt_command, lines, new_built_cart, output_within, stderr, stdout, wait_for};
 
 const RATE: u32 = 44_100;
 const SINK: &str = "bt_test";
@@ -321,4 +326,174 @@ fn length_and_pitch_measure_what_they_claim() {
     let hz = frequency(&samples, RATE);
     assert!((hz - 440.0).abs() < 0.5, "{hz}");
     assert_eq!(loud_samples(&[0; 100]), None);
+}
+
+/// The stretches of sound in a recording: runs of loud 5 ms windows (as [`loud_samples`] judges
+/// them) with less than `gap` of quiet inside, as (first sample, samples).
+fn bursts(samples: &[i16], gap: Duration) -> Vec<(usize, usize)> {
+    let Some(peak) = samples.iter().map(|s| s.unsigned_abs()).max() else {
+        return Vec::new();
+    };
+    let window = (RATE / 200) as usize;
+    let gap = (gap.as_secs_f64() * f64::from(RATE)) as usize;
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    for (i, w) in samples.chunks(window).enumerate() {
+        if !w.iter().any(|s| s.unsigned_abs() > peak / 4) {
+            continue;
+        }
+        let start = i * window;
+        match found.last_mut() {
+            Some((first, len)) if start - (*first + *len) < gap => *len = start + w.len() - *first,
+            _ => found.push((start, w.len())),
+        }
+    }
+    found
+}
+
+/// `binary ARGS` (a cart crate's own program) on the studio's display and sound server, with
+/// its output read line by line.
+fn start_in_studio(studio: &Studio, binary: &Path, args: &[&str]) -> Running {
+    let mut child = Command::new(binary)
+        .args(args)
+        .env("DISPLAY", &studio.x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", &studio.runtime)
+        .env("HOME", studio.dir.path())
+        .env("XDG_CONFIG_HOME", studio.dir.join("config"))
+        .env("XDG_DATA_HOME", studio.dir.join("data"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cart's program starts");
+    let out = lines(child.stdout.take().expect("piped"));
+    let err = lines(child.stderr.take().expect("piped"));
+    let child = Killed(child);
+    let mut seen = Vec::new();
+    let Some(line) = wait_for(&out, "running ", Duration::from_secs(60), &mut seen) else {
+        let stderr: Vec<String> = err.try_iter().collect();
+        panic!("{args:?} opened no window within 60 s; stdout {seen:?}; stderr {stderr:?}");
+    };
+    Running {
+        _child: child,
+        window: window_id(&line),
+        out,
+        err,
+    }
+}
+
+/// A program of the test's with a window.
+struct Running {
+    _child: Killed,
+    window: String,
+    out: std::sync::mpsc::Receiver<String>,
+    err: std::sync::mpsc::Receiver<String>,
+}
+
+#[test]
+fn the_sound_editor_plays_an_edit_saves_it_and_the_running_game_plays_it() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(mut studio) = Studio::open(&["xdotool"]) else {
+        return;
+    };
+    // A game made by `bt new`, whose Z plays the sound effect `paint` of assets/sounds.txt.
+    // Here `paint` is one long A4, so its pitch can be measured.
+    let (cart, binary) = new_built_cart(&studio.dir, "beeper");
+    std::fs::write(
+        cart.join("assets/sounds.txt"),
+        "bt-sound 2\n# Z\nsfx paint 60\nA4 sq 5\n\n# a coin\nsfx coin 5\nB5 sq 5\n",
+    )
+    .unwrap();
+    let key = |window: &str, key: &str| {
+        xdotool(&studio.x.display, &["windowfocus", "--sync", window]);
+        xdotool(&studio.x.display, &["key", key]);
+    };
+    let pause = |ms| std::thread::sleep(Duration::from_millis(ms));
+
+    let game = start_in_studio(
+        &studio,
+        &binary,
+        &["run", "--scale", "1", "--exit-after", "60"],
+    );
+    pause(1000);
+    key(&game.window, "z");
+    pause(1500);
+
+    // The cart's own program with no file named opens its one sound file, as
+    // `cargo run --release -- sound-edit` does. The cursor starts on paint's note: an octave up,
+    // played (Space), then saved.
+    let editor = start_in_studio(
+        &studio,
+        &binary,
+        &["sound-edit", "--scale", "1", "--exit-after", "60"],
+    );
+    key(&editor.window, "shift+equal");
+    pause(300);
+    key(&editor.window, "space");
+    pause(1500);
+    key(&editor.window, "ctrl+s");
+    let mut seen = Vec::new();
+    let wrote = wait_for(&editor.out, "wrote ", Duration::from_secs(15), &mut seen);
+    assert!(wrote.is_some(), "the editor saved nothing; stdout {seen:?}");
+    let text = std::fs::read_to_string(cart.join("assets/sounds.txt")).unwrap();
+    assert!(text.contains("\nA5 sq 5\n"), "{text}");
+
+    // The game reloads the file within a second; Z plays the edit.
+    pause(2000);
+    key(&game.window, "z");
+    pause(1500);
+    let game_errors: Vec<String> = game.err.try_iter().collect();
+    assert!(
+        !game_errors.iter().any(|l| l.contains("reload")),
+        "{game_errors:?}"
+    );
+    drop((game, editor));
+
+    let samples = studio.recorded();
+    let heard = bursts(&samples, Duration::from_millis(400));
+    let pitches: Vec<f64> = heard
+        .iter()
+        .map(|&(at, len)| frequency(&samples[at..at + len], RATE))
+        .collect();
+    let lengths: Vec<f64> = heard
+        .iter()
+        .map(|&(_, len)| len as f64 / f64::from(RATE))
+        .collect();
+    eprintln!("heard {pitches:.1?} Hz lasting {lengths:.3?} s");
+    let want = [440.0, 880.0, 880.0];
+    assert_eq!(
+        heard.len(),
+        want.len(),
+        "the game's A4, the editor's A5, the game's A5: heard {pitches:?} Hz lasting \
+         {lengths:?} s"
+    );
+    for ((hz, want), lasted) in pitches.iter().zip(want).zip(&lengths) {
+        // As in `assert_one_tone`, the device may play up to 1 % off to follow the game.
+        assert!(
+            (hz - want).abs() <= want * 0.01 + 0.5,
+            "heard {pitches:?} Hz, wanted {want:?} in turn"
+        );
+        assert!((lasted - 0.5).abs() < 0.1, "lasting {lengths:?} s");
+    }
+}
+
+#[test]
+fn bursts_are_the_stretches_of_sound_between_silences() {
+    let tone = |n: usize| (0..n).map(|i| if i % 100 < 50 { 8000 } else { -8000 });
+    let mut samples = vec![0i16; 4410];
+    samples.extend(tone(22_050));
+    // A 30 ms dropout inside the first burst does not split it.
+    samples.extend(vec![0i16; 1323]);
+    samples.extend(tone(4410));
+    samples.extend(vec![0i16; 44_100]);
+    samples.extend(tone(22_050));
+    let found = bursts(&samples, Duration::from_millis(400));
+    assert_eq!(found.len(), 2, "{found:?}");
+    // Found to the 5 ms window (220 samples).
+    assert!(found[0].0.abs_diff(4410) < 220, "{found:?}");
+    assert!(
+        found[0].1.abs_diff(22_050 + 1323 + 4410) <= 220,
+        "{found:?}"
+    );
+    assert!(found[1].1.abs_diff(22_050) <= 220, "{found:?}");
+    assert!(bursts(&[0; 100], Duration::from_millis(400)).is_empty());
 }

@@ -9,16 +9,17 @@
 //! CI) it fails instead. Every wait has a deadline and every child process is killed on the way
 //! out, so it cannot hang.
 
-use std::io::{BufRead, BufReader, Read, Write as _};
+use std::io::{Read, Write as _};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use bt::{Key, Palette};
 use bt_test_support::ScratchDir;
-use support::x11::{on_path, start_xvfb, Killed, Xvfb};
+use support::x11::{on_path, start_xvfb, window_id, xdotool, xdotool_within, Killed, Xvfb};
+use support::{lines, new_built_cart, wait_for};
 
 mod support;
 
@@ -30,72 +31,6 @@ fn unavailable(why: &str) {
         why,
         "Install xvfb, xauth, xdotool, mesa-vulkan-drivers and libvulkan1 (or run .ci/run).",
     );
-}
-
-/// Lines a child prints on one of its pipes, as they come.
-fn lines(pipe: impl Read + Send + 'static) -> Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(pipe).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
-/// The first line with `prefix`, waiting at most `limit`; every line seen goes into `seen`.
-fn wait_for(
-    rx: &Receiver<String>,
-    prefix: &str,
-    limit: Duration,
-    seen: &mut Vec<String>,
-) -> Option<String> {
-    let deadline = Instant::now() + limit;
-    loop {
-        let left = deadline.checked_duration_since(Instant::now())?;
-        match rx.recv_timeout(left) {
-            Ok(line) => {
-                seen.push(line.clone());
-                if line.starts_with(prefix) {
-                    return Some(line);
-                }
-            }
-            Err(_) => return None,
-        }
-    }
-}
-
-/// Runs xdotool with a deadline of 10 s.
-fn xdotool(display: &str, args: &[&str]) {
-    xdotool_within(display, args, Duration::from_secs(10));
-}
-
-/// Runs xdotool (which may chain many commands) with a deadline.
-fn xdotool_within(display: &str, args: &[&str], limit: Duration) {
-    let mut child = Killed(
-        Command::new("xdotool")
-            .args(args)
-            .env("DISPLAY", display)
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("xdotool starts"),
-    );
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(status) = child.0.try_wait().expect("xdotool status") {
-            assert!(status.success(), "xdotool {args:?} failed: {status}");
-            return;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "xdotool {args:?} did not finish in {limit:?}"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// How long the real window stays open, in seconds (`--exit-after`).
@@ -329,44 +264,6 @@ fn save(path: &Path, bytes: &[u8]) {
     let tmp = path.with_extension("saving");
     std::fs::write(&tmp, bytes).unwrap();
     std::fs::rename(&tmp, path).unwrap();
-}
-
-/// A cart made by `bt new NAME` in `dir` and built; its folder and its program.
-fn new_built_cart(dir: &ScratchDir, name: &str) -> (PathBuf, PathBuf) {
-    let made = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
-        .args(["new", name, "--path"])
-        .arg(dir.path())
-        // The shared build folder of the carts the tests make (see new_cart.rs).
-        .env(
-            "XDG_CACHE_HOME",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("bt-cache"),
-        )
-        .output()
-        .unwrap();
-    assert!(made.status.success(), "{made:?}");
-    let cart = dir.join(name);
-    // Built in this test's profile, into the cart's own target folder (its .cargo/config.toml;
-    // this test's CARGO_TARGET_DIR would override it).
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut build = Command::new(cargo);
-    build
-        .current_dir(&cart)
-        .args(["build", "--quiet"])
-        .env_remove("CARGO_TARGET_DIR");
-    let profile = if cfg!(debug_assertions) {
-        "debug"
-    } else {
-        build.arg("--release");
-        "release"
-    };
-    let built = build.output().unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let binary = cart.join("target").join(profile).join(name);
-    (cart, binary)
 }
 
 #[test]
@@ -748,15 +645,6 @@ impl Running {
         assert!(!stderr.contains("panicked"), "{stderr}");
         stderr
     }
-}
-
-/// The window id in `bt run`'s "running ... (..., X11 window N)" line.
-fn window_id(line: &str) -> String {
-    line.rsplit("X11 window ")
-        .next()
-        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
-        .unwrap_or_else(|| panic!("no X11 window id in {line:?}"))
-        .to_string()
 }
 
 /// A connection to the X server of `display`, set up (little-endian, protocol 11.0, no

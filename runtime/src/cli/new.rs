@@ -187,7 +187,7 @@ pub(crate) fn new_cart_on(
             .replace("{{crate}}", &name.replace('-', "_"))
             .replace("{{title}}", &title_of(name))
     };
-    let files: [(&str, Vec<u8>); 9] = [
+    let files: [(&str, Vec<u8>); 10] = [
         (
             "Cargo.toml",
             fill(include_str!("../../templates/starter/Cargo.toml.in")).into(),
@@ -218,6 +218,10 @@ pub(crate) fn new_cart_on(
             fill(include_str!("../../templates/starter/golden.rs.in")).into(),
         ),
         ("assets/sprites.png", starter_sheet()),
+        (
+            "assets/sounds.txt",
+            include_str!("../../templates/starter/sounds.txt.in").into(),
+        ),
     ];
     let staging = make_staging(&parent, name)?;
     // The staging folder exists already (made exclusively above): fill it.
@@ -735,6 +739,7 @@ mod tests {
             "src/lib.rs",
             "tests/golden.rs",
             "assets/sprites.png",
+            "assets/sounds.txt",
             "README.md",
             ".cargo/config.toml",
             ".gitignore",
@@ -775,7 +780,7 @@ mod tests {
         let parent = scratch("portable");
         let made = new_in("space-miner", &parent).unwrap();
         let files = tracked(&made.dir);
-        assert_eq!(files.len(), 9, "{files:?}");
+        assert_eq!(files.len(), 10, "{files:?}");
         let root = made.root.to_string_lossy().into_owned();
         let build = made.build.to_string_lossy().into_owned();
         let home = std::env::var("HOME").unwrap_or_else(|_| "/nowhere/at/all".into());

@@ -45,6 +45,7 @@ use std::sync::Arc;
 
 use bt::host::Framebuffer;
 use bt::host::Source;
+use bt::sound::Frame;
 use bt::{Button, Cart, Key, Player};
 
 use crate::clock::ConstantClock;
@@ -91,6 +92,8 @@ impl From<SessionError> for HarnessError {
 pub struct CartTest {
     host: Host,
     folder: PathBuf,
+    /// What the last run played.
+    sound: Vec<Frame>,
 }
 
 impl CartTest {
@@ -172,6 +175,7 @@ impl CartTest {
         Ok(CartTest {
             host: Host::new(engine, KeyMap::default(), "test"),
             folder: folder.to_path_buf(),
+            sound: Vec::new(),
         })
     }
 
@@ -181,8 +185,53 @@ impl CartTest {
     /// When the cart panics: the test fails with the cart's message and the tick.
     #[track_caller]
     pub fn run(&mut self, updates: u64) {
-        self.host.engine_mut().advance(updates);
+        self.sound.clear();
+        for _ in 0..updates {
+            let engine = self.host.engine_mut();
+            engine.advance(1);
+            self.sound.extend(engine.console_mut().drain_frames());
+        }
         self.fail_on_panic();
+    }
+
+    /// The sound the last [`CartTest::run`] (or [`CartTest::run_to`]) played: stereo frames,
+    /// left then right, at [`CartTest::sample_rate`] a second. They are the samples `bt wav`
+    /// writes and a window plays for the same input, so a test can check that a press makes
+    /// a sound, or compare it with an earlier run.
+    ///
+    /// ```
+    /// use bt::{Cart, Render, Update};
+    /// use bt_runtime::harness::CartTest;
+    ///
+    /// #[derive(Default)]
+    /// struct Beep;
+    ///
+    /// impl Cart for Beep {
+    ///     fn update(&mut self, ctx: &mut Update<'_>) {
+    ///         if ctx.ticks() == 30 {
+    ///             let bank = ctx.decode_sounds("beep.txt", "bt-sound 2\nsfx beep 6\nA4 sq 5\n");
+    ///             if let Some(beep) = bank.ok().and_then(|b| b.sfx("beep")) {
+    ///                 ctx.play_sfx(beep, None);
+    ///             }
+    ///         }
+    ///     }
+    ///     fn render(&self, _: &mut Render<'_>) {}
+    /// }
+    ///
+    /// let mut test = CartTest::new(Beep::default).unwrap();
+    /// test.run(30);
+    /// assert!(test.sound().iter().all(|&[l, r]| l == 0 && r == 0), "silent until tick 30");
+    /// test.run(10);
+    /// assert!(test.sound().iter().any(|&[l, _]| l != 0), "then the beep");
+    /// assert_eq!(test.sound().len(), 10 * test.sample_rate() as usize / 60);
+    /// ```
+    pub fn sound(&self) -> &[Frame] {
+        &self.sound
+    }
+
+    /// Sound frames a second: the rate of [`CartTest::sound`].
+    pub fn sample_rate(&self) -> u32 {
+        self.host.engine().console().sample_rate()
     }
 
     /// Fails the test when the cart panicked (the engine caught it and stopped the cart).

@@ -1,10 +1,14 @@
-//! What the command-line tests share: running `bt` and reading what it printed, comparing a
-//! picture it wrote with a golden one, and (in `x11`) a private X server for the tests that
-//! open windows.
+//! What the command-line tests share: running `bt` and reading what it printed (at the end, or
+//! line by line as it runs), comparing a picture it wrote with a golden one, a cart made by
+//! `bt new` and built, and (in `x11`) a private X server and xdotool for the tests that open
+//! windows.
 #![allow(dead_code, reason = "each test file uses some of these")]
 
+use std::io::{BufRead as _, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
 
 use bt_test_support::{golden, ScratchDir};
 
@@ -129,4 +133,78 @@ pub fn check_golden(args: &[&str], name: &str) {
             pixels: got.as_raw(),
         },
     );
+}
+
+/// Lines a child prints on one of its pipes, as they come.
+pub fn lines(pipe: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// The first line with `prefix`, waiting at most `limit`; every line seen goes into `seen`.
+pub fn wait_for(
+    rx: &Receiver<String>,
+    prefix: &str,
+    limit: Duration,
+    seen: &mut Vec<String>,
+) -> Option<String> {
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = deadline.checked_duration_since(Instant::now())?;
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                seen.push(line.clone());
+                if line.starts_with(prefix) {
+                    return Some(line);
+                }
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// A cart made by `bt new NAME` in `dir` and built; its folder and its program.
+pub fn new_built_cart(dir: &ScratchDir, name: &str) -> (PathBuf, PathBuf) {
+    let made = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
+        .args(["new", name, "--path"])
+        .arg(dir.path())
+        // The shared build folder of the carts the tests make (see new_cart.rs).
+        .env(
+            "XDG_CACHE_HOME",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("bt-cache"),
+        )
+        .output()
+        .unwrap();
+    assert!(made.status.success(), "{made:?}");
+    let cart = dir.join(name);
+    // Built in this test's profile, into the cart's own target folder (its .cargo/config.toml;
+    // this test's CARGO_TARGET_DIR would override it).
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut build = Command::new(cargo);
+    build
+        .current_dir(&cart)
+        .args(["build", "--quiet"])
+        .env_remove("CARGO_TARGET_DIR");
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        build.arg("--release");
+        "release"
+    };
+    let built = build.output().unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let binary = cart.join("target").join(profile).join(name);
+    (cart, binary)
 }

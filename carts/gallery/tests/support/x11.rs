@@ -3,7 +3,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Kills its process when dropped.
 pub struct Killed(pub Child);
@@ -52,4 +52,43 @@ pub fn start_xvfb() -> Result<Xvfb, String> {
         _server: server,
         display: format!(":{}", number.trim()),
     })
+}
+
+/// Runs xdotool with a deadline of 10 s.
+pub fn xdotool(display: &str, args: &[&str]) {
+    xdotool_within(display, args, Duration::from_secs(10));
+}
+
+/// Runs xdotool (which may chain many commands) with a deadline.
+pub fn xdotool_within(display: &str, args: &[&str], limit: Duration) {
+    let mut child = Killed(
+        Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", display)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("xdotool starts"),
+    );
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.0.try_wait().expect("xdotool status") {
+            assert!(status.success(), "xdotool {args:?} failed: {status}");
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "xdotool {args:?} did not finish in {limit:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The window id in `bt run`'s "running ... (..., X11 window N)" line.
+pub fn window_id(line: &str) -> String {
+    line.rsplit("X11 window ")
+        .next()
+        .and_then(|s| s.trim_end_matches(')').parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no X11 window id in {line:?}"))
+        .to_string()
 }
