@@ -346,6 +346,156 @@ pub(crate) mod tests {
         }
     }
 
+    /// One Ogg page of stream 1 holding `packet` whole (under 255 bytes), its checksum (CRC-32,
+    /// polynomial 0x04C11DB7, as the Ogg format has it) filled in: the `ogg` crate checks it
+    /// outside the fuzz targets.
+    fn ogg_page(sequence: u32, packet: &[u8]) -> Vec<u8> {
+        assert!(packet.len() < 255);
+        let mut page = b"OggS\0".to_vec();
+        page.push(if sequence == 0 { 2 } else { 0 }); // the first page begins the stream
+        page.extend_from_slice(&0u64.to_le_bytes()); // granule position
+        page.extend_from_slice(&1u32.to_le_bytes()); // stream serial number
+        page.extend_from_slice(&sequence.to_le_bytes());
+        page.extend_from_slice(&[0; 4]); // the checksum, below
+        page.extend_from_slice(&[1, packet.len() as u8]); // one segment, the packet
+        page.extend_from_slice(packet);
+        let crc = page.iter().fold(0u32, |crc, &byte| {
+            (0..8).fold(crc ^ (u32::from(byte) << 24), |c, _| {
+                if c & 0x8000_0000 == 0 {
+                    c << 1
+                } else {
+                    (c << 1) ^ 0x04C1_1DB7
+                }
+            })
+        });
+        page[22..26].copy_from_slice(&crc.to_le_bytes());
+        page
+    }
+
+    /// Found by the `ogg_clip` fuzz target: a comment header claiming a vendor string of
+    /// 0xFF000034 bytes, or 2^32 - 1 comments, in a packet of 15 bytes. lewton allocated what
+    /// the header said before reading it (4 GB for the string, 206 GB for the comments' list),
+    /// and a failed allocation aborts the process, which `decode_clip`'s panic guard cannot
+    /// catch. Each must be refused, as the end of the packet comes first.
+    #[test]
+    fn an_ogg_comment_header_claiming_more_than_its_packet_holds_is_refused() {
+        // Stereo, 44,100 Hz, blocks of 256 and 2,048 samples (the fuzzer's file's own).
+        let ident: &[u8] = &[
+            1, b'v', b'o', b'r', b'b', b'i', b's', 0, 0, 0, 0, 2, 0x44, 0xac, 0, 0, 0, 0, 0, 0, 0,
+            0x77, 1, 0, 0, 0, 0, 0, 0xb8, 1,
+        ];
+        for (what, rest) in [
+            (
+                "a vendor string of 0xFF000034 bytes",
+                &[0x34, 0, 0, 0xff][..],
+            ),
+            (
+                "2^32 - 1 comments",
+                &[0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff][..],
+            ),
+        ] {
+            let mut comment = b"\x03vorbis".to_vec();
+            comment.extend_from_slice(rest);
+            let mut bytes = ogg_page(0, ident);
+            bytes.extend(ogg_page(1, &comment));
+            let e = decode_vorbis("huge.ogg", &bytes).unwrap_err().to_string();
+            assert!(e.starts_with("huge.ogg: "), "{what}: {e}");
+            // Refused by the header's reader, not by the pages' checksums.
+            assert!(e.contains("header decode problem"), "{what}: {e}");
+            assert!(!e.contains('\n'), "{what}: {e}");
+        }
+    }
+
+    /// Vorbis fields, `(value, bits)`, packed least significant bit first.
+    fn vorbis_bits(fields: &[(u64, u32)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut at = 0;
+        for &(value, bits) in fields {
+            for bit in 0..bits {
+                if at % 8 == 0 {
+                    out.push(0);
+                }
+                if value >> bit & 1 == 1 {
+                    *out.last_mut().unwrap() |= 1 << (at % 8);
+                }
+                at += 1;
+            }
+        }
+        out
+    }
+
+    /// Found by the `ogg_clip` fuzz target: a setup header's codebook whose lookup table lewton
+    /// allocated before reading it, and a failed allocation aborts the process. With no
+    /// dimensions and a type-1 table it has 2^32 - 1 values (17 GB; the fuzzer's file); with
+    /// 2^16 - 1 dimensions, 2^24 - 1 entries and a type-2 table, 2^40 (4.4 TB). libvorbis and
+    /// Tremor refuse such codebooks, and so must we.
+    #[test]
+    fn an_ogg_codebook_libvorbis_refuses_is_refused() {
+        let ident: &[u8] = &[
+            1, b'v', b'o', b'r', b'b', b'i', b's', 0, 0, 0, 0, 2, 0x44, 0xac, 0, 0, 0, 0, 0, 0, 0,
+            0x77, 1, 0, 0, 0, 0, 0, 0xb8, 1,
+        ];
+        // No vendor string, no comments, the framing bit.
+        let comment = b"\x03vorbis\0\0\0\0\0\0\0\0\x01";
+        for (dimensions, entries, lookup) in [(0u64, 1u64, 1u64), (0xffff, 0xff_ffff, 2)] {
+            let mut setup = b"\x05vorbis".to_vec();
+            setup.extend(vorbis_bits(&[
+                (0, 8),                                  // one codebook
+                (0x56_4342, 24),                         // its sync pattern
+                (dimensions, 16),                        // dimensions
+                (entries, 24),                           // entries
+                (1, 1),                                  // ordered codeword lengths,
+                (0, 5),                                  // starting at 1 bit,
+                (entries, 64 - entries.leading_zeros()), // for every entry
+                (lookup, 4),                             // the lookup table's type
+                (0, 32),                                 // minimum value
+                (0, 32),                                 // delta
+                (0, 4),                                  // 1 bit a value
+                (0, 1),                                  // not a sequence
+            ]));
+            let mut bytes = ogg_page(0, ident);
+            bytes.extend(ogg_page(1, comment));
+            bytes.extend(ogg_page(2, &setup));
+            let e = decode_vorbis("book.ogg", &bytes).unwrap_err().to_string();
+            assert!(e.starts_with("book.ogg: "), "{dimensions} × {entries}: {e}");
+            assert!(
+                e.contains("header decode problem"),
+                "{dimensions} × {entries}: {e}"
+            );
+        }
+    }
+
+    /// Each codebook within libvorbis's limit can still allocate tens of megabytes, and a setup
+    /// header holds up to 256: together they may take 2^22 entries and lookup values (BT's
+    /// change to lewton, `SETUP_CODEBOOK_BUDGET`), and the codebook that would pass it is
+    /// refused before anything is allocated for it.
+    #[test]
+    fn the_codebooks_of_a_setup_header_share_one_budget() {
+        use lewton::header::{read_header_setup, HeaderReadError};
+        // Codebooks of one dimension and 2^20 entries, all 20 bits long, no lookup table: each
+        // costs 2^20 * (1 + 1) = 2^21 of the budget.
+        let setup = |books: u64| {
+            let mut fields = vec![(books - 1, 8)];
+            for _ in 0..books {
+                fields.extend([
+                    (0x56_4342, 24), // the sync pattern
+                    (1, 16),         // dimensions
+                    (1 << 20, 24),   // entries
+                    (1, 1),          // ordered codeword lengths,
+                    (19, 5),         // starting at 20 bits,
+                    (1 << 20, 21),   // for every entry
+                    (0, 4),          // no lookup table
+                ]);
+            }
+            let mut packet = b"\x05vorbis".to_vec();
+            packet.extend(vorbis_bits(&fields));
+            read_header_setup(&packet, 2, (8, 11)).err()
+        };
+        // Two fit: the reader goes on past them, to the packet's end.
+        assert_eq!(setup(2), Some(HeaderReadError::EndOfPacket));
+        assert_eq!(setup(3), Some(HeaderReadError::HeaderBadFormat));
+    }
+
     #[test]
     fn a_clip_over_the_limit_is_refused_from_its_header_with_its_length() {
         // A header claiming more frames than the limit: refused before any is read.

@@ -311,17 +311,32 @@ pub fn read_header_comment(packet :&[u8]) -> Result<CommentHeader, HeaderReadErr
 	if hd_id != 3 {
 		try!(Err(HeaderReadError::HeaderBadType(hd_id)));
 	}
+	// BT: a length or count is checked against the bytes left in the packet before anything
+	// is allocated for it (a failed allocation aborts); reading past the end fails the same way.
+	fn bytes_left(rdr :&Cursor<&[u8]>) -> usize {
+		rdr.get_ref().len().saturating_sub(rdr.position() as usize)
+	}
 	// First read the vendor string
 	let vendor_length = try!(rdr.read_u32::<LittleEndian>()) as usize;
+	if vendor_length > bytes_left(&rdr) {
+		try!(Err(HeaderReadError::EndOfPacket));
+	}
 	let mut vendor_buf = vec![0; vendor_length]; // TODO fix this, we initialize memory for NOTHING!!! Out of some reason, this is seen as "unsafe" by rustc.
 	try!(rdr.read_exact(&mut vendor_buf));
 	let vendor = try!(String::from_utf8(vendor_buf));
 
 	// Now read the comments
 	let comment_count = try!(rdr.read_u32::<LittleEndian>()) as usize;
+	// BT: each comment takes at least its 4-byte length.
+	if comment_count > bytes_left(&rdr) / 4 {
+		try!(Err(HeaderReadError::EndOfPacket));
+	}
 	let mut comment_list = Vec::with_capacity(comment_count);
 	for _ in 0 .. comment_count {
 		let comment_length = try!(rdr.read_u32::<LittleEndian>()) as usize;
+		if comment_length > bytes_left(&rdr) {
+			try!(Err(HeaderReadError::EndOfPacket));
+		}
 		let mut comment_buf = vec![0; comment_length]; // TODO fix this, we initialize memory for NOTHING!!! Out of some reason, this is seen as "unsafe" by rustc.
 		try!(rdr.read_exact(&mut comment_buf));
 		let comment = match String::from_utf8(comment_buf) {
@@ -664,7 +679,15 @@ fn test_lookup1_values() {
 }
 
 /// Reads a codebook which is part of the setup header packet.
-fn read_codebook(rdr :&mut BitpackCursor) -> Result<Codebook, HeaderReadError> {
+/// BT: what the codebooks of one setup header may hold together, in entries plus lookup
+/// values (`entries * (dimensions + 1)` a codebook, an upper bound on both). Each codebook is
+/// checked as libvorbis checks it, but a header may hold 256 of them, each allocating tens of
+/// megabytes from some 25 bytes of header. Real files hold far fewer: libvorbis's own books
+/// (oggenc 1.4.2 at qualities -1 to 10 and 32 to 320 kbit/s, mono and stereo, 8 to 48 kHz) add
+/// up to at most 74,051.
+const SETUP_CODEBOOK_BUDGET :u64 = 1 << 22;
+
+fn read_codebook(rdr :&mut BitpackCursor, budget :&mut u64) -> Result<Codebook, HeaderReadError> {
 
 	// 1. Read the sync pattern
 	let sync_pattern = try!(rdr.read_u24());
@@ -675,6 +698,23 @@ fn read_codebook(rdr :&mut BitpackCursor) -> Result<Codebook, HeaderReadError> {
 	// 2. Read the _dimension, _entries fields and the ordered bitflag
 	let codebook_dimensions = try!(rdr.read_u16());
 	let codebook_entries = try!(rdr.read_u24());
+	// BT: as libvorbis (`vorbis_staticbook_unpack`), a codebook whose dimensions and entries
+	// take more than 24 bits together is refused before anything is allocated for it, so it
+	// has fewer than 2^24 values: the lookup table and its vectors were allocated at
+	// `codebook_entries * codebook_dimensions`, up to 2^40 values (4.4 TB), and a failed
+	// allocation aborts. As Tremor, so is a codebook of no dimensions: its type-1 lookup table
+	// had `lookup1_values(entries, 0)` = 2^32 - 1 values (no greatest r has r^0 <= entries),
+	// and the residue decoder divides by its dimensions.
+	if codebook_dimensions == 0 ||
+			::ilog(codebook_dimensions as u64) + ::ilog(codebook_entries as u64) > 24 {
+		try!(Err(HeaderReadError::HeaderBadFormat));
+	}
+	// BT: charged before anything is allocated for it (see SETUP_CODEBOOK_BUDGET).
+	let cost = codebook_entries as u64 * (codebook_dimensions as u64 + 1);
+	if cost > *budget {
+		try!(Err(HeaderReadError::HeaderBadFormat));
+	}
+	*budget -= cost;
 	let ordered = try!(rdr.read_bit_flag());
 
 	// 3. Read the codeword lengths
@@ -1093,8 +1133,9 @@ pub fn read_header_setup(packet :&[u8], audio_channels :u8, blocksizes :(u8, u8)
 	// 1. Read the codebooks
 	let vorbis_codebook_count :u16 = try!(rdr.read_u8()) as u16 + 1;
 	let mut codebooks = Vec::with_capacity(vorbis_codebook_count as usize);
+	let mut budget = SETUP_CODEBOOK_BUDGET;
 	for _ in 0 .. vorbis_codebook_count {
-		codebooks.push(try!(read_codebook(&mut rdr)));
+		codebooks.push(try!(read_codebook(&mut rdr, &mut budget)));
 	}
 
 	// 2. Read the time domain transforms
