@@ -733,6 +733,9 @@ fn xml<'t>(name: &str, text: &'t str) -> Result<roxmltree::Document<'t>, AssetEr
         let message = message
             .rsplit_once(" at ")
             .map_or(message.as_str(), |(m, _)| m);
+        // The parser quotes the character it found, a line break or a tab among them: escaped,
+        // so the message stays on one line.
+        let message = crate::quote::excerpt_chars(message, 200);
         bad(name, format!("line {}: {message}", pos.row))
     })?;
     Ok(doc)
@@ -1119,6 +1122,17 @@ mod tests {
             e.starts_with("level.tmj: line 2: height: invalid type: string \"two\""),
             "{e}"
         );
+    }
+
+    /// Found by the `tiled_map` fuzz target: the XML parser's message quoted a line break it
+    /// found where a `>` belonged, and the error took two lines.
+    #[test]
+    fn an_xml_error_quoting_a_line_break_stays_on_one_line() {
+        let text = TMX.replacen("height=\"32\"/>", "height=\"32\"/\n>", 1);
+        let e = parse_tmx("level.tmx", &text, &no_files)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "level.tmx: line 4: expected '>' not '\\n'");
     }
 
     #[test]
