@@ -372,6 +372,13 @@ pub(crate) mod tests {
         page
     }
 
+    /// A Vorbis identification header: stereo, 44,100 Hz, blocks of 256 and 2,048 samples (the
+    /// fuzzer's file's own).
+    const IDENT: &[u8] = &[
+        1, b'v', b'o', b'r', b'b', b'i', b's', 0, 0, 0, 0, 2, 0x44, 0xac, 0, 0, 0, 0, 0, 0, 0,
+        0x77, 1, 0, 0, 0, 0, 0, 0xb8, 1,
+    ];
+
     /// Found by the `ogg_clip` fuzz target: a comment header claiming a vendor string of
     /// 0xFF000034 bytes, or 2^32 - 1 comments, in a packet of 15 bytes. lewton allocated what
     /// the header said before reading it (4 GB for the string, 206 GB for the comments' list),
@@ -379,11 +386,6 @@ pub(crate) mod tests {
     /// catch. Each must be refused, as the end of the packet comes first.
     #[test]
     fn an_ogg_comment_header_claiming_more_than_its_packet_holds_is_refused() {
-        // Stereo, 44,100 Hz, blocks of 256 and 2,048 samples (the fuzzer's file's own).
-        let ident: &[u8] = &[
-            1, b'v', b'o', b'r', b'b', b'i', b's', 0, 0, 0, 0, 2, 0x44, 0xac, 0, 0, 0, 0, 0, 0, 0,
-            0x77, 1, 0, 0, 0, 0, 0, 0xb8, 1,
-        ];
         for (what, rest) in [
             (
                 "a vendor string of 0xFF000034 bytes",
@@ -396,7 +398,7 @@ pub(crate) mod tests {
         ] {
             let mut comment = b"\x03vorbis".to_vec();
             comment.extend_from_slice(rest);
-            let mut bytes = ogg_page(0, ident);
+            let mut bytes = ogg_page(0, IDENT);
             bytes.extend(ogg_page(1, &comment));
             let e = decode_vorbis("huge.ogg", &bytes).unwrap_err().to_string();
             assert!(e.starts_with("huge.ogg: "), "{what}: {e}");
@@ -431,10 +433,6 @@ pub(crate) mod tests {
     /// Tremor refuse such codebooks, and so must we.
     #[test]
     fn an_ogg_codebook_libvorbis_refuses_is_refused() {
-        let ident: &[u8] = &[
-            1, b'v', b'o', b'r', b'b', b'i', b's', 0, 0, 0, 0, 2, 0x44, 0xac, 0, 0, 0, 0, 0, 0, 0,
-            0x77, 1, 0, 0, 0, 0, 0, 0xb8, 1,
-        ];
         // No vendor string, no comments, the framing bit.
         let comment = b"\x03vorbis\0\0\0\0\0\0\0\0\x01";
         for (dimensions, entries, lookup) in [(0u64, 1u64, 1u64), (0xffff, 0xff_ffff, 2)] {
@@ -453,7 +451,7 @@ pub(crate) mod tests {
                 (0, 4),                                  // 1 bit a value
                 (0, 1),                                  // not a sequence
             ]));
-            let mut bytes = ogg_page(0, ident);
+            let mut bytes = ogg_page(0, IDENT);
             bytes.extend(ogg_page(1, comment));
             bytes.extend(ogg_page(2, &setup));
             let e = decode_vorbis("book.ogg", &bytes).unwrap_err().to_string();
