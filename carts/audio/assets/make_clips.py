@@ -44,6 +44,16 @@ def blip():
     return rate, out
 
 
+def sines(notes, t):
+    """The left and right sides at time `t` of sines given as (hz, left level, right level)."""
+    left = right = 0.0
+    for hz, l, r in notes:
+        s = math.sin(2 * math.pi * hz * t)
+        left += s * l
+        right += s * r
+    return left, right
+
+
 def chord():
     rate, n = 44_100, 2 * 44_100
     notes = [(220.0, 1.0, 0.25), (261.63, 0.6, 0.6), (329.63, 0.25, 1.0)]  # hz, left, right
@@ -51,11 +61,7 @@ def chord():
     for i in range(n):
         t = i / rate
         swell = math.sin(math.pi * i / n)
-        left = right = 0.0
-        for hz, l, r in notes:
-            s = math.sin(2 * math.pi * hz * t)
-            left += s * l
-            right += s * r
+        left, right = sines(notes, t)
         out.append((int(7000 * swell * left), int(7000 * swell * right)))
     return rate, out
 
@@ -71,11 +77,7 @@ def pad():
             level = i / intro
         else:
             level = 0.8 + 0.2 * math.cos(2 * math.pi * (i - intro) / (n - intro))
-        left = right = 0.0
-        for hz, l, r in notes:
-            s = math.sin(2 * math.pi * hz * t)
-            left += s * l
-            right += s * r
+        left, right = sines(notes, t)
         out.append((int(5000 * level * left), int(5000 * level * right)))
     return rate, out
 
