@@ -826,6 +826,43 @@ fn a_cart_bt_new_made_is_the_same_game_in_a_page_from_its_own_folder() {
         stdout(&out),
         stderr(&out)
     );
+
+    // assets/sounds.txt reached the page too: the run's Z (before tick 80) played the paint
+    // sound, and the page's first two seconds of that replay are `wav`'s, sample for sample.
+    std::fs::write(site.join("page.btr"), replay).unwrap();
+    let out = cargo_in(
+        &cart,
+        &[
+            "run",
+            "--quiet",
+            "--",
+            "wav",
+            "--input",
+            "page.btr",
+            "--seconds",
+            "2",
+            "-o",
+            "page.wav",
+        ],
+        Duration::from_secs(600),
+    );
+    assert!(out.status.success(), "wav: {}", stderr(&out));
+    let native: Vec<u8> = std::fs::read(cart.join("page.wav")).unwrap()[44..].to_vec();
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"open": "index.html?replay=page.btr&wav=2"},
+            {"bytes": "window.bt.wav()", "as": "i16"},
+        ]),
+    );
+    let page = bytes(&results[1]);
+    assert_eq!(page.len(), native.len(), "two seconds, two sides");
+    assert!(
+        native.chunks_exact(2).any(|s| s != [0, 0]),
+        "Z played the starter's sound"
+    );
+    assert!(page == native, "the page's sound of the run is wav's");
 }
 
 #[test]
