@@ -21,8 +21,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bt_test_support::ScratchDir;
-use support::x11::{on_path, start_xvfb, window_id, xdotool, Killed};
-use support::{bt_command, lines, new_built_cart, output_within, stderr, stdout, wait_for};
+use support::x11::{on_path, start_xvfb, xdotool, Killed};
+use support::{bt_command, new_built_cart, output_within, stderr, stdout, wait_for, Running};
 
 const RATE: u32 = 44_100;
 const SINK: &str = "bt_test";
@@ -350,10 +350,11 @@ fn bursts(samples: &[i16], gap: Duration) -> Vec<(usize, usize)> {
     found
 }
 
-/// `binary ARGS` (a cart crate's own program) on the studio's display and sound server, with
-/// its output read line by line.
-fn start_in_studio(studio: &Studio, binary: &Path, args: &[&str]) -> Running {
-    let mut child = Command::new(binary)
+/// `binary ARGS` (a cart crate's own program) on the studio's display and sound server, once
+/// its window `name` shows.
+fn start_in_studio(studio: &Studio, binary: &Path, args: &[&str], name: &str) -> Running {
+    let mut program = Command::new(binary);
+    program
         .args(args)
         .env("DISPLAY", &studio.x.display)
         .env_remove("WAYLAND_DISPLAY")
@@ -362,31 +363,8 @@ fn start_in_studio(studio: &Studio, binary: &Path, args: &[&str]) -> Running {
         .env("XDG_CONFIG_HOME", studio.dir.join("config"))
         .env("XDG_DATA_HOME", studio.dir.join("data"))
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the cart's program starts");
-    let out = lines(child.stdout.take().expect("piped"));
-    let err = lines(child.stderr.take().expect("piped"));
-    let child = Killed(child);
-    let mut seen = Vec::new();
-    let Some(line) = wait_for(&out, "running ", Duration::from_secs(60), &mut seen) else {
-        let stderr: Vec<String> = err.try_iter().collect();
-        panic!("{args:?} opened no window within 60 s; stdout {seen:?}; stderr {stderr:?}");
-    };
-    Running {
-        _child: child,
-        window: window_id(&line),
-        out,
-        err,
-    }
-}
-
-/// A program of the test's with a window.
-struct Running {
-    _child: Killed,
-    window: String,
-    out: std::sync::mpsc::Receiver<String>,
-    err: std::sync::mpsc::Receiver<String>,
+        .stderr(Stdio::piped());
+    Running::start(&studio.x, program, name)
 }
 
 #[test]
@@ -413,6 +391,7 @@ fn the_sound_editor_plays_an_edit_saves_it_and_the_running_game_plays_it() {
         &studio,
         &binary,
         &["run", "--scale", "1", "--exit-after", "60"],
+        "beeper",
     );
     pause(1000);
     key(&game.window, "z");
@@ -425,6 +404,7 @@ fn the_sound_editor_plays_an_edit_saves_it_and_the_running_game_plays_it() {
         &studio,
         &binary,
         &["sound-edit", "--scale", "1", "--exit-after", "60"],
+        "sound-edit",
     );
     key(&editor.window, "shift+equal");
     pause(300);

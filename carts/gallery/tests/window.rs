@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use bt::{Key, Palette};
 use bt_test_support::ScratchDir;
 use support::x11::{on_path, start_xvfb, window_id, xdotool, xdotool_within, Killed, Xvfb};
-use support::{lines, new_built_cart, wait_for};
+use support::{lines, new_built_cart, wait_for, Running};
 
 mod support;
 
@@ -526,16 +526,6 @@ fn holding_f1_rewinds_a_recorded_window_run_and_the_recording_verifies() {
     );
 }
 
-/// `bt run` in a window under Xvfb, from its first frame on.
-struct Running {
-    child: Killed,
-    out: Receiver<String>,
-    err: Receiver<String>,
-    display: String,
-    /// The X11 window id, as the window announced it.
-    window: String,
-}
-
 /// `bt run` under the X server `x`, with scratch folders in `dir` for its runtime folder and
 /// settings, and both output streams piped.
 fn bt_run(x: &Xvfb, dir: &ScratchDir) -> Command {
@@ -563,31 +553,6 @@ fn in_window(binary: &Path, command: &str, x: &Xvfb, dir: &ScratchDir) -> Comman
 }
 
 impl Running {
-    /// Starts `bt` and waits (60 s at most) for the window of `cart` to show its first frame.
-    fn start(x: &Xvfb, mut bt: Command, cart: &str) -> Running {
-        let mut child = bt.spawn().expect("bt starts");
-        let out = lines(child.stdout.take().expect("piped"));
-        let err = lines(child.stderr.take().expect("piped"));
-        let mut child = Killed(child);
-        let mut seen = Vec::new();
-        let announced = format!("running {cart}");
-        let Some(line) = wait_for(&out, &announced, Duration::from_secs(60), &mut seen) else {
-            let status = child.0.try_wait().ok().flatten();
-            let stderr = err.try_iter().collect::<Vec<_>>().join("\n");
-            panic!(
-                "bt run opened no window within 60 s (exit {status:?}); stdout {seen:?}; \
-                 stderr:\n{stderr}"
-            );
-        };
-        Running {
-            child,
-            out,
-            err,
-            display: x.display.clone(),
-            window: window_id(&line),
-        }
-    }
-
     /// Runs xdotool on this window's display.
     fn xdotool(&self, args: &[&str]) {
         xdotool(&self.display, args);

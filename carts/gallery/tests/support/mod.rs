@@ -11,6 +11,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
 use bt_test_support::{golden, ScratchDir};
+use x11::{window_id, Killed, Xvfb};
 
 pub mod x11;
 
@@ -207,4 +208,42 @@ pub fn new_built_cart(dir: &ScratchDir, name: &str) -> (PathBuf, PathBuf) {
     );
     let binary = cart.join("target").join(profile).join(name);
     (cart, binary)
+}
+
+/// `bt` (or a cart crate's own program) in a window under Xvfb, from its first frame on, its
+/// output read line by line; killed when dropped.
+pub struct Running {
+    pub child: Killed,
+    pub out: Receiver<String>,
+    pub err: Receiver<String>,
+    pub display: String,
+    /// The X11 window id, as the window announced it.
+    pub window: String,
+}
+
+impl Running {
+    /// Starts `bt` (a command with both output streams piped) and waits (60 s at most) for the window of `cart` to show its first frame.
+    pub fn start(x: &Xvfb, mut bt: Command, cart: &str) -> Running {
+        let mut child = bt.spawn().expect("bt starts");
+        let out = lines(child.stdout.take().expect("piped"));
+        let err = lines(child.stderr.take().expect("piped"));
+        let mut child = Killed(child);
+        let mut seen = Vec::new();
+        let announced = format!("running {cart}");
+        let Some(line) = wait_for(&out, &announced, Duration::from_secs(60), &mut seen) else {
+            let status = child.0.try_wait().ok().flatten();
+            let stderr = err.try_iter().collect::<Vec<_>>().join("\n");
+            panic!(
+                "bt run opened no window within 60 s (exit {status:?}); stdout {seen:?}; \
+                 stderr:\n{stderr}"
+            );
+        };
+        Running {
+            child,
+            out,
+            err,
+            display: x.display.clone(),
+            window: window_id(&line),
+        }
+    }
 }
