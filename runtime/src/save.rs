@@ -332,14 +332,11 @@ impl SaveLock {
         // the removed file. Locking again whenever the file on disk is not the one locked
         // closes that gap.
         for _ in 0..8 {
-            // BT's own lock file, made here and locked; its first bytes name the holder.
-            let mut file = std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
-                .map_err(|e| fail(e.to_string()))?;
+            // BT's own lock file, made here and locked; its first bytes name the holder. A
+            // link, a FIFO, a device or a file with other names is never opened as one: in a
+            // folder other accounts can write, any of them could be planted to have the
+            // process id written over someone's file.
+            let mut file = open_lock_file(&path).map_err(fail)?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(std::fs::TryLockError::WouldBlock) => {
@@ -379,6 +376,57 @@ impl Drop for SaveLock {
         // Removed while still locked, so no other process takes a lock on a file about to go.
         let _ = std::fs::remove_file(&self.path);
         let _ = self.file.unlock();
+    }
+}
+
+/// Opens (making it when missing) the lock file at `path`, refusing anything but a plain file
+/// of BT's: a symbolic link is not followed, a FIFO or a device is not waited on, and a file
+/// with a second name (a hard link to someone's file) is not written.
+#[cfg(all(feature = "files", unix))]
+fn open_lock_file(path: &Path) -> Result<std::fs::File, String> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ELOOP) => "it is a symbolic link; a lock file never is, so it is left \
+                                  alone (remove it if it is yours)"
+                .to_string(),
+            _ => e.to_string(),
+        })?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(
+            "not a regular file (a FIFO, a device or a socket), so it is left alone".into(),
+        );
+    }
+    if meta.nlink() > 1 {
+        return Err(format!(
+            "the file has {} names (a hard link); a lock file has one, so it is left alone",
+            meta.nlink()
+        ));
+    }
+    Ok(file)
+}
+
+/// Opens (making it when missing) the lock file at `path`.
+#[cfg(all(feature = "files", not(unix)))]
+fn open_lock_file(path: &Path) -> Result<std::fs::File, String> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| e.to_string())?;
+    match file.metadata() {
+        Ok(meta) if meta.is_file() => Ok(file),
+        Ok(_) => Err("not a regular file, so it is left alone".into()),
+        Err(e) => Err(e.to_string()),
     }
 }
 
@@ -493,8 +541,6 @@ pub struct SaveStore {
     /// data went back to what it booted with.
     restarts: u64,
     every: u64,
-    /// Writing stopped after a replay from the start.
-    stopped: bool,
 }
 
 /// What [`SaveStore::after_frame`] and [`SaveStore::flush`] found.
@@ -506,9 +552,6 @@ pub enum StoreEvent {
     /// The save data changed: this save file ([`encode`]d) is to be written to
     /// [`SaveStore::path`].
     Write(Vec<u8>),
-    /// The run went back (a seek from the start, a rewind, a loaded state): the store writes no
-    /// more this run.
-    Stopped,
 }
 
 impl SaveStore {
@@ -526,7 +569,6 @@ impl SaveStore {
             seen: engine.updates_since_init(),
             restarts: engine.restarts(),
             every: (fps * WRITE_EVERY_SECONDS).ceil().max(1.0) as u64,
-            stopped: false,
         }
     }
 
@@ -560,12 +602,12 @@ impl SaveStore {
     }
 
     /// The run started again from boot with the save data it had ([`Engine::restart_keeping_save`],
-    /// a player's Restart): writing goes on, counted from the new start, and data not written
-    /// yet is still written. A store stopped by a rewind stays stopped.
+    /// a player's Restart), or went back (a seek, a rewind, a loaded state): writing goes on
+    /// from where play goes on, counted from there. The save data is the game's as it was at
+    /// that point: when it differs from what was last written (the abandoned future saved
+    /// something), it is written once due, so the file follows the run the player plays on
+    /// and nothing of the abandoned future is written after the jump.
     pub fn restarted(&mut self, engine: &Engine) {
-        if self.stopped {
-            return;
-        }
         self.restarts = engine.restarts();
         self.written_at = engine.updates_since_init();
         self.seen = self.written_at;
@@ -580,12 +622,11 @@ impl SaveStore {
 
     /// Notes what the engine did since the last look. `Some` when there is nothing more to do.
     fn look(&mut self, engine: &mut Engine) -> Option<StoreEvent> {
-        if self.stopped {
-            return Some(StoreEvent::Quiet);
-        }
         if engine.restarts() != self.restarts {
-            self.stopped = true;
-            return Some(StoreEvent::Stopped);
+            // What the cart touched before the jump belongs to the abandoned future.
+            let _ = engine.console_mut().take_save_touched();
+            self.restarted(engine);
+            return None;
         }
         self.seen = engine.updates_since_init();
         self.pending |= engine.console_mut().take_save_touched();
@@ -665,6 +706,50 @@ mod tests {
         std::fs::write(dir.join("cart/save.bin.lock"), "4000000000\n").unwrap();
         let again = SaveLock::take(&file).unwrap();
         drop(again);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// In a folder another account can write (a shared `/tmp`-like folder `--save` points
+    /// into), a lock file planted as a link, a hard link or a FIFO must not make the run write
+    /// its process id over someone's file, or wait for ever.
+    #[cfg(all(feature = "files", unix))]
+    #[test]
+    fn a_planted_lock_file_is_refused_and_what_it_leads_to_is_left_alone() {
+        let dir = std::env::temp_dir().join(format!("bt-save-lock-planted-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let notes = dir.join("notes.txt");
+        std::fs::write(&notes, "my notes\n").unwrap();
+        let file = dir.join("game.bin");
+        let lock = dir.join("game.bin.lock");
+
+        std::os::unix::fs::symlink(&notes, &lock).unwrap();
+        let e = SaveLock::take(&file).unwrap_err().to_string();
+        assert!(e.contains("symbolic link"), "{e}");
+        assert!(
+            e.contains("game.bin.lock"),
+            "the message names the lock file: {e}"
+        );
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+        assert!(std::fs::symlink_metadata(&lock)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+
+        std::fs::remove_file(&lock).unwrap();
+        std::fs::hard_link(&notes, &lock).unwrap();
+        let e = SaveLock::take(&file).unwrap_err().to_string();
+        assert!(e.contains("hard link"), "{e}");
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+
+        std::fs::remove_file(&lock).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&lock).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", lock.display());
+        let e = SaveLock::take(&file).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+
+        std::fs::remove_file(&lock).unwrap();
+        drop(SaveLock::take(&file).expect("a plain lock file is taken again"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
