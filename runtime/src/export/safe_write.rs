@@ -363,6 +363,26 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     Output::new(path, Format::Any)?.write(bytes)
 }
 
+/// Writes `bytes` over the file at `path` as [`write_atomically`] does, for a file the user
+/// edits and saves again (the sound editor's Ctrl+S): only a file, existing or not, is
+/// written; a FIFO, a device or a socket found there is refused rather than opened, since an
+/// open for writing would wait for a reader for ever. The new contents go into a file beside
+/// the target that is renamed over it, so even a FIFO swapped in at the last moment is
+/// replaced, never opened.
+///
+/// # Errors
+/// [`OutputError`] naming the path.
+pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    let output = Output::new(path, Format::Any)?;
+    if !output.is_file() {
+        return Err(OutputError::write(
+            path,
+            io::Error::other("not a regular file (a FIFO, a device or a socket), so not written"),
+        ));
+    }
+    output.write(bytes)
+}
+
 /// A folder of files that appears whole or not at all (`bt frames -o DIR`): the files go into
 /// a hidden staging folder beside it, `.NAME.XXXXXX.bt-tmp`, which is renamed to the folder's
 /// name by [`OutputDir::commit`]. A folder already there may be empty, and is then replaced; one

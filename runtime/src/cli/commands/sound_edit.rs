@@ -24,23 +24,13 @@ const MAX_ASSET_FILES: usize = 4096;
 
 pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failure> {
     let path = sound_file(offer, args.target.as_deref())?;
-    let doc = open(&path)?;
-    let shared = Arc::new(Mutex::new(doc));
-    let make: MakeCart = {
-        let (path, shared) = (path.clone(), shared.clone());
-        Arc::new(move || {
-            // A cart built again (a seek from the start) opens the file as last saved.
-            let doc = match shared.lock() {
-                Ok(doc) => doc.clone(),
-                Err(poisoned) => poisoned.into_inner().clone(),
-            };
-            let target = FileTarget {
-                path: path.clone(),
-                shared: shared.clone(),
-            };
-            Box::new(SoundEditor::new(doc, Box::new(target))) as Box<dyn Cart>
-        })
-    };
+    let (doc, on_disk) = open(&path)?;
+    let target = FileTarget::new(path.clone(), doc, on_disk);
+    let make: MakeCart = Arc::new(move || {
+        // A cart built again (a seek from the start) opens the file as last saved.
+        let doc = target.last_saved();
+        Box::new(SoundEditor::new(doc, Box::new(target.clone()))) as Box<dyn Cart>
+    });
     let session = Session::builder("sound-edit", make)
         .command_line(SettingsPatch {
             window_scale: args.scale,
@@ -69,26 +59,112 @@ pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failu
 
 /// Where Ctrl+S writes: the file, atomically, as every output of BT is written (a temporary
 /// file beside it renamed over it, its permissions kept, a link written through to its
-/// target).
+/// target), and only over what this editor last read or wrote there.
+///
+/// A file changed on disk since (by a text editor, another sound editor, git) is not written
+/// over: the save is refused with one line saying so, and a second Ctrl+S with the file still
+/// as it was then writes over it, the user having been told. A FIFO, a device or a socket put
+/// in the file's place is refused, never opened. Every refusal is said on stderr too, whole,
+/// as the window's status line may cut it.
+#[derive(Clone)]
 struct FileTarget {
     path: PathBuf,
+    /// Shared by every editor built for the window (a seek from the start builds one again).
+    state: Arc<Mutex<Saved>>,
+}
+
+/// What a [`FileTarget`] knows of its file.
+struct Saved {
     /// The document as last saved, for an editor built again.
-    shared: Arc<Mutex<SoundDoc>>,
+    doc: SoundDoc,
+    /// The file's bytes as last read or written here; `None` when there was no file.
+    on_disk: Option<Vec<u8>>,
+    /// After a save refused because the file had changed: what the file held then. A save
+    /// that finds the file still so writes over it.
+    told: Option<Option<Vec<u8>>>,
+}
+
+impl FileTarget {
+    fn new(path: PathBuf, doc: SoundDoc, on_disk: Option<Vec<u8>>) -> FileTarget {
+        FileTarget {
+            path,
+            state: Arc::new(Mutex::new(Saved {
+                doc,
+                on_disk,
+                told: None,
+            })),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, Saved> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn last_saved(&self) -> SoundDoc {
+        self.state().doc.clone()
+    }
+
+    /// Writes `text` unless the file changed on disk since it was read or written here.
+    fn write(&self, text: &str) -> Result<(), String> {
+        let shown = self.path.display();
+        let now = on_disk(&self.path)?;
+        let mut state = self.state();
+        if now != state.on_disk && state.told.as_ref() != Some(&now) {
+            let what = if now.is_none() {
+                "was removed"
+            } else {
+                "changed on disk"
+            };
+            state.told = Some(now);
+            return Err(format!(
+                "{shown} {what} since it was opened: not saved; Ctrl+S again writes over that"
+            ));
+        }
+        crate::export::safe_write::replace_file(&self.path, text.as_bytes())
+            .map_err(|e| e.to_string())?;
+        state.on_disk = Some(text.as_bytes().to_vec());
+        state.told = None;
+        if let Ok(doc) = SoundDoc::read(&self.path.display().to_string(), text) {
+            state.doc = doc;
+        }
+        Ok(())
+    }
 }
 
 impl SaveTarget for FileTarget {
     fn save(&mut self, text: &str) -> Result<(), String> {
-        crate::export::safe_write::write_atomically(&self.path, text.as_bytes())
-            .map_err(|e| e.to_string())?;
-        let _ = say(format_args!("wrote {}\n", self.path.display()));
-        if let (Ok(doc), Ok(mut shared)) = (
-            SoundDoc::read(&self.path.display().to_string(), text),
-            self.shared.lock(),
-        ) {
-            *shared = doc;
+        match self.write(text) {
+            Ok(()) => {
+                let _ = say(format_args!("wrote {}\n", self.path.display()));
+                Ok(())
+            }
+            Err(e) => {
+                note(format_args!("not saved: {e}"));
+                Err(e)
+            }
         }
-        Ok(())
     }
+}
+
+/// What the file at `path` holds now: `None` when there is none. Only a regular file is read
+/// (a FIFO or a device is refused without waiting on it).
+fn on_disk(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!(
+                "{}: not a regular file (a FIFO, a device or a socket), so not written",
+                path.display()
+            ))
+        }
+        _ => {}
+    }
+    // A file grown past a sound file's size has changed too: only whether it did matters.
+    crate::config::read::read_named("sound file", path, MAX_SOUND_FILE + 1)
+        .map(Some)
+        .map_err(|e| e.to_string())
 }
 
 /// The file `target` names: a path, or a cart whose asset folder holds one sound file (a
@@ -183,8 +259,9 @@ fn is_sound_file(path: &Path) -> bool {
         .is_some_and(|l| l.starts_with("bt-sound "))
 }
 
-/// The document for `path`: read and checked, or a new one when nothing is there yet.
-fn open(path: &Path) -> Result<SoundDoc, String> {
+/// The document for `path`, read and checked, or a new one when nothing is there yet; with
+/// the file's bytes as read.
+fn open(path: &Path) -> Result<(SoundDoc, Option<Vec<u8>>), String> {
     let shown = path.display().to_string();
     let meta = match std::fs::metadata(path) {
         Ok(meta) => meta,
@@ -202,7 +279,7 @@ fn open(path: &Path) -> Result<SoundDoc, String> {
             note(format_args!(
                 "{shown} does not exist yet: it is made when you save (Ctrl+S)"
             ));
-            return Ok(SoundDoc::new_file(&shown));
+            return Ok((SoundDoc::new_file(&shown), None));
         }
         Err(e) => return Err(format!("{shown}: could not read it: {e}")),
     };
@@ -217,11 +294,124 @@ fn open(path: &Path) -> Result<SoundDoc, String> {
     }
     let bytes = crate::config::read::read_named("sound file", path, MAX_SOUND_FILE)
         .map_err(|e| e.to_string())?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
         format!(
             "{shown}: not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
+            e.valid_up_to()
         )
     })?;
-    SoundDoc::read(&shown, &text).map_err(|e| e.to_string())
+    let doc = SoundDoc::read(&shown, text).map_err(|e| e.to_string())?;
+    Ok((doc, Some(bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIRST: &str = "bt-sound 2\n";
+
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bt-sound-save-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn opened(path: &Path) -> FileTarget {
+        let (doc, on_disk) = open(path).expect("the file opens");
+        FileTarget::new(path.to_path_buf(), doc, on_disk)
+    }
+
+    #[test]
+    fn a_change_made_on_disk_after_opening_is_not_saved_over_until_a_second_ctrl_s() {
+        let dir = folder("changed");
+        let path = dir.join("tune.txt");
+        std::fs::write(&path, FIRST).unwrap();
+        let mut target = opened(&path);
+        target
+            .save("bt-sound 2\n# mine\n")
+            .expect("an unchanged file is saved over");
+        target
+            .save("bt-sound 2\n# mine, again\n")
+            .expect("and again");
+
+        let outside = "bt-sound 2\n# written in a text editor\n";
+        std::fs::write(&path, outside).unwrap();
+        let e = target
+            .save("bt-sound 2\n# mine, a third time\n")
+            .unwrap_err();
+        assert!(e.contains("changed on disk since it was opened"), "{e}");
+        assert!(e.contains("tune.txt"), "the message names the file: {e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), outside, "kept");
+
+        // Told, the user saves again: now it is theirs to write over.
+        target.save("bt-sound 2\n# mine, a third time\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "bt-sound 2\n# mine, a third time\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn two_editors_of_one_file_do_not_lose_each_others_saves() {
+        let dir = folder("two");
+        let path = dir.join("tune.txt");
+        std::fs::write(&path, FIRST).unwrap();
+        let mut one = opened(&path);
+        let mut two = opened(&path);
+        one.save("bt-sound 2\n# one\n").unwrap();
+        assert!(two.save("bt-sound 2\n# two\n").is_err());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "bt-sound 2\n# one\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_made_by_someone_else_after_opening_a_new_one_is_not_saved_over() {
+        let dir = folder("new");
+        let path = dir.join("tune.txt");
+        let mut target = opened(&path);
+        std::fs::write(&path, "bt-sound 2\n# theirs\n").unwrap();
+        assert!(target.save(FIRST).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "bt-sound 2\n# theirs\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_put_in_the_files_place_is_refused_at_save_without_waiting_on_it() {
+        let dir = folder("fifo");
+        let path = dir.join("tune.txt");
+        std::fs::write(&path, FIRST).unwrap();
+        let target = opened(&path);
+        std::fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let (sent, got) = std::sync::mpsc::channel();
+        let mut saving = target.clone();
+        std::thread::spawn(move || {
+            let _ = sent.send(saving.save(FIRST));
+        });
+        // Twice: once as a changed file, once more as the user's second Ctrl+S.
+        let first = got
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the save returns instead of waiting on the FIFO");
+        let e = first.unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        let mut again = target;
+        let e = again.save(FIRST).unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_fifo());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
