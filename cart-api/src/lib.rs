@@ -119,7 +119,7 @@ pub mod limits {
 pub mod host {
     pub use crate::assets::{ImageLoader, IndexedImage, RgbaImage};
     pub use crate::console::Console;
-    pub use crate::draw::{measure_text, Framebuffer};
+    pub use crate::draw::{image_bytes_copied, measure_text, Framebuffer};
     pub use crate::input::{
         stick_with_dead_zone, Input, KeyMapTable, Source, TickButtons, TickInput, BUTTON_COUNT,
         BUTTON_NAMES, HOST_KEYS, INPUT_STRING_CAPACITY, KEYBOARD_PLAYERS, MAPPABLE_BUTTONS,

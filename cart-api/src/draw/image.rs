@@ -122,10 +122,41 @@ impl Deref for Image {
 }
 
 impl Clone for Image {
-    /// The same picture; the drawing state starts afresh.
+    /// The same picture; the drawing state starts afresh. The pixels are shared until either
+    /// image is drawn on, and counted in [`image_bytes_copied`] whatever happens to them.
     fn clone(&self) -> Image {
+        COPIED_BYTES.with(|n| n.set(n.get().saturating_add(self.sheet.pixels.len() as u64)));
         Image::from_sheet(self.sheet.clone())
     }
+}
+
+thread_local! {
+    /// The pixels of every [`Image`] copy made on this thread, in bytes, ever.
+    static COPIED_BYTES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many bytes of pixels the [`Image`] copies made on this thread have had, in all, since
+/// it started: for the console to count the images a cart's snapshot holds.
+///
+/// A copy shares its pixels with the original until one of them is drawn on, and then holds
+/// its own: a game that keeps a 16 MiB trail image and draws on it each update makes every
+/// snapshot hold 16 MiB of its own. A cart's [`Cart::snapshot`](crate::Cart::snapshot) says
+/// nothing of what it holds, so the console reads this before and after taking one and
+/// counts the difference against its snapshot budget: always the whole image, as no one can
+/// know yet whether the game will draw on it.
+///
+/// ```
+/// use bt::host::image_bytes_copied;
+/// use bt::Image;
+///
+/// let trail = Image::new(64, 32)?;
+/// let before = image_bytes_copied();
+/// let _copy = trail.clone();
+/// assert_eq!(image_bytes_copied() - before, 64 * 32);
+/// # Ok::<(), bt::AssetError>(())
+/// ```
+pub fn image_bytes_copied() -> u64 {
+    COPIED_BYTES.with(std::cell::Cell::get)
 }
 
 impl PartialEq for Image {

@@ -44,7 +44,7 @@ pub use fonts::{
 };
 pub(crate) use framebuffer::Bounds;
 pub use framebuffer::{measure_text, Framebuffer};
-pub use image::Image;
+pub use image::{image_bytes_copied, Image};
 pub use nine_slice::{NineSlice, NineSliceError, SliceFill};
 pub use pen::FillPattern;
 pub(crate) use pen::{blend_row_table, InkTable, Pen};

@@ -306,6 +306,63 @@ fn the_snapshots_kept_stay_under_their_budget_counted_by_the_allocator() {
     }
 }
 
+/// A game that keeps a big off-screen image of BT's and draws on it every update (a trail, a
+/// minimap), copied for its snapshots by `bt::cloned` with nothing said of the image.
+#[derive(Clone)]
+struct Trails {
+    trail: bt::Image,
+}
+
+impl bt::Cart for Trails {
+    fn update(&mut self, ctx: &mut bt::Update<'_>) {
+        let x = (ctx.ticks() % 2048) as i32;
+        ctx.draw_on(&mut self.trail, |img| img.draw_pixel(x, 0, 7));
+    }
+    fn render(&self, _ctx: &mut bt::Render<'_>) {}
+    fn snapshot(&self) -> Option<Box<dyn bt::Cart>> {
+        bt::cloned(self)
+    }
+}
+
+#[test]
+fn a_carts_own_images_count_against_the_snapshot_budget() {
+    // Each snapshot of the live image, drawn on after it is taken, ends up with 4 MiB of its
+    // own: uncounted, the ring would keep one every 64 updates, 188 MiB by update 3000.
+    const BUDGET: usize = 16 << 20;
+    const IMAGE: usize = 2048 * 2048;
+    let before = GLOBAL.live_bytes();
+    let mut e = Engine::new(
+        Box::new(|| {
+            Box::new(Trails {
+                trail: bt::Image::new(2048, 2048).expect("an image"),
+            }) as Box<dyn bt::Cart>
+        }),
+        EngineOptions {
+            overlay: false,
+            snapshot_budget: BUDGET,
+            ..EngineOptions::default()
+        },
+    )
+    .expect("the cart boots");
+    e.render_at_tick(3000, Origin::Start, |_, _| {}).unwrap();
+    let kept = e.snapshots();
+    assert!(kept.bytes <= BUDGET, "{kept:?}");
+    assert!(
+        kept.bytes >= kept.count * IMAGE,
+        "each counts its image: {kept:?}"
+    );
+    assert!(kept.count >= 2, "{kept:?}");
+    let held = GLOBAL.live_bytes() - before;
+    assert!(
+        held <= (BUDGET + 2 * IMAGE) as i64,
+        "the engine holds {held} bytes: the budget {BUDGET} and the live image, at most"
+    );
+    // Going back still lands where the run was.
+    let (first, _) = kept.span.unwrap();
+    e.render_at_tick(first + 10, Origin::Start, |_, _| {})
+        .unwrap();
+}
+
 #[test]
 fn a_smaller_budget_thins_the_ring_at_once_and_none_empties_it() {
     let mut e = engine("bunnymark");
@@ -384,7 +441,7 @@ fn a_state_file_is_the_run_from_boot_and_refuses_another_build_or_cart() {
     assert_eq!(file.replay.ticks(), 250);
 
     let mut loaded = engine("snake");
-    loaded.load_state_file(&file, "snake", path).unwrap();
+    loaded.load_state_file(&file, "snake", None, path).unwrap();
     assert_eq!(loaded.updates_since_init(), 250);
     assert_eq!(loaded.test_state(), e.test_state());
     assert_eq!(loaded.framebuffer(), e.framebuffer());
@@ -398,18 +455,40 @@ fn a_state_file_is_the_run_from_boot_and_refuses_another_build_or_cart() {
         assert!(a.2 == b.2, "samples of update {}", 251 + i);
     }
 
-    let other_build = text.replace(bt_runtime::engine::STATE_BUILD, "bt-runtime 0.0.0-other");
+    let build = bt_runtime::engine::state_build();
+    let other_build = text.replace(build, "bt-runtime 0.0.0-other");
     let err = StateFile::from_json(&other_build, path).unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
-            "snake.btstate: a state saved by bt-runtime 0.0.0-other; this is {}, which loads \
-             only its own",
-            bt_runtime::engine::STATE_BUILD
+            "snake.btstate: a state saved by another build (bt-runtime 0.0.0-other); this is \
+             {build}, which loads only its own",
         )
     );
+    // Another build of the same version of BT (the program changed, the version did not).
+    let same_version = format!("bt-runtime {}", env!("CARGO_PKG_VERSION"));
+    for other in [
+        same_version.clone(),
+        format!("{same_version}, program 0123456789abcdef"),
+    ] {
+        let err = StateFile::from_json(&text.replace(build, &other), path).unwrap_err();
+        assert!(
+            matches!(err, StateFileError::OtherBuild { .. }),
+            "{other}: {err}"
+        );
+    }
+    // Another version of the cart.
+    let err = engine("snake")
+        .load_state_file(&file, "snake", Some("2.0"), path)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a state of snake with no version; this run is snake version 2.0"
+    );
     let mut hello = engine("hello");
-    let err = hello.load_state_file(&file, "hello", path).unwrap_err();
+    let err = hello
+        .load_state_file(&file, "hello", None, path)
+        .unwrap_err();
     assert!(
         err.to_string().starts_with("a state of snake (seed"),
         "{err}"

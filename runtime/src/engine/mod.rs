@@ -25,7 +25,7 @@ use cart_panic::guarded;
 pub use cart_panic::{CartCall, CartPanic};
 pub use options::*;
 use recording::{updater, Tape, RESERVED_HASHES};
-pub use save_state::{SaveState, StateFile, StateFileError, STATE_BUILD};
+pub use save_state::{state_build, SaveState, StateFile, StateFileError};
 pub use seek::Origin;
 use snapshot::Ring;
 pub use snapshot::{SnapshotError, SnapshotStats, DEFAULT_SNAPSHOT_BUDGET, FIRST_SNAPSHOT_EVERY};

@@ -54,8 +54,49 @@ impl SaveState {
     }
 }
 
-/// The BT build a state file is made with and loads into: states are exact only within one.
-pub const STATE_BUILD: &str = concat!("bt-runtime ", env!("CARGO_PKG_VERSION"));
+/// The build a state file is made with and loads into: states are exact only within one.
+///
+/// Every build of one version of BT shares its version number, and a cart's code can change
+/// with no version change at all, so the version alone tells nothing. The program itself is
+/// what plays the state: its file's bytes are hashed (64-bit FNV-1a, once a process, when the
+/// first state file is made or read), and any change to BT or to the cart built into it gives
+/// another build. Where the program cannot be read (a web page), the build is the version
+/// with `program unknown`.
+///
+/// ```
+/// let build = bt_runtime::engine::state_build();
+/// assert!(build.starts_with("bt-runtime "), "{build}");
+/// assert!(build.contains(", program "), "{build}");
+/// ```
+pub fn state_build() -> &'static str {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD.get_or_init(|| {
+        let program = std::env::current_exe()
+            .and_then(|exe| hash_file(&exe))
+            .map_or_else(|_| "unknown".to_string(), |hash| format!("{hash:016x}"));
+        format!(
+            "bt-runtime {}, program {program}",
+            env!("CARGO_PKG_VERSION")
+        )
+    })
+}
+
+/// FNV-1a (64 bits) of the file at `path`, read a block at a time.
+fn hash_file(path: &Path) -> std::io::Result<u64> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut block = vec![0; 1 << 16];
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    loop {
+        let n = file.read(&mut block)?;
+        if n == 0 {
+            return Ok(hash);
+        }
+        for &b in &block[..n] {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
 
 /// What a state file's first field says it is.
 const STATE_FORMAT: &str = "bt-state";
@@ -67,7 +108,7 @@ const STATE_VERSION: u32 = 1;
 /// small and the state exact, but only in the same build of BT and for the same cart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StateFile {
-    /// The build that made it ([`STATE_BUILD`] of that build).
+    /// The build that made it ([`state_build`] of that build).
     pub build: String,
     /// The run from boot to the saved update.
     pub replay: Replay,
@@ -89,7 +130,10 @@ pub enum StateFileError {
     #[error(transparent)]
     Replay(#[from] ReplayError),
     /// Made by another build of BT.
-    #[error("{path}: a state saved by {found}; this is {STATE_BUILD}, which loads only its own")]
+    #[error(
+        "{path}: a state saved by another build ({found}); this is {}, which loads only its own",
+        state_build()
+    )]
     OtherBuild {
         /// The file.
         path: PathBuf,
@@ -156,7 +200,7 @@ impl StateFile {
                 file.version
             )));
         }
-        if file.build != STATE_BUILD {
+        if file.build != state_build() {
             return Err(StateFileError::OtherBuild {
                 path: path.to_path_buf(),
                 found: file.build,
@@ -262,7 +306,7 @@ impl Engine {
             .recording(cart, cart_version)
             .ok_or(StateFileError::NotRecording)?;
         Ok(StateFile {
-            build: STATE_BUILD.to_string(),
+            build: state_build().to_string(),
             replay,
         })
     }
@@ -272,15 +316,27 @@ impl Engine {
     /// file's replay is what a seek from the start plays, and a recording holds its input.
     ///
     /// # Errors
-    /// [`StateFileError::OtherRun`] when the file is of another cart (by `cart`), seed, update
-    /// rate, display or arguments than this engine runs; the seek's errors, as
-    /// [`EngineError`] inside [`StateFileError::File`] naming `path`.
+    /// [`StateFileError::OtherRun`] when the file is of another cart (by `cart`), another
+    /// version of it (`cart_version`), seed, update rate, display or arguments than this
+    /// engine runs; the seek's errors, as [`EngineError`] inside [`StateFileError::File`]
+    /// naming `path`.
     pub fn load_state_file(
         &mut self,
         file: &StateFile,
         cart: &str,
+        cart_version: Option<&str>,
         path: &Path,
     ) -> Result<(), StateFileError> {
+        let recorded = file.replay.info.cart_version.as_deref();
+        if recorded != cart_version {
+            let version = |v: Option<&str>| {
+                v.map_or("with no version".to_string(), |v| format!("version {v}"))
+            };
+            return Err(StateFileError::OtherRun {
+                found: format!("{} {}", file.replay.info.cart, version(recorded)),
+                running: format!("{cart} {}", version(cart_version)),
+            });
+        }
         let info = &file.replay.info;
         let ours = (
             cart,

@@ -42,7 +42,8 @@ pub(super) struct Snapshot {
     /// A replay from boot reaches this state.
     pub(super) reproducible: bool,
     /// About how many bytes the snapshot holds outside the ring's list
-    /// ([`Cart::snapshot_bytes`] and the heap part of [`ConsoleSnapshot::size_hint`]).
+    /// ([`Cart::snapshot_bytes`], the pixels of the cart's [`bt::Image`]s, and the heap part of
+    /// [`ConsoleSnapshot::size_hint`]).
     pub(super) bytes: usize,
 }
 
@@ -57,11 +58,16 @@ impl Snapshot {
         tape: &Tape,
         reproducible: bool,
     ) -> Option<Snapshot> {
+        // BT's own images the copy holds are counted whatever the cart says of itself: one
+        // drawn on each update makes every snapshot hold pixels of its own.
+        let images_before = bt::host::image_bytes_copied();
         let copy = cart.snapshot()?;
+        let images = bt::host::image_bytes_copied().saturating_sub(images_before);
         let console = console.snapshot();
         // The struct itself sits in the ring's list, which counts it.
         let bytes = console.size_hint() - std::mem::size_of::<ConsoleSnapshot>()
             + cart.snapshot_bytes()
+            + usize::try_from(images).unwrap_or(usize::MAX)
             + tape
                 .player
                 .as_ref()
