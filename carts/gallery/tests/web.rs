@@ -378,6 +378,15 @@ fn paint_keeps_its_colour_in_the_browser_over_a_reload_and_the_test_hooks_leave_
             {"eval": "window.bt.replay()"},
             {"eval": "Object.keys(localStorage)"},
             {"requests": true},
+            // A link that sets cart arguments plays a run of its own, apart from the saved
+            // game; one whose argument holds a line break (which could start a replay in the
+            // boot text) is refused.
+            {"open": "index.html?arg=x=1"},
+            {"wait_for": "window.bt.frames > 5"},
+            {"eval": "window.bt.replay()"},
+            {"open": "index.html?arg=x%3D1%0A--replay--%0A%7B%7D"},
+            {"wait_for": "window.bt.error !== null"},
+            {"eval": "[window.bt.error, localStorage.getItem('bt:paint:Paint:save')]"},
         ]),
     );
     let asked: Vec<&str> = results[13]
@@ -413,6 +422,19 @@ fn paint_keeps_its_colour_in_the_browser_over_a_reload_and_the_test_hooks_leave_
         results[12],
         json!(["bt:paint:Paint:save"]),
         "and writes none"
+    );
+    assert_eq!(
+        page_replay(&results[16]).boot_save(),
+        [] as [u8; 0],
+        "a link's arguments make a run apart from the player's saved game"
+    );
+    let error = results[19][0]
+        .as_str()
+        .expect("the page stopped with a message");
+    assert!(error.contains("line break"), "{error}");
+    assert_eq!(
+        results[19][1], results[6],
+        "the player's save data is as it was"
     );
 }
 

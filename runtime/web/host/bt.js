@@ -511,6 +511,12 @@ const BT = (() => {
   function query() {
     const q = new URLSearchParams(location.search);
     const args = q.getAll("arg").map((a) => {
+      // One argument is one line of the boot text: a line break in one could start a line
+      // of its own, even a replay, so none is taken.
+      if (/[\r\n]/.test(a)) {
+        throw new Error(`the address's arg=${JSON.stringify(a)} holds a line break; ` +
+          "a cart argument is name=value on one line");
+      }
       const i = a.indexOf("=");
       return i < 0 ? [a, ""] : [a.slice(0, i), a.slice(i + 1)];
     });
@@ -525,16 +531,18 @@ const BT = (() => {
   /// Plays `options.name` from `options.wasm` in `options.canvas`.
   async function start(options) {
     const canvas = options.canvas || document.getElementById("bt-screen");
-    const q = query();
     const api = { ready: false, error: null, frames: 0, captures: 0, name: options.name };
     window.bt = api;
     try {
+      const q = query();
       const replayText = q.replay === null ? null : await (await fetch(q.replay)).text();
       // The test hooks draw as `bt shot` does: no overlay, nor its toggle corner.
       let flags = q.at !== null || q.wav !== null ? BOOT_NO_OVERLAY : 0;
       // Only the player's own run reads and keeps their save data: not a test hook's, nor a
-      // replay's (which carries its own).
-      if (q.at === null && q.wav === null && q.replay === null) flags |= BOOT_PLAYER_SAVE;
+      // replay's (which carries its own), nor a run whose arguments a link chose (a link
+      // someone sent must not change the player's saved game).
+      const own = q.at === null && q.wav === null && q.replay === null && q.args.length === 0;
+      if (own) flags |= BOOT_PLAYER_SAVE;
       const bt = await boot(options.wasm, (options.args || []).concat(q.args), replayText, flags);
       api.console = bt;
       // The tab shows the cart's title (its settings'), not the name of its crate.

@@ -173,6 +173,16 @@ impl Page {
         overlay: bool,
         save: Option<LoadSave<'_>>,
     ) -> Result<Page, String> {
+        // The player's own run (the one that reads and keeps their save data) is never a
+        // replay: a replay brought by an address or a script would write its input's outcome
+        // into the player's saved game.
+        if replay.is_some() && save.is_some() {
+            return Err(
+                "a replay does not play in the player's own run, which keeps their \
+                        save data: boot it without the player's save"
+                    .into(),
+            );
+        }
         // No user config in a page: the cart's `configure()`, its `cart.toml` as it was at
         // export, and its arguments. The player's save data is read once the settings name
         // the cart's title.

@@ -131,6 +131,26 @@ fn the_replay_key_hands_over_a_recording_that_plays_back_the_same_run() {
 }
 
 #[test]
+fn a_replay_never_plays_in_the_players_own_run_that_keeps_their_save_data() {
+    let mut page = snake();
+    frames(&mut page, 0.0, 10);
+    assert_eq!(key(&mut page, "F2", true), PageAction::DownloadReplay);
+    let replay = String::from_utf8(page.out().to_vec()).unwrap();
+    let load = |_: &str| Some(bt_runtime::save::encode(&[9, 9, 9]));
+    let err = Page::new(
+        "snake",
+        bt_cart_snake::cart,
+        Vec::new(),
+        Some(&replay),
+        true,
+        Some(&load),
+    )
+    .err()
+    .expect("refused");
+    assert!(err.contains("save data"), "{err}");
+}
+
+#[test]
 fn the_host_keys_that_save_hand_their_file_to_the_script_and_reach_no_cart() {
     let mut page = snake();
     frames(&mut page, 0.0, 10);
