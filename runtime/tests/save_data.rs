@@ -22,7 +22,7 @@ static GLOBAL: CountingAlloc = CountingAlloc::new();
 
 /// Counts presses of A in save slot 0, and writes the same marker into slot 1 every update,
 /// as a cart that stores its settings each frame would.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Presses {
     presses: i32,
 }
@@ -41,6 +41,9 @@ impl Cart for Presses {
     }
     fn render(&self, ctx: &mut Render<'_>) {
         ctx.clear((self.presses % 16) as u8);
+    }
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
     }
 }
 
@@ -143,6 +146,8 @@ fn steady_frames_that_rewrite_the_same_save_data_write_nothing_and_allocate_noth
     save::store(&file, &[0, 0, 0, 0, 77]).unwrap();
     let before = std::fs::metadata(&file).unwrap().modified().unwrap();
     let mut host = boot(&file);
+    // Snapshots (the cart can be copied) allocate by design, every 64 updates: none here.
+    host.engine_mut().set_snapshot_budget(0);
     frames(&mut host, 0, 120);
     let allocations = GLOBAL.allocations_during(|| frames(&mut host, 120, 600));
     assert_eq!(allocations, 0, "ten seconds of frames touching save data");
@@ -159,7 +164,7 @@ fn steady_frames_that_rewrite_the_same_save_data_write_nothing_and_allocate_noth
 }
 
 #[test]
-fn a_replay_from_the_start_puts_the_boot_save_data_back_and_stops_writing() {
+fn a_run_that_went_back_writes_its_save_data_again_from_where_play_goes_on() {
     let (_dir, file, mut host) = two_presses_over_five("save-rewind", 70);
     assert_eq!(slot0(&file), Some(7));
     host.engine_mut().render_at(0.5, Origin::Start).unwrap();
@@ -169,11 +174,47 @@ fn a_replay_from_the_start_puts_the_boot_save_data_back_and_stops_writing() {
         "the run replays from boot"
     );
     host.engine_mut().resume();
-    tap(&mut host, 71);
-    frames(&mut host, 72, 70);
+    frames(&mut host, 71, 1);
+    assert_eq!(slot0(&file), Some(7), "nothing is written at the jump");
+    tap(&mut host, 72);
+    frames(&mut host, 73, 70);
+    assert_eq!(
+        slot0(&file),
+        Some(6),
+        "the run played on from the jump is written, within a second"
+    );
+    tap(&mut host, 143);
     finish(&mut host);
-    assert_eq!(host.engine().console().save().get(0), 6);
-    assert_eq!(slot0(&file), Some(7), "what the live run saved is kept");
+    assert_eq!(slot0(&file), Some(7), "and its last change when it ends");
+}
+
+fn key(host: &mut Host, key: Key, down: bool) {
+    host.handle(HostEvent::Key { key, down });
+}
+
+#[test]
+fn after_a_loaded_state_only_the_abandoned_futures_save_data_is_dropped() {
+    let (_dir, file, mut host) = two_presses_over_five("save-state", 70);
+    assert_eq!(slot0(&file), Some(7));
+    key(&mut host, bt_runtime::host::SAVE_STATE_KEY, true);
+    key(&mut host, bt_runtime::host::SAVE_STATE_KEY, false);
+    // A press the player then takes back before it was written: it never reaches the file.
+    tap(&mut host, 73);
+    frames(&mut host, 74, 5);
+    key(&mut host, bt_runtime::host::LOAD_STATE_KEY, true);
+    key(&mut host, bt_runtime::host::LOAD_STATE_KEY, false);
+    assert_eq!(host.engine().console().save().get(0), 7);
+    frames(&mut host, 79, 70);
+    assert_eq!(slot0(&file), Some(7));
+    // Play goes on from the state, and what it saves is written as before.
+    tap(&mut host, 149);
+    frames(&mut host, 150, 1);
+    tap(&mut host, 151);
+    frames(&mut host, 152, 70);
+    assert_eq!(slot0(&file), Some(9), "written within a second of play");
+    tap(&mut host, 222);
+    finish(&mut host);
+    assert_eq!(slot0(&file), Some(10), "and when the run ends");
 }
 
 #[test]

@@ -987,8 +987,7 @@ impl Host {
         self.save = Some(SaveStore::new(path, &self.engine));
     }
 
-    /// After a frame: queues the save data when it is due. A replay from the start, which
-    /// stops the writes, shows as the overlay's notice and on the error output.
+    /// After a frame: queues the save data when it is due.
     fn store_save(&mut self) {
         self.step_save(SaveStore::after_frame);
     }
@@ -998,8 +997,7 @@ impl Host {
         self.step_save(SaveStore::flush);
     }
 
-    /// Runs one step of the save store and acts on what it says: a file to hand over is
-    /// queued, a stop is told to the player.
+    /// Runs one step of the save store: a file to hand over is queued.
     fn step_save(&mut self, step: impl FnOnce(&mut SaveStore, &mut Engine) -> StoreEvent) {
         let Some(store) = &mut self.save else {
             return;
@@ -1009,20 +1007,8 @@ impl Host {
                 let write = save_write(store, bytes);
                 self.writes.push(write);
             }
-            StoreEvent::Stopped => self.say_stopped(),
             _ => {}
         }
-    }
-
-    fn say_stopped(&mut self) {
-        let Some(store) = &self.save else { return };
-        let said = format!(
-            "the run went back (a seek or a rewind): save data is no longer written to {}",
-            store.path().display()
-        );
-        self.say(format_args!("{said}"));
-        let line = crate::quote::excerpt_chars(&said, NOTICE_CHARS);
-        self.engine.overlay_forced().set_notice(&line);
     }
 }
 
