@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use crate::config::read::{read_text, ReadError, MAX_TEXT_FILE};
 
-use super::new_cache::{build_dir_for, seed, seed_sources, Seeded};
+use super::new_cache::{build_dir_for, seed, seed_sources, Patience, Seeded};
 use super::new_workspace::{make_links, mirror_of, MirrorError, MIRROR_DIR};
 
 /// The BT checkout this binary was built from; new carts depend on it by path.
@@ -85,6 +85,8 @@ pub(crate) struct Machine {
     pub build: PathBuf,
     /// BT's build folders, copied into `build` where newer.
     pub seeds: Vec<PathBuf>,
+    /// Whether seeding waits for a build that holds one of those folders.
+    pub patience: Patience,
 }
 
 impl Machine {
@@ -98,6 +100,7 @@ impl Machine {
             build: build_dir_for(&root),
             seeds: seed_sources(&root),
             root,
+            patience: Patience::Wait,
         }
     }
 }
@@ -254,7 +257,7 @@ pub(crate) fn new_cart_on(
         name: name.to_string(),
         root: machine.root.clone(),
         build: machine.build.clone(),
-        seeded: seed(&machine.build, &machine.seeds),
+        seeded: seed(&machine.build, &machine.seeds, machine.patience),
         notes: Vec::new(),
     })
 }
@@ -307,6 +310,24 @@ pub(crate) fn attach_on(dir: &Path, machine: &Machine) -> Result<Attached, NewCa
         .and_then(|n| n.as_str())
         .ok_or_else(|| not_a_cart(&manifest_path, "it has no [package] name"))?
         .to_string();
+    // The name goes into the workspace bt makes and into paths: what `bt new` refuses, a
+    // cart's folder cannot bring in either.
+    if !valid_name(&name) {
+        return Err(not_a_cart(
+            &manifest_path,
+            &format!(
+                "its [package] name '{}' is not a cart's name (a lowercase letter, then up to 63 \
+                 lowercase letters, digits, '-' or '_')",
+                crate::quote::excerpt(&name)
+            ),
+        ));
+    }
+    if let Some(why) = reserved(&name) {
+        return Err(not_a_cart(
+            &manifest_path,
+            &format!("its [package] name '{name}' is {why}"),
+        ));
+    }
     if package
         .and_then(|p| p.get("workspace"))
         .and_then(|w| w.as_str())
@@ -370,7 +391,7 @@ pub(crate) fn attach_on(dir: &Path, machine: &Machine) -> Result<Attached, NewCa
         name,
         root: machine.root.clone(),
         build: machine.build.clone(),
-        seeded: seed(&machine.build, &machine.seeds),
+        seeded: seed(&machine.build, &machine.seeds, machine.patience),
         notes,
     })
 }
@@ -679,6 +700,7 @@ mod tests {
             root: Path::new(BT_ROOT).canonicalize().unwrap(),
             build: parent.with_file_name(name),
             seeds: Vec::new(),
+            patience: Patience::PassOver,
         }
     }
 
@@ -896,6 +918,21 @@ mod tests {
         std::fs::write(parent.join("Cargo.toml"), "[package\n").unwrap();
         let err = attach_on(&parent, &m).unwrap_err().to_string();
         assert!(err.contains("not valid TOML"), "{err}");
+        // Names `bt new` refuses: one of BT's own packages, or one that is no cart's name.
+        for (name, says) in [
+            ("bt-runtime", "a crate every cart links"),
+            ("bt-overlay", "one of BT's own packages"),
+            ("../../x", "is not a cart's name"),
+        ] {
+            std::fs::write(
+                parent.join("Cargo.toml"),
+                format!("[package]\nname = \"{name}\"\nworkspace = \".bt\"\n"),
+            )
+            .unwrap();
+            let err = attach_on(&parent, &m).unwrap_err().to_string();
+            assert!(err.contains(says), "{name}: {err}");
+            assert!(!parent.join(".bt").exists(), "{name}: nothing made");
+        }
         // A `.bt` that is a file is someone's: left as it is.
         let dir = new_in("game", &parent).unwrap().dir;
         std::fs::remove_dir_all(dir.join(".bt")).unwrap();

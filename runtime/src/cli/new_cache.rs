@@ -95,10 +95,33 @@ pub struct Seeded {
     pub notes: Vec<String>,
 }
 
+/// Whether [`seed`] waits for a build that holds a folder it copies from or into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Patience {
+    /// Pass over a profile a build holds, and say so in [`Seeded::notes`].
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "bt new and bt attach wait; the tests pass over")
+    )]
+    PassOver,
+    /// Wait for the build to finish, saying so on the error output at once and then every
+    /// [`WAIT_NOTE_EVERY`]: a copy made after the build saves the cart's first build all of
+    /// BT's libraries, where passing over leaves the user to guess when to `bt attach` again.
+    /// Ctrl-C stops the wait; the cart is whole by then, and only unseeded.
+    Wait,
+}
+
+/// How often a wait for a build says it is still waiting.
+pub const WAIT_NOTE_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// How often a wait for a build looks whether it has finished.
+const WAIT_POLL: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// Copies into the shared build folder `dest` what the build folders `sources` hold that it
-/// lacks or holds older. Never fails: the shared folder only saves time, so what cannot be
-/// copied is said in [`Seeded::notes`] and Cargo compiles it instead.
-pub fn seed(dest: &Path, sources: &[PathBuf]) -> Seeded {
+/// lacks or holds older, waiting for a build that holds one as `patience` says. Never fails:
+/// the shared folder only saves time, so what cannot be copied is said in [`Seeded::notes`]
+/// and Cargo compiles it instead.
+pub fn seed(dest: &Path, sources: &[PathBuf], patience: Patience) -> Seeded {
     let mut seeded = Seeded::default();
     for source in sources {
         let Ok(entries) = fs::read_dir(source) else {
@@ -114,7 +137,7 @@ pub fn seed(dest: &Path, sources: &[PathBuf]) -> Seeded {
             let Some(name) = profile.file_name() else {
                 continue;
             };
-            match seed_profile(&profile, &dest.join(name), &mut seeded) {
+            match seed_profile(&profile, &dest.join(name), patience, &mut seeded) {
                 Ok(()) => seeded.from.push(profile),
                 Err(note) => seeded.notes.push(note),
             }
@@ -124,9 +147,10 @@ pub fn seed(dest: &Path, sources: &[PathBuf]) -> Seeded {
 }
 
 /// Locks a profile folder with Cargo's lock file (`.cargo-lock`, which every build of it holds
-/// alone) without waiting: BT's folder, read from, shared (`create` false; `Ok(None)` when it
-/// has no lock file), the shared build folder, written to, alone.
-fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
+/// alone), waiting for a build that holds it as `patience` says: BT's folder, read from,
+/// shared (`create` false; `Ok(None)` when it has no lock file), the shared build folder,
+/// written to, alone.
+fn lock(profile: &Path, create: bool, patience: Patience) -> Result<Option<File>, String> {
     let path = profile.join(".cargo-lock");
     let file = if create {
         // Cargo's lock file, opened to be locked; no byte of it is read.
@@ -144,26 +168,66 @@ fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
         }
     };
     let file = file.map_err(|e| format!("{}: {e}", path.display()))?;
-    let locked = if create {
-        file.try_lock()
-    } else {
-        file.try_lock_shared()
-    };
-    match locked {
-        Ok(()) => Ok(Some(file)),
-        Err(fs::TryLockError::WouldBlock) => Err(format!(
-            "{} is in use by a build: not copied (run `bt attach` again once it is done)",
-            profile.display()
-        )),
-        Err(fs::TryLockError::Error(e)) => Err(format!("{}: {e}", path.display())),
+    let started = std::time::Instant::now();
+    let mut said = None;
+    loop {
+        let locked = if create {
+            file.try_lock()
+        } else {
+            file.try_lock_shared()
+        };
+        match locked {
+            Ok(()) => return Ok(Some(file)),
+            Err(fs::TryLockError::WouldBlock) if patience == Patience::Wait => {
+                let waited = started.elapsed();
+                let due = said.is_none_or(|at: std::time::Duration| waited >= at + WAIT_NOTE_EVERY);
+                if due {
+                    say_waiting(profile, waited);
+                    said = Some(waited);
+                }
+                std::thread::sleep(WAIT_POLL);
+            }
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "{} is in use by a build: not copied (run `bt attach` in the cart once that \
+                     build is done; it then waits for any build still running)",
+                    profile.display()
+                ))
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(format!("{}: {e}", path.display())),
+        }
     }
 }
 
+/// Says on the error output that the seed waits for the build holding `profile`.
+fn say_waiting(profile: &Path, waited: std::time::Duration) {
+    use std::io::Write as _;
+    let text = if waited.is_zero() {
+        format!(
+            "bt: waiting for the build using {} to finish, to copy what it compiled for the \
+             cart (Ctrl-C stops waiting: the cart is made, and `bt attach` in it copies later)",
+            profile.display()
+        )
+    } else {
+        format!(
+            "bt: still waiting for the build using {} ({} min so far)",
+            profile.display(),
+            waited.as_secs() / 60
+        )
+    };
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
 /// Seeds one profile folder `to` from BT's `from`, both locked while it runs.
-fn seed_profile(from: &Path, to: &Path, seeded: &mut Seeded) -> Result<(), String> {
+fn seed_profile(
+    from: &Path,
+    to: &Path,
+    patience: Patience,
+    seeded: &mut Seeded,
+) -> Result<(), String> {
     fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-    let _theirs = lock(from, false)?;
-    let _ours = lock(to, true)?;
+    let _theirs = lock(from, false, patience)?;
+    let _ours = lock(to, true, patience)?;
     let copy_error = |e: std::io::Error| {
         format!(
             "copying {} into {}: {e}; what is missing is compiled instead",
@@ -351,7 +415,7 @@ mod tests {
         let dir = scratch("copies");
         let (bt, shared) = (dir.join("bt-target"), dir.join("shared"));
         bts_build(&bt, 1_000_000);
-        let seeded = seed(&shared, std::slice::from_ref(&bt));
+        let seeded = seed(&shared, std::slice::from_ref(&bt), Patience::PassOver);
         assert!(seeded.notes.is_empty(), "{:?}", seeded.notes);
         assert_eq!(seeded.from, [bt.join("release")]);
         for copied in [
@@ -383,8 +447,11 @@ mod tests {
         let dir = scratch("newer");
         let (bt, shared) = (dir.join("bt-target"), dir.join("shared"));
         bts_build(&bt, 1_000_000);
-        seed(&shared, std::slice::from_ref(&bt));
-        assert_eq!(seed(&shared, std::slice::from_ref(&bt)).files, 0);
+        seed(&shared, std::slice::from_ref(&bt), Patience::PassOver);
+        assert_eq!(
+            seed(&shared, std::slice::from_ref(&bt), Patience::PassOver).files,
+            0
+        );
         // BT compiled foo again; a cart compiled its own bar into the shared folder later.
         write_at(&bt.join("release/deps/libfoo-1.rlib"), "rlib 2", 2_000_000);
         write_at(
@@ -394,7 +461,7 @@ mod tests {
         );
         let own = shared.join("release/.fingerprint/foo-1/lib-foo");
         write_at(&own, "the shared folder's own, newer", 4_000_000);
-        let seeded = seed(&shared, std::slice::from_ref(&bt));
+        let seeded = seed(&shared, std::slice::from_ref(&bt), Patience::PassOver);
         assert_eq!(seeded.files, 1, "only the newer library");
         let rlib = shared.join("release/deps/libfoo-1.rlib");
         assert_eq!(fs::read_to_string(rlib).unwrap(), "rlib 2");
@@ -414,7 +481,7 @@ mod tests {
         // A build of BT's holds its profile's lock.
         let held = File::open(bt.join("release/.cargo-lock")).unwrap();
         held.lock().unwrap();
-        let seeded = seed(&shared, std::slice::from_ref(&bt));
+        let seeded = seed(&shared, std::slice::from_ref(&bt), Patience::PassOver);
         assert_eq!(seeded.files, 0);
         assert!(seeded.from.is_empty());
         assert_eq!(seeded.notes.len(), 1);
@@ -424,7 +491,37 @@ mod tests {
             seeded.notes
         );
         held.unlock().unwrap();
-        assert_eq!(seed(&shared, std::slice::from_ref(&bt)).files, 6);
+        assert_eq!(
+            seed(&shared, std::slice::from_ref(&bt), Patience::PassOver).files,
+            6
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_seed_that_waits_copies_once_the_build_holding_bt_s_folder_is_done() {
+        let dir = scratch("waits");
+        let (bt, shared) = (dir.join("bt-target"), dir.join("shared"));
+        bts_build(&bt, 1_000_000);
+        let held = File::open(bt.join("release/.cargo-lock")).unwrap();
+        held.lock().unwrap();
+        let (sent, got) = std::sync::mpsc::channel();
+        let seeding = {
+            let (bt, shared) = (bt.clone(), shared.clone());
+            std::thread::spawn(move || {
+                let seeded = seed(&shared, std::slice::from_ref(&bt), Patience::Wait);
+                let _ = sent.send(());
+                seeded
+            })
+        };
+        // The build goes on: the seed waits for it rather than giving up.
+        assert!(got
+            .recv_timeout(std::time::Duration::from_millis(600))
+            .is_err());
+        held.unlock().unwrap();
+        let seeded = seeding.join().unwrap();
+        assert!(seeded.notes.is_empty(), "{:?}", seeded.notes);
+        assert_eq!(seeded.files, 6);
         fs::remove_dir_all(&dir).unwrap();
     }
 
