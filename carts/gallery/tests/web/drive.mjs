@@ -9,6 +9,8 @@
 //   {"viewport": [w, h]}                 the page's size in CSS pixels, at 1 device pixel each
 //   {"viewport": [w, h], "mobile": true} the same as a phone: a touch screen, no mouse
 //   {"open": "index.html?at=3.2"}        load it and wait until `window.bt.ready` (or an error)
+//   {"open": "...", "refused": true}     load it and wait until it stops with an error, which
+//                                        is the result: {"error": "..."}
 //   {"eval": "expression"}               its value (promises awaited)
 //   {"cpu": "expression"}                its value, with the CPU time the page's main thread
 //                                        spent meanwhile and the time that passed, in ms:
@@ -146,6 +148,12 @@ async function run() {
       await page("Page.navigate", { url: origin + step.open });
       await waitFor("window.bt && (window.bt.ready || window.bt.error)");
       const error = await evaluate("window.bt.error");
+      if (step.refused) {
+        // The page is to stop with a message: it is the step's result.
+        if (!error) throw new Error(`${step.open}: the page started, though it should not`);
+        results.push({ error });
+        continue;
+      }
       if (error) throw new Error(`${step.open}: ${error}`);
       results.push({ ms: Date.now() - started });
     } else if (step.eval) {

@@ -25,6 +25,10 @@ pub const CLOSE: &str = "close";
 /// The file in the link's folder that keeps the window's place.
 const PLACE_FILE: &str = "window";
 
+/// The file in the link's folder that is there when the run was paused as its window closed:
+/// the program that replaces it opens paused too.
+const PAUSED_FILE: &str = "paused";
+
 /// What `bt dev` asks of the window.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DevOrder {
@@ -138,6 +142,29 @@ impl DevLink {
         }
     }
 
+    /// Whether the run before this one was paused when its window closed for the swap
+    /// ([`DevLink::keep_paused`]): this one then opens paused at the same update.
+    pub fn was_paused(&self) -> bool {
+        self.dir.join(PAUSED_FILE).is_file()
+    }
+
+    /// Keeps whether the run is `paused` for the program after this one, so a swap never
+    /// starts a game the player had paused.
+    pub fn keep_paused(&self, paused: bool) {
+        let path = self.dir.join(PAUSED_FILE);
+        let kept = if paused {
+            std::fs::write(&path, "paused\n")
+        } else {
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            }
+        };
+        if let Err(e) = kept {
+            eprintln!("bt: whether the run is paused is not kept: {e}");
+        }
+    }
+
     /// Keeps `window`'s place for the program after this one. A place that cannot be asked or
     /// written is left out: the next window then opens where the system puts it.
     pub fn keep_place(&self, window: &Window) {
@@ -172,6 +199,26 @@ mod tests {
         assert_eq!(DevOrder::parse("noticed"), None, "not the notice order");
         assert_eq!(DevOrder::parse(""), None);
         assert_eq!(DevOrder::parse("closer"), None);
+    }
+
+    #[test]
+    fn a_paused_run_is_kept_paused_for_the_next_program_and_a_playing_one_is_not() {
+        let dir = std::env::temp_dir().join(format!("bt-dev-link-paused-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // As `start` makes it, without reading standard input.
+        let link = |dir: &Path| DevLink {
+            orders: mpsc::channel().1,
+            dir: dir.to_path_buf(),
+        };
+        assert!(!link(&dir).was_paused(), "the first program plays");
+        link(&dir).keep_paused(true);
+        assert!(link(&dir).was_paused());
+        link(&dir).keep_paused(false);
+        assert!(!link(&dir).was_paused());
+        link(&dir).keep_paused(false);
+        assert!(!link(&dir).was_paused(), "twice is the same");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -343,6 +343,11 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         motion_rest: (0.0, 0.0),
         dev: args.dev_link.as_deref().map(dev_link::DevLink::start),
     };
+    // A swap in `bt dev` keeps a paused game paused, at the update it continued from.
+    if app.dev.as_ref().is_some_and(dev_link::DevLink::was_paused) {
+        app.host.engine_mut().pause();
+        app.host.show_paused();
+    }
     let ran = event_loop.run_app(&mut app);
     // A GIF being recorded is saved, and every GIF being saved is finished.
     app.gif.finish(app.start.elapsed().as_secs_f64() * 1000.0);
@@ -693,6 +698,9 @@ impl App {
         while let Some(order) = self.dev.as_ref().and_then(dev_link::DevLink::next) {
             match order {
                 dev_link::DevOrder::Close => {
+                    if let Some(dev) = &self.dev {
+                        dev.keep_paused(self.host.is_paused());
+                    }
                     if let (Some(dev), Some(window), false) = (&self.dev, &self.window, self.gone) {
                         dev.keep_place(window);
                     }
