@@ -385,6 +385,7 @@ impl Drop for SaveLock {
 #[cfg(all(feature = "files", unix))]
 fn open_lock_file(path: &Path) -> Result<std::fs::File, String> {
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    // BT's own lock file, outside the file gate: made, locked, and read for at most a line.
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -416,6 +417,7 @@ fn open_lock_file(path: &Path) -> Result<std::fs::File, String> {
 /// Opens (making it when missing) the lock file at `path`.
 #[cfg(all(feature = "files", not(unix)))]
 fn open_lock_file(path: &Path) -> Result<std::fs::File, String> {
+    // BT's own lock file, outside the file gate: made, locked, and read for at most a line.
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)

@@ -72,8 +72,9 @@ pub fn state_build() -> &'static str {
     static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     BUILD.get_or_init(|| {
         let program = std::env::current_exe()
-            .and_then(|exe| hash_file(&exe))
-            .map_or_else(|_| "unknown".to_string(), |hash| format!("{hash:016x}"));
+            .ok()
+            .and_then(|exe| hash_file(&exe).ok())
+            .map_or_else(|| "unknown".to_string(), |hash| format!("{hash:016x}"));
         format!(
             "bt-runtime {}, program {program}",
             env!("CARGO_PKG_VERSION")
@@ -81,14 +82,20 @@ pub fn state_build() -> &'static str {
     })
 }
 
+/// The largest program file hashed for [`state_build`]: far past any build of BT.
+const MAX_PROGRAM_BYTES: u64 = 4 << 30;
+
 /// FNV-1a (64 bits) of the file at `path`, read a block at a time.
-fn hash_file(path: &Path) -> std::io::Result<u64> {
+fn hash_file(path: &Path) -> Result<u64, crate::config::read::ReadError> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
+    let (file, _) = crate::config::read::open_file(path, MAX_PROGRAM_BYTES)?;
+    let mut file = file.take(MAX_PROGRAM_BYTES);
     let mut block = vec![0; 1 << 16];
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     loop {
-        let n = file.read(&mut block)?;
+        let n = file
+            .read(&mut block)
+            .map_err(crate::config::read::ReadError::Io)?;
         if n == 0 {
             return Ok(hash);
         }
