@@ -29,6 +29,7 @@
 //! | a cart's `f32::clamp` with its bounds swapped panics "in" the standard library | the place is the cart's code that called it (the cart API itself panics on no argument) | `a_panic_inside_the_standard_library_is_placed_in_its_caller` (`engine::cart_panic`) |
 //! | a sound file with a 1 MB word, ESC or NUL in a word, a newline in its name, a BOM, `C+4`, `sq+50` | one short escaped line naming file, line and field; the BOM skipped as `cart.toml`'s is; malformed notes and waves refused with the reason | [`sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refused`] |
 //! | `bt trace --format summary` or `chrome`, `bt diagnose` of a long run | at most `KEPT_BYTES_PER_FRAME` (96) bytes a frame, summary, trace and report included (was some 190) | [`a_whole_run_timeline_takes_its_stated_bytes_a_frame`] |
+//! | `bt verify --seconds 5` of a cart that quits at update 60 | says the cart quit and verifies the 60 updates that ran; exit 0 when the clocks agree | [`verify_of_a_cart_that_quits_verifies_the_updates_that_ran`] |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
@@ -1192,6 +1193,26 @@ fn a_cart_that_quits_is_said_by_gif_and_trace_and_its_replay_verifies() {
         "{}{}",
         stdout(&o),
         stderr(&o)
+    );
+}
+
+#[test]
+fn verify_of_a_cart_that_quits_verifies_the_updates_that_ran() {
+    let o = output_within(
+        bt_command().args(["verify", "panic", "--arg", QUIT_ARG, "--seconds", "5"]),
+        std::time::Duration::from_secs(300),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the cart quit after update 31 (0.516667 s): the runs end there"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).contains("panic: 31 updates (0.5 s) under 8 clocks")
+            && stdout(&o).contains("every clock drew the same frame at every tick"),
+        "{}",
+        stdout(&o)
     );
 }
 
