@@ -12,7 +12,8 @@
 //!
 //! The tables depend on the sizes and on the static effects' strengths only, and are built
 //! again only when one of those changes; a frame then gathers, multiplies and allocates
-//! nothing.
+//! nothing. A picture past [`MAX_KEPT_TABLE_PIXELS`] builds them a band of rows at a time,
+//! every frame, so its memory stays a small multiple of the picture's.
 
 use bt::host::effect_hash;
 pub use bt::host::PostEffects;
@@ -38,6 +39,33 @@ pub const MAX_BLOOM_RADIUS: u8 = 8;
 /// The largest chromatic aberration offset, in output pixels.
 pub const MAX_ABERRATION: u8 = 16;
 
+/// The largest output picture whose tables (6 bytes an output pixel: the source map and the
+/// gains) are kept from frame to frame: 16,777,216 pixels, 96 MiB of tables. A larger one
+/// (up to `bt::limits::MAX_OUTPUT_PIXELS`, 64 M pixels) builds them a band of rows at a time,
+/// every frame, into [`BAND_PIXELS`]' worth, so its tables take 6 MiB instead of 384 MiB
+/// beside a 256 MiB picture.
+pub const MAX_KEPT_TABLE_PIXELS: u64 = 1 << 24;
+
+/// Output pixels in one band of a picture too large to keep its tables whole.
+const BAND_PIXELS: usize = 1 << 20;
+
+/// How large a picture keeps its tables whole, and the band the tables of a larger one are
+/// built in: [`MAX_KEPT_TABLE_PIXELS`] and [`BAND_PIXELS`] (smaller in tests).
+#[derive(Debug, Clone, Copy)]
+struct TableBudget {
+    kept: u64,
+    band: usize,
+}
+
+impl Default for TableBudget {
+    fn default() -> TableBudget {
+        TableBudget {
+            kept: MAX_KEPT_TABLE_PIXELS,
+            band: BAND_PIXELS,
+        }
+    }
+}
+
 /// What the tables were built for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct TableKey {
@@ -54,6 +82,7 @@ pub struct PostProcessor {
     /// A second thread shading the lower half of each large picture's rows, started by the
     /// first such picture where the machine has a second core ([`RowHelper`]).
     helper: HelperSlot,
+    budget: TableBudget,
     key: Option<TableKey>,
     /// For each output pixel, the display pixel it shows (one past the last for black,
     /// outside the curve).
@@ -113,7 +142,14 @@ impl PostProcessor {
             scanlines: strength(fx, EffectKind::Scanlines),
             vignette: strength(fx, EffectKind::Vignette),
         };
-        if self.key != Some(key) {
+        let banded = u64::from(ow) * u64::from(oh) > self.budget.kept;
+        if banded {
+            // Built band by band below; whole tables of a smaller picture are let go.
+            if self.key.take().is_some() {
+                self.map = Vec::new();
+                self.gain = Vec::new();
+            }
+        } else if self.key != Some(key) {
             self.build_tables(key);
         }
         // The palette, through the phosphor, as packed colours.
@@ -184,9 +220,38 @@ impl PostProcessor {
         let mask = mask_gains(mask_strength);
         let noise = u32::from(strength(fx, EffectKind::Noise));
         let ow_us = ow as usize;
+        if banded {
+            let band_rows = (self.budget.band / ow_us).max(1);
+            self.map.resize(band_rows * ow_us, 0);
+            self.gain.resize(band_rows * ow_us, 0);
+            for (band, part) in out.chunks_mut(band_rows * ow_us * 4).enumerate() {
+                let first = band * band_rows;
+                let n = part.len() / 4;
+                let rows_here = first as u32..(first + n / ow_us) as u32;
+                fill_tables(key, rows_here, &mut self.map[..n], &mut self.gain[..n]);
+                let shade = Shade {
+                    map: &self.map[..n],
+                    gain: &self.gain[..n],
+                    first_row: first,
+                    src: &self.src,
+                    rows,
+                    oh,
+                    ow: ow_us,
+                    aberration,
+                    mask,
+                    noise,
+                    kind: [mask_strength > 0, noise > 0, aberration > 0],
+                    tick: frame.tick,
+                };
+                shade.rows(first, part);
+            }
+            overlay(frame, &plain, ow_us, out);
+            return (ow, oh);
+        }
         let shade = Shade {
             map: &self.map,
             gain: &self.gain,
+            first_row: 0,
             src: &self.src,
             rows,
             oh,
@@ -229,54 +294,7 @@ impl PostProcessor {
         let len = ow as usize * oh as usize;
         self.map.resize(len, 0);
         self.gain.resize(len, 0);
-        let k = f64::from(key.barrel) / 255.0 * BARREL_REACH;
-        let scan = f64::from(key.scanlines) / 255.0;
-        let vig = f64::from(key.vignette) / 255.0;
-        let (owf, ohf) = (f64::from(ow), f64::from(oh));
-        for oy in 0..oh {
-            let v = (f64::from(oy) + 0.5) / ohf * 2.0 - 1.0;
-            for ox in 0..ow {
-                let u = (f64::from(ox) + 0.5) / owf * 2.0 - 1.0;
-                let p = (oy * ow + ox) as usize;
-                let (su, sv) = if k > 0.0 {
-                    (u * (1.0 + k * v * v), v * (1.0 + k * u * u))
-                } else {
-                    (u, v)
-                };
-                let sx = ((su + 1.0) * 0.5 * f64::from(dw)).floor();
-                let syf = (sv + 1.0) * 0.5 * f64::from(dh);
-                let sy = syf.floor();
-                if k > 0.0 && (sx < 0.0 || sy < 0.0 || sx >= f64::from(dw) || sy >= f64::from(dh)) {
-                    self.map[p] = dw * dh;
-                    self.gain[p] = 0;
-                    continue;
-                }
-                // Without a curve the source is exact integer scaling.
-                let (sx, sy) = if k > 0.0 {
-                    (sx as u32, sy as u32)
-                } else {
-                    (ox / s, oy / s)
-                };
-                self.map[p] = sy * dw + sx;
-                let mut gain = 1.0;
-                if scan > 0.0 {
-                    // Dark towards the bottom of each display row: at scale 2 every other
-                    // output row, at 4 the last two of four, stronger at the very edge.
-                    let fy = if k > 0.0 {
-                        syf - f64::from(sy)
-                    } else {
-                        (f64::from(oy % s) + 0.5) / f64::from(s)
-                    };
-                    let edge = ((fy - 0.4) * 2.5).clamp(0.0, 1.0);
-                    gain *= 1.0 - scan * 0.85 * edge;
-                }
-                if vig > 0.0 {
-                    let w = (1.0 - u * u) * (1.0 - v * v);
-                    gain *= 1.0 - vig * (1.0 - w.max(0.0).sqrt());
-                }
-                self.gain[p] = (gain * f64::from(ONE) + 0.5).floor().clamp(0.0, 256.0) as u16;
-            }
-        }
+        fill_tables(key, 0..oh, &mut self.map, &mut self.gain);
         self.key = Some(key);
     }
 
@@ -317,10 +335,69 @@ impl PostProcessor {
     }
 }
 
+/// Fills `map` and `gain` for the output rows `rows` of a picture of `key`'s size and
+/// effects: for each output pixel, the display pixel it shows and its scanline and vignette
+/// gain (see [`PostProcessor`]'s fields), row by row from `rows.start`.
+fn fill_tables(key: TableKey, rows: std::ops::Range<u32>, map: &mut [u32], gain: &mut [u16]) {
+    let (dw, dh) = key.display;
+    let s = key.scale;
+    let (ow, oh) = (dw * s, dh * s);
+    let k = f64::from(key.barrel) / 255.0 * BARREL_REACH;
+    let scan = f64::from(key.scanlines) / 255.0;
+    let vig = f64::from(key.vignette) / 255.0;
+    let (owf, ohf) = (f64::from(ow), f64::from(oh));
+    for oy in rows.clone() {
+        let v = (f64::from(oy) + 0.5) / ohf * 2.0 - 1.0;
+        for ox in 0..ow {
+            let u = (f64::from(ox) + 0.5) / owf * 2.0 - 1.0;
+            let p = ((oy - rows.start) * ow + ox) as usize;
+            let (su, sv) = if k > 0.0 {
+                (u * (1.0 + k * v * v), v * (1.0 + k * u * u))
+            } else {
+                (u, v)
+            };
+            let sx = ((su + 1.0) * 0.5 * f64::from(dw)).floor();
+            let syf = (sv + 1.0) * 0.5 * f64::from(dh);
+            let sy = syf.floor();
+            if k > 0.0 && (sx < 0.0 || sy < 0.0 || sx >= f64::from(dw) || sy >= f64::from(dh)) {
+                map[p] = dw * dh;
+                gain[p] = 0;
+                continue;
+            }
+            // Without a curve the source is exact integer scaling.
+            let (sx, sy) = if k > 0.0 {
+                (sx as u32, sy as u32)
+            } else {
+                (ox / s, oy / s)
+            };
+            map[p] = sy * dw + sx;
+            let mut g = 1.0;
+            if scan > 0.0 {
+                // Dark towards the bottom of each display row: at scale 2 every other
+                // output row, at 4 the last two of four, stronger at the very edge.
+                let fy = if k > 0.0 {
+                    syf - f64::from(sy)
+                } else {
+                    (f64::from(oy % s) + 0.5) / f64::from(s)
+                };
+                let edge = ((fy - 0.4) * 2.5).clamp(0.0, 1.0);
+                g *= 1.0 - scan * 0.85 * edge;
+            }
+            if vig > 0.0 {
+                let w = (1.0 - u * u) * (1.0 - v * v);
+                g *= 1.0 - vig * (1.0 - w.max(0.0).sqrt());
+            }
+            gain[p] = (g * f64::from(ONE) + 0.5).floor().clamp(0.0, 256.0) as u16;
+        }
+    }
+}
+
 /// What every output row is shaded from this frame.
 struct Shade<'a> {
+    /// The tables of the rows from `first_row` on.
     map: &'a [u32],
     gain: &'a [u16],
+    first_row: usize,
     src: &'a [u32],
     rows: RowEffects,
     oh: u32,
@@ -338,7 +415,7 @@ impl Shade<'_> {
         let ow = self.ow;
         for (i, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
             let y = first + i;
-            let base = y * ow;
+            let base = (y - self.first_row) * ow;
             let row = Row {
                 frame: self,
                 map: &self.map[base..base + ow],
@@ -551,6 +628,7 @@ fn box_columns(src: &[u16], dst: &mut [u16], w: usize, h: usize, r: usize) {
 }
 
 /// What the animated effects do to one output row this tick.
+#[derive(Clone, Copy)]
 struct RowEffects {
     /// The whole picture's gain this tick (flicker), 8.8.
     flicker: u32,
@@ -652,6 +730,40 @@ mod tests {
             palette,
             effects: fx,
             tick: 3,
+        }
+    }
+
+    #[test]
+    fn tables_built_band_by_band_give_the_same_bytes_as_tables_kept_whole() {
+        let palette = Palette::pico8();
+        let (w, h) = (37u32, 23u32);
+        let pixels: Vec<u8> = (0..w * h).map(|i| (i * 7 % 16) as u8).collect();
+        let mut fx = PostEffects::default();
+        for &e in bt::crt::PIPBOY.iter().chain(bt::crt::TV) {
+            fx.add(e);
+        }
+        fx.add(Effect::Barrel { strength: 255 });
+        fx.add(Effect::ChromaticAberration { offset: 5 });
+        for scale in [1, 2, 3] {
+            let frame = Frame {
+                picture: &pixels,
+                with_overlay: &pixels,
+                display: (w, h),
+                scale,
+                palette: &palette,
+                effects: &fx,
+                tick: 11,
+            };
+            let (mut whole, mut banded) = (PostProcessor::new(), PostProcessor::new());
+            // Bands of 5 output rows, or a few pixels of one row each.
+            for band in [5 * (w * scale) as usize, 3] {
+                banded.budget = TableBudget { kept: 0, band };
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                whole.render(&frame, &mut a);
+                banded.render(&frame, &mut b);
+                assert!(a == b, "scale {scale}, bands of {band} pixels");
+                assert!(banded.map.len() <= band.max((w * scale) as usize));
+            }
         }
     }
 

@@ -59,6 +59,86 @@ pub fn number(value: f64) -> String {
     }
 }
 
+/// `message` without the source locations of the machine that built `bt`: a word such as
+/// `/home/ci/.cargo/registry/src/…/winit-0.30.13/src/platform_impl/linux/mod.rs:785:` (where
+/// winit says an OS error arose, or a panic was raised) names a file on that machine, says
+/// nothing to the person running `bt` and leaks the builder's home. The word goes, with an
+/// `at` before it, and brackets around it; the punctuation after it stays.
+///
+/// ```
+/// use bt_runtime::quote::without_source_paths;
+///
+/// let winit = "os error at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/\
+///              winit-0.30.13/src/platform_impl/linux/mod.rs:785: neither WAYLAND_DISPLAY \
+///              nor DISPLAY is set.";
+/// assert_eq!(
+///     without_source_paths(winit),
+///     "os error: neither WAYLAND_DISPLAY nor DISPLAY is set."
+/// );
+/// assert_eq!(without_source_paths("no adapter (src/gpu.rs:12:5)."), "no adapter.");
+/// assert_eq!(without_source_paths("a file.rs that is fine"), "a file.rs that is fine");
+/// ```
+pub fn without_source_paths(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while !rest.is_empty() {
+        let word_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let space_end = rest[word_end..]
+            .find(|c: char| !c.is_whitespace())
+            .map_or(rest.len(), |n| word_end + n);
+        let (word, space) = (&rest[..word_end], &rest[word_end..space_end]);
+        rest = &rest[space_end..];
+        let core = word.trim_start_matches(['(', '[', '<', '\'', '"', '`']);
+        let lead = &word[..word.len() - core.len()];
+        let place = core.trim_end_matches([':', ',', ';', '.', ')', ']', '>', '\'', '"', '`']);
+        let tail = &core[place.len()..];
+        if !is_source_location(place) {
+            out.push_str(word);
+            out.push_str(space);
+            continue;
+        }
+        // The location goes, and an `at` before it ("os error at PATH:1:", "panicked at").
+        let kept = out.trim_end();
+        let kept = kept
+            .strip_suffix(" at")
+            .or_else(|| (kept == "at").then_some(""))
+            .unwrap_or(kept);
+        out.truncate(kept.len());
+        // Brackets or quotes around the location go with it; what follows them stays.
+        let mut tail = tail;
+        for open in lead.chars().rev() {
+            let close = match open {
+                '(' => ')',
+                '[' => ']',
+                '<' => '>',
+                other => other,
+            };
+            tail = tail.strip_prefix(close).unwrap_or(tail);
+        }
+        out.push_str(tail);
+        if !out.is_empty() {
+            out.push_str(space);
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// Whether `word` is a Rust source location, `some/path.rs:LINE` or `some/path.rs:LINE:COLUMN`.
+fn is_source_location(word: &str) -> bool {
+    let mut parts = word.rsplitn(3, ':');
+    let last = parts.next().unwrap_or_default();
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(last) {
+        return false;
+    }
+    let path = match (parts.next(), parts.next()) {
+        (Some(line), Some(path)) if digits(line) => path,
+        (Some(path), _) => path,
+        _ => return false,
+    };
+    path.contains('/') && path.ends_with(".rs")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

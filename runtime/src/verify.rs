@@ -98,6 +98,9 @@ pub struct ClockRun {
     pub digests: Vec<u64>,
     /// Frames the clock delivered.
     pub frames: u64,
+    /// The update after which the cart quit (`Update::quit`), when it quit before the run's
+    /// length: the run ends there.
+    pub quit_at: Option<u64>,
     /// Wall time the run took.
     pub elapsed: Duration,
 }
@@ -120,6 +123,9 @@ pub struct Verdict {
     pub runs: Vec<ClockRun>,
     /// The earliest disagreement with the first case, if any.
     pub divergence: Option<Divergence>,
+    /// The update after which the cart quit, the same under every clock, when it quit before
+    /// the length asked: the updates verified are those that ran, up to it.
+    pub quit_at: Option<u64>,
 }
 
 /// Builds an engine for one run; called once per run, on the run's own thread.
@@ -132,9 +138,13 @@ const PROGRESS_PERIOD: Duration = Duration::from_millis(100);
 /// each, on up to `threads` threads; the engines come from `make` with their input already set
 /// (a replay in their options).
 ///
+/// A cart that quits (`Update::quit`) ends every run at the update that asked: the updates
+/// before are compared, and [`Verdict::quit_at`] says where it quit.
+///
 /// # Errors
-/// The first error of `make`, or a message naming a clock that stopped delivering updates or
-/// under which the cart panicked (the panic's call, tick, message and place).
+/// The first error of `make`, or a message naming a clock that stopped delivering updates,
+/// under which the cart panicked (the panic's call, tick, message and place), or under which
+/// it quit after another update than under the first clock.
 pub fn verify(
     make: EngineMaker<'_>,
     ticks: u64,
@@ -190,8 +200,28 @@ pub fn verify_with_progress(
     for r in results {
         runs.push(r.ok_or_else(|| "a verify run panicked".to_string())??);
     }
-    let divergence = first_divergence(make, ticks, cases, &runs)?;
-    Ok(Verdict { runs, divergence })
+    let quit_at = runs.first().and_then(|r| r.quit_at);
+    if let Some(other) = runs.iter().find(|r| r.quit_at != quit_at) {
+        let when = |q: Option<u64>| q.map_or_else(|| "did not quit".to_string(), quit_text);
+        return Err(format!(
+            "the cart {} under {} but {} under {}: when it quits depends on timing",
+            when(quit_at),
+            runs[0].clock,
+            when(other.quit_at),
+            other.clock
+        ));
+    }
+    let divergence = first_divergence(make, quit_at.unwrap_or(ticks), cases, &runs)?;
+    Ok(Verdict {
+        runs,
+        divergence,
+        quit_at,
+    })
+}
+
+/// `quit after update N`, as a verdict says a cart's quit.
+fn quit_text(update: u64) -> String {
+    format!("quit after update {update}")
 }
 
 /// Where the runs first disagree with the first: the first digest that differs, then the exact
@@ -263,7 +293,7 @@ pub fn divergent_frames(
             .iter()
             .find(|c| c.name == name)
             .ok_or_else(|| format!("no clock '{name}'"))?;
-        let (_, kept) = run_case(
+        let (_, kept, _) = run_case(
             make,
             case,
             divergence.tick,
@@ -301,16 +331,23 @@ fn digests_of(
     let started = Instant::now();
     let mut digests = Vec::with_capacity(ticks.div_ceil(DIGEST_EVERY) as usize);
     let mut digest = Digest::new();
-    let (frames, _) = run_case(make, case, ticks, None, Some(done), &mut |tick, hash| {
+    let mut last = 0;
+    let (frames, _, quit_at) = run_case(make, case, ticks, None, Some(done), &mut |tick, hash| {
         digest.eat(hash);
-        if tick % DIGEST_EVERY == 0 || tick == ticks {
+        last = tick;
+        if tick % DIGEST_EVERY == 0 {
             digests.push(std::mem::replace(&mut digest, Digest::new()).0);
         }
     })?;
+    // The last stretch, shorter than the others: up to the run's end or the cart's quit.
+    if last % DIGEST_EVERY != 0 {
+        digests.push(digest.0);
+    }
     Ok(ClockRun {
         clock: case.name.clone(),
         digests,
         frames,
+        quit_at,
         elapsed: started.elapsed(),
     })
 }
@@ -333,7 +370,9 @@ impl Digest {
 
 /// One case's run of `ticks` updates, handing `(update, frame hash)` of each update to
 /// `each` as it comes (nothing is kept), keeping the frame at tick `keep`, and adding the
-/// updates it has done to `done` as it goes. Returns the frames the clock delivered.
+/// updates it has done to `done` as it goes. Returns the frames the clock delivered, the
+/// frame kept, and the update after which the cart quit, when it quit first (the run ends
+/// there).
 ///
 /// # Errors
 /// A message naming the clock when it stopped delivering updates or the cart panicked.
@@ -344,7 +383,7 @@ fn run_case(
     keep: Option<u64>,
     done: Option<&AtomicU64>,
     each: &mut dyn FnMut(u64, u64),
-) -> Result<(u64, Kept), String> {
+) -> Result<(u64, Kept, Option<u64>), String> {
     let mut engine = make()?;
     // The runs only go forward, several at once: snapshots would cost memory for nothing.
     engine.set_snapshot_budget(0);
@@ -390,12 +429,15 @@ fn run_case(
         if let Some(panic) = engine.cart_panic() {
             return Err(format!("under {}: {panic}", case.name));
         }
+        if engine.quit_at().is_some() {
+            break;
+        }
     }
     if let Some(done) = done {
         done.fetch_add(ticks.saturating_sub(counted), Ordering::Relaxed);
     }
     let kept = engine.kept_frame().cloned();
-    Ok((frames, kept))
+    Ok((frames, kept, engine.quit_at()))
 }
 
 /// The two frames side by side, `gap` pixels apart, each shown with its own palette, as RGBA
@@ -646,5 +688,74 @@ mod difference_tests {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod quit_tests {
+    use super::*;
+    use crate::engine::EngineOptions;
+    use bt::{Cart, Render, Update};
+    use std::cell::Cell;
+
+    /// Quits in update `at`; with `renders`, once it has been drawn that many times instead
+    /// (which depends on the clock).
+    struct Quitter {
+        updates: u64,
+        at: u64,
+        renders: Option<(u64, Cell<u64>)>,
+    }
+
+    impl Cart for Quitter {
+        fn update(&mut self, ctx: &mut Update<'_>) {
+            self.updates += 1;
+            let drawn = self.renders.as_ref().is_some_and(|(n, c)| c.get() >= *n);
+            if (self.renders.is_none() && self.updates == self.at) || drawn {
+                ctx.quit();
+            }
+        }
+        fn render(&self, ctx: &mut Render<'_>) {
+            if let Some((_, c)) = &self.renders {
+                c.set(c.get() + 1);
+            }
+            ctx.clear((self.updates % 16) as u8);
+        }
+    }
+
+    fn maker(at: u64, renders: Option<u64>) -> impl Fn() -> Result<Engine, String> + Sync {
+        move || {
+            let options = EngineOptions {
+                overlay: false,
+                ..EngineOptions::default()
+            };
+            let cart = move || -> Box<dyn Cart> {
+                Box::new(Quitter {
+                    updates: 0,
+                    at,
+                    renders: renders.map(|n| (n, Cell::new(0))),
+                })
+            };
+            Engine::new(Box::new(cart), options).map_err(|e| e.to_string())
+        }
+    }
+
+    #[test]
+    fn a_cart_that_quits_is_verified_up_to_the_update_that_quit() {
+        let make = maker(60, None);
+        let verdict = verify(&make, 300, &standard_clocks(60.0), 2).unwrap();
+        assert_eq!(verdict.quit_at, Some(60));
+        assert_eq!(verdict.divergence, None);
+        for run in &verdict.runs {
+            assert_eq!(run.quit_at, Some(60), "{}", run.clock);
+            assert_eq!(run.digests.len(), 1, "{}", run.clock);
+        }
+    }
+
+    #[test]
+    fn a_cart_whose_quit_depends_on_the_clock_is_named_with_both_updates() {
+        let make = maker(0, Some(40));
+        let err = verify(&make, 300, &standard_clocks(60.0), 2).unwrap_err();
+        assert!(err.starts_with("the cart quit after update "), "{err}");
+        assert!(err.ends_with("when it quits depends on timing"), "{err}");
     }
 }

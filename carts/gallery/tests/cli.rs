@@ -1110,3 +1110,56 @@ fn the_bt_binary_users_run_carries_no_test_cart() {
         assert!(stderr(&o).contains("no cart"), "{}", stderr(&o));
     }
 }
+
+/// A gallery cart that loads its level from its asset folder: the exported game carries that
+/// folder and reads it from its own unpacked copy, not from the checkout it was built in.
+#[test]
+fn an_exported_gallery_cart_carries_its_asset_folder_and_plays_from_it() {
+    let dir = ScratchDir::new("export-gallery");
+    let game = dir.join("platformer-game");
+    let o = bt(&["export", "platformer", "-o", game.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let level = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../platformer/assets/level1.tmj"),
+    )
+    .unwrap();
+    let files = std::fs::read_dir(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../platformer/assets"),
+    )
+    .unwrap()
+    .count();
+    assert!(
+        stdout(&o).contains(&format!("with {files} file(s) of the cart")),
+        "{}",
+        stdout(&o)
+    );
+    let cache = dir.join("cache");
+    let out = Command::new(&game)
+        .args(["config", "platformer"])
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stdout(&out);
+    let assets = said
+        .lines()
+        .find_map(|l| l.strip_prefix("assets "))
+        .unwrap_or_else(|| panic!("no asset folder in:\n{said}"));
+    let assets = std::path::Path::new(assets);
+    assert!(assets.starts_with(&cache), "{said}");
+    assert_eq!(std::fs::read(assets.join("level1.tmj")).unwrap(), level);
+    let shot = dir.join("p.png");
+    let out = Command::new(&game)
+        .args([
+            "shot",
+            "platformer",
+            "--at",
+            "1",
+            "-o",
+            shot.to_str().unwrap(),
+        ])
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}

@@ -28,7 +28,9 @@
 //! | `bt frames -o DIR` over another user's empty folder of mode 700 | its mode and owner kept | [`frames_over_an_empty_folder_keep_its_mode_and_owner`] |
 //! | a cart's `f32::clamp` with its bounds swapped panics "in" the standard library | the place is the cart's code that called it (the cart API itself panics on no argument) | `a_panic_inside_the_standard_library_is_placed_in_its_caller` (`engine::cart_panic`) |
 //! | a sound file with a 1 MB word, ESC or NUL in a word, a newline in its name, a BOM, `C+4`, `sq+50` | one short escaped line naming file, line and field; the BOM skipped as `cart.toml`'s is; malformed notes and waves refused with the reason | [`sound_file_messages_are_one_short_escaped_line_and_malformed_notes_are_refused`] |
-//! | `bt trace --format summary` or `chrome`, `bt diagnose` of a long run | at most `KEPT_BYTES_PER_FRAME` (96) bytes a frame, summary, trace and report included (was some 190) | [`a_whole_run_timeline_takes_its_stated_bytes_a_frame`] |
+//! | `bt trace --format chrome`, `bt diagnose --report` or `--chart tall` of a long run | at most `KEPT_BYTES_PER_FRAME` (96) bytes a frame, summary, trace and report included (was some 190) | [`a_whole_run_timeline_takes_its_stated_bytes_a_frame`] |
+//! | `bt trace --format summary`, `bt diagnose` with neither, of 2,000,000 frames | at most `SUMMARY_BYTES_PER_FRAME` (24) bytes a frame, the summary included (was about 115) | [`a_run_kept_for_its_summary_takes_its_stated_bytes_a_frame`] |
+//! | `bt verify --seconds 5` of a cart that quits at update 60 | says the cart quit and verifies the 60 updates that ran; exit 0 when the clocks agree | [`verify_of_a_cart_that_quits_verifies_the_updates_that_ran`] |
 //! | a replay file of millions of one-tick runs | memory a few times the file's size, loaded and played | [`a_replay_of_many_short_runs_takes_memory_like_its_file`] |
 
 mod support;
@@ -1195,6 +1197,26 @@ fn a_cart_that_quits_is_said_by_gif_and_trace_and_its_replay_verifies() {
     );
 }
 
+#[test]
+fn verify_of_a_cart_that_quits_verifies_the_updates_that_ran() {
+    let o = output_within(
+        bt_command().args(["verify", "panic", "--arg", QUIT_ARG, "--seconds", "5"]),
+        std::time::Duration::from_secs(300),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the cart quit after update 31 (0.516667 s): the runs end there"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stdout(&o).contains("panic: 31 updates (0.5 s) under 8 clocks")
+            && stdout(&o).contains("every clock drew the same frame at every tick"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_games_files_never_take_a_link_out_of_the_carts_folder_nor_walk_a_loop() {
@@ -1283,6 +1305,40 @@ fn a_whole_run_timeline_takes_its_stated_bytes_a_frame() {
     // of); the report copied the records once more.
     let kib = peak_rss_kib_of("a_whole_run_timeline_takes_its_stated_bytes_a_frame");
     let allowed = BASELINE_KIB + FRAMES * KEPT_BYTES_PER_FRAME / 1024;
+    assert!(kib < allowed, "{kib} KiB; at most {allowed} KiB");
+}
+
+/// A run kept for its summary alone (`bt trace --format summary`, `bt diagnose` with no tall
+/// chart or report) takes no more than `SUMMARY_BYTES_PER_FRAME` a frame over what the test
+/// binary takes anyway, its summary worked out included.
+#[test]
+fn a_run_kept_for_its_summary_takes_its_stated_bytes_a_frame() {
+    use bt_runtime::timing::timeline::{RunSummary, SUMMARY_BYTES_PER_FRAME};
+    const FRAMES: u64 = 2_000_000;
+    if is_measured_child() {
+        let mut run = RunSummary::new(1000.0 / 60.0);
+        run.reserve(FRAMES as usize);
+        for frame in 0..FRAMES {
+            let stats = bt_overlay::FrameStats {
+                delta_ms: 16.0 + (frame % 7) as f64,
+                updates: 1,
+                ticks: frame + 1,
+                ..bt_overlay::FrameStats::default()
+            };
+            let report = bt_runtime::FrameReport {
+                frame,
+                render_alpha: 0.5,
+                stats,
+            };
+            run.record(&report, 0, &[]);
+        }
+        assert_eq!(run.summary().frames, FRAMES as usize);
+        report_peak_rss();
+        return;
+    }
+    // A whole timeline took 96 bytes a frame here (183 MiB), the summary's copies included.
+    let kib = peak_rss_kib_of("a_run_kept_for_its_summary_takes_its_stated_bytes_a_frame");
+    let allowed = BASELINE_KIB + FRAMES * SUMMARY_BYTES_PER_FRAME / 1024;
     assert!(kib < allowed, "{kib} KiB; at most {allowed} KiB");
 }
 

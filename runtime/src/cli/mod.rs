@@ -58,11 +58,42 @@ pub fn gallery(carts: &'static [CartEntry]) -> ExitCode {
         Ok(own) => own,
         Err(message) => return failed(&message),
     };
+    let own = own.filter(|b| !b.cart.is_empty());
+    let carts = match &own {
+        Some(own) if !own.files.is_empty() => match unpacked_gallery(carts, own) {
+            Ok(carts) => carts,
+            Err(message) => return failed(&message),
+        },
+        _ => carts,
+    };
     // An exported gallery game names the cart to play when given no arguments.
-    let play = own
-        .filter(|b| !b.cart.is_empty())
-        .map(|b| vec!["run".to_string(), b.cart]);
+    let play = own.map(|b| vec!["run".to_string(), b.cart]);
     dispatch(&Offer::Gallery(carts), play)
+}
+
+/// `carts` with the asset folder of the cart an exported gallery game plays read from the
+/// files the game carries, unpacked into the cache (as a cart crate's game does), not from
+/// the folder it was built in, which the machine playing it lacks.
+///
+/// # Errors
+/// A message when there is no cache folder or the files cannot be unpacked.
+fn unpacked_gallery(
+    carts: &'static [CartEntry],
+    own: &bundle::Bundle,
+) -> Result<&'static [CartEntry], String> {
+    let base = bundle::cache_base().ok_or(bundle::NO_CACHE)?;
+    let unpacked = own.unpack_into(&base, &own.cart)?;
+    let mut moved = carts.to_vec();
+    for entry in moved.iter_mut().filter(|e| e.name == own.cart) {
+        // Packed relative to the cart's folder: the asset folder keeps its name.
+        let folder = entry.assets.and_then(|a| Path::new(a).file_name());
+        if let Some(folder) = folder {
+            let assets = unpacked.join(folder).to_string_lossy().into_owned();
+            entry.assets = Some(Box::leak(assets.into_boxed_str()));
+        }
+    }
+    // Made once, when the program starts, and used until it ends, as the list it replaces.
+    Ok(Box::leak(moved.into_boxed_slice()))
 }
 
 /// Runs the `bt` command line for one cart: the cart crate's own binary. `cart_dir` is the

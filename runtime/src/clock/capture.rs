@@ -251,18 +251,25 @@ pub struct Stream {
 
 impl Stream {
     /// How messages name the stream: `game.exe (pid 5120) swap chain 0x21F4E8A1C30`, or
-    /// `its frames` for a file that names none.
+    /// `its frames` for a file that names none. Each part is the file's text cut to
+    /// [`crate::quote::EXCERPT_CHARS`] characters with an ellipsis (a field can be megabytes
+    /// long), its control characters escaped.
     pub fn name(&self) -> String {
-        let process = match (self.process.is_empty(), self.process_id.is_empty()) {
-            (_, true) => self.process.clone(),
-            (true, false) => format!("process {}", self.process_id),
-            (false, false) => format!("{} (pid {})", self.process, self.process_id),
+        let (name, id, chain) = (
+            excerpt(&self.process),
+            excerpt(&self.process_id),
+            excerpt(&self.swap_chain),
+        );
+        let process = match (name.is_empty(), id.is_empty()) {
+            (_, true) => name,
+            (true, false) => format!("process {id}"),
+            (false, false) => format!("{name} (pid {id})"),
         };
-        match (process.is_empty(), self.swap_chain.is_empty()) {
+        match (process.is_empty(), chain.is_empty()) {
             (true, true) => "its frames".to_string(),
             (false, true) => process,
-            (true, false) => format!("swap chain {}", self.swap_chain),
-            (false, false) => format!("{process} swap chain {}", self.swap_chain),
+            (true, false) => format!("swap chain {chain}"),
+            (false, false) => format!("{process} swap chain {chain}"),
         }
     }
 

@@ -119,8 +119,24 @@ pub fn encode_png(
 /// [`CaptureError::Encode`], also for pixels that are not `width × height × 4` bytes.
 pub fn encode_rgba_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, CaptureError> {
     let mut png = Vec::new();
-    PngEncoder::new(&mut png).write_image(rgba, width, height, ExtendedColorType::Rgba8)?;
+    write_rgba_png(&mut png, rgba, width, height)?;
     Ok(png)
+}
+
+/// Opaque RGBA pixels of a `width × height` picture as PNG, written to `out` as they are
+/// encoded: no copy of the file is held besides the encoder's.
+///
+/// # Errors
+/// [`CaptureError::Encode`], also for pixels that are not `width × height × 4` bytes, and for
+/// a failed write.
+pub fn write_rgba_png(
+    out: impl std::io::Write,
+    rgba: &[u8],
+    width: u32,
+    height: u32,
+) -> Result<(), CaptureError> {
+    PngEncoder::new(out).write_image(rgba, width, height, ExtendedColorType::Rgba8)?;
+    Ok(())
 }
 
 /// Encodes the framebuffer and writes it to `path`, which must end in `.png` (or be `-`, a

@@ -410,6 +410,146 @@ impl Timeline {
     }
 }
 
+/// A whole run kept for its summary alone (`bt trace --format summary`, `bt diagnose` writing
+/// no per-frame chart or report): each frame's time, and for a source with display times the
+/// game time it showed, [`SUMMARY_BYTES_PER_FRAME`] at most; everything else is counted as the
+/// frames come. Its [`RunSummary::summary`] gives the figures a [`Timeline`] of the same
+/// frames gives.
+///
+/// Frames are recorded one after another as a run delivers them, numbered consecutively.
+///
+/// ```
+/// use bt_overlay::FrameStats;
+/// use bt_runtime::timing::timeline::{RunSummary, Timeline};
+/// use bt_runtime::FrameReport;
+///
+/// let (mut run, mut whole) = (RunSummary::new(1000.0 / 60.0), Timeline::new(1000.0 / 60.0));
+/// for (frame, delta) in [16.7, 16.7, 50.0, 8.3].into_iter().enumerate() {
+///     let stats = FrameStats { delta_ms: delta, updates: 1, ..FrameStats::default() };
+///     let report = FrameReport { frame: frame as u64, render_alpha: 0.0, stats };
+///     run.record(&report, 0, &[]);
+///     whole.record(&report, 0, &[]);
+/// }
+/// assert_eq!(run.summary(), whole.summary());
+/// ```
+#[derive(Debug, Clone)]
+pub struct RunSummary {
+    budget_ms: f64,
+    /// The first frame's number; the others follow it.
+    first: Option<u64>,
+    deltas: Vec<f64>,
+    /// The game time each frame showed, kept only for a source with display times.
+    shown: Vec<f64>,
+    /// Updates run so far, for the game time shown.
+    updates: u64,
+    counts: Counts,
+    longest: Longest<(u64, f64, u64)>,
+    tags: VecDeque<TagMark>,
+    refresh: (Refresh, Option<f64>),
+    source: FrameSource,
+}
+
+/// The most memory a [`RunSummary`] takes a frame: its time (8 bytes), the game time shown
+/// for a source with display times (8), and the sorted copy of the times the exact
+/// percentiles are read from while the summary is worked out (8). A capture's own columns
+/// (display and busy times, latency) are its file's, 8 bytes a number.
+pub const SUMMARY_BYTES_PER_FRAME: u64 = 24;
+
+impl RunSummary {
+    /// An empty run of a cart whose update budget is `budget_ms` (`1000 / target_fps`).
+    pub fn new(budget_ms: f64) -> RunSummary {
+        RunSummary {
+            budget_ms,
+            first: None,
+            deltas: Vec::new(),
+            shown: Vec::new(),
+            updates: 0,
+            counts: Counts::default(),
+            longest: Longest::new(WORST_FRAMES),
+            tags: VecDeque::new(),
+            refresh: (Refresh::Rolling, None),
+            source: FrameSource::Clock,
+        }
+    }
+
+    /// Makes room for `frames` more frames now, for a run whose length is known (see
+    /// [`Timeline::reserve`]). Call after [`RunSummary::set_source`].
+    pub fn reserve(&mut self, frames: usize) {
+        self.deltas.reserve(frames);
+        if self.source.has_display_times() {
+            self.shown.reserve(frames);
+        }
+    }
+
+    /// Says where the frame times come from; before the first frame is recorded.
+    pub fn set_source(&mut self, source: FrameSource) {
+        self.source = source;
+    }
+
+    /// Says what missed refreshes were counted against (see [`Timeline::set_refresh`]).
+    pub fn set_refresh(&mut self, refresh: (Refresh, Option<f64>)) {
+        self.refresh = refresh;
+    }
+
+    /// Frames recorded.
+    pub fn len(&self) -> usize {
+        self.deltas.len()
+    }
+
+    /// Whether no frame was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.deltas.is_empty()
+    }
+
+    /// The longest frame time recorded, in ms (0 with none).
+    pub fn longest_ms(&self) -> f64 {
+        self.deltas.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// Adds the next frame: its report, the display refreshes the overlay counted as missed,
+    /// and the tags the cart placed during it (as [`Timeline::record`]).
+    pub fn record(&mut self, report: &FrameReport, missed: u32, tags: &[Tag]) {
+        let stats = &report.stats;
+        let first = *self.first.get_or_insert(report.frame);
+        debug_assert_eq!(report.frame, first + self.deltas.len() as u64);
+        self.deltas.push(stats.delta_ms);
+        self.updates += u64::from(stats.updates);
+        if self.source.has_display_times() {
+            self.shown
+                .push((self.updates as f64 + report.render_alpha) * self.budget_ms);
+        }
+        self.counts
+            .add(stats.updates, stats.clamped, stats.discarded_ms, missed);
+        self.longest
+            .offer(stats.delta_ms, (report.frame, stats.delta_ms, stats.ticks));
+        for tag in tags {
+            self.tags.push_back(TagMark {
+                frame: report.frame,
+                tick: tag.tick,
+                // Not read by a summary.
+                at_ms: 0.0,
+                label: tag.label.clone(),
+            });
+        }
+    }
+
+    /// What the frames add up to: the figures [`Timeline::summary`] gives for them.
+    pub fn summary(&self) -> Summary {
+        let first = self.first.unwrap_or(0);
+        let number = |i: usize| first + i as u64;
+        Summary::of_frames(RunFrames {
+            deltas: &self.deltas,
+            number: &number,
+            shown: self.source.has_display_times().then_some(&self.shown[..]),
+            counts: self.counts,
+            longest: self.longest.clone().into_items(),
+            tags: &self.tags,
+            refresh: self.refresh,
+            source: &self.source,
+        })
+    }
+}
+
 /// What a run's frames add up to: the figures a person checks first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
@@ -486,15 +626,80 @@ pub struct Summary {
 /// The `k` longest of `frames`, longest first, an earlier frame first among equals (as a
 /// stable sort would give them), found in one pass without a copy of the run.
 fn longest<'a>(frames: impl Iterator<Item = &'a FrameRecord>, k: usize) -> Vec<&'a FrameRecord> {
-    let mut top: Vec<&FrameRecord> = Vec::with_capacity(k + 1);
+    let mut top = Longest::new(k);
     for f in frames {
-        let at = top.partition_point(|t| t.delta_ms.total_cmp(&f.delta_ms).is_ge());
-        if at < k {
-            top.insert(at, f);
-            top.truncate(k);
+        top.offer(f.delta_ms, f);
+    }
+    top.into_items()
+}
+
+/// The longest frames seen so far, longest first, an earlier one first among equals: each
+/// offered as it comes, so a run's longest are found without keeping the run.
+#[derive(Debug, Clone)]
+struct Longest<T> {
+    top: Vec<(f64, T)>,
+    k: usize,
+}
+
+impl<T> Longest<T> {
+    fn new(k: usize) -> Longest<T> {
+        Longest {
+            top: Vec::with_capacity(k + 1),
+            k,
         }
     }
-    top
+
+    /// Keeps `item`, a frame of `delta_ms`, if it is among the `k` longest so far.
+    fn offer(&mut self, delta_ms: f64, item: T) {
+        let at = self
+            .top
+            .partition_point(|t| t.0.total_cmp(&delta_ms).is_ge());
+        if at < self.k {
+            self.top.insert(at, (delta_ms, item));
+            self.top.truncate(self.k);
+        }
+    }
+
+    fn into_items(self) -> Vec<T> {
+        self.top.into_iter().map(|(_, item)| item).collect()
+    }
+}
+
+/// What a summary counts of each frame as it comes (the updates run, the cap, the missed
+/// refreshes), kept in a few numbers whatever the run's length.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    updates_per_frame: [usize; 9],
+    clamped: usize,
+    discarded_ms: f64,
+    missed: u64,
+    missing: usize,
+}
+
+impl Counts {
+    fn add(&mut self, updates: u32, clamped: bool, discarded_ms: f64, missed: u32) {
+        self.updates_per_frame[(updates as usize).min(8)] += 1;
+        if clamped {
+            self.clamped += 1;
+            self.discarded_ms += discarded_ms;
+        }
+        self.missed += u64::from(missed);
+        self.missing += usize::from(missed > 0);
+    }
+}
+
+/// What a summary reads of a run: the frame times in order, each frame's number, the game
+/// time each showed (for a source with display times), what was counted, the longest frames
+/// (number, delta, tick after it) and the tags.
+struct RunFrames<'a> {
+    deltas: &'a [f64],
+    number: &'a dyn Fn(usize) -> u64,
+    shown: Option<&'a [f64]>,
+    counts: Counts,
+    longest: Vec<(u64, f64, u64)>,
+    tags: &'a VecDeque<TagMark>,
+    refresh: (Refresh, Option<f64>),
+    source: &'a FrameSource,
 }
 
 /// The value at `q` (0 to 1) of sorted `v` by nearest rank; 0 when empty.
@@ -559,29 +764,51 @@ impl VrrGrade {
 }
 
 impl Summary {
+    /// A whole timeline's summary: its frame times copied out in order, the rest counted
+    /// from its records.
     fn of(t: &Timeline) -> Summary {
-        // The frame times in order, and sorted for the exact percentiles: the only copies of
-        // the run a summary makes. Whatever else it needs is counted as it goes.
         let in_order: Vec<f64> = t.frames.iter().map(|f| f.delta_ms).collect();
-        let mut deltas = in_order.clone();
+        let mut counts = Counts::default();
+        for f in &t.frames {
+            counts.add(f.updates, f.clamped, f.discarded_ms, f.missed);
+        }
+        let shown = t.source.has_display_times().then(|| t.shown_ms());
+        let number = |i: usize| t.frames[i].frame;
+        Summary::of_frames(RunFrames {
+            deltas: &in_order,
+            number: &number,
+            shown: shown.as_deref(),
+            counts,
+            longest: longest(t.frames.iter(), WORST_FRAMES)
+                .into_iter()
+                .map(|f| (f.frame, f.delta_ms, f.ticks))
+                .collect(),
+            tags: &t.tags,
+            refresh: t.refresh,
+            source: &t.source,
+        })
+    }
+
+    fn of_frames(t: RunFrames<'_>) -> Summary {
+        // The frame times sorted for the exact percentiles: the only copy of the run a
+        // summary makes. Whatever else it needs was counted as the frames came.
+        let in_order = t.deltas;
+        let frames = || (0..in_order.len()).map(t.number);
+        let mut deltas = in_order.to_vec();
         deltas.sort_by(f64::total_cmp);
         let span_ms: f64 = deltas.iter().sum();
-        let mut updates_per_frame = [0; 9];
-        let (mut clamped, mut discarded_ms, mut missed, mut missing) = (0, 0.0, 0, 0);
-        for f in &t.frames {
-            updates_per_frame[(f.updates as usize).min(8)] += 1;
-            if f.clamped {
-                clamped += 1;
-                discarded_ms += f.discarded_ms;
-            }
-            missed += u64::from(f.missed);
-            missing += usize::from(f.missed > 0);
-        }
+        let Counts {
+            updates_per_frame,
+            clamped,
+            discarded_ms,
+            missed,
+            missing,
+        } = t.counts;
         let known = t.refresh.0 != Refresh::Tearing;
         let display_missed = t.refresh.1.filter(|_| known).and_then(|hz| {
             let mut counts = (0u64, 0usize);
-            for f in &t.frames {
-                let d = t.source.display_ms(f.frame)?;
+            for frame in frames() {
+                let d = t.source.display_ms(frame)?;
                 let repeats = display_repeats(d, hz);
                 counts.0 += repeats;
                 counts.1 += usize::from(repeats > 0);
@@ -589,29 +816,28 @@ impl Summary {
             Some(counts)
         });
         let p50_ms = percentile(&deltas, 0.50);
-        let worst = longest(t.frames.iter(), WORST_FRAMES)
-            .into_iter()
-            .map(|f| {
+        let worst = t
+            .longest
+            .iter()
+            .map(|&(frame, delta_ms, ticks)| {
                 let tag = t
                     .tags
                     .iter()
                     .rev()
-                    .find(|tag| tag.frame <= f.frame)
+                    .find(|tag| tag.frame <= frame)
                     .map(|tag| tag.label.clone());
-                (f.frame, f.delta_ms, f.ticks, tag)
+                (frame, delta_ms, ticks, tag)
             })
             .collect();
-        let display: Vec<f64> = t
-            .frames
-            .iter()
-            .filter_map(|f| t.source.display_ms(f.frame))
+        let display: Vec<f64> = frames()
+            .filter_map(|frame| t.source.display_ms(frame))
             .collect();
-        let time_below = TIME_BELOW_FPS.map(|fps| (fps, time_below_percent(&in_order, fps)));
+        let time_below = TIME_BELOW_FPS.map(|fps| (fps, time_below_percent(in_order, fps)));
         let time_below_refresh = t
             .refresh
             .1
             .filter(|&hz| known && TIME_BELOW_FPS.iter().all(|&fps| (hz - fps).abs() > 0.5))
-            .map(|hz| (hz, time_below_percent(&in_order, hz)));
+            .map(|hz| (hz, time_below_percent(in_order, hz)));
         let (has_cpu, has_gpu) = match &t.source {
             FrameSource::Capture { busy_ms, .. } => (busy_ms.0.is_some(), busy_ms.1.is_some()),
             FrameSource::Clock => (false, false),
@@ -619,26 +845,24 @@ impl Summary {
         // Each per-frame column only when the source has it.
         let column = |has: bool, of: &dyn Fn(u64) -> Option<f64>| -> Option<Vec<f64>> {
             has.then(|| {
-                t.frames
-                    .iter()
-                    .map(|f| of(f.frame).unwrap_or(f64::NAN))
+                frames()
+                    .map(|frame| of(frame).unwrap_or(f64::NAN))
                     .collect()
             })
         };
         let cpu = column(has_cpu, &|frame| t.source.busy_ms(frame).0);
         let gpu = column(has_gpu, &|frame| t.source.busy_ms(frame).1);
-        let busy = Busy::of(&in_order, cpu.as_deref(), gpu.as_deref());
+        let busy = Busy::of(in_order, cpu.as_deref(), gpu.as_deref());
         drop((cpu, gpu));
         let vrr = match t.refresh.0 {
             Refresh::Variable { min_hz, max_hz } => {
                 let from_display = t.source.has_display_times();
                 let intervals: std::borrow::Cow<'_, [f64]> = if from_display {
-                    t.frames
-                        .iter()
-                        .filter_map(|f| t.source.display_ms(f.frame))
+                    frames()
+                        .filter_map(|frame| t.source.display_ms(frame))
                         .collect()
                 } else {
-                    std::borrow::Cow::Borrowed(&in_order)
+                    std::borrow::Cow::Borrowed(in_order)
                 };
                 Some(VrrGrade::of(&intervals, min_hz, max_hz, from_display))
             }
@@ -664,7 +888,7 @@ impl Summary {
             click,
             time_below,
             time_below_refresh,
-            changes: frame_to_frame_changes(&in_order),
+            changes: frame_to_frame_changes(in_order),
             displayed: Displayed::of(&display),
             frames: deltas.len(),
             span_ms,
@@ -690,12 +914,15 @@ impl Summary {
             },
             low_1: Low::of_ascending(&deltas, 0.01),
             low_01: Low::of_ascending(&deltas, 0.001),
-            stutters: Stutters::of(&in_order, p50_ms),
-            frames_per_second: frames_per_second(&in_order),
-            animation_error: if t.source.has_display_times() {
-                error_sizes(&t.animation_errors())
-            } else {
-                None
+            stutters: Stutters::of(in_order, p50_ms),
+            frames_per_second: frames_per_second(in_order),
+            animation_error: match t.shown {
+                Some(shown) if t.source.has_display_times() => {
+                    let display: Option<Vec<f64>> =
+                        frames().map(|frame| t.source.display_ms(frame)).collect();
+                    display.and_then(|display| error_sizes(&animation_error(shown, &display)))
+                }
+                _ => None,
             },
             worst,
         }
@@ -1113,6 +1340,71 @@ mod tests {
             t.record(&r, u32::from(delta > 40.0), &tags);
         }
         t
+    }
+
+    #[test]
+    fn a_run_kept_for_its_summary_gives_every_figure_a_whole_timeline_gives() {
+        let capture = FrameSource::Capture {
+            name: "c".into(),
+            not_displayed: Some(1),
+            display_ms: Some(vec![16.7, 50.0, 16.6, 33.4, 0.0, 16.7, 8.3]),
+            busy_ms: (Some(vec![3.0, f64::NAN, 9.0]), Some(vec![12.0, 4.0])),
+            latency_ms: Some(("DisplayLatency".into(), vec![20.0, 31.0, f64::NAN, 25.0])),
+            click_ms: Some(vec![f64::NAN, 40.0, 45.0]),
+        };
+        let refreshes = [
+            (Refresh::Measured(60.0), Some(60.0)),
+            (
+                Refresh::Variable {
+                    min_hz: 48.0,
+                    max_hz: 144.0,
+                },
+                Some(144.0),
+            ),
+            (Refresh::Tearing, None),
+            (Refresh::Given(75.0), Some(75.0)),
+        ];
+        for source in [FrameSource::Clock, capture] {
+            for refresh in refreshes {
+                let (mut whole, mut run) =
+                    (Timeline::new(1000.0 / 60.0), RunSummary::new(1000.0 / 60.0));
+                whole.set_source(source.clone());
+                run.set_source(source.clone());
+                let mut ticks = 0;
+                // Frames numbered from 3, as a run that began with frames never recorded.
+                for i in 0..40u64 {
+                    let updates = [1, 1, 0, 3, 8, 2][i as usize % 6];
+                    ticks += u64::from(updates);
+                    let delta = [16.7, 16.7, 50.0, 8.3, 400.0, 9.0, 16.7][i as usize % 7];
+                    let mut r = report(i + 3, delta, updates, ticks);
+                    r.render_alpha = (i % 5) as f64 / 5.0;
+                    if updates == 8 {
+                        r.stats.clamped = true;
+                        r.stats.discarded_ms = 266.7 + i as f64;
+                    }
+                    let tags = if i % 9 == 4 {
+                        vec![Tag {
+                            tick: ticks,
+                            label: format!("wave {i}"),
+                        }]
+                    } else {
+                        Vec::new()
+                    };
+                    let missed = (delta / 17.0) as u32;
+                    whole.record(&r, missed, &tags);
+                    run.record(&r, missed, &tags);
+                }
+                whole.set_refresh(refresh);
+                run.set_refresh(refresh);
+                let (a, b) = (whole.summary(), run.summary());
+                // Compared as written, where NaN equals NaN.
+                assert_eq!(format!("{a:?}"), format!("{b:?}"), "{refresh:?}");
+                assert_eq!(a.to_text(), b.to_text());
+                assert_eq!(a.to_json(), b.to_json());
+                assert_eq!(run.len(), 40);
+                assert_eq!(run.longest_ms(), 400.0);
+            }
+        }
     }
 
     #[test]

@@ -40,11 +40,17 @@ thread_local! {
     /// Bytes this thread allocated less those it freed (memory freed here that another thread
     /// allocated counts against it).
     static LIVE_BYTES: Cell<i64> = const { Cell::new(0) };
+    /// The most [`LIVE_BYTES`] has reached since [`CountingAlloc::peak_bytes_during`] last
+    /// started counting.
+    static PEAK_BYTES: Cell<i64> = const { Cell::new(0) };
 }
 
-/// Adds `bytes` (negative: freed) to this thread's live bytes.
+/// Adds `bytes` (negative: freed) to this thread's live bytes, and keeps their peak.
 fn count_bytes(bytes: i64) {
-    let _ = LIVE_BYTES.try_with(|n| n.set(n.get() + bytes));
+    let _ = LIVE_BYTES.try_with(|n| {
+        n.set(n.get() + bytes);
+        let _ = PEAK_BYTES.try_with(|p| p.set(p.get().max(n.get())));
+    });
 }
 
 /// Counts one allocation on this thread. `try_with`, because a thread that is shutting down
@@ -83,6 +89,18 @@ impl CountingAlloc {
     /// allocator is not installed): how much memory a structure built on this thread holds.
     pub fn live_bytes(&self) -> i64 {
         LIVE_BYTES.try_with(Cell::get).unwrap_or(0)
+    }
+
+    /// The most bytes this thread held at once while running `f`, over what it held before:
+    /// the memory `f` needed at its peak, what it returns included.
+    pub fn peak_bytes_during<T>(&self, f: impl FnOnce() -> T) -> (T, i64) {
+        let before = self.live_bytes();
+        let _ = PEAK_BYTES.try_with(|p| p.set(before));
+        let value = f();
+        (
+            value,
+            PEAK_BYTES.try_with(Cell::get).unwrap_or(before) - before,
+        )
     }
 
     /// How many allocations and reallocations this thread made while running `f`.

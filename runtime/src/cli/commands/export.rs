@@ -14,7 +14,14 @@ use super::*;
 pub(super) fn export(offer: &Offer, args: ExportArgs) -> Result<(), Failure> {
     let chosen = offer.choose(args.cart.as_deref())?;
     let mut files = match offer {
-        Offer::Gallery(_) => Bundle::default(),
+        // A gallery cart's asset folder, packed as it lies in the cart's folder.
+        Offer::Gallery(_) => match chosen.assets.as_deref() {
+            Some(assets) => {
+                let dir = assets.parent().unwrap_or(assets);
+                bundle::collect(dir, Some(assets), &[])?
+            }
+            None => Bundle::default(),
+        },
         Offer::Single { dir, .. } => {
             let palette = chosen
                 .manifest

@@ -37,8 +37,24 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
             .map_err(|e| bad(&e))?;
         drop(progress);
     }
-    let (png, (width, height)) = encode_picture(&mut engine, args.scale, args.size)?;
-    output.write(&png)?;
+    let (width, height) = match args.size {
+        crate::cli::args::SizeArg::Display => {
+            let (png, size) = encode_picture(&mut engine, args.scale, args.size)?;
+            output.write(&png)?;
+            size
+        }
+        // The largest picture: encoded straight into the output, not into memory first.
+        crate::cli::args::SizeArg::Output => {
+            let mut rgba = Vec::new();
+            let (w, h) = engine.render_output(&mut rgba);
+            let mut pending = output.begin()?;
+            crate::export::png::write_rgba_png(&mut pending, &rgba, w, h)
+                .map_err(|e| e.to_string())?;
+            drop(rgba);
+            pending.commit()?;
+            (w, h)
+        }
+    };
     say_quit(&engine);
     report(
         output.is_stdout(),

@@ -190,6 +190,15 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         })
         .map_err(|e| format!("cart '{name}': {e}"))?;
     drop(progress);
+    // A cart that quit ended every run there: the updates that ran are those verified.
+    if let Some(at) = verdict.quit_at {
+        note(format_args!(
+            "the cart quit after update {at} ({} s): the runs end there, and the {at} updates \
+             that ran are verified",
+            crate::quote::number(at as f64 / fps)
+        ));
+    }
+    let ticks = verdict.quit_at.unwrap_or(ticks);
     let mut text = format!(
         "{}: {ticks} updates ({:.1} s) under {} clocks, the frame hashed after every update\n",
         name,

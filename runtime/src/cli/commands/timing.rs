@@ -19,7 +19,9 @@ use super::*;
 use crate::clock::spec::ClockSpec;
 use crate::export::safe_write::{Format, Output, Pending};
 use crate::timing::frame_records::{self, TraceWriter};
-use crate::timing::timeline::{display_repeats, FrameSource, Timeline, MAX_KEPT_FRAMES};
+use crate::timing::timeline::{
+    display_repeats, FrameSource, RunSummary, Summary, Timeline, MAX_KEPT_FRAMES,
+};
 use crate::timing::{bench, diagnose};
 use crate::Engine;
 
@@ -150,13 +152,15 @@ pub(super) fn trace(offer: &Offer, args: TraceArgs) -> Result<(), Failure> {
                 _ => "bt trace --format summary",
             };
             check_kept(&sim, args.sim.frames, what)?;
-            let timeline = whole_run(&mut engine, &sim);
+            let chrome = args.format == FormatArg::Chrome;
+            let kept = whole_run(&mut engine, &sim, chrome);
             still_running(&engine, &session)?;
             let mut out = io::BufWriter::new(io::stdout().lock());
-            let written = if args.format == FormatArg::Chrome {
-                timeline.write_chrome_trace(&mut out, &sim.title(session.name()))
-            } else {
-                writeln!(out, "{:#}", timeline.summary().to_json()).and_then(|()| out.flush())
+            let written = match &kept {
+                Kept::Records(timeline) if chrome => {
+                    timeline.write_chrome_trace(&mut out, &sim.title(session.name()))
+                }
+                _ => writeln!(out, "{:#}", kept.summary().to_json()).and_then(|()| out.flush()),
             };
             return match written {
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -200,38 +204,96 @@ pub(super) fn still_running(engine: &Engine, session: &Session) -> Result<(), St
     }
 }
 
-/// `bt trace --format chrome` and `--format summary`: the whole run on a timeline, stopping
-/// at a cart panic.
-fn whole_run(engine: &mut Engine, sim: &Sim) -> Timeline {
+/// A whole run as a command keeps it: every frame's record, for a Chrome trace, a chart or a
+/// report, or only what its summary reads, a few bytes a frame.
+enum Kept {
+    Records(Timeline),
+    Summary(RunSummary),
+}
+
+impl Kept {
+    /// An empty run of `sim` on `engine`'s cart, keeping every record when `records`, with
+    /// room for its frames (at most MAX_KEPT_FRAMES, checked before the run).
+    fn new(engine: &Engine, sim: &Sim, records: bool) -> Kept {
+        let budget_ms = 1000.0 / engine.settings().target_fps;
+        if records {
+            let mut timeline = Timeline::new(budget_ms);
+            timeline.set_source(sim.source.clone());
+            timeline.reserve(sim.ticks as usize);
+            Kept::Records(timeline)
+        } else {
+            let mut run = RunSummary::new(budget_ms);
+            run.set_source(sim.source.clone());
+            run.reserve(sim.ticks as usize);
+            Kept::Summary(run)
+        }
+    }
+
+    /// Adds the engine's last frame, with the refreshes the overlay counted it missed.
+    fn record(&mut self, engine: &Engine) {
+        let missed = engine
+            .overlay()
+            .and_then(|o| o.last_missed_refreshes())
+            .unwrap_or(0);
+        let (report, tags) = (engine.last_frame(), engine.last_frame_tags());
+        match self {
+            Kept::Records(timeline) => timeline.record(report, missed, tags),
+            Kept::Summary(run) => run.record(report, missed, tags),
+        }
+    }
+
+    /// Says what the missed refreshes were counted against: the overlay's, at the end.
+    fn set_refresh_of(&mut self, engine: &Engine) {
+        if let Some(refresh) = engine.overlay().map(|o| o.refresh()) {
+            match self {
+                Kept::Records(timeline) => timeline.set_refresh(refresh),
+                Kept::Summary(run) => run.set_refresh(refresh),
+            }
+        }
+    }
+
+    fn summary(&self) -> Summary {
+        match self {
+            Kept::Records(timeline) => timeline.summary(),
+            Kept::Summary(run) => run.summary(),
+        }
+    }
+
+    /// The longest frame time, in ms.
+    fn longest_ms(&self) -> f64 {
+        match self {
+            Kept::Records(timeline) => timeline.frames().map(|f| f.delta_ms).fold(0.0, f64::max),
+            Kept::Summary(run) => run.longest_ms(),
+        }
+    }
+
+    /// Every frame's record, when they were kept.
+    fn timeline(&self) -> Option<&Timeline> {
+        match self {
+            Kept::Records(timeline) => Some(timeline),
+            Kept::Summary(_) => None,
+        }
+    }
+}
+
+/// `bt trace --format chrome` and `--format summary`, `bt diagnose --compare`'s second run:
+/// the whole run, every record kept when `records`, stopping at a cart panic.
+fn whole_run(engine: &mut Engine, sim: &Sim, records: bool) -> Kept {
     // The overlay, hidden, is what counts missed refreshes.
     let overlay = engine.overlay_forced();
     overlay.set_visible(false);
     overlay.set_refresh(sim.refresh);
-    let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
-    // At most MAX_KEPT_FRAMES (checked before the run).
-    timeline.reserve(sim.ticks as usize);
-    timeline.set_source(sim.source.clone());
+    let mut kept = Kept::new(engine, sim, records);
     for _ in 0..sim.ticks {
         if engine.advance(1) == 1 {
-            record(&mut timeline, engine);
+            kept.record(engine);
         } else if engine.cart_panic().is_some() || engine.quit_at().is_some() {
             break;
         }
     }
     super::pictures::say_quit(engine);
-    if let Some(o) = engine.overlay() {
-        timeline.set_refresh(o.refresh());
-    }
-    timeline
-}
-
-/// Adds the engine's last frame to `timeline`, with the refreshes the overlay counted it missed.
-fn record(timeline: &mut Timeline, engine: &Engine) {
-    let missed = engine
-        .overlay()
-        .and_then(|o| o.last_missed_refreshes())
-        .unwrap_or(0);
-    timeline.record(engine.last_frame(), missed, engine.last_frame_tags());
+    kept.set_refresh_of(engine);
+    kept
 }
 
 pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure> {
@@ -294,10 +356,9 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         writeln!(rows, "{}", diagnose::CSV_HEADER).map_err(csv_error)?;
     }
     let mut frames = 0;
-    let mut timeline = Timeline::new(1000.0 / engine.settings().target_fps);
-    // At most MAX_KEPT_FRAMES (checked before the run).
-    timeline.reserve(sim.ticks as usize);
-    timeline.set_source(sim.source.clone());
+    // Every frame's record only for what draws them: the tall chart and the report.
+    let records = report_out.is_some() || (png.is_some() && args.chart == ChartArg::Tall);
+    let mut kept = Kept::new(&engine, &sim, records);
     let mut progress = Progress::new("diagnosing host ticks", args.progress.quiet);
     for tick in 0..sim.ticks {
         if tick % PROGRESS_EVERY == 0 {
@@ -305,7 +366,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         }
         if engine.advance(1) == 1 {
             frames += 1;
-            record(&mut timeline, &engine);
+            kept.record(&engine);
             if let Some(rows) = &mut rows {
                 let report = *engine.last_frame();
                 diagnose::write_row(rows, &engine, &report).map_err(csv_error)?;
@@ -321,34 +382,32 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
             sim.ticks
         )));
     }
-    if let Some(o) = engine.overlay() {
-        timeline.set_refresh(o.refresh());
-    }
+    kept.set_refresh_of(&engine);
     let csv_ready = rows.map(Pending::finish).transpose()?;
     let title = sim.title(session.name());
-    let longest = |t: &Timeline| t.frames().map(|f| f.delta_ms).fold(0.0, f64::max);
     let compared = match &args.compare {
         Some(spec) => Some(compare_run(
             offer,
             &args,
             spec,
             sim.ticks,
-            longest(&timeline),
+            kept.longest_ms(),
+            records,
         )?),
         None => None,
     };
-    if png.is_some() && args.chart == ChartArg::Tall {
+    if let (Some(_), ChartArg::Tall, Some(timeline)) = (&png, args.chart, kept.timeline()) {
         let label = match &compared {
             // Both charts on one scale: the longest frame of either run fits.
             Some((other, _, _)) => {
                 engine
                     .overlay_forced()
-                    .set_chart_scale_floor(longest(other));
+                    .set_chart_scale_floor(other.longest_ms());
                 "A "
             }
             None => "",
         };
-        chart_stretch(&mut engine, &timeline, &args, label)?;
+        chart_stretch(&mut engine, timeline, &args, label)?;
     }
     let png_ready = match &png {
         // Comparing with the tall chart: A's screen above B's, each chart captioned with its
@@ -363,17 +422,22 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         })?),
         None => None,
     };
-    let report_ready = match (&report_out, &compared) {
-        (Some(out), None) => {
-            Some(out.prepare(crate::timing::report::html(&timeline, &title)?.as_bytes())?)
+    let report_ready = match (&report_out, kept.timeline(), &compared) {
+        (Some(out), Some(timeline), None) => {
+            Some(out.prepare(crate::timing::report::html(timeline, &title)?.as_bytes())?)
         }
-        (Some(out), Some((other, other_title, _))) => Some(
-            out.prepare(
-                crate::timing::report::compare_html((&timeline, &title), (other, other_title))?
-                    .as_bytes(),
-            )?,
-        ),
-        (None, _) => None,
+        (Some(out), Some(timeline), Some((other, other_title, _))) => {
+            let Some(other) = other.timeline() else {
+                return Err(Failure::Run("the compared run kept no records".to_string()));
+            };
+            Some(
+                out.prepare(
+                    crate::timing::report::compare_html((timeline, &title), (other, other_title))?
+                        .as_bytes(),
+                )?,
+            )
+        }
+        _ => None,
     };
     if let Some(ready) = png_ready {
         ready.commit()?;
@@ -397,14 +461,14 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
             "wrote {} ({frames} frames, tick {})\n\n{}{}",
             written.join(" and "),
             engine.ticks(),
-            timeline.summary().to_text(),
+            kept.summary().to_text(),
             compared
                 .as_ref()
                 .map_or_else(String::new, |(other, other_title, _)| {
                     format!(
                         "\n{}",
                         crate::timing::report::comparison_text(
-                            (&timeline.summary(), &title),
+                            (&kept.summary(), &title),
                             (&other.summary(), other_title)
                         )
                     )
@@ -424,15 +488,17 @@ fn show_overlay(engine: &mut Engine, args: &DiagnoseArgs) {
 
 /// The run `bt diagnose --compare` sets beside the first: the same cart, input and host, under
 /// the other clock. With a tall chart to write, its screen too, charted on a scale that also
-/// fits the first run's longest frame (`first_longest_ms`). A clock with no length of its own runs as many host ticks as the first run
-/// did, unless --frames says.
+/// fits the first run's longest frame (`first_longest_ms`). A clock with no length of its own
+/// runs as many host ticks as the first run did, unless --frames says. Every frame's record is
+/// kept when `records`, as the first run keeps them.
 fn compare_run(
     offer: &Offer,
     args: &DiagnoseArgs,
     spec: &ClockSpec,
     first_ticks: u64,
     first_longest_ms: f64,
-) -> Result<(Timeline, String, Option<Framebuffer>), Failure> {
+    records: bool,
+) -> Result<(Kept, String, Option<Framebuffer>), Failure> {
     let input = args.input.input.as_deref();
     let (mut engine, session) = engine(offer, &args.cart, true, None, input)?;
     show_overlay(&mut engine, args);
@@ -449,19 +515,20 @@ fn compare_run(
     };
     let sim = simulate(&sim_args, &mut engine)?;
     check_kept(&sim, frames, "bt diagnose --compare")?;
-    let timeline = whole_run(&mut engine, &sim);
+    let kept = whole_run(&mut engine, &sim, records);
     still_running(&engine, &session)?;
-    let screen = if args.output.is_some() && args.chart == ChartArg::Tall {
-        // The whole run counted its missed refreshes with the overlay hidden; now it shows.
-        let overlay = engine.overlay_forced();
-        overlay.set_visible(true);
-        overlay.set_chart_scale_floor(first_longest_ms);
-        chart_stretch(&mut engine, &timeline, args, "B ")?;
-        Some(engine.framebuffer().clone())
-    } else {
-        None
+    let screen = match kept.timeline() {
+        Some(timeline) if args.output.is_some() && args.chart == ChartArg::Tall => {
+            // The whole run counted its missed refreshes with the overlay hidden; now it shows.
+            let overlay = engine.overlay_forced();
+            overlay.set_visible(true);
+            overlay.set_chart_scale_floor(first_longest_ms);
+            chart_stretch(&mut engine, timeline, args, "B ")?;
+            Some(engine.framebuffer().clone())
+        }
+        _ => None,
     };
-    Ok((timeline, sim.title(session.name()), screen))
+    Ok((kept, sim.title(session.name()), screen))
 }
 
 /// `top` above `bottom`, as one picture as wide as the wider.

@@ -465,3 +465,34 @@ fn display_times_on_no_grid_say_so_and_fall_back_to_the_frame_times() {
         c.describe()
     );
 }
+
+#[test]
+fn a_huge_process_name_is_cut_short_in_every_message() {
+    let huge = "g".repeat(1_000_000);
+    let chain = "0x".to_string() + &"A".repeat(100_000);
+    let csv = format!(
+        "Application,ProcessID,SwapChainAddress,MsBetweenPresents\n\
+         {huge},{huge},{chain},16.7\n{huge},{huge},{chain},33.4\nother.exe,7,0x2,16.6\n"
+    );
+    let c = parse(&csv, None);
+    assert_eq!(c.stream().process, huge, "the name itself is kept whole");
+    let name = c.stream().name();
+    assert!(name.chars().count() < 200, "{name}");
+    assert!(
+        name.starts_with(&format!("{}… (pid ", "g".repeat(40))),
+        "{name}"
+    );
+    assert!(c.describe().len() < 400, "{}", c.describe());
+    let refused = err_with(&csv, "nothing.exe");
+    assert!(refused.len() < 400, "{refused}");
+    assert!(
+        refused.contains("other.exe (pid 7) swap chain 0x2"),
+        "{refused}"
+    );
+}
+
+fn err_with(text: &str, selector: &str) -> String {
+    Capture::parse(text, "bad.csv", Some(selector))
+        .unwrap_err()
+        .to_string()
+}

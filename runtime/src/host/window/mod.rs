@@ -52,6 +52,7 @@ use crate::host::captures::save_numbered;
 use crate::host::gif_recorder::{GifCapture, Toggled};
 use crate::host::keymap::{self, HOST_KEYS};
 use crate::host::{Host, HostAction, HostEvent, SaveFile, SaveKind};
+use crate::quote::without_source_paths;
 use crate::session::Session;
 use disk::DiskHost;
 use gamepad::Gamepads;
@@ -237,6 +238,16 @@ pub fn no_gpu_message(detail: &str) -> String {
     )
 }
 
+/// What `bt run` says when the system gives it no window: the reason without the source
+/// locations winit adds (files on the machine that built `bt`), and what works instead.
+fn no_window_message(e: &dyn std::fmt::Display) -> String {
+    format!(
+        "cannot open a window ({})\n`bt run` needs a desktop session (X11 or Wayland); the \
+         shot, trace and diagnose commands work without one.",
+        without_source_paths(&e.to_string())
+    )
+}
+
 /// Plays `engine`, booted from `session`, in a window until it is closed. Unless
 /// `args.no_watch`, changes to the cart's asset folder and palette file reload while it plays;
 /// the cart's save data is written back to the session's save file, if it has one.
@@ -284,12 +295,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
     // A cart that defines sounds gets the device now; one that defines none yet, when it does.
     let mut sound = WindowSound::new(args.mute);
     sound.open_if_needed(host.engine());
-    let event_loop = EventLoop::new().map_err(|e| {
-        format!(
-            "cannot open a window ({e})\n`bt run` needs a desktop session (X11 or Wayland); \
-             the shot, trace and diagnose commands work without one."
-        )
-    })?;
+    let event_loop = EventLoop::new().map_err(|e| no_window_message(&e))?;
     let (pads, pad_note) = Gamepads::new();
     if let Some(note) = pad_note {
         eprintln!("bt: {note}; playing on without them");
@@ -530,11 +536,12 @@ impl App {
         if let Some(dev) = &self.dev {
             attrs = dev.placed(attrs);
         }
-        let window = Arc::new(
-            event_loop
-                .create_window(attrs)
-                .map_err(|e| format!("cannot create the window: {e}"))?,
-        );
+        let window = Arc::new(event_loop.create_window(attrs).map_err(|e| {
+            format!(
+                "cannot create the window: {}",
+                without_source_paths(&e.to_string())
+            )
+        })?);
         #[cfg(target_os = "linux")]
         x11_errors::expect_loss_of(&window);
         // Asked once, while the window surely exists; after this the size comes from resize
@@ -543,7 +550,7 @@ impl App {
         let size = (size.width, size.height);
         let (display, vsync) = (self.display, !self.args.no_vsync);
         let gpu = Gpu::new(window.clone(), size, display, vsync)
-            .map_err(|e| no_gpu_message(&e.to_string()))?;
+            .map_err(|e| no_gpu_message(&without_source_paths(&e.to_string())))?;
         if let Some(overlay) = self.host.engine_mut().overlay_mut() {
             overlay.set_backend(&gpu.backend());
         }
@@ -1083,6 +1090,31 @@ impl ApplicationHandler for App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_window_message_names_no_file_of_the_machine_that_built_bt() {
+        // winit's own words, with the source location its `OsError` adds.
+        let winit =
+            "os error at /home/builder/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/\
+                     winit-0.30.13/src/platform_impl/linux/mod.rs:785: neither WAYLAND_DISPLAY \
+                     nor WAYLAND_SOCKET nor DISPLAY is set.";
+        let said = no_window_message(&winit);
+        assert!(
+            said.starts_with(
+                "cannot open a window (os error: neither WAYLAND_DISPLAY nor WAYLAND_SOCKET \
+                 nor DISPLAY is set.)\n"
+            ),
+            "{said}"
+        );
+        let panic = "panicked at /home/builder/src/bt/runtime/src/host/window/gpu.rs:120:9:\n\
+                     no surface";
+        let said = no_window_message(&panic);
+        assert!(
+            !said.contains("/home/builder") && !said.contains(".rs:"),
+            "{said}"
+        );
+        assert!(said.contains("panicked:\nno surface"), "{said}");
+    }
 
     #[test]
     fn a_window_never_asks_for_more_than_the_platform_takes() {

@@ -1,0 +1,82 @@
+//! The output picture (`bt shot --size output`, `bt gif --size output`, the window) of the
+//! largest display a cart may have, with every display-tier effect on, takes memory a small
+//! multiple of the picture itself: its tables are built a band of rows at a time past
+//! `postfx::MAX_KEPT_TABLE_PIXELS`.
+
+use bt::{Color32, Effect, Palette};
+use bt_runtime::postfx::{Frame, PostEffects, PostProcessor, MAX_KEPT_TABLE_PIXELS};
+use bt_test_support::CountingAlloc;
+
+#[global_allocator]
+static GLOBAL: CountingAlloc = CountingAlloc::new();
+
+/// Every effect of the display tier, strong.
+fn every_effect() -> PostEffects {
+    let mut fx = PostEffects::default();
+    for effect in [
+        Effect::Phosphor {
+            color: Color32::rgb(0x33, 0xFF, 0x66),
+        },
+        Effect::Bloom {
+            threshold: 100,
+            strength: 200,
+            radius: 8,
+        },
+        Effect::Barrel { strength: 255 },
+        Effect::Interference {
+            chance: 255,
+            shift: 9,
+        },
+        Effect::ChromaticAberration { offset: 16 },
+        Effect::Scanlines { strength: 200 },
+        Effect::RgbMask { strength: 200 },
+        Effect::Vignette { strength: 200 },
+        Effect::Flicker { strength: 50 },
+        Effect::RollLine {
+            strength: 80,
+            period: 90,
+        },
+        Effect::Noise { strength: 40 },
+    ] {
+        fx.add(effect);
+    }
+    fx
+}
+
+#[test]
+fn a_picture_too_large_to_keep_its_tables_takes_little_more_than_itself_and_the_display() {
+    // 2304 x 2048 at scale 2: 18,874,368 output pixels, past the tables kept whole.
+    let (dw, dh, scale) = (2304u32, 2048u32, 2u32);
+    let output = u64::from(dw * scale) * u64::from(dh * scale);
+    assert!(output > MAX_KEPT_TABLE_PIXELS);
+    let picture: Vec<u8> = (0..dw * dh).map(|i| (i % 7 + i / dw % 9) as u8).collect();
+    let (palette, effects) = (Palette::pico8(), every_effect());
+    let frame = Frame {
+        picture: &picture,
+        with_overlay: &picture,
+        display: (dw, dh),
+        scale,
+        palette: &palette,
+        effects: &effects,
+        tick: 7,
+    };
+    let mut post = PostProcessor::new();
+    let ((_, out), peak) = GLOBAL.peak_bytes_during(|| {
+        let mut out = Vec::new();
+        let size = post.render(&frame, &mut out);
+        (size, out)
+    });
+    assert!(peak > 0, "the counting allocator is installed");
+    let picture_bytes = output as i64 * 4;
+    assert_eq!(out.len() as i64, picture_bytes);
+    // The display tier's own planes: the colours, the glow and the blur's, 20 bytes a display
+    // pixel. The tables of the whole picture would add 6 bytes an output pixel (108 MiB here).
+    let display_tier = i64::from(dw * dh) * 20;
+    let allowed = picture_bytes + display_tier + 8 * 1024 * 1024;
+    assert!(
+        peak <= allowed,
+        "{} MiB at the peak; at most {} MiB",
+        peak >> 20,
+        allowed >> 20
+    );
+}
