@@ -741,18 +741,48 @@ fn index_html(title: &str, name: &str, wasm: &str, args: &[(String, String)]) ->
             .map(|(k, v)| serde_json::json!([k, v]))
             .collect::<Vec<_>>(),
     );
-    INDEX_HTML
-        .replace("{{title}}", &html_escape(title))
-        .replace("\"{{name}}\"", &json(&name.into()))
-        .replace("\"{{wasm}}\"", &json(&wasm.into()))
-        .replace("{{args}}", &json(&args))
+    fill(
+        INDEX_HTML,
+        &[
+            ("{{title}}", html_escape(title)),
+            ("\"{{name}}\"", json(&name.into())),
+            ("\"{{wasm}}\"", json(&wasm.into())),
+            ("{{args}}", json(&args)),
+        ],
+    )
 }
 
+/// `template` with each of its placeholders replaced by its value, in one pass: a value is
+/// never looked at again, so a title or an argument that holds `{{args}}` stays as written.
+fn fill(template: &str, values: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while !rest.is_empty() {
+        match values
+            .iter()
+            .find(|(placeholder, _)| rest.starts_with(placeholder))
+        {
+            Some((placeholder, value)) => {
+                out.push_str(value);
+                rest = &rest[placeholder.len()..];
+            }
+            None => {
+                let next = rest.chars().next().map_or(1, char::len_utf8);
+                out.push_str(&rest[..next]);
+                rest = &rest[next..];
+            }
+        }
+    }
+    out
+}
+
+/// `text` as HTML shows it, in an element or an attribute.
 fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 #[cfg(test)]
@@ -813,6 +843,27 @@ mod tests {
         // A bundled cart inherits it from BT's workspace: BT's own tree.
         let bundled = "[package]\nname = \"y\"\n[dependencies]\nbt.workspace = true\n";
         assert_eq!(bt_dependency(bundled), None);
+    }
+
+    #[test]
+    fn a_title_or_argument_holding_a_placeholder_shows_as_written() {
+        let page = index_html(
+            "{{args}} & {{name}} \"{{wasm}}\"",
+            "x",
+            "x.wasm",
+            &[("a".into(), "{{title}}".into())],
+        );
+        assert!(
+            page.contains("<title>{{args}} &amp; {{name}} &quot;{{wasm}}&quot;</title>"),
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                r#"name: "x", wasm: "x.wasm", worklet: "bt-audio.js", args: [["a","{{title}}"]] "#
+            ),
+            "{page}"
+        );
+        assert_eq!(page.matches("[[\"a\"").count(), 1, "{page}");
     }
 
     #[test]
