@@ -63,6 +63,9 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     }
     // Checked before any work: a folder with files in it is never touched.
     let mut out = OutputDir::new(&args.output)?;
+    // From now on SIGINT and SIGTERM stop the build and remove the staging folder.
+    #[cfg(feature = "window")]
+    crate::host::signals::install();
     let chosen = offer.choose(args.cart.as_deref())?;
     // Resolved here first, as `bt run` would: a cart.toml or cart argument the cart refuses is
     // said now, not after minutes of building, and the page's title is the cart's.
@@ -76,7 +79,8 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     let cart = cart_crate(offer, &chosen.name)?;
     let toolchain = Toolchain::find().ok_or_else(|| INSTALL_HINT.to_string())?;
     let target_dir = web_target_dir();
-    let wasm = build(&cart, &chosen.name, &bundle, &toolchain, &target_dir)?;
+    let wasm = build(&cart, &chosen.name, &bundle, &toolchain, &target_dir)
+        .map_err(|e| format!("{e}; {} was not made", shown(&args.output)))?;
     let wasm_name = format!("{}.wasm", chosen.name);
     out.write(&wasm_name, &wasm)?;
     out.write("bt.js", HOST_JS.as_bytes())?;
@@ -594,9 +598,9 @@ fn build(
             .args(["-Zbuild-std=std,panic_abort", "--ignore-rust-version"])
             .env("RUSTC_BOOTSTRAP", "1");
     }
-    let status = command
-        .status()
-        .map_err(|e| format!("running {}: {e}", toolchain.cargo.display()))?;
+    let status = run_stoppably(&mut command)
+        .map_err(|e| format!("running {}: {e}", toolchain.cargo.display()))?
+        .ok_or_else(|| format!("interrupted while building the page of '{name}'"))?;
     if !status.success() {
         return Err(format!(
             "building the page of '{name}' for {TARGET} failed ({status}); the crate is in {}",
@@ -608,6 +612,46 @@ fn build(
         .join("release")
         .join(format!("{}.wasm", rust_name(&krate)));
     read_file(&module, MAX_MODULE_BYTES).map_err(|e| format!("reading {}: {e}", module.display()))
+}
+
+/// How often a build is looked at for a signal asking `bt web` to stop.
+const LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs `command` (cargo) to its end, or until SIGINT or SIGTERM asks `bt web` to stop: then
+/// it is stopped with everything it started (each compiler) and `None` returned, so the output
+/// folder's staging is removed on the way out rather than left for a build that runs on.
+fn run_stoppably(command: &mut Command) -> std::io::Result<Option<std::process::ExitStatus>> {
+    // A group of its own, which the stop reaches whole: cargo's compilers with it.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let mut child = command.spawn()?;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if stop_requested() {
+            #[cfg(unix)]
+            let _ = Command::new("kill")
+                .args(["-TERM", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(LOOK_EVERY);
+    }
+}
+
+/// Whether SIGINT or SIGTERM asked `bt web` to stop (caught from the start of the command).
+#[cfg(feature = "window")]
+fn stop_requested() -> bool {
+    crate::host::signals::requested()
+}
+
+/// Whether a signal asked `bt web` to stop: never caught without the signal handler.
+#[cfg(not(feature = "window"))]
+fn stop_requested() -> bool {
+    false
 }
 
 /// A package name as Rust spells the crate.
