@@ -719,6 +719,119 @@ fn bt_web_names_an_unknown_cart_and_writes_nothing() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
 }
 
+/// Whether `done` says yes within two minutes, asked every 20 ms (`what` is said if not).
+fn eventually(what: &str, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while !done() {
+        if std::time::Instant::now() > deadline {
+            eprintln!("not yet after 120 s: {what}");
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// Whether the process `pid` is still running (not gone, not a zombie waiting to be reaped).
+fn running(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+    })
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stopped_bt_web_stops_its_build_and_leaves_no_staging_folder() {
+    let dir = ScratchDir::new("web-stopped");
+    let site = dir.join("site");
+    // What a `bt web` killed outright left (its process is gone): the next one removes it.
+    let mut gone = Command::new("true").spawn().unwrap();
+    gone.wait().unwrap();
+    let left = dir.join(format!(".site.{}-abc123.bt-tmp", gone.id()));
+    std::fs::create_dir_all(left.join("half")).unwrap();
+    // A toolchain that builds for the web as far as `bt web` can tell, whose cargo starts a
+    // compiler that would run for ten minutes and says which processes they are.
+    let sysroot = dir.join("sysroot");
+    std::fs::create_dir_all(sysroot.join("lib/rustlib/wasm32-unknown-unknown/lib")).unwrap();
+    let script = |name: &str, text: String| {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    };
+    let rustc = script(
+        "rustc",
+        format!("#!/bin/sh\necho '{}'\n", sysroot.display()),
+    );
+    let pids = dir.join("pids");
+    let cargo = script(
+        "cargo",
+        format!(
+            "#!/bin/sh\nsleep 600 &\necho $$ $! > '{0}.new'\nmv '{0}.new' '{0}'\nwait\n",
+            pids.display()
+        ),
+    );
+    let mut child = bt_command()
+        .args(["web", "snake", "-o"])
+        .arg(&site)
+        .env("RUSTC", &rustc)
+        .env("CARGO", &cargo)
+        .env("BT_WEB_TARGET_DIR", dir.join("target"))
+        // Into a file, not a pipe: a build left running would hold a pipe open, and reading
+        // it to its end would wait for that build.
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(dir.join("said")).unwrap())
+        .spawn()
+        .unwrap();
+    let mut ended = None;
+    let started = eventually("the build started", || {
+        ended = ended.or(child.try_wait().unwrap());
+        pids.exists() || ended.is_some()
+    });
+    let builders = std::fs::read_to_string(&pids);
+    let said = || std::fs::read_to_string(dir.join("said")).unwrap();
+    if !started || builders.is_err() {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("bt web ran no build: {}", said());
+    }
+    let builders = builders.unwrap();
+    let builders: Vec<&str> = builders.split_whitespace().collect();
+    assert_eq!(builders.len(), 2, "{builders:?}");
+    // SIGTERM, as a service manager or `kill` sends it (SIGINT goes the same way).
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let stopped = eventually("bt web stopped", || child.try_wait().unwrap().is_some());
+    if !stopped {
+        let _ = child.kill();
+    }
+    let status = child.wait().unwrap();
+    let said = said();
+    assert!(stopped, "bt web ran on after SIGTERM: {said}");
+    assert_eq!(status.code(), Some(1), "{status:?}: {said}");
+    assert!(said.contains("interrupted"), "{said}");
+    assert_eq!(said.trim_end().lines().count(), 1, "{said}");
+    // The build stopped with it, the compiler included: nothing runs on for minutes.
+    assert!(
+        eventually("the build's processes ended", || {
+            builders.iter().all(|pid| !running(pid))
+        }),
+        "{builders:?} still running"
+    );
+    assert!(!left.exists(), "the staging folder a killed bt web left");
+    assert!(!site.exists());
+    let staging: Vec<String> = support::names(dir.path())
+        .into_iter()
+        .filter(|name| name.starts_with(".site."))
+        .collect();
+    assert!(staging.is_empty(), "{staging:?}");
+}
+
 /// Runs cargo in a cart's folder in the profile this test was built in, so the cart reuses the
 /// libraries already compiled for BT.
 fn cargo_in(dir: &Path, args: &[&str], timeout: Duration) -> std::process::Output {

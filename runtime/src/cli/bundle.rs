@@ -43,7 +43,9 @@ pub const PRUNE_AFTER_DAYS: u64 = 30;
 const STALE_STAGING_SECONDS: u64 = 3600;
 /// The largest bundle unpacked, in bytes: far above any cart's assets, far below memory.
 pub const MAX_BUNDLE_BYTES: u64 = 256 * 1024 * 1024;
-/// The most files a bundle holds.
+/// The most files a bundle holds, and a web page's asset folder: far more than a cart's
+/// assets, few enough that unpacking or building them in stays quick (`bt web` refuses more,
+/// as `bt export` does, before anything is built).
 pub const MAX_BUNDLE_FILES: u64 = 10_000;
 /// The longest file name inside a bundle, in bytes.
 const MAX_NAME_BYTES: u32 = 1024;
@@ -546,6 +548,15 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
     paths.extend(extra.iter().cloned());
     paths.sort();
     paths.dedup();
+    // Refused here, not by the game when it starts.
+    if paths.len() as u64 > MAX_BUNDLE_FILES {
+        return Err(format!(
+            "the cart's folder {} gives {} files to carry (cart.toml and the asset folder); a \
+             game file carries at most {MAX_BUNDLE_FILES}",
+            shown(dir),
+            paths.len()
+        ));
+    }
     let mut bundle = Bundle::default();
     let mut total = 0u64;
     let real_dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
@@ -822,6 +833,28 @@ mod tests {
         assert_eq!(cache_base_from(abs("relative"), None), None);
         assert_eq!(cache_base_from(None, abs("/home/u")), abs("/home/u/.cache"));
         assert_eq!(cache_base_from(abs("/c"), abs("/home/u")), abs("/c"));
+    }
+
+    #[test]
+    fn a_cart_of_more_files_than_a_game_carries_is_refused_at_export() {
+        let dir = tempfile::tempdir().unwrap();
+        let assets = dir.path().join("assets");
+        std::fs::create_dir_all(&assets).unwrap();
+        for k in 0..MAX_BUNDLE_FILES {
+            std::fs::write(assets.join(k.to_string()), [1]).unwrap();
+        }
+        let b = collect(dir.path(), Some(&assets), &[]).unwrap();
+        assert_eq!(b.files.len() as u64, MAX_BUNDLE_FILES);
+        std::fs::write(dir.path().join("cart.toml"), "").unwrap();
+        let err = collect(dir.path(), Some(&assets), &[]).unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "the cart's folder {} gives 10001 files to carry (cart.toml and the asset \
+                 folder); a game file carries at most 10000",
+                dir.path().display()
+            )
+        );
     }
 
     #[test]

@@ -25,14 +25,35 @@ impl AssetPack {
         AssetPack::default()
     }
 
-    /// A pack of files built into the program, such as the table `bt web` writes with
-    /// `include_bytes!`.
-    pub fn from_static(files: &'static [(&'static str, &'static [u8])]) -> AssetPack {
+    /// The pack a [`PackWriter`] wrote, built into the program as one blob (`bt web`'s
+    /// `include_bytes!`): each file's bytes are borrowed from `packed`, not copied. No bytes at
+    /// all is an empty pack.
+    ///
+    /// # Errors
+    /// A message saying where the blob stops being a pack (another format, or cut short).
+    pub fn from_packed(packed: &'static [u8]) -> Result<AssetPack, String> {
         let mut pack = AssetPack::new();
-        for (path, bytes) in files {
-            pack.insert(path, Cow::Borrowed(*bytes));
+        if packed.is_empty() {
+            return Ok(pack);
         }
-        pack
+        let mut rest = packed.strip_prefix(PACKED_MAGIC.as_slice()).ok_or(
+            "the asset pack does not start as one: it was not made by this version of bt web",
+        )?;
+        while !rest.is_empty() {
+            let at = packed.len() - rest.len();
+            let cut = || format!("the asset pack is cut short at byte {at}");
+            let name_len = take(&mut rest, 4).ok_or_else(cut)?;
+            let name_len = u32::from_le_bytes(name_len.try_into().expect("4 bytes"));
+            let name = take(&mut rest, u64::from(name_len)).ok_or_else(cut)?;
+            let name = std::str::from_utf8(name).map_err(|_| {
+                format!("the asset pack names a file in bytes that are not UTF-8 at byte {at}")
+            })?;
+            let size = take(&mut rest, 8).ok_or_else(cut)?;
+            let size = u64::from_le_bytes(size.try_into().expect("8 bytes"));
+            let bytes = take(&mut rest, size).ok_or_else(cut)?;
+            pack.insert(name, Cow::Borrowed(bytes));
+        }
+        Ok(pack)
     }
 
     /// Adds (or replaces) the file at `path`, relative to the asset folder.
@@ -70,6 +91,70 @@ impl AssetPack {
     /// Whether the pack holds no file.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
+    }
+}
+
+/// The first bytes of a packed asset folder: the format and its version.
+const PACKED_MAGIC: &[u8; 12] = b"BT-ASSETS-1\n";
+
+/// The first `n` bytes of `bytes`, which then starts after them; `None` when it is shorter.
+fn take<'a>(bytes: &mut &'a [u8], n: u64) -> Option<&'a [u8]> {
+    let n = usize::try_from(n).ok().filter(|&n| n <= bytes.len())?;
+    let (head, rest) = bytes.split_at(n);
+    *bytes = rest;
+    Some(head)
+}
+
+/// Writes an asset folder as one blob, which [`AssetPack::from_packed`] reads: `bt web` builds
+/// it into a page with one `include_bytes!`, so the page's generated source is a few lines
+/// whatever the number of files, and a file's name is data, never Rust source. The layout,
+/// integers little-endian: `BT-ASSETS-1` and a line feed, then for each file its name's length
+/// (u32), its name (UTF-8, `/` between folders), its size (u64) and its bytes.
+///
+/// ```
+/// use bt_runtime::config::asset_pack::{AssetPack, PackWriter};
+///
+/// let mut writer = PackWriter::new();
+/// writer.add("maps/level\r1.tmx", b"<map/>");
+/// let packed: &'static [u8] = writer.into_bytes().leak();
+/// let pack = AssetPack::from_packed(packed).unwrap();
+/// assert_eq!(pack.get("maps/level\r1.tmx"), Some(&b"<map/>"[..]));
+/// ```
+#[derive(Debug, Clone)]
+pub struct PackWriter {
+    bytes: Vec<u8>,
+}
+
+impl PackWriter {
+    /// A pack with no file yet.
+    pub fn new() -> PackWriter {
+        PackWriter {
+            bytes: PACKED_MAGIC.to_vec(),
+        }
+    }
+
+    /// Adds the file `name` (its path in the asset folder) with its bytes.
+    ///
+    /// # Panics
+    /// When `name` is 4 GiB long or more, which no path is.
+    pub fn add(&mut self, name: &str, bytes: &[u8]) {
+        let name_len = u32::try_from(name.len()).expect("a file name under 4 GiB");
+        self.bytes.extend_from_slice(&name_len.to_le_bytes());
+        self.bytes.extend_from_slice(name.as_bytes());
+        self.bytes
+            .extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// The pack's bytes.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+impl Default for PackWriter {
+    fn default() -> PackWriter {
+        PackWriter::new()
     }
 }
 
@@ -199,6 +284,43 @@ mod tests {
             pack.paths().collect::<Vec<_>>(),
             ["maps/level.tmx", "sprites.png"]
         );
+    }
+
+    #[test]
+    fn a_packed_folder_reads_back_whatever_its_file_names_hold() {
+        let names = [
+            "notes.txt",
+            "a\rcarriage return.txt",
+            "say \"hi\"\\.txt",
+            "dir/é\n.png",
+        ];
+        let mut writer = PackWriter::new();
+        for (k, name) in names.iter().enumerate() {
+            writer.add(name, &vec![k as u8; k]);
+        }
+        let packed: &'static [u8] = writer.into_bytes().leak();
+        let pack = AssetPack::from_packed(packed).unwrap();
+        assert_eq!(pack.len(), names.len());
+        for (k, name) in names.iter().enumerate() {
+            assert_eq!(pack.get(name), Some(&vec![k as u8; k][..]), "{name:?}");
+        }
+        assert!(AssetPack::from_packed(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_damaged_pack_is_refused_saying_where() {
+        let mut writer = PackWriter::new();
+        writer.add("sheet.png", b"12345");
+        let good = writer.into_bytes();
+        let cut: &'static [u8] = good[..good.len() - 1].to_vec().leak();
+        assert_eq!(
+            AssetPack::from_packed(cut).unwrap_err(),
+            "the asset pack is cut short at byte 12"
+        );
+        let other: &'static [u8] = b"not a pack at all";
+        assert!(AssetPack::from_packed(other)
+            .unwrap_err()
+            .contains("does not start as one"));
     }
 
     #[test]

@@ -384,10 +384,11 @@ pub fn replace_file(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
 }
 
 /// A folder of files that appears whole or not at all (`bt frames -o DIR`): the files go into
-/// a hidden staging folder beside it, `.NAME.XXXXXX.bt-tmp`, which is renamed to the folder's
-/// name by [`OutputDir::commit`]. A folder already there may be empty, and is then replaced; one
-/// that holds anything is refused before any work. Dropped without a commit, or on any
-/// failure, the staging folder is removed with all it holds.
+/// a hidden staging folder beside it, `.NAME.PID-XXXXXX.bt-tmp`, which is renamed to the
+/// folder's name by [`OutputDir::commit`]. A folder already there may be empty, and is then
+/// replaced; one that holds anything is refused before any work. Dropped without a commit, or
+/// on any failure, the staging folder is removed with all it holds; one that a killed process
+/// left is removed by the next `OutputDir` of that name.
 ///
 /// ```
 /// use bt_runtime::export::safe_write::OutputDir;
@@ -465,8 +466,12 @@ impl OutputDir {
                 format!("the folder {} does not exist", shown(parent)),
             )));
         }
+        // Named with this process's id, as a temporary file is: what a killed `bt` left is
+        // removed here by the next one.
+        let prefix = hidden_prefix(path);
+        remove_left_behind(parent, &prefix);
         let staging = tempfile::Builder::new()
-            .prefix(&hidden_prefix(path))
+            .prefix(&format!("{prefix}{}-", std::process::id()))
             .suffix(".bt-tmp")
             .tempdir_in(parent)
             .map_err(|e| takes_no_file(parent, &e))
@@ -658,9 +663,9 @@ pub(crate) fn takes_no_file(folder: &Path, e: &io::Error) -> io::Error {
     )
 }
 
-/// Removes the temporary files named `<prefix><pid>-<random>.bt-tmp` in `folder` whose process
-/// is gone: what a write stopped by a kill or a crash left. Only where the system lists its
-/// processes in `/proc`; elsewhere they stay.
+/// Removes the temporary files and staging folders named `<prefix><pid>-<random>.bt-tmp` in
+/// `folder` whose process is gone: what a write stopped by a kill or a crash left. Only where
+/// the system lists its processes in `/proc`; elsewhere they stay.
 fn remove_left_behind(folder: &Path, prefix: &str) {
     let processes = Path::new("/proc");
     if !processes.join("self").exists() {
@@ -680,9 +685,18 @@ fn remove_left_behind(folder: &Path, prefix: &str) {
         else {
             continue;
         };
-        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-        if is_file && !processes.join(pid.to_string()).exists() {
-            let _ = fs::remove_file(entry.path());
+        if processes.join(pid.to_string()).exists() {
+            continue;
+        }
+        // Never a link's target: a link is no staging folder, and stays.
+        match entry.file_type() {
+            Ok(t) if t.is_file() => {
+                let _ = fs::remove_file(entry.path());
+            }
+            Ok(t) if t.is_dir() => {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+            _ => {}
         }
     }
 }
@@ -908,6 +922,36 @@ mod tests {
         assert!(alive.exists(), "its process may still be writing");
         assert!(other.exists(), "another file's");
         assert_eq!(std::fs::read(&target).unwrap(), b"whole");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_staging_folder_a_killed_export_left_goes_at_the_next_export() {
+        let dir = ScratchDir::new("safe-write-left-folder");
+        let target = dir.join("site");
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        gone.wait().unwrap();
+        let left = dir.join(format!(".site.{}-abc123.bt-tmp", gone.id()));
+        let alive = dir.join(".site.1-abc123.bt-tmp");
+        for folder in [&left, &alive] {
+            std::fs::create_dir_all(folder.join("inner")).unwrap();
+            std::fs::write(folder.join("inner/page.wasm"), b"half").unwrap();
+        }
+        let out = OutputDir::new(&target).unwrap();
+        assert!(!left.exists(), "its process is gone");
+        assert!(alive.exists(), "its process may still be writing");
+        let staging = out
+            .staging()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            staging.starts_with(&format!(".site.{}-", std::process::id())),
+            "{staging}"
+        );
+        drop(out);
+        assert_eq!(names(dir.path()), [".site.1-abc123.bt-tmp"]);
     }
 
     fn names(dir: &Path) -> Vec<String> {

@@ -24,8 +24,9 @@ pub struct Bundle {
     /// The cart's `cart.toml` in the form a page carries
     /// ([`carried_manifest`](bt_runtime::config::manifest::carried_manifest)).
     pub manifest: Option<&'static str>,
-    /// The files of the cart's asset folder, by their path in it.
-    pub assets: &'static [(&'static str, &'static [u8])],
+    /// The files of the cart's asset folder, by their path in it, packed into one blob by
+    /// [`PackWriter`](bt_runtime::config::asset_pack::PackWriter) (no bytes: no file).
+    pub assets: &'static [u8],
 }
 
 impl Bundle {
@@ -192,7 +193,7 @@ impl Page {
         };
         let mut session = Session::builder(name, Arc::new(factory))
             .manifest(manifest)
-            .packed_assets(Arc::new(AssetPack::from_static(bundle.assets)))
+            .packed_assets(Arc::new(AssetPack::from_packed(bundle.assets)?))
             .args(args)
             .replay(replay.map(|text| ReplaySource::Text {
                 text: text.to_string(),

@@ -450,24 +450,23 @@ fn f8_hands_over_the_last_seconds_as_a_chrome_trace() {
 }
 
 /// The platformer's asset folder as `bt web` packs it: every file under its path in the folder.
-fn packed_platformer() -> &'static [(&'static str, &'static [u8])] {
+fn packed_platformer() -> &'static [u8] {
     packed(bt_cart_platformer::ASSETS)
 }
 
 /// An asset folder as `bt web` packs it.
-fn packed(folder: &str) -> &'static [(&'static str, &'static [u8])] {
+fn packed(folder: &str) -> &'static [u8] {
     let folder = Path::new(folder);
-    let mut files: Vec<(&'static str, &'static [u8])> = std::fs::read_dir(folder)
+    let mut names: Vec<String> = std::fs::read_dir(folder)
         .unwrap()
-        .map(|entry| {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_str().unwrap().to_string();
-            let bytes = std::fs::read(&path).unwrap();
-            (&*name.leak(), &*bytes.leak())
-        })
+        .map(|entry| entry.unwrap().file_name().to_str().unwrap().to_string())
         .collect();
-    files.sort();
-    files.leak()
+    names.sort();
+    let mut writer = bt_runtime::config::asset_pack::PackWriter::new();
+    for name in names {
+        writer.add(&name, &std::fs::read(folder.join(&name)).unwrap());
+    }
+    writer.into_bytes().leak()
 }
 
 #[test]

@@ -11,9 +11,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::cli::args::WebArgs;
+use crate::cli::bundle::MAX_BUNDLE_FILES;
 use crate::cli::{Offer, BT_ROOT};
+use crate::config::asset_pack::PackWriter;
 use crate::config::manifest::{carried_manifest, Manifest};
-use crate::config::read::{read_file, read_text, MAX_TEXT_FILE};
+use crate::config::read::{read_file, read_text, shown, FileError, ReadError, MAX_TEXT_FILE};
 use crate::export::safe_write::OutputDir;
 use crate::session::Session;
 
@@ -61,6 +63,9 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     }
     // Checked before any work: a folder with files in it is never touched.
     let mut out = OutputDir::new(&args.output)?;
+    // From now on SIGINT and SIGTERM stop the build and remove the staging folder.
+    #[cfg(feature = "window")]
+    crate::host::signals::install();
     let chosen = offer.choose(args.cart.as_deref())?;
     // Resolved here first, as `bt run` would: a cart.toml or cart argument the cart refuses is
     // said now, not after minutes of building, and the page's title is the cart's.
@@ -74,7 +79,8 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     let cart = cart_crate(offer, &chosen.name)?;
     let toolchain = Toolchain::find().ok_or_else(|| INSTALL_HINT.to_string())?;
     let target_dir = web_target_dir();
-    let wasm = build(&cart, &chosen.name, &bundle, &toolchain, &target_dir)?;
+    let wasm = build(&cart, &chosen.name, &bundle, &toolchain, &target_dir)
+        .map_err(|e| format!("{e}; {} was not made", shown(&args.output)))?;
     let wasm_name = format!("{}.wasm", chosen.name);
     out.write(&wasm_name, &wasm)?;
     out.write("bt.js", HOST_JS.as_bytes())?;
@@ -102,12 +108,15 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
 }
 
 /// What a page carries beside the cart, read from the cart's folder at export: its
-/// `cart.toml` (in the form [`carried_manifest`] writes) and the files of its asset folder.
-#[derive(Debug, Default)]
+/// `cart.toml` (in the form [`carried_manifest`] writes) and the files of its asset folder,
+/// packed into one blob ([`PackWriter`]).
+#[derive(Debug)]
 struct Bundle {
     manifest: Option<String>,
-    /// `(path in the asset folder, file)`, sorted by path.
-    assets: Vec<(String, PathBuf)>,
+    /// The paths in the asset folder of the files packed, sorted.
+    names: Vec<String>,
+    /// The files, packed.
+    pack: Vec<u8>,
     /// The files' total size in bytes.
     bytes: u64,
 }
@@ -121,87 +130,75 @@ const MAX_PACKED_BYTES: u64 = 64 << 20;
 const MAX_MODULE_BYTES: u64 = 1 << 30;
 
 impl Bundle {
+    /// Reads the manifest and packs every file of the asset folder, refusing before any build
+    /// a folder of more than [`MAX_BUNDLE_FILES`] files or [`MAX_PACKED_BYTES`], a file that
+    /// is not a regular file (a FIFO, a device, a socket), a link that leads out of the folder
+    /// or to a folder, and a name that is not UTF-8.
     fn read(manifest: Option<&Manifest>, assets: Option<&Path>) -> Result<Bundle, String> {
-        let mut bundle = Bundle {
-            manifest: manifest
-                .map(carried_manifest)
-                .transpose()
-                .map_err(|e| e.to_string())?,
-            ..Bundle::default()
-        };
+        let manifest = manifest
+            .map(carried_manifest)
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        let mut files = Vec::new();
         if let Some(folder) = assets {
-            bundle.add_folder(folder, folder)?;
-            bundle.assets.sort();
+            let real_root = folder
+                .canonicalize()
+                .unwrap_or_else(|_| folder.to_path_buf());
+            add_folder(folder, &real_root, folder, &mut files)?;
+            files.sort();
         }
-        if bundle.bytes > MAX_PACKED_BYTES {
-            return Err(format!(
-                "the asset folder {} holds {} MiB; a page carries at most {} MiB",
-                assets
-                    .map(Path::display)
-                    .map(|d| d.to_string())
-                    .unwrap_or_default(),
-                bundle.bytes.div_ceil(1 << 20),
-                MAX_PACKED_BYTES >> 20
-            ));
+        let mut bundle = Bundle {
+            manifest,
+            names: Vec::with_capacity(files.len()),
+            pack: Vec::new(),
+            bytes: 0,
+        };
+        let mut writer = PackWriter::new();
+        for (name, path) in files {
+            let too_large = |bytes: u64| {
+                format!(
+                    "the asset folder {} holds {} MiB; a page carries at most {} MiB",
+                    assets.map(shown).unwrap_or_default(),
+                    bytes.div_ceil(1 << 20),
+                    MAX_PACKED_BYTES >> 20
+                )
+            };
+            let room = MAX_PACKED_BYTES - bundle.bytes;
+            let bytes = match read_file(&path, room) {
+                Ok(bytes) => bytes,
+                Err(ReadError::TooLarge { size, .. }) => {
+                    return Err(too_large(bundle.bytes + size.unwrap_or(room + 1)))
+                }
+                Err(why) => {
+                    return Err(FileError {
+                        what: "cart file",
+                        path,
+                        why,
+                    }
+                    .to_string())
+                }
+            };
+            bundle.bytes += bytes.len() as u64;
+            writer.add(&name, &bytes);
+            bundle.names.push(name);
         }
+        bundle.pack = writer.into_bytes();
         Ok(bundle)
-    }
-
-    /// Adds the files under `dir`, named by their path from `root`; hidden files and folders
-    /// (an editor's or version control's) stay out.
-    fn add_folder(&mut self, root: &Path, dir: &Path) -> Result<(), String> {
-        let fail = |e: std::io::Error| format!("reading the asset folder {}: {e}", dir.display());
-        for entry in std::fs::read_dir(dir).map_err(fail)? {
-            let entry = entry.map_err(fail)?;
-            let path = entry.path();
-            if entry.file_name().to_string_lossy().starts_with('.') {
-                continue;
-            }
-            // A link to a file inside the cart's folder is packed as that file; a link to a
-            // folder, or to anything outside, is refused (see `bundle::collect`).
-            let link = entry.file_type().map_err(fail)?.is_symlink();
-            let meta = std::fs::metadata(&path).map_err(fail)?;
-            if link && meta.is_dir() {
-                return Err(crate::cli::bundle::link_to_folder(&path));
-            }
-            if link {
-                let real_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-                crate::cli::bundle::check_inside(&real_root, &path)?;
-            }
-            if meta.is_dir() {
-                self.add_folder(root, &path)?;
-            } else if meta.is_file() {
-                let Some(name) = path
-                    .strip_prefix(root)
-                    .ok()
-                    .and_then(|p| p.to_str())
-                    .map(|p| p.replace('\\', "/"))
-                else {
-                    return Err(format!(
-                        "{}: a page's asset names must be UTF-8",
-                        path.display()
-                    ));
-                };
-                self.bytes += meta.len();
-                self.assets.push((name, path));
-            }
-        }
-        Ok(())
     }
 
     /// Whether the asset folder holds a Tiled map or tileset: the page needs the map reader.
     fn has_maps(&self) -> bool {
-        self.assets.iter().any(|(name, _)| is_map_file(name))
+        self.names.iter().any(|name| is_map_file(name))
     }
 
     /// Whether the asset folder holds a sample clip (`.wav`, `.ogg`).
     fn has_clips(&self) -> bool {
-        self.assets.iter().any(|(name, _)| is_clip_file(name))
+        self.names.iter().any(|name| is_clip_file(name))
     }
 
     /// What the page carries, for the line `bt web` prints: `, 5 asset files 36 KiB`.
     fn summary(&self) -> String {
-        match self.assets.len() {
+        match self.names.len() {
             0 => String::new(),
             n => format!(
                 ", {n} asset file{} {} KiB",
@@ -211,26 +208,78 @@ impl Bundle {
         }
     }
 
-    /// The page crate's `bundle.rs`: the carried manifest and every asset file, built in.
+    /// The page crate's `bundle.rs`: the carried manifest and the packed asset folder, each
+    /// built in whole, so the source is the same few lines whatever the files are called and
+    /// however many there are.
     fn source(&self) -> String {
-        let mut source =
-            String::from("//! Made by `bt web`: the cart's cart.toml and asset folder.\n\n");
-        source.push_str("pub(crate) static MANIFEST: Option<&str> = ");
-        match &self.manifest {
-            Some(_) => source.push_str("Some(include_str!(\"manifest.json\"));\n"),
-            None => source.push_str("None;\n"),
+        let manifest = match &self.manifest {
+            Some(_) => "Some(include_str!(\"manifest.json\"))",
+            None => "None",
+        };
+        format!(
+            "//! Made by `bt web`: the cart's cart.toml and asset folder.\n\n\
+             pub(crate) static MANIFEST: Option<&str> = {manifest};\n\
+             pub(crate) static ASSETS: &[u8] = include_bytes!(\"{PACK_FILE}\");\n"
+        )
+    }
+}
+
+/// The page crate's file that holds the packed asset folder.
+const PACK_FILE: &str = "assets.pack";
+
+/// Adds to `files` the files under `dir`, named by their path from `root` with `/` between
+/// folders; hidden files and folders (an editor's or version control's) stay out. Everything
+/// that is not a folder is taken as a file, so reading it refuses what is not a regular file.
+fn add_folder(
+    root: &Path,
+    real_root: &Path,
+    dir: &Path,
+    files: &mut Vec<(String, PathBuf)>,
+) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("reading the asset folder {}: {e}", shown(dir));
+    for entry in std::fs::read_dir(dir).map_err(fail)? {
+        let entry = entry.map_err(fail)?;
+        let path = entry.path();
+        if entry.file_name().as_encoded_bytes().starts_with(b".") {
+            continue;
         }
-        source.push_str("pub(crate) static ASSETS: &[(&str, &[u8])] = &[\n");
-        for (name, path) in &self.assets {
-            source.push_str(&format!(
-                "    ({}, include_bytes!({})),\n",
-                toml_string(name),
-                toml_string(&path.display().to_string())
+        // A link to a file inside the cart's folder is packed as that file; a link to a
+        // folder, or to anything outside, is refused (see `bundle::collect`).
+        let link = entry.file_type().map_err(fail)?.is_symlink();
+        let is_dir = std::fs::metadata(&path).is_ok_and(|m| m.is_dir());
+        if link && is_dir {
+            return Err(crate::cli::bundle::link_to_folder(&path));
+        }
+        if link {
+            crate::cli::bundle::check_inside(real_root, &path)?;
+        }
+        if is_dir {
+            add_folder(root, real_root, &path, files)?;
+            continue;
+        }
+        // Any UTF-8 name is carried (the pack holds it as data); `\` ends a folder's name, as
+        // the page's loader reads it.
+        let Some(name) = path
+            .strip_prefix(root)
+            .ok()
+            .and_then(|p| p.to_str())
+            .map(|p| p.replace('\\', "/"))
+        else {
+            return Err(format!(
+                "cart file {}: a page's asset names must be UTF-8; rename it",
+                shown(&path)
+            ));
+        };
+        if files.len() as u64 >= MAX_BUNDLE_FILES {
+            return Err(format!(
+                "the asset folder {} holds more than {MAX_BUNDLE_FILES} files, the most a page \
+                 (or a game bt export writes) carries",
+                shown(root)
             ));
         }
-        source.push_str("];\n");
-        source
+        files.push((name, path));
     }
+    Ok(())
 }
 
 /// The crate a cart is built from: its folder, package name, and how to make the cart.
@@ -517,11 +566,16 @@ fn build(
     if let Some(manifest) = &bundle.manifest {
         files.push(("manifest.json", manifest.clone()));
     }
-    for (file, text) in files {
+    let mut files: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(file, text)| (*file, text.as_bytes()))
+        .collect();
+    files.push((PACK_FILE, &bundle.pack));
+    for (file, bytes) in files {
         let path = dir.join(file);
         // Unchanged files keep their times, so cargo sees nothing to rebuild.
-        if read_text(&path, MAX_TEXT_FILE).ok().as_deref() != Some(text.as_str()) {
-            std::fs::write(&path, text).map_err(|e| fail(&path, e))?;
+        if read_file(&path, bytes.len() as u64).ok().as_deref() != Some(bytes) {
+            std::fs::write(&path, bytes).map_err(|e| fail(&path, e))?;
         }
     }
     // The versions BT's own build uses, so the page builds with what is known to work.
@@ -544,9 +598,9 @@ fn build(
             .args(["-Zbuild-std=std,panic_abort", "--ignore-rust-version"])
             .env("RUSTC_BOOTSTRAP", "1");
     }
-    let status = command
-        .status()
-        .map_err(|e| format!("running {}: {e}", toolchain.cargo.display()))?;
+    let status = run_stoppably(&mut command)
+        .map_err(|e| format!("running {}: {e}", toolchain.cargo.display()))?
+        .ok_or_else(|| format!("interrupted while building the page of '{name}'"))?;
     if !status.success() {
         return Err(format!(
             "building the page of '{name}' for {TARGET} failed ({status}); the crate is in {}",
@@ -558,6 +612,46 @@ fn build(
         .join("release")
         .join(format!("{}.wasm", rust_name(&krate)));
     read_file(&module, MAX_MODULE_BYTES).map_err(|e| format!("reading {}: {e}", module.display()))
+}
+
+/// How often a build is looked at for a signal asking `bt web` to stop.
+const LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs `command` (cargo) to its end, or until SIGINT or SIGTERM asks `bt web` to stop: then
+/// it is stopped with everything it started (each compiler) and `None` returned, so the output
+/// folder's staging is removed on the way out rather than left for a build that runs on.
+fn run_stoppably(command: &mut Command) -> std::io::Result<Option<std::process::ExitStatus>> {
+    // A group of its own, which the stop reaches whole: cargo's compilers with it.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(command, 0);
+    let mut child = command.spawn()?;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if stop_requested() {
+            #[cfg(unix)]
+            let _ = Command::new("kill")
+                .args(["-TERM", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(LOOK_EVERY);
+    }
+}
+
+/// Whether SIGINT or SIGTERM asked `bt web` to stop (caught from the start of the command).
+#[cfg(feature = "window")]
+fn stop_requested() -> bool {
+    crate::host::signals::requested()
+}
+
+/// Whether a signal asked `bt web` to stop: never caught without the signal handler.
+#[cfg(not(feature = "window"))]
+fn stop_requested() -> bool {
+    false
 }
 
 /// A package name as Rust spells the crate.
@@ -691,23 +785,54 @@ fn index_html(title: &str, name: &str, wasm: &str, args: &[(String, String)]) ->
             .map(|(k, v)| serde_json::json!([k, v]))
             .collect::<Vec<_>>(),
     );
-    INDEX_HTML
-        .replace("{{title}}", &html_escape(title))
-        .replace("\"{{name}}\"", &json(&name.into()))
-        .replace("\"{{wasm}}\"", &json(&wasm.into()))
-        .replace("{{args}}", &json(&args))
+    fill(
+        INDEX_HTML,
+        &[
+            ("{{title}}", html_escape(title)),
+            ("\"{{name}}\"", json(&name.into())),
+            ("\"{{wasm}}\"", json(&wasm.into())),
+            ("{{args}}", json(&args)),
+        ],
+    )
 }
 
+/// `template` with each of its placeholders replaced by its value, in one pass: a value is
+/// never looked at again, so a title or an argument that holds `{{args}}` stays as written.
+fn fill(template: &str, values: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while !rest.is_empty() {
+        match values
+            .iter()
+            .find(|(placeholder, _)| rest.starts_with(placeholder))
+        {
+            Some((placeholder, value)) => {
+                out.push_str(value);
+                rest = &rest[placeholder.len()..];
+            }
+            None => {
+                let next = rest.chars().next().map_or(1, char::len_utf8);
+                out.push_str(&rest[..next]);
+                rest = &rest[next..];
+            }
+        }
+    }
+    out
+}
+
+/// `text` as HTML shows it, in an element or an attribute.
 fn html_escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+        .replace('\'', "&#39;")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::asset_pack::AssetPack;
 
     #[test]
     fn the_page_names_its_module_and_boots_with_the_arguments_given() {
@@ -765,6 +890,27 @@ mod tests {
     }
 
     #[test]
+    fn a_title_or_argument_holding_a_placeholder_shows_as_written() {
+        let page = index_html(
+            "{{args}} & {{name}} \"{{wasm}}\"",
+            "x",
+            "x.wasm",
+            &[("a".into(), "{{title}}".into())],
+        );
+        assert!(
+            page.contains("<title>{{args}} &amp; {{name}} &quot;{{wasm}}&quot;</title>"),
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                r#"name: "x", wasm: "x.wasm", worklet: "bt-audio.js", args: [["a","{{title}}"]] "#
+            ),
+            "{page}"
+        );
+        assert_eq!(page.matches("[[\"a\"").count(), 1, "{page}");
+    }
+
+    #[test]
     fn the_bundle_builds_in_every_asset_file_under_its_path_in_the_folder() {
         let dir = std::env::temp_dir().join(format!("bt-web-bundle-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -776,17 +922,124 @@ mod tests {
         std::fs::write(dir.join(".notes.swp"), b"x").unwrap();
         let bundle = Bundle::read(None, Some(&dir)).unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
-        let names: Vec<&str> = bundle.assets.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["maps/level.tmx", "sprites.png"]);
+        assert_eq!(bundle.names, ["maps/level.tmx", "sprites.png"]);
         assert_eq!(bundle.summary(), ", 2 asset files 1 KiB");
         let source = bundle.source();
         assert!(
             source.contains("pub(crate) static MANIFEST: Option<&str> = None;"),
             "{source}"
         );
-        assert!(
-            source.contains("(\"maps/level.tmx\", include_bytes!("),
-            "{source}"
+        let pack = AssetPack::from_packed(bundle.pack.leak()).unwrap();
+        assert_eq!(
+            pack.paths().collect::<Vec<_>>(),
+            ["maps/level.tmx", "sprites.png"]
+        );
+        assert_eq!(pack.get("maps/level.tmx"), Some(&b"tmx"[..]));
+    }
+
+    /// A fresh scratch folder for one test.
+    fn scratch(what: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bt-web-{what}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn the_pages_source_stays_a_few_lines_whatever_the_asset_folder_holds() {
+        let dir = scratch("source");
+        let few = Bundle::read(None, Some(&dir)).unwrap().source();
+        // Names Rust source could not hold, and many files.
+        let names = ["a\rb.png", "quote\".txt", "back\\slash", "new\nline.txt"];
+        for name in names {
+            std::fs::write(dir.join(name), name).unwrap();
+        }
+        for k in 0..500 {
+            std::fs::write(dir.join(format!("{k}.txt")), [k as u8]).unwrap();
+        }
+        let bundle = Bundle::read(None, Some(&dir)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            bundle.source(),
+            few,
+            "no file's name or number reaches the source"
+        );
+        let pack = AssetPack::from_packed(bundle.pack.leak()).unwrap();
+        assert_eq!(pack.len(), 504);
+        assert_eq!(pack.get("a\rb.png"), Some(&b"a\rb.png"[..]));
+        assert_eq!(pack.get("quote\".txt"), Some(&b"quote\".txt"[..]));
+        assert_eq!(pack.get("back/slash"), Some(&b"back\\slash"[..]));
+        assert_eq!(pack.get("499.txt"), Some(&[499u32 as u8][..]));
+    }
+
+    #[test]
+    fn an_asset_folder_of_more_files_than_a_game_carries_is_refused_before_any_build() {
+        let dir = scratch("many");
+        for k in 0..MAX_BUNDLE_FILES {
+            std::fs::write(dir.join(format!("{k}")), [1]).unwrap();
+        }
+        assert_eq!(
+            Bundle::read(None, Some(&dir)).unwrap().names.len() as u64,
+            MAX_BUNDLE_FILES
+        );
+        std::fs::write(dir.join("one-more"), [1]).unwrap();
+        let err = Bundle::read(None, Some(&dir)).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "the asset folder {} holds more than 10000 files, the most a page (or a game \
+                 bt export writes) carries",
+                dir.display()
+            )
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_device_or_socket_in_the_asset_folder_is_refused_naming_it() {
+        let dir = scratch("fifo");
+        std::fs::write(dir.join("sheet.png"), b"png").unwrap();
+        let fifo = dir.join("pipe\r.png");
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let err = Bundle::read(None, Some(&dir)).unwrap_err();
+        assert_eq!(
+            err,
+            format!(
+                "cart file {}/pipe\\r.png: could not read it: a FIFO, not a regular file",
+                dir.display()
+            )
+        );
+        std::fs::remove_file(&fifo).unwrap();
+        let socket = dir.join("socket");
+        let _listening = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let err = Bundle::read(None, Some(&dir)).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "cart file {}: could not read it: a socket, not a regular file",
+                socket.display()
+            )
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_asset_name_that_is_not_utf8_is_refused_quoted_on_one_line() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = scratch("utf8");
+        let name = std::ffi::OsStr::from_bytes(b"bad\xff\n.png");
+        std::fs::write(dir.join(name), b"x").unwrap();
+        let err = Bundle::read(None, Some(&dir)).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(
+            err,
+            format!(
+                "cart file {}/bad\u{fffd}\\n.png: a page's asset names must be UTF-8; rename it",
+                dir.display()
+            )
         );
     }
 
