@@ -47,7 +47,7 @@ use crate::catalog::{self, CartEntry};
 use crate::config::manifest::{self, Manifest};
 use crate::session::MakeCart;
 
-pub use commands::{p8_files, P8Files};
+pub use commands::{p8_files, pyxres_files, P8Files};
 pub use new::{attach, new_cart, Attached, NewCartError, BT_ROOT};
 pub use new_cache::Seeded;
 

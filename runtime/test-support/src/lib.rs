@@ -40,11 +40,16 @@ thread_local! {
     /// Bytes this thread allocated less those it freed (memory freed here that another thread
     /// allocated counts against it).
     static LIVE_BYTES: Cell<i64> = const { Cell::new(0) };
+    /// The most [`LIVE_BYTES`] has been since [`CountingAlloc::peak_bytes_during`] began.
+    static PEAK_BYTES: Cell<i64> = const { Cell::new(0) };
 }
 
 /// Adds `bytes` (negative: freed) to this thread's live bytes.
 fn count_bytes(bytes: i64) {
-    let _ = LIVE_BYTES.try_with(|n| n.set(n.get() + bytes));
+    let _ = LIVE_BYTES.try_with(|n| {
+        n.set(n.get() + bytes);
+        let _ = PEAK_BYTES.try_with(|peak| peak.set(peak.get().max(n.get())));
+    });
 }
 
 /// Counts one allocation on this thread. `try_with`, because a thread that is shutting down
@@ -83,6 +88,17 @@ impl CountingAlloc {
     /// allocator is not installed): how much memory a structure built on this thread holds.
     pub fn live_bytes(&self) -> i64 {
         LIVE_BYTES.try_with(Cell::get).unwrap_or(0)
+    }
+
+    /// The most memory this thread held at once while running `f`, past what it held before:
+    /// the peak a reader reaches, though it frees everything before it returns (0 where the
+    /// allocator is not installed).
+    pub fn peak_bytes_during<T>(&self, f: impl FnOnce() -> T) -> (T, u64) {
+        let before = self.live_bytes();
+        let _ = PEAK_BYTES.try_with(|peak| peak.set(before));
+        let out = f();
+        let peak = PEAK_BYTES.try_with(Cell::get).unwrap_or(before);
+        (out, (peak - before).max(0) as u64)
     }
 
     /// How many allocations and reallocations this thread made while running `f`.

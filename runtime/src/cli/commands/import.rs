@@ -76,6 +76,21 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
     write_files(&args, &files)
 }
 
+/// The files `bt import` makes of the Pyxel resource file at `path` (and the `.pyxpal` of the
+/// same name beside it, if there is one): each file's name and bytes.
+///
+/// # Errors
+/// One line naming the file, as `bt import` says it: a file that cannot be read, is not a
+/// resource file, breaks a limit or holds a value BT cannot carry over.
+pub fn pyxres_files(path: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let shown = crate::quote::path(path);
+    let stem = file_stem(&shown, path)?;
+    Ok(pyxres::files(&shown, path, &stem)?
+        .into_iter()
+        .map(|(name, _, bytes)| (name, bytes))
+        .collect())
+}
+
 /// Writes `files` into the output folder: none if one is there already (unless forced), and
 /// every one complete on disk before any replaces what is there.
 fn write_files(args: &ImportArgs, files: &[(String, Format, Vec<u8>)]) -> Result<(), String> {

@@ -5,7 +5,7 @@
 mod dev;
 mod export;
 mod import;
-pub use import::{p8_files, P8Files};
+pub use import::{p8_files, pyxres_files, P8Files};
 mod pictures;
 mod play;
 mod replays;
