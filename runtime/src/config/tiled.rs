@@ -301,8 +301,8 @@ fn check_map_size(name: &str, (w, h): (u32, u32)) -> Result<(), AssetError> {
     Ok(())
 }
 
-/// Refuses a tile layer before its data is decoded (or inflated): it must be the map's size,
-/// and come within [`MAX_MAP_LAYERS`] (`before` is the number of tile layers read so far).
+/// Refuses a tile layer before any layer's data is decoded (or inflated): it must be the map's
+/// size, and come within [`MAX_MAP_LAYERS`] (`before` is the number of tile layers before it).
 fn check_layer(
     at: &str,
     size: (u32, u32),
@@ -508,8 +508,9 @@ pub fn parse_tmj(
     let json: JsonMap = serde_json::from_str(text).map_err(|e| bad(name, json_error(text, &e)))?;
     let size = (json.width, json.height);
     check_map_size(name, size)?;
+    check_json_layers(name, &json.layers, "layers", size, &mut 0)?;
     let mut layers = Vec::new();
-    flatten_json_layers(name, &json.layers, "layers", size, &mut layers)?;
+    flatten_json_layers(name, &json.layers, "layers", &mut layers)?;
     let mut tilesets = Vec::new();
     for (i, t) in json.tilesets.iter().enumerate() {
         let (tile_count, flags) = match &t.source {
@@ -622,11 +623,41 @@ fn json_cells(
     }
 }
 
-fn flatten_json_layers(
+/// Checks every tile layer's size and their count ([`check_layer`]) before any is decoded;
+/// `count` is the number of tile layers met so far.
+fn check_json_layers(
     name: &str,
     layers: &[JsonLayer],
     path: &str,
     map_size: (u32, u32),
+    count: &mut usize,
+) -> Result<(), AssetError> {
+    for (i, l) in layers.iter().enumerate() {
+        let at = || format!("{path}[{i}] '{}'", clip(&l.name));
+        match l.kind.as_str() {
+            "tilelayer" => {
+                check_layer(&at(), (l.width, l.height), map_size, *count)
+                    .map_err(|e| bad(name, e))?;
+                *count += 1;
+            }
+            "group" => check_json_layers(
+                name,
+                &l.layers,
+                &format!("{}.layers", at()),
+                map_size,
+                count,
+            )?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The tile layers, groups flattened, decoded: after [`check_json_layers`].
+fn flatten_json_layers(
+    name: &str,
+    layers: &[JsonLayer],
+    path: &str,
     out: &mut Vec<RawLayer>,
 ) -> Result<(), AssetError> {
     for (i, l) in layers.iter().enumerate() {
@@ -634,12 +665,11 @@ fn flatten_json_layers(
         match l.kind.as_str() {
             "tilelayer" => {}
             "group" => {
-                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), map_size, out)?;
+                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), out)?;
                 continue;
             }
             _ => continue,
         }
-        check_layer(&at, (l.width, l.height), map_size, out.len()).map_err(|e| bad(name, e))?;
         let cells = u64::from(l.width) * u64::from(l.height);
         let gids = match &l.data {
             None => {
@@ -856,9 +886,10 @@ pub fn parse_tmx(
     let num = |node, attr, default| attr_u32(name, &doc, node, attr, default);
     let size = (num(map, "width", None)?, num(map, "height", None)?);
     check_map_size(name, size)?;
+    check_tmx_layers(name, &doc, map, size, &mut 0)?;
     let mut layers = Vec::new();
     let mut tilesets = Vec::new();
-    collect_tmx(name, &doc, map, size, &mut layers, &mut tilesets, tileset)?;
+    collect_tmx(name, &doc, map, &mut layers, &mut tilesets, tileset)?;
     build(
         name,
         RawMap {
@@ -875,11 +906,40 @@ pub fn parse_tmx(
     )
 }
 
-fn collect_tmx(
+/// Checks every `<layer>`'s size and their count ([`check_layer`]) before any is decoded;
+/// `count` is the number of tile layers met so far.
+fn check_tmx_layers(
     name: &str,
     doc: &roxmltree::Document<'_>,
     parent: roxmltree::Node<'_, '_>,
     map_size: (u32, u32),
+    count: &mut usize,
+) -> Result<(), AssetError> {
+    let num = |node, attr| attr_u32(name, doc, node, attr, None);
+    for node in parent.children().filter(|n| n.is_element()) {
+        match node.tag_name().name() {
+            "group" => check_tmx_layers(name, doc, node, map_size, count)?,
+            "layer" => {
+                let at = format!(
+                    "line {}: layer '{}'",
+                    line(doc, node),
+                    clip(node.attribute("name").unwrap_or(""))
+                );
+                let size = (num(node, "width")?, num(node, "height")?);
+                check_layer(&at, size, map_size, *count).map_err(|e| bad(name, e))?;
+                *count += 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The tilesets and the tile layers, groups flattened, decoded: after [`check_tmx_layers`].
+fn collect_tmx(
+    name: &str,
+    doc: &roxmltree::Document<'_>,
+    parent: roxmltree::Node<'_, '_>,
     layers: &mut Vec<RawLayer>,
     tilesets: &mut Vec<RawTileset>,
     read: &TilesetReader<'_>,
@@ -899,12 +959,11 @@ fn collect_tmx(
                     flags,
                 });
             }
-            "group" => collect_tmx(name, doc, node, map_size, layers, tilesets, read)?,
+            "group" => collect_tmx(name, doc, node, layers, tilesets, read)?,
             "layer" => {
                 let layer_name = node.attribute("name").unwrap_or("");
                 let at = format!("line {}: layer '{}'", line(doc, node), clip(layer_name));
                 let size = (num(node, "width", None)?, num(node, "height", None)?);
-                check_layer(&at, size, map_size, layers.len()).map_err(|e| bad(name, e))?;
                 let cells = u64::from(size.0) * u64::from(size.1);
                 let Some(data) = node.children().find(|n| n.has_tag_name("data")) else {
                     return Err(bad(name, format!("{at}: no <data>")));
@@ -1269,6 +1328,49 @@ mod tests {
         let small = bomb_layer((1, 1), 0);
         let err = e(&bomb_map((1, 1), &small.repeat(MAX_MAP_LAYERS + 1)));
         assert!(err.contains("more than 64 tile layers"), "{err}");
+    }
+
+    #[test]
+    fn too_many_layers_are_refused_before_any_layer_is_decoded() {
+        // 65 layers of the largest map, each a bomb of 16 MiB: a gigabyte if the first 64 were
+        // inflated before the count was seen. The first layer's data is broken, so an error
+        // about it would show that decoding began before the count was checked.
+        let bomb = bomb_layer((2048, 2048), 16 << 20);
+        let broken = bomb.replacen(
+            "encoding=\"base64\" compression=\"zlib\">",
+            "encoding=\"base64\" compression=\"zlib\">!",
+            1,
+        );
+        let layers = format!("{broken}<group>{}</group>", bomb.repeat(MAX_MAP_LAYERS));
+        let err = parse_tmx("many.tmx", &bomb_map((2048, 2048), &layers), &no_files)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("many.tmx: line 1: layer 'bomb': more than 64 tile layers"),
+            "{err}"
+        );
+        // The same map as JSON, layers in a group too.
+        let data = broken[broken.find("zlib\">").unwrap() + 6..broken.find("</data>").unwrap()]
+            .to_string();
+        let layer = |data: &str| {
+            format!(
+                r#"{{"type":"tilelayer","name":"bomb","width":2048,"height":2048,
+                "encoding":"base64","compression":"zlib","data":"{data}"}}"#
+            )
+        };
+        let rest = vec![layer(&data[1..]); MAX_MAP_LAYERS].join(",");
+        let tmj = format!(
+            r#"{{"width":2048,"height":2048,"tilewidth":8,"tileheight":8,"layers":[{},
+            {{"type":"group","name":"g","layers":[{rest}]}}]}}"#,
+            layer(&data)
+        );
+        let err = parse_tmj("many.tmj", &tmj, &no_files)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "many.tmj: layers[1] 'g'.layers[63] 'bomb': more than 64 tile layers in the map"
+        );
     }
 
     #[test]
