@@ -212,13 +212,28 @@ impl P8 {
         }
         let mut section = "";
         let mut row = 0usize;
+        // The sections read, with the line each began on.
+        let mut seen: Vec<(&str, usize)> = Vec::new();
         for (n, line) in lines {
             let line = line.trim_end();
             if line.starts_with("__") && line.ends_with("__") && line.len() > 4 {
                 section = match &line[2..line.len() - 2] {
-                    s @ ("gfx" | "gff" | "map" | "sfx" | "music") => s,
+                    s @ ("gfx" | "gff" | "map" | "sfx" | "music" | "lua") => s,
                     _ => "",
                 };
+                if let Some(&(_, first)) = seen.iter().find(|(s, _)| *s == section) {
+                    return Err(format!(
+                        "{file}:{}: __{section}__ again (first at line {first}): PICO-8 writes \
+                         each section once; join the two",
+                        n + 1
+                    ));
+                }
+                if !section.is_empty() {
+                    seen.push((section, n + 1));
+                }
+                if section == "lua" {
+                    section = "";
+                }
                 row = 0;
                 continue;
             }
@@ -557,6 +572,24 @@ mod tests {
             "{}",
             e(&bytes)
         );
+    }
+
+    #[test]
+    fn a_section_given_twice_is_refused_naming_both_lines() {
+        let e = |text: &str| P8::parse("twice.p8", text).err().unwrap();
+        // A second sheet after the music, whose last line is line 144.
+        let text = format!("{}__gfx__\n{}\n", cart(), "0".repeat(128));
+        assert_eq!(
+            e(&text),
+            "twice.p8:145: __gfx__ again (first at line 5): PICO-8 writes each section once; \
+             join the two"
+        );
+        // Sound effects in two sections would otherwise pass 64 between them.
+        let sfx = format!("00010000{}\n", "0".repeat(160));
+        let text = format!("{}__sfx__\n{}", cart(), sfx.repeat(64));
+        assert!(e(&text).starts_with("twice.p8:145: __sfx__ again (first at line 138)"));
+        let text = cart().replacen("__gfx__", "__lua__\n__gfx__", 1);
+        assert!(e(&text).starts_with("twice.p8:5: __lua__ again (first at line 3)"));
     }
 
     #[test]
