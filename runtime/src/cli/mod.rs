@@ -96,7 +96,7 @@ pub fn main<C: Cart + 'static>(cart_dir: &str, new: fn() -> C) -> ExitCode {
                 "bt: note: this program reads its cart.toml and assets from {}, which is not \
                  there (was the folder moved?); `{}` in the cart's folder makes one file that \
                  plays anywhere",
-                dir.display(),
+                crate::quote::path(&dir),
                 hint::export_in_cart_folder("game")
             );
         }

@@ -143,7 +143,7 @@ fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
             other => other,
         }
     };
-    let file = file.map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = file.map_err(|e| format!("{}: {e}", crate::quote::path(&path)))?;
     let locked = if create {
         file.try_lock()
     } else {
@@ -153,22 +153,22 @@ fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
         Ok(()) => Ok(Some(file)),
         Err(fs::TryLockError::WouldBlock) => Err(format!(
             "{} is in use by a build: not copied (run `bt attach` again once it is done)",
-            profile.display()
+            crate::quote::path(&profile)
         )),
-        Err(fs::TryLockError::Error(e)) => Err(format!("{}: {e}", path.display())),
+        Err(fs::TryLockError::Error(e)) => Err(format!("{}: {e}", crate::quote::path(&path))),
     }
 }
 
 /// Seeds one profile folder `to` from BT's `from`, both locked while it runs.
 fn seed_profile(from: &Path, to: &Path, seeded: &mut Seeded) -> Result<(), String> {
-    fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    fs::create_dir_all(to).map_err(|e| format!("{}: {e}", crate::quote::path(&to)))?;
     let _theirs = lock(from, false)?;
     let _ours = lock(to, true)?;
     let copy_error = |e: std::io::Error| {
         format!(
             "copying {} into {}: {e}; what is missing is compiled instead",
-            from.display(),
-            to.display()
+            crate::quote::path(&from),
+            crate::quote::path(&to)
         )
     };
     // Build scripts and libraries first, Cargo's records of them last: a seed cut short leaves

@@ -93,10 +93,10 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     say(format_args!(
         "wrote {} (index.html, {wasm_name} {} KiB{}, bt.js, bt-audio.js); try it with \
          `python3 -m http.server -d {}` and http://localhost:8000/\n",
-        args.output.display(),
+        crate::quote::path(&args.output),
         wasm.len().div_ceil(1024),
         bundle.summary(),
-        args.output.display()
+        crate::quote::path(&args.output)
     ))?;
     Ok(())
 }
@@ -150,7 +150,9 @@ impl Bundle {
     /// Adds the files under `dir`, named by their path from `root`; hidden files and folders
     /// (an editor's or version control's) stay out.
     fn add_folder(&mut self, root: &Path, dir: &Path) -> Result<(), String> {
-        let fail = |e: std::io::Error| format!("reading the asset folder {}: {e}", dir.display());
+        let fail = |e: std::io::Error| {
+            format!("reading the asset folder {}: {e}", crate::quote::path(&dir))
+        };
         for entry in std::fs::read_dir(dir).map_err(fail)? {
             let entry = entry.map_err(fail)?;
             let path = entry.path();
@@ -179,7 +181,7 @@ impl Bundle {
                 else {
                     return Err(format!(
                         "{}: a page's asset names must be UTF-8",
-                        path.display()
+                        crate::quote::path(&path)
                     ));
                 };
                 self.bytes += meta.len();
@@ -266,7 +268,7 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
                 format!(
                     "{}: {e}; bt web takes the cart from the crate's main.rs, which calls \
                      bt_runtime::main",
-                    main.display()
+                    crate::quote::path(&main)
                 )
             })?;
             (dir.clone(), Make::Main(text))
@@ -276,13 +278,13 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
     let text = read_text(&manifest, MAX_TEXT_FILE).map_err(|e| {
         format!(
             "bt web builds the cart '{name}' from its crate, {}: {e}",
-            manifest.display()
+            crate::quote::path(&manifest)
         )
     })?;
     let package = package_name(&text).ok_or_else(|| {
         format!(
             "{}: no [package] name, so bt web cannot depend on it",
-            manifest.display()
+            crate::quote::path(&manifest)
         )
     })?;
     let bt_tree = bt_dependency(&text)
@@ -506,7 +508,8 @@ fn build(
         .map_err(|e| format!("BT's source tree {BT_ROOT}: {e}"))?;
     let krate = format!("bt-page-{}", rust_name(name).replace('_', "-"));
     let dir = target_dir.join("pages").join(&krate);
-    let fail = |what: &Path, e: std::io::Error| format!("writing {}: {e}", what.display());
+    let fail =
+        |what: &Path, e: std::io::Error| format!("writing {}: {e}", crate::quote::path(&what));
     std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
     let features = PageFeatures {
         tiled: bundle.has_maps() || reads_maps(&cart.dir),
@@ -546,18 +549,19 @@ fn build(
     }
     let status = command
         .status()
-        .map_err(|e| format!("running {}: {e}", toolchain.cargo.display()))?;
+        .map_err(|e| format!("running {}: {e}", crate::quote::path(&toolchain.cargo)))?;
     if !status.success() {
         return Err(format!(
             "building the page of '{name}' for {TARGET} failed ({status}); the crate is in {}",
-            dir.display()
+            crate::quote::path(&dir)
         ));
     }
     let module = target_dir
         .join(TARGET)
         .join("release")
         .join(format!("{}.wasm", rust_name(&krate)));
-    read_file(&module, MAX_MODULE_BYTES).map_err(|e| format!("reading {}: {e}", module.display()))
+    read_file(&module, MAX_MODULE_BYTES)
+        .map_err(|e| format!("reading {}: {e}", crate::quote::path(&module)))
 }
 
 /// A package name as Rust spells the crate.
