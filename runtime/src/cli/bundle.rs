@@ -85,7 +85,7 @@ impl Bundle {
     /// A message naming the file when it cannot be read, or when its trailer promises a bundle
     /// that is not there whole (cut short, too large, a name that leaves its folder).
     pub fn read_from(path: &Path) -> Result<Option<Bundle>, String> {
-        let fail = |what: String| format!("{}: {what}", crate::quote::path(&path));
+        let fail = |what: String| format!("{}: {what}", crate::quote::path(path));
         // Any length: only the trailer and the payload it claims (checked against
         // MAX_BUNDLE_BYTES) are read.
         let (mut file, len) = open_file(path, u64::MAX).map_err(|why| {
@@ -229,7 +229,7 @@ impl Bundle {
             .collect();
         let cache = base.join("bt").join("games");
         std::fs::create_dir_all(base)
-            .map_err(|e| format!("making the cache folder {}: {e}", crate::quote::path(&base)))?;
+            .map_err(|e| format!("making the cache folder {}: {e}", crate::quote::path(base)))?;
         private_folder(&base.join("bt"))?;
         private_folder(&cache)?;
         let dir = cache.join(format!("{safe}-{:016x}", self.hash()));
@@ -343,7 +343,7 @@ fn same_bytes(path: &Path, mut want: &[u8]) -> bool {
 /// folder (not a link), the user's own, that no one else can write (tightened when it is the
 /// user's own and others could).
 fn private_folder(folder: &Path) -> Result<(), String> {
-    let shown = crate::quote::path(&folder);
+    let shown = crate::quote::path(folder);
     match std::fs::symlink_metadata(folder) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let mut builder = std::fs::DirBuilder::new();
@@ -556,7 +556,7 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
             format!(
                 "{} is outside the cart's folder {}, so it cannot go into the game",
                 crate::quote::path(&path),
-                crate::quote::path(&dir)
+                crate::quote::path(dir)
             )
         })?;
         let name = rel
@@ -594,7 +594,7 @@ pub(crate) fn check_inside(real_dir: &Path, path: &Path) -> Result<(), String> {
         "a link leading to {}, outside {}, the folder that is packed (copy the file in to pack \
          it)",
         crate::quote::path(&real),
-        crate::quote::path(&real_dir)
+        crate::quote::path(real_dir)
     )))
 }
 
@@ -604,7 +604,7 @@ pub(crate) fn link_to_folder(path: &Path) -> String {
     format!(
         "{} is a link to the folder {to}: links to folders are not packed (they may lead \
          outside the cart's folder or round in a loop); copy the folder in instead",
-        crate::quote::path(&path)
+        crate::quote::path(path)
     )
 }
 

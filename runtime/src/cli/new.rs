@@ -55,7 +55,10 @@ pub enum NewCartError {
     )]
     NoParent(PathBuf),
     /// `bt attach` was pointed at a folder that is not a cart made by `bt new`.
-    #[error("{}: {why}; bt attach works in the folder of a cart made by bt new", crate::quote::path(&path))]
+    #[error(
+        "{}: {why}; bt attach works in the folder of a cart made by bt new",
+        crate::quote::path(path)
+    )]
     NotACart {
         /// The folder, or the file in it that says so.
         path: PathBuf,
@@ -66,7 +69,7 @@ pub enum NewCartError {
     #[error("the cart's .bt folder: {0}")]
     Mirror(#[from] MirrorError),
     /// Writing failed; nothing was left behind.
-    #[error("cannot write {}: {source}", crate::quote::path(&path))]
+    #[error("cannot write {}: {source}", crate::quote::path(path))]
     Write {
         /// The file or folder.
         path: PathBuf,

@@ -153,7 +153,7 @@ fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
         Ok(()) => Ok(Some(file)),
         Err(fs::TryLockError::WouldBlock) => Err(format!(
             "{} is in use by a build: not copied (run `bt attach` again once it is done)",
-            crate::quote::path(&profile)
+            crate::quote::path(profile)
         )),
         Err(fs::TryLockError::Error(e)) => Err(format!("{}: {e}", crate::quote::path(&path))),
     }
@@ -161,14 +161,14 @@ fn lock(profile: &Path, create: bool) -> Result<Option<File>, String> {
 
 /// Seeds one profile folder `to` from BT's `from`, both locked while it runs.
 fn seed_profile(from: &Path, to: &Path, seeded: &mut Seeded) -> Result<(), String> {
-    fs::create_dir_all(to).map_err(|e| format!("{}: {e}", crate::quote::path(&to)))?;
+    fs::create_dir_all(to).map_err(|e| format!("{}: {e}", crate::quote::path(to)))?;
     let _theirs = lock(from, false)?;
     let _ours = lock(to, true)?;
     let copy_error = |e: std::io::Error| {
         format!(
             "copying {} into {}: {e}; what is missing is compiled instead",
-            crate::quote::path(&from),
-            crate::quote::path(&to)
+            crate::quote::path(from),
+            crate::quote::path(to)
         )
     };
     // Build scripts and libraries first, Cargo's records of them last: a seed cut short leaves

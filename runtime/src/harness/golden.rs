@@ -100,7 +100,7 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
         write_png(reference, picture).map_err(|message| Mismatch { message })?;
         announce(&format!(
             "wrote golden picture {}; look at it, then commit it",
-            crate::quote::path(&reference)
+            crate::quote::path(reference)
         ));
         return Ok(Outcome::Written(reference.to_path_buf()));
     }
@@ -109,12 +109,12 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
             message: format!(
                 "golden picture {} is missing (run the test once outside CI, or with \
                  {UPDATE_GOLDEN}=1, look at it and commit it)",
-                crate::quote::path(&reference)
+                crate::quote::path(reference)
             ),
         });
     }
     let refused = |why: String| Mismatch {
-        message: format!("golden picture {}: {why}", crate::quote::path(&reference)),
+        message: format!("golden picture {}: {why}", crate::quote::path(reference)),
     };
     let bytes =
         crate::config::read::read_file(reference, crate::config::png_loader::MAX_ASSET_BYTES)
@@ -131,7 +131,7 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
                  accepts it)",
                 picture.width,
                 picture.height,
-                crate::quote::path(&reference),
+                crate::quote::path(reference),
                 want.width(),
                 want.height(),
                 crate::quote::path(&actual_path)
@@ -160,7 +160,7 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
              in magenta in {} ({UPDATE_GOLDEN}=1 accepts it)",
             diff.count,
             picture.width * picture.height,
-            crate::quote::path(&reference),
+            crate::quote::path(reference),
             diff.min.0,
             diff.max.0,
             diff.min.1,
@@ -256,7 +256,7 @@ fn write_png(path: &Path, picture: Rgba<'_>) -> Result<(), String> {
         picture.height,
         image::ExtendedColorType::Rgba8,
     )
-    .map_err(|e| format!("cannot write {}: {e}", crate::quote::path(&path)))
+    .map_err(|e| format!("cannot write {}: {e}", crate::quote::path(path)))
 }
 
 /// Writes a line to the process's stderr directly: the test harness captures `eprintln!`, and

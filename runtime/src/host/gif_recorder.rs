@@ -462,7 +462,7 @@ fn record_to_new_file(
 /// a file, never through a link someone placed there), the folder first when missing.
 fn create_new(captures: &Path, name: &str) -> Result<(PathBuf, File), String> {
     std::fs::create_dir_all(captures)
-        .map_err(|e| format!("cannot create {}: {e}", crate::quote::path(&captures)))?;
+        .map_err(|e| format!("cannot create {}: {e}", crate::quote::path(captures)))?;
     for n in 1..=9999 {
         let path = captures.join(format!("{name}-{n:04}.gif"));
         match File::options().write(true).create_new(true).open(&path) {
@@ -473,7 +473,7 @@ fn create_new(captures: &Path, name: &str) -> Result<(PathBuf, File), String> {
     }
     Err(format!(
         "{} holds 9999 GIFs already",
-        crate::quote::path(&captures)
+        crate::quote::path(captures)
     ))
 }
 
@@ -492,7 +492,7 @@ fn encode_all(frames: &[(Picture, u64)]) -> Result<Vec<u8>, String> {
 /// over a file, as every output is written (see [`crate::export::safe_write`]).
 fn save_new(captures: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
     std::fs::create_dir_all(captures)
-        .map_err(|e| format!("cannot create {}: {e}", crate::quote::path(&captures)))?;
+        .map_err(|e| format!("cannot create {}: {e}", crate::quote::path(captures)))?;
     for n in 1..=9999 {
         let path = captures.join(format!("{name}-{n:04}.gif"));
         if safe_write::write_new(&path, Format::Gif, bytes).map_err(|e| e.to_string())? {
@@ -501,7 +501,7 @@ fn save_new(captures: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String
     }
     Err(format!(
         "{} holds 9999 GIFs already",
-        crate::quote::path(&captures)
+        crate::quote::path(captures)
     ))
 }
 

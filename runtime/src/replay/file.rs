@@ -327,7 +327,7 @@ impl Replay {
         Ok((recorded != cart_version).then(|| {
             format!(
                 "{}: recorded with {cart} version {}, this is version {}; it may play differently",
-                crate::quote::path(&path),
+                crate::quote::path(path),
                 recorded.unwrap_or("(none)"),
                 cart_version.unwrap_or("(none)")
             )

@@ -238,7 +238,7 @@ pub(super) fn one_file_each(
         if let Some((second, _)) = given[i + 1..].iter().find(|(_, b)| a.same_target(b)) {
             return Err(Failure::Usage(format!(
                 "{first} and {second} both name {}; give each its own file",
-                crate::quote::path(&a.path())
+                crate::quote::path(a.path())
             )));
         }
     }

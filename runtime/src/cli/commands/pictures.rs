@@ -44,7 +44,7 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
         output.is_stdout(),
         format_args!(
             "wrote {} ({}x{}, after {} updates, seed {})\n",
-            crate::quote::path(&output.path()),
+            crate::quote::path(output.path()),
             width,
             height,
             engine.updates_since_init(),

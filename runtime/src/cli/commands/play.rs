@@ -59,7 +59,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         if record.overwrites(input) {
             return Err(Failure::Usage(format!(
                 "--record names {}, the replay --input plays; record to another file",
-                crate::quote::path(&record.path())
+                crate::quote::path(record.path())
             )));
         }
     }
@@ -104,14 +104,11 @@ fn continue_where_it_was(engine: &mut crate::Engine, path: &Path) -> Result<(), 
         Err(crate::engine::EngineError::Panicked(panic)) => {
             note(format_args!(
                 "replaying {} through the new code: {panic}",
-                crate::quote::path(&path)
+                crate::quote::path(path)
             ));
             Ok(())
         }
-        Err(e) => Err(format!(
-            "--continue-from {}: {e}",
-            crate::quote::path(&path)
-        )),
+        Err(e) => Err(format!("--continue-from {}: {e}", crate::quote::path(path))),
     }
 }
 
@@ -151,7 +148,7 @@ pub(super) fn load_keys(
         for shared in map.shared_keys() {
             note(format_args!(
                 "warning: key map {}: {shared}",
-                crate::quote::path(&path)
+                crate::quote::path(path)
             ));
         }
     }

@@ -22,10 +22,10 @@ pub(super) fn config(offer: &Offer, args: ConfigArgs) -> Result<(), String> {
     let session = session(offer, &args.cart, true, args.scale, None, BootSave::Empty)?;
     let mut text = format!("cart {}\n", session.name());
     if let Some(path) = session.manifest_path() {
-        text.push_str(&format!("manifest {}\n", crate::quote::path(&path)));
+        text.push_str(&format!("manifest {}\n", crate::quote::path(path)));
     }
     if let Some(a) = session.assets() {
-        text.push_str(&format!("assets {}\n", crate::quote::path(&a)));
+        text.push_str(&format!("assets {}\n", crate::quote::path(a)));
     }
     text.push('\n');
     text.push_str(&manifest::format_provenance(session.provenance()));

@@ -151,7 +151,7 @@ impl Bundle {
     /// (an editor's or version control's) stay out.
     fn add_folder(&mut self, root: &Path, dir: &Path) -> Result<(), String> {
         let fail = |e: std::io::Error| {
-            format!("reading the asset folder {}: {e}", crate::quote::path(&dir))
+            format!("reading the asset folder {}: {e}", crate::quote::path(dir))
         };
         for entry in std::fs::read_dir(dir).map_err(fail)? {
             let entry = entry.map_err(fail)?;
@@ -509,7 +509,7 @@ fn build(
     let krate = format!("bt-page-{}", rust_name(name).replace('_', "-"));
     let dir = target_dir.join("pages").join(&krate);
     let fail =
-        |what: &Path, e: std::io::Error| format!("writing {}: {e}", crate::quote::path(&what));
+        |what: &Path, e: std::io::Error| format!("writing {}: {e}", crate::quote::path(what));
     std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
     let features = PageFeatures {
         tiled: bundle.has_maps() || reads_maps(&cart.dir),

@@ -284,7 +284,7 @@ impl Dev {
         let err_path = self.folder.join("build.txt");
         let file = |p: &Path| {
             std::fs::File::create(p)
-                .map_err(|e| format!("cannot write {}: {e}", crate::quote::path(&p)))
+                .map_err(|e| format!("cannot write {}: {e}", crate::quote::path(p)))
         };
         let mut cargo_build = self.project.target.command(&cargo());
         let mut build = cargo_build
@@ -363,7 +363,7 @@ impl Dev {
         crate::export::safe_write::write_atomically(path, &bytes).map_err(|e| e.to_string())?;
         note(format_args!(
             "dev: kept the run in {}",
-            crate::quote::path(&path)
+            crate::quote::path(path)
         ));
         Ok(())
     }
