@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 seconds="${1:?usage: run.sh SECONDS}"
-targets=(clock_spec keymap manifest user_config palette_file png_decode replay_file sound_file capture_file font_file p8_file tiled_map bundle_file wav_clip ogg_clip)
+targets=(clock_spec keymap manifest user_config palette_file png_decode replay_file sound_file capture_file font_file p8_file tiled_map bundle_file wav_clip ogg_clip sound_doc state_file)
 
 cargo +nightly fuzz build --release
 mkdir -p logs

@@ -1,6 +1,27 @@
 //! Quoting what a user typed or a file held, safely, in a one-line message.
 
+use std::path::Path;
+
 pub use bt::host::{excerpt_chars, quoted, EXCERPT_CHARS};
+
+/// The most characters of a path a message shows: far past any path a person types, short
+/// enough that a message stays readable.
+pub const PATH_CHARS: usize = 240;
+
+/// `path` as every message shows a path: as given, control characters escaped (a file name
+/// holding an escape sequence or a line break cannot recolour the terminal or split the
+/// message), cut to [`PATH_CHARS`] characters.
+///
+/// ```
+/// use bt_runtime::quote::path;
+/// use std::path::Path;
+///
+/// assert_eq!(path(Path::new("assets/sheet.png")), "assets/sheet.png");
+/// assert_eq!(path(Path::new("two\u{1b}[31mred\n.txt")), "two\\u{1b}[31mred\\n.txt");
+/// ```
+pub fn path(path: &Path) -> String {
+    excerpt_chars(&path.to_string_lossy(), PATH_CHARS)
+}
 
 /// `text` as a message may quote it: control characters escaped, and cut to
 /// [`EXCERPT_CHARS`] with an ellipsis, so a huge or binary value never floods a terminal.

@@ -36,11 +36,11 @@ use bt::host::Console;
 use bt::SaveData;
 use thiserror::Error;
 
-use crate::config::read::shown;
 #[cfg(feature = "files")]
 use crate::config::read::{read_file, ReadError};
 #[cfg(feature = "files")]
 use crate::export::safe_write::{Format, Output};
+use crate::quote::path as shown;
 use crate::Engine;
 
 /// What every save file starts with: its format's name and the version of its layout.

@@ -351,7 +351,7 @@ fn boot_save(source: BootSave, cart: &str, replaying: bool) -> Result<PlayerSave
     let no_files = |path: &Path| {
         SessionError::Save(format!(
             "{}: save files are read only where BT is built with its `files` feature",
-            path.display()
+            crate::quote::path(&path)
         ))
     };
     #[cfg(not(feature = "files"))]
@@ -497,7 +497,7 @@ impl Session {
             self.warnings.push(format!(
                 "{}: recorded on a {w}x{h} display, the cart now has {}x{}; it may play \
                  differently",
-                path.display(),
+                crate::quote::path(&path),
                 s.width,
                 s.height
             ));

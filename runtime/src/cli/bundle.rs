@@ -29,7 +29,8 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Component, Path, PathBuf};
 
-use crate::config::read::{open_file, read_named, shown, FileError};
+use crate::config::read::{open_file, read_named, FileError};
+use crate::quote::path as shown;
 
 /// The last bytes of a binary with a bundle.
 const MAGIC: &[u8; 12] = b"BT-BUNDLE-2\0";
@@ -86,7 +87,7 @@ impl Bundle {
     /// A message naming the file when it cannot be read, or when its trailer promises a bundle
     /// that is not there whole (cut short, too large, a name that leaves its folder).
     pub fn read_from(path: &Path) -> Result<Option<Bundle>, String> {
-        let fail = |what: String| format!("{}: {what}", path.display());
+        let fail = |what: String| format!("{}: {what}", crate::quote::path(path));
         // Any length: only the trailer and the payload it claims (checked against
         // MAX_BUNDLE_BYTES) are read.
         let (mut file, len) = open_file(path, u64::MAX).map_err(|why| {
@@ -230,11 +231,12 @@ impl Bundle {
             .collect();
         let cache = base.join("bt").join("games");
         std::fs::create_dir_all(base)
-            .map_err(|e| format!("making the cache folder {}: {e}", base.display()))?;
+            .map_err(|e| format!("making the cache folder {}: {e}", crate::quote::path(base)))?;
         private_folder(&base.join("bt"))?;
         private_folder(&cache)?;
         let dir = cache.join(format!("{safe}-{:016x}", self.hash()));
-        let fail = |e: io::Error| format!("unpacking the game into {}: {e}", dir.display());
+        let fail =
+            |e: io::Error| format!("unpacking the game into {}: {e}", crate::quote::path(&dir));
         if std::fs::symlink_metadata(&dir).is_ok() {
             if self.is_unpacked_in(&dir) {
                 prune(&cache, &dir);
@@ -343,7 +345,7 @@ fn same_bytes(path: &Path, mut want: &[u8]) -> bool {
 /// folder (not a link), the user's own, that no one else can write (tightened when it is the
 /// user's own and others could).
 fn private_folder(folder: &Path) -> Result<(), String> {
-    let shown = folder.display();
+    let shown = crate::quote::path(folder);
     match std::fs::symlink_metadata(folder) {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let mut builder = std::fs::DirBuilder::new();
@@ -524,14 +526,14 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
     if let Some(assets) = assets {
         let mut pending = vec![assets.to_path_buf()];
         while let Some(folder) = pending.pop() {
-            let entries =
-                std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+            let entries = std::fs::read_dir(&folder)
+                .map_err(|e| format!("{}: {e}", crate::quote::path(&folder)))?;
             for entry in entries {
-                let entry = entry.map_err(|e| format!("{}: {e}", folder.display()))?;
+                let entry = entry.map_err(|e| format!("{}: {e}", crate::quote::path(&folder)))?;
                 let path = entry.path();
                 let kind = entry
                     .file_type()
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                    .map_err(|e| format!("{}: {e}", crate::quote::path(&path)))?;
                 // A link to a folder is never walked: it could lead out of the cart's folder,
                 // or back up into it, round and round.
                 if kind.is_symlink() && path.is_dir() {
@@ -564,8 +566,8 @@ pub fn collect(dir: &Path, assets: Option<&Path>, extra: &[PathBuf]) -> Result<B
         let rel = path.strip_prefix(dir).map_err(|_| {
             format!(
                 "{} is outside the cart's folder {}, so it cannot go into the game",
-                path.display(),
-                dir.display()
+                crate::quote::path(&path),
+                crate::quote::path(dir)
             )
         })?;
         let name = rel
@@ -602,18 +604,18 @@ pub(crate) fn check_inside(real_dir: &Path, path: &Path) -> Result<(), String> {
     Err(refused(format!(
         "a link leading to {}, outside {}, the folder that is packed (copy the file in to pack \
          it)",
-        real.display(),
-        real_dir.display()
+        crate::quote::path(&real),
+        crate::quote::path(real_dir)
     )))
 }
 
 /// The refusal of a link to a folder among a cart's assets.
 pub(crate) fn link_to_folder(path: &Path) -> String {
-    let to = std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string());
+    let to = std::fs::read_link(path).map_or_else(|_| "?".into(), |t| crate::quote::path(&t));
     format!(
         "{} is a link to the folder {to}: links to folders are not packed (they may lead \
          outside the cart's folder or round in a loop); copy the folder in instead",
-        path.display()
+        crate::quote::path(path)
     )
 }
 

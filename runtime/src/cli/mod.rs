@@ -47,7 +47,7 @@ use crate::catalog::{self, CartEntry};
 use crate::config::manifest::{self, Manifest};
 use crate::session::MakeCart;
 
-pub use commands::{p8_files, P8Files};
+pub use commands::{p8_files, pyxres_files, P8Files};
 pub use new::{attach, new_cart, Attached, NewCartError, BT_ROOT};
 pub use new_cache::Seeded;
 
@@ -127,7 +127,7 @@ pub fn main<C: Cart + 'static>(cart_dir: &str, new: fn() -> C) -> ExitCode {
                 "bt: note: this program reads its cart.toml and assets from {}, which is not \
                  there (was the folder moved?); `{}` in the cart's folder makes one file that \
                  plays anywhere",
-                dir.display(),
+                crate::quote::path(&dir),
                 hint::export_in_cart_folder("game")
             );
         }

@@ -45,17 +45,20 @@ pub enum NewCartError {
         why: &'static str,
     },
     /// Something is already at the cart's path.
-    #[error("{} already exists; bt new never writes over anything (pick another name or --path)", .0.display())]
+    #[error("{} already exists; bt new never writes over anything (pick another name or --path)", crate::quote::path(.0))]
     Exists(PathBuf),
     /// The folder to make it in is not there.
     #[error(
         "the folder {} does not exist: make it first (mkdir -p {}), or give another --path",
-        .0.display(),
-        .0.display()
+        crate::quote::path(.0),
+        crate::quote::path(.0)
     )]
     NoParent(PathBuf),
     /// `bt attach` was pointed at a folder that is not a cart made by `bt new`.
-    #[error("{}: {why}; bt attach works in the folder of a cart made by bt new", path.display())]
+    #[error(
+        "{}: {why}; bt attach works in the folder of a cart made by bt new",
+        crate::quote::path(path)
+    )]
     NotACart {
         /// The folder, or the file in it that says so.
         path: PathBuf,
@@ -66,7 +69,7 @@ pub enum NewCartError {
     #[error("the cart's .bt folder: {0}")]
     Mirror(#[from] MirrorError),
     /// Writing failed; nothing was left behind.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}: {source}", crate::quote::path(path))]
     Write {
         /// The file or folder.
         path: PathBuf,
@@ -381,7 +384,7 @@ pub(crate) fn attach_on(dir: &Path, machine: &Machine) -> Result<Attached, NewCa
         if let Err(e) = std::fs::remove_dir_all(&retired) {
             notes.push(format!(
                 "the old .bt folder, now {}, could not be removed ({e}): remove it",
-                retired.display()
+                crate::quote::path(&retired)
             ));
         }
     }
@@ -428,9 +431,12 @@ fn check_tracked_files(dir: &Path) -> Result<Vec<String>, NewCartError> {
                     CARGO_CONFIG.replace("{{name}}", &name).into(),
                 )],
             )?;
-            notes.push(format!("wrote {}, the starter's", config.display()));
+            notes.push(format!(
+                "wrote {}, the starter's",
+                crate::quote::path(&config)
+            ));
         }
-        Err(e) => notes.push(format!("cannot read {}: {e}", config.display())),
+        Err(e) => notes.push(format!("cannot read {}: {e}", crate::quote::path(&config))),
         Ok(text) => {
             let build_dir = toml::from_str::<toml::Table>(&text).ok().and_then(|t| {
                 t.get("build")?
@@ -443,7 +449,7 @@ fn check_tracked_files(dir: &Path) -> Result<Vec<String>, NewCartError> {
                     "{} does not set build-dir = \"{BUILD_DIR_SETTING}\", so builds do not use \
                      the shared build folder: under [build], put target-dir = \"target\" and \
                      build-dir = \"{BUILD_DIR_SETTING}\" (a cart made by an older bt new)",
-                    config.display()
+                    crate::quote::path(&config)
                 ));
             }
         }
@@ -456,7 +462,7 @@ fn check_tracked_files(dir: &Path) -> Result<Vec<String>, NewCartError> {
     if !ignored {
         notes.push(format!(
             "{} does not leave out /.bt/: add that line, since .bt names this machine's paths",
-            ignore.display()
+            crate::quote::path(&ignore)
         ));
     }
     Ok(notes)

@@ -167,7 +167,7 @@ fn lock(profile: &Path, create: bool, patience: Patience) -> Result<Option<File>
             other => other,
         }
     };
-    let file = file.map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = file.map_err(|e| format!("{}: {e}", crate::quote::path(&path)))?;
     let started = std::time::Instant::now();
     let mut said = None;
     loop {
@@ -191,10 +191,12 @@ fn lock(profile: &Path, create: bool, patience: Patience) -> Result<Option<File>
                 return Err(format!(
                     "{} is in use by a build: not copied (run `bt attach` in the cart once that \
                      build is done; it then waits for any build still running)",
-                    profile.display()
+                    crate::quote::path(profile)
                 ))
             }
-            Err(fs::TryLockError::Error(e)) => return Err(format!("{}: {e}", path.display())),
+            Err(fs::TryLockError::Error(e)) => {
+                return Err(format!("{}: {e}", crate::quote::path(&path)))
+            }
         }
     }
 }
@@ -206,12 +208,12 @@ fn say_waiting(profile: &Path, waited: std::time::Duration) {
         format!(
             "bt: waiting for the build using {} to finish, to copy what it compiled for the \
              cart (Ctrl-C stops waiting: the cart is made, and `bt attach` in it copies later)",
-            profile.display()
+            crate::quote::path(profile)
         )
     } else {
         format!(
             "bt: still waiting for the build using {} ({} min so far)",
-            profile.display(),
+            crate::quote::path(profile),
             waited.as_secs() / 60
         )
     };
@@ -225,14 +227,14 @@ fn seed_profile(
     patience: Patience,
     seeded: &mut Seeded,
 ) -> Result<(), String> {
-    fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    fs::create_dir_all(to).map_err(|e| format!("{}: {e}", crate::quote::path(to)))?;
     let _theirs = lock(from, false, patience)?;
     let _ours = lock(to, true, patience)?;
     let copy_error = |e: std::io::Error| {
         format!(
             "copying {} into {}: {e}; what is missing is compiled instead",
-            from.display(),
-            to.display()
+            crate::quote::path(from),
+            crate::quote::path(to)
         )
     };
     // Build scripts and libraries first, Cargo's records of them last: a seed cut short leaves

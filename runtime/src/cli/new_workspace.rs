@@ -40,7 +40,7 @@ pub struct Mirror {
 
 /// A file of BT's that could not be read for the mirror, or a link that could not be made.
 #[derive(Debug, Error)]
-#[error("cannot {action} {}: {source}", path.display())]
+#[error("cannot {action} {}: {source}", crate::quote::path(path))]
 pub struct MirrorError {
     /// What was being done: `read`, `make the link`, `make the folder`.
     pub action: &'static str,

@@ -322,7 +322,7 @@ impl Capture {
     /// device), cannot be read or is over [`MAX_CAPTURE_BYTES`], else what [`Capture::parse`]
     /// says.
     pub fn load(path: &Path, selector: Option<&str>) -> Result<Capture, CaptureError> {
-        let file = path.display().to_string();
+        let file = crate::quote::path(path);
         let read_error = |reason: String| CaptureError::Read {
             file: file.clone(),
             reason,

@@ -41,7 +41,7 @@ use thiserror::Error;
 #[cfg(feature = "files")]
 use toml::{Spanned, Value};
 
-use crate::config::read::shown;
+use crate::quote::path as shown;
 use crate::quote::quoted;
 
 /// The manifest's file name, in the cart crate's folder.
@@ -103,7 +103,7 @@ pub enum ManifestError {
         limit: u64,
     },
     /// Not TOML, an unknown table or field, or a value of the wrong type or out of range.
-    #[error("{}{}: {}{problem}", .path.display(), at(.line, .column), named(.field))]
+    #[error("{}{}: {}{problem}", crate::quote::path(.path), at(.line, .column), named(.field))]
     Invalid {
         /// The file.
         path: PathBuf,
@@ -117,7 +117,7 @@ pub enum ManifestError {
         problem: String,
     },
     /// A palette file that cannot be used.
-    #[error("{}{}: {problem}", .path.display(), at(.line, &None))]
+    #[error("{}{}: {problem}", crate::quote::path(.path), at(.line, &None))]
     Palette {
         /// The palette file.
         path: PathBuf,

@@ -457,4 +457,40 @@ pub(crate) mod tests {
         assert_eq!(sheet.palette_slots(), 16..=35);
         assert_eq!(big.get(35), Some(bt::Color32::rgb(19, 19, 19)));
     }
+    #[test]
+    fn a_sheet_fonts_picture_outside_the_asset_folder_is_refused_as_any_asset_path() {
+        let dir = bt_test_support::ScratchDir::new("font-picture-inside");
+        let root = dir.join("assets");
+        std::fs::create_dir_all(root.join("fonts/etc")).unwrap();
+        // What an absolute name would find if it were looked up inside the font's folder.
+        std::fs::write(root.join("fonts/etc/passwd"), "not a picture").unwrap();
+        std::fs::write(dir.join("outside.png"), png(1, 1, &[0, 0, 0, 255])).unwrap();
+        std::os::unix::fs::symlink(dir.join("outside.png"), root.join("fonts/out.png")).unwrap();
+        for (font, image) in [
+            ("abs.txt", "/etc/passwd"),
+            ("up.txt", "../../outside.png"),
+            ("link.txt", "out.png"),
+        ] {
+            std::fs::write(
+                root.join("fonts").join(font),
+                format!("bt-font 1\nimage {image}\ngrid 1 1\nchars 0 0 A\n"),
+            )
+            .unwrap();
+        }
+        let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
+        con.set_image_loader(Box::new(FolderLoader::new(&root)));
+        let ctx = con.update_context(0);
+        let e = |font: &str| {
+            ctx.load_font(&format!("fonts/{font}"))
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            e("abs.txt"),
+            "font fonts/abs.txt -> /etc/passwd: could not read it: an absolute path; assets are \
+             read only from inside the asset folder"
+        );
+        assert!(e("up.txt").contains("its '..' climb out of the folder; assets are read only"));
+        assert!(e("link.txt").contains("a link leading out of the folder; assets are read only"));
+    }
 }

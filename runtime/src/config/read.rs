@@ -157,7 +157,7 @@ pub fn read_named(what: &'static str, path: &Path, limit: u64) -> Result<Vec<u8>
 /// `<what> PATH: could not read it: <why>`, on one line (control characters in the path
 /// escaped).
 #[derive(Debug, Error)]
-#[error("{what} {}: could not read it: {why}", shown(.path))]
+#[error("{what} {}: could not read it: {why}", crate::quote::path(.path))]
 pub struct FileError {
     /// What the reader calls the file: `"replay"`, `"key map"`, `"save file"`.
     pub what: &'static str,
@@ -165,15 +165,6 @@ pub struct FileError {
     pub path: PathBuf,
     /// Why it was not read.
     pub why: ReadError,
-}
-
-/// The most characters of a path a message shows.
-const PATH_CHARS: usize = 240;
-
-/// `path` for a one-line message: as given, control characters escaped, cut to
-/// 240 characters.
-pub fn shown(path: &Path) -> String {
-    crate::quote::excerpt_chars(&path.to_string_lossy(), PATH_CHARS)
 }
 
 fn io_error(e: std::io::Error) -> ReadError {

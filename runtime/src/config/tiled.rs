@@ -301,8 +301,8 @@ fn check_map_size(name: &str, (w, h): (u32, u32)) -> Result<(), AssetError> {
     Ok(())
 }
 
-/// Refuses a tile layer before its data is decoded (or inflated): it must be the map's size,
-/// and come within [`MAX_MAP_LAYERS`] (`before` is the number of tile layers read so far).
+/// Refuses a tile layer before any layer's data is decoded (or inflated): it must be the map's
+/// size, and come within [`MAX_MAP_LAYERS`] (`before` is the number of tile layers before it).
 fn check_layer(
     at: &str,
     size: (u32, u32),
@@ -479,7 +479,20 @@ struct JsonTileset {
     #[serde(default)]
     tilecount: Option<u32>,
     #[serde(default)]
+    image: Option<String>,
+    #[serde(default)]
     tiles: Vec<JsonTile>,
+}
+
+/// A `.tsj` file: a tileset, which names no further tileset file.
+#[derive(Deserialize)]
+struct JsonTilesetFile {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(flatten)]
+    tileset: JsonTileset,
 }
 
 #[derive(Deserialize)]
@@ -508,14 +521,16 @@ pub fn parse_tmj(
     let json: JsonMap = serde_json::from_str(text).map_err(|e| bad(name, json_error(text, &e)))?;
     let size = (json.width, json.height);
     check_map_size(name, size)?;
+    check_json_layers(name, &json.layers, "layers", size, &mut 0)?;
     let mut layers = Vec::new();
-    flatten_json_layers(name, &json.layers, "layers", size, &mut layers)?;
+    flatten_json_layers(name, &json.layers, "layers", &mut layers)?;
     let mut tilesets = Vec::new();
     for (i, t) in json.tilesets.iter().enumerate() {
         let (tile_count, flags) = match &t.source {
             Some(source) => external_tileset(source, tileset)?,
             None => (
                 check_tile_count(t.inline.tilecount)
+                    .and_then(|n| check_image(name, t.inline.image.as_deref()).map(|()| n))
                     .map_err(|e| bad(name, format!("tilesets[{i}]: {e}")))?,
                 json_flags(&t.inline.tiles)
                     .map_err(|e| bad(name, format!("tilesets[{i}]: {e}")))?,
@@ -622,11 +637,41 @@ fn json_cells(
     }
 }
 
-fn flatten_json_layers(
+/// Checks every tile layer's size and their count ([`check_layer`]) before any is decoded;
+/// `count` is the number of tile layers met so far.
+fn check_json_layers(
     name: &str,
     layers: &[JsonLayer],
     path: &str,
     map_size: (u32, u32),
+    count: &mut usize,
+) -> Result<(), AssetError> {
+    for (i, l) in layers.iter().enumerate() {
+        let at = || format!("{path}[{i}] '{}'", clip(&l.name));
+        match l.kind.as_str() {
+            "tilelayer" => {
+                check_layer(&at(), (l.width, l.height), map_size, *count)
+                    .map_err(|e| bad(name, e))?;
+                *count += 1;
+            }
+            "group" => check_json_layers(
+                name,
+                &l.layers,
+                &format!("{}.layers", at()),
+                map_size,
+                count,
+            )?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The tile layers, groups flattened, decoded: after [`check_json_layers`].
+fn flatten_json_layers(
+    name: &str,
+    layers: &[JsonLayer],
+    path: &str,
     out: &mut Vec<RawLayer>,
 ) -> Result<(), AssetError> {
     for (i, l) in layers.iter().enumerate() {
@@ -634,12 +679,11 @@ fn flatten_json_layers(
         match l.kind.as_str() {
             "tilelayer" => {}
             "group" => {
-                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), map_size, out)?;
+                flatten_json_layers(name, &l.layers, &format!("{at}.layers"), out)?;
                 continue;
             }
             _ => continue,
         }
-        check_layer(&at, (l.width, l.height), map_size, out.len()).map_err(|e| bad(name, e))?;
         let cells = u64::from(l.width) * u64::from(l.height);
         let gids = match &l.data {
             None => {
@@ -697,19 +741,91 @@ fn check_tile_count(count: Option<u32>) -> Result<Option<u32>, String> {
     }
 }
 
-/// A tileset in its own file: `(tile count, flags)`.
+/// Refuses a tileset whose picture is the file the tileset is in (`file`, the map or the
+/// tileset file, as the map's folder names it): `image` is read from beside that file.
+fn check_image(file: &str, image: Option<&str>) -> Result<(), String> {
+    let Some(image) = image else {
+        return Ok(());
+    };
+    let folder = match file.rfind(['/', '\\']) {
+        Some(at) => &file[..=at],
+        None => "",
+    };
+    if lexical(&format!("{folder}{image}")) == lexical(file) {
+        return Err(format!(
+            "image: {} is this file itself, not a picture",
+            crate::quote::quoted(image)
+        ));
+    }
+    Ok(())
+}
+
+/// A relative path's parts, `.` left out and `..` taking off the part before it.
+fn lexical(path: &str) -> Vec<&str> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts
+}
+
+/// A tileset in its own file: `(tile count, flags)`. The file must be a tileset (a map, say,
+/// is refused, the map naming itself among them) that names no further tileset file, so no
+/// chain of them can loop.
 fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFacts, AssetError> {
     let (shown, text) = read(source)?;
+    let chain = |further: &str| {
+        format!(
+            "source: names the tileset file {} in turn; a tileset file holds the tileset itself",
+            crate::quote::quoted(further)
+        )
+    };
     if is_json(Path::new(source)) {
-        let t: JsonTileset =
+        let t: JsonTilesetFile =
             serde_json::from_str(&text).map_err(|e| bad(&shown, json_error(&text, &e)))?;
+        if let Some(kind) = t.kind.as_deref().filter(|k| *k != "tileset") {
+            return Err(bad(
+                &shown,
+                format!(
+                    "type: {} where a tileset file says \"tileset\"",
+                    crate::quote::quoted(kind)
+                ),
+            ));
+        }
+        if let Some(further) = &t.source {
+            return Err(bad(&shown, chain(further)));
+        }
+        let t = t.tileset;
         let flags = json_flags(&t.tiles).map_err(|e| bad(&shown, e))?;
         let count = check_tile_count(t.tilecount).map_err(|e| bad(&shown, e))?;
+        check_image(source, t.image.as_deref()).map_err(|e| bad(&shown, e))?;
         Ok((count, flags))
     } else {
         let doc = xml(&shown, &text)?;
         let root = doc.root_element();
-        xml_tileset(&shown, &doc, root)
+        let at = line(&doc, root);
+        if root.tag_name().name() != "tileset" {
+            return Err(bad(
+                &shown,
+                format!(
+                    "line {at}: <{}> where a tileset file starts with <tileset>",
+                    clip(root.tag_name().name())
+                ),
+            ));
+        }
+        if let Some(further) = root.attribute("source") {
+            return Err(bad(
+                &shown,
+                format!("line {at}: <tileset> {}", chain(further)),
+            ));
+        }
+        xml_tileset(&shown, source, &doc, root)
     }
 }
 
@@ -856,9 +972,10 @@ pub fn parse_tmx(
     let num = |node, attr, default| attr_u32(name, &doc, node, attr, default);
     let size = (num(map, "width", None)?, num(map, "height", None)?);
     check_map_size(name, size)?;
+    check_tmx_layers(name, &doc, map, size, &mut 0)?;
     let mut layers = Vec::new();
     let mut tilesets = Vec::new();
-    collect_tmx(name, &doc, map, size, &mut layers, &mut tilesets, tileset)?;
+    collect_tmx(name, &doc, map, &mut layers, &mut tilesets, tileset)?;
     build(
         name,
         RawMap {
@@ -875,11 +992,40 @@ pub fn parse_tmx(
     )
 }
 
-fn collect_tmx(
+/// Checks every `<layer>`'s size and their count ([`check_layer`]) before any is decoded;
+/// `count` is the number of tile layers met so far.
+fn check_tmx_layers(
     name: &str,
     doc: &roxmltree::Document<'_>,
     parent: roxmltree::Node<'_, '_>,
     map_size: (u32, u32),
+    count: &mut usize,
+) -> Result<(), AssetError> {
+    let num = |node, attr| attr_u32(name, doc, node, attr, None);
+    for node in parent.children().filter(|n| n.is_element()) {
+        match node.tag_name().name() {
+            "group" => check_tmx_layers(name, doc, node, map_size, count)?,
+            "layer" => {
+                let at = format!(
+                    "line {}: layer '{}'",
+                    line(doc, node),
+                    clip(node.attribute("name").unwrap_or(""))
+                );
+                let size = (num(node, "width")?, num(node, "height")?);
+                check_layer(&at, size, map_size, *count).map_err(|e| bad(name, e))?;
+                *count += 1;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The tilesets and the tile layers, groups flattened, decoded: after [`check_tmx_layers`].
+fn collect_tmx(
+    name: &str,
+    doc: &roxmltree::Document<'_>,
+    parent: roxmltree::Node<'_, '_>,
     layers: &mut Vec<RawLayer>,
     tilesets: &mut Vec<RawTileset>,
     read: &TilesetReader<'_>,
@@ -891,7 +1037,7 @@ fn collect_tmx(
                 let first_gid = num(node, "firstgid", Some(1))?;
                 let (tile_count, flags) = match node.attribute("source") {
                     Some(source) => external_tileset(source, read)?,
-                    None => xml_tileset(name, doc, node)?,
+                    None => xml_tileset(name, name, doc, node)?,
                 };
                 tilesets.push(RawTileset {
                     first_gid,
@@ -899,12 +1045,11 @@ fn collect_tmx(
                     flags,
                 });
             }
-            "group" => collect_tmx(name, doc, node, map_size, layers, tilesets, read)?,
+            "group" => collect_tmx(name, doc, node, layers, tilesets, read)?,
             "layer" => {
                 let layer_name = node.attribute("name").unwrap_or("");
                 let at = format!("line {}: layer '{}'", line(doc, node), clip(layer_name));
                 let size = (num(node, "width", None)?, num(node, "height", None)?);
-                check_layer(&at, size, map_size, layers.len()).map_err(|e| bad(name, e))?;
                 let cells = u64::from(size.0) * u64::from(size.1);
                 let Some(data) = node.children().find(|n| n.has_tag_name("data")) else {
                     return Err(bad(name, format!("{at}: no <data>")));
@@ -943,8 +1088,11 @@ fn collect_tmx(
     Ok(())
 }
 
+/// A `<tileset>`'s facts; `name` is what errors call its file and `file` the name its
+/// `<image>` is read beside.
 fn xml_tileset(
     name: &str,
+    file: &str,
     doc: &roxmltree::Document<'_>,
     node: roxmltree::Node<'_, '_>,
 ) -> Result<TilesetFacts, AssetError> {
@@ -954,6 +1102,10 @@ fn xml_tileset(
         .transpose()?;
     let tile_count = check_tile_count(tile_count)
         .map_err(|e| bad(name, format!("line {}: <tileset> {e}", line(doc, node))))?;
+    if let Some(image) = node.children().find(|n| n.has_tag_name("image")) {
+        check_image(file, image.attribute("source"))
+            .map_err(|e| bad(name, format!("line {}: <image> {e}", line(doc, image))))?;
+    }
     let mut flags = Vec::new();
     for tile in node.children().filter(|n| n.has_tag_name("tile")) {
         let id = attr_u32(name, doc, tile, "id", None)?;
@@ -1272,6 +1424,49 @@ mod tests {
     }
 
     #[test]
+    fn too_many_layers_are_refused_before_any_layer_is_decoded() {
+        // 65 layers of the largest map, each a bomb of 16 MiB: a gigabyte if the first 64 were
+        // inflated before the count was seen. The first layer's data is broken, so an error
+        // about it would show that decoding began before the count was checked.
+        let bomb = bomb_layer((2048, 2048), 16 << 20);
+        let broken = bomb.replacen(
+            "encoding=\"base64\" compression=\"zlib\">",
+            "encoding=\"base64\" compression=\"zlib\">!",
+            1,
+        );
+        let layers = format!("{broken}<group>{}</group>", bomb.repeat(MAX_MAP_LAYERS));
+        let err = parse_tmx("many.tmx", &bomb_map((2048, 2048), &layers), &no_files)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("many.tmx: line 1: layer 'bomb': more than 64 tile layers"),
+            "{err}"
+        );
+        // The same map as JSON, layers in a group too.
+        let data = broken[broken.find("zlib\">").unwrap() + 6..broken.find("</data>").unwrap()]
+            .to_string();
+        let layer = |data: &str| {
+            format!(
+                r#"{{"type":"tilelayer","name":"bomb","width":2048,"height":2048,
+                "encoding":"base64","compression":"zlib","data":"{data}"}}"#
+            )
+        };
+        let rest = vec![layer(&data[1..]); MAX_MAP_LAYERS].join(",");
+        let tmj = format!(
+            r#"{{"width":2048,"height":2048,"tilewidth":8,"tileheight":8,"layers":[{},
+            {{"type":"group","name":"g","layers":[{rest}]}}]}}"#,
+            layer(&data)
+        );
+        let err = parse_tmj("many.tmj", &tmj, &no_files)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "many.tmj: layers[1] 'g'.layers[63] 'bomb': more than 64 tile layers in the map"
+        );
+    }
+
+    #[test]
     fn a_tileset_file_outside_the_asset_folder_is_refused() {
         let dir = bt_test_support::ScratchDir::new("tiled-inside");
         let root = dir.join("assets");
@@ -1346,6 +1541,81 @@ mod tests {
             e.starts_with("level.tmj -> t.tsj: ") && e.contains("tilecount: 0"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_tileset_that_names_itself_or_another_tileset_file_is_refused() {
+        let map = |source: &str| {
+            format!(
+                "<map width=\"1\" height=\"1\" tilewidth=\"8\" tileheight=\"8\">\n\
+                 <tileset firstgid=\"1\" source=\"{source}\"/><layer name=\"a\" width=\"1\" \
+                 height=\"1\"><data encoding=\"csv\">1</data></layer></map>"
+            )
+        };
+        let files = |name: &str| -> Option<String> {
+            Some(match name {
+                "loop.tmx" => map("loop.tmx"),
+                "a.tsx" => "<tileset tilecount=\"4\" source=\"b.tsx\"/>".into(),
+                "b.tsx" => "<tileset tilecount=\"4\" source=\"a.tsx\"/>".into(),
+                "tiles/self.tsx" => "<tileset tilecount=\"4\">\n\
+                                     <image source=\"./self.tsx\"/></tileset>"
+                    .into(),
+                "loop.tmj" => r#"{"type":"map","width":1,"height":1,"tilewidth":8,
+                    "tileheight":8,"tilesets":[{"firstgid":1,"source":"loop.tmj"}],
+                    "layers":[{"type":"tilelayer","name":"a","width":1,"height":1,"data":[1]}]}"#
+                    .into(),
+                "self.tsj" => r#"{"type":"tileset","tilecount":4,"image":"self.tsj"}"#.into(),
+                _ => return None,
+            })
+        };
+        let read = |source: &str| {
+            files(source)
+                .map(|text| (format!("map -> {source}"), text))
+                .ok_or_else(|| AssetError::new(source, AssetErrorKind::NotFound))
+        };
+        let tmx = |source: &str| {
+            parse_tmx("map", &map(source), &read)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            parse_tmx("loop.tmx", &map("loop.tmx"), &read)
+                .unwrap_err()
+                .to_string(),
+            "map -> loop.tmx: line 1: <map> where a tileset file starts with <tileset>"
+        );
+        assert_eq!(
+            tmx("a.tsx"),
+            "map -> a.tsx: line 1: <tileset> source: names the tileset file \"b.tsx\" in turn; \
+             a tileset file holds the tileset itself"
+        );
+        assert_eq!(
+            tmx("tiles/self.tsx"),
+            "map -> tiles/self.tsx: line 2: <image> image: \"./self.tsx\" is this file itself, \
+             not a picture"
+        );
+        let tmj = files("loop.tmj").unwrap();
+        assert_eq!(
+            parse_tmj("loop.tmj", &tmj, &read).unwrap_err().to_string(),
+            "map -> loop.tmj: type: \"map\" where a tileset file says \"tileset\""
+        );
+        let tmj = tmj.replace("loop.tmj", "self.tsj");
+        assert_eq!(
+            parse_tmj("loop.tmj", &tmj, &read).unwrap_err().to_string(),
+            "map -> self.tsj: image: \"self.tsj\" is this file itself, not a picture"
+        );
+        // An embedded tileset whose picture is the map.
+        let inline = TMX.replacen("tiles.png", "../maps/level.tmx", 1);
+        assert_eq!(
+            parse_tmx("maps/level.tmx", &inline, &no_files)
+                .unwrap_err()
+                .to_string(),
+            "maps/level.tmx: line 4: <image> image: \"../maps/level.tmx\" is this file \
+             itself, not a picture"
+        );
+        // A picture beside it with another name is no concern of the map's.
+        let fine = TMX.replacen("tiles.png", "level.png", 1);
+        assert!(parse_tmx("maps/level.tmx", &fine, &no_files).is_ok());
     }
 
     #[test]

@@ -122,7 +122,7 @@ impl Format {
 #[non_exhaustive]
 pub enum OutputError {
     /// A file name that does not end in the format's extension.
-    #[error("{}: {}", shown(.path), .format.name_rule())]
+    #[error("{}: {}", crate::quote::path(.path), .format.name_rule())]
     Extension {
         /// The path given.
         path: PathBuf,
@@ -131,7 +131,7 @@ pub enum OutputError {
     },
     /// The path, or where its links lead, cannot be written: a folder, a missing folder, a
     /// loop of links, no permission, a full disk.
-    #[error("could not write {}: {source}", shown(.path))]
+    #[error("could not write {}: {source}", crate::quote::path(.path))]
     Write {
         /// The path given.
         path: PathBuf,
@@ -147,11 +147,6 @@ impl OutputError {
             source,
         }
     }
-}
-
-/// A path for a message: control characters escaped, and cut short when very long.
-fn shown(path: &Path) -> String {
-    crate::quote::excerpt_chars(&path.to_string_lossy(), 240)
 }
 
 /// Where an output goes, decided once its path has been looked at.
@@ -436,7 +431,8 @@ impl OutputDir {
             Ok(meta) if meta.file_type().is_symlink() => {
                 // Replaced, a link would lose where it leads; written through, the folder it
                 // leads to would not be the one named. Either would surprise: say what is there.
-                let to = fs::read_link(path).map_or_else(|_| "?".into(), |t| shown(&t));
+                let to =
+                    fs::read_link(path).map_or_else(|_| "?".into(), |t| crate::quote::path(&t));
                 let what = match fs::metadata(path) {
                     Ok(m) if m.is_dir() => "a folder",
                     Ok(_) => "a file",
@@ -463,7 +459,7 @@ impl OutputDir {
         if !fs::metadata(parent).is_ok_and(|m| m.is_dir()) {
             return Err(fail(io::Error::new(
                 io::ErrorKind::NotFound,
-                format!("the folder {} does not exist", shown(parent)),
+                format!("the folder {} does not exist", crate::quote::path(parent)),
             )));
         }
         // Named with this process's id, as a temporary file is: what a killed `bt` left is
@@ -549,11 +545,14 @@ fn classify(path: &Path) -> Result<Target, OutputError> {
                 Ok(meta) if meta.is_dir() => Ok(Target::File(real)),
                 Ok(_) => Err(fail(io::Error::new(
                     io::ErrorKind::NotADirectory,
-                    format!("{} is not a folder", shown(folder)),
+                    format!("{} is not a folder", crate::quote::path(folder)),
                 ))),
                 Err(e) => Err(fail(io::Error::new(
                     e.kind(),
-                    format!("the folder {} cannot be used: {e}", shown(folder)),
+                    format!(
+                        "the folder {} cannot be used: {e}",
+                        crate::quote::path(folder)
+                    ),
                 ))),
             }
         }
@@ -659,7 +658,10 @@ pub(crate) fn takes_no_file(folder: &Path, e: &io::Error) -> io::Error {
         .map_or(text.as_str(), |(m, _)| m);
     io::Error::new(
         e.kind(),
-        format!("the folder {} takes no new file: {why}", shown(folder)),
+        format!(
+            "the folder {} takes no new file: {why}",
+            crate::quote::path(folder)
+        ),
     )
 }
 

@@ -100,7 +100,7 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
         write_png(reference, picture).map_err(|message| Mismatch { message })?;
         announce(&format!(
             "wrote golden picture {}; look at it, then commit it",
-            reference.display()
+            crate::quote::path(reference)
         ));
         return Ok(Outcome::Written(reference.to_path_buf()));
     }
@@ -109,12 +109,12 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
             message: format!(
                 "golden picture {} is missing (run the test once outside CI, or with \
                  {UPDATE_GOLDEN}=1, look at it and commit it)",
-                reference.display()
+                crate::quote::path(reference)
             ),
         });
     }
     let refused = |why: String| Mismatch {
-        message: format!("golden picture {}: {why}", reference.display()),
+        message: format!("golden picture {}: {why}", crate::quote::path(reference)),
     };
     let bytes =
         crate::config::read::read_file(reference, crate::config::png_loader::MAX_ASSET_BYTES)
@@ -131,10 +131,10 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
                  accepts it)",
                 picture.width,
                 picture.height,
-                reference.display(),
+                crate::quote::path(reference),
                 want.width(),
                 want.height(),
-                actual_path.display()
+                crate::quote::path(&actual_path)
             ),
         });
     }
@@ -160,15 +160,15 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
              in magenta in {} ({UPDATE_GOLDEN}=1 accepts it)",
             diff.count,
             picture.width * picture.height,
-            reference.display(),
+            crate::quote::path(reference),
             diff.min.0,
             diff.max.0,
             diff.min.1,
             diff.max.1,
             &picture.pixels[i * 4..i * 4 + 4],
             &want.as_raw()[i * 4..i * 4 + 4],
-            actual_path.display(),
-            diff_path.display()
+            crate::quote::path(&actual_path),
+            crate::quote::path(&diff_path)
         ),
     })
 }
@@ -256,7 +256,7 @@ fn write_png(path: &Path, picture: Rgba<'_>) -> Result<(), String> {
         picture.height,
         image::ExtendedColorType::Rgba8,
     )
-    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    .map_err(|e| format!("cannot write {}: {e}", crate::quote::path(path)))
 }
 
 /// Writes a line to the process's stderr directly: the test harness captures `eprintln!`, and

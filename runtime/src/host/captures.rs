@@ -20,7 +20,7 @@ const MAX_NUMBER: u32 = 9999;
 /// are all taken.
 pub fn save_numbered(folder: &Path, files: &[SaveFile]) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(folder)
-        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        .map_err(|e| format!("cannot create {}: {e}", crate::quote::path(folder)))?;
     'numbers: for n in 1..=MAX_NUMBER {
         let paths: Vec<PathBuf> = files
             .iter()
@@ -41,7 +41,7 @@ pub fn save_numbered(folder: &Path, files: &[SaveFile]) -> Result<Vec<PathBuf>, 
     }
     Err(format!(
         "{} holds {MAX_NUMBER} captures already",
-        folder.display()
+        crate::quote::path(folder)
     ))
 }
 

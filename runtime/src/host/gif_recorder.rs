@@ -428,7 +428,7 @@ fn record_to_new_file(
     give_back: &SyncSender<Picture>,
 ) -> Result<PathBuf, String> {
     let (path, file) = create_new(captures, name)?;
-    let named = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let named = |e: &dyn std::fmt::Display| format!("{}: {e}", crate::quote::path(&path));
     let mut writer: Option<GifWriter<PlayableFile>> = None;
     let mut file = Some(PlayableFile(BufWriter::new(file)));
     for (picture, points) in frames {
@@ -462,16 +462,19 @@ fn record_to_new_file(
 /// a file, never through a link someone placed there), the folder first when missing.
 fn create_new(captures: &Path, name: &str) -> Result<(PathBuf, File), String> {
     std::fs::create_dir_all(captures)
-        .map_err(|e| format!("cannot create {}: {e}", captures.display()))?;
+        .map_err(|e| format!("cannot create {}: {e}", crate::quote::path(captures)))?;
     for n in 1..=9999 {
         let path = captures.join(format!("{name}-{n:04}.gif"));
         match File::options().write(true).create_new(true).open(&path) {
             Ok(file) => return Ok((path, file)),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            Err(e) => return Err(format!("{}: {e}", crate::quote::path(&path))),
         }
     }
-    Err(format!("{} holds 9999 GIFs already", captures.display()))
+    Err(format!(
+        "{} holds 9999 GIFs already",
+        crate::quote::path(captures)
+    ))
 }
 
 /// Encodes a saved buffer.
@@ -489,14 +492,17 @@ fn encode_all(frames: &[(Picture, u64)]) -> Result<Vec<u8>, String> {
 /// over a file, as every output is written (see [`crate::export::safe_write`]).
 fn save_new(captures: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, String> {
     std::fs::create_dir_all(captures)
-        .map_err(|e| format!("cannot create {}: {e}", captures.display()))?;
+        .map_err(|e| format!("cannot create {}: {e}", crate::quote::path(captures)))?;
     for n in 1..=9999 {
         let path = captures.join(format!("{name}-{n:04}.gif"));
         if safe_write::write_new(&path, Format::Gif, bytes).map_err(|e| e.to_string())? {
             return Ok(path);
         }
     }
-    Err(format!("{} holds 9999 GIFs already", captures.display()))
+    Err(format!(
+        "{} holds 9999 GIFs already",
+        crate::quote::path(captures)
+    ))
 }
 
 #[cfg(test)]

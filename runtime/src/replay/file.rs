@@ -123,7 +123,7 @@ pub enum ReplayError {
         message: String,
     },
     /// The file could not be read: missing, not a regular file, refused by the system.
-    #[error("replay {}: could not read it: {reason}", crate::config::read::shown(.path))]
+    #[error("replay {}: could not read it: {reason}", crate::quote::path(.path))]
     Read {
         /// The file.
         path: PathBuf,
@@ -133,7 +133,7 @@ pub enum ReplayError {
     /// Larger than [`MAX_REPLAY_BYTES`].
     #[error(
         "replay {}: could not read it: {}over the limit of {MAX_REPLAY_BYTES} bytes",
-        crate::config::read::shown(.path),
+        crate::quote::path(.path),
         bytes.map_or(String::new(), |b| format!("{b} bytes is "))
     )]
     TooLarge {
@@ -327,7 +327,7 @@ impl Replay {
         Ok((recorded != cart_version).then(|| {
             format!(
                 "{}: recorded with {cart} version {}, this is version {}; it may play differently",
-                path.display(),
+                crate::quote::path(path),
                 recorded.unwrap_or("(none)"),
                 cart_version.unwrap_or("(none)")
             )

@@ -90,12 +90,19 @@ impl Update<'_> {
             )
         })?;
         let spec = sheet::parse(path, text)?;
-        // The picture is beside the description.
+        // The picture is beside the description. An absolute name stays absolute, for the
+        // loader to refuse as it refuses any absolute asset path (not to be looked up as a
+        // folder's `fonts//etc/passwd`).
         let folder = match path.rfind(['/', '\\']) {
             Some(at) => &path[..=at],
             None => "",
         };
-        let picture = format!("{folder}{}", spec.image());
+        let image = spec.image();
+        let picture = if image.starts_with(['/', '\\']) || std::path::Path::new(image).has_root() {
+            image.to_string()
+        } else {
+            format!("{folder}{image}")
+        };
         let image = loader.load(&picture).map_err(|e| {
             AssetError::new(format!("{path} -> {}", spec.image()), e.kind).reading("font")
         })?;

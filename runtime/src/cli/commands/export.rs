@@ -56,7 +56,7 @@ pub(super) fn export(offer: &Offer, args: ExportArgs) -> Result<(), Failure> {
     say(format_args!(
         "wrote {}: the program ({} bytes) with {} file(s) of the cart ({} bytes); run it with no \
          arguments to play '{}'\n",
-        args.output.display(),
+        crate::quote::path(&args.output),
         program_len,
         files.files.len(),
         carried,
@@ -90,11 +90,12 @@ fn program_bytes(exe: &Path) -> Result<Vec<u8>, String> {
 fn make_executable(path: &Path) -> Result<(), String> {
     use std::os::unix::fs::PermissionsExt;
     let mut permissions = std::fs::metadata(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?
+        .map_err(|e| format!("{}: {e}", crate::quote::path(path)))?
         .permissions();
     // Read and run for everyone, written by the owner, as a compiler leaves a program.
     permissions.set_mode(0o755);
-    std::fs::set_permissions(path, permissions).map_err(|e| format!("{}: {e}", path.display()))
+    std::fs::set_permissions(path, permissions)
+        .map_err(|e| format!("{}: {e}", crate::quote::path(path)))
 }
 
 #[cfg(not(unix))]

@@ -34,7 +34,7 @@ mod zip;
 const MAX_P8_FILE: u64 = 4 << 20;
 
 pub(super) fn import(args: ImportArgs) -> Result<(), String> {
-    let shown = args.file.display().to_string();
+    let shown = crate::quote::path(&args.file);
     let is = |ext: &str| {
         args.file
             .extension()
@@ -76,6 +76,21 @@ pub(super) fn import(args: ImportArgs) -> Result<(), String> {
     write_files(&args, &files)
 }
 
+/// The files `bt import` makes of the Pyxel resource file at `path` (and the `.pyxpal` of the
+/// same name beside it, if there is one): each file's name and bytes.
+///
+/// # Errors
+/// One line naming the file, as `bt import` says it: a file that cannot be read, is not a
+/// resource file, breaks a limit or holds a value BT cannot carry over.
+pub fn pyxres_files(path: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let shown = crate::quote::path(path);
+    let stem = file_stem(&shown, path)?;
+    Ok(pyxres::files(&shown, path, &stem)?
+        .into_iter()
+        .map(|(name, _, bytes)| (name, bytes))
+        .collect())
+}
+
 /// Writes `files` into the output folder: none if one is there already (unless forced), and
 /// every one complete on disk before any replaces what is there.
 fn write_files(args: &ImportArgs, files: &[(String, Format, Vec<u8>)]) -> Result<(), String> {
@@ -84,7 +99,7 @@ fn write_files(args: &ImportArgs, files: &[(String, Format, Vec<u8>)]) -> Result
             .iter()
             .map(|(name, _, _)| args.output.join(name))
             .filter(|path| path.symlink_metadata().is_ok())
-            .map(|path| path.display().to_string())
+            .map(|path| crate::quote::path(&path))
             .collect();
         if !there.is_empty() {
             return Err(format!(
@@ -93,8 +108,13 @@ fn write_files(args: &ImportArgs, files: &[(String, Format, Vec<u8>)]) -> Result
             ));
         }
     }
-    std::fs::create_dir_all(&args.output)
-        .map_err(|e| format!("could not make the folder {}: {e}", args.output.display()))?;
+    check_output_folder(&args.output)?;
+    std::fs::create_dir_all(&args.output).map_err(|e| {
+        format!(
+            "could not make the folder {}: {e}",
+            crate::quote::path(&args.output)
+        )
+    })?;
     // Every file complete on disk before any replaces what is there.
     let mut ready = Vec::new();
     for (name, format, bytes) in files {
@@ -108,10 +128,31 @@ fn write_files(args: &ImportArgs, files: &[(String, Format, Vec<u8>)]) -> Result
     for (name, _, _) in files {
         say(format_args!(
             "wrote {}\n",
-            Path::new(&args.output).join(name).display()
+            crate::quote::path(&args.output.join(name))
         ))?;
     }
     Ok(())
+}
+
+/// Refuses an output that cannot be a folder: a file, or a link to nothing (which making the
+/// folder would meet as "File exists"). A link to a folder is written through, as every output
+/// is, and the link kept.
+fn check_output_folder(output: &Path) -> Result<(), String> {
+    let shown = crate::quote::path(output);
+    match (output.symlink_metadata(), output.metadata()) {
+        (Ok(link), Err(_)) if link.file_type().is_symlink() => {
+            let to =
+                std::fs::read_link(output).map_or_else(|_| "?".into(), |t| crate::quote::path(&t));
+            Err(format!(
+                "-o {shown}: a link to {to}, which is not there: bt import writes into the \
+                 folder a link leads to, so make {to} first, or give another folder"
+            ))
+        }
+        (_, Ok(meta)) if !meta.is_dir() => Err(format!(
+            "-o {shown}: a file, not a folder: bt import writes several files into a folder"
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The name the written files share: the file's name before `.p8`. A name that is empty or
@@ -197,13 +238,28 @@ impl P8 {
         }
         let mut section = "";
         let mut row = 0usize;
+        // The sections read, with the line each began on.
+        let mut seen: Vec<(&str, usize)> = Vec::new();
         for (n, line) in lines {
             let line = line.trim_end();
             if line.starts_with("__") && line.ends_with("__") && line.len() > 4 {
                 section = match &line[2..line.len() - 2] {
-                    s @ ("gfx" | "gff" | "map" | "sfx" | "music") => s,
+                    s @ ("gfx" | "gff" | "map" | "sfx" | "music" | "lua") => s,
                     _ => "",
                 };
+                if let Some(&(_, first)) = seen.iter().find(|(s, _)| *s == section) {
+                    return Err(format!(
+                        "{file}:{}: __{section}__ again (first at line {first}): PICO-8 writes \
+                         each section once; join the two",
+                        n + 1
+                    ));
+                }
+                if !section.is_empty() {
+                    seen.push((section, n + 1));
+                }
+                if section == "lua" {
+                    section = "";
+                }
                 row = 0;
                 continue;
             }
@@ -545,6 +601,24 @@ mod tests {
     }
 
     #[test]
+    fn a_section_given_twice_is_refused_naming_both_lines() {
+        let e = |text: &str| P8::parse("twice.p8", text).err().unwrap();
+        // A second sheet after the music, whose last line is line 144.
+        let text = format!("{}__gfx__\n{}\n", cart(), "0".repeat(128));
+        assert_eq!(
+            e(&text),
+            "twice.p8:145: __gfx__ again (first at line 5): PICO-8 writes each section once; \
+             join the two"
+        );
+        // Sound effects in two sections would otherwise pass 64 between them.
+        let sfx = format!("00010000{}\n", "0".repeat(160));
+        let text = format!("{}__sfx__\n{}", cart(), sfx.repeat(64));
+        assert!(e(&text).starts_with("twice.p8:145: __sfx__ again (first at line 138)"));
+        let text = cart().replacen("__gfx__", "__lua__\n__gfx__", 1);
+        assert!(e(&text).starts_with("twice.p8:5: __lua__ again (first at line 3)"));
+    }
+
+    #[test]
     fn a_byte_order_mark_is_read_past() {
         let p = P8::parse("bom.p8", &format!("\u{feff}{}", cart())).unwrap();
         assert_eq!(p.flags[0], 1);
@@ -571,6 +645,82 @@ mod tests {
         .unwrap_err();
         assert!(e.contains("not a stream"), "{e}");
         assert!(!Path::new("-").exists());
+    }
+
+    #[test]
+    fn an_output_link_to_nothing_is_refused_naming_it_and_a_link_to_a_folder_written_through() {
+        let dir = bt_test_support::ScratchDir::new("import-link");
+        let src = dir.join("jump.p8");
+        std::fs::write(&src, cart()).unwrap();
+        let link = dir.join("out");
+        std::os::unix::fs::symlink("missing", &link).unwrap();
+        let args = || ImportArgs {
+            file: src.clone(),
+            output: link.clone(),
+            force: false,
+        };
+        let e = import(args()).unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "-o {}: a link to missing, which is not there: bt import writes into the \
+                 folder a link leads to, so make missing first, or give another folder",
+                link.to_str().unwrap()
+            )
+        );
+        assert_eq!(std::fs::read_link(&link).unwrap(), Path::new("missing"));
+        std::fs::create_dir(dir.join("missing")).unwrap();
+        import(args()).unwrap();
+        assert!(dir.join("missing/jump.png").is_file());
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        // A file where the folder should be.
+        let e = import(ImportArgs {
+            output: src.clone(),
+            ..args()
+        })
+        .unwrap_err();
+        assert!(
+            e.ends_with(
+                "jump.p8: a file, not a folder: bt import writes several files into a folder"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn paths_in_messages_show_control_characters_escaped() {
+        use clap::Parser as _;
+        let dir = bt_test_support::ScratchDir::new("import-escapes");
+        let odd = dir.join("two\u{1b}[31mred\n");
+        let run = |argv: &[&std::ffi::OsStr]| {
+            let cli = crate::cli::args::Cli::try_parse_from(argv).unwrap();
+            match super::super::run(&crate::cli::Offer::Gallery(&[]), cli.command) {
+                Err(super::super::Failure::Run(message)) => message,
+                other => panic!("{other:?}"),
+            }
+        };
+        let file = odd.with_extension("txt");
+        std::fs::write(&file, "x").unwrap();
+        let messages = [
+            run(&[
+                "bt".as_ref(),
+                "import".as_ref(),
+                file.as_os_str(),
+                "-o".as_ref(),
+                "out".as_ref(),
+            ]),
+            run(&[
+                "bt".as_ref(),
+                "new".as_ref(),
+                "game".as_ref(),
+                "--path".as_ref(),
+                odd.as_os_str(),
+            ]),
+        ];
+        for message in messages {
+            assert!(!message.contains(['\u{1b}', '\n']), "{message:?}");
+            assert!(message.contains("two\\u{1b}[31mred\\n"), "{message}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 mod dev;
 mod export;
 mod import;
-pub use import::{p8_files, P8Files};
+pub use import::{p8_files, pyxres_files, P8Files};
 mod pictures;
 mod play;
 mod replays;
@@ -238,7 +238,7 @@ pub(super) fn one_file_each(
         if let Some((second, _)) = given[i + 1..].iter().find(|(_, b)| a.same_target(b)) {
             return Err(Failure::Usage(format!(
                 "{first} and {second} both name {}; give each its own file",
-                a.path().display()
+                crate::quote::path(a.path())
             )));
         }
     }

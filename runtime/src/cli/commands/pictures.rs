@@ -60,7 +60,7 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
         output.is_stdout(),
         format_args!(
             "wrote {} ({}x{}, after {} updates, seed {})\n",
-            output.path().display(),
+            crate::quote::path(output.path()),
             width,
             height,
             engine.updates_since_init(),
@@ -172,7 +172,9 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         ),
     }
     .map_err(|e| match e {
-        crate::export::gif::GifError::Encode(_) => format!("{}: {e}", args.output.display()),
+        crate::export::gif::GifError::Encode(_) => {
+            format!("{}: {e}", crate::quote::path(&args.output))
+        }
         other => other.to_string(),
     })?;
     drop(progress);
@@ -182,7 +184,7 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     let frames = crate::export::gif::gif_timing(fps, args.seconds).len();
     say(format_args!(
         "wrote {} ({frames} frames, {} s from {} s, {bytes} bytes)\n",
-        args.output.display(),
+        crate::quote::path(&args.output),
         args.seconds,
         args.from,
     ))
@@ -306,7 +308,7 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
         if crate::host::signals::requested() {
             return Err(Failure::Run(format!(
                 "interrupted after {k} of {count} frames; {} was not made",
-                args.output.display()
+                crate::quote::path(&args.output)
             )));
         }
         let (png, wh) = encode_picture(&mut engine, args.scale, args.size)?;
@@ -323,7 +325,7 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
     out.commit()?;
     say(format_args!(
         "wrote {count} frames to {} ({} to {}, {}x{}, updates {} to {})\n",
-        args.output.display(),
+        crate::quote::path(&args.output),
         frame_file_name(0),
         frame_file_name(count - 1),
         size.0,
@@ -376,7 +378,9 @@ pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
         |done, total| progress.set(done, total),
     )
     .map_err(|e| match e {
-        crate::export::wav::WavError::Write(_) => format!("{}: {e}", args.output.display()),
+        crate::export::wav::WavError::Write(_) => {
+            format!("{}: {e}", crate::quote::path(&args.output))
+        }
         other => other.to_string(),
     })?;
     drop(progress);
@@ -384,7 +388,7 @@ pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
     say_quit(&engine);
     say(format_args!(
         "wrote {} ({} s from {} s at {} Hz, {}, {} bytes)\n",
-        args.output.display(),
+        crate::quote::path(&args.output),
         args.seconds,
         args.from,
         args.rate,

@@ -59,7 +59,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         if record.overwrites(input) {
             return Err(Failure::Usage(format!(
                 "--record names {}, the replay --input plays; record to another file",
-                record.path().display()
+                crate::quote::path(record.path())
             )));
         }
     }
@@ -104,11 +104,11 @@ fn continue_where_it_was(engine: &mut crate::Engine, path: &Path) -> Result<(), 
         Err(crate::engine::EngineError::Panicked(panic)) => {
             note(format_args!(
                 "replaying {} through the new code: {panic}",
-                path.display()
+                crate::quote::path(path)
             ));
             Ok(())
         }
-        Err(e) => Err(format!("--continue-from {}: {e}", path.display())),
+        Err(e) => Err(format!("--continue-from {}: {e}", crate::quote::path(path))),
     }
 }
 
@@ -148,7 +148,7 @@ pub(super) fn load_keys(
         for shared in map.shared_keys() {
             note(format_args!(
                 "warning: key map {}: {shared}",
-                path.display()
+                crate::quote::path(path)
             ));
         }
     }
@@ -161,13 +161,13 @@ pub(super) fn keys(args: KeysArgs) -> Result<(), String> {
     match from {
         KeyMapSource::File(path) => note(format_args!(
             "the defaults with the changes in {}",
-            path.display()
+            crate::quote::path(&path)
         )),
         KeyMapSource::Defaults {
             looked_at: Some(path),
         } => note(format_args!(
             "no key-map file at {}; these are the defaults",
-            path.display()
+            crate::quote::path(&path)
         )),
         KeyMapSource::Defaults { looked_at: None } => {}
     }

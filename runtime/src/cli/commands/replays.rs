@@ -39,7 +39,7 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
     if ticks > crate::engine::MAX_SEEK_UPDATES {
         return Err(format!(
             "{}: a replay of {ticks} updates; --verify replays at most {} (as one seek does)",
-            path.display(),
+            crate::quote::path(path),
             crate::engine::MAX_SEEK_UPDATES
         ));
     }
@@ -54,7 +54,7 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
         return Err(format!(
             "{}: the frame after update {} differs from the recording (hash {:016x}, recorded \
              {:016x}); `{shot}` shows it",
-            path.display(),
+            crate::quote::path(path),
             m.tick,
             m.actual,
             m.expected,
@@ -65,7 +65,7 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
     match (replay.panic(), engine.cart_panic(), stepped) {
         (None, None, Ok(())) => say(format_args!(
             "{}: {ticks} updates replayed, all {compared} frame hashes match{}\n",
-            path.display(),
+            crate::quote::path(path),
             engine.quit_at().map_or(String::new(), |at| format!(
                 "; the cart quit after update {at}"
             )),
@@ -73,23 +73,23 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
         (Some(recorded), Some(now), _) if recorded.matches(now, played) => Err(format!(
             "{}: the recording ended in a panic, and replaying it reproduces it \
              ({compared} frame hashes match before it): {recorded}",
-            path.display(),
+            crate::quote::path(path),
         )),
         (Some(recorded), Some(now), _) => Err(format!(
             "{}: the recording ended in a panic ({recorded}), but replaying it panicked \
              differently after {played} updates: {now}",
-            path.display(),
+            crate::quote::path(path),
         )),
         (Some(recorded), None, _) => Err(format!(
             "{}: the recording ended in a panic ({recorded}), but replaying its {ticks} updates \
              did not panic: the build does not reproduce it",
-            path.display(),
+            crate::quote::path(path),
         )),
         (None, Some(now), _) => Err(format!(
             "{}: replaying it, after {played} updates: {now}",
-            path.display()
+            crate::quote::path(path)
         )),
-        (None, None, Err(e)) => Err(format!("{}: {e}", path.display())),
+        (None, None, Err(e)) => Err(format!("{}: {e}", crate::quote::path(path))),
     }
 }
 
@@ -146,7 +146,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     if ticks > verify::MAX_VERIFY_UPDATES {
         let asked = match (args.seconds, input) {
             (Some(s), _) => format!("--seconds {}", crate::quote::number(s)),
-            (None, Some(path)) => format!("{} ({} updates)", path.display(), ticks),
+            (None, Some(path)) => format!("{} ({} updates)", crate::quote::path(path), ticks),
             (None, None) => "the default length".to_string(),
         };
         return Err(format!(
@@ -181,7 +181,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     if let (Some(recorded), Some(path)) = (&recorded_panic, input) {
         note(format_args!(
             "{}: the recording ended in a panic: {recorded}",
-            path.display()
+            crate::quote::path(path)
         ));
     }
     let verdict =
@@ -238,7 +238,7 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         d.tick as f64 / fps,
         d.reference,
         d.other,
-        out.display()
+        crate::quote::path(&out)
     ))
 }
 
@@ -254,7 +254,7 @@ pub(super) fn save_compared(
     let mut png = Vec::new();
     PngEncoder::new(&mut png)
         .write_image(&rgba, w, h, ExtendedColorType::Rgba8)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| format!("{}: {e}", crate::quote::path(path)))?;
     write_atomically(path, &png).map_err(|e| e.to_string())?;
     Ok(area)
 }

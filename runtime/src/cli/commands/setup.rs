@@ -22,10 +22,10 @@ pub(super) fn config(offer: &Offer, args: ConfigArgs) -> Result<(), String> {
     let session = session(offer, &args.cart, true, args.scale, None, BootSave::Empty)?;
     let mut text = format!("cart {}\n", session.name());
     if let Some(path) = session.manifest_path() {
-        text.push_str(&format!("manifest {}\n", path.display()));
+        text.push_str(&format!("manifest {}\n", crate::quote::path(path)));
     }
     if let Some(a) = session.assets() {
-        text.push_str(&format!("assets {}\n", a.display()));
+        text.push_str(&format!("assets {}\n", crate::quote::path(a)));
     }
     text.push('\n');
     text.push_str(&manifest::format_provenance(session.provenance()));
@@ -49,7 +49,7 @@ pub(super) fn new(args: NewArgs) -> Result<(), String> {
          Its README.md says what each file is for; on another machine, `bt attach` in its \
          folder makes what git leaves out.\n",
         name = args.name,
-        dir = made.dir.display(),
+        dir = crate::quote::path(&made.dir),
         build = build_report(&made),
         play = steps[0],
         shot = steps[1],
@@ -67,8 +67,8 @@ pub(super) fn attach(args: AttachArgs) -> Result<(), String> {
         "attached the cart '{name}' in {dir} to BT in {root}\n{build}\n\
          Play it: {play}\n",
         name = attached.name,
-        dir = attached.dir.display(),
-        root = attached.root.display(),
+        dir = crate::quote::path(&attached.dir),
+        root = crate::quote::path(&attached.root),
         build = build_report(&attached),
         play = steps[0],
     ))
@@ -80,7 +80,7 @@ fn build_report(attached: &Attached) -> String {
     let seeded = &attached.seeded;
     let mut text = format!(
         "its builds go to {} (a link in .bt), shared by the carts of this BT; ",
-        attached.build.display()
+        crate::quote::path(&attached.build)
     );
     if seeded.from.is_empty() && !seeded.notes.is_empty() {
         text.push_str("nothing was copied into it\n");
@@ -88,7 +88,7 @@ fn build_report(attached: &Attached) -> String {
         text.push_str(&format!(
             "BT in {} has no build to copy yet, so the first cart built compiles BT's \
              libraries too (minutes), and the carts after it reuse them\n",
-            attached.root.display()
+            crate::quote::path(&attached.root)
         ));
     } else if seeded.files == 0 {
         text.push_str("it already holds what BT compiled\n");

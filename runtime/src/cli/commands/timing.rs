@@ -350,7 +350,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     let mut rows = csv.as_ref().map(Output::begin).transpose()?;
     let csv_error = |e: io::Error| {
         let path = csv.as_ref().map_or(Path::new("-"), Output::path);
-        format!("could not write {}: {e}", path.display())
+        format!("could not write {}: {e}", crate::quote::path(path))
     };
     if let Some(rows) = &mut rows {
         writeln!(rows, "{}", diagnose::CSV_HEADER).map_err(csv_error)?;
@@ -452,7 +452,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         .iter()
         .chain(csv.iter())
         .chain(report_out.iter())
-        .map(|o| o.path().display().to_string())
+        .map(|o| crate::quote::path(o.path()).to_string())
         .collect();
     let on_stdout = |o: &Option<Output>| o.as_ref().is_some_and(Output::is_stdout);
     report(

@@ -15,7 +15,7 @@ use crate::cli::bundle::MAX_BUNDLE_FILES;
 use crate::cli::{Offer, BT_ROOT};
 use crate::config::asset_pack::PackWriter;
 use crate::config::manifest::{carried_manifest, Manifest};
-use crate::config::read::{read_file, read_text, shown, FileError, ReadError, MAX_TEXT_FILE};
+use crate::config::read::{read_file, read_text, FileError, ReadError, MAX_TEXT_FILE};
 use crate::export::safe_write::OutputDir;
 use crate::session::Session;
 
@@ -80,7 +80,7 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     let toolchain = Toolchain::find().ok_or_else(|| INSTALL_HINT.to_string())?;
     let target_dir = web_target_dir();
     let wasm = build(&cart, &chosen.name, &bundle, &toolchain, &target_dir)
-        .map_err(|e| format!("{e}; {} was not made", shown(&args.output)))?;
+        .map_err(|e| format!("{e}; {} was not made", crate::quote::path(&args.output)))?;
     let wasm_name = format!("{}.wasm", chosen.name);
     out.write(&wasm_name, &wasm)?;
     out.write("bt.js", HOST_JS.as_bytes())?;
@@ -99,10 +99,10 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     say(format_args!(
         "wrote {} (index.html, {wasm_name} {} KiB{}, bt.js, bt-audio.js); try it with \
          `python3 -m http.server -d {}` and http://localhost:8000/\n",
-        args.output.display(),
+        crate::quote::path(&args.output),
         wasm.len().div_ceil(1024),
         bundle.summary(),
-        args.output.display()
+        crate::quote::path(&args.output)
     ))?;
     Ok(())
 }
@@ -158,7 +158,7 @@ impl Bundle {
             let too_large = |bytes: u64| {
                 format!(
                     "the asset folder {} holds {} MiB; a page carries at most {} MiB",
-                    assets.map(shown).unwrap_or_default(),
+                    assets.map(crate::quote::path).unwrap_or_default(),
                     bytes.div_ceil(1 << 20),
                     MAX_PACKED_BYTES >> 20
                 )
@@ -236,7 +236,8 @@ fn add_folder(
     dir: &Path,
     files: &mut Vec<(String, PathBuf)>,
 ) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("reading the asset folder {}: {e}", shown(dir));
+    let fail =
+        |e: std::io::Error| format!("reading the asset folder {}: {e}", crate::quote::path(dir));
     for entry in std::fs::read_dir(dir).map_err(fail)? {
         let entry = entry.map_err(fail)?;
         let path = entry.path();
@@ -267,14 +268,14 @@ fn add_folder(
         else {
             return Err(format!(
                 "cart file {}: a page's asset names must be UTF-8; rename it",
-                shown(&path)
+                crate::quote::path(&path)
             ));
         };
         if files.len() as u64 >= MAX_BUNDLE_FILES {
             return Err(format!(
                 "the asset folder {} holds more than {MAX_BUNDLE_FILES} files, the most a page \
                  (or a game bt export writes) carries",
-                shown(root)
+                crate::quote::path(root)
             ));
         }
         files.push((name, path));
@@ -315,7 +316,7 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
                 format!(
                     "{}: {e}; bt web takes the cart from the crate's main.rs, which calls \
                      bt_runtime::main",
-                    main.display()
+                    crate::quote::path(&main)
                 )
             })?;
             (dir.clone(), Make::Main(text))
@@ -325,13 +326,13 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
     let text = read_text(&manifest, MAX_TEXT_FILE).map_err(|e| {
         format!(
             "bt web builds the cart '{name}' from its crate, {}: {e}",
-            manifest.display()
+            crate::quote::path(&manifest)
         )
     })?;
     let package = package_name(&text).ok_or_else(|| {
         format!(
             "{}: no [package] name, so bt web cannot depend on it",
-            manifest.display()
+            crate::quote::path(&manifest)
         )
     })?;
     let bt_tree = bt_dependency(&text)
@@ -555,7 +556,8 @@ fn build(
         .map_err(|e| format!("BT's source tree {BT_ROOT}: {e}"))?;
     let krate = format!("bt-page-{}", rust_name(name).replace('_', "-"));
     let dir = target_dir.join("pages").join(&krate);
-    let fail = |what: &Path, e: std::io::Error| format!("writing {}: {e}", what.display());
+    let fail =
+        |what: &Path, e: std::io::Error| format!("writing {}: {e}", crate::quote::path(what));
     std::fs::create_dir_all(&dir).map_err(|e| fail(&dir, e))?;
     let features = PageFeatures {
         tiled: bundle.has_maps() || reads_maps(&cart.dir),
@@ -599,19 +601,20 @@ fn build(
             .env("RUSTC_BOOTSTRAP", "1");
     }
     let status = run_stoppably(&mut command)
-        .map_err(|e| format!("running {}: {e}", toolchain.cargo.display()))?
+        .map_err(|e| format!("running {}: {e}", crate::quote::path(&toolchain.cargo)))?
         .ok_or_else(|| format!("interrupted while building the page of '{name}'"))?;
     if !status.success() {
         return Err(format!(
             "building the page of '{name}' for {TARGET} failed ({status}); the crate is in {}",
-            dir.display()
+            crate::quote::path(&dir)
         ));
     }
     let module = target_dir
         .join(TARGET)
         .join("release")
         .join(format!("{}.wasm", rust_name(&krate)));
-    read_file(&module, MAX_MODULE_BYTES).map_err(|e| format!("reading {}: {e}", module.display()))
+    read_file(&module, MAX_MODULE_BYTES)
+        .map_err(|e| format!("reading {}: {e}", crate::quote::path(&module)))
 }
 
 /// How often a build is looked at for a signal asking `bt web` to stop.

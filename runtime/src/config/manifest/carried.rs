@@ -125,13 +125,17 @@ pub fn carried_manifest(manifest: &Manifest) -> Result<String, ManifestError> {
 /// # Errors
 /// A one-line message naming the field that does not parse.
 pub fn manifest_from_carried(text: &str, path: &Path) -> Result<Manifest, String> {
-    let carried: Carried = serde_json::from_str(text)
-        .map_err(|e| format!("{}: the page's copy of cart.toml: {e}", path.display()))?;
+    let carried: Carried = serde_json::from_str(text).map_err(|e| {
+        format!(
+            "{}: the page's copy of cart.toml: {e}",
+            crate::quote::path(path)
+        )
+    })?;
     let seed = match &carried.seed {
         Some(text) => Some(text.parse::<u64>().map_err(|_| {
             format!(
                 "{}: cart.seed {} is not a whole number",
-                path.display(),
+                crate::quote::path(path),
                 quoted(text)
             )
         })?),
@@ -146,7 +150,7 @@ pub fn manifest_from_carried(text: &str, path: &Path) -> Result<Manifest, String
                     from_hex(c).ok_or_else(|| {
                         format!(
                             "{}: display.palette colour {} is not #rrggbbaa",
-                            path.display(),
+                            crate::quote::path(path),
                             quoted(c)
                         )
                     })

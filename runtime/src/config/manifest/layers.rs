@@ -100,7 +100,7 @@ pub fn resolve(
         }
         palette_label = match &patch.palette {
             Some(PaletteSource::Preset(name)) => Some(name.clone()),
-            Some(PaletteSource::File(path)) => Some(path.display().to_string()),
+            Some(PaletteSource::File(path)) => Some(crate::quote::path(path)),
             Some(PaletteSource::Colors { name, .. }) => Some(name.clone()),
             None => palette_label,
         };
@@ -140,7 +140,7 @@ pub fn resolve(
 
 fn from_text(row: &Provenance) -> String {
     let file = |what: &str| match &row.origin {
-        Some(path) => format!("{what} ({})", path.display()),
+        Some(path) => format!("{what} ({})", crate::quote::path(path)),
         None => what.to_string(),
     };
     match row.layer {

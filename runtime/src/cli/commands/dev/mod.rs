@@ -68,7 +68,7 @@ pub(in crate::cli) fn dev(offer: &Offer, args: DevArgs) -> Result<(), Failure> {
     note(format_args!(
         "dev: watching {} (save a change to rebuild and play on from the same tick; close \
          the window to stop)",
-        dev.project.crate_dir.display()
+        crate::quote::path(&dev.project.crate_dir)
     ));
     dev.launch(None)?;
     let ended = dev.watch(&watcher);
@@ -112,7 +112,7 @@ impl Project {
                     return Err(format!(
                         "the cart '{}' has no source at {} to rebuild",
                         chosen.name,
-                        crate_dir.display()
+                        crate::quote::path(&crate_dir)
                     ));
                 }
                 Ok(Project {
@@ -205,7 +205,7 @@ impl Dev {
         let mut child = run
             .stdin(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start {}: {e}", self.program.display()))?;
+            .map_err(|e| format!("cannot start {}: {e}", crate::quote::path(&self.program)))?;
         let orders = child.stdin.take();
         self.playing = Some(Playing {
             child,
@@ -268,7 +268,7 @@ impl Dev {
             Ok(Some(status)) if status.success() => Waited::Stop(Ok(())),
             Ok(Some(status)) => Waited::Stop(Err(format!(
                 "the cart's program {} ended ({status})",
-                self.program.display()
+                crate::quote::path(&self.program)
             ))),
             Err(e) => Waited::Stop(Err(format!("cannot look at the cart's program: {e}"))),
         }
@@ -280,7 +280,8 @@ impl Dev {
         let out_path = self.folder.join("build.json");
         let err_path = self.folder.join("build.txt");
         let file = |p: &Path| {
-            std::fs::File::create(p).map_err(|e| format!("cannot write {}: {e}", p.display()))
+            std::fs::File::create(p)
+                .map_err(|e| format!("cannot write {}: {e}", crate::quote::path(p)))
         };
         let mut cargo_build = self.project.target.command(&cargo());
         let mut build = cargo_build
@@ -350,10 +351,17 @@ impl Dev {
         let last = self
             .last_recording()
             .ok_or_else(|| "--record: the program wrote no recording to keep".to_string())?;
-        let bytes = read_file(&last, MAX_REPLAY_BYTES)
-            .map_err(|e| format!("--record: {}: could not read it: {e}", last.display()))?;
+        let bytes = read_file(&last, MAX_REPLAY_BYTES).map_err(|e| {
+            format!(
+                "--record: {}: could not read it: {e}",
+                crate::quote::path(&last)
+            )
+        })?;
         crate::export::safe_write::write_atomically(path, &bytes).map_err(|e| e.to_string())?;
-        note(format_args!("dev: kept the run in {}", path.display()));
+        note(format_args!(
+            "dev: kept the run in {}",
+            crate::quote::path(path)
+        ));
         Ok(())
     }
 }

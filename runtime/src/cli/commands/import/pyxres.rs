@@ -142,7 +142,7 @@ pub(super) fn files(
     let resource = read(shown, &bytes)?;
     let palette_path = path.with_extension("pyxpal");
     let palette = if palette_path.is_file() {
-        let name = palette_path.display().to_string();
+        let name = crate::quote::path(&palette_path);
         let bytes = read_named("Pyxel palette file", &palette_path, MAX_PALETTE_FILE)
             .map_err(|e| e.to_string())?;
         parse_palette(&name, &String::from_utf8_lossy(&bytes))?
@@ -178,14 +178,17 @@ fn read(shown: &str, bytes: &[u8]) -> Result<Resource, String> {
             e.valid_up_to()
         )
     })?;
-    parse_toml(text).map_err(|e| format!("{shown}: {TOML_ENTRY}: {e}"))
+    let table = toml_lite::parse(text).map_err(|e| format!("{shown}: {TOML_ENTRY}: {e}"))?;
+    // The text is done with before the banks are expanded.
+    drop(toml);
+    resource(&table).map_err(|e| format!("{shown}: {TOML_ENTRY}: {e}"))
 }
 
-/// Pyxel 2's TOML. Errors name the field (`images[0].data[3][7]`) and the value.
-fn parse_toml(text: &str) -> Result<Resource, String> {
-    let table = toml_lite::parse(text)?;
+/// The resource in Pyxel 2's TOML, read into `table`. Errors name the field
+/// (`images[0].data[3][7]`) and the value.
+fn resource(table: &Table) -> Result<Resource, String> {
     let version = int(
-        field(&table, "format_version", "")?,
+        field(table, "format_version", "")?,
         0,
         i64::MAX,
         "format_version",
@@ -198,20 +201,19 @@ fn parse_toml(text: &str) -> Result<Resource, String> {
     }
     let mut budget = (MAX_PIXELS, MAX_CELLS);
     let mut r = Resource::default();
-    for (i, v) in tables(&table, "images")?.iter().enumerate() {
+    for (i, v) in tables(table, "images")?.iter().enumerate() {
         let at = format!("images[{i}]");
         let t = as_table(v, &at)?;
         let width = size(t, "width", &at, bt::limits::MAX_SHEET_SIDE)?;
         let height = size(t, "height", &at, bt::limits::MAX_SHEET_SIDE)?;
         take(&mut budget.0, width, height, &at, "pixels", MAX_PIXELS)?;
-        let values = grid(t, &at, width, height, 1, 255)?;
         r.images.push(Image {
             width,
             height,
-            pixels: values.into_iter().map(|v| v as u8).collect(),
+            pixels: grid(t, &at, width, height, 1, 255, |v| v as u8)?,
         });
     }
-    for (i, v) in tables(&table, "tilemaps")?.iter().enumerate() {
+    for (i, v) in tables(table, "tilemaps")?.iter().enumerate() {
         let at = format!("tilemaps[{i}]");
         let t = as_table(v, &at)?;
         let width = size(t, "width", &at, u32::MAX)?;
@@ -223,7 +225,7 @@ fn parse_toml(text: &str) -> Result<Resource, String> {
             i64::from(u32::MAX),
             &format!("{at}.imgsrc"),
         )?;
-        let values = grid(t, &at, width, height, 2, i64::from(u16::MAX))?;
+        let values = grid(t, &at, width, height, 2, i64::from(u16::MAX), |v| v as u16)?;
         r.tilemaps.push(Tilemap {
             width,
             height,
@@ -231,7 +233,7 @@ fn parse_toml(text: &str) -> Result<Resource, String> {
             cells: values.chunks(2).map(|c| (c[0], c[1])).collect(),
         });
     }
-    for (i, v) in tables(&table, "sounds")?.iter().enumerate() {
+    for (i, v) in tables(table, "sounds")?.iter().enumerate() {
         let at = format!("sounds[{i}]");
         let t = as_table(v, &at)?;
         let list = |key: &str, lo: i64, hi: i64| -> Result<&[i64], String> {
@@ -250,12 +252,18 @@ fn parse_toml(text: &str) -> Result<Resource, String> {
             speed: int(field(t, "speed", &at)?, 0, 65535, &format!("{at}.speed"))? as u16,
         });
     }
-    for (i, v) in tables(&table, "musics")?.iter().enumerate() {
+    for (i, v) in tables(table, "musics")?.iter().enumerate() {
         let at = format!("musics[{i}]");
         let t = as_table(v, &at)?;
         let seqs = list(field(t, "seqs", &at)?, &format!("{at}.seqs"), "an array")?;
-        let mut channels = Vec::with_capacity(seqs.len());
-        for (c, seq) in seqs.iter().enumerate() {
+        // Empty channels at the end play nothing (Pyxel drops them when it saves): not kept,
+        // so a list of a million empty channels takes no memory past the tree's.
+        let used = seqs
+            .iter()
+            .rposition(|seq| !matches!(seq, Node::Ints(n) if n.is_empty()))
+            .map_or(0, |last| last + 1);
+        let mut channels = Vec::with_capacity(used);
+        for (c, seq) in seqs[..used].iter().enumerate() {
             let at = format!("{at}.seqs[{c}]");
             let values = ints(seq, &at)?;
             for (k, &n) in values.iter().enumerate() {
@@ -379,15 +387,17 @@ fn take(
 }
 
 /// A bank's `data`, expanded as Pyxel expands it: `per_cell` values a cell, each row filled out
-/// with its last value, the rows filled out with the last row.
-fn grid(
+/// with its last value, the rows filled out with the last row; each value, checked to be 0 to
+/// `max`, made a `T` by `make`.
+fn grid<T: Copy>(
     t: &Table,
     at: &str,
     width: u32,
     height: u32,
     per_cell: usize,
     max: i64,
-) -> Result<Vec<u16>, String> {
+    make: fn(i64) -> T,
+) -> Result<Vec<T>, String> {
     let rows = list(field(t, "data", at)?, &format!("{at}.data"), "an array")?;
     let (width, height) = (width as usize * per_cell, height as usize);
     if rows.is_empty() {
@@ -410,7 +420,7 @@ fn grid(
             ));
         }
         for (x, &v) in row.iter().enumerate() {
-            out.push(in_range(v, 0, max, &format!("{at}[{x}]"))? as u16);
+            out.push(make(in_range(v, 0, max, &format!("{at}[{x}]"))?));
         }
         let last = out[out.len() - 1];
         out.resize(out.len() + width - row.len(), last);

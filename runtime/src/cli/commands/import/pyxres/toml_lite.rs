@@ -29,6 +29,13 @@ pub(super) type Table = Vec<(String, Node)>;
 
 /// Arrays nested deeper than this are refused, so a hostile file cannot exhaust the stack.
 const MAX_DEPTH: usize = 32;
+/// The most memory the tree may take, counted as it is allocated: Pyxel's fullest file (every
+/// image and tilemap written out) takes about 10 MB, and a small value can cost far more than
+/// its text (`[],` is three bytes and a 32-byte node), so the text's own limit bounds nothing.
+pub(super) const MAX_KEPT: usize = 32 << 20;
+/// The most keys a table holds and `[[name]]` headers a file names: Pyxel writes six and four.
+/// Each new one is compared with those before it.
+const MAX_KEYS: usize = 64;
 
 /// Reads `text`.
 ///
@@ -40,6 +47,7 @@ pub(super) fn parse(text: &str) -> Result<Table, String> {
         s: text.as_bytes(),
         i: 0,
         line: 1,
+        kept: 0,
     };
     let mut root: Table = Vec::new();
     // Tables of `[[name]]` headers, by name in the order first met; later lines fill the last.
@@ -68,11 +76,17 @@ pub(super) fn parse(text: &str) -> Result<Table, String> {
             let at = match headed.iter().position(|(k, _)| *k == name) {
                 Some(at) => at,
                 None => {
-                    headed.push((name, Vec::new()));
+                    if headed.len() == MAX_KEYS {
+                        return Err(p.err(&format!("more than {MAX_KEYS} [[…]] names")));
+                    }
+                    p.keep(name.len())?;
+                    p.push(&mut headed, (name, Vec::new()))?;
                     headed.len() - 1
                 }
             };
-            headed[at].1.push(Vec::new());
+            // Each table becomes a node when the file is read.
+            p.keep(size_of::<Node>())?;
+            p.push(&mut headed[at].1, Vec::new())?;
             current = Some(at);
             continue;
         }
@@ -97,8 +111,14 @@ pub(super) fn parse(text: &str) -> Result<Table, String> {
         if table.iter().any(|(k, _)| *k == key) {
             return Err(p.err(&format!("'{key}' is defined twice")));
         }
-        table.push((key, value));
+        if table.len() == MAX_KEYS {
+            return Err(p.err(&format!("more than {MAX_KEYS} keys in a table")));
+        }
+        p.keep(key.len())?;
+        p.push(table, (key, value))?;
     }
+    // Each table's node was counted with its header.
+    p.keep(headed.len().saturating_mul(size_of::<(String, Node)>()))?;
     root.extend(headed.into_iter().map(|(name, tables)| {
         (
             name,
@@ -112,9 +132,35 @@ struct Reader<'a> {
     s: &'a [u8],
     i: usize,
     line: usize,
+    /// Bytes the tree has allocated so far, never more than [`MAX_KEPT`].
+    kept: usize,
 }
 
 impl Reader<'_> {
+    /// Counts `bytes` more of the tree, refusing the file past [`MAX_KEPT`].
+    fn keep(&mut self, bytes: usize) -> Result<(), String> {
+        self.kept = self.kept.saturating_add(bytes);
+        if self.kept > MAX_KEPT {
+            return Err(self.err(&format!(
+                "the values read so far take more than {} MiB, past any Pyxel resource file",
+                MAX_KEPT >> 20
+            )));
+        }
+        Ok(())
+    }
+
+    /// Pushes `item`, counting the room `items` grows by before it grows (as a `Vec` does:
+    /// doubling, at least four items), so no growth goes past [`MAX_KEPT`].
+    fn push<T>(&mut self, items: &mut Vec<T>, item: T) -> Result<(), String> {
+        if items.len() == items.capacity() {
+            let more = items.capacity().max(4);
+            self.keep(more.saturating_mul(size_of::<T>()))?;
+            items.reserve_exact(more);
+        }
+        items.push(item);
+        Ok(())
+    }
+
     fn err(&self, what: &str) -> String {
         format!("line {}: {what}", self.line)
     }
@@ -238,10 +284,11 @@ impl Reader<'_> {
         match self.peek() {
             Some(b'[') => self.array(depth),
             Some(b'"' | b'\'') => match self.string()? {
-                Some(text) => Ok(Node::Other(format!(
-                    "the text {}",
-                    crate::quote::quoted(&text)
-                ))),
+                Some(text) => {
+                    let what = format!("the text {}", crate::quote::quoted(&text));
+                    self.keep(what.len())?;
+                    Ok(Node::Other(what))
+                }
                 None => Err(self.err("multi-line text is not read")),
             },
             Some(b'{') => {
@@ -271,13 +318,16 @@ impl Reader<'_> {
             }
             let item = self.value(depth + 1)?;
             match (&mut others, item) {
-                (None, Node::Int(n)) => ints.push(n),
+                (None, Node::Int(n)) => self.push(&mut ints, n)?,
                 (None, item) => {
-                    let mut list: Vec<Node> = ints.drain(..).map(Node::Int).collect();
+                    let ints = std::mem::take(&mut ints);
+                    self.keep((ints.len() + 1).saturating_mul(size_of::<Node>()))?;
+                    let mut list = Vec::with_capacity(ints.len() + 1);
+                    list.extend(ints.into_iter().map(Node::Int));
                     list.push(item);
                     others = Some(list);
                 }
-                (Some(list), item) => list.push(item),
+                (Some(list), item) => self.push(list, item)?,
             }
             self.skip_blank_lines();
             match self.peek() {
@@ -341,6 +391,7 @@ impl Reader<'_> {
                 crate::quote::excerpt(&token)
             )));
         };
+        self.keep(what.len())?;
         Ok(Node::Other(what))
     }
 }
@@ -438,6 +489,16 @@ mod tests {
         assert_eq!(
             e(&format!("a = {}1{}\n", "[".repeat(40), "]".repeat(40))),
             "line 1: arrays nested more than 32 deep"
+        );
+        // Each new key is compared with those before it: a table of a million keys would
+        // take a million squared comparisons.
+        let keys: String = (0..=MAX_KEYS).map(|k| format!("k{k} = 0\n")).collect();
+        assert_eq!(e(&keys), "line 65: more than 64 keys in a table");
+        let heads: String = (0..=MAX_KEYS).map(|k| format!("[[t{k}]]\n")).collect();
+        assert_eq!(e(&heads), "line 65: more than 64 [[…]] names");
+        assert_eq!(
+            e(&format!("a = [{}]\n", "[],".repeat(2 << 20))),
+            "line 1: the values read so far take more than 32 MiB, past any Pyxel resource file"
         );
         assert_eq!(integer("007"), None);
         assert_eq!(integer("1__0"), None);
