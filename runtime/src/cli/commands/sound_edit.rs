@@ -52,7 +52,7 @@ pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failu
         ..Default::default()
     };
     super::play::load_keys(window.keys.as_deref())?;
-    say(format_args!("editing {}\n", path.display()))?;
+    say(format_args!("editing {}\n", crate::quote::path(&path)))?;
     crate::host::window::run_cart(engine, &session, &window)?;
     Ok(())
 }
@@ -108,7 +108,7 @@ impl FileTarget {
 
     /// Writes `text` unless the file changed on disk since it was read or written here.
     fn write(&self, text: &str) -> Result<(), String> {
-        let shown = self.path.display();
+        let shown = crate::quote::path(&self.path);
         let now = on_disk(&self.path)?;
         let mut state = self.state();
         if now != state.on_disk && state.told.as_ref() != Some(&now) {
@@ -137,7 +137,7 @@ impl SaveTarget for FileTarget {
     fn save(&mut self, text: &str) -> Result<(), String> {
         match self.write(text) {
             Ok(()) => {
-                let _ = say(format_args!("wrote {}\n", self.path.display()));
+                let _ = say(format_args!("wrote {}\n", crate::quote::path(&self.path)));
                 Ok(())
             }
             Err(e) => {
@@ -156,7 +156,7 @@ fn on_disk(path: &Path) -> Result<Option<Vec<u8>>, String> {
         Ok(meta) if !meta.is_file() => {
             return Err(format!(
                 "{}: not a regular file (a FIFO, a device or a socket), so not written",
-                path.display()
+                crate::quote::path(path)
             ))
         }
         _ => {}
@@ -199,8 +199,8 @@ fn sound_file(offer: &Offer, target: Option<&Path>) -> Result<PathBuf, String> {
             "the cart '{}' has no sound file in {} (a file starting 'bt-sound 2'); name one to \
              make: bt sound-edit {}",
             chosen.name,
-            assets.display(),
-            assets.join("sounds.txt").display()
+            crate::quote::path(&assets),
+            crate::quote::path(&assets.join("sounds.txt"))
         )),
         _ => Err(format!(
             "the cart '{}' has {} sound files; name the one to edit: {}",
@@ -208,7 +208,7 @@ fn sound_file(offer: &Offer, target: Option<&Path>) -> Result<PathBuf, String> {
             found.len(),
             found
                 .iter()
-                .map(|p| p.display().to_string())
+                .map(|p| crate::quote::path(p))
                 .collect::<Vec<_>>()
                 .join(", ")
         )),
@@ -262,7 +262,7 @@ fn is_sound_file(path: &Path) -> bool {
 /// The document for `path`, read and checked, or a new one when nothing is there yet; with
 /// the file's bytes as read.
 fn open(path: &Path) -> Result<(SoundDoc, Option<Vec<u8>>), String> {
-    let shown = path.display().to_string();
+    let shown = crate::quote::path(path);
     let meta = match std::fs::metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -273,7 +273,7 @@ fn open(path: &Path) -> Result<(SoundDoc, Option<Vec<u8>>), String> {
             if !folder.is_dir() {
                 return Err(format!(
                     "{shown}: there is no folder {} to make it in",
-                    folder.display()
+                    crate::quote::path(folder)
                 ));
             }
             note(format_args!(

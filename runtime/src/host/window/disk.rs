@@ -43,7 +43,10 @@ impl DiskHost {
             match persist::write(&write) {
                 Ok(()) => {
                     if let PersistKind::Recording { updates } = write.kind {
-                        println!("recorded {updates} updates to {}", write.path.display());
+                        println!(
+                            "recorded {updates} updates to {}",
+                            crate::quote::path(&write.path)
+                        );
                     }
                 }
                 Err(e) if failed.is_none() => failed = Some(write.not_written(&e)),

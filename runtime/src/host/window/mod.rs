@@ -319,7 +319,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         display,
         args.gif_buffer,
         Arc::new(|saved| match saved {
-            Ok(path) => say(&format!("saved {}", path.display())),
+            Ok(path) => say(&format!("saved {}", crate::quote::path(&path))),
             Err(e) => eprintln!("bt: GIF not saved: {e}"),
         }),
     );
@@ -371,10 +371,10 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         crate::export::safe_write::write_atomically(path, log.to_csv().as_bytes())
             .map_err(|e| e.to_string())?;
         match log.summary(SUMMARY_WARMUP) {
-            Some(s) => println!("presented {s} (log in {})", path.display()),
+            Some(s) => println!("presented {s} (log in {})", crate::quote::path(path)),
             None => println!(
                 "too few frames presented to measure (log in {})",
-                path.display()
+                crate::quote::path(path)
             ),
         }
     }
@@ -386,12 +386,12 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
             .and_then(|o| o.begin())
             .map_err(|e| e.to_string())?;
         run.write_chrome_trace(&mut pending, &app.name)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| format!("{}: {e}", crate::quote::path(path)))?;
         pending.commit().map_err(|e| e.to_string())?;
         println!(
             "wrote the trace of {} frames to {}",
             run.frames().len(),
-            path.display()
+            crate::quote::path(path)
         );
     }
     if let Some(at) = app.host.engine().quit_at() {
@@ -840,7 +840,7 @@ impl App {
 /// What the window prints for files it saved: `saved captures/snake-0001.png`, and for F8's
 /// pair `saved timings <report> and <trace>`.
 fn saved_line(files: &[SaveFile], paths: &[PathBuf]) -> String {
-    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let shown: Vec<String> = paths.iter().map(|p| crate::quote::path(p)).collect();
     let timings = files.first().map(|f| f.kind) == Some(SaveKind::TimingReport);
     match (timings, shown.as_slice()) {
         (true, [report, trace]) => format!("saved timings {report} and {trace}"),

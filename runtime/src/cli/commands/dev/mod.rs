@@ -394,12 +394,22 @@ fn dev_folder(tmp: &Path) -> Result<tempfile::TempDir, String> {
     let folder = tempfile::Builder::new()
         .prefix(DEV_FOLDER_PREFIX)
         .tempdir_in(tmp)
-        .map_err(|e| format!("cannot make bt dev's folder in {}: {e}", tmp.display()))?;
+        .map_err(|e| {
+            format!(
+                "cannot make bt dev's folder in {}: {e}",
+                crate::quote::path(tmp)
+            )
+        })?;
     std::fs::write(
         folder.path().join(DEV_FOLDER_OWNER),
         format!("{}\n", std::process::id()),
     )
-    .map_err(|e| format!("cannot write into {}: {e}", folder.path().display()))?;
+    .map_err(|e| {
+        format!(
+            "cannot write into {}: {e}",
+            crate::quote::path(folder.path())
+        )
+    })?;
     Ok(folder)
 }
 
