@@ -1002,12 +1002,9 @@ impl Host {
         let Some(store) = &mut self.save else {
             return;
         };
-        match step(store, &mut self.engine) {
-            StoreEvent::Write(bytes) => {
-                let write = save_write(store, bytes);
-                self.writes.push(write);
-            }
-            _ => {}
+        if let StoreEvent::Write(bytes) = step(store, &mut self.engine) {
+            let write = save_write(store, bytes);
+            self.writes.push(write);
         }
     }
 }

@@ -137,16 +137,16 @@ fn a_replay_never_plays_in_the_players_own_run_that_keeps_their_save_data() {
     assert_eq!(key(&mut page, "F2", true), PageAction::DownloadReplay);
     let replay = String::from_utf8(page.out().to_vec()).unwrap();
     let load = |_: &str| Some(bt_runtime::save::encode(&[9, 9, 9]));
-    let err = Page::new(
+    let Err(err) = Page::new(
         "snake",
         bt_cart_snake::cart,
         Vec::new(),
         Some(&replay),
         true,
         Some(&load),
-    )
-    .err()
-    .expect("refused");
+    ) else {
+        panic!("a replay booted in the player's own run");
+    };
     assert!(err.contains("save data"), "{err}");
 }
 
