@@ -42,7 +42,7 @@ pub const MAX_ABERRATION: u8 = 16;
 /// The largest output picture whose tables (6 bytes an output pixel: the source map and the
 /// gains) are kept from frame to frame: 16,777,216 pixels, 96 MiB of tables. A larger one
 /// (up to `bt::limits::MAX_OUTPUT_PIXELS`, 64 M pixels) builds them a band of rows at a time,
-/// every frame, into [`BAND_PIXELS`]' worth, so its tables take 6 MiB instead of 384 MiB
+/// every frame, into `BAND_PIXELS`' worth, so its tables take 6 MiB instead of 384 MiB
 /// beside a 256 MiB picture.
 pub const MAX_KEPT_TABLE_PIXELS: u64 = 1 << 24;
 

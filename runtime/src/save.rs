@@ -380,56 +380,44 @@ impl Drop for SaveLock {
 }
 
 /// Opens (making it when missing) the lock file at `path`, refusing anything but a plain file
-/// of BT's: a symbolic link is not followed, a FIFO or a device is not waited on, and a file
-/// with a second name (a hard link to someone's file) is not written.
-#[cfg(all(feature = "files", unix))]
+/// of BT's: a symbolic link is not followed and a FIFO or a device is not waited on (both on
+/// unix), and a file with a second name (a hard link to someone's file) is not written.
+#[cfg(feature = "files")]
 fn open_lock_file(path: &Path) -> Result<std::fs::File, String> {
-    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     // BT's own lock file, outside the file gate: made, locked, and read for at most a line.
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|e| match e.raw_os_error() {
-            Some(libc::ELOOP) => "it is a symbolic link; a lock file never is, so it is left \
-                                  alone (remove it if it is yours)"
-                .to_string(),
-            _ => e.to_string(),
-        })?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+    );
+    let file = options.open(path).map_err(|e| {
+        #[cfg(unix)]
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            return "it is a symbolic link; a lock file never is, so it is left alone (remove \
+                    it if it is yours)"
+                .to_string();
+        }
+        e.to_string()
+    })?;
     let meta = file.metadata().map_err(|e| e.to_string())?;
     if !meta.is_file() {
         return Err(
             "not a regular file (a FIFO, a device or a socket), so it is left alone".into(),
         );
     }
-    if meta.nlink() > 1 {
-        return Err(format!(
-            "the file has {} names (a hard link); a lock file has one, so it is left alone",
-            meta.nlink()
-        ));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return Err(format!(
+                "the file has {} names (a hard link); a lock file has one, so it is left alone",
+                meta.nlink()
+            ));
+        }
     }
     Ok(file)
-}
-
-/// Opens (making it when missing) the lock file at `path`.
-#[cfg(all(feature = "files", not(unix)))]
-fn open_lock_file(path: &Path) -> Result<std::fs::File, String> {
-    // BT's own lock file, outside the file gate: made, locked, and read for at most a line.
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| e.to_string())?;
-    match file.metadata() {
-        Ok(meta) if meta.is_file() => Ok(file),
-        Ok(_) => Err("not a regular file, so it is left alone".into()),
-        Err(e) => Err(e.to_string()),
-    }
 }
 
 /// Whether `file` is still the file at `path`.
