@@ -107,6 +107,7 @@ impl Color32 {
     }
 
     /// The colour called `name` in [`Color32::NAMED`] (ignoring case and surrounding spaces).
+    /// A cart's own names go in a [`crate::ColorNames`].
     ///
     /// ```
     /// use bt::Color32;
