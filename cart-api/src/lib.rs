@@ -60,7 +60,7 @@ pub use draw::{
 pub use easing::{Easing, UnknownEasing};
 pub use input::{Axis, Button, Key, KeyMapError, KeySet, Player, Touch, UnknownKey};
 pub use map::{MapParams, Moved, Tilemap, TilemapError, NO_TILE};
-pub use palette::{Color32, ColorParseError, Palette, PaletteError};
+pub use palette::{Color32, ColorNameError, ColorNames, ColorParseError, Palette, PaletteError};
 pub use postfx::crt;
 pub use postfx::{Effect, EffectKind};
 pub use render::Render;

@@ -180,6 +180,31 @@ impl Rng {
         (i64::from(min) + i64::from(self.int(span))) as i32
     }
 
+    /// An integer in `[min, max]`, both ends included: the die roll `int_inclusive(1, 6)`.
+    /// `min` when `max < min`, without drawing. The same draws and result as
+    /// `int_range(min, max + 1)` whenever `max + 1` fits an `i32`, so a cart may switch
+    /// between the two without changing a replay; the whole `i32` range takes one draw.
+    ///
+    /// ```
+    /// use bt::Rng;
+    ///
+    /// let mut rng = Rng::new(6);
+    /// let die = rng.int_inclusive(1, 6);
+    /// assert!((1..=6).contains(&die));
+    /// assert_eq!(Rng::new(6).int_inclusive(1, 6), Rng::new(6).int_range(1, 7));
+    /// assert_eq!(rng.int_inclusive(5, 5), 5);
+    /// ```
+    pub fn int_inclusive(&mut self, min: i32, max: i32) -> i32 {
+        if max < min {
+            return min;
+        }
+        match u32::try_from(i64::from(max) - i64::from(min) + 1) {
+            Ok(span) => (i64::from(min) + i64::from(self.int(span))) as i32,
+            // Every i32: each of the 2³² draws is one of them.
+            Err(_) => self.next_u32() as i32,
+        }
+    }
+
     /// `true` with probability `p` (clamped to `[0, 1]`).
     pub fn chance(&mut self, p: f32) -> bool {
         self.float() < p.clamp(0.0, 1.0)
@@ -333,6 +358,51 @@ impl Rng {
         Some(Point::new(x, y))
     }
 
+    /// A point with `x` in `[min.x, max.x)` and `y` in `[min.y, max.y)`, every one equally
+    /// likely: BLIT386's `pointInRange`, the corners' way of saying [`Rng::point_in`], and
+    /// the same draws as `point_in` on the rectangle between the two corners. `None` when
+    /// either range is empty (without drawing). Two draws: x, then y.
+    ///
+    /// ```
+    /// use bt::{Point, Rect, Rng};
+    ///
+    /// let (top_left, bottom_right) = (Point::new(-8, 40), Point::new(8, 48));
+    /// let p = Rng::new(4).point_in_range(top_left, bottom_right).unwrap();
+    /// assert!((-8..8).contains(&p.x) && (40..48).contains(&p.y));
+    /// assert_eq!(Some(p), Rng::new(4).point_in(Rect::new(-8, 40, 16, 8)));
+    /// assert_eq!(Rng::new(4).point_in_range(top_left, Point::new(8, 40)), None);
+    /// ```
+    pub fn point_in_range(&mut self, min: Point, max: Point) -> Option<Point> {
+        if max.x <= min.x || max.y <= min.y {
+            return None;
+        }
+        Some(Point::new(
+            self.int_range(min.x, max.x),
+            self.int_range(min.y, max.y),
+        ))
+    }
+
+    /// A shuffled copy of `items`, which stay as they were: the same order
+    /// [`Rng::shuffle`] would give `items` from the same state, with the same draws.
+    /// Allocates the new `Vec`; shuffle in place where that matters.
+    ///
+    /// ```
+    /// use bt::Rng;
+    ///
+    /// let deck = ["ace", "king", "queen", "jack"];
+    /// let dealt = Rng::new(8).shuffled(&deck);
+    /// assert_eq!(dealt.len(), 4);
+    /// assert!(deck.iter().all(|card| dealt.contains(card)));
+    /// let mut in_place = deck;
+    /// Rng::new(8).shuffle(&mut in_place);
+    /// assert_eq!(dealt, in_place);
+    /// ```
+    pub fn shuffled<T: Clone>(&mut self, items: &[T]) -> Vec<T> {
+        let mut copy = items.to_vec();
+        self.shuffle(&mut copy);
+        copy
+    }
+
     /// A new generator whose sequence is unrelated to this one's from then on: seeded from
     /// this one and on a stream of its own, so a subsystem (a level generator, the weather)
     /// can roll as much as it likes without shifting the main stream's later rolls, and the
@@ -410,6 +480,76 @@ mod tests {
         assert_eq!(r.next_u32(), 1739148495);
         let mut zero = Rng::new(0);
         assert_eq!((zero.next_u32(), zero.next_u32()), (3894649422, 2055130073));
+    }
+
+    #[test]
+    fn int_inclusive_reaches_both_ends_and_matches_int_range_one_past() {
+        let mut r = Rng::new(21);
+        let mut seen = [0u32; 6];
+        for _ in 0..6_000 {
+            let before = r.clone();
+            let die = r.int_inclusive(1, 6);
+            let mut same = before;
+            assert_eq!(same.int_range(1, 7), die);
+            assert_eq!(same, r, "the same draws as int_range");
+            seen[(die - 1) as usize] += 1;
+        }
+        assert!(seen.iter().all(|&n| (850..1150).contains(&n)), "{seen:?}");
+        let before = r.clone();
+        assert_eq!(r.int_inclusive(3, 2), 3);
+        assert_eq!(r, before, "an empty range draws nothing");
+        assert_eq!(r.int_inclusive(i32::MAX, i32::MAX), i32::MAX);
+        assert_eq!(r.int_inclusive(i32::MIN, i32::MIN), i32::MIN);
+        let (mut low, mut high) = (false, false);
+        for _ in 0..200 {
+            let v = r.int_inclusive(i32::MAX - 1, i32::MAX);
+            low |= v == i32::MAX - 1;
+            high |= v == i32::MAX;
+        }
+        assert!(low && high, "the top of the i32 range is reachable");
+        let mut whole = Rng::new(5);
+        let v = whole.int_inclusive(i32::MIN, i32::MAX);
+        assert_eq!(
+            v,
+            Rng::new(5).next_u32() as i32,
+            "the whole range is one draw"
+        );
+    }
+
+    #[test]
+    fn point_in_range_is_half_open_and_empty_ranges_draw_nothing() {
+        let mut r = Rng::new(22);
+        let (min, max) = (Point::new(-2, 10), Point::new(1, 12));
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..600 {
+            let p = r.point_in_range(min, max).unwrap();
+            assert!((-2..1).contains(&p.x) && (10..12).contains(&p.y), "{p:?}");
+            seen.insert((p.x, p.y));
+        }
+        assert_eq!(seen.len(), 6, "every point of the 3 × 2 range comes up");
+        let before = r.clone();
+        assert_eq!(r.point_in_range(min, Point::new(-2, 12)), None);
+        assert_eq!(r.point_in_range(max, min), None);
+        assert_eq!(r, before);
+        let wide = r.point_in_range(Point::new(i32::MIN, 0), Point::new(i32::MAX, 1));
+        assert!(wide.is_some_and(|p| p.x < i32::MAX && p.y == 0));
+    }
+
+    #[test]
+    fn shuffled_leaves_the_items_and_matches_shuffle_in_place() {
+        let items: Vec<u32> = (0..20).collect();
+        let mut a = Rng::new(23);
+        let copy = a.shuffled(&items);
+        let mut b = Rng::new(23);
+        let mut in_place = items.clone();
+        b.shuffle(&mut in_place);
+        assert_eq!(copy, in_place);
+        assert_eq!(a, b, "the same draws");
+        assert_ne!(copy, items);
+        let mut sorted = copy.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, items);
+        assert!(a.shuffled::<u8>(&[]).is_empty());
     }
 
     #[test]

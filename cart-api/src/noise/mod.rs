@@ -95,8 +95,8 @@ pub fn hash3(seed: u32, x: i32, y: i32, z: i32) -> f32 {
 /// Smooth random hills: a random value at every whole-number point, blended smoothly in between.
 ///
 /// Values are in `[0, 1)`. At whole-number points the noise equals the hash there, and between
-/// them it follows a smoothstep blend, so it has no visible kinks. [`ValueNoise::fbm1`] and [`ValueNoise::fbm2`] add
-/// octaves for rougher, more natural shapes.
+/// them it follows a smoothstep blend, so it has no visible kinks. [`ValueNoise::fbm1`],
+/// [`ValueNoise::fbm2`] and [`ValueNoise::fbm3`] add octaves for rougher, more natural shapes.
 ///
 /// ```
 /// use bt::noise::ValueNoise;
@@ -156,6 +156,35 @@ impl ValueNoise {
         lerp(top, bottom, smooth(ty)).min(ONE_BELOW)
     }
 
+    /// Noise through a volume, in `[0, 1)`: a plane that changes smoothly as `z` moves, so
+    /// `z` can be time (clouds that drift and churn) or a third axis of the world.
+    ///
+    /// ```
+    /// use bt::noise::{hash3, ValueNoise};
+    ///
+    /// let clouds = ValueNoise::new(9);
+    /// let now = clouds.get3(4.5, 2.25, 0.5);
+    /// assert!((0.0..1.0).contains(&now));
+    /// assert!((clouds.get3(4.5, 2.25, 0.51) - now).abs() < 0.05); // a moment later
+    /// assert_eq!(clouds.get3(1.0, 2.0, 3.0), hash3(9, 1, 2, 3));
+    /// let rough = clouds.fbm3(4.5, 2.25, 0.5, 4, 0.5, 2.0);
+    /// assert!((0.0..1.0).contains(&rough));
+    /// ```
+    pub fn get3(&self, x: f32, y: f32, z: f32) -> f32 {
+        let (ix, tx) = cell(x);
+        let (iy, ty) = cell(y);
+        let (iz, tz) = cell(z);
+        let (x1, y1, z1) = (ix.wrapping_add(1), iy.wrapping_add(1), iz.wrapping_add(1));
+        let (sx, sy, sz) = (smooth(tx), smooth(ty), smooth(tz));
+        let s = self.seed;
+        let plane = |z: i32| {
+            let top = lerp(hash3(s, ix, iy, z), hash3(s, x1, iy, z), sx);
+            let bottom = lerp(hash3(s, ix, y1, z), hash3(s, x1, y1, z), sx);
+            lerp(top, bottom, sy)
+        };
+        lerp(plane(iz), plane(z1), sz).min(ONE_BELOW)
+    }
+
     /// Fractal noise along a line: `octaves` layers, each `lacunarity` times finer and
     /// `persistence` times fainter than the last, normalised back to `[0, 1)`. Usual values:
     /// 4 octaves, persistence 0.5, lacunarity 2. 0 octaves counts as 1.
@@ -167,6 +196,21 @@ impl ValueNoise {
     pub fn fbm2(&self, x: f32, y: f32, octaves: u32, persistence: f32, lacunarity: f32) -> f32 {
         self.fbm(octaves, persistence, lacunarity, |n, f| {
             n.get2(x * f, y * f)
+        })
+    }
+
+    /// Fractal noise through a volume; see [`ValueNoise::fbm1`].
+    pub fn fbm3(
+        &self,
+        x: f32,
+        y: f32,
+        z: f32,
+        octaves: u32,
+        persistence: f32,
+        lacunarity: f32,
+    ) -> f32 {
+        self.fbm(octaves, persistence, lacunarity, |n, f| {
+            n.get3(x * f, y * f, z * f)
         })
     }
 
@@ -229,5 +273,31 @@ mod tests {
             assert!((0.0..1.0).contains(&n.fbm2(x, 1.0, 4, 0.5, 2.0)), "{x}");
         }
         assert!((0.0..1.0).contains(&n.fbm1(2.5, 0, 0.5, 2.0)));
+    }
+
+    #[test]
+    fn volume_noise_meets_the_hash_blends_smoothly_and_stays_in_range() {
+        let n = ValueNoise::new(11);
+        assert_eq!(n.get3(-3.0, 4.0, 7.0), hash3(11, -3, 4, 7));
+        // Halfway along z between two lattice points the smoothstep weight is exactly 1/2.
+        let (a, b) = (hash3(11, 2, 5, 0), hash3(11, 2, 5, 1));
+        assert_eq!(n.get3(2.0, 5.0, 0.5), a + (b - a) * 0.5);
+        // On a whole z, the volume holds a plane of its own hashes: z matters.
+        assert_ne!(n.get3(0.5, 0.5, 0.0), n.get3(0.5, 0.5, 1.0));
+        for x in [f32::MAX, f32::MIN, f32::NAN, f32::INFINITY, -1e30, 0.5] {
+            assert!((0.0..1.0).contains(&n.get3(x, 0.25, x)), "{x}");
+            assert!(
+                (0.0..1.0).contains(&n.fbm3(x, 1.0, 2.0, 4, 0.5, 2.0)),
+                "{x}"
+            );
+        }
+        let mut steps = 0.0f32;
+        for i in 0..1000 {
+            let z = i as f32 * 0.01;
+            steps = steps.max((n.get3(1.5, 2.5, z + 0.01) - n.get3(1.5, 2.5, z)).abs());
+        }
+        assert!(steps < 0.05, "no jumps along z: {steps}");
+        assert_eq!(n.fbm3(1.5, 2.5, 3.5, 1, 0.5, 2.0), n.get3(1.5, 2.5, 3.5));
+        assert_ne!(n.fbm3(1.5, 2.5, 3.5, 4, 0.5, 2.0), n.get3(1.5, 2.5, 3.5));
     }
 }

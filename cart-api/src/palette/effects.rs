@@ -12,6 +12,7 @@
 
 use std::time::Duration;
 
+use super::color::{channel_to_linear, linear_to_channel};
 use crate::{Color32, Easing, Palette};
 
 /// The most colour cycles that can run at once; starting one more replaces the oldest.
@@ -323,34 +324,12 @@ impl PaletteEffects {
     }
 }
 
-/// An sRGB channel (0 to 255) in linear light, 0 to 1 (the sRGB transfer function, with
-/// `bt::math`'s power, the same on every machine).
-fn to_linear(c: u8) -> f64 {
-    let c = f64::from(c) / 255.0;
-    if c <= 0.04045 {
-        c / 12.92
-    } else {
-        crate::math::powf((c + 0.055) / 1.055, 2.4)
-    }
-}
-
-/// A linear-light value (0 to 1) as an sRGB channel, rounded.
-fn to_srgb(l: f64) -> u8 {
-    let l = l.clamp(0.0, 1.0);
-    let c = if l <= 0.003_130_8 {
-        l * 12.92
-    } else {
-        1.055 * crate::math::powf(l, 1.0 / 2.4) - 0.055
-    };
-    (c * 255.0).round().clamp(0.0, 255.0) as u8
-}
-
 /// `from` to `to` at `t`, mixed in linear light (alpha mixed as stored).
 fn lerp_linear(from: Color32, to: Color32, t: f64) -> Color32 {
     let t = if t.is_nan() { 0.0 } else { t };
     let ch = |x: u8, y: u8| {
-        let (a, b) = (to_linear(x), to_linear(y));
-        to_srgb(a + (b - a) * t)
+        let (a, b) = (channel_to_linear(x), channel_to_linear(y));
+        linear_to_channel(a + (b - a) * t)
     };
     Color32 {
         r: ch(from.r, to.r),
@@ -402,7 +381,7 @@ mod tests {
     #[test]
     fn linear_light_round_trips_every_channel() {
         for c in 0..=255u8 {
-            assert_eq!(to_srgb(to_linear(c)), c);
+            assert_eq!(linear_to_channel(channel_to_linear(c)), c);
         }
     }
 

@@ -3,9 +3,11 @@
 mod color;
 pub(crate) mod effects;
 mod json;
+mod names;
 
 pub use color::{Color32, ColorParseError};
 pub use effects::{MAX_CYCLES, MAX_EFFECT};
+pub use names::{ColorNameError, ColorNames};
 
 use std::ops::RangeInclusive;
 
@@ -49,9 +51,26 @@ pub enum PaletteError {
         "palette bytes: {0} bytes are not 3 bytes (red, green, blue) for each of 2 to 256 colours"
     )]
     ByteCount(usize),
+    /// A run of slots ([`Palette::fill_block`], [`Palette::apply_hud`]) that goes past the end
+    /// of the palette.
+    #[error(
+        "palette slots {start} to {} do not fit a palette of {size} colours",
+        usize::from(*start) + count - 1
+    )]
+    BlockOutOfRange {
+        /// The first slot.
+        start: u8,
+        /// How many slots from there.
+        count: usize,
+        /// The palette's size.
+        size: usize,
+    },
+    /// [`Palette::apply_hud`] asked to start at slot 0, the see-through slot.
+    #[error("the HUD colours cannot start at slot 0, the see-through slot; start at 1 or later")]
+    HudAtSlotZero,
 }
 
-/// The longest name [`Palette::set_name`] takes, in characters.
+/// The longest name [`Palette::set_name`] and [`ColorNames::set`] take, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
 
 /// The colours a framebuffer index stands for: up to 256 of them, so a slot is a `u8`, the same
@@ -356,6 +375,102 @@ impl Palette {
             }
             None => Err(PaletteError::SlotOutOfRange { slot, size }),
         }
+    }
+
+    /// Sets the run of slots from `start` to the colours of `colors`, in order: a gradient,
+    /// a sprite's colours or a preset's, put in one place. All or nothing: when the run does
+    /// not fit, no slot changes.
+    ///
+    /// ```
+    /// use bt::{Color32, Palette};
+    ///
+    /// let mut pal = Palette::new(32)?;
+    /// // A ramp of eight blues in slots 16 to 23, darkest first.
+    /// let ramp: [Color32; 8] = std::array::from_fn(|i| {
+    ///     Color32::from_hsl(220.0, 0.7, 0.1 + 0.1 * i as f64)
+    /// });
+    /// pal.fill_block(16, &ramp)?;
+    /// assert_eq!(pal.get(16), Some(ramp[0]));
+    /// assert_eq!(pal.get(23), Some(ramp[7]));
+    /// // PICO-8's colours after them, tinted warm on the way in.
+    /// let warm = Color32::rgb(255, 220, 180);
+    /// let tinted: Vec<Color32> = Palette::pico8().colors().iter().map(|c| c.multiply(warm)).collect();
+    /// pal.fill_block(24, &tinted[..8])?;
+    /// assert_eq!(pal.get(31), Some(Color32::hex(0xfff1e8).multiply(warm)));
+    /// assert!(pal.fill_block(30, &tinted[..3]).is_err()); // 30 to 32: one past the end
+    /// assert_eq!(pal.get(30), Some(tinted[6]), "nothing changed");
+    /// # Ok::<(), bt::PaletteError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PaletteError::BlockOutOfRange`] when `start + colors.len()` is past the end (an
+    /// empty `colors` changes nothing and always succeeds).
+    pub fn fill_block(&mut self, start: u8, colors: &[Color32]) -> Result<(), PaletteError> {
+        if colors.is_empty() {
+            return Ok(());
+        }
+        let first = usize::from(start);
+        let size = self.colors.len();
+        match self.colors.get_mut(first..first + colors.len()) {
+            Some(run) => {
+                run.copy_from_slice(colors);
+                Ok(())
+            }
+            _ => Err(PaletteError::BlockOutOfRange {
+                start,
+                count: colors.len(),
+                size,
+            }),
+        }
+    }
+
+    /// The six HUD colours and their names, in the order [`Palette::apply_hud`] puts them:
+    /// white text, a dark purple background, grey labels, golden headers, dim grey for
+    /// secondary text (a frame counter) and slate blue for code. BLIT386's values.
+    pub const HUD: [(&'static str, Color32); 6] = [
+        ("hud_white", Color32::hex(0xffffff)),
+        ("hud_bg", Color32::hex(0x1e1428)),
+        ("hud_label", Color32::hex(0xc8c8c8)),
+        ("hud_header", Color32::hex(0xffdc64)),
+        ("hud_dim", Color32::hex(0x646464)),
+        ("hud_code", Color32::hex(0x6496c8)),
+    ];
+
+    /// Puts the six [`Palette::HUD`] colours in slots `start` to `start + 5` and names each
+    /// slot (`hud_white`, `hud_bg`, `hud_label`, `hud_header`, `hud_dim`, `hud_code`), so a
+    /// cart's text and panels find their colours by name wherever they landed. All or
+    /// nothing, as BLIT386's `applyHUD`: slot 0 (see-through) is refused, and so is a start
+    /// that leaves fewer than six slots.
+    ///
+    /// ```
+    /// use bt::{Color32, Palette};
+    ///
+    /// let mut pal = Palette::pico8().resized(32)?;
+    /// pal.apply_hud(16)?;
+    /// assert_eq!(pal.slot_named("hud_header"), Some(19));
+    /// assert_eq!(pal.color_named("hud_bg"), Some(Color32::hex(0x1e1428)));
+    /// assert!(pal.apply_hud(27).is_err()); // 27 to 32: one past the end
+    /// assert!(pal.apply_hud(0).is_err());
+    /// # Ok::<(), bt::PaletteError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`PaletteError::HudAtSlotZero`] when `start` is 0; [`PaletteError::BlockOutOfRange`]
+    /// when `start + 6` is past the end.
+    pub fn apply_hud(&mut self, start: u8) -> Result<(), PaletteError> {
+        let count = Palette::HUD.len();
+        let size = self.colors.len();
+        if start == 0 {
+            return Err(PaletteError::HudAtSlotZero);
+        }
+        if usize::from(start) + count > size {
+            return Err(PaletteError::BlockOutOfRange { start, count, size });
+        }
+        for (slot, (name, color)) in (start..).zip(Palette::HUD) {
+            self.colors[usize::from(slot)] = color;
+            self.set_name(name, slot)?;
+        }
+        Ok(())
     }
 
     /// All colours, slot 0 first.
@@ -828,5 +943,66 @@ mod tests {
         let p = Palette::default();
         assert_eq!(p.len(), 16);
         assert_eq!(p.get(8), Some(Color32::hex(0xff004d)));
+    }
+
+    #[test]
+    fn fill_block_sets_a_run_of_slots_or_none_of_them() {
+        let mut p = Palette::new(16).unwrap();
+        let run = [Color32::RED, Color32::GREEN, Color32::BLUE];
+        p.fill_block(13, &run).unwrap();
+        assert_eq!(
+            &p.colors()[12..],
+            &[Color32::BLACK, Color32::RED, Color32::GREEN, Color32::BLUE]
+        );
+        let before = p.clone();
+        assert_eq!(
+            p.fill_block(14, &run),
+            Err(PaletteError::BlockOutOfRange {
+                start: 14,
+                count: 3,
+                size: 16
+            })
+        );
+        assert_eq!(
+            p.fill_block(255, &run).unwrap_err().to_string(),
+            "palette slots 255 to 257 do not fit a palette of 16 colours"
+        );
+        assert_eq!(p, before, "a run that does not fit changes nothing");
+        p.fill_block(200, &[]).unwrap();
+        p.fill_block(0, &[Color32::WHITE; 16]).unwrap();
+        assert!(p.colors().iter().all(|&c| c == Color32::WHITE));
+    }
+
+    #[test]
+    fn apply_hud_puts_and_names_six_colours_from_its_start() {
+        let mut p = Palette::new(7).unwrap();
+        p.apply_hud(1).unwrap();
+        for (i, (name, color)) in Palette::HUD.iter().enumerate() {
+            assert_eq!(p.slot_named(name), Some(i as u8 + 1));
+            assert_eq!(p.get(i as u8 + 1), Some(*color));
+        }
+        assert_eq!(p.get(0), Some(Color32::BLACK), "slot 0 untouched");
+        assert_eq!(
+            p.get(4),
+            Some(Color32::hex(0xffdc64)),
+            "hud_header is BLIT386's gold"
+        );
+        let before = p.clone();
+        assert_eq!(
+            p.apply_hud(2),
+            Err(PaletteError::BlockOutOfRange {
+                start: 2,
+                count: 6,
+                size: 7
+            })
+        );
+        assert_eq!(p.apply_hud(0), Err(PaletteError::HudAtSlotZero));
+        assert_eq!(p, before, "a refused start changes nothing");
+        // Applying again elsewhere moves the names.
+        let mut big = Palette::vga();
+        big.apply_hud(1).unwrap();
+        big.apply_hud(250).unwrap();
+        assert_eq!(big.slot_named("hud_code"), Some(255));
+        assert_eq!(big.names().count(), 6);
     }
 }
