@@ -351,7 +351,7 @@ fn boot_save(source: BootSave, cart: &str, replaying: bool) -> Result<PlayerSave
     let no_files = |path: &Path| {
         SessionError::Save(format!(
             "{}: save files are read only where BT is built with its `files` feature",
-            crate::quote::path(&path)
+            crate::quote::path(path)
         ))
     };
     #[cfg(not(feature = "files"))]
