@@ -6,14 +6,14 @@
 
 use std::path::Path;
 
-use bt_runtime::engine::{StateFile, STATE_BUILD};
+use bt_runtime::engine::{state_build, StateFile};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let text = text.replace("@BUILD@", STATE_BUILD);
+    let text = text.replace("@BUILD@", state_build());
     let path = Path::new("fuzz.state");
     match StateFile::from_json(&text, path) {
         Ok(state) => {
