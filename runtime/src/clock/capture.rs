@@ -351,7 +351,7 @@ impl Capture {
             parse_lines(text, file)?
         };
         // A bad value stops the run only in the stream played: the others are listed.
-        let (mut streams, mut errors): (Vec<Stream>, Vec<Option<CaptureError>>) = streams
+        let (mut streams, mut errors): (Vec<Stream>, Vec<Option<Unread>>) = streams
             .into_iter()
             .zip(errors)
             .filter(|(s, e)| !s.frames_ms.is_empty() || e.is_some())
@@ -361,26 +361,32 @@ impl Capture {
                 file: file.to_string(),
             });
         }
+        // A stream's size counts the rows from its first bad value on, as though read: a bad
+        // cell must not shrink the stream and hand the default pick to another one.
+        let sized = |filter: &dyn Fn(&Stream) -> bool| {
+            most_frames(
+                streams
+                    .iter()
+                    .zip(&errors)
+                    .enumerate()
+                    .filter(|(_, (s, _))| filter(s))
+                    .map(|(i, (s, e))| (i, s.frames_ms.len() + e.as_ref().map_or(0, |e| e.rows))),
+            )
+        };
         let pick = match selector {
             // The compositor only when nothing else presented: a capture of a windowed game
             // holds dwm.exe too, often with more frames than the game.
-            None => most_frames(
-                streams
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| !s.is_compositor()),
-            )
-            .or_else(|| most_frames(streams.iter().enumerate()))
-            .unwrap_or(0),
-            Some(sel) => most_frames(streams.iter().enumerate().filter(|(_, s)| s.matches(sel)))
-                .ok_or_else(|| CaptureError::Selector {
-                    file: file.to_string(),
-                    selector: excerpt(sel),
-                    holds: list(streams.iter().map(|s| (s.name(), s.frames_ms.len()))),
-                })?,
+            None => sized(&|s| !s.is_compositor())
+                .or_else(|| sized(&|_| true))
+                .unwrap_or(0),
+            Some(sel) => sized(&|s| s.matches(sel)).ok_or_else(|| CaptureError::Selector {
+                file: file.to_string(),
+                selector: excerpt(sel),
+                holds: list(streams.iter().map(|s| (s.name(), s.frames_ms.len()))),
+            })?,
         };
-        if let Some(error) = errors.swap_remove(pick) {
-            return Err(error);
+        if let Some(unread) = errors.swap_remove(pick) {
+            return Err(unread.error);
         }
         let chosen = streams.swap_remove(pick);
         let mut others: Vec<(String, usize)> = streams
@@ -640,12 +646,12 @@ impl Clock for CaptureClock {
     }
 }
 
-/// The index of the stream with the most frames (the first of equals).
-fn most_frames<'a>(streams: impl Iterator<Item = (usize, &'a Stream)>) -> Option<usize> {
+/// The index of the stream with the most frames (the first of equals), from (index, frames).
+fn most_frames(streams: impl Iterator<Item = (usize, usize)>) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None;
-    for (i, s) in streams {
-        if best.is_none_or(|(_, n)| s.frames_ms.len() > n) {
-            best = Some((i, s.frames_ms.len()));
+    for (i, frames) in streams {
+        if best.is_none_or(|(_, n)| frames > n) {
+            best = Some((i, frames));
         }
     }
     best.map(|(i, _)| i)
@@ -859,12 +865,19 @@ fn flag(text: &str) -> Option<bool> {
     }
 }
 
+/// A stream's first bad value, and the rows from it on (left unread).
+#[derive(Debug, Clone)]
+struct Unread {
+    error: CaptureError,
+    rows: usize,
+}
+
 /// A file's format, its streams each with its first bad value, the rows left out, and which
 /// columns gave the frame and display times (for a CSV with a header).
 type Parsed = (
     CaptureFormat,
     Vec<Stream>,
-    Vec<Option<CaptureError>>,
+    Vec<Option<Unread>>,
     usize,
     Option<String>,
 );
@@ -958,7 +971,8 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
             }
         };
         let (stream, state) = (&mut streams[index], &mut states[index]);
-        if state.error.is_some() {
+        if let Some(unread) = &mut state.error {
+            unread.rows += 1;
             continue;
         }
         match read_row(&columns, &fields, stream, state) {
@@ -970,12 +984,15 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
             }
             Ok(false) => skipped += 1,
             Err((at, name, expected)) => {
-                state.error = Some(CaptureError::Value {
-                    file: file.to_string(),
-                    line: n,
-                    column: name,
-                    value: excerpt(fields[at].trim()),
-                    expected: expected.to_string(),
+                state.error = Some(Unread {
+                    error: CaptureError::Value {
+                        file: file.to_string(),
+                        line: n,
+                        column: name,
+                        value: excerpt(fields[at].trim()),
+                        expected: expected.to_string(),
+                    },
+                    rows: 1,
                 });
             }
         }
@@ -1018,8 +1035,8 @@ fn check_per_frame(file: &str, elapsed_ms: &[f64], frames_ms: &[f64]) -> Result<
 /// What reading a stream's rows keeps beside the stream.
 #[derive(Default)]
 struct StreamState {
-    /// The stream's first bad value.
-    error: Option<CaptureError>,
+    /// The stream's first bad value, and the rows from it on.
+    error: Option<Unread>,
     /// How long the stream's last displayed frame stayed on screen (`DisplayedTime`).
     on_screen_ms: Option<f64>,
 }

@@ -496,3 +496,32 @@ fn err_with(text: &str, selector: &str) -> String {
         .unwrap_err()
         .to_string()
 }
+
+#[test]
+fn a_bad_cell_in_the_stream_that_would_play_stops_the_run_instead_of_playing_another() {
+    // The game's second row has a spreadsheet's error in its frame-time column, and a browser
+    // presented three frames: before, the game shrank to the row above the bad one and the
+    // browser's frames were played, with no word of it.
+    let line = PRESENTMON.lines().nth(2).unwrap();
+    assert!(line.starts_with("game.exe,") && line.contains(",16.710,16.670,"));
+    let browser = "firefox.exe,7001,0x00000300A0B0C0D0,DXGI,1,0,0,Composed: Flip,0,0.1,16.7,\
+                   16.7,0.1,1.0,9.0\n";
+    let csv = PRESENTMON.replacen(
+        line,
+        &line.replace(",16.710,16.670,", ",#VALUE!,16.670,"),
+        1,
+    ) + &browser.repeat(3);
+    assert_eq!(parse(&csv, Some("firefox.exe")).len(), 3);
+    assert_eq!(
+        Capture::parse(&csv, "pm.csv", None)
+            .unwrap_err()
+            .to_string(),
+        "capture 'pm.csv' line 3, column MsBetweenPresents: '#VALUE!' is not a frame time in \
+         ms (0.001 to 60000)"
+    );
+    assert_eq!(
+        parse(&csv, Some("dwm.exe")).len(),
+        7,
+        "the other stream is still there by name"
+    );
+}
