@@ -835,8 +835,17 @@ impl Columns {
     }
 }
 
-/// Splits a CSV line at commas outside double quotes, into `fields` (cleared first).
+/// Splits a CSV line at commas outside double quotes, into `fields` (cleared first), each
+/// trimmed and without the double quotes around it: spreadsheets and some tools quote every
+/// field, numbers too.
 fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
+    fn unquoted(field: &str) -> &str {
+        let field = field.trim();
+        field
+            .strip_prefix('"')
+            .and_then(|f| f.strip_suffix('"'))
+            .unwrap_or(field)
+    }
     fields.clear();
     let mut start = 0;
     let mut quoted = false;
@@ -844,13 +853,13 @@ fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
         match b {
             b'"' => quoted = !quoted,
             b',' if !quoted => {
-                fields.push(&line[start..i]);
+                fields.push(unquoted(&line[start..i]));
                 start = i + 1;
             }
             _ => {}
         }
     }
-    fields.push(&line[start..]);
+    fields.push(unquoted(&line[start..]));
 }
 
 /// A flag column: `1`/`0`, `true`/`false` (any case).

@@ -525,3 +525,32 @@ fn a_bad_cell_in_the_stream_that_would_play_stops_the_run_instead_of_playing_ano
         "the other stream is still there by name"
     );
 }
+
+#[test]
+fn fully_quoted_csv_fields_read_as_the_unquoted_file() {
+    // A spreadsheet's export of the PresentMon sample: every field in double quotes, numbers
+    // too, CRLF line ends.
+    let quoted: String = PRESENTMON
+        .lines()
+        .map(|line| {
+            let fields: Vec<String> = line
+                .trim_start_matches('\u{feff}')
+                .split(',')
+                .map(|f| format!("\"{f}\""))
+                .collect();
+            fields.join(",") + "\r\n"
+        })
+        .collect();
+    assert!(
+        quoted.starts_with("\"Application\",\"ProcessID\","),
+        "{quoted}"
+    );
+    assert_eq!(parse(&quoted, None), parse(PRESENTMON, None));
+    assert_eq!(parse(&quoted, Some("dwm.exe")).len(), 7);
+    let bad = quoted.replacen("\"16.710\"", "\"fast\"", 1);
+    assert!(
+        err(&bad).contains("line 3, column MsBetweenPresents: 'fast' is not"),
+        "{}",
+        err(&bad)
+    );
+}
