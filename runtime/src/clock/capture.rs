@@ -1125,8 +1125,19 @@ fn read_row(
     };
     let busy = |col| time(col, "a busy time in ms or NA");
     let (cpu, gpu) = (busy(&columns.cpu_busy)?, busy(&columns.gpu_busy)?);
-    let latency = time(&columns.latency, "a latency in ms or NA")?;
-    let click = time(&columns.click, "a latency in ms or NA")?;
+    // A frame never displayed has no latency, whatever the file writes there (PresentMon 1
+    // and FrameView write 0).
+    let unshown = |ms: Option<f64>| {
+        ms.map(|ms| {
+            if never_displayed == Some(true) {
+                f64::NAN
+            } else {
+                ms
+            }
+        })
+    };
+    let latency = unshown(time(&columns.latency, "a latency in ms or NA")?);
+    let click = unshown(time(&columns.click, "a latency in ms or NA")?);
     if let (Some(ms), Some((_, v))) = (latency, &mut stream.latency_ms) {
         v.push(ms);
     }
@@ -1237,15 +1248,25 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
         let frames_ms = numbers("MsBetweenPresents", data.presents, true)?.unwrap_or_default();
         let display_ms = numbers("MsBetweenDisplayChange", data.display, false)?
             .filter(|d| d.len() == frames_ms.len());
-        let not_displayed = match data.dropped {
-            json::Field::Found(json::Count(n)) => Some(n),
+        let dropped = match data.dropped {
+            json::Field::Found(json::Flags(flags)) => Some(flags),
             _ => None,
         };
+        let not_displayed = dropped.as_ref().map(|f| f.iter().filter(|&&d| d).count());
         // CapFrameX keeps PresentMon's columns as arrays: its MsUntilDisplayed is the time
-        // from the Present() call to the display.
+        // from the Present() call to the display, none for a frame never displayed.
         let latency_ms = numbers("MsUntilDisplayed", data.until_displayed, false)?
             .filter(|d| d.len() == frames_ms.len())
-            .map(|d| ("MsUntilDisplayed".to_string(), d));
+            .map(|mut d| {
+                for (ms, _) in d
+                    .iter_mut()
+                    .zip(dropped.iter().flatten())
+                    .filter(|(_, &dropped)| dropped)
+                {
+                    *ms = f64::NAN;
+                }
+                ("MsUntilDisplayed".to_string(), d)
+            });
         streams.push(Stream {
             process: process.clone(),
             process_id: String::new(),
@@ -1502,7 +1523,7 @@ mod json {
         pub presents: Field<Numbers>,
         pub display: Field<Numbers>,
         pub until_displayed: Field<Numbers>,
-        pub dropped: Field<Count>,
+        pub dropped: Field<Flags>,
     }
 
     impl Object for Data {
@@ -1589,18 +1610,16 @@ mod json {
         }
     }
 
-    /// How many elements are `true` or `1`: CapFrameX's `Dropped`.
-    pub(super) struct Count(pub usize);
+    /// Which elements are `true` or `1`: CapFrameX's `Dropped`, one a frame.
+    pub(super) struct Flags(pub Vec<bool>);
 
-    impl<'de> FromSeq<'de> for Count {
+    impl<'de> FromSeq<'de> for Flags {
         fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-            let mut n = 0;
+            let mut flags = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
             while let Some(v) = seq.next_element::<serde_json::Value>()? {
-                if v.as_bool() == Some(true) || v.as_f64() == Some(1.0) {
-                    n += 1;
-                }
+                flags.push(v.as_bool() == Some(true) || v.as_f64() == Some(1.0));
             }
-            Ok(Count(n))
+            Ok(Flags(flags))
         }
     }
 }

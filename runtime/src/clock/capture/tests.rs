@@ -545,7 +545,11 @@ fn fully_quoted_csv_fields_read_as_the_unquoted_file() {
         quoted.starts_with("\"Application\",\"ProcessID\","),
         "{quoted}"
     );
-    assert_eq!(parse(&quoted, None), parse(PRESENTMON, None));
+    // Compared by their debug text: a frame with no latency holds NaN, unequal to itself.
+    assert_eq!(
+        format!("{:?}", parse(&quoted, None)),
+        format!("{:?}", parse(PRESENTMON, None))
+    );
     assert_eq!(parse(&quoted, Some("dwm.exe")).len(), 7);
     let bad = quoted.replacen("\"16.710\"", "\"fast\"", 1);
     assert!(
@@ -553,4 +557,37 @@ fn fully_quoted_csv_fields_read_as_the_unquoted_file() {
         "{}",
         err(&bad)
     );
+}
+
+#[test]
+fn a_frame_never_displayed_has_no_latency_though_the_file_writes_0() {
+    use crate::timing::pacing::Latency;
+    // PresentMon 1's columns, as FrameView writes them too: a dropped frame's MsUntilDisplayed
+    // (and its display change) is 0.
+    let csv = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,\
+               AllowsTearing,PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,\
+               MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,MsUntilDisplayed\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,0,0.016,16.7,16.7,0.1,1.9,18.0\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,1,0.018,1.2,0.000,0.1,1.9,0.000\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,0,0.033,15.5,16.7,0.1,1.9,20.0\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,1,0.035,1.3,0.000,0.1,1.9,0.000\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,0,0.050,15.4,16.7,0.1,1.9,19.0\n";
+    let c = parse(csv, None);
+    let (name, latency) = c.stream().latency_ms.clone().unwrap();
+    assert_eq!(name, "MsUntilDisplayed");
+    assert_eq!(latency.len(), 5);
+    assert!(latency[1].is_nan() && latency[3].is_nan(), "{latency:?}");
+    assert_eq!([latency[0], latency[2], latency[4]], [18.0, 20.0, 19.0]);
+    let figures = Latency::of(&latency).unwrap();
+    assert_eq!((figures.frames, figures.p50_ms), (3, 19.0));
+    // CapFrameX keeps the same columns as arrays.
+    let json = r#"{"Info": {"ProcessName": "game.exe"}, "Runs": [{"CaptureData": {
+        "MsBetweenPresents": [16.7, 1.2, 15.5],
+        "MsUntilDisplayed": [18.0, 0.0, 20.0],
+        "Dropped": [false, true, false]}}]}"#;
+    let c = parse(json, None);
+    let latency = &c.stream().latency_ms.as_ref().unwrap().1;
+    assert_eq!((latency[0], latency[2]), (18.0, 20.0));
+    assert!(latency[1].is_nan(), "{latency:?}");
+    assert_eq!(c.stream().not_displayed, Some(1));
 }
