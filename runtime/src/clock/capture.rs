@@ -312,6 +312,8 @@ pub struct Capture {
     skipped: usize,
     /// Which columns gave the frame and display times, said when they need saying.
     sources: Option<String>,
+    /// What was read with a doubt, one line each.
+    warnings: Vec<String>,
 }
 
 impl Capture {
@@ -343,13 +345,27 @@ impl Capture {
     /// frame-time column, a selector that matches nothing, or a capture with no frames.
     pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Capture, CaptureError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let (format, streams, errors, skipped, sources) = if text.trim_start().starts_with('{') {
+        let parsed = if text.trim_start().starts_with('{') {
             let streams = parse_json(text, file)?;
-            let errors = vec![None; streams.len()];
-            (CaptureFormat::CapFrameXJson, streams, errors, 0, None)
+            Parsed {
+                format: CaptureFormat::CapFrameXJson,
+                errors: vec![None; streams.len()],
+                streams,
+                skipped: 0,
+                sources: None,
+                cut: None,
+            }
         } else {
             parse_lines(text, file)?
         };
+        let Parsed {
+            format,
+            streams,
+            errors,
+            skipped,
+            sources,
+            cut,
+        } = parsed;
         // A bad value stops the run only in the stream played: the others are listed.
         let (mut streams, mut errors): (Vec<Stream>, Vec<Option<Unread>>) = streams
             .into_iter()
@@ -401,6 +417,7 @@ impl Capture {
             others,
             skipped,
             sources,
+            warnings: cut.into_iter().collect(),
         })
     }
 
@@ -417,6 +434,12 @@ impl Capture {
     /// The stream played.
     pub fn stream(&self) -> &Stream {
         &self.chosen
+    }
+
+    /// What was read despite a fault, one line each for stderr: a last row cut short (a
+    /// recorder stopped mid-write), left out.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The played stream's frame intervals, in ms.
@@ -881,15 +904,19 @@ struct Unread {
     rows: usize,
 }
 
-/// A file's format, its streams each with its first bad value, the rows left out, and which
-/// columns gave the frame and display times (for a CSV with a header).
-type Parsed = (
-    CaptureFormat,
-    Vec<Stream>,
-    Vec<Option<Unread>>,
-    usize,
-    Option<String>,
-);
+/// What reading a file gives, before a stream is picked.
+struct Parsed {
+    format: CaptureFormat,
+    streams: Vec<Stream>,
+    /// Each stream's first bad value.
+    errors: Vec<Option<Unread>>,
+    /// Rows left out: a stream's first, with a zero interval.
+    skipped: usize,
+    /// Which columns gave the frame and display times (for a CSV with a header).
+    sources: Option<String>,
+    /// The warning for a last row cut short and left out.
+    cut: Option<String>,
+}
 
 /// CSV with a header (PresentMon, OCAT, CapFrameX, MangoHud) or one number a line.
 fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
@@ -935,11 +962,31 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
     // and how long its last displayed frame stayed on screen (for `DisplayedTime`).
     let mut states: Vec<StreamState> = Vec::new();
     let mut skipped = 0;
+    // A recorder killed mid-write leaves its last row cut short, with no line break after it:
+    // fewer fields, or a number cut to a bad value. That row alone is left out, said so.
+    let last_line = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .last()
+        .map_or(0, |(i, _)| i + 1);
+    let unended = !text.ends_with('\n');
+    let mut cut = None;
+    let cut_warning = |n: usize, what: String| {
+        format!("capture '{file}' line {n}: the last row is cut short ({what}); left out")
+    };
     for (n, line) in lines {
         if line.trim().is_empty() {
             continue;
         }
         split_csv(line, &mut fields);
+        if fields.len() < columns.needed && n == last_line && unended {
+            cut = Some(cut_warning(
+                n,
+                format!("{} of {} fields", fields.len(), header_fields.len()),
+            ));
+            break;
+        }
         if fields.len() < columns.needed {
             let needed = columns.needed;
             return Err(CaptureError::ShortRow {
@@ -984,6 +1031,8 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
             unread.rows += 1;
             continue;
         }
+        // The last row may be cut: kept to put back should it prove so.
+        let before = (n == last_line && unended).then(|| (stream.clone(), state.clone()));
         match read_row(&columns, &fields, stream, state) {
             Ok(true) => {
                 if let Some(ns) = elapsed_at.and_then(|i| fields.get(i)?.trim().parse::<f64>().ok())
@@ -992,6 +1041,11 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
                 }
             }
             Ok(false) => skipped += 1,
+            Err((at, name, _)) if before.is_some() => {
+                let value = excerpt(fields[at]);
+                cut = Some(cut_warning(n, format!("'{value}' in {name}")));
+                (*stream, *state) = before.unwrap_or_default();
+            }
             Err((at, name, expected)) => {
                 state.error = Some(Unread {
                     error: CaptureError::Value {
@@ -1013,7 +1067,14 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
     if let (true, Some(_), [stream]) = (mango, elapsed_at, &streams[..]) {
         check_per_frame(file, &elapsed_ms, &stream.frames_ms)?;
     }
-    Ok((format, streams, errors, skipped, sources))
+    Ok(Parsed {
+        format,
+        streams,
+        errors,
+        skipped,
+        sources,
+        cut,
+    })
 }
 
 /// Refuses a MangoHud log written one row every `log_interval` ms rather than one row a frame:
@@ -1042,7 +1103,7 @@ fn check_per_frame(file: &str, elapsed_ms: &[f64], frames_ms: &[f64]) -> Result<
 }
 
 /// What reading a stream's rows keeps beside the stream.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct StreamState {
     /// The stream's first bad value, and the rows from it on.
     error: Option<Unread>,
@@ -1191,7 +1252,14 @@ fn parse_plain(
         frames_ms: frames,
         ..Stream::default()
     };
-    Ok((CaptureFormat::PlainText, vec![stream], vec![None], 0, None))
+    Ok(Parsed {
+        format: CaptureFormat::PlainText,
+        streams: vec![stream],
+        errors: vec![None],
+        skipped: 0,
+        sources: None,
+        cut: None,
+    })
 }
 
 /// CapFrameX JSON: each run's `CaptureData` is a stream.

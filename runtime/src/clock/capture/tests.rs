@@ -591,3 +591,62 @@ fn a_frame_never_displayed_has_no_latency_though_the_file_writes_0() {
     assert!(latency[1].is_nan(), "{latency:?}");
     assert_eq!(c.stream().not_displayed, Some(1));
 }
+
+#[test]
+fn a_last_row_cut_mid_write_is_left_out_with_a_warning() {
+    // A recorder killed mid-write: the file stops inside its last row, with no line break.
+    let whole = PRESENTMON.trim_end();
+    let last = whole.lines().last().unwrap();
+    assert!(last.starts_with("game.exe,"), "{last}");
+    let played = parse(PRESENTMON, None);
+    let frames_before = played.len() - 1;
+    // Cut among the fields, before the frame time.
+    let at = last.find(",Hardware").unwrap();
+    let short = &whole[..whole.len() - last.len() + at];
+    let c = parse(short, None);
+    assert_eq!(c.len(), frames_before);
+    assert_eq!(c.frames_ms(), &played.frames_ms()[..frames_before]);
+    let line = whole.lines().count();
+    assert_eq!(
+        c.warnings(),
+        [format!(
+            "capture 'test' line {line}: the last row is cut short (7 of 15 fields); left out"
+        )]
+    );
+    // Cut inside a number: the latency's `18.200` cut to its sign (as a negative number
+    // would be).
+    let minus = format!("{}-", &whole[..whole.len() - 6]);
+    let c = parse(&minus, None);
+    assert_eq!(c.len(), frames_before);
+    assert_eq!(
+        c.stream().latency_ms.as_ref().unwrap().1.len(),
+        frames_before
+    );
+    assert_eq!(c.stream().display_ms.as_ref().unwrap().len(), frames_before);
+    assert!(
+        c.warnings()[0].ends_with("the last row is cut short ('-' in MsUntilDisplayed); left out"),
+        "{:?}",
+        c.warnings()
+    );
+    // A whole file warns of nothing; a bad value or too few fields in a row that ends with
+    // its line break, or a short row before the last, is still refused.
+    assert!(played.warnings().is_empty());
+    let bad_last = format!("{minus}\n");
+    assert!(
+        err(&bad_last).contains("column MsUntilDisplayed: '-' is not"),
+        "{}",
+        err(&bad_last)
+    );
+    let short_ended = format!("{short}\n");
+    assert!(
+        err(&short_ended).contains("7 fields, but column"),
+        "{}",
+        err(&short_ended)
+    );
+    let short_inside = format!("{short}\n{last}\n");
+    assert!(
+        err(&short_inside).contains("7 fields, but column"),
+        "{}",
+        err(&short_inside)
+    );
+}
