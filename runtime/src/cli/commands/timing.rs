@@ -31,8 +31,8 @@ pub(super) struct Sim {
     pub ticks: u64,
     pub refresh: Refresh,
     pub source: FrameSource,
-    /// The captured program's stream, for a capture clock.
-    pub captured: Option<String>,
+    /// The captured program's stream and the capture file, for a capture clock.
+    pub captured: Option<(String, String)>,
 }
 
 impl Sim {
@@ -40,7 +40,18 @@ impl Sim {
     /// since its frames are what the figures describe.
     pub fn title(&self, cart: &str) -> String {
         match &self.captured {
-            Some(stream) => format!("{stream} (captured), played through {cart}"),
+            Some((stream, _)) => format!("{stream} (captured), played through {cart}"),
+            None => cart.to_string(),
+        }
+    }
+
+    /// The run's name beside another's (`--compare`): the title, and for a capture its file
+    /// too, since two captures of one session name the same program and swap chain.
+    pub fn label(&self, cart: &str) -> String {
+        match &self.captured {
+            Some((stream, file)) => {
+                format!("{stream} (captured in '{file}'), played through {cart}")
+            }
             None => cart.to_string(),
         }
     }
@@ -53,7 +64,9 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
     engine.set_host_hz(host_hz).map_err(|e| e.to_string())?;
     let mut spec = sim.clock.clone();
     let captured = match &spec {
-        ClockSpec::Capture { capture, .. } => Some(capture.stream().name()),
+        ClockSpec::Capture { capture, .. } => {
+            Some((capture.stream().name(), capture.file().to_string()))
+        }
         _ => None,
     };
     let (ticks, source) = match &mut spec {
@@ -387,7 +400,10 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     }
     kept.set_refresh_of(&engine);
     let csv_ready = rows.map(Pending::finish).transpose()?;
-    let title = sim.title(session.name());
+    let title = match &args.compare {
+        Some(_) => sim.label(session.name()),
+        None => sim.title(session.name()),
+    };
     let compared = match &args.compare {
         Some(spec) => Some(compare_run(
             offer,
@@ -531,7 +547,7 @@ fn compare_run(
         }
         _ => None,
     };
-    Ok((kept, sim.title(session.name()), screen))
+    Ok((kept, sim.label(session.name()), screen))
 }
 
 /// `top` above `bottom`, as one picture as wide as the wider.
@@ -689,5 +705,41 @@ pub(super) fn bench(offer: &Offer, args: BenchArgs) -> Result<(), String> {
             "{}",
             report.to_table(session.name(), (fb.width(), fb.height()))
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::capture::Capture;
+
+    /// A run playing the game's frames of `file`, a capture of one PresentMon session.
+    fn captured(file: &str) -> Sim {
+        let csv = "Application,ProcessID,SwapChainAddress,MsBetweenPresents\n\
+                   game.exe,5120,0x21F4E8A1C30,16.7\ngame.exe,5120,0x21F4E8A1C30,16.6\n";
+        let capture = Capture::parse(csv, file, None).unwrap();
+        Sim {
+            ticks: capture.len() as u64,
+            refresh: capture.refresh(),
+            source: FrameSource::Clock,
+            captured: Some((capture.stream().name(), capture.file().to_string())),
+        }
+    }
+
+    #[test]
+    fn compared_captures_of_one_session_are_told_apart_by_their_files() {
+        let (a, b) = (captured("before.csv"), captured("after.csv"));
+        assert_eq!(
+            a.title("hello"),
+            b.title("hello"),
+            "the titles name the program alone"
+        );
+        assert_eq!(
+            a.label("hello"),
+            "game.exe (pid 5120) swap chain 0x21F4E8A1C30 (captured in 'before.csv'), played \
+             through hello"
+        );
+        assert_ne!(a.label("hello"), b.label("hello"));
+        assert_eq!(captured("x").label("hello").matches("x'").count(), 1);
     }
 }
