@@ -21,8 +21,9 @@
 //! the compositor (`dwm.exe` is played only when it is alone or named), or the one a selector
 //! names (`capture:FILE#firefox.exe`, by process name, process id or swap-chain address, the
 //! address compared by value so PresentMon 1's zero-padded spelling matches PresentMon 2's; for
-//! CapFrameX JSON `#2` names the second run). [`Capture::describe`] says which and what else the
-//! file holds.
+//! CapFrameX JSON, which holds runs rather than swap chains, `#2` names the second run). Of
+//! streams tied for the default pick the first in the file is played, and
+//! [`Capture::notes`] says so. [`Capture::describe`] says which and what else the file holds.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -265,11 +266,19 @@ impl Stream {
             (true, false) => format!("process {id}"),
             (false, false) => format!("{name} (pid {id})"),
         };
+        // A CapFrameX run is named `run N`, not a swap chain.
+        let chain = if self.is_run() {
+            chain
+        } else if chain.is_empty() {
+            String::new()
+        } else {
+            format!("swap chain {chain}")
+        };
         match (process.is_empty(), chain.is_empty()) {
             (true, true) => "its frames".to_string(),
             (false, true) => process,
-            (true, false) => format!("swap chain {chain}"),
-            (false, false) => format!("{process} swap chain {chain}"),
+            (true, false) => chain,
+            (false, false) => format!("{process} {chain}"),
         }
     }
 
@@ -282,7 +291,12 @@ impl Stream {
             || (!self.process_id.is_empty() && self.process_id == selector)
             || self.swap_chain.eq_ignore_ascii_case(selector)
             || address(&self.swap_chain).is_some_and(|a| address(selector) == Some(a))
-            || (self.swap_chain.starts_with("run ") && self.swap_chain[4..] == *selector)
+            || (self.is_run() && self.swap_chain[RUN.len()..] == *selector)
+    }
+
+    /// Whether this is a CapFrameX run rather than a swap chain.
+    fn is_run(&self) -> bool {
+        self.swap_chain.starts_with(RUN)
     }
 
     /// Whether this is the Windows compositor's stream: every PresentMon capture of a windowed
@@ -291,6 +305,9 @@ impl Stream {
         self.process.eq_ignore_ascii_case("dwm.exe")
     }
 }
+
+/// What a CapFrameX run's [`Stream::swap_chain`] starts with, before its number from 1.
+const RUN: &str = "run ";
 
 /// A swap-chain address as a number: `0x` and hexadecimal digits, any case, any zero padding.
 fn address(text: &str) -> Option<u64> {
@@ -312,8 +329,8 @@ pub struct Capture {
     skipped: usize,
     /// Which columns gave the frame and display times, said when they need saying.
     sources: Option<String>,
-    /// What was read with a doubt, one line each.
-    warnings: Vec<String>,
+    /// What stderr should hear beside the description, one line each.
+    notes: Vec<String>,
 }
 
 impl Capture {
@@ -379,23 +396,44 @@ impl Capture {
         }
         // A stream's size counts the rows from its first bad value on, as though read: a bad
         // cell must not shrink the stream and hand the default pick to another one.
-        let sized = |filter: &dyn Fn(&Stream) -> bool| {
-            most_frames(
-                streams
-                    .iter()
-                    .zip(&errors)
-                    .enumerate()
-                    .filter(|(_, (s, _))| filter(s))
-                    .map(|(i, (s, e))| (i, s.frames_ms.len() + e.as_ref().map_or(0, |e| e.rows))),
-            )
-        };
+        let size = |i: usize| streams[i].frames_ms.len() + errors[i].as_ref().map_or(0, |e| e.rows);
+        let mut notes: Vec<String> = cut.into_iter().collect();
         let pick = match selector {
-            // The compositor only when nothing else presented: a capture of a windowed game
-            // holds dwm.exe too, often with more frames than the game.
-            None => sized(&|s| !s.is_compositor())
-                .or_else(|| sized(&|_| true))
-                .unwrap_or(0),
-            Some(sel) => sized(&|s| s.matches(sel)).ok_or_else(|| CaptureError::Selector {
+            None => {
+                // The compositor only when nothing else presented: a capture of a windowed
+                // game holds dwm.exe too, often with more frames than the game.
+                let games: Vec<usize> = (0..streams.len())
+                    .filter(|&i| !streams[i].is_compositor())
+                    .collect();
+                let pool = if games.is_empty() {
+                    (0..streams.len()).collect()
+                } else {
+                    games
+                };
+                let pick = most_frames(pool.iter().map(|&i| (i, size(i)))).unwrap_or(0);
+                let ties: Vec<usize> = pool
+                    .into_iter()
+                    .filter(|&i| size(i) == size(pick))
+                    .collect();
+                if ties.len() > 1 {
+                    let names: Vec<String> = ties.iter().map(|&i| streams[i].name()).collect();
+                    notes.push(format!(
+                        "capture '{file}': {} tie at {} frames; playing {}, the first in the \
+                         file (pick another with capture:{file}{})",
+                        names.join(" and "),
+                        size(pick),
+                        streams[pick].name(),
+                        selector_hint(format),
+                    ));
+                }
+                pick
+            }
+            Some(sel) => most_frames(
+                (0..streams.len())
+                    .filter(|&i| streams[i].matches(sel))
+                    .map(|i| (i, size(i))),
+            )
+            .ok_or_else(|| CaptureError::Selector {
                 file: file.to_string(),
                 selector: excerpt(sel),
                 holds: list(streams.iter().map(|s| (s.name(), s.frames_ms.len()))),
@@ -417,7 +455,7 @@ impl Capture {
             others,
             skipped,
             sources,
-            warnings: cut.into_iter().collect(),
+            notes,
         })
     }
 
@@ -436,10 +474,11 @@ impl Capture {
         &self.chosen
     }
 
-    /// What was read despite a fault, one line each for stderr: a last row cut short (a
-    /// recorder stopped mid-write), left out.
-    pub fn warnings(&self) -> &[String] {
-        &self.warnings
+    /// What stderr should hear beside [`Capture::describe`], one line each: a last row cut
+    /// short (a recorder stopped mid-write) and left out, a warning; streams tied for the
+    /// default pick, and which was played.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The played stream's frame intervals, in ms.
@@ -507,9 +546,10 @@ impl Capture {
         }
         if !self.others.is_empty() {
             line.push_str(&format!(
-                "; it also holds {} (pick one with capture:{}#NAME, #PID or #ADDRESS)",
+                "; it also holds {} (pick one with capture:{}{})",
                 list(self.others.iter().cloned()),
-                self.file
+                self.file,
+                selector_hint(self.format)
             ));
         }
         line
@@ -678,6 +718,14 @@ fn most_frames(streams: impl Iterator<Item = (usize, usize)>) -> Option<usize> {
         }
     }
     best.map(|(i, _)| i)
+}
+
+/// How a selector names a stream of a file of `format`, after `capture:FILE`.
+fn selector_hint(format: CaptureFormat) -> &'static str {
+    match format {
+        CaptureFormat::CapFrameXJson => "#N, N the run's number from 1",
+        _ => "#NAME, #PID or #ADDRESS",
+    }
 }
 
 fn list(items: impl Iterator<Item = (String, usize)>) -> String {
@@ -973,7 +1021,7 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
     let unended = !text.ends_with('\n');
     let mut cut = None;
     let cut_warning = |n: usize, what: String| {
-        format!("capture '{file}' line {n}: the last row is cut short ({what}); left out")
+        format!("warning: capture '{file}' line {n}: the last row is cut short ({what}); left out")
     };
     for (n, line) in lines {
         if line.trim().is_empty() {
@@ -1342,7 +1390,7 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             gpu_busy_ms: None,
             latency_ms,
             click_ms: None,
-            swap_chain: format!("run {}", r + 1),
+            swap_chain: format!("{RUN}{}", r + 1),
             frames_ms,
             display_ms,
             not_displayed,

@@ -73,8 +73,8 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
         ClockSpec::Capture { capture, looped } => {
             *looped = sim.looped;
             note(format_args!("{}", capture.describe()));
-            for warning in capture.warnings() {
-                note(format_args!("warning: {warning}"));
+            for line in capture.notes() {
+                note(format_args!("{line}"));
             }
             let length = capture.len() as u64;
             let ticks = match sim.frames {

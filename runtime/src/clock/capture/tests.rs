@@ -137,9 +137,22 @@ fn capframex_json_plays_its_longest_run_or_the_one_named() {
     assert_eq!(c.refresh(), Refresh::Measured(60.0));
     let first = parse(CAPFRAMEX, Some("1"));
     assert_eq!((first.len(), first.frames_ms()[4]), (8, 50.0));
-    assert!(first
-        .describe()
-        .contains("also holds game.exe swap chain run 2 (11 frames)"));
+    // A run is called a run, and named by its number.
+    let said = first.describe();
+    assert!(
+        said.ends_with(
+            "; it also holds game.exe run 2 (11 frames) (pick one with capture:test#N, N the \
+             run's number from 1)"
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("swap chain"), "{said}");
+    let e = Capture::parse(CAPFRAMEX, "cfx.json", Some("3")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "capture 'cfx.json': nothing matches '#3'; it holds game.exe run 1 (8 frames), \
+         game.exe run 2 (11 frames)"
+    );
 }
 
 #[test]
@@ -608,9 +621,9 @@ fn a_last_row_cut_mid_write_is_left_out_with_a_warning() {
     assert_eq!(c.frames_ms(), &played.frames_ms()[..frames_before]);
     let line = whole.lines().count();
     assert_eq!(
-        c.warnings(),
+        c.notes(),
         [format!(
-            "capture 'test' line {line}: the last row is cut short (7 of 15 fields); left out"
+            "warning: capture 'test' line {line}: the last row is cut short (7 of 15 fields); left out"
         )]
     );
     // Cut inside a number: the latency's `18.200` cut to its sign (as a negative number
@@ -624,13 +637,13 @@ fn a_last_row_cut_mid_write_is_left_out_with_a_warning() {
     );
     assert_eq!(c.stream().display_ms.as_ref().unwrap().len(), frames_before);
     assert!(
-        c.warnings()[0].ends_with("the last row is cut short ('-' in MsUntilDisplayed); left out"),
+        c.notes()[0].ends_with("the last row is cut short ('-' in MsUntilDisplayed); left out"),
         "{:?}",
-        c.warnings()
+        c.notes()
     );
     // A whole file warns of nothing; a bad value or too few fields in a row that ends with
     // its line break, or a short row before the last, is still refused.
-    assert!(played.warnings().is_empty());
+    assert!(played.notes().is_empty());
     let bad_last = format!("{minus}\n");
     assert!(
         err(&bad_last).contains("column MsUntilDisplayed: '-' is not"),
@@ -648,5 +661,53 @@ fn a_last_row_cut_mid_write_is_left_out_with_a_warning() {
         err(&short_inside).contains("7 fields, but column"),
         "{}",
         err(&short_inside)
+    );
+}
+
+#[test]
+fn a_tie_for_the_default_pick_is_said_with_what_was_played_and_how_to_pick_another() {
+    // A game that presented through two swap chains, as many frames each, and the compositor.
+    let row = |chain: &str| {
+        format!(
+            "game.exe,5120,{chain},DXGI,1,0,0,Hardware: Independent Flip,0,0.1,16.7,16.7,0.1,\
+             1.0,9.0\n"
+        )
+    };
+    let header = PRESENTMON
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches('\u{feff}');
+    let csv = format!(
+        "{header}\n{}{}{}",
+        row("0x00000200A0B0C0D0").repeat(3),
+        row("0x00000100A0B0C0D0").repeat(3),
+        "dwm.exe,1308,0x1,DXGI,1,0,0,Composed: Flip,0,0.1,16.7,16.7,0.1,1.0,9.0\n".repeat(5)
+    );
+    let c = Capture::parse(&csv, "two.csv", None).unwrap();
+    assert_eq!(c.stream().swap_chain, "0x00000200A0B0C0D0");
+    assert_eq!(
+        c.notes(),
+        [
+            "capture 'two.csv': game.exe (pid 5120) swap chain 0x00000200A0B0C0D0 and game.exe \
+          (pid 5120) swap chain 0x00000100A0B0C0D0 tie at 3 frames; playing game.exe (pid 5120) \
+          swap chain 0x00000200A0B0C0D0, the first in the file (pick another with \
+          capture:two.csv#NAME, #PID or #ADDRESS)"
+        ]
+    );
+    // No tie, nothing said; a run of CapFrameX names its runs by number.
+    assert!(parse(PRESENTMON, None).notes().is_empty());
+    let runs = r#"{"Info": {"ProcessName": "game.exe"}, "Runs": [
+        {"CaptureData": {"MsBetweenPresents": [16.7, 16.7]}},
+        {"CaptureData": {"MsBetweenPresents": [33.3, 33.3]}}]}"#;
+    let c = Capture::parse(runs, "runs.json", None).unwrap();
+    assert_eq!(c.frames_ms(), [16.7, 16.7]);
+    assert_eq!(
+        c.notes(),
+        [
+            "capture 'runs.json': game.exe run 1 and game.exe run 2 tie at 2 frames; playing \
+          game.exe run 1, the first in the file (pick another with capture:runs.json#N, N the \
+          run's number from 1)"
+        ]
     );
 }
