@@ -523,6 +523,16 @@ impl Capture {
 
     /// One line for stderr: the file, its format, the stream played and what else it holds.
     pub fn describe(&self) -> String {
+        self.describe_with(false)
+    }
+
+    /// As [`Capture::describe`], for a run graded against a variable-refresh range already
+    /// given (`--vrr`): display times on no grid are said without advice to give one.
+    pub fn describe_vrr_given(&self) -> String {
+        self.describe_with(true)
+    }
+
+    fn describe_with(&self, vrr_given: bool) -> String {
         let mut line = format!(
             "capture '{}' ({}): playing {} ({} frames)",
             self.file,
@@ -536,7 +546,11 @@ impl Capture {
         }
         if let Some(fit) = self.refresh_fit() {
             line.push_str("; ");
-            line.push_str(&fit.to_string());
+            line.push_str(&if vrr_given {
+                format!("{fit:#}")
+            } else {
+                fit.to_string()
+            });
         }
         if self.skipped > 0 {
             line.push_str(&format!(
@@ -593,10 +607,14 @@ impl fmt::Display for RefreshFit {
             write!(
                 f,
                 "display times fit no refresh grid (at best {:.2} Hz, {share:.1} % of {} \
-                 intervals: variable refresh, or too noisy to tell; for a variable-refresh \
-                 panel, give its range with --vrr MIN-MAX)",
+                 intervals: variable refresh, or too noisy to tell",
                 self.hz, self.intervals
-            )
+            )?;
+            // `{:#}`: for a run already given its variable-refresh range, no advice to give it.
+            if !f.alternate() {
+                f.write_str("; for a variable-refresh panel, give its range with --vrr MIN-MAX")?;
+            }
+            f.write_str(")")
         }
     }
 }

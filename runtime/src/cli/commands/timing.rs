@@ -72,7 +72,8 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
     let (ticks, source) = match &mut spec {
         ClockSpec::Capture { capture, looped } => {
             *looped = sim.looped;
-            note(format_args!("{}", capture.describe()));
+            let said = described(capture, sim.vrr.is_some());
+            note(format_args!("{said}"));
             for line in capture.notes() {
                 note(format_args!("{line}"));
             }
@@ -89,7 +90,7 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
                 Some(n) => n,
             };
             let source = FrameSource::Capture {
-                name: capture.describe(),
+                name: said,
                 not_displayed: capture.stream().not_displayed,
                 display_ms: capture.stream().display_ms.clone(),
                 busy_ms: (
@@ -136,6 +137,15 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
         source,
         captured,
     })
+}
+
+/// What stderr says of a capture played: no advice to give `--vrr` when it was given.
+fn described(capture: &crate::clock::capture::Capture, vrr_given: bool) -> String {
+    if vrr_given {
+        capture.describe_vrr_given()
+    } else {
+        capture.describe()
+    }
 }
 
 /// Refuses a run `what` would keep whole in memory when it is longer than
@@ -741,5 +751,28 @@ mod tests {
         );
         assert_ne!(a.label("hello"), b.label("hello"));
         assert_eq!(captured("x").label("hello").matches("x'").count(), 1);
+    }
+
+    #[test]
+    fn a_capture_on_no_refresh_grid_asks_for_vrr_only_when_it_was_not_given() {
+        // Display intervals of 9 to 19 ms, as an adaptive-sync panel shows them: no grid.
+        let mut csv = String::from(
+            "Application,ProcessID,SwapChainAddress,MsBetweenPresents,\
+                                    MsBetweenDisplayChange\n",
+        );
+        for i in 0..64 {
+            let ms = 9.0 + f64::from(i * 37 % 100) / 10.0;
+            csv.push_str(&format!("game.exe,7,0x1,{ms:.3},{ms:.3}\n"));
+        }
+        let capture = Capture::parse(&csv, "vrr.csv", None).unwrap();
+        let plain = described(&capture, false);
+        assert!(plain.contains("fit no refresh grid"), "{plain}");
+        assert!(
+            plain.contains("give its range with --vrr MIN-MAX"),
+            "{plain}"
+        );
+        let given = described(&capture, true);
+        assert!(given.contains("fit no refresh grid"), "{given}");
+        assert!(!given.contains("--vrr"), "{given}");
     }
 }
