@@ -801,19 +801,20 @@ fn diagnose_compare_sets_two_runs_side_by_side_with_their_differences() {
 
 #[test]
 fn display_latency_comes_from_a_presentmon_captures_own_column_and_says_which() {
-    // Each file's latency column, read here with nothing of BT's (NA: a frame never displayed,
-    // left out); percentiles by nearest rank.
+    // Each file's latency column, read here with nothing of BT's (a frame never displayed has
+    // none: NA, or PresentMon 1's 0 where `Dropped` is 1, left out); percentiles by nearest
+    // rank.
     let column = |name: &str, column: &str| -> Vec<f64> {
         let text = std::fs::read_to_string(capture(&format!("presentmon-gold/{name}"))).unwrap();
         let mut lines = text.trim_start_matches('\u{feff}').lines();
         let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-        let at = header
-            .iter()
-            .position(|h| h.eq_ignore_ascii_case(column))
-            .unwrap();
+        let at = |column: &str| header.iter().position(|h| h.eq_ignore_ascii_case(column));
+        let (at, dropped) = (at(column).unwrap(), at("Dropped"));
         let mut v: Vec<f64> = lines
             .filter(|l| l.starts_with("dwm.exe,"))
-            .filter_map(|l| l.split(',').nth(at).unwrap().parse().ok())
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .filter(|row| dropped.is_none_or(|d| row[d] != "1"))
+            .filter_map(|row| row[at].parse().ok())
             .collect();
         v.sort_by(f64::total_cmp);
         v
@@ -860,18 +861,23 @@ fn display_latency_comes_from_a_presentmon_captures_own_column_and_says_which() 
             .unwrap_or_else(|| panic!("{name}: {text}"));
         assert!(line.contains(col) && line.contains(meaning), "{line}");
     }
-    // The trace carries it as a counter track.
-    let (trace, _) = gold_trace("test_case_2-v2.csv", "chrome");
-    let counters = trace["traceEvents"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["ph"] == "C" && e["name"] == "display latency (ms)")
-        .count();
-    assert_eq!(
-        counters,
-        column("test_case_2-v2.csv", "DisplayLatency").len()
-    );
+    // The trace carries it as a counter track, with no sample for a frame never displayed
+    // (PresentMon 1's file writes 0 for its one dropped frame: the track must not fall to 0).
+    for (name, col) in [
+        ("test_case_2-v2.csv", "DisplayLatency"),
+        ("test_case_2-v1.csv", "msUntilDisplayed"),
+    ] {
+        let (trace, _) = gold_trace(name, "chrome");
+        let samples: Vec<f64> = trace["traceEvents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["ph"] == "C" && e["name"] == "display latency (ms)")
+            .map(|e| e["args"]["value"].as_f64().unwrap())
+            .collect();
+        assert_eq!(samples.len(), column(name, col).len(), "{name}");
+        assert!(samples.iter().all(|&ms| ms > 0.0), "{name}: {samples:?}");
+    }
 }
 
 #[test]

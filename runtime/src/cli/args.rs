@@ -767,9 +767,10 @@ fn clock_help() -> String {
         "The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,..., \
          jitter:min_ms:max_ms:seed, or capture:FILE[#SELECTOR] (a PresentMon, OCAT, CapFrameX \
          or MangoHud capture, or one frame time in ms a line, played frame by frame; SELECTOR \
-         names a process, a swap-chain address or a CapFrameX run number, else the stream with \
-         the most frames is played). Times are {} to {} ms, fps {} to {}, resync_after 1 to \
-         {}, seed -2^53 to 2^53",
+         names a process by name or id, a swap chain by address or a CapFrameX run by number; \
+         without it the stream with the most frames is played, not the compositor dwm.exe \
+         unless it is alone, and on a tie the first in the file). Times are {} to {} ms, fps {} \
+         to {}, resync_after 1 to {}, seed -2^53 to 2^53",
         number(MIN_SPEC_MS),
         number(MAX_SPEC_MS),
         number(MIN_TARGET_FPS),
@@ -895,4 +896,30 @@ fn cart_arg(s: &str) -> Result<(String, String), String> {
 
 pub(crate) fn clock_spec(s: &str) -> Result<ClockSpec, SpecError> {
     s.parse::<ClockSpec>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::capture::Capture;
+
+    #[test]
+    fn the_clock_help_describes_the_default_capture_pick_the_reader_makes() {
+        // The compositor presented most; two of the game's swap chains tie.
+        let csv = "Application,ProcessID,SwapChainAddress,MsBetweenPresents\n\
+                   dwm.exe,1308,0x9,16.7\ndwm.exe,1308,0x9,16.7\ndwm.exe,1308,0x9,16.7\n\
+                   game.exe,5120,0x2,16.7\ngame.exe,5120,0x1,16.7\n";
+        let played = Capture::parse(csv, "pm.csv", None).unwrap();
+        assert_eq!(played.stream().swap_chain, "0x2");
+        let by_id = Capture::parse(csv, "pm.csv", Some("1308")).unwrap();
+        assert_eq!(by_id.stream().process, "dwm.exe");
+        let help = clock_help();
+        for said in [
+            "a process by name or id",
+            "not the compositor dwm.exe unless it is alone",
+            "on a tie the first in the file",
+        ] {
+            assert!(help.contains(said), "{help}");
+        }
+    }
 }

@@ -21,8 +21,9 @@
 //! the compositor (`dwm.exe` is played only when it is alone or named), or the one a selector
 //! names (`capture:FILE#firefox.exe`, by process name, process id or swap-chain address, the
 //! address compared by value so PresentMon 1's zero-padded spelling matches PresentMon 2's; for
-//! CapFrameX JSON `#2` names the second run). [`Capture::describe`] says which and what else the
-//! file holds.
+//! CapFrameX JSON, which holds runs rather than swap chains, `#2` names the second run). Of
+//! streams tied for the default pick the first in the file is played, and
+//! [`Capture::notes`] says so. [`Capture::describe`] says which and what else the file holds.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -265,11 +266,19 @@ impl Stream {
             (true, false) => format!("process {id}"),
             (false, false) => format!("{name} (pid {id})"),
         };
+        // A CapFrameX run is named `run N`, not a swap chain.
+        let chain = if self.is_run() {
+            chain
+        } else if chain.is_empty() {
+            String::new()
+        } else {
+            format!("swap chain {chain}")
+        };
         match (process.is_empty(), chain.is_empty()) {
             (true, true) => "its frames".to_string(),
             (false, true) => process,
-            (true, false) => format!("swap chain {chain}"),
-            (false, false) => format!("{process} swap chain {chain}"),
+            (true, false) => chain,
+            (false, false) => format!("{process} {chain}"),
         }
     }
 
@@ -282,7 +291,12 @@ impl Stream {
             || (!self.process_id.is_empty() && self.process_id == selector)
             || self.swap_chain.eq_ignore_ascii_case(selector)
             || address(&self.swap_chain).is_some_and(|a| address(selector) == Some(a))
-            || (self.swap_chain.starts_with("run ") && self.swap_chain[4..] == *selector)
+            || (self.is_run() && self.swap_chain[RUN.len()..] == *selector)
+    }
+
+    /// Whether this is a CapFrameX run rather than a swap chain.
+    fn is_run(&self) -> bool {
+        self.swap_chain.starts_with(RUN)
     }
 
     /// Whether this is the Windows compositor's stream: every PresentMon capture of a windowed
@@ -291,6 +305,9 @@ impl Stream {
         self.process.eq_ignore_ascii_case("dwm.exe")
     }
 }
+
+/// What a CapFrameX run's [`Stream::swap_chain`] starts with, before its number from 1.
+const RUN: &str = "run ";
 
 /// A swap-chain address as a number: `0x` and hexadecimal digits, any case, any zero padding.
 fn address(text: &str) -> Option<u64> {
@@ -312,6 +329,8 @@ pub struct Capture {
     skipped: usize,
     /// Which columns gave the frame and display times, said when they need saying.
     sources: Option<String>,
+    /// What stderr should hear beside the description, one line each.
+    notes: Vec<String>,
 }
 
 impl Capture {
@@ -343,15 +362,29 @@ impl Capture {
     /// frame-time column, a selector that matches nothing, or a capture with no frames.
     pub fn parse(text: &str, file: &str, selector: Option<&str>) -> Result<Capture, CaptureError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let (format, streams, errors, skipped, sources) = if text.trim_start().starts_with('{') {
+        let parsed = if text.trim_start().starts_with('{') {
             let streams = parse_json(text, file)?;
-            let errors = vec![None; streams.len()];
-            (CaptureFormat::CapFrameXJson, streams, errors, 0, None)
+            Parsed {
+                format: CaptureFormat::CapFrameXJson,
+                errors: vec![None; streams.len()],
+                streams,
+                skipped: 0,
+                sources: None,
+                cut: None,
+            }
         } else {
             parse_lines(text, file)?
         };
+        let Parsed {
+            format,
+            streams,
+            errors,
+            skipped,
+            sources,
+            cut,
+        } = parsed;
         // A bad value stops the run only in the stream played: the others are listed.
-        let (mut streams, mut errors): (Vec<Stream>, Vec<Option<CaptureError>>) = streams
+        let (mut streams, mut errors): (Vec<Stream>, Vec<Option<Unread>>) = streams
             .into_iter()
             .zip(errors)
             .filter(|(s, e)| !s.frames_ms.is_empty() || e.is_some())
@@ -361,26 +394,53 @@ impl Capture {
                 file: file.to_string(),
             });
         }
+        // A stream's size counts the rows from its first bad value on, as though read: a bad
+        // cell must not shrink the stream and hand the default pick to another one.
+        let size = |i: usize| streams[i].frames_ms.len() + errors[i].as_ref().map_or(0, |e| e.rows);
+        let mut notes: Vec<String> = cut.into_iter().collect();
         let pick = match selector {
-            // The compositor only when nothing else presented: a capture of a windowed game
-            // holds dwm.exe too, often with more frames than the game.
-            None => most_frames(
-                streams
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, s)| !s.is_compositor()),
+            None => {
+                // The compositor only when nothing else presented: a capture of a windowed
+                // game holds dwm.exe too, often with more frames than the game.
+                let games: Vec<usize> = (0..streams.len())
+                    .filter(|&i| !streams[i].is_compositor())
+                    .collect();
+                let pool = if games.is_empty() {
+                    (0..streams.len()).collect()
+                } else {
+                    games
+                };
+                let pick = most_frames(pool.iter().map(|&i| (i, size(i)))).unwrap_or(0);
+                let ties: Vec<usize> = pool
+                    .into_iter()
+                    .filter(|&i| size(i) == size(pick))
+                    .collect();
+                if ties.len() > 1 {
+                    let names: Vec<String> = ties.iter().map(|&i| streams[i].name()).collect();
+                    notes.push(format!(
+                        "capture '{file}': {} tie at {} frames; playing {}, the first in the \
+                         file (pick another with capture:{file}{})",
+                        names.join(" and "),
+                        size(pick),
+                        streams[pick].name(),
+                        selector_hint(format),
+                    ));
+                }
+                pick
+            }
+            Some(sel) => most_frames(
+                (0..streams.len())
+                    .filter(|&i| streams[i].matches(sel))
+                    .map(|i| (i, size(i))),
             )
-            .or_else(|| most_frames(streams.iter().enumerate()))
-            .unwrap_or(0),
-            Some(sel) => most_frames(streams.iter().enumerate().filter(|(_, s)| s.matches(sel)))
-                .ok_or_else(|| CaptureError::Selector {
-                    file: file.to_string(),
-                    selector: excerpt(sel),
-                    holds: list(streams.iter().map(|s| (s.name(), s.frames_ms.len()))),
-                })?,
+            .ok_or_else(|| CaptureError::Selector {
+                file: file.to_string(),
+                selector: excerpt(sel),
+                holds: list(streams.iter().map(|s| (s.name(), s.frames_ms.len()))),
+            })?,
         };
-        if let Some(error) = errors.swap_remove(pick) {
-            return Err(error);
+        if let Some(unread) = errors.swap_remove(pick) {
+            return Err(unread.error);
         }
         let chosen = streams.swap_remove(pick);
         let mut others: Vec<(String, usize)> = streams
@@ -395,6 +455,7 @@ impl Capture {
             others,
             skipped,
             sources,
+            notes,
         })
     }
 
@@ -411,6 +472,13 @@ impl Capture {
     /// The stream played.
     pub fn stream(&self) -> &Stream {
         &self.chosen
+    }
+
+    /// What stderr should hear beside [`Capture::describe`], one line each: a last row cut
+    /// short (a recorder stopped mid-write) and left out, a warning; streams tied for the
+    /// default pick, and which was played.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The played stream's frame intervals, in ms.
@@ -455,6 +523,16 @@ impl Capture {
 
     /// One line for stderr: the file, its format, the stream played and what else it holds.
     pub fn describe(&self) -> String {
+        self.describe_with(false)
+    }
+
+    /// As [`Capture::describe`], for a run graded against a variable-refresh range already
+    /// given (`--vrr`): display times on no grid are said without advice to give one.
+    pub fn describe_vrr_given(&self) -> String {
+        self.describe_with(true)
+    }
+
+    fn describe_with(&self, vrr_given: bool) -> String {
         let mut line = format!(
             "capture '{}' ({}): playing {} ({} frames)",
             self.file,
@@ -468,7 +546,11 @@ impl Capture {
         }
         if let Some(fit) = self.refresh_fit() {
             line.push_str("; ");
-            line.push_str(&fit.to_string());
+            line.push_str(&if vrr_given {
+                format!("{fit:#}")
+            } else {
+                fit.to_string()
+            });
         }
         if self.skipped > 0 {
             line.push_str(&format!(
@@ -478,9 +560,10 @@ impl Capture {
         }
         if !self.others.is_empty() {
             line.push_str(&format!(
-                "; it also holds {} (pick one with capture:{}#NAME, #PID or #ADDRESS)",
+                "; it also holds {} (pick one with capture:{}{})",
                 list(self.others.iter().cloned()),
-                self.file
+                self.file,
+                selector_hint(self.format)
             ));
         }
         line
@@ -524,10 +607,14 @@ impl fmt::Display for RefreshFit {
             write!(
                 f,
                 "display times fit no refresh grid (at best {:.2} Hz, {share:.1} % of {} \
-                 intervals: variable refresh, or too noisy to tell; for a variable-refresh \
-                 panel, give its range with --vrr MIN-MAX)",
+                 intervals: variable refresh, or too noisy to tell",
                 self.hz, self.intervals
-            )
+            )?;
+            // `{:#}`: for a run already given its variable-refresh range, no advice to give it.
+            if !f.alternate() {
+                f.write_str("; for a variable-refresh panel, give its range with --vrr MIN-MAX")?;
+            }
+            f.write_str(")")
         }
     }
 }
@@ -640,15 +727,23 @@ impl Clock for CaptureClock {
     }
 }
 
-/// The index of the stream with the most frames (the first of equals).
-fn most_frames<'a>(streams: impl Iterator<Item = (usize, &'a Stream)>) -> Option<usize> {
+/// The index of the stream with the most frames (the first of equals), from (index, frames).
+fn most_frames(streams: impl Iterator<Item = (usize, usize)>) -> Option<usize> {
     let mut best: Option<(usize, usize)> = None;
-    for (i, s) in streams {
-        if best.is_none_or(|(_, n)| s.frames_ms.len() > n) {
-            best = Some((i, s.frames_ms.len()));
+    for (i, frames) in streams {
+        if best.is_none_or(|(_, n)| frames > n) {
+            best = Some((i, frames));
         }
     }
     best.map(|(i, _)| i)
+}
+
+/// How a selector names a stream of a file of `format`, after `capture:FILE`.
+fn selector_hint(format: CaptureFormat) -> &'static str {
+    match format {
+        CaptureFormat::CapFrameXJson => "#N, N the run's number from 1",
+        _ => "#NAME, #PID or #ADDRESS",
+    }
 }
 
 fn list(items: impl Iterator<Item = (String, usize)>) -> String {
@@ -829,8 +924,17 @@ impl Columns {
     }
 }
 
-/// Splits a CSV line at commas outside double quotes, into `fields` (cleared first).
+/// Splits a CSV line at commas outside double quotes, into `fields` (cleared first), each
+/// trimmed and without the double quotes around it: spreadsheets and some tools quote every
+/// field, numbers too.
 fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
+    fn unquoted(field: &str) -> &str {
+        let field = field.trim();
+        field
+            .strip_prefix('"')
+            .and_then(|f| f.strip_suffix('"'))
+            .unwrap_or(field)
+    }
     fields.clear();
     let mut start = 0;
     let mut quoted = false;
@@ -838,13 +942,13 @@ fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
         match b {
             b'"' => quoted = !quoted,
             b',' if !quoted => {
-                fields.push(&line[start..i]);
+                fields.push(unquoted(&line[start..i]));
                 start = i + 1;
             }
             _ => {}
         }
     }
-    fields.push(&line[start..]);
+    fields.push(unquoted(&line[start..]));
 }
 
 /// A flag column: `1`/`0`, `true`/`false` (any case).
@@ -859,15 +963,26 @@ fn flag(text: &str) -> Option<bool> {
     }
 }
 
-/// A file's format, its streams each with its first bad value, the rows left out, and which
-/// columns gave the frame and display times (for a CSV with a header).
-type Parsed = (
-    CaptureFormat,
-    Vec<Stream>,
-    Vec<Option<CaptureError>>,
-    usize,
-    Option<String>,
-);
+/// A stream's first bad value, and the rows from it on (left unread).
+#[derive(Debug, Clone)]
+struct Unread {
+    error: CaptureError,
+    rows: usize,
+}
+
+/// What reading a file gives, before a stream is picked.
+struct Parsed {
+    format: CaptureFormat,
+    streams: Vec<Stream>,
+    /// Each stream's first bad value.
+    errors: Vec<Option<Unread>>,
+    /// Rows left out: a stream's first, with a zero interval.
+    skipped: usize,
+    /// Which columns gave the frame and display times (for a CSV with a header).
+    sources: Option<String>,
+    /// The warning for a last row cut short and left out.
+    cut: Option<String>,
+}
 
 /// CSV with a header (PresentMon, OCAT, CapFrameX, MangoHud) or one number a line.
 fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
@@ -913,11 +1028,31 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
     // and how long its last displayed frame stayed on screen (for `DisplayedTime`).
     let mut states: Vec<StreamState> = Vec::new();
     let mut skipped = 0;
+    // A recorder killed mid-write leaves its last row cut short, with no line break after it:
+    // fewer fields, or a number cut to a bad value. That row alone is left out, said so.
+    let last_line = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .last()
+        .map_or(0, |(i, _)| i + 1);
+    let unended = !text.ends_with('\n');
+    let mut cut = None;
+    let cut_warning = |n: usize, what: String| {
+        format!("warning: capture '{file}' line {n}: the last row is cut short ({what}); left out")
+    };
     for (n, line) in lines {
         if line.trim().is_empty() {
             continue;
         }
         split_csv(line, &mut fields);
+        if fields.len() < columns.needed && n == last_line && unended {
+            cut = Some(cut_warning(
+                n,
+                format!("{} of {} fields", fields.len(), header_fields.len()),
+            ));
+            break;
+        }
         if fields.len() < columns.needed {
             let needed = columns.needed;
             return Err(CaptureError::ShortRow {
@@ -958,9 +1093,12 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
             }
         };
         let (stream, state) = (&mut streams[index], &mut states[index]);
-        if state.error.is_some() {
+        if let Some(unread) = &mut state.error {
+            unread.rows += 1;
             continue;
         }
+        // The last row may be cut: kept to put back should it prove so.
+        let before = (n == last_line && unended).then(|| (stream.clone(), state.clone()));
         match read_row(&columns, &fields, stream, state) {
             Ok(true) => {
                 if let Some(ns) = elapsed_at.and_then(|i| fields.get(i)?.trim().parse::<f64>().ok())
@@ -969,13 +1107,21 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
                 }
             }
             Ok(false) => skipped += 1,
+            Err((at, name, _)) if before.is_some() => {
+                let value = excerpt(fields[at]);
+                cut = Some(cut_warning(n, format!("'{value}' in {name}")));
+                (*stream, *state) = before.unwrap_or_default();
+            }
             Err((at, name, expected)) => {
-                state.error = Some(CaptureError::Value {
-                    file: file.to_string(),
-                    line: n,
-                    column: name,
-                    value: excerpt(fields[at].trim()),
-                    expected: expected.to_string(),
+                state.error = Some(Unread {
+                    error: CaptureError::Value {
+                        file: file.to_string(),
+                        line: n,
+                        column: name,
+                        value: excerpt(fields[at].trim()),
+                        expected: expected.to_string(),
+                    },
+                    rows: 1,
                 });
             }
         }
@@ -987,7 +1133,14 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
     if let (true, Some(_), [stream]) = (mango, elapsed_at, &streams[..]) {
         check_per_frame(file, &elapsed_ms, &stream.frames_ms)?;
     }
-    Ok((format, streams, errors, skipped, sources))
+    Ok(Parsed {
+        format,
+        streams,
+        errors,
+        skipped,
+        sources,
+        cut,
+    })
 }
 
 /// Refuses a MangoHud log written one row every `log_interval` ms rather than one row a frame:
@@ -1016,10 +1169,10 @@ fn check_per_frame(file: &str, elapsed_ms: &[f64], frames_ms: &[f64]) -> Result<
 }
 
 /// What reading a stream's rows keeps beside the stream.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct StreamState {
-    /// The stream's first bad value.
-    error: Option<CaptureError>,
+    /// The stream's first bad value, and the rows from it on.
+    error: Option<Unread>,
     /// How long the stream's last displayed frame stayed on screen (`DisplayedTime`).
     on_screen_ms: Option<f64>,
 }
@@ -1099,8 +1252,19 @@ fn read_row(
     };
     let busy = |col| time(col, "a busy time in ms or NA");
     let (cpu, gpu) = (busy(&columns.cpu_busy)?, busy(&columns.gpu_busy)?);
-    let latency = time(&columns.latency, "a latency in ms or NA")?;
-    let click = time(&columns.click, "a latency in ms or NA")?;
+    // A frame never displayed has no latency, whatever the file writes there (PresentMon 1
+    // and FrameView write 0).
+    let unshown = |ms: Option<f64>| {
+        ms.map(|ms| {
+            if never_displayed == Some(true) {
+                f64::NAN
+            } else {
+                ms
+            }
+        })
+    };
+    let latency = unshown(time(&columns.latency, "a latency in ms or NA")?);
+    let click = unshown(time(&columns.click, "a latency in ms or NA")?);
     if let (Some(ms), Some((_, v))) = (latency, &mut stream.latency_ms) {
         v.push(ms);
     }
@@ -1154,7 +1318,14 @@ fn parse_plain(
         frames_ms: frames,
         ..Stream::default()
     };
-    Ok((CaptureFormat::PlainText, vec![stream], vec![None], 0, None))
+    Ok(Parsed {
+        format: CaptureFormat::PlainText,
+        streams: vec![stream],
+        errors: vec![None],
+        skipped: 0,
+        sources: None,
+        cut: None,
+    })
 }
 
 /// CapFrameX JSON: each run's `CaptureData` is a stream.
@@ -1211,15 +1382,25 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
         let frames_ms = numbers("MsBetweenPresents", data.presents, true)?.unwrap_or_default();
         let display_ms = numbers("MsBetweenDisplayChange", data.display, false)?
             .filter(|d| d.len() == frames_ms.len());
-        let not_displayed = match data.dropped {
-            json::Field::Found(json::Count(n)) => Some(n),
+        let dropped = match data.dropped {
+            json::Field::Found(json::Flags(flags)) => Some(flags),
             _ => None,
         };
+        let not_displayed = dropped.as_ref().map(|f| f.iter().filter(|&&d| d).count());
         // CapFrameX keeps PresentMon's columns as arrays: its MsUntilDisplayed is the time
-        // from the Present() call to the display.
+        // from the Present() call to the display, none for a frame never displayed.
         let latency_ms = numbers("MsUntilDisplayed", data.until_displayed, false)?
             .filter(|d| d.len() == frames_ms.len())
-            .map(|d| ("MsUntilDisplayed".to_string(), d));
+            .map(|mut d| {
+                for (ms, _) in d
+                    .iter_mut()
+                    .zip(dropped.iter().flatten())
+                    .filter(|(_, &dropped)| dropped)
+                {
+                    *ms = f64::NAN;
+                }
+                ("MsUntilDisplayed".to_string(), d)
+            });
         streams.push(Stream {
             process: process.clone(),
             process_id: String::new(),
@@ -1227,7 +1408,7 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             gpu_busy_ms: None,
             latency_ms,
             click_ms: None,
-            swap_chain: format!("run {}", r + 1),
+            swap_chain: format!("{RUN}{}", r + 1),
             frames_ms,
             display_ms,
             not_displayed,
@@ -1476,7 +1657,7 @@ mod json {
         pub presents: Field<Numbers>,
         pub display: Field<Numbers>,
         pub until_displayed: Field<Numbers>,
-        pub dropped: Field<Count>,
+        pub dropped: Field<Flags>,
     }
 
     impl Object for Data {
@@ -1563,18 +1744,16 @@ mod json {
         }
     }
 
-    /// How many elements are `true` or `1`: CapFrameX's `Dropped`.
-    pub(super) struct Count(pub usize);
+    /// Which elements are `true` or `1`: CapFrameX's `Dropped`, one a frame.
+    pub(super) struct Flags(pub Vec<bool>);
 
-    impl<'de> FromSeq<'de> for Count {
+    impl<'de> FromSeq<'de> for Flags {
         fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
-            let mut n = 0;
+            let mut flags = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
             while let Some(v) = seq.next_element::<serde_json::Value>()? {
-                if v.as_bool() == Some(true) || v.as_f64() == Some(1.0) {
-                    n += 1;
-                }
+                flags.push(v.as_bool() == Some(true) || v.as_f64() == Some(1.0));
             }
-            Ok(Count(n))
+            Ok(Flags(flags))
         }
     }
 }

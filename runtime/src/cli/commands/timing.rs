@@ -31,8 +31,8 @@ pub(super) struct Sim {
     pub ticks: u64,
     pub refresh: Refresh,
     pub source: FrameSource,
-    /// The captured program's stream, for a capture clock.
-    pub captured: Option<String>,
+    /// The captured program's stream and the capture file, for a capture clock.
+    pub captured: Option<(String, String)>,
 }
 
 impl Sim {
@@ -40,7 +40,18 @@ impl Sim {
     /// since its frames are what the figures describe.
     pub fn title(&self, cart: &str) -> String {
         match &self.captured {
-            Some(stream) => format!("{stream} (captured), played through {cart}"),
+            Some((stream, _)) => format!("{stream} (captured), played through {cart}"),
+            None => cart.to_string(),
+        }
+    }
+
+    /// The run's name beside another's (`--compare`): the title, and for a capture its file
+    /// too, since two captures of one session name the same program and swap chain.
+    pub fn label(&self, cart: &str) -> String {
+        match &self.captured {
+            Some((stream, file)) => {
+                format!("{stream} (captured in '{file}'), played through {cart}")
+            }
             None => cart.to_string(),
         }
     }
@@ -53,13 +64,19 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
     engine.set_host_hz(host_hz).map_err(|e| e.to_string())?;
     let mut spec = sim.clock.clone();
     let captured = match &spec {
-        ClockSpec::Capture { capture, .. } => Some(capture.stream().name()),
+        ClockSpec::Capture { capture, .. } => {
+            Some((capture.stream().name(), capture.file().to_string()))
+        }
         _ => None,
     };
     let (ticks, source) = match &mut spec {
         ClockSpec::Capture { capture, looped } => {
             *looped = sim.looped;
-            note(format_args!("{}", capture.describe()));
+            let said = described(capture, sim.vrr.is_some());
+            note(format_args!("{said}"));
+            for line in capture.notes() {
+                note(format_args!("{line}"));
+            }
             let length = capture.len() as u64;
             let ticks = match sim.frames {
                 None => length,
@@ -73,7 +90,7 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
                 Some(n) => n,
             };
             let source = FrameSource::Capture {
-                name: capture.describe(),
+                name: said,
                 not_displayed: capture.stream().not_displayed,
                 display_ms: capture.stream().display_ms.clone(),
                 busy_ms: (
@@ -120,6 +137,15 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
         source,
         captured,
     })
+}
+
+/// What stderr says of a capture played: no advice to give `--vrr` when it was given.
+fn described(capture: &crate::clock::capture::Capture, vrr_given: bool) -> String {
+    if vrr_given {
+        capture.describe_vrr_given()
+    } else {
+        capture.describe()
+    }
 }
 
 /// Refuses a run `what` would keep whole in memory when it is longer than
@@ -384,7 +410,10 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     }
     kept.set_refresh_of(&engine);
     let csv_ready = rows.map(Pending::finish).transpose()?;
-    let title = sim.title(session.name());
+    let title = match &args.compare {
+        Some(_) => sim.label(session.name()),
+        None => sim.title(session.name()),
+    };
     let compared = match &args.compare {
         Some(spec) => Some(compare_run(
             offer,
@@ -528,7 +557,7 @@ fn compare_run(
         }
         _ => None,
     };
-    Ok((kept, sim.title(session.name()), screen))
+    Ok((kept, sim.label(session.name()), screen))
 }
 
 /// `top` above `bottom`, as one picture as wide as the wider.
@@ -686,5 +715,64 @@ pub(super) fn bench(offer: &Offer, args: BenchArgs) -> Result<(), String> {
             "{}",
             report.to_table(session.name(), (fb.width(), fb.height()))
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::capture::Capture;
+
+    /// A run playing the game's frames of `file`, a capture of one PresentMon session.
+    fn captured(file: &str) -> Sim {
+        let csv = "Application,ProcessID,SwapChainAddress,MsBetweenPresents\n\
+                   game.exe,5120,0x21F4E8A1C30,16.7\ngame.exe,5120,0x21F4E8A1C30,16.6\n";
+        let capture = Capture::parse(csv, file, None).unwrap();
+        Sim {
+            ticks: capture.len() as u64,
+            refresh: capture.refresh(),
+            source: FrameSource::Clock,
+            captured: Some((capture.stream().name(), capture.file().to_string())),
+        }
+    }
+
+    #[test]
+    fn compared_captures_of_one_session_are_told_apart_by_their_files() {
+        let (a, b) = (captured("before.csv"), captured("after.csv"));
+        assert_eq!(
+            a.title("hello"),
+            b.title("hello"),
+            "the titles name the program alone"
+        );
+        assert_eq!(
+            a.label("hello"),
+            "game.exe (pid 5120) swap chain 0x21F4E8A1C30 (captured in 'before.csv'), played \
+             through hello"
+        );
+        assert_ne!(a.label("hello"), b.label("hello"));
+        assert_eq!(captured("x").label("hello").matches("x'").count(), 1);
+    }
+
+    #[test]
+    fn a_capture_on_no_refresh_grid_asks_for_vrr_only_when_it_was_not_given() {
+        // Display intervals of 9 to 19 ms, as an adaptive-sync panel shows them: no grid.
+        let mut csv = String::from(
+            "Application,ProcessID,SwapChainAddress,MsBetweenPresents,\
+                                    MsBetweenDisplayChange\n",
+        );
+        for i in 0..64 {
+            let ms = 9.0 + f64::from(i * 37 % 100) / 10.0;
+            csv.push_str(&format!("game.exe,7,0x1,{ms:.3},{ms:.3}\n"));
+        }
+        let capture = Capture::parse(&csv, "vrr.csv", None).unwrap();
+        let plain = described(&capture, false);
+        assert!(plain.contains("fit no refresh grid"), "{plain}");
+        assert!(
+            plain.contains("give its range with --vrr MIN-MAX"),
+            "{plain}"
+        );
+        let given = described(&capture, true);
+        assert!(given.contains("fit no refresh grid"), "{given}");
+        assert!(!given.contains("--vrr"), "{given}");
     }
 }

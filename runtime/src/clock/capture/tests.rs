@@ -137,9 +137,22 @@ fn capframex_json_plays_its_longest_run_or_the_one_named() {
     assert_eq!(c.refresh(), Refresh::Measured(60.0));
     let first = parse(CAPFRAMEX, Some("1"));
     assert_eq!((first.len(), first.frames_ms()[4]), (8, 50.0));
-    assert!(first
-        .describe()
-        .contains("also holds game.exe swap chain run 2 (11 frames)"));
+    // A run is called a run, and named by its number.
+    let said = first.describe();
+    assert!(
+        said.ends_with(
+            "; it also holds game.exe run 2 (11 frames) (pick one with capture:test#N, N the \
+             run's number from 1)"
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("swap chain"), "{said}");
+    let e = Capture::parse(CAPFRAMEX, "cfx.json", Some("3")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "capture 'cfx.json': nothing matches '#3'; it holds game.exe run 1 (8 frames), \
+         game.exe run 2 (11 frames)"
+    );
 }
 
 #[test]
@@ -495,4 +508,206 @@ fn err_with(text: &str, selector: &str) -> String {
     Capture::parse(text, "bad.csv", Some(selector))
         .unwrap_err()
         .to_string()
+}
+
+#[test]
+fn a_bad_cell_in_the_stream_that_would_play_stops_the_run_instead_of_playing_another() {
+    // The game's second row has a spreadsheet's error in its frame-time column, and a browser
+    // presented three frames: before, the game shrank to the row above the bad one and the
+    // browser's frames were played, with no word of it.
+    let line = PRESENTMON.lines().nth(2).unwrap();
+    assert!(line.starts_with("game.exe,") && line.contains(",16.710,16.670,"));
+    let browser = "firefox.exe,7001,0x00000300A0B0C0D0,DXGI,1,0,0,Composed: Flip,0,0.1,16.7,\
+                   16.7,0.1,1.0,9.0\n";
+    let csv = PRESENTMON.replacen(
+        line,
+        &line.replace(",16.710,16.670,", ",#VALUE!,16.670,"),
+        1,
+    ) + &browser.repeat(3);
+    assert_eq!(parse(&csv, Some("firefox.exe")).len(), 3);
+    assert_eq!(
+        Capture::parse(&csv, "pm.csv", None)
+            .unwrap_err()
+            .to_string(),
+        "capture 'pm.csv' line 3, column MsBetweenPresents: '#VALUE!' is not a frame time in \
+         ms (0.001 to 60000)"
+    );
+    assert_eq!(
+        parse(&csv, Some("dwm.exe")).len(),
+        7,
+        "the other stream is still there by name"
+    );
+}
+
+#[test]
+fn fully_quoted_csv_fields_read_as_the_unquoted_file() {
+    // A spreadsheet's export of the PresentMon sample: every field in double quotes, numbers
+    // too, CRLF line ends.
+    let quoted: String = PRESENTMON
+        .lines()
+        .map(|line| {
+            let fields: Vec<String> = line
+                .trim_start_matches('\u{feff}')
+                .split(',')
+                .map(|f| format!("\"{f}\""))
+                .collect();
+            fields.join(",") + "\r\n"
+        })
+        .collect();
+    assert!(
+        quoted.starts_with("\"Application\",\"ProcessID\","),
+        "{quoted}"
+    );
+    // Compared by their debug text: a frame with no latency holds NaN, unequal to itself.
+    assert_eq!(
+        format!("{:?}", parse(&quoted, None)),
+        format!("{:?}", parse(PRESENTMON, None))
+    );
+    assert_eq!(parse(&quoted, Some("dwm.exe")).len(), 7);
+    let bad = quoted.replacen("\"16.710\"", "\"fast\"", 1);
+    assert!(
+        err(&bad).contains("line 3, column MsBetweenPresents: 'fast' is not"),
+        "{}",
+        err(&bad)
+    );
+}
+
+#[test]
+fn a_frame_never_displayed_has_no_latency_though_the_file_writes_0() {
+    use crate::timing::pacing::Latency;
+    // PresentMon 1's columns, as FrameView writes them too: a dropped frame's MsUntilDisplayed
+    // (and its display change) is 0.
+    let csv = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,\
+               AllowsTearing,PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,\
+               MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,MsUntilDisplayed\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,0,0.016,16.7,16.7,0.1,1.9,18.0\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,1,0.018,1.2,0.000,0.1,1.9,0.000\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,0,0.033,15.5,16.7,0.1,1.9,20.0\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,1,0.035,1.3,0.000,0.1,1.9,0.000\n\
+               game.exe,4242,0x000001A2B3C4D5E0,DXGI,1,0,0,Hardware: Independent Flip,0,0.050,15.4,16.7,0.1,1.9,19.0\n";
+    let c = parse(csv, None);
+    let (name, latency) = c.stream().latency_ms.clone().unwrap();
+    assert_eq!(name, "MsUntilDisplayed");
+    assert_eq!(latency.len(), 5);
+    assert!(latency[1].is_nan() && latency[3].is_nan(), "{latency:?}");
+    assert_eq!([latency[0], latency[2], latency[4]], [18.0, 20.0, 19.0]);
+    let figures = Latency::of(&latency).unwrap();
+    assert_eq!((figures.frames, figures.p50_ms), (3, 19.0));
+    // CapFrameX keeps the same columns as arrays.
+    let json = r#"{"Info": {"ProcessName": "game.exe"}, "Runs": [{"CaptureData": {
+        "MsBetweenPresents": [16.7, 1.2, 15.5],
+        "MsUntilDisplayed": [18.0, 0.0, 20.0],
+        "Dropped": [false, true, false]}}]}"#;
+    let c = parse(json, None);
+    let latency = &c.stream().latency_ms.as_ref().unwrap().1;
+    assert_eq!((latency[0], latency[2]), (18.0, 20.0));
+    assert!(latency[1].is_nan(), "{latency:?}");
+    assert_eq!(c.stream().not_displayed, Some(1));
+}
+
+#[test]
+fn a_last_row_cut_mid_write_is_left_out_with_a_warning() {
+    // A recorder killed mid-write: the file stops inside its last row, with no line break.
+    let whole = PRESENTMON.trim_end();
+    let last = whole.lines().last().unwrap();
+    assert!(last.starts_with("game.exe,"), "{last}");
+    let played = parse(PRESENTMON, None);
+    let frames_before = played.len() - 1;
+    // Cut among the fields, before the frame time.
+    let at = last.find(",Hardware").unwrap();
+    let short = &whole[..whole.len() - last.len() + at];
+    let c = parse(short, None);
+    assert_eq!(c.len(), frames_before);
+    assert_eq!(c.frames_ms(), &played.frames_ms()[..frames_before]);
+    let line = whole.lines().count();
+    assert_eq!(
+        c.notes(),
+        [format!(
+            "warning: capture 'test' line {line}: the last row is cut short (7 of 15 fields); left out"
+        )]
+    );
+    // Cut inside a number: the latency's `18.200` cut to its sign (as a negative number
+    // would be).
+    let minus = format!("{}-", &whole[..whole.len() - 6]);
+    let c = parse(&minus, None);
+    assert_eq!(c.len(), frames_before);
+    assert_eq!(
+        c.stream().latency_ms.as_ref().unwrap().1.len(),
+        frames_before
+    );
+    assert_eq!(c.stream().display_ms.as_ref().unwrap().len(), frames_before);
+    assert!(
+        c.notes()[0].ends_with("the last row is cut short ('-' in MsUntilDisplayed); left out"),
+        "{:?}",
+        c.notes()
+    );
+    // A whole file warns of nothing; a bad value or too few fields in a row that ends with
+    // its line break, or a short row before the last, is still refused.
+    assert!(played.notes().is_empty());
+    let bad_last = format!("{minus}\n");
+    assert!(
+        err(&bad_last).contains("column MsUntilDisplayed: '-' is not"),
+        "{}",
+        err(&bad_last)
+    );
+    let short_ended = format!("{short}\n");
+    assert!(
+        err(&short_ended).contains("7 fields, but column"),
+        "{}",
+        err(&short_ended)
+    );
+    let short_inside = format!("{short}\n{last}\n");
+    assert!(
+        err(&short_inside).contains("7 fields, but column"),
+        "{}",
+        err(&short_inside)
+    );
+}
+
+#[test]
+fn a_tie_for_the_default_pick_is_said_with_what_was_played_and_how_to_pick_another() {
+    // A game that presented through two swap chains, as many frames each, and the compositor.
+    let row = |chain: &str| {
+        format!(
+            "game.exe,5120,{chain},DXGI,1,0,0,Hardware: Independent Flip,0,0.1,16.7,16.7,0.1,\
+             1.0,9.0\n"
+        )
+    };
+    let header = PRESENTMON
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches('\u{feff}');
+    let csv = format!(
+        "{header}\n{}{}{}",
+        row("0x00000200A0B0C0D0").repeat(3),
+        row("0x00000100A0B0C0D0").repeat(3),
+        "dwm.exe,1308,0x1,DXGI,1,0,0,Composed: Flip,0,0.1,16.7,16.7,0.1,1.0,9.0\n".repeat(5)
+    );
+    let c = Capture::parse(&csv, "two.csv", None).unwrap();
+    assert_eq!(c.stream().swap_chain, "0x00000200A0B0C0D0");
+    assert_eq!(
+        c.notes(),
+        [
+            "capture 'two.csv': game.exe (pid 5120) swap chain 0x00000200A0B0C0D0 and game.exe \
+          (pid 5120) swap chain 0x00000100A0B0C0D0 tie at 3 frames; playing game.exe (pid 5120) \
+          swap chain 0x00000200A0B0C0D0, the first in the file (pick another with \
+          capture:two.csv#NAME, #PID or #ADDRESS)"
+        ]
+    );
+    // No tie, nothing said; a run of CapFrameX names its runs by number.
+    assert!(parse(PRESENTMON, None).notes().is_empty());
+    let runs = r#"{"Info": {"ProcessName": "game.exe"}, "Runs": [
+        {"CaptureData": {"MsBetweenPresents": [16.7, 16.7]}},
+        {"CaptureData": {"MsBetweenPresents": [33.3, 33.3]}}]}"#;
+    let c = Capture::parse(runs, "runs.json", None).unwrap();
+    assert_eq!(c.frames_ms(), [16.7, 16.7]);
+    assert_eq!(
+        c.notes(),
+        [
+            "capture 'runs.json': game.exe run 1 and game.exe run 2 tie at 2 frames; playing \
+          game.exe run 1, the first in the file (pick another with capture:runs.json#N, N the \
+          run's number from 1)"
+        ]
+    );
 }
