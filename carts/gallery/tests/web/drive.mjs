@@ -125,12 +125,14 @@ async function run() {
     }
     return r.result.value;
   };
-  const waitFor = async (expression) => {
+  // Waits until `expression` is true; a page that fails meanwhile ends the wait with its
+  // error, unless the failure is what is waited for (`failureExpected`).
+  const waitFor = async (expression, failureExpected = false) => {
     const until = Date.now() + LIMIT_MS;
     for (;;) {
       if (await evaluate(`!!(${expression})`)) return;
       const error = await evaluate("window.bt && window.bt.error");
-      if (error) throw new Error(`the page failed: ${error}`);
+      if (error && !failureExpected) throw new Error(`the page failed: ${error}`);
       if (Date.now() > until) throw new Error(`waited ${LIMIT_MS} ms for ${expression}`);
       await new Promise((ok) => setTimeout(ok, 20));
     }
@@ -146,7 +148,7 @@ async function run() {
     } else if (step.open) {
       const started = Date.now();
       await page("Page.navigate", { url: origin + step.open });
-      await waitFor("window.bt && (window.bt.ready || window.bt.error)");
+      await waitFor("window.bt && (window.bt.ready || window.bt.error)", step.refused === true);
       const error = await evaluate("window.bt.error");
       if (step.refused) {
         // The page is to stop with a message: it is the step's result.
