@@ -668,7 +668,7 @@ pub(crate) fn takes_no_file(folder: &Path, e: &io::Error) -> io::Error {
 /// Removes the temporary files and staging folders named `<prefix><pid>-<random>.bt-tmp` in
 /// `folder` whose process is gone: what a write stopped by a kill or a crash left. Only where
 /// the system lists its processes in `/proc`; elsewhere they stay.
-fn remove_left_behind(folder: &Path, prefix: &str) {
+pub(crate) fn remove_left_behind(folder: &Path, prefix: &str) {
     let processes = Path::new("/proc");
     if !processes.join("self").exists() {
         return;

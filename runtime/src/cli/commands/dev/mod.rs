@@ -380,83 +380,26 @@ fn wait_within(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     }
 }
 
-/// What a `bt dev` folder's name starts with, in the system's temporary folder.
+/// What a `bt dev` folder's name starts with, in the system's temporary folder; the process
+/// id and a random part follow, then `.bt-tmp`, as every temporary file of BT is named.
 const DEV_FOLDER_PREFIX: &str = "bt-dev-";
-
-/// The file in a `bt dev` folder naming the process that made it.
-const DEV_FOLDER_OWNER: &str = "owner.pid";
 
 /// Makes `bt dev`'s folder for its recordings in `tmp`, removed when it ends. A `bt dev` that
 /// was killed outright (SIGKILL, a power cut) could not remove its own: the folders of
-/// processes that are gone are removed first.
+/// processes that are gone are removed first, as left-behind temporary files are
+/// ([`crate::export::safe_write`]).
 fn dev_folder(tmp: &Path) -> Result<tempfile::TempDir, String> {
-    remove_left_behind(tmp);
-    let folder = tempfile::Builder::new()
-        .prefix(DEV_FOLDER_PREFIX)
+    crate::export::safe_write::remove_left_behind(tmp, DEV_FOLDER_PREFIX);
+    tempfile::Builder::new()
+        .prefix(&format!("{DEV_FOLDER_PREFIX}{}-", std::process::id()))
+        .suffix(".bt-tmp")
         .tempdir_in(tmp)
         .map_err(|e| {
             format!(
                 "cannot make bt dev's folder in {}: {e}",
                 crate::quote::path(tmp)
             )
-        })?;
-    std::fs::write(
-        folder.path().join(DEV_FOLDER_OWNER),
-        format!("{}\n", std::process::id()),
-    )
-    .map_err(|e| {
-        format!(
-            "cannot write into {}: {e}",
-            crate::quote::path(folder.path())
-        )
-    })?;
-    Ok(folder)
-}
-
-/// Removes the `bt dev` folders in `tmp` whose process is gone: folders (never links) of this
-/// user's whose owner file names a process this system no longer runs. Where whether a process
-/// runs cannot be told (no `/proc`), nothing is removed.
-fn remove_left_behind(tmp: &Path) {
-    let proc = Path::new("/proc");
-    if !proc.join("self").exists() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(tmp) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        if !name.to_string_lossy().starts_with(DEV_FOLDER_PREFIX) {
-            continue;
-        }
-        // `file_type` does not follow a link: a link is never entered or removed.
-        if !entry.file_type().is_ok_and(|t| t.is_dir()) || !is_mine(&entry) {
-            continue;
-        }
-        let owner = read_text(&entry.path().join(DEV_FOLDER_OWNER), 32)
-            .ok()
-            .and_then(|t| t.trim().parse::<u32>().ok());
-        if let Some(pid) = owner {
-            if !proc.join(pid.to_string()).exists() {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
-        }
-    }
-}
-
-/// Whether the folder `entry` belongs to the user running this process.
-#[cfg(unix)]
-fn is_mine(entry: &std::fs::DirEntry) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let me = std::fs::metadata("/proc/self").map(|m| m.uid());
-    entry
-        .metadata()
-        .is_ok_and(|m| me.is_ok_and(|uid| uid == m.uid()))
-}
-
-#[cfg(not(unix))]
-fn is_mine(_entry: &std::fs::DirEntry) -> bool {
-    false
+        })
 }
 
 #[cfg(test)]
@@ -471,32 +414,35 @@ mod tests {
         let tmp = std::env::temp_dir().join(format!("bt-dev-tmp-test-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&tmp);
         std::fs::create_dir_all(&tmp).unwrap();
-        let folder = |name: &str, owner: Option<&str>| {
+        let folder = |name: &str| {
             let dir = tmp.join(name);
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("run.btr"), "{}").unwrap();
-            if let Some(owner) = owner {
-                std::fs::write(dir.join(DEV_FOLDER_OWNER), owner).unwrap();
-            }
             dir
         };
         // Past any process id Linux hands out (at most 2^22).
-        let killed = folder("bt-dev-killed", Some("4000000000\n"));
-        let running = folder("bt-dev-running", Some(&format!("{}\n", std::process::id())));
-        let unknown = folder("bt-dev-unknown", None);
-        let other = folder("not-bt-dev", Some("4000000000\n"));
-        let target = folder("elsewhere", Some("4000000000\n"));
+        let killed = folder("bt-dev-4000000000-abc.bt-tmp");
+        let running = folder(&format!("bt-dev-{}-abc.bt-tmp", std::process::id()));
+        let unknown = folder("bt-dev-unknown");
+        let other = folder("not-bt-dev-4000000000-abc.bt-tmp");
+        let target = folder("elsewhere");
         #[cfg(unix)]
-        std::os::unix::fs::symlink(&target, tmp.join("bt-dev-link")).unwrap();
+        std::os::unix::fs::symlink(&target, tmp.join("bt-dev-4000000001-abc.bt-tmp")).unwrap();
 
         let made = dev_folder(&tmp).unwrap();
         assert!(!killed.exists(), "the killed run's folder is gone");
         for kept in [&running, &unknown, &other, &target] {
             assert!(kept.join("run.btr").exists(), "{} is kept", kept.display());
         }
-        assert_eq!(
-            std::fs::read_to_string(made.path().join(DEV_FOLDER_OWNER)).unwrap(),
-            format!("{}\n", std::process::id())
+        let name = made
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            name.starts_with(&format!("bt-dev-{}-", std::process::id())),
+            "{name} names its process"
         );
         let path = made.path().to_path_buf();
         drop(made);
