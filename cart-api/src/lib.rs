@@ -66,7 +66,7 @@ pub use postfx::{Effect, EffectKind};
 pub use render::Render;
 pub use rng::{Rng, RngState};
 pub use save::SaveData;
-pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError};
+pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError, Upscale};
 pub use snapshot::cloned;
 pub use timer::{Timer, TimerError};
 pub use update::Update;
@@ -93,7 +93,7 @@ pub mod limits {
     pub use crate::input::{AXES, KEY_COUNT, PLAYERS, TOUCH_SLOTS};
     pub use crate::map::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
     pub use crate::palette::{MAX_CYCLES, MAX_EFFECT, MAX_NAME_CHARS};
-    pub use crate::postfx::EFFECT_KINDS;
+    pub use crate::postfx::MAX_EFFECTS;
     pub use crate::settings::{
         MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_OUTPUT_PIXELS, MAX_OUTPUT_SCALE, MAX_TARGET_FPS,
         MAX_WINDOW_SCALE, MIN_TARGET_FPS,

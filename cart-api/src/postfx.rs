@@ -5,18 +5,27 @@
 use crate::draw::Framebuffer;
 use crate::Color32;
 
-/// One post-process effect, with its strength. Every parameter is a whole number, so the same
-/// effect gives the same bytes on every machine.
+/// One post-process effect and its parameters.
 ///
 /// Effects come in two tiers. The **pixel tier** ([`Effect::Glitch`], [`Effect::Mosaic`])
 /// works on the framebuffer's palette indices at the display's size, before the overlay is
-/// drawn. Then the palette resolves to colours and the picture is scaled to the output size
-/// ([`Settings::output_scale`](crate::Settings::output_scale)), and the **display tier**
-/// (every other effect) works on those colours. Within a tier the effects run in the order
-/// of this list, whatever order a cart added them in, and the stack holds at most one effect
-/// of each kind.
+/// drawn. Then the palette resolves to colours, the picture is scaled to the output size
+/// ([`Settings::output_scale`](crate::Settings::output_scale) or
+/// [`Settings::output_size`](crate::Settings::output_size)), and the **display tier** (every
+/// other effect) works on those colours, in linear light.
 ///
-/// Strengths named `strength` run from 0 (nothing) to 255 (the most the effect does).
+/// The stack is a list the cart orders (at most [`MAX_EFFECTS`]), and may hold more than one
+/// effect of a kind. The pixel tier runs in the list's order. In the display tier, the place
+/// of an effect that only scales brightness ([`Effect::Scanlines`], [`Effect::RgbMask`],
+/// [`Effect::Vignette`], [`Effect::RollLine`], [`Effect::Flicker`], [`Effect::Flutter`])
+/// matters against [`Effect::Barrel`]: before it, the effect is drawn on the picture and bends
+/// with the glass; after it, it lies flat on the screen. Two barrels bend one after the other;
+/// two scanline effects both darken. Docs/effects.md says how every kind is placed.
+///
+/// Parameters are floating point, so a cart can animate them every update (BLIT386's effects
+/// take the same names and values). They become the same bytes on every machine: the display
+/// tier turns them into tables with arithmetic that rounds the same everywhere. A parameter
+/// that is not a number counts as 0, and each is held to its range.
 ///
 /// ```
 /// use bt::host::Console;
@@ -25,15 +34,21 @@ use crate::Color32;
 /// let mut con = Console::new(&Settings::default(), 0);
 /// let mut ctx = con.update_context(0);
 /// ctx.set_effects(bt::crt::GREEN);
-/// ctx.add_effect(Effect::Noise { strength: 40 });
-/// ctx.add_effect(Effect::Noise { strength: 90 }); // replaces the first
-/// assert_eq!(ctx.effect(EffectKind::Noise), Some(Effect::Noise { strength: 90 }));
+/// ctx.add_effect(Effect::Noise { amount: 0.02 }); // replaces the preset's noise
+/// assert_eq!(ctx.effect(EffectKind::Noise), Some(Effect::Noise { amount: 0.02 }));
+/// // Animate a parameter in place, as a BLIT386 demo sets `flicker.amount`.
+/// for effect in ctx.effects_mut() {
+///     if let Effect::Flicker { amount } = effect {
+///         *amount = 0.9;
+///     }
+/// }
+/// assert_eq!(ctx.effect(EffectKind::Flicker), Some(Effect::Flicker { amount: 0.9 }));
 /// ctx.remove_effect(EffectKind::Noise);
 /// assert_eq!(ctx.effect(EffectKind::Noise), None);
 /// ctx.clear_effects();
 /// assert_eq!(ctx.effects().count(), 0);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum Effect {
     /// Pixel tier: on some ticks (`chance` in 256 of them) a few bands of rows slip sideways
@@ -50,79 +65,114 @@ pub enum Effect {
         /// The block side, in display pixels.
         size: u8,
     },
-    /// Display tier: every colour becomes `color` at the colour's brightness, as on a
-    /// one-colour phosphor screen.
+    /// The glass of a curved tube: a point at `d` from the centre (the picture is 1 across)
+    /// shows the picture at `d × (1 + curvature × |d|²)`; what falls outside shows black.
+    /// 0.02 is a nearly flat screen, 0.05 a desktop monitor, 0.1 a small portable set.
+    Barrel {
+        /// How curved (0 to 1).
+        curvature: f32,
+    },
+    /// Red seen `aberration` output pixels to the left of where it belongs and blue as far
+    /// to the right, as a badly converged tube shows them. Fractions blend.
+    ChromaticAberration {
+        /// The offset in output pixels (0 to 16).
+        aberration: f32,
+    },
+    /// Every output row jitters sideways by its own random amount, anew every tick, as a
+    /// buzzing signal does.
+    Interference {
+        /// The largest jitter, as a fraction of the picture's width (0 to 0.5; 0.06 is
+        /// strong).
+        amount: f32,
+    },
+    /// A soft brighter band rolls slowly down the screen.
+    RollLine {
+        /// How much brighter the band is (0 to 1; at 1 the band's middle is 2.5 times as
+        /// bright).
+        amount: f32,
+        /// How fast it rolls: 1 moves the pattern a third of the screen a second.
+        speed: f32,
+    },
+    /// The dark gaps between the tube's lines: each line's brightness follows a bell over
+    /// its height, brightest in its middle.
+    Scanlines {
+        /// How much of the bell shows (0: none, 1: all of it).
+        amount: f32,
+        /// How sharp the bell is, as a negative exponent: -8 leaves a quarter of the light
+        /// at a line's edges, more negative darkens more of the gap.
+        strength: f32,
+        /// Lines over the picture's height; 0 means one per display row.
+        density: f32,
+    },
+    /// The tube's grille: red, green and blue stripes in cells `size` output pixels wide,
+    /// darker at the cells' borders.
+    RgbMask {
+        /// How strongly the stripes show (0 to 1).
+        intensity: f32,
+        /// A cell's width in output pixels (at least 1).
+        size: f32,
+        /// How much the cells' borders darken (0 to 1).
+        border: f32,
+    },
+    /// Darker towards the edges and corners: the brightness is `((1 − x²)(1 − y²))^amount`,
+    /// with `x` and `y` from -1 to 1 across the screen.
+    Vignette {
+        /// The exponent (0 to 8); 0.35 is gentle, 2 is heavy.
+        amount: f32,
+    },
+    /// The whole picture's brightness times `amount`: a cart animates it (BLIT386's
+    /// demos use `0.95 + 0.05 × sin(t)`).
+    Flicker {
+        /// The brightness factor (0 to 2).
+        amount: f32,
+    },
+    /// Every output pixel a little brighter or darker, anew every tick.
+    Noise {
+        /// The largest change, as a fraction of full brightness (0 to 1; 0.025 is faint).
+        amount: f32,
+    },
+    /// A soft phosphor glow: the picture mixed with its blur over a 5 × 5 grid of points
+    /// `spread` output pixels apart, computed at the display's size.
+    Bloom {
+        /// How far apart the blur's points are, in output pixels (0 to 16).
+        spread: f32,
+        /// How much of the blur is mixed in (0 to 1).
+        glow: f32,
+    },
+    /// Every colour becomes `color` at the colour's brightness, as on a one-colour phosphor
+    /// screen.
     Phosphor {
         /// The phosphor's colour at full brightness.
         color: Color32,
     },
-    /// Display tier: bright colours glow into their neighbours. Colours brighter than
-    /// `threshold` (0 to 255) spread over about `radius` display pixels.
-    Bloom {
-        /// The brightness (0 to 255) above which a colour glows.
-        threshold: u8,
-        /// How strongly the glow adds to the picture.
-        strength: u8,
-        /// How far the glow reaches, in display pixels (0 counts as 1, at most 8).
+    /// Bright colours glow into their neighbours: colours brighter than `threshold` spread
+    /// over about `radius` display pixels and are added to the picture.
+    Glow {
+        /// The brightness (0 to 1) above which a colour glows.
+        threshold: f32,
+        /// How strongly the glow adds (0 to 3).
+        strength: f32,
+        /// How far the glow reaches, in display pixels (1 to 8).
         radius: u8,
     },
-    /// Display tier: the picture bulges like the glass of a curved tube; the corners fall
-    /// outside and show black.
-    Barrel {
-        /// How curved: 255 pulls the corners in by about a sixth of the picture.
-        strength: u8,
+    /// The whole picture's brightness dips by a random amount up to `amount`, anew every
+    /// tick: a tired tube.
+    Flutter {
+        /// The largest dip (0 to 1).
+        amount: f32,
     },
-    /// Display tier: on some ticks (`chance` in 256 of them) rows of the output jitter
-    /// sideways by up to `shift` output pixels, as with a nearby motor.
-    Interference {
-        /// How many ticks in 256 carry interference.
-        chance: u8,
-        /// The largest jitter, in output pixels.
-        shift: u8,
-    },
-    /// Display tier: red drawn `offset` output pixels to the left of where it belongs and
-    /// blue as far to the right, as a badly converged tube does.
-    ChromaticAberration {
-        /// The offset in output pixels (at most 16).
-        offset: u8,
-    },
-    /// Display tier: the dark gaps between the tube's lines: each display row is brightest
-    /// in its middle and darker towards its edges.
-    Scanlines {
-        /// How dark the gaps are.
-        strength: u8,
-    },
-    /// Display tier: the tube's red, green and blue stripes, one output column each.
-    RgbMask {
-        /// How much the other two colours are dimmed in each stripe.
-        strength: u8,
-    },
-    /// Display tier: the picture darkens towards its edges and corners.
-    Vignette {
-        /// How dark the corners get.
-        strength: u8,
-    },
-    /// Display tier: the whole picture's brightness wavers from tick to tick.
-    Flicker {
-        /// The largest dip in brightness.
-        strength: u8,
-    },
-    /// Display tier: a brighter band rolls down the screen, once every `period` ticks.
-    RollLine {
-        /// How much brighter the band is.
-        strength: u8,
-        /// Ticks for the band to cross the screen once (0 counts as 1).
-        period: u16,
-    },
-    /// Display tier: every output pixel a little brighter or darker, anew every tick.
-    Noise {
-        /// The largest change, in colour levels (of 255).
-        strength: u8,
+    /// On some ticks (`chance` of them) pairs of output rows tear sideways by up to `shift`
+    /// output pixels, as with a motor nearby.
+    Tear {
+        /// The share of ticks that tear (0 to 1).
+        chance: f32,
+        /// The largest tear, in output pixels (0 to 64).
+        shift: f32,
     },
 }
 
 /// The kind of an [`Effect`], without its parameters: what [`Update::remove_effect`] and
-/// [`Update::effect`] ask about. In the order the effects run.
+/// [`Update::effect`] ask about.
 ///
 /// [`Update::remove_effect`]: crate::Update::remove_effect
 /// [`Update::effect`]: crate::Update::effect
@@ -133,16 +183,14 @@ pub enum EffectKind {
     Glitch,
     /// [`Effect::Mosaic`].
     Mosaic,
-    /// [`Effect::Phosphor`].
-    Phosphor,
-    /// [`Effect::Bloom`].
-    Bloom,
     /// [`Effect::Barrel`].
     Barrel,
-    /// [`Effect::Interference`].
-    Interference,
     /// [`Effect::ChromaticAberration`].
     ChromaticAberration,
+    /// [`Effect::Interference`].
+    Interference,
+    /// [`Effect::RollLine`].
+    RollLine,
     /// [`Effect::Scanlines`].
     Scanlines,
     /// [`Effect::RgbMask`].
@@ -151,14 +199,25 @@ pub enum EffectKind {
     Vignette,
     /// [`Effect::Flicker`].
     Flicker,
-    /// [`Effect::RollLine`].
-    RollLine,
     /// [`Effect::Noise`].
     Noise,
+    /// [`Effect::Bloom`].
+    Bloom,
+    /// [`Effect::Phosphor`].
+    Phosphor,
+    /// [`Effect::Glow`].
+    Glow,
+    /// [`Effect::Flutter`].
+    Flutter,
+    /// [`Effect::Tear`].
+    Tear,
 }
 
-/// How many kinds of effect there are: the most effects the stack holds at once.
-pub const EFFECT_KINDS: usize = 13;
+/// The most effects the stack holds at once. Past it, [`Update::push_effect`] adds nothing
+/// and says so.
+///
+/// [`Update::push_effect`]: crate::Update::push_effect
+pub const MAX_EFFECTS: usize = 24;
 
 impl Effect {
     /// This effect's kind.
@@ -166,17 +225,20 @@ impl Effect {
         match self {
             Effect::Glitch { .. } => EffectKind::Glitch,
             Effect::Mosaic { .. } => EffectKind::Mosaic,
-            Effect::Phosphor { .. } => EffectKind::Phosphor,
-            Effect::Bloom { .. } => EffectKind::Bloom,
             Effect::Barrel { .. } => EffectKind::Barrel,
-            Effect::Interference { .. } => EffectKind::Interference,
             Effect::ChromaticAberration { .. } => EffectKind::ChromaticAberration,
+            Effect::Interference { .. } => EffectKind::Interference,
+            Effect::RollLine { .. } => EffectKind::RollLine,
             Effect::Scanlines { .. } => EffectKind::Scanlines,
             Effect::RgbMask { .. } => EffectKind::RgbMask,
             Effect::Vignette { .. } => EffectKind::Vignette,
             Effect::Flicker { .. } => EffectKind::Flicker,
-            Effect::RollLine { .. } => EffectKind::RollLine,
             Effect::Noise { .. } => EffectKind::Noise,
+            Effect::Bloom { .. } => EffectKind::Bloom,
+            Effect::Phosphor { .. } => EffectKind::Phosphor,
+            Effect::Glow { .. } => EffectKind::Glow,
+            Effect::Flutter { .. } => EffectKind::Flutter,
+            Effect::Tear { .. } => EffectKind::Tear,
         }
     }
 
@@ -187,42 +249,106 @@ impl Effect {
     }
 }
 
-/// The effects set now, at most one of each kind, in the order they run. Copied whole into a
-/// snapshot; it never allocates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// The effects set now, in the order the cart gave them. Copied whole into a snapshot; it
+/// never allocates.
+#[derive(Clone, Copy)]
 pub struct PostEffects {
-    slots: [Option<Effect>; EFFECT_KINDS],
+    /// The effects in `..len`; the slots past it hold [`UNUSED`].
+    list: [Effect; MAX_EFFECTS],
+    len: usize,
+}
+
+/// What a slot past the stack's end holds: an effect that changes nothing.
+const UNUSED: Effect = Effect::Mosaic { size: 0 };
+
+impl Default for PostEffects {
+    fn default() -> PostEffects {
+        PostEffects {
+            list: [UNUSED; MAX_EFFECTS],
+            len: 0,
+        }
+    }
+}
+
+impl PartialEq for PostEffects {
+    fn eq(&self, other: &PostEffects) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl std::fmt::Debug for PostEffects {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
 }
 
 impl PostEffects {
-    /// Adds `effect`, replacing the one of its kind.
-    pub fn add(&mut self, effect: Effect) {
-        self.slots[effect.kind() as usize] = Some(effect);
+    /// Replaces the first effect of `effect`'s kind, or adds `effect` at the end when there is
+    /// none. Returns `false` when the stack is full and nothing changed.
+    pub fn add(&mut self, effect: Effect) -> bool {
+        let kind = effect.kind();
+        if let Some(slot) = self.as_mut_slice().iter_mut().find(|e| e.kind() == kind) {
+            *slot = effect;
+            return true;
+        }
+        self.push(effect)
     }
 
-    /// Removes the effect of `kind`, if one is set.
+    /// Adds `effect` at the end, after any of its kind. Returns `false` when the stack is
+    /// full ([`MAX_EFFECTS`]) and nothing changed.
+    pub fn push(&mut self, effect: Effect) -> bool {
+        if self.len == MAX_EFFECTS {
+            return false;
+        }
+        self.list[self.len] = effect;
+        self.len += 1;
+        true
+    }
+
+    /// Removes every effect of `kind`, keeping the others' order.
     pub fn remove(&mut self, kind: EffectKind) {
-        self.slots[kind as usize] = None;
+        let mut kept = PostEffects::default();
+        for &e in self.as_slice() {
+            if e.kind() != kind {
+                kept.push(e);
+            }
+        }
+        *self = kept;
     }
 
     /// Removes every effect.
     pub fn clear(&mut self) {
-        self.slots = [None; EFFECT_KINDS];
+        *self = PostEffects::default();
     }
 
-    /// The effect of `kind`, if one is set.
+    /// The first effect of `kind`, if one is set.
     pub fn get(&self, kind: EffectKind) -> Option<Effect> {
-        self.slots[kind as usize]
+        self.iter().find(|e| e.kind() == kind)
     }
 
-    /// The effects set, in the order they run.
+    /// The effects set, in their order.
     pub fn iter(&self) -> impl Iterator<Item = Effect> + '_ {
-        self.slots.iter().flatten().copied()
+        self.as_slice().iter().copied()
+    }
+
+    /// The effects set, in their order.
+    pub fn as_slice(&self) -> &[Effect] {
+        &self.list[..self.len]
+    }
+
+    /// The effects set, to change in place (a parameter animated from update to update).
+    pub fn as_mut_slice(&mut self) -> &mut [Effect] {
+        &mut self.list[..self.len]
+    }
+
+    /// How many effects are set.
+    pub fn len(&self) -> usize {
+        self.len
     }
 
     /// Whether no effect is set.
     pub fn is_empty(&self) -> bool {
-        self.slots.iter().all(Option::is_none)
+        self.len == 0
     }
 
     /// Whether any display-tier effect is set.
@@ -230,14 +356,20 @@ impl PostEffects {
         self.iter().any(|e| !e.is_pixel_tier())
     }
 
-    /// Runs the pixel tier on `fb` for the frame at `tick`: a glitch (when this tick glitches),
-    /// then a mosaic. Never allocates.
+    /// Runs the pixel tier on `fb` for the frame at `tick`: glitches and mosaics in the
+    /// stack's order. Never allocates.
     pub fn apply_pixel_tier(&self, fb: &mut Framebuffer, tick: u64) {
-        if let Some(Effect::Glitch { chance, shift }) = self.get(EffectKind::Glitch) {
-            glitch(fb, tick, chance, shift);
-        }
-        if let Some(Effect::Mosaic { size }) = self.get(EffectKind::Mosaic) {
-            mosaic(fb, size);
+        let mut glitches = 0;
+        for e in self.iter() {
+            match e {
+                Effect::Glitch { chance, shift } => {
+                    // Each glitch in the stack draws its own randomness.
+                    glitch(fb, tick, glitches, chance, shift);
+                    glitches += 1;
+                }
+                Effect::Mosaic { size } => mosaic(fb, size),
+                _ => {}
+            }
         }
     }
 }
@@ -266,14 +398,15 @@ pub fn effect_hash(tick: u64, salt: u64, at: u64) -> u64 {
 /// The most bands one glitching tick slips.
 const GLITCH_BANDS: u64 = 3;
 
-fn glitch(fb: &mut Framebuffer, tick: u64, chance: u8, shift: u8) {
+/// Glitches `fb` at `tick`: `nth` tells a stack's glitches apart, so each draws its own.
+fn glitch(fb: &mut Framebuffer, tick: u64, nth: u64, chance: u8, shift: u8) {
     let (w, h) = (fb.width as usize, fb.height as usize);
-    if w == 0 || h == 0 || shift == 0 || (effect_hash(tick, 1, 0) & 0xFF) >= u64::from(chance) {
+    if w == 0 || h == 0 || shift == 0 || (effect_hash(tick, 1, nth) & 0xFF) >= u64::from(chance) {
         return;
     }
-    let bands = 1 + effect_hash(tick, 2, 0) % GLITCH_BANDS;
+    let bands = 1 + effect_hash(tick, 2, nth) % GLITCH_BANDS;
     for band in 0..bands {
-        let r = effect_hash(tick, 3, band);
+        let r = effect_hash(tick, 3, band + nth * GLITCH_BANDS);
         let top = (r % h as u64) as usize;
         // Bands of 1 to 1/8 of the height (at least 1 row).
         let tall = 1 + ((r >> 16) % (h as u64 / 8).max(1)) as usize;
@@ -314,7 +447,8 @@ fn mosaic(fb: &mut Framebuffer, size: u8) {
 }
 
 /// Ready-made stacks, for [`Update::set_effects`](crate::Update::set_effects): the looks of
-/// old screens.
+/// old screens. [`PIPBOY`], [`GREEN`] and [`AMBER`] are BLIT386's presets of those names,
+/// effect for effect; the others are BT's own.
 ///
 /// ```
 /// use bt::host::Console;
@@ -328,31 +462,100 @@ pub mod crt {
     use super::Effect;
     use crate::Color32;
 
-    /// A phosphor terminal in `color`: its glow, scanlines, a gentle curve.
+    /// BLIT386's PipBoy look on the cart's own colours: a gentle curve, colour fringes,
+    /// buzzing rows, a rolling band, scanlines, the grille, noise and a soft glow.
+    pub const PIPBOY: &[Effect] = &[
+        Effect::Barrel { curvature: 0.05 },
+        Effect::ChromaticAberration { aberration: 1.0 },
+        Effect::Interference { amount: 0.06 },
+        Effect::RollLine {
+            amount: 0.1,
+            speed: 1.0,
+        },
+        Effect::Scanlines {
+            amount: 0.55,
+            strength: -8.0,
+            density: 0.0,
+        },
+        Effect::RgbMask {
+            intensity: 0.18,
+            size: 6.0,
+            border: 0.5,
+        },
+        Effect::Noise { amount: 0.025 },
+        Effect::Flicker { amount: 1.0 },
+        Effect::Bloom {
+            spread: 3.0,
+            glow: 0.18,
+        },
+    ];
+
+    /// BLIT386's green monitor: a slight curve, scanlines, vignette, noise and glow. Like
+    /// BLIT386's, it leaves the colours as they are: draw in greens, or add
+    /// [`Effect::Phosphor`] (as [`GREEN_PHOSPHOR`] does).
+    pub const GREEN: &[Effect] = &[
+        Effect::Barrel { curvature: 0.04 },
+        Effect::Scanlines {
+            amount: 0.55,
+            strength: -7.5,
+            density: 0.0,
+        },
+        Effect::Vignette { amount: 0.35 },
+        Effect::Noise { amount: 0.018 },
+        Effect::Flicker { amount: 1.0 },
+        Effect::Bloom {
+            spread: 3.0,
+            glow: 0.16,
+        },
+    ];
+
+    /// BLIT386's amber monitor: as [`GREEN`], a little warmer in its glow and softer in its
+    /// lines.
+    pub const AMBER: &[Effect] = &[
+        Effect::Barrel { curvature: 0.04 },
+        Effect::Scanlines {
+            amount: 0.5,
+            strength: -7.0,
+            density: 0.0,
+        },
+        Effect::Vignette { amount: 0.4 },
+        Effect::Noise { amount: 0.012 },
+        Effect::Flicker { amount: 1.0 },
+        Effect::Bloom {
+            spread: 3.5,
+            glow: 0.2,
+        },
+    ];
+
+    /// A phosphor terminal in `color`: its glow, scanlines that bend with the glass, a curve.
     const fn terminal(color: Color32) -> [Effect; 6] {
         [
             Effect::Phosphor { color },
-            Effect::Bloom {
-                threshold: 140,
-                strength: 110,
+            Effect::Glow {
+                threshold: 0.55,
+                strength: 1.3,
                 radius: 2,
             },
-            Effect::Barrel { strength: 90 },
-            Effect::Scanlines { strength: 150 },
-            Effect::Vignette { strength: 120 },
-            Effect::Noise { strength: 10 },
+            Effect::Scanlines {
+                amount: 0.6,
+                strength: -8.0,
+                density: 0.0,
+            },
+            Effect::Barrel { curvature: 0.12 },
+            Effect::Vignette { amount: 0.35 },
+            Effect::Noise { amount: 0.01 },
         ]
     }
 
-    /// A green-phosphor terminal: green glow, scanlines, a gentle curve.
-    pub const GREEN: &[Effect] = &terminal(Color32::rgb(0x33, 0xFF, 0x66));
+    /// A green-phosphor terminal: every colour in green, glowing, on a curved tube.
+    pub const GREEN_PHOSPHOR: &[Effect] = &terminal(Color32::rgb(0x33, 0xFF, 0x66));
 
-    /// An amber terminal: as [`GREEN`] in amber.
-    pub const AMBER: &[Effect] = &terminal(Color32::rgb(0xFF, 0xB0, 0x00));
+    /// An amber terminal: as [`GREEN_PHOSPHOR`] in amber.
+    pub const AMBER_PHOSPHOR: &[Effect] = &terminal(Color32::rgb(0xFF, 0xB0, 0x00));
 
-    /// A worn wrist-computer screen: green phosphor, strong bloom, scanlines, a rolling band,
-    /// flicker, noise and the odd glitch.
-    pub const PIPBOY: &[Effect] = &[
+    /// A worn wrist computer: green phosphor, strong glow, a deep curve, scanlines, a rolling
+    /// band, a tired tube's dips, tearing rows, noise and the odd glitch.
+    pub const WRIST_TERMINAL: &[Effect] = &[
         Effect::Glitch {
             chance: 6,
             shift: 12,
@@ -360,40 +563,52 @@ pub mod crt {
         Effect::Phosphor {
             color: Color32::rgb(0x2E, 0xFF, 0x7A),
         },
-        Effect::Bloom {
-            threshold: 90,
-            strength: 220,
+        Effect::Glow {
+            threshold: 0.35,
+            strength: 2.6,
             radius: 3,
         },
-        Effect::Barrel { strength: 120 },
-        Effect::Interference {
-            chance: 10,
-            shift: 6,
+        Effect::Scanlines {
+            amount: 0.65,
+            strength: -9.0,
+            density: 0.0,
         },
-        Effect::Scanlines { strength: 170 },
-        Effect::Vignette { strength: 150 },
-        Effect::Flicker { strength: 12 },
+        Effect::Barrel { curvature: 0.16 },
+        Effect::Tear {
+            chance: 0.04,
+            shift: 6.0,
+        },
+        Effect::Vignette { amount: 0.45 },
+        Effect::Flutter { amount: 0.05 },
         Effect::RollLine {
-            strength: 40,
-            period: 240,
+            amount: 0.16,
+            speed: 1.0,
         },
-        Effect::Noise { strength: 14 },
+        Effect::Noise { amount: 0.03 },
     ];
 
-    /// A plain television: colour, a slight curve, scanlines, the tube's stripes and a little
-    /// colour fringing.
+    /// A plain television: colour, scanlines that bend with the glass, a slight curve, the
+    /// grille flat on the screen, a little fringing and glow.
     pub const TV: &[Effect] = &[
-        Effect::Bloom {
-            threshold: 170,
-            strength: 70,
+        Effect::Glow {
+            threshold: 0.67,
+            strength: 0.8,
             radius: 2,
         },
-        Effect::Barrel { strength: 70 },
-        Effect::ChromaticAberration { offset: 1 },
-        Effect::Scanlines { strength: 110 },
-        Effect::RgbMask { strength: 90 },
-        Effect::Vignette { strength: 90 },
-        Effect::Noise { strength: 6 },
+        Effect::Scanlines {
+            amount: 0.5,
+            strength: -8.0,
+            density: 0.0,
+        },
+        Effect::Barrel { curvature: 0.1 },
+        Effect::ChromaticAberration { aberration: 1.0 },
+        Effect::RgbMask {
+            intensity: 0.3,
+            size: 3.0,
+            border: 0.3,
+        },
+        Effect::Vignette { amount: 0.25 },
+        Effect::Noise { amount: 0.01 },
     ];
 }
 
@@ -425,8 +640,8 @@ mod tests {
             .find(|&t| (effect_hash(t, 1, 0) & 0xFF) < 255)
             .unwrap();
         let (mut a, mut b) = (fb.clone_pixels(), fb.clone_pixels());
-        glitch(&mut a, tick, 255, 10);
-        glitch(&mut b, tick, 255, 10);
+        glitch(&mut a, tick, 0, 255, 10);
+        glitch(&mut b, tick, 0, 255, 10);
         assert_eq!(a.pixels, b.pixels);
         assert_ne!(a.pixels, before, "a tick that glitches moves something");
         for (row, old) in a.pixels.chunks(64).zip(before.chunks(64)) {
@@ -436,28 +651,51 @@ mod tests {
             assert_eq!(x, y, "rows only slip sideways");
         }
         let mut none = fb.clone_pixels();
-        glitch(&mut none, tick, 0, 10);
+        glitch(&mut none, tick, 0, 0, 10);
         assert_eq!(none.pixels, before, "chance 0 never glitches");
     }
 
     #[test]
-    fn the_stack_holds_one_effect_of_each_kind_in_running_order() {
+    fn the_stack_keeps_the_carts_order_and_add_replaces_the_first_of_a_kind() {
         let mut fx = PostEffects::default();
-        fx.add(Effect::Noise { strength: 1 });
+        fx.add(Effect::Noise { amount: 0.1 });
         fx.add(Effect::Mosaic { size: 2 });
-        fx.add(Effect::Noise { strength: 2 });
+        fx.add(Effect::Noise { amount: 0.2 });
+        assert_eq!(
+            fx.as_slice(),
+            [Effect::Noise { amount: 0.2 }, Effect::Mosaic { size: 2 }]
+        );
+        fx.push(Effect::Noise { amount: 0.3 });
         let kinds: Vec<_> = fx.iter().map(|e| e.kind()).collect();
-        assert_eq!(kinds, [EffectKind::Mosaic, EffectKind::Noise]);
+        assert_eq!(
+            kinds,
+            [EffectKind::Noise, EffectKind::Mosaic, EffectKind::Noise]
+        );
         assert!(fx.has_display_tier());
         fx.remove(EffectKind::Noise);
+        assert_eq!(fx.as_slice(), [Effect::Mosaic { size: 2 }]);
         assert!(!fx.has_display_tier());
-        for preset in [crt::GREEN, crt::AMBER, crt::PIPBOY, crt::TV] {
-            let mut p = PostEffects::default();
-            for &e in preset {
-                p.add(e);
-            }
-            assert_eq!(p.iter().count(), preset.len(), "no kind twice in a preset");
+        for _ in 0..MAX_EFFECTS {
+            fx.push(Effect::Mosaic { size: 3 });
         }
+        assert_eq!(fx.len(), MAX_EFFECTS);
+        assert!(
+            !fx.push(Effect::Noise { amount: 0.1 }),
+            "a full stack takes no more"
+        );
+        assert_eq!(fx.get(EffectKind::Noise), None);
+    }
+
+    #[test]
+    fn two_glitches_in_one_stack_draw_their_own_bands() {
+        let mut fb = Framebuffer::new(64, 64);
+        for (i, p) in fb.pixels.iter_mut().enumerate() {
+            *p = (i % 61) as u8;
+        }
+        let (mut one, mut two) = (fb.clone_pixels(), fb.clone_pixels());
+        glitch(&mut one, 5, 0, 255, 20);
+        glitch(&mut two, 5, 1, 255, 20);
+        assert_ne!(one.pixels, two.pixels);
     }
 
     impl Framebuffer {

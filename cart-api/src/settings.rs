@@ -58,6 +58,33 @@ pub enum SettingsError {
     /// The window scale must be a whole number from 1 to [`MAX_WINDOW_SCALE`].
     #[error("window_scale must be between 1 and {MAX_WINDOW_SCALE}, got {0}")]
     WindowScale(u32),
+    /// An output size ([`Settings::output`]) with a side of 0, or more than
+    /// [`MAX_OUTPUT_PIXELS`] pixels.
+    #[error(
+        "output size {width}x{height}: each side must be at least 1 px and the picture at most \
+         {MAX_OUTPUT_PIXELS} pixels"
+    )]
+    OutputSize {
+        /// Width asked for.
+        width: u32,
+        /// Height asked for.
+        height: u32,
+    },
+}
+
+/// How the picture is scaled from the display size to the output size, where the display
+/// tier's effects work ([`Settings::upscale`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Upscale {
+    /// Each output pixel shows the display pixel it falls in: crisp blocks, all the same size
+    /// at a whole multiple. Under a curve ([`crate::Effect::Barrel`]) the pixels' edges are
+    /// blended over one output pixel, so the curve has no stair steps. The default.
+    #[default]
+    Nearest,
+    /// Each output pixel blends the four display pixels around it by distance: soft, as
+    /// BLIT386's `outputUpscaleFilter: 'linear'`.
+    Linear,
 }
 
 /// Palette slots the overlay draws with. Slot 0 is transparent, so none of these should be 0.
@@ -201,6 +228,12 @@ pub struct Settings {
     /// display tier works on ([`crate::Effect`]): the output size is the display size times
     /// this, the same on every host, so `bt shot --size output` is reproducible. Default 2.
     pub output_scale: u32,
+    /// The output size, when a cart asks for one that is not a whole multiple of the display
+    /// ([`Settings::output`]); `None` (the default) means the display size times
+    /// [`Settings::output_scale`].
+    pub output: Option<(u32, u32)>,
+    /// How the picture is scaled to the output size. Default [`Upscale::Nearest`].
+    pub upscale: Upscale,
     /// Whether the post-process effects run ([`crate::Effect`]). Default `true`; a player
     /// who does not want them sets `[display] effects = false` in their config (or
     /// `cart.toml` does), or turns them off in the window.
@@ -219,6 +252,8 @@ impl Default for Settings {
             overlay: OverlaySettings::default(),
             window_scale: None,
             output_scale: 2,
+            output: None,
+            upscale: Upscale::Nearest,
             effects: true,
         }
     }
@@ -315,8 +350,34 @@ impl Settings {
         self
     }
 
-    /// The output size: the display size times [`Settings::output_scale`].
+    /// Sets the output size to any `width × height`, not only a whole multiple of the
+    /// display (BLIT386's `drawingBufferSize`): the display tier's effects work at it, and
+    /// the picture is scaled to it as [`Settings::upscale`] says.
+    ///
+    /// ```
+    /// use bt::{Settings, Upscale};
+    ///
+    /// let s = Settings::default().display(320, 240).output(1000, 750).upscale(Upscale::Linear);
+    /// assert_eq!(s.output_size(), (1000, 750));
+    /// assert!(s.validate().is_ok());
+    /// ```
+    pub fn output(mut self, width: u32, height: u32) -> Settings {
+        self.output = Some((width, height));
+        self
+    }
+
+    /// Sets how the picture is scaled to the output size.
+    pub fn upscale(mut self, filter: Upscale) -> Settings {
+        self.upscale = filter;
+        self
+    }
+
+    /// The output size: [`Settings::output`] if the cart set one, else the display size
+    /// times [`Settings::output_scale`].
     pub fn output_size(&self) -> (u32, u32) {
+        if let Some(size) = self.output {
+            return size;
+        }
         (
             self.width.saturating_mul(self.output_scale),
             self.height.saturating_mul(self.output_scale),
@@ -355,7 +416,16 @@ impl Settings {
         {
             return Err(SettingsError::WindowScale(scale));
         }
-        let (ow, oh) = self.output_size();
+        if let Some((width, height)) = self.output {
+            if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_OUTPUT_PIXELS
+            {
+                return Err(SettingsError::OutputSize { width, height });
+            }
+        }
+        let (ow, oh) = (
+            self.width.saturating_mul(self.output_scale),
+            self.height.saturating_mul(self.output_scale),
+        );
         if !(1..=MAX_OUTPUT_SCALE).contains(&self.output_scale)
             || u64::from(ow) * u64::from(oh) > MAX_OUTPUT_PIXELS
         {

@@ -414,14 +414,23 @@ impl Update<'_> {
         self.con.effects.clear();
     }
 
-    /// Adds a post-process effect ([`Effect`]), replacing the one of its kind. The stack is
-    /// part of the console's state: snapshots, seeks and replays keep it, and what a frame
-    /// shows is a function of its tick.
-    pub fn add_effect(&mut self, effect: Effect) {
-        self.con.post.add(effect);
+    /// Sets a post-process effect ([`Effect`]): it replaces the first effect of its kind, or
+    /// goes at the end of the stack when there is none. The stack is part of the console's
+    /// state: snapshots, seeks and replays keep it, and what a frame shows is a function of
+    /// its tick. On a full stack ([`crate::limits::MAX_EFFECTS`]) nothing changes and it
+    /// returns `false`.
+    pub fn add_effect(&mut self, effect: Effect) -> bool {
+        self.con.post.add(effect)
     }
 
-    /// Removes the post-process effect of `kind`, if one is set.
+    /// Adds a post-process effect at the end of the stack, after any of its kind (a second
+    /// barrel, scanlines both bent and flat). On a full stack nothing changes and it returns
+    /// `false`.
+    pub fn push_effect(&mut self, effect: Effect) -> bool {
+        self.con.post.push(effect)
+    }
+
+    /// Removes every post-process effect of `kind`.
     pub fn remove_effect(&mut self, kind: EffectKind) {
         self.con.post.remove(kind);
     }
@@ -431,23 +440,29 @@ impl Update<'_> {
         self.con.post.clear();
     }
 
-    /// Replaces the whole stack with `effects`, such as a preset from [`crate::crt`]. An
-    /// effect of a kind given twice replaces the earlier one.
+    /// Replaces the whole stack with `effects` in their order, such as a preset from
+    /// [`crate::crt`]. Effects past [`crate::limits::MAX_EFFECTS`] are left out.
     pub fn set_effects(&mut self, effects: &[Effect]) {
         self.con.post.clear();
         for &effect in effects {
-            self.con.post.add(effect);
+            self.con.post.push(effect);
         }
     }
 
-    /// The post-process effect of `kind`, if one is set.
+    /// The first post-process effect of `kind`, if one is set.
     pub fn effect(&self, kind: EffectKind) -> Option<Effect> {
         self.con.post.get(kind)
     }
 
-    /// The post-process effects set, in the order they run.
+    /// The post-process effects set, in their order.
     pub fn effects(&self) -> impl Iterator<Item = Effect> + '_ {
         self.con.post.iter()
+    }
+
+    /// The post-process effects set, to change in place: how a cart animates a parameter
+    /// (a flicker's amount, a curve growing) from update to update.
+    pub fn effects_mut(&mut self) -> &mut [Effect] {
+        self.con.post.as_mut_slice()
     }
 }
 

@@ -1,11 +1,12 @@
 //! Benchmarks of the post-process stack's display tier: one 320 × 240 frame to its 1280 × 960
 //! output picture (the window's job each frame), with no effect (plain scaling), each preset,
-//! and the PipBoy preset with the overlay over it. `docs/effects.md` gives the figures.
+//! the PipBoy preset with the overlay over it, and a curve the cart changes every frame (the
+//! tables built anew each time). `docs/effects.md` gives the figures.
 
 use std::hint::black_box;
 
 use bt::host::PostEffects;
-use bt::{Effect, Palette};
+use bt::{Effect, Palette, Upscale};
 use bt_runtime::postfx::{Frame, PostProcessor};
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -30,7 +31,7 @@ fn picture() -> Vec<u8> {
 fn stack(effects: &[Effect]) -> PostEffects {
     let mut fx = PostEffects::default();
     for &e in effects {
-        fx.add(e);
+        fx.push(e);
     }
     fx
 }
@@ -47,7 +48,10 @@ fn display_tier(c: &mut Criterion) {
         ("none", &[][..]),
         ("tv", bt::crt::TV),
         ("green", bt::crt::GREEN),
+        ("amber", bt::crt::AMBER),
         ("pipboy", bt::crt::PIPBOY),
+        ("green_phosphor", bt::crt::GREEN_PHOSPHOR),
+        ("wrist_terminal", bt::crt::WRIST_TERMINAL),
     ] {
         let fx = stack(effects);
         let mut post = PostProcessor::new();
@@ -60,10 +64,12 @@ fn display_tier(c: &mut Criterion) {
                     picture: &pixels,
                     with_overlay: &pixels,
                     display: (W, H),
-                    scale: SCALE,
+                    output: (W * SCALE, H * SCALE),
+                    filter: Upscale::Nearest,
                     palette: &palette,
                     effects: &fx,
                     tick,
+                    rate: 60.0,
                 };
                 black_box(post.render(&frame, &mut out));
             })
@@ -80,10 +86,38 @@ fn display_tier(c: &mut Criterion) {
                 picture: &pixels,
                 with_overlay: &with_overlay,
                 display: (W, H),
-                scale: SCALE,
+                output: (W * SCALE, H * SCALE),
+                filter: Upscale::Nearest,
                 palette: &palette,
                 effects: &fx,
                 tick,
+                rate: 60.0,
+            };
+            black_box(post.render(&frame, &mut out));
+        })
+    });
+    let mut fx = stack(bt::crt::TV);
+    let mut post = PostProcessor::new();
+    let mut out = Vec::new();
+    let mut tick = 0;
+    group.bench_function("tv_curve_changing_every_frame", |b| {
+        b.iter(|| {
+            tick += 1;
+            for e in fx.as_mut_slice() {
+                if let Effect::Barrel { curvature } = e {
+                    *curvature = 0.1 + (tick % 10) as f32 * 0.001;
+                }
+            }
+            let frame = Frame {
+                picture: &pixels,
+                with_overlay: &pixels,
+                display: (W, H),
+                output: (W * SCALE, H * SCALE),
+                filter: Upscale::Nearest,
+                palette: &palette,
+                effects: &fx,
+                tick,
+                rate: 60.0,
             };
             black_box(post.render(&frame, &mut out));
         })

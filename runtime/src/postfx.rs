@@ -1,53 +1,74 @@
-//! The post-process stack's display tier: the framebuffer through the palette, scaled to the
-//! output size, then the tube (bloom, curve, scanlines, stripes, vignette, flicker, rolling
-//! band, interference, noise), with the overlay laid over it undistorted.
+//! The post-process stack's display tier: the framebuffer through the palette, into linear
+//! light, sampled at the output size through the curve, then the tube (scanlines, grille,
+//! vignette, rolling band, flicker, glow, noise), back to sRGB, with the overlay laid over it
+//! undistorted.
 //!
 //! This is the one implementation every platform runs (the window, the web page, `bt shot
 //! --size output`), so the picture is the same bytes everywhere: the GPU only scales what it
 //! is given. To make that hold on every machine, the per-pixel work is integer arithmetic;
-//! floating point appears only in building the tables (the curve's source map, the scanline
-//! and vignette gains), with IEEE's exactly rounded `+ - * / sqrt` and `floor` alone, which
-//! give the same bits natively and in WebAssembly. Randomness comes from
-//! [`bt::host::effect_hash`] of the tick, never from the cart's generator or the wall clock.
+//! floating point appears only in building the tables (where each output pixel samples the
+//! picture, its gains, the scanlines' bell), with IEEE's exactly rounded `+ - * / sqrt` and
+//! `floor` and `bt::math`'s functions, which give the same bits natively and in WebAssembly.
+//! Randomness comes from [`bt::host::effect_hash`] of the tick, never from the cart's
+//! generator or the wall clock.
 //!
-//! The tables depend on the sizes and on the static effects' strengths only, and are built
-//! again only when one of those changes; a frame then gathers, multiplies and allocates
-//! nothing. A picture past [`MAX_KEPT_TABLE_PIXELS`] builds them a band of rows at a time,
-//! every frame, so its memory stays a small multiple of the picture's.
+//! # Why it has no seams
+//!
+//! Each output pixel keeps where the curve takes it as a continuous position in the picture,
+//! not a display pixel: it samples the picture between the four display pixels around that
+//! point (sharp at the pixels' middles, blended over one output pixel at their edges), and the
+//! scanlines' brightness is a function of the same continuous position, averaged over the
+//! output pixel's height. So a flat colour under a curve stays smooth, and a curved scanline
+//! has no steps where a stepped lookup would jump from one display row to the next. The
+//! blending and every gain happen in linear light (13 bits a channel), and the result goes back
+//! to sRGB through one table.
+//!
+//! The tables depend on the sizes and on the effects that do not move (curves, scanlines,
+//! grilles, vignettes), and are built again only when one of those changes; a frame then
+//! allocates nothing. A picture past [`MAX_KEPT_TABLE_PIXELS`] builds them a band of rows at
+//! a time, every frame, so its memory stays a small multiple of the picture's.
 
 use bt::host::effect_hash;
 pub use bt::host::PostEffects;
-use bt::{Effect, EffectKind, Palette};
+use bt::limits::MAX_EFFECTS;
+use bt::{Effect, Palette, Upscale};
 
 mod split;
 use split::HelperSlot;
 
-/// Gains are 8.8 fixed point: 256 is 1.
-const ONE: u32 = 256;
+/// Gains are 4.12 fixed point: 4096 is 1.
+const GAIN_ONE: u32 = 4096;
 
-/// How far a strength of 255 curves the picture: the corners' source reaches this far past
-/// the edge (in halves of the picture), which cuts about a sixth off each corner.
-const BARREL_REACH: f64 = 0.25;
+/// Linear-light channels are 13 bits: 0 to `LIN_MAX`.
+const LIN_MAX: u32 = 8191;
 
-/// A bloom strength of 255 adds the blurred glow three times over: spread thin over its
-/// radius, a one-pixel line's glow is otherwise too faint to see.
-const BLOOM_DIVISOR: u32 = 85;
+/// Three 13-bit channels packed in a `u64`, 21 bits apart: room for a channel times a blend
+/// weight (7 bits) without reaching the next.
+const LANE: u32 = 21;
 
-/// The largest bloom radius, in display pixels (the blur's cost grows with it).
+/// The mask keeping each lane's 13 bits.
+const LANES: u64 = (LIN_MAX as u64) | ((LIN_MAX as u64) << LANE) | ((LIN_MAX as u64) << (2 * LANE));
+
+/// Blend weights are 7 bits: 128 is all of the second sample.
+const WEIGHT_ONE: u32 = 128;
+
+/// The largest bloom or glow radius, in display pixels (the blur's cost grows with it).
 pub const MAX_BLOOM_RADIUS: u8 = 8;
 
-/// The largest chromatic aberration offset, in output pixels.
-pub const MAX_ABERRATION: u8 = 16;
+/// The largest chromatic aberration, in output pixels.
+pub const MAX_ABERRATION: f32 = 16.0;
 
-/// The largest output picture whose tables (6 bytes an output pixel: the source map and the
-/// gains) are kept from frame to frame: 16,777,216 pixels, 96 MiB of tables. A larger one
-/// (up to `bt::limits::MAX_OUTPUT_PIXELS`, 64 M pixels) builds them a band of rows at a time,
-/// every frame, into `BAND_PIXELS`' worth, so its tables take 6 MiB instead of 384 MiB
-/// beside a 256 MiB picture.
-pub const MAX_KEPT_TABLE_PIXELS: u64 = 1 << 24;
+/// The largest picture whose tables (14 bytes an output pixel: where it samples and its three
+/// gains) are kept from frame to frame: 4,194,304 pixels, 56 MiB of tables. A larger one (up to
+/// `bt::limits::MAX_OUTPUT_PIXELS`, 64 M pixels) builds them a band of rows at a time, every
+/// frame, into `BAND_PIXELS`' worth, so its tables take 7 MiB beside a 256 MiB picture.
+pub const MAX_KEPT_TABLE_PIXELS: u64 = 1 << 22;
 
 /// Output pixels in one band of a picture too large to keep its tables whole.
-const BAND_PIXELS: usize = 1 << 20;
+const BAND_PIXELS: usize = 1 << 19;
+
+/// Entries in the scanlines' table, over one line's height.
+const SCAN_STEPS: usize = 1024;
 
 /// How large a picture keeps its tables whole, and the band the tables of a larger one are
 /// built in: [`MAX_KEPT_TABLE_PIXELS`] and [`BAND_PIXELS`] (smaller in tests).
@@ -66,39 +87,56 @@ impl Default for TableBudget {
     }
 }
 
-/// What the tables were built for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where an output pixel samples the picture: the top-left of the four padded display pixels
+/// around the point, and how far towards the right and lower ones (0 to [`WEIGHT_ONE`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Tap {
+    at: u32,
+    fx: u8,
+    fy: u8,
+}
+
+/// Where an output pixel outside the curve samples: nowhere (a weight no sample has).
+const OUTSIDE: Tap = Tap {
+    at: 0,
+    fx: u8::MAX,
+    fy: 0,
+};
+
+/// What the tables were built for: the sizes, the filter, and the effects that shape them
+/// (curves, scanlines, grilles, vignettes, in their order), with their parameters made safe.
+#[derive(Debug, Clone, PartialEq)]
 struct TableKey {
     display: (u32, u32),
-    scale: u32,
-    barrel: u8,
-    scanlines: u8,
-    vignette: u8,
+    output: (u32, u32),
+    filter: Upscale,
+    shaping: PostEffects,
 }
 
 /// The display tier's tables and working buffers, kept from frame to frame.
 #[derive(Debug, Default)]
 pub struct PostProcessor {
     /// A second thread shading the lower half of each large picture's rows, started by the
-    /// first such picture where the machine has a second core ([`RowHelper`]).
+    /// first such picture where the machine has a second core.
     helper: HelperSlot,
     budget: TableBudget,
     key: Option<TableKey>,
-    /// For each output pixel, the display pixel it shows (one past the last for black,
-    /// outside the curve).
-    map: Vec<u32>,
-    /// For each output pixel, the scanline and vignette gain (8.8).
-    gain: Vec<u16>,
-    /// The display's colours after the palette (and the phosphor), `0x00RRGGBB`.
+    /// For each output pixel, where it samples the picture.
+    map: Vec<Tap>,
+    /// For each output pixel, its red, green and blue gain (4.12).
+    gain: Vec<[u16; 3]>,
+    /// The display's colours after the palette and the phosphor, `0x00RRGGBB`.
     rgb: Vec<u32>,
-    /// The glow at each display pixel, `0x00RRGGBB`, or empty without bloom.
-    bloom: Vec<u32>,
-    /// What each display pixel shows (colour and glow), and black at the end: what the map
-    /// points into.
-    src: Vec<u32>,
-    /// Blur working planes: red, green, blue sums.
+    /// The picture in linear light, packed ([`LANE`]), with a black border one pixel wide:
+    /// what the map samples.
+    lin: Vec<u64>,
+    /// The bloom's blur of `lin`, in the same shape, or empty without a bloom.
+    blur: Vec<u64>,
+    /// Blur working planes: red, green, blue.
     planes: [Vec<u16>; 3],
     scratch: Vec<u16>,
+    /// One row of samples for each half of the picture.
+    rows: [Vec<u64>; 2],
 }
 
 /// One frame's input to [`PostProcessor::render`].
@@ -111,14 +149,107 @@ pub struct Frame<'a> {
     pub with_overlay: &'a [u8],
     /// The display's size.
     pub display: (u32, u32),
-    /// Output pixels per display pixel.
-    pub scale: u32,
+    /// The output picture's size.
+    pub output: (u32, u32),
+    /// How the picture is scaled to the output size.
+    pub filter: Upscale,
     /// The palette the indices are shown with.
     pub palette: &'a Palette,
     /// The effects.
     pub effects: &'a PostEffects,
     /// The tick the frame shows: what animated effects are a function of.
     pub tick: u64,
+    /// Updates per second: turns the tick into the seconds a rolling band moves with.
+    pub rate: f64,
+}
+
+/// A parameter a cart gave, made safe: not a number counts as 0, and it is held to `lo..=hi`.
+fn param(v: f32, lo: f32, hi: f32) -> f64 {
+    if v.is_nan() {
+        0.0f64.clamp(f64::from(lo), f64::from(hi))
+    } else {
+        f64::from(v.clamp(lo, hi))
+    }
+}
+
+/// `effect` with its parameters made safe ([`param`]), so a table key compares equal to
+/// itself and nothing downstream meets an infinity.
+fn safe(effect: Effect) -> Effect {
+    let p = |v: f32, lo: f32, hi: f32| param(v, lo, hi) as f32;
+    match effect {
+        Effect::Barrel { curvature } => Effect::Barrel {
+            curvature: p(curvature, 0.0, 1.0),
+        },
+        Effect::ChromaticAberration { aberration } => Effect::ChromaticAberration {
+            aberration: p(aberration, 0.0, MAX_ABERRATION),
+        },
+        Effect::Interference { amount } => Effect::Interference {
+            amount: p(amount, 0.0, 0.5),
+        },
+        Effect::RollLine { amount, speed } => Effect::RollLine {
+            amount: p(amount, 0.0, 1.0),
+            speed: p(speed, -100.0, 100.0),
+        },
+        Effect::Scanlines {
+            amount,
+            strength,
+            density,
+        } => Effect::Scanlines {
+            amount: p(amount, 0.0, 1.0),
+            strength: p(strength, -64.0, 0.0),
+            density: p(density, 0.0, 16384.0),
+        },
+        Effect::RgbMask {
+            intensity,
+            size,
+            border,
+        } => Effect::RgbMask {
+            intensity: p(intensity, 0.0, 1.0),
+            size: p(size, 1.0, 256.0),
+            border: p(border, 0.0, 1.0),
+        },
+        Effect::Vignette { amount } => Effect::Vignette {
+            amount: p(amount, 0.0, 8.0),
+        },
+        Effect::Flicker { amount } => Effect::Flicker {
+            amount: p(amount, 0.0, 2.0),
+        },
+        Effect::Noise { amount } => Effect::Noise {
+            amount: p(amount, 0.0, 1.0),
+        },
+        Effect::Bloom { spread, glow } => Effect::Bloom {
+            spread: p(spread, 0.0, 16.0),
+            glow: p(glow, 0.0, 1.0),
+        },
+        Effect::Glow {
+            threshold,
+            strength,
+            radius,
+        } => Effect::Glow {
+            threshold: p(threshold, 0.0, 1.0),
+            strength: p(strength, 0.0, 3.0),
+            radius: radius.clamp(1, MAX_BLOOM_RADIUS),
+        },
+        Effect::Flutter { amount } => Effect::Flutter {
+            amount: p(amount, 0.0, 1.0),
+        },
+        Effect::Tear { chance, shift } => Effect::Tear {
+            chance: p(chance, 0.0, 1.0),
+            shift: p(shift, 0.0, 64.0),
+        },
+        other => other,
+    }
+}
+
+/// Whether `effect` shapes the tables (rather than acting per frame).
+fn shapes_tables(effect: &Effect) -> bool {
+    matches!(
+        effect,
+        Effect::Barrel { .. }
+            | Effect::Scanlines { .. }
+            | Effect::RgbMask { .. }
+            | Effect::Vignette { .. }
+    )
 }
 
 impl PostProcessor {
@@ -127,20 +258,46 @@ impl PostProcessor {
         PostProcessor::default()
     }
 
-    /// Draws `frame` at the output size (`display × scale`) into `out` as opaque RGBA, and
-    /// returns that size. `out` is resized to fit, so a reused buffer stops allocating once
-    /// it has held one frame of this size.
+    /// Draws `frame` at its output size into `out` as opaque RGBA, and returns that size.
+    /// `out` is resized to fit, so a reused buffer stops allocating once it has held one
+    /// frame of this size.
     pub fn render(&mut self, frame: &Frame<'_>, out: &mut Vec<u8>) -> (u32, u32) {
         let (dw, dh) = frame.display;
-        let s = frame.scale.max(1);
-        let (ow, oh) = (dw * s, dh * s);
-        let fx = frame.effects;
+        let (ow, oh) = (frame.output.0.max(1), frame.output.1.max(1));
+        let mut shaping = PostEffects::default();
+        let mut aberration = 0.0;
+        let mut interference = 0.0;
+        let mut tear = (0.0, 0.0);
+        let mut bloom: Option<(f64, f64)> = None;
+        let mut glow: Option<(f64, f64, u8)> = None;
+        let mut noise = 0.0;
+        let mut phosphor = None;
+        for e in frame.effects.iter().map(safe) {
+            if shapes_tables(&e) {
+                shaping.push(e);
+            }
+            match e {
+                Effect::ChromaticAberration { aberration: a } => aberration += f64::from(a),
+                Effect::Interference { amount } => interference += f64::from(amount),
+                Effect::Tear { chance, shift } => tear = (f64::from(chance), f64::from(shift)),
+                Effect::Bloom { spread, glow: g } => {
+                    bloom = Some((f64::from(spread), f64::from(g)));
+                }
+                Effect::Glow {
+                    threshold,
+                    strength,
+                    radius,
+                } => glow = Some((f64::from(threshold), f64::from(strength), radius)),
+                Effect::Noise { amount } => noise += f64::from(amount),
+                Effect::Phosphor { color } => phosphor = Some(color),
+                _ => {}
+            }
+        }
         let key = TableKey {
             display: (dw, dh),
-            scale: s,
-            barrel: strength(fx, EffectKind::Barrel),
-            scanlines: strength(fx, EffectKind::Scanlines),
-            vignette: strength(fx, EffectKind::Vignette),
+            output: (ow, oh),
+            filter: frame.filter,
+            shaping,
         };
         let banded = u64::from(ow) * u64::from(oh) > self.budget.kept;
         if banded {
@@ -149,16 +306,17 @@ impl PostProcessor {
                 self.map = Vec::new();
                 self.gain = Vec::new();
             }
-        } else if self.key != Some(key) {
-            self.build_tables(key);
+        } else if self.key.as_ref() != Some(&key) {
+            let len = ow as usize * oh as usize;
+            self.map.resize(len, Tap::default());
+            self.gain.resize(len, [0; 3]);
+            fill_tables(&key, 0..oh, &mut self.map, &mut self.gain);
+            self.key = Some(key.clone());
         }
+
         // The palette, through the phosphor, as packed colours.
         let mut lut = [0u32; 256];
         let mut plain = [0u32; 256];
-        let phosphor = match fx.get(EffectKind::Phosphor) {
-            Some(Effect::Phosphor { color }) => Some(color),
-            _ => None,
-        };
         for (i, c) in frame.palette.colors().iter().enumerate().take(256) {
             // Each slot as it shows on the screen: its alpha over black.
             let c = c.shown();
@@ -180,389 +338,649 @@ impl PostProcessor {
         for (c, &i) in self.rgb.iter_mut().zip(frame.picture) {
             *c = lut[usize::from(i)];
         }
-        let has_bloom = match fx.get(EffectKind::Bloom) {
-            Some(Effect::Bloom {
-                threshold,
-                strength,
-                radius,
-            }) if strength > 0 => {
-                self.bloom(dw as usize, dh as usize, threshold, strength, radius);
-                true
-            }
-            _ => false,
-        };
-
-        // What each display pixel shows, glow added, and a black one past the end for the
-        // output pixels outside the curve.
-        self.src.resize(n + 1, 0);
-        for (i, c) in self.src[..n].iter_mut().enumerate() {
-            let c0 = self.rgb[i];
-            *c = if has_bloom {
-                let w = self.bloom[i];
-                pack(
-                    (c0 >> 16) + (w >> 16),
-                    ((c0 >> 8) & 0xFF) + ((w >> 8) & 0xFF),
-                    (c0 & 0xFF) + (w & 0xFF),
-                )
-            } else {
-                c0
-            };
+        self.linearise(dw as usize, dh as usize, glow);
+        let bloom = bloom.filter(|&(_, g)| g > 0.0);
+        if let Some((spread, _)) = bloom {
+            // The 5 × 5 points `spread` output pixels apart reach two spreads each way: a box
+            // as wide, in display pixels.
+            let per = f64::from(ow) / f64::from(dw.max(1));
+            let r = (2.0 * spread / per + 0.5)
+                .floor()
+                .clamp(0.0, f64::from(MAX_BLOOM_RADIUS));
+            self.blur_linear(dw as usize, dh as usize, r as usize);
         }
-        self.src[n] = 0;
 
         out.resize(ow as usize * oh as usize * 4, 0);
-        let rows = RowEffects::new(fx, frame.tick, oh);
-        let aberration = match fx.get(EffectKind::ChromaticAberration) {
-            Some(Effect::ChromaticAberration { offset }) => offset.min(MAX_ABERRATION) as usize,
-            _ => 0,
-        };
-        let mask_strength = strength(fx, EffectKind::RgbMask);
-        let mask = mask_gains(mask_strength);
-        let noise = u32::from(strength(fx, EffectKind::Noise));
         let ow_us = ow as usize;
+        let moving = Moving::new(frame, ow, oh, interference, tear);
+        let fringe = (aberration * f64::from(WEIGHT_ONE) + 0.5).floor() as u32;
+        let noise = (noise.min(1.0) * 255.0 + 0.5).floor() as u32;
+        let bloom_mix = bloom.map_or(0, |(_, g)| (g * f64::from(GAIN_ONE) + 0.5).floor() as u32);
+        let [row_a, row_b] = &mut self.rows;
+        row_a.resize(ow_us, 0);
+        row_b.resize(ow_us, 0);
         if banded {
             let band_rows = (self.budget.band / ow_us).max(1);
-            self.map.resize(band_rows * ow_us, 0);
-            self.gain.resize(band_rows * ow_us, 0);
+            self.map.resize(band_rows * ow_us, Tap::default());
+            self.gain.resize(band_rows * ow_us, [0; 3]);
             for (band, part) in out.chunks_mut(band_rows * ow_us * 4).enumerate() {
                 let first = band * band_rows;
-                let n = part.len() / 4;
-                let rows_here = first as u32..(first + n / ow_us) as u32;
-                fill_tables(key, rows_here, &mut self.map[..n], &mut self.gain[..n]);
+                let px = part.len() / 4;
+                let rows_here = first as u32..(first + px / ow_us) as u32;
+                fill_tables(&key, rows_here, &mut self.map[..px], &mut self.gain[..px]);
                 let shade = Shade {
-                    map: &self.map[..n],
-                    gain: &self.gain[..n],
+                    map: &self.map[..px],
+                    gain: &self.gain[..px],
                     first_row: first,
-                    src: &self.src,
-                    rows,
-                    oh,
+                    lin: &self.lin,
+                    blur: &self.blur,
+                    pw: dw as usize + 2,
+                    moving: &moving,
                     ow: ow_us,
-                    aberration,
-                    mask,
+                    fringe,
                     noise,
-                    kind: [mask_strength > 0, noise > 0, aberration > 0],
+                    bloom_mix,
                     tick: frame.tick,
                 };
-                shade.rows(first, part);
+                shade.rows(first, part, row_a);
             }
-            overlay(frame, &plain, ow_us, out);
+            overlay(frame, &plain, (ow, oh), out);
             return (ow, oh);
         }
         let shade = Shade {
             map: &self.map,
             gain: &self.gain,
             first_row: 0,
-            src: &self.src,
-            rows,
-            oh,
+            lin: &self.lin,
+            blur: &self.blur,
+            pw: dw as usize + 2,
+            moving: &moving,
             ow: ow_us,
-            aberration,
-            mask,
+            fringe,
             noise,
-            kind: [mask_strength > 0, noise > 0, aberration > 0],
+            bloom_mix,
             tick: frame.tick,
         };
         // Rows depend on nothing but their own number, so the split changes no byte.
-        let split = (oh as usize / 2) * ow_us * 4;
+        let half = oh as usize / 2;
+        let split = half * ow_us * 4;
         match self.helper.get(ow_us * oh as usize) {
             Some(helper) => {
                 let (top, bottom) = out.split_at_mut(split);
-                let bottom = std::sync::Mutex::new(Some(bottom));
+                let bottom = std::sync::Mutex::new(Some((bottom, row_b)));
                 let lower = || {
                     let taken = bottom.lock().ok().and_then(|mut b| b.take());
-                    if let Some(rows) = taken {
-                        shade.rows(oh as usize / 2, rows);
+                    if let Some((rows, buf)) = taken {
+                        shade.rows(half, rows, buf);
                     }
                 };
-                let worked = helper.run(&lower, || shade.rows(0, top));
+                let worked = helper.run(&lower, || shade.rows(0, top, row_a));
                 if !worked {
                     // The second thread failed: its rows are shaded here, and it is not used again.
                     lower();
                     self.helper.give_up();
                 }
             }
-            None => shade.rows(0, out),
+            None => shade.rows(0, out, row_a),
         }
-        overlay(frame, &plain, ow_us, out);
+        overlay(frame, &plain, (ow, oh), out);
         (ow, oh)
     }
+}
 
-    fn build_tables(&mut self, key: TableKey) {
-        let (dw, dh) = key.display;
-        let s = key.scale;
-        let (ow, oh) = (dw * s, dh * s);
-        let len = ow as usize * oh as usize;
-        self.map.resize(len, 0);
-        self.gain.resize(len, 0);
-        fill_tables(key, 0..oh, &mut self.map, &mut self.gain);
-        self.key = Some(key);
+impl PostProcessor {
+    /// Fills `self.lin` with the display's colours (`self.rgb`) in linear light, a black
+    /// border around them, with the glow (`threshold`, `strength`, `radius`) added.
+    fn linearise(&mut self, w: usize, h: usize, glow: Option<(f64, f64, u8)>) {
+        let to_lin = to_linear_table();
+        let pw = w + 2;
+        self.lin.clear();
+        self.lin.resize(pw * (h + 2), 0);
+        let glow = glow.filter(|&(_, strength, _)| strength > 0.0);
+        if let Some((threshold, strength, radius)) = glow {
+            self.glow(w, h, threshold, strength, radius);
+        }
+        for y in 0..h {
+            for x in 0..w {
+                let i = y * w + x;
+                let c = self.rgb[i];
+                let mut ch = [
+                    u32::from(to_lin[(c >> 16) as usize & 0xFF]),
+                    u32::from(to_lin[(c >> 8) as usize & 0xFF]),
+                    u32::from(to_lin[c as usize & 0xFF]),
+                ];
+                if glow.is_some() {
+                    for (k, v) in ch.iter_mut().enumerate() {
+                        *v = (*v + u32::from(self.planes[k][i])).min(LIN_MAX);
+                    }
+                }
+                self.lin[(y + 1) * pw + x + 1] = pack_lin(ch);
+            }
+        }
     }
 
-    /// The glow: colours brighter than `threshold`, blurred twice with a box of `radius`, at
-    /// `strength`, into `self.bloom`.
-    fn bloom(&mut self, w: usize, h: usize, threshold: u8, strength: u8, radius: u8) {
-        let n = w * h;
+    /// The glow into `self.planes` (linear light, what to add to each display pixel): the
+    /// parts of colours brighter than `threshold`, blurred twice with a box of `radius`,
+    /// times `strength`.
+    fn glow(&mut self, w: usize, h: usize, threshold: f64, strength: f64, radius: u8) {
+        let to_lin = to_linear_table();
+        // Sized for the bloom's blur of the bordered picture too, so neither grows the other.
+        let most = (w + 2) * (h + 2);
         for plane in &mut self.planes {
-            plane.resize(n, 0);
+            plane.resize(most, 0);
         }
-        self.scratch.resize(n, 0);
-        self.bloom.resize(n, 0);
-        let t = u32::from(threshold);
+        self.scratch.resize(most, 0);
+        let t = (threshold * 255.0 + 0.5).floor() as u32;
         let span = 255 - t.min(254);
         let mut bright = [0u32; 256];
         for (l, k) in bright.iter_mut().enumerate().skip(t as usize + 1) {
-            *k = (l as u32 - t) * 255 / span;
+            *k = (l as u32 - t) * 256 / span;
         }
         for (i, &c) in self.rgb.iter().enumerate() {
-            let (r, g, b) = (c >> 16, (c >> 8) & 0xFF, c & 0xFF);
+            let (r, g, b) = (c >> 16 & 0xFF, (c >> 8) & 0xFF, c & 0xFF);
             let k = bright[luma(r, g, b) as usize];
-            self.planes[0][i] = (r * k / 255) as u16;
-            self.planes[1][i] = (g * k / 255) as u16;
-            self.planes[2][i] = (b * k / 255) as u16;
+            for (plane, v) in self.planes.iter_mut().zip([r, g, b]) {
+                plane[i] = ((u32::from(to_lin[v as usize]) * k) >> 8) as u16;
+            }
         }
         let r = usize::from(radius.clamp(1, MAX_BLOOM_RADIUS));
+        let k = (strength * 256.0 + 0.5).floor() as u32;
         for plane in &mut self.planes {
             for _ in 0..2 {
                 box_rows(plane, &mut self.scratch, w, h, r);
                 box_columns(&self.scratch, plane, w, h, r);
             }
+            for v in plane.iter_mut() {
+                *v = ((u32::from(*v) * k) >> 8).min(LIN_MAX) as u16;
+            }
         }
-        let k = u32::from(strength);
-        for (i, glow) in self.bloom.iter_mut().enumerate() {
-            let c = |p: &Vec<u16>| (u32::from(p[i]) * k / BLOOM_DIVISOR).min(255);
-            *glow = pack(c(&self.planes[0]), c(&self.planes[1]), c(&self.planes[2]));
+    }
+
+    /// `self.blur`: `self.lin` (border included) blurred with a box of radius `r` along rows
+    /// and columns, for the bloom.
+    fn blur_linear(&mut self, w: usize, h: usize, r: usize) {
+        let (pw, ph) = (w + 2, h + 2);
+        let n = pw * ph;
+        self.blur.clear();
+        self.blur.resize(n, 0);
+        if r == 0 {
+            self.blur.copy_from_slice(&self.lin);
+            return;
+        }
+        for plane in &mut self.planes {
+            plane.resize(n, 0);
+        }
+        self.scratch.resize(n, 0);
+        for (k, plane) in self.planes.iter_mut().enumerate() {
+            for (v, &c) in plane.iter_mut().zip(&self.lin) {
+                *v = (c >> (LANE * k as u32) & u64::from(LIN_MAX)) as u16;
+            }
+            box_rows(plane, &mut self.scratch, pw, ph, r);
+            box_columns(&self.scratch, plane, pw, ph, r);
+        }
+        for (i, c) in self.blur.iter_mut().enumerate() {
+            *c = pack_lin([
+                u32::from(self.planes[0][i]),
+                u32::from(self.planes[1][i]),
+                u32::from(self.planes[2][i]),
+            ]);
         }
     }
 }
 
-/// Fills `map` and `gain` for the output rows `rows` of a picture of `key`'s size and
-/// effects: for each output pixel, the display pixel it shows and its scanline and vignette
-/// gain (see [`PostProcessor`]'s fields), row by row from `rows.start`.
-fn fill_tables(key: TableKey, rows: std::ops::Range<u32>, map: &mut [u32], gain: &mut [u16]) {
+/// Fills `map` and `gain` for the output rows `rows` of a picture of `key`'s sizes and
+/// effects, row by row from `rows.start`: where each output pixel samples the picture and
+/// its three gains.
+///
+/// Each pixel walks the shaping effects from the last to the first, starting from its place
+/// on the screen: a curve moves the point, and every other effect multiplies the gain with
+/// its value at the point as it stands, so an effect before a curve bends with it.
+fn fill_tables(key: &TableKey, rows: std::ops::Range<u32>, map: &mut [Tap], gain: &mut [[u16; 3]]) {
     let (dw, dh) = key.display;
-    let s = key.scale;
-    let (ow, oh) = (dw * s, dh * s);
-    let k = f64::from(key.barrel) / 255.0 * BARREL_REACH;
-    let scan = f64::from(key.scanlines) / 255.0;
-    let vig = f64::from(key.vignette) / 255.0;
+    let (ow, oh) = key.output;
     let (owf, ohf) = (f64::from(ow), f64::from(oh));
-    for oy in rows.clone() {
-        let v = (f64::from(oy) + 0.5) / ohf * 2.0 - 1.0;
-        for ox in 0..ow {
-            let u = (f64::from(ox) + 0.5) / owf * 2.0 - 1.0;
-            let p = ((oy - rows.start) * ow + ox) as usize;
-            let (su, sv) = if k > 0.0 {
-                (u * (1.0 + k * v * v), v * (1.0 + k * u * u))
+    let (dwf, dhf) = (f64::from(dw), f64::from(dh));
+    let shaping = key.shaping.as_slice();
+    let curved = shaping.iter().any(|e| matches!(e, Effect::Barrel { .. }));
+    // Each scanline effect's bell over a line, averaged over an output pixel's height.
+    let mut bells = [[0f32; SCAN_STEPS]; MAX_EFFECTS];
+    let mut count = 0;
+    for e in shaping {
+        if let Effect::Scanlines {
+            amount,
+            strength,
+            density,
+        } = *e
+        {
+            let lines = if density > 0.0 {
+                f64::from(density)
             } else {
-                (u, v)
+                dhf
             };
-            let sx = ((su + 1.0) * 0.5 * f64::from(dw)).floor();
-            let syf = (sv + 1.0) * 0.5 * f64::from(dh);
-            let sy = syf.floor();
-            if k > 0.0 && (sx < 0.0 || sy < 0.0 || sx >= f64::from(dw) || sy >= f64::from(dh)) {
-                map[p] = dw * dh;
-                gain[p] = 0;
-                continue;
-            }
-            // Without a curve the source is exact integer scaling.
-            let (sx, sy) = if k > 0.0 {
-                (sx as u32, sy as u32)
-            } else {
-                (ox / s, oy / s)
-            };
-            map[p] = sy * dw + sx;
-            let mut g = 1.0;
-            if scan > 0.0 {
-                // Dark towards the bottom of each display row: at scale 2 every other
-                // output row, at 4 the last two of four, stronger at the very edge.
-                let fy = if k > 0.0 {
-                    syf - f64::from(sy)
-                } else {
-                    (f64::from(oy % s) + 0.5) / f64::from(s)
-                };
-                let edge = ((fy - 0.4) * 2.5).clamp(0.0, 1.0);
-                g *= 1.0 - scan * 0.85 * edge;
-            }
-            if vig > 0.0 {
-                let w = (1.0 - u * u) * (1.0 - v * v);
-                g *= 1.0 - vig * (1.0 - w.max(0.0).sqrt());
-            }
-            gain[p] = (g * f64::from(ONE) + 0.5).floor().clamp(0.0, 256.0) as u16;
+            fill_bell(
+                &mut bells[count],
+                f64::from(amount),
+                f64::from(strength),
+                lines / ohf,
+            );
+            count += 1;
         }
     }
+    let pw = dw as usize + 2;
+    let (kx, ky) = (owf / dwf, ohf / dhf);
+    for oy in rows.clone() {
+        let v = (f64::from(oy) + 0.5) / ohf;
+        for ox in 0..ow {
+            let u = (f64::from(ox) + 0.5) / owf;
+            let p = ((oy - rows.start) * ow + ox) as usize;
+            let (mut x, mut y) = (u, v);
+            let mut g = [1.0f64; 3];
+            let mut outside = false;
+            let mut scan = count;
+            for e in shaping.iter().rev() {
+                match *e {
+                    Effect::Barrel { curvature } => {
+                        let (dx, dy) = (x - 0.5, y - 0.5);
+                        let d2 = dx * dx + dy * dy;
+                        let c = f64::from(curvature);
+                        (x, y) = (x + dx * d2 * c, y + dy * d2 * c);
+                        if !(0.0..=1.0).contains(&x) || !(0.0..=1.0).contains(&y) {
+                            outside = true;
+                            break;
+                        }
+                    }
+                    Effect::Scanlines { density, .. } => {
+                        scan -= 1;
+                        let lines = if density > 0.0 {
+                            f64::from(density)
+                        } else {
+                            dhf
+                        };
+                        let t = y * lines;
+                        let phase = t - t.floor();
+                        let i = ((phase * SCAN_STEPS as f64).floor() as usize).min(SCAN_STEPS - 1);
+                        let k = f64::from(bells[scan][i]);
+                        for c in &mut g {
+                            *c *= k;
+                        }
+                    }
+                    Effect::RgbMask {
+                        intensity,
+                        size,
+                        border,
+                    } => {
+                        let m = mask_at(x * owf, y * ohf, f64::from(size), f64::from(border));
+                        let k = f64::from(intensity);
+                        for (c, m) in g.iter_mut().zip(m) {
+                            *c *= 1.0 + (m - 1.0) * k;
+                        }
+                    }
+                    Effect::Vignette { amount } => {
+                        let (cx, cy) = (x * 2.0 - 1.0, y * 2.0 - 1.0);
+                        let edge = (1.0 - cx * cx).max(0.0) * (1.0 - cy * cy).max(0.0);
+                        let k = if amount > 0.0 {
+                            bt::math::powf(edge, f64::from(amount))
+                        } else {
+                            1.0
+                        };
+                        for c in &mut g {
+                            *c *= k;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if outside {
+                map[p] = OUTSIDE;
+                gain[p] = [0; 3];
+                continue;
+            }
+            map[p] = if !curved && key.filter == Upscale::Nearest {
+                // Without a curve, nearest is exact whole-pixel arithmetic.
+                let sx = u64::from(ox) * u64::from(dw) / u64::from(ow);
+                let sy = u64::from(oy) * u64::from(dh) / u64::from(oh);
+                Tap {
+                    at: ((sy as usize + 1) * pw + sx as usize + 1) as u32,
+                    fx: 0,
+                    fy: 0,
+                }
+            } else {
+                let sharp = key.filter == Upscale::Nearest;
+                let (bx, fx) = axis(x * dwf, dwf, kx, sharp, curved);
+                let (by, fy) = axis(y * dhf, dhf, ky, sharp, curved);
+                Tap {
+                    at: (by * pw + bx) as u32,
+                    fx,
+                    fy,
+                }
+            };
+            gain[p] = g.map(|c| (c * f64::from(GAIN_ONE) + 0.5).floor().clamp(0.0, 65535.0) as u16);
+        }
+    }
+}
+
+/// Where a sample at `s` (in display pixels along an axis of `len` of them) starts, as an
+/// index into the picture with its black border (0 is the border before the first pixel),
+/// and its weight towards the next pixel. `per` is output pixels per display pixel: a
+/// `sharp` sample blends only over the output pixel at a display pixel's edge, so pixels stay
+/// crisp and a curve has no stair steps. A flat picture is clamped to its edge; a curved one
+/// blends into the black around it.
+fn axis(s: f64, len: f64, per: f64, sharp: bool, curved: bool) -> (usize, u8) {
+    let mut t = s - 0.5;
+    if !curved {
+        t = t.clamp(0.0, len - 1.0);
+    }
+    // A point inside the picture less half a pixel: from -0.5 to `len` - 0.5.
+    let t = t.clamp(-1.0, len - 1.0);
+    let base = t.floor();
+    let mut f = t - base;
+    if sharp {
+        f = ((f - 0.5) * per + 0.5).clamp(0.0, 1.0);
+    }
+    let w = (f * f64::from(WEIGHT_ONE) + 0.5).floor() as u8;
+    ((base + 1.0) as usize, w)
+}
+
+/// One scanline effect's gain over a line's height into `table`: the bell `2^(strength × p²)`
+/// (`p` from -0.5 at one edge of the line to 0.5 at the other), mixed in by `amount`, each
+/// entry averaged over `footprint` lines (an output pixel's height), so lines finer than the
+/// output's pixels fade to their mean instead of beating against them.
+fn fill_bell(table: &mut [f32; SCAN_STEPS], amount: f64, strength: f64, footprint: f64) {
+    const SUBSAMPLES: u32 = 8;
+    for (i, entry) in table.iter_mut().enumerate() {
+        let phase = (i as f64 + 0.5) / SCAN_STEPS as f64;
+        let mut sum = 0.0;
+        for s in 0..SUBSAMPLES {
+            let q = phase + footprint * ((f64::from(s) + 0.5) / f64::from(SUBSAMPLES) - 0.5);
+            let p = q - q.floor() - 0.5;
+            sum += bt::math::exp2(strength * p * p);
+        }
+        let bell = sum / f64::from(SUBSAMPLES);
+        *entry = (1.0 + (bell - 1.0) * amount) as f32;
+    }
+}
+
+/// The grille's red, green and blue gains at output point (`x`, `y`): stripes of cells `size`
+/// pixels wide, every other column of cells half a cell lower, darker towards each cell's
+/// border by `border`. A stripe's own channel is tripled, so the three average to 1.
+fn mask_at(x: f64, y: f64, size: f64, border: f64) -> [f64; 3] {
+    let (cx, cy) = (x / size, y / size);
+    let sub = cx * 3.0;
+    let stripe = sub.floor();
+    let which = stripe - 3.0 * (stripe / 3.0).floor();
+    let lower = {
+        let h = cx.floor() * 0.5;
+        h - h.floor()
+    };
+    let frac = |v: f64| v - v.floor();
+    let (ux, uy) = (frac(sub) * 2.0 - 1.0, frac(cy + lower) * 2.0 - 1.0);
+    let edge = (1.0 - ux * ux * border) * (1.0 - uy * uy * border);
+    let mut m = [0.0; 3];
+    m[(which as usize).min(2)] = 3.0 * edge;
+    m
+}
+
+/// What the effects that move do to each output row this tick: its gain (flicker, a tired
+/// tube's dips, the rolling bands) and its sideways shift (interference, tearing).
+struct Moving<'a> {
+    effects: &'a PostEffects,
+    tick: u64,
+    /// The tick in seconds.
+    seconds: f64,
+    oh: u32,
+    ow: u32,
+    /// The gain every row shares, 4.12.
+    flat: f64,
+    /// Interference's largest jitter as a fraction of the width.
+    interference: f64,
+    /// Tearing this tick: the largest shift in output pixels, or 0.
+    tear: i64,
+}
+
+impl<'a> Moving<'a> {
+    fn new(frame: &Frame<'a>, ow: u32, oh: u32, interference: f64, tear: (f64, f64)) -> Moving<'a> {
+        let tick = frame.tick;
+        let mut flat = 1.0;
+        for e in frame.effects.iter().map(safe) {
+            match e {
+                Effect::Flicker { amount } => flat *= f64::from(amount),
+                Effect::Flutter { amount } => {
+                    let dip = (effect_hash(tick, 5, 0) % 256) as f64 / 255.0;
+                    flat *= 1.0 - dip * f64::from(amount);
+                }
+                _ => {}
+            }
+        }
+        let (chance, shift) = tear;
+        let tears = shift >= 0.5 && unit(effect_hash(tick, 6, 0)) < chance;
+        let rate = if frame.rate > 0.0 { frame.rate } else { 60.0 };
+        Moving {
+            effects: frame.effects,
+            tick,
+            seconds: tick as f64 / rate,
+            oh,
+            ow,
+            flat,
+            interference,
+            tear: if tears {
+                (shift + 0.5).floor() as i64
+            } else {
+                0
+            },
+        }
+    }
+
+    /// Row `y`'s gain, 4.12.
+    fn gain(&self, y: u32) -> u32 {
+        let mut g = self.flat;
+        let v = (f64::from(y) + 0.5) / f64::from(self.oh);
+        for e in self.effects.iter().map(safe) {
+            if let Effect::RollLine { amount, speed } = e {
+                // Three cosines make an uneven band; its tops, eased in, brighten.
+                let x = v * 3.0 - self.seconds * f64::from(speed);
+                let f = bt::math::cos(x)
+                    * bt::math::cos(x * 2.35 + 1.1)
+                    * bt::math::cos(x * 4.45 + 2.3);
+                let t = ((f - 0.5) / 0.4).clamp(0.0, 1.0);
+                let line = t * t * (3.0 - 2.0 * t) * f64::from(amount);
+                g *= 1.0 + line * 1.5;
+            }
+        }
+        (g * f64::from(GAIN_ONE) + 0.5).floor().clamp(0.0, 65535.0) as u32
+    }
+
+    /// Row `y`'s sideways shift in output pixels.
+    fn shift(&self, y: u32) -> i64 {
+        let mut s = 0;
+        if self.interference > 0.0 {
+            let jitter = (unit(effect_hash(self.tick, 8, u64::from(y))) - 0.5) * self.interference;
+            s += (jitter * f64::from(self.ow)).round() as i64;
+        }
+        if self.tear > 0 {
+            // Rows tear in pairs, each pair its own way.
+            let h = effect_hash(self.tick, 7, u64::from(y / 2));
+            s += (h % (2 * self.tear as u64 + 1)) as i64 - self.tear;
+        }
+        s
+    }
+}
+
+/// A hash as a number from 0 up to 1.
+fn unit(h: u64) -> f64 {
+    (h >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// What every output row is shaded from this frame.
 struct Shade<'a> {
     /// The tables of the rows from `first_row` on.
-    map: &'a [u32],
-    gain: &'a [u16],
+    map: &'a [Tap],
+    gain: &'a [[u16; 3]],
     first_row: usize,
-    src: &'a [u32],
-    rows: RowEffects,
-    oh: u32,
+    lin: &'a [u64],
+    blur: &'a [u64],
+    /// The picture's width with its border: a row of `lin`.
+    pw: usize,
+    moving: &'a Moving<'a>,
     ow: usize,
-    aberration: usize,
-    mask: [[u32; 3]; 3],
+    /// The colour fringes' offset, in 128ths of an output pixel.
+    fringe: u32,
+    /// The noise's largest change, in levels of 255.
     noise: u32,
-    kind: [bool; 3],
+    /// How much of the bloom's blur is mixed in, 4.12.
+    bloom_mix: u32,
     tick: u64,
 }
 
 impl Shade<'_> {
-    /// Shades the rows from `first` on into `out`, which holds as many whole rows as follow.
-    fn rows(&self, first: usize, out: &mut [u8]) {
+    /// Shades the rows from `first` on into `out`, which holds as many whole rows as follow,
+    /// with `buf` (a row long) for the samples.
+    fn rows(&self, first: usize, out: &mut [u8], buf: &mut [u64]) {
         let ow = self.ow;
+        let to_srgb = to_srgb_table();
+        let last = ow as i64 - 1;
+        let (fringe_px, fringe_w) = (
+            (self.fringe / WEIGHT_ONE) as i64,
+            u64::from(self.fringe % WEIGHT_ONE),
+        );
+        let spread = 2 * self.noise + 1;
         for (i, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
             let y = first + i;
             let base = (y - self.first_row) * ow;
-            let row = Row {
-                frame: self,
-                map: &self.map[base..base + ow],
-                gain: &self.gain[base..base + ow],
-                row_gain: self.rows.gain(y as u32, self.oh),
-                shift: self.rows.shift(y as u32),
-                // xorshift32 along the row, seeded by the tick and the row.
-                seed: (effect_hash(self.tick, 9, y as u64) as u32) | 1,
-            };
-            shade_row(self.kind, row, out_row);
-        }
-    }
-}
-
-/// Shades `row` with the loop made for the effects it has (stripes, noise, fringes, a shift).
-fn shade_row(kind: [bool; 3], row: Row<'_>, out: &mut [u8]) {
-    macro_rules! pick {
-        ($($m:literal $n:literal $f:literal),*) => {
-            match (kind, row.shift != 0) {
-                $(
-                    ([$m, $n, $f], false) => row.shade::<$m, $n, $f, false>(out),
-                    ([$m, $n, $f], true) => row.shade::<$m, $n, $f, true>(out),
-                )*
+            let map = &self.map[base..base + ow];
+            let gain = &self.gain[base..base + ow];
+            let shift = self.moving.shift(y as u32);
+            let row_gain = self.moving.gain(y as u32);
+            for (x, c) in buf.iter_mut().enumerate() {
+                let sx = (x as i64 - shift).clamp(0, last) as usize;
+                *c = match map[sx] {
+                    OUTSIDE => 0,
+                    tap => sample(self.lin, self.pw, tap),
+                };
             }
-        };
-    }
-    pick!(
-        false false false, false false true, false true false, false true true,
-        true false false, true false true, true true false, true true true
-    )
-}
-
-/// One output row's inputs.
-struct Row<'a> {
-    /// What every row shares: the colours, the fringes, the stripes, the noise.
-    frame: &'a Shade<'a>,
-    /// This row's part of the source map and the gains.
-    map: &'a [u32],
-    gain: &'a [u16],
-    row_gain: u32,
-    shift: i64,
-    seed: u32,
-}
-
-impl Row<'_> {
-    /// Shades the row into `out` (RGBA), with the stripes, noise and colour fringes as the
-    /// parameters say: one loop per combination, so none pays for what it does not use.
-    #[inline(always)]
-    fn shade<const MASK: bool, const NOISE: bool, const FRINGE: bool, const SHIFT: bool>(
-        self,
-        out: &mut [u8],
-    ) {
-        let Row {
-            frame,
-            map,
-            gain,
-            row_gain,
-            shift,
-            mut seed,
-        } = self;
-        let Shade {
-            src,
-            aberration,
-            ref mask,
-            noise,
-            ..
-        } = *frame;
-        let last = map.len() - 1;
-        let mut stripe = 0;
-        let spread = 2 * noise + 1;
-        for (x, px) in out.chunks_exact_mut(4).enumerate() {
-            let sx = if !SHIFT {
-                x
-            } else {
-                (x as i64 - shift).clamp(0, last as i64) as usize
-            };
-            let c = src[map[sx] as usize];
-            let (r, g, b) = if FRINGE {
-                let left = src[map[sx.saturating_sub(aberration)] as usize];
-                let right = src[map[(sx + aberration).min(last)] as usize];
-                ((left >> 16) & 0xFF, (c >> 8) & 0xFF, right & 0xFF)
-            } else {
-                ((c >> 16) & 0xFF, (c >> 8) & 0xFF, c & 0xFF)
-            };
-            let k = (u32::from(gain[x]) * row_gain) >> 8;
-            let (r, g, b) = if MASK {
-                let m = &mask[stripe];
-                stripe = if stripe == 2 { 0 } else { stripe + 1 };
-                (
-                    (r * k * m[0]) >> 16,
-                    (g * k * m[1]) >> 16,
-                    (b * k * m[2]) >> 16,
-                )
-            } else {
-                ((r * k) >> 8, (g * k) >> 8, (b * k) >> 8)
-            };
-            let d = if NOISE {
-                seed ^= seed << 13;
-                seed ^= seed >> 17;
-                seed ^= seed << 5;
-                (((seed & 0xFFFF) * spread) >> 16) as i32 - noise as i32
-            } else {
-                0
-            };
-            // Clamped to a byte through a table: the noise makes a branch's direction random.
-            let at = |v: u32| SATURATE[(v as i32 + d + SATURATE_BIAS) as usize];
-            let shown = u32::from_le_bytes([at(r), at(g), at(b), 255]);
-            px.copy_from_slice(&shown.to_le_bytes());
+            // xorshift32 along the row, seeded by the tick and the row.
+            let mut seed = (effect_hash(self.tick, 9, y as u64) as u32) | 1;
+            for (x, px) in out_row.chunks_exact_mut(4).enumerate() {
+                let sx = (x as i64 - shift).clamp(0, last) as usize;
+                if map[sx] == OUTSIDE {
+                    // The tube's black border: no light, no glow, no noise.
+                    px.copy_from_slice(&[0, 0, 0, 255]);
+                    continue;
+                }
+                let c = buf[x];
+                let mut ch = unpack_lin(c);
+                if self.fringe > 0 {
+                    // Red from the left, blue from the right, each blended between two pixels.
+                    let at = |d: i64| buf[(x as i64 + d).clamp(0, last) as usize];
+                    let red = mix(at(-fringe_px), at(-fringe_px - 1), fringe_w);
+                    let blue = mix(at(fringe_px), at(fringe_px + 1), fringe_w);
+                    ch[0] = unpack_lin(red)[0];
+                    ch[2] = unpack_lin(blue)[2];
+                }
+                let g = gain[x];
+                for (v, g) in ch.iter_mut().zip(g) {
+                    let k = ((u32::from(g) * row_gain) >> 12).min(65535);
+                    *v = (*v * k) >> 12;
+                }
+                if self.bloom_mix > 0 {
+                    let b = unpack_lin(sample(self.blur, self.pw, map[sx]));
+                    for (v, b) in ch.iter_mut().zip(b) {
+                        let b = ((b * row_gain) >> 12) as i64;
+                        let d = (b - *v as i64) * i64::from(self.bloom_mix);
+                        *v = (*v as i64 + (d >> 12)).max(0) as u32;
+                    }
+                }
+                let d = if self.noise > 0 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 17;
+                    seed ^= seed << 5;
+                    (((seed & 0xFFFF) * spread) >> 16) as i32 - self.noise as i32
+                } else {
+                    0
+                };
+                let at = |v: u32| {
+                    let s = i32::from(to_srgb[v.min(LIN_MAX) as usize]) + d;
+                    s.clamp(0, 255) as u8
+                };
+                px.copy_from_slice(&[at(ch[0]), at(ch[1]), at(ch[2]), 255]);
+            }
         }
     }
 }
 
-/// Where 0 sits in [`SATURATE`]: a channel reaches the table between -255 (black with the
-/// strongest noise) and 764 (white in the brightest rolling band, 511/256 of full, with the
-/// strongest noise), so an index is always inside it.
-const SATURATE_BIAS: i32 = 256;
-
-/// `SATURATE[v + SATURATE_BIAS]` is `v` clamped to 0..=255.
-static SATURATE: [u8; 1024] = {
-    let mut table = [0u8; 1024];
-    let mut i = 0;
-    while i < table.len() {
-        let v = i as i32 - SATURATE_BIAS;
-        table[i] = if v < 0 {
-            0
-        } else if v > 255 {
-            255
-        } else {
-            v as u8
-        };
-        i += 1;
+/// The picture `plane` (with its border, `pw` wide) at `tap`: the four pixels around the
+/// point blended by its weights.
+#[inline(always)]
+fn sample(plane: &[u64], pw: usize, tap: Tap) -> u64 {
+    let at = tap.at as usize;
+    let c00 = plane[at];
+    if tap.fx == 0 && tap.fy == 0 {
+        return c00;
     }
-    table
-};
+    let (fx, fy) = (u64::from(tap.fx), u64::from(tap.fy));
+    let top = mix(c00, plane[at + 1], fx);
+    let bottom = mix(plane[at + pw], plane[at + pw + 1], fx);
+    mix(top, bottom, fy)
+}
 
-/// The strength of the effect of `kind` (its only or first strength), 0 when none is set.
-fn strength(fx: &PostEffects, kind: EffectKind) -> u8 {
-    match fx.get(kind) {
-        Some(
-            Effect::Barrel { strength }
-            | Effect::Scanlines { strength }
-            | Effect::Vignette { strength }
-            | Effect::RgbMask { strength }
-            | Effect::Noise { strength },
-        ) => strength,
-        _ => 0,
-    }
+/// `a` and `b` (packed linear colours) blended: `w` 128ths of `b`.
+#[inline(always)]
+fn mix(a: u64, b: u64, w: u64) -> u64 {
+    ((a * (u64::from(WEIGHT_ONE) - w) + b * w) >> 7) & LANES
+}
+
+#[inline(always)]
+fn pack_lin(c: [u32; 3]) -> u64 {
+    u64::from(c[0]) | u64::from(c[1]) << LANE | u64::from(c[2]) << (2 * LANE)
+}
+
+#[inline(always)]
+fn unpack_lin(c: u64) -> [u32; 3] {
+    let m = u64::from(LIN_MAX);
+    [
+        (c & m) as u32,
+        (c >> LANE & m) as u32,
+        (c >> (2 * LANE) & m) as u32,
+    ]
+}
+
+/// sRGB levels to linear light, 0 to [`LIN_MAX`].
+fn to_linear_table() -> &'static [u16; 256] {
+    static TABLE: std::sync::OnceLock<[u16; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [0u16; 256];
+        for (i, v) in t.iter_mut().enumerate() {
+            let c = i as f64 / 255.0;
+            let l = if c <= 0.04045 {
+                c / 12.92
+            } else {
+                bt::math::powf((c + 0.055) / 1.055, 2.4)
+            };
+            *v = (l * f64::from(LIN_MAX) + 0.5).floor() as u16;
+        }
+        t
+    })
+}
+
+/// Linear light (0 to [`LIN_MAX`]) back to sRGB levels. Every level's own linear value comes
+/// back to that level, so a picture with no effect keeps its bytes.
+fn to_srgb_table() -> &'static [u8; LIN_MAX as usize + 1] {
+    static TABLE: std::sync::OnceLock<[u8; LIN_MAX as usize + 1]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [0u8; LIN_MAX as usize + 1];
+        for (i, v) in t.iter_mut().enumerate() {
+            let l = i as f64 / f64::from(LIN_MAX);
+            let c = if l <= 0.003_130_8 {
+                l * 12.92
+            } else {
+                1.055 * bt::math::powf(l, 1.0 / 2.4) - 0.055
+            };
+            *v = (c * 255.0 + 0.5).floor().clamp(0.0, 255.0) as u8;
+        }
+        for (level, &l) in to_linear_table().iter().enumerate() {
+            t[usize::from(l)] = level as u8;
+        }
+        t
+    })
 }
 
 /// Rec. 601 brightness, 0 to 255, in integers.
@@ -574,20 +992,6 @@ fn luma(r: u32, g: u32, b: u32) -> u32 {
 #[inline(always)]
 fn pack(r: u32, g: u32, b: u32) -> u32 {
     (r.min(255) << 16) | (g.min(255) << 8) | b.min(255)
-}
-
-/// The stripe gains: in stripe `x % 3`, its own channel whole and the others dimmed.
-fn mask_gains(strength: u8) -> [[u32; 3]; 3] {
-    let dim = ONE - u32::from(strength) * 160 / 255;
-    let mut m = [[ONE; 3]; 3];
-    for (stripe, gains) in m.iter_mut().enumerate() {
-        for (channel, g) in gains.iter_mut().enumerate() {
-            if channel != stripe {
-                *g = dim;
-            }
-        }
-    }
-    m
 }
 
 /// `2^32 / (2r + 1)`, rounded up: multiplying a box's sum by it and keeping the top 32 bits
@@ -627,90 +1031,26 @@ fn box_columns(src: &[u16], dst: &mut [u16], w: usize, h: usize, r: usize) {
     }
 }
 
-/// What the animated effects do to one output row this tick.
-#[derive(Clone, Copy)]
-struct RowEffects {
-    /// The whole picture's gain this tick (flicker), 8.8.
-    flicker: u32,
-    /// The rolling band: its centre row, half height and strength.
-    roll: Option<(u32, u32, u32)>,
-    /// Interference this tick: the largest shift, and the tick.
-    jitter: Option<(i64, u64)>,
-}
-
-impl RowEffects {
-    fn new(fx: &PostEffects, tick: u64, oh: u32) -> RowEffects {
-        let flicker = match fx.get(EffectKind::Flicker) {
-            Some(Effect::Flicker { strength }) => {
-                let dip = (effect_hash(tick, 5, 0) % 256) as u32 * u32::from(strength) / 255;
-                ONE - dip.min(ONE)
-            }
-            _ => ONE,
-        };
-        let roll = match fx.get(EffectKind::RollLine) {
-            Some(Effect::RollLine { strength, period }) if strength > 0 => {
-                let period = u64::from(period.max(1));
-                let centre = ((tick % period) * u64::from(oh) / period) as u32;
-                Some((centre, (oh / 12).max(1), u32::from(strength)))
-            }
-            _ => None,
-        };
-        let jitter = match fx.get(EffectKind::Interference) {
-            Some(Effect::Interference { chance, shift })
-                if shift > 0 && (effect_hash(tick, 6, 0) & 0xFF) < u64::from(chance) =>
-            {
-                Some((i64::from(shift), tick))
-            }
-            _ => None,
-        };
-        RowEffects {
-            flicker,
-            roll,
-            jitter,
-        }
-    }
-
-    /// Row `y`'s gain, 8.8 (above 256 in the rolling band).
-    fn gain(&self, y: u32, oh: u32) -> u32 {
-        let mut g = self.flicker;
-        if let Some((centre, half, strength)) = self.roll {
-            // The band wraps around the bottom edge.
-            let d = y.abs_diff(centre).min(oh - y.abs_diff(centre).min(oh));
-            if d < half {
-                g += strength * (half - d) / half;
-            }
-        }
-        g
-    }
-
-    /// Row `y`'s sideways shift in output pixels.
-    fn shift(&self, y: u32) -> i64 {
-        match self.jitter {
-            Some((most, tick)) => {
-                // Rows move in pairs, each pair its own way.
-                let h = effect_hash(tick, 7, u64::from(y / 2));
-                (h % (2 * most as u64 + 1)) as i64 - most
-            }
-            None => 0,
-        }
-    }
-}
-
-/// Lays the overlay's pixels (where `with_overlay` differs from `picture`) over `out`, each a
-/// `scale × scale` block of its plain palette colour.
-fn overlay(frame: &Frame<'_>, plain: &[u32; 256], ow: usize, out: &mut [u8]) {
-    let dw = frame.display.0 as usize;
-    let s = frame.scale.max(1) as usize;
+/// Lays the overlay's pixels (where `with_overlay` differs from `picture`) over `out`, each
+/// over the output pixels its display pixel covers, in its plain palette colour.
+fn overlay(frame: &Frame<'_>, plain: &[u32; 256], output: (u32, u32), out: &mut [u8]) {
+    let (dw, dh) = (
+        u64::from(frame.display.0.max(1)),
+        u64::from(frame.display.1.max(1)),
+    );
+    let (ow, oh) = (u64::from(output.0), u64::from(output.1));
+    let span = |i: u64, d: u64, o: u64| (i * o / d) as usize..((i + 1) * o / d) as usize;
     for (i, (&a, &b)) in frame.picture.iter().zip(frame.with_overlay).enumerate() {
         if a == b {
             continue;
         }
         let c = plain[usize::from(b)];
         let px = [(c >> 16) as u8, (c >> 8) as u8, c as u8, 255];
-        let (x, y) = (i % dw, i / dw);
-        for row in 0..s {
-            let start = ((y * s + row) * ow + x * s) * 4;
-            for block in out[start..start + s * 4].chunks_exact_mut(4) {
+        let (x, y) = (i as u64 % dw, i as u64 / dw);
+        let cols = span(x, dw, ow);
+        for row in span(y, dh, oh) {
+            let start = (row * ow as usize + cols.start) * 4;
+            for block in out[start..start + cols.len() * 4].chunks_exact_mut(4) {
                 block.copy_from_slice(&px);
             }
         }
@@ -720,16 +1060,241 @@ fn overlay(frame: &Frame<'_>, plain: &[u32; 256], ow: usize, out: &mut [u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bt::EffectKind;
+
+    fn stack(effects: &[Effect]) -> PostEffects {
+        let mut fx = PostEffects::default();
+        for &e in effects {
+            assert!(fx.push(e));
+        }
+        fx
+    }
 
     fn frame<'a>(pixels: &'a [u8], fx: &'a PostEffects, palette: &'a Palette) -> Frame<'a> {
         Frame {
             picture: pixels,
             with_overlay: pixels,
             display: (4, 2),
-            scale: 2,
+            output: (8, 4),
+            filter: Upscale::Nearest,
             palette,
             effects: fx,
             tick: 3,
+            rate: 60.0,
+        }
+    }
+
+    fn render(f: &Frame<'_>) -> Vec<u8> {
+        let mut out = Vec::new();
+        PostProcessor::new().render(f, &mut out);
+        out
+    }
+
+    /// The nearest-scaled picture, as the plain palette shows it.
+    fn scaled(
+        palette: &Palette,
+        pixels: &[u8],
+        display: (u32, u32),
+        output: (u32, u32),
+    ) -> Vec<u8> {
+        let mut base = vec![0; pixels.len() * 4];
+        palette.write_rgba(pixels, &mut base);
+        let (dw, dh, ow, oh) = (
+            display.0 as usize,
+            display.1 as usize,
+            output.0 as usize,
+            output.1 as usize,
+        );
+        let mut want = vec![0; ow * oh * 4];
+        for y in 0..oh {
+            for x in 0..ow {
+                let src = ((y * dh / oh) * dw + x * dw / ow) * 4;
+                want[(y * ow + x) * 4..][..4].copy_from_slice(&base[src..src + 4]);
+            }
+        }
+        want
+    }
+
+    #[test]
+    fn every_level_comes_back_from_linear_light_as_it_went_in() {
+        let (to_lin, to_srgb) = (to_linear_table(), to_srgb_table());
+        for level in 0..=255u8 {
+            assert_eq!(to_srgb[usize::from(to_lin[usize::from(level)])], level);
+        }
+        assert!(
+            to_lin.windows(2).all(|w| w[0] < w[1]),
+            "distinct levels stay distinct"
+        );
+        assert!(to_srgb.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    #[test]
+    fn an_effect_that_changes_nothing_gives_the_picture_scaled_at_any_size() {
+        let palette = Palette::pico8();
+        let pixels = [0, 7, 8, 12, 1, 2, 3, 4];
+        let fx = stack(&[Effect::Flicker { amount: 1.0 }]);
+        for output in [(8, 4), (4, 2), (12, 6), (10, 5), (7, 3)] {
+            let mut f = frame(&pixels, &fx, &palette);
+            f.output = output;
+            assert_eq!(
+                render(&f),
+                scaled(&palette, &pixels, (4, 2), output),
+                "{output:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_linear_upscale_blends_neighbours_and_nearest_does_not() {
+        let palette = Palette::pico8();
+        let pixels = [0, 7, 0, 7, 0, 7, 0, 7];
+        let fx = stack(&[Effect::Flicker { amount: 1.0 }]);
+        let mut f = frame(&pixels, &fx, &palette);
+        f.output = (16, 8);
+        let nearest = render(&f);
+        f.filter = Upscale::Linear;
+        let linear = render(&f);
+        let white = palette.colors()[7];
+        let greys = |p: &[u8]| p.chunks(4).filter(|c| c[0] != 0 && c[0] != white.r).count();
+        assert_eq!(greys(&nearest), 0);
+        assert!(greys(&linear) > 0, "blends between black and white");
+    }
+
+    #[test]
+    fn flicker_scales_the_light_by_its_amount_as_blit386s_does() {
+        let palette = Palette::pico8();
+        let pixels = [7; 8];
+        let fx = stack(&[Effect::Flicker { amount: 0.5 }]);
+        let out = render(&frame(&pixels, &fx, &palette));
+        let white = palette.colors()[7];
+        let half = |v: u8| {
+            let l = f64::from(to_linear_table()[usize::from(v)]) * 0.5;
+            to_srgb_table()[l.floor() as usize]
+        };
+        for px in out.chunks(4) {
+            assert_eq!(px[..3], [half(white.r), half(white.g), half(white.b)]);
+        }
+    }
+
+    #[test]
+    fn interference_moves_rows_by_their_own_amounts_every_tick() {
+        let palette = Palette::pico8();
+        let (w, h) = (64u32, 32u32);
+        let pixels: Vec<u8> = (0..w * h).map(|i| (i % w / 4 % 16) as u8).collect();
+        let fx = stack(&[Effect::Interference { amount: 0.2 }]);
+        let plain = stack(&[Effect::Flicker { amount: 1.0 }]);
+        let at = |fx: &PostEffects, tick| {
+            let mut f = frame(&pixels, fx, &palette);
+            (f.display, f.output, f.tick) = ((w, h), (w, h), tick);
+            render(&f)
+        };
+        let still = at(&plain, 1);
+        let (a, b) = (at(&fx, 1), at(&fx, 2));
+        let moved = |p: &[u8]| {
+            p.chunks(w as usize * 4)
+                .zip(still.chunks(w as usize * 4))
+                .filter(|(r, s)| r != s)
+                .count()
+        };
+        assert!(moved(&a) > h as usize / 2, "most rows jitter");
+        assert_ne!(a, b, "anew every tick");
+        assert_eq!(a, at(&fx, 1), "a function of the tick");
+    }
+
+    #[test]
+    fn scanlines_before_a_curve_bend_with_it_and_after_it_lie_flat() {
+        let palette = Palette::pico8();
+        let pixels = vec![7u8; 40 * 30];
+        let scan = Effect::Scanlines {
+            amount: 1.0,
+            strength: -8.0,
+            density: 0.0,
+        };
+        let curve = Effect::Barrel { curvature: 0.3 };
+        let picture = |fx: &PostEffects| {
+            let mut f = frame(&pixels, fx, &palette);
+            (f.display, f.output) = ((40, 30), (160, 120));
+            render(&f)
+        };
+        // A row's green along its middle half: flat scanlines keep it constant.
+        let row_varies = |p: &[u8], y: usize| {
+            let row = &p[y * 160 * 4..(y + 1) * 160 * 4];
+            let g: Vec<u8> = row.chunks(4).skip(40).take(80).map(|c| c[1]).collect();
+            g.iter().max() != g.iter().min()
+        };
+        let flat = picture(&stack(&[curve, scan]));
+        let bent = picture(&stack(&[scan, curve]));
+        assert_ne!(flat, bent);
+        assert!(
+            (10..110).all(|y| !row_varies(&flat, y)),
+            "after the curve, each row is one level"
+        );
+        assert!(
+            (10..50).any(|y| row_varies(&bent, y)),
+            "before it, rows cross the bent lines"
+        );
+    }
+
+    /// The largest change between two pixels one grille period apart along a row, against the
+    /// scanlines' own swing down a column, over the middle of a flat-coloured picture.
+    fn seam_ratio(effects: &[Effect], period: usize) -> f64 {
+        let palette = Palette::pico8();
+        let (dw, dh, s) = (80u32, 60u32, 4u32);
+        let pixels = vec![6u8; (dw * dh) as usize];
+        let fx = stack(effects);
+        let mut f = frame(&pixels, &fx, &palette);
+        (f.display, f.output) = ((dw, dh), (dw * s, dh * s));
+        let out = render(&f);
+        let (ow, oh) = ((dw * s) as usize, (dh * s) as usize);
+        let level = |x: usize, y: usize| -> i32 {
+            let p = &out[(y * ow + x) * 4..][..3];
+            p.iter().map(|&c| i32::from(c)).sum()
+        };
+        let column: Vec<i32> = (oh / 2 - 8..oh / 2 + 8).map(|y| level(ow / 2, y)).collect();
+        let swing = column.iter().max().unwrap() - column.iter().min().unwrap();
+        assert!(swing > 20, "the scanlines show: swing {swing}");
+        let mut step = 0;
+        for y in oh / 8..oh * 7 / 8 {
+            for x in ow / 8..ow * 7 / 8 - period {
+                step = step.max((level(x + period, y) - level(x, y)).abs());
+            }
+        }
+        f64::from(step) / f64::from(swing)
+    }
+
+    fn without(preset: &[Effect], drop: &[EffectKind]) -> Vec<Effect> {
+        preset
+            .iter()
+            .copied()
+            .filter(|e| !drop.contains(&e.kind()))
+            .collect()
+    }
+
+    #[test]
+    fn flat_colour_under_the_crt_presets_has_no_seams() {
+        // Noise, the rolling band, interference and glitches change pixels on purpose.
+        let moving = [
+            EffectKind::Noise,
+            EffectKind::RollLine,
+            EffectKind::Interference,
+            EffectKind::Glitch,
+            EffectKind::Tear,
+            EffectKind::Flutter,
+        ];
+        for (name, preset, period) in [
+            ("TV", bt::crt::TV, 6),
+            ("GREEN", bt::crt::GREEN, 1),
+            ("AMBER", bt::crt::AMBER, 1),
+            ("GREEN_PHOSPHOR", bt::crt::GREEN_PHOSPHOR, 1),
+            ("PIPBOY", bt::crt::PIPBOY, 12),
+            ("WRIST_TERMINAL", bt::crt::WRIST_TERMINAL, 1),
+        ] {
+            let ratio = seam_ratio(&without(preset, &moving), period);
+            // A stepped lookup jumps by most of the swing where a bent line crosses a row.
+            assert!(
+                ratio < 0.2,
+                "{name}: a step of {ratio:.2} of the scanlines' swing"
+            );
         }
     }
 
@@ -738,29 +1303,20 @@ mod tests {
         let palette = Palette::pico8();
         let (w, h) = (37u32, 23u32);
         let pixels: Vec<u8> = (0..w * h).map(|i| (i * 7 % 16) as u8).collect();
-        let mut fx = PostEffects::default();
-        for &e in bt::crt::PIPBOY.iter().chain(bt::crt::TV) {
-            fx.add(e);
-        }
-        fx.add(Effect::Barrel { strength: 255 });
-        fx.add(Effect::ChromaticAberration { offset: 5 });
+        let mut all: Vec<Effect> = bt::crt::PIPBOY.iter().chain(bt::crt::TV).copied().collect();
+        all.push(Effect::Barrel { curvature: 1.0 });
+        all.push(Effect::ChromaticAberration { aberration: 5.5 });
+        let fx = stack(&all);
         for scale in [1, 2, 3] {
-            let frame = Frame {
-                picture: &pixels,
-                with_overlay: &pixels,
-                display: (w, h),
-                scale,
-                palette: &palette,
-                effects: &fx,
-                tick: 11,
-            };
+            let mut f = frame(&pixels, &fx, &palette);
+            (f.display, f.output, f.tick) = ((w, h), (w * scale, h * scale), 11);
             let (mut whole, mut banded) = (PostProcessor::new(), PostProcessor::new());
             // Bands of 5 output rows, or a few pixels of one row each.
             for band in [5 * (w * scale) as usize, 3] {
                 banded.budget = TableBudget { kept: 0, band };
                 let (mut a, mut b) = (Vec::new(), Vec::new());
-                whole.render(&frame, &mut a);
-                banded.render(&frame, &mut b);
+                whole.render(&f, &mut a);
+                banded.render(&f, &mut b);
                 assert!(a == b, "scale {scale}, bands of {band} pixels");
                 assert!(banded.map.len() <= band.max((w * scale) as usize));
             }
@@ -768,33 +1324,10 @@ mod tests {
     }
 
     #[test]
-    fn without_effects_the_output_is_the_picture_scaled() {
-        let palette = Palette::pico8();
-        let pixels = [0, 7, 8, 12, 1, 2, 3, 4];
-        let fx = PostEffects::default();
-        let mut out = Vec::new();
-        let size = PostProcessor::new().render(&frame(&pixels, &fx, &palette), &mut out);
-        assert_eq!(size, (8, 4));
-        let mut want = vec![0; 8 * 4 * 4];
-        let mut base = vec![0; 4 * 2 * 4];
-        palette.write_rgba(&pixels, &mut base);
-        for y in 0..4 {
-            for x in 0..8 {
-                let src = (y / 2 * 4 + x / 2) * 4;
-                want[(y * 8 + x) * 4..][..4].copy_from_slice(&base[src..src + 4]);
-            }
-        }
-        assert_eq!(out, want);
-    }
-
-    #[test]
     fn the_same_tick_gives_the_same_bytes_and_another_tick_other_noise() {
         let palette = Palette::pico8();
         let pixels = [7; 8];
-        let mut fx = PostEffects::default();
-        for &e in bt::crt::PIPBOY {
-            fx.add(e);
-        }
+        let fx = stack(bt::crt::PIPBOY);
         let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
         let mut p = PostProcessor::new();
         p.render(&frame(&pixels, &fx, &palette), &mut a);
@@ -807,19 +1340,49 @@ mod tests {
     }
 
     #[test]
+    fn parameters_that_are_not_numbers_count_as_zero() {
+        let palette = Palette::pico8();
+        let pixels = [7; 8];
+        let nan = f32::NAN;
+        let wild = stack(&[
+            Effect::Barrel { curvature: nan },
+            Effect::Scanlines {
+                amount: f32::INFINITY,
+                strength: nan,
+                density: f32::NEG_INFINITY,
+            },
+            Effect::RgbMask {
+                intensity: nan,
+                size: nan,
+                border: f32::INFINITY,
+            },
+            Effect::ChromaticAberration { aberration: nan },
+            Effect::Bloom {
+                spread: f32::INFINITY,
+                glow: nan,
+            },
+            Effect::RollLine {
+                amount: nan,
+                speed: f32::INFINITY,
+            },
+        ]);
+        let out = render(&frame(&pixels, &wild, &palette));
+        assert_eq!(out.len(), 8 * 4 * 4);
+        let tame = stack(&[Effect::Flicker { amount: 1.0 }]);
+        // The scanlines at full amount with a strength of 0 change nothing either.
+        assert_eq!(out, render(&frame(&pixels, &tame, &palette)));
+    }
+
+    #[test]
     fn the_overlay_is_laid_over_the_effects_undistorted() {
         let palette = Palette::pico8();
         let picture = [0u8; 8];
         let mut with_overlay = picture;
         with_overlay[5] = 7;
-        let mut fx = PostEffects::default();
-        for &e in bt::crt::TV {
-            fx.add(e);
-        }
+        let fx = stack(bt::crt::TV);
         let mut f = frame(&picture, &fx, &palette);
         f.with_overlay = &with_overlay;
-        let mut out = Vec::new();
-        PostProcessor::new().render(&f, &mut out);
+        let out = render(&f);
         let white = palette.colors()[7];
         for (x, y) in [(2, 2), (3, 2), (2, 3), (3, 3)] {
             assert_eq!(
@@ -834,15 +1397,12 @@ mod tests {
     fn a_curve_shows_black_in_the_corners_and_the_picture_in_the_middle() {
         let palette = Palette::pico8();
         let pixels = [7; 8];
-        let mut fx = PostEffects::default();
-        fx.add(Effect::Barrel { strength: 255 });
+        let fx = stack(&[Effect::Barrel { curvature: 1.0 }]);
         let mut f = frame(&pixels, &fx, &palette);
-        f.display = (2, 4);
-        f.scale = 16;
-        let mut out = Vec::new();
-        let (w, h) = PostProcessor::new().render(&f, &mut out);
+        (f.display, f.output) = ((2, 4), (32, 64));
+        let out = render(&f);
         assert_eq!(&out[..3], [0, 0, 0], "corner");
-        let mid = ((h / 2 * w + w / 2) * 4) as usize;
+        let mid = ((32 * 32 + 16) * 4) as usize;
         let white = palette.colors()[7];
         assert_eq!(out[mid..mid + 3], [white.r, white.g, white.b]);
     }
@@ -867,25 +1427,26 @@ mod tests {
         let stacks: [&[Effect]; 2] = [
             bt::crt::PIPBOY,
             &[
-                Effect::Barrel { strength: 200 },
-                Effect::ChromaticAberration { offset: 3 },
-                Effect::RgbMask { strength: 200 },
-                Effect::Noise { strength: 255 },
-                Effect::RollLine {
-                    strength: 255,
-                    period: 7,
+                Effect::Barrel { curvature: 0.5 },
+                Effect::ChromaticAberration { aberration: 3.0 },
+                Effect::RgbMask {
+                    intensity: 1.0,
+                    size: 3.0,
+                    border: 1.0,
                 },
-                Effect::Interference {
-                    chance: 255,
-                    shift: 9,
+                Effect::Noise { amount: 1.0 },
+                Effect::RollLine {
+                    amount: 1.0,
+                    speed: 7.0,
+                },
+                Effect::Tear {
+                    chance: 1.0,
+                    shift: 9.0,
                 },
             ],
         ];
-        for stack in stacks {
-            let mut fx = PostEffects::default();
-            for &e in stack {
-                fx.add(e);
-            }
+        for effects in stacks {
+            let fx = stack(effects);
             let mut two = PostProcessor::new();
             let mut one = PostProcessor {
                 helper: HelperSlot::Unavailable,
@@ -894,7 +1455,7 @@ mod tests {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             for tick in 0..6 {
                 let mut f = frame(&pixels, &fx, &palette);
-                (f.display, f.scale, f.tick) = ((w, h), 2, tick);
+                (f.display, f.output, f.tick) = ((w, h), (2 * w, 2 * h), tick);
                 two.render(&f, &mut a);
                 one.render(&f, &mut b);
                 assert!(

@@ -3,7 +3,7 @@
 //! multiple of the picture itself: its tables are built a band of rows at a time past
 //! `postfx::MAX_KEPT_TABLE_PIXELS`.
 
-use bt::{Color32, Effect, Palette};
+use bt::{Color32, Effect, Palette, Upscale};
 use bt_runtime::postfx::{Frame, PostEffects, PostProcessor, MAX_KEPT_TABLE_PIXELS};
 use bt_test_support::CountingAlloc;
 
@@ -17,28 +17,42 @@ fn every_effect() -> PostEffects {
         Effect::Phosphor {
             color: Color32::rgb(0x33, 0xFF, 0x66),
         },
-        Effect::Bloom {
-            threshold: 100,
-            strength: 200,
+        Effect::Glow {
+            threshold: 0.4,
+            strength: 2.4,
             radius: 8,
         },
-        Effect::Barrel { strength: 255 },
-        Effect::Interference {
-            chance: 255,
-            shift: 9,
+        Effect::Scanlines {
+            amount: 0.8,
+            strength: -8.0,
+            density: 0.0,
         },
-        Effect::ChromaticAberration { offset: 16 },
-        Effect::Scanlines { strength: 200 },
-        Effect::RgbMask { strength: 200 },
-        Effect::Vignette { strength: 200 },
-        Effect::Flicker { strength: 50 },
+        Effect::Barrel { curvature: 1.0 },
+        Effect::Interference { amount: 0.05 },
+        Effect::Tear {
+            chance: 1.0,
+            shift: 9.0,
+        },
+        Effect::ChromaticAberration { aberration: 16.0 },
+        Effect::RgbMask {
+            intensity: 0.8,
+            size: 3.0,
+            border: 0.5,
+        },
+        Effect::Vignette { amount: 0.8 },
+        Effect::Flicker { amount: 0.9 },
+        Effect::Flutter { amount: 0.2 },
         Effect::RollLine {
-            strength: 80,
-            period: 90,
+            amount: 0.3,
+            speed: 1.0,
         },
-        Effect::Noise { strength: 40 },
+        Effect::Noise { amount: 0.15 },
+        Effect::Bloom {
+            spread: 8.0,
+            glow: 0.3,
+        },
     ] {
-        fx.add(effect);
+        fx.push(effect);
     }
     fx
 }
@@ -55,10 +69,12 @@ fn a_picture_too_large_to_keep_its_tables_takes_little_more_than_itself_and_the_
         picture: &picture,
         with_overlay: &picture,
         display: (dw, dh),
-        scale,
+        output: (dw * scale, dh * scale),
+        filter: Upscale::Nearest,
         palette: &palette,
         effects: &effects,
         tick: 7,
+        rate: 60.0,
     };
     let mut post = PostProcessor::new();
     let ((_, out), peak) = GLOBAL.peak_bytes_during(|| {
@@ -69,10 +85,11 @@ fn a_picture_too_large_to_keep_its_tables_takes_little_more_than_itself_and_the_
     assert!(peak > 0, "the counting allocator is installed");
     let picture_bytes = output as i64 * 4;
     assert_eq!(out.len() as i64, picture_bytes);
-    // The display tier's own planes: the colours, the glow and the blur's, 20 bytes a display
-    // pixel. The tables of the whole picture would add 6 bytes an output pixel (108 MiB here).
-    let display_tier = i64::from(dw * dh) * 20;
-    let allowed = picture_bytes + display_tier + 8 * 1024 * 1024;
+    // The display tier's own planes: the colours, the picture in linear light, the bloom's
+    // blur, and the blur's working planes, 28 bytes a display pixel. A band of tables is
+    // 7 MiB; the tables of the whole picture would add 14 bytes an output pixel (252 MiB here).
+    let display_tier = i64::from(dw * dh) * 28;
+    let allowed = picture_bytes + display_tier + 16 * 1024 * 1024;
     assert!(
         peak <= allowed,
         "{} MiB at the peak; at most {} MiB",

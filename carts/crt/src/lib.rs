@@ -2,8 +2,8 @@
 //!
 //! - `crt` (320 × 240, output 4× = 1280 × 960): with `--arg scene=toggle` (the default) a
 //!   simple scene whose CRT look switches on and off every two seconds, each time on with the
-//!   next preset (TV, green, amber, PipBoy); with `--arg scene=pipboy` a faux terminal under
-//!   the PipBoy preset: scanlines, glitches, bloom, a rolling band; with `--arg
+//!   next preset (TV, green, amber, PipBoy); with `--arg scene=pipboy` a faux terminal in
+//!   greens under the PipBoy preset, its interference kept for bursts; with `--arg
 //!   scene=enhanced` the toggle scene's picture under a stack of eleven effects built by hand,
 //!   which a small state machine drives: steady, a warning of interference, a burst of
 //!   glitches and mosaic, and a recovery back to steady.
@@ -56,30 +56,42 @@ enum Scene {
 }
 
 /// The enhanced scene's steady stack: eleven effects, built by hand rather than from a preset.
-/// The state machine changes the glitch, mosaic, interference, fringes and noise from these.
+/// The state machine changes the glitch, mosaic, interference, fringes, flicker and noise
+/// from these.
 const STEADY: [Effect; 11] = [
     Effect::Glitch {
         chance: 0,
         shift: 0,
     },
     Effect::Mosaic { size: 1 },
-    Effect::Bloom {
-        threshold: 160,
-        strength: 110,
+    Effect::Glow {
+        threshold: 0.63,
+        strength: 1.3,
         radius: 3,
     },
-    Effect::Barrel { strength: 80 },
-    Effect::Interference {
-        chance: 0,
-        shift: 0,
+    // Before the curve, so the lines bend with the glass.
+    Effect::Scanlines {
+        amount: 0.55,
+        strength: -8.0,
+        density: 0.0,
     },
-    Effect::ChromaticAberration { offset: 1 },
-    Effect::Scanlines { strength: 130 },
-    Effect::RgbMask { strength: 70 },
-    Effect::Vignette { strength: 110 },
-    Effect::Flicker { strength: 6 },
-    Effect::Noise { strength: 6 },
+    Effect::Barrel { curvature: 0.1 },
+    Effect::Interference { amount: 0.0 },
+    Effect::ChromaticAberration { aberration: 1.0 },
+    Effect::RgbMask {
+        intensity: 0.25,
+        size: 3.0,
+        border: 0.3,
+    },
+    Effect::Vignette { amount: 0.4 },
+    Effect::Flicker { amount: 1.0 },
+    Effect::Noise { amount: 0.02 },
 ];
+
+/// The steady stack's interference, fringes, flicker and noise, and the burst's: what the
+/// recovery eases between.
+const CALM: [f32; 4] = [0.0, 1.0, 1.0, 0.02];
+const STORM: [f32; 4] = [0.04, 5.0, 0.8, 0.24];
 
 /// Where the enhanced scene's signal is: each state lasts a number of ticks drawn from the
 /// cart's generator when it starts, so a replay or a seek sees the same glitches.
@@ -155,7 +167,10 @@ impl Cart for Crt {
         };
         self.preset = None;
         match self.scene {
-            Scene::Pipboy => ctx.set_effects(bt::crt::PIPBOY),
+            Scene::Pipboy => {
+                ctx.set_effects(bt::crt::PIPBOY);
+                set_interference(ctx, 0.0);
+            }
             Scene::Enhanced => {
                 ctx.set_effects(&STEADY);
                 self.signal = (Signal::Steady, 0, steady_ticks(ctx));
@@ -168,7 +183,7 @@ impl Cart for Crt {
     fn update(&mut self, ctx: &mut Update<'_>) {
         match self.scene {
             Scene::Toggle => {}
-            Scene::Pipboy => return,
+            Scene::Pipboy => return pipboy_bursts(ctx),
             Scene::Enhanced => return self.drive_signal(ctx),
         }
         let t = ctx.ticks();
@@ -230,11 +245,8 @@ impl Crt {
         match signal {
             Signal::Steady => {}
             Signal::Warning => {
-                ctx.add_effect(Effect::Interference {
-                    chance: 160,
-                    shift: 5,
-                });
-                ctx.add_effect(Effect::Flicker { strength: 30 });
+                ctx.add_effect(Effect::Interference { amount: 0.01 });
+                ctx.add_effect(Effect::Flicker { amount: 0.9 });
             }
             Signal::Burst => {
                 ctx.add_effect(Effect::Glitch {
@@ -242,34 +254,21 @@ impl Crt {
                     shift: 24,
                 });
                 ctx.add_effect(Effect::Mosaic { size: 3 });
-                ctx.add_effect(Effect::Interference {
-                    chance: 255,
-                    shift: 14,
-                });
-                ctx.add_effect(Effect::ChromaticAberration { offset: 5 });
-                ctx.add_effect(Effect::Noise { strength: 60 });
+                set_signal(ctx, STORM);
             }
             Signal::Recovery => {
-                // From the burst's strengths back to the steady stack's, in whole steps.
-                let left = (start + RECOVERY_TICKS).saturating_sub(t) as u32;
-                let ease =
-                    |from: u32, to: u32| (to + (from - to) * left / RECOVERY_TICKS as u32) as u8;
+                // From the burst's values back to the steady stack's, a little every tick.
+                let left = (start + RECOVERY_TICKS).saturating_sub(t) as f32;
+                let k = left / RECOVERY_TICKS as f32;
                 ctx.add_effect(Effect::Glitch {
                     chance: 0,
                     shift: 0,
                 });
                 ctx.add_effect(Effect::Mosaic { size: 1 });
-                ctx.add_effect(Effect::Interference {
-                    chance: ease(120, 0),
-                    shift: ease(8, 0),
-                });
-                ctx.add_effect(Effect::ChromaticAberration { offset: ease(5, 1) });
-                ctx.add_effect(Effect::Noise {
-                    strength: ease(60, 6),
-                });
-                ctx.add_effect(Effect::Flicker {
-                    strength: ease(30, 6),
-                });
+                set_signal(
+                    ctx,
+                    std::array::from_fn(|i| CALM[i] + (STORM[i] - CALM[i]) * k),
+                );
             }
         }
     }
@@ -306,6 +305,40 @@ fn scene_picture(ctx: &mut Render<'_>) {
     ctx.draw_circle_fill(x - 4, y - 4, 4, 7);
 }
 
+/// Sets the interference, fringes, flicker and noise from `[interference, aberration,
+/// flicker, noise]`, in place: the stack keeps its order.
+fn set_signal(ctx: &mut Update<'_>, v: [f32; 4]) {
+    for effect in ctx.effects_mut() {
+        match effect {
+            Effect::Interference { amount } => *amount = v[0],
+            Effect::ChromaticAberration { aberration } => *aberration = v[1],
+            Effect::Flicker { amount } => *amount = v[2],
+            Effect::Noise { amount } => *amount = v[3],
+            _ => {}
+        }
+    }
+}
+
+/// The PipBoy preset's interference (0.06 of the width, every row) is a burst's strength:
+/// as BLIT386's terminal demo does, the terminal keeps it at 0 and spikes it for a third of a
+/// second about every four seconds, when the cart's generator says so.
+fn pipboy_bursts(ctx: &mut Update<'_>) {
+    let t = ctx.ticks();
+    if t.is_multiple_of(20) {
+        let burst = ctx.rng_mut().int(12) == 0;
+        set_interference(ctx, if burst { 0.06 } else { 0.0 });
+    }
+}
+
+/// Sets the stack's interference to `amount`, in place.
+fn set_interference(ctx: &mut Update<'_>, amount: f32) {
+    for effect in ctx.effects_mut() {
+        if let Effect::Interference { amount: a } = effect {
+            *a = amount;
+        }
+    }
+}
+
 /// How long a steady spell lasts: 2 to 5 seconds at 60 updates a second.
 fn steady_ticks(ctx: &mut Update<'_>) -> u64 {
     120 + u64::from(ctx.rng_mut().int(181))
@@ -313,16 +346,17 @@ fn steady_ticks(ctx: &mut Update<'_>) -> u64 {
 
 /// The faux terminal: a frame, a header and lines typed out a character at a time.
 fn terminal(ctx: &mut Render<'_>) {
+    // In greens: the PipBoy preset, as BLIT386's, shows the cart's own colours.
     ctx.clear(0);
-    ctx.draw_rect(bt::Rect::new(6, 6, 308, 228), 6);
-    ctx.draw_rect_fill(bt::Rect::new(6, 6, 308, 16), 6);
+    ctx.draw_rect(bt::Rect::new(6, 6, 308, 228), 3);
+    ctx.draw_rect_fill(bt::Rect::new(6, 6, 308, 16), 3);
     ctx.print(12, 8, "BT-OS 1.0 WRIST TERMINAL", 1);
     // Characters typed so far, with a pause of 10 characters' time after each line.
     let mut budget = ctx.ticks() / TYPE_TICKS;
     let (mut x, mut y) = (14, 32);
     for (row, line) in TERMINAL.iter().enumerate() {
         let n = (line.len() as u64).min(budget) as usize;
-        ctx.print(14, 32 + 16 * row as i32, &line[..n], 7);
+        ctx.print(14, 32 + 16 * row as i32, &line[..n], 11);
         (x, y) = (14 + 6 * n as i32, 32 + 16 * row as i32);
         budget -= n as u64;
         if n < line.len() || budget < 10 {
@@ -332,12 +366,12 @@ fn terminal(ctx: &mut Render<'_>) {
     }
     // The cursor blinks twice a second.
     if (ctx.ticks() / 15).is_multiple_of(2) {
-        ctx.draw_rect_fill(bt::Rect::new(x + 2, y, 5, 12), 7);
+        ctx.draw_rect_fill(bt::Rect::new(x + 2, y, 5, 12), 11);
     }
     // A gauge across the bottom.
     let filled = (ctx.ticks() % 240) as i32;
-    ctx.draw_rect(bt::Rect::new(14, 200, 244, 12), 6);
-    ctx.draw_rect_fill(bt::Rect::new(16, 202, filled, 8), 7);
+    ctx.draw_rect(bt::Rect::new(14, 200, 244, 12), 3);
+    ctx.draw_rect_fill(bt::Rect::new(16, 202, filled, 8), 11);
 }
 
 /// The `crt-logo` cart: a logo at 80 × 60 under a black-and-white stack.
@@ -354,16 +388,20 @@ pub const LOGO_STACK: &[Effect] = &[
     Effect::Phosphor {
         color: Color32::rgb(0xF0, 0xF0, 0xFF),
     },
-    Effect::Bloom {
-        threshold: 150,
-        strength: 140,
+    Effect::Glow {
+        threshold: 0.6,
+        strength: 1.6,
         radius: 2,
     },
-    Effect::Barrel { strength: 110 },
-    Effect::Scanlines { strength: 200 },
-    Effect::Vignette { strength: 140 },
-    Effect::Flicker { strength: 10 },
-    Effect::Noise { strength: 12 },
+    Effect::Scanlines {
+        amount: 0.7,
+        strength: -9.0,
+        density: 0.0,
+    },
+    Effect::Barrel { curvature: 0.14 },
+    Effect::Vignette { amount: 0.5 },
+    Effect::Flutter { amount: 0.04 },
+    Effect::Noise { amount: 0.045 },
 ];
 
 impl Cart for Logo {

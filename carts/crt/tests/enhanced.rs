@@ -46,15 +46,15 @@ fn the_signal_goes_round_its_states_and_each_sets_its_effects() {
             Some(Effect::Glitch { chance, .. }) => *chance,
             other => panic!("{state}: glitch {other:?}"),
         };
-        let interference_chance = match interference {
-            Some(Effect::Interference { chance, .. }) => *chance,
+        let jitter = match interference {
+            Some(Effect::Interference { amount }) => *amount,
             other => panic!("{state}: interference {other:?}"),
         };
         match state.as_str() {
-            "STEADY" => assert_eq!((glitch_chance, interference_chance), (0, 0)),
-            "WARNING" => assert_eq!((glitch_chance, interference_chance), (0, 160)),
-            "BURST" => assert_eq!((glitch_chance, interference_chance), (255, 255)),
-            _ => assert!(glitch_chance == 0 && interference_chance <= 120, "{state}"),
+            "STEADY" => assert_eq!((glitch_chance, jitter), (0, 0.0)),
+            "WARNING" => assert_eq!((glitch_chance, jitter), (0, 0.01)),
+            "BURST" => assert_eq!((glitch_chance, jitter), (255, 0.04)),
+            _ => assert!(glitch_chance == 0 && jitter <= 0.04, "{state}"),
         }
     }
 }

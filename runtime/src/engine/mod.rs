@@ -654,10 +654,12 @@ impl Engine {
             picture,
             with_overlay,
             display: (fb.width(), fb.height()),
-            scale: self.settings.output_scale,
+            output: self.settings.output_size(),
+            filter: self.settings.upscale,
             palette: self.console.palette(),
             effects,
             tick: self.fixed.ticks(),
+            rate: self.settings.target_fps,
         };
         self.post.render(&frame, out)
     }
