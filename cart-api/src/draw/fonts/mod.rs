@@ -5,7 +5,7 @@
 //! | --- | --- |
 //! | `mod.rs` | [`Font`]: glyphs by character, kerning, measuring |
 //! | `builtin.rs` | the system font and the small font as [`Font`]s, built when BT compiles |
-//! | `art.rs`, `latin1.rs`, `boxes.rs`, `small.rs` | the built-in glyphs beyond the system font's ASCII |
+//! | `art.rs`, `latin1.rs`, `boxes.rs`, `symbols.rs`, `small.rs` | the built-in glyphs beyond the system font's ASCII |
 //! | `layout.rs` | [`TextStyle`], [`Align`] and how text breaks into lines |
 //! | `draw.rs` | drawing text with a font into the framebuffer |
 //! | `render.rs` | `print_font` and `print_styled`, what `render` calls |
@@ -25,6 +25,7 @@ mod load;
 mod render;
 mod sheet;
 mod small;
+pub(crate) mod symbols;
 
 use std::borrow::Cow;
 
