@@ -74,6 +74,7 @@ const fn glyphs<const COUNT: usize>(
         x: 0,
         y: 0,
         advance,
+        pixels: 0,
     }; COUNT];
     let mut i = 0;
     while i < COUNT {
@@ -148,6 +149,7 @@ pub(super) static SYSTEM: Font = Font {
     rows: Cow::Borrowed(&SYSTEM_ROWS),
     kerning: Cow::Borrowed(&[]),
     fallback: Some(SYSTEM_COUNT as u32 - 1),
+    colors: Cow::Borrowed(&[]),
 };
 
 /// The small font. Its fallback is its last glyph, U+FFFD.
@@ -158,4 +160,5 @@ pub(super) static SMALL: Font = Font {
     rows: Cow::Borrowed(&SMALL_ROWS_ALL),
     kerning: Cow::Borrowed(&[]),
     fallback: Some(SMALL_COUNT as u32 - 1),
+    colors: Cow::Borrowed(&[]),
 };
