@@ -34,6 +34,7 @@ mod console;
 mod draw;
 mod easing;
 mod input;
+mod json;
 mod map;
 pub mod math;
 pub mod noise;

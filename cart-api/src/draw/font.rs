@@ -2,12 +2,13 @@
 //!
 //! The printable ASCII glyphs are those of the X11 "misc-fixed" 6x13 font, which is in the
 //! public domain; they were rendered out once and are stored here as data. The rest of the
-//! font (Latin-1, box drawing, block elements) is BT's own, drawn in the same style, in
-//! `fonts/latin1.rs` and `fonts/boxes.rs`. Each glyph is 14 rows, the whole line: in row `r`,
+//! font (Latin-1, Greek capitals, box drawing, block elements, dashes, arrows and icons) is
+//! BT's own, drawn in the same style, in `fonts/latin1.rs`, `fonts/boxes.rs` and
+//! `fonts/symbols.rs`. Each glyph is 14 rows, the whole line: in row `r`,
 //! bit `x` set means the pixel at column `x` is ink. Letters leave the 14th row empty, the gap
 //! between lines; box drawing fills it, so frames join from one line to the next.
 
-use super::fonts::{boxes, latin1};
+use super::fonts::{boxes, latin1, symbols};
 
 /// Horizontal distance from one character to the next, in pixels.
 pub const GLYPH_ADVANCE: i32 = 6;
@@ -28,7 +29,7 @@ pub(crate) const fn find(c: char) -> Option<&'static [u8; GLYPH_ROWS]> {
         32..=126 => Some(&ASCII[(code - 32) as usize]),
         0xa0..=0xff => Some(&latin1::LATIN1[(code - 0xa0) as usize]),
         boxes::FIRST..=boxes::LAST => Some(&boxes::BOXES[(code - boxes::FIRST) as usize]),
-        _ => None,
+        _ => symbols::find(code),
     }
 }
 

@@ -1,5 +1,5 @@
-//! A palette as JSON text: the writer, and a reader small enough to keep this crate free of
-//! a JSON dependency (it reads the JSON grammar in full, and errors name line and column).
+//! A palette as JSON text: the writer, and the reader (on BT's own JSON reader, which keeps
+//! this crate free of a JSON dependency; errors name line and column).
 //!
 //! ```json
 //! {
@@ -16,12 +16,10 @@
 use std::fmt::Write as _;
 
 use super::{Color32, Palette, PaletteError};
+use crate::json::{JsonError, Node, Pos, Reader, Value};
 
 /// The version written, and the only one read.
 const VERSION: u64 = 1;
-
-/// Nesting deeper than this is refused, so a hostile file cannot exhaust the stack.
-const MAX_DEPTH: usize = 16;
 
 /// The palette as JSON (see the module's notes for the shape).
 pub(super) fn write(palette: &Palette) -> String {
@@ -67,212 +65,11 @@ fn json_string(text: &str) -> String {
     out
 }
 
-/// A parsed JSON value and where it started.
-struct Node {
-    at: Pos,
-    value: Value,
-}
-
-enum Value {
-    Null,
-    Bool,
-    Number(f64),
-    Text(String),
-    List(Vec<Node>),
-    Object(Vec<(String, Node)>),
-}
-
-impl Value {
-    fn kind(&self) -> &'static str {
-        match self {
-            Value::Null => "null",
-            Value::Bool => "a boolean",
-            Value::Number(_) => "a number",
-            Value::Text(_) => "a string",
-            Value::List(_) => "an array",
-            Value::Object(_) => "an object",
-        }
-    }
-}
-
-#[derive(Clone, Copy)]
-struct Pos {
-    line: usize,
-    column: usize,
-}
-
 fn error(at: Pos, reason: impl Into<String>) -> PaletteError {
     PaletteError::Json {
         line: at.line,
         column: at.column,
         reason: reason.into(),
-    }
-}
-
-struct Reader<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
-    pos: Pos,
-}
-
-impl Reader<'_> {
-    fn peek(&mut self) -> Option<char> {
-        self.chars.peek().copied()
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.chars.next()?;
-        if c == '\n' {
-            self.pos.line += 1;
-            self.pos.column = 1;
-        } else {
-            self.pos.column += 1;
-        }
-        Some(c)
-    }
-
-    fn skip_space(&mut self) {
-        while matches!(self.peek(), Some(' ' | '\t' | '\n' | '\r')) {
-            self.bump();
-        }
-    }
-
-    fn expect(&mut self, want: char) -> Result<(), PaletteError> {
-        self.skip_space();
-        let at = self.pos;
-        match self.bump() {
-            Some(c) if c == want => Ok(()),
-            Some(c) => Err(error(at, format!("expected '{want}', found {c:?}"))),
-            None => Err(error(at, format!("expected '{want}', found the end"))),
-        }
-    }
-
-    fn value(&mut self, depth: usize) -> Result<Node, PaletteError> {
-        self.skip_space();
-        let at = self.pos;
-        if depth > MAX_DEPTH {
-            return Err(error(at, "nested too deeply"));
-        }
-        let value = match self.peek() {
-            None => return Err(error(at, "expected a value, found the end")),
-            Some('{') => {
-                self.bump();
-                let mut fields = Vec::new();
-                self.skip_space();
-                if self.peek() == Some('}') {
-                    self.bump();
-                } else {
-                    loop {
-                        self.skip_space();
-                        let key_at = self.pos;
-                        if self.peek() != Some('"') {
-                            return Err(error(key_at, "expected a field name in double quotes"));
-                        }
-                        let key = self.string()?;
-                        self.expect(':')?;
-                        fields.push((key, self.value(depth + 1)?));
-                        self.skip_space();
-                        let sep_at = self.pos;
-                        match self.bump() {
-                            Some(',') => {}
-                            Some('}') => break,
-                            _ => return Err(error(sep_at, "expected ',' or '}' in an object")),
-                        }
-                    }
-                }
-                Value::Object(fields)
-            }
-            Some('[') => {
-                self.bump();
-                let mut items = Vec::new();
-                self.skip_space();
-                if self.peek() == Some(']') {
-                    self.bump();
-                } else {
-                    loop {
-                        items.push(self.value(depth + 1)?);
-                        self.skip_space();
-                        let sep_at = self.pos;
-                        match self.bump() {
-                            Some(',') => {}
-                            Some(']') => break,
-                            _ => return Err(error(sep_at, "expected ',' or ']' in an array")),
-                        }
-                    }
-                }
-                Value::List(items)
-            }
-            Some('"') => Value::Text(self.string()?),
-            Some(c) if c == '-' || c.is_ascii_digit() => Value::Number(self.number()?),
-            Some(_) => {
-                let mut word = String::new();
-                while let Some(c) = self.peek().filter(char::is_ascii_alphabetic) {
-                    word.push(c);
-                    self.bump();
-                }
-                match word.as_str() {
-                    "null" => Value::Null,
-                    "true" | "false" => Value::Bool,
-                    _ => return Err(error(at, "expected a value")),
-                }
-            }
-        };
-        Ok(Node { at, value })
-    }
-
-    fn string(&mut self) -> Result<String, PaletteError> {
-        let at = self.pos;
-        self.bump(); // the opening quote
-        let mut out = String::new();
-        loop {
-            match self.bump() {
-                None => return Err(error(at, "a string that never ends")),
-                Some('"') => return Ok(out),
-                Some('\\') => {
-                    let esc_at = self.pos;
-                    let c = match self.bump() {
-                        Some('"') => '"',
-                        Some('\\') => '\\',
-                        Some('/') => '/',
-                        Some('b') => '\u{8}',
-                        Some('f') => '\u{c}',
-                        Some('n') => '\n',
-                        Some('r') => '\r',
-                        Some('t') => '\t',
-                        Some('u') => {
-                            let mut code = 0u32;
-                            for _ in 0..4 {
-                                let digit = self.bump().and_then(|d| d.to_digit(16));
-                                code = code * 16
-                                    + digit.ok_or_else(|| error(esc_at, "a bad \\u escape"))?;
-                            }
-                            // Surrogate pairs are not needed for palette names; they stand
-                            // for themselves as the replacement character.
-                            char::from_u32(code).unwrap_or(char::REPLACEMENT_CHARACTER)
-                        }
-                        _ => return Err(error(esc_at, "an unknown escape in a string")),
-                    };
-                    out.push(c);
-                }
-                Some(c) if u32::from(c) < 0x20 => {
-                    return Err(error(at, "a control character inside a string"))
-                }
-                Some(c) => out.push(c),
-            }
-        }
-    }
-
-    fn number(&mut self) -> Result<f64, PaletteError> {
-        let at = self.pos;
-        let mut text = String::new();
-        while let Some(c) = self
-            .peek()
-            .filter(|c| c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E'))
-        {
-            text.push(c);
-            self.bump();
-        }
-        text.parse::<f64>()
-            .map_err(|_| error(at, format!("not a number: {text}")))
     }
 }
 
@@ -293,15 +90,7 @@ fn whole(node: &Node, field: &str, limit: usize) -> Result<usize, PaletteError> 
 
 /// The palette in `text` (see the module's notes for the shape).
 pub(super) fn read(text: &str) -> Result<Palette, PaletteError> {
-    let mut reader = Reader {
-        chars: text.chars().peekable(),
-        pos: Pos { line: 1, column: 1 },
-    };
-    let root = reader.value(0)?;
-    reader.skip_space();
-    if reader.peek().is_some() {
-        return Err(error(reader.pos, "more text after the palette"));
-    }
+    let root = Reader::document(text, "the palette")?;
     let Value::Object(fields) = root.value else {
         return Err(error(
             root.at,
@@ -391,4 +180,10 @@ pub(super) fn read(text: &str) -> Result<Palette, PaletteError> {
         }
     }
     Ok(palette)
+}
+
+impl From<JsonError> for PaletteError {
+    fn from(e: JsonError) -> PaletteError {
+        error(e.at, e.reason)
+    }
 }

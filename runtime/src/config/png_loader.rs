@@ -493,4 +493,63 @@ pub(crate) mod tests {
         assert!(e("up.txt").contains("its '..' climb out of the folder; assets are read only"));
         assert!(e("link.txt").contains("a link leading out of the folder; assets are read only"));
     }
+
+    #[test]
+    fn btfont_fonts_read_real_pngs_indexed_as_coloured_and_rgba_as_one_colour() {
+        let dir = bt_test_support::ScratchDir::new("btfont-png");
+        let root = dir.join("assets");
+        std::fs::create_dir_all(root.join("fonts")).unwrap();
+        // A 2 x 2 glyph of colours 8 and 9, and the same shape as white RGBA pixels.
+        let numbers = [8, 9, 0, 8];
+        std::fs::write(
+            root.join("fonts/two.png"),
+            indexed_png(2, 2, png::BitDepth::Eight, &numbers),
+        )
+        .unwrap();
+        let white = [255u8; 4];
+        let rgba = [white, white, [0; 4], white].concat();
+        std::fs::write(root.join("fonts/white.png"), png(2, 2, &rgba)).unwrap();
+        let glyph =
+            r#""glyphs": {"X": {"x": 0, "y": 0, "w": 2, "h": 2, "ox": 0, "oy": 0, "adv": 3}}"#;
+        for (font, texture) in [
+            ("two", "two.png"),
+            ("white", "white.png"),
+            ("abs", "/etc/passwd"),
+        ] {
+            std::fs::write(
+                root.join(format!("fonts/{font}.btfont")),
+                format!(r#"{{"lineHeight": 2, "texture": "{texture}", {glyph}}}"#),
+            )
+            .unwrap();
+        }
+        let mut con = bt::host::Console::new(&bt::Settings::default().display(4, 2), 0);
+        con.set_image_loader(Box::new(FolderLoader::new(&root)));
+        let (two, white) = {
+            let ctx = con.update_context(0);
+            let e = ctx.load_font("fonts/abs.btfont").unwrap_err().to_string();
+            assert!(
+                e.starts_with(
+                    "font fonts/abs.btfont -> /etc/passwd: could not read it: an absolute path"
+                ),
+                "{e}"
+            );
+            (
+                ctx.load_font("fonts/two.btfont").unwrap(),
+                ctx.load_font("fonts/white.btfont").unwrap(),
+            )
+        };
+        assert!(two.is_colored() && !white.is_colored());
+        con.render_context(0, 0.0).print_font(&two, 0, 0, "X", 7);
+        let fb = con.framebuffer();
+        let got: Vec<_> = [(0, 0), (1, 0), (0, 1), (1, 1)]
+            .map(|(x, y)| fb.get(x, y))
+            .into();
+        assert_eq!(got, [Some(8), Some(9), Some(0), Some(8)]);
+        con.render_context(0, 0.0).print_font(&white, 2, 0, "X", 7);
+        let fb = con.framebuffer();
+        let got: Vec<_> = [(2, 0), (3, 0), (2, 1), (3, 1)]
+            .map(|(x, y)| fb.get(x, y))
+            .into();
+        assert_eq!(got, [Some(7), Some(7), Some(0), Some(7)]);
+    }
 }

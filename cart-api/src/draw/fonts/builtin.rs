@@ -4,11 +4,14 @@
 use std::borrow::Cow;
 
 use super::small::{self, SMALL_ADVANCE, SMALL_REPLACEMENT, SMALL_ROWS};
-use super::{boxes, Font, Glyph};
+use super::{boxes, symbols, Font, Glyph};
 use crate::draw::font::{self, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT, REPLACEMENT};
 
-/// Where the system font's glyphs come from, in code-point order: ranges of characters, then
-/// the replacement box as U+FFFD.
+type Rows = [u8; GLYPH_ROWS];
+
+/// Runs of the system font's characters, in code-point order; its scattered characters
+/// ([`symbols::SYMBOLS`]) fall between and after them, and the replacement box, as U+FFFD,
+/// comes last.
 const SYSTEM_RANGES: [(u32, u32); 3] = [(32, 126), (0xa0, 0xff), (boxes::FIRST, boxes::LAST)];
 
 const fn range_len(ranges: &[(u32, u32)]) -> usize {
@@ -21,27 +24,44 @@ const fn range_len(ranges: &[(u32, u32)]) -> usize {
     n
 }
 
-/// Glyphs of the system font: the ranges and U+FFFD.
-const SYSTEM_COUNT: usize = range_len(&SYSTEM_RANGES) + 1;
+/// Glyphs of the system font: the ranges, the scattered characters and U+FFFD.
+const SYSTEM_COUNT: usize = range_len(&SYSTEM_RANGES) + symbols::SYMBOLS.len() + 1;
 /// Glyphs of the small font: printable ASCII and U+FFFD.
 const SMALL_COUNT: usize = 95 + 1;
 
-/// The code point of glyph `i` of a font made of `ranges` and U+FFFD.
-const fn code_at(ranges: &[(u32, u32)], mut i: usize) -> u32 {
-    let mut r = 0;
-    while r < ranges.len() {
-        let len = (ranges[r].1 - ranges[r].0 + 1) as usize;
-        if i < len {
-            return ranges[r].0 + i as u32;
+/// The code points of a font made of `ranges` and `scattered` (each in code-point order),
+/// merged into one order, then U+FFFD.
+const fn codes<const COUNT: usize>(
+    ranges: &[(u32, u32)],
+    scattered: &[(u32, Rows)],
+) -> [u32; COUNT] {
+    let mut out = [0xfffd; COUNT];
+    let (mut n, mut r, mut s) = (0, 0, 0);
+    while r < ranges.len() || s < scattered.len() {
+        let take_range = s == scattered.len() || (r < ranges.len() && ranges[r].0 < scattered[s].0);
+        if take_range {
+            let mut code = ranges[r].0;
+            while code <= ranges[r].1 {
+                out[n] = code;
+                n += 1;
+                code += 1;
+            }
+            r += 1;
+        } else {
+            out[n] = scattered[s].0;
+            n += 1;
+            s += 1;
         }
-        i -= len;
-        r += 1;
     }
-    0xfffd
+    assert!(n + 1 == COUNT, "a built-in font's glyph count is wrong");
+    out
 }
 
+static SYSTEM_CODES: [u32; SYSTEM_COUNT] = codes(&SYSTEM_RANGES, &symbols::SYMBOLS);
+static SMALL_CODES: [u32; SMALL_COUNT] = codes(&[(32, 126)], &[]);
+
 const fn glyphs<const COUNT: usize>(
-    ranges: &[(u32, u32)],
+    codes: &[u32; COUNT],
     width: u8,
     height: u32,
     advance: i32,
@@ -54,10 +74,11 @@ const fn glyphs<const COUNT: usize>(
         x: 0,
         y: 0,
         advance,
+        pixels: 0,
     }; COUNT];
     let mut i = 0;
     while i < COUNT {
-        out[i].code = code_at(ranges, i);
+        out[i].code = codes[i];
         out[i].start = (i * height as usize) as u32;
         i += 1;
     }
@@ -68,7 +89,7 @@ const fn system_rows() -> [u64; SYSTEM_COUNT * GLYPH_ROWS] {
     let mut out = [0; SYSTEM_COUNT * GLYPH_ROWS];
     let mut i = 0;
     while i < SYSTEM_COUNT {
-        let code = code_at(&SYSTEM_RANGES, i);
+        let code = SYSTEM_CODES[i];
         let rows = match char::from_u32(code) {
             Some(c) => match font::find(c) {
                 Some(rows) => rows,
@@ -90,7 +111,7 @@ const fn small_rows() -> [u64; SMALL_COUNT * SMALL_ROWS] {
     let mut out = [0; SMALL_COUNT * SMALL_ROWS];
     let mut i = 0;
     while i < SMALL_COUNT {
-        let code = code_at(&[(32, 126)], i);
+        let code = SMALL_CODES[i];
         let rows = match char::from_u32(code) {
             Some(c) => match small::find(c) {
                 Some(rows) => rows,
@@ -109,7 +130,7 @@ const fn small_rows() -> [u64; SMALL_COUNT * SMALL_ROWS] {
 }
 
 static SYSTEM_GLYPHS: [Glyph; SYSTEM_COUNT] = glyphs(
-    &SYSTEM_RANGES,
+    &SYSTEM_CODES,
     GLYPH_ADVANCE as u8,
     GLYPH_ROWS as u32,
     GLYPH_ADVANCE,
@@ -117,7 +138,7 @@ static SYSTEM_GLYPHS: [Glyph; SYSTEM_COUNT] = glyphs(
 static SYSTEM_ROWS: [u64; SYSTEM_COUNT * GLYPH_ROWS] = system_rows();
 
 static SMALL_GLYPHS: [Glyph; SMALL_COUNT] =
-    glyphs(&[(32, 126)], 3, SMALL_ROWS as u32, SMALL_ADVANCE);
+    glyphs(&SMALL_CODES, 3, SMALL_ROWS as u32, SMALL_ADVANCE);
 static SMALL_ROWS_ALL: [u64; SMALL_COUNT * SMALL_ROWS] = small_rows();
 
 /// The system font. Its fallback is its last glyph, U+FFFD.
@@ -128,6 +149,7 @@ pub(super) static SYSTEM: Font = Font {
     rows: Cow::Borrowed(&SYSTEM_ROWS),
     kerning: Cow::Borrowed(&[]),
     fallback: Some(SYSTEM_COUNT as u32 - 1),
+    colors: Cow::Borrowed(&[]),
 };
 
 /// The small font. Its fallback is its last glyph, U+FFFD.
@@ -138,4 +160,5 @@ pub(super) static SMALL: Font = Font {
     rows: Cow::Borrowed(&SMALL_ROWS_ALL),
     kerning: Cow::Borrowed(&[]),
     fallback: Some(SMALL_COUNT as u32 - 1),
+    colors: Cow::Borrowed(&[]),
 };

@@ -1,5 +1,6 @@
 //! Drawing text with a [`Font`] into the framebuffer: glyph by glyph, clipped, in one colour
-//! through the draw-time remap (text is never patterned), with no allocation.
+//! (or a coloured font's own colours) through the draw-time remap (text is never patterned),
+//! with no allocation.
 
 use std::fmt;
 
@@ -8,7 +9,8 @@ use crate::draw::Framebuffer;
 
 impl Framebuffer {
     /// Prints formatted text in `font` with its top-left corner at `(x, y)`: `\n` returns to
-    /// `x` one line lower. Nothing is drawn with index 0.
+    /// `x` one line lower. Nothing is drawn with index 0; a coloured font draws its own
+    /// colours.
     pub(crate) fn font_print_fmt(
         &mut self,
         font: &Font,
@@ -22,7 +24,7 @@ impl Framebuffer {
             left: i64,
             at: (i64, i64),
             prev: Option<char>,
-            ink: u8,
+            ink: Option<u8>,
         }
         impl fmt::Write for Pen<'_> {
             fn write_str(&mut self, s: &str) -> fmt::Result {
@@ -43,7 +45,7 @@ impl Framebuffer {
         if index == 0 {
             return;
         }
-        let ink = self.pen.remap[usize::from(index)];
+        let ink = self.ink(font, index, false);
         let mut pen = Pen {
             fb: self,
             font,
@@ -68,7 +70,7 @@ impl Framebuffer {
         if index == 0 || text.is_empty() {
             return;
         }
-        let ink = self.pen.remap[usize::from(index)];
+        let ink = self.ink(font, index, style.tints());
         let scale = i64::from(style.scale_factor());
         // The width lines align in: the wrap width, else the widest line.
         let width = match (style.wrap_width(), style.alignment()) {
@@ -104,6 +106,16 @@ impl Framebuffer {
         }
     }
 
+    /// The colour glyphs are drawn in: `index` through the remap, or `None` for a coloured
+    /// font's own colours when not tinted.
+    fn ink(&self, font: &Font, index: u8, tint: bool) -> Option<u8> {
+        if font.is_colored() && !tint {
+            None
+        } else {
+            Some(self.pen.remap[usize::from(index)])
+        }
+    }
+
     /// Draws `c` (after `prev`, for kerning) with the pen at `at`; returns where the pen goes
     /// next.
     #[inline]
@@ -113,7 +125,7 @@ impl Framebuffer {
         (x, y): (i64, i64),
         prev: Option<char>,
         c: char,
-        ink: u8,
+        ink: Option<u8>,
         scale: i64,
     ) -> i64 {
         let kern = match prev {
@@ -128,9 +140,27 @@ impl Framebuffer {
         x + i64::from(glyph.advance) * scale
     }
 
-    /// Draws `glyph` with the pen at `(x, y)`, clipped.
-    fn font_glyph(&mut self, font: &Font, glyph: &Glyph, (x, y): (i64, i64), ink: u8, s: i64) {
+    /// Draws `glyph` with the pen at `(x, y)`, clipped: in `ink`, or with `None` in its own
+    /// colours through the remap.
+    fn font_glyph(
+        &mut self,
+        font: &Font,
+        glyph: &Glyph,
+        (x, y): (i64, i64),
+        ink: Option<u8>,
+        s: i64,
+    ) {
         let rows = font.rows_of(glyph);
+        let colors = font.colors_of(glyph);
+        let remap = self.pen.remap;
+        // The colour of the pixel at column `dx` of row `r`.
+        let color = |r: i64, dx: i64| match ink {
+            Some(ink) => ink,
+            None => {
+                let at = (r * i64::from(glyph.width) + dx) as usize;
+                remap[usize::from(colors.get(at).copied().unwrap_or(0))]
+            }
+        };
         let gx = x + i64::from(glyph.x) * s;
         let gy = y + i64::from(glyph.y) * s;
         let (w, h) = (i64::from(glyph.width), rows.len() as i64);
@@ -158,7 +188,7 @@ impl Framebuffer {
                 let at = (gy + r) as usize * stride;
                 while bits != 0 {
                     let dx = i64::from(bits.trailing_zeros());
-                    self.pixels[at + (gx + dx) as usize] = ink;
+                    self.pixels[at + (gx + dx) as usize] = color(r, dx);
                     bits &= bits - 1;
                 }
                 continue;
@@ -170,6 +200,7 @@ impl Framebuffer {
                 bits &= bits - 1;
                 let x0 = (gx + dx * s).max(c.x0) as usize;
                 let x1 = (gx + dx * s + s).min(c.x1) as usize;
+                let ink = color(r, dx);
                 for py in y0..y1 {
                     let at = py as usize * stride;
                     self.pixels[at + x0..at + x1].fill(ink);

@@ -37,6 +37,7 @@ pub struct TextStyle {
     wrap: Option<i32>,
     align: Align,
     scale: u32,
+    tint: bool,
 }
 
 impl Default for TextStyle {
@@ -52,6 +53,7 @@ impl TextStyle {
             wrap: None,
             align: Align::Left,
             scale: 1,
+            tint: false,
         }
     }
 
@@ -69,6 +71,18 @@ impl TextStyle {
     pub const fn align(mut self, align: Align) -> TextStyle {
         self.align = align;
         self
+    }
+
+    /// Draws a coloured font ([`Font::is_colored`]) in the one colour the print call names,
+    /// every pixel of its glyphs' ink alike, as a one-colour font always draws.
+    pub const fn tint(mut self) -> TextStyle {
+        self.tint = true;
+        self
+    }
+
+    /// Whether [`TextStyle::tint`] was asked for.
+    pub(crate) const fn tints(&self) -> bool {
+        self.tint
     }
 
     /// Draws every glyph pixel as a `scale × scale` square, and moves the pen and lines that

@@ -4,6 +4,7 @@
 
 use thiserror::Error;
 
+use super::btfont::{self, Picture, Texture};
 use super::{sheet, Font};
 use crate::assets::{AssetError, AssetErrorKind, MAX_DATA_FILE};
 use crate::quote::excerpt;
@@ -42,6 +43,21 @@ pub(crate) fn line_error(file: &str, line: usize, field: &str, message: String) 
     }
 }
 
+/// The asset path of `file`, named in the font file at `path`, which it sits beside. An
+/// absolute name stays absolute, for the loader to refuse as it refuses any absolute asset
+/// path (not to be looked up as a folder's `fonts//etc/passwd`).
+fn beside(path: &str, file: &str) -> String {
+    let folder = match path.rfind(['/', '\\']) {
+        Some(at) => &path[..=at],
+        None => "",
+    };
+    if file.starts_with(['/', '\\']) || std::path::Path::new(file).has_root() {
+        file.to_string()
+    } else {
+        format!("{folder}{file}")
+    }
+}
+
 /// Whether `bytes` start like a BDF file (after blank lines and a byte-order mark).
 fn looks_like_bdf(bytes: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
@@ -67,14 +83,18 @@ fn looks_like_bdf(bytes: &[u8]) -> bool {
 /// ```
 impl Update<'_> {
     /// Loads the font file at `path` (a relative path is looked up in the cart's asset folder,
-    /// as for [`Update::load_image`]): a BDF font, or a sheet font's `bt-font 1` description,
-    /// whose picture is read from beside it. Which one is told by the file's first line.
-    /// Load in `init`: a font is made once and drawn with every frame.
+    /// as for [`Update::load_image`]): a BDF font, a sheet font's `bt-font 1` description,
+    /// whose picture is read from beside it, or a BLIT386 `.btfont` file, whose picture is
+    /// beside it or in it as a data URI. A `.btfont` file is told by its extension or its
+    /// first character, `{`; the others by the first line. An indexed picture of several
+    /// colours makes a `.btfont` font coloured ([`Font::is_colored`]). Load in `init`: a font
+    /// is made once and drawn with every frame.
     ///
     /// # Errors
     /// [`FontError`] naming `path`: a missing or unreadable file (or picture, named as
-    /// `font.txt -> font.png`), a file longer than 4 MiB, one that is neither kind of font, or
-    /// a line that breaks its format (naming the line and the field).
+    /// `font.txt -> font.png`), a file longer than 4 MiB, one that is no kind of font, a line
+    /// that breaks its format (naming the line and the field), a coloured picture using a
+    /// colour number past the palette's end.
     pub fn load_font(&self, path: &str) -> Result<Font, FontError> {
         let loader = self.font_loader(path)?;
         let bytes = loader
@@ -83,30 +103,72 @@ impl Update<'_> {
         if looks_like_bdf(&bytes) {
             return Font::from_bdf(path, &bytes);
         }
+        let is_btfont = path
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("btfont"));
         let text = std::str::from_utf8(&bytes).map_err(|e| {
             AssetError::new(
                 path,
                 AssetErrorKind::NotText(format!("invalid byte at offset {}", e.valid_up_to())),
             )
         })?;
+        if is_btfont || btfont::looks_like_json(&bytes) {
+            return self.btfont(path, text);
+        }
         let spec = sheet::parse(path, text)?;
-        // The picture is beside the description. An absolute name stays absolute, for the
-        // loader to refuse as it refuses any absolute asset path (not to be looked up as a
-        // folder's `fonts//etc/passwd`).
-        let folder = match path.rfind(['/', '\\']) {
-            Some(at) => &path[..=at],
-            None => "",
-        };
-        let image = spec.image();
-        let picture = if image.starts_with(['/', '\\']) || std::path::Path::new(image).has_root() {
-            image.to_string()
-        } else {
-            format!("{folder}{image}")
-        };
-        let image = loader.load(&picture).map_err(|e| {
+        let image = loader.load(&beside(path, spec.image())).map_err(|e| {
             AssetError::new(format!("{path} -> {}", spec.image()), e.kind).reading("font")
         })?;
         spec.build(path, image.width, image.height, &image.pixels)
+    }
+
+    /// A `.btfont` font from its JSON `text`, its picture read from beside it or from its
+    /// data URI. An indexed picture keeps its colour numbers; any other is read as RGBA.
+    fn btfont(&self, path: &str, text: &str) -> Result<Font, FontError> {
+        let loader = self.font_loader(path)?;
+        let spec = btfont::parse(path, text)?;
+        let (name, bytes) = match spec.texture(path)? {
+            Texture::File(file) => {
+                let name = format!("{path} -> {file}");
+                let bytes = loader
+                    .read_limited(&beside(path, file), MAX_DATA_FILE)
+                    .map_err(|e| AssetError::new(name.clone(), e.kind).reading("font"))?;
+                (name, bytes)
+            }
+            Texture::Embedded(bytes) => (format!("{path} -> texture"), bytes),
+        };
+        match loader.decode_indices(&name, &bytes) {
+            Ok(image) => {
+                let slots = self.con.palette.len();
+                if let Some(&past) = image.pixels.iter().find(|&&i| usize::from(i) >= slots) {
+                    return Err(AssetError::new(
+                        name,
+                        AssetErrorKind::ColorNumber {
+                            number: past,
+                            slots,
+                        },
+                    )
+                    .into());
+                }
+                spec.build(
+                    path,
+                    Picture::Indexed(image.width, image.height, &image.pixels),
+                )
+            }
+            Err(e)
+                if matches!(
+                    e.kind,
+                    AssetErrorKind::NotIndexed(_) | AssetErrorKind::NoLoader
+                ) =>
+            {
+                let image = loader.decode(&name, &bytes)?;
+                spec.build(
+                    path,
+                    Picture::Rgba(image.width, image.height, &image.pixels),
+                )
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Like [`Update::load_font`] for a BDF font already in memory, such as one built into the

@@ -5,18 +5,20 @@
 //! | --- | --- |
 //! | `mod.rs` | [`Font`]: glyphs by character, kerning, measuring |
 //! | `builtin.rs` | the system font and the small font as [`Font`]s, built when BT compiles |
-//! | `art.rs`, `latin1.rs`, `boxes.rs`, `small.rs` | the built-in glyphs beyond the system font's ASCII |
+//! | `art.rs`, `latin1.rs`, `boxes.rs`, `symbols.rs`, `small.rs` | the built-in glyphs beyond the system font's ASCII |
 //! | `layout.rs` | [`TextStyle`], [`Align`] and how text breaks into lines |
 //! | `draw.rs` | drawing text with a font into the framebuffer |
 //! | `render.rs` | `print_font` and `print_styled`, what `render` calls |
 //! | `bdf.rs` | reading BDF font files |
 //! | `sheet.rs` | reading sheet fonts: a picture of glyphs and a `bt-font 1` description |
+//! | `btfont.rs` | reading BLIT386's `.btfont` fonts: JSON and a picture, coloured or not |
 //! | `load.rs` | what carts call to load fonts, and [`FontError`] |
 //! | `tests.rs` | the built-in fonts, layout and drawing, tested together |
 
 mod art;
 mod bdf;
 pub(crate) mod boxes;
+mod btfont;
 mod builtin;
 mod draw;
 pub(crate) mod latin1;
@@ -25,6 +27,7 @@ mod load;
 mod render;
 mod sheet;
 mod small;
+pub(crate) mod symbols;
 
 use std::borrow::Cow;
 
@@ -39,6 +42,9 @@ pub const MAX_GLYPH_WIDTH: u32 = 64;
 /// The tallest glyph, the largest offset and advance and the tallest line a font may have,
 /// in pixels: far beyond any pixel font, small enough that no sum of them overflows.
 pub const MAX_GLYPH_EXTENT: i32 = 1024;
+/// The most pixel colours a coloured font may keep for its glyphs in all (16 MiB of them), for
+/// the same reason as [`MAX_FONT_ROWS`].
+pub(crate) const MAX_FONT_COLOR_PIXELS: usize = 1 << 24;
 /// The most rows a font's glyphs may have in all (16 MiB of them): a bound on the memory a
 /// font file can ask for, far past any real font.
 pub(crate) const MAX_FONT_ROWS: usize = 1 << 21;
@@ -61,6 +67,9 @@ pub(crate) struct Glyph {
     pub(crate) y: i32,
     /// How far the pen moves after the glyph.
     pub(crate) advance: i32,
+    /// In a coloured font, index of its first pixel's colour in [`Font::colors`] (row by row,
+    /// `width` a row); 0 in a one-colour font.
+    pub(crate) pixels: u32,
 }
 
 /// A kerning pair: between `left` and `right` the pen moves `amount` more (less when negative).
@@ -76,8 +85,10 @@ pub(crate) struct Kern {
 ///
 /// BT has two built in, [`Font::system`] (the 6 x 14 font of [`Render::print`]) and
 /// [`Font::small`] (3 x 5 glyphs on a 4 x 6 cell, PICO-8's size); a cart loads others from BDF
-/// files or from a picture of glyphs ([`Update::load_font`]). A glyph's pixels are ink or not;
-/// text is drawn in the colour the print call names, through the draw-time remap. A
+/// files, from a picture of glyphs or from BLIT386's `.btfont` files ([`Update::load_font`]).
+/// A glyph's pixels are ink or not; text is drawn in the colour the print call names, through
+/// the draw-time remap, except in a coloured font ([`Font::is_colored`]), whose pixels keep
+/// their own palette indices. A
 /// character a font lacks draws as its fallback glyph: the one a BDF file names
 /// (`DEFAULT_CHAR`), else U+FFFD, else `?`; a font with none of them skips the character.
 ///
@@ -104,12 +115,17 @@ pub struct Font {
     kerning: Cow<'static, [Kern]>,
     /// Index in `glyphs` of the glyph drawn for characters the font lacks.
     fallback: Option<u32>,
+    /// A coloured font's glyph pixels as palette indices (0 where a glyph has no ink); empty
+    /// in a one-colour font.
+    colors: Cow<'static, [u8]>,
 }
 
 impl Font {
     /// The system font, which [`Render::print`](crate::Render::print) draws with: 6 px a
-    /// character, 14 px a line, ASCII, Latin-1 (U+00A0 to U+00FF), box drawing (U+2500 to
-    /// U+257F) and block elements (U+2580 to U+259F). Others draw as a hollow box (U+FFFD).
+    /// character, 14 px a line, ASCII, Latin-1 (U+00A0 to U+00FF), the Greek capitals, box
+    /// drawing (U+2500 to U+257F), block elements (U+2580 to U+259F) and the symbols of
+    /// BLIT386's system font (dashes, `…`, arrows, notes, icons). Others draw as a hollow box
+    /// (U+FFFD).
     pub fn system() -> &'static Font {
         &builtin::SYSTEM
     }
@@ -164,6 +180,20 @@ impl Font {
         rgba: &[u8],
     ) -> Result<Font, FontError> {
         sheet::parse(name, description)?.build(name, width, height, rgba)
+    }
+
+    /// Whether the font is coloured: its glyphs keep the palette indices of their pixels (a
+    /// `.btfont` font whose indexed picture has glyphs of more than one colour), and print in
+    /// those colours unless a [`TextStyle::tint`] asks for one colour. A one-colour font
+    /// prints in the colour the print call names.
+    ///
+    /// ```
+    /// use bt::Font;
+    ///
+    /// assert!(!Font::system().is_colored() && !Font::small().is_colored());
+    /// ```
+    pub fn is_colored(&self) -> bool {
+        !self.colors.is_empty()
     }
 
     /// What the font is called: `system`, `small`, or the name it was loaded under.
@@ -291,6 +321,15 @@ impl Font {
             .or_else(|| self.fallback.map(|i| &self.glyphs[i as usize]))
     }
 
+    /// The palette indices of `glyph`'s pixels, row by row, in a coloured font; empty in a
+    /// one-colour font.
+    #[inline]
+    pub(crate) fn colors_of(&self, glyph: &Glyph) -> &[u8] {
+        let start = glyph.pixels as usize;
+        let len = glyph.width as usize * glyph.height as usize;
+        self.colors.get(start..start + len).unwrap_or(&[])
+    }
+
     /// The rows of `glyph`, one 64-bit word each.
     #[inline]
     pub(crate) fn rows_of(&self, glyph: &Glyph) -> &[u64] {
@@ -307,6 +346,8 @@ pub(crate) struct FontBuilder {
     glyphs: Vec<Glyph>,
     rows: Vec<u64>,
     kerning: Vec<Kern>,
+    /// Pixel colours of coloured glyphs ([`FontBuilder::colored_glyph`]).
+    colors: Vec<u8>,
 }
 
 impl FontBuilder {
@@ -329,8 +370,33 @@ impl FontBuilder {
             x,
             y,
             advance,
+            pixels: 0,
         });
         self.rows.extend_from_slice(rows);
+    }
+
+    /// Adds a glyph as [`Self::glyph`] does, with its pixels' palette indices, `width` a row
+    /// (the reader has checked there are `width × rows` of them). A font with any such glyph
+    /// is coloured; its other glyphs draw with no colour (index 0, nothing).
+    pub(crate) fn colored_glyph(
+        &mut self,
+        code: u32,
+        at: (i32, i32),
+        advance: i32,
+        (width, rows): (u32, &[u64]),
+        colors: &[u8],
+    ) {
+        let start = self.colors.len() as u32;
+        self.glyph(code, at, advance, width, rows);
+        if let Some(g) = self.glyphs.last_mut() {
+            g.pixels = start;
+        }
+        self.colors.extend_from_slice(colors);
+    }
+
+    /// Pixel colours of all coloured glyphs so far.
+    pub(crate) fn colors_len(&self) -> usize {
+        self.colors.len()
     }
 
     /// Sets the advance of the glyph for `code`; `false` when there is none.
@@ -411,6 +477,7 @@ impl FontBuilder {
             rows: Cow::Owned(self.rows),
             kerning: Cow::Owned(kerning),
             fallback,
+            colors: Cow::Owned(self.colors),
         }
     }
 }

@@ -24,7 +24,9 @@ use crate::Render;
 impl Render<'_> {
     /// Prints `text` in `font` with its top-left corner at `(x, y)`, in colour `index`: as
     /// [`Render::print`] does, with the font's advances, kerning and line height. Anything
-    /// that displays works, without allocating.
+    /// that displays works, without allocating. A coloured font ([`Font::is_colored`]) draws
+    /// its own colours (`index` 0 still draws nothing); [`Render::print_styled`] with
+    /// [`TextStyle::tint`] draws it in `index`.
     pub fn print_font(&mut self, font: &Font, x: i32, y: i32, text: impl fmt::Display, index: u8) {
         self.draw_calls.text += 1;
         let at = self.at(x, y);
@@ -33,7 +35,8 @@ impl Render<'_> {
     }
 
     /// Prints `text` in `font` laid out by `style` (wrapped at a width, aligned left, centred
-    /// or right, scaled) in the box whose top-left corner is `(x, y)`, in colour `index`.
+    /// or right, scaled) in the box whose top-left corner is `(x, y)`, in colour `index` (a
+    /// coloured font in its own colours unless the style tints).
     /// [`Font::measure_styled`] gives the size it covers. Allocates nothing.
     pub fn print_styled(
         &mut self,

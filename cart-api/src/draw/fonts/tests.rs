@@ -41,11 +41,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
     /// `print` and `print_font` with the system font are the same drawing: the same pixels for
-    /// any text (ASCII, Latin-1, box drawing, characters it lacks, new lines), anywhere, under
+    /// any text (ASCII, Latin-1, Greek, box drawing, symbols, characters it lacks, new lines),
+    /// anywhere, under
     /// any clip.
     #[test]
     fn the_system_font_prints_as_print_does(
-        text in "[ -~\n\u{a0}-\u{ff}\u{2500}-\u{259f}\u{4e00}]{0,40}",
+        text in "[ -~\n\u{a0}-\u{ff}\u{390}-\u{3aa}\u{2010}-\u{2030}\u{2190}-\u{219a}\u{2500}-\u{25d0}\u{2660}-\u{266c}\u{e000}-\u{e014}\u{4e00}]{0,40}",
         x in -30..60i32,
         y in -20..40i32,
         clip in (-4..50i32, -4..40i32, 0..60i32, 0..50i32),
@@ -141,7 +142,88 @@ fn latin1_letters_have_their_own_glyphs_and_others_the_box() {
     assert_eq!(ink(&box_).len(), 2 * 5 + 2 * 7, "a hollow 5 x 9 box");
     assert!(Font::system().has_glyph('ÿ') && Font::system().has_glyph('▟'));
     assert!(!Font::system().has_glyph('\u{4e00}'));
-    assert_eq!(Font::system().chars().count(), 95 + 96 + 160 + 1);
+    assert_eq!(Font::system().chars().count(), 95 + 96 + 160 + 73 + 1);
+}
+
+/// The characters of BLIT386's system font: printable ASCII, then its extra characters as
+/// listed in `SYSTEM_FONT_EXTRA_CHARS` of BLIT386's
+/// `packages/blit386/src/assets/fonts/systemFontData.ts`, in that file's order.
+const BLIT386_SYSTEM_EXTRAS: [u32; 79] = [
+    0xfffd, 0x2013, 0x2014, 0x00a9, 0x00bf, 0x00a1, 0xe006, 0xe007, 0xe008, 0xe009, 0xe00a, 0xe00b,
+    0xe00c, 0xe00d, 0xe00e, 0xe00f, 0xe010, 0xe011, 0xe012, 0xe013, 0x25b6, 0x23f9, 0x23f8, 0x2022,
+    0x25cf, 0x25cb, 0x25a0, 0x2122, 0x263a, 0x2639, 0x2196, 0x2197, 0x2198, 0x2199, 0x23ce, 0x2665,
+    0x0391, 0x0392, 0x0393, 0x0394, 0x0395, 0x0396, 0x0397, 0x0398, 0x0399, 0x039a, 0x039b, 0x039c,
+    0x039d, 0x039e, 0x039f, 0x03a0, 0x03a1, 0x03a3, 0x03a4, 0x03a5, 0x03a6, 0x03a7, 0x03a8, 0x03a9,
+    0x23fa, 0x2669, 0x266a, 0x266b, 0x203c, 0x2713, 0x2190, 0x2191, 0x2192, 0x2193, 0x00d7, 0x2026,
+    0x00b0, 0xe000, 0xe001, 0xe002, 0xe003, 0xe004, 0xe005,
+];
+
+#[test]
+fn every_character_of_blit386s_system_font_has_a_glyph_of_its_own() {
+    let missing: Vec<String> = (32..=126)
+        .chain(BLIT386_SYSTEM_EXTRAS)
+        .filter(|&code| !char::from_u32(code).is_some_and(|c| Font::system().has_glyph(c)))
+        .map(|code| format!("U+{code:04X}"))
+        .collect();
+    assert!(missing.is_empty(), "missing: {missing:?}");
+    // None of them, the reserved blanks aside, prints as the replacement box.
+    let replacement = printed(Font::system(), (6, 14), (0, 0), "\u{fffd}");
+    for code in BLIT386_SYSTEM_EXTRAS.into_iter().filter(|&c| c != 0xfffd) {
+        let text = char::from_u32(code).unwrap().to_string();
+        let fb = printed(Font::system(), (6, 14), (0, 0), &text);
+        assert_ne!(fb, replacement, "U+{code:04X}");
+        assert_eq!(
+            fb,
+            {
+                let mut direct = Framebuffer::new(6, 14);
+                direct.print(0, 0, &text, 7);
+                direct
+            },
+            "print and print_font agree on U+{code:04X}"
+        );
+    }
+}
+
+#[test]
+fn arrows_dashes_and_the_ellipsis_draw_distinct_shapes_in_their_cells() {
+    let text = "\u{2190}\u{2191}\u{2192}\u{2193}\u{2026}\u{2014}\u{2665}\u{03a9}";
+    let count = text.chars().count() as i32;
+    let fb = printed(Font::system(), (6 * count as u32, 14), (0, 0), text);
+    let cells: Vec<Vec<(i32, i32)>> = (0..count)
+        .map(|i| {
+            ink(&fb)
+                .into_iter()
+                .filter(|&(x, _)| x / 6 == i)
+                .map(|(x, y)| (x - 6 * i, y))
+                .collect()
+        })
+        .collect();
+    for (c, cell) in text.chars().zip(&cells) {
+        assert!(!cell.is_empty(), "{c} draws nothing");
+        assert!(
+            cell.iter().all(|&(_, y)| y < 13),
+            "{c} reaches the line gap"
+        );
+    }
+    for i in 0..cells.len() {
+        for j in i + 1..cells.len() {
+            assert_ne!(cells[i], cells[j], "cells {i} and {j} are the same shape");
+        }
+    }
+    // The right arrow: a shaft across row 6, a head above and below it on the right.
+    let right = &cells[2];
+    assert!((0..5).all(|x| right.contains(&(x, 6))));
+    assert!(right.contains(&(3, 5)) && right.contains(&(3, 7)));
+    assert!(!right.contains(&(1, 5)) && !right.contains(&(1, 7)));
+    // The ellipsis: three single dots on one row, apart.
+    assert_eq!(cells[4], [(0, 10), (2, 10), (4, 10)]);
+    // The em dash fills its cell, so dashes in a row join into one rule.
+    let rule = printed(Font::system(), (18, 14), (0, 0), "\u{2014}\u{2014}\u{2014}");
+    assert!((0..18).all(|x| rule.get(x, 6) == Some(7)));
+    // The tall arrows span a capital's height, rows 2 to 10.
+    let up = &cells[1];
+    assert_eq!(up.iter().map(|&(_, y)| y).min(), Some(2));
+    assert_eq!(up.iter().map(|&(_, y)| y).max(), Some(10));
 }
 
 #[test]
