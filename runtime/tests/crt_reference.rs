@@ -10,7 +10,9 @@
 //! where they should agree (no seams on flat colour, the same light on average, a picture
 //! close to the reference's) and docs/effects.md shows the pictures and the figures.
 //!
-//! `BT_WRITE_PICTURES=DIR` writes both pictures of the scene as PNG files into `DIR`.
+//! `BT_WRITE_PICTURES=DIR` writes both pictures of the scene as PNG files into `DIR`, and
+//! `crt-lottes-and-bt.png` there: the top-left corners of the curved pictures side by side
+//! (the reference on the left), doubled, as docs/effects.md shows them.
 
 use bt::host::PostEffects;
 use bt::{Effect, Palette, Upscale};
@@ -238,6 +240,26 @@ fn bts_picture_stays_close_to_the_reference_on_a_real_scene() {
             let tag = if curved { "curved" } else { "flat" };
             save(&format!("crt-lottes-{tag}.png"), &reference);
             save(&format!("crt-bt-{tag}.png"), &ours);
+            if curved {
+                let (cw, ch) = (200, 150);
+                let mut both = Vec::with_capacity(cw * 4 * ch * 2 * 3);
+                for y in 0..ch * 2 {
+                    for px in [&reference, &ours] {
+                        for x in 0..cw * 2 {
+                            both.extend_from_slice(&px[(y / 2) * OW + x / 2]);
+                        }
+                    }
+                }
+                let path = std::path::Path::new(&dir).join("crt-lottes-and-bt.png");
+                image::save_buffer(
+                    &path,
+                    &both,
+                    (cw * 4) as u32,
+                    (ch * 2) as u32,
+                    image::ColorType::Rgb8,
+                )
+                .unwrap();
+            }
         }
         // Both keep most of the light: BT's grille keeps the mean, the reference's takes a
         // sixth of it, and the reference's lines overlap where BT's leave darker gaps.
