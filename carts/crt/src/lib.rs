@@ -12,7 +12,7 @@
 //! The effects are set in `update`, so seeks, replays and `bt shot --size output` show what
 //! the window shows.
 
-use bt::{Cart, CartError, Color32, Effect, Render, Settings, Update};
+use bt::{Cart, CartError, Effect, Render, Settings, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str =
@@ -383,25 +383,32 @@ pub fn logo_cart() -> Box<dyn Cart> {
     Box::new(Logo)
 }
 
-/// The black-and-white tube of the logo cart.
+/// The black-and-white tube of the logo cart, in BLIT386's effects and with the values its
+/// demos give a 1970s black-and-white set: a gentle curve, a roll band always on, soft
+/// scanlines, a faint grille, a light vignette, snow and a little halation.
 pub const LOGO_STACK: &[Effect] = &[
-    Effect::Phosphor {
-        color: Color32::rgb(0xF0, 0xF0, 0xFF),
-    },
-    Effect::Glow {
-        threshold: 0.6,
-        strength: 1.6,
-        radius: 2,
+    Effect::Barrel { curvature: 0.07 },
+    Effect::RollLine {
+        amount: 0.26,
+        speed: 0.92,
     },
     Effect::Scanlines {
-        amount: 0.7,
-        strength: -9.0,
+        amount: 0.42,
+        strength: -7.0,
         density: 0.0,
     },
-    Effect::Barrel { curvature: 0.14 },
-    Effect::Vignette { amount: 0.5 },
-    Effect::Flutter { amount: 0.04 },
-    Effect::Noise { amount: 0.045 },
+    Effect::RgbMask {
+        intensity: 0.07,
+        size: 5.0,
+        border: 0.45,
+    },
+    Effect::Vignette { amount: 0.1 },
+    Effect::Noise { amount: 0.038 },
+    Effect::Flicker { amount: 1.0 },
+    Effect::Bloom {
+        spread: 2.2,
+        glow: 0.09,
+    },
 ];
 
 impl Cart for Logo {
