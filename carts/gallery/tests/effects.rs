@@ -299,3 +299,30 @@ fn the_player_can_put_the_overlay_under_the_effects() {
     let mid = ((w as usize) * 480 + w as usize / 2) * 4;
     assert_eq!(over[mid..mid + 4], under[mid..mid + 4]);
 }
+
+#[test]
+fn a_cart_can_ask_for_any_output_size_and_a_linear_filter() {
+    let cart = bt_gallery::find("crt").unwrap();
+    let settings = (cart.build)()
+        .configure()
+        .output(1000, 750)
+        .upscale(bt::Upscale::Linear);
+    let engine = || {
+        let options = EngineOptions {
+            overlay: false,
+            args: vec![("scene".into(), "pipboy".into())],
+            settings: Some(settings.clone()),
+            ..EngineOptions::default()
+        };
+        Engine::new(Box::new(cart.build), options).unwrap()
+    };
+    let (mut a, mut b) = (engine(), engine());
+    a.render_at_tick(200, Origin::Start, |_, _| {}).unwrap();
+    b.render_at_tick(200, Origin::Start, |_, _| {}).unwrap();
+    let (mut pa, mut pb) = (Vec::new(), Vec::new());
+    assert_eq!(a.output_size(), (1000, 750));
+    assert_eq!(a.render_output(&mut pa), (1000, 750));
+    b.render_output(&mut pb);
+    assert_eq!(pa.len(), 1000 * 750 * 4);
+    assert!(pa == pb, "the same bytes for the same tick");
+}
