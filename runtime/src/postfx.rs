@@ -135,7 +135,9 @@ pub struct PostProcessor {
     /// Blur working planes: red, green, blue.
     planes: [Vec<u16>; 3],
     scratch: Vec<u16>,
-    /// One row of samples for each half of the picture.
+    /// What building the tables works out per column and row.
+    per_line: TableScratch,
+    /// Two rows of samples (the picture's and the bloom's) for each half of the picture.
     rows: [Vec<u64>; 2],
 }
 
@@ -310,7 +312,13 @@ impl PostProcessor {
             let len = ow as usize * oh as usize;
             self.map.resize(len, Tap::default());
             self.gain.resize(len, [0; 3]);
-            fill_tables(&key, 0..oh, &mut self.map, &mut self.gain);
+            fill_tables(
+                &key,
+                0..oh,
+                &mut self.map,
+                &mut self.gain,
+                &mut self.per_line,
+            );
             self.key = Some(key.clone());
         }
 
@@ -357,8 +365,8 @@ impl PostProcessor {
         let noise = (noise.min(1.0) * 255.0 + 0.5).floor() as u32;
         let bloom_mix = bloom.map_or(0, |(_, g)| (g * f64::from(GAIN_ONE) + 0.5).floor() as u32);
         let [row_a, row_b] = &mut self.rows;
-        row_a.resize(ow_us, 0);
-        row_b.resize(ow_us, 0);
+        row_a.resize(2 * ow_us, 0);
+        row_b.resize(2 * ow_us, 0);
         if banded {
             let band_rows = (self.budget.band / ow_us).max(1);
             self.map.resize(band_rows * ow_us, Tap::default());
@@ -367,7 +375,13 @@ impl PostProcessor {
                 let first = band * band_rows;
                 let px = part.len() / 4;
                 let rows_here = first as u32..(first + px / ow_us) as u32;
-                fill_tables(&key, rows_here, &mut self.map[..px], &mut self.gain[..px]);
+                fill_tables(
+                    &key,
+                    rows_here,
+                    &mut self.map[..px],
+                    &mut self.gain[..px],
+                    &mut self.per_line,
+                );
                 let shade = Shade {
                     map: &self.map[..px],
                     gain: &self.gain[..px],
@@ -528,56 +542,161 @@ impl PostProcessor {
     }
 }
 
+/// What [`fill_tables`] works out once per column and per row, kept to build again without
+/// allocating.
+#[derive(Debug, Default)]
+struct TableScratch {
+    /// Per output column: the flat vignettes' gain.
+    col: Vec<f64>,
+    /// Per output row (of those being built): the flat scanlines' and vignettes' gain.
+    row: Vec<f64>,
+    /// Per output column, for the first flat grille: its stripe, its border gain across, and
+    /// whether its cells sit half a cell lower.
+    mask_col: Vec<(u8, f64, bool)>,
+    /// Per output row, for the first flat grille: its border gain down, for cells as they sit
+    /// and half a cell lower.
+    mask_row: Vec<[f64; 2]>,
+}
+
 /// Fills `map` and `gain` for the output rows `rows` of a picture of `key`'s sizes and
 /// effects, row by row from `rows.start`: where each output pixel samples the picture and
 /// its three gains.
 ///
-/// Each pixel walks the shaping effects from the last to the first, starting from its place
-/// on the screen: a curve moves the point, and every other effect multiplies the gain with
-/// its value at the point as it stands, so an effect before a curve bends with it.
-fn fill_tables(key: &TableKey, rows: std::ops::Range<u32>, map: &mut [Tap], gain: &mut [[u16; 3]]) {
+/// An effect after the last curve lies flat on the screen: its gain is a function of the
+/// output pixel's place alone, worked out once per column and row. For the rest, each pixel
+/// walks the effects from the last curve back to the first, from its place on the screen: a
+/// curve moves the point, and every other effect multiplies the gain with its value at the
+/// point as it stands, so an effect before a curve bends with it.
+fn fill_tables(
+    key: &TableKey,
+    rows: std::ops::Range<u32>,
+    map: &mut [Tap],
+    gain: &mut [[u16; 3]],
+    scratch: &mut TableScratch,
+) {
     let (dw, dh) = key.display;
     let (ow, oh) = key.output;
     let (owf, ohf) = (f64::from(ow), f64::from(oh));
     let (dwf, dhf) = (f64::from(dw), f64::from(dh));
     let shaping = key.shaping.as_slice();
     let curved = shaping.iter().any(|e| matches!(e, Effect::Barrel { .. }));
+    let flat_from = shaping
+        .iter()
+        .rposition(|e| matches!(e, Effect::Barrel { .. }))
+        .map_or(0, |i| i + 1);
+    let (bent, flat) = shaping.split_at(flat_from);
     // Each scanline effect's bell over a line, averaged over an output pixel's height.
     let mut bells = [[0f32; SCAN_STEPS]; MAX_EFFECTS];
-    let mut count = 0;
-    for e in shaping {
+    for (e, bell) in shaping.iter().zip(bells.iter_mut()) {
         if let Effect::Scanlines {
             amount,
             strength,
             density,
         } = *e
         {
-            let lines = if density > 0.0 {
-                f64::from(density)
-            } else {
-                dhf
-            };
-            fill_bell(
-                &mut bells[count],
-                f64::from(amount),
-                f64::from(strength),
-                lines / ohf,
-            );
-            count += 1;
+            let lines = lines_of(density, dhf);
+            fill_bell(bell, f64::from(amount), f64::from(strength), lines / ohf);
         }
     }
+    let bell_at = |i: usize, density: f32, y: f64| -> f64 {
+        let t = y * lines_of(density, dhf);
+        let phase = t - t.floor();
+        f64::from(bells[i][((phase * SCAN_STEPS as f64).floor() as usize).min(SCAN_STEPS - 1)])
+    };
+    let centre = |v: f64| {
+        let c = v * 2.0 - 1.0;
+        (1.0 - c * c).max(0.0)
+    };
+    let at_screen = |i: u32, len: f64| (f64::from(i) + 0.5) / len;
+
+    // The flat effects, per column and per row.
+    let TableScratch {
+        col,
+        row,
+        mask_col,
+        mask_row,
+    } = scratch;
+    col.clear();
+    col.resize(ow as usize, 1.0);
+    row.clear();
+    row.resize(rows.len(), 1.0);
+    let mut grille = None;
+    for (i, e) in flat.iter().enumerate() {
+        let i = i + flat_from;
+        match *e {
+            Effect::Vignette { amount } if amount > 0.0 => {
+                let a = f64::from(amount);
+                for (ox, g) in col.iter_mut().enumerate() {
+                    *g *= bt::math::powf(centre(at_screen(ox as u32, owf)), a);
+                }
+                for (oy, g) in rows.clone().zip(row.iter_mut()) {
+                    *g *= bt::math::powf(centre(at_screen(oy, ohf)), a);
+                }
+            }
+            Effect::Scanlines { density, .. } => {
+                for (oy, g) in rows.clone().zip(row.iter_mut()) {
+                    *g *= bell_at(i, density, at_screen(oy, ohf));
+                }
+            }
+            Effect::RgbMask {
+                intensity,
+                size,
+                border,
+            } if grille.is_none() => {
+                let (size, border) = (f64::from(size), f64::from(border));
+                mask_col.clear();
+                mask_col.extend((0..ow).map(|ox| {
+                    let cx = (f64::from(ox) + 0.5) / size;
+                    let (stripe, across, lower) = mask_column(cx, border);
+                    (stripe, across, lower)
+                }));
+                mask_row.clear();
+                mask_row.extend(rows.clone().map(|oy| {
+                    let cy = (f64::from(oy) + 0.5) / size;
+                    [mask_down(cy, border), mask_down(cy + 0.5, border)]
+                }));
+                grille = Some((i, f64::from(intensity)));
+            }
+            _ => {}
+        }
+    }
+
     let pw = dw as usize + 2;
     let (kx, ky) = (owf / dwf, ohf / dhf);
-    for oy in rows.clone() {
-        let v = (f64::from(oy) + 0.5) / ohf;
+    for (r, oy) in rows.clone().enumerate() {
+        let v = at_screen(oy, ohf);
         for ox in 0..ow {
-            let u = (f64::from(ox) + 0.5) / owf;
-            let p = ((oy - rows.start) * ow + ox) as usize;
+            let u = at_screen(ox, owf);
+            let p = r * ow as usize + ox as usize;
+            let flat_gain = col[ox as usize] * row[r];
+            let mut g = [flat_gain; 3];
+            if let Some((_, k)) = grille {
+                let (stripe, across, lower) = mask_col[ox as usize];
+                let m = 3.0 * across * mask_row[r][usize::from(lower)];
+                for (c, gc) in g.iter_mut().enumerate() {
+                    let own = if c == usize::from(stripe) { m } else { 0.0 };
+                    *gc *= 1.0 + (own - 1.0) * k;
+                }
+            }
+            for (i, e) in flat.iter().enumerate() {
+                // Grilles past the first are worked out pixel by pixel.
+                if let Effect::RgbMask {
+                    intensity,
+                    size,
+                    border,
+                } = *e
+                {
+                    if grille.is_some_and(|(first, _)| first != i + flat_from) {
+                        let m = mask_at(u * owf, v * ohf, f64::from(size), f64::from(border));
+                        for (c, m) in g.iter_mut().zip(m) {
+                            *c *= 1.0 + (m - 1.0) * f64::from(intensity);
+                        }
+                    }
+                }
+            }
             let (mut x, mut y) = (u, v);
-            let mut g = [1.0f64; 3];
             let mut outside = false;
-            let mut scan = count;
-            for e in shaping.iter().rev() {
+            for (i, e) in bent.iter().enumerate().rev() {
                 match *e {
                     Effect::Barrel { curvature } => {
                         let (dx, dy) = (x - 0.5, y - 0.5);
@@ -590,16 +709,7 @@ fn fill_tables(key: &TableKey, rows: std::ops::Range<u32>, map: &mut [Tap], gain
                         }
                     }
                     Effect::Scanlines { density, .. } => {
-                        scan -= 1;
-                        let lines = if density > 0.0 {
-                            f64::from(density)
-                        } else {
-                            dhf
-                        };
-                        let t = y * lines;
-                        let phase = t - t.floor();
-                        let i = ((phase * SCAN_STEPS as f64).floor() as usize).min(SCAN_STEPS - 1);
-                        let k = f64::from(bells[scan][i]);
+                        let k = bell_at(i, density, y);
                         for c in &mut g {
                             *c *= k;
                         }
@@ -615,14 +725,8 @@ fn fill_tables(key: &TableKey, rows: std::ops::Range<u32>, map: &mut [Tap], gain
                             *c *= 1.0 + (m - 1.0) * k;
                         }
                     }
-                    Effect::Vignette { amount } => {
-                        let (cx, cy) = (x * 2.0 - 1.0, y * 2.0 - 1.0);
-                        let edge = (1.0 - cx * cx).max(0.0) * (1.0 - cy * cy).max(0.0);
-                        let k = if amount > 0.0 {
-                            bt::math::powf(edge, f64::from(amount))
-                        } else {
-                            1.0
-                        };
+                    Effect::Vignette { amount } if amount > 0.0 => {
+                        let k = bt::math::powf(centre(x) * centre(y), f64::from(amount));
                         for c in &mut g {
                             *c *= k;
                         }
@@ -656,6 +760,15 @@ fn fill_tables(key: &TableKey, rows: std::ops::Range<u32>, map: &mut [Tap], gain
             };
             gain[p] = g.map(|c| (c * f64::from(GAIN_ONE) + 0.5).floor().clamp(0.0, 65535.0) as u16);
         }
+    }
+}
+
+/// Lines over the picture's height for a scanline `density` (0: one per display row).
+fn lines_of(density: f32, display_rows: f64) -> f64 {
+    if density > 0.0 {
+        f64::from(density)
+    } else {
+        display_rows
     }
 }
 
@@ -704,20 +817,29 @@ fn fill_bell(table: &mut [f32; SCAN_STEPS], amount: f64, strength: f64, footprin
 /// pixels wide, every other column of cells half a cell lower, darker towards each cell's
 /// border by `border`. A stripe's own channel is tripled, so the three average to 1.
 fn mask_at(x: f64, y: f64, size: f64, border: f64) -> [f64; 3] {
-    let (cx, cy) = (x / size, y / size);
+    let (stripe, across, lower) = mask_column(x / size, border);
+    let down = mask_down(y / size + if lower { 0.5 } else { 0.0 }, border);
+    let mut m = [0.0; 3];
+    m[usize::from(stripe)] = 3.0 * across * down;
+    m
+}
+
+/// The grille at `cx` cells across: which stripe (0 red, 1 green, 2 blue), the border's gain
+/// across the stripe, and whether this column of cells sits half a cell lower.
+fn mask_column(cx: f64, border: f64) -> (u8, f64, bool) {
+    let frac = |v: f64| v - v.floor();
     let sub = cx * 3.0;
     let stripe = sub.floor();
-    let which = stripe - 3.0 * (stripe / 3.0).floor();
-    let lower = {
-        let h = cx.floor() * 0.5;
-        h - h.floor()
-    };
-    let frac = |v: f64| v - v.floor();
-    let (ux, uy) = (frac(sub) * 2.0 - 1.0, frac(cy + lower) * 2.0 - 1.0);
-    let edge = (1.0 - ux * ux * border) * (1.0 - uy * uy * border);
-    let mut m = [0.0; 3];
-    m[(which as usize).min(2)] = 3.0 * edge;
-    m
+    let which = (stripe - 3.0 * (stripe / 3.0).floor()).clamp(0.0, 2.0) as u8;
+    let ux = frac(sub) * 2.0 - 1.0;
+    let lower = frac(cx.floor() * 0.5) != 0.0;
+    (which, 1.0 - ux * ux * border, lower)
+}
+
+/// The grille's border gain down a cell at `cy` cells from the top.
+fn mask_down(cy: f64, border: f64) -> f64 {
+    let uy = (cy - cy.floor()) * 2.0 - 1.0;
+    1.0 - uy * uy * border
 }
 
 /// What the effects that move do to each output row this tick: its gain (flicker, a tired
@@ -836,13 +958,7 @@ impl Shade<'_> {
     /// with `buf` (a row long) for the samples.
     fn rows(&self, first: usize, out: &mut [u8], buf: &mut [u64]) {
         let ow = self.ow;
-        let to_srgb = to_srgb_table();
-        let last = ow as i64 - 1;
-        let (fringe_px, fringe_w) = (
-            (self.fringe / WEIGHT_ONE) as i64,
-            u64::from(self.fringe % WEIGHT_ONE),
-        );
-        let spread = 2 * self.noise + 1;
+        let (samples, glows) = buf.split_at_mut(ow);
         for (i, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
             let y = first + i;
             let base = (y - self.first_row) * ow;
@@ -850,62 +966,144 @@ impl Shade<'_> {
             let gain = &self.gain[base..base + ow];
             let shift = self.moving.shift(y as u32);
             let row_gain = self.moving.gain(y as u32);
-            for (x, c) in buf.iter_mut().enumerate() {
-                let sx = (x as i64 - shift).clamp(0, last) as usize;
-                *c = match map[sx] {
-                    OUTSIDE => 0,
-                    tap => sample(self.lin, self.pw, tap),
-                };
-            }
-            // xorshift32 along the row, seeded by the tick and the row.
-            let mut seed = (effect_hash(self.tick, 9, y as u64) as u32) | 1;
-            for (x, px) in out_row.chunks_exact_mut(4).enumerate() {
-                let sx = (x as i64 - shift).clamp(0, last) as usize;
-                if map[sx] == OUTSIDE {
-                    // The tube's black border: no light, no glow, no noise.
-                    px.copy_from_slice(&[0, 0, 0, 255]);
-                    continue;
-                }
-                let c = buf[x];
-                let mut ch = unpack_lin(c);
-                if self.fringe > 0 {
-                    // Red from the left, blue from the right, each blended between two pixels.
-                    let at = |d: i64| buf[(x as i64 + d).clamp(0, last) as usize];
-                    let red = mix(at(-fringe_px), at(-fringe_px - 1), fringe_w);
-                    let blue = mix(at(fringe_px), at(fringe_px + 1), fringe_w);
-                    ch[0] = unpack_lin(red)[0];
-                    ch[2] = unpack_lin(blue)[2];
-                }
-                let g = gain[x];
-                for (v, g) in ch.iter_mut().zip(g) {
-                    let k = ((u32::from(g) * row_gain) >> 12).min(65535);
-                    *v = (*v * k) >> 12;
-                }
-                if self.bloom_mix > 0 {
-                    let b = unpack_lin(sample(self.blur, self.pw, map[sx]));
-                    for (v, b) in ch.iter_mut().zip(b) {
-                        let b = ((b * row_gain) >> 12) as i64;
-                        let d = (b - *v as i64) * i64::from(self.bloom_mix);
-                        *v = (*v as i64 + (d >> 12)).max(0) as u32;
-                    }
-                }
-                let d = if self.noise > 0 {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 17;
-                    seed ^= seed << 5;
-                    (((seed & 0xFFFF) * spread) >> 16) as i32 - self.noise as i32
+            let bloom = self.bloom_mix > 0;
+            // The samples of the row, moved sideways by `shift` (the edges repeat).
+            let last = ow as i64 - 1;
+            let tap_at = |x: usize| {
+                if shift == 0 {
+                    map[x]
                 } else {
-                    0
-                };
-                let at = |v: u32| {
-                    let s = i32::from(to_srgb[v.min(LIN_MAX) as usize]) + d;
-                    s.clamp(0, 255) as u8
-                };
-                px.copy_from_slice(&[at(ch[0]), at(ch[1]), at(ch[2]), 255]);
+                    map[(x as i64 - shift).clamp(0, last) as usize]
+                }
+            };
+            if bloom {
+                for (x, (c, g)) in samples.iter_mut().zip(glows.iter_mut()).enumerate() {
+                    let tap = tap_at(x);
+                    *c = self.sample_or_dark(self.lin, tap);
+                    *g = self.sample_or_dark(self.blur, tap);
+                }
+            } else if shift == 0 {
+                for (c, &tap) in samples.iter_mut().zip(map) {
+                    *c = self.sample_or_dark(self.lin, tap);
+                }
+            } else {
+                for (x, c) in samples.iter_mut().enumerate() {
+                    *c = self.sample_or_dark(self.lin, tap_at(x));
+                }
             }
+            let row = Row {
+                samples,
+                glows,
+                gain,
+                row_gain,
+                seed: effect_hash(self.tick, 9, y as u64) as u32,
+            };
+            macro_rules! pick {
+                ($($f:literal $b:literal $n:literal),*) => {
+                    match (self.fringe > 0, bloom, self.noise > 0) {
+                        $(($f, $b, $n) => self.shade::<$f, $b, $n>(row, out_row),)*
+                    }
+                };
+            }
+            pick!(
+                false false false, false false true, false true false, false true true,
+                true false false, true false true, true true false, true true true
+            );
+        }
+    }
+
+    /// `plane` (the picture or the bloom's blur) at `tap`, or [`DARK`] outside the curve.
+    #[inline(always)]
+    fn sample_or_dark(&self, plane: &[u64], tap: Tap) -> u64 {
+        if tap.fx == OUTSIDE.fx {
+            DARK
+        } else {
+            sample(plane, self.pw, tap)
+        }
+    }
+
+    /// Shades one row's samples into `out` (RGBA): fringes, gains, the bloom, back to sRGB,
+    /// noise. One loop per combination of the three, so none pays for what it does not use.
+    #[inline(always)]
+    fn shade<const FRINGE: bool, const BLOOM: bool, const NOISE: bool>(
+        &self,
+        row: Row<'_>,
+        out: &mut [u8],
+    ) {
+        let Row {
+            samples,
+            glows,
+            gain,
+            row_gain,
+            seed,
+        } = row;
+        let to_srgb = to_srgb_table();
+        let last = samples.len() as i64 - 1;
+        let (fringe_px, fringe_w) = (
+            (self.fringe / WEIGHT_ONE) as i64,
+            u64::from(self.fringe % WEIGHT_ONE),
+        );
+        let spread = 2 * self.noise + 1;
+        let mix_k = i64::from(self.bloom_mix);
+        for (x, ((px, &c), (g, &glow))) in out
+            .chunks_exact_mut(4)
+            .zip(samples.iter())
+            .zip(gain.iter().zip(glows.iter()))
+            .enumerate()
+        {
+            if c & DARK != 0 {
+                // The tube's black border: no light, no glow, no noise.
+                px.copy_from_slice(&[0, 0, 0, 255]);
+                continue;
+            }
+            let mut ch = unpack_lin(c);
+            if FRINGE {
+                // Red from the left, blue from the right, each blended between two pixels.
+                let at = |d: i64| samples[(x as i64 + d).clamp(0, last) as usize] & !DARK;
+                ch[0] = unpack_lin(mix(at(-fringe_px), at(-fringe_px - 1), fringe_w))[0];
+                ch[2] = unpack_lin(mix(at(fringe_px), at(fringe_px + 1), fringe_w))[2];
+            }
+            for (v, &g) in ch.iter_mut().zip(g) {
+                let k = ((u32::from(g) * row_gain) >> 12).min(65535);
+                *v = (*v * k) >> 12;
+            }
+            if BLOOM {
+                for (v, b) in ch.iter_mut().zip(unpack_lin(glow)) {
+                    let b = i64::from((b * row_gain) >> 12);
+                    let d = (b - i64::from(*v)) * mix_k;
+                    *v = (i64::from(*v) + (d >> 12)).max(0) as u32;
+                }
+            }
+            let d = if NOISE {
+                // A hash of the row's seed and the column: no pixel waits on another's.
+                let mut h = (x as u32 ^ seed).wrapping_mul(0x9E37_79B1);
+                h ^= h >> 15;
+                h = h.wrapping_mul(0x85EB_CA77);
+                h ^= h >> 13;
+                (((h & 0xFFFF) * spread) >> 16) as i32 - self.noise as i32
+            } else {
+                0
+            };
+            let at = |v: u32| {
+                let s = i32::from(to_srgb[v.min(LIN_MAX) as usize]) + d;
+                s.clamp(0, 255) as u8
+            };
+            px.copy_from_slice(&[at(ch[0]), at(ch[1]), at(ch[2]), 255]);
         }
     }
 }
+
+/// One output row's samples and gains, for [`Shade::shade`].
+struct Row<'a> {
+    samples: &'a [u64],
+    glows: &'a [u64],
+    gain: &'a [[u16; 3]],
+    row_gain: u32,
+    seed: u32,
+}
+
+/// The bit marking a sample outside the curve (above the three lanes).
+const DARK: u64 = 1 << 63;
 
 /// The picture `plane` (with its border, `pw` wide) at `tap`: the four pixels around the
 /// point blended by its weights.
