@@ -314,6 +314,35 @@ fn load_font_matched_takes_the_slots_and_the_rule_it_is_given() {
     assert_eq!(got[1..4], ["777......", "7.7......", "777......"]);
 }
 
+#[test]
+fn decode_font_reads_a_btfont_with_its_picture_embedded() {
+    let mut con = console();
+    let (font, colours, err) = {
+        let ctx = con.update_context(0);
+        // "IDX" and "COL" in base64: the indexed picture, and the RGBA one of several colours.
+        let font = ctx.decode_font("tiny", btfont("data:image/png;base64,SURY").as_bytes());
+        let colours = ctx.decode_font(
+            "colours.btfont",
+            btfont("data:image/png;base64,Q09M").as_bytes(),
+        );
+        let err = ctx.decode_font("tiny.btfont", btfont("tiny.png").as_bytes());
+        (font.unwrap(), colours.unwrap(), err.unwrap_err())
+    };
+    assert_eq!(
+        drawn(&mut con, |ctx| ctx.print_font(&font, 0, 0, "AB", 7)),
+        COLOURED
+    );
+    assert!(colours.is_colored());
+    let got = drawn(&mut con, |ctx| ctx.print_font(&colours, 0, 0, "A", 9));
+    assert_eq!(got[1..4], ["8c.......", "8.1......", ".7f......"]);
+    assert_eq!(
+        err.to_string(),
+        "tiny.btfont:6: texture: \"tiny.png\" names a file, which a font in memory cannot \
+         read: embed the picture as a data:image/png;base64, URI, or load the font with \
+         load_font"
+    );
+}
+
 /// The error loading `fonts/bad.btfont` holding `text`.
 fn error(text: &str) -> String {
     let mut con = Console::new(&Settings::default(), 0);

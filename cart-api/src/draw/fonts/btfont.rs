@@ -261,6 +261,11 @@ fn whole(node: &Node, lo: i32, hi: i32) -> Result<i32, String> {
 }
 
 impl BtfontSpec {
+    /// The line of the `texture` field, for messages about it.
+    pub(crate) fn texture_line(&self) -> usize {
+        self.texture.0
+    }
+
     /// The picture: a file beside the description, or the PNG of a data URI.
     ///
     /// # Errors

@@ -10,7 +10,7 @@ use super::btfont::{self, Picture, Texture};
 use super::{sheet, Font};
 use crate::assets::{AssetError, AssetErrorKind, MAX_DATA_FILE};
 use crate::draw::SpriteSheet;
-use crate::quote::excerpt;
+use crate::quote::{excerpt, quoted};
 use crate::{ColorMatch, Update};
 
 /// The slots [`Update::load_font_matched`] is asked to match among, and how.
@@ -307,15 +307,21 @@ impl Update<'_> {
         )
     }
 
-    /// Like [`Update::load_font`] for a BDF font already in memory, such as one built into the
-    /// cart with `include_bytes!`; `name` is used in errors. A sheet font in memory needs its
-    /// picture too: see [`Update::decode_sheet_font`].
+    /// Like [`Update::load_font`] for a font already in memory, such as one built into the
+    /// cart with `include_bytes!`; `name` is used in errors. A BDF font, or a `.btfont` font
+    /// (told by `name`'s extension or a first character `{`) whose picture is in it as a
+    /// `data:image/png;base64,` URI, coloured as [`Update::load_font`] says. A sheet font in
+    /// memory needs its picture too: see [`Update::decode_sheet_font`].
     ///
     /// # Errors
     /// As [`Update::load_font`], naming `name`; a sheet description is refused with a
-    /// pointer to [`Update::decode_sheet_font`].
+    /// pointer to [`Update::decode_sheet_font`], and a `.btfont` font naming a picture file
+    /// with a pointer to [`Update::load_font`].
     pub fn decode_font(&self, name: &str, bytes: &[u8]) -> Result<Font, FontError> {
-        if !looks_like_bdf(bytes) && sheet::is_description(bytes) {
+        if looks_like_bdf(bytes) {
+            return Font::from_bdf(name, bytes);
+        }
+        if sheet::is_description(bytes) {
             return Err(line_error(
                 name,
                 1,
@@ -325,7 +331,29 @@ impl Update<'_> {
                     .into(),
             ));
         }
-        Font::from_bdf(name, bytes)
+        let is_btfont = name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("btfont"));
+        if !is_btfont && !btfont::looks_like_json(bytes) {
+            return Font::from_bdf(name, bytes);
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            AssetError::new(
+                name,
+                AssetErrorKind::NotText(format!("invalid byte at offset {}", e.valid_up_to())),
+            )
+        })?;
+        let spec = btfont::parse(name, text)?;
+        let png = match spec.texture(name)? {
+            Texture::Embedded(png) => Ok(png),
+            Texture::File(file) => Err(format!(
+                "{} names a file, which a font in memory cannot read: embed the picture as a \
+                 data:image/png;base64, URI, or load the font with load_font",
+                quoted(file)
+            )),
+        };
+        let png = png.map_err(|m| line_error(name, spec.texture_line(), "texture", m))?;
+        self.btfont_picture(name, spec, &format!("{name} -> texture"), &png, None)
     }
 
     /// Makes a sheet font from its `bt-font 1` description and the bytes of its picture (a
