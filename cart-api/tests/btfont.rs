@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use bt::host::{Console, ImageLoader, IndexedImage, RgbaImage};
-use bt::{AssetError, AssetErrorKind, Font, Settings, TextStyle};
+use bt::{AssetError, AssetErrorKind, ColorMatch, Font, Settings, TextStyle};
 
 /// The glyph picture, 8 x 4, as palette indices: an `A`-ish box in colours 2 and 3, a `B`-ish
 /// staircase in colour 2.
@@ -53,9 +53,38 @@ fn btfont(texture: &str) -> String {
     )
 }
 
+/// PICO-8's red (slot 8), blue (12), white (7) and peach (15), a red a little off (nearest
+/// slot 8), black (slot 0's colour, nearest slot 1 when 0 is left out), and white less than
+/// half opaque.
+const RED: [u8; 4] = [0xff, 0x00, 0x4d, 255];
+const BLUE: [u8; 4] = [0x29, 0xad, 0xff, 255];
+const WHITE: [u8; 4] = [0xff, 0xf1, 0xe8, 255];
+const PEACH: [u8; 4] = [0xff, 0xcc, 0xaa, 255];
+const OFF_RED: [u8; 4] = [0xf0, 0x00, 0x50, 255];
+const BLACK: [u8; 4] = [0, 0, 0, 255];
+const FAINT: [u8; 4] = [255, 255, 255, 100];
+
+/// An RGBA picture of several colours, 8 x 4 like [`PICTURE`]: `A`'s box holds red, blue,
+/// off-red, black, white and peach, with a see-through and a faint pixel; `B`'s is empty.
+fn colours() -> RgbaImage {
+    let clear = [0; 4];
+    let rows = [
+        [RED, BLUE, clear, clear, clear, clear, clear, clear],
+        [OFF_RED, clear, BLACK, clear, clear, clear, clear, clear],
+        [FAINT, WHITE, PEACH, clear, clear, clear, clear, clear],
+        [clear; 8],
+    ];
+    RgbaImage {
+        width: 8,
+        height: 4,
+        pixels: rows.iter().flatten().flatten().copied().collect(),
+    }
+}
+
 /// A stand-in for the runtime's loader. "PNG" files: `IDX` is the indexed picture, `ONE` an
 /// indexed picture of colour 1 only, `RGBA` the picture as RGBA (not indexed), `BIG` an
-/// indexed picture using colour 200. `fonts/bad.btfont` is whatever the test sets.
+/// indexed picture using colour 200, `COL` an RGBA picture of several colours
+/// ([`colours`]). `fonts/bad.btfont` is whatever the test sets.
 struct Files {
     bad: RefCell<String>,
 }
@@ -68,6 +97,7 @@ impl ImageLoader for Files {
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
         match bytes {
             b"IDX" | b"RGBA" => Ok(rgba(&indexed(&PICTURE))),
+            b"COL" => Ok(colours()),
             _ => Err(AssetError::new(
                 name,
                 AssetErrorKind::NotPng("no PNG signature".into()),
@@ -83,7 +113,7 @@ impl ImageLoader for Files {
                 image.pixels[0] = 200;
                 Ok(image)
             }
-            b"RGBA" => Err(AssetError::new(
+            b"RGBA" | b"COL" => Err(AssetError::new(
                 name,
                 AssetErrorKind::NotIndexed("RGBA".into()),
             )),
@@ -98,6 +128,9 @@ impl ImageLoader for Files {
             "fonts/tiny.btfont" => return Ok(btfont("tiny.png").into_bytes()),
             "fonts/plain.btfont" => return Ok(btfont("plain.png").into_bytes()),
             "fonts/one.btfont" => return Ok(btfont("one.png").into_bytes()),
+            "fonts/colours.btfont" => return Ok(btfont("colours.png").into_bytes()),
+            "fonts/plus.bdf" => return Ok(b"STARTFONT 2.1\nCHARS 0\nENDFONT\n".to_vec()),
+            "fonts/sheet.txt" => return Ok(b"bt-font 1\nimage plain.png\n".to_vec()),
             // "IDX" in base64.
             "fonts/inline.btfont" => return Ok(btfont("data:image/png;base64,SURY").into_bytes()),
             "fonts/bad.btfont" => return Ok(self.bad.borrow().clone().into_bytes()),
@@ -105,6 +138,7 @@ impl ImageLoader for Files {
             "fonts/plain.png" => b"RGBA",
             "fonts/one.png" => b"ONE",
             "fonts/big.png" => b"BIG",
+            "fonts/colours.png" => b"COL",
             _ => return Err(AssetError::new(path, AssetErrorKind::NotFound)),
         };
         Ok(bytes.to_vec())
@@ -202,6 +236,111 @@ fn an_rgba_or_one_colour_btfont_draws_in_the_colour_passed() {
         );
         assert_eq!(got[1], "999......", "{path}: A's top row, 1 px down");
     }
+}
+
+#[test]
+fn a_several_coloured_rgba_btfont_draws_its_colours_matched_to_the_palette() {
+    let mut con = console();
+    let font = load(&mut con, "fonts/colours.btfont");
+    assert!(font.is_colored());
+    let got = drawn(&mut con, |ctx| ctx.print_font(&font, 0, 0, "AB", 9));
+    // Red, blue: their slots; off-red: the nearest, red; black: slot 0 is no ink, so the
+    // nearest other, dark blue; the see-through and the faint pixels: no ink.
+    assert_eq!(
+        got,
+        [
+            ".........",
+            "8c.......",
+            "8.1......",
+            ".7f......",
+            "........."
+        ],
+        "the colour passed is not used"
+    );
+    let tinted = drawn(&mut con, |ctx| {
+        ctx.print_styled(&font, 0, 0, "A", 9, TextStyle::new().tint())
+    });
+    assert_eq!(tinted[1..4], ["99.......", "9.9......", ".99......"]);
+}
+
+#[test]
+fn load_font_matched_takes_the_slots_and_the_rule_it_is_given() {
+    let mut con = console();
+    let ctx = con.update_context(0);
+    let err = ctx
+        .load_font_matched("fonts/colours.btfont", 1..=15, ColorMatch::Exact)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "fonts/colours.btfont -> colours.png: the colour #f00050 at pixel (0, 1) is in none of \
+         palette slots 1 to 15"
+    );
+    // Nearest among 8 to 12 only: red and blue keep their slots, off-red goes to red, white
+    // and peach to yellow, black to green.
+    let font = ctx
+        .load_font_matched("fonts/colours.btfont", 8..=12, ColorMatch::Nearest)
+        .unwrap();
+    // The picture of one colour, #ffffff, is coloured too when matched: not quite PICO-8's
+    // white, refused exactly, slot 7 nearest.
+    let plain = ctx
+        .load_font_matched("fonts/plain.btfont", 0..=15, ColorMatch::Exact)
+        .unwrap_err();
+    assert_eq!(
+        plain.to_string(),
+        "fonts/plain.btfont -> plain.png: the colour #ffffff at pixel (0, 0) is in none of \
+         palette slots 0 to 15"
+    );
+    let one = ctx
+        .load_font_matched("fonts/plain.btfont", 1..=15, ColorMatch::Nearest)
+        .unwrap();
+    assert!(one.is_colored());
+    for (path, want) in [
+        (
+            "fonts/plus.bdf",
+            "fonts/plus.bdf:1: file: a BDF font has no colours to match: load it with load_font",
+        ),
+        (
+            "fonts/sheet.txt",
+            "fonts/sheet.txt:1: file: a sheet font (its picture's colours are not read) has no \
+             colours to match: load it with load_font",
+        ),
+    ] {
+        let e = ctx.load_font_matched(path, 1..=15, ColorMatch::Nearest);
+        assert_eq!(e.unwrap_err().to_string(), want);
+    }
+    let got = drawn(&mut con, |ctx| ctx.print_font(&font, 0, 0, "A", 9));
+    assert_eq!(got[1..4], ["8c.......", "8.b......", ".aa......"]);
+    let got = drawn(&mut con, |ctx| ctx.print_font(&one, 0, 0, "A", 9));
+    assert_eq!(got[1..4], ["777......", "7.7......", "777......"]);
+}
+
+#[test]
+fn decode_font_reads_a_btfont_with_its_picture_embedded() {
+    let mut con = console();
+    let (font, colours, err) = {
+        let ctx = con.update_context(0);
+        // "IDX" and "COL" in base64: the indexed picture, and the RGBA one of several colours.
+        let font = ctx.decode_font("tiny", btfont("data:image/png;base64,SURY").as_bytes());
+        let colours = ctx.decode_font(
+            "colours.btfont",
+            btfont("data:image/png;base64,Q09M").as_bytes(),
+        );
+        let err = ctx.decode_font("tiny.btfont", btfont("tiny.png").as_bytes());
+        (font.unwrap(), colours.unwrap(), err.unwrap_err())
+    };
+    assert_eq!(
+        drawn(&mut con, |ctx| ctx.print_font(&font, 0, 0, "AB", 7)),
+        COLOURED
+    );
+    assert!(colours.is_colored());
+    let got = drawn(&mut con, |ctx| ctx.print_font(&colours, 0, 0, "A", 9));
+    assert_eq!(got[1..4], ["8c.......", "8.1......", ".7f......"]);
+    assert_eq!(
+        err.to_string(),
+        "tiny.btfont:6: texture: \"tiny.png\" names a file, which a font in memory cannot \
+         read: embed the picture as a data:image/png;base64, URI, or load the font with \
+         load_font"
+    );
 }
 
 /// The error loading `fonts/bad.btfont` holding `text`.

@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
-"""Writes the fonts cart's two font files, both made from BT's own system font (the ASCII
+"""Writes the fonts cart's three font files, all made from BT's own system font (the ASCII
 table in cart-api/src/draw/font.rs), so nothing of another font ships:
 
 - assets/narrow.bdf: a proportional BDF font, each glyph cut to its ink and followed by one
   pixel of space (a space is 3 px);
 - assets/bold.png and assets/bold.txt: a sheet font, each glyph made bold (its ink repeated one
   pixel to the right), laid out in 8 x 14 cells, 16 to a row, with a `bt-font 1` description
-  and a few kerning pairs.
+  and a few kerning pairs;
+- assets/candy.png and assets/candy.btfont: a coloured font in BLIT386's `.btfont` format, each
+  glyph made bold, shaded yellow, orange and red from top to bottom with a dark purple shadow
+  one pixel right and down, in an RGBA picture of PICO-8's colours (BT matches them to the
+  palette's slots when it loads the font).
 
 Run from anywhere; the files land in ../assets."""
-import os, re, struct, zlib
+import json, os, re, struct, zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "..", "assets")
@@ -129,10 +133,57 @@ def write_sheet(glyphs, png_path, txt_path):
         f.write("\n".join(lines) + "\n")
 
 
+# The candy font's colours, PICO-8's: yellow, orange and red ink by row, a dark purple shadow.
+YELLOW, ORANGE, RED = (0xFF, 0xEC, 0x27, 255), (0xFF, 0xA3, 0x00, 255), (0xFF, 0x00, 0x4D, 255)
+SHADOW = (0x7E, 0x25, 0x53, 255)
+
+
+def shade(y):
+    """The ink's colour on row `y` of the line: capitals span rows 2 to 10."""
+    return YELLOW if y <= 4 else ORANGE if y <= 7 else RED
+
+
+def write_candy(glyphs, png_path, btfont_path):
+    """The system font made bold and coloured, a shadow one pixel right and down, in 8 x 15
+    cells, 16 to a row; each glyph's box its ink and shadow, so the font is proportional."""
+    chars = [c for c in sorted(glyphs) if c != " "]
+    cw, ch, per_row = 8, ROWS + 1, 16
+    rows_of_cells = (len(chars) + per_row - 1) // per_row
+    w, h = cw * per_row, ch * rows_of_cells
+    clear = (0, 0, 0, 0)
+    pixels = [[clear] * w for _ in range(h)]
+    entries = {" ": {"x": 0, "y": 0, "w": 0, "h": 0, "ox": 0, "oy": 0, "adv": 4}}
+    for i, c in enumerate(chars):
+        rows = glyphs[c]
+        lo = ink_columns(rows)[0]
+        bold = [((r | (r << 1)) >> lo) for r in rows]
+        ink_w = max(r.bit_length() for r in bold)
+        cx, cy = (i % per_row) * cw, (i // per_row) * ch
+        for y, r in enumerate(bold):
+            for x in range(ink_w):
+                if r & (1 << x):
+                    pixels[cy + y + 1][cx + x + 1] = SHADOW
+        for y, r in enumerate(bold):
+            for x in range(ink_w):
+                if r & (1 << x):
+                    pixels[cy + y][cx + x] = shade(y)
+        entries[c] = {"x": cx, "y": cy, "w": ink_w + 1, "h": ch, "ox": 0, "oy": 0, "adv": ink_w + 1}
+    png(png_path, w, h, pixels)
+    head = {"name": "Candy", "size": ROWS, "lineHeight": ch, "baseline": 11,
+            "texture": os.path.basename(png_path)}
+    lines = ["{"] + [f"  {json.dumps(k)}: {json.dumps(v)}," for k, v in head.items()]
+    lines.append('  "glyphs": {')
+    items = [f"    {json.dumps(c, ensure_ascii=False)}: {json.dumps(g)}" for c, g in entries.items()]
+    lines += [",\n".join(items), "  }", "}"]
+    with open(btfont_path, "w", newline="\n") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def main():
     glyphs = ascii_glyphs()
     write_bdf(glyphs, os.path.join(OUT, "narrow.bdf"))
     write_sheet(glyphs, os.path.join(OUT, "bold.png"), os.path.join(OUT, "bold.txt"))
+    write_candy(glyphs, os.path.join(OUT, "candy.png"), os.path.join(OUT, "candy.btfont"))
 
 
 if __name__ == "__main__":

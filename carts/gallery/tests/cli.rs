@@ -59,8 +59,9 @@ fn golden_pictures_of_the_drawing_carts() {
             &["platformer", "--at", "1", "--scale", "2"],
             "platformer-1s-x2.png",
         ),
-        // A BDF font from the asset folder, a sheet font built in, the small font, wrapping,
-        // alignment, Latin-1 and box drawing; half-way through the typed line, then after it.
+        // A BDF font from the asset folder, a sheet font built in, a coloured .btfont font,
+        // the small font, wrapping, alignment, Latin-1, the system font's symbols and box
+        // drawing; half-way through the typed line, then after it.
         (&["fonts", "--at", "0.5"], "fonts-0.5s.png"),
         (&["fonts", "--at", "2"], "fonts-2s.png"),
         (&["bunnymark", "--at", "0.5"], "bunnymark-0.5s.png"),

@@ -69,7 +69,7 @@ impl Cart for Primitives {
         ctx.reset_clip();
 
         // Text: measured to centre it, several lines, and a glyph the font lacks.
-        let text = "multi-line text\ncentred by measure\nmissing glyph: \u{263a}";
+        let text = "multi-line text\ncentred by measure\nmissing glyph: \u{2603}";
         let (w, h) = ctx.print_size(text);
         let (x, y) = (230 - w / 2, 150);
         ctx.draw_rect(Rect::new(x - 3, y - 3, w + 6, h + 4), 5);

@@ -552,4 +552,37 @@ pub(crate) mod tests {
             .into();
         assert_eq!(got, [Some(7), Some(7), Some(0), Some(7)]);
     }
+
+    #[test]
+    fn btfont_fonts_read_a_real_rgba_png_of_several_colours_in_palette_colours() {
+        let dir = bt_test_support::ScratchDir::new("btfont-rgba");
+        let root = dir.join("assets");
+        std::fs::create_dir_all(&root).unwrap();
+        // PICO-8's red and blue over a see-through pixel and one a little off green (#00e436,
+        // slot 11): exact colours keep their slots, the other takes the nearest.
+        let rgba = [
+            [0xff, 0x00, 0x4d, 255],
+            [0x29, 0xad, 0xff, 255],
+            [0x12, 0x34, 0x56, 0],
+            [0x08, 0xe0, 0x30, 255],
+        ]
+        .concat();
+        std::fs::write(root.join("gems.png"), png(2, 2, &rgba)).unwrap();
+        std::fs::write(
+            root.join("gems.btfont"),
+            r#"{"lineHeight": 2, "texture": "gems.png", "glyphs":
+                {"X": {"x": 0, "y": 0, "w": 2, "h": 2, "ox": 0, "oy": 0, "adv": 3}}}"#,
+        )
+        .unwrap();
+        let mut con = bt::host::Console::new(&bt::Settings::default().display(2, 2), 0);
+        con.set_image_loader(Box::new(FolderLoader::new(&root)));
+        let gems = con.update_context(0).load_font("gems.btfont").unwrap();
+        assert!(gems.is_colored());
+        {
+            let mut ctx = con.render_context(0, 0.0);
+            ctx.clear(5);
+            ctx.print_font(&gems, 0, 0, "X", 7);
+        }
+        assert_eq!(con.framebuffer().pixels(), [8, 12, 5, 11]);
+    }
 }

@@ -17,7 +17,9 @@
 //!
 //! The picture's pixels are ink where they are opaque (an RGBA picture, alpha at least half)
 //! or not colour 0 (an indexed picture). An indexed picture whose glyphs hold more than one
-//! colour makes a coloured font: the glyphs keep their palette indices.
+//! colour makes a coloured font: the glyphs keep their palette indices. An RGBA picture whose
+//! glyphs hold more than one colour has its colours matched to palette slots by the loader
+//! ([`Picture::Matched`]), and makes a coloured font too.
 
 use std::collections::HashMap;
 
@@ -77,6 +79,9 @@ pub(crate) enum Picture<'a> {
     Rgba(u32, u32, &'a [u8]),
     /// One palette index a pixel.
     Indexed(u32, u32, &'a [u8]),
+    /// One palette index a pixel, matched from a picture's colours: a coloured font even
+    /// when its glyphs hold one colour (or two colours landed on one slot).
+    Matched(u32, u32, &'a [u8]),
 }
 
 /// Whether `bytes` look like JSON: an object, after blank space and a byte-order mark.
@@ -256,6 +261,11 @@ fn whole(node: &Node, lo: i32, hi: i32) -> Result<i32, String> {
 }
 
 impl BtfontSpec {
+    /// The line of the `texture` field, for messages about it.
+    pub(crate) fn texture_line(&self) -> usize {
+        self.texture.0
+    }
+
     /// The picture: a file beside the description, or the PNG of a data URI.
     ///
     /// # Errors
@@ -279,11 +289,42 @@ impl BtfontSpec {
             .map_err(|at| err(format!("not base64: a bad character at offset {at}")))
     }
 
+    /// Whether the glyphs' ink in the RGBA picture `rgba` (`width × height`) holds more than
+    /// one colour: pixels at least half opaque, told apart by red, green and blue. Boxes
+    /// reaching past the picture are skipped here and refused by [`BtfontSpec::build`].
+    pub(crate) fn has_several_colors(&self, width: u32, height: u32, rgba: &[u8]) -> bool {
+        let stride = width as usize;
+        if rgba.len() != stride * height as usize * 4 {
+            return false;
+        }
+        let mut first = None;
+        for g in &self.glyphs {
+            let [x, y, w, h] = g.rect;
+            if u64::from(x) + u64::from(w) > u64::from(width)
+                || u64::from(y) + u64::from(h) > u64::from(height)
+            {
+                continue;
+            }
+            for yy in y..y + h {
+                let row = (yy as usize * stride + x as usize) * 4;
+                for px in rgba[row..row + w as usize * 4].chunks_exact(4) {
+                    if px[3] >= INK_ALPHA && *first.get_or_insert([px[0], px[1], px[2]]) != px[..3]
+                    {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
     /// The font, its glyphs cut from `picture`.
     pub(crate) fn build(self, file: &str, picture: Picture<'_>) -> Result<Font, FontError> {
-        let (width, height, indexed, pixels) = match picture {
-            Picture::Rgba(w, h, p) => (w, h, false, p),
-            Picture::Indexed(w, h, p) => (w, h, true, p),
+        // Whether pixels are palette numbers, and whether the font is coloured whatever they hold.
+        let (width, height, indexed, matched, pixels) = match picture {
+            Picture::Rgba(w, h, p) => (w, h, false, false, p),
+            Picture::Indexed(w, h, p) => (w, h, true, false, p),
+            Picture::Matched(w, h, p) => (w, h, true, true, p),
         };
         let per = if indexed { 1 } else { 4 };
         let stride = width as usize;
@@ -313,7 +354,7 @@ impl BtfontSpec {
         };
         // Glyph boxes inside the picture, and whether they hold more than one colour.
         let mut first_color = None;
-        let mut colored = false;
+        let mut colored = matched;
         for g in &self.glyphs {
             let [x, y, w, h] = g.rect;
             if u64::from(x) + u64::from(w) > u64::from(width)
@@ -459,11 +500,12 @@ mod tests {
                 }
             }
             let result = parse("m.btfont", &text).and_then(|spec| {
-                let picture = if next(2) == 0 {
-                    Picture::Indexed(8, 3, &indexed)
-                } else {
-                    Picture::Rgba(8, 3, &rgba)
+                let picture = match next(3) {
+                    0 => Picture::Indexed(8, 3, &indexed),
+                    1 => Picture::Matched(8, 3, &indexed),
+                    _ => Picture::Rgba(8, 3, &rgba),
                 };
+                let _ = spec.has_several_colors(8, 3, &rgba);
                 spec.build("m.btfont", picture)
             });
             match result {

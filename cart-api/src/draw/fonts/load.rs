@@ -4,11 +4,22 @@
 
 use thiserror::Error;
 
+use std::ops::RangeInclusive;
+
 use super::btfont::{self, Picture, Texture};
 use super::{sheet, Font};
 use crate::assets::{AssetError, AssetErrorKind, MAX_DATA_FILE};
-use crate::quote::excerpt;
-use crate::Update;
+use crate::draw::SpriteSheet;
+use crate::quote::{excerpt, quoted};
+use crate::{ColorMatch, Update};
+
+/// The slots [`Update::load_font_matched`] is asked to match among, and how.
+type Matching = (RangeInclusive<u8>, ColorMatch);
+
+/// The slots a several-coloured RGBA `.btfont` picture is matched among by
+/// [`Update::load_font`]: every slot but 0, which is no ink in a font (the end is cut to the
+/// palette's).
+const AUTO_SLOTS: RangeInclusive<u8> = 1..=u8::MAX;
 
 /// Why a font could not be loaded. Shown as one line naming the file and, for a file that
 /// breaks its format, the line and the field.
@@ -86,21 +97,104 @@ impl Update<'_> {
     /// as for [`Update::load_image`]): a BDF font, a sheet font's `bt-font 1` description,
     /// whose picture is read from beside it, or a BLIT386 `.btfont` file, whose picture is
     /// beside it or in it as a data URI. A `.btfont` file is told by its extension or its
-    /// first character, `{`; the others by the first line. An indexed picture of several
-    /// colours makes a `.btfont` font coloured ([`Font::is_colored`]). Load in `init`: a font
-    /// is made once and drawn with every frame.
+    /// first character, `{`; the others by the first line. Load in `init`: a font is made once
+    /// and drawn with every frame.
+    ///
+    /// A `.btfont` picture whose glyphs hold several colours makes a coloured font
+    /// ([`Font::is_colored`]): an indexed picture keeps its colour numbers; the colours of
+    /// any other (RGBA, RGB) are matched to the live palette's slots from 1 on, as
+    /// [`ColorMatch::Nearest`] matches them: a colour the palette holds lands on its slot, any
+    /// other on the nearest. Slot 0 is no ink, so it is left out. A picture of one colour
+    /// makes a one-colour font, drawn in the colour the print call names. To choose the
+    /// slots, or to refuse colours the palette lacks, use [`Update::load_font_matched`].
     ///
     /// # Errors
     /// [`FontError`] naming `path`: a missing or unreadable file (or picture, named as
     /// `font.txt -> font.png`), a file longer than 4 MiB, one that is no kind of font, a line
-    /// that breaks its format (naming the line and the field), a coloured picture using a
+    /// that breaks its format (naming the line and the field), an indexed picture using a
     /// colour number past the palette's end.
     pub fn load_font(&self, path: &str) -> Result<Font, FontError> {
+        self.load_font_as(path, None)
+    }
+
+    /// Loads the `.btfont` font at `path` as [`Update::load_font`] does, but as a coloured
+    /// font whatever its picture: each colour of the picture (read as RGBA, whether it is
+    /// stored indexed or not) takes a slot among `slots` of the live palette, as
+    /// [`Update::load_image_matched`] matches a sprite sheet's, and the palette is not
+    /// changed. With [`ColorMatch::Exact`] a colour none of the slots holds is an error, as
+    /// in BLIT386; with [`ColorMatch::Nearest`] it takes the nearest slot. A pixel less than
+    /// half opaque is no ink, and so is a colour matched to slot 0: leave 0 out of `slots`.
+    ///
+    /// ```
+    /// use bt::host::{Console, ImageLoader, RgbaImage};
+    /// use bt::{AssetError, AssetErrorKind, ColorMatch, Settings};
+    ///
+    /// /// A stand-in loader: `x.btfont` is one 2 x 1 glyph, its picture PICO-8's red and blue.
+    /// struct Files;
+    /// impl ImageLoader for Files {
+    ///     fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
+    ///         self.decode(path, &[])
+    ///     }
+    ///     fn decode(&self, _name: &str, _bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+    ///         let pixels = vec![0xff, 0x00, 0x4d, 255, 0x29, 0xad, 0xff, 255];
+    ///         Ok(RgbaImage { width: 2, height: 1, pixels })
+    ///     }
+    ///     fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
+    ///         match path {
+    ///             "x.btfont" => Ok(br#"{"texture": "x.png", "glyphs": {"X":
+    ///                 {"x": 0, "y": 0, "w": 2, "h": 1, "ox": 0, "oy": 0, "adv": 3}}}"#.to_vec()),
+    ///             "x.png" => Ok(b"PNG".to_vec()),
+    ///             _ => Err(AssetError::new(path, AssetErrorKind::NotFound)),
+    ///         }
+    ///     }
+    /// }
+    ///
+    /// let mut con = Console::new(&Settings::default().display(2, 1), 0);
+    /// con.set_image_loader(Box::new(Files));
+    /// let font = con.update_context(0).load_font_matched("x.btfont", 1..=15, ColorMatch::Exact)?;
+    /// assert!(font.is_colored());
+    /// con.render_context(0, 0.0).print_font(&font, 0, 0, "X", 7);
+    /// assert_eq!(con.framebuffer().pixels(), [8, 12], "red and blue: 7 is not used");
+    ///
+    /// let err = con.update_context(0).load_font_matched("x.btfont", 1..=7, ColorMatch::Exact);
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "x.btfont -> x.png: the colour #ff004d at pixel (0, 0) is in none of palette slots 1 to 7"
+    /// );
+    /// # Ok::<(), bt::FontError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Update::load_font`], and: a BDF or sheet font (they have no colours to match),
+    /// `slots` holding no slot of the palette, and, matching exactly, a colour in none of the
+    /// slots (naming the colour and the pixel).
+    pub fn load_font_matched(
+        &self,
+        path: &str,
+        slots: RangeInclusive<u8>,
+        matching: ColorMatch,
+    ) -> Result<Font, FontError> {
+        self.load_font_as(path, Some((slots, matching)))
+    }
+
+    /// [`Update::load_font`], with the colour matching [`Update::load_font_matched`] asks for.
+    fn load_font_as(&self, path: &str, matched: Option<Matching>) -> Result<Font, FontError> {
         let loader = self.font_loader(path)?;
         let bytes = loader
             .read_limited(path, MAX_DATA_FILE)
             .map_err(|e| e.reading("font"))?;
+        let not_btfont = |kind: &str| {
+            line_error(
+                path,
+                1,
+                "file",
+                format!("a {kind} has no colours to match: load it with load_font"),
+            )
+        };
         if looks_like_bdf(&bytes) {
+            if matched.is_some() {
+                return Err(not_btfont("BDF font"));
+            }
             return Font::from_bdf(path, &bytes);
         }
         let is_btfont = path
@@ -113,7 +207,12 @@ impl Update<'_> {
             )
         })?;
         if is_btfont || btfont::looks_like_json(&bytes) {
-            return self.btfont(path, text);
+            return self.btfont(path, text, matched);
+        }
+        if matched.is_some() {
+            return Err(not_btfont(
+                "sheet font (its picture's colours are not read)",
+            ));
         }
         let spec = sheet::parse(path, text)?;
         let image = loader.load(&beside(path, spec.image())).map_err(|e| {
@@ -123,8 +222,8 @@ impl Update<'_> {
     }
 
     /// A `.btfont` font from its JSON `text`, its picture read from beside it or from its
-    /// data URI. An indexed picture keeps its colour numbers; any other is read as RGBA.
-    fn btfont(&self, path: &str, text: &str) -> Result<Font, FontError> {
+    /// data URI.
+    fn btfont(&self, path: &str, text: &str, matched: Option<Matching>) -> Result<Font, FontError> {
         let loader = self.font_loader(path)?;
         let spec = btfont::parse(path, text)?;
         let (name, bytes) = match spec.texture(path)? {
@@ -137,49 +236,92 @@ impl Update<'_> {
             }
             Texture::Embedded(bytes) => (format!("{path} -> texture"), bytes),
         };
-        match loader.decode_indices(&name, &bytes) {
-            Ok(image) => {
-                let slots = self.con.palette.len();
-                if let Some(&past) = image.pixels.iter().find(|&&i| usize::from(i) >= slots) {
-                    return Err(AssetError::new(
-                        name,
-                        AssetErrorKind::ColorNumber {
-                            number: past,
-                            slots,
-                        },
-                    )
-                    .into());
+        self.btfont_picture(path, spec, &name, &bytes, matched)
+    }
+
+    /// The `.btfont` font `spec` with its picture, the PNG `bytes` (named `name` in errors):
+    /// indexed, its numbers kept; else RGBA, its colours matched to the palette when they are
+    /// several (or when `matched` asks); else one colour.
+    fn btfont_picture(
+        &self,
+        path: &str,
+        spec: btfont::BtfontSpec,
+        name: &str,
+        bytes: &[u8],
+        matched: Option<Matching>,
+    ) -> Result<Font, FontError> {
+        let loader = self.font_loader(path)?;
+        let palette = &self.con.palette;
+        if matched.is_none() {
+            match loader.decode_indices(name, bytes) {
+                Ok(image) => {
+                    let slots = palette.len();
+                    if let Some(&past) = image.pixels.iter().find(|&&i| usize::from(i) >= slots) {
+                        return Err(AssetError::new(
+                            name,
+                            AssetErrorKind::ColorNumber {
+                                number: past,
+                                slots,
+                            },
+                        )
+                        .into());
+                    }
+                    return spec.build(
+                        path,
+                        Picture::Indexed(image.width, image.height, &image.pixels),
+                    );
                 }
-                spec.build(
-                    path,
-                    Picture::Indexed(image.width, image.height, &image.pixels),
-                )
+                Err(e)
+                    if matches!(
+                        e.kind,
+                        AssetErrorKind::NotIndexed(_) | AssetErrorKind::NoLoader
+                    ) => {}
+                Err(e) => return Err(e.into()),
             }
-            Err(e)
-                if matches!(
-                    e.kind,
-                    AssetErrorKind::NotIndexed(_) | AssetErrorKind::NoLoader
-                ) =>
-            {
-                let image = loader.decode(&name, &bytes)?;
-                spec.build(
+        }
+        let image = loader.decode(name, bytes)?;
+        let (slots, matching) = match matched {
+            Some(m) => m,
+            None if spec.has_several_colors(image.width, image.height, &image.pixels) => {
+                (AUTO_SLOTS, ColorMatch::Nearest)
+            }
+            None => {
+                return spec.build(
                     path,
                     Picture::Rgba(image.width, image.height, &image.pixels),
                 )
             }
-            Err(e) => Err(e.into()),
-        }
+        };
+        let sheet = SpriteSheet::from_rgba_matched(
+            name,
+            image.width,
+            image.height,
+            &image.pixels,
+            palette,
+            slots,
+            matching,
+        )?;
+        spec.build(
+            path,
+            Picture::Matched(image.width, image.height, sheet.pixels()),
+        )
     }
 
-    /// Like [`Update::load_font`] for a BDF font already in memory, such as one built into the
-    /// cart with `include_bytes!`; `name` is used in errors. A sheet font in memory needs its
-    /// picture too: see [`Update::decode_sheet_font`].
+    /// Like [`Update::load_font`] for a font already in memory, such as one built into the
+    /// cart with `include_bytes!`; `name` is used in errors. A BDF font, or a `.btfont` font
+    /// (told by `name`'s extension or a first character `{`) whose picture is in it as a
+    /// `data:image/png;base64,` URI, coloured as [`Update::load_font`] says. A sheet font in
+    /// memory needs its picture too: see [`Update::decode_sheet_font`].
     ///
     /// # Errors
     /// As [`Update::load_font`], naming `name`; a sheet description is refused with a
-    /// pointer to [`Update::decode_sheet_font`].
+    /// pointer to [`Update::decode_sheet_font`], and a `.btfont` font naming a picture file
+    /// with a pointer to [`Update::load_font`].
     pub fn decode_font(&self, name: &str, bytes: &[u8]) -> Result<Font, FontError> {
-        if !looks_like_bdf(bytes) && sheet::is_description(bytes) {
+        if looks_like_bdf(bytes) {
+            return Font::from_bdf(name, bytes);
+        }
+        if sheet::is_description(bytes) {
             return Err(line_error(
                 name,
                 1,
@@ -189,7 +331,29 @@ impl Update<'_> {
                     .into(),
             ));
         }
-        Font::from_bdf(name, bytes)
+        let is_btfont = name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| ext.eq_ignore_ascii_case("btfont"));
+        if !is_btfont && !btfont::looks_like_json(bytes) {
+            return Font::from_bdf(name, bytes);
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            AssetError::new(
+                name,
+                AssetErrorKind::NotText(format!("invalid byte at offset {}", e.valid_up_to())),
+            )
+        })?;
+        let spec = btfont::parse(name, text)?;
+        let png = match spec.texture(name)? {
+            Texture::Embedded(png) => Ok(png),
+            Texture::File(file) => Err(format!(
+                "{} names a file, which a font in memory cannot read: embed the picture as a \
+                 data:image/png;base64, URI, or load the font with load_font",
+                quoted(file)
+            )),
+        };
+        let png = png.map_err(|m| line_error(name, spec.texture_line(), "texture", m))?;
+        self.btfont_picture(name, spec, &format!("{name} -> texture"), &png, None)
     }
 
     /// Makes a sheet font from its `bt-font 1` description and the bytes of its picture (a

@@ -183,7 +183,8 @@ impl Font {
     }
 
     /// Whether the font is coloured: its glyphs keep the palette indices of their pixels (a
-    /// `.btfont` font whose indexed picture has glyphs of more than one colour), and print in
+    /// `.btfont` font whose picture has glyphs of more than one colour, or one loaded with
+    /// [`Update::load_font_matched`](crate::Update::load_font_matched)), and print in
     /// those colours unless a [`TextStyle::tint`] asks for one colour. A one-colour font
     /// prints in the colour the print call names.
     ///
