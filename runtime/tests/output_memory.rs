@@ -97,3 +97,50 @@ fn a_picture_too_large_to_keep_its_tables_takes_little_more_than_itself_and_the_
         allowed >> 20
     );
 }
+
+#[test]
+fn parameters_animated_every_frame_allocate_nothing_even_when_the_tables_are_built_again() {
+    // A curve, scanlines and a grille that change every frame rebuild the tables; a flicker
+    // and a rolling band change each row's gain. None of it may allocate once the buffers
+    // have their size.
+    let (dw, dh) = (160u32, 120u32);
+    let picture: Vec<u8> = (0..dw * dh).map(|i| (i % 13) as u8).collect();
+    let palette = Palette::pico8();
+    let mut effects = PostEffects::default();
+    for &e in bt::crt::TV.iter().chain(bt::crt::PIPBOY) {
+        effects.push(e);
+    }
+    let mut post = PostProcessor::new();
+    let mut out = Vec::new();
+    let mut frame_at = |tick: u64, effects: &PostEffects, out: &mut Vec<u8>| {
+        let frame = Frame {
+            picture: &picture,
+            with_overlay: &picture,
+            display: (dw, dh),
+            output: (dw * 3, dh * 3),
+            filter: Upscale::Nearest,
+            palette: &palette,
+            effects,
+            tick,
+            rate: 60.0,
+        };
+        post.render(&frame, out);
+    };
+    frame_at(0, &effects, &mut out);
+    let allocations = GLOBAL.allocations_during(|| {
+        for tick in 1..20u64 {
+            let t = tick as f32;
+            for e in effects.as_mut_slice() {
+                match e {
+                    Effect::Barrel { curvature } => *curvature = 0.05 + t * 0.005,
+                    Effect::Scanlines { amount, .. } => *amount = 0.3 + t * 0.02,
+                    Effect::RgbMask { intensity, .. } => *intensity = t * 0.01,
+                    Effect::Flicker { amount } => *amount = 0.9 + t * 0.005,
+                    _ => {}
+                }
+            }
+            frame_at(tick, &effects, &mut out);
+        }
+    });
+    assert_eq!(allocations, 0);
+}

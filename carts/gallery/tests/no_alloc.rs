@@ -338,9 +338,10 @@ fn a_window_gif_recording_allocates_nothing_per_frame() {
 #[test]
 fn the_post_process_stack_does_not_allocate_per_frame() {
     // Presets switched every two seconds (the crt cart's toggle scene goes through all four),
-    // and the terminal under the PipBoy preset with its glitches: the pixel tier, the display
-    // tier's tables (built again when a preset changes their strengths) and the output buffer.
-    for scene in ["pipboy", "toggle"] {
+    // the terminal under the PipBoy preset with its bursts of interference, and the enhanced
+    // scene's signal changing values in place every update: the pixel tier, the display
+    // tier's tables (built again when a preset changes their parameters) and the output buffer.
+    for scene in ["pipboy", "toggle", "enhanced"] {
         let cart = bt_gallery::find("crt").unwrap();
         let options = EngineOptions {
             snapshot_budget: 0,
