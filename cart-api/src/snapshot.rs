@@ -111,7 +111,7 @@ impl Console {
         self.pointer_locked = snapshot.pointer_locked;
         self.quit_requested = snapshot.quit_requested;
         self.reset_requested = false;
-        self.capture_requested = false;
+        self.capture_requests = Default::default();
         self.tags.clear();
     }
 }

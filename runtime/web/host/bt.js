@@ -744,8 +744,8 @@ const BT = (() => {
       screen.paint();
       speaker.push();
       if (flags & FRAME_SAVE) keepSave();
-      // The cart asked for a picture of this frame (`capture_frame`): a download, as F9's.
-      if (flags & FRAME_CAPTURE && bt.ex.bt_take_capture()) {
+      // The cart asked for pictures of this frame (`capture_frame`): a download each, as F9's.
+      while (flags & FRAME_CAPTURE && bt.ex.bt_take_capture()) {
         api.captures += 1;
         download(`${name}.png`, bt.outBytes(), "image/png");
       }

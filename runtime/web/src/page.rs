@@ -5,6 +5,7 @@
 //! Nothing here knows it runs in a browser: the tests drive it natively, call by call, as the
 //! page's script does.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -128,8 +129,9 @@ pub struct Page {
     save_out: Option<Persist>,
     /// The run ended (a quit): no more frames.
     ended: bool,
-    /// The PNG the cart asked for with `capture_frame`, not yet taken by the script.
-    capture: Option<Vec<u8>>,
+    /// The PNGs the cart asked for with `capture_frame`, not yet taken by the script, oldest
+    /// first.
+    capture: VecDeque<Vec<u8>>,
 }
 
 impl Page {
@@ -234,7 +236,7 @@ impl Page {
             save_key,
             save_out: None,
             ended: false,
-            capture: None,
+            capture: VecDeque::new(),
         };
         page.paint();
         Ok(page)
@@ -255,10 +257,11 @@ impl Page {
         self.ended
     }
 
-    /// Moves the picture the cart asked for (see [`frame_flags::CAPTURE`]) into [`Page::out`].
-    /// Returns whether one was waiting.
+    /// Moves the oldest picture the cart asked for (see [`frame_flags::CAPTURE`]) into
+    /// [`Page::out`]. Returns whether one was waiting; call it until `false` (a cart that
+    /// asked for both sizes has two).
     pub fn take_capture(&mut self) -> bool {
-        match self.capture.take() {
+        match self.capture.pop_front() {
             Some(png) => {
                 self.out = png;
                 true
@@ -402,8 +405,8 @@ impl Page {
             return frame_flags::ENDED | self.save_flag();
         }
         let report = self.host.frame(now_ms);
-        if let Some(file) = self.host.take_capture() {
-            self.capture = Some(file.bytes);
+        while let Some(file) = self.host.take_capture() {
+            self.capture.push_back(file.bytes);
         }
         let engine = self.host.engine_mut();
         let paused = engine.is_paused();
@@ -431,7 +434,7 @@ impl Page {
         if self.ended {
             flags |= frame_flags::ENDED;
         }
-        if self.capture.is_some() {
+        if !self.capture.is_empty() {
             flags |= frame_flags::CAPTURE;
         }
         if self.host.engine().console().pointer_locked() {

@@ -763,7 +763,7 @@ impl App {
             overlay.set_sound_device(Some(sound.device()));
         }
         let report = self.host.frame(now_ms);
-        if let Some(file) = self.host.take_capture() {
+        while let Some(file) = self.host.take_capture() {
             // The cart's capture_frame: kept as F9's picture is.
             let files = [file];
             match save_numbered(&self.args.captures, &files) {
