@@ -128,5 +128,6 @@ pub mod host {
     pub use crate::postfx::{effect_hash, PostEffects};
     pub use crate::quote::{excerpt_chars, quoted, EXCERPT_CHARS};
     pub use crate::save::SaveTooLarge;
+    pub use crate::settings::SettingsField;
     pub use crate::snapshot::ConsoleSnapshot;
 }

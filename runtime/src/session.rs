@@ -275,6 +275,11 @@ impl SessionBuilder {
             warning: save_warning,
         } = boot_save(self.save, &name, self.replay.is_some())?;
         let version = self.manifest.as_ref().and_then(|m| m.cart.version.clone());
+        let mut warnings: Vec<String> = provenance
+            .iter()
+            .filter_map(Provenance::override_warning)
+            .collect();
+        warnings.extend(save_warning);
         let mut session = Session {
             host_hz: if self.update_per_host_tick {
                 settings.target_fps
@@ -300,7 +305,7 @@ impl SessionBuilder {
             save_file,
             #[cfg(feature = "files")]
             save_lock: save_lock.map(Arc::new),
-            warnings: save_warning.into_iter().collect(),
+            warnings,
             settings,
         };
         if let Some(source) = self.replay {
@@ -672,6 +677,40 @@ mod tests {
             CALLS.load(Ordering::SeqCst),
             1,
             "engines start from the resolved settings, not from configure() again"
+        );
+    }
+
+    #[test]
+    fn a_cart_toml_value_over_configure_s_is_a_warning_of_the_session() {
+        struct Small;
+        impl Cart for Small {
+            fn configure(&self) -> Settings {
+                Settings::default().display(160, 120)
+            }
+            fn update(&mut self, _ctx: &mut Update<'_>) {}
+            fn render(&self, _ctx: &mut Render<'_>) {}
+        }
+        let manifest = Manifest {
+            path: PathBuf::from("small/cart.toml"),
+            settings: SettingsPatch {
+                width: Some(240),
+                height: Some(120),
+                ..SettingsPatch::default()
+            },
+            ..Manifest::default()
+        };
+        let session = Session::builder("small", Arc::new(|| Box::new(Small) as Box<dyn Cart>))
+            .manifest(Some(manifest))
+            .resolve()
+            .unwrap();
+        assert_eq!(session.settings().width, 240, "cart.toml wins");
+        assert_eq!(session.warnings().len(), 1, "{:?}", session.warnings());
+        let said = &session.warnings()[0];
+        assert!(
+            said.starts_with(
+                "small/cart.toml sets display.width = 240, the cart's configure() 160"
+            ),
+            "{said}"
         );
     }
 

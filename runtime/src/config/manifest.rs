@@ -489,7 +489,7 @@ use fields::*;
 use messages::*;
 
 pub use carried::{carried_manifest, manifest_from_carried};
-pub use layers::{format_provenance, resolve, Layer, Provenance};
+pub use layers::{format_provenance, resolve, Layer, Overridden, Provenance};
 pub use palette_file::{load_palette, MANIFEST_PALETTE_SLOTS};
 #[cfg(all(test, feature = "files"))]
 use user_config::config_dir_from;
