@@ -208,6 +208,37 @@ impl Update<'_> {
         self.set_menu_item(slot, "");
     }
 
+    /// Whether the player prefers reduced motion: `bt run --reduced-motion`, or a web page's
+    /// browser with `prefers-reduced-motion: reduce` set. A cart that shakes the screen,
+    /// flashes or scrolls fast should calm it down: fewer particles, no shake, fades instead
+    /// of flashes. `init` sees the preference the run boots with; each update sees it as that
+    /// update began. It is input: a recording keeps it, so a replay plays the same.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// con.input_mut().boot_reduced_motion(true);
+    /// assert!(con.init_context().prefers_reduced_motion());
+    /// // The host: the player turned it off.
+    /// con.input_mut().set_reduced_motion(false);
+    /// let ctx = con.update_context(0);
+    /// assert!(!ctx.prefers_reduced_motion() && ctx.reduced_motion_changed());
+    /// assert!(!con.update_context(1).reduced_motion_changed());
+    /// ```
+    pub fn prefers_reduced_motion(&self) -> bool {
+        self.con.input.prefers_reduced_motion()
+    }
+
+    /// Whether the player's reduced-motion preference ([`Update::prefers_reduced_motion`])
+    /// changed since the update before: true in the one update that first sees the new
+    /// value (BLIT386's `onReducedMotionChange`). Never at boot: `init` reads the preference
+    /// itself.
+    pub fn reduced_motion_changed(&self) -> bool {
+        self.con.input.reduced_motion_changed()
+    }
+
     /// The slot of the cart's pause-menu item the player chose just before this update, if
     /// any (see [`Update::set_menu_item`]). Seen by one update only.
     pub fn chosen_menu_item(&self) -> Option<usize> {

@@ -139,6 +139,7 @@ pub struct SessionBuilder {
     replay: Option<ReplaySource>,
     overlay: bool,
     update_per_host_tick: bool,
+    reduced_motion: bool,
 }
 
 impl std::fmt::Debug for SessionBuilder {
@@ -209,6 +210,13 @@ impl SessionBuilder {
     /// A replay to play first: its seed, arguments and input.
     pub fn replay(mut self, replay: Option<ReplaySource>) -> SessionBuilder {
         self.replay = replay;
+        self
+    }
+
+    /// Whether the player prefers reduced motion as the run boots (`bt run --reduced-motion`,
+    /// a page's `prefers-reduced-motion`); a replay boots with the recorded run's instead.
+    pub fn reduced_motion(mut self, on: bool) -> SessionBuilder {
+        self.reduced_motion = on;
         self
     }
 
@@ -306,6 +314,7 @@ impl SessionBuilder {
             #[cfg(feature = "files")]
             save_lock: save_lock.map(Arc::new),
             warnings,
+            reduced_motion: self.reduced_motion,
             settings,
         };
         if let Some(source) = self.replay {
@@ -447,6 +456,8 @@ pub struct Session {
     #[cfg(feature = "files")]
     save_lock: Option<Arc<save::SaveLock>>,
     warnings: Vec<String>,
+    /// The player's reduced-motion preference at boot.
+    reduced_motion: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -479,6 +490,7 @@ impl Session {
             replay: None,
             overlay: true,
             update_per_host_tick: false,
+            reduced_motion: false,
         }
     }
 
@@ -600,6 +612,7 @@ impl Session {
             packed_assets: self.packed_assets.clone(),
             replay: self.replay.clone(),
             save: self.save.clone(),
+            reduced_motion: self.reduced_motion,
             ..EngineOptions::default()
         }
     }

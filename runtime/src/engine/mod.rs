@@ -173,6 +173,12 @@ impl Engine {
             (None, None) => &[],
         };
         console.set_boot_save(boot_save)?;
+        // A replay boots as the recorded run did: its updates carry the preference after.
+        let reduced_motion = options
+            .replay
+            .as_ref()
+            .map_or(options.reduced_motion, |r| r.info.reduced_motion);
+        console.input_mut().boot_reduced_motion(reduced_motion);
         let mut tape = Tape::default();
         if let Some(replay) = options.replay {
             tape.hash_every = replay.info.hash_every;

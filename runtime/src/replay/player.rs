@@ -81,6 +81,7 @@ mod tests {
             height: 96,
             args: Vec::new(),
             hash_every: 60,
+            reduced_motion: false,
         };
         let r = Replay::new(info, rec, Vec::new());
         let want: Vec<TickInput> = r.recording().iter().collect();

@@ -71,6 +71,17 @@ impl PageAction {
     }
 }
 
+/// How a page boots besides its cart and bundle ([`Page::boot_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BootOptions {
+    /// Whether the overlay exists.
+    pub overlay: bool,
+    /// Whether the player prefers reduced motion as the run boots: the browser's
+    /// `prefers-reduced-motion: reduce`. Changes after boot come as
+    /// [`PageEvent::ReducedMotion`]; a replay boots with the recorded run's.
+    pub reduced_motion: bool,
+}
+
 /// Bits of what [`Page::frame`] returns.
 pub mod frame_flags {
     /// A frame ran: the picture and the samples are new.
@@ -176,6 +187,27 @@ impl Page {
         overlay: bool,
         save: Option<LoadSave<'_>>,
     ) -> Result<Page, String> {
+        let options = BootOptions {
+            overlay,
+            reduced_motion: false,
+        };
+        Page::boot_with(name, factory, bundle, args, replay, options, save)
+    }
+
+    /// As [`Page::boot`], with the [`BootOptions`] the script gives ([`crate::abi::boot`]'s
+    /// flags): the overlay, and the player's reduced-motion preference as the run boots.
+    ///
+    /// # Errors
+    /// As [`Page::boot`].
+    pub fn boot_with(
+        name: &str,
+        factory: fn() -> Box<dyn Cart>,
+        bundle: &Bundle,
+        args: Vec<(String, String)>,
+        replay: Option<&str>,
+        options: BootOptions,
+        save: Option<LoadSave<'_>>,
+    ) -> Result<Page, String> {
         // The player's own run (the one that reads and keeps their save data) is never a
         // replay: a replay brought by an address or a script would write its input's outcome
         // into the player's saved game.
@@ -201,7 +233,8 @@ impl Page {
                 text: text.to_string(),
                 named: PathBuf::from("the replay"),
             }))
-            .overlay(overlay)
+            .overlay(options.overlay)
+            .reduced_motion(options.reduced_motion)
             .resolve()
             .map_err(|e| e.to_string())?;
         let (save_key, damaged) = match save {
@@ -490,6 +523,9 @@ impl Page {
             PageEvent::PointerButton { button, down } => self.pointer_button(button, down),
             PageEvent::Wheel { dx, dy } => self.wheel(dx, dy),
             PageEvent::FocusLost => self.focus_lost(),
+            PageEvent::ReducedMotion(on) => {
+                self.host.handle(HostEvent::ReducedMotion(on));
+            }
             PageEvent::Gamepad { player, connected } => self.gamepad(player, connected),
             PageEvent::GamepadButton {
                 player,

@@ -26,6 +26,8 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
         fps: None,
         args: Vec::new(),
         save: args.save.clone(),
+        // The replay boots with the recorded run's preference, and its updates carry theirs.
+        reduced_motion: false,
     };
     if !args.verify {
         return replay_in_window(offer, cart_args, path);
