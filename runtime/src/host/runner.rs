@@ -1004,7 +1004,7 @@ impl Host {
                 let (w, h) = engine.render_output(&mut rgba);
                 png::encode_rgba_png(&rgba, w, h)
             }
-            CaptureSize::Display => png::encode_png(engine.framebuffer(), engine.palette(), 1),
+            CaptureSize::Display => engine.display_png(1),
         }
         .map_err(|e| e.to_string())?;
         Ok(SaveFile::new(SaveKind::Screenshot, &self.name, png))

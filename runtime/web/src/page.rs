@@ -682,11 +682,7 @@ impl Page {
         self.picture = if engine.has_display_tier() {
             engine.render_output(&mut self.rgba)
         } else {
-            let fb = engine.framebuffer();
-            let size = (fb.width(), fb.height());
-            self.rgba.resize(size.0 as usize * size.1 as usize * 4, 0);
-            engine.palette().write_rgba(fb.pixels(), &mut self.rgba);
-            size
+            engine.display_rgba(&mut self.rgba)
         };
     }
 }

@@ -217,8 +217,7 @@ pub(super) fn check_size_scale(scale: u32, size: crate::cli::args::SizeArg) -> R
 
 /// The engine's last frame as PNG bytes at `scale`.
 pub(super) fn encode_frame(engine: &Engine, scale: u32) -> Result<Vec<u8>, String> {
-    crate::export::png::encode_png(engine.framebuffer(), engine.palette(), scale)
-        .map_err(|e| e.to_string())
+    engine.display_png(scale).map_err(|e| e.to_string())
 }
 
 pub(super) fn io_error(e: io::Error) -> String {

@@ -783,11 +783,7 @@ impl App {
         let picture = if engine.has_display_tier() {
             engine.render_output(&mut rgba)
         } else {
-            let fb = engine.framebuffer();
-            let display = (fb.width(), fb.height());
-            rgba.resize(display.0 as usize * display.1 as usize * 4, 0);
-            engine.palette().write_rgba(fb.pixels(), &mut rgba);
-            display
+            engine.display_rgba(&mut rgba)
         };
         let updates = report.map_or(0, |r| r.stats.updates);
         if !presenter.present(rgba, picture, size, updates, engine.ticks()) {
