@@ -214,7 +214,8 @@ impl SessionBuilder {
     }
 
     /// Whether the player prefers reduced motion as the run boots (`bt run --reduced-motion`,
-    /// a page's `prefers-reduced-motion`); a replay boots with the recorded run's instead.
+    /// a page's `prefers-reduced-motion`); the user's config file's `[display] reduced_motion =
+    /// true` turns it on too. A replay boots with the recorded run's instead.
     pub fn reduced_motion(mut self, on: bool) -> SessionBuilder {
         self.reduced_motion = on;
         self
@@ -314,7 +315,9 @@ impl SessionBuilder {
             #[cfg(feature = "files")]
             save_lock: save_lock.map(Arc::new),
             warnings,
-            reduced_motion: self.reduced_motion,
+            // Either the command line or the player's config file turns it on.
+            reduced_motion: self.reduced_motion
+                || user.as_ref().and_then(|(_, p)| p.reduced_motion) == Some(true),
             settings,
         };
         if let Some(source) = self.replay {
@@ -725,6 +728,26 @@ mod tests {
             ),
             "{said}"
         );
+    }
+
+    #[cfg(feature = "files")]
+    #[test]
+    fn the_players_config_file_can_ask_for_reduced_motion() {
+        let dir = std::env::temp_dir().join(format!("bt-session-motion-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("config.toml");
+        std::fs::write(&config, "[display]\nreduced_motion = true\n").unwrap();
+        let boot = |config: Option<PathBuf>| {
+            let session = Session::builder("counted", counted())
+                .user_config(config)
+                .resolve()
+                .unwrap();
+            let engine = session.engine().unwrap();
+            engine.console().input().prefers_reduced_motion()
+        };
+        let (with, without) = (boot(Some(config)), boot(None));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(with && !without);
     }
 
     #[test]

@@ -200,6 +200,10 @@ pub struct SettingsPatch {
     pub overlay_diagnostics: Option<bool>,
     /// `overlay.palette`.
     pub overlay_palette_grid: Option<bool>,
+    /// `display.reduced_motion`, from the user's config only: the player's preference
+    /// ([`bt::Update::prefers_reduced_motion`]), not a setting of the cart, so it changes no
+    /// field of [`Settings`].
+    pub reduced_motion: Option<bool>,
 }
 
 impl SettingsPatch {

@@ -73,6 +73,7 @@ fn a_full_manifest_reads_back() {
         timing_chart: Some(false),
         overlay_diagnostics: Some(true),
         overlay_palette_grid: Some(false),
+        reduced_motion: None,
     };
     let assets = Some(PathBuf::from("/carts/demo/gfx/sprites"));
     let want = Manifest {
@@ -249,13 +250,14 @@ fn assets_and_palette_files_stay_inside_the_cart() {
 }
 
 #[test]
-fn user_config_allows_only_its_four_fields() {
+fn user_config_allows_only_its_five_fields() {
     let p = parse_user_config(
-        "[display]\nscale = 2\n[overlay]\nvisible = true\nchart = true",
+        "[display]\nscale = 2\nreduced_motion = true\n[overlay]\nvisible = true\nchart = true",
         Path::new("c"),
     );
     let want = SettingsPatch {
         window_scale: Some(2),
+        reduced_motion: Some(true),
         overlay_visible: Some(true),
         timing_chart: Some(true),
         ..SettingsPatch::default()
@@ -263,9 +265,9 @@ fn user_config_allows_only_its_four_fields() {
     assert_eq!(p.unwrap(), want);
     assert_eq!(
         user_err("[display]\nwidth = 100"),
-        "/u/config.toml:2:1: unknown field 'width' in [display]; expected scale or effects \
-         (the user config sets only display.scale, display.effects, overlay.visible and \
-         overlay.chart)"
+        "/u/config.toml:2:1: unknown field 'width' in [display]; expected one of scale, \
+         effects, reduced_motion (the user config sets only display.scale, display.effects, \
+         display.reduced_motion, overlay.visible and overlay.chart)"
     );
     assert!(user_err("[overlay]\nenabled = false").contains("expected visible or chart"));
     assert!(user_err("[cart]\ntitle = \"x\"")
