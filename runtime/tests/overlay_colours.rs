@@ -165,3 +165,20 @@ fn the_palette_grids_swatches_show_the_carts_palette_as_the_frame_shows_it() {
     let first = (swatches.y * 160 + swatches.x) as usize;
     assert_eq!(fb.pixels()[first], 0);
 }
+
+#[test]
+fn what_the_host_draws_over_the_overlay_afterwards_is_not_painted_over() {
+    let mut engine = engine(true);
+    let (text, _) = text_and_bar(&engine);
+    let i = text[0];
+    let (x, y) = ((i % 160) as i32, (i / 160) as i32);
+    // The host draws over one of the overlay's text pixels, as the pause menu does.
+    engine.console_mut().framebuffer_mut().draw_pixel(x, y, 3);
+    let mut display = Vec::new();
+    engine.display_rgba(&mut display);
+    assert_eq!(
+        at(&display, 160, 1, i),
+        [255, 255, 255, 255],
+        "the frame's (flashed) colour"
+    );
+}

@@ -697,6 +697,7 @@ impl Engine {
         self.overlay_drawn
             .then(|| crate::export::png::OverlayLayer {
                 pixels: self.overlay_layer.pixels(),
+                frame: self.console.framebuffer().pixels(),
                 palette: &self.settings.palette,
             })
     }

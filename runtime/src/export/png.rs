@@ -57,6 +57,9 @@ pub enum CaptureError {
 pub struct OverlayLayer<'a> {
     /// One index a display pixel, row by row; 0 where the frame shows the cart's pixel.
     pub pixels: &'a [u8],
+    /// The framebuffer's indices now: a pixel the host drew over since (the pause menu) is
+    /// no longer the overlay's, and shows as the frame's.
+    pub frame: &'a [u8],
     /// The palette the overlay's indices are shown through.
     pub palette: &'a Palette,
 }
@@ -69,8 +72,8 @@ impl OverlayLayer<'_> {
         let (w, s) = (width.max(1) as usize, scale.max(1) as usize);
         let row_bytes = w * s * 4;
         let colors = self.palette.colors();
-        for (i, &index) in self.pixels.iter().enumerate() {
-            if index == 0 {
+        for (i, (&index, &now)) in self.pixels.iter().zip(self.frame).enumerate() {
+            if index == 0 || now != index {
                 continue;
             }
             let c = colors
