@@ -40,6 +40,8 @@ impl Player {
             }
             self.used += 1;
             *tick = script.next_tick();
+            // The script plays the player's preference the run booted with throughout.
+            tick.reduced_motion = self.replay.info.reduced_motion;
             return Some(tick);
         }
         self.cursor.next(self.replay.recording())

@@ -352,6 +352,30 @@ mod tests {
     }
 
     #[test]
+    fn bt_verify_keeps_reduced_motion_in_every_clocks_run() {
+        let argv = [
+            "bt",
+            "verify",
+            "--seconds",
+            "0.5",
+            "--reduced-motion",
+            "--quiet",
+        ];
+        let Command::Verify(args) = Cli::try_parse_from(argv).unwrap().command else {
+            panic!("not bt verify");
+        };
+        let (first, mut session) = engine(&calm(), &args.cart, false, None, None).unwrap();
+        let mut script = crate::replay::script_replay("calm", 0, 60.0, 30);
+        script.info.reduced_motion = first.console().input().reduced_motion_at_boot();
+        session.set_replay(Arc::new(script));
+        let mut engine = session.engine().unwrap();
+        engine.step(30).unwrap();
+        assert_eq!(engine.test_state().unwrap(), "true Some(true)");
+        assert!(engine.console().input().prefers_reduced_motion());
+        verify(&calm(), args).unwrap();
+    }
+
+    #[test]
     fn reduced_motion_on_the_command_line_reaches_the_carts_init_and_updates() {
         assert_eq!(saw(&["--reduced-motion"]), "true Some(true)");
         assert_eq!(saw(&[]), "false Some(false)");
