@@ -32,6 +32,25 @@ pub(crate) struct Clock {
     pub(crate) render_alpha: f64,
 }
 
+/// The pictures of a frame a cart asked for ([`Console::take_capture_requests`]), one flag a
+/// size: a host makes one picture for each flag set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CaptureRequests {
+    /// [`Update::capture_frame`]: the picture F9 takes.
+    pub screen: bool,
+    /// [`Update::capture_frame_sized`] with [`crate::CaptureSize::Display`].
+    pub display: bool,
+    /// [`Update::capture_frame_sized`] with [`crate::CaptureSize::Output`].
+    pub output: bool,
+}
+
+impl CaptureRequests {
+    /// Whether no picture was asked for.
+    pub fn is_empty(&self) -> bool {
+        *self == CaptureRequests::default()
+    }
+}
+
 /// Everything of the console that a cart can see, owned by the host.
 ///
 /// Hosts (the runtime) keep one `Console`, hand carts the contexts it lends, and read back the
@@ -51,9 +70,9 @@ pub struct Console {
     pub(crate) reset_requested: bool,
     /// The cart asked to quit: no update runs after the one that asked.
     pub(crate) quit_requested: bool,
-    /// The cart asked for a picture of the frame ([`Update::capture_frame`]); the host takes
-    /// the request after the frame is drawn.
-    pub(crate) capture_requested: bool,
+    /// The pictures the cart asked for ([`Update::capture_frame`]); the host takes the
+    /// requests after the frame is drawn.
+    pub(crate) capture_requests: CaptureRequests,
     /// The files whose change led to the `reload` running now (empty outside one).
     pub(crate) changed_files: Vec<String>,
     pub(crate) effects: PaletteEffects,
@@ -96,7 +115,7 @@ impl Console {
             tags: Vec::new(),
             reset_requested: false,
             quit_requested: false,
-            capture_requested: false,
+            capture_requests: CaptureRequests::default(),
             changed_files: Vec::new(),
             effects: PaletteEffects::new(settings.target_fps, &settings.palette),
             post: PostEffects::default(),
@@ -216,7 +235,7 @@ impl Console {
         self.tags.clear();
         self.reset_requested = false;
         self.quit_requested = false;
-        self.capture_requested = false;
+        self.capture_requests = CaptureRequests::default();
         self.effects.reset();
         self.post.clear();
         self.synth.reset(seed);
@@ -316,11 +335,11 @@ impl Console {
         self.changed_files.extend(changed.iter().cloned());
     }
 
-    /// Whether the cart asked for a picture of the frame ([`Update::capture_frame`]) since
-    /// this was last called: the host's to answer once, after the frame is drawn. Taking it
-    /// changes nothing the game sees.
-    pub fn take_capture_request(&mut self) -> bool {
-        std::mem::take(&mut self.capture_requested)
+    /// The pictures the cart asked for ([`Update::capture_frame`],
+    /// [`Update::capture_frame_sized`]) since this was last called: the host's to answer once,
+    /// after the frame is drawn. Taking them changes nothing the game sees.
+    pub fn take_capture_requests(&mut self) -> CaptureRequests {
+        std::mem::take(&mut self.capture_requests)
     }
 
     /// Whether the cart called [`Update::quit`] since boot (or the last [`Console::reset`]):

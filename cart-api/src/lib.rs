@@ -70,7 +70,7 @@ pub use save::SaveData;
 pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError, Upscale};
 pub use snapshot::cloned;
 pub use timer::{Timer, TimerError};
-pub use update::Update;
+pub use update::{CaptureSize, Update};
 
 /// The console's sizes and bounds: how many players, axes and keys there are, the system
 /// font's metrics, and the largest display, frame rate, sheet, map, data file, font glyph,
@@ -119,7 +119,7 @@ pub mod limits {
 /// ```
 pub mod host {
     pub use crate::assets::{ImageLoader, IndexedImage, RgbaImage};
-    pub use crate::console::Console;
+    pub use crate::console::{CaptureRequests, Console};
     pub use crate::draw::{image_bytes_copied, measure_text, Framebuffer};
     pub use crate::input::{
         stick_with_dead_zone, Input, KeyMapTable, Source, TickButtons, TickInput, BUTTON_COUNT,
@@ -129,5 +129,6 @@ pub mod host {
     pub use crate::postfx::{effect_hash, PostEffects};
     pub use crate::quote::{excerpt_chars, quoted, EXCERPT_CHARS};
     pub use crate::save::SaveTooLarge;
+    pub use crate::settings::SettingsField;
     pub use crate::snapshot::ConsoleSnapshot;
 }

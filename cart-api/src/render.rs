@@ -387,7 +387,7 @@ mod tests {
             .with_tile_size(1, 1);
         let mut r = con.render_context(0, 0.0);
         r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 1, 1, SpriteParams::new());
-        r.draw_tile(&sheet, 1, 4, 4, SpriteParams::new().offset(1));
+        r.draw_tile(&sheet, 1, 4, 4, SpriteParams::new().palette_offset(1));
         r.draw_circle_fill(7, 7, 0, 9);
         r.draw_circle(7, 5, 0, 10);
         r.clear_rect(Rect::new(1, 1, 1, 1), 0);
@@ -436,7 +436,7 @@ mod toolkit_tests {
         r.set_remap(3, 5);
         r.set_remap(4, 6);
         r.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 0, 0, SpriteParams::new());
-        r.draw_tile(&sheet, 1, 2, 0, SpriteParams::new().offset(1));
+        r.draw_tile(&sheet, 1, 2, 0, SpriteParams::new().palette_offset(1));
         r.draw_map(&map, &sheet, 3, 0, MapParams::new());
         r.draw_circle_fill(4, 0, 0, 3);
         r.print(0, 1, "#", 3);
@@ -452,7 +452,10 @@ mod toolkit_tests {
         let sheet = SpriteSheet::from_indexed(8, 8, px).unwrap();
         for flags in [0, crate::FLIP_H, crate::ROT_90] {
             for scale in [1, 2] {
-                let p = SpriteParams::new().flags(flags).scale(scale).offset(2);
+                let p = SpriteParams::new()
+                    .flags(flags)
+                    .scale(scale)
+                    .palette_offset(2);
                 let mut plain = Framebuffer::new(20, 20);
                 plain.draw_sprite(&sheet, Rect::new(1, 1, 6, 5), 3, 2, p);
                 // The same key through the table path (a remap that changes nothing drawn).

@@ -191,6 +191,68 @@ impl Default for OverlaySettings {
     }
 }
 
+/// A setting a cart can choose in [`crate::Cart::configure`], as [`Settings::was_set`] asks
+/// about it: each is one of `cart.toml`'s fields, so a host can say which of the two set a
+/// value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SettingsField {
+    /// [`Settings::title`].
+    Title,
+    /// [`Settings::width`].
+    Width,
+    /// [`Settings::height`].
+    Height,
+    /// [`Settings::window_scale`].
+    WindowScale,
+    /// [`Settings::palette`].
+    Palette,
+    /// [`Settings::output_scale`].
+    OutputScale,
+    /// [`Settings::effects`].
+    Effects,
+    /// [`Settings::target_fps`].
+    TargetFps,
+    /// [`Settings::seed`].
+    Seed,
+    /// [`OverlaySettings::enabled`].
+    OverlayEnabled,
+    /// [`OverlaySettings::visible_at_start`].
+    OverlayVisible,
+    /// [`OverlaySettings::timing_chart`].
+    TimingChart,
+    /// [`OverlaySettings::diagnostics`].
+    OverlayDiagnostics,
+    /// [`OverlaySettings::palette_grid`].
+    OverlayPaletteGrid,
+}
+
+impl SettingsField {
+    /// This field's bit in [`FieldsSet`].
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+/// The fields a builder method set ([`Settings::was_set`]). Where a value came from is not
+/// part of the value: two [`Settings`] holding the same values are equal whatever set them.
+#[derive(Debug, Clone, Copy, Default)]
+struct FieldsSet(u16);
+
+impl PartialEq for FieldsSet {
+    fn eq(&self, _: &FieldsSet) -> bool {
+        true
+    }
+}
+
+impl FieldsSet {
+    fn mark(&mut self, fields: &[SettingsField]) {
+        for field in fields {
+            self.0 |= field.bit();
+        }
+    }
+}
+
 /// A cart's hardware settings, returned from [`crate::Cart::configure`].
 ///
 /// Start from the defaults and change what the cart needs:
@@ -238,6 +300,8 @@ pub struct Settings {
     /// who does not want them sets `[display] effects = false` in their config (or
     /// `cart.toml` does), or turns them off in the window.
     pub effects: bool,
+    /// The fields a builder method set.
+    set: FieldsSet,
 }
 
 impl Default for Settings {
@@ -255,6 +319,7 @@ impl Default for Settings {
             output: None,
             upscale: Upscale::Nearest,
             effects: true,
+            set: FieldsSet::default(),
         }
     }
 }
@@ -262,6 +327,8 @@ impl Default for Settings {
 impl Settings {
     /// Sets the display size.
     pub fn display(mut self, width: u32, height: u32) -> Settings {
+        self.set
+            .mark(&[SettingsField::Width, SettingsField::Height]);
         self.width = width;
         self.height = height;
         self
@@ -269,48 +336,56 @@ impl Settings {
 
     /// Sets the number of fixed updates per second.
     pub fn target_fps(mut self, fps: f64) -> Settings {
+        self.set.mark(&[SettingsField::TargetFps]);
         self.target_fps = fps;
         self
     }
 
     /// Sets the boot palette.
     pub fn palette(mut self, palette: Palette) -> Settings {
+        self.set.mark(&[SettingsField::Palette]);
         self.palette = palette;
         self
     }
 
     /// Sets the default random seed.
     pub fn seed(mut self, seed: u64) -> Settings {
+        self.set.mark(&[SettingsField::Seed]);
         self.seed = Some(seed);
         self
     }
 
     /// Sets the title.
     pub fn title(mut self, title: &str) -> Settings {
+        self.set.mark(&[SettingsField::Title]);
         self.title = title.to_string();
         self
     }
 
     /// Shows the overlay from the first frame.
     pub fn overlay_visible(mut self, visible: bool) -> Settings {
+        self.set.mark(&[SettingsField::OverlayVisible]);
         self.overlay.visible_at_start = visible;
         self
     }
 
     /// Turns the overlay's timing chart on or off.
     pub fn timing_chart(mut self, on: bool) -> Settings {
+        self.set.mark(&[SettingsField::TimingChart]);
         self.overlay.timing_chart = on;
         self
     }
 
     /// Turns the overlay's renderer row on or off: the last frame's drawing calls by kind.
     pub fn overlay_diagnostics(mut self, on: bool) -> Settings {
+        self.set.mark(&[SettingsField::OverlayDiagnostics]);
         self.overlay.diagnostics = on;
         self
     }
 
     /// Turns the overlay's palette grid on or off: every palette slot as a swatch.
     pub fn overlay_palette_grid(mut self, on: bool) -> Settings {
+        self.set.mark(&[SettingsField::OverlayPaletteGrid]);
         self.overlay.palette_grid = on;
         self
     }
@@ -333,6 +408,7 @@ impl Settings {
 
     /// Sets the window scale `bt run` opens with (1 to 16).
     pub fn window_scale(mut self, scale: u32) -> Settings {
+        self.set.mark(&[SettingsField::WindowScale]);
         self.window_scale = Some(scale);
         self
     }
@@ -340,12 +416,14 @@ impl Settings {
     /// Sets the output scale (1 to [`MAX_OUTPUT_SCALE`]): the picture the display-tier
     /// effects work on is the display size times this.
     pub fn output_scale(mut self, scale: u32) -> Settings {
+        self.set.mark(&[SettingsField::OutputScale]);
         self.output_scale = scale;
         self
     }
 
     /// Turns the post-process effects on (the default) or off.
     pub fn effects(mut self, on: bool) -> Settings {
+        self.set.mark(&[SettingsField::Effects]);
         self.effects = on;
         self
     }
@@ -372,6 +450,25 @@ impl Settings {
         self
     }
 
+    /// Whether a builder method of these settings set `field` (`display(…)` sets the width and
+    /// the height), even to the value it had: what lets `bt config` say a value came from the
+    /// cart's `configure()` rather than from BT's default. A field written directly
+    /// (`settings.width = 160`) is not seen; a host that asks also counts a value other than
+    /// the default's as set.
+    ///
+    /// ```
+    /// use bt::host::SettingsField;
+    /// use bt::Settings;
+    ///
+    /// let s = Settings::default().display(320, 240);
+    /// assert!(s.was_set(SettingsField::Width));
+    /// assert!(!s.was_set(SettingsField::Title));
+    /// assert_eq!(s, Settings::default(), "the values are the default's");
+    /// ```
+    pub fn was_set(&self, field: SettingsField) -> bool {
+        self.set.0 & field.bit() != 0
+    }
+
     /// The output size: [`Settings::output`] if the cart set one, else the display size
     /// times [`Settings::output_scale`].
     pub fn output_size(&self) -> (u32, u32) {
@@ -386,6 +483,7 @@ impl Settings {
 
     /// Turns the overlay off entirely.
     pub fn overlay_enabled(mut self, on: bool) -> Settings {
+        self.set.mark(&[SettingsField::OverlayEnabled]);
         self.overlay.enabled = on;
         self
     }

@@ -92,7 +92,10 @@ impl Console {
     pub fn restore(&mut self, snapshot: &ConsoleSnapshot) {
         self.clock = snapshot.clock;
         self.rng.clone_from(&snapshot.rng);
+        // The host's latest reduced-motion preference is the player's now, not the snapshot's.
+        let motion = self.input.reduced_motion_latest();
         self.input.clone_from(&snapshot.input);
+        self.input.set_reduced_motion(motion);
         self.palette.clone_from(&snapshot.palette);
         self.camera = snapshot.camera;
         self.effects.clone_from(&snapshot.effects);
@@ -111,7 +114,7 @@ impl Console {
         self.pointer_locked = snapshot.pointer_locked;
         self.quit_requested = snapshot.quit_requested;
         self.reset_requested = false;
-        self.capture_requested = false;
+        self.capture_requests = Default::default();
         self.tags.clear();
     }
 }

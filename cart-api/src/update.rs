@@ -14,6 +14,18 @@ use crate::{
     Player, Rng, Tag, Touch,
 };
 
+/// The size of the picture [`Update::capture_frame_sized`] asks for (BLIT386's
+/// `captureFrame({ size })`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CaptureSize {
+    /// The display's size ([`crate::Settings::display`]): the frame's indices through the
+    /// palette as shown, with the overlay when it is shown; no display-tier effect, no scaling.
+    Display,
+    /// The output size, the display times [`crate::Settings::output_scale`]: the picture the
+    /// screen shows, display-tier effects included, as `bt shot --size output` writes it.
+    Output,
+}
+
 /// Pause-menu items a cart can add of its own ([`Update::set_menu_item`]).
 pub const MENU_ITEMS: usize = 3;
 
@@ -133,13 +145,26 @@ impl Update<'_> {
     }
 
     /// Asks the host for a picture of the frame this update leads to, as the player's F9
-    /// takes it (the display's size, with the overlay when it is shown): `bt run` saves it in
-    /// its captures folder, a web page offers it as a download (`<cart>.png`), and headless
-    /// commands, which make pictures of their own, ignore it. The game sees nothing of it:
-    /// its state, replays and every later frame are the same with or without the request.
-    /// Several requests before the frame is drawn make one picture.
+    /// takes it: the display's size ([`CaptureSize::Display`]), or, while a display-tier
+    /// effect runs, the output picture ([`CaptureSize::Output`]); the overlay is in it when it
+    /// is shown. `bt run` saves it in its captures folder, a web page offers it as a download
+    /// (`<cart>.png`), and headless commands, which make pictures of their own, ignore it.
+    /// The game sees nothing of it: its state, replays and every later frame are the same
+    /// with or without the request. Several requests before the frame is drawn make one
+    /// picture. [`Update::capture_frame_sized`] chooses the size.
     pub fn capture_frame(&mut self) {
-        self.con.capture_requested = true;
+        self.con.capture_requests.screen = true;
+    }
+
+    /// [`Update::capture_frame`] at the size chosen, whatever effects run: `Display` is the
+    /// display's pixels through the palette, `Output` the display times the output scale with
+    /// the display-tier effects. Several requests of one size before the frame is drawn make
+    /// one picture; requests of different sizes (or with `capture_frame`) make one each.
+    pub fn capture_frame_sized(&mut self, size: CaptureSize) {
+        match size {
+            CaptureSize::Display => self.con.capture_requests.display = true,
+            CaptureSize::Output => self.con.capture_requests.output = true,
+        }
     }
 
     /// Puts an item of the cart's own in the host's pause menu (P in `bt run`), in `slot`
@@ -181,6 +206,37 @@ impl Update<'_> {
     /// Takes the cart's pause-menu item in `slot` away.
     pub fn clear_menu_item(&mut self, slot: usize) {
         self.set_menu_item(slot, "");
+    }
+
+    /// Whether the player prefers reduced motion: `bt run --reduced-motion`, or a web page's
+    /// browser with `prefers-reduced-motion: reduce` set. A cart that shakes the screen,
+    /// flashes or scrolls fast should calm it down: fewer particles, no shake, fades instead
+    /// of flashes. `init` sees the preference the run boots with; each update sees it as that
+    /// update began. It is input: a recording keeps it, so a replay plays the same.
+    ///
+    /// ```
+    /// use bt::host::Console;
+    /// use bt::Settings;
+    ///
+    /// let mut con = Console::new(&Settings::default(), 0);
+    /// con.input_mut().boot_reduced_motion(true);
+    /// assert!(con.init_context().prefers_reduced_motion());
+    /// // The host: the player turned it off.
+    /// con.input_mut().set_reduced_motion(false);
+    /// let ctx = con.update_context(0);
+    /// assert!(!ctx.prefers_reduced_motion() && ctx.reduced_motion_changed());
+    /// assert!(!con.update_context(1).reduced_motion_changed());
+    /// ```
+    pub fn prefers_reduced_motion(&self) -> bool {
+        self.con.input.prefers_reduced_motion()
+    }
+
+    /// Whether the player's reduced-motion preference ([`Update::prefers_reduced_motion`])
+    /// changed since the update before: true in the one update that first sees the new
+    /// value (BLIT386's `onReducedMotionChange`). Never at boot: `init` reads the preference
+    /// itself.
+    pub fn reduced_motion_changed(&self) -> bool {
+        self.con.input.reduced_motion_changed()
     }
 
     /// The slot of the cart's pause-menu item the player chose just before this update, if

@@ -83,7 +83,7 @@ fn run(fb: &mut Framebuffer, call: &Call, sheet: &SpriteSheet) {
             src,
             x,
             y,
-            SpriteParams::new().flags(f).scale(s).offset(o),
+            SpriteParams::new().flags(f).scale(s).palette_offset(o),
         ),
     }
 }
@@ -195,7 +195,7 @@ proptest! {
     ) {
         let sheet = sheet();
         let src = Rect::new(sx, sy, sw, sh);
-        let p = SpriteParams::new().flags(flags).scale(scale).offset(offset);
+        let p = SpriteParams::new().flags(flags).scale(scale).palette_offset(offset);
         let mut fast = background();
         fast.draw_sprite(&sheet, src, x, y, p);
         let mut model = background();

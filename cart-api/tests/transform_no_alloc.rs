@@ -24,7 +24,9 @@ fn free_transforms_panels_and_scratch_images_do_not_allocate_per_frame() {
         let turn = Transform::new().rotate(t as f64 * 0.1).scale(2.5);
         for params in [
             SpriteParams::new(),
-            SpriteParams::new().key(ColorKey::single(7)).offset(3),
+            SpriteParams::new()
+                .key(ColorKey::single(7))
+                .palette_offset(3),
         ] {
             r.draw_sprite_stretched(&sheet, src, Rect::new(10, 10, 300, 37), params);
             r.draw_sprite_transformed(&sheet, src, 160, 120, turn, params);

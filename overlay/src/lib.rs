@@ -284,6 +284,8 @@ pub struct Overlay {
     /// Whether the palette grid is shown, and the palette's size it shows.
     palette_grid: bool,
     palette_len: usize,
+    /// Where the last draw put the palette grid's swatches, if it drew them.
+    swatches: Option<Rect>,
     line: String,
     /// The title row's left-hand text (the title, or the paused tick and the replay's
     /// progress), composed here to be measured before it is drawn.
@@ -340,6 +342,7 @@ impl Overlay {
             diagnostics: settings.overlay.diagnostics,
             palette_grid: settings.overlay.palette_grid,
             palette_len: settings.palette.len(),
+            swatches: None,
             line: String::with_capacity(128),
             left: String::with_capacity(128),
             notice: String::new(),
@@ -356,6 +359,13 @@ impl Overlay {
     pub fn set_notice(&mut self, text: &str) {
         self.notice.clear();
         self.notice.push_str(text);
+    }
+
+    /// Where the last [`Overlay::draw`] put the palette grid's swatches (their gaps included),
+    /// or `None` when it drew no grid. They show the cart's palette: a host that shows the
+    /// overlay in colours of its own shows these pixels in the cart's.
+    pub fn palette_swatches(&self) -> Option<Rect> {
+        self.swatches
     }
 
     /// Takes the notice away.
@@ -712,6 +722,7 @@ impl Overlay {
     pub fn draw(&mut self, fb: &mut Framebuffer) {
         let cart_clip = fb.clip();
         fb.reset_clip();
+        self.swatches = None;
         if self.visible {
             self.draw_body(fb);
         } else {
@@ -880,6 +891,7 @@ impl Overlay {
                 fb.draw_rect_fill(Rect::new(0, top, w, grid.height), c.bar);
                 fb.draw_rect_fill(Rect::new(0, top - ROW_GAP, w, ROW_GAP), c.gap);
                 grid.draw(fb, top);
+                self.swatches = Some(grid.swatches(top));
                 y = top;
             }
         }
@@ -936,6 +948,17 @@ impl PaletteGrid {
             columns,
             height,
         }
+    }
+
+    /// The box the swatches take from `top`, the gaps between them included.
+    fn swatches(&self, top: i32) -> Rect {
+        let rows = self.len.min(256).div_ceil(self.columns.max(1)) as i32;
+        Rect::new(
+            GRID_PADDING,
+            top + GRID_PADDING,
+            self.columns as i32 * (SWATCH + 1) - 1,
+            rows * (SWATCH + 1) - 1,
+        )
     }
 
     /// Draws every slot's swatch from `top`. Each is written as the slot itself, with no pen:

@@ -84,7 +84,12 @@ fn sprites(c: &mut Criterion) {
                 (100, 100),
             ),
             ("clipped", &holes, plain, (316, -5)),
-            ("palette_offset", &holes, plain.offset(16), (100, 100)),
+            (
+                "palette_offset",
+                &holes,
+                plain.palette_offset(16),
+                (100, 100),
+            ),
             ("scale_2", &holes, plain.scale(2), (100, 100)),
         ];
         for (name, sheet, params, (x, y)) in cases {

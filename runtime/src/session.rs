@@ -139,6 +139,7 @@ pub struct SessionBuilder {
     replay: Option<ReplaySource>,
     overlay: bool,
     update_per_host_tick: bool,
+    reduced_motion: bool,
 }
 
 impl std::fmt::Debug for SessionBuilder {
@@ -212,6 +213,14 @@ impl SessionBuilder {
         self
     }
 
+    /// Whether the player prefers reduced motion as the run boots (`bt run --reduced-motion`,
+    /// a page's `prefers-reduced-motion`); the user's config file's `[display] reduced_motion =
+    /// true` turns it on too. A replay boots with the recorded run's instead.
+    pub fn reduced_motion(mut self, on: bool) -> SessionBuilder {
+        self.reduced_motion = on;
+        self
+    }
+
     /// Whether the overlay exists (default yes).
     pub fn overlay(mut self, overlay: bool) -> SessionBuilder {
         self.overlay = overlay;
@@ -275,6 +284,11 @@ impl SessionBuilder {
             warning: save_warning,
         } = boot_save(self.save, &name, self.replay.is_some())?;
         let version = self.manifest.as_ref().and_then(|m| m.cart.version.clone());
+        let mut warnings: Vec<String> = provenance
+            .iter()
+            .filter_map(Provenance::override_warning)
+            .collect();
+        warnings.extend(save_warning);
         let mut session = Session {
             host_hz: if self.update_per_host_tick {
                 settings.target_fps
@@ -300,7 +314,10 @@ impl SessionBuilder {
             save_file,
             #[cfg(feature = "files")]
             save_lock: save_lock.map(Arc::new),
-            warnings: save_warning.into_iter().collect(),
+            warnings,
+            // Either the command line or the player's config file turns it on.
+            reduced_motion: self.reduced_motion
+                || user.as_ref().and_then(|(_, p)| p.reduced_motion) == Some(true),
             settings,
         };
         if let Some(source) = self.replay {
@@ -442,6 +459,8 @@ pub struct Session {
     #[cfg(feature = "files")]
     save_lock: Option<Arc<save::SaveLock>>,
     warnings: Vec<String>,
+    /// The player's reduced-motion preference at boot.
+    reduced_motion: bool,
 }
 
 impl std::fmt::Debug for Session {
@@ -474,6 +493,7 @@ impl Session {
             replay: None,
             overlay: true,
             update_per_host_tick: false,
+            reduced_motion: false,
         }
     }
 
@@ -595,6 +615,7 @@ impl Session {
             packed_assets: self.packed_assets.clone(),
             replay: self.replay.clone(),
             save: self.save.clone(),
+            reduced_motion: self.reduced_motion,
             ..EngineOptions::default()
         }
     }
@@ -673,6 +694,60 @@ mod tests {
             1,
             "engines start from the resolved settings, not from configure() again"
         );
+    }
+
+    #[test]
+    fn a_cart_toml_value_over_configure_s_is_a_warning_of_the_session() {
+        struct Small;
+        impl Cart for Small {
+            fn configure(&self) -> Settings {
+                Settings::default().display(160, 120)
+            }
+            fn update(&mut self, _ctx: &mut Update<'_>) {}
+            fn render(&self, _ctx: &mut Render<'_>) {}
+        }
+        let manifest = Manifest {
+            path: PathBuf::from("small/cart.toml"),
+            settings: SettingsPatch {
+                width: Some(240),
+                height: Some(120),
+                ..SettingsPatch::default()
+            },
+            ..Manifest::default()
+        };
+        let session = Session::builder("small", Arc::new(|| Box::new(Small) as Box<dyn Cart>))
+            .manifest(Some(manifest))
+            .resolve()
+            .unwrap();
+        assert_eq!(session.settings().width, 240, "cart.toml wins");
+        assert_eq!(session.warnings().len(), 1, "{:?}", session.warnings());
+        let said = &session.warnings()[0];
+        assert!(
+            said.starts_with(
+                "small/cart.toml sets display.width = 240, the cart's configure() 160"
+            ),
+            "{said}"
+        );
+    }
+
+    #[cfg(feature = "files")]
+    #[test]
+    fn the_players_config_file_can_ask_for_reduced_motion() {
+        let dir = std::env::temp_dir().join(format!("bt-session-motion-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("config.toml");
+        std::fs::write(&config, "[display]\nreduced_motion = true\n").unwrap();
+        let boot = |config: Option<PathBuf>| {
+            let session = Session::builder("counted", counted())
+                .user_config(config)
+                .resolve()
+                .unwrap();
+            let engine = session.engine().unwrap();
+            engine.console().input().prefers_reduced_motion()
+        };
+        let (with, without) = (boot(Some(config)), boot(None));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(with && !without);
     }
 
     #[test]

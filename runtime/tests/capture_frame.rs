@@ -2,7 +2,7 @@
 //! one PNG of the frame the request led to, as F9 would save it, and the game runs the same
 //! with or without the request.
 
-use bt::{Cart, Render, Update};
+use bt::{CaptureSize, Cart, Effect, Render, Settings, Update};
 use bt_runtime::host::keymap::KeyMap;
 use bt_runtime::host::{Host, SaveKind};
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
@@ -88,4 +88,110 @@ fn asking_for_pictures_changes_nothing_the_game_does() {
     }
     assert_eq!(with.engine().ticks(), without.engine().ticks());
     assert!(without.take_capture().is_none());
+}
+
+/// Draws a column of every colour it uses at a 6 × 4 display with output scale 3 and
+/// scanlines (a display-tier effect), and asks for one picture of each size in update 5.
+struct Sized;
+
+impl Cart for Sized {
+    fn configure(&self) -> Settings {
+        Settings::default().display(6, 4).output_scale(3)
+    }
+    fn update(&mut self, ctx: &mut Update<'_>) {
+        ctx.add_effect(Effect::Scanlines { strength: 200 });
+        if ctx.ticks() == 5 {
+            ctx.capture_frame_sized(CaptureSize::Display);
+            ctx.capture_frame_sized(CaptureSize::Output);
+            ctx.capture_frame_sized(CaptureSize::Display);
+        }
+    }
+    fn render(&self, ctx: &mut Render<'_>) {
+        ctx.clear(1);
+        ctx.draw_pixel(2, 1, 7);
+    }
+}
+
+/// The size and RGBA pixels of a PNG.
+fn decode(bytes: &[u8]) -> ((u32, u32), Vec<u8>) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    let rgba = match info.color_type {
+        png::ColorType::Rgba => buf,
+        png::ColorType::Rgb => buf
+            .chunks(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        other => panic!("unexpected PNG colour type {other:?}"),
+    };
+    ((info.width, info.height), rgba)
+}
+
+#[test]
+fn capture_frame_sized_gives_the_display_through_the_palette_and_the_output_with_its_effects() {
+    let options = EngineOptions {
+        overlay: false,
+        ..EngineOptions::default()
+    };
+    let mut engine = Engine::new(Box::new(|| Box::new(Sized) as Box<dyn Cart>), options).unwrap();
+    engine.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+    let mut host = Host::new(engine, KeyMap::default(), "sized");
+    let mut pictures = Vec::new();
+    for frame in 0..10 {
+        host.frame(f64::from(frame) * 1000.0 / 60.0);
+        let before = pictures.len();
+        while let Some(file) = host.take_capture() {
+            pictures.push(decode(&file.bytes));
+        }
+        if pictures.len() > before {
+            // Each is the frame on screen now.
+            let engine = host.engine_mut();
+            let (w, h) = (engine.framebuffer().width(), engine.framebuffer().height());
+            let mut display = vec![0; (w * h * 4) as usize];
+            engine
+                .palette()
+                .write_rgba(engine.framebuffer().pixels(), &mut display);
+            let mut output = Vec::new();
+            let size = engine.render_output(&mut output);
+            assert_eq!(
+                pictures[0],
+                ((w, h), display),
+                "display: the indices through the palette"
+            );
+            assert_eq!(pictures[1], (size, output), "output: with the display tier");
+        }
+    }
+    assert_eq!(pictures.len(), 2, "one picture of each size asked for");
+    assert_eq!(pictures[0].0, (6, 4));
+    assert_eq!(
+        pictures[1].0,
+        (18, 12),
+        "the display times the output scale"
+    );
+    // The scanlines darken the output away from each row's middle: not the display scaled.
+    let top_left = &pictures[1].1[..4];
+    let middle = &pictures[1].1[(18 * 4)..(18 * 4 + 4)];
+    assert_ne!(
+        top_left, middle,
+        "the display tier's effect is in the output picture"
+    );
+}
+
+#[test]
+fn capture_frame_without_a_size_stays_the_display_picture_f9_takes() {
+    let mut host = host(true);
+    for frame in 0..12 {
+        host.frame(f64::from(frame) * 1000.0 / 60.0);
+        if let Some(file) = host.take_capture() {
+            let ((w, h), _) = decode(&file.bytes);
+            let fb = host.engine().framebuffer();
+            assert_eq!((w, h), (fb.width(), fb.height()));
+            return;
+        }
+    }
+    panic!("no picture was handed over");
 }

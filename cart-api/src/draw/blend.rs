@@ -164,7 +164,7 @@ mod tests {
                 src,
                 a.0,
                 a.1,
-                SpriteParams::new().flags(5).scale(2).offset(3),
+                SpriteParams::new().flags(5).scale(2).palette_offset(3),
             ),
             7 => fb.draw_sprite(
                 sheet,

@@ -151,6 +151,40 @@ impl Framebuffer {
         self.pixels.fill(index);
     }
 
+    /// Lays `top`, a layer of the same size drawn apart, over this framebuffer: each of its
+    /// pixels other than 0 replaces this one's; 0 leaves it. Returns whether any pixel was
+    /// laid. A layer of another size lays nothing.
+    pub fn lay_over(&mut self, top: &Framebuffer) -> bool {
+        if (top.width, top.height) != (self.width, self.height) {
+            return false;
+        }
+        let mut laid = false;
+        for (dst, &src) in self.pixels.iter_mut().zip(&top.pixels) {
+            if src != 0 {
+                *dst = src;
+                laid = true;
+            }
+        }
+        laid
+    }
+
+    /// Copies the pixels of `from` (a framebuffer of the same size) inside `rect` onto this
+    /// one, index 0 included, ignoring the clip. Parts outside either framebuffer are left.
+    pub fn copy_rect_from(&mut self, from: &Framebuffer, rect: Rect) {
+        if (from.width, from.height) != (self.width, self.height) {
+            return;
+        }
+        let (x0, y0, x1, y1) = rect.wide();
+        let Some(b) = self.full().intersect(x0, y0, x1, y1) else {
+            return;
+        };
+        let w = self.width as usize;
+        for y in b.y0 as usize..b.y1 as usize {
+            let span = y * w + b.x0 as usize..y * w + b.x1 as usize;
+            self.pixels[span.clone()].copy_from_slice(&from.pixels[span]);
+        }
+    }
+
     fn fill_bounds(&mut self, b: Bounds, index: u8) {
         let w = self.width as usize;
         let (x0, x1) = (b.x0 as usize, b.x1 as usize);

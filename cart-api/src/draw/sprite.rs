@@ -36,7 +36,7 @@ pub const MAX_SHEET_SIDE: u32 = MAX_DISPLAY_SIDE;
 /// ```
 /// use bt::{ColorKey, SpriteParams, FLIP_H, ROT_90};
 ///
-/// let p = SpriteParams::new().flags(FLIP_H | ROT_90).scale(2).offset(16);
+/// let p = SpriteParams::new().flags(FLIP_H | ROT_90).scale(2).palette_offset(16);
 /// assert_eq!((p.flags, p.scale, p.palette_offset), (FLIP_H | ROT_90, 2, 16));
 /// assert_eq!(SpriteParams::default(), SpriteParams::new());
 /// let keyed = SpriteParams::new().key(ColorKey::single(11));
@@ -88,10 +88,17 @@ impl SpriteParams {
         self
     }
 
-    /// Sets the palette offset.
-    pub const fn offset(mut self, palette_offset: u8) -> SpriteParams {
+    /// Sets the palette offset ([`SpriteParams::palette_offset`]).
+    pub const fn palette_offset(mut self, palette_offset: u8) -> SpriteParams {
         self.palette_offset = palette_offset;
         self
+    }
+
+    /// Sets the palette offset: the old name of [`SpriteParams::palette_offset`], which the
+    /// builder method now shares with the field it sets.
+    #[deprecated(note = "renamed to `palette_offset`, the name of the field it sets")]
+    pub const fn offset(self, palette_offset: u8) -> SpriteParams {
+        self.palette_offset(palette_offset)
     }
 
     /// Draws with `key` as the see-through indices instead of the sheet's.
@@ -612,6 +619,15 @@ mod tests {
     }
 
     #[test]
+    fn palette_offset_builder_sets_the_field_of_its_name_and_the_old_name_still_does() {
+        let p = SpriteParams::new().palette_offset(16);
+        assert_eq!(p.palette_offset, 16);
+        #[allow(deprecated)]
+        let old = SpriteParams::new().offset(16);
+        assert_eq!(old, p);
+    }
+
+    #[test]
     fn art_in_the_palettes_colours_lands_on_its_slots_and_leaves_it_alone() {
         let pico = Palette::pico8();
         // Every PICO-8 colour, last first, then a see-through pixel.
@@ -724,7 +740,7 @@ mod tests {
         let mut fb = Framebuffer::new(8, 8);
         fb.draw_tile(&s, 1, 0, 0, SpriteParams::new());
         assert!(fb.pixels().iter().all(|&p| p == 2));
-        fb.draw_tile(&s, 2, 0, 0, SpriteParams::new().offset(5));
+        fb.draw_tile(&s, 2, 0, 0, SpriteParams::new().palette_offset(5));
         assert!(
             fb.pixels().iter().all(|&p| p == 2),
             "no tile 2: nothing drawn"

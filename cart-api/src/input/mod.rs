@@ -320,6 +320,13 @@ pub struct Input {
     /// current update sees.
     menu_pending: u8,
     menu_seen: u8,
+    /// The player's reduced-motion preference: as the run booted (what `init` sees, and again
+    /// after [`Input::clear`]), as the host last said, as the current update sees it and as
+    /// the update before saw it.
+    motion_boot: bool,
+    motion_latest: bool,
+    motion_seen: bool,
+    motion_before: bool,
 }
 
 impl Default for Input {
@@ -491,6 +498,47 @@ impl Input {
         std::mem::swap(&mut self.text, &mut self.text_pending);
         self.text_pending.clear();
         self.menu_seen = std::mem::take(&mut self.menu_pending);
+        self.motion_before = self.motion_seen;
+        self.motion_seen = self.motion_latest;
+    }
+
+    /// Sets the player's reduced-motion preference as the run boots: `init` sees it, and so
+    /// does every update until the host says otherwise ([`Input::set_reduced_motion`]). A
+    /// replay boots with the recorded run's. It lasts through [`Input::clear`].
+    pub fn boot_reduced_motion(&mut self, on: bool) {
+        self.motion_boot = on;
+        self.motion_latest = on;
+        self.motion_seen = on;
+        self.motion_before = on;
+    }
+
+    /// The player's reduced-motion preference now (a setting, or the browser's
+    /// `prefers-reduced-motion` following a change): the next update sees it, and
+    /// [`Update::reduced_motion_changed`](crate::Update::reduced_motion_changed) in that update
+    /// when it differs from what the update before saw.
+    pub fn set_reduced_motion(&mut self, on: bool) {
+        self.motion_latest = on;
+    }
+
+    /// The reduced-motion preference the host last gave ([`Input::set_reduced_motion`]).
+    pub fn reduced_motion_latest(&self) -> bool {
+        self.motion_latest
+    }
+
+    /// The reduced-motion preference the run booted with ([`Input::boot_reduced_motion`]).
+    pub fn reduced_motion_at_boot(&self) -> bool {
+        self.motion_boot
+    }
+
+    /// Whether the current update (or `init`) sees the player preferring reduced motion.
+    pub fn prefers_reduced_motion(&self) -> bool {
+        self.motion_seen
+    }
+
+    /// Whether the current update sees another reduced-motion preference than the update
+    /// before it (or `init`, for the first).
+    pub fn reduced_motion_changed(&self) -> bool {
+        self.motion_seen != self.motion_before
     }
 
     /// Records that the player chose the cart's pause-menu item `slot` (below
@@ -536,6 +584,7 @@ impl Input {
         }
         tick.set_text(&self.text);
         tick.menu_item = self.menu_seen;
+        tick.reduced_motion = self.motion_seen;
         tick
     }
 
@@ -577,16 +626,22 @@ impl Input {
         self.text_pending.clear();
         self.menu_seen = tick.menu_item;
         self.menu_pending = 0;
+        self.motion_before = self.motion_seen;
+        self.motion_seen = tick.reduced_motion;
     }
 
     /// Forgets every edge, held button and key, and typed text (used when replaying from the
-    /// start). Keeps the text buffers.
+    /// start). Keeps the text buffers, and the reduced-motion preference the run booted with
+    /// (which the updates see again from the start) and the host's latest.
     pub fn clear(&mut self) {
         let mut text = std::mem::take(&mut self.text);
         let mut pending = std::mem::take(&mut self.text_pending);
         text.clear();
         pending.clear();
+        let (boot, latest) = (self.motion_boot, self.motion_latest);
         *self = Input::blank(text, pending);
+        self.boot_reduced_motion(boot);
+        self.motion_latest = latest;
     }
 
     fn blank(text: String, text_pending: String) -> Input {
@@ -603,6 +658,10 @@ impl Input {
             text_pending,
             menu_pending: 0,
             menu_seen: 0,
+            motion_boot: false,
+            motion_latest: false,
+            motion_seen: false,
+            motion_before: false,
             text,
         }
     }

@@ -72,6 +72,9 @@ pub struct TickInput {
     /// The cart's pause-menu item the player chose just before this update: 0 for none, else
     /// its slot + 1 (see [`Update::set_menu_item`](crate::Update::set_menu_item)).
     pub menu_item: u8,
+    /// Whether the player prefers reduced motion in this update
+    /// ([`Update::prefers_reduced_motion`](crate::Update::prefers_reduced_motion)).
+    pub reduced_motion: bool,
     text: [u8; INPUT_STRING_CAPACITY],
     text_len: u8,
 }
@@ -95,6 +98,7 @@ impl Default for TickInput {
             axes: [[0.0; AXES]; PLAYERS],
             pads: [false; PLAYERS],
             menu_item: 0,
+            reduced_motion: false,
             text: [0; INPUT_STRING_CAPACITY],
             text_len: 0,
         }

@@ -218,9 +218,9 @@ fn bad_replay_files_are_refused_in_one_line_without_a_panic() {
             "not a BT replay",
         ),
         (
-            "v4.btr",
-            json.replacen("\"version\":1", "\"version\":4", 1),
-            "format version 4",
+            "v5.btr",
+            json.replacen("\"version\":1", "\"version\":5", 1),
+            "format version 5",
         ),
         (
             "bent.btr",

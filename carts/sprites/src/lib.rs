@@ -98,7 +98,7 @@ impl Cart for Sprites {
             BUNNY,
             x + 4,
             64,
-            SpriteParams::new().scale(4).offset(RECOLOUR),
+            SpriteParams::new().scale(4).palette_offset(RECOLOUR),
         );
         ctx.print(x + 4, 130, "offset 16", 6);
 

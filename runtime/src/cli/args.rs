@@ -409,6 +409,10 @@ pub struct CartArgs {
     /// cart's own file, $XDG_DATA_HOME/bt/<cart>/save.bin]. Only `bt run` writes to it.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
+    /// Tell the cart the player prefers reduced motion (less shake, flashing and fast
+    /// movement), as a browser's prefers-reduced-motion does. A replay keeps it.
+    #[arg(long)]
+    pub reduced_motion: bool,
 }
 
 /// Whether long headless work shows its progress.

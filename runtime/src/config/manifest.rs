@@ -200,6 +200,10 @@ pub struct SettingsPatch {
     pub overlay_diagnostics: Option<bool>,
     /// `overlay.palette`.
     pub overlay_palette_grid: Option<bool>,
+    /// `display.reduced_motion`, from the user's config only: the player's preference
+    /// ([`bt::Update::prefers_reduced_motion`]), not a setting of the cart, so it changes no
+    /// field of [`Settings`].
+    pub reduced_motion: Option<bool>,
 }
 
 impl SettingsPatch {
@@ -489,7 +493,7 @@ use fields::*;
 use messages::*;
 
 pub use carried::{carried_manifest, manifest_from_carried};
-pub use layers::{format_provenance, resolve, Layer, Provenance};
+pub use layers::{format_provenance, resolve, Layer, Overridden, Provenance};
 pub use palette_file::{load_palette, MANIFEST_PALETTE_SLOTS};
 #[cfg(all(test, feature = "files"))]
 use user_config::config_dir_from;

@@ -83,6 +83,11 @@ pub struct Engine {
     /// The display's indices before the overlay, kept while a display-tier effect is set:
     /// what the effects work on (the overlay is laid over them undistorted).
     picture: Vec<u8>,
+    /// What the overlay drew over the last frame, drawn apart from the cart's pixels so it is
+    /// shown in its own colours ([`Engine::overlay_layer`]); `overlay_drawn` says whether it
+    /// drew anything.
+    overlay_layer: Framebuffer,
+    overlay_drawn: bool,
     /// The display tier's tables and buffers.
     post: crate::postfx::PostProcessor,
 }
@@ -154,6 +159,10 @@ impl Engine {
             .map_err(|_| SettingsError::TargetFps(settings.target_fps))?;
         let overlay =
             (options.overlay && settings.overlay.enabled).then(|| Overlay::new(&settings));
+        let overlay_layer = match &overlay {
+            Some(_) => Framebuffer::new(settings.width, settings.height),
+            None => Framebuffer::new(1, 1),
+        };
         let mut console = Console::new(&settings, seed);
         match (options.packed_assets, options.assets) {
             (Some(pack), _) => {
@@ -173,6 +182,12 @@ impl Engine {
             (None, None) => &[],
         };
         console.set_boot_save(boot_save)?;
+        // A replay boots as the recorded run did: its updates carry the preference after.
+        let reduced_motion = options
+            .replay
+            .as_ref()
+            .map_or(options.reduced_motion, |r| r.info.reduced_motion);
+        console.input_mut().boot_reduced_motion(reduced_motion);
         let mut tape = Tape::default();
         if let Some(replay) = options.replay {
             tape.hash_every = replay.info.hash_every;
@@ -207,6 +222,8 @@ impl Engine {
             effects_on: options.effects && settings_effects,
             overlay_under_effects: false,
             picture: Vec::new(),
+            overlay_layer,
+            overlay_drawn: false,
             post: crate::postfx::PostProcessor::new(),
         };
         engine.init()?;
@@ -661,7 +678,57 @@ impl Engine {
             tick: self.fixed.ticks(),
             rate: self.settings.target_fps,
         };
-        self.post.render(&frame, out)
+        let size = self.post.render(&frame, out);
+        // Over the effects, the overlay shows in its own colours; bent with them, it is part
+        // of the picture the effects were given.
+        if self.picture.len() != with_overlay.len() || !self.overlay_under_effects {
+            if let Some(layer) = self.overlay_layer() {
+                layer.paint_at(out, (fb.width(), fb.height()), size);
+            }
+        }
+        size
+    }
+
+    /// The overlay over the frame last drawn, in its own colours: the indices it drew (0
+    /// where the frame shows the cart's pixel) and the palette the cart booted with, which the
+    /// cart's palette effects and later palette changes leave alone, so the overlay and the
+    /// host's notices stay readable through a flash or a fade. `None` when it drew nothing.
+    /// The framebuffer holds the same indices; every picture the host makes paints this over
+    /// it (the palette grid's swatches excepted: they show the cart's palette as it is shown).
+    pub fn overlay_layer(&self) -> Option<crate::export::png::OverlayLayer<'_>> {
+        self.overlay_drawn
+            .then(|| crate::export::png::OverlayLayer {
+                pixels: self.overlay_layer.pixels(),
+                frame: self.console.framebuffer().pixels(),
+                palette: &self.settings.palette,
+            })
+    }
+
+    /// The frame last drawn at the display's size as opaque RGBA into `out` (resized to
+    /// fit): the framebuffer through the palette it is shown with, the overlay in its own
+    /// colours ([`Engine::overlay_layer`]). Returns the size.
+    pub fn display_rgba(&self, out: &mut Vec<u8>) -> (u32, u32) {
+        let fb = self.console.framebuffer();
+        out.resize(fb.pixels().len() * 4, 0);
+        self.console.palette().write_rgba(fb.pixels(), out);
+        if let Some(layer) = self.overlay_layer() {
+            layer.paint(out, fb.width(), 1);
+        }
+        (fb.width(), fb.height())
+    }
+
+    /// [`Engine::display_rgba`] as PNG bytes, each pixel `scale × scale`.
+    ///
+    /// # Errors
+    /// A bad scale, or a picture too large or not encodable.
+    pub fn display_png(&self, scale: u32) -> Result<Vec<u8>, crate::export::png::CaptureError> {
+        let fb = self.console.framebuffer();
+        crate::export::png::encode_png_under(
+            fb,
+            self.console.palette(),
+            self.overlay_layer(),
+            scale,
+        )
     }
 
     /// Draws the overlay, with its notice, over the framebuffer as it stands, without calling
@@ -674,13 +741,31 @@ impl Engine {
             .map(|r| (self.updates_since_init, r.ticks()))
             .filter(|&(played, length)| played <= length);
         let Engine {
-            overlay, console, ..
+            overlay,
+            console,
+            overlay_layer,
+            overlay_drawn,
+            ..
         } = self;
+        *overlay_drawn = false;
         if let Some(overlay) = overlay {
             overlay.set_replay(replay);
             overlay.set_sound_meter(console.sound_meter());
             overlay.set_palette_len(console.palette().len());
-            overlay.draw(console.framebuffer_mut());
+            // Drawn apart, then laid over the cart's pixels: the framebuffer is as if drawn
+            // on it, and the layer says which pixels are the overlay's.
+            let fb = console.framebuffer_mut();
+            if (overlay_layer.width(), overlay_layer.height()) != (fb.width(), fb.height()) {
+                *overlay_layer = Framebuffer::new(fb.width(), fb.height());
+            }
+            overlay_layer.clear(0);
+            overlay.draw(overlay_layer);
+            *overlay_drawn = fb.lay_over(overlay_layer);
+            if let Some(swatches) = overlay.palette_swatches() {
+                // The grid shows the cart's palette, slot 0 included, as the frame shows it.
+                fb.copy_rect_from(overlay_layer, swatches);
+                overlay_layer.clear_rect(swatches, 0);
+            }
         }
     }
 }

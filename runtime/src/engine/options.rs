@@ -120,6 +120,10 @@ pub struct EngineOptions {
     /// Whether the post-process stack runs ([`bt::Effect`]); the player may turn it off.
     /// Default `true`.
     pub effects: bool,
+    /// Whether the player prefers reduced motion as the run boots
+    /// ([`bt::Update::prefers_reduced_motion`]; `bt run --reduced-motion`). With a replay, the
+    /// recorded run's ([`crate::replay::ReplayInfo::reduced_motion`]) instead. Default `false`.
+    pub reduced_motion: bool,
 }
 
 impl Default for EngineOptions {
@@ -137,6 +141,7 @@ impl Default for EngineOptions {
             save: None,
             snapshot_budget: DEFAULT_SNAPSHOT_BUDGET,
             effects: true,
+            reduced_motion: false,
         }
     }
 }

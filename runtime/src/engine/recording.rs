@@ -144,6 +144,7 @@ impl Engine {
             height: self.settings.height,
             args: self.args.clone(),
             hash_every: self.tape.hash_every.max(1),
+            reduced_motion: self.console.input().reduced_motion_at_boot(),
         };
         let replay = Replay::new(info, recorder.clone(), self.tape.hashes.clone())
             .with_boot_save(self.console.boot_save().used().to_vec());

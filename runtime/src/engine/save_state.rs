@@ -373,6 +373,11 @@ impl Engine {
             });
         }
         let updates = file.replay.ticks();
+        // The run boots as the file's did; the player's preference now stays what it is.
+        let input = self.console.input_mut();
+        let latest = input.reduced_motion_latest();
+        input.boot_reduced_motion(info.reduced_motion);
+        input.set_reduced_motion(latest);
         self.tape.player = Some(Player::new(Arc::new(file.replay.clone())));
         // The timeline from boot is now the file's: no snapshot kept is on it.
         self.ring.clear();

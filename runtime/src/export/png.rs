@@ -50,11 +50,78 @@ pub enum CaptureError {
     Output(#[from] OutputError),
 }
 
+/// The host's overlay over a frame ([`crate::Engine::overlay_layer`]): the pixels it drew, 0
+/// where it drew none, and the palette they are shown with, which no palette effect of the
+/// cart touches, so the overlay stays readable through a flash or a fade.
+#[derive(Debug, Clone, Copy)]
+pub struct OverlayLayer<'a> {
+    /// One index a display pixel, row by row; 0 where the frame shows the cart's pixel.
+    pub pixels: &'a [u8],
+    /// The framebuffer's indices now: a pixel the host drew over since (the pause menu) is
+    /// no longer the overlay's, and shows as the frame's.
+    pub frame: &'a [u8],
+    /// The palette the overlay's indices are shown through.
+    pub palette: &'a Palette,
+}
+
+impl OverlayLayer<'_> {
+    /// Paints the overlay's pixels over `rgba`, the frame `width` display pixels wide as
+    /// opaque RGBA with each display pixel a `scale × scale` block. Pixels past `rgba` are
+    /// left.
+    pub fn paint(&self, rgba: &mut [u8], width: u32, scale: u32) {
+        let (w, s) = (width.max(1), scale.max(1));
+        let h = (self.frame.len() / w as usize) as u32;
+        self.paint_at(rgba, (w, h), (w * s, h * s));
+    }
+
+    /// Paints the overlay's pixels over `rgba`, a picture of `output` size showing the
+    /// `display`-sized frame: each display pixel over the output pixels it covers, at any
+    /// output size. Pixels past `rgba` are left.
+    pub fn paint_at(&self, rgba: &mut [u8], display: (u32, u32), output: (u32, u32)) {
+        let (dw, dh) = (u64::from(display.0.max(1)), u64::from(display.1.max(1)));
+        let (ow, oh) = (u64::from(output.0), u64::from(output.1));
+        let span = |i: u64, d: u64, o: u64| (i * o / d) as usize..((i + 1) * o / d) as usize;
+        let colors = self.palette.colors();
+        for (i, (&index, &now)) in self.pixels.iter().zip(self.frame).enumerate() {
+            if index == 0 || now != index {
+                continue;
+            }
+            let c = colors
+                .get(usize::from(index))
+                .map_or(Default::default(), |c| c.shown());
+            let px = [c.r, c.g, c.b, 255];
+            let (x, y) = (i as u64 % dw, i as u64 / dw);
+            let cols = span(x, dw, ow);
+            for row in span(y, dh, oh) {
+                let start = (row * ow as usize + cols.start) * 4;
+                if let Some(block) = rgba.get_mut(start..start + cols.len() * 4) {
+                    for d in block.chunks_exact_mut(4) {
+                        d.copy_from_slice(&px);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The framebuffer through the palette as opaque RGBA, each pixel repeated `scale × scale` times.
 ///
 /// # Errors
 /// [`CaptureError::Scale`] unless `1 <= scale <= MAX_SCALE`.
 pub fn to_rgba(fb: &Framebuffer, palette: &Palette, scale: u32) -> Result<Vec<u8>, CaptureError> {
+    to_rgba_under(fb, palette, None, scale)
+}
+
+/// [`to_rgba`], with the host's overlay painted over it in its own colours.
+///
+/// # Errors
+/// As [`to_rgba`].
+pub fn to_rgba_under(
+    fb: &Framebuffer,
+    palette: &Palette,
+    overlay: Option<OverlayLayer<'_>>,
+    scale: u32,
+) -> Result<Vec<u8>, CaptureError> {
     if !(1..=MAX_SCALE).contains(&scale) {
         return Err(CaptureError::Scale(scale));
     }
@@ -71,6 +138,9 @@ pub fn to_rgba(fb: &Framebuffer, palette: &Palette, scale: u32) -> Result<Vec<u8
     let (w, h) = (width as usize, height as usize);
     let mut base = vec![0u8; w * h * 4];
     palette.write_rgba(fb.pixels(), &mut base);
+    if let Some(overlay) = overlay {
+        overlay.paint(&mut base, width, 1);
+    }
     if scale == 1 {
         return Ok(base);
     }
@@ -101,7 +171,20 @@ pub fn encode_png(
     palette: &Palette,
     scale: u32,
 ) -> Result<Vec<u8>, CaptureError> {
-    let rgba = to_rgba(fb, palette, scale)?;
+    encode_png_under(fb, palette, None, scale)
+}
+
+/// [`encode_png`], with the host's overlay painted over the frame in its own colours.
+///
+/// # Errors
+/// As [`encode_png`].
+pub fn encode_png_under(
+    fb: &Framebuffer,
+    palette: &Palette,
+    overlay: Option<OverlayLayer<'_>>,
+    scale: u32,
+) -> Result<Vec<u8>, CaptureError> {
+    let rgba = to_rgba_under(fb, palette, overlay, scale)?;
     let mut png = Vec::new();
     PngEncoder::new(&mut png).write_image(
         &rgba,

@@ -102,6 +102,9 @@ pub enum HostEvent<'a> {
         /// The raw reading.
         value: f32,
     },
+    /// The player's reduced-motion preference changed (a page's `prefers-reduced-motion`):
+    /// the next update sees it ([`bt::Update::prefers_reduced_motion`]).
+    ReducedMotion(bool),
 }
 
 /// What a finger did ([`HostEvent::Touch`]).
@@ -296,6 +299,7 @@ impl PlayerInput {
                 input.set_buttons_from(Source::Pointer, button, Player::ONE, down);
             }
             HostEvent::Wheel { dx, dy } => input.add_wheel(dx, dy),
+            HostEvent::ReducedMotion(on) => input.set_reduced_motion(on),
             HostEvent::GamepadConnected { player } => input.set_gamepad_connected(player, true),
             HostEvent::GamepadDisconnected { player } => {
                 input.set_gamepad_connected(player, false);

@@ -35,10 +35,12 @@
 //! Ctrl+Q quits ([`Host::quit_requested`]). P opens the pause menu ([`crate::host::pause_menu`])
 //! unless the key map gives P a button; while it is open, keys go to the menu alone.
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::path::PathBuf;
 
-use bt::{Button, Key};
+use bt::host::CaptureRequests;
+use bt::{Button, CaptureSize, Key};
 use bt_overlay::{ChartMode, Overlay};
 
 #[cfg(feature = "files")]
@@ -204,8 +206,8 @@ pub struct Host {
     record: Option<RecordTarget>,
     /// The cart's version, as its replays name it.
     cart_version: Option<String>,
-    /// The picture the cart asked for ([`Host::take_capture`]).
-    capture: Option<SaveFile>,
+    /// The pictures the cart asked for, oldest first ([`Host::take_capture`]).
+    capture: VecDeque<SaveFile>,
     /// Whether the cart's panic is on screen as the overlay's notice.
     panic_shown: bool,
     /// The cart's save data, handed over to be kept when the cart changes it.
@@ -271,7 +273,7 @@ impl Host {
             #[cfg(feature = "files")]
             record: None,
             cart_version: None,
-            capture: None,
+            capture: VecDeque::new(),
             panic_shown: false,
             save: None,
             writes: Vec::new(),
@@ -519,13 +521,9 @@ impl Host {
         self.show_panic();
         self.expire_notice();
         self.store_save();
-        if self.engine.console_mut().take_capture_request() {
-            // Made now, with the frame the request led to on screen; a failure says why on
-            // the error output, as F9's does.
-            match self.screenshot() {
-                Ok(file) => self.capture = Some(file),
-                Err(e) => self.say(format_args!("the cart's capture_frame: {e}")),
-            }
+        let asked = self.engine.console_mut().take_capture_requests();
+        if !asked.is_empty() {
+            self.capture_frame(asked);
         }
         let report = report?;
         let missed = self
@@ -949,11 +947,32 @@ impl Host {
         }
     }
 
-    /// The picture the cart asked for with `Update::capture_frame`, once, after the frame it
-    /// led to: the platform keeps it as it keeps F9's (the window in its captures folder, a
-    /// page as a download).
+    /// A picture the cart asked for with `Update::capture_frame` (or `capture_frame_sized`),
+    /// once, after the frame it led to, oldest first: the platform keeps it as it keeps F9's
+    /// (the window in its captures folder, a page as a download). Call it until `None`: a
+    /// cart that asked for both sizes has two.
     pub fn take_capture(&mut self) -> Option<SaveFile> {
-        self.capture.take()
+        self.capture.pop_front()
+    }
+
+    /// Makes the pictures `asked` for, now, with the frame the request led to on screen; a
+    /// failure says why on the error output, as F9's does.
+    fn capture_frame(&mut self, asked: CaptureRequests) {
+        let sizes = [
+            (asked.screen, None),
+            (asked.display, Some(CaptureSize::Display)),
+            (asked.output, Some(CaptureSize::Output)),
+        ];
+        for (_, size) in sizes.into_iter().filter(|&(on, _)| on) {
+            let picture = match size {
+                None => self.screenshot(),
+                Some(size) => self.picture_sized(size),
+            };
+            match picture {
+                Ok(file) => self.capture.push_back(file),
+                Err(e) => self.say(format_args!("the cart's capture_frame: {e}")),
+            }
+        }
     }
 
     /// The picture as it is on screen as a PNG, `<name>.png`, F9's: the framebuffer at
@@ -963,13 +982,29 @@ impl Host {
     /// # Errors
     /// A message when the picture cannot be encoded.
     pub fn screenshot(&mut self) -> Result<SaveFile, String> {
-        let engine = &mut self.engine;
-        let png = if engine.has_display_tier() {
-            let mut rgba = Vec::new();
-            let (w, h) = engine.render_output(&mut rgba);
-            png::encode_rgba_png(&rgba, w, h)
+        let size = if self.engine.has_display_tier() {
+            CaptureSize::Output
         } else {
-            png::encode_png(engine.framebuffer(), engine.palette(), 1)
+            CaptureSize::Display
+        };
+        self.picture_sized(size)
+    }
+
+    /// The frame on screen as a PNG, `<name>.png`, at `size`: the display's pixels through
+    /// the palette as shown (`Display`), or the output picture with the display tier's
+    /// effects (`Output`, as `bt shot --size output`); the overlay is in both when shown.
+    ///
+    /// # Errors
+    /// A message when the picture cannot be encoded.
+    pub fn picture_sized(&mut self, size: CaptureSize) -> Result<SaveFile, String> {
+        let engine = &mut self.engine;
+        let png = match size {
+            CaptureSize::Output => {
+                let mut rgba = Vec::new();
+                let (w, h) = engine.render_output(&mut rgba);
+                png::encode_rgba_png(&rgba, w, h)
+            }
+            CaptureSize::Display => engine.display_png(1),
         }
         .map_err(|e| e.to_string())?;
         Ok(SaveFile::new(SaveKind::Screenshot, &self.name, png))

@@ -30,6 +30,9 @@ pub struct ReplayInfo {
     pub args: Vec<(String, String)>,
     /// Updates between two frame hashes.
     pub hash_every: u64,
+    /// Whether the player preferred reduced motion as the run booted (what the cart's `init`
+    /// saw); each update's own is in its input.
+    pub reduced_motion: bool,
 }
 
 /// A whole replay: where it came from, the input of every update, the frame hashes, and
@@ -471,6 +474,9 @@ struct FileV1 {
     /// A file without it booted with none; version 1 never has it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     save: String,
+    /// Version 4: the player preferred reduced motion as the run booted. Left out when not.
+    #[serde(default, skip_serializing_if = "is_default")]
+    reduced_motion: bool,
 }
 
 /// A panic that ended the run.
@@ -530,6 +536,9 @@ struct TickV1 {
     /// Version 3: how far each touch moved since the previous update.
     #[serde(skip_serializing_if = "is_default")]
     touch_delta: [(i32, i32); TOUCH_SLOTS],
+    /// Version 4: the player preferred reduced motion in these updates.
+    #[serde(skip_serializing_if = "is_default")]
+    reduced_motion: bool,
 }
 
 impl TickV1 {
@@ -549,6 +558,7 @@ impl TickV1 {
             touch: [t.touch_down, t.touch_pressed, t.touch_released],
             touch_pos: t.touch_pos,
             touch_delta: t.touch_delta,
+            reduced_motion: t.reduced_motion,
         }
     }
 }
@@ -701,6 +711,7 @@ impl TickV1 {
         [tick.touch_down, tick.touch_pressed, tick.touch_released] = self.touch;
         tick.touch_pos = self.touch_pos;
         tick.touch_delta = self.touch_delta;
+        tick.reduced_motion = self.reduced_motion;
         Ok((tick, self.n))
     }
 }
@@ -712,7 +723,11 @@ impl From<&Replay> for FileV1 {
             format: FORMAT.to_string(),
             // The oldest layout that holds the run, so a run without save data or touches is
             // read by every older build.
-            version: if r.recording.each_run().any(|(t, _)| has_touch(&t)) {
+            version: if r.info.reduced_motion
+                || r.recording.each_run().any(|(t, _)| t.reduced_motion)
+            {
+                4
+            } else if r.recording.each_run().any(|(t, _)| has_touch(&t)) {
                 3
             } else if !r.boot_save.is_empty() {
                 2
@@ -737,6 +752,7 @@ impl From<&Replay> for FileV1 {
                 message: p.message.clone(),
             }),
             save: r.boot_save.iter().map(|b| format!("{b:02x}")).collect(),
+            reduced_motion: i.reduced_motion,
         }
     }
 }
@@ -782,6 +798,13 @@ impl FileV1 {
             ));
         }
         let recording = self.inputs.0;
+        let motion = self.reduced_motion || recording.each_run().any(|(t, _)| t.reduced_motion);
+        if motion && self.version < 4 {
+            return Err(format!(
+                "reduced_motion: a field of version 4, in a file of version {}",
+                self.version
+            ));
+        }
         let ticks = recording.ticks();
         if ticks != self.ticks {
             return Err(format!(
@@ -829,6 +852,7 @@ impl FileV1 {
                 height: self.height,
                 args: self.args,
                 hash_every: self.hash_every,
+                reduced_motion: self.reduced_motion,
             },
             recording,
             hashes,
@@ -862,6 +886,7 @@ mod tests {
             height: 96,
             args: vec![("level".to_string(), "3".to_string())],
             hash_every: 60,
+            reduced_motion: false,
         };
         Replay::new(info, rec, vec![(60, 1), (120, u64::MAX), (180, 0xabc)])
     }

@@ -42,10 +42,11 @@ pub const FORMAT: &str = "bt-replay";
 /// The newest version of the file layout this build reads and writes. A change to the layout
 /// or to what a field means bumps it; files of a version outside [`OLDEST_VERSION`]..=`VERSION`
 /// are refused, never half-read. Version 2 added `save`, the save data the run booted with,
-/// and version 3 the touch slots (`touch`, `touch_pos`, `touch_delta` in a tick); a replay is
-/// written in the oldest version that holds it, so one without save data or touches is still
-/// version 1, which every build reads.
-pub const VERSION: u32 = 3;
+/// version 3 the touch slots (`touch`, `touch_pos`, `touch_delta` in a tick), and version 4
+/// the player's reduced-motion preference (`reduced_motion` in the header, as the run booted,
+/// and in a tick); a replay is written in the oldest version that holds it, so one without
+/// save data, touches or reduced motion is still version 1, which every build reads.
+pub const VERSION: u32 = 4;
 
 /// The oldest version of the file layout this build reads: version 1 files booted with empty
 /// save data.

@@ -40,6 +40,8 @@ impl Player {
             }
             self.used += 1;
             *tick = script.next_tick();
+            // The script plays the player's preference the run booted with throughout.
+            tick.reduced_motion = self.replay.info.reduced_motion;
             return Some(tick);
         }
         self.cursor.next(self.replay.recording())
@@ -81,6 +83,7 @@ mod tests {
             height: 96,
             args: Vec::new(),
             hash_every: 60,
+            reduced_motion: false,
         };
         let r = Replay::new(info, rec, Vec::new());
         let want: Vec<TickInput> = r.recording().iter().collect();

@@ -181,6 +181,7 @@ const PADS: u16 = 1 << 7;
 const TEXT: u16 = 1 << 8;
 const MENU: u16 = 1 << 9;
 const TOUCH: u16 = 1 << 10;
+const MOTION: u16 = 1 << 11;
 
 fn put_varint(mut v: u128, out: &mut Vec<u8>) {
     while v >= 0x80 {
@@ -212,6 +213,7 @@ fn encode(t: &TickInput, out: &mut Vec<u8>) {
         (!t.text().is_empty(), TEXT),
         (t.menu_item != 0, MENU),
         (has_touch(t), TOUCH),
+        (t.reduced_motion, MOTION),
     ] {
         if set {
             mask |= bit;
@@ -351,6 +353,7 @@ fn decode(bytes: &[u8], at: usize, t: &mut TickInput) -> usize {
         t.pointer_wheel = (r.float(), r.float());
     }
     t.pointer_active = mask & ACTIVE != 0;
+    t.reduced_motion = mask & MOTION != 0;
     if mask & AXES_SET != 0 {
         for v in t.axes.iter_mut().flatten() {
             *v = r.float();
@@ -419,6 +422,7 @@ mod tests {
             t.pads = pads;
             t.set_text(&text);
             t.menu_item = menu_item;
+            t.reduced_motion = active;
             [t.touch_down, t.touch_pressed, t.touch_released] = touch;
             t.touch_pos[2] = touch_pos;
             t.touch_delta[0] = (touch_pos.1, -3);

@@ -101,6 +101,7 @@ pub fn script_replay(cart: &str, seed: u64, target_fps: f64, ticks: u64) -> Repl
         height: 0,
         args: Vec::new(),
         hash_every: 1,
+        reduced_motion: false,
     };
     Replay::scripted(info, seed, ticks)
 }

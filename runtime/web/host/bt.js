@@ -9,6 +9,9 @@
 const BT = (() => {
   const BOOT_NO_OVERLAY = 1;
   const BOOT_PLAYER_SAVE = 2;
+  const BOOT_REDUCED_MOTION = 4;
+  // The player's reduced-motion preference, as the browser knows it.
+  const REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)";
   const FRAME_DREW = 1;
   const FRAME_PAUSED = 2;
   const FRAME_SAVE = 4;
@@ -21,6 +24,7 @@ const BT = (() => {
     KEY: 1, TEXT: 2, POINTER_MOVED: 3, POINTER_LEFT: 4, POINTER_BUTTON: 5, WHEEL: 6,
     FOCUS_LOST: 7, GAMEPAD: 8, GAMEPAD_BUTTON: 9, GAMEPAD_AXIS: 10,
     TOUCH_START: 11, TOUCH_MOVE: 12, TOUCH_END: 13, POINTER_MOTION: 14,
+    REDUCED_MOTION: 15,
   };
   const ACTION_FULLSCREEN = 1;
   const ACTION_PNG = 2;
@@ -543,6 +547,8 @@ const BT = (() => {
       // someone sent must not change the player's saved game).
       const own = q.at === null && q.wav === null && q.replay === null && q.args.length === 0;
       if (own) flags |= BOOT_PLAYER_SAVE;
+      // The cart's init sees the browser's reduced-motion preference; changes follow as events.
+      if (matchMedia(REDUCED_MOTION_QUERY).matches) flags |= BOOT_REDUCED_MOTION;
       const bt = await boot(options.wasm, (options.args || []).concat(q.args), replayText, flags);
       api.console = bt;
       // The tab shows the cart's title (its settings'), not the name of its crate.
@@ -698,6 +704,10 @@ const BT = (() => {
       touch.release();
       bt.event(EVENT.FOCUS_LOST);
     });
+    // The player changed their reduced-motion preference: the next update sees it.
+    matchMedia(REDUCED_MOTION_QUERY).addEventListener("change", (e) => {
+      if (live()) bt.event(EVENT.REDUCED_MOTION, e.matches ? 1 : 0);
+    });
     canvas_events(bt, screen, startSound, live);
     // The pad shows on a touch screen: at once where the browser says the pointer is coarse,
     // else at the first touch.
@@ -744,8 +754,8 @@ const BT = (() => {
       screen.paint();
       speaker.push();
       if (flags & FRAME_SAVE) keepSave();
-      // The cart asked for a picture of this frame (`capture_frame`): a download, as F9's.
-      if (flags & FRAME_CAPTURE && bt.ex.bt_take_capture()) {
+      // The cart asked for pictures of this frame (`capture_frame`): a download each, as F9's.
+      while (flags & FRAME_CAPTURE && bt.ex.bt_take_capture()) {
         api.captures += 1;
         download(`${name}.png`, bt.outBytes(), "image/png");
       }

@@ -97,9 +97,13 @@ pub const BOOT_NO_OVERLAY: u32 = 1;
 /// off: they read and write no save data.
 pub const BOOT_PLAYER_SAVE: u32 = 2;
 
+/// [`boot`]'s flag for a browser that prefers reduced motion (`prefers-reduced-motion:
+/// reduce`): the cart boots seeing it ([`bt::Update::prefers_reduced_motion`]).
+pub const BOOT_REDUCED_MOTION: u32 = 4;
+
 /// Boots the cart `name` from `factory` and what `bt web` built in beside it (`bundle`), with
 /// the boot text of [`parse_boot`] (`len` bytes in
-/// the inbox) and `flags` ([`BOOT_NO_OVERLAY`], [`BOOT_PLAYER_SAVE`]); `now_ms` reads the
+/// the inbox) and `flags` ([`BOOT_NO_OVERLAY`], [`BOOT_PLAYER_SAVE`], [`BOOT_REDUCED_MOTION`]); `now_ms` reads the
 /// page's clock for the overlay's cost figures, and `load_save` the save data the browser
 /// keeps under a key. On success the outbox holds what the player should be told (damaged
 /// save data), or nothing.
@@ -114,10 +118,14 @@ pub fn boot(
 ) -> u32 {
     bt_runtime::wall_time::set_source(now_ms);
     let text = inbox_text(len);
-    let overlay = flags & BOOT_NO_OVERLAY == 0;
+    let options = crate::BootOptions {
+        overlay: flags & BOOT_NO_OVERLAY == 0,
+        reduced_motion: flags & BOOT_REDUCED_MOTION != 0,
+    };
     let save = (flags & BOOT_PLAYER_SAVE != 0).then_some(&load_save as &dyn Fn(&str) -> _);
-    let booted = parse_boot(&text)
-        .and_then(|boot| Page::boot(name, factory, bundle, boot.args, boot.replay, overlay, save));
+    let booted = parse_boot(&text).and_then(|boot| {
+        Page::boot_with(name, factory, bundle, boot.args, boot.replay, options, save)
+    });
     match booted {
         Ok(page) => {
             PAGE.with_borrow_mut(|p| *p = Some(page));

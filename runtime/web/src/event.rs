@@ -41,6 +41,9 @@ pub mod kind {
     pub const TOUCH_END: u32 = 13;
     /// [`super::PageEvent::PointerMotion`]: display pixels `a` right and `b` down.
     pub const POINTER_MOTION: u32 = 14;
+    /// [`super::PageEvent::ReducedMotion`]: `a` 1 when the browser now prefers reduced motion,
+    /// 0 when it no longer does.
+    pub const REDUCED_MOTION: u32 = 15;
 }
 
 /// One thing a player did in the page, as the browser reports it.
@@ -130,6 +133,8 @@ pub enum PageEvent<'a> {
         /// Its reading.
         value: f32,
     },
+    /// The browser's `prefers-reduced-motion` changed: whether it now prefers reduced motion.
+    ReducedMotion(bool),
 }
 
 impl<'a> PageEvent<'a> {
@@ -187,6 +192,7 @@ impl<'a> PageEvent<'a> {
                 axis: b as u32,
                 value: c as f32,
             },
+            kind::REDUCED_MOTION => PageEvent::ReducedMotion(on(a)),
             _ => return None,
         })
     }

@@ -23,7 +23,7 @@ pub mod event;
 pub mod page;
 
 pub use event::PageEvent;
-pub use page::{Bundle, Page, PageAction};
+pub use page::{BootOptions, Bundle, Page, PageAction};
 
 /// Exports the page interface ([`abi`]) for one cart from a `cdylib` built for
 /// `wasm32-unknown-unknown`: `bt_web::page!("snake", bt_cart_snake::cart);` with the cart's

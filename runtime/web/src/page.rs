@@ -5,6 +5,7 @@
 //! Nothing here knows it runs in a browser: the tests drive it natively, call by call, as the
 //! page's script does.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -70,6 +71,17 @@ impl PageAction {
     }
 }
 
+/// How a page boots besides its cart and bundle ([`Page::boot_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BootOptions {
+    /// Whether the overlay exists.
+    pub overlay: bool,
+    /// Whether the player prefers reduced motion as the run boots: the browser's
+    /// `prefers-reduced-motion: reduce`. Changes after boot come as
+    /// [`PageEvent::ReducedMotion`]; a replay boots with the recorded run's.
+    pub reduced_motion: bool,
+}
+
 /// Bits of what [`Page::frame`] returns.
 pub mod frame_flags {
     /// A frame ran: the picture and the samples are new.
@@ -128,8 +140,9 @@ pub struct Page {
     save_out: Option<Persist>,
     /// The run ended (a quit): no more frames.
     ended: bool,
-    /// The PNG the cart asked for with `capture_frame`, not yet taken by the script.
-    capture: Option<Vec<u8>>,
+    /// The PNGs the cart asked for with `capture_frame`, not yet taken by the script, oldest
+    /// first.
+    capture: VecDeque<Vec<u8>>,
 }
 
 impl Page {
@@ -174,6 +187,27 @@ impl Page {
         overlay: bool,
         save: Option<LoadSave<'_>>,
     ) -> Result<Page, String> {
+        let options = BootOptions {
+            overlay,
+            reduced_motion: false,
+        };
+        Page::boot_with(name, factory, bundle, args, replay, options, save)
+    }
+
+    /// As [`Page::boot`], with the [`BootOptions`] the script gives ([`crate::abi::boot`]'s
+    /// flags): the overlay, and the player's reduced-motion preference as the run boots.
+    ///
+    /// # Errors
+    /// As [`Page::boot`].
+    pub fn boot_with(
+        name: &str,
+        factory: fn() -> Box<dyn Cart>,
+        bundle: &Bundle,
+        args: Vec<(String, String)>,
+        replay: Option<&str>,
+        options: BootOptions,
+        save: Option<LoadSave<'_>>,
+    ) -> Result<Page, String> {
         // The player's own run (the one that reads and keeps their save data) is never a
         // replay: a replay brought by an address or a script would write its input's outcome
         // into the player's saved game.
@@ -199,7 +233,8 @@ impl Page {
                 text: text.to_string(),
                 named: PathBuf::from("the replay"),
             }))
-            .overlay(overlay)
+            .overlay(options.overlay)
+            .reduced_motion(options.reduced_motion)
             .resolve()
             .map_err(|e| e.to_string())?;
         let (save_key, damaged) = match save {
@@ -234,7 +269,7 @@ impl Page {
             save_key,
             save_out: None,
             ended: false,
-            capture: None,
+            capture: VecDeque::new(),
         };
         page.paint();
         Ok(page)
@@ -255,10 +290,11 @@ impl Page {
         self.ended
     }
 
-    /// Moves the picture the cart asked for (see [`frame_flags::CAPTURE`]) into [`Page::out`].
-    /// Returns whether one was waiting.
+    /// Moves the oldest picture the cart asked for (see [`frame_flags::CAPTURE`]) into
+    /// [`Page::out`]. Returns whether one was waiting; call it until `false` (a cart that
+    /// asked for both sizes has two).
     pub fn take_capture(&mut self) -> bool {
-        match self.capture.take() {
+        match self.capture.pop_front() {
             Some(png) => {
                 self.out = png;
                 true
@@ -402,8 +438,8 @@ impl Page {
             return frame_flags::ENDED | self.save_flag();
         }
         let report = self.host.frame(now_ms);
-        if let Some(file) = self.host.take_capture() {
-            self.capture = Some(file.bytes);
+        while let Some(file) = self.host.take_capture() {
+            self.capture.push_back(file.bytes);
         }
         let engine = self.host.engine_mut();
         let paused = engine.is_paused();
@@ -431,7 +467,7 @@ impl Page {
         if self.ended {
             flags |= frame_flags::ENDED;
         }
-        if self.capture.is_some() {
+        if !self.capture.is_empty() {
             flags |= frame_flags::CAPTURE;
         }
         if self.host.engine().console().pointer_locked() {
@@ -487,6 +523,9 @@ impl Page {
             PageEvent::PointerButton { button, down } => self.pointer_button(button, down),
             PageEvent::Wheel { dx, dy } => self.wheel(dx, dy),
             PageEvent::FocusLost => self.focus_lost(),
+            PageEvent::ReducedMotion(on) => {
+                self.host.handle(HostEvent::ReducedMotion(on));
+            }
             PageEvent::Gamepad { player, connected } => self.gamepad(player, connected),
             PageEvent::GamepadButton {
                 player,
@@ -643,11 +682,7 @@ impl Page {
         self.picture = if engine.has_display_tier() {
             engine.render_output(&mut self.rgba)
         } else {
-            let fb = engine.framebuffer();
-            let size = (fb.width(), fb.height());
-            self.rgba.resize(size.0 as usize * size.1 as usize * 4, 0);
-            engine.palette().write_rgba(fb.pixels(), &mut self.rgba);
-            size
+            engine.display_rgba(&mut self.rgba)
         };
     }
 }

@@ -316,7 +316,7 @@ fn gamepad_buttons_follow_the_standard_layout_by_position() {
 fn every_kind_of_event_the_script_sends_reaches_the_carts_update() {
     // Each kind with the numbers the script sends, and what the next update sees of it.
     type Saw = fn(&TickInput) -> bool;
-    let cases: [(u32, &str, [f64; 3], Saw); 10] = [
+    let cases: [(u32, &str, [f64; 3], Saw); 11] = [
         (kind::KEY, "KeyZ", [4.0, 1.0, 0.0], |t| {
             t.keys_down != 0 && t.buttons[0].down != 0
         }),
@@ -343,6 +343,10 @@ fn every_kind_of_event_the_script_sends_reaches_the_carts_update() {
         // A locked pointer's motion: a delta with no move of the position.
         (kind::POINTER_MOTION, "", [7.0, -3.0, 0.0], |t| {
             t.pointer_delta == (7, -3)
+        }),
+        // The browser's prefers-reduced-motion changed.
+        (kind::REDUCED_MOTION, "", [1.0, 0.0, 0.0], |t| {
+            t.reduced_motion
         }),
     ];
     for (kind, text, numbers, saw) in cases {
@@ -618,4 +622,56 @@ fn a_frame_says_when_the_cart_hid_the_cursor() {
         hidden = page.frame(now) & frame_flags::CURSOR_HIDDEN != 0;
     }
     assert!(hidden, "{} updates", page.host().engine().ticks());
+}
+
+#[test]
+fn the_browsers_reduced_motion_at_boot_reaches_init_and_a_change_the_next_update() {
+    let boot = |reduced_motion| {
+        let options = bt_web::BootOptions {
+            overlay: false,
+            reduced_motion,
+        };
+        let args = Vec::new();
+        Page::boot_with(
+            "snake",
+            bt_cart_snake::cart,
+            &bt_web::Bundle::NONE,
+            args,
+            None,
+            options,
+            None,
+        )
+        .unwrap()
+    };
+    let mut page = boot(true);
+    let input = page.host().engine().console().input();
+    assert!(
+        input.prefers_reduced_motion(),
+        "init sees the boot preference"
+    );
+    let now = frames(&mut page, 0.0, 3);
+    assert!(seen(&page).reduced_motion);
+    send(&mut page, kind::REDUCED_MOTION, "", [0.0, 0.0, 0.0]);
+    frames(&mut page, now, 1);
+    let input = page.host().engine().console().input();
+    assert!(!input.prefers_reduced_motion() && input.reduced_motion_changed());
+    assert!(!boot(false)
+        .host()
+        .engine()
+        .console()
+        .input()
+        .prefers_reduced_motion());
+}
+
+#[test]
+fn the_pages_script_reads_prefers_reduced_motion_and_sends_its_changes_as_the_module_numbers_them()
+{
+    let script = include_str!("../host/bt.js");
+    assert!(script.contains("\"(prefers-reduced-motion: reduce)\""));
+    assert!(script.contains(&format!(
+        "BOOT_REDUCED_MOTION = {}",
+        bt_web::abi::BOOT_REDUCED_MOTION
+    )));
+    assert!(script.contains(&format!("REDUCED_MOTION: {}", kind::REDUCED_MOTION)));
+    assert!(script.contains(".addEventListener(\"change\""));
 }

@@ -66,7 +66,7 @@ fn sprite_case() -> impl Strategy<Value = (SpriteSheet, Rect, (i32, i32), Sprite
     let scale = prop_oneof![4 => Just(1u32), 2 => 2..=3u32, 1 => 8..=10u32];
     let offset = prop_oneof![Just(0u8), Just(1), Just(16), Just(200), Just(255)];
     let params = (0..32u8, scale, offset)
-        .prop_map(|(f, s, o)| SpriteParams::new().flags(f).scale(s).offset(o));
+        .prop_map(|(f, s, o)| SpriteParams::new().flags(f).scale(s).palette_offset(o));
     let clip =
         (-4..52i32, -4..44i32, 0..56i32, 0..48i32).prop_map(|(x, y, w, h)| Rect::new(x, y, w, h));
     (sheet, src, at, params, clip)
@@ -193,12 +193,24 @@ fn every_width_draws_what_the_general_blitter_draws() {
                 let src = Rect::new(0, 0, w, 12);
                 let mut fast = Framebuffer::new(32, 16);
                 fast.clear(5);
-                fast.draw_sprite(&sheet, src, x, 2, SpriteParams::new().offset(offset));
+                fast.draw_sprite(
+                    &sheet,
+                    src,
+                    x,
+                    2,
+                    SpriteParams::new().palette_offset(offset),
+                );
                 // A remap that changes nothing drawn sends the draw through the table.
                 let mut table = Framebuffer::new(32, 16);
                 table.clear(5);
                 table.set_remap(250, 251);
-                table.draw_sprite(&sheet, src, x, 2, SpriteParams::new().offset(offset));
+                table.draw_sprite(
+                    &sheet,
+                    src,
+                    x,
+                    2,
+                    SpriteParams::new().palette_offset(offset),
+                );
                 assert_eq!(fast.pixels(), table.pixels(), "width {w} at x {x}");
             }
         }
@@ -232,7 +244,7 @@ fn index_zero_is_see_through_and_offset_skips_it() {
         Rect::new(0, 0, 2, 1),
         0,
         0,
-        SpriteParams::new().offset(4),
+        SpriteParams::new().palette_offset(4),
     );
     assert_eq!(fb.pixels(), [9, 7]);
     fb.draw_sprite(
@@ -240,7 +252,7 @@ fn index_zero_is_see_through_and_offset_skips_it() {
         Rect::new(0, 0, 2, 1),
         0,
         0,
-        SpriteParams::new().offset(255),
+        SpriteParams::new().palette_offset(255),
     );
     assert_eq!(fb.pixels(), [9, 255], "capped at 255");
 }

@@ -123,6 +123,7 @@ pub(super) fn session(
         .args(args.args.clone())
         .save(save)
         .replay(input.map(|path| ReplaySource::File(path.to_path_buf())))
+        .reduced_motion(args.reduced_motion)
         .overlay(overlay)
         .resolve()
         .map_err(|e| e.to_string())?;
@@ -216,8 +217,7 @@ pub(super) fn check_size_scale(scale: u32, size: crate::cli::args::SizeArg) -> R
 
 /// The engine's last frame as PNG bytes at `scale`.
 pub(super) fn encode_frame(engine: &Engine, scale: u32) -> Result<Vec<u8>, String> {
-    crate::export::png::encode_png(engine.framebuffer(), engine.palette(), scale)
-        .map_err(|e| e.to_string())
+    engine.display_png(scale).map_err(|e| e.to_string())
 }
 
 pub(super) fn io_error(e: io::Error) -> String {
@@ -243,4 +243,141 @@ pub(super) fn one_file_each(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::Cli;
+    use crate::replay::Replay;
+    use bt::{Cart, CartError, Render, Update};
+    use clap::Parser;
+    use std::sync::Arc;
+
+    /// Says in its test state what its `init` and its first update saw of reduced motion, and
+    /// draws what it saw: the background is the preference now, a dot moves with each change
+    /// and sits lower when `init` saw it.
+    #[derive(Default)]
+    struct Calm {
+        init: bool,
+        update: Option<bool>,
+        now: bool,
+        changes: i32,
+    }
+
+    impl Cart for Calm {
+        fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
+            self.init = ctx.prefers_reduced_motion();
+            Ok(())
+        }
+        fn update(&mut self, ctx: &mut Update<'_>) {
+            self.update.get_or_insert(ctx.prefers_reduced_motion());
+            self.now = ctx.prefers_reduced_motion();
+            self.changes += i32::from(ctx.reduced_motion_changed());
+        }
+        fn render(&self, ctx: &mut Render<'_>) {
+            ctx.clear(if self.now { 1 } else { 2 });
+            ctx.draw_pixel(self.changes, i32::from(self.init), 8);
+        }
+        fn test_state(&self) -> Option<String> {
+            Some(format!("{} {:?}", self.init, self.update))
+        }
+    }
+
+    fn calm() -> Offer {
+        Offer::Single {
+            dir: std::env::temp_dir()
+                .join("bt-no-such-cart-folder")
+                .join("calm"),
+            make: Arc::new(|| Box::new(Calm::default()) as Box<dyn Cart>),
+        }
+    }
+
+    /// The engine `bt config` plus `flags` would boot for `Calm`.
+    fn booted(flags: &[&str]) -> crate::Engine {
+        let argv = ["bt", "config"].iter().chain(flags);
+        let Command::Config(args) = Cli::try_parse_from(argv).unwrap().command else {
+            panic!("not bt config");
+        };
+        let session = session(&calm(), &args.cart, false, None, None, BootSave::Empty).unwrap();
+        session.engine().unwrap()
+    }
+
+    /// What `Calm` saw with the command line `bt config` plus `flags`.
+    fn saw(flags: &[&str]) -> String {
+        let mut engine = booted(flags);
+        engine.step(1).unwrap();
+        engine.test_state().unwrap()
+    }
+
+    #[test]
+    fn bt_replay_verify_reproduces_a_run_with_reduced_motion_and_its_changes() {
+        let mut engine = booted(&["--reduced-motion"]);
+        engine.start_recording(5);
+        for (updates, on) in [(12, false), (9, true), (7, true)] {
+            engine.step(updates).unwrap();
+            engine.console_mut().input_mut().set_reduced_motion(on);
+        }
+        let recorded = engine.recording("calm", None).unwrap();
+        assert!(recorded.info.reduced_motion);
+        let text = recorded.to_json();
+        assert!(text.contains("\"version\":4"), "{text}");
+        let dir = std::env::temp_dir().join(format!("bt-calm-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("calm.btr");
+        std::fs::write(&file, &text).unwrap();
+        let verify = |path: &Path| {
+            let args = crate::cli::args::ReplayArgs {
+                paths: vec![path.to_string_lossy().into_owned()],
+                verify: true,
+                save: None,
+            };
+            replay(&calm(), args)
+        };
+        let verified = verify(&file);
+        // The same run with the preference off at boot draws other frames: the header counts.
+        let off_at_boot = dir.join("off.btr");
+        std::fs::write(&off_at_boot, text.replace(",\"reduced_motion\":true}", "}")).unwrap();
+        let diverged = verify(&off_at_boot);
+        let _ = std::fs::remove_dir_all(&dir);
+        verified.unwrap();
+        let e = diverged.unwrap_err();
+        assert!(e.contains("differs from the recording"), "{e}");
+        assert!(
+            Replay::from_json(&text.replace("\"version\":4", "\"version\":3"), &file)
+                .unwrap_err()
+                .to_string()
+                .contains("reduced_motion: a field of version 4, in a file of version 3")
+        );
+    }
+
+    #[test]
+    fn bt_verify_keeps_reduced_motion_in_every_clocks_run() {
+        let argv = [
+            "bt",
+            "verify",
+            "--seconds",
+            "0.5",
+            "--reduced-motion",
+            "--quiet",
+        ];
+        let Command::Verify(args) = Cli::try_parse_from(argv).unwrap().command else {
+            panic!("not bt verify");
+        };
+        let (first, mut session) = engine(&calm(), &args.cart, false, None, None).unwrap();
+        let mut script = crate::replay::script_replay("calm", 0, 60.0, 30);
+        script.info.reduced_motion = first.console().input().reduced_motion_at_boot();
+        session.set_replay(Arc::new(script));
+        let mut engine = session.engine().unwrap();
+        engine.step(30).unwrap();
+        assert_eq!(engine.test_state().unwrap(), "true Some(true)");
+        assert!(engine.console().input().prefers_reduced_motion());
+        verify(&calm(), args).unwrap();
+    }
+
+    #[test]
+    fn reduced_motion_on_the_command_line_reaches_the_carts_init_and_updates() {
+        assert_eq!(saw(&["--reduced-motion"]), "true Some(true)");
+        assert_eq!(saw(&[]), "false Some(false)");
+    }
 }

@@ -26,6 +26,8 @@ pub(super) fn replay(offer: &Offer, args: ReplayArgs) -> Result<(), String> {
         fps: None,
         args: Vec::new(),
         save: args.save.clone(),
+        // The replay boots with the recorded run's preference, and its updates carry theirs.
+        reduced_motion: false,
     };
     if !args.verify {
         return replay_in_window(offer, cart_args, path);
@@ -133,7 +135,10 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
                     .tick_at(VERIFY_DEFAULT_SECONDS)
                     .map_err(|e| e.to_string())?,
             };
-            crate::replay::script_replay(session.name(), first.seed(), fps, ticks)
+            let mut script = crate::replay::script_replay(session.name(), first.seed(), fps, ticks);
+            // `--reduced-motion` holds in every clock's run.
+            script.info.reduced_motion = first.console().input().reduced_motion_at_boot();
+            script
         }
     };
     let ticks = match asked {

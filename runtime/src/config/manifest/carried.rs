@@ -184,6 +184,7 @@ pub fn manifest_from_carried(text: &str, path: &Path) -> Result<Manifest, String
             timing_chart: carried.timing_chart,
             overlay_diagnostics: carried.overlay_diagnostics,
             overlay_palette_grid: carried.overlay_palette_grid,
+            reduced_motion: None,
         },
         assets: None,
     })
@@ -218,6 +219,7 @@ mod tests {
                 timing_chart: None,
                 overlay_diagnostics: Some(true),
                 overlay_palette_grid: None,
+                reduced_motion: None,
             },
             assets: Some(PathBuf::from("/somewhere/assets")),
         }

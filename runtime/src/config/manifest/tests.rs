@@ -73,6 +73,7 @@ fn a_full_manifest_reads_back() {
         timing_chart: Some(false),
         overlay_diagnostics: Some(true),
         overlay_palette_grid: Some(false),
+        reduced_motion: None,
     };
     let assets = Some(PathBuf::from("/carts/demo/gfx/sprites"));
     let want = Manifest {
@@ -249,13 +250,14 @@ fn assets_and_palette_files_stay_inside_the_cart() {
 }
 
 #[test]
-fn user_config_allows_only_its_four_fields() {
+fn user_config_allows_only_its_five_fields() {
     let p = parse_user_config(
-        "[display]\nscale = 2\n[overlay]\nvisible = true\nchart = true",
+        "[display]\nscale = 2\nreduced_motion = true\n[overlay]\nvisible = true\nchart = true",
         Path::new("c"),
     );
     let want = SettingsPatch {
         window_scale: Some(2),
+        reduced_motion: Some(true),
         overlay_visible: Some(true),
         timing_chart: Some(true),
         ..SettingsPatch::default()
@@ -263,9 +265,9 @@ fn user_config_allows_only_its_four_fields() {
     assert_eq!(p.unwrap(), want);
     assert_eq!(
         user_err("[display]\nwidth = 100"),
-        "/u/config.toml:2:1: unknown field 'width' in [display]; expected scale or effects \
-         (the user config sets only display.scale, display.effects, overlay.visible and \
-         overlay.chart)"
+        "/u/config.toml:2:1: unknown field 'width' in [display]; expected one of scale, \
+         effects, reduced_motion (the user config sets only display.scale, display.effects, \
+         display.reduced_motion, overlay.visible and overlay.chart)"
     );
     assert!(user_err("[overlay]\nenabled = false").contains("expected visible or chart"));
     assert!(user_err("[cart]\ntitle = \"x\"")
@@ -528,7 +530,11 @@ fn layers_resolve_in_order_with_provenance() {
         lines[1].starts_with("cart.title            \"Manifest\"  "),
         "{table}"
     );
-    assert!(lines[1].ends_with("  cart.toml (/c/cart.toml)"), "{table}");
+    assert!(
+        lines[1].ends_with("  cart.toml (/c/cart.toml), over configure()'s \"Configured\""),
+        "{table}"
+    );
+    assert!(lines[2].ends_with("  cart.toml (/c/cart.toml)"), "{table}");
     assert!(
         lines[11].ends_with("  user config (/u/config.toml)"),
         "{table}"
@@ -552,6 +558,99 @@ fn layers_resolve_in_order_with_provenance() {
         ("auto", "none")
     );
     assert!(format_provenance(&rows).contains("configure()"));
+}
+
+#[test]
+fn a_configure_value_equal_to_the_default_is_labelled_configure_not_default() {
+    let configured = Settings::default()
+        .display(320, 240)
+        .title("BT")
+        .overlay_visible(false);
+    let (_, rows) = resolve(configured, &[]).unwrap();
+    let layer = |field: &str| rows.iter().find(|r| r.field == field).unwrap().layer;
+    for field in [
+        "cart.title",
+        "display.width",
+        "display.height",
+        "overlay.visible",
+    ] {
+        assert_eq!(layer(field), Layer::Configure, "{field}");
+    }
+    for field in ["cart.target_fps", "overlay.chart", "display.palette"] {
+        assert_eq!(layer(field), Layer::Default, "{field}");
+    }
+    let table = format_provenance(&rows);
+    let width = table
+        .lines()
+        .find(|l| l.starts_with("display.width"))
+        .unwrap();
+    assert!(width.ends_with("  configure()"), "{table}");
+
+    // A field written directly is not seen as set, but a value other than the default's tells.
+    let mut direct = Settings::default();
+    direct.width = 100;
+    let (_, rows) = resolve(direct, &[]).unwrap();
+    assert_eq!(rows[1].layer, Layer::Configure);
+}
+
+#[test]
+fn cart_toml_over_a_different_configure_value_is_said_naming_both_values_and_the_file() {
+    let configured = Settings::default()
+        .display(160, 120)
+        .title("BT")
+        .target_fps(30.0);
+    let manifest = SettingsPatch {
+        title: Some("Space Miner".into()),
+        width: Some(240),
+        height: Some(120),
+        ..SettingsPatch::default()
+    };
+    let cli = SettingsPatch {
+        width: Some(200),
+        ..SettingsPatch::default()
+    };
+    let path = Path::new("/c/cart.toml");
+    let layers = [
+        (Layer::Manifest, Some(path), &manifest),
+        (Layer::CommandLine, None, &cli),
+    ];
+    let (s, rows) = resolve(configured, &layers).unwrap();
+    assert_eq!(
+        (s.width, s.height, s.title.as_str()),
+        (200, 120, "Space Miner")
+    );
+    let warnings: Vec<String> = rows
+        .iter()
+        .filter_map(Provenance::override_warning)
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "/c/cart.toml sets cart.title = \"Space Miner\", the cart's configure() \"BT\": \
+             cart.toml wins; take the line out of it for configure()'s to count",
+            "/c/cart.toml sets display.width = 240, the cart's configure() 160: cart.toml wins; \
+             take the line out of it for configure()'s to count",
+        ],
+        "the same height in both, and a target_fps only configure() sets, say nothing"
+    );
+    // The command line's width is the one used; bt config says so, and that cart.toml's
+    // replaced configure()'s.
+    let width = &rows[1];
+    assert_eq!(
+        (width.layer, width.value.as_str()),
+        (Layer::CommandLine, "200")
+    );
+
+    let same = SettingsPatch {
+        width: Some(160),
+        ..SettingsPatch::default()
+    };
+    let (_, rows) = resolve(
+        Settings::default().display(160, 120),
+        &[(Layer::Manifest, Some(path), &same)],
+    )
+    .unwrap();
+    assert!(rows.iter().all(|r| r.override_warning().is_none()));
 }
 
 #[test]

@@ -22,6 +22,7 @@ pub(super) struct RawUserConfig {
 pub(super) struct RawUserDisplay {
     scale: Field,
     effects: Field,
+    reduced_motion: Field,
 }
 
 #[derive(Deserialize)]
@@ -33,15 +34,19 @@ pub(super) struct RawUserOverlay {
 
 pub(super) const USER_TABLES: [Table; 3] = [
     ("table", "", &["display", "overlay"]),
-    ("field", " in [display]", &["scale", "effects"]),
+    (
+        "field",
+        " in [display]",
+        &["scale", "effects", "reduced_motion"],
+    ),
     ("field", " in [overlay]", &["visible", "chart"]),
 ];
 
-pub(super) const USER_HINT: &str =
-    " (the user config sets only display.scale, display.effects, overlay.visible and overlay.chart)";
+pub(super) const USER_HINT: &str = " (the user config sets only display.scale, display.effects, \
+     display.reduced_motion, overlay.visible and overlay.chart)";
 
-/// Parses the user's config file text: only `[display] scale, effects` and `[overlay] visible,
-/// chart`.
+/// Parses the user's config file text: only `[display] scale, effects, reduced_motion` and
+/// `[overlay] visible, chart`.
 ///
 /// # Errors
 /// [`ManifestError::Invalid`] for bad TOML, any other table or field, or a bad value.
@@ -52,6 +57,7 @@ pub fn parse_user_config(text: &str, path: &Path) -> Result<SettingsPatch, Manif
     if let Some(d) = raw.display {
         patch.window_scale = src.field(d.scale, "display.scale", small(1, MAX_WINDOW_SCALE))?;
         patch.effects = src.field(d.effects, "display.effects", flag)?;
+        patch.reduced_motion = src.field(d.reduced_motion, "display.reduced_motion", flag)?;
     }
     if let Some(o) = raw.overlay {
         patch.overlay_visible = src.field(o.visible, "overlay.visible", flag)?;

@@ -763,7 +763,7 @@ impl App {
             overlay.set_sound_device(Some(sound.device()));
         }
         let report = self.host.frame(now_ms);
-        if let Some(file) = self.host.take_capture() {
+        while let Some(file) = self.host.take_capture() {
             // The cart's capture_frame: kept as F9's picture is.
             let files = [file];
             match save_numbered(&self.args.captures, &files) {
@@ -783,11 +783,7 @@ impl App {
         let picture = if engine.has_display_tier() {
             engine.render_output(&mut rgba)
         } else {
-            let fb = engine.framebuffer();
-            let display = (fb.width(), fb.height());
-            rgba.resize(display.0 as usize * display.1 as usize * 4, 0);
-            engine.palette().write_rgba(fb.pixels(), &mut rgba);
-            display
+            engine.display_rgba(&mut rgba)
         };
         let updates = report.map_or(0, |r| r.stats.updates);
         if !presenter.present(rgba, picture, size, updates, engine.ticks()) {

@@ -150,7 +150,9 @@ fn random_src(rng: &mut Rng, sheet: &SpriteSheet) -> Rect {
 /// Random draw settings: flags, offsets that do and do not saturate, sometimes another key.
 fn random_params(rng: &mut Rng) -> SpriteParams {
     let offset = *rng.pick(&[0u8, 0, 1, 16, 200, 255]).unwrap();
-    let mut p = SpriteParams::new().flags(rng.int(32) as u8).offset(offset);
+    let mut p = SpriteParams::new()
+        .flags(rng.int(32) as u8)
+        .palette_offset(offset);
     if rng.int(4) == 0 {
         p = p.key(ColorKey::single(rng.int(256) as u8).with(0));
     }
@@ -306,7 +308,7 @@ fn an_unturned_unscaled_transform_is_draw_sprite_with_its_pivot_on_the_point() {
     let px = (0..15 * 9).map(|i| (i % 7) as u8).collect();
     let sheet = SpriteSheet::from_indexed(15, 9, px).unwrap();
     for flags in 0..32 {
-        let p = SpriteParams::new().flags(flags).offset(3);
+        let p = SpriteParams::new().flags(flags).palette_offset(3);
         let src = Rect::new(2, 1, 11, 7);
         let mut plain = Framebuffer::new(30, 30);
         plain.draw_sprite(&sheet, src, 4, 6, p);
