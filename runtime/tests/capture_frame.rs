@@ -99,7 +99,11 @@ impl Cart for Sized {
         Settings::default().display(6, 4).output_scale(3)
     }
     fn update(&mut self, ctx: &mut Update<'_>) {
-        ctx.add_effect(Effect::Scanlines { strength: 200 });
+        ctx.add_effect(Effect::Scanlines {
+            amount: 0.8,
+            strength: -8.0,
+            density: 0.0,
+        });
         if ctx.ticks() == 5 {
             ctx.capture_frame_sized(CaptureSize::Display);
             ctx.capture_frame_sized(CaptureSize::Output);

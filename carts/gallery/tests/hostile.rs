@@ -206,6 +206,7 @@ fn a_hash_no_run_can_reach_is_refused() {
         height: 120,
         args: Vec::new(),
         hash_every: 60,
+        reduced_motion: false,
     };
     let mut rec = bt_runtime::replay::Recorder::new();
     for _ in 0..650 {
@@ -734,6 +735,7 @@ fn absurd_replay_values_and_misleading_messages_are_refused_by_name() {
         height: 120,
         args: Vec::new(),
         hash_every: 60,
+        reduced_motion: false,
     };
     let wheel = dir.join("wheel.btr");
     Replay::new(info.clone(), rec, Vec::new())
