@@ -157,7 +157,7 @@ pub struct PostProcessor {
     last: Option<Look>,
     last_picture: Vec<u8>,
     pre: Vec<u32>,
-    state: Vec<(i64, u32)>,
+    state: Vec<i64>,
     /// Running counts of the picture's rows changed since the last frame, and of those within
     /// the blurs' reach of one ([`Memory`]).
     raw_changed: Vec<u32>,
@@ -467,7 +467,7 @@ impl PostProcessor {
         self.last_picture.clear();
         self.last_picture.extend_from_slice(frame.picture);
         self.pre.resize(ow_us * oh as usize, 0);
-        self.state.resize(oh as usize, (0, 0));
+        self.state.resize(oh as usize, 0);
         let shade = Shade {
             map: &self.map,
             gain: &self.gain,
@@ -1065,6 +1065,7 @@ impl Shade<'_> {
         let ow = self.ow;
         let RowBuffers { samples, pre } = buf;
         let (samples, glows) = samples.split_at_mut(ow);
+        let mut gains = RowGainTable::default();
         for (i, out_row) in out.chunks_exact_mut(ow * 4).enumerate() {
             let y = first + i;
             let shift = self.moving.shift(y as u32);
@@ -1073,10 +1074,10 @@ impl Shade<'_> {
             // noise; only the noise is new.
             let pre_row: &mut [u32] = match memory.as_mut() {
                 Some(m) => {
-                    let stale = m.stale(i, y, (shift, row_gain));
+                    let stale = m.stale(i, y, shift);
                     let row = &mut m.pre[i * ow..(i + 1) * ow];
                     if !stale {
-                        self.finish(row, out_row, y);
+                        self.finish(row, out_row, y, gains.at(row_gain));
                         continue;
                     }
                     row
@@ -1115,7 +1116,6 @@ impl Shade<'_> {
                 samples,
                 glows,
                 gain,
-                row_gain,
             };
             macro_rules! pick {
                 ($($f:literal $b:literal),*) => {
@@ -1125,16 +1125,45 @@ impl Shade<'_> {
                 };
             }
             pick!(false false, false true, true false, true true);
-            self.finish(pre_row, out_row, y);
+            self.finish(pre_row, out_row, y, gains.at(row_gain));
         }
     }
 
-    /// Writes row `y`'s picture (`pre`, before the noise) into `out` as RGBA, with the noise.
+    /// Writes row `y`'s picture (`pre`, before its gain and the noise) into `out` as RGBA,
+    /// through the row's gain (`levels`, when it is not 1) and with the noise.
     #[inline(always)]
-    fn finish(&self, pre: &[u32], out: &mut [u8], y: usize) {
+    fn finish(&self, pre: &[u32], out: &mut [u8], y: usize, levels: Option<&[u8; 256]>) {
+        if let Some(levels) = levels {
+            self.finish_with::<true>(pre, out, y, levels);
+        } else {
+            self.finish_with::<false>(pre, out, y, &[0; 256]);
+        }
+    }
+
+    #[inline(always)]
+    fn finish_with<const GAIN: bool>(
+        &self,
+        pre: &[u32],
+        out: &mut [u8],
+        y: usize,
+        levels: &[u8; 256],
+    ) {
+        let level = |c: u32, shift: u32| {
+            let v = (c >> shift) & 0xFF;
+            if GAIN {
+                u32::from(levels[v as usize])
+            } else {
+                v
+            }
+        };
         if self.noise == 0 {
             for (px, &c) in out.chunks_exact_mut(4).zip(pre) {
-                px.copy_from_slice(&(c | 0xFF00_0000).to_le_bytes());
+                px.copy_from_slice(&[
+                    level(c, 0) as u8,
+                    level(c, 8) as u8,
+                    level(c, 16) as u8,
+                    255,
+                ]);
             }
             return;
         }
@@ -1152,7 +1181,7 @@ impl Shade<'_> {
             h = h.wrapping_mul(0x85EB_CA77);
             h ^= h >> 13;
             let d = (((h & 0xFFFF) * spread) >> 16) as i32 - self.noise as i32;
-            let at = |shift: u32| (((c >> shift) & 0xFF) as i32 + d).clamp(0, 255) as u8;
+            let at = |shift: u32| (level(c, shift) as i32 + d).clamp(0, 255) as u8;
             px.copy_from_slice(&[at(0), at(8), at(16), 255]);
         }
     }
@@ -1176,7 +1205,6 @@ impl Shade<'_> {
             samples,
             glows,
             gain,
-            row_gain,
         } = row;
         let to_srgb = to_srgb_table();
         let last = samples.len() as i64 - 1;
@@ -1203,12 +1231,11 @@ impl Shade<'_> {
                 ch[2] = unpack_lin(mix(at(fringe_px), at(fringe_px + 1), fringe_w))[2];
             }
             for (v, &g) in ch.iter_mut().zip(g) {
-                let k = ((u32::from(g) * row_gain) >> 12).min(65535);
-                *v = (*v * k) >> 12;
+                *v = (*v * u32::from(g)) >> 12;
             }
             if BLOOM {
                 for (v, b) in ch.iter_mut().zip(unpack_lin(glow)) {
-                    let b = i64::from((b * row_gain) >> 12);
+                    let b = i64::from(b);
                     let d = (b - i64::from(*v)) * mix_k;
                     *v = (i64::from(*v) + (d >> 12)).max(0) as u32;
                 }
@@ -1242,8 +1269,8 @@ impl RowBuffers {
 struct Memory<'a> {
     /// Each row's picture before the noise.
     pre: &'a mut [u32],
-    /// Each row's sideways shift and gain when it was shaded.
-    state: &'a mut [(i64, u32)],
+    /// Each row's sideways shift when it was shaded.
+    state: &'a mut [i64],
     /// The picture's rows that changed since (and those a blur carries the change to), as
     /// running counts: row `r` changed when `changed[r + 1] > changed[r]`.
     changed: &'a [u32],
@@ -1254,9 +1281,9 @@ struct Memory<'a> {
 }
 
 impl Memory<'_> {
-    /// Whether row `y` (`i` in this half) must be shaded again, given its shift and gain now;
-    /// remembers them.
-    fn stale(&mut self, i: usize, y: usize, now: (i64, u32)) -> bool {
+    /// Whether row `y` (`i` in this half) must be shaded again, given its shift now;
+    /// remembers it.
+    fn stale(&mut self, i: usize, y: usize, now: i64) -> bool {
         let (lo, hi) = self.reads[y];
         let moved = self.changed[hi as usize + 1] > self.changed[lo as usize];
         let stale = self.all || moved || self.state[i] != now;
@@ -1270,7 +1297,41 @@ struct Row<'a> {
     samples: &'a [u64],
     glows: &'a [u64],
     gain: &'a [[u16; 3]],
-    row_gain: u32,
+}
+
+/// A row's gain (flicker, a tube's dips, the rolling band) as a table from sRGB level to
+/// sRGB level through linear light, made again only when the gain differs from the last
+/// row's: applied to the finished row, so a row whose gain alone changed is not shaded again.
+struct RowGainTable {
+    gain: u32,
+    levels: [u8; 256],
+}
+
+impl Default for RowGainTable {
+    fn default() -> RowGainTable {
+        RowGainTable {
+            gain: GAIN_ONE,
+            levels: [0; 256],
+        }
+    }
+}
+
+impl RowGainTable {
+    /// The table for `gain` (4.12), or `None` for a gain of 1.
+    fn at(&mut self, gain: u32) -> Option<&[u8; 256]> {
+        if gain == GAIN_ONE {
+            return None;
+        }
+        if gain != self.gain || self.levels == [0; 256] {
+            let (to_lin, to_srgb) = (to_linear_table(), to_srgb_table());
+            for (level, out) in self.levels.iter_mut().enumerate() {
+                let v = ((u32::from(to_lin[level]) * gain) >> 12).min(LIN_MAX);
+                *out = to_srgb[v as usize];
+            }
+            self.gain = gain;
+        }
+        Some(&self.levels)
+    }
 }
 
 /// The bit marking a sample outside the curve (above the three lanes).
