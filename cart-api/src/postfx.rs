@@ -447,8 +447,8 @@ fn mosaic(fb: &mut Framebuffer, size: u8) {
 }
 
 /// Ready-made stacks, for [`Update::set_effects`](crate::Update::set_effects): the looks of
-/// old screens. [`PIPBOY`], [`GREEN`] and [`AMBER`] are BLIT386's presets of those names,
-/// effect for effect; the others are BT's own.
+/// old screens. [`PIPBOY`](crt::PIPBOY), [`GREEN`](crt::GREEN) and [`AMBER`](crt::AMBER) are
+/// BLIT386's presets of those names, effect for effect; the others are BT's own.
 ///
 /// ```
 /// use bt::host::Console;

@@ -27,8 +27,9 @@
 //! grilles, vignettes), and are built again only when one of those changes; a frame then
 //! allocates nothing. Each output row's shading is kept from frame to frame and done again only
 //! when the display rows it reads, its sideways shift or anything else it is shaded from
-//! changed; a row's gain and the noise are applied to the kept row every frame. A picture past [`MAX_KEPT_TABLE_PIXELS`] builds them a band of rows at
-//! a time, every frame, so its memory stays a small multiple of the picture's.
+//! changed; a row's gain and the noise are applied to the kept row every frame. A picture
+//! past [`MAX_KEPT_TABLE_PIXELS`] builds its tables a band of rows at a time, every frame, so
+//! its memory stays a small multiple of the picture's.
 
 use bt::host::effect_hash;
 pub use bt::host::PostEffects;
