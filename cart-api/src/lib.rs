@@ -22,12 +22,14 @@
 // | `noise` (public) | stateless randomness: the integer hashes, `ValueNoise`, `PerlinNoise` and `SimplexNoise` |
 // | `math` (public) | maths with the same bits on every machine |
 // | `quote` | quoting user text in one-line messages |
+// | `base64` | base64 text to bytes, for the formats that embed bytes in text |
 
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod assets;
+mod base64;
 mod canvas;
 mod cart;
 mod console;
@@ -119,6 +121,7 @@ pub mod limits {
 /// ```
 pub mod host {
     pub use crate::assets::{ImageLoader, IndexedImage, RgbaImage};
+    pub use crate::base64::decode_base64;
     pub use crate::console::{CaptureRequests, Console};
     pub use crate::draw::{image_bytes_copied, measure_text, Framebuffer};
     pub use crate::input::{

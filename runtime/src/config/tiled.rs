@@ -391,30 +391,8 @@ fn inflate(mut reader: impl Read, limit: u64) -> Result<Vec<u8>, String> {
 
 /// Standard base64, whitespace ignored, padding optional.
 fn base64(text: &str) -> Result<Vec<u8>, String> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for (i, ch) in text
-        .trim_end_matches(|c: char| c == '=' || c.is_whitespace())
-        .char_indices()
-    {
-        let v = match ch {
-            'A'..='Z' => ch as u32 - 'A' as u32,
-            'a'..='z' => ch as u32 - 'a' as u32 + 26,
-            '0'..='9' => ch as u32 - '0' as u32 + 52,
-            '+' => 62,
-            '/' => 63,
-            c if c.is_whitespace() => continue,
-            c => return Err(format!("data: '{c}' at character {i} is not base64")),
-        };
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Ok(out)
+    bt::host::decode_base64(text)
+        .map_err(|(i, c)| format!("data: '{c}' at character {i} is not base64"))
 }
 
 /// A value as it appears in a message: at most 40 characters, control characters escaped.

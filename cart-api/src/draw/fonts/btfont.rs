@@ -284,9 +284,9 @@ impl BtfontSpec {
             .filter(|p| p.eq_ignore_ascii_case(EMBEDDED_PNG))
             .map(|_| &texture[EMBEDDED_PNG.len()..])
             .ok_or_else(|| err(format!("an embedded picture must start {EMBEDDED_PNG}")))?;
-        base64(payload)
+        crate::base64::decode_base64(payload)
             .map(Texture::Embedded)
-            .map_err(|at| err(format!("not base64: a bad character at offset {at}")))
+            .map_err(|(at, _)| err(format!("not base64: a bad character at offset {at}")))
     }
 
     /// Whether the glyphs' ink in the RGBA picture `rgba` (`width × height`) holds more than
@@ -424,43 +424,9 @@ impl BtfontSpec {
     }
 }
 
-/// The bytes of standard base64 text (`=` padding optional), or the offset of the first
-/// character that is not base64.
-fn base64(text: &str) -> Result<Vec<u8>, usize> {
-    let digits = text.trim_end_matches('=');
-    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for (i, b) in digits.bytes().enumerate() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return Err(i),
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base64_decodes_with_or_without_padding_and_names_a_bad_character() {
-        assert_eq!(base64("aGk="), Ok(b"hi".to_vec()));
-        assert_eq!(base64("aGk"), Ok(b"hi".to_vec()));
-        assert_eq!(base64("iVBORw0KGgo="), Ok(b"\x89PNG\r\n\x1a\n".to_vec()));
-        assert_eq!(base64("aG!k"), Err(2));
-    }
 
     /// Mutated files are read or refused with one line, never a panic, and fonts that load
     /// draw inside their limits.
