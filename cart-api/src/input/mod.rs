@@ -184,6 +184,13 @@ impl<B: Bits, const N: usize> Edges<B, N> {
         });
     }
 
+    /// The host holds what the current update sees; pending edges drop.
+    fn hold_seen(&mut self) {
+        self.held = self.down;
+        self.pending_pressed = B::default();
+        self.pending_released = B::default();
+    }
+
     /// Update number `update` begins seeing exactly these sets (a replay); pending edges drop.
     fn replay(&mut self, down: B, pressed: B, released: B, update: u64) {
         self.pending_pressed = B::default();
@@ -628,6 +635,24 @@ impl Input {
         self.menu_pending = 0;
         self.motion_before = self.motion_seen;
         self.motion_seen = tick.reduced_motion;
+    }
+
+    /// Makes what the host holds what the last update saw: held buttons, keys and touches,
+    /// the pointer's and the touches' places, the axes and the pads. For a host going back to
+    /// an update reached by replaying input ([`Input::begin_update_from`] sets only what the
+    /// update sees), so that live input after it starts from that update's, as it would have
+    /// had it been played live; edges not yet seen are dropped.
+    pub fn hold_what_is_seen(&mut self) {
+        for p in &mut self.players {
+            p.edges.hold_seen();
+        }
+        self.keys.hold_seen();
+        self.touches.edges.hold_seen();
+        self.touches.latest = self.touches.pos;
+        self.pointer.latest = self.pointer.pos;
+        self.pointer.active = self.pointer.active_seen;
+        self.axes_latest = self.axes;
+        self.pads = self.pads_seen;
     }
 
     /// Forgets every edge, held button and key, and typed text (used when replaying from the

@@ -20,6 +20,7 @@ mod recording;
 mod save_state;
 mod seek;
 mod snapshot;
+mod travel;
 
 use cart_panic::guarded;
 pub use cart_panic::{CartCall, CartPanic};
@@ -29,6 +30,7 @@ pub use save_state::{state_build, SaveState, StateFile, StateFileError};
 pub use seek::Origin;
 use snapshot::Ring;
 pub use snapshot::{SnapshotError, SnapshotStats, DEFAULT_SNAPSHOT_BUDGET, FIRST_SNAPSHOT_EVERY};
+pub use travel::{TravelSpan, STRETCH};
 
 /// Builds a fresh cart. The engine calls it at boot and again for every replay from the start, so
 /// no state can leak from one run into the next.
@@ -72,6 +74,13 @@ pub struct Engine {
     ring: Ring,
     /// Seeks and rewinds that went back so far.
     restarts: u64,
+    /// A travel under way ([`Engine::travel_to`]), until play goes on.
+    travel: Option<travel::Travel>,
+    /// The sound of the updates travels went back over, reversed, until taken; every
+    /// `travel_sound_step`th sample, counted by `travel_phase`.
+    travel_sound: Vec<bt::sound::Frame>,
+    travel_sound_step: usize,
+    travel_phase: usize,
     /// This engine among all made in the process: a save state loads only into its own.
     id: u64,
     /// Whether the post-process stack runs (the player's choice; the cart's list of effects
@@ -189,6 +198,9 @@ impl Engine {
             .map_or(options.reduced_motion, |r| r.info.reduced_motion);
         console.input_mut().boot_reduced_motion(reduced_motion);
         let mut tape = Tape::default();
+        if options.snapshot_budget > 0 {
+            tape.played = Some(crate::replay::Recorder::new());
+        }
         if let Some(replay) = options.replay {
             tape.hash_every = replay.info.hash_every;
             tape.hashes.reserve(RESERVED_HASHES);
@@ -218,6 +230,10 @@ impl Engine {
             tape,
             ring: Ring::new(options.snapshot_budget),
             restarts: 0,
+            travel: None,
+            travel_sound: Vec::new(),
+            travel_sound_step: 1,
+            travel_phase: 0,
             id: save_state::next_engine_id(),
             effects_on: options.effects && settings_effects,
             overlay_under_effects: false,
@@ -281,6 +297,7 @@ impl Engine {
         if let Some(panic) = &self.panic {
             return Err(panic.to_string());
         }
+        self.settle_travel();
         // The files changed: a replay from boot loads the new ones, so no snapshot is one.
         self.ring.clear();
         self.ring.leave_reproducible(self.updates_since_init);
@@ -303,6 +320,7 @@ impl Engine {
     /// # Errors
     /// As [`Engine::render_at`] from the start.
     pub fn restart_keeping_save(&mut self) -> Result<(), EngineError> {
+        self.settle_travel();
         let mut now = [0; SaveData::CAPACITY];
         now.copy_from_slice(self.console.save().bytes());
         self.console
@@ -316,6 +334,7 @@ impl Engine {
     /// file changed on disk.
     pub fn replace_palette(&mut self, palette: Palette) {
         // The boot palette changed: no snapshot is what a replay from boot gives.
+        self.settle_travel();
         self.ring.clear();
         self.ring.leave_reproducible(self.updates_since_init);
         self.settings.palette.clone_from(&palette);
@@ -495,6 +514,7 @@ impl Engine {
     }
 
     fn frame(&mut self, delta_ms: f64) -> Option<FrameReport> {
+        self.settle_travel();
         let started = Instant::now();
         if !std::mem::take(&mut self.keep_boot_tags) {
             self.frame_tags.clear();

@@ -4,7 +4,7 @@
 use std::panic::{self, AssertUnwindSafe};
 
 use bt::host::Console;
-use bt::host::Framebuffer;
+use bt::host::{Framebuffer, TickInput};
 use bt::{Cart, Palette};
 
 use super::snapshot::{Ring, Snapshot};
@@ -27,6 +27,15 @@ pub(super) struct Tape {
     /// Keep a copy of the hashed frame after this many updates since init.
     keep_at: Option<u64>,
     kept: Option<(Framebuffer, Palette)>,
+    /// What every update saw since update `played_from`, kept while snapshots are (whether or
+    /// not a recording runs): a travel back steps forward from a snapshot with it. It may run
+    /// past the current update while the engine travels; the next update played cuts it back.
+    pub(super) played: Option<Recorder>,
+    pub(super) played_from: u64,
+    /// Input a travel steps through again, one per update from `rerun_at` on; while it lasts,
+    /// updates take it (a replay's player still moves on) and record nothing new.
+    pub(super) rerun: Vec<TickInput>,
+    pub(super) rerun_at: usize,
 }
 
 impl Tape {
@@ -58,7 +67,10 @@ pub(super) fn updater<'a>(
             return TickAction::Advance;
         }
         *updates_since_init += 1;
-        let replayed = tape.player.as_mut().and_then(Player::next);
+        let from_player = tape.player.as_mut().and_then(Player::next);
+        let rerun = tape.rerun.get(tape.rerun_at);
+        let rerunning = rerun.is_some();
+        let replayed = if rerunning { rerun } else { from_player };
         // The input is recorded whether or not the update returns: a replay of a run that
         // ended in a panic holds the input of the update that panicked, so it reproduces it.
         // Catching here and unwinding on leaves the panic to the caller's guard, whose hook
@@ -68,6 +80,19 @@ pub(super) fn updater<'a>(
         }));
         if let Some(recorder) = &mut tape.recorder {
             recorder.record(&console.input().visible());
+        }
+        if rerunning {
+            tape.rerun_at += 1;
+        } else if let Some(played) = &mut tape.played {
+            // After a travel back, the log still holds the future left behind: it goes now.
+            let before = *updates_since_init - 1;
+            if before < tape.played_from {
+                played.clear();
+                tape.played_from = before;
+            } else {
+                played.truncate(before - tape.played_from);
+            }
+            played.record(&console.input().visible());
         }
         let action = match result {
             Ok(action) => action,
@@ -85,7 +110,7 @@ pub(super) fn updater<'a>(
                 tape.kept = Some((console.framebuffer().clone(), console.palette().clone()));
             }
         }
-        if ring.due(*updates_since_init) {
+        if !rerunning && ring.due(*updates_since_init) {
             let reproducible = ring.reproducible;
             ring.keep(Snapshot::take(
                 cart.as_ref(),
@@ -197,6 +222,7 @@ impl Engine {
     /// The snapshots kept so far are forgotten: they hold the replay's player, and a replay
     /// from boot now plays no replay.
     pub fn stop_replay(&mut self) {
+        self.settle_travel();
         self.tape.player = None;
         self.ring.clear();
         self.ring.leave_reproducible(self.updates_since_init);

@@ -28,6 +28,9 @@ pub struct SaveState {
     /// not be the one the engine is on when it is loaded.
     recorder: Option<Recorder>,
     hashes: Vec<(u64, u64)>,
+    /// What every update saw, from the update given, up to the state (for travel after a
+    /// load).
+    played: Option<(Recorder, u64)>,
     engine: u64,
     /// Where the run the state was taken on left the timeline a replay from boot gives.
     left_at: Option<u64>,
@@ -230,6 +233,7 @@ impl Engine {
     /// [`SnapshotError::Unsupported`] when the cart cannot be copied ([`bt::Cart::snapshot`]);
     /// [`EngineError::Panicked`] when it panicked, or panics copying itself.
     pub fn save_state(&mut self) -> Result<SaveState, EngineError> {
+        self.settle_travel();
         if let Some(panic) = &self.panic {
             return Err(EngineError::Panicked(panic.clone()));
         }
@@ -250,6 +254,11 @@ impl Engine {
         Ok(SaveState {
             snapshot,
             recorder: self.tape.recorder.clone(),
+            played: self.tape.played.as_ref().map(|log| {
+                let mut log = log.clone();
+                log.truncate(updates.saturating_sub(self.tape.played_from));
+                (log, self.tape.played_from)
+            }),
             hashes: self.tape.hashes.clone(),
             engine: self.id,
             left_at: self.ring.left_at,
@@ -268,6 +277,7 @@ impl Engine {
         if state.engine != self.id {
             return Err(SnapshotError::OtherEngine.into());
         }
+        self.settle_travel();
         self.begin_seek();
         self.restore_from(&state.snapshot)?;
         // The recording of the run that led to the state; one begun since starts over here.
@@ -282,6 +292,18 @@ impl Engine {
             self.tape.hashes.clone_from(&state.hashes);
         }
         let updates = state.snapshot.updates_since_init;
+        if let Some(played) = &mut self.tape.played {
+            match &state.played {
+                Some((log, from)) => {
+                    played.clone_from(log);
+                    self.tape.played_from = *from;
+                }
+                None => {
+                    played.clear();
+                    self.tape.played_from = updates;
+                }
+            }
+        }
         if state.snapshot.reproducible {
             self.ring.back_to_boot();
         } else {

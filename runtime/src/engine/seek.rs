@@ -62,6 +62,7 @@ impl Engine {
         origin: Origin,
         progress: impl FnMut(u64, u64),
     ) -> Result<(), EngineError> {
+        self.settle_travel();
         let forward = origin == Origin::Current && tick >= self.updates_since_init;
         let snapshot = self
             .ring
@@ -102,6 +103,7 @@ impl Engine {
         if updates > MAX_SEEK_UPDATES {
             return Err(EngineError::Steps(updates));
         }
+        self.settle_travel();
         self.begin_seek();
         self.refuse_half_built()?;
         self.step_and_render(updates, |_, _| {})

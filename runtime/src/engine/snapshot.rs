@@ -364,47 +364,36 @@ impl Engine {
         Ok(())
     }
 
-    /// Goes back to the last snapshot at or before update `tick` (counted since `init`, as
-    /// [`Engine::updates_since_init`]) of the run as it was played, input from outside and
-    /// all, and renders it with `render_alpha` 0: a window's rewind key. Returns the update it
-    /// went back to. The engine is paused, as after a seek; [`Engine::resume`] plays on from
-    /// there, and a recording branches there (what was recorded after it is dropped).
+    /// Goes back to update `update` of the run as it was played and renders it: the same as
+    /// [`Engine::travel_to`] (see there), kept under the name a window's rewind key had.
     ///
     /// Snapshots are kept every [`SnapshotStats::every`] updates as the engine steps (first
     /// every [`FIRST_SNAPSHOT_EVERY`], spacing out as they fill
     /// [`EngineOptions::snapshot_budget`](super::EngineOptions::snapshot_budget)), and one
-    /// right after `init`; [`Engine::snapshots`] says what is kept. Going back drops the
-    /// snapshots after the one restored unless a replay from boot reaches them.
+    /// right after `init`; [`Engine::snapshots`] says what is kept. A travel starts from the
+    /// last one at or before the update it goes to.
     ///
     /// # Errors
-    /// [`SnapshotError`] (as [`EngineError::Snapshot`]) when the cart cannot be copied, no
-    /// snapshot is kept, or none is at or before `tick`; [`EngineError::Panicked`] when the
-    /// cart panics copying itself or drawing.
-    pub fn rewind(&mut self, tick: u64) -> Result<u64, EngineError> {
-        let tick = tick.min(self.updates_since_init);
-        let index = self.ring.at_or_before(tick, false).ok_or_else(|| {
-            match (self.ring.unsupported, self.ring.updates().next()) {
-                (true, _) => SnapshotError::Unsupported,
-                (false, None) => SnapshotError::NoneKept {
-                    budget: self.ring.budget(),
-                },
-                (false, Some(first)) => SnapshotError::NoneBefore {
-                    target: tick,
-                    first,
-                },
-            }
-        })?;
-        self.begin_seek();
-        self.restore(index)?;
-        self.render(0.0)?;
-        Ok(self.updates_since_init)
+    /// As [`Engine::travel_to`].
+    pub fn rewind(&mut self, update: u64) -> Result<u64, EngineError> {
+        self.travel_to(update)
     }
 
     /// Changes the memory the snapshots may hold
     /// ([`EngineOptions::snapshot_budget`](super::EngineOptions::snapshot_budget)): with less,
     /// the ring thins out at once; 0 forgets every snapshot and keeps none from now on.
     pub fn set_snapshot_budget(&mut self, bytes: usize) {
+        self.settle_travel();
         self.ring.set_budget(bytes);
+        match (bytes, &self.tape.played) {
+            (0, _) => self.tape.played = None,
+            (_, None) => {
+                // A travel needs the input since a snapshot: logged from here on.
+                self.tape.played = Some(crate::replay::Recorder::new());
+                self.tape.played_from = self.updates_since_init;
+            }
+            _ => {}
+        }
     }
 
     /// What the snapshot ring holds now.

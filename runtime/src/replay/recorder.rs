@@ -124,6 +124,26 @@ impl Recorder {
         self.ticks = ticks;
     }
 
+    /// Puts the ticks of updates `from + 1 ..= from + count` (counted from 1, as
+    /// `updates_since_init` counts them) into `out`, replacing what it held; fewer when the
+    /// recording ends first. Runs before `from` are skipped by their counts, not decoded one
+    /// tick at a time.
+    pub(crate) fn read_into(&self, from: u64, count: usize, out: &mut Vec<TickInput>) {
+        out.clear();
+        let mut skip = from;
+        for (tick, run) in self.each_run() {
+            if out.len() >= count {
+                break;
+            }
+            let usable = run.saturating_sub(skip);
+            skip = skip.saturating_sub(run);
+            let take = usize::try_from(usable)
+                .unwrap_or(usize::MAX)
+                .min(count - out.len());
+            out.extend(std::iter::repeat_n(tick, take));
+        }
+    }
+
     /// Every recorded tick in order, one item per update.
     pub fn iter(&self) -> impl Iterator<Item = TickInput> + '_ {
         self.each_run()

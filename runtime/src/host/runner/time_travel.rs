@@ -2,10 +2,10 @@
 //! longer it is held, and [`SAVE_STATE_KEY`] and [`LOAD_STATE_KEY`] keep and load one state
 //! for the session (see `docs/time-travel.md`).
 //!
-//! A rewind goes back snapshot by snapshot ([`Engine::rewind`](crate::engine::Engine::rewind)): the picture shown is the one
-//! at each snapshot the run passes going back, one about every second of play at first. The
-//! engine is paused throughout, so no update runs and no sound is made; releasing the key
-//! plays on from the snapshot reached, and a recording branches there.
+//! A rewind goes back one update at a time ([`Engine::travel_to`](crate::engine::Engine::travel_to)):
+//! every update the run passes going back is drawn, one per displayed frame at 1x, and the
+//! sound those updates made plays backwards. The engine is paused throughout; releasing the
+//! key plays on from the update reached, and a recording branches there.
 
 use bt::Key;
 
@@ -43,8 +43,8 @@ pub const REWIND_TOP_SPEED: f64 = 8.0;
 pub(super) struct Rewinding {
     /// The update the rewind began at.
     from: u64,
-    /// How far back time has run, in updates since `init` (it runs smoothly; the engine lands
-    /// on the snapshots it passes).
+    /// How far back time has run, in updates since `init` (it runs smoothly; the engine goes
+    /// to each update it passes).
     position: f64,
     /// When the first frame of the rewind was, and the last, in host milliseconds.
     started_ms: Option<f64>,
@@ -99,36 +99,42 @@ impl Host {
     }
 
     /// One frame while the rewind key is held, at `now_ms`: time runs back by the frame's
-    /// length times the speed, and the engine goes back to each snapshot time passes.
+    /// length times the speed, and the engine goes to the update time has reached, drawing
+    /// it; the sound of the updates passed plays backwards, as fast as the rewind runs.
     pub(super) fn rewind_frame(&mut self, now_ms: f64) {
         let fps = self.engine.settings().target_fps;
-        let every = self.engine.snapshots().every.max(1);
         let here = self.engine.updates_since_init();
         let Some(r) = &mut self.time_travel.rewinding else {
             return;
         };
         let started = *r.started_ms.get_or_insert(now_ms);
-        let elapsed = (now_ms - r.last_ms.unwrap_or(now_ms)).max(0.0);
+        // The first frame of a rewind already goes back one update: the key's answer is seen
+        // at once.
+        let elapsed = match r.last_ms {
+            Some(last) => (now_ms - last).max(0.0),
+            None => 1000.0 / fps,
+        };
         r.last_ms = Some(now_ms);
-        r.position =
-            (r.position - elapsed / 1000.0 * fps * rewind_speed(now_ms - started)).max(0.0);
-        if r.stuck || here == 0 {
+        let speed = rewind_speed(now_ms - started);
+        r.position = (r.position - elapsed / 1000.0 * fps * speed).max(0.0);
+        // The update time has reached: the picture keeps pace with it, one update at a time
+        // (a millionth of an update of rounding in the frames' lengths is none).
+        let target = (r.position - 1e-6).ceil().max(0.0) as u64;
+        if r.stuck || target >= here {
             return;
         }
-        // The snapshot before the update the engine is at, on the ring's spacing; time has
-        // reached it when the position is at or before it. Going there lands on the first
-        // snapshot at or after the position, so the picture keeps pace with time.
-        let previous = (here - 1) / every * every;
-        if r.position > previous as f64 {
-            return;
-        }
-        let target = (r.position.ceil() as u64).div_ceil(every) * every;
-        let result = self.engine.rewind(target.min(previous));
+        self.engine.set_travel_sound_step(speed as usize);
+        let result = self.engine.travel_to(target);
         self.show_panic();
         let problem = result.err().map(|e| format!("rewind: {e}"));
         if let (Some(message), Some(r)) = (&problem, &mut self.time_travel.rewinding) {
             r.stuck = true;
             self.say(format_args!("{message}"));
+        }
+        if let (Some(r), Some(span)) = (&mut self.time_travel.rewinding, self.engine.travel_span())
+        {
+            // Time cannot run back past the first update the engine can reach.
+            r.position = r.position.max(span.first as f64);
         }
         self.rewind_notice(problem.as_deref());
     }

@@ -264,10 +264,16 @@ impl LiveSound {
     }
 
     /// After a frame: queues the sound its updates made, or, while paused (a seek, a step),
-    /// drops it; counts updates the cap threw away.
+    /// drops it; counts updates the cap threw away. While a rewind runs, the sound of the
+    /// updates it went back over plays, reversed.
     pub fn after_frame(&mut self, engine: &mut Engine, report: Option<&FrameReport>) {
-        let paused = engine.is_paused();
+        let rewound = engine.travel_sound();
+        let paused = engine.is_paused() && rewound.is_empty();
         self.feeder.shared().set_paused(paused);
+        if !rewound.is_empty() {
+            self.feeder.push(rewound);
+        }
+        engine.clear_travel_sound();
         if let Some(report) = report {
             self.feeder.thrown_away(report.stats.discarded_ms);
         }
@@ -354,7 +360,10 @@ impl WindowSound {
         self.open_if_needed(engine);
         match &mut self.state {
             DeviceState::Live(live) => live.after_frame(engine, report),
-            _ => engine.console_mut().drain_frames().for_each(drop),
+            _ => {
+                engine.clear_travel_sound();
+                engine.console_mut().drain_frames().for_each(drop);
+            }
         }
     }
 }
