@@ -160,6 +160,43 @@ impl Engine {
     /// ([`Replay::panic`]) and holds the input of the update that panicked.
     pub fn recording(&self, cart: &str, cart_version: Option<&str>) -> Option<Replay> {
         let recorder = self.tape.recorder.as_ref()?;
+        Some(self.replay_of(
+            cart,
+            cart_version,
+            recorder.clone(),
+            self.tape.hashes.clone(),
+        ))
+    }
+
+    /// The input every update saw from boot to now, as a replay of the cart `cart`, from the
+    /// recording or, without one, from what the engine logs for travel while it keeps
+    /// snapshots (then without frame hashes). `None` when neither holds the run from boot.
+    pub(super) fn played_from_boot(
+        &self,
+        cart: &str,
+        cart_version: Option<&str>,
+    ) -> Option<Replay> {
+        if let Some(replay) = self.recording(cart, cart_version) {
+            return Some(replay);
+        }
+        let played = self
+            .tape
+            .played
+            .as_ref()
+            .filter(|_| self.tape.played_from == 0)?;
+        let mut played = played.clone();
+        played.truncate(self.updates_since_init);
+        (played.ticks() == self.updates_since_init)
+            .then(|| self.replay_of(cart, cart_version, played, Vec::new()))
+    }
+
+    fn replay_of(
+        &self,
+        cart: &str,
+        cart_version: Option<&str>,
+        recorder: Recorder,
+        hashes: Vec<(u64, u64)>,
+    ) -> Replay {
         let info = ReplayInfo {
             cart: cart.to_string(),
             cart_version: cart_version.map(str::to_string),
@@ -171,12 +208,12 @@ impl Engine {
             hash_every: self.tape.hash_every.max(1),
             reduced_motion: self.console.input().reduced_motion_at_boot(),
         };
-        let replay = Replay::new(info, recorder.clone(), self.tape.hashes.clone())
+        let replay = Replay::new(info, recorder, hashes)
             .with_boot_save(self.console.boot_save().used().to_vec());
-        Some(match &self.panic {
+        match &self.panic {
             Some(panic) => replay.ended_in_panic(RecordedPanic::of(panic, self.updates_since_init)),
             None => replay,
-        })
+        }
     }
 
     /// Hashes the cart's frame, rendered with `render_alpha` 0, after every `every` updates

@@ -321,18 +321,19 @@ impl Engine {
     }
 
     /// The run from boot to now as a [`StateFile`] of the cart `cart` (version
-    /// `cart_version`): the recording, so the engine must have recorded from boot
-    /// ([`Engine::start_recording`]).
+    /// `cart_version`): the recording ([`Engine::start_recording`]), or, without one, the
+    /// input the engine logged from boot while keeping snapshots.
     ///
     /// # Errors
-    /// [`StateFileError::NotRecording`] when the engine records nothing.
+    /// [`StateFileError::NotRecording`] when the engine holds neither from boot (it records
+    /// nothing and keeps no snapshots, or began keeping them after boot).
     pub fn state_file(
         &self,
         cart: &str,
         cart_version: Option<&str>,
     ) -> Result<StateFile, StateFileError> {
         let replay = self
-            .recording(cart, cart_version)
+            .played_from_boot(cart, cart_version)
             .ok_or(StateFileError::NotRecording)?;
         Ok(StateFile {
             build: state_build().to_string(),
