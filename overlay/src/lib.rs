@@ -38,6 +38,7 @@ mod refresh;
 mod sound;
 mod tall;
 mod text;
+mod timeline;
 
 use std::fmt::Write as _;
 
@@ -68,6 +69,7 @@ use tall::Tall;
 use text::{
     display_label, metrics_row, plain_width, renderer_row, segments, text_width, timing_row,
 };
+pub use timeline::{on_track, Timeline, TIMELINE_HEIGHT};
 
 /// Height of one overlay bar, in pixels: one 13-row glyph.
 pub const BAR_HEIGHT: i32 = 13;
@@ -255,6 +257,8 @@ impl Layout {
 /// measurements. The drawn figures are therefore those of the frames before.
 #[derive(Debug)]
 pub struct Overlay {
+    /// The timeline strip a host shows while the player travels through the run.
+    timeline: Option<Timeline>,
     visible: bool,
     chart_mode: ChartMode,
     /// The tick the host paused at, shown on the title row while it is paused.
@@ -313,6 +317,7 @@ impl Overlay {
         let mut chart = Chart::new(settings.width as usize);
         chart.reset(0);
         Overlay {
+            timeline: None,
             visible: settings.overlay.visible_at_start,
             chart_mode: if settings.overlay.timing_chart {
                 ChartMode::Compact
@@ -728,6 +733,7 @@ impl Overlay {
         } else {
             self.draw_hint(fb);
         }
+        self.draw_timeline(fb);
         if !self.notice.is_empty() {
             let c = &self.colors;
             // One bar, and one line more for every line break in the notice.

@@ -293,3 +293,163 @@ fn rewinding_a_paused_run_leaves_it_paused() {
     play(&mut host, 200, 10, &mut clock);
     assert_eq!(host.engine().updates_since_init(), landed, "still paused");
 }
+
+#[test]
+fn the_timeline_goes_to_the_exact_update_named_and_plays_on_from_there() {
+    let mut host = snake_host();
+    let mut clock = 0;
+    let mut seen = std::collections::HashMap::new();
+    let boot = host.engine_mut();
+    boot.redraw().unwrap();
+    seen.insert(0, (boot.test_state(), boot.framebuffer().pixels().to_vec()));
+    for f in 0..300 {
+        taps(&mut host, f);
+        // Start a round, which the cart tags.
+        match f {
+            5 => key(&mut host, Key::KeyZ, true),
+            8 => key(&mut host, Key::KeyZ, false),
+            _ => None,
+        };
+        host.frame(clock as f64 * FRAME_MS);
+        clock += 1;
+        let e = host.engine_mut();
+        e.redraw().unwrap();
+        seen.insert(
+            e.updates_since_init(),
+            (e.test_state(), e.framebuffer().pixels().to_vec()),
+        );
+    }
+    let from = host.engine().updates_since_init();
+    let marks = host.engine().travel_marks().len();
+    assert!(marks > 0, "snake tags the start of each round");
+
+    // Shift+F1 opens it where the run is, paused.
+    key(&mut host, Key::ShiftLeft, true);
+    assert_eq!(
+        key(&mut host, REWIND_KEY, true),
+        Some(HostAction::Timeline(from))
+    );
+    key(&mut host, REWIND_KEY, false);
+    key(&mut host, Key::ShiftLeft, false);
+    assert!(host.timeline_open() && host.is_paused());
+    let strip = host.engine().overlay().and_then(|o| o.timeline()).cloned();
+    let strip = strip.expect("the strip is shown");
+    assert_eq!((strip.first, strip.last, strip.at), (0, from, from));
+    assert_eq!(strip.marks.len(), marks);
+
+    let check = |host: &mut Host, want: u64| {
+        let e = host.engine_mut();
+        assert_eq!(e.updates_since_init(), want);
+        let at = e.overlay().and_then(|o| o.timeline()).map(|t| t.at);
+        assert_eq!(at, Some(want), "the strip shows where the run is");
+        let (state, pixels) = &seen[&want];
+        assert_eq!(&e.test_state(), state, "the game at update {want}");
+        // The strip and the notices are on the overlay's layer: the cart's pixels are the run's.
+        let layer = e.overlay_layer().map(|l| l.pixels.to_vec());
+        for (i, (&got, &was)) in e.framebuffer().pixels().iter().zip(pixels).enumerate() {
+            if layer.as_ref().is_none_or(|l| l[i] == 0) {
+                assert_eq!(got, was, "pixel {i} at update {want}");
+            }
+        }
+    };
+    let mut press = |host: &mut Host, k: Key, shift: bool| {
+        if shift {
+            key(host, Key::ShiftLeft, true);
+        }
+        let action = key(host, k, true);
+        key(host, k, false);
+        if shift {
+            key(host, Key::ShiftLeft, false);
+        }
+        action
+    };
+    assert_eq!(
+        press(&mut host, Key::ArrowLeft, false),
+        Some(HostAction::Timeline(from - 1))
+    );
+    check(&mut host, from - 1);
+    press(&mut host, Key::ArrowLeft, true);
+    check(&mut host, from - 61);
+    press(&mut host, Key::Home, false);
+    check(&mut host, 0);
+    press(&mut host, Key::End, false);
+    check(&mut host, from);
+    press(&mut host, Key::PageUp, false);
+    check(&mut host, from - 600.min(from));
+    press(&mut host, Key::ArrowRight, true);
+    check(&mut host, 60);
+
+    // The pointer on the strip's track: the middle of it is the middle of the run.
+    let (w, h) = {
+        let s = host.engine().settings();
+        (s.width as i32, s.height as i32)
+    };
+    host.handle(HostEvent::PointerMoved { x: w / 2, y: h - 3 });
+    let button = bt::Button::POINTER_A;
+    let action = host.handle(HostEvent::PointerButton { button, down: true });
+    let Some(HostAction::Timeline(middle)) = action else {
+        panic!("a click on the strip goes there: {action:?}");
+    };
+    assert!(middle.abs_diff(from / 2) <= 2, "{middle} of {from}");
+    assert_eq!(middle, strip.update_at(w / 2, w as u32));
+    check(&mut host, middle);
+    // Dragging goes along.
+    host.handle(HostEvent::PointerMoved { x: w / 4, y: h - 3 });
+    let dragged = host.engine().updates_since_init();
+    assert_eq!(
+        dragged,
+        strip.update_at(w / 4, w as u32),
+        "{dragged} of {from}"
+    );
+    assert!(dragged < middle);
+    check(&mut host, dragged);
+    host.handle(HostEvent::PointerButton {
+        button,
+        down: false,
+    });
+    host.handle(HostEvent::PointerMoved {
+        x: w - 10,
+        y: h - 3,
+    });
+    assert_eq!(
+        host.engine().updates_since_init(),
+        dragged,
+        "no drag after release"
+    );
+
+    // Escape goes back to where it opened; Enter plays on from where it is.
+    assert_eq!(
+        press(&mut host, Key::Escape, false),
+        Some(HostAction::TimelineClosed(from))
+    );
+    assert!(!host.timeline_open() && !host.is_paused());
+    key(&mut host, Key::ShiftLeft, true);
+    key(&mut host, REWIND_KEY, true);
+    key(&mut host, REWIND_KEY, false);
+    key(&mut host, Key::ShiftLeft, false);
+    press(&mut host, Key::Home, false);
+    press(&mut host, Key::ArrowRight, true);
+    press(&mut host, Key::ArrowRight, true);
+    assert_eq!(
+        press(&mut host, Key::Enter, false),
+        Some(HostAction::TimelineClosed(120))
+    );
+    assert!(
+        !host.is_paused()
+            && host
+                .engine()
+                .overlay()
+                .is_none_or(|o| o.timeline().is_none())
+    );
+    host.frame(clock as f64 * FRAME_MS);
+    clock += 1;
+    host.frame(clock as f64 * FRAME_MS);
+    assert!(
+        host.engine().updates_since_init() > 120,
+        "plays on from 120"
+    );
+    assert!(!host.engine().is_travelling());
+    // The run ahead was left behind: the timeline now ends at the present.
+    let span = host.engine().travel_span().unwrap();
+    assert_eq!(span.last, host.engine().updates_since_init());
+}

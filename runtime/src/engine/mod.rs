@@ -81,6 +81,9 @@ pub struct Engine {
     travel_sound: Vec<bt::sound::Frame>,
     travel_sound_step: usize,
     travel_phase: usize,
+    /// The cart's tags with the update they were placed in, while a travel log is kept: the
+    /// timeline's marks. At most [`travel::MAX_MARKS`], the oldest going first.
+    marks: Vec<(u64, Tag)>,
     /// This engine among all made in the process: a save state loads only into its own.
     id: u64,
     /// Whether the post-process stack runs (the player's choice; the cart's list of effects
@@ -234,6 +237,7 @@ impl Engine {
             travel_sound: Vec::new(),
             travel_sound_step: 1,
             travel_phase: 0,
+            marks: Vec::new(),
             id: save_state::next_engine_id(),
             effects_on: options.effects && settings_effects,
             overlay_under_effects: false,
@@ -580,7 +584,14 @@ impl Engine {
     /// Moves the tags placed since the last call into the frame's list and, for live frames,
     /// onto the overlay's chart (a seek's replayed tags have no frames of their own to sit on).
     fn forward_tags(&mut self, to_chart: bool) {
+        let (ticks, updates) = (self.fixed.ticks(), self.updates_since_init);
+        let marking = self.tape.played.is_some();
         for tag in self.console.drain_tags() {
+            if marking {
+                // The update it was placed in: as many before this one as its tick is.
+                let update = updates.saturating_sub(ticks.saturating_sub(tag.tick));
+                travel::keep_mark(&mut self.marks, update, &tag);
+            }
             if let Some(overlay) = self.overlay.as_mut().filter(|_| to_chart) {
                 overlay.add_tag(tag.clone());
             }

@@ -292,6 +292,7 @@ impl Engine {
             self.tape.hashes.clone_from(&state.hashes);
         }
         let updates = state.snapshot.updates_since_init;
+        self.forget_marks_after(updates);
         if let Some(played) = &mut self.tape.played {
             match &state.played {
                 Some((log, from)) => {

@@ -211,6 +211,7 @@ impl Engine {
         };
         self.console.reset(self.seed);
         self.updates_since_init = 0;
+        self.marks.clear();
         self.rewind_tape();
         if let Some(overlay) = &mut self.overlay {
             overlay.reset_chart(0);

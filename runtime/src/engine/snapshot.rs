@@ -327,6 +327,7 @@ impl Engine {
             self.ring.left_at = None;
         }
         self.ring.branch_after(updates);
+        self.forget_marks_after(updates);
         Ok(())
     }
 

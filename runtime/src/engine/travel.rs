@@ -26,6 +26,17 @@ use super::{updater, Engine, EngineError};
 /// cost what 64 snapshots do.
 pub const STRETCH: u64 = 64;
 
+/// The most tags a run keeps for the timeline; past it, the older half goes.
+pub const MAX_MARKS: usize = 4096;
+
+/// Keeps `tag`, placed in update `update`, among the timeline's marks.
+pub(super) fn keep_mark(marks: &mut Vec<(u64, bt::Tag)>, update: u64, tag: &bt::Tag) {
+    if marks.len() >= MAX_MARKS {
+        marks.drain(..MAX_MARKS / 2);
+    }
+    marks.push((update, tag.clone()));
+}
+
 /// A travel under way: where it started, and the stretch of states it holds.
 #[derive(Default)]
 pub(super) struct Travel {
@@ -201,8 +212,21 @@ impl Engine {
             }
         }
         self.ring.branch_after(here);
+        self.forget_marks_after(here);
         travel.states.clear();
         self.travel_phase = 0;
+    }
+
+    /// Forgets the tags placed after update `update` (a future left behind).
+    pub(super) fn forget_marks_after(&mut self, update: u64) {
+        let keep = self.marks.partition_point(|(u, _)| *u <= update);
+        self.marks.truncate(keep);
+    }
+
+    /// The cart's tags over the run, each with the update it was placed in, in order, while
+    /// the engine keeps snapshots: the marks of a timeline ([`Engine::travel_to`]).
+    pub fn travel_marks(&self) -> &[(u64, bt::Tag)] {
+        &self.marks
     }
 
     /// A cart that cannot be copied cannot travel. One that panicked can: going back to

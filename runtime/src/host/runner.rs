@@ -60,6 +60,7 @@ use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
 mod time_travel;
+mod timeline;
 
 pub use time_travel::{rewind_speed, LOAD_STATE_KEY, REWIND_KEY, REWIND_TOP_SPEED, SAVE_STATE_KEY};
 
@@ -116,6 +117,12 @@ pub enum HostAction {
     StateLoaded(u64),
     /// F3 or F4 did nothing: why, in one line (also shown as the notice).
     StateFailed(String),
+    /// The timeline (Shift+F1) is open and shows this update (since `init`): the platform
+    /// shows the frame again.
+    Timeline(u64),
+    /// The timeline closed at this update: play goes on from there unless the run was
+    /// paused before.
+    TimelineClosed(u64),
 }
 
 /// A file a host key made, for the platform to keep.
@@ -647,7 +654,20 @@ impl Host {
                 self.input.event_to_console(console, event);
                 return action;
             }
-            HostEvent::Text(_) if self.input.take_text_swallowed() || self.menu.is_some() => {}
+            HostEvent::Text(_)
+                if self.input.take_text_swallowed()
+                    || self.menu.is_some()
+                    || self.timeline_open() => {}
+            HostEvent::PointerButton { button, down } if self.timeline_open() => {
+                return self.timeline_pointer(button, down);
+            }
+            HostEvent::PointerMoved { x, y } if self.timeline_open() => {
+                self.input.event_to_console(
+                    self.engine.console_mut().input_mut(),
+                    HostEvent::PointerMoved { x, y },
+                );
+                return self.timeline_moved(x);
+            }
             HostEvent::PointerButton { button, down }
                 if down
                     && button.intersects(Button::POINTER_A)
@@ -697,6 +717,13 @@ impl Host {
         if self.menu.is_some() && down {
             self.input.swallow(key);
             return pressed.then(|| self.menu_key(key)).flatten();
+        }
+        if self.timeline_open() && down {
+            self.input.swallow(key);
+            if key == REWIND_KEY {
+                return pressed.then(|| self.toggle_timeline()).flatten();
+            }
+            return self.timeline_key(key);
         }
         if key == REWIND_KEY && !down {
             return self.end_rewind();
@@ -894,6 +921,9 @@ impl Host {
                 Some(self.toggle_effects())
             }
             Key::F11 => Some(HostAction::ToggleFullscreen),
+            REWIND_KEY if self.input.held_any(&[Key::ShiftLeft, Key::ShiftRight]) => {
+                self.toggle_timeline()
+            }
             REWIND_KEY => self.start_rewind(),
             SAVE_STATE_KEY => self.save_state(),
             LOAD_STATE_KEY => self.load_state(),

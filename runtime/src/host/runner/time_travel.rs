@@ -61,6 +61,7 @@ pub(super) struct Rewinding {
 #[derive(Debug, Default)]
 pub(super) struct TimeTravel {
     pub(super) rewinding: Option<Rewinding>,
+    pub(super) timeline: Option<super::timeline::TimelineOpen>,
     slot: Option<SaveState>,
 }
 
@@ -223,7 +224,7 @@ impl Host {
     }
 
     /// Shows `text` as the notice until [`NOTICE_FRAMES`] frames have been shown.
-    fn notice_for_a_while(&mut self, text: &str) {
+    pub(super) fn notice_for_a_while(&mut self, text: &str) {
         self.show_notice(Some(text));
         self.notice_frames = NOTICE_FRAMES;
     }
