@@ -5,9 +5,10 @@
 use std::sync::Arc;
 
 use bt::{Button, Cart, Player, Rect, Render, Update};
+use bt_runtime::engine::Continued;
 use bt_runtime::engine::EngineError;
 use bt_runtime::harness::CartTest;
-use bt_runtime::replay::{play_to_end_then_live, Continued, Replay};
+use bt_runtime::replay::Replay;
 use bt_runtime::session::{ReplaySource, Session};
 use bt_runtime::Engine;
 
@@ -72,7 +73,7 @@ fn new_code_continues_at_the_update_the_old_run_reached_in_the_state_it_would_ha
     let replay = old_run();
     assert_eq!(replay.ticks(), 40);
     let mut engine = engine_of::<Walker<2>>(&replay);
-    let at = play_to_end_then_live(&mut engine).unwrap();
+    let at = engine.play_replay_then_live(None).unwrap();
     assert_eq!(
         at,
         Continued {
@@ -104,7 +105,7 @@ fn new_code_continues_at_the_update_the_old_run_reached_in_the_state_it_would_ha
 fn new_code_that_panics_in_the_replay_says_at_which_tick() {
     // Four pixels an update reaches the edge on the 25th update of the old run's input.
     let mut engine = engine_of::<Walker<4>>(&old_run());
-    let Err(EngineError::Panicked(panic)) = play_to_end_then_live(&mut engine) else {
+    let Err(EngineError::Panicked(panic)) = engine.play_replay_then_live(None) else {
         panic!("the new code walks off the edge during the replay");
     };
     assert_eq!(panic.tick, 24, "{panic}");
@@ -125,7 +126,7 @@ fn an_engine_with_no_replay_goes_live_at_boot() {
         .resolve()
         .unwrap();
     let mut engine = session.engine().unwrap();
-    let at = play_to_end_then_live(&mut engine).unwrap();
+    let at = engine.play_replay_then_live(None).unwrap();
     assert_eq!(
         at,
         Continued {

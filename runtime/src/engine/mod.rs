@@ -27,7 +27,7 @@ pub use cart_panic::{CartCall, CartPanic};
 pub use options::*;
 use recording::{updater, Tape, RESERVED_HASHES};
 pub use save_state::{state_build, SaveState, StateFile, StateFileError};
-pub use seek::Origin;
+pub use seek::{Continued, Origin};
 use snapshot::Ring;
 pub use snapshot::{SnapshotError, SnapshotStats, DEFAULT_SNAPSHOT_BUDGET, FIRST_SNAPSHOT_EVERY};
 pub use travel::{TravelSpan, STRETCH};

@@ -7,7 +7,7 @@ use bt::host::Console;
 use bt::host::{Framebuffer, TickInput};
 use bt::{Cart, Palette};
 
-use super::snapshot::{Ring, Snapshot};
+use super::snapshot::{Ring, Snapshot, TapePlace};
 use super::{update_once, Engine};
 use crate::fixed_loop::TickAction;
 use crate::replay::{frame_hash, Player, RecordedPanic, Recorder, Replay, ReplayInfo};
@@ -39,6 +39,16 @@ pub(super) struct Tape {
 }
 
 impl Tape {
+    /// Where the tape is now, for a snapshot to keep.
+    pub(super) fn place(&self) -> TapePlace {
+        TapePlace {
+            player: self.player.clone(),
+            recorded: self.recorder.as_ref().map_or(0, Recorder::ticks),
+            hashes: self.hashes.len(),
+            generation: self.generation,
+        }
+    }
+
     /// Forgets the kept frame when the run went back before it was taken.
     pub(super) fn forget_kept_after(&mut self, updates: u64) {
         if self.keep_at.is_some_and(|at| at > updates) {
@@ -117,7 +127,7 @@ pub(super) fn updater<'a>(
                 console,
                 ticks,
                 *updates_since_init,
-                tape,
+                tape.place(),
                 reproducible,
             ));
         }

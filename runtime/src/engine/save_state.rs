@@ -244,7 +244,14 @@ impl Engine {
             self.ring.reproducible,
         );
         let taken = super::cart_panic::guarded(|| {
-            Snapshot::take(cart.as_ref(), console, ticks, updates, tape, reproducible)
+            Snapshot::take(
+                cart.as_ref(),
+                console,
+                ticks,
+                updates,
+                tape.place(),
+                reproducible,
+            )
         });
         let snapshot = match taken {
             Ok(Some(snapshot)) => snapshot,

@@ -4,6 +4,15 @@
 use super::*;
 use crate::fixed_loop::{tick_at, TimeError};
 
+/// Where [`Engine::play_replay_then_live`] went live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Continued {
+    /// Updates since `init` played before going live, all of them run.
+    pub updates: u64,
+    /// The tick counter there (which a cart that restarts itself sets back).
+    pub ticks: u64,
+}
+
 /// Where [`Engine::render_at`] counts from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Origin {
@@ -220,6 +229,29 @@ impl Engine {
         self.init()?;
         self.init_failed = false;
         Ok(())
+    }
+
+    /// Plays the replay the engine was made with from boot to update `to` (its last update
+    /// when `None`; updates past its end see no input), as one seek, then stops playing it and resumes
+    /// live play: the next update sees live input. `bt run --input FILE --at SECONDS` goes
+    /// live at a time, and `bt dev` continues a run in new code at its end, through this one
+    /// method. An engine playing no replay goes live at boot. An engine that records
+    /// ([`Engine::start_recording`]) records the replayed updates too, so its recording holds
+    /// the whole run from boot.
+    ///
+    /// # Errors
+    /// As [`Engine::render_at_tick`] from the start: [`EngineError::Panicked`] says the call
+    /// and the tick where the cart panicked on the way; the engine then stays paused with the
+    /// panic.
+    pub fn play_replay_then_live(&mut self, to: Option<u64>) -> Result<Continued, EngineError> {
+        let updates = to.unwrap_or_else(|| self.replay().map_or(0, |r| r.ticks()));
+        self.render_at_tick(updates, Origin::Start, |_, _| {})?;
+        self.stop_replay();
+        self.resume();
+        Ok(Continued {
+            updates,
+            ticks: self.ticks(),
+        })
     }
 
     /// Pauses live play on the current frame (a player's pause): [`Engine::run`] delivers no

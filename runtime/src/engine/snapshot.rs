@@ -10,7 +10,6 @@ use bt::host::ConsoleSnapshot;
 use bt::Cart;
 
 use super::cart_panic::{guarded, CartCall};
-use super::recording::Tape;
 use super::{Engine, EngineError};
 use crate::replay::Player;
 
@@ -55,7 +54,7 @@ impl Snapshot {
         console: &bt::host::Console,
         ticks: u64,
         updates_since_init: u64,
-        tape: &Tape,
+        tape: TapePlace,
         reproducible: bool,
     ) -> Option<Snapshot> {
         // BT's own images the copy holds are counted whatever the cart says of itself: one
@@ -77,14 +76,23 @@ impl Snapshot {
             console,
             ticks,
             updates_since_init,
-            player: tape.player.clone(),
-            recorded: tape.recorder.as_ref().map_or(0, |r| r.ticks()),
-            hashes: tape.hashes.len(),
+            player: tape.player,
+            recorded: tape.recorded,
+            hashes: tape.hashes,
             generation: tape.generation,
             reproducible,
             bytes,
         })
     }
+}
+
+/// Where the tape (the replay played, the recording, the frame hashes) is at a snapshot:
+/// what going back puts back.
+pub(super) struct TapePlace {
+    pub(super) player: Option<Player>,
+    pub(super) recorded: u64,
+    pub(super) hashes: usize,
+    pub(super) generation: u64,
 }
 
 /// Snapshots of the engine's timeline, every `every` updates since `init`, under a memory
@@ -305,7 +313,7 @@ impl Engine {
                 &self.console,
                 self.fixed.ticks(),
                 0,
-                &self.tape,
+                self.tape.place(),
                 self.ring.reproducible,
             );
             self.ring.keep(snapshot);

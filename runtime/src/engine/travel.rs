@@ -317,7 +317,14 @@ impl Engine {
                 let (cart, console, tape) = (&self.cart, &self.console, &self.tape);
                 let ticks = self.fixed.ticks();
                 let taken = guarded(|| {
-                    Snapshot::take(cart.as_ref(), console, ticks, at, tape, reproducible)
+                    Snapshot::take(
+                        cart.as_ref(),
+                        console,
+                        ticks,
+                        at,
+                        tape.place(),
+                        reproducible,
+                    )
                 });
                 match taken {
                     Ok(Some(state)) => travel.states.push(state),

@@ -22,14 +22,12 @@
 //! [`Engine`]: crate::Engine
 //! [`TickInput`]: bt::host::TickInput
 
-mod continued;
 mod file;
 mod frame_hash;
 mod player;
 mod recorder;
 mod script;
 
-pub use continued::{play_to_end_then_live, Continued};
 pub use file::{Mismatch, RecordedPanic, Replay, ReplayError, ReplayInfo};
 pub use frame_hash::frame_hash;
 pub(crate) use player::Player;

@@ -6,7 +6,6 @@ use crate::cli::args::KeysArgs;
 #[cfg(feature = "window")]
 use crate::cli::Offer;
 #[cfg(feature = "window")]
-use crate::engine::Origin;
 #[cfg(feature = "window")]
 use crate::export::safe_write::{Format, Output, OutputError};
 
@@ -74,11 +73,12 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
     }
     if let (Some(seconds), Some(_)) = (window.at.take_if(|_| input.is_some()), input) {
         // Replay to `seconds` at headless speed, then live play from there.
-        engine
-            .render_at(seconds, Origin::Start)
+        let update = engine
+            .tick_at(seconds)
             .map_err(|e| format!("--at {seconds}: {e}"))?;
-        engine.stop_replay();
-        engine.resume();
+        engine
+            .play_replay_then_live(Some(update))
+            .map_err(|e| format!("--at {seconds}: {e}"))?;
     }
     if let Some(path) = &continue_from {
         continue_where_it_was(&mut engine, path)?;
@@ -88,13 +88,13 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
 }
 
 /// `--continue-from`: replays the run in `path` from boot at headless speed and goes on live
-/// from its last update ([`crate::replay::play_to_end_then_live`]). A cart that panics on the
+/// from its last update ([`crate::Engine::play_replay_then_live`]). A cart that panics on the
 /// way says so, tick and all, on stderr, and its window opens with the panic on screen, as any
 /// panic shows.
 #[cfg(feature = "window")]
 fn continue_where_it_was(engine: &mut crate::Engine, path: &Path) -> Result<(), String> {
     let started = std::time::Instant::now();
-    match crate::replay::play_to_end_then_live(engine) {
+    match engine.play_replay_then_live(None) {
         Ok(at) => say(format_args!(
             "continued after update {} (tick {}), replayed in {:.0} ms\n",
             at.updates,
