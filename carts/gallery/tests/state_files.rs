@@ -5,7 +5,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use bt::Key;
@@ -100,7 +100,7 @@ fn f3_hands_over_a_state_file_that_opens_paused_at_its_update_with_its_picture()
     );
     host.state_file_kept(&paths[0]);
 
-    let mut engine = opened(&paths[0]).unwrap();
+    let engine = opened(&paths[0]).unwrap();
     assert_eq!(engine.updates_since_init(), updates);
     assert!(engine.is_paused(), "a state opens paused");
     assert_eq!(engine.test_state(), host.engine().test_state());
@@ -165,7 +165,7 @@ fn refusal(o: &std::process::Output, file: &Path) -> String {
     err
 }
 
-fn text(path: &PathBuf) -> &str {
+fn text(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
