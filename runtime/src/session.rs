@@ -6,7 +6,8 @@
 //! folder) and the web page (from the arguments and replay it boots with). Each says what it
 //! has with a [`SessionBuilder`]; [`SessionBuilder::resolve`] then runs the cart's
 //! `configure()`, applies the settings layers, reads the save data and the replay and checks
-//! the replay fits, once. Nothing else assembles [`EngineOptions`] for a cart.
+//! the replay fits, once. Nothing else assembles [`EngineOptions`] for a cart. A session may
+//! also open on a state file ([`SessionBuilder::state`]): its engines start at the state.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -41,7 +42,9 @@ use crate::config::asset_pack::AssetPack;
 use crate::config::manifest::{
     self, Layer, Manifest, ManifestError, PaletteSource, Provenance, SettingsPatch,
 };
-use crate::engine::{CartCall, CartFactory, CartPanic, Engine, EngineError, EngineOptions};
+use crate::engine::{
+    CartCall, CartFactory, CartPanic, Engine, EngineError, EngineOptions, StateFile, StateFileError,
+};
 use crate::replay::{Replay, ReplayError};
 #[cfg(feature = "files")]
 use crate::save;
@@ -122,6 +125,44 @@ pub enum SessionError {
         /// Why.
         error: EngineError,
     },
+    /// The state file could not be read, is of another build, or of another cart or run.
+    #[error("{}", state_message(.path, .error))]
+    State {
+        /// The state file.
+        path: PathBuf,
+        /// Why.
+        error: StateFileError,
+    },
+}
+
+/// A state file's error on one line that names the file once: most name it already.
+fn state_message(path: &Path, error: &StateFileError) -> String {
+    match error {
+        StateFileError::File { .. }
+        | StateFileError::OtherBuild { .. }
+        | StateFileError::Replay(_) => error.to_string(),
+        other => format!("{}: {other}", crate::quote::path(path)),
+    }
+}
+
+/// The largest state file read: a replay of the largest size ([`crate::replay::MAX_REPLAY_BYTES`])
+/// and the few fields around it.
+pub const MAX_STATE_FILE_BYTES: u64 = crate::replay::MAX_REPLAY_BYTES + 4096;
+
+/// Reads the state file at `path` ([`StateFile::from_json`]).
+///
+/// # Errors
+/// [`StateFileError::File`] for a file that cannot be read, is larger than
+/// [`MAX_STATE_FILE_BYTES`], or is no state file of this layout; [`StateFileError::OtherBuild`]
+/// for one of another build of BT.
+pub fn read_state_file(path: &Path) -> Result<StateFile, StateFileError> {
+    let text = crate::config::read::read_text(path, MAX_STATE_FILE_BYTES).map_err(|e| {
+        StateFileError::File {
+            path: path.to_path_buf(),
+            message: format!("could not read it: {e}"),
+        }
+    })?;
+    StateFile::from_json(&text, path)
 }
 
 /// What a front end has before a cart boots, to [`resolve`](SessionBuilder::resolve) into a
@@ -137,6 +178,7 @@ pub struct SessionBuilder {
     args: Vec<(String, String)>,
     save: BootSave,
     replay: Option<ReplaySource>,
+    state: Option<PathBuf>,
     overlay: bool,
     update_per_host_tick: bool,
     reduced_motion: bool,
@@ -213,6 +255,16 @@ impl SessionBuilder {
         self
     }
 
+    /// A state file to open on (`bt run --state`, `bt shot --state`): the session boots as
+    /// the state's run did (its seed, update rate, arguments, save data and reduced-motion
+    /// preference replace the session's), and every engine it creates starts paused at the
+    /// state, its run from boot replayed ([`Engine::load_state_file`]). The save data is read
+    /// only: the run writes none back.
+    pub fn state(mut self, path: Option<PathBuf>) -> SessionBuilder {
+        self.state = path;
+        self
+    }
+
     /// Whether the player prefers reduced motion as the run boots (`bt run --reduced-motion`,
     /// a page's `prefers-reduced-motion`); the user's config file's `[display] reduced_motion =
     /// true` turns it on too. A replay boots with the recorded run's instead.
@@ -233,13 +285,36 @@ impl SessionBuilder {
         self
     }
 
+    /// Boots as the run of the state `file` did: its seed, rate, arguments, save data and
+    /// reduced-motion preference over what was given.
+    fn booting_as(mut self, file: &StateFile) -> SessionBuilder {
+        let info = &file.replay.info;
+        self.command_line.seed = Some(info.seed);
+        self.command_line.target_fps = Some(info.target_fps);
+        self.args.clone_from(&info.args);
+        self.save = BootSave::Bytes(file.replay.boot_save().to_vec());
+        self.reduced_motion = info.reduced_motion;
+        self
+    }
+
     /// Resolves everything once, in this order: the cart's `configure()`, the user's config
     /// file, the settings layers (`cart.toml`, user config, command line), the save data, then
     /// the replay, checked against the resolved settings.
     ///
     /// # Errors
     /// A [`SessionError`] naming the cart or the file at fault.
-    pub fn resolve(self) -> Result<Session, SessionError> {
+    pub fn resolve(mut self) -> Result<Session, SessionError> {
+        let state = match self.state.take() {
+            Some(path) => {
+                let file = read_state_file(&path).map_err(|error| SessionError::State {
+                    path: path.clone(),
+                    error,
+                })?;
+                self = self.booting_as(&file);
+                Some(Arc::new((file, path)))
+            }
+            None => None,
+        };
         let name = self.name;
         let make = self.make.clone();
         let configured =
@@ -310,6 +385,7 @@ impl SessionBuilder {
             seed: None,
             overlay: self.overlay,
             replay: None,
+            state,
             save,
             save_file,
             #[cfg(feature = "files")]
@@ -453,6 +529,8 @@ pub struct Session {
     overlay: bool,
     host_hz: f64,
     replay: Option<Arc<Replay>>,
+    /// The state file every engine starts at, and its path.
+    state: Option<Arc<(StateFile, PathBuf)>>,
     save: Option<Vec<u8>>,
     save_file: Option<PathBuf>,
     /// Held for as long as any clone of the session lives: the right to write `save_file`.
@@ -491,6 +569,7 @@ impl Session {
             args: Vec::new(),
             save: BootSave::Empty,
             replay: None,
+            state: None,
             overlay: true,
             update_per_host_tick: false,
             reduced_motion: false,
@@ -620,15 +699,37 @@ impl Session {
         }
     }
 
-    /// A new engine running the cart from boot, as the session says.
+    /// A new engine running the cart from boot, as the session says; with a state file
+    /// ([`SessionBuilder::state`]), paused at the state.
     ///
     /// # Errors
-    /// [`SessionError::Engine`]: invalid settings, or a failing `init`.
+    /// [`SessionError::Engine`]: invalid settings, or a failing `init`;
+    /// [`SessionError::State`]: a state of another cart, version of it or run, or one whose
+    /// replay fails.
     pub fn engine(&self) -> Result<Engine, SessionError> {
-        Engine::new(self.factory(), self.engine_options()).map_err(|error| SessionError::Engine {
-            cart: self.name.clone(),
-            error,
-        })
+        let mut engine = Engine::new(self.factory(), self.engine_options()).map_err(|error| {
+            SessionError::Engine {
+                cart: self.name.clone(),
+                error,
+            }
+        })?;
+        if let Some(state) = &self.state {
+            let (file, path) = state.as_ref();
+            engine
+                .load_state_file(file, &self.name, self.version.as_deref(), path)
+                .map_err(|error| SessionError::State {
+                    path: path.clone(),
+                    error,
+                })?;
+        }
+        Ok(engine)
+    }
+
+    /// The state file the session opens on ([`SessionBuilder::state`]), and its path.
+    pub fn state(&self) -> Option<(&StateFile, &Path)> {
+        self.state
+            .as_deref()
+            .map(|(file, path)| (file, path.as_path()))
     }
 }
 

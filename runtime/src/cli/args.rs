@@ -459,14 +459,25 @@ pub struct ShotArgs {
         long,
         value_parser = seconds_arg,
         allow_negative_numbers = true,
+        required_unless_present = "state",
         help = in_range(
-            "Simulated seconds since boot: the frame after round(seconds × fps) updates",
+            "Simulated seconds since boot: the frame after round(seconds × fps) updates; with \
+             --state, counted from the state's boot too, and at or after the state",
             0,
             MAX_AT_SECONDS,
-            ""
+            "[default with --state: the state's own frame]"
         )
     )]
-    pub at: f64,
+    pub at: Option<f64>,
+    /// Open on this state file (F3 in `bt run` saves one): its run from boot is replayed to
+    /// the state, with its seed, update rate, arguments and save data; past it, no input.
+    /// Only the build of BT that saved it loads it.
+    #[arg(
+        long,
+        value_name = "FILE.btstate",
+        conflicts_with_all = STATE_CONFLICTS
+    )]
+    pub state: Option<PathBuf>,
     /// Integer upscale of the PNG (1 to 16).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: u32,
@@ -501,6 +512,16 @@ pub struct RunArgs {
     /// Open with the overlay shown and this chart (` cycles the views, F7 the tall chart).
     #[arg(long, value_enum)]
     pub chart: Option<ChartArg>,
+    /// Open paused on this state file (F3 saves one in the captures folder): its run from
+    /// boot is replayed to the state, with its seed, update rate, arguments and save data
+    /// (read only: the run writes no save data). F5 plays on, F1 rewinds. Only the build of
+    /// BT that saved it loads it.
+    #[arg(
+        long,
+        value_name = "FILE.btstate",
+        conflicts_with_all = RUN_STATE_CONFLICTS
+    )]
+    pub state: Option<PathBuf>,
     /// Play this replay from boot at headless speed, then go on live from its last update:
     /// how `bt dev` swaps in a new program at the tick the old one was on (its boot save data,
     /// seed and arguments are the replay's).
@@ -717,6 +738,24 @@ fn chart_point(s: &str) -> Result<ChartPoint, String> {
             .map_err(|e| format!("{e} (give a frame number, or seconds ending in 's')")),
     }
 }
+
+/// The flags `--state` replaces: a state boots as its run did, from its own input, seed,
+/// update rate, arguments, save data and reduced-motion preference.
+const STATE_CONFLICTS: [&str; 6] = ["input", "seed", "fps", "args", "save", "reduced_motion"];
+
+/// `bt run`'s flags `--state` replaces: those of [`STATE_CONFLICTS`], and the other ways to
+/// open at a time.
+#[cfg(feature = "window")]
+const RUN_STATE_CONFLICTS: [&str; 8] = [
+    "input",
+    "seed",
+    "fps",
+    "args",
+    "save",
+    "reduced_motion",
+    "at",
+    "continue_from",
+];
 
 /// The most host ticks `bt trace` and `bt diagnose` simulate: hours of work, and few enough
 /// that simulated host time keeps its precision at the slowest host rate.

@@ -16,7 +16,8 @@
 //! the post-process effects off or on. They do not reach the cart. The host makes the files
 //! F2, F8 and F9 save and hands them over as [`HostAction::Save`]; the platform keeps them
 //! (the window in its captures folder, through [`crate::host::captures`], a page as
-//! downloads): the host writes no file for them.
+//! downloads): the host writes no file for them. F3's state file waits for the platform the
+//! same way ([`Host::take_state_file`]): the window keeps it beside the screenshots.
 //!
 //! Nor does it write the files a run keeps as it goes: the recording of `bt run --record` and
 //! the cart's save data. It says what to write and when ([`crate::host::persist`]): the
@@ -59,6 +60,7 @@ use crate::host::persist::{Persist, PersistKind};
 use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
+mod state_file;
 mod time_travel;
 mod timeline;
 
@@ -111,7 +113,8 @@ pub enum HostAction {
     /// F1 came up (or the window lost the keyboard): the rewind reached this update (since
     /// `init`), and play goes on from there unless the run was paused before.
     Rewound(u64),
-    /// F3 saved the state after this many updates since `init`.
+    /// F3 saved the state after this many updates since `init`; its file waits for the
+    /// platform to keep ([`Host::take_state_file`]).
     StateSaved(u64),
     /// F4 loaded the state saved after this many updates since `init`.
     StateLoaded(u64),
@@ -149,6 +152,8 @@ pub enum SaveKind {
     TimingTrace,
     /// F2: the replay of the run so far (`.btr`).
     Replay,
+    /// F3: the state saved, as a state file (`.btstate`, see [`crate::engine::StateFile`]).
+    State,
 }
 
 impl SaveKind {
@@ -159,6 +164,7 @@ impl SaveKind {
             SaveKind::TimingReport => "html",
             SaveKind::TimingTrace => "json",
             SaveKind::Replay => "btr",
+            SaveKind::State => "btstate",
         }
     }
 
@@ -170,6 +176,8 @@ impl SaveKind {
             SaveKind::TimingReport => safe_write::Format::Html,
             SaveKind::TimingTrace => safe_write::Format::Json,
             SaveKind::Replay => safe_write::Format::Replay,
+            // A name of the host's own making: no rule to check it against.
+            SaveKind::State => safe_write::Format::Any,
         }
     }
 }
@@ -232,6 +240,8 @@ pub struct Host {
     time_travel: time_travel::TimeTravel,
     /// Frames left before a passing notice (a save state's) goes.
     notice_frames: u32,
+    /// F3's state as a file, until the platform takes it.
+    state_file: state_file::PendingStateFile,
     /// The last failed write's message, said once: a save file that keeps failing the same
     /// way is not said again at every write.
     last_write_error: Option<String>,
@@ -289,6 +299,7 @@ impl Host {
             quit: false,
             time_travel: time_travel::TimeTravel::default(),
             notice_frames: 0,
+            state_file: state_file::PendingStateFile::default(),
             last_write_error: None,
         }
     }

@@ -33,7 +33,7 @@ use crate::cli::Offer;
 pub(super) const PROGRESS_EVERY: u64 = 256;
 use crate::config::manifest::{self, SettingsPatch};
 use crate::export::safe_write::OutputError;
-use crate::session::{BootSave, ReplaySource, Session};
+use crate::session::{BootSave, ReplaySource, Session, SessionBuilder};
 use crate::Engine;
 
 /// Why a command did not succeed.
@@ -109,8 +109,36 @@ pub(super) fn session(
     input: Option<&Path>,
     save: BootSave,
 ) -> Result<Session, String> {
+    let replay = input.map(|path| ReplaySource::File(path.to_path_buf()));
+    resolved(
+        builder(offer, args, overlay, window_scale)?
+            .save(save)
+            .replay(replay),
+    )
+}
+
+/// The session for `args`' cart opening on the state file `state` (`--state`): as
+/// [`session`], the state giving the seed, rate, arguments and save data.
+pub(super) fn state_session(
+    offer: &Offer,
+    args: &CartArgs,
+    overlay: bool,
+    window_scale: Option<u32>,
+    state: &Path,
+) -> Result<Session, String> {
+    resolved(builder(offer, args, overlay, window_scale)?.state(Some(state.to_path_buf())))
+}
+
+/// What every command's session starts from: `args`' cart, its folder's files, the user's
+/// config file and the command line.
+fn builder(
+    offer: &Offer,
+    args: &CartArgs,
+    overlay: bool,
+    window_scale: Option<u32>,
+) -> Result<SessionBuilder, String> {
     let chosen = offer.choose(args.cart.as_deref())?;
-    let session = Session::builder(&chosen.name, chosen.make)
+    Ok(Session::builder(&chosen.name, chosen.make)
         .manifest(chosen.manifest)
         .assets(chosen.assets)
         .user_config(manifest::user_config_path())
@@ -121,12 +149,13 @@ pub(super) fn session(
             ..SettingsPatch::default()
         })
         .args(args.args.clone())
-        .save(save)
-        .replay(input.map(|path| ReplaySource::File(path.to_path_buf())))
         .reduced_motion(args.reduced_motion)
-        .overlay(overlay)
-        .resolve()
-        .map_err(|e| e.to_string())?;
+        .overlay(overlay))
+}
+
+/// Resolves `builder`, saying its warnings.
+fn resolved(builder: SessionBuilder) -> Result<Session, String> {
+    let session = builder.resolve().map_err(|e| e.to_string())?;
     for warning in session.warnings() {
         note(format_args!("warning: {warning}"));
     }

@@ -15,21 +15,31 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
     check_size_scale(args.scale, args.size).map_err(Failure::Usage)?;
     let output = Output::new(&args.output, Format::Png)?;
     let input = args.input.input.as_deref();
-    let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
-    if args.drawn.wanted() {
+    let overlay = args.drawn.wanted();
+    let mut engine = match &args.state {
+        Some(path) => state_session(offer, &args.cart, overlay, None, path)?.engine(),
+        None => engine(offer, &args.cart, overlay, None, input)?.1.engine(),
+    }
+    .map_err(|e| e.to_string())?;
+    if overlay {
         show_overlay(&mut engine, &args.drawn);
     }
-    // The engine was just booted, so stepping forward from its tick 0 is the run from boot:
-    // the same frame as a replay from the start (`bt frames` seeks that way), with the cart's
-    // constructor and `init` run once.
+    // A state's frame is the one the engine is on; `--at` goes on from it.
+    let at = match (args.at, &args.state) {
+        (Some(at), Some(path)) => Some(at_or_after_state(&engine, at, path)?),
+        (at, _) => at,
+    };
+    // The engine was just booted (or opened on a state, paused at it), so stepping forward
+    // from where it is gives the run from boot: the same frame as a replay from the start
+    // (`bt frames` seeks that way), with the cart's constructor and `init` run once.
     let origin = Origin::Current;
-    if engine.overlay().is_some() {
-        overlay_shot(&mut engine, "--at", args.at, origin, args.progress.quiet)?;
-    } else {
-        let bad = |e: &dyn std::fmt::Display| format!("--at {}: {e}", number(args.at));
-        let tick = engine.tick_at(args.at).map_err(|e| bad(&e))?;
+    if let Some(at) = at.filter(|_| engine.overlay().is_some()) {
+        overlay_shot(&mut engine, "--at", at, origin, args.progress.quiet)?;
+    } else if let Some(at) = at {
+        let bad = |e: &dyn std::fmt::Display| format!("--at {}: {e}", number(at));
+        let tick = engine.tick_at(at).map_err(|e| bad(&e))?;
         let mut progress = Progress::new(
-            format!("seeking to --at {}", number(args.at)),
+            format!("seeking to --at {}", number(at)),
             args.progress.quiet,
         );
         engine
@@ -68,6 +78,28 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
         ),
     )?;
     Ok(())
+}
+
+/// `--at` with `--state`: seconds since the state's boot, refused when they come before the
+/// state, whose file is about the run from there on.
+fn at_or_after_state(engine: &Engine, at: f64, path: &std::path::Path) -> Result<f64, Failure> {
+    let state = engine.updates_since_init();
+    let tick = engine
+        .tick_at(at)
+        .map_err(|e| format!("--at {}: {e}", number(at)))?;
+    if tick < state {
+        // The state's time rounded up to a thousandth: the smallest such `--at` reaching it.
+        let seconds = (state as f64 / engine.settings().target_fps * 1000.0).ceil() / 1000.0;
+        return Err(Failure::Run(format!(
+            "--at {} comes before the state in {} (update {state}, {} s since boot); --at counts \
+             from boot: give {} or more, or leave it out for the state's own frame",
+            number(at),
+            crate::quote::path(path),
+            number(seconds),
+            number(seconds)
+        )));
+    }
+    Ok(at)
 }
 
 /// Shows the overlay as `--overlay`, `--chart` and `--fixed-costs` ask.

@@ -19,6 +19,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         mut window,
         scale,
         chart,
+        state,
         continue_from,
     } = args;
     // Read here for its warnings and errors, said before a window opens; the window reads the
@@ -41,7 +42,10 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         ("--trace-out", trace_out.as_ref()),
     ])?;
     let input = input.input.as_deref().or(continue_from.as_deref());
-    let mut session = session(offer, &cart, true, scale, input, boot_save(&cart, true))?;
+    let mut session = match &state {
+        Some(path) => state_session(offer, &cart, true, scale, path)?,
+        None => session(offer, &cart, true, scale, input, boot_save(&cart, true))?,
+    };
     if let Some(replay) = session.replay().filter(|_| continue_from.is_some()) {
         // The run being continued booted with these; the cart's save file is still where
         // the run writes.
@@ -70,6 +74,22 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
     if window.record.is_some() {
         // Before any seek, so a recording of `--input --at` holds the replayed part too.
         engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
+        if state.is_some() {
+            // The state was loaded before the recording began: a seek from the start records
+            // its run from boot.
+            let at = engine.updates_since_init();
+            engine
+                .render_at_tick(at, Origin::Start, |_, _| {})
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    if let (Some(path), Some(_)) = (&state, session.state()) {
+        say(format_args!(
+            "opened {} paused after update {} (tick {}): F5 plays on, F1 rewinds\n",
+            crate::quote::path(path),
+            engine.updates_since_init(),
+            engine.ticks()
+        ))?;
     }
     if let (Some(seconds), Some(_)) = (window.at.take_if(|_| input.is_some()), input) {
         // Replay to `seconds` at headless speed, then live play from there.

@@ -174,13 +174,15 @@ impl Host {
         Some(HostAction::Rewound(self.engine.updates_since_init()))
     }
 
-    /// Saves the run as it is now into the slot, replacing what it held.
+    /// Saves the run as it is now into the slot, replacing what it held, and as a file for the
+    /// platform to keep ([`Host::take_state_file`]).
     pub(super) fn save_state(&mut self) -> Option<HostAction> {
         let fps = self.engine.settings().target_fps;
         match self.engine.save_state() {
             Ok(state) => {
                 let updates = state.updates();
                 self.time_travel.slot = Some(state);
+                self.make_state_file();
                 let at = seconds_back(updates, 0, fps);
                 self.notice_for_a_while(&format!(
                     "state saved at {at:.1} s ({} loads it)",

@@ -139,7 +139,7 @@ pub struct WindowOptions {
     /// exists].
     #[cfg_attr(feature = "cli", arg(long))]
     pub keys: Option<PathBuf>,
-    /// Folder for F9 screenshots, F10 GIFs, F8 timings and F2 replays.
+    /// Folder for F9 screenshots, F10 GIFs, F8 timings, F2 replays and F3 state files.
     #[cfg_attr(feature = "cli", arg(long, default_value = DEFAULT_CAPTURES))]
     pub captures: PathBuf,
     /// Write every presented frame's time to this CSV file on exit, and print the frame rate
@@ -263,7 +263,14 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
     }
     // Held so that what the run keeps on disk is written whatever ends it, from here on.
+    let opened_paused = engine.is_paused();
     let mut host = DiskHost::new(Host::new(engine, keymap, name));
+    // What F2's replays and F3's state files say of the cart.
+    host.set_cart_version(session.version().map(str::to_string));
+    if opened_paused {
+        // Opened on a state (`--state`): paused there, and the overlay says so.
+        host.show_paused();
+    }
     if args.trace_out.is_some() {
         host.record_whole_run();
         // Ctrl-C, SIGTERM and SIGHUP close the window, so the trace is written.
@@ -627,7 +634,7 @@ impl App {
             HostAction::Restarted => say("restarted from boot"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
             HostAction::Rewound(u) => say(&format!("rewound to update {u}")),
-            HostAction::StateSaved(u) => say(&format!("state saved after update {u}")),
+            HostAction::StateSaved(u) => self.keep_state_file(u),
             HostAction::StateLoaded(u) => say(&format!("state loaded: update {u}")),
             HostAction::ToggleGif => {
                 let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
@@ -646,6 +653,30 @@ impl App {
             _ => {}
         }
         self.show_title();
+    }
+
+    /// F3 saved the state after `updates` updates: its file goes into the captures folder,
+    /// numbered as the screenshots are, and the line says where.
+    fn keep_state_file(&mut self, updates: u64) {
+        let saved = format!("state saved after update {updates}");
+        match self.host.take_state_file() {
+            Some(Ok(file)) => match save_numbered(&self.args.captures, std::slice::from_ref(&file))
+            {
+                Ok(paths) => {
+                    say(&format!("{saved} as {}", crate::quote::path(&paths[0])));
+                    self.host.state_file_kept(&paths[0]);
+                }
+                Err(e) => {
+                    say(&saved);
+                    let _ = writeln!(std::io::stderr(), "bt: state file not saved: {e}");
+                }
+            },
+            Some(Err(e)) => {
+                say(&saved);
+                let _ = writeln!(std::io::stderr(), "bt: {e}");
+            }
+            None => say(&saved),
+        }
     }
 
     /// The window's title: the cart's, and `PAUSED tick N` while paused, as the overlay says.
