@@ -79,7 +79,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
             // its run from boot.
             let at = engine.updates_since_init();
             engine
-                .render_at_tick(at, Origin::Start, |_, _| {})
+                .render_at_tick(at, crate::engine::Origin::Start, |_, _| {})
                 .map_err(|e| e.to_string())?;
         }
     }
