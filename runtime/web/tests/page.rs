@@ -900,3 +900,27 @@ fn the_pages_script_reads_prefers_reduced_motion_and_sends_its_changes_as_the_mo
     assert!(script.contains(&format!("REDUCED_MOTION: {}", kind::REDUCED_MOTION)));
     assert!(script.contains(".addEventListener(\"change\""));
 }
+
+#[test]
+fn the_pages_script_sends_state_files_and_answers_the_state_actions_as_the_module_numbers_them() {
+    let script = include_str!("../host/bt.js");
+    assert!(script.contains(&format!("STATE_FILE: {}", kind::STATE_FILE)));
+    for (name, action) in [
+        ("ACTION_STATE", PageAction::DownloadState),
+        ("ACTION_CHOOSE_STATE", PageAction::ChooseStateFile),
+        ("ACTION_REFUSED", PageAction::Refused),
+    ] {
+        assert!(
+            script.contains(&format!("const {name} = {};", action as u32)),
+            "{name}"
+        );
+    }
+    // The touch pad's time-travel parts press the host's keys.
+    for key in [
+        bt_runtime::host::REWIND_KEY,
+        bt_runtime::host::SAVE_STATE_KEY,
+        bt_runtime::host::LOAD_STATE_KEY,
+    ] {
+        assert!(script.contains(&format!("\"{}\"", key.code())), "{key:?}");
+    }
+}
