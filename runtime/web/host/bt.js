@@ -39,6 +39,9 @@ const BT = (() => {
   // is the game's, its default action prevented: F1 (the browser's help) rewinds, F3 (find)
   // saves a state, F5 (reload) pauses.
   const BROWSER_KEYS = new Set(["F12"]);
+  // The largest state file read: a replay's most (bt_runtime::replay::MAX_REPLAY_BYTES), checked
+  // before a larger one is read into the tab's memory.
+  const MAX_STATE_FILE = 67108864;
   // A wheel turn reported in pixels is worth this many pixels a line, as in the window.
   const PIXELS_PER_LINE = 16;
   const PLAYERS = 4;
@@ -734,6 +737,12 @@ const BT = (() => {
       if (live()) screen.paint();
     };
     const loadChosen = (file) => {
+      if (file && file.size > MAX_STATE_FILE) {
+        refusal = true;
+        status(`bt: load state file: ${file.name}: ${file.size} bytes, past the ` +
+          `${MAX_STATE_FILE >> 20} MiB a replay may be`);
+        return;
+      }
       if (file) loadState(file).catch((e) => { if (!bt.stopped) status(`bt: load state file: ${e}`); });
     };
     picker.addEventListener("change", () => {

@@ -18,7 +18,7 @@ use bt_runtime::host::{
     Host, HostAction, HostEvent, Persist, PersistKind, SaveKind, TouchPhase, LOAD_STATE_KEY,
     SAVE_STATE_KEY,
 };
-use bt_runtime::replay::DEFAULT_HASH_EVERY;
+use bt_runtime::replay::{DEFAULT_HASH_EVERY, MAX_REPLAY_BYTES};
 use bt_runtime::session::{ReplaySource, Session};
 
 use crate::event::PageEvent;
@@ -638,6 +638,13 @@ impl Page {
             return PageAction::None;
         }
         let path = Path::new(name);
+        if text.len() as u64 > MAX_REPLAY_BYTES {
+            return self.refuse(format!(
+                "load state file: {name}: {} bytes, past the {} MiB a replay may be",
+                text.len(),
+                MAX_REPLAY_BYTES >> 20
+            ));
+        }
         let file = match StateFile::from_json(text, path) {
             Ok(file) => file,
             Err(e) => return self.refuse(format!("load state file: {e}")),

@@ -450,10 +450,12 @@ fn a_state_file_of_another_build_cart_or_save_data_is_refused_in_one_line_and_pl
     let build = bt_runtime::engine::state_build();
     assert!(ours.contains(build), "{ours}");
     let other_build = ours.replace(build, "bt-runtime 0.0.1, program 0123456789abcdef");
+    let huge = " ".repeat(bt_runtime::replay::MAX_REPLAY_BYTES as usize + 1);
     let refusals = [
         ("jukebox.btstate", of_jukebox.as_str(), "jukebox"),
         ("old.btstate", other_build.as_str(), "another build"),
         ("notes.txt", "{not json", "not a BT state file"),
+        ("huge.btstate", &huge, "past the 64 MiB"),
     ];
     for (name, text, says) in refusals {
         let updates = page.host().engine().updates_since_init();
@@ -915,6 +917,10 @@ fn the_pages_script_sends_state_files_and_answers_the_state_actions_as_the_modul
             "{name}"
         );
     }
+    assert!(script.contains(&format!(
+        "MAX_STATE_FILE = {};",
+        bt_runtime::replay::MAX_REPLAY_BYTES
+    )));
     // The touch pad's time-travel parts press the host's keys.
     for key in [
         bt_runtime::host::REWIND_KEY,
