@@ -120,9 +120,9 @@ pub mod frame_flags {
 /// The memory a page's snapshots may hold, for F1's rewind: 16 MiB, a quarter of the native
 /// budget ([`DEFAULT_SNAPSHOT_BUDGET`](bt_runtime::engine::DEFAULT_SNAPSHOT_BUDGET)). A page's
 /// memory is a browser tab's, on a phone among others, and a WebAssembly module's memory only
-/// grows: what the ring once held stays the tab's until it closes. 16 MiB keeps minutes of a
-/// small cart at the first spacing (a snapshot of snake is a few KiB past its framebuffer) and a
-/// long run more sparsely, as natively.
+/// grows: what the ring once held stays the tab's until it closes. At the first spacing (about
+/// a second) 16 MiB holds some 200 snapshots of 80 KiB (a 320x240 framebuffer's bytes), over
+/// three minutes; a longer run is kept more sparsely, as natively.
 pub const PAGE_SNAPSHOT_BUDGET: usize = 16 << 20;
 
 /// What the player's save data is kept under in the browser's storage (`localStorage`): the
