@@ -428,7 +428,11 @@ fn shift_f3_hands_over_a_state_file_that_loads_back_into_a_fresh_page() {
     assert_eq!(key(&mut playing, "F4", true), PageAction::ChooseStateFile);
     key(&mut playing, "F4", false);
     key(&mut playing, "ShiftRight", false);
-    assert_eq!(notice(&playing).contains("no state saved"), false);
+    assert!(
+        !notice(&playing).contains("no state saved"),
+        "{}",
+        notice(&playing)
+    );
 }
 
 #[test]
