@@ -281,6 +281,213 @@ fn keys_move_the_snake_and_the_replay_the_page_records_verifies_natively() {
     );
 }
 
+/// A step that drops a file `name` holding `text` on the page's picture, as a player drags
+/// one there.
+fn drop_file(name: &str, text: &str) -> Value {
+    json!({"eval": format!("(() => {{
+        const dt = new DataTransfer();
+        dt.items.add(new File([{}], {}, {{ type: 'application/json' }}));
+        const at = {{ dataTransfer: dt, bubbles: true, cancelable: true }};
+        document.getElementById('bt-screen').dispatchEvent(new DragEvent('drop', at));
+        return true;
+    }})()", json!(text), json!(name))})
+}
+
+#[test]
+fn f1_held_in_a_page_goes_back_f3_and_f4_return_to_the_saved_update_and_a_downloaded_state_loads_back(
+) {
+    let Some((chromium, site)) = ready("snake") else {
+        return;
+    };
+    let key = |code: &str, down: bool| json!({"key": code, "down": down});
+    let tap = |code: &str| [key(code, true), key(code, false)];
+    // Whether the browser's own action of each time-travel key (help, find) was prevented.
+    let watch = "(() => {
+        window.prevented = [];
+        addEventListener('keydown', (e) => {
+            if (/^F[134]$/.test(e.code)) window.prevented.push([e.code, e.defaultPrevented]);
+        });
+        return true;
+    })()";
+    let mut plan = vec![
+        json!({"viewport": [640, 480]}),
+        json!({"open": "index.html"}),
+        json!({"eval": watch}),
+        json!({"wait_for": "window.bt.ticks() > 240"}),
+        json!({"eval": "window.from = window.bt.ticks()"}),
+        key("F1", true),
+        json!({"wait_ms": 1500}),
+        json!({"eval": "window.back = window.bt.ticks()"}),
+        key("F1", false),
+        json!({"wait_for": "window.bt.ticks() > window.back + 30"}),
+    ];
+    let rewound = [4, 7];
+    plan.extend(tap("F5"));
+    plan.extend([
+        json!({"wait_for": "window.bt.paused"}),
+        json!({"eval": "window.saved = window.bt.ticks()"}),
+    ]);
+    let saved_at = plan.len() - 1;
+    plan.extend(tap("F3"));
+    plan.extend(tap("F6"));
+    plan.extend(tap("F6"));
+    plan.push(json!({"eval": "window.bt.ticks() - window.saved"}));
+    let stepped = plan.len() - 1;
+    plan.extend(tap("F4"));
+    plan.push(json!({"eval": "window.bt.ticks() - window.saved"}));
+    let loaded = plan.len() - 1;
+    plan.extend([
+        key("ShiftLeft", true),
+        json!({"key": "F3", "down": true, "shift": true}),
+        json!({"key": "F3", "down": false, "shift": true}),
+        key("ShiftLeft", false),
+        json!({"download": "snake.btstate"}),
+        json!({"eval": "[window.prevented, window.bt.error]"}),
+    ]);
+    let results = drive(&chromium, &site, Value::Array(plan));
+    let n = results.len();
+    let (from, back) = (&results[rewound[0]], &results[rewound[1]]);
+    assert!(
+        back.as_f64() < from.as_f64(),
+        "F1 held went back: from tick {from} to {back}"
+    );
+    assert_eq!(results[stepped], 2, "two steps after F3");
+    assert_eq!(results[loaded], 0, "F4 went back to the update F3 saved");
+    let saved = results[saved_at].as_u64().expect("the saved tick");
+    assert_eq!(
+        results[n - 1],
+        json!([
+            [["F1", true], ["F3", true], ["F4", true], ["F3", true]],
+            null
+        ]),
+        "the browser's help and find were kept out; nothing failed"
+    );
+    let state = results[n - 2].as_str().expect("the state file's text");
+    let file: Value = serde_json::from_str(state).expect("a state file is JSON");
+    assert_eq!(file["format"], "bt-state", "{file}");
+
+    // The download loads back into a fresh page, dropped on it; a state of another build is
+    // refused at the page's foot; Shift+F4 opens the file picker, which loads one too.
+    let mut other = file.clone();
+    other["build"] = json!("bt-runtime 0.0.1, program 0123456789abcdef");
+    let pick = |text: &str| {
+        json!({"eval": format!("(() => {{
+            const dt = new DataTransfer();
+            dt.items.add(new File([{}], 'picked.btstate'));
+            const picker = document.getElementById('bt-state-file');
+            picker.files = dt.files;
+            picker.dispatchEvent(new Event('change'));
+            return true;
+        }})()", json!(text))})
+    };
+    let status = "document.getElementById('bt-status').textContent";
+    let mut plan = vec![
+        json!({"viewport": [640, 480]}),
+        json!({"open": "index.html"}),
+        json!({"wait_for": "window.bt.frames > 5"}),
+    ];
+    plan.extend(tap("F5"));
+    plan.extend([
+        json!({"wait_for": "window.bt.paused"}),
+        drop_file("snake.btstate", state),
+        json!({"wait_for": format!("window.bt.ticks() === {saved}")}),
+        drop_file("old.btstate", &other.to_string()),
+        json!({"wait_for": format!("{status}.includes('old.btstate')")}),
+        json!({"eval": format!("[{status}, window.bt.ticks(), window.bt.paused]")}),
+        json!({"eval": "(() => {
+            document.getElementById('bt-state-file').click = () => { window.chose = true; };
+            return true;
+        })()"}),
+        key("ShiftLeft", true),
+        json!({"key": "F4", "down": true, "shift": true}),
+        json!({"key": "F4", "down": false, "shift": true}),
+        key("ShiftLeft", false),
+        json!({"wait_for": "window.chose"}),
+    ]);
+    plan.extend(tap("F6"));
+    plan.extend([
+        json!({"wait_for": format!("window.bt.ticks() === {saved} + 1")}),
+        pick(state),
+        json!({"wait_for": format!("window.bt.ticks() === {saved} && {status} === ''")}),
+        json!({"eval": "window.bt.error"}),
+    ]);
+    let results = drive(&chromium, &site, Value::Array(plan));
+    let n = results.len();
+    let refused = &results[10];
+    let said = refused[0].as_str().expect("the page's foot");
+    assert!(
+        said.starts_with("bt: load state file: old.btstate: a state saved by another build"),
+        "{said}"
+    );
+    assert_eq!(
+        refused[1], saved,
+        "the refused file left the run where it was"
+    );
+    assert_eq!(refused[2], true, "still paused");
+    assert_eq!(results[n - 1], Value::Null, "nothing failed");
+}
+
+#[test]
+fn on_a_phone_rewind_held_goes_back_and_the_pads_save_and_load_return_to_the_saved_state() {
+    let Some((chromium, site)) = ready("snake") else {
+        return;
+    };
+    let touch = |what: &str, points: &str| json!({"touch": what, "points": points});
+    let press = |part: &str| touch("touchStart", &format!("[window.bt.touch.centre('{part}')]"));
+    let lift = touch("touchEnd", "[]");
+    let results = drive(
+        &chromium,
+        &site,
+        json!([
+            {"viewport": [390, 844], "mobile": true},
+            {"open": "index.html"},
+            {"wait_for": "window.bt.touch.shown && window.bt.ticks() > 240"},
+            {"eval": "(() => {
+                const box = (name) => window.bt.touch.parts[name].getBoundingClientRect();
+                const names = ['save', 'load', 'menu', 'rewind'];
+                const inside = names.every((n) => box(n).left >= 0 && box(n).right <= innerWidth);
+                const apart = names.slice(1).every((n, i) => box(names[i]).right <= box(n).left);
+                return [inside, apart];
+            })()"},
+            {"eval": "window.from = window.bt.ticks()"},
+            press("rewind"),
+            {"wait_ms": 1500},
+            {"eval": "window.back = window.bt.ticks()"},
+            lift.clone(),
+            {"wait_for": "window.bt.ticks() > window.back + 30"},
+            press("save"),
+            lift.clone(),
+            {"eval": "window.saved = window.bt.ticks()"},
+            {"wait_ms": 1000},
+            {"eval": "window.before = window.bt.ticks()"},
+            press("load"),
+            lift.clone(),
+            {"eval": "[window.bt.ticks() - window.saved, window.bt.ticks() - window.before, window.bt.error]"},
+        ]),
+    );
+    assert_eq!(
+        results[3],
+        json!([true, true]),
+        "SAVE, LOAD, MENU and REWIND in a row on the phone"
+    );
+    assert!(
+        results[7].as_f64() < results[4].as_f64(),
+        "REWIND held went back: from tick {} to {}",
+        results[4],
+        results[7]
+    );
+    let after = &results[17];
+    assert!(
+        after[0].as_i64().is_some_and(|d| d.abs() <= 10),
+        "LOAD went back to about where SAVE was tapped: {after}"
+    );
+    assert!(
+        after[1].as_i64().is_some_and(|d| d < -30),
+        "a second of play undone: {after}"
+    );
+    assert_eq!(after[2], Value::Null);
+}
+
 #[test]
 fn the_pointer_the_wheel_and_a_gamepad_reach_the_cart_through_the_pages_one_input_function() {
     let Some((chromium, site)) = ready("snake") else {

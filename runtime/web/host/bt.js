@@ -24,16 +24,24 @@ const BT = (() => {
     KEY: 1, TEXT: 2, POINTER_MOVED: 3, POINTER_LEFT: 4, POINTER_BUTTON: 5, WHEEL: 6,
     FOCUS_LOST: 7, GAMEPAD: 8, GAMEPAD_BUTTON: 9, GAMEPAD_AXIS: 10,
     TOUCH_START: 11, TOUCH_MOVE: 12, TOUCH_END: 13, POINTER_MOTION: 14,
-    REDUCED_MOTION: 15,
+    REDUCED_MOTION: 15, STATE_FILE: 16,
   };
   const ACTION_FULLSCREEN = 1;
   const ACTION_PNG = 2;
   const ACTION_TIMINGS = 3;
   const ACTION_REPLAY = 4;
   const ACTION_QUIT = 5;
+  const ACTION_STATE = 6;
+  const ACTION_CHOOSE_STATE = 7;
+  const ACTION_REFUSED = 8;
   // Keys the browser keeps for itself whatever the page does (or that a player expects it
-  // to): devtools, and any chord with Ctrl or Meta (reload, close, copy...).
+  // to): devtools, and any chord with Ctrl or Meta (reload, close, copy...). Every other key
+  // is the game's, its default action prevented: F1 (the browser's help) rewinds, F3 (find)
+  // saves a state, F5 (reload) pauses.
   const BROWSER_KEYS = new Set(["F12"]);
+  // The largest state file read: a replay's most (bt_runtime::replay::MAX_REPLAY_BYTES), checked
+  // before a larger one is read into the tab's memory.
+  const MAX_STATE_FILE = 67108864;
   // A wheel turn reported in pixels is worth this many pixels a line, as in the window.
   const PIXELS_PER_LINE = 16;
   const PLAYERS = 4;
@@ -338,12 +346,15 @@ const BT = (() => {
   }
 
   // What the touch pad's parts press: the keys player one's buttons are on by default (the
-  // arrows, Z for A, X for B) and P for the pause menu, sent as those keys are, so the pad
-  // plays, opens and works the menu exactly as the keyboard does.
+  // arrows, Z for A, X for B), P for the pause menu, and the host's time-travel keys (F1 held
+  // rewinds, F3 saves a state, F4 loads it), sent as those keys are, so the pad plays, opens
+  // and works the menu and travels in time exactly as the keyboard does.
   const PAD_KEYS = {
     up: "ArrowUp", down: "ArrowDown", left: "ArrowLeft", right: "ArrowRight",
-    a: "KeyZ", b: "KeyX", menu: "KeyP",
+    a: "KeyZ", b: "KeyX", menu: "KeyP", rewind: "F1", save: "F3", load: "F4",
   };
+  // The pad's small buttons, pills beside MENU.
+  const PAD_PILLS = ["menu", "rewind", "save", "load"];
   // The least height (CSS pixels) kept for the pad below the picture on a portrait screen.
   const PAD_BELOW = 200;
   // The most width kept for each half of the pad beside the picture on a landscape screen.
@@ -354,8 +365,8 @@ const BT = (() => {
   // of its distance (sin 22.5 degrees: eight even sectors, diagonals pressing two).
   const DPAD_AXIS = 0.38;
 
-  /// The touch pad: a d-pad, A and B, and a menu button, drawn outside the picture, shown on
-  /// a touch screen. Each finger is followed on its own (hold right with one and press A with
+  /// The touch pad: a d-pad, A and B, a menu button, and REWIND (held), SAVE and LOAD for
+  /// the state slot, drawn outside the picture, shown on a touch screen. Each finger is followed on its own (hold right with one and press A with
   /// another; slide from one direction to the next); a part is down while any finger is on it.
   class TouchPad {
     constructor(press) {
@@ -377,6 +388,9 @@ const BT = (() => {
         b: part("bt-button", "B"),
         a: part("bt-button", "A"),
         menu: part("bt-menu", "MENU"),
+        rewind: part("bt-menu", "REWIND"),
+        save: part("bt-menu", "SAVE"),
+        load: part("bt-menu", "LOAD"),
       };
       this.rects = {};
       document.body.append(this.root);
@@ -400,18 +414,28 @@ const BT = (() => {
     layout(picture) {
       let left;
       let right;
-      let menu;
+      let pills;
+      let pill;
       if (innerHeight >= innerWidth) {
         const top = picture.top + picture.height;
         const h = innerHeight - top;
         left = { x: 0, y: top + 32, w: innerWidth / 2, h: h - 32 };
         right = { x: innerWidth / 2, y: top + 32, w: innerWidth / 2, h: h - 32 };
-        menu = { x: innerWidth / 2, y: top + 22 };
+        // One row across the top of the pad: SAVE, LOAD, MENU in the middle, REWIND.
+        const s = Math.min(80, innerWidth / 5.2);
+        const x = innerWidth / 2;
+        const y = top + 22;
+        pills = { save: [x - 2 * s, y], load: [x - s, y], menu: [x, y], rewind: [x + s, y] };
+        pill = Math.min(72, s - 6);
       } else {
+        // At the top of each side: SAVE and LOAD left, MENU and REWIND right.
         const side = picture.left;
         left = { x: 0, y: 0, w: side, h: innerHeight };
         right = { x: innerWidth - side, y: 0, w: side, h: innerHeight };
-        menu = { x: innerWidth - side / 2, y: 24 };
+        const l = side / 2;
+        const r = innerWidth - side / 2;
+        pills = { save: [l, 24], load: [l, 62], menu: [r, 24], rewind: [r, 62] };
+        pill = Math.min(72, side - 8);
       }
       const d = Math.max(48, Math.min(160, left.w * 0.85, left.h * 0.85));
       this.place("dpad", left.x + left.w / 2, left.y + left.h / 2, d, d);
@@ -420,7 +444,7 @@ const BT = (() => {
       const cy = right.y + right.h / 2;
       this.place("a", cx + b * 0.62, cy - b * 0.4, b, b);
       this.place("b", cx - b * 0.62, cy + b * 0.4, b, b);
-      this.place("menu", menu.x, menu.y, 72, 30);
+      for (const name of PAD_PILLS) this.place(name, pills[name][0], pills[name][1], pill, 30);
     }
     place(name, x, y, w, h) {
       const rect = { x: x - w / 2, y: y - h / 2, w, h };
@@ -430,7 +454,7 @@ const BT = (() => {
       });
     }
     /// The middle of a part on the page, as [x, y]: a direction of the d-pad ("left"), or
-    /// "a", "b", "menu".
+    /// "a", "b", "menu", "rewind", "save", "load".
     centre(name) {
       const dpad = this.rects.dpad;
       const step = { left: [-1, 0], right: [1, 0], up: [0, -1], down: [0, 1] }[name];
@@ -459,8 +483,10 @@ const BT = (() => {
         const rr = rect.w / 2;
         if (Math.hypot(x - (rect.x + rr), y - (rect.y + rr)) <= rr * 1.15) on.push(name);
       }
-      const m = this.rects.menu;
-      if (x >= m.x && x <= m.x + m.w && y >= m.y && y <= m.y + m.h) on.push("menu");
+      for (const name of PAD_PILLS) {
+        const m = this.rects[name];
+        if (x >= m.x && x <= m.x + m.w && y >= m.y && y <= m.y + m.h) on.push(name);
+      }
       return on;
     }
     finger(e) {
@@ -665,6 +691,17 @@ const BT = (() => {
       endScreen();
     };
 
+    // A state as a file: Shift+F3 downloads one; Shift+F4 opens this picker, and a file
+    // dropped anywhere on the page loads too. The module refuses one of another build, cart or
+    // run, and the page's foot says why until a file loads.
+    const picker = document.createElement("input");
+    picker.type = "file";
+    picker.id = "bt-state-file";
+    picker.accept = ".btstate,application/json";
+    picker.hidden = true;
+    document.body.append(picker);
+    // Whether the page's foot says why a state file was refused (a loaded one clears it).
+    let refusal = false;
     const act = (action) => {
       switch (action) {
         case ACTION_FULLSCREEN:
@@ -675,8 +712,53 @@ const BT = (() => {
         case ACTION_TIMINGS: download(`${name}-timings.json`, bt.outBytes(), "application/json"); break;
         case ACTION_REPLAY: download(`${name}.btr`, bt.outBytes(), "application/json"); break;
         case ACTION_QUIT: end(); break;
+        case ACTION_STATE: download(`${name}.btstate`, bt.outBytes(), "application/json"); break;
+        case ACTION_CHOOSE_STATE: picker.click(); break;
+        case ACTION_REFUSED: {
+          const why = bt.outText();
+          refusal = true;
+          status(`bt: ${why}`);
+          console.warn(`bt: ${why}`);
+          break;
+        }
       }
     };
+    const loadState = async (file) => {
+      const text = await file.text();
+      if (!live()) return;
+      // The inbox holds the file's name (for messages), a line break, then its text.
+      const named = `${file.name.replace(/[\r\n]/g, " ")}\n${text}`;
+      const action = bt.event(EVENT.STATE_FILE, bt.put(named));
+      if (action === 0 && refusal) {
+        refusal = false;
+        status("");
+      }
+      act(action);
+      if (live()) screen.paint();
+    };
+    const loadChosen = (file) => {
+      if (file && file.size > MAX_STATE_FILE) {
+        refusal = true;
+        status(`bt: load state file: ${file.name}: ${file.size} bytes, past the ` +
+          `${MAX_STATE_FILE >> 20} MiB a replay may be`);
+        return;
+      }
+      if (file) loadState(file).catch((e) => { if (!bt.stopped) status(`bt: load state file: ${e}`); });
+    };
+    picker.addEventListener("change", () => {
+      const file = picker.files && picker.files[0];
+      // The same file chosen again is a change too.
+      picker.value = "";
+      loadChosen(file);
+    });
+    addEventListener("dragover", (e) => {
+      if (live()) e.preventDefault();
+    });
+    addEventListener("drop", (e) => {
+      if (!live()) return;
+      e.preventDefault();
+      loadChosen(e.dataTransfer && e.dataTransfer.files[0]);
+    });
     // A key of player one's, from the keyboard or the touch pad.
     const press = (code, down) => {
       if (!live()) return;

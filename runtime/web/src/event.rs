@@ -44,6 +44,9 @@ pub mod kind {
     /// [`super::PageEvent::ReducedMotion`]: `a` 1 when the browser now prefers reduced motion,
     /// 0 when it no longer does.
     pub const REDUCED_MOTION: u32 = 15;
+    /// [`super::PageEvent::StateFile`]: in the inbox (`a` bytes) the file's name, a line break,
+    /// then the file's text.
+    pub const STATE_FILE: u32 = 16;
 }
 
 /// One thing a player did in the page, as the browser reports it.
@@ -135,6 +138,14 @@ pub enum PageEvent<'a> {
     },
     /// The browser's `prefers-reduced-motion` changed: whether it now prefers reduced motion.
     ReducedMotion(bool),
+    /// The player chose a state file to load (Shift+F4's file picker) or dropped one on the
+    /// page.
+    StateFile {
+        /// The file's name, for messages.
+        name: &'a str,
+        /// The file's text.
+        text: &'a str,
+    },
 }
 
 impl<'a> PageEvent<'a> {
@@ -193,12 +204,16 @@ impl<'a> PageEvent<'a> {
                 value: c as f32,
             },
             kind::REDUCED_MOTION => PageEvent::ReducedMotion(on(a)),
+            kind::STATE_FILE => {
+                let (name, text) = text.split_once('\n').unwrap_or(("the state file", text));
+                PageEvent::StateFile { name, text }
+            }
             _ => return None,
         })
     }
 
     /// Whether the event's text comes through the inbox, `a` bytes of it.
     pub fn carries_text(kind: u32) -> bool {
-        matches!(kind, kind::KEY | kind::TEXT)
+        matches!(kind, kind::KEY | kind::TEXT | kind::STATE_FILE)
     }
 }

@@ -12,9 +12,13 @@ use std::sync::Arc;
 use bt::{Button, Cart, Key, Player};
 use bt_runtime::config::asset_pack::AssetPack;
 use bt_runtime::config::manifest::{manifest_from_carried, MANIFEST_FILE};
+use bt_runtime::engine::StateFile;
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::{Host, HostAction, HostEvent, Persist, PersistKind, SaveKind, TouchPhase};
-use bt_runtime::replay::DEFAULT_HASH_EVERY;
+use bt_runtime::host::{
+    Host, HostAction, HostEvent, Persist, PersistKind, SaveKind, TouchPhase, LOAD_STATE_KEY,
+    SAVE_STATE_KEY,
+};
+use bt_runtime::replay::{DEFAULT_HASH_EVERY, MAX_REPLAY_BYTES};
 use bt_runtime::session::{ReplaySource, Session};
 
 use crate::event::PageEvent;
@@ -56,6 +60,15 @@ pub enum PageAction {
     /// The player chose Quit in the pause menu: the run has ended ([`Page::has_ended`]); its
     /// last save data waits for [`Page::take_save`].
     Quit = 5,
+    /// Shift+F3: [`Page::out`] holds the run so far as a state file ([`StateFile::to_json`]),
+    /// to download as `<cart>.btstate`.
+    DownloadState = 6,
+    /// Shift+F4: the script asks the player for a state file to load (a file picker), and
+    /// sends it as [`PageEvent::StateFile`].
+    ChooseStateFile = 7,
+    /// A state file was not made or not loaded: [`Page::out`] holds why, in one line, for the
+    /// page's foot (the overlay shows it too).
+    Refused = 8,
 }
 
 impl PageAction {
@@ -104,6 +117,14 @@ pub mod frame_flags {
     pub const POINTER_LOCKED: u32 = 64;
 }
 
+/// The memory a page's snapshots may hold, for F1's rewind: 16 MiB, a quarter of the native
+/// budget ([`DEFAULT_SNAPSHOT_BUDGET`](bt_runtime::engine::DEFAULT_SNAPSHOT_BUDGET)). A page's
+/// memory is a browser tab's, on a phone among others, and a WebAssembly module's memory only
+/// grows: what the ring once held stays the tab's until it closes. At the first spacing (about
+/// a second) 16 MiB holds some 200 snapshots of 80 KiB (a 320x240 framebuffer's bytes), over
+/// three minutes; a longer run is kept more sparsely, as natively.
+pub const PAGE_SNAPSHOT_BUDGET: usize = 16 << 20;
+
 /// What the player's save data is kept under in the browser's storage (`localStorage`): the
 /// cart's name and title, so two carts on one web site keep theirs apart.
 ///
@@ -143,6 +164,10 @@ pub struct Page {
     /// The PNGs the cart asked for with `capture_frame`, not yet taken by the script, oldest
     /// first.
     capture: VecDeque<Vec<u8>>,
+    /// Whether the left and the right Shift are held, for Shift+F3 and Shift+F4.
+    shift: [bool; 2],
+    /// Frames left before the page's own notice (a state file's) goes.
+    notice_frames: u32,
 }
 
 impl Page {
@@ -242,9 +267,9 @@ impl Page {
             None => (None, None),
         };
         let mut engine = session.engine().map_err(|e| e.to_string())?;
-        // A page offers no rewind, and its memory is the browser tab's: it keeps no snapshots
-        // (taking one every 64 updates would also allocate in its frames).
-        engine.set_snapshot_budget(0);
+        // Snapshots for F1's rewind, within a browser tab's means. A frame that takes one
+        // allocates (the copy); the frames between allocate nothing.
+        engine.set_snapshot_budget(PAGE_SNAPSHOT_BUDGET);
         let mut host = Host::new(engine, KeyMap::default(), name);
         host.engine_mut().start_recording(DEFAULT_HASH_EVERY);
         host.set_cart_version(session.version().map(str::to_string));
@@ -270,6 +295,8 @@ impl Page {
             save_out: None,
             ended: false,
             capture: VecDeque::new(),
+            shift: [false; 2],
+            notice_frames: 0,
         };
         page.paint();
         Ok(page)
@@ -438,6 +465,7 @@ impl Page {
             return frame_flags::ENDED | self.save_flag();
         }
         let report = self.host.frame(now_ms);
+        self.expire_notice();
         while let Some(file) = self.host.take_capture() {
             self.capture.push_back(file.bytes);
         }
@@ -523,6 +551,7 @@ impl Page {
             PageEvent::PointerButton { button, down } => self.pointer_button(button, down),
             PageEvent::Wheel { dx, dy } => self.wheel(dx, dy),
             PageEvent::FocusLost => self.focus_lost(),
+            PageEvent::StateFile { name, text } => return self.load_state_file(name, text),
             PageEvent::ReducedMotion(on) => {
                 self.host.handle(HostEvent::ReducedMotion(on));
             }
@@ -545,6 +574,21 @@ impl Page {
         let Some(key) = Key::from_code(code) else {
             return PageAction::None;
         };
+        match key {
+            Key::ShiftLeft => self.shift[0] = down,
+            Key::ShiftRight => self.shift[1] = down,
+            _ => {}
+        }
+        // Shift with the state keys is the page's: a state as a file, out and in. (Only the
+        // press: the release goes to the host, which does nothing with it.)
+        if down && self.shift.contains(&true) {
+            if key == SAVE_STATE_KEY {
+                return self.download_state();
+            }
+            if key == LOAD_STATE_KEY {
+                return PageAction::ChooseStateFile;
+            }
+        }
         let action = self.host.handle(HostEvent::Key { key, down });
         self.paint();
         match action {
@@ -567,6 +611,101 @@ impl Page {
                 PageAction::None
             }
             _ => PageAction::None,
+        }
+    }
+
+    /// Shift+F3: the run so far as a state file into [`Page::out`].
+    fn download_state(&mut self) -> PageAction {
+        let engine = self.host.engine();
+        match engine.state_file(self.session.name(), self.session.version()) {
+            Ok(file) => {
+                self.out = file.to_json().into_bytes();
+                self.notice_for_a_while("state file saved (drop it on the page to load it)");
+                PageAction::DownloadState
+            }
+            Err(e) => self.refuse(format!("save state file: {e}")),
+        }
+    }
+
+    /// Loads the state file `text` the player chose or dropped, named `name` in messages:
+    /// replayed from boot to its last update, as [`Engine::load_state_file`] does; play goes
+    /// on from there unless the run was paused. One of another build of BT, another cart, run
+    /// or save data is refused ([`PageAction::Refused`]), and the run goes on as it was.
+    ///
+    /// [`Engine::load_state_file`]: bt_runtime::Engine::load_state_file
+    pub fn load_state_file(&mut self, name: &str, text: &str) -> PageAction {
+        if self.ended {
+            return PageAction::None;
+        }
+        let path = Path::new(name);
+        if text.len() as u64 > MAX_REPLAY_BYTES {
+            return self.refuse(format!(
+                "load state file: {name}: {} bytes, past the {} MiB a replay may be",
+                text.len(),
+                MAX_REPLAY_BYTES >> 20
+            ));
+        }
+        let file = match StateFile::from_json(text, path) {
+            Ok(file) => file,
+            Err(e) => return self.refuse(format!("load state file: {e}")),
+        };
+        if self.host.menu_is_open() || self.host.is_rewinding() {
+            return self.refuse(format!(
+                "load state file: {name}: close the pause menu and let go of F1 first"
+            ));
+        }
+        // The file replays from this run's boot: only its own boot save data gives its state,
+        // and another run's would be written over the player's saved game.
+        let booted = self.host.engine().console().boot_save().used();
+        if file.replay.boot_save() != booted {
+            return self.refuse(format!(
+                "load state file: {name}: a state of a run that booted with other save data                  ({} bytes; this run booted with {}), which would not play the same here",
+                file.replay.boot_save().len(),
+                booted.len()
+            ));
+        }
+        let was_paused = self.host.engine().is_paused();
+        let engine = self.host.engine_mut();
+        let loaded =
+            engine.load_state_file(&file, self.session.name(), self.session.version(), path);
+        if let Err(e) = loaded {
+            self.paint();
+            return self.refuse(format!("load state file: {e}"));
+        }
+        if !was_paused {
+            self.host.engine_mut().resume();
+        }
+        self.host.show_paused();
+        let engine = self.host.engine();
+        let at = engine.updates_since_init() as f64 / engine.settings().target_fps;
+        self.notice_for_a_while(&format!("state loaded from {name}: {at:.1} s"));
+        PageAction::None
+    }
+
+    /// A state file refused: `message` for the script's foot and as the overlay's notice.
+    fn refuse(&mut self, message: String) -> PageAction {
+        let line = bt_runtime::quote::excerpt_chars(&message, NOTICE_CHARS);
+        self.notice_for_a_while(&line);
+        self.out = message.into_bytes();
+        PageAction::Refused
+    }
+
+    /// Shows `text` as the overlay's notice for [`NOTICE_FRAMES`] frames, as the host shows
+    /// F3's and F4's.
+    fn notice_for_a_while(&mut self, text: &str) {
+        self.host.show_notice(Some(text));
+        self.notice_frames = NOTICE_FRAMES;
+        self.paint();
+    }
+
+    /// After a frame: takes the page's notice away once its frames are over (unless a rewind
+    /// has put its own there meanwhile).
+    fn expire_notice(&mut self) {
+        if self.notice_frames > 0 {
+            self.notice_frames -= 1;
+            if self.notice_frames == 0 && !self.host.is_rewinding() {
+                self.host.show_notice(None);
+            }
         }
     }
 
@@ -622,6 +761,7 @@ impl Page {
     }
 
     fn focus_lost(&mut self) {
+        self.shift = [false; 2];
         self.host.handle(HostEvent::FocusLost);
     }
 
@@ -689,6 +829,10 @@ impl Page {
 
 /// The most characters of a message the page puts across the top of the picture.
 const NOTICE_CHARS: usize = 120;
+
+/// Frames the page's own notice stays: two seconds at 60 frames a second, as the host's for
+/// F3 and F4.
+const NOTICE_FRAMES: u32 = 120;
 
 /// The player's save data for `session`, read through `load`: the key it is kept under, unless
 /// what is kept there is damaged (then the message saying so, and nothing is written over it).

@@ -261,19 +261,250 @@ fn the_pages_wav_is_bt_wavs() {
 }
 
 #[test]
-fn steady_frames_do_not_allocate() {
+fn frames_between_snapshots_do_not_allocate_and_one_that_takes_a_snapshot_only_a_few_times() {
     let mut page = snake();
     let mut now = frames(&mut page, 0.0, 240);
-    let allocations = ALLOC.allocations_during(|| {
-        for _ in 0..120 {
+    let newest = |page: &Page| page.host().engine().snapshots().span.map(|(_, last)| last);
+    let (mut quiet, mut taking) = (Vec::new(), Vec::new());
+    for _ in 0..150 {
+        let before = newest(&page);
+        let allocations = ALLOC.allocations_during(|| {
             page.frame(now);
-            now += 1000.0 / 60.0;
+        });
+        now += 1000.0 / 60.0;
+        if newest(&page) == before {
+            quiet.push(allocations);
+        } else {
+            taking.push(allocations);
         }
-    });
-    assert_eq!(allocations, 0, "120 frames of play");
+    }
+    assert!(
+        quiet.iter().all(|&n| n == 0),
+        "frames that took no snapshot: {quiet:?}"
+    );
+    assert!(
+        !taking.is_empty(),
+        "150 frames take a snapshot every 64 updates"
+    );
+    assert!(
+        taking.iter().all(|&n| n <= 64),
+        "a frame that takes a snapshot allocates for the copy only: {taking:?}"
+    );
     assert!(
         ALLOC.allocations_during(|| drop(vec![1u8; 8])) > 0,
         "the counter counts"
+    );
+}
+
+/// The overlay's notice now, empty when none shows.
+fn notice(page: &Page) -> String {
+    let overlay = page.host().engine().overlay().expect("the page's overlay");
+    overlay.notice().to_string()
+}
+
+#[test]
+fn f1_held_in_a_page_runs_the_run_back_and_play_goes_on_from_where_it_reached() {
+    let mut page = snake();
+    let now = frames(&mut page, 0.0, 300);
+    let from = page.host().engine().updates_since_init();
+    key(&mut page, "F1", true);
+    let now = frames(&mut page, now, 90);
+    let reached = page.host().engine().updates_since_init();
+    assert!(reached < from, "went back from update {from}: at {reached}");
+    assert!(
+        notice(&page).starts_with("rewind -"),
+        "how far back, and no error: {}",
+        notice(&page)
+    );
+    assert!(page.samples().is_empty(), "silent while rewinding");
+    key(&mut page, "F1", false);
+    frames(&mut page, now, 30);
+    let on = page.host().engine().updates_since_init();
+    assert!(on > reached, "plays on from {reached}: at {on}");
+    assert_eq!(notice(&page), "", "the notice goes with the key");
+    assert!(
+        page.host().engine().snapshots().budget <= bt_web::page::PAGE_SNAPSHOT_BUDGET,
+        "within the page's budget"
+    );
+}
+
+#[test]
+fn f3_then_f4_in_a_page_returns_to_the_saved_update() {
+    let mut page = snake();
+    let now = frames(&mut page, 0.0, 120);
+    key(&mut page, "F5", true);
+    key(&mut page, "F5", false);
+    let saved = page.host().engine().updates_since_init();
+    assert_eq!(key(&mut page, "F3", true), PageAction::None);
+    key(&mut page, "F3", false);
+    assert!(
+        notice(&page).starts_with("state saved"),
+        "{}",
+        notice(&page)
+    );
+    for _ in 0..5 {
+        key(&mut page, "F6", true);
+        key(&mut page, "F6", false);
+    }
+    assert_eq!(page.host().engine().updates_since_init(), saved + 5);
+    key(&mut page, "F4", true);
+    key(&mut page, "F4", false);
+    assert_eq!(page.host().engine().updates_since_init(), saved);
+    assert!(
+        notice(&page).starts_with("state loaded"),
+        "{}",
+        notice(&page)
+    );
+    frames(&mut page, now, 5);
+    assert!(page.host().is_paused(), "paused before, paused after");
+}
+
+/// Shift+F3 in `page`: the state file's text it hands over.
+fn state_file(page: &mut Page) -> String {
+    key(page, "ShiftLeft", true);
+    let action = key(page, "F3", true);
+    key(page, "F3", false);
+    key(page, "ShiftLeft", false);
+    assert_eq!(action, PageAction::DownloadState);
+    String::from_utf8(page.out().to_vec()).expect("a state file is text")
+}
+
+/// The state file `text` sent as the script sends a chosen or dropped one.
+fn drop_state(page: &mut Page, name: &str, text: &str) -> PageAction {
+    send(page, kind::STATE_FILE, &format!("{name}\n{text}"), [0.0; 3])
+}
+
+#[test]
+fn shift_f3_hands_over_a_state_file_that_loads_back_into_a_fresh_page() {
+    let mut page = snake();
+    let now = frames(&mut page, 0.0, 30);
+    key(&mut page, "ArrowDown", true);
+    let now = frames(&mut page, now, 20);
+    key(&mut page, "ArrowDown", false);
+    frames(&mut page, now, 100);
+    let updates = page.host().engine().updates_since_init();
+    let ticks = page.host().engine().ticks();
+    let picture = page.rgba().to_vec();
+    let text = state_file(&mut page);
+    assert!(text.contains("\"bt-state\""), "{text}");
+    assert_eq!(
+        page.host().engine().updates_since_init(),
+        updates,
+        "saving ran no update"
+    );
+
+    let mut fresh = snake();
+    let now = frames(&mut fresh, 0.0, 10);
+    key(&mut fresh, "F5", true);
+    key(&mut fresh, "F5", false);
+    assert_eq!(
+        drop_state(&mut fresh, "snake.btstate", &text),
+        PageAction::None
+    );
+    assert_eq!(fresh.host().engine().updates_since_init(), updates);
+    assert_eq!(fresh.host().engine().ticks(), ticks);
+    assert!(
+        notice(&fresh).starts_with("state loaded from snake.btstate"),
+        "{}",
+        notice(&fresh)
+    );
+    // The picture is the one saved, under the notice across its top.
+    let top = 4 * 320 * 120;
+    assert_eq!(&fresh.rgba()[top..], &picture[top..], "the saved picture");
+    frames(&mut fresh, now, 3);
+    assert!(fresh.host().is_paused(), "paused before, paused after");
+
+    // Loaded into a playing page, play goes on from the state.
+    let mut playing = snake();
+    let now = frames(&mut playing, 0.0, 10);
+    assert_eq!(
+        drop_state(&mut playing, "snake.btstate", &text),
+        PageAction::None
+    );
+    frames(&mut playing, now, 10);
+    assert!(playing.host().engine().updates_since_init() > updates);
+    // Shift+F4 asks the script for a file, and reaches the host's slot no more than F3 did.
+    key(&mut playing, "ShiftRight", true);
+    assert_eq!(key(&mut playing, "F4", true), PageAction::ChooseStateFile);
+    key(&mut playing, "F4", false);
+    key(&mut playing, "ShiftRight", false);
+    assert!(
+        !notice(&playing).contains("no state saved"),
+        "{}",
+        notice(&playing)
+    );
+}
+
+#[test]
+fn a_state_file_of_another_build_cart_or_save_data_is_refused_in_one_line_and_play_goes_on() {
+    let mut jukebox = Page::new(
+        "jukebox",
+        bt_cart_jukebox::cart,
+        Vec::new(),
+        None,
+        true,
+        None,
+    )
+    .expect("jukebox boots");
+    frames(&mut jukebox, 0.0, 30);
+    let of_jukebox = state_file(&mut jukebox);
+    let mut page = snake();
+    let now = frames(&mut page, 0.0, 60);
+    let ours = state_file(&mut page);
+    let build = bt_runtime::engine::state_build();
+    assert!(ours.contains(build), "{ours}");
+    let other_build = ours.replace(build, "bt-runtime 0.0.1, program 0123456789abcdef");
+    let huge = " ".repeat(bt_runtime::replay::MAX_REPLAY_BYTES as usize + 1);
+    let refusals = [
+        ("jukebox.btstate", of_jukebox.as_str(), "jukebox"),
+        ("old.btstate", other_build.as_str(), "another build"),
+        ("notes.txt", "{not json", "not a BT state file"),
+        ("huge.btstate", &huge, "past the 64 MiB"),
+    ];
+    for (name, text, says) in refusals {
+        let updates = page.host().engine().updates_since_init();
+        assert_eq!(
+            drop_state(&mut page, name, text),
+            PageAction::Refused,
+            "{name}"
+        );
+        let message = String::from_utf8(page.out().to_vec()).unwrap();
+        assert!(
+            message.contains(says) && !message.contains('\n'),
+            "{name}: {message}"
+        );
+        assert!(message.starts_with("load state file: "), "{message}");
+        assert!(!notice(&page).is_empty(), "the overlay says so too");
+        assert_eq!(page.host().engine().updates_since_init(), updates);
+    }
+    frames(&mut page, now, 10);
+    assert!(!page.host().is_paused(), "play goes on");
+
+    // The player's own run boots with their save data: a state of a run with other save data
+    // would not be this run's, and would write over the saved game.
+    let kept = bt_runtime::save::encode(&[7, 7, 7]);
+    let load = |_: &str| Some(kept.clone());
+    let mut own = Page::new(
+        "snake",
+        bt_cart_snake::cart,
+        Vec::new(),
+        None,
+        true,
+        Some(&load),
+    )
+    .unwrap();
+    frames(&mut own, 0.0, 10);
+    assert_eq!(
+        drop_state(&mut own, "snake.btstate", &ours),
+        PageAction::Refused
+    );
+    let message = String::from_utf8(own.out().to_vec()).unwrap();
+    assert!(message.contains("other save data"), "{message}");
+    let mine = state_file(&mut own);
+    frames(&mut own, 1000.0, 10);
+    assert_eq!(
+        drop_state(&mut own, "mine.btstate", &mine),
+        PageAction::None
     );
 }
 
@@ -674,4 +905,32 @@ fn the_pages_script_reads_prefers_reduced_motion_and_sends_its_changes_as_the_mo
     )));
     assert!(script.contains(&format!("REDUCED_MOTION: {}", kind::REDUCED_MOTION)));
     assert!(script.contains(".addEventListener(\"change\""));
+}
+
+#[test]
+fn the_pages_script_sends_state_files_and_answers_the_state_actions_as_the_module_numbers_them() {
+    let script = include_str!("../host/bt.js");
+    assert!(script.contains(&format!("STATE_FILE: {}", kind::STATE_FILE)));
+    for (name, action) in [
+        ("ACTION_STATE", PageAction::DownloadState),
+        ("ACTION_CHOOSE_STATE", PageAction::ChooseStateFile),
+        ("ACTION_REFUSED", PageAction::Refused),
+    ] {
+        assert!(
+            script.contains(&format!("const {name} = {};", action as u32)),
+            "{name}"
+        );
+    }
+    assert!(script.contains(&format!(
+        "MAX_STATE_FILE = {};",
+        bt_runtime::replay::MAX_REPLAY_BYTES
+    )));
+    // The touch pad's time-travel parts press the host's keys.
+    for key in [
+        bt_runtime::host::REWIND_KEY,
+        bt_runtime::host::SAVE_STATE_KEY,
+        bt_runtime::host::LOAD_STATE_KEY,
+    ] {
+        assert!(script.contains(&format!("\"{}\"", key.code())), "{key:?}");
+    }
 }

@@ -18,7 +18,10 @@
 //   {"bytes": "expression", "as": "u8"}  an array of numbers it gives, as bytes ("u8") or
 //                                        16-bit little-endian samples ("i16"), base64
 //   {"screenshot": true}                 a PNG of the viewport, base64
-//   {"key": "ArrowDown", "down": true}   a real key event, as the keyboard sends it
+//   {"key": "ArrowDown", "down": true}   a real key event, as the keyboard sends it; with
+//                                        "shift": true, as Shift held sends it
+//   {"download": "snake.btstate"}        the text of the file the page downloaded under that
+//                                        name, once it is there (at most 20 s)
 //   {"wait_ms": 500}                     time passing in the page
 //   {"wait_for": "expression"}           until it is true (at most 20 s)
 //   {"requests": true}                   the paths the page asked the server for so far
@@ -30,7 +33,7 @@
 //                                        lifts, and touchEnd with none lifts them all
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { readFileSync, writeFileSync, mkdtempSync, rmSync, existsSync } from "node:fs";
 import { join, extname, normalize } from "node:path";
 import { tmpdir } from "node:os";
 
@@ -57,6 +60,8 @@ await new Promise((ok) => server.listen(0, "127.0.0.1", ok));
 const origin = `http://127.0.0.1:${server.address().port}/`;
 
 const profile = mkdtempSync(join(tmpdir(), "bt-chromium-"));
+// What the page downloads goes here, in the profile's folder (which goes at the end).
+const downloads = join(profile, "downloads");
 const browser = spawn(chromium, [
   "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
   `--user-data-dir=${profile}`, "--no-first-run", "--hide-scrollbars", "--mute-audio",
@@ -116,6 +121,7 @@ async function run() {
   const { targetId } = await send("Target.createTarget", { url: "about:blank" });
   const { sessionId } = await send("Target.attachToTarget", { targetId, flatten: true });
   const page = (method, params) => send(method, params, sessionId);
+  await send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads });
   await page("Page.enable");
   await page("Runtime.enable");
   const evaluate = async (expression) => {
@@ -185,8 +191,17 @@ async function run() {
       const key = code.startsWith("Key") ? code.slice(3).toLowerCase() : code;
       await page("Input.dispatchKeyEvent", {
         type: step.down ? "rawKeyDown" : "keyUp", code, key, windowsVirtualKeyCode: VK[code] || 0,
+        modifiers: step.shift ? 8 : 0,
       });
       results.push(null);
+    } else if (step.download) {
+      const file = join(downloads, step.download);
+      const until = Date.now() + LIMIT_MS;
+      while (!existsSync(file)) {
+        if (Date.now() > until) throw new Error(`waited ${LIMIT_MS} ms for ${step.download}`);
+        await new Promise((ok) => setTimeout(ok, 20));
+      }
+      results.push(readFileSync(file, "utf8"));
     } else if (step.requests) {
       results.push(requested.slice());
     } else if (step.touch) {
@@ -211,6 +226,7 @@ async function run() {
 
 // Windows virtual-key codes Chromium wants with a key event, for the keys tests press.
 const VK = { ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, KeyZ: 90, KeyX: 88,
-  Space: 32, Enter: 13, Backquote: 192, F5: 116, F6: 117, F7: 118, F2: 113 };
+  Space: 32, Enter: 13, Backquote: 192, F5: 116, F6: 117, F7: 118, F2: 113, F1: 112, F3: 114,
+  F4: 115, ShiftLeft: 16 };
 
 run().then((results) => finish(null, results), (e) => finish(e));
