@@ -442,7 +442,8 @@ impl Page {
     }
 
     /// The samples of the last frame's updates, left and right interleaved (none while paused:
-    /// sound is skipped, never played late).
+    /// sound is skipped, never played late), or, while a rewind runs, of the updates it went
+    /// back over, reversed.
     pub fn samples(&self) -> &[i16] {
         &self.samples
     }
@@ -471,8 +472,11 @@ impl Page {
         }
         let engine = self.host.engine_mut();
         let paused = engine.is_paused();
-        let console = engine.console_mut();
         self.samples.clear();
+        // While F1 is held, the sound of the updates gone back over, reversed, as in a window.
+        self.samples.extend(engine.travel_sound().iter().flatten());
+        engine.clear_travel_sound();
+        let console = engine.console_mut();
         if report.is_some() && !paused {
             self.samples
                 .extend(console.pending_frames().iter().flatten());
