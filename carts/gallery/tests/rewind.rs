@@ -352,7 +352,7 @@ fn the_timeline_goes_to_the_exact_update_named_and_plays_on_from_there() {
             }
         }
     };
-    let mut press = |host: &mut Host, k: Key, shift: bool| {
+    let press = |host: &mut Host, k: Key, shift: bool| {
         if shift {
             key(host, Key::ShiftLeft, true);
         }
