@@ -85,7 +85,7 @@ impl Engine {
     /// [`Engine::resume`] plays on from there, and a recording branches there.
     ///
     /// Going back, the samples of the updates passed are kept reversed for
-    /// [`Engine::take_travel_sound`], every [`Engine::set_travel_sound_step`]th one.
+    /// [`Engine::travel_sound`], every [`Engine::set_travel_sound_step`]th one.
     ///
     /// Until play goes on, the run ahead is kept: a travel can go forward again as far as the
     /// run had reached. Then it goes, and with it snapshots and save data of that future.
