@@ -4,9 +4,9 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `SyncInterval`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
-//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
+//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
 //!
 //! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
@@ -79,8 +79,9 @@ const GRID_SHARE: f64 = 0.9;
 const GRID_MIN_INTERVALS: usize = 8;
 /// A fitted rate within this share of a common display rate is that rate.
 const GRID_SNAP: f64 = 0.005;
-/// A capture is played as tearing when more than this share of its frames allowed tearing.
-const TEARING_SHARE: f64 = 0.5;
+/// A capture is played as tearing (or V-Sync off) when more than this share of its frames
+/// allowed tearing (or had a sync interval of 0): what most of the run did.
+const MOST_FRAMES: f64 = 0.5;
 
 /// Why a capture could not be read. Each message names the file and, where it can, the line,
 /// the column and the value.
@@ -232,8 +233,11 @@ pub struct Stream {
     /// Presents never displayed (PresentMon's `Dropped`, or PresentMon 2's `NA` display
     /// columns), when the file says.
     pub not_displayed: Option<usize>,
-    /// Frames presented with tearing allowed, when the file says.
+    /// Frames presented with tearing allowed, when the file says (`AllowsTearing`).
     pub tearing_frames: Option<usize>,
+    /// Frames presented with V-Sync off, a sync interval of 0 in the `Present()` call, when
+    /// the file says (`SyncInterval`).
+    pub sync_off_frames: Option<usize>,
     /// How long the CPU was busy on each frame, in ms (NaN where the file says `NA`), when
     /// the file has the column (PresentMon 2's `MsCPUBusy` or `CPUBusy`).
     pub cpu_busy_ms: Option<Vec<f64>>,
@@ -504,19 +508,26 @@ impl Capture {
 
     /// What missed refreshes are counted against: none when most frames allowed tearing; else
     /// the rate whose whole multiples explain the display intervals, when the file has them
-    /// and at least nine in ten fit ([`Capture::refresh_fit`]); else the rate estimated from
-    /// the frame times ([`estimate_refresh_hz`]); else a rolling estimate.
+    /// and at least nine in ten fit ([`Capture::refresh_fit`]); else none when most frames
+    /// were presented with V-Sync off (their intervals are the program's pace, not the
+    /// display's); else the rate estimated from the frame times ([`estimate_refresh_hz`]);
+    /// else a rolling estimate. A PresentMon CSV and a CapFrameX JSON file of the same frames
+    /// give the same answer.
     pub fn refresh(&self) -> Refresh {
         let s = &self.chosen;
-        if let Some(tearing) = s.tearing_frames {
-            if tearing as f64 > TEARING_SHARE * s.frames_ms.len() as f64 {
-                return Refresh::Tearing;
-            }
+        let most = |frames: Option<usize>| {
+            frames.is_some_and(|n| n as f64 > MOST_FRAMES * s.frames_ms.len() as f64)
+        };
+        if most(s.tearing_frames) {
+            return Refresh::Tearing;
         }
         if let Some(fit) = self.refresh_fit() {
             if fit.share >= GRID_SHARE {
                 return Refresh::Measured(fit.hz);
             }
+        }
+        if most(s.sync_off_frames) {
+            return Refresh::SyncOff;
         }
         estimate_refresh_hz(&s.frames_ms).map_or(Refresh::Rolling, Refresh::Estimated)
     }
@@ -807,6 +818,8 @@ struct Columns {
     /// `DisplayLatency`), read when the file has no `Dropped` column.
     until_displayed: Option<usize>,
     tearing: Option<(usize, String)>,
+    /// The sync interval the program gave `Present()` (0: V-Sync off).
+    sync_interval: Option<(usize, String)>,
     /// How long the CPU and the GPU were busy on each frame (PresentMon 2's `MsCPUBusy` /
     /// `CPUBusy` and `MsGPUBusy` / `GPUBusy`; PresentMon 1 has only `msGPUActive`).
     cpu_busy: Option<(usize, String)>,
@@ -842,6 +855,7 @@ impl Columns {
         let dropped = at(&["Dropped"]).map(named);
         let until_displayed = at(&["MsUntilDisplayed", "DisplayLatency"]);
         let tearing = at(&["AllowsTearing"]).map(named);
+        let sync_interval = at(&["SyncInterval"]).map(named);
         let cpu_busy = at(&["MsCPUBusy", "CPUBusy"]).map(named);
         let gpu_busy = at(&["MsGPUBusy", "GPUBusy", "msGPUActive"]).map(named);
         let latency = at(&["DisplayLatency", "MsUntilDisplayed"]).map(named);
@@ -855,6 +869,7 @@ impl Columns {
             dropped.as_ref().map(|d| d.0),
             until_displayed,
             tearing.as_ref().map(|d| d.0),
+            sync_interval.as_ref().map(|d| d.0),
             cpu_busy.as_ref().map(|d| d.0),
             gpu_busy.as_ref().map(|d| d.0),
             latency.as_ref().map(|d| d.0),
@@ -875,6 +890,7 @@ impl Columns {
             dropped,
             until_displayed,
             tearing,
+            sync_interval,
             cpu_busy,
             gpu_busy,
             latency,
@@ -912,6 +928,7 @@ impl Columns {
             self.display.as_ref(),
             self.dropped.as_ref(),
             self.tearing.as_ref(),
+            self.sync_interval.as_ref(),
             self.cpu_busy.as_ref(),
             self.gpu_busy.as_ref(),
             self.latency.as_ref(),
@@ -1079,6 +1096,7 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
                     not_displayed: (columns.dropped.is_some() || columns.display.is_some())
                         .then_some(0),
                     tearing_frames: columns.tearing.as_ref().map(|_| 0),
+                    sync_off_frames: columns.sync_interval.as_ref().map(|_| 0),
                     cpu_busy_ms: columns.cpu_busy.as_ref().map(|_| Vec::new()),
                     gpu_busy_ms: columns.gpu_busy.as_ref().map(|_| Vec::new()),
                     latency_ms: columns
@@ -1235,6 +1253,14 @@ fn read_row(
         let tearing = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
         *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
     }
+    if let Some(col) = &columns.sync_interval {
+        // PresentMon writes -1 where it could not tell the interval: a whole number counts.
+        let interval = fields[col.0]
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| bad(col, "a sync interval (a whole number)"))?;
+        *stream.sync_off_frames.get_or_insert(0) += usize::from(interval == 0);
+    }
     // A time in ms or NA (kept as NaN), where the file has the column.
     let time = |col: &Option<(usize, String)>, what: &'static str| -> Result<Option<f64>, _> {
         let Some(col) = col else {
@@ -1387,6 +1413,16 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             _ => None,
         };
         let not_displayed = dropped.as_ref().map(|f| f.iter().filter(|&&d| d).count());
+        // CapFrameX keeps PresentMon's AllowsTearing and SyncInterval as arrays of integers,
+        // one a frame: counted as the CSV reader counts its columns.
+        let count = |field: json::Field<json::Flags>| match field {
+            json::Field::Found(json::Flags(flags)) if flags.len() == frames_ms.len() => {
+                Some(flags.iter().filter(|&&f| f).count())
+            }
+            _ => None,
+        };
+        let tearing_frames = count(data.allows_tearing);
+        let sync_off_frames = count(data.sync_off);
         // CapFrameX keeps PresentMon's columns as arrays: its MsUntilDisplayed is the time
         // from the Present() call to the display, none for a frame never displayed.
         let latency_ms = numbers("MsUntilDisplayed", data.until_displayed, false)?
@@ -1412,7 +1448,8 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             frames_ms,
             display_ms,
             not_displayed,
-            tearing_frames: None,
+            tearing_frames,
+            sync_off_frames,
         });
     }
     Ok(streams)
@@ -1650,14 +1687,16 @@ mod json {
         }
     }
 
-    /// A run's `CaptureData`: its frame times, display intervals, latency to the display and
-    /// dropped frames.
+    /// A run's `CaptureData`: its frame times, display intervals, latency to the display,
+    /// dropped frames, frames that allowed tearing and frames with a sync interval of 0.
     #[derive(Default)]
     pub(super) struct Data {
         pub presents: Field<Numbers>,
         pub display: Field<Numbers>,
         pub until_displayed: Field<Numbers>,
         pub dropped: Field<Flags>,
+        pub allows_tearing: Field<Flags>,
+        pub sync_off: Field<Flags>,
     }
 
     impl Object for Data {
@@ -1675,6 +1714,10 @@ mod json {
                 self.until_displayed = map.next_value::<Field<Intervals>>()?.into();
             } else if is("Dropped") && matches!(self.dropped, Field::Missing) {
                 self.dropped = map.next_value()?;
+            } else if is("AllowsTearing") && matches!(self.allows_tearing, Field::Missing) {
+                self.allows_tearing = map.next_value()?;
+            } else if is("SyncInterval") && matches!(self.sync_off, Field::Missing) {
+                self.sync_off = map.next_value::<Field<Zeros>>()?.into();
             } else {
                 return Ok(false);
             }
@@ -1744,8 +1787,33 @@ mod json {
         }
     }
 
-    /// Which elements are `true` or `1`: CapFrameX's `Dropped`, one a frame.
+    /// Which elements are `true` or `1`: CapFrameX's `Dropped` and `AllowsTearing`, one a
+    /// frame.
     pub(super) struct Flags(pub Vec<bool>);
+
+    /// Which elements are the number 0: CapFrameX's `SyncInterval` (0 is V-Sync off), one a
+    /// frame, as [`Flags`].
+    struct Zeros(Flags);
+
+    impl<'de> FromSeq<'de> for Zeros {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut zeros = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+            while let Some(v) = seq.next_element::<serde_json::Value>()? {
+                zeros.push(v.as_f64() == Some(0.0));
+            }
+            Ok(Zeros(Flags(zeros)))
+        }
+    }
+
+    impl From<Field<Zeros>> for Field<Flags> {
+        fn from(f: Field<Zeros>) -> Self {
+            match f {
+                Field::Missing => Field::Missing,
+                Field::Other => Field::Other,
+                Field::Found(Zeros(flags)) => Field::Found(flags),
+            }
+        }
+    }
 
     impl<'de> FromSeq<'de> for Flags {
         fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {

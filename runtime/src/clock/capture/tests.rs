@@ -6,6 +6,12 @@ const OCAT_TEARING: &str = include_str!("../../../tests/captures/ocat-tearing.cs
 const MANGOHUD: &str = include_str!("../../../tests/captures/mangohud.csv");
 const CAPFRAMEX: &str = include_str!("../../../tests/captures/capframex.json");
 const PLAIN: &str = include_str!("../../../tests/captures/plain.txt");
+/// One V-Sync-off run (tearing allowed, sync interval 0, display changes as soon as each frame
+/// is ready) written twice with the same frames: as CapFrameX writes a capture (its
+/// `SessionCaptureData` arrays, `AllowsTearing` and `SyncInterval` as integers, `PresentMode`
+/// as its `EPresentMode` number) and as PresentMon 1 writes the same swap chain's columns.
+const CAPFRAMEX_VSYNC_OFF: &str = include_str!("../../../tests/captures/capframex-vsync-off.json");
+const PRESENTMON_VSYNC_OFF: &str = include_str!("../../../tests/captures/presentmon-vsync-off.csv");
 /// One recording in PresentMon's three column sets, from PresentMon's own test data (see
 /// `runtime/tests/captures/presentmon-gold/SOURCE.md`).
 const GOLD_V1: &str = include_str!("../../../tests/captures/presentmon-gold/test_case_2-v1.csv");
@@ -116,6 +122,50 @@ fn column_names_are_matched_whatever_their_case_and_tearing_means_no_refresh() {
     assert_eq!(c.len(), 12);
     assert_eq!(c.stream().tearing_frames, Some(12));
     assert_eq!(c.refresh(), Refresh::Tearing);
+}
+
+#[test]
+fn capframex_json_carries_tearing_and_sync_interval_as_presentmon_csv_does() {
+    let json = parse(CAPFRAMEX_VSYNC_OFF, None);
+    let csv = parse(PRESENTMON_VSYNC_OFF, None);
+    assert_eq!(json.frames_ms(), csv.frames_ms(), "the same frames");
+    for c in [&json, &csv] {
+        assert_eq!(c.stream().tearing_frames, Some(24), "{}", c.format());
+        assert_eq!(c.stream().sync_off_frames, Some(24), "{}", c.format());
+        // Displayed as soon as ready, the frames fall on no refresh grid: no rate can be told
+        // from them, and none is made up from the frame times.
+        assert!(c.refresh_fit().unwrap().share < 0.9);
+        assert_eq!(c.refresh(), Refresh::Tearing, "{}", c.format());
+    }
+    // Sync interval 0 with tearing not allowed (the flag cleared in both files): V-Sync off,
+    // still no refresh to count misses against, in either format.
+    let mut cleared: serde_json::Value = serde_json::from_str(CAPFRAMEX_VSYNC_OFF).unwrap();
+    cleared["Runs"][0]["CaptureData"]["AllowsTearing"] = serde_json::json!(vec![0; 24]);
+    let json = parse(&cleared.to_string(), None);
+    let csv = parse(
+        &PRESENTMON_VSYNC_OFF.replace(",DXGI,0,512,1,", ",DXGI,0,0,0,"),
+        None,
+    );
+    for c in [&json, &csv] {
+        assert_eq!(c.stream().tearing_frames, Some(0), "{}", c.format());
+        assert_eq!(c.refresh(), Refresh::SyncOff, "{}", c.format());
+    }
+    // With V-Sync on (sync interval 1) the frame times are the estimate again, alike.
+    let mut synced = cleared.clone();
+    synced["Runs"][0]["CaptureData"]["SyncInterval"] = serde_json::json!(vec![1; 24]);
+    let json = parse(&synced.to_string(), None);
+    let csv = parse(
+        &PRESENTMON_VSYNC_OFF.replace(",DXGI,0,512,1,", ",DXGI,1,0,0,"),
+        None,
+    );
+    assert_eq!(json.stream().sync_off_frames, Some(0));
+    assert_eq!(json.refresh(), csv.refresh());
+    // A sync interval that is not a whole number is named with its line and column.
+    assert_eq!(
+        err("MsBetweenPresents,SyncInterval\n16.7,1\n16.7,on\n"),
+        "capture 'bad.csv' line 3, column SyncInterval: 'on' is not a sync interval (a whole \
+         number)"
+    );
 }
 
 #[test]
