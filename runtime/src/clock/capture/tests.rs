@@ -507,6 +507,24 @@ fn the_refresh_is_the_grid_the_display_times_fall_on_not_the_games_rate() {
 }
 
 #[test]
+fn a_frame_cap_is_not_taken_for_the_panel() {
+    // A game capped at 30 fps on a 60 Hz panel, in PresentMon 1's columns (as
+    // `stalls-2000.csv`): each frame stays two refreshes, but twice in 600 frames the cap's
+    // timer slips and a frame stays one refresh, the next three. A 30 Hz grid fits all but
+    // those four intervals; a panel that changed the picture 16.7 ms apart is not 30 Hz.
+    let capped = include_str!("../../../tests/captures/presentmon-30fps-cap.csv");
+    let c = parse(capped, None);
+    assert_eq!(c.refresh(), Refresh::Measured(60.0));
+    let fit = c.refresh_fit().unwrap();
+    assert_eq!((fit.hz, fit.share, fit.intervals), (60.0, 1.0, 600));
+    // 40 fps on a 120 Hz panel, every frame three refreshes: a 40 Hz grid fits as well as a
+    // 120 Hz one, and 120 Hz is a panel's rate, 40 Hz a frame cap's.
+    let display = vec![3000.0 / 120.0; 200];
+    let c = parse(&with_display(&display, &display), None);
+    assert_eq!(c.refresh(), Refresh::Measured(120.0));
+}
+
+#[test]
 fn display_times_on_no_grid_say_so_and_fall_back_to_the_frame_times() {
     // Variable refresh: each frame is displayed as soon as it is ready, so the display
     // intervals are the frame times, spread evenly over 9 to 14 ms.
