@@ -63,9 +63,13 @@ pub enum Refresh {
     /// Missed refreshes are n/a.
     Tearing,
     /// None can be told: the frames were presented with V-Sync off (a sync interval of 0, not
-    /// waiting for a refresh) and no display times place them on a refresh grid, so their
-    /// intervals are the program's own pace, not the display's. Missed refreshes are n/a.
+    /// waiting for a refresh) and there are no display times to measure a refresh from, so
+    /// their intervals are the program's own pace, not the display's. Missed refreshes are n/a.
     SyncOff,
+    /// None can be told: the capture's display times fit no refresh grid (a variable-refresh
+    /// panel, or timing too noisy to tell), and the program's own frame rate is not the
+    /// panel's. Missed refreshes are n/a until a rate or a range is given.
+    NoGrid,
     /// A variable-refresh panel (adaptive sync) that follows the frames between `min_hz` and
     /// `max_hz`, given by the user: it has no grid, so a frame misses no refresh unless it
     /// comes later than the panel can hold a picture (`1000 / min_hz` ms), when the panel
@@ -84,16 +88,18 @@ impl Refresh {
     pub fn hz(self) -> Option<f64> {
         match self {
             Refresh::Given(hz) | Refresh::Measured(hz) | Refresh::Estimated(hz) => Some(hz),
-            Refresh::Rolling | Refresh::Tearing | Refresh::SyncOff | Refresh::Variable { .. } => {
-                None
-            }
+            Refresh::Rolling
+            | Refresh::Tearing
+            | Refresh::SyncOff
+            | Refresh::NoGrid
+            | Refresh::Variable { .. } => None,
         }
     }
 
     /// Whether missed refreshes can be counted against this source: not when none can be told
-    /// ([`Refresh::Tearing`], [`Refresh::SyncOff`]), when they are n/a.
+    /// ([`Refresh::Tearing`], [`Refresh::SyncOff`], [`Refresh::NoGrid`]), when they are n/a.
     pub fn counts_misses(self) -> bool {
-        !matches!(self, Refresh::Tearing | Refresh::SyncOff)
+        !matches!(self, Refresh::Tearing | Refresh::SyncOff | Refresh::NoGrid)
     }
 }
 
@@ -107,8 +113,9 @@ impl fmt::Display for Refresh {
             Refresh::Estimated(hz) => write!(f, "{hz:.1} Hz (estimated from the frame times)"),
             Refresh::Tearing => f.write_str("n/a (tearing allowed: no refresh grid)"),
             Refresh::SyncOff => f.write_str(
-                "n/a (V-Sync off: sync interval 0, and no display times on a refresh grid)",
+                "n/a (V-Sync off: sync interval 0, and no display times to measure a refresh from)",
             ),
+            Refresh::NoGrid => f.write_str("n/a (display times fit no refresh grid)"),
             Refresh::Variable { min_hz, max_hz } => write!(
                 f,
                 "a variable refresh of {min_hz:.0}-{max_hz:.0} Hz (given): repeats past its \
@@ -416,8 +423,10 @@ mod tests {
             Refresh::Tearing.to_string(),
             "n/a (tearing allowed: no refresh grid)"
         );
-        let mut c = RefreshCounter::new(Refresh::SyncOff);
-        assert_eq!((c.observe(100.0), c.refresh_hz()), (None, None));
+        for none in [Refresh::SyncOff, Refresh::NoGrid] {
+            let mut c = RefreshCounter::new(none);
+            assert_eq!((c.observe(100.0), c.refresh_hz()), (None, None), "{none}");
+        }
     }
 
     #[test]

@@ -258,7 +258,74 @@ pub struct Stream {
     /// Each frame's click-to-photon latency, in ms (NaN where no click contributed), when the
     /// file has the column (`MsClickToPhotonLatency` or `ClickToPhotonLatency`).
     pub click_ms: Option<Vec<f64>>,
+    /// How the frames reached the screen and whether that changed mid-run, when the file
+    /// says (`PresentMode`).
+    pub present_modes: Option<PresentModes>,
 }
+
+/// How a stream's frames reached the screen (PresentMon's `PresentMode`: `Hardware:
+/// Independent Flip`, `Composed: Flip`...) over the run. A change mid-run (a game leaving
+/// independent flip for the compositor) changes the display's timing with it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PresentModes {
+    /// The first frame's mode, as the file names it.
+    pub first: String,
+    /// The first change: the frame (from 0) and the mode from it on.
+    pub first_change: Option<(usize, String)>,
+    /// How many times the mode changed.
+    pub changes: usize,
+    /// The last frame's mode so far.
+    last: String,
+}
+
+impl PresentModes {
+    /// Adds frame `frame`'s mode to `modes`.
+    fn note(modes: &mut Option<PresentModes>, frame: usize, mode: &str) {
+        let Some(m) = modes else {
+            *modes = Some(PresentModes {
+                first: mode.to_string(),
+                last: mode.to_string(),
+                ..PresentModes::default()
+            });
+            return;
+        };
+        if m.last != mode {
+            m.changes += 1;
+            m.first_change
+                .get_or_insert_with(|| (frame, mode.to_string()));
+            m.last = mode.to_string();
+        }
+    }
+
+    /// How a message says a change: `the present mode changed mid-run: Hardware: Independent
+    /// Flip, then Composed: Flip from frame 812 (3 changes)`, or nothing when it never changed.
+    pub fn change_text(&self) -> Option<String> {
+        let (frame, to) = self.first_change.as_ref()?;
+        let mut text = format!(
+            "the present mode changed mid-run: {}, then {} from frame {frame}",
+            excerpt(&self.first),
+            excerpt(to)
+        );
+        if self.changes > 1 {
+            text.push_str(&format!(" ({} changes)", self.changes));
+        }
+        Some(text)
+    }
+}
+
+/// CapFrameX's `PresentMode` numbers, in order from 0, as PresentMon names the modes.
+const CAPFRAMEX_PRESENT_MODES: [&str; 10] = [
+    "Unknown",
+    "Hardware: Legacy Flip",
+    "Hardware: Legacy Copy to front buffer",
+    "Hardware: Independent Flip",
+    "Composed: Flip",
+    "Composed: Copy with GPU GDI",
+    "Composed: Copy with CPU GDI",
+    "Composed: Composition Atlas",
+    "Hardware Composed: Independent Flip",
+    "Other",
+];
 
 impl Stream {
     /// How messages name the stream: `game.exe (pid 5120) swap chain 0x21F4E8A1C30`, or
@@ -514,8 +581,9 @@ impl Capture {
 
     /// What missed refreshes are counted against: none when most frames allowed tearing; else
     /// the rate whose whole multiples explain the display intervals, when the file has them
-    /// and at least nine in ten fit ([`Capture::refresh_fit`]); else none when most frames
-    /// were presented with V-Sync off (their intervals are the program's pace, not the
+    /// and at least nine in ten fit ([`Capture::refresh_fit`]); none when they fit no grid
+    /// (the program's own rate is not the panel's); without display times, none when most
+    /// frames were presented with V-Sync off (their intervals are the program's pace, not the
     /// display's); else the rate estimated from the frame times ([`estimate_refresh_hz`]);
     /// else a rolling estimate. A PresentMon CSV and a CapFrameX JSON file of the same frames
     /// give the same answer.
@@ -531,6 +599,7 @@ impl Capture {
             if fit.share >= GRID_SHARE {
                 return Refresh::Measured(fit.hz);
             }
+            return Refresh::NoGrid;
         }
         if most(s.sync_off_frames) {
             return Refresh::SyncOff;
@@ -543,13 +612,14 @@ impl Capture {
         self.describe_with(false)
     }
 
-    /// As [`Capture::describe`], for a run graded against a variable-refresh range already
-    /// given (`--vrr`): display times on no grid are said without advice to give one.
-    pub fn describe_vrr_given(&self) -> String {
+    /// As [`Capture::describe`], for a run graded against a refresh rate or a variable-refresh
+    /// range already given (`--refresh-hz`, `--vrr`): display times on no grid are said
+    /// without advice to give one.
+    pub fn describe_refresh_given(&self) -> String {
         self.describe_with(true)
     }
 
-    fn describe_with(&self, vrr_given: bool) -> String {
+    fn describe_with(&self, refresh_given: bool) -> String {
         let mut line = format!(
             "capture '{}' ({}): playing {} ({} frames)",
             self.file,
@@ -563,11 +633,20 @@ impl Capture {
         }
         if let Some(fit) = self.refresh_fit() {
             line.push_str("; ");
-            line.push_str(&if vrr_given {
+            line.push_str(&if refresh_given {
                 format!("{fit:#}")
             } else {
                 fit.to_string()
             });
+        }
+        if let Some(change) = self
+            .chosen
+            .present_modes
+            .as_ref()
+            .and_then(|m| m.change_text())
+        {
+            line.push_str("; ");
+            line.push_str(&change);
         }
         if self.skipped > 0 {
             line.push_str(&format!(
@@ -627,9 +706,12 @@ impl fmt::Display for RefreshFit {
                  intervals: variable refresh, or too noisy to tell",
                 self.hz, self.intervals
             )?;
-            // `{:#}`: for a run already given its variable-refresh range, no advice to give it.
+            // `{:#}`: for a run already given its refresh, no advice to give it.
             if !f.alternate() {
-                f.write_str("; for a variable-refresh panel, give its range with --vrr MIN-MAX")?;
+                f.write_str(
+                    "; missed refreshes are n/a: give a fixed panel's rate with --refresh-hz HZ, \
+                     or a variable-refresh panel's range with --vrr MIN-MAX",
+                )?;
             }
             f.write_str(")")
         }
@@ -839,6 +921,8 @@ struct Columns {
     tearing: Option<(usize, String)>,
     /// The sync interval the program gave `Present()` (0: V-Sync off).
     sync_interval: Option<(usize, String)>,
+    /// How the frame reached the screen (`Hardware: Independent Flip`...).
+    present_mode: Option<usize>,
     /// How long the CPU and the GPU were busy on each frame (PresentMon 2's `MsCPUBusy` /
     /// `CPUBusy` and `MsGPUBusy` / `GPUBusy`; PresentMon 1 has only `msGPUActive`).
     cpu_busy: Option<(usize, String)>,
@@ -875,6 +959,7 @@ impl Columns {
         let until_displayed = at(&["MsUntilDisplayed", "DisplayLatency"]);
         let tearing = at(&["AllowsTearing"]).map(named);
         let sync_interval = at(&["SyncInterval"]).map(named);
+        let present_mode = at(&["PresentMode"]);
         let cpu_busy = at(&["MsCPUBusy", "CPUBusy"]).map(named);
         let gpu_busy = at(&["MsGPUBusy", "GPUBusy", "msGPUActive"]).map(named);
         let latency = at(&["DisplayLatency", "MsUntilDisplayed"]).map(named);
@@ -889,6 +974,7 @@ impl Columns {
             until_displayed,
             tearing.as_ref().map(|d| d.0),
             sync_interval.as_ref().map(|d| d.0),
+            present_mode,
             cpu_busy.as_ref().map(|d| d.0),
             gpu_busy.as_ref().map(|d| d.0),
             latency.as_ref().map(|d| d.0),
@@ -910,6 +996,7 @@ impl Columns {
             until_displayed,
             tearing,
             sync_interval,
+            present_mode,
             cpu_busy,
             gpu_busy,
             latency,
@@ -1322,6 +1409,10 @@ fn read_row(
     if let Some(ms) = gpu {
         stream.gpu_busy_ms.get_or_insert_with(Vec::new).push(ms);
     }
+    if let Some(i) = columns.present_mode {
+        let mode = fields[i].trim();
+        PresentModes::note(&mut stream.present_modes, stream.frames_ms.len(), mode);
+    }
     stream.frames_ms.push(frame);
     Ok(true)
 }
@@ -1442,6 +1533,21 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
         };
         let tearing_frames = count(data.allows_tearing);
         let sync_off_frames = count(data.sync_off);
+        // CapFrameX numbers the present modes (its EPresentMode); named as PresentMon does.
+        let present_modes = match data.present_mode {
+            json::Field::Found(json::Modes(modes)) if modes.len() == frames_ms.len() => {
+                let mut out = None;
+                for (frame, mode) in modes.iter().enumerate() {
+                    let name = usize::try_from(*mode)
+                        .ok()
+                        .and_then(|m| CAPFRAMEX_PRESENT_MODES.get(m))
+                        .map_or_else(|| format!("mode {mode}"), |name| name.to_string());
+                    PresentModes::note(&mut out, frame, &name);
+                }
+                out
+            }
+            _ => None,
+        };
         // CapFrameX keeps PresentMon's columns as arrays: its MsUntilDisplayed is the time
         // from the Present() call to the display, none for a frame never displayed.
         let latency_ms = numbers("MsUntilDisplayed", data.until_displayed, false)?
@@ -1469,6 +1575,7 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             not_displayed,
             tearing_frames,
             sync_off_frames,
+            present_modes,
         });
     }
     Ok(streams)
@@ -1716,6 +1823,7 @@ mod json {
         pub dropped: Field<Flags>,
         pub allows_tearing: Field<Flags>,
         pub sync_off: Field<Flags>,
+        pub present_mode: Field<Modes>,
     }
 
     impl Object for Data {
@@ -1737,6 +1845,8 @@ mod json {
                 self.allows_tearing = map.next_value()?;
             } else if is("SyncInterval") && matches!(self.sync_off, Field::Missing) {
                 self.sync_off = map.next_value::<Field<Zeros>>()?.into();
+            } else if is("PresentMode") && matches!(self.present_mode, Field::Missing) {
+                self.present_mode = map.next_value()?;
             } else {
                 return Ok(false);
             }
@@ -1809,6 +1919,19 @@ mod json {
     /// Which elements are `true` or `1`: CapFrameX's `Dropped` and `AllowsTearing`, one a
     /// frame.
     pub(super) struct Flags(pub Vec<bool>);
+
+    /// CapFrameX's `PresentMode` numbers, one a frame (-1 for anything not a whole number).
+    pub(super) struct Modes(pub Vec<i64>);
+
+    impl<'de> FromSeq<'de> for Modes {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut modes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+            while let Some(v) = seq.next_element::<serde_json::Value>()? {
+                modes.push(v.as_i64().unwrap_or(-1));
+            }
+            Ok(Modes(modes))
+        }
+    }
 
     /// Which elements are the number 0: CapFrameX's `SyncInterval` (0 is V-Sync off), one a
     /// frame, as [`Flags`].

@@ -940,7 +940,8 @@ impl Summary {
     }
 
     /// The missed refreshes as a summary says them: `94 in 80 frames, against 60.0 Hz
-    /// (measured from display times)`, or `n/a (tearing allowed: no refresh grid)`.
+    /// (measured from display times)`, or `n/a (tearing allowed: no refresh grid)`, or for
+    /// display times on no grid n/a with the options that would count them.
     pub fn missed_text(&self) -> String {
         let (source, hz) = self.refresh;
         match (self.missed_refreshes, self.frames_missing_refreshes) {
@@ -960,6 +961,11 @@ impl Summary {
                 };
                 format!("{missed} in {frames} frames{basis}, against {against}")
             }
+            // What would make the count possible, said on the same line.
+            _ if source == Refresh::NoGrid => format!(
+                "{source}: give a fixed panel's rate with --refresh-hz HZ, or a variable-refresh \
+                 panel's range with --vrr MIN-MAX"
+            ),
             _ => source.to_string(),
         }
     }

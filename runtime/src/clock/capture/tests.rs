@@ -137,28 +137,32 @@ fn capframex_json_carries_tearing_and_sync_interval_as_presentmon_csv_does() {
         assert!(c.refresh_fit().unwrap().share < 0.9);
         assert_eq!(c.refresh(), Refresh::Tearing, "{}", c.format());
     }
-    // Sync interval 0 with tearing not allowed (the flag cleared in both files): V-Sync off,
-    // still no refresh to count misses against, in either format.
+    // Sync interval 0 with tearing not allowed (the flag cleared in both files) and no display
+    // times (their column renamed away): V-Sync off, still no refresh to count misses against,
+    // in either format.
     let mut cleared: serde_json::Value = serde_json::from_str(CAPFRAMEX_VSYNC_OFF).unwrap();
-    cleared["Runs"][0]["CaptureData"]["AllowsTearing"] = serde_json::json!(vec![0; 24]);
+    let data = &mut cleared["Runs"][0]["CaptureData"];
+    data["AllowsTearing"] = serde_json::json!(vec![0; 24]);
+    data.as_object_mut()
+        .unwrap()
+        .remove("MsBetweenDisplayChange");
     let json = parse(&cleared.to_string(), None);
-    let csv = parse(
-        &PRESENTMON_VSYNC_OFF.replace(",DXGI,0,512,1,", ",DXGI,0,0,0,"),
-        None,
-    );
+    let cleared_csv = PRESENTMON_VSYNC_OFF
+        .replace(",DXGI,0,512,1,", ",DXGI,0,0,0,")
+        .replace(",MsBetweenDisplayChange,", ",Unread,");
+    let csv = parse(&cleared_csv, None);
     for c in [&json, &csv] {
         assert_eq!(c.stream().tearing_frames, Some(0), "{}", c.format());
+        assert_eq!(c.stream().display_ms, None, "{}", c.format());
         assert_eq!(c.refresh(), Refresh::SyncOff, "{}", c.format());
     }
     // With V-Sync on (sync interval 1) the frame times are the estimate again, alike.
     let mut synced = cleared.clone();
     synced["Runs"][0]["CaptureData"]["SyncInterval"] = serde_json::json!(vec![1; 24]);
     let json = parse(&synced.to_string(), None);
-    let csv = parse(
-        &PRESENTMON_VSYNC_OFF.replace(",DXGI,0,512,1,", ",DXGI,1,0,0,"),
-        None,
-    );
+    let csv = parse(&cleared_csv.replace(",DXGI,0,0,0,", ",DXGI,1,0,0,"), None);
     assert_eq!(json.stream().sync_off_frames, Some(0));
+    assert!(matches!(json.refresh(), Refresh::Estimated(_)));
     assert_eq!(json.refresh(), csv.refresh());
     // A sync interval that is not a whole number is named with its line and column.
     assert_eq!(
@@ -525,7 +529,7 @@ fn a_frame_cap_is_not_taken_for_the_panel() {
 }
 
 #[test]
-fn display_times_on_no_grid_say_so_and_fall_back_to_the_frame_times() {
+fn display_times_on_no_grid_say_so_and_make_no_rate_up_from_the_frame_times() {
     // Variable refresh: each frame is displayed as soon as it is ready, so the display
     // intervals are the frame times, spread evenly over 9 to 14 ms.
     let display: Vec<f64> = (0..400)
@@ -534,17 +538,100 @@ fn display_times_on_no_grid_say_so_and_fall_back_to_the_frame_times() {
     let c = parse(&with_display(&display, &display), None);
     let fit = c.refresh_fit().unwrap();
     assert!(fit.share < 0.9, "{fit:?}");
-    assert!(
-        !matches!(c.refresh(), Refresh::Measured(_)),
-        "{:?}",
-        c.refresh()
-    );
+    assert_eq!(c.refresh(), Refresh::NoGrid);
     assert!(
         c.describe()
             .contains("display times fit no refresh grid (at best"),
         "{}",
         c.describe()
     );
+}
+
+/// A game at about 150 fps on an adaptive-sync panel, V-Sync off, in PresentMon 2's default
+/// columns (the header of `presentmon-gold/test_case_2-default.csv`): each frame displayed as
+/// it is ready, and at frame 180 the game leaves independent flip for the compositor.
+const VRR_MODE_CHANGE: &str =
+    include_str!("../../../tests/captures/presentmon-vrr-mode-change.csv");
+
+#[test]
+fn display_times_on_no_grid_make_missed_refreshes_na_with_what_to_give_in_one_line() {
+    use crate::engine::FrameReport;
+    use crate::timing::timeline::{FrameSource, Timeline};
+    let c = parse(VRR_MODE_CHANGE, None);
+    assert!(c.refresh_fit().unwrap().share < 0.9);
+    assert_eq!(c.refresh(), Refresh::NoGrid, "not the game's own rate");
+    let said = c.describe();
+    assert!(
+        said.contains("--refresh-hz HZ") && said.contains("--vrr MIN-MAX"),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "the present mode changed mid-run: Hardware: Independent Flip, then Composed: Flip \
+             from frame 180"
+        ),
+        "{said}"
+    );
+    let given = c.describe_refresh_given();
+    assert!(
+        !given.contains("--refresh-hz") && !given.contains("--vrr"),
+        "{given}"
+    );
+    // The summary of its frames counts no missed refresh, from present or display times.
+    let mut t = Timeline::new(1000.0 / 60.0);
+    t.set_source(FrameSource::Capture {
+        name: said,
+        not_displayed: c.stream().not_displayed,
+        display_ms: c.stream().display_ms.clone(),
+        busy_ms: (None, None),
+        latency_ms: None,
+        click_ms: None,
+    });
+    t.set_refresh((c.refresh(), c.refresh().hz()));
+    for (frame, &delta_ms) in c.frames_ms().iter().enumerate() {
+        let stats = bt_overlay::FrameStats {
+            delta_ms,
+            updates: 1,
+            ..Default::default()
+        };
+        let report = FrameReport {
+            frame: frame as u64,
+            render_alpha: 0.0,
+            stats,
+        };
+        t.record(&report, 0, &[]);
+    }
+    let s = t.summary();
+    assert_eq!((s.missed_refreshes, s.display_missed), (None, None));
+    assert_eq!(s.time_below_refresh, None);
+    let text = s.to_text();
+    let advice: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("--refresh-hz"))
+        .collect();
+    assert_eq!(
+        advice,
+        [
+            "missed refreshes n/a (display times fit no refresh grid): give a fixed panel's rate \
+          with --refresh-hz HZ, or a variable-refresh panel's range with --vrr MIN-MAX"
+        ],
+        "{text}"
+    );
+    // CapFrameX numbers its present modes; a change is said with PresentMon's names.
+    let mut json: serde_json::Value = serde_json::from_str(CAPFRAMEX_VSYNC_OFF).unwrap();
+    let modes: Vec<u32> = (0..24).map(|i| if i < 12 { 3 } else { 4 }).collect();
+    json["Runs"][0]["CaptureData"]["PresentMode"] = serde_json::json!(modes);
+    let said = parse(&json.to_string(), None).describe();
+    assert!(
+        said.contains(
+            "the present mode changed mid-run: Hardware: Independent Flip, then Composed: Flip \
+             from frame 12"
+        ),
+        "{said}"
+    );
+    assert!(!parse(CAPFRAMEX_VSYNC_OFF, None)
+        .describe()
+        .contains("present mode"));
 }
 
 #[test]
