@@ -674,6 +674,58 @@ impl Capture {
             looped,
         }
     }
+
+    /// A clock playing the capture once, as [`Capture::clock`], that hands `say` one line the
+    /// first time it has no frame left ([`Capture::end_text`]): a window playing a capture
+    /// (`bt run --clock capture:FILE`) otherwise just stops moving, with no word of why.
+    pub fn clock_saying_its_end(self: &Arc<Self>, say: impl FnMut(&str) + 'static) -> EndSaid {
+        EndSaid {
+            clock: self.clock(false),
+            say: Some(Box::new(say)),
+        }
+    }
+
+    /// What a window playing the capture says when it runs out: which capture, after how
+    /// many frames and how long, and what happens next.
+    pub fn end_text(&self) -> String {
+        format!(
+            "capture '{}' played out: all {} frames ({} s) of {}; no frame runs after it, so \
+             the cart stops updating and the window keeps its last picture until it is closed",
+            self.file,
+            self.len(),
+            number((self.frames_ms().iter().sum::<f64>() / 1000.0 * 10.0).round() / 10.0),
+            self.chosen.name()
+        )
+    }
+}
+
+/// A [`CaptureClock`] playing once that says when it runs out (see
+/// [`Capture::clock_saying_its_end`]).
+pub struct EndSaid {
+    clock: CaptureClock,
+    /// Called once, then gone.
+    say: Option<Box<dyn FnMut(&str)>>,
+}
+
+impl fmt::Debug for EndSaid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EndSaid")
+            .field("clock", &self.clock)
+            .field("said", &self.say.is_none())
+            .finish()
+    }
+}
+
+impl Clock for EndSaid {
+    fn delta(&mut self, now_ms: f64) -> Option<f64> {
+        let delta = self.clock.delta(now_ms);
+        if delta.is_none() {
+            if let Some(mut say) = self.say.take() {
+                say(&self.clock.capture.end_text());
+            }
+        }
+        delta
+    }
 }
 
 /// How well a refresh period explains a list of display intervals: see [`fit_refresh_grid`].

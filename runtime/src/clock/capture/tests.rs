@@ -234,6 +234,30 @@ fn the_clock_plays_the_capture_once_or_looped() {
 }
 
 #[test]
+fn a_capture_played_in_a_window_says_once_when_it_runs_out() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let c = Arc::new(parse(PRESENTMON, None));
+    let said = Rc::new(RefCell::new(Vec::new()));
+    let heard = Rc::clone(&said);
+    let mut clock = c.clock_saying_its_end(move |line| heard.borrow_mut().push(line.to_string()));
+    let played: Vec<f64> = std::iter::from_fn(|| clock.delta(0.0)).collect();
+    assert_eq!(played, c.frames_ms(), "every frame, in order");
+    assert!(said.borrow().len() == 1);
+    for _ in 0..3 {
+        assert_eq!(clock.delta(0.0), None);
+    }
+    let said = said.borrow();
+    assert_eq!(said.len(), 1, "said once: {said:?}");
+    assert_eq!(
+        said[0],
+        "capture 'test' played out: all 14 frames (0.3 s) of game.exe (pid 4242) swap chain \
+         0x000001A2B3C4D5E0; no frame runs after it, so the cart stops updating and the window \
+         keeps its last picture until it is closed"
+    );
+}
+
+#[test]
 fn bad_files_name_the_line_the_column_and_the_value() {
     assert_eq!(
         err("Application,MsBetweenPresents\ngame.exe,16.7\ngame.exe,abc\n"),
