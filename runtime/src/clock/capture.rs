@@ -79,12 +79,6 @@ const GRID_SHARE: f64 = 0.9;
 const GRID_MIN_INTERVALS: usize = 8;
 /// A fitted rate within this share of a common display rate is that rate.
 const GRID_SNAP: f64 = 0.005;
-/// The share of the shortest display intervals left out when the shortest bounds the period:
-/// a panel changes the picture at most once a refresh, so no refresh is longer than its display
-/// intervals (a 30 fps cap on a 60 Hz panel shows a frame for one refresh now and then, and
-/// 30 Hz is then no fit), but a glitch or two in a thousand intervals must not drag the period
-/// down.
-const GRID_SHORTEST_LEFT_OUT: f64 = 0.001;
 /// A capture is played as tearing (or V-Sync off) when more than this share of its frames
 /// allowed tearing (or had a sync interval of 0): what most of the run did.
 const MOST_FRAMES: f64 = 0.5;
@@ -773,14 +767,14 @@ impl fmt::Display for RefreshFit {
 /// The refresh period whose whole multiples best explain `display_ms` (intervals between
 /// display changes in ms; 0 for a frame never displayed): a game at 43 fps on a 240 Hz panel
 /// shows each frame for 5 or 6 refreshes of 4.17 ms, and the fit finds 240 Hz where the
-/// shortest intervals alone would say 48. Periods from 1 ms to the shortest display intervals
-/// (less a glitch in a thousand) are tried, never longer, since a panel changes the picture at
-/// most once a refresh: a frame cap (30 fps on a 60 Hz panel) is not taken for the panel. An
-/// interval fits a period when it lies within 4 % of a period of a multiple of it (intervals
-/// over 16 periods are left out of the score). Of the periods nearly as good as the best, the
-/// longest near a common display rate is taken, else the longest (a period's halves explain
-/// its multiples too), then refined by least squares over the intervals that fit. `None` with
-/// fewer than 8 intervals.
+/// shortest intervals alone would say 48. Periods from 1 to 50 ms are tried; an interval fits
+/// a period when it lies within 4 % of a period of a multiple of it (intervals over 16 periods
+/// are left out of the score). Of the periods nearly as good as the best, none longer than
+/// the shortest interval on one of their grids is taken, since a panel changes the picture at
+/// most once a refresh (a frame cap, 30 fps on a 60 Hz panel showing a frame one refresh now
+/// and then, is not taken for the panel); of those, the longest near a common display rate,
+/// else the longest (a period's halves explain its multiples too), refined by least squares
+/// over the intervals that fit. `None` with fewer than 8 intervals.
 ///
 /// ```
 /// use bt_runtime::clock::capture::fit_refresh_grid;
@@ -803,48 +797,55 @@ pub fn fit_refresh_grid(display_ms: &[f64]) -> Option<RefreshFit> {
     // Score at most a few thousand intervals, evenly spread, for speed.
     let step = shown.len().div_ceil(4096);
     let sample: Vec<f64> = shown.iter().copied().step_by(step).collect();
-    let score = |period: f64| {
-        let fits = sample
-            .iter()
-            .filter(|&&d| {
-                let k = (d / period).round().max(1.0);
-                k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period
-            })
-            .count();
-        fits as f64 / sample.len() as f64
+    // Whether an interval lies on the grid of a period.
+    let fits = |d: f64, period: f64| {
+        let k = (d / period).round().max(1.0);
+        k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period
     };
-    // No period longer than the shortest display intervals (give or take the tolerance).
-    let mut ascending = shown.clone();
-    ascending.sort_by(f64::total_cmp);
-    let shortest = ascending[(ascending.len() as f64 * GRID_SHORTEST_LEFT_OUT) as usize];
-    let longest_period = GRID_PERIOD_MS.1.min(shortest * (1.0 + GRID_TOLERANCE));
+    let score = |period: f64| {
+        let fitting = sample.iter().filter(|&&d| fits(d, period)).count();
+        fitting as f64 / sample.len() as f64
+    };
     // Periods spaced 0.1 % apart, so that a multiple up to 16 stays within the tolerance
     // of the true one.
     let mut scored = Vec::new();
     let mut period = GRID_PERIOD_MS.0;
-    while period <= longest_period {
+    while period <= GRID_PERIOD_MS.1 {
         scored.push((period, score(period)));
         period *= 1.001;
     }
     let best = scored.iter().map(|p| p.1).fold(0.0, f64::max);
-    let near_best = || scored.iter().rev().filter(|p| p.1 >= best - 0.01);
+    let near_best: Vec<f64> = scored
+        .iter()
+        .rev()
+        .filter(|p| p.1 >= best - 0.01)
+        .map(|p| p.0)
+        .collect();
+    // A panel changes the picture at most once a refresh: no period is longer than the
+    // shortest display interval that lies on one of these grids. An interval on none of them
+    // (a 0.45 ms glitch in PresentMon's own recording) bounds nothing.
+    let shortest_on_a_grid = sample
+        .iter()
+        .copied()
+        .filter(|&d| near_best.iter().any(|&period| fits(d, period)))
+        .fold(f64::INFINITY, f64::min);
+    let allowed = |period: f64| period * (1.0 - GRID_TOLERANCE) <= shortest_on_a_grid;
     let common = |period: f64| {
         COMMON_REFRESH_HZ
             .into_iter()
             .any(|hz| (1000.0 / period - hz).abs() <= hz * GRID_SNAP)
     };
-    let (coarse, _) = near_best()
-        .find(|p| common(p.0))
-        .or_else(|| near_best().next())
-        .copied()
-        .unwrap_or((GRID_PERIOD_MS.0, 0.0));
+    let candidates = || near_best.iter().copied().filter(|&p| allowed(p));
+    let coarse = candidates()
+        .find(|&p| common(p))
+        .or_else(|| candidates().next())
+        .unwrap_or(GRID_PERIOD_MS.0);
     // Least squares over the intervals that fit: period = Σ k·d / Σ k².
     let fitting = |period: f64| {
-        shown.iter().filter_map(move |&d| {
-            let k = (d / period).round().max(1.0);
-            (k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period)
-                .then_some((k, d))
-        })
+        shown
+            .iter()
+            .filter(move |&&d| fits(d, period))
+            .map(move |&d| ((d / period).round().max(1.0), d))
     };
     let (kd, kk) = fitting(coarse).fold((0.0, 0.0), |(kd, kk), (k, d)| (kd + k * d, kk + k * k));
     let period = if kk > 0.0 { kd / kk } else { coarse };
