@@ -693,12 +693,15 @@ impl Capture {
     }
 }
 
+/// Where [`EndSaid`] says its line.
+type Say = Box<dyn FnMut(&str)>;
+
 /// A [`CaptureClock`] playing once that says when it runs out (see
 /// [`Capture::clock_saying_its_end`]).
 pub struct EndSaid {
     clock: CaptureClock,
     /// Called once, then gone.
-    say: Option<Box<dyn FnMut(&str)>>,
+    say: Option<Say>,
 }
 
 impl fmt::Debug for EndSaid {
