@@ -654,7 +654,7 @@ impl Overlay {
     }
 
     /// How many display refreshes the last recorded frame missed (see [`RefreshCounter`]), or
-    /// `None` when the refresh source is [`Refresh::Tearing`] (n/a).
+    /// `None` when the refresh source counts none ([`Refresh::counts_misses`]: n/a).
     pub fn last_missed_refreshes(&self) -> Option<u32> {
         self.last_missed
     }

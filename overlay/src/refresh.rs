@@ -62,6 +62,14 @@ pub enum Refresh {
     /// None can be told: the frames were presented with tearing allowed, off any refresh grid.
     /// Missed refreshes are n/a.
     Tearing,
+    /// None can be told: the frames were presented with V-Sync off (a sync interval of 0, not
+    /// waiting for a refresh) and there are no display times to measure a refresh from, so
+    /// their intervals are the program's own pace, not the display's. Missed refreshes are n/a.
+    SyncOff,
+    /// None can be told: the capture's display times fit no refresh grid (a variable-refresh
+    /// panel, or timing too noisy to tell), and the program's own frame rate is not the
+    /// panel's. Missed refreshes are n/a until a rate or a range is given.
+    NoGrid,
     /// A variable-refresh panel (adaptive sync) that follows the frames between `min_hz` and
     /// `max_hz`, given by the user: it has no grid, so a frame misses no refresh unless it
     /// comes later than the panel can hold a picture (`1000 / min_hz` ms), when the panel
@@ -75,13 +83,23 @@ pub enum Refresh {
 }
 
 impl Refresh {
-    /// The rate this source fixes, in Hz (`None` for [`Refresh::Rolling`] and
-    /// [`Refresh::Tearing`]).
+    /// The rate this source fixes, in Hz (`None` for [`Refresh::Rolling`], a variable
+    /// refresh and the sources that make missed refreshes n/a).
     pub fn hz(self) -> Option<f64> {
         match self {
             Refresh::Given(hz) | Refresh::Measured(hz) | Refresh::Estimated(hz) => Some(hz),
-            Refresh::Rolling | Refresh::Tearing | Refresh::Variable { .. } => None,
+            Refresh::Rolling
+            | Refresh::Tearing
+            | Refresh::SyncOff
+            | Refresh::NoGrid
+            | Refresh::Variable { .. } => None,
         }
+    }
+
+    /// Whether missed refreshes can be counted against this source: not when none can be told
+    /// ([`Refresh::Tearing`], [`Refresh::SyncOff`], [`Refresh::NoGrid`]), when they are n/a.
+    pub fn counts_misses(self) -> bool {
+        !matches!(self, Refresh::Tearing | Refresh::SyncOff | Refresh::NoGrid)
     }
 }
 
@@ -94,6 +112,10 @@ impl fmt::Display for Refresh {
             Refresh::Measured(hz) => write!(f, "{hz:.1} Hz (measured from display times)"),
             Refresh::Estimated(hz) => write!(f, "{hz:.1} Hz (estimated from the frame times)"),
             Refresh::Tearing => f.write_str("n/a (tearing allowed: no refresh grid)"),
+            Refresh::SyncOff => f.write_str(
+                "n/a (V-Sync off: sync interval 0, and no display times to measure a refresh from)",
+            ),
+            Refresh::NoGrid => f.write_str("n/a (display times fit no refresh grid)"),
             Refresh::Variable { min_hz, max_hz } => write!(
                 f,
                 "a variable refresh of {min_hz:.0}-{max_hz:.0} Hz (given): repeats past its \
@@ -245,7 +267,7 @@ impl RefreshCounter {
     }
 
     /// Takes one frame's delta in milliseconds and returns the refreshes it missed, or `None`
-    /// when the source is [`Refresh::Tearing`].
+    /// when the source counts none ([`Refresh::counts_misses`]).
     ///
     /// A rolling counter takes the delta into its window first (when usable, see
     /// [`estimate_refresh_hz`]) and counts nothing until the window holds [`REFRESH_WARMUP`]
@@ -257,7 +279,7 @@ impl RefreshCounter {
             self.len = (self.len + 1).min(REFRESH_WINDOW);
         }
         match self.source {
-            Refresh::Tearing => None,
+            source if !source.counts_misses() => None,
             Refresh::Variable { min_hz, .. } => Some(vrr_repeats(delta_ms, min_hz)),
             _ => Some(
                 self.refresh_hz()
@@ -267,7 +289,7 @@ impl RefreshCounter {
     }
 
     /// The refresh rate counted against now, in Hz: the source's, or the rolling estimate
-    /// (`None` while it warms up, and always for [`Refresh::Tearing`]).
+    /// (`None` while it warms up, and always for a source that counts no misses).
     pub fn refresh_hz(&self) -> Option<f64> {
         match self.source {
             Refresh::Rolling => {
@@ -401,6 +423,10 @@ mod tests {
             Refresh::Tearing.to_string(),
             "n/a (tearing allowed: no refresh grid)"
         );
+        for none in [Refresh::SyncOff, Refresh::NoGrid] {
+            let mut c = RefreshCounter::new(none);
+            assert_eq!((c.observe(100.0), c.refresh_hz()), (None, None), "{none}");
+        }
     }
 
     #[test]

@@ -4,9 +4,9 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `SyncInterval`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
-//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped` |
+//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
 //!
 //! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
@@ -79,8 +79,9 @@ const GRID_SHARE: f64 = 0.9;
 const GRID_MIN_INTERVALS: usize = 8;
 /// A fitted rate within this share of a common display rate is that rate.
 const GRID_SNAP: f64 = 0.005;
-/// A capture is played as tearing when more than this share of its frames allowed tearing.
-const TEARING_SHARE: f64 = 0.5;
+/// A capture is played as tearing (or V-Sync off) when more than this share of its frames
+/// allowed tearing (or had a sync interval of 0): what most of the run did.
+const MOST_FRAMES: f64 = 0.5;
 
 /// Why a capture could not be read. Each message names the file and, where it can, the line,
 /// the column and the value.
@@ -232,8 +233,11 @@ pub struct Stream {
     /// Presents never displayed (PresentMon's `Dropped`, or PresentMon 2's `NA` display
     /// columns), when the file says.
     pub not_displayed: Option<usize>,
-    /// Frames presented with tearing allowed, when the file says.
+    /// Frames presented with tearing allowed, when the file says (`AllowsTearing`).
     pub tearing_frames: Option<usize>,
+    /// Frames presented with V-Sync off, a sync interval of 0 in the `Present()` call, when
+    /// the file says (`SyncInterval`).
+    pub sync_off_frames: Option<usize>,
     /// How long the CPU was busy on each frame, in ms (NaN where the file says `NA`), when
     /// the file has the column (PresentMon 2's `MsCPUBusy` or `CPUBusy`).
     pub cpu_busy_ms: Option<Vec<f64>>,
@@ -248,7 +252,74 @@ pub struct Stream {
     /// Each frame's click-to-photon latency, in ms (NaN where no click contributed), when the
     /// file has the column (`MsClickToPhotonLatency` or `ClickToPhotonLatency`).
     pub click_ms: Option<Vec<f64>>,
+    /// How the frames reached the screen and whether that changed mid-run, when the file
+    /// says (`PresentMode`).
+    pub present_modes: Option<PresentModes>,
 }
+
+/// How a stream's frames reached the screen (PresentMon's `PresentMode`: `Hardware:
+/// Independent Flip`, `Composed: Flip`...) over the run. A change mid-run (a game leaving
+/// independent flip for the compositor) changes the display's timing with it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PresentModes {
+    /// The first frame's mode, as the file names it.
+    pub first: String,
+    /// The first change: the frame (from 0) and the mode from it on.
+    pub first_change: Option<(usize, String)>,
+    /// How many times the mode changed.
+    pub changes: usize,
+    /// The last frame's mode so far.
+    last: String,
+}
+
+impl PresentModes {
+    /// Adds frame `frame`'s mode to `modes`.
+    fn note(modes: &mut Option<PresentModes>, frame: usize, mode: &str) {
+        let Some(m) = modes else {
+            *modes = Some(PresentModes {
+                first: mode.to_string(),
+                last: mode.to_string(),
+                ..PresentModes::default()
+            });
+            return;
+        };
+        if m.last != mode {
+            m.changes += 1;
+            m.first_change
+                .get_or_insert_with(|| (frame, mode.to_string()));
+            m.last = mode.to_string();
+        }
+    }
+
+    /// How a message says a change: `the present mode changed mid-run: Hardware: Independent
+    /// Flip, then Composed: Flip from frame 812 (3 changes)`, or nothing when it never changed.
+    pub fn change_text(&self) -> Option<String> {
+        let (frame, to) = self.first_change.as_ref()?;
+        let mut text = format!(
+            "the present mode changed mid-run: {}, then {} from frame {frame}",
+            excerpt(&self.first),
+            excerpt(to)
+        );
+        if self.changes > 1 {
+            text.push_str(&format!(" ({} changes)", self.changes));
+        }
+        Some(text)
+    }
+}
+
+/// CapFrameX's `PresentMode` numbers, in order from 0, as PresentMon names the modes.
+const CAPFRAMEX_PRESENT_MODES: [&str; 10] = [
+    "Unknown",
+    "Hardware: Legacy Flip",
+    "Hardware: Legacy Copy to front buffer",
+    "Hardware: Independent Flip",
+    "Composed: Flip",
+    "Composed: Copy with GPU GDI",
+    "Composed: Copy with CPU GDI",
+    "Composed: Composition Atlas",
+    "Hardware Composed: Independent Flip",
+    "Other",
+];
 
 impl Stream {
     /// How messages name the stream: `game.exe (pid 5120) swap chain 0x21F4E8A1C30`, or
@@ -504,19 +575,28 @@ impl Capture {
 
     /// What missed refreshes are counted against: none when most frames allowed tearing; else
     /// the rate whose whole multiples explain the display intervals, when the file has them
-    /// and at least nine in ten fit ([`Capture::refresh_fit`]); else the rate estimated from
-    /// the frame times ([`estimate_refresh_hz`]); else a rolling estimate.
+    /// and at least nine in ten fit ([`Capture::refresh_fit`]); none when they fit no grid
+    /// (the program's own rate is not the panel's); without display times, none when most
+    /// frames were presented with V-Sync off (their intervals are the program's pace, not the
+    /// display's); else the rate estimated from the frame times ([`estimate_refresh_hz`]);
+    /// else a rolling estimate. A PresentMon CSV and a CapFrameX JSON file of the same frames
+    /// give the same answer.
     pub fn refresh(&self) -> Refresh {
         let s = &self.chosen;
-        if let Some(tearing) = s.tearing_frames {
-            if tearing as f64 > TEARING_SHARE * s.frames_ms.len() as f64 {
-                return Refresh::Tearing;
-            }
+        let most = |frames: Option<usize>| {
+            frames.is_some_and(|n| n as f64 > MOST_FRAMES * s.frames_ms.len() as f64)
+        };
+        if most(s.tearing_frames) {
+            return Refresh::Tearing;
         }
         if let Some(fit) = self.refresh_fit() {
             if fit.share >= GRID_SHARE {
                 return Refresh::Measured(fit.hz);
             }
+            return Refresh::NoGrid;
+        }
+        if most(s.sync_off_frames) {
+            return Refresh::SyncOff;
         }
         estimate_refresh_hz(&s.frames_ms).map_or(Refresh::Rolling, Refresh::Estimated)
     }
@@ -526,13 +606,14 @@ impl Capture {
         self.describe_with(false)
     }
 
-    /// As [`Capture::describe`], for a run graded against a variable-refresh range already
-    /// given (`--vrr`): display times on no grid are said without advice to give one.
-    pub fn describe_vrr_given(&self) -> String {
+    /// As [`Capture::describe`], for a run graded against a refresh rate or a variable-refresh
+    /// range already given (`--refresh-hz`, `--vrr`): display times on no grid are said
+    /// without advice to give one.
+    pub fn describe_refresh_given(&self) -> String {
         self.describe_with(true)
     }
 
-    fn describe_with(&self, vrr_given: bool) -> String {
+    fn describe_with(&self, refresh_given: bool) -> String {
         let mut line = format!(
             "capture '{}' ({}): playing {} ({} frames)",
             self.file,
@@ -546,11 +627,20 @@ impl Capture {
         }
         if let Some(fit) = self.refresh_fit() {
             line.push_str("; ");
-            line.push_str(&if vrr_given {
+            line.push_str(&if refresh_given {
                 format!("{fit:#}")
             } else {
                 fit.to_string()
             });
+        }
+        if let Some(change) = self
+            .chosen
+            .present_modes
+            .as_ref()
+            .and_then(|m| m.change_text())
+        {
+            line.push_str("; ");
+            line.push_str(&change);
         }
         if self.skipped > 0 {
             line.push_str(&format!(
@@ -577,6 +667,61 @@ impl Capture {
             next: 0,
             looped,
         }
+    }
+
+    /// A clock playing the capture once, as [`Capture::clock`], that hands `say` one line the
+    /// first time it has no frame left ([`Capture::end_text`]): a window playing a capture
+    /// (`bt run --clock capture:FILE`) otherwise just stops moving, with no word of why.
+    pub fn clock_saying_its_end(self: &Arc<Self>, say: impl FnMut(&str) + 'static) -> EndSaid {
+        EndSaid {
+            clock: self.clock(false),
+            say: Some(Box::new(say)),
+        }
+    }
+
+    /// What a window playing the capture says when it runs out: which capture, after how
+    /// many frames and how long, and what happens next.
+    pub fn end_text(&self) -> String {
+        format!(
+            "capture '{}' played out: all {} frames ({} s) of {}; no frame runs after it, so \
+             the cart stops updating and the window keeps its last picture until it is closed",
+            self.file,
+            self.len(),
+            number((self.frames_ms().iter().sum::<f64>() / 1000.0 * 10.0).round() / 10.0),
+            self.chosen.name()
+        )
+    }
+}
+
+/// Where [`EndSaid`] says its line.
+type Say = Box<dyn FnMut(&str)>;
+
+/// A [`CaptureClock`] playing once that says when it runs out (see
+/// [`Capture::clock_saying_its_end`]).
+pub struct EndSaid {
+    clock: CaptureClock,
+    /// Called once, then gone.
+    say: Option<Say>,
+}
+
+impl fmt::Debug for EndSaid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EndSaid")
+            .field("clock", &self.clock)
+            .field("said", &self.say.is_none())
+            .finish()
+    }
+}
+
+impl Clock for EndSaid {
+    fn delta(&mut self, now_ms: f64) -> Option<f64> {
+        let delta = self.clock.delta(now_ms);
+        if delta.is_none() {
+            if let Some(mut say) = self.say.take() {
+                say(&self.clock.capture.end_text());
+            }
+        }
+        delta
     }
 }
 
@@ -610,9 +755,12 @@ impl fmt::Display for RefreshFit {
                  intervals: variable refresh, or too noisy to tell",
                 self.hz, self.intervals
             )?;
-            // `{:#}`: for a run already given its variable-refresh range, no advice to give it.
+            // `{:#}`: for a run already given its refresh, no advice to give it.
             if !f.alternate() {
-                f.write_str("; for a variable-refresh panel, give its range with --vrr MIN-MAX")?;
+                f.write_str(
+                    "; missed refreshes are n/a: give a fixed panel's rate with --refresh-hz HZ, \
+                     or a variable-refresh panel's range with --vrr MIN-MAX",
+                )?;
             }
             f.write_str(")")
         }
@@ -624,9 +772,12 @@ impl fmt::Display for RefreshFit {
 /// shows each frame for 5 or 6 refreshes of 4.17 ms, and the fit finds 240 Hz where the
 /// shortest intervals alone would say 48. Periods from 1 to 50 ms are tried; an interval fits
 /// a period when it lies within 4 % of a period of a multiple of it (intervals over 16 periods
-/// are left out of the score). Of the periods nearly as good as the best, the longest is
-/// taken (a period's halves explain its multiples too), then refined by least squares over
-/// the intervals that fit. `None` with fewer than 8 intervals.
+/// are left out of the score). Of the periods nearly as good as the best, none longer than
+/// the shortest interval on one of their grids is taken, since a panel changes the picture at
+/// most once a refresh (a frame cap, 30 fps on a 60 Hz panel showing a frame one refresh now
+/// and then, is not taken for the panel); of those, the longest near a common display rate,
+/// else the longest (a period's halves explain its multiples too), refined by least squares
+/// over the intervals that fit. `None` with fewer than 8 intervals.
 ///
 /// ```
 /// use bt_runtime::clock::capture::fit_refresh_grid;
@@ -649,15 +800,14 @@ pub fn fit_refresh_grid(display_ms: &[f64]) -> Option<RefreshFit> {
     // Score at most a few thousand intervals, evenly spread, for speed.
     let step = shown.len().div_ceil(4096);
     let sample: Vec<f64> = shown.iter().copied().step_by(step).collect();
+    // Whether an interval lies on the grid of a period.
+    let fits = |d: f64, period: f64| {
+        let k = (d / period).round().max(1.0);
+        k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period
+    };
     let score = |period: f64| {
-        let fits = sample
-            .iter()
-            .filter(|&&d| {
-                let k = (d / period).round().max(1.0);
-                k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period
-            })
-            .count();
-        fits as f64 / sample.len() as f64
+        let fitting = sample.iter().filter(|&&d| fits(d, period)).count();
+        fitting as f64 / sample.len() as f64
     };
     // Periods spaced 0.1 % apart, so that a multiple up to 16 stays within the tolerance
     // of the true one.
@@ -668,19 +818,37 @@ pub fn fit_refresh_grid(display_ms: &[f64]) -> Option<RefreshFit> {
         period *= 1.001;
     }
     let best = scored.iter().map(|p| p.1).fold(0.0, f64::max);
-    let (coarse, _) = scored
+    let near_best: Vec<f64> = scored
         .iter()
         .rev()
-        .find(|p| p.1 >= best - 0.01)
+        .filter(|p| p.1 >= best - 0.01)
+        .map(|p| p.0)
+        .collect();
+    // A panel changes the picture at most once a refresh: no period is longer than the
+    // shortest display interval that lies on one of these grids. An interval on none of them
+    // (a 0.45 ms glitch in PresentMon's own recording) bounds nothing.
+    let shortest_on_a_grid = sample
+        .iter()
         .copied()
-        .unwrap_or((GRID_PERIOD_MS.0, 0.0));
+        .filter(|&d| near_best.iter().any(|&period| fits(d, period)))
+        .fold(f64::INFINITY, f64::min);
+    let allowed = |period: f64| period * (1.0 - GRID_TOLERANCE) <= shortest_on_a_grid;
+    let common = |period: f64| {
+        COMMON_REFRESH_HZ
+            .into_iter()
+            .any(|hz| (1000.0 / period - hz).abs() <= hz * GRID_SNAP)
+    };
+    let candidates = || near_best.iter().copied().filter(|&p| allowed(p));
+    let coarse = candidates()
+        .find(|&p| common(p))
+        .or_else(|| candidates().next())
+        .unwrap_or(GRID_PERIOD_MS.0);
     // Least squares over the intervals that fit: period = Σ k·d / Σ k².
     let fitting = |period: f64| {
-        shown.iter().filter_map(move |&d| {
-            let k = (d / period).round().max(1.0);
-            (k <= GRID_MAX_MULTIPLE && (d - k * period).abs() <= GRID_TOLERANCE * period)
-                .then_some((k, d))
-        })
+        shown
+            .iter()
+            .filter(move |&&d| fits(d, period))
+            .map(move |&d| ((d / period).round().max(1.0), d))
     };
     let (kd, kk) = fitting(coarse).fold((0.0, 0.0), |(kd, kk), (k, d)| (kd + k * d, kk + k * k));
     let period = if kk > 0.0 { kd / kk } else { coarse };
@@ -807,6 +975,10 @@ struct Columns {
     /// `DisplayLatency`), read when the file has no `Dropped` column.
     until_displayed: Option<usize>,
     tearing: Option<(usize, String)>,
+    /// The sync interval the program gave `Present()` (0: V-Sync off).
+    sync_interval: Option<(usize, String)>,
+    /// How the frame reached the screen (`Hardware: Independent Flip`...).
+    present_mode: Option<usize>,
     /// How long the CPU and the GPU were busy on each frame (PresentMon 2's `MsCPUBusy` /
     /// `CPUBusy` and `MsGPUBusy` / `GPUBusy`; PresentMon 1 has only `msGPUActive`).
     cpu_busy: Option<(usize, String)>,
@@ -842,6 +1014,8 @@ impl Columns {
         let dropped = at(&["Dropped"]).map(named);
         let until_displayed = at(&["MsUntilDisplayed", "DisplayLatency"]);
         let tearing = at(&["AllowsTearing"]).map(named);
+        let sync_interval = at(&["SyncInterval"]).map(named);
+        let present_mode = at(&["PresentMode"]);
         let cpu_busy = at(&["MsCPUBusy", "CPUBusy"]).map(named);
         let gpu_busy = at(&["MsGPUBusy", "GPUBusy", "msGPUActive"]).map(named);
         let latency = at(&["DisplayLatency", "MsUntilDisplayed"]).map(named);
@@ -855,6 +1029,8 @@ impl Columns {
             dropped.as_ref().map(|d| d.0),
             until_displayed,
             tearing.as_ref().map(|d| d.0),
+            sync_interval.as_ref().map(|d| d.0),
+            present_mode,
             cpu_busy.as_ref().map(|d| d.0),
             gpu_busy.as_ref().map(|d| d.0),
             latency.as_ref().map(|d| d.0),
@@ -875,6 +1051,8 @@ impl Columns {
             dropped,
             until_displayed,
             tearing,
+            sync_interval,
+            present_mode,
             cpu_busy,
             gpu_busy,
             latency,
@@ -912,6 +1090,7 @@ impl Columns {
             self.display.as_ref(),
             self.dropped.as_ref(),
             self.tearing.as_ref(),
+            self.sync_interval.as_ref(),
             self.cpu_busy.as_ref(),
             self.gpu_busy.as_ref(),
             self.latency.as_ref(),
@@ -1079,6 +1258,7 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
                     not_displayed: (columns.dropped.is_some() || columns.display.is_some())
                         .then_some(0),
                     tearing_frames: columns.tearing.as_ref().map(|_| 0),
+                    sync_off_frames: columns.sync_interval.as_ref().map(|_| 0),
                     cpu_busy_ms: columns.cpu_busy.as_ref().map(|_| Vec::new()),
                     gpu_busy_ms: columns.gpu_busy.as_ref().map(|_| Vec::new()),
                     latency_ms: columns
@@ -1235,6 +1415,14 @@ fn read_row(
         let tearing = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
         *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
     }
+    if let Some(col) = &columns.sync_interval {
+        // PresentMon writes -1 where it could not tell the interval: a whole number counts.
+        let interval = fields[col.0]
+            .trim()
+            .parse::<i64>()
+            .map_err(|_| bad(col, "a sync interval (a whole number)"))?;
+        *stream.sync_off_frames.get_or_insert(0) += usize::from(interval == 0);
+    }
     // A time in ms or NA (kept as NaN), where the file has the column.
     let time = |col: &Option<(usize, String)>, what: &'static str| -> Result<Option<f64>, _> {
         let Some(col) = col else {
@@ -1276,6 +1464,10 @@ fn read_row(
     }
     if let Some(ms) = gpu {
         stream.gpu_busy_ms.get_or_insert_with(Vec::new).push(ms);
+    }
+    if let Some(i) = columns.present_mode {
+        let mode = fields[i].trim();
+        PresentModes::note(&mut stream.present_modes, stream.frames_ms.len(), mode);
     }
     stream.frames_ms.push(frame);
     Ok(true)
@@ -1387,6 +1579,31 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             _ => None,
         };
         let not_displayed = dropped.as_ref().map(|f| f.iter().filter(|&&d| d).count());
+        // CapFrameX keeps PresentMon's AllowsTearing and SyncInterval as arrays of integers,
+        // one a frame: counted as the CSV reader counts its columns.
+        let count = |field: json::Field<json::Flags>| match field {
+            json::Field::Found(json::Flags(flags)) if flags.len() == frames_ms.len() => {
+                Some(flags.iter().filter(|&&f| f).count())
+            }
+            _ => None,
+        };
+        let tearing_frames = count(data.allows_tearing);
+        let sync_off_frames = count(data.sync_off);
+        // CapFrameX numbers the present modes (its EPresentMode); named as PresentMon does.
+        let present_modes = match data.present_mode {
+            json::Field::Found(json::Modes(modes)) if modes.len() == frames_ms.len() => {
+                let mut out = None;
+                for (frame, mode) in modes.iter().enumerate() {
+                    let name = usize::try_from(*mode)
+                        .ok()
+                        .and_then(|m| CAPFRAMEX_PRESENT_MODES.get(m))
+                        .map_or_else(|| format!("mode {mode}"), |name| name.to_string());
+                    PresentModes::note(&mut out, frame, &name);
+                }
+                out
+            }
+            _ => None,
+        };
         // CapFrameX keeps PresentMon's columns as arrays: its MsUntilDisplayed is the time
         // from the Present() call to the display, none for a frame never displayed.
         let latency_ms = numbers("MsUntilDisplayed", data.until_displayed, false)?
@@ -1412,7 +1629,9 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             frames_ms,
             display_ms,
             not_displayed,
-            tearing_frames: None,
+            tearing_frames,
+            sync_off_frames,
+            present_modes,
         });
     }
     Ok(streams)
@@ -1650,14 +1869,17 @@ mod json {
         }
     }
 
-    /// A run's `CaptureData`: its frame times, display intervals, latency to the display and
-    /// dropped frames.
+    /// A run's `CaptureData`: its frame times, display intervals, latency to the display,
+    /// dropped frames, frames that allowed tearing and frames with a sync interval of 0.
     #[derive(Default)]
     pub(super) struct Data {
         pub presents: Field<Numbers>,
         pub display: Field<Numbers>,
         pub until_displayed: Field<Numbers>,
         pub dropped: Field<Flags>,
+        pub allows_tearing: Field<Flags>,
+        pub sync_off: Field<Flags>,
+        pub present_mode: Field<Modes>,
     }
 
     impl Object for Data {
@@ -1675,6 +1897,12 @@ mod json {
                 self.until_displayed = map.next_value::<Field<Intervals>>()?.into();
             } else if is("Dropped") && matches!(self.dropped, Field::Missing) {
                 self.dropped = map.next_value()?;
+            } else if is("AllowsTearing") && matches!(self.allows_tearing, Field::Missing) {
+                self.allows_tearing = map.next_value()?;
+            } else if is("SyncInterval") && matches!(self.sync_off, Field::Missing) {
+                self.sync_off = map.next_value::<Field<Zeros>>()?.into();
+            } else if is("PresentMode") && matches!(self.present_mode, Field::Missing) {
+                self.present_mode = map.next_value()?;
             } else {
                 return Ok(false);
             }
@@ -1744,8 +1972,46 @@ mod json {
         }
     }
 
-    /// Which elements are `true` or `1`: CapFrameX's `Dropped`, one a frame.
+    /// Which elements are `true` or `1`: CapFrameX's `Dropped` and `AllowsTearing`, one a
+    /// frame.
     pub(super) struct Flags(pub Vec<bool>);
+
+    /// CapFrameX's `PresentMode` numbers, one a frame (-1 for anything not a whole number).
+    pub(super) struct Modes(pub Vec<i64>);
+
+    impl<'de> FromSeq<'de> for Modes {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut modes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+            while let Some(v) = seq.next_element::<serde_json::Value>()? {
+                modes.push(v.as_i64().unwrap_or(-1));
+            }
+            Ok(Modes(modes))
+        }
+    }
+
+    /// Which elements are the number 0: CapFrameX's `SyncInterval` (0 is V-Sync off), one a
+    /// frame, as [`Flags`].
+    struct Zeros(Flags);
+
+    impl<'de> FromSeq<'de> for Zeros {
+        fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {
+            let mut zeros = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 16));
+            while let Some(v) = seq.next_element::<serde_json::Value>()? {
+                zeros.push(v.as_f64() == Some(0.0));
+            }
+            Ok(Zeros(Flags(zeros)))
+        }
+    }
+
+    impl From<Field<Zeros>> for Field<Flags> {
+        fn from(f: Field<Zeros>) -> Self {
+            match f {
+                Field::Missing => Field::Missing,
+                Field::Other => Field::Other,
+                Field::Found(Zeros(flags)) => Field::Found(flags),
+            }
+        }
+    }
 
     impl<'de> FromSeq<'de> for Flags {
         fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Self, A::Error> {

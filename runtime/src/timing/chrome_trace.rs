@@ -12,7 +12,8 @@
 //!   slice as long as the updates were measured to take, holding one `update` slice per update,
 //!   and a `render` slice. The updates are measured together, so each `update` is an even share
 //!   of their total and says so (`"duration": "even share"`). Work longer than the frame is
-//!   shortened to fit it. The costs are measured on the machine that ran the cart; for a
+//!   shortened to fit it, the updates and the render in proportion, neither left out for the
+//!   other (updates measured to fill the frame still leave the render its share). The costs are measured on the machine that ran the cart; for a
 //!   capture's frames they are the cart's costs, not the captured program's.
 //! - Counter tracks (`"C"`): frame time, updates, render alpha, time thrown away and missed
 //!   refreshes; for a capture, also its displayed interval and the captured program's CPU and
@@ -104,6 +105,23 @@ fn counter(out: &mut impl Write, name: &str, ts: u64, value: f64) -> io::Result<
     )
 }
 
+/// The updates' and the render's slices, in microseconds, for work measured at `update` and
+/// `render` in a frame of `frame`: as measured when they fit, else shortened in proportion,
+/// each measured at a microsecond or more kept at one at least (the render first, in a frame
+/// of one microsecond), so updates that fill the frame never leave the render out.
+fn fit_work(update: u64, render: u64, frame: u64) -> (u64, u64) {
+    if update + render <= frame {
+        return (update, render);
+    }
+    let (least_update, least_render) = (update.min(1), render.min(1));
+    if frame < least_update + least_render {
+        return (0, frame.min(render));
+    }
+    let share = render as f64 * frame as f64 / (update + render) as f64;
+    let render = (share.round() as u64).clamp(least_render, frame - least_update);
+    (frame - render, render)
+}
+
 /// Writes `t` as Chrome Trace Event JSON titled `title` (see the module).
 ///
 /// # Errors
@@ -153,8 +171,12 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
             ),
         )?;
         // The work, at the frame's end, shortened to fit it: updates first, then render.
-        let update_dur = dur_us(s.update_ms).min(frame_dur);
-        let render_dur = dur_us(s.render_ms).min(frame_dur - update_dur);
+        let measured_updates = if s.updates > 0 {
+            dur_us(s.update_ms)
+        } else {
+            0
+        };
+        let (update_dur, render_dur) = fit_work(measured_updates, dur_us(s.render_ms), frame_dur);
         let work_start = end - update_dur - render_dur;
         let first_tick = s.ticks.saturating_sub(u64::from(s.updates));
         if s.updates > 0 {
@@ -493,6 +515,59 @@ mod tests {
             (int(render[6], "ts"), int(render[6], "dur")),
             (int(frames[6], "ts"), 100)
         );
+    }
+
+    #[test]
+    fn updates_that_fill_their_frame_leave_the_render_its_share() {
+        // Updates measured at the whole frame or more (a slow cart under a capture's short
+        // frames): the render is still there, shortened with them to fit, never dropped.
+        let mut t = Timeline::new(1000.0 / 60.0);
+        for (frame, update_ms, render_ms) in [(0, 16.7, 2.3), (1, 30.0, 0.5), (2, 16.0, 0.7)] {
+            let stats = FrameStats {
+                delta_ms: 16.7,
+                updates: 2,
+                ticks: 2 * (frame + 1),
+                update_ms,
+                render_ms,
+                ..FrameStats::default()
+            };
+            let report = FrameReport {
+                frame,
+                render_alpha: 0.0,
+                stats,
+            };
+            t.record(&report, 0, &[]);
+        }
+        let mut out = Vec::new();
+        t.write_chrome_trace(&mut out, "t").unwrap();
+        check_nesting(std::str::from_utf8(&out).unwrap()).unwrap();
+        let events = events(&t);
+        let named = |n: &str| -> Vec<&Value> {
+            events
+                .iter()
+                .filter(|e| e["ph"] == "X" && e["name"] == n)
+                .collect()
+        };
+        let (frames, updates, render) = (named("frame"), named("updates"), named("render"));
+        assert_eq!((render.len(), updates.len()), (3, 3), "{events:?}");
+        for ((frame, updates), render) in frames.iter().zip(&updates).zip(&render) {
+            let end = int(frame, "ts") + int(frame, "dur");
+            // Updates, then render, ending with the frame and filling it.
+            assert_eq!(int(render, "ts") + int(render, "dur"), end);
+            assert_eq!(int(updates, "ts") + int(updates, "dur"), int(render, "ts"));
+            assert!(int(render, "dur") >= 1 && int(updates, "dur") >= 1);
+        }
+        // In proportion: 2.3 of 19 ms of work in a 16.7 ms frame.
+        assert_eq!(
+            int(render[0], "dur"),
+            (2300.0_f64 * 16_700.0 / 19_000.0).round() as u64
+        );
+        assert_eq!(
+            fit_work(5, 3, 1),
+            (0, 1),
+            "a microsecond goes to the render"
+        );
+        assert_eq!(fit_work(5, 0, 3), (3, 0));
     }
 
     #[test]

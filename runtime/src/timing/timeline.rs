@@ -276,8 +276,8 @@ impl Timeline {
     }
 
     /// Says what missed refreshes were counted against: the source and the rate in use at the
-    /// end (as [`bt_overlay::Overlay::refresh`] gives them). [`Refresh::Tearing`] makes them
-    /// n/a in the summary.
+    /// end (as [`bt_overlay::Overlay::refresh`] gives them). A source that counts none
+    /// ([`Refresh::counts_misses`]: tearing, V-Sync off) makes them n/a in the summary.
     pub fn set_refresh(&mut self, refresh: (Refresh, Option<f64>)) {
         self.refresh = refresh;
     }
@@ -576,8 +576,8 @@ pub struct Summary {
     /// See [`Summary::clamped`].
     pub discarded_ms: f64,
     /// Display refreshes missed, as the overlay counted them (see
-    /// [`bt_overlay::missed_refreshes`]); `None` (n/a) when the refresh is
-    /// [`Refresh::Tearing`].
+    /// [`bt_overlay::missed_refreshes`]); `None` (n/a) when the refresh source counts none
+    /// ([`Refresh::counts_misses`]).
     pub missed_refreshes: Option<u64>,
     /// Frames that missed at least one refresh (`None` when n/a).
     pub frames_missing_refreshes: Option<usize>,
@@ -804,7 +804,7 @@ impl Summary {
             missed,
             missing,
         } = t.counts;
-        let known = t.refresh.0 != Refresh::Tearing;
+        let known = t.refresh.0.counts_misses();
         let display_missed = t.refresh.1.filter(|_| known).and_then(|hz| {
             let mut counts = (0u64, 0usize);
             for frame in frames() {
@@ -940,7 +940,8 @@ impl Summary {
     }
 
     /// The missed refreshes as a summary says them: `94 in 80 frames, against 60.0 Hz
-    /// (measured from display times)`, or `n/a (tearing allowed: no refresh grid)`.
+    /// (measured from display times)`, or `n/a (tearing allowed: no refresh grid)`, or for
+    /// display times on no grid n/a with the options that would count them.
     pub fn missed_text(&self) -> String {
         let (source, hz) = self.refresh;
         match (self.missed_refreshes, self.frames_missing_refreshes) {
@@ -960,6 +961,11 @@ impl Summary {
                 };
                 format!("{missed} in {frames} frames{basis}, against {against}")
             }
+            // What would make the count possible, said on the same line.
+            _ if source == Refresh::NoGrid => format!(
+                "{source}: give a fixed panel's rate with --refresh-hz HZ, or a variable-refresh \
+                 panel's range with --vrr MIN-MAX"
+            ),
             _ => source.to_string(),
         }
     }

@@ -6,6 +6,8 @@ use crate::cli::args::KeysArgs;
 #[cfg(feature = "window")]
 use crate::cli::Offer;
 #[cfg(feature = "window")]
+use crate::clock::spec::ClockSpec;
+#[cfg(feature = "window")]
 #[cfg(feature = "window")]
 use crate::export::safe_write::{Format, Output, OutputError};
 
@@ -102,6 +104,19 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
     }
     if let Some(path) = &continue_from {
         continue_where_it_was(&mut engine, path)?;
+    }
+    if let Some(ClockSpec::Capture { capture, .. }) = window
+        .clock
+        .take_if(|spec| matches!(spec, ClockSpec::Capture { .. }))
+    {
+        // Which stream plays, as bt trace says it (without its advice to give --refresh-hz or
+        // --vrr, which only bt trace and bt diagnose take), and a line when it runs out.
+        note(format_args!("{}", capture.describe_refresh_given()));
+        for line in capture.notes() {
+            note(format_args!("{line}"));
+        }
+        let clock = capture.clock_saying_its_end(|line| note(format_args!("{line}")));
+        engine.set_clock(Box::new(clock));
     }
     crate::host::window::run_cart(engine, &session, &window)?;
     Ok(())

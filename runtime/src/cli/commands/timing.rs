@@ -72,7 +72,7 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
     let (ticks, source) = match &mut spec {
         ClockSpec::Capture { capture, looped } => {
             *looped = sim.looped;
-            let said = described(capture, sim.vrr.is_some());
+            let said = described(capture, sim.vrr.is_some() || sim.refresh_hz.is_some());
             note(format_args!("{said}"));
             for line in capture.notes() {
                 note(format_args!("{line}"));
@@ -139,10 +139,11 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
     })
 }
 
-/// What stderr says of a capture played: no advice to give `--vrr` when it was given.
-fn described(capture: &crate::clock::capture::Capture, vrr_given: bool) -> String {
-    if vrr_given {
-        capture.describe_vrr_given()
+/// What stderr says of a capture played: no advice to give `--refresh-hz` or `--vrr` when
+/// either was given.
+fn described(capture: &crate::clock::capture::Capture, refresh_given: bool) -> String {
+    if refresh_given {
+        capture.describe_refresh_given()
     } else {
         capture.describe()
     }
@@ -768,7 +769,9 @@ mod tests {
         let plain = described(&capture, false);
         assert!(plain.contains("fit no refresh grid"), "{plain}");
         assert!(
-            plain.contains("give its range with --vrr MIN-MAX"),
+            plain.contains(
+                "--refresh-hz HZ, or a variable-refresh panel's range with --vrr MIN-MAX"
+            ),
             "{plain}"
         );
         let given = described(&capture, true);

@@ -6,6 +6,12 @@ const OCAT_TEARING: &str = include_str!("../../../tests/captures/ocat-tearing.cs
 const MANGOHUD: &str = include_str!("../../../tests/captures/mangohud.csv");
 const CAPFRAMEX: &str = include_str!("../../../tests/captures/capframex.json");
 const PLAIN: &str = include_str!("../../../tests/captures/plain.txt");
+/// One V-Sync-off run (tearing allowed, sync interval 0, display changes as soon as each frame
+/// is ready) written twice with the same frames: as CapFrameX writes a capture (its
+/// `SessionCaptureData` arrays, `AllowsTearing` and `SyncInterval` as integers, `PresentMode`
+/// as its `EPresentMode` number) and as PresentMon 1 writes the same swap chain's columns.
+const CAPFRAMEX_VSYNC_OFF: &str = include_str!("../../../tests/captures/capframex-vsync-off.json");
+const PRESENTMON_VSYNC_OFF: &str = include_str!("../../../tests/captures/presentmon-vsync-off.csv");
 /// One recording in PresentMon's three column sets, from PresentMon's own test data (see
 /// `runtime/tests/captures/presentmon-gold/SOURCE.md`).
 const GOLD_V1: &str = include_str!("../../../tests/captures/presentmon-gold/test_case_2-v1.csv");
@@ -119,6 +125,54 @@ fn column_names_are_matched_whatever_their_case_and_tearing_means_no_refresh() {
 }
 
 #[test]
+fn capframex_json_carries_tearing_and_sync_interval_as_presentmon_csv_does() {
+    let json = parse(CAPFRAMEX_VSYNC_OFF, None);
+    let csv = parse(PRESENTMON_VSYNC_OFF, None);
+    assert_eq!(json.frames_ms(), csv.frames_ms(), "the same frames");
+    for c in [&json, &csv] {
+        assert_eq!(c.stream().tearing_frames, Some(24), "{}", c.format());
+        assert_eq!(c.stream().sync_off_frames, Some(24), "{}", c.format());
+        // Displayed as soon as ready, the frames fall on no refresh grid: no rate can be told
+        // from them, and none is made up from the frame times.
+        assert!(c.refresh_fit().unwrap().share < 0.9);
+        assert_eq!(c.refresh(), Refresh::Tearing, "{}", c.format());
+    }
+    // Sync interval 0 with tearing not allowed (the flag cleared in both files) and no display
+    // times (their column renamed away): V-Sync off, still no refresh to count misses against,
+    // in either format.
+    let mut cleared: serde_json::Value = serde_json::from_str(CAPFRAMEX_VSYNC_OFF).unwrap();
+    let data = &mut cleared["Runs"][0]["CaptureData"];
+    data["AllowsTearing"] = serde_json::json!(vec![0; 24]);
+    data.as_object_mut()
+        .unwrap()
+        .remove("MsBetweenDisplayChange");
+    let json = parse(&cleared.to_string(), None);
+    let cleared_csv = PRESENTMON_VSYNC_OFF
+        .replace(",DXGI,0,512,1,", ",DXGI,0,0,0,")
+        .replace(",MsBetweenDisplayChange,", ",Unread,");
+    let csv = parse(&cleared_csv, None);
+    for c in [&json, &csv] {
+        assert_eq!(c.stream().tearing_frames, Some(0), "{}", c.format());
+        assert_eq!(c.stream().display_ms, None, "{}", c.format());
+        assert_eq!(c.refresh(), Refresh::SyncOff, "{}", c.format());
+    }
+    // With V-Sync on (sync interval 1) the frame times are the estimate again, alike.
+    let mut synced = cleared.clone();
+    synced["Runs"][0]["CaptureData"]["SyncInterval"] = serde_json::json!(vec![1; 24]);
+    let json = parse(&synced.to_string(), None);
+    let csv = parse(&cleared_csv.replace(",DXGI,0,0,0,", ",DXGI,1,0,0,"), None);
+    assert_eq!(json.stream().sync_off_frames, Some(0));
+    assert!(matches!(json.refresh(), Refresh::Estimated(_)));
+    assert_eq!(json.refresh(), csv.refresh());
+    // A sync interval that is not a whole number is named with its line and column.
+    assert_eq!(
+        err("MsBetweenPresents,SyncInterval\n16.7,1\n16.7,on\n"),
+        "capture 'bad.csv' line 3, column SyncInterval: 'on' is not a sync interval (a whole \
+         number)"
+    );
+}
+
+#[test]
 fn mangohud_frametimes_are_read_after_its_system_lines() {
     let c = parse(MANGOHUD, None);
     assert_eq!(c.format(), CaptureFormat::MangoHud);
@@ -177,6 +231,30 @@ fn the_clock_plays_the_capture_once_or_looped() {
     let mut looped = c.clock(true);
     let got: Vec<_> = (0..3).map(|_| looped.delta(0.0)).collect();
     assert_eq!(got, [Some(10.0), Some(20.0), Some(10.0)]);
+}
+
+#[test]
+fn a_capture_played_in_a_window_says_once_when_it_runs_out() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let c = Arc::new(parse(PRESENTMON, None));
+    let said = Rc::new(RefCell::new(Vec::new()));
+    let heard = Rc::clone(&said);
+    let mut clock = c.clock_saying_its_end(move |line| heard.borrow_mut().push(line.to_string()));
+    let played: Vec<f64> = std::iter::from_fn(|| clock.delta(0.0)).collect();
+    assert_eq!(played, c.frames_ms(), "every frame, in order");
+    assert!(said.borrow().len() == 1);
+    for _ in 0..3 {
+        assert_eq!(clock.delta(0.0), None);
+    }
+    let said = said.borrow();
+    assert_eq!(said.len(), 1, "said once: {said:?}");
+    assert_eq!(
+        said[0],
+        "capture 'test' played out: all 14 frames (0.3 s) of game.exe (pid 4242) swap chain \
+         0x000001A2B3C4D5E0; no frame runs after it, so the cart stops updating and the window \
+         keeps its last picture until it is closed"
+    );
 }
 
 #[test]
@@ -457,7 +535,33 @@ fn the_refresh_is_the_grid_the_display_times_fall_on_not_the_games_rate() {
 }
 
 #[test]
-fn display_times_on_no_grid_say_so_and_fall_back_to_the_frame_times() {
+fn a_frame_cap_is_not_taken_for_the_panel() {
+    // A game capped at 30 fps on a 60 Hz panel, in PresentMon 1's columns (as
+    // `stalls-2000.csv`): each frame stays two refreshes, but twice in 600 frames the cap's
+    // timer slips and a frame stays one refresh, the next three. A 30 Hz grid fits all but
+    // those four intervals; a panel that changed the picture 16.7 ms apart is not 30 Hz.
+    let capped = include_str!("../../../tests/captures/presentmon-30fps-cap.csv");
+    let c = parse(capped, None);
+    assert_eq!(c.refresh(), Refresh::Measured(60.0));
+    let fit = c.refresh_fit().unwrap();
+    assert_eq!((fit.hz, fit.share, fit.intervals), (60.0, 1.0, 600));
+    // 40 fps on a 120 Hz panel, every frame three refreshes: a 40 Hz grid fits as well as a
+    // 120 Hz one, and 120 Hz is a panel's rate, 40 Hz a frame cap's.
+    let display = vec![3000.0 / 120.0; 200];
+    let c = parse(&with_display(&display, &display), None);
+    assert_eq!(c.refresh(), Refresh::Measured(120.0));
+    // An interval on no grid bounds nothing: PresentMon's own recording of the compositor
+    // holds one display change 0.45 ms after another, and its panel is still 60 Hz.
+    for text in [GOLD_V1, GOLD_DEFAULT] {
+        assert_eq!(
+            parse(text, Some("dwm.exe")).refresh(),
+            Refresh::Measured(60.0)
+        );
+    }
+}
+
+#[test]
+fn display_times_on_no_grid_say_so_and_make_no_rate_up_from_the_frame_times() {
     // Variable refresh: each frame is displayed as soon as it is ready, so the display
     // intervals are the frame times, spread evenly over 9 to 14 ms.
     let display: Vec<f64> = (0..400)
@@ -466,17 +570,100 @@ fn display_times_on_no_grid_say_so_and_fall_back_to_the_frame_times() {
     let c = parse(&with_display(&display, &display), None);
     let fit = c.refresh_fit().unwrap();
     assert!(fit.share < 0.9, "{fit:?}");
-    assert!(
-        !matches!(c.refresh(), Refresh::Measured(_)),
-        "{:?}",
-        c.refresh()
-    );
+    assert_eq!(c.refresh(), Refresh::NoGrid);
     assert!(
         c.describe()
             .contains("display times fit no refresh grid (at best"),
         "{}",
         c.describe()
     );
+}
+
+/// A game at about 150 fps on an adaptive-sync panel, V-Sync off, in PresentMon 2's default
+/// columns (the header of `presentmon-gold/test_case_2-default.csv`): each frame displayed as
+/// it is ready, and at frame 180 the game leaves independent flip for the compositor.
+const VRR_MODE_CHANGE: &str =
+    include_str!("../../../tests/captures/presentmon-vrr-mode-change.csv");
+
+#[test]
+fn display_times_on_no_grid_make_missed_refreshes_na_with_what_to_give_in_one_line() {
+    use crate::engine::FrameReport;
+    use crate::timing::timeline::{FrameSource, Timeline};
+    let c = parse(VRR_MODE_CHANGE, None);
+    assert!(c.refresh_fit().unwrap().share < 0.9);
+    assert_eq!(c.refresh(), Refresh::NoGrid, "not the game's own rate");
+    let said = c.describe();
+    assert!(
+        said.contains("--refresh-hz HZ") && said.contains("--vrr MIN-MAX"),
+        "{said}"
+    );
+    assert!(
+        said.contains(
+            "the present mode changed mid-run: Hardware: Independent Flip, then Composed: Flip \
+             from frame 180"
+        ),
+        "{said}"
+    );
+    let given = c.describe_refresh_given();
+    assert!(
+        !given.contains("--refresh-hz") && !given.contains("--vrr"),
+        "{given}"
+    );
+    // The summary of its frames counts no missed refresh, from present or display times.
+    let mut t = Timeline::new(1000.0 / 60.0);
+    t.set_source(FrameSource::Capture {
+        name: said,
+        not_displayed: c.stream().not_displayed,
+        display_ms: c.stream().display_ms.clone(),
+        busy_ms: (None, None),
+        latency_ms: None,
+        click_ms: None,
+    });
+    t.set_refresh((c.refresh(), c.refresh().hz()));
+    for (frame, &delta_ms) in c.frames_ms().iter().enumerate() {
+        let stats = bt_overlay::FrameStats {
+            delta_ms,
+            updates: 1,
+            ..Default::default()
+        };
+        let report = FrameReport {
+            frame: frame as u64,
+            render_alpha: 0.0,
+            stats,
+        };
+        t.record(&report, 0, &[]);
+    }
+    let s = t.summary();
+    assert_eq!((s.missed_refreshes, s.display_missed), (None, None));
+    assert_eq!(s.time_below_refresh, None);
+    let text = s.to_text();
+    let advice: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("--refresh-hz"))
+        .collect();
+    assert_eq!(
+        advice,
+        [
+            "missed refreshes n/a (display times fit no refresh grid): give a fixed panel's rate \
+          with --refresh-hz HZ, or a variable-refresh panel's range with --vrr MIN-MAX"
+        ],
+        "{text}"
+    );
+    // CapFrameX numbers its present modes; a change is said with PresentMon's names.
+    let mut json: serde_json::Value = serde_json::from_str(CAPFRAMEX_VSYNC_OFF).unwrap();
+    let modes: Vec<u32> = (0..24).map(|i| if i < 12 { 3 } else { 4 }).collect();
+    json["Runs"][0]["CaptureData"]["PresentMode"] = serde_json::json!(modes);
+    let said = parse(&json.to_string(), None).describe();
+    assert!(
+        said.contains(
+            "the present mode changed mid-run: Hardware: Independent Flip, then Composed: Flip \
+             from frame 12"
+        ),
+        "{said}"
+    );
+    assert!(!parse(CAPFRAMEX_VSYNC_OFF, None)
+        .describe()
+        .contains("present mode"));
 }
 
 #[test]
