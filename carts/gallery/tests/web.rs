@@ -365,6 +365,14 @@ fn f1_held_in_a_page_goes_back_f3_and_f4_return_to_the_saved_update_and_a_downlo
     let state = results[n - 2].as_str().expect("the state file's text");
     let file: Value = serde_json::from_str(state).expect("a state file is JSON");
     assert_eq!(file["format"], "bt-state", "{file}");
+    // The page names its build by its own module's bytes, as a program natively names its by
+    // its file's: another build of the page is another build.
+    let module = std::fs::read(site.join("snake.wasm")).expect("the page's module");
+    assert_eq!(
+        file["build"],
+        bt_runtime::engine::build_of_program(&module),
+        "the build of the module the page loaded"
+    );
 
     // The download loads back into a fresh page, dropped on it; a state of another build is
     // refused at the page's foot; Shift+F4 opens the file picker, which loads one too.

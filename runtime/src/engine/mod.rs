@@ -26,7 +26,9 @@ use cart_panic::guarded;
 pub use cart_panic::{CartCall, CartPanic};
 pub use options::*;
 use recording::{updater, Tape, RESERVED_HASHES};
-pub use save_state::{state_build, SaveState, StateFile, StateFileError};
+pub use save_state::{
+    build_of_program, set_program_bytes, state_build, SaveState, StateFile, StateFileError,
+};
 pub use seek::{Continued, Origin};
 use snapshot::Ring;
 pub use snapshot::{SnapshotError, SnapshotStats, DEFAULT_SNAPSHOT_BUDGET, FIRST_SNAPSHOT_EVERY};

@@ -61,10 +61,11 @@ impl SaveState {
 ///
 /// Every build of one version of BT shares its version number, and a cart's code can change
 /// with no version change at all, so the version alone tells nothing. The program itself is
-/// what plays the state: its file's bytes are hashed (64-bit FNV-1a, once a process, when the
-/// first state file is made or read), and any change to BT or to the cart built into it gives
-/// another build. Where the program cannot be read (a web page), the build is the version
-/// with `program unknown`.
+/// what plays the state: its bytes are hashed (64-bit FNV-1a, once a process, when the first
+/// state file is made or read), and any change to BT or to the cart built into it gives
+/// another build. Natively the program's file is read; a web page, which cannot read its own
+/// module, is handed its bytes by its script ([`set_program_bytes`]). Where neither is to be
+/// had, the build is the version with `program unknown`.
 ///
 /// ```
 /// let build = bt_runtime::engine::state_build();
@@ -72,17 +73,49 @@ impl SaveState {
 /// assert!(build.contains(", program "), "{build}");
 /// ```
 pub fn state_build() -> &'static str {
-    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     BUILD.get_or_init(|| {
-        let program = std::env::current_exe()
-            .ok()
-            .and_then(|exe| hash_file(&exe).ok())
-            .map_or_else(|| "unknown".to_string(), |hash| format!("{hash:016x}"));
-        format!(
-            "bt-runtime {}, program {program}",
-            env!("CARGO_PKG_VERSION")
-        )
+        let hash = PROGRAM.get().copied().or_else(|| {
+            std::env::current_exe()
+                .ok()
+                .and_then(|exe| hash_file(&exe).ok())
+        });
+        build_named(hash)
     })
+}
+
+/// The build [`state_build`] names for a program whose bytes are `program`.
+pub fn build_of_program(program: &[u8]) -> String {
+    build_named(Some(fnv1a(FNV_OFFSET, program)))
+}
+
+/// Hands over the program's own bytes, for a host that cannot read its program's file (a web
+/// page's script hands the module it loaded): [`state_build`] then names them. Returns `false`,
+/// changing nothing, once the build is fixed: bytes were handed over already, or a state file
+/// was made or read.
+pub fn set_program_bytes(program: &[u8]) -> bool {
+    BUILD.get().is_none() && PROGRAM.set(fnv1a(FNV_OFFSET, program)).is_ok()
+}
+
+static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+static PROGRAM: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+
+fn build_named(hash: Option<u64>) -> String {
+    let program = hash.map_or_else(|| "unknown".to_string(), |hash| format!("{hash:016x}"));
+    format!(
+        "bt-runtime {}, program {program}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// FNV-1a's starting value.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a (64 bits) of `bytes`, carrying on from `hash`.
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
 }
 
 /// The largest program file hashed for [`state_build`]: far past any build of BT.
@@ -94,7 +127,7 @@ fn hash_file(path: &Path) -> Result<u64, crate::config::read::ReadError> {
     let (file, _) = crate::config::read::open_file(path, MAX_PROGRAM_BYTES)?;
     let mut file = file.take(MAX_PROGRAM_BYTES);
     let mut block = vec![0; 1 << 16];
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut hash = FNV_OFFSET;
     loop {
         let n = file
             .read(&mut block)
@@ -102,9 +135,7 @@ fn hash_file(path: &Path) -> Result<u64, crate::config::read::ReadError> {
         if n == 0 {
             return Ok(hash);
         }
-        for &b in &block[..n] {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        hash = fnv1a(hash, &block[..n]);
     }
 }
 

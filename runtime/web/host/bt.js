@@ -80,7 +80,9 @@ const BT = (() => {
       return this.ex.bt_event(kind, a, b, c);
     }
     put(text) {
-      const bytes = encoder.encode(text);
+      return this.putBytes(encoder.encode(text));
+    }
+    putBytes(bytes) {
       const ptr = this.ex.bt_inbox(bytes.length);
       new Uint8Array(this.memory.buffer, ptr, bytes.length).set(bytes);
       return bytes.length;
@@ -180,12 +182,16 @@ const BT = (() => {
     }
     const response = await fetch(wasmUrl);
     if (!response.ok) throw new Error(`${wasmUrl}: HTTP ${response.status}`);
-    const module = await WebAssembly.compile(await response.arrayBuffer());
+    const program = await response.arrayBuffer();
+    const module = await WebAssembly.compile(program);
     const panic = { memory: null, exports: null, message: null };
     const instance = await WebAssembly.instantiate(module, imports(panic));
     panic.memory = instance.exports.memory;
     panic.exports = instance.exports;
     const bt = new Console(instance, panic);
+    // The module cannot read its own file: its bytes name the build its state files carry, so a
+    // state saved by another build of the page is refused as natively.
+    bt.ex.bt_program(bt.putBytes(new Uint8Array(program)));
     let text = args.map(([k, v]) => `${k}=${v}\n`).join("");
     if (replayText !== null) text += `--replay--\n${replayText}`;
     bt.check(bt.ex.bt_boot(bt.put(text), flags), "boot");

@@ -48,6 +48,16 @@ pub fn inbox_bytes(len: u32) -> Vec<u8> {
     INBOX.with_borrow(|inbox| inbox[..(len as usize).min(inbox.len())].to_vec())
 }
 
+/// The page's own module, `len` bytes in the inbox, handed over by its script before boot:
+/// the build its state files name and accept ([`bt_runtime::engine::set_program_bytes`]).
+/// Returns 1 when taken, 0 when the build was already fixed.
+pub fn program(len: u32) -> u32 {
+    INBOX.with_borrow(|inbox| {
+        let bytes = &inbox[..(len as usize).min(inbox.len())];
+        u32::from(bt_runtime::engine::set_program_bytes(bytes))
+    })
+}
+
 /// Room for `len` bytes of text for the next call; returns where to write them.
 pub fn inbox(len: u32) -> u32 {
     INBOX.with_borrow_mut(|inbox| {

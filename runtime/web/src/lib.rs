@@ -80,6 +80,12 @@ macro_rules! page {
             $crate::abi::report_panics(bt_panicked);
             $crate::abi::boot($name, $cart, &$bundle, bt_now_ms, bt_load_save, len, flags)
         }
+        /// The page's own module, in the inbox, names its build (see
+        /// `bt_web::abi::program`).
+        #[no_mangle]
+        pub extern "C" fn bt_program(len: u32) -> u32 {
+            $crate::abi::program(len)
+        }
         #[no_mangle]
         pub extern "C" fn bt_inbox(len: u32) -> u32 {
             $crate::abi::inbox(len)
