@@ -13,8 +13,9 @@ use bt_test_support::ScratchDir;
 
 const FRAME_MS: f64 = 1000.0 / 60.0;
 
-fn snake_host() -> Host {
-    let cart = bt_gallery::find("snake").unwrap();
+/// The bundled cart `name` in a host, as a window runs it, its frames 1/60 s apart.
+fn host_of(name: &str) -> Host {
+    let cart = bt_gallery::find(name).unwrap();
     let options = EngineOptions {
         overlay: false,
         seed: Some(5),
@@ -22,7 +23,11 @@ fn snake_host() -> Host {
     };
     let mut engine = Engine::new(Box::new(cart.build), options).unwrap();
     engine.set_clock(Box::new(ConstantClock::new(FRAME_MS).unwrap()));
-    Host::new(engine, KeyMap::default(), "snake")
+    Host::new(engine, KeyMap::default(), name)
+}
+
+fn snake_host() -> Host {
+    host_of("snake")
 }
 
 fn key(host: &mut Host, key: Key, down: bool) -> Option<HostAction> {
@@ -147,15 +152,7 @@ fn a_rewound_recording_verifies_and_equals_the_run_of_its_branch_alone() {
 
 #[test]
 fn holding_f1_shows_every_update_going_back_the_runs_own_pictures_in_reverse() {
-    let cart = bt_gallery::find("starfield").unwrap();
-    let options = EngineOptions {
-        overlay: false,
-        seed: Some(5),
-        ..EngineOptions::default()
-    };
-    let mut engine = Engine::new(Box::new(cart.build), options).unwrap();
-    engine.set_clock(Box::new(ConstantClock::new(FRAME_MS).unwrap()));
-    let mut host = Host::new(engine, KeyMap::default(), "starfield");
+    let mut host = host_of("starfield");
     let mut clock = 0;
     let mut pictures = std::collections::HashMap::new();
     for f in 0..300 {

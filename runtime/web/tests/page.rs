@@ -16,6 +16,18 @@ use bt_web::{Page, PageAction, PageEvent};
 #[global_allocator]
 static ALLOC: CountingAlloc = CountingAlloc::new();
 
+fn jukebox() -> Page {
+    Page::new(
+        "jukebox",
+        bt_cart_jukebox::cart,
+        Vec::new(),
+        None,
+        true,
+        None,
+    )
+    .expect("the jukebox boots")
+}
+
 fn snake() -> Page {
     Page::new("snake", bt_cart_snake::cart, Vec::new(), None, true, None).expect("snake boots")
 }
@@ -206,15 +218,7 @@ fn a_replay_for_another_cart_is_refused_in_one_line() {
 
 #[test]
 fn each_frame_hands_over_the_samples_its_updates_made_and_none_while_paused() {
-    let mut page = Page::new(
-        "jukebox",
-        bt_cart_jukebox::cart,
-        Vec::new(),
-        None,
-        true,
-        None,
-    )
-    .unwrap();
+    let mut page = jukebox();
     let mut total = 0;
     let mut now = 0.0;
     for _ in 0..61 {
@@ -236,15 +240,7 @@ fn each_frame_hands_over_the_samples_its_updates_made_and_none_while_paused() {
 
 #[test]
 fn the_pages_wav_is_bt_wavs() {
-    let mut page = Page::new(
-        "jukebox",
-        bt_cart_jukebox::cart,
-        Vec::new(),
-        None,
-        true,
-        None,
-    )
-    .unwrap();
+    let mut page = jukebox();
     page.wav(1.0).unwrap();
     let mut engine =
         Engine::new(Box::new(bt_cart_jukebox::cart), EngineOptions::default()).unwrap();
@@ -329,15 +325,7 @@ fn f1_held_in_a_page_runs_the_run_back_and_play_goes_on_from_where_it_reached() 
 
 #[test]
 fn f1_held_in_a_page_hands_over_the_sound_of_the_updates_gone_back_reversed() {
-    let mut page = Page::new(
-        "jukebox",
-        bt_cart_jukebox::cart,
-        Vec::new(),
-        None,
-        true,
-        None,
-    )
-    .unwrap();
+    let mut page = jukebox();
     // Each update's samples, by the update that made them.
     let mut made: Vec<Vec<i16>> = vec![Vec::new()];
     let mut now = 0.0;
