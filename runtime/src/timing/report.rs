@@ -177,7 +177,21 @@ pub fn comparison_text((a, a_name): (&Summary, &str), (b, b_name): (&Summary, &s
             verdict(x, y, more_is_better)
         );
     }
+    for line in tenth_percent_notes(a, b) {
+        let _ = writeln!(s, "{line}");
+    }
     s
+}
+
+/// A line for each run whose 0.1% figures rest on too few frames (see
+/// [`tenth_percent_caveat`]).
+fn tenth_percent_notes(a: &Summary, b: &Summary) -> Vec<String> {
+    [("A", a), ("B", b)]
+        .into_iter()
+        .filter_map(|(letter, s)| {
+            tenth_percent_caveat(s.frames).map(|c| format!("{letter}'s 0.1% figures: {c}"))
+        })
+        .collect()
 }
 
 /// `b - a`, with a difference that rounds to nothing written as 0 rather than -0.0.
@@ -243,6 +257,9 @@ pub fn compare_html(
         );
     }
     page.push_str("</table>\n");
+    for line in tenth_percent_notes(&sa, &sb) {
+        let _ = writeln!(page, "<p>{}</p>", escape(&line));
+    }
     page.push_str(&svg);
     page.push_str(
         "\n<p>A in blue, B in orange. Frame times are each frame's delta from its clock, \
@@ -1186,6 +1203,37 @@ mod tests {
         let thin = thin_steps(&many);
         assert_eq!(thin.len(), MAX_DRAWN_FRAMES);
         assert_eq!(thin[3], (6.0, 8.0, 9.0));
+    }
+
+    #[test]
+    fn a_comparison_flags_the_run_too_short_for_its_tenth_percent_figures() {
+        let run = |frames: u64| {
+            let mut t = Timeline::new(1000.0 / 60.0);
+            for i in 0..frames {
+                let stats = FrameStats {
+                    delta_ms: if i % 100 == 7 { 50.0 } else { 16.7 },
+                    updates: 1,
+                    ticks: i,
+                    ..FrameStats::default()
+                };
+                let report = FrameReport {
+                    frame: i,
+                    render_alpha: 0.0,
+                    stats,
+                };
+                t.record(&report, 0, &[]);
+            }
+            t.summary()
+        };
+        let (short, long) = (run(999), run(1000));
+        let text = comparison_text((&short, "short"), (&long, "long"));
+        assert!(
+            text.contains("A's 0.1% figures: from 999 frames: too few for 0.1 %"),
+            "{text}"
+        );
+        assert!(!text.contains("B's 0.1%"), "{text}");
+        assert!(text.contains("CapFrameX P1 (fps)"), "{text}");
+        assert!(!text.contains("percentile (fps)"), "{text}");
     }
 
     #[test]
