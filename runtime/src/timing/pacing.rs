@@ -673,7 +673,7 @@ mod tests {
             "{}",
             low.average_fps
         );
-        // MangoHud's index 0.01 × 2000 - 1 = 19, the 20th longest: a hitch.
+        // The frame at the 1% rank: index 0.01 × 2000 - 1 = 19, the 20th slowest: a hitch.
         assert_eq!(low.percentile_fps, 1000.0 / 40.0);
         // The worst 0.1% is 2 frames: the stall and a hitch; index 1, a hitch.
         let low = Low::of(&frames, 0.001);
