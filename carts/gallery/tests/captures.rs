@@ -212,6 +212,16 @@ fn missed_refreshes_of_a_capture_are_counted_against_its_display_timing() {
     let got = &s["low_1_percent"];
     assert!((got["average_fps"].as_f64().unwrap() - average).abs() < 1e-9);
     assert!((got["percentile_fps"].as_f64().unwrap() - percentile).abs() < 1e-9);
+    // CapFrameX's 1% low integral: the longest frame alone covers 1% of the run's time here.
+    let total: f64 = longest.iter().sum();
+    assert!(longest[0] >= total / 100.0);
+    let integral = s["capframex"]["low_1_integral_fps"].as_f64().unwrap();
+    assert!((integral - 1000.0 / longest[0]).abs() < 1e-9, "{integral}");
+    assert_eq!(s["capframex"]["frames"], 2000);
+    assert!(
+        s["tenth_percent_caveat"].is_null(),
+        "2000 frames carry 0.1%"
+    );
     let over = |ms: f64| game.iter().filter(|g| g.0 > ms).count();
     assert_eq!(s["stutters"]["over_50_ms"], over(50.0));
     assert_eq!(s["stutters"]["over_100_ms"], over(100.0));
@@ -790,13 +800,17 @@ fn diagnose_compare_sets_two_runs_side_by_side_with_their_differences() {
         !table.contains("better") && !table.contains("worse"),
         "{table}"
     );
+    // Each row differs by nothing; under them, each run of 57 frames is too short for 0.1%.
+    let (rows, notes): (Vec<&str>, Vec<&str>) = table
+        .lines()
+        .skip(3)
+        .partition(|l| !l.ends_with("too few for 0.1 %"));
     assert!(
-        table
-            .lines()
-            .skip(3)
+        rows.iter()
             .all(|l| l.split_whitespace().next_back() == Some("+0.0")),
         "{table}"
     );
+    assert_eq!(notes.len(), 2, "{table}");
 }
 
 #[test]

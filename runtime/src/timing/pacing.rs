@@ -4,12 +4,20 @@
 //! Each figure is defined here once, with its arithmetic, and used by the summary, the report
 //! and `bt trace --format summary`:
 //!
-//! - **Lows**, in two forms, because the tools disagree and both are quoted. For a share `s`
-//!   (1% or 0.1%) of `n` frames:
-//!   - the *average* form, CapFrameX's "1% low": 1000 / the mean of the worst `⌈s × n⌉` frame
-//!     times;
-//!   - the *percentile* form, MangoHud's "1% low" (CapFrameX calls it "P1"): with the frame
-//!     times sorted longest first, 1000 / the one at index `max(0, ⌊s × n⌋ - 1)`.
+//! - **BT's lows**, in two forms, each named by what it is. For a share `s` (1% or 0.1%) of `n`
+//!   frames:
+//!   - the *mean of the slowest share*: 1000 / the mean of the slowest `⌈s × n⌉` frame times;
+//!   - the *frame at the share's rank*: with the frame times sorted slowest first, 1000 / the
+//!     one at index `max(0, ⌊s × n⌋ - 1)`.
+//!
+//!   Neither is any other tool's number; their own figures are the next item.
+//! - **CapFrameX's own figures**, by the names CapFrameX gives them (see [`CapFrameXLows`]):
+//!   "P1" and "P0.1", the percentile of the per-frame rates interpolated as Hyndman and Fan's
+//!   type 8 ([`quantile_r8`]); the "1% low average" and "0.1% low average" over the frames at or
+//!   past that percentile of frame time; and the "1% low integral" and "0.1% low integral",
+//!   MSI Afterburner's reading, where the slowest frames are walked until they cover the share
+//!   of the run's time. A 0.1% figure of fewer than [`FEWEST_FRAMES_FOR_TENTH_PERCENT`] frames
+//!   rests on less than one frame and is flagged as such ([`tenth_percent_caveat`]).
 //! - **Stutters**: frames longer than twice the median frame time, and frames longer than
 //!   33.3, 50 and 100 ms.
 //! - **Frames per second over the run**: frames whose end falls in each second of the clock's
@@ -40,20 +48,21 @@
 //! let mut frames = vec![10.0; 98];
 //! frames.extend([50.0, 100.0]);
 //! let low = Low::of(&frames, 0.01);
-//! assert_eq!(low.average_fps, 10.0); // the worst 1 frame: 100 ms
-//! assert_eq!(low.percentile_fps, 10.0); // index 0 of the longest first
+//! assert_eq!(low.average_fps, 10.0); // the slowest 1 frame: 100 ms
+//! assert_eq!(low.percentile_fps, 10.0); // index 0 of the slowest first
 //! ```
 
 /// The stutter thresholds in ms: a 30 fps frame, 50 ms and 100 ms.
 pub const STUTTER_MS: [f64; 3] = [1000.0 / 30.0, 50.0, 100.0];
 
-/// A low figure in both forms, in frames per second (0 when there are no frames).
+/// BT's low figure in both its forms, in frames per second (0 when there are no frames).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Low {
-    /// 1000 / the mean of the worst share of frame times (CapFrameX's "1% low").
+    /// The mean of the slowest share: 1000 / the mean of the slowest `⌈share × n⌉` frame
+    /// times.
     pub average_fps: f64,
-    /// 1000 / the frame time at the share's index, longest first (MangoHud's "1% low",
-    /// CapFrameX's "P1").
+    /// The frame at the share's rank: 1000 / the frame time at index `max(0, ⌊share × n⌋ - 1)`
+    /// of the frame times sorted slowest first.
     pub percentile_fps: f64,
 }
 
@@ -108,6 +117,167 @@ fn fps(ms: f64) -> f64 {
         1000.0 / ms
     } else {
         0.0
+    }
+}
+
+/// A 0.1% figure of fewer frames than this rests on less than one frame: it is the slowest
+/// frame, or a blend of the slowest two, and says nothing a longer run would repeat.
+pub const FEWEST_FRAMES_FOR_TENTH_PERCENT: usize = 1000;
+
+/// The flag a 0.1% figure of `frames` frames carries, `from 300 frames: too few for 0.1 %`,
+/// or `None` from [`FEWEST_FRAMES_FOR_TENTH_PERCENT`] frames up.
+///
+/// ```
+/// use bt_runtime::timing::pacing::tenth_percent_caveat;
+///
+/// assert_eq!(tenth_percent_caveat(300).unwrap(), "from 300 frames: too few for 0.1 %");
+/// assert_eq!(tenth_percent_caveat(1000), None);
+/// ```
+pub fn tenth_percent_caveat(frames: usize) -> Option<String> {
+    (frames < FEWEST_FRAMES_FOR_TENTH_PERCENT)
+        .then(|| format!("from {frames} frames: too few for 0.1 %"))
+}
+
+/// The `p`-quantile (0 to 1) of `ascending` (sorted shortest first), interpolated as Hyndman
+/// and Fan's type 8, the approximately median-unbiased estimate (R's `type = 8`, and the
+/// `Quantile` of Math.NET Numerics that CapFrameX calls): with `h = (n + 1/3) p + 1/3`, the
+/// value `x[⌊h⌋] + (h - ⌊h⌋)(x[⌊h⌋ + 1] - x[⌊h⌋])` counting from 1; the smallest value when
+/// `⌊h⌋ < 1`, the largest when `⌊h⌋ ≥ n`. NaN when empty.
+///
+/// ```
+/// use bt_runtime::timing::pacing::quantile_r8;
+///
+/// assert_eq!(quantile_r8(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
+/// // R: quantile(1:10, 0.1, type = 8) is 1.366667.
+/// let tenths: Vec<f64> = (1..=10).map(f64::from).collect();
+/// assert!((quantile_r8(&tenths, 0.1) - (1.0 + 11.0 / 30.0)).abs() < 1e-12);
+/// ```
+pub fn quantile_r8(ascending: &[f64], p: f64) -> f64 {
+    let n = ascending.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let h = (n as f64 + 1.0 / 3.0) * p + 1.0 / 3.0;
+    let whole = h.floor();
+    if whole < 1.0 || p <= 0.0 {
+        return ascending[0];
+    }
+    if whole >= n as f64 || p >= 1.0 {
+        return ascending[n - 1];
+    }
+    let i = whole as usize;
+    let (a, b) = (ascending[i - 1], ascending[i]);
+    a + (h - whole) * (b - a)
+}
+
+/// The frame times of `frames_ms` a rate can be taken of (finite and above 0), shortest first.
+fn positive_ascending(frames_ms: &[f64]) -> Vec<f64> {
+    let mut sorted: Vec<f64> = frames_ms
+        .iter()
+        .copied()
+        .filter(|ms| ms.is_finite() && *ms > 0.0)
+        .collect();
+    sorted.sort_by(f64::total_cmp);
+    sorted
+}
+
+/// CapFrameX's "P1" (`share` 0.01) and "P0.1" (0.001): the `share` quantile, by
+/// [`quantile_r8`], of the per-frame rates `1000 / frame time`. 0 when no frame has a time
+/// above 0.
+pub fn capframex_percentile_fps(frames_ms: &[f64], share: f64) -> f64 {
+    // Rates shortest first are frame times longest first.
+    let rates: Vec<f64> = positive_ascending(frames_ms)
+        .iter()
+        .rev()
+        .map(|ms| 1000.0 / ms)
+        .collect();
+    if rates.is_empty() {
+        return 0.0;
+    }
+    quantile_r8(&rates, share)
+}
+
+/// CapFrameX's "1% low average" (`share` 0.01) and "0.1% low average" (0.001): 1000 / the mean
+/// of the frame times at or above their `1 - share` quantile by [`quantile_r8`] (the slowest
+/// `share` of frames, the boundary interpolated). 0 when no frame has a time above 0.
+pub fn capframex_low_average_fps(frames_ms: &[f64], share: f64) -> f64 {
+    let sorted = positive_ascending(frames_ms);
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let bound = quantile_r8(&sorted, 1.0 - share);
+    let slow: Vec<f64> = sorted.iter().copied().filter(|&ms| ms >= bound).collect();
+    fps(slow.iter().sum::<f64>() / slow.len() as f64)
+}
+
+/// CapFrameX's "1% low integral" (`share` 0.01) and "0.1% low integral" (0.001), the x% low
+/// of MSI Afterburner: walking the frames slowest first and adding up their times, 1000 / the
+/// time of the frame at which the sum first reaches `share` of the run's whole time. 0 when no
+/// frame has a time above 0.
+pub fn capframex_low_integral_fps(frames_ms: &[f64], share: f64) -> f64 {
+    let sorted = positive_ascending(frames_ms);
+    let target = share * sorted.iter().sum::<f64>();
+    let mut covered = 0.0;
+    for &ms in sorted.iter().rev() {
+        covered += ms;
+        if covered >= target {
+            return fps(ms);
+        }
+    }
+    sorted.first().map_or(0.0, |&ms| fps(ms))
+}
+
+/// The 1% and 0.1% figures CapFrameX reports, under its own names, in frames per second
+/// (unrounded; CapFrameX rounds them for display).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CapFrameXLows {
+    /// Frames the figures rest on (those with a time above 0).
+    pub frames: usize,
+    /// "P1": see [`capframex_percentile_fps`].
+    pub p1_fps: f64,
+    /// "P0.1": see [`capframex_percentile_fps`].
+    pub p0_1_fps: f64,
+    /// "1% low average": see [`capframex_low_average_fps`].
+    pub low_1_average_fps: f64,
+    /// "0.1% low average": see [`capframex_low_average_fps`].
+    pub low_0_1_average_fps: f64,
+    /// "1% low integral": see [`capframex_low_integral_fps`].
+    pub low_1_integral_fps: f64,
+    /// "0.1% low integral": see [`capframex_low_integral_fps`].
+    pub low_0_1_integral_fps: f64,
+}
+
+impl CapFrameXLows {
+    /// CapFrameX's figures of `frames_ms`, in any order.
+    pub fn of(frames_ms: &[f64]) -> CapFrameXLows {
+        CapFrameXLows {
+            frames: positive_ascending(frames_ms).len(),
+            p1_fps: capframex_percentile_fps(frames_ms, 0.01),
+            p0_1_fps: capframex_percentile_fps(frames_ms, 0.001),
+            low_1_average_fps: capframex_low_average_fps(frames_ms, 0.01),
+            low_0_1_average_fps: capframex_low_average_fps(frames_ms, 0.001),
+            low_1_integral_fps: capframex_low_integral_fps(frames_ms, 0.01),
+            low_0_1_integral_fps: capframex_low_integral_fps(frames_ms, 0.001),
+        }
+    }
+
+    /// The figures as a summary line says them, the 0.1% ones flagged when too few frames
+    /// carry them.
+    pub fn text(&self) -> String {
+        let mut text = format!(
+            "CapFrameX's own figures  P1 {:.2} fps  1% low average {:.2} fps  1% low integral \
+             {:.2} fps  P0.1 {:.2} fps  0.1% low average {:.2} fps  0.1% low integral {:.2} fps",
+            self.p1_fps,
+            self.low_1_average_fps,
+            self.low_1_integral_fps,
+            self.p0_1_fps,
+            self.low_0_1_average_fps,
+            self.low_0_1_integral_fps
+        );
+        if let Some(caveat) = tenth_percent_caveat(self.frames) {
+            text.push_str(&format!(" (0.1 % figures {caveat})"));
+        }
+        text
     }
 }
 
@@ -503,7 +673,7 @@ mod tests {
             "{}",
             low.average_fps
         );
-        // MangoHud's index 0.01 × 2000 - 1 = 19, the 20th longest: a hitch.
+        // The frame at the 1% rank: index 0.01 × 2000 - 1 = 19, the 20th slowest: a hitch.
         assert_eq!(low.percentile_fps, 1000.0 / 40.0);
         // The worst 0.1% is 2 frames: the stall and a hitch; index 1, a hitch.
         let low = Low::of(&frames, 0.001);
@@ -518,6 +688,152 @@ mod tests {
             }
         );
         assert_eq!(Low::of(&[], 0.01), Low::default());
+    }
+
+    /// 200 frames: 190 of 10 ms, then ten slower ones from 10.5 to 15 ms in 0.5 ms steps.
+    fn slow_tail() -> Vec<f64> {
+        let mut frames = vec![10.0; 190];
+        frames.extend((1..=10).map(|i| 10.0 + 0.5 * f64::from(i)));
+        frames
+    }
+
+    #[test]
+    fn capframex_p1_interpolates_the_rates_the_type_8_way() {
+        // Rates slowest first: 1000/15, 1000/14.5, 1000/14, … For 1%, h = (200 + 1/3) × 0.01
+        // + 1/3 = 2.336…: a third of the way from the 2nd rate to the 3rd.
+        let h = (200.0 + 1.0 / 3.0) * 0.01 + 1.0 / 3.0;
+        let want = 1000.0 / 14.5 + (h - 2.0) * (1000.0 / 14.0 - 1000.0 / 14.5);
+        let got = capframex_percentile_fps(&slow_tail(), 0.01);
+        assert!((got - want).abs() < 1e-9, "{got} against {want}");
+        // For 0.1%, h = 0.53…, under 1: the slowest rate.
+        assert_eq!(capframex_percentile_fps(&slow_tail(), 0.001), 1000.0 / 15.0);
+        assert_eq!(capframex_percentile_fps(&[], 0.01), 0.0);
+        assert_eq!(capframex_percentile_fps(&[0.0, f64::NAN], 0.01), 0.0);
+    }
+
+    #[test]
+    fn capframex_low_average_is_the_mean_past_the_interpolated_bound() {
+        // The 99% frame time: h = (200 + 1/3) × 0.99 + 1/3 = 198.66…, between the 198th
+        // (14 ms) and the 199th (14.5 ms) shortest: 14.33 ms. Past it: 14.5 and 15 ms.
+        let got = capframex_low_average_fps(&slow_tail(), 0.01);
+        assert!((got - 1000.0 / 14.75).abs() < 1e-9, "{got}");
+        // The 99.9% one is past the 200th: the longest, 15 ms, alone.
+        assert_eq!(
+            capframex_low_average_fps(&slow_tail(), 0.001),
+            1000.0 / 15.0
+        );
+        // Equal frame times all reach the bound: every one counts.
+        assert_eq!(capframex_low_average_fps(&[20.0; 200], 0.01), 50.0);
+    }
+
+    #[test]
+    fn capframex_low_integral_walks_the_slowest_until_their_time_is_covered() {
+        // The run's time is 1900 + 127.5 = 2027.5 ms; 1% of it is 20.275 ms. Slowest first,
+        // 15 ms covers 15, then 14.5 ms brings it to 29.5: the 14.5 ms frame.
+        let frames = slow_tail();
+        assert_eq!(capframex_low_integral_fps(&frames, 0.01), 1000.0 / 14.5);
+        // 0.1% is 2.03 ms: the slowest frame covers it alone.
+        assert_eq!(capframex_low_integral_fps(&frames, 0.001), 1000.0 / 15.0);
+        // One 100 ms stall in 1 s of 10 ms frames: 1% of 1,090 ms is 10.9 ms, which the
+        // stall covers.
+        let mut stall = vec![10.0; 99];
+        stall.push(100.0);
+        assert_eq!(capframex_low_integral_fps(&stall, 0.01), 10.0);
+        assert_eq!(capframex_low_integral_fps(&[], 0.01), 0.0);
+    }
+
+    #[test]
+    fn bts_own_lows_of_the_slow_tail_by_hand() {
+        // ⌈2⌉ slowest: 15 and 14.5 ms; the frame at index ⌊2⌋ - 1 = 1 slowest first: 14.5 ms.
+        let low = Low::of(&slow_tail(), 0.01);
+        assert!((low.average_fps - 1000.0 / 14.75).abs() < 1e-9);
+        assert_eq!(low.percentile_fps, 1000.0 / 14.5);
+    }
+
+    #[test]
+    fn a_tenth_percent_figure_of_under_a_thousand_frames_is_flagged() {
+        let lows = CapFrameXLows::of(&slow_tail());
+        assert_eq!(lows.frames, 200);
+        assert!(lows.text().contains("from 200 frames: too few for 0.1 %"));
+        let lows = CapFrameXLows::of(&capture());
+        assert!(!lows.text().contains("too few"), "{}", lows.text());
+    }
+
+    /// The game's present intervals in `runtime/tests/captures/stalls-2000.csv`, read here with
+    /// nothing of BT's reader.
+    fn stalls_2000() -> Vec<f64> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/captures/stalls-2000.csv"
+        );
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("game.exe"))
+            .map(|l| l.split(',').nth(7).unwrap().parse().unwrap())
+            .collect()
+    }
+
+    /// Type 8 as Hyndman and Fan write it, on 1-based order statistics clamped to the ends.
+    fn type_8(ascending: &[f64], p: f64) -> f64 {
+        let n = ascending.len() as f64;
+        let m = (p + 1.0) / 3.0;
+        let j = (n * p + m).floor();
+        let g = n * p + m - j;
+        let x = |k: f64| ascending[(k.clamp(1.0, n) as usize) - 1];
+        (1.0 - g) * x(j) + g * x(j + 1.0)
+    }
+
+    #[test]
+    fn capframex_figures_of_a_public_capture_match_a_plain_reimplementation() {
+        let frames = stalls_2000();
+        assert_eq!(frames.len(), 2000);
+        let mut ascending = frames.clone();
+        ascending.sort_by(f64::total_cmp);
+        let mut rates: Vec<f64> = frames.iter().map(|ms| 1000.0 / ms).collect();
+        rates.sort_by(f64::total_cmp);
+        let total: f64 = frames.iter().sum();
+        let lows = CapFrameXLows::of(&frames);
+        let near = |got: f64, want: f64, what: &str| {
+            assert!((got - want).abs() < 1e-9, "{what}: {got} against {want}");
+        };
+        for (share, p, average, integral) in [
+            (
+                0.01,
+                lows.p1_fps,
+                lows.low_1_average_fps,
+                lows.low_1_integral_fps,
+            ),
+            (
+                0.001,
+                lows.p0_1_fps,
+                lows.low_0_1_average_fps,
+                lows.low_0_1_integral_fps,
+            ),
+        ] {
+            near(p, type_8(&rates, share), "P");
+            let bound = type_8(&ascending, 1.0 - share);
+            let past: Vec<f64> = frames.iter().copied().filter(|&f| f >= bound).collect();
+            near(
+                average,
+                1000.0 / (past.iter().sum::<f64>() / past.len() as f64),
+                "low average",
+            );
+            // The integral frame: the shortest frame whose slower-or-equal ones (counting
+            // itself and those before it in the walk) first reach the share of the time.
+            let mut covered = 0.0;
+            let frame = ascending
+                .iter()
+                .rev()
+                .find(|&&ms| {
+                    covered += ms;
+                    covered >= share * total
+                })
+                .unwrap();
+            near(integral, 1000.0 / frame, "low integral");
+        }
+        // The figures differ from BT's own on this capture, which is why each is named.
+        assert_ne!(lows.p1_fps, Low::of(&frames, 0.01).percentile_fps);
     }
 
     #[test]

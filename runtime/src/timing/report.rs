@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use crate::timing::pacing::{histogram, percentile_curve};
+use crate::timing::pacing::{histogram, percentile_curve, tenth_percent_caveat};
 use crate::timing::timeline::{FrameRecord, FrameSource, Summary, Timeline};
 
 /// Pixels of the plot picture ...
@@ -68,9 +68,12 @@ pub fn html(timeline: &Timeline, title: &str) -> Result<String, String> {
          update's time; orange crosses: frames the 8-update cap clamped (the time past it is \
          thrown away); red bars: display refreshes a frame missed, counted as \
          round(delta / refresh period) - 1 once the delta passes 1.5 periods; purple lines: \
-         the cart's tags. 1% low (average) is 1000 / the mean of the worst 1% of frame times \
-         (CapFrameX's \"1% low\"); 1% low (percentile) is 1000 / the frame time 1% from the \
-         longest (MangoHud's \"1% low\", CapFrameX's \"P1\").</p>\n</body></html>\n",
+         the cart's tags. BT's 1% low is given two ways: 1000 / the mean of the slowest 1% of \
+         frame times, and 1000 / the frame time at the 1% rank, slowest first. CapFrameX's \
+         own figures follow under its names: P1, the 1st percentile of the per-frame rates \
+         (Hyndman and Fan's type 8); the 1% low average, 1000 / the mean of the frame times \
+         at or past their 99th percentile; and the 1% low integral, 1000 / the frame at which \
+         the slowest frames cover 1% of the run's time.</p>\n</body></html>\n",
     );
     Ok(page)
 }
@@ -87,21 +90,39 @@ pub fn comparison_rows(a: &Summary, b: &Summary) -> Vec<(&'static str, f64, f64,
         ("frame time p99 (ms)", a.p99_ms, b.p99_ms, less),
         ("frame time max (ms)", a.max_ms, b.max_ms, less),
         (
-            "1% low, average (fps)",
+            "1% low, mean of slowest 1% (fps)",
             a.low_1.average_fps,
             b.low_1.average_fps,
             more,
         ),
         (
-            "1% low, percentile (fps)",
+            "1% low, frame at 1% rank (fps)",
             a.low_1.percentile_fps,
             b.low_1.percentile_fps,
             more,
         ),
         (
-            "0.1% low, average (fps)",
+            "0.1% low, mean of slowest 0.1% (fps)",
             a.low_01.average_fps,
             b.low_01.average_fps,
+            more,
+        ),
+        (
+            "CapFrameX P1 (fps)",
+            a.capframex.p1_fps,
+            b.capframex.p1_fps,
+            more,
+        ),
+        (
+            "CapFrameX 1% low average (fps)",
+            a.capframex.low_1_average_fps,
+            b.capframex.low_1_average_fps,
+            more,
+        ),
+        (
+            "CapFrameX 1% low integral (fps)",
+            a.capframex.low_1_integral_fps,
+            b.capframex.low_1_integral_fps,
             more,
         ),
         (
@@ -156,7 +177,21 @@ pub fn comparison_text((a, a_name): (&Summary, &str), (b, b_name): (&Summary, &s
             verdict(x, y, more_is_better)
         );
     }
+    for line in tenth_percent_notes(a, b) {
+        let _ = writeln!(s, "{line}");
+    }
     s
+}
+
+/// A line for each run whose 0.1% figures rest on too few frames (see
+/// [`tenth_percent_caveat`]).
+fn tenth_percent_notes(a: &Summary, b: &Summary) -> Vec<String> {
+    [("A", a), ("B", b)]
+        .into_iter()
+        .filter_map(|(letter, s)| {
+            tenth_percent_caveat(s.frames).map(|c| format!("{letter}'s 0.1% figures: {c}"))
+        })
+        .collect()
 }
 
 /// `b - a`, with a difference that rounds to nothing written as 0 rather than -0.0.
@@ -222,6 +257,9 @@ pub fn compare_html(
         );
     }
     page.push_str("</table>\n");
+    for line in tenth_percent_notes(&sa, &sb) {
+        let _ = writeln!(page, "<p>{}</p>", escape(&line));
+    }
     page.push_str(&svg);
     page.push_str(
         "\n<p>A in blue, B in orange. Frame times are each frame's delta from its clock, \
@@ -350,17 +388,33 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
         ),
     );
     row(
-        "1% low: average / percentile",
+        "1% low: mean of slowest 1% / frame at 1% rank",
         format!(
             "{:.1} / {:.1} fps",
             s.low_1.average_fps, s.low_1.percentile_fps
         ),
     );
+    let tenth = tenth_percent_caveat(s.frames).map_or(String::new(), |c| format!(" ({c})"));
     row(
-        "0.1% low: average / percentile",
+        "0.1% low: mean of slowest 0.1% / frame at 0.1% rank",
         format!(
-            "{:.1} / {:.1} fps",
+            "{:.1} / {:.1} fps{tenth}",
             s.low_01.average_fps, s.low_01.percentile_fps
+        ),
+    );
+    let c = &s.capframex;
+    row(
+        "CapFrameX's own: P1 / 1% low average / 1% low integral",
+        format!(
+            "{:.2} / {:.2} / {:.2} fps",
+            c.p1_fps, c.low_1_average_fps, c.low_1_integral_fps
+        ),
+    );
+    row(
+        "CapFrameX's own: P0.1 / 0.1% low average / 0.1% low integral",
+        format!(
+            "{:.2} / {:.2} / {:.2} fps{tenth}",
+            c.p0_1_fps, c.low_0_1_average_fps, c.low_0_1_integral_fps
         ),
     );
     row(
@@ -1152,6 +1206,37 @@ mod tests {
     }
 
     #[test]
+    fn a_comparison_flags_the_run_too_short_for_its_tenth_percent_figures() {
+        let run = |frames: u64| {
+            let mut t = Timeline::new(1000.0 / 60.0);
+            for i in 0..frames {
+                let stats = FrameStats {
+                    delta_ms: if i % 100 == 7 { 50.0 } else { 16.7 },
+                    updates: 1,
+                    ticks: i,
+                    ..FrameStats::default()
+                };
+                let report = FrameReport {
+                    frame: i,
+                    render_alpha: 0.0,
+                    stats,
+                };
+                t.record(&report, 0, &[]);
+            }
+            t.summary()
+        };
+        let (short, long) = (run(999), run(1000));
+        let text = comparison_text((&short, "short"), (&long, "long"));
+        assert!(
+            text.contains("A's 0.1% figures: from 999 frames: too few for 0.1 %"),
+            "{text}"
+        );
+        assert!(!text.contains("B's 0.1%"), "{text}");
+        assert!(text.contains("CapFrameX P1 (fps)"), "{text}");
+        assert!(!text.contains("percentile (fps)"), "{text}");
+    }
+
+    #[test]
     fn the_report_is_one_html_file_with_its_plots_and_summary() {
         let mut t = Timeline::new(1000.0 / 60.0);
         for i in 0..120u64 {
@@ -1198,7 +1283,14 @@ mod tests {
             page.contains("missed refreshes</th><td>1 in 1 frames"),
             "{page}"
         );
-        assert!(page.contains("1% low: average / percentile"));
+        assert!(page.contains("1% low: mean of slowest 1% / frame at 1% rank"));
+        assert!(page.contains("CapFrameX's own: P1 / 1% low average / 1% low integral"));
+        // 120 frames carry no 0.1% figure: both 0.1% rows say so.
+        assert_eq!(
+            page.matches("(from 120 frames: too few for 0.1 %)").count(),
+            2,
+            "{page}"
+        );
         assert!(page.contains("Frame time by percentile"));
         assert!(page.contains("measured on this machine"));
         assert!(

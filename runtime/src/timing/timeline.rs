@@ -31,8 +31,9 @@ use bt_overlay::{FrameStats, Refresh};
 
 use crate::engine::FrameReport;
 use crate::timing::pacing::{
-    animation_error, error_sizes, frame_to_frame_changes, frames_per_second, time_below_percent,
-    Busy, Displayed, Latency, Low, Stutters, BOUND_SHARE, STUTTER_MS,
+    animation_error, error_sizes, frame_to_frame_changes, frames_per_second, tenth_percent_caveat,
+    time_below_percent, Busy, CapFrameXLows, Displayed, Latency, Low, Stutters, BOUND_SHARE,
+    STUTTER_MS,
 };
 
 /// Frames a rolling timeline keeps at most, whatever their length: ten seconds at 1,000
@@ -589,10 +590,12 @@ pub struct Summary {
     pub refresh: (Refresh, Option<f64>),
     /// Presents a capture says were never displayed (PresentMon's `Dropped`), when it says.
     pub not_displayed: Option<usize>,
-    /// The 1% low, in both forms (see [`crate::timing::pacing`]).
+    /// BT's 1% low, in both its forms (see [`crate::timing::pacing`]).
     pub low_1: Low,
-    /// The 0.1% low, in both forms.
+    /// BT's 0.1% low, in both its forms.
     pub low_01: Low,
+    /// CapFrameX's own 1% and 0.1% figures, by its names.
+    pub capframex: CapFrameXLows,
     /// Stutter counts.
     pub stutters: Stutters,
     /// Frames ending in each second of the run, from 0 (the last second may be partial).
@@ -914,6 +917,7 @@ impl Summary {
             },
             low_1: Low::of_ascending(&deltas, 0.01),
             low_01: Low::of_ascending(&deltas, 0.001),
+            capframex: CapFrameXLows::of(in_order),
             stutters: Stutters::of(in_order, p50_ms),
             frames_per_second: frames_per_second(in_order),
             animation_error: match t.shown {
@@ -1043,16 +1047,21 @@ impl Summary {
         ))
     }
 
-    /// The lows as a summary line says them.
+    /// BT's lows as a summary line says them, each named by its definition, the 0.1% ones
+    /// flagged when too few frames carry them.
     pub fn lows_text(&self) -> String {
-        format!(
-            "1% low {:.1} fps (average, CapFrameX's \"1% low\") / {:.1} fps (percentile, \
-             MangoHud's \"1% low\", CapFrameX's \"P1\")  0.1% low {:.1} / {:.1} fps",
+        let mut text = format!(
+            "1% low {:.1} fps (1000 / mean of the slowest 1 % of frame times) / {:.1} fps \
+             (1000 / the frame time at the 1 % rank, slowest first)  0.1% low {:.1} / {:.1} fps",
             self.low_1.average_fps,
             self.low_1.percentile_fps,
             self.low_01.average_fps,
             self.low_01.percentile_fps
-        )
+        );
+        if let Some(caveat) = tenth_percent_caveat(self.frames) {
+            let _ = write!(text, " ({caveat})");
+        }
+        text
     }
 
     /// The time below 60 and 30 frames a second (and the refresh rate) as a summary line says
@@ -1157,6 +1166,16 @@ impl Summary {
             "max_ms": self.max_ms,
             "low_1_percent": low(&self.low_1),
             "low_0_1_percent": low(&self.low_01),
+            "capframex": {
+                "frames": self.capframex.frames,
+                "p1_fps": self.capframex.p1_fps,
+                "p0_1_fps": self.capframex.p0_1_fps,
+                "low_1_average_fps": self.capframex.low_1_average_fps,
+                "low_0_1_average_fps": self.capframex.low_0_1_average_fps,
+                "low_1_integral_fps": self.capframex.low_1_integral_fps,
+                "low_0_1_integral_fps": self.capframex.low_0_1_integral_fps,
+            },
+            "tenth_percent_caveat": tenth_percent_caveat(self.frames),
             "stutters": {
                 "over_twice_median": self.stutters.over_twice_median,
                 "over_33_3_ms": self.stutters.over_ms[0],
@@ -1257,6 +1276,7 @@ impl Summary {
             let _ = writeln!(s, "{text}");
         }
         let _ = writeln!(s, "{}", self.lows_text());
+        let _ = writeln!(s, "{}", self.capframex.text());
         let _ = writeln!(s, "{}", self.stutters_text());
         let _ = writeln!(s, "{}", self.time_below_text());
         if let Some(text) = self.busy_text() {
@@ -1458,6 +1478,31 @@ mod tests {
         assert!(
             text.contains("updates per frame  0: 1  1: 2  3: 1  8: 1"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn the_summary_names_each_low_by_its_definition_and_flags_a_short_run() {
+        let s = sample().summary();
+        let text = s.to_text();
+        assert!(
+            text.contains("(1000 / mean of the slowest 1 % of frame times)"),
+            "{text}"
+        );
+        assert!(!text.contains("MangoHud"), "{text}");
+        // CapFrameX's figures by its names: 5 frames, so P1 is the slowest rate (400 ms).
+        assert_eq!(s.capframex.p1_fps, 2.5);
+        assert!(
+            text.contains("CapFrameX's own figures  P1 2.50 fps"),
+            "{text}"
+        );
+        // Both 0.1% lines say the 5 frames are too few.
+        assert_eq!(text.matches("from 5 frames: too few for 0.1 %").count(), 2);
+        let json = s.to_json();
+        assert_eq!(json["capframex"]["p1_fps"], 2.5);
+        assert_eq!(
+            json["tenth_percent_caveat"],
+            "from 5 frames: too few for 0.1 %"
         );
     }
 
