@@ -8,6 +8,7 @@
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
+//! | any CSV above as a spreadsheet saves it where the comma is the decimal mark | as the comma file: fields split at `;`, decimal commas (`16,67`) | as the comma file; a file mixing the two styles is refused |
 //!
 //! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
 //! frame; `MsBetweenDisplayChange` is the interval from the previous display to this one. So a
@@ -144,6 +145,18 @@ pub enum CaptureError {
         column: String,
         /// ... and its place, from 1.
         needed: usize,
+    },
+    /// A CSV that mixes the two ways of writing one: fields split at `,` with decimal points,
+    /// or at `;` with decimal commas (as spreadsheets save it where the comma is the decimal
+    /// mark).
+    #[error("capture '{file}' line {line}: {reason}")]
+    MixedStyles {
+        /// The file, as given.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// What is mixed, and where.
+        reason: String,
     },
     /// JSON that is not a CapFrameX capture.
     #[error("capture '{file}': {reason}")]
@@ -444,7 +457,13 @@ impl Capture {
                 cut: None,
             }
         } else {
-            parse_lines(text, file)?
+            match csv_style(text, file)? {
+                CsvStyle::Comma => parse_lines(text, file, None)?,
+                CsvStyle::Semicolon { header } => {
+                    let commas = to_comma_style(text, file, header)?;
+                    parse_lines(&commas, file, Some(text))?
+                }
+            }
         };
         let Parsed {
             format,
@@ -1103,10 +1122,10 @@ impl Columns {
     }
 }
 
-/// Splits a CSV line at commas outside double quotes, into `fields` (cleared first), each
-/// trimmed and without the double quotes around it: spreadsheets and some tools quote every
-/// field, numbers too.
-fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
+/// Splits a CSV line at `sep` (`,` or `;`) outside double quotes, into `fields` (cleared
+/// first), each trimmed and without the double quotes around it: spreadsheets and some tools
+/// quote every field, numbers too.
+fn split_csv<'a>(line: &'a str, sep: u8, fields: &mut Vec<&'a str>) {
     fn unquoted(field: &str) -> &str {
         let field = field.trim();
         field
@@ -1120,7 +1139,7 @@ fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
     for (i, b) in line.bytes().enumerate() {
         match b {
             b'"' => quoted = !quoted,
-            b',' if !quoted => {
+            _ if b == sep && !quoted => {
                 fields.push(unquoted(&line[start..i]));
                 start = i + 1;
             }
@@ -1128,6 +1147,170 @@ fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
         }
     }
     fields.push(unquoted(&line[start..]));
+}
+
+/// How a CSV separates its fields and writes its decimals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CsvStyle {
+    /// Fields split at `,`, decimal points: what every capture tool writes.
+    Comma,
+    /// Fields split at `;`, decimal commas (`16,67`): what Excel and LibreOffice save where
+    /// the comma is the decimal mark, with the header on line `header`.
+    Semicolon { header: usize },
+}
+
+/// How many of `line`'s bytes are `sep` outside double quotes.
+fn separators(line: &str, sep: u8) -> usize {
+    let mut quoted = false;
+    let mut count = 0;
+    for b in line.bytes() {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if b == sep && !quoted {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Whether a line split into `fields` is a header this reader knows.
+fn is_header(fields: &[&str]) -> bool {
+    Columns::find(fields).is_some()
+}
+
+/// The style of a CSV, by its header: the first line, within the first few, naming a
+/// frame-time column when split at `,` or at `;`. A header split at `;` holds no `,` outside
+/// quotes (a spreadsheet never writes one into a column name); one holding both is refused.
+/// A file with no header is [`CsvStyle::Comma`] (plain text, or no frame column: the reader
+/// says which).
+fn csv_style(text: &str, file: &str) -> Result<CsvStyle, CaptureError> {
+    let mut fields = Vec::new();
+    for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        split_csv(line, b',', &mut fields);
+        let by_comma = is_header(&fields);
+        split_csv(line, b';', &mut fields);
+        let by_semicolon = is_header(&fields);
+        if by_comma || by_semicolon {
+            let (commas, semicolons) = (separators(line, b','), separators(line, b';'));
+            if commas > 0 && semicolons > 0 {
+                return Err(CaptureError::MixedStyles {
+                    file: file.to_string(),
+                    line: n,
+                    reason: format!(
+                        "the header splits its fields at both ',' ({commas}) and ';' \
+                         ({semicolons}); expected ',' throughout, or ';' with decimal commas \
+                         as a spreadsheet saves it"
+                    ),
+                });
+            }
+            return Ok(if by_comma {
+                CsvStyle::Comma
+            } else {
+                CsvStyle::Semicolon { header: n }
+            });
+        }
+        if n >= HEADER_SEARCH_LINES || frame_time(line).is_some() || line.starts_with('#') {
+            break;
+        }
+    }
+    Ok(CsvStyle::Comma)
+}
+
+/// Whether a field is a number with a decimal point, or with both a point and a comma
+/// (`1.234,5`, a thousands separator): digits, signs, points, commas and exponents only.
+fn point_number(field: &str) -> bool {
+    field.contains('.')
+        && field.bytes().any(|b| b.is_ascii_digit())
+        && field
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-.,eE".contains(&b))
+}
+
+/// A semicolon-style CSV (see [`CsvStyle::Semicolon`]) rewritten in the comma style, line for
+/// line: fields joined by `,`, a number's one decimal comma made a point, any other field
+/// holding a comma quoted. The lines above the header are kept as they are (MangoHud's
+/// system information, never read as numbers), and so is every line end, so line numbers and
+/// a last row cut short read as in the original.
+///
+/// # Errors
+/// [`CaptureError::MixedStyles`] for a number written with a decimal point (in a
+/// decimal-comma file a point may be a thousands separator: `1.234` is 1234 there) and for a
+/// row split at `,`, naming the line, the column and the value.
+fn to_comma_style(text: &str, file: &str, header: usize) -> Result<String, CaptureError> {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut fields = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mixed = |line: usize, reason: String| CaptureError::MixedStyles {
+        file: file.to_string(),
+        line,
+        reason,
+    };
+    for (i, whole) in text.split_inclusive('\n').enumerate() {
+        let n = i + 1;
+        let line = whole.trim_end_matches(['\r', '\n']);
+        let end = &whole[line.len()..];
+        if n < header || line.trim().is_empty() {
+            out.push_str(whole);
+            continue;
+        }
+        split_csv(line, b';', &mut fields);
+        if n == header {
+            names = fields.iter().map(|f| f.to_string()).collect();
+        } else if fields.len() == 1 && names.len() > 1 && separators(line, b',') > 0 {
+            return Err(mixed(
+                n,
+                format!(
+                    "the row splits its fields at ',' but the header (line {header}) at ';'; \
+                     save the file with one separator"
+                ),
+            ));
+        }
+        for (at, field) in fields.iter().enumerate() {
+            if at > 0 {
+                out.push(',');
+            }
+            let decimal_comma = field.matches(',').count() == 1
+                && !field.contains('.')
+                && field.replace(',', ".").parse::<f64>().is_ok();
+            if decimal_comma {
+                out.push_str(&field.replace(',', "."));
+            } else if point_number(field) {
+                let column = names
+                    .get(at)
+                    .cloned()
+                    .unwrap_or_else(|| (at + 1).to_string());
+                return Err(mixed(
+                    n,
+                    format!(
+                        "column {}: '{}' has a decimal point, but the file splits its fields \
+                         at ';' and writes decimal commas (16,67), where a point can be a \
+                         thousands separator; save the file in one style",
+                        excerpt(&column),
+                        excerpt(field)
+                    ),
+                ));
+            } else if field.contains(',') {
+                out.push('"');
+                out.push_str(field);
+                out.push('"');
+            } else {
+                out.push_str(field);
+            }
+        }
+        out.push_str(end);
+    }
+    Ok(out)
+}
+
+/// Field `at` of line `line` (from 1) of a semicolon-style CSV, as the file writes it, for a
+/// message about a value read from its comma-style rewrite.
+fn original_field(text: &str, line: usize, at: usize) -> Option<String> {
+    let mut fields = Vec::new();
+    split_csv(text.lines().nth(line.checked_sub(1)?)?, b';', &mut fields);
+    fields.get(at).map(|f| f.to_string())
 }
 
 /// A flag column: `1`/`0`, `true`/`false` (any case).
@@ -1164,19 +1347,33 @@ struct Parsed {
 }
 
 /// CSV with a header (PresentMon, OCAT, CapFrameX, MangoHud) or one number a line.
-fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
+/// `semicolons` is the file as written when `text` is its comma-style rewrite
+/// ([`to_comma_style`]): messages then quote its values.
+fn parse_lines(text: &str, file: &str, semicolons: Option<&str>) -> Result<Parsed, CaptureError> {
+    // A value as the file writes it.
+    let as_written = |line: usize, at: usize, value: &str| {
+        excerpt(
+            semicolons
+                .and_then(|t| original_field(t, line, at))
+                .as_deref()
+                .unwrap_or(value)
+                .trim(),
+        )
+    };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut fields = Vec::new();
     // The header: the first line naming a frame-time column, within the first few.
     let mut first_text: Option<(usize, &str)> = None;
     let mut header = None;
+    let mut header_line = 0;
     for (n, line) in lines.by_ref() {
         if line.trim().is_empty() {
             continue;
         }
         first_text.get_or_insert((n, line));
-        split_csv(line, &mut fields);
+        split_csv(line, b',', &mut fields);
         if let Some(columns) = Columns::find(&fields) {
+            header_line = n;
             let mango = fields.iter().any(|f| f.trim().eq_ignore_ascii_case("fps"));
             let names: Vec<String> = fields
                 .iter()
@@ -1224,13 +1421,28 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
         if line.trim().is_empty() {
             continue;
         }
-        split_csv(line, &mut fields);
+        split_csv(line, b',', &mut fields);
         if fields.len() < columns.needed && n == last_line && unended {
             cut = Some(cut_warning(
                 n,
                 format!("{} of {} fields", fields.len(), header_fields.len()),
             ));
             break;
+        }
+        // A row of the semicolon style in a comma file: too short, or as many fields split at
+        // `;` as the header has (`game.exe;16,7` would read as process `game.exe;16`, 7 ms).
+        let semicolon_row = semicolons.is_none()
+            && line.contains(';')
+            && (fields.len() < columns.needed || separators(line, b';') + 1 == header_fields.len());
+        if semicolon_row {
+            return Err(CaptureError::MixedStyles {
+                file: file.to_string(),
+                line: n,
+                reason: format!(
+                    "the row splits its fields at ';' but the header (line {header_line}) at \
+                     ','; save the file with one separator"
+                ),
+            });
         }
         if fields.len() < columns.needed {
             let needed = columns.needed;
@@ -1288,7 +1500,7 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
             }
             Ok(false) => skipped += 1,
             Err((at, name, _)) if before.is_some() => {
-                let value = excerpt(fields[at]);
+                let value = as_written(n, at, fields[at]);
                 cut = Some(cut_warning(n, format!("'{value}' in {name}")));
                 (*stream, *state) = before.unwrap_or_default();
             }
@@ -1298,7 +1510,7 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
                         file: file.to_string(),
                         line: n,
                         column: name,
-                        value: excerpt(fields[at].trim()),
+                        value: as_written(n, at, fields[at]),
                         expected: expected.to_string(),
                     },
                     rows: 1,

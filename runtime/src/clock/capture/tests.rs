@@ -6,6 +6,9 @@ const OCAT_TEARING: &str = include_str!("../../../tests/captures/ocat-tearing.cs
 const MANGOHUD: &str = include_str!("../../../tests/captures/mangohud.csv");
 const CAPFRAMEX: &str = include_str!("../../../tests/captures/capframex.json");
 const PLAIN: &str = include_str!("../../../tests/captures/plain.txt");
+/// The PresentMon sample as a spreadsheet saves it where the comma is the decimal mark:
+/// fields split at `;`, decimal commas, CRLF line ends.
+const PRESENTMON_SEMICOLON: &str = include_str!("../../../tests/captures/presentmon-semicolon.csv");
 /// One V-Sync-off run (tearing allowed, sync interval 0, display changes as soon as each frame
 /// is ready) written twice with the same frames: as CapFrameX writes a capture (its
 /// `SessionCaptureData` arrays, `AllowsTearing` and `SyncInterval` as integers, `PresentMode`
@@ -897,4 +900,86 @@ fn a_tie_for_the_default_pick_is_said_with_what_was_played_and_how_to_pick_anoth
           run's number from 1)"
         ]
     );
+}
+
+#[test]
+fn a_semicolon_csv_with_decimal_commas_reads_as_the_comma_file() {
+    assert!(
+        PRESENTMON_SEMICOLON.contains(";16,710;16,670;"),
+        "the twin is written the spreadsheet's way"
+    );
+    for selector in [None, Some("dwm.exe")] {
+        let (semicolons, commas) = (
+            parse(PRESENTMON_SEMICOLON, selector),
+            parse(PRESENTMON, selector),
+        );
+        // Compared by their debug text: a frame with no latency holds NaN, unequal to itself.
+        assert_eq!(format!("{semicolons:?}"), format!("{commas:?}"));
+        assert_eq!(semicolons.describe(), commas.describe());
+        assert_eq!(semicolons.refresh(), commas.refresh());
+        assert_eq!(
+            format!("{:?}", semicolons.refresh_fit()),
+            format!("{:?}", commas.refresh_fit())
+        );
+    }
+    assert_eq!(parse(PRESENTMON_SEMICOLON, None).frames_ms()[3], 1.21);
+}
+
+#[test]
+fn a_semicolon_csv_names_the_line_the_column_and_the_value_as_written() {
+    let bad = PRESENTMON_SEMICOLON.replacen(";16,710;", ";fast;", 1);
+    assert_eq!(
+        err(&bad),
+        "capture 'bad.csv' line 3, column MsBetweenPresents: 'fast' is not a frame time in ms \
+         (0.001 to 60000)"
+    );
+    let bad = PRESENTMON_SEMICOLON.replacen(";16,710;", ";99999,5;", 1);
+    assert!(
+        err(&bad).contains("line 3, column MsBetweenPresents: '99999,5' is not"),
+        "the value as the file writes it: {}",
+        err(&bad)
+    );
+    let bad = PRESENTMON_SEMICOLON.replacen("Flip;0;0,016710;", "Flip;maybe;0,016710;", 1);
+    assert!(
+        err(&bad).contains("line 3, column Dropped: 'maybe' is not 0 or 1"),
+        "{}",
+        err(&bad)
+    );
+    assert_eq!(
+        err("Application;SwapChainAddress;MsBetweenPresents\r\ngame.exe;0x1\r\n"),
+        "capture 'bad.csv' line 2: 2 fields, but column MsBetweenPresents is field 3"
+    );
+}
+
+#[test]
+fn a_csv_mixing_semicolons_and_commas_is_refused_saying_why() {
+    // A decimal point in a decimal-comma file.
+    let point = PRESENTMON_SEMICOLON.replacen(";16,710;", ";16.710;", 1);
+    let said = err(&point);
+    assert_eq!(
+        said,
+        "capture 'bad.csv' line 3: column MsBetweenPresents: '16.710' has a decimal point, but \
+         the file splits its fields at ';' and writes decimal commas (16,67), where a point can \
+         be a thousands separator; save the file in one style"
+    );
+    // A header split at both.
+    assert_eq!(
+        err("Application;ProcessID,MsBetweenPresents\ngame.exe;1,16.7\n"),
+        "capture 'bad.csv' line 1: the header splits its fields at both ',' (1) and ';' (1); \
+         expected ',' throughout, or ';' with decimal commas as a spreadsheet saves it"
+    );
+    // A comma row in a semicolon file, and a semicolon row in a comma file.
+    assert_eq!(
+        err("Application;MsBetweenPresents\ngame.exe;16,7\ngame.exe,16.7\n"),
+        "capture 'bad.csv' line 3: the row splits its fields at ',' but the header (line 1) at \
+         ';'; save the file with one separator"
+    );
+    assert_eq!(
+        err("Application,MsBetweenPresents\ngame.exe,16.7\ngame.exe;16,7\n"),
+        "capture 'bad.csv' line 3: the row splits its fields at ';' but the header (line 1) at \
+         ','; save the file with one separator"
+    );
+    for text in [point.as_str(), "Application;ProcessID,MsBetweenPresents\n"] {
+        assert_eq!(err(text).lines().count(), 1, "one line: {}", err(text));
+    }
 }
