@@ -8,6 +8,7 @@
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
+//! | FRAPS frametimes CSV (`Frame, Time (ms)`) | the difference between each row's `Time (ms)` (a running time since the first frame) and the previous row's | |
 //! | any CSV above as a spreadsheet saves it where the comma is the decimal mark | as the comma file: fields split at `;`, decimal commas (`16,67`) | as the comma file; a file mixing the two styles is refused |
 //!
 //! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
@@ -215,6 +216,8 @@ pub enum CaptureFormat {
     CapFrameXJson,
     /// One frame time in ms a line.
     PlainText,
+    /// FRAPS's frametimes CSV: a running time since the first frame, one row a frame.
+    Fraps,
 }
 
 impl fmt::Display for CaptureFormat {
@@ -224,6 +227,7 @@ impl fmt::Display for CaptureFormat {
             CaptureFormat::MangoHud => "MangoHud CSV",
             CaptureFormat::CapFrameXJson => "CapFrameX JSON",
             CaptureFormat::PlainText => "plain text",
+            CaptureFormat::Fraps => "FRAPS frametimes CSV",
         })
     }
 }
@@ -1175,7 +1179,19 @@ fn separators(line: &str, sep: u8) -> usize {
 
 /// Whether a line split into `fields` is a header this reader knows.
 fn is_header(fields: &[&str]) -> bool {
-    Columns::find(fields).is_some()
+    Columns::find(fields).is_some() || is_fraps(fields)
+}
+
+/// FRAPS's frametimes header: `Frame, Time (ms)`, and nothing else.
+const FRAPS_COLUMNS: [&str; 2] = ["Frame", "Time (ms)"];
+
+/// Whether `fields` are [`FRAPS_COLUMNS`], whatever their case.
+fn is_fraps(fields: &[&str]) -> bool {
+    fields.len() == FRAPS_COLUMNS.len()
+        && fields
+            .iter()
+            .zip(FRAPS_COLUMNS)
+            .all(|(f, name)| f.trim().eq_ignore_ascii_case(name))
 }
 
 /// The style of a CSV, by its header: the first line, within the first few, naming a
@@ -1366,12 +1382,17 @@ fn parse_lines(text: &str, file: &str, semicolons: Option<&str>) -> Result<Parse
     let mut first_text: Option<(usize, &str)> = None;
     let mut header = None;
     let mut header_line = 0;
+    let mut fraps = false;
     for (n, line) in lines.by_ref() {
         if line.trim().is_empty() {
             continue;
         }
         first_text.get_or_insert((n, line));
         split_csv(line, b',', &mut fields);
+        if is_fraps(&fields) {
+            fraps = true;
+            break;
+        }
         if let Some(columns) = Columns::find(&fields) {
             header_line = n;
             let mango = fields.iter().any(|f| f.trim().eq_ignore_ascii_case("fps"));
@@ -1385,6 +1406,9 @@ fn parse_lines(text: &str, file: &str, semicolons: Option<&str>) -> Result<Parse
         if n >= HEADER_SEARCH_LINES || frame_time(line).is_some() || line.starts_with('#') {
             break;
         }
+    }
+    if fraps {
+        return parse_fraps(lines, file, &as_written);
     }
     let Some((columns, mango, header_fields)) = header else {
         return parse_plain(text, file, first_text);
@@ -1532,6 +1556,79 @@ fn parse_lines(text: &str, file: &str, semicolons: Option<&str>) -> Result<Parse
         skipped,
         sources,
         cut,
+    })
+}
+
+/// FRAPS's frametimes CSV, after its header: `1, 0.000`, `2, 16.123`... a frame number and
+/// the time in ms since the first frame, so a frame's time is its row's time less the
+/// previous row's, and N rows make N - 1 frames. This is the file FRAPS writes as
+/// `NAME frametimes.csv` beside its benchmark summary, and the shape other tools copy when
+/// they say they write FRAPS frametimes (AMD GPU PerfStudio's frame-stats logger writes the
+/// same header, then `%d, %f` rows).
+fn parse_fraps<'a>(
+    lines: impl Iterator<Item = (usize, &'a str)>,
+    file: &str,
+    as_written: &dyn Fn(usize, usize, &str) -> String,
+) -> Result<Parsed, CaptureError> {
+    let time_column = FRAPS_COLUMNS[1];
+    let mut fields = Vec::new();
+    let mut frames = Vec::new();
+    // The previous row's line and running time.
+    let mut previous: Option<(usize, f64)> = None;
+    for (n, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        split_csv(line, b',', &mut fields);
+        if fields.len() < FRAPS_COLUMNS.len() {
+            return Err(CaptureError::ShortRow {
+                file: file.to_string(),
+                line: n,
+                found: fields.len(),
+                column: time_column.to_string(),
+                needed: FRAPS_COLUMNS.len(),
+            });
+        }
+        let raw = fields[1];
+        let bad = |expected: String| CaptureError::Value {
+            file: file.to_string(),
+            line: n,
+            column: time_column.to_string(),
+            value: as_written(n, 1, raw),
+            expected,
+        };
+        let time = raw
+            .parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite())
+            .ok_or_else(|| bad("a running time in ms".to_string()))?;
+        if let Some((at, before)) = previous {
+            // The file writes whole microseconds: rounding to a nanosecond drops the
+            // subtraction's binary noise (33.456 - 16.123 is 17.333000000000002) and nothing
+            // the file holds.
+            let ms = ((time - before) * 1e6).round() / 1e6;
+            if !(MIN_CAPTURE_MS..=MAX_CAPTURE_MS).contains(&ms) {
+                return Err(bad(format!(
+                    "a running time in ms 0.001 to 60000 after line {at}'s {}",
+                    number(before)
+                )));
+            }
+            frames.push(ms);
+        }
+        previous = Some((n, time));
+    }
+    Ok(Parsed {
+        format: CaptureFormat::Fraps,
+        streams: vec![Stream {
+            frames_ms: frames,
+            ..Stream::default()
+        }],
+        errors: vec![None],
+        skipped: 0,
+        sources: Some(format!(
+            "frame times from the differences of its running {time_column}"
+        )),
+        cut: None,
     })
 }
 

@@ -9,6 +9,9 @@ const PLAIN: &str = include_str!("../../../tests/captures/plain.txt");
 /// The PresentMon sample as a spreadsheet saves it where the comma is the decimal mark:
 /// fields split at `;`, decimal commas, CRLF line ends.
 const PRESENTMON_SEMICOLON: &str = include_str!("../../../tests/captures/presentmon-semicolon.csv");
+/// A FRAPS frametimes file: `Frame, Time (ms)`, then each frame's number and its time since
+/// the first frame, as FRAPS writes it.
+const FRAPS: &str = include_str!("../../../tests/captures/fraps-frametimes.csv");
 /// One V-Sync-off run (tearing allowed, sync interval 0, display changes as soon as each frame
 /// is ready) written twice with the same frames: as CapFrameX writes a capture (its
 /// `SessionCaptureData` arrays, `AllowsTearing` and `SyncInterval` as integers, `PresentMode`
@@ -982,4 +985,53 @@ fn a_csv_mixing_semicolons_and_commas_is_refused_saying_why() {
     for text in [point.as_str(), "Application;ProcessID,MsBetweenPresents\n"] {
         assert_eq!(err(text).lines().count(), 1, "one line: {}", err(text));
     }
+}
+
+#[test]
+fn fraps_frametimes_are_the_differences_of_its_running_time() {
+    let c = parse(FRAPS, None);
+    assert_eq!(c.format(), CaptureFormat::Fraps);
+    // Ten rows, nine frames: the first row is the start, not a frame.
+    assert_eq!(
+        c.frames_ms(),
+        [16.123, 17.333, 16.645, 16.688, 50.001, 16.665, 16.665, 16.68, 16.667]
+    );
+    let said = c.describe();
+    assert!(
+        said.starts_with(
+            "capture 'test' (FRAPS frametimes CSV): playing its frames (9 frames); \
+             frame times from the differences of its running Time (ms)"
+        ),
+        "{said}"
+    );
+    // The same file as a spreadsheet saves it where the comma is the decimal mark.
+    let semicolons = FRAPS.replace(", ", ";").replace('.', ",");
+    assert_eq!(parse(&semicolons, None).frames_ms(), c.frames_ms());
+}
+
+#[test]
+fn a_fraps_time_that_goes_back_or_is_no_number_names_its_line() {
+    assert_eq!(
+        err(&FRAPS.replace("4, 50.101", "4, 30.000")),
+        "capture 'bad.csv' line 5, column Time (ms): '30.000' is not a running time in ms 0.001 \
+         to 60000 after line 4's 33.456"
+    );
+    assert_eq!(
+        err(&FRAPS.replace("4, 50.101", "4, soon")),
+        "capture 'bad.csv' line 5, column Time (ms): 'soon' is not a running time in ms"
+    );
+    assert_eq!(
+        err(&FRAPS.replace("4, 50.101", "4")),
+        "capture 'bad.csv' line 5: 1 fields, but column Time (ms) is field 2"
+    );
+    let semicolons = FRAPS.replace(", ", ";").replace('.', ",");
+    assert_eq!(
+        err(&semicolons.replace("4;50,101", "4;30,000")),
+        "capture 'bad.csv' line 5, column Time (ms): '30,000' is not a running time in ms 0.001 \
+         to 60000 after line 4's 33.456"
+    );
+    assert_eq!(
+        err("Frame, Time (ms)\n1, 0.000\n"),
+        "capture 'bad.csv' holds no frame times"
+    );
 }
