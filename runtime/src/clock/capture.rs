@@ -109,7 +109,7 @@ pub enum CaptureError {
     /// No header names a frame-time column and the text is not one number a line.
     #[error(
         "capture '{file}' line {line}: no frame-time column (expected MsBetweenPresents, \
-         FrameTime or frametime) and '{found}' is not a frame time"
+         FrameTime, frametime, or FRAPS's Frame, Time (ms)) and '{found}' is not a frame time"
     )]
     NoFrameColumn {
         /// The file, as given.

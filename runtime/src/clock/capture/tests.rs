@@ -285,7 +285,7 @@ fn bad_files_name_the_line_the_column_and_the_value() {
     assert_eq!(
         err("time,value\n1,2\n"),
         "capture 'bad.csv' line 1: no frame-time column (expected MsBetweenPresents, \
-         FrameTime or frametime) and 'time,value' is not a frame time"
+         FrameTime, frametime, or FRAPS's Frame, Time (ms)) and 'time,value' is not a frame time"
     );
     assert_eq!(
         err("\n\n# nothing\n"),
