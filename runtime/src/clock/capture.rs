@@ -1087,6 +1087,26 @@ impl Columns {
         })
     }
 
+    /// The places of the columns read as numbers (not the process, its id, the swap chain or
+    /// the present mode, which are read as text).
+    fn numbers(&self) -> Vec<usize> {
+        [
+            Some(self.frame.0),
+            self.display.as_ref().map(|d| d.0),
+            self.dropped.as_ref().map(|d| d.0),
+            self.until_displayed,
+            self.tearing.as_ref().map(|d| d.0),
+            self.sync_interval.as_ref().map(|d| d.0),
+            self.cpu_busy.as_ref().map(|d| d.0),
+            self.gpu_busy.as_ref().map(|d| d.0),
+            self.latency.as_ref().map(|d| d.0),
+            self.click.as_ref().map(|d| d.0),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
     /// Which columns the frame and display times come from, when they are not PresentMon 1's
     /// `MsBetweenPresents` and `MsBetweenDisplayChange` (or MangoHud's `frametime`).
     fn sources(&self) -> String {
@@ -1222,7 +1242,16 @@ fn csv_style(text: &str, file: &str) -> Result<CsvStyle, CaptureError> {
                     ),
                 });
             }
-            return Ok(if by_comma {
+            // A header of one column has no separator to tell by: its first row has, a decimal
+            // comma (`16,67`) that split at `,` would read as 16.
+            let one_column_decimal_commas = commas == 0
+                && semicolons == 0
+                && text
+                    .lines()
+                    .skip(n)
+                    .find(|l| !l.trim().is_empty())
+                    .is_some_and(|row| row.contains(',') && !row.contains('.'));
+            return Ok(if by_comma && !one_column_decimal_commas {
                 CsvStyle::Comma
             } else {
                 CsvStyle::Semicolon { header: n }
@@ -1235,14 +1264,28 @@ fn csv_style(text: &str, file: &str) -> Result<CsvStyle, CaptureError> {
     Ok(CsvStyle::Comma)
 }
 
-/// Whether a field is a number with a decimal point, or with both a point and a comma
-/// (`1.234,5`, a thousands separator): digits, signs, points, commas and exponents only.
+/// Whether a field is a number with a decimal point (`16.67`), or with a point and a comma
+/// (`1.234,5`, the point a thousands separator). A version (`31.0.15.3742`) is neither.
 fn point_number(field: &str) -> bool {
     field.contains('.')
-        && field.bytes().any(|b| b.is_ascii_digit())
-        && field
-            .bytes()
-            .all(|b| b.is_ascii_digit() || b"+-.,eE".contains(&b))
+        && (field.parse::<f64>().is_ok()
+            || (field.contains(',')
+                && field
+                    .replace('.', "")
+                    .replace(',', ".")
+                    .parse::<f64>()
+                    .is_ok()))
+}
+
+/// The places of the columns a header's file is read from as numbers: a semicolon-style file
+/// must write these with decimal commas.
+fn number_columns(names: &[&str]) -> Vec<usize> {
+    if is_fraps(names) {
+        return vec![1];
+    }
+    let mut at = Columns::find(names).map_or_else(Vec::new, |c| c.numbers());
+    at.extend(names.iter().position(|h| h.eq_ignore_ascii_case("elapsed")));
+    at
 }
 
 /// A semicolon-style CSV (see [`CsvStyle::Semicolon`]) rewritten in the comma style, line for
@@ -1254,11 +1297,13 @@ fn point_number(field: &str) -> bool {
 /// # Errors
 /// [`CaptureError::MixedStyles`] for a number written with a decimal point (in a
 /// decimal-comma file a point may be a thousands separator: `1.234` is 1234 there) and for a
-/// row split at `,`, naming the line, the column and the value.
+/// row split at `,`, naming the line, the column and the value. Only the columns read as
+/// numbers are checked: a driver version or a clock in a column never read is left as it is.
 fn to_comma_style(text: &str, file: &str, header: usize) -> Result<String, CaptureError> {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     let mut fields = Vec::new();
     let mut names: Vec<String> = Vec::new();
+    let mut numbers: Vec<usize> = Vec::new();
     let mixed = |line: usize, reason: String| CaptureError::MixedStyles {
         file: file.to_string(),
         line,
@@ -1275,6 +1320,7 @@ fn to_comma_style(text: &str, file: &str, header: usize) -> Result<String, Captu
         split_csv(line, b';', &mut fields);
         if n == header {
             names = fields.iter().map(|f| f.to_string()).collect();
+            numbers = number_columns(&fields);
         } else if fields.len() == 1 && names.len() > 1 && separators(line, b',') > 0 {
             return Err(mixed(
                 n,
@@ -1293,7 +1339,7 @@ fn to_comma_style(text: &str, file: &str, header: usize) -> Result<String, Captu
                 && field.replace(',', ".").parse::<f64>().is_ok();
             if decimal_comma {
                 out.push_str(&field.replace(',', "."));
-            } else if point_number(field) {
+            } else if numbers.contains(&at) && point_number(field) {
                 let column = names
                     .get(at)
                     .cloned()

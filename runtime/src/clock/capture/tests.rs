@@ -926,6 +926,21 @@ fn a_semicolon_csv_with_decimal_commas_reads_as_the_comma_file() {
         );
     }
     assert_eq!(parse(PRESENTMON_SEMICOLON, None).frames_ms()[3], 1.21);
+    // A header of one column has no separator: its rows' decimal commas tell the style.
+    let one_column = parse("MsBetweenPresents\r\n16,67\r\n33,4\r\n", None);
+    assert_eq!(one_column.frames_ms(), [16.67, 33.4]);
+    assert_eq!(
+        parse("MsBetweenPresents\n16.67\n", None).frames_ms(),
+        [16.67]
+    );
+    // A column never read may hold what looks like a number with a point: a version.
+    let versions = PRESENTMON_SEMICOLON
+        .replace("Runtime;", "Driver;")
+        .replace(";DXGI;", ";31.0.15.3742;");
+    assert_eq!(
+        parse(&versions, None).frames_ms(),
+        parse(PRESENTMON, None).frames_ms()
+    );
 }
 
 #[test]
