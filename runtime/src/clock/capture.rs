@@ -1277,6 +1277,16 @@ fn point_number(field: &str) -> bool {
                     .is_ok()))
 }
 
+/// Whether a field is a number with one decimal comma (`16,67`, `-1,5E-3`): digits, a sign,
+/// an exponent and the comma only, checked without a copy (a file has millions of them).
+fn decimal_comma(field: &str) -> bool {
+    field.bytes().filter(|&b| b == b',').count() == 1
+        && field.bytes().any(|b| b.is_ascii_digit())
+        && field
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-eE,".contains(&b))
+}
+
 /// The places of the columns a header's file is read from as numbers: a semicolon-style file
 /// must write these with decimal commas.
 fn number_columns(names: &[&str]) -> Vec<usize> {
@@ -1289,8 +1299,8 @@ fn number_columns(names: &[&str]) -> Vec<usize> {
 }
 
 /// A semicolon-style CSV (see [`CsvStyle::Semicolon`]) rewritten in the comma style, line for
-/// line: fields joined by `,`, a number's one decimal comma made a point, any other field
-/// holding a comma quoted. The lines above the header are kept as they are (MangoHud's
+/// line: fields joined by `,`, the one decimal comma of a number in a column read as numbers
+/// made a point, any other field holding a comma quoted (a process name keeps its comma). The lines above the header are kept as they are (MangoHud's
 /// system information, never read as numbers), and so is every line end, so line numbers and
 /// a last row cut short read as in the original.
 ///
@@ -1334,12 +1344,10 @@ fn to_comma_style(text: &str, file: &str, header: usize) -> Result<String, Captu
             if at > 0 {
                 out.push(',');
             }
-            let decimal_comma = field.matches(',').count() == 1
-                && !field.contains('.')
-                && field.replace(',', ".").parse::<f64>().is_ok();
-            if decimal_comma {
-                out.push_str(&field.replace(',', "."));
-            } else if numbers.contains(&at) && point_number(field) {
+            let number = numbers.contains(&at);
+            if number && decimal_comma(field) {
+                out.extend(field.chars().map(|c| if c == ',' { '.' } else { c }));
+            } else if number && point_number(field) {
                 let column = names
                     .get(at)
                     .cloned()

@@ -941,6 +941,9 @@ fn a_semicolon_csv_with_decimal_commas_reads_as_the_comma_file() {
         parse(&versions, None).frames_ms(),
         parse(PRESENTMON, None).frames_ms()
     );
+    // A process named with a comma keeps it.
+    let named = PRESENTMON_SEMICOLON.replace("game.exe;", "\"Game 2,5.exe\";");
+    assert_eq!(parse(&named, None).stream().process, "Game 2,5.exe");
 }
 
 #[test]
