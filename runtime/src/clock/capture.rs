@@ -8,6 +8,7 @@
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
+//! | MSI Afterburner hardware monitoring log | refused: one row a polling period, not one a frame | |
 //! | FRAPS frametimes CSV (`Frame, Time (ms)`) | the difference between each row's `Time (ms)` (a running time since the first frame) and the previous row's | |
 //! | any CSV above as a spreadsheet saves it where the comma is the decimal mark | as the comma file: fields split at `;`, decimal commas (`16,67`) | as the comma file; a file mixing the two styles is refused |
 //!
@@ -118,6 +119,20 @@ pub enum CaptureError {
         line: usize,
         /// What it holds, shortened.
         found: String,
+    },
+    /// An MSI Afterburner hardware monitoring log (`.hml`): its rows are sensor readings taken
+    /// once a polling period, its `Frametime` the latest frame's at that moment, so most
+    /// frames are missing from it.
+    #[error(
+        "capture '{file}' line {line}: an MSI Afterburner hardware monitoring log, one row a \
+         polling period rather than one a frame, so it holds no run of frame times to play; \
+         capture with PresentMon, CapFrameX, FrameView or OCAT"
+    )]
+    HardwareLog {
+        /// The file, as given.
+        file: String,
+        /// The line that says what the file is.
+        line: usize,
     },
     /// A value that should be a frame time (or a flag) is not one.
     #[error("capture '{file}' line {line}, column {column}: '{value}' is not {expected}")]
@@ -1443,6 +1458,14 @@ fn parse_lines(text: &str, file: &str, semicolons: Option<&str>) -> Result<Parse
         }
         first_text.get_or_insert((n, line));
         split_csv(line, b',', &mut fields);
+        // Afterburner's sensor names (record 02, after the record type and the time) may
+        // include `Frametime`: refused before they are taken for a PresentMon header.
+        if line.contains(AFTERBURNER_LOG) || (fields.len() > 2 && fields[0] == AFTERBURNER_NAMES) {
+            return Err(CaptureError::HardwareLog {
+                file: file.to_string(),
+                line: n,
+            });
+        }
         if is_fraps(&fields) {
             fraps = true;
             break;
@@ -1836,6 +1859,13 @@ fn read_row(
     Ok(true)
 }
 
+/// What the first line of an MSI Afterburner hardware monitoring log holds after its record
+/// type and time: `00, 07-12-2024 23:49:46, Hardware monitoring log v1.6`.
+const AFTERBURNER_LOG: &str = ", Hardware monitoring log v";
+/// The record type of the line naming an Afterburner log's sensors, its first field (a copy
+/// saved without the `00` line starts with it).
+const AFTERBURNER_NAMES: &str = "02";
+
 /// One frame time a line; blank lines and lines starting with `#` are skipped.
 fn parse_plain(
     text: &str,
@@ -1852,6 +1882,7 @@ fn parse_plain(
             Some(ms) => frames.push(ms),
             None if frames.is_empty() && t.parse::<f64>().is_err() => {
                 let (line, found) = first_text.unwrap_or((i + 1, t));
+
                 return Err(CaptureError::NoFrameColumn {
                     file: file.to_string(),
                     line,

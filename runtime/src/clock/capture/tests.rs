@@ -1053,3 +1053,29 @@ fn a_fraps_time_that_goes_back_or_is_no_number_names_its_line() {
         "capture 'bad.csv' holds no frame times"
     );
 }
+
+#[test]
+fn an_afterburner_hardware_monitoring_log_is_refused_as_polled() {
+    // The record-typed lines Afterburner writes: 00 the log's version, 01 the GPU, 02 the
+    // sensors' names, then one 80 row a polling period.
+    let hml = "00, 07-12-2026 11:49:46, Hardware monitoring log v1.6 \r\n\
+               01, 07-12-2026 11:49:46, Radeon RX 560 Series\r\n\
+               02, 07-12-2026 11:49:46, GPU usage           ,Framerate           ,Frametime           \r\n\
+               80, 07-12-2026 11:49:47, 97.000              ,59.900              ,16.694              \r\n\
+               80, 07-12-2026 11:49:48, 98.000              ,60.100              ,16.639              \r\n";
+    assert_eq!(
+        err(hml),
+        "capture 'bad.csv' line 1: an MSI Afterburner hardware monitoring log, one row a \
+         polling period rather than one a frame, so it holds no run of frame times to play; \
+         capture with PresentMon, CapFrameX, FrameView or OCAT"
+    );
+    // A plain list's first frame of 2 ms is no sensor line.
+    assert_eq!(parse("02\n16.7\n", None).frames_ms(), [2.0, 16.7]);
+    // A copy saved without its first line is told by its sensor names' record type.
+    let headless = hml.split_once('\n').unwrap().1;
+    assert!(
+        err(headless).starts_with("capture 'bad.csv' line 2: an MSI Afterburner"),
+        "{}",
+        err(headless)
+    );
+}
