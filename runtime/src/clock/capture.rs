@@ -8,6 +8,9 @@
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
+//! | MSI Afterburner hardware monitoring log | refused: one row a polling period, not one a frame | |
+//! | FRAPS frametimes CSV (`Frame, Time (ms)`) | the difference between each row's `Time (ms)` (a running time since the first frame) and the previous row's | |
+//! | any CSV above as a spreadsheet saves it where the comma is the decimal mark | as the comma file: fields split at `;`, decimal commas (`16,67`) | as the comma file; a file mixing the two styles is refused |
 //!
 //! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
 //! frame; `MsBetweenDisplayChange` is the interval from the previous display to this one. So a
@@ -107,7 +110,7 @@ pub enum CaptureError {
     /// No header names a frame-time column and the text is not one number a line.
     #[error(
         "capture '{file}' line {line}: no frame-time column (expected MsBetweenPresents, \
-         FrameTime or frametime) and '{found}' is not a frame time"
+         FrameTime, frametime, or FRAPS's Frame, Time (ms)) and '{found}' is not a frame time"
     )]
     NoFrameColumn {
         /// The file, as given.
@@ -116,6 +119,20 @@ pub enum CaptureError {
         line: usize,
         /// What it holds, shortened.
         found: String,
+    },
+    /// An MSI Afterburner hardware monitoring log (`.hml`): its rows are sensor readings taken
+    /// once a polling period, its `Frametime` the latest frame's at that moment, so most
+    /// frames are missing from it.
+    #[error(
+        "capture '{file}' line {line}: an MSI Afterburner hardware monitoring log, one row a \
+         polling period rather than one a frame, so it holds no run of frame times to play; \
+         capture with PresentMon, CapFrameX, FrameView or OCAT"
+    )]
+    HardwareLog {
+        /// The file, as given.
+        file: String,
+        /// The line that says what the file is.
+        line: usize,
     },
     /// A value that should be a frame time (or a flag) is not one.
     #[error("capture '{file}' line {line}, column {column}: '{value}' is not {expected}")]
@@ -144,6 +161,18 @@ pub enum CaptureError {
         column: String,
         /// ... and its place, from 1.
         needed: usize,
+    },
+    /// A CSV that mixes the two ways of writing one: fields split at `,` with decimal points,
+    /// or at `;` with decimal commas (as spreadsheets save it where the comma is the decimal
+    /// mark).
+    #[error("capture '{file}' line {line}: {reason}")]
+    MixedStyles {
+        /// The file, as given.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// What is mixed, and where.
+        reason: String,
     },
     /// JSON that is not a CapFrameX capture.
     #[error("capture '{file}': {reason}")]
@@ -202,6 +231,8 @@ pub enum CaptureFormat {
     CapFrameXJson,
     /// One frame time in ms a line.
     PlainText,
+    /// FRAPS's frametimes CSV: a running time since the first frame, one row a frame.
+    Fraps,
 }
 
 impl fmt::Display for CaptureFormat {
@@ -211,6 +242,7 @@ impl fmt::Display for CaptureFormat {
             CaptureFormat::MangoHud => "MangoHud CSV",
             CaptureFormat::CapFrameXJson => "CapFrameX JSON",
             CaptureFormat::PlainText => "plain text",
+            CaptureFormat::Fraps => "FRAPS frametimes CSV",
         })
     }
 }
@@ -444,7 +476,13 @@ impl Capture {
                 cut: None,
             }
         } else {
-            parse_lines(text, file)?
+            match csv_style(text, file)? {
+                CsvStyle::Comma => parse_lines(text, file, None)?,
+                CsvStyle::Semicolon { header } => {
+                    let commas = to_comma_style(text, file, header)?;
+                    parse_lines(&commas, file, Some(text))?
+                }
+            }
         };
         let Parsed {
             format,
@@ -1064,6 +1102,26 @@ impl Columns {
         })
     }
 
+    /// The places of the columns read as numbers (not the process, its id, the swap chain or
+    /// the present mode, which are read as text).
+    fn numbers(&self) -> Vec<usize> {
+        [
+            Some(self.frame.0),
+            self.display.as_ref().map(|d| d.0),
+            self.dropped.as_ref().map(|d| d.0),
+            self.until_displayed,
+            self.tearing.as_ref().map(|d| d.0),
+            self.sync_interval.as_ref().map(|d| d.0),
+            self.cpu_busy.as_ref().map(|d| d.0),
+            self.gpu_busy.as_ref().map(|d| d.0),
+            self.latency.as_ref().map(|d| d.0),
+            self.click.as_ref().map(|d| d.0),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
     /// Which columns the frame and display times come from, when they are not PresentMon 1's
     /// `MsBetweenPresents` and `MsBetweenDisplayChange` (or MangoHud's `frametime`).
     fn sources(&self) -> String {
@@ -1103,10 +1161,10 @@ impl Columns {
     }
 }
 
-/// Splits a CSV line at commas outside double quotes, into `fields` (cleared first), each
-/// trimmed and without the double quotes around it: spreadsheets and some tools quote every
-/// field, numbers too.
-fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
+/// Splits a CSV line at `sep` (`,` or `;`) outside double quotes, into `fields` (cleared
+/// first), each trimmed and without the double quotes around it: spreadsheets and some tools
+/// quote every field, numbers too.
+fn split_csv<'a>(line: &'a str, sep: u8, fields: &mut Vec<&'a str>) {
     fn unquoted(field: &str) -> &str {
         let field = field.trim();
         field
@@ -1120,7 +1178,7 @@ fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
     for (i, b) in line.bytes().enumerate() {
         match b {
             b'"' => quoted = !quoted,
-            b',' if !quoted => {
+            _ if b == sep && !quoted => {
                 fields.push(unquoted(&line[start..i]));
                 start = i + 1;
             }
@@ -1128,6 +1186,216 @@ fn split_csv<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
         }
     }
     fields.push(unquoted(&line[start..]));
+}
+
+/// How a CSV separates its fields and writes its decimals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CsvStyle {
+    /// Fields split at `,`, decimal points: what every capture tool writes.
+    Comma,
+    /// Fields split at `;`, decimal commas (`16,67`): what Excel and LibreOffice save where
+    /// the comma is the decimal mark, with the header on line `header`.
+    Semicolon { header: usize },
+}
+
+/// How many of `line`'s bytes are `sep` outside double quotes.
+fn separators(line: &str, sep: u8) -> usize {
+    let mut quoted = false;
+    let mut count = 0;
+    for b in line.bytes() {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if b == sep && !quoted {
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Whether a line split into `fields` is a header this reader knows.
+fn is_header(fields: &[&str]) -> bool {
+    Columns::find(fields).is_some() || is_fraps(fields)
+}
+
+/// FRAPS's frametimes header: `Frame, Time (ms)`, and nothing else.
+const FRAPS_COLUMNS: [&str; 2] = ["Frame", "Time (ms)"];
+
+/// Whether `fields` are [`FRAPS_COLUMNS`], whatever their case.
+fn is_fraps(fields: &[&str]) -> bool {
+    fields.len() == FRAPS_COLUMNS.len()
+        && fields
+            .iter()
+            .zip(FRAPS_COLUMNS)
+            .all(|(f, name)| f.trim().eq_ignore_ascii_case(name))
+}
+
+/// The style of a CSV, by its header: the first line, within the first few, naming a
+/// frame-time column when split at `,` or at `;`. A header split at `;` holds no `,` outside
+/// quotes (a spreadsheet never writes one into a column name); one holding both is refused.
+/// A file with no header is [`CsvStyle::Comma`] (plain text, or no frame column: the reader
+/// says which).
+fn csv_style(text: &str, file: &str) -> Result<CsvStyle, CaptureError> {
+    let mut fields = Vec::new();
+    for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        split_csv(line, b',', &mut fields);
+        let by_comma = is_header(&fields);
+        split_csv(line, b';', &mut fields);
+        let by_semicolon = is_header(&fields);
+        if by_comma || by_semicolon {
+            let (commas, semicolons) = (separators(line, b','), separators(line, b';'));
+            if commas > 0 && semicolons > 0 {
+                return Err(CaptureError::MixedStyles {
+                    file: file.to_string(),
+                    line: n,
+                    reason: format!(
+                        "the header splits its fields at both ',' ({commas}) and ';' \
+                         ({semicolons}); expected ',' throughout, or ';' with decimal commas \
+                         as a spreadsheet saves it"
+                    ),
+                });
+            }
+            // A header of one column has no separator to tell by: its first row has, a decimal
+            // comma (`16,67`) that split at `,` would read as 16.
+            let one_column_decimal_commas = commas == 0
+                && semicolons == 0
+                && text
+                    .lines()
+                    .skip(n)
+                    .find(|l| !l.trim().is_empty())
+                    .is_some_and(|row| row.contains(',') && !row.contains('.'));
+            return Ok(if by_comma && !one_column_decimal_commas {
+                CsvStyle::Comma
+            } else {
+                CsvStyle::Semicolon { header: n }
+            });
+        }
+        if n >= HEADER_SEARCH_LINES || frame_time(line).is_some() || line.starts_with('#') {
+            break;
+        }
+    }
+    Ok(CsvStyle::Comma)
+}
+
+/// Whether a field is a number with a decimal point (`16.67`), or with a point and a comma
+/// (`1.234,5`, the point a thousands separator). A version (`31.0.15.3742`) is neither.
+fn point_number(field: &str) -> bool {
+    field.contains('.')
+        && (field.parse::<f64>().is_ok()
+            || (field.contains(',')
+                && field
+                    .replace('.', "")
+                    .replace(',', ".")
+                    .parse::<f64>()
+                    .is_ok()))
+}
+
+/// Whether a field is a number with one decimal comma (`16,67`, `-1,5E-3`): digits, a sign,
+/// an exponent and the comma only, checked without a copy (a file has millions of them).
+fn decimal_comma(field: &str) -> bool {
+    field.bytes().filter(|&b| b == b',').count() == 1
+        && field.bytes().any(|b| b.is_ascii_digit())
+        && field
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-eE,".contains(&b))
+}
+
+/// The places of the columns a header's file is read from as numbers: a semicolon-style file
+/// must write these with decimal commas.
+fn number_columns(names: &[&str]) -> Vec<usize> {
+    if is_fraps(names) {
+        return vec![1];
+    }
+    let mut at = Columns::find(names).map_or_else(Vec::new, |c| c.numbers());
+    at.extend(names.iter().position(|h| h.eq_ignore_ascii_case("elapsed")));
+    at
+}
+
+/// A semicolon-style CSV (see [`CsvStyle::Semicolon`]) rewritten in the comma style, line for
+/// line: fields joined by `,`, the one decimal comma of a number in a column read as numbers
+/// made a point, any other field holding a comma quoted (a process name keeps its comma). The lines above the header are kept as they are (MangoHud's
+/// system information, never read as numbers), and so is every line end, so line numbers and
+/// a last row cut short read as in the original.
+///
+/// # Errors
+/// [`CaptureError::MixedStyles`] for a number written with a decimal point (in a
+/// decimal-comma file a point may be a thousands separator: `1.234` is 1234 there) and for a
+/// row split at `,`, naming the line, the column and the value. Only the columns read as
+/// numbers are checked: a driver version or a clock in a column never read is left as it is.
+fn to_comma_style(text: &str, file: &str, header: usize) -> Result<String, CaptureError> {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut fields = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut numbers: Vec<usize> = Vec::new();
+    let mixed = |line: usize, reason: String| CaptureError::MixedStyles {
+        file: file.to_string(),
+        line,
+        reason,
+    };
+    for (i, whole) in text.split_inclusive('\n').enumerate() {
+        let n = i + 1;
+        let line = whole.trim_end_matches(['\r', '\n']);
+        let end = &whole[line.len()..];
+        if n < header || line.trim().is_empty() {
+            out.push_str(whole);
+            continue;
+        }
+        split_csv(line, b';', &mut fields);
+        if n == header {
+            names = fields.iter().map(|f| f.to_string()).collect();
+            numbers = number_columns(&fields);
+        } else if fields.len() == 1 && names.len() > 1 && separators(line, b',') > 0 {
+            return Err(mixed(
+                n,
+                format!(
+                    "the row splits its fields at ',' but the header (line {header}) at ';'; \
+                     save the file with one separator"
+                ),
+            ));
+        }
+        for (at, field) in fields.iter().enumerate() {
+            if at > 0 {
+                out.push(',');
+            }
+            let number = numbers.contains(&at);
+            if number && decimal_comma(field) {
+                out.extend(field.chars().map(|c| if c == ',' { '.' } else { c }));
+            } else if number && point_number(field) {
+                let column = names
+                    .get(at)
+                    .cloned()
+                    .unwrap_or_else(|| (at + 1).to_string());
+                return Err(mixed(
+                    n,
+                    format!(
+                        "column {}: '{}' has a decimal point, but the file splits its fields \
+                         at ';' and writes decimal commas (16,67), where a point can be a \
+                         thousands separator; save the file in one style",
+                        excerpt(&column),
+                        excerpt(field)
+                    ),
+                ));
+            } else if field.contains(',') {
+                out.push('"');
+                out.push_str(field);
+                out.push('"');
+            } else {
+                out.push_str(field);
+            }
+        }
+        out.push_str(end);
+    }
+    Ok(out)
+}
+
+/// Field `at` of line `line` (from 1) of a semicolon-style CSV, as the file writes it, for a
+/// message about a value read from its comma-style rewrite.
+fn original_field(text: &str, line: usize, at: usize) -> Option<String> {
+    let mut fields = Vec::new();
+    split_csv(text.lines().nth(line.checked_sub(1)?)?, b';', &mut fields);
+    fields.get(at).map(|f| f.to_string())
 }
 
 /// A flag column: `1`/`0`, `true`/`false` (any case).
@@ -1164,19 +1432,46 @@ struct Parsed {
 }
 
 /// CSV with a header (PresentMon, OCAT, CapFrameX, MangoHud) or one number a line.
-fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
+/// `semicolons` is the file as written when `text` is its comma-style rewrite
+/// ([`to_comma_style`]): messages then quote its values.
+fn parse_lines(text: &str, file: &str, semicolons: Option<&str>) -> Result<Parsed, CaptureError> {
+    // A value as the file writes it.
+    let as_written = |line: usize, at: usize, value: &str| {
+        excerpt(
+            semicolons
+                .and_then(|t| original_field(t, line, at))
+                .as_deref()
+                .unwrap_or(value)
+                .trim(),
+        )
+    };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
     let mut fields = Vec::new();
     // The header: the first line naming a frame-time column, within the first few.
     let mut first_text: Option<(usize, &str)> = None;
     let mut header = None;
+    let mut header_line = 0;
+    let mut fraps = false;
     for (n, line) in lines.by_ref() {
         if line.trim().is_empty() {
             continue;
         }
         first_text.get_or_insert((n, line));
-        split_csv(line, &mut fields);
+        split_csv(line, b',', &mut fields);
+        // Afterburner's sensor names (record 02, after the record type and the time) may
+        // include `Frametime`: refused before they are taken for a PresentMon header.
+        if line.contains(AFTERBURNER_LOG) || (fields.len() > 2 && fields[0] == AFTERBURNER_NAMES) {
+            return Err(CaptureError::HardwareLog {
+                file: file.to_string(),
+                line: n,
+            });
+        }
+        if is_fraps(&fields) {
+            fraps = true;
+            break;
+        }
         if let Some(columns) = Columns::find(&fields) {
+            header_line = n;
             let mango = fields.iter().any(|f| f.trim().eq_ignore_ascii_case("fps"));
             let names: Vec<String> = fields
                 .iter()
@@ -1188,6 +1483,9 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
         if n >= HEADER_SEARCH_LINES || frame_time(line).is_some() || line.starts_with('#') {
             break;
         }
+    }
+    if fraps {
+        return parse_fraps(lines, file, &as_written);
     }
     let Some((columns, mango, header_fields)) = header else {
         return parse_plain(text, file, first_text);
@@ -1224,13 +1522,28 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
         if line.trim().is_empty() {
             continue;
         }
-        split_csv(line, &mut fields);
+        split_csv(line, b',', &mut fields);
         if fields.len() < columns.needed && n == last_line && unended {
             cut = Some(cut_warning(
                 n,
                 format!("{} of {} fields", fields.len(), header_fields.len()),
             ));
             break;
+        }
+        // A row of the semicolon style in a comma file: too short, or as many fields split at
+        // `;` as the header has (`game.exe;16,7` would read as process `game.exe;16`, 7 ms).
+        let semicolon_row = semicolons.is_none()
+            && line.contains(';')
+            && (fields.len() < columns.needed || separators(line, b';') + 1 == header_fields.len());
+        if semicolon_row {
+            return Err(CaptureError::MixedStyles {
+                file: file.to_string(),
+                line: n,
+                reason: format!(
+                    "the row splits its fields at ';' but the header (line {header_line}) at \
+                     ','; save the file with one separator"
+                ),
+            });
         }
         if fields.len() < columns.needed {
             let needed = columns.needed;
@@ -1288,7 +1601,7 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
             }
             Ok(false) => skipped += 1,
             Err((at, name, _)) if before.is_some() => {
-                let value = excerpt(fields[at]);
+                let value = as_written(n, at, fields[at]);
                 cut = Some(cut_warning(n, format!("'{value}' in {name}")));
                 (*stream, *state) = before.unwrap_or_default();
             }
@@ -1298,7 +1611,7 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
                         file: file.to_string(),
                         line: n,
                         column: name,
-                        value: excerpt(fields[at].trim()),
+                        value: as_written(n, at, fields[at]),
                         expected: expected.to_string(),
                     },
                     rows: 1,
@@ -1320,6 +1633,79 @@ fn parse_lines(text: &str, file: &str) -> Result<Parsed, CaptureError> {
         skipped,
         sources,
         cut,
+    })
+}
+
+/// FRAPS's frametimes CSV, after its header: `1, 0.000`, `2, 16.123`... a frame number and
+/// the time in ms since the first frame, so a frame's time is its row's time less the
+/// previous row's, and N rows make N - 1 frames. This is the file FRAPS writes as
+/// `NAME frametimes.csv` beside its benchmark summary, and the shape other tools copy when
+/// they say they write FRAPS frametimes (AMD GPU PerfStudio's frame-stats logger writes the
+/// same header, then `%d, %f` rows).
+fn parse_fraps<'a>(
+    lines: impl Iterator<Item = (usize, &'a str)>,
+    file: &str,
+    as_written: &dyn Fn(usize, usize, &str) -> String,
+) -> Result<Parsed, CaptureError> {
+    let time_column = FRAPS_COLUMNS[1];
+    let mut fields = Vec::new();
+    let mut frames = Vec::new();
+    // The previous row's line and running time.
+    let mut previous: Option<(usize, f64)> = None;
+    for (n, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        split_csv(line, b',', &mut fields);
+        if fields.len() < FRAPS_COLUMNS.len() {
+            return Err(CaptureError::ShortRow {
+                file: file.to_string(),
+                line: n,
+                found: fields.len(),
+                column: time_column.to_string(),
+                needed: FRAPS_COLUMNS.len(),
+            });
+        }
+        let raw = fields[1];
+        let bad = |expected: String| CaptureError::Value {
+            file: file.to_string(),
+            line: n,
+            column: time_column.to_string(),
+            value: as_written(n, 1, raw),
+            expected,
+        };
+        let time = raw
+            .parse::<f64>()
+            .ok()
+            .filter(|t| t.is_finite())
+            .ok_or_else(|| bad("a running time in ms".to_string()))?;
+        if let Some((at, before)) = previous {
+            // The file writes whole microseconds: rounding to a nanosecond drops the
+            // subtraction's binary noise (33.456 - 16.123 is 17.333000000000002) and nothing
+            // the file holds.
+            let ms = ((time - before) * 1e6).round() / 1e6;
+            if !(MIN_CAPTURE_MS..=MAX_CAPTURE_MS).contains(&ms) {
+                return Err(bad(format!(
+                    "a running time in ms 0.001 to 60000 after line {at}'s {}",
+                    number(before)
+                )));
+            }
+            frames.push(ms);
+        }
+        previous = Some((n, time));
+    }
+    Ok(Parsed {
+        format: CaptureFormat::Fraps,
+        streams: vec![Stream {
+            frames_ms: frames,
+            ..Stream::default()
+        }],
+        errors: vec![None],
+        skipped: 0,
+        sources: Some(format!(
+            "frame times from the differences of its running {time_column}"
+        )),
+        cut: None,
     })
 }
 
@@ -1473,6 +1859,13 @@ fn read_row(
     Ok(true)
 }
 
+/// What the first line of an MSI Afterburner hardware monitoring log holds after its record
+/// type and time: `00, 07-12-2024 23:49:46, Hardware monitoring log v1.6`.
+const AFTERBURNER_LOG: &str = ", Hardware monitoring log v";
+/// The record type of the line naming an Afterburner log's sensors, its first field (a copy
+/// saved without the `00` line starts with it).
+const AFTERBURNER_NAMES: &str = "02";
+
 /// One frame time a line; blank lines and lines starting with `#` are skipped.
 fn parse_plain(
     text: &str,
@@ -1489,6 +1882,7 @@ fn parse_plain(
             Some(ms) => frames.push(ms),
             None if frames.is_empty() && t.parse::<f64>().is_err() => {
                 let (line, found) = first_text.unwrap_or((i + 1, t));
+
                 return Err(CaptureError::NoFrameColumn {
                     file: file.to_string(),
                     line,

@@ -6,6 +6,12 @@ const OCAT_TEARING: &str = include_str!("../../../tests/captures/ocat-tearing.cs
 const MANGOHUD: &str = include_str!("../../../tests/captures/mangohud.csv");
 const CAPFRAMEX: &str = include_str!("../../../tests/captures/capframex.json");
 const PLAIN: &str = include_str!("../../../tests/captures/plain.txt");
+/// The PresentMon sample as a spreadsheet saves it where the comma is the decimal mark:
+/// fields split at `;`, decimal commas, CRLF line ends.
+const PRESENTMON_SEMICOLON: &str = include_str!("../../../tests/captures/presentmon-semicolon.csv");
+/// A FRAPS frametimes file: `Frame, Time (ms)`, then each frame's number and its time since
+/// the first frame, as FRAPS writes it.
+const FRAPS: &str = include_str!("../../../tests/captures/fraps-frametimes.csv");
 /// One V-Sync-off run (tearing allowed, sync interval 0, display changes as soon as each frame
 /// is ready) written twice with the same frames: as CapFrameX writes a capture (its
 /// `SessionCaptureData` arrays, `AllowsTearing` and `SyncInterval` as integers, `PresentMode`
@@ -279,7 +285,7 @@ fn bad_files_name_the_line_the_column_and_the_value() {
     assert_eq!(
         err("time,value\n1,2\n"),
         "capture 'bad.csv' line 1: no frame-time column (expected MsBetweenPresents, \
-         FrameTime or frametime) and 'time,value' is not a frame time"
+         FrameTime, frametime, or FRAPS's Frame, Time (ms)) and 'time,value' is not a frame time"
     );
     assert_eq!(
         err("\n\n# nothing\n"),
@@ -896,5 +902,180 @@ fn a_tie_for_the_default_pick_is_said_with_what_was_played_and_how_to_pick_anoth
           game.exe run 1, the first in the file (pick another with capture:runs.json#N, N the \
           run's number from 1)"
         ]
+    );
+}
+
+#[test]
+fn a_semicolon_csv_with_decimal_commas_reads_as_the_comma_file() {
+    assert!(
+        PRESENTMON_SEMICOLON.contains(";16,710;16,670;"),
+        "the twin is written the spreadsheet's way"
+    );
+    for selector in [None, Some("dwm.exe")] {
+        let (semicolons, commas) = (
+            parse(PRESENTMON_SEMICOLON, selector),
+            parse(PRESENTMON, selector),
+        );
+        // Compared by their debug text: a frame with no latency holds NaN, unequal to itself.
+        assert_eq!(format!("{semicolons:?}"), format!("{commas:?}"));
+        assert_eq!(semicolons.describe(), commas.describe());
+        assert_eq!(semicolons.refresh(), commas.refresh());
+        assert_eq!(
+            format!("{:?}", semicolons.refresh_fit()),
+            format!("{:?}", commas.refresh_fit())
+        );
+    }
+    assert_eq!(parse(PRESENTMON_SEMICOLON, None).frames_ms()[3], 1.21);
+    // A header of one column has no separator: its rows' decimal commas tell the style.
+    let one_column = parse("MsBetweenPresents\r\n16,67\r\n33,4\r\n", None);
+    assert_eq!(one_column.frames_ms(), [16.67, 33.4]);
+    assert_eq!(
+        parse("MsBetweenPresents\n16.67\n", None).frames_ms(),
+        [16.67]
+    );
+    // A column never read may hold what looks like a number with a point: a version.
+    let versions = PRESENTMON_SEMICOLON
+        .replace("Runtime;", "Driver;")
+        .replace(";DXGI;", ";31.0.15.3742;");
+    assert_eq!(
+        parse(&versions, None).frames_ms(),
+        parse(PRESENTMON, None).frames_ms()
+    );
+    // A process named with a comma keeps it.
+    let named = PRESENTMON_SEMICOLON.replace("game.exe;", "\"Game 2,5.exe\";");
+    assert_eq!(parse(&named, None).stream().process, "Game 2,5.exe");
+}
+
+#[test]
+fn a_semicolon_csv_names_the_line_the_column_and_the_value_as_written() {
+    let bad = PRESENTMON_SEMICOLON.replacen(";16,710;", ";fast;", 1);
+    assert_eq!(
+        err(&bad),
+        "capture 'bad.csv' line 3, column MsBetweenPresents: 'fast' is not a frame time in ms \
+         (0.001 to 60000)"
+    );
+    let bad = PRESENTMON_SEMICOLON.replacen(";16,710;", ";99999,5;", 1);
+    assert!(
+        err(&bad).contains("line 3, column MsBetweenPresents: '99999,5' is not"),
+        "the value as the file writes it: {}",
+        err(&bad)
+    );
+    let bad = PRESENTMON_SEMICOLON.replacen("Flip;0;0,016710;", "Flip;maybe;0,016710;", 1);
+    assert!(
+        err(&bad).contains("line 3, column Dropped: 'maybe' is not 0 or 1"),
+        "{}",
+        err(&bad)
+    );
+    assert_eq!(
+        err("Application;SwapChainAddress;MsBetweenPresents\r\ngame.exe;0x1\r\n"),
+        "capture 'bad.csv' line 2: 2 fields, but column MsBetweenPresents is field 3"
+    );
+}
+
+#[test]
+fn a_csv_mixing_semicolons_and_commas_is_refused_saying_why() {
+    // A decimal point in a decimal-comma file.
+    let point = PRESENTMON_SEMICOLON.replacen(";16,710;", ";16.710;", 1);
+    let said = err(&point);
+    assert_eq!(
+        said,
+        "capture 'bad.csv' line 3: column MsBetweenPresents: '16.710' has a decimal point, but \
+         the file splits its fields at ';' and writes decimal commas (16,67), where a point can \
+         be a thousands separator; save the file in one style"
+    );
+    // A header split at both.
+    assert_eq!(
+        err("Application;ProcessID,MsBetweenPresents\ngame.exe;1,16.7\n"),
+        "capture 'bad.csv' line 1: the header splits its fields at both ',' (1) and ';' (1); \
+         expected ',' throughout, or ';' with decimal commas as a spreadsheet saves it"
+    );
+    // A comma row in a semicolon file, and a semicolon row in a comma file.
+    assert_eq!(
+        err("Application;MsBetweenPresents\ngame.exe;16,7\ngame.exe,16.7\n"),
+        "capture 'bad.csv' line 3: the row splits its fields at ',' but the header (line 1) at \
+         ';'; save the file with one separator"
+    );
+    assert_eq!(
+        err("Application,MsBetweenPresents\ngame.exe,16.7\ngame.exe;16,7\n"),
+        "capture 'bad.csv' line 3: the row splits its fields at ';' but the header (line 1) at \
+         ','; save the file with one separator"
+    );
+    for text in [point.as_str(), "Application;ProcessID,MsBetweenPresents\n"] {
+        assert_eq!(err(text).lines().count(), 1, "one line: {}", err(text));
+    }
+}
+
+#[test]
+fn fraps_frametimes_are_the_differences_of_its_running_time() {
+    let c = parse(FRAPS, None);
+    assert_eq!(c.format(), CaptureFormat::Fraps);
+    // Ten rows, nine frames: the first row is the start, not a frame.
+    assert_eq!(
+        c.frames_ms(),
+        [16.123, 17.333, 16.645, 16.688, 50.001, 16.665, 16.665, 16.68, 16.667]
+    );
+    let said = c.describe();
+    assert!(
+        said.starts_with(
+            "capture 'test' (FRAPS frametimes CSV): playing its frames (9 frames); \
+             frame times from the differences of its running Time (ms)"
+        ),
+        "{said}"
+    );
+    // The same file as a spreadsheet saves it where the comma is the decimal mark.
+    let semicolons = FRAPS.replace(", ", ";").replace('.', ",");
+    assert_eq!(parse(&semicolons, None).frames_ms(), c.frames_ms());
+}
+
+#[test]
+fn a_fraps_time_that_goes_back_or_is_no_number_names_its_line() {
+    assert_eq!(
+        err(&FRAPS.replace("4, 50.101", "4, 30.000")),
+        "capture 'bad.csv' line 5, column Time (ms): '30.000' is not a running time in ms 0.001 \
+         to 60000 after line 4's 33.456"
+    );
+    assert_eq!(
+        err(&FRAPS.replace("4, 50.101", "4, soon")),
+        "capture 'bad.csv' line 5, column Time (ms): 'soon' is not a running time in ms"
+    );
+    assert_eq!(
+        err(&FRAPS.replace("4, 50.101", "4")),
+        "capture 'bad.csv' line 5: 1 fields, but column Time (ms) is field 2"
+    );
+    let semicolons = FRAPS.replace(", ", ";").replace('.', ",");
+    assert_eq!(
+        err(&semicolons.replace("4;50,101", "4;30,000")),
+        "capture 'bad.csv' line 5, column Time (ms): '30,000' is not a running time in ms 0.001 \
+         to 60000 after line 4's 33.456"
+    );
+    assert_eq!(
+        err("Frame, Time (ms)\n1, 0.000\n"),
+        "capture 'bad.csv' holds no frame times"
+    );
+}
+
+#[test]
+fn an_afterburner_hardware_monitoring_log_is_refused_as_polled() {
+    // The record-typed lines Afterburner writes: 00 the log's version, 01 the GPU, 02 the
+    // sensors' names, then one 80 row a polling period.
+    let hml = "00, 07-12-2026 11:49:46, Hardware monitoring log v1.6 \r\n\
+               01, 07-12-2026 11:49:46, Radeon RX 560 Series\r\n\
+               02, 07-12-2026 11:49:46, GPU usage           ,Framerate           ,Frametime           \r\n\
+               80, 07-12-2026 11:49:47, 97.000              ,59.900              ,16.694              \r\n\
+               80, 07-12-2026 11:49:48, 98.000              ,60.100              ,16.639              \r\n";
+    assert_eq!(
+        err(hml),
+        "capture 'bad.csv' line 1: an MSI Afterburner hardware monitoring log, one row a \
+         polling period rather than one a frame, so it holds no run of frame times to play; \
+         capture with PresentMon, CapFrameX, FrameView or OCAT"
+    );
+    // A plain list's first frame of 2 ms is no sensor line.
+    assert_eq!(parse("02\n16.7\n", None).frames_ms(), [2.0, 16.7]);
+    // A copy saved without its first line is told by its sensor names' record type.
+    let headless = hml.split_once('\n').unwrap().1;
+    assert!(
+        err(headless).starts_with("capture 'bad.csv' line 2: an MSI Afterburner"),
+        "{}",
+        err(headless)
     );
 }
