@@ -808,8 +808,9 @@ impl RangeEnd for f64 {
 fn clock_help() -> String {
     format!(
         "The clock: wall[:max_ms], paced:fps[:resync_after], constant:ms, sequence:ms,ms,..., \
-         jitter:min_ms:max_ms:seed, or capture:FILE[#SELECTOR] (a PresentMon, OCAT, CapFrameX \
-         or MangoHud capture, or one frame time in ms a line, played frame by frame; SELECTOR \
+         jitter:min_ms:max_ms:seed, or capture:FILE[#SELECTOR] (a PresentMon, FrameView, OCAT, \
+         CapFrameX, MangoHud or FRAPS capture, also saved with ';' and decimal commas, or one \
+         frame time in ms a line, played frame by frame; SELECTOR \
          names a process by name or id, a swap chain by address or a CapFrameX run by number; \
          without it the stream with the most frames is played, not the compositor dwm.exe \
          unless it is alone, and on a tie the first in the file). Times are {} to {} ms, fps {} \
