@@ -153,20 +153,24 @@ pub fn tenth_percent_caveat(frames: usize) -> Option<String> {
 /// assert!((quantile_r8(&tenths, 0.1) - (1.0 + 11.0 / 30.0)).abs() < 1e-12);
 /// ```
 pub fn quantile_r8(ascending: &[f64], p: f64) -> f64 {
-    let n = ascending.len();
+    quantile_r8_of(ascending.len(), p, |i| ascending[i])
+}
+
+/// [`quantile_r8`] of the `n` values `at(0) ..= at(n - 1)`, shortest first, read in place.
+fn quantile_r8_of(n: usize, p: f64, at: impl Fn(usize) -> f64) -> f64 {
     if n == 0 {
         return f64::NAN;
     }
     let h = (n as f64 + 1.0 / 3.0) * p + 1.0 / 3.0;
     let whole = h.floor();
     if whole < 1.0 || p <= 0.0 {
-        return ascending[0];
+        return at(0);
     }
     if whole >= n as f64 || p >= 1.0 {
-        return ascending[n - 1];
+        return at(n - 1);
     }
     let i = whole as usize;
-    let (a, b) = (ascending[i - 1], ascending[i]);
+    let (a, b) = (at(i - 1), at(i));
     a + (h - whole) * (b - a)
 }
 
@@ -185,29 +189,14 @@ fn positive_ascending(frames_ms: &[f64]) -> Vec<f64> {
 /// [`quantile_r8`], of the per-frame rates `1000 / frame time`. 0 when no frame has a time
 /// above 0.
 pub fn capframex_percentile_fps(frames_ms: &[f64], share: f64) -> f64 {
-    // Rates shortest first are frame times longest first.
-    let rates: Vec<f64> = positive_ascending(frames_ms)
-        .iter()
-        .rev()
-        .map(|ms| 1000.0 / ms)
-        .collect();
-    if rates.is_empty() {
-        return 0.0;
-    }
-    quantile_r8(&rates, share)
+    percentile_fps_of(&positive_ascending(frames_ms), share)
 }
 
 /// CapFrameX's "1% low average" (`share` 0.01) and "0.1% low average" (0.001): 1000 / the mean
 /// of the frame times at or above their `1 - share` quantile by [`quantile_r8`] (the slowest
 /// `share` of frames, the boundary interpolated). 0 when no frame has a time above 0.
 pub fn capframex_low_average_fps(frames_ms: &[f64], share: f64) -> f64 {
-    let sorted = positive_ascending(frames_ms);
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let bound = quantile_r8(&sorted, 1.0 - share);
-    let slow: Vec<f64> = sorted.iter().copied().filter(|&ms| ms >= bound).collect();
-    fps(slow.iter().sum::<f64>() / slow.len() as f64)
+    low_average_fps_of(&positive_ascending(frames_ms), share)
 }
 
 /// CapFrameX's "1% low integral" (`share` 0.01) and "0.1% low integral" (0.001), the x% low
@@ -215,7 +204,31 @@ pub fn capframex_low_average_fps(frames_ms: &[f64], share: f64) -> f64 {
 /// time of the frame at which the sum first reaches `share` of the run's whole time. 0 when no
 /// frame has a time above 0.
 pub fn capframex_low_integral_fps(frames_ms: &[f64], share: f64) -> f64 {
-    let sorted = positive_ascending(frames_ms);
+    low_integral_fps_of(&positive_ascending(frames_ms), share)
+}
+
+/// [`capframex_percentile_fps`] of positive frame times sorted shortest first. The rates
+/// shortest first are the times longest first, read in place.
+fn percentile_fps_of(sorted: &[f64], share: f64) -> f64 {
+    let n = sorted.len();
+    if n == 0 {
+        return 0.0;
+    }
+    quantile_r8_of(n, share, |i| 1000.0 / sorted[n - 1 - i])
+}
+
+/// [`capframex_low_average_fps`] of positive frame times sorted shortest first.
+fn low_average_fps_of(sorted: &[f64], share: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let bound = quantile_r8(sorted, 1.0 - share);
+    let slow = &sorted[sorted.partition_point(|&ms| ms < bound)..];
+    fps(slow.iter().sum::<f64>() / slow.len() as f64)
+}
+
+/// [`capframex_low_integral_fps`] of positive frame times sorted shortest first.
+fn low_integral_fps_of(sorted: &[f64], share: f64) -> f64 {
     let target = share * sorted.iter().sum::<f64>();
     let mut covered = 0.0;
     for &ms in sorted.iter().rev() {
@@ -250,14 +263,25 @@ pub struct CapFrameXLows {
 impl CapFrameXLows {
     /// CapFrameX's figures of `frames_ms`, in any order.
     pub fn of(frames_ms: &[f64]) -> CapFrameXLows {
+        CapFrameXLows::of_ascending(&positive_ascending(frames_ms))
+    }
+
+    /// CapFrameX's figures of frame times already sorted shortest first (as by
+    /// `f64::total_cmp`), read in place: a summary of millions of frames makes no copy of
+    /// them. Times that are not finite and above 0 are left out.
+    pub fn of_ascending(ascending: &[f64]) -> CapFrameXLows {
+        let usable = |ms: &f64| ms.is_finite() && *ms > 0.0;
+        let start = ascending.iter().position(usable).unwrap_or(ascending.len());
+        let end = ascending.iter().rposition(usable).map_or(start, |i| i + 1);
+        let sorted = &ascending[start..end];
         CapFrameXLows {
-            frames: positive_ascending(frames_ms).len(),
-            p1_fps: capframex_percentile_fps(frames_ms, 0.01),
-            p0_1_fps: capframex_percentile_fps(frames_ms, 0.001),
-            low_1_average_fps: capframex_low_average_fps(frames_ms, 0.01),
-            low_0_1_average_fps: capframex_low_average_fps(frames_ms, 0.001),
-            low_1_integral_fps: capframex_low_integral_fps(frames_ms, 0.01),
-            low_0_1_integral_fps: capframex_low_integral_fps(frames_ms, 0.001),
+            frames: sorted.len(),
+            p1_fps: percentile_fps_of(sorted, 0.01),
+            p0_1_fps: percentile_fps_of(sorted, 0.001),
+            low_1_average_fps: low_average_fps_of(sorted, 0.01),
+            low_0_1_average_fps: low_average_fps_of(sorted, 0.001),
+            low_1_integral_fps: low_integral_fps_of(sorted, 0.01),
+            low_0_1_integral_fps: low_integral_fps_of(sorted, 0.001),
         }
     }
 

@@ -917,7 +917,7 @@ impl Summary {
             },
             low_1: Low::of_ascending(&deltas, 0.01),
             low_01: Low::of_ascending(&deltas, 0.001),
-            capframex: CapFrameXLows::of(in_order),
+            capframex: CapFrameXLows::of_ascending(&deltas),
             stutters: Stutters::of(in_order, p50_ms),
             frames_per_second: frames_per_second(in_order),
             animation_error: match t.shown {
