@@ -476,15 +476,7 @@ fn shift_f3_hands_over_a_state_file_that_loads_back_into_a_fresh_page() {
 
 #[test]
 fn a_state_file_of_another_build_cart_or_save_data_is_refused_in_one_line_and_play_goes_on() {
-    let mut jukebox = Page::new(
-        "jukebox",
-        bt_cart_jukebox::cart,
-        Vec::new(),
-        None,
-        true,
-        None,
-    )
-    .expect("jukebox boots");
+    let mut jukebox = jukebox();
     frames(&mut jukebox, 0.0, 30);
     let of_jukebox = state_file(&mut jukebox);
     let mut page = snake();
