@@ -103,7 +103,14 @@ fn a_new_cart_builds_shoots_and_passes_its_tests() {
         std::fs::read(dir.join("b.png")).unwrap()
     );
 
-    ok("cargo test in the cart", &cargo(&dir, &["test", "--quiet"]));
+    let tested = cargo(&dir, &["test", "--quiet"]);
+    ok("cargo test in the cart", &tested);
+    // A newcomer's first build says nothing to fix: no deprecated name, no unused code.
+    let said = String::from_utf8_lossy(&tested.stderr);
+    assert!(
+        !said.contains("warning"),
+        "the starter builds with warnings:\n{said}"
+    );
     assert!(
         dir.join("tests/golden/one-second.png").is_file(),
         "the first run records"
