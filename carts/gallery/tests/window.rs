@@ -1,10 +1,11 @@
-//! `bt run` in a real window: an X server (Xvfb) with Mesa's software Vulkan, real key and mouse
-//! events from xdotool, and an F9 screenshot to check that the cart saw them. Then what a window
-//! system can do to a window: resize it ten times a second, make it wider than the GPU allows,
+//! `bt run` in a real window: an X server (Xvfb) and no graphics driver (every run is told of a
+//! Vulkan driver list that does not exist), real key and mouse events from xdotool, and an F9
+//! screenshot to check that the cart saw them. Then what a window
+//! system can do to a window: resize it ten times a second, make it wider than a surface may be,
 //! destroy it from outside; through all of it the window keeps presenting, paced, and closes
 //! cleanly. And what a player changes lasts: save data is written back when Ctrl+Q quits.
 //!
-//! It needs `Xvfb`, `xdotool` and a Vulkan driver (`.ci/run` installs them). Where they are
+//! It needs `Xvfb`, `xauth` and `xdotool` (`.ci/run` installs them). Where they are
 //! missing the test says so loudly on stderr and returns; with `BT_REQUIRE_WINDOW_TEST=1` (as in
 //! CI) it fails instead. Every wait has a deadline and every child process is killed on the way
 //! out, so it cannot hang.
@@ -29,7 +30,7 @@ fn unavailable(why: &str) {
         "the real-window test of `bt run`",
         "BT_REQUIRE_WINDOW_TEST",
         why,
-        "Install xvfb, xauth, xdotool, mesa-vulkan-drivers and libvulkan1 (or run .ci/run).",
+        "Install xvfb, xauth and xdotool (or run .ci/run).",
     );
 }
 
@@ -210,56 +211,48 @@ fn keys_and_mouse_reach_the_cart_in_a_real_window() {
 }
 
 #[test]
-fn without_a_vulkan_driver_bt_run_says_what_to_install() {
+fn with_no_vulkan_driver_the_pipboy_preset_plays_at_1280x960() {
     let Some(x) = x_server(&["Xvfb"]) else {
         return;
     };
-    let dir = ScratchDir::new("window");
-    // Point the Vulkan loader at a driver list that does not exist: no adapter at all.
-    let mut child = Killed(
-        Command::new(env!("CARGO_BIN_EXE_bt-test-carts"))
-            .args(["run", "hello", "--exit-after", "1"])
-            .env("DISPLAY", &x.display)
-            .env_remove("WAYLAND_DISPLAY")
-            .env("XDG_RUNTIME_DIR", dir.path())
-            .env("XDG_DATA_HOME", dir.join("data"))
-            .env("VK_ICD_FILENAMES", dir.join("none.json"))
-            .env("VK_DRIVER_FILES", dir.join("none.json"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("bt starts"),
+    let dir = ScratchDir::new("window-no-gpu");
+    let log = dir.join("frames.csv");
+    // `bt_run` points the Vulkan loader at a driver list that does not exist, so no Vulkan
+    // driver could be loaded: the window must need none.
+    let mut bt = bt_run(&x, &dir);
+    bt.args([
+        "crt",
+        "--arg",
+        "scene=pipboy",
+        "--scale",
+        "4",
+        "--exit-after",
+        "4",
+    ])
+    .arg("--frame-log")
+    .arg(&log);
+    let stderr = Running::start(&x, bt, "crt").expect_clean_exit("--exit-after 4");
+    let log = presents(&log);
+    assert!(
+        log.len() >= 30,
+        "{} frames presented in 4 s; stderr:\n{stderr}",
+        log.len()
     );
-    let err = lines(child.0.stderr.take().expect("piped"));
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(s) = child.0.try_wait().expect("status") {
-            break s;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "bt run did not give up within 60 s"
-        );
-        pause(50);
-    };
-    pause(100);
-    let stderr: String = err.try_iter().collect::<Vec<_>>().join("\n");
-    assert_eq!(status.code(), Some(1), "{stderr}");
-    for needle in [
-        "no usable GPU adapter",
-        "apt-get install mesa-vulkan-drivers libvulkan1",
-        "The shot, trace and diagnose commands need no GPU",
-    ] {
-        assert!(
-            stderr.contains(needle),
-            "{needle:?} missing from:\n{stderr}"
-        );
-    }
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        log.iter().all(|p| p.size == (1280, 960)),
+        "every frame at 1280x960"
+    );
+    // The rate over the last two seconds, for the docs (not asserted: the machine may be busy).
+    let last = log.last().map_or(0.0, |p| p.at_ms);
+    let recent = log.iter().filter(|p| p.at_ms > last - 2000.0).count();
+    let _ = writeln!(
+        std::io::stderr(),
+        "PipBoy at 1280x960 with no GPU driver: {} frames, {:.1} a second over the last 2 s",
+        log.len(),
+        recent as f64 / 2.0
+    );
 }
 
-/// Writes `bytes` to `path` through a rename, as an editor's save does, so the watcher never
-/// sees half a file.
 fn save(path: &Path, bytes: &[u8]) {
     let tmp = path.with_extension("saving");
     std::fs::write(&tmp, bytes).unwrap();
@@ -545,6 +538,9 @@ fn in_window(binary: &Path, command: &str, x: &Xvfb, dir: &ScratchDir) -> Comman
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_RUNTIME_DIR", dir.path())
         .env("XDG_CONFIG_HOME", dir.join("config"))
+        // No Vulkan driver can be found: the window presents on the CPU and needs none.
+        .env("VK_ICD_FILENAMES", dir.join("no-vulkan-driver.json"))
+        .env("VK_DRIVER_FILES", dir.join("no-vulkan-driver.json"))
         // The cart's save data, and its lock, away from the user's and from other tests' runs.
         .env("XDG_DATA_HOME", dir.join("data"))
         .stdout(Stdio::piped())
@@ -836,7 +832,7 @@ fn a_window_destroyed_from_outside_ends_the_run_cleanly() {
 }
 
 #[test]
-fn a_window_wider_than_the_gpu_allows_keeps_presenting() {
+fn a_window_wider_than_a_surface_may_be_keeps_presenting() {
     let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
         return;
     };
@@ -847,7 +843,7 @@ fn a_window_wider_than_the_gpu_allows_keeps_presenting() {
         .arg(&log);
     let mut bt = Running::start(&x, bt, "hello");
     pause(300);
-    // Wider than any GPU's largest texture (16384 for lavapipe): the surface is clamped.
+    // Wider than the largest surface BT presents (16384 pixels a side): the surface is clamped.
     bt.xdotool(&["windowsize", &bt.window, "20000", "300"]);
     pause(1500);
     bt.assert_running("a resize to 20000x300");

@@ -43,24 +43,10 @@ impl Placement {
         };
         (axis(x, self.x, display.0), axis(y, self.y, display.1))
     }
-
-    /// The scaled display as a rectangle in normalised device coordinates: the top-left corner
-    /// and the extent (negative in y, which points up), for the presenting shader.
-    pub fn to_ndc(&self, surface: (u32, u32), display: (u32, u32)) -> [f32; 4] {
-        let (sw, sh) = (f64::from(surface.0.max(1)), f64::from(surface.1.max(1)));
-        let w = f64::from(display.0) * f64::from(self.scale);
-        let h = f64::from(display.1) * f64::from(self.scale);
-        [
-            (-1.0 + 2.0 * self.x as f64 / sw) as f32,
-            (1.0 - 2.0 * self.y as f64 / sh) as f32,
-            (2.0 * w / sw) as f32,
-            (-2.0 * h / sh) as f32,
-        ]
-    }
 }
 
-/// The surface size for a window of `window` pixels on a device whose textures are at most
-/// `max` pixels a side: each side clamped to `1..=max`. `None` for a window with no area
+/// The surface size for a window of `window` pixels where a surface is at most `max` pixels a
+/// side: each side clamped to `1..=max`. `None` for a window with no area
 /// (minimised), which presents nothing.
 pub fn surface_size(window: (u32, u32), max: u32) -> Option<(u32, u32)> {
     if window.0 == 0 || window.1 == 0 {
@@ -125,18 +111,6 @@ mod tests {
         assert_eq!(p.to_display(0.0, 0.0, display), (0, 0));
         assert_eq!(p.to_display(5000.0, -40.0, display), (319, 0));
         assert_eq!(p.to_display(f64::NAN, f64::INFINITY, display), (0, 239));
-    }
-
-    #[test]
-    fn the_shader_rectangle_covers_the_placement() {
-        let p = Placement::new((960, 720), (320, 240));
-        assert_eq!(p.to_ndc((960, 720), (320, 240)), [-1.0, 1.0, 2.0, -2.0]);
-        let p = Placement::new((700, 500), (320, 240));
-        let [x, y, w, h] = p.to_ndc((700, 500), (320, 240));
-        assert!((x - (-1.0 + 60.0 / 700.0)).abs() < 1e-6);
-        assert!((y - (1.0 - 20.0 / 500.0)).abs() < 1e-6);
-        assert!((w - 1280.0 / 700.0).abs() < 1e-6);
-        assert!((h + 960.0 / 500.0).abs() < 1e-6);
     }
 
     #[test]

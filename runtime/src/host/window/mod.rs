@@ -1,34 +1,33 @@
 //! `bt run`: a cart in a window, with keyboard, mouse and gamepads.
 //!
-//! winit owns the window and its events, wgpu uploads the framebuffer and scales it by a whole
-//! number with black bars around it (`gpu`), gilrs reads gamepads. Everything they report is
+//! winit owns the window and its events, `screen` scales the finished picture by a whole number
+//! with black bars around it into the window's buffer on the CPU (no graphics driver needed),
+//! gilrs reads gamepads. Everything they report is
 //! turned into [`HostEvent`]s for the same [`Host`] that tests drive headless; this module only
 //! adds the platform: keeping the surface's size in step with the window, pacing frames and
 //! handing them to the presenting thread.
 //!
 //! Each frame asks the engine for the frame at the current time (the clock decides what it is
 //! worth), copies the framebuffer through the palette into a buffer and hands it to
-//! `presenter`, which shows it on a thread of its own: the event loop never waits for the GPU,
-//! so close, keys and `--exit-after` work whatever the driver does. Frames are made at most once
+//! `presenter`, which shows it on a thread of its own: the event loop never waits for the window
+//! system, so close, keys and `--exit-after` work whatever it does. Frames are made at most once
 //! per refresh of the monitor with vsync on (the default), resizes included; with a paced clock
 //! the loop sleeps until the clock's next slot instead of asking early, so it never spins. The
-//! surface follows the window once its size has settled ([`resize`]), never beyond what the
-//! device allows.
+//! surface follows the window once its size has settled ([`resize`]).
 
 pub mod dev_link;
 pub mod disk;
 pub mod gamepad;
-mod gpu;
 pub mod keys;
 pub mod layout;
 mod presenter;
 pub mod resize;
+mod screen;
 pub mod speaker;
 pub mod stats;
 #[cfg(target_os = "linux")]
 mod x11_errors;
 
-use std::ffi::OsStr;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -56,10 +55,10 @@ use crate::quote::without_source_paths;
 use crate::session::Session;
 use disk::DiskHost;
 use gamepad::Gamepads;
-use gpu::Gpu;
 use layout::{surface_size, Placement};
 use presenter::Presenter;
 use resize::SizeSettler;
+use screen::{Screen, MAX_SURFACE_SIDE};
 use speaker::{LiveSound, WindowSound};
 
 /// The window the default scale aims to fit: large enough for a clear picture, small enough for
@@ -214,9 +213,8 @@ pub fn default_scale(width: u32, height: u32, monitor: Option<(u32, u32)>) -> u3
     (bw / width.max(1)).min(bh / height.max(1)).max(1)
 }
 
-/// The widest or tallest window `bt run` opens, in pixels: the largest surface a GPU is sure
-/// to take (wgpu's default limit on a texture's side). Larger, winit failed to convert the
-/// size and `bt run` died.
+/// The widest or tallest window `bt run` opens, in pixels: already 256 MiB of pixels at that
+/// size, and larger, winit failed to convert the size and `bt run` died.
 pub const MAX_WINDOW_SIDE: u32 = 8192;
 
 /// `scale`, or the largest smaller one (at least 1) at which a `width` × `height` display fits
@@ -224,18 +222,6 @@ pub const MAX_WINDOW_SIDE: u32 = 8192;
 pub fn largest_window_scale(width: u32, height: u32, scale: u32) -> u32 {
     let fits = MAX_WINDOW_SIDE / width.max(height).max(1);
     scale.min(fits).max(1)
-}
-
-/// What to tell a player who has no Vulkan driver.
-pub fn no_gpu_message(detail: &str) -> String {
-    format!(
-        "no usable GPU adapter ({}).\n\
-         `bt run` presents through Vulkan and found no Vulkan driver. On Debian or Ubuntu, install\n\
-         Mesa's drivers, which include a software renderer that needs no GPU:\n\
-         \n    sudo apt-get install mesa-vulkan-drivers libvulkan1\n\n\
-         The shot, trace and diagnose commands need no GPU and work as they are.",
-        detail.trim_end_matches('.')
-    )
 }
 
 /// What `bt run` says when the system gives it no window: the reason without the source
@@ -253,10 +239,9 @@ fn no_window_message(e: &dyn std::fmt::Display) -> String {
 /// the cart's save data is written back to the session's save file, if it has one.
 ///
 /// # Errors
-/// A message for the player: a bad key-map file, no display, no GPU adapter, a failed `--at`.
+/// A message for the player: a bad key-map file, no display, a window that cannot be drawn to,
+/// a failed `--at`.
 pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> Result<(), String> {
-    // Before any thread starts: it changes the environment the Vulkan loader reads.
-    quiet_device_select_probe();
     let name = session.name();
     let (keymap, _) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
     if let Some(spec) = &args.clock {
@@ -338,7 +323,6 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         gone: false,
         presenter: None,
         display,
-        max_side: 1,
         present_mode: String::new(),
         sizes: SizeSettler::new((0, 0)),
         pads,
@@ -423,42 +407,6 @@ pub fn window_title(title: &str, name: &str, paused: Option<u64>) -> String {
 /// The host keys the title names: the two a player looks for first.
 const TITLE_KEYS: &str = "P menu, Ctrl+Q quit";
 
-/// Mesa's Vulkan device-selection layer picks the default GPU by asking the desktop which one
-/// it draws with, and asks Wayland first by connecting to a compositor. With no usable
-/// `XDG_RUNTIME_DIR` (a bare X server, a CI job, a login without a session) libwayland prints
-/// "error: XDG_RUNTIME_DIR is invalid or not set in the environment." for each attempt, though
-/// nothing is wrong and `bt run` goes on with X11. That probe cannot succeed there, so the layer
-/// is turned off with its documented `NODEVICE_SELECT=1`; wgpu still picks the adapter by power
-/// preference. Someone choosing a device through the layer keeps it.
-fn quiet_device_select_probe() {
-    let var = std::env::var_os;
-    if probe_can_only_complain(
-        var("XDG_RUNTIME_DIR").as_deref(),
-        var("WAYLAND_DISPLAY").as_deref(),
-        var("WAYLAND_SOCKET").is_some(),
-        ["NODEVICE_SELECT", "MESA_VK_DEVICE_SELECT", "DRI_PRIME"]
-            .iter()
-            .any(|v| var(v).is_some()),
-    ) {
-        std::env::set_var("NODEVICE_SELECT", "1");
-    }
-}
-
-/// Whether libwayland would refuse to connect for want of a runtime folder (its test: the
-/// variable is missing or not an absolute path), on a session without Wayland, with no one
-/// steering the device-selection layer.
-fn probe_can_only_complain(
-    runtime_dir: Option<&OsStr>,
-    wayland_display: Option<&OsStr>,
-    wayland_socket: bool,
-    layer_steered: bool,
-) -> bool {
-    let absolute =
-        |v: Option<&OsStr>| v.is_some_and(|v| v.as_encoded_bytes().first() == Some(&b'/'));
-    let wayland = wayland_socket || wayland_display.is_some_and(|d| !d.is_empty());
-    !wayland && !absolute(runtime_dir) && !layer_steered
-}
-
 struct App {
     host: DiskHost,
     name: String,
@@ -469,8 +417,7 @@ struct App {
     presenter: Option<Presenter>,
     /// The cart's display size, in display pixels.
     display: (u32, u32),
-    /// The longest side a surface may have on the device.
-    max_side: u32,
+    /// What presents and how it is paced, for the line a script reads.
     present_mode: String,
     /// The window's size, and the size its surface follows.
     sizes: SizeSettler,
@@ -481,8 +428,8 @@ struct App {
     shown: Option<Instant>,
     /// Something changed that a paused window must present.
     dirty: bool,
-    /// With vsync on, the shortest time between frames: one refresh of the monitor. A display
-    /// enforces it itself; a virtual one (Xvfb) does not, and would be flooded with frames.
+    /// With vsync on, the shortest time between frames: one refresh of the monitor. A CPU
+    /// buffer has no swap chain to wait on, so the event loop keeps to it itself.
     present_interval: Option<Duration>,
     /// When the last frame was made.
     last_frame: Option<Instant>,
@@ -555,24 +502,34 @@ impl App {
         // events, since asking about a window destroyed from outside panics in winit.
         let size = window.inner_size();
         let size = (size.width, size.height);
-        let (display, vsync) = (self.display, !self.args.no_vsync);
-        let gpu = Gpu::new(window.clone(), size, display, vsync)
-            .map_err(|e| no_gpu_message(&without_source_paths(&e.to_string())))?;
+        let display = self.display;
+        let screen = Screen::new(window.clone(), display).map_err(|e| {
+            format!(
+                "cannot draw to the window: {}",
+                without_source_paths(&e.to_string())
+            )
+        })?;
         if let Some(overlay) = self.host.engine_mut().overlay_mut() {
-            overlay.set_backend(&gpu.backend());
+            overlay.set_backend(screen.backend());
         }
-        self.max_side = gpu.max_side();
-        self.present_mode = format!("{:?}", gpu.present_mode());
+        self.present_mode = match self.present_interval {
+            Some(interval) => format!(
+                "{}, paced to {:.1} Hz",
+                screen.backend(),
+                1.0 / interval.as_secs_f64()
+            ),
+            None => format!("{}, unpaced", screen.backend()),
+        };
         let rebuild = {
             let window = window.clone();
-            move |size| Gpu::new(window.clone(), size, display, vsync).map_err(|e| e.to_string())
+            move || Screen::new(window.clone(), display).map_err(|e| e.to_string())
         };
         let capacity = if self.args.frame_log.is_some() {
             FRAME_LOG_CAPACITY
         } else {
             0
         };
-        let presenter = Presenter::start(gpu, display, self.start, capacity, rebuild)
+        let presenter = Presenter::start(screen, display, self.start, capacity, rebuild)
             .map_err(|e| format!("cannot start presenting: {e}"))?;
         self.presenter = Some(presenter);
         self.sizes = SizeSettler::new(size);
@@ -779,7 +736,7 @@ impl App {
             return;
         };
         // A minimised window (0 x 0) makes no frames.
-        if surface_size(size, self.max_side).is_none() {
+        if surface_size(size, MAX_SURFACE_SIDE).is_none() {
             return;
         }
         let Some(mut rgba) = presenter.buffer() else {
@@ -810,7 +767,7 @@ impl App {
         self.gif
             .shown(now_ms, engine.framebuffer(), engine.palette());
         // The picture `bt shot --size output` writes while a display-tier effect runs (the
-        // same bytes), else the display's pixels, scaled on the GPU as ever.
+        // same bytes), else the display's pixels, scaled by the presenting thread.
         let picture = if engine.has_display_tier() {
             engine.render_output(&mut rgba)
         } else {
@@ -832,7 +789,7 @@ impl App {
     fn next_wake(&self, now: Instant) -> Option<Instant> {
         // A window waiting for nothing else still shows its new size once it has settled.
         let or_settled = |at: Instant| Some(self.sizes.settles_at().map_or(at, |s| s.min(at)));
-        if surface_size(self.sizes.latest(), self.max_side).is_none() {
+        if surface_size(self.sizes.latest(), MAX_SURFACE_SIDE).is_none() {
             return or_settled(now + IDLE_POLL);
         }
         if self.host.is_paused() && !self.dirty && !self.host.is_rewinding() {
@@ -953,7 +910,7 @@ impl ApplicationHandler for App {
         if !self.pointer_locked || self.gone {
             return;
         }
-        let surface = surface_size(self.sizes.latest(), self.max_side).unwrap_or((1, 1));
+        let surface = surface_size(self.sizes.latest(), MAX_SURFACE_SIDE).unwrap_or((1, 1));
         let scale = f64::from(Placement::new(surface, self.display).scale);
         let (rx, ry) = (
             self.motion_rest.0 + delta.0 / scale,
@@ -1006,7 +963,7 @@ impl ApplicationHandler for App {
                 }
             }
             WindowEvent::CursorMoved { position, .. } => {
-                let surface = surface_size(self.sizes.latest(), self.max_side).unwrap_or((1, 1));
+                let surface = surface_size(self.sizes.latest(), MAX_SURFACE_SIDE).unwrap_or((1, 1));
                 let (x, y) = Placement::new(surface, self.display).to_display(
                     position.x,
                     position.y,
@@ -1016,7 +973,7 @@ impl ApplicationHandler for App {
             }
             WindowEvent::CursorLeft { .. } => self.event(HostEvent::PointerLeft),
             WindowEvent::Touch(touch) => {
-                let surface = surface_size(self.sizes.latest(), self.max_side).unwrap_or((1, 1));
+                let surface = surface_size(self.sizes.latest(), MAX_SURFACE_SIDE).unwrap_or((1, 1));
                 let (x, y) = Placement::new(surface, self.display).to_display(
                     touch.location.x,
                     touch.location.y,
@@ -1133,7 +1090,7 @@ mod tests {
             ),
             "{said}"
         );
-        let panic = "panicked at /home/builder/src/bt/runtime/src/host/window/gpu.rs:120:9:\n\
+        let panic = "panicked at /home/builder/src/bt/runtime/src/host/window/screen.rs:120:9:\n\
                      no surface";
         let said = no_window_message(&panic);
         assert!(
@@ -1157,18 +1114,6 @@ mod tests {
         assert_eq!(default_scale(160, 120, None), 6);
         assert_eq!(default_scale(320, 240, Some((800, 600))), 2);
         assert_eq!(default_scale(2000, 2000, None), 1);
-    }
-
-    #[test]
-    fn the_no_gpu_message_says_what_to_install_and_what_still_works() {
-        let m = no_gpu_message("No suitable `wgpu::Adapter` found.");
-        for needle in [
-            "Vulkan",
-            "apt-get install mesa-vulkan-drivers libvulkan1",
-            "shot, trace and diagnose",
-        ] {
-            assert!(m.contains(needle), "{m}");
-        }
     }
 
     #[test]
@@ -1214,35 +1159,6 @@ mod tests {
         assert!(!types_text(Some(bt::Key::F9)));
         assert!(types_text(Some(bt::Key::KeyA)));
         assert!(types_text(None));
-    }
-
-    #[test]
-    fn the_wayland_probe_is_quietened_only_where_it_can_only_complain() {
-        let os = |s: &'static str| Some(OsStr::new(s));
-        // A bare X server or a CI job: no runtime folder, no Wayland.
-        assert!(probe_can_only_complain(None, None, false, false));
-        assert!(probe_can_only_complain(
-            os("relative"),
-            os(""),
-            false,
-            false
-        ));
-        // A desktop session: libwayland looks for a socket quietly.
-        assert!(!probe_can_only_complain(
-            os("/run/user/1000"),
-            None,
-            false,
-            false
-        ));
-        // Wayland itself, or someone steering the layer: left alone.
-        assert!(!probe_can_only_complain(
-            None,
-            os("wayland-0"),
-            false,
-            false
-        ));
-        assert!(!probe_can_only_complain(None, None, true, false));
-        assert!(!probe_can_only_complain(None, None, false, true));
     }
 
     #[test]

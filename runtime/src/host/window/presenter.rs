@@ -1,6 +1,7 @@
 //! Presenting on a thread of its own, so the window's event loop answers close, keys and
-//! `--exit-after` whatever the GPU does: a driver that blocks in acquire, a surface configure
-//! that takes a second, a window the window system destroyed.
+//! `--exit-after` whatever the window system does (a server slow to take a large image, a window
+//! it destroyed), and so scaling the picture into the window's buffer runs beside the next
+//! frame's work.
 //!
 //! The event loop fills one of two pixel buffers and hands it over with the size the surface
 //! should have; the presenting thread shows it and hands the buffer back. With both buffers
@@ -13,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::gpu::{Gpu, Outcome, Skip};
+use super::screen::{Outcome, Screen, Skip};
 use super::stats::{PresentLog, Presented};
 
 /// Pixel buffers in flight: one being filled while the other is presented.
@@ -22,11 +23,11 @@ const BUFFERS: usize = 2;
 /// How long frames may fail before the player is told why, once per run of failures.
 const QUIET_FAILURES: Duration = Duration::from_secs(3);
 
-/// How often a lost device is rebuilt while rebuilding fails.
+/// How often a lost surface is made again while that fails.
 const REBUILD_EVERY: Duration = Duration::from_secs(1);
 
-/// Makes a new [`Gpu`] for a surface of the given size, for a device that was lost.
-type Rebuild = Box<dyn Fn((u32, u32)) -> Result<Gpu, String> + Send>;
+/// Makes a new [`Screen`], for a surface that was lost.
+type Rebuild = Box<dyn Fn() -> Result<Screen, String> + Send>;
 
 /// One frame for the presenting thread.
 struct Frame {
@@ -62,18 +63,18 @@ pub struct Presenter {
 }
 
 impl Presenter {
-    /// Starts presenting with `gpu` for a display of `display` pixels. `start` is time zero of
-    /// the frame log, which keeps up to `log_capacity` frames. `rebuild` makes a new [`Gpu`]
-    /// for a surface of the given size when the device is lost.
+    /// Starts presenting with `screen` for a display of `display` pixels. `start` is time zero
+    /// of the frame log, which keeps up to `log_capacity` frames. `rebuild` makes a new
+    /// [`Screen`] when the surface is lost.
     ///
     /// # Errors
     /// The thread could not be started.
     pub fn start(
-        gpu: Gpu,
+        screen: Screen,
         display: (u32, u32),
         start: Instant,
         log_capacity: usize,
-        rebuild: impl Fn((u32, u32)) -> Result<Gpu, String> + Send + 'static,
+        rebuild: impl Fn() -> Result<Screen, String> + Send + 'static,
     ) -> std::io::Result<Presenter> {
         let (frames_tx, frames_rx) = mpsc::sync_channel::<Frame>(BUFFERS);
         let (spares_tx, spares_rx) = mpsc::sync_channel::<Vec<u8>>(BUFFERS);
@@ -96,7 +97,7 @@ impl Presenter {
                 .name("bt-present".into())
                 .spawn(move || {
                     let mut worker = Worker {
-                        gpu: Some(gpu),
+                        screen: Some(screen),
                         rebuild: Box::new(rebuild),
                         last_rebuild: None,
                         failing_since: None,
@@ -199,7 +200,7 @@ impl Presenter {
             }
             Err(RecvTimeoutError::Timeout) => {
                 eprintln!(
-                    "bt: the GPU did not finish presenting within {} s; closing anyway",
+                    "bt: the window system did not take the last frame within {} s; closing anyway",
                     patience.as_secs_f64()
                 );
             }
@@ -215,7 +216,7 @@ impl Presenter {
 
 /// The presenting thread's state.
 struct Worker {
-    gpu: Option<Gpu>,
+    screen: Option<Screen>,
     rebuild: Rebuild,
     last_rebuild: Option<Instant>,
     /// Since when no frame has been shown, and whether the player has been told.
@@ -226,9 +227,9 @@ struct Worker {
 impl Worker {
     /// Shows one frame; `true` when it was presented.
     fn show(&mut self, frame: &Frame) -> bool {
-        let outcome = match &mut self.gpu {
-            Some(gpu) => gpu.present(&frame.rgba, frame.picture, frame.size),
-            None => Outcome::DeviceLost,
+        let outcome = match &mut self.screen {
+            Some(screen) => screen.present(&frame.rgba, frame.picture, frame.size),
+            None => Outcome::Lost,
         };
         match outcome {
             Outcome::Presented => {
@@ -236,22 +237,22 @@ impl Worker {
                 self.told = false;
                 return true;
             }
-            // Nothing is wrong with a window that is hidden or covered.
-            Outcome::Skipped(Skip::Hidden | Skip::Occluded) => {
+            // Nothing is wrong with a window that is minimised.
+            Outcome::Skipped(Skip::Hidden) => {
                 self.failing_since = None;
                 return false;
             }
-            Outcome::Skipped(_) => {}
-            Outcome::DeviceLost => self.rebuild(frame.size),
+            Outcome::Skipped(Skip::Failed) => {}
+            Outcome::Lost => self.rebuild(),
         }
         let now = Instant::now();
         let since = *self.failing_since.get_or_insert(now);
         if !self.told && now.duration_since(since) >= QUIET_FAILURES {
             self.told = true;
             let why = self
-                .gpu
+                .screen
                 .as_ref()
-                .and_then(|g| g.errors().take_last())
+                .and_then(|s| s.errors().take_last())
                 .unwrap_or_else(|| format!("{outcome:?}"));
             eprintln!(
                 "bt: no frame has reached the window for {} s ({why}); still trying",
@@ -261,8 +262,8 @@ impl Worker {
         false
     }
 
-    /// Builds a new GPU for a lost device, at most every [`REBUILD_EVERY`].
-    fn rebuild(&mut self, size: (u32, u32)) {
+    /// Makes the surface again, at most every [`REBUILD_EVERY`].
+    fn rebuild(&mut self) {
         let now = Instant::now();
         if self
             .last_rebuild
@@ -271,13 +272,13 @@ impl Worker {
             return;
         }
         self.last_rebuild = Some(now);
-        // The old surface goes first: a window has one swapchain at a time.
-        self.gpu = None;
-        match (self.rebuild)(size) {
-            Ok(gpu) => self.gpu = Some(gpu),
+        // The old surface goes first.
+        self.screen = None;
+        match (self.rebuild)() {
+            Ok(screen) => self.screen = Some(screen),
             Err(e) => {
                 if !self.told {
-                    eprintln!("bt: the GPU was lost and could not be set up again: {e}");
+                    eprintln!("bt: the window's surface failed and could not be made again: {e}");
                 }
             }
         }
