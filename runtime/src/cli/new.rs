@@ -679,11 +679,8 @@ fn starter_sheet() -> Vec<u8> {
         .flatten()
         .flat_map(|&c| sheet_color(c))
         .collect();
-    let mut png = Vec::new();
-    let encoder = image::codecs::png::PngEncoder::new(&mut png);
     // Encoding a fixed, valid 32×8 picture into memory cannot fail.
-    let _ = image::ImageEncoder::write_image(encoder, &rgba, w, h, image::ExtendedColorType::Rgba8);
-    png
+    crate::export::png::encode_rgba_png(&rgba, w, h).unwrap_or_default()
 }
 
 #[cfg(test)]

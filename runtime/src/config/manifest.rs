@@ -27,14 +27,11 @@
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
 #[cfg(feature = "files")]
 use bt::limits::{MAX_DISPLAY_PIXELS, MAX_DISPLAY_SIDE, MAX_OUTPUT_SCALE, MAX_WINDOW_SCALE};
 use bt::{Color32, Palette, Settings, SettingsError};
-use image::codecs::png::PngDecoder;
-use image::{DynamicImage, ImageDecoder, Limits};
 #[cfg(feature = "files")]
 use serde::Deserialize;
 use thiserror::Error;

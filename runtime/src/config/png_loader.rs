@@ -10,8 +10,6 @@ use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
 use super::data_file::{read_asset_file, resolve_in};
 #[cfg(feature = "tiled")]
 use super::tiled::{decode_map, load_map_file, load_map_in};
-use image::codecs::png::PngDecoder;
-use image::{ColorType, DynamicImage, ImageDecoder, Limits};
 
 /// Without the Tiled reader there is no map to read.
 #[cfg(not(feature = "tiled"))]
@@ -43,7 +41,7 @@ fn decode_map(name: &str, _bytes: &[u8]) -> Result<Tilemap, AssetError> {
 /// exhaust memory.
 pub const MAX_ASSET_BYTES: u64 = 80 << 20;
 
-/// Decodes PNG images with the `image` crate. Other formats are refused as "not a PNG".
+/// Decodes PNG images (with the `png` crate). Other formats are refused as "not a PNG".
 #[derive(Debug, Clone, Copy, Default)]
 pub struct PngLoader;
 
@@ -101,26 +99,67 @@ impl ImageLoader for PngLoader {
 
     fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
         check_header(name, bytes)?;
-        let mut decoder = PngDecoder::new(Cursor::new(bytes)).map_err(|e| not_png(name, e))?;
-        let (width, height) = decoder.dimensions();
+        // Eight bytes a pixel at most (16-bit RGBA) for the largest picture a sheet may be.
+        let (width, height, pixels) =
+            decode_rgba8(bytes, 8 * MAX_DISPLAY_PIXELS as usize).map_err(|e| not_png(name, e))?;
         check_size(name, width, height)?;
-        let mut limits = Limits::default();
-        limits.max_image_width = Some(MAX_SHEET_SIDE);
-        limits.max_image_height = Some(MAX_SHEET_SIDE);
-        decoder.set_limits(limits).map_err(|e| not_png(name, e))?;
-        let color = decoder.color_type();
-        let image = DynamicImage::from_decoder(decoder).map_err(|e| not_png(name, e))?;
-        let pixels = if color == ColorType::Rgba8 {
-            image.into_bytes()
-        } else {
-            image.to_rgba8().into_raw()
-        };
         Ok(RgbaImage {
             width,
             height,
             pixels,
         })
     }
+}
+
+/// A PNG of any layout (grey, grey and alpha, RGB, RGBA or indexed; 1 to 16 bits, with or
+/// without transparency) as 8-bit RGBA, with its width and height. The decoder allocates at
+/// most `max_bytes` for the picture. 16-bit samples are rounded to the nearest 8-bit level
+/// (`(v + 128) / 257`), so every PNG decodes to the same bytes it always has.
+///
+/// # Errors
+/// The decoder's own words: a damaged file, or one larger than `max_bytes` allows.
+pub(crate) fn decode_rgba8(
+    bytes: &[u8],
+    max_bytes: usize,
+) -> Result<(u32, u32, Vec<u8>), png::DecodingError> {
+    let mut decoder =
+        png::Decoder::new_with_limits(Cursor::new(bytes), png::Limits { bytes: max_bytes });
+    // Palette numbers to colours, transparency to alpha, fewer than 8 bits to 8.
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info()?;
+    let size = reader
+        .output_buffer_size()
+        .filter(|&size| size <= max_bytes)
+        .ok_or(png::DecodingError::LimitsExceeded)?;
+    let mut decoded = vec![0; size];
+    let frame = reader.next_frame(&mut decoded)?;
+    let (width, height) = (frame.width, frame.height);
+    let wide = frame.bit_depth == png::BitDepth::Sixteen;
+    let channels = frame.color_type.samples();
+    let sample = |at: usize| -> u8 {
+        if wide {
+            let v = u32::from(u16::from_be_bytes([decoded[2 * at], decoded[2 * at + 1]]));
+            ((v + 128) / 257) as u8
+        } else {
+            decoded[at]
+        }
+    };
+    let mut rgba = Vec::with_capacity(width as usize * height as usize * 4);
+    for row in 0..height as usize {
+        // Rows of a decoded frame are `line_size` bytes, whatever the samples' width.
+        let line = row * frame.line_size / if wide { 2 } else { 1 };
+        for x in 0..width as usize {
+            let at = line + x * channels;
+            let px = match channels {
+                1 => [sample(at), sample(at), sample(at), 255],
+                2 => [sample(at), sample(at), sample(at), sample(at + 1)],
+                3 => [sample(at), sample(at + 1), sample(at + 2), 255],
+                _ => [sample(at), sample(at + 1), sample(at + 2), sample(at + 3)],
+            };
+            rgba.extend_from_slice(&px);
+        }
+    }
+    Ok((width, height, rgba))
 }
 
 /// The palette numbers of an indexed PNG (1, 2, 4 or 8 bits a pixel), as they are.
@@ -321,6 +360,82 @@ pub(crate) mod tests {
         w.write_image_data(&data).unwrap();
         w.finish().unwrap();
         out
+    }
+
+    /// A PNG of `width` x `height` pixels in `color` at `depth`, its samples from a counter
+    /// so every pixel and channel differs; with a `tRNS` chunk when `transparent` is given.
+    fn png_of(
+        color: png::ColorType,
+        depth: png::BitDepth,
+        transparent: Option<Vec<u8>>,
+    ) -> Vec<u8> {
+        let (width, height) = (5u32, 3u32);
+        let bits = depth as usize * color.samples();
+        let row_bytes = (width as usize * bits).div_ceil(8);
+        let data: Vec<u8> = (0..row_bytes * height as usize)
+            .map(|i| (i * 37 + 11) as u8)
+            .collect();
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, width, height);
+        enc.set_color(color);
+        enc.set_depth(depth);
+        if color == png::ColorType::Indexed {
+            enc.set_palette(
+                (0..3 << depth as usize)
+                    .map(|i| (i * 7) as u8)
+                    .collect::<Vec<_>>(),
+            );
+        }
+        if let Some(trns) = transparent {
+            enc.set_trns(trns);
+        }
+        let mut w = enc.write_header().unwrap();
+        w.write_image_data(&data).unwrap();
+        w.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn every_png_layout_decodes_to_the_rgba_the_image_crate_gives() {
+        use png::{BitDepth as D, ColorType as C};
+        let cases = [
+            (C::Grayscale, D::One, None),
+            (C::Grayscale, D::Four, None),
+            (C::Grayscale, D::Eight, None),
+            (C::Grayscale, D::Eight, Some(vec![0, 11])),
+            (C::Grayscale, D::Sixteen, None),
+            (C::GrayscaleAlpha, D::Eight, None),
+            (C::GrayscaleAlpha, D::Sixteen, None),
+            (C::Rgb, D::Eight, None),
+            (C::Rgb, D::Eight, Some(vec![0, 11, 0, 48, 0, 85])),
+            (C::Rgb, D::Sixteen, None),
+            (C::Rgba, D::Eight, None),
+            (C::Rgba, D::Sixteen, None),
+            (C::Indexed, D::Two, None),
+            (C::Indexed, D::Eight, None),
+            (C::Indexed, D::Eight, Some(vec![0, 128, 255])),
+        ];
+        for (color, depth, trns) in cases {
+            let bytes = png_of(color, depth, trns.clone());
+            let theirs = image::load_from_memory(&bytes).unwrap().to_rgba8();
+            let ours = PngLoader.decode("t.png", &bytes).unwrap();
+            assert_eq!(
+                (ours.width, ours.height, ours.pixels.as_slice()),
+                (theirs.width(), theirs.height(), theirs.as_raw().as_slice()),
+                "{color:?} at {depth:?} bits, tRNS {trns:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn pictures_are_written_as_the_image_crate_wrote_them_byte_for_byte() {
+        let rgba: Vec<u8> = (0..40 * 30 * 4).map(|i| (i * 13 % 251) as u8).collect();
+        let ours = crate::export::png::encode_rgba_png(&rgba, 40, 30).unwrap();
+        assert_eq!(ours, png(40, 30, &rgba));
+        assert!(
+            crate::export::png::encode_rgba_png(&rgba[4..], 40, 30).is_err(),
+            "pixels short of the size are an error, not a panic"
+        );
     }
 
     #[test]

@@ -6,7 +6,6 @@ use std::path::Path;
 
 use bt::host::Framebuffer;
 use bt::Palette;
-use image::{codecs::png::PngEncoder, ExtendedColorType, ImageEncoder};
 use thiserror::Error;
 
 #[cfg(feature = "files")]
@@ -43,7 +42,7 @@ pub enum CaptureError {
     },
     /// PNG encoding failed.
     #[error("could not encode PNG: {0}")]
-    Encode(#[from] image::ImageError),
+    Encode(#[from] png::EncodingError),
     /// The file was refused or could not be written (see [`crate::export::safe_write`]).
     #[cfg(feature = "files")]
     #[error(transparent)]
@@ -185,14 +184,7 @@ pub fn encode_png_under(
     scale: u32,
 ) -> Result<Vec<u8>, CaptureError> {
     let rgba = to_rgba_under(fb, palette, overlay, scale)?;
-    let mut png = Vec::new();
-    PngEncoder::new(&mut png).write_image(
-        &rgba,
-        fb.width() * scale,
-        fb.height() * scale,
-        ExtendedColorType::Rgba8,
-    )?;
-    Ok(png)
+    encode_rgba_png(&rgba, fb.width() * scale, fb.height() * scale)
 }
 
 /// Opaque RGBA pixels of a `width × height` picture (such as [`crate::Engine::render_output`]
@@ -218,7 +210,16 @@ pub fn write_rgba_png(
     width: u32,
     height: u32,
 ) -> Result<(), CaptureError> {
-    PngEncoder::new(out).write_image(rgba, width, height, ExtendedColorType::Rgba8)?;
+    let mut encoder = png::Encoder::new(out, width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    // Quick deflate and a filter chosen per row: the settings BT's PNGs have always had, so a
+    // screenshot of a frame is the same file in every version.
+    encoder.set_compression(png::Compression::Fast);
+    encoder.set_filter(png::Filter::Adaptive);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(rgba)?;
+    writer.finish()?;
     Ok(())
 }
 

@@ -119,11 +119,14 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
     let bytes =
         crate::config::read::read_file(reference, crate::config::png_loader::MAX_ASSET_BYTES)
             .map_err(|e| refused(format!("could not read it: {e}")))?;
-    let want = image::load_from_memory(&bytes)
-        .map_err(|e| refused(e.to_string()))?
-        .to_rgba8();
+    let want = {
+        use bt::host::ImageLoader as _;
+        crate::config::png_loader::PngLoader
+            .decode(&crate::quote::path(reference), &bytes)
+            .map_err(|e| refused(e.to_string()))?
+    };
     let actual_path = beside(reference, "actual");
-    if (want.width(), want.height()) != (picture.width, picture.height) {
+    if (want.width, want.height) != (picture.width, picture.height) {
         let _ = write_png(&actual_path, picture);
         return Err(Mismatch {
             message: format!(
@@ -132,18 +135,18 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
                 picture.width,
                 picture.height,
                 crate::quote::path(reference),
-                want.width(),
-                want.height(),
+                want.width,
+                want.height,
                 crate::quote::path(&actual_path)
             ),
         });
     }
-    let Some(diff) = Difference::between(want.as_raw(), picture) else {
+    let Some(diff) = Difference::between(want.pixels.as_slice(), picture) else {
         return Ok(Outcome::Matched);
     };
     let _ = write_png(&actual_path, picture);
     let diff_path = beside(reference, "diff");
-    let marked = diff.picture(want.as_raw(), picture);
+    let marked = diff.picture(want.pixels.as_slice(), picture);
     let _ = write_png(
         &diff_path,
         Rgba {
@@ -166,7 +169,7 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
             diff.min.1,
             diff.max.1,
             &picture.pixels[i * 4..i * 4 + 4],
-            &want.as_raw()[i * 4..i * 4 + 4],
+            &want.pixels.as_slice()[i * 4..i * 4 + 4],
             crate::quote::path(&actual_path),
             crate::quote::path(&diff_path)
         ),
@@ -249,14 +252,10 @@ fn write_png(path: &Path, picture: Rgba<'_>) -> Result<(), String> {
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    image::save_buffer(
-        path,
-        picture.pixels,
-        picture.width,
-        picture.height,
-        image::ExtendedColorType::Rgba8,
-    )
-    .map_err(|e| format!("cannot write {}: {e}", crate::quote::path(path)))
+    crate::export::png::encode_rgba_png(picture.pixels, picture.width, picture.height)
+        .map_err(|e| e.to_string())
+        .and_then(|png| std::fs::write(path, png).map_err(|e| e.to_string()))
+        .map_err(|e| format!("cannot write {}: {e}", crate::quote::path(path)))
 }
 
 /// Writes a line to the process's stderr directly: the test harness captures `eprintln!`, and

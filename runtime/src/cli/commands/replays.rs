@@ -253,12 +253,8 @@ pub(super) fn save_compared(
     frames: &[(bt::host::Framebuffer, bt::Palette); 2],
     path: &Path,
 ) -> Result<Option<verify::DifferingArea>, String> {
-    use image::codecs::png::PngEncoder;
-    use image::{ExtendedColorType, ImageEncoder};
     let (w, h, rgba, area) = verify::compared(&frames[0], &frames[1]);
-    let mut png = Vec::new();
-    PngEncoder::new(&mut png)
-        .write_image(&rgba, w, h, ExtendedColorType::Rgba8)
+    let png = crate::export::png::encode_rgba_png(&rgba, w, h)
         .map_err(|e| format!("{}: {e}", crate::quote::path(path)))?;
     write_atomically(path, &png).map_err(|e| e.to_string())?;
     Ok(area)

@@ -142,20 +142,15 @@ fn png_colors(bytes: &[u8]) -> Result<Vec<Color32>, String> {
         check_size(width, height)?;
     }
     let not_png =
-        |e: image::ImageError| format!("not a readable PNG: {}", explain(&e.to_string(), &[], ""));
-    let mut decoder = PngDecoder::new(Cursor::new(bytes)).map_err(not_png)?;
-    let (width, height) = decoder.dimensions();
+        |e: png::DecodingError| format!("not a readable PNG: {}", explain(&e.to_string(), &[], ""));
+    let (width, height, rgba) =
+        crate::config::png_loader::decode_rgba8(bytes, 64 * MAX_PALETTE_IMAGE_PIXELS as usize)
+            .map_err(not_png)?;
     check_size(width, height)?;
-    let mut limits = Limits::default();
-    limits.max_alloc = Some(64 * MAX_PALETTE_IMAGE_PIXELS);
-    decoder.set_limits(limits).map_err(not_png)?;
-    let image = DynamicImage::from_decoder(decoder)
-        .map_err(not_png)?
-        .into_rgba8();
     let mut seen = HashSet::new();
     let mut colors = Vec::new();
-    for px in image.pixels() {
-        let [r, g, b, a] = px.0;
+    for px in rgba.chunks_exact(4) {
+        let [r, g, b, a] = [px[0], px[1], px[2], px[3]];
         if a != 0 && seen.insert([r, g, b]) {
             if colors.len() == 256 {
                 return Err("more than 256 distinct colours".to_string());
