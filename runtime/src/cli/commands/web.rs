@@ -21,6 +21,8 @@ use crate::session::Session;
 
 use super::{say, Failure};
 
+mod view;
+
 /// The page's script, worklet and HTML, built into `bt`.
 const HOST_JS: &str = include_str!("../../../web/host/bt.js");
 const AUDIO_JS: &str = include_str!("../../../web/host/bt-audio.js");
@@ -79,8 +81,20 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     let cart = cart_crate(offer, &chosen.name)?;
     let toolchain = Toolchain::find().ok_or_else(|| INSTALL_HINT.to_string())?;
     let target_dir = web_target_dir();
-    let wasm = build(&cart, &chosen.name, &bundle, &toolchain, &target_dir)
-        .map_err(|e| format!("{e}; {} was not made", crate::quote::path(&args.output)))?;
+    let profile = if args.release {
+        PageProfile::Release
+    } else {
+        PageProfile::Dev
+    };
+    let wasm = build(
+        &cart,
+        &chosen.name,
+        &bundle,
+        &toolchain,
+        &target_dir,
+        profile,
+    )
+    .map_err(|e| format!("{e}; {} was not made", crate::quote::path(&args.output)))?;
     let wasm_name = format!("{}.wasm", chosen.name);
     out.write(&wasm_name, &wasm)?;
     out.write("bt.js", HOST_JS.as_bytes())?;
@@ -97,11 +111,12 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     )?;
     out.commit()?;
     say(format_args!(
-        "wrote {} (index.html, {wasm_name} {} KiB{}, bt.js, bt-audio.js); try it with \
+        "wrote {} (index.html, {wasm_name} {} KiB{}, bt.js, bt-audio.js{}); try it with \
          `python3 -m http.server -d {}` and http://localhost:8000/\n",
         crate::quote::path(&args.output),
         wasm.len().div_ceil(1024),
         bundle.summary(),
+        profile.note(),
         crate::quote::path(&args.output)
     ))?;
     Ok(())
@@ -288,6 +303,8 @@ fn add_folder(
 struct CartCrate {
     dir: PathBuf,
     package: String,
+    /// The text of its `Cargo.toml`.
+    manifest: String,
     /// The BT tree the cart builds against: the folder holding the `cart-api` its `bt`
     /// dependency names (`.bt/` in a cart `bt new` made), else BT's own. The page takes BT's
     /// crates from the same place, so each is one package to Cargo.
@@ -309,7 +326,7 @@ enum Make {
 fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
     let (dir, make) = match offer {
         // The bundled carts are the packages under BT's `carts/`, each with `pub fn cart()`.
-        Offer::Gallery(_) => (Path::new(BT_ROOT).join("carts").join(name), Make::CartFn),
+        Offer::Gallery(_) => (bt_root().join("carts").join(name), Make::CartFn),
         Offer::Single { dir, .. } => {
             let main = dir.join("src/main.rs");
             let text = read_text(&main, MAX_TEXT_FILE).map_err(|e| {
@@ -335,16 +352,15 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
             crate::quote::path(&manifest)
         )
     })?;
+    // Through the cart's links to the real tree: every page names BT's crates by one path.
     let bt_tree = bt_dependency(&text)
-        .and_then(|api| dir.join(api).parent().map(Path::to_path_buf))
-        .unwrap_or_else(|| {
-            Path::new(BT_ROOT)
-                .canonicalize()
-                .unwrap_or_else(|_| PathBuf::from(BT_ROOT))
-        });
+        .and_then(|api| dir.join(api).canonicalize().ok())
+        .and_then(|api| api.parent().map(Path::to_path_buf))
+        .unwrap_or_else(bt_root);
     Ok(CartCrate {
         dir,
         package,
+        manifest: text,
         bt_tree,
         make,
     })
@@ -430,7 +446,15 @@ fn package_name(text: &str) -> Option<String> {
 fn web_target_dir() -> PathBuf {
     std::env::var_os("BT_WEB_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(BT_ROOT).join("target").join("web"))
+        .unwrap_or_else(|| bt_root().join("target").join("web"))
+}
+
+/// BT's tree with every link followed: a cart `bt new` made reaches it through its `.bt/`
+/// folder, and the page's build names it by its real path, as for every other cart.
+fn bt_root() -> PathBuf {
+    Path::new(BT_ROOT)
+        .canonicalize()
+        .unwrap_or_else(|_| PathBuf::from(BT_ROOT))
 }
 
 /// A compiler and cargo that build for [`TARGET`], with what they need.
@@ -543,6 +567,36 @@ fn output(program: &Path, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// How a page's module is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PageProfile {
+    /// While making the game (`bt web`): the libraries (the standard library, BT's crates)
+    /// optimised as for publishing and compiled once for every cart, the cart compiled on its
+    /// own, incrementally, and the module linked without link-time optimisation, so a change
+    /// costs seconds of CPU, not the whole module optimised again.
+    Dev,
+    /// To publish (`bt web --release`): the module optimised whole (fat LTO, one codegen unit).
+    Release,
+}
+
+impl PageProfile {
+    /// Cargo's name of the profile, which is also its folder in the target folder.
+    fn name(self) -> &'static str {
+        match self {
+            PageProfile::Dev => "page-dev",
+            PageProfile::Release => "release",
+        }
+    }
+
+    /// What `bt web` says of the build after the files it wrote.
+    fn note(self) -> &'static str {
+        match self {
+            PageProfile::Dev => "; a development build: --release for the page to publish",
+            PageProfile::Release => "",
+        }
+    }
+}
+
 /// Writes the page's crate for `cart` under `target_dir`, builds it, and returns the module.
 fn build(
     cart: &CartCrate,
@@ -550,6 +604,7 @@ fn build(
     bundle: &Bundle,
     toolchain: &Toolchain,
     target_dir: &Path,
+    profile: PageProfile,
 ) -> Result<Vec<u8>, String> {
     let root = Path::new(BT_ROOT)
         .canonicalize()
@@ -563,7 +618,25 @@ fn build(
         tiled: bundle.has_maps() || reads_maps(&cart.dir),
         clips: bundle.has_clips() || plays_clips(&cart.dir),
     };
-    let mut files = page_crate(cart, name, &krate, features, &toolchain.package_flags);
+    // A cart crate outside BT's tree is built through a view naming BT's crates by their real
+    // paths, so its page reuses the libraries every other page compiled.
+    let cart_path = match &cart.make {
+        Make::CartFn => cart.dir.clone(),
+        Make::Main(_) => view::write(
+            &cart.dir,
+            &cart.package,
+            &cart.manifest,
+            &target_dir.join("carts"),
+        )?,
+    };
+    let mut files = page_crate(
+        cart,
+        &cart_path,
+        name,
+        &krate,
+        features,
+        &toolchain.package_flags,
+    );
     files.push(("bundle.rs", bundle.source()));
     if let Some(manifest) = &bundle.manifest {
         files.push(("manifest.json", manifest.clone()));
@@ -590,7 +663,7 @@ fn build(
     let mut command = Command::new(&toolchain.cargo);
     command
         .current_dir(&dir)
-        .args(["build", "--release", "--target", TARGET])
+        .args(["build", "--profile", profile.name(), "--target", TARGET])
         .env("CARGO_TARGET_DIR", target_dir)
         .env("RUSTC", &toolchain.rustc)
         .env("RUSTFLAGS", toolchain.rustflags.join(" "))
@@ -611,7 +684,7 @@ fn build(
     }
     let module = target_dir
         .join(TARGET)
-        .join("release")
+        .join(profile.name())
         .join(format!("{}.wasm", rust_name(&krate)));
     read_file(&module, MAX_MODULE_BYTES)
         .map_err(|e| format!("reading {}: {e}", crate::quote::path(&module)))
@@ -686,9 +759,11 @@ impl PageFeatures {
     }
 }
 
-/// The files of the page's crate: its manifest and its one source file.
+/// The files of the page's crate: its manifest and its one source file. The page depends on
+/// the cart's crate in the folder `cart_path` (the cart's own, or its view).
 fn page_crate(
     cart: &CartCrate,
+    cart_path: &Path,
     name: &str,
     krate: &str,
     features: PageFeatures,
@@ -707,7 +782,7 @@ fn page_crate(
         path(&web),
         features.manifest(),
         cart.package,
-        path(&cart.dir),
+        path(cart_path),
     );
     let cart_crate = rust_name(&cart.package);
     let mut files = Vec::new();
@@ -743,18 +818,28 @@ fn page_crate(
         "\n[patch.crates-io]\nlewton = {{ path = {} }}\n",
         path(&root.join("vendor/lewton"))
     ));
-    manifest.push_str(
-        "\n# Small and fast: one unit, linked whole; a panic stops the module (no unwinding).\n\
-         [profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\npanic = \"abort\"\n",
-    );
+    manifest.push_str(&format!(
+        "\n# To publish, small and fast: one unit, linked whole; a panic stops the module (no\n\
+         # unwinding).\n\
+         [profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\npanic = \"abort\"\n\n\
+         # While making the game: the libraries as optimised as for publishing, compiled once\n\
+         # for every cart; the cart alone compiled again, incrementally, and no link-time\n\
+         # optimisation.\n\
+         [profile.page-dev]\ninherits = \"release\"\nlto = false\ncodegen-units = 16\n\
+         incremental = false\n\n\
+         [profile.page-dev.package.{}]\nincremental = true\n",
+        toml_string(&cart.package)
+    ));
     if !package_flags.is_empty() {
         // Cargo's per-package flags (unstable, open on this toolchain as build-std is).
         manifest.insert_str(0, "cargo-features = [\"profile-rustflags\"]\n\n");
-        for (package, flag) in package_flags {
-            manifest.push_str(&format!(
-                "\n[profile.release.package.{package}]\nrustflags = [{}]\n",
-                toml_string(flag)
-            ));
+        for profile in ["release", "page-dev"] {
+            for (package, flag) in package_flags {
+                manifest.push_str(&format!(
+                    "\n[profile.{profile}.package.{package}]\nrustflags = [{}]\n",
+                    toml_string(flag)
+                ));
+            }
         }
     }
     files.push(("Cargo.toml", manifest));
@@ -1070,12 +1155,13 @@ mod tests {
         let cart = CartCrate {
             dir: PathBuf::from("/c"),
             package: "c".into(),
+            manifest: String::new(),
             bt_tree: PathBuf::from("/bt"),
             make: Make::CartFn,
         };
         let manifest = |tiled, clips| {
             let features = PageFeatures { tiled, clips };
-            page_crate(&cart, "c", "bt-page-c", features, &[])[0]
+            page_crate(&cart, &cart.dir, "c", "bt-page-c", features, &[])[0]
                 .1
                 .clone()
         };
