@@ -75,7 +75,12 @@ fn manifest(cart_dir: &Path, text: &str) -> Result<String, String> {
         if inherits(value) {
             *value = workspace
                 .as_ref()
-                .and_then(|(_, ws)| ws.get("package")?.get(key.as_str()).cloned())
+                .and_then(|(_, ws)| {
+                    ws.get("workspace")?
+                        .get("package")?
+                        .get(key.as_str())
+                        .cloned()
+                })
                 .ok_or_else(|| {
                     format!(
                         "{}: package.{key} comes from a workspace that does not set it",
@@ -340,8 +345,8 @@ mod tests {
             view["lib"]["path"].as_str(),
             Some(cart.join("src/lib.rs").to_str().unwrap())
         );
-        assert!(view["package"].get("workspace").is_none(), "{view}");
-        assert!(view.get("bin").is_none(), "{view}");
+        assert!(view["package"].get("workspace").is_none(), "{view:?}");
+        assert!(view.get("bin").is_none(), "{view:?}");
         assert_eq!(view["package"]["autobins"].as_bool(), Some(false));
         std::fs::remove_dir_all(&base).unwrap();
     }
@@ -359,8 +364,8 @@ mod tests {
             bt["path"].as_str(),
             Some(base.join("bt/cart-api").to_str().unwrap())
         );
-        assert_eq!(bt["features"].as_array().unwrap().len(), 2, "{bt}");
-        assert!(bt.get("workspace").is_none(), "{bt}");
+        assert_eq!(bt["features"].as_array().unwrap().len(), 2, "{bt:?}");
+        assert!(bt.get("workspace").is_none(), "{bt:?}");
         let missing = "[package]\nname = \"c\"\nedition.workspace = true\nworkspace = \".bt\"\n";
         let err = manifest(&cart, missing).unwrap_err();
         assert!(
