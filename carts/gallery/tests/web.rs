@@ -62,14 +62,9 @@ fn browser() -> Result<PathBuf, String> {
     chromium().ok_or_else(|| "no `chromium` on the PATH".to_string())
 }
 
-/// The folders `bt web CART` wrote, one per cart, built once per test run and shared by the
-/// tests (they run side by side), in the tests' own folder under the target folder: the
-/// development build, which `bt web` makes unless told `--release`.
-fn site(cart: &str) -> Result<PathBuf, String> {
-    site_with(cart, &[])
-}
-
-/// The folder `bt web CART FLAGS` wrote, built once per test run.
+/// The folders `bt web CART FLAGS` wrote, one per cart and flags, built once per test run and
+/// shared by the tests (they run side by side), in the tests' own folder under the target
+/// folder. With no flags, the development build, which `bt web` makes unless told `--release`.
 fn site_with(cart: &str, flags: &[&str]) -> Result<PathBuf, String> {
     static SITES: OnceLock<Mutex<HashMap<String, Result<PathBuf, String>>>> = OnceLock::new();
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-sites");
