@@ -965,11 +965,16 @@ fn bt_web_names_an_unknown_cart_and_writes_nothing() {
 }
 
 /// Whether `done` says yes within two minutes, asked every 20 ms (`what` is said if not).
-fn eventually(what: &str, mut done: impl FnMut() -> bool) -> bool {
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+fn eventually(what: &str, done: impl FnMut() -> bool) -> bool {
+    eventually_within(what, Duration::from_secs(120), done)
+}
+
+/// Whether `done` comes true within `bound`, looked at every 20 ms.
+fn eventually_within(what: &str, bound: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + bound;
     while !done() {
         if std::time::Instant::now() > deadline {
-            eprintln!("not yet after 120 s: {what}");
+            eprintln!("not yet after {} s: {what}", bound.as_secs());
             return false;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -1322,4 +1327,73 @@ fn a_second_carts_first_page_compiles_only_that_cart_with_the_libraries_already_
             || l.starts_with("Compiling bt-page-web-twin ")),
         "the second cart's page compiled more than the cart and the page: {compiled:#?}"
     );
+}
+
+#[test]
+fn web_watch_builds_the_page_again_after_a_change_to_the_carts_code() {
+    let parent = ScratchDir::new("web-watch");
+    let cart = new_cart(parent.path(), "web-watch");
+    let out = cargo_in(&cart, &["build", "--quiet"], Duration::from_secs(600));
+    assert!(out.status.success(), "build: {}", stderr(&out));
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    let program = cart.join("target").join(profile).join("web-watch");
+    let site = cart.join("site");
+    let said = parent.join("said");
+    let mut child = Command::new(&program)
+        .current_dir(&cart)
+        .args(["web", "--watch", "-o", "site"])
+        // Into files, not pipes: nothing here reads them while it runs.
+        .stdout(std::fs::File::create(parent.join("out")).unwrap())
+        .stderr(std::fs::File::create(&said).unwrap())
+        .spawn()
+        .unwrap();
+    let said = || std::fs::read_to_string(&said).unwrap_or_default();
+    let stop = |child: &mut std::process::Child| {
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        let stopped = eventually("bt web --watch stopped", || {
+            child.try_wait().unwrap().is_some()
+        });
+        if !stopped {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        stopped
+    };
+    let build_id = site.join("bt-build-id");
+    let mut ended = None;
+    let built = eventually_within("the first page", Duration::from_secs(1800), || {
+        ended = ended.or(child.try_wait().unwrap());
+        build_id.exists() || ended.is_some()
+    });
+    if ended.is_some() && said().contains("no Rust toolchain here builds for wasm32") {
+        return unavailable(said().trim());
+    }
+    if !built || ended.is_some() {
+        stop(&mut child);
+        panic!("bt web --watch made no page: {}", said());
+    }
+    assert_eq!(std::fs::read_to_string(&build_id).unwrap(), "1");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("bt-build-id"), "the page polls: {index}");
+    let first = std::fs::read(site.join("web-watch.wasm")).unwrap();
+
+    // A one-line change to the cart's code, saved.
+    let lib = cart.join("src/lib.rs");
+    let code = std::fs::read_to_string(&lib).unwrap();
+    assert!(code.contains("ctx.clear(1);"), "{code}");
+    std::fs::write(&lib, code.replacen("ctx.clear(1);", "ctx.clear(2);", 1)).unwrap();
+    let rebuilt = eventually_within("the page built again", Duration::from_secs(600), || {
+        std::fs::read_to_string(&build_id).is_ok_and(|id| id == "2")
+    });
+    let stopped = stop(&mut child);
+    assert!(rebuilt, "no second build: {}", said());
+    let second = std::fs::read(site.join("web-watch.wasm")).unwrap();
+    assert_ne!(first, second, "the second module holds the change");
+    assert!(stopped, "bt web --watch ran on after SIGTERM: {}", said());
 }

@@ -162,6 +162,10 @@ pub struct WebArgs {
     /// which rebuilds only the cart.
     #[arg(long)]
     pub release: bool,
+    /// After the export, build the page again whenever the cart's code, `cart.toml` or asset
+    /// folder changes; the page open in a browser reloads itself after each build.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// A replay file whose input a command plays.
