@@ -300,6 +300,7 @@ mod tests {
     use super::*;
 
     /// A cart folder beside a BT tree it reaches through `.bt/` links, as `bt new` makes it.
+    #[cfg(unix)]
     fn cart_with_links(what: &str) -> (PathBuf, PathBuf) {
         let base = std::env::temp_dir().join(format!("bt-web-view-{what}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
