@@ -5,9 +5,9 @@ first frame.
 
     python3 bench/compare_web.py [--bt PATH] [--chromium PATH] [--counts N,N,...] [--repeat 2]
 
-It builds nothing but the page: `bt web bunnymark` into a temporary folder (with an existing
-`bt`: `--bt`, else `$BT`, else target/release/bt of this checkout or of `$CARGO_TARGET_DIR`;
-build it first with `cargo build --release --bin bt`). The native figures come from
+It builds nothing but the page, the one to publish: `bt web bunnymark --release` into a
+temporary folder (with an existing `bt`: `--bt`, else `$BT`, else target/release/bt of this
+checkout or of `$CARGO_TARGET_DIR`; build it first with `cargo build --release --bin bt`). The native figures come from
 `bt bench bunnymark`, the page's from `window.bt.bench(n)`, driven through
 carts/gallery/tests/web/drive.mjs with Node and Chromium.
 
@@ -158,7 +158,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         site = os.path.join(tmp, "site")
         print(f"building the page: {bt} web bunnymark -o {site}", file=sys.stderr)
-        subprocess.run([bt, "web", "bunnymark", "-o", site], check=True,
+        subprocess.run([bt, "web", "bunnymark", "--release", "-o", site], check=True,
                        stdout=subprocess.DEVNULL)
         wasm = os.path.join(site, "bunnymark.wasm")
         size = os.path.getsize(wasm)

@@ -62,22 +62,31 @@ fn browser() -> Result<PathBuf, String> {
     chromium().ok_or_else(|| "no `chromium` on the PATH".to_string())
 }
 
-/// The folders `bt web CART` wrote, one per cart, built once per test run and shared by the
-/// tests (they run side by side), in the tests' own folder under the target folder.
-fn site(cart: &str) -> Result<PathBuf, String> {
+/// The folders `bt web CART FLAGS` wrote, one per cart and flags, built once per test run and
+/// shared by the tests (they run side by side), in the tests' own folder under the target
+/// folder. With no flags, the development build, which `bt web` makes unless told `--release`.
+fn site_with(cart: &str, flags: &[&str]) -> Result<PathBuf, String> {
     static SITES: OnceLock<Mutex<HashMap<String, Result<PathBuf, String>>>> = OnceLock::new();
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web-sites");
     let sites = SITES.get_or_init(Default::default);
     let mut sites = sites.lock().unwrap_or_else(|e| e.into_inner());
+    let name = std::iter::once(cart)
+        .chain(flags.iter().map(|f| f.trim_start_matches('-')))
+        .collect::<Vec<_>>()
+        .join("-");
     sites
-        .entry(cart.to_string())
+        .entry(name.clone())
         .or_insert_with(|| {
-            let dir = root.join(cart);
+            let dir = root.join(&name);
             // Last run's page goes: `bt web` writes only into a new or empty folder.
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(&root).map_err(|e| e.to_string())?;
             let out = output_within(
-                bt_command().args(["web", cart, "-o"]).arg(&dir),
+                bt_command()
+                    .args(["web", cart])
+                    .args(flags)
+                    .arg("-o")
+                    .arg(&dir),
                 Duration::from_secs(1800),
             );
             if out.status.success() {
@@ -91,6 +100,11 @@ fn site(cart: &str) -> Result<PathBuf, String> {
 
 /// The site for `cart`, or `None` after skipping (toolchain or browser missing).
 fn ready(cart: &str) -> Option<(PathBuf, PathBuf)> {
+    ready_with(cart, &[])
+}
+
+/// The site `bt web CART FLAGS` wrote, or `None` after skipping.
+fn ready_with(cart: &str, flags: &[&str]) -> Option<(PathBuf, PathBuf)> {
     let chromium = match browser() {
         Ok(c) => c,
         Err(why) => {
@@ -98,7 +112,7 @@ fn ready(cart: &str) -> Option<(PathBuf, PathBuf)> {
             return None;
         }
     };
-    match site(cart) {
+    match site_with(cart, flags) {
         Ok(dir) => Some((chromium, dir)),
         Err(e) if e.contains("no Rust toolchain here builds for wasm32") => {
             unavailable(e.trim());
@@ -179,16 +193,32 @@ fn first_difference(a: &[u8], b: &[u8], width: u32) -> Option<(u32, u32)> {
 
 #[test]
 fn the_page_at_a_time_draws_the_frame_bt_shot_draws_canvas_and_screenshot() {
-    for (cart, at) in [
-        ("hello", "3.2"),
-        ("snake", "2.5"),
-        ("sprites", "1.25"),
-        ("tilemap", "4"),
-        // Its sheet, Tiled maps (one with its tileset in a file beside it), level list and
-        // music all come from its asset folder, packed into the page.
-        ("platformer", "6"),
-    ] {
-        let Some((chromium, site)) = ready(cart) else {
+    frames_are_bt_shots(
+        &[],
+        &[
+            ("hello", "3.2"),
+            ("snake", "2.5"),
+            ("sprites", "1.25"),
+            ("tilemap", "4"),
+            // Its sheet, Tiled maps (one with its tileset in a file beside it), level list and
+            // music all come from its asset folder, packed into the page.
+            ("platformer", "6"),
+        ],
+    );
+}
+
+#[test]
+fn the_page_built_to_publish_draws_the_frame_bt_shot_draws_too() {
+    // Optimised whole (link-time optimisation, one codegen unit), where the development
+    // build the other tests play is not: the same frame all the same.
+    frames_are_bt_shots(&["--release"], &[("hello", "3.2")]);
+}
+
+/// For each cart and time, the frame `index.html?at=T` of the page `bt web CART FLAGS` draws,
+/// read from its canvas and in a screenshot, is `bt shot --at T`'s.
+fn frames_are_bt_shots(flags: &[&str], frames: &[(&str, &str)]) {
+    for &(cart, at) in frames {
+        let Some((chromium, site)) = ready_with(cart, flags) else {
             return;
         };
         let (w, h, native) = native_shot(cart, at, &[]);
@@ -935,11 +965,16 @@ fn bt_web_names_an_unknown_cart_and_writes_nothing() {
 }
 
 /// Whether `done` says yes within two minutes, asked every 20 ms (`what` is said if not).
-fn eventually(what: &str, mut done: impl FnMut() -> bool) -> bool {
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+fn eventually(what: &str, done: impl FnMut() -> bool) -> bool {
+    eventually_within(what, Duration::from_secs(120), done)
+}
+
+/// Whether `done` comes true within `bound`, looked at every 20 ms.
+fn eventually_within(what: &str, bound: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + bound;
     while !done() {
         if std::time::Instant::now() > deadline {
-            eprintln!("not yet after 120 s: {what}");
+            eprintln!("not yet after {} s: {what}", bound.as_secs());
             return false;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -1060,6 +1095,22 @@ fn cargo_in(dir: &Path, args: &[&str], timeout: Duration) -> std::process::Outpu
     output_within(&mut cmd, timeout)
 }
 
+/// `bt new NAME --path PARENT` (made if missing), and the cart's folder.
+fn new_cart(parent: &Path, name: &str) -> PathBuf {
+    std::fs::create_dir_all(parent).unwrap();
+    // The shared build folder `bt new` seeds goes where the other tests of `bt new` keep
+    // theirs, in this test build's folder, not the user's cache.
+    let out = output_within(
+        bt_command().args(["new", name, "--path"]).arg(parent).env(
+            "XDG_CACHE_HOME",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("bt-cache"),
+        ),
+        Duration::from_secs(600),
+    );
+    assert!(out.status.success(), "bt new: {}", stderr(&out));
+    parent.join(name)
+}
+
 #[test]
 fn a_cart_bt_new_made_is_the_same_game_in_a_page_from_its_own_folder() {
     let chromium = match browser() {
@@ -1067,20 +1118,7 @@ fn a_cart_bt_new_made_is_the_same_game_in_a_page_from_its_own_folder() {
         Err(why) => return unavailable(&why),
     };
     let parent = ScratchDir::new("web-new");
-    // The shared build folder `bt new` seeds goes where the other tests of `bt new` keep
-    // theirs, in this test build's folder, not the user's cache.
-    let out = output_within(
-        bt_command()
-            .args(["new", "web-starter", "--path"])
-            .arg(parent.path())
-            .env(
-                "XDG_CACHE_HOME",
-                Path::new(env!("CARGO_TARGET_TMPDIR")).join("bt-cache"),
-            ),
-        Duration::from_secs(600),
-    );
-    assert!(out.status.success(), "bt new: {}", stderr(&out));
-    let cart = parent.join("web-starter");
+    let cart = new_cart(parent.path(), "web-starter");
     let site = cart.join("site");
     // The command the docs give, in the cart's folder, on the untouched starter.
     let out = cargo_in(
@@ -1248,4 +1286,114 @@ fn the_page_shows_the_output_picture_with_the_carts_effects() {
         None,
         "the page's screenshot differs from bt shot --size output"
     );
+}
+
+#[test]
+fn a_second_carts_first_page_compiles_only_that_cart_with_the_libraries_already_built() {
+    let parent = ScratchDir::new("web-shared");
+    // Two carts of one name in two folders: each page compiles its own cart, and everything
+    // else (the standard library, BT's crates) the first page compiled serves the second.
+    let first = new_cart(&parent.join("a"), "web-twin");
+    let second = new_cart(&parent.join("b"), "web-twin");
+    let page = |cart: &Path| {
+        cargo_in(
+            cart,
+            &["run", "--quiet", "--", "web", "-o", "site"],
+            Duration::from_secs(1800),
+        )
+    };
+    let out = page(&first);
+    let said = stderr(&out);
+    if said.contains("no Rust toolchain here builds for wasm32") {
+        return unavailable(said.trim());
+    }
+    assert!(out.status.success(), "web in the first cart: {said}");
+    let out = page(&second);
+    let said = stderr(&out);
+    assert!(out.status.success(), "web in the second cart: {said}");
+    let compiled: Vec<&str> = said
+        .lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with("Compiling "))
+        .collect();
+    assert!(
+        compiled
+            .iter()
+            .any(|l| l.starts_with("Compiling web-twin ")),
+        "the second cart is its own crate, not the first's: {said}"
+    );
+    assert!(
+        compiled.iter().all(|l| l.starts_with("Compiling web-twin ")
+            || l.starts_with("Compiling bt-page-web-twin ")),
+        "the second cart's page compiled more than the cart and the page: {compiled:#?}"
+    );
+}
+
+#[test]
+fn web_watch_builds_the_page_again_after_a_change_to_the_carts_code() {
+    let parent = ScratchDir::new("web-watch");
+    let cart = new_cart(parent.path(), "web-watch");
+    let out = cargo_in(&cart, &["build", "--quiet"], Duration::from_secs(600));
+    assert!(out.status.success(), "build: {}", stderr(&out));
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    let program = cart.join("target").join(profile).join("web-watch");
+    let site = cart.join("site");
+    let said = parent.join("said");
+    let mut child = Command::new(&program)
+        .current_dir(&cart)
+        .args(["web", "--watch", "-o", "site"])
+        // Into files, not pipes: nothing here reads them while it runs.
+        .stdout(std::fs::File::create(parent.join("out")).unwrap())
+        .stderr(std::fs::File::create(&said).unwrap())
+        .spawn()
+        .unwrap();
+    let said = || std::fs::read_to_string(&said).unwrap_or_default();
+    let stop = |child: &mut std::process::Child| {
+        let _ = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status();
+        let stopped = eventually("bt web --watch stopped", || {
+            child.try_wait().unwrap().is_some()
+        });
+        if !stopped {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        stopped
+    };
+    let build_id = site.join("bt-build-id");
+    let mut ended = None;
+    let built = eventually_within("the first page", Duration::from_secs(1800), || {
+        ended = ended.or(child.try_wait().unwrap());
+        build_id.exists() || ended.is_some()
+    });
+    if ended.is_some() && said().contains("no Rust toolchain here builds for wasm32") {
+        return unavailable(said().trim());
+    }
+    if !built || ended.is_some() {
+        stop(&mut child);
+        panic!("bt web --watch made no page: {}", said());
+    }
+    assert_eq!(std::fs::read_to_string(&build_id).unwrap(), "1");
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("bt-build-id"), "the page polls: {index}");
+    let first = std::fs::read(site.join("web-watch.wasm")).unwrap();
+
+    // A one-line change to the cart's code, saved.
+    let lib = cart.join("src/lib.rs");
+    let code = std::fs::read_to_string(&lib).unwrap();
+    assert!(code.contains("ctx.clear(1);"), "{code}");
+    std::fs::write(&lib, code.replacen("ctx.clear(1);", "ctx.clear(2);", 1)).unwrap();
+    let rebuilt = eventually_within("the page built again", Duration::from_secs(600), || {
+        std::fs::read_to_string(&build_id).is_ok_and(|id| id == "2")
+    });
+    let stopped = stop(&mut child);
+    assert!(rebuilt, "no second build: {}", said());
+    let second = std::fs::read(site.join("web-watch.wasm")).unwrap();
+    assert_ne!(first, second, "the second module holds the change");
+    assert!(stopped, "bt web --watch ran on after SIGTERM: {}", said());
 }

@@ -43,16 +43,23 @@ pub fn build_dir_for(root: &Path) -> PathBuf {
 /// `<last part of root, letters, digits and - only>-<16 hex digits of FNV-1a of its path>`: a
 /// name that differs for every checkout and still says which one it is.
 fn key(root: &Path) -> String {
-    let name: String = root
+    let name = root
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    folder_key(&name, root)
+}
+
+/// `<name, letters, digits and - only>-<16 hex digits of FNV-1a of path>`: a folder's name that
+/// differs for every `path` and still says whose it is (`bt` for an empty name).
+pub(crate) fn folder_key(name: &str, path: &Path) -> String {
+    let name: String = name
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .take(32)
         .collect();
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for byte in root.as_os_str().as_encoded_bytes() {
+    for byte in path.as_os_str().as_encoded_bytes() {
         hash = (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
     }
     let name = if name.is_empty() { "bt" } else { &name };

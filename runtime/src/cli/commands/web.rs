@@ -16,10 +16,12 @@ use crate::cli::{Offer, BT_ROOT};
 use crate::config::asset_pack::PackWriter;
 use crate::config::manifest::{carried_manifest, Manifest};
 use crate::config::read::{read_file, read_text, FileError, ReadError, MAX_TEXT_FILE};
-use crate::export::safe_write::OutputDir;
+use crate::export::safe_write::{replace_file, OutputDir};
 use crate::session::Session;
 
-use super::{say, Failure};
+use super::{note, say, Failure};
+
+mod view;
 
 /// The page's script, worklet and HTML, built into `bt`.
 const HOST_JS: &str = include_str!("../../../web/host/bt.js");
@@ -66,6 +68,74 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
     // From now on SIGINT and SIGTERM stop the build and remove the staging folder.
     #[cfg(feature = "window")]
     crate::host::signals::install();
+    let toolchain = Toolchain::find().ok_or_else(|| INSTALL_HINT.to_string())?;
+    let mut watched = args.watch.then(|| Watched::of(offer, &args));
+    let page = export(offer, &args, &toolchain)
+        .map_err(|e| format!("{e}; {} was not made", crate::quote::path(&args.output)))?;
+    for (name, bytes) in &page.files {
+        out.write(name, bytes)?;
+    }
+    if args.watch {
+        out.write(BUILD_ID_FILE, b"1")?;
+    }
+    out.commit()?;
+    say(format_args!(
+        "wrote {} ({}); try it with `python3 -m http.server -d {}` and http://localhost:8000/\n",
+        crate::quote::path(&args.output),
+        page.summary,
+        crate::quote::path(&args.output)
+    ))?;
+    let Some(watched) = watched.as_mut() else {
+        return Ok(());
+    };
+    say(format_args!(
+        "watching the cart's code and files; the open page reloads after each build (Ctrl-C \
+         stops)\n"
+    ))?;
+    for build_id in 2u64.. {
+        if !watched.wait_for_change(offer, &args) {
+            return Ok(());
+        }
+        match export(offer, &args, &toolchain) {
+            Ok(page) => {
+                for (name, bytes) in &page.files {
+                    replace_file(&args.output.join(name), bytes)?;
+                }
+                // Last, so the page reloads once every file is in place.
+                replace_file(
+                    &args.output.join(BUILD_ID_FILE),
+                    build_id.to_string().as_bytes(),
+                )?;
+                say(format_args!("rebuilt ({})\n", page.summary))?;
+            }
+            Err(_) if stop_requested() => return Ok(()),
+            // The page stays as it was; the next change builds again.
+            Err(e) => note(format_args!(
+                "{e}; the page in {} is the last build",
+                crate::quote::path(&args.output)
+            )),
+        }
+    }
+    Ok(())
+}
+
+/// The file a page exported with `--watch` polls, which holds the number of its build: the
+/// page reloads when it changes. A page exported without `--watch` has none and polls nothing.
+const BUILD_ID_FILE: &str = "bt-build-id";
+
+/// How often `bt web --watch` looks for a change in the cart's files: often enough that the
+/// build starts within a moment of a save, seldom enough to cost nothing while idle.
+const WATCH_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// The files of one export, and what `bt web` says of them.
+struct Page {
+    files: Vec<(String, Vec<u8>)>,
+    summary: String,
+}
+
+/// Builds the cart's page: the cart chosen and its settings resolved again, so a change to
+/// `cart.toml`, the asset folder or the code reaches every build `--watch` makes.
+fn export(offer: &Offer, args: &WebArgs, toolchain: &Toolchain) -> Result<Page, String> {
     let chosen = offer.choose(args.cart.as_deref())?;
     // Resolved here first, as `bt run` would: a cart.toml or cart argument the cart refuses is
     // said now, not after minutes of building, and the page's title is the cart's.
@@ -77,34 +147,118 @@ pub(super) fn web(offer: &Offer, args: WebArgs) -> Result<(), Failure> {
         .map_err(|e| e.to_string())?;
     let bundle = Bundle::read(chosen.manifest.as_ref(), chosen.assets.as_deref())?;
     let cart = cart_crate(offer, &chosen.name)?;
-    let toolchain = Toolchain::find().ok_or_else(|| INSTALL_HINT.to_string())?;
-    let target_dir = web_target_dir();
-    let wasm = build(&cart, &chosen.name, &bundle, &toolchain, &target_dir)
-        .map_err(|e| format!("{e}; {} was not made", crate::quote::path(&args.output)))?;
-    let wasm_name = format!("{}.wasm", chosen.name);
-    out.write(&wasm_name, &wasm)?;
-    out.write("bt.js", HOST_JS.as_bytes())?;
-    out.write("bt-audio.js", AUDIO_JS.as_bytes())?;
-    out.write(
-        "index.html",
-        index_html(
-            &session.settings().title,
-            &chosen.name,
-            &wasm_name,
-            &args.args,
-        )
-        .as_bytes(),
+    let profile = if args.release {
+        PageProfile::Release
+    } else {
+        PageProfile::Dev
+    };
+    let wasm = build(
+        &cart,
+        &chosen.name,
+        &bundle,
+        toolchain,
+        &web_target_dir(),
+        profile,
     )?;
-    out.commit()?;
-    say(format_args!(
-        "wrote {} (index.html, {wasm_name} {} KiB{}, bt.js, bt-audio.js); try it with \
-         `python3 -m http.server -d {}` and http://localhost:8000/\n",
-        crate::quote::path(&args.output),
+    let wasm_name = format!("{}.wasm", chosen.name);
+    let summary = format!(
+        "index.html, {wasm_name} {} KiB{}, bt.js, bt-audio.js{}",
         wasm.len().div_ceil(1024),
         bundle.summary(),
-        crate::quote::path(&args.output)
-    ))?;
-    Ok(())
+        profile.note(),
+    );
+    let index = index_html(
+        &session.settings().title,
+        &chosen.name,
+        &wasm_name,
+        &args.args,
+        args.watch,
+    );
+    Ok(Page {
+        files: vec![
+            (wasm_name, wasm),
+            ("bt.js".into(), HOST_JS.as_bytes().to_vec()),
+            ("bt-audio.js".into(), AUDIO_JS.as_bytes().to_vec()),
+            ("index.html".into(), index.into_bytes()),
+        ],
+        summary,
+    })
+}
+
+/// What `bt web --watch` watches: every file of the cart's `src/`, its asset folder and its
+/// `cart.toml` and `Cargo.toml`, by name, size and modification time.
+struct Watched {
+    seen: Vec<(PathBuf, u64, Option<std::time::SystemTime>)>,
+}
+
+impl Watched {
+    /// The files as they are now.
+    fn of(offer: &Offer, args: &WebArgs) -> Watched {
+        Watched {
+            seen: watched_files(offer, args),
+        }
+    }
+
+    /// Waits until a watched file changes (`true`), or a signal asks `bt web` to stop
+    /// (`false`).
+    fn wait_for_change(&mut self, offer: &Offer, args: &WebArgs) -> bool {
+        loop {
+            if stop_requested() {
+                return false;
+            }
+            std::thread::sleep(WATCH_EVERY);
+            let now = watched_files(offer, args);
+            if now != self.seen {
+                self.seen = now;
+                return true;
+            }
+        }
+    }
+}
+
+/// The watched files with their sizes and times, sorted (see [`Watched`]).
+fn watched_files(
+    offer: &Offer,
+    args: &WebArgs,
+) -> Vec<(PathBuf, u64, Option<std::time::SystemTime>)> {
+    let Ok(chosen) = offer.choose(args.cart.as_deref()) else {
+        return Vec::new();
+    };
+    let Ok(cart) = cart_crate(offer, &chosen.name) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    let mut roots = vec![
+        cart.dir.join("src"),
+        cart.dir.join("cart.toml"),
+        cart.dir.join("Cargo.toml"),
+    ];
+    roots.extend(chosen.assets);
+    for root in roots {
+        list_files(&root, 0, &mut files);
+    }
+    files.sort();
+    files
+}
+
+/// Adds `path` to `files`, or every file under it when it is a folder (to a depth of 16).
+fn list_files(
+    path: &Path,
+    depth: u32,
+    files: &mut Vec<(PathBuf, u64, Option<std::time::SystemTime>)>,
+) {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return;
+    };
+    if meta.is_dir() {
+        if depth < 16 {
+            for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+                list_files(&entry.path(), depth + 1, files);
+            }
+        }
+    } else {
+        files.push((path.to_path_buf(), meta.len(), meta.modified().ok()));
+    }
 }
 
 /// What a page carries beside the cart, read from the cart's folder at export: its
@@ -288,6 +442,8 @@ fn add_folder(
 struct CartCrate {
     dir: PathBuf,
     package: String,
+    /// The text of its `Cargo.toml`.
+    manifest: String,
     /// The BT tree the cart builds against: the folder holding the `cart-api` its `bt`
     /// dependency names (`.bt/` in a cart `bt new` made), else BT's own. The page takes BT's
     /// crates from the same place, so each is one package to Cargo.
@@ -309,7 +465,7 @@ enum Make {
 fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
     let (dir, make) = match offer {
         // The bundled carts are the packages under BT's `carts/`, each with `pub fn cart()`.
-        Offer::Gallery(_) => (Path::new(BT_ROOT).join("carts").join(name), Make::CartFn),
+        Offer::Gallery(_) => (bt_root().join("carts").join(name), Make::CartFn),
         Offer::Single { dir, .. } => {
             let main = dir.join("src/main.rs");
             let text = read_text(&main, MAX_TEXT_FILE).map_err(|e| {
@@ -335,16 +491,15 @@ fn cart_crate(offer: &Offer, name: &str) -> Result<CartCrate, String> {
             crate::quote::path(&manifest)
         )
     })?;
+    // Through the cart's links to the real tree: every page names BT's crates by one path.
     let bt_tree = bt_dependency(&text)
-        .and_then(|api| dir.join(api).parent().map(Path::to_path_buf))
-        .unwrap_or_else(|| {
-            Path::new(BT_ROOT)
-                .canonicalize()
-                .unwrap_or_else(|_| PathBuf::from(BT_ROOT))
-        });
+        .and_then(|api| dir.join(api).canonicalize().ok())
+        .and_then(|api| api.parent().map(Path::to_path_buf))
+        .unwrap_or_else(bt_root);
     Ok(CartCrate {
         dir,
         package,
+        manifest: text,
         bt_tree,
         make,
     })
@@ -430,7 +585,15 @@ fn package_name(text: &str) -> Option<String> {
 fn web_target_dir() -> PathBuf {
     std::env::var_os("BT_WEB_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(BT_ROOT).join("target").join("web"))
+        .unwrap_or_else(|| bt_root().join("target").join("web"))
+}
+
+/// BT's tree with every link followed: a cart `bt new` made reaches it through its `.bt/`
+/// folder, and the page's build names it by its real path, as for every other cart.
+fn bt_root() -> PathBuf {
+    Path::new(BT_ROOT)
+        .canonicalize()
+        .unwrap_or_else(|_| PathBuf::from(BT_ROOT))
 }
 
 /// A compiler and cargo that build for [`TARGET`], with what they need.
@@ -543,6 +706,36 @@ fn output(program: &Path, args: &[&str]) -> Option<String> {
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
+/// How a page's module is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PageProfile {
+    /// While making the game (`bt web`): the libraries (the standard library, BT's crates)
+    /// optimised as for publishing and compiled once for every cart, the cart compiled on its
+    /// own, incrementally, and the module linked without link-time optimisation, so a change
+    /// costs seconds of CPU, not the whole module optimised again.
+    Dev,
+    /// To publish (`bt web --release`): the module optimised whole (fat LTO, one codegen unit).
+    Release,
+}
+
+impl PageProfile {
+    /// Cargo's name of the profile, which is also its folder in the target folder.
+    fn name(self) -> &'static str {
+        match self {
+            PageProfile::Dev => "page-dev",
+            PageProfile::Release => "release",
+        }
+    }
+
+    /// What `bt web` says of the build after the files it wrote.
+    fn note(self) -> &'static str {
+        match self {
+            PageProfile::Dev => "; a development build: --release for the page to publish",
+            PageProfile::Release => "",
+        }
+    }
+}
+
 /// Writes the page's crate for `cart` under `target_dir`, builds it, and returns the module.
 fn build(
     cart: &CartCrate,
@@ -550,6 +743,7 @@ fn build(
     bundle: &Bundle,
     toolchain: &Toolchain,
     target_dir: &Path,
+    profile: PageProfile,
 ) -> Result<Vec<u8>, String> {
     let root = Path::new(BT_ROOT)
         .canonicalize()
@@ -563,7 +757,25 @@ fn build(
         tiled: bundle.has_maps() || reads_maps(&cart.dir),
         clips: bundle.has_clips() || plays_clips(&cart.dir),
     };
-    let mut files = page_crate(cart, name, &krate, features, &toolchain.package_flags);
+    // A cart crate outside BT's tree is built through a view naming BT's crates by their real
+    // paths, so its page reuses the libraries every other page compiled.
+    let cart_path = match &cart.make {
+        Make::CartFn => cart.dir.clone(),
+        Make::Main(_) => view::write(
+            &cart.dir,
+            &cart.package,
+            &cart.manifest,
+            &target_dir.join("carts"),
+        )?,
+    };
+    let mut files = page_crate(
+        cart,
+        &cart_path,
+        name,
+        &krate,
+        features,
+        &toolchain.package_flags,
+    );
     files.push(("bundle.rs", bundle.source()));
     if let Some(manifest) = &bundle.manifest {
         files.push(("manifest.json", manifest.clone()));
@@ -590,7 +802,7 @@ fn build(
     let mut command = Command::new(&toolchain.cargo);
     command
         .current_dir(&dir)
-        .args(["build", "--release", "--target", TARGET])
+        .args(["build", "--profile", profile.name(), "--target", TARGET])
         .env("CARGO_TARGET_DIR", target_dir)
         .env("RUSTC", &toolchain.rustc)
         .env("RUSTFLAGS", toolchain.rustflags.join(" "))
@@ -611,7 +823,7 @@ fn build(
     }
     let module = target_dir
         .join(TARGET)
-        .join("release")
+        .join(profile.name())
         .join(format!("{}.wasm", rust_name(&krate)));
     read_file(&module, MAX_MODULE_BYTES)
         .map_err(|e| format!("reading {}: {e}", crate::quote::path(&module)))
@@ -686,9 +898,11 @@ impl PageFeatures {
     }
 }
 
-/// The files of the page's crate: its manifest and its one source file.
+/// The files of the page's crate: its manifest and its one source file. The page depends on
+/// the cart's crate in the folder `cart_path` (the cart's own, or its view).
 fn page_crate(
     cart: &CartCrate,
+    cart_path: &Path,
     name: &str,
     krate: &str,
     features: PageFeatures,
@@ -707,7 +921,7 @@ fn page_crate(
         path(&web),
         features.manifest(),
         cart.package,
-        path(&cart.dir),
+        path(cart_path),
     );
     let cart_crate = rust_name(&cart.package);
     let mut files = Vec::new();
@@ -743,18 +957,28 @@ fn page_crate(
         "\n[patch.crates-io]\nlewton = {{ path = {} }}\n",
         path(&root.join("vendor/lewton"))
     ));
-    manifest.push_str(
-        "\n# Small and fast: one unit, linked whole; a panic stops the module (no unwinding).\n\
-         [profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\npanic = \"abort\"\n",
-    );
+    manifest.push_str(&format!(
+        "\n# To publish, small and fast: one unit, linked whole; a panic stops the module (no\n\
+         # unwinding).\n\
+         [profile.release]\nopt-level = 3\nlto = true\ncodegen-units = 1\npanic = \"abort\"\n\n\
+         # While making the game: the libraries as optimised as for publishing, compiled once\n\
+         # for every cart; the cart alone compiled again, incrementally, and no link-time\n\
+         # optimisation.\n\
+         [profile.page-dev]\ninherits = \"release\"\nlto = false\ncodegen-units = 16\n\
+         incremental = false\n\n\
+         [profile.page-dev.package.{}]\nincremental = true\n",
+        toml_string(&cart.package)
+    ));
     if !package_flags.is_empty() {
         // Cargo's per-package flags (unstable, open on this toolchain as build-std is).
         manifest.insert_str(0, "cargo-features = [\"profile-rustflags\"]\n\n");
-        for (package, flag) in package_flags {
-            manifest.push_str(&format!(
-                "\n[profile.release.package.{package}]\nrustflags = [{}]\n",
-                toml_string(flag)
-            ));
+        for profile in ["release", "page-dev"] {
+            for (package, flag) in package_flags {
+                manifest.push_str(&format!(
+                    "\n[profile.{profile}.package.{package}]\nrustflags = [{}]\n",
+                    toml_string(flag)
+                ));
+            }
         }
     }
     files.push(("Cargo.toml", manifest));
@@ -779,8 +1003,22 @@ fn toml_string(text: &str) -> String {
     quoted
 }
 
-/// The page: the template with the cart's title, name, module and arguments.
-fn index_html(title: &str, name: &str, wasm: &str, args: &[(String, String)]) -> String {
+/// The script of a page exported with `--watch`: it reads [`BUILD_ID_FILE`] twice a second
+/// and reloads the page when the number in it changes.
+const WATCH_SCRIPT: &str = "<script>(() => { let seen; setInterval(async () => { try { \
+    const id = await (await fetch(\"bt-build-id\", { cache: \"no-store\" })).text(); \
+    if (seen === undefined) seen = id; else if (id !== seen) location.reload(); \
+    } catch (e) {} }, 500); })();</script>\n";
+
+/// The page: the template with the cart's title, name, module and arguments, and with
+/// `watch`, the script that reloads it after each build.
+fn index_html(
+    title: &str,
+    name: &str,
+    wasm: &str,
+    args: &[(String, String)],
+    watch: bool,
+) -> String {
     // JSON inside a script element: `<` escaped so no text can close the element.
     let json = |v: &serde_json::Value| v.to_string().replace('<', "\\u003c");
     let args = serde_json::Value::from(
@@ -795,6 +1033,10 @@ fn index_html(title: &str, name: &str, wasm: &str, args: &[(String, String)]) ->
             ("\"{{name}}\"", json(&name.into())),
             ("\"{{wasm}}\"", json(&wasm.into())),
             ("{{args}}", json(&args)),
+            (
+                "{{watch}}\n",
+                if watch { WATCH_SCRIPT } else { "" }.to_string(),
+            ),
         ],
     )
 }
@@ -844,6 +1086,7 @@ mod tests {
             "bunnymark",
             "bunnymark.wasm",
             &[("sprites".into(), "5000".into())],
+            false,
         );
         assert!(page.contains("<title>Bunnymark</title>"), "{page}");
         assert!(
@@ -854,8 +1097,27 @@ mod tests {
     }
 
     #[test]
+    fn only_a_page_exported_to_watch_polls_for_its_next_build() {
+        let page = index_html("T", "x", "x.wasm", &[], false);
+        assert!(
+            !page.contains(BUILD_ID_FILE) && !page.contains("fetch("),
+            "{page}"
+        );
+        assert!(!page.contains("{{watch}}"), "{page}");
+        let watched = index_html("T", "x", "x.wasm", &[], true);
+        assert!(watched.contains("fetch(\"bt-build-id\""), "{watched}");
+        assert!(watched.contains("location.reload()"), "{watched}");
+    }
+
+    #[test]
     fn no_argument_can_close_the_pages_script() {
-        let page = index_html("<X>", "x", "x.wasm", &[("a".into(), "</script><b>".into())]);
+        let page = index_html(
+            "<X>",
+            "x",
+            "x.wasm",
+            &[("a".into(), "</script><b>".into())],
+            false,
+        );
         assert!(page.contains("<title>&lt;X&gt;</title>"), "{page}");
         assert!(!page.contains("</script><b>"), "{page}");
         assert!(page.contains(r#"\u003c/script>\u003cb>"#), "{page}");
@@ -899,6 +1161,7 @@ mod tests {
             "x",
             "x.wasm",
             &[("a".into(), "{{title}}".into())],
+            false,
         );
         assert!(
             page.contains("<title>{{args}} &amp; {{name}} &quot;{{wasm}}&quot;</title>"),
@@ -1070,12 +1333,13 @@ mod tests {
         let cart = CartCrate {
             dir: PathBuf::from("/c"),
             package: "c".into(),
+            manifest: String::new(),
             bt_tree: PathBuf::from("/bt"),
             make: Make::CartFn,
         };
         let manifest = |tiled, clips| {
             let features = PageFeatures { tiled, clips };
-            page_crate(&cart, "c", "bt-page-c", features, &[])[0]
+            page_crate(&cart, &cart.dir, "c", "bt-page-c", features, &[])[0]
                 .1
                 .clone()
         };
