@@ -399,7 +399,7 @@ impl Overlay {
     }
 
     /// Names what presents the frames in the title row's right-hand label: `cpu` (the default,
-    /// for headless hosts) or the GPU backend a window host uses, such as `vulkan`.
+    /// for headless hosts) or the window system a window host presents to, such as `x11`.
     pub fn set_backend(&mut self, name: &str) {
         self.backend.clear();
         self.backend.push_str(name);

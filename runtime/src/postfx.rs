@@ -4,7 +4,7 @@
 //! undistorted.
 //!
 //! This is the one implementation every platform runs (the window, the web page, `bt shot
-//! --size output`), so the picture is the same bytes everywhere: the GPU only scales what it
+//! --size output`), so the picture is the same bytes everywhere: the window only scales what it
 //! is given. To make that hold on every machine, the per-pixel work is integer arithmetic;
 //! floating point appears only in building the tables (where each output pixel samples the
 //! picture, its gains, the scanlines' bell), with IEEE's exactly rounded `+ - * / sqrt` and
