@@ -446,7 +446,11 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
     if let Some(text) = s.display_missed_text() {
         row("missed refreshes on display", text);
     }
-    for text in s.latency_text() {
+    for text in s
+        .latency_text()
+        .into_iter()
+        .chain(s.captured.lines(s.displayed.as_ref()))
+    {
         let (name, rest) = text.split_once("  ").unwrap_or(("latency", &text));
         row(name, rest.to_string());
     }

@@ -624,6 +624,7 @@ fn display_times_on_no_grid_make_missed_refreshes_na_with_what_to_give_in_one_li
         busy_ms: (None, None),
         latency_ms: None,
         click_ms: None,
+        columns: Default::default(),
     });
     t.set_refresh((c.refresh(), c.refresh().hz()));
     for (frame, &delta_ms) in c.frames_ms().iter().enumerate() {
@@ -1078,4 +1079,53 @@ fn an_afterburner_hardware_monitoring_log_is_refused_as_polled() {
         "{}",
         err(headless)
     );
+}
+
+/// A 60 Hz run of 120 presents, every eighth never displayed (`Dropped` 1) though its row
+/// still carries a display interval and a latency.
+const DROPPED_SHOWN: &str = include_str!("../../../tests/captures/presentmon-dropped-shown.csv");
+/// A `--v2_metrics`-shaped log of 60 frames, every sixth never displayed and written with a
+/// `DisplayedTime` and `DisplayLatency` of 0, as PresentMon's capture application wrote `NA`
+/// there before it wrote `NA`.
+const APP_ZERO_DISPLAY: &str =
+    include_str!("../../../tests/captures/presentmon-app-zero-display.csv");
+
+#[test]
+fn a_dropped_frame_with_a_display_time_is_counted_once_as_never_displayed() {
+    let c = parse(DROPPED_SHOWN, None);
+    let s = c.stream();
+    let display = s.display_ms.as_deref().unwrap();
+    let shown = display.iter().filter(|&&d| d > 0.0).count();
+    assert_eq!(s.not_displayed, Some(15), "every eighth of 120");
+    assert_eq!(shown + 15, c.len(), "each frame counted once");
+    let displayed_span: f64 = display.iter().sum();
+    let captured_span: f64 = c.frames_ms().iter().sum();
+    assert!(
+        displayed_span <= captured_span + 1e-6,
+        "the displayed span {displayed_span} ms exceeds the capture's {captured_span} ms"
+    );
+    let (_, latency) = s.latency_ms.as_ref().unwrap();
+    assert!(latency.iter().skip(7).step_by(8).all(|l| l.is_nan()));
+}
+
+#[test]
+fn a_displayed_time_of_zero_is_a_frame_never_displayed() {
+    let c = parse(APP_ZERO_DISPLAY, None);
+    let s = c.stream();
+    assert_eq!(s.not_displayed, Some(10), "every sixth of 60");
+    let display = s.display_ms.as_deref().unwrap();
+    let shown = display.iter().filter(|&&d| d > 0.0).count();
+    // The first displayed frame has no interval before it to measure.
+    assert_eq!(shown + 10 + 1, c.len());
+    // The frame after each one never displayed follows the 33.3 ms its predecessor stayed.
+    for (i, &d) in display.iter().enumerate().skip(1) {
+        let want = match i % 6 {
+            5 => 0.0,
+            0 => 2000.0 / 60.0,
+            _ => 1000.0 / 60.0,
+        };
+        assert!((d - want).abs() < 1e-3, "frame {i}: {d} ms, not {want}");
+    }
+    let (_, latency) = s.latency_ms.as_ref().unwrap();
+    assert!(latency.iter().skip(5).step_by(6).all(|l| l.is_nan()));
 }
