@@ -255,11 +255,11 @@ impl Layout {
         }
     }
 
-    /// The tall chart given the whole screen but the title row above it and the two metrics
-    /// rows below it ([`Overlay::set_chart_full_height`]).
+    /// The tall chart given the whole screen but the title row above it, and below it the two
+    /// metrics rows and one bar of key hints ([`Overlay::set_chart_full_height`]).
     fn tall_full(screen_height: i32) -> Layout {
         let top = BAR_HEIGHT + ROW_GAP;
-        let rows = 2 * (BAR_HEIGHT + ROW_GAP);
+        let rows = 3 * (BAR_HEIGHT + ROW_GAP);
         let height = (screen_height - top - ROW_GAP - rows).max(tall_chart_height(screen_height));
         let metrics_y = top + height + ROW_GAP;
         Layout {

@@ -353,7 +353,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     let (mut engine, session) = engine(offer, &args.cart, true, None, input)?;
     show_overlay(&mut engine, &args);
     let sim = simulate(&args.sim, &mut engine)?;
-    show_capture(&mut engine, &sim);
+    show_capture(&mut engine, &sim, &args);
     if args.display_times && !sim.source.has_display_times() {
         return Err(Failure::Usage(
             "--display-times needs a capture with display times (PresentMon's \
@@ -535,7 +535,7 @@ fn compare_run(
         looped: args.sim.looped,
     };
     let sim = simulate(&sim_args, &mut engine)?;
-    show_capture(&mut engine, &sim);
+    show_capture(&mut engine, &sim, args);
     check_kept(&sim, frames, "bt diagnose --compare")?;
     let kept = whole_run(&mut engine, &sim, records);
     still_running(&engine, &session)?;
@@ -567,18 +567,25 @@ fn stacked(top: &Framebuffer, bottom: &Framebuffer) -> Framebuffer {
 }
 
 /// The rank of a capture's frame times its tall chart's scale fits (see [`chart_stretch`]):
-/// the 99th percentile, so the run's own pace fills the panel and only its stalls, the
-/// slowest 1 %, run past the top.
-const CHART_FIT_RANK: f64 = 0.99;
+/// the 95th percentile, so the run's own pace fills the panel and only its slowest 5 %, its
+/// stalls, run past the top with their values (the 99th is a short run's longest frame).
+const CHART_FIT_RANK: f64 = 0.95;
 
-/// Names the captured program on the chart's title row and gives the tall chart the screen:
-/// a capture's picture is its chart, not the cart's screen.
-fn show_capture(engine: &mut Engine, sim: &Sim) {
+/// Names the captured program on the chart's title row, and gives the tall chart the screen
+/// when a run charted plays a capture: a capture's picture is its chart, not the cart's screen.
+/// Two runs compared both take it, so their bars keep one height for one time.
+fn show_capture(engine: &mut Engine, sim: &Sim, args: &DiagnoseArgs) {
+    let overlay = engine.overlay_forced();
     if let Some((stream, _)) = &sim.captured {
-        let overlay = engine.overlay_forced();
-        overlay.set_title(&format!("captured {stream}"));
-        overlay.set_chart_full_height(true);
+        // The program and its process: the swap chain's address would crowd them off the
+        // row.
+        let program = stream.split(" swap chain ").next().unwrap_or(stream);
+        overlay.set_title(&format!("captured {program}"));
     }
+    let capture = |spec: &ClockSpec| matches!(spec, ClockSpec::Capture { .. });
+    overlay.set_chart_full_height(
+        capture(&args.sim.clock) || args.compare.as_ref().is_some_and(capture),
+    );
 }
 
 /// Charts the stretch of the run the tall chart shows, and draws the last frame again with it:
@@ -709,7 +716,7 @@ fn chart_stretch(
         format!("{label}frames {first_frame}-{last_frame}, {seconds}")
     };
     // A capture's chart is scaled to its own frames, not the cart's budget: the top fits the
-    // 99th percentile of the frames charted, and the longer ones run past it with their
+    // 95th percentile of the frames charted, and the longer ones run past it with their
     // values. Two runs compared share the scale that fits both instead.
     let fit = match timeline.source() {
         FrameSource::Capture { .. } if label.is_empty() => {

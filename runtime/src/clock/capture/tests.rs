@@ -1129,3 +1129,108 @@ fn a_displayed_time_of_zero_is_a_frame_never_displayed() {
     let (_, latency) = s.latency_ms.as_ref().unwrap();
     assert!(latency.iter().skip(5).step_by(6).all(|l| l.is_nan()));
 }
+
+/// Another recording of PresentMon's own, in its 2.x default columns: a swap chain composed
+/// for three frames, then flipped independently with tearing allowed.
+const GOLD_MODES: &str =
+    include_str!("../../../tests/captures/presentmon-gold/test_case_0-default.csv");
+/// A 900-frame PresentMon 2 capture of a game at about 45 fps with AMD's frame generation (a
+/// generated frame before each of the application's), its further latency columns, and its
+/// present mode and tearing changing twice.
+const FRAME_GENERATION: &str =
+    include_str!("../../../tests/captures/presentmon-frame-generation.csv");
+
+#[test]
+fn present_mode_and_tearing_spans_come_from_each_frames_columns() {
+    let c = parse(GOLD_MODES, Some("11648"));
+    let spans = &c.stream().mode_spans;
+    let names: Vec<(usize, String)> = spans.iter().map(|s| (s.from, s.name())).collect();
+    assert_eq!(c.len(), 18);
+    assert_eq!(
+        names,
+        [
+            (0, "Composed: Flip, no tearing".to_string()),
+            (3, "Hardware: Independent Flip, tearing allowed".to_string()),
+        ]
+    );
+    let modes = parse(FRAME_GENERATION, None).stream().mode_spans.clone();
+    let froms: Vec<usize> = modes.iter().map(|s| s.from).collect();
+    assert_eq!(froms, [0, 600, 750]);
+    assert_eq!(modes[2].tearing, Some(true));
+}
+
+#[test]
+fn frame_types_split_the_applications_frames_from_generated_ones() {
+    let c = parse(FRAME_GENERATION, None);
+    let types = c.stream().frame_types.as_ref().unwrap();
+    assert_eq!(types.generated.len(), c.len());
+    assert_eq!(types.generated_frames(), 450);
+    assert!(types.generated.iter().step_by(2).all(|&g| g));
+    assert_eq!(
+        types.kinds,
+        [
+            ("AMD AFMF".to_string(), 450),
+            ("Application".to_string(), 450)
+        ]
+    );
+    // PresentMon's gold recordings name every frame the application's.
+    let gold = parse(GOLD_DEFAULT, Some("dwm.exe"));
+    assert_eq!(
+        gold.stream()
+            .frame_types
+            .as_ref()
+            .unwrap()
+            .generated_frames(),
+        0
+    );
+    for (name, generated) in [
+        ("Application", false),
+        ("NotSet", false),
+        ("", false),
+        ("AMD AFMF", true),
+        ("Intel XeSS-FG", true),
+        ("NVIDIA_DLSS_FG", true),
+        ("Unknown", true),
+    ] {
+        assert_eq!(!is_application_frame(name), generated, "{name:?}");
+    }
+}
+
+#[test]
+fn further_latency_columns_are_each_read_under_their_own_name() {
+    let c = parse(FRAME_GENERATION, None);
+    let names: Vec<&str> = c
+        .stream()
+        .input_latency_ms
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "MsPCLatency",
+            "MsAllInputToPhotonLatency",
+            "MsInstrumentedLatency"
+        ]
+    );
+    let rows: Vec<Vec<&str>> = FRAME_GENERATION
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    for (k, at) in [(0, 12), (1, 15), (2, 17)] {
+        let values = &c.stream().input_latency_ms[k].1;
+        assert_eq!(values.len(), rows.len());
+        for (v, row) in values.iter().zip(&rows) {
+            match row[at].parse::<f64>() {
+                Ok(want) => assert_eq!(*v, want),
+                Err(_) => assert!(v.is_nan(), "{} is NA", row[at]),
+            }
+        }
+    }
+    // A frame never displayed has none, whatever the file writes.
+    let csv = "MsBetweenPresents,Dropped,MsPCLatency\n16.7,0,30.0\n16.7,1,31.0\n";
+    let pc = &parse(csv, None).stream().input_latency_ms[0].1;
+    assert_eq!(pc[0], 30.0);
+    assert!(pc[1].is_nan());
+}
