@@ -4,13 +4,17 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `SyncInterval`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `SyncInterval`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, the further latencies of [`INPUT_LATENCY_COLUMNS`], `FrameType` ([`is_application_frame`]), `PresentMode` and `AllowsTearing` frame by frame ([`ModeSpan`]), `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
 //! | MSI Afterburner hardware monitoring log | refused: one row a polling period, not one a frame | |
 //! | FRAPS frametimes CSV (`Frame, Time (ms)`) | the difference between each row's `Time (ms)` (a running time since the first frame) and the previous row's | |
 //! | any CSV above as a spreadsheet saves it where the comma is the decimal mark | as the comma file: fields split at `;`, decimal commas (`16,67`) | as the comma file; a file mixing the two styles is refused |
+//!
+//! A frame is never displayed when any column says so (`Dropped` 1, an `NA` display time or
+//! latency, a `DisplayedTime` of 0), and then has no display interval and no latency: each
+//! frame is counted once, displayed or not.
 //!
 //! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
 //! frame; `MsBetweenDisplayChange` is the interval from the previous display to this one. So a

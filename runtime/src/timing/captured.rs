@@ -65,12 +65,18 @@ impl FrameSource {
     /// Whether how frames reached the screen (present mode, tearing) changed at frame `frame`
     /// of a capture played once.
     pub fn mode_changes_at(&self, frame: u64) -> bool {
-        self.captured_columns().is_some_and(|c| {
-            c.mode_spans
-                .iter()
-                .skip(1)
-                .any(|span| span.from as u64 == frame)
-        })
+        self.captured_columns()
+            .is_some_and(|c| matches!(span_at(&c.mode_spans, frame), Some((i, true)) if i > 0))
+    }
+}
+
+/// The span of `spans` (in order of their first frames) frame `frame` lies in, and whether it
+/// is that span's first frame; found by bisection, as a chart or trace asks it of every frame.
+fn span_at(spans: &[ModeSpan], frame: u64) -> Option<(usize, bool)> {
+    match spans.binary_search_by_key(&frame, |s| s.from as u64) {
+        Ok(i) => Some((i, true)),
+        Err(0) => None,
+        Err(i) => Some((i - 1, false)),
     }
 }
 
@@ -259,10 +265,9 @@ pub fn write_trace_events(
     }
     // At the first frame, the mode in effect; after it, each change.
     let spans = &columns.mode_spans;
-    let span = if first {
-        spans.iter().rfind(|s| s.from as u64 <= frame)
-    } else {
-        spans.iter().skip(1).find(|s| s.from as u64 == frame)
+    let span = match span_at(spans, frame) {
+        Some((i, starts)) if first || (starts && i > 0) => Some(&spans[i]),
+        _ => None,
     };
     if let Some(span) = span {
         write!(

@@ -1230,7 +1230,8 @@ fn further_latency_columns_are_each_read_under_their_own_name() {
     }
     // A frame never displayed has none, whatever the file writes.
     let csv = "MsBetweenPresents,Dropped,MsPCLatency\n16.7,0,30.0\n16.7,1,31.0\n";
-    let pc = &parse(csv, None).stream().input_latency_ms[0].1;
+    let c = parse(csv, None);
+    let pc = &c.stream().input_latency_ms[0].1;
     assert_eq!(pc[0], 30.0);
     assert!(pc[1].is_nan());
 }
