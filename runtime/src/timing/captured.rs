@@ -39,18 +39,18 @@ impl FrameSource {
             busy_ms: (s.cpu_busy_ms.clone(), s.gpu_busy_ms.clone()),
             latency_ms: s.latency_ms.clone(),
             click_ms: s.click_ms.clone(),
-            columns: CapturedColumns {
+            columns: Box::new(CapturedColumns {
                 frame_types: s.frame_types.clone(),
                 input_latency_ms: s.input_latency_ms.clone(),
                 mode_spans: s.mode_spans.clone(),
-            },
+            }),
         }
     }
 
     /// The capture's further columns, for a capture.
     pub fn captured_columns(&self) -> Option<&CapturedColumns> {
         match self {
-            FrameSource::Capture { columns, .. } => Some(columns),
+            FrameSource::Capture { columns, .. } => Some(columns.as_ref()),
             FrameSource::Clock => None,
         }
     }

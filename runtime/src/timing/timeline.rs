@@ -164,7 +164,7 @@ pub enum FrameSource {
         /// when the capture has the column.
         click_ms: Option<Vec<f64>>,
         /// Its further columns: frame types, other latencies, present modes.
-        columns: crate::timing::captured::CapturedColumns,
+        columns: Box<crate::timing::captured::CapturedColumns>,
     },
 }
 
