@@ -11,9 +11,10 @@
 //! ```
 //! use bt_runtime::timing::frame_gen::FrameGen;
 //!
-//! // Every other frame generated: 8.3 ms presents, an application frame every 16.7 ms.
+//! // A generated frame before each of the application's: 8.35 ms presents, an application
+//! // frame every 16.7 ms.
 //! let frames = [8.35, 8.35, 8.35, 8.35];
-//! let generated = [false, true, false, true];
+//! let generated = [true, false, true, false];
 //! let g = FrameGen::of(&frames, &generated).unwrap();
 //! assert_eq!((g.app_frames, g.generated_frames), (2, 2));
 //! assert!((g.app_fps - 59.88).abs() < 0.01);
