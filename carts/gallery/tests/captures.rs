@@ -999,6 +999,12 @@ fn frame_generation_sets_the_applications_frames_apart_from_the_generated_ones()
     let g = &s["captured"]["frame_generation"];
     assert_eq!(g["application_frames"], intervals.len());
     assert_eq!(g["generated_frames"], rows.len() - intervals.len());
+    let generators = &s["captured"]["generators"];
+    assert_eq!(generators[0]["frame_type"], "AMD AFMF");
+    assert_eq!(
+        generators[0]["frames_in_capture"],
+        rows.len() - intervals.len()
+    );
     near(
         &g["application_fps"],
         intervals.len() as f64 * 1000.0 / span,

@@ -214,6 +214,9 @@ impl CapturedFigures {
                 "application_p99_ms": g.app_p99_ms,
                 "application_max_ms": g.app_max_ms,
             })),
+            "generators": self.generators.iter().map(|(name, frames)| serde_json::json!({
+                "frame_type": name, "frames_in_capture": frames,
+            })).collect::<Vec<_>>(),
             "present_modes": self.modes.iter().map(|(from, to, name)| serde_json::json!({
                 "first_frame": from, "last_frame": to, "mode": name,
             })).collect::<Vec<_>>(),
