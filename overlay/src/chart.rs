@@ -49,6 +49,10 @@ pub(crate) struct Sample {
     pub start_ms: Option<f64>,
     /// The frame never reached the screen (see [`crate::ChartFrame::never_shown`]).
     pub never_shown: bool,
+    /// The frame was generated (see [`crate::ChartFrame::generated`]).
+    pub generated: bool,
+    /// How frames reached the screen changed here (see [`crate::ChartFrame::mode_change`]).
+    pub mode_change: bool,
 }
 
 /// A tag with the index of the sample (frame) it belongs to.

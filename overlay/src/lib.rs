@@ -138,6 +138,13 @@ pub struct ChartFrame {
     /// The frame was presented but never reached the screen (a capture's dropped frame): with
     /// [`ChartBars::Display`] its column is hatched instead of barred.
     pub never_shown: bool,
+    /// The frame was generated (frame generation: a capture's `FrameType` names a generator,
+    /// not the application); for a column of several frames, more than half of them were. The
+    /// tall chart draws its bar in its own colour.
+    pub generated: bool,
+    /// How the frame reached the screen changed at it (a capture's present mode, or whether
+    /// it allowed tearing): the tall chart marks the column.
+    pub mode_change: bool,
 }
 
 /// What the tall chart's bars measure.
@@ -247,6 +254,20 @@ impl Layout {
             timing_y,
         }
     }
+
+    /// The tall chart given the whole screen but the title row above it, and below it the two
+    /// metrics rows and one bar of key hints ([`Overlay::set_chart_full_height`]).
+    fn tall_full(screen_height: i32) -> Layout {
+        let top = BAR_HEIGHT + ROW_GAP;
+        let rows = 3 * (BAR_HEIGHT + ROW_GAP);
+        let height = (screen_height - top - ROW_GAP - rows).max(tall_chart_height(screen_height));
+        let metrics_y = top + height + ROW_GAP;
+        Layout {
+            chart: Some((top, height)),
+            metrics_y,
+            timing_y: metrics_y + BAR_HEIGHT + ROW_GAP,
+        }
+    }
 }
 
 /// The overlay: metrics rows and an optional timing chart over the cart's picture, toggled by
@@ -303,6 +324,10 @@ pub struct Overlay {
     chart_bars: ChartBars,
     /// The tall chart's delta scale fits at least this long a frame.
     chart_scale_floor_ms: f64,
+    /// The tall chart's delta scale fits this frame time rather than the longest on screen.
+    chart_scale_fit_ms: Option<f64>,
+    /// The tall chart takes the screen down to the metrics rows, not half of it.
+    chart_full_height: bool,
 }
 
 impl Overlay {
@@ -354,6 +379,8 @@ impl Overlay {
             caption: String::new(),
             chart_bars: ChartBars::Delta,
             chart_scale_floor_ms: 0.0,
+            chart_scale_fit_ms: None,
+            chart_full_height: false,
         }
     }
 
@@ -572,6 +599,8 @@ impl Overlay {
             spread: None,
             start_ms: None,
             never_shown: false,
+            generated: false,
+            mode_change: false,
         }
     }
 
@@ -600,6 +629,8 @@ impl Overlay {
             sample.spread = frame.spread;
             sample.start_ms = frame.start_ms;
             sample.never_shown = frame.never_shown;
+            sample.generated = frame.generated;
+            sample.mode_change = frame.mode_change;
             self.chart.push(sample);
         }
     }
@@ -627,6 +658,30 @@ impl Overlay {
     /// frames on screen alone.
     pub fn set_chart_scale_floor(&mut self, ms: f64) {
         self.chart_scale_floor_ms = if ms.is_finite() { ms.max(0.0) } else { 0.0 };
+    }
+
+    /// Makes the tall chart's delta scale fit a frame `ms` long (rounded up to a readable value,
+    /// from 20 ms to a second) rather than the longest frame on screen, whatever the cart's
+    /// budget: for a host charting a run whose frames are not the cart's (a capture), whose
+    /// own frame times should set the scale. Longer frames run past the top with their values.
+    /// [`Overlay::set_chart_scale_floor`] still applies. `None` (the default) fits the frames
+    /// on screen against the cart's budget.
+    pub fn set_chart_scale_fit(&mut self, ms: Option<f64>) {
+        self.chart_scale_fit_ms = ms.filter(|ms| ms.is_finite() && *ms > 0.0);
+    }
+
+    /// Gives the tall chart the screen from under the title row down to the two metrics rows,
+    /// rather than half of it: for a host whose picture is the chart (`bt diagnose` charting a
+    /// capture), not the cart's screen.
+    pub fn set_chart_full_height(&mut self, full: bool) {
+        self.chart_full_height = full;
+    }
+
+    /// Names the run on the title row in place of the cart's title (`bt diagnose` charting a
+    /// capture names the program captured).
+    pub fn set_title(&mut self, title: &str) {
+        self.title.clear();
+        self.title.push_str(title);
     }
 
     /// Takes the synthesiser's meter (the engine hands it over before each drawing). The sound
@@ -754,7 +809,11 @@ impl Overlay {
 
     fn draw_body(&mut self, fb: &mut Framebuffer) {
         let (w, h) = (fb.width() as i32, fb.height() as i32);
-        let layout = Layout::new(self.chart_mode, h);
+        let layout = if self.chart_full_height && self.chart_mode == ChartMode::Tall {
+            Layout::tall_full(h)
+        } else {
+            Layout::new(self.chart_mode, h)
+        };
         let present_fps = self.present_fps();
         let Overlay {
             line,
@@ -821,6 +880,7 @@ impl Overlay {
                     caption: &self.caption,
                     bars: self.chart_bars,
                     scale_floor_ms: self.chart_scale_floor_ms,
+                    scale_fit_ms: self.chart_scale_fit_ms,
                 };
                 tall.draw(fb, chart, top, height, &look, &c);
             } else {

@@ -85,6 +85,9 @@ const AXIS_STEPS_S: [f64; 16] = [
 ];
 /// A never-displayed frame's column is hatched with a pixel every this many rows.
 const HATCH_ROWS: i32 = 3;
+/// A change of present mode is a dotted line down the bars' panel, a pixel every this many
+/// rows: every other row, so it reads as a mark, not as a bar.
+const MODE_DOT_ROWS: i32 = 2;
 
 /// How the tall chart is drawn: the budget its bars are graded against, the caption on the
 /// legend's row, and what the bars measure.
@@ -93,6 +96,10 @@ pub(crate) struct Look<'a> {
     pub budget_ms: f64,
     /// The delta scale fits at least this long a frame (0: the frames on screen alone).
     pub scale_floor_ms: f64,
+    /// The delta scale fits this frame time instead of the longest on screen, within
+    /// [`DELTA_SCALE_UNBUDGETED_MS`] whatever the budget (see
+    /// [`crate::Overlay::set_chart_scale_fit`]).
+    pub scale_fit_ms: Option<f64>,
     pub caption: &'a str,
     pub bars: ChartBars,
 }
@@ -256,6 +263,8 @@ struct Column {
     start_ms: Option<f64>,
     /// Hatched: a frame never displayed, in a chart of display times.
     hatched: bool,
+    /// Marked: how frames reached the screen changed here.
+    mode_change: bool,
 }
 
 impl Tall {
@@ -323,7 +332,10 @@ impl Tall {
             longest = longest.max(s.delta_ms);
             costliest = costliest.max(s.update_ms + s.render_ms);
         }
-        let delta_top = delta_scale(longest, budget_ms);
+        let delta_top = match look.scale_fit_ms {
+            Some(fit) => delta_scale(fit.max(look.scale_floor_ms), f64::INFINITY),
+            None => delta_scale(longest, budget_ms),
+        };
         let cost_top = cost_scale(costliest);
 
         // The rule between gutter and columns and the one above the costs, then the tags' lines
@@ -357,11 +369,19 @@ impl Tall {
         for (_, s) in chart.since(first) {
             let (update_rows, render_rows) =
                 stacked_rows(s.update_ms, s.render_ms, cost_top, l.cost_height);
+            // A generated frame's bar is in its own colour, whatever its grade.
+            let ink = |severity: Severity| {
+                if s.generated {
+                    c.zero_update
+                } else {
+                    delta_ink(severity, c)
+                }
+            };
             let (mid, low_rows) = match s.spread {
                 Some((low, mid)) => (
                     (
                         rows_for(mid, delta_top, l.bars_height),
-                        delta_ink(Severity::classify(mid, budget_ms), c),
+                        ink(Severity::classify(mid, budget_ms)),
                     ),
                     rows_for(low, delta_top, l.bars_height),
                 ),
@@ -372,7 +392,7 @@ impl Tall {
                 low_rows,
                 delta_ms: s.delta_ms,
                 bar_rows: rows_for(s.delta_ms, delta_top, l.bars_height),
-                bar_ink: delta_ink(s.severity, c),
+                bar_ink: ink(s.severity),
                 over: s.delta_ms > delta_top,
                 count_ink: count_ink(s.updates, c),
                 clamped: s.clamped,
@@ -382,6 +402,7 @@ impl Tall {
                 cost_rows: update_rows + render_rows,
                 start_ms: s.start_ms,
                 hatched: s.never_shown && look.bars == ChartBars::Display,
+                mode_change: s.mode_change,
             });
         }
         let Tall {
@@ -404,6 +425,18 @@ impl Tall {
                 }
             }
         }
+        // A change of present mode: a dotted line down the bars' panel.
+        for (x, col) in (x0..).zip(columns.iter()) {
+            if col.mode_change {
+                for y in (l.bars_top..bars_bottom).step_by(MODE_DOT_ROWS as usize) {
+                    fb.draw_pixel(x, y, c.clamp);
+                }
+            }
+        }
+        let marks = Marks {
+            generated: chart.since(first).any(|(_, s)| s.generated),
+            mode: columns.iter().any(|col| col.mode_change),
+        };
         if l.bars_height > 2 * BREAK_ROW {
             for (x, col) in (x0..).zip(columns.iter()) {
                 if col.over {
@@ -487,7 +520,7 @@ impl Tall {
             self.draw_axis(fb, &l, y, c);
         }
         if let Some(y) = l.legend_top {
-            legend(fb, y, width, look, c);
+            legend(fb, y, width, look, marks, c);
         }
     }
 
@@ -956,6 +989,16 @@ enum Key {
     Count(u32),
     Clamp,
     Miss,
+    Generated,
+}
+
+/// Which of a capture's own marks a chart shows, for its legend.
+#[derive(Debug, Clone, Copy, Default)]
+struct Marks {
+    /// A generated frame's bar.
+    generated: bool,
+    /// A change of present mode.
+    mode: bool,
 }
 
 /// The legend, word by word; the short one when the long does not fit.
@@ -1007,7 +1050,14 @@ fn legend_width(words: &[(&str, Key)]) -> i32 {
 /// Draws the legend with its ink rows from `y`, each word in the colour it names, and
 /// `caption` right-aligned after it when there is room (the short legend makes room; a caption
 /// that still does not fit is left out).
-fn legend(fb: &mut Framebuffer, y: i32, width: i32, look: &Look<'_>, c: &OverlayColors) {
+fn legend(
+    fb: &mut Framebuffer,
+    y: i32,
+    width: i32,
+    look: &Look<'_>,
+    marks: Marks,
+    c: &OverlayColors,
+) {
     let room = width - 2 * EDGE_MARGIN;
     // The caption as given, else what comes before its first comma (the seconds, which the
     // time axis also gives), else none; the long legend before the short one.
@@ -1028,9 +1078,15 @@ fn legend(fb: &mut Framebuffer, y: i32, width: i32, look: &Look<'_>, c: &Overlay
         (LEGEND, ""),
         (LEGEND_SHORT, ""),
     ];
+    // The capture's own marks, named after the legend when the chart shows them.
+    let extra = [
+        (if marks.generated { "  gen" } else { "" }, Key::Generated),
+        (if marks.mode { "  mode" } else { "" }, Key::Clamp),
+    ];
+    let extra_w = legend_width(&extra);
     let Some((words, caption)) = choices
         .into_iter()
-        .find(|(words, caption)| legend_width(words) + caption_w(caption) <= room)
+        .find(|(words, caption)| legend_width(words) + extra_w + caption_w(caption) <= room)
     else {
         return;
     };
@@ -1038,7 +1094,7 @@ fn legend(fb: &mut Framebuffer, y: i32, width: i32, look: &Look<'_>, c: &Overlay
     let saved = fb.clip();
     fb.set_clip(Rect::new(0, y, width, TEXT_ROWS));
     let mut x = EDGE_MARGIN;
-    for &(word, key) in words {
+    for &(word, key) in words.iter().chain(&extra) {
         // A chart of display times names its bars for what they are.
         let word = match (key, look.bars) {
             (Key::Delta(Severity::Normal), ChartBars::Display) => "shown",
@@ -1052,6 +1108,7 @@ fn legend(fb: &mut Framebuffer, y: i32, width: i32, look: &Look<'_>, c: &Overlay
             Key::Count(n) => count_ink(n, c),
             Key::Clamp => c.clamp,
             Key::Miss => c.warning,
+            Key::Generated => c.zero_update,
         };
         fb.print(x, y - FONT_TOP, word, ink);
         x += plain_width(word);

@@ -943,3 +943,276 @@ fn a_comparison_with_the_tall_chart_draws_both_runs_on_one_scale_a_above_b() {
     let b_half: Vec<u8> = got.as_raw()[got.as_raw().len() / 2..].to_vec();
     assert_ne!(b_half, alone.as_raw().to_vec());
 }
+
+/// The frame-generation capture's rows as (column name → text) maps, read here with nothing of
+/// BT's.
+fn frame_generation_rows() -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(capture("presentmon-frame-generation.csv")).unwrap();
+    let mut lines = text.trim_start_matches('\u{feff}').lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(String::from))
+                .collect()
+        })
+        .collect()
+}
+
+/// `bt trace hello --format FORMAT` over the frame-generation capture.
+fn frame_generation_trace(format: &str) -> serde_json::Value {
+    let o = bt(&[
+        "trace",
+        "hello",
+        "--clock",
+        &spec("presentmon-frame-generation.csv"),
+        "--format",
+        format,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
+#[test]
+fn frame_generation_sets_the_applications_frames_apart_from_the_generated_ones() {
+    let rows = frame_generation_rows();
+    // By hand: each application frame's interval is the present intervals since the last
+    // application frame, generated frames included.
+    let mut intervals = Vec::new();
+    let mut since = 0.0;
+    for r in &rows {
+        since += r["MsBetweenPresents"].parse::<f64>().unwrap();
+        if r["FrameType"] == "Application" {
+            intervals.push(since);
+            since = 0.0;
+        }
+    }
+    let span: f64 = rows
+        .iter()
+        .map(|r| r["MsBetweenPresents"].parse::<f64>().unwrap())
+        .sum();
+    intervals.sort_by(f64::total_cmp);
+    let rank = |q: f64| intervals[((q * intervals.len() as f64).ceil() as usize) - 1];
+    let s = frame_generation_trace("summary");
+    let g = &s["captured"]["frame_generation"];
+    assert_eq!(g["application_frames"], intervals.len());
+    assert_eq!(g["generated_frames"], rows.len() - intervals.len());
+    let generators = &s["captured"]["generators"];
+    assert_eq!(generators[0]["frame_type"], "AMD AFMF");
+    assert_eq!(
+        generators[0]["frames_in_capture"],
+        rows.len() - intervals.len()
+    );
+    near(
+        &g["application_fps"],
+        intervals.len() as f64 * 1000.0 / span,
+        "app fps",
+    );
+    near(&g["application_p50_ms"], rank(0.5), "app p50");
+    near(&g["application_p99_ms"], rank(0.99), "app p99");
+    // The displayed rate counts both kinds: twice the application's here.
+    let displayed = s["displayed"]["fps"].as_f64().unwrap();
+    let app = g["application_fps"].as_f64().unwrap();
+    assert!(
+        (displayed / app - 2.0).abs() < 0.01,
+        "{displayed} against {app}"
+    );
+    // The trace says which frames were generated.
+    let trace = frame_generation_trace("chrome");
+    let flags: Vec<f64> = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "C" && e["name"] == "generated frame")
+        .map(|e| e["args"]["value"].as_f64().unwrap())
+        .collect();
+    let expected: Vec<f64> = rows
+        .iter()
+        .map(|r| f64::from(u8::from(r["FrameType"] != "Application")))
+        .collect();
+    assert_eq!(flags, expected);
+}
+
+#[test]
+fn the_tall_chart_draws_generated_frames_in_their_own_colour() {
+    let dir = ScratchDir::new("captures");
+    let png = dir.join("generated.png");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("presentmon-frame-generation.csv"),
+        "--chart",
+        "tall",
+        "--from",
+        "150",
+        "--to",
+        "437",
+        "--fixed-costs",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = image::open(&png).unwrap().to_rgba8();
+    assert_golden(&got, "tall-capture-frame-generation.png");
+}
+
+#[test]
+fn each_further_latency_column_has_its_percentiles_and_its_trace_track() {
+    let rows = frame_generation_rows();
+    let s = frame_generation_trace("summary");
+    let trace = frame_generation_trace("chrome");
+    let latencies = s["captured"]["input_latency"].as_array().unwrap();
+    let columns: Vec<&str> = latencies
+        .iter()
+        .map(|l| l["column"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        columns,
+        [
+            "MsPCLatency",
+            "MsAllInputToPhotonLatency",
+            "MsInstrumentedLatency"
+        ]
+    );
+    for l in latencies {
+        let column = l["column"].as_str().unwrap();
+        let in_order: Vec<f64> = rows.iter().filter_map(|r| r[column].parse().ok()).collect();
+        let mut sorted = in_order.clone();
+        sorted.sort_by(f64::total_cmp);
+        let rank = |q: f64| sorted[((q * sorted.len() as f64).ceil() as usize) - 1];
+        assert_eq!(l["frames"], sorted.len(), "{column}");
+        near(&l["p50_ms"], rank(0.5), column);
+        near(&l["p95_ms"], rank(0.95), column);
+        near(&l["max_ms"], sorted[sorted.len() - 1], column);
+        let track = format!("{column} (ms)");
+        let samples: Vec<f64> = trace["traceEvents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["ph"] == "C" && e["name"] == track.as_str())
+            .map(|e| e["args"]["value"].as_f64().unwrap())
+            .collect();
+        assert_eq!(
+            samples, in_order,
+            "{track}: one sample a frame with a value"
+        );
+    }
+    let text = stdout(&bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("presentmon-frame-generation.csv"),
+        "--csv",
+        "/dev/null",
+    ]));
+    for (label, column) in [
+        ("PC latency", "MsPCLatency"),
+        ("all input to photon", "MsAllInputToPhotonLatency"),
+        ("instrumented latency", "MsInstrumentedLatency"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("{label}: {text}"));
+        assert!(line.contains(column), "{line}");
+    }
+}
+
+#[test]
+fn present_mode_and_tearing_over_time_are_named_in_the_summary_and_marked_on_the_chart() {
+    // The spans, read here: a new one wherever PresentMode or AllowsTearing changes.
+    let rows = frame_generation_rows();
+    let mut spans: Vec<(usize, String, String)> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        let key = (r["PresentMode"].clone(), r["AllowsTearing"].clone());
+        if spans
+            .last()
+            .is_none_or(|s| (s.1.clone(), s.2.clone()) != key)
+        {
+            spans.push((i, key.0, key.1));
+        }
+    }
+    assert_eq!(spans.len(), 3);
+    let s = frame_generation_trace("summary");
+    let modes = s["captured"]["present_modes"].as_array().unwrap();
+    assert_eq!(modes.len(), spans.len());
+    for (k, (m, (from, mode, tearing))) in modes.iter().zip(&spans).enumerate() {
+        assert_eq!(m["first_frame"], *from);
+        let last = spans.get(k + 1).map_or(rows.len(), |s| s.0) - 1;
+        assert_eq!(m["last_frame"], last);
+        let name = m["mode"].as_str().unwrap();
+        assert!(name.starts_with(mode.as_str()), "{name}");
+        let said = if tearing == "1" {
+            "tearing allowed"
+        } else {
+            "no tearing"
+        };
+        assert!(name.ends_with(said), "{name}");
+    }
+    // The trace marks the mode at the first frame and at each change.
+    let trace = frame_generation_trace("chrome");
+    let marks: Vec<String> = trace["traceEvents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["ph"] == "i" && e["name"] == "present mode")
+        .map(|e| e["args"]["mode"].as_str().unwrap().to_string())
+        .collect();
+    let names: Vec<String> = modes
+        .iter()
+        .map(|m| m["mode"].as_str().unwrap().into())
+        .collect();
+    assert_eq!(marks, names);
+    let dir = ScratchDir::new("captures");
+    let png = dir.join("modes.png");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("presentmon-frame-generation.csv"),
+        "--chart",
+        "tall",
+        "--whole",
+        "--fixed-costs",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = image::open(&png).unwrap().to_rgba8();
+    assert_golden(&got, "tall-capture-present-modes.png");
+}
+
+#[test]
+fn a_captures_tall_chart_names_the_program_not_the_cart() {
+    let dir = ScratchDir::new("captures");
+    let chart = |clock: &str, frames: Option<&str>, name: &str| {
+        let png = dir.join(name);
+        let mut args = vec!["diagnose", "hello", "--clock", clock, "--chart", "tall"];
+        if let Some(n) = frames {
+            args.extend(["--frames", n]);
+        }
+        args.extend(["-o", png.to_str().unwrap()]);
+        let o = bt(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        image::open(&png).unwrap().to_rgba8()
+    };
+    let captured = chart(
+        &spec("presentmon-frame-generation.csv"),
+        None,
+        "captured.png",
+    );
+    let cart = chart("paced:45", Some("300"), "cart.png");
+    // The title row's left half: the program captured, where the cart's run says Hello.
+    let title = |img: &image::RgbaImage| -> Vec<[u8; 4]> {
+        (0..10)
+            .flat_map(|y| (0..img.width() / 2).map(move |x| (x, y)))
+            .map(|(x, y)| img.get_pixel(x, y).0)
+            .collect()
+    };
+    assert_ne!(title(&captured), title(&cart));
+    // The whole-run chart of the stalls capture (its golden above) is scaled to its frames
+    // and titled by its program; this one's golden is the frame-generation chart's.
+}

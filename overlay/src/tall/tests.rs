@@ -727,3 +727,86 @@ fn a_chart_of_display_times_names_its_bars_shown_and_hatches_frames_never_displa
         .count();
     assert!(grid <= 2, "{grid} grid pixels");
 }
+
+#[test]
+fn a_generated_frame_is_barred_in_its_own_colour_and_a_mode_change_is_marked() {
+    let mut o = tall(320, 240);
+    let mut frames = timed_frames(20, BUDGET);
+    frames[5].generated = true;
+    frames[9].mode_change = true;
+    o.rechart(&frames, &[]);
+    let fb = drawn(&mut o, 320, 240);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true);
+    let c = *o.colors();
+    let foot = l.bars_bottom() - 1;
+    assert_eq!(fb.get(l.data_x + 5, foot), Some(c.zero_update), "generated");
+    assert_eq!(
+        fb.get(l.data_x + 4, foot),
+        Some(c.text),
+        "the application's"
+    );
+    // The change: a dotted line down the whole panel, above the bar too (the budget's line
+    // crosses it).
+    let dots: Vec<i32> = (l.bars_top..l.bars_bottom())
+        .filter(|&y| fb.get(l.data_x + 9, y) == Some(c.clamp))
+        .collect();
+    assert!(dots
+        .first()
+        .is_some_and(|&y| y < l.bars_top + MODE_DOT_ROWS));
+    assert!(dots
+        .last()
+        .is_some_and(|&y| y >= l.bars_bottom() - 2 * MODE_DOT_ROWS));
+    assert!(
+        dots.windows(2).all(|w| w[1] - w[0] <= 2 * MODE_DOT_ROWS),
+        "{dots:?}"
+    );
+    // The legend names both marks in their colours.
+    let y = l.legend_top.unwrap();
+    let inks = |ink: u8| {
+        (0..320)
+            .flat_map(|x| (y..y + TEXT_ROWS).map(move |y| (x, y)))
+            .filter(|&(x, y)| fb.get(x, y) == Some(ink))
+            .count()
+    };
+    assert!(inks(c.zero_update) > 10 && inks(c.clamp) > 10);
+    // Without them, neither word.
+    let mut plain = tall(320, 240);
+    plain.rechart(&timed_frames(20, BUDGET), &[]);
+    let fb = drawn(&mut plain, 320, 240);
+    let zero_update_legend = (0..320)
+        .flat_map(|x| (y..y + TEXT_ROWS).map(move |y| (x, y)))
+        .filter(|&(x, y)| fb.get(x, y) == Some(c.zero_update))
+        .count();
+    assert!(zero_update_legend < inks(c.zero_update));
+}
+
+#[test]
+fn a_chart_scaled_to_its_own_frames_ignores_the_carts_budget_and_can_take_the_screen() {
+    // 45 fps frames: against the 60 Hz budget the scale would be 50 ms at least.
+    let frames = timed_frames(40, 22.2);
+    let top_of = |o: &mut Overlay, height: i32| {
+        let fb = drawn(o, 320, 240);
+        let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, height, true);
+        let c = *o.colors();
+        // The rows of the first column's bar, in any grade's colour.
+        let bar = [c.text, c.warning, c.error];
+        (l.bars_top..l.bars_bottom())
+            .filter(|&y| fb.get(l.data_x, y).is_some_and(|p| bar.contains(&p)))
+            .count() as f64
+            / f64::from(l.bars_height)
+    };
+    let mut budgeted = tall(320, 240);
+    budgeted.rechart(&frames, &[]);
+    let share = top_of(&mut budgeted, 120);
+    assert!((share - 22.2 / 50.0).abs() < 0.05, "{share}");
+    let mut fitted = tall(320, 240);
+    fitted.rechart(&frames, &[]);
+    fitted.set_chart_scale_fit(Some(22.2));
+    let share = top_of(&mut fitted, 120);
+    assert!((share - 22.2 / 25.0).abs() < 0.05, "{share}: a 25 ms top");
+    // The whole screen but the title, the two metrics rows and a bar of key hints.
+    fitted.set_chart_full_height(true);
+    let height = 240 - 4 * (BAR_HEIGHT + ROW_GAP) - ROW_GAP;
+    let share = top_of(&mut fitted, height);
+    assert!((share - 22.2 / 25.0).abs() < 0.05, "{share}");
+}

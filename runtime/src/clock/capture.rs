@@ -4,13 +4,17 @@
 //!
 //! | format | frame time | also read |
 //! | --- | --- | --- |
-//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `SyncInterval`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
+//! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `SyncInterval`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, the further latencies of [`INPUT_LATENCY_COLUMNS`], `FrameType` ([`is_application_frame`]), `PresentMode` and `AllowsTearing` frame by frame ([`ModeSpan`]), `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
 //! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
 //! | MSI Afterburner hardware monitoring log | refused: one row a polling period, not one a frame | |
 //! | FRAPS frametimes CSV (`Frame, Time (ms)`) | the difference between each row's `Time (ms)` (a running time since the first frame) and the previous row's | |
 //! | any CSV above as a spreadsheet saves it where the comma is the decimal mark | as the comma file: fields split at `;`, decimal commas (`16,67`) | as the comma file; a file mixing the two styles is refused |
+//!
+//! A frame is never displayed when any column says so (`Dropped` 1, an `NA` display time or
+//! latency, a `DisplayedTime` of 0), and then has no display interval and no latency: each
+//! frame is counted once, displayed or not.
 //!
 //! PresentMon 2's `DisplayedTime` is how long a frame stayed on screen, up to the next displayed
 //! frame; `MsBetweenDisplayChange` is the interval from the previous display to this one. So a
@@ -287,6 +291,16 @@ pub struct Stream {
     /// How the frames reached the screen and whether that changed mid-run, when the file
     /// says (`PresentMode`).
     pub present_modes: Option<PresentModes>,
+    /// Which frames were generated (frame generation), when the file has a `FrameType`
+    /// column (PresentMon 2, FrameView).
+    pub frame_types: Option<FrameTypes>,
+    /// The other latency columns the file has ([`INPUT_LATENCY_COLUMNS`]: PC latency, all
+    /// input to photon, instrumented latency), each under its name as the file spells it, one
+    /// value a frame (NaN for `NA` and for a frame never displayed).
+    pub input_latency_ms: Vec<(String, Vec<f64>)>,
+    /// The stretches of frames by present mode and tearing, in order, when the file has
+    /// `PresentMode` or `AllowsTearing`: one span for a run that never changed.
+    pub mode_spans: Vec<ModeSpan>,
 }
 
 /// How a stream's frames reached the screen (PresentMon's `PresentMode`: `Hardware:
@@ -1024,6 +1038,10 @@ struct Columns {
     /// Latency to the display (`DisplayLatency`, else `MsUntilDisplayed`) and click to photon.
     latency: Option<(usize, String)>,
     click: Option<(usize, String)>,
+    /// The frame's type: the application's, or a generator's (`FrameType`).
+    frame_type: Option<usize>,
+    /// The latency columns of [`INPUT_LATENCY_COLUMNS`] the file has.
+    input_latency: Vec<(usize, String)>,
     process: Option<usize>,
     process_id: Option<usize>,
     swap_chain: Option<usize>,
@@ -1058,6 +1076,11 @@ impl Columns {
         let gpu_busy = at(&["MsGPUBusy", "GPUBusy", "msGPUActive"]).map(named);
         let latency = at(&["DisplayLatency", "MsUntilDisplayed"]).map(named);
         let click = at(&["MsClickToPhotonLatency", "ClickToPhotonLatency"]).map(named);
+        let frame_type = at(&["FrameType"]);
+        let input_latency: Vec<(usize, String)> = INPUT_LATENCY_COLUMNS
+            .iter()
+            .filter_map(|&(ms, plain)| at(&[ms, plain]).map(named))
+            .collect();
         let process = at(&["Application", "ProcessName"]);
         let swap_chain = at(&["SwapChainAddress"]);
         let process_id = at(&["ProcessID"]);
@@ -1073,6 +1096,8 @@ impl Columns {
             gpu_busy.as_ref().map(|d| d.0),
             latency.as_ref().map(|d| d.0),
             click.as_ref().map(|d| d.0),
+            frame_type,
+            input_latency.iter().map(|d| d.0).max(),
             process,
             process_id,
             swap_chain,
@@ -1095,6 +1120,8 @@ impl Columns {
             gpu_busy,
             latency,
             click,
+            frame_type,
+            input_latency,
             process,
             process_id,
             swap_chain,
@@ -1119,6 +1146,7 @@ impl Columns {
         ]
         .into_iter()
         .flatten()
+        .chain(self.input_latency.iter().map(|d| d.0))
         .collect()
     }
 
@@ -1156,6 +1184,7 @@ impl Columns {
         ]
         .into_iter()
         .flatten()
+        .chain(&self.input_latency)
         .find(|(at, _)| *at == i)
         .map_or_else(|| format!("{}", i + 1), |(_, name)| name.clone())
     }
@@ -1579,6 +1608,11 @@ fn parse_lines(text: &str, file: &str, semicolons: Option<&str>) -> Result<Parse
                         .as_ref()
                         .map(|(_, name)| (name.clone(), Vec::new())),
                     click_ms: columns.click.as_ref().map(|_| Vec::new()),
+                    input_latency_ms: columns
+                        .input_latency
+                        .iter()
+                        .map(|(_, name)| (name.clone(), Vec::new()))
+                        .collect(),
                     ..Stream::default()
                 });
                 states.push(StreamState::default());
@@ -1759,47 +1793,58 @@ fn read_row(
         None if stream.frames_ms.is_empty() && raw.parse::<f64>() == Ok(0.0) => return Ok(false),
         None => return Err(bad(&columns.frame, FRAME_TIME_EXPECTED)),
     };
+    // Whether the frame was never displayed, by every column that can say so: a `Dropped` of
+    // 1, an `NA` display time or latency, or a `DisplayedTime` of 0 (how PresentMon's capture
+    // application wrote `NA` there before it wrote `NA`). Any one of them is enough, and the
+    // frame then has no display interval, whatever the others hold: counted once, as never
+    // displayed, and never also as displayed.
     let mut never_displayed = None;
+    let mut display = None;
     if let Some(col) = &columns.display {
         let raw = fields[col.0].trim();
         let value = if raw.eq_ignore_ascii_case("NA") {
             None
         } else {
-            let v = raw
-                .parse::<f64>()
+            raw.parse::<f64>()
                 .ok()
                 .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
-                .ok_or_else(|| bad(col, "a display interval in ms or NA"))?;
-            Some(v)
+                .ok_or_else(|| bad(col, "a display interval in ms or NA"))
+                .map(Some)?
         };
-        never_displayed = Some(value.is_none());
-        let since_previous = match columns.display_kind {
-            DisplayColumn::SincePrevious => value.unwrap_or(0.0),
+        let on_screen_zero = columns.display_kind == DisplayColumn::OnScreen && value == Some(0.0);
+        never_displayed = Some(value.is_none() || on_screen_zero);
+        display = value;
+    }
+    if let Some(i) = columns.until_displayed {
+        let na = fields[i].trim().eq_ignore_ascii_case("NA");
+        never_displayed = Some(never_displayed.unwrap_or(false) || na);
+    }
+    if let Some(col) = &columns.dropped {
+        let dropped = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
+        never_displayed = Some(never_displayed.unwrap_or(false) || dropped);
+    }
+    if columns.display.is_some() {
+        let since_previous = match (never_displayed, display, columns.display_kind) {
+            (Some(true), ..) | (_, None, _) => 0.0,
+            (_, Some(v), DisplayColumn::SincePrevious) => v,
             // This frame's own time on screen is the interval before the next displayed
             // frame; its own interval is the previous displayed frame's time on screen (0,
             // like a frame never displayed, for the first: nothing before it to measure from).
-            DisplayColumn::OnScreen => match value {
-                None => 0.0,
-                Some(v) => state.on_screen_ms.replace(v).unwrap_or(0.0),
-            },
+            (_, Some(v), DisplayColumn::OnScreen) => state.on_screen_ms.replace(v).unwrap_or(0.0),
         };
         stream
             .display_ms
             .get_or_insert_with(Vec::new)
             .push(since_previous);
     }
-    if let Some(i) = columns.until_displayed {
-        never_displayed = Some(fields[i].trim().eq_ignore_ascii_case("NA"));
-    }
-    if let Some(col) = &columns.dropped {
-        never_displayed = Some(flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?);
-    }
     if let Some(never) = never_displayed {
         *stream.not_displayed.get_or_insert(0) += usize::from(never);
     }
+    let mut tearing = None;
     if let Some(col) = &columns.tearing {
-        let tearing = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
-        *stream.tearing_frames.get_or_insert(0) += usize::from(tearing);
+        let allowed = flag(fields[col.0]).ok_or_else(|| bad(col, "0 or 1"))?;
+        *stream.tearing_frames.get_or_insert(0) += usize::from(allowed);
+        tearing = Some(allowed);
     }
     if let Some(col) = &columns.sync_interval {
         // PresentMon writes -1 where it could not tell the interval: a whole number counts.
@@ -1810,10 +1855,7 @@ fn read_row(
         *stream.sync_off_frames.get_or_insert(0) += usize::from(interval == 0);
     }
     // A time in ms or NA (kept as NaN), where the file has the column.
-    let time = |col: &Option<(usize, String)>, what: &'static str| -> Result<Option<f64>, _> {
-        let Some(col) = col else {
-            return Ok(None);
-        };
+    let time_of = |col: &(usize, String), what: &'static str| -> Result<Option<f64>, _> {
         let raw = fields[col.0].trim();
         if raw.eq_ignore_ascii_case("NA") {
             return Ok(Some(f64::NAN));
@@ -1823,6 +1865,9 @@ fn read_row(
             .filter(|v| (0.0..=MAX_CAPTURE_MS).contains(v))
             .map(Some)
             .ok_or_else(|| bad(col, what))
+    };
+    let time = |col: &Option<(usize, String)>, what: &'static str| -> Result<Option<f64>, _> {
+        col.as_ref().map_or(Ok(None), |col| time_of(col, what))
     };
     let busy = |col| time(col, "a busy time in ms or NA");
     let (cpu, gpu) = (busy(&columns.cpu_busy)?, busy(&columns.gpu_busy)?);
@@ -1851,9 +1896,22 @@ fn read_row(
     if let Some(ms) = gpu {
         stream.gpu_busy_ms.get_or_insert_with(Vec::new).push(ms);
     }
+    for (k, col) in columns.input_latency.iter().enumerate() {
+        if let Some(ms) = unshown(time_of(col, "a latency in ms or NA")?) {
+            stream.input_latency_ms[k].1.push(ms);
+        }
+    }
+    let frame_at = stream.frames_ms.len();
     if let Some(i) = columns.present_mode {
         let mode = fields[i].trim();
-        PresentModes::note(&mut stream.present_modes, stream.frames_ms.len(), mode);
+        PresentModes::note(&mut stream.present_modes, frame_at, mode);
+    }
+    if columns.present_mode.is_some() || tearing.is_some() {
+        let mode = columns.present_mode.map_or("", |i| fields[i].trim());
+        ModeSpan::note(&mut stream.mode_spans, frame_at, mode, tearing);
+    }
+    if let Some(i) = columns.frame_type {
+        FrameTypes::note(&mut stream.frame_types, fields[i]);
     }
     stream.frames_ms.push(frame);
     Ok(true)
@@ -2026,6 +2084,7 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             tearing_frames,
             sync_off_frames,
             present_modes,
+            ..Stream::default()
         });
     }
     Ok(streams)
@@ -2429,6 +2488,13 @@ impl fmt::Display for Capture {
         )
     }
 }
+
+mod columns;
+
+pub use columns::{
+    input_latency_meaning, is_application_frame, FrameTypes, ModeSpan, INPUT_LATENCY_COLUMNS,
+    MAX_FRAME_KINDS, OTHER_KINDS,
+};
 
 #[cfg(test)]
 mod tests;

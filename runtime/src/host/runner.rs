@@ -216,6 +216,8 @@ pub struct Host {
     recent: Timeline,
     /// Every frame of the run, when a trace of it was asked for.
     whole_run: Option<Timeline>,
+    /// The trace's title when the run plays a capture: the program captured.
+    whole_run_title: Option<String>,
     /// Where the recording goes, when the run is recorded (`bt run --record`).
     #[cfg(feature = "files")]
     record: Option<RecordTarget>,
@@ -287,6 +289,7 @@ impl Host {
             watch: None,
             recent: Timeline::rolling(1000.0 / engine_fps, RECENT_TIMINGS_MS),
             whole_run: None,
+            whole_run_title: None,
             #[cfg(feature = "files")]
             record: None,
             cart_version: None,
@@ -434,9 +437,33 @@ impl Host {
         self.whole_run = Some(Timeline::new(budget));
     }
 
+    /// As [`Host::record_whole_run`], for a run playing `capture`: the run keeps the
+    /// capture's own columns (display, busy and latency times), so its trace carries the tracks
+    /// `bt trace` gives the capture, and is titled, as `bt trace` titles it, by the program
+    /// captured.
+    pub fn record_whole_run_of_capture(&mut self, capture: &crate::clock::capture::Capture) {
+        self.record_whole_run();
+        if let Some(run) = &mut self.whole_run {
+            let said = capture.describe_refresh_given();
+            run.set_source(crate::timing::timeline::FrameSource::of_capture(
+                capture, said,
+            ));
+        }
+        self.whole_run_title = Some(crate::timing::captured::captured_title(
+            &capture.stream().name(),
+            &self.name,
+        ));
+    }
+
     /// Every frame since [`Host::record_whole_run`], if it was called.
     pub fn whole_run(&self) -> Option<&Timeline> {
         self.whole_run.as_ref()
+    }
+
+    /// The title of the whole run's trace: the cart, or the program captured when the run
+    /// plays a capture ([`Host::record_whole_run_of_capture`]).
+    pub fn whole_run_title(&self) -> &str {
+        self.whole_run_title.as_deref().unwrap_or(&self.name)
     }
 
     /// The frames of the last [`RECENT_TIMINGS_MS`].

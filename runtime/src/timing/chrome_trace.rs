@@ -16,8 +16,12 @@
 //!   other (updates measured to fill the frame still leave the render its share). The costs are measured on the machine that ran the cart; for a
 //!   capture's frames they are the cart's costs, not the captured program's.
 //! - Counter tracks (`"C"`): frame time, updates, render alpha, time thrown away and missed
-//!   refreshes; for a capture, also its displayed interval and the captured program's CPU and
-//!   GPU busy times, where it has them.
+//!   refreshes; for a capture, also its displayed interval, the captured program's CPU and
+//!   GPU busy times, its display latency, click to photon and each further latency under its
+//!   column's name, and whether each frame was generated, where it has them
+//!   ([`crate::timing::captured::write_trace_events`]).
+//! - Instants (`"i"`): for a capture with present modes, the mode at the first frame and at
+//!   each change.
 //! - Instants (`"i"`): clamps, missed refreshes and the cart's tags (a tag at its frame's
 //!   updates).
 //! - `process_name` and `thread_name` metadata name the run and its one thread.
@@ -69,7 +73,7 @@ fn num(v: f64) -> f64 {
 }
 
 /// Writes a JSON string literal.
-fn json_str(out: &mut impl Write, text: &str) -> io::Result<()> {
+pub(crate) fn json_str(out: &mut impl Write, text: &str) -> io::Result<()> {
     out.write_all(b"\"")?;
     for c in text.chars() {
         match c {
@@ -148,6 +152,7 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
          \"args\":{{\"name\":\"{thread}\"}}}}"
     )?;
     let mut tags = t.tags().peekable();
+    let first_frame = t.frames().next().map(|f| f.frame);
     for f in t.frames() {
         let s = f;
         // The frame's bounds, each computed once: the next frame starts at this `end`.
@@ -242,6 +247,16 @@ pub fn write(t: &Timeline, out: &mut impl Write, title: &str) -> io::Result<()> 
                 counter(out, name, start, ms)?;
             }
         }
+        let first = first_frame == Some(f.frame);
+        crate::timing::captured::write_trace_events(
+            out,
+            t.source(),
+            f.frame,
+            first,
+            start,
+            PID,
+            TID,
+        )?;
         if s.clamped {
             write!(
                 out,

@@ -3,9 +3,12 @@
 //! `bt bench`.
 
 pub mod bench;
+pub mod captured;
 pub mod chrome_trace;
 pub mod diagnose;
+pub mod frame_gen;
 pub mod frame_records;
+pub mod latency;
 pub mod pacing;
 #[cfg(feature = "files")]
 pub mod report;

@@ -446,7 +446,11 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
     if let Some(text) = s.display_missed_text() {
         row("missed refreshes on display", text);
     }
-    for text in s.latency_text() {
+    for text in s
+        .latency_text()
+        .into_iter()
+        .chain(s.captured.lines(s.displayed.as_ref()))
+    {
         let (name, rest) = text.split_once("  ").unwrap_or(("latency", &text));
         row(name, rest.to_string());
     }
@@ -647,7 +651,9 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
         let (cost_area, bottom) = rest.split_vertically(h * 15 / 100);
 
         // Frame time, as steps on a log axis.
-        let max_delta = summary.max_ms.max(budget_ms * 2.0);
+        // Room for the application's longest interval too, with frame generation.
+        let app_max = summary.captured.frame_gen.map_or(0.0, |g| g.app_max_ms);
+        let max_delta = summary.max_ms.max(budget_ms * 2.0).max(app_max);
         let y_top = (max_delta * 1.3).max(2.0);
         let y_bottom = frames
             .iter()
@@ -674,6 +680,43 @@ fn plots(timeline: &Timeline, summary: &Summary, budget_ms: f64) -> Result<Strin
             .draw_series(LineSeries::new(steps, blue.stroke_width(1)))?
             .label("frame time")
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], blue));
+        // A capture with frame generation: the application's own frames, each a step from
+        // the previous application frame to its end, beside every frame's.
+        let source = timeline.source();
+        if summary.captured.frame_gen.is_some() {
+            let mut from_s = all.first().map_or(0.0, |f| f.start_ms / 1000.0);
+            let app = all
+                .iter()
+                .filter(|f| source.generated(f.frame) == Some(false))
+                .map(|f| {
+                    let end_s = (f.start_ms + f.delta_ms.max(0.0)) / 1000.0;
+                    let step = (from_s, end_s, ((end_s - from_s) * 1000.0).max(y_bottom));
+                    from_s = end_s;
+                    step
+                });
+            let app: Vec<Step> = app.collect();
+            chart
+                .draw_series(LineSeries::new(
+                    step_line(thin_steps(&app)),
+                    purple.stroke_width(2),
+                ))?
+                .label("application frame interval (generated frames between)")
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], purple));
+        }
+        // Where how frames reached the screen changed (present mode, tearing).
+        let changes: Vec<f64> = all
+            .iter()
+            .filter(|f| source.mode_changes_at(f.frame))
+            .map(|f| f.start_ms / 1000.0)
+            .collect();
+        if !changes.is_empty() {
+            chart
+                .draw_series(changes.iter().map(|&x| {
+                    PathElement::new(vec![(x, y_bottom), (x, y_top)], orange.stroke_width(1))
+                }))?
+                .label("present mode changed (the table names each)")
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], orange));
+        }
         for (ms, label, color) in [
             (budget_ms, "budget", RGBColor(0, 135, 81)),
             (budget_ms * 2.0, "2x budget", RGBColor(255, 163, 0)),

@@ -30,6 +30,7 @@ use bt::Tag;
 use bt_overlay::{FrameStats, Refresh};
 
 use crate::engine::FrameReport;
+use crate::timing::captured::CapturedFigures;
 use crate::timing::pacing::{
     animation_error, error_sizes, frame_to_frame_changes, frames_per_second, tenth_percent_caveat,
     time_below_percent, Busy, CapFrameXLows, Displayed, Latency, Low, Stutters, BOUND_SHARE,
@@ -162,6 +163,8 @@ pub enum FrameSource {
         /// Each captured frame's click-to-photon latency (NaN where no click contributed),
         /// when the capture has the column.
         click_ms: Option<Vec<f64>>,
+        /// Its further columns: frame types, other latencies, present modes.
+        columns: Box<crate::timing::captured::CapturedColumns>,
     },
 }
 
@@ -624,6 +627,9 @@ pub struct Summary {
     pub latency: Option<(String, Latency)>,
     /// Their click-to-photon latency, for a capture whose frames had clicks behind them.
     pub click: Option<Latency>,
+    /// What the capture's further columns say: other latencies, frame generation, present
+    /// modes (empty for a clock's run).
+    pub captured: CapturedFigures,
 }
 
 /// The `k` longest of `frames`, longest first, an earlier frame first among equals (as a
@@ -884,7 +890,12 @@ impl Summary {
         });
         let click = column(has_click, &|frame| t.source.latency_ms(frame).1)
             .and_then(|values| Latency::of(&values));
+        let captured = match in_order.first() {
+            Some(_) => CapturedFigures::of(t.source, (t.number)(0), in_order),
+            None => CapturedFigures::default(),
+        };
         Summary {
+            captured,
             vrr,
             busy,
             latency,
@@ -1247,6 +1258,7 @@ impl Summary {
                 "above": v.above,
             })),
             "refresh_hz": self.refresh.1,
+            "captured": self.captured.to_json(),
             "not_displayed": self.not_displayed,
             "animation_error_ms": self.animation_error.map(|(mean, max)| {
                 serde_json::json!({"mean": mean, "largest": max})
@@ -1283,6 +1295,9 @@ impl Summary {
             let _ = writeln!(s, "{text}");
         }
         for text in self.latency_text() {
+            let _ = writeln!(s, "{text}");
+        }
+        for text in self.captured.lines(self.displayed.as_ref()) {
             let _ = writeln!(s, "{text}");
         }
         let _ = writeln!(s, "{}", self.changes_text());
@@ -1377,6 +1392,7 @@ mod tests {
             busy_ms: (Some(vec![3.0, f64::NAN, 9.0]), Some(vec![12.0, 4.0])),
             latency_ms: Some(("DisplayLatency".into(), vec![20.0, 31.0, f64::NAN, 25.0])),
             click_ms: Some(vec![f64::NAN, 40.0, 45.0]),
+            columns: Default::default(),
         };
         let refreshes = [
             (Refresh::Measured(60.0), Some(60.0)),
@@ -1555,6 +1571,7 @@ mod tests {
             busy_ms: (None, None),
             latency_ms: None,
             click_ms: None,
+            columns: Default::default(),
         });
         for (i, ticks) in [1, 2, 3, 1, 2, 3].into_iter().enumerate() {
             t.record(&report(i as u64, 1000.0 / 60.0, 1, ticks), 0, &[]);
@@ -1579,6 +1596,7 @@ mod tests {
             busy_ms: (None, None),
             latency_ms: None,
             click_ms: None,
+            columns: Default::default(),
         });
         for i in 0..6 {
             t.record(&report(i, 16.7, 1, i + 1), 0, &[]);
@@ -1607,6 +1625,7 @@ mod tests {
             busy_ms: (None, None),
             latency_ms: None,
             click_ms: None,
+            columns: Default::default(),
         });
         t.set_refresh((Refresh::Measured(60.0), Some(60.0)));
         for i in 0..6 {

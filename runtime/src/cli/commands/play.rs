@@ -117,6 +117,7 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         }
         let clock = capture.clock_saying_its_end(|line| note(format_args!("{line}")));
         engine.set_clock(Box::new(clock));
+        window.captured = Some(capture);
     }
     crate::host::window::run_cart(engine, &session, &window)?;
     Ok(())

@@ -40,7 +40,7 @@ impl Sim {
     /// since its frames are what the figures describe.
     pub fn title(&self, cart: &str) -> String {
         match &self.captured {
-            Some((stream, _)) => format!("{stream} (captured), played through {cart}"),
+            Some((stream, _)) => crate::timing::captured::captured_title(stream, cart),
             None => cart.to_string(),
         }
     }
@@ -89,17 +89,7 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
                 }
                 Some(n) => n,
             };
-            let source = FrameSource::Capture {
-                name: said,
-                not_displayed: capture.stream().not_displayed,
-                display_ms: capture.stream().display_ms.clone(),
-                busy_ms: (
-                    capture.stream().cpu_busy_ms.clone(),
-                    capture.stream().gpu_busy_ms.clone(),
-                ),
-                latency_ms: capture.stream().latency_ms.clone(),
-                click_ms: capture.stream().click_ms.clone(),
-            };
+            let source = FrameSource::of_capture(capture, said);
             (ticks, source)
         }
         _ if sim.looped => {
@@ -363,6 +353,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     let (mut engine, session) = engine(offer, &args.cart, true, None, input)?;
     show_overlay(&mut engine, &args);
     let sim = simulate(&args.sim, &mut engine)?;
+    show_capture(&mut engine, &sim, &args);
     if args.display_times && !sim.source.has_display_times() {
         return Err(Failure::Usage(
             "--display-times needs a capture with display times (PresentMon's \
@@ -544,6 +535,7 @@ fn compare_run(
         looped: args.sim.looped,
     };
     let sim = simulate(&sim_args, &mut engine)?;
+    show_capture(&mut engine, &sim, args);
     check_kept(&sim, frames, "bt diagnose --compare")?;
     let kept = whole_run(&mut engine, &sim, records);
     still_running(&engine, &session)?;
@@ -572,6 +564,28 @@ fn stacked(top: &Framebuffer, bottom: &Framebuffer) -> Framebuffer {
         }
     }
     both
+}
+
+/// The rank of a capture's frame times its tall chart's scale fits (see [`chart_stretch`]):
+/// the 95th percentile, so the run's own pace fills the panel and only its slowest 5 %, its
+/// stalls, run past the top with their values (the 99th is a short run's longest frame).
+const CHART_FIT_RANK: f64 = 0.95;
+
+/// Names the captured program on the chart's title row, and gives the tall chart the screen
+/// when a run charted plays a capture: a capture's picture is its chart, not the cart's screen.
+/// Two runs compared both take it, so their bars keep one height for one time.
+fn show_capture(engine: &mut Engine, sim: &Sim, args: &DiagnoseArgs) {
+    let overlay = engine.overlay_forced();
+    if let Some((stream, _)) = &sim.captured {
+        // The program and its process: the swap chain's address would crowd them off the
+        // row.
+        let program = stream.split(" swap chain ").next().unwrap_or(stream);
+        overlay.set_title(&format!("captured {program}"));
+    }
+    let capture = |spec: &ClockSpec| matches!(spec, ClockSpec::Capture { .. });
+    overlay.set_chart_full_height(
+        capture(&args.sim.clock) || args.compare.as_ref().is_some_and(capture),
+    );
 }
 
 /// Charts the stretch of the run the tall chart shows, and draws the last frame again with it:
@@ -653,6 +667,11 @@ fn chart_stretch(
                 (deltas[0], deltas[(deltas.len() - 1) / 2])
             });
             let start = k * per_column.max(1);
+            let source = timeline.source();
+            let generated = bucket
+                .iter()
+                .filter(|r| source.generated(r.frame) == Some(true))
+                .count();
             ChartFrame {
                 stats,
                 missed: bucket.iter().map(|r| r.missed).sum(),
@@ -661,6 +680,8 @@ fn chart_stretch(
                 never_shown: never_shown
                     .get(start..start + bucket.len())
                     .is_some_and(|n| n.iter().all(|&n| n)),
+                generated: 2 * generated > bucket.len(),
+                mode_change: bucket.iter().any(|r| source.mode_changes_at(r.frame)),
             }
         })
         .collect();
@@ -694,7 +715,23 @@ fn chart_stretch(
     } else {
         format!("{label}frames {first_frame}-{last_frame}, {seconds}")
     };
+    // A capture's chart is scaled to its own frames, not the cart's budget: the top fits the
+    // 95th percentile of the frames charted, and the longer ones run past it with their
+    // values. Two runs compared share the scale that fits both instead.
+    let fit = match timeline.source() {
+        FrameSource::Capture { .. } if label.is_empty() => {
+            let mut shown: Vec<f64> = stretch
+                .iter()
+                .map(|r| r.delta_ms)
+                .filter(|&ms| ms > 0.0)
+                .collect();
+            shown.sort_by(f64::total_cmp);
+            (!shown.is_empty()).then(|| crate::timing::pacing::nearest_rank(&shown, CHART_FIT_RANK))
+        }
+        _ => None,
+    };
     let overlay = engine.overlay_forced();
+    overlay.set_chart_scale_fit(fit);
     if args.display_times {
         overlay.set_chart_bars(bt_overlay::ChartBars::Display);
     }

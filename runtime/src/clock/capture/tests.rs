@@ -624,6 +624,7 @@ fn display_times_on_no_grid_make_missed_refreshes_na_with_what_to_give_in_one_li
         busy_ms: (None, None),
         latency_ms: None,
         click_ms: None,
+        columns: Default::default(),
     });
     t.set_refresh((c.refresh(), c.refresh().hz()));
     for (frame, &delta_ms) in c.frames_ms().iter().enumerate() {
@@ -1078,4 +1079,159 @@ fn an_afterburner_hardware_monitoring_log_is_refused_as_polled() {
         "{}",
         err(headless)
     );
+}
+
+/// A 60 Hz run of 120 presents, every eighth never displayed (`Dropped` 1) though its row
+/// still carries a display interval and a latency.
+const DROPPED_SHOWN: &str = include_str!("../../../tests/captures/presentmon-dropped-shown.csv");
+/// A `--v2_metrics`-shaped log of 60 frames, every sixth never displayed and written with a
+/// `DisplayedTime` and `DisplayLatency` of 0, as PresentMon's capture application wrote `NA`
+/// there before it wrote `NA`.
+const APP_ZERO_DISPLAY: &str =
+    include_str!("../../../tests/captures/presentmon-app-zero-display.csv");
+
+#[test]
+fn a_dropped_frame_with_a_display_time_is_counted_once_as_never_displayed() {
+    let c = parse(DROPPED_SHOWN, None);
+    let s = c.stream();
+    let display = s.display_ms.as_deref().unwrap();
+    let shown = display.iter().filter(|&&d| d > 0.0).count();
+    assert_eq!(s.not_displayed, Some(15), "every eighth of 120");
+    assert_eq!(shown + 15, c.len(), "each frame counted once");
+    let displayed_span: f64 = display.iter().sum();
+    let captured_span: f64 = c.frames_ms().iter().sum();
+    assert!(
+        displayed_span <= captured_span + 1e-6,
+        "the displayed span {displayed_span} ms exceeds the capture's {captured_span} ms"
+    );
+    let (_, latency) = s.latency_ms.as_ref().unwrap();
+    assert!(latency.iter().skip(7).step_by(8).all(|l| l.is_nan()));
+}
+
+#[test]
+fn a_displayed_time_of_zero_is_a_frame_never_displayed() {
+    let c = parse(APP_ZERO_DISPLAY, None);
+    let s = c.stream();
+    assert_eq!(s.not_displayed, Some(10), "every sixth of 60");
+    let display = s.display_ms.as_deref().unwrap();
+    let shown = display.iter().filter(|&&d| d > 0.0).count();
+    // The first displayed frame has no interval before it to measure.
+    assert_eq!(shown + 10 + 1, c.len());
+    // The frame after each one never displayed follows the 33.3 ms its predecessor stayed.
+    for (i, &d) in display.iter().enumerate().skip(1) {
+        let want = match i % 6 {
+            5 => 0.0,
+            0 => 2000.0 / 60.0,
+            _ => 1000.0 / 60.0,
+        };
+        assert!((d - want).abs() < 1e-3, "frame {i}: {d} ms, not {want}");
+    }
+    let (_, latency) = s.latency_ms.as_ref().unwrap();
+    assert!(latency.iter().skip(5).step_by(6).all(|l| l.is_nan()));
+}
+
+/// Another recording of PresentMon's own, in its 2.x default columns: a swap chain composed
+/// for three frames, then flipped independently with tearing allowed.
+const GOLD_MODES: &str =
+    include_str!("../../../tests/captures/presentmon-gold/test_case_0-default.csv");
+/// A 900-frame PresentMon 2 capture of a game at about 45 fps with AMD's frame generation (a
+/// generated frame before each of the application's), its further latency columns, and its
+/// present mode and tearing changing twice.
+const FRAME_GENERATION: &str =
+    include_str!("../../../tests/captures/presentmon-frame-generation.csv");
+
+#[test]
+fn present_mode_and_tearing_spans_come_from_each_frames_columns() {
+    let c = parse(GOLD_MODES, Some("11648"));
+    let spans = &c.stream().mode_spans;
+    let names: Vec<(usize, String)> = spans.iter().map(|s| (s.from, s.name())).collect();
+    assert_eq!(c.len(), 18);
+    assert_eq!(
+        names,
+        [
+            (0, "Composed: Flip, no tearing".to_string()),
+            (3, "Hardware: Independent Flip, tearing allowed".to_string()),
+        ]
+    );
+    let modes = parse(FRAME_GENERATION, None).stream().mode_spans.clone();
+    let froms: Vec<usize> = modes.iter().map(|s| s.from).collect();
+    assert_eq!(froms, [0, 600, 750]);
+    assert_eq!(modes[2].tearing, Some(true));
+}
+
+#[test]
+fn frame_types_split_the_applications_frames_from_generated_ones() {
+    let c = parse(FRAME_GENERATION, None);
+    let types = c.stream().frame_types.as_ref().unwrap();
+    assert_eq!(types.generated.len(), c.len());
+    assert_eq!(types.generated_frames(), 450);
+    assert!(types.generated.iter().step_by(2).all(|&g| g));
+    assert_eq!(
+        types.kinds,
+        [
+            ("AMD AFMF".to_string(), 450),
+            ("Application".to_string(), 450)
+        ]
+    );
+    // PresentMon's gold recordings name every frame the application's.
+    let gold = parse(GOLD_DEFAULT, Some("dwm.exe"));
+    assert_eq!(
+        gold.stream()
+            .frame_types
+            .as_ref()
+            .unwrap()
+            .generated_frames(),
+        0
+    );
+    for (name, generated) in [
+        ("Application", false),
+        ("NotSet", false),
+        ("", false),
+        ("AMD AFMF", true),
+        ("Intel XeSS-FG", true),
+        ("NVIDIA_DLSS_FG", true),
+        ("Unknown", true),
+    ] {
+        assert_eq!(!is_application_frame(name), generated, "{name:?}");
+    }
+}
+
+#[test]
+fn further_latency_columns_are_each_read_under_their_own_name() {
+    let c = parse(FRAME_GENERATION, None);
+    let names: Vec<&str> = c
+        .stream()
+        .input_latency_ms
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "MsPCLatency",
+            "MsAllInputToPhotonLatency",
+            "MsInstrumentedLatency"
+        ]
+    );
+    let rows: Vec<Vec<&str>> = FRAME_GENERATION
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    for (k, at) in [(0, 12), (1, 15), (2, 17)] {
+        let values = &c.stream().input_latency_ms[k].1;
+        assert_eq!(values.len(), rows.len());
+        for (v, row) in values.iter().zip(&rows) {
+            match row[at].parse::<f64>() {
+                Ok(want) => assert_eq!(*v, want),
+                Err(_) => assert!(v.is_nan(), "{} is NA", row[at]),
+            }
+        }
+    }
+    // A frame never displayed has none, whatever the file writes.
+    let csv = "MsBetweenPresents,Dropped,MsPCLatency\n16.7,0,30.0\n16.7,1,31.0\n";
+    let c = parse(csv, None);
+    let pc = &c.stream().input_latency_ms[0].1;
+    assert_eq!(pc[0], 30.0);
+    assert!(pc[1].is_nan());
 }

@@ -178,6 +178,10 @@ pub struct WindowOptions {
     /// (see [`dev_link`]); `bt dev` passes it, a player never does.
     #[cfg_attr(feature = "cli", arg(long, hide = true, value_name = "DIR"))]
     pub dev_link: Option<PathBuf>,
+    /// The capture the clock plays, when it plays one (`--clock capture:FILE`): its own
+    /// columns go into `--trace-out`'s trace.
+    #[cfg_attr(feature = "cli", arg(skip))]
+    pub captured: Option<Arc<crate::clock::capture::Capture>>,
 }
 
 impl Default for WindowOptions {
@@ -198,6 +202,7 @@ impl Default for WindowOptions {
             no_watch: false,
             gif_buffer: false,
             dev_link: None,
+            captured: None,
         }
     }
 }
@@ -257,7 +262,10 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         host.show_paused();
     }
     if args.trace_out.is_some() {
-        host.record_whole_run();
+        match &args.captured {
+            Some(capture) => host.record_whole_run_of_capture(capture),
+            None => host.record_whole_run(),
+        }
         // Ctrl-C, SIGTERM and SIGHUP close the window, so the trace is written.
         crate::host::signals::install();
     }
@@ -376,7 +384,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         let mut pending = Output::new(path, Format::Json)
             .and_then(|o| o.begin())
             .map_err(|e| e.to_string())?;
-        run.write_chrome_trace(&mut pending, &app.name)
+        run.write_chrome_trace(&mut pending, app.host.whole_run_title())
             .map_err(|e| format!("{}: {e}", crate::quote::path(path)))?;
         pending.commit().map_err(|e| e.to_string())?;
         println!(
