@@ -2493,7 +2493,7 @@ mod columns;
 
 pub use columns::{
     input_latency_meaning, is_application_frame, FrameTypes, ModeSpan, INPUT_LATENCY_COLUMNS,
-    MAX_FRAME_KINDS, OTHER_KINDS,
+    MAX_FRAME_KINDS, MAX_MODE_SPANS, MODE_NAME_CHARS, MODE_SPANS_CUT, OTHER_KINDS,
 };
 
 #[cfg(test)]

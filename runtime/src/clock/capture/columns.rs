@@ -91,6 +91,16 @@ pub fn input_latency_meaning(column: &str) -> &'static str {
     }
 }
 
+/// The most present-mode spans a stream keeps: far more than any real run changes mode (a few
+/// times), few enough that a file changing it on every row costs well under a megabyte.
+pub const MAX_MODE_SPANS: usize = 4096;
+
+/// The characters of a present mode's name kept (PresentMon's longest is under 40).
+pub const MODE_NAME_CHARS: usize = 64;
+
+/// The name of the last span of a stream that changed mode more than [`MAX_MODE_SPANS`] times.
+pub const MODE_SPANS_CUT: &str = "(further present-mode changes not kept)";
+
 /// A stretch of frames that reached the screen one way: from frame `from` (counted from 0)
 /// to the next span's first frame.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -121,11 +131,28 @@ impl ModeSpan {
 
     /// Adds frame `frame`, presented in `mode` with tearing allowed or not, to `spans`: a new
     /// span when either differs from the last span's.
+    ///
+    /// At most [`MAX_MODE_SPANS`] are kept: a file whose mode changes more often than that ends
+    /// in one span saying the changes from there on were not kept, so memory stays bounded
+    /// whatever the file holds. A mode's name is kept to [`MODE_NAME_CHARS`] characters.
     pub(super) fn note(spans: &mut Vec<ModeSpan>, frame: usize, mode: &str, tearing: Option<bool>) {
-        if spans
-            .last()
-            .is_some_and(|last| last.mode == mode && last.tearing == tearing)
+        let mode = match mode.char_indices().nth(MODE_NAME_CHARS) {
+            Some((end, _)) => &mode[..end],
+            None => mode,
+        };
+        if spans.len() >= MAX_MODE_SPANS
+            || spans
+                .last()
+                .is_some_and(|last| last.mode == mode && last.tearing == tearing)
         {
+            return;
+        }
+        if spans.len() + 1 == MAX_MODE_SPANS {
+            spans.push(ModeSpan {
+                from: frame,
+                mode: MODE_SPANS_CUT.to_string(),
+                tearing: None,
+            });
             return;
         }
         spans.push(ModeSpan {
@@ -133,5 +160,32 @@ impl ModeSpan {
             mode: mode.to_string(),
             tearing,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_changing_mode_on_every_frame_keeps_a_bounded_list_that_says_so() {
+        let mut spans = Vec::new();
+        let long = "x".repeat(10_000);
+        for frame in 0..20_000 {
+            let mode = if frame % 2 == 0 {
+                long.as_str()
+            } else {
+                "Composed: Flip"
+            };
+            ModeSpan::note(&mut spans, frame, mode, None);
+        }
+        assert_eq!(spans.len(), MAX_MODE_SPANS);
+        assert_eq!(spans[0].mode.chars().count(), MODE_NAME_CHARS);
+        assert_eq!(spans[1].mode, "Composed: Flip");
+        let last = spans.last().unwrap();
+        assert_eq!(
+            (last.from, last.mode.as_str()),
+            (MAX_MODE_SPANS - 1, MODE_SPANS_CUT)
+        );
     }
 }
