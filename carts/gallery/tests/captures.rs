@@ -943,3 +943,202 @@ fn a_comparison_with_the_tall_chart_draws_both_runs_on_one_scale_a_above_b() {
     let b_half: Vec<u8> = got.as_raw()[got.as_raw().len() / 2..].to_vec();
     assert_ne!(b_half, alone.as_raw().to_vec());
 }
+
+#[test]
+fn diagnose_compares_several_runs_and_aggregates_them_leaving_out_the_outlier() {
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("runs.html");
+    // The four runs of one CapFrameX file, each played as a run: A to D. Runs 1 to 3 hold
+    // 60 fps with a few 20 ms frames; run 4 has a 33.4 ms frame every 20 frames, so its P1
+    // lies far below the others'.
+    let run = |n: u32| format!("{}#{n}", spec("capframex-runs.json"));
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--compare",
+        &run(2),
+        "--compare",
+        &run(3),
+        "--compare",
+        &run(4),
+        "--aggregate",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("D = game.exe run 4"), "{out}");
+    let frames = out
+        .lines()
+        .find(|l| l.starts_with("frames   "))
+        .unwrap_or_else(|| panic!("no frames row:\n{out}"));
+    let cells: Vec<&str> = frames.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        ["frames", "240.0", "240.0", "240.0", "240.0"],
+        "{frames}"
+    );
+    // The aggregate, at CapFrameX's default of 3%: run 4 alone is an outlier, and the runs
+    // left are 720 frames end to end.
+    let aggregate = out
+        .split("aggregate (")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(aggregate.starts_with("CapFrameX's rule"), "{aggregate}");
+    let outliers: Vec<&str> = aggregate
+        .lines()
+        .filter(|l| l.ends_with("outlier"))
+        .collect();
+    assert_eq!(outliers.len(), 1, "{aggregate}");
+    assert!(outliers[0].trim_start().starts_with("D "), "{aggregate}");
+    assert!(aggregate.contains("(960 frames)"), "{aggregate}");
+    assert!(aggregate.contains("(720 frames)"), "{aggregate}");
+    // The report: one chart with each run's percentile curve, and the aggregate's table.
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(page.contains("Frame time by percentile, each run"));
+    assert!(page.contains("A in blue, B in orange, C in green, D in pink"));
+    assert!(page.contains("<h2>Aggregate</h2>"));
+    // Each run's curve in its own colour: A's blue, B's orange, C's green and D's pink.
+    for colour in ["#29ADFF", "#FF6C24", "#00E436", "#FF77A8"] {
+        assert!(
+            page.contains(&format!("stroke=\"{colour}\" stroke-width=\"2\"")),
+            "no percentile curve in {colour}"
+        );
+    }
+    // A tighter percentage makes run 1, 1.5% above the median, an outlier too.
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--compare",
+        &run(2),
+        "--compare",
+        &run(3),
+        "--compare",
+        &run(4),
+        "--aggregate",
+        "1",
+        "--csv",
+        dir.join("runs.csv").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let aggregate = out.split("aggregate (").nth(1).unwrap();
+    assert_eq!(
+        aggregate.lines().filter(|l| l.ends_with("outlier")).count(),
+        2,
+        "{aggregate}"
+    );
+}
+
+#[test]
+fn a_capframex_files_runs_play_end_to_end_with_all() {
+    let dir = ScratchDir::new("captures");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &format!("{}#all", spec("capframex-runs.json")),
+        "--csv",
+        dir.join("all.csv").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("playing game.exe run 1 to 4, end to end (960 frames)"),
+        "{}",
+        stderr(&o)
+    );
+    let csv = std::fs::read_to_string(dir.join("all.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 961, "a header and every run's frames");
+}
+
+#[test]
+fn runs_diagnose_cannot_set_side_by_side_are_refused_before_running() {
+    let dir = ScratchDir::new("captures");
+    let run = |n: u32| format!("{}#{n}", spec("capframex-runs.json"));
+    let png = dir.join("tall.png");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--compare",
+        &run(2),
+        "--compare",
+        &run(3),
+        "--chart",
+        "tall",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--compare was given 2 times; give one --compare"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!png.exists());
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--aggregate",
+        "--csv",
+        dir.join("one.csv").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--aggregate needs at least two runs"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--compare",
+        &run(2),
+        "--aggregate",
+        "10",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("10 is not in 1..=9"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_summary_gives_capframexs_stuttering_time_of_the_frames_played() {
+    // The capture's game frames, read here; the stuttering time of what was played is
+    // CapFrameX's figure of those frames.
+    let frames: Vec<f64> = game_rows().iter().map(|(ms, _)| *ms).collect();
+    let clock = spec("stalls-2000.csv");
+    let o = bt(&["trace", "hello", "--clock", &clock, "--format", "summary"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let share = s["capframex"]["stuttering_time_percent"].as_f64().unwrap();
+    let expected = bt_runtime::timing::stuttering::stuttering_time_percent(&frames);
+    assert!(expected > 0.0, "the capture's stalls stutter");
+    assert!(
+        (share - expected).abs() < 1e-9,
+        "{share} against {expected}"
+    );
+    let dir = ScratchDir::new("captures");
+    let csv = dir.join("rows.csv");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &clock,
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&o).contains(&format!("stuttering time {expected:.2} %")),
+        "{}",
+        stdout(&o)
+    );
+}

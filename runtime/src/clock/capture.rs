@@ -24,7 +24,8 @@
 //! the compositor (`dwm.exe` is played only when it is alone or named), or the one a selector
 //! names (`capture:FILE#firefox.exe`, by process name, process id or swap-chain address, the
 //! address compared by value so PresentMon 1's zero-padded spelling matches PresentMon 2's; for
-//! CapFrameX JSON, which holds runs rather than swap chains, `#2` names the second run). Of
+//! CapFrameX JSON, which holds runs rather than swap chains, `#2` names the second run and
+//! `#all` plays every run end to end, as CapFrameX's aggregation reads the file). Of
 //! streams tied for the default pick the first in the file is played, and
 //! [`Capture::notes`] says so. [`Capture::describe`] says which and what else the file holds.
 //!
@@ -507,6 +508,20 @@ impl Capture {
         // cell must not shrink the stream and hand the default pick to another one.
         let size = |i: usize| streams[i].frames_ms.len() + errors[i].as_ref().map_or(0, |e| e.rows);
         let mut notes: Vec<String> = cut.into_iter().collect();
+        if format == CaptureFormat::CapFrameXJson && all_runs::wants_all(selector) {
+            if let Some(unread) = errors.into_iter().flatten().next() {
+                return Err(unread.error);
+            }
+            return Ok(Capture {
+                file: file.to_string(),
+                format,
+                chosen: all_runs::join(streams),
+                others: Vec::new(),
+                skipped,
+                sources,
+                notes,
+            });
+        }
         let pick = match selector {
             None => {
                 // The compositor only when nothing else presented: a capture of a windowed
@@ -947,7 +962,9 @@ fn most_frames(streams: impl Iterator<Item = (usize, usize)>) -> Option<usize> {
 /// How a selector names a stream of a file of `format`, after `capture:FILE`.
 fn selector_hint(format: CaptureFormat) -> &'static str {
     match format {
-        CaptureFormat::CapFrameXJson => "#N, N the run's number from 1",
+        CaptureFormat::CapFrameXJson => {
+            "#N, N the run's number from 1, or #all for every run end to end"
+        }
         _ => "#NAME, #PID or #ADDRESS",
     }
 }
@@ -2036,6 +2053,8 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
 /// field is skipped unread. A value of the wrong kind where an object should be reads as an
 /// empty object, and where an array should be as [`Field::Other`], so the messages can say
 /// what is missing or wrong.
+mod all_runs;
+
 mod json {
     use std::fmt;
     use std::marker::PhantomData;

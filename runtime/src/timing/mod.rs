@@ -9,4 +9,6 @@ pub mod frame_records;
 pub mod pacing;
 #[cfg(feature = "files")]
 pub mod report;
+pub mod runs;
+pub mod stuttering;
 pub mod timeline;
