@@ -1142,3 +1142,48 @@ fn the_summary_gives_capframexs_stuttering_time_of_the_frames_played() {
         stdout(&o)
     );
 }
+
+#[test]
+fn the_report_plots_a_capframex_captures_sensors_in_their_units_beside_the_frame_times() {
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("sensors.html");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &format!("{}#2", spec("capframex-runs.json")),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&report).unwrap();
+    let sensors = page
+        .split("<h2>Sensors</h2>")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no sensors in the report"));
+    // One chart a kind, each captioned with its unit, each sensor by the file's name.
+    for caption in ["Load (%)", "Clock (MHz)", "Temperature (°C)", "Power (W)"] {
+        assert!(sensors.contains(caption), "no {caption} chart");
+    }
+    for name in [
+        "GPU Core Load",
+        "CPU Total Load",
+        "GPU Core Clock",
+        "GPU Power",
+    ] {
+        assert!(sensors.contains(name), "no {name} line");
+    }
+    assert_eq!(sensors.matches("<svg").count(), 4);
+    // A capture without sensors has no such section.
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("capframex.json"),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(!page.contains("<h2>Sensors</h2>"));
+}

@@ -6,7 +6,7 @@
 //! | --- | --- | --- |
 //! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `SyncInterval`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
-//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
+//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed`, `Runs[].SensorData2` ([`Sensor`]) |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
 //! | MSI Afterburner hardware monitoring log | refused: one row a polling period, not one a frame | |
 //! | FRAPS frametimes CSV (`Frame, Time (ms)`) | the difference between each row's `Time (ms)` (a running time since the first frame) and the previous row's | |
@@ -288,6 +288,9 @@ pub struct Stream {
     /// How the frames reached the screen and whether that changed mid-run, when the file
     /// says (`PresentMode`).
     pub present_modes: Option<PresentModes>,
+    /// The sensors read beside the frames (CapFrameX's `SensorData2`), none when the file has
+    /// none.
+    pub sensors: Vec<Sensor>,
 }
 
 /// How a stream's frames reached the screen (PresentMon's `PresentMode`: `Hardware:
@@ -2043,6 +2046,7 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             tearing_frames,
             sync_off_frames,
             present_modes,
+            sensors: run.sensor_data.map(|s| s.0).unwrap_or_default(),
         });
     }
     Ok(streams)
@@ -2054,6 +2058,9 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
 /// empty object, and where an array should be as [`Field::Other`], so the messages can say
 /// what is missing or wrong.
 mod all_runs;
+mod sensors;
+
+pub use sensors::{unit_of, Sensor};
 
 mod json {
     use std::fmt;
@@ -2262,10 +2269,11 @@ mod json {
         }
     }
 
-    /// A run: its `CaptureData`.
+    /// A run: its `CaptureData` and `SensorData2`.
     #[derive(Default)]
     pub(super) struct Run {
         pub capture_data: Option<Data>,
+        pub sensor_data: Option<super::sensors::SensorData2>,
     }
 
     impl Object for Run {
@@ -2274,6 +2282,10 @@ mod json {
             name: &str,
             map: &mut A,
         ) -> Result<bool, A::Error> {
+            if name.eq_ignore_ascii_case("SensorData2") && self.sensor_data.is_none() {
+                self.sensor_data = Some(map.next_value()?);
+                return Ok(true);
+            }
             if !name.eq_ignore_ascii_case("CaptureData") || self.capture_data.is_some() {
                 return Ok(false);
             }

@@ -10,5 +10,7 @@ pub mod pacing;
 #[cfg(feature = "files")]
 pub mod report;
 pub mod runs;
+#[cfg(feature = "files")]
+pub mod sensors;
 pub mod stuttering;
 pub mod timeline;

@@ -47,6 +47,19 @@ const FONT: &str = "sans-serif";
 /// # Errors
 /// A message when the plots cannot be drawn (an empty timeline draws empty axes).
 pub fn html(timeline: &Timeline, title: &str) -> Result<String, String> {
+    html_with_sensors(timeline, title, &[])
+}
+
+/// [`html`], with the capture's sensor readings plotted under the frame times, each kind in
+/// its unit (see [`crate::timing::sensors`]).
+///
+/// # Errors
+/// A message when the plots cannot be drawn.
+pub fn html_with_sensors(
+    timeline: &Timeline,
+    title: &str,
+    sensors: &[crate::clock::capture::Sensor],
+) -> Result<String, String> {
     let budget_ms = timeline.budget_ms();
     let summary = timeline.summary();
     let svg = plots(timeline, &summary, budget_ms)
@@ -63,6 +76,7 @@ pub fn html(timeline: &Timeline, title: &str) -> Result<String, String> {
     );
     page.push_str(&summary_table(timeline, &summary, budget_ms));
     page.push_str(&svg);
+    page.push_str(&crate::timing::sensors::html(sensors, timeline)?);
     page.push_str(
         "\n<p>Frame time is each frame's delta from the clock (or the capture). Budget: one \
          update's time; orange crosses: frames the 8-update cap clamped (the time past it is \
@@ -482,7 +496,7 @@ fn compare_plots(timelines: &[&Timeline]) -> Result<String, Boxed> {
     Ok(svg)
 }
 
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

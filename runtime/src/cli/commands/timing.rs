@@ -16,6 +16,7 @@ use crate::cli::Offer;
 
 use super::*;
 
+use crate::clock::capture::Sensor;
 use crate::clock::spec::ClockSpec;
 use crate::export::safe_write::{Format, Output, Pending};
 use crate::timing::frame_records::{self, TraceWriter};
@@ -34,6 +35,8 @@ pub(super) struct Sim {
     pub source: FrameSource,
     /// The captured program's stream and the capture file, for a capture clock.
     pub captured: Option<(String, String)>,
+    /// The capture's sensor readings, for the report.
+    pub sensors: Vec<Sensor>,
 }
 
 impl Sim {
@@ -69,6 +72,10 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
             Some((capture.stream().name(), capture.file().to_string()))
         }
         _ => None,
+    };
+    let sensors = match &spec {
+        ClockSpec::Capture { capture, .. } => capture.stream().sensors.clone(),
+        _ => Vec::new(),
     };
     let (ticks, source) = match &mut spec {
         ClockSpec::Capture { capture, looped } => {
@@ -137,6 +144,7 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
         refresh,
         source,
         captured,
+        sensors,
     })
 }
 
@@ -466,9 +474,9 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         None => None,
     };
     let report_ready = match (&report_out, kept.timeline()) {
-        (Some(out), Some(timeline)) if all_compared.is_empty() => {
-            Some(out.prepare(crate::timing::report::html(timeline, &title)?.as_bytes())?)
-        }
+        (Some(out), Some(timeline)) if all_compared.is_empty() => Some(out.prepare(
+            crate::timing::report::html_with_sensors(timeline, &title, &sim.sensors)?.as_bytes(),
+        )?),
         (Some(out), Some(timeline)) => {
             let mut runs = vec![(timeline, title.as_str())];
             for (other, other_title, _) in &all_compared {
@@ -800,6 +808,7 @@ mod tests {
             refresh: capture.refresh(),
             source: FrameSource::Clock,
             captured: Some((capture.stream().name(), capture.file().to_string())),
+            sensors: Vec::new(),
         }
     }
 

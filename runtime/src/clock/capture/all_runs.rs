@@ -12,7 +12,8 @@ pub(super) fn wants_all(selector: Option<&str>) -> bool {
 }
 
 /// `runs` (at least one), in order, as one stream. A column is kept when every run has it;
-/// a count (frames never displayed, tearing, V-Sync off) when every run gives it. The present
+/// a count (frames never displayed, tearing, V-Sync off) when every run gives it; a sensor
+/// continues from one run to the next, its times moved on by the runs before. The present
 /// modes are not joined: a joined run says no change of mode.
 pub(super) fn join(runs: Vec<Stream>) -> Stream {
     let count = runs.len();
@@ -39,6 +40,12 @@ pub(super) fn join(runs: Vec<Stream>) -> Stream {
             .collect();
         parts.map(|parts| (name, parts.into_iter().flatten().copied().collect()))
     });
+    let mut sensors = Vec::new();
+    let mut offset_s = 0.0;
+    for run in &runs {
+        super::sensors::append(&mut sensors, run.sensors.clone(), offset_s);
+        offset_s += run.frames_ms.iter().sum::<f64>() / 1000.0;
+    }
     Stream {
         process: runs[0].process.clone(),
         process_id: runs[0].process_id.clone(),
@@ -55,6 +62,7 @@ pub(super) fn join(runs: Vec<Stream>) -> Stream {
         gpu_busy_ms: vectors(|r| r.gpu_busy_ms.as_ref()),
         latency_ms,
         click_ms: vectors(|r| r.click_ms.as_ref()),
+        sensors,
         ..Stream::default()
     }
 }
