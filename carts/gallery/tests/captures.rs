@@ -1187,3 +1187,74 @@ fn the_report_plots_a_capframex_captures_sensors_in_their_units_beside_the_frame
     let page = std::fs::read_to_string(&report).unwrap();
     assert!(!page.contains("<h2>Sensors</h2>"));
 }
+
+#[test]
+fn a_capture_at_its_own_pace_runs_the_same_updates_and_pictures_as_one_a_refresh() {
+    use std::sync::Arc;
+
+    use bt_runtime::clock::capture::Capture;
+    use bt_runtime::{Engine, EngineOptions};
+
+    let capture = Arc::new(Capture::load(&capture("stalls-2000.csv"), None).unwrap());
+    let hello = || {
+        let cart = bt_gallery::find("hello").expect("bundled cart");
+        let options = EngineOptions {
+            overlay: false,
+            ..EngineOptions::default()
+        };
+        Engine::new(Box::new(cart.build), options).expect("cart boots")
+    };
+    let frames = capture.len();
+    // One captured frame a 60 Hz refresh.
+    let mut refresh = hello();
+    refresh.set_clock(Box::new(capture.clock(false)));
+    let (mut shown, mut now) = (0, 0.0);
+    while shown < frames {
+        shown += usize::from(refresh.run(now).is_some());
+        now += 1000.0 / 60.0;
+    }
+    // At the capture's own pace: a host that sleeps until the clock's next frame is due, as
+    // the window does, and otherwise asks every millisecond.
+    let mut own = hello();
+    own.set_clock(Box::new(capture.clock_at_its_own_pace(|_| {})));
+    let (mut shown_at, mut now) = (Vec::new(), 0.0);
+    while shown_at.len() < frames {
+        if own.run(now).is_some() {
+            shown_at.push(now);
+        }
+        now = own.next_frame_ms().unwrap_or(now + 1.0).max(now);
+        assert!(now < 1e9, "the run ends");
+    }
+    // Each frame came its captured interval after the one before.
+    for (i, pair) in shown_at.windows(2).enumerate() {
+        let gap = pair[1] - pair[0];
+        assert!(
+            (gap - capture.frames_ms()[i + 1]).abs() < 1e-6,
+            "frame {}: {gap} ms after the one before, captured {} ms",
+            i + 1,
+            capture.frames_ms()[i + 1]
+        );
+    }
+    // The same updates and the same picture either way.
+    assert_eq!(own.updates_since_init(), refresh.updates_since_init());
+    assert_eq!(own.ticks(), refresh.ticks());
+    assert_eq!(own.framebuffer(), refresh.framebuffer());
+}
+
+#[test]
+fn capture_pace_is_refused_without_a_capture_clock() {
+    let o = bt(&[
+        "run",
+        "hello",
+        "--clock",
+        "paced:60",
+        "--capture-pace",
+        "real",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--capture-pace paces a capture clock"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -527,6 +527,20 @@ pub struct RunArgs {
     /// seed and arguments are the replay's).
     #[arg(long, hide = true, value_name = "FILE.btr", conflicts_with_all = ["input", "at"])]
     pub continue_from: Option<PathBuf>,
+    /// With --clock capture:FILE: `host` plays one captured frame a host refresh; `real` plays
+    /// the capture at its own pace, each frame its captured interval after the one before
+    /// (the same frame times either way, so the same updates and pictures) [default: host].
+    #[arg(long, value_enum, value_name = "PACE")]
+    pub capture_pace: Option<CapturePace>,
+}
+
+/// How `bt run` plays a capture clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CapturePace {
+    /// One captured frame a host refresh.
+    Host,
+    /// Each captured frame its captured interval after the one before.
+    Real,
 }
 
 #[cfg(feature = "window")]

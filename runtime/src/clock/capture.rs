@@ -2058,7 +2058,10 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
 /// empty object, and where an array should be as [`Field::Other`], so the messages can say
 /// what is missing or wrong.
 mod all_runs;
+mod own_pace;
 mod sensors;
+
+pub use own_pace::{OwnPace, OWN_PACE_RESYNC_MS};
 
 pub use sensors::{unit_of, Sensor};
 
