@@ -1258,3 +1258,44 @@ fn capture_pace_is_refused_without_a_capture_clock() {
         stderr(&o)
     );
 }
+
+#[test]
+fn the_report_plots_a_frameview_logs_gpu_columns_under_their_own_names() {
+    // A FrameView log made for the purpose: the game's frames with the GPU's clock, memory
+    // clock, utilisation, temperature and power on every row, the compositor's beside them.
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("frameview.html");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("frameview-gpu.csv"),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("playing game.exe (pid 6312)"),
+        "{}",
+        stderr(&o)
+    );
+    let page = std::fs::read_to_string(&report).unwrap();
+    let sensors = page
+        .split("<h2>Sensors</h2>")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no sensors in the report"));
+    for caption in ["Clock (MHz)", "Load (%)", "Temperature (°C)", "Power (W)"] {
+        assert!(sensors.contains(caption), "no {caption} chart");
+    }
+    for name in [
+        "GPU0Clk(MHz)",
+        "GPU0MemClk(MHz)",
+        "GPU0Util(%)",
+        "GPU0Temp(C)",
+        "NV Pwr(W) (API)",
+    ] {
+        assert!(sensors.contains(name), "no {name} line");
+    }
+    // The CPU's columns are not the GPU's sensors.
+    assert!(!sensors.contains("CPUClk"));
+}

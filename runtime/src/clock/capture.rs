@@ -569,7 +569,10 @@ impl Capture {
         if let Some(unread) = errors.swap_remove(pick) {
             return Err(unread.error);
         }
-        let chosen = streams.swap_remove(pick);
+        let mut chosen = streams.swap_remove(pick);
+        if format == CaptureFormat::PresentMon {
+            chosen.sensors = frameview::sensors(text, &chosen);
+        }
         let mut others: Vec<(String, usize)> = streams
             .iter()
             .map(|s| (s.name(), s.frames_ms.len()))
@@ -2058,6 +2061,7 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
 /// empty object, and where an array should be as [`Field::Other`], so the messages can say
 /// what is missing or wrong.
 mod all_runs;
+mod frameview;
 mod own_pace;
 mod sensors;
 

@@ -28,7 +28,8 @@ pub struct Sensor {
 
 impl Sensor {
     /// How a chart names it: `GPU Core Load`, or the name alone when it already ends with its
-    /// kind (`GPU Power`, not `GPU Power Power`).
+    /// kind (`GPU Power`, not `GPU Power Power`) or names its unit (FrameView's
+    /// `GPU0Clk(MHz)`).
     pub fn label(&self) -> String {
         let name = self.name.trim();
         if name.is_empty() {
@@ -36,6 +37,7 @@ impl Sensor {
         } else if name
             .to_ascii_lowercase()
             .ends_with(&self.kind.trim().to_ascii_lowercase())
+            || name.contains('(')
         {
             name.to_string()
         } else {
