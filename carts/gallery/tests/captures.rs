@@ -1216,3 +1216,359 @@ fn a_captures_tall_chart_names_the_program_not_the_cart() {
     // The whole-run chart of the stalls capture (its golden above) is scaled to its frames
     // and titled by its program; this one's golden is the frame-generation chart's.
 }
+
+#[test]
+fn diagnose_compares_several_runs_and_aggregates_them_leaving_out_the_outlier() {
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("runs.html");
+    // The four runs of one CapFrameX file, each played as a run: A to D. Runs 1 to 3 hold
+    // 60 fps with a few 20 ms frames; run 4 has a 33.4 ms frame every 20 frames, so its P1
+    // lies far below the others'.
+    let run = |n: u32| format!("{}#{n}", spec("capframex-runs.json"));
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--compare",
+        &run(2),
+        "--compare",
+        &run(3),
+        "--compare",
+        &run(4),
+        "--aggregate",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("D = game.exe run 4"), "{out}");
+    let frames = out
+        .lines()
+        .find(|l| l.starts_with("frames   "))
+        .unwrap_or_else(|| panic!("no frames row:\n{out}"));
+    let cells: Vec<&str> = frames.split_whitespace().collect();
+    assert_eq!(
+        cells,
+        ["frames", "240.0", "240.0", "240.0", "240.0"],
+        "{frames}"
+    );
+    // The aggregate, at CapFrameX's default of 3%: run 4 alone is an outlier, and the runs
+    // left are 720 frames end to end.
+    let aggregate = out
+        .split("aggregate (")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(aggregate.starts_with("CapFrameX's rule"), "{aggregate}");
+    let outliers: Vec<&str> = aggregate
+        .lines()
+        .filter(|l| l.ends_with("outlier"))
+        .collect();
+    assert_eq!(outliers.len(), 1, "{aggregate}");
+    assert!(outliers[0].trim_start().starts_with("D "), "{aggregate}");
+    assert!(aggregate.contains("(960 frames)"), "{aggregate}");
+    assert!(aggregate.contains("(720 frames)"), "{aggregate}");
+    // The report: one chart with each run's percentile curve, and the aggregate's table.
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(page.contains("Frame time by percentile, each run"));
+    assert!(page.contains("A in blue, B in orange, C in green, D in pink"));
+    assert!(page.contains("<h2>Aggregate</h2>"));
+    // Each run's curve in its own colour: A's blue, B's orange, C's green and D's pink.
+    for colour in ["#29ADFF", "#FF6C24", "#00E436", "#FF77A8"] {
+        assert!(
+            page.contains(&format!("stroke=\"{colour}\" stroke-width=\"2\"")),
+            "no percentile curve in {colour}"
+        );
+    }
+    // A tighter percentage makes run 1, 1.5% above the median, an outlier too.
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--compare",
+        &run(2),
+        "--compare",
+        &run(3),
+        "--compare",
+        &run(4),
+        "--aggregate",
+        "1",
+        "--csv",
+        dir.join("runs.csv").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let aggregate = out.split("aggregate (").nth(1).unwrap();
+    assert_eq!(
+        aggregate.lines().filter(|l| l.ends_with("outlier")).count(),
+        2,
+        "{aggregate}"
+    );
+}
+
+#[test]
+fn a_capframex_files_runs_play_end_to_end_with_all() {
+    let dir = ScratchDir::new("captures");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &format!("{}#all", spec("capframex-runs.json")),
+        "--csv",
+        dir.join("all.csv").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("playing game.exe run 1 to 4, end to end (960 frames)"),
+        "{}",
+        stderr(&o)
+    );
+    let csv = std::fs::read_to_string(dir.join("all.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 961, "a header and every run's frames");
+}
+
+#[test]
+fn runs_diagnose_cannot_set_side_by_side_are_refused_before_running() {
+    let dir = ScratchDir::new("captures");
+    let run = |n: u32| format!("{}#{n}", spec("capframex-runs.json"));
+    let png = dir.join("tall.png");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--compare",
+        &run(2),
+        "--compare",
+        &run(3),
+        "--chart",
+        "tall",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--compare was given 2 times; give one --compare"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!png.exists());
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--aggregate",
+        "--csv",
+        dir.join("one.csv").to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--aggregate needs at least two runs"),
+        "{}",
+        stderr(&o)
+    );
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &run(1),
+        "--compare",
+        &run(2),
+        "--aggregate",
+        "10",
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("10 is not in 1..=9"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_summary_gives_capframexs_stuttering_time_of_the_frames_played() {
+    // The capture's game frames, read here; the stuttering time of what was played is
+    // CapFrameX's figure of those frames.
+    let frames: Vec<f64> = game_rows().iter().map(|(ms, _)| *ms).collect();
+    let clock = spec("stalls-2000.csv");
+    let o = bt(&["trace", "hello", "--clock", &clock, "--format", "summary"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let share = s["capframex"]["stuttering_time_percent"].as_f64().unwrap();
+    let expected = bt_runtime::timing::stuttering::stuttering_time_percent(&frames);
+    assert!(expected > 0.0, "the capture's stalls stutter");
+    assert!(
+        (share - expected).abs() < 1e-9,
+        "{share} against {expected}"
+    );
+    let dir = ScratchDir::new("captures");
+    let csv = dir.join("rows.csv");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &clock,
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&o).contains(&format!("stuttering time {expected:.2} %")),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn the_report_plots_a_capframex_captures_sensors_in_their_units_beside_the_frame_times() {
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("sensors.html");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &format!("{}#2", spec("capframex-runs.json")),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&report).unwrap();
+    let sensors = page
+        .split("<h2>Sensors</h2>")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no sensors in the report"));
+    // One chart a kind, each captioned with its unit, each sensor by the file's name.
+    for caption in ["Load (%)", "Clock (MHz)", "Temperature (°C)", "Power (W)"] {
+        assert!(sensors.contains(caption), "no {caption} chart");
+    }
+    for name in [
+        "GPU Core Load",
+        "CPU Total Load",
+        "GPU Core Clock",
+        "GPU Power",
+    ] {
+        assert!(sensors.contains(name), "no {name} line");
+    }
+    assert_eq!(sensors.matches("<svg").count(), 4);
+    // A capture without sensors has no such section.
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("capframex.json"),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(!page.contains("<h2>Sensors</h2>"));
+}
+
+#[test]
+fn a_capture_at_its_own_pace_runs_the_same_updates_and_pictures_as_one_a_refresh() {
+    use std::sync::Arc;
+
+    use bt_runtime::clock::capture::Capture;
+    use bt_runtime::{Engine, EngineOptions};
+
+    let capture = Arc::new(Capture::load(&capture("stalls-2000.csv"), None).unwrap());
+    let hello = || {
+        let cart = bt_gallery::find("hello").expect("bundled cart");
+        let options = EngineOptions {
+            overlay: false,
+            ..EngineOptions::default()
+        };
+        Engine::new(Box::new(cart.build), options).expect("cart boots")
+    };
+    let frames = capture.len();
+    // One captured frame a 60 Hz refresh.
+    let mut refresh = hello();
+    refresh.set_clock(Box::new(capture.clock(false)));
+    let (mut shown, mut now) = (0, 0.0);
+    while shown < frames {
+        shown += usize::from(refresh.run(now).is_some());
+        now += 1000.0 / 60.0;
+    }
+    // At the capture's own pace: a host that sleeps until the clock's next frame is due, as
+    // the window does, and otherwise asks every millisecond.
+    let mut own = hello();
+    own.set_clock(Box::new(capture.clock_at_its_own_pace(|_| {})));
+    let (mut shown_at, mut now) = (Vec::new(), 0.0);
+    while shown_at.len() < frames {
+        if own.run(now).is_some() {
+            shown_at.push(now);
+        }
+        now = own.next_frame_ms().unwrap_or(now + 1.0).max(now);
+        assert!(now < 1e9, "the run ends");
+    }
+    // Each frame came its captured interval after the one before.
+    for (i, pair) in shown_at.windows(2).enumerate() {
+        let gap = pair[1] - pair[0];
+        assert!(
+            (gap - capture.frames_ms()[i + 1]).abs() < 1e-6,
+            "frame {}: {gap} ms after the one before, captured {} ms",
+            i + 1,
+            capture.frames_ms()[i + 1]
+        );
+    }
+    // The same updates and the same picture either way.
+    assert_eq!(own.updates_since_init(), refresh.updates_since_init());
+    assert_eq!(own.ticks(), refresh.ticks());
+    assert_eq!(own.framebuffer(), refresh.framebuffer());
+}
+
+#[test]
+fn capture_pace_is_refused_without_a_capture_clock() {
+    let o = bt(&[
+        "run",
+        "hello",
+        "--clock",
+        "paced:60",
+        "--capture-pace",
+        "real",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--capture-pace paces a capture clock"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn the_report_plots_a_frameview_logs_gpu_columns_under_their_own_names() {
+    // A FrameView log made for the purpose: the game's frames with the GPU's clock, memory
+    // clock, utilisation, temperature and power on every row, the compositor's beside them.
+    let dir = ScratchDir::new("captures");
+    let report = dir.join("frameview.html");
+    let o = bt(&[
+        "diagnose",
+        "hello",
+        "--clock",
+        &spec("frameview-gpu.csv"),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("playing game.exe (pid 6312)"),
+        "{}",
+        stderr(&o)
+    );
+    let page = std::fs::read_to_string(&report).unwrap();
+    let sensors = page
+        .split("<h2>Sensors</h2>")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no sensors in the report"));
+    for caption in ["Clock (MHz)", "Load (%)", "Temperature (°C)", "Power (W)"] {
+        assert!(sensors.contains(caption), "no {caption} chart");
+    }
+    for name in [
+        "GPU0Clk(MHz)",
+        "GPU0MemClk(MHz)",
+        "GPU0Util(%)",
+        "GPU0Temp(C)",
+        "NV Pwr(W) (API)",
+    ] {
+        assert!(sensors.contains(name), "no {name} line");
+    }
+    // The CPU's columns are not the GPU's sensors.
+    assert!(!sensors.contains("CPUClk"));
+}

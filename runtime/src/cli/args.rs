@@ -536,6 +536,20 @@ pub struct RunArgs {
     /// seed and arguments are the replay's).
     #[arg(long, hide = true, value_name = "FILE.btr", conflicts_with_all = ["input", "at"])]
     pub continue_from: Option<PathBuf>,
+    /// With --clock capture:FILE: `host` plays one captured frame a host refresh; `real` plays
+    /// the capture at its own pace, each frame its captured interval after the one before
+    /// (the same frame times either way, so the same updates and pictures) [default: host].
+    #[arg(long, value_enum, value_name = "PACE")]
+    pub capture_pace: Option<CapturePace>,
+}
+
+/// How `bt run` plays a capture clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CapturePace {
+    /// One captured frame a host refresh.
+    Host,
+    /// Each captured frame its captured interval after the one before.
+    Real,
 }
 
 #[cfg(feature = "window")]
@@ -700,13 +714,26 @@ pub struct DiagnoseArgs {
     /// needed).
     #[arg(long, value_name = "FILE.html", value_parser = html_output)]
     pub report: Option<PathBuf>,
-    /// Also run the cart under a second clock (a capture, or any clock --clock takes) and
-    /// compare the two runs: their figures side by side with the differences, printed, and
-    /// with --report a comparison report (both runs' frame times and percentile curves on one
-    /// chart) instead of the single run's, and with -o and --chart tall both screens, A above
-    /// B, charted on one scale. --frames, --refresh-hz, --vrr and --loop apply to both.
+    /// Also run the cart under another clock (a capture, or any clock --clock takes) and
+    /// compare the runs: their figures side by side, printed (with two runs, B's differences
+    /// from A), and with --report a comparison report (every run's frame times, and one chart
+    /// with each run's percentile curve) instead of the single run's, and with -o and --chart
+    /// tall both screens, A above B, charted on one scale (one --compare only). Give it up to
+    /// seven times for runs B to H. --frames, --refresh-hz, --vrr and --loop apply to all.
     #[arg(long, value_name = "CLOCK", value_parser = clock_spec)]
-    pub compare: Option<ClockSpec>,
+    pub compare: Vec<ClockSpec>,
+    /// With --compare: aggregate the runs as CapFrameX does, flagging as an outlier a run
+    /// whose P1 lies more than PERCENT percent (1 to 9; 3 when not given, CapFrameX's
+    /// default) from the median P1, and giving the figures of all runs' frames end to end,
+    /// with and without the outliers.
+    #[arg(
+        long,
+        value_name = "PERCENT",
+        num_args = 0..=1,
+        value_parser = outlier_percent,
+        allow_negative_numbers = true
+    )]
+    pub aggregate: Option<Option<u32>>,
     /// The PNG file to write ('-' for stdout) [at least one of -o, --csv and --report].
     #[arg(short, long, value_parser = png_output)]
     pub output: Option<PathBuf>,
@@ -855,6 +882,12 @@ pub(crate) fn float_in(s: &str, min: f64, max: f64) -> Result<f64, String> {
 
 /// A whole number from `min` to `max`, said to be out of range when it is a whole number
 /// outside it (negative or too large), and not a number otherwise.
+/// `--aggregate PERCENT`: an outlier percentage CapFrameX's aggregation offers.
+fn outlier_percent(s: &str) -> Result<u32, String> {
+    let (min, max) = crate::timing::runs::OUTLIER_PERCENT;
+    whole_in(s, u64::from(min), u64::from(max)).map(|n| n as u32)
+}
+
 fn whole_in(s: &str, min: u64, max: u64) -> Result<u64, String> {
     let text = s.trim();
     let digits = text.strip_prefix('-').unwrap_or(text);

@@ -6,7 +6,7 @@
 //! | --- | --- | --- |
 //! | PresentMon, OCAT or CapFrameX CSV | `MsBetweenPresents` (present to present), else `FrameTime` (PresentMon 2's `--v2_metrics`: CPU start to the next CPU start) | `MsBetweenDisplayChange`, else `DisplayedTime` (see below), `Dropped` (else `NA` in `MsUntilDisplayed` / `DisplayLatency` / the display column), `AllowsTearing`, `SyncInterval`, `MsCPUBusy` / `CPUBusy`, `MsGPUBusy` / `GPUBusy` / `msGPUActive`, `DisplayLatency` / `MsUntilDisplayed`, `MsClickToPhotonLatency` / `ClickToPhotonLatency`, the further latencies of [`INPUT_LATENCY_COLUMNS`], `FrameType` ([`is_application_frame`]), `PresentMode` and `AllowsTearing` frame by frame ([`ModeSpan`]), `Application` / `ProcessName`, `ProcessID`, `SwapChainAddress` |
 //! | MangoHud CSV (after its system-info lines) | `frametime` | `elapsed`: a log sampled every `log_interval` ms, not one row a frame, is refused |
-//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed` |
+//! | CapFrameX JSON | `Runs[].CaptureData.MsBetweenPresents` | `MsBetweenDisplayChange`, `Dropped`, `AllowsTearing`, `SyncInterval`, `MsUntilDisplayed`, `Runs[].SensorData2` ([`Sensor`]) |
 //! | plain text | one number a line, in ms (`#` starts a comment line) | |
 //! | MSI Afterburner hardware monitoring log | refused: one row a polling period, not one a frame | |
 //! | FRAPS frametimes CSV (`Frame, Time (ms)`) | the difference between each row's `Time (ms)` (a running time since the first frame) and the previous row's | |
@@ -28,7 +28,8 @@
 //! the compositor (`dwm.exe` is played only when it is alone or named), or the one a selector
 //! names (`capture:FILE#firefox.exe`, by process name, process id or swap-chain address, the
 //! address compared by value so PresentMon 1's zero-padded spelling matches PresentMon 2's; for
-//! CapFrameX JSON, which holds runs rather than swap chains, `#2` names the second run). Of
+//! CapFrameX JSON, which holds runs rather than swap chains, `#2` names the second run and
+//! `#all` plays every run end to end, as CapFrameX's aggregation reads the file). Of
 //! streams tied for the default pick the first in the file is played, and
 //! [`Capture::notes`] says so. [`Capture::describe`] says which and what else the file holds.
 //!
@@ -301,6 +302,9 @@ pub struct Stream {
     /// The stretches of frames by present mode and tearing, in order, when the file has
     /// `PresentMode` or `AllowsTearing`: one span for a run that never changed.
     pub mode_spans: Vec<ModeSpan>,
+    /// The sensors read beside the frames (CapFrameX's `SensorData2`), none when the file has
+    /// none.
+    pub sensors: Vec<Sensor>,
 }
 
 /// How a stream's frames reached the screen (PresentMon's `PresentMode`: `Hardware:
@@ -521,6 +525,20 @@ impl Capture {
         // cell must not shrink the stream and hand the default pick to another one.
         let size = |i: usize| streams[i].frames_ms.len() + errors[i].as_ref().map_or(0, |e| e.rows);
         let mut notes: Vec<String> = cut.into_iter().collect();
+        if format == CaptureFormat::CapFrameXJson && all_runs::wants_all(selector) {
+            if let Some(unread) = errors.into_iter().flatten().next() {
+                return Err(unread.error);
+            }
+            return Ok(Capture {
+                file: file.to_string(),
+                format,
+                chosen: all_runs::join(streams),
+                others: Vec::new(),
+                skipped,
+                sources,
+                notes,
+            });
+        }
         let pick = match selector {
             None => {
                 // The compositor only when nothing else presented: a capture of a windowed
@@ -565,7 +583,10 @@ impl Capture {
         if let Some(unread) = errors.swap_remove(pick) {
             return Err(unread.error);
         }
-        let chosen = streams.swap_remove(pick);
+        let mut chosen = streams.swap_remove(pick);
+        if format == CaptureFormat::PresentMon {
+            chosen.sensors = frameview::sensors(text, &chosen);
+        }
         let mut others: Vec<(String, usize)> = streams
             .iter()
             .map(|s| (s.name(), s.frames_ms.len()))
@@ -961,7 +982,9 @@ fn most_frames(streams: impl Iterator<Item = (usize, usize)>) -> Option<usize> {
 /// How a selector names a stream of a file of `format`, after `capture:FILE`.
 fn selector_hint(format: CaptureFormat) -> &'static str {
     match format {
-        CaptureFormat::CapFrameXJson => "#N, N the run's number from 1",
+        CaptureFormat::CapFrameXJson => {
+            "#N, N the run's number from 1, or #all for every run end to end"
+        }
         _ => "#NAME, #PID or #ADDRESS",
     }
 }
@@ -2084,6 +2107,7 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
             tearing_frames,
             sync_off_frames,
             present_modes,
+            sensors: run.sensor_data.map(|s| s.0).unwrap_or_default(),
             ..Stream::default()
         });
     }
@@ -2095,6 +2119,15 @@ fn parse_json(text: &str, file: &str) -> Result<Vec<Stream>, CaptureError> {
 /// field is skipped unread. A value of the wrong kind where an object should be reads as an
 /// empty object, and where an array should be as [`Field::Other`], so the messages can say
 /// what is missing or wrong.
+mod all_runs;
+mod frameview;
+mod own_pace;
+mod sensors;
+
+pub use own_pace::{OwnPace, OWN_PACE_RESYNC_MS};
+
+pub use sensors::{unit_of, Sensor};
+
 mod json {
     use std::fmt;
     use std::marker::PhantomData;
@@ -2302,10 +2335,11 @@ mod json {
         }
     }
 
-    /// A run: its `CaptureData`.
+    /// A run: its `CaptureData` and `SensorData2`.
     #[derive(Default)]
     pub(super) struct Run {
         pub capture_data: Option<Data>,
+        pub sensor_data: Option<super::sensors::SensorData2>,
     }
 
     impl Object for Run {
@@ -2314,6 +2348,10 @@ mod json {
             name: &str,
             map: &mut A,
         ) -> Result<bool, A::Error> {
+            if name.eq_ignore_ascii_case("SensorData2") && self.sensor_data.is_none() {
+                self.sensor_data = Some(map.next_value()?);
+                return Ok(true);
+            }
             if !name.eq_ignore_ascii_case("CaptureData") || self.capture_data.is_some() {
                 return Ok(false);
             }

@@ -12,4 +12,8 @@ pub mod latency;
 pub mod pacing;
 #[cfg(feature = "files")]
 pub mod report;
+pub mod runs;
+#[cfg(feature = "files")]
+pub mod sensors;
+pub mod stuttering;
 pub mod timeline;

@@ -47,6 +47,19 @@ const FONT: &str = "sans-serif";
 /// # Errors
 /// A message when the plots cannot be drawn (an empty timeline draws empty axes).
 pub fn html(timeline: &Timeline, title: &str) -> Result<String, String> {
+    html_with_sensors(timeline, title, &[])
+}
+
+/// [`html`], with the capture's sensor readings plotted under the frame times, each kind in
+/// its unit (see [`crate::timing::sensors`]).
+///
+/// # Errors
+/// A message when the plots cannot be drawn.
+pub fn html_with_sensors(
+    timeline: &Timeline,
+    title: &str,
+    sensors: &[crate::clock::capture::Sensor],
+) -> Result<String, String> {
     let budget_ms = timeline.budget_ms();
     let summary = timeline.summary();
     let svg = plots(timeline, &summary, budget_ms)
@@ -63,6 +76,7 @@ pub fn html(timeline: &Timeline, title: &str) -> Result<String, String> {
     );
     page.push_str(&summary_table(timeline, &summary, budget_ms));
     page.push_str(&svg);
+    page.push_str(&crate::timing::sensors::html(sensors, timeline)?);
     page.push_str(
         "\n<p>Frame time is each frame's delta from the clock (or the capture). Budget: one \
          update's time; orange crosses: frames the 8-update cap clamped (the time past it is \
@@ -124,6 +138,12 @@ pub fn comparison_rows(a: &Summary, b: &Summary) -> Vec<(&'static str, f64, f64,
             a.capframex.low_1_integral_fps,
             b.capframex.low_1_integral_fps,
             more,
+        ),
+        (
+            "CapFrameX stuttering time (%)",
+            a.capframex_stuttering_percent,
+            b.capframex_stuttering_percent,
+            less,
         ),
         (
             "stutters over 33.3 ms",
@@ -221,18 +241,103 @@ fn verdict(a: f64, b: f64, more_is_better: Option<bool>) -> &'static str {
     }
 }
 
+/// The colours of runs A to H on the comparison charts: A blue, B orange as before, then the
+/// palette's green, pink, yellow, lavender, red and brown.
+const RUN_COLOURS: [RGBColor; crate::timing::runs::MAX_RUNS] = [
+    RGBColor(41, 173, 255),
+    RGBColor(255, 108, 36),
+    RGBColor(0, 228, 54),
+    RGBColor(255, 119, 168),
+    RGBColor(230, 200, 0),
+    RGBColor(131, 118, 156),
+    RGBColor(255, 0, 77),
+    RGBColor(171, 82, 54),
+];
+
+/// The names of the colours in [`RUN_COLOURS`], for the report's key.
+const RUN_COLOUR_NAMES: [&str; crate::timing::runs::MAX_RUNS] = [
+    "blue", "orange", "green", "pink", "yellow", "lavender", "red", "brown",
+];
+
+/// The figures every run shares, as (name, each run's value, whether more is better): the
+/// rows [`comparison_rows`] gives the first run beside each other, kept where all have them.
+pub fn several_rows(runs: &[&Summary]) -> Vec<(&'static str, Vec<f64>, Option<bool>)> {
+    let Some((first, rest)) = runs.split_first() else {
+        return Vec::new();
+    };
+    let base = comparison_rows(first, first);
+    let others: Vec<_> = rest.iter().map(|r| comparison_rows(first, r)).collect();
+    base.into_iter()
+        .filter_map(|(name, x, _, more)| {
+            let mut values = vec![x];
+            for rows in &others {
+                values.push(rows.iter().find(|r| r.0 == name)?.2);
+            }
+            Some((name, values, more))
+        })
+        .collect()
+}
+
+/// More than two runs' figures as text for a terminal: a column a run, A first.
+pub fn several_text(runs: &[(&Summary, &str)]) -> String {
+    let mut s = String::new();
+    for (i, (_, name)) in runs.iter().enumerate() {
+        let head = if i == 0 { "compared:" } else { "" };
+        let _ = writeln!(s, "{head:<9} {} = {name}", crate::timing::runs::letter(i));
+    }
+    let _ = write!(s, "{:<38}", "");
+    for i in 0..runs.len() {
+        let _ = write!(s, " {:>10}", crate::timing::runs::letter(i));
+    }
+    s.push('\n');
+    let summaries: Vec<&Summary> = runs.iter().map(|r| r.0).collect();
+    for (name, values, _) in several_rows(&summaries) {
+        let _ = write!(s, "{name:<38}");
+        for v in values {
+            let _ = write!(s, " {v:>10.1}");
+        }
+        s.push('\n');
+    }
+    for line in tenth_percent_notes_of(&summaries) {
+        let _ = writeln!(s, "{line}");
+    }
+    s
+}
+
+/// A line for each of `runs` whose 0.1% figures rest on too few frames, by its letter.
+fn tenth_percent_notes_of(runs: &[&Summary]) -> Vec<String> {
+    runs.iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            tenth_percent_caveat(s.frames)
+                .map(|c| format!("{}'s 0.1% figures: {c}", crate::timing::runs::letter(i)))
+        })
+        .collect()
+}
+
 /// The report of `bt diagnose --compare`: both runs' figures side by side with the differences,
 /// then both runs' frame times (as steps, on one log axis and one time axis from 0) and their
 /// percentile curves on one chart, as CapFrameX's comparison view.
 ///
 /// # Errors
 /// When the plots cannot be drawn.
-pub fn compare_html(
-    (a, a_name): (&Timeline, &str),
-    (b, b_name): (&Timeline, &str),
-) -> Result<String, String> {
-    let (sa, sb) = (a.summary(), b.summary());
-    let svg = compare_plots(a, b).map_err(|e| format!("drawing the report's plots: {e}"))?;
+pub fn compare_html(a: (&Timeline, &str), b: (&Timeline, &str)) -> Result<String, String> {
+    several_html(&[a, b], None)
+}
+
+/// The report of `bt diagnose` with one `--compare` or more: the runs' figures side by side
+/// (with two runs, B's differences from A and whether each got better or worse), the
+/// aggregate's section (`aggregate`, HTML) when given, then every run's frame times (as steps,
+/// on one log axis and one time axis from 0) and one chart with each run's percentile curve,
+/// as CapFrameX's comparison view. At most [`crate::timing::runs::MAX_RUNS`] runs are drawn.
+///
+/// # Errors
+/// When the plots cannot be drawn.
+pub fn several_html(runs: &[(&Timeline, &str)], aggregate: Option<&str>) -> Result<String, String> {
+    let runs = &runs[..runs.len().min(crate::timing::runs::MAX_RUNS)];
+    let summaries: Vec<Summary> = runs.iter().map(|r| r.0.summary()).collect();
+    let timelines: Vec<&Timeline> = runs.iter().map(|r| r.0).collect();
+    let svg = compare_plots(&timelines).map_err(|e| format!("drawing the report's plots: {e}"))?;
     let mut page = String::new();
     let _ = write!(
         page,
@@ -241,41 +346,81 @@ pub fn compare_html(
          max-width:1240px}}table{{border-collapse:collapse}}td,th{{padding:2px 10px;\
          text-align:right;border-bottom:1px solid #ddd}}th{{text-align:left}}\
          .better{{color:#008751}}.worse{{color:#ff004d}}</style></head>\
-         <body>\n<h1>Timing comparison</h1>\n<p><b>A</b>: {}<br><b>B</b>: {}</p>\n<table>\n\
-         <tr><th></th><th>A</th><th>B</th><th>B - A</th><th></th></tr>\n",
-        escape(a_name),
-        escape(b_name)
+         <body>\n<h1>Timing comparison</h1>\n<p>"
     );
-    for (name, x, y, more_is_better) in comparison_rows(&sa, &sb) {
-        let word = verdict(x, y, more_is_better);
-        let _ = writeln!(
+    for (i, (_, name)) in runs.iter().enumerate() {
+        let br = if i + 1 < runs.len() { "<br>" } else { "" };
+        let _ = write!(
             page,
-            "<tr><th>{}</th><td>{x:.1}</td><td>{y:.1}</td><td>{:+.1}</td>\
-             <td class=\"{word}\">{word}</td></tr>",
-            escape(name),
-            difference(x, y)
+            "<b>{}</b>: {}{br}",
+            crate::timing::runs::letter(i),
+            escape(name)
         );
     }
+    page.push_str("</p>\n<table>\n<tr><th></th>");
+    for i in 0..runs.len() {
+        let _ = write!(page, "<th>{}</th>", crate::timing::runs::letter(i));
+    }
+    let two = runs.len() == 2;
+    if two {
+        page.push_str("<th>B - A</th><th></th>");
+    }
+    page.push_str("</tr>\n");
+    let refs: Vec<&Summary> = summaries.iter().collect();
+    for (name, values, more_is_better) in several_rows(&refs) {
+        let _ = write!(page, "<tr><th>{}</th>", escape(name));
+        for v in &values {
+            let _ = write!(page, "<td>{v:.1}</td>");
+        }
+        if let (true, [x, y]) = (two, values.as_slice()) {
+            let word = verdict(*x, *y, more_is_better);
+            let _ = write!(
+                page,
+                "<td>{:+.1}</td><td class=\"{word}\">{word}</td>",
+                difference(*x, *y)
+            );
+        }
+        page.push_str("</tr>\n");
+    }
     page.push_str("</table>\n");
-    for line in tenth_percent_notes(&sa, &sb) {
+    for line in tenth_percent_notes_of(&refs) {
         let _ = writeln!(page, "<p>{}</p>", escape(&line));
     }
+    if let Some(aggregate) = aggregate {
+        page.push_str(aggregate);
+    }
     page.push_str(&svg);
-    page.push_str(
-        "\n<p>A in blue, B in orange. Frame times are each frame's delta from its clock, \
-         drawn as steps as long as the frame lasted, both runs from 0 s. The percentile curve \
-         gives the frame time at each percentile of each run's frames.</p>\n</body></html>\n",
+    let key: Vec<String> = (0..runs.len())
+        .map(|i| {
+            format!(
+                "{} in {}",
+                crate::timing::runs::letter(i),
+                RUN_COLOUR_NAMES[i]
+            )
+        })
+        .collect();
+    let _ = write!(
+        page,
+        "\n<p>{}. Frame times are each frame's delta from its clock, drawn as steps as long as \
+         the frame lasted, every run from 0 s. The percentile curve gives the frame time at \
+         each percentile of each run's frames.</p>\n</body></html>\n",
+        key.join(", ")
     );
     Ok(page)
 }
 
-fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
-    let blue = RGBColor(41, 173, 255);
-    let orange = RGBColor(255, 108, 36);
-    let runs: Vec<(std::borrow::Cow<'_, [FrameRecord]>, RGBColor, &str)> = vec![
-        (a.frames_in_one(), blue, "A"),
-        (b.frames_in_one(), orange, "B"),
-    ];
+fn compare_plots(timelines: &[&Timeline]) -> Result<String, Boxed> {
+    let runs: Vec<(std::borrow::Cow<'_, [FrameRecord]>, RGBColor, String)> = timelines
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            (
+                t.frames_in_one(),
+                RUN_COLOURS[i % RUN_COLOURS.len()],
+                crate::timing::runs::letter(i).to_string(),
+            )
+        })
+        .collect();
     let deltas =
         |frames: &[FrameRecord]| -> Vec<f64> { frames.iter().map(|f| f.delta_ms).collect() };
     let all: Vec<f64> = runs.iter().flat_map(|r| deltas(&r.0)).collect();
@@ -292,6 +437,16 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
         .iter()
         .filter_map(|r| r.0.last().map(|f| (f.start_ms + f.delta_ms) / 1000.0))
         .fold(1e-3, f64::max);
+    let time_title = if runs.len() == 2 {
+        "Frame time, log scale: A and B from 0 s"
+    } else {
+        "Frame time, log scale: each run from 0 s"
+    };
+    let curve_title = if runs.len() == 2 {
+        "Frame time by percentile"
+    } else {
+        "Frame time by percentile, each run"
+    };
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (PLOT_SIZE.0, 760)).into_drawing_area();
@@ -299,7 +454,7 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
         let (time_area, curve_area) = root.split_vertically(400);
         let mut chart = log_ms_chart(
             &time_area,
-            ("Frame time, log scale: A and B from 0 s", 18),
+            (time_title, 18),
             (0.0..span_s, "time (s)"),
             (y_bottom, y_top),
         )?;
@@ -314,13 +469,13 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
                     step_line(thin_steps(&steps)),
                     color.stroke_width(1),
                 ))?
-                .label(*name)
+                .label(name.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
         }
         legend(&mut chart)?;
         let mut chart = log_ms_chart(
             &curve_area,
-            ("Frame time by percentile", 18),
+            (curve_title, 18),
             (0.0..100.0, "percentile"),
             (y_bottom, y_top),
         )?;
@@ -332,7 +487,7 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
                     curve.iter().map(|&(p, ms)| (p, ms.max(y_bottom))),
                     color.stroke_width(2),
                 ))?
-                .label(*name)
+                .label(name.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
         }
         legend(&mut chart)?;
@@ -341,7 +496,7 @@ fn compare_plots(a: &Timeline, b: &Timeline) -> Result<String, Boxed> {
     Ok(svg)
 }
 
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -416,6 +571,10 @@ fn summary_table(timeline: &Timeline, s: &Summary, budget_ms: f64) -> String {
             "{:.2} / {:.2} / {:.2} fps{tenth}",
             c.p0_1_fps, c.low_0_1_average_fps, c.low_0_1_integral_fps
         ),
+    );
+    row(
+        "CapFrameX's own: stuttering time (frames over 2.5 x its moving average)",
+        format!("{:.2} % of the run", s.capframex_stuttering_percent),
     );
     row(
         "stutters: over 2x median / 33.3 / 50 / 100 ms",

@@ -505,6 +505,11 @@ impl RunSummary {
         self.deltas.is_empty()
     }
 
+    /// Every frame time recorded, in ms, in order.
+    pub fn frames_ms(&self) -> &[f64] {
+        &self.deltas
+    }
+
     /// The longest frame time recorded, in ms (0 with none).
     pub fn longest_ms(&self) -> f64 {
         self.deltas.iter().copied().fold(0.0, f64::max)
@@ -599,6 +604,9 @@ pub struct Summary {
     pub low_01: Low,
     /// CapFrameX's own 1% and 0.1% figures, by its names.
     pub capframex: CapFrameXLows,
+    /// CapFrameX's stuttering time, in percent of the run's time (see
+    /// [`crate::timing::stuttering`]).
+    pub capframex_stuttering_percent: f64,
     /// Stutter counts.
     pub stutters: Stutters,
     /// Frames ending in each second of the run, from 0 (the last second may be partial).
@@ -929,6 +937,9 @@ impl Summary {
             low_1: Low::of_ascending(&deltas, 0.01),
             low_01: Low::of_ascending(&deltas, 0.001),
             capframex: CapFrameXLows::of_ascending(&deltas),
+            capframex_stuttering_percent: crate::timing::stuttering::stuttering_time_percent(
+                in_order,
+            ),
             stutters: Stutters::of(in_order, p50_ms),
             frames_per_second: frames_per_second(in_order),
             animation_error: match t.shown {
@@ -1185,6 +1196,7 @@ impl Summary {
                 "low_0_1_average_fps": self.capframex.low_0_1_average_fps,
                 "low_1_integral_fps": self.capframex.low_1_integral_fps,
                 "low_0_1_integral_fps": self.capframex.low_0_1_integral_fps,
+                "stuttering_time_percent": self.capframex_stuttering_percent,
             },
             "tenth_percent_caveat": tenth_percent_caveat(self.frames),
             "stutters": {
@@ -1288,7 +1300,12 @@ impl Summary {
             let _ = writeln!(s, "{text}");
         }
         let _ = writeln!(s, "{}", self.lows_text());
-        let _ = writeln!(s, "{}", self.capframex.text());
+        let _ = writeln!(
+            s,
+            "{}  stuttering time {:.2} %",
+            self.capframex.text(),
+            self.capframex_stuttering_percent
+        );
         let _ = writeln!(s, "{}", self.stutters_text());
         let _ = writeln!(s, "{}", self.time_below_text());
         if let Some(text) = self.busy_text() {

@@ -23,7 +23,14 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         chart,
         state,
         continue_from,
+        capture_pace,
     } = args;
+    let is_capture = matches!(window.clock, Some(ClockSpec::Capture { .. }));
+    if capture_pace.is_some() && !is_capture {
+        return Err(Failure::Usage(
+            "--capture-pace paces a capture clock: give --clock capture:FILE with it".to_string(),
+        ));
+    }
     // Read here for its warnings and errors, said before a window opens; the window reads the
     // same file again when it starts.
     load_keys(window.keys.as_deref())?;
@@ -115,8 +122,12 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         for line in capture.notes() {
             note(format_args!("{line}"));
         }
-        let clock = capture.clock_saying_its_end(|line| note(format_args!("{line}")));
-        engine.set_clock(Box::new(clock));
+        let say = |line: &str| note(format_args!("{line}"));
+        if capture_pace == Some(crate::cli::args::CapturePace::Real) {
+            engine.set_clock(Box::new(capture.clock_at_its_own_pace(say)));
+        } else {
+            engine.set_clock(Box::new(capture.clock_saying_its_end(say)));
+        }
         window.captured = Some(capture);
     }
     crate::host::window::run_cart(engine, &session, &window)?;

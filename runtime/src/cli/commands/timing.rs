@@ -16,9 +16,11 @@ use crate::cli::Offer;
 
 use super::*;
 
+use crate::clock::capture::Sensor;
 use crate::clock::spec::ClockSpec;
 use crate::export::safe_write::{Format, Output, Pending};
 use crate::timing::frame_records::{self, TraceWriter};
+use crate::timing::runs::{Aggregation, DEFAULT_OUTLIER_PERCENT, MAX_RUNS};
 use crate::timing::timeline::{
     display_repeats, FrameSource, RunSummary, Summary, Timeline, MAX_KEPT_FRAMES,
 };
@@ -33,6 +35,8 @@ pub(super) struct Sim {
     pub source: FrameSource,
     /// The captured program's stream and the capture file, for a capture clock.
     pub captured: Option<(String, String)>,
+    /// The capture's sensor readings, for the report.
+    pub sensors: Vec<Sensor>,
 }
 
 impl Sim {
@@ -68,6 +72,10 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
             Some((capture.stream().name(), capture.file().to_string()))
         }
         _ => None,
+    };
+    let sensors = match &spec {
+        ClockSpec::Capture { capture, .. } => capture.stream().sensors.clone(),
+        _ => Vec::new(),
     };
     let (ticks, source) = match &mut spec {
         ClockSpec::Capture { capture, looped } => {
@@ -126,6 +134,7 @@ pub(super) fn simulate(sim: &SimArgs, engine: &mut Engine) -> Result<Sim, Failur
         refresh,
         source,
         captured,
+        sensors,
     })
 }
 
@@ -284,6 +293,14 @@ impl Kept {
         }
     }
 
+    /// Every frame time, in ms, in order: a copy, 8 bytes a frame.
+    fn frames_ms(&self) -> Vec<f64> {
+        match self {
+            Kept::Records(timeline) => timeline.frames().map(|f| f.delta_ms).collect(),
+            Kept::Summary(run) => run.frames_ms().to_vec(),
+        }
+    }
+
     /// Every frame's record, when they were kept.
     fn timeline(&self) -> Option<&Timeline> {
         match self {
@@ -349,6 +366,7 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
                 .to_string(),
         ));
     }
+    check_runs(&args)?;
     let input = args.input.input.as_deref();
     let (mut engine, session) = engine(offer, &args.cart, true, None, input)?;
     show_overlay(&mut engine, &args);
@@ -402,21 +420,24 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
     }
     kept.set_refresh_of(&engine);
     let csv_ready = rows.map(Pending::finish).transpose()?;
-    let title = match &args.compare {
-        Some(_) => sim.label(session.name()),
-        None => sim.title(session.name()),
+    let title = if args.compare.is_empty() {
+        sim.title(session.name())
+    } else {
+        sim.label(session.name())
     };
-    let compared = match &args.compare {
-        Some(spec) => Some(compare_run(
-            offer,
-            &args,
-            spec,
-            sim.ticks,
-            kept.longest_ms(),
-            records,
-        )?),
-        None => None,
-    };
+    let all_compared = args
+        .compare
+        .iter()
+        .map(|spec| compare_run(offer, &args, spec, sim.ticks, kept.longest_ms(), records))
+        .collect::<Result<Vec<_>, Failure>>()?;
+    let aggregation = args.aggregate.map(|percent| {
+        let mut runs = vec![kept.frames_ms()];
+        runs.extend(all_compared.iter().map(|(other, _, _)| other.frames_ms()));
+        let refs: Vec<&[f64]> = runs.iter().map(Vec::as_slice).collect();
+        Aggregation::of(&refs, percent.unwrap_or(DEFAULT_OUTLIER_PERCENT))
+    });
+    // The tall chart stacks two screens: it is drawn with one compared run (checked above).
+    let compared = all_compared.first().filter(|_| all_compared.len() == 1);
     if let (Some(_), ChartArg::Tall, Some(timeline)) = (&png, args.chart, kept.timeline()) {
         let label = match &compared {
             // Both charts on one scale: the longest frame of either run fits.
@@ -443,20 +464,22 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
         })?),
         None => None,
     };
-    let report_ready = match (&report_out, kept.timeline(), &compared) {
-        (Some(out), Some(timeline), None) => {
-            Some(out.prepare(crate::timing::report::html(timeline, &title)?.as_bytes())?)
-        }
-        (Some(out), Some(timeline), Some((other, other_title, _))) => {
-            let Some(other) = other.timeline() else {
-                return Err(Failure::Run("the compared run kept no records".to_string()));
-            };
-            Some(
-                out.prepare(
-                    crate::timing::report::compare_html((timeline, &title), (other, other_title))?
-                        .as_bytes(),
-                )?,
-            )
+    let report_ready = match (&report_out, kept.timeline()) {
+        (Some(out), Some(timeline)) if all_compared.is_empty() => Some(out.prepare(
+            crate::timing::report::html_with_sensors(timeline, &title, &sim.sensors)?.as_bytes(),
+        )?),
+        (Some(out), Some(timeline)) => {
+            let mut runs = vec![(timeline, title.as_str())];
+            for (other, other_title, _) in &all_compared {
+                let Some(other) = other.timeline() else {
+                    return Err(Failure::Run("a compared run kept no records".to_string()));
+                };
+                runs.push((other, other_title.as_str()));
+            }
+            let aggregate = aggregation.as_ref().map(Aggregation::html);
+            Some(out.prepare(
+                crate::timing::report::several_html(&runs, aggregate.as_deref())?.as_bytes(),
+            )?)
         }
         _ => None,
     };
@@ -483,20 +506,71 @@ pub(super) fn diagnose(offer: &Offer, args: DiagnoseArgs) -> Result<(), Failure>
             written.join(" and "),
             engine.ticks(),
             kept.summary().to_text(),
-            compared
-                .as_ref()
-                .map_or_else(String::new, |(other, other_title, _)| {
-                    format!(
-                        "\n{}",
-                        crate::timing::report::comparison_text(
-                            (&kept.summary(), &title),
-                            (&other.summary(), other_title)
-                        )
-                    )
-                })
+            compared_text(&kept, &title, &all_compared, aggregation.as_ref())
         ),
     )?;
     Ok(())
+}
+
+/// Refuses, before anything runs, what the compared runs cannot do: more than
+/// [`MAX_RUNS`] runs, a tall chart of more than two, an aggregate of one.
+fn check_runs(args: &DiagnoseArgs) -> Result<(), Failure> {
+    if args.compare.len() + 1 > MAX_RUNS {
+        return Err(Failure::Usage(format!(
+            "--compare was given {} times: at most {} runs are set side by side, so give it \
+             at most {} times",
+            args.compare.len(),
+            MAX_RUNS,
+            MAX_RUNS - 1
+        )));
+    }
+    if args.compare.len() > 1 && args.output.is_some() && args.chart == ChartArg::Tall {
+        return Err(Failure::Usage(format!(
+            "-o with --chart tall stacks two runs' screens, A above B, but --compare was given \
+             {} times; give one --compare, or leave out -o (the report draws every run)",
+            args.compare.len()
+        )));
+    }
+    if args.aggregate.is_some() && args.compare.is_empty() {
+        return Err(Failure::Usage(
+            "--aggregate needs at least two runs: give --compare CLOCK once or more".to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// What the text says after the first run's summary: the comparison with the other runs, and
+/// the aggregate when asked for.
+fn compared_text(
+    kept: &Kept,
+    title: &str,
+    compared: &[(Kept, String, Option<Framebuffer>)],
+    aggregation: Option<&Aggregation>,
+) -> String {
+    let first = kept.summary();
+    let others: Vec<Summary> = compared.iter().map(|(k, _, _)| k.summary()).collect();
+    let mut text = match (compared, others.as_slice()) {
+        ([], _) => String::new(),
+        ([(_, other_title, _)], [other]) => format!(
+            "\n{}",
+            crate::timing::report::comparison_text((&first, title), (other, other_title))
+        ),
+        _ => {
+            let mut runs = vec![(&first, title)];
+            runs.extend(
+                others
+                    .iter()
+                    .zip(compared)
+                    .map(|(s, (_, name, _))| (s, name.as_str())),
+            );
+            format!("\n{}", crate::timing::report::several_text(&runs))
+        }
+    };
+    if let Some(aggregation) = aggregation {
+        text.push('\n');
+        text.push_str(&aggregation.text());
+    }
+    text
 }
 
 /// Shows the overlay with the chart `bt diagnose` draws.
@@ -584,7 +658,7 @@ fn show_capture(engine: &mut Engine, sim: &Sim, args: &DiagnoseArgs) {
     }
     let capture = |spec: &ClockSpec| matches!(spec, ClockSpec::Capture { .. });
     overlay.set_chart_full_height(
-        capture(&args.sim.clock) || args.compare.as_ref().is_some_and(capture),
+        capture(&args.sim.clock) || args.compare.iter().any(capture),
     );
 }
 
@@ -771,6 +845,7 @@ mod tests {
             refresh: capture.refresh(),
             source: FrameSource::Clock,
             captured: Some((capture.stream().name(), capture.file().to_string())),
+            sensors: Vec::new(),
         }
     }
 

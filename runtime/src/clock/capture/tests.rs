@@ -202,7 +202,7 @@ fn capframex_json_plays_its_longest_run_or_the_one_named() {
     assert!(
         said.ends_with(
             "; it also holds game.exe run 2 (11 frames) (pick one with capture:test#N, N the \
-             run's number from 1)"
+             run's number from 1, or #all for every run end to end)"
         ),
         "{said}"
     );
@@ -901,7 +901,7 @@ fn a_tie_for_the_default_pick_is_said_with_what_was_played_and_how_to_pick_anoth
         [
             "capture 'runs.json': game.exe run 1 and game.exe run 2 tie at 2 frames; playing \
           game.exe run 1, the first in the file (pick another with capture:runs.json#N, N the \
-          run's number from 1)"
+          run's number from 1, or #all for every run end to end)"
         ]
     );
 }
