@@ -657,9 +657,7 @@ fn show_capture(engine: &mut Engine, sim: &Sim, args: &DiagnoseArgs) {
         overlay.set_title(&format!("captured {program}"));
     }
     let capture = |spec: &ClockSpec| matches!(spec, ClockSpec::Capture { .. });
-    overlay.set_chart_full_height(
-        capture(&args.sim.clock) || args.compare.iter().any(capture),
-    );
+    overlay.set_chart_full_height(capture(&args.sim.clock) || args.compare.iter().any(capture));
 }
 
 /// Charts the stretch of the run the tall chart shows, and draws the last frame again with it:

@@ -787,9 +787,11 @@ impl App {
             return;
         }
         self.show_cursor();
-        // Frames are paced from when each began, so a frame's own cost does not stretch the
-        // interval.
-        self.last_frame = Some(now);
+        self.last_frame = Some(paced_origin(
+            self.earliest_frame(),
+            self.present_interval,
+            now,
+        ));
         self.dirty = false;
     }
 
@@ -862,6 +864,20 @@ fn paced_wait(ms_ahead: f64) -> Duration {
     Duration::try_from_secs_f64(ms_ahead / 1000.0)
         .unwrap_or(IDLE_POLL)
         .min(IDLE_POLL)
+}
+
+/// What the next frame's time is counted from, for a frame made at `now` that was due at `due`
+/// with `interval` between frames: its due time, so frames keep to a grid of refreshes and one
+/// that began late does not push every later one back (counted from when each began, a 60 Hz
+/// window woken a little late each time presented 57 frames a second); `now` when it began a
+/// whole interval or more late (the window was hidden, or the machine stalled), so the grid
+/// starts again rather than hurrying to catch up. Frames are paced from when they begin, so a
+/// frame's own cost does not stretch the interval.
+fn paced_origin(due: Option<Instant>, interval: Option<Duration>, now: Instant) -> Instant {
+    match (due, interval) {
+        (Some(due), Some(interval)) if now >= due && now - due < interval => due,
+        _ => now,
+    }
 }
 
 /// One refresh of a monitor reporting `millihertz`, or of a 60 Hz one when it reports nothing
@@ -1149,6 +1165,26 @@ mod tests {
         assert_eq!(
             refresh_interval(Some(0)),
             Duration::from_secs_f64(1.0 / 60.0)
+        );
+    }
+
+    #[test]
+    fn frames_keep_to_a_grid_of_refreshes_unless_a_whole_refresh_late() {
+        let start = Instant::now();
+        let ms = |n: u64| Duration::from_millis(n);
+        let interval = Some(ms(16));
+        // Made 3 ms after it was due: the next is counted from the due time.
+        assert_eq!(paced_origin(Some(start), interval, start + ms(3)), start);
+        // A whole refresh late or more: counted from now.
+        assert_eq!(
+            paced_origin(Some(start), interval, start + ms(16)),
+            start + ms(16)
+        );
+        // The first frame, and frames without vsync: from now.
+        assert_eq!(paced_origin(None, interval, start), start);
+        assert_eq!(
+            paced_origin(Some(start), None, start + ms(3)),
+            start + ms(3)
         );
     }
 

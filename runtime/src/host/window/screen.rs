@@ -247,13 +247,27 @@ fn scale_into(
         row[..x0].fill(0);
         row[x1..].fill(0);
         let line = source as usize * picture.0 as usize * 4;
-        for (out, &x) in row[x0..x1].iter_mut().zip(columns) {
-            let at = line + x as usize * 4;
-            *out =
-                u32::from(rgba[at]) << 16 | u32::from(rgba[at + 1]) << 8 | u32::from(rgba[at + 2]);
+        if width == i64::from(picture.0) && place.x >= 0 {
+            // One picture pixel a buffer pixel (the post-process stack's output picture at
+            // its own size): the row converted straight through.
+            let pixels = &rgba[line..line + (x1 - x0) * 4];
+            for (out, px) in row[x0..x1].iter_mut().zip(pixels.chunks_exact(4)) {
+                *out = zero_rgb(px);
+            }
+        } else {
+            for (out, &x) in row[x0..x1].iter_mut().zip(columns) {
+                let at = x as usize * 4 + line;
+                *out = zero_rgb(&rgba[at..at + 4]);
+            }
         }
         last = Some((y, source));
     }
+}
+
+/// An RGBA pixel as the `0RGB` word a window buffer holds.
+#[inline]
+fn zero_rgb(px: &[u8]) -> u32 {
+    u32::from(px[0]) << 16 | u32::from(px[1]) << 8 | u32::from(px[2])
 }
 
 #[cfg(test)]
