@@ -18,8 +18,8 @@ pub const OTHER_KINDS: &str = "other frame types";
 /// is a generated frame, as PresentMon's own metrics count application frames.
 const APPLICATION_FRAME_TYPES: [&str; 5] = ["Application", "NotSet", "Repeated", "", "NA"];
 
-/// Whether a `FrameType` value names a frame the application rendered (see
-/// [`APPLICATION_FRAME_TYPES`]).
+/// Whether a `FrameType` value names a frame the application rendered: `Application`, `NotSet`,
+/// `Repeated`, an empty field or `NA`, in any case; every other value is a generated frame.
 pub fn is_application_frame(frame_type: &str) -> bool {
     let t = frame_type.trim();
     APPLICATION_FRAME_TYPES
