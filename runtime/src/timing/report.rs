@@ -241,9 +241,9 @@ fn verdict(a: f64, b: f64, more_is_better: Option<bool>) -> &'static str {
     }
 }
 
-/// The colours of runs A to H on the comparison charts: A blue, B orange as before, then the
-/// palette's green, pink, yellow, lavender, red and brown.
-const RUN_COLOURS: [RGBColor; crate::timing::runs::MAX_RUNS] = [
+/// The colours of runs A to H on the comparison charts (and of the sensors' lines, in turn): A
+/// blue, B orange as before, then the palette's green, pink, yellow, lavender, red and brown.
+pub(crate) const RUN_COLOURS: [RGBColor; crate::timing::runs::MAX_RUNS] = [
     RGBColor(41, 173, 255),
     RGBColor(255, 108, 36),
     RGBColor(0, 228, 54),

@@ -16,17 +16,6 @@ use crate::timing::timeline::Timeline;
 pub const MAX_SENSOR_LINES: usize = 8;
 /// Each chart's size in pixels: as wide as the report's other plots, low enough to stack.
 const CHART_SIZE: (u32, u32) = (1200, 240);
-/// The lines' colours, from the palette, in turn.
-const LINE_COLOURS: [RGBColor; MAX_SENSOR_LINES] = [
-    RGBColor(41, 173, 255),
-    RGBColor(255, 108, 36),
-    RGBColor(0, 228, 54),
-    RGBColor(255, 119, 168),
-    RGBColor(230, 200, 0),
-    RGBColor(131, 118, 156),
-    RGBColor(255, 0, 77),
-    RGBColor(171, 82, 54),
-];
 
 type Boxed = Box<dyn std::error::Error>;
 
@@ -119,7 +108,9 @@ fn chart(group: &[&Sensor], kind: &str, unit: &str, span_s: f64) -> Result<Strin
             .y_desc(&y_label)
             .draw()?;
         for (i, sensor) in group.iter().take(MAX_SENSOR_LINES).enumerate() {
-            let colour = LINE_COLOURS[i];
+            // The comparison's colours of runs A to H, in turn.
+            let colour =
+                crate::timing::report::RUN_COLOURS[i % crate::timing::report::RUN_COLOURS.len()];
             // A reading with no number is left out rather than drawn at 0.
             let points: Vec<(f64, f64)> = sensor
                 .seconds
