@@ -11,7 +11,7 @@ use bt::{Palette, Settings, Tag};
 use bt_overlay::{ChartMode, FrameStats, Overlay};
 use bt_test_support::golden;
 
-/// The runtime's fixed-step loop as the overlay sees it (`runtime/src/fixed_loop.rs`): deltas
+/// The runtime's fixed-step loop as the overlay sees it (`runtime/engine/src/fixed_loop.rs`): deltas
 /// within 2 ms of whole intervals snap to them, at most 8 updates a frame, the rest thrown away.
 struct Loop {
     interval_ms: f64,

@@ -1413,7 +1413,7 @@ fn by_command(
 }
 
 /// Every loader of a file a user or a cart names. A loader added later gets a row here (the
-/// guard in `runtime/src/config/read/guard.rs` says so when it opens a file itself). No state
+/// guard in `runtime/engine/src/config/read/guard.rs` says so when it opens a file itself). No state
 /// file is read from a disk: a state file is made and loaded in memory.
 fn loaders() -> Vec<Loader> {
     use bt_runtime::config::manifest::{self, PaletteSource};

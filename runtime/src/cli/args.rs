@@ -88,35 +88,114 @@ pub struct SoundEditArgs {
     /// (see `bt list`) whose asset folder holds one sound file; a cart crate's own binary
     /// needs neither.
     pub target: Option<PathBuf>,
-    /// Window size as a whole multiple of the display (1 to 16) [default: the largest that
-    /// fits 1280x800].
+    #[command(flatten)]
+    pub window: WindowArgs,
+}
+
+/// How a window opens and what it keeps: the flags every windowed command takes (`bt run`,
+/// `bt dev`, `bt sound-edit`), declared once here. `bt dev` hands the group on to each program
+/// it starts with [`WindowArgs::to_args`].
+#[cfg(feature = "window")]
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub struct WindowArgs {
+    /// Window size as a whole multiple of the display (1 to 16) [default: cart.toml, the
+    /// user's config, the cart's settings, else the largest that fits 1280x800].
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
     pub scale: Option<u32>,
-    /// Play previews without sound: no audio device is opened.
-    #[arg(long)]
-    pub mute: bool,
-    /// The key-map file [default: the user's, as for `bt run`].
-    #[arg(long)]
-    pub keys: Option<PathBuf>,
-    /// Open the window full screen.
+    /// Start fullscreen (F11 switches).
     #[arg(long)]
     pub fullscreen: bool,
-    /// The folder F9's screenshots go to.
+    /// Play without sound: no audio device is opened.
+    #[arg(long)]
+    pub mute: bool,
+    /// Key-map file [default: $XDG_CONFIG_HOME/bt/keys.toml or ~/.config/bt/keys.toml, when it
+    /// exists].
+    #[arg(long)]
+    pub keys: Option<PathBuf>,
+    /// Folder for F9 screenshots, F10 GIFs, F8 timings, F2 replays and F3 state files.
     #[arg(long, default_value = crate::host::window::DEFAULT_CAPTURES)]
     pub captures: PathBuf,
+    /// Present as fast as possible instead of waiting for the display's refresh.
+    #[arg(long)]
+    pub no_vsync: bool,
+    /// Start with the cart's post-process effects (CRT looks) off; Shift+F11 turns them on.
+    #[arg(long)]
+    pub no_effects: bool,
+    /// Do not watch the cart's asset folder and palette file for changes.
+    #[arg(long)]
+    pub no_watch: bool,
+    /// Keep the last 10 seconds the window showed (about 40 MB at 320x240); Shift+F10 saves
+    /// them as a GIF in the captures folder.
+    #[arg(long)]
+    pub gif_buffer: bool,
+    /// Write every presented frame's time to this CSV file on exit, and print the frame rate
+    /// and jitter.
+    #[arg(long, value_parser = csv_output)]
+    pub frame_log: Option<PathBuf>,
     #[arg(
         long,
         value_parser = |s: &str| float_in(s, 0.0, crate::host::window::MAX_EXIT_AFTER_SECONDS),
         allow_negative_numbers = true,
         help = in_range(
-            "Close the window this many seconds after it showed its first frame (unsaved edits \
-             are lost)",
+            "Close the window this many seconds after it showed its first frame",
             0,
             crate::host::window::MAX_EXIT_AFTER_SECONDS,
             ""
         )
     )]
     pub exit_after: Option<f64>,
+}
+
+#[cfg(feature = "window")]
+impl WindowArgs {
+    /// The window's options these flags give; the rest stay at their defaults.
+    pub fn options(&self) -> crate::host::window::WindowOptions {
+        crate::host::window::WindowOptions {
+            no_vsync: self.no_vsync,
+            no_effects: self.no_effects,
+            fullscreen: self.fullscreen,
+            mute: self.mute,
+            keys: self.keys.clone(),
+            captures: self.captures.clone(),
+            frame_log: self.frame_log.clone(),
+            exit_after: self.exit_after,
+            no_watch: self.no_watch,
+            gif_buffer: self.gif_buffer,
+            ..crate::host::window::WindowOptions::default()
+        }
+    }
+
+    /// The flags that parse back to this group, for a program `bt dev` starts: the one place
+    /// the group is written out again, so a flag added here travels without a second list.
+    pub fn to_args(&self) -> Vec<std::ffi::OsString> {
+        let mut out: Vec<std::ffi::OsString> = Vec::new();
+        let mut flag = |name: &str, on: bool| {
+            if on {
+                out.push(name.into());
+            }
+        };
+        flag("--fullscreen", self.fullscreen);
+        flag("--mute", self.mute);
+        flag("--no-vsync", self.no_vsync);
+        flag("--no-effects", self.no_effects);
+        flag("--no-watch", self.no_watch);
+        flag("--gif-buffer", self.gif_buffer);
+        if let Some(scale) = self.scale {
+            out.extend(["--scale".into(), scale.to_string().into()]);
+        }
+        if let Some(keys) = &self.keys {
+            out.extend(["--keys".into(), keys.clone().into_os_string()]);
+        }
+        out.extend(["--captures".into(), self.captures.clone().into_os_string()]);
+        if let Some(log) = &self.frame_log {
+            out.extend(["--frame-log".into(), log.clone().into_os_string()]);
+        }
+        if let Some(seconds) = self.exit_after {
+            // `{:?}` writes the shortest text that parses back to the same f64.
+            out.extend(["--exit-after".into(), format!("{seconds:?}").into()]);
+        }
+        out
+    }
 }
 
 /// `bt export`: the cart and the file to write.
@@ -511,13 +590,35 @@ pub struct RunArgs {
     // With --at, the replay runs to that time at headless speed and play goes on live.
     #[command(flatten)]
     pub input: InputArg,
-    // How the window opens and what it writes: the window's own options, parsed in place.
     #[command(flatten)]
-    pub window: crate::host::window::WindowOptions,
-    /// Window size as a whole multiple of the display (1 to 16) [default: cart.toml, the
-    /// user's config, the cart's settings, else the largest that fits 1280x800].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
-    pub scale: Option<u32>,
+    pub window: WindowArgs,
+    /// Record the run into this replay file: written through a temporary file every 10
+    /// seconds, and when the window closes or the cart panics.
+    #[arg(long, value_name = "FILE.btr")]
+    pub record: Option<PathBuf>,
+    /// The clock, as for `bt trace` (see `bt trace --help`) [default: wall].
+    #[arg(long, value_parser = clock_spec)]
+    pub clock: Option<crate::clock::spec::ClockSpec>,
+    #[arg(
+        long,
+        value_parser = seconds_arg,
+        allow_negative_numbers = true,
+        help = in_range(
+            "Open paused on the frame at this many simulated seconds (as `bt shot --at`); \
+             F5 plays on",
+            0,
+            MAX_AT_SECONDS,
+            ""
+        )
+    )]
+    pub at: Option<f64>,
+    /// On exit, write every frame of the run as a Chrome trace (open it in Perfetto).
+    #[arg(long, value_name = "FILE.json", value_parser = json_output)]
+    pub trace_out: Option<PathBuf>,
+    /// Take `bt dev`'s orders on standard input and keep the window's place in this folder;
+    /// `bt dev` passes it, a player never does.
+    #[arg(long, hide = true, value_name = "DIR")]
+    pub dev_link: Option<PathBuf>,
     /// Open with the overlay shown and this chart (` cycles the views, F7 the tall chart).
     #[arg(long, value_enum)]
     pub chart: Option<ChartArg>,
@@ -557,12 +658,9 @@ pub enum CapturePace {
 pub struct DevArgs {
     #[command(flatten)]
     pub cart: CartArgs,
-    /// Window size as a whole multiple of the display (1 to 16) [default: as for `bt run`].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
-    pub scale: Option<u32>,
-    /// Play without sound: no audio device is opened.
-    #[arg(long)]
-    pub mute: bool,
+    // Handed on to each program dev starts.
+    #[command(flatten)]
+    pub window: WindowArgs,
     /// When dev ends, keep the recording of the run (from boot, through the last program) in
     /// this replay file.
     #[arg(long, value_name = "FILE.btr")]

@@ -503,6 +503,11 @@ fn make_staging(parent: &Path, name: &str) -> Result<PathBuf, NewCartError> {
 /// BT's own packages besides `bt` and `bt-runtime` (as crate names), and its binaries.
 const BT_PACKAGES: &[&str] = &[
     "bt_overlay",
+    "bt_engine",
+    "bt_timing",
+    "bt_host",
+    "bt_tools",
+    "bt_window",
     "bt_web",
     "bt_web_main",
     "bt_test_support",

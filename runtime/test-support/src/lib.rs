@@ -26,7 +26,7 @@
     reason = "a global allocator is an unsafe trait; every use is commented with its SAFETY"
 )]
 
-pub use bt_runtime::harness::golden;
+pub use bt_host::harness::golden;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -49,12 +49,12 @@ pub fn inbox_bytes(len: u32) -> Vec<u8> {
 }
 
 /// The page's own module, `len` bytes in the inbox, handed over by its script before boot:
-/// the build its state files name and accept ([`bt_runtime::engine::set_program_bytes`]).
+/// the build its state files name and accept ([`bt_engine::engine::set_program_bytes`]).
 /// Returns 1 when taken, 0 when the build was already fixed.
 pub fn program(len: u32) -> u32 {
     INBOX.with_borrow(|inbox| {
         let bytes = &inbox[..(len as usize).min(inbox.len())];
-        u32::from(bt_runtime::engine::set_program_bytes(bytes))
+        u32::from(bt_engine::engine::set_program_bytes(bytes))
     })
 }
 
@@ -91,7 +91,7 @@ pub fn parse_boot(text: &str) -> Result<Boot<'_>, String> {
         let (name, value) = line.split_once('=').ok_or_else(|| {
             format!(
                 "cart argument '{}' is not name=value",
-                bt_runtime::quote::excerpt(line)
+                bt_engine::quote::excerpt(line)
             )
         })?;
         args.push((name.trim().to_string(), value.trim().to_string()));
@@ -126,7 +126,7 @@ pub fn boot(
     len: u32,
     flags: u32,
 ) -> u32 {
-    bt_runtime::wall_time::set_source(now_ms);
+    bt_engine::wall_time::set_source(now_ms);
     let text = inbox_text(len);
     let options = crate::BootOptions {
         overlay: flags & BOOT_NO_OVERLAY == 0,

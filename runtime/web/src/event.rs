@@ -5,7 +5,7 @@
 //! A new kind of event is a variant here, its number in [`kind`] and its arm in
 //! [`PageEvent::decode`] and [`crate::Page::event`], and the call in `host/bt.js` that sends it.
 
-use bt_runtime::host::TouchPhase;
+use bt_host::TouchPhase;
 
 /// The numbers of the kinds of [`PageEvent`], as `host/bt.js` sends them. Each says what the
 /// three numbers `a`, `b`, `c` that come with it are; text comes through the inbox, `a` its

@@ -2,7 +2,7 @@
 //! JavaScript host (`host/bt.js`) that reads the picture and the sound straight out of the
 //! module's memory, as WASM-4 does.
 //!
-//! The module is the same engine `bt run` drives: the [`Host`](bt_runtime::host::Host)
+//! The module is the same engine `bt run` drives: the [`Host`](bt_host::Host)
 //! with its default keys and host keys, the engine's fixed-step loop and wall clock fed with
 //! `requestAnimationFrame` timestamps, the overlay, recording and replays. [`Page`] is that
 //! console with the buffers the script reads; [`PageEvent`] is everything a player does, in

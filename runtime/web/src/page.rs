@@ -1,4 +1,4 @@
-//! The page's console: one cart on an [`Engine`](bt_runtime::Engine), booted through a
+//! The page's console: one cart on an [`Engine`](bt_engine::Engine), booted through a
 //! [`Session`] as `bt run` boots it, behind the same [`Host`] `bt run` uses, with
 //! the buffers the JavaScript host reads (the picture as RGBA, each frame's samples, text out).
 //!
@@ -10,16 +10,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bt::{Button, Cart, Key, Player};
-use bt_runtime::config::asset_pack::AssetPack;
-use bt_runtime::config::manifest::{manifest_from_carried, MANIFEST_FILE};
-use bt_runtime::engine::StateFile;
-use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::{
+use bt_engine::config::asset_pack::AssetPack;
+use bt_engine::config::manifest::{manifest_from_carried, MANIFEST_FILE};
+use bt_engine::engine::StateFile;
+use bt_engine::replay::{DEFAULT_HASH_EVERY, MAX_REPLAY_BYTES};
+use bt_engine::session::{ReplaySource, Session};
+use bt_host::keymap::KeyMap;
+use bt_host::{
     Host, HostAction, HostEvent, Persist, PersistKind, SaveKind, TouchPhase, LOAD_STATE_KEY,
     SAVE_STATE_KEY,
 };
-use bt_runtime::replay::{DEFAULT_HASH_EVERY, MAX_REPLAY_BYTES};
-use bt_runtime::session::{ReplaySource, Session};
 
 use crate::event::PageEvent;
 
@@ -27,10 +27,10 @@ use crate::event::PageEvent;
 #[derive(Debug, Clone, Copy)]
 pub struct Bundle {
     /// The cart's `cart.toml` in the form a page carries
-    /// ([`carried_manifest`](bt_runtime::config::manifest::carried_manifest)).
+    /// ([`carried_manifest`](bt_engine::config::manifest::carried_manifest)).
     pub manifest: Option<&'static str>,
     /// The files of the cart's asset folder, by their path in it, packed into one blob by
-    /// [`PackWriter`](bt_runtime::config::asset_pack::PackWriter) (no bytes: no file).
+    /// [`PackWriter`](bt_engine::config::asset_pack::PackWriter) (no bytes: no file).
     pub assets: &'static [u8],
 }
 
@@ -118,7 +118,7 @@ pub mod frame_flags {
 }
 
 /// The memory a page's snapshots may hold, for F1's rewind: 16 MiB, a quarter of the native
-/// budget ([`DEFAULT_SNAPSHOT_BUDGET`](bt_runtime::engine::DEFAULT_SNAPSHOT_BUDGET)). A page's
+/// budget ([`DEFAULT_SNAPSHOT_BUDGET`](bt_engine::engine::DEFAULT_SNAPSHOT_BUDGET)). A page's
 /// memory is a browser tab's, on a phone among others, and a WebAssembly module's memory only
 /// grows: what the ring once held stays the tab's until it closes. At the first spacing (about
 /// a second) 16 MiB holds some 200 snapshots of 80 KiB (a 320x240 framebuffer's bytes), over
@@ -136,7 +136,7 @@ pub fn save_key(name: &str, title: &str) -> String {
 }
 
 /// Reads the player's save data where the browser keeps it: given the key ([`save_key`]), the
-/// save file's bytes kept there (as [`bt_runtime::save::encode`] makes them), `None` when
+/// save file's bytes kept there (as [`bt_engine::save::encode`] makes them), `None` when
 /// nothing is kept yet.
 pub type LoadSave<'a> = &'a dyn Fn(&str) -> Option<Vec<u8>>;
 
@@ -277,7 +277,7 @@ impl Page {
             host.store_save_to(PathBuf::from(key));
         }
         if let Some(message) = &damaged {
-            let line = bt_runtime::quote::excerpt_chars(message, NOTICE_CHARS);
+            let line = bt_engine::quote::excerpt_chars(message, NOTICE_CHARS);
             host.engine_mut().overlay_forced().set_notice(&line);
             host.engine_mut().draw_overlay();
         }
@@ -528,12 +528,12 @@ impl Page {
     /// # Errors
     /// The export's message (a length under one update, a cart panic).
     pub fn wav(&mut self, seconds: f64) -> Result<(), String> {
-        let samples = bt_runtime::export::wav::record_samples(
+        let samples = bt_engine::export::wav::record_samples(
             self.host.engine_mut(),
             0.0,
             seconds,
             None,
-            bt_runtime::export::wav::WavChannels::Stereo,
+            bt_engine::export::wav::WavChannels::Stereo,
         )
         .map_err(|e| e.to_string())?;
         self.samples = samples;
@@ -636,7 +636,7 @@ impl Page {
     /// on from there unless the run was paused. One of another build of BT, another cart, run
     /// or save data is refused ([`PageAction::Refused`]), and the run goes on as it was.
     ///
-    /// [`Engine::load_state_file`]: bt_runtime::Engine::load_state_file
+    /// [`Engine::load_state_file`]: bt_engine::Engine::load_state_file
     pub fn load_state_file(&mut self, name: &str, text: &str) -> PageAction {
         if self.ended {
             return PageAction::None;
@@ -688,7 +688,7 @@ impl Page {
 
     /// A state file refused: `message` for the script's foot and as the overlay's notice.
     fn refuse(&mut self, message: String) -> PageAction {
-        let line = bt_runtime::quote::excerpt_chars(&message, NOTICE_CHARS);
+        let line = bt_engine::quote::excerpt_chars(&message, NOTICE_CHARS);
         self.notice_for_a_while(&line);
         self.out = message.into_bytes();
         PageAction::Refused
@@ -842,7 +842,7 @@ const NOTICE_FRAMES: u32 = 120;
 /// what is kept there is damaged (then the message saying so, and nothing is written over it).
 fn player_save(session: &mut Session, load: LoadSave<'_>) -> (Option<String>, Option<String>) {
     let key = save_key(session.name(), &session.settings().title);
-    match load(&key).map(|file| bt_runtime::save::decode(&file, Path::new(&key))) {
+    match load(&key).map(|file| bt_engine::save::decode(&file, Path::new(&key))) {
         None => (Some(key), None),
         Some(Ok(bytes)) => {
             session.set_boot_save(bytes);

@@ -4,9 +4,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use bt::host::TickInput;
-use bt_runtime::export::png::to_rgba;
-use bt_runtime::replay::Replay;
-use bt_runtime::{Engine, EngineOptions, Origin};
+use bt_engine::export::png::to_rgba;
+use bt_engine::replay::Replay;
+use bt_engine::{Engine, EngineOptions, Origin};
 use bt_test_support::CountingAlloc;
 use bt_web::abi::{parse_boot, Boot};
 use bt_web::event::kind;
@@ -148,7 +148,7 @@ fn a_replay_never_plays_in_the_players_own_run_that_keeps_their_save_data() {
     frames(&mut page, 0.0, 10);
     assert_eq!(key(&mut page, "F2", true), PageAction::DownloadReplay);
     let replay = String::from_utf8(page.out().to_vec()).unwrap();
-    let load = |_: &str| Some(bt_runtime::save::encode(&[9, 9, 9]));
+    let load = |_: &str| Some(bt_engine::save::encode(&[9, 9, 9]));
     let Err(err) = Page::new(
         "snake",
         bt_cart_snake::cart,
@@ -184,7 +184,7 @@ fn the_host_keys_that_save_hand_their_file_to_the_script_and_reach_no_cart() {
     // The same keys as natively: the host's, from one list.
     for code in ["F2", "F8", "F9"] {
         let key = bt::Key::from_code(code).unwrap();
-        assert!(bt_runtime::host::keymap::HOST_KEYS.contains(&key), "{code}");
+        assert!(bt_host::keymap::HOST_KEYS.contains(&key), "{code}");
     }
 }
 
@@ -244,12 +244,12 @@ fn the_pages_wav_is_bt_wavs() {
     page.wav(1.0).unwrap();
     let mut engine =
         Engine::new(Box::new(bt_cart_jukebox::cart), EngineOptions::default()).unwrap();
-    let native = bt_runtime::export::wav::record_samples(
+    let native = bt_engine::export::wav::record_samples(
         &mut engine,
         0.0,
         1.0,
         None,
-        bt_runtime::export::wav::WavChannels::Stereo,
+        bt_engine::export::wav::WavChannels::Stereo,
     )
     .unwrap();
     assert_eq!(native.len(), 2 * 44_100, "left and right");
@@ -482,10 +482,10 @@ fn a_state_file_of_another_build_cart_or_save_data_is_refused_in_one_line_and_pl
     let mut page = snake();
     let now = frames(&mut page, 0.0, 60);
     let ours = state_file(&mut page);
-    let build = bt_runtime::engine::state_build();
+    let build = bt_engine::engine::state_build();
     assert!(ours.contains(build), "{ours}");
     let other_build = ours.replace(build, "bt-runtime 0.0.1, program 0123456789abcdef");
-    let huge = " ".repeat(bt_runtime::replay::MAX_REPLAY_BYTES as usize + 1);
+    let huge = " ".repeat(bt_engine::replay::MAX_REPLAY_BYTES as usize + 1);
     let refusals = [
         ("jukebox.btstate", of_jukebox.as_str(), "jukebox"),
         ("old.btstate", other_build.as_str(), "another build"),
@@ -513,7 +513,7 @@ fn a_state_file_of_another_build_cart_or_save_data_is_refused_in_one_line_and_pl
 
     // The player's own run boots with their save data: a state of a run with other save data
     // would not be this run's, and would write over the saved game.
-    let kept = bt_runtime::save::encode(&[7, 7, 7]);
+    let kept = bt_engine::save::encode(&[7, 7, 7]);
     let load = |_: &str| Some(kept.clone());
     let mut own = Page::new(
         "snake",
@@ -707,7 +707,7 @@ fn f8_hands_over_the_last_seconds_as_a_chrome_trace() {
     frames(&mut page, 0.0, 30);
     assert_eq!(key(&mut page, "F8", true), PageAction::DownloadTimings);
     let trace = String::from_utf8(page.out().to_vec()).unwrap();
-    bt_runtime::timing::chrome_trace::check_nesting(&trace).expect("a well-formed trace");
+    bt_timing::chrome_trace::check_nesting(&trace).expect("a well-formed trace");
     assert!(
         trace.contains("snake"),
         "{}",
@@ -728,7 +728,7 @@ fn packed(folder: &str) -> &'static [u8] {
         .map(|entry| entry.unwrap().file_name().to_str().unwrap().to_string())
         .collect();
     names.sort();
-    let mut writer = bt_runtime::config::asset_pack::PackWriter::new();
+    let mut writer = bt_engine::config::asset_pack::PackWriter::new();
     for name in names {
         writer.add(&name, &std::fs::read(folder.join(&name)).unwrap());
     }
@@ -954,13 +954,13 @@ fn the_pages_script_sends_state_files_and_answers_the_state_actions_as_the_modul
     }
     assert!(script.contains(&format!(
         "MAX_STATE_FILE = {};",
-        bt_runtime::replay::MAX_REPLAY_BYTES
+        bt_engine::replay::MAX_REPLAY_BYTES
     )));
     // The touch pad's time-travel parts press the host's keys.
     for key in [
-        bt_runtime::host::REWIND_KEY,
-        bt_runtime::host::SAVE_STATE_KEY,
-        bt_runtime::host::LOAD_STATE_KEY,
+        bt_host::REWIND_KEY,
+        bt_host::SAVE_STATE_KEY,
+        bt_host::LOAD_STATE_KEY,
     ] {
         assert!(script.contains(&format!("\"{}\"", key.code())), "{key:?}");
     }

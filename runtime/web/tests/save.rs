@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use bt::{Button, Cart, CartError, Player, Render, Settings, Update};
-use bt_runtime::save;
+use bt_engine::save;
 use bt_web::page::{frame_flags, save_key};
 use bt_web::{Page, PageAction, PageEvent};
 

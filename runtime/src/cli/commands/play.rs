@@ -8,7 +8,6 @@ use crate::cli::Offer;
 #[cfg(feature = "window")]
 use crate::clock::spec::ClockSpec;
 #[cfg(feature = "window")]
-#[cfg(feature = "window")]
 use crate::export::safe_write::{Format, Output, OutputError};
 
 use super::*;
@@ -18,13 +17,26 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
     let crate::cli::args::RunArgs {
         cart,
         input,
-        mut window,
-        scale,
+        window: window_args,
+        record: record_path,
+        clock,
+        at,
+        trace_out,
+        dev_link,
         chart,
         state,
         continue_from,
         capture_pace,
     } = args;
+    let scale = window_args.scale;
+    let mut window = crate::host::window::WindowOptions {
+        record: record_path,
+        clock,
+        at,
+        trace_out,
+        dev_link,
+        ..window_args.options()
+    };
     let is_capture = matches!(window.clock, Some(ClockSpec::Capture { .. }));
     if capture_pace.is_some() && !is_capture {
         return Err(Failure::Usage(

@@ -33,7 +33,7 @@ pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failu
     });
     let session = Session::builder("sound-edit", make)
         .command_line(SettingsPatch {
-            window_scale: args.scale,
+            window_scale: args.window.scale,
             ..SettingsPatch::default()
         })
         .save(BootSave::Empty)
@@ -42,14 +42,9 @@ pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failu
         .map_err(|e| e.to_string())?;
     let engine = session.engine().map_err(|e| e.to_string())?;
     let window = crate::host::window::WindowOptions {
-        mute: args.mute,
-        keys: args.keys,
-        fullscreen: args.fullscreen,
-        captures: args.captures,
-        exit_after: args.exit_after,
         // The editor's file is its own; nothing else is watched.
         no_watch: true,
-        ..Default::default()
+        ..args.window.options()
     };
     super::play::load_keys(window.keys.as_deref())?;
     say(format_args!("editing {}\n", crate::quote::path(&path)))?;

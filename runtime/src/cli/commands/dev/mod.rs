@@ -196,12 +196,8 @@ impl Dev {
         if let Some(save) = &cart.save {
             run.arg("--save").arg(save);
         }
-        if let Some(scale) = self.args.scale {
-            run.args(["--scale", &scale.to_string()]);
-        }
-        if self.args.mute {
-            run.arg("--mute");
-        }
+        // The window's flags as `bt dev` parsed them, every one of them.
+        run.args(self.args.window.to_args());
         let mut child = run
             .stdin(Stdio::piped())
             .spawn()
