@@ -4,7 +4,7 @@
 
 use bt::{CaptureSize, Cart, Effect, Render, Settings, Update};
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::{Host, SaveKind};
+use bt_runtime::host::{Destination, FileKind, Host};
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
 
 /// Draws its update count as a colour and, when `capture` is set, asks for pictures in update
@@ -54,15 +54,17 @@ fn the_host_hands_over_one_picture_of_the_frame_each_request_led_to() {
     let mut pictures = Vec::new();
     for frame in 0..30 {
         host.frame(f64::from(frame) * 1000.0 / 60.0);
-        if let Some(file) = host.take_capture() {
-            assert_eq!(file.kind, SaveKind::Screenshot);
-            assert_eq!(file.suggested_name, "camera.png");
+        let files = host.take_outbox();
+        assert!(files.len() <= 1, "{files:?}");
+        if let Some(file) = files.first() {
+            assert_eq!(file.kind, FileKind::Screenshot);
+            assert_eq!(file.destination, Destination::Keep("camera.png".into()));
             // It is the frame on screen now, as F9 saves it.
-            assert_eq!(file.bytes, host.screenshot().unwrap().bytes);
+            assert_eq!(file.bytes, host.screenshot().unwrap());
             pictures.push(host.engine().updates_since_init());
         }
         assert!(
-            host.take_capture().is_none(),
+            host.take_outbox().is_empty(),
             "each picture is handed over once"
         );
     }
@@ -87,7 +89,7 @@ fn asking_for_pictures_changes_nothing_the_game_does() {
         );
     }
     assert_eq!(with.engine().ticks(), without.engine().ticks());
-    assert!(without.take_capture().is_none());
+    assert!(without.take_outbox().is_empty());
 }
 
 /// Draws a column of every colour it uses at a 6 × 4 display with output scale 3 and
@@ -148,7 +150,7 @@ fn capture_frame_sized_gives_the_display_through_the_palette_and_the_output_with
     for frame in 0..10 {
         host.frame(f64::from(frame) * 1000.0 / 60.0);
         let before = pictures.len();
-        while let Some(file) = host.take_capture() {
+        for file in host.take_outbox() {
             pictures.push(decode(&file.bytes));
         }
         if pictures.len() > before {
@@ -190,7 +192,7 @@ fn capture_frame_without_a_size_stays_the_display_picture_f9_takes() {
     let mut host = host(true);
     for frame in 0..12 {
         host.frame(f64::from(frame) * 1000.0 / 60.0);
-        if let Some(file) = host.take_capture() {
+        if let Some(file) = host.take_outbox().first() {
             let ((w, h), _) = decode(&file.bytes);
             let fb = host.engine().framebuffer();
             assert_eq!((w, h), (fb.width(), fb.height()));

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use bt::{Axis, Button, Cart, Key, Player, Render, Update};
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::{Host, HostAction, HostEvent, SaveKind};
+use bt_runtime::host::{Destination, FileKind, Host, HostAction, HostEvent};
 use bt_runtime::{ConstantClock, Engine, EngineOptions, SequenceClock};
 
 /// What one update saw.
@@ -360,12 +360,13 @@ fn host_keys_pause_step_toggle_and_capture_without_reaching_the_cart() {
 
     // F9 hands the screenshot over; the host writes no file.
     match key(&mut h, Key::F9, true) {
-        Some(HostAction::Save(files)) => {
+        Some(HostAction::Saved) => {
+            let files = h.take_outbox();
             let [shot] = files.as_slice() else {
                 panic!("one file: {files:?}")
             };
-            assert_eq!(shot.kind, SaveKind::Screenshot);
-            assert_eq!(shot.suggested_name, "rec.png");
+            assert_eq!(shot.kind, FileKind::Screenshot);
+            assert_eq!(shot.destination, Destination::Keep("rec.png".into()));
             assert!(shot.bytes.starts_with(b"\x89PNG"), "a PNG");
         }
         other => panic!("{other:?}"),
@@ -474,16 +475,25 @@ fn f8_saves_the_last_ten_seconds_of_timings_as_a_report_and_a_chrome_trace() {
         span <= 10_000.0 + 200.0 && span > 9_000.0,
         "{kept} frames, {span} ms"
     );
+    // The report is drawn by what the platform gives, as the window gives the HTML report.
+    h.set_timing_report(bt_runtime::timing::report::html);
     let files = match key(&mut h, Key::F8, true) {
-        Some(HostAction::Save(files)) => files,
+        Some(HostAction::Saved) => h.take_outbox(),
         other => panic!("{other:?}"),
     };
-    let names: Vec<&str> = files.iter().map(|f| f.suggested_name.as_str()).collect();
-    assert_eq!(names, ["rec-timings.html", "rec-timings.json"]);
+    let names: Vec<Destination> = files.iter().map(|f| f.destination.clone()).collect();
+    assert_eq!(
+        names,
+        [
+            Destination::Keep("rec-timings.html".into()),
+            Destination::Keep("rec-timings.json".into())
+        ]
+    );
     assert_eq!(
         files.iter().map(|f| f.kind).collect::<Vec<_>>(),
-        [SaveKind::TimingReport, SaveKind::TimingTrace]
+        [FileKind::TimingReport, FileKind::TimingTrace]
     );
+    assert_eq!(files[0].set, files[1].set, "one key's files share a number");
     let page = std::str::from_utf8(&files[0].bytes).unwrap();
     assert!(page.starts_with("<!DOCTYPE html>") && page.contains("<svg"));
     let json: serde_json::Value =
@@ -516,14 +526,14 @@ fn f2_hands_over_the_replay_of_the_run_so_far_and_never_reaches_the_cart() {
         frame(&mut h, &log);
     }
     let files = match key(&mut h, Key::F2, true) {
-        Some(HostAction::Save(files)) => files,
+        Some(HostAction::Saved) => h.take_outbox(),
         other => panic!("{other:?}"),
     };
     let [file] = files.as_slice() else {
         panic!("one file: {files:?}")
     };
-    assert_eq!(file.kind, SaveKind::Replay);
-    assert_eq!(file.suggested_name, "rec.btr");
+    assert_eq!(file.kind, FileKind::Replay);
+    assert_eq!(file.destination, Destination::Keep("rec.btr".into()));
     let text = std::str::from_utf8(&file.bytes).unwrap();
     let replay = bt_runtime::replay::Replay::from_json(text, Path::new("rec.btr")).unwrap();
     let updates = h.engine().updates_since_init();

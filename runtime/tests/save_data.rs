@@ -2,15 +2,15 @@
 //! a change reaches the file (at most about once a second, and when the run ends), steady
 //! frames write nothing and allocate nothing, and the file is always whole. The host itself
 //! writes no file: it hands the save data and the recording over, and these tests write them
-//! as the window does ([`persist::write`]).
+//! as the window does ([`outbox::replace`]).
 
 use std::path::{Path, PathBuf};
 
 use bt::{Button, Cart, Key, Player, Render, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::host::keymap::KeyMap;
+use bt_runtime::host::outbox::{self, Destination, FileKind, OutFile};
 use bt_runtime::host::pause_menu::MenuChoice;
-use bt_runtime::host::persist::{self, Persist, PersistKind};
 use bt_runtime::host::{Host, HostEvent, RECORD_SAVE_EVERY_FRAMES};
 use bt_runtime::replay::Replay;
 use bt_runtime::save;
@@ -68,17 +68,25 @@ fn boot(file: &Path) -> Host {
 fn frames(host: &mut Host, from: u64, frames: u64) {
     for f in from..from + frames {
         host.frame(f as f64 * 1000.0 / FPS);
-        for write in host.take_writes() {
-            persist::write(&write).unwrap();
+        write_outbox(host);
+    }
+}
+
+/// Writes the files of the host's outbox that replace one at a path (the save data, the
+/// recording), as the window does; files to keep (F3's state file) would go to its captures
+/// folder, and are left out here.
+fn write_outbox(host: &mut Host) {
+    for file in host.take_outbox() {
+        if let Destination::Replace(_) = file.destination {
+            outbox::replace(&file).unwrap();
         }
     }
 }
 
 /// The run ends: writes the host's last files, as the window does.
 fn finish(host: &mut Host) {
-    for write in host.finish_writes() {
-        persist::write(&write).unwrap();
-    }
+    host.finish();
+    write_outbox(host);
 }
 
 fn tap(host: &mut Host, frame: u64) {
@@ -257,30 +265,33 @@ fn the_host_hands_over_save_data_and_the_recording_and_touches_no_file() {
     for f in 0..RECORD_SAVE_EVERY_FRAMES {
         host.frame(f as f64 * 1000.0 / FPS);
         press(&mut host, false);
-        handed.extend(host.take_writes());
+        handed.extend(host.take_outbox());
     }
     let files = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(files, 0, "the host wrote nothing itself");
 
     // The save data went out once, after a second of updates, as a whole save file.
-    let saves: Vec<&Persist> = handed
+    let saves: Vec<&OutFile> = handed
         .iter()
-        .filter(|w| w.kind == PersistKind::SaveData)
+        .filter(|w| w.kind == FileKind::SaveData)
         .collect();
     assert_eq!(saves.len(), 1, "{handed:?}");
-    assert_eq!(saves[0].path, file);
+    assert_eq!(saves[0].destination, Destination::Replace(file.clone()));
     let data = save::decode(&saves[0].bytes, &file).unwrap();
     assert_eq!(&data[..5], &[1, 0, 0, 0, 77]);
 
     // The recording went out after RECORD_SAVE_EVERY_FRAMES frames, with every update so far.
-    let recordings: Vec<&Persist> = handed
+    let recordings: Vec<&OutFile> = handed
         .iter()
-        .filter(|w| matches!(w.kind, PersistKind::Recording { .. }))
+        .filter(|w| matches!(w.kind, FileKind::Recording { .. }))
         .collect();
     assert_eq!(recordings.len(), 1, "{handed:?}");
     let updates = host.engine().updates_since_init();
-    assert_eq!(recordings[0].kind, PersistKind::Recording { updates });
-    assert_eq!(recordings[0].path, recording);
+    assert_eq!(recordings[0].kind, FileKind::Recording { updates });
+    assert_eq!(
+        recordings[0].destination,
+        Destination::Replace(recording.clone())
+    );
     let text = std::str::from_utf8(&recordings[0].bytes).unwrap();
     let replay = Replay::from_json(text, &recording).unwrap();
     assert_eq!(replay.ticks(), updates);
@@ -289,23 +300,25 @@ fn the_host_hands_over_save_data_and_the_recording_and_touches_no_file() {
     // nothing more.
     press(&mut host, true);
     host.frame(RECORD_SAVE_EVERY_FRAMES as f64 * 1000.0 / FPS);
-    let last = host.finish_writes();
-    let kinds: Vec<PersistKind> = last.iter().map(|w| w.kind).collect();
+    host.finish();
+    let last = host.take_outbox();
+    let kinds: Vec<FileKind> = last.iter().map(|w| w.kind).collect();
     assert_eq!(
         kinds,
         [
-            PersistKind::SaveData,
-            PersistKind::Recording {
+            FileKind::SaveData,
+            FileKind::Recording {
                 updates: updates + 1
             }
         ]
     );
+    host.finish();
     assert!(
-        host.finish_writes().is_empty(),
+        host.take_outbox().is_empty(),
         "a second end asks for nothing"
     );
     host.frame(RECORD_SAVE_EVERY_FRAMES as f64 * 2000.0 / FPS);
-    assert!(host.take_writes().is_empty(), "the run has ended");
+    assert!(host.take_outbox().is_empty(), "the run has ended");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
@@ -327,7 +340,7 @@ fn a_write_the_platform_could_not_make_is_shown_and_the_save_data_handed_over_ag
     for f in 1..70 {
         host.frame(f as f64 * 1000.0 / FPS);
     }
-    let writes = host.take_writes();
+    let writes = host.take_outbox();
     assert_eq!(writes.len(), 1);
     host.write_failed(&writes[0], "save file save.bin: no room");
     let notice = host.engine().overlay().unwrap().notice().to_string();
@@ -357,7 +370,7 @@ fn a_save_file_that_keeps_failing_the_same_way_is_said_once() {
     for f in 1..70 {
         host.frame(f as f64 * 1000.0 / FPS);
     }
-    let writes = host.take_writes();
+    let writes = host.take_outbox();
     assert_eq!(writes.len(), 1);
     for _ in 0..3 {
         host.write_failed(&writes[0], "save file save.bin: read-only file system");

@@ -199,7 +199,7 @@ impl Cart for Fonts {
 mod tests {
     use super::*;
     use bt::host::Console;
-    use bt_runtime::config::png_loader::FolderLoader;
+    use bt_runtime::config::assets::Assets;
     use std::path::Path;
 
     #[test]
@@ -210,7 +210,7 @@ mod tests {
         }
         let mut cart = Fonts::default();
         let mut con = Console::new(&cart.configure(), 0);
-        con.set_image_loader(Box::new(FolderLoader::new(dir.path())));
+        con.set_image_loader(Box::new(Assets::folder(dir.path())));
         cart.init(&mut con.init_context()).unwrap();
         let loaded = cart.fonts.as_deref().cloned().unwrap();
         let Loaded {

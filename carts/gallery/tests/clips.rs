@@ -261,7 +261,7 @@ fn a_replay_hears_the_clips_the_recorded_run_heard() {
 fn clips_load_from_the_asset_folder_once_and_bad_ones_are_refused_on_one_line() {
     use bt::host::Console;
     use bt::sound::MAX_CLIP_FILE;
-    use bt_runtime::config::png_loader::FolderLoader;
+    use bt_runtime::config::assets::Assets;
 
     let dir = bt_test_support::ScratchDir::new("clip-files");
     std::fs::write(dir.join("blip.wav"), bt_cart_audio::BLIP).unwrap();
@@ -269,7 +269,7 @@ fn clips_load_from_the_asset_folder_once_and_bad_ones_are_refused_on_one_line() 
     std::fs::write(dir.join("huge.wav"), vec![0u8; MAX_CLIP_FILE as usize + 1]).unwrap();
     std::fs::write(dir.join("notes.ogg"), b"la la la").unwrap();
     let mut con = Console::new(&Settings::default(), 0);
-    con.set_image_loader(Box::new(FolderLoader::new(dir.path())));
+    con.set_image_loader(Box::new(Assets::folder(dir.path())));
     let mut ctx = con.update_context(0);
     let blip = ctx.load_clip("blip.wav").unwrap();
     let chord = ctx.load_clip("chord.ogg").unwrap();

@@ -97,8 +97,8 @@ fn a_panic_is_recorded_with_its_input_and_replays() {
         .expect("the cart panicked");
     let updates = host.engine().updates_since_init();
     // The host handed the recording over when it caught the panic; the window writes it.
-    for write in host.take_writes() {
-        bt_runtime::host::persist::write(&write).unwrap();
+    for file in host.take_outbox() {
+        bt_runtime::host::outbox::replace(&file).unwrap();
     }
 
     let replay = Arc::new(Replay::load(&path).expect("saved when the panic was caught"));
@@ -251,8 +251,8 @@ fn fifo(path: &std::path::Path) {
 #[test]
 fn no_reader_waits_on_a_fifo() {
     use bt::host::ImageLoader;
+    use bt_runtime::config::assets::{Assets, Paths};
     use bt_runtime::config::manifest::{self, PaletteSource};
-    use bt_runtime::config::png_loader::PngLoader;
     use bt_runtime::host::keymap::KeyMap;
 
     let dir = ScratchDir::new("hostile-fifo");
@@ -307,13 +307,13 @@ fn no_reader_waits_on_a_fifo() {
         ("sheet.png", {
             let p = at("sheet.png").to_str().unwrap().to_string();
             within_a_while("sprite sheet", move || {
-                PngLoader.load(&p).unwrap_err().to_string()
+                Assets(Paths).load(&p).unwrap_err().to_string()
             })
         }),
         ("tune.bt-sound", {
             let p = at("tune.bt-sound").to_str().unwrap().to_string();
             within_a_while("sound file", move || {
-                PngLoader.read(&p).unwrap_err().to_string()
+                Assets(Paths).read(&p).unwrap_err().to_string()
             })
         }),
         ("run.btr", {
@@ -413,13 +413,14 @@ fn commands_refuse_a_fifo_at_once() {
 #[test]
 fn an_asset_that_is_a_device_or_huge_is_refused_unread() {
     use bt::host::ImageLoader;
-    use bt_runtime::config::png_loader::{PngLoader, MAX_ASSET_BYTES};
+    use bt_runtime::config::assets::{Assets, Paths};
+    use bt_runtime::config::png_loader::MAX_ASSET_BYTES;
     let dir = ScratchDir::new("hostile-zero");
     let sheet = dir.join("sheet.png");
     let tune = dir.join("tune.bt-sound");
     std::os::unix::fs::symlink("/dev/zero", &sheet).unwrap();
     std::os::unix::fs::symlink("/dev/zero", &tune).unwrap();
-    let e = PngLoader
+    let e = Assets(Paths)
         .load(sheet.to_str().unwrap())
         .unwrap_err()
         .to_string();
@@ -427,7 +428,7 @@ fn an_asset_that_is_a_device_or_huge_is_refused_unread() {
         e.contains("sheet.png: ") && e.contains("a character device, not a regular file"),
         "{e}"
     );
-    let e = PngLoader
+    let e = Assets(Paths)
         .read(tune.to_str().unwrap())
         .unwrap_err()
         .to_string();
@@ -441,7 +442,7 @@ fn an_asset_that_is_a_device_or_huge_is_refused_unread() {
         .unwrap()
         .set_len(MAX_ASSET_BYTES + 1)
         .unwrap();
-    let e = PngLoader
+    let e = Assets(Paths)
         .load(huge.to_str().unwrap())
         .unwrap_err()
         .to_string();
@@ -1606,11 +1607,11 @@ fn walk_one(loader: &Loader, hostile: Hostile, dir: &std::path::Path) -> (String
                 None => given.clone(),
             };
             let said = within_a_while(&what, move || {
-                use bt_runtime::config::png_loader::{FolderLoader, PngLoader};
+                use bt_runtime::config::assets::{Assets, Paths};
                 let mut console = bt::host::Console::new(&bt::Settings::default(), 0);
                 match folder {
-                    Some(folder) => console.set_image_loader(Box::new(FolderLoader::new(folder))),
-                    None => console.set_image_loader(Box::new(PngLoader)),
+                    Some(folder) => console.set_image_loader(Box::new(Assets::folder(folder))),
+                    None => console.set_image_loader(Box::new(Assets(Paths))),
                 }
                 call(&mut console.update_context(0), &given)
             });

@@ -41,9 +41,7 @@ fn import_writes_files_a_cart_can_load() {
 
     // Loaded as a cart would load them.
     let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
-    con.set_image_loader(Box::new(bt_runtime::config::png_loader::FolderLoader::new(
-        &out,
-    )));
+    con.set_image_loader(Box::new(bt_runtime::config::assets::Assets::folder(&out)));
     let mut ctx = con.update_context(0);
     let sheet = ctx.load_image("jump.png", 1).unwrap();
     assert_eq!(sheet.size(), (128, 128));
@@ -118,9 +116,7 @@ fn a_pyxres_imports_into_files_a_cart_can_load() {
 
     // Loaded as a cart would load them: the image keeping Pyxel's colour numbers.
     let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
-    con.set_image_loader(Box::new(bt_runtime::config::png_loader::FolderLoader::new(
-        &out,
-    )));
+    con.set_image_loader(Box::new(bt_runtime::config::assets::Assets::folder(&out)));
     let mut ctx = con.update_context(0);
     let sheet = ctx.load_image_indices("jump-image0.png").unwrap();
     assert_eq!(sheet.size(), (256, 256));

@@ -195,7 +195,7 @@ fn input_driven_frames_do_not_allocate() {
         });
         host.frame(0.0);
         // What a platform asks after every frame: nothing to write, at no cost.
-        assert!(host.take_writes().is_empty());
+        assert!(host.take_outbox().is_empty());
     };
     host.handle(HostEvent::GamepadConnected {
         player: Player::THREE,

@@ -494,9 +494,9 @@ fn a_recording_is_saved_when_the_cart_panics() {
         "the cart panicked and was stopped"
     );
     // The host handed the recording over when it caught the panic; the window writes it.
-    let writes = host.take_writes();
+    let writes = host.take_outbox();
     assert_eq!(writes.len(), 1, "{writes:?}");
-    bt_runtime::host::persist::write(&writes[0]).unwrap();
+    bt_runtime::host::outbox::replace(&writes[0]).unwrap();
     let replay = Replay::load(&path).expect("saved when the panic was caught");
     // The update that panicked is recorded too, and the file says the run ended there.
     assert_eq!(replay.ticks(), 90);

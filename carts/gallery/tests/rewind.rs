@@ -106,8 +106,11 @@ fn a_rewound_recording_verifies_and_equals_the_run_of_its_branch_alone() {
     let end = host.engine().updates_since_init();
     key(&mut host, Key::ControlLeft, true);
     assert_eq!(key(&mut host, Key::KeyQ, true), Some(HostAction::Quit));
-    for write in host.finish_writes() {
-        bt_runtime::host::persist::write(&write).unwrap();
+    host.finish();
+    for file in host.take_outbox() {
+        if let bt_runtime::host::Destination::Replace(_) = file.destination {
+            bt_runtime::host::outbox::replace(&file).unwrap();
+        }
     }
     let replay = Replay::load(&path).unwrap();
     assert_eq!(replay.ticks(), end, "the recording is the branch played");

@@ -12,7 +12,9 @@ use bt::Key;
 use bt_runtime::engine::state_build;
 use bt_runtime::host::captures::save_numbered;
 use bt_runtime::host::keymap::KeyMap;
-use bt_runtime::host::{Host, HostAction, HostEvent, SaveKind, SAVE_STATE_KEY};
+use bt_runtime::host::{
+    Destination, FileKind, Host, HostAction, HostEvent, OutFile, SAVE_STATE_KEY,
+};
 use bt_runtime::session::Session;
 use bt_runtime::{ConstantClock, Engine, EngineOptions};
 use bt_test_support::ScratchDir;
@@ -43,7 +45,7 @@ fn key(host: &mut Host, key: Key, down: bool) -> Option<HostAction> {
 /// Starts a game (Space) and plays `frames` frames with a turn now and then, then pauses
 /// (F5) and saves the state (F3): the state's update, its file, and the picture the paused
 /// run shows of that update (before F3's notice is drawn over it).
-fn saved_state(host: &mut Host, frames: u64) -> (u64, bt_runtime::host::SaveFile, Vec<u8>) {
+fn saved_state(host: &mut Host, frames: u64) -> (u64, OutFile, Vec<u8>) {
     let turns = [Key::ArrowUp, Key::ArrowLeft, Key::ArrowDown];
     for f in 0..frames {
         match f % 40 {
@@ -63,12 +65,16 @@ fn saved_state(host: &mut Host, frames: u64) -> (u64, bt_runtime::host::SaveFile
         other => panic!("F3 gave {other:?}"),
     };
     key(host, SAVE_STATE_KEY, false);
-    let file = host
-        .take_state_file()
-        .expect("F3 made a state file")
-        .expect("the engine holds the run from boot");
-    assert!(host.take_state_file().is_none(), "handed over once");
+    let file = state_file(host).expect("F3 made a state file");
+    assert!(state_file(host).is_none(), "handed over once");
     (updates, file, picture)
+}
+
+/// The state file in the host's outbox, if F3 put one there (the outbox is taken whole).
+fn state_file(host: &mut Host) -> Option<OutFile> {
+    host.take_outbox()
+        .into_iter()
+        .find(|f| f.kind == FileKind::State)
 }
 
 /// The session `bt run --state` and `bt shot --state` open for the gallery's snake.
@@ -88,8 +94,8 @@ fn f3_hands_over_a_state_file_that_opens_paused_at_its_update_with_its_picture()
     let mut host = snake_host(snake_engine());
     let (updates, file, picture) = saved_state(&mut host, 200);
     assert!(updates > 150, "{updates} updates in 200 frames");
-    assert_eq!(file.kind, SaveKind::State);
-    assert_eq!(file.suggested_name, "snake.btstate");
+    assert_eq!(file.kind, FileKind::State);
+    assert_eq!(file.destination, Destination::Keep("snake.btstate".into()));
     // Kept as the window keeps it: numbered beside what is there, never over it.
     std::fs::write(dir.join("snake-0001.btstate"), "mine").unwrap();
     let paths = save_numbered(dir.path(), std::slice::from_ref(&file)).unwrap();
@@ -98,7 +104,7 @@ fn f3_hands_over_a_state_file_that_opens_paused_at_its_update_with_its_picture()
         std::fs::read_to_string(dir.join("snake-0001.btstate")).unwrap(),
         "mine"
     );
-    host.state_file_kept(&paths[0]);
+    host.kept(&file, &paths[0]);
 
     let engine = opened(&paths[0]).unwrap();
     assert_eq!(engine.updates_since_init(), updates);
@@ -115,7 +121,7 @@ fn f3_hands_over_a_state_file_that_opens_paused_at_its_update_with_its_picture()
         key(&mut again, SAVE_STATE_KEY, true),
         Some(HostAction::StateSaved(updates))
     );
-    let second = again.take_state_file().unwrap().unwrap();
+    let second = state_file(&mut again).unwrap();
     assert!(second.bytes == file.bytes, "the same file again");
 }
 
@@ -130,6 +136,8 @@ fn without_the_run_from_boot_f3_saves_the_state_and_says_why_there_is_no_file() 
     let mut engine = Engine::new(Box::new(cart.build), options).unwrap();
     engine.set_clock(Box::new(ConstantClock::new(FRAME_MS).unwrap()));
     let mut host = snake_host(engine);
+    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    host.set_error_output(Box::new(Shared(said.clone())));
     for f in 0..20 {
         host.frame(f as f64 * FRAME_MS);
     }
@@ -138,9 +146,13 @@ fn without_the_run_from_boot_f3_saves_the_state_and_says_why_there_is_no_file() 
         matches!(saved, Some(HostAction::StateSaved(_))),
         "{saved:?}"
     );
-    let why = host.take_state_file().unwrap().unwrap_err();
     assert!(
-        why.starts_with("state file not made: a state file needs the run's input from boot"),
+        state_file(&mut host).is_none(),
+        "no file without the run from boot"
+    );
+    let why = String::from_utf8(said.lock().unwrap().clone()).unwrap();
+    assert!(
+        why.contains("state file not made: a state file needs the run's input from boot"),
         "{why}"
     );
 }
@@ -339,4 +351,18 @@ fn a_state_opened_through_a_session_refuses_another_cart_or_build_in_one_line() 
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// An error output the test reads back.
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

@@ -616,14 +616,14 @@ mod tests {
     use super::*;
     use bt::host::Console;
     use bt::sound::Channel;
-    use bt_runtime::config::png_loader::FolderLoader;
+    use bt_runtime::config::assets::Assets;
     use std::path::Path;
 
     /// The cart after `init`, on a console reading the cart's own folder.
     fn started() -> (Platformer, Console) {
         let mut cart = Platformer::default();
         let mut con = Console::new(&cart.configure(), 0);
-        con.set_image_loader(Box::new(FolderLoader::new(ASSETS)));
+        con.set_image_loader(Box::new(Assets::folder(ASSETS)));
         cart.init(&mut con.init_context()).unwrap();
         (cart, con)
     }
@@ -717,7 +717,7 @@ mod tests {
         }
         let mut cart = Platformer::default();
         let mut con = Console::new(&cart.configure(), 0);
-        con.set_image_loader(Box::new(FolderLoader::new(dir.path())));
+        con.set_image_loader(Box::new(Assets::folder(dir.path())));
         cart.init(&mut con.init_context()).unwrap();
         std::fs::write(dir.join("level2.tmx"), "<map width=\"3\">").unwrap();
         let err = cart
@@ -746,7 +746,7 @@ mod tests {
     fn sound_after_reload(changed: Option<&[String]>) -> Vec<i16> {
         let mut cart = Platformer::default();
         let mut con = Console::new(&cart.configure(), 0);
-        con.set_image_loader(Box::new(FolderLoader::new(ASSETS)));
+        con.set_image_loader(Box::new(Assets::folder(ASSETS)));
         cart.init(&mut con.init_context()).unwrap();
         let mut samples = Vec::new();
         for t in 0..60 {
@@ -786,7 +786,7 @@ mod tests {
     fn two_seconds_of_music(fps: f64) -> Vec<i16> {
         let mut cart = Platformer::default();
         let mut con = Console::new(&cart.configure().target_fps(fps), 0);
-        con.set_image_loader(Box::new(FolderLoader::new(ASSETS)));
+        con.set_image_loader(Box::new(Assets::folder(ASSETS)));
         cart.init(&mut con.init_context()).unwrap();
         let mut samples = Vec::new();
         for t in 0..(2.0 * fps) as u64 {

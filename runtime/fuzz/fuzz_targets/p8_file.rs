@@ -6,7 +6,7 @@
 
 use bt::host::ImageLoader;
 use bt::sound::SoundFile;
-use bt_runtime::config::png_loader::PngLoader;
+use bt_runtime::config::assets::Assets(bt_runtime::config::assets::Paths);
 use bt_runtime::config::tiled::decode_map;
 use libfuzzer_sys::fuzz_target;
 
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(!message.contains('\n'), "one line: {message:?}");
         }
         Ok(files) => {
-            let sheet = PngLoader
+            let sheet = Assets(Paths)
                 .decode("fuzz.png", &files.sheet_png)
                 .expect("the sheet made reads back");
             assert_eq!((sheet.width, sheet.height), (128, 128));

@@ -4,11 +4,11 @@
 
 use bt::host::ImageLoader;
 use bt::{Palette, SpriteSheet};
-use bt_runtime::config::png_loader::PngLoader;
+use bt_runtime::config::assets::Assets(bt_runtime::config::assets::Paths);
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(image) = PngLoader.decode("fuzz.png", data) else {
+    let Ok(image) = Assets(Paths).decode("fuzz.png", data) else {
         return;
     };
     assert_eq!(

@@ -6,10 +6,10 @@
 //!
 //! [`Host`] runs one engine for a platform: it takes the platform's [`HostEvent`]s and, once per
 //! displayed frame, runs the engine; it keeps the host keys and the pause menu, and tells the
-//! platform what to do ([`HostAction`]), the files to keep included ([`HostAction::Save`]), so
-//! the host keys are the same in a window and in a page. It writes no file: what a run keeps on
-//! disk as it goes (a recording, the cart's save data) it hands to the platform too
-//! ([`persist`]). [`input`] turns events into the
+//! platform what to do ([`HostAction`]), so the host keys are the same in a window and in a
+//! page. It writes no file: every file a run makes (F2, F8, F9, F3, the pictures a cart asks
+//! for, the recording, the cart's save data) goes into one [`outbox`] the platform drains once
+//! per frame. [`input`] turns events into the
 //! console's input, and the rest: key maps, watching a cart's files, the buffer that feeds a
 //! sound device, and [`harness::CartTest`], the test bench a cart's own tests use.
 #![deny(missing_docs)]
@@ -27,13 +27,13 @@ pub mod input;
 pub mod keymap;
 pub mod live_sound;
 pub mod notice;
+pub mod outbox;
 pub mod pause_menu;
-pub mod persist;
 mod runner;
 
 pub use input::{HostEvent, TouchPhase};
-pub use persist::{Persist, PersistKind};
+pub use outbox::{Destination, FileKind, OutFile};
 pub use runner::{
-    rewind_speed, Host, HostAction, SaveFile, SaveKind, TimingReport, LOAD_STATE_KEY,
-    RECENT_TIMINGS_MS, RECORD_SAVE_EVERY_FRAMES, REWIND_KEY, REWIND_TOP_SPEED, SAVE_STATE_KEY,
+    rewind_speed, Host, HostAction, TimingReport, LOAD_STATE_KEY, RECENT_TIMINGS_MS,
+    RECORD_SAVE_EVERY_FRAMES, REWIND_KEY, REWIND_TOP_SPEED, SAVE_STATE_KEY,
 };

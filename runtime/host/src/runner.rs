@@ -14,15 +14,14 @@
 //! screenshot, F10 (and Shift+F10) ask the window for a GIF of
 //! what it shows (see `bt-window`'s `gif_recorder`), F11 for fullscreen, and Shift+F11 turns
 //! the post-process effects off or on. They do not reach the cart. The host makes the files
-//! F2, F8 and F9 save and hands them over as [`HostAction::Save`]; the platform keeps them
-//! (the window in its captures folder, through `bt-window`'s `captures`, a page as
-//! downloads): the host writes no file for them. F3's state file waits for the platform the
-//! same way ([`Host::take_state_file`]): the window keeps it beside the screenshots.
+//! F2, F8, F9 and F3 save, and the pictures a cart asks for, go into the host's outbox
+//! ([`crate::outbox`]); the platform keeps them (the window in its captures folder, through
+//! `bt-window`'s `captures`, a page as downloads): the host writes no file for them.
 //!
 //! Nor does it write the files a run keeps as it goes: the recording of `bt run --record` and
-//! the cart's save data. It says what to write and when ([`crate::persist`]): the
-//! platform drains [`Host::take_writes`] after every frame and event, and
-//! [`Host::finish_writes`] when the run ends, however it ends, performs them, and tells
+//! the cart's save data. It says what to write and when, through the same outbox: the
+//! platform drains [`Host::take_outbox`] after every frame and event, and calls
+//! [`Host::finish`] when the run ends, however it ends, performs them, and tells
 //! [`Host::write_failed`] of a failure, which the host shows as every platform does.
 //!
 //! What the host does read is the cart's own assets again, when the platform hands it an
@@ -36,7 +35,6 @@
 //! Ctrl+Q quits ([`Host::quit_requested`]). P opens the pause menu ([`crate::pause_menu`])
 //! unless the key map gives P a button; while it is open, keys go to the menu alone.
 
-use std::collections::VecDeque;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -49,11 +47,10 @@ use crate::config::manifest::PaletteSource;
 use crate::engine::Origin;
 use crate::engine::{Engine, EngineError, FrameReport};
 use crate::export::png;
-use crate::export::safe_write;
 use crate::input::{HostEvent, PlayerInput};
 use crate::keymap::{KeyMap, HOST_KEYS, KEYBOARD_PLAYERS};
+use crate::outbox::{Destination, FileKind, OutFile};
 use crate::pause_menu::{MenuChoice, MenuInput, MenuKey, PauseMenu, MENU_KEY};
-use crate::persist::{Persist, PersistKind};
 use crate::save::{SaveStore, StoreEvent};
 use crate::timing::timeline::Timeline;
 
@@ -78,10 +75,11 @@ pub enum HostAction {
     /// Shift+F7: the overlay was put under the display tier's effects (`true`) or back over
     /// them, undistorted.
     OverlayUnderEffects(bool),
-    /// F2, F8 or F9: files for the platform to keep (the replay so far, the last seconds of
-    /// timings, a screenshot). The host writes nothing itself: the window puts them in its
-    /// captures folder, a page hands them to the browser as downloads.
-    Save(Vec<SaveFile>),
+    /// F2, F8 or F9 made files for the platform to keep (the replay so far, the last seconds
+    /// of timings, a screenshot): they wait in the outbox ([`Host::take_outbox`]). The host
+    /// writes nothing itself: the window puts them in its captures folder, a page hands them
+    /// to the browser as downloads.
+    Saved,
     /// F2, F8 or F9: there was nothing to save, or it could not be made.
     SaveFailed(String),
     /// F5 paused live play.
@@ -110,8 +108,8 @@ pub enum HostAction {
     /// F1 came up (or the window lost the keyboard): the rewind reached this update (since
     /// `init`), and play goes on from there unless the run was paused before.
     Rewound(u64),
-    /// F3 saved the state after this many updates since `init`; its file waits for the
-    /// platform to keep ([`Host::take_state_file`]).
+    /// F3 saved the state after this many updates since `init`; its file waits in the outbox
+    /// for the platform to keep.
     StateSaved(u64),
     /// F4 loaded the state saved after this many updates since `init`.
     StateLoaded(u64),
@@ -123,79 +121,6 @@ pub enum HostAction {
     /// The timeline closed at this update: play goes on from there unless the run was
     /// paused before.
     TimelineClosed(u64),
-}
-
-/// A file a host key made, for the platform to keep.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SaveFile {
-    /// What it holds.
-    pub kind: SaveKind,
-    /// The name to give it: `<cart>.png`, `<cart>-timings.html`, `<cart>-timings.json`,
-    /// `<cart>.btr`. The window numbers it (`<cart>-0001.png`); a page offers it as it is.
-    pub suggested_name: String,
-    /// The file's contents.
-    pub bytes: Vec<u8>,
-}
-
-/// What a [`SaveFile`] holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum SaveKind {
-    /// F9: the screen as a PNG, at display size, overlay included.
-    Screenshot,
-    /// F8: the last seconds of frame timings as an HTML report.
-    TimingReport,
-    /// F8: the same frames as a Chrome trace (JSON).
-    TimingTrace,
-    /// F2: the replay of the run so far (`.btr`).
-    Replay,
-    /// F3: the state saved, as a state file (`.btstate`, see [`crate::engine::StateFile`]).
-    State,
-}
-
-impl SaveKind {
-    /// The file's extension, without its dot.
-    pub fn extension(self) -> &'static str {
-        match self {
-            SaveKind::Screenshot => "png",
-            SaveKind::TimingReport => "html",
-            SaveKind::TimingTrace => "json",
-            SaveKind::Replay => "btr",
-            SaveKind::State => "btstate",
-        }
-    }
-
-    /// The file format [`crate::export::safe_write`] checks the name against.
-    pub fn format(self) -> safe_write::Format {
-        match self {
-            SaveKind::Screenshot => safe_write::Format::Png,
-            SaveKind::TimingReport => safe_write::Format::Html,
-            SaveKind::TimingTrace => safe_write::Format::Json,
-            SaveKind::Replay => safe_write::Format::Replay,
-            // A name of the host's own making: no rule to check it against.
-            SaveKind::State => safe_write::Format::Any,
-        }
-    }
-}
-
-impl SaveFile {
-    /// A file of `kind` named `<stem>.<its extension>`.
-    pub fn new(kind: SaveKind, stem: &str, bytes: Vec<u8>) -> SaveFile {
-        let ext = kind.extension();
-        SaveFile {
-            kind,
-            suggested_name: format!("{stem}.{ext}"),
-            bytes,
-        }
-    }
-
-    /// The suggested name with the number `n` before its extension: `snake-0001.png`.
-    pub fn numbered_name(&self, n: u32) -> String {
-        match self.suggested_name.rsplit_once('.') {
-            Some((stem, ext)) => format!("{stem}-{n:04}.{ext}"),
-            None => format!("{}-{n:04}", self.suggested_name),
-        }
-    }
 }
 
 /// Draws a timing report (an HTML page) from a timeline and the run's name, or says why not.
@@ -222,14 +147,14 @@ pub struct Host {
     record: Option<RecordTarget>,
     /// The cart's version, as its replays name it.
     cart_version: Option<String>,
-    /// The pictures the cart asked for, oldest first ([`Host::take_capture`]).
-    capture: VecDeque<SaveFile>,
     /// Whether the cart's panic is on screen as the overlay's notice.
     panic_shown: bool,
     /// The cart's save data, handed over to be kept when the cart changes it.
     save: Option<SaveStore>,
-    /// What the platform is to write, oldest first ([`Host::take_writes`]).
-    writes: Vec<Persist>,
+    /// Every file made for the platform, oldest first ([`Host::take_outbox`]).
+    outbox: Vec<OutFile>,
+    /// The set the next file or files made together go in ([`OutFile::set`]).
+    next_set: u64,
     /// Where messages the player should read in full go (a failed reload, a file not
     /// written): stderr, unless the platform gives another output.
     errors: ErrorOutput,
@@ -290,10 +215,10 @@ impl Host {
             whole_run_title: None,
             record: None,
             cart_version: None,
-            capture: VecDeque::new(),
             panic_shown: false,
             save: None,
-            writes: Vec::new(),
+            outbox: Vec::new(),
+            next_set: 0,
             errors: ErrorOutput(Box::new(std::io::stderr())),
             menu: None,
             quit: false,
@@ -322,8 +247,8 @@ impl Host {
     }
 
     /// Records the run into the replay file `path` (see [`crate::replay`]): the host asks the
-    /// platform to write it ([`Host::take_writes`]) every [`RECORD_SAVE_EVERY_FRAMES`] frames
-    /// and when the cart panics, and [`Host::finish_writes`] hands it over a last time. An
+    /// platform to write it (through [`Host::take_outbox`]) every [`RECORD_SAVE_EVERY_FRAMES`] frames
+    /// and when the cart panics, and [`Host::finish`] hands it over a last time. An
     /// engine already recording (started before a seek) keeps its recording.
     pub fn record_to(&mut self, path: PathBuf, cart_version: Option<String>) {
         self.cart_version.clone_from(&cart_version);
@@ -338,79 +263,123 @@ impl Host {
         });
     }
 
-    /// Queues the recording so far for the platform to write ([`Host::take_writes`]). Does
-    /// nothing when the run is not recorded.
+    /// Queues the recording so far for the platform to write. Does nothing when the run is not
+    /// recorded.
     fn save_recording(&mut self) {
-        if let Some(write) = self.recording_write() {
-            self.writes.push(write);
+        if let Some(file) = self.recording_file() {
+            self.outbox.push(file);
         }
     }
 
     /// The recording so far, as the file to write to its target; `None` when the run is not
     /// recorded.
-    fn recording_write(&mut self) -> Option<Persist> {
+    fn recording_file(&mut self) -> Option<OutFile> {
         let target = self.record.as_mut()?;
         target.frames_since_save = 0;
         let replay = self
             .engine
             .recording(&self.name, target.cart_version.as_deref())?;
-        Some(Persist {
-            kind: PersistKind::Recording {
+        let path = target.path.clone();
+        let set = self.new_set();
+        Some(OutFile {
+            kind: FileKind::Recording {
                 updates: replay.ticks(),
             },
-            path: target.path.clone(),
+            destination: Destination::Replace(path),
             bytes: replay.to_json().into_bytes(),
+            set,
         })
     }
 
-    /// The files the platform is to write now, oldest first: the recording every
-    /// [`RECORD_SAVE_EVERY_FRAMES`] frames and when the cart panics, the save data when the
-    /// cart changed it (see [`Host::record_to`], [`Host::store_save_to`]). The platform calls
-    /// this after every frame and event, writes each file whole over what is at its path, and
-    /// tells [`Host::write_failed`] of any it could not write. Empty, and allocating nothing,
-    /// on a frame that asks for no write.
-    pub fn take_writes(&mut self) -> Vec<Persist> {
-        std::mem::take(&mut self.writes)
+    /// A set number no file has yet ([`OutFile::set`]).
+    fn new_set(&mut self) -> u64 {
+        self.next_set += 1;
+        self.next_set
     }
 
-    /// The run ends (the window closed, the cart quit, a panic is unwinding): the files still
-    /// to write, the recording's last state and the save data if the cart changed it since its
-    /// last write included. From then on the host asks for no more. A platform calls this
-    /// whatever ends the run, so a recorded run is saved whatever ends it.
-    pub fn finish_writes(&mut self) -> Vec<Persist> {
-        self.flush_save();
-        {
-            if let Some(write) = self.recording_write() {
-                // The last state of the recording holds all that a queued one did.
-                self.writes
-                    .retain(|w| !matches!(w.kind, PersistKind::Recording { .. }));
-                self.writes.push(write);
-            }
-            self.record = None;
+    /// Puts `files`, made together, in the outbox as one set, each named `<stem>.<its
+    /// extension>`.
+    fn post(&mut self, stem: &str, files: impl IntoIterator<Item = (FileKind, Vec<u8>)>) {
+        let set = self.new_set();
+        for (kind, bytes) in files {
+            self.outbox.push(OutFile::keep(kind, stem, bytes, set));
         }
+    }
+
+    /// A host key's files into the outbox, or why there are none.
+    fn post_made(
+        &mut self,
+        stem: &str,
+        made: Result<Vec<(FileKind, Vec<u8>)>, String>,
+    ) -> HostAction {
+        match made {
+            Ok(files) => {
+                self.post(stem, files);
+                HostAction::Saved
+            }
+            Err(e) => HostAction::SaveFailed(e),
+        }
+    }
+
+    /// Every file made for the platform since the last call, oldest first: what the host keys
+    /// and the cart's `capture_frame` made ([`Destination::Keep`]), the recording every
+    /// [`RECORD_SAVE_EVERY_FRAMES`] frames and when the cart panics, and the save data when the
+    /// cart changed it ([`Destination::Replace`]; see [`Host::record_to`],
+    /// [`Host::store_save_to`]). The platform calls this once after every frame and batch of
+    /// events, writes each file, and tells [`Host::write_failed`] of any it could not write and
+    /// [`Host::kept`] where it kept one. Empty, and allocating nothing, on a frame that makes
+    /// no file.
+    pub fn take_outbox(&mut self) -> Vec<OutFile> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// The run ends (the window closed, the cart quit, a panic is unwinding): the last files
+    /// go into the outbox, the recording's last state and the save data if the cart changed it
+    /// since its last write included, for the platform to take ([`Host::take_outbox`]). From
+    /// then on the host makes no recording or save file. A platform calls this whatever ends
+    /// the run, so a recorded run is saved whatever ends it.
+    pub fn finish(&mut self) {
+        self.flush_save();
+        if let Some(file) = self.recording_file() {
+            // The last state of the recording holds all that a queued one did.
+            self.outbox
+                .retain(|f| !matches!(f.kind, FileKind::Recording { .. }));
+            self.outbox.push(file);
+        }
+        self.record = None;
         self.save = None;
-        self.take_writes()
     }
 
     /// The platform may be stopped without warning from now on (a page hidden, which the
-    /// browser may then close without another word): the files to write now, the save data
-    /// included if the cart changed it since its last write, whatever the time since. Unlike
-    /// [`Host::finish_writes`] the run goes on, and so do the writes.
-    pub fn flush_writes(&mut self) -> Vec<Persist> {
+    /// browser may then close without another word): the save data goes into the outbox now
+    /// if the cart changed it since its last write, whatever the time since. Unlike
+    /// [`Host::finish`] the run goes on, and so do the writes.
+    pub fn flush(&mut self) {
         self.flush_save();
-        self.take_writes()
     }
 
-    /// The platform could not write `write` (from [`Host::take_writes`] or
-    /// [`Host::finish_writes`]): `error` shows on the overlay's notice, unless the cart's
-    /// panic is there, and in full on the error output, once: the same failure again is not
-    /// said again. Save data the cart changed is handed over again at its next change.
-    pub fn write_failed(&mut self, write: &Persist, error: &str) {
-        if let (PersistKind::SaveData, Some(store)) = (write.kind, &mut self.save) {
-            if store.path() == write.path {
+    /// The platform kept `file` at `path`: a state file's notice names it for the rest of its
+    /// time on screen (the file's name; the platform says the whole path where it says what it
+    /// saved).
+    pub fn kept(&mut self, file: &OutFile, path: &std::path::Path) {
+        if file.kind == FileKind::State {
+            self.state_file_kept(path);
+        }
+    }
+
+    /// The platform could not write `file` (from [`Host::take_outbox`]): `error` shows on the
+    /// overlay's notice, unless the cart's panic is there, and in full on the error output,
+    /// once: the same failure again is not said again. Save data the cart changed is handed
+    /// over again at its next change.
+    pub fn write_failed(&mut self, file: &OutFile, error: &str) {
+        if let (FileKind::SaveData, Some(store), Destination::Replace(path)) =
+            (file.kind, &mut self.save, &file.destination)
+        {
+            if store.path() == path {
                 store.write_failed();
             }
         }
+        let write = file;
         let said = write.not_written(error);
         if self.last_write_error.as_deref() == Some(said.as_str()) {
             return;
@@ -477,22 +446,17 @@ impl Host {
     ///
     /// # Errors
     /// A message when the report cannot be made.
-    pub fn timings_files(&self) -> Result<Vec<SaveFile>, String> {
-        let stem = format!("{}-timings", self.name);
+    pub fn timings_files(&self) -> Result<Vec<(FileKind, Vec<u8>)>, String> {
         let mut files = Vec::with_capacity(2);
         if let Some(report) = self.timing_report {
             let page = report(&self.recent, &self.name)?;
-            files.push(SaveFile::new(
-                SaveKind::TimingReport,
-                &stem,
-                page.into_bytes(),
-            ));
+            files.push((FileKind::TimingReport, page.into_bytes()));
         }
         let mut json = Vec::new();
         self.recent
             .write_chrome_trace(&mut json, &self.name)
             .map_err(|e| e.to_string())?;
-        files.push(SaveFile::new(SaveKind::TimingTrace, &stem, json));
+        files.push((FileKind::TimingTrace, json));
         Ok(files)
     }
 
@@ -500,17 +464,13 @@ impl Host {
     ///
     /// # Errors
     /// A message when the run is not being recorded.
-    pub fn replay_file(&self) -> Result<SaveFile, String> {
+    pub fn replay_file(&self) -> Result<Vec<u8>, String> {
         let version = self.cart_version.as_deref();
         let replay = self.engine.recording(&self.name, version).ok_or_else(|| {
             "the run is not recorded: start it with --record FILE.btr to save its replay"
                 .to_string()
         })?;
-        Ok(SaveFile::new(
-            SaveKind::Replay,
-            &self.name,
-            replay.to_json().into_bytes(),
-        ))
+        Ok(replay.to_json().into_bytes())
     }
 
     /// The engine.
@@ -936,9 +896,19 @@ impl Host {
                 self.show_paused();
                 Some(HostAction::Stepped(self.engine.ticks()))
             }
-            Key::F2 => Some(saved(self.replay_file().map(|f| vec![f]))),
-            Key::F8 => Some(saved(self.timings_files())),
-            Key::F9 => Some(saved(self.screenshot().map(|f| vec![f]))),
+            Key::F2 => {
+                let made = self.replay_file().map(|f| vec![(FileKind::Replay, f)]);
+                Some(self.post_made(&self.name.clone(), made))
+            }
+            Key::F8 => {
+                let stem = format!("{}-timings", self.name);
+                let made = self.timings_files();
+                Some(self.post_made(&stem, made))
+            }
+            Key::F9 => {
+                let made = self.screenshot().map(|f| vec![(FileKind::Screenshot, f)]);
+                Some(self.post_made(&self.name.clone(), made))
+            }
             Key::F10 => {
                 let shift = self.input.held_any(&[Key::ShiftLeft, Key::ShiftRight]);
                 Some(if shift {
@@ -1007,16 +977,10 @@ impl Host {
         }
     }
 
-    /// A picture the cart asked for with `Update::capture_frame` (or `capture_frame_sized`),
-    /// once, after the frame it led to, oldest first: the platform keeps it as it keeps F9's
-    /// (the window in its captures folder, a page as a download). Call it until `None`: a
-    /// cart that asked for both sizes has two.
-    pub fn take_capture(&mut self) -> Option<SaveFile> {
-        self.capture.pop_front()
-    }
-
-    /// Makes the pictures `asked` for, now, with the frame the request led to on screen; a
-    /// failure says why on the error output, as F9's does.
+    /// Makes the pictures `asked` for (`Update::capture_frame`, `capture_frame_sized`), now,
+    /// with the frame the request led to on screen, into the outbox, each a set of its own: the
+    /// platform keeps them as it keeps F9's (the window in its captures folder, a page as a
+    /// download). A failure says why on the error output, as F9's does.
     fn capture_frame(&mut self, asked: CaptureRequests) {
         let sizes = [
             (asked.screen, None),
@@ -1029,7 +993,10 @@ impl Host {
                 Some(size) => self.picture_sized(size),
             };
             match picture {
-                Ok(file) => self.capture.push_back(file),
+                Ok(png) => {
+                    let name = self.name.clone();
+                    self.post(&name, [(FileKind::Screenshot, png)]);
+                }
                 Err(e) => self.say(format_args!("the cart's capture_frame: {e}")),
             }
         }
@@ -1041,7 +1008,7 @@ impl Host {
     ///
     /// # Errors
     /// A message when the picture cannot be encoded.
-    pub fn screenshot(&mut self) -> Result<SaveFile, String> {
+    pub fn screenshot(&mut self) -> Result<Vec<u8>, String> {
         let size = if self.engine.has_display_tier() {
             CaptureSize::Output
         } else {
@@ -1056,9 +1023,9 @@ impl Host {
     ///
     /// # Errors
     /// A message when the picture cannot be encoded.
-    pub fn picture_sized(&mut self, size: CaptureSize) -> Result<SaveFile, String> {
+    pub fn picture_sized(&mut self, size: CaptureSize) -> Result<Vec<u8>, String> {
         let engine = &mut self.engine;
-        let png = match size {
+        match size {
             CaptureSize::Output => {
                 let mut rgba = Vec::new();
                 let (w, h) = engine.render_output(&mut rgba);
@@ -1066,16 +1033,15 @@ impl Host {
             }
             CaptureSize::Display => engine.display_png(1),
         }
-        .map_err(|e| e.to_string())?;
-        Ok(SaveFile::new(SaveKind::Screenshot, &self.name, png))
+        .map_err(|e| e.to_string())
     }
 }
 
 impl Host {
-    /// Keeps the cart's save data in `path`: the host asks the platform to write it
-    /// ([`Host::take_writes`]) whenever the cart changes it (at most once every
-    /// [`crate::save::WRITE_EVERY_SECONDS`] of updates), and [`Host::finish_writes`] hands over
-    /// the last change. `path` should hold what the engine booted with. It names where the
+    /// Keeps the cart's save data in `path`: the host asks the platform to write it (through
+    /// [`Host::take_outbox`]) whenever the cart changes it (at most once every
+    /// [`crate::save::WRITE_EVERY_SECONDS`] of updates), and [`Host::finish`] hands over the
+    /// last change. `path` should hold what the engine booted with. It names where the
     /// platform keeps the data: a file for the window, the key of the browser's storage for a
     /// page (which says so in the messages that name it).
     pub fn store_save_to(&mut self, path: PathBuf) {
@@ -1098,25 +1064,14 @@ impl Host {
             return;
         };
         if let StoreEvent::Write(bytes) = step(store, &mut self.engine) {
-            let write = save_write(store, bytes);
-            self.writes.push(write);
+            let path = store.path().to_path_buf();
+            let set = self.new_set();
+            self.outbox.push(OutFile {
+                kind: FileKind::SaveData,
+                destination: Destination::Replace(path),
+                bytes,
+                set,
+            });
         }
-    }
-}
-
-/// The save file `bytes` for `store`'s path.
-fn save_write(store: &SaveStore, bytes: Vec<u8>) -> Persist {
-    Persist {
-        kind: PersistKind::SaveData,
-        path: store.path().to_path_buf(),
-        bytes,
-    }
-}
-
-/// A host key's files, or why there are none.
-fn saved(files: Result<Vec<SaveFile>, String>) -> HostAction {
-    match files {
-        Ok(files) => HostAction::Save(files),
-        Err(e) => HostAction::SaveFailed(e),
     }
 }

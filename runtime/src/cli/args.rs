@@ -80,6 +80,32 @@ pub enum Command {
     SoundEdit(SoundEditArgs),
 }
 
+/// Where a recorded output starts: `bt gif`, `bt frames` and `bt wav` take it, declared once
+/// here. (`bt diagnose --from` also says where its chart starts, on a recorded run's own
+/// timeline: a frame number, or seconds with an `s`.)
+#[derive(Debug, Clone, Copy, PartialEq, clap::Args)]
+pub struct StartArg {
+    /// Simulated seconds since boot where the output starts: its first frame or sample.
+    #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
+    pub from: f64,
+}
+
+/// Which picture a command draws and how large: `bt shot`, `bt gif` and `bt frames` take the
+/// group, declared once here.
+///
+/// `--scale N` means one thing wherever it is taken: each pixel of the display is drawn N × N
+/// pixels, in a window (`WindowArgs`) or in a picture file (here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::Args)]
+pub struct PictureArgs {
+    /// Each display pixel drawn N × N in the picture (1 to 16).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
+    pub scale: u32,
+    /// Which picture: 'display' (the display's pixels, times --scale) or 'output' (the
+    /// output size with the cart's post-process effects, as the window shows it).
+    #[arg(long, value_enum, default_value_t = SizeArg::Display)]
+    pub size: SizeArg,
+}
+
 /// `bt sound-edit`: the file to edit and how the window opens.
 #[cfg(feature = "window")]
 #[derive(Debug, clap::Args)]
@@ -301,9 +327,8 @@ pub struct GifArgs {
     pub cart: CartArgs,
     #[command(flatten)]
     pub input: InputArg,
-    /// Simulated seconds since boot of the first frame.
-    #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
-    pub from: f64,
+    #[command(flatten)]
+    pub start: StartArg,
     #[arg(
         long,
         value_parser = gif_seconds,
@@ -311,13 +336,8 @@ pub struct GifArgs {
         help = in_range("Simulated seconds the GIF lasts", 0.01, MAX_GIF_SECONDS, "")
     )]
     pub seconds: f64,
-    /// Integer upscale (1 to 16).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
-    pub scale: u32,
-    /// Which picture: 'display' (the display's pixels, times --scale) or 'output' (the
-    /// output size with the cart's post-process effects, as the window shows it).
-    #[arg(long, value_enum, default_value_t = SizeArg::Display)]
-    pub size: SizeArg,
+    #[command(flatten)]
+    pub picture: PictureArgs,
     #[command(flatten)]
     pub drawn: DrawnArgs,
     #[command(flatten)]
@@ -333,9 +353,8 @@ pub struct FramesArgs {
     pub cart: CartArgs,
     #[command(flatten)]
     pub input: InputArg,
-    /// Simulated seconds since boot of the first frame.
-    #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
-    pub from: f64,
+    #[command(flatten)]
+    pub start: StartArg,
     #[arg(
         long,
         value_parser = seconds_arg,
@@ -348,13 +367,8 @@ pub struct FramesArgs {
     pub every: f64,
     #[command(flatten)]
     pub drawn: DrawnArgs,
-    /// Integer upscale of the PNGs (1 to 16).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
-    pub scale: u32,
-    /// Which picture: 'display' (the display's pixels, times --scale) or 'output' (the
-    /// output size with the cart's post-process effects, as the window shows it).
-    #[arg(long, value_enum, default_value_t = SizeArg::Display)]
-    pub size: SizeArg,
+    #[command(flatten)]
+    pub picture: PictureArgs,
     #[command(flatten)]
     pub progress: QuietArgs,
     /// The folder to make: new, or empty. It appears only once every frame is written.
@@ -368,9 +382,8 @@ pub struct WavArgs {
     pub cart: CartArgs,
     #[command(flatten)]
     pub input: InputArg,
-    /// Simulated seconds since boot where the sound starts.
-    #[arg(long, default_value_t = 0.0, value_parser = seconds_arg, allow_negative_numbers = true)]
-    pub from: f64,
+    #[command(flatten)]
+    pub start: StartArg,
     #[arg(
         long,
         value_parser = wav_seconds,
@@ -566,13 +579,8 @@ pub struct ShotArgs {
         conflicts_with_all = STATE_CONFLICTS
     )]
     pub state: Option<PathBuf>,
-    /// Integer upscale of the PNG (1 to 16).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16), allow_negative_numbers = true)]
-    pub scale: u32,
-    /// Which picture: 'display' (the display's pixels, times --scale) or 'output' (the
-    /// output size with the cart's post-process effects, as the window shows it).
-    #[arg(long, value_enum, default_value_t = SizeArg::Display)]
-    pub size: SizeArg,
+    #[command(flatten)]
+    pub picture: PictureArgs,
     #[command(flatten)]
     pub drawn: DrawnArgs,
     #[command(flatten)]
@@ -1105,5 +1113,53 @@ mod tests {
         ] {
             assert!(help.contains(said), "{help}");
         }
+    }
+}
+
+#[cfg(all(test, feature = "window"))]
+mod window_args_tests {
+    use clap::Parser;
+
+    use super::WindowArgs;
+
+    /// The window's flag group alone, as `run`, `dev` and `sound-edit` flatten it.
+    #[derive(Debug, Parser)]
+    struct Only {
+        #[command(flatten)]
+        window: WindowArgs,
+    }
+
+    fn parse<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> WindowArgs {
+        let all = std::iter::once(std::ffi::OsString::from("bt")).chain(args);
+        Only::try_parse_from(all).unwrap().window
+    }
+
+    #[test]
+    fn the_flags_bt_dev_hands_on_parse_back_to_the_group_it_parsed() {
+        let given = [
+            "--scale",
+            "3",
+            "--fullscreen",
+            "--mute",
+            "--keys",
+            "my keys.toml",
+            "--captures",
+            "shots",
+            "--no-vsync",
+            "--no-effects",
+            "--no-watch",
+            "--gif-buffer",
+            "--frame-log",
+            "frames.csv",
+            "--exit-after",
+            "0.1",
+        ];
+        let parsed = parse(given.map(Into::into));
+        let defaults = parse([]);
+        // Every flag is set away from its default, so one left out of `to_args` shows.
+        assert_ne!(parsed.scale, defaults.scale);
+        assert_ne!(parsed.captures, defaults.captures);
+        assert_eq!(parse(parsed.to_args()), parsed);
+        assert_eq!(parse(defaults.to_args()), defaults);
     }
 }

@@ -17,7 +17,7 @@ use bt_engine::replay::{DEFAULT_HASH_EVERY, MAX_REPLAY_BYTES};
 use bt_engine::session::{ReplaySource, Session};
 use bt_host::keymap::KeyMap;
 use bt_host::{
-    Host, HostAction, HostEvent, Persist, PersistKind, SaveKind, TouchPhase, LOAD_STATE_KEY,
+    Destination, FileKind, Host, HostAction, HostEvent, OutFile, TouchPhase, LOAD_STATE_KEY,
     SAVE_STATE_KEY,
 };
 
@@ -74,11 +74,11 @@ pub enum PageAction {
 impl PageAction {
     /// The download for a file the host saved; `None` for one a page does not offer (a page
     /// is built without the HTML report's plotting crate, so F8 hands over the Chrome trace).
-    fn download(kind: SaveKind) -> Option<PageAction> {
+    fn download(kind: FileKind) -> Option<PageAction> {
         match kind {
-            SaveKind::Screenshot => Some(PageAction::DownloadPng),
-            SaveKind::TimingTrace => Some(PageAction::DownloadTimings),
-            SaveKind::Replay => Some(PageAction::DownloadReplay),
+            FileKind::Screenshot => Some(PageAction::DownloadPng),
+            FileKind::TimingTrace => Some(PageAction::DownloadTimings),
+            FileKind::Replay => Some(PageAction::DownloadReplay),
             _ => None,
         }
     }
@@ -158,7 +158,7 @@ pub struct Page {
     /// Where the player's save data is kept, when the page keeps it.
     save_key: Option<String>,
     /// The newest save file the host handed over, not yet taken by the script.
-    save_out: Option<Persist>,
+    save_out: Option<OutFile>,
     /// The run ended (a quit): no more frames.
     ended: bool,
     /// The PNGs the cart asked for with `capture_frame`, not yet taken by the script, oldest
@@ -347,10 +347,11 @@ impl Page {
     /// cart's next change, as natively.
     pub fn save_failed(&mut self, error: &str) {
         let Some(key) = &self.save_key else { return };
-        let write = Persist {
-            kind: PersistKind::SaveData,
-            path: PathBuf::from(key),
+        let write = OutFile {
+            kind: FileKind::SaveData,
+            destination: Destination::Replace(PathBuf::from(key)),
             bytes: Vec::new(),
+            set: 0,
         };
         self.host.write_failed(
             &write,
@@ -363,16 +364,20 @@ impl Page {
     /// the cart changed since it was last kept, whatever the time since. Returns
     /// [`frame_flags::SAVE`] when save data waits to be kept.
     pub fn flush(&mut self) -> u32 {
-        let writes = self.host.flush_writes();
-        self.keep(writes);
+        self.host.flush();
+        self.take_outbox();
         self.save_flag()
     }
 
-    /// Keeps the newest save file of `writes` for the script.
-    fn keep(&mut self, writes: Vec<Persist>) {
-        for write in writes {
-            if write.kind == PersistKind::SaveData {
-                self.save_out = Some(write);
+    /// Takes the host's outbox after a frame: the newest save file waits for the script, and
+    /// the pictures the cart asked for join [`Page::take_capture`]'s queue. A page has no
+    /// record target, and F3's state file stays in the page (Shift+F3 downloads one).
+    fn take_outbox(&mut self) {
+        for file in self.host.take_outbox() {
+            match (file.kind, &file.destination) {
+                (FileKind::SaveData, _) => self.save_out = Some(file),
+                (FileKind::Screenshot, Destination::Keep(_)) => self.capture.push_back(file.bytes),
+                _ => {}
             }
         }
     }
@@ -389,8 +394,8 @@ impl Page {
     fn end(&mut self) {
         if !self.ended {
             self.ended = true;
-            let writes = self.host.finish_writes();
-            self.keep(writes);
+            self.host.finish();
+            self.take_outbox();
         }
     }
 
@@ -467,9 +472,8 @@ impl Page {
         }
         let report = self.host.frame(now_ms);
         self.expire_notice();
-        while let Some(file) = self.host.take_capture() {
-            self.capture.push_back(file.bytes);
-        }
+        // The pictures the cart asked for, first: sound and picture below change no file.
+        self.take_outbox();
         let engine = self.host.engine_mut();
         let paused = engine.is_paused();
         self.samples.clear();
@@ -491,8 +495,7 @@ impl Page {
         }
         // A paused host may have drawn (a step, the overlay toggled): the picture follows.
         self.paint();
-        let writes = self.host.take_writes();
-        self.keep(writes);
+        self.take_outbox();
         if self.host.engine().quit_at().is_some() {
             self.end();
         }
@@ -603,7 +606,9 @@ impl Page {
             }
             // What the window keeps in its captures folder, the page hands to the script to
             // download: the first file the page offers.
-            Some(HostAction::Save(files)) => files
+            Some(HostAction::Saved) => self
+                .host
+                .take_outbox()
                 .into_iter()
                 .find_map(|f| Some((PageAction::download(f.kind)?, f.bytes)))
                 .map_or(PageAction::None, |(action, bytes)| {

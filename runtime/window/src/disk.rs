@@ -1,73 +1,142 @@
-//! The window's side of [`crate::host::persist`]: the [`Host`] says what a run keeps on disk
-//! (the recording of `bt run --record`, the cart's save data) and [`DiskHost`] writes it.
+//! The window's side of the host's outbox ([`crate::host::outbox`]): the [`Host`] makes every
+//! file of a run (F2, F8, F9, F3, the pictures a cart asks for, the recording of
+//! `bt run --record`, the cart's save data) and [`DiskHost`] writes them, once per frame: files
+//! to keep into the captures folder under the first free number ([`crate::captures`]), the
+//! others over the file at their path.
 //!
 //! `bt run` promises that a recorded run is saved whatever ends it: a closed window, Ctrl+Q,
 //! a signal, the cart quitting, an error before or after the window opens, or a panic of `bt`
 //! itself unwinding. So the host is held in a [`DiskHost`] from the moment it is made; its
-//! [`Drop`] performs [`Host::finish_writes`] when nothing did before.
+//! [`Drop`] performs [`Host::finish`] when nothing did before.
 
+use std::io::Write as _;
 use std::ops::{Deref, DerefMut};
+use std::path::{Path, PathBuf};
 
-use crate::host::persist::{self, PersistKind};
+use crate::captures::save_numbered;
+use crate::host::outbox::{self, Destination, FileKind, OutFile};
 use crate::host::Host;
 
-/// A [`Host`] whose writes go to disk. It derefs to the host.
+/// A [`Host`] whose files go to disk. It derefs to the host.
 #[derive(Debug)]
-pub struct DiskHost(Host);
+pub struct DiskHost {
+    host: Host,
+    /// Where files to keep go (`--captures`).
+    captures: PathBuf,
+    /// Whether [`DiskHost::finish`] ran.
+    finished: bool,
+}
 
 impl DiskHost {
-    /// Holds `host`; from now on its writes are performed, at the latest when this is dropped.
-    pub fn new(host: Host) -> DiskHost {
-        DiskHost(host)
+    /// Holds `host`, keeping its files to keep in `captures`; from now on its files are
+    /// written, at the latest when this is dropped.
+    pub fn new(host: Host, captures: &Path) -> DiskHost {
+        DiskHost {
+            host,
+            captures: captures.to_path_buf(),
+            finished: false,
+        }
     }
 
-    /// Writes what the host asks for now ([`Host::take_writes`]). A failure shows as the
-    /// overlay's notice and on the error output ([`Host::write_failed`]).
-    pub fn persist(&mut self) {
-        for write in self.0.take_writes() {
-            if let Err(e) = persist::write(&write) {
-                self.0.write_failed(&write, &e);
+    /// Writes what the host's outbox holds now ([`Host::take_outbox`]), saying on stdout where
+    /// each kept file went. A failure shows as the overlay's notice and on the error output
+    /// ([`Host::write_failed`]). Returns the first failure's message, when one failed.
+    pub fn persist(&mut self) -> Option<String> {
+        let files = self.host.take_outbox();
+        if files.is_empty() {
+            return None;
+        }
+        let mut failed = None;
+        let mut rest = files.as_slice();
+        while let Some(first) = rest.first() {
+            // Files made together (F8's report and trace) share a number.
+            let together = rest.iter().take_while(|f| f.set == first.set).count();
+            let (set, after) = rest.split_at(together);
+            rest = after;
+            if let Err(message) = self.write(set) {
+                failed.get_or_insert(message);
+            }
+        }
+        failed
+    }
+
+    /// Writes one set of files; the message of a failure.
+    fn write(&mut self, set: &[OutFile]) -> Result<(), String> {
+        let first = &set[0];
+        if let Destination::Replace(path) = &first.destination {
+            return match outbox::replace(first) {
+                Ok(()) => {
+                    if let FileKind::Recording { updates } = first.kind {
+                        if self.finished {
+                            say(&format!(
+                                "recorded {updates} updates to {}",
+                                crate::quote::path(path)
+                            ));
+                        }
+                    }
+                    Ok(())
+                }
+                Err(e) => {
+                    self.host.write_failed(first, &e);
+                    Err(first.not_written(&e))
+                }
+            };
+        }
+        match save_numbered(&self.captures, set) {
+            Ok(paths) => {
+                say(&saved_line(set, &paths));
+                for (file, path) in set.iter().zip(&paths) {
+                    self.host.kept(file, path);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                self.host.write_failed(first, &e);
+                Err(first.not_written(&e))
             }
         }
     }
 
-    /// The run ended: writes the last files ([`Host::finish_writes`]), saying on stdout how many
+    /// The run ended: writes the last files ([`Host::finish`]), saying on stdout how many
     /// updates the recording holds. Every file is tried.
     ///
     /// # Errors
     /// The first message naming a file that could not be written (the others are said on the
     /// error output).
     pub fn finish(&mut self) -> Result<(), String> {
-        let mut failed = None;
-        for write in self.0.finish_writes() {
-            match persist::write(&write) {
-                Ok(()) => {
-                    if let PersistKind::Recording { updates } = write.kind {
-                        println!(
-                            "recorded {updates} updates to {}",
-                            crate::quote::path(&write.path)
-                        );
-                    }
-                }
-                Err(e) if failed.is_none() => failed = Some(write.not_written(&e)),
-                Err(e) => self.0.write_failed(&write, &e),
-            }
-        }
-        failed.map_or(Ok(()), Err)
+        self.host.finish();
+        self.finished = true;
+        self.persist().map_or(Ok(()), Err)
     }
+}
+
+/// What stdout says of files kept in the captures folder.
+fn saved_line(files: &[OutFile], paths: &[PathBuf]) -> String {
+    let shown: Vec<String> = paths.iter().map(|p| crate::quote::path(p)).collect();
+    let timings = files.first().map(|f| f.kind) == Some(FileKind::TimingReport);
+    match (timings, shown.as_slice()) {
+        (true, [report, trace]) => format!("saved timings {report} and {trace}"),
+        _ => format!("saved {}", shown.join(" and ")),
+    }
+}
+
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
 }
 
 impl Deref for DiskHost {
     type Target = Host;
 
     fn deref(&self) -> &Host {
-        &self.0
+        &self.host
     }
 }
 
 impl DerefMut for DiskHost {
     fn deref_mut(&mut self) -> &mut Host {
-        &mut self.0
+        &mut self.host
     }
 }
 
@@ -75,10 +144,10 @@ impl Drop for DiskHost {
     /// Whatever ended the run before [`DiskHost::finish`] (an error, a panic unwinding): the
     /// last files are written all the same, and a failure said on the error output.
     fn drop(&mut self) {
-        for write in self.0.finish_writes() {
-            if let Err(e) = persist::write(&write) {
-                self.0.write_failed(&write, &e);
-            }
+        if !self.finished {
+            self.host.finish();
+            self.finished = true;
+            self.persist();
         }
     }
 }
@@ -108,7 +177,8 @@ mod tests {
         let mut engine = Engine::new(Box::new(|| Box::new(Blank) as Box<dyn Cart>), options)
             .expect("a blank cart boots");
         engine.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
-        let mut host = DiskHost::new(Host::new(engine, KeyMap::default(), "blank"));
+        let captures = path.parent().unwrap().join("captures");
+        let mut host = DiskHost::new(Host::new(engine, KeyMap::default(), "blank"), &captures);
         host.record_to(path.to_path_buf(), None);
         host
     }

@@ -28,12 +28,16 @@ use bt_tools::{export, timing};
 pub mod captures;
 pub mod dev_link;
 pub mod disk;
+mod events;
 pub mod gamepad;
 pub mod gif_recorder;
 pub mod keys;
 pub mod layout;
+mod options;
+mod pacing;
 mod presenter;
 pub mod resize;
+mod run;
 mod screen;
 pub mod signals;
 pub mod speaker;
@@ -42,28 +46,22 @@ pub mod stats;
 mod x11_errors;
 
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bt::Button;
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{
-    DeviceEvent, DeviceId, ElementState, MouseButton, MouseScrollDelta, TouchPhase, WindowEvent,
-};
+use winit::event::{DeviceEvent, DeviceId, ElementState, TouchPhase, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::PhysicalKey;
 use winit::window::{CursorGrabMode, Fullscreen, Window, WindowId};
 
-use crate::captures::save_numbered;
-use crate::clock::spec::ClockSpec;
 use crate::config::manifest::PaletteSource;
 use crate::engine::Engine;
 use crate::gif_recorder::{GifCapture, Toggled};
 use crate::host::asset_watch::AssetWatcher;
-use crate::host::keymap::{self, HOST_KEYS};
-use crate::host::{Host, HostAction, HostEvent, SaveFile, SaveKind};
+use crate::host::keymap;
+use crate::host::{Host, HostAction, HostEvent};
 use crate::quote::without_source_paths;
 use crate::session::Session;
 use disk::DiskHost;
@@ -74,12 +72,10 @@ use resize::SizeSettler;
 use screen::{Screen, MAX_SURFACE_SIDE};
 use speaker::{LiveSound, WindowSound};
 
-/// The window the default scale aims to fit: large enough for a clear picture, small enough for
-/// a laptop screen with room for the desktop around it.
-pub const TARGET_WINDOW: (u32, u32) = (1280, 800);
-
-/// Pixels a wheel "line" is worth when a touchpad reports pixels instead of lines.
-const PIXELS_PER_WHEEL_LINE: f64 = 20.0;
+use events::{pointer_button, types_text, wheel_lines};
+pub use options::*;
+use pacing::{paced_origin, paced_wait, refresh_interval};
+pub use run::run_cart;
 
 /// How often a paused window wakes to poll gamepads and check `--exit-after`.
 const IDLE_POLL: Duration = Duration::from_millis(20);
@@ -98,278 +94,6 @@ const SOUND_START_PATIENCE: Duration = Duration::from_secs(2);
 
 /// How long a closing window waits for the presenting thread to finish its frame.
 const STOP_PATIENCE: Duration = Duration::from_secs(2);
-
-/// Where F9 screenshots, F10 GIFs and the other captures go when no folder is given.
-pub const DEFAULT_CAPTURES: &str = "captures";
-
-/// The longest `bt run --exit-after`: over eleven days.
-pub const MAX_EXIT_AFTER_SECONDS: f64 = 1_000_000.0;
-
-/// How `bt run` opens and drives its window, beyond what the cart's [`Session`] resolved (its
-/// settings, window scale included, its asset folder and save file). The command line fills it
-/// from its flags (`WindowArgs` and `bt run`'s own); it holds no parser.
-#[derive(Debug, Clone)]
-pub struct WindowOptions {
-    /// Record the run into this replay file: written through a temporary file every 10
-    /// seconds, and when the window closes or the cart panics.
-    pub record: Option<PathBuf>,
-    /// The clock [default: wall].
-    pub clock: Option<ClockSpec>,
-    /// Present as fast as possible instead of waiting for the display's refresh.
-    pub no_vsync: bool,
-    /// Start with the cart's post-process effects (CRT looks) off; Shift+F11 turns them on.
-    pub no_effects: bool,
-    /// Open paused on the frame at this many simulated seconds; F5 plays on.
-    pub at: Option<f64>,
-    /// Start fullscreen (F11 switches).
-    pub fullscreen: bool,
-    /// Play without sound: no audio device is opened.
-    pub mute: bool,
-    /// The key-map file, when one was given.
-    pub keys: Option<PathBuf>,
-    /// Folder for F9 screenshots, F10 GIFs, F8 timings, F2 replays and F3 state files.
-    pub captures: PathBuf,
-    /// Write every presented frame's time to this CSV file on exit, and print the frame rate
-    /// and jitter.
-    pub frame_log: Option<PathBuf>,
-    /// Close the window this many seconds after it showed its first frame (at most
-    /// [`MAX_EXIT_AFTER_SECONDS`]).
-    pub exit_after: Option<f64>,
-    /// On exit, write every frame of the run as a Chrome trace (open it in Perfetto).
-    pub trace_out: Option<PathBuf>,
-    /// Do not watch the cart's asset folder and palette file for changes.
-    pub no_watch: bool,
-    /// Keep the last 10 seconds the window showed (about 40 MB at 320x240); Shift+F10 saves
-    /// them as a GIF in the captures folder.
-    pub gif_buffer: bool,
-    /// Take `bt dev`'s orders on standard input and keep the window's place in this folder
-    /// (see [`dev_link`]); `bt dev` passes it, a player never does.
-    pub dev_link: Option<PathBuf>,
-    /// The capture the clock plays, when it plays one (`--clock capture:FILE`): its own
-    /// columns go into `--trace-out`'s trace.
-    pub captured: Option<Arc<crate::clock::capture::Capture>>,
-}
-
-impl Default for WindowOptions {
-    fn default() -> WindowOptions {
-        WindowOptions {
-            record: None,
-            clock: None,
-            no_vsync: false,
-            no_effects: false,
-            at: None,
-            fullscreen: false,
-            mute: false,
-            keys: None,
-            captures: PathBuf::from(DEFAULT_CAPTURES),
-            frame_log: None,
-            exit_after: None,
-            trace_out: None,
-            no_watch: false,
-            gif_buffer: false,
-            dev_link: None,
-            captured: None,
-        }
-    }
-}
-
-/// The largest whole scale at which a `width` × `height` display fits [`TARGET_WINDOW`] (and the
-/// monitor, when known), at least 1.
-pub fn default_scale(width: u32, height: u32, monitor: Option<(u32, u32)>) -> u32 {
-    let (mut bw, mut bh) = TARGET_WINDOW;
-    if let Some((mw, mh)) = monitor {
-        bw = bw.min(mw);
-        bh = bh.min(mh);
-    }
-    (bw / width.max(1)).min(bh / height.max(1)).max(1)
-}
-
-/// The widest or tallest window `bt run` opens, in pixels: already 256 MiB of pixels at that
-/// size, and larger, winit failed to convert the size and `bt run` died.
-pub const MAX_WINDOW_SIDE: u32 = 8192;
-
-/// `scale`, or the largest smaller one (at least 1) at which a `width` × `height` display fits
-/// a window of at most [`MAX_WINDOW_SIDE`] a side.
-pub fn largest_window_scale(width: u32, height: u32, scale: u32) -> u32 {
-    let fits = MAX_WINDOW_SIDE / width.max(height).max(1);
-    scale.min(fits).max(1)
-}
-
-/// What `bt run` says when the system gives it no window: the reason without the source
-/// locations winit adds (files on the machine that built `bt`), and what works instead.
-fn no_window_message(e: &dyn std::fmt::Display) -> String {
-    format!(
-        "cannot open a window ({})\n`bt run` needs a desktop session (X11 or Wayland); the \
-         shot, trace and diagnose commands work without one.",
-        without_source_paths(&e.to_string())
-    )
-}
-
-/// Plays `engine`, booted from `session`, in a window until it is closed. Unless
-/// `args.no_watch`, changes to the cart's asset folder and palette file reload while it plays;
-/// the cart's save data is written back to the session's save file, if it has one.
-///
-/// # Errors
-/// A message for the player: a bad key-map file, no display, a window that cannot be drawn to,
-/// a failed `--at`.
-pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> Result<(), String> {
-    let name = session.name();
-    let (keymap, _) = keymap::load_chosen(args.keys.as_deref()).map_err(|e| e.to_string())?;
-    if let Some(spec) = &args.clock {
-        engine.set_clock(spec.build().map_err(|e| e.to_string())?);
-    }
-    // Held so that what the run keeps on disk is written whatever ends it, from here on.
-    let opened_paused = engine.is_paused();
-    let mut host = DiskHost::new(Host::new(engine, keymap, name));
-    // F8's HTML report is a tool's, drawn here where the tools are.
-    host.set_timing_report(crate::timing::report::html);
-    // What F2's replays and F3's state files say of the cart.
-    host.set_cart_version(session.version().map(str::to_string));
-    if opened_paused {
-        // Opened on a state (`--state`): paused there, and the overlay says so.
-        host.show_paused();
-    }
-    if args.trace_out.is_some() {
-        match &args.captured {
-            Some(capture) => host.record_whole_run_of_capture(capture),
-            None => host.record_whole_run(),
-        }
-        // Ctrl-C, SIGTERM and SIGHUP close the window, so the trace is written.
-        crate::signals::install();
-    }
-    if let Some(path) = &args.record {
-        host.record_to(path.clone(), session.version().map(str::to_string));
-        crate::signals::install();
-    }
-    if !args.no_watch {
-        let palette = session.palette().cloned();
-        let palette_file = match &palette {
-            Some(PaletteSource::File(path)) => vec![path.clone()],
-            _ => Vec::new(),
-        };
-        if session.assets().is_some() || !palette_file.is_empty() {
-            let watcher = AssetWatcher::new(session.assets(), &palette_file);
-            host.watch_assets(watcher, palette);
-        }
-    }
-    if let Some(at) = args.at {
-        host.pause_at(at).map_err(|e| format!("--at {at}: {e}"))?;
-        host.persist();
-    }
-    // After `--at`'s replay from the start, which the store would take for a rewind.
-    if let Some(path) = session.save_file() {
-        host.store_save_to(path.to_path_buf());
-    }
-    // A cart that defines sounds gets the device now; one that defines none yet, when it does.
-    let mut sound = WindowSound::new(args.mute);
-    sound.open_if_needed(host.engine());
-    let event_loop = EventLoop::new().map_err(|e| no_window_message(&e))?;
-    let (pads, pad_note) = Gamepads::new();
-    if let Some(note) = pad_note {
-        eprintln!("bt: {note}; playing on without them");
-    }
-    let settings = host.engine().settings();
-    let display = (settings.width, settings.height);
-    let kept = crate::gif_recorder::ring_seconds(display.0, display.1);
-    if args.gif_buffer && kept < crate::gif_recorder::BUFFER_SECONDS as f64 {
-        eprintln!(
-            "bt: --gif-buffer keeps the last {kept} s, not {} s: a {}x{} display's pictures \
-             fill its {} MiB sooner",
-            crate::gif_recorder::BUFFER_SECONDS,
-            display.0,
-            display.1,
-            crate::gif_recorder::GIF_BUFFER_BYTES >> 20
-        );
-    }
-    let gif = GifCapture::new(
-        &args.captures,
-        name,
-        display,
-        args.gif_buffer,
-        Arc::new(|saved| match saved {
-            Ok(path) => say(&format!("saved {}", crate::quote::path(&path))),
-            Err(e) => eprintln!("bt: GIF not saved: {e}"),
-        }),
-    );
-    let mut app = App {
-        host,
-        name: name.to_string(),
-        args: args.clone(),
-        window: None,
-        gone: false,
-        presenter: None,
-        display,
-        present_mode: String::new(),
-        sizes: SizeSettler::new((0, 0)),
-        pads,
-        start: Instant::now(),
-        error: None,
-        shown: None,
-        dirty: true,
-        present_interval: None,
-        last_frame: None,
-        starved_until: None,
-        sound,
-        gif,
-        cursor_shown: true,
-        pointer_locked: false,
-        motion_rest: (0.0, 0.0),
-        dev: args.dev_link.as_deref().map(dev_link::DevLink::start),
-    };
-    // A swap in `bt dev` keeps a paused game paused, at the update it continued from.
-    if app.dev.as_ref().is_some_and(dev_link::DevLink::was_paused) {
-        app.host.engine_mut().pause();
-        app.host.show_paused();
-    }
-    let ran = event_loop.run_app(&mut app);
-    // A GIF being recorded is saved, and every GIF being saved is finished.
-    app.gif.finish(app.start.elapsed().as_secs_f64() * 1000.0);
-    // Stopped whatever happened, so the frame log is complete and the surface goes first.
-    let log = app.presenter.take().map(|p| p.stop(STOP_PATIENCE));
-    ran.map_err(|e| format!("window event loop: {e}"))?;
-    if let Some(line) = app.sound.live().map(LiveSound::summary) {
-        println!("{line}");
-    }
-    app.host.finish()?;
-    if let Some(e) = app.error {
-        return Err(e);
-    }
-    if let (Some(path), Some(log)) = (&args.frame_log, log) {
-        crate::export::safe_write::write_atomically(path, log.to_csv().as_bytes())
-            .map_err(|e| e.to_string())?;
-        match log.summary(SUMMARY_WARMUP) {
-            Some(s) => println!("presented {s} (log in {})", crate::quote::path(path)),
-            None => println!(
-                "too few frames presented to measure (log in {})",
-                crate::quote::path(path)
-            ),
-        }
-    }
-    if let (Some(path), Some(run)) = (&args.trace_out, app.host.whole_run()) {
-        // Written into its file as it is made, never whole in memory: a trace takes about a
-        // kilobyte a frame, ten times what the run kept.
-        use crate::export::safe_write::{Format, Output};
-        let mut pending = Output::new(path, Format::Json)
-            .and_then(|o| o.begin())
-            .map_err(|e| e.to_string())?;
-        run.write_chrome_trace(&mut pending, app.host.whole_run_title())
-            .map_err(|e| format!("{}: {e}", crate::quote::path(path)))?;
-        pending.commit().map_err(|e| e.to_string())?;
-        println!(
-            "wrote the trace of {} frames to {}",
-            run.frames().len(),
-            crate::quote::path(path)
-        );
-    }
-    if let Some(at) = app.host.engine().quit_at() {
-        eprintln!("the cart quit after update {at}");
-    }
-    // A cart that panicked stayed on screen with its panic; closing the window is a failure.
-    if let Some(panic) = app.host.engine().cart_panic() {
-        return Err(panic.to_string());
-    }
-    Ok(())
-}
 
 /// The window's title for a cart titled `title` and named `name`, paused at `paused` or
 /// playing, with the keys for the pause menu and quitting.
@@ -532,12 +256,6 @@ impl App {
                     w.set_fullscreen(next);
                 }
             }
-            HostAction::Save(files) => match save_numbered(&self.args.captures, &files) {
-                Ok(paths) => say(&saved_line(&files, &paths)),
-                Err(e) => {
-                    let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
-                }
-            },
             HostAction::SaveFailed(e) => {
                 let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
             }
@@ -567,7 +285,8 @@ impl App {
             HostAction::Restarted => say("restarted from boot"),
             HostAction::Stepped(ticks) => say(&format!("stepped to tick {ticks}")),
             HostAction::Rewound(u) => say(&format!("rewound to update {u}")),
-            HostAction::StateSaved(u) => self.keep_state_file(u),
+            // Its file is in the outbox: the captures folder's line says where it went.
+            HostAction::StateSaved(u) => say(&format!("state saved after update {u}")),
             HostAction::StateLoaded(u) => say(&format!("state loaded: update {u}")),
             HostAction::ToggleGif => {
                 let now_ms = self.start.elapsed().as_secs_f64() * 1000.0;
@@ -586,30 +305,6 @@ impl App {
             _ => {}
         }
         self.show_title();
-    }
-
-    /// F3 saved the state after `updates` updates: its file goes into the captures folder,
-    /// numbered as the screenshots are, and the line says where.
-    fn keep_state_file(&mut self, updates: u64) {
-        let saved = format!("state saved after update {updates}");
-        match self.host.take_state_file() {
-            Some(Ok(file)) => match save_numbered(&self.args.captures, std::slice::from_ref(&file))
-            {
-                Ok(paths) => {
-                    say(&format!("{saved} as {}", crate::quote::path(&paths[0])));
-                    self.host.state_file_kept(&paths[0]);
-                }
-                Err(e) => {
-                    say(&saved);
-                    let _ = writeln!(std::io::stderr(), "bt: state file not saved: {e}");
-                }
-            },
-            Some(Err(e)) => {
-                say(&saved);
-                let _ = writeln!(std::io::stderr(), "bt: {e}");
-            }
-            None => say(&saved),
-        }
     }
 
     /// The window's title: the cart's, and `PAUSED tick N` while paused, as the overlay says.
@@ -727,16 +422,8 @@ impl App {
             overlay.set_sound_device(Some(sound.device()));
         }
         let report = self.host.frame(now_ms);
-        while let Some(file) = self.host.take_capture() {
-            // The cart's capture_frame: kept as F9's picture is.
-            let files = [file];
-            match save_numbered(&self.args.captures, &files) {
-                Ok(paths) => say(&saved_line(&files, &paths)),
-                Err(e) => {
-                    let _ = writeln!(std::io::stderr(), "bt: not saved: {e}");
-                }
-            }
-        }
+        // The cart's capture_frame pictures, and what else the frame made.
+        self.host.persist();
         self.sound
             .after_frame(self.host.engine_mut(), report.as_ref());
         let engine = self.host.engine_mut();
@@ -801,15 +488,6 @@ impl App {
 
 /// What the window prints for files it saved: `saved captures/snake-0001.png`, and for F8's
 /// pair `saved timings <report> and <trace>`.
-fn saved_line(files: &[SaveFile], paths: &[PathBuf]) -> String {
-    let shown: Vec<String> = paths.iter().map(|p| crate::quote::path(p)).collect();
-    let timings = files.first().map(|f| f.kind) == Some(SaveKind::TimingReport);
-    match (timings, shown.as_slice()) {
-        (true, [report, trace]) => format!("saved timings {report} and {trace}"),
-        _ => format!("saved {}", shown.join(" and ")),
-    }
-}
-
 fn say(line: &str) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{line}");
@@ -822,65 +500,6 @@ fn x11_window_id(window: &Window) -> Option<u64> {
         RawWindowHandle::Xlib(h) => Some(h.window),
         RawWindowHandle::Xcb(h) => Some(u64::from(h.window.get())),
         _ => None,
-    }
-}
-
-/// How long to sleep when the next paced frame is `ms_ahead` away: at most [`IDLE_POLL`], so
-/// gamepads and `--exit-after` are looked at while a slow clock waits, and never a panic for a
-/// wait no `Duration` can hold.
-fn paced_wait(ms_ahead: f64) -> Duration {
-    Duration::try_from_secs_f64(ms_ahead / 1000.0)
-        .unwrap_or(IDLE_POLL)
-        .min(IDLE_POLL)
-}
-
-/// What the next frame's time is counted from, for a frame made at `now` that was due at `due`
-/// with `interval` between frames: its due time, so frames keep to a grid of refreshes and one
-/// that began late does not push every later one back (counted from when each began, a 60 Hz
-/// window woken a little late each time presented 57 frames a second); `now` when it began a
-/// whole interval or more late (the window was hidden, or the machine stalled), so the grid
-/// starts again rather than hurrying to catch up. Frames are paced from when they begin, so a
-/// frame's own cost does not stretch the interval.
-fn paced_origin(due: Option<Instant>, interval: Option<Duration>, now: Instant) -> Instant {
-    match (due, interval) {
-        (Some(due), Some(interval)) if now >= due && now - due < interval => due,
-        _ => now,
-    }
-}
-
-/// One refresh of a monitor reporting `millihertz`, or of a 60 Hz one when it reports nothing
-/// usable.
-fn refresh_interval(millihertz: Option<u32>) -> Duration {
-    let hz = millihertz
-        .filter(|&mhz| mhz >= 1_000)
-        .map_or(60.0, |mhz| f64::from(mhz) / 1000.0);
-    Duration::from_secs_f64(1.0 / hz)
-}
-
-/// Whether a key's text reaches the cart: the host's own keys type nothing.
-fn types_text(key: Option<bt::Key>) -> bool {
-    !key.is_some_and(|k| HOST_KEYS.contains(&k))
-}
-
-/// A wheel movement in lines, positive to the right and down the screen. winit reports the way
-/// the content should move (positive reveals what is left and up), so both axes flip.
-fn wheel_lines(delta: MouseScrollDelta) -> (f32, f32) {
-    match delta {
-        MouseScrollDelta::LineDelta(x, y) => (-x, -y),
-        MouseScrollDelta::PixelDelta(p) => (
-            (-p.x / PIXELS_PER_WHEEL_LINE) as f32,
-            (-p.y / PIXELS_PER_WHEEL_LINE) as f32,
-        ),
-    }
-}
-
-fn pointer_button(button: MouseButton) -> Option<Button> {
-    match button {
-        MouseButton::Left => Some(Button::POINTER_A),
-        MouseButton::Right => Some(Button::POINTER_B),
-        MouseButton::Middle => Some(Button::POINTER_C),
-        MouseButton::Back | MouseButton::Forward => Some(Button::POINTER_D),
-        MouseButton::Other(_) => None,
     }
 }
 
@@ -1065,7 +684,10 @@ impl ApplicationHandler for App {
 
 #[cfg(test)]
 mod tests {
+    use super::run::no_window_message;
     use super::*;
+    use bt::Button;
+    use winit::event::{MouseButton, MouseScrollDelta};
 
     #[test]
     fn no_window_message_names_no_file_of_the_machine_that_built_bt() {

@@ -2,16 +2,16 @@
 //!
 //! `bt web` reads the cart's asset folder when it exports the page and builds every file into
 //! the module as an [`AssetPack`]; the page's console then reads them through a
-//! [`PackLoader`], so `load_image("sprites.png")`, `load_map("level.tmx")` (with the tileset
+//! [`Packed`], so `load_image("sprites.png")`, `load_map("level.tmx")` (with the tileset
 //! file beside it), `load_sounds` and `load_data` find the same bytes they find natively, and a
 //! cart's code is the same in both places.
 
 use std::borrow::Cow;
 
-use bt::host::{ImageLoader, IndexedImage, RgbaImage};
-use bt::{AssetError, AssetErrorKind, Tilemap};
+use bt::AssetError;
+use bt::AssetErrorKind;
 
-use super::png_loader::{PngLoader, MAX_ASSET_BYTES};
+use super::assets::{Assets, FileSource};
 
 /// Files by their path in the asset folder (`/` between folders), each with its bytes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -178,95 +178,54 @@ fn normalise(path: &str) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("/"))
 }
 
-/// Reads a cart's assets from an [`AssetPack`], as [`super::png_loader::FolderLoader`] reads
-/// them from a folder: the same paths, the same limits, the same errors.
+/// The files of an [`AssetPack`] as a [`FileSource`], read as [`super::assets::AssetFolder`]
+/// reads a folder: the same paths, the same limits, the same errors.
 #[derive(Debug, Clone)]
-pub struct PackLoader {
+pub struct Packed {
     pack: std::sync::Arc<AssetPack>,
 }
 
-impl PackLoader {
-    /// A loader of the files in `pack`.
-    pub fn new(pack: std::sync::Arc<AssetPack>) -> PackLoader {
-        PackLoader { pack }
+impl Packed {
+    /// The files in `pack`.
+    pub fn new(pack: std::sync::Arc<AssetPack>) -> Packed {
+        Packed { pack }
     }
 }
 
-impl ImageLoader for PackLoader {
-    fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
-        PngLoader.decode(path, &self.read_limited(path, MAX_ASSET_BYTES)?)
-    }
-
-    fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
-        PngLoader.decode(name, bytes)
-    }
-
-    fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
-        super::png_loader::decode_png_indices(name, bytes)
-    }
-
-    fn decode_clip(&self, name: &str, bytes: &[u8]) -> Result<bt::sound::DecodedClip, AssetError> {
-        super::clip::decode_clip(name, bytes)
-    }
-
-    /// The file as packed. Its size is checked by the trait's `read_limited`, as for any
-    /// loader: a pack holds only what `bt web` read from the folder.
-    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        self.pack
+impl FileSource for Packed {
+    /// The file as packed, refused when longer than `limit`, as a file on a disk is: a pack
+    /// holds only what `bt web` read from the folder.
+    fn read(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
+        let bytes = self
+            .pack
             .get(path)
-            .map(<[u8]>::to_vec)
-            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NotFound))
+            .ok_or_else(|| AssetError::new(path, AssetErrorKind::NotFound))?;
+        if bytes.len() as u64 > limit {
+            return Err(AssetError::new(
+                path,
+                AssetErrorKind::FileTooLarge {
+                    bytes: bytes.len() as u64,
+                    limit,
+                },
+            ));
+        }
+        Ok(bytes.to_vec())
     }
+}
 
-    #[cfg(feature = "tiled")]
-    fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
-        use super::tiled::{decode_map_with, MAX_MAP_FILE};
-        let bytes = self.read_limited(path, MAX_MAP_FILE)?;
-        // A tileset file is looked up beside the map, as on a disk.
-        let folder = match path.rfind(['/', '\\']) {
-            Some(at) => &path[..=at],
-            None => "",
-        };
-        let tileset = |source: &str| -> Result<(String, String), AssetError> {
-            let shown = format!("{path} -> {source}");
-            let bytes = self
-                .read_limited(&format!("{folder}{source}"), MAX_MAP_FILE)
-                .map_err(|e| AssetError::new(shown.clone(), e.kind))?;
-            let text = String::from_utf8(bytes).map_err(|e| {
-                let at = e.utf8_error().valid_up_to();
-                AssetError::new(
-                    shown.clone(),
-                    AssetErrorKind::NotText(format!("invalid byte at offset {at}")),
-                )
-            })?;
-            Ok((shown, text))
-        };
-        decode_map_with(path, &bytes, &tileset)
-    }
-
-    #[cfg(not(feature = "tiled"))]
-    fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
-        self.read_limited(path, MAX_ASSET_BYTES)?;
-        Err(AssetError::new(
-            path,
-            AssetErrorKind::BadMap(
-                "this page was made without the Tiled map reader: bt web adds it when the \
-                 cart's asset folder holds a .tmx or .tmj file or its code calls load_map or \
-                 decode_map"
-                    .into(),
-            ),
-        ))
-    }
-
-    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
-        PngLoader.decode_map(name, bytes)
+impl Assets<Packed> {
+    /// A cart's assets from `pack`, a web page's.
+    pub fn pack(pack: std::sync::Arc<AssetPack>) -> Assets<Packed> {
+        Assets(Packed::new(pack))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::assets::Paths;
     use crate::config::png_loader::tests::png;
+    use bt::host::ImageLoader;
 
     #[test]
     fn paths_resolve_as_a_folder_would() {
@@ -329,11 +288,11 @@ mod tests {
         let mut pack = AssetPack::new();
         pack.insert("sheet.png", sheet.clone());
         pack.insert("notes.txt", b"hello".to_vec());
-        let loader = PackLoader::new(std::sync::Arc::new(pack));
+        let loader = Assets::pack(std::sync::Arc::new(pack));
         let image = loader.load("sheet.png").unwrap();
         assert_eq!(
             image.pixels,
-            PngLoader.decode("sheet.png", &sheet).unwrap().pixels
+            Assets(Paths).decode("sheet.png", &sheet).unwrap().pixels
         );
         assert_eq!(loader.read("notes.txt").unwrap(), b"hello");
         assert_eq!(
@@ -361,7 +320,7 @@ mod tests {
         let mut pack = AssetPack::new();
         pack.insert("maps/level.tmx", map.as_bytes().to_vec());
         pack.insert("maps/tiles.tsx", tileset.as_bytes().to_vec());
-        let loader = PackLoader::new(std::sync::Arc::new(pack));
+        let loader = Assets::pack(std::sync::Arc::new(pack));
         let tilemap = loader.load_map("maps/level.tmx").unwrap();
         assert_eq!(tilemap.size(), (2, 1));
         assert_eq!(tilemap.tile(0, 0, 0), Some(0));
@@ -370,7 +329,7 @@ mod tests {
 
         let mut alone = AssetPack::new();
         alone.insert("level.tmx", map.as_bytes().to_vec());
-        let e = PackLoader::new(std::sync::Arc::new(alone))
+        let e = Assets::pack(std::sync::Arc::new(alone))
             .load_map("level.tmx")
             .unwrap_err();
         assert_eq!(e.to_string(), "level.tmx -> tiles.tsx: file not found");

@@ -1,38 +1,14 @@
-//! The host's image loader: PNG files and bytes decoded into RGBA for the cart API.
+//! PNG pictures decoded for the cart API: as RGBA ([`decode_image`]) and as the palette numbers
+//! of an indexed PNG ([`decode_png_indices`]). Where the bytes come from is
+//! [`super::assets`]'s.
 
 use std::io::Cursor;
 
 use bt::host::{ImageLoader, IndexedImage, RgbaImage};
+
+use super::assets::{Assets, Paths};
 use bt::limits::{MAX_DISPLAY_PIXELS, MAX_SHEET_SIDE};
-use bt::sound::DecodedClip;
-use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet, Tilemap};
-
-use super::data_file::{read_asset_file, resolve_in};
-#[cfg(feature = "tiled")]
-use super::tiled::{decode_map, load_map_file, load_map_in};
-
-/// Without the Tiled reader there is no map to read.
-#[cfg(not(feature = "tiled"))]
-fn load_map_file(name: &str, _path: &std::path::Path) -> Result<Tilemap, AssetError> {
-    Err(AssetError::new(name, AssetErrorKind::NotFound))
-}
-
-/// Without the Tiled reader there is no map to read.
-#[cfg(not(feature = "tiled"))]
-fn load_map_in(_root: &std::path::Path, name: &str) -> Result<Tilemap, AssetError> {
-    Err(AssetError::new(name, AssetErrorKind::NotFound))
-}
-
-/// Without the `tiled` feature the Tiled reader is left out, so a map cannot be decoded.
-#[cfg(not(feature = "tiled"))]
-fn decode_map(name: &str, _bytes: &[u8]) -> Result<Tilemap, AssetError> {
-    Err(AssetError::new(
-        name,
-        AssetErrorKind::BadMap(
-            "Tiled maps are read only where BT is built with its `tiled` feature".into(),
-        ),
-    ))
-}
+use bt::{AssetError, AssetErrorKind, Palette, SpriteSheet};
 
 /// The largest asset file read (a sprite sheet or a sound file): 80 MiB. The largest picture
 /// a sheet may be ([`MAX_DISPLAY_PIXELS`] pixels) stored as RGBA with no compression at all
@@ -40,10 +16,6 @@ fn decode_map(name: &str, _bytes: &[u8]) -> Result<Tilemap, AssetError> {
 /// (or a link to `/dev/zero`, refused as a device) is not an asset, and reading it would only
 /// exhaust memory.
 pub const MAX_ASSET_BYTES: u64 = 80 << 20;
-
-/// Decodes PNG images (with the `png` crate). Other formats are refused as "not a PNG".
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PngLoader;
 
 fn not_png(name: &str, e: impl std::fmt::Display) -> AssetError {
     AssetError::new(name, AssetErrorKind::NotPng(e.to_string()))
@@ -67,48 +39,22 @@ pub(crate) fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
     Some((word(8), word(12)))
 }
 
-impl ImageLoader for PngLoader {
-    fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
-        let bytes = self.read(path)?;
-        self.decode(path, &bytes)
-    }
-
-    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        read_asset_file(path, std::path::Path::new(path), MAX_ASSET_BYTES)
-    }
-
-    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
-        read_asset_file(path, std::path::Path::new(path), limit)
-    }
-
-    fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
-        load_map_file(path, std::path::Path::new(path))
-    }
-
-    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
-        decode_map(name, bytes)
-    }
-
-    fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
-        decode_png_indices(name, bytes)
-    }
-
-    fn decode_clip(&self, name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
-        super::clip::decode_clip(name, bytes)
-    }
-
-    fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
-        check_header(name, bytes)?;
-        // Eight bytes a pixel at most (16-bit RGBA) for the largest picture a sheet may be.
-        let (width, height, pixels) =
-            decode_rgba8(bytes, 8 * MAX_DISPLAY_PIXELS as usize).map_err(|e| not_png(name, e))?;
-        check_size(name, width, height)?;
-        Ok(RgbaImage {
-            width,
-            height,
-            pixels,
-        })
-    }
+/// A PNG of any layout as 8-bit RGBA, for a sprite sheet (with the `png` crate). Other formats
+/// are refused as "not a PNG", and a picture larger than a sheet may be before it is decoded.
+///
+/// # Errors
+/// An [`AssetError`] naming `name`: not a PNG, damaged, or too large.
+pub fn decode_image(name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
+    check_header(name, bytes)?;
+    // Eight bytes a pixel at most (16-bit RGBA) for the largest picture a sheet may be.
+    let (width, height, pixels) =
+        decode_rgba8(bytes, 8 * MAX_DISPLAY_PIXELS as usize).map_err(|e| not_png(name, e))?;
+    check_size(name, width, height)?;
+    Ok(RgbaImage {
+        width,
+        height,
+        pixels,
+    })
 }
 
 /// A PNG of any layout (grey, grey and alpha, RGB, RGBA or indexed; 1 to 16 bits, with or
@@ -248,62 +194,6 @@ fn check_size(name: &str, width: u32, height: u32) -> Result<(), AssetError> {
     Ok(())
 }
 
-/// A [`PngLoader`] that looks paths up in a cart's asset folder, and only there: an absolute
-/// path, `..` that climb out of the folder, or a link to something outside it is refused with
-/// the path (see [`resolve_in`]), and so is a map's tileset file outside it. [`PngLoader`]
-/// itself, used when a cart has no asset folder and by tools, reads the paths it is given as
-/// they are (relative ones from the working directory).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FolderLoader {
-    folder: std::path::PathBuf,
-}
-
-impl FolderLoader {
-    /// Loads paths relative to `folder`, refusing any that lead outside it.
-    pub fn new(folder: impl Into<std::path::PathBuf>) -> FolderLoader {
-        FolderLoader {
-            folder: folder.into(),
-        }
-    }
-}
-
-impl ImageLoader for FolderLoader {
-    /// Errors name `path` as the cart gave it, not the folder it was looked up in.
-    fn load(&self, path: &str) -> Result<RgbaImage, AssetError> {
-        PngLoader.decode(path, &self.read(path)?)
-    }
-
-    fn decode(&self, name: &str, bytes: &[u8]) -> Result<RgbaImage, AssetError> {
-        PngLoader.decode(name, bytes)
-    }
-
-    fn decode_indices(&self, name: &str, bytes: &[u8]) -> Result<IndexedImage, AssetError> {
-        decode_png_indices(name, bytes)
-    }
-
-    fn decode_clip(&self, name: &str, bytes: &[u8]) -> Result<DecodedClip, AssetError> {
-        super::clip::decode_clip(name, bytes)
-    }
-
-    /// Errors name `path` as the cart gave it.
-    fn read(&self, path: &str) -> Result<Vec<u8>, AssetError> {
-        read_asset_file(path, &resolve_in(&self.folder, path)?, MAX_ASSET_BYTES)
-    }
-
-    /// Errors name `path` as the cart gave it, not the folder it was looked up in.
-    fn read_limited(&self, path: &str, limit: u64) -> Result<Vec<u8>, AssetError> {
-        read_asset_file(path, &resolve_in(&self.folder, path)?, limit)
-    }
-
-    fn load_map(&self, path: &str) -> Result<Tilemap, AssetError> {
-        load_map_in(&self.folder, path)
-    }
-
-    fn decode_map(&self, name: &str, bytes: &[u8]) -> Result<Tilemap, AssetError> {
-        decode_map(name, bytes)
-    }
-}
-
 /// Loads the PNG at `path` as a sprite sheet, registering its colours into `palette` from
 /// `start_slot` (see [`SpriteSheet::from_rgba`]). For tools and tests; carts use
 /// `Update::load_image`, which does the same with the live palette.
@@ -315,7 +205,7 @@ pub fn load_image(
     palette: &mut Palette,
     start_slot: u8,
 ) -> Result<SpriteSheet, AssetError> {
-    let image = PngLoader.load(path)?;
+    let image = Assets(Paths).load(path)?;
     SpriteSheet::from_rgba(
         path,
         image.width,
@@ -418,7 +308,7 @@ pub(crate) mod tests {
         for (color, depth, trns) in cases {
             let bytes = png_of(color, depth, trns.clone());
             let theirs = image::load_from_memory(&bytes).unwrap().to_rgba8();
-            let ours = PngLoader.decode("t.png", &bytes).unwrap();
+            let ours = Assets(Paths).decode("t.png", &bytes).unwrap();
             assert_eq!(
                 (ours.width, ours.height, ours.pixels.as_slice()),
                 (theirs.width(), theirs.height(), theirs.as_raw().as_slice()),
@@ -469,23 +359,23 @@ pub(crate) mod tests {
     #[test]
     fn decodes_rgba_and_registers_colours() {
         let bytes = png(2, 1, &[10, 20, 30, 255, 0, 0, 0, 0]);
-        let img = PngLoader.decode("two.png", &bytes).unwrap();
+        let img = Assets(Paths).decode("two.png", &bytes).unwrap();
         assert_eq!((img.width, img.height), (2, 1));
         assert_eq!(img.pixels, [10, 20, 30, 255, 0, 0, 0, 0]);
     }
 
     #[test]
     fn errors_name_the_file_and_the_problem() {
-        let e = PngLoader.load("/no/such/sheet.png").unwrap_err();
+        let e = Assets(Paths).load("/no/such/sheet.png").unwrap_err();
         assert_eq!(e.to_string(), "/no/such/sheet.png: file not found");
-        let e = PngLoader.decode("notes.txt", b"hello").unwrap_err();
+        let e = Assets(Paths).decode("notes.txt", b"hello").unwrap_err();
         assert!(
             e.to_string().starts_with("notes.txt: not a PNG image"),
             "{e}"
         );
         let mut truncated = png(4, 4, &[255; 64]);
         truncated.truncate(40);
-        let e = PngLoader.decode("cut.png", &truncated).unwrap_err();
+        let e = Assets(Paths).decode("cut.png", &truncated).unwrap_err();
         assert!(e.to_string().starts_with("cut.png: not a PNG image"), "{e}");
     }
 
@@ -493,7 +383,7 @@ pub(crate) mod tests {
     fn oversized_images_are_refused_from_the_header() {
         // A valid 8193×1 picture: refused before decoding.
         let bytes = png(8193, 1, &vec![255; 8193 * 4]);
-        let e = PngLoader.decode("wide.png", &bytes).unwrap_err();
+        let e = Assets(Paths).decode("wide.png", &bytes).unwrap_err();
         assert!(
             matches!(
                 e.kind,
@@ -539,7 +429,9 @@ pub(crate) mod tests {
     #[test]
     fn impossible_sizes_are_refused_from_the_header_with_the_size() {
         for (w, h) in [(0, 5), (5, 0), (4_294_967_295, 4_294_967_295), (8192, 8192)] {
-            let e = PngLoader.decode("odd.png", &header_only(w, h)).unwrap_err();
+            let e = Assets(Paths)
+                .decode("odd.png", &header_only(w, h))
+                .unwrap_err();
             assert!(
                 matches!(e.kind, AssetErrorKind::TooLarge { width, height }
                     if (width, height) == (u64::from(w), u64::from(h))),
@@ -593,7 +485,7 @@ pub(crate) mod tests {
             .unwrap();
         }
         let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
-        con.set_image_loader(Box::new(FolderLoader::new(&root)));
+        con.set_image_loader(Box::new(Assets::folder(&root)));
         let ctx = con.update_context(0);
         let e = |font: &str| {
             ctx.load_font(&format!("fonts/{font}"))
@@ -638,7 +530,7 @@ pub(crate) mod tests {
             .unwrap();
         }
         let mut con = bt::host::Console::new(&bt::Settings::default().display(4, 2), 0);
-        con.set_image_loader(Box::new(FolderLoader::new(&root)));
+        con.set_image_loader(Box::new(Assets::folder(&root)));
         let (two, white) = {
             let ctx = con.update_context(0);
             let e = ctx.load_font("fonts/abs.btfont").unwrap_err().to_string();
@@ -690,7 +582,7 @@ pub(crate) mod tests {
         )
         .unwrap();
         let mut con = bt::host::Console::new(&bt::Settings::default().display(2, 2), 0);
-        con.set_image_loader(Box::new(FolderLoader::new(&root)));
+        con.set_image_loader(Box::new(Assets::folder(&root)));
         let gems = con.update_context(0).load_font("gems.btfont").unwrap();
         assert!(gems.is_colored());
         {

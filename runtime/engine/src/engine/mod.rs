@@ -180,14 +180,14 @@ impl Engine {
         let mut console = Console::new(&settings, seed);
         match (options.packed_assets, options.assets) {
             (Some(pack), _) => {
-                console.set_image_loader(Box::new(crate::config::asset_pack::PackLoader::new(pack)))
+                console.set_image_loader(Box::new(crate::config::assets::Assets::pack(pack)))
             }
-            (None, Some(folder)) => console.set_image_loader(Box::new(
-                crate::config::png_loader::FolderLoader::new(folder),
-            )),
-            (None, None) => {
-                console.set_image_loader(Box::new(crate::config::png_loader::PngLoader))
+            (None, Some(folder)) => {
+                console.set_image_loader(Box::new(crate::config::assets::Assets::folder(folder)))
             }
+            (None, None) => console.set_image_loader(Box::new(crate::config::assets::Assets(
+                crate::config::assets::Paths,
+            ))),
         }
         console.set_args(options.args.clone());
         let boot_save = match (&options.save, &options.replay) {

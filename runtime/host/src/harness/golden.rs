@@ -121,7 +121,7 @@ fn check_under(rule: Rule, reference: &Path, picture: Rgba<'_>) -> Result<Outcom
             .map_err(|e| refused(format!("could not read it: {e}")))?;
     let want = {
         use bt::host::ImageLoader as _;
-        crate::config::png_loader::PngLoader
+        crate::config::assets::Assets(crate::config::assets::Paths)
             .decode(&crate::quote::path(reference), &bytes)
             .map_err(|e| refused(e.to_string()))?
     };

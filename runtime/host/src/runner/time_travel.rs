@@ -175,7 +175,7 @@ impl Host {
     }
 
     /// Saves the run as it is now into the slot, replacing what it held, and as a file for the
-    /// platform to keep ([`Host::take_state_file`]).
+    /// platform to keep (in the outbox).
     pub(super) fn save_state(&mut self) -> Option<HostAction> {
         let fps = self.engine.settings().target_fps;
         match self.engine.save_state() {

@@ -490,7 +490,7 @@ mod tests {
     fn the_files_an_import_makes_read_back_in_bts_own_readers() {
         use bt::host::ImageLoader;
         let files = p8_files("test.p8", "test", &cart()).unwrap();
-        let sheet = crate::config::png_loader::PngLoader
+        let sheet = crate::config::assets::Assets(crate::config::assets::Paths)
             .decode("test.png", &files.sheet_png)
             .unwrap();
         assert_eq!((sheet.width, sheet.height), (128, 128));
@@ -516,7 +516,7 @@ mod tests {
         // The sheet reads back through BT's own loader, colour 0 see-through.
         let png = p.sheet_png().unwrap();
         use bt::host::ImageLoader as _;
-        let img = crate::config::png_loader::PngLoader
+        let img = crate::config::assets::Assets(crate::config::assets::Paths)
             .decode("test.png", &png)
             .unwrap();
         assert_eq!((img.width, img.height), (128, 128));

@@ -12,7 +12,7 @@ use crate::quote::number;
 use crate::Engine;
 
 pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
-    check_size_scale(args.scale, args.size).map_err(Failure::Usage)?;
+    check_size_scale(args.picture.scale, args.picture.size).map_err(Failure::Usage)?;
     let output = Output::new(&args.output, Format::Png)?;
     let input = args.input.input.as_deref();
     let overlay = args.drawn.wanted();
@@ -47,9 +47,9 @@ pub(super) fn shot(offer: &Offer, args: ShotArgs) -> Result<(), Failure> {
             .map_err(|e| bad(&e))?;
         drop(progress);
     }
-    let (width, height) = match args.size {
+    let (width, height) = match args.picture.size {
         crate::cli::args::SizeArg::Display => {
-            let (png, size) = encode_picture(&mut engine, args.scale, args.size)?;
+            let (png, size) = encode_picture(&mut engine, args.picture.scale, args.picture.size)?;
             output.write(&png)?;
             size
         }
@@ -151,7 +151,7 @@ pub(super) fn overlay_shot(
 
 pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     // Checked before the work, written through the one output path.
-    check_size_scale(args.scale, args.size)?;
+    check_size_scale(args.picture.scale, args.picture.size)?;
     let output = Output::new(&args.output, Format::Gif).map_err(|e| e.to_string())?;
     let input = args.input.input.as_deref();
     let (mut engine, _) = engine(offer, &args.cart, args.drawn.wanted(), None, input)?;
@@ -169,14 +169,14 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         overlay_shot(
             &mut engine,
             "--from",
-            args.from,
+            args.start.from,
             Origin::Start,
             args.progress.quiet,
         )?;
         crate::export::gif::Stepping::Live
     } else {
-        let bad = |e: &dyn std::fmt::Display| format!("--from {}: {e}", number(args.from));
-        let tick = engine.tick_at(args.from).map_err(|e| bad(&e))?;
+        let bad = |e: &dyn std::fmt::Display| format!("--from {}: {e}", number(args.start.from));
+        let tick = engine.tick_at(args.start.from).map_err(|e| bad(&e))?;
         engine
             .render_at_tick(tick, Origin::Start, |done, total| progress.set(done, total))
             .map_err(|e| bad(&e))?;
@@ -186,11 +186,11 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
     // a file target, named only once complete), so a GIF of any length takes the same memory.
     let pending = Counted::new(output.begin().map_err(|e| e.to_string())?);
     let step = |done, total| progress.set(done, total);
-    let written = match args.size {
+    let written = match args.picture.size {
         crate::cli::args::SizeArg::Display => crate::export::gif::stream_gif_from_here(
             &mut engine,
             args.seconds,
-            args.scale,
+            args.picture.scale,
             stepping,
             pending,
             step,
@@ -218,7 +218,7 @@ pub(super) fn gif(offer: &Offer, args: GifArgs) -> Result<(), String> {
         "wrote {} ({frames} frames, {} s from {} s, {bytes} bytes)\n",
         crate::quote::path(&args.output),
         args.seconds,
-        args.from,
+        args.start.from,
     ))
 }
 
@@ -266,20 +266,20 @@ pub(super) fn frame_count(from: f64, to: f64, every: f64) -> f64 {
 }
 
 pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
-    check_size_scale(args.scale, args.size).map_err(Failure::Usage)?;
-    if args.to < args.from {
+    check_size_scale(args.picture.scale, args.picture.size).map_err(Failure::Usage)?;
+    if args.to < args.start.from {
         return Err(Failure::Usage(format!(
             "--to {} is before --from {}",
             number(args.to),
-            number(args.from)
+            number(args.start.from)
         )));
     }
-    let count = frame_count(args.from, args.to, args.every);
+    let count = frame_count(args.start.from, args.to, args.every);
     if count > MAX_FRAME_FILES as f64 {
         return Err(Failure::Usage(format!(
             "--from {} --to {} --every {} makes {} frames; bt frames writes at most \
              {MAX_FRAME_FILES}",
-            number(args.from),
+            number(args.start.from),
             number(args.to),
             number(args.every),
             number(count)
@@ -306,7 +306,7 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
     let mut size = (0, 0);
     for k in 0..count {
         progress.set(k, count);
-        let at = args.from + k as f64 * args.every;
+        let at = args.start.from + k as f64 * args.every;
         let bad = |e: &dyn std::fmt::Display| format!("frame {k} (at {} s): {e}", number(at));
         // The updates `bt shot --at` would run for this time.
         let updates = engine.tick_at(at).map_err(|e| bad(&e))?;
@@ -343,7 +343,7 @@ pub(super) fn frames(offer: &Offer, args: FramesArgs) -> Result<(), Failure> {
                 crate::quote::path(&args.output)
             )));
         }
-        let (png, wh) = encode_picture(&mut engine, args.scale, args.size)?;
+        let (png, wh) = encode_picture(&mut engine, args.picture.scale, args.picture.size)?;
         size = wh;
         out.write(&frame_file_name(k), &png)?;
         if engine.quit_at().is_some() {
@@ -398,7 +398,7 @@ pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
     let mut pending = output.begin().map_err(|e| e.to_string())?;
     let written = crate::export::wav::stream_wav(
         &mut engine,
-        args.from,
+        args.start.from,
         args.seconds,
         clock,
         if args.mono {
@@ -422,7 +422,7 @@ pub(super) fn wav(offer: &Offer, args: WavArgs) -> Result<(), String> {
         "wrote {} ({} s from {} s at {} Hz, {}, {} bytes)\n",
         crate::quote::path(&args.output),
         args.seconds,
-        args.from,
+        args.start.from,
         args.rate,
         if args.mono { "mono" } else { "stereo" },
         written

@@ -170,8 +170,13 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     if session.replay().is_none() {
         session.set_replay(Arc::new(replay));
     }
+    // Every engine boots through the session, as every front end's does; the verdict names
+    // the cart once, so the engine's own error is kept without the session's prefix.
     let make = move || -> Result<Engine, String> {
-        Engine::new(session.factory(), session.engine_options()).map_err(|e| e.to_string())
+        session.engine().map_err(|e| match e {
+            crate::session::SessionError::Engine { error, .. } => error.to_string(),
+            other => other.to_string(),
+        })
     };
     let cases = verify::standard_clocks(fps);
     let threads = args.threads.map_or_else(

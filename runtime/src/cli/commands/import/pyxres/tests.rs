@@ -121,7 +121,7 @@ fn a_pyxel_2_file_becomes_an_indexed_png_a_tiled_map_and_sounds() {
     }
     // Colours: Pyxel's palette (its colour 8 is d4186c, 7 eeeeee), nothing see-through.
     use bt::host::ImageLoader as _;
-    let rgba = crate::config::png_loader::PngLoader
+    let rgba = crate::config::assets::Assets(crate::config::assets::Paths)
         .decode("i.png", png)
         .unwrap();
     assert_eq!(&rgba.pixels[4..8], [0xd4, 0x18, 0x6c, 0xff]);
@@ -269,7 +269,7 @@ fn a_palette_file_gives_the_colours_and_more_of_them() {
     std::fs::write(dir.join("game.pyxpal"), &pal).unwrap();
     let out = files("game.pyxres", &path, "game").unwrap();
     use bt::host::ImageLoader as _;
-    let rgba = crate::config::png_loader::PngLoader
+    let rgba = crate::config::assets::Assets(crate::config::assets::Paths)
         .decode("i.png", file(&out, "game-image0.png"))
         .unwrap();
     assert_eq!(&rgba.pixels[(2 * 16 + 1) * 4..][..3], [20, 20, 20]);
