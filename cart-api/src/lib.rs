@@ -105,7 +105,7 @@ pub mod limits {
 }
 
 /// What a host uses to run carts, and carts never need: the console behind the contexts, the
-/// input state and its setters, image decoding, and the text measure the overlay uses.
+/// input state and its setters, and image decoding.
 ///
 /// A cart sees the console only through [`Update`] and [`Render`]. The runtime (and a test
 /// that drives a context by hand) builds a [`host::Console`], feeds its [`host::Input`] and
@@ -123,7 +123,7 @@ pub mod host {
     pub use crate::assets::{ImageLoader, IndexedImage, RgbaImage};
     pub use crate::base64::decode_base64;
     pub use crate::console::{CaptureRequests, Console};
-    pub use crate::draw::{image_bytes_copied, measure_text, Framebuffer};
+    pub use crate::draw::{image_bytes_copied, Framebuffer};
     pub use crate::input::{
         stick_with_dead_zone, Input, KeyMapTable, Source, TickButtons, TickInput, BUTTON_COUNT,
         BUTTON_NAMES, HOST_KEYS, INPUT_STRING_CAPACITY, KEYBOARD_PLAYERS, MAPPABLE_BUTTONS,

@@ -6,8 +6,8 @@
 //! the level reloads.
 
 use bt::{
-    Button, Cart, CartError, ColorKey, FillPattern, MapParams, Palette, Player, Rect, Render,
-    Settings, SpriteParams, SpriteSheet, Tilemap, Update, FLIP_H,
+    Button, Cart, CartError, ColorKey, FillPattern, Font, MapParams, Palette, Player, Rect, Render,
+    Settings, SpriteParams, SpriteSheet, TextStyle, Tilemap, Update, FLIP_H,
 };
 
 /// One line for `bt list`.
@@ -597,10 +597,10 @@ impl Cart for Platformer {
             hud.print(32, -1, format_args!("{score:05}"), 7);
             hud.print(76, -1, format_args!("HI {best:05}"), 6);
             hud.print(w - 24, -1, format_args!("{seconds:3}"), 7);
-            let (tw, _) = hud.print_size(name);
+            let (tw, _) = Font::system().measure(name, TextStyle::new());
             hud.print((w - tw) / 2 + 12, h - 14, name, 6);
             if let Mode::Over(text) = mode {
-                let (tw, th) = hud.print_size(text);
+                let (tw, th) = Font::system().measure(text, TextStyle::new());
                 hud.draw_rect_fill(
                     Rect::new((w - tw) / 2 - 4, (h - th) / 2 - 2, tw + 8, th + 4),
                     0,

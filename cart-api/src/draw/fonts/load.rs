@@ -79,7 +79,7 @@ fn looks_like_bdf(bytes: &[u8]) -> bool {
 ///
 /// ```
 /// use bt::host::Console;
-/// use bt::Settings;
+/// use bt::{Settings, TextStyle};
 ///
 /// let bdf = "STARTFONT 2.1\nFONTBOUNDINGBOX 3 3 0 0\nSTARTPROPERTIES 2\nFONT_ASCENT 3\n\
 ///            FONT_DESCENT 0\nENDPROPERTIES\nCHARS 1\nSTARTCHAR plus\nENCODING 43\n\
@@ -87,7 +87,7 @@ fn looks_like_bdf(bytes: &[u8]) -> bool {
 /// let mut con = Console::new(&Settings::default(), 0);
 /// let ctx = con.update_context(0);
 /// let font = ctx.decode_font("plus.bdf", bdf.as_bytes())?;
-/// assert_eq!(font.measure("++"), (8, 3));
+/// assert_eq!(font.measure("++", TextStyle::new()), (8, 3));
 /// let err = ctx.decode_font("bad.bdf", b"STARTFONT 2.1\nCHARS x\n").unwrap_err();
 /// assert_eq!(err.to_string(), "bad.bdf:2: CHARS: \"x\" is not a whole number");
 /// # Ok::<(), bt::FontError>(())
