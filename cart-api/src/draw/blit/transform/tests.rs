@@ -225,23 +225,14 @@ fn turned_and_scaled_sprites_draw_what_the_per_pixel_rule_draws() {
         let mut t = Transform::new().angle(rng.angle() * 2.0 - 7.0);
         t = match rng.int(5) {
             // Very uneven scales, whose inverse is far from round.
-            4 => t.scale_xy(
-                f64::from(rng.float_range(0.0002, 0.01)),
-                f64::from(rng.float_range(50.0, 900.0)),
-            ),
+            4 => t.scale_xy(rng.float_range(0.0002, 0.01), rng.float_range(50.0, 900.0)),
             0 => t.scale(1.0),
-            1 => t.scale(f64::from(rng.float_range(0.1, 4.0))),
-            2 => t.scale_xy(
-                f64::from(rng.float_range(-3.0, 3.0)),
-                f64::from(rng.float_range(-3.0, 3.0)),
-            ),
-            _ => t.scale(f64::from(rng.float_range(8.0, 40.0))),
+            1 => t.scale(rng.float_range(0.1, 4.0)),
+            2 => t.scale_xy(rng.float_range(-3.0, 3.0), rng.float_range(-3.0, 3.0)),
+            _ => t.scale(rng.float_range(8.0, 40.0)),
         };
         if rng.bool() {
-            t = t.pivot(
-                f64::from(rng.float_range(-10.0, 30.0)),
-                f64::from(rng.float_range(-10.0, 30.0)),
-            );
+            t = t.pivot(rng.float_range(-10.0, 30.0), rng.float_range(-10.0, 30.0));
         }
         let at = (
             i64::from(rng.int_range(-8, 48)),
@@ -276,7 +267,7 @@ fn spans_draw_what_the_per_pixel_rule_draws() {
         } else {
             rng.int_range(-2, 60)
         };
-        let mut f = |lo: f32, hi: f32| f64::from(rng.float_range(lo, hi));
+        let mut f = |lo: f64, hi: f64| rng.float_range(lo, hi);
         let start = (f(-500.0, 500.0), f(-500.0, 500.0));
         let step = (f(-3.0, 3.0), f(-3.0, 3.0));
         let p = random_params(&mut rng);
