@@ -76,7 +76,7 @@ impl Cart for Hello {
         let (w, _) = ctx.display_size();
         let text = "Hello, BT!";
         let (tw, _) = Font::system().measure(text, TextStyle::new());
-        ctx.print((w as i32 - tw) / 2, 100, text, 7);
+        ctx.print((w as i32 - tw as i32) / 2, 100, text, 7);
 
         let a = ctx.render_alpha() as f32;
         let x = self.prev.0 + (self.pos.0 - self.prev.0) * a;

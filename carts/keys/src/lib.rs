@@ -319,7 +319,12 @@ impl Cart for Keys {
             }
             let ink = if fill == IDLE { 6 } else { 0 };
             let (tw, _) = Font::system().measure(label, TextStyle::new());
-            ctx.print(rect.x + (rect.w - tw) / 2 + 1, rect.y + 1, label, ink);
+            ctx.print(
+                rect.x + (rect.w - tw as i32) / 2 + 1,
+                rect.y + 1,
+                label,
+                ink,
+            );
         };
         for row in ROWS {
             for &(key, label, _) in *row {

@@ -71,6 +71,7 @@ impl Cart for Primitives {
         // Text: measured to centre it, several lines, and a glyph the font lacks.
         let text = "multi-line text\ncentred by measure\nmissing glyph: \u{2603}";
         let (w, h) = Font::system().measure(text, TextStyle::new());
+        let (w, h) = (w as i32, h as i32);
         let (x, y) = (230 - w / 2, 150);
         ctx.draw_rect(Rect::new(x - 3, y - 3, w + 6, h + 4), 5);
         ctx.print(x, y, text, 15);

@@ -405,7 +405,7 @@ impl Cart for Snake {
         }
         let centre = |ctx: &mut Render<'_>, y: i32, ink: u8, text: &str| {
             let (tw, _) = Font::system().measure(text, TextStyle::new());
-            ctx.print((w as i32 - tw) / 2, y, text, ink);
+            ctx.print((w as i32 - tw as i32) / 2, y, text, ink);
         };
         match self.phase {
             Phase::Title => {

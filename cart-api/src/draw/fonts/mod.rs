@@ -245,7 +245,7 @@ impl Font {
     /// assert_eq!(Font::system().measure("hi\nthere", plain), (30, 28));
     /// assert_eq!(Font::system().measure("hi", plain.scale(2)), (24, 28));
     /// ```
-    pub fn measure(&self, text: &str, style: TextStyle) -> (i32, i32) {
+    pub fn measure(&self, text: &str, style: TextStyle) -> (u32, u32) {
         if text.is_empty() {
             return (0, 0);
         }
@@ -255,7 +255,7 @@ impl Font {
             lines += 1;
         }
         let scale = i64::from(style.scale_factor());
-        let clamp = |v: i64| i32::try_from(v).unwrap_or(i32::MAX);
+        let clamp = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
         (
             clamp(widest.saturating_mul(scale)),
             clamp(
