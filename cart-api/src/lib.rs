@@ -18,6 +18,7 @@
 // | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
 // | `save` | `SaveData`, the bytes a cart keeps between runs |
 // | `snapshot` | `ConsoleSnapshot`, the console's state kept to go back to, and `cloned` for `Cart::snapshot` |
+// | `timing` | `Timing`, the clock both contexts lend through `Deref`: its calls written once |
 // | `timer`, `rng`, `easing` | tick timers, seeded randomness, easing curves |
 // | `noise` (public) | stateless randomness: the integer hashes, `ValueNoise`, `PerlinNoise` and `SimplexNoise` |
 // | `math` (public) | maths with the same bits on every machine |
@@ -50,6 +51,7 @@ mod settings;
 mod snapshot;
 pub mod sound;
 mod timer;
+mod timing;
 mod update;
 
 pub use assets::{AssetError, AssetErrorKind};
@@ -72,6 +74,7 @@ pub use save::SaveData;
 pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError, Upscale};
 pub use snapshot::cloned;
 pub use timer::{Timer, TimerError};
+pub use timing::Timing;
 pub use update::{CaptureSize, Update};
 
 /// The console's sizes and bounds: how many players, axes and keys there are, the system

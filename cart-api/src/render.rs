@@ -2,10 +2,9 @@
 
 use std::fmt;
 
-use crate::console::{timing_methods, Clock};
 use crate::draw::{DrawCounts, SpriteParams, SpriteSheet};
 use crate::draw::{Framebuffer, Rect};
-use crate::{FillPattern, MapParams, Palette, Tilemap};
+use crate::{FillPattern, MapParams, Palette, Tilemap, Timing};
 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
@@ -39,7 +38,7 @@ use crate::{FillPattern, MapParams, Palette, Tilemap};
 /// # Ok::<(), bt::AssetError>(())
 /// ```
 pub struct Render<'a> {
-    pub(crate) clock: Clock,
+    pub(crate) clock: Timing,
     pub(crate) palette: &'a Palette,
     pub(crate) camera: (i32, i32),
     pub(crate) fb: &'a mut Framebuffer,
@@ -47,12 +46,6 @@ pub struct Render<'a> {
 }
 
 impl Render<'_> {
-    fn clock(&self) -> &Clock {
-        &self.clock
-    }
-
-    timing_methods!();
-
     /// How far the time left over after this frame's updates reaches into the next update, in
     /// `[0, 1)`. Draw moving things at `previous + (current - previous) * render_alpha` for
     /// smooth motion at any refresh rate.

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::console::{timing_methods, Clock, Console};
+use crate::console::Console;
 use crate::input::Input;
 use crate::palette::effects;
 
@@ -111,12 +111,6 @@ pub struct Update<'a> {
 }
 
 impl Update<'_> {
-    fn clock(&self) -> &Clock {
-        &self.con.clock
-    }
-
-    timing_methods!();
-
     /// The display size in pixels.
     pub fn display_size(&self) -> (u32, u32) {
         (self.con.fb.width(), self.con.fb.height())
