@@ -198,7 +198,7 @@ fn fonts_load_from_the_asset_folder_and_from_memory() {
     // The sheet's picture is read from beside its description.
     let sheet = ctx.load_font("fonts/letters.txt").unwrap();
     assert_eq!(sheet.measure("LT", TextStyle::new()), (6, 5));
-    let in_memory = ctx.decode_sheet_font("letters.txt", SHEET, b"PNG").unwrap();
+    let in_memory = ctx.decode_font_sheet("letters.txt", SHEET, b"PNG").unwrap();
     assert_eq!(in_memory.measure("LT", TextStyle::new()), (6, 5));
     assert_eq!(
         ctx.decode_font("test.bdf", BDF.as_bytes())
@@ -225,13 +225,13 @@ fn fonts_load_from_the_asset_folder_and_from_memory() {
             "fonts/binary.bin: not UTF-8 text: invalid byte at offset 0",
         ),
         (
-            ctx.decode_sheet_font("letters.txt", SHEET, b"GIF89a"),
+            ctx.decode_font_sheet("letters.txt", SHEET, b"GIF89a"),
             "letters.txt: not a PNG image: no PNG signature",
         ),
         (
             ctx.decode_font("letters.txt", SHEET.as_bytes()),
             "letters.txt:1: header: a sheet font description: decode it with \
-             decode_sheet_font, which takes its picture too",
+             decode_font_sheet, which takes its picture too",
         ),
     ];
     for (got, want) in errors {

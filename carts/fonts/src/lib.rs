@@ -67,7 +67,7 @@ impl Cart for Fonts {
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
         let narrow = ctx.load_font(NARROW)?;
-        let bold = ctx.decode_sheet_font("bold.txt", BOLD_TEXT, BOLD_PICTURE)?;
+        let bold = ctx.decode_font_sheet("bold.txt", BOLD_TEXT, BOLD_PICTURE)?;
         let candy = ctx.load_font(CANDY)?;
         self.fonts = Some(Arc::new(Loaded {
             narrow,
