@@ -36,7 +36,8 @@ impl Render<'_> {
     }
 
     /// Draws the part `src` of `sheet` turned and scaled by `transform` about its pivot, the
-    /// pivot (the sprite's centre unless set) landing on `(x, y)`. See [`Transform`] and
+    /// pivot (the sprite's centre unless set) landing on `(x, y)`; `params.scale` multiplies
+    /// the transform's scale. See [`Transform`] and
     /// [`Framebuffer::draw_sprite_transformed`] for the exact rule, the same on every
     /// machine.
     pub fn draw_sprite_transformed(
@@ -146,7 +147,7 @@ impl Render<'_> {
     /// let mut ctx = con.render_context(0, 0.0);
     /// ctx.with_image(8, 8, |ctx, badge| {
     ///     ctx.draw_on(badge, |img| img.draw_circle_fill(4, 4, 3, 9));
-    ///     let half = Transform::new().rotate(std::f64::consts::FRAC_PI_4).scale(2.0);
+    ///     let half = Transform::new().angle(std::f64::consts::FRAC_PI_4).scale(2.0);
     ///     ctx.draw_sprite_transformed(badge, Rect::new(0, 0, 8, 8), 16, 16, half, SpriteParams::new());
     /// })?;
     /// assert_eq!(con.framebuffer().get(16, 16), Some(9));
@@ -289,14 +290,14 @@ mod tests {
         con.update_context(0).set_camera(-3, 5);
         let mut r = con.render_context(0, 0.0);
         r.draw_sprite_stretched(&sheet, src, Rect::new(1, 2, 9, 5), p);
-        r.draw_sprite_transformed(&sheet, src, 20, 20, Transform::new().rotate(0.5), p);
+        r.draw_sprite_transformed(&sheet, src, 20, 20, Transform::new().angle(0.5), p);
         r.draw_span(&sheet, src, 0, 30, 20, (0.5, 1.0), (0.75, 0.25), p);
         let panel = NineSlice::new(src, Rect::new(1, 1, 2, 2)).unwrap();
         r.draw_nine_slice(&sheet, &panel, Rect::new(10, 0, 12, 7), p);
         assert_eq!(con.draw_counts().sprites, 4);
         let mut want = Framebuffer::new(32, 32);
         want.draw_sprite_stretched(&sheet, src, Rect::new(4, -3, 9, 5), p);
-        want.draw_sprite_transformed(&sheet, src, 23, 15, Transform::new().rotate(0.5), p);
+        want.draw_sprite_transformed(&sheet, src, 23, 15, Transform::new().angle(0.5), p);
         want.draw_span(&sheet, src, 3, 25, 20, (0.5, 1.0), (0.75, 0.25), p);
         want.draw_nine_slice(&sheet, &panel, Rect::new(13, -5, 12, 7), p);
         assert_eq!(con.framebuffer().pixels(), want.pixels());

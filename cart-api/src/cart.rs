@@ -64,7 +64,7 @@ pub trait Cart {
         Ok(())
     }
 
-    /// Advances the game by one fixed tick of [`Update::delta_seconds`].
+    /// Advances the game by one fixed tick of [`delta_seconds`](crate::Timing::delta_seconds).
     fn update(&mut self, ctx: &mut Update<'_>);
 
     /// Draws the current state. The framebuffer starts each frame at index 0.

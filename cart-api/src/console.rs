@@ -9,7 +9,7 @@ use crate::input::{KeyMapTable, TickInput};
 use crate::palette::effects::PaletteEffects;
 use crate::postfx::PostEffects;
 use crate::sound::Synth;
-use crate::{Palette, Render, Rng, SaveData, Settings, Tag, Update};
+use crate::{Palette, Render, Rng, SaveData, Settings, Tag, Timing, Update};
 
 /// The host's image loader, if any (kept apart so `Console` can still derive `Debug`).
 pub(crate) struct Loader(pub(crate) Option<Box<dyn ImageLoader>>);
@@ -22,14 +22,6 @@ impl fmt::Debug for Loader {
             "Loader(none)"
         })
     }
-}
-
-/// The timing facts both contexts share.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Clock {
-    pub(crate) ticks: u64,
-    pub(crate) target_fps: f64,
-    pub(crate) render_alpha: f64,
 }
 
 /// The pictures of a frame a cart asked for ([`Console::take_capture_requests`]), one flag a
@@ -57,7 +49,7 @@ impl CaptureRequests {
 /// framebuffer, the tags and the tick-reset request. Carts never hold one themselves.
 #[derive(Debug)]
 pub struct Console {
-    pub(crate) clock: Clock,
+    pub(crate) clock: Timing,
     pub(crate) rng: Rng,
     pub(crate) input: Input,
     pub(crate) palette: Palette,
@@ -100,7 +92,7 @@ impl Console {
     /// A console for validated `settings`, its generator seeded with `seed`.
     pub fn new(settings: &Settings, seed: u64) -> Console {
         Console {
-            clock: Clock {
+            clock: Timing {
                 ticks: 0,
                 target_fps: settings.target_fps,
                 render_alpha: 0.0,
@@ -403,40 +395,6 @@ impl Console {
         self.camera
     }
 }
-
-macro_rules! timing_methods {
-    () => {
-        /// The tick counter: how many updates have completed since boot or the last
-        /// `reset_ticks`. The first update sees 0.
-        pub fn ticks(&self) -> u64 {
-            self.clock().ticks
-        }
-
-        /// Fixed updates per second.
-        pub fn target_fps(&self) -> f64 {
-            self.clock().target_fps
-        }
-
-        /// Seconds per fixed update: `1 / target_fps`.
-        pub fn delta_seconds(&self) -> f64 {
-            1.0 / self.clock().target_fps
-        }
-
-        /// Simulated seconds: `ticks × delta_seconds`.
-        pub fn time_seconds(&self) -> f64 {
-            self.clock().ticks as f64 / self.clock().target_fps
-        }
-
-        /// How many updates `duration` spans at this cart's rate, rounded to the nearest
-        /// (at least 0, at most `u64::MAX`): a time in seconds for a [`Timer`](crate::Timer),
-        /// which counts updates.
-        pub fn ticks_in(&self, duration: ::std::time::Duration) -> u64 {
-            // `as` saturates: a duration of years at 1000 updates a second still fits.
-            (duration.as_secs_f64() * self.clock().target_fps).round() as u64
-        }
-    };
-}
-pub(crate) use timing_methods;
 
 /// A small console for the crate's unit tests: 8x8 pixels at 10 updates a second, seed 1.
 #[cfg(test)]

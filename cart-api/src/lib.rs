@@ -18,6 +18,7 @@
 // | `settings` | what a cart asks of the console: display, frame rate, palette, overlay |
 // | `save` | `SaveData`, the bytes a cart keeps between runs |
 // | `snapshot` | `ConsoleSnapshot`, the console's state kept to go back to, and `cloned` for `Cart::snapshot` |
+// | `timing` | `Timing`, the clock both contexts lend through `Deref`: its calls written once |
 // | `timer`, `rng`, `easing` | tick timers, seeded randomness, easing curves |
 // | `noise` (public) | stateless randomness: the integer hashes, `ValueNoise`, `PerlinNoise` and `SimplexNoise` |
 // | `math` (public) | maths with the same bits on every machine |
@@ -50,6 +51,7 @@ mod settings;
 mod snapshot;
 pub mod sound;
 mod timer;
+mod timing;
 mod update;
 
 pub use assets::{AssetError, AssetErrorKind};
@@ -72,6 +74,7 @@ pub use save::SaveData;
 pub use settings::{OverlayColors, OverlaySettings, Settings, SettingsError, Upscale};
 pub use snapshot::cloned;
 pub use timer::{Timer, TimerError};
+pub use timing::Timing;
 pub use update::{CaptureSize, Update};
 
 /// The console's sizes and bounds: how many players, axes and keys there are, the system
@@ -105,7 +108,7 @@ pub mod limits {
 }
 
 /// What a host uses to run carts, and carts never need: the console behind the contexts, the
-/// input state and its setters, image decoding, and the text measure the overlay uses.
+/// input state and its setters, and image decoding.
 ///
 /// A cart sees the console only through [`Update`] and [`Render`]. The runtime (and a test
 /// that drives a context by hand) builds a [`host::Console`], feeds its [`host::Input`] and
@@ -123,7 +126,7 @@ pub mod host {
     pub use crate::assets::{ImageLoader, IndexedImage, RgbaImage};
     pub use crate::base64::decode_base64;
     pub use crate::console::{CaptureRequests, Console};
-    pub use crate::draw::{image_bytes_copied, measure_text, Framebuffer};
+    pub use crate::draw::{image_bytes_copied, Framebuffer};
     pub use crate::input::{
         stick_with_dead_zone, Input, KeyMapTable, Source, TickButtons, TickInput, BUTTON_COUNT,
         BUTTON_NAMES, HOST_KEYS, INPUT_STRING_CAPACITY, KEYBOARD_PLAYERS, MAPPABLE_BUTTONS,

@@ -2,10 +2,9 @@
 
 use std::fmt;
 
-use crate::console::{timing_methods, Clock};
-use crate::draw::{self, Framebuffer, Rect};
 use crate::draw::{DrawCounts, SpriteParams, SpriteSheet};
-use crate::{FillPattern, MapParams, Palette, Tilemap};
+use crate::draw::{Framebuffer, Rect};
+use crate::{FillPattern, MapParams, Palette, Tilemap, Timing};
 
 /// What `render` is handed: read-only timing and palette, and drawing.
 ///
@@ -28,8 +27,6 @@ use crate::{FillPattern, MapParams, Palette, Tilemap};
 /// ctx.clear_rect(Rect::new(0, 30, 32, 2), 0);
 /// ctx.draw_sprite(&sheet, Rect::new(0, 0, 2, 1), 4, 10, SpriteParams::new().flags(FLIP_H));
 /// ctx.draw_tile(&sheet.with_tile_size(1, 1), 0, 0, 0, SpriteParams::new().scale(2));
-/// let (w, h) = ctx.print_size("hi\nthere");
-/// assert_eq!((w, h), (30, 28));
 ///
 /// let fb = con.framebuffer();
 /// assert_eq!(fb.get(15, 0), Some(3));
@@ -41,7 +38,7 @@ use crate::{FillPattern, MapParams, Palette, Tilemap};
 /// # Ok::<(), bt::AssetError>(())
 /// ```
 pub struct Render<'a> {
-    pub(crate) clock: Clock,
+    pub(crate) clock: Timing,
     pub(crate) palette: &'a Palette,
     pub(crate) camera: (i32, i32),
     pub(crate) fb: &'a mut Framebuffer,
@@ -49,12 +46,6 @@ pub struct Render<'a> {
 }
 
 impl Render<'_> {
-    fn clock(&self) -> &Clock {
-        &self.clock
-    }
-
-    timing_methods!();
-
     /// How far the time left over after this frame's updates reaches into the next update, in
     /// `[0, 1)`. Draw moving things at `previous + (current - previous) * render_alpha` for
     /// smooth motion at any refresh rate.
@@ -158,16 +149,13 @@ impl Render<'_> {
     /// Prints `text` in the system font (6 px a character, 14 px a line) with its top-left
     /// corner at `(x, y)`, in colour `index`, last as in every `draw_*`. Index 0 draws nothing.
     /// Anything that displays works, without allocating: a `&str`, a number, or
-    /// `format_args!("T {}", ctx.ticks())`.
+    /// `format_args!("T {}", ctx.ticks())`. The same as [`Self::print_font`] with
+    /// [`Font::system`]; `Font::system().measure(text, TextStyle::new())` gives the size it
+    /// covers.
+    ///
+    /// [`Font::system`]: crate::Font::system
     pub fn print(&mut self, x: i32, y: i32, text: impl fmt::Display, index: u8) {
-        self.draw_calls.text += 1;
-        let (x, y) = self.at(x, y);
-        self.fb.print_fmt_wide(x, y, index, format_args!("{text}"));
-    }
-
-    /// The size [`Self::print`] covers for `text`: the longest line's width and 14 px a line.
-    pub fn print_size(&self, text: &str) -> (i32, i32) {
-        draw::measure_text(text)
+        self.print_font(crate::Font::system(), x, y, text, index);
     }
 
     /// Fills a rectangle with `index`, index 0 included (it puts pixels back to blank).
@@ -342,7 +330,7 @@ mod tests {
         r.draw_pixel(1, 1, 2);
         r.draw_rect_fill(Rect::new(0, 0, 4, 4), 3);
         r.print(0, 0, format_args!("{}", 5), 7);
-        let _ = r.print_size("not drawing");
+        let _ = crate::Font::system().measure("not drawing", crate::TextStyle::new());
         r.set_clip(Rect::new(0, 0, 8, 8));
         let sheet = crate::SpriteSheet::from_indexed(4, 4, vec![1; 16]).unwrap();
         r.draw_tile(&sheet, 0, 0, 0, crate::SpriteParams::default());

@@ -151,9 +151,11 @@ impl Rng {
         xorshifted.rotate_right(rot)
     }
 
-    /// A float in `[0, 1)` with 24 bits of resolution.
-    pub fn float(&mut self) -> f32 {
-        (self.next_u32() >> 8) as f32 * (1.0 / (1u32 << 24) as f32)
+    /// A float in `[0, 1)`, a whole multiple of 2⁻²⁴ (the top 24 bits of one draw). Every
+    /// fraction, range, probability and weight of the generator is an `f64`, as the console's
+    /// seconds and angles are.
+    pub fn float(&mut self) -> f64 {
+        f64::from(self.next_u32() >> 8) / 16_777_216.0
     }
 
     /// An integer in `[0, max)`, without modulo bias; 0 when `max` is 0.
@@ -206,7 +208,7 @@ impl Rng {
     }
 
     /// `true` with probability `p` (clamped to `[0, 1]`).
-    pub fn chance(&mut self, p: f32) -> bool {
+    pub fn chance(&mut self, p: f64) -> bool {
         self.float() < p.clamp(0.0, 1.0)
     }
 
@@ -216,7 +218,7 @@ impl Rng {
     }
 
     /// A float in `[min, max)`; `min` when the range is empty or not finite.
-    pub fn float_range(&mut self, min: f32, max: f32) -> f32 {
+    pub fn float_range(&mut self, min: f64, max: f64) -> f64 {
         if max.partial_cmp(&min) != Some(std::cmp::Ordering::Greater) || !(max - min).is_finite() {
             return min;
         }
@@ -271,10 +273,12 @@ impl Rng {
     /// assert_eq!(rng.weighted(&[0.0, 7.5, 0.0]), Some(1));
     /// assert_eq!(rng.weighted(&[]), None);
     /// ```
-    pub fn weighted(&mut self, weights: &[f32]) -> Option<usize> {
-        let weight = |w: f32| {
+    pub fn weighted(&mut self, weights: &[f64]) -> Option<usize> {
+        // Each weight at most its share of the largest float, so the total stays finite.
+        let cap = f64::MAX / weights.len().max(1) as f64;
+        let weight = |w: f64| {
             if w.is_finite() && w > 0.0 {
-                f64::from(w)
+                w.min(cap)
             } else {
                 0.0
             }
@@ -466,8 +470,12 @@ mod tests {
             (r.int_range(-50, 50), r.int_range(i32::MIN, i32::MAX)),
             (38, 307299360)
         );
-        assert_eq!(r.float().to_bits(), 1033925128);
-        assert_eq!(r.float_range(-1.0, 1.0).to_bits(), 3194116864);
+        // The numbers these gave as `f32`s, now `f64`s.
+        assert_eq!(r.float(), f64::from(f32::from_bits(1033925128)));
+        assert_eq!(
+            r.float_range(-1.0, 1.0),
+            f64::from(f32::from_bits(3194116864))
+        );
         assert_eq!(
             (r.bool(), r.chance(0.5), r.chance(0.25)),
             (false, false, false)
@@ -557,7 +565,7 @@ mod tests {
         let mut r = Rng::new(11);
         let mut counts = [0u32; 4];
         for _ in 0..40_000 {
-            let i = r.weighted(&[1.0, 0.0, 3.0, f32::NAN]).unwrap();
+            let i = r.weighted(&[1.0, 0.0, 3.0, f64::NAN]).unwrap();
             counts[i] += 1;
         }
         assert_eq!(
@@ -569,9 +577,15 @@ mod tests {
         assert!((9_500..10_500).contains(&counts[0]), "{counts:?}");
         assert!((29_500..30_500).contains(&counts[2]), "{counts:?}");
         let before = r.clone();
-        assert_eq!(r.weighted(&[0.0, -2.0, f32::INFINITY]), None);
+        assert_eq!(r.weighted(&[0.0, -2.0, f64::INFINITY]), None);
         assert_eq!(r, before, "no draw when nothing can win");
-        assert_eq!(r.weighted(&[f32::MAX, f32::MAX]).map(|i| i < 2), Some(true));
+        assert_eq!(r.weighted(&[f64::MAX, f64::MAX]).map(|i| i < 2), Some(true));
+        // Weights whose sum would pass the largest float are still shared out.
+        let mut seen = [false; 2];
+        for _ in 0..200 {
+            seen[r.weighted(&[f64::MAX, f64::MAX]).unwrap()] = true;
+        }
+        assert_eq!(seen, [true, true], "both of two huge equal weights come up");
     }
 
     #[test]
@@ -724,8 +738,8 @@ mod tests {
             assert!((-2.0..5.0).contains(&v));
         }
         assert_eq!(r.float_range(4.0, 4.0), 4.0);
-        assert_eq!(r.float_range(1.0, f32::NAN), 1.0);
-        assert_eq!(r.float_range(-f32::MAX, f32::MAX), -f32::MAX);
+        assert_eq!(r.float_range(1.0, f64::NAN), 1.0);
+        assert_eq!(r.float_range(-f64::MAX, f64::MAX), -f64::MAX);
     }
 
     #[test]

@@ -2,11 +2,12 @@
 //! change, and nothing the host owns (the framebuffer, which every render blanks, the image
 //! loader, the arguments, the boot palette and boot save data).
 
-use crate::console::{Clock, Console};
+use crate::console::Console;
 use crate::input::{Input, KeyMapTable};
 use crate::palette::effects::PaletteEffects;
 use crate::postfx::PostEffects;
 use crate::sound::Synth;
+use crate::Timing;
 use crate::{Cart, Palette, Rng, SaveData};
 
 /// The console's state between two updates, from [`Console::snapshot`], to put back with
@@ -33,7 +34,7 @@ use crate::{Cart, Palette, Rng, SaveData};
 /// ```
 #[derive(Debug, Clone)]
 pub struct ConsoleSnapshot {
-    clock: Clock,
+    clock: Timing,
     rng: Rng,
     input: Input,
     palette: Palette,

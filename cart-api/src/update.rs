@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::console::{timing_methods, Clock, Console};
+use crate::console::Console;
 use crate::input::Input;
 use crate::palette::effects;
 
@@ -111,12 +111,6 @@ pub struct Update<'a> {
 }
 
 impl Update<'_> {
-    fn clock(&self) -> &Clock {
-        &self.con.clock
-    }
-
-    timing_methods!();
-
     /// The display size in pixels.
     pub fn display_size(&self) -> (u32, u32) {
         (self.con.fb.width(), self.con.fb.height())
@@ -306,9 +300,10 @@ impl Update<'_> {
         self.con.camera
     }
 
-    /// Keeps the camera inside a world of `world` pixels seen through a view of `view` pixels:
-    /// each axis is clamped to `0..=world - view` (to 0 when the world is the smaller), so the
-    /// view never shows past the world's edges.
+    /// Keeps the camera inside a world of `world` pixels seen through a view of `view` pixels
+    /// (both sizes, so `map.pixel_size()` and `ctx.display_size()` as they come): each axis is
+    /// clamped to `0..=world - view` (to 0 when the world is the smaller), so the view never
+    /// shows past the world's edges.
     ///
     /// ```
     /// use bt::host::Console;
@@ -326,7 +321,7 @@ impl Update<'_> {
     ///     assert_eq!(ctx.camera(), clamped);
     /// }
     /// ```
-    pub fn clamp_camera(&mut self, world: (i32, i32), view: (i32, i32)) {
+    pub fn clamp_camera(&mut self, world: (u32, u32), view: (u32, u32)) {
         self.con.camera = clamped(self.con.camera, world, view);
     }
 
@@ -523,9 +518,9 @@ impl Update<'_> {
 }
 
 /// `camera` moved the least that keeps a `view`-sized window inside a `world`-sized one.
-fn clamped(camera: (i32, i32), world: (i32, i32), view: (i32, i32)) -> (i32, i32) {
-    let axis = |c: i32, w: i32, v: i32| {
-        let max = (i64::from(w) - i64::from(v)).max(0);
+fn clamped(camera: (i32, i32), world: (u32, u32), view: (u32, u32)) -> (i32, i32) {
+    let axis = |c: i32, w: u32, v: u32| {
+        let max = (i64::from(w) - i64::from(v)).clamp(0, i64::from(i32::MAX));
         i64::from(c).clamp(0, max) as i32
     };
     (
@@ -841,5 +836,20 @@ mod tests {
         ctx.set_camera(500, -20);
         ctx.clamp_camera((640, 480), (320, 240));
         assert_eq!(ctx.camera(), (320, 0));
+    }
+
+    #[test]
+    fn camera_clamp_takes_a_maps_size_and_the_displays_as_they_come() {
+        // The test console's display is 8 x 8; the map is 5 x 3 tiles of 4 x 4.
+        let map = crate::Tilemap::new(5, 3, (4, 4)).unwrap();
+        let mut con = console();
+        let mut ctx = con.update_context(0);
+        ctx.set_camera(100, 100);
+        ctx.clamp_camera(map.pixel_size(), ctx.display_size());
+        assert_eq!(ctx.camera(), (12, 4));
+        // A world far past `i32::MAX` pixels keeps the camera where it was put.
+        ctx.set_camera(i32::MAX, 3);
+        ctx.clamp_camera((u32::MAX, u32::MAX), ctx.display_size());
+        assert_eq!(ctx.camera(), (i32::MAX, 3));
     }
 }

@@ -192,7 +192,7 @@ fn a_coloured_btfont_draws_its_own_colours_at_its_offsets() {
     assert!(font.is_colored());
     assert_eq!(font.line_height(), 5);
     assert_eq!((font.advance('A'), font.advance('B')), (4, 5));
-    assert_eq!(font.measure("AB"), (9, 5));
+    assert_eq!(font.measure("AB", TextStyle::new()), (9, 5));
     assert!(!font.has_glyph('C'));
     assert_eq!(
         font.advance('C'),

@@ -4,7 +4,7 @@
 //! mutated files).
 
 use bt::host::{Console, ImageLoader, RgbaImage};
-use bt::{AssetError, AssetErrorKind, Font, FontError, Settings};
+use bt::{AssetError, AssetErrorKind, Font, FontError, Settings, TextStyle};
 
 /// A 3-glyph BDF font: ascent 5, descent 2. `A` is 3 x 5 on the baseline, `g` is 3 x 5
 /// reaching 2 below it, the default character U+0001 is a 1 x 1 dot.
@@ -121,7 +121,7 @@ fn a_bdf_font_sits_on_its_baseline_with_its_advances() {
         ],
         "`?` is missing and draws the default character, a dot 2 px above the baseline"
     );
-    assert_eq!(font.measure("Ag?"), (10, 7));
+    assert_eq!(font.measure("Ag?", TextStyle::new()), (10, 7));
 }
 
 #[test]
@@ -197,13 +197,13 @@ fn fonts_load_from_the_asset_folder_and_from_memory() {
     assert_eq!(bdf.name(), "fonts/test.bdf");
     // The sheet's picture is read from beside its description.
     let sheet = ctx.load_font("fonts/letters.txt").unwrap();
-    assert_eq!(sheet.measure("LT"), (6, 5));
-    let in_memory = ctx.decode_sheet_font("letters.txt", SHEET, b"PNG").unwrap();
-    assert_eq!(in_memory.measure("LT"), (6, 5));
+    assert_eq!(sheet.measure("LT", TextStyle::new()), (6, 5));
+    let in_memory = ctx.decode_font_sheet("letters.txt", SHEET, b"PNG").unwrap();
+    assert_eq!(in_memory.measure("LT", TextStyle::new()), (6, 5));
     assert_eq!(
         ctx.decode_font("test.bdf", BDF.as_bytes())
             .unwrap()
-            .measure("A"),
+            .measure("A", TextStyle::new()),
         (4, 7)
     );
 
@@ -225,13 +225,13 @@ fn fonts_load_from_the_asset_folder_and_from_memory() {
             "fonts/binary.bin: not UTF-8 text: invalid byte at offset 0",
         ),
         (
-            ctx.decode_sheet_font("letters.txt", SHEET, b"GIF89a"),
+            ctx.decode_font_sheet("letters.txt", SHEET, b"GIF89a"),
             "letters.txt: not a PNG image: no PNG signature",
         ),
         (
             ctx.decode_font("letters.txt", SHEET.as_bytes()),
             "letters.txt:1: header: a sheet font description: decode it with \
-             decode_sheet_font, which takes its picture too",
+             decode_font_sheet, which takes its picture too",
         ),
     ];
     for (got, want) in errors {
@@ -450,7 +450,7 @@ fn check(result: Result<Font, FontError>, input: &[u8]) {
     match result {
         Ok(font) => {
             // A font that reads can measure and draw anything without panicking.
-            let _ = font.measure("Ag é?\n╬");
+            let _ = font.measure("Ag é?\n╬", TextStyle::new());
             let _ = drawn(&font, "AgLT é\n?", (24, 24));
         }
         Err(e) => {
@@ -519,7 +519,7 @@ fn public_bdf_fonts_read_when_present() {
             let name = path.display().to_string();
             let font = Font::from_bdf(&name, &bytes).unwrap_or_else(|e| panic!("{e}"));
             assert!(font.chars().count() > 90, "{name}");
-            assert!(font.measure("Hello").0 > 0, "{name}");
+            assert!(font.measure("Hello", TextStyle::new()).0 > 0, "{name}");
             read += 1;
             // The misc-fixed 6x13 font is where the system font's ASCII came from: the same
             // pixels, character for character.

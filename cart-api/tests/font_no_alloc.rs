@@ -1,5 +1,6 @@
 //! Text in any font allocates nothing per frame: printing with the built-in and loaded fonts,
-//! formatted, wrapped, aligned and scaled, measuring and breaking into lines.
+//! formatted, wrapped, aligned and scaled (formatted text too), measuring and breaking into
+//! lines.
 
 use bt::host::Console;
 use bt::{Align, Font, Settings, TextStyle};
@@ -30,7 +31,8 @@ fn printing_with_fonts_does_not_allocate() {
             r.print_font(font, 3, y, format_args!("tick {t}: {}", t * 7), 7);
             r.print_styled(font, 0, y + 10, text, 8, wrap.align(Align::Center));
             r.print_styled(font, 0, y + 40, text, 9, wrap.align(Align::Right).scale(2));
-            let (w, h) = font.measure_styled(text, wrap);
+            r.print_styled(font, 0, y + 60, format_args!("{text} {t:02}"), 9, wrap);
+            let (w, h) = font.measure(text, wrap);
             let lines = font.lines(text, wrap).count();
             assert!(w > 0 && h > 0 && lines > 1);
         }

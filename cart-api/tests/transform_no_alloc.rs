@@ -21,7 +21,7 @@ fn free_transforms_panels_and_scratch_images_do_not_allocate_per_frame() {
     let ghost = BlendTable::mix(con.palette(), 0.5);
     let mut frame = |t: u64| {
         let mut r = con.render_context(t, 0.0);
-        let turn = Transform::new().rotate(t as f64 * 0.1).scale(2.5);
+        let turn = Transform::new().angle(t as f64 * 0.1).scale(2.5);
         for params in [
             SpriteParams::new(),
             SpriteParams::new()

@@ -260,7 +260,7 @@ fn transforms(c: &mut Criterion) {
         b.iter(|| fb.draw_sprite_stretched(&holes, src, black_box(Rect::new(100, 90, 48, 40)), p))
     });
     let turn = Transform::new()
-        .rotate(std::f64::consts::PI / 6.0)
+        .angle(std::f64::consts::PI / 6.0)
         .scale(2.0);
     g.bench_function("rotate_16x16_30deg_x2", |b| {
         b.iter(|| fb.draw_sprite_transformed(&holes, src, black_box(160), 120, turn, p))
@@ -268,7 +268,7 @@ fn transforms(c: &mut Criterion) {
     g.bench_function("rotate_16x16_30deg_x2_50_sprites", |b| {
         b.iter(|| {
             for i in 0..50 {
-                let t = turn.rotate(f64::from(i) * 0.1);
+                let t = turn.angle(f64::from(i) * 0.1);
                 fb.draw_sprite_transformed(&holes, src, black_box(i * 6), 120, t, p);
             }
         })

@@ -144,7 +144,7 @@ impl Update<'_> {
     /// # Errors
     /// An [`AssetError`] naming `path`: missing file, not a PNG, a PNG that is not indexed
     /// (RGB or RGBA), a number past the live palette's end, larger than 8192 px a side.
-    pub fn load_image_indices(&mut self, path: &str) -> Result<SpriteSheet, AssetError> {
+    pub fn load_image_indexed(&mut self, path: &str) -> Result<SpriteSheet, AssetError> {
         let image = self
             .image_loader(path)?
             .load_indices(path)
@@ -152,12 +152,12 @@ impl Update<'_> {
         self.indexed_sheet(path, image)
     }
 
-    /// Like [`Update::load_image_indices`] for an indexed PNG already in memory; `name` is used
+    /// Like [`Update::load_image_indexed`] for an indexed PNG already in memory; `name` is used
     /// in errors.
     ///
     /// # Errors
-    /// As [`Update::load_image_indices`], naming `name`.
-    pub fn decode_image_indices(
+    /// As [`Update::load_image_indexed`], naming `name`.
+    pub fn decode_image_indexed(
         &mut self,
         name: &str,
         bytes: &[u8],

@@ -239,7 +239,7 @@ pub trait ImageLoader {
 
     /// Decodes an indexed PNG (one that stores a palette number per pixel, as PICO-8's export,
     /// Aseprite's indexed mode and `bt import` write) into those numbers as they are, for
-    /// [`crate::Update::decode_image_indices`]; `name` is used in errors. The default has no
+    /// [`crate::Update::decode_image_indexed`]; `name` is used in errors. The default has no
     /// decoder.
     ///
     /// # Errors

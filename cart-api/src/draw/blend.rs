@@ -174,7 +174,7 @@ mod tests {
                 SpriteParams::new().key(ColorKey::NONE),
             ),
             _ => {
-                let t = Transform::new().rotate(f64::from(b.0) * 0.1).scale(1.5);
+                let t = Transform::new().angle(f64::from(b.0) * 0.1).scale(1.5);
                 fb.draw_sprite_transformed(sheet, src, a.0, a.1, t, SpriteParams::new());
             }
         }

@@ -1,4 +1,6 @@
-//! The built-in system font: fixed width, 6-px advance, 14-px line.
+//! The built-in system font's glyph data: fixed width, 6-px advance, 14-px line. The font
+//! itself, what every print call draws with, is the [`Font`](super::Font) that
+//! `fonts/builtin.rs` builds from these tables when BT compiles.
 //!
 //! The printable ASCII glyphs are those of the X11 "misc-fixed" 6x13 font, which is in the
 //! public domain; they were rendered out once and are stored here as data. The rest of the
@@ -31,11 +33,6 @@ pub(crate) const fn find(c: char) -> Option<&'static [u8; GLYPH_ROWS]> {
         boxes::FIRST..=boxes::LAST => Some(&boxes::BOXES[(code - boxes::FIRST) as usize]),
         _ => symbols::find(code),
     }
-}
-
-/// The bitmap for `c`, or the replacement box when the font lacks it.
-pub(crate) fn glyph(c: char) -> &'static [u8; GLYPH_ROWS] {
-    find(c).unwrap_or(&REPLACEMENT)
 }
 
 /// Printable ASCII, space (32) to tilde (126).

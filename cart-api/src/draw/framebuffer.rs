@@ -6,7 +6,7 @@
 //! nothing. Coordinates here are screen coordinates; the render context adds the camera. Every
 //! pixel goes through the pen (`pen.rs`): the draw-time remap and the fill pattern.
 
-use super::font::{self, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT};
+use crate::draw::Font;
 use crate::draw::{InkTable, Pen};
 use crate::draw::{Rect, Scratch};
 
@@ -49,6 +49,9 @@ pub struct Framebuffer {
     pub(crate) scratch: Scratch,
     /// Images `Render::with_image` lends out, kept to be lent again: a cache, not state.
     pub(crate) images: Vec<crate::draw::Image>,
+    /// The text `Render::print_styled` lays out, written here and reused from call to call
+    /// so that formatted text allocates only past its longest: a cache, not state.
+    pub(crate) text: String,
 }
 
 impl PartialEq for Framebuffer {
@@ -82,6 +85,7 @@ impl Framebuffer {
             ink: None,
             scratch: Scratch::default(),
             images: Vec::new(),
+            text: String::new(),
         }
     }
 
@@ -418,101 +422,13 @@ impl Framebuffer {
     }
 
     /// Draws `text` (anything that displays: `&str`, a number, `format_args!`) with the system
-    /// font in `index`, its top-left corner at `(x, y)`, without allocating. `\n` starts a new
-    /// line 14 px lower at the same `x`. Characters the font lacks show as a hollow box. The
-    /// same call as [`Render::print`](crate::Render::print), in screen coordinates.
+    /// font ([`Font::system`]) in `index`, its top-left corner at `(x, y)`, without allocating.
+    /// `\n` starts a new line 14 px lower at the same `x`. Characters the font lacks show as a
+    /// hollow box. The same call as [`Render::print`](crate::Render::print), in screen
+    /// coordinates; it draws through the one text path every font uses.
     pub fn print(&mut self, x: i32, y: i32, text: impl std::fmt::Display, index: u8) {
-        self.print_fmt_wide(x.into(), y.into(), index, format_args!("{text}"));
-    }
-
-    pub(crate) fn print_fmt_wide(
-        &mut self,
-        x: i64,
-        y: i64,
-        index: u8,
-        args: std::fmt::Arguments<'_>,
-    ) {
-        struct Pen<'f> {
-            fb: &'f mut Framebuffer,
-            left: i64,
-            at: (i64, i64),
-            index: u8,
-        }
-        impl std::fmt::Write for Pen<'_> {
-            fn write_str(&mut self, s: &str) -> std::fmt::Result {
-                self.at = self.fb.print_from(self.left, self.at, self.index, s);
-                Ok(())
-            }
-        }
-        let mut pen = Pen {
-            fb: self,
-            left: x,
-            at: (x, y),
-            index,
-        };
-        let _ = std::fmt::Write::write_fmt(&mut pen, args);
-    }
-
-    /// Prints `text` starting at `at`; a new line returns to `left`. Returns where the next
-    /// character would go.
-    fn print_from(&mut self, left: i64, at: (i64, i64), index: u8, text: &str) -> (i64, i64) {
-        let (mut cx, mut cy) = at;
-        if index == 0 {
-            return at;
-        }
-        let c = self.clip;
-        for ch in text.chars() {
-            if ch == '\n' {
-                cx = left;
-                cy += i64::from(LINE_HEIGHT);
-                continue;
-            }
-            let visible = cx + i64::from(GLYPH_ADVANCE) > c.x0
-                && cx < c.x1
-                && cy + GLYPH_ROWS as i64 > c.y0
-                && cy < c.y1;
-            if visible && ch != ' ' {
-                self.glyph(cx, cy, font::glyph(ch), index);
-            }
-            cx += i64::from(GLYPH_ADVANCE);
-        }
-        (cx, cy)
-    }
-
-    /// Text is remapped like everything else but never patterned.
-    fn glyph(&mut self, x: i64, y: i64, rows: &[u8; GLYPH_ROWS], index: u8) {
-        let ink = self.pen.remap[usize::from(index)];
-        let c = self.clip;
-        let advance = i64::from(GLYPH_ADVANCE);
-        if x >= c.x0 && x + advance <= c.x1 && y >= c.y0 && y + GLYPH_ROWS as i64 <= c.y1 {
-            // The whole cell inside the clip, as nearly every glyph is: no test per pixel.
-            let w = self.width as usize;
-            let at = y as usize * w + x as usize;
-            for (dy, &bits) in rows.iter().enumerate() {
-                let start = at + dy * w;
-                let Some(row) = self.pixels.get_mut(start..start + GLYPH_ADVANCE as usize) else {
-                    return;
-                };
-                for (dx, p) in row.iter_mut().enumerate() {
-                    if bits & (1 << dx) != 0 {
-                        *p = ink;
-                    }
-                }
-            }
-            return;
-        }
-        for (dy, &bits) in rows.iter().enumerate() {
-            let py = y + dy as i64;
-            if bits == 0 || py < c.y0 || py >= c.y1 {
-                continue;
-            }
-            for dx in 0..GLYPH_ADVANCE as i64 {
-                let px = x + dx;
-                if bits & (1 << dx) != 0 && px >= c.x0 && px < c.x1 {
-                    self.pixels[py as usize * self.width as usize + px as usize] = ink;
-                }
-            }
-        }
+        let at = (i64::from(x), i64::from(y));
+        self.font_print_fmt(Font::system(), at, index, format_args!("{text}"));
     }
 }
 
@@ -607,27 +523,6 @@ fn minor_offset(step: i64, major: i64, minor: i64) -> i64 {
         -((-num + den / 2) / den)
     };
     q as i64
-}
-
-/// The size in pixels that [`Framebuffer::print`] covers for `text`: the longest line's width by
-/// 14 px per line. Empty text measures `(0, 0)`.
-pub fn measure_text(text: &str) -> (i32, i32) {
-    if text.is_empty() {
-        return (0, 0);
-    }
-    let (mut widest, mut lines) = (0usize, 0usize);
-    for line in text.split('\n') {
-        widest = widest.max(line.chars().count());
-        lines += 1;
-    }
-    // Saturating: no text, however long, can overflow the size.
-    let w = i32::try_from(widest)
-        .unwrap_or(i32::MAX)
-        .saturating_mul(GLYPH_ADVANCE);
-    let h = i32::try_from(lines)
-        .unwrap_or(i32::MAX)
-        .saturating_mul(LINE_HEIGHT);
-    (w, h)
 }
 
 #[cfg(test)]
@@ -824,15 +719,10 @@ pub(crate) mod tests {
 
     #[test]
     fn text_measures_and_draws_in_its_box() {
-        assert_eq!(measure_text(""), (0, 0));
-        assert_eq!(measure_text("abc"), (18, 14));
-        assert_eq!(measure_text("ab\nlonger"), (36, 28));
-        let huge_line = "a".repeat(400_000_000);
-        assert_eq!(
-            measure_text(&huge_line).0,
-            i32::MAX,
-            "saturates instead of overflowing"
-        );
+        let plain = crate::TextStyle::new();
+        assert_eq!(Font::system().measure("", plain), (0, 0));
+        assert_eq!(Font::system().measure("abc", plain), (18, 14));
+        assert_eq!(Font::system().measure("ab\nlonger", plain), (36, 28));
         let mut fb = Framebuffer::new(40, 30);
         fb.print(2, 1, "Hi\nok", 7);
         let pts = ink(&fb);

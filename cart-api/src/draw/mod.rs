@@ -43,7 +43,7 @@ pub use fonts::{
     MAX_TEXT_SCALE,
 };
 pub(crate) use framebuffer::Bounds;
-pub use framebuffer::{measure_text, Framebuffer};
+pub use framebuffer::Framebuffer;
 pub use image::{image_bytes_copied, Image};
 pub use nine_slice::{NineSlice, NineSliceError, SliceFill};
 pub use pen::FillPattern;

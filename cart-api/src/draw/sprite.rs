@@ -49,6 +49,12 @@ pub struct SpriteParams {
     /// full turn: eight orientations in all. Other bits are ignored.
     pub flags: u8,
     /// Each sprite pixel becomes a `scale × scale` square. 0 draws nothing. Default 1.
+    ///
+    /// It applies wherever a draw's size comes from the sprite: `draw_sprite`, `draw_tile`,
+    /// the map draws, and `draw_sprite_transformed`, where it multiplies the transform's own
+    /// scale. The draws given their size (`draw_sprite_stretched` by its `dst`, `draw_span`
+    /// by its length and step, `draw_nine_slice` by its `dst`) have no size for it to
+    /// change, and leave it alone.
     pub scale: u32,
     /// Added to every stored index except 0: stored index `i` draws `i + palette_offset`,
     /// capped at 255. Default 0.

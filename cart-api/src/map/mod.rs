@@ -183,13 +183,13 @@ impl Tilemap {
         self.tile
     }
 
-    /// Width and height in pixels: the size to give `clamp_camera`.
-    pub fn pixel_size(&self) -> (i32, i32) {
+    /// Width and height in pixels (at most `u32::MAX`): the size to give `clamp_camera`.
+    pub fn pixel_size(&self) -> (u32, u32) {
         let w = u64::from(self.width) * u64::from(self.tile.0);
         let h = u64::from(self.height) * u64::from(self.tile.1);
         (
-            i32::try_from(w).unwrap_or(i32::MAX),
-            i32::try_from(h).unwrap_or(i32::MAX),
+            u32::try_from(w).unwrap_or(u32::MAX),
+            u32::try_from(h).unwrap_or(u32::MAX),
         )
     }
 

@@ -62,10 +62,11 @@ impl Cart for Bunnymark {
         let rng = ctx.rng_mut();
         // Spread over the whole screen from the start, every bunny fully on it.
         for _ in 0..n {
-            self.x.push(rng.float_range(0.0, max_x));
-            self.y.push(rng.float_range(0.0, max_y));
-            self.vx.push(rng.float_range(-5.0, 5.0));
-            self.vy.push(rng.float_range(-5.0, 5.0));
+            // Positions and speeds are kept as `f32`s, as the Pyxel version keeps them.
+            self.x.push(rng.float_range(0.0, f64::from(max_x)) as f32);
+            self.y.push(rng.float_range(0.0, f64::from(max_y)) as f32);
+            self.vx.push(rng.float_range(-5.0, 5.0) as f32);
+            self.vy.push(rng.float_range(-5.0, 5.0) as f32);
         }
         Ok(())
     }
@@ -89,7 +90,7 @@ impl Cart for Bunnymark {
                 self.vy[i] *= -0.85;
                 y = max_y;
                 if rng.bool() {
-                    self.vy[i] -= rng.float() * 6.0;
+                    self.vy[i] -= (rng.float() * 6.0) as f32;
                 }
             } else if y < 0.0 {
                 self.vy[i] = 0.0;

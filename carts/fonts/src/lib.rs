@@ -67,7 +67,7 @@ impl Cart for Fonts {
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), bt::CartError> {
         let narrow = ctx.load_font(NARROW)?;
-        let bold = ctx.decode_sheet_font("bold.txt", BOLD_TEXT, BOLD_PICTURE)?;
+        let bold = ctx.decode_font_sheet("bold.txt", BOLD_TEXT, BOLD_PICTURE)?;
         let candy = ctx.load_font(CANDY)?;
         self.fonts = Some(Arc::new(Loaded {
             narrow,
@@ -133,7 +133,8 @@ impl Cart for Fonts {
         let mut y = 36;
         for (font, text, color) in samples {
             ctx.print_font(font, 8, y, text, color);
-            let (w, h) = font.measure(text);
+            let (w, h) = font.measure(text, TextStyle::new());
+            let h = h as i32;
             ctx.print_font(small, 316 - 4 * 3, y + (h - 6) / 2, w, 5);
             y += h + 1;
         }
@@ -147,7 +148,7 @@ impl Cart for Fonts {
         {
             let x = 8 + i as i32 * (COLUMN + 8);
             let style = TextStyle::new().wrap(COLUMN).align(align);
-            let (_, h) = narrow.measure_styled(PARAGRAPH, style);
+            let h = narrow.measure(PARAGRAPH, style).1 as i32;
             ctx.draw_rect(Rect::new(x - 2, top - 2, COLUMN + 4, h + 4), 5);
             ctx.print_styled(narrow, x, top, PARAGRAPH, 15, style);
             bottom = bottom.max(top + h + 2);

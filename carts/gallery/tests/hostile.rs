@@ -1496,7 +1496,7 @@ fn loaders() -> Vec<Loader> {
             ctx.load_image(name, 1).unwrap_err().to_string()
         }),
         cart("image", "indexed.png", |ctx, name| {
-            ctx.load_image_indices(name).unwrap_err().to_string()
+            ctx.load_image_indexed(name).unwrap_err().to_string()
         }),
         cart("sound file", "tune.txt", |ctx, name| {
             ctx.load_sounds(name).unwrap_err().to_string()

@@ -118,7 +118,7 @@ fn a_pyxres_imports_into_files_a_cart_can_load() {
     let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
     con.set_image_loader(Box::new(bt_runtime::config::assets::Assets::folder(&out)));
     let mut ctx = con.update_context(0);
-    let sheet = ctx.load_image_indices("jump-image0.png").unwrap();
+    let sheet = ctx.load_image_indexed("jump-image0.png").unwrap();
     assert_eq!(sheet.size(), (256, 256));
     // The image's first row starts with colour 2 (Pyxel's purple) in the file.
     assert_eq!(sheet.get(0, 0), Some(2));

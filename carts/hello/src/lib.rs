@@ -2,7 +2,7 @@
 //! and a ball that bounces at 60 updates a second but is drawn between its last two positions
 //! with `render_alpha`, so it glides on any display.
 
-use bt::{Cart, Rect, Render, Settings, Update};
+use bt::{Cart, Font, Rect, Render, Settings, TextStyle, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "greeting, seeded stars and a ball drawn smoothly with render_alpha";
@@ -75,8 +75,8 @@ impl Cart for Hello {
         }
         let (w, _) = ctx.display_size();
         let text = "Hello, BT!";
-        let (tw, _) = ctx.print_size(text);
-        ctx.print((w as i32 - tw) / 2, 100, text, 7);
+        let (tw, _) = Font::system().measure(text, TextStyle::new());
+        ctx.print((w as i32 - tw as i32) / 2, 100, text, 7);
 
         let a = ctx.render_alpha() as f32;
         let x = self.prev.0 + (self.pos.0 - self.prev.0) * a;

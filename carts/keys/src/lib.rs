@@ -4,7 +4,7 @@
 //! next update; the counters at the top count presses and such one-update taps.
 
 use bt::limits::{KEY_COUNT, PLAYERS};
-use bt::{Axis, Button, Cart, Key, Player, Rect, Render, Settings, Update};
+use bt::{Axis, Button, Cart, Font, Key, Player, Rect, Render, Settings, TextStyle, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "on-screen keyboard and pads lighting held, pressed and released";
@@ -318,8 +318,13 @@ impl Cart for Keys {
                 ctx.draw_rect(rect, RELEASED);
             }
             let ink = if fill == IDLE { 6 } else { 0 };
-            let (tw, _) = ctx.print_size(label);
-            ctx.print(rect.x + (rect.w - tw) / 2 + 1, rect.y + 1, label, ink);
+            let (tw, _) = Font::system().measure(label, TextStyle::new());
+            ctx.print(
+                rect.x + (rect.w - tw as i32) / 2 + 1,
+                rect.y + 1,
+                label,
+                ink,
+            );
         };
         for row in ROWS {
             for &(key, label, _) in *row {

@@ -6,8 +6,8 @@
 //! the level reloads.
 
 use bt::{
-    Button, Cart, CartError, ColorKey, FillPattern, MapParams, Palette, Player, Rect, Render,
-    Settings, SpriteParams, SpriteSheet, Tilemap, Update, FLIP_H,
+    Button, Cart, CartError, ColorKey, FillPattern, Font, MapParams, Palette, Player, Rect, Render,
+    Settings, SpriteParams, SpriteSheet, TextStyle, Tilemap, Update, FLIP_H,
 };
 
 /// One line for `bt list`.
@@ -396,7 +396,7 @@ impl Platformer {
             }
         }
 
-        let (_, map_h) = map.pixel_size();
+        let map_h = i32::try_from(map.pixel_size().1).unwrap_or(i32::MAX);
         if hurt && self.hurt == 0 || body.y > map_h {
             self.lose_life();
         }
@@ -496,9 +496,9 @@ impl Cart for Platformer {
                 .set(BEST_SLOT, i32::try_from(self.best).unwrap_or(i32::MAX));
         }
         // Follow the player across, within the level.
-        let view = (ctx.display_size().0 as i32, ctx.display_size().1 as i32);
+        let view = ctx.display_size();
         let world = self.map.as_ref().map_or(view, Tilemap::pixel_size);
-        ctx.set_camera(self.player.rect().x + 3 - view.0 / 2, 0);
+        ctx.set_camera(self.player.rect().x + 3 - view.0 as i32 / 2, 0);
         ctx.clamp_camera(world, view);
         self.camera_x = ctx.camera().0;
     }
@@ -597,10 +597,11 @@ impl Cart for Platformer {
             hud.print(32, -1, format_args!("{score:05}"), 7);
             hud.print(76, -1, format_args!("HI {best:05}"), 6);
             hud.print(w - 24, -1, format_args!("{seconds:3}"), 7);
-            let (tw, _) = hud.print_size(name);
+            let tw = Font::system().measure(name, TextStyle::new()).0 as i32;
             hud.print((w - tw) / 2 + 12, h - 14, name, 6);
             if let Mode::Over(text) = mode {
-                let (tw, th) = hud.print_size(text);
+                let (tw, th) = Font::system().measure(text, TextStyle::new());
+                let (tw, th) = (tw as i32, th as i32);
                 hud.draw_rect_fill(
                     Rect::new((w - tw) / 2 - 4, (h - th) / 2 - 2, tw + 8, th + 4),
                     0,

@@ -1,7 +1,7 @@
 //! `primitives`: every drawing primitive of the render context on one screen, with a clip
 //! window, a hole cut with `clear_rect`, and a few things that move so each moment differs.
 
-use bt::{Cart, Rect, Render, Settings, Update};
+use bt::{Cart, Font, Rect, Render, Settings, TextStyle, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "lines, rectangles, circles, text and a clip window, all primitives";
@@ -70,7 +70,8 @@ impl Cart for Primitives {
 
         // Text: measured to centre it, several lines, and a glyph the font lacks.
         let text = "multi-line text\ncentred by measure\nmissing glyph: \u{2603}";
-        let (w, h) = ctx.print_size(text);
+        let (w, h) = Font::system().measure(text, TextStyle::new());
+        let (w, h) = (w as i32, h as i32);
         let (x, y) = (230 - w / 2, 150);
         ctx.draw_rect(Rect::new(x - 3, y - 3, w + 6, h + 4), 5);
         ctx.print(x, y, text, 15);

@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 
 use bt::sound::{Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
-use bt::{Axis, Button, Cart, Player, Rect, Render, Settings, Update};
+use bt::{Axis, Button, Cart, Font, Player, Rect, Render, Settings, TextStyle, Update};
 
 /// One line for `bt list`.
 pub const DESCRIPTION: &str = "the classic snake, on keyboard or gamepad, with round tags";
@@ -404,8 +404,8 @@ impl Cart for Snake {
             ctx.draw_rect_fill(Rect::new(r.x, r.y, 7, 7), colour);
         }
         let centre = |ctx: &mut Render<'_>, y: i32, ink: u8, text: &str| {
-            let (tw, _) = ctx.print_size(text);
-            ctx.print((w as i32 - tw) / 2, y, text, ink);
+            let (tw, _) = Font::system().measure(text, TextStyle::new());
+            ctx.print((w as i32 - tw as i32) / 2, y, text, ink);
         };
         match self.phase {
             Phase::Title => {

@@ -37,8 +37,8 @@ pub fn cart() -> Box<dyn Cart> {
 
 fn spawn(rng: &mut Rng, w: f32) -> Shooting {
     Shooting {
-        x: rng.float_range(w * 0.2, w),
-        y: rng.float_range(0.0, 80.0),
+        x: rng.float_range(f64::from(w * 0.2), f64::from(w)) as f32,
+        y: rng.float_range(0.0, 80.0) as f32,
         vx: -(rng.gaussian(4.0, 1.0).abs() as f32 + 1.0),
         vy: rng.gaussian(1.5, 0.4) as f32,
         life: rng.int_range(20, 40) as u32,

@@ -120,10 +120,10 @@ impl Cart for Tilemap {
             }
         }
         // Centre the camera on the bunny, then keep the view inside the world.
-        let view = (ctx.display_size().0 as i32, ctx.display_size().1 as i32);
+        let view = ctx.display_size();
         ctx.set_camera(
-            self.bunny.0 as i32 + 8 - view.0 / 2,
-            self.bunny.1 as i32 + 8 - view.1 / 2,
+            self.bunny.0 as i32 + 8 - view.0 as i32 / 2,
+            self.bunny.1 as i32 + 8 - view.1 as i32 / 2,
         );
         let world = self.map.as_ref().map_or(view, bt::Tilemap::pixel_size);
         ctx.clamp_camera(world, view);

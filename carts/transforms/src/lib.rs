@@ -196,7 +196,7 @@ impl Cart for Transforms {
         let ship_at = |t: f64| {
             let (s, c) = sin_cos(t * 0.03);
             let grow = 2.0 + 0.75 * sin_cos(t * 0.07).0;
-            let turn = Transform::new().rotate(t * 0.03 + 1.2).scale(grow);
+            let turn = Transform::new().angle(t * 0.03 + 1.2).scale(grow);
             (70 + (40.0 * c) as i32, 58 + (22.0 * s) as i32, turn)
         };
         let (x, y, turn) = ship_at(t - 30.0);
@@ -207,7 +207,7 @@ impl Cart for Transforms {
         ctx.draw_sprite_transformed(sheet, SHIP, x, y, turn, p);
         // A slime rocking on its bottom edge, wider than tall.
         let rock = Transform::new()
-            .rotate(0.5 * sin_cos(t * 0.08).0)
+            .angle(0.5 * sin_cos(t * 0.08).0)
             .scale_xy(3.0, 2.0)
             .pivot(8.0, 16.0);
         ctx.draw_sprite_transformed(sheet, SLIME, 200, HORIZON + 30, rock, p);
@@ -235,7 +235,7 @@ impl Cart for Transforms {
         // frame, then framed by the panel.
         let map = Rect::new(0, 0, FLOOR as i32, FLOOR as i32);
         let (x, y) = (self.pos.0.round() as i32, self.pos.1.round() as i32);
-        let arrow = Transform::new().rotate(self.heading).scale(0.75);
+        let arrow = Transform::new().angle(self.heading).scale(0.75);
         let _ = ctx.with_image(FLOOR, FLOOR, |ctx, minimap| {
             ctx.draw_on(minimap, |m| {
                 m.draw_sprite(floor, map, 0, 0, p);

@@ -37,7 +37,7 @@ const MAX_PIVOT: f64 = (1u64 << 30) as f64;
 /// ```
 /// use bt::Transform;
 ///
-/// let t = Transform::new().rotate(std::f64::consts::FRAC_PI_4).scale(2.0).pivot(0.0, 8.0);
+/// let t = Transform::new().angle(std::f64::consts::FRAC_PI_4).scale(2.0).pivot(0.0, 8.0);
 /// assert_eq!(t.scale, (2.0, 2.0));
 /// assert_eq!(t.pivot, Some((0.0, 8.0)));
 /// assert_eq!(Transform::default(), Transform::new());
@@ -72,8 +72,9 @@ impl Transform {
         }
     }
 
-    /// Sets the angle, in radians clockwise.
-    pub const fn rotate(mut self, angle: f64) -> Transform {
+    /// Sets [`Transform::angle`], the turn: radians clockwise on screen (`FRAC_PI_2` is a
+    /// quarter turn). Named for the field it fills, as every builder is.
+    pub const fn angle(mut self, angle: f64) -> Transform {
         self.angle = angle;
         self
     }
@@ -381,8 +382,10 @@ impl Framebuffer {
     /// `transform.scale` about `transform.pivot`, the pivot landing on `(x, y)` (Pyxel's `blt`
     /// with `rotate` and `scale`; Pyxel puts the sprite's top-left corner at `x, y` and turns
     /// about its centre, which is this call at `x + w / 2, y + h / 2`). The orientation flags
-    /// of `params` apply first; its scale does not. The key, palette offset and remap work as
-    /// in [`Self::draw_sprite`].
+    /// of `params` apply first, and its whole-number scale multiplies `transform.scale` (scale
+    /// 2 draws the turned sprite twice as large, as it does the unturned one in
+    /// [`Self::draw_sprite`]; 0 draws nothing). The key, palette offset and remap work as in
+    /// [`Self::draw_sprite`].
     ///
     /// Which sprite pixel each screen pixel shows is decided in whole numbers, the same on
     /// every machine. Once per draw, the inverse map is computed from `bt::math::sin_cos` and
@@ -406,7 +409,7 @@ impl Framebuffer {
     /// let px = (0..16).collect();
     /// let sheet = SpriteSheet::from_indexed(4, 4, px)?;
     /// let mut turned = Framebuffer::new(8, 8);
-    /// let quarter = Transform::new().rotate(std::f64::consts::FRAC_PI_2);
+    /// let quarter = Transform::new().angle(std::f64::consts::FRAC_PI_2);
     /// turned.draw_sprite_transformed(&sheet, Rect::new(0, 0, 4, 4), 4, 4, quarter, SpriteParams::new());
     /// let mut flagged = Framebuffer::new(8, 8);
     /// flagged.draw_sprite(&sheet, Rect::new(0, 0, 4, 4), 2, 2, SpriteParams::new().flags(ROT_90));
@@ -436,7 +439,14 @@ impl Framebuffer {
         let Some(pic) = Picture::new(sheet, src, params.flags) else {
             return;
         };
-        let Some(map) = transform.fixed(pic.size) else {
+        // The params' scale multiplies the transform's, as it enlarges an unturned sprite.
+        let k = f64::from(params.scale);
+        let (sx, sy) = transform.scale;
+        let scaled = Transform {
+            scale: (sx * k, sy * k),
+            ..transform
+        };
+        let Some(map) = scaled.fixed(pic.size) else {
             return;
         };
         let c = self.clip;

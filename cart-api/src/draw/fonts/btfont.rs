@@ -427,6 +427,7 @@ impl BtfontSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TextStyle;
 
     /// Mutated files are read or refused with one line, never a panic, and fonts that load
     /// draw inside their limits.
@@ -476,7 +477,7 @@ mod tests {
             });
             match result {
                 Ok(font) => {
-                    let _ = font.measure("AB\nBA");
+                    let _ = font.measure("AB\nBA", TextStyle::new());
                 }
                 Err(e) => assert!(!e.to_string().contains('\n'), "{e}"),
             }

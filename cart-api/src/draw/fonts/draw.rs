@@ -129,8 +129,8 @@ impl Framebuffer {
         scale: i64,
     ) -> i64 {
         let kern = match prev {
-            Some(p) => i64::from(font.kerning(p, c)),
-            None => 0,
+            Some(p) if font.has_kerning() => i64::from(font.kerning(p, c)),
+            _ => 0,
         };
         let Some(glyph) = font.glyph(c) else {
             return x + kern * scale;

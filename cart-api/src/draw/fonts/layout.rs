@@ -30,7 +30,7 @@ pub enum Align {
 ///
 /// let style = TextStyle::new().wrap(100).align(Align::Center).scale(2);
 /// // At scale 2 the 100 px hold 8 system-font characters a line.
-/// assert_eq!(Font::system().measure_styled("one two three", style), (84, 56));
+/// assert_eq!(Font::system().measure("one two three", style), (84, 56));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TextStyle {

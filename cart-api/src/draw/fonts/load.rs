@@ -79,7 +79,7 @@ fn looks_like_bdf(bytes: &[u8]) -> bool {
 ///
 /// ```
 /// use bt::host::Console;
-/// use bt::Settings;
+/// use bt::{Settings, TextStyle};
 ///
 /// let bdf = "STARTFONT 2.1\nFONTBOUNDINGBOX 3 3 0 0\nSTARTPROPERTIES 2\nFONT_ASCENT 3\n\
 ///            FONT_DESCENT 0\nENDPROPERTIES\nCHARS 1\nSTARTCHAR plus\nENCODING 43\n\
@@ -87,7 +87,7 @@ fn looks_like_bdf(bytes: &[u8]) -> bool {
 /// let mut con = Console::new(&Settings::default(), 0);
 /// let ctx = con.update_context(0);
 /// let font = ctx.decode_font("plus.bdf", bdf.as_bytes())?;
-/// assert_eq!(font.measure("++"), (8, 3));
+/// assert_eq!(font.measure("++", TextStyle::new()), (8, 3));
 /// let err = ctx.decode_font("bad.bdf", b"STARTFONT 2.1\nCHARS x\n").unwrap_err();
 /// assert_eq!(err.to_string(), "bad.bdf:2: CHARS: \"x\" is not a whole number");
 /// # Ok::<(), bt::FontError>(())
@@ -311,11 +311,11 @@ impl Update<'_> {
     /// cart with `include_bytes!`; `name` is used in errors. A BDF font, or a `.btfont` font
     /// (told by `name`'s extension or a first character `{`) whose picture is in it as a
     /// `data:image/png;base64,` URI, coloured as [`Update::load_font`] says. A sheet font in
-    /// memory needs its picture too: see [`Update::decode_sheet_font`].
+    /// memory needs its picture too: see [`Update::decode_font_sheet`].
     ///
     /// # Errors
     /// As [`Update::load_font`], naming `name`; a sheet description is refused with a
-    /// pointer to [`Update::decode_sheet_font`], and a `.btfont` font naming a picture file
+    /// pointer to [`Update::decode_font_sheet`], and a `.btfont` font naming a picture file
     /// with a pointer to [`Update::load_font`].
     pub fn decode_font(&self, name: &str, bytes: &[u8]) -> Result<Font, FontError> {
         if looks_like_bdf(bytes) {
@@ -326,7 +326,7 @@ impl Update<'_> {
                 name,
                 1,
                 "header",
-                "a sheet font description: decode it with decode_sheet_font, which takes its \
+                "a sheet font description: decode it with decode_font_sheet, which takes its \
                  picture too"
                     .into(),
             ));
@@ -364,7 +364,7 @@ impl Update<'_> {
     /// # Errors
     /// As [`Update::load_font`], naming `name`: a picture that is not a PNG, a line of the
     /// description that breaks the format.
-    pub fn decode_sheet_font(
+    pub fn decode_font_sheet(
         &self,
         name: &str,
         description: &str,

@@ -93,12 +93,13 @@ pub(crate) struct Kern {
 /// (`DEFAULT_CHAR`), else U+FFFD, else `?`; a font with none of them skips the character.
 ///
 /// ```
-/// use bt::Font;
+/// use bt::{Font, TextStyle};
 ///
 /// let font = Font::system();
-/// assert_eq!(font.measure("Hi!\nthere"), (30, 28));
+/// let plain = TextStyle::new();
+/// assert_eq!(font.measure("Hi!\nthere", plain), (30, 28));
 /// assert!(font.has_glyph('é') && font.has_glyph('╬'));
-/// assert_eq!(Font::small().measure("SCORE 100"), (36, 6));
+/// assert_eq!(Font::small().measure("SCORE 100", plain), (36, 6));
 /// ```
 ///
 /// [`Render::print`]: crate::Render::print
@@ -154,7 +155,7 @@ impl Font {
     /// errors. Pixels at least half opaque are ink. See `docs/fonts.md` for the format.
     ///
     /// ```
-    /// use bt::Font;
+    /// use bt::{Font, TextStyle};
     ///
     /// // A 4 x 2 picture: an "I" one pixel wide and a "-" three pixels wide, on one row of
     /// // 2 x 2 cells.
@@ -165,7 +166,7 @@ impl Font {
     /// let font = Font::from_sheet("tiny.txt", text, 4, 2, &rgba)?;
     /// assert_eq!(font.advance('I'), 2, "one pixel of ink and one of spacing");
     /// assert_eq!(font.advance('-'), 3);
-    /// assert_eq!(font.measure("I-"), (4, 2), "kerned one pixel closer");
+    /// assert_eq!(font.measure("I-", TextStyle::new()), (4, 2), "kerned one pixel closer");
     /// # Ok::<(), bt::FontError>(())
     /// ```
     ///
@@ -229,18 +230,22 @@ impl Font {
         self.kern(left as u32, right as u32)
     }
 
-    /// The size text covers printed in this font without wrapping: the widest line (the sum of
-    /// its advances and kerning) by the line height times the lines. Empty text measures
-    /// `(0, 0)`; each `\n` starts a line.
-    pub fn measure(&self, text: &str) -> (i32, i32) {
-        self.measure_styled(text, TextStyle::new())
-    }
-
-    /// The size text covers printed with [`Render::print_styled`](crate::Render::print_styled)
-    /// in this font and `style`: the widest line after wrapping, by the line height times the
-    /// lines, both times the scale. Alignment does not change the size. Saturates rather than
-    /// overflowing.
-    pub fn measure_styled(&self, text: &str, style: TextStyle) -> (i32, i32) {
+    /// The size text covers printed in this font with `style` (`TextStyle::new()` for
+    /// [`Render::print`](crate::Render::print) and
+    /// [`Render::print_font`](crate::Render::print_font), which neither wrap nor scale): the
+    /// widest line after wrapping (the sum of its advances and kerning), by the line height
+    /// times the lines, both times the scale. Empty text measures `(0, 0)`; each `\n` starts
+    /// a line; alignment does not change the size. Saturates rather than overflowing. This is
+    /// the one measure of text, for every font and every print call.
+    ///
+    /// ```
+    /// use bt::{Font, TextStyle};
+    ///
+    /// let plain = TextStyle::new();
+    /// assert_eq!(Font::system().measure("hi\nthere", plain), (30, 28));
+    /// assert_eq!(Font::system().measure("hi", plain.scale(2)), (24, 28));
+    /// ```
+    pub fn measure(&self, text: &str, style: TextStyle) -> (u32, u32) {
         if text.is_empty() {
             return (0, 0);
         }
@@ -250,7 +255,7 @@ impl Font {
             lines += 1;
         }
         let scale = i64::from(style.scale_factor());
-        let clamp = |v: i64| i32::try_from(v).unwrap_or(i32::MAX);
+        let clamp = |v: i64| u32::try_from(v).unwrap_or(u32::MAX);
         (
             clamp(widest.saturating_mul(scale)),
             clamp(
@@ -296,10 +301,16 @@ impl Font {
     #[inline]
     pub(crate) fn step(&self, prev: Option<char>, c: char) -> i32 {
         let kern = match prev {
-            Some(p) if !self.kerning.is_empty() => self.kern(p as u32, c as u32),
+            Some(p) if self.has_kerning() => self.kern(p as u32, c as u32),
             _ => 0,
         };
         kern + self.advance(c)
+    }
+
+    /// Whether the font kerns any pair at all (the built-in fonts do not).
+    #[inline]
+    pub(crate) fn has_kerning(&self) -> bool {
+        !self.kerning.is_empty()
     }
 
     fn kern(&self, left: u32, right: u32) -> i32 {
@@ -309,6 +320,17 @@ impl Font {
     }
 
     fn find(&self, code: u32) -> Option<&Glyph> {
+        // Fonts start with a run of consecutive characters (the built-in ones with all of
+        // printable ASCII), where a glyph's index is its distance from the first: most text
+        // finds its glyph there without a search.
+        let first = self.glyphs.first()?.code;
+        if let Some(g) = code
+            .checked_sub(first)
+            .and_then(|i| self.glyphs.get(i as usize))
+            .filter(|g| g.code == code)
+        {
+            return Some(g);
+        }
         self.glyphs
             .binary_search_by_key(&code, |g| g.code)
             .ok()

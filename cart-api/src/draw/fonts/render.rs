@@ -15,7 +15,7 @@ use crate::Render;
 /// let mut ctx = con.render_context(0, 0.0);
 /// ctx.print_font(Font::small(), 1, 1, format_args!("HP {}", 7), 7);
 /// let style = TextStyle::new().wrap(64).align(Align::Right);
-/// ctx.print_styled(Font::small(), 0, 10, "RIGHT\nSIDE", 8, style);
+/// ctx.print_styled(Font::small(), 0, 10, format_args!("RIGHT\n{}", "SIDE"), 8, style);
 /// let fb = con.framebuffer();
 /// assert_eq!(fb.get(1, 1), Some(7), "the H's top-left pixel");
 /// assert_eq!(fb.get(63, 10), Some(0), "a line ends at the wrap width, its gap column included");
@@ -36,19 +36,25 @@ impl Render<'_> {
 
     /// Prints `text` in `font` laid out by `style` (wrapped at a width, aligned left, centred
     /// or right, scaled) in the box whose top-left corner is `(x, y)`, in colour `index` (a
-    /// coloured font in its own colours unless the style tints).
-    /// [`Font::measure_styled`] gives the size it covers. Allocates nothing.
+    /// coloured font in its own colours unless the style tints). Anything that displays
+    /// works, as in [`Render::print`]: laying out needs the whole text, so it is written into
+    /// a buffer the console keeps, which grows only past the longest text printed so far, and
+    /// nothing is allocated from frame to frame. [`Font::measure`] gives the size it covers.
     pub fn print_styled(
         &mut self,
         font: &Font,
         x: i32,
         y: i32,
-        text: &str,
+        text: impl fmt::Display,
         index: u8,
         style: TextStyle,
     ) {
         self.draw_calls.text += 1;
         let at = self.at(x, y);
-        self.fb.font_print_styled(font, at, text, index, style);
+        let mut buffer = std::mem::take(&mut self.fb.text);
+        buffer.clear();
+        let _ = fmt::Write::write_fmt(&mut buffer, format_args!("{text}"));
+        self.fb.font_print_styled(font, at, &buffer, index, style);
+        self.fb.text = buffer;
     }
 }

@@ -25,6 +25,30 @@ fn styled(
     fb
 }
 
+/// The system font's glyph tables drawn in remapped index 9 one pixel at a time, the way
+/// text was drawn before the system font became a [`Font`]: the reference `print` is held to.
+fn cell_by_cell(fb: &mut Framebuffer, (x, y): (i32, i32), text: &str) {
+    use crate::draw::font::{find, GLYPH_ADVANCE, GLYPH_ROWS, LINE_HEIGHT, REPLACEMENT};
+    let ink = fb.remap(9);
+    let (mut cx, mut cy) = (x, y);
+    for c in text.chars() {
+        if c == '\n' {
+            (cx, cy) = (x, cy + LINE_HEIGHT);
+            continue;
+        }
+        let rows = find(c).unwrap_or(&REPLACEMENT);
+        for (dy, bits) in rows.iter().enumerate().take(GLYPH_ROWS) {
+            for dx in 0..GLYPH_ADVANCE {
+                let inside = fb.clip().contains(cx + dx, cy + dy as i32);
+                if bits & (1 << dx) != 0 && inside {
+                    fb.draw_pixel(cx + dx, cy + dy as i32, ink);
+                }
+            }
+        }
+        cx += GLYPH_ADVANCE;
+    }
+}
+
 /// A font of three glyphs made by hand: `I` (1 x 3, advance 2), `W` (3 x 3, advance 4) and
 /// `-` (2 x 1 on the middle row, advance 3), line 4, `I` and `W` kerned 1 px closer, no
 /// fallback.
@@ -40,27 +64,33 @@ fn tiny() -> Font {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
-    /// `print` and `print_font` with the system font are the same drawing: the same pixels for
-    /// any text (ASCII, Latin-1, Greek, box drawing, symbols, characters it lacks, new lines),
-    /// anywhere, under
-    /// any clip.
+    /// `print` draws the system font's glyph tables as they are: each character's 14 rows of
+    /// bits (the hollow box for one the font lacks) in a 6-px cell, `\n` back to the start 14
+    /// px lower, clipped and remapped, one pixel at a time as the reference below does. The
+    /// same pixels as `print_font` with the system font, for any text (ASCII, Latin-1, Greek,
+    /// box drawing, symbols, characters it lacks, new lines), anywhere, under any clip; and
+    /// its measure is six pixels a character by 14 a line.
     #[test]
-    fn the_system_font_prints_as_print_does(
-        text in "[ -~\n\u{a0}-\u{ff}\u{390}-\u{3aa}\u{2010}-\u{2030}\u{2190}-\u{219a}\u{2500}-\u{25d0}\u{2660}-\u{266c}\u{e000}-\u{e014}\u{4e00}]{0,40}",
+    fn the_system_font_prints_its_glyph_tables_cell_by_cell(
+        text in "[ -~\n\u{a0}-\u{ff}\u{390}-\u{3aa}\u{2010}-\u{2030}\u{2190}-\u{219a}\u{2500}-\u{25d0}\u{2660}-\u{266c}\u{e000}-\u{e014}\u{4e00}\u{fffd}]{0,40}",
         x in -30..60i32,
         y in -20..40i32,
         clip in (-4..50i32, -4..40i32, 0..60i32, 0..50i32),
     ) {
         let mut a = Framebuffer::new(48, 36);
         a.set_clip(Rect::new(clip.0, clip.1, clip.2, clip.3));
+        a.set_remap(9, 4);
         let mut b = a.clone();
+        let mut reference = a.clone();
         a.print(x, y, &text, 9);
         b.font_print_fmt(Font::system(), (x.into(), y.into()), 9, format_args!("{text}"));
         prop_assert_eq!(a.pixels(), b.pixels());
-        prop_assert_eq!(
-            Font::system().measure(&text),
-            crate::draw::measure_text(&text)
-        );
+        cell_by_cell(&mut reference, (x, y), &text);
+        prop_assert_eq!(a.pixels(), reference.pixels());
+        let lines = text.split('\n');
+        let widest = lines.clone().map(|l| l.chars().count()).max().unwrap_or(0) as u32;
+        let want = if text.is_empty() { (0, 0) } else { (widest * 6, lines.count() as u32 * 14) };
+        prop_assert_eq!(Font::system().measure(&text, TextStyle::new()), want);
     }
 
     /// A clip hides the pixels outside it and changes none inside, for wrapped, aligned and
@@ -101,7 +131,8 @@ proptest! {
         scale in 1..3u32,
     ) {
         let style = TextStyle::new().wrap(wrap).scale(scale);
-        let (w, h) = Font::system().measure_styled(&text, style);
+        let (w, h) = Font::system().measure(&text, style);
+        let (w, h) = (w as i32, h as i32);
         let fb = styled(Font::system(), (100, 400), (3, 2), &text, style);
         for (px, py) in ink(&fb) {
             prop_assert!(px >= 3 && px < 3 + w && py >= 2 && py < 2 + h, "({}, {}) outside {}x{}", px, py, w, h);
@@ -240,14 +271,22 @@ fn the_small_font_has_one_case_on_a_four_by_six_cell() {
         assert!(ink(&fb).iter().all(|&(x, y)| x < 3 && y < 5), "{c:?}");
         assert!(c == ' ' || !ink(&fb).is_empty(), "{c:?} is empty");
     }
-    assert_eq!(small.measure("HI\nTHERE"), (20, 12));
+    assert_eq!(small.measure("HI\nTHERE", TextStyle::new()), (20, 12));
 }
 
 #[test]
 fn advances_and_kerning_place_the_glyphs() {
     let font = tiny();
-    assert_eq!(font.measure("IW"), (5, 4), "2 + 4 - 1 kerned");
-    assert_eq!(font.measure("WI"), (6, 4), "not kerned that way round");
+    assert_eq!(
+        font.measure("IW", TextStyle::new()),
+        (5, 4),
+        "2 + 4 - 1 kerned"
+    );
+    assert_eq!(
+        font.measure("WI", TextStyle::new()),
+        (6, 4),
+        "not kerned that way round"
+    );
     assert_eq!(font.kerning('I', 'W'), -1);
     let fb = printed(&font, (8, 4), (0, 0), "IW-");
     assert_eq!(
@@ -360,7 +399,7 @@ fn alignment_puts_lines_left_centred_or_right_within_the_width() {
     );
     assert_eq!(left_edge(&block, 14..28), Some(12 + 1));
     assert_eq!(
-        Font::system().measure_styled("III\nI", TextStyle::new().align(Align::Right)),
+        Font::system().measure("III\nI", TextStyle::new().align(Align::Right)),
         (18, 28)
     );
 }
@@ -381,7 +420,7 @@ fn scale_draws_each_pixel_as_a_square() {
         }
     }
     assert_eq!(
-        Font::small().measure_styled("AB", TextStyle::new().scale(3)),
+        Font::small().measure("AB", TextStyle::new().scale(3)),
         (24, 18)
     );
     assert_eq!(TextStyle::new().scale(0).scale_factor(), 1);
@@ -409,12 +448,10 @@ fn text_far_off_screen_or_in_index_zero_draws_nothing() {
     fb.font_print_fmt(Font::system(), (0, 0), 0, format_args!("zero"));
     assert!(ink(&fb).is_empty());
     // Measures saturate instead of overflowing.
-    let huge = "a".repeat(6_000_000);
+    let huge = "a".repeat(12_000_000);
     assert_eq!(
-        Font::system()
-            .measure_styled(&huge, TextStyle::new().scale(64))
-            .0,
-        i32::MAX
+        Font::system().measure(&huge, TextStyle::new().scale(64)).0,
+        u32::MAX
     );
 }
 
@@ -426,4 +463,31 @@ fn text_is_remapped_but_never_patterned() {
     fb.font_print_fmt(Font::system(), (0, 0), 7, format_args!("#"));
     assert!(!ink(&fb).is_empty());
     assert!(fb.pixels().iter().all(|&p| p == 0 || p == 3));
+}
+
+#[test]
+fn styled_text_takes_anything_that_displays_and_prints_it_as_the_same_str() {
+    use crate::host::Console;
+    let settings = crate::Settings::default().display(96, 64);
+    let style = TextStyle::new().wrap(60).align(Align::Center);
+    let long = "a longer line printed first";
+    let mut want = Console::new(&settings, 0);
+    let mut r = want.render_context(0, 0.0);
+    r.print_styled(Font::system(), 0, 30, long, 7, style);
+    r.print_styled(Font::system(), 1, 2, "score 42\nlives 3", 8, style);
+    let mut got = Console::new(&settings, 0);
+    let mut r = got.render_context(0, 0.0);
+    r.print_styled(Font::system(), 0, 30, format_args!("{long}"), 7, style);
+    // Shorter than the text before it: nothing of that text is left over.
+    r.print_styled(Font::small(), 0, 0, 7, 0, style);
+    r.print_styled(
+        Font::system(),
+        1,
+        2,
+        format_args!("score {}\nlives {}", 42, 3),
+        8,
+        style,
+    );
+    assert_eq!(got.framebuffer(), want.framebuffer());
+    assert_eq!(got.draw_counts().text, 3);
 }

@@ -222,26 +222,17 @@ fn turned_and_scaled_sprites_draw_what_the_per_pixel_rule_draws() {
     for case in 0..3000 {
         let sheet = random_sheet(&mut rng);
         let src = random_src(&mut rng, &sheet);
-        let mut t = Transform::new().rotate(rng.angle() * 2.0 - 7.0);
+        let mut t = Transform::new().angle(rng.angle() * 2.0 - 7.0);
         t = match rng.int(5) {
             // Very uneven scales, whose inverse is far from round.
-            4 => t.scale_xy(
-                f64::from(rng.float_range(0.0002, 0.01)),
-                f64::from(rng.float_range(50.0, 900.0)),
-            ),
+            4 => t.scale_xy(rng.float_range(0.0002, 0.01), rng.float_range(50.0, 900.0)),
             0 => t.scale(1.0),
-            1 => t.scale(f64::from(rng.float_range(0.1, 4.0))),
-            2 => t.scale_xy(
-                f64::from(rng.float_range(-3.0, 3.0)),
-                f64::from(rng.float_range(-3.0, 3.0)),
-            ),
-            _ => t.scale(f64::from(rng.float_range(8.0, 40.0))),
+            1 => t.scale(rng.float_range(0.1, 4.0)),
+            2 => t.scale_xy(rng.float_range(-3.0, 3.0), rng.float_range(-3.0, 3.0)),
+            _ => t.scale(rng.float_range(8.0, 40.0)),
         };
         if rng.bool() {
-            t = t.pivot(
-                f64::from(rng.float_range(-10.0, 30.0)),
-                f64::from(rng.float_range(-10.0, 30.0)),
-            );
+            t = t.pivot(rng.float_range(-10.0, 30.0), rng.float_range(-10.0, 30.0));
         }
         let at = (
             i64::from(rng.int_range(-8, 48)),
@@ -276,7 +267,7 @@ fn spans_draw_what_the_per_pixel_rule_draws() {
         } else {
             rng.int_range(-2, 60)
         };
-        let mut f = |lo: f32, hi: f32| f64::from(rng.float_range(lo, hi));
+        let mut f = |lo: f64, hi: f64| rng.float_range(lo, hi);
         let start = (f(-500.0, 500.0), f(-500.0, 500.0));
         let step = (f(-3.0, 3.0), f(-3.0, 3.0));
         let p = random_params(&mut rng);
@@ -350,9 +341,32 @@ fn whole_scales_match_the_blitters_scale_and_quarter_turns_its_flags() {
         let mut plain = Framebuffer::new(40, 40);
         plain.draw_sprite(&sheet, src, 10, 10, SpriteParams::new().flags(flag));
         let mut free = Framebuffer::new(40, 40);
-        let t = Transform::new().rotate(turns * std::f64::consts::FRAC_PI_2);
+        let t = Transform::new().angle(turns * std::f64::consts::FRAC_PI_2);
         free.draw_sprite_transformed(&sheet, src, 18, 18, t, SpriteParams::new());
         assert_eq!(plain, free, "{turns} quarter turns");
+    }
+}
+
+#[test]
+fn the_params_scale_multiplies_the_transforms_and_zero_draws_nothing() {
+    let px = (0..16 * 16).map(|i| (i % 11) as u8).collect();
+    let sheet = SpriteSheet::from_indexed(16, 16, px).unwrap();
+    let src = Rect::new(0, 0, 16, 16);
+    for angle in [0.0, 0.7, -2.5] {
+        let t = Transform::new().angle(angle).scale_xy(1.5, -0.75);
+        for scale in 0..=3u32 {
+            let mut by_params = Framebuffer::new(96, 96);
+            let params = SpriteParams::new().scale(scale).flags(crate::FLIP_H);
+            by_params.draw_sprite_transformed(&sheet, src, 48, 48, t, params);
+            let k = f64::from(scale);
+            let mut by_transform = Framebuffer::new(96, 96);
+            let bigger = t.scale_xy(1.5 * k, -0.75 * k);
+            let flipped = SpriteParams::new().flags(crate::FLIP_H);
+            by_transform.draw_sprite_transformed(&sheet, src, 48, 48, bigger, flipped);
+            assert_eq!(by_params, by_transform, "angle {angle}, scale {scale}");
+            let drew = by_params.pixels().iter().any(|&p| p != 0);
+            assert_eq!(drew, scale > 0, "angle {angle}, scale {scale}");
+        }
     }
 }
 
@@ -362,8 +376,8 @@ fn bad_transforms_and_spans_draw_nothing() {
     let src = Rect::new(0, 0, 2, 2);
     let mut fb = Framebuffer::new(8, 8);
     for t in [
-        Transform::new().rotate(f64::NAN),
-        Transform::new().rotate(f64::INFINITY),
+        Transform::new().angle(f64::NAN),
+        Transform::new().angle(f64::INFINITY),
         Transform::new().scale(0.0),
         Transform::new().scale(1e-9),
         Transform::new().scale_xy(1.0, f64::NAN),
