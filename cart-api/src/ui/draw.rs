@@ -117,7 +117,10 @@ impl Ui {
                     let track = Rect::new(x + w - 4, y + 1, 3, h - 2);
                     ctx.draw_rect_fill(track, t.face);
                     let thumb_h = (track.h * rows / count).max(4);
-                    let thumb_y = track.y + (track.h - thumb_h) * scroll / (count - rows);
+                    // In i64: a list of millions of items times the track's height.
+                    let travel =
+                        i64::from(track.h - thumb_h) * i64::from(scroll) / i64::from(count - rows);
+                    let thumb_y = track.y + travel as i32;
                     ctx.draw_rect_fill(Rect::new(track.x, thumb_y, 3, thumb_h), t.edge);
                 }
             }
