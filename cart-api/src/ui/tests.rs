@@ -538,3 +538,33 @@ fn a_list_of_a_hundred_million_items_scrolls_to_its_end_and_draws_its_thumb_ther
     );
     assert_ne!(fb.get(track_x, list.y + 1), Some(edge), "not at the start");
 }
+
+#[test]
+fn a_touch_is_the_pointer_while_a_finger_is_down() {
+    let (mut rig, mut ui) = (Rig::new(), Ui::new());
+    let mut on = false;
+    rig.step(&mut ui, |ui| ui.checkbox("On", &mut on));
+    let b = ui.rect_of(0).unwrap();
+    // The mouse rests elsewhere; the finger taps the box.
+    rig.point(300, 200);
+    rig.con.input_mut().set_touch(0, Some((b.x + 2, b.y + 4)));
+    rig.step(&mut ui, |ui| ui.checkbox("On", &mut on));
+    assert!(!on, "touched down, not yet lifted");
+    rig.con.input_mut().set_touch(0, None);
+    rig.step(&mut ui, |ui| ui.checkbox("On", &mut on));
+    assert!(on);
+}
+
+#[test]
+fn the_theme_chooses_the_colours_drawn() {
+    let (mut rig, mut ui) = (Rig::new(), Ui::new());
+    let mut on = true;
+    ui.theme_mut().accent = 11;
+    ui.theme_mut().padding = 6;
+    rig.step(&mut ui, |ui| ui.checkbox("On", &mut on));
+    let b = ui.rect_of(0).unwrap();
+    assert_eq!(b.position(), (6, 6).into(), "the padding insets the layout");
+    ui.draw(&mut rig.con.render_context(0, 0.0));
+    let centre = (b.x + widgets::BOX / 2, b.y + b.h / 2);
+    assert_eq!(rig.con.framebuffer().get(centre.0, centre.1), Some(11));
+}

@@ -185,6 +185,7 @@ fn every_widget_answers_the_keyboard() {
     t.run(1);
     t.key(Key::KeyX, false);
     t.run(1);
+    t.assert_golden("tests/golden/widgets-editing.png");
     tap_key(&mut t, Key::Backspace);
     tap_key(&mut t, Key::Home);
     tap_key(&mut t, Key::Delete);
