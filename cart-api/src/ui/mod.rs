@@ -351,6 +351,14 @@ impl Ui {
         self.records.dropped
     }
 
+    /// Bytes a copy of this `Ui` holds on the heap (the widgets and text of the last update):
+    /// what it adds to a cart's [`Cart::snapshot_bytes`](crate::Cart::snapshot_bytes).
+    pub fn heap_bytes(&self) -> usize {
+        self.records.list.len() * std::mem::size_of::<record::Record>()
+            + self.records.text.len()
+            + self.input.text.len()
+    }
+
     /// The rectangle of the focusable widget at `index` (in the order of declaration) as the
     /// last update placed it, when it was kept: for tests that click it, and for drawing
     /// something of the cart's own beside a widget.

@@ -568,3 +568,16 @@ fn the_theme_chooses_the_colours_drawn() {
     let centre = (b.x + widgets::BOX / 2, b.y + b.h / 2);
     assert_eq!(rig.con.framebuffer().get(centre.0, centre.1), Some(11));
 }
+
+#[test]
+fn a_copys_heap_bytes_are_the_last_updates_widgets_and_text() {
+    let (mut rig, mut ui) = (Rig::new(), Ui::new());
+    rig.step(&mut ui, |_| {});
+    assert_eq!(ui.heap_bytes(), 0);
+    rig.step(&mut ui, |ui| {
+        ui.label("four");
+        ui.button("five!");
+    });
+    let record = std::mem::size_of::<record::Record>();
+    assert_eq!(ui.heap_bytes(), 2 * record + 9);
+}

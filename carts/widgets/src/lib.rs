@@ -192,6 +192,10 @@ impl Cart for Widgets {
         bt::cloned(self)
     }
 
+    fn snapshot_bytes(&self) -> usize {
+        std::mem::size_of::<Widgets>() + self.ui.heap_bytes() + self.values.name.len()
+    }
+
     fn update(&mut self, ctx: &mut Update<'_>) {
         let values = &mut self.values;
         self.ui.frame(ctx, |ui, _| values.declare(ui));
