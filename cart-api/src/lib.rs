@@ -22,6 +22,7 @@
 // | `timer`, `rng`, `easing` | tick timers, seeded randomness, easing curves |
 // | `noise` (public) | stateless randomness: the integer hashes, `ValueNoise`, `PerlinNoise` and `SimplexNoise` |
 // | `math` (public) | maths with the same bits on every machine |
+// | `ui` (public) | the widget kit: `Ui`, its widgets, layout and `Theme` |
 // | `quote` | quoting user text in one-line messages |
 // | `base64` | base64 text to bytes, for the formats that embed bytes in text |
 
@@ -52,6 +53,7 @@ mod snapshot;
 pub mod sound;
 mod timer;
 mod timing;
+pub mod ui;
 mod update;
 
 pub use assets::{AssetError, AssetErrorKind};

@@ -97,3 +97,7 @@ pub struct TimeTravel;
 // Carries `docs/web.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/web.md")]
 pub struct Web;
+
+// Carries `docs/ui.md` as its documentation, so rustdoc compiles and runs its examples.
+#[doc = include_str!("../../docs/ui.md")]
+pub struct Ui;

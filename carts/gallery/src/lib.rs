@@ -152,6 +152,13 @@ pub const WITH_TEST_CARTS: &[CartEntry] = &[
         assets: None,
     },
     CartEntry {
+        name: "widgets",
+        description: bt_cart_widgets::DESCRIPTION,
+        build: bt_cart_widgets::cart,
+        hidden: false,
+        assets: None,
+    },
+    CartEntry {
         name: "drift",
         description: drift::DESCRIPTION,
         build: drift::cart,
