@@ -226,7 +226,9 @@ mod tests {
     fn samples(sfx: &Sfx) -> Vec<i16> {
         let mut con = Console::new(&Settings::default(), 5);
         let id = con.init_context().add_sfx(sfx.clone()).unwrap();
-        con.update_context(0).play_sfx(id, Some(Channel::ONE));
+        con.update_context(0)
+            .play_sfx(id, Some(Channel::ONE))
+            .unwrap();
         let mut out = Vec::new();
         // Every preset is shorter than a second (60 updates).
         for _ in 0..60 {

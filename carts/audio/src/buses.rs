@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use bt::sound::{Bus, ClipId, ClipOptions, ClipVoice, Ducking, Music, Note, Sfx, Wave};
+use bt::sound::{Bus, ClipId, ClipOptions, Ducking, Music, Note, Sfx, Voice, Wave};
 use bt::{Button, Cart, CartError, Easing, Player, Rect, Render, Settings, Update};
 
 use crate::BLIP;
@@ -30,7 +30,7 @@ const DUCKING: Ducking = Ducking {
 #[derive(Debug, Clone)]
 pub struct Buses {
     blip: Option<ClipId>,
-    blip_voice: Option<ClipVoice>,
+    blip_voice: Option<Voice>,
     /// The bus the arrows move (an index of [`Bus::ALL`]).
     selected: usize,
     /// Where each bus's volume is going.
@@ -121,7 +121,7 @@ impl Cart for Buses {
         };
         if let Some(to) = moved {
             *target = to;
-            ctx.fade_bus(bus, to, FADE, Easing::SineInOut);
+            ctx.fade_bus(bus, to, Fade::new(FADE).eased(Easing::SineInOut));
         }
         if ctx.is_pressed(Button::B, p) {
             let muted = !ctx.is_bus_muted(bus);
@@ -132,7 +132,7 @@ impl Cart for Buses {
             if self.ducking {
                 ctx.set_ducking(DUCKING);
             } else {
-                ctx.clear_ducking();
+                ctx.reset_ducking();
             }
         }
         let t = ctx.ticks();
@@ -152,7 +152,7 @@ impl Cart for Buses {
         self.levels = Bus::ALL.map(|b| ctx.bus_volume(b));
         self.heard = Bus::ALL.map(|b| ctx.bus_level(b));
         self.muted = Bus::ALL.map(|b| ctx.is_bus_muted(b));
-        self.blip_sounding = self.blip_voice.is_some_and(|v| ctx.is_clip_playing(v));
+        self.blip_sounding = self.blip_voice.is_some_and(|v| ctx.is_voice_playing(v));
     }
 
     /// The desk as the last update saw it: `selected=music levels=255,223,255

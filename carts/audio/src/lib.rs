@@ -13,9 +13,7 @@ use std::time::Duration;
 
 pub mod buses;
 
-use bt::sound::{
-    Channel, ClipId, ClipOptions, ClipVoice, Ducking, MusicClip, Note, Sfx, SfxId, Wave,
-};
+use bt::sound::{Channel, ClipId, ClipOptions, Ducking, MusicClip, Note, Sfx, SfxId, Voice, Wave};
 use bt::{Button, Cart, CartError, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
@@ -50,13 +48,13 @@ pub struct Audio {
     chord: Option<ClipId>,
     tick: Option<SfxId>,
     /// The looping chord's voice.
-    chord_voice: Option<ClipVoice>,
+    chord_voice: Option<Voice>,
     /// The last blip's voice, pan and pitch.
-    blip_voice: Option<ClipVoice>,
+    blip_voice: Option<Voice>,
     blip_pan: i8,
     blip_pitch: f32,
     /// The chord A plays.
-    low_voice: Option<ClipVoice>,
+    low_voice: Option<Voice>,
     /// What plays, as the last update saw it: the looping chord, the last blip, A's chord.
     playing: [bool; 3],
     /// The pad, as music.
@@ -127,7 +125,7 @@ impl Cart for Audio {
             }
             FADE_AT => {
                 if let Some(voice) = self.chord_voice {
-                    ctx.stop_clip(voice, Duration::from_secs(1));
+                    ctx.stop_voice(voice, Fade::millis(1_000));
                 }
             }
             _ => {}
@@ -180,7 +178,7 @@ impl Cart for Audio {
         }
         self.music = ctx.music_clip_position();
         self.playing = [self.chord_voice, self.blip_voice, self.low_voice]
-            .map(|v| v.is_some_and(|v| ctx.is_clip_playing(v)));
+            .map(|v| v.is_some_and(|v| ctx.is_voice_playing(v)));
     }
 
     fn render(&self, ctx: &mut Render<'_>) {

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bt::sound::{ClipId, ClipOptions, ClipVoice, MusicClip};
+use bt::sound::{ClipId, ClipOptions, MusicClip, Voice};
 use bt::{Button, Cart, CartError, Player, Render, Settings, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::export::wav::{record_samples, WavChannels};
@@ -26,7 +26,7 @@ struct Clips {
     music: bool,
     chord: Option<ClipId>,
     blip: Option<ClipId>,
-    voice: Option<ClipVoice>,
+    voice: Option<Voice>,
 }
 
 impl Clips {
@@ -47,7 +47,7 @@ impl Clips {
         let (chord, blip) = (self.chord.unwrap(), self.blip.unwrap());
         let options = |loop_start, crossfade| MusicClip {
             loop_start: Some(loop_start),
-            crossfade: Duration::from_millis(crossfade),
+            crossfade: Fade::millis(crossfade),
             volume: 150,
         };
         if t == intro {
@@ -60,7 +60,7 @@ impl Clips {
             ctx.play_music_clip(chord, options(22_050, 300)).unwrap();
         }
         if t == stop {
-            ctx.stop_music_clip(Duration::from_millis(200));
+            ctx.stop_music(Fade::millis(200));
         }
     }
 }
@@ -104,10 +104,10 @@ impl Cart for Clips {
                 volume: 200,
                 ..ClipOptions::default()
             };
-            ctx.play_clip(blip, high_right);
+            ctx.play_clip(blip, high_right).unwrap();
         }
         if t == stop_at {
-            ctx.stop_clip(self.voice.unwrap(), Duration::from_millis(250));
+            ctx.stop_voice(self.voice.unwrap(), Fade::millis(250));
         }
         if t == loop_at {
             let looping = ClipOptions {
@@ -116,7 +116,7 @@ impl Cart for Clips {
                 pitch: 0.9,
                 ..ClipOptions::default()
             };
-            ctx.play_clip(blip, looping);
+            ctx.play_clip(blip, looping).unwrap();
         }
     }
 

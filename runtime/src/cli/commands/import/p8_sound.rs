@@ -266,7 +266,7 @@ fn write_music(out: &mut String, music: &[P8Pattern], defined: &[bool; 64], lua:
                 let _ = writeln!(
                     out,
                     "# The code calls music({start}, {}, {}): play it with play_music_with and \
-                     MusicStart {{ fade_in: Duration::from_millis({}), reserved: [{}] }}.",
+                     MusicStart {{ fade_in: Fade::millis({}), reserved: [{}] }}.",
                     call.fade_ms,
                     call.mask,
                     call.fade_ms,
@@ -591,7 +591,7 @@ mod tests {
         assert!(
             sounds.contains(
                 "\n# The code calls music(2, 500, 3): play it with play_music_with and MusicStart \
-                 { fade_in: Duration::from_millis(500), reserved: [true, true, false, false] }.\n\
+                 { fade_in: Fade::millis(500), reserved: [true, true, false, false] }.\n\
                  music music2"
             ),
             "{sounds}"
