@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use bt::sound::{Bus, ClipId, ClipOptions, Ducking, Music, Note, Sfx, Voice, Wave};
+use bt::sound::{Bus, ClipId, ClipOptions, Ducking, Fade, Music, Note, Sfx, Voice, Wave};
 use bt::{Button, Cart, CartError, Easing, Player, Rect, Render, Settings, Update};
 
 use crate::BLIP;
@@ -16,7 +16,7 @@ pub const DESCRIPTION: &str = "the main, music and sfx buses: volume fades, mute
 /// How far left or right moves a bus's volume.
 const STEP: u8 = 32;
 /// How long that move takes.
-const FADE: Duration = Duration::from_millis(250);
+const FADE: Fade = Fade::millis(250);
 /// Updates between the blips that play by themselves.
 const BLIP_EVERY: u64 = 90;
 /// How the music makes room for the blips.
@@ -97,7 +97,7 @@ impl Cart for Buses {
             vec![[Some(bass), Some(lead), None, None]],
             Some(0),
         ))?;
-        ctx.play_music(tune);
+        ctx.play_music(tune).ok();
         ctx.set_ducking(DUCKING);
         Ok(())
     }
@@ -121,7 +121,7 @@ impl Cart for Buses {
         };
         if let Some(to) = moved {
             *target = to;
-            ctx.fade_bus(bus, to, Fade::new(FADE).eased(Easing::SineInOut));
+            ctx.fade_bus(bus, to, FADE.eased(Easing::SineInOut));
         }
         if ctx.is_pressed(Button::B, p) {
             let muted = !ctx.is_bus_muted(bus);
@@ -146,7 +146,7 @@ impl Cart for Buses {
                     },
                     ..ClipOptions::default()
                 };
-                self.blip_voice = ctx.play_clip(blip, options);
+                self.blip_voice = ctx.play_clip(blip, options).ok();
             }
         }
         self.levels = Bus::ALL.map(|b| ctx.bus_volume(b));

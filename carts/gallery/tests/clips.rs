@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bt::sound::{ClipId, ClipOptions, MusicClip, Voice};
+use bt::sound::{ClipId, ClipOptions, Fade, MusicClip, Voice};
 use bt::{Button, Cart, CartError, Player, Render, Settings, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::export::wav::{record_samples, WavChannels};
@@ -49,6 +49,7 @@ impl Clips {
             loop_start: Some(loop_start),
             crossfade: Fade::millis(crossfade),
             volume: 150,
+            ..MusicClip::default()
         };
         if t == intro {
             ctx.play_music_clip(chord, options(22_050, 0)).unwrap();
@@ -95,7 +96,7 @@ impl Cart for Clips {
                 pan: -60,
                 ..ClipOptions::default()
             };
-            self.voice = ctx.play_clip(chord, low_left);
+            self.voice = ctx.play_clip(chord, low_left).ok();
         }
         if t == blip_at {
             let high_right = ClipOptions {
@@ -299,5 +300,5 @@ fn clips_load_from_the_asset_folder_once_and_bad_ones_are_refused_on_one_line() 
          neither RIFF/WAVE (a WAV file) nor OggS (Ogg Vorbis)"
     );
     assert_eq!(error(&mut ctx, "gone.wav"), "gone.wav: file not found");
-    assert!(ctx.play_clip(chord, ClipOptions::default()).is_some());
+    assert!(ctx.play_clip(chord, ClipOptions::default()).is_ok());
 }

@@ -3,7 +3,9 @@
 //! plays the current entry again, B plays the next ready-made sound ([`Preset`]) with the next
 //! seed.
 
-use bt::sound::{Channel, Music, MusicId, Note, NoteEffect, Preset, Sfx, SfxId, SoundError, Wave};
+use bt::sound::{
+    Channel, Fade, Music, MusicId, Note, NoteEffect, Preset, Sfx, SfxId, SoundError, Wave,
+};
 use bt::{Button, Cart, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
@@ -117,11 +119,11 @@ impl Jukebox {
         ctx.stop_music(Fade::INSTANT);
         match self.sfx.get(self.entry) {
             Some(&id) => {
-                ctx.play_sfx(id, Some(Channel::ONE));
+                ctx.play_sfx(id, Some(Channel::ONE)).ok();
             }
             None => {
                 if let Some(tune) = self.tune {
-                    ctx.play_music(tune);
+                    ctx.play_music(tune).ok();
                 }
             }
         }
@@ -184,7 +186,7 @@ impl Cart for Jukebox {
     fn update(&mut self, ctx: &mut Update<'_>) {
         if ctx.is_pressed(Button::B, Player::ONE) && !self.presets.is_empty() {
             let (id, _, _) = self.presets[self.pressed % self.presets.len()];
-            ctx.play_sfx(id, Some(PRESET_CHANNEL));
+            ctx.play_sfx(id, Some(PRESET_CHANNEL)).ok();
             self.pressed += 1;
         }
         let step = if ctx.is_pressed(Button::RIGHT, Player::ONE) {

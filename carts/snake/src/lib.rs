@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use bt::sound::{Music, MusicId, Note, NoteEffect, Sfx, SfxId, SoundError, Wave};
+use bt::sound::{Fade, Music, MusicId, Note, NoteEffect, Sfx, SfxId, SoundError, Wave};
 use bt::{Axis, Button, Cart, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
@@ -334,7 +334,7 @@ impl Cart for Snake {
                 self.reset_board(ctx);
                 self.phase = Phase::Playing;
                 if let Some(s) = self.sounds {
-                    ctx.play_music(s.start);
+                    ctx.play_music(s.start).ok();
                 }
                 ctx.assign_tag("Round start");
                 return;
@@ -358,7 +358,7 @@ impl Cart for Snake {
         let moved = self.advance(ctx);
         if self.phase == Phase::Playing && self.score > score {
             if let Some(s) = self.sounds {
-                ctx.play_sfx(s.eat, None);
+                ctx.play_sfx(s.eat, None).ok();
             }
         }
         if !moved {
@@ -368,7 +368,7 @@ impl Cart for Snake {
                     self.phase = Phase::Over;
                     if let Some(s) = self.sounds {
                         ctx.stop_music(Fade::INSTANT);
-                        ctx.play_sfx(s.die, None);
+                        ctx.play_sfx(s.die, None).ok();
                     }
                     ctx.assign_tag("Game over");
                 }

@@ -219,7 +219,7 @@ fn pyxels_440_hz_note_plays_at_440_hz_for_speed_120ths_of_a_second() {
     let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
     let bank = con.init_context().decode_sounds("s.txt", text).unwrap();
     let id = bank.sfx("sound0").unwrap();
-    con.update_context(0).play_sfx(id, None);
+    con.update_context(0).play_sfx(id, None).unwrap();
     let mut samples: Vec<i16> = Vec::new();
     for tick in 0..30 {
         let _ = con.update_context(tick);
