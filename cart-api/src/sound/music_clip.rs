@@ -189,6 +189,7 @@ impl MusicVoices {
             return Err(PlayError::EmptyLoop { start: 0, end });
         }
         let old = &mut self.tracks[self.current];
+        let was_playing = old.clip.is_some();
         stop(old, handover.fade, handover.easing);
         // When the old track is silent, counted from now (0 when nothing plays).
         let old_left = match old.clip {
@@ -196,7 +197,7 @@ impl MusicVoices {
             _ => 0,
         };
         let wait = match handover.offset {
-            Some(offset) if old.clip.is_some() => (old_left + offset).clamp(0, i64::from(u32::MAX)),
+            Some(offset) if was_playing => (old_left + offset).clamp(0, i64::from(u32::MAX)),
             _ => 0,
         };
         self.current = 1 - self.current;
