@@ -262,3 +262,75 @@ fn every_play_says_why_it_plays_nothing() {
         Err(PlayError::UnknownClip(2))
     );
 }
+
+#[test]
+fn a_snapshot_restored_mid_change_goes_on_identically() {
+    let (mut con, plus, minus, hum) = console();
+    let mut voices = Vec::new();
+    let mut calls = |ctx: &mut bt::Update<'_>, tick: u64| match tick {
+        0 => {
+            voices.push(ctx.play_sfx(hum, None).unwrap());
+            voices.push(ctx.play_clip(plus, ClipOptions::default()).unwrap());
+            voices.push(ctx.play_music_clip(minus, MusicClip::default()).unwrap());
+        }
+        25 => {
+            for &voice in &voices {
+                ctx.set_voice_pitch(voice, 0.75);
+                ctx.set_voice_pan(voice, 90);
+                ctx.stop_voice(voice, Fade::millis(300).eased(Easing::CubicOut));
+            }
+        }
+        _ => {}
+    };
+    run(&mut con, 0..30, &mut calls);
+    let snapshot = con.snapshot();
+    let first = run(&mut con, 30..60, &mut calls);
+    con.restore(&snapshot);
+    let again = run(&mut con, 30..60, &mut calls);
+    assert!(first == again);
+    assert!(
+        first.iter().any(|f| f != &[0, 0]),
+        "still fading at the snapshot"
+    );
+}
+
+#[test]
+fn a_tunes_handle_changes_every_channel_it_holds_and_no_sound_effect() {
+    let (mut con, _, _, hum) = console();
+    let mut ctx = con.init_context();
+    let tune = ctx
+        .add_music(Music::patterns(
+            vec![[Some(hum), Some(hum), None, None]],
+            Some(0),
+        ))
+        .unwrap();
+    let mut voice = None;
+    let out = run(&mut con, 0..2, |ctx, tick| {
+        if tick == 0 {
+            voice = Some(ctx.play_music(tune).unwrap());
+        } else {
+            ctx.set_voice_volume(voice.unwrap(), 0);
+        }
+    });
+    assert!(out[..735].iter().any(|f| f[0] != 0));
+    assert!(
+        out[735..].iter().all(|f| f == &[0, 0]),
+        "the tune is silent"
+    );
+    let mut ctx = con.update_context(2);
+    let effect = ctx.play_sfx(hum, None).unwrap();
+    assert_eq!(
+        effect.channel(),
+        Some(Channel::THREE),
+        "the tune holds one and two"
+    );
+    let again = ctx.play_music(tune).unwrap();
+    assert!(!ctx.is_voice_playing(voice.unwrap()) && ctx.is_voice_playing(again));
+    ctx.set_voice_volume(voice.unwrap(), 0); // stale: the new start keeps its volume
+    con.step_sound();
+    let peaks = con.sound_meter().peaks;
+    assert!(
+        peaks[0] > 0 && peaks[1] > 0,
+        "the tune sounds again: {peaks:?}"
+    );
+}
