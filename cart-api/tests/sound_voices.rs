@@ -121,7 +121,7 @@ fn a_clip_handle_changes_its_own_voice_and_goes_stale_when_the_clip_ends() {
     // 1,000 (2,000 mix units) through the master's 255/256; then at volume 128 (a gain of
     // 129 × 256 out of 65,536), on the right only.
     assert_eq!(out[0], [996, 996]);
-    let half = ((1_000 * (129 * 256) >> 15) * 255 >> 9) as i16;
+    let half = ((((1_000 * (129 * 256)) >> 15) * 255) >> 9) as i16;
     assert_eq!(out[735], [0, half]);
     let mut ctx = con.update_context(2);
     let voice = voice.unwrap();
