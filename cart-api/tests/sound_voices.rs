@@ -251,7 +251,11 @@ fn every_play_says_why_it_plays_nothing() {
         ctx.play_sfx_notes(hum, None, 3, None)
             .unwrap_err()
             .to_string(),
-        "sound effect 0: notes 3 (for None) are not inside its 1 notes"
+        "sound effect 0: note 3 is past its last (it has 1 notes)"
+    );
+    assert_eq!(
+        ctx.play_sfx_notes(hum, None, 0, Some(0)),
+        Err(PlayError::NoNotes(0))
     );
     // A third clip of another console is none of this one's two.
     let (mut other, _, _, _) = console();

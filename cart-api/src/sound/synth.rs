@@ -637,13 +637,15 @@ impl Synth {
             .ok_or(PlayError::UnknownSfx(id.0))?
             .notes
             .len();
-        if offset >= notes || len == Some(0) {
-            return Err(PlayError::Notes {
+        if offset >= notes {
+            return Err(PlayError::NoteOffset {
                 sfx: id.0,
                 offset,
-                len,
                 notes,
             });
+        }
+        if len == Some(0) {
+            return Err(PlayError::NoNotes(id.0));
         }
         let channel = match channel {
             Some(c) => c.index(),

@@ -108,8 +108,8 @@ impl Update<'_> {
     /// notes played, loops included.
     ///
     /// # Errors
-    /// As [`Update::play_sfx`], and [`PlayError::Notes`] when `offset` is past the sound's
-    /// last note or `len` is `Some(0)`.
+    /// As [`Update::play_sfx`], [`PlayError::NoteOffset`] when `offset` is past the sound's
+    /// last note, and [`PlayError::NoNotes`] when `len` is `Some(0)`.
     pub fn play_sfx_notes(
         &mut self,
         sfx: SfxId,

@@ -71,18 +71,19 @@ pub enum PlayError {
         /// Its priority.
         priority: u8,
     },
-    /// A first note past a sound effect's last, or a length of no notes.
-    #[error("sound effect {sfx}: notes {offset} (for {len:?}) are not inside its {notes} notes")]
-    Notes {
+    /// A first note past a sound effect's last.
+    #[error("sound effect {sfx}: note {offset} is past its last (it has {notes} notes)")]
+    NoteOffset {
         /// The sound effect.
         sfx: u16,
         /// The first note asked for.
         offset: usize,
-        /// The length asked for.
-        len: Option<usize>,
         /// How many notes it has.
         notes: usize,
     },
+    /// A length of no notes.
+    #[error("sound effect {0}: a length of 0 notes plays nothing")]
+    NoNotes(u16),
     /// A sample past a music clip's end: a [`MusicClip`](super::MusicClip) loop point or a
     /// seek.
     #[error("music clip: {what} {sample} is past the clip's end (it has {samples} samples)")]
