@@ -230,10 +230,11 @@ impl MusicVoices {
         }
     }
 
+    /// The track `voice` names, while that start of it plays.
     fn track(&mut self, voice: Voice) -> Option<&mut Track> {
-        self.tracks.get_mut(usize::from(voice.slot)).filter(|t| {
-            voice.kind == VoiceKind::MusicClip && t.clip.is_some() && t.serial == voice.serial
-        })
+        self.tracks
+            .get_mut(usize::from(voice.slot))
+            .filter(|t| names(voice, t))
     }
 
     /// Fades the track `voice` names out (nothing once it ended or another took its voice).
@@ -245,8 +246,9 @@ impl MusicVoices {
 
     /// Whether the track `voice` names still plays (waiting or fading included).
     pub(crate) fn is_playing(&self, voice: Voice) -> bool {
-        let mut copy = *self;
-        copy.track(voice).is_some()
+        self.tracks
+            .get(usize::from(voice.slot))
+            .is_some_and(|t| names(voice, t))
     }
 
     /// Plays `voice` at `pitch` (16.16) from its next sample.
@@ -363,6 +365,11 @@ impl MusicVoices {
             }
         }
     }
+}
+
+/// Whether `voice` names the start of a music clip `track` holds.
+fn names(voice: Voice, track: &Track) -> bool {
+    voice.kind == VoiceKind::MusicClip && track.clip.is_some() && track.serial == voice.serial
 }
 
 /// Fades `track` out over `samples` along `easing` (at once for 0); a fade already running
