@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use bt::host::{Console, ImageLoader, RgbaImage};
-use bt::sound::{ClipOptions, DecodedClip, Effect, Music, Note, Sfx, Wave, CLIP_VOICES};
+use bt::sound::{ClipOptions, DecodedClip, Music, Note, NoteEffect, Sfx, Wave, CLIP_VOICES};
 use bt::{AssetError, AssetErrorKind, Settings};
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -31,18 +31,22 @@ fn bench(c: &mut Criterion) {
         sfx
     };
     let a = ctx
-        .add_sfx(notes(Wave::Square { duty: 64 }, Effect::Vibrato))
+        .add_sfx(notes(Wave::Square { duty: 64 }, NoteEffect::Vibrato))
         .unwrap();
-    let b = ctx.add_sfx(notes(Wave::Triangle, Effect::Slide)).unwrap();
-    let s = ctx.add_sfx(notes(Wave::Sine, Effect::Arpeggio)).unwrap();
-    let n = ctx.add_sfx(notes(Wave::Noise, Effect::Drop)).unwrap();
+    let b = ctx
+        .add_sfx(notes(Wave::Triangle, NoteEffect::Slide))
+        .unwrap();
+    let s = ctx
+        .add_sfx(notes(Wave::Sine, NoteEffect::Arpeggio))
+        .unwrap();
+    let n = ctx.add_sfx(notes(Wave::Noise, NoteEffect::Drop)).unwrap();
     let tune = ctx
         .add_music(Music::Patterns {
             patterns: vec![[Some(a), Some(b), Some(s), Some(n)]],
             loop_start: Some(0),
         })
         .unwrap();
-    ctx.play_music(tune);
+    ctx.play_music(tune).unwrap();
     c.bench_function("sound update, 4 channels with effects", |bench| {
         bench.iter(|| {
             con.step_sound();

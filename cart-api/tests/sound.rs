@@ -1,7 +1,7 @@
 //! The synthesiser, as a cart and a host see it through the console.
 
 use bt::host::Console;
-use bt::sound::{Channel, Effect, Music, Note, Sfx, SfxId, SoundError, Wave};
+use bt::sound::{Bus, Channel, Fade, Music, Note, NoteEffect, Sfx, SfxId, SoundError, Wave};
 use bt::Settings;
 
 const SQUARE: Wave = Wave::Square { duty: 128 };
@@ -20,13 +20,13 @@ fn every_wave_and_effect() -> Vec<Sfx> {
         Wave::Noise,
     ];
     let effects = [
-        Effect::None,
-        Effect::Slide,
-        Effect::Vibrato,
-        Effect::Drop,
-        Effect::FadeIn,
-        Effect::FadeOut,
-        Effect::Arpeggio,
+        NoteEffect::None,
+        NoteEffect::Slide,
+        NoteEffect::Vibrato,
+        NoteEffect::Drop,
+        NoteEffect::FadeIn,
+        NoteEffect::FadeOut,
+        NoteEffect::Arpeggio,
     ];
     waves
         .iter()
@@ -55,7 +55,7 @@ fn play_all(con: &mut Console, ticks: u64) -> Vec<i16> {
         let mut ctx = con.update_context(tick);
         if tick % 30 == 0 {
             let id = ids[(tick / 30) as usize % ids.len()];
-            ctx.play_sfx(id, None);
+            ctx.play_sfx(id, None).unwrap();
         }
         con.step_sound();
         out.extend(con.drain_samples());
@@ -89,18 +89,25 @@ fn a_different_seed_changes_only_the_noise() {
             .unwrap();
         let mut noise = Vec::new();
         let mut saw = Vec::new();
-        con.update_context(0).play_sfx(id, Some(Channel::ONE));
+        con.update_context(0)
+            .play_sfx(id, Some(Channel::ONE))
+            .unwrap();
         for _ in 0..5 {
             con.step_sound();
             noise.extend(con.drain_samples());
         }
-        con.update_context(5).stop_sfx(Channel::ONE);
-        con.update_context(5).play_sfx(tone, Some(Channel::TWO));
+        con.update_context(5)
+            .stop_channel(Channel::ONE, Fade::INSTANT);
+        con.update_context(5)
+            .play_sfx(tone, Some(Channel::TWO))
+            .unwrap();
         for _ in 0..12 {
             con.step_sound();
             con.drain_frames();
         }
-        con.update_context(17).play_sfx(tone, Some(Channel::TWO));
+        con.update_context(17)
+            .play_sfx(tone, Some(Channel::TWO))
+            .unwrap();
         for _ in 0..5 {
             con.step_sound();
             saw.extend(con.drain_samples());
@@ -123,7 +130,10 @@ fn a_sound_is_heard_from_the_tick_it_is_played_and_ends_after_its_notes() {
     con.step_sound();
     assert!(con.drain_samples().all(|s| s == 0), "silent before");
     let mut ctx = con.update_context(1);
-    assert_eq!(ctx.play_sfx(id, None), Some(Channel::ONE));
+    assert_eq!(
+        ctx.play_sfx(id, None).unwrap().channel(),
+        Some(Channel::ONE)
+    );
     con.step_sound();
     let loud = con.drain_samples().filter(|s| s.abs() > 1000).count();
     assert!(loud > 300, "heard in the same tick: {loud}");
@@ -154,8 +164,8 @@ fn master_and_channel_volume_scale_the_mix() {
             .add_sfx(Sfx::new(9, vec![Note::new(57, SQUARE, 7)]))
             .unwrap();
         let mut ctx = con.update_context(0);
-        ctx.play_sfx(id, Some(Channel::THREE));
-        ctx.set_master_volume(master);
+        ctx.play_sfx(id, Some(Channel::THREE)).unwrap();
+        ctx.set_bus_volume(Bus::Main, master);
         ctx.set_channel_volume(Channel::THREE, channel);
         con.step_sound();
         con.step_sound();
@@ -187,7 +197,7 @@ fn music_plays_its_patterns_then_loops_back_and_yields_to_sound_effects() {
             loop_start: Some(1),
         })
         .unwrap();
-    assert!(ctx.play_music(tune));
+    assert!(ctx.play_music(tune).is_ok());
     let mut seen = Vec::new();
     for tick in 0..16 {
         let ctx = con.update_context(tick);
@@ -197,19 +207,25 @@ fn music_plays_its_patterns_then_loops_back_and_yields_to_sound_effects() {
     assert_eq!(seen, [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     let mut ctx = con.update_context(16);
     assert_eq!(
-        ctx.play_sfx(a, None),
+        ctx.play_sfx(a, None).unwrap().channel(),
         Some(Channel::TWO),
         "the first free channel"
     );
-    assert_eq!(ctx.play_sfx(a, None), Some(Channel::THREE));
-    assert_eq!(ctx.play_sfx(a, None), Some(Channel::FOUR));
     assert_eq!(
-        ctx.play_sfx(a, None),
+        ctx.play_sfx(a, None).unwrap().channel(),
+        Some(Channel::THREE)
+    );
+    assert_eq!(
+        ctx.play_sfx(a, None).unwrap().channel(),
+        Some(Channel::FOUR)
+    );
+    assert_eq!(
+        ctx.play_sfx(a, None).unwrap().channel(),
         Some(Channel::ONE),
         "then one the tune holds"
     );
     assert!(!ctx.channel_state(Channel::ONE).from_music);
-    ctx.stop_music();
+    ctx.stop_music(Fade::INSTANT);
     assert_eq!(ctx.music_pattern(), None);
 }
 
@@ -303,9 +319,12 @@ fn the_meter_shows_levels_voices_and_notes_cut_off_without_changing_a_sample() {
     assert_eq!((meter.voices, meter.stolen, meter.refused), (0, 0, 0));
     {
         let mut ctx = con.update_context(0);
-        assert_eq!(ctx.play_sfx(beep, Some(Channel::ONE)), Some(Channel::ONE));
         assert_eq!(
-            ctx.play_sfx(quiet, Some(Channel::THREE)),
+            ctx.play_sfx(beep, Some(Channel::ONE)).unwrap().channel(),
+            Some(Channel::ONE)
+        );
+        assert_eq!(
+            ctx.play_sfx(quiet, Some(Channel::THREE)).unwrap().channel(),
             Some(Channel::THREE)
         );
     }
@@ -325,11 +344,11 @@ fn the_meter_shows_levels_voices_and_notes_cut_off_without_changing_a_sample() {
     {
         let mut ctx = con.update_context(1);
         // Channel 0 is busy: playing there cuts its note off.
-        ctx.play_sfx(quiet, Some(Channel::ONE));
-        ctx.play_sfx(beep, None);
-        ctx.play_sfx(beep, None);
+        ctx.play_sfx(quiet, Some(Channel::ONE)).unwrap();
+        ctx.play_sfx(beep, None).unwrap();
+        ctx.play_sfx(beep, None).unwrap();
         // All four channels hold sound effects now: no room for a fifth.
-        assert_eq!(ctx.play_sfx(beep, None), None);
+        assert_eq!(ctx.play_sfx(beep, None).ok(), None);
     }
     let meter = con.sound_meter();
     assert_eq!((meter.voices, meter.stolen, meter.refused), (4, 1, 1));
@@ -346,9 +365,9 @@ fn the_meter_counts_clipped_samples() {
             .add_sfx(Sfx::new(30, vec![Note::new(30, SQUARE, 7)]))
             .unwrap();
         for c in Channel::ALL {
-            ctx.play_sfx(loud, Some(c));
+            ctx.play_sfx(loud, Some(c)).unwrap();
         }
-        ctx.set_master_volume(255);
+        ctx.set_bus_volume(Bus::Main, 255);
     }
     for _ in 0..5 {
         con.step_sound();
@@ -397,27 +416,29 @@ fn part_of_a_sound_plays_as_a_sound_of_those_notes_alone() {
     let part = Sfx::new(6, notes[1..3].to_vec());
     let from_part = samples_of(vec![whole.clone()], 30, |ctx, ids| {
         assert_eq!(
-            ctx.play_sfx_notes(ids[0], Some(Channel::ONE), 1, Some(2)),
+            ctx.play_sfx_notes(ids[0], Some(Channel::ONE), 1, Some(2))
+                .unwrap()
+                .channel(),
             Some(Channel::ONE)
         );
     });
     let alone = samples_of(vec![part], 30, |ctx, ids| {
-        ctx.play_sfx(ids[0], Some(Channel::ONE));
+        ctx.play_sfx(ids[0], Some(Channel::ONE)).unwrap();
     });
     assert_eq!(from_part, alone);
     assert!(from_part.iter().any(|&s| s != 0), "it makes sound");
     // To the end with no length: notes 2 and 3.
     let tail = samples_of(vec![whole.clone()], 30, |ctx, ids| {
-        ctx.play_sfx_notes(ids[0], None, 2, None);
+        ctx.play_sfx_notes(ids[0], None, 2, None).unwrap();
     });
     let tail_alone = samples_of(vec![Sfx::new(6, notes[2..].to_vec())], 30, |ctx, ids| {
-        ctx.play_sfx(ids[0], None);
+        ctx.play_sfx(ids[0], None).unwrap();
     });
     assert_eq!(tail, tail_alone);
     // Past the last note, or no notes at all: nothing starts.
     samples_of(vec![whole], 1, |ctx, ids| {
-        assert_eq!(ctx.play_sfx_notes(ids[0], None, 4, None), None);
-        assert_eq!(ctx.play_sfx_notes(ids[0], None, 0, Some(0)), None);
+        assert_eq!(ctx.play_sfx_notes(ids[0], None, 4, None).ok(), None);
+        assert_eq!(ctx.play_sfx_notes(ids[0], None, 0, Some(0)).ok(), None);
     });
 }
 
@@ -431,11 +452,12 @@ fn a_length_counts_the_notes_a_looping_sound_plays_round_its_loop() {
     looping.loop_start = Some(1);
     // From note 1 for five notes: 44, 47, 44, 47, 44, then silence.
     let five = samples_of(vec![looping], 40, |ctx, ids| {
-        ctx.play_sfx_notes(ids[0], Some(Channel::ONE), 1, Some(5));
+        ctx.play_sfx_notes(ids[0], Some(Channel::ONE), 1, Some(5))
+            .unwrap();
     });
     let order: Vec<Note> = [1, 2, 1, 2, 1].iter().map(|&i| notes[i]).collect();
     let spelled = samples_of(vec![Sfx::new(6, order)], 40, |ctx, ids| {
-        ctx.play_sfx(ids[0], Some(Channel::ONE));
+        ctx.play_sfx(ids[0], Some(Channel::ONE)).unwrap();
     });
     assert_eq!(five, spelled);
 }
@@ -455,9 +477,9 @@ fn a_panned_channel_sounds_on_its_side_by_the_pan_law_and_the_others_stay_centre
             .unwrap();
         ctx.set_channel_pan(Channel::ONE, pan);
         assert_eq!(ctx.channel_pan(Channel::ONE), pan);
-        ctx.play_sfx(saw, Some(Channel::ONE));
+        ctx.play_sfx(saw, Some(Channel::ONE)).unwrap();
         if sine_too {
-            ctx.play_sfx(sine, Some(Channel::TWO));
+            ctx.play_sfx(sine, Some(Channel::TWO)).unwrap();
         }
         con.step_sound();
         con.drain_frames().collect()

@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use bt::host::Console;
-use bt::sound::{Bus, Channel, Ducking, Frame, Music, Note, Sfx, SfxId, Wave};
+use bt::sound::{Bus, Channel, Ducking, Fade, Frame, Music, Note, Sfx, SfxId, Wave};
 use bt::{Easing, Settings, Update};
 use bt_test_support::CountingAlloc;
 
@@ -51,7 +51,7 @@ fn fades_at(fps: u64) -> Vec<Frame> {
     let s = sounds(&mut con, 40);
     run(&mut con, 0..2 * fps, |ctx, tick| {
         if tick == 0 {
-            ctx.play_music(s.tune);
+            ctx.play_music(s.tune).unwrap();
             ctx.set_ducking(Ducking {
                 amount: 200,
                 attack: Duration::from_millis(30),
@@ -59,22 +59,12 @@ fn fades_at(fps: u64) -> Vec<Frame> {
             });
         }
         if tick == fps / 2 {
-            ctx.fade_bus(
-                Bus::Music,
-                90,
-                Duration::from_millis(730),
-                Easing::CubicInOut,
-            );
-            ctx.fade_bus(
-                Bus::Sfx,
-                180,
-                Duration::from_millis(310),
-                Easing::ElasticOut,
-            );
-            ctx.fade_bus(Bus::Main, 200, Duration::from_millis(1210), Easing::ExpoIn);
+            ctx.fade_bus(Bus::Music, 90, Fade::millis(730).eased(Easing::CubicInOut));
+            ctx.fade_bus(Bus::Sfx, 180, Fade::millis(310).eased(Easing::ElasticOut));
+            ctx.fade_bus(Bus::Main, 200, Fade::millis(1210).eased(Easing::ExpoIn));
         }
         if tick == fps {
-            ctx.play_sfx(s.beep, Some(Channel::THREE));
+            ctx.play_sfx(s.beep, Some(Channel::THREE)).unwrap();
         }
         if tick == fps * 4 / 3 || tick == fps * 3 / 2 {
             ctx.set_bus_muted(Bus::Sfx, tick == fps * 4 / 3);
@@ -101,27 +91,22 @@ fn a_fade_ends_exactly_on_its_target_and_plays_as_that_volume_set_outright() {
         let s = sounds(&mut con, 240);
         let out = run(&mut con, 0..60, |ctx, tick| {
             if tick == 0 {
-                ctx.play_music(s.tune);
-                ctx.play_sfx(s.beep, Some(Channel::THREE));
+                ctx.play_music(s.tune).unwrap();
+                ctx.play_sfx(s.beep, Some(Channel::THREE)).unwrap();
                 if !fade {
                     ctx.set_bus_volume(Bus::Music, 70);
                     ctx.set_bus_volume(Bus::Sfx, 3);
-                    ctx.set_master_volume(150);
+                    ctx.set_bus_volume(Bus::Main, 150);
                 }
             }
             if tick == 6 && fade {
-                ctx.fade_bus(
-                    Bus::Music,
-                    70,
-                    Duration::from_millis(250),
-                    Easing::BounceOut,
-                );
-                ctx.fade_bus(Bus::Sfx, 3, Duration::from_millis(100), Easing::SineIn);
-                ctx.fade_bus(Bus::Main, 150, Duration::from_millis(400), Easing::BackOut);
+                ctx.fade_bus(Bus::Music, 70, Fade::millis(250).eased(Easing::BounceOut));
+                ctx.fade_bus(Bus::Sfx, 3, Fade::millis(100).eased(Easing::SineIn));
+                ctx.fade_bus(Bus::Main, 150, Fade::millis(400).eased(Easing::BackOut));
             }
             if tick == 12 && fade {
                 assert!((71..255).contains(&ctx.bus_volume(Bus::Music)), "half way");
-                assert!(ctx.master_volume() > 150);
+                assert!(ctx.bus_volume(Bus::Main) > 150);
             }
         });
         let ctx = con.update_context(60);
@@ -145,11 +130,11 @@ fn a_muted_bus_is_silent_and_unmuted_plays_exactly_as_if_never_muted() {
         run(&mut con, 0..50, |ctx, tick| {
             if tick == 0 {
                 if music {
-                    ctx.play_music(s.tune);
+                    ctx.play_music(s.tune).unwrap();
                 }
-                ctx.play_sfx(s.beep, Some(Channel::THREE));
+                ctx.play_sfx(s.beep, Some(Channel::THREE)).unwrap();
                 // A fade running behind the mute goes on.
-                ctx.fade_bus(Bus::Music, 100, Duration::from_secs(2), Easing::Linear);
+                ctx.fade_bus(Bus::Music, 100, Fade::millis(2_000));
             }
             if mute && (tick == 10 || tick == 30) {
                 ctx.set_bus_muted(Bus::Music, tick == 10);
@@ -188,7 +173,7 @@ fn ducking_lowers_only_the_music_while_an_effect_plays_and_releases_after() {
         run(&mut con, 0..60, |ctx, tick| {
             if tick == 0 {
                 if music {
-                    ctx.play_music(s.tune);
+                    ctx.play_music(s.tune).unwrap();
                 }
                 if ducking {
                     ctx.set_ducking(Ducking {
@@ -199,7 +184,7 @@ fn ducking_lowers_only_the_music_while_an_effect_plays_and_releases_after() {
                 }
             }
             if tick == 30 {
-                ctx.play_sfx(s.beep, Some(Channel::THREE));
+                ctx.play_sfx(s.beep, Some(Channel::THREE)).unwrap();
             }
         })
     };
@@ -233,8 +218,8 @@ fn cleared_ducking_lets_the_music_rise_back_over_its_release_while_the_effect_pl
         let s = sounds(&mut con, 120);
         run(&mut con, 0..60, |ctx, tick| {
             if tick == 0 {
-                ctx.play_music(s.tune);
-                ctx.play_sfx(s.beep, Some(Channel::THREE));
+                ctx.play_music(s.tune).unwrap();
+                ctx.play_sfx(s.beep, Some(Channel::THREE)).unwrap();
                 if clear {
                     ctx.set_ducking(Ducking {
                         amount: 255,
@@ -244,7 +229,7 @@ fn cleared_ducking_lets_the_music_rise_back_over_its_release_while_the_effect_pl
                 }
             }
             if tick == 12 && clear {
-                ctx.clear_ducking();
+                ctx.reset_ducking();
             }
         })
     };
@@ -263,15 +248,18 @@ fn cleared_ducking_lets_the_music_rise_back_over_its_release_while_the_effect_pl
 fn setting_the_master_volume_ends_a_fade_of_the_main_bus() {
     let mut con = console(60.0);
     let mut ctx = con.update_context(0);
-    ctx.fade_bus(Bus::Main, 0, Duration::from_secs(1), Easing::Linear);
-    ctx.set_master_volume(90);
+    ctx.fade_bus(Bus::Main, 0, Fade::millis(1_000));
+    ctx.set_bus_volume(Bus::Main, 90);
     assert_eq!(ctx.bus_volume(Bus::Main), 90);
     for tick in 1..30 {
         con.step_sound();
         con.update_context(tick);
     }
     let ctx = con.update_context(30);
-    assert_eq!((ctx.master_volume(), ctx.bus_volume(Bus::Main)), (90, 90));
+    assert_eq!(
+        (ctx.bus_volume(Bus::Main), ctx.bus_volume(Bus::Main)),
+        (90, 90)
+    );
 }
 
 #[test]
@@ -333,7 +321,8 @@ fn a_clip_on_the_sfx_bus_ducks_the_music_and_one_on_the_music_bus_is_ducked() {
                 bus,
                 ..ClipOptions::default()
             },
-        );
+        )
+        .unwrap();
     }
     ctx.set_ducking(Ducking {
         amount: 128,
@@ -356,12 +345,12 @@ fn a_snapshot_restored_mid_fade_and_mid_ducking_goes_on_identically() {
     let s = sounds(&mut con, 20);
     let calls = |ctx: &mut Update<'_>, tick: u64| {
         if tick == 0 {
-            ctx.play_music(s.tune);
+            ctx.play_music(s.tune).unwrap();
             ctx.set_ducking(Ducking::default());
         }
         if tick == 10 {
-            ctx.fade_bus(Bus::Music, 20, Duration::from_secs(1), Easing::ExpoOut);
-            ctx.play_sfx(s.beep, Some(Channel::TWO));
+            ctx.fade_bus(Bus::Music, 20, Fade::millis(1_000).eased(Easing::ExpoOut));
+            ctx.play_sfx(s.beep, Some(Channel::TWO)).unwrap();
         }
     };
     run(&mut con, 0..25, calls);
@@ -379,11 +368,11 @@ fn the_meter_shows_each_buss_level_with_mute_and_ducking() {
     let s = sounds(&mut con, 240);
     run(&mut con, 0..2, |ctx, tick| {
         if tick == 0 {
-            ctx.play_music(s.tune);
-            ctx.set_master_volume(128);
+            ctx.play_music(s.tune).unwrap();
+            ctx.set_bus_volume(Bus::Main, 128);
             ctx.set_bus_volume(Bus::Sfx, 40);
             ctx.set_bus_muted(Bus::Sfx, true);
-            ctx.play_sfx(s.beep, Some(Channel::TWO));
+            ctx.play_sfx(s.beep, Some(Channel::TWO)).unwrap();
             ctx.set_ducking(Ducking {
                 amount: 100,
                 attack: Duration::ZERO,
@@ -407,23 +396,18 @@ fn steady_state_updates_with_fades_mutes_and_ducking_do_not_allocate() {
             let mut ctx = con.update_context(tick);
             match tick % 120 {
                 0 => {
-                    ctx.play_music(s.tune);
+                    ctx.play_music(s.tune).unwrap();
                     ctx.set_ducking(Ducking::default());
                 }
-                10 => ctx.fade_bus(Bus::Music, 30, Duration::from_secs(1), Easing::SineInOut),
+                10 => ctx.fade_bus(Bus::Music, 30, Fade::millis(1_000).eased(Easing::SineInOut)),
                 40 => ctx.set_bus_muted(Bus::Sfx, true),
                 50 => ctx.set_bus_muted(Bus::Sfx, false),
-                70 => ctx.fade_bus(
-                    Bus::Main,
-                    255,
-                    Duration::from_millis(500),
-                    Easing::ElasticIn,
-                ),
-                90 => ctx.clear_ducking(),
+                70 => ctx.fade_bus(Bus::Main, 255, Fade::millis(500).eased(Easing::ElasticIn)),
+                90 => ctx.reset_ducking(),
                 _ => {}
             }
             if tick % 9 == 0 {
-                ctx.play_sfx(s.beep, None);
+                ctx.play_sfx(s.beep, None).unwrap();
             }
             con.step_sound();
             for (slot, f) in sink.iter_mut().zip(con.drain_frames()) {

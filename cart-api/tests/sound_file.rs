@@ -1,7 +1,9 @@
 //! The `bt-sound` text format: what it reads, and errors that name file, line and field.
 
 use bt::host::Console;
-use bt::sound::{Channel, Effect, FileTune, Hz, Note, SoundFile, SoundFileError, TimeBase, Wave};
+use bt::sound::{
+    Channel, FileTune, Hz, Note, NoteEffect, SoundFile, SoundFileError, TimeBase, Wave,
+};
 use bt::Settings;
 
 const FILE: &str = "\
@@ -36,14 +38,14 @@ fn a_sound_file_reads_into_sound_effects_and_tunes() {
         coin.notes,
         [
             Note::new(71, Wave::Square { duty: 128 }, 5),
-            Note::new(76, Wave::Square { duty: 64 }, 5).with(Effect::Slide),
+            Note::new(76, Wave::Square { duty: 64 }, 5).with(NoteEffect::Slide),
             Note::rest(),
-            Note::new(42, Wave::Noise, 7).with(Effect::FadeOut),
+            Note::new(42, Wave::Noise, 7).with(NoteEffect::FadeOut),
         ]
     );
     let (_, bass) = &file.sfx[1];
     assert_eq!((bass.loop_start, bass.attack), (Some(1), 2));
-    assert_eq!(bass.notes[1].effect, Effect::Arpeggio);
+    assert_eq!(bass.notes[1].effect, NoteEffect::Arpeggio);
     let theme = &file.music[0];
     assert_eq!(theme.name, "theme");
     assert_eq!(
@@ -60,7 +62,7 @@ fn a_sound_file_reads_into_sound_effects_and_tunes() {
     let mut con = Console::new(&Settings::default(), 0);
     let mut ctx = con.update_context(0);
     let bank = ctx.decode_sounds("coin.txt", FILE).unwrap();
-    assert!(ctx.play_music(bank.music("theme").unwrap()));
+    assert!(ctx.play_music(bank.music("theme").unwrap()).is_ok());
     assert_eq!(ctx.channel_state(Channel::ONE).sfx, bank.sfx("bass"));
     assert_eq!(bank.sfx("nothing"), None);
 }
@@ -175,6 +177,9 @@ fn the_sound_file_in_the_guide_reads_as_it_says() {
         }
     );
     assert_eq!(chord.notes[0].wave, Wave::Organ);
-    assert_eq!(chord.notes[0].effect, Effect::ArpeggioGroup { units: 4 });
+    assert_eq!(
+        chord.notes[0].effect,
+        NoteEffect::ArpeggioGroup { units: 4 }
+    );
     assert!(file.music.len() >= 2, "and one of sequences");
 }

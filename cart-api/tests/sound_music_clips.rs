@@ -1,10 +1,8 @@
 //! Music from clips: an intro then a loop, crossfades and fades on the sample clock, position
 //! and seek, snapshots, and no allocation.
 
-use std::time::Duration;
-
 use bt::host::{Console, ImageLoader, RgbaImage};
-use bt::sound::{Bus, ClipId, ClipOptions, DecodedClip, Frame, MusicClip, CLIP_VOICES};
+use bt::sound::{Bus, ClipId, ClipOptions, DecodedClip, Fade, Frame, MusicClip, CLIP_VOICES};
 use bt::{AssetError, AssetErrorKind, Settings, Update};
 use bt_test_support::CountingAlloc;
 
@@ -112,17 +110,17 @@ fn crossfade_and_fade_out(fps: f64) -> Vec<Frame> {
         loop_start: Some(500),
         crossfade,
         volume: 200,
+        ..MusicClip::default()
     };
     run(&mut con, 0..3 * second, |ctx, tick| {
         if tick == 0 {
-            ctx.play_music_clip(a, looping(Duration::ZERO)).unwrap();
+            ctx.play_music_clip(a, looping(Fade::INSTANT)).unwrap();
         }
         if tick == second {
-            ctx.play_music_clip(b, looping(Duration::from_millis(700)))
-                .unwrap();
+            ctx.play_music_clip(b, looping(Fade::millis(700))).unwrap();
         }
         if tick == 2 * second {
-            ctx.stop_music_clip(Duration::from_millis(300));
+            ctx.stop_music(Fade::millis(300));
         }
     })
 }
@@ -142,7 +140,7 @@ fn a_crossfade_is_a_straight_line_from_the_old_track_to_the_new() {
     let fade = 441; // 10 ms
     let out = run(&mut con, 0..2, |ctx, tick| {
         let options = MusicClip {
-            crossfade: Duration::from_millis(10),
+            crossfade: Fade::millis(10),
             ..MusicClip::default()
         };
         ctx.play_music_clip(if tick == 0 { a } else { b }, options)
@@ -175,7 +173,7 @@ fn a_stop_with_a_fade_reaches_silence_at_the_sample_it_names() {
         }
         if tick == 60 {
             // From sample 44,100, over 250 ms: 11,025 samples.
-            ctx.stop_music_clip(Duration::from_millis(250));
+            ctx.stop_music(Fade::millis(250));
         }
     });
     let end = 44_100 + 11_025;
@@ -201,7 +199,7 @@ fn a_seek_moves_the_track_from_the_next_sample() {
             let err = ctx.seek_music_clip(3_000).unwrap_err();
             assert_eq!(
                 err.to_string(),
-                "music clip: seek_music_clip 3000 is past the clip's last frame (it has 3000 frames)"
+                "music clip: seek_music_clip 3000 is past the clip's end (it has 3000 samples)"
             );
         }
     });
@@ -243,8 +241,9 @@ fn a_snapshot_restored_mid_crossfade_goes_on_identically() {
     let calls = |ctx: &mut Update<'_>, tick: u64| {
         let options = MusicClip {
             loop_start: Some(100),
-            crossfade: Duration::from_millis(500),
+            crossfade: Fade::millis(500),
             volume: 180,
+            ..MusicClip::default()
         };
         if tick == 0 {
             ctx.play_music_clip(a, options).unwrap();
@@ -253,7 +252,7 @@ fn a_snapshot_restored_mid_crossfade_goes_on_identically() {
             ctx.play_music_clip(b, options).unwrap();
         }
         if tick == 40 {
-            ctx.stop_music_clip(Duration::from_millis(400));
+            ctx.stop_music(Fade::millis(400));
         }
     };
     run(&mut con, 0..20, calls);
@@ -275,7 +274,7 @@ fn steady_state_updates_with_music_clips_do_not_allocate() {
             if tick % 100 == 0 {
                 let options = MusicClip {
                     loop_start: Some(10),
-                    crossfade: Duration::from_millis(300),
+                    crossfade: Fade::millis(300),
                     ..MusicClip::default()
                 };
                 let clip = if tick % 200 == 0 { a } else { b };
@@ -285,7 +284,7 @@ fn steady_state_updates_with_music_clips_do_not_allocate() {
                 ctx.seek_music_clip(5).unwrap();
             }
             if tick % 1000 == 999 {
-                ctx.stop_music_clip(Duration::from_millis(100));
+                ctx.stop_music(Fade::millis(100));
             }
             let _ = ctx.music_clip_position();
             con.step_sound();

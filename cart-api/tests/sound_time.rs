@@ -3,7 +3,7 @@
 //! loaded again replacing their sounds.
 
 use bt::host::Console;
-use bt::sound::{Channel, Effect, Hz, Music, MusicId, Note, Sfx, SfxId, Wave};
+use bt::sound::{Channel, Fade, Hz, Music, MusicId, Note, NoteEffect, Sfx, SfxId, Wave};
 use bt::Settings;
 
 const SQUARE: Wave = Wave::Square { duty: 128 };
@@ -26,12 +26,12 @@ fn band(con: &mut Console) -> MusicId {
     let mut lead = Sfx::new(
         7,
         vec![
-            Note::new(60, SQUARE, 5).with(Effect::Vibrato),
-            Note::new(64, SQUARE, 5).with(Effect::Slide),
-            Note::new(67, Wave::Sine, 5).with(Effect::Arpeggio),
-            Note::new(72, Wave::Saw, 5).with(Effect::FadeOut),
+            Note::new(60, SQUARE, 5).with(NoteEffect::Vibrato),
+            Note::new(64, SQUARE, 5).with(NoteEffect::Slide),
+            Note::new(67, Wave::Sine, 5).with(NoteEffect::Arpeggio),
+            Note::new(72, Wave::Saw, 5).with(NoteEffect::FadeOut),
             Note::rest(),
-            Note::new(69, Wave::Triangle, 6).with(Effect::FadeIn),
+            Note::new(69, Wave::Triangle, 6).with(NoteEffect::FadeIn),
         ],
     );
     lead.vibrato = Hz::from_millihertz(6_250);
@@ -44,7 +44,7 @@ fn band(con: &mut Console) -> MusicId {
             25,
             vec![
                 Note::new(36, Wave::Triangle, 6),
-                Note::new(43, Wave::Triangle, 6).with(Effect::Drop),
+                Note::new(43, Wave::Triangle, 6).with(NoteEffect::Drop),
             ],
         ))
         .unwrap();
@@ -69,12 +69,12 @@ fn two_seconds(fps: f64) -> Vec<i16> {
         .init_context()
         .add_sfx(Sfx::new(3, vec![Note::new(80, SQUARE, 4); 3]))
         .unwrap();
-    assert!(con.init_context().play_music(tune));
+    assert!(con.init_context().play_music(tune).is_ok());
     let mut out = Vec::new();
     for tick in 0..(2.0 * fps) as u64 {
         let mut ctx = con.update_context(tick);
         if tick as f64 == 0.5 * fps {
-            ctx.play_sfx(blip, Some(Channel::FOUR));
+            ctx.play_sfx(blip, Some(Channel::FOUR)).unwrap();
         }
         con.step_sound();
         out.extend(con.drain_samples());
@@ -100,7 +100,9 @@ fn a_note_starts_on_its_own_sample_inside_an_update() {
         .init_context()
         .add_sfx(Sfx::new(1, vec![Note::rest(), Note::new(57, SQUARE, 7)]))
         .unwrap();
-    con.update_context(0).play_sfx(id, Some(Channel::ONE));
+    con.update_context(0)
+        .play_sfx(id, Some(Channel::ONE))
+        .unwrap();
     con.step_sound();
     let samples: Vec<i16> = con.drain_samples().collect();
     assert_eq!(samples.iter().position(|&s| s != 0), Some(367));
@@ -115,7 +117,9 @@ fn a_sound_lasts_its_length_in_seconds_at_any_update_rate() {
             .init_context()
             .add_sfx(Sfx::new(30, vec![Note::new(57, SQUARE, 7); 2]))
             .unwrap();
-        con.update_context(0).play_sfx(id, Some(Channel::ONE));
+        con.update_context(0)
+            .play_sfx(id, Some(Channel::ONE))
+            .unwrap();
         let mut ticks = 0;
         while con
             .update_context(ticks)
@@ -135,7 +139,8 @@ fn vibrato_wobble(fps: f64, file: &str) -> Vec<usize> {
     let mut con = console(fps);
     let bank = con.init_context().decode_sounds("v.txt", file).unwrap();
     con.update_context(0)
-        .play_sfx(bank.sfx("v").unwrap(), Some(Channel::ONE));
+        .play_sfx(bank.sfx("v").unwrap(), Some(Channel::ONE))
+        .unwrap();
     let mut samples = Vec::new();
     for _ in 0..fps as u64 {
         con.step_sound();
@@ -167,7 +172,8 @@ fn a_version_1_file_counts_updates_and_version_2_counts_120ths_of_a_second() {
         let mut con = console(fps);
         let bank = con.init_context().decode_sounds("f.txt", file).unwrap();
         con.update_context(0)
-            .play_sfx(bank.sfx("a").unwrap(), Some(Channel::ONE));
+            .play_sfx(bank.sfx("a").unwrap(), Some(Channel::ONE))
+            .unwrap();
         let mut ticks = 0u64;
         while con
             .update_context(ticks)
@@ -198,7 +204,7 @@ fn each_channel_of_a_tune_of_sequences_plays_its_own_list() {
             false,
         ))
         .unwrap();
-    con.init_context().play_music(tune);
+    con.init_context().play_music(tune).unwrap();
     let mut heard: Vec<[Option<SfxId>; 2]> = Vec::new();
     for tick in 0..20 {
         let ctx = con.update_context(tick);
@@ -238,11 +244,14 @@ fn a_sequence_loops_and_an_effect_on_its_channel_takes_its_place_until_done() {
         .init_context()
         .add_music(Music::sequences([vec![a], vec![], vec![], vec![]], true))
         .unwrap();
-    con.init_context().play_music(tune);
+    con.init_context().play_music(tune).unwrap();
     for tick in 0..40 {
         let mut ctx = con.update_context(tick);
         if tick == 10 {
-            assert_eq!(ctx.play_sfx(fx, Some(Channel::ONE)), Some(Channel::ONE));
+            assert_eq!(
+                ctx.play_sfx(fx, Some(Channel::ONE)).unwrap().channel(),
+                Some(Channel::ONE)
+            );
         }
         let ch = ctx.channel_state(Channel::ONE);
         match tick {
@@ -266,7 +275,7 @@ fn empty_patterns_are_allowed_and_a_tune_of_nothing_but_them_ends() {
             Some(0),
         ))
         .unwrap();
-    assert!(ctx.play_music(skips));
+    assert!(ctx.play_music(skips).is_ok());
     assert_eq!(
         ctx.music_pattern().map(|p| p.1),
         Some(1),
@@ -276,7 +285,7 @@ fn empty_patterns_are_allowed_and_a_tune_of_nothing_but_them_ends() {
     let nothing = ctx
         .add_music(Music::patterns(vec![[None; 4], [None; 4]], Some(0)))
         .unwrap();
-    assert!(ctx.play_music(nothing));
+    assert!(ctx.play_music(nothing).is_ok());
     assert_eq!(ctx.music_pattern(), None);
     con.step_sound();
     assert!(con.drain_samples().count() > 0);
@@ -296,53 +305,64 @@ fn loading_a_sound_file_again_replaces_its_whole_set() {
         )
         .unwrap();
     let (old_a, old_b) = (first.sfx("a").unwrap(), first.sfx("b").unwrap());
-    assert!(ctx.play_music(first.music("m").unwrap()));
+    assert!(ctx.play_music(first.music("m").unwrap()).is_ok());
     let again = ctx
         .decode_sounds("s.txt", "bt-sound 2\nsfx a 10\nE4 sq 5\n")
         .unwrap();
     assert_eq!(again.sfx("b"), None, "b is no longer in the file");
-    assert_eq!(ctx.play_sfx(old_b, None), None, "the old ids name nothing");
-    assert_eq!(ctx.play_sfx(old_a, None), None);
+    assert_eq!(
+        ctx.play_sfx(old_b, None).ok(),
+        None,
+        "the old ids name nothing"
+    );
+    assert_eq!(ctx.play_sfx(old_a, None).ok(), None);
     assert_eq!(
         ctx.music_pattern(),
         None,
         "the tune that was playing is gone"
     );
     assert_eq!(ctx.channel_state(Channel::ONE).sfx, None);
-    assert!(!ctx.play_music(first.music("m").unwrap()));
+    assert!(ctx.play_music(first.music("m").unwrap()).is_err());
     assert_eq!(
-        ctx.play_sfx(own, Some(Channel::THREE)),
+        ctx.play_sfx(own, Some(Channel::THREE)).unwrap().channel(),
         Some(Channel::THREE),
         "a sound not from the file stays"
     );
     assert_eq!(
-        ctx.play_sfx(again.sfx("a").unwrap(), Some(Channel::ONE)),
+        ctx.play_sfx(again.sfx("a").unwrap(), Some(Channel::ONE))
+            .unwrap()
+            .channel(),
         Some(Channel::ONE)
     );
     // A file that fails to load changes nothing.
     assert!(ctx.decode_sounds("s.txt", "bt-sound 2\nsfx a 0\n").is_err());
     assert_eq!(
-        ctx.play_sfx(again.sfx("a").unwrap(), Some(Channel::TWO)),
+        ctx.play_sfx(again.sfx("a").unwrap(), Some(Channel::TWO))
+            .unwrap()
+            .channel(),
         Some(Channel::TWO)
     );
     // Another file's set is its own.
     let other = ctx
         .decode_sounds("t.txt", "bt-sound 2\nsfx a 10\nG4 sq 5\n")
         .unwrap();
-    assert!(ctx.play_sfx(again.sfx("a").unwrap(), None).is_some());
+    assert!(ctx.play_sfx(again.sfx("a").unwrap(), None).is_ok());
     assert!(ctx
         .play_sfx(other.sfx("a").unwrap(), Some(Channel::FOUR))
-        .is_some());
+        .is_ok());
 }
 
 /// The shortest and longest period (in samples, between rising edges) of one held C2 square
 /// note with vibrato of `depth` cents, over its second second.
 fn vibrato_periods(depth: u16) -> (usize, usize) {
     let mut con = console(60.0);
-    let mut sfx = Sfx::new(480, vec![Note::new(36, SQUARE, 5).with(Effect::Vibrato)]);
+    let mut sfx = Sfx::new(
+        480,
+        vec![Note::new(36, SQUARE, 5).with(NoteEffect::Vibrato)],
+    );
     sfx.vibrato_depth = depth;
     let id = con.init_context().add_sfx(sfx).unwrap();
-    con.update_context(0).play_sfx(id, None);
+    con.update_context(0).play_sfx(id, None).unwrap();
     let mut samples = Vec::new();
     for t in 1..=120 {
         con.step_sound();
@@ -382,7 +402,7 @@ fn vibrato_depth_sets_how_far_the_pitch_bends_either_way() {
         "no vibrato at depth 0: {short} to {long}"
     );
 
-    let mut deep = Sfx::new(8, vec![Note::new(60, SQUARE, 5).with(Effect::Vibrato)]);
+    let mut deep = Sfx::new(8, vec![Note::new(60, SQUARE, 5).with(NoteEffect::Vibrato)]);
     deep.vibrato_depth = 1201;
     let err = console(60.0).init_context().add_sfx(deep).unwrap_err();
     assert_eq!(
@@ -398,7 +418,8 @@ fn render_file(file: &str, name: &str, fps: f64, rate: u32, seconds: f64) -> Vec
     con.set_sample_rate(rate);
     let bank = con.init_context().decode_sounds("f.txt", file).unwrap();
     con.update_context(0)
-        .play_sfx(bank.sfx(name).unwrap(), Some(Channel::ONE));
+        .play_sfx(bank.sfx(name).unwrap(), Some(Channel::ONE))
+        .unwrap();
     let mut out = Vec::new();
     for _ in 0..(seconds * fps).ceil() as u64 {
         con.step_sound();
@@ -482,7 +503,7 @@ fn a_pattern_is_timed_by_its_lowest_channel_that_does_not_loop() {
         ))
         .unwrap();
     for (music, first) in [(tune, 15), (drones, 1)] {
-        assert!(con.init_context().play_music(music));
+        assert!(con.init_context().play_music(music).is_ok());
         let mut tick = 0;
         while con.update_context(tick).music_pattern().map(|p| p.1) == Some(0) {
             con.step_sound();
@@ -511,13 +532,13 @@ fn fade_peaks(
             Some(0),
         ))
         .unwrap();
-    assert!(con.init_context().play_music_with(tune, start));
+    assert!(con.init_context().play_music_with(tune, start).is_ok());
     let mut samples = Vec::new();
     for tick in 0..fps as u64 {
         let mut ctx = con.update_context(tick);
         if let Some((at, fade)) = stop {
             if tick == (at * fps) as u64 {
-                ctx.stop_music_fading(fade);
+                ctx.stop_music(Fade::new(fade));
             }
         }
         con.step_sound();
@@ -534,7 +555,7 @@ fn a_tune_fades_in_over_its_fade_and_out_before_it_stops_the_same_at_any_rate() 
     use bt::sound::MusicStart;
     use std::time::Duration;
     let start = MusicStart {
-        fade_in: Duration::from_millis(500),
+        fade_in: Fade::millis(500),
         ..MusicStart::default()
     };
     let peaks = fade_peaks(60.0, start, None);
@@ -570,26 +591,33 @@ fn channels_reserved_for_a_tune_are_not_picked_for_a_sound_effect() {
     let tune = ctx
         .add_music(Music::patterns(vec![[Some(a), None, None, None]], Some(0)))
         .unwrap();
-    assert!(ctx.play_music(tune));
-    assert_eq!(ctx.play_sfx(a, None), Some(Channel::TWO));
-    ctx.stop_sfx(Channel::TWO);
+    assert!(ctx.play_music(tune).is_ok());
+    assert_eq!(ctx.play_sfx(a, None).unwrap().channel(), Some(Channel::TWO));
+    ctx.stop_channel(Channel::TWO, Fade::INSTANT);
     // PICO-8's music(n, 0, 7): channels 0 to 2 kept for the tune.
     let start = MusicStart {
         reserved: [true, true, true, false],
         ..MusicStart::default()
     };
-    assert!(ctx.play_music_with(tune, start));
-    assert_eq!(ctx.play_sfx(a, None), Some(Channel::FOUR));
-    assert_eq!(ctx.play_sfx(a, None), None, "the only open channel is busy");
+    assert!(ctx.play_music_with(tune, start).is_ok());
     assert_eq!(
-        ctx.play_sfx(a, Some(Channel::TWO)),
+        ctx.play_sfx(a, None).unwrap().channel(),
+        Some(Channel::FOUR)
+    );
+    assert_eq!(
+        ctx.play_sfx(a, None).ok(),
+        None,
+        "the only open channel is busy"
+    );
+    assert_eq!(
+        ctx.play_sfx(a, Some(Channel::TWO)).unwrap().channel(),
         Some(Channel::TWO),
         "asked for"
     );
-    ctx.stop_music();
-    ctx.stop_sfx(Channel::FOUR);
+    ctx.stop_music(Fade::INSTANT);
+    ctx.stop_channel(Channel::FOUR, Fade::INSTANT);
     assert_eq!(
-        ctx.play_sfx(a, None),
+        ctx.play_sfx(a, None).unwrap().channel(),
         Some(Channel::ONE),
         "none kept once it stops"
     );

@@ -1,7 +1,7 @@
 //! The sound editor's file: written back unchanged it is the same bytes; edited, only the
 //! edited lines change, comments stay, and the text reads back as the sounds edited.
 
-use bt::sound::{Effect, Note, SoundFile, Wave};
+use bt::sound::{Note, NoteEffect, SoundFile, Wave};
 use bt_runtime::sound_edit::{SoundDoc, TuneRows};
 
 const PLATFORMER: &str = include_str!("../../carts/platformer/assets/music.txt");
@@ -82,7 +82,7 @@ fn an_edited_note_changes_its_line_alone_and_keeps_its_comment() {
     doc.set_note(
         coin,
         1,
-        Note::new(77, Wave::Square { duty: 64 }, 4).with(Effect::Vibrato),
+        Note::new(77, Wave::Square { duty: 64 }, 4).with(NoteEffect::Vibrato),
     );
     doc.set_note(1, 1, Note::new(44, Wave::Saw, 6));
     let text = doc.checked_text().unwrap();
@@ -230,9 +230,13 @@ fn the_platformer_music_round_trips_through_every_kind_of_edit() {
     doc.set_note(
         lead,
         0,
-        Note::new(95, Wave::Noise, 7).with(Effect::ArpeggioGroup { units: 3 }),
+        Note::new(95, Wave::Noise, 7).with(NoteEffect::ArpeggioGroup { units: 3 }),
     );
-    doc.insert_note(lead, 3, Note::new(0, Wave::Organ, 1).with(Effect::FadeIn));
+    doc.insert_note(
+        lead,
+        3,
+        Note::new(0, Wave::Organ, 1).with(NoteEffect::FadeIn),
+    );
     doc.remove_notes(lead, 5..7);
     doc.set_speed(lead, 30);
     let text = doc.checked_text().unwrap();

@@ -434,7 +434,7 @@ fn a_recorded_editing_session_replays_to_the_same_picture_and_save() {
     // It is the edit made: lead_b's second note an A5, its fifth a drop.
     let back = SoundFile::parse("music.txt", &saved).unwrap();
     assert_eq!(back.sfx[1].1.notes[1].pitch, 69);
-    assert_eq!(back.sfx[1].1.notes[4].effect, bt::sound::Effect::Drop);
+    assert_eq!(back.sfx[1].1.notes[4].effect, bt::sound::NoteEffect::Drop);
 }
 
 #[test]

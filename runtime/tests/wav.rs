@@ -1,6 +1,6 @@
 //! Sound follows ticks: the same samples under any clock, and from a seek as from straight play.
 
-use bt::sound::{Effect, Music, Note, Sfx, SfxId, Wave};
+use bt::sound::{Music, Note, NoteEffect, Sfx, SfxId, Wave};
 use bt::{Button, Cart, CartError, Player, Render, Update};
 use bt_runtime::export::wav::{encode_wav, make_wav, record_samples, WavChannels};
 use bt_runtime::{ConstantClock, Engine, EngineOptions, JitterClock, SequenceClock};
@@ -25,27 +25,27 @@ impl Cart for Band {
         let lead = ctx.add_sfx(Sfx::new(
             6,
             vec![
-                Note::new(60, sq, 5).with(Effect::Vibrato),
-                Note::new(64, sq, 5).with(Effect::Slide),
-                Note::new(67, Wave::Sine, 5).with(Effect::Arpeggio),
-                Note::new(72, Wave::Saw, 5).with(Effect::FadeOut),
+                Note::new(60, sq, 5).with(NoteEffect::Vibrato),
+                Note::new(64, sq, 5).with(NoteEffect::Slide),
+                Note::new(67, Wave::Sine, 5).with(NoteEffect::Arpeggio),
+                Note::new(72, Wave::Saw, 5).with(NoteEffect::FadeOut),
             ],
         ))?;
         let tune = ctx.add_music(Music::Patterns {
             patterns: vec![[Some(bass), Some(lead), None, None]],
             loop_start: Some(0),
         })?;
-        ctx.play_music(tune);
+        ctx.play_music(tune).unwrap();
         self.burst = ctx
             .add_sfx(Sfx::new(
                 4,
-                vec![Note::new(30, Wave::Noise, 7).with(Effect::Drop); 4],
+                vec![Note::new(30, Wave::Noise, 7).with(NoteEffect::Drop); 4],
             ))
             .ok();
         self.blip = ctx
             .add_sfx(Sfx::new(
                 2,
-                vec![Note::new(70, Wave::Sine, 4).with(Effect::FadeIn); 3],
+                vec![Note::new(70, Wave::Sine, 4).with(NoteEffect::FadeIn); 3],
             ))
             .ok();
         Ok(())
@@ -53,10 +53,11 @@ impl Cart for Band {
 
     fn update(&mut self, ctx: &mut Update<'_>) {
         if ctx.ticks() % 50 == 10 {
-            ctx.play_sfx(self.burst.unwrap(), Some(bt::sound::Channel::FOUR));
+            ctx.play_sfx(self.burst.unwrap(), Some(bt::sound::Channel::FOUR))
+                .unwrap();
         }
         if ctx.rng_mut().next_u32().is_multiple_of(17) || ctx.is_pressed(Button::A, Player::ONE) {
-            ctx.play_sfx(self.blip.unwrap(), None);
+            ctx.play_sfx(self.blip.unwrap(), None).unwrap();
         }
     }
 
@@ -164,7 +165,7 @@ struct FromFile;
 impl Cart for FromFile {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
         let bank = ctx.load_sounds("tune.txt")?;
-        ctx.play_music(bank.music("theme").unwrap());
+        ctx.play_music(bank.music("theme").unwrap()).unwrap();
         Ok(())
     }
     fn update(&mut self, _: &mut Update<'_>) {}

@@ -32,7 +32,7 @@ use crate::Easing;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Bus {
     /// Everything: the music and sfx buses, and clips sent here directly. Its volume is the
-    /// master volume ([`Update::set_master_volume`](crate::Update::set_master_volume)).
+    /// master volume (`set_bus_volume(Bus::Main, v)`).
     Main,
     /// The synthesiser's channels while the tune holds them.
     Music,
@@ -150,7 +150,7 @@ impl BusState {
 /// The ducker: its setting in samples, and how far down the music is.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Ducker {
-    /// Whether sound effects lower the music; after [`Buses::clear_ducking`] a ducked music
+    /// Whether sound effects lower the music; after [`Buses::reset_ducking`] a ducked music
     /// bus still rises back over the release.
     on: bool,
     amount: u8,
@@ -257,7 +257,7 @@ impl Buses {
 
     /// Sound effects no longer lower the music; a lowered music bus rises back over the
     /// release.
-    pub(crate) fn clear_ducking(&mut self) {
+    pub(crate) fn reset_ducking(&mut self) {
         self.duck.on = false;
     }
 

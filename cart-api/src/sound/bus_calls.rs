@@ -1,23 +1,19 @@
 //! What carts call to set the buses: volumes, fades, mutes and ducking. Like every sound call,
 //! each takes effect at the tick it is made, from that update's first sample.
 
-use std::time::Duration;
-
-use super::{Bus, Ducking};
-use crate::{Easing, Update};
+use super::{Bus, Ducking, Fade};
+use crate::Update;
 
 /// Buses.
 ///
 /// ```
-/// use std::time::Duration;
-///
 /// use bt::host::Console;
-/// use bt::sound::{Bus, Ducking};
+/// use bt::sound::{Bus, Ducking, Fade};
 /// use bt::{Easing, Settings};
 ///
 /// let mut con = Console::new(&Settings::default(), 0);
 /// let mut ctx = con.update_context(0);
-/// ctx.fade_bus(Bus::Music, 0, Duration::from_secs(1), Easing::SineOut);
+/// ctx.fade_bus(Bus::Music, 0, Fade::seconds(1.0).eased(Easing::SineOut));
 /// ctx.set_ducking(Ducking { amount: 160, ..Ducking::default() });
 /// assert_eq!(ctx.bus_volume(Bus::Music), 255, "the fade starts where the bus is");
 /// for tick in 0..60 {
@@ -29,22 +25,23 @@ use crate::{Easing, Update};
 /// ```
 impl Update<'_> {
     /// Sets `bus`'s volume at once, 0 (silent) to 255 (full, the default), ending any fade.
-    /// The main bus's volume is the master volume: `set_bus_volume(Bus::Main, v)` is
-    /// [`Update::set_master_volume`].
+    /// The main bus's volume is the master volume, the volume of the whole mix:
+    /// `set_bus_volume(Bus::Main, v)`.
     pub fn set_bus_volume(&mut self, bus: Bus, volume: u8) {
         self.con.synth.set_bus_volume(bus, volume);
     }
 
-    /// Fades `bus` from its volume now (where a fade running has got to) to `volume` over
-    /// `time`, along `easing`: each sample's level is worked out from the sample's place in the
-    /// fade, so it is the same at any update rate. A curve that overshoots (`Back`, `Elastic`)
-    /// is held between silence and 255. A zero `time` sets the volume at once.
-    pub fn fade_bus(&mut self, bus: Bus, volume: u8, time: Duration, easing: Easing) {
-        self.con.synth.fade_bus(bus, volume, time, easing);
+    /// Fades `bus` from its volume now (where a fade running has got to) to `volume` along
+    /// `fade`: each sample's level is worked out from the sample's place in the fade, so it is
+    /// the same at any update rate. A curve that overshoots (`Back`, `Elastic`) is held
+    /// between silence and 255. [`Fade::INSTANT`] sets the volume at once.
+    pub fn fade_bus(&mut self, bus: Bus, volume: u8, fade: Fade) {
+        self.con.synth.fade_bus(bus, volume, fade);
     }
 
     /// `bus`'s volume now, 0 to 255: where its fade has got to, mute and ducking not counted
-    /// ([`SoundMeter::buses`](super::SoundMeter::buses) counts them).
+    /// ([`SoundMeter::buses`](super::SoundMeter::buses) counts them). The main bus's is the
+    /// master volume.
     pub fn bus_volume(&self, bus: Bus) -> u8 {
         self.con.synth.bus_volume(bus)
     }
@@ -74,9 +71,9 @@ impl Update<'_> {
         self.con.synth.set_ducking(ducking);
     }
 
-    /// Sound effects no longer lower the music; music lowered now rises back over the last
-    /// setting's release.
-    pub fn clear_ducking(&mut self) {
-        self.con.synth.clear_ducking();
+    /// Undoes [`Update::set_ducking`]: sound effects no longer lower the music, and music
+    /// lowered now rises back over the last setting's release.
+    pub fn reset_ducking(&mut self) {
+        self.con.synth.reset_ducking();
     }
 }

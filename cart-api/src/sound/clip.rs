@@ -11,7 +11,10 @@
 use std::sync::Arc;
 
 use super::bus::{Bus, BUSES};
+use super::fade::progress;
 use super::stereo::{pan_gains, Frame, Pan};
+use super::voice::{PlayError, Voice, VoiceKind};
+use crate::Easing;
 
 /// Voices the clip pool plays at once. A ninth clip takes a voice from one already playing (see
 /// [`crate::Update::play_clip`] for which), or is refused.
@@ -23,8 +26,9 @@ pub const MAX_CLIP_FRAMES: u64 = 60 * 48_000;
 pub const MAX_CLIP_FILE: u64 = 16 << 20;
 /// The sample rates a clip may have, in frames a second.
 pub const CLIP_RATES: std::ops::RangeInclusive<u32> = 1_000..=192_000;
-/// The slowest and fastest a clip plays: a sixteenth and sixteen times its own speed.
-pub const CLIP_PITCHES: std::ops::RangeInclusive<f32> = 0.0625..=16.0;
+/// The lowest and highest pitch a voice plays at, as a ratio of its own: a sixteenth and
+/// sixteen times (four octaves down and up). A clip's pitch is also its speed.
+pub const PITCH_RATIOS: std::ops::RangeInclusive<f32> = 0.0625..=16.0;
 
 /// A sound file decoded by the host: its rate and its frames, left and right (a mono file has
 /// both sides equal). What [`crate::host::ImageLoader::decode_clip`] returns.
@@ -41,15 +45,6 @@ pub struct DecodedClip {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ClipId(pub(crate) u32);
 
-/// A clip playing on a voice, from [`crate::Update::play_clip`]: stop it, or ask whether it
-/// still plays. Once the clip ends, is stopped, or its voice is taken for another clip, the
-/// handle names nothing (it never names the clip that took the voice).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ClipVoice {
-    slot: u8,
-    serial: u32,
-}
-
 /// How to play a clip: `ClipOptions::default()` plays it once, as recorded, centred.
 ///
 /// ```
@@ -63,8 +58,9 @@ pub struct ClipOptions {
     /// 0 (silent) to 255 (as recorded, the default).
     pub volume: u8,
     /// The playback rate: 1 as recorded (the default), 2 an octave up and twice as fast, 0.5 an
-    /// octave down; clamped to [`CLIP_PITCHES`] (a value that is not a number counts as 1). It
-    /// is turned into a 16.16 fixed-point ratio once, when the clip starts.
+    /// octave down; clamped to [`PITCH_RATIOS`] (a value that is not a number counts as 1). It
+    /// is turned into a 16.16 fixed-point ratio once, when the clip starts (or when
+    /// [`crate::Update::set_voice_pitch`] changes it).
     pub pitch: f32,
     /// -127 hard left, 0 centred (the default), 127 hard right, by the pan law of
     /// [`pan_gains`](crate::sound::pan_gains).
@@ -168,14 +164,18 @@ struct Slot {
     step: u64,
     /// Left and right gain: volume and pan, out of 65,536.
     gain: [i64; 2],
+    /// The volume and pan the gain was made from.
+    volume: u8,
+    pan: Pan,
     looping: bool,
     priority: u8,
     bus: Bus,
     /// Which start this is, counted from boot: the handle's check, and the age for stealing.
     serial: u32,
-    /// Samples of fade left, and the fade's length (0: not fading).
+    /// Samples of fade left, and the fade's length (0: not fading), along `easing`.
     fade_left: u32,
     fade_len: u32,
+    easing: Easing,
 }
 
 /// The clip voices: what plays, where, and how loud.
@@ -188,15 +188,40 @@ pub(crate) struct ClipPool {
 
 /// The pitch as a 16.16 ratio: basic IEEE operations only (a product, a rounding), so the same
 /// on every machine.
-fn pitch_q16(pitch: f32) -> u64 {
+pub(crate) fn pitch_q16(pitch: f32) -> u64 {
     let pitch = if pitch.is_nan() { 1.0 } else { pitch };
-    let pitch = pitch.clamp(*CLIP_PITCHES.start(), *CLIP_PITCHES.end());
+    let pitch = pitch.clamp(*PITCH_RATIOS.start(), *PITCH_RATIOS.end());
     (pitch * 65_536.0).round() as u64
 }
 
+/// What a voice's place in its clip moves a sample of output: the clip's rate over the
+/// console's, times the pitch (16.16), in 32.32 frames.
+pub(crate) fn clip_step(clip_rate: u32, pitch: u64, rate: u32) -> u64 {
+    let step = (u128::from(clip_rate) << 32) * u128::from(pitch) / (u128::from(rate.max(1)) << 16);
+    step.min(u128::from(u64::MAX)) as u64
+}
+
+/// Left and right gains out of 65,536 for `volume` (255 is as recorded) at `pan`.
+pub(crate) fn clip_gain(volume: u8, pan: Pan) -> [i64; 2] {
+    let volume = i64::from(volume) + i64::from(volume >> 7);
+    pan_gains(pan).map(|side| volume * side)
+}
+
+/// A fading voice's sample: `v` at the fade's place, `left` of `len` samples to go.
+pub(crate) fn faded(v: i64, left: u32, len: u32, easing: Easing) -> i64 {
+    let (num, den) = progress(easing, u64::from(len - left), u64::from(len));
+    v * (den - num) / den
+}
+
+/// A voice fading in: `v` at the fade's place, `left` of `len` samples to go.
+pub(crate) fn risen(v: i64, left: u32, len: u32, easing: Easing) -> i64 {
+    let (num, den) = progress(easing, u64::from(len - left), u64::from(len));
+    v * num / den
+}
+
 impl ClipPool {
-    /// Starts `clip` (`id` in `bank`) at the console's `rate`; `None` when every voice plays a
-    /// clip of higher priority. The voice taken: a free one (the lowest), else the one of
+    /// Starts `clip` (`id` in `bank`) at the console's `rate`; an error for an unknown clip or
+    /// when every voice plays a clip of higher priority. The voice taken: a free one (the lowest), else the one of
     /// lowest priority, the earliest started among equals, if its priority is at most
     /// `options.priority`.
     pub(crate) fn play(
@@ -205,8 +230,15 @@ impl ClipPool {
         id: ClipId,
         options: ClipOptions,
         rate: u32,
-    ) -> Option<ClipVoice> {
-        let clip = bank.clips.get(id.0 as usize)?;
+    ) -> Result<Voice, PlayError> {
+        let clip = bank
+            .clips
+            .get(id.0 as usize)
+            .ok_or(PlayError::UnknownClip(id.0))?;
+        let refused = PlayError::NoFreeVoice {
+            clip: id.0,
+            priority: options.priority,
+        };
         let slot = match self.slots.iter().position(|s| s.clip.is_none()) {
             Some(free) => free,
             None => {
@@ -214,51 +246,53 @@ impl ClipPool {
                     .slots
                     .iter()
                     .enumerate()
-                    .min_by_key(|(_, s)| (s.priority, s.serial))?;
+                    .min_by_key(|(_, s)| (s.priority, s.serial))
+                    .ok_or(refused.clone())?;
                 if weakest.priority > options.priority {
-                    return None;
+                    return Err(refused);
                 }
                 i
             }
         };
         self.serial = self.serial.wrapping_add(1);
-        let step = (u128::from(clip.rate) << 32) * u128::from(pitch_q16(options.pitch))
-            / (u128::from(rate.max(1)) << 16);
-        let volume = i64::from(options.volume) + i64::from(options.volume >> 7);
-        let [l, r] = pan_gains(options.pan);
         self.slots[slot] = Slot {
             clip: Some(id.0),
             pos: 0,
-            step: step.min(u128::from(u64::MAX)) as u64,
-            gain: [volume * l, volume * r],
+            step: clip_step(clip.rate, pitch_q16(options.pitch), rate),
+            gain: clip_gain(options.volume, options.pan),
+            volume: options.volume,
+            pan: options.pan,
             looping: options.looping,
             priority: options.priority,
             bus: options.bus,
             serial: self.serial,
             fade_left: 0,
             fade_len: 0,
+            easing: Easing::Linear,
         };
-        Some(ClipVoice {
+        Ok(Voice {
+            kind: VoiceKind::Clip,
             slot: slot as u8,
             serial: self.serial,
         })
     }
 
-    fn slot(&mut self, voice: ClipVoice) -> Option<&mut Slot> {
-        self.slots
-            .get_mut(usize::from(voice.slot))
-            .filter(|s| s.clip.is_some() && s.serial == voice.serial)
+    fn slot(&mut self, voice: Voice) -> Option<&mut Slot> {
+        self.slots.get_mut(usize::from(voice.slot)).filter(|s| {
+            voice.kind == VoiceKind::Clip && s.clip.is_some() && s.serial == voice.serial
+        })
     }
 
-    /// Fades `voice` out over `samples` (at once for 0); a fade already running that would end
-    /// sooner is kept.
-    pub(crate) fn stop(&mut self, voice: ClipVoice, samples: u32) {
+    /// Fades `voice` out over `samples` along `easing` (at once for 0); a fade already
+    /// running that would end sooner is kept.
+    pub(crate) fn stop(&mut self, voice: Voice, samples: u32, easing: Easing) {
         let Some(slot) = self.slot(voice) else { return };
         if samples == 0 {
             slot.clip = None;
         } else if slot.fade_len == 0 {
             slot.fade_left = samples;
             slot.fade_len = samples;
+            slot.easing = easing;
         } else if slot.fade_left > samples {
             // Sooner, from the level the running fade has reached.
             let len = u64::from(samples) * u64::from(slot.fade_len) / u64::from(slot.fade_left);
@@ -267,10 +301,28 @@ impl ClipPool {
         }
     }
 
-    pub(crate) fn is_playing(&self, voice: ClipVoice) -> bool {
-        self.slots
-            .get(usize::from(voice.slot))
-            .is_some_and(|s| s.clip.is_some() && s.serial == voice.serial)
+    pub(crate) fn is_playing(&self, voice: Voice) -> bool {
+        voice.kind == VoiceKind::Clip
+            && self
+                .slots
+                .get(usize::from(voice.slot))
+                .is_some_and(|s| s.clip.is_some() && s.serial == voice.serial)
+    }
+
+    /// Plays `voice` at `pitch` (16.16) from its next sample, `bank` giving its clip's rate.
+    pub(crate) fn set_pitch(&mut self, bank: &ClipBank, voice: Voice, pitch: u64, rate: u32) {
+        let Some(slot) = self.slot(voice) else { return };
+        if let Some((clip_rate, _)) = slot.clip.and_then(|c| bank.get(c)) {
+            slot.step = clip_step(clip_rate, pitch, rate);
+        }
+    }
+
+    /// Sets `voice`'s volume and pan (each when given) from its next sample.
+    pub(crate) fn set_mix(&mut self, voice: Voice, volume: Option<u8>, pan: Option<Pan>) {
+        let Some(slot) = self.slot(voice) else { return };
+        slot.volume = volume.unwrap_or(slot.volume);
+        slot.pan = pan.unwrap_or(slot.pan);
+        slot.gain = clip_gain(slot.volume, slot.pan);
     }
 
     /// Voices playing.
@@ -313,7 +365,7 @@ impl ClipPool {
                 let s = a + (((b - a) * frac) >> 16);
                 let mut v = (s * slot.gain[side]) >> 15;
                 if slot.fade_len > 0 {
-                    v = v * i64::from(slot.fade_left) / i64::from(slot.fade_len);
+                    v = faded(v, slot.fade_left, slot.fade_len, slot.easing);
                 }
                 mix[slot.bus.index()][side] += v;
             }
@@ -400,10 +452,17 @@ mod tests {
                 44_100,
             )
         };
-        let voices: Vec<ClipVoice> = (0..CLIP_VOICES)
+        let voices: Vec<Voice> = (0..CLIP_VOICES)
             .map(|i| play(&mut pool, if i == 0 { 5 } else { 1 }).unwrap())
             .collect();
-        assert_eq!(play(&mut pool, 0), None, "every voice matters more");
+        assert_eq!(
+            play(&mut pool, 0),
+            Err(PlayError::NoFreeVoice {
+                clip: 0,
+                priority: 0
+            }),
+            "every voice matters more"
+        );
         let taken = play(&mut pool, 1).unwrap();
         assert!(!pool.is_playing(voices[1]), "the oldest of priority 1 went");
         assert!(pool.is_playing(voices[0]) && pool.is_playing(taken));
@@ -417,7 +476,7 @@ mod tests {
         let voice = pool
             .play(&bank, id, ClipOptions::default(), 44_100)
             .unwrap();
-        pool.stop(voice, 4);
+        pool.stop(voice, 4, Easing::Linear);
         let out = run(&mut pool, &bank, 5);
         assert_eq!(
             out.iter().map(|m| m[0]).collect::<Vec<_>>(),

@@ -1,22 +1,18 @@
 //! What carts call to play sample clips: load one from the asset folder or from bytes built
-//! into the cart, play it on the clip voices, stop it, ask whether it plays. Like the
+//! into the cart, and play it on the clip voices (its [`Voice`] stops it or changes it). Like the
 //! synthesiser's calls, each takes effect at the tick it is made, from that update's first
 //! sample.
 
-use std::time::Duration;
-
-use super::clip::{digest, ClipId, ClipOptions, ClipVoice, DecodedClip};
-use super::{CLIP_RATES, MAX_CLIP_FILE, MAX_CLIP_FRAMES};
+use super::clip::{digest, ClipId, ClipOptions, DecodedClip};
+use super::{PlayError, Voice, CLIP_RATES, MAX_CLIP_FILE, MAX_CLIP_FRAMES};
 use crate::assets::{AssetError, AssetErrorKind};
 use crate::Update;
 
 /// Sample clips.
 ///
 /// ```
-/// use std::time::Duration;
-///
 /// use bt::host::{Console, ImageLoader, RgbaImage};
-/// use bt::sound::{ClipOptions, DecodedClip};
+/// use bt::sound::{ClipOptions, DecodedClip, Fade};
 /// use bt::{AssetError, AssetErrorKind, Settings};
 ///
 /// /// A stand-in for the runtime's decoder: every clip is a short ramp.
@@ -38,15 +34,15 @@ use crate::Update;
 /// let mut ctx = con.update_context(0);
 /// let ramp = ctx.decode_clip("ramp.wav", b"RIFF...")?;
 /// let voice = ctx.play_clip(ramp, ClipOptions::default()).unwrap();
-/// assert!(ctx.is_clip_playing(voice));
+/// assert!(ctx.is_voice_playing(voice));
 /// con.step_sound();
 /// let frames: Vec<[i16; 2]> = con.drain_frames().collect();
 /// // As recorded, through the master volume (255 of 256, rounded down).
 /// assert_eq!(frames[10], [996, -997]);
 /// assert_eq!(frames[100], [0, 0], "played once, then silence");
 /// let mut ctx = con.update_context(1);
-/// assert!(!ctx.is_clip_playing(voice));
-/// ctx.stop_clip(voice, Duration::from_millis(50)); // a voice that ended: nothing happens
+/// assert!(!ctx.is_voice_playing(voice));
+/// ctx.stop_voice(voice, Fade::millis(50)); // a voice that ended: nothing happens
 /// # Ok::<(), bt::AssetError>(())
 /// ```
 impl Update<'_> {
@@ -110,26 +106,20 @@ impl Update<'_> {
     }
 
     /// Plays `clip` from its start on a clip voice (there are
-    /// [`CLIP_VOICES`](super::CLIP_VOICES)), as `options` say, and returns the voice, or
-    /// `None` for an unknown clip or when every voice plays a clip of higher priority.
+    /// [`CLIP_VOICES`](super::CLIP_VOICES)), as `options` say, and returns its [`Voice`],
+    /// through which [`Update::stop_voice`] stops it and [`Update::set_voice_pitch`] and its
+    /// neighbours change it.
     ///
     /// With every voice busy the clip takes the voice of lowest priority, the one started
     /// earliest among equals, if that priority is at most `options.priority`; what played
     /// there stops at once. So a clip of the same priority cuts off the oldest, and a
     /// low-priority clip never cuts off a higher one.
-    pub fn play_clip(&mut self, clip: ClipId, options: ClipOptions) -> Option<ClipVoice> {
+    ///
+    /// # Errors
+    /// [`PlayError::UnknownClip`] for a clip this console does not hold, and
+    /// [`PlayError::NoFreeVoice`] when every voice plays a clip of higher priority.
+    pub fn play_clip(&mut self, clip: ClipId, options: ClipOptions) -> Result<Voice, PlayError> {
         self.con.synth.play_clip(clip, options)
-    }
-
-    /// Fades `voice` out over `fade`, then frees it (a zero `fade` stops it at once). A voice
-    /// that already ended, or was taken for another clip, is left alone.
-    pub fn stop_clip(&mut self, voice: ClipVoice, fade: Duration) {
-        self.con.synth.stop_clip(voice, fade);
-    }
-
-    /// Whether `voice` still plays its clip (a fading voice plays until its fade ends).
-    pub fn is_clip_playing(&self, voice: ClipVoice) -> bool {
-        self.con.synth.is_clip_playing(voice)
     }
 }
 

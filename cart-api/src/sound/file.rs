@@ -24,7 +24,7 @@
 //! Pitches are a note name, an optional `#` and an octave (`C4` is middle C, `A4` 440 Hz,
 //! `B7` the highest). Waves: `sq` (square), `sqN` (a pulse high for N% of the period),
 //! `tri`, `saw`, `sin`, `noise`, `tilt`, `organ`, `phaser`. Volumes 0–7. Effects: `slide`,
-//! `vibrato`, `drop`, `fadein`, `fadeout`, `arp`, `arpgroup:N` ([`Effect::ArpeggioGroup`]).
+//! `vibrato`, `drop`, `fadein`, `fadeout`, `arp`, `arpgroup:N` ([`NoteEffect::ArpeggioGroup`]).
 //! `unit=183/22050` counts the sound's times in PICO-8's note step ([`TimeBase::Fraction`]).
 //! A file headed `bt-sound 1` counts SPEED, attack and release in the cart's
 //! updates, as it always did ([`TimeBase::Updates`]), and takes no `vibrato=`,
@@ -34,7 +34,7 @@
 use thiserror::Error;
 
 use super::{
-    Effect, Hz, Music, MusicId, Note, Sfx, SfxId, SoundError, TimeBase, Wave, CHANNELS,
+    Hz, Music, MusicId, Note, NoteEffect, Sfx, SfxId, SoundError, TimeBase, Wave, CHANNELS,
     MAX_EFFECT_RATE, MAX_UNIT_PART, MAX_UNIT_SECONDS,
 };
 use crate::quote::{excerpt, quoted};
@@ -284,17 +284,17 @@ fn wave(word: &str) -> Result<Wave, String> {
     })
 }
 
-fn effect(word: &str) -> Result<Effect, String> {
+fn effect(word: &str) -> Result<NoteEffect, String> {
     Ok(match word {
-        "slide" => Effect::Slide,
-        "vibrato" => Effect::Vibrato,
-        "drop" => Effect::Drop,
-        "fadein" => Effect::FadeIn,
-        "fadeout" => Effect::FadeOut,
-        "arp" => Effect::Arpeggio,
+        "slide" => NoteEffect::Slide,
+        "vibrato" => NoteEffect::Vibrato,
+        "drop" => NoteEffect::Drop,
+        "fadein" => NoteEffect::FadeIn,
+        "fadeout" => NoteEffect::FadeOut,
+        "arp" => NoteEffect::Arpeggio,
         w => match w.strip_prefix("arpgroup:").filter(|n| digits(n)) {
             Some(n) => match n.parse::<u8>() {
-                Ok(units) if units > 0 => Effect::ArpeggioGroup { units },
+                Ok(units) if units > 0 => NoteEffect::ArpeggioGroup { units },
                 _ => {
                     return Err(format!(
                         "{} needs a step of 1 to 255 units (arpgroup:2)",
@@ -574,7 +574,7 @@ impl SoundFile {
                             }
                             let e = match words.get(3) {
                                 Some(word) => effect(word).map_err(|m| err("effect", m))?,
-                                None => Effect::None,
+                                None => NoteEffect::None,
                             };
                             Note::new(p, w, v).with(e)
                         };

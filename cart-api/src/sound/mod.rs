@@ -17,6 +17,7 @@ mod bus_calls;
 mod clip;
 mod clip_calls;
 mod clock;
+mod fade;
 mod file;
 mod music_clip;
 mod music_clip_calls;
@@ -24,22 +25,26 @@ mod preset;
 mod stereo;
 mod synth;
 mod update;
+mod voice;
+mod voice_calls;
 mod wave;
 
 pub use bus::{Bus, Ducking, BUSES};
 pub use clip::{
-    ClipId, ClipOptions, ClipVoice, DecodedClip, CLIP_PITCHES, CLIP_RATES, CLIP_VOICES,
-    MAX_CLIP_FILE, MAX_CLIP_FRAMES,
+    ClipId, ClipOptions, DecodedClip, CLIP_RATES, CLIP_VOICES, MAX_CLIP_FILE, MAX_CLIP_FRAMES,
+    PITCH_RATIOS,
 };
 pub use clock::SampleClock;
+pub use fade::Fade;
 pub use file::{
     FileMusic, FileTune, SoundBank, SoundFile, SoundFileError, UnknownSound, SOUND_FILE_HEADER,
     SOUND_FILE_HEADER_UPDATES,
 };
-pub use music_clip::MusicClip;
+pub use music_clip::{Join, MusicClip};
 pub use preset::{Preset, UnknownPreset};
 pub use stereo::{pan_gains, to_mono, Frame, Pan, UNITY_GAIN};
 pub(crate) use synth::Synth;
+pub use voice::{PlayError, Voice};
 
 use thiserror::Error;
 
@@ -221,7 +226,7 @@ pub enum Wave {
 /// What a note does to its pitch or volume while it plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
-pub enum Effect {
+pub enum NoteEffect {
     /// Plays the note as it is.
     #[default]
     None,
@@ -258,7 +263,7 @@ pub struct Note {
     /// `0..=MAX_NOTE_VOLUME`; 0 is a rest.
     pub volume: u8,
     /// The effect.
-    pub effect: Effect,
+    pub effect: NoteEffect,
 }
 
 impl Note {
@@ -268,7 +273,7 @@ impl Note {
             pitch,
             wave,
             volume,
-            effect: Effect::None,
+            effect: NoteEffect::None,
         }
     }
 
@@ -278,7 +283,7 @@ impl Note {
     }
 
     /// The same note with `effect`.
-    pub const fn with(self, effect: Effect) -> Note {
+    pub const fn with(self, effect: NoteEffect) -> Note {
         Note { effect, ..self }
     }
 }
@@ -286,13 +291,13 @@ impl Note {
 /// A sound effect: notes played one after another, each `speed` 120ths of a second long.
 ///
 /// ```
-/// use bt::sound::{Effect, Note, Sfx, Wave};
+/// use bt::sound::{Note, NoteEffect, Sfx, Wave};
 ///
 /// let square = Wave::Square { duty: 128 };
 /// let jump = Sfx::new(4, vec![
 ///     Note::new(48, square, 6),
-///     Note::new(60, square, 5).with(Effect::Slide),
-///     Note::new(60, square, 5).with(Effect::FadeOut),
+///     Note::new(60, square, 5).with(NoteEffect::Slide),
+///     Note::new(60, square, 5).with(NoteEffect::FadeOut),
 /// ]);
 /// assert_eq!(jump.length_units(), 12, "12/120 s: a tenth of a second");
 /// ```
@@ -310,14 +315,14 @@ pub struct Sfx {
     /// How long before the end of each note it falls to silence, in the units of `speed`
     /// (0: it does not).
     pub release: u16,
-    /// How fast [`Effect::Vibrato`] wobbles, from 0.001 Hz to [`MAX_EFFECT_RATE`]
+    /// How fast [`NoteEffect::Vibrato`] wobbles, from 0.001 Hz to [`MAX_EFFECT_RATE`]
     /// ([`DEFAULT_VIBRATO`] to start with).
     pub vibrato: Hz,
-    /// How far [`Effect::Vibrato`] bends the pitch either way, in cents (hundredths of a
+    /// How far [`NoteEffect::Vibrato`] bends the pitch either way, in cents (hundredths of a
     /// semitone), 0 to [`MAX_VIBRATO_DEPTH`]: [`DEFAULT_VIBRATO_DEPTH`] (50, half a semitone)
     /// to start with; Pyxel's vibrato is 25.
     pub vibrato_depth: u16,
-    /// How fast [`Effect::Arpeggio`] steps, in steps a second, from 0.001 to
+    /// How fast [`NoteEffect::Arpeggio`] steps, in steps a second, from 0.001 to
     /// [`MAX_EFFECT_RATE`] ([`DEFAULT_ARPEGGIO`] to start with).
     pub arpeggio: Hz,
     /// What `speed`, `attack` and `release` count: 120ths of a second unless the sound came
@@ -384,7 +389,7 @@ impl Sfx {
                     pitch: note.pitch,
                 });
             }
-            if note.effect == (Effect::ArpeggioGroup { units: 0 }) {
+            if note.effect == (NoteEffect::ArpeggioGroup { units: 0 }) {
                 return Err(SoundError::ArpeggioStep { index });
             }
             if note.volume > MAX_NOTE_VOLUME {
@@ -430,7 +435,7 @@ pub type Pattern = [Option<SfxId>; CHANNELS];
 /// let b = ctx.add_sfx(Sfx::new(15, vec![Note::new(45, Wave::Saw, 4); 4]))?;
 /// // Channel 0 plays a then a; channel 1 plays b; channels 2 and 3 are silent.
 /// let tune = ctx.add_music(Music::sequences([vec![a, a], vec![b], vec![], vec![]], true))?;
-/// assert!(ctx.play_music(tune));
+/// assert!(ctx.play_music(tune).is_ok());
 /// # Ok::<(), bt::sound::SoundError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -477,20 +482,19 @@ impl Music {
 /// `music(n, fade_len, channel_mask)`.
 ///
 /// ```
-/// use std::time::Duration;
-/// use bt::sound::MusicStart;
+/// use bt::sound::{Fade, MusicStart};
 ///
 /// // music(0, 1000, 7): a second's fade in, channels 0 to 2 kept for the tune.
 /// let start = MusicStart {
-///     fade_in: Duration::from_millis(1000),
+///     fade_in: Fade::millis(1000),
 ///     reserved: [true, true, true, false],
 /// };
 /// assert_ne!(start, MusicStart::default());
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct MusicStart {
-    /// How long the tune takes to rise from silence to its full volume (zero: at once).
-    pub fade_in: std::time::Duration,
+    /// How the tune rises from silence to its full volume ([`Fade::INSTANT`]: at once).
+    pub fade_in: Fade,
     /// Channels kept for the tune while it plays: [`Update::play_sfx`](crate::Update::play_sfx)
     /// with `None` does not pick them (one given a channel still plays there).
     pub reserved: [bool; CHANNELS],
@@ -515,7 +519,7 @@ pub enum SoundError {
         /// The denominator given.
         den: u32,
     },
-    /// An [`Effect::ArpeggioGroup`] whose steps last no time.
+    /// A [`NoteEffect::ArpeggioGroup`] whose steps last no time.
     #[error("note {index}: an arpeggio group's step must last at least 1 unit, got 0")]
     ArpeggioStep {
         /// Which note.
@@ -561,19 +565,6 @@ pub enum SoundError {
     /// More sound effects or tunes than an id can name.
     #[error("too many sound effects or tunes (at most 65535)")]
     Full,
-    /// A clip id this console does not hold (one from another console).
-    #[error("music clip: clip {0} is not one this console holds")]
-    UnknownClip(u32),
-    /// A frame past a music clip's end: a [`MusicClip::loop_start`] or a seek.
-    #[error("music clip: {what} {frame} is past the clip's last frame (it has {frames} frames)")]
-    PastClipEnd {
-        /// What gave the frame: `loop_start` or `seek_music_clip`.
-        what: &'static str,
-        /// The frame given.
-        frame: u64,
-        /// How many frames the clip has.
-        frames: u64,
-    },
 }
 
 /// What a channel is doing, from [`Update::channel_state`](crate::Update::channel_state). Its
@@ -612,7 +603,7 @@ pub struct SoundMeter {
     /// sound effect held its channel.
     pub stolen: u32,
     /// Sound effects that found no channel since boot ([`Update::play_sfx`](crate::Update::play_sfx)
-    /// returned `None` for a lack of one).
+    /// returned [`PlayError::NoFreeChannel`]).
     pub refused: u32,
     /// Samples since boot whose mix went past full scale and was clipped.
     pub clipped: u64,

@@ -1,21 +1,17 @@
 //! What carts call to play music from clips: start a track (crossfading from the one before),
-//! stop it with a fade, ask where it is, move it. Like every sound call, each takes effect at
-//! the tick it is made, from that update's first sample.
-
-use std::time::Duration;
+//! ask where it is, move it; [`Update::stop_music`] stops it with a fade. Like every sound
+//! call, each takes effect at the tick it is made, from that update's first sample.
 
 use super::clip::ClipId;
 use super::music_clip::MusicClip;
-use super::SoundError;
+use super::{PlayError, Voice};
 use crate::Update;
 
 /// Music from clips.
 ///
 /// ```
-/// use std::time::Duration;
-///
 /// use bt::host::{Console, ImageLoader, RgbaImage};
-/// use bt::sound::{DecodedClip, MusicClip};
+/// use bt::sound::{DecodedClip, Fade, MusicClip};
 /// use bt::{AssetError, AssetErrorKind, Settings};
 ///
 /// /// A stand-in for the runtime's decoder: every clip counts 1, 2, 3, ... 100.
@@ -36,59 +32,62 @@ use crate::Update;
 /// con.set_image_loader(Box::new(Count));
 /// let mut ctx = con.update_context(0);
 /// let song = ctx.decode_clip("song.wav", b"RIFF...")?;
-/// // Frames 0 to 39 are the intro; 40 to 99 loop.
+/// // Samples 0 to 39 are the intro; 40 to 99 loop.
 /// ctx.play_music_clip(song, MusicClip { loop_start: Some(40), ..MusicClip::default() })?;
 /// con.step_sound(); // 735 samples at 60 updates a second
 /// let frames: Vec<[i16; 2]> = con.drain_frames().collect();
-/// // Through the master volume (255 of 256): frame 99, then frame 40 again.
+/// // Through the master volume (255 of 256): sample 99, then sample 40 again.
 /// assert_eq!((frames[99][0], frames[100][0]), (25_500, 10_455));
 /// let mut ctx = con.update_context(1);
 /// assert_eq!(ctx.music_clip_position(), Some((song, 40 + (735 - 100) % 60)));
 /// ctx.seek_music_clip(0)?;
-/// ctx.stop_music_clip(Duration::from_millis(100));
-/// assert!(ctx.seek_music_clip(100).is_err(), "past the last frame");
+/// ctx.stop_music(Fade::millis(100));
+/// assert!(ctx.seek_music_clip(100).is_err(), "past the last sample");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl Update<'_> {
-    /// Plays `clip` as the music track, from its first frame through [`Bus::Music`]
+    /// Plays `clip` as the music track, from its first sample through [`Bus::Music`]
     /// (so the music bus's volume, fades and ducking apply), on one of two music voices kept
     /// apart from the [`CLIP_VOICES`](super::CLIP_VOICES) of [`Update::play_clip`]. With
-    /// `options.loop_start` the frames before it are an intro played once and the rest loops
-    /// without a gap; without, the track plays once.
+    /// `options.loop_start` the samples before it are an intro played once and the rest, to
+    /// `options.loop_end` (the clip's end unless told), loops without a gap; without, the
+    /// track plays once, to `loop_end`.
     ///
-    /// The track playing before fades out over `options.crossfade` while this one fades in
-    /// over the same samples, each along a straight line, so their two gains add up to full
-    /// at every sample. A track still fading out from an earlier change stops at once.
+    /// The track playing before fades out along `options.crossfade` while this one fades in
+    /// along the same fade; with a straight line their two gains add up to full at every
+    /// sample. `options.join` moves this track's start: a [`Join::Gap`](super::Join::Gap) of
+    /// silence after the old one has faded out, or a [`Join::Overlap`](super::Join::Overlap)
+    /// of its end. A track still fading out from an earlier change stops at once. The
+    /// returned [`Voice`] changes or stops this track.
     ///
     /// # Errors
-    /// [`SoundError::UnknownClip`] for a clip this console does not hold, and
-    /// [`SoundError::PastClipEnd`] for a `loop_start` at or past the clip's frame count;
-    /// nothing changes then.
+    /// [`PlayError::UnknownClip`] for a clip this console does not hold,
+    /// [`PlayError::PastClipEnd`] for a `loop_start` at or past the clip's last sample or a
+    /// `loop_end` past it, and [`PlayError::EmptyLoop`] for a `loop_end` not after the
+    /// `loop_start` (or at 0); nothing changes then.
     ///
     /// [`Bus::Music`]: super::Bus::Music
-    pub fn play_music_clip(&mut self, clip: ClipId, options: MusicClip) -> Result<(), SoundError> {
+    pub fn play_music_clip(
+        &mut self,
+        clip: ClipId,
+        options: MusicClip,
+    ) -> Result<Voice, PlayError> {
         self.con.synth.play_music_clip(clip, options)
     }
 
-    /// Fades the music track out over `fade`, along a straight line to silence, then frees its
-    /// voice (a zero `fade` stops it at once); a track still fading out from a crossfade ends
-    /// by then too.
-    pub fn stop_music_clip(&mut self, fade: Duration) {
-        self.con.synth.stop_music_clip(fade);
-    }
-
-    /// The music track's clip and the frame it plays next, counted from the clip's first
-    /// frame; `None` once it ended or was stopped (a track fading out still plays).
+    /// The music track's clip and the sample it plays next, counted from the clip's first
+    /// sample (at the clip's own rate); `None` once it ended or was stopped (a track fading
+    /// out still plays).
     pub fn music_clip_position(&self) -> Option<(ClipId, u64)> {
         self.con.synth.music_clip_position()
     }
 
-    /// Moves the music track to `frame` of its clip, from the next sample; its fades go on.
+    /// Moves the music track to `sample` of its clip, from the next sample; its fades go on.
     /// With no track playing nothing happens.
     ///
     /// # Errors
-    /// [`SoundError::PastClipEnd`] for a frame at or past the clip's frame count.
-    pub fn seek_music_clip(&mut self, frame: u64) -> Result<(), SoundError> {
-        self.con.synth.seek_music_clip(frame)
+    /// [`PlayError::PastClipEnd`] for a sample at or past the clip's end.
+    pub fn seek_music_clip(&mut self, sample: u64) -> Result<(), PlayError> {
+        self.con.synth.seek_music_clip(sample)
     }
 }

@@ -2,7 +2,7 @@
 //! made from a seed so one line gives a game a sound, and another seed gives it another take on
 //! the same sound.
 
-use super::{Effect, Note, Sfx, Wave};
+use super::{Note, NoteEffect, Sfx, Wave};
 use crate::Rng;
 
 /// A kind of ready-made sound effect, for [`Sfx::preset`].
@@ -112,7 +112,7 @@ fn sweep(wave: Wave, from: u8, to: u8, steps: u8, volume: u8) -> Vec<Note> {
             if i == 0 {
                 note
             } else {
-                note.with(Effect::Slide)
+                note.with(NoteEffect::Slide)
             }
         })
         .collect()
@@ -144,7 +144,7 @@ impl Sfx {
                 let to = from + between(rng, 7, 14);
                 let steps = between(rng, 4, 6);
                 let mut notes = sweep(wave, from, to, steps, 6);
-                notes.push(Note::new(to, wave, 5).with(Effect::FadeOut));
+                notes.push(Note::new(to, wave, 5).with(NoteEffect::FadeOut));
                 Sfx::new(u16::from(between(rng, 2, 3)), notes)
             }
             Preset::Pickup => {
@@ -153,7 +153,7 @@ impl Sfx {
                 let high = low + [4, 5, 7, 12][rng.int(4) as usize];
                 let notes = vec![
                     Note::new(low, wave, 6),
-                    Note::new(high, wave, 6).with(Effect::FadeOut),
+                    Note::new(high, wave, 6).with(NoteEffect::FadeOut),
                 ];
                 Sfx::new(u16::from(between(rng, 5, 8)), notes)
             }
@@ -168,9 +168,9 @@ impl Sfx {
                         let volume = 7 - 6 * i / (steps - 1);
                         let note = Note::new(pitch, Wave::Noise, volume);
                         if i + 1 == steps {
-                            note.with(Effect::FadeOut)
+                            note.with(NoteEffect::FadeOut)
                         } else {
-                            note.with(Effect::Slide)
+                            note.with(NoteEffect::Slide)
                         }
                     })
                     .collect();
@@ -183,7 +183,7 @@ impl Sfx {
                 let steps = between(rng, 4, 6);
                 let mut notes = sweep(wave, from, to, steps, 6);
                 if let Some(last) = notes.last_mut() {
-                    last.effect = Effect::FadeOut;
+                    last.effect = NoteEffect::FadeOut;
                 }
                 Sfx::new(u16::from(between(rng, 1, 2)), notes)
             }
@@ -191,7 +191,7 @@ impl Sfx {
                 let top = between(rng, 44, 60);
                 let notes = vec![
                     Note::new(top, Wave::Noise, 7),
-                    Note::new(top - between(rng, 2, 8), Wave::Noise, 6).with(Effect::FadeOut),
+                    Note::new(top - between(rng, 2, 8), Wave::Noise, 6).with(NoteEffect::FadeOut),
                 ];
                 Sfx::new(u16::from(between(rng, 2, 4)), notes)
             }
@@ -226,7 +226,9 @@ mod tests {
     fn samples(sfx: &Sfx) -> Vec<i16> {
         let mut con = Console::new(&Settings::default(), 5);
         let id = con.init_context().add_sfx(sfx.clone()).unwrap();
-        con.update_context(0).play_sfx(id, Some(Channel::ONE));
+        con.update_context(0)
+            .play_sfx(id, Some(Channel::ONE))
+            .unwrap();
         let mut out = Vec::new();
         // Every preset is shorter than a second (60 updates).
         for _ in 0..60 {
@@ -335,7 +337,7 @@ mod tests {
             let v: Vec<u8> = sfx.notes.iter().map(|n| n.volume).collect();
             assert!(v.windows(2).all(|w| w[0] >= w[1]), "{v:?}");
             assert!(v[v.len() - 1] < v[0], "{v:?}");
-            assert_eq!(sfx.notes[sfx.notes.len() - 1].effect, Effect::FadeOut);
+            assert_eq!(sfx.notes[sfx.notes.len() - 1].effect, NoteEffect::FadeOut);
         }
         for seed in 0..8 {
             let heard = samples(&Sfx::preset(Preset::Explosion, seed));
@@ -375,7 +377,7 @@ mod tests {
         for sfx in all_of(Preset::Hit) {
             assert!(sfx.notes.iter().all(|n| n.wave == Wave::Noise), "{sfx:?}");
             assert!(sfx.length_units() <= 8, "{sfx:?}: short");
-            assert_eq!(sfx.notes[sfx.notes.len() - 1].effect, Effect::FadeOut);
+            assert_eq!(sfx.notes[sfx.notes.len() - 1].effect, NoteEffect::FadeOut);
         }
     }
 

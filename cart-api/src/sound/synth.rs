@@ -8,16 +8,19 @@
 use std::sync::Arc;
 
 use super::bus::{Bus, Buses, BUSES};
-use super::clip::{ClipBank, ClipId, ClipOptions, ClipPool, ClipVoice, DecodedClip};
+use super::clip::{pitch_q16, ClipBank, ClipId, ClipOptions, ClipPool, DecodedClip};
 use super::clock::SampleClock;
-use super::music_clip::{MusicClip, MusicVoices};
+use super::fade::{progress, Fade};
+use super::music_clip::{Handover, Join, MusicClip, MusicVoices};
 use super::stereo::{pan_gains, Frame, Pan};
+use super::voice::{PlayError, Voice as Handle, VoiceKind};
 use super::wave::{next_noise, phase_step, phaser_step, sample};
 use super::{
-    Channel, ChannelState, Effect, Music, MusicId, MusicStart, Note, Sfx, SfxId, SoundBank,
+    Channel, ChannelState, Music, MusicId, MusicStart, Note, NoteEffect, Sfx, SfxId, SoundBank,
     SoundError, SoundMeter, TimeBase, Wave, BLOCKS_PER_SECOND, CHANNELS, DEFAULT_SAMPLE_RATE,
     MAX_NOTE_VOLUME,
 };
+use crate::Easing;
 
 /// Full amplitude, in 16.16 fixed point.
 const FULL: i64 = 1 << 16;
@@ -96,9 +99,68 @@ impl Timing {
     }
 }
 
+/// What a cart changes on a playing sound through its handle: pitch (16.16, 1 is as written),
+/// volume (255 as written) and a pan added to its channel's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Live {
+    pitch: u32,
+    volume: u8,
+    pan: Pan,
+}
+
+/// A pitch of 1 in [`Live::pitch`]'s 16.16.
+const PITCH_ONE: u32 = 1 << 16;
+
+impl Default for Live {
+    fn default() -> Live {
+        Live {
+            pitch: PITCH_ONE,
+            volume: 255,
+            pan: 0,
+        }
+    }
+}
+
+/// A fade of a sound effect or a tune: in from silence or out to it, over `len` samples from
+/// `start` along `easing` (none when `len` is 0).
+#[derive(Debug, Clone, Copy, Default)]
+struct Ramp {
+    start: u64,
+    len: u64,
+    out: bool,
+    easing: Easing,
+}
+
+impl Ramp {
+    /// The gain at sample `at`, as a fraction.
+    fn gain(&self, at: u64) -> (i64, i64) {
+        let (num, den) = progress(self.easing, at.saturating_sub(self.start), self.len);
+        if self.out {
+            (den - num, den)
+        } else {
+            (num, den)
+        }
+    }
+
+    /// The sample a fade out ends at (`u64::MAX` for none, or a fade in).
+    fn end(&self) -> u64 {
+        if self.out && self.len > 0 {
+            self.start + self.len
+        } else {
+            u64::MAX
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Voice {
     sfx: Option<u16>,
+    /// Which start of a sound effect this is, for its handle (tunes' notes have none).
+    serial: u32,
+    /// What the handle changed.
+    live: Live,
+    /// A fade out started through the handle or [`Synth::stop_channel`].
+    out: Ramp,
     from_music: bool,
     note: usize,
     /// Notes still to play before the sound effect stops, counting the one playing
@@ -134,6 +196,9 @@ impl Default for Voice {
     fn default() -> Voice {
         Voice {
             sfx: None,
+            serial: 0,
+            live: Live::default(),
+            out: Ramp::default(),
             from_music: false,
             note: 0,
             notes_left: u32::MAX,
@@ -165,32 +230,15 @@ struct Lane {
     end: u64,
 }
 
-/// A tune's fade: in from silence or out to it, over `len` samples from `start` (none when
-/// `len` is 0).
-#[derive(Debug, Clone, Copy, Default)]
-struct Fade {
-    start: u64,
-    len: u64,
-    out: bool,
-}
-
-impl Fade {
-    /// The tune's gain at sample `at`, out of `len`.
-    fn gain(&self, at: u64) -> u64 {
-        let done = at.saturating_sub(self.start).min(self.len);
-        if self.out {
-            self.len - done
-        } else {
-            done
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy)]
 struct Playing {
     music: u16,
+    /// Which start of a tune this is, for its handle.
+    serial: u32,
+    /// What the handle changed, for every channel the tune holds.
+    live: Live,
     /// Its fade in or out.
-    fade: Fade,
+    fade: Ramp,
     /// Channels kept for it, a bit each.
     reserved: u8,
     /// Patterns: the pattern playing.
@@ -229,6 +277,8 @@ pub(crate) struct Synth {
     files: Arc<Vec<(String, SoundBank)>>,
     voices: [Voice; CHANNELS],
     playing: Option<Playing>,
+    /// Sound effects and tunes started since boot: the handles' serials.
+    serial: u32,
     /// The buses' volumes, fades, mutes and ducking (the main bus's volume is the master).
     buses: Buses,
     /// Each channel's pan.
@@ -266,6 +316,7 @@ impl Clone for Synth {
             files: Arc::clone(&self.files),
             voices: self.voices,
             playing: self.playing,
+            serial: self.serial,
             buses: self.buses,
             pans: self.pans,
             clips: self.clips.clone(),
@@ -316,6 +367,7 @@ impl Synth {
             files: Arc::default(),
             voices: [Voice::default(); CHANNELS],
             playing: None,
+            serial: 0,
             buses: Buses::default(),
             pans: [0; CHANNELS],
             clips: ClipBank::default(),
@@ -373,6 +425,7 @@ impl Synth {
         clear_shared(&mut self.music);
         clear_shared(&mut self.files);
         self.playing = None;
+        self.serial = 0;
         self.buses = Buses::default();
         self.pans = [0; CHANNELS];
         self.clips.clear();
@@ -471,7 +524,7 @@ impl Synth {
         }
         if let Some(p) = self.playing {
             if self.music[usize::from(p.music)].is_none() {
-                self.stop_music();
+                self.end_tune();
             }
         }
         for c in 0..CHANNELS {
@@ -511,6 +564,8 @@ impl Synth {
         let now = self.now;
         let v = &mut self.voices[channel];
         v.sfx = Some(sfx);
+        v.live = Live::default();
+        v.out = Ramp::default();
         v.note = offset;
         v.notes_left = u32::MAX;
         v.block_in_note = 0;
@@ -554,21 +609,43 @@ impl Synth {
         v.step_d = ((i64::from(target.1) << 16) - v.step) / len;
     }
 
-    pub(crate) fn play(&mut self, id: SfxId, channel: Option<Channel>) -> Option<Channel> {
+    pub(crate) fn play(
+        &mut self,
+        id: SfxId,
+        channel: Option<Channel>,
+    ) -> Result<Handle, PlayError> {
         self.play_notes(id, channel, 0, None)
     }
 
+    /// The next handle's serial.
+    fn next_serial(&mut self) -> u32 {
+        self.serial = self.serial.wrapping_add(1);
+        self.serial
+    }
+
     /// As [`Synth::play`], from note `offset` for `len` notes (to the end, or for ever when
-    /// the sound loops, with `None`). `None` also when `offset` is past the last note.
+    /// the sound loops, with `None`). An error also when `offset` is past the last note.
     pub(crate) fn play_notes(
         &mut self,
         id: SfxId,
         channel: Option<Channel>,
         offset: usize,
         len: Option<usize>,
-    ) -> Option<Channel> {
-        if offset >= self.sfx_at(id.0)?.notes.len() || len == Some(0) {
-            return None;
+    ) -> Result<Handle, PlayError> {
+        let notes = self
+            .sfx_at(id.0)
+            .ok_or(PlayError::UnknownSfx(id.0))?
+            .notes
+            .len();
+        if offset >= notes {
+            return Err(PlayError::NoteOffset {
+                sfx: id.0,
+                offset,
+                notes,
+            });
+        }
+        if len == Some(0) {
+            return Err(PlayError::NoNotes(id.0));
         }
         let channel = match channel {
             Some(c) => c.index(),
@@ -580,7 +657,7 @@ impl Synth {
                 let held = || (0..CHANNELS).filter(open).find(|&c| v[c].from_music);
                 let Some(c) = free.or_else(held) else {
                     self.meter.refused = self.meter.refused.saturating_add(1);
-                    return None;
+                    return Err(PlayError::NoFreeChannel(id.0));
                 };
                 c
             }
@@ -589,27 +666,156 @@ impl Synth {
             self.meter.stolen = self.meter.stolen.saturating_add(1);
         }
         self.start_at(channel, id.0, false, offset);
-        self.voices[channel].notes_left =
-            len.map_or(u32::MAX, |n| n.min(u32::MAX as usize - 1) as u32);
-        Channel::new(channel)
+        let serial = self.next_serial();
+        let v = &mut self.voices[channel];
+        v.notes_left = len.map_or(u32::MAX, |n| n.min(u32::MAX as usize - 1) as u32);
+        v.serial = serial;
+        Ok(Handle {
+            kind: VoiceKind::Sfx,
+            slot: channel as u8,
+            serial,
+        })
     }
 
-    pub(crate) fn stop(&mut self, channel: usize) {
+    /// Silences `channel` (over one control block, so it does not click).
+    fn stop(&mut self, channel: usize) {
         if channel < CHANNELS && self.voices[channel].sfx.is_some() {
-            self.voices[channel].sfx = None;
+            let v = &mut self.voices[channel];
+            v.sfx = None;
+            v.out = Ramp::default();
             self.begin_block(channel);
         }
     }
 
-    pub(crate) fn play_music(&mut self, id: MusicId) -> bool {
+    /// Fades what `channel` plays out over `fade`, then silences it; a fade out already
+    /// running that ends sooner is kept.
+    pub(crate) fn stop_channel(&mut self, channel: Channel, fade: Fade) {
+        let c = channel.index();
+        let len = self.samples_in(fade.duration);
+        let now = self.now;
+        let v = &mut self.voices[c];
+        if v.sfx.is_none() {
+            return;
+        }
+        if len == 0 {
+            self.stop(c);
+        } else if now + len < v.out.end() {
+            v.out = Ramp {
+                start: now,
+                len,
+                out: true,
+                easing: fade.easing,
+            };
+        }
+    }
+
+    /// The channel a sound effect's handle names while that start of it plays.
+    fn sfx_channel(&self, voice: Handle) -> Option<usize> {
+        let c = usize::from(voice.slot);
+        let v = self.voices.get(c)?;
+        (voice.kind == VoiceKind::Sfx
+            && v.sfx.is_some()
+            && !v.from_music
+            && v.serial == voice.serial)
+            .then_some(c)
+    }
+
+    /// Whether the tune a handle names is the one playing.
+    fn is_tune(&self, voice: Handle) -> bool {
+        voice.kind == VoiceKind::Tune && self.playing.is_some_and(|p| p.serial == voice.serial)
+    }
+
+    /// What a handle changes: its sound effect's or its tune's live settings.
+    fn live_of(&mut self, voice: Handle) -> Option<&mut Live> {
+        if let Some(c) = self.sfx_channel(voice) {
+            return Some(&mut self.voices[c].live);
+        }
+        if self.is_tune(voice) {
+            return self.playing.as_mut().map(|p| &mut p.live);
+        }
+        None
+    }
+
+    /// Fades out what `voice` names, then stops it; nothing once it has ended.
+    pub(crate) fn stop_voice(&mut self, voice: Handle, fade: Fade) {
+        let samples = self.samples_in(fade.duration) as u32;
+        match voice.kind {
+            VoiceKind::Sfx => {
+                if let Some(c) = self.sfx_channel(voice).and_then(Channel::new) {
+                    self.stop_channel(c, fade);
+                }
+            }
+            VoiceKind::Tune if self.is_tune(voice) => self.fade_tune_out(fade),
+            VoiceKind::Tune => {}
+            VoiceKind::Clip => self.pool.stop(voice, samples, fade.easing),
+            VoiceKind::MusicClip => self.music_clips.stop_voice(voice, samples, fade.easing),
+        }
+    }
+
+    /// Whether what `voice` names still plays (fading out included).
+    pub(crate) fn is_playing(&self, voice: Handle) -> bool {
+        match voice.kind {
+            VoiceKind::Sfx => self.sfx_channel(voice).is_some(),
+            VoiceKind::Tune => self.is_tune(voice),
+            VoiceKind::Clip => self.pool.is_playing(voice),
+            VoiceKind::MusicClip => self.music_clips.is_playing(voice),
+        }
+    }
+
+    /// Plays `voice` at `pitch` times its own from the next sample.
+    pub(crate) fn set_voice_pitch(&mut self, voice: Handle, pitch: f32) {
+        let pitch = pitch_q16(pitch);
+        match voice.kind {
+            VoiceKind::Clip => self.pool.set_pitch(&self.clips, voice, pitch, self.rate),
+            VoiceKind::MusicClip => {
+                self.music_clips
+                    .set_pitch(&self.clips, voice, pitch, self.rate)
+            }
+            _ => {
+                if let Some(live) = self.live_of(voice) {
+                    live.pitch = pitch as u32;
+                }
+            }
+        }
+    }
+
+    /// Sets `voice`'s volume, 0 to 255, from the next sample.
+    pub(crate) fn set_voice_volume(&mut self, voice: Handle, volume: u8) {
+        match voice.kind {
+            VoiceKind::Clip => self.pool.set_mix(voice, Some(volume), None),
+            VoiceKind::MusicClip => self.music_clips.set_mix(voice, Some(volume), None),
+            _ => {
+                if let Some(live) = self.live_of(voice) {
+                    live.volume = volume;
+                }
+            }
+        }
+    }
+
+    /// Sets `voice`'s pan from the next sample.
+    pub(crate) fn set_voice_pan(&mut self, voice: Handle, pan: Pan) {
+        match voice.kind {
+            VoiceKind::Clip => self.pool.set_mix(voice, None, Some(pan)),
+            VoiceKind::MusicClip => self.music_clips.set_mix(voice, None, Some(pan)),
+            _ => {
+                if let Some(live) = self.live_of(voice) {
+                    live.pan = pan;
+                }
+            }
+        }
+    }
+
+    pub(crate) fn play_music(&mut self, id: MusicId) -> Result<Handle, PlayError> {
         let Some(music) = self.music.get(usize::from(id.0)).and_then(Option::as_ref) else {
-            return false;
+            return Err(PlayError::UnknownMusic(id.0));
         };
         match music {
             Music::Sequences { .. } => {
                 self.playing = Some(Playing {
                     music: id.0,
-                    fade: Fade::default(),
+                    serial: 0,
+                    live: Live::default(),
+                    fade: Ramp::default(),
                     reserved: 0,
                     pattern: 0,
                     end: u64::MAX,
@@ -625,29 +831,41 @@ impl Synth {
                 self.skip_empty_patterns();
             }
         }
-        true
+        let serial = self.next_serial();
+        if let Some(p) = &mut self.playing {
+            p.serial = serial;
+            p.live = Live::default();
+        }
+        Ok(Handle {
+            kind: VoiceKind::Tune,
+            slot: 0,
+            serial,
+        })
     }
 
     /// Starts a tune with a fade in and reserved channels.
-    pub(crate) fn play_music_with(&mut self, id: MusicId, start: MusicStart) -> bool {
+    pub(crate) fn play_music_with(
+        &mut self,
+        id: MusicId,
+        start: MusicStart,
+    ) -> Result<Handle, PlayError> {
         if self
             .music
             .get(usize::from(id.0))
             .and_then(Option::as_ref)
             .is_none()
         {
-            return false;
+            return Err(PlayError::UnknownMusic(id.0));
         }
         // A new start of a tune already playing must not keep its old fade.
         self.playing = None;
-        if !self.play_music(id) {
-            return false;
-        }
-        let len = self.samples_in(start.fade_in);
-        let fade = Fade {
+        let handle = self.play_music(id)?;
+        let len = self.samples_in(start.fade_in.duration);
+        let fade = Ramp {
             start: self.now,
             len,
             out: false,
+            easing: start.fade_in.easing,
         };
         let reserved = (0..CHANNELS)
             .filter(|&c| start.reserved[c])
@@ -656,27 +874,43 @@ impl Synth {
             p.fade = fade;
             p.reserved = reserved;
         }
-        true
+        Ok(handle)
     }
 
-    /// Fades the tune out over `fade`, then stops it.
-    pub(crate) fn stop_music_fading(&mut self, fade: std::time::Duration) {
-        let len = self.samples_in(fade);
+    /// Fades the tune out along `fade`, then stops it.
+    fn fade_tune_out(&mut self, fade: Fade) {
+        let len = self.samples_in(fade.duration);
         let now = self.now;
         match &mut self.playing {
             Some(p) if len > 0 => {
                 // From the gain it has now, so a fade out during a fade in does not jump.
-                let gain = (p.fade.gain(now) * len)
-                    .checked_div(p.fade.len)
-                    .unwrap_or(len);
-                p.fade = Fade {
-                    start: now.saturating_sub(len - gain),
+                let (num, den) = if p.fade.len > 0 {
+                    p.fade.gain(now)
+                } else {
+                    (1, 1)
+                };
+                let gain = (num as u64 * len) / den as u64;
+                p.fade = Ramp {
+                    start: now.saturating_sub(len - gain.min(len)),
                     len,
                     out: true,
+                    easing: fade.easing,
                 };
             }
-            _ => self.stop_music(),
+            _ => self.end_tune(),
         }
+    }
+
+    /// Fades all music out along `fade` (the tune and the music clips), then stops it.
+    pub(crate) fn stop_music(&mut self, fade: Fade) {
+        self.fade_tune_out(fade);
+        let samples = self.samples_in(fade.duration) as u32;
+        self.music_clips.stop(samples, fade.easing);
+    }
+
+    /// Whether any music plays: a tune, or a music clip.
+    pub(crate) fn is_music_playing(&self) -> bool {
+        self.playing.is_some() || self.music_clips.any()
     }
 
     /// Whole samples in `time` at the current rate.
@@ -685,7 +919,8 @@ impl Synth {
         samples.min(u128::from(u32::MAX)) as u64
     }
 
-    pub(crate) fn stop_music(&mut self) {
+    /// Ends the tune at once and silences the channels it held.
+    fn end_tune(&mut self) {
         self.playing = None;
         for c in 0..CHANNELS {
             if self.voices[c].from_music {
@@ -736,13 +971,18 @@ impl Synth {
                 None => {}
             }
         }
-        // A tune going on keeps its fade and reserved channels; a new one starts without.
-        let (fade, reserved) = self
+        // A tune going on keeps its fade, reserved channels and handle; a new one starts
+        // without.
+        let (fade, reserved, serial, live) = self
             .playing
             .filter(|p| p.music == music)
-            .map_or((Fade::default(), 0), |p| (p.fade, p.reserved));
+            .map_or((Ramp::default(), 0, 0, Live::default()), |p| {
+                (p.fade, p.reserved, p.serial, p.live)
+            });
         self.playing = Some(Playing {
             music,
+            serial,
+            live,
             fade,
             reserved,
             pattern,
@@ -772,11 +1012,11 @@ impl Synth {
             match (next < patterns.len(), *loop_start) {
                 (true, _) => self.start_pattern(p.music, next),
                 (false, Some(start)) => self.start_pattern(p.music, start),
-                (false, None) => self.stop_music(),
+                (false, None) => self.end_tune(),
             }
         }
         // Every pattern of the loop is empty: it plays nothing, so it ends.
-        self.stop_music();
+        self.end_tune();
     }
 
     /// Starts channel `c`'s sound effect number `pos` of a tune of sequences (or marks the
@@ -818,7 +1058,7 @@ impl Synth {
     fn end_if_every_lane_is_done(&mut self) {
         if let Some(p) = self.playing {
             if p.lanes.iter().all(|l| l.end == u64::MAX) {
-                self.stop_music();
+                self.end_tune();
             }
         }
     }
@@ -844,28 +1084,14 @@ impl Synth {
         self.voices[channel.index()].volume
     }
 
-    pub(crate) fn set_master(&mut self, volume: u8) {
-        self.buses.set_volume(Bus::Main, volume);
-    }
-
-    pub(crate) fn master(&self) -> u8 {
-        self.buses.volume(Bus::Main, self.now)
-    }
-
     pub(crate) fn set_bus_volume(&mut self, bus: Bus, volume: u8) {
         self.buses.set_volume(bus, volume);
     }
 
-    /// Fades `bus` from where it is now to `volume` over `time`.
-    pub(crate) fn fade_bus(
-        &mut self,
-        bus: Bus,
-        volume: u8,
-        time: std::time::Duration,
-        easing: crate::Easing,
-    ) {
-        let len = self.samples_in(time);
-        self.buses.fade(bus, volume, self.now, len, easing);
+    /// Fades `bus` from where it is now to `volume` along `fade`.
+    pub(crate) fn fade_bus(&mut self, bus: Bus, volume: u8, fade: Fade) {
+        let len = self.samples_in(fade.duration);
+        self.buses.fade(bus, volume, self.now, len, fade.easing);
     }
 
     pub(crate) fn bus_volume(&self, bus: Bus) -> u8 {
@@ -892,8 +1118,8 @@ impl Synth {
         self.buses.set_ducking(ducking.amount, attack, release);
     }
 
-    pub(crate) fn clear_ducking(&mut self) {
-        self.buses.clear_ducking();
+    pub(crate) fn reset_ducking(&mut self) {
+        self.buses.reset_ducking();
     }
 
     pub(crate) fn channel(&self, channel: Channel) -> ChannelState {
@@ -942,56 +1168,53 @@ impl Synth {
         self.clips.len()
     }
 
-    pub(crate) fn play_clip(&mut self, clip: ClipId, options: ClipOptions) -> Option<ClipVoice> {
+    pub(crate) fn play_clip(
+        &mut self,
+        clip: ClipId,
+        options: ClipOptions,
+    ) -> Result<Handle, PlayError> {
         self.pool.play(&self.clips, clip, options, self.rate)
-    }
-
-    pub(crate) fn stop_clip(&mut self, voice: ClipVoice, fade: std::time::Duration) {
-        let samples = self.samples_in(fade).min(u64::from(u32::MAX)) as u32;
-        self.pool.stop(voice, samples);
-    }
-
-    pub(crate) fn is_clip_playing(&self, voice: ClipVoice) -> bool {
-        self.pool.is_playing(voice)
     }
 
     pub(crate) fn play_music_clip(
         &mut self,
         clip: ClipId,
         options: MusicClip,
-    ) -> Result<(), SoundError> {
-        let crossfade = self.samples_in(options.crossfade) as u32;
+    ) -> Result<Handle, PlayError> {
+        let fade = self.samples_in(options.crossfade.duration);
+        let offset = match options.join {
+            Join::Gap(gap) => Some(self.samples_in(gap) as i64),
+            Join::Overlap(overlap) => Some(-(self.samples_in(overlap).min(fade) as i64)),
+            _ => None,
+        };
+        let handover = Handover {
+            fade: fade as u32,
+            easing: options.crossfade.easing,
+            offset,
+        };
         self.music_clips
-            .play(&self.clips, clip, options, crossfade, self.rate)
-    }
-
-    pub(crate) fn stop_music_clip(&mut self, fade: std::time::Duration) {
-        let samples = self.samples_in(fade) as u32;
-        self.music_clips.stop(samples);
+            .play(&self.clips, clip, options, handover, self.rate)
     }
 
     pub(crate) fn music_clip_position(&self) -> Option<(ClipId, u64)> {
         self.music_clips.position()
     }
 
-    pub(crate) fn seek_music_clip(&mut self, frame: u64) -> Result<(), SoundError> {
-        self.music_clips.seek(&self.clips, frame)
+    pub(crate) fn seek_music_clip(&mut self, sample: u64) -> Result<(), PlayError> {
+        self.music_clips.seek(&self.clips, sample)
     }
 
-    /// The next sample anything changes at: a voice's block end or the tune's next step.
+    /// The next sample anything changes at: a voice's block end or fade out's end, or the
+    /// tune's next step.
     fn next_event(&self) -> u64 {
         let voices = self
             .voices
             .iter()
-            .map(|v| v.next_at)
+            .map(|v| v.next_at.min(v.out.end()))
             .min()
             .unwrap_or(u64::MAX);
         let music = self.playing.map_or(u64::MAX, |p| {
-            let faded = if p.fade.out {
-                p.fade.start + p.fade.len
-            } else {
-                u64::MAX
-            };
+            let faded = p.fade.end();
             self.music[usize::from(p.music)]
                 .as_ref()
                 .map_or(u64::MAX, |m| p.next_at(m))
@@ -1027,7 +1250,19 @@ impl Synth {
     fn render(&mut self, n: u64, peaks: &mut [i64; CHANNELS]) -> u64 {
         let mut clipped = 0;
         let fade = self.playing.map(|p| p.fade).filter(|f| f.len > 0);
-        let gains = self.pans.map(pan_gains);
+        let tune = self.playing.map_or(Live::default(), |p| p.live);
+        // What each channel's handle (or the tune's) changed, and its pan with the channel's.
+        let live: [Live; CHANNELS] = std::array::from_fn(|c| {
+            if self.voices[c].from_music {
+                tune
+            } else {
+                self.voices[c].live
+            }
+        });
+        let gains: [[i64; 2]; CHANNELS] = std::array::from_fn(|c| {
+            let pan = i16::from(self.pans[c]) + i16::from(live[c].pan);
+            pan_gains(pan.clamp(-127, 127) as Pan)
+        });
         let clips = self.pool.any();
         let music_clips = self.music_clips.any();
         // Whether a channel plays a sound effect: what lowers the music while ducking is set.
@@ -1038,10 +1273,14 @@ impl Synth {
             .steady(self.now, sfx || clips && self.pool.any_on(Bus::Sfx));
         for i in 0..n {
             let mut mix = [[0i64; 2]; BUSES];
-            // The tune's fade, out of `len` (1 of 1 when none).
-            let (gain, len) = fade.map_or((1, 1), |f| (f.gain(self.now + i) as i64, f.len as i64));
-            for ((v, peak), [left, right]) in
-                self.voices.iter_mut().zip(peaks.iter_mut()).zip(gains)
+            // The tune's fade, as a fraction (1 of 1 when none).
+            let (gain, len) = fade.map_or((1, 1), |f| f.gain(self.now + i));
+            for (((v, peak), [left, right]), live) in self
+                .voices
+                .iter_mut()
+                .zip(peaks.iter_mut())
+                .zip(gains)
+                .zip(live)
             {
                 v.amp += v.amp_d;
                 v.step += v.step_d;
@@ -1054,13 +1293,24 @@ impl Synth {
                     if v.from_music && gain != len {
                         voice = voice * gain / len;
                     }
+                    if live.volume != 255 {
+                        let volume = i64::from(live.volume) + i64::from(live.volume >> 7);
+                        voice = (voice * volume) >> 8;
+                    }
+                    if v.out.len > 0 {
+                        let (num, den) = v.out.gain(self.now + i);
+                        voice = voice * num / den;
+                    }
                     *peak = (*peak).max(voice.abs());
                     // At the centre both gains are 256: each side gets the voice exactly.
                     let mix = &mut mix[bus_of(v).index()];
                     mix[0] += (voice * left) >> 8;
                     mix[1] += (voice * right) >> 8;
                 }
-                let inc = (v.step >> 16) as u32;
+                let mut inc = (v.step >> 16) as u32;
+                if live.pitch != PITCH_ONE {
+                    inc = ((u64::from(inc) * u64::from(live.pitch)) >> 16) as u32;
+                }
                 if wave == Wave::Phaser {
                     v.phase2 = v.phase2.wrapping_add(phaser_step(inc));
                 }
@@ -1098,13 +1348,20 @@ impl Synth {
     fn run_events(&mut self) {
         let now = self.now;
         for c in 0..CHANNELS {
+            if self.voices[c].out.end() <= now {
+                // Faded out through its handle: silent now, so no fade after the stop.
+                let v = &mut self.voices[c];
+                (v.amp, v.amp_d, v.target.0) = (0, 0, 0);
+                v.out = Ramp::default();
+                self.stop(c);
+            }
             if self.voices[c].next_at == now {
                 self.end_block(c);
             }
         }
         let Some(p) = self.playing else { return };
-        if p.fade.out && now >= p.fade.start + p.fade.len {
-            self.stop_music();
+        if now >= p.fade.end() {
+            self.end_tune();
             return;
         }
         match self.music[usize::from(p.music)].as_ref() {
@@ -1120,7 +1377,7 @@ impl Synth {
                 self.end_if_every_lane_is_done();
             }
             Some(_) => self.skip_empty_patterns(),
-            None => self.stop_music(),
+            None => self.end_tune(),
         }
     }
 
@@ -1190,8 +1447,8 @@ impl Synth {
         let p = (t + 1) * FULL / length;
         let base = i32::from(note.pitch) * 256;
         let pitch = match note.effect {
-            Effect::Slide => v.slide_from + ((base - v.slide_from) as i64 * p / FULL) as i32,
-            Effect::Vibrato => {
+            NoteEffect::Slide => v.slide_from + ((base - v.slide_from) as i64 * p / FULL) as i32,
+            NoteEffect::Vibrato => {
                 // A triangle of ±depth over each cycle, in 256ths of a semitone (128 is 50
                 // cents, half a semitone).
                 let (num, den) = timing.vibrato;
@@ -1206,13 +1463,13 @@ impl Synth {
                 };
                 (wobble as i32).saturating_add(base)
             }
-            Effect::Drop => base - (i64::from(base) * p / FULL) as i32,
-            Effect::Arpeggio => {
+            NoteEffect::Drop => base - (i64::from(base) * p / FULL) as i32,
+            NoteEffect::Arpeggio => {
                 let (num, den) = timing.arpeggio;
                 let k = u128::from(v.age) * u128::from(num) / u128::from(den) % 3;
                 base + [0, 4 * 256, 7 * 256][k as usize]
             }
-            Effect::ArpeggioGroup { units } => {
+            NoteEffect::ArpeggioGroup { units } => {
                 let step = v.age / timing.per_unit / u64::from(units.max(1));
                 let at = (v.note & !3) | (step % 4) as usize;
                 let pitch = sfx
@@ -1228,12 +1485,12 @@ impl Synth {
         match note.effect {
             // With an exact time base a slide glides the volume too, from a previous note that
             // sounded, as PICO-8's does.
-            Effect::Slide if timing.exact && v.slide_volume > 0 => {
+            NoteEffect::Slide if timing.exact && v.slide_volume > 0 => {
                 let from = i64::from(v.slide_volume) * FULL / i64::from(MAX_NOTE_VOLUME);
                 amp = from + (amp - from) * p / FULL;
             }
-            Effect::FadeIn => amp = amp * p / FULL,
-            Effect::FadeOut => amp = amp * (FULL - p) / FULL,
+            NoteEffect::FadeIn => amp = amp * p / FULL,
+            NoteEffect::FadeOut => amp = amp * (FULL - p) / FULL,
             _ => {}
         }
         let attack = i64::from(sfx.attack) * per_unit;
@@ -1255,17 +1512,17 @@ impl Synth {
         // phase step is one), and pitch steps rather than glides wherever the effect is not a
         // glide itself.
         let step = match note.effect {
-            Effect::Drop => {
+            NoteEffect::Drop => {
                 let top = i64::from(phase_step(base, rate));
                 (top * (FULL - p) / FULL) as u32
             }
             _ => phase_step(pitch, rate),
         };
         let from = match note.effect {
-            Effect::Slide if t == 0 => Some(phase_step(v.slide_from, rate)),
-            Effect::Slide => None,
-            Effect::Drop if t == 0 => Some(phase_step(base, rate)),
-            Effect::Drop | Effect::Vibrato if t > 0 => None,
+            NoteEffect::Slide if t == 0 => Some(phase_step(v.slide_from, rate)),
+            NoteEffect::Slide => None,
+            NoteEffect::Drop if t == 0 => Some(phase_step(base, rate)),
+            NoteEffect::Drop | NoteEffect::Vibrato if t > 0 => None,
             _ => Some(step),
         };
         ((amp, step), from)

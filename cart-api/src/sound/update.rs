@@ -2,8 +2,8 @@
 //! it is made: the host makes this update's samples right after the cart's `update` returns.
 
 use super::{
-    Channel, ChannelState, Music, MusicId, MusicStart, Sfx, SfxId, SoundBank, SoundError,
-    SoundFile, SoundFileError,
+    Channel, ChannelState, Fade, Music, MusicId, MusicStart, PlayError, Sfx, SfxId, SoundBank,
+    SoundError, SoundFile, SoundFileError, Voice,
 };
 use crate::assets::{AssetError, AssetErrorKind};
 use crate::Update;
@@ -19,11 +19,12 @@ use crate::Update;
 /// let mut ctx = con.update_context(0);
 /// let beep = ctx.add_sfx(Sfx::new(6, vec![Note::new(57, Wave::Sine, 5)]))?;
 /// let tune = ctx.add_music(Music::patterns(vec![[Some(beep), None, None, None]], Some(0)))?;
-/// ctx.play_music(tune);
-/// assert_eq!(ctx.play_sfx(beep, None), Some(Channel::TWO), "the tune plays on the first");
+/// ctx.play_music(tune)?;
+/// let blip = ctx.play_sfx(beep, None)?;
+/// assert_eq!(blip.channel(), Some(Channel::TWO), "the tune plays on the first");
 /// con.step_sound(); // the host, after each update
 /// assert_eq!(con.drain_samples().len(), 735, "44,100 Hz at 60 updates a second");
-/// # Ok::<(), bt::sound::SoundError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl Update<'_> {
     /// Gives the console a sound effect to play, usually in `init`.
@@ -68,7 +69,8 @@ impl Update<'_> {
     /// let mut con = Console::new(&Settings::default(), 0);
     /// let mut ctx = con.update_context(0);
     /// let bank = ctx.decode_sounds("coin.txt", "bt-sound 2\nsfx coin 6\nB5 sq 5\nE6 sq 5 slide\n")?;
-    /// assert_eq!(ctx.play_sfx(bank.sfx("coin").unwrap(), None), Some(bt::sound::Channel::ONE));
+    /// let coin = ctx.play_sfx(bank.sfx("coin").unwrap(), None).unwrap();
+    /// assert_eq!(coin.channel(), Some(bt::sound::Channel::ONE));
     /// let err = ctx.decode_sounds("bad.txt", "bt-sound 2\nsfx a 6\nH4 sq 5\n").unwrap_err();
     /// assert_eq!(err.to_string(), "bad.txt:3: pitch: \"H4\" is not a note name (C4, F#3, ...)");
     /// # Ok::<(), bt::sound::SoundFileError>(())
@@ -90,61 +92,76 @@ impl Update<'_> {
     }
 
     /// Plays `sfx` from its first note on `channel`, or with `None` on the first channel that
-    /// plays nothing (else the first the tune holds). Returns the channel, or `None` when the
-    /// id is unknown or every channel plays a sound effect.
-    pub fn play_sfx(&mut self, sfx: SfxId, channel: Option<Channel>) -> Option<Channel> {
+    /// plays nothing (else the first the tune holds, channels it reserved aside). Returns its
+    /// [`Voice`] ([`Voice::channel`] says which channel it took).
+    ///
+    /// # Errors
+    /// [`PlayError::UnknownSfx`] for an id this console does not hold, and
+    /// [`PlayError::NoFreeChannel`] when every open channel plays a sound effect.
+    pub fn play_sfx(&mut self, sfx: SfxId, channel: Option<Channel>) -> Result<Voice, PlayError> {
         self.con.synth.play(sfx, channel)
     }
 
     /// Plays `len` notes of `sfx` from note `offset` (counting from 0), on `channel` as
     /// [`Update::play_sfx`] picks it: PICO-8's `sfx(n, channel, offset, length)`. With `len`
     /// `None` it plays to the end (and for ever when the sound loops); a length counts the
-    /// notes played, loops included. Returns `None`, as `play_sfx` does, and also when
-    /// `offset` is past the sound's last note or `len` is `Some(0)`.
+    /// notes played, loops included.
+    ///
+    /// # Errors
+    /// As [`Update::play_sfx`], [`PlayError::NoteOffset`] when `offset` is past the sound's
+    /// last note, and [`PlayError::NoNotes`] when `len` is `Some(0)`.
     pub fn play_sfx_notes(
         &mut self,
         sfx: SfxId,
         channel: Option<Channel>,
         offset: usize,
         len: Option<usize>,
-    ) -> Option<Channel> {
+    ) -> Result<Voice, PlayError> {
         self.con.synth.play_notes(sfx, channel, offset, len)
     }
 
-    /// Silences `channel` (the sound fades out over 1/240 s rather than clicking).
-    pub fn stop_sfx(&mut self, channel: Channel) {
-        self.con.synth.stop(channel.index());
+    /// Fades out whatever `channel` plays along `fade`, then silences it (a sound effect or a
+    /// tune's note; with [`Fade::INSTANT`] it still falls to silence over 1/240 s rather than
+    /// clicking).
+    pub fn stop_channel(&mut self, channel: Channel, fade: Fade) {
+        self.con.synth.stop_channel(channel, fade);
     }
 
     /// Starts `music` from its first pattern (or the start of every channel's sequence),
     /// replacing any tune playing. Channels playing a sound effect keep it; the tune takes them
-    /// at its next pattern (or that channel's next sound) once they are free. Returns `false`
-    /// for an unknown id.
-    pub fn play_music(&mut self, music: MusicId) -> bool {
+    /// at its next pattern (or that channel's next sound) once they are free. Returns the
+    /// tune's [`Voice`]: its pitch, volume and pan apply to every channel the tune holds.
+    ///
+    /// # Errors
+    /// [`PlayError::UnknownMusic`] for an id this console does not hold.
+    pub fn play_music(&mut self, music: MusicId) -> Result<Voice, PlayError> {
         self.con.synth.play_music(music)
     }
 
-    /// Starts `music` as [`Update::play_music`] does, rising from silence over
+    /// Starts `music` as [`Update::play_music`] does, rising from silence along
     /// `start.fade_in` and keeping `start.reserved` channels for it while it plays (PICO-8's
-    /// `music(n, fade_len, channel_mask)`). Returns `false` for an unknown id.
-    pub fn play_music_with(&mut self, music: MusicId, start: MusicStart) -> bool {
+    /// `music(n, fade_len, channel_mask)`).
+    ///
+    /// # Errors
+    /// As [`Update::play_music`].
+    pub fn play_music_with(
+        &mut self,
+        music: MusicId,
+        start: MusicStart,
+    ) -> Result<Voice, PlayError> {
         self.con.synth.play_music_with(music, start)
     }
 
-    /// Stops the tune and silences the channels it held.
-    pub fn stop_music(&mut self) {
-        self.con.synth.stop_music();
+    /// Fades all music out along `fade`, then stops it: the tune (silencing the channels it
+    /// held) and the music clips (PICO-8's `music(-1, fade_len)`). [`Fade::INSTANT`] stops
+    /// it at once.
+    pub fn stop_music(&mut self, fade: Fade) {
+        self.con.synth.stop_music(fade);
     }
 
-    /// Fades the tune out over `fade`, then stops it as [`Update::stop_music`] does (PICO-8's
-    /// `music(-1, fade_len)`); a zero `fade` stops it at once.
-    pub fn stop_music_fading(&mut self, fade: std::time::Duration) {
-        self.con.synth.stop_music_fading(fade);
-    }
-
-    /// Whether a tune is playing.
+    /// Whether any music plays: a tune, or a music clip (one fading out included).
     pub fn is_music_playing(&self) -> bool {
-        self.con.synth.music_pattern().is_some()
+        self.con.synth.is_music_playing()
     }
 
     /// The tune playing and which pattern, if any (for a tune of sequences, the place in its
@@ -153,8 +170,9 @@ impl Update<'_> {
         self.con.synth.music_pattern()
     }
 
-    /// Sets `channel`'s volume, 0 (silent) to 255 (full, the default);
-    /// [`Update::channel_volume`] reads it back.
+    /// Sets `channel`'s volume, 0 (silent) to 255 (full, the default), for every sound it
+    /// plays from now on (a [`Voice`]'s own volume, [`Update::set_voice_volume`], multiplies
+    /// it); [`Update::channel_volume`] reads it back.
     pub fn set_channel_volume(&mut self, channel: Channel, volume: u8) {
         self.con.synth.set_volume(channel, volume);
     }
@@ -167,7 +185,7 @@ impl Update<'_> {
     /// Sets `channel`'s pan: -127 hard left, 0 the centre (the default), 127 hard right, by
     /// the pan law of [`pan_gains`](super::pan_gains) (at the centre both sides play it at
     /// full level, so a cart that never pans sounds as in mono); [`Update::channel_pan`] reads
-    /// it back.
+    /// it back. A [`Voice`]'s own pan ([`Update::set_voice_pan`]) is added to it.
     pub fn set_channel_pan(&mut self, channel: Channel, pan: super::Pan) {
         self.con.synth.set_pan(channel, pan);
     }
@@ -175,19 +193,6 @@ impl Update<'_> {
     /// `channel`'s pan, -127 (hard left) to 127 (hard right).
     pub fn channel_pan(&self, channel: Channel) -> super::Pan {
         self.con.synth.pan(channel)
-    }
-
-    /// Sets the volume of the whole mix, 0 (silent) to 255 (full, the default), ending any
-    /// fade of it: the main bus's volume ([`Update::set_bus_volume`] with
-    /// [`Bus::Main`](super::Bus::Main)). [`Update::master_volume`] reads it back.
-    pub fn set_master_volume(&mut self, volume: u8) {
-        self.con.synth.set_master(volume);
-    }
-
-    /// The volume of the whole mix, 0 (silent) to 255 (full): the main bus's, where its fade
-    /// has got to.
-    pub fn master_volume(&self) -> u8 {
-        self.con.synth.master()
     }
 
     /// What `channel` is playing.

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use bt::sound::{Bus, ClipId, ClipOptions, ClipVoice, Ducking, Music, Note, Sfx, Wave};
+use bt::sound::{Bus, ClipId, ClipOptions, Ducking, Fade, Music, Note, Sfx, Voice, Wave};
 use bt::{Button, Cart, CartError, Easing, Player, Rect, Render, Settings, Update};
 
 use crate::BLIP;
@@ -16,7 +16,7 @@ pub const DESCRIPTION: &str = "the main, music and sfx buses: volume fades, mute
 /// How far left or right moves a bus's volume.
 const STEP: u8 = 32;
 /// How long that move takes.
-const FADE: Duration = Duration::from_millis(250);
+const FADE: Fade = Fade::millis(250);
 /// Updates between the blips that play by themselves.
 const BLIP_EVERY: u64 = 90;
 /// How the music makes room for the blips.
@@ -30,7 +30,7 @@ const DUCKING: Ducking = Ducking {
 #[derive(Debug, Clone)]
 pub struct Buses {
     blip: Option<ClipId>,
-    blip_voice: Option<ClipVoice>,
+    blip_voice: Option<Voice>,
     /// The bus the arrows move (an index of [`Bus::ALL`]).
     selected: usize,
     /// Where each bus's volume is going.
@@ -97,7 +97,7 @@ impl Cart for Buses {
             vec![[Some(bass), Some(lead), None, None]],
             Some(0),
         ))?;
-        ctx.play_music(tune);
+        ctx.play_music(tune).ok();
         ctx.set_ducking(DUCKING);
         Ok(())
     }
@@ -121,7 +121,7 @@ impl Cart for Buses {
         };
         if let Some(to) = moved {
             *target = to;
-            ctx.fade_bus(bus, to, FADE, Easing::SineInOut);
+            ctx.fade_bus(bus, to, FADE.eased(Easing::SineInOut));
         }
         if ctx.is_pressed(Button::B, p) {
             let muted = !ctx.is_bus_muted(bus);
@@ -132,7 +132,7 @@ impl Cart for Buses {
             if self.ducking {
                 ctx.set_ducking(DUCKING);
             } else {
-                ctx.clear_ducking();
+                ctx.reset_ducking();
             }
         }
         let t = ctx.ticks();
@@ -146,13 +146,13 @@ impl Cart for Buses {
                     },
                     ..ClipOptions::default()
                 };
-                self.blip_voice = ctx.play_clip(blip, options);
+                self.blip_voice = ctx.play_clip(blip, options).ok();
             }
         }
         self.levels = Bus::ALL.map(|b| ctx.bus_volume(b));
         self.heard = Bus::ALL.map(|b| ctx.bus_level(b));
         self.muted = Bus::ALL.map(|b| ctx.is_bus_muted(b));
-        self.blip_sounding = self.blip_voice.is_some_and(|v| ctx.is_clip_playing(v));
+        self.blip_sounding = self.blip_voice.is_some_and(|v| ctx.is_voice_playing(v));
     }
 
     /// The desk as the last update saw it: `selected=music levels=255,223,255

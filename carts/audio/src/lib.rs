@@ -14,7 +14,7 @@ use std::time::Duration;
 pub mod buses;
 
 use bt::sound::{
-    Channel, ClipId, ClipOptions, ClipVoice, Ducking, MusicClip, Note, Sfx, SfxId, Wave,
+    Channel, ClipId, ClipOptions, Ducking, Fade, MusicClip, Note, Sfx, SfxId, Voice, Wave,
 };
 use bt::{Button, Cart, CartError, Player, Rect, Render, Settings, Update};
 
@@ -30,7 +30,7 @@ pub const PAD: &[u8] = include_bytes!("../assets/pad.ogg");
 /// The pad's first frame after its intro, where it loops back to.
 const PAD_LOOP: u64 = 44_100;
 /// How long B's crossfade from one track to the other takes.
-const CROSSFADE: Duration = Duration::from_millis(1500);
+const CROSSFADE: Fade = Fade::millis(1500);
 
 /// Updates a cycle: the chord loops for 4 s, fades out over 1 s, rests, and starts again at 6 s.
 const CYCLE: u64 = 360;
@@ -50,13 +50,13 @@ pub struct Audio {
     chord: Option<ClipId>,
     tick: Option<SfxId>,
     /// The looping chord's voice.
-    chord_voice: Option<ClipVoice>,
+    chord_voice: Option<Voice>,
     /// The last blip's voice, pan and pitch.
-    blip_voice: Option<ClipVoice>,
+    blip_voice: Option<Voice>,
     blip_pan: i8,
     blip_pitch: f32,
     /// The chord A plays.
-    low_voice: Option<ClipVoice>,
+    low_voice: Option<Voice>,
     /// What plays, as the last update saw it: the looping chord, the last blip, A's chord.
     playing: [bool; 3],
     /// The pad, as music.
@@ -123,11 +123,11 @@ impl Cart for Audio {
                     priority: 5,
                     ..ClipOptions::default()
                 };
-                self.chord_voice = ctx.play_clip(chord, options);
+                self.chord_voice = ctx.play_clip(chord, options).ok();
             }
             FADE_AT => {
                 if let Some(voice) = self.chord_voice {
-                    ctx.stop_clip(voice, Duration::from_secs(1));
+                    ctx.stop_voice(voice, Fade::millis(1_000));
                 }
             }
             _ => {}
@@ -141,7 +141,7 @@ impl Cart for Audio {
                 pitch: self.blip_pitch,
                 ..ClipOptions::default()
             };
-            self.blip_voice = ctx.play_clip(blip, options);
+            self.blip_voice = ctx.play_clip(blip, options).ok();
         }
         if t % 60 == 30 {
             // The synthesiser's channel one, from the left, then the right.
@@ -151,7 +151,7 @@ impl Cart for Audio {
                 100
             };
             ctx.set_channel_pan(Channel::ONE, pan);
-            ctx.play_sfx(tick, Some(Channel::ONE));
+            ctx.play_sfx(tick, Some(Channel::ONE)).ok();
         }
         if ctx.is_pressed(Button::A, Player::ONE) {
             let options = ClipOptions {
@@ -159,7 +159,7 @@ impl Cart for Audio {
                 priority: 9,
                 ..ClipOptions::default()
             };
-            self.low_voice = ctx.play_clip(chord, options);
+            self.low_voice = ctx.play_clip(chord, options).ok();
         }
         if ctx.is_pressed(Button::B, Player::ONE) {
             if let Some(pad) = self.pad {
@@ -173,6 +173,7 @@ impl Cart for Audio {
                     loop_start: Some(loop_start),
                     crossfade: CROSSFADE,
                     volume: 200,
+                    ..MusicClip::default()
                 };
                 // Both clips are held and both loop starts inside them: this cannot fail.
                 ctx.play_music_clip(clip, options).ok();
@@ -180,7 +181,7 @@ impl Cart for Audio {
         }
         self.music = ctx.music_clip_position();
         self.playing = [self.chord_voice, self.blip_voice, self.low_voice]
-            .map(|v| v.is_some_and(|v| ctx.is_clip_playing(v)));
+            .map(|v| v.is_some_and(|v| ctx.is_voice_playing(v)));
     }
 
     fn render(&self, ctx: &mut Render<'_>) {

@@ -48,7 +48,7 @@ impl Cart for Tone {
 
     fn update(&mut self, ctx: &mut Update<'_>) {
         if let (START_TICK, Some(sfx)) = (ctx.ticks(), self.sfx) {
-            ctx.play_sfx(sfx, Some(Channel::ONE));
+            ctx.play_sfx(sfx, Some(Channel::ONE)).ok();
         }
         self.playing = ctx.channel_state(Channel::ONE).sfx.is_some();
     }

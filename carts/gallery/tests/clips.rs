@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bt::sound::{ClipId, ClipOptions, ClipVoice, MusicClip};
+use bt::sound::{ClipId, ClipOptions, Fade, MusicClip, Voice};
 use bt::{Button, Cart, CartError, Player, Render, Settings, Update};
 use bt_runtime::engine::Origin;
 use bt_runtime::export::wav::{record_samples, WavChannels};
@@ -26,7 +26,7 @@ struct Clips {
     music: bool,
     chord: Option<ClipId>,
     blip: Option<ClipId>,
-    voice: Option<ClipVoice>,
+    voice: Option<Voice>,
 }
 
 impl Clips {
@@ -47,8 +47,9 @@ impl Clips {
         let (chord, blip) = (self.chord.unwrap(), self.blip.unwrap());
         let options = |loop_start, crossfade| MusicClip {
             loop_start: Some(loop_start),
-            crossfade: Duration::from_millis(crossfade),
+            crossfade: Fade::millis(crossfade),
             volume: 150,
+            ..MusicClip::default()
         };
         if t == intro {
             ctx.play_music_clip(chord, options(22_050, 0)).unwrap();
@@ -60,7 +61,7 @@ impl Clips {
             ctx.play_music_clip(chord, options(22_050, 300)).unwrap();
         }
         if t == stop {
-            ctx.stop_music_clip(Duration::from_millis(200));
+            ctx.stop_music(Fade::millis(200));
         }
     }
 }
@@ -95,7 +96,7 @@ impl Cart for Clips {
                 pan: -60,
                 ..ClipOptions::default()
             };
-            self.voice = ctx.play_clip(chord, low_left);
+            self.voice = ctx.play_clip(chord, low_left).ok();
         }
         if t == blip_at {
             let high_right = ClipOptions {
@@ -104,10 +105,10 @@ impl Cart for Clips {
                 volume: 200,
                 ..ClipOptions::default()
             };
-            ctx.play_clip(blip, high_right);
+            ctx.play_clip(blip, high_right).unwrap();
         }
         if t == stop_at {
-            ctx.stop_clip(self.voice.unwrap(), Duration::from_millis(250));
+            ctx.stop_voice(self.voice.unwrap(), Fade::millis(250));
         }
         if t == loop_at {
             let looping = ClipOptions {
@@ -116,7 +117,7 @@ impl Cart for Clips {
                 pitch: 0.9,
                 ..ClipOptions::default()
             };
-            ctx.play_clip(blip, looping);
+            ctx.play_clip(blip, looping).unwrap();
         }
     }
 
@@ -299,5 +300,5 @@ fn clips_load_from_the_asset_folder_once_and_bad_ones_are_refused_on_one_line() 
          neither RIFF/WAVE (a WAV file) nor OggS (Ogg Vorbis)"
     );
     assert_eq!(error(&mut ctx, "gone.wav"), "gone.wav: file not found");
-    assert!(ctx.play_clip(chord, ClipOptions::default()).is_some());
+    assert!(ctx.play_clip(chord, ClipOptions::default()).is_ok());
 }

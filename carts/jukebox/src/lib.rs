@@ -3,7 +3,9 @@
 //! plays the current entry again, B plays the next ready-made sound ([`Preset`]) with the next
 //! seed.
 
-use bt::sound::{Channel, Effect, Music, MusicId, Note, Preset, Sfx, SfxId, SoundError, Wave};
+use bt::sound::{
+    Channel, Fade, Music, MusicId, Note, NoteEffect, Preset, Sfx, SfxId, SoundError, Wave,
+};
 use bt::{Button, Cart, Player, Rect, Render, Settings, Update};
 
 /// One line for `bt list`.
@@ -21,14 +23,14 @@ const WAVES: [(Wave, &str); 6] = [
     (Wave::Noise, "NOISE"),
 ];
 
-const EFFECTS: [(Effect, &str); 7] = [
-    (Effect::None, "PLAIN"),
-    (Effect::Slide, "SLIDE"),
-    (Effect::Vibrato, "VIBRATO"),
-    (Effect::Drop, "DROP"),
-    (Effect::FadeIn, "FADE IN"),
-    (Effect::FadeOut, "FADE OUT"),
-    (Effect::Arpeggio, "ARPEGGIO"),
+const EFFECTS: [(NoteEffect, &str); 7] = [
+    (NoteEffect::None, "PLAIN"),
+    (NoteEffect::Slide, "SLIDE"),
+    (NoteEffect::Vibrato, "VIBRATO"),
+    (NoteEffect::Drop, "DROP"),
+    (NoteEffect::FadeIn, "FADE IN"),
+    (NoteEffect::FadeOut, "FADE OUT"),
+    (NoteEffect::Arpeggio, "ARPEGGIO"),
 ];
 
 /// Entries: every wave with every effect, then the tune.
@@ -87,12 +89,12 @@ fn add_tune(ctx: &mut Update<'_>) -> Result<MusicId, SoundError> {
         vec![
             Note::new(60, pulse, 5),
             Note::new(64, pulse, 5),
-            Note::new(67, pulse, 5).with(Effect::Slide),
-            Note::new(72, pulse, 5).with(Effect::Vibrato),
+            Note::new(67, pulse, 5).with(NoteEffect::Slide),
+            Note::new(72, pulse, 5).with(NoteEffect::Vibrato),
             Note::new(71, pulse, 5),
             Note::new(67, pulse, 5),
-            Note::new(69, pulse, 5).with(Effect::Slide),
-            Note::new(67, pulse, 4).with(Effect::FadeOut),
+            Note::new(69, pulse, 5).with(NoteEffect::Slide),
+            Note::new(67, pulse, 4).with(NoteEffect::FadeOut),
         ],
     );
     melody.attack = 2;
@@ -112,16 +114,16 @@ impl Jukebox {
     fn play(&mut self, ctx: &mut Update<'_>) {
         self.started = ctx.ticks();
         for channel in Channel::ALL {
-            ctx.stop_sfx(channel);
+            ctx.stop_channel(channel, Fade::INSTANT);
         }
-        ctx.stop_music();
+        ctx.stop_music(Fade::INSTANT);
         match self.sfx.get(self.entry) {
             Some(&id) => {
-                ctx.play_sfx(id, Some(Channel::ONE));
+                ctx.play_sfx(id, Some(Channel::ONE)).ok();
             }
             None => {
                 if let Some(tune) = self.tune {
-                    ctx.play_music(tune);
+                    ctx.play_music(tune).ok();
                 }
             }
         }
@@ -184,7 +186,7 @@ impl Cart for Jukebox {
     fn update(&mut self, ctx: &mut Update<'_>) {
         if ctx.is_pressed(Button::B, Player::ONE) && !self.presets.is_empty() {
             let (id, _, _) = self.presets[self.pressed % self.presets.len()];
-            ctx.play_sfx(id, Some(PRESET_CHANNEL));
+            ctx.play_sfx(id, Some(PRESET_CHANNEL)).ok();
             self.pressed += 1;
         }
         let step = if ctx.is_pressed(Button::RIGHT, Player::ONE) {

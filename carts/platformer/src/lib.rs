@@ -454,7 +454,7 @@ impl Cart for Platformer {
         // A slot a damaged or foreign block left negative counts as no best yet.
         self.best = u32::try_from(ctx.save().get(BEST_SLOT)).unwrap_or(0);
         let assets = load_assets(ctx, None)?;
-        ctx.play_music(assets.music);
+        ctx.play_music(assets.music).ok();
         self.assets = Some(std::sync::Arc::new(assets));
         self.start_level(0, ctx.target_fps());
         Ok(())
@@ -468,7 +468,7 @@ impl Cart for Platformer {
         let keep = self.assets.as_ref().map(|a| a.music).filter(|_| !sounds);
         let assets = load_assets(ctx, keep)?;
         if keep.is_none() {
-            ctx.play_music(assets.music);
+            ctx.play_music(assets.music).ok();
         }
         self.assets = Some(std::sync::Arc::new(assets));
         let (level, pos) = (self.level, self.player.pos);

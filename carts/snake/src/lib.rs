@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use bt::sound::{Effect, Music, MusicId, Note, Sfx, SfxId, SoundError, Wave};
+use bt::sound::{Fade, Music, MusicId, Note, NoteEffect, Sfx, SfxId, SoundError, Wave};
 use bt::{Axis, Button, Cart, Font, Player, Rect, Render, Settings, TextStyle, Update};
 
 /// One line for `bt list`.
@@ -99,16 +99,16 @@ impl Sounds {
             4,
             vec![
                 Note::new(60, sq, 5),
-                Note::new(67, sq, 5).with(Effect::Slide),
-                Note::new(67, sq, 3).with(Effect::FadeOut),
+                Note::new(67, sq, 5).with(NoteEffect::Slide),
+                Note::new(67, sq, 3).with(NoteEffect::FadeOut),
             ],
         ))?;
         // A falling buzz over a noise crash.
         let die = ctx.add_sfx(Sfx::new(
             12,
             vec![
-                Note::new(45, Wave::Saw, 6).with(Effect::Drop),
-                Note::new(30, Wave::Noise, 6).with(Effect::FadeOut),
+                Note::new(45, Wave::Saw, 6).with(NoteEffect::Drop),
+                Note::new(30, Wave::Noise, 6).with(NoteEffect::FadeOut),
             ],
         ))?;
         // The round's opening tune: a little arpeggio over a bass line, played once.
@@ -128,7 +128,10 @@ impl Sounds {
             ],
         ))?;
         let lead = ctx.add_sfx(lead)?;
-        let mut end = Sfx::new(24, vec![Note::new(72, Wave::Sine, 5).with(Effect::Vibrato)]);
+        let mut end = Sfx::new(
+            24,
+            vec![Note::new(72, Wave::Sine, 5).with(NoteEffect::Vibrato)],
+        );
         end.release = 12;
         let end = ctx.add_sfx(end)?;
         let start = ctx.add_music(Music::Patterns {
@@ -331,7 +334,7 @@ impl Cart for Snake {
                 self.reset_board(ctx);
                 self.phase = Phase::Playing;
                 if let Some(s) = self.sounds {
-                    ctx.play_music(s.start);
+                    ctx.play_music(s.start).ok();
                 }
                 ctx.assign_tag("Round start");
                 return;
@@ -355,7 +358,7 @@ impl Cart for Snake {
         let moved = self.advance(ctx);
         if self.phase == Phase::Playing && self.score > score {
             if let Some(s) = self.sounds {
-                ctx.play_sfx(s.eat, None);
+                ctx.play_sfx(s.eat, None).ok();
             }
         }
         if !moved {
@@ -364,8 +367,8 @@ impl Cart for Snake {
                     self.best = self.best.max(self.score);
                     self.phase = Phase::Over;
                     if let Some(s) = self.sounds {
-                        ctx.stop_music();
-                        ctx.play_sfx(s.die, None);
+                        ctx.stop_music(Fade::INSTANT);
+                        ctx.play_sfx(s.die, None).ok();
                     }
                     ctx.assign_tag("Game over");
                 }

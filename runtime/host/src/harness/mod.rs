@@ -211,7 +211,7 @@ impl CartTest {
     ///         if ctx.ticks() == 30 {
     ///             let bank = ctx.decode_sounds("beep.txt", "bt-sound 2\nsfx beep 6\nA4 sq 5\n");
     ///             if let Some(beep) = bank.ok().and_then(|b| b.sfx("beep")) {
-    ///                 ctx.play_sfx(beep, None);
+    ///                 ctx.play_sfx(beep, None).ok();
     ///             }
     ///         }
     ///     }

@@ -21,8 +21,8 @@
 use std::fmt::{self, Write as _};
 
 use bt::sound::{
-    Effect, FileMusic, FileTune, Note, Sfx, SoundFile, SoundFileError, Wave, CHANNELS, MAX_NOTES,
-    MAX_PITCH, SOUND_FILE_HEADER,
+    FileMusic, FileTune, Note, NoteEffect, Sfx, SoundFile, SoundFileError, Wave, CHANNELS,
+    MAX_NOTES, MAX_PITCH, SOUND_FILE_HEADER,
 };
 
 /// The note names of an octave, from C.
@@ -39,10 +39,10 @@ pub const NEW_SFX_NOTES: usize = 16;
 /// A note as a sound file spells it: `C#4 sq25 5 slide`, or `--` for a rest.
 ///
 /// ```
-/// use bt::sound::{Effect, Note, Wave};
+/// use bt::sound::{NoteEffect, Note, Wave};
 /// use bt_tools::sound_edit::note_text;
 ///
-/// assert_eq!(note_text(&Note::new(49, Wave::Square { duty: 64 }, 5).with(Effect::Slide)), "C#4 sq25 5 slide");
+/// assert_eq!(note_text(&Note::new(49, Wave::Square { duty: 64 }, 5).with(NoteEffect::Slide)), "C#4 sq25 5 slide");
 /// assert_eq!(note_text(&Note::rest()), "--");
 /// ```
 pub fn note_text(note: &Note) -> String {
@@ -55,7 +55,7 @@ pub fn note_text(note: &Note) -> String {
         wave_text(note.wave),
         note.volume
     );
-    if note.effect != Effect::None {
+    if note.effect != NoteEffect::None {
         out.push(' ');
         out.push_str(&effect_text(note.effect));
     }
@@ -74,7 +74,7 @@ pub fn wave_text(wave: Wave) -> String {
 }
 
 /// An effect as a sound file spells it (`""` for none).
-pub fn effect_text(effect: Effect) -> String {
+pub fn effect_text(effect: NoteEffect) -> String {
     EffectName(effect).to_string()
 }
 
@@ -119,18 +119,18 @@ impl fmt::Display for WaveName {
 
 /// An effect shown as a sound file spells it (nothing for none), without allocating.
 #[derive(Debug, Clone, Copy)]
-pub struct EffectName(pub Effect);
+pub struct EffectName(pub NoteEffect);
 
 impl fmt::Display for EffectName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
-            Effect::Slide => f.write_str("slide"),
-            Effect::Vibrato => f.write_str("vibrato"),
-            Effect::Drop => f.write_str("drop"),
-            Effect::FadeIn => f.write_str("fadein"),
-            Effect::FadeOut => f.write_str("fadeout"),
-            Effect::Arpeggio => f.write_str("arp"),
-            Effect::ArpeggioGroup { units } => write!(f, "arpgroup:{units}"),
+            NoteEffect::Slide => f.write_str("slide"),
+            NoteEffect::Vibrato => f.write_str("vibrato"),
+            NoteEffect::Drop => f.write_str("drop"),
+            NoteEffect::FadeIn => f.write_str("fadein"),
+            NoteEffect::FadeOut => f.write_str("fadeout"),
+            NoteEffect::Arpeggio => f.write_str("arp"),
+            NoteEffect::ArpeggioGroup { units } => write!(f, "arpgroup:{units}"),
             _ => Ok(()),
         }
     }

@@ -2,7 +2,7 @@
 //! key does is in [`keys`], what the pointer does in [`pointer`]; it draws in
 //! [`super::draw`].
 
-use bt::sound::{Channel, Effect, Note, Wave, MAX_NOTE_VOLUME, MAX_PITCH};
+use bt::sound::{Channel, Fade, Note, NoteEffect, Wave, MAX_NOTE_VOLUME, MAX_PITCH};
 use bt::{Cart, Key, Render, Settings, Update};
 
 mod keys;
@@ -38,15 +38,15 @@ pub const WAVES: [Wave; 10] = [
 ];
 
 /// The effects the effect column steps through, in order (a digit key picks one).
-pub const EFFECTS: [Effect; 8] = [
-    Effect::None,
-    Effect::Slide,
-    Effect::Vibrato,
-    Effect::Drop,
-    Effect::FadeIn,
-    Effect::FadeOut,
-    Effect::Arpeggio,
-    Effect::ArpeggioGroup { units: 4 },
+pub const EFFECTS: [NoteEffect; 8] = [
+    NoteEffect::None,
+    NoteEffect::Slide,
+    NoteEffect::Vibrato,
+    NoteEffect::Drop,
+    NoteEffect::FadeIn,
+    NoteEffect::FadeOut,
+    NoteEffect::Arpeggio,
+    NoteEffect::ArpeggioGroup { units: 4 },
 ];
 
 /// A note typed on a rest: middle C, a square wave, volume 5.
@@ -335,7 +335,7 @@ impl SoundEditor {
             Ok(bank) => {
                 let channel = bank
                     .sfx(&name)
-                    .and_then(|id| ctx.play_sfx(id, Some(Channel::ONE)));
+                    .and_then(|id| ctx.play_sfx(id, Some(Channel::ONE)).ok()?.channel());
                 self.playing = channel.map(|c| (c, range.start));
             }
             Err(e) => self.say(e.to_string()),
@@ -349,7 +349,9 @@ impl SoundEditor {
         };
         match ctx.decode_sounds(PREVIEW, &self.doc.to_text()) {
             Ok(bank) => {
-                self.tune_playing = bank.music(&name).is_some_and(|id| ctx.play_music(id));
+                self.tune_playing = bank
+                    .music(&name)
+                    .is_some_and(|id| ctx.play_music(id).is_ok());
             }
             Err(e) => self.say(e.to_string()),
         }
@@ -357,10 +359,10 @@ impl SoundEditor {
 
     fn stop(&mut self, ctx: &mut Update<'_>) {
         if let Some((channel, _)) = self.playing.take() {
-            ctx.stop_sfx(channel);
+            ctx.stop_channel(channel, Fade::INSTANT);
         }
         if std::mem::take(&mut self.tune_playing) {
-            ctx.stop_music();
+            ctx.stop_music(Fade::INSTANT);
         }
     }
 

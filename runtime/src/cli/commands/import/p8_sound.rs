@@ -266,7 +266,7 @@ fn write_music(out: &mut String, music: &[P8Pattern], defined: &[bool; 64], lua:
                 let _ = writeln!(
                     out,
                     "# The code calls music({start}, {}, {}): play it with play_music_with and \
-                     MusicStart {{ fade_in: Duration::from_millis({}), reserved: [{}] }}.",
+                     MusicStart {{ fade_in: Fade::millis({}), reserved: [{}] }}.",
                     call.fade_ms,
                     call.mask,
                     call.fade_ms,
@@ -360,11 +360,8 @@ mod tests {
             .decode_sounds("test-sounds.txt", sounds)
             .unwrap();
         match (bank.sfx(name), bank.music(name)) {
-            (Some(id), _) => assert!(con
-                .init_context()
-                .play_sfx(id, Some(Channel::ONE))
-                .is_some()),
-            (_, Some(id)) => assert!(con.init_context().play_music(id)),
+            (Some(id), _) => assert!(con.init_context().play_sfx(id, Some(Channel::ONE)).is_ok()),
+            (_, Some(id)) => assert!(con.init_context().play_music(id).is_ok()),
             _ => panic!("no sound called {name} in\n{sounds}"),
         }
         let mut out = Vec::new();
@@ -591,7 +588,7 @@ mod tests {
         assert!(
             sounds.contains(
                 "\n# The code calls music(2, 500, 3): play it with play_music_with and MusicStart \
-                 { fade_in: Duration::from_millis(500), reserved: [true, true, false, false] }.\n\
+                 { fade_in: Fade::millis(500), reserved: [true, true, false, false] }.\n\
                  music music2"
             ),
             "{sounds}"

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::cli::commands::import::zip::tests::zip;
-use bt::sound::{Effect, FileTune, SoundFile, Wave};
+use bt::sound::{FileTune, NoteEffect, SoundFile, Wave};
 
 /// Pyxel's rule for a note's frequency: note `n` is MIDI note `n + 36` on a tone, `n + 60`
 /// on noise, and MIDI 69 is 440 Hz.
@@ -164,21 +164,21 @@ fn a_pyxel_2_file_becomes_an_indexed_png_a_tiled_map_and_sounds() {
     assert_eq!(n[0].wave, Wave::Square { duty: 128 });
     assert!((bt_hz(n[0].pitch) - pyxel_hz(33, false)).abs() < 1e-9);
     assert!((bt_hz(n[0].pitch) - 440.0).abs() < 1e-9);
-    assert_eq!((n[0].volume, n[0].effect), (7, Effect::None));
+    assert_eq!((n[0].volume, n[0].effect), (7, NoteEffect::None));
     assert_eq!(n[1].volume, 0, "-1 is a rest");
     // Note 2: tones, volumes and effects read round and round (square, 7, vibrato).
     assert!((bt_hz(n[2].pitch) - pyxel_hz(0, false)).abs() < 1e-9);
-    assert_eq!((n[2].volume, n[2].effect), (7, Effect::Vibrato));
+    assert_eq!((n[2].volume, n[2].effect), (7, NoteEffect::Vibrato));
     // Note 3: noise. Pyxel takes one random step a period of its frequency, BT 16 a
     // period of its pitch: the same steps a second.
     assert_eq!(n[3].wave, Wave::Noise);
     assert!((16.0 * bt_hz(n[3].pitch) - pyxel_hz(59, true)).abs() < 1e-6);
     assert_eq!(
         (n[3].volume, n[3].effect),
-        (5, Effect::FadeOut),
+        (5, NoteEffect::FadeOut),
         "half fade-out"
     );
-    assert_eq!(n[4].effect, Effect::Slide);
+    assert_eq!(n[4].effect, NoteEffect::Slide);
     // Pyxel's vibrato: 6 Hz (20 of its 120 ticks a second), 25 cents.
     assert_eq!(sound0.vibrato, bt::sound::Hz::new(6));
     assert_eq!(sound0.vibrato_depth, 25);
@@ -188,7 +188,7 @@ fn a_pyxel_2_file_becomes_an_indexed_png_a_tiled_map_and_sounds() {
     assert_eq!(sound2.notes[0].wave, Wave::Triangle);
     assert_eq!(
         (sound2.notes[0].volume, sound2.notes[0].effect),
-        (7, Effect::None)
+        (7, NoteEffect::None)
     );
     assert!((bt_hz(sound2.notes[0].pitch) - pyxel_hz(24, false)).abs() < 1e-9);
 
@@ -219,7 +219,7 @@ fn pyxels_440_hz_note_plays_at_440_hz_for_speed_120ths_of_a_second() {
     let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
     let bank = con.init_context().decode_sounds("s.txt", text).unwrap();
     let id = bank.sfx("sound0").unwrap();
-    con.update_context(0).play_sfx(id, None);
+    con.update_context(0).play_sfx(id, None).unwrap();
     let mut samples: Vec<i16> = Vec::new();
     for tick in 0..30 {
         let _ = con.update_context(tick);
