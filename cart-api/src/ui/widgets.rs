@@ -218,26 +218,7 @@ impl Ui {
             let t = (along / f64::from((track - 1).max(1))).clamp(0.0, 1.0);
             v = lo + t * (hi - lo);
         }
-        if hit.focused {
-            if self.nav.take(Nav::LEFT) {
-                v -= step;
-            }
-            if self.nav.take(Nav::RIGHT) {
-                v += step;
-            }
-        }
-        if hit.hot && self.input.wheel != 0.0 {
-            v += step * f64::from(self.input.wheel);
-        }
-        let changed = self.set_number(value, clamp_to(v, lo, hi));
-        let mut r = self.record(Kind::Slider, &hit, text);
-        (r.value, r.min, r.max) = (value.to_f64(), lo, hi);
-        r.n[3] = track;
-        if T::INTEGER {
-            r.state |= INTEGER;
-        }
-        self.records.push(r);
-        hit.response(false, changed)
+        self.step_number(Kind::Slider, &hit, text, value, v, step, (lo, hi), track)
     }
 
     /// Sets `value` to `v` (rounded for whole numbers); whether it changed.
@@ -285,6 +266,24 @@ impl Ui {
                 v += step;
             }
         }
+        self.step_number(Kind::Number, &hit, text, value, v, step, (lo, hi), field)
+    }
+
+    /// What a slider and a number field share after the pointer: left and right while focused
+    /// and the wheel over it move `v` by `step`; then `value` takes it, kept within `lo..=hi`,
+    /// and the widget is recorded with its track or field `width`.
+    #[allow(clippy::too_many_arguments)]
+    fn step_number<T: UiNumber>(
+        &mut self,
+        kind: Kind,
+        hit: &Hit,
+        text: (u32, u32),
+        value: &mut T,
+        mut v: f64,
+        step: f64,
+        (lo, hi): (f64, f64),
+        width: i32,
+    ) -> Response {
         if hit.focused {
             if self.nav.take(Nav::LEFT) {
                 v -= step;
@@ -297,9 +296,9 @@ impl Ui {
             v += step * f64::from(self.input.wheel);
         }
         let changed = self.set_number(value, clamp_to(v, lo, hi));
-        let mut r = self.record(Kind::Number, &hit, text);
+        let mut r = self.record(kind, hit, text);
         (r.value, r.min, r.max) = (value.to_f64(), lo, hi);
-        r.n[3] = field;
+        r.n[3] = width;
         if T::INTEGER {
             r.state |= INTEGER;
         }

@@ -201,7 +201,7 @@ pub const RECENT_TIMINGS_MS: f64 = 10_000.0;
 
 impl Host {
     /// A host for `engine`, the cart called `name`, reading keys through `keymap`. The files
-    /// its keys make are named after `name` (see [`HostAction::Save`]).
+    /// its keys make are named after `name` (see [`crate::outbox`]).
     pub fn new(engine: Engine, keymap: KeyMap, name: &str) -> Host {
         let engine_fps = engine.settings().target_fps;
         Host {

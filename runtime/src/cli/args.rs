@@ -1,4 +1,11 @@
 //! The command line's shape: commands, their flags, and the parsers that check each value.
+//!
+//! A flag several commands take is a group declared once and flattened into each
+//! ([`CartArgs`], [`InputArg`], [`WindowArgs`], [`PictureArgs`], [`StartArg`], [`QuietArgs`]...),
+//! and means one thing wherever it is taken: `--scale N` draws each display pixel N × N, in a
+//! window or in a picture file. `-o` names what a command writes everywhere too; it is
+//! declared with each command because each checks the name against its own format (a `.png`,
+//! a `.gif`, a `.wav`, a new folder) before anything runs.
 
 use std::path::PathBuf;
 

@@ -1,5 +1,10 @@
 //! `bt run`: a cart in a window, with keyboard, mouse and gamepads.
 //!
+//! It stands on `bt-engine`, `bt-host` and `bt-tools` (F8's report and F10's GIFs), and on the
+//! window, gamepad and sound device crates; only the command line (`bt-runtime`) uses it. The
+//! run around the event loop is in `run`, the options in `options`, the files a run keeps in
+//! [`disk`] and [`captures`].
+//!
 //! winit owns the window and its events, `screen` scales the finished picture by a whole number
 //! with black bars around it into the window's buffer on the CPU (no graphics driver needed),
 //! gilrs reads gamepads. Everything they report is

@@ -16,9 +16,10 @@ pub const DEFAULT_CAPTURES: &str = "captures";
 /// The longest `bt run --exit-after`: over eleven days.
 pub const MAX_EXIT_AFTER_SECONDS: f64 = 1_000_000.0;
 
-/// How `bt run` opens and drives its window, beyond what the cart's [`Session`] resolved (its
-/// settings, window scale included, its asset folder and save file). The command line fills it
-/// from its flags (`WindowArgs` and `bt run`'s own); it holds no parser.
+/// How `bt run` opens and drives its window, beyond what the cart's
+/// [`Session`](crate::session::Session) resolved (its settings, window scale included, its
+/// asset folder and save file). The command line fills it from its flags (`WindowArgs` and
+/// `bt run`'s own); it holds no parser.
 #[derive(Debug, Clone)]
 pub struct WindowOptions {
     /// Record the run into this replay file: written through a temporary file every 10
@@ -54,7 +55,7 @@ pub struct WindowOptions {
     /// them as a GIF in the captures folder.
     pub gif_buffer: bool,
     /// Take `bt dev`'s orders on standard input and keep the window's place in this folder
-    /// (see [`dev_link`]); `bt dev` passes it, a player never does.
+    /// (see [`crate::dev_link`]); `bt dev` passes it, a player never does.
     pub dev_link: Option<PathBuf>,
     /// The capture the clock plays, when it plays one (`--clock capture:FILE`): its own
     /// columns go into `--trace-out`'s trace.
