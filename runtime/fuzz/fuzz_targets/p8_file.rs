@@ -6,7 +6,7 @@
 
 use bt::host::ImageLoader;
 use bt::sound::SoundFile;
-use bt_runtime::config::assets::Assets(bt_runtime::config::assets::Paths);
+use bt_runtime::config::assets::{Assets, Paths};
 use bt_runtime::config::tiled::decode_map;
 use libfuzzer_sys::fuzz_target;
 

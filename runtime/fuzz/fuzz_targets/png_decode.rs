@@ -4,7 +4,7 @@
 
 use bt::host::ImageLoader;
 use bt::{Palette, SpriteSheet};
-use bt_runtime::config::assets::Assets(bt_runtime::config::assets::Paths);
+use bt_runtime::config::assets::{Assets, Paths};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
