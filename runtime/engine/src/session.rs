@@ -164,13 +164,18 @@ pub fn read_state_file(path: &Path) -> Result<StateFile, StateFileError> {
     StateFile::from_json(&text, path)
 }
 
+/// Reads a user's config file (`manifest::load_user_config`).
+type UserConfigReader = fn(&Path) -> Result<Option<SettingsPatch>, manifest::ManifestError>;
+
 /// What a front end has before a cart boots, to [`resolve`](SessionBuilder::resolve) into a
 /// [`Session`]. Made by [`Session::builder`].
 pub struct SessionBuilder {
     name: String,
     make: MakeCart,
     manifest: Option<Manifest>,
-    user_config: Option<PathBuf>,
+    /// The user's config file and its reader, given only by a front end with files: a web
+    /// page never names the TOML reader, so its module leaves the reader out.
+    user_config: Option<(PathBuf, UserConfigReader)>,
     command_line: SettingsPatch,
     assets: Option<PathBuf>,
     packed_assets: Option<Arc<AssetPack>>,
@@ -212,7 +217,8 @@ impl SessionBuilder {
 
     /// The user's config file, a layer over the manifest (`None`, or a missing file: no layer).
     pub fn user_config(mut self, path: Option<PathBuf>) -> SessionBuilder {
-        self.user_config = path;
+        let read: UserConfigReader = manifest::load_user_config;
+        self.user_config = path.map(|path| (path, read));
         self
     }
 
@@ -327,7 +333,7 @@ impl SessionBuilder {
                 }
             })?;
         let user = match &self.user_config {
-            Some(path) => manifest::load_user_config(path)
+            Some((path, read)) => read(path)
                 .map_err(SessionError::UserConfig)?
                 .map(|patch| (path.clone(), patch)),
             None => None,
