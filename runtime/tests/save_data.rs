@@ -334,8 +334,8 @@ fn a_write_the_platform_could_not_make_is_shown_and_the_save_data_handed_over_ag
     engine.set_clock(Box::new(ConstantClock::new(1000.0 / FPS).unwrap()));
     let mut host = Host::new(engine, KeyMap::default(), "presses");
     host.store_save_to(file.clone());
-    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    host.set_error_output(Box::new(Shared(said.clone())));
+    let said = bt_test_support::SharedOutput::default();
+    host.set_error_output(Box::new(said.clone()));
     tap(&mut host, 0);
     for f in 1..70 {
         host.frame(f as f64 * 1000.0 / FPS);
@@ -345,7 +345,7 @@ fn a_write_the_platform_could_not_make_is_shown_and_the_save_data_handed_over_ag
     host.write_failed(&writes[0], "save file save.bin: no room");
     let notice = host.engine().overlay().unwrap().notice().to_string();
     assert_eq!(notice, "save file save.bin: no room");
-    let out = String::from_utf8(said.lock().unwrap().clone()).unwrap();
+    let out = said.text();
     assert_eq!(out, "bt: save file save.bin: no room\n");
 
     // The cart rewrites the same value every update: the failed file goes out again.
@@ -364,8 +364,8 @@ fn a_save_file_that_keeps_failing_the_same_way_is_said_once() {
     engine.set_clock(Box::new(ConstantClock::new(1000.0 / FPS).unwrap()));
     let mut host = Host::new(engine, KeyMap::default(), "presses");
     host.store_save_to(dir.join("save.bin"));
-    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    host.set_error_output(Box::new(Shared(said.clone())));
+    let said = bt_test_support::SharedOutput::default();
+    host.set_error_output(Box::new(said.clone()));
     tap(&mut host, 0);
     for f in 1..70 {
         host.frame(f as f64 * 1000.0 / FPS);
@@ -376,24 +376,11 @@ fn a_save_file_that_keeps_failing_the_same_way_is_said_once() {
         host.write_failed(&writes[0], "save file save.bin: read-only file system");
     }
     host.write_failed(&writes[0], "save file save.bin: no room");
-    let out = String::from_utf8(said.lock().unwrap().clone()).unwrap();
+    let out = said.text();
     assert_eq!(
         out,
         "bt: save file save.bin: read-only file system\nbt: save file save.bin: no room\n"
     );
-}
-
-/// An error output the test reads back.
-struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 #[test]

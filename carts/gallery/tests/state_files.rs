@@ -136,8 +136,8 @@ fn without_the_run_from_boot_f3_saves_the_state_and_says_why_there_is_no_file() 
     let mut engine = Engine::new(Box::new(cart.build), options).unwrap();
     engine.set_clock(Box::new(ConstantClock::new(FRAME_MS).unwrap()));
     let mut host = snake_host(engine);
-    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    host.set_error_output(Box::new(Shared(said.clone())));
+    let said = bt_test_support::SharedOutput::default();
+    host.set_error_output(Box::new(said.clone()));
     for f in 0..20 {
         host.frame(f as f64 * FRAME_MS);
     }
@@ -150,7 +150,7 @@ fn without_the_run_from_boot_f3_saves_the_state_and_says_why_there_is_no_file() 
         state_file(&mut host).is_none(),
         "no file without the run from boot"
     );
-    let why = String::from_utf8(said.lock().unwrap().clone()).unwrap();
+    let why = said.text();
     assert!(
         why.contains("state file not made: a state file needs the run's input from boot"),
         "{why}"
@@ -351,18 +351,4 @@ fn a_state_opened_through_a_session_refuses_another_cart_or_build_in_one_line() 
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
-}
-
-/// An error output the test reads back.
-struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
-
-impl std::io::Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }

@@ -166,8 +166,8 @@ pub struct Host {
     time_travel: time_travel::TimeTravel,
     /// Frames left before a passing notice (a save state's) goes.
     notice_frames: u32,
-    /// F3's state as a file, until the platform takes it.
-    state_file: state_file::PendingStateFile,
+    /// Updates since `init` of the state F3 saved last, for the notice that names its file.
+    state_saved_at: u64,
     /// The last failed write's message, said once: a save file that keeps failing the same
     /// way is not said again at every write.
     last_write_error: Option<String>,
@@ -224,7 +224,7 @@ impl Host {
             quit: false,
             time_travel: time_travel::TimeTravel::default(),
             notice_frames: 0,
-            state_file: state_file::PendingStateFile::default(),
+            state_saved_at: 0,
             last_write_error: None,
         }
     }

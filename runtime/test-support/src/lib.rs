@@ -229,3 +229,26 @@ pub fn unavailable(what: &str, require: &str, why: &str, install: &str) {
         "\n{rule}\nSKIPPED: {what} did not run: {why}.\n{install}\n{rule}\n"
     );
 }
+
+/// A writer whose bytes the test reads back: give a clone to what writes (a host's error
+/// output, say) and read [`SharedOutput::text`] after.
+#[derive(Debug, Clone, Default)]
+pub struct SharedOutput(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl SharedOutput {
+    /// Everything written so far, as text (invalid UTF-8 replaced).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+impl std::io::Write for SharedOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -215,4 +215,45 @@ mod tests {
         drop(host);
         assert!(!path.exists(), "finished: dropping it writes nothing more");
     }
+
+    #[test]
+    fn one_keys_files_take_one_number_in_the_captures_folder() {
+        let dir = bt_test_support::ScratchDir::new("disk-host-set");
+        let captures = dir.join("captures");
+        let mut host = recorded(&dir.join("run.btr"));
+        host.captures = captures.clone();
+        host.set_timing_report(|_, _| Ok("<html></html>".to_string()));
+        host.frame(0.0);
+        // The trace alone could take 0001; the report beside it could not.
+        std::fs::create_dir_all(&captures).unwrap();
+        std::fs::write(captures.join("blank-timings-0001.html"), "mine").unwrap();
+        for _ in 0..2 {
+            for down in [true, false] {
+                host.handle(crate::host::HostEvent::Key {
+                    key: bt::Key::F8,
+                    down,
+                });
+            }
+            assert_eq!(host.persist(), None);
+        }
+        let mut names: Vec<String> = std::fs::read_dir(&captures)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "blank-timings-0001.html",
+                "blank-timings-0002.html",
+                "blank-timings-0002.json",
+                "blank-timings-0003.html",
+                "blank-timings-0003.json",
+            ]
+        );
+        assert_eq!(
+            std::fs::read_to_string(captures.join("blank-timings-0001.html")).unwrap(),
+            "mine"
+        );
+    }
 }

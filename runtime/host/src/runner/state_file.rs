@@ -9,21 +9,12 @@ use std::path::Path;
 use super::Host;
 use crate::outbox::FileKind;
 
-/// What F3's notice says of the state it saved.
-#[derive(Debug, Default)]
-pub(super) struct PendingStateFile {
-    /// Updates since `init` of the state F3 saved, for the notice that names its file.
-    updates: u64,
-}
-
 impl Host {
     /// Makes the run as it is now into a state file, `<name>.btstate`, in the outbox; when
     /// none can be made (the engine holds no run from boot: it keeps no snapshots and records
     /// nothing), says why on the error output.
     pub(super) fn make_state_file(&mut self) {
-        self.state_file = PendingStateFile {
-            updates: self.engine.updates_since_init(),
-        };
+        self.state_saved_at = self.engine.updates_since_init();
         match self
             .engine
             .state_file(&self.name, self.cart_version.as_deref())
@@ -46,7 +37,7 @@ impl Host {
             .map_or_else(|| path.to_string_lossy(), |n| n.to_string_lossy());
         let text = format!(
             "state saved at {:.1} s as {}",
-            self.state_file.updates as f64 / fps,
+            self.state_saved_at as f64 / fps,
             crate::quote::excerpt(&name)
         );
         self.show_notice(Some(&text));
