@@ -10,9 +10,10 @@ use std::sync::{Arc, Mutex};
 
 use bt::sound::{Note, SoundFile, Wave};
 use bt::{Button, Key, Player};
+use bt_runtime::edit::SaveTarget;
 use bt_runtime::harness::golden;
 use bt_runtime::replay::{frame_hash, Replay};
-use bt_runtime::sound_edit::{layout, SaveTarget, SoundDoc, SoundEditor, MAX_UNDO};
+use bt_runtime::sound_edit::{layout, SoundDoc, SoundEditor, MAX_UNDO};
 use bt_runtime::{Engine, EngineOptions};
 
 const PLATFORMER: &str = include_str!("../../carts/platformer/assets/music.txt");
@@ -22,8 +23,9 @@ const PLATFORMER: &str = include_str!("../../carts/platformer/assets/music.txt")
 struct Saves(Arc<Mutex<Vec<String>>>);
 
 impl SaveTarget for Saves {
-    fn save(&mut self, text: &str) -> Result<(), String> {
-        self.0.lock().unwrap().push(text.to_string());
+    fn save(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let text = String::from_utf8(bytes.to_vec()).expect("the editor saves text");
+        self.0.lock().unwrap().push(text);
         Ok(())
     }
 }

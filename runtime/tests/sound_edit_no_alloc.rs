@@ -2,7 +2,8 @@
 //! selecting, moving the pointer and drawing both pages, counted by the allocator itself.
 
 use bt::Key;
-use bt_runtime::sound_edit::{SaveTarget, SoundDoc, SoundEditor};
+use bt_runtime::edit::SaveTarget;
+use bt_runtime::sound_edit::{SoundDoc, SoundEditor};
 use bt_runtime::{Engine, EngineOptions};
 use bt_test_support::CountingAlloc;
 
@@ -12,7 +13,7 @@ static GLOBAL: CountingAlloc = CountingAlloc::new();
 struct Nowhere;
 
 impl SaveTarget for Nowhere {
-    fn save(&mut self, _: &str) -> Result<(), String> {
+    fn save(&mut self, _: &[u8]) -> Result<(), String> {
         Ok(())
     }
 }

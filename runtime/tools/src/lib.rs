@@ -10,6 +10,7 @@
 // The layer below, by its own module names (`crate::engine`, `crate::config`...).
 use bt_engine::*;
 
+pub mod edit;
 pub mod sound_edit;
 
 /// Files made from a run: the console's own outputs (`png`, `wav`, `safe_write`) and

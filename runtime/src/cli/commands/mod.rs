@@ -6,11 +6,12 @@ mod dev;
 mod export;
 mod import;
 pub use import::{p8_files, pyxres_files, P8Files};
+#[cfg(feature = "window")]
+mod edited_file;
 mod pictures;
 mod play;
 mod replays;
 mod setup;
-#[cfg(feature = "window")]
 mod sound_edit;
 mod timing;
 mod web;

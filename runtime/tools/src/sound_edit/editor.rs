@@ -8,19 +8,11 @@ use bt::{Cart, Key, Render, Settings, Update};
 mod keys;
 mod pointer;
 
+use crate::edit::SaveTarget;
+
 use super::history::{Gesture, History};
 use super::layout::{self, VISIBLE_ROWS};
 use super::{SoundDoc, Sounds, TuneRows};
-
-/// Where a save goes: the platform's side of Ctrl+S. The editor decides what to write and
-/// when; the target writes it (`bt sound-edit` to the file, atomically; a test to memory).
-pub trait SaveTarget {
-    /// Writes `text` as the whole file.
-    ///
-    /// # Errors
-    /// A one-line message naming the file and what went wrong; the editor shows it.
-    fn save(&mut self, text: &str) -> Result<(), String>;
-}
 
 /// The waves the wave column steps through, in order (a digit key picks one by its place).
 pub const WAVES: [Wave; 10] = [
@@ -279,7 +271,7 @@ impl SoundEditor {
 
     fn save(&mut self) {
         match self.doc.checked_text() {
-            Ok(text) => match self.target.save(&text) {
+            Ok(text) => match self.target.save(text.as_bytes()) {
                 Ok(()) => {
                     self.saved = self.doc.sounds.clone();
                     self.say(format!("saved {}", self.doc.name()));

@@ -4,23 +4,16 @@
 //! [`SoundDoc`] holds the file: its sounds, and its lines, so a save changes only what was
 //! edited. [`SoundEditor`] is the cart: it draws with the cart API, plays its previews through
 //! the console's own synthesiser (loading them as a sound file of its own), and hands a save
-//! to a [`SaveTarget`], which the platform provides: `bt sound-edit` writes the file
+//! to a [`SaveTarget`](crate::edit::SaveTarget), which the platform provides: `bt sound-edit` writes the file
 //! atomically, a test keeps the text.
 //!
 //! ```
-//! use bt_tools::sound_edit::{SaveTarget, SoundDoc, SoundEditor};
-//!
-//! struct Kept(std::rc::Rc<std::cell::RefCell<String>>);
-//! impl SaveTarget for Kept {
-//!     fn save(&mut self, text: &str) -> Result<(), String> {
-//!         *self.0.borrow_mut() = text.to_string();
-//!         Ok(())
-//!     }
-//! }
+//! use bt_tools::edit::Kept;
+//! use bt_tools::sound_edit::{SoundDoc, SoundEditor};
 //!
 //! let doc = SoundDoc::read("sounds.txt", "bt-sound 2\nsfx coin 6\nB5 sq 5\n")?;
-//! let kept = std::rc::Rc::new(std::cell::RefCell::new(String::new()));
-//! let editor = SoundEditor::new(doc, Box::new(Kept(kept.clone())));
+//! let kept = Kept::new();
+//! let editor = SoundEditor::new(doc, Box::new(kept.clone()));
 //! assert!(!editor.is_dirty());
 //! # Ok::<(), bt::sound::SoundFileError>(())
 //! ```
@@ -35,5 +28,5 @@ pub use doc::{
     effect_text, note_text, pitch_text, wave_text, EffectName, PitchName, SfxEntry, SoundDoc,
     Sounds, TuneEntry, TuneRows, WaveName, NEW_SFX_NOTES, NEW_SFX_SPEED,
 };
-pub use editor::{SaveTarget, SoundEditor, View, EFFECTS, TYPED_NOTE, WAVES};
+pub use editor::{SoundEditor, View, EFFECTS, TYPED_NOTE, WAVES};
 pub use history::{Gesture, History, MAX_UNDO};

@@ -1,0 +1,253 @@
+//! The file an editor of BT's own (`bt sound-edit`, `bt sprite-edit`, `bt map-edit`) opened,
+//! and the one way each of them writes it back.
+//!
+//! A save goes to the file atomically, as every output of BT does (a temporary file beside it
+//! renamed over it, its permissions kept, a link written through to its target), and only over
+//! what this editor last read or wrote there. A file changed on disk since (by a text editor,
+//! another editor, git) is not written over: the save is refused with one line saying so, and
+//! a second Ctrl+S with the file still as it was then writes over it, the user having been
+//! told. A FIFO, a device or a socket put in the file's place is refused, never opened. Every
+//! refusal is said on stderr too, whole, as the window's status line may cut it.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use crate::edit::SaveTarget;
+
+use super::{note, say};
+
+/// An opened file and what this editor knows of it; clones share it (a seek from the start
+/// builds the editor cart again, and the new one must see the last save).
+#[derive(Clone)]
+pub(super) struct EditedFile {
+    path: PathBuf,
+    /// What the file is, in messages ("sound file", "sprite sheet").
+    kind: &'static str,
+    /// The most bytes read back to check for a change.
+    limit: u64,
+    state: Arc<Mutex<Known>>,
+}
+
+/// What an [`EditedFile`] knows of its file.
+struct Known {
+    /// The file's bytes as last read or written here; `None` when there was no file.
+    on_disk: Option<Vec<u8>>,
+    /// After a save refused because the file had changed: what the file held then. A save
+    /// that finds the file still so writes over it.
+    told: Option<Option<Vec<u8>>>,
+}
+
+impl EditedFile {
+    /// The file at `path` as opened, holding `on_disk` (`None`: there was no file yet).
+    pub(super) fn new(
+        path: PathBuf,
+        kind: &'static str,
+        limit: u64,
+        on_disk: Option<Vec<u8>>,
+    ) -> EditedFile {
+        EditedFile {
+            path,
+            kind,
+            limit,
+            state: Arc::new(Mutex::new(Known {
+                on_disk,
+                told: None,
+            })),
+        }
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, Known> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The file's bytes as last read or written here.
+    pub(super) fn last_saved(&self) -> Option<Vec<u8>> {
+        self.state().on_disk.clone()
+    }
+
+    /// Writes `bytes` unless the file changed on disk since it was read or written here.
+    ///
+    /// # Errors
+    /// One line naming the file: changed or removed on disk, not a regular file, or the
+    /// write's own failure (the old file is then intact).
+    pub(super) fn write(&self, bytes: &[u8]) -> Result<(), String> {
+        let shown = crate::quote::path(&self.path);
+        let now = on_disk(&self.path, self.kind, self.limit)?;
+        let mut state = self.state();
+        if now != state.on_disk && state.told.as_ref() != Some(&now) {
+            let what = if now.is_none() {
+                "was removed"
+            } else {
+                "changed on disk"
+            };
+            state.told = Some(now);
+            return Err(format!(
+                "{shown} {what} since it was opened: not saved; Ctrl+S again writes over that"
+            ));
+        }
+        crate::export::safe_write::replace_file(&self.path, bytes).map_err(|e| e.to_string())?;
+        state.on_disk = Some(bytes.to_vec());
+        state.told = None;
+        Ok(())
+    }
+}
+
+impl SaveTarget for EditedFile {
+    fn save(&mut self, bytes: &[u8]) -> Result<(), String> {
+        match self.write(bytes) {
+            Ok(()) => {
+                let _ = say(format_args!("wrote {}\n", crate::quote::path(&self.path)));
+                Ok(())
+            }
+            Err(e) => {
+                note(format_args!("not saved: {e}"));
+                Err(e)
+            }
+        }
+    }
+}
+
+/// What the file at `path` holds now: `None` when there is none. Only a regular file is read
+/// (a FIFO or a device is refused without waiting on it).
+///
+/// # Errors
+/// One line naming the file, when it is not a regular file or cannot be read.
+pub(super) fn on_disk(
+    path: &Path,
+    kind: &'static str,
+    limit: u64,
+) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!(
+                "{}: not a regular file (a FIFO, a device or a socket), so not written",
+                crate::quote::path(path)
+            ))
+        }
+        _ => {}
+    }
+    // A file grown past the limit has changed too: only whether it did matters.
+    crate::config::read::read_named(kind, path, limit + 1)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FIRST: &[u8] = b"bt-sound 2\n";
+    const LIMIT: u64 = 1 << 20;
+
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bt-edited-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn opened(path: &Path) -> EditedFile {
+        let bytes = on_disk(path, "sound file", LIMIT).expect("the file reads");
+        EditedFile::new(path.to_path_buf(), "sound file", LIMIT, bytes)
+    }
+
+    #[test]
+    fn a_change_made_on_disk_after_opening_is_not_saved_over_until_a_second_ctrl_s() {
+        let dir = folder("changed");
+        let path = dir.join("tune.txt");
+        std::fs::write(&path, FIRST).unwrap();
+        let mut target = opened(&path);
+        target
+            .save(b"bt-sound 2\n# mine\n")
+            .expect("an unchanged file is saved over");
+        target
+            .save(b"bt-sound 2\n# mine, again\n")
+            .expect("and again");
+        assert_eq!(
+            target.last_saved().as_deref(),
+            Some(&b"bt-sound 2\n# mine, again\n"[..])
+        );
+
+        let outside = "bt-sound 2\n# written in a text editor\n";
+        std::fs::write(&path, outside).unwrap();
+        let e = target
+            .save(b"bt-sound 2\n# mine, a third time\n")
+            .unwrap_err();
+        assert!(e.contains("changed on disk since it was opened"), "{e}");
+        assert!(e.contains("tune.txt"), "the message names the file: {e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), outside, "kept");
+
+        // Told, the user saves again: now it is theirs to write over.
+        target.save(b"bt-sound 2\n# mine, a third time\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "bt-sound 2\n# mine, a third time\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn two_editors_of_one_file_do_not_lose_each_others_saves() {
+        let dir = folder("two");
+        let path = dir.join("tune.txt");
+        std::fs::write(&path, FIRST).unwrap();
+        let mut one = opened(&path);
+        let mut two = opened(&path);
+        one.save(b"bt-sound 2\n# one\n").unwrap();
+        assert!(two.save(b"bt-sound 2\n# two\n").is_err());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "bt-sound 2\n# one\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_made_by_someone_else_after_opening_a_new_one_is_not_saved_over() {
+        let dir = folder("new");
+        let path = dir.join("tune.txt");
+        let mut target = opened(&path);
+        std::fs::write(&path, "bt-sound 2\n# theirs\n").unwrap();
+        assert!(target.save(FIRST).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "bt-sound 2\n# theirs\n"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_put_in_the_files_place_is_refused_at_save_without_waiting_on_it() {
+        let dir = folder("fifo");
+        let path = dir.join("tune.txt");
+        std::fs::write(&path, FIRST).unwrap();
+        let target = opened(&path);
+        std::fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let (sent, got) = std::sync::mpsc::channel();
+        let mut saving = target.clone();
+        std::thread::spawn(move || {
+            let _ = sent.send(saving.save(FIRST));
+        });
+        // Twice: once as a changed file, once more as the user's second Ctrl+S.
+        let first = got
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the save returns instead of waiting on the FIFO");
+        let e = first.unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        let mut again = target;
+        let e = again.save(FIRST).unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::symlink_metadata(&path)
+            .unwrap()
+            .file_type()
+            .is_fifo());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
