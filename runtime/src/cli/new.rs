@@ -659,33 +659,38 @@ const SHEET: [&str; 8] = [
     "..c..c.. ..yyyy.. ...yy... ...yy...",
 ];
 
-/// The colour of each letter in [`SHEET`]; `.` is see-through.
-fn sheet_color(c: u8) -> [u8; 4] {
+/// The palette number of each letter in [`SHEET`], in the PICO-8 colours the sheet is saved
+/// with; `.` is 0, see-through.
+fn sheet_number(c: u8) -> u8 {
     match c {
-        b'c' => [0x29, 0xad, 0xff, 0xff],
-        b'w' => [0xff, 0xf1, 0xe8, 0xff],
-        b'b' => [0x1d, 0x2b, 0x53, 0xff],
-        b'g' => [0x83, 0x76, 0x9c, 0xff],
-        b'y' => [0xff, 0xa3, 0x00, 0xff],
-        b'Y' => [0xff, 0xec, 0x27, 0xff],
-        _ => [0, 0, 0, 0],
+        b'c' => 12,
+        b'w' => 7,
+        b'b' => 1,
+        b'g' => 13,
+        b'y' => 9,
+        b'Y' => 10,
+        _ => 0,
     }
 }
 
-/// [`SHEET`] as PNG bytes.
+/// [`SHEET`] as an indexed PNG in the PICO-8 colours, number 0 see-through: the kind of sheet
+/// `bt sprite-edit` edits as it is.
 fn starter_sheet() -> Vec<u8> {
     let rows: Vec<Vec<u8>> = SHEET
         .iter()
         .map(|r| r.bytes().filter(|&b| b != b' ').collect())
         .collect();
     let (w, h) = (rows[0].len() as u32, rows.len() as u32);
-    let rgba: Vec<u8> = rows
-        .iter()
-        .flatten()
-        .flat_map(|&c| sheet_color(c))
+    let numbers: Vec<u8> = rows.iter().flatten().map(|&c| sheet_number(c)).collect();
+    let pico8 = bt::Palette::pico8();
+    let palette: Vec<[u8; 3]> = (0..16)
+        .map(|i| {
+            let c = pico8.get(i).unwrap_or_default();
+            [c.r, c.g, c.b]
+        })
         .collect();
     // Encoding a fixed, valid 32×8 picture into memory cannot fail.
-    crate::export::png::encode_rgba_png(&rgba, w, h).unwrap_or_default()
+    crate::export::png::encode_indexed_png(&numbers, (w, h), &palette, &[0]).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -791,6 +796,9 @@ mod tests {
         assert_eq!(manifest.cart.title.as_deref(), Some("Space Miner"));
         let sheet = image::open(dir.join("assets/sprites.png")).unwrap();
         assert_eq!((sheet.width(), sheet.height()), (32, 8));
+        let bytes = std::fs::read(dir.join("assets/sprites.png")).unwrap();
+        // IHDR's colour type: 3, palette numbers, so `bt sprite-edit` edits it as it is.
+        assert_eq!(bytes[25], 3, "the starter's sheet is an indexed PNG");
         let leftovers: Vec<_> = std::fs::read_dir(&parent).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "only the cart's folder");
         assert_eq!(
