@@ -121,6 +121,10 @@ pub struct SoundEditArgs {
     /// (see `bt list`) whose asset folder holds one sound file; a cart crate's own binary
     /// needs neither.
     pub target: Option<PathBuf>,
+    /// Record the session to this replay file (.btr): it holds the file as opened and every
+    /// key and click, and `bt replay sound-edit FILE.btr --verify` checks it headless.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
     #[command(flatten)]
     pub window: WindowArgs,
 }

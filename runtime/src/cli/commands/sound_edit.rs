@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use bt::Cart;
-
 use crate::cli::args::SoundEditArgs;
+use crate::cli::editors::{editor_cart, Targets};
 use crate::cli::Offer;
 use crate::config::manifest::SettingsPatch;
-use crate::session::{BootSave, MakeCart, Session};
-use crate::sound_edit::{SoundDoc, SoundEditor};
+use crate::edit::{OpenedFile, OpenedFiles, SaveTarget};
+use crate::session::{BootSave, Session};
+use crate::sound_edit::SoundDoc;
 
 use super::edited_file::EditedFile;
 
@@ -26,35 +26,60 @@ const MAX_ASSET_FILES: usize = 4096;
 
 pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failure> {
     let path = sound_file(offer, args.target.as_deref())?;
-    let (doc, on_disk) = open(&path)?;
-    let target = EditedFile::new(path.clone(), "sound file", MAX_SOUND_FILE, on_disk);
-    let shown = path.display().to_string();
-    let make: MakeCart = Arc::new(move || {
-        // A cart built again (a seek from the start) opens the file as last saved.
-        let saved = target.last_saved().and_then(|bytes| {
-            let text = String::from_utf8(bytes).ok()?;
-            SoundDoc::read(&shown, &text).ok()
-        });
-        let doc = saved.unwrap_or_else(|| doc.clone());
-        Box::new(SoundEditor::new(doc, Box::new(target.clone()))) as Box<dyn Cart>
-    });
-    let session = Session::builder("sound-edit", make)
+    // Read and checked here, so a bad file is said before a window opens.
+    let (_, on_disk) = open(&path)?;
+    let files = OpenedFiles(vec![OpenedFile {
+        name: path.display().to_string(),
+        bytes: on_disk.clone(),
+    }]);
+    let file = EditedFile::new(path.clone(), "sound file", MAX_SOUND_FILE, on_disk);
+    let targets: Targets = Arc::new(move |_| Box::new(file.clone()) as Box<dyn SaveTarget>);
+    run_editor(
+        "sound-edit",
+        &files,
+        targets,
+        &args.window,
+        args.record.as_deref(),
+        &path,
+    )
+}
+
+/// Runs editor `name` on `files` in a window, each file's saves going where `targets` says,
+/// recording the session to `record` when given. The files travel as the session's cart
+/// arguments, so the recording replays with `bt replay NAME FILE.btr`.
+pub(super) fn run_editor(
+    name: &str,
+    files: &OpenedFiles,
+    targets: Targets,
+    window_args: &crate::cli::args::WindowArgs,
+    record: Option<&Path>,
+    shown: &Path,
+) -> Result<(), Failure> {
+    let make =
+        editor_cart(name, targets).ok_or_else(|| format!("{name} is not one of BT's editors"))?;
+    let record = record.map(super::play::recording_output).transpose()?;
+    let session = Session::builder(name, make)
         .command_line(SettingsPatch {
-            window_scale: args.window.scale,
+            window_scale: window_args.scale,
             ..SettingsPatch::default()
         })
+        .args(files.to_args())
         .save(BootSave::Empty)
         .overlay(true)
         .resolve()
         .map_err(|e| e.to_string())?;
-    let engine = session.engine().map_err(|e| e.to_string())?;
+    let mut engine = session.engine().map_err(|e| e.to_string())?;
     let window = crate::host::window::WindowOptions {
-        // The editor's file is its own; nothing else is watched.
+        // The editor's files are its own; nothing else is watched.
         no_watch: true,
-        ..args.window.options()
+        record: record.map(|r| r.path().to_path_buf()),
+        ..window_args.options()
     };
+    if window.record.is_some() {
+        engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
+    }
     super::play::load_keys(window.keys.as_deref())?;
-    say(format_args!("editing {}\n", crate::quote::path(&path)))?;
+    say(format_args!("editing {}\n", crate::quote::path(shown)))?;
     crate::host::window::run_cart(engine, &session, &window)?;
     Ok(())
 }
