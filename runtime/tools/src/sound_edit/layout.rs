@@ -157,7 +157,7 @@ mod tests {
         assert_eq!(row_at(row_y(VISIBLE_ROWS)), None);
         assert_eq!(bar_at(PITCH_GRAPH.x + 17, 16), Some(2));
         assert_eq!(bar_at(PITCH_GRAPH.x - 1, 16), None);
-        assert_eq!(column_at(50, &NOTE_COLUMNS), Some(1));
+        assert_eq!(column_at(NOTE_COLUMNS[1].0 + 4, &NOTE_COLUMNS), Some(1));
         assert_eq!(volume_at(VOLUME_GRAPH.y + VOLUME_GRAPH.h - 1), 0);
         assert_eq!(volume_at(VOLUME_GRAPH.y), 7);
     }
