@@ -379,15 +379,17 @@ impl MapEditor {
     fn act(&mut self, cell: (i32, i32), press: bool, keyboard: bool) {
         match self.tool {
             Tool::Paint => {
-                if self.writable() {
-                    self.set(cell.0, cell.1, self.gid());
+                if !self.writable() {
+                    return;
                 }
+                self.set(cell.0, cell.1, self.gid());
             }
             Tool::Fill if press => {
-                if self.writable() {
-                    self.fill(cell.0, cell.1);
-                    self.end_stroke();
+                if !self.writable() {
+                    return;
                 }
+                self.fill(cell.0, cell.1);
+                self.end_stroke();
             }
             Tool::Rectangle | Tool::Select if press => match self.anchor {
                 Some(a) if keyboard => self.finish_drag(a, cell),
@@ -411,10 +413,11 @@ impl MapEditor {
         self.anchor = None;
         match self.tool {
             Tool::Rectangle => {
-                if self.writable() {
-                    self.rectangle(a, b);
-                    self.end_stroke();
+                if !self.writable() {
+                    return;
                 }
+                self.rectangle(a, b);
+                self.end_stroke();
             }
             Tool::Select => self.selection = Some((a, b)),
             _ => {}
