@@ -54,6 +54,7 @@ pub use bt_engine::{
 };
 pub use bt_host::harness;
 pub use bt_tools::{edit, export, sound_edit, timing};
+pub use bt_tools::{map_edit, tiled_doc};
 
 /// The platform side: [`Host`](host::Host) and its parts (`bt-host`), and the window
 /// (`bt-window`) with the pieces only a window has.

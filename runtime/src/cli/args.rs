@@ -85,6 +85,10 @@ pub enum Command {
     /// or sequences; Space plays, Ctrl+S saves (see docs/sound-editor.md for the keys).
     #[cfg(feature = "window")]
     SoundEdit(SoundEditArgs),
+    /// Edit a Tiled map in a window, in place: paint, fill, rectangles, copy and paste,
+    /// layers; Ctrl+S saves, F1 lists the keys (see docs/map-editor.md).
+    #[cfg(feature = "window")]
+    MapEdit(MapEditArgs),
 }
 
 /// Where a recorded output starts: `bt gif`, `bt frames` and `bt wav` take it, declared once
@@ -125,6 +129,17 @@ pub struct SoundEditArgs {
     /// key and click, and `bt replay sound-edit FILE.btr --verify` checks it headless.
     #[arg(long)]
     pub record: Option<PathBuf>,
+    #[command(flatten)]
+    pub window: WindowArgs,
+}
+
+/// `bt map-edit`: the map to edit and how the window opens.
+#[cfg(feature = "window")]
+#[derive(Debug, clap::Args)]
+pub struct MapEditArgs {
+    /// The map to edit (`.tmj` or `.tmx`), or a cart (see `bt list`) whose asset folder holds
+    /// one map; a cart crate's own binary needs neither.
+    pub target: Option<PathBuf>,
     #[command(flatten)]
     pub window: WindowArgs,
 }
