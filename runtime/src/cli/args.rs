@@ -125,8 +125,18 @@ pub struct SoundEditArgs {
     /// (see `bt list`) whose asset folder holds one sound file; a cart crate's own binary
     /// needs neither.
     pub target: Option<PathBuf>,
-    /// Record the session to this replay file (.btr): it holds the file as opened and every
-    /// key and click, and `bt replay sound-edit FILE.btr --verify` checks it headless.
+    #[command(flatten)]
+    pub editor: EditorArgs,
+}
+
+/// What every editor of BT's own takes (`bt sound-edit`, `bt sprite-edit`, `bt map-edit`):
+/// its window, and a recording of the session.
+#[cfg(feature = "window")]
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub struct EditorArgs {
+    /// Record the session to this replay file (.btr): it holds the files as opened and every
+    /// key and click; `bt replay EDITOR FILE.btr --verify` checks it headless, with the files
+    /// as they were, and writes none.
     #[arg(long)]
     pub record: Option<PathBuf>,
     #[command(flatten)]
@@ -141,7 +151,7 @@ pub struct MapEditArgs {
     /// one map; a cart crate's own binary needs neither.
     pub target: Option<PathBuf>,
     #[command(flatten)]
-    pub window: WindowArgs,
+    pub editor: EditorArgs,
 }
 
 /// How a window opens and what it keeps: the flags every windowed command takes (`bt run`,

@@ -8,8 +8,10 @@ use std::sync::Arc;
 use bt::Cart;
 
 use crate::edit::{FromArgs, Kept, OpenEditor, OpenedFiles, SaveTarget};
+use crate::map_edit::MapEditor;
 use crate::session::MakeCart;
 use crate::sound_edit::{SoundDoc, SoundEditor};
+use crate::tiled_doc::TiledDoc;
 
 /// Where the save of file `index` (of the opened files) goes.
 pub(crate) type Targets = Arc<dyn Fn(usize) -> Box<dyn SaveTarget> + Send + Sync>;
@@ -39,6 +41,40 @@ pub(crate) fn sound_editor(
     Ok(Box::new(SoundEditor::new(doc, targets(0))))
 }
 
+/// The map editor on the first of `files`, a Tiled map; its tileset's file and its picture
+/// are among the rest, by the names the map (or the tileset) gives them.
+///
+/// # Errors
+/// The map's or the tileset's own error when it does not read.
+pub(crate) fn map_editor(files: &OpenedFiles, targets: &Targets) -> Result<Box<dyn Cart>, String> {
+    let map = &files.0[0];
+    let named = |name: &str| {
+        files.0[1..]
+            .iter()
+            .find(|f| f.name == name)
+            .and_then(|f| f.bytes.clone())
+    };
+    let bytes = map.bytes.as_deref().unwrap_or_default();
+    let doc = TiledDoc::read(&map.name, bytes).map_err(|e| e.to_string())?;
+    let first = doc.tilesets().first().cloned();
+    let tileset = match first.as_ref().and_then(|t| t.source.clone()) {
+        Some(source) => match named(&source) {
+            Some(bytes) => Some(TiledDoc::read(&source, &bytes).map_err(|e| e.to_string())?),
+            None => None,
+        },
+        None => None,
+    };
+    let image = match &tileset {
+        Some(t) => t.tilesets().first().and_then(|t| t.image.clone()),
+        None => first.and_then(|t| t.image),
+    };
+    let mut editor = MapEditor::new(doc, tileset, targets(0));
+    if let Some((image, bytes)) = image.and_then(|i| named(&i).map(|b| (i, b))) {
+        editor = editor.with_picture(&image, bytes);
+    }
+    Ok(Box::new(editor))
+}
+
 /// The cart of editor `name`, opening its files from the session's arguments, its saves going
 /// where `targets` says; `None` for a name that is no editor.
 pub(crate) fn editor_cart(name: &str, targets: Targets) -> Option<MakeCart> {
@@ -47,6 +83,7 @@ pub(crate) fn editor_cart(name: &str, targets: Targets) -> Option<MakeCart> {
             sound_editor,
             SoundEditor::new(SoundDoc::new_file("sounds.txt"), Box::new(Kept::new())).configure(),
         ),
+        "map-edit" => (map_editor, MapEditor::settings()),
         _ => return None,
     };
     let open: OpenEditor = Arc::new(move |files: &OpenedFiles| open(files, &targets));

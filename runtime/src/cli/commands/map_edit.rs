@@ -6,19 +6,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bt::limits::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
-use bt::Cart;
 
 use crate::cli::args::MapEditArgs;
+use crate::cli::editors::Targets;
 use crate::cli::Offer;
 use crate::config::data_file::{read_asset_file, resolve_in};
-use crate::config::manifest::SettingsPatch;
 use crate::config::tiled::{load_map_in, MAX_MAP_FILE};
-use crate::map_edit::MapEditor;
-use crate::session::{BootSave, MakeCart, Session};
+use crate::edit::{OpenedFile, OpenedFiles, SaveTarget};
 use crate::tiled_doc::TiledDoc;
 
-use super::edited_file::EditedFile;
-use super::{say, Failure};
+use super::edited_file::{run_editor, EditedFile};
+use super::Failure;
 
 /// The largest tileset picture read: 8192 × 8192 pixels as a PNG is far under this.
 const MAX_PICTURE_FILE: u64 = 64 << 20;
@@ -29,51 +27,33 @@ const MAX_ASSET_FILES: usize = 4096;
 pub(super) fn map_edit(offer: &Offer, args: MapEditArgs) -> Result<(), Failure> {
     let path = map_file(offer, args.target.as_deref())?;
     let opened = open(&path)?;
-    let target = EditedFile::new(
-        path.clone(),
-        "map",
-        MAX_MAP_FILE,
-        Some(opened.bytes.clone()),
-    );
-    let shown = crate::quote::path(&path);
-    let make: MakeCart = Arc::new(move || {
-        // A cart built again (a seek from the start) opens the map as last saved.
-        let saved = target
-            .last_saved()
-            .and_then(|bytes| TiledDoc::read(&shown, &bytes).ok());
-        let doc = saved.unwrap_or_else(|| opened.doc.clone());
-        let mut editor = MapEditor::new(doc, opened.tileset.clone(), Box::new(target.clone()));
-        if let Some((name, bytes)) = &opened.picture {
-            editor = editor.with_picture(name, bytes.clone());
-        }
-        Box::new(editor) as Box<dyn Cart>
-    });
-    let session = Session::builder("map-edit", make)
-        .command_line(SettingsPatch {
-            window_scale: args.window.scale,
-            ..SettingsPatch::default()
-        })
-        .save(BootSave::Empty)
-        .overlay(true)
-        .resolve()
-        .map_err(|e| e.to_string())?;
-    let engine = session.engine().map_err(|e| e.to_string())?;
-    let window = crate::host::window::WindowOptions {
-        no_watch: true,
-        ..args.window.options()
-    };
-    super::play::load_keys(window.keys.as_deref())?;
-    say(format_args!("editing {}\n", crate::quote::path(&path)))?;
-    crate::host::window::run_cart(engine, &session, &window)?;
-    Ok(())
+    let mut files = vec![OpenedFile {
+        name: path.display().to_string(),
+        bytes: Some(opened.bytes.clone()),
+    }];
+    // The tileset's file and the picture travel by the names the map gives them.
+    for (name, bytes) in opened.tileset.iter().chain(&opened.picture) {
+        files.push(OpenedFile {
+            name: name.clone(),
+            bytes: Some(bytes.clone()),
+        });
+    }
+    let file = EditedFile::new(path.clone(), "map", MAX_MAP_FILE, Some(opened.bytes));
+    let targets: Targets = Arc::new(move |_| Box::new(file.clone()) as Box<dyn SaveTarget>);
+    run_editor(
+        "map-edit",
+        &OpenedFiles(files),
+        targets,
+        &args.editor,
+        &path,
+    )
 }
 
-/// A map as opened: its bytes and document, its tileset file's document, its picture.
-#[derive(Clone)]
+/// A map as opened: its bytes, its tileset file and its picture by the names the map gives
+/// them. What the editor makes of them is [`crate::cli::editors::map_editor`]'s.
 struct Opened {
     bytes: Vec<u8>,
-    doc: TiledDoc,
-    tileset: Option<TiledDoc>,
+    tileset: Option<(String, Vec<u8>)>,
     picture: Option<(String, Vec<u8>)>,
 }
 
@@ -190,7 +170,7 @@ fn open(path: &Path) -> Result<Opened, String> {
             if let Some(parent) = Path::new(source).parent() {
                 beside = folder.join(parent);
             }
-            tileset = Some(t);
+            tileset = Some((source.clone(), tsx));
         }
     }
     let picture = image.and_then(|image| {
@@ -205,7 +185,6 @@ fn open(path: &Path) -> Result<Opened, String> {
     });
     Ok(Opened {
         bytes,
-        doc,
         tileset,
         picture,
     })
@@ -229,7 +208,7 @@ mod tests {
         let level = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../carts/platformer/assets/level2.tmx");
         let opened = open(&level).unwrap();
-        assert!(opened.picture.is_some() && opened.doc.read_only().is_none());
+        assert!(opened.picture.is_some() && opened.tileset.is_none());
     }
 
     #[cfg(unix)]

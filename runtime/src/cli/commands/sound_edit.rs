@@ -6,16 +6,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::cli::args::SoundEditArgs;
-use crate::cli::editors::{editor_cart, Targets};
+use crate::cli::editors::Targets;
 use crate::cli::Offer;
-use crate::config::manifest::SettingsPatch;
 use crate::edit::{OpenedFile, OpenedFiles, SaveTarget};
-use crate::session::{BootSave, Session};
 use crate::sound_edit::SoundDoc;
 
-use super::edited_file::EditedFile;
+use super::edited_file::{run_editor, EditedFile};
 
-use super::{note, say, Failure};
+use super::{note, Failure};
 
 /// The longest sound file the editor opens: a file of 64 notes in each of a thousand sound
 /// effects is under 1 MiB; a larger one is not a sound file (a wrong path).
@@ -34,54 +32,7 @@ pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failu
     }]);
     let file = EditedFile::new(path.clone(), "sound file", MAX_SOUND_FILE, on_disk);
     let targets: Targets = Arc::new(move |_| Box::new(file.clone()) as Box<dyn SaveTarget>);
-    run_editor(
-        "sound-edit",
-        &files,
-        targets,
-        &args.window,
-        args.record.as_deref(),
-        &path,
-    )
-}
-
-/// Runs editor `name` on `files` in a window, each file's saves going where `targets` says,
-/// recording the session to `record` when given. The files travel as the session's cart
-/// arguments, so the recording replays with `bt replay NAME FILE.btr`.
-pub(super) fn run_editor(
-    name: &str,
-    files: &OpenedFiles,
-    targets: Targets,
-    window_args: &crate::cli::args::WindowArgs,
-    record: Option<&Path>,
-    shown: &Path,
-) -> Result<(), Failure> {
-    let make =
-        editor_cart(name, targets).ok_or_else(|| format!("{name} is not one of BT's editors"))?;
-    let record = record.map(super::play::recording_output).transpose()?;
-    let session = Session::builder(name, make)
-        .command_line(SettingsPatch {
-            window_scale: window_args.scale,
-            ..SettingsPatch::default()
-        })
-        .args(files.to_args())
-        .save(BootSave::Empty)
-        .overlay(true)
-        .resolve()
-        .map_err(|e| e.to_string())?;
-    let mut engine = session.engine().map_err(|e| e.to_string())?;
-    let window = crate::host::window::WindowOptions {
-        // The editor's files are its own; nothing else is watched.
-        no_watch: true,
-        record: record.map(|r| r.path().to_path_buf()),
-        ..window_args.options()
-    };
-    if window.record.is_some() {
-        engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
-    }
-    super::play::load_keys(window.keys.as_deref())?;
-    say(format_args!("editing {}\n", crate::quote::path(shown)))?;
-    crate::host::window::run_cart(engine, &session, &window)?;
-    Ok(())
+    run_editor("sound-edit", &files, targets, &args.editor, &path)
 }
 
 /// The file `target` names: a path, or a cart whose asset folder holds one sound file (a

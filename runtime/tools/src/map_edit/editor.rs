@@ -109,6 +109,12 @@ impl MapEditor {
         self
     }
 
+    /// The console the editor runs on: its display, whatever the map.
+    pub fn settings() -> Settings {
+        let (w, h) = DISPLAY;
+        Settings::default().display(w, h).title("BT map editor")
+    }
+
     /// The document being edited.
     pub fn doc(&self) -> &TiledDoc {
         &self.doc
@@ -489,10 +495,7 @@ fn modifier(ctx: &Update<'_>, keys: [Key; 2]) -> bool {
 
 impl Cart for MapEditor {
     fn configure(&self) -> Settings {
-        let (w, h) = DISPLAY;
-        Settings::default()
-            .display(w, h)
-            .title(&format!("{} - BT map editor", self.doc.name()))
+        MapEditor::settings()
     }
 
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
