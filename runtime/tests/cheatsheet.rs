@@ -246,7 +246,10 @@ fn collect(items: &[Item], module: &str, calls: &mut Vec<(String, Call)>) {
 
 /// The keys of BT's editors: (editor, its table).
 fn editor_keys() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
-    vec![]
+    vec![
+        ("bt sound-edit", bt_runtime::sound_edit::KEYS),
+        ("bt map-edit", bt_runtime::map_edit::KEYS),
+    ]
 }
 
 fn sheet() -> String {
