@@ -1,20 +1,37 @@
 //! The map editor as a player meets it, headless: scripted keys and what they change in the
-//! bytes it saves.
+//! bytes it saves, and what it shows.
+//!
+//! Golden pictures follow the one rule of `bt_runtime::harness::golden`: `BT_UPDATE_GOLDEN=1`
+//! rewrites `tests/golden/` after a reviewed change.
+
+use std::path::Path;
 
 use bt::Key;
 use bt_runtime::edit::Kept;
+use bt_runtime::harness::golden;
 use bt_runtime::map_edit::{MapEditor, KEYS};
 use bt_runtime::tiled_doc::TiledDoc;
 use bt_runtime::{Engine, EngineOptions};
 
 const LEVEL2: &[u8] = include_bytes!("../../carts/platformer/assets/level2.tmx");
+const TILES: &[u8] = include_bytes!("../../carts/platformer/assets/tiles.png");
 
 fn editor(bytes: &'static [u8]) -> (Engine, Kept) {
+    editor_with(bytes, Some(TILES))
+}
+
+/// The editor on the map `bytes`, with the tileset picture `picture` when given.
+fn editor_with(bytes: &'static [u8], picture: Option<&'static [u8]>) -> (Engine, Kept) {
     let kept = Kept::new();
     let target = kept.clone();
     let make = move || {
         let doc = TiledDoc::read("level2.tmx", bytes).expect("a good map");
-        Box::new(MapEditor::new(doc, None, Box::new(target.clone()))) as Box<dyn bt::Cart>
+        let editor = MapEditor::new(doc, None, Box::new(target.clone()));
+        let editor = match picture {
+            Some(png) => editor.with_picture("tiles.png", png.to_vec()),
+            None => editor,
+        };
+        Box::new(editor) as Box<dyn bt::Cart>
     };
     let options = EngineOptions {
         overlay: false,
@@ -115,4 +132,67 @@ fn every_key_has_a_row_in_the_docs() {
     for (key, what) in KEYS {
         assert!(doc.contains(&format!("| {key} | {what} |")), "{key}");
     }
+}
+
+/// The frame as RGBA bytes.
+fn frame_rgba(e: &Engine) -> (u32, u32, Vec<u8>) {
+    let fb = e.framebuffer();
+    let mut rgba = vec![0; fb.pixels().len() * 4];
+    e.palette().write_rgba(fb.pixels(), &mut rgba);
+    (fb.width(), fb.height(), rgba)
+}
+
+fn assert_golden(e: &Engine, name: &str) {
+    let (width, height, pixels) = frame_rgba(e);
+    golden::assert_matches(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(name),
+        golden::Rgba {
+            width,
+            height,
+            pixels: &pixels,
+        },
+    );
+}
+
+#[test]
+fn the_tileset_picture_draws_in_its_own_colours_its_key_colour_see_through() {
+    let (mut e, _) = editor(LEVEL2);
+    e.step(1).unwrap();
+    let state = e.test_state().unwrap_or_default();
+    assert!(!state.contains("tiles.png"), "{state}");
+    let (width, _, rgba) = frame_rgba(&e);
+    let at = |x: u32, y: u32| {
+        let i = ((y * width + x) * 4) as usize;
+        [rgba[i], rgba[i + 1], rgba[i + 2]]
+    };
+    assert!(
+        (0..rgba.len() / 4).all(|i| rgba[i * 4..i * 4 + 3] != [255, 0, 255]),
+        "the key colour (pink) shows"
+    );
+    // The ground's wall tile (tile 2, gid 3) shows somewhere exactly as the sheet has it.
+    let (sheet_w, sheet) = sheet_rgb(TILES);
+    let tile = |x: u32, y: u32| sheet[(y * sheet_w + 16 + x) as usize];
+    let (_, height, _) = frame_rgba(&e);
+    let found = (0..height - 8).any(|y| {
+        (0..width - 8).any(|x| (0..8).all(|dy| (0..8).all(|dx| at(x + dx, y + dy) == tile(dx, dy))))
+    });
+    assert!(found, "the wall tile is not drawn in the sheet's colours");
+    assert_golden(&e, "map-edit-level2.png");
+}
+
+/// An indexed PNG's pixels as RGB, and its width.
+fn sheet_rgb(png_bytes: &[u8]) -> (u32, Vec<[u8; 3]>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let pixels = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (info.width, pixels)
 }

@@ -112,7 +112,10 @@ impl MapEditor {
     /// The console the editor runs on: its display, whatever the map.
     pub fn settings() -> Settings {
         let (w, h) = DISPLAY;
-        Settings::default().display(w, h).title("BT map editor")
+        Settings::default()
+            .display(w, h)
+            .title("BT map editor")
+            .palette(super::picture::palette())
     }
 
     /// The document being edited.
@@ -501,8 +504,11 @@ impl Cart for MapEditor {
     fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
         if let Some((name, bytes)) = self.picture.take() {
             let (tw, th) = self.doc.tile_size();
-            match ctx.decode_image(&name, &bytes, 16) {
-                Ok(sheet) => self.sheet = Some(sheet.with_tile_size(tw, th)),
+            match ctx.decode_image(&name, &bytes, super::picture::PICTURE_SLOT) {
+                Ok(sheet) => {
+                    let key = super::picture::key_of(&sheet, ctx.palette(), &bytes);
+                    self.sheet = Some(sheet.with_tile_size(tw, th).with_key(key));
+                }
                 Err(e) => self.say(e.to_string()),
             }
         }
@@ -631,6 +637,19 @@ impl Cart for MapEditor {
 
     fn render(&self, ctx: &mut Render<'_>) {
         super::draw::draw(self, ctx);
+    }
+
+    fn test_state(&self) -> Option<String> {
+        Some(format!(
+            "{{\"tool\":\"{:?}\",\"layer\":{},\"cursor\":[{},{}],\"tile\":{},\"dirty\":{},\"status\":{:?}}}",
+            self.tool,
+            self.layer,
+            self.cursor.0,
+            self.cursor.1,
+            self.tile.map_or(-1, i64::from),
+            self.dirty,
+            self.status
+        ))
     }
 }
 

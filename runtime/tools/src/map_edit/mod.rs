@@ -24,6 +24,7 @@
 mod draw;
 mod editor;
 mod history;
+mod picture;
 
 pub use editor::{MapEditor, Tool, DISPLAY};
 pub use history::MAX_UNDO;
