@@ -85,7 +85,7 @@ fn a_paint_a_layer_paint_and_a_fill_save_exact_bytes_and_undo_goes_back() {
     tap(&mut e, Key::ArrowDown);
     tap(&mut e, Key::Space);
     // The next layer: the same cell.
-    tap(&mut e, Key::Tab);
+    tap(&mut e, Key::BracketRight);
     tap(&mut e, Key::Space);
     tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
     let want = expected(|d| {

@@ -21,13 +21,16 @@
 //! # Ok::<(), bt_tools::tiled_doc::DocError>(())
 //! ```
 
+mod chrome;
 mod draw;
 mod editor;
 mod history;
+pub mod layout;
 mod picture;
 
-pub use editor::{MapEditor, Tool, DISPLAY};
+pub use editor::{MapEditor, Tool};
 pub use history::MAX_UNDO;
+pub use layout::DISPLAY;
 
 /// Every key of the editor and what it does: the help screen (F1) shows this table, and
 /// `docs/map-editor.md` lists the same.
@@ -36,11 +39,19 @@ pub const KEYS: &[(&str, &str)] = &[
     ("F", "fill tool: fills the area of one tile around the cell"),
     ("R", "rectangle tool: drag fills a rectangle"),
     ("S", "select tool: drag selects a rectangle"),
+    ("I", "pick tool: a click chooses the tile of the cell"),
     (
         "Space",
         "use the tool at the cursor (rectangle, select: twice, corner to corner)",
     ),
-    ("Arrows", "move the cursor (the view follows)"),
+    (
+        "Arrows",
+        "move the cursor (the view follows); on the palette, choose a tile",
+    ),
+    (
+        "D-pad, A",
+        "move the cursor, use the tool (the map focused)",
+    ),
     ("Shift+Arrows", "pan the view a screen's quarter"),
     ("Wheel", "pan up and down (Shift: left and right)"),
     ("= / -", "zoom in and out (1x to 4x)"),
@@ -53,7 +64,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl+V", "paste at the cursor"),
     ("H", "mirror the selection's content left to right"),
     ("Shift+H", "flip the selection's content top to bottom"),
-    ("Tab / Shift+Tab", "next or previous layer"),
+    ("[ / ]", "previous or next layer"),
+    (
+        "Tab / Shift+Tab",
+        "move the focus: buttons, map, palette, layers, minimap",
+    ),
     ("V", "hide or show the layer in the editor (not saved)"),
     ("Shift+V", "toggle Tiled's visible for the layer (saved)"),
     ("G", "show or hide the tiles' flags"),
@@ -63,5 +78,5 @@ pub const KEYS: &[(&str, &str)] = &[
         "Ctrl+S",
         "save (a second Ctrl+S writes over a file changed on disk)",
     ),
-    ("F1", "this help"),
+    ("F1", "this help (F1, Escape or a click closes it)"),
 ];
