@@ -5,12 +5,14 @@
 //! rewrites `tests/golden/` after a reviewed change.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use bt::{Button, Key, Player};
 use bt_runtime::edit::Kept;
 use bt_runtime::harness::golden;
 use bt_runtime::map_edit::layout::{widget, MAP_VIEW, PALETTE};
 use bt_runtime::map_edit::{MapEditor, KEYS};
+use bt_runtime::replay::{frame_hash, Replay};
 use bt_runtime::tiled_doc::TiledDoc;
 use bt_runtime::{Engine, EngineOptions};
 
@@ -23,6 +25,17 @@ fn editor(bytes: &'static [u8]) -> (Engine, Kept) {
 
 /// The editor on the map `bytes`, with the tileset picture `picture` when given.
 fn editor_with(bytes: &'static [u8], picture: Option<&'static [u8]>) -> (Engine, Kept) {
+    let (mut engine, kept) = editor_playing(bytes, picture, None);
+    engine.step(1).unwrap();
+    (engine, kept)
+}
+
+/// The editor, not yet stepped, its updates seeing `replay`'s input when one is given.
+fn editor_playing(
+    bytes: &'static [u8],
+    picture: Option<&'static [u8]>,
+    replay: Option<Arc<Replay>>,
+) -> (Engine, Kept) {
     let kept = Kept::new();
     let target = kept.clone();
     let make = move || {
@@ -36,10 +49,10 @@ fn editor_with(bytes: &'static [u8], picture: Option<&'static [u8]>) -> (Engine,
     };
     let options = EngineOptions {
         overlay: false,
+        replay,
         ..EngineOptions::default()
     };
-    let mut engine = Engine::new(Box::new(make), options).expect("the editor boots");
-    engine.step(1).unwrap();
+    let engine = Engine::new(Box::new(make), options).expect("the editor boots");
     (engine, kept)
 }
 
@@ -440,3 +453,31 @@ fn the_flags_overlay_reads_an_external_tilesets_flags() {
 
 /// The colour the flags overlay outlines a flagged cell in (PICO-8's red).
 const FLAG_COLOUR: u8 = 8;
+
+#[test]
+fn a_recorded_editing_session_replays_to_the_same_picture_and_save() {
+    let (mut e, kept) = editor_playing(LEVEL2, Some(TILES), None);
+    e.start_recording(60);
+    e.step(1).unwrap();
+    tap(&mut e, Key::BracketRight);
+    tap(&mut e, Key::Period);
+    let (x, y) = cell_pixel(4, 5);
+    pointer(&mut e, x, y, true);
+    let (x, y) = cell_pixel(6, 5);
+    pointer(&mut e, x, y, true);
+    pointer(&mut e, x, y, false);
+    tap(&mut e, Key::KeyG);
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    let saved = kept.bytes().expect("saved");
+    assert_ne!(saved, LEVEL2, "the session edited");
+    let replay = e.recording("map-edit", None).expect("recorded");
+
+    let (mut again, replayed) = editor_playing(LEVEL2, Some(TILES), Some(Arc::new(replay)));
+    again.step(e.updates_since_init()).unwrap();
+    assert_eq!(replayed.bytes(), Some(saved));
+    assert_eq!(
+        frame_hash(again.framebuffer(), again.palette()),
+        frame_hash(e.framebuffer(), e.palette())
+    );
+    assert_eq!(again.test_state(), e.test_state());
+}

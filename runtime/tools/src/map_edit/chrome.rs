@@ -33,8 +33,8 @@ impl MapEditor {
         let (x, y) = layout::TOP_BAR;
         ui.area(x, y, |ui| ui.row(|ui| self.top_bar(ui)));
         let m = layout::MAP_VIEW;
+        // No tooltip on the map: one would cover the top bar while the tools are used.
         let map = ui.area(m.x, m.y, |ui| ui.region(m.w, m.h));
-        ui.tooltip("the map: P, F, R, S, I choose the tool; arrows and Space use it");
         let p = layout::PALETTE;
         let palette = ui.area(p.x, p.y, |ui| ui.region(p.w, p.h));
         ui.tooltip("the tiles: , and . choose too");
