@@ -11,7 +11,7 @@ use bt::{Button, Key, Player};
 use bt_runtime::edit::Kept;
 use bt_runtime::harness::golden;
 use bt_runtime::map_edit::layout::{widget, MAP_VIEW, PALETTE};
-use bt_runtime::map_edit::{MapEditor, KEYS};
+use bt_runtime::map_edit::{MapEditor, HELP_KEY, KEYS, TOOL_KEYS};
 use bt_runtime::replay::{frame_hash, Replay};
 use bt_runtime::tiled_doc::TiledDoc;
 use bt_runtime::{Engine, EngineOptions};
@@ -480,4 +480,24 @@ fn a_recorded_editing_session_replays_to_the_same_picture_and_save() {
         frame_hash(e.framebuffer(), e.palette())
     );
     assert_eq!(again.test_state(), e.test_state());
+}
+
+#[test]
+fn the_help_and_tool_keys_are_none_the_host_keeps_for_itself() {
+    use bt_runtime::host::pause_menu::MENU_KEY;
+    let keys = TOOL_KEYS.iter().map(|(k, _)| *k).chain([HELP_KEY]);
+    for key in keys {
+        assert!(
+            !bt::host::HOST_KEYS.contains(&key) && key != MENU_KEY,
+            "{key:?} never reaches the editor in a window"
+        );
+    }
+    let (mut e, _) = editor(LEVEL2);
+    tap(&mut e, Key::KeyR);
+    tap(&mut e, Key::KeyB);
+    assert!(e.test_state().unwrap().contains("\"tool\":\"Paint\""));
+    tap_with(&mut e, &[Key::ShiftLeft], HELP_KEY);
+    assert!(e.test_state().unwrap().contains("\"help\":true"));
+    tap(&mut e, Key::Escape);
+    assert!(e.test_state().unwrap().contains("\"help\":false"));
 }

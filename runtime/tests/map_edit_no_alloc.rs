@@ -37,7 +37,7 @@ fn moving_about_the_map_and_the_widgets_allocates_nothing() {
         Key::ArrowRight,
         Key::Period,
         Key::Minus,
-        Key::KeyP,
+        Key::KeyB,
         Key::BracketLeft,
         Key::KeyG,
     ];

@@ -54,7 +54,7 @@ impl MapEditor {
         if ui.tabs(&mut tool, &TOOL_NAMES).changed() {
             self.choose_tool(TOOLS[tool.min(TOOLS.len() - 1)]);
         }
-        ui.tooltip("paint P, fill F, rectangle R, select S, pick I");
+        ui.tooltip("paint B, fill F, rectangle R, select S, pick I");
         if ui.button("Undo").clicked() {
             self.undo(false);
         }
@@ -81,7 +81,7 @@ impl MapEditor {
         if ui.button("?").clicked() {
             self.help = true;
         }
-        ui.tooltip("every key (F1)");
+        ui.tooltip("every key (?)");
     }
 
     /// The layer list, and the chosen layer's two check boxes.

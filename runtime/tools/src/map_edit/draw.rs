@@ -48,7 +48,7 @@ fn draw_status(ed: &MapEditor, ctx: &mut Render<'_>) {
     let w = DISPLAY.0 as i32;
     ctx.draw_rect_fill(Rect::new(0, STATUS_Y, w, LINE), BAR);
     let status = if ed.status.is_empty() {
-        "F1 keys  Ctrl+S save  Ctrl+Z undo  Tab: next widget"
+        "? keys  Ctrl+S save  Ctrl+Z undo  Tab: next widget"
     } else {
         ed.status.as_str()
     };
@@ -221,7 +221,7 @@ fn draw_help(ctx: &mut Render<'_>) {
     ctx.print(
         2,
         2,
-        "BT map editor: keys (F1, Escape or a click closes)",
+        "BT map editor: keys (?, Escape or a click closes)",
         BRIGHT,
     );
     for (i, (key, what)) in KEYS.iter().enumerate() {

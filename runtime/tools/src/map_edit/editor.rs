@@ -599,7 +599,7 @@ impl MapEditor {
         let ctrl = modifier(ctx, [Key::ControlLeft, Key::ControlRight]);
         let shift = modifier(ctx, [Key::ShiftLeft, Key::ShiftRight]);
         let pressed = |k| ctx.is_key_pressed(k);
-        if pressed(Key::F1) {
+        if pressed(super::HELP_KEY) {
             self.help = true;
         }
         if ctrl {
@@ -627,14 +627,7 @@ impl MapEditor {
             }
             return;
         }
-        let tools = [
-            (Key::KeyP, Tool::Paint),
-            (Key::KeyF, Tool::Fill),
-            (Key::KeyR, Tool::Rectangle),
-            (Key::KeyS, Tool::Select),
-            (Key::KeyI, Tool::Pick),
-        ];
-        for (key, t) in tools {
+        for (key, t) in super::TOOL_KEYS {
             if pressed(key) {
                 self.choose_tool(t);
             }
@@ -742,7 +735,7 @@ impl Cart for MapEditor {
     fn update(&mut self, ctx: &mut Update<'_>) {
         if self.help {
             // The help screen covers the widgets: a key or a click closes it.
-            let close = [Key::F1, Key::Escape]
+            let close = [super::HELP_KEY, Key::Escape]
                 .iter()
                 .any(|&k| ctx.is_key_pressed(k));
             if close || ctx.is_pressed(Button::POINTER_A, Player::ONE) {
@@ -780,7 +773,8 @@ impl Cart for MapEditor {
 
     fn test_state(&self) -> Option<String> {
         Some(format!(
-            "{{\"tool\":\"{:?}\",\"layer\":{},\"cursor\":[{},{}],\"tile\":{},\"dirty\":{},\"status\":{:?}}}",
+            "{{\"help\":{},\"tool\":\"{:?}\",\"layer\":{},\"cursor\":[{},{}],\"tile\":{},\"dirty\":{},\"status\":{:?}}}",
+            self.help,
             self.tool,
             self.layer,
             self.cursor.0,

@@ -32,10 +32,26 @@ pub use editor::{MapEditor, Tool};
 pub use history::MAX_UNDO;
 pub use layout::DISPLAY;
 
-/// Every key of the editor and what it does: the help screen (F1) shows this table, and
+use bt::Key;
+
+/// The key that opens the help screen, with or without Shift ("?"). Not F1: the host keeps
+/// the function keys (F1 rewinds), so a cart never sees them in a window.
+pub const HELP_KEY: Key = Key::Slash;
+
+/// The keys that choose the tools. Paint is B (Tiled's stamp brush): P opens the host's pause
+/// menu, which a cart never sees.
+pub const TOOL_KEYS: [(Key, Tool); 5] = [
+    (Key::KeyB, Tool::Paint),
+    (Key::KeyF, Tool::Fill),
+    (Key::KeyR, Tool::Rectangle),
+    (Key::KeyS, Tool::Select),
+    (Key::KeyI, Tool::Pick),
+];
+
+/// Every key of the editor and what it does: the help screen (?) shows this table, and
 /// `docs/map-editor.md` lists the same.
 pub const KEYS: &[(&str, &str)] = &[
-    ("P", "paint tool: click or drag paints the chosen tile"),
+    ("B", "paint tool: click or drag paints the chosen tile"),
     ("F", "fill tool: fills the area of one tile around the cell"),
     ("R", "rectangle tool: drag fills a rectangle"),
     ("S", "select tool: drag selects a rectangle"),
@@ -78,5 +94,5 @@ pub const KEYS: &[(&str, &str)] = &[
         "Ctrl+S",
         "save (a second Ctrl+S writes over a file changed on disk)",
     ),
-    ("F1", "this help (F1, Escape or a click closes it)"),
+    ("?", "this help (?, Escape or a click closes it)"),
 ];
