@@ -4,7 +4,7 @@
 
 use bt::{Font, Rect, Render, SpriteParams, FLIP_H, FLIP_V};
 
-use super::editor::{minimap_step, tile_of, MapEditor};
+use super::editor::{minimap_scale, tile_of, MapEditor};
 use super::layout::{DISPLAY, LINE, MAP_VIEW, MINIMAP, PALETTE, STATUS_Y};
 use super::KEYS;
 
@@ -187,11 +187,11 @@ fn draw_palette(ed: &MapEditor, ctx: &mut Render<'_>) {
 
 fn draw_minimap(ed: &MapEditor, ctx: &mut Render<'_>) {
     ctx.draw_rect_fill(MINIMAP, EMPTY);
-    let step = minimap_step(ed.doc.size());
+    let (step, px) = minimap_scale(ed.doc.size());
     let (w, h) = ed.doc.size();
     let (mw, mh) = ((w as i32 + step - 1) / step, (h as i32 + step - 1) / step);
-    for my in 0..mh.min(MINIMAP.h) {
-        for mx in 0..mw.min(MINIMAP.w) {
+    for my in 0..mh.min(MINIMAP.h / px) {
+        for mx in 0..mw.min(MINIMAP.w / px) {
             let (x, y) = (mx * step, my * step);
             let top = ed
                 .doc
@@ -202,18 +202,37 @@ fn draw_minimap(ed: &MapEditor, ctx: &mut Render<'_>) {
                 .filter(|(i, _)| ed.hidden.get(*i) != Some(&true))
                 .find_map(|(_, l)| tile_of(l.cell(x, y).unwrap_or(0), ed.first_gid()));
             if let Some((tile, _)) = top {
-                ctx.draw_pixel(MINIMAP.x + mx, MINIMAP.y + my, (tile % 15) as u8 + 1);
+                let at = Rect::new(MINIMAP.x + mx * px, MINIMAP.y + my * px, px, px);
+                ctx.draw_rect_fill(at, tile_colour(ed, tile));
             }
         }
     }
     let (vw, vh) = ed.view_cells();
     let r = Rect::new(
-        MINIMAP.x + ed.view.0 / step,
-        MINIMAP.y + ed.view.1 / step,
-        (vw / step).max(1),
-        (vh / step).max(1),
+        MINIMAP.x + ed.view.0 / step * px,
+        MINIMAP.y + ed.view.1 / step * px,
+        (vw.min(w as i32) / step).max(1) * px,
+        (vh.min(h as i32) / step).max(1) * px,
     );
     ctx.draw_rect(r, CURSOR);
+}
+
+/// The colour a tile stands for on the minimap: the sheet's pixel at the tile's middle, or
+/// (no sheet, or a see-through middle) a colour of the editor's own by the tile's number.
+fn tile_colour(ed: &MapEditor, tile: u32) -> u8 {
+    let own = (tile % 15) as u8 + 1;
+    let Some(sheet) = &ed.sheet else {
+        return own;
+    };
+    let (tw, th) = ed.doc.tile_size();
+    let (tw, th) = (tw.max(1), th.max(1));
+    let columns = (sheet.size().0 / tw).max(1);
+    let x = (tile % columns) * tw + tw / 2;
+    let y = (tile / columns) * th + th / 2;
+    match sheet.get(x as i32, y as i32) {
+        Some(i) if !sheet.key().contains(i) => i,
+        _ => own,
+    }
 }
 
 fn draw_help(ctx: &mut Render<'_>) {

@@ -538,10 +538,10 @@ impl MapEditor {
         }
         if hits.minimap.pressed() || hits.minimap.held() {
             let (w, h) = self.doc.size();
-            let step = minimap_step(self.doc.size());
+            let (step, block) = minimap_scale(self.doc.size());
             let (vw, vh) = self.view_cells();
-            let cx = ((px - MINIMAP.x).max(0) * step).min(w as i32 - 1);
-            let cy = ((py - MINIMAP.y).max(0) * step).min(h as i32 - 1);
+            let cx = ((px - MINIMAP.x).max(0) / block * step).min(w as i32 - 1);
+            let cy = ((py - MINIMAP.y).max(0) / block * step).min(h as i32 - 1);
             self.view = (cx - vw / 2, cy - vh / 2);
             self.clamp_view();
         }
@@ -702,11 +702,17 @@ impl MapEditor {
     }
 }
 
-/// Cells a minimap pixel stands for, so the whole map fits.
-pub(super) fn minimap_step((w, h): (u32, u32)) -> i32 {
-    let across = w.div_ceil(MINIMAP.w as u32);
-    let down = h.div_ceil(MINIMAP.h as u32);
-    across.max(down).max(1) as i32
+/// The minimap's scale, so the whole map fits: cells a block of it stands for, and the
+/// block's side in pixels (more than 1 for a map smaller than the minimap).
+pub(super) fn minimap_scale((w, h): (u32, u32)) -> (i32, i32) {
+    let (mw, mh) = (MINIMAP.w as u32, MINIMAP.h as u32);
+    let step = w.div_ceil(mw).max(h.div_ceil(mh)).max(1);
+    let px = if step == 1 {
+        (mw / w.max(1)).min(mh / h.max(1)).max(1)
+    } else {
+        1
+    };
+    (step as i32, px as i32)
 }
 
 fn modifier(ctx: &Update<'_>, keys: [Key; 2]) -> bool {
@@ -803,5 +809,34 @@ impl std::fmt::Debug for MapEditor {
             .field("tool", &self.tool)
             .field("layer", &self.layer)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_whole_map_fits_the_minimap_whatever_its_size() {
+        for (w, h) in [
+            (1, 1),
+            (7, 3),
+            (60, 16),
+            (120, 50),
+            (121, 50),
+            (128, 64),
+            (4000, 90),
+        ] {
+            let (step, px) = minimap_scale((w, h));
+            let blocks = |cells: u32| (cells as i32 + step - 1) / step;
+            assert!(blocks(w) * px <= MINIMAP.w, "{w}x{h}: {step} {px}");
+            assert!(blocks(h) * px <= MINIMAP.h, "{w}x{h}: {step} {px}");
+            assert!(step == 1 || px == 1, "{w}x{h}");
+        }
+        assert_eq!(
+            minimap_scale((60, 16)),
+            (1, 2),
+            "a small map is drawn larger"
+        );
     }
 }
