@@ -86,7 +86,7 @@ pub enum Command {
     #[cfg(feature = "window")]
     SoundEdit(SoundEditArgs),
     /// Edit a Tiled map in a window, in place: paint, fill, rectangles, copy and paste,
-    /// layers; Ctrl+S saves, F1 lists the keys (see docs/map-editor.md).
+    /// layers; Ctrl+S saves, ? lists the keys (see docs/map-editor.md).
     #[cfg(feature = "window")]
     MapEdit(MapEditArgs),
 }

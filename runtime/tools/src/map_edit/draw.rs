@@ -1,12 +1,11 @@
-//! What the editor draws: the top bar, the map's layers, the palette, the minimap, the status
-//! line and the help screen. Nothing here allocates: names are sliced and numbers printed
-//! straight onto the screen.
+//! What the editor draws: the map's layers, the palette, the minimap (the regions of the
+//! widgets), the widgets over them, the status line and the help screen. Nothing here
+//! allocates: names are sliced and numbers printed straight onto the screen.
 
-use bt::{Rect, Render, SpriteParams, FLIP_H, FLIP_V};
+use bt::{Font, Rect, Render, SpriteParams, FLIP_H, FLIP_V};
 
-use super::editor::{
-    minimap_step, tile_of, MapEditor, Tool, MAP_VIEW, MINIMAP, PALETTE, PALETTE_COLUMNS,
-};
+use super::editor::{minimap_scale, tile_of, MapEditor};
+use super::layout::{DISPLAY, LINE, MAP_VIEW, MINIMAP, PALETTE, STATUS_Y};
 use super::KEYS;
 
 /// Colours, as indices of BT's default (PICO-8) palette.
@@ -23,6 +22,11 @@ const GRID: u8 = 5;
 const TILED_H: u32 = 0x8000_0000;
 const TILED_V: u32 = 0x4000_0000;
 
+/// A line of the help screen, in the small font.
+const HELP_LINE: i32 = 8;
+/// A character of the small font.
+const SMALL_CHAR: i32 = 4;
+
 pub(super) fn draw(ed: &MapEditor, ctx: &mut Render<'_>) {
     ctx.clear(EMPTY);
     if ed.help {
@@ -32,37 +36,40 @@ pub(super) fn draw(ed: &MapEditor, ctx: &mut Render<'_>) {
     draw_map(ed, ctx);
     draw_palette(ed, ctx);
     draw_minimap(ed, ctx);
-    ctx.draw_rect_fill(Rect::new(0, 0, 320, 9), BAR);
-    let tool = match ed.tool {
-        Tool::Paint => "paint",
-        Tool::Fill => "fill",
-        Tool::Rectangle => "rect",
-        Tool::Select => "select",
-    };
-    ctx.print(2, 1, tool, BRIGHT);
-    if let Some(layer) = ed.doc.layers().get(ed.layer) {
-        let name = layer.name();
-        ctx.print(44, 1, name.get(..16).unwrap_or(name), TEXT);
-        if ed.hidden.get(ed.layer) == Some(&true) {
-            ctx.print(148, 1, "hidden", CURSOR);
-        } else if !layer.visible() {
-            ctx.print(148, 1, "tiled:off", CURSOR);
-        }
+    if let Some(ui) = &ed.ui {
+        ui.draw(ctx);
     }
-    ctx.print(208, 1, ed.cursor.0, TEXT);
-    ctx.print(232, 1, ed.cursor.1, TEXT);
-    ctx.print(260, 1, ed.zoom, TEXT);
-    ctx.print(266, 1, "x", TEXT);
-    if ed.is_dirty() {
-        ctx.print(312, 1, "*", CURSOR);
-    }
-    ctx.draw_rect_fill(Rect::new(0, 191, 320, 9), BAR);
+    draw_status(ed, ctx);
+}
+
+/// The status line: the last message (or a hint), then the cursor's cell and a mark for
+/// edits not saved.
+fn draw_status(ed: &MapEditor, ctx: &mut Render<'_>) {
+    let w = DISPLAY.0 as i32;
+    ctx.draw_rect_fill(Rect::new(0, STATUS_Y, w, LINE), BAR);
     let status = if ed.status.is_empty() {
-        "F1 keys  ^S save  ^Z undo"
+        "? keys  Ctrl+S save  Ctrl+Z undo  Tab: next widget"
     } else {
         ed.status.as_str()
     };
-    ctx.print(2, 192, status.get(..78).unwrap_or(status), BRIGHT);
+    ctx.print(2, STATUS_Y + 1, short(status, 62), BRIGHT);
+    ctx.print(
+        w - 90,
+        STATUS_Y + 1,
+        format_args!("{},{}", ed.cursor.0, ed.cursor.1),
+        TEXT,
+    );
+    if ed.is_dirty() {
+        ctx.print(w - 10, STATUS_Y + 1, "*", CURSOR);
+    }
+}
+
+/// `text` cut to `chars` characters (at a character's edge).
+fn short(text: &str, chars: usize) -> &str {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => &text[..at],
+        None => text,
+    }
 }
 
 fn draw_cell(ed: &MapEditor, ctx: &mut Render<'_>, gid: u32, x: i32, y: i32) {
@@ -154,11 +161,12 @@ fn draw_palette(ed: &MapEditor, ctx: &mut Render<'_>) {
     ctx.set_clip(PALETTE);
     let (tw, th) = ed.doc.tile_size();
     let (tw, th) = (tw.max(1), th.max(1));
-    let columns = PALETTE_COLUMNS.min(PALETTE.w as u32 / tw).max(1);
-    for t in 0..ed.tile_count() {
+    let columns = ed.palette_columns();
+    let first = ed.palette_top() * columns;
+    for t in first..ed.tile_count() {
         let (x, y) = (
             PALETTE.x + ((t % columns) * tw) as i32,
-            PALETTE.y + ((t / columns) * th) as i32,
+            PALETTE.y + ((t / columns - first / columns) * th) as i32,
         );
         if y > PALETTE.y + PALETTE.h {
             break;
@@ -168,7 +176,7 @@ fn draw_palette(ed: &MapEditor, ctx: &mut Render<'_>) {
             None => ctx.draw_rect_fill(Rect::new(x, y, tw as i32, th as i32), (t % 15) as u8 + 1),
         }
         if ed.show_flags && ed.flags(t) != 0 {
-            ctx.draw_pixel(x + tw as i32 - 1, y, 8);
+            ctx.draw_pixel(x + tw as i32 - 1, y, FLAGS);
         }
         if ed.tile == Some(t) {
             ctx.draw_rect(Rect::new(x, y, tw as i32, th as i32), CURSOR);
@@ -179,11 +187,11 @@ fn draw_palette(ed: &MapEditor, ctx: &mut Render<'_>) {
 
 fn draw_minimap(ed: &MapEditor, ctx: &mut Render<'_>) {
     ctx.draw_rect_fill(MINIMAP, EMPTY);
-    let step = minimap_step(ed.doc.size());
+    let (step, px) = minimap_scale(ed.doc.size());
     let (w, h) = ed.doc.size();
     let (mw, mh) = ((w as i32 + step - 1) / step, (h as i32 + step - 1) / step);
-    for my in 0..mh.min(MINIMAP.h) {
-        for mx in 0..mw.min(MINIMAP.w) {
+    for my in 0..mh.min(MINIMAP.h / px) {
+        for mx in 0..mw.min(MINIMAP.w / px) {
             let (x, y) = (mx * step, my * step);
             let top = ed
                 .doc
@@ -194,25 +202,52 @@ fn draw_minimap(ed: &MapEditor, ctx: &mut Render<'_>) {
                 .filter(|(i, _)| ed.hidden.get(*i) != Some(&true))
                 .find_map(|(_, l)| tile_of(l.cell(x, y).unwrap_or(0), ed.first_gid()));
             if let Some((tile, _)) = top {
-                ctx.draw_pixel(MINIMAP.x + mx, MINIMAP.y + my, (tile % 15) as u8 + 1);
+                let at = Rect::new(MINIMAP.x + mx * px, MINIMAP.y + my * px, px, px);
+                ctx.draw_rect_fill(at, tile_colour(ed, tile));
             }
         }
     }
     let (vw, vh) = ed.view_cells();
     let r = Rect::new(
-        MINIMAP.x + ed.view.0 / step,
-        MINIMAP.y + ed.view.1 / step,
-        (vw / step).max(1),
-        (vh / step).max(1),
+        MINIMAP.x + ed.view.0 / step * px,
+        MINIMAP.y + ed.view.1 / step * px,
+        (vw.min(w as i32) / step).max(1) * px,
+        (vh.min(h as i32) / step).max(1) * px,
     );
     ctx.draw_rect(r, CURSOR);
 }
 
+/// The colour a tile stands for on the minimap: the sheet's pixel at the tile's middle, or
+/// (no sheet, or a see-through middle) a colour of the editor's own by the tile's number.
+fn tile_colour(ed: &MapEditor, tile: u32) -> u8 {
+    let own = (tile % 15) as u8 + 1;
+    let Some(sheet) = &ed.sheet else {
+        return own;
+    };
+    let (tw, th) = ed.doc.tile_size();
+    let (tw, th) = (tw.max(1), th.max(1));
+    let columns = (sheet.size().0 / tw).max(1);
+    let x = (tile % columns) * tw + tw / 2;
+    let y = (tile / columns) * th + th / 2;
+    match sheet.get(x as i32, y as i32) {
+        Some(i) if !sheet.key().contains(i) => i,
+        _ => own,
+    }
+}
+
 fn draw_help(ctx: &mut Render<'_>) {
-    ctx.print(2, 1, "BT map editor: keys (F1 closes)", BRIGHT);
+    let font = Font::small();
+    ctx.print(
+        2,
+        2,
+        "BT map editor: keys (?, Escape or a click closes)",
+        BRIGHT,
+    );
     for (i, (key, what)) in KEYS.iter().enumerate() {
-        let y = 10 + i as i32 * 7;
-        ctx.print(2, y, key, CURSOR);
-        ctx.print(96, y, what.get(..55).unwrap_or(what), TEXT);
+        let y = LINE + 4 + i as i32 * HELP_LINE;
+        ctx.print_font(font, 2, y, key, CURSOR);
+        let x = 100;
+        let room = ((DISPLAY.0 as i32 - x) / SMALL_CHAR) as usize;
+        ctx.print_font(font, x, y, short(what, room), TEXT);
     }
 }

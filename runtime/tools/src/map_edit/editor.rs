@@ -1,24 +1,19 @@
 //! The editor cart: its state, its tools and edits, saves and undo, and its `update`.
 
-use bt::{Button, Cart, CartError, Key, Player, Rect, Render, Settings, SpriteSheet, Update};
+use bt::ui::{ListState, Ui};
+use bt::{Button, Cart, CartError, Key, Player, Render, Settings, SpriteSheet, Update};
 
 use crate::edit::SaveTarget;
 use crate::tiled_doc::{TiledDoc, FLIP_BITS};
 
+use super::chrome::Hits;
 use super::history::{Change, History};
+use super::layout::{widget, DISPLAY, MAP_VIEW, MINIMAP, PALETTE};
 
-/// The editor's display: wide enough for the map, the palette beside it and the minimap.
-pub const DISPLAY: (u32, u32) = (320, 200);
-/// Where the map shows: below the top bar, left of the palette, above the status line.
-pub(super) const MAP_VIEW: Rect = Rect::new(0, 9, 240, 182);
-/// The palette: the tileset's tiles at 1x, ten a row.
-pub(super) const PALETTE: Rect = Rect::new(240, 9, 80, 120);
-/// The minimap, under the palette.
-pub(super) const MINIMAP: Rect = Rect::new(240, 131, 80, 60);
-/// The highest zoom: 4x makes an 8-pixel tile 32 pixels, a seventh of the view.
-const MAX_ZOOM: u32 = 4;
-/// Tiles a row in the palette (at most; wide tiles fewer).
-pub(super) const PALETTE_COLUMNS: u32 = 10;
+/// The highest zoom: 4x makes an 8-pixel tile 32 pixels, an eleventh of the view's width.
+pub(super) const MAX_ZOOM: u32 = 4;
+/// Updates between steps of a held d-pad direction on the map: about eight a second.
+const PAD_REPEAT: u64 = 8;
 
 /// What a click or Space does on the map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +26,8 @@ pub enum Tool {
     Rectangle,
     /// Selects a rectangle of cells, to copy, cut, paste and flip.
     Select,
+    /// Chooses the tile of the cell (the empty tile for an empty cell).
+    Pick,
 }
 
 /// The map editor.
@@ -65,6 +62,15 @@ pub struct MapEditor {
     pub(super) help: bool,
     pub(super) status: String,
     pub(super) pointer: (i32, i32),
+    /// The widgets; `None` only while they are being declared (the editor lends itself to
+    /// them then).
+    pub(super) ui: Option<Ui>,
+    /// The layers' names, for the layer list.
+    pub(super) layer_names: Vec<String>,
+    /// The layer list's selection and scroll.
+    pub(super) layer_list: ListState,
+    /// Whether a drag begun on the map goes on.
+    dragging: bool,
 }
 
 impl MapEditor {
@@ -73,6 +79,7 @@ impl MapEditor {
     /// [`MapEditor::with_picture`] gives the tileset's picture.
     pub fn new(doc: TiledDoc, tileset: Option<TiledDoc>, target: Box<dyn SaveTarget>) -> MapEditor {
         let layers = doc.layers().len();
+        let layer_names = doc.layers().iter().map(|l| l.name().to_string()).collect();
         let status = doc
             .read_only()
             .map(|r| format!("read-only: {r}"))
@@ -100,6 +107,10 @@ impl MapEditor {
             help: false,
             status,
             pointer: (0, 0),
+            ui: Some(Ui::new()),
+            layer_names,
+            layer_list: ListState::default(),
+            dragging: false,
         }
     }
 
@@ -112,12 +123,21 @@ impl MapEditor {
     /// The console the editor runs on: its display, whatever the map.
     pub fn settings() -> Settings {
         let (w, h) = DISPLAY;
-        Settings::default().display(w, h).title("BT map editor")
+        Settings::default()
+            .display(w, h)
+            .title("BT map editor")
+            .palette(super::picture::palette())
     }
 
     /// The document being edited.
     pub fn doc(&self) -> &TiledDoc {
         &self.doc
+    }
+
+    /// Where the widget at `index` (see [`super::layout::widget`]) went in the last update:
+    /// for tests and scripted sessions that click it.
+    pub fn widget_rect(&self, index: usize) -> Option<bt::Rect> {
+        self.ui.as_ref()?.rect_of(index)
     }
 
     /// Whether there are edits not saved.
@@ -174,6 +194,58 @@ impl MapEditor {
     pub(super) fn view_cells(&self) -> (i32, i32) {
         let (tw, th) = self.cell_pixels();
         (MAP_VIEW.w / tw, MAP_VIEW.h / th)
+    }
+
+    /// Tiles a row of the palette: as many as fit.
+    pub(super) fn palette_columns(&self) -> u32 {
+        let (tw, _) = self.doc.tile_size();
+        (PALETTE.w as u32 / tw.max(1)).max(1)
+    }
+
+    /// The first row of tiles the palette shows: the chosen tile's row stays in sight.
+    pub(super) fn palette_top(&self) -> u32 {
+        let (_, th) = self.doc.tile_size();
+        let rows = (PALETTE.h as u32 / th.max(1)).max(1);
+        let row = self.tile.unwrap_or(0) / self.palette_columns();
+        (row + 1).saturating_sub(rows)
+    }
+
+    /// The tile under display point (`x`, `y`) in the palette, if any.
+    fn palette_tile_at(&self, x: i32, y: i32) -> Option<u32> {
+        let (tw, th) = self.doc.tile_size();
+        let c = u32::try_from(x - PALETTE.x).ok()? / tw.max(1);
+        let r = u32::try_from(y - PALETTE.y).ok()? / th.max(1) + self.palette_top();
+        let columns = self.palette_columns();
+        let t = r * columns + c;
+        (c < columns && t < self.tile_count()).then_some(t)
+    }
+
+    pub(super) fn choose_tool(&mut self, tool: Tool) {
+        self.tool = tool;
+        self.anchor = None;
+    }
+
+    pub(super) fn set_zoom(&mut self, zoom: u32) {
+        self.zoom = zoom.clamp(1, MAX_ZOOM);
+        self.follow();
+    }
+
+    /// Hides or shows the current layer in the editor's view (not saved).
+    pub(super) fn toggle_hidden(&mut self) {
+        if let Some(h) = self.hidden.get_mut(self.layer) {
+            *h = !*h;
+        }
+    }
+
+    /// Turns Tiled's `visible` of the current layer over (saved).
+    pub(super) fn toggle_tiled_visible(&mut self) {
+        if self.writable() {
+            if let Some(l) = self.doc.layer_mut(self.layer) {
+                let v = !l.visible();
+                l.set_visible(v);
+                self.dirty = true;
+            }
+        }
     }
 
     fn gid(&self) -> u32 {
@@ -307,7 +379,7 @@ impl MapEditor {
         self.end_stroke();
     }
 
-    fn undo(&mut self, redo: bool) {
+    pub(super) fn undo(&mut self, redo: bool) {
         let step = if redo {
             self.history.redo()
         } else {
@@ -336,7 +408,7 @@ impl MapEditor {
         self.say(if redo { "redone" } else { "undone" }.into());
     }
 
-    fn save(&mut self) {
+    pub(super) fn save(&mut self) {
         match self.doc.to_bytes() {
             Ok(bytes) => match self.target.save(&bytes) {
                 Ok(()) => {
@@ -411,6 +483,16 @@ impl MapEditor {
                     self.selection = Some((a, cell));
                 }
             }
+            Tool::Pick if press => {
+                let gid = self
+                    .doc
+                    .layers()
+                    .get(self.layer)
+                    .and_then(|l| l.cell(cell.0, cell.1));
+                if let Some(gid) = gid {
+                    self.tile = tile_of(gid, self.first_gid()).map(|(t, _)| t);
+                }
+            }
             _ => {}
         }
     }
@@ -430,91 +512,95 @@ impl MapEditor {
         }
     }
 
-    fn pointer(&mut self, ctx: &Update<'_>) {
+    /// The pointer on the regions: a press or drag begun on the map uses the tool, on the
+    /// palette chooses a tile, on the minimap moves the view; the wheel over the map pans.
+    fn pointer(&mut self, ctx: &Update<'_>, hits: &Hits) {
         self.pointer = ctx.pointer_pos();
         let (px, py) = self.pointer;
-        let pressed = ctx.is_pressed(Button::POINTER_A, Player::ONE);
-        let down = ctx.is_down(Button::POINTER_A, Player::ONE);
-        let released = ctx.is_released(Button::POINTER_A, Player::ONE);
-        if MAP_VIEW.contains(px, py) {
-            let cell = self.cell_at(px, py);
-            if down || pressed {
-                self.cursor = cell;
-                self.act(cell, pressed, false);
+        let cell = self.cell_at(px, py);
+        let map = hits.map.pressed() || hits.map.held();
+        if map {
+            self.cursor = cell;
+            self.act(cell, hits.map.pressed(), false);
+            self.dragging = true;
+        } else if self.dragging {
+            // The drag ended: a rectangle or a selection takes the cell it ended on.
+            self.dragging = false;
+            if let Some(a) = self.anchor {
+                self.finish_drag(a, cell);
             }
-            if released {
-                if let Some(a) = self.anchor {
-                    self.finish_drag(a, cell);
-                }
-            }
-        } else if pressed && PALETTE.contains(px, py) {
-            let (tw, th) = self.doc.tile_size();
-            let columns = PALETTE_COLUMNS.min(PALETTE.w as u32 / tw.max(1)).max(1);
-            let (c, r) = (
-                (px - PALETTE.x) as u32 / tw.max(1),
-                (py - PALETTE.y) as u32 / th.max(1),
-            );
-            let t = r * columns + c;
-            if c < columns && t < self.tile_count() {
+            self.end_stroke();
+        }
+        if hits.palette.pressed() {
+            if let Some(t) = self.palette_tile_at(px, py) {
                 self.tile = Some(t);
             }
-        } else if down && MINIMAP.contains(px, py) {
+        }
+        if hits.minimap.pressed() || hits.minimap.held() {
             let (w, h) = self.doc.size();
-            let step = minimap_step(self.doc.size());
+            let (step, block) = minimap_scale(self.doc.size());
             let (vw, vh) = self.view_cells();
-            let cx = ((px - MINIMAP.x) * step).min(w as i32 - 1);
-            let cy = ((py - MINIMAP.y) * step).min(h as i32 - 1);
+            let cx = ((px - MINIMAP.x).max(0) / block * step).min(w as i32 - 1);
+            let cy = ((py - MINIMAP.y).max(0) / block * step).min(h as i32 - 1);
             self.view = (cx - vw / 2, cy - vh / 2);
             self.clamp_view();
         }
-        if released {
-            self.anchor = self.anchor.filter(|_| self.tool == Tool::Rectangle && down);
-            self.end_stroke();
+        if !hits.map.hovered() {
+            return;
         }
         let (wx, wy) = ctx.pointer_wheel();
         let shift = modifier(ctx, [Key::ShiftLeft, Key::ShiftRight]);
         let (dx, dy) = if shift { (wy, wx) } else { (wx, wy) };
-        if dx != 0.0 || dy != 0.0 {
+        if dx.is_finite() && dy.is_finite() && (dx != 0.0 || dy != 0.0) {
             self.view.0 -= (dx * 2.0) as i32;
             self.view.1 -= (dy * 2.0) as i32;
             self.clamp_view();
         }
     }
-}
 
-/// Cells a minimap pixel stands for, so the whole map fits.
-pub(super) fn minimap_step((w, h): (u32, u32)) -> i32 {
-    let across = w.div_ceil(MINIMAP.w as u32);
-    let down = h.div_ceil(MINIMAP.h as u32);
-    across.max(down).max(1) as i32
-}
-
-fn modifier(ctx: &Update<'_>, keys: [Key; 2]) -> bool {
-    keys.iter().any(|&k| ctx.is_key_down(k))
-}
-
-impl Cart for MapEditor {
-    fn configure(&self) -> Settings {
-        MapEditor::settings()
-    }
-
-    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
-        if let Some((name, bytes)) = self.picture.take() {
-            let (tw, th) = self.doc.tile_size();
-            match ctx.decode_image(&name, &bytes, 16) {
-                Ok(sheet) => self.sheet = Some(sheet.with_tile_size(tw, th)),
-                Err(e) => self.say(e.to_string()),
+    /// A gamepad on the map: the d-pad moves the cursor, A uses the tool. Only while no key is
+    /// in play, as keys reach the same buttons through the key map.
+    fn pad(&mut self, ctx: &Update<'_>) {
+        if ctx.is_any_key_down() || ctx.is_any_key_pressed() {
+            return;
+        }
+        let one = Player::ONE;
+        let moves = [
+            (Button::LEFT, (-1, 0)),
+            (Button::RIGHT, (1, 0)),
+            (Button::UP, (0, -1)),
+            (Button::DOWN, (0, 1)),
+        ];
+        for (button, delta) in moves {
+            if ctx.is_pressed_repeat(button, one, PAD_REPEAT) {
+                self.move_cursor(delta);
             }
         }
-        Ok(())
+        if ctx.is_pressed(Button::A, one) {
+            self.act(self.cursor, true, true);
+            self.end_stroke();
+        }
     }
 
-    fn update(&mut self, ctx: &mut Update<'_>) {
+    fn move_cursor(&mut self, (dx, dy): (i32, i32)) {
+        self.cursor.0 += dx;
+        self.cursor.1 += dy;
+        self.follow();
+        if self.anchor.is_some() && self.tool == Tool::Select {
+            self.act(self.cursor, false, true);
+        }
+    }
+}
+
+impl MapEditor {
+    /// The keys: those that act wherever the focus is, then the arrows and Space, which are
+    /// the map's while it has the focus (`on_map`) and choose a tile while the palette has it.
+    fn keys(&mut self, ctx: &Update<'_>, on_map: bool, on_palette: bool) {
         let ctrl = modifier(ctx, [Key::ControlLeft, Key::ControlRight]);
         let shift = modifier(ctx, [Key::ShiftLeft, Key::ShiftRight]);
         let pressed = |k| ctx.is_key_pressed(k);
-        if pressed(Key::F1) {
-            self.help = !self.help;
+        if pressed(super::HELP_KEY) {
+            self.help = true;
         }
         if ctrl {
             if pressed(Key::KeyS) {
@@ -539,98 +625,170 @@ impl Cart for MapEditor {
             } else if pressed(Key::KeyV) && self.writable() {
                 self.paste();
             }
-        } else {
-            let tool = [
-                (Key::KeyP, Tool::Paint),
-                (Key::KeyF, Tool::Fill),
-                (Key::KeyR, Tool::Rectangle),
-                (Key::KeyS, Tool::Select),
-            ];
-            for (key, t) in tool {
-                if pressed(key) {
-                    self.tool = t;
-                    self.anchor = None;
-                }
-            }
-            let layers = self.doc.layers().len().max(1);
-            if pressed(Key::Tab) {
-                self.layer = if shift {
-                    (self.layer + layers - 1) % layers
-                } else {
-                    (self.layer + 1) % layers
-                };
-            }
-            if pressed(Key::KeyV) {
-                if shift {
-                    if self.writable() {
-                        if let Some(l) = self.doc.layer_mut(self.layer) {
-                            let v = !l.visible();
-                            l.set_visible(v);
-                            self.dirty = true;
-                        }
-                    }
-                } else if let Some(h) = self.hidden.get_mut(self.layer) {
-                    *h = !*h;
-                }
-            }
-            if pressed(Key::KeyG) {
-                self.show_flags = !self.show_flags;
-            }
-            if pressed(Key::KeyH) && self.writable() {
-                self.flip(shift);
-            }
-            if pressed(Key::Equal) {
-                self.zoom = (self.zoom + 1).min(MAX_ZOOM);
-                self.follow();
-            }
-            if pressed(Key::Minus) {
-                self.zoom = (self.zoom - 1).max(1);
-                self.clamp_view();
-            }
-            let count = self.tile_count().max(1);
-            if pressed(Key::Comma) {
-                self.tile = Some(self.tile.map_or(count - 1, |t| (t + count - 1) % count));
-            }
-            if pressed(Key::Period) {
-                self.tile = Some(self.tile.map_or(0, |t| (t + 1) % count));
-            }
-            if pressed(Key::Delete) || pressed(Key::Backspace) {
-                self.tile = None;
-            }
-            let moves = [
-                (Key::ArrowLeft, (-1, 0)),
-                (Key::ArrowRight, (1, 0)),
-                (Key::ArrowUp, (0, -1)),
-                (Key::ArrowDown, (0, 1)),
-            ];
-            for (key, (dx, dy)) in moves {
-                if pressed(key) {
-                    if shift {
-                        let (vw, vh) = self.view_cells();
-                        self.view.0 += dx * (vw / 4).max(1);
-                        self.view.1 += dy * (vh / 4).max(1);
-                        self.clamp_view();
-                    } else {
-                        self.cursor.0 += dx;
-                        self.cursor.1 += dy;
-                        self.follow();
-                        if self.anchor.is_some() && self.tool == Tool::Select {
-                            self.act(self.cursor, false, true);
-                        }
-                    }
-                }
-            }
-            if pressed(Key::Space) {
-                let cell = self.cursor;
-                self.act(cell, true, true);
-                self.end_stroke();
+            return;
+        }
+        for (key, t) in super::TOOL_KEYS {
+            if pressed(key) {
+                self.choose_tool(t);
             }
         }
-        self.pointer(ctx);
+        let layers = self.doc.layers().len().max(1);
+        if pressed(Key::BracketRight) {
+            self.layer = (self.layer + 1) % layers;
+        }
+        if pressed(Key::BracketLeft) {
+            self.layer = (self.layer + layers - 1) % layers;
+        }
+        if pressed(Key::KeyV) {
+            if shift {
+                self.toggle_tiled_visible();
+            } else {
+                self.toggle_hidden();
+            }
+        }
+        if pressed(Key::KeyG) {
+            self.show_flags = !self.show_flags;
+        }
+        if pressed(Key::KeyH) && self.writable() {
+            self.flip(shift);
+        }
+        if pressed(Key::Equal) {
+            self.set_zoom(self.zoom + 1);
+        }
+        if pressed(Key::Minus) {
+            self.set_zoom(self.zoom.saturating_sub(1));
+        }
+        let count = self.tile_count().max(1);
+        let step_tile = |tile: Option<u32>, by: i64| {
+            let from = tile.map_or(if by > 0 { -1 } else { 0 }, i64::from);
+            Some((from + by).rem_euclid(i64::from(count)) as u32)
+        };
+        if pressed(Key::Comma) {
+            self.tile = step_tile(self.tile, -1);
+        }
+        if pressed(Key::Period) {
+            self.tile = step_tile(self.tile, 1);
+        }
+        if pressed(Key::Delete) || pressed(Key::Backspace) {
+            self.tile = None;
+        }
+        let moves = [
+            (Key::ArrowLeft, (-1, 0)),
+            (Key::ArrowRight, (1, 0)),
+            (Key::ArrowUp, (0, -1)),
+            (Key::ArrowDown, (0, 1)),
+        ];
+        for (key, (dx, dy)) in moves {
+            if !pressed(key) {
+                continue;
+            }
+            if on_palette {
+                let columns = i64::from(self.palette_columns());
+                self.tile = step_tile(self.tile, i64::from(dx) + i64::from(dy) * columns);
+            } else if on_map && shift {
+                let (vw, vh) = self.view_cells();
+                self.view.0 += dx * (vw / 4).max(1);
+                self.view.1 += dy * (vh / 4).max(1);
+                self.clamp_view();
+            } else if on_map {
+                self.move_cursor((dx, dy));
+            }
+        }
+        if on_map && pressed(Key::Space) {
+            let cell = self.cursor;
+            self.act(cell, true, true);
+            self.end_stroke();
+        }
+    }
+}
+
+/// The minimap's scale, so the whole map fits: cells a block of it stands for, and the
+/// block's side in pixels (more than 1 for a map smaller than the minimap).
+pub(super) fn minimap_scale((w, h): (u32, u32)) -> (i32, i32) {
+    let (mw, mh) = (MINIMAP.w as u32, MINIMAP.h as u32);
+    let step = w.div_ceil(mw).max(h.div_ceil(mh)).max(1);
+    let px = if step == 1 {
+        (mw / w.max(1)).min(mh / h.max(1)).max(1)
+    } else {
+        1
+    };
+    (step as i32, px as i32)
+}
+
+fn modifier(ctx: &Update<'_>, keys: [Key; 2]) -> bool {
+    keys.iter().any(|&k| ctx.is_key_down(k))
+}
+
+impl Cart for MapEditor {
+    fn configure(&self) -> Settings {
+        MapEditor::settings()
+    }
+
+    fn init(&mut self, ctx: &mut Update<'_>) -> Result<(), CartError> {
+        if let Some((name, bytes)) = self.picture.take() {
+            let (tw, th) = self.doc.tile_size();
+            match ctx.decode_image(&name, &bytes, super::picture::PICTURE_SLOT) {
+                Ok(sheet) => {
+                    let key = super::picture::key_of(&sheet, ctx.palette(), &bytes);
+                    self.sheet = Some(sheet.with_tile_size(tw, th).with_key(key));
+                }
+                Err(e) => self.say(e.to_string()),
+            }
+        }
+        Ok(())
+    }
+
+    fn update(&mut self, ctx: &mut Update<'_>) {
+        if self.help {
+            // The help screen covers the widgets: a key or a click closes it.
+            let close = [super::HELP_KEY, Key::Escape]
+                .iter()
+                .any(|&k| ctx.is_key_pressed(k));
+            if close || ctx.is_pressed(Button::POINTER_A, Player::ONE) {
+                self.help = false;
+            }
+            return;
+        }
+        let Some(mut ui) = self.ui.take() else {
+            return;
+        };
+        // The map has the keys until the focus goes elsewhere (Tab, a click on a widget).
+        let boot = ui.focus().is_none();
+        if boot {
+            ui.set_focus_to(Some(widget::MAP));
+        }
+        let hits = ui.frame(ctx, |ui, _| self.declare(ui));
+        if ui.focus().is_none() {
+            ui.set_focus_to(Some(widget::MAP));
+        }
+        self.ui = Some(ui);
+        if self.help {
+            return;
+        }
+        let on_map = hits.map.focused() || boot;
+        self.keys(ctx, on_map, hits.palette.focused());
+        if on_map {
+            self.pad(ctx);
+        }
+        self.pointer(ctx, &hits);
     }
 
     fn render(&self, ctx: &mut Render<'_>) {
         super::draw::draw(self, ctx);
+    }
+
+    fn test_state(&self) -> Option<String> {
+        Some(format!(
+            "{{\"help\":{},\"tool\":\"{:?}\",\"layer\":{},\"cursor\":[{},{}],\"tile\":{},\"dirty\":{},\"status\":{:?}}}",
+            self.help,
+            self.tool,
+            self.layer,
+            self.cursor.0,
+            self.cursor.1,
+            self.tile.map_or(-1, i64::from),
+            self.dirty,
+            self.status
+        ))
     }
 }
 
@@ -651,5 +809,34 @@ impl std::fmt::Debug for MapEditor {
             .field("tool", &self.tool)
             .field("layer", &self.layer)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_whole_map_fits_the_minimap_whatever_its_size() {
+        for (w, h) in [
+            (1, 1),
+            (7, 3),
+            (60, 16),
+            (120, 50),
+            (121, 50),
+            (128, 64),
+            (4000, 90),
+        ] {
+            let (step, px) = minimap_scale((w, h));
+            let blocks = |cells: u32| (cells as i32 + step - 1) / step;
+            assert!(blocks(w) * px <= MINIMAP.w, "{w}x{h}: {step} {px}");
+            assert!(blocks(h) * px <= MINIMAP.h, "{w}x{h}: {step} {px}");
+            assert!(step == 1 || px == 1, "{w}x{h}");
+        }
+        assert_eq!(
+            minimap_scale((60, 16)),
+            (1, 2),
+            "a small map is drawn larger"
+        );
     }
 }

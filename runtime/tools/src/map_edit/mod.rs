@@ -21,25 +21,53 @@
 //! # Ok::<(), bt_tools::tiled_doc::DocError>(())
 //! ```
 
+mod chrome;
 mod draw;
 mod editor;
 mod history;
+pub mod layout;
+mod picture;
 
-pub use editor::{MapEditor, Tool, DISPLAY};
+pub use editor::{MapEditor, Tool};
 pub use history::MAX_UNDO;
+pub use layout::DISPLAY;
 
-/// Every key of the editor and what it does: the help screen (F1) shows this table, and
+use bt::Key;
+
+/// The key that opens the help screen, with or without Shift ("?"). Not F1: the host keeps
+/// the function keys (F1 rewinds), so a cart never sees them in a window.
+pub const HELP_KEY: Key = Key::Slash;
+
+/// The keys that choose the tools. Paint is B (Tiled's stamp brush): P opens the host's pause
+/// menu, which a cart never sees.
+pub const TOOL_KEYS: [(Key, Tool); 5] = [
+    (Key::KeyB, Tool::Paint),
+    (Key::KeyF, Tool::Fill),
+    (Key::KeyR, Tool::Rectangle),
+    (Key::KeyS, Tool::Select),
+    (Key::KeyI, Tool::Pick),
+];
+
+/// Every key of the editor and what it does: the help screen (?) shows this table, and
 /// `docs/map-editor.md` lists the same.
 pub const KEYS: &[(&str, &str)] = &[
-    ("P", "paint tool: click or drag paints the chosen tile"),
+    ("B", "paint tool: click or drag paints the chosen tile"),
     ("F", "fill tool: fills the area of one tile around the cell"),
     ("R", "rectangle tool: drag fills a rectangle"),
     ("S", "select tool: drag selects a rectangle"),
+    ("I", "pick tool: a click chooses the tile of the cell"),
     (
         "Space",
         "use the tool at the cursor (rectangle, select: twice, corner to corner)",
     ),
-    ("Arrows", "move the cursor (the view follows)"),
+    (
+        "Arrows",
+        "move the cursor (the view follows); on the palette, choose a tile",
+    ),
+    (
+        "D-pad, A",
+        "move the cursor, use the tool (the map focused)",
+    ),
     ("Shift+Arrows", "pan the view a screen's quarter"),
     ("Wheel", "pan up and down (Shift: left and right)"),
     ("= / -", "zoom in and out (1x to 4x)"),
@@ -52,7 +80,11 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl+V", "paste at the cursor"),
     ("H", "mirror the selection's content left to right"),
     ("Shift+H", "flip the selection's content top to bottom"),
-    ("Tab / Shift+Tab", "next or previous layer"),
+    ("[ / ]", "previous or next layer"),
+    (
+        "Tab / Shift+Tab",
+        "move the focus: buttons, map, palette, layers, minimap",
+    ),
     ("V", "hide or show the layer in the editor (not saved)"),
     ("Shift+V", "toggle Tiled's visible for the layer (saved)"),
     ("G", "show or hide the tiles' flags"),
@@ -62,5 +94,5 @@ pub const KEYS: &[(&str, &str)] = &[
         "Ctrl+S",
         "save (a second Ctrl+S writes over a file changed on disk)",
     ),
-    ("F1", "this help"),
+    ("?", "this help (?, Escape or a click closes it)"),
 ];
