@@ -13,6 +13,7 @@ use bt_engine::*;
 pub mod edit;
 pub mod sound_edit;
 pub mod sprite_edit;
+pub mod tiled_doc;
 
 /// Files made from a run: the console's own outputs (`png`, `wav`, `safe_write`) and
 /// GIF animations ([`gif`]), a tool's.
