@@ -85,6 +85,11 @@ pub enum Command {
     /// or sequences; Space plays, Ctrl+S saves (see docs/sound-editor.md for the keys).
     #[cfg(feature = "window")]
     SoundEdit(SoundEditArgs),
+    /// Edit indexed PNG sprite sheets in a window: a zoomed canvas, drawing tools, selections,
+    /// the palette, each sprite's flags and an animation preview; Ctrl+S saves (see
+    /// docs/sprite-editor.md for the keys).
+    #[cfg(feature = "window")]
+    SpriteEdit(SpriteEditArgs),
 }
 
 /// Where a recorded output starts: `bt gif`, `bt frames` and `bt wav` take it, declared once
@@ -121,6 +126,22 @@ pub struct SoundEditArgs {
     /// (see `bt list`) whose asset folder holds one sound file; a cart crate's own binary
     /// needs neither.
     pub target: Option<PathBuf>,
+    #[command(flatten)]
+    pub window: WindowArgs,
+}
+
+/// `bt sprite-edit`'s arguments.
+#[cfg(feature = "window")]
+#[derive(Debug, clap::Args)]
+pub struct SpriteEditArgs {
+    /// The indexed PNG sheet to edit, or a cart (see `bt list`) whose asset folder's PNG
+    /// sheets open as tabs; a cart crate's own binary needs neither.
+    pub target: Option<PathBuf>,
+    /// Open a PNG of colours (RGB, RGBA, grey) by mapping them onto palette numbers: its own
+    /// colours when there are at most 256, else the cart's palette. Ctrl+S then writes it
+    /// as an indexed PNG.
+    #[arg(long)]
+    pub convert: bool,
     #[command(flatten)]
     pub window: WindowArgs,
 }

@@ -13,6 +13,8 @@ mod play;
 mod replays;
 mod setup;
 mod sound_edit;
+#[cfg(feature = "window")]
+mod sprite_edit;
 mod timing;
 mod web;
 
@@ -83,6 +85,8 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Web(args) => web::web(offer, args)?,
         #[cfg(feature = "window")]
         Command::SoundEdit(args) => sound_edit::sound_edit(offer, args)?,
+        #[cfg(feature = "window")]
+        Command::SpriteEdit(args) => sprite_edit::sprite_edit(offer, args)?,
     }
     Ok(())
 }

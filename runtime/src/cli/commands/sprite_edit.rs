@@ -1,0 +1,324 @@
+//! `bt sprite-edit`: the sprite editor in a window. This file is the platform's side of it: it
+//! finds and reads the sheets (and the Tiled files holding their sprites' flags), and writes
+//! what the editor saves; the editor itself is a cart ([`crate::sprite_edit`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use bt::{AssetErrorKind, Cart, Color32};
+
+use crate::cli::args::SpriteEditArgs;
+use crate::cli::Offer;
+use crate::config::assets::{AssetFolder, FileSource};
+use crate::config::manifest::SettingsPatch;
+use crate::config::png_loader::MAX_ASSET_BYTES;
+use crate::session::{BootSave, MakeCart, Session};
+use crate::sprite_edit::{FlagStore, Mapped, Sheet, SheetTab, SpriteEditor};
+use bt_tools::tiled_doc::TiledDoc;
+
+use super::edited_file::EditedFile;
+use super::{note, say, Failure};
+
+/// The most files of a folder looked at for sheets and Tiled files.
+const MAX_FOLDER_FILES: usize = 4096;
+
+/// The longest Tiled file read for flags: the limit of every Tiled file BT reads.
+const MAX_TILED_FILE: u64 = 16 << 20;
+
+/// The most colours a conversion names in its message; the rest are counted.
+const NAMED_COLOURS: usize = 16;
+
+/// One sheet as opened: the file, its sheet, and the Tiled files holding its flags.
+#[derive(Clone)]
+struct Opened {
+    sheet: Sheet,
+    file: EditedFile,
+    homes: Vec<(TiledDoc, EditedFile)>,
+}
+
+pub(super) fn sprite_edit(offer: &Offer, args: SpriteEditArgs) -> Result<(), Failure> {
+    let opened = open_all(offer, args.target.as_deref(), args.convert)?;
+    let make: MakeCart = Arc::new(move || {
+        let tabs = opened.iter().map(|o| tab(o.clone())).collect();
+        Box::new(SpriteEditor::new(tabs)) as Box<dyn Cart>
+    });
+    let session = Session::builder("sprite-edit", make)
+        .command_line(SettingsPatch {
+            window_scale: args.window.scale,
+            ..SettingsPatch::default()
+        })
+        .save(BootSave::Empty)
+        .overlay(true)
+        .resolve()
+        .map_err(|e| e.to_string())?;
+    let engine = session.engine().map_err(|e| e.to_string())?;
+    let window = crate::host::window::WindowOptions {
+        // The editor's files are its own; nothing else is watched.
+        no_watch: true,
+        ..args.window.options()
+    };
+    super::play::load_keys(window.keys.as_deref())?;
+    crate::host::window::run_cart(engine, &session, &window)?;
+    Ok(())
+}
+
+/// The editor's tab for `o`: a cart built again (a seek from the start) opens each file as
+/// last saved.
+fn tab(o: Opened) -> SheetTab {
+    let sheet = o
+        .file
+        .last_saved()
+        .and_then(|bytes| Sheet::read(o.sheet.name(), bytes).ok())
+        .unwrap_or(o.sheet);
+    let homes: Vec<(TiledDoc, EditedFile)> = o
+        .homes
+        .into_iter()
+        .map(|(doc, file)| {
+            let now = file
+                .last_saved()
+                .and_then(|b| TiledDoc::read(doc.name(), &b).ok());
+            (now.unwrap_or(doc), file)
+        })
+        .collect();
+    let target = Box::new(o.file);
+    let Some((first, _)) = homes.first() else {
+        return SheetTab::new(sheet, target);
+    };
+    let tile = first.tile_size();
+    let count = (sheet.width() / tile.0.max(1)) * (sheet.height() / tile.1.max(1));
+    let flags: Vec<u8> = (0..count).map(|id| first.tile_flags(id)).collect();
+    let store = TilesetFlags {
+        saved: flags.clone(),
+        homes,
+    };
+    SheetTab::new(sheet, target).with_flags(tile, &flags, Box::new(store))
+}
+
+/// The Tiled files whose tileset's picture is a sheet: its sprites' flags are saved to each,
+/// only the tiles whose flags were edited, so flags another file gives differently stay.
+struct TilesetFlags {
+    homes: Vec<(TiledDoc, EditedFile)>,
+    /// The flags as last saved (or read from the first file).
+    saved: Vec<u8>,
+}
+
+impl FlagStore for TilesetFlags {
+    fn save(&mut self, flags: &[u8]) -> Result<(), String> {
+        for (doc, file) in &mut self.homes {
+            for (id, (&now, &was)) in flags.iter().zip(&self.saved).enumerate() {
+                if now != was {
+                    doc.set_tile_flags(id as u32, now)
+                        .map_err(|e| e.to_string())?;
+                }
+            }
+            if doc.is_edited() {
+                let bytes = doc.to_bytes().map_err(|e| e.to_string())?;
+                file.write(&bytes)
+                    .inspect_err(|e| note(format_args!("not saved: {e}")))?;
+                doc.saved().map_err(|e| e.to_string())?;
+                let _ = say(format_args!("wrote {}\n", doc.name()));
+            }
+        }
+        self.saved = flags.to_vec();
+        Ok(())
+    }
+}
+
+/// Every sheet `target` names, read and checked, before any window opens.
+fn open_all(offer: &Offer, target: Option<&Path>, convert: bool) -> Result<Vec<Opened>, String> {
+    let cart = match target {
+        // A path: it exists, or has a folder or an extension in it (a cart's name has none).
+        Some(t) if t.exists() || t.components().count() > 1 || t.extension().is_some() => {
+            let folder = t
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let bytes = crate::config::read::read_named("sprite sheet", t, MAX_ASSET_BYTES)
+                .map_err(|e| e.to_string())?;
+            let sheet = sheet_of(t, bytes.clone(), convert, None)?;
+            let homes = flag_homes(folder, None, t);
+            return Ok(vec![opened(t, sheet, bytes, homes)]);
+        }
+        Some(t) => Some(t.to_string_lossy().into_owned()),
+        None => None,
+    };
+    let chosen = offer.choose(cart.as_deref()).map_err(|e| match &cart {
+        Some(name) => format!(
+            "{}: no such file, and not a cart ({e})",
+            crate::quote::excerpt(name)
+        ),
+        None => format!("name a sprite sheet to edit, or a cart: {e}"),
+    })?;
+    let Some(assets) = chosen.assets.clone() else {
+        return Err(format!(
+            "the cart '{}' has no asset folder, so no sprite sheet; name a PNG: bt sprite-edit \
+             PATH.png",
+            chosen.name
+        ));
+    };
+    let sheets = files_in(&assets, &["png"]);
+    if sheets.is_empty() {
+        return Err(format!(
+            "the cart '{}' has no PNG sprite sheet in {}",
+            chosen.name,
+            crate::quote::path(&assets)
+        ));
+    }
+    let folder = AssetFolder::new(&assets);
+    // A picture of more than 256 colours is converted onto the palette the cart boots with.
+    let cart_palette = convert.then(|| (chosen.make)().configure().palette.colors().to_vec());
+    let mut out = Vec::new();
+    for path in sheets {
+        let rel = relative(&assets, &path);
+        // Through the asset seam: a link out of the folder is refused as the cart's own
+        // loads refuse it.
+        let bytes = folder
+            .read(&rel, MAX_ASSET_BYTES)
+            .map_err(|e| e.to_string())?;
+        let sheet = sheet_of(&path, bytes.clone(), convert, cart_palette.as_deref())?;
+        let homes = flag_homes(&assets, Some(&folder), &path);
+        out.push(opened(&path, sheet, bytes, homes));
+    }
+    Ok(out)
+}
+
+/// `sheet`, read from `path` as `bytes` (a converted sheet's file still holds its colours,
+/// and a save writes over them: the user asked for the conversion).
+fn opened(path: &Path, sheet: Sheet, bytes: Vec<u8>, homes: Vec<(TiledDoc, EditedFile)>) -> Opened {
+    Opened {
+        file: EditedFile::new(
+            path.to_path_buf(),
+            "sprite sheet",
+            MAX_ASSET_BYTES,
+            Some(bytes),
+        ),
+        sheet,
+        homes,
+    }
+}
+
+/// The sheet in `bytes`; a PNG of colours is refused unless `convert`, then mapped onto its
+/// own colours (at most 256) or the cart's palette (`cart_palette`; PICO-8's without a cart).
+fn sheet_of(
+    path: &Path,
+    bytes: Vec<u8>,
+    convert: bool,
+    cart_palette: Option<&[Color32]>,
+) -> Result<Sheet, String> {
+    let shown = crate::quote::path(path);
+    let stored = match Sheet::read(&shown, bytes.clone()) {
+        Ok(sheet) => return Ok(sheet),
+        Err(e) => match e.kind {
+            AssetErrorKind::NotIndexed(stored) => stored,
+            _ => return Err(e.to_string()),
+        },
+    };
+    if !convert {
+        return Err(format!(
+            "{shown}: not an indexed PNG (it stores {stored}); the editor keeps palette \
+             numbers: pass --convert to map its colours onto a palette"
+        ));
+    }
+    let pico8 = bt::Palette::pico8();
+    let fallback = cart_palette.unwrap_or(pico8.colors());
+    let (sheet, mapped) = Sheet::convert(&shown, &bytes, fallback).map_err(|e| e.to_string())?;
+    note(format_args!("{}", conversion_line(&shown, &mapped)));
+    Ok(sheet)
+}
+
+/// What a conversion did, in one line: how many colours, and which number each became.
+fn conversion_line(shown: &str, mapped: &[Mapped]) -> String {
+    let colour = |m: &Mapped| {
+        let [r, g, b, a] = m.color;
+        if a == 255 {
+            format!("#{r:02x}{g:02x}{b:02x} -> {}", m.index)
+        } else {
+            format!("#{r:02x}{g:02x}{b:02x}{a:02x} -> {}", m.index)
+        }
+    };
+    let named: Vec<String> = mapped.iter().take(NAMED_COLOURS).map(colour).collect();
+    let more = mapped.len().saturating_sub(NAMED_COLOURS);
+    let tail = if more > 0 {
+        format!(", and {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "{shown}: converted, {} colours: {}{tail} (saved as an indexed PNG on Ctrl+S)",
+        mapped.len(),
+        named.join(", ")
+    )
+}
+
+/// `path` inside `root`, with `/` between its parts, as the asset seam names files.
+fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The Tiled files in `folder` whose one tileset, held in the file itself, has `sheet` as
+/// its picture. Files that do not read are left out (the map editor and the cart say why).
+fn flag_homes(
+    folder: &Path,
+    assets: Option<&AssetFolder>,
+    sheet: &Path,
+) -> Vec<(TiledDoc, EditedFile)> {
+    let want = std::fs::canonicalize(sheet).ok();
+    let mut homes = Vec::new();
+    for path in files_in(folder, &["tsx", "tsj", "tmx", "tmj"]) {
+        let bytes = match assets {
+            Some(a) => a.read(&relative(folder, &path), MAX_TILED_FILE).ok(),
+            None => crate::config::read::read_named("Tiled file", &path, MAX_TILED_FILE).ok(),
+        };
+        let Some(bytes) = bytes else { continue };
+        let shown = crate::quote::path(&path);
+        let Ok(doc) = TiledDoc::read(&shown, &bytes) else {
+            continue;
+        };
+        let [one] = doc.tilesets() else { continue };
+        let Some(image) = one.image.as_deref().filter(|_| one.source.is_none()) else {
+            continue;
+        };
+        let beside = path.parent().unwrap_or(folder).join(image);
+        if want.is_some()
+            && std::fs::canonicalize(&beside).ok() == want
+            && doc.read_only().is_none()
+        {
+            let file = EditedFile::new(path.clone(), "Tiled file", MAX_TILED_FILE, Some(bytes));
+            homes.push((doc, file));
+        }
+    }
+    homes
+}
+
+/// The files in `dir` and its folders whose extension is one of `exts`, in name order.
+fn files_in(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    let mut looked = 0;
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            looked += 1;
+            if looked > MAX_FOLDER_FILES {
+                break;
+            }
+            let path = entry.path();
+            let ext = path
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => pending.push(path),
+                _ if ext.is_some_and(|e| exts.contains(&e.as_str())) => found.push(path),
+                _ => {}
+            }
+        }
+    }
+    found.sort();
+    found
+}
