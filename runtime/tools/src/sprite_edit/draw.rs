@@ -20,6 +20,16 @@ const YELLOW: usize = 10;
 /// The colour of each flag when it is on: PICO-8's flag colours, 8 to 15.
 const FLAG_COLORS: [usize; 8] = [8, 9, 10, 11, 12, 13, 14, 15];
 
+/// Fills `r` with a sheet's colour `p`: colour 0 too, which the console's shapes leave out
+/// (index 0 draws nothing), so it is cleared to instead.
+fn fill(ctx: &mut Render<'_>, r: Rect, p: u8) {
+    if p == 0 {
+        ctx.clear_rect(r, 0);
+    } else {
+        ctx.draw_rect_fill(r, p);
+    }
+}
+
 pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
     let c = |i: usize| ed.ui_color[i];
     ctx.clear(c(BLACK));
@@ -39,7 +49,7 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
         for x in 0..s.w.min(CANVAS.w / z) {
             let p = sheet.get(s.x + x, s.y + y).unwrap_or(0);
             let r = Rect::new(CANVAS.x + x * z, CANVAS.y + y * z, z - gap, z - gap);
-            ctx.draw_rect_fill(r, p);
+            fill(ctx, r, p);
         }
     }
     if let Some(m) = t.marquee {
@@ -58,7 +68,7 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
     for y in 0..SHEET.h.min(sheet.height() as i32 - sy) {
         for x in 0..SHEET.w.min(sheet.width() as i32 - sx) {
             let p = sheet.get(sx + x, sy + y).unwrap_or(0);
-            ctx.draw_pixel(SHEET.x + x, SHEET.y + y, p);
+            fill(ctx, Rect::new(SHEET.x + x, SHEET.y + y, 1, 1), p);
         }
     }
     let clip = ctx.clip();
@@ -133,7 +143,7 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
             if let Some(p) = sheet.get(fx + x, fy + y) {
                 let r = Rect::new(PREVIEW.x + x * pz, PREVIEW.y + y * pz, pz, pz);
                 if r.x < PREVIEW.x + PREVIEW.w && r.y < PREVIEW.y + PREVIEW.h {
-                    ctx.draw_rect_fill(r, p);
+                    fill(ctx, r, p);
                 }
             }
         }
