@@ -36,6 +36,15 @@ struct Opened {
     homes: Vec<(TiledDoc, EditedFile)>,
 }
 
+impl std::fmt::Debug for Opened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Opened")
+            .field("sheet", &self.sheet)
+            .field("homes", &self.homes.len())
+            .finish_non_exhaustive()
+    }
+}
+
 pub(super) fn sprite_edit(offer: &Offer, args: SpriteEditArgs) -> Result<(), Failure> {
     let opened = open_all(offer, args.target.as_deref(), args.convert)?;
     let make: MakeCart = Arc::new(move || {
@@ -321,4 +330,163 @@ fn files_in(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
     }
     found.sort();
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bt_test_support::ScratchDir;
+
+    /// An indexed 16x8 PNG at 4 bits (PICO-8's first four colours), its pixels from a counter.
+    fn indexed(width: u32, height: u32) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, width, height);
+        enc.set_color(png::ColorType::Indexed);
+        enc.set_depth(png::BitDepth::Four);
+        enc.set_palette(vec![0, 0, 0, 29, 43, 83, 126, 37, 83, 0, 135, 81]);
+        let mut w = enc.write_header().unwrap();
+        let row = (width as usize).div_ceil(2);
+        let data: Vec<u8> = (0..row * height as usize)
+            .map(|i| (i % 4) as u8 * 0x11 & 0x33)
+            .collect();
+        w.write_image_data(&data).unwrap();
+        w.finish().unwrap();
+        out
+    }
+
+    /// The cart whose folder is `dir`, in the cart's own binary.
+    fn offer(dir: &Path) -> Offer {
+        Offer::Single {
+            dir: dir.to_path_buf(),
+            make: Arc::new(|| Box::new(Blank) as Box<dyn Cart>),
+        }
+    }
+
+    struct Blank;
+
+    impl Cart for Blank {
+        fn update(&mut self, _: &mut bt::Update<'_>) {}
+        fn render(&self, _: &mut bt::Render<'_>) {}
+    }
+
+    fn no_cart() -> Offer {
+        offer(&std::env::temp_dir().join("bt-sprite-edit-no-such-cart"))
+    }
+
+    #[test]
+    fn a_png_of_colours_is_refused_with_one_line_unless_converted_and_then_named() {
+        let dir = ScratchDir::new("sprite-rgba");
+        let path = dir.join("hero.png");
+        let rgba = [
+            [0, 0, 0, 255],
+            [255, 255, 255, 255],
+            [0, 0, 0, 255],
+            [255, 0, 77, 0],
+        ];
+        std::fs::write(&path, crate::sprite_edit::rgba_png(2, 2, &rgba.concat())).unwrap();
+        let e = open_all(&no_cart(), Some(&path), false).unwrap_err();
+        assert!(
+            e.contains("hero.png: not an indexed PNG (it stores RGBA colours)")
+                && e.contains("--convert")
+                && !e.contains('\n'),
+            "{e}"
+        );
+        let opened = open_all(&no_cart(), Some(&path), true).unwrap();
+        let sheet = &opened[0].sheet;
+        assert!(sheet.is_edited(), "a conversion is to be saved");
+        assert_eq!((sheet.depth(), sheet.pixels()), (2, &[0, 1, 0, 2][..]));
+        let (_, mapped) = Sheet::convert("hero.png", &std::fs::read(&path).unwrap(), &[]).unwrap();
+        assert_eq!(
+            conversion_line("hero.png", &mapped),
+            "hero.png: converted, 3 colours: #000000 -> 0, #ffffff -> 1, #ff004d00 -> 2 (saved \
+             as an indexed PNG on Ctrl+S)"
+        );
+    }
+
+    #[test]
+    fn a_sheet_past_the_size_limits_is_refused_from_its_header() {
+        let dir = ScratchDir::new("sprite-huge");
+        let path = dir.join("huge.png");
+        // A header claiming 9000 x 8, and no pixels at all.
+        let mut bytes = indexed(1, 1);
+        bytes[16..20].copy_from_slice(&9000u32.to_be_bytes());
+        bytes[20..24].copy_from_slice(&8u32.to_be_bytes());
+        std::fs::write(&path, bytes).unwrap();
+        let e = open_all(&no_cart(), Some(&path), false).unwrap_err();
+        assert!(e.contains("huge.png: image is 9000x8; each side"), "{e}");
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_waiting_on_it() {
+        let dir = ScratchDir::new("sprite-fifo");
+        let path = dir.join("pipe.png");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        let (sent, got) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sent.send(open_all(&no_cart(), Some(&path), false).err());
+        });
+        let e = got
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the open returns instead of waiting on the FIFO")
+            .expect("refused");
+        assert!(e.contains("pipe.png") && e.contains("FIFO"), "{e}");
+    }
+
+    #[test]
+    fn a_link_out_of_the_carts_asset_folder_is_refused() {
+        let dir = ScratchDir::new("sprite-link");
+        std::fs::create_dir_all(dir.join("cart/assets")).unwrap();
+        std::fs::write(dir.join("outside.png"), indexed(8, 8)).unwrap();
+        std::fs::write(dir.join("cart/assets/tiles.png"), indexed(8, 8)).unwrap();
+        std::os::unix::fs::symlink(dir.join("outside.png"), dir.join("cart/assets/out.png"))
+            .unwrap();
+        let e = open_all(&offer(&dir.join("cart")), None, false).unwrap_err();
+        assert!(
+            e.contains("out.png") && e.contains("a link leading out of the folder"),
+            "{e}"
+        );
+        std::fs::remove_file(dir.join("cart/assets/out.png")).unwrap();
+        let opened = open_all(&offer(&dir.join("cart")), None, false).unwrap();
+        assert_eq!(opened.len(), 1);
+    }
+
+    #[test]
+    fn flags_come_from_and_go_to_the_map_holding_the_sheets_tileset_and_nothing_else_changes() {
+        let dir = ScratchDir::new("sprite-flags");
+        std::fs::create_dir_all(dir.join("cart/assets")).unwrap();
+        let assets = dir.join("cart/assets");
+        std::fs::write(assets.join("tiles.png"), indexed(16, 8)).unwrap();
+        std::fs::write(assets.join("other.png"), indexed(8, 8)).unwrap();
+        let map = "<?xml version=\"1.0\"?>\n<map width=\"2\" height=\"1\" tilewidth=\"8\" \
+                   tileheight=\"8\">\n <tileset firstgid=\"1\" name=\"t\" tilewidth=\"8\" \
+                   tileheight=\"8\" tilecount=\"2\" columns=\"2\">\n  <image \
+                   source=\"tiles.png\" width=\"16\" height=\"8\"/>\n  <tile id=\"1\"><properties>\
+                   <property name=\"flags\" type=\"int\" value=\"4\"/></properties></tile>\n \
+                   </tileset>\n <layer name=\"g\" width=\"2\" height=\"1\">\n  <data \
+                   encoding=\"csv\">\n1,2\n</data>\n </layer>\n</map>\n";
+        std::fs::write(assets.join("level.tmx"), map).unwrap();
+        let opened = open_all(&offer(&dir.join("cart")), None, false).unwrap();
+        let names: Vec<_> = opened.iter().map(|o| o.homes.len()).collect();
+        assert_eq!(
+            names,
+            [0, 1],
+            "other.png has no tileset; tiles.png has the map's"
+        );
+        let tab = tab(opened[1].clone());
+        assert_eq!(tab.flags(), [0, 4]);
+        let mut store = TilesetFlags {
+            homes: opened[1].homes.clone(),
+            saved: vec![0, 4],
+        };
+        store.save(&[1, 4]).unwrap();
+        let saved = std::fs::read_to_string(assets.join("level.tmx")).unwrap();
+        let doc = TiledDoc::read("level.tmx", saved.as_bytes()).unwrap();
+        assert_eq!((doc.tile_flags(0), doc.tile_flags(1)), (1, 4));
+        // Every line read is still there, in order: only the new tile's flags were added.
+        let mut lines = saved.lines();
+        for line in map.lines() {
+            assert!(lines.any(|l| l == line), "{line:?} kept in {saved}");
+        }
+    }
 }
