@@ -566,3 +566,30 @@ fn the_editor_looks_as_it_did() {
         },
     );
 }
+
+#[test]
+fn a_stroke_under_way_when_the_sheet_changes_is_one_undo_step_of_its_own_sheet() {
+    let original = sheet_png(16, 4, 16, &first_pixels());
+    let (mut e, kept) = editor(&[
+        ("first.png", original.clone()),
+        ("second.png", sheet_png(8, 8, 32, &[3u8; 64])),
+    ]);
+    let input = e.console_mut().input_mut();
+    input.set_pointer_pos(on_canvas(2, 2).0, on_canvas(2, 2).1);
+    input.set_buttons(Button::POINTER_A, Player::ONE, true);
+    e.step(1).unwrap();
+    tap(&mut e, Key::Tab);
+    e.console_mut()
+        .input_mut()
+        .set_buttons(Button::POINTER_A, Player::ONE, false);
+    e.step(1).unwrap();
+    assert!(state(&e).contains("\"tab\":1"), "{}", state(&e));
+    ctrl(&mut e, Key::KeyZ);
+    assert!(
+        state(&e).contains("\"tab\":0"),
+        "undo shows the sheet it changed: {}",
+        state(&e)
+    );
+    ctrl(&mut e, Key::KeyS);
+    assert_eq!(kept[0].bytes(), Some(original));
+}

@@ -130,6 +130,8 @@ impl SheetTab {
             8.min(sheet.width() as i32),
             8.min(sheet.height() as i32),
         );
+        // Colour 1 to draw with, unless the palette is a single colour.
+        let color = 1.min(sheet.colors().len() - 1) as u8;
         SheetTab {
             sheet,
             target,
@@ -141,7 +143,7 @@ impl SheetTab {
             },
             sprite,
             marquee: None,
-            color: 1,
+            color,
             scroll: (0, 0),
         }
     }
@@ -489,6 +491,8 @@ impl SpriteEditor {
     }
 
     fn undo(&mut self, redo: bool) {
+        self.end();
+        self.drag = Drag::None;
         let step = if redo {
             self.history.redo()
         } else {
@@ -568,6 +572,8 @@ impl SpriteEditor {
     }
 
     fn pick_tab(&mut self, by: i32) {
+        // A stroke under way is finished where it is, as one undo step of the sheet it was on.
+        self.end();
         let n = self.tabs.len() as i32;
         self.tab = (self.tab as i32 + by).rem_euclid(n.max(1)) as usize;
         self.drag = Drag::None;

@@ -418,4 +418,25 @@ mod tests {
         );
         assert_eq!(pack(&[3, 1, 2], 3, 2), [0b1101_1000]);
     }
+
+    #[test]
+    fn an_interlaced_sheet_edited_is_written_in_rows_and_its_header_says_so() {
+        // One pixel is the same data interlaced or not: only the header's byte differs.
+        let colors = [[0, 0, 0, 255], [255, 255, 255, 255]];
+        let plain = encode_new(1, 1, 8, &colors, &[0]).unwrap();
+        let (at, header) = (PNG_SIGNATURE.len(), PNG_SIGNATURE.len() + 8);
+        let mut laced = plain.clone();
+        laced[header + 12] = 1;
+        let crc = crc32(&laced[at + 4..header + 13]);
+        laced[header + 13..header + 17].copy_from_slice(&crc.to_be_bytes());
+        // Bytes after the end stay too.
+        laced.extend(b"trailer");
+        let mut sheet = Sheet::read("laced.png", laced.clone()).unwrap();
+        assert_eq!(sheet.encode().unwrap(), laced, "no edit: the bytes read");
+        sheet.set(0, 0, 1);
+        let saved = sheet.encode().unwrap();
+        assert_eq!(saved[header + 12], 0, "not interlaced now");
+        assert!(saved.ends_with(b"trailer"));
+        assert_eq!(Sheet::read("laced.png", saved).unwrap().pixels(), [1]);
+    }
 }
