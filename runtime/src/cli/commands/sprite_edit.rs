@@ -337,7 +337,8 @@ mod tests {
     use super::*;
     use bt_test_support::ScratchDir;
 
-    /// An indexed 16x8 PNG at 4 bits (PICO-8's first four colours), its pixels from a counter.
+    /// An indexed PNG at 4 bits (PICO-8's first four colours), its pixels a repeating run of
+    /// the four.
     fn indexed(width: u32, height: u32) -> Vec<u8> {
         let mut out = Vec::new();
         let mut enc = png::Encoder::new(&mut out, width, height);
@@ -347,7 +348,7 @@ mod tests {
         let mut w = enc.write_header().unwrap();
         let row = (width as usize).div_ceil(2);
         let data: Vec<u8> = (0..row * height as usize)
-            .map(|i| (i % 4) as u8 * 0x11 & 0x33)
+            .map(|i| [0x01, 0x23, 0x30, 0x12][i % 4])
             .collect();
         w.write_image_data(&data).unwrap();
         w.finish().unwrap();

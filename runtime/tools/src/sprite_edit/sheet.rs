@@ -207,12 +207,12 @@ impl Sheet {
         let mut own = true;
         for px in image.pixels.chunks_exact(4) {
             let c = [px[0], px[1], px[2], px[3]];
-            if !lookup.contains_key(&c) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = lookup.entry(c) {
                 if seen.len() == 256 {
                     own = false;
                     break;
                 }
-                lookup.insert(c, seen.len() as u8);
+                slot.insert(seen.len() as u8);
                 seen.push(c);
             }
         }
@@ -236,9 +236,9 @@ impl Sheet {
             let mut mapped = Vec::new();
             for px in image.pixels.chunks_exact(4) {
                 let c = [px[0], px[1], px[2], px[3]];
-                if !lookup.contains_key(&c) {
+                if let std::collections::hash_map::Entry::Vacant(slot) = lookup.entry(c) {
                     let index = nearest(&colors, c);
-                    lookup.insert(c, index);
+                    slot.insert(index);
                     mapped.push(Mapped { color: c, index });
                 }
             }
