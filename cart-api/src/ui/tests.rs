@@ -607,6 +607,5 @@ fn a_pointer_only_ui_leaves_keys_and_the_gamepad_alone_and_still_answers_the_poi
     assert!(rig.step(&mut ui, &mut form));
     rig.mouse(false);
     rig.step(&mut ui, &mut form);
-    drop(form);
     assert_eq!(color, 1);
 }
