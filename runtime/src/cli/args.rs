@@ -137,9 +137,10 @@ pub struct SpriteEditArgs {
     /// The indexed PNG sheet to edit, or a cart (see `bt list`) whose asset folder's PNG
     /// sheets open as tabs; a cart crate's own binary needs neither.
     pub target: Option<PathBuf>,
-    /// Open a PNG of colours (RGB, RGBA, grey) by mapping them onto palette numbers: its own
-    /// colours when there are at most 256, else the cart's palette. Ctrl+S then writes it
-    /// as an indexed PNG.
+    /// Open a PNG of colours (RGB, RGBA, grey) by mapping them onto palette numbers: the
+    /// cart's palette's numbers (PICO-8's without a cart), its other colours after them, or
+    /// with more than 256 colours each pixel's nearest in the cart's palette. Ctrl+S then
+    /// writes it as an indexed PNG.
     #[arg(long)]
     pub convert: bool,
     #[command(flatten)]

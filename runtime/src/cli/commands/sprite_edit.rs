@@ -174,7 +174,7 @@ fn open_all(offer: &Offer, target: Option<&Path>, convert: bool) -> Result<Vec<O
         ));
     }
     let folder = AssetFolder::new(&assets);
-    // A picture of more than 256 colours is converted onto the palette the cart boots with.
+    // A converted picture is numbered as the palette the cart boots with.
     let cart_palette = convert.then(|| (chosen.make)().configure().palette.colors().to_vec());
     let mut out = Vec::new();
     for path in sheets {
@@ -206,8 +206,9 @@ fn opened(path: &Path, sheet: Sheet, bytes: Vec<u8>, homes: Vec<(TiledDoc, Edite
     }
 }
 
-/// The sheet in `bytes`; a PNG of colours is refused unless `convert`, then mapped onto its
-/// own colours (at most 256) or the cart's palette (`cart_palette`; PICO-8's without a cart).
+/// The sheet in `bytes`; a PNG of colours is refused unless `convert`, then numbered as the
+/// cart's palette (`cart_palette`; PICO-8's without a cart) numbers its colours, the others
+/// after them (see [`Sheet::convert`]).
 fn sheet_of(
     path: &Path,
     bytes: Vec<u8>,
@@ -395,12 +396,16 @@ mod tests {
         let opened = open_all(&no_cart(), Some(&path), true).unwrap();
         let sheet = &opened[0].sheet;
         assert!(sheet.is_edited(), "a conversion is to be saved");
-        assert_eq!((sheet.depth(), sheet.pixels()), (2, &[0, 1, 0, 2][..]));
-        let (_, mapped) = Sheet::convert("hero.png", &std::fs::read(&path).unwrap(), &[]).unwrap();
+        // With no cart, PICO-8's numbers: black is 0; white and the see-through red follow
+        // PICO-8's sixteen.
+        assert_eq!((sheet.depth(), sheet.pixels()), (8, &[0, 16, 0, 17][..]));
+        let pico8 = bt::Palette::pico8();
+        let bytes = std::fs::read(&path).unwrap();
+        let (_, mapped) = Sheet::convert("hero.png", &bytes, pico8.colors()).unwrap();
         assert_eq!(
             conversion_line("hero.png", &mapped),
-            "hero.png: converted, 3 colours: #000000 -> 0, #ffffff -> 1, #ff004d00 -> 2 (saved \
-             as an indexed PNG on Ctrl+S)"
+            "hero.png: converted, 3 colours: #000000 -> 0, #ffffff -> 16, #ff004d00 -> 17 \
+             (saved as an indexed PNG on Ctrl+S)"
         );
     }
 

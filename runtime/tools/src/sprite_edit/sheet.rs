@@ -190,9 +190,11 @@ impl Sheet {
         })
     }
 
-    /// A PNG of colours (RGB, RGBA, grey) made an indexed sheet: its own colours become the
-    /// palette when there are at most 256 of them, in the order they first appear; otherwise
-    /// each pixel takes the nearest of `fallback`. Also says which colour became which number.
+    /// A PNG of colours (RGB, RGBA, grey) made an indexed sheet, numbered as the cart's
+    /// palette `fallback` numbers them: with at most 256 colours, the palette is `fallback`'s
+    /// colours followed by the picture's others in the order they first appear (the picture's
+    /// alone when that is past 256); with more, each pixel takes the nearest of `fallback`.
+    /// Also says which colour became which number, in the order they first appear.
     ///
     /// # Errors
     /// An [`AssetError`] naming `name`: not a PNG, damaged, or over BT's size limits.
@@ -217,15 +219,26 @@ impl Sheet {
             }
         }
         let (colors, mapped): (Vec<[u8; 4]>, Vec<Mapped>) = if own {
+            // The cart's palette first, so its colours keep their numbers; the picture's
+            // others after it, while all fit.
+            let base: Vec<[u8; 4]> = fallback.iter().map(|c| [c.r, c.g, c.b, 255]).collect();
+            let extra = seen.iter().filter(|c| !base.contains(c)).copied();
+            let colors: Vec<[u8; 4]> = if base.len() + extra.clone().count() <= 256 {
+                base.iter().copied().chain(extra).collect()
+            } else {
+                seen.clone()
+            };
+            for (c, index) in lookup.iter_mut() {
+                *index = colors.iter().position(|p| p == c).unwrap_or(0) as u8;
+            }
             let mapped = seen
                 .iter()
-                .enumerate()
-                .map(|(i, &color)| Mapped {
-                    color,
-                    index: i as u8,
+                .map(|color| Mapped {
+                    color: *color,
+                    index: lookup[color],
                 })
                 .collect();
-            (seen, mapped)
+            (colors, mapped)
         } else {
             let colors: Vec<[u8; 4]> = fallback
                 .iter()
@@ -438,5 +451,36 @@ mod tests {
         assert_eq!(saved[header + 12], 0, "not interlaced now");
         assert!(saved.ends_with(b"trailer"));
         assert_eq!(Sheet::read("laced.png", saved).unwrap().pixels(), [1]);
+    }
+
+    #[test]
+    fn a_converted_picture_keeps_the_carts_numbers_and_adds_its_other_colours_after_them() {
+        let cart = [
+            Color32::rgb(0, 0, 0),
+            Color32::rgb(9, 9, 9),
+            Color32::rgb(255, 0, 77),
+        ];
+        let rgba = [
+            [255, 0, 77, 255],
+            [1, 2, 3, 255],
+            [0, 0, 0, 255],
+            [1, 2, 3, 0],
+        ]
+        .concat();
+        let png = crate::sprite_edit::rgba_png(4, 1, &rgba);
+        let (sheet, mapped) = Sheet::convert("c.png", &png, &cart).unwrap();
+        assert_eq!(sheet.pixels(), [2, 3, 0, 4]);
+        assert_eq!(sheet.colors().len(), 5);
+        assert_eq!(
+            sheet.colors()[4],
+            [1, 2, 3, 0],
+            "see-through kept as see-through"
+        );
+        let named: Vec<u8> = mapped.iter().map(|m| m.index).collect();
+        assert_eq!(named, [2, 3, 0, 4], "named in the order they first appear");
+        // Past 256 in all, the picture's own colours alone.
+        let many: Vec<Color32> = (0..255).map(|i| Color32::rgb(i, 1, 1)).collect();
+        let (sheet, _) = Sheet::convert("c.png", &png, &many).unwrap();
+        assert_eq!(sheet.pixels(), [0, 1, 2, 3]);
     }
 }
