@@ -542,7 +542,7 @@ fn every_key_the_editor_knows_is_in_its_docs() {
 }
 
 #[test]
-fn the_editor_looks_as_it_did() {
+fn the_editor_and_its_help_look_as_they_did() {
     let mut p = first_pixels();
     p[16 + 16 + 9] = 8;
     let (mut e, _) = editor(&[
@@ -554,11 +554,19 @@ fn the_editor_looks_as_it_did() {
     stroke(&mut e, &[on_canvas(2, 2), on_canvas(4, 5)]);
     tap(&mut e, Key::KeyB);
     stroke(&mut e, &[on_canvas(6, 1)]);
+    assert_golden(&e, "sprite-edit.png");
+    tap(&mut e, Key::Slash);
+    assert_golden(&e, "sprite-edit-help.png");
+}
+
+fn assert_golden(e: &Engine, name: &str) {
     let fb = e.framebuffer();
     let mut rgba = vec![0; fb.pixels().len() * 4];
     e.palette().write_rgba(fb.pixels(), &mut rgba);
     golden::assert_matches(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/sprite-edit.png"),
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden")
+            .join(name),
         golden::Rgba {
             width: fb.width(),
             height: fb.height(),
@@ -592,4 +600,20 @@ fn a_stroke_under_way_when_the_sheet_changes_is_one_undo_step_of_its_own_sheet()
     );
     ctrl(&mut e, Key::KeyS);
     assert_eq!(kept[0].bytes(), Some(original));
+}
+
+#[test]
+fn a_message_leaves_the_status_line_after_a_few_seconds() {
+    let (mut e, _) = editor(&[("first.png", sheet_png(16, 4, 16, &first_pixels()))]);
+    let quiet = e.framebuffer().pixels().to_vec();
+    ctrl(&mut e, Key::KeyC);
+    assert_ne!(e.framebuffer().pixels(), quiet, "'copied 8x8' shows");
+    e.step(60).unwrap();
+    assert_ne!(e.framebuffer().pixels(), quiet, "a second later, still");
+    e.step(240).unwrap();
+    assert_eq!(
+        e.framebuffer().pixels(),
+        quiet,
+        "then the status line is as it was"
+    );
 }

@@ -495,4 +495,35 @@ mod tests {
             assert!(lines.any(|l| l == line), "{line:?} kept in {saved}");
         }
     }
+
+    #[test]
+    fn the_platformers_sheet_converted_shows_the_flags_both_its_levels_give_and_saves_to_both() {
+        let dir = ScratchDir::new("sprite-platformer");
+        let assets = dir.join("cart/assets");
+        std::fs::create_dir_all(&assets).unwrap();
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../carts/platformer/assets");
+        for f in ["tiles.png", "level1.tmj", "level2.tmx"] {
+            std::fs::copy(from.join(f), assets.join(f)).unwrap();
+        }
+        let opened = open_all(&offer(&dir.join("cart")), None, true).unwrap();
+        assert_eq!(opened.len(), 1);
+        let homes: Vec<&str> = opened[0].homes.iter().map(|(d, _)| d.name()).collect();
+        assert_eq!(homes.len(), 2, "{homes:?}");
+        assert!(homes[0].ends_with("level1.tmj") && homes[1].ends_with("level2.tmx"));
+        let tab = tab(opened[0].clone());
+        assert_eq!(&tab.flags()[..8], [1, 1, 1, 2, 4, 8, 0, 0]);
+        let mut store = TilesetFlags {
+            homes: opened[0].homes.clone(),
+            saved: tab.flags().to_vec(),
+        };
+        let mut flags = tab.flags().to_vec();
+        flags[6] = 16;
+        store.save(&flags).unwrap();
+        for level in ["level1.tmj", "level2.tmx"] {
+            let bytes = std::fs::read(assets.join(level)).unwrap();
+            let doc = TiledDoc::read(level, &bytes).unwrap();
+            let got: Vec<u8> = (0..8).map(|id| doc.tile_flags(id)).collect();
+            assert_eq!(got, [1, 1, 1, 2, 4, 8, 16, 0], "{level}");
+        }
+    }
 }

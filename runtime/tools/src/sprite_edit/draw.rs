@@ -156,7 +156,9 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
 
     // The status line: the last message, or where the pointer is and what is chosen.
     ctx.draw_rect_fill(STATUS, c(DARK));
-    if ed.status.is_empty() {
+    if let Some(status) = ed.fresh_status() {
+        ctx.print(2, STATUS.y, status, c(WHITE));
+    } else {
         let id = t.sprite_id().unwrap_or(0);
         ctx.print(
             2,
@@ -172,8 +174,6 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
             ),
             c(LIGHT),
         );
-    } else {
-        ctx.print(2, STATUS.y, &ed.status, c(WHITE));
     }
     ed.ui.draw(ctx);
 }

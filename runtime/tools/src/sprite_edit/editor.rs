@@ -261,7 +261,9 @@ pub struct SpriteEditor {
     pub(super) ticks: u64,
     /// 0: no help; 1 or 2: the help screen's page.
     pub(super) help: usize,
-    pub(super) status: String,
+    status: String,
+    /// The update the status was said at.
+    status_at: u64,
     pub(super) ui: Ui,
     /// The tab whose palette the console shows.
     palette_for: Option<usize>,
@@ -275,6 +277,9 @@ pub struct SpriteEditor {
 /// The most frames and the fastest rate of the animation preview.
 const MAX_FRAMES: i32 = 16;
 const MAX_RATE: i32 = 30;
+/// How long a message stays on the status line: four seconds at 60 updates a second, time to
+/// read a line of it.
+const STATUS_TICKS: u64 = 240;
 
 impl SpriteEditor {
     /// An editor of `tabs` (at least one), the first showing.
@@ -299,6 +304,7 @@ impl SpriteEditor {
             ticks: 0,
             help: 0,
             status: String::new(),
+            status_at: 0,
             ui,
             palette_for: None,
             ui_color: std::array::from_fn(|i| i as u8),
@@ -328,6 +334,14 @@ impl SpriteEditor {
 
     fn say(&mut self, message: impl Into<String>) {
         self.status = message.into();
+        self.status_at = self.ticks;
+    }
+
+    /// The last message, while it is fresh: [`STATUS_TICKS`] updates after it was said, the
+    /// status line goes back to saying where things are.
+    pub(super) fn fresh_status(&self) -> Option<&str> {
+        let fresh = self.ticks.saturating_sub(self.status_at) < STATUS_TICKS;
+        (fresh && !self.status.is_empty()).then_some(self.status.as_str())
     }
 
     /// The zoom of the canvas: as large as the sprite fits, at least 1.
