@@ -526,4 +526,39 @@ mod tests {
             assert_eq!(got, [1, 1, 1, 2, 4, 8, 16, 0], "{level}");
         }
     }
+
+    #[test]
+    fn a_device_is_refused_as_every_reader_refuses_it() {
+        let e = open_all(&no_cart(), Some(Path::new("/dev/zero")), false).unwrap_err();
+        assert!(
+            e.contains("/dev/zero") && e.contains("could not read it"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_picture_of_more_than_256_colours_converts_onto_the_palette_and_counts_the_rest() {
+        let dir = ScratchDir::new("sprite-many");
+        let path = dir.join("photo.png");
+        let rgba: Vec<u8> = (0..300u32)
+            .flat_map(|i| [(i % 256) as u8, (i / 256) as u8 * 200, 7, 255])
+            .collect();
+        std::fs::write(&path, crate::sprite_edit::rgba_png(300, 1, &rgba)).unwrap();
+        let opened = open_all(&no_cart(), Some(&path), true).unwrap();
+        let sheet = &opened[0].sheet;
+        assert_eq!(sheet.colors().len(), 16, "PICO-8's sixteen, with no cart");
+        assert_eq!(sheet.pixels()[0], 0, "#000007 is nearest black");
+        let (_, mapped) = Sheet::convert(
+            "photo.png",
+            &std::fs::read(&path).unwrap(),
+            bt::Palette::pico8().colors(),
+        )
+        .unwrap();
+        let line = conversion_line("photo.png", &mapped);
+        assert!(
+            line.starts_with("photo.png: converted, 300 colours: #000007 -> 0, ")
+                && line.contains(", and 284 more"),
+            "{line}"
+        );
+    }
 }
