@@ -617,3 +617,33 @@ fn a_message_leaves_the_status_line_after_a_few_seconds() {
         "then the status line is as it was"
     );
 }
+
+#[test]
+fn a_conversion_alone_is_saved_only_from_its_own_tab() {
+    let rgba = [[0u8, 0, 0, 255], [255, 255, 255, 255]].concat();
+    let picture = bt_runtime::sprite_edit::rgba_png(2, 1, &rgba);
+    let kept = [Kept::new(), Kept::new()];
+    let targets = kept.clone();
+    let make = move || {
+        let tabs = targets
+            .iter()
+            .map(|k| {
+                let (sheet, _) = Sheet::convert("c.png", &picture, &[]).unwrap();
+                SheetTab::new(sheet, Box::new(k.clone()))
+            })
+            .collect();
+        Box::new(SpriteEditor::new(tabs)) as Box<dyn bt::Cart>
+    };
+    let mut e = Engine::new(Box::new(make), EngineOptions::default()).unwrap();
+    e.step(1).unwrap();
+    ctrl(&mut e, Key::KeyS);
+    assert_eq!((kept[0].saves(), kept[1].saves()), (1, 0));
+    assert!(
+        state(&e).contains("\"dirty\":true"),
+        "the second is still to save"
+    );
+    tap(&mut e, Key::Tab);
+    ctrl(&mut e, Key::KeyS);
+    assert_eq!((kept[0].saves(), kept[1].saves()), (1, 1));
+    assert!(state(&e).contains("\"dirty\":false"), "{}", state(&e));
+}

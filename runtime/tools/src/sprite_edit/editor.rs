@@ -546,12 +546,15 @@ impl SpriteEditor {
         self.say(if redo { "redone" } else { "undone" });
     }
 
-    /// Saves the sheet showing and every other with edits, and the flags that changed.
+    /// Saves the sheet showing and every other with edits, and the flags that changed. A
+    /// conversion alone is written only from its own tab: opening a folder of pictures with
+    /// `--convert` rewrites none the user did not look at.
     fn save(&mut self) {
         let mut saved = Vec::new();
         let mut failed = None;
         for (i, t) in self.tabs.iter_mut().enumerate() {
-            if i != self.tab && !t.is_dirty() {
+            let flags = t.flags.values != t.flags.saved;
+            if i != self.tab && !t.sheet.is_painted() && !flags {
                 continue;
             }
             match t.sheet.encode() {
@@ -564,7 +567,7 @@ impl SpriteEditor {
                 },
                 Err(e) => failed = failed.or(Some(format!("{}: {e}", t.sheet.name()))),
             }
-            if t.flags.values != t.flags.saved {
+            if flags {
                 match &mut t.flags.store {
                     Some(store) => match store.save(&t.flags.values) {
                         Ok(()) => t.flags.saved.clone_from(&t.flags.values),

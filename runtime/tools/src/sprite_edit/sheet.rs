@@ -322,7 +322,12 @@ impl Sheet {
 
     /// Whether the pixels differ from the file's (or the sheet is a conversion not saved).
     pub fn is_edited(&self) -> bool {
-        self.converted || self.pixels != self.saved_pixels
+        self.converted || self.is_painted()
+    }
+
+    /// Whether the pixels differ from the file's, a conversion aside.
+    pub fn is_painted(&self) -> bool {
+        self.pixels != self.saved_pixels
     }
 
     /// The file as it is to be saved: the bytes read when the pixels are as read; otherwise
