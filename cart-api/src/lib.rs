@@ -126,7 +126,7 @@ pub mod limits {
 /// ```
 pub mod host {
     pub use crate::assets::{ImageLoader, IndexedImage, RgbaImage};
-    pub use crate::base64::decode_base64;
+    pub use crate::base64::{decode_base64, encode_base64};
     pub use crate::console::{CaptureRequests, Console};
     pub use crate::draw::{image_bytes_copied, Framebuffer};
     pub use crate::input::{

@@ -53,7 +53,8 @@ pub use bt_engine::{
     clock, config, engine, fixed_loop, postfx, quote, replay, save, session, verify, wall_time,
 };
 pub use bt_host::harness;
-pub use bt_tools::{edit, export, sound_edit, sprite_edit, timing};
+pub use bt_tools::{edit, export, sound_edit, timing};
+pub use bt_tools::{map_edit, sprite_edit, tiled_doc};
 
 /// The platform side: [`Host`](host::Host) and its parts (`bt-host`), and the window
 /// (`bt-window`) with the pieces only a window has.

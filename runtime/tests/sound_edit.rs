@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use bt::sound::{Note, SoundFile, Wave};
 use bt::{Button, Key, Player};
-use bt_runtime::edit::SaveTarget;
+use bt_runtime::edit::{Kept, SaveTarget};
 use bt_runtime::harness::golden;
 use bt_runtime::replay::{frame_hash, Replay};
 use bt_runtime::sound_edit::{layout, SoundDoc, SoundEditor, MAX_UNDO};
@@ -329,11 +329,10 @@ fn space_plays_the_sound_through_the_console_and_stops_it() {
 #[test]
 fn the_tune_page_changes_which_sound_a_sequence_plays() {
     let (mut e, saves) = editor(PLATFORMER);
-    // To the tune; channel 0's second sound, lead_b, one step on (to bass_a).
-    taps(
-        &mut e,
-        &[Key::Tab, Key::ArrowRight, Key::ArrowRight, Key::Equal],
-    );
+    // To the tune (Ctrl+T: Tab moves the widgets' focus); channel 0's second sound, lead_b,
+    // one step on (to bass_a).
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyT);
+    taps(&mut e, &[Key::ArrowRight, Key::ArrowRight, Key::Equal]);
     tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
     let text = saves.last().unwrap();
     assert_eq!(
@@ -381,10 +380,8 @@ fn golden_pictures_of_the_two_pages() {
     tap(&mut e, Key::ArrowRight);
     tap(&mut e, Key::Equal);
     assert_golden(&e, "sound-edit-sfx.png");
-    taps(
-        &mut e,
-        &[Key::Tab, Key::ArrowDown, Key::ArrowRight, Key::ArrowRight],
-    );
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyT);
+    taps(&mut e, &[Key::ArrowDown, Key::ArrowRight, Key::ArrowRight]);
     assert_golden(&e, "sound-edit-tune.png");
 }
 
@@ -450,4 +447,181 @@ fn speed_keys_step_the_speed_within_what_a_file_holds() {
         saves.last().as_deref(),
         Some("bt-sound 2\nsfx drone 392 release=3\nC2 tri 5\n")
     );
+}
+
+/// Where the editor on `text` lays its widget `index` out (as every update does).
+fn widget_at(text: &str, index: usize) -> bt::Rect {
+    use bt::Cart;
+    let doc = SoundDoc::read("music.txt", text).unwrap();
+    let mut probe = SoundEditor::new(doc, Box::new(Kept::new()));
+    let mut con = bt::host::Console::new(&bt::Settings::default(), 0);
+    probe.update(&mut con.update_context(0));
+    probe.widget_rect(index).expect("the widget is declared")
+}
+
+/// The editor on `text` saving into a `Kept`.
+fn kept_editor(text: &str) -> (Engine, Kept) {
+    let kept = Kept::new();
+    let (text, target) = (text.to_string(), kept.clone());
+    let make = move || {
+        let doc = SoundDoc::read("music.txt", &text).expect("a good file");
+        Box::new(SoundEditor::new(doc, Box::new(target.clone()))) as Box<dyn bt::Cart>
+    };
+    let options = EngineOptions {
+        overlay: false,
+        ..EngineOptions::default()
+    };
+    let mut e = Engine::new(Box::new(make), options).expect("the editor boots");
+    e.step(1).unwrap();
+    (e, kept)
+}
+
+fn kept_text(kept: &Kept) -> String {
+    String::from_utf8(kept.bytes().expect("saved")).unwrap()
+}
+
+/// A click inside `r`, `dx` pixels from its left edge.
+fn click_in(e: &mut Engine, r: bt::Rect, dx: i32) {
+    click(e, r.x + dx, r.y + r.h / 2);
+}
+
+fn press_pad(e: &mut Engine, button: Button) {
+    e.console_mut()
+        .input_mut()
+        .set_buttons(button, Player::ONE, true);
+    e.step(1).unwrap();
+    e.console_mut()
+        .input_mut()
+        .set_buttons(button, Player::ONE, false);
+    e.step(1).unwrap();
+}
+
+#[test]
+fn the_pointer_renames_a_sound_steps_its_speed_and_saves_with_the_button() {
+    let (mut e, kept) = kept_editor(PLATFORMER);
+    let name = widget_at(PLATFORMER, layout::widget::NAME);
+    let speed = widget_at(PLATFORMER, layout::widget::SPEED);
+    let save = widget_at(PLATFORMER, layout::widget::SAVE);
+    // A click on the name field, End, the text, Enter.
+    click_in(&mut e, name, 60);
+    e.console_mut().input_mut().push_text("_x");
+    e.step(1).unwrap();
+    tap(&mut e, Key::Enter);
+    // The speed field's right arrow, twice; letters typed then were not notes.
+    click_in(&mut e, speed, layout::SPEED_WIDTH - 3);
+    click_in(&mut e, speed, layout::SPEED_WIDTH - 3);
+    click_in(&mut e, save, 3);
+    let text = kept_text(&kept);
+    let changed = changed_lines(PLATFORMER, &text);
+    let old_header = PLATFORMER
+        .lines()
+        .position(|l| l.starts_with("sfx lead_a"))
+        .unwrap();
+    let header = &changed[0];
+    assert_eq!(header.0, old_header + 1, "{changed:?}");
+    assert!(header.2.starts_with("sfx lead_a_x "), "{changed:?}");
+    let back = SoundFile::parse("music.txt", &text).unwrap();
+    let before = SoundFile::parse("music.txt", PLATFORMER).unwrap();
+    assert_eq!(back.sfx[0].0, "lead_a_x");
+    assert_eq!(back.sfx[0].1.speed, before.sfx[0].1.speed + 2);
+    assert_eq!(back.sfx[0].1.notes, before.sfx[0].1.notes, "no note typed");
+    // The tunes naming it name it anew, and play the same.
+    assert_eq!(back.music.len(), before.music.len());
+    assert!(text.contains("lead_a_x lead_b"), "{text}");
+    assert!(!text.contains(" lead_a "), "{text}");
+}
+
+#[test]
+fn a_name_a_file_cannot_hold_is_refused_and_nothing_changes() {
+    let (mut e, kept) = kept_editor(PLATFORMER);
+    let name = widget_at(PLATFORMER, layout::widget::NAME);
+    click_in(&mut e, name, 60);
+    // lead_a plus " b": a name of two words.
+    e.console_mut().input_mut().push_text(" b");
+    e.step(1).unwrap();
+    tap(&mut e, Key::Enter);
+    assert!(state(&e).contains("\"dirty\":false"), "{}", state(&e));
+    tap_with(&mut e, &[Key::ControlLeft], Key::KeyS);
+    assert_eq!(kept_text(&kept), PLATFORMER);
+}
+
+#[test]
+fn tab_takes_the_keys_to_the_fields_and_back_to_the_grid() {
+    let (mut e, kept) = kept_editor(PLATFORMER);
+    // The grid has the keys: down a row. Tab: the speed field, right steps it; Shift+Tab back
+    // to the grid, where right moves the cursor to the wave column and 3 picks `tri`.
+    tap(&mut e, Key::ArrowDown);
+    tap(&mut e, Key::Tab);
+    tap(&mut e, Key::ArrowRight);
+    assert!(state(&e).contains("\"row\":1,\"col\":0"), "{}", state(&e));
+    tap_with(&mut e, &[Key::ShiftLeft], Key::Tab);
+    taps(&mut e, &[Key::ArrowRight, Key::Digit3]);
+    // Space on the Save button (Tab round to it) presses it and plays nothing.
+    for _ in 0..12 {
+        tap(&mut e, Key::Tab);
+    }
+    tap(&mut e, Key::Space);
+    assert!(state(&e).contains("\"playing\":false"), "{}", state(&e));
+    let back = SoundFile::parse("music.txt", &kept_text(&kept)).unwrap();
+    let before = SoundFile::parse("music.txt", PLATFORMER).unwrap();
+    assert_eq!(back.sfx[0].1.speed, before.sfx[0].1.speed + 1);
+    assert_eq!(back.sfx[0].1.notes[1].wave, Wave::Triangle);
+    assert_eq!(back.sfx[0].1.notes[0], before.sfx[0].1.notes[0]);
+}
+
+#[test]
+fn a_gamepad_moves_on_the_grid_steps_a_field_and_presses_save() {
+    let (mut e, kept) = kept_editor(PLATFORMER);
+    // The d-pad on the grid: down two notes, right to the wave column.
+    for b in [Button::DOWN, Button::DOWN, Button::RIGHT] {
+        press_pad(&mut e, b);
+    }
+    assert!(state(&e).contains("\"row\":2,\"col\":1"), "{}", state(&e));
+    // R: the focus to the next widgets (speed, loop, pitch, wave); right: the next wave.
+    for _ in 0..4 {
+        press_pad(&mut e, Button::R);
+    }
+    press_pad(&mut e, Button::RIGHT);
+    // L back to Save (wave, ..., grid, name, list, save), A presses it.
+    for _ in 0..7 {
+        press_pad(&mut e, Button::L);
+    }
+    press_pad(&mut e, Button::A);
+    let back = SoundFile::parse("music.txt", &kept_text(&kept)).unwrap();
+    let before = SoundFile::parse("music.txt", PLATFORMER).unwrap();
+    let at = bt_runtime::sound_edit::WAVES
+        .iter()
+        .position(|&w| w == before.sfx[0].1.notes[2].wave)
+        .unwrap();
+    assert_eq!(
+        back.sfx[0].1.notes[2].wave,
+        bt_runtime::sound_edit::WAVES[at + 1]
+    );
+    assert_eq!(back.sfx[0].1.notes[..2], before.sfx[0].1.notes[..2]);
+}
+
+#[test]
+fn a_click_on_a_button_is_not_a_grid_click_and_the_tabs_change_the_page() {
+    let (mut e, _) = kept_editor(PLATFORMER);
+    let tabs = widget_at(PLATFORMER, layout::widget::TABS);
+    tap(&mut e, Key::ArrowDown);
+    click_in(&mut e, widget_at(PLATFORMER, layout::widget::STOP), 3);
+    assert!(state(&e).contains("\"row\":1,"), "{}", state(&e));
+    // TUNE is the second tab.
+    click_in(&mut e, tabs, tabs.w - 3);
+    assert!(state(&e).contains("\"view\":\"Tune\""), "{}", state(&e));
+    // The grid has the keys back after a click on a widget, once the pointer is on it.
+    let g = layout::GRID;
+    click(&mut e, g.x + 2, layout::row_y(0) + 4);
+    tap(&mut e, Key::ArrowDown);
+    assert!(state(&e).contains("\"trow\":1"), "{}", state(&e));
+}
+
+#[test]
+fn every_key_in_keys_is_in_the_documentation() {
+    let doc = include_str!("../../docs/sound-editor.md").replace('`', "");
+    for (key, what) in bt_runtime::sound_edit::KEYS {
+        let row = format!("| {key} | {what} |");
+        assert!(doc.contains(&row), "docs/sound-editor.md has no row {row}");
+    }
 }

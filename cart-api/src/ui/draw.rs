@@ -160,6 +160,7 @@ impl Ui {
                     }
                 }
             }
+            Kind::Region => {}
             Kind::Tooltip => {
                 ctx.draw_rect_fill(r.rect, t.tip_face);
                 ctx.draw_rect(r.rect, t.edge);

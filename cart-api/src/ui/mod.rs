@@ -101,6 +101,8 @@ pub struct Response {
     submitted: bool,
     hovered: bool,
     focused: bool,
+    pressed: bool,
+    held: bool,
 }
 
 impl Response {
@@ -128,6 +130,16 @@ impl Response {
     /// It has the keyboard and gamepad focus.
     pub fn focused(&self) -> bool {
         self.focused
+    }
+
+    /// The pointer pressed it in this update (no widget declared before it took the press).
+    pub fn pressed(&self) -> bool {
+        self.pressed
+    }
+
+    /// The pointer pressed it and is still down, wherever it is now: a drag that began on it.
+    pub fn held(&self) -> bool {
+        self.held
     }
 }
 

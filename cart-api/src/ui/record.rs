@@ -21,6 +21,8 @@ pub(super) enum Kind {
     Tab,
     Swatches,
     Tooltip,
+    /// An area the cart draws itself: only its focus ring is drawn.
+    Region,
 }
 
 /// Bits of a record's state.

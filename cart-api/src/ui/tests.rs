@@ -609,3 +609,49 @@ fn a_pointer_only_ui_leaves_keys_and_the_gamepad_alone_and_still_answers_the_poi
     rig.step(&mut ui, &mut form);
     assert_eq!(color, 1);
 }
+
+#[test]
+fn a_region_takes_the_arrows_while_focused_and_a_press_a_button_took_is_not_its() {
+    let (mut rig, mut ui) = (Rig::new(), Ui::new());
+    let form = |ui: &mut Ui| {
+        let button = ui.button("Play");
+        let region = ui.region(100, 60);
+        ui.button("Save");
+        (button, region)
+    };
+    rig.step(&mut ui, form);
+    let (play, area) = (ui.rect_of(0).unwrap(), ui.rect_of(1).unwrap());
+    // A press on the region: pressed, held through a drag, and the focus is its.
+    rig.point_in(area, 5);
+    rig.mouse(true);
+    let (_, region) = rig.step(&mut ui, form);
+    assert!(region.pressed() && region.held() && region.hovered());
+    assert_eq!(ui.focus(), Some(1));
+    rig.point(area.x + 50, area.y + 200);
+    let (_, region) = rig.step(&mut ui, form);
+    assert!(region.held() && !region.pressed() && !region.hovered());
+    rig.mouse(false);
+    let (_, region) = rig.step(&mut ui, form);
+    assert!(!region.held());
+    // While it has the focus the arrows, Enter and Space are the cart's; Tab moves on.
+    for key in [Key::ArrowDown, Key::ArrowRight, Key::Enter, Key::Space] {
+        rig.tap(key, &mut ui, form);
+        rig.step(&mut ui, form);
+        assert_eq!(ui.focus(), Some(1), "{key:?}");
+    }
+    rig.tap(Key::Tab, &mut ui, form);
+    assert_eq!(ui.focus(), Some(2));
+    // A region declared over a button: the button declared first takes the press.
+    let overlap = |ui: &mut Ui| {
+        let button = ui.button("Play");
+        ui.area(0, 0, |ui| ui.region(200, 200))
+            .pressed()
+            .then_some(())
+            .map_or(button, |_| Response::default())
+    };
+    rig.point_in(play, 2);
+    rig.mouse(true);
+    let button = rig.step(&mut ui, overlap);
+    assert!(button.pressed(), "the button took the press");
+    assert_eq!(ui.focus(), Some(0));
+}

@@ -32,6 +32,8 @@ struct Hit {
     pressed: bool,
     /// The pointer let go over it after pressing it.
     clicked: bool,
+    /// The pointer pressed it and is still down.
+    dragging: bool,
 }
 
 impl Hit {
@@ -42,6 +44,8 @@ impl Hit {
             submitted: false,
             hovered: self.hot,
             focused: self.focused,
+            pressed: self.pressed,
+            held: self.dragging,
         }
     }
 }
@@ -115,6 +119,7 @@ impl Ui {
             held,
             pressed,
             clicked: held && self.input.release && hot,
+            dragging: held && self.input.down,
         }
     }
 
@@ -163,6 +168,32 @@ impl Ui {
         let r = self.record(Kind::Button, &hit, text);
         self.records.push(r);
         hit.response(clicked, false)
+    }
+
+    /// A focusable area `w` by `h` that the cart draws itself (a canvas, a grid, a map),
+    /// hit-tested with the widgets: a press that a widget declared before it took is not the
+    /// region's, and a press on it is not a press on nothing. A press gives it the focus;
+    /// while it has the focus it takes the arrows, the d-pad, Enter, Space, A and Start, for
+    /// the cart to read itself, and Tab, Shift+Tab, L and R move the focus on. Its response
+    /// says where the pointer is ([`Response::hovered`], [`Response::pressed`],
+    /// [`Response::held`] for a drag begun on it); the kit draws only its focus ring.
+    pub fn region(&mut self, w: i32, h: i32) -> Response {
+        let hit = self.widget(w, h, None);
+        if hit.focused {
+            for nav in [
+                Nav::UP,
+                Nav::DOWN,
+                Nav::LEFT,
+                Nav::RIGHT,
+                Nav::ACTIVATE,
+                Nav::ENTER,
+            ] {
+                self.nav.take(nav);
+            }
+        }
+        let r = self.record(Kind::Region, &hit, (0, 0));
+        self.records.push(r);
+        hit.response(hit.clicked, false)
     }
 
     /// A check box: a click, or Enter, Space or A while focused, turns `value` over.

@@ -1400,8 +1400,11 @@ fn the_sound_editor_changes_a_note_and_saves_the_file_in_a_real_window() {
 
     let binary = Path::new(env!("CARGO_BIN_EXE_bt-test-carts"));
     let mut bt = in_window(binary, "sound-edit", &x, &dir);
+    let recording = dir.join("session.btr");
     bt.arg(&link)
-        .args(["--scale", "1", "--mute", "--exit-after", RUN_SECONDS]);
+        .args(["--scale", "1", "--mute", "--exit-after", RUN_SECONDS])
+        .arg("--record")
+        .arg(&recording);
     let mut run = Running::start(&x, bt, "sound-edit");
     run.xdotool(&["windowfocus", "--sync", &run.window]);
     // The second note of lead_a, G5: a semitone up, then volume 7, then save. A key an update
@@ -1434,4 +1437,16 @@ fn the_sound_editor_changes_a_note_and_saves_the_file_in_a_real_window() {
         0o640
     );
     run.close();
+
+    // The session was recorded with the file as opened: it replays, edit and save included,
+    // with the file gone from the disk, and no file is written by the replay.
+    std::fs::remove_file(&real).unwrap();
+    let verified = bt_ok(&[
+        "replay",
+        "sound-edit",
+        &recording.to_string_lossy(),
+        "--verify",
+    ]);
+    assert!(verified.contains("frame hashes match"), "{verified}");
+    assert!(!real.exists(), "a replay writes no file");
 }

@@ -45,11 +45,15 @@ TILES = [
 ]
 
 def png(path, w, h, rows):
-    raw = b"".join(b"\x00" + bytes(c for px in row for c in px) for row in rows)
+    """An indexed PNG (colour type 3): its palette is COLORS in order, so the key colour is
+    entry 0, and `bt sprite-edit` edits it as it is."""
+    order = list(COLORS.values())
+    raw = b"".join(b"\x00" + bytes(order.index(px) for px in row) for row in rows)
     def chunk(t, d):
         c = struct.pack(">I", len(d)) + t + d
         return c + struct.pack(">I", zlib.crc32(t + d) & 0xffffffff)
-    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+    data = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0))
+    data += chunk(b"PLTE", bytes(c for rgb in order for c in rgb))
     data += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
     open(path, "wb").write(data)
 

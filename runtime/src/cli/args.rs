@@ -85,6 +85,10 @@ pub enum Command {
     /// or sequences; Space plays, Ctrl+S saves (see docs/sound-editor.md for the keys).
     #[cfg(feature = "window")]
     SoundEdit(SoundEditArgs),
+    /// Edit a Tiled map in a window, in place: paint, fill, rectangles, copy and paste,
+    /// layers; Ctrl+S saves, F1 lists the keys (see docs/map-editor.md).
+    #[cfg(feature = "window")]
+    MapEdit(MapEditArgs),
     /// Edit indexed PNG sprite sheets in a window: a zoomed canvas, drawing tools, selections,
     /// the palette, each sprite's flags and an animation preview; Ctrl+S saves (see
     /// docs/sprite-editor.md for the keys).
@@ -127,7 +131,32 @@ pub struct SoundEditArgs {
     /// needs neither.
     pub target: Option<PathBuf>,
     #[command(flatten)]
+    pub editor: EditorArgs,
+}
+
+/// What every editor of BT's own takes (`bt sound-edit`, `bt sprite-edit`, `bt map-edit`):
+/// its window, and a recording of the session.
+#[cfg(feature = "window")]
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub struct EditorArgs {
+    /// Record the session to this replay file (.btr): it holds the files as opened and every
+    /// key and click; `bt replay EDITOR FILE.btr --verify` checks it headless, with the files
+    /// as they were, and writes none.
+    #[arg(long)]
+    pub record: Option<PathBuf>,
+    #[command(flatten)]
     pub window: WindowArgs,
+}
+
+/// `bt map-edit`: the map to edit and how the window opens.
+#[cfg(feature = "window")]
+#[derive(Debug, clap::Args)]
+pub struct MapEditArgs {
+    /// The map to edit (`.tmj` or `.tmx`), or a cart (see `bt list`) whose asset folder holds
+    /// one map; a cart crate's own binary needs neither.
+    pub target: Option<PathBuf>,
+    #[command(flatten)]
+    pub editor: EditorArgs,
 }
 
 /// `bt sprite-edit`'s arguments.
@@ -144,7 +173,7 @@ pub struct SpriteEditArgs {
     #[arg(long)]
     pub convert: bool,
     #[command(flatten)]
-    pub window: WindowArgs,
+    pub editor: EditorArgs,
 }
 
 /// How a window opens and what it keeps: the flags every windowed command takes (`bt run`,

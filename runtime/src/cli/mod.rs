@@ -28,6 +28,7 @@
 pub(crate) mod args;
 pub mod bundle;
 mod commands;
+mod editors;
 mod hint;
 mod new;
 mod new_cache;
@@ -168,6 +169,17 @@ struct Chosen {
 impl Offer {
     /// The cart `name` asks for: required in a gallery, optional (and checked) for one cart.
     fn choose(&self, name: Option<&str>) -> Result<Chosen, String> {
+        // An editor's recording names the editor as its cart: it replays from any binary.
+        if let Some(make) = name.and_then(editors::replayed_editor) {
+            let name = name.unwrap_or_default().to_string();
+            return Ok(Chosen {
+                description: format!("BT's {name}, replaying a recorded session"),
+                name,
+                make,
+                manifest: None,
+                assets: None,
+            });
+        }
         match self {
             Offer::Gallery(carts) => {
                 let Some(name) = name else {

@@ -193,7 +193,7 @@ pub(crate) fn new_cart_on(
             .replace("{{crate}}", &name.replace('-', "_"))
             .replace("{{title}}", &title_of(name))
     };
-    let files: [(&str, Vec<u8>); 10] = [
+    let files: [(&str, Vec<u8>); 11] = [
         (
             "Cargo.toml",
             fill(include_str!("../../templates/starter/Cargo.toml.in")).into(),
@@ -224,6 +224,7 @@ pub(crate) fn new_cart_on(
             fill(include_str!("../../templates/starter/golden.rs.in")).into(),
         ),
         ("assets/sprites.png", starter_sheet()),
+        ("assets/room.tmj", starter_room().into()),
         (
             "assets/sounds.txt",
             include_str!("../../templates/starter/sounds.txt.in").into(),
@@ -646,46 +647,137 @@ fn write_all_into(staging: &Path, files: &[(&str, Vec<u8>)]) -> Result<(), NewCa
     Ok(())
 }
 
-/// The starter's sprite sheet, drawn here as text so it needs no binary file in BT's tree:
-/// a robot, then three frames of a turning coin, 8×8 each.
-const SHEET: [&str; 8] = [
-    "..cccc.. ..yyyy.. ...yy... ...yy...",
-    ".cwwwwc. .yYYYYy. ..yYYy.. ...yy...",
-    ".cwbwbc. yYyyyyYy ..yYYy.. ...yy...",
-    ".cwwwwc. yYyYYyYy ..yYYy.. ...yy...",
-    "..cccc.. yYyYYyYy ..yYYy.. ...yy...",
-    ".gccccg. yYyyyyYy ..yYYy.. ...yy...",
-    ".gc..cg. .yYYYYy. ..yYYy.. ...yy...",
-    "..c..c.. ..yyyy.. ...yy... ...yy...",
+/// The starter's sprite sheet, 8 × 8 sprites in a row each: the robot, the coin's three turns
+/// and a wall, then room for 27 more (the sheet is 64 × 32, four rows of eight). A letter is a
+/// PICO-8 colour ([`sheet_number`]), `.` see-through.
+const SHEET: [&str; 32] = [
+    "..cccc.. ..yyyy.. ...yy... ...yy... llldllld ........ ........ ........",
+    ".cwwwwc. .yYYYYy. ..yYYy.. ...yy... llldllld ........ ........ ........",
+    ".cwbwbc. yYyyyyYy ..yYYy.. ...yy... dddddddd ........ ........ ........",
+    ".cwwwwc. yYyYYyYy ..yYYy.. ...yy... ldllldll ........ ........ ........",
+    "..cccc.. yYyYYyYy ..yYYy.. ...yy... ldllldll ........ ........ ........",
+    ".gccccg. yYyyyyYy ..yYYy.. ...yy... dddddddd ........ ........ ........",
+    ".gc..cg. .yYYYYy. ..yYYy.. ...yy... llldllld ........ ........ ........",
+    "..c..c.. ..yyyy.. ...yy... ...yy... llldllld ........ ........ ........",
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
+    EMPTY_ROW,
 ];
 
-/// The colour of each letter in [`SHEET`]; `.` is see-through.
-fn sheet_color(c: u8) -> [u8; 4] {
+/// A row of the sheet with nothing drawn on it yet.
+const EMPTY_ROW: &str = "........ ........ ........ ........ ........ ........ ........ ........";
+
+/// The starter's room, one letter a cell of 8 × 8 pixels over the 240 × 160 display: `#` is
+/// the wall sprite (4), `.` nothing. The top two rows are under the title, the bottom two
+/// hold the hint.
+const ROOM: [&str; 20] = [
+    "..............................",
+    "..............................",
+    "##############################",
+    "#............................#",
+    "#............................#",
+    "#............................#",
+    "#.....###.............###....#",
+    "#.....###.............###....#",
+    "#............................#",
+    "#............................#",
+    "#............................#",
+    "#............................#",
+    "#.....###.............###....#",
+    "#.....###.............###....#",
+    "#............................#",
+    "#............................#",
+    "#............................#",
+    "##############################",
+    "..............................",
+    "..............................",
+];
+
+/// [`ROOM`] as a Tiled map (`.tmj`), its tileset the sprite sheet with the wall's flag bits
+/// (1, solid) as the `flags` property `bt::map` reads: `bt map-edit` paints it, `bt
+/// sprite-edit` sets the flags, and Tiled opens it too.
+fn starter_room() -> String {
+    let cells: Vec<String> = ROOM
+        .iter()
+        .flat_map(|row| row.bytes())
+        .map(|c| if c == b'#' { "5" } else { "0" }.to_string())
+        .collect();
+    let (w, h) = (ROOM[0].len(), ROOM.len());
+    format!(
+        r#"{{ "type": "map", "version": "1.10", "tiledversion": "1.10.2", "orientation": "orthogonal",
+ "renderorder": "right-down", "width": {w}, "height": {h}, "tilewidth": 8, "tileheight": 8,
+ "infinite": false, "nextlayerid": 2, "nextobjectid": 1,
+ "layers": [
+  {{ "type": "tilelayer", "id": 1, "name": "room", "x": 0, "y": 0, "width": {w}, "height": {h},
+   "opacity": 1, "visible": true,
+   "data": [{}] }}
+ ],
+ "tilesets": [
+  {{ "firstgid": 1, "name": "sprites", "image": "sprites.png", "imagewidth": 64, "imageheight": 32,
+   "tilewidth": 8, "tileheight": 8, "tilecount": 32, "columns": 8, "margin": 0, "spacing": 0,
+   "tiles": [ {{ "id": 4, "properties": [ {{ "name": "flags", "type": "int", "value": 1 }} ] }} ] }}
+ ]
+}}
+"#,
+        cells.join(",")
+    )
+}
+
+/// The palette number of each letter in [`SHEET`], in the PICO-8 colours the sheet is saved
+/// with; `.` is 0, see-through.
+fn sheet_number(c: u8) -> u8 {
     match c {
-        b'c' => [0x29, 0xad, 0xff, 0xff],
-        b'w' => [0xff, 0xf1, 0xe8, 0xff],
-        b'b' => [0x1d, 0x2b, 0x53, 0xff],
-        b'g' => [0x83, 0x76, 0x9c, 0xff],
-        b'y' => [0xff, 0xa3, 0x00, 0xff],
-        b'Y' => [0xff, 0xec, 0x27, 0xff],
-        _ => [0, 0, 0, 0],
+        b'c' => 12,
+        b'w' => 7,
+        b'b' => 1,
+        b'g' => 13,
+        b'y' => 9,
+        b'Y' => 10,
+        b'd' => 5,
+        b'l' => 6,
+        _ => 0,
     }
 }
 
-/// [`SHEET`] as PNG bytes.
+/// [`SHEET`] as an indexed PNG in the PICO-8 colours, number 0 see-through: the kind of sheet
+/// `bt sprite-edit` edits as it is.
 fn starter_sheet() -> Vec<u8> {
     let rows: Vec<Vec<u8>> = SHEET
         .iter()
         .map(|r| r.bytes().filter(|&b| b != b' ').collect())
         .collect();
     let (w, h) = (rows[0].len() as u32, rows.len() as u32);
-    let rgba: Vec<u8> = rows
-        .iter()
-        .flatten()
-        .flat_map(|&c| sheet_color(c))
+    let numbers: Vec<u8> = rows.iter().flatten().map(|&c| sheet_number(c)).collect();
+    let pico8 = bt::Palette::pico8();
+    let palette: Vec<[u8; 3]> = (0..16)
+        .map(|i| {
+            let c = pico8.get(i).unwrap_or_default();
+            [c.r, c.g, c.b]
+        })
         .collect();
-    // Encoding a fixed, valid 32×8 picture into memory cannot fail.
-    crate::export::png::encode_rgba_png(&rgba, w, h).unwrap_or_default()
+    // Encoding a fixed, valid 64×32 picture into memory cannot fail.
+    crate::export::png::encode_indexed_png(&numbers, (w, h), &palette, &[0]).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -769,6 +861,7 @@ mod tests {
             "src/lib.rs",
             "tests/golden.rs",
             "assets/sprites.png",
+            "assets/room.tmj",
             "assets/sounds.txt",
             "README.md",
             ".cargo/config.toml",
@@ -790,7 +883,10 @@ mod tests {
         let manifest = crate::config::manifest::load(&dir).unwrap().unwrap();
         assert_eq!(manifest.cart.title.as_deref(), Some("Space Miner"));
         let sheet = image::open(dir.join("assets/sprites.png")).unwrap();
-        assert_eq!((sheet.width(), sheet.height()), (32, 8));
+        assert_eq!((sheet.width(), sheet.height()), (64, 32));
+        let bytes = std::fs::read(dir.join("assets/sprites.png")).unwrap();
+        // IHDR's colour type: 3, palette numbers, so `bt sprite-edit` edits it as it is.
+        assert_eq!(bytes[25], 3, "the starter's sheet is an indexed PNG");
         let leftovers: Vec<_> = std::fs::read_dir(&parent).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "only the cart's folder");
         assert_eq!(
@@ -810,7 +906,7 @@ mod tests {
         let parent = scratch("portable");
         let made = new_in("space-miner", &parent).unwrap();
         let files = tracked(&made.dir);
-        assert_eq!(files.len(), 10, "{files:?}");
+        assert_eq!(files.len(), 11, "{files:?}");
         let root = made.root.to_string_lossy().into_owned();
         let build = made.build.to_string_lossy().into_owned();
         let home = std::env::var("HOME").unwrap_or_else(|_| "/nowhere/at/all".into());

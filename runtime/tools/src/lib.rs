@@ -11,6 +11,7 @@
 use bt_engine::*;
 
 pub mod edit;
+pub mod map_edit;
 pub mod sound_edit;
 pub mod sprite_edit;
 pub mod tiled_doc;

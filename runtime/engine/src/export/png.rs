@@ -195,6 +195,34 @@ pub fn encode_rgba_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, 
     Ok(png)
 }
 
+/// An 8-bit indexed PNG: `pixels` are palette numbers, one byte each, row by row; `palette`
+/// is its colours (`[r, g, b]` each, at most 256); `transparent` gives the alpha of the first
+/// entries (a `tRNS` chunk: `[0]` makes number 0 see-through), empty for none. The picture a
+/// sprite sheet is kept as: `bt new`'s starter, `bt import`'s sheets.
+///
+/// # Errors
+/// [`CaptureError::Encode`], also for pixels that are not `width × height` bytes or a palette
+/// of no colours or over 256.
+pub fn encode_indexed_png(
+    pixels: &[u8],
+    (width, height): (u32, u32),
+    palette: &[[u8; 3]],
+    transparent: &[u8],
+) -> Result<Vec<u8>, CaptureError> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, width, height);
+    encoder.set_color(png::ColorType::Indexed);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_palette(palette.concat());
+    if !transparent.is_empty() {
+        encoder.set_trns(transparent.to_vec());
+    }
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(pixels)?;
+    writer.finish()?;
+    Ok(out)
+}
+
 /// Opaque RGBA pixels of a `width × height` picture as PNG, written to `out` as they are
 /// encoded: no copy of the file is held besides the encoder's.
 ///

@@ -8,16 +8,22 @@
 //! a second Ctrl+S with the file still as it was then writes over it, the user having been
 //! told. A FIFO, a device or a socket put in the file's place is refused, never opened. Every
 //! refusal is said on stderr too, whole, as the window's status line may cut it.
+//!
+//! [`run_editor`] runs any of them in a window, its files as the session's cart arguments.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::edit::SaveTarget;
+use crate::cli::args::EditorArgs;
+use crate::cli::editors::{editor_cart, Targets};
+use crate::config::manifest::SettingsPatch;
+use crate::edit::{OpenedFiles, SaveTarget};
+use crate::session::{BootSave, Session};
 
-use super::{note, say};
+use super::{note, say, Failure};
 
 /// An opened file and what this editor knows of it; clones share it (a seek from the start
-/// builds the editor cart again, and the new one must see the last save).
+/// builds the editor cart again, and the new one must know what is on disk).
 #[derive(Clone)]
 pub(super) struct EditedFile {
     path: PathBuf,
@@ -60,11 +66,6 @@ impl EditedFile {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The file's bytes as last read or written here.
-    pub(super) fn last_saved(&self) -> Option<Vec<u8>> {
-        self.state().on_disk.clone()
     }
 
     /// Writes `bytes` unless the file changed on disk since it was read or written here.
@@ -135,6 +136,46 @@ pub(super) fn on_disk(
         .map_err(|e| e.to_string())
 }
 
+/// Runs editor `name` on `files` in a window, each file's saves going where `targets` says,
+/// recording the session to `record` when given. The files travel as the session's cart
+/// arguments, so the recording replays with `bt replay NAME FILE.btr`.
+pub(super) fn run_editor(
+    name: &str,
+    files: &OpenedFiles,
+    targets: Targets,
+    args: &EditorArgs,
+    shown: &Path,
+) -> Result<(), Failure> {
+    let make =
+        editor_cart(name, targets).ok_or_else(|| format!("{name} is not one of BT's editors"))?;
+    let (window_args, record) = (&args.window, args.record.as_deref());
+    let record = record.map(super::play::recording_output).transpose()?;
+    let session = Session::builder(name, make)
+        .command_line(SettingsPatch {
+            window_scale: window_args.scale,
+            ..SettingsPatch::default()
+        })
+        .args(files.to_args())
+        .save(BootSave::Empty)
+        .overlay(true)
+        .resolve()
+        .map_err(|e| e.to_string())?;
+    let mut engine = session.engine().map_err(|e| e.to_string())?;
+    let window = crate::host::window::WindowOptions {
+        // The editor's files are its own; nothing else is watched.
+        no_watch: true,
+        record: record.map(|r| r.path().to_path_buf()),
+        ..window_args.options()
+    };
+    if window.record.is_some() {
+        engine.start_recording(crate::replay::DEFAULT_HASH_EVERY);
+    }
+    super::play::load_keys(window.keys.as_deref())?;
+    say(format_args!("editing {}\n", crate::quote::path(shown)))?;
+    crate::host::window::run_cart(engine, &session, &window)?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,8 +208,8 @@ mod tests {
             .save(b"bt-sound 2\n# mine, again\n")
             .expect("and again");
         assert_eq!(
-            target.last_saved().as_deref(),
-            Some(&b"bt-sound 2\n# mine, again\n"[..])
+            std::fs::read(&path).unwrap(),
+            b"bt-sound 2\n# mine, again\n"
         );
 
         let outside = "bt-sound 2\n# written in a text editor\n";

@@ -362,22 +362,15 @@ impl P8 {
 
     fn sheet_png(&self) -> Result<Vec<u8>, String> {
         let pal = bt::Palette::pico8();
-        let mut palette = Vec::with_capacity(48);
-        for i in 0..16 {
-            let c = pal.get(i).unwrap_or_default();
-            palette.extend([c.r, c.g, c.b]);
-        }
-        let mut out = Vec::new();
-        let mut enc = png::Encoder::new(&mut out, 128, 128);
-        enc.set_color(png::ColorType::Indexed);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_palette(palette);
+        let palette: Vec<[u8; 3]> = (0..16)
+            .map(|i| {
+                let c = pal.get(i).unwrap_or_default();
+                [c.r, c.g, c.b]
+            })
+            .collect();
         // Colour 0 see-through, as PICO-8 draws it.
-        enc.set_trns(vec![0u8]);
-        let mut w = enc.write_header().map_err(|e| e.to_string())?;
-        w.write_image_data(&self.gfx).map_err(|e| e.to_string())?;
-        w.finish().map_err(|e| e.to_string())?;
-        Ok(out)
+        crate::export::png::encode_indexed_png(&self.gfx, (128, 128), &palette, &[0])
+            .map_err(|e| e.to_string())
     }
 
     /// The whole map, 128 × 64 sprite numbers: rows 0 to 31 from `__map__`, rows 32 to 63

@@ -8,6 +8,8 @@ mod import;
 pub use import::{p8_files, pyxres_files, P8Files};
 #[cfg(feature = "window")]
 mod edited_file;
+#[cfg(feature = "window")]
+mod map_edit;
 mod pictures;
 mod play;
 mod replays;
@@ -85,6 +87,8 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Web(args) => web::web(offer, args)?,
         #[cfg(feature = "window")]
         Command::SoundEdit(args) => sound_edit::sound_edit(offer, args)?,
+        #[cfg(feature = "window")]
+        Command::MapEdit(args) => map_edit::map_edit(offer, args)?,
         #[cfg(feature = "window")]
         Command::SpriteEdit(args) => sprite_edit::sprite_edit(offer, args)?,
     }

@@ -5,17 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use bt::Cart;
-
 use crate::cli::args::SoundEditArgs;
+use crate::cli::editors::Targets;
 use crate::cli::Offer;
-use crate::config::manifest::SettingsPatch;
-use crate::session::{BootSave, MakeCart, Session};
-use crate::sound_edit::{SoundDoc, SoundEditor};
+use crate::edit::{OpenedFile, OpenedFiles, SaveTarget};
+use crate::sound_edit::SoundDoc;
 
-use super::edited_file::EditedFile;
+use super::edited_file::{run_editor, EditedFile};
 
-use super::{note, say, Failure};
+use super::{note, Failure};
 
 /// The longest sound file the editor opens: a file of 64 notes in each of a thousand sound
 /// effects is under 1 MiB; a larger one is not a sound file (a wrong path).
@@ -26,37 +24,15 @@ const MAX_ASSET_FILES: usize = 4096;
 
 pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failure> {
     let path = sound_file(offer, args.target.as_deref())?;
-    let (doc, on_disk) = open(&path)?;
-    let target = EditedFile::new(path.clone(), "sound file", MAX_SOUND_FILE, on_disk);
-    let shown = path.display().to_string();
-    let make: MakeCart = Arc::new(move || {
-        // A cart built again (a seek from the start) opens the file as last saved.
-        let saved = target.last_saved().and_then(|bytes| {
-            let text = String::from_utf8(bytes).ok()?;
-            SoundDoc::read(&shown, &text).ok()
-        });
-        let doc = saved.unwrap_or_else(|| doc.clone());
-        Box::new(SoundEditor::new(doc, Box::new(target.clone()))) as Box<dyn Cart>
-    });
-    let session = Session::builder("sound-edit", make)
-        .command_line(SettingsPatch {
-            window_scale: args.window.scale,
-            ..SettingsPatch::default()
-        })
-        .save(BootSave::Empty)
-        .overlay(true)
-        .resolve()
-        .map_err(|e| e.to_string())?;
-    let engine = session.engine().map_err(|e| e.to_string())?;
-    let window = crate::host::window::WindowOptions {
-        // The editor's file is its own; nothing else is watched.
-        no_watch: true,
-        ..args.window.options()
-    };
-    super::play::load_keys(window.keys.as_deref())?;
-    say(format_args!("editing {}\n", crate::quote::path(&path)))?;
-    crate::host::window::run_cart(engine, &session, &window)?;
-    Ok(())
+    // Read and checked here, so a bad file is said before a window opens.
+    let (_, on_disk) = open(&path)?;
+    let files = OpenedFiles(vec![OpenedFile {
+        name: path.display().to_string(),
+        bytes: on_disk.clone(),
+    }]);
+    let file = EditedFile::new(path.clone(), "sound file", MAX_SOUND_FILE, on_disk);
+    let targets: Targets = Arc::new(move |_| Box::new(file.clone()) as Box<dyn SaveTarget>);
+    run_editor("sound-edit", &files, targets, &args.editor, &path)
 }
 
 /// The file `target` names: a path, or a cart whose asset folder holds one sound file (a

@@ -1,23 +1,24 @@
 //! `bt sprite-edit`: the sprite editor in a window. This file is the platform's side of it: it
 //! finds and reads the sheets (and the Tiled files holding their sprites' flags), and writes
-//! what the editor saves; the editor itself is a cart ([`crate::sprite_edit`]).
+//! what the editor saves; the editor itself is a cart ([`crate::sprite_edit`]), made from the
+//! files by [`crate::cli::editors::sprite_editor`] as a replay of the session makes it.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use bt::{AssetErrorKind, Cart, Color32};
+use bt::{AssetErrorKind, Color32};
 
 use crate::cli::args::SpriteEditArgs;
+use crate::cli::editors::Targets;
 use crate::cli::Offer;
 use crate::config::assets::{AssetFolder, FileSource};
-use crate::config::manifest::SettingsPatch;
 use crate::config::png_loader::MAX_ASSET_BYTES;
-use crate::session::{BootSave, MakeCart, Session};
-use crate::sprite_edit::{FlagStore, Mapped, Sheet, SheetTab, SpriteEditor};
-use bt_tools::tiled_doc::TiledDoc;
+use crate::edit::{OpenedFile, OpenedFiles, SaveTarget, MAX_OPENED_FILES};
+use crate::sprite_edit::{Mapped, Sheet};
+use crate::tiled_doc::TiledDoc;
 
-use super::edited_file::EditedFile;
-use super::{note, say, Failure};
+use super::edited_file::{run_editor, EditedFile};
+use super::{note, Failure};
 
 /// The most files of a folder looked at for sheets and Tiled files.
 const MAX_FOLDER_FILES: usize = 4096;
@@ -28,109 +29,55 @@ const MAX_TILED_FILE: u64 = 16 << 20;
 /// The most colours a conversion names in its message; the rest are counted.
 const NAMED_COLOURS: usize = 16;
 
-/// One sheet as opened: the file, its sheet, and the Tiled files holding its flags.
-#[derive(Clone)]
+/// One sheet as opened: the file, the bytes the editor opens (a conversion's, with
+/// `--convert`), and the Tiled files holding its flags.
+#[derive(Debug, Clone)]
 struct Opened {
-    sheet: Sheet,
-    file: EditedFile,
-    homes: Vec<(TiledDoc, EditedFile)>,
-}
-
-impl std::fmt::Debug for Opened {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Opened")
-            .field("sheet", &self.sheet)
-            .field("homes", &self.homes.len())
-            .finish_non_exhaustive()
-    }
+    path: PathBuf,
+    /// What the editor opens: the file's bytes, or an indexed PNG made of them.
+    bytes: Vec<u8>,
+    /// What the file holds.
+    on_disk: Vec<u8>,
+    homes: Vec<(PathBuf, Vec<u8>)>,
 }
 
 pub(super) fn sprite_edit(offer: &Offer, args: SpriteEditArgs) -> Result<(), Failure> {
     let opened = open_all(offer, args.target.as_deref(), args.convert)?;
-    let make: MakeCart = Arc::new(move || {
-        let tabs = opened.iter().map(|o| tab(o.clone())).collect();
-        Box::new(SpriteEditor::new(tabs)) as Box<dyn Cart>
-    });
-    let session = Session::builder("sprite-edit", make)
-        .command_line(SettingsPatch {
-            window_scale: args.window.scale,
-            ..SettingsPatch::default()
-        })
-        .save(BootSave::Empty)
-        .overlay(true)
-        .resolve()
-        .map_err(|e| e.to_string())?;
-    let engine = session.engine().map_err(|e| e.to_string())?;
-    let window = crate::host::window::WindowOptions {
-        // The editor's files are its own; nothing else is watched.
-        no_watch: true,
-        ..args.window.options()
-    };
-    super::play::load_keys(window.keys.as_deref())?;
-    crate::host::window::run_cart(engine, &session, &window)?;
-    Ok(())
+    let (files, edited) = opened_files(&opened);
+    let shown = opened.first().map(|o| o.path.clone()).unwrap_or_default();
+    let targets: Targets = Arc::new(move |i| Box::new(edited[i].clone()) as Box<dyn SaveTarget>);
+    run_editor("sprite-edit", &files, targets, &args.editor, &shown)
 }
 
-/// The editor's tab for `o`: a cart built again (a seek from the start) opens each file as
-/// last saved.
-fn tab(o: Opened) -> SheetTab {
-    let sheet = o
-        .file
-        .last_saved()
-        .and_then(|bytes| Sheet::read(o.sheet.name(), bytes).ok())
-        .unwrap_or(o.sheet);
-    let homes: Vec<(TiledDoc, EditedFile)> = o
-        .homes
-        .into_iter()
-        .map(|(doc, file)| {
-            let now = file
-                .last_saved()
-                .and_then(|b| TiledDoc::read(doc.name(), &b).ok());
-            (now.unwrap_or(doc), file)
-        })
-        .collect();
-    let target = Box::new(o.file);
-    let Some((first, _)) = homes.first() else {
-        return SheetTab::new(sheet, target);
-    };
-    let tile = first.tile_size();
-    let count = (sheet.width() / tile.0.max(1)) * (sheet.height() / tile.1.max(1));
-    let flags: Vec<u8> = (0..count).map(|id| first.tile_flags(id)).collect();
-    let store = TilesetFlags {
-        saved: flags.clone(),
-        homes,
-    };
-    SheetTab::new(sheet, target).with_flags(tile, &flags, Box::new(store))
-}
-
-/// The Tiled files whose tileset's picture is a sheet: its sprites' flags are saved to each,
-/// only the tiles whose flags were edited, so flags another file gives differently stay.
-struct TilesetFlags {
-    homes: Vec<(TiledDoc, EditedFile)>,
-    /// The flags as last saved (or read from the first file).
-    saved: Vec<u8>,
-}
-
-impl FlagStore for TilesetFlags {
-    fn save(&mut self, flags: &[u8]) -> Result<(), String> {
-        for (doc, file) in &mut self.homes {
-            for (id, (&now, &was)) in flags.iter().zip(&self.saved).enumerate() {
-                if now != was {
-                    doc.set_tile_flags(id as u32, now)
-                        .map_err(|e| e.to_string())?;
-                }
-            }
-            if doc.is_edited() {
-                let bytes = doc.to_bytes().map_err(|e| e.to_string())?;
-                file.write(&bytes)
-                    .inspect_err(|e| note(format_args!("not saved: {e}")))?;
-                doc.saved().map_err(|e| e.to_string())?;
-                let _ = say(format_args!("wrote {}\n", doc.name()));
-            }
+/// The files the editor opens, each sheet followed by its Tiled files, and where each saves.
+fn opened_files(opened: &[Opened]) -> (OpenedFiles, Vec<EditedFile>) {
+    let mut files = Vec::new();
+    let mut edited = Vec::new();
+    for o in opened {
+        files.push(OpenedFile {
+            name: o.path.display().to_string(),
+            bytes: Some(o.bytes.clone()),
+        });
+        edited.push(EditedFile::new(
+            o.path.clone(),
+            "sprite sheet",
+            MAX_ASSET_BYTES,
+            Some(o.on_disk.clone()),
+        ));
+        for (path, bytes) in &o.homes {
+            files.push(OpenedFile {
+                name: path.display().to_string(),
+                bytes: Some(bytes.clone()),
+            });
+            edited.push(EditedFile::new(
+                path.clone(),
+                "Tiled file",
+                MAX_TILED_FILE,
+                Some(bytes.clone()),
+            ));
         }
-        self.saved = flags.to_vec();
-        Ok(())
     }
+    (OpenedFiles(files), edited)
 }
 
 /// Every sheet `target` names, read and checked, before any window opens.
@@ -146,7 +93,7 @@ fn open_all(offer: &Offer, target: Option<&Path>, convert: bool) -> Result<Vec<O
                 .map_err(|e| e.to_string())?;
             let sheet = sheet_of(t, bytes.clone(), convert, None)?;
             let homes = flag_homes(folder, None, t);
-            return Ok(vec![opened(t, sheet, bytes, homes)]);
+            return Ok(vec![opened(t, &sheet, bytes, homes)?]);
         }
         Some(t) => Some(t.to_string_lossy().into_owned()),
         None => None,
@@ -186,24 +133,34 @@ fn open_all(offer: &Offer, target: Option<&Path>, convert: bool) -> Result<Vec<O
             .map_err(|e| e.to_string())?;
         let sheet = sheet_of(&path, bytes.clone(), convert, cart_palette.as_deref())?;
         let homes = flag_homes(&assets, Some(&folder), &path);
-        out.push(opened(&path, sheet, bytes, homes));
+        out.push(opened(&path, &sheet, bytes, homes)?);
+    }
+    let count: usize = out.iter().map(|o| 1 + o.homes.len()).sum();
+    if count > MAX_OPENED_FILES {
+        return Err(format!(
+            "the cart '{}' has {count} sheets and Tiled files holding their flags; the editor \
+             opens at most {MAX_OPENED_FILES}: name a sheet, bt sprite-edit PATH.png",
+            chosen.name
+        ));
     }
     Ok(out)
 }
 
-/// `sheet`, read from `path` as `bytes` (a converted sheet's file still holds its colours,
-/// and a save writes over them: the user asked for the conversion).
-fn opened(path: &Path, sheet: Sheet, bytes: Vec<u8>, homes: Vec<(TiledDoc, EditedFile)>) -> Opened {
-    Opened {
-        file: EditedFile::new(
-            path.to_path_buf(),
-            "sprite sheet",
-            MAX_ASSET_BYTES,
-            Some(bytes),
-        ),
-        sheet,
+/// `sheet`, read from `path` as `bytes`: the editor opens the sheet as it would be saved (a
+/// converted sheet's file still holds its colours, and a save writes over them: the user
+/// asked for the conversion).
+fn opened(
+    path: &Path,
+    sheet: &Sheet,
+    bytes: Vec<u8>,
+    homes: Vec<(PathBuf, Vec<u8>)>,
+) -> Result<Opened, String> {
+    Ok(Opened {
+        path: path.to_path_buf(),
+        bytes: sheet.encode()?,
+        on_disk: bytes,
         homes,
-    }
+    })
 }
 
 /// The sheet in `bytes`; a PNG of colours is refused unless `convert`, then numbered as the
@@ -275,7 +232,7 @@ fn flag_homes(
     folder: &Path,
     assets: Option<&AssetFolder>,
     sheet: &Path,
-) -> Vec<(TiledDoc, EditedFile)> {
+) -> Vec<(PathBuf, Vec<u8>)> {
     let want = std::fs::canonicalize(sheet).ok();
     let mut homes = Vec::new();
     for path in files_in(folder, &["tsx", "tsj", "tmx", "tmj"]) {
@@ -297,8 +254,7 @@ fn flag_homes(
             && std::fs::canonicalize(&beside).ok() == want
             && doc.read_only().is_none()
         {
-            let file = EditedFile::new(path.clone(), "Tiled file", MAX_TILED_FILE, Some(bytes));
-            homes.push((doc, file));
+            homes.push((path.clone(), bytes));
         }
     }
     homes
@@ -336,7 +292,33 @@ fn files_in(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bt::{Cart, Key};
     use bt_test_support::ScratchDir;
+
+    /// The editor on `opened`, its saves going to the files, given `chords` (keys held, and
+    /// the key tapped with them) one after another.
+    fn edit(opened: &[Opened], chords: &[(&[Key], Key)]) {
+        let (files, edited) = opened_files(opened);
+        let targets: Targets =
+            Arc::new(move |i| Box::new(edited[i].clone()) as Box<dyn SaveTarget>);
+        let make = move || crate::cli::editors::sprite_editor(&files, &targets).unwrap();
+        let options = crate::EngineOptions {
+            overlay: false,
+            ..crate::EngineOptions::default()
+        };
+        let mut e = crate::Engine::new(Box::new(make), options).unwrap();
+        e.step(1).unwrap();
+        for &(held, key) in chords {
+            for &down in &[true, false] {
+                let input = e.console_mut().input_mut();
+                for &m in held {
+                    input.set_key(m, down);
+                }
+                input.set_key(key, down);
+                e.step(1).unwrap();
+            }
+        }
+    }
 
     /// An indexed PNG at 4 bits (PICO-8's first four colours), its pixels a repeating run of
     /// the four.
@@ -394,8 +376,11 @@ mod tests {
             "{e}"
         );
         let opened = open_all(&no_cart(), Some(&path), true).unwrap();
-        let sheet = &opened[0].sheet;
-        assert!(sheet.is_edited(), "a conversion is to be saved");
+        let sheet = Sheet::read("hero.png", opened[0].bytes.clone()).unwrap();
+        assert_ne!(
+            opened[0].bytes, opened[0].on_disk,
+            "the editor opens the conversion; the file still holds the colours"
+        );
         // With no cart, PICO-8's numbers: black is 0; white and the see-through red follow
         // PICO-8's sixteen.
         assert_eq!((sheet.depth(), sheet.pixels()), (8, &[0, 16, 0, 17][..]));
@@ -479,25 +464,26 @@ mod tests {
             [0, 1],
             "other.png has no tileset; tiles.png has the map's"
         );
-        let tab = tab(opened[1].clone());
-        assert_eq!(tab.flags(), [0, 4]);
-        let mut store = TilesetFlags {
-            homes: opened[1].homes.clone(),
-            saved: vec![0, 4],
-        };
-        store.save(&[1, 4]).unwrap();
+        // On tiles.png (the second tab): sprite 1's flags, 4 as read, get flag 0 too.
+        let shift = &[Key::ShiftLeft][..];
+        edit(
+            &opened,
+            &[
+                (&[], Key::Tab),
+                (&[], Key::ArrowRight),
+                (shift, Key::Digit1),
+                (&[Key::ControlLeft], Key::KeyS),
+            ],
+        );
         let saved = std::fs::read_to_string(assets.join("level.tmx")).unwrap();
         let doc = TiledDoc::read("level.tmx", saved.as_bytes()).unwrap();
-        assert_eq!((doc.tile_flags(0), doc.tile_flags(1)), (1, 4));
-        // Every line read is still there, in order: only the new tile's flags were added.
-        let mut lines = saved.lines();
-        for line in map.lines() {
-            assert!(lines.any(|l| l == line), "{line:?} kept in {saved}");
-        }
+        assert_eq!((doc.tile_flags(0), doc.tile_flags(1)), (0, 5));
+        // Only the value changed, every other byte as read.
+        assert_eq!(saved, map.replace("value=\"4\"", "value=\"5\""));
     }
 
     #[test]
-    fn the_platformers_sheet_converted_shows_the_flags_both_its_levels_give_and_saves_to_both() {
+    fn the_platformers_sheet_shows_the_flags_both_its_levels_give_and_saves_to_both() {
         let dir = ScratchDir::new("sprite-platformer");
         let assets = dir.join("cart/assets");
         std::fs::create_dir_all(&assets).unwrap();
@@ -505,25 +491,37 @@ mod tests {
         for f in ["tiles.png", "level1.tmj", "level2.tmx"] {
             std::fs::copy(from.join(f), assets.join(f)).unwrap();
         }
+        // The platformer's sheet is indexed; `--convert` changes nothing of such a sheet.
         let opened = open_all(&offer(&dir.join("cart")), None, true).unwrap();
         assert_eq!(opened.len(), 1);
-        let homes: Vec<&str> = opened[0].homes.iter().map(|(d, _)| d.name()).collect();
-        assert_eq!(homes.len(), 2, "{homes:?}");
-        assert!(homes[0].ends_with("level1.tmj") && homes[1].ends_with("level2.tmx"));
-        let tab = tab(opened[0].clone());
-        assert_eq!(&tab.flags()[..8], [1, 1, 1, 2, 4, 8, 0, 0]);
-        let mut store = TilesetFlags {
-            homes: opened[0].homes.clone(),
-            saved: tab.flags().to_vec(),
-        };
-        let mut flags = tab.flags().to_vec();
-        flags[6] = 16;
-        store.save(&flags).unwrap();
+        assert_eq!(opened[0].bytes, opened[0].on_disk);
+        let homes: Vec<&Path> = opened[0].homes.iter().map(|(p, _)| p.as_path()).collect();
+        assert_eq!(
+            homes,
+            [assets.join("level1.tmj"), assets.join("level2.tmx")]
+        );
+        // Sprite 3's flags, 2 in both levels, get flag 0; sprite 6's, none, get flag 4.
+        let shift = &[Key::ShiftLeft][..];
+        let right = (&[][..], Key::ArrowRight);
+        edit(
+            &opened,
+            &[
+                right,
+                right,
+                right,
+                (shift, Key::Digit1),
+                right,
+                right,
+                right,
+                (shift, Key::Digit5),
+                (&[Key::ControlLeft], Key::KeyS),
+            ],
+        );
         for level in ["level1.tmj", "level2.tmx"] {
             let bytes = std::fs::read(assets.join(level)).unwrap();
             let doc = TiledDoc::read(level, &bytes).unwrap();
             let got: Vec<u8> = (0..8).map(|id| doc.tile_flags(id)).collect();
-            assert_eq!(got, [1, 1, 1, 2, 4, 8, 16, 0], "{level}");
+            assert_eq!(got, [1, 1, 1, 3, 4, 8, 16, 0], "{level}");
         }
     }
 
@@ -545,7 +543,7 @@ mod tests {
             .collect();
         std::fs::write(&path, crate::sprite_edit::rgba_png(300, 1, &rgba)).unwrap();
         let opened = open_all(&no_cart(), Some(&path), true).unwrap();
-        let sheet = &opened[0].sheet;
+        let sheet = Sheet::read("photo.png", opened[0].bytes.clone()).unwrap();
         assert_eq!(sheet.colors().len(), 16, "PICO-8's sixteen, with no cart");
         assert_eq!(sheet.pixels()[0], 0, "#000007 is nearest black");
         let (_, mapped) = Sheet::convert(

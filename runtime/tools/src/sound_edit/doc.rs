@@ -8,8 +8,9 @@
 //!   read and written with no edit is the same bytes.
 //! - A note, pattern or sequence line whose value changed is written anew in the usual spelling
 //!   (`C#4 sq25 5 slide`, `bass - hat -`, `0 bass bass`), keeping its indentation and its
-//!   comment at the end of the line. A sound effect's header line whose speed or loop changed
-//!   keeps its other options and its comment; its words are then separated by single spaces.
+//!   comment at the end of the line. A sound effect's header line whose speed, loop or name
+//!   changed keeps its other options and its comment; its words are then separated by single
+//!   spaces. A renamed sound effect's name is written anew in every tune line naming it.
 //! - An inserted note goes right after the note before it; a deleted note's line goes, with its
 //!   comment. A new sound effect goes after the file's last sound effect, before the comment
 //!   lines right above the next block.
@@ -166,6 +167,43 @@ pub struct SfxEntry {
     origin: Vec<Option<usize>>,
     /// What the file held and the block it was in, when the effect came from the file.
     read: Option<(Box<Sfx>, usize)>,
+}
+
+impl fmt::Display for SfxEntry {
+    /// Its name, as the editor's list shows it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+impl fmt::Display for TuneEntry {
+    /// Its name, as the editor's list shows it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// Why `name` cannot name a sound whose others are `taken`: a file's name is one word, not a
+/// comment, not `-` (a pattern's silent channel), and not another sound's of its kind.
+fn name_problem<'a>(
+    name: &str,
+    mut taken: impl Iterator<Item = &'a str>,
+    kind: &str,
+) -> Option<String> {
+    let problem = if name.is_empty() {
+        "is empty"
+    } else if name.chars().any(char::is_whitespace) {
+        "has a space in it"
+    } else if name.starts_with('#') {
+        "starts a comment"
+    } else if name == "-" {
+        "stands for no sound"
+    } else if taken.any(|n| n == name) {
+        "is taken"
+    } else {
+        return None;
+    };
+    Some(format!("{kind} name {name:?} {problem}: not renamed"))
 }
 
 /// A tune's rows as the file has them.
@@ -540,6 +578,47 @@ impl SoundDoc {
         true
     }
 
+    /// Renames sound effect `sfx` to `name`; tunes naming it follow.
+    ///
+    /// # Errors
+    /// A one-line message when `name` cannot be a sound effect's name in a file (empty, more
+    /// than a word, a comment, `-`, or another's); nothing changes then.
+    pub fn rename_sfx(&mut self, sfx: usize, name: &str) -> Result<(), String> {
+        let others = self
+            .sounds
+            .sfx
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != sfx);
+        if let Some(problem) = name_problem(name, others.map(|(_, e)| e.name.as_str()), "sound") {
+            return Err(problem);
+        }
+        if let Some(e) = self.sounds.sfx.get_mut(sfx) {
+            e.name = name.to_string();
+        }
+        Ok(())
+    }
+
+    /// Renames tune `tune` to `name`.
+    ///
+    /// # Errors
+    /// As [`SoundDoc::rename_sfx`], for the tunes' names.
+    pub fn rename_tune(&mut self, tune: usize, name: &str) -> Result<(), String> {
+        let others = self
+            .sounds
+            .tunes
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i != tune);
+        if let Some(problem) = name_problem(name, others.map(|(_, t)| t.name.as_str()), "tune") {
+            return Err(problem);
+        }
+        if let Some(t) = self.sounds.tunes.get_mut(tune) {
+            t.name = name.to_string();
+        }
+        Ok(())
+    }
+
     /// Sets the speed of sound effect `sfx` (at least 1).
     pub fn set_speed(&mut self, sfx: usize, speed: u16) {
         if let Some(e) = self.sounds.sfx.get_mut(sfx) {
@@ -749,6 +828,18 @@ impl SoundDoc {
             out.line(&line.text, line.end);
         }
         let last_sfx = self.sfx_blocks.len().checked_sub(1);
+        // Which sound effects were renamed since they were read: the tune lines naming them
+        // are written anew.
+        let renamed: Vec<bool> = self
+            .sounds
+            .sfx
+            .iter()
+            .map(|e| {
+                e.read.as_ref().is_some_and(|(_, b)| {
+                    header_name(&self.lines[self.sfx_blocks[*b].header].text) != e.name
+                })
+            })
+            .collect();
         if last_sfx.is_none() {
             self.write_new_sfx(&mut out, first < self.lines.len());
         }
@@ -757,13 +848,11 @@ impl SoundDoc {
                 let e = &self.sounds.sfx[i];
                 let Some((read, b)) = &e.read else { continue };
                 let block = &self.sfx_blocks[*b];
-                let header = (e.sfx.speed != read.speed || e.sfx.loop_start != read.loop_start)
-                    .then(|| {
-                        rewrite(
-                            &self.lines[block.header].text,
-                            &sfx_header(&self.lines[block.header].text, &e.sfx),
-                        )
-                    });
+                let raw = &self.lines[block.header].text;
+                let header = (e.sfx.speed != read.speed
+                    || e.sfx.loop_start != read.loop_start
+                    || header_name(raw) != e.name)
+                    .then(|| rewrite(raw, &sfx_header(raw, &e.name, &e.sfx)));
                 let items: Vec<Item> = e
                     .sfx
                     .notes
@@ -785,7 +874,8 @@ impl SoundDoc {
                 let items: Vec<Item> = (0..t.rows.len())
                     .map(|r| {
                         let origin = t.origin[r];
-                        let same = origin.is_some_and(|k| row_eq(&t.read.0, k, &t.rows, r));
+                        let same = origin.is_some_and(|k| row_eq(&t.read.0, k, &t.rows, r))
+                            && t.rows.cells(r).iter().flatten().all(|&i| !renamed[i]);
                         Item {
                             origin,
                             text: (!same).then(|| self.row_text(&t.rows, r)),
@@ -801,13 +891,22 @@ impl SoundDoc {
                     ) if loop_start != was => {
                         let raw = &self.lines[block.header].text;
                         let words: Vec<&str> = content(raw).split_whitespace().collect();
-                        let mut head = words[..2.min(words.len())].join(" ");
+                        let mut head = format!("{} {}", words.first().unwrap_or(&"music"), t.name);
                         if let Some(l) = loop_start {
                             let _ = write!(head, " loop={l}");
                         }
                         Some(rewrite(raw, &head))
                     }
-                    _ => None,
+                    _ => {
+                        let raw = &self.lines[block.header].text;
+                        (header_name(raw) != t.name).then(|| {
+                            let mut words: Vec<&str> = content(raw).split_whitespace().collect();
+                            if let Some(w) = words.get_mut(1) {
+                                *w = &t.name;
+                            }
+                            rewrite(raw, &words.join(" "))
+                        })
+                    }
                 };
                 self.write_block(&mut out, block, header, &items, false);
             }
@@ -933,13 +1032,19 @@ impl SoundDoc {
     }
 }
 
-/// The words of an `sfx` header line with the speed and loop of `sfx`, its other options kept.
-fn sfx_header(raw: &str, sfx: &Sfx) -> String {
+/// The name a block's header line gives: its second word.
+fn header_name(raw: &str) -> &str {
+    content(raw).split_whitespace().nth(1).unwrap_or_default()
+}
+
+/// The words of an `sfx` header line with `name`, and the speed and loop of `sfx`, its other
+/// options kept.
+fn sfx_header(raw: &str, name: &str, sfx: &Sfx) -> String {
     let words: Vec<&str> = content(raw).split_whitespace().collect();
     let mut out = format!(
         "{} {} {}",
         words.first().copied().unwrap_or("sfx"),
-        words.get(1).copied().unwrap_or("-"),
+        name,
         sfx.speed
     );
     if let Some(l) = sfx.loop_start {

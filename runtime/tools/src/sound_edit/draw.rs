@@ -1,6 +1,6 @@
-//! What the editor draws: the top bar, a sound effect's notes beside their pitch and volume
-//! graphs, or a tune's rows, and the status line. Nothing here allocates: names are sliced and
-//! numbers formatted straight onto the screen.
+//! What the editor draws: a sound effect's notes beside their pitch and volume graphs, or a
+//! tune's rows, in the grid; the widgets (`bt::ui`) over them; and the status line. Nothing
+//! here allocates: names are sliced and numbers formatted straight onto the screen.
 
 use bt::{Rect, Render};
 
@@ -34,33 +34,27 @@ fn short(name: &str, chars: usize) -> &str {
 
 pub(super) fn draw(ed: &SoundEditor, ctx: &mut Render<'_>) {
     ctx.clear(0);
-    ctx.draw_rect_fill(layout::TOP_BAR, BAR);
-    let tab = |ctx: &mut Render<'_>, r: Rect, label: &str, on: bool| {
-        if on {
-            ctx.draw_rect_fill(r, CURSOR);
-        }
-        ctx.print(r.x + 2, r.y + 1, label, if on { BRIGHT } else { TEXT });
-    };
-    tab(ctx, layout::SFX_TAB, "SFX", ed.view == View::Sfx);
-    tab(ctx, layout::TUNE_TAB, "TUNE", ed.view == View::Tune);
-    ctx.print(layout::PREV.x + 2, 1, "<", TEXT);
-    ctx.print(layout::NEXT.x + 2, 1, ">", TEXT);
-    if ed.is_dirty() {
-        ctx.print(320 - CHAR - 2, 1, "*", LOOP);
-    }
+    let (w, _) = layout::DISPLAY;
+    let w = w as i32;
     match ed.view {
         View::Sfx => draw_sfx(ed, ctx),
         View::Tune => draw_tune(ed, ctx),
     }
-    ctx.draw_rect_fill(Rect::new(0, STATUS_Y, 320, LINE), BAR);
+    if let Some(ui) = &ed.ui {
+        ui.draw(ctx);
+    }
+    if ed.is_dirty() {
+        ctx.print(w - CHAR - 2, 3, "*", LOOP);
+    }
+    ctx.draw_rect_fill(Rect::new(0, STATUS_Y, w, LINE), BAR);
     if ed.status.is_empty() {
         let help = match ed.view {
-            View::Sfx => "spc play  tab tunes  ^s save  ^z undo",
-            View::Tune => "spc play  enter open sfx  ^s save  ^z undo",
+            View::Sfx => "spc play  tab focus  ^t tunes  ^s save  ^z undo",
+            View::Tune => "spc play  enter open sfx  ^t sfx  ^s save  ^z undo",
         };
-        ctx.print(24, STATUS_Y + 1, help, TEXT);
+        ctx.print(4, STATUS_Y + 1, help, TEXT);
     } else {
-        ctx.print(24, STATUS_Y + 1, short(&ed.status, 48), BRIGHT);
+        ctx.print(4, STATUS_Y + 1, short(&ed.status, 64), BRIGHT);
     }
 }
 
@@ -68,7 +62,7 @@ fn draw_sfx(ed: &SoundEditor, ctx: &mut Render<'_>) {
     let doc = ed.doc();
     let Some(entry) = doc.sounds.sfx.get(ed.sfx) else {
         ctx.print(
-            8,
+            layout::INDEX_X,
             layout::row_y(0),
             "no sound effects: ctrl+n makes one",
             TEXT,
@@ -76,27 +70,6 @@ fn draw_sfx(ed: &SoundEditor, ctx: &mut Render<'_>) {
         return;
     };
     let sfx = &entry.sfx;
-    ctx.print(
-        layout::PREV.x + 12,
-        1,
-        format_args!(
-            "{:02}/{:02} {}",
-            ed.sfx + 1,
-            doc.sounds.sfx.len(),
-            short(&entry.name, 12)
-        ),
-        BRIGHT,
-    );
-    ctx.print(
-        layout::SPEED.x + 2,
-        1,
-        format_args!("SPD {}", sfx.speed),
-        TEXT,
-    );
-    match sfx.loop_start {
-        Some(l) => ctx.print(layout::LOOP.x + 2, 1, format_args!("LOOP {l:02}"), LOOP),
-        None => ctx.print(layout::LOOP.x + 2, 1, "LOOP -", TEXT),
-    }
     let selection = ed.selection();
     let selecting = ed.anchor.is_some();
     for i in 0..VISIBLE_ROWS {
@@ -106,21 +79,22 @@ fn draw_sfx(ed: &SoundEditor, ctx: &mut Render<'_>) {
         };
         let y = layout::row_y(i);
         if selecting && selection.contains(&row) {
-            ctx.draw_rect_fill(Rect::new(0, y, 174, LINE), SELECTED);
+            let band = Rect::new(layout::GRID.x, y, layout::NOTES_WIDTH, LINE);
+            ctx.draw_rect_fill(band, SELECTED);
         }
         if row == ed.row {
             let (x, w) = layout::NOTE_COLUMNS[ed.col];
             ctx.draw_rect_fill(Rect::new(x - 1, y, w, LINE), CURSOR);
         }
         if ed.head == Some(row) && ed.playing.is_some() {
-            ctx.draw_rect_fill(Rect::new(2, y, 14, LINE), HEAD);
+            ctx.draw_rect_fill(Rect::new(layout::INDEX_X - 2, y, 14, LINE), HEAD);
         }
         let index = if sfx.loop_start == Some(row) {
             LOOP
         } else {
             DIM
         };
-        ctx.print(4, y + 1, format_args!("{row:02}"), index);
+        ctx.print(layout::INDEX_X, y + 1, format_args!("{row:02}"), index);
         let col = |c: usize| layout::NOTE_COLUMNS[c].0;
         if *note == bt::sound::Note::rest() {
             ctx.print(col(0), y + 1, "--", DIM);
@@ -163,20 +137,14 @@ fn draw_sfx(ed: &SoundEditor, ctx: &mut Render<'_>) {
 fn draw_tune(ed: &SoundEditor, ctx: &mut Render<'_>) {
     let doc = ed.doc();
     let Some(tune) = doc.sounds.tunes.get(ed.tune) else {
-        ctx.print(8, layout::row_y(0), "this file has no tunes", TEXT);
+        ctx.print(
+            layout::INDEX_X,
+            layout::row_y(0),
+            "this file has no tunes",
+            TEXT,
+        );
         return;
     };
-    ctx.print(
-        layout::PREV.x + 12,
-        1,
-        format_args!(
-            "{:02}/{:02} {}",
-            ed.tune + 1,
-            doc.sounds.tunes.len(),
-            short(&tune.name, 12)
-        ),
-        BRIGHT,
-    );
     let name = |i: usize| {
         doc.sounds
             .sfx
@@ -189,24 +157,15 @@ fn draw_tune(ed: &SoundEditor, ctx: &mut Render<'_>) {
     };
     match &tune.rows {
         TuneRows::Patterns { rows, loop_start } => {
-            match loop_start {
-                Some(l) => ctx.print(
-                    layout::SPEED.x + 2,
-                    1,
-                    format_args!("PATTERNS LOOP {l}"),
-                    LOOP,
-                ),
-                None => ctx.print(layout::SPEED.x + 2, 1, "PATTERNS", TEXT),
-            }
             for i in 0..VISIBLE_ROWS {
                 let r = ed.ttop + i;
                 let Some(pattern) = rows.get(r) else { break };
                 let y = layout::row_y(i);
                 if ed.head == Some(r) && ed.tune_playing {
-                    ctx.draw_rect_fill(Rect::new(2, y, 14, LINE), HEAD);
+                    ctx.draw_rect_fill(Rect::new(layout::INDEX_X - 2, y, 14, LINE), HEAD);
                 }
                 let index = if *loop_start == Some(r) { LOOP } else { DIM };
-                ctx.print(4, y + 1, format_args!("{r:02}"), index);
+                ctx.print(layout::INDEX_X, y + 1, format_args!("{r:02}"), index);
                 for (c, slot) in pattern.iter().enumerate() {
                     if r == ed.trow && c == ed.tcol {
                         cursor(ctx, c, y);
@@ -219,18 +178,7 @@ fn draw_tune(ed: &SoundEditor, ctx: &mut Render<'_>) {
                 }
             }
         }
-        TuneRows::Sequences { rows, looping } => {
-            let label = if *looping {
-                "SEQUENCES LOOP"
-            } else {
-                "SEQUENCES"
-            };
-            ctx.print(
-                layout::SPEED.x + 2,
-                1,
-                label,
-                if *looping { LOOP } else { TEXT },
-            );
+        TuneRows::Sequences { rows, .. } => {
             let shift = ed.tune_shift();
             for i in 0..VISIBLE_ROWS {
                 let r = ed.ttop + i;
@@ -238,7 +186,7 @@ fn draw_tune(ed: &SoundEditor, ctx: &mut Render<'_>) {
                     break;
                 };
                 let y = layout::row_y(i);
-                ctx.print(4, y + 1, format_args!("{r:02}"), DIM);
+                ctx.print(layout::INDEX_X, y + 1, format_args!("{r:02}"), DIM);
                 if r == ed.trow && ed.tcol == 0 {
                     cursor(ctx, 0, y);
                 }

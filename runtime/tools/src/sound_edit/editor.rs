@@ -1,12 +1,16 @@
-//! The editor cart: its state, its edits, previews, saves and undo, and its `update`. What each
-//! key does is in [`keys`], what the pointer does in [`pointer`]; it draws in
-//! [`super::draw`].
+//! The editor cart: its state, its edits, previews, saves and undo, and its `update`. Its
+//! widgets are declared in [`chrome`], what each key does is in [`keys`], what the pointer does
+//! on the note grid in [`pointer`]; it draws in [`super::draw`].
 
 use bt::sound::{Channel, Fade, Note, NoteEffect, Wave, MAX_NOTE_VOLUME, MAX_PITCH};
-use bt::{Cart, Key, Render, Settings, Update};
+use bt::ui::{ListState, Ui};
+use bt::{Button, Cart, Key, Player, Render, Settings, Update};
 
+mod chrome;
 mod keys;
 mod pointer;
+
+pub use keys::KEYS;
 
 use crate::edit::SaveTarget;
 
@@ -67,6 +71,11 @@ pub enum View {
 const DRAG_PITCH: u8 = 1;
 const DRAG_VOLUME: u8 = 2;
 const WHEEL: u8 = 3;
+const FIELD: u8 = 4;
+
+/// Updates between repeats of a held d-pad direction on the grid: the kit's pace for the
+/// focus, about eight steps a second.
+const PAD_REPEAT: u64 = 8;
 
 /// The sound editor.
 pub struct SoundEditor {
@@ -100,6 +109,15 @@ pub struct SoundEditor {
     clipboard: Vec<Note>,
     /// The update each key went down at, for its repeats.
     key_since: [u64; bt::limits::KEY_COUNT],
+    /// The widgets; `None` only while they are being declared (the editor lends itself to
+    /// them then).
+    pub(super) ui: Option<Ui>,
+    /// The sound list's selection and scroll.
+    list: ListState,
+    /// The name field's text.
+    name: String,
+    /// Whether a drag begun on the grid goes on.
+    dragging: bool,
 }
 
 impl SoundEditor {
@@ -129,12 +147,22 @@ impl SoundEditor {
             wheel: 0.0,
             clipboard: Vec::new(),
             key_since: [0; bt::limits::KEY_COUNT],
+            ui: Some(Ui::new()),
+            list: ListState::default(),
+            name: String::new(),
+            dragging: false,
         }
     }
 
     /// The document being edited.
     pub fn doc(&self) -> &SoundDoc {
         &self.doc
+    }
+
+    /// Where the widget at `index` (see [`layout::widget`]) went in the last update: for
+    /// tests and scripted sessions that click it.
+    pub fn widget_rect(&self, index: usize) -> Option<bt::Rect> {
+        self.ui.as_ref()?.rect_of(index)
     }
 
     /// Whether there are edits not saved.
@@ -450,6 +478,148 @@ impl SoundEditor {
     }
 }
 
+impl SoundEditor {
+    /// The keys of both pages, then the page's; `on_grid` when the grid has the focus (the
+    /// arrows, Space and Enter are the widgets' otherwise).
+    fn keys(&mut self, ctx: &mut Update<'_>, fired: u128, ctrl: bool, shift: bool, on_grid: bool) {
+        if ctrl && ctx.is_key_pressed(Key::KeyS) {
+            self.save();
+        }
+        if ctrl && (ctx.is_key_pressed(Key::KeyY) || shift && ctx.is_key_pressed(Key::KeyZ)) {
+            self.undo(true);
+        } else if ctrl && ctx.is_key_pressed(Key::KeyZ) {
+            self.undo(false);
+        }
+        if ctrl && ctx.is_key_pressed(Key::KeyT) {
+            self.view = match self.view {
+                View::Sfx => View::Tune,
+                View::Tune => View::Sfx,
+            };
+        }
+        if on_grid && ctx.is_key_pressed(Key::Space) {
+            self.play_or_stop(ctx, shift);
+        }
+        // Keys the focus moves with are the grid's only while it has the focus.
+        let fired = if on_grid {
+            fired
+        } else {
+            let nav = [
+                Key::ArrowUp,
+                Key::ArrowDown,
+                Key::ArrowLeft,
+                Key::ArrowRight,
+            ];
+            nav.iter().fold(fired, |f, &k| f & !(1 << (k as usize)))
+        };
+        match self.view {
+            View::Sfx => self.sfx_keys(ctx, fired, ctrl, shift),
+            View::Tune if !ctrl => self.tune_keys(ctx, fired, on_grid),
+            View::Tune => {}
+        }
+    }
+
+    /// Space: stops what plays, or plays the page's sound (looping it with `looping`).
+    fn play_or_stop(&mut self, ctx: &mut Update<'_>, looping: bool) {
+        let was = self.playing.is_some() || self.tune_playing;
+        if was && !looping {
+            self.stop(ctx);
+        } else {
+            self.play_page(ctx, looping);
+        }
+    }
+
+    /// Plays what the page shows: the selection or sound effect, or the tune.
+    fn play_page(&mut self, ctx: &mut Update<'_>, looping: bool) {
+        match self.view {
+            View::Sfx => self.play(ctx, looping),
+            View::Tune => self.play_tune(ctx),
+        }
+    }
+
+    /// A gamepad on the grid: the d-pad moves the cursor, A plays or stops. Only while no key
+    /// is in play, as keys reach the same buttons through the key map.
+    fn pad(&mut self, ctx: &mut Update<'_>) {
+        if ctx.is_any_key_down() || ctx.is_any_key_pressed() {
+            return;
+        }
+        let one = Player::ONE;
+        let pressed = |b| ctx.is_pressed_repeat(b, one, PAD_REPEAT);
+        let (up, down) = (pressed(Button::UP), pressed(Button::DOWN));
+        let (left, right) = (pressed(Button::LEFT), pressed(Button::RIGHT));
+        match self.view {
+            View::Sfx => {
+                let last = self.notes_len().saturating_sub(1);
+                if up || down {
+                    self.anchor = None;
+                }
+                if up {
+                    self.row = self.row.saturating_sub(1);
+                }
+                if down {
+                    self.row = (self.row + 1).min(last);
+                }
+                if left {
+                    self.col = self.col.saturating_sub(1);
+                }
+                if right {
+                    self.col = (self.col + 1).min(3);
+                }
+            }
+            View::Tune => {
+                if up {
+                    self.trow = self.trow.saturating_sub(1);
+                }
+                if down {
+                    self.trow += 1;
+                }
+                if left {
+                    self.tcol = self.tcol.saturating_sub(1);
+                }
+                if right {
+                    self.tcol += 1;
+                }
+            }
+        }
+        self.keep_cursor_in_view();
+        if ctx.is_pressed(Button::A, one) {
+            self.play_or_stop(ctx, false);
+        }
+    }
+
+    /// A new sound effect, shown on its page.
+    fn new_sfx(&mut self) {
+        let mut at = 0;
+        self.edit(None, |doc| at = doc.add_sfx());
+        (self.sfx, self.row, self.top, self.anchor) = (at, 0, 0, None);
+        self.view = View::Sfx;
+        let name = self.doc.sounds.sfx[at].name.clone();
+        self.say(format!("new sound effect {name}"));
+    }
+
+    /// Removes the selected notes (one note always stays).
+    fn delete_notes(&mut self) {
+        let (sfx, range) = (self.sfx, self.selection());
+        let mut done = false;
+        self.edit(None, |doc| done = doc.remove_notes(sfx, range.clone()));
+        if done {
+            self.row = range.start;
+            self.anchor = None;
+        } else {
+            self.say("a sound effect keeps one note at least");
+        }
+    }
+
+    /// Removes the tune cursor's row (a tune of patterns keeps one).
+    fn delete_row(&mut self) {
+        let (tune, row) = (self.tune, self.trow);
+        let mut done = false;
+        self.edit(None, |doc| done = doc.remove_row(tune, row));
+        if !done {
+            self.say("a tune of patterns keeps one pattern at least");
+        }
+    }
+}
+
 impl Cart for SoundEditor {
     fn configure(&self) -> Settings {
         let (w, h) = layout::DISPLAY;
@@ -462,37 +632,30 @@ impl Cart for SoundEditor {
         let fired = self.fired_keys(ctx);
         let ctrl = modifier(ctx, [Key::ControlLeft, Key::ControlRight]);
         let shift = modifier(ctx, [Key::ShiftLeft, Key::ShiftRight]);
-        if ctrl && ctx.is_key_pressed(Key::KeyS) {
-            self.save();
+        let Some(mut ui) = self.ui.take() else {
+            return;
+        };
+        // Text typed into the name field is the field's, not the editor's keys.
+        let was_typing = ui.is_editing();
+        // The grid has the keys until the focus goes elsewhere (Tab, a click on a widget).
+        let boot = ui.focus().is_none();
+        if boot {
+            ui.set_focus_to(Some(chrome::GRID_WIDGET));
         }
-        if ctrl && (ctx.is_key_pressed(Key::KeyY) || shift && ctx.is_key_pressed(Key::KeyZ)) {
-            self.undo(true);
-        } else if ctrl && ctx.is_key_pressed(Key::KeyZ) {
-            self.undo(false);
+        let grid = ui.frame(ctx, |ui, ctx| self.declare(ui, ctx));
+        let typing = was_typing || ui.is_editing();
+        if ui.focus().is_none() {
+            ui.set_focus_to(Some(chrome::GRID_WIDGET));
         }
-        if ctx.is_key_pressed(Key::Tab) {
-            self.view = match self.view {
-                View::Sfx => View::Tune,
-                View::Tune => View::Sfx,
-            };
+        self.ui = Some(ui);
+        let on_grid = (grid.focused() || boot) && !typing;
+        if !typing {
+            self.keys(ctx, fired, ctrl, shift, on_grid);
         }
-        if ctx.is_key_pressed(Key::Space) {
-            let was = self.playing.is_some() || self.tune_playing;
-            if was && !shift {
-                self.stop(ctx);
-            } else {
-                match self.view {
-                    View::Sfx => self.play(ctx, shift),
-                    View::Tune => self.play_tune(ctx),
-                }
-            }
+        if on_grid {
+            self.pad(ctx);
         }
-        match self.view {
-            View::Sfx => self.sfx_keys(ctx, fired, ctrl, shift),
-            View::Tune if !ctrl => self.tune_keys(ctx, fired),
-            View::Tune => {}
-        }
-        self.pointer(ctx);
+        self.pointer(ctx, &grid);
         // What played may have ended; the play head follows what plays.
         self.head = None;
         if let Some((channel, from)) = self.playing {

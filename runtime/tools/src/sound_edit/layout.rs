@@ -3,44 +3,91 @@
 
 use bt::Rect;
 
-/// The editor's display size: BT's default, so a window opens as for any cart.
-pub const DISPLAY: (u32, u32) = (320, 240);
+/// The editor's display size: BT's default height, wider to hold the widgets' column beside
+/// the notes and their graphs.
+pub const DISPLAY: (u32, u32) = (420, 240);
 /// One line of the system font.
 pub const LINE: i32 = 14;
 /// One character of the system font.
 pub const CHAR: i32 = 6;
-/// The bar at the top: the tabs, the sound picker, speed and loop.
-pub const TOP_BAR: Rect = Rect::new(0, 0, 320, LINE);
+/// Where the bar of tabs and buttons goes (its top-left corner).
+pub const TOP_BAR: (i32, i32) = (2, 2);
+/// Where the column of the sound list and the value fields goes.
+pub const SIDE: (i32, i32) = (2, 24);
+/// The side column's width: the list's and the name field's.
+pub const SIDE_WIDTH: i32 = 80;
+/// The width of a field in the side column (its label goes after it): room for two digits.
+pub const FIELD_WIDTH: i32 = 36;
+/// The speed field's: room for five digits (65535).
+pub const SPEED_WIDTH: i32 = 50;
+/// Rows of the sound list shown at once.
+pub const LIST_ROWS: usize = 4;
+/// The longest name the name field takes, in characters.
+pub const NAME_CHARS: usize = 24;
+/// Where the fields under the list and the name field go: the list's rows and frame, then a
+/// field's height (the system font's line and a pixel above and below) with the kit's
+/// spacing (3 pixels) after each.
+pub const FIELDS_Y: i32 = SIDE.1 + LIST_ROWS as i32 * LINE + 2 + 3 + (LINE + 2) + 3;
 /// Where the first row of notes or patterns is drawn.
-pub const ROWS_TOP: i32 = LINE + 1;
+pub const ROWS_TOP: i32 = 24;
 /// How many rows show at once.
-pub const VISIBLE_ROWS: usize = 15;
+pub const VISIBLE_ROWS: usize = 14;
+/// The note grid: the rows and the graphs, one region of the widgets (the pointer and the
+/// focus reach it through them).
+pub const GRID: Rect = Rect::new(110, ROWS_TOP, 306, VISIBLE_ROWS as i32 * LINE);
 /// The status line at the bottom.
 pub const STATUS_Y: i32 = 240 - LINE;
 
-/// The `SFX` tab.
-pub const SFX_TAB: Rect = Rect::new(0, 0, 24, LINE);
-/// The `TUNE` tab.
-pub const TUNE_TAB: Rect = Rect::new(26, 0, 30, LINE);
-/// The picker's "previous" arrow.
-pub const PREV: Rect = Rect::new(60, 0, 10, LINE);
-/// The picker's "next" arrow.
-pub const NEXT: Rect = Rect::new(172, 0, 10, LINE);
-/// The speed field (the wheel over it changes the speed).
-pub const SPEED: Rect = Rect::new(190, 0, 54, LINE);
-/// The loop field.
-pub const LOOP: Rect = Rect::new(250, 0, 54, LINE);
-
+/// Where a row's index is printed.
+pub const INDEX_X: i32 = GRID.x + 4;
 /// The note columns: pitch, wave, volume, effect, each as (left, width).
-pub const NOTE_COLUMNS: [(i32, i32); 4] = [(20, 24), (46, 38), (86, 10), (98, 74)];
+pub const NOTE_COLUMNS: [(i32, i32); 4] = [(130, 24), (156, 38), (196, 10), (208, 74)];
+/// The width of a row's band (the selection) from the grid's left edge.
+pub const NOTES_WIDTH: i32 = 174;
 /// The pitch graph: one bar a note, higher for a higher pitch; a drag draws pitches.
-pub const PITCH_GRAPH: Rect = Rect::new(178, ROWS_TOP + 1, 138, 134);
+pub const PITCH_GRAPH: Rect = Rect::new(286, ROWS_TOP + 1, 128, 126);
 /// The volume graph under it; a drag draws volumes.
-pub const VOLUME_GRAPH: Rect = Rect::new(178, 156, 138, 66);
+pub const VOLUME_GRAPH: Rect = Rect::new(286, 154, 128, 66);
 
 /// A tune's cells: a pattern's four channels (or a sequence line's channel then its sounds),
 /// each as (left, width).
-pub const TUNE_COLUMNS: [(i32, i32); 5] = [(22, 58), (82, 58), (142, 58), (202, 58), (262, 58)];
+pub const TUNE_COLUMNS: [(i32, i32); 5] = [(132, 56), (190, 56), (248, 56), (306, 56), (364, 52)];
+
+/// The editor's widgets by their place in the order they are declared in: what the kit's
+/// focus and [`SoundEditor::widget_rect`](super::SoundEditor::widget_rect) count by.
+pub mod widget {
+    /// The page tabs, `SFX` and `TUNE`.
+    pub const TABS: usize = 0;
+    /// The buttons: play, stop, a new sound effect, delete, save.
+    pub const PLAY: usize = 1;
+    /// Stops what plays.
+    pub const STOP: usize = 2;
+    /// A new sound effect.
+    pub const NEW: usize = 3;
+    /// Removes the selected notes, or the tune's row.
+    pub const DELETE: usize = 4;
+    /// Saves.
+    pub const SAVE: usize = 5;
+    /// The list of the page's sounds.
+    pub const LIST: usize = 6;
+    /// The name of the sound shown.
+    pub const NAME: usize = 7;
+    /// The note grid (or the tune's rows): the focus it starts with.
+    pub const GRID: usize = 8;
+    /// The sound effect page's fields: its speed, its loop, and the cursor's note's pitch,
+    /// wave, effect and volume.
+    pub const SPEED: usize = 9;
+    /// The loop's first note (-1: no loop).
+    pub const LOOP: usize = 10;
+    /// The cursor's note's pitch.
+    pub const PITCH: usize = 11;
+    /// Its wave.
+    pub const WAVE: usize = 12;
+    /// Its effect.
+    pub const EFFECT: usize = 13;
+    /// Its volume.
+    pub const VOLUME: usize = 14;
+}
 
 /// The top of row `i` of those showing.
 pub fn row_y(i: usize) -> i32 {
@@ -110,7 +157,7 @@ mod tests {
         assert_eq!(row_at(row_y(VISIBLE_ROWS)), None);
         assert_eq!(bar_at(PITCH_GRAPH.x + 17, 16), Some(2));
         assert_eq!(bar_at(PITCH_GRAPH.x - 1, 16), None);
-        assert_eq!(column_at(50, &NOTE_COLUMNS), Some(1));
+        assert_eq!(column_at(NOTE_COLUMNS[1].0 + 4, &NOTE_COLUMNS), Some(1));
         assert_eq!(volume_at(VOLUME_GRAPH.y + VOLUME_GRAPH.h - 1), 0);
         assert_eq!(volume_at(VOLUME_GRAPH.y), 7);
     }

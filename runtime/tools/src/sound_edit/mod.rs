@@ -28,5 +28,5 @@ pub use doc::{
     effect_text, note_text, pitch_text, wave_text, EffectName, PitchName, SfxEntry, SoundDoc,
     Sounds, TuneEntry, TuneRows, WaveName, NEW_SFX_NOTES, NEW_SFX_SPEED,
 };
-pub use editor::{SoundEditor, View, EFFECTS, TYPED_NOTE, WAVES};
+pub use editor::{SoundEditor, View, EFFECTS, KEYS, TYPED_NOTE, WAVES};
 pub use history::{Gesture, History, MAX_UNDO};

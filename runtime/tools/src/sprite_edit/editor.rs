@@ -314,6 +314,17 @@ impl SpriteEditor {
         }
     }
 
+    /// The console the editor runs on, whatever the sheets: its display, and a palette of
+    /// 256 slots, room for the largest sheet palette and the editor's own colours past a
+    /// smaller one.
+    pub fn settings() -> Settings {
+        let (w, h) = super::layout::DISPLAY;
+        Settings::default()
+            .display(w, h)
+            .palette(Palette::new(256).unwrap_or_default())
+            .title("BT sprite editor")
+    }
+
     /// The open sheets.
     pub fn tabs(&self) -> &[SheetTab] {
         &self.tabs
@@ -999,13 +1010,7 @@ impl SpriteEditor {
 
 impl Cart for SpriteEditor {
     fn configure(&self) -> Settings {
-        let (w, h) = super::layout::DISPLAY;
-        let name = self.tabs.first().map_or("", |t| t.sheet.name());
-        Settings::default()
-            .display(w, h)
-            // Room for the largest sheet palette and the editor's own colours past a small one.
-            .palette(Palette::new(256).unwrap_or_default())
-            .title(&format!("{name} - BT sprite editor"))
+        SpriteEditor::settings()
     }
 
     fn update(&mut self, ctx: &mut Update<'_>) {

@@ -25,12 +25,14 @@
 
 mod draw;
 mod editor;
+mod files;
 mod history;
 pub mod layout;
 pub mod paint;
 mod sheet;
 
 pub use editor::{FlagStore, SheetTab, SpriteEditor, Tool, KEYS, TOOLS};
+pub use files::{is_tiled_file, tabs, TilesetFlags};
 pub use history::{Area, Change, History, Step, MAX_UNDO, MAX_UNDO_BYTES};
 pub use sheet::{Mapped, Sheet};
 

@@ -303,7 +303,7 @@ fn flag_sites(tileset: Node<'_, '_>, text: &str) -> FlagSites {
     let last = tiles
         .last()
         .copied()
-        .or_else(|| tileset.children().filter(Node::is_element).last());
+        .or_else(|| tileset.children().rfind(Node::is_element));
     sites.new_tile.end = Some(match last {
         Some(node) => {
             let space = indent(text, node.range().start);

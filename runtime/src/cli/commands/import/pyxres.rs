@@ -547,20 +547,12 @@ fn image_name(stem: &str, i: usize) -> String {
 }
 
 fn indexed_png(image: &Image, palette: &[u32]) -> Result<Vec<u8>, String> {
-    let rgb: Vec<u8> = palette
+    let rgb: Vec<[u8; 3]> = palette
         .iter()
-        .flat_map(|&c| [(c >> 16) as u8, (c >> 8) as u8, c as u8])
+        .map(|&c| [(c >> 16) as u8, (c >> 8) as u8, c as u8])
         .collect();
-    let mut out = Vec::new();
-    let mut enc = png::Encoder::new(&mut out, image.width, image.height);
-    enc.set_color(png::ColorType::Indexed);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_palette(rgb);
-    let mut w = enc.write_header().map_err(|e| e.to_string())?;
-    w.write_image_data(&image.pixels)
-        .map_err(|e| e.to_string())?;
-    w.finish().map_err(|e| e.to_string())?;
-    Ok(out)
+    crate::export::png::encode_indexed_png(&image.pixels, (image.width, image.height), &rgb, &[])
+        .map_err(|e| e.to_string())
 }
 
 /// A Tiled map of `map` over the image file `image_file`. Every cell is a tile, `(0, 0)`

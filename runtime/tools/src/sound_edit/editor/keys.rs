@@ -7,6 +7,69 @@ use super::{SoundEditor, View, EFFECTS, TYPED_NOTE, WAVES};
 use crate::sound_edit::layout::VISIBLE_ROWS;
 use crate::sound_edit::TuneRows;
 
+/// Every key of the editor and what it does, as its documentation lists them (sound effect
+/// page, tune page, both pages): for the help and the cheat sheet.
+pub const KEYS: &[(&str, &str)] = &[
+    ("arrows", "move the cursor while the grid has the focus (held: repeat)"),
+    ("Shift+Up, Shift+Down", "select notes (Escape: no selection)"),
+    ("PageUp, PageDown", "a screen of notes up or down"),
+    (
+        "= and - (or keypad + -)",
+        "the cells of the selected notes up or down: a semitone (Shift: an octave), the next wave, volume or effect",
+    ),
+    (
+        "C D E F G A B",
+        "in the pitch column: that note, in the note's octave (Shift: sharp); the cursor moves down a row",
+    ),
+    ("0 to 7", "in the pitch column: the octave; in the volume column: the volume"),
+    (
+        "0 to 9",
+        "in the wave column: sq, sq25, sq12, tri, saw, sin, tilt, organ, phaser, noise",
+    ),
+    (
+        "0 to 7 (effect)",
+        "in the effect column: none, slide, vibrato, drop, fadein, fadeout, arp, arpgroup:4",
+    ),
+    ("Backspace", "the selected notes become rests"),
+    ("Insert", "adds a copy of the cursor's note after it (at most 64 notes)"),
+    ("Delete", "removes the selected notes (one note always stays)"),
+    ("[ and ]", "the previous and next sound effect"),
+    (", and .", "speed down and up (Shift: by 10), 1 to 65535"),
+    ("L", "the loop starts at this note (L again: no loop)"),
+    (
+        "Space",
+        "while the grid has the focus: plays the selection, or the whole sound effect; Space again stops",
+    ),
+    ("Shift+Space", "plays the selection (or the sound effect) looping, until Space"),
+    (
+        "Ctrl+C, Ctrl+V",
+        "copy the selected notes; paste them over the notes from the cursor down",
+    ),
+    ("Ctrl+N", "a new sound effect, sfxN, of 16 rests at speed 15"),
+    ("arrows (tune)", "move the cursor while the grid has the focus"),
+    (
+        "= and - (tune)",
+        "the cell's sound effect: the next or previous of those defined above the tune",
+    ),
+    ("Backspace (tune)", "empties the cell (a sequence line loses that sound)"),
+    ("Insert (tune)", "a new row after this one"),
+    ("Delete (tune)", "removes the row (a tune of patterns keeps one)"),
+    (
+        "Enter",
+        "while the grid has the focus: opens the cell's sound effect on the sound effect page",
+    ),
+    ("[ and ] (tune)", "the previous and next tune"),
+    ("Space (tune)", "plays the tune from its start; Space again stops"),
+    ("Tab, Shift+Tab", "move the focus: the tabs, the buttons, the list, the name, the grid, the fields"),
+    ("Ctrl+T", "the other page"),
+    ("Ctrl+S", "saves"),
+    ("Ctrl+Z", "undoes the last edit (200 are kept)"),
+    ("Ctrl+Y, Ctrl+Shift+Z", "redoes"),
+    ("Ctrl+Q", "quits, without asking: save first"),
+    ("d-pad, A", "on the grid: move the cursor, play or stop"),
+    ("L, R (gamepad)", "move the focus"),
+];
+
 impl SoundEditor {
     pub(super) fn sfx_keys(&mut self, ctx: &mut Update<'_>, fired: u128, ctrl: bool, shift: bool) {
         let repeat = |k: Key| fired >> (k as usize) & 1 == 1;
@@ -33,11 +96,7 @@ impl SoundEditor {
                 });
             }
             if ctx.is_key_pressed(Key::KeyN) {
-                let mut at = 0;
-                self.edit(None, |doc| at = doc.add_sfx());
-                (self.sfx, self.row, self.anchor) = (at, 0, None);
-                let name = self.doc.sounds.sfx[at].name.clone();
-                self.say(format!("new sound effect {name}"));
+                self.new_sfx();
             }
             return;
         }
@@ -129,15 +188,7 @@ impl SoundEditor {
             }
         }
         if ctx.is_key_pressed(Key::Delete) {
-            let (sfx, range) = (self.sfx, self.selection());
-            let mut done = false;
-            self.edit(None, |doc| done = doc.remove_notes(sfx, range.clone()));
-            if done {
-                self.row = range.start;
-                self.anchor = None;
-            } else {
-                self.say("a sound effect keeps one note at least");
-            }
+            self.delete_notes();
         }
         if ctx.is_key_pressed(Key::Backspace) {
             let (sfx, range) = (self.sfx, self.selection());
@@ -216,7 +267,7 @@ impl SoundEditor {
         });
     }
 
-    pub(super) fn tune_keys(&mut self, ctx: &mut Update<'_>, fired: u128) {
+    pub(super) fn tune_keys(&mut self, ctx: &mut Update<'_>, fired: u128, on_grid: bool) {
         let repeat = |k: Key| fired >> (k as usize) & 1 == 1;
         if repeat(Key::ArrowUp) {
             self.trow = self.trow.saturating_sub(1);
@@ -266,13 +317,9 @@ impl SoundEditor {
             }
         }
         if ctx.is_key_pressed(Key::Delete) {
-            let mut done = false;
-            self.edit(None, |doc| done = doc.remove_row(tune, row));
-            if !done {
-                self.say("a tune of patterns keeps one pattern at least");
-            }
+            self.delete_row();
         }
-        if ctx.is_key_pressed(Key::Enter) {
+        if on_grid && ctx.is_key_pressed(Key::Enter) {
             // Opens the cell's sound effect.
             let cells = self
                 .doc

@@ -1,20 +1,23 @@
-//! What the pointer does: a click puts the cursor on a cell or picks a tab, the wheel steps the
-//! value under it, a drag on a graph draws pitches or volumes.
+//! What the pointer does on the note grid, a region of the widgets: a press puts the cursor on
+//! a cell, the wheel steps the value under it, a drag begun on a graph draws pitches or
+//! volumes. The kit decides whether a press is the grid's (a widget's press is not).
 
 use bt::sound::Note;
-use bt::{Button, Player, Update};
+use bt::ui::Response;
+use bt::Update;
 
 use super::{SoundEditor, View, DRAG_PITCH, DRAG_VOLUME, TYPED_NOTE, WHEEL};
 use crate::sound_edit::history::Gesture;
 use crate::sound_edit::layout;
 
 impl SoundEditor {
-    /// The pointer: a click puts the cursor on a cell or picks a tab, the wheel steps the
-    /// value under it, a drag on a graph draws pitches or volumes.
-    pub(super) fn pointer(&mut self, ctx: &mut Update<'_>) {
+    /// The pointer on the grid, as the kit's region `grid` saw it in this update.
+    pub(super) fn pointer(&mut self, ctx: &mut Update<'_>, grid: &Response) {
         let (x, y) = ctx.pointer_pos();
         self.pointer = (x, y);
-        self.wheel += ctx.pointer_wheel().1;
+        if grid.hovered() {
+            self.wheel += ctx.pointer_wheel().1;
+        }
         if !self.wheel.is_finite() {
             self.wheel = 0.0;
         }
@@ -22,31 +25,22 @@ impl SoundEditor {
         // update however far it turned.
         let lines = -(self.wheel.trunc().clamp(-16.0, 16.0) as i32);
         self.wheel -= self.wheel.trunc();
-        let click = ctx.is_pressed(Button::POINTER_A, Player::ONE);
-        let held = ctx.is_down(Button::POINTER_A, Player::ONE);
-        if ctx.is_released(Button::POINTER_A, Player::ONE) {
+        if !grid.held() {
             // A drag ends with its button; wheel turns on one cell go on joining.
-            self.history.end_gesture();
-        }
-        if click {
-            if layout::SFX_TAB.contains(x, y) {
-                self.view = View::Sfx;
-            } else if layout::TUNE_TAB.contains(x, y) {
-                self.view = View::Tune;
-            } else if layout::PREV.contains(x, y) {
-                match self.view {
-                    View::Sfx => self.pick_sfx(-1),
-                    View::Tune => self.pick_tune(-1),
-                }
-            } else if layout::NEXT.contains(x, y) {
-                match self.view {
-                    View::Sfx => self.pick_sfx(1),
-                    View::Tune => self.pick_tune(1),
-                }
+            if self.dragging {
+                self.history.end_gesture();
             }
+            self.dragging = false;
         }
+        let click = grid.pressed();
+        let lines = if grid.hovered() { lines } else { 0 };
         match self.view {
-            View::Sfx => self.sfx_pointer(x, y, click, held, lines),
+            View::Sfx => {
+                if grid.held() {
+                    self.dragging = true;
+                }
+                self.sfx_pointer(x, y, click, grid.held(), lines);
+            }
             View::Tune => {
                 let cols: &[(i32, i32)] = &layout::TUNE_COLUMNS;
                 if let (Some(r), Some(c)) = (layout::row_at(y), layout::column_at(x, cols)) {
@@ -69,17 +63,6 @@ impl SoundEditor {
             return;
         }
         let len = self.notes_len();
-        if layout::SPEED.contains(x, y) && lines != 0 {
-            let sfx = self.sfx;
-            let speed = i32::from(self.doc.sounds.sfx[sfx].sfx.speed) + lines;
-            let gesture = Gesture {
-                kind: WHEEL,
-                place: (sfx, usize::MAX, 0),
-            };
-            self.edit(Some(gesture), |doc| {
-                doc.set_speed(sfx, speed.clamp(1, i32::from(u16::MAX)) as u16)
-            });
-        }
         if let (Some(r), Some(c)) = (
             layout::row_at(y),
             layout::column_at(x, &layout::NOTE_COLUMNS),
