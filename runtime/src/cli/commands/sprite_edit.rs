@@ -559,4 +559,63 @@ mod tests {
             "{line}"
         );
     }
+
+    #[test]
+    fn a_recorded_session_replays_from_its_own_header_with_the_files_gone() {
+        let dir = ScratchDir::new("sprite-replay");
+        let assets = dir.join("cart/assets");
+        std::fs::create_dir_all(&assets).unwrap();
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../carts/platformer/assets");
+        for f in ["tiles.png", "level1.tmj"] {
+            std::fs::copy(from.join(f), assets.join(f)).unwrap();
+        }
+        let opened = open_all(&offer(&dir.join("cart")), None, false).unwrap();
+        let (files, _) = opened_files(&opened);
+        let kept: Vec<crate::edit::Kept> = files.0.iter().map(|_| Default::default()).collect();
+        let saves = kept.clone();
+        let targets: Targets = Arc::new(move |i| Box::new(kept[i].clone()) as Box<dyn SaveTarget>);
+        let live = crate::cli::editors::editor_cart("sprite-edit", targets).unwrap();
+        let options = |args: Vec<(String, String)>, replay| crate::EngineOptions {
+            overlay: false,
+            args,
+            replay,
+            ..crate::EngineOptions::default()
+        };
+        let mut e =
+            crate::Engine::new(Box::new(move || live()), options(files.to_args(), None)).unwrap();
+        e.start_recording(60);
+        e.step(1).unwrap();
+        for (held, key) in [
+            (None, Key::ArrowRight),
+            (Some(Key::ShiftLeft), Key::Digit2),
+            (None, Key::KeyH),
+            (Some(Key::ControlLeft), Key::KeyS),
+        ] {
+            for down in [true, false] {
+                let input = e.console_mut().input_mut();
+                if let Some(m) = held {
+                    input.set_key(m, down);
+                }
+                input.set_key(key, down);
+                e.step(1).unwrap();
+            }
+        }
+        assert_eq!(saves.iter().map(|k| k.saves()).collect::<Vec<_>>(), [1, 1]);
+        let replay = e.recording("sprite-edit", None).expect("recorded");
+        std::fs::remove_dir_all(dir.join("cart")).unwrap();
+
+        let again = crate::cli::editors::replayed_editor("sprite-edit").unwrap();
+        let args = replay.info.args.clone();
+        let mut r = crate::Engine::new(
+            Box::new(move || again()),
+            options(args, Some(Arc::new(replay))),
+        )
+        .unwrap();
+        r.step(e.updates_since_init()).unwrap();
+        assert_eq!(r.test_state(), e.test_state());
+        assert_eq!(
+            crate::replay::frame_hash(r.framebuffer(), r.palette()),
+            crate::replay::frame_hash(e.framebuffer(), e.palette())
+        );
+    }
 }
