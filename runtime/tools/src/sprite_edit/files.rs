@@ -7,6 +7,9 @@ use crate::tiled_doc::TiledDoc;
 
 use super::{FlagStore, Sheet, SheetTab};
 
+/// A Tiled file holding a sheet's flags, and where it saves.
+type Home = (TiledDoc, Box<dyn SaveTarget>);
+
 /// Whether `name` is a Tiled file (`.tmx`, `.tmj`, `.tsx`, `.tsj`), which holds flags, rather
 /// than a sheet.
 pub fn is_tiled_file(name: &str) -> bool {
@@ -28,7 +31,7 @@ pub fn tabs(
     files: &OpenedFiles,
     targets: &dyn Fn(usize) -> Box<dyn SaveTarget>,
 ) -> Result<Vec<SheetTab>, String> {
-    let mut opened: Vec<(Sheet, usize, Vec<(TiledDoc, Box<dyn SaveTarget>)>)> = Vec::new();
+    let mut opened: Vec<(Sheet, usize, Vec<Home>)> = Vec::new();
     for (i, file) in files.0.iter().enumerate() {
         let bytes = file.bytes.clone().unwrap_or_default();
         if is_tiled_file(&file.name) {
@@ -68,7 +71,7 @@ pub fn tabs(
 /// The Tiled files whose tileset's picture is a sheet: its sprites' flags are saved to each,
 /// only the tiles whose flags were edited, so flags another file gives differently stay.
 pub struct TilesetFlags {
-    homes: Vec<(TiledDoc, Box<dyn SaveTarget>)>,
+    homes: Vec<Home>,
     /// The flags as last saved (or read from the first file).
     saved: Vec<u8>,
 }
