@@ -618,4 +618,19 @@ mod tests {
             crate::replay::frame_hash(e.framebuffer(), e.palette())
         );
     }
+
+    #[test]
+    fn a_cart_of_more_sheets_than_a_session_holds_is_refused_before_a_window_opens() {
+        let dir = ScratchDir::new("sprite-many-sheets");
+        let assets = dir.join("cart/assets");
+        std::fs::create_dir_all(&assets).unwrap();
+        for i in 0..=MAX_OPENED_FILES {
+            std::fs::write(assets.join(format!("s{i:02}.png")), indexed(8, 8)).unwrap();
+        }
+        let e = open_all(&offer(&dir.join("cart")), None, false).unwrap_err();
+        assert!(
+            e.contains("has 65 sheets and Tiled files") && e.contains("at most 64"),
+            "{e}"
+        );
+    }
 }
