@@ -86,6 +86,11 @@ pub struct SoundEditor;
 #[doc = include_str!("../../docs/sound.md")]
 pub struct Sound;
 
+// Carries `docs/sprite-editor.md` as its documentation, so rustdoc compiles and runs its
+// examples.
+#[doc = include_str!("../../docs/sprite-editor.md")]
+pub struct SpriteEditor;
+
 // Carries `docs/sharing.md` as its documentation, so rustdoc compiles and runs its examples.
 #[doc = include_str!("../../docs/sharing.md")]
 pub struct Sharing;

@@ -2,9 +2,9 @@
 //! name, so a cart depends on `bt-runtime` alone.
 //!
 //! A cart crate's `main.rs` is one call, [`main`], and gets every `bt` command for itself;
-//! its tests use [`harness::CartTest`]. The runtime bundles no example cart (its one cart of
-//! its own is the sound editor, [`sound_edit`]): the example carts and the `bt` binary that
-//! lists them live in `carts/gallery`.
+//! its tests use [`harness::CartTest`]. The runtime bundles no example cart (its carts of its
+//! own are the editors, [`sound_edit`] and [`sprite_edit`]): the example carts and the `bt`
+//! binary that lists them live in `carts/gallery`.
 //!
 //! # The layers
 //!
@@ -16,7 +16,7 @@
 //! | `bt-engine` | `runtime/engine` | the headless console: [`engine`], [`fixed_loop`], [`clock`], [`replay`], [`verify`], [`postfx`], [`config`], [`save`], [`session`], the console's outputs ([`export::png`], [`export::wav`], [`export::safe_write`]), [`quote`], [`wall_time`] |
 //! | `bt-timing` | `runtime/timing` | [`timing`]: frame records, the timeline and its figures, Chrome traces, captured runs' columns, `bt diagnose`, `bt bench` |
 //! | `bt-host` | `runtime/host` | [`host`]: the [`host::Host`] a window, a page and a test drive alike, input, key maps, and [`harness`] |
-//! | `bt-tools` | `runtime/tools` | the HTML timing report ([`timing::report`]), GIFs ([`export::gif`]), the sound editor ([`sound_edit`]) |
+//! | `bt-tools` | `runtime/tools` | the HTML timing report ([`timing::report`]), GIFs ([`export::gif`]), the sound and sprite editors ([`sound_edit`], [`sprite_edit`]) |
 //! | `bt-window` | `runtime/window` | `bt run`'s window (`host::window`, with the `window` feature) |
 //! | `bt-runtime` | `runtime` | the command line (`cli`), [`catalog`], and this list of re-exports |
 //!
@@ -54,7 +54,7 @@ pub use bt_engine::{
 };
 pub use bt_host::harness;
 pub use bt_tools::{edit, export, sound_edit, timing};
-pub use bt_tools::{map_edit, tiled_doc};
+pub use bt_tools::{map_edit, sprite_edit, tiled_doc};
 
 /// The platform side: [`Host`](host::Host) and its parts (`bt-host`), and the window
 /// (`bt-window`) with the pieces only a window has.

@@ -192,6 +192,8 @@ pub struct Ui {
     caret: usize,
     /// Whether editing began in this update (its text waits for the next).
     edit_began: bool,
+    /// Whether keys and the gamepad are left alone: see [`Ui::set_pointer_only`].
+    pointer_only: bool,
 }
 
 impl Default for Ui {
@@ -233,12 +235,20 @@ impl Ui {
             editing: None,
             caret: 0,
             edit_began: false,
+            pointer_only: false,
         }
     }
 
     /// The looks.
     pub fn theme(&self) -> &Theme {
         &self.theme
+    }
+
+    /// With `on`, the widgets answer the pointer (and touches) alone: keys and the gamepad
+    /// neither move the focus nor work a widget. For a tool whose keys all have jobs of their
+    /// own (an editor's arrows move its cursor, not the focus).
+    pub fn set_pointer_only(&mut self, on: bool) {
+        self.pointer_only = on;
     }
 
     /// The looks, to change.
@@ -273,7 +283,9 @@ impl Ui {
         self.last = None;
         self.edit_began = false;
         let editing = self.editing.is_some();
-        self.nav = if editing {
+        self.nav = if self.pointer_only {
+            Nav::default()
+        } else if editing {
             // Keys edit the text; player one's buttons count only when no key is in play, so
             // typing "z" is not button A.
             let pad = if self.input.keys_busy {

@@ -583,6 +583,34 @@ fn a_copys_heap_bytes_are_the_last_updates_widgets_and_text() {
 }
 
 #[test]
+fn a_pointer_only_ui_leaves_keys_and_the_gamepad_alone_and_still_answers_the_pointer() {
+    let (mut rig, mut ui) = (Rig::new(), Ui::new());
+    ui.set_pointer_only(true);
+    let mut color = 3u8;
+    let mut form = |ui: &mut Ui| ui.swatches(&mut color, 0..=15, 8).changed();
+    rig.step(&mut ui, &mut form);
+    let at = ui.rect_of(0).unwrap();
+    for key in [Key::Tab, Key::ArrowDown, Key::ArrowRight, Key::Enter] {
+        rig.tap(key, &mut ui, &mut form);
+    }
+    rig.pad(Button::DOWN, true);
+    rig.step(&mut ui, &mut form);
+    rig.pad(Button::DOWN, false);
+    assert_eq!(
+        ui.focus(),
+        None,
+        "neither keys nor the gamepad moved the focus"
+    );
+    // A press on the second swatch picks it.
+    rig.point(at.x + 1 + 11 + 5, at.y + 5);
+    rig.mouse(true);
+    assert!(rig.step(&mut ui, &mut form));
+    rig.mouse(false);
+    rig.step(&mut ui, &mut form);
+    assert_eq!(color, 1);
+}
+
+#[test]
 fn a_region_takes_the_arrows_while_focused_and_a_press_a_button_took_is_not_its() {
     let (mut rig, mut ui) = (Rig::new(), Ui::new());
     let form = |ui: &mut Ui| {

@@ -89,6 +89,11 @@ pub enum Command {
     /// layers; Ctrl+S saves, ? lists the keys (see docs/map-editor.md).
     #[cfg(feature = "window")]
     MapEdit(MapEditArgs),
+    /// Edit indexed PNG sprite sheets in a window: a zoomed canvas, drawing tools, selections,
+    /// the palette, each sprite's flags and an animation preview; Ctrl+S saves (see
+    /// docs/sprite-editor.md for the keys).
+    #[cfg(feature = "window")]
+    SpriteEdit(SpriteEditArgs),
 }
 
 /// Where a recorded output starts: `bt gif`, `bt frames` and `bt wav` take it, declared once
@@ -150,6 +155,23 @@ pub struct MapEditArgs {
     /// The map to edit (`.tmj` or `.tmx`), or a cart (see `bt list`) whose asset folder holds
     /// one map; a cart crate's own binary needs neither.
     pub target: Option<PathBuf>,
+    #[command(flatten)]
+    pub editor: EditorArgs,
+}
+
+/// `bt sprite-edit`'s arguments.
+#[cfg(feature = "window")]
+#[derive(Debug, clap::Args)]
+pub struct SpriteEditArgs {
+    /// The indexed PNG sheet to edit, or a cart (see `bt list`) whose asset folder's PNG
+    /// sheets open as tabs; a cart crate's own binary needs neither.
+    pub target: Option<PathBuf>,
+    /// Open a PNG of colours (RGB, RGBA, grey) by mapping them onto palette numbers: the
+    /// cart's palette's numbers (PICO-8's without a cart), its other colours after them, or
+    /// with more than 256 colours each pixel's nearest in the cart's palette. Ctrl+S then
+    /// writes it as an indexed PNG.
+    #[arg(long)]
+    pub convert: bool,
     #[command(flatten)]
     pub editor: EditorArgs,
 }

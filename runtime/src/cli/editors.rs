@@ -11,6 +11,7 @@ use crate::edit::{FromArgs, Kept, OpenEditor, OpenedFiles, SaveTarget};
 use crate::map_edit::MapEditor;
 use crate::session::MakeCart;
 use crate::sound_edit::{SoundDoc, SoundEditor};
+use crate::sprite_edit::SpriteEditor;
 use crate::tiled_doc::TiledDoc;
 
 /// Where the save of file `index` (of the opened files) goes.
@@ -75,6 +76,19 @@ pub(crate) fn map_editor(files: &OpenedFiles, targets: &Targets) -> Result<Box<d
     Ok(Box::new(editor))
 }
 
+/// The sprite editor on `files`: PNG sheets, each followed by the Tiled files holding its
+/// sprites' flags (see [`crate::sprite_edit::tabs`]).
+///
+/// # Errors
+/// A sheet's or a Tiled file's own error when it does not read.
+pub(crate) fn sprite_editor(
+    files: &OpenedFiles,
+    targets: &Targets,
+) -> Result<Box<dyn Cart>, String> {
+    let tabs = crate::sprite_edit::tabs(files, &|i| targets(i))?;
+    Ok(Box::new(SpriteEditor::new(tabs)))
+}
+
 /// The cart of editor `name`, opening its files from the session's arguments, its saves going
 /// where `targets` says; `None` for a name that is no editor.
 pub(crate) fn editor_cart(name: &str, targets: Targets) -> Option<MakeCart> {
@@ -84,6 +98,7 @@ pub(crate) fn editor_cart(name: &str, targets: Targets) -> Option<MakeCart> {
             SoundEditor::new(SoundDoc::new_file("sounds.txt"), Box::new(Kept::new())).configure(),
         ),
         "map-edit" => (map_editor, MapEditor::settings()),
+        "sprite-edit" => (sprite_editor, SpriteEditor::settings()),
         _ => return None,
     };
     let open: OpenEditor = Arc::new(move |files: &OpenedFiles| open(files, &targets));

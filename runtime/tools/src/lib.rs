@@ -1,5 +1,5 @@
 //! BT's tools on a run, above the console and its host: the HTML timing report and its sensor
-//! plots, GIF animations, and the sound editor (a cart of BT's own).
+//! plots, GIF animations, and the sound and sprite editors (carts of BT's own).
 //!
 //! It stands on `bt-engine`, `bt-timing` and `bt-host`; the window and the command line use it.
 //! Nothing below it knows it: the host's F8 report and F10 recording reach these tools only
@@ -13,6 +13,7 @@ use bt_engine::*;
 pub mod edit;
 pub mod map_edit;
 pub mod sound_edit;
+pub mod sprite_edit;
 pub mod tiled_doc;
 
 /// Files made from a run: the console's own outputs (`png`, `wav`, `safe_write`) and

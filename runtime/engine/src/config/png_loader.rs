@@ -22,7 +22,7 @@ fn not_png(name: &str, e: impl std::fmt::Display) -> AssetError {
 }
 
 /// The PNG signature every PNG file starts with.
-pub(crate) const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
+pub const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 /// The width and height a PNG's header claims, read straight from its bytes: the header
 /// (`IHDR`) must be the first chunk, right after the signature. `None` when the bytes do not

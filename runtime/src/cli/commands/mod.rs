@@ -15,6 +15,8 @@ mod play;
 mod replays;
 mod setup;
 mod sound_edit;
+#[cfg(feature = "window")]
+mod sprite_edit;
 mod timing;
 mod web;
 
@@ -87,6 +89,8 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::SoundEdit(args) => sound_edit::sound_edit(offer, args)?,
         #[cfg(feature = "window")]
         Command::MapEdit(args) => map_edit::map_edit(offer, args)?,
+        #[cfg(feature = "window")]
+        Command::SpriteEdit(args) => sprite_edit::sprite_edit(offer, args)?,
     }
     Ok(())
 }

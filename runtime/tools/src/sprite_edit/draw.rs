@@ -1,0 +1,201 @@
+//! What the editor draws: the tabs, the zoomed sprite on its grid, the sheet, the tools, the
+//! flags, the animation preview, the swatches and the status line; or the help screen.
+//! Nothing here allocates: numbers are formatted straight onto the screen.
+
+use bt::{Rect, Render};
+
+use super::editor::{SpriteEditor, KEYS, TOOLS};
+use super::layout::{
+    CANVAS, FLAG_ROW, FLAG_W, HELP_ROWS, LINE, PREVIEW, SHEET, STATUS, TOOL_ROW, TOOL_W,
+};
+
+/// PICO-8 colour numbers of the editor's own parts (the console slot each shows in is the
+/// editor's `ui_color`).
+const BLACK: usize = 0;
+const DARK: usize = 1;
+const GREY: usize = 5;
+const LIGHT: usize = 6;
+const WHITE: usize = 7;
+const YELLOW: usize = 10;
+/// The colour of each flag when it is on: PICO-8's flag colours, 8 to 15.
+const FLAG_COLORS: [usize; 8] = [8, 9, 10, 11, 12, 13, 14, 15];
+
+/// Fills `r` with a sheet's colour `p`: colour 0 too, which the console's shapes leave out
+/// (index 0 draws nothing), so it is cleared to instead.
+fn fill(ctx: &mut Render<'_>, r: Rect, p: u8) {
+    if p == 0 {
+        ctx.clear_rect(r, 0);
+    } else {
+        ctx.draw_rect_fill(r, p);
+    }
+}
+
+pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
+    let c = |i: usize| ed.ui_color[i];
+    ctx.clear(c(BLACK));
+    if ed.help > 0 {
+        draw_help(ed, ctx);
+        return;
+    }
+    let t = &ed.tabs[ed.tab];
+    let sheet = &t.sheet;
+    let s = t.sprite;
+    let z = ed.zoom();
+
+    // The canvas: each pixel a square, a pixel's gap showing the grid when zoomed in.
+    ctx.draw_rect_fill(CANVAS, c(DARK));
+    let gap = i32::from(z >= 8);
+    for y in 0..s.h.min(CANVAS.h / z) {
+        for x in 0..s.w.min(CANVAS.w / z) {
+            let p = sheet.get(s.x + x, s.y + y).unwrap_or(0);
+            let r = Rect::new(CANVAS.x + x * z, CANVAS.y + y * z, z - gap, z - gap);
+            fill(ctx, r, p);
+        }
+    }
+    if let Some(m) = t.marquee {
+        let r = Rect::new(
+            CANVAS.x + (m.x - s.x) * z - 1,
+            CANVAS.y + (m.y - s.y) * z - 1,
+            m.w * z + 1,
+            m.h * z + 1,
+        );
+        ctx.draw_rect(r, c(YELLOW));
+    }
+
+    // The sheet at its size, the sprite outlined.
+    ctx.draw_rect_fill(SHEET, c(DARK));
+    let (sx, sy) = t.scroll;
+    for y in 0..SHEET.h.min(sheet.height() as i32 - sy) {
+        for x in 0..SHEET.w.min(sheet.width() as i32 - sx) {
+            let p = sheet.get(sx + x, sy + y).unwrap_or(0);
+            fill(ctx, Rect::new(SHEET.x + x, SHEET.y + y, 1, 1), p);
+        }
+    }
+    let clip = ctx.clip();
+    ctx.set_clip(Rect::new(
+        SHEET.x - 1,
+        SHEET.y - 1,
+        SHEET.w + 2,
+        SHEET.h + 2,
+    ));
+    ctx.draw_rect(
+        Rect::new(
+            SHEET.x + s.x - sx - 1,
+            SHEET.y + s.y - sy - 1,
+            s.w + 2,
+            s.h + 2,
+        ),
+        c(WHITE),
+    );
+    ctx.set_clip(clip);
+
+    // The tools, the chosen one lit.
+    for (i, &(tool, label)) in TOOLS.iter().enumerate() {
+        let r = Rect::new(
+            TOOL_ROW.x + i as i32 * TOOL_W,
+            TOOL_ROW.y,
+            TOOL_W - 1,
+            TOOL_ROW.h,
+        );
+        let on = tool == ed.tool;
+        ctx.draw_rect_fill(r, c(if on { LIGHT } else { GREY }));
+        ctx.print(r.x + 1, r.y, label, c(if on { BLACK } else { WHITE }));
+    }
+
+    // The sprite's flags.
+    let flags = t.sprite_id().map_or(0, |id| t.flags()[id]);
+    for (bit, &color) in FLAG_COLORS.iter().enumerate() {
+        let r = Rect::new(
+            FLAG_ROW.x + bit as i32 * FLAG_W,
+            FLAG_ROW.y,
+            FLAG_W - 2,
+            FLAG_ROW.h,
+        );
+        if flags & (1 << bit) != 0 {
+            ctx.draw_rect_fill(r, c(color));
+        } else {
+            ctx.draw_rect(r, c(GREY));
+        }
+    }
+    ctx.print(
+        FLAG_ROW.x + FLAG_ROW.w + 2,
+        FLAG_ROW.y - 1,
+        "flags",
+        c(LIGHT),
+    );
+
+    // The animation preview: `frames` sprites from the selected one, along the sheet.
+    ctx.draw_rect(
+        Rect::new(PREVIEW.x - 1, PREVIEW.y - 1, PREVIEW.w + 2, PREVIEW.h + 2),
+        c(GREY),
+    );
+    let frame = if ed.preview {
+        (ed.ticks * ed.rate as u64 / 60 % ed.frames as u64) as i32
+    } else {
+        0
+    };
+    let cols = (sheet.width() as i32 / s.w.max(1)).max(1);
+    let at = s.x / s.w.max(1) + s.y / s.h.max(1) * cols + frame;
+    let (fx, fy) = (at % cols * s.w, at / cols * s.h);
+    let pz = (PREVIEW.w / s.w.max(1)).min(PREVIEW.h / s.h.max(1)).max(1);
+    for y in 0..s.h.min(PREVIEW.h) {
+        for x in 0..s.w.min(PREVIEW.w) {
+            if let Some(p) = sheet.get(fx + x, fy + y) {
+                let r = Rect::new(PREVIEW.x + x * pz, PREVIEW.y + y * pz, pz, pz);
+                if r.x < PREVIEW.x + PREVIEW.w && r.y < PREVIEW.y + PREVIEW.h {
+                    fill(ctx, r, p);
+                }
+            }
+        }
+    }
+    let (lx, ly) = (PREVIEW.x + PREVIEW.w + 6, PREVIEW.y - 2);
+    ctx.print(lx, ly, format_args!("{} frames", ed.frames), c(LIGHT));
+    ctx.print(lx, ly + LINE, format_args!("{}/s", ed.rate), c(LIGHT));
+    let state = if ed.preview { "playing" } else { "P plays" };
+    ctx.print(lx, ly + 2 * LINE, state, c(LIGHT));
+
+    // The status line: the last message, or where the pointer is and what is chosen.
+    ctx.draw_rect_fill(STATUS, c(DARK));
+    if let Some(status) = ed.fresh_status() {
+        ctx.print(2, STATUS.y, status, c(WHITE));
+    } else {
+        let id = t.sprite_id().unwrap_or(0);
+        ctx.print(
+            2,
+            STATUS.y,
+            format_args!(
+                "#{id} {}x{} at {},{}  colour {}  {}bit  F1 help",
+                s.w,
+                s.h,
+                s.x,
+                s.y,
+                t.color,
+                sheet.depth()
+            ),
+            c(LIGHT),
+        );
+    }
+    ed.ui.draw(ctx);
+}
+
+fn draw_help(ed: &SpriteEditor, ctx: &mut Render<'_>) {
+    let c = |i: usize| ed.ui_color[i];
+    let page = ed.help - 1;
+    for (row, (key, what)) in KEYS
+        .iter()
+        .skip(page * HELP_ROWS)
+        .take(HELP_ROWS)
+        .enumerate()
+    {
+        let y = 2 + row as i32 * LINE;
+        ctx.print(4, y, key, c(YELLOW));
+        ctx.print(82, y, what, c(WHITE));
+    }
+    let pages = KEYS.len().div_ceil(HELP_ROWS);
+    ctx.print(
+        4,
+        STATUS.y,
+        format_args!("help {}/{pages}: F1 next page, Escape closes", page + 1),
+        c(LIGHT),
+    );
+}
