@@ -364,6 +364,11 @@ impl Engine {
         self.seed
     }
 
+    /// The cart arguments the run started with, in order, as a replay records them.
+    pub fn args(&self) -> &[(String, String)] {
+        &self.args
+    }
+
     /// The tick counter, as the cart sees it.
     pub fn ticks(&self) -> u64 {
         self.fixed.ticks()

@@ -1,0 +1,197 @@
+//! The handshake: before the first update, every peer tells the others the run it means to
+//! play (cart, versions, seed, update rate, display size, arguments, players), and a peer whose
+//! run differs is refused with one line naming the first difference. Two runs that differ in
+//! any of these would drift apart at once, and a desync found later says less.
+
+use serde::{Deserialize, Serialize};
+
+/// The handshake's layout; a peer speaking another is refused by it.
+pub(crate) const PROTOCOL: u32 = 1;
+
+/// The run a peer means to play: everything two peers must share for the same input to give
+/// the same updates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunTerms {
+    /// The cart's name.
+    pub cart: String,
+    /// The cart's version, if it has one.
+    pub cart_version: Option<String>,
+    /// BT's version.
+    pub bt_version: String,
+    /// The seed the run starts with.
+    pub seed: u64,
+    /// Updates a second.
+    pub target_fps: f64,
+    /// The display's size, in pixels.
+    pub width: u32,
+    /// The display's height.
+    pub height: u32,
+    /// The cart's arguments, in order.
+    pub args: Vec<(String, String)>,
+    /// Players in the session.
+    pub players: usize,
+}
+
+impl RunTerms {
+    /// The terms of a run of `engine`'s cart, called `cart` (version `cart_version`), with
+    /// `players` players.
+    pub fn of(
+        engine: &bt_engine::Engine,
+        cart: &str,
+        cart_version: Option<&str>,
+        players: usize,
+    ) -> RunTerms {
+        let settings = engine.settings();
+        RunTerms {
+            cart: cart.to_string(),
+            cart_version: cart_version.map(str::to_string),
+            bt_version: env!("CARGO_PKG_VERSION").to_string(),
+            seed: engine.seed(),
+            target_fps: settings.target_fps,
+            width: settings.width,
+            height: settings.height,
+            args: engine.args().to_vec(),
+            players,
+        }
+    }
+
+    /// The first way `theirs` differs from these terms, as "the cart 'snake' (this run:
+    /// 'platformer')"; `None` when they agree.
+    pub fn first_difference(&self, theirs: &RunTerms) -> Option<String> {
+        let differs = |what: &str, theirs: String, ours: String| {
+            Some(format!("{what} {theirs} (this run: {ours})"))
+        };
+        let version = |v: &Option<String>| v.as_deref().unwrap_or("(none)").to_string();
+        if !self.cart.eq_ignore_ascii_case(&theirs.cart) {
+            return differs(
+                "the cart",
+                format!("'{}'", theirs.cart),
+                format!("'{}'", self.cart),
+            );
+        }
+        if self.cart_version != theirs.cart_version {
+            return differs(
+                "cart version",
+                version(&theirs.cart_version),
+                version(&self.cart_version),
+            );
+        }
+        if self.bt_version != theirs.bt_version {
+            return differs(
+                "BT version",
+                theirs.bt_version.clone(),
+                self.bt_version.clone(),
+            );
+        }
+        if self.seed != theirs.seed {
+            return differs("seed", theirs.seed.to_string(), self.seed.to_string());
+        }
+        if self.target_fps.to_bits() != theirs.target_fps.to_bits() {
+            return differs(
+                "update rate",
+                format!("{} a second", theirs.target_fps),
+                format!("{} a second", self.target_fps),
+            );
+        }
+        if (self.width, self.height) != (theirs.width, theirs.height) {
+            return differs(
+                "display size",
+                format!("{}x{}", theirs.width, theirs.height),
+                format!("{}x{}", self.width, self.height),
+            );
+        }
+        if self.args != theirs.args {
+            let show = |args: &[(String, String)]| {
+                let list: Vec<String> = args.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("[{}]", list.join(" "))
+            };
+            return differs("cart arguments", show(&theirs.args), show(&self.args));
+        }
+        if self.players != theirs.players {
+            return differs(
+                "players",
+                theirs.players.to_string(),
+                self.players.to_string(),
+            );
+        }
+        None
+    }
+}
+
+/// One handshake packet: the sender's terms, its player, and whether it has heard terms that
+/// agree from the peer it sends to (then that peer may start).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Hello {
+    pub(crate) protocol: u32,
+    pub(crate) terms: RunTerms,
+    pub(crate) player: usize,
+    pub(crate) heard: bool,
+}
+
+impl Hello {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        // Plain data: it always encodes.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// The hello in `bytes`, or `None` for bytes that hold none.
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Hello> {
+        serde_json::from_slice(bytes).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms() -> RunTerms {
+        RunTerms {
+            cart: "snake".into(),
+            cart_version: Some("1.0".into()),
+            bt_version: "0.1.0".into(),
+            seed: 7,
+            target_fps: 60.0,
+            width: 160,
+            height: 120,
+            args: vec![("level".into(), "2".into())],
+            players: 2,
+        }
+    }
+
+    #[test]
+    fn the_first_difference_is_named_with_both_values() {
+        let ours = terms();
+        assert_eq!(ours.first_difference(&terms()), None);
+        let mut theirs = terms();
+        theirs.seed = 8;
+        theirs.width = 320;
+        assert_eq!(
+            ours.first_difference(&theirs).unwrap(),
+            "seed 8 (this run: 7)"
+        );
+        let mut theirs = terms();
+        theirs.cart = "platformer".into();
+        assert_eq!(
+            ours.first_difference(&theirs).unwrap(),
+            "the cart 'platformer' (this run: 'snake')"
+        );
+        let mut theirs = terms();
+        theirs.args.clear();
+        assert_eq!(
+            ours.first_difference(&theirs).unwrap(),
+            "cart arguments [] (this run: [level=2])"
+        );
+    }
+
+    #[test]
+    fn a_hello_reads_back_and_garbage_reads_as_none() {
+        let hello = Hello {
+            protocol: PROTOCOL,
+            terms: terms(),
+            player: 1,
+            heard: true,
+        };
+        assert_eq!(Hello::from_bytes(&hello.to_bytes()), Some(hello));
+        assert_eq!(Hello::from_bytes(b"\xff\x00{"), None);
+    }
+}

@@ -1,0 +1,566 @@
+//! Two peers in one process, joined by the simulated network (or UDP on 127.0.0.1), playing
+//! real carts with scripted input.
+
+use std::cell::RefCell;
+use std::net::SocketAddr;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bt::host::TickButtons;
+use bt::{Button, Cart};
+use bt_engine::replay::Replay;
+use bt_engine::{Engine, EngineOptions};
+use bt_net::sim::{Conditions, SimNet, SplitMix};
+use bt_net::{Link, NetError, NetSession, NetSettings, Phase, PlayerInput, Seat, UdpLink};
+
+const A: u16 = 1;
+const B: u16 = 2;
+/// One frame of virtual time at 60 frames a second.
+const FRAME: Duration = Duration::from_micros(16_667);
+
+fn addr(port: u16) -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
+/// Options for a cart's engine: its asset folder (the platformer's levels and tiles).
+fn options(seed: u64) -> EngineOptions {
+    EngineOptions {
+        seed: Some(seed),
+        overlay: false,
+        snapshot_budget: 0,
+        assets: Some(bt_cart_platformer::ASSETS.into()),
+        ..EngineOptions::default()
+    }
+}
+
+fn engine(cart: fn() -> Box<dyn Cart>, seed: u64) -> Engine {
+    let options = options(seed);
+    Engine::new(Box::new(cart), options).unwrap()
+}
+
+/// A player's scripted input: a button (or none) held for a random while, from a seeded
+/// generator, with its edges.
+struct Script {
+    rng: SplitMix,
+    buttons: &'static [Button],
+    down: u32,
+    hold: u32,
+}
+
+impl Script {
+    fn new(seed: u64, buttons: &'static [Button]) -> Script {
+        Script {
+            rng: SplitMix::new(seed),
+            buttons,
+            down: 0,
+            hold: 0,
+        }
+    }
+
+    fn next(&mut self) -> PlayerInput {
+        let before = self.down;
+        if self.hold == 0 {
+            let pick = self.rng.next_u64() as usize % (self.buttons.len() + 1);
+            self.down = self.buttons.get(pick).map_or(0, |b| b.bits());
+            self.hold = 1 + (self.rng.next_u64() % 24) as u32;
+        }
+        self.hold -= 1;
+        let buttons = TickButtons {
+            down: self.down,
+            pressed: self.down & !before,
+            released: before & !self.down,
+        };
+        PlayerInput::new(buttons, [0.0; 6], true)
+    }
+}
+
+const SNAKE_BUTTONS: &[Button] = &[
+    Button::UP,
+    Button::DOWN,
+    Button::LEFT,
+    Button::RIGHT,
+    Button::A,
+];
+const PLATFORMER_BUTTONS: &[Button] = &[Button::LEFT, Button::RIGHT, Button::A, Button::UP];
+
+struct Peer {
+    session: NetSession,
+    script: Script,
+    input: PlayerInput,
+    /// Whether `input` was taken: then the next one is made.
+    fresh: bool,
+}
+
+impl Peer {
+    fn step(&mut self) -> Result<(), NetError> {
+        if self.fresh {
+            self.input = self.script.next();
+        }
+        let work = self.session.advance_frame(self.input)?;
+        self.fresh = work.input_taken;
+        Ok(())
+    }
+}
+
+fn peer(
+    cart: fn() -> Box<dyn Cart>,
+    name: &str,
+    seed: u64,
+    local: usize,
+    link: Box<dyn Link>,
+    other: SocketAddr,
+    settings: NetSettings,
+    buttons: &'static [Button],
+) -> Peer {
+    let seats = if local == 0 {
+        [Seat::Local, Seat::Remote(other)]
+    } else {
+        [Seat::Remote(other), Seat::Local]
+    };
+    let session =
+        NetSession::new(engine(cart, seed), name, Some("1"), &seats, link, settings).unwrap();
+    Peer {
+        session,
+        script: Script::new(0x5eed + local as u64, buttons),
+        input: PlayerInput::default(),
+        fresh: true,
+    }
+}
+
+fn lossy() -> Conditions {
+    Conditions {
+        delay: Duration::from_millis(100),
+        jitter: Duration::from_millis(20),
+        loss: 0.05,
+    }
+}
+
+fn recording_settings() -> NetSettings {
+    NetSettings {
+        record_hash_every: Some(1),
+        ..NetSettings::default()
+    }
+}
+
+/// Steps both peers a frame of virtual time at a time until both confirmed `updates`
+/// updates, within `frames` frames of play. The handshake and GGRS's synchronisation retry on
+/// the wall clock, so the frames before both play are not counted: the handshake's own
+/// timeout bounds them.
+fn play(net: &SimNet, a: &mut Peer, b: &mut Peer, updates: u64, frames: u64) {
+    let mut played = 0;
+    while a.session.confirmed_updates() < updates || b.session.confirmed_updates() < updates {
+        assert!(
+            played < frames,
+            "not {updates} confirmed updates within {frames} frames: {} and {} ({:?}, {:?})",
+            a.session.confirmed_updates(),
+            b.session.confirmed_updates(),
+            a.session.stats(),
+            b.session.stats(),
+        );
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        if a.session.phase() == Phase::Running && b.session.phase() == Phase::Running {
+            played += 1;
+        } else {
+            // Nothing to do but wait for a retry.
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+}
+
+/// A replay played through a fresh engine gives the hashes it holds, every one of them.
+fn replays_in_a_fresh_engine(replay: &Replay, cart: fn() -> Box<dyn Cart>) {
+    let options = EngineOptions {
+        replay: Some(Arc::new(replay.clone())),
+        ..options(replay.info.seed)
+    };
+    let mut fresh = Engine::new(Box::new(cart), options).unwrap();
+    fresh.log_hashes(1);
+    fresh.step(replay.ticks()).unwrap();
+    assert_eq!(fresh.hashes().len() as u64, replay.ticks());
+    assert_eq!(replay.first_mismatch(fresh.hashes()), None);
+}
+
+fn two_peers_agree_over_a_lossy_link(
+    cart: fn() -> Box<dyn Cart>,
+    name: &str,
+    buttons: &'static [Button],
+) {
+    const UPDATES: u64 = 10_000;
+    let net = SimNet::new(42, lossy());
+    let mut a = peer(
+        cart,
+        name,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        recording_settings(),
+        buttons,
+    );
+    let mut b = peer(
+        cart,
+        name,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        recording_settings(),
+        buttons,
+    );
+    play(&net, &mut a, &mut b, UPDATES, 3 * UPDATES);
+    let ra = a.session.recording_through(UPDATES).unwrap();
+    let rb = b.session.recording_through(UPDATES).unwrap();
+    assert_eq!(ra.ticks(), UPDATES);
+    // The same input for every update, and the same frame hash after every one.
+    assert!(ra == rb, "the two peers' recordings differ");
+    assert_eq!(ra.hashes().len() as u64, UPDATES);
+    let mut idle = 0;
+    for tick in ra.recording().iter() {
+        idle += u64::from(tick.buttons[0].down == 0 && tick.buttons[1].down == 0);
+    }
+    assert!(idle < UPDATES / 2, "both players pressed buttons");
+    replays_in_a_fresh_engine(&ra, cart);
+    // Rollbacks happened, none deeper than the prediction window.
+    for stats in [a.session.stats(), b.session.stats()] {
+        assert!(stats.rollbacks > 0, "{stats:?}");
+        assert!(
+            stats.deepest_rollback <= bt_net::DEFAULT_MAX_PREDICTION as u64,
+            "{stats:?}"
+        );
+    }
+    let (sent, lost) = net.counts();
+    assert!(lost > 0 && lost < sent / 10, "{lost} of {sent} lost");
+}
+
+#[test]
+fn snake_played_by_two_peers_over_a_lossy_link_agrees_on_every_update() {
+    two_peers_agree_over_a_lossy_link(bt_cart_snake::cart, "snake", SNAKE_BUTTONS);
+}
+
+#[test]
+fn the_platformer_played_by_two_peers_over_a_lossy_link_agrees_on_every_update() {
+    two_peers_agree_over_a_lossy_link(bt_cart_platformer::cart, "platformer", PLATFORMER_BUTTONS);
+}
+
+/// Steps both peers until one fails; returns the errors.
+fn until_refused(net: &SimNet, a: &mut Peer, b: &mut Peer) -> (NetError, Option<NetError>) {
+    for _ in 0..600 {
+        net.advance(FRAME);
+        let ea = a.step().err();
+        let eb = b.step().err();
+        if let Some(ea) = ea {
+            return (ea, eb);
+        }
+        if let Some(eb) = eb {
+            return (eb, None);
+        }
+    }
+    panic!("no one refused");
+}
+
+#[test]
+fn a_peer_with_another_seed_is_refused_with_the_seed_named() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let cart = bt_cart_snake::cart;
+    let settings = NetSettings::default();
+    let mut a = peer(
+        cart,
+        "snake",
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        settings.clone(),
+        SNAKE_BUTTONS,
+    );
+    let mut b = peer(
+        cart,
+        "snake",
+        10,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        settings,
+        SNAKE_BUTTONS,
+    );
+    let (error, _) = until_refused(&net, &mut a, &mut b);
+    let line = error.to_string();
+    assert!(!line.contains('\n'), "{line}");
+    assert!(
+        line.contains("seed 10 (this run: 9)") || line.contains("seed 9 (this run: 10)"),
+        "{line}"
+    );
+    assert_ne!(a.session.phase(), Phase::Running);
+    // The session stays stopped with the same error.
+    if let Err(again) = a.session.advance_frame(PlayerInput::default()) {
+        assert!(matches!(again, NetError::Refused { .. }), "{again}");
+    }
+}
+
+#[test]
+fn a_peer_with_another_cart_is_refused_with_the_cart_named() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let settings = NetSettings::default();
+    let mut a = peer(
+        bt_cart_snake::cart,
+        "snake",
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        settings.clone(),
+        SNAKE_BUTTONS,
+    );
+    let mut b = peer(
+        bt_cart_platformer::cart,
+        "platformer",
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        settings,
+        PLATFORMER_BUTTONS,
+    );
+    let (error, _) = until_refused(&net, &mut a, &mut b);
+    let line = error.to_string();
+    assert!(line.contains("the cart '"), "{line}");
+    assert!(
+        line.contains("snake") && line.contains("platformer"),
+        "{line}"
+    );
+}
+
+/// A link that keeps a copy of every packet it sends.
+struct Tapped {
+    inner: Box<dyn Link>,
+    sent: Rc<RefCell<Vec<Vec<u8>>>>,
+}
+
+impl Link for Tapped {
+    fn send(&mut self, to: SocketAddr, bytes: &[u8]) {
+        self.sent.borrow_mut().push(bytes.to_vec());
+        self.inner.send(to, bytes);
+    }
+
+    fn receive(&mut self, into: &mut Vec<(SocketAddr, Vec<u8>)>) {
+        self.inner.receive(into);
+    }
+}
+
+#[test]
+fn garbage_and_truncated_packets_are_dropped_without_a_panic() {
+    let net = SimNet::new(3, Conditions::PERFECT);
+    let cart = bt_cart_snake::cart;
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let tapped = Tapped {
+        inner: Box::new(net.link(addr(B))),
+        sent: sent.clone(),
+    };
+    let mut a = peer(
+        cart,
+        "snake",
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        recording_settings(),
+        SNAKE_BUTTONS,
+    );
+    let mut b = peer(
+        cart,
+        "snake",
+        9,
+        1,
+        Box::new(tapped),
+        addr(A),
+        recording_settings(),
+        SNAKE_BUTTONS,
+    );
+    let mut rng = SplitMix::new(5);
+    let mut injected = 0;
+    for _ in 0..600 {
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        // Noise from B's address, and B's real packets cut short or with a byte changed.
+        let mut noise = vec![0u8; (rng.next_u64() % 64) as usize];
+        noise.iter_mut().for_each(|x| *x = rng.next_u64() as u8);
+        net.inject(addr(B), addr(A), noise);
+        injected += 1;
+        for packet in sent.borrow_mut().drain(..) {
+            let cut = rng.next_u64() as usize % packet.len();
+            net.inject(addr(B), addr(A), packet[..cut].to_vec());
+            let mut changed = packet.clone();
+            let at = rng.next_u64() as usize % packet.len();
+            changed[at] = changed[at].wrapping_add(1 + (rng.next_u64() % 255) as u8);
+            net.inject(addr(B), addr(A), changed);
+            injected += 2;
+        }
+    }
+    assert_eq!(a.session.phase(), Phase::Running);
+    let dropped = a.session.stats().dropped_packets;
+    assert!(dropped + 20 >= injected, "{dropped} of {injected} dropped");
+    // Play went on and still agrees.
+    let through = a
+        .session
+        .confirmed_updates()
+        .min(b.session.confirmed_updates());
+    assert!(through > 400, "{through}");
+    assert!(a.session.recording_through(through) == b.session.recording_through(through));
+}
+
+#[test]
+fn a_peer_that_stops_sending_ends_the_other_with_a_clear_message() {
+    let net = SimNet::new(4, Conditions::PERFECT);
+    let settings = NetSettings {
+        disconnect_timeout: Duration::from_millis(300),
+        disconnect_notice: Duration::from_millis(100),
+        ..NetSettings::default()
+    };
+    let cart = bt_cart_snake::cart;
+    let mut a = peer(
+        cart,
+        "snake",
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        settings.clone(),
+        SNAKE_BUTTONS,
+    );
+    let mut b = peer(
+        cart,
+        "snake",
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        settings,
+        SNAKE_BUTTONS,
+    );
+    play(&net, &mut a, &mut b, 120, 2000);
+    net.silence(addr(B));
+    // GGRS times a silence on the wall clock: poll for up to 20 s, a bound far past it.
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no disconnect noticed"
+        );
+        net.advance(FRAME);
+        if let Err(e) = a.step() {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let line = error.to_string();
+    assert!(matches!(error, NetError::Gone { .. }), "{line}");
+    assert!(
+        line.contains("127.0.0.1:2") && line.contains("stopped answering"),
+        "{line}"
+    );
+    assert!(a.session.stats().interruptions >= 1);
+}
+
+#[test]
+fn two_peers_play_over_udp_on_the_loopback() {
+    let la = UdpLink::bind(addr(0)).unwrap();
+    let lb = UdpLink::bind(addr(0)).unwrap();
+    let (pa, pb) = (la.local_addr().unwrap(), lb.local_addr().unwrap());
+    let cart = bt_cart_snake::cart;
+    let mut a = peer(
+        cart,
+        "snake",
+        9,
+        0,
+        Box::new(la),
+        pb,
+        recording_settings(),
+        SNAKE_BUTTONS,
+    );
+    let mut b = peer(
+        cart,
+        "snake",
+        9,
+        1,
+        Box::new(lb),
+        pa,
+        recording_settings(),
+        SNAKE_BUTTONS,
+    );
+    let started = std::time::Instant::now();
+    while a.session.confirmed_updates() < 300 || b.session.confirmed_updates() < 300 {
+        assert!(started.elapsed() < Duration::from_secs(30), "no progress");
+        a.step().unwrap();
+        b.step().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let ra = a.session.recording_through(300).unwrap();
+    assert!(ra == b.session.recording_through(300).unwrap());
+    replays_in_a_fresh_engine(&ra, cart);
+}
+
+/// A cart whose update adds its `salt` from update 100 on: two peers built with different
+/// salts play the same input into different states from there.
+#[derive(Debug, Clone, Default)]
+struct Drift {
+    salt: i32,
+    x: i32,
+}
+
+impl Cart for Drift {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+    fn update(&mut self, ctx: &mut bt::Update<'_>) {
+        if ctx.ticks() >= 99 {
+            self.x += self.salt;
+        }
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear(1);
+        ctx.draw_pixel(self.x.rem_euclid(100), 0, 7);
+    }
+}
+
+#[test]
+fn peers_whose_runs_drift_apart_stop_naming_the_first_update_that_differs() {
+    let net = SimNet::new(6, Conditions::PERFECT);
+    let drifting = |salt: i32, local: usize, port: u16, other: u16| {
+        let engine =
+            Engine::new(Box::new(move || Box::new(Drift { salt, x: 0 })), options(9)).unwrap();
+        let seats = if local == 0 {
+            [Seat::Local, Seat::Remote(addr(other))]
+        } else {
+            [Seat::Remote(addr(other)), Seat::Local]
+        };
+        let link = Box::new(net.link(addr(port)));
+        NetSession::new(engine, "drift", None, &seats, link, NetSettings::default()).unwrap()
+    };
+    let mut a = drifting(0, 0, A, B);
+    let mut b = drifting(1, 1, B, A);
+    let mut stopped = None;
+    for _ in 0..5000 {
+        net.advance(FRAME);
+        let ra = a.advance_frame(PlayerInput::default());
+        let rb = b.advance_frame(PlayerInput::default());
+        if let Err(e) = ra.and(rb) {
+            stopped = Some(e);
+            break;
+        }
+        if a.phase() != Phase::Running {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+    let error = stopped.expect("the drift was not noticed");
+    let line = error.to_string();
+    assert!(
+        matches!(error, NetError::Desync { update: 100, .. }),
+        "{line}"
+    );
+    assert!(line.contains("differ after update 100"), "{line}");
+    assert!(!line.contains('\n'));
+}
