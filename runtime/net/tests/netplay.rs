@@ -564,3 +564,49 @@ fn peers_whose_runs_drift_apart_stop_naming_the_first_update_that_differs() {
     assert!(line.contains("differ after update 100"), "{line}");
     assert!(!line.contains('\n'));
 }
+
+#[test]
+fn an_update_run_again_after_a_rollback_is_not_heard_twice() {
+    let net = SimNet::new(8, lossy());
+    let cart = bt_cart_snake::cart;
+    let mut a = peer(
+        cart,
+        "snake",
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        NetSettings::default(),
+        SNAKE_BUTTONS,
+    );
+    let mut b = peer(
+        cart,
+        "snake",
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        NetSettings::default(),
+        SNAKE_BUTTONS,
+    );
+    let mut heard = 0;
+    while a.session.confirmed_updates() < 1200 {
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        heard += a.session.drain_sound().len();
+        if a.session.phase() != Phase::Running {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+    assert!(a.session.stats().resimulated > 0);
+    // As much sound as the updates run once make, whatever they play.
+    let updates = a.session.engine().updates_since_init();
+    let mut once = engine(cart, 9);
+    let mut made = 0;
+    for _ in 0..updates {
+        once.update_with(&bt::host::TickInput::default()).unwrap();
+        made += once.console_mut().drain_frames().len();
+    }
+    assert_eq!(heard, made);
+}
