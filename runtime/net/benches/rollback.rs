@@ -27,7 +27,7 @@ fn engine(cart: fn() -> Box<dyn Cart>) -> Engine {
 /// Player one walks right and jumps now and then; player two turns.
 fn input(update: u64) -> TickInput {
     let mut tick = TickInput::default();
-    let jump = update % 40 == 0;
+    let jump = update.is_multiple_of(40);
     tick.buttons[0] = TickButtons {
         down: Button::RIGHT.bits() | if jump { Button::A.bits() } else { 0 },
         pressed: if jump { Button::A.bits() } else { 0 },
@@ -36,7 +36,11 @@ fn input(update: u64) -> TickInput {
     let turn = [Button::UP, Button::RIGHT, Button::DOWN, Button::LEFT][(update / 30 % 4) as usize];
     tick.buttons[1] = TickButtons {
         down: turn.bits(),
-        pressed: if update % 30 == 0 { turn.bits() } else { 0 },
+        pressed: if update.is_multiple_of(30) {
+            turn.bits()
+        } else {
+            0
+        },
         released: 0,
     };
     tick

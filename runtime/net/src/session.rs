@@ -404,7 +404,7 @@ impl NetSession {
                             "asked to load update {frame}, which was never saved"
                         )));
                     };
-                    self.engine.load_rollback_state(&*state)?;
+                    self.engine.load_rollback_state(&state)?;
                     let depth = from.saturating_sub(state.updates());
                     work.rolled_back = depth;
                     self.stats.rollbacks += 1;

@@ -75,14 +75,31 @@ impl Script {
     }
 }
 
-const SNAKE_BUTTONS: &[Button] = &[
-    Button::UP,
-    Button::DOWN,
-    Button::LEFT,
-    Button::RIGHT,
-    Button::A,
-];
-const PLATFORMER_BUTTONS: &[Button] = &[Button::LEFT, Button::RIGHT, Button::A, Button::UP];
+/// A cart, its name, and the buttons its players' scripts press.
+#[derive(Clone, Copy)]
+struct Game {
+    cart: fn() -> Box<dyn Cart>,
+    name: &'static str,
+    buttons: &'static [Button],
+}
+
+const SNAKE: Game = Game {
+    cart: bt_cart_snake::cart,
+    name: "snake",
+    buttons: &[
+        Button::UP,
+        Button::DOWN,
+        Button::LEFT,
+        Button::RIGHT,
+        Button::A,
+    ],
+};
+
+const PLATFORMER: Game = Game {
+    cart: bt_cart_platformer::cart,
+    name: "platformer",
+    buttons: &[Button::LEFT, Button::RIGHT, Button::A, Button::UP],
+};
 
 struct Peer {
     session: NetSession,
@@ -104,25 +121,23 @@ impl Peer {
 }
 
 fn peer(
-    cart: fn() -> Box<dyn Cart>,
-    name: &str,
+    game: Game,
     seed: u64,
     local: usize,
     link: Box<dyn Link>,
     other: SocketAddr,
     settings: NetSettings,
-    buttons: &'static [Button],
 ) -> Peer {
     let seats = if local == 0 {
         [Seat::Local, Seat::Remote(other)]
     } else {
         [Seat::Remote(other), Seat::Local]
     };
-    let session =
-        NetSession::new(engine(cart, seed), name, Some("1"), &seats, link, settings).unwrap();
+    let engine = engine(game.cart, seed);
+    let session = NetSession::new(engine, game.name, Some("1"), &seats, link, settings).unwrap();
     Peer {
         session,
-        script: Script::new(0x5eed + local as u64, buttons),
+        script: Script::new(0x5eed + local as u64, game.buttons),
         input: PlayerInput::default(),
         fresh: true,
     }
@@ -183,32 +198,24 @@ fn replays_in_a_fresh_engine(replay: &Replay, cart: fn() -> Box<dyn Cart>) {
     assert_eq!(replay.first_mismatch(fresh.hashes()), None);
 }
 
-fn two_peers_agree_over_a_lossy_link(
-    cart: fn() -> Box<dyn Cart>,
-    name: &str,
-    buttons: &'static [Button],
-) {
+fn two_peers_agree_over_a_lossy_link(game: Game) {
     const UPDATES: u64 = 10_000;
     let net = SimNet::new(42, lossy());
     let mut a = peer(
-        cart,
-        name,
+        game,
         9,
         0,
         Box::new(net.link(addr(A))),
         addr(B),
         recording_settings(),
-        buttons,
     );
     let mut b = peer(
-        cart,
-        name,
+        game,
         9,
         1,
         Box::new(net.link(addr(B))),
         addr(A),
         recording_settings(),
-        buttons,
     );
     play(&net, &mut a, &mut b, UPDATES, 3 * UPDATES);
     let ra = a.session.recording_through(UPDATES).unwrap();
@@ -222,7 +229,7 @@ fn two_peers_agree_over_a_lossy_link(
         idle += u64::from(tick.buttons[0].down == 0 && tick.buttons[1].down == 0);
     }
     assert!(idle < UPDATES / 2, "both players pressed buttons");
-    replays_in_a_fresh_engine(&ra, cart);
+    replays_in_a_fresh_engine(&ra, game.cart);
     // Rollbacks happened, none deeper than the prediction window.
     for stats in [a.session.stats(), b.session.stats()] {
         assert!(stats.rollbacks > 0, "{stats:?}");
@@ -237,12 +244,12 @@ fn two_peers_agree_over_a_lossy_link(
 
 #[test]
 fn snake_played_by_two_peers_over_a_lossy_link_agrees_on_every_update() {
-    two_peers_agree_over_a_lossy_link(bt_cart_snake::cart, "snake", SNAKE_BUTTONS);
+    two_peers_agree_over_a_lossy_link(SNAKE);
 }
 
 #[test]
 fn the_platformer_played_by_two_peers_over_a_lossy_link_agrees_on_every_update() {
-    two_peers_agree_over_a_lossy_link(bt_cart_platformer::cart, "platformer", PLATFORMER_BUTTONS);
+    two_peers_agree_over_a_lossy_link(PLATFORMER);
 }
 
 /// Steps both peers until one fails; returns the errors.
@@ -264,28 +271,16 @@ fn until_refused(net: &SimNet, a: &mut Peer, b: &mut Peer) -> (NetError, Option<
 #[test]
 fn a_peer_with_another_seed_is_refused_with_the_seed_named() {
     let net = SimNet::new(1, Conditions::PERFECT);
-    let cart = bt_cart_snake::cart;
     let settings = NetSettings::default();
     let mut a = peer(
-        cart,
-        "snake",
+        SNAKE,
         9,
         0,
         Box::new(net.link(addr(A))),
         addr(B),
         settings.clone(),
-        SNAKE_BUTTONS,
     );
-    let mut b = peer(
-        cart,
-        "snake",
-        10,
-        1,
-        Box::new(net.link(addr(B))),
-        addr(A),
-        settings,
-        SNAKE_BUTTONS,
-    );
+    let mut b = peer(SNAKE, 10, 1, Box::new(net.link(addr(B))), addr(A), settings);
     let (error, _) = until_refused(&net, &mut a, &mut b);
     let line = error.to_string();
     assert!(!line.contains('\n'), "{line}");
@@ -305,24 +300,20 @@ fn a_peer_with_another_cart_is_refused_with_the_cart_named() {
     let net = SimNet::new(1, Conditions::PERFECT);
     let settings = NetSettings::default();
     let mut a = peer(
-        bt_cart_snake::cart,
-        "snake",
+        SNAKE,
         9,
         0,
         Box::new(net.link(addr(A))),
         addr(B),
         settings.clone(),
-        SNAKE_BUTTONS,
     );
     let mut b = peer(
-        bt_cart_platformer::cart,
-        "platformer",
+        PLATFORMER,
         9,
         1,
         Box::new(net.link(addr(B))),
         addr(A),
         settings,
-        PLATFORMER_BUTTONS,
     );
     let (error, _) = until_refused(&net, &mut a, &mut b);
     let line = error.to_string();
@@ -353,32 +344,20 @@ impl Link for Tapped {
 #[test]
 fn garbage_and_truncated_packets_are_dropped_without_a_panic() {
     let net = SimNet::new(3, Conditions::PERFECT);
-    let cart = bt_cart_snake::cart;
     let sent = Rc::new(RefCell::new(Vec::new()));
     let tapped = Tapped {
         inner: Box::new(net.link(addr(B))),
         sent: sent.clone(),
     };
     let mut a = peer(
-        cart,
-        "snake",
+        SNAKE,
         9,
         0,
         Box::new(net.link(addr(A))),
         addr(B),
         recording_settings(),
-        SNAKE_BUTTONS,
     );
-    let mut b = peer(
-        cart,
-        "snake",
-        9,
-        1,
-        Box::new(tapped),
-        addr(A),
-        recording_settings(),
-        SNAKE_BUTTONS,
-    );
+    let mut b = peer(SNAKE, 9, 1, Box::new(tapped), addr(A), recording_settings());
     let mut rng = SplitMix::new(5);
     let mut injected = 0;
     for _ in 0..600 {
@@ -420,27 +399,15 @@ fn a_peer_that_stops_sending_ends_the_other_with_a_clear_message() {
         disconnect_notice: Duration::from_millis(100),
         ..NetSettings::default()
     };
-    let cart = bt_cart_snake::cart;
     let mut a = peer(
-        cart,
-        "snake",
+        SNAKE,
         9,
         0,
         Box::new(net.link(addr(A))),
         addr(B),
         settings.clone(),
-        SNAKE_BUTTONS,
     );
-    let mut b = peer(
-        cart,
-        "snake",
-        9,
-        1,
-        Box::new(net.link(addr(B))),
-        addr(A),
-        settings,
-        SNAKE_BUTTONS,
-    );
+    let mut b = peer(SNAKE, 9, 1, Box::new(net.link(addr(B))), addr(A), settings);
     play(&net, &mut a, &mut b, 120, 2000);
     net.silence(addr(B));
     // GGRS times a silence on the wall clock: poll for up to 20 s, a bound far past it.
@@ -471,26 +438,8 @@ fn two_peers_play_over_udp_on_the_loopback() {
     let lb = UdpLink::bind(addr(0)).unwrap();
     let (pa, pb) = (la.local_addr().unwrap(), lb.local_addr().unwrap());
     let cart = bt_cart_snake::cart;
-    let mut a = peer(
-        cart,
-        "snake",
-        9,
-        0,
-        Box::new(la),
-        pb,
-        recording_settings(),
-        SNAKE_BUTTONS,
-    );
-    let mut b = peer(
-        cart,
-        "snake",
-        9,
-        1,
-        Box::new(lb),
-        pa,
-        recording_settings(),
-        SNAKE_BUTTONS,
-    );
+    let mut a = peer(SNAKE, 9, 0, Box::new(la), pb, recording_settings());
+    let mut b = peer(SNAKE, 9, 1, Box::new(lb), pa, recording_settings());
     let started = std::time::Instant::now();
     while a.session.confirmed_updates() < 300 || b.session.confirmed_updates() < 300 {
         assert!(started.elapsed() < Duration::from_secs(30), "no progress");
@@ -570,24 +519,20 @@ fn an_update_run_again_after_a_rollback_is_not_heard_twice() {
     let net = SimNet::new(8, lossy());
     let cart = bt_cart_snake::cart;
     let mut a = peer(
-        cart,
-        "snake",
+        SNAKE,
         9,
         0,
         Box::new(net.link(addr(A))),
         addr(B),
         NetSettings::default(),
-        SNAKE_BUTTONS,
     );
     let mut b = peer(
-        cart,
-        "snake",
+        SNAKE,
         9,
         1,
         Box::new(net.link(addr(B))),
         addr(A),
         NetSettings::default(),
-        SNAKE_BUTTONS,
     );
     let mut heard = 0;
     while a.session.confirmed_updates() < 1200 {
