@@ -30,6 +30,9 @@ pub struct RunTerms {
     pub args: Vec<(String, String)>,
     /// Players in the session.
     pub players: usize,
+    /// The save data the run boots with: how many bytes are used, and their FNV-1a hash. A
+    /// cart that reads its best score at boot plays differently with another.
+    pub save: (usize, u64),
 }
 
 impl RunTerms {
@@ -52,6 +55,7 @@ impl RunTerms {
             height: settings.height,
             args: engine.args().to_vec(),
             players,
+            save: save_summary(engine.console().boot_save().used()),
         }
     }
 
@@ -114,8 +118,21 @@ impl RunTerms {
                 self.players.to_string(),
             );
         }
+        if self.save != theirs.save {
+            let show = |(bytes, hash): (usize, u64)| format!("{bytes} bytes, hash {hash:016x}");
+            return differs("with boot save data of", show(theirs.save), show(self.save));
+        }
         None
     }
+}
+
+/// How many bytes of `save` are used, and their FNV-1a (64 bits) hash.
+fn save_summary(save: &[u8]) -> (usize, u64) {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in save {
+        hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    (save.len(), hash)
 }
 
 /// One handshake packet: the sender's terms, its player, and whether it has heard terms that
@@ -155,6 +172,7 @@ mod tests {
             height: 120,
             args: vec![("level".into(), "2".into())],
             players: 2,
+            save: save_summary(&[]),
         }
     }
 
@@ -174,6 +192,15 @@ mod tests {
         assert_eq!(
             ours.first_difference(&theirs).unwrap(),
             "the cart 'platformer' (this run: 'snake')"
+        );
+        let mut theirs = terms();
+        theirs.save = save_summary(b"best 120");
+        assert_eq!(
+            ours.first_difference(&theirs).unwrap(),
+            format!(
+                "with boot save data of 8 bytes, hash {:016x} (this run: 0 bytes, hash cbf29ce484222325)",
+                save_summary(b"best 120").1
+            )
         );
         let mut theirs = terms();
         theirs.args.clear();

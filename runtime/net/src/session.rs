@@ -94,7 +94,7 @@ pub enum NetError {
     #[error("{0}")]
     Seats(String),
     /// The engine has run updates already: a session starts right after `init`.
-    #[error("a session starts from boot; this engine has run {0} updates")]
+    #[error("a session starts from boot; this engine is at update {0}")]
     NotFresh(u64),
     /// A peer's run differs from this one.
     #[error("refused the peer at {peer}: it plays {difference}")]

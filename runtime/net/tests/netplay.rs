@@ -555,3 +555,78 @@ fn an_update_run_again_after_a_rollback_is_not_heard_twice() {
     }
     assert_eq!(heard, made);
 }
+
+#[test]
+fn a_peer_that_never_answers_ends_the_handshake_with_a_clear_message() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let settings = NetSettings {
+        handshake_timeout: Duration::from_millis(200),
+        ..NetSettings::default()
+    };
+    let mut a = peer(SNAKE, 9, 0, Box::new(net.link(addr(A))), addr(B), settings);
+    // The handshake times out on the wall clock: poll for up to 20 s, a bound far past it.
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no timeout");
+        net.advance(FRAME);
+        if let Err(e) = a.step() {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let line = error.to_string();
+    assert!(matches!(error, NetError::NoAnswer { .. }), "{line}");
+    assert!(
+        line.starts_with("no answer from the peer at 127.0.0.1:2"),
+        "{line}"
+    );
+    assert_eq!(a.session.phase(), Phase::Handshake);
+}
+
+#[test]
+fn seats_need_one_local_player_and_at_most_four() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let seats_error = |seats: &[Seat]| {
+        let link = Box::new(net.link(addr(A)));
+        let session = NetSession::new(
+            engine(SNAKE.cart, 9),
+            "snake",
+            None,
+            seats,
+            link,
+            NetSettings::default(),
+        );
+        session.unwrap_err().to_string()
+    };
+    let remote = |port| Seat::Remote(addr(port));
+    assert_eq!(
+        seats_error(&[remote(B), remote(3)]),
+        "a session has one local player, not 0"
+    );
+    assert_eq!(
+        seats_error(&[Seat::Local, Seat::Local]),
+        "a session has one local player, not 2"
+    );
+    assert_eq!(
+        seats_error(&[Seat::Local, remote(2), remote(3), remote(4), remote(5)]),
+        "a session has 1 to 4 players, not 5"
+    );
+    assert_eq!(
+        seats_error(&[Seat::Local, remote(2), remote(2)]),
+        "two players at 127.0.0.1:2: one peer plays one player"
+    );
+    let mut played = engine(SNAKE.cart, 9);
+    played.update_with(&bt::host::TickInput::default()).unwrap();
+    let session = NetSession::new(
+        played,
+        "snake",
+        None,
+        &[Seat::Local, remote(B)],
+        Box::new(net.link(addr(A))),
+        NetSettings::default(),
+    );
+    assert_eq!(
+        session.unwrap_err().to_string(),
+        "a session starts from boot; this engine is at update 1"
+    );
+}
