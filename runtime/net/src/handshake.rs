@@ -3,7 +3,14 @@
 //! run differs is refused with one line naming the first difference. Two runs that differ in
 //! any of these would drift apart at once, and a desync found later says less.
 
+use std::cell::RefCell;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
 use serde::{Deserialize, Serialize};
+
+use crate::link::{Kind, Shared};
+use crate::session::NetError;
 
 /// The handshake's layout; a peer speaking another is refused by it.
 pub(crate) const PROTOCOL: u32 = 1;
@@ -135,13 +142,31 @@ fn save_summary(save: &[u8]) -> (usize, u64) {
     (save.len(), hash)
 }
 
-/// One handshake packet: the sender's terms, its player, and whether it has heard terms that
+/// What a peer is in a session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Role {
+    /// It plays this player (0 for player one).
+    Player(usize),
+    /// It watches: a GGRS spectator, sent the confirmed input by one player's peer.
+    Spectator,
+}
+
+impl std::fmt::Display for Role {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Role::Player(n) => write!(f, "player {}", n + 1),
+            Role::Spectator => write!(f, "a spectator"),
+        }
+    }
+}
+
+/// One handshake packet: the sender's terms, its role, and whether it has heard terms that
 /// agree from the peer it sends to (then that peer may start).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Hello {
     pub(crate) protocol: u32,
     pub(crate) terms: RunTerms,
-    pub(crate) player: usize,
+    pub(crate) role: Role,
     pub(crate) heard: bool,
 }
 
@@ -154,6 +179,164 @@ impl Hello {
     /// The hello in `bytes`, or `None` for bytes that hold none.
     pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Hello> {
         serde_json::from_slice(bytes).ok()
+    }
+}
+
+/// The role a peer at an address must say it has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Expect {
+    /// Exactly this one.
+    Role(Role),
+    /// Any player (a spectator's host).
+    AnyPlayer,
+}
+
+/// A peer the handshake waits for.
+#[derive(Debug)]
+pub(crate) struct Contact {
+    pub(crate) addr: SocketAddr,
+    expect: Expect,
+    /// Terms that agree have come from it.
+    heard: bool,
+    /// It said it heard ours.
+    acked: bool,
+}
+
+impl Contact {
+    pub(crate) fn new(addr: SocketAddr, expect: Expect) -> Contact {
+        Contact {
+            addr,
+            expect,
+            heard: false,
+            acked: false,
+        }
+    }
+}
+
+/// The handshake of one peer with the peers it plays with (or, for a spectator, its host).
+#[derive(Debug)]
+pub(crate) struct Handshake {
+    terms: RunTerms,
+    role: Role,
+    pub(crate) contacts: Vec<Contact>,
+    started: Instant,
+    timeout: Duration,
+}
+
+impl Handshake {
+    pub(crate) fn new(
+        terms: RunTerms,
+        role: Role,
+        contacts: impl IntoIterator<Item = (SocketAddr, Expect)>,
+        timeout: Duration,
+    ) -> Handshake {
+        Handshake {
+            terms,
+            role,
+            contacts: contacts
+                .into_iter()
+                .map(|(addr, expect)| Contact::new(addr, expect))
+                .collect(),
+            started: Instant::now(),
+            timeout,
+        }
+    }
+
+    pub(crate) fn terms(&self) -> &RunTerms {
+        &self.terms
+    }
+
+    /// Whether every contact agreed and heard this side agree.
+    pub(crate) fn done(&self) -> bool {
+        self.contacts.iter().all(|c| c.heard && c.acked)
+    }
+
+    /// Reads the hellos that arrived: terms that agree mark their peer heard (and it is told,
+    /// even once this side plays, until it starts too); terms that differ refuse it.
+    pub(crate) fn read(&mut self, shared: &RefCell<Shared>) -> Result<(), NetError> {
+        let hellos: Vec<_> = shared.borrow_mut().hellos.drain(..).collect();
+        for (from, bytes) in hellos {
+            let Some(contact) = self.contacts.iter_mut().find(|c| c.addr == from) else {
+                continue;
+            };
+            let Some(hello) = Hello::from_bytes(&bytes) else {
+                shared.borrow_mut().dropped += 1;
+                continue;
+            };
+            let refuse = |difference| NetError::Refused {
+                peer: from,
+                difference,
+            };
+            if hello.protocol != PROTOCOL {
+                return Err(refuse(format!(
+                    "handshake protocol {} (this run: {PROTOCOL})",
+                    hello.protocol
+                )));
+            }
+            if let Some(difference) = self.terms.first_difference(&hello.terms) {
+                return Err(refuse(difference));
+            }
+            match (contact.expect, hello.role) {
+                (Expect::Role(role), theirs) if role != theirs => {
+                    return Err(refuse(format!("as {theirs} (this run: {role} there)")));
+                }
+                (Expect::AnyPlayer, Role::Spectator) => {
+                    return Err(refuse(
+                        "as a spectator (this run: a player there)".to_string(),
+                    ));
+                }
+                _ => {}
+            }
+            let newly_heard = !contact.heard;
+            contact.heard = true;
+            contact.acked |= hello.heard;
+            if !hello.heard || newly_heard {
+                let reply = Hello {
+                    protocol: PROTOCOL,
+                    terms: self.terms.clone(),
+                    role: self.role,
+                    heard: true,
+                };
+                shared
+                    .borrow_mut()
+                    .send(from, Kind::Hello, &reply.to_bytes());
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends this side's terms to every contact that has not said it heard them.
+    pub(crate) fn send(&self, shared: &RefCell<Shared>) {
+        for contact in self.contacts.iter().filter(|c| !c.acked) {
+            let hello = Hello {
+                protocol: PROTOCOL,
+                terms: self.terms.clone(),
+                role: self.role,
+                heard: contact.heard,
+            };
+            shared
+                .borrow_mut()
+                .send(contact.addr, Kind::Hello, &hello.to_bytes());
+        }
+    }
+
+    /// The error for a handshake past its time, naming a contact still waited for.
+    pub(crate) fn check_time(&self) -> Result<(), NetError> {
+        if self.started.elapsed() < self.timeout {
+            return Ok(());
+        }
+        let waiting = self
+            .contacts
+            .iter()
+            .find(|c| !(c.heard && c.acked))
+            .or(self.contacts.first());
+        match waiting {
+            Some(contact) => Err(NetError::NoAnswer {
+                peer: contact.addr,
+                timeout: self.timeout,
+            }),
+            None => Ok(()),
+        }
     }
 }
 
@@ -215,7 +398,7 @@ mod tests {
         let hello = Hello {
             protocol: PROTOCOL,
             terms: terms(),
-            player: 1,
+            role: Role::Player(1),
             heard: true,
         };
         assert_eq!(Hello::from_bytes(&hello.to_bytes()), Some(hello));

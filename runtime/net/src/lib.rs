@@ -1,5 +1,5 @@
 //! BT's rollback netplay core: [`NetSession`] runs one peer of a session, a BT [`Engine`]
-//! driven by a GGRS peer-to-peer session, after a handshake in which the peers agree on the run
+//! driven by a GGRS peer-to-peer session (and [`NetSpectator`] one that watches), after a handshake in which the peers agree on the run
 //! ([`RunTerms`]). Packets travel over a [`Link`]: UDP ([`UdpLink`]) or the simulated network
 //! of [`sim`], with delay, jitter and loss on a virtual clock, for tests.
 //!
@@ -16,6 +16,7 @@ mod input;
 mod link;
 mod session;
 pub mod sim;
+mod spectator;
 
 pub use handshake::RunTerms;
 pub use input::{combine, HoldButtons, PlayerInput};
@@ -25,3 +26,4 @@ pub use session::{
     DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,
     DEFAULT_INPUT_DELAY, DEFAULT_MAX_PREDICTION,
 };
+pub use spectator::NetSpectator;

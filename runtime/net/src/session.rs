@@ -6,7 +6,7 @@ use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::panic::{self, AssertUnwindSafe};
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bt::limits::PLAYERS;
 use bt_engine::engine::RollbackState;
@@ -17,9 +17,9 @@ use ggrs::{
 };
 use thiserror::Error;
 
-use crate::handshake::{Hello, RunTerms, PROTOCOL};
+use crate::handshake::{Contact, Expect, Handshake, Role, RunTerms};
 use crate::input::{combine, HoldButtons, PlayerInput};
-use crate::link::{GgrsSocket, Kind, Link, Shared};
+use crate::link::{GgrsSocket, Link, Shared};
 
 /// Frames of input delay by default: 2 frames (33 ms at 60 updates a second) hide most of a
 /// short link's latency, so fewer updates are predicted and rolled back, and stay below what
@@ -195,26 +195,18 @@ impl ggrs::Config for BtConfig {
     type Address = SocketAddr;
 }
 
-struct Remote {
-    player: usize,
-    addr: SocketAddr,
-    /// Terms that agree have come from it.
-    heard: bool,
-    /// It said it heard ours.
-    acked: bool,
-}
-
 /// One peer of a rollback session: an engine, the link to the other peers, and GGRS.
 pub struct NetSession {
     engine: Engine,
     shared: Rc<RefCell<Shared>>,
     ggrs: Option<P2PSession<BtConfig>>,
     settings: NetSettings,
-    terms: RunTerms,
+    handshake: Handshake,
     local: usize,
+    /// Each remote player's slot and address, then each spectator's address.
+    remotes: Vec<(usize, SocketAddr)>,
+    spectators: Vec<SocketAddr>,
     players: usize,
-    remotes: Vec<Remote>,
-    started: Instant,
     stats: NetStats,
     stopped: Option<NetError>,
     /// Sound of updates run for the first time, until taken.
@@ -227,7 +219,7 @@ pub struct NetSession {
 impl std::fmt::Debug for NetSession {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetSession")
-            .field("terms", &self.terms)
+            .field("terms", self.handshake.terms())
             .field("local", &self.local)
             .field("phase", &self.phase())
             .field("stats", &self.stats)
@@ -267,20 +259,15 @@ impl NetSession {
                 locals.len()
             )));
         };
-        let mut remotes: Vec<Remote> = Vec::new();
+        let mut remotes: Vec<(usize, SocketAddr)> = Vec::new();
         for (player, seat) in seats.iter().enumerate() {
             if let Seat::Remote(addr) = *seat {
-                if remotes.iter().any(|r| r.addr == addr) {
+                if remotes.iter().any(|&(_, a)| a == addr) {
                     return Err(NetError::Seats(format!(
                         "two players at {addr}: one peer plays one player"
                     )));
                 }
-                remotes.push(Remote {
-                    player,
-                    addr,
-                    heard: false,
-                    acked: false,
-                });
+                remotes.push((player, addr));
             }
         }
         if engine.updates_since_init() != 0 {
@@ -290,21 +277,59 @@ impl NetSession {
             engine.start_recording(every);
         }
         let terms = RunTerms::of(&engine, cart, cart_version, seats.len());
+        let contacts = remotes
+            .iter()
+            .map(|&(player, addr)| (addr, Expect::Role(Role::Player(player))));
+        let handshake = Handshake::new(
+            terms,
+            Role::Player(local),
+            contacts,
+            settings.handshake_timeout,
+        );
         Ok(NetSession {
             engine,
             shared: Shared::new(link),
             ggrs: None,
             settings,
-            terms,
+            handshake,
             local,
-            players: seats.len(),
             remotes,
-            started: Instant::now(),
+            spectators: Vec::new(),
+            players: seats.len(),
             stats: NetStats::default(),
             stopped: None,
             sound: Vec::new(),
             sound_through: 0,
         })
+    }
+
+    /// Lets the peers at `spectators` watch through this peer: it sends them every
+    /// confirmed input ([`crate::NetSpectator`] is the other end). The session waits for them
+    /// in the handshake as for the players. Call it before the first frame.
+    ///
+    /// # Errors
+    /// [`NetError::Seats`] for an address that already plays or watches, or once the session
+    /// has started.
+    pub fn with_spectators(mut self, spectators: &[SocketAddr]) -> Result<NetSession, NetError> {
+        if self.ggrs.is_some() {
+            return Err(NetError::Seats(
+                "spectators join before the session starts".to_string(),
+            ));
+        }
+        for &addr in spectators {
+            let taken =
+                self.remotes.iter().any(|&(_, a)| a == addr) || self.spectators.contains(&addr);
+            if taken {
+                return Err(NetError::Seats(format!(
+                    "{addr} is in the session already: one peer plays or watches once"
+                )));
+            }
+            self.spectators.push(addr);
+            self.handshake
+                .contacts
+                .push(Contact::new(addr, Expect::Role(Role::Spectator)));
+        }
+        Ok(self)
     }
 
     /// One frame: hands `input` over as the local player's input for the next update, does
@@ -332,13 +357,19 @@ impl NetSession {
     }
 
     fn frame(&mut self, input: PlayerInput) -> Result<FrameWork, NetError> {
-        self.answer_hellos()?;
         if self.ggrs.is_none() {
-            if self.remotes.iter().all(|r| r.heard && r.acked) {
+            // Before GGRS runs the session reads the link itself (GGRS's early messages are
+            // dropped: it sends them again); afterwards GGRS's socket reads it and keeps the
+            // hellos aside.
+            self.shared.borrow_mut().pump();
+        }
+        self.handshake.read(&self.shared)?;
+        if self.ggrs.is_none() {
+            if self.handshake.done() {
                 self.start_ggrs()?;
             } else {
-                self.check_handshake_time()?;
-                self.send_hellos();
+                self.handshake.check_time()?;
+                self.handshake.send(&self.shared);
                 self.engine.show()?;
                 return Ok(FrameWork::default());
             }
@@ -373,7 +404,7 @@ impl NetSession {
         }
         self.handle_events()?;
         if self.phase() != Phase::Running {
-            self.check_handshake_time()?;
+            self.handshake.check_time()?;
         }
         self.engine.show()?;
         Ok(work)
@@ -480,101 +511,9 @@ impl NetSession {
         Ok(())
     }
 
-    /// Reads the hellos that arrived: terms that agree mark their peer heard (and it is told,
-    /// even once this side plays, until it starts too); terms that differ refuse it.
-    fn answer_hellos(&mut self) -> Result<(), NetError> {
-        if self.ggrs.is_none() {
-            // Before GGRS runs the session reads the link itself (GGRS's early messages are
-            // dropped: it sends them again); afterwards GGRS's socket reads it and keeps the
-            // hellos aside.
-            self.shared.borrow_mut().pump();
-        }
-        let hellos: Vec<_> = self.shared.borrow_mut().hellos.drain(..).collect();
-        for (from, bytes) in hellos {
-            let Some(remote) = self.remotes.iter_mut().find(|r| r.addr == from) else {
-                continue;
-            };
-            let Some(hello) = Hello::from_bytes(&bytes) else {
-                self.shared.borrow_mut().dropped += 1;
-                continue;
-            };
-            if hello.protocol != PROTOCOL {
-                return Err(NetError::Refused {
-                    peer: from,
-                    difference: format!(
-                        "handshake protocol {} (this run: {PROTOCOL})",
-                        hello.protocol
-                    ),
-                });
-            }
-            if let Some(difference) = self.terms.first_difference(&hello.terms) {
-                return Err(NetError::Refused {
-                    peer: from,
-                    difference,
-                });
-            }
-            if hello.player != remote.player {
-                return Err(NetError::Refused {
-                    peer: from,
-                    difference: format!(
-                        "as player {} (this run: player {} there)",
-                        hello.player + 1,
-                        remote.player + 1
-                    ),
-                });
-            }
-            let newly_heard = !remote.heard;
-            remote.heard = true;
-            remote.acked |= hello.heard;
-            if !hello.heard || newly_heard {
-                let (addr, reply) = (remote.addr, self.hello(true));
-                self.shared
-                    .borrow_mut()
-                    .send(addr, Kind::Hello, &reply.to_bytes());
-            }
-        }
-        Ok(())
-    }
-
-    fn hello(&self, heard: bool) -> Hello {
-        Hello {
-            protocol: PROTOCOL,
-            terms: self.terms.clone(),
-            player: self.local,
-            heard,
-        }
-    }
-
-    fn send_hellos(&mut self) {
-        for remote in self.remotes.iter().filter(|r| !r.acked) {
-            let bytes = self.hello(remote.heard).to_bytes();
-            self.shared
-                .borrow_mut()
-                .send(remote.addr, Kind::Hello, &bytes);
-        }
-    }
-
-    fn check_handshake_time(&self) -> Result<(), NetError> {
-        if self.started.elapsed() < self.settings.handshake_timeout {
-            return Ok(());
-        }
-        let waiting = self
-            .remotes
-            .iter()
-            .find(|r| !(r.heard && r.acked))
-            .or(self.remotes.first());
-        match waiting {
-            Some(remote) => Err(NetError::NoAnswer {
-                peer: remote.addr,
-                timeout: self.settings.handshake_timeout,
-            }),
-            None => Ok(()),
-        }
-    }
-
     fn start_ggrs(&mut self) -> Result<(), NetError> {
         let protocol = |e: ggrs::GgrsError| NetError::Protocol(e.to_string());
-        let fps = self.terms.target_fps.round().max(1.0) as usize;
+        let fps = ggrs_fps(self.handshake.terms().target_fps);
         let mut builder = SessionBuilder::<BtConfig>::new()
             .with_num_players(self.players)
             .map_err(protocol)?
@@ -589,9 +528,14 @@ impl NetSession {
             .map_err(protocol)?
             .add_player(PlayerType::Local, self.local)
             .map_err(protocol)?;
-        for remote in &self.remotes {
+        for &(player, addr) in &self.remotes {
             builder = builder
-                .add_player(PlayerType::Remote(remote.addr), remote.player)
+                .add_player(PlayerType::Remote(addr), player)
+                .map_err(protocol)?;
+        }
+        for (i, &addr) in self.spectators.iter().enumerate() {
+            builder = builder
+                .add_player(PlayerType::Spectator(addr), self.players + i)
                 .map_err(protocol)?;
         }
         self.shared.borrow_mut().ggrs_running = true;
@@ -627,21 +571,7 @@ impl NetSession {
     /// player gave, and the frame hashes. `None` when the session records nothing.
     pub fn recording_through(&self, updates: u64) -> Option<Replay> {
         let through = updates.min(self.confirmed_updates());
-        let whole = self
-            .engine
-            .recording(&self.terms.cart, self.terms.cart_version.as_deref())?;
-        let mut recording = whole.recording().clone();
-        recording.truncate(through);
-        let hashes = whole
-            .hashes()
-            .iter()
-            .copied()
-            .filter(|&(at, _)| at <= through)
-            .collect();
-        Some(
-            Replay::new(whole.info.clone(), recording, hashes)
-                .with_boot_save(whole.boot_save().to_vec()),
-        )
+        recording_through(&self.engine, self.handshake.terms(), through)
     }
 
     /// The sound of the updates run since the last call, each update heard once: an update
@@ -657,7 +587,7 @@ impl NetSession {
 
     /// This run's terms, as told to the peers.
     pub fn terms(&self) -> &RunTerms {
-        &self.terms
+        self.handshake.terms()
     }
 
     /// What the session has done so far.
@@ -671,9 +601,32 @@ impl NetSession {
     }
 }
 
+/// The update rate GGRS is told (it paces nothing: it sizes its wait helpers): the cart's,
+/// rounded, at least 1.
+pub(crate) fn ggrs_fps(target_fps: f64) -> usize {
+    target_fps.round().max(1.0) as usize
+}
+
+/// `engine`'s recording from boot through update `through`, with the frame hashes to there.
+pub(crate) fn recording_through(engine: &Engine, terms: &RunTerms, through: u64) -> Option<Replay> {
+    let whole = engine.recording(&terms.cart, terms.cart_version.as_deref())?;
+    let mut recording = whole.recording().clone();
+    recording.truncate(through);
+    let hashes = whole
+        .hashes()
+        .iter()
+        .copied()
+        .filter(|&(at, _)| at <= through)
+        .collect();
+    Some(
+        Replay::new(whole.info.clone(), recording, hashes)
+            .with_boot_save(whole.boot_save().to_vec()),
+    )
+}
+
 /// Runs a call into GGRS, turning a panic (an assertion a malformed message tripped) into an
 /// error that ends the session instead of the program.
-fn guard<R>(call: impl FnOnce() -> R) -> Result<R, NetError> {
+pub(crate) fn guard<R>(call: impl FnOnce() -> R) -> Result<R, NetError> {
     panic::catch_unwind(AssertUnwindSafe(call)).map_err(|payload| {
         let message = payload
             .downcast_ref::<&str>()

@@ -630,3 +630,54 @@ fn seats_need_one_local_player_and_at_most_four() {
         "a session starts from boot; this engine is at update 1"
     );
 }
+
+#[test]
+fn a_spectator_plays_the_same_run_as_the_players() {
+    const UPDATES: u64 = 3000;
+    let net = SimNet::new(11, lossy());
+    let watcher = addr(3);
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        recording_settings(),
+    );
+    a.session = a.session.with_spectators(&[watcher]).unwrap();
+    let mut b = peer(
+        SNAKE,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        recording_settings(),
+    );
+    let mut s = bt_net::NetSpectator::new(
+        engine(SNAKE.cart, 9),
+        "snake",
+        Some("1"),
+        2,
+        addr(A),
+        Box::new(net.link(watcher)),
+        recording_settings(),
+    )
+    .unwrap();
+    let mut played = 0;
+    while s.updates() < UPDATES || b.session.confirmed_updates() < UPDATES {
+        assert!(played < 4 * UPDATES, "the spectator is at {}", s.updates());
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        s.advance_frame().unwrap();
+        if s.phase() == Phase::Running {
+            played += 1;
+        } else {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+    let watched = s.recording_through(UPDATES).unwrap();
+    assert_eq!(watched.ticks(), UPDATES);
+    assert!(watched == a.session.recording_through(UPDATES).unwrap());
+    assert!(watched == b.session.recording_through(UPDATES).unwrap());
+}
