@@ -134,6 +134,9 @@ pub enum NetError {
         /// The peer's hash.
         theirs: u64,
     },
+    /// The cart quit (`Update::quit`): a session plays no update after.
+    #[error("the cart quit after update {0}; the session ends there")]
+    CartQuit(u64),
     /// GGRS refused a request or stopped on a message it could not take.
     #[error("the rollback protocol stopped: {0}")]
     Protocol(String),
@@ -442,6 +445,9 @@ impl NetSession {
                     self.stats.deepest_rollback = self.stats.deepest_rollback.max(depth);
                 }
                 GgrsRequest::AdvanceFrame { inputs } => {
+                    if let Some(at) = self.engine.quit_at() {
+                        return Err(NetError::CartQuit(at));
+                    }
                     self.engine.update_with(&combine(&inputs))?;
                     self.take_sound();
                     work.updates += 1;

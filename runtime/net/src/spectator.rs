@@ -124,6 +124,9 @@ impl NetSpectator {
             Ok(requests) => {
                 for request in requests {
                     if let GgrsRequest::AdvanceFrame { inputs } = request {
+                        if let Some(at) = self.engine.quit_at() {
+                            return Err(NetError::CartQuit(at));
+                        }
                         self.engine.update_with(&combine(&inputs))?;
                         let console = self.engine.console_mut();
                         self.sound.extend(console.drain_frames());

@@ -681,3 +681,60 @@ fn a_spectator_plays_the_same_run_as_the_players() {
     assert!(watched == a.session.recording_through(UPDATES).unwrap());
     assert!(watched == b.session.recording_through(UPDATES).unwrap());
 }
+
+/// Quits in its 50th update.
+#[derive(Debug, Clone, Default)]
+struct Quitter;
+
+impl Cart for Quitter {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+    fn update(&mut self, ctx: &mut bt::Update<'_>) {
+        if ctx.ticks() == 49 {
+            ctx.quit();
+        }
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear(1);
+    }
+}
+
+#[test]
+fn a_cart_that_quits_ends_the_session_naming_the_update() {
+    let net = SimNet::new(12, Conditions::PERFECT);
+    let quitter = |local: usize, port: u16, other: u16| {
+        let engine = Engine::new(Box::new(|| Box::new(Quitter)), options(9)).unwrap();
+        let seats = if local == 0 {
+            [Seat::Local, Seat::Remote(addr(other))]
+        } else {
+            [Seat::Remote(addr(other)), Seat::Local]
+        };
+        let link = Box::new(net.link(addr(port)));
+        NetSession::new(
+            engine,
+            "quitter",
+            None,
+            &seats,
+            link,
+            NetSettings::default(),
+        )
+        .unwrap()
+    };
+    let (mut a, mut b) = (quitter(0, A, B), quitter(1, B, A));
+    let mut stopped = None;
+    for _ in 0..2000 {
+        net.advance(FRAME);
+        let ra = a.advance_frame(PlayerInput::default());
+        let rb = b.advance_frame(PlayerInput::default());
+        if let Err(e) = ra.and(rb) {
+            stopped = Some(e);
+            break;
+        }
+    }
+    let error = stopped.expect("the quit was not noticed");
+    assert_eq!(
+        error.to_string(),
+        "the cart quit after update 50; the session ends there"
+    );
+}
