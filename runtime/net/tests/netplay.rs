@@ -159,9 +159,9 @@ fn recording_settings() -> NetSettings {
 }
 
 /// Steps both peers a frame of virtual time at a time until both confirmed `updates`
-/// updates, within `frames` frames of play. The handshake and GGRS's synchronisation retry on
-/// the wall clock, so the frames before both play are not counted: the handshake's own
-/// timeout bounds them.
+/// updates, within `frames` frames in which both took their input. The frames a peer waits
+/// are not counted: GGRS's retries run on the wall clock, and the handshake's timeout and
+/// the disconnect timeout bound them.
 fn play(net: &SimNet, a: &mut Peer, b: &mut Peer, updates: u64, frames: u64) {
     let mut played = 0;
     while a.session.confirmed_updates() < updates || b.session.confirmed_updates() < updates {
@@ -176,10 +176,11 @@ fn play(net: &SimNet, a: &mut Peer, b: &mut Peer, updates: u64, frames: u64) {
         net.advance(FRAME);
         a.step().unwrap();
         b.step().unwrap();
-        if a.session.phase() == Phase::Running && b.session.phase() == Phase::Running {
+        if a.fresh && b.fresh {
             played += 1;
         } else {
-            // Nothing to do but wait for a retry.
+            // A peer waits (for the handshake, for synchronisation, or with its prediction
+            // window full): GGRS's retries run on the wall clock, so let some real time pass.
             std::thread::sleep(Duration::from_micros(200));
         }
     }
@@ -740,4 +741,70 @@ fn a_cart_that_quits_ends_the_session_naming_the_update() {
         error.to_string(),
         "the cart quit after update 50; the session ends there"
     );
+}
+
+#[test]
+fn four_peers_over_a_lossy_link_agree_on_every_update() {
+    const UPDATES: u64 = 1500;
+    let net = SimNet::new(13, lossy());
+    let ports = [11, 12, 13, 14];
+    let mut peers: Vec<Peer> = (0..4)
+        .map(|local| {
+            let seats: Vec<Seat> = (0..4)
+                .map(|p| {
+                    if p == local {
+                        Seat::Local
+                    } else {
+                        Seat::Remote(addr(ports[p]))
+                    }
+                })
+                .collect();
+            let link = Box::new(net.link(addr(ports[local])));
+            let engine = engine(SNAKE.cart, 9);
+            let session =
+                NetSession::new(engine, "snake", None, &seats, link, recording_settings()).unwrap();
+            Peer {
+                session,
+                script: Script::new(0x5eed + local as u64, SNAKE.buttons),
+                input: PlayerInput::default(),
+                fresh: true,
+            }
+        })
+        .collect();
+    // With every peer's window full at once, only GGRS's resend (every 200 ms of wall-clock
+    // time) repairs a lost packet: such frames wait a little real time, and the bound is in
+    // real time too, far past what the run takes.
+    let started = std::time::Instant::now();
+    while peers
+        .iter()
+        .any(|p| p.session.confirmed_updates() < UPDATES)
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "stuck: {:?}",
+            peers[0].session.stats()
+        );
+        net.advance(FRAME);
+        for p in &mut peers {
+            p.step().unwrap();
+        }
+        if peers.iter().any(|p| !p.fresh) {
+            std::thread::sleep(Duration::from_micros(500));
+        }
+    }
+    let first = peers[0].session.recording_through(UPDATES).unwrap();
+    assert_eq!(first.ticks(), UPDATES);
+    for p in &peers[1..] {
+        assert!(p.session.recording_through(UPDATES).unwrap() == first);
+    }
+    // Every player's input is in it.
+    let pressed: Vec<bool> = (0..4)
+        .map(|player| {
+            first
+                .recording()
+                .iter()
+                .any(|t| t.buttons[player].down != 0)
+        })
+        .collect();
+    assert_eq!(pressed, [true; 4]);
 }
