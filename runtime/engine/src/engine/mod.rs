@@ -17,6 +17,7 @@ use crate::wall_time::Instant;
 pub(crate) mod cart_panic;
 mod options;
 mod recording;
+mod rollback;
 mod save_state;
 mod seek;
 mod snapshot;
@@ -26,6 +27,7 @@ use cart_panic::guarded;
 pub use cart_panic::{CartCall, CartPanic};
 pub use options::*;
 use recording::{updater, Tape, RESERVED_HASHES};
+pub use rollback::RollbackState;
 pub use save_state::{
     build_of_program, set_program_bytes, state_build, SaveState, StateFile, StateFileError,
 };
@@ -360,6 +362,11 @@ impl Engine {
     /// The seed the run started with.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The cart arguments the run started with, in order, as a replay records them.
+    pub fn args(&self) -> &[(String, String)] {
+        &self.args
     }
 
     /// The tick counter, as the cart sees it.

@@ -36,6 +36,9 @@ pub(super) struct Tape {
     /// updates take it (a replay's player still moves on) and record nothing new.
     pub(super) rerun: Vec<TickInput>,
     pub(super) rerun_at: usize,
+    /// The input the next update takes in place of the live one, given by
+    /// [`Engine::update_with`] (rollback netplay); recorded as any input is.
+    pub(super) given: Option<TickInput>,
 }
 
 impl Tape {
@@ -80,7 +83,11 @@ pub(super) fn updater<'a>(
         let from_player = tape.player.as_mut().and_then(Player::next);
         let rerun = tape.rerun.get(tape.rerun_at);
         let rerunning = rerun.is_some();
-        let replayed = if rerunning { rerun } else { from_player };
+        let replayed = match (rerun, &tape.given) {
+            (Some(rerun), _) => Some(rerun),
+            (None, Some(given)) => Some(given),
+            (None, None) => from_player,
+        };
         // The input is recorded whether or not the update returns: a replay of a run that
         // ended in a panic holds the input of the update that panicked, so it reproduces it.
         // Catching here and unwinding on leaves the panic to the caller's guard, whose hook

@@ -144,7 +144,7 @@ impl Engine {
 
     /// Refuses to run or draw a cart that panicked, or that a replay built and whose `init`
     /// failed.
-    fn refuse_half_built(&self) -> Result<(), EngineError> {
+    pub(super) fn refuse_half_built(&self) -> Result<(), EngineError> {
         if let Some(panic) = &self.panic {
             return Err(EngineError::Panicked(panic.clone()));
         }

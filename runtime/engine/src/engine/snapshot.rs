@@ -344,12 +344,22 @@ impl Engine {
     /// update: it branches from there) and the frame hashes. Tags, samples not yet drained and
     /// a cart panic are forgotten. The ring is left as it is.
     pub(super) fn restore_from(&mut self, snap: &Snapshot) -> Result<(), EngineError> {
+        self.take_on(snap)?;
+        self.restarts += 1;
+        if let Some(overlay) = &mut self.overlay {
+            overlay.reset_chart(self.fixed.ticks());
+        }
+        Ok(())
+    }
+
+    /// [`Engine::restore_from`] without what a player's seek also does (count a restart, start
+    /// the overlay's chart over): what a rollback, which goes back every few frames, needs.
+    pub(super) fn take_on(&mut self, snap: &Snapshot) -> Result<(), EngineError> {
         let cart = match guarded(|| snap.cart.snapshot()) {
             Ok(Some(cart)) => cart,
             Ok(None) => return Err(SnapshotError::Unsupported.into()),
             Err(message) => return Err(self.stop(CartCall::Snapshot, message)),
         };
-        self.restarts += 1;
         self.cart = cart;
         self.console.restore(&snap.console);
         self.fixed.restore_ticks(snap.ticks);
@@ -367,9 +377,6 @@ impl Engine {
         self.tape.forget_kept_after(snap.updates_since_init);
         self.panic = None;
         self.init_failed = false;
-        if let Some(overlay) = &mut self.overlay {
-            overlay.reset_chart(self.fixed.ticks());
-        }
         Ok(())
     }
 

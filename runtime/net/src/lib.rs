@@ -1,0 +1,29 @@
+//! BT's rollback netplay core: [`NetSession`] runs one peer of a session, a BT [`Engine`]
+//! driven by a GGRS peer-to-peer session (and [`NetSpectator`] one that watches), after a handshake in which the peers agree on the run
+//! ([`RunTerms`]). Packets travel over a [`Link`]: UDP ([`UdpLink`]) or the simulated network
+//! of [`sim`], with delay, jitter and loss on a virtual clock, for tests.
+//!
+//! This crate stands on `bt-engine` alone (the engine's rollback hooks: `update_with`,
+//! `save_rollback_state`, `load_rollback_state`, `state_hash`, `show`), below the window and
+//! the command line, which will drive it; docs/netplay.md says what is built and what is not.
+//!
+//! [`Engine`]: bt_engine::Engine
+
+#![forbid(unsafe_code)]
+
+mod handshake;
+mod input;
+mod link;
+mod session;
+pub mod sim;
+mod spectator;
+
+pub use handshake::RunTerms;
+pub use input::{combine, HoldButtons, PlayerInput};
+pub use link::{Link, UdpLink, MAX_DATAGRAM};
+pub use session::{
+    BtConfig, FrameWork, NetError, NetSession, NetSettings, NetStats, Phase, Seat,
+    DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,
+    DEFAULT_INPUT_DELAY, DEFAULT_MAX_PREDICTION,
+};
+pub use spectator::NetSpectator;

@@ -1,0 +1,810 @@
+//! Two peers in one process, joined by the simulated network (or UDP on 127.0.0.1), playing
+//! real carts with scripted input.
+
+use std::cell::RefCell;
+use std::net::SocketAddr;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bt::host::TickButtons;
+use bt::{Button, Cart};
+use bt_engine::replay::Replay;
+use bt_engine::{Engine, EngineOptions};
+use bt_net::sim::{Conditions, SimNet, SplitMix};
+use bt_net::{Link, NetError, NetSession, NetSettings, Phase, PlayerInput, Seat, UdpLink};
+
+const A: u16 = 1;
+const B: u16 = 2;
+/// One frame of virtual time at 60 frames a second.
+const FRAME: Duration = Duration::from_micros(16_667);
+
+fn addr(port: u16) -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
+/// Options for a cart's engine: its asset folder (the platformer's levels and tiles).
+fn options(seed: u64) -> EngineOptions {
+    EngineOptions {
+        seed: Some(seed),
+        overlay: false,
+        snapshot_budget: 0,
+        assets: Some(bt_cart_platformer::ASSETS.into()),
+        ..EngineOptions::default()
+    }
+}
+
+fn engine(cart: fn() -> Box<dyn Cart>, seed: u64) -> Engine {
+    let options = options(seed);
+    Engine::new(Box::new(cart), options).unwrap()
+}
+
+/// A player's scripted input: a button (or none) held for a random while, from a seeded
+/// generator, with its edges.
+struct Script {
+    rng: SplitMix,
+    buttons: &'static [Button],
+    down: u32,
+    hold: u32,
+}
+
+impl Script {
+    fn new(seed: u64, buttons: &'static [Button]) -> Script {
+        Script {
+            rng: SplitMix::new(seed),
+            buttons,
+            down: 0,
+            hold: 0,
+        }
+    }
+
+    fn next(&mut self) -> PlayerInput {
+        let before = self.down;
+        if self.hold == 0 {
+            let pick = self.rng.next_u64() as usize % (self.buttons.len() + 1);
+            self.down = self.buttons.get(pick).map_or(0, |b| b.bits());
+            self.hold = 1 + (self.rng.next_u64() % 24) as u32;
+        }
+        self.hold -= 1;
+        let buttons = TickButtons {
+            down: self.down,
+            pressed: self.down & !before,
+            released: before & !self.down,
+        };
+        PlayerInput::new(buttons, [0.0; 6], true)
+    }
+}
+
+/// A cart, its name, and the buttons its players' scripts press.
+#[derive(Clone, Copy)]
+struct Game {
+    cart: fn() -> Box<dyn Cart>,
+    name: &'static str,
+    buttons: &'static [Button],
+}
+
+const SNAKE: Game = Game {
+    cart: bt_cart_snake::cart,
+    name: "snake",
+    buttons: &[
+        Button::UP,
+        Button::DOWN,
+        Button::LEFT,
+        Button::RIGHT,
+        Button::A,
+    ],
+};
+
+const PLATFORMER: Game = Game {
+    cart: bt_cart_platformer::cart,
+    name: "platformer",
+    buttons: &[Button::LEFT, Button::RIGHT, Button::A, Button::UP],
+};
+
+struct Peer {
+    session: NetSession,
+    script: Script,
+    input: PlayerInput,
+    /// Whether `input` was taken: then the next one is made.
+    fresh: bool,
+}
+
+impl Peer {
+    fn step(&mut self) -> Result<(), NetError> {
+        if self.fresh {
+            self.input = self.script.next();
+        }
+        let work = self.session.advance_frame(self.input)?;
+        self.fresh = work.input_taken;
+        Ok(())
+    }
+}
+
+fn peer(
+    game: Game,
+    seed: u64,
+    local: usize,
+    link: Box<dyn Link>,
+    other: SocketAddr,
+    settings: NetSettings,
+) -> Peer {
+    let seats = if local == 0 {
+        [Seat::Local, Seat::Remote(other)]
+    } else {
+        [Seat::Remote(other), Seat::Local]
+    };
+    let engine = engine(game.cart, seed);
+    let session = NetSession::new(engine, game.name, Some("1"), &seats, link, settings).unwrap();
+    Peer {
+        session,
+        script: Script::new(0x5eed + local as u64, game.buttons),
+        input: PlayerInput::default(),
+        fresh: true,
+    }
+}
+
+fn lossy() -> Conditions {
+    Conditions {
+        delay: Duration::from_millis(100),
+        jitter: Duration::from_millis(20),
+        loss: 0.05,
+    }
+}
+
+fn recording_settings() -> NetSettings {
+    NetSettings {
+        record_hash_every: Some(1),
+        ..NetSettings::default()
+    }
+}
+
+/// Steps both peers a frame of virtual time at a time until both confirmed `updates`
+/// updates, within `frames` frames in which both took their input. The frames a peer waits
+/// are not counted: GGRS's retries run on the wall clock, and the handshake's timeout and
+/// the disconnect timeout bound them.
+fn play(net: &SimNet, a: &mut Peer, b: &mut Peer, updates: u64, frames: u64) {
+    let mut played = 0;
+    while a.session.confirmed_updates() < updates || b.session.confirmed_updates() < updates {
+        assert!(
+            played < frames,
+            "not {updates} confirmed updates within {frames} frames: {} and {} ({:?}, {:?})",
+            a.session.confirmed_updates(),
+            b.session.confirmed_updates(),
+            a.session.stats(),
+            b.session.stats(),
+        );
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        if a.fresh && b.fresh {
+            played += 1;
+        } else {
+            // A peer waits (for the handshake, for synchronisation, or with its prediction
+            // window full): GGRS's retries run on the wall clock, so let some real time pass.
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+}
+
+/// A replay played through a fresh engine gives the hashes it holds, every one of them.
+fn replays_in_a_fresh_engine(replay: &Replay, cart: fn() -> Box<dyn Cart>) {
+    let options = EngineOptions {
+        replay: Some(Arc::new(replay.clone())),
+        ..options(replay.info.seed)
+    };
+    let mut fresh = Engine::new(Box::new(cart), options).unwrap();
+    fresh.log_hashes(1);
+    fresh.step(replay.ticks()).unwrap();
+    assert_eq!(fresh.hashes().len() as u64, replay.ticks());
+    assert_eq!(replay.first_mismatch(fresh.hashes()), None);
+}
+
+fn two_peers_agree_over_a_lossy_link(game: Game) {
+    const UPDATES: u64 = 10_000;
+    let net = SimNet::new(42, lossy());
+    let mut a = peer(
+        game,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        recording_settings(),
+    );
+    let mut b = peer(
+        game,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        recording_settings(),
+    );
+    play(&net, &mut a, &mut b, UPDATES, 3 * UPDATES);
+    let ra = a.session.recording_through(UPDATES).unwrap();
+    let rb = b.session.recording_through(UPDATES).unwrap();
+    assert_eq!(ra.ticks(), UPDATES);
+    // The same input for every update, and the same frame hash after every one.
+    assert!(ra == rb, "the two peers' recordings differ");
+    assert_eq!(ra.hashes().len() as u64, UPDATES);
+    let mut idle = 0;
+    for tick in ra.recording().iter() {
+        idle += u64::from(tick.buttons[0].down == 0 && tick.buttons[1].down == 0);
+    }
+    assert!(idle < UPDATES / 2, "both players pressed buttons");
+    // As a file, read back and played in a fresh engine, it gives every hash it holds.
+    let file = Replay::from_json(&ra.to_json(), std::path::Path::new("a.btr")).unwrap();
+    assert!(file == ra);
+    replays_in_a_fresh_engine(&file, game.cart);
+    // Rollbacks happened, none deeper than the prediction window.
+    for stats in [a.session.stats(), b.session.stats()] {
+        assert!(stats.rollbacks > 0, "{stats:?}");
+        assert!(
+            stats.deepest_rollback <= bt_net::DEFAULT_MAX_PREDICTION as u64,
+            "{stats:?}"
+        );
+    }
+    let (sent, lost) = net.counts();
+    assert!(lost > 0 && lost < sent / 10, "{lost} of {sent} lost");
+}
+
+#[test]
+fn snake_played_by_two_peers_over_a_lossy_link_agrees_on_every_update() {
+    two_peers_agree_over_a_lossy_link(SNAKE);
+}
+
+#[test]
+fn the_platformer_played_by_two_peers_over_a_lossy_link_agrees_on_every_update() {
+    two_peers_agree_over_a_lossy_link(PLATFORMER);
+}
+
+/// Steps both peers until one fails; returns the errors.
+fn until_refused(net: &SimNet, a: &mut Peer, b: &mut Peer) -> (NetError, Option<NetError>) {
+    for _ in 0..600 {
+        net.advance(FRAME);
+        let ea = a.step().err();
+        let eb = b.step().err();
+        if let Some(ea) = ea {
+            return (ea, eb);
+        }
+        if let Some(eb) = eb {
+            return (eb, None);
+        }
+    }
+    panic!("no one refused");
+}
+
+#[test]
+fn a_peer_with_another_seed_is_refused_with_the_seed_named() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let settings = NetSettings::default();
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        settings.clone(),
+    );
+    let mut b = peer(SNAKE, 10, 1, Box::new(net.link(addr(B))), addr(A), settings);
+    let (error, _) = until_refused(&net, &mut a, &mut b);
+    let line = error.to_string();
+    assert!(!line.contains('\n'), "{line}");
+    assert!(
+        line.contains("seed 10 (this run: 9)") || line.contains("seed 9 (this run: 10)"),
+        "{line}"
+    );
+    assert_ne!(a.session.phase(), Phase::Running);
+    // The session stays stopped with the same error.
+    if let Err(again) = a.session.advance_frame(PlayerInput::default()) {
+        assert!(matches!(again, NetError::Refused { .. }), "{again}");
+    }
+}
+
+#[test]
+fn a_peer_with_another_cart_is_refused_with_the_cart_named() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let settings = NetSettings::default();
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        settings.clone(),
+    );
+    let mut b = peer(
+        PLATFORMER,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        settings,
+    );
+    let (error, _) = until_refused(&net, &mut a, &mut b);
+    let line = error.to_string();
+    assert!(line.contains("the cart '"), "{line}");
+    assert!(
+        line.contains("snake") && line.contains("platformer"),
+        "{line}"
+    );
+}
+
+/// A link that keeps a copy of every packet it sends.
+struct Tapped {
+    inner: Box<dyn Link>,
+    sent: Rc<RefCell<Vec<Vec<u8>>>>,
+}
+
+impl Link for Tapped {
+    fn send(&mut self, to: SocketAddr, bytes: &[u8]) {
+        self.sent.borrow_mut().push(bytes.to_vec());
+        self.inner.send(to, bytes);
+    }
+
+    fn receive(&mut self, into: &mut Vec<(SocketAddr, Vec<u8>)>) {
+        self.inner.receive(into);
+    }
+}
+
+#[test]
+fn garbage_and_truncated_packets_are_dropped_without_a_panic() {
+    let net = SimNet::new(3, Conditions::PERFECT);
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let tapped = Tapped {
+        inner: Box::new(net.link(addr(B))),
+        sent: sent.clone(),
+    };
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        recording_settings(),
+    );
+    let mut b = peer(SNAKE, 9, 1, Box::new(tapped), addr(A), recording_settings());
+    let mut rng = SplitMix::new(5);
+    let mut injected = 0;
+    for _ in 0..600 {
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        // Noise from B's address, and B's real packets cut short or with a byte changed.
+        let mut noise = vec![0u8; (rng.next_u64() % 64) as usize];
+        noise.iter_mut().for_each(|x| *x = rng.next_u64() as u8);
+        net.inject(addr(B), addr(A), noise);
+        injected += 1;
+        for packet in sent.borrow_mut().drain(..) {
+            let cut = rng.next_u64() as usize % packet.len();
+            net.inject(addr(B), addr(A), packet[..cut].to_vec());
+            let mut changed = packet.clone();
+            let at = rng.next_u64() as usize % packet.len();
+            changed[at] = changed[at].wrapping_add(1 + (rng.next_u64() % 255) as u8);
+            net.inject(addr(B), addr(A), changed);
+            injected += 2;
+        }
+    }
+    assert_eq!(a.session.phase(), Phase::Running);
+    let dropped = a.session.stats().dropped_packets;
+    assert!(dropped + 20 >= injected, "{dropped} of {injected} dropped");
+    // Play went on and still agrees.
+    let through = a
+        .session
+        .confirmed_updates()
+        .min(b.session.confirmed_updates());
+    assert!(through > 400, "{through}");
+    assert!(a.session.recording_through(through) == b.session.recording_through(through));
+}
+
+#[test]
+fn a_peer_that_stops_sending_ends_the_other_with_a_clear_message() {
+    let net = SimNet::new(4, Conditions::PERFECT);
+    let settings = NetSettings {
+        disconnect_timeout: Duration::from_millis(300),
+        disconnect_notice: Duration::from_millis(100),
+        ..NetSettings::default()
+    };
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        settings.clone(),
+    );
+    let mut b = peer(SNAKE, 9, 1, Box::new(net.link(addr(B))), addr(A), settings);
+    play(&net, &mut a, &mut b, 120, 2000);
+    net.silence(addr(B));
+    // GGRS times a silence on the wall clock: poll for up to 20 s, a bound far past it.
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no disconnect noticed"
+        );
+        net.advance(FRAME);
+        if let Err(e) = a.step() {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let line = error.to_string();
+    assert!(matches!(error, NetError::Gone { .. }), "{line}");
+    assert!(
+        line.contains("127.0.0.1:2") && line.contains("stopped answering"),
+        "{line}"
+    );
+    assert!(a.session.stats().interruptions >= 1);
+}
+
+#[test]
+fn two_peers_play_over_udp_on_the_loopback() {
+    let la = UdpLink::bind(addr(0)).unwrap();
+    let lb = UdpLink::bind(addr(0)).unwrap();
+    let (pa, pb) = (la.local_addr().unwrap(), lb.local_addr().unwrap());
+    let cart = bt_cart_snake::cart;
+    let mut a = peer(SNAKE, 9, 0, Box::new(la), pb, recording_settings());
+    let mut b = peer(SNAKE, 9, 1, Box::new(lb), pa, recording_settings());
+    let started = std::time::Instant::now();
+    while a.session.confirmed_updates() < 300 || b.session.confirmed_updates() < 300 {
+        assert!(started.elapsed() < Duration::from_secs(30), "no progress");
+        a.step().unwrap();
+        b.step().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let ra = a.session.recording_through(300).unwrap();
+    assert!(ra == b.session.recording_through(300).unwrap());
+    replays_in_a_fresh_engine(&ra, cart);
+}
+
+/// A cart whose update adds its `salt` from update 100 on: two peers built with different
+/// salts play the same input into different states from there.
+#[derive(Debug, Clone, Default)]
+struct Drift {
+    salt: i32,
+    x: i32,
+}
+
+impl Cart for Drift {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+    fn update(&mut self, ctx: &mut bt::Update<'_>) {
+        if ctx.ticks() >= 99 {
+            self.x += self.salt;
+        }
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear(1);
+        ctx.draw_pixel(self.x.rem_euclid(100), 0, 7);
+    }
+}
+
+#[test]
+fn peers_whose_runs_drift_apart_stop_naming_the_first_update_that_differs() {
+    let net = SimNet::new(6, Conditions::PERFECT);
+    let drifting = |salt: i32, local: usize, port: u16, other: u16| {
+        let engine =
+            Engine::new(Box::new(move || Box::new(Drift { salt, x: 0 })), options(9)).unwrap();
+        let seats = if local == 0 {
+            [Seat::Local, Seat::Remote(addr(other))]
+        } else {
+            [Seat::Remote(addr(other)), Seat::Local]
+        };
+        let link = Box::new(net.link(addr(port)));
+        NetSession::new(engine, "drift", None, &seats, link, NetSettings::default()).unwrap()
+    };
+    let mut a = drifting(0, 0, A, B);
+    let mut b = drifting(1, 1, B, A);
+    let mut stopped = None;
+    for _ in 0..5000 {
+        net.advance(FRAME);
+        let ra = a.advance_frame(PlayerInput::default());
+        let rb = b.advance_frame(PlayerInput::default());
+        if let Err(e) = ra.and(rb) {
+            stopped = Some(e);
+            break;
+        }
+        if a.phase() != Phase::Running {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+    let error = stopped.expect("the drift was not noticed");
+    let line = error.to_string();
+    assert!(
+        matches!(error, NetError::Desync { update: 100, .. }),
+        "{line}"
+    );
+    assert!(line.contains("differ after update 100"), "{line}");
+    assert!(!line.contains('\n'));
+}
+
+#[test]
+fn an_update_run_again_after_a_rollback_is_not_heard_twice() {
+    let net = SimNet::new(8, lossy());
+    let cart = bt_cart_snake::cart;
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        NetSettings::default(),
+    );
+    let mut b = peer(
+        SNAKE,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        NetSettings::default(),
+    );
+    let mut heard = 0;
+    while a.session.confirmed_updates() < 1200 {
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        heard += a.session.drain_sound().len();
+        if a.session.phase() != Phase::Running {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+    assert!(a.session.stats().resimulated > 0);
+    // As much sound as the updates run once make, whatever they play.
+    let updates = a.session.engine().updates_since_init();
+    let mut once = engine(cart, 9);
+    let mut made = 0;
+    for _ in 0..updates {
+        once.update_with(&bt::host::TickInput::default()).unwrap();
+        made += once.console_mut().drain_frames().len();
+    }
+    assert_eq!(heard, made);
+}
+
+#[test]
+fn a_peer_that_never_answers_ends_the_handshake_with_a_clear_message() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let settings = NetSettings {
+        handshake_timeout: Duration::from_millis(200),
+        ..NetSettings::default()
+    };
+    let mut a = peer(SNAKE, 9, 0, Box::new(net.link(addr(A))), addr(B), settings);
+    // The handshake times out on the wall clock: poll for up to 20 s, a bound far past it.
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no timeout");
+        net.advance(FRAME);
+        if let Err(e) = a.step() {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let line = error.to_string();
+    assert!(matches!(error, NetError::NoAnswer { .. }), "{line}");
+    assert!(
+        line.starts_with("no answer from the peer at 127.0.0.1:2"),
+        "{line}"
+    );
+    assert_eq!(a.session.phase(), Phase::Handshake);
+}
+
+#[test]
+fn seats_need_one_local_player_and_at_most_four() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let seats_error = |seats: &[Seat]| {
+        let link = Box::new(net.link(addr(A)));
+        let session = NetSession::new(
+            engine(SNAKE.cart, 9),
+            "snake",
+            None,
+            seats,
+            link,
+            NetSettings::default(),
+        );
+        session.unwrap_err().to_string()
+    };
+    let remote = |port| Seat::Remote(addr(port));
+    assert_eq!(
+        seats_error(&[remote(B), remote(3)]),
+        "a session has one local player, not 0"
+    );
+    assert_eq!(
+        seats_error(&[Seat::Local, Seat::Local]),
+        "a session has one local player, not 2"
+    );
+    assert_eq!(
+        seats_error(&[Seat::Local, remote(2), remote(3), remote(4), remote(5)]),
+        "a session has 1 to 4 players, not 5"
+    );
+    assert_eq!(
+        seats_error(&[Seat::Local, remote(2), remote(2)]),
+        "two players at 127.0.0.1:2: one peer plays one player"
+    );
+    let mut played = engine(SNAKE.cart, 9);
+    played.update_with(&bt::host::TickInput::default()).unwrap();
+    let session = NetSession::new(
+        played,
+        "snake",
+        None,
+        &[Seat::Local, remote(B)],
+        Box::new(net.link(addr(A))),
+        NetSettings::default(),
+    );
+    assert_eq!(
+        session.unwrap_err().to_string(),
+        "a session starts from boot; this engine is at update 1"
+    );
+}
+
+#[test]
+fn a_spectator_plays_the_same_run_as_the_players() {
+    const UPDATES: u64 = 3000;
+    let net = SimNet::new(11, lossy());
+    let watcher = addr(3);
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        recording_settings(),
+    );
+    a.session = a.session.with_spectators(&[watcher]).unwrap();
+    let mut b = peer(
+        SNAKE,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        recording_settings(),
+    );
+    let mut s = bt_net::NetSpectator::new(
+        engine(SNAKE.cart, 9),
+        "snake",
+        Some("1"),
+        2,
+        addr(A),
+        Box::new(net.link(watcher)),
+        recording_settings(),
+    )
+    .unwrap();
+    let mut played = 0;
+    while s.updates() < UPDATES || b.session.confirmed_updates() < UPDATES {
+        assert!(played < 4 * UPDATES, "the spectator is at {}", s.updates());
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        s.advance_frame().unwrap();
+        if s.phase() == Phase::Running {
+            played += 1;
+        } else {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+    let watched = s.recording_through(UPDATES).unwrap();
+    assert_eq!(watched.ticks(), UPDATES);
+    assert!(watched == a.session.recording_through(UPDATES).unwrap());
+    assert!(watched == b.session.recording_through(UPDATES).unwrap());
+}
+
+/// Quits in its 50th update.
+#[derive(Debug, Clone, Default)]
+struct Quitter;
+
+impl Cart for Quitter {
+    fn snapshot(&self) -> Option<Box<dyn Cart>> {
+        bt::cloned(self)
+    }
+    fn update(&mut self, ctx: &mut bt::Update<'_>) {
+        if ctx.ticks() == 49 {
+            ctx.quit();
+        }
+    }
+    fn render(&self, ctx: &mut bt::Render<'_>) {
+        ctx.clear(1);
+    }
+}
+
+#[test]
+fn a_cart_that_quits_ends_the_session_naming_the_update() {
+    let net = SimNet::new(12, Conditions::PERFECT);
+    let quitter = |local: usize, port: u16, other: u16| {
+        let engine = Engine::new(Box::new(|| Box::new(Quitter)), options(9)).unwrap();
+        let seats = if local == 0 {
+            [Seat::Local, Seat::Remote(addr(other))]
+        } else {
+            [Seat::Remote(addr(other)), Seat::Local]
+        };
+        let link = Box::new(net.link(addr(port)));
+        NetSession::new(
+            engine,
+            "quitter",
+            None,
+            &seats,
+            link,
+            NetSettings::default(),
+        )
+        .unwrap()
+    };
+    let (mut a, mut b) = (quitter(0, A, B), quitter(1, B, A));
+    let mut stopped = None;
+    for _ in 0..2000 {
+        net.advance(FRAME);
+        let ra = a.advance_frame(PlayerInput::default());
+        let rb = b.advance_frame(PlayerInput::default());
+        if let Err(e) = ra.and(rb) {
+            stopped = Some(e);
+            break;
+        }
+    }
+    let error = stopped.expect("the quit was not noticed");
+    assert_eq!(
+        error.to_string(),
+        "the cart quit after update 50; the session ends there"
+    );
+}
+
+#[test]
+fn four_peers_over_a_lossy_link_agree_on_every_update() {
+    const UPDATES: u64 = 1500;
+    let net = SimNet::new(13, lossy());
+    let ports = [11, 12, 13, 14];
+    let mut peers: Vec<Peer> = (0..4)
+        .map(|local| {
+            let seats: Vec<Seat> = (0..4)
+                .map(|p| {
+                    if p == local {
+                        Seat::Local
+                    } else {
+                        Seat::Remote(addr(ports[p]))
+                    }
+                })
+                .collect();
+            let link = Box::new(net.link(addr(ports[local])));
+            let engine = engine(SNAKE.cart, 9);
+            let session =
+                NetSession::new(engine, "snake", None, &seats, link, recording_settings()).unwrap();
+            Peer {
+                session,
+                script: Script::new(0x5eed + local as u64, SNAKE.buttons),
+                input: PlayerInput::default(),
+                fresh: true,
+            }
+        })
+        .collect();
+    // With every peer's window full at once, only GGRS's resend (every 200 ms of wall-clock
+    // time) repairs a lost packet: such frames wait a little real time, and the bound is in
+    // real time too, far past what the run takes.
+    let started = std::time::Instant::now();
+    while peers
+        .iter()
+        .any(|p| p.session.confirmed_updates() < UPDATES)
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "stuck: {:?}",
+            peers[0].session.stats()
+        );
+        net.advance(FRAME);
+        for p in &mut peers {
+            p.step().unwrap();
+        }
+        if peers.iter().any(|p| !p.fresh) {
+            std::thread::sleep(Duration::from_micros(500));
+        }
+    }
+    let first = peers[0].session.recording_through(UPDATES).unwrap();
+    assert_eq!(first.ticks(), UPDATES);
+    for p in &peers[1..] {
+        assert!(p.session.recording_through(UPDATES).unwrap() == first);
+    }
+    // Every player's input is in it.
+    let pressed: Vec<bool> = (0..4)
+        .map(|player| {
+            first
+                .recording()
+                .iter()
+                .any(|t| t.buttons[player].down != 0)
+        })
+        .collect();
+    assert_eq!(pressed, [true; 4]);
+}
