@@ -248,6 +248,7 @@ fn collect(items: &[Item], module: &str, calls: &mut Vec<(String, Call)>) {
 fn editor_keys() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
     vec![
         ("bt sound-edit", bt_runtime::sound_edit::KEYS),
+        ("bt sprite-edit", bt_runtime::sprite_edit::KEYS),
         ("bt map-edit", bt_runtime::map_edit::KEYS),
     ]
 }

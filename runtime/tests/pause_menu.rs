@@ -366,3 +366,22 @@ fn a_cart_with_effects_gets_a_switch_in_the_menu_that_keeps_the_menu_open() {
     assert!(h.engine().effects_enabled());
     assert_eq!(h.menu().unwrap().labels().nth(1), Some("Effects: on"));
 }
+
+#[test]
+fn with_the_pause_menu_off_p_is_the_carts_key() {
+    let (mut h, log) = host();
+    h.set_pause_menu(false);
+    key(&mut h, Key::KeyP, true);
+    h.frame(0.0);
+    h.frame(16.0);
+    assert!(!h.menu_is_open(), "an editor's host opens no menu on P");
+    assert!(
+        log.borrow().iter().any(|seen| seen.contains("KeyP")),
+        "the cart sees P held: {:?}",
+        log.borrow()
+    );
+    key(&mut h, Key::KeyP, false);
+    h.set_pause_menu(true);
+    tap(&mut h, Key::KeyP);
+    assert!(h.menu_is_open(), "P opens the menu again once it is on");
+}

@@ -158,6 +158,9 @@ pub struct Host {
     /// Where messages the player should read in full go (a failed reload, a file not
     /// written): stderr, unless the platform gives another output.
     errors: ErrorOutput,
+    /// Whether P opens the pause menu (when the key map gives P no button); an editor of BT's
+    /// own turns it off ([`Host::set_pause_menu`]).
+    pause_menu: bool,
     /// The pause menu, while it is open.
     menu: Option<PauseMenu>,
     /// The player asked to quit.
@@ -220,6 +223,7 @@ impl Host {
             outbox: Vec::new(),
             next_set: 0,
             errors: ErrorOutput(Box::new(std::io::stderr())),
+            pause_menu: true,
             menu: None,
             quit: false,
             time_travel: time_travel::TimeTravel::default(),
@@ -227,6 +231,12 @@ impl Host {
             state_saved_at: 0,
             last_write_error: None,
         }
+    }
+
+    /// Whether P opens the pause menu (it does by default). An editor of BT's own has none: P
+    /// is one of its keys, and the menu's Restart would throw its edits away.
+    pub fn set_pause_menu(&mut self, on: bool) {
+        self.pause_menu = on;
     }
 
     /// Sends the messages the host writes in full (a failed reload, as `bt: reload: …`, a save
@@ -730,10 +740,11 @@ impl Host {
         None
     }
 
-    /// Whether P may open the menu: the key map gives it no button, and the cart is running
-    /// or paused, not stopped by a panic.
+    /// Whether P may open the menu: the platform wants one, the key map gives P no button, and
+    /// the cart is running or paused, not stopped by a panic.
     fn menu_key_is_free(&self) -> bool {
-        (0..KEYBOARD_PLAYERS).all(|p| self.input.keymap().buttons(MENU_KEY, p) == 0)
+        self.pause_menu
+            && (0..KEYBOARD_PLAYERS).all(|p| self.input.keymap().buttons(MENU_KEY, p) == 0)
             && self.engine.cart_panic().is_none()
     }
 

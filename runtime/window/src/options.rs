@@ -51,6 +51,8 @@ pub struct WindowOptions {
     pub trace_out: Option<PathBuf>,
     /// Do not watch the cart's asset folder and palette file for changes.
     pub no_watch: bool,
+    /// The cart is one of BT's editors: P is its key, not the pause menu's.
+    pub editor: bool,
     /// Keep the last 10 seconds the window showed (about 40 MB at 320x240); Shift+F10 saves
     /// them as a GIF in the captures folder.
     pub gif_buffer: bool,
@@ -78,6 +80,7 @@ impl Default for WindowOptions {
             exit_after: None,
             trace_out: None,
             no_watch: false,
+            editor: false,
             gif_buffer: false,
             dev_link: None,
             captured: None,

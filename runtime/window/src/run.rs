@@ -29,6 +29,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
     // Held so that what the run keeps on disk is written whatever ends it, from here on.
     let opened_paused = engine.is_paused();
     let mut host = DiskHost::new(Host::new(engine, keymap, name), &args.captures);
+    host.set_pause_menu(!args.editor);
     // F8's HTML report is a tool's, drawn here where the tools are.
     host.set_timing_report(crate::timing::report::html);
     // What F2's replays and F3's state files say of the cart.

@@ -164,6 +164,7 @@ pub(super) fn run_editor(
     let window = crate::host::window::WindowOptions {
         // The editor's files are its own; nothing else is watched.
         no_watch: true,
+        editor: true,
         record: record.map(|r| r.path().to_path_buf()),
         ..window_args.options()
     };

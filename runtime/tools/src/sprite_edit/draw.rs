@@ -164,7 +164,7 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
             2,
             STATUS.y,
             format_args!(
-                "#{id} {}x{} at {},{}  colour {}  {}bit  F1 help",
+                "#{id} {}x{} at {},{}  colour {}  {}bit  ? help",
                 s.w,
                 s.h,
                 s.x,
@@ -195,7 +195,7 @@ fn draw_help(ed: &SpriteEditor, ctx: &mut Render<'_>) {
     ctx.print(
         4,
         STATUS.y,
-        format_args!("help {}/{pages}: F1 next page, Escape closes", page + 1),
+        format_args!("help {}/{pages}: ? next page, Escape closes", page + 1),
         c(LIGHT),
     );
 }

@@ -45,7 +45,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Ctrl+Z", "undo"),
     ("Ctrl+Y", "redo (also Ctrl+Shift+Z)"),
     ("Ctrl+S", "save every changed sheet"),
-    ("F1 or /", "this help; again: its next page"),
+    ("? or /", "this help; again: its next page"),
     ("Left drag", "draw on the canvas; pick a sprite"),
     ("Sheet drag", "a free selection of the sheet"),
     ("Wheel", "previous, next colour"),
@@ -659,7 +659,7 @@ impl SpriteEditor {
         let ctrl = modifier(ctx, [Key::ControlLeft, Key::ControlRight]);
         let shift = modifier(ctx, [Key::ShiftLeft, Key::ShiftRight]);
         let pressed = |k: Key| ctx.is_key_pressed(k);
-        if pressed(Key::F1) || pressed(Key::Slash) {
+        if pressed(Key::Slash) {
             let pages = KEYS.len().div_ceil(super::layout::HELP_ROWS);
             self.help = (self.help + 1) % (pages + 1);
         }
