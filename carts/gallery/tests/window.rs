@@ -260,7 +260,7 @@ fn save(path: &Path, bytes: &[u8]) {
 }
 
 #[test]
-fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
+fn a_new_cart_plays_in_a_window_and_shows_a_sprite_drawn_in_the_sprite_editor() {
     let Some(x) = x_server(&["Xvfb", "xdotool"]) else {
         return;
     };
@@ -274,6 +274,7 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
     run.xdotool(&["windowfocus", "--sync", &run.window]);
     let mut seen = Vec::new();
     let mut shot = |what: &str| {
+        run.xdotool(&["windowfocus", "--sync", &run.window]);
         run.xdotool(&["key", "F9"]);
         let saved = wait_for(&run.out, "saved ", Duration::from_secs(15), &mut seen)
             .unwrap_or_else(|| panic!("no screenshot ({what}); stdout {seen:?}"));
@@ -284,24 +285,48 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
     let first = shot("at start");
     assert_eq!(pixel(&first, robot.0, robot.1), [0x29, 0xad, 0xff, 255]);
 
-    // Repaint the robot red in the sprite sheet and save it: the running game shows it.
+    // With the game still running, the cart's own sprite editor opens its sheet: colour 8
+    // (red) chosen with ] from colour 1, a click on the robot's top row, Ctrl+S.
     let sheet_path = cart.join("assets/sprites.png");
-    let mut sheet = image::open(&sheet_path).unwrap().to_rgba8();
-    for p in sheet.pixels_mut() {
-        if p.0 == [0x29, 0xad, 0xff, 255] {
-            p.0 = [0xff, 0, 0, 255];
-        }
-    }
-    let mut png = Vec::new();
-    sheet
-        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
-        .unwrap();
-    save(&sheet_path, &png);
+    let mut edit = in_window(&binary, "sprite-edit", &x, &dir);
+    edit.args(["--scale", "1", "--mute", "--exit-after", RUN_SECONDS]);
+    let editor = Running::start(&x, edit, "sprite-edit");
+    editor.xdotool(&["windowfocus", "--sync", &editor.window]);
+    let mut keys = vec!["key", "--delay", "60"];
+    keys.extend(["bracketright"; 7]);
+    editor.xdotool(&keys);
+    use bt_runtime::sprite_edit::layout::CANVAS;
+    // The first sprite fills the canvas: sheet pixel (2, 0) is the robot's top row.
+    let zoom = CANVAS.w / 8;
+    let (px, py) = (CANVAS.x + 2 * zoom + zoom / 2, CANVAS.y + zoom / 2);
+    editor.xdotool(&[
+        "mousemove",
+        "--window",
+        &editor.window,
+        &px.to_string(),
+        &py.to_string(),
+    ]);
+    pause(200);
+    editor.xdotool(&["click", "1"]);
+    pause(200);
+    editor.xdotool(&["key", "ctrl+s"]);
+    let mut said = Vec::new();
+    let wrote = wait_for(&editor.out, "wrote ", Duration::from_secs(15), &mut said);
+    assert!(wrote.is_some(), "the editor saved nothing; stdout {said:?}");
+    let saved = image::open(&sheet_path).unwrap().to_rgba8();
+    assert_eq!(
+        saved.get_pixel(2, 0).0,
+        [0xff, 0x00, 0x4d, 255],
+        "the sheet holds the red pixel drawn"
+    );
+    drop(editor);
+
+    // The running game picks the save up on its own (its asset folder is watched).
     pause(1500);
-    let second = shot("after the save");
+    let second = shot("after the editor's save");
     assert_eq!(
         pixel(&second, robot.0, robot.1),
-        [0xff, 0, 0, 255],
+        [0xff, 0x00, 0x4d, 255],
         "the new sprite is drawn in {}",
         second.display()
     );
@@ -310,7 +335,7 @@ fn a_new_cart_plays_in_a_window_and_reloads_its_sprites_when_saved() {
     save(&sheet_path, b"not a png at all");
     pause(1500);
     let third = shot("after a broken save");
-    assert_eq!(pixel(&third, robot.0, robot.1), [0xff, 0, 0, 255]);
+    assert_eq!(pixel(&third, robot.0, robot.1), [0xff, 0x00, 0x4d, 255]);
     // The notice bar across the top: red in the margin before the text (a pixel further right
     // may fall on a letter of the message, which names the file, scratch folder and all) ...
     assert_eq!(
