@@ -77,6 +77,15 @@ pub struct Sprites;
 #[doc = include_str!("../../docs/writing-a-cart.md")]
 pub struct WritingACart;
 
+// Carries `docs/map-editor.md` as its documentation, so rustdoc compiles and runs its
+// examples.
+#[doc = include_str!("../../docs/map-editor.md")]
+pub struct MapEditor;
+
+// Carries `docs/cheatsheet.md` as its documentation, so rustdoc checks its links.
+#[doc = include_str!("../../docs/cheatsheet.md")]
+pub struct CheatSheet;
+
 // Carries `docs/sound-editor.md` as its documentation, so rustdoc compiles and runs its
 // examples.
 #[doc = include_str!("../../docs/sound-editor.md")]

@@ -27,3 +27,8 @@ pub use session::{
     DEFAULT_INPUT_DELAY, DEFAULT_MAX_PREDICTION,
 };
 pub use spectator::NetSpectator;
+
+/// `docs/netplay.md`, carried here so rustdoc compiles its example against this crate.
+#[doc = include_str!("../../../docs/netplay.md")]
+#[doc(hidden)]
+pub struct NetplayGuide;
