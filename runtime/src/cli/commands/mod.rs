@@ -14,6 +14,7 @@ mod pictures;
 mod play;
 mod replays;
 mod setup;
+#[cfg(feature = "window")]
 mod sound_edit;
 #[cfg(feature = "window")]
 mod sprite_edit;
