@@ -177,6 +177,105 @@ pub(super) fn run_editor(
     Ok(())
 }
 
+/// The most files of a cart's asset folder an editor looks at for the files it opens.
+pub(super) const MAX_ASSET_FILES: usize = 4096;
+
+/// What an editor opens from a cart's asset folder when it is given a cart, not a path.
+pub(super) struct Wanted {
+    /// One of them, in messages ("sound file").
+    pub what: &'static str,
+    /// Several ("sound files").
+    pub several: &'static str,
+    /// Whether a file of the folder is one.
+    pub is_one: fn(&Path) -> bool,
+    /// What to say after "has no FILE in FOLDER" (the folder given): how to make one.
+    pub none_hint: fn(&Path) -> String,
+    /// What to say to a cart with no asset folder: how to name one.
+    pub example: &'static str,
+}
+
+/// The file `target` names: a path (it exists, or has a folder or an extension in it: a
+/// cart's name has none), or the one file `wanted` of the asset folder of the cart it names
+/// (a cart crate's own binary: its cart, when none is named).
+///
+/// # Errors
+/// One line: no such file nor cart, a cart with no asset folder, or none or several files.
+pub(super) fn one_file(
+    offer: &crate::cli::Offer,
+    target: Option<&Path>,
+    wanted: &Wanted,
+) -> Result<PathBuf, String> {
+    let cart = match target {
+        Some(t) if t.exists() || t.components().count() > 1 || t.extension().is_some() => {
+            return Ok(t.to_path_buf())
+        }
+        Some(t) => Some(t.to_string_lossy().into_owned()),
+        None => None,
+    };
+    let chosen = offer.choose(cart.as_deref()).map_err(|e| match &cart {
+        Some(name) => format!(
+            "{}: no such file, and not a cart ({e})",
+            crate::quote::excerpt(name)
+        ),
+        None => format!("name a {} to edit, or a cart: {e}", wanted.what),
+    })?;
+    let Some(assets) = chosen.assets else {
+        return Err(format!(
+            "the cart '{}' has no asset folder, so no {}; {}",
+            chosen.name, wanted.what, wanted.example
+        ));
+    };
+    let mut found = files_in(&assets, wanted.is_one);
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => Err(format!(
+            "the cart '{}' has no {} in {}{}",
+            chosen.name,
+            wanted.what,
+            crate::quote::path(&assets),
+            (wanted.none_hint)(&assets)
+        )),
+        _ => Err(format!(
+            "the cart '{}' has {} {}; name the one to edit: {}",
+            chosen.name,
+            found.len(),
+            wanted.several,
+            found
+                .iter()
+                .map(|p| crate::quote::path(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// The files in `dir` and its folders that `keep` takes, in name order; at most
+/// [`MAX_ASSET_FILES`] entries are looked at.
+pub(super) fn files_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    let mut looked = 0;
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            looked += 1;
+            if looked > MAX_ASSET_FILES {
+                break;
+            }
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => pending.push(path),
+                Ok(t) if t.is_file() && keep(&path) => found.push(path),
+                _ => {}
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

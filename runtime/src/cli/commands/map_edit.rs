@@ -2,7 +2,7 @@
 //! the map, reads it (and its tileset file and picture) as a cart's `load_map` would, and
 //! writes what the editor saves; the editor itself is a cart ([`crate::map_edit`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use bt::limits::{MAX_MAP_CELLS, MAX_MAP_LAYERS};
@@ -15,17 +15,14 @@ use crate::config::tiled::{load_map_in, MAX_MAP_FILE};
 use crate::edit::{OpenedFile, OpenedFiles, SaveTarget};
 use crate::tiled_doc::TiledDoc;
 
-use super::edited_file::{run_editor, EditedFile};
+use super::edited_file::{one_file, run_editor, EditedFile, Wanted};
 use super::Failure;
 
 /// The largest tileset picture read: 8192 × 8192 pixels as a PNG is far under this.
 const MAX_PICTURE_FILE: u64 = 64 << 20;
 
-/// The most files of a cart's asset folder looked at for its map.
-const MAX_ASSET_FILES: usize = 4096;
-
 pub(super) fn map_edit(offer: &Offer, args: MapEditArgs) -> Result<(), Failure> {
-    let path = map_file(offer, args.target.as_deref())?;
+    let path = one_file(offer, args.target.as_deref(), &MAP)?;
     let opened = open(&path)?;
     let mut files = vec![OpenedFile {
         name: path.display().to_string(),
@@ -57,78 +54,18 @@ struct Opened {
     picture: Option<(String, Vec<u8>)>,
 }
 
-/// The map `target` names: a path, or a cart whose asset folder holds one map.
-fn map_file(offer: &Offer, target: Option<&Path>) -> Result<PathBuf, String> {
-    let cart = match target {
-        Some(t) if t.exists() || t.components().count() > 1 || t.extension().is_some() => {
-            return Ok(t.to_path_buf())
-        }
-        Some(t) => Some(t.to_string_lossy().into_owned()),
-        None => None,
-    };
-    let chosen = offer.choose(cart.as_deref()).map_err(|e| match &cart {
-        Some(name) => format!(
-            "{}: no such file, and not a cart ({e})",
-            crate::quote::excerpt(name)
-        ),
-        None => format!("name a map to edit, or a cart: {e}"),
-    })?;
-    let Some(assets) = chosen.assets else {
-        return Err(format!(
-            "the cart '{}' has no asset folder, so no map; name one: bt map-edit PATH/level.tmj",
-            chosen.name
-        ));
-    };
-    let mut found = maps_in(&assets);
-    match found.len() {
-        1 => Ok(found.remove(0)),
-        0 => Err(format!(
-            "the cart '{}' has no Tiled map (.tmj or .tmx) in {}",
-            chosen.name,
-            crate::quote::path(&assets)
-        )),
-        _ => Err(format!(
-            "the cart '{}' has {} maps; name the one to edit: {}",
-            chosen.name,
-            found.len(),
-            found
-                .iter()
-                .map(|p| crate::quote::path(p))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
-/// The `.tmj` and `.tmx` files in `dir` and its folders, in name order.
-fn maps_in(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    let mut looked = 0;
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            looked += 1;
-            if looked > MAX_ASSET_FILES {
-                break;
-            }
-            let path = entry.path();
-            let map = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e.eq_ignore_ascii_case("tmj") || e.eq_ignore_ascii_case("tmx"));
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => pending.push(path),
-                Ok(t) if t.is_file() && map => found.push(path),
-                _ => {}
-            }
-        }
-    }
-    found.sort();
-    found
-}
+/// What `bt map-edit` opens from a cart: its one Tiled map.
+const MAP: Wanted = Wanted {
+    what: "map",
+    several: "maps",
+    is_one: |path| {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("tmj") || e.eq_ignore_ascii_case("tmx"))
+    },
+    none_hint: |_| " (a Tiled map: .tmj or .tmx)".to_string(),
+    example: "name one: bt map-edit PATH/level.tmj",
+};
 
 /// Reads the map at `path` as a cart's `load_map` reads it from the map's own folder (links
 /// out of it, FIFOs and devices refused), then its tileset file and picture beside it.

@@ -2,7 +2,7 @@
 //! finds and reads the file, and writes what the editor saves; the editor itself is a cart
 //! ([`crate::sound_edit`]).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use crate::cli::args::SoundEditArgs;
@@ -11,7 +11,7 @@ use crate::cli::Offer;
 use crate::edit::{OpenedFile, OpenedFiles, SaveTarget};
 use crate::sound_edit::SoundDoc;
 
-use super::edited_file::{run_editor, EditedFile};
+use super::edited_file::{one_file, run_editor, EditedFile, Wanted};
 
 use super::{note, Failure};
 
@@ -19,11 +19,8 @@ use super::{note, Failure};
 /// effects is under 1 MiB; a larger one is not a sound file (a wrong path).
 pub const MAX_SOUND_FILE: u64 = 4 << 20;
 
-/// The most files of a cart's asset folder looked at for its sound file.
-const MAX_ASSET_FILES: usize = 4096;
-
 pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failure> {
-    let path = sound_file(offer, args.target.as_deref())?;
+    let path = one_file(offer, args.target.as_deref(), &SOUND_FILE)?;
     // Read and checked here, so a bad file is said before a window opens.
     let (_, on_disk) = open(&path)?;
     let files = OpenedFiles(vec![OpenedFile {
@@ -35,80 +32,19 @@ pub(super) fn sound_edit(offer: &Offer, args: SoundEditArgs) -> Result<(), Failu
     run_editor("sound-edit", &files, targets, &args.editor, &path)
 }
 
-/// The file `target` names: a path, or a cart whose asset folder holds one sound file (a
-/// cart crate's own binary: its cart, when none is named).
-fn sound_file(offer: &Offer, target: Option<&Path>) -> Result<PathBuf, String> {
-    let cart = match target {
-        // A path: it exists, or has a folder or an extension in it (a cart's name has none).
-        Some(t) if t.exists() || t.components().count() > 1 || t.extension().is_some() => {
-            return Ok(t.to_path_buf())
-        }
-        Some(t) => Some(t.to_string_lossy().into_owned()),
-        None => None,
-    };
-    let chosen = offer.choose(cart.as_deref()).map_err(|e| match &cart {
-        Some(name) => format!(
-            "{}: no such file, and not a cart ({e})",
-            crate::quote::excerpt(name)
-        ),
-        None => format!("name a sound file to edit, or a cart: {e}"),
-    })?;
-    let Some(assets) = chosen.assets else {
-        return Err(format!(
-            "the cart '{}' has no asset folder, so no sound file; name one to make: bt \
-             sound-edit PATH/sounds.txt",
-            chosen.name
-        ));
-    };
-    let mut found = sound_files_in(&assets);
-    match found.len() {
-        1 => Ok(found.remove(0)),
-        0 => Err(format!(
-            "the cart '{}' has no sound file in {} (a file starting 'bt-sound 2'); name one to \
-             make: bt sound-edit {}",
-            chosen.name,
-            crate::quote::path(&assets),
+/// What `bt sound-edit` opens from a cart: its one sound file.
+const SOUND_FILE: Wanted = Wanted {
+    what: "sound file",
+    several: "sound files",
+    is_one: is_sound_file,
+    none_hint: |assets| {
+        format!(
+            " (a file starting 'bt-sound 2'); name one to make: bt sound-edit {}",
             crate::quote::path(&assets.join("sounds.txt"))
-        )),
-        _ => Err(format!(
-            "the cart '{}' has {} sound files; name the one to edit: {}",
-            chosen.name,
-            found.len(),
-            found
-                .iter()
-                .map(|p| crate::quote::path(p))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
-}
-
-/// The sound files in `dir` and its folders: files whose first line with words is a sound
-/// file's header, in name order.
-fn sound_files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    let mut looked = 0;
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            looked += 1;
-            if looked > MAX_ASSET_FILES {
-                break;
-            }
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => pending.push(path),
-                Ok(_) if is_sound_file(&path) => found.push(path),
-                _ => {}
-            }
-        }
-    }
-    found.sort();
-    found
-}
+        )
+    },
+    example: "name one to make: bt sound-edit PATH/sounds.txt",
+};
 
 /// Whether `path` is a small text file whose first line with words is `bt-sound N`.
 fn is_sound_file(path: &Path) -> bool {
