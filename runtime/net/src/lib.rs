@@ -22,8 +22,8 @@ pub use handshake::RunTerms;
 pub use input::{combine, HoldButtons, PlayerInput};
 pub use link::{Link, UdpLink, MAX_DATAGRAM};
 pub use session::{
-    BtConfig, FrameWork, NetError, NetSession, NetSettings, NetStats, Phase, Seat,
-    DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,
+    BtConfig, FrameWork, LinkStats, NetError, NetPeer, NetSession, NetSettings, NetStats, Phase,
+    Seat, DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,
     DEFAULT_INPUT_DELAY, DEFAULT_MAX_PREDICTION,
 };
 pub use spectator::NetSpectator;
