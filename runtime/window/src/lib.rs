@@ -390,6 +390,9 @@ impl App {
 
     fn event(&mut self, event: HostEvent<'_>) {
         let action = self.host.handle(event);
+        if let Some(net) = &mut self.net {
+            net.observe(&self.host);
+        }
         self.act(action);
     }
 
@@ -661,6 +664,9 @@ impl ApplicationHandler for App {
         });
         for a in actions {
             self.act(Some(a));
+        }
+        if let Some(net) = &mut self.net {
+            net.observe(&self.host);
         }
         // After every batch of events, frames included: what the host asked to keep on disk.
         self.host.persist();

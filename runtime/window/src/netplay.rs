@@ -50,8 +50,11 @@ pub(crate) struct NetPlay {
     input: PlayerInput,
     /// Whether `input` was taken, so the next frame reads the buttons afresh.
     fresh: bool,
-    /// The buttons held when the last input was read, for its edges.
+    /// The buttons held at the last event.
     held: u32,
+    /// Buttons that went down, and up, since the last input handed over.
+    went_down: u32,
+    went_up: u32,
     /// One update at the cart's rate.
     interval: Duration,
     /// When the next frame is due.
@@ -124,12 +127,31 @@ impl NetPlay {
                 input: PlayerInput::default(),
                 fresh: true,
                 held: 0,
+                went_down: 0,
+                went_up: 0,
                 interval,
                 due: None,
                 rate_from: (0, Instant::now()),
                 rate: 0,
             },
         ))
+    }
+
+    /// Notes the buttons this player holds now, after every event: a tap (down and up again
+    /// between two updates) reaches the next update as a press and a release.
+    pub(crate) fn observe(&mut self, host: &DiskHost) {
+        let input = host.engine().console().input();
+        let held = [
+            Source::Keyboard,
+            Source::Gamepad,
+            Source::Pointer,
+            Source::Direct,
+        ]
+        .iter()
+        .fold(0, |all, &s| all | input.held_from(s, Player::ONE).bits());
+        self.went_down |= held & !self.held;
+        self.went_up |= self.held & !held;
+        self.held = held;
     }
 
     /// When the next frame is due; `None` before the first.
@@ -150,22 +172,13 @@ impl NetPlay {
         now: Instant,
     ) -> Result<Vec<bt::sound::Frame>, String> {
         if self.fresh {
-            let input = host.engine().console().input();
-            let held = [
-                Source::Keyboard,
-                Source::Gamepad,
-                Source::Pointer,
-                Source::Direct,
-            ]
-            .iter()
-            .fold(0, |all, &s| all | input.held_from(s, Player::ONE).bits());
+            self.observe(host);
             let buttons = bt::host::TickButtons {
-                down: held,
-                pressed: held & !self.held,
-                released: self.held & !held,
+                down: self.held,
+                pressed: std::mem::take(&mut self.went_down),
+                released: std::mem::take(&mut self.went_up),
             };
             self.input = PlayerInput::new(buttons, [0.0; bt::limits::AXES], false);
-            self.held = held;
         }
         let (peer, input) = (&mut self.peer, self.input);
         let work = host
@@ -213,13 +226,14 @@ impl NetPlay {
         rows.clear();
         match link {
             Some(link) => {
-                rows.push(
-                    format_args!("net P{player} ping {} ms", link.ping_ms),
-                    format_args!("ahead {}", link.frames_ahead),
-                );
+                // Drawn from the bottom up: the first row pushed is the lowest.
                 rows.push(
                     format_args!("rollbacks {rate}/s"),
                     format_args!("deepest {}", stats.deepest_rollback),
+                );
+                rows.push(
+                    format_args!("net P{player} ping {} ms", link.ping_ms),
+                    format_args!("ahead {}", link.frames_ahead),
                 );
             }
             None => rows.push(format_args!("net P{player}"), "waiting for the peer"),
