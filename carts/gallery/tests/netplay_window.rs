@@ -88,6 +88,27 @@ fn ended(run: &mut Running, limit: Duration) -> (Option<i32>, Vec<String>, Vec<S
     }
 }
 
+/// The host's window, then the joiner's, on a free port, each recording into `dir`.
+fn two_peers(x: &Xvfb, dir: &ScratchDir) -> (Running, Running) {
+    let port = free_udp_port().to_string();
+    let address = format!("127.0.0.1:{port}");
+    let command = peer(
+        x,
+        &dir.join("host"),
+        &["--host", &port],
+        &dir.join("host.btr"),
+    );
+    let host = Running::start(x, command, "snake");
+    let command = peer(
+        x,
+        &dir.join("join"),
+        &["--join", &address],
+        &dir.join("join.btr"),
+    );
+    let join = Running::start(x, command, "snake");
+    (host, join)
+}
+
 #[test]
 fn two_windows_play_one_game_over_the_loopback_and_record_the_same_input() {
     let Some(x) = x_server() else {
@@ -95,13 +116,7 @@ fn two_windows_play_one_game_over_the_loopback_and_record_the_same_input() {
     };
     let dir = ScratchDir::new("netplay-window");
     let (host_file, join_file) = (dir.join("host.btr"), dir.join("join.btr"));
-    let port = free_udp_port().to_string();
-    let address = format!("127.0.0.1:{port}");
-
-    let command = peer(&x, &dir.join("host"), &["--host", &port], &host_file);
-    let mut host = Running::start(&x, command, "snake");
-    let command = peer(&x, &dir.join("join"), &["--join", &address], &join_file);
-    let mut join = Running::start(&x, command, "snake");
+    let (mut host, mut join) = two_peers(&x, &dir);
 
     // Space is player 1's A on the keyboard, the Left arrow its left: each window's player
     // presses with player 1's keys, and plays its own player.
@@ -113,10 +128,10 @@ fn two_windows_play_one_game_over_the_loopback_and_record_the_same_input() {
     // Long enough for both presses to be confirmed on both sides.
     std::thread::sleep(Duration::from_millis(1500));
 
-    // Both quit with Ctrl+Q, the second well within the other's 3 s of patience.
+    // The joiner quits with Ctrl+Q, and the host's window is closed from outside well
+    // within its 3 s of patience: both are a player's close.
     xdotool(&x.display, &["key", "ctrl+q"]);
-    xdotool(&x.display, &["windowfocus", "--sync", &host.window]);
-    xdotool(&x.display, &["key", "ctrl+q"]);
+    xdotool(&x.display, &["windowclose", &host.window]);
     let (join_code, join_out, join_err) = ended(&mut join, Duration::from_secs(20));
     let (host_code, host_out, host_err) = ended(&mut host, Duration::from_secs(20));
     assert_eq!(join_code, Some(0), "{join_out:?} {join_err:?}");
@@ -156,4 +171,29 @@ fn two_windows_play_one_game_over_the_loopback_and_record_the_same_input() {
             support::stderr(&o)
         );
     }
+}
+
+#[test]
+fn a_player_left_alone_is_told_and_the_run_ends_with_its_recording() {
+    let Some(x) = x_server() else {
+        return;
+    };
+    let dir = ScratchDir::new("netplay-window-alone");
+    let (mut host, mut join) = two_peers(&x, &dir);
+    std::thread::sleep(Duration::from_millis(1000));
+    xdotool(&x.display, &["windowfocus", "--sync", &join.window]);
+    xdotool(&x.display, &["key", "ctrl+q"]);
+    let (join_code, _, _) = ended(&mut join, Duration::from_secs(20));
+    assert_eq!(join_code, Some(0));
+    // The host hears nothing for 3 s, then ends with one line and exit code 1.
+    let (code, out, err) = ended(&mut host, Duration::from_secs(20));
+    assert_eq!(code, Some(1), "{out:?} {err:?}");
+    let said: Vec<&String> = err.iter().filter(|l| l.starts_with("bt: error")).collect();
+    assert_eq!(said.len(), 1, "{err:?}");
+    assert!(
+        said[0].contains("stopped answering (3s without a packet)"),
+        "{err:?}"
+    );
+    assert!(out.iter().any(|l| l.starts_with("recorded ")), "{out:?}");
+    Replay::load(&dir.join("host.btr")).expect("the host's recording");
 }
