@@ -303,6 +303,8 @@ pub struct Overlay {
     chart: Chart,
     tall: Tall,
     cart_rows: OverlayRows,
+    /// Rows the host adds (a netplay run's link), drawn above the cart's.
+    host_rows: OverlayRows,
     sound: SoundRow,
     /// Whether the renderer row (drawing calls by kind) is shown.
     diagnostics: bool,
@@ -368,6 +370,7 @@ impl Overlay {
             chart,
             tall: Tall::new(settings.width),
             cart_rows: OverlayRows::default(),
+            host_rows: OverlayRows::default(),
             sound: SoundRow::default(),
             diagnostics: settings.overlay.diagnostics,
             palette_grid: settings.overlay.palette_grid,
@@ -776,6 +779,12 @@ impl Overlay {
         &mut self.cart_rows
     }
 
+    /// The rows the host adds, drawn above the cart's (a netplay run's ping and rollbacks).
+    /// They stay until the host changes them: clear and fill them when their values change.
+    pub fn host_rows_mut(&mut self) -> &mut OverlayRows {
+        &mut self.host_rows
+    }
+
     /// Draws the overlay in screen space over the whole screen, then puts back the cart's clip.
     ///
     /// Hidden, it draws only a small hint inside the toggle corner.
@@ -961,7 +970,7 @@ impl Overlay {
                 y = top;
             }
         }
-        for (left, right) in self.cart_rows.iter() {
+        for (left, right) in self.cart_rows.iter().chain(self.host_rows.iter()) {
             y -= BAR_HEIGHT + ROW_GAP;
             footer_bar(fb, y, w, &c);
             fb.print(EDGE_MARGIN, y, left, c.text);

@@ -1218,3 +1218,43 @@ fn the_renderer_row_sits_under_the_timing_row_and_pushes_the_sound_row_down() {
     assert!(drawn_band.contains(&rows.colors().bar), "a bar");
     assert!(drawn_band.contains(&rows.colors().text), "with text on it");
 }
+
+#[test]
+fn host_rows_stay_from_frame_to_frame_above_the_carts() {
+    let mut o = visible(false);
+    o.host_rows_mut().push("ping 12 ms", "ahead 0");
+    o.cart_rows_mut().push("Score 12", "");
+    let fb = drawn(&mut o);
+    let c = *o.colors();
+    // Hint bar at 227, the cart's row at 213, the host's at 199, each with a gap above.
+    for y in [213, 199] {
+        assert_eq!(fb.get(W - 1, y), Some(c.bar), "bar at row {y}");
+    }
+    let text_at = |fb: &Framebuffer, y0: i32| -> Vec<bool> {
+        (y0..y0 + BAR_HEIGHT)
+            .flat_map(|y| (0..W).map(move |x| (x, y)))
+            .map(|(x, y)| fb.get(x, y) == Some(c.text))
+            .collect()
+    };
+    let mut host = Framebuffer::new(W as u32, H as u32);
+    host.print(EDGE_MARGIN, 199, "ping 12 ms", c.text);
+    host.print(
+        W - text::plain_width("ahead 0") - EDGE_MARGIN + 1,
+        199,
+        "ahead 0",
+        c.text,
+    );
+    assert_eq!(text_at(&fb, 199), text_at(&host, 199));
+    // A new frame clears the cart's rows, not the host's: it moves down to 213.
+    o.cart_rows_mut();
+    let fb = drawn(&mut o);
+    let mut moved = Framebuffer::new(W as u32, H as u32);
+    moved.print(EDGE_MARGIN, 213, "ping 12 ms", c.text);
+    moved.print(
+        W - text::plain_width("ahead 0") - EDGE_MARGIN + 1,
+        213,
+        "ahead 0",
+        c.text,
+    );
+    assert_eq!(text_at(&fb, 213), text_at(&moved, 213));
+}

@@ -34,6 +34,6 @@ mod runner;
 pub use input::{HostEvent, TouchPhase};
 pub use outbox::{Destination, FileKind, OutFile};
 pub use runner::{
-    rewind_speed, Host, HostAction, TimingReport, LOAD_STATE_KEY, RECENT_TIMINGS_MS,
-    RECORD_SAVE_EVERY_FRAMES, REWIND_KEY, REWIND_TOP_SPEED, SAVE_STATE_KEY,
+    rewind_speed, Host, HostAction, TimingReport, LOAD_STATE_KEY, NETPLAY_OFF_KEYS,
+    RECENT_TIMINGS_MS, RECORD_SAVE_EVERY_FRAMES, REWIND_KEY, REWIND_TOP_SPEED, SAVE_STATE_KEY,
 };

@@ -174,6 +174,12 @@ pub struct Host {
     /// The last failed write's message, said once: a save file that keeps failing the same
     /// way is not said again at every write.
     last_write_error: Option<String>,
+    /// The run is one peer of a netplay session ([`Host::set_netplay`]): the keys that seek,
+    /// rewind or pause are off.
+    netplay: bool,
+    /// In netplay, the updates every player's input is known for: the recording is written
+    /// through there, never with a guess of the other player's input.
+    confirmed: Option<u64>,
 }
 
 /// The stream [`Host`] writes its errors to.
@@ -193,6 +199,19 @@ struct RecordTarget {
     /// Frames since the file was last written.
     frames_since_save: u64,
 }
+
+/// The host keys that do nothing in netplay: the rewind and its timeline (F1), the save
+/// states (F3, F4), pause and step (F5, F6) and the replay of the run so far (F2, which could
+/// hold a guess of the other player's input). Each would take this peer's run away from the
+/// other's; the overlay, screenshots, GIFs, timings and the window's keys stay.
+pub const NETPLAY_OFF_KEYS: [Key; 6] = [
+    REWIND_KEY,
+    SAVE_STATE_KEY,
+    LOAD_STATE_KEY,
+    Key::F5,
+    Key::F6,
+    Key::F2,
+];
 
 /// Frames between two saves of a recording in progress (10 s at 60 frames a second), so a run
 /// killed without warning loses at most that much. Each save rewrites the whole file, which
@@ -230,6 +249,26 @@ impl Host {
             notice_frames: 0,
             state_saved_at: 0,
             last_write_error: None,
+            netplay: false,
+            confirmed: None,
+        }
+    }
+
+    /// Makes this run one peer of a netplay session, whose frames come through
+    /// [`Host::frame_by`]: the keys that would take this peer's run elsewhere than the other
+    /// peers' ([`NETPLAY_OFF_KEYS`], and P's pause menu) do nothing, and the recording holds
+    /// only confirmed updates ([`Host::confirm_through`]).
+    pub fn set_netplay(&mut self) {
+        self.netplay = true;
+        self.pause_menu = false;
+        self.confirmed = Some(0);
+    }
+
+    /// In netplay, that updates through `updates` are final (every player's input known): the
+    /// recording written goes that far.
+    pub fn confirm_through(&mut self, updates: u64) {
+        if self.netplay {
+            self.confirmed = Some(updates);
         }
     }
 
@@ -286,9 +325,12 @@ impl Host {
     fn recording_file(&mut self) -> Option<OutFile> {
         let target = self.record.as_mut()?;
         target.frames_since_save = 0;
-        let replay = self
+        let mut replay = self
             .engine
             .recording(&self.name, target.cart_version.as_deref())?;
+        if let Some(confirmed) = self.confirmed {
+            replay = replay.through(confirmed);
+        }
         let path = target.path.clone();
         let set = self.new_set();
         Some(OutFile {
@@ -556,6 +598,30 @@ impl Host {
         Some(report)
     }
 
+    /// One displayed frame whose updates `step` runs in place of the engine's clock: a netplay
+    /// session's frame, which runs the updates GGRS asks for and shows the newest state. What
+    /// follows a frame follows it as in [`Host::frame`] (the cart's key map, its panic on
+    /// screen, its save data and pictures kept, the recording saved now and then); assets are
+    /// not reloaded, which only this peer would see.
+    pub fn frame_by<T>(&mut self, step: impl FnOnce(&mut Engine) -> T) -> T {
+        let result = step(&mut self.engine);
+        self.sync_key_map();
+        self.show_panic();
+        self.expire_notice();
+        self.store_save();
+        let asked = self.engine.console_mut().take_capture_requests();
+        if !asked.is_empty() {
+            self.capture_frame(asked);
+        }
+        if let Some(target) = &mut self.record {
+            target.frames_since_save += 1;
+            if target.frames_since_save >= RECORD_SAVE_EVERY_FRAMES {
+                self.save_recording();
+            }
+        }
+        result
+    }
+
     /// Puts the cart's panic, if it panicked, on screen as the overlay's notice (once), and
     /// takes it away when a replay has brought the cart back.
     fn show_panic(&mut self) {
@@ -729,6 +795,9 @@ impl Host {
             return self.end_rewind();
         }
         if HOST_KEYS.contains(&key) {
+            if self.netplay && NETPLAY_OFF_KEYS.contains(&key) {
+                return None;
+            }
             return pressed.then(|| self.host_key(key)).flatten();
         }
         if pressed && key == MENU_KEY && self.menu_key_is_free() {

@@ -12,6 +12,12 @@ use serde::{Deserialize, Serialize};
 use crate::link::{Kind, Shared};
 use crate::session::NetError;
 
+/// The address of a contact not yet known: a joiner, until its first hello.
+pub(crate) const UNKNOWN: SocketAddr = SocketAddr::V4(std::net::SocketAddrV4::new(
+    std::net::Ipv4Addr::UNSPECIFIED,
+    0,
+));
+
 /// The handshake's layout; a peer speaking another is refused by it.
 pub(crate) const PROTOCOL: u32 = 1;
 
@@ -256,9 +262,12 @@ impl Handshake {
     pub(crate) fn read(&mut self, shared: &RefCell<Shared>) -> Result<(), NetError> {
         let hellos: Vec<_> = shared.borrow_mut().hellos.drain(..).collect();
         for (from, bytes) in hellos {
-            let Some(contact) = self.contacts.iter_mut().find(|c| c.addr == from) else {
+            let known = self.contacts.iter().position(|c| c.addr == from);
+            let Some(at) = known.or_else(|| self.contacts.iter().position(|c| c.addr == UNKNOWN))
+            else {
                 continue;
             };
+            let contact = &mut self.contacts[at];
             let Some(hello) = Hello::from_bytes(&bytes) else {
                 shared.borrow_mut().dropped += 1;
                 continue;
@@ -287,6 +296,8 @@ impl Handshake {
                 }
                 _ => {}
             }
+            // A joiner's seat is taken by the first peer whose terms agree.
+            contact.addr = from;
             let newly_heard = !contact.heard;
             contact.heard = true;
             contact.acked |= hello.heard;
@@ -307,7 +318,11 @@ impl Handshake {
 
     /// Sends this side's terms to every contact that has not said it heard them.
     pub(crate) fn send(&self, shared: &RefCell<Shared>) {
-        for contact in self.contacts.iter().filter(|c| !c.acked) {
+        for contact in self
+            .contacts
+            .iter()
+            .filter(|c| !c.acked && c.addr != UNKNOWN)
+        {
             let hello = Hello {
                 protocol: PROTOCOL,
                 terms: self.terms.clone(),
@@ -331,6 +346,9 @@ impl Handshake {
             .find(|c| !(c.heard && c.acked))
             .or(self.contacts.first());
         match waiting {
+            Some(contact) if contact.addr == UNKNOWN => Err(NetError::NoJoiner {
+                timeout: self.timeout,
+            }),
             Some(contact) => Err(NetError::NoAnswer {
                 peer: contact.addr,
                 timeout: self.timeout,

@@ -4,8 +4,9 @@
 //! of [`sim`], with delay, jitter and loss on a virtual clock, for tests.
 //!
 //! This crate stands on `bt-engine` alone (the engine's rollback hooks: `update_with`,
-//! `save_rollback_state`, `load_rollback_state`, `state_hash`, `show`), below the window and
-//! the command line, which will drive it; docs/netplay.md says what is built and what is not.
+//! `save_rollback_state`, `load_rollback_state`, `state_hash`, `show`), below the window,
+//! which drives a [`NetPeer`] over the engine it owns (`bt run --host` and `--join`);
+//! docs/netplay.md says what is built and what is not.
 //!
 //! [`Engine`]: bt_engine::Engine
 
@@ -22,8 +23,8 @@ pub use handshake::RunTerms;
 pub use input::{combine, HoldButtons, PlayerInput};
 pub use link::{Link, UdpLink, MAX_DATAGRAM};
 pub use session::{
-    BtConfig, FrameWork, NetError, NetSession, NetSettings, NetStats, Phase, Seat,
-    DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,
+    BtConfig, FrameWork, LinkStats, NetError, NetPeer, NetSession, NetSettings, NetStats, Phase,
+    Seat, DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,
     DEFAULT_INPUT_DELAY, DEFAULT_MAX_PREDICTION,
 };
 pub use spectator::NetSpectator;

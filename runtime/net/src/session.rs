@@ -84,6 +84,9 @@ pub enum Seat {
     Local,
     /// The player of the peer at this address.
     Remote(SocketAddr),
+    /// The player of the first peer whose terms agree, from any address: a host that waits
+    /// for a friend to join does not know the friend's address. At most one seat is.
+    Joiner,
 }
 
 /// Why a session could not start or stopped. Each is one line naming the value at fault.
@@ -103,6 +106,12 @@ pub enum NetError {
         peer: SocketAddr,
         /// The first difference, with both values.
         difference: String,
+    },
+    /// No peer joined a [`Seat::Joiner`] in time.
+    #[error("nobody joined within {}s", timeout.as_secs_f64())]
+    NoJoiner {
+        /// How long the session waited.
+        timeout: Duration,
     },
     /// A peer never completed the handshake.
     #[error("no answer from the peer at {peer} within {}s; is it started, and at that address?", timeout.as_secs_f64())]
@@ -187,6 +196,16 @@ pub struct NetStats {
     pub interruptions: u64,
 }
 
+/// The link to the other player now, as GGRS measures it ([`NetPeer::link`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LinkStats {
+    /// The round trip to the other peer, in milliseconds.
+    pub ping_ms: u64,
+    /// Updates this peer runs ahead of the other (negative: behind). GGRS's time sync: a
+    /// peer ahead slows down a little until they are level.
+    pub frames_ahead: i32,
+}
+
 /// The GGRS configuration of a BT session.
 #[derive(Debug)]
 pub struct BtConfig;
@@ -201,12 +220,20 @@ impl ggrs::Config for BtConfig {
 /// One peer of a rollback session: an engine, the link to the other peers, and GGRS.
 pub struct NetSession {
     engine: Engine,
+    peer: NetPeer,
+}
+
+/// A session's peer without its engine ([`NetSession::into_parts`]): the link, the handshake
+/// and GGRS. A host that keeps the engine itself (a window's) hands it to
+/// [`NetPeer::advance_frame`] every frame: always the engine the session was made with.
+pub struct NetPeer {
     shared: Rc<RefCell<Shared>>,
     ggrs: Option<P2PSession<BtConfig>>,
     settings: NetSettings,
     handshake: Handshake,
     local: usize,
-    /// Each remote player's slot and address, then each spectator's address.
+    /// Each remote player's slot and address (unspecified for a [`Seat::Joiner`] until it
+    /// has joined), then each spectator's address.
     remotes: Vec<(usize, SocketAddr)>,
     spectators: Vec<SocketAddr>,
     players: usize,
@@ -219,13 +246,21 @@ pub struct NetSession {
     sound_through: u64,
 }
 
-impl std::fmt::Debug for NetSession {
+impl std::fmt::Debug for NetPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NetSession")
+        f.debug_struct("NetPeer")
             .field("terms", self.handshake.terms())
             .field("local", &self.local)
             .field("phase", &self.phase())
             .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for NetSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetSession")
+            .field("peer", &self.peer)
             .finish_non_exhaustive()
     }
 }
@@ -263,7 +298,15 @@ impl NetSession {
             )));
         };
         let mut remotes: Vec<(usize, SocketAddr)> = Vec::new();
+        if seats.iter().filter(|&&s| s == Seat::Joiner).count() > 1 {
+            return Err(NetError::Seats(
+                "one seat at most waits for a peer to join".to_string(),
+            ));
+        }
         for (player, seat) in seats.iter().enumerate() {
+            if *seat == Seat::Joiner {
+                remotes.push((player, crate::handshake::UNKNOWN));
+            }
             if let Seat::Remote(addr) = *seat {
                 if remotes.iter().any(|&(_, a)| a == addr) {
                     return Err(NetError::Seats(format!(
@@ -289,8 +332,7 @@ impl NetSession {
             contacts,
             settings.handshake_timeout,
         );
-        Ok(NetSession {
-            engine,
+        let peer = NetPeer {
             shared: Shared::new(link),
             ggrs: None,
             settings,
@@ -303,7 +345,8 @@ impl NetSession {
             stopped: None,
             sound: Vec::new(),
             sound_through: 0,
-        })
+        };
+        Ok(NetSession { engine, peer })
     }
 
     /// Lets the peers at `spectators` watch through this peer: it sends them every
@@ -314,27 +357,27 @@ impl NetSession {
     /// [`NetError::Seats`] for an address that already plays or watches, or once the session
     /// has started.
     pub fn with_spectators(mut self, spectators: &[SocketAddr]) -> Result<NetSession, NetError> {
-        if self.ggrs.is_some() {
+        if self.peer.ggrs.is_some() {
             return Err(NetError::Seats(
                 "spectators join before the session starts".to_string(),
             ));
         }
         for &addr in spectators {
-            let taken =
-                self.remotes.iter().any(|&(_, a)| a == addr) || self.spectators.contains(&addr);
+            let taken = self.peer.remotes.iter().any(|&(_, a)| a == addr)
+                || self.peer.spectators.contains(&addr);
             if taken {
                 return Err(NetError::Seats(format!(
                     "{addr} is in the session already: one peer plays or watches once"
                 )));
             }
-            self.spectators.push(addr);
-            self.handshake
+            self.peer.spectators.push(addr);
+            self.peer
+                .handshake
                 .contacts
                 .push(Contact::new(addr, Expect::Role(Role::Spectator)));
         }
         Ok(self)
     }
-
     /// One frame: hands `input` over as the local player's input for the next update, does
     /// what the protocol asks (the handshake, then GGRS's saves, loads and updates), and draws
     /// the newest state once ([`Engine::show`]).
@@ -345,10 +388,79 @@ impl NetSession {
     /// # Errors
     /// Any [`NetError`] ends the session: every later call returns the same error.
     pub fn advance_frame(&mut self, input: PlayerInput) -> Result<FrameWork, NetError> {
+        self.peer.advance_frame(&mut self.engine, input)
+    }
+
+    /// Where the session is.
+    pub fn phase(&self) -> Phase {
+        self.peer.phase()
+    }
+
+    /// Updates whose every player's input is known here, so they are final: the same on
+    /// every peer.
+    pub fn confirmed_updates(&self) -> u64 {
+        self.peer.confirmed_updates(&self.engine)
+    }
+
+    /// The run recorded ([`NetSettings::record_hash_every`]) from boot through update
+    /// `updates`, or through the last confirmed update if that is earlier: the input every
+    /// player gave, and the frame hashes. `None` when the session records nothing.
+    pub fn recording_through(&self, updates: u64) -> Option<Replay> {
+        self.peer.recording_through(&self.engine, updates)
+    }
+
+    /// The sound of the updates run since the last call, each update heard once: an update
+    /// run again after a rollback was heard when first run (as predicted) and adds nothing.
+    pub fn drain_sound(&mut self) -> std::vec::Drain<'_, bt::sound::Frame> {
+        self.peer.drain_sound()
+    }
+
+    /// The engine, to read (its framebuffer, as last shown).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// This run's terms, as told to the peers.
+    pub fn terms(&self) -> &RunTerms {
+        self.peer.terms()
+    }
+
+    /// What the session has done so far.
+    pub fn stats(&self) -> NetStats {
+        self.peer.stats()
+    }
+
+    /// The local player's slot (0 for player one).
+    pub fn local_player(&self) -> usize {
+        self.peer.local_player()
+    }
+
+    /// The engine and the peer apart, for a host that keeps the engine itself: it hands the
+    /// engine to [`NetPeer::advance_frame`] each frame.
+    pub fn into_parts(self) -> (Engine, NetPeer) {
+        (self.engine, self.peer)
+    }
+}
+
+impl NetPeer {
+    /// One frame of `engine` (the session's own, [`NetSession::into_parts`]): hands `input` over as the local player's input for the next update, does
+    /// what the protocol asks (the handshake, then GGRS's saves, loads and updates), and draws
+    /// the newest state once ([`Engine::show`]).
+    ///
+    /// While the prediction window is full the frame runs no new update and the input given
+    /// is not taken ([`FrameWork::input_taken`]): hand it over again.
+    ///
+    /// # Errors
+    /// Any [`NetError`] ends the session: every later call returns the same error.
+    pub fn advance_frame(
+        &mut self,
+        engine: &mut Engine,
+        input: PlayerInput,
+    ) -> Result<FrameWork, NetError> {
         if let Some(error) = &self.stopped {
             return Err(error.clone());
         }
-        let result = self.frame(input);
+        let result = self.frame(engine, input);
         self.stats.dropped_packets = self.shared.borrow().dropped;
         match result {
             Ok(work) => Ok(work),
@@ -359,7 +471,7 @@ impl NetSession {
         }
     }
 
-    fn frame(&mut self, input: PlayerInput) -> Result<FrameWork, NetError> {
+    fn frame(&mut self, engine: &mut Engine, input: PlayerInput) -> Result<FrameWork, NetError> {
         if self.ggrs.is_none() {
             // Before GGRS runs the session reads the link itself (GGRS's early messages are
             // dropped: it sends them again); afterwards GGRS's socket reads it and keeps the
@@ -373,7 +485,7 @@ impl NetSession {
             } else {
                 self.handshake.check_time()?;
                 self.handshake.send(&self.shared);
-                self.engine.show()?;
+                engine.show()?;
                 return Ok(FrameWork::default());
             }
         }
@@ -399,57 +511,61 @@ impl NetSession {
                 ggrs.add_local_input(self.local, input)
                     .map_err(|e| NetError::Protocol(e.to_string()))?;
                 match guard(|| ggrs.advance_frame())? {
-                    Ok(requests) => work = self.fulfil(requests)?,
+                    Ok(requests) => work = self.fulfil(engine, requests)?,
                     Err(e) => return Err(NetError::Protocol(e.to_string())),
                 }
                 work.input_taken = true;
             }
         }
-        self.handle_events()?;
+        self.handle_events(engine)?;
         if self.phase() != Phase::Running {
             self.handshake.check_time()?;
         }
-        self.engine.show()?;
+        engine.show()?;
         Ok(work)
     }
 
     /// Does GGRS's requests in order: saves with the frame hash as the checksum, loads, and
     /// updates with every player's input.
-    fn fulfil(&mut self, requests: Vec<GgrsRequest<BtConfig>>) -> Result<FrameWork, NetError> {
+    fn fulfil(
+        &mut self,
+        engine: &mut Engine,
+        requests: Vec<GgrsRequest<BtConfig>>,
+    ) -> Result<FrameWork, NetError> {
         let mut work = FrameWork::default();
         let mut advanced = false;
         for request in requests {
             match request {
                 GgrsRequest::SaveGameState { cell, frame } => {
-                    let updates = self.engine.updates_since_init();
+                    let updates = engine.updates_since_init();
                     if i64::from(frame) != updates as i64 {
                         return Err(NetError::Protocol(format!(
                             "asked to save update {frame} at update {updates}"
                         )));
                     }
-                    let state = self.engine.save_rollback_state()?;
-                    let hash = self.engine.state_hash()?;
+                    let state = engine.save_rollback_state()?;
+                    let hash = engine.state_hash()?;
                     cell.save(frame, Some(state), Some(u128::from(hash)));
                 }
                 GgrsRequest::LoadGameState { cell, frame } => {
-                    let from = self.engine.updates_since_init();
+                    let from = engine.updates_since_init();
                     let Some(state) = cell.data() else {
                         return Err(NetError::Protocol(format!(
                             "asked to load update {frame}, which was never saved"
                         )));
                     };
-                    self.engine.load_rollback_state(&state)?;
+                    engine.load_rollback_state(&state)?;
                     let depth = from.saturating_sub(state.updates());
                     work.rolled_back = depth;
                     self.stats.rollbacks += 1;
                     self.stats.deepest_rollback = self.stats.deepest_rollback.max(depth);
                 }
                 GgrsRequest::AdvanceFrame { inputs } => {
-                    if let Some(at) = self.engine.quit_at() {
+                    if let Some(at) = engine.quit_at() {
                         return Err(NetError::CartQuit(at));
                     }
-                    self.engine.update_with(&combine(&inputs))?;
-                    self.take_sound();
+                    engine.update_with(&combine(&inputs))?;
+                    self.take_sound(engine);
                     work.updates += 1;
                     advanced = true;
                 }
@@ -465,9 +581,9 @@ impl NetSession {
 
     /// Keeps the sound of an update run for the first time; an update run again after a
     /// rollback was heard already, as first predicted, and its sound now goes.
-    fn take_sound(&mut self) {
-        let updates = self.engine.updates_since_init();
-        let console = self.engine.console_mut();
+    fn take_sound(&mut self, engine: &mut Engine) {
+        let updates = engine.updates_since_init();
+        let console = engine.console_mut();
         if updates > self.sound_through {
             self.sound.extend(console.drain_frames());
             self.sound_through = updates;
@@ -482,11 +598,11 @@ impl NetSession {
         }
     }
 
-    fn handle_events(&mut self) -> Result<(), NetError> {
+    fn handle_events(&mut self, engine: &Engine) -> Result<(), NetError> {
         let Some(ggrs) = self.ggrs.as_mut() else {
             return Ok(());
         };
-        let update = self.engine.updates_since_init();
+        let update = engine.updates_since_init();
         let events: Vec<GgrsEvent<BtConfig>> = ggrs.events().collect();
         for event in events {
             match event {
@@ -518,6 +634,11 @@ impl NetSession {
     }
 
     fn start_ggrs(&mut self) -> Result<(), NetError> {
+        // A joiner's address is known now: the handshake's contacts are the remote players'
+        // in order, then the spectators'.
+        for (remote, contact) in self.remotes.iter_mut().zip(&self.handshake.contacts) {
+            remote.1 = contact.addr;
+        }
         let protocol = |e: ggrs::GgrsError| NetError::Protocol(e.to_string());
         let fps = ggrs_fps(self.handshake.terms().target_fps);
         let mut builder = SessionBuilder::<BtConfig>::new()
@@ -563,32 +684,27 @@ impl NetSession {
 
     /// Updates whose every player's input is known here, so they are final: the same on
     /// every peer.
-    pub fn confirmed_updates(&self) -> u64 {
+    pub fn confirmed_updates(&self, engine: &Engine) -> u64 {
         let Some(ggrs) = &self.ggrs else {
             return 0;
         };
         // Input for frame `f` is that of update `f + 1`.
         let confirmed = u64::try_from(i64::from(ggrs.confirmed_frame()) + 1).unwrap_or(0);
-        confirmed.min(self.engine.updates_since_init())
+        confirmed.min(engine.updates_since_init())
     }
 
     /// The run recorded ([`NetSettings::record_hash_every`]) from boot through update
     /// `updates`, or through the last confirmed update if that is earlier: the input every
     /// player gave, and the frame hashes. `None` when the session records nothing.
-    pub fn recording_through(&self, updates: u64) -> Option<Replay> {
-        let through = updates.min(self.confirmed_updates());
-        recording_through(&self.engine, self.handshake.terms(), through)
+    pub fn recording_through(&self, engine: &Engine, updates: u64) -> Option<Replay> {
+        let through = updates.min(self.confirmed_updates(engine));
+        recording_through(engine, self.handshake.terms(), through)
     }
 
     /// The sound of the updates run since the last call, each update heard once: an update
     /// run again after a rollback was heard when first run (as predicted) and adds nothing.
     pub fn drain_sound(&mut self) -> std::vec::Drain<'_, bt::sound::Frame> {
         self.sound.drain(..)
-    }
-
-    /// The engine, to read (its framebuffer, as last shown).
-    pub fn engine(&self) -> &Engine {
-        &self.engine
     }
 
     /// This run's terms, as told to the peers.
@@ -605,6 +721,18 @@ impl NetSession {
     pub fn local_player(&self) -> usize {
         self.local
     }
+
+    /// The link to the first remote player while the session runs; `None` before, or for a
+    /// session of one player.
+    pub fn link(&self) -> Option<LinkStats> {
+        let ggrs = self.ggrs.as_ref()?;
+        let &(player, _) = self.remotes.first()?;
+        let stats = ggrs.network_stats(player).ok()?;
+        Some(LinkStats {
+            ping_ms: u64::try_from(stats.ping).unwrap_or(u64::MAX),
+            frames_ahead: ggrs.frames_ahead(),
+        })
+    }
 }
 
 /// The update rate GGRS is told (it paces nothing: it sizes its wait helpers): the cart's,
@@ -616,18 +744,7 @@ pub(crate) fn ggrs_fps(target_fps: f64) -> usize {
 /// `engine`'s recording from boot through update `through`, with the frame hashes to there.
 pub(crate) fn recording_through(engine: &Engine, terms: &RunTerms, through: u64) -> Option<Replay> {
     let whole = engine.recording(&terms.cart, terms.cart_version.as_deref())?;
-    let mut recording = whole.recording().clone();
-    recording.truncate(through);
-    let hashes = whole
-        .hashes()
-        .iter()
-        .copied()
-        .filter(|&(at, _)| at <= through)
-        .collect();
-    Some(
-        Replay::new(whole.info.clone(), recording, hashes)
-            .with_boot_save(whole.boot_save().to_vec()),
-    )
+    Some(whole.through(through))
 }
 
 /// Runs a call into GGRS, turning a panic (an assertion a malformed message tripped) into an

@@ -808,3 +808,82 @@ fn four_peers_over_a_lossy_link_agree_on_every_update() {
         .collect();
     assert_eq!(pressed, [true; 4]);
 }
+
+#[test]
+fn a_host_that_waits_for_a_joiner_plays_with_the_first_peer_that_agrees() {
+    const UPDATES: u64 = 600;
+    let net = SimNet::new(7, lossy());
+    // The host knows no address: its second seat is taken by whoever joins first. It keeps
+    // its engine itself, as a window does, and hands it over each frame.
+    let session = NetSession::new(
+        engine(SNAKE.cart, 9),
+        SNAKE.name,
+        Some("1"),
+        &[Seat::Local, Seat::Joiner],
+        Box::new(net.link(addr(A))),
+        recording_settings(),
+    )
+    .unwrap();
+    let (mut host_engine, mut host) = session.into_parts();
+    let mut b = peer(
+        SNAKE,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        recording_settings(),
+    );
+    let mut script = Script::new(0x5eed, SNAKE.buttons);
+    let (mut input, mut fresh) = (PlayerInput::default(), true);
+    let started = std::time::Instant::now();
+    while host.confirmed_updates(&host_engine) < UPDATES || b.session.confirmed_updates() < UPDATES
+    {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        net.advance(FRAME);
+        if fresh {
+            input = script.next();
+        }
+        fresh = host
+            .advance_frame(&mut host_engine, input)
+            .unwrap()
+            .input_taken;
+        b.step().unwrap();
+        if !(fresh && b.fresh) {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+    let ra = host.recording_through(&host_engine, UPDATES).unwrap();
+    let rb = b.session.recording_through(UPDATES).unwrap();
+    assert_eq!(ra.ticks(), UPDATES);
+    assert!(ra == rb, "the two peers' recordings differ");
+    replays_in_a_fresh_engine(&ra, SNAKE.cart);
+}
+
+#[test]
+fn a_host_nobody_joins_ends_with_a_clear_message() {
+    let net = SimNet::new(1, Conditions::PERFECT);
+    let settings = NetSettings {
+        handshake_timeout: Duration::from_millis(200),
+        ..NetSettings::default()
+    };
+    let mut a = NetSession::new(
+        engine(SNAKE.cart, 9),
+        SNAKE.name,
+        Some("1"),
+        &[Seat::Local, Seat::Joiner],
+        Box::new(net.link(addr(A))),
+        settings,
+    )
+    .unwrap();
+    // The handshake times out on the wall clock: poll for up to 20 s, a bound far past it.
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no timeout");
+        net.advance(FRAME);
+        if let Err(e) = a.advance_frame(PlayerInput::default()) {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    assert_eq!(error.to_string(), "nobody joined within 0.2s");
+}

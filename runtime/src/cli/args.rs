@@ -708,6 +708,52 @@ pub struct RunArgs {
     /// (the same frame times either way, so the same updates and pictures) [default: host].
     #[arg(long, value_enum, value_name = "PACE")]
     pub capture_pace: Option<CapturePace>,
+    /// Play with a friend over the network: wait on this UDP port [default: 7000] for them to
+    /// join (`bt run CART --join ADDRESS:PORT`, the line printed says it); you are player 1.
+    #[arg(
+        long,
+        value_name = "PORT",
+        num_args = 0..=1,
+        value_parser = clap::value_parser!(u16).range(1..),
+        conflicts_with_all = NETPLAY_CONFLICTS
+    )]
+    pub host: Option<Option<u16>>,
+    /// Join a friend's game (`bt run CART --host` on their machine) at this address, as
+    /// HOST:PORT; you are player 2.
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        value_parser = join_address,
+        conflicts_with_all = NETPLAY_CONFLICTS,
+        conflicts_with = "host"
+    )]
+    pub join: Option<std::net::SocketAddr>,
+}
+
+/// `bt run`'s flags a netplay run refuses: each would start this peer's run somewhere the
+/// other's does not, or drive it by another clock than the session's.
+#[cfg(feature = "window")]
+const NETPLAY_CONFLICTS: [&str; 7] = [
+    "input",
+    "at",
+    "state",
+    "continue_from",
+    "clock",
+    "capture_pace",
+    "dev_link",
+];
+
+/// `--join`'s address: HOST:PORT, the host a name or a number, looked up once.
+#[cfg(feature = "window")]
+pub(crate) fn join_address(s: &str) -> Result<std::net::SocketAddr, String> {
+    use std::net::ToSocketAddrs;
+    let shown = crate::quote::excerpt(s);
+    let mut found = s.to_socket_addrs().map_err(|e| {
+        format!("'{shown}' is not an address to join ({e}); give HOST:PORT, e.g. 192.168.1.5:7000")
+    })?;
+    found.next().ok_or_else(|| {
+        format!("'{shown}' names no address to join; give HOST:PORT, e.g. 192.168.1.5:7000")
+    })
 }
 
 /// How `bt run` plays a capture clock.
@@ -1219,5 +1265,69 @@ mod window_args_tests {
         assert_ne!(parsed.captures, defaults.captures);
         assert_eq!(parse(parsed.to_args()), parsed);
         assert_eq!(parse(defaults.to_args()), defaults);
+    }
+}
+
+#[cfg(all(test, feature = "window"))]
+mod netplay_args_tests {
+    use clap::Parser;
+
+    use super::{Cli, Command};
+
+    fn run(args: &[&str]) -> Result<super::RunArgs, String> {
+        let all = ["bt", "run", "snake"].iter().chain(args);
+        match Cli::try_parse_from(all) {
+            Ok(Cli {
+                command: Command::Run(run),
+                ..
+            }) => Ok(run),
+            Ok(_) => Err("not bt run".to_string()),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
+    #[test]
+    fn host_takes_an_optional_port_and_join_an_address() {
+        assert_eq!(run(&["--host"]).unwrap().host, Some(None));
+        assert_eq!(run(&["--host", "7100"]).unwrap().host, Some(Some(7100)));
+        assert_eq!(
+            run(&["--join", "127.0.0.1:7100"]).unwrap().join,
+            Some("127.0.0.1:7100".parse().unwrap())
+        );
+        let plain = run(&[]).unwrap();
+        assert_eq!((plain.host, plain.join), (None, None));
+    }
+
+    #[test]
+    fn a_bad_port_or_address_is_refused_naming_it() {
+        let port = run(&["--host", "70000"]).unwrap_err();
+        assert!(port.contains("70000"), "{port}");
+        let zero = run(&["--host", "0"]).unwrap_err();
+        assert!(zero.contains("'0'"), "{zero}");
+        for bad in ["nowhere", "127.0.0.1", "127.0.0.1:port"] {
+            let said = run(&["--join", bad]).unwrap_err();
+            let first = said.lines().next().unwrap();
+            assert!(
+                first.contains(&format!("'{bad}'")) && first.contains("HOST:PORT"),
+                "{first}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_netplay_run_refuses_the_flags_that_would_set_its_run_apart() {
+        for (flags, other) in [
+            (&["--host", "--input", "a.btr"][..], "--input"),
+            (&["--join", "127.0.0.1:7000", "--at", "2"][..], "--at"),
+            (&["--host", "--join", "127.0.0.1:7000"][..], "--join"),
+            (&["--host", "--clock", "wall"][..], "--clock"),
+        ] {
+            let said = run(flags).unwrap_err();
+            let first = said.lines().next().unwrap();
+            assert!(
+                first.contains("cannot be used with") && first.contains(other),
+                "{flags:?}: {first}"
+            );
+        }
     }
 }

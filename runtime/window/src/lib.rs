@@ -38,6 +38,7 @@ pub mod gamepad;
 pub mod gif_recorder;
 pub mod keys;
 pub mod layout;
+pub mod netplay;
 mod options;
 mod pacing;
 mod presenter;
@@ -152,6 +153,8 @@ struct App {
     motion_rest: (f64, f64),
     /// `bt dev`'s orders, when it runs this window.
     dev: Option<dev_link::DevLink>,
+    /// The rollback session that runs the frames of a netplay run.
+    net: Option<netplay::NetPlay>,
 }
 
 impl App {
@@ -387,6 +390,9 @@ impl App {
 
     fn event(&mut self, event: HostEvent<'_>) {
         let action = self.host.handle(event);
+        if let Some(net) = &mut self.net {
+            net.observe(&self.host);
+        }
         self.act(action);
     }
 
@@ -426,11 +432,28 @@ impl App {
         {
             overlay.set_sound_device(Some(sound.device()));
         }
-        let report = self.host.frame(now_ms);
+        let report = match &mut self.net {
+            None => self.host.frame(now_ms),
+            Some(net) => {
+                if net.due().is_some_and(|at| at > now) && !self.dirty {
+                    return;
+                }
+                match net.frame(&mut self.host, now) {
+                    Ok(sound) => self.sound.after_net_frame(self.host.engine(), &sound),
+                    Err(e) => {
+                        self.fail(event_loop, e);
+                        return;
+                    }
+                }
+                None
+            }
+        };
         // The cart's capture_frame pictures, and what else the frame made.
         self.host.persist();
-        self.sound
-            .after_frame(self.host.engine_mut(), report.as_ref());
+        if self.net.is_none() {
+            self.sound
+                .after_frame(self.host.engine_mut(), report.as_ref());
+        }
         let engine = self.host.engine_mut();
         self.gif
             .shown(now_ms, engine.framebuffer(), engine.palette());
@@ -466,8 +489,18 @@ impl App {
             // Nothing moves: wake only for events, gamepads and --exit-after.
             return or_settled(now + IDLE_POLL);
         }
+        if let Some(due) = self.net.as_ref().and_then(netplay::NetPlay::due) {
+            if due > now && !self.dirty {
+                return or_settled(now + paced_wait((due - now).as_secs_f64() * 1000.0));
+            }
+        }
         let now_ms = now.duration_since(self.start).as_secs_f64() * 1000.0;
-        if let Some(due) = self.host.engine().next_frame_ms() {
+        if let Some(due) = self
+            .host
+            .engine()
+            .next_frame_ms()
+            .filter(|_| self.net.is_none())
+        {
             if due > now_ms && !self.dirty {
                 return or_settled(now + paced_wait(due - now_ms));
             }
@@ -631,6 +664,9 @@ impl ApplicationHandler for App {
         });
         for a in actions {
             self.act(Some(a));
+        }
+        if let Some(net) = &mut self.net {
+            net.observe(&self.host);
         }
         // After every batch of events, frames included: what the host asked to keep on disk.
         self.host.persist();

@@ -62,6 +62,9 @@ pub struct WindowOptions {
     /// The capture the clock plays, when it plays one (`--clock capture:FILE`): its own
     /// columns go into `--trace-out`'s trace.
     pub captured: Option<Arc<crate::clock::capture::Capture>>,
+    /// Play over the network, as the host or the joiner of a rollback session
+    /// ([`crate::netplay`]).
+    pub net: Option<crate::netplay::NetRole>,
 }
 
 impl Default for WindowOptions {
@@ -84,6 +87,7 @@ impl Default for WindowOptions {
             gif_buffer: false,
             dev_link: None,
             captured: None,
+            net: None,
         }
     }
 }

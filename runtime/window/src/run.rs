@@ -26,6 +26,16 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
     if let Some(spec) = &args.clock {
         engine.set_clock(spec.build().map_err(|e| e.to_string())?);
     }
+    // A netplay run: the session takes the engine fresh from boot, and hands it back for the
+    // host to own; its frames are the session's.
+    let (engine, net) = match args.net {
+        Some(role) => {
+            let (engine, net) =
+                crate::netplay::NetPlay::start(engine, name, session.version(), role)?;
+            (engine, Some(net))
+        }
+        None => (engine, None),
+    };
     // Held so that what the run keeps on disk is written whatever ends it, from here on.
     let opened_paused = engine.is_paused();
     let mut host = DiskHost::new(Host::new(engine, keymap, name), &args.captures);
@@ -34,6 +44,9 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
     host.set_timing_report(crate::timing::report::html);
     // What F2's replays and F3's state files say of the cart.
     host.set_cart_version(session.version().map(str::to_string));
+    if net.is_some() {
+        host.set_netplay();
+    }
     if opened_paused {
         // Opened on a state (`--state`): paused there, and the overlay says so.
         host.show_paused();
@@ -50,7 +63,8 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         host.record_to(path.clone(), session.version().map(str::to_string));
         crate::signals::install();
     }
-    if !args.no_watch {
+    // Assets reloaded on one peer only would set the two runs apart.
+    if !args.no_watch && net.is_none() {
         let palette = session.palette().cloned();
         let palette_file = match &palette {
             Some(PaletteSource::File(path)) => vec![path.clone()],
@@ -124,6 +138,7 @@ pub fn run_cart(mut engine: Engine, session: &Session, args: &WindowOptions) -> 
         pointer_locked: false,
         motion_rest: (0.0, 0.0),
         dev: args.dev_link.as_deref().map(dev_link::DevLink::start),
+        net,
     };
     // A swap in `bt dev` keeps a paused game paused, at the update it continued from.
     if app.dev.as_ref().is_some_and(dev_link::DevLink::was_paused) {

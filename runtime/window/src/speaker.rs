@@ -284,6 +284,13 @@ impl LiveSound {
         console.drain_frames().for_each(drop);
     }
 
+    /// After a netplay frame: plays `frames`, the sound of the updates the session ran for
+    /// the first time (it took them from the console itself, so none is heard twice).
+    pub fn after_net_frame(&mut self, frames: &[bt::sound::Frame]) {
+        self.feeder.shared().set_paused(false);
+        self.feeder.push(frames);
+    }
+
     /// One line on how the sound went (a device is opened only for a cart with sound).
     pub fn summary(&self) -> String {
         let s = self.feeder.shared().stats();
@@ -351,6 +358,15 @@ impl WindowSound {
         match &self.state {
             DeviceState::Live(live) => Some(live),
             _ => None,
+        }
+    }
+
+    /// After a netplay frame: plays `frames`, the session's sound of the updates it ran for
+    /// the first time ([`LiveSound::after_net_frame`]).
+    pub fn after_net_frame(&mut self, engine: &Engine, frames: &[bt::sound::Frame]) {
+        self.open_if_needed(engine);
+        if let DeviceState::Live(live) = &mut self.state {
+            live.after_net_frame(frames);
         }
     }
 

@@ -226,6 +226,19 @@ impl Replay {
         self
     }
 
+    /// The same run cut after update `updates`: its input and frame hashes through there (a
+    /// netplay peer keeps only what every player's input is known for). A replay no longer
+    /// than that is kept whole.
+    pub fn through(&self, updates: u64) -> Replay {
+        let mut replay = self.clone();
+        if updates < replay.ticks() {
+            replay.recording.truncate(updates);
+            replay.hashes.retain(|&(at, _)| at <= updates);
+            replay.panic = None;
+        }
+        replay
+    }
+
     /// The save data the recorded run booted with, without trailing zeros: empty for a run
     /// that booted with none, and for every replay of layout version 1.
     pub fn boot_save(&self) -> &[u8] {

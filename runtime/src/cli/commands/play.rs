@@ -27,6 +27,8 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         state,
         continue_from,
         capture_pace,
+        host,
+        join,
     } = args;
     let scale = window_args.scale;
     let mut window = crate::host::window::WindowOptions {
@@ -36,6 +38,13 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         trace_out,
         dev_link,
         ..window_args.options()
+    };
+    window.net = match (host, join) {
+        (Some(port), _) => Some(crate::host::window::netplay::NetRole::Host {
+            port: port.unwrap_or(crate::host::window::netplay::DEFAULT_PORT),
+        }),
+        (None, Some(addr)) => Some(crate::host::window::netplay::NetRole::Join { addr }),
+        (None, None) => None,
     };
     let is_capture = matches!(window.clock, Some(ClockSpec::Capture { .. }));
     if capture_pace.is_some() && !is_capture {

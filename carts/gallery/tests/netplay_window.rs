@@ -1,0 +1,199 @@
+//! Two players over the network, each in a real window: `bt run snake --host PORT` and
+//! `bt run snake --join 127.0.0.1:PORT` under one X server (Xvfb), a key pressed in each
+//! window with xdotool, both closed with Ctrl+Q. Each records its run; the two recordings hold
+//! the same input for every update they share, and each replays to its own frame hashes.
+//!
+//! It needs `Xvfb` and `xdotool`. Where they are missing the test says so loudly on stderr and
+//! returns; with `BT_REQUIRE_WINDOW_TEST=1` it fails instead. Every wait has a deadline and
+//! both children are killed on the way out, so it cannot hang.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use bt_runtime::replay::Replay;
+use bt_test_support::ScratchDir;
+use support::x11::{on_path, start_xvfb, xdotool, Xvfb};
+use support::Running;
+
+mod support;
+
+/// Skips loudly, or fails when the test is required.
+fn unavailable(why: &str) {
+    bt_test_support::unavailable(
+        "the real-window netplay test of `bt run --host` and `--join`",
+        "BT_REQUIRE_WINDOW_TEST",
+        why,
+        "Install xvfb and xdotool (or run .ci/run).",
+    );
+}
+
+/// A fresh X server, or `None` (reported as unavailable) without the tools.
+fn x_server() -> Option<Xvfb> {
+    if let Some(tool) = ["Xvfb", "xdotool"].iter().find(|t| !on_path(t)) {
+        unavailable(&format!("{tool} is not installed"));
+        return None;
+    }
+    match start_xvfb() {
+        Ok(x) => Some(x),
+        Err(why) => {
+            unavailable(&why);
+            None
+        }
+    }
+}
+
+/// A UDP port free a moment ago on the loopback.
+fn free_udp_port() -> u16 {
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").expect("a free UDP port");
+    socket.local_addr().unwrap().port()
+}
+
+/// `bt run snake` with `flags`, in its own folders, recording to `record`.
+fn peer(x: &Xvfb, dir: &Path, flags: &[&str], record: &Path) -> Command {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut bt = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"));
+    bt.args(["run", "snake", "--scale", "1", "--mute"])
+        .args(flags)
+        .arg("--record")
+        .arg(record)
+        .arg("--captures")
+        .arg(dir.join("captures"))
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_RUNTIME_DIR", dir)
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        // Each peer's save data apart: both boot with none, so their terms agree.
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    bt
+}
+
+/// Waits (at most `limit`) for `run` to end; its exit code and what it printed after.
+fn ended(run: &mut Running, limit: Duration) -> (Option<i32>, Vec<String>, Vec<String>) {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = run.child.0.try_wait().expect("bt's status") {
+            // The pipes close with the process: what is left comes at once.
+            let out = run.out.iter().collect();
+            let err = run.err.iter().collect();
+            return (status.code(), out, err);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "bt run still running {limit:?} after Ctrl+Q"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The host's window, then the joiner's, on a free port, each recording into `dir`.
+fn two_peers(x: &Xvfb, dir: &ScratchDir) -> (Running, Running) {
+    let port = free_udp_port().to_string();
+    let address = format!("127.0.0.1:{port}");
+    let command = peer(
+        x,
+        &dir.join("host"),
+        &["--host", &port],
+        &dir.join("host.btr"),
+    );
+    let host = Running::start(x, command, "snake");
+    let command = peer(
+        x,
+        &dir.join("join"),
+        &["--join", &address],
+        &dir.join("join.btr"),
+    );
+    let join = Running::start(x, command, "snake");
+    (host, join)
+}
+
+#[test]
+fn two_windows_play_one_game_over_the_loopback_and_record_the_same_input() {
+    let Some(x) = x_server() else {
+        return;
+    };
+    let dir = ScratchDir::new("netplay-window");
+    let (host_file, join_file) = (dir.join("host.btr"), dir.join("join.btr"));
+    let (mut host, mut join) = two_peers(&x, &dir);
+
+    // Space is player 1's A on the keyboard, the Left arrow its left: each window's player
+    // presses with player 1's keys, and plays its own player.
+    xdotool(&x.display, &["windowfocus", "--sync", &host.window]);
+    xdotool(&x.display, &["key", "space"]);
+    std::thread::sleep(Duration::from_millis(300));
+    xdotool(&x.display, &["windowfocus", "--sync", &join.window]);
+    xdotool(&x.display, &["key", "Left"]);
+    // Long enough for both presses to be confirmed on both sides.
+    std::thread::sleep(Duration::from_millis(1500));
+
+    // The joiner quits with Ctrl+Q, and the host's window is closed from outside well
+    // within its 3 s of patience: both are a player's close.
+    xdotool(&x.display, &["key", "ctrl+q"]);
+    xdotool(&x.display, &["windowclose", &host.window]);
+    let (join_code, join_out, join_err) = ended(&mut join, Duration::from_secs(20));
+    let (host_code, host_out, host_err) = ended(&mut host, Duration::from_secs(20));
+    assert_eq!(join_code, Some(0), "{join_out:?} {join_err:?}");
+    assert_eq!(host_code, Some(0), "{host_out:?} {host_err:?}");
+    for out in [&host_out, &join_out] {
+        assert!(
+            out.iter().any(|l| l.starts_with("recorded ")),
+            "no recording said written: {out:?}"
+        );
+    }
+
+    let a = Replay::load(&host_file).expect("the host's recording");
+    let b = Replay::load(&join_file).expect("the joiner's recording");
+    let shared = a.ticks().min(b.ticks());
+    assert!(shared > 60, "only {shared} updates shared");
+    let inputs = |r: &Replay| {
+        r.recording()
+            .iter()
+            .take(shared as usize)
+            .collect::<Vec<_>>()
+    };
+    let (ia, ib) = (inputs(&a), inputs(&b));
+    assert!(ia == ib, "the two recordings' input differs");
+    // Each player's press reached both runs, as that player's.
+    let pressed = |player: usize| ia.iter().any(|t| t.buttons[player].pressed != 0);
+    assert!(pressed(0), "the host's press is player 1's");
+    assert!(pressed(1), "the joiner's press is player 2's");
+
+    for file in [&host_file, &join_file] {
+        let mut verify = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"));
+        verify.arg("replay").arg("snake").arg(file).arg("--verify");
+        let o = support::output_within(&mut verify, Duration::from_secs(60));
+        assert!(
+            o.status.success(),
+            "{}{}",
+            support::stdout(&o),
+            support::stderr(&o)
+        );
+    }
+}
+
+#[test]
+fn a_player_left_alone_is_told_and_the_run_ends_with_its_recording() {
+    let Some(x) = x_server() else {
+        return;
+    };
+    let dir = ScratchDir::new("netplay-window-alone");
+    let (mut host, mut join) = two_peers(&x, &dir);
+    std::thread::sleep(Duration::from_millis(1000));
+    xdotool(&x.display, &["windowfocus", "--sync", &join.window]);
+    xdotool(&x.display, &["key", "ctrl+q"]);
+    let (join_code, _, _) = ended(&mut join, Duration::from_secs(20));
+    assert_eq!(join_code, Some(0));
+    // The host hears nothing for 3 s, then ends with one line and exit code 1.
+    let (code, out, err) = ended(&mut host, Duration::from_secs(20));
+    assert_eq!(code, Some(1), "{out:?} {err:?}");
+    let said: Vec<&String> = err.iter().filter(|l| l.starts_with("bt: error")).collect();
+    assert_eq!(said.len(), 1, "{err:?}");
+    assert!(
+        said[0].contains("stopped answering (3s without a packet)"),
+        "{err:?}"
+    );
+    assert!(out.iter().any(|l| l.starts_with("recorded ")), "{out:?}");
+    Replay::load(&dir.join("host.btr")).expect("the host's recording");
+}
