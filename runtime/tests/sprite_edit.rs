@@ -733,7 +733,7 @@ fn the_sheet_view_scrolls_by_wheel_and_bar_and_comes_back_to_a_sprite_the_arrows
 }
 
 #[test]
-fn the_tool_tabs_filled_box_and_size_tabs_answer_a_click() {
+fn the_tool_tabs_filled_box_size_tabs_and_zoomed_sheet_view_answer_a_click() {
     let (mut e, _) = editor(&[("s.png", sheet_png(64, 4, 16, &[0u8; 64 * 64]))]);
     click(&mut e, last_tab(probe_rect(layout::widget::TOOLS)));
     assert!(state(&e).contains("\"tool\":\"Select\""), "{}", state(&e));
@@ -750,4 +750,11 @@ fn the_tool_tabs_filled_box_and_size_tabs_answer_a_click() {
     );
     click(&mut e, last_tab(probe_rect(layout::widget::SIZE)));
     assert_eq!(field(&e, "sprite"), "[0,0,32,32]");
+    tap(&mut e, Key::Digit1);
+    // The sheet of 64x64 shows zoomed in its view: a click picks the sprite under it.
+    let z = layout::sheet_zoom_for(64, 64);
+    assert!(z > 1, "a small sheet is zoomed");
+    let (sx, sy) = (layout::SHEET.x, layout::SHEET.y);
+    click(&mut e, (sx + 20 * z + z / 2, sy + 36 * z + z / 2));
+    assert_eq!(field(&e, "sprite"), "[16,32,8,8]");
 }

@@ -67,10 +67,15 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
     // The sheet at its size, the sprite outlined.
     ctx.draw_rect_fill(SHEET, c(DARK));
     let (sx, sy) = t.scroll;
-    for y in 0..SHEET.h.min(sheet.height() as i32 - sy) {
-        for x in 0..SHEET.w.min(sheet.width() as i32 - sx) {
+    let (sz, (vw, vh)) = ed.sheet_view();
+    for y in 0..vh.min(sheet.height() as i32 - sy) {
+        for x in 0..vw.min(sheet.width() as i32 - sx) {
             let p = sheet.get(sx + x, sy + y).unwrap_or(0);
-            fill(ctx, Rect::new(SHEET.x + x, SHEET.y + y, 1, 1), p);
+            fill(
+                ctx,
+                Rect::new(SHEET.x + x * sz, SHEET.y + y * sz, sz, sz),
+                p,
+            );
         }
     }
     let clip = ctx.clip();
@@ -82,17 +87,17 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
     ));
     ctx.draw_rect(
         Rect::new(
-            SHEET.x + s.x - sx - 1,
-            SHEET.y + s.y - sy - 1,
-            s.w + 2,
-            s.h + 2,
+            SHEET.x + (s.x - sx) * sz - 1,
+            SHEET.y + (s.y - sy) * sz - 1,
+            s.w * sz + 2,
+            s.h * sz + 2,
         ),
         c(WHITE),
     );
     ctx.set_clip(clip);
     let (w, h) = (sheet.width() as i32, sheet.height() as i32);
-    scroll_bar(ctx, SCROLL_ACROSS, sx, SHEET.w, w, true, c(DARK), c(LIGHT));
-    scroll_bar(ctx, SCROLL_DOWN, sy, SHEET.h, h, false, c(DARK), c(LIGHT));
+    scroll_bar(ctx, SCROLL_ACROSS, sx, vw, w, true, c(DARK), c(LIGHT));
+    scroll_bar(ctx, SCROLL_DOWN, sy, vh, h, false, c(DARK), c(LIGHT));
 
     // The animation preview: `frames` sprites from the selected one, along the sheet.
     let frame = if ed.preview {

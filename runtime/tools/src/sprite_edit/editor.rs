@@ -375,6 +375,24 @@ impl SpriteEditor {
         layout::zoom_for(s.w, s.h)
     }
 
+    /// The sheet view's zoom, and the sheet pixels it shows across and down.
+    pub(super) fn sheet_view(&self) -> (i32, (i32, i32)) {
+        let sheet = &self.cur().sheet;
+        let z = layout::sheet_zoom_for(sheet.width() as i32, sheet.height() as i32);
+        (z, (SHEET.w / z, SHEET.h / z))
+    }
+
+    /// The sheet pixel under display pixel (`x`, `y`) of the sheet view (past the sheet's
+    /// edges when the pointer is).
+    fn sheet_pixel(&self, x: i32, y: i32) -> (i32, i32) {
+        let (z, _) = self.sheet_view();
+        let (sx, sy) = self.cur().scroll;
+        (
+            sx + (x - SHEET.x).div_euclid(z),
+            sy + (y - SHEET.y).div_euclid(z),
+        )
+    }
+
     /// The sheet pixel under display pixel (`x`, `y`) of the canvas, held inside the sprite.
     fn canvas_pixel(&self, x: i32, y: i32) -> (i32, i32) {
         let (s, z) = (self.cur().sprite, self.zoom());
@@ -891,8 +909,7 @@ impl SpriteEditor {
             }
         }
         if SHEET.contains(x, y) {
-            let (sx, sy) = self.cur().scroll;
-            let p = (sx + x - SHEET.x, sy + y - SHEET.y);
+            let p = self.sheet_pixel(x, y);
             if self.cur().bounds().contains(p.0, p.1) {
                 self.select_cell(p.0, p.1);
                 self.drag = Drag::Sheet(p);
@@ -1004,12 +1021,9 @@ impl SpriteEditor {
                 };
             }
             Drag::Sheet(start) => {
-                let (sx, sy) = self.cur().scroll;
                 let b = self.cur().bounds();
-                let p = (
-                    (sx + x - SHEET.x).clamp(0, b.w - 1),
-                    (sy + y - SHEET.y).clamp(0, b.h - 1),
-                );
+                let p = self.sheet_pixel(x, y);
+                let p = (p.0.clamp(0, b.w - 1), p.1.clamp(0, b.h - 1));
                 if p != start {
                     let mut free = Area::spanning(start, p);
                     free.w = free.w.min(MAX_SELECTION);
@@ -1037,35 +1051,35 @@ impl SpriteEditor {
         }
         self.shown = Some(now);
         let s = now.1;
+        let (_, (vw, vh)) = self.sheet_view();
         let (mut sx, mut sy) = self.cur().scroll;
-        sx = sx.min(s.x).max(s.x + s.w - SHEET.w);
-        sy = sy.min(s.y).max(s.y + s.h - SHEET.h);
+        sx = sx.min(s.x).max(s.x + s.w - vw);
+        sy = sy.min(s.y).max(s.y + s.h - vh);
         self.scroll_to(sx, sy);
     }
 
     /// Scrolls the sheet view to sheet pixel (`x`, `y`) at its corner, kept on the sheet.
     fn scroll_to(&mut self, x: i32, y: i32) {
+        let (_, (vw, vh)) = self.sheet_view();
         let t = self.cur_mut();
         let (w, h) = (t.sheet.width() as i32, t.sheet.height() as i32);
-        t.scroll = (
-            x.clamp(0, (w - SHEET.w).max(0)),
-            y.clamp(0, (h - SHEET.h).max(0)),
-        );
+        t.scroll = (x.clamp(0, (w - vw).max(0)), y.clamp(0, (h - vh).max(0)));
     }
 
     /// Scrolls the sheet view as a press at display pixel (`x`, `y`) on a scroll bar asks:
     /// the middle of the view goes to the sheet's pixel at that place along the bar.
     fn scroll_bar(&mut self, across: bool, x: i32, y: i32) {
+        let (_, (vw, vh)) = self.sheet_view();
         let t = self.cur();
         let (sx, sy) = t.scroll;
         if across {
             let w = t.sheet.width() as i32;
             let at = (x - SCROLL_ACROSS.x) * w / SCROLL_ACROSS.w.max(1);
-            self.scroll_to(at - SHEET.w / 2, sy);
+            self.scroll_to(at - vw / 2, sy);
         } else {
             let h = t.sheet.height() as i32;
             let at = (y - SCROLL_DOWN.y) * h / SCROLL_DOWN.h.max(1);
-            self.scroll_to(sx, at - SHEET.h / 2);
+            self.scroll_to(sx, at - vh / 2);
         }
     }
 

@@ -20,8 +20,11 @@ pub const CANVAS: Rect = Rect::new(2, 38, 192, 192);
 pub const MAX_ZOOM: i32 = CANVAS.w / 8;
 /// Where the selected sprite's eight flags go, under the canvas: one check box a flag.
 pub const FLAG_ROW: (i32, i32) = (2, 234);
-/// The sheet at its own size, beside the canvas; its scroll bars go right of it and under it.
+/// The sheet, beside the canvas, at the largest zoom up to [`MAX_SHEET_ZOOM`] that it fits; its scroll bars go right of it and under it.
 pub const SHEET: Rect = Rect::new(200, 38, 192, 152);
+/// The largest zoom of the sheet view: a small sheet shows at up to 4 display pixels a sheet
+/// pixel, a sheet of 128x128 or more at its own size.
+pub const MAX_SHEET_ZOOM: i32 = 4;
 /// How thick a scroll bar of the sheet view is.
 pub const SCROLL_BAR: i32 = 6;
 /// The sheet view's scroll bar across, under it.
@@ -66,6 +69,24 @@ pub const fn zoom_for(w: i32, h: i32) -> i32 {
         1
     } else if z > MAX_ZOOM {
         MAX_ZOOM
+    } else {
+        z
+    }
+}
+
+/// The sheet view's zoom for a sheet `w` by `h`: the largest whole zoom up to
+/// [`MAX_SHEET_ZOOM`] that shows all of it, or 1 for a sheet larger than the view.
+pub const fn sheet_zoom_for(w: i32, h: i32) -> i32 {
+    let (w, h) = (if w < 1 { 1 } else { w }, if h < 1 { 1 } else { h });
+    let z = if SHEET.w / w < SHEET.h / h {
+        SHEET.w / w
+    } else {
+        SHEET.h / h
+    };
+    if z < 1 {
+        1
+    } else if z > MAX_SHEET_ZOOM {
+        MAX_SHEET_ZOOM
     } else {
         z
     }
