@@ -758,3 +758,41 @@ fn the_tool_tabs_filled_box_size_tabs_and_zoomed_sheet_view_answer_a_click() {
     click(&mut e, (sx + 20 * z + z / 2, sy + 36 * z + z / 2));
     assert_eq!(field(&e, "sprite"), "[16,32,8,8]");
 }
+
+#[test]
+fn the_undo_redo_save_help_and_preview_widgets_do_what_their_keys_do() {
+    use layout::widget;
+    let original = sheet_png(16, 4, 16, &first_pixels());
+    let (mut e, kept) = editor(&[("first.png", original.clone())]);
+    let middle = |index: usize| {
+        let r = probe_rect(index);
+        (r.x + r.w / 2, r.y + r.h / 2)
+    };
+    tap(&mut e, Key::BracketRight);
+    stroke(&mut e, &[on_canvas(1, 1), on_canvas(3, 1)]);
+    click(&mut e, middle(widget::UNDO));
+    assert!(state(&e).contains("\"undo\":0"), "{}", state(&e));
+    click(&mut e, middle(widget::REDO));
+    click(&mut e, middle(widget::SAVE));
+    assert_eq!(kept[0].bytes().unwrap(), sheet_png(16, 4, 16, &stroked()));
+    // The frames field's right arrow, the rate's left one, and Play.
+    let frames = probe_rect(widget::FRAMES);
+    click(&mut e, (frames.x + 2, frames.y + frames.h / 2));
+    click(
+        &mut e,
+        (frames.x + layout::NUMBER_W - 2, frames.y + frames.h / 2),
+    );
+    click(
+        &mut e,
+        (frames.x + layout::NUMBER_W - 2, frames.y + frames.h / 2),
+    );
+    let rate = probe_rect(widget::RATE);
+    click(&mut e, (rate.x + 2, rate.y + rate.h / 2));
+    click(&mut e, middle(widget::PLAY));
+    assert_eq!(field(&e, "preview"), "[true,5,7]");
+    click(&mut e, middle(widget::HELP));
+    assert_eq!(field(&e, "help"), "1");
+    // The help screen covers the widgets: a click where a tool tab was chooses nothing.
+    click(&mut e, last_tab(probe_rect(widget::TOOLS)));
+    assert!(state(&e).contains("\"tool\":\"Pencil\""), "{}", state(&e));
+}

@@ -28,8 +28,12 @@ const FLAG_TIPS: [&str; 8] = [
 ];
 
 impl SpriteEditor {
-    /// Declares the widgets and does what they were asked.
+    /// Declares the widgets and does what they were asked; none while the help screen covers
+    /// them.
     pub(super) fn declare(&mut self, ui: &mut Ui) {
+        if self.help > 0 {
+            return;
+        }
         ui.area(TOP_BAR.0, TOP_BAR.1, |ui| ui.row(|ui| self.top_bar(ui)));
         let mut tab = self.tab;
         let tabs = &self.tabs;

@@ -1118,7 +1118,7 @@ impl Cart for SpriteEditor {
         let t = self.cur();
         let s = t.sprite;
         Some(format!(
-            "{{\"tab\":{},\"tool\":\"{:?}\",\"sprite\":[{},{},{},{}],\"scroll\":[{},{}],\"color\":{},\"marquee\":{},\"dirty\":{},\"undo\":{},\"status\":{:?}}}",
+            "{{\"tab\":{},\"tool\":\"{:?}\",\"sprite\":[{},{},{},{}],\"scroll\":[{},{}],\"color\":{},\"marquee\":{},\"dirty\":{},\"undo\":{},\"help\":{},\"preview\":[{},{},{}],\"status\":{:?}}}",
             self.tab,
             self.tool,
             s.x,
@@ -1131,6 +1131,10 @@ impl Cart for SpriteEditor {
             t.marquee.is_some(),
             self.is_dirty(),
             self.history.undo_len(),
+            self.help,
+            self.preview,
+            self.frames,
+            self.rate,
             self.status,
         ))
     }
