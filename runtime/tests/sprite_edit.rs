@@ -170,9 +170,13 @@ fn ctrl(e: &mut Engine, key: Key) {
 }
 
 /// The display pixel at the middle of sheet pixel (`x`, `y`) of an 8x8 sprite at the
-/// sheet's corner, on the canvas (16 display pixels a sheet pixel).
+/// sheet's corner, on the canvas.
 fn on_canvas(x: i32, y: i32) -> (i32, i32) {
-    (layout::CANVAS.x + x * 16 + 8, layout::CANVAS.y + y * 16 + 8)
+    let z = layout::zoom_for(8, 8);
+    (
+        layout::CANVAS.x + x * z + z / 2,
+        layout::CANVAS.y + y * z + z / 2,
+    )
 }
 
 /// A stroke of the left button through display pixels `points`.
@@ -433,13 +437,8 @@ fn flags_toggle_per_sprite_by_key_and_click_undo_and_go_to_the_flag_store() {
     tap_with(&mut e, &[Key::ShiftLeft], Key::Digit1); // sprite 0: flag 0
     tap(&mut e, Key::ArrowRight);
     // Sprite 1 (flags 4): a click on flag 7's box.
-    click(
-        &mut e,
-        (
-            layout::FLAG_ROW.x + 7 * layout::FLAG_W + 2,
-            layout::FLAG_ROW.y + 2,
-        ),
-    );
+    let flag_7 = probe_rect(layout::widget::FLAG_0 + 7);
+    click(&mut e, (flag_7.x + 2, flag_7.y + 2));
     tap(&mut e, Key::ArrowDown);
     tap_with(&mut e, &[Key::ShiftLeft], Key::Digit3); // sprite 3: flag 2
     ctrl(&mut e, Key::KeyZ);
@@ -651,4 +650,149 @@ fn a_conversion_alone_is_saved_only_from_its_own_tab() {
     ctrl(&mut e, Key::KeyS);
     assert_eq!((kept[0].saves(), kept[1].saves()), (1, 1));
     assert!(state(&e).contains("\"dirty\":false"), "{}", state(&e));
+}
+
+/// Where the editor lays its widget `index` out (as every update does) on a sheet of 16x16.
+fn probe_rect(index: usize) -> bt::Rect {
+    use bt::Cart;
+    let sheet = Sheet::read("s.png", sheet_png(16, 4, 16, &first_pixels())).unwrap();
+    let mut probe = SpriteEditor::new(vec![SheetTab::new(sheet, Box::new(Kept::new()))]);
+    let mut con = bt::host::Console::new(&SpriteEditor::settings(), 0);
+    probe.update(&mut con.update_context(0));
+    probe.widget_rect(index).expect("the widget is declared")
+}
+
+/// The middle of the right end of a row of tabs: its last tab.
+fn last_tab(r: bt::Rect) -> (i32, i32) {
+    (r.x + r.w - 4, r.y + r.h / 2)
+}
+
+/// A turn of the wheel `by` lines across and down with the pointer at `at`, `mods` held.
+fn wheel(e: &mut Engine, at: (i32, i32), mods: &[Key], by: (f32, f32)) {
+    let input = e.console_mut().input_mut();
+    input.set_pointer_pos(at.0, at.1);
+    for &m in mods {
+        input.set_key(m, true);
+    }
+    input.add_wheel(by.0, by.1);
+    e.step(1).unwrap();
+    let input = e.console_mut().input_mut();
+    for &m in mods {
+        input.set_key(m, false);
+    }
+    e.step(1).unwrap();
+}
+
+/// A field of `state` as its JSON text: `"scroll":[0,8]` gives `[0,8]`.
+fn field(e: &Engine, name: &str) -> String {
+    let s = state(e);
+    let from = s.find(&format!("\"{name}\":")).expect("the field") + name.len() + 3;
+    let rest = &s[from..];
+    let end = if rest.starts_with('[') {
+        rest.find(']').map_or(rest.len(), |i| i + 1)
+    } else {
+        rest.find([',', '}']).unwrap_or(rest.len())
+    };
+    rest[..end].to_string()
+}
+
+#[test]
+fn the_sheet_view_scrolls_by_wheel_and_bar_and_comes_back_to_a_sprite_the_arrows_choose() {
+    let (mut e, _) = editor(&[("big.png", sheet_png(256, 4, 16, &[1u8; 256 * 256]))]);
+    let sheet = (layout::SHEET.x + 20, layout::SHEET.y + 20);
+    let step = layout::WHEEL_STEP;
+    wheel(&mut e, sheet, &[], (0.0, 3.0));
+    assert_eq!(field(&e, "scroll"), format!("[0,{}]", 3 * step));
+    wheel(&mut e, sheet, &[Key::ShiftLeft], (0.0, 2.0));
+    assert_eq!(field(&e, "scroll"), format!("[{},{}]", 2 * step, 3 * step));
+    assert_eq!(
+        field(&e, "color"),
+        "1",
+        "the wheel over the sheet leaves the colour"
+    );
+    // The bottom of the bar down: the sheet's last rows show.
+    let bar = layout::SCROLL_DOWN;
+    click(&mut e, (bar.x + 2, bar.y + bar.h - 1));
+    let bottom = 256 - layout::SHEET.h;
+    assert_eq!(field(&e, "scroll"), format!("[{},{bottom}]", 2 * step));
+    // The bar across, dragged back to its start.
+    let bar = layout::SCROLL_ACROSS;
+    stroke(
+        &mut e,
+        &[(bar.x + bar.w / 2, bar.y + 2), (bar.x, bar.y + 2)],
+    );
+    assert_eq!(field(&e, "scroll"), format!("[0,{bottom}]"));
+    // The sprite at the sheet's corner is out of view; the arrows bring the next one in.
+    tap(&mut e, Key::ArrowDown);
+    assert_eq!(field(&e, "sprite"), "[0,8,8,8]");
+    assert_eq!(field(&e, "scroll"), "[0,8]");
+    // The wheel off the sheet picks the colour, as before.
+    wheel(&mut e, on_canvas(1, 1), &[], (0.0, 1.0));
+    assert_eq!(field(&e, "color"), "2");
+    assert_eq!(field(&e, "scroll"), "[0,8]");
+}
+
+#[test]
+fn the_tool_tabs_filled_box_size_tabs_and_zoomed_sheet_view_answer_a_click() {
+    let (mut e, _) = editor(&[("s.png", sheet_png(64, 4, 16, &[0u8; 64 * 64]))]);
+    click(&mut e, last_tab(probe_rect(layout::widget::TOOLS)));
+    assert!(state(&e).contains("\"tool\":\"Select\""), "{}", state(&e));
+    let filled = probe_rect(layout::widget::FILLED);
+    click(&mut e, (filled.x + 4, filled.y + 4));
+    assert!(state(&e).contains("\"tool\":\"RectFill\""), "{}", state(&e));
+    tap(&mut e, Key::KeyE);
+    assert!(state(&e).contains("\"tool\":\"Ellipse\""), "{}", state(&e));
+    click(&mut e, (filled.x + 4, filled.y + 4));
+    assert!(
+        state(&e).contains("\"tool\":\"EllipseFill\""),
+        "{}",
+        state(&e)
+    );
+    click(&mut e, last_tab(probe_rect(layout::widget::SIZE)));
+    assert_eq!(field(&e, "sprite"), "[0,0,32,32]");
+    tap(&mut e, Key::Digit1);
+    // The sheet of 64x64 shows zoomed in its view: a click picks the sprite under it.
+    let z = layout::sheet_zoom_for(64, 64);
+    assert!(z > 1, "a small sheet is zoomed");
+    let (sx, sy) = (layout::SHEET.x, layout::SHEET.y);
+    click(&mut e, (sx + 20 * z + z / 2, sy + 36 * z + z / 2));
+    assert_eq!(field(&e, "sprite"), "[16,32,8,8]");
+}
+
+#[test]
+fn the_undo_redo_save_help_and_preview_widgets_do_what_their_keys_do() {
+    use layout::widget;
+    let original = sheet_png(16, 4, 16, &first_pixels());
+    let (mut e, kept) = editor(&[("first.png", original.clone())]);
+    let middle = |index: usize| {
+        let r = probe_rect(index);
+        (r.x + r.w / 2, r.y + r.h / 2)
+    };
+    tap(&mut e, Key::BracketRight);
+    stroke(&mut e, &[on_canvas(1, 1), on_canvas(3, 1)]);
+    click(&mut e, middle(widget::UNDO));
+    assert!(state(&e).contains("\"undo\":0"), "{}", state(&e));
+    click(&mut e, middle(widget::REDO));
+    click(&mut e, middle(widget::SAVE));
+    assert_eq!(kept[0].bytes().unwrap(), sheet_png(16, 4, 16, &stroked()));
+    // The frames field's right arrow, the rate's left one, and Play.
+    let frames = probe_rect(widget::FRAMES);
+    click(&mut e, (frames.x + 2, frames.y + frames.h / 2));
+    click(
+        &mut e,
+        (frames.x + layout::NUMBER_W - 2, frames.y + frames.h / 2),
+    );
+    click(
+        &mut e,
+        (frames.x + layout::NUMBER_W - 2, frames.y + frames.h / 2),
+    );
+    let rate = probe_rect(widget::RATE);
+    click(&mut e, (rate.x + 2, rate.y + rate.h / 2));
+    click(&mut e, middle(widget::PLAY));
+    assert_eq!(field(&e, "preview"), "[true,5,7]");
+    click(&mut e, middle(widget::HELP));
+    assert_eq!(field(&e, "help"), "1");
+    // The help screen covers the widgets: a click where a tool tab was chooses nothing.
+    click(&mut e, last_tab(probe_rect(widget::TOOLS)));
+    assert!(state(&e).contains("\"tool\":\"Pencil\""), "{}", state(&e));
 }

@@ -88,8 +88,12 @@ fn a_pencil_click_and_ctrl_s_save_the_sheet_in_a_real_window() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let run = Running::start(&x, bt, "sprite-edit");
-    // Sheet pixel (2, 3) of the first sprite, 16 display pixels a sheet pixel at scale 1.
-    let (px, py) = (layout::CANVAS.x + 2 * 16 + 8, layout::CANVAS.y + 3 * 16 + 8);
+    // Sheet pixel (2, 3) of the first sprite, at the middle of its square on the canvas.
+    let z = layout::zoom_for(8, 8);
+    let (px, py) = (
+        layout::CANVAS.x + 2 * z + z / 2,
+        layout::CANVAS.y + 3 * z + z / 2,
+    );
     let (px, py) = (px.to_string(), py.to_string());
     xdotool(&run.display, &["windowfocus", "--sync", &run.window]);
     xdotool(

@@ -1,13 +1,12 @@
-//! What the editor draws: the tabs, the zoomed sprite on its grid, the sheet, the tools, the
-//! flags, the animation preview, the swatches and the status line; or the help screen.
-//! Nothing here allocates: numbers are formatted straight onto the screen.
+//! What the editor draws itself: the zoomed sprite on its grid, the sheet view and its scroll
+//! bars, the animation preview and the status line, then the widgets of
+//! [`super::chrome`] over them; or the help screen. Nothing here allocates: numbers are
+//! formatted straight onto the screen.
 
 use bt::{Rect, Render};
 
-use super::editor::{SpriteEditor, KEYS, TOOLS};
-use super::layout::{
-    CANVAS, FLAG_ROW, FLAG_W, HELP_ROWS, LINE, PREVIEW, SHEET, STATUS, TOOL_ROW, TOOL_W,
-};
+use super::editor::{SpriteEditor, KEYS};
+use super::layout::{CANVAS, HELP_ROWS, LINE, PREVIEW, SCROLL_ACROSS, SCROLL_DOWN, SHEET, STATUS};
 
 /// PICO-8 colour numbers of the editor's own parts (the console slot each shows in is the
 /// editor's `ui_color`).
@@ -17,8 +16,6 @@ const GREY: usize = 5;
 const LIGHT: usize = 6;
 const WHITE: usize = 7;
 const YELLOW: usize = 10;
-/// The colour of each flag when it is on: PICO-8's flag colours, 8 to 15.
-const FLAG_COLORS: [usize; 8] = [8, 9, 10, 11, 12, 13, 14, 15];
 
 /// Fills `r` with a sheet's colour `p`: colour 0 too, which the console's shapes leave out
 /// (index 0 draws nothing), so it is cleared to instead.
@@ -41,6 +38,11 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
     let sheet = &t.sheet;
     let s = t.sprite;
     let z = ed.zoom();
+
+    // The sprite's frame and the preview's, in the editor's grey.
+    for r in [CANVAS, PREVIEW] {
+        ctx.draw_rect(Rect::new(r.x - 1, r.y - 1, r.w + 2, r.h + 2), c(GREY));
+    }
 
     // The canvas: each pixel a square, a pixel's gap showing the grid when zoomed in.
     ctx.draw_rect_fill(CANVAS, c(DARK));
@@ -65,10 +67,15 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
     // The sheet at its size, the sprite outlined.
     ctx.draw_rect_fill(SHEET, c(DARK));
     let (sx, sy) = t.scroll;
-    for y in 0..SHEET.h.min(sheet.height() as i32 - sy) {
-        for x in 0..SHEET.w.min(sheet.width() as i32 - sx) {
+    let (sz, (vw, vh)) = ed.sheet_view();
+    for y in 0..vh.min(sheet.height() as i32 - sy) {
+        for x in 0..vw.min(sheet.width() as i32 - sx) {
             let p = sheet.get(sx + x, sy + y).unwrap_or(0);
-            fill(ctx, Rect::new(SHEET.x + x, SHEET.y + y, 1, 1), p);
+            fill(
+                ctx,
+                Rect::new(SHEET.x + x * sz, SHEET.y + y * sz, sz, sz),
+                p,
+            );
         }
     }
     let clip = ctx.clip();
@@ -80,55 +87,19 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
     ));
     ctx.draw_rect(
         Rect::new(
-            SHEET.x + s.x - sx - 1,
-            SHEET.y + s.y - sy - 1,
-            s.w + 2,
-            s.h + 2,
+            SHEET.x + (s.x - sx) * sz - 1,
+            SHEET.y + (s.y - sy) * sz - 1,
+            s.w * sz + 2,
+            s.h * sz + 2,
         ),
         c(WHITE),
     );
     ctx.set_clip(clip);
-
-    // The tools, the chosen one lit.
-    for (i, &(tool, label)) in TOOLS.iter().enumerate() {
-        let r = Rect::new(
-            TOOL_ROW.x + i as i32 * TOOL_W,
-            TOOL_ROW.y,
-            TOOL_W - 1,
-            TOOL_ROW.h,
-        );
-        let on = tool == ed.tool;
-        ctx.draw_rect_fill(r, c(if on { LIGHT } else { GREY }));
-        ctx.print(r.x + 1, r.y, label, c(if on { BLACK } else { WHITE }));
-    }
-
-    // The sprite's flags.
-    let flags = t.sprite_id().map_or(0, |id| t.flags()[id]);
-    for (bit, &color) in FLAG_COLORS.iter().enumerate() {
-        let r = Rect::new(
-            FLAG_ROW.x + bit as i32 * FLAG_W,
-            FLAG_ROW.y,
-            FLAG_W - 2,
-            FLAG_ROW.h,
-        );
-        if flags & (1 << bit) != 0 {
-            ctx.draw_rect_fill(r, c(color));
-        } else {
-            ctx.draw_rect(r, c(GREY));
-        }
-    }
-    ctx.print(
-        FLAG_ROW.x + FLAG_ROW.w + 2,
-        FLAG_ROW.y - 1,
-        "flags",
-        c(LIGHT),
-    );
+    let (w, h) = (sheet.width() as i32, sheet.height() as i32);
+    scroll_bar(ctx, SCROLL_ACROSS, sx, vw, w, true, c(DARK), c(LIGHT));
+    scroll_bar(ctx, SCROLL_DOWN, sy, vh, h, false, c(DARK), c(LIGHT));
 
     // The animation preview: `frames` sprites from the selected one, along the sheet.
-    ctx.draw_rect(
-        Rect::new(PREVIEW.x - 1, PREVIEW.y - 1, PREVIEW.w + 2, PREVIEW.h + 2),
-        c(GREY),
-    );
     let frame = if ed.preview {
         (ed.ticks * ed.rate as u64 / 60 % ed.frames as u64) as i32
     } else {
@@ -148,11 +119,6 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
             }
         }
     }
-    let (lx, ly) = (PREVIEW.x + PREVIEW.w + 6, PREVIEW.y - 2);
-    ctx.print(lx, ly, format_args!("{} frames", ed.frames), c(LIGHT));
-    ctx.print(lx, ly + LINE, format_args!("{}/s", ed.rate), c(LIGHT));
-    let state = if ed.preview { "playing" } else { "P plays" };
-    ctx.print(lx, ly + 2 * LINE, state, c(LIGHT));
 
     // The status line: the last message, or where the pointer is and what is chosen.
     ctx.draw_rect_fill(STATUS, c(DARK));
@@ -175,7 +141,35 @@ pub(super) fn draw(ed: &SpriteEditor, ctx: &mut Render<'_>) {
             c(LIGHT),
         );
     }
-    ed.ui.draw(ctx);
+    if let Some(ui) = &ed.ui {
+        ui.draw(ctx);
+    }
+}
+
+/// A scroll bar in `bar`: its track, and a thumb as long along it as the `view`'s share of the
+/// sheet's `length`, at the place of `at`, the first pixel shown.
+#[allow(clippy::too_many_arguments)]
+fn scroll_bar(
+    ctx: &mut Render<'_>,
+    bar: Rect,
+    at: i32,
+    view: i32,
+    length: i32,
+    across: bool,
+    track: u8,
+    thumb: u8,
+) {
+    ctx.draw_rect_fill(bar, track);
+    let along = if across { bar.w } else { bar.h };
+    let length = length.max(1);
+    let size = (view.min(length) * along / length).max(2);
+    let from = at * along / length;
+    let r = if across {
+        Rect::new(bar.x + from, bar.y + 1, size, bar.h - 2)
+    } else {
+        Rect::new(bar.x + 1, bar.y + from, bar.w - 2, size)
+    };
+    ctx.draw_rect_fill(r, thumb);
 }
 
 fn draw_help(ed: &SpriteEditor, ctx: &mut Render<'_>) {

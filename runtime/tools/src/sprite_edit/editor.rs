@@ -8,8 +8,8 @@ use crate::edit::SaveTarget;
 
 use super::history::{Area, Change, History, Step};
 use super::layout::{
-    CANVAS, FLAG_ROW, FLAG_W, MAX_SELECTION, SHEET, SWATCHES, SWATCHES_PER_ROW, SWATCHES_SHOWN,
-    TOOL_ROW, TOOL_W,
+    self, CANVAS, MAX_SELECTION, SCROLL_ACROSS, SCROLL_DOWN, SHEET, SIDE_X, SWATCHES_SHOWN,
+    WHEEL_STEP,
 };
 use super::paint::{self, Turn};
 use super::sheet::nearest;
@@ -49,19 +49,19 @@ pub const KEYS: &[(&str, &str)] = &[
     ("Left drag", "draw on the canvas; pick a sprite"),
     ("Sheet drag", "a free selection of the sheet"),
     ("Wheel", "previous, next colour"),
+    ("Sheet wheel", "scroll the sheet (Shift: across)"),
 ];
 
-/// The tools, as the tool row shows them: the tool and its two-letter label.
-pub const TOOLS: [(Tool, &str); 9] = [
-    (Tool::Pencil, "Pn"),
-    (Tool::Fill, "Fl"),
-    (Tool::Line, "Ln"),
-    (Tool::Rect, "Rc"),
-    (Tool::RectFill, "RF"),
-    (Tool::Ellipse, "El"),
-    (Tool::EllipseFill, "EF"),
-    (Tool::Pick, "Pk"),
-    (Tool::Select, "Sl"),
+/// The tools, as the tool tabs show them: the tool and its name. A filled rectangle or
+/// ellipse is its outline's tab with the Filled box ticked.
+pub const TOOLS: [(Tool, &str); 7] = [
+    (Tool::Pencil, "Pencil"),
+    (Tool::Fill, "Fill"),
+    (Tool::Line, "Line"),
+    (Tool::Rect, "Rect"),
+    (Tool::Ellipse, "Ellipse"),
+    (Tool::Pick, "Pick"),
+    (Tool::Select, "Select"),
 ];
 
 /// What a press on the canvas does.
@@ -240,6 +240,8 @@ enum Drag {
     },
     /// A sprite picked on the sheet view, a free selection once the pointer moves.
     Sheet((i32, i32)),
+    /// The sheet view's scroll bar across (`true`) or down, held.
+    Scroll(bool),
 }
 
 /// The sprite editor.
@@ -264,7 +266,9 @@ pub struct SpriteEditor {
     status: String,
     /// The update the status was said at.
     status_at: u64,
-    pub(super) ui: Ui,
+    /// The widgets; `None` only while they are being declared (the editor lends itself to
+    /// them then).
+    pub(super) ui: Option<Ui>,
     /// The tab whose palette the console shows.
     palette_for: Option<usize>,
     /// The console's slot of each PICO-8 colour the editor's own parts are drawn in.
@@ -272,11 +276,14 @@ pub struct SpriteEditor {
     pico8: [Color32; 16],
     pub(super) pointer: (i32, i32),
     wheel: f32,
+    /// The sheet and sprite the sheet view last scrolled to show: a new selection is scrolled
+    /// into view, and the view is free to scroll elsewhere until then.
+    shown: Option<(usize, Area)>,
 }
 
 /// The most frames and the fastest rate of the animation preview.
-const MAX_FRAMES: i32 = 16;
-const MAX_RATE: i32 = 30;
+pub(super) const MAX_FRAMES: i32 = 16;
+pub(super) const MAX_RATE: i32 = 30;
 /// How long a message stays on the status line: four seconds at 60 updates a second, time to
 /// read a line of it.
 const STATUS_TICKS: u64 = 240;
@@ -305,12 +312,13 @@ impl SpriteEditor {
             help: 0,
             status: String::new(),
             status_at: 0,
-            ui,
+            ui: Some(ui),
             palette_for: None,
             ui_color: std::array::from_fn(|i| i as u8),
             pico8,
             pointer: (0, 0),
             wheel: 0.0,
+            shown: None,
         }
     }
 
@@ -323,6 +331,12 @@ impl SpriteEditor {
             .display(w, h)
             .palette(Palette::new(256).unwrap_or_default())
             .title("BT sprite editor")
+    }
+
+    /// Where the widget at `index` (see [`super::layout::widget`]) went in the last update:
+    /// for tests and scripted sessions that click it.
+    pub fn widget_rect(&self, index: usize) -> Option<bt::Rect> {
+        self.ui.as_ref()?.rect_of(index)
     }
 
     /// The open sheets.
@@ -358,9 +372,25 @@ impl SpriteEditor {
     /// The zoom of the canvas: as large as the sprite fits, at least 1.
     pub(super) fn zoom(&self) -> i32 {
         let s = self.cur().sprite;
-        (CANVAS.w / s.w.max(1))
-            .min(CANVAS.h / s.h.max(1))
-            .clamp(1, 16)
+        layout::zoom_for(s.w, s.h)
+    }
+
+    /// The sheet view's zoom, and the sheet pixels it shows across and down.
+    pub(super) fn sheet_view(&self) -> (i32, (i32, i32)) {
+        let sheet = &self.cur().sheet;
+        let z = layout::sheet_zoom_for(sheet.width() as i32, sheet.height() as i32);
+        (z, (SHEET.w / z, SHEET.h / z))
+    }
+
+    /// The sheet pixel under display pixel (`x`, `y`) of the sheet view (past the sheet's
+    /// edges when the pointer is).
+    fn sheet_pixel(&self, x: i32, y: i32) -> (i32, i32) {
+        let (z, _) = self.sheet_view();
+        let (sx, sy) = self.cur().scroll;
+        (
+            sx + (x - SHEET.x).div_euclid(z),
+            sy + (y - SHEET.y).div_euclid(z),
+        )
     }
 
     /// The sheet pixel under display pixel (`x`, `y`) of the canvas, held inside the sprite.
@@ -498,7 +528,7 @@ impl SpriteEditor {
         self.say(format!("pasted {}x{}", clip.w, clip.h));
     }
 
-    fn toggle_flag(&mut self, bit: u8) {
+    pub(super) fn toggle_flag(&mut self, bit: u8) {
         let Some(id) = self.cur().sprite_id() else {
             return;
         };
@@ -515,7 +545,7 @@ impl SpriteEditor {
         });
     }
 
-    fn undo(&mut self, redo: bool) {
+    pub(super) fn undo(&mut self, redo: bool) {
         self.end();
         self.drag = Drag::None;
         let step = if redo {
@@ -560,7 +590,7 @@ impl SpriteEditor {
     /// Saves the sheet showing and every other with edits, and the flags that changed. A
     /// conversion alone is written only from its own tab: opening a folder of pictures with
     /// `--convert` rewrites none the user did not look at.
-    fn save(&mut self) {
+    pub(super) fn save(&mut self) {
         let mut saved = Vec::new();
         let mut failed = None;
         for (i, t) in self.tabs.iter_mut().enumerate() {
@@ -599,7 +629,7 @@ impl SpriteEditor {
         }
     }
 
-    fn pick_tab(&mut self, by: i32) {
+    pub(super) fn pick_tab(&mut self, by: i32) {
         // A stroke under way is finished where it is, as one undo step of the sheet it was on.
         self.end();
         let n = self.tabs.len() as i32;
@@ -612,6 +642,13 @@ impl SpriteEditor {
         let n = self.cur().sheet.colors().len() as i32;
         let t = self.cur_mut();
         t.color = (i32::from(t.color) + by).rem_euclid(n.max(1)) as u8;
+    }
+
+    /// Makes the sprite grid `grid` pixels and selects its cell at the sprite's corner.
+    pub(super) fn set_grid(&mut self, grid: i32) {
+        self.grid = grid;
+        let s = self.cur().sprite;
+        self.select_cell(s.x, s.y);
     }
 
     /// Selects the grid cell of `grid` pixels holding sheet pixel (`x`, `y`).
@@ -649,7 +686,10 @@ impl SpriteEditor {
             };
         }
         let u = self.ui_color;
-        let theme = self.ui.theme_mut();
+        let Some(ui) = self.ui.as_mut() else {
+            return;
+        };
+        let theme = ui.theme_mut();
         (theme.text, theme.face, theme.face_hot, theme.face_down) = (u[7], u[5], u[13], u[2]);
         (theme.edge, theme.field, theme.accent, theme.focus) = (u[6], u[1], u[12], u[10]);
         (theme.tip_face, theme.tip_text) = (u[15], u[1]);
@@ -772,9 +812,7 @@ impl SpriteEditor {
             if shift {
                 self.toggle_flag(i as u8);
             } else if i < 3 {
-                self.grid = 8 << i;
-                let s = self.cur().sprite;
-                self.select_cell(s.x, s.y);
+                self.set_grid(8 << i);
             }
         }
         if pressed(Key::BracketLeft) {
@@ -807,14 +845,34 @@ impl SpriteEditor {
     fn pointer(&mut self, ctx: &Update<'_>) {
         let (x, y) = ctx.pointer_pos();
         self.pointer = (x, y);
-        self.wheel += ctx.pointer_wheel().1;
+        let (across, down) = ctx.pointer_wheel();
+        self.wheel += down;
         if !self.wheel.is_finite() {
             self.wheel = 0.0;
         }
         let turns = self.wheel.trunc().clamp(-16.0, 16.0) as i32;
         self.wheel -= self.wheel.trunc();
-        if turns != 0 {
-            self.pick_color(turns.signum());
+        let over_sheet =
+            SHEET.contains(x, y) || SCROLL_ACROSS.contains(x, y) || SCROLL_DOWN.contains(x, y);
+        if self.help > 0 || !over_sheet {
+            // The side column's number fields take the wheel themselves.
+            if turns != 0 && (self.help > 0 || x < SIDE_X) {
+                self.pick_color(turns.signum());
+            }
+        } else {
+            let shift = modifier(ctx, [Key::ShiftLeft, Key::ShiftRight]);
+            let across = if across.is_finite() {
+                across.trunc().clamp(-16.0, 16.0) as i32
+            } else {
+                0
+            };
+            let (dx, dy) = if shift {
+                (turns + across, 0)
+            } else {
+                (across, turns)
+            };
+            let (sx, sy) = self.cur().scroll;
+            self.scroll_to(sx + dx * WHEEL_STEP, sy + dy * WHEEL_STEP);
         }
         if self.help > 0 {
             return;
@@ -843,19 +901,15 @@ impl SpriteEditor {
     }
 
     fn press(&mut self, x: i32, y: i32) {
-        if TOOL_ROW.contains(x, y) {
-            if let Some(&(tool, _)) = TOOLS.get(((x - TOOL_ROW.x) / TOOL_W) as usize) {
-                self.tool = tool;
+        for (bar, across) in [(SCROLL_ACROSS, true), (SCROLL_DOWN, false)] {
+            if bar.contains(x, y) {
+                self.drag = Drag::Scroll(across);
+                self.scroll_bar(across, x, y);
+                return;
             }
-            return;
-        }
-        if FLAG_ROW.contains(x, y) {
-            self.toggle_flag(((x - FLAG_ROW.x) / FLAG_W).clamp(0, 7) as u8);
-            return;
         }
         if SHEET.contains(x, y) {
-            let (sx, sy) = self.cur().scroll;
-            let p = (sx + x - SHEET.x, sy + y - SHEET.y);
+            let p = self.sheet_pixel(x, y);
             if self.cur().bounds().contains(p.0, p.1) {
                 self.select_cell(p.0, p.1);
                 self.drag = Drag::Sheet(p);
@@ -967,12 +1021,9 @@ impl SpriteEditor {
                 };
             }
             Drag::Sheet(start) => {
-                let (sx, sy) = self.cur().scroll;
                 let b = self.cur().bounds();
-                let p = (
-                    (sx + x - SHEET.x).clamp(0, b.w - 1),
-                    (sy + y - SHEET.y).clamp(0, b.h - 1),
-                );
+                let p = self.sheet_pixel(x, y);
+                let p = (p.0.clamp(0, b.w - 1), p.1.clamp(0, b.h - 1));
                 if p != start {
                     let mut free = Area::spanning(start, p);
                     free.w = free.w.min(MAX_SELECTION);
@@ -983,22 +1034,53 @@ impl SpriteEditor {
                 }
                 self.drag = Drag::Sheet(start);
             }
+            Drag::Scroll(across) => {
+                self.scroll_bar(across, x, y);
+                self.drag = Drag::Scroll(across);
+            }
             Drag::None => {}
         }
     }
 
-    /// Scrolls the sheet view so the sprite shows.
+    /// Scrolls the sheet view so the sprite shows, when the sprite or the sheet changed since
+    /// it last did; between, the view stays where the wheel or the scroll bars put it.
     fn keep_sprite_in_view(&mut self) {
+        let now = (self.tab, self.cur().sprite);
+        if self.shown == Some(now) {
+            return;
+        }
+        self.shown = Some(now);
+        let s = now.1;
+        let (_, (vw, vh)) = self.sheet_view();
+        let (mut sx, mut sy) = self.cur().scroll;
+        sx = sx.min(s.x).max(s.x + s.w - vw);
+        sy = sy.min(s.y).max(s.y + s.h - vh);
+        self.scroll_to(sx, sy);
+    }
+
+    /// Scrolls the sheet view to sheet pixel (`x`, `y`) at its corner, kept on the sheet.
+    fn scroll_to(&mut self, x: i32, y: i32) {
+        let (_, (vw, vh)) = self.sheet_view();
         let t = self.cur_mut();
-        let s = t.sprite;
         let (w, h) = (t.sheet.width() as i32, t.sheet.height() as i32);
-        let (mut sx, mut sy) = t.scroll;
-        sx = sx.min(s.x).max(s.x + s.w - SHEET.w);
-        sy = sy.min(s.y).max(s.y + s.h - SHEET.h);
-        t.scroll = (
-            sx.clamp(0, (w - SHEET.w).max(0)),
-            sy.clamp(0, (h - SHEET.h).max(0)),
-        );
+        t.scroll = (x.clamp(0, (w - vw).max(0)), y.clamp(0, (h - vh).max(0)));
+    }
+
+    /// Scrolls the sheet view as a press at display pixel (`x`, `y`) on a scroll bar asks:
+    /// the middle of the view goes to the sheet's pixel at that place along the bar.
+    fn scroll_bar(&mut self, across: bool, x: i32, y: i32) {
+        let (_, (vw, vh)) = self.sheet_view();
+        let t = self.cur();
+        let (sx, sy) = t.scroll;
+        if across {
+            let w = t.sheet.width() as i32;
+            let at = (x - SCROLL_ACROSS.x) * w / SCROLL_ACROSS.w.max(1);
+            self.scroll_to(at - vw / 2, sy);
+        } else {
+            let h = t.sheet.height() as i32;
+            let at = (y - SCROLL_DOWN.y) * h / SCROLL_DOWN.h.max(1);
+            self.scroll_to(sx, at - vh / 2);
+        }
     }
 
     /// The first colour of the swatch page showing the chosen colour.
@@ -1019,20 +1101,9 @@ impl Cart for SpriteEditor {
         }
         self.ticks = ctx.ticks();
         self.keys(ctx);
-        let mut tab = self.tab;
-        let mut color = self.cur().color;
-        let first = self.swatch_page();
-        let last = (first + SWATCHES_SHOWN).min(self.cur().sheet.colors().len()) - 1;
-        let tabs = &self.tabs;
-        self.ui.frame(ctx, |ui, _| {
-            ui.area(0, 0, |ui| ui.tabs(&mut tab, tabs));
-            ui.area(SWATCHES.0, SWATCHES.1, |ui| {
-                ui.swatches(&mut color, first as u8..=last as u8, SWATCHES_PER_ROW)
-            });
-        });
-        self.cur_mut().color = color;
-        if tab != self.tab {
-            self.pick_tab(tab as i32 - self.tab as i32);
+        if let Some(mut ui) = self.ui.take() {
+            ui.frame(ctx, |ui, _| self.declare(ui));
+            self.ui = Some(ui);
         }
         self.pointer(ctx);
         self.keep_sprite_in_view();
@@ -1047,17 +1118,23 @@ impl Cart for SpriteEditor {
         let t = self.cur();
         let s = t.sprite;
         Some(format!(
-            "{{\"tab\":{},\"tool\":\"{:?}\",\"sprite\":[{},{},{},{}],\"color\":{},\"marquee\":{},\"dirty\":{},\"undo\":{},\"status\":{:?}}}",
+            "{{\"tab\":{},\"tool\":\"{:?}\",\"sprite\":[{},{},{},{}],\"scroll\":[{},{}],\"color\":{},\"marquee\":{},\"dirty\":{},\"undo\":{},\"help\":{},\"preview\":[{},{},{}],\"status\":{:?}}}",
             self.tab,
             self.tool,
             s.x,
             s.y,
             s.w,
             s.h,
+            t.scroll.0,
+            t.scroll.1,
             t.color,
             t.marquee.is_some(),
             self.is_dirty(),
             self.history.undo_len(),
+            self.help,
+            self.preview,
+            self.frames,
+            self.rate,
             self.status,
         ))
     }

@@ -23,6 +23,7 @@
 //! assert!(editor.is_dirty(), "a conversion is not on disk yet");
 //! ```
 
+mod chrome;
 mod draw;
 mod editor;
 mod files;
