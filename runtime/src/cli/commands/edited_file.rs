@@ -249,7 +249,8 @@ pub(super) fn one_file(
     }
 }
 
-/// The files in `dir` and its folders that `keep` takes, in name order; at most
+/// The entries in `dir` and its folders (not following links to folders) that `keep` takes,
+/// in name order; at most
 /// [`MAX_ASSET_FILES`] entries are looked at.
 pub(super) fn files_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
     let mut found = Vec::new();
@@ -267,7 +268,9 @@ pub(super) fn files_in(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf>
             let path = entry.path();
             match entry.file_type() {
                 Ok(t) if t.is_dir() => pending.push(path),
-                Ok(t) if t.is_file() && keep(&path) => found.push(path),
+                // Links and other kinds too: the reader then refuses what it must, saying
+                // why, rather than the file going unseen.
+                Ok(_) if keep(&path) => found.push(path),
                 _ => {}
             }
         }

@@ -20,9 +20,6 @@ use crate::tiled_doc::TiledDoc;
 use super::edited_file::{run_editor, EditedFile};
 use super::{note, Failure};
 
-/// The most files of a folder looked at for sheets and Tiled files.
-const MAX_FOLDER_FILES: usize = 4096;
-
 /// The longest Tiled file read for flags: the limit of every Tiled file BT reads.
 const MAX_TILED_FILE: u64 = 16 << 20;
 
@@ -260,33 +257,14 @@ fn flag_homes(
     homes
 }
 
-/// The files in `dir` and its folders whose extension is one of `exts`, in name order.
+/// The files in `dir` and its folders whose extension is one of `exts` (in lower case), in
+/// name order.
 fn files_in(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    let mut looked = 0;
-    while let Some(dir) = pending.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            looked += 1;
-            if looked > MAX_FOLDER_FILES {
-                break;
-            }
-            let path = entry.path();
-            let ext = path
-                .extension()
-                .map(|e| e.to_string_lossy().to_ascii_lowercase());
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => pending.push(path),
-                _ if ext.is_some_and(|e| exts.contains(&e.as_str())) => found.push(path),
-                _ => {}
-            }
-        }
-    }
-    found.sort();
-    found
+    super::edited_file::files_in(dir, |path| {
+        path.extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .is_some_and(|e| exts.contains(&e.as_str()))
+    })
 }
 
 #[cfg(test)]
