@@ -16,6 +16,9 @@ use bt_runtime::replay::{frame_hash, Replay};
 use bt_runtime::tiled_doc::TiledDoc;
 use bt_runtime::{Engine, EngineOptions};
 
+mod editing;
+use editing::{tap, tap_with};
+
 const LEVEL2: &[u8] = include_bytes!("../../carts/platformer/assets/level2.tmx");
 const TILES: &[u8] = include_bytes!("../../carts/platformer/assets/tiles.png");
 
@@ -54,25 +57,6 @@ fn editor_playing(
     };
     let engine = Engine::new(Box::new(make), options).expect("the editor boots");
     (engine, kept)
-}
-
-fn tap_with(e: &mut Engine, mods: &[Key], key: Key) {
-    let input = e.console_mut().input_mut();
-    for &m in mods {
-        input.set_key(m, true);
-    }
-    input.set_key(key, true);
-    e.step(1).unwrap();
-    let input = e.console_mut().input_mut();
-    input.set_key(key, false);
-    for &m in mods {
-        input.set_key(m, false);
-    }
-    e.step(1).unwrap();
-}
-
-fn tap(e: &mut Engine, key: Key) {
-    tap_with(e, &[], key);
 }
 
 /// The bytes the same edits give through the document alone.

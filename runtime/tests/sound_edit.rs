@@ -16,6 +16,9 @@ use bt_runtime::replay::{frame_hash, Replay};
 use bt_runtime::sound_edit::{layout, SoundDoc, SoundEditor, MAX_UNDO};
 use bt_runtime::{Engine, EngineOptions};
 
+mod editing;
+use editing::{tap, tap_with};
+
 const PLATFORMER: &str = include_str!("../../carts/platformer/assets/music.txt");
 
 /// What the editor saved, each save's text in turn.
@@ -58,26 +61,6 @@ fn editor_playing(text: &str, replay: Option<Arc<Replay>>) -> (Engine, Saves) {
     };
     let engine = Engine::new(Box::new(make), options).expect("the editor boots");
     (engine, saves)
-}
-
-/// Taps `key` with `mods` held: down for one update, up for the next.
-fn tap_with(e: &mut Engine, mods: &[Key], key: Key) {
-    let input = e.console_mut().input_mut();
-    for &m in mods {
-        input.set_key(m, true);
-    }
-    input.set_key(key, true);
-    e.step(1).unwrap();
-    let input = e.console_mut().input_mut();
-    input.set_key(key, false);
-    for &m in mods {
-        input.set_key(m, false);
-    }
-    e.step(1).unwrap();
-}
-
-fn tap(e: &mut Engine, key: Key) {
-    tap_with(e, &[], key);
 }
 
 fn taps(e: &mut Engine, keys: &[Key]) {

@@ -14,6 +14,9 @@ use bt_runtime::harness::golden;
 use bt_runtime::sprite_edit::{layout, FlagStore, Sheet, SheetTab, SpriteEditor, KEYS};
 use bt_runtime::{Engine, EngineOptions};
 
+mod editing;
+use editing::{tap, tap_with};
+
 /// PICO-8's first sixteen colours, as a PNG palette.
 const PICO8: [[u8; 3]; 16] = [
     [0x00, 0x00, 0x00],
@@ -144,25 +147,6 @@ fn editor(sheets: &[(&str, Vec<u8>)]) -> (Engine, Vec<Kept>) {
     let mut engine = Engine::new(Box::new(make), options).expect("the editor boots");
     engine.step(1).unwrap();
     (engine, kept)
-}
-
-fn tap_with(e: &mut Engine, mods: &[Key], key: Key) {
-    let input = e.console_mut().input_mut();
-    for &m in mods {
-        input.set_key(m, true);
-    }
-    input.set_key(key, true);
-    e.step(1).unwrap();
-    let input = e.console_mut().input_mut();
-    input.set_key(key, false);
-    for &m in mods {
-        input.set_key(m, false);
-    }
-    e.step(1).unwrap();
-}
-
-fn tap(e: &mut Engine, key: Key) {
-    tap_with(e, &[], key);
 }
 
 fn ctrl(e: &mut Engine, key: Key) {
