@@ -9,6 +9,8 @@ use bt_runtime::tiled_doc::TiledDoc;
 use bt_runtime::{Engine, EngineOptions};
 use bt_test_support::CountingAlloc;
 
+mod editing;
+
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc::new();
 
@@ -48,17 +50,10 @@ fn moving_about_the_map_and_the_widgets_allocates_nothing() {
         input.set_pointer_pos((i * 7 % w as usize) as i32, (i * 5 % h as usize) as i32);
         e.step(1).unwrap();
     };
-    // Once round everything first: what is made once (the font's tables, buffers) is made.
-    for i in 0..200 {
-        step(&mut e, i);
-    }
-    let before = GLOBAL.allocations();
-    for i in 200..800 {
-        step(&mut e, i);
-    }
     assert_eq!(
-        GLOBAL.allocations() - before,
+        editing::steady_allocations(&GLOBAL, &mut e, step),
         0,
-        "allocations in 600 frames"
+        "allocations in {} frames",
+        editing::COUNTED
     );
 }

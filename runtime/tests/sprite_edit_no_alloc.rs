@@ -8,6 +8,8 @@ use bt_runtime::sprite_edit::{Sheet, SheetTab, SpriteEditor};
 use bt_runtime::{Engine, EngineOptions};
 use bt_test_support::CountingAlloc;
 
+mod editing;
+
 #[global_allocator]
 static GLOBAL: CountingAlloc = CountingAlloc::new();
 
@@ -58,17 +60,10 @@ fn moving_around_the_editor_allocates_nothing() {
         input.set_pointer_pos((i * 7 % 320) as i32, (i * 5 % 240) as i32);
         e.step(1).unwrap();
     };
-    // Once round everything first: what is made once (the font's tables, buffers) is made.
-    for i in 0..200 {
-        step(&mut e, i);
-    }
-    let before = GLOBAL.allocations();
-    for i in 200..800 {
-        step(&mut e, i);
-    }
     assert_eq!(
-        GLOBAL.allocations() - before,
+        editing::steady_allocations(&GLOBAL, &mut e, step),
         0,
-        "allocations in 600 frames"
+        "allocations in {} frames",
+        editing::COUNTED
     );
 }

@@ -815,7 +815,7 @@ fn external_tileset(source: &str, read: &TilesetReader<'_>) -> Result<TilesetFac
 pub const MAX_XML_DEPTH: usize = 256;
 
 fn xml<'t>(name: &str, text: &'t str) -> Result<roxmltree::Document<'t>, AssetError> {
-    if let Some(row) = too_deep(text) {
+    if let Some(row) = xml_too_deep(text) {
         return Err(bad(
             name,
             format!("line {row}: elements nested more than {MAX_XML_DEPTH} deep"),
@@ -838,7 +838,7 @@ fn xml<'t>(name: &str, text: &'t str) -> Result<roxmltree::Document<'t>, AssetEr
 /// The line where the text's elements first nest deeper than [`MAX_XML_DEPTH`], found by a
 /// scan of the tags before the parser (which recurses) sees them. Comments, CDATA, processing
 /// instructions and quoted attribute values are stepped over, so no `<` or `>` in them counts.
-fn too_deep(text: &str) -> Option<usize> {
+pub fn xml_too_deep(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let (mut i, mut depth) = (0usize, 0usize);
     let skip_to = |from: usize, end: &str| {
@@ -1331,8 +1331,8 @@ mod tests {
             "<a>".repeat(300),
             "<tile/>".repeat(300)
         );
-        assert_eq!(too_deep(&text), None);
-        assert_eq!(too_deep(&"<a>\n".repeat(257)), Some(257));
+        assert_eq!(xml_too_deep(&text), None);
+        assert_eq!(xml_too_deep(&"<a>\n".repeat(257)), Some(257));
     }
 
     /// A layer of `cells` cells whose zlib data inflates to `bytes` zero bytes.

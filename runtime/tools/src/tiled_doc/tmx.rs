@@ -6,15 +6,13 @@ use super::tmj::csv_numbers;
 use super::{codec, Compression, Data, FlagSites, Insert, Layer, TiledDoc, Tileset};
 use super::{one_line, Form, VisibleAt};
 
-/// The deepest nesting of elements read: Tiled's files nest a handful deep (map, group,
-/// layer, data, tile); the XML parser recurses, so a file nested thousands deep would
-/// exhaust the stack.
-const MAX_DEPTH: usize = 256;
+use crate::config::tiled::{xml_too_deep, MAX_XML_DEPTH};
 
 pub(super) fn read(doc: &mut TiledDoc, text: &str) -> Result<(), String> {
-    if let Some(line) = too_deep(text) {
+    // The limit and the scan BT's own map reader uses: the XML parser recurses.
+    if let Some(line) = xml_too_deep(text) {
         return Err(format!(
-            "line {line}: elements nested more than {MAX_DEPTH} deep"
+            "line {line}: elements nested more than {MAX_XML_DEPTH} deep"
         ));
     }
     let xml = roxmltree::Document::parse(text).map_err(|e| {
@@ -327,46 +325,4 @@ fn flag_sites(tileset: Node<'_, '_>, text: &str) -> FlagSites {
         },
     });
     sites
-}
-
-/// The line where the text's elements first nest deeper than [`MAX_DEPTH`], found by a scan
-/// of the tags before the parser sees them. Comments, CDATA, processing instructions and
-/// quoted attribute values are stepped over.
-fn too_deep(text: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let (mut i, mut depth) = (0usize, 0usize);
-    let skip_to = |from: usize, end: &str| {
-        text[from..]
-            .find(end)
-            .map_or(b.len(), |at| from + at + end.len())
-    };
-    while let Some(at) = text[i..].find('<') {
-        i += at;
-        let rest = &b[i..];
-        if rest.starts_with(b"<!--") {
-            i = skip_to(i, "-->");
-        } else if rest.starts_with(b"<![CDATA[") {
-            i = skip_to(i, "]]>");
-        } else if rest.starts_with(b"<?") {
-            i = skip_to(i, "?>");
-        } else if rest.starts_with(b"</") {
-            depth = depth.saturating_sub(1);
-            i = skip_to(i, ">");
-        } else if rest.starts_with(b"<!") {
-            i = skip_to(i, ">");
-        } else {
-            let end = tag_end(text, i);
-            if !text[..end].ends_with("/>") {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return Some(text[..i].matches('\n').count() + 1);
-                }
-            }
-            i = end;
-        }
-        if i >= b.len() {
-            break;
-        }
-    }
-    None
 }
