@@ -138,6 +138,33 @@ pub struct Layer {
 }
 
 impl Layer {
+    /// A layer as read: its cells from `data` (what its data is and the cells it holds), or,
+    /// where its data cannot be kept, empty cells and the reason (the document is then
+    /// read-only, as it says).
+    fn read(
+        name: String,
+        size: (u32, u32),
+        (visible, visible_at): (bool, VisibleAt),
+        data: Result<(Data, Vec<u32>), String>,
+    ) -> (Layer, Option<String>) {
+        let cells = size.0 as usize * size.1 as usize;
+        let ((data, read), reason) = match data {
+            Ok(read) => (read, None),
+            Err(reason) => ((Data::Numbers(Vec::new()), vec![0; cells]), Some(reason)),
+        };
+        let layer = Layer {
+            name,
+            size,
+            visible,
+            visible_read: visible,
+            visible_at,
+            data,
+            cells: read.clone(),
+            read,
+        };
+        (layer, reason)
+    }
+
     /// The layer's name.
     pub fn name(&self) -> &str {
         &self.name
@@ -245,6 +272,23 @@ pub struct TiledDoc {
 }
 
 impl TiledDoc {
+    /// Adds a layer as read ([`Layer::read`]); one whose data cannot be kept makes the
+    /// document read-only, naming the layer by `at`.
+    fn push_read_layer(
+        &mut self,
+        at: &str,
+        name: String,
+        size: (u32, u32),
+        visible: (bool, VisibleAt),
+        data: Result<(Data, Vec<u32>), String>,
+    ) {
+        let (layer, reason) = Layer::read(name, size, visible, data);
+        if let Some(reason) = reason {
+            self.read_only.get_or_insert(format!("{at}: {reason}"));
+        }
+        self.layers.push(layer);
+    }
+
     /// Reads the Tiled file `bytes`; `name` is what errors call it, and its extension picks
     /// the form ([`Form::of`]).
     ///

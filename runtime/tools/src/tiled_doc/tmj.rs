@@ -3,7 +3,7 @@
 use std::ops::Range;
 
 use super::json::{self, Kind, Value};
-use super::{codec, Compression, Data, FlagSites, Insert, Layer, TiledDoc, Tileset};
+use super::{codec, Compression, Data, FlagSites, Insert, TiledDoc, Tileset};
 use super::{Form, VisibleAt};
 
 pub(super) fn read(doc: &mut TiledDoc, text: &str) -> Result<(), String> {
@@ -86,27 +86,8 @@ fn read_layers(doc: &mut TiledDoc, layers: &Value, text: &str, path: &str) -> Re
             Some(v) => VisibleAt::Value(v.span.clone()),
             None => VisibleAt::Insert(l.span.start + 1),
         };
-        let mut layer = Layer {
-            name,
-            size,
-            visible: visible_read,
-            visible_read,
-            visible_at,
-            data: Data::Numbers(Vec::new()),
-            read: vec![0; cells],
-            cells: vec![0; cells],
-        };
-        match layer_data(l, text, cells) {
-            Ok((data, read)) => {
-                layer.data = data;
-                layer.cells.clone_from(&read);
-                layer.read = read;
-            }
-            Err(reason) => {
-                doc.read_only.get_or_insert(format!("{at}: {reason}"));
-            }
-        }
-        doc.layers.push(layer);
+        let data = layer_data(l, text, cells);
+        doc.push_read_layer(&at, name, size, (visible_read, visible_at), data);
     }
     Ok(())
 }

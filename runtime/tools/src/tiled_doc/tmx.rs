@@ -3,7 +3,7 @@
 use roxmltree::Node;
 
 use super::tmj::csv_numbers;
-use super::{codec, Compression, Data, FlagSites, Insert, Layer, TiledDoc, Tileset};
+use super::{codec, Compression, Data, FlagSites, Insert, TiledDoc, Tileset};
 use super::{one_line, Form, VisibleAt};
 
 use crate::config::tiled::{xml_too_deep, MAX_XML_DEPTH};
@@ -109,27 +109,8 @@ fn read_layers(
                     Some(a) => VisibleAt::Value(a.range_value()),
                     None => VisibleAt::Insert(node.range().start + "<layer".len()),
                 };
-                let mut layer = Layer {
-                    name,
-                    size,
-                    visible: visible_read,
-                    visible_read,
-                    visible_at,
-                    data: Data::Numbers(Vec::new()),
-                    read: vec![0; cells],
-                    cells: vec![0; cells],
-                };
-                match layer_data(node, text, cells) {
-                    Ok((data, read)) => {
-                        layer.data = data;
-                        layer.cells.clone_from(&read);
-                        layer.read = read;
-                    }
-                    Err(reason) => {
-                        doc.read_only.get_or_insert(format!("{at}: {reason}"));
-                    }
-                }
-                doc.layers.push(layer);
+                let data = layer_data(node, text, cells);
+                doc.push_read_layer(&at, name, size, (visible_read, visible_at), data);
             }
             _ => {}
         }
