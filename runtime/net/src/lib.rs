@@ -12,13 +12,17 @@
 
 #![forbid(unsafe_code)]
 
+mod address;
 mod handshake;
 mod input;
 mod link;
 mod session;
+#[cfg(feature = "signal")]
+pub mod signal;
 pub mod sim;
 mod spectator;
 
+pub use address::this_machine;
 pub use handshake::RunTerms;
 pub use input::{combine, HoldButtons, PlayerInput};
 pub use link::{Link, UdpLink, MAX_DATAGRAM};

@@ -81,6 +81,10 @@ pub enum Command {
     /// Turn a cart into a web page: a new folder with index.html, the cart compiled to
     /// WebAssembly and the JavaScript that plays it, for any static web host.
     Web(WebArgs),
+    /// Serve the rooms web pages meet in to play together (and, with --site, the page
+    /// itself): a WebSocket signalling server speaking matchbox's protocol. See
+    /// docs/netplay.md.
+    Signal(SignalArgs),
     /// Edit a sound file in a window: sound effects as rows of notes, tunes as their patterns
     /// or sequences; Space plays, Ctrl+S saves (see docs/sound-editor.md for the keys).
     #[cfg(feature = "window")]
@@ -777,6 +781,22 @@ pub struct DevArgs {
     /// this replay file.
     #[arg(long, value_name = "FILE.btr")]
     pub record: Option<PathBuf>,
+}
+
+/// `bt signal`: where it listens and what it serves.
+#[derive(Debug, clap::Args)]
+pub struct SignalArgs {
+    /// The port to listen on, for the rooms' WebSockets and the site's files alike.
+    #[arg(long, default_value_t = bt_net::signal::DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on: every network of this machine unless told one (127.0.0.1
+    /// keeps it to this machine).
+    #[arg(long, default_value = "0.0.0.0")]
+    pub address: std::net::IpAddr,
+    /// A folder to serve over HTTP on the same port, as a page made by `bt web -o DIR`: the
+    /// link to give a friend is then http://ADDRESS:PORT/?room=NAME.
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
