@@ -19,7 +19,7 @@ mod session;
 pub mod sim;
 mod spectator;
 
-pub use handshake::RunTerms;
+pub use handshake::{RunTerms, MAX_SPECTATORS};
 pub use input::{combine, HoldButtons, PlayerInput};
 pub use link::{Link, UdpLink, MAX_DATAGRAM};
 pub use session::{
@@ -27,7 +27,7 @@ pub use session::{
     Seat, DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,
     DEFAULT_INPUT_DELAY, DEFAULT_MAX_PREDICTION,
 };
-pub use spectator::NetSpectator;
+pub use spectator::{NetSpectator, SpectatorPeer};
 
 /// `docs/netplay.md`, carried here so rustdoc compiles its example against this crate.
 #[doc = include_str!("../../../docs/netplay.md")]
