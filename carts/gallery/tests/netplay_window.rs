@@ -52,9 +52,14 @@ fn free_udp_port() -> u16 {
 
 /// `bt run snake` with `flags`, in its own folders, recording to `record`.
 fn peer(x: &Xvfb, dir: &Path, flags: &[&str], record: &Path) -> Command {
+    peer_of("snake", x, dir, flags, record)
+}
+
+/// `bt run CART` with `flags`, in its own folders, recording to `record`.
+fn peer_of(cart: &str, x: &Xvfb, dir: &Path, flags: &[&str], record: &Path) -> Command {
     std::fs::create_dir_all(dir).unwrap();
     let mut bt = Command::new(env!("CARGO_BIN_EXE_bt-test-carts"));
-    bt.args(["run", "snake", "--scale", "1", "--mute"])
+    bt.args(["run", cart, "--scale", "1", "--mute"])
         .args(flags)
         .arg("--record")
         .arg(record)
@@ -255,4 +260,45 @@ fn a_joiner_killed_mid_game_leaves_the_host_one_line_and_its_recording() {
     assert!(said[0].contains("stopped answering"), "{err:?}");
     let recorded = Replay::load(&dir.join("host.btr")).expect("the host's recording");
     assert!(recorded.ticks() > 0, "an empty recording");
+}
+
+#[test]
+fn players_whose_runs_drift_apart_both_stop_naming_the_update_and_keep_their_recordings() {
+    let Some(x) = x_server() else {
+        return;
+    };
+    // `drift` moves its ball in render too: each window draws its own number of frames, so
+    // the two runs part after the handshake agreed on everything it compares.
+    let dir = ScratchDir::new("netplay-window-drift");
+    let port = free_udp_port().to_string();
+    let address = format!("127.0.0.1:{port}");
+    let (host_file, join_file) = (dir.join("host.btr"), dir.join("join.btr"));
+    let command = peer_of(
+        "drift",
+        &x,
+        &dir.join("host"),
+        &["--host", &port],
+        &host_file,
+    );
+    let mut host = Running::start(&x, command, "drift");
+    let command = peer_of(
+        "drift",
+        &x,
+        &dir.join("join"),
+        &["--join", &address],
+        &join_file,
+    );
+    let mut join = Running::start(&x, command, "drift");
+    for (run, file) in [(&mut host, &host_file), (&mut join, &join_file)] {
+        let (code, out, err) = ended(run, Duration::from_secs(20));
+        assert_eq!(code, Some(1), "{out:?} {err:?}");
+        let said: Vec<&String> = err.iter().filter(|l| l.starts_with("bt: error")).collect();
+        assert_eq!(said.len(), 1, "{err:?}");
+        assert!(
+            said[0].contains("and this one differ after update "),
+            "{err:?}"
+        );
+        assert!(out.iter().any(|l| l.starts_with("recorded ")), "{out:?}");
+        Replay::load(file).expect("the recording of a run that parted");
+    }
 }
