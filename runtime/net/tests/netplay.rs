@@ -1254,3 +1254,61 @@ fn garbage_truncated_replayed_and_foreign_packets_at_a_udp_session_are_dropped_a
     assert!(ra == b.session.recording_through(UPDATES).unwrap());
     replays_in_a_fresh_engine(&ra, SNAKE.cart);
 }
+
+#[test]
+fn a_spectator_that_leaves_takes_nothing_from_the_players_game() {
+    let net = SimNet::new(21, Conditions::PERFECT);
+    let settings = NetSettings {
+        disconnect_timeout: Duration::from_millis(300),
+        disconnect_notice: Duration::from_millis(100),
+        ..recording_settings()
+    };
+    let watcher = addr(3);
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        settings.clone(),
+    );
+    a.session = a.session.with_spectators(&[watcher]).unwrap();
+    let mut b = peer(
+        SNAKE,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        settings.clone(),
+    );
+    let mut s = bt_net::NetSpectator::new(
+        engine(SNAKE.cart, 9),
+        SNAKE.name,
+        Some("1"),
+        addr(A),
+        Box::new(net.link(watcher)),
+        settings,
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    while s.updates() < 60 {
+        assert!(started.elapsed() < Duration::from_secs(20), "no progress");
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        s.advance_frame().unwrap();
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    // The spectator is gone; the players play on well past the disconnect timeout.
+    drop(s);
+    net.silence(watcher);
+    let (gone_at, started) = (a.session.confirmed_updates(), std::time::Instant::now());
+    while started.elapsed() < Duration::from_millis(1500) {
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(a.session.confirmed_updates() > gone_at + 60);
+    assert_eq!(a.session.phase(), Phase::Running);
+}
