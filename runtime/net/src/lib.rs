@@ -5,7 +5,8 @@
 //!
 //! This crate stands on `bt-engine` alone (the engine's rollback hooks: `update_with`,
 //! `save_rollback_state`, `load_rollback_state`, `state_hash`, `show`), below the window,
-//! which drives a [`NetPeer`] over the engine it owns (`bt run --host` and `--join`);
+//! which drives a [`NetPeer`] (or a [`SpectatorPeer`]) over the engine it owns
+//! (`bt run --host`, `--join` and `--spectate`);
 //! docs/netplay.md says what is built and what is not.
 //!
 //! [`Engine`]: bt_engine::Engine
