@@ -423,7 +423,14 @@ impl Handshake {
                     return Err(NetError::TurnedAway { peer: from, reason });
                 }
                 if self.terms.players == 0 {
-                    self.terms.players = hello.terms.players;
+                    let players = hello.terms.players;
+                    if players == 0 || players > bt::limits::PLAYERS {
+                        return Err(refuse(format!(
+                            "a game of {players} players (this run: 1 to {})",
+                            bt::limits::PLAYERS
+                        )));
+                    }
+                    self.terms.players = players;
                 }
             }
             let difference = if hello.protocol != PROTOCOL {
@@ -701,6 +708,40 @@ mod tests {
             ours.first_difference(&theirs).unwrap(),
             "cart arguments [] (this run: [level=2])"
         );
+    }
+
+    #[test]
+    fn a_host_that_claims_more_players_than_the_console_has_is_refused() {
+        let net = crate::sim::SimNet::new(1, crate::sim::Conditions::PERFECT);
+        let host: SocketAddr = "127.0.0.1:7000".parse().unwrap();
+        let shared = Shared::new(Box::new(net.link("127.0.0.1:7001".parse().unwrap())));
+        let mut ours = terms();
+        ours.players = 0;
+        let contacts = [(host, Expect::AnyPlayer)];
+        let mut joiner = Handshake::new(ours, Role::Joiner, contacts, Duration::from_secs(10));
+        let mut theirs = terms();
+        theirs.players = 900;
+        let hello = Hello {
+            protocol: PROTOCOL,
+            terms: theirs,
+            role: Role::Player(0),
+            heard: false,
+            start: Some(Start {
+                seat: Some(1),
+                roster: vec![Some(host); 900],
+            }),
+            turned_away: None,
+        };
+        shared
+            .borrow_mut()
+            .hellos
+            .push_back((host, hello.to_bytes()));
+        let error = joiner.read(&shared).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "refused the peer at 127.0.0.1:7000: it plays a game of 900 players (this run: 1 to 4)"
+        );
+        assert_eq!(joiner.contacts.len(), 1);
     }
 
     #[test]

@@ -1180,7 +1180,7 @@ impl Link for Replaying {
     fn send(&mut self, to: SocketAddr, bytes: &[u8]) {
         self.inner.send(to, bytes);
         let mut sent = self.sent.borrow_mut();
-        if !sent.is_empty() && self.rng.next_u64() % 4 == 0 {
+        if !sent.is_empty() && self.rng.next_u64().is_multiple_of(4) {
             let old = sent[self.rng.next_u64() as usize % sent.len()].clone();
             self.inner.send(to, &old);
         }

@@ -58,12 +58,13 @@ const BEHIND: usize = 4;
 /// second catch up quickly and stay within what GGRS keeps for it.
 const CATCH_UP: f64 = 0.5;
 
-/// What this window is in the session.
+/// What this window is in the session (boxed: both are large and unlike in size, and a
+/// window has one).
 enum Side {
     /// A player's peer.
-    Player(NetPeer),
+    Player(Box<NetPeer>),
     /// A spectator: it plays the confirmed input the host sends it.
-    Watcher(SpectatorPeer),
+    Watcher(Box<SpectatorPeer>),
 }
 
 /// Rollbacks are counted over this window of time for the overlay's rate: long enough to
@@ -155,21 +156,21 @@ impl NetPlay {
                     HOST_WAIT.as_secs(),
                 );
                 let (engine, peer) = session.into_parts();
-                (engine, Side::Player(peer))
+                (engine, Side::Player(Box::new(peer)))
             }
             NetRole::Join { addr } => {
                 let session = NetSession::join(engine, name, version, addr, link, settings)
                     .map_err(|e| e.to_string())?;
                 println!("joining the game at {addr}");
                 let (engine, peer) = session.into_parts();
-                (engine, Side::Player(peer))
+                (engine, Side::Player(Box::new(peer)))
             }
             NetRole::Spectate { addr } => {
                 let watch = NetSpectator::new(engine, name, version, addr, link, settings)
                     .map_err(|e| e.to_string())?;
                 println!("watching the game at {addr}");
                 let (engine, watch) = watch.into_parts();
-                (engine, Side::Watcher(watch))
+                (engine, Side::Watcher(Box::new(watch)))
             }
         };
         // The update rate is at least 0.001 a second: the interval fits a Duration.
