@@ -2,7 +2,9 @@
 //! `bt run snake --join 127.0.0.1:PORT` under one X server (Xvfb), a key pressed in each
 //! window with xdotool, both closed with Ctrl+Q, and a third window watching with
 //! `--spectate 127.0.0.1:PORT`. Each records its run; the three recordings hold the same
-//! input for every update they share, and each replays to its own frame hashes.
+//! input for every update they share, and each replays to its own frame hashes. Three players
+//! (`--players 3`) take their seats in order of arrival; a player killed outright, or runs that
+//! part, end the others' with one line and their recordings written.
 //!
 //! It needs `Xvfb` and `xdotool`. Where they are missing the test says so loudly on stderr and
 //! returns; with `BT_REQUIRE_WINDOW_TEST=1` it fails instead. Every wait has a deadline and
@@ -301,4 +303,53 @@ fn players_whose_runs_drift_apart_both_stop_naming_the_update_and_keep_their_rec
         assert!(out.iter().any(|l| l.starts_with("recorded ")), "{out:?}");
         Replay::load(file).expect("the recording of a run that parted");
     }
+}
+
+#[test]
+fn three_windows_take_their_seats_in_order_of_arrival_and_record_the_same_input() {
+    let Some(x) = x_server() else {
+        return;
+    };
+    let dir = ScratchDir::new("netplay-window-three");
+    let port = free_udp_port().to_string();
+    let address = format!("127.0.0.1:{port}");
+    let files = ["host", "first", "second"].map(|name| dir.join(format!("{name}.btr")));
+    let flags: [&[&str]; 3] = [
+        &["--host", &port, "--players", "3"],
+        &["--join", &address],
+        &["--join", &address],
+    ];
+    let mut runs: Vec<Running> = ["host", "first", "second"]
+        .iter()
+        .zip(flags)
+        .zip(&files)
+        .map(|((name, flags), file)| {
+            let command = peer(&x, &dir.join(name), flags, file);
+            Running::start(&x, command, "snake")
+        })
+        .collect();
+    // Long enough for the three to meet and play a while.
+    std::thread::sleep(Duration::from_millis(2500));
+    // All three close well within one another's 3 s of patience.
+    for run in &runs {
+        xdotool(&x.display, &["windowclose", &run.window]);
+    }
+    let mut recordings = Vec::new();
+    for (player, (run, file)) in runs.iter_mut().zip(&files).enumerate() {
+        let (code, out, err) = ended(run, Duration::from_secs(20));
+        assert_eq!(code, Some(0), "{out:?} {err:?}");
+        let seat = format!("playing player {} of 3", player + 1);
+        assert!(out.contains(&seat), "no {seat:?} in {out:?}");
+        recordings.push(Replay::load(file).expect("a recording"));
+    }
+    let shared = recordings.iter().map(Replay::ticks).min().unwrap();
+    assert!(shared > 60, "only {shared} updates shared");
+    let inputs = |r: &Replay| {
+        r.recording()
+            .iter()
+            .take(shared as usize)
+            .collect::<Vec<_>>()
+    };
+    assert!(inputs(&recordings[1]) == inputs(&recordings[0]));
+    assert!(inputs(&recordings[2]) == inputs(&recordings[0]));
 }
