@@ -446,12 +446,23 @@ impl Handshake {
                 }
                 self.terms.first_difference(&theirs)
             };
-            if let Some(difference) = difference {
-                if stranger || self.contacts[at].is_spectator() && !self.contacts[at].heard {
-                    // A stranger's run is not this one: it is answered, and learns the
-                    // difference from these terms; this session goes on.
+            let contact = &self.contacts[at];
+            let role = match (contact.expect, hello.role) {
+                (Expect::Role(Role::Player(_)), Role::Joiner) if stranger => None,
+                (Expect::Role(role), theirs) if role != theirs => {
+                    Some(format!("as {theirs} (this run: {role} there)"))
+                }
+                (Expect::AnyPlayer, Role::Spectator | Role::Joiner) => {
+                    Some(format!("as {} (this run: a player there)", hello.role))
+                }
+                _ => None,
+            };
+            if let Some(difference) = difference.or(role) {
+                if stranger || contact.is_spectator() {
+                    // A stranger or a spectator whose run is not this one is answered, and
+                    // learns the difference from these terms; the players' session goes on.
                     self.turn_away(shared, from, format!("it plays {difference}"), false);
-                    if self.contacts[at].is_spectator() {
+                    if !stranger && !self.closed {
                         self.contacts.remove(at);
                     }
                     continue;
@@ -459,19 +470,6 @@ impl Handshake {
                 return Err(refuse(difference));
             }
             let contact = &mut self.contacts[at];
-            match (contact.expect, hello.role) {
-                (Expect::Role(Role::Player(_)), Role::Joiner) if stranger => {}
-                (Expect::Role(role), theirs) if role != theirs => {
-                    return Err(refuse(format!("as {theirs} (this run: {role} there)")));
-                }
-                (Expect::AnyPlayer, Role::Spectator | Role::Joiner) => {
-                    return Err(refuse(format!(
-                        "as {} (this run: a player there)",
-                        hello.role
-                    )));
-                }
-                _ => {}
-            }
             // A joiner's seat is taken by the first peer whose terms agree.
             contact.addr = from;
             let newly_heard = if is_host {

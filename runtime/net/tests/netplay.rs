@@ -1035,7 +1035,7 @@ fn until_it_fails(peer: &mut Peer, running: &mut [&mut Peer]) -> NetError {
 }
 
 #[test]
-fn a_joiner_with_another_seed_is_told_at_once_and_the_host_waits_on_for_the_right_one() {
+fn a_joiner_or_spectator_of_another_run_is_told_at_once_and_the_host_waits_on_for_the_right_one() {
     let (host_link, host_at) = udp();
     let settings = NetSettings {
         handshake_timeout: Duration::from_secs(30),
@@ -1062,6 +1062,33 @@ fn a_joiner_with_another_seed_is_told_at_once_and_the_host_waits_on_for_the_righ
         "{error}"
     );
     assert_eq!(host.session.peer().joined(), (0, 1));
+    // A spectator of another run is told too, and not kept.
+    let mut watcher = bt_net::NetSpectator::new(
+        engine(SNAKE.cart, 10),
+        SNAKE.name,
+        Some("1"),
+        host_at,
+        Box::new(udp().0),
+        recording_settings(),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no error");
+        host.step().unwrap();
+        if let Err(e) = watcher.advance_frame() {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    assert_eq!(
+        error.to_string(),
+        format!("refused the peer at {host_at}: it plays seed 9 (this run: 10)")
+    );
+    for _ in 0..10 {
+        host.step().unwrap();
+    }
+    assert_eq!(host.session.peer().known_peers(), 1);
     let mut friend = joiner(SNAKE, 9, 1, host_at, Box::new(udp().0));
     step_all(&mut [&mut host, &mut friend], None, |p| {
         p.iter().all(|p| p.session.confirmed_updates() >= 60)
