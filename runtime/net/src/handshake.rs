@@ -743,6 +743,40 @@ mod tests {
     }
 
     #[test]
+    fn a_spectator_that_changes_its_run_is_turned_away_and_the_host_plays_on() {
+        let net = crate::sim::SimNet::new(1, crate::sim::Conditions::PERFECT);
+        let watcher: SocketAddr = "127.0.0.1:7002".parse().unwrap();
+        let shared = Shared::new(Box::new(net.link("127.0.0.1:7000".parse().unwrap())));
+        let seat = [(UNKNOWN, Expect::Role(Role::Player(1)))];
+        let mut host = Handshake::new(terms(), Role::Player(0), seat, Duration::from_secs(10));
+        host.open_to_spectators();
+        let hello = |seed| {
+            let mut terms = terms();
+            terms.seed = seed;
+            terms.players = 0;
+            let hello = Hello {
+                protocol: PROTOCOL,
+                terms,
+                role: Role::Spectator,
+                heard: false,
+                start: None,
+                turned_away: None,
+            };
+            (watcher, hello.to_bytes())
+        };
+        shared.borrow_mut().hellos.push_back(hello(7));
+        host.read(&shared).unwrap();
+        assert_eq!(host.contacts.len(), 2, "the spectator is let in");
+        shared.borrow_mut().hellos.push_back(hello(8));
+        host.read(&shared).unwrap();
+        assert_eq!(host.contacts.len(), 1, "and let go");
+        assert_eq!(
+            host.last_turned_away.as_deref(),
+            Some("turned away the peer at 127.0.0.1:7002: it plays seed 8 (this run: 7)")
+        );
+    }
+
+    #[test]
     fn a_hello_reads_back_and_garbage_reads_as_none() {
         let hello = Hello {
             protocol: PROTOCOL,
