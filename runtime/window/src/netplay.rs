@@ -282,12 +282,11 @@ impl NetPlay {
     /// rather than hurrying), a little later while this peer runs ahead of the others, and
     /// sooner while a spectator is behind its host.
     fn schedule(&mut self, now: Instant) {
-        let factor = match &self.side {
-            Side::Player(peer) if peer.link().is_some_and(|l| l.frames_ahead > 0) => SLOW_DOWN,
-            Side::Watcher(watch) if watch.updates_behind() > BEHIND => CATCH_UP,
-            _ => 1.0,
+        let (ahead, behind) = match &self.side {
+            Side::Player(peer) => (peer.link().is_some_and(|l| l.frames_ahead > 0), 0),
+            Side::Watcher(watch) => (false, watch.updates_behind()),
         };
-        let interval = self.interval.mul_f64(factor);
+        let interval = frame_interval(self.interval, ahead, behind);
         let from = match self.due {
             Some(due) if now.saturating_duration_since(due) < self.interval => due,
             _ => now,
@@ -348,6 +347,19 @@ impl NetPlay {
     }
 }
 
+/// The time from one frame to the next, one update at the cart's rate being `update`: a
+/// little longer for a player `ahead` of the others, shorter for a spectator `behind` its
+/// host by more than [`BEHIND`] updates.
+fn frame_interval(update: Duration, ahead: bool, behind: usize) -> Duration {
+    if ahead {
+        update.mul_f64(SLOW_DOWN)
+    } else if behind > BEHIND {
+        update.mul_f64(CATCH_UP)
+    } else {
+        update
+    }
+}
+
 /// This machine's address on its network, as a friend would reach it: the address the system
 /// would send from to the wider network (no packet is sent), or a placeholder when it has none.
 fn this_machine() -> String {
@@ -359,5 +371,19 @@ fn this_machine() -> String {
     match probe {
         Ok(addr) if !addr.ip().is_unspecified() => addr.ip().to_string(),
         _ => "<this machine's address>".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spectator_behind_its_host_runs_faster_and_a_player_ahead_slower() {
+        let update = Duration::from_micros(16_667);
+        assert_eq!(frame_interval(update, false, 0), update);
+        assert_eq!(frame_interval(update, false, BEHIND), update);
+        assert!(frame_interval(update, false, BEHIND + 1) < update);
+        assert!(frame_interval(update, true, 0) > update);
     }
 }
