@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use bt::host::Source;
 use bt::Player;
-use bt_net::{NetPeer, NetSession, NetSettings, PlayerInput, Seat, UdpLink};
+use bt_net::{FrameWork, NetPeer, NetSession, NetSettings, PlayerInput, Seat, UdpLink};
+use bt_overlay::FrameStats;
 
 use crate::disk::DiskHost;
 use crate::engine::Engine;
@@ -63,6 +64,8 @@ pub(crate) struct NetPlay {
     rate_from: (u64, Instant),
     /// Rollbacks in the last whole window.
     rate: u64,
+    /// When the last frame ran, for the next one's delta on the overlay's chart.
+    charted: Option<Instant>,
 }
 
 impl NetPlay {
@@ -134,6 +137,7 @@ impl NetPlay {
                 due: None,
                 rate_from: (0, Instant::now()),
                 rate: 0,
+                charted: None,
             },
         ))
     }
@@ -182,15 +186,42 @@ impl NetPlay {
             self.input = PlayerInput::new(buttons, [0.0; bt::limits::AXES], false);
         }
         let (peer, input) = (&mut self.peer, self.input);
+        let started = Instant::now();
         let work = host
             .frame_by(|engine| peer.advance_frame(engine, input))
             .map_err(|e| e.to_string())?;
+        self.chart(host, &work, now, started.elapsed());
         self.fresh = work.input_taken;
         let confirmed = self.peer.confirmed_updates(host.engine());
         host.confirm_through(confirmed);
         self.schedule(now);
         self.show_rows(host, now);
         Ok(self.peer.drain_sound().collect())
+    }
+
+    /// The frame on the overlay's chart, as the engine charts its own: its updates, those run
+    /// again after a rollback marked ([`bt_overlay::Overlay::mark_rollback`]), its delta from
+    /// the frame before, and the session's work (saves, loads, updates, the one drawing) as
+    /// its update time.
+    fn chart(&mut self, host: &mut DiskHost, work: &FrameWork, now: Instant, took: Duration) {
+        let delta = match self.charted.replace(now) {
+            Some(before) => now.saturating_duration_since(before),
+            None => self.interval,
+        };
+        let ticks = host.engine().ticks();
+        let Some(overlay) = host.engine_mut().overlay_mut() else {
+            return;
+        };
+        let ms = took.as_secs_f64() * 1000.0;
+        overlay.mark_rollback(u32::try_from(work.rolled_back).unwrap_or(u32::MAX));
+        overlay.record(&FrameStats {
+            updates: work.updates,
+            delta_ms: delta.as_secs_f64() * 1000.0,
+            update_ms: ms,
+            frame_ms: ms,
+            ticks,
+            ..FrameStats::default()
+        });
     }
 
     /// The next frame one update on from this one's due time (a whole update late: from now,
