@@ -90,7 +90,7 @@ fn input(update: u64) -> TickInput {
     let pointer = if click { Button::POINTER_A.bits() } else { 0 };
     tick.buttons[0] = TickButtons {
         down: Button::RIGHT.bits() | a | pointer,
-        pressed: a | if update % 50 == 0 { pointer } else { 0 },
+        pressed: a | if update.is_multiple_of(50) { pointer } else { 0 },
         released: if update % 50 == 25 {
             Button::POINTER_A.bits()
         } else {
