@@ -561,6 +561,79 @@ fn an_update_run_again_after_a_rollback_is_not_heard_twice() {
 }
 
 #[test]
+fn a_rollback_frame_shows_each_update_run_again_on_the_overlays_chart() {
+    let net = SimNet::new(8, lossy());
+    let a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        NetSettings::default(),
+    );
+    let mut b = peer(
+        SNAKE,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        NetSettings::default(),
+    );
+    // The engine apart from the session, as the window holds it, and the chart it shows.
+    let Peer {
+        session,
+        mut script,
+        ..
+    } = a;
+    let (mut engine, mut a) = session.into_parts();
+    let settings = bt::Settings::default()
+        .overlay_visible(true)
+        .timing_chart(true);
+    let mut overlay = bt_overlay::Overlay::new(&settings);
+    let (mut input, mut fresh, mut frames) = (PlayerInput::default(), true, 0);
+    let rerun = loop {
+        assert!(frames < 20_000, "no rollback in {frames} frames");
+        net.advance(FRAME);
+        if fresh {
+            input = script.next();
+        }
+        let work = a.advance_frame(&mut engine, input).unwrap();
+        fresh = work.input_taken;
+        b.step().unwrap();
+        // What the window's frame reports: no time, so the column holds no dot.
+        overlay.mark_rollback(u32::try_from(work.rolled_back).unwrap());
+        overlay.record(&bt_overlay::FrameStats {
+            updates: work.updates,
+            delta_ms: 16.0,
+            ..bt_overlay::FrameStats::default()
+        });
+        frames += 1;
+        if work.rolled_back > 0 {
+            assert!(u64::from(work.updates) > work.rolled_back, "{work:?}");
+            break work.rolled_back as usize;
+        }
+        if a.phase() != Phase::Running {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    };
+    assert_eq!(overlay.last_rerun() as usize, rerun);
+    let mut fb = bt::host::Framebuffer::new(settings.width, settings.height);
+    overlay.draw(&mut fb);
+    // The band's rows (under the title row), the newest frame's column: a cell in the tag
+    // colour for each update run again, up from its foot.
+    let (top, bottom) = (
+        bt_overlay::BAR_HEIGHT + bt_overlay::ROW_GAP,
+        bt_overlay::BAR_HEIGHT + bt_overlay::ROW_GAP + bt_overlay::CHART_HEIGHT,
+    );
+    let x = (frames.min(settings.width as usize) - 1) as i32;
+    let tag = overlay.colors().tag;
+    let column: Vec<bool> = (top..bottom).map(|y| fb.get(x, y) == Some(tag)).collect();
+    let cells = column.iter().filter(|&&t| t).count();
+    assert_eq!(cells, rerun, "{column:?}");
+    assert!(column[column.len() - rerun..].iter().all(|&t| t));
+}
+
+#[test]
 fn a_peer_that_never_answers_ends_the_handshake_with_a_clear_message() {
     let net = SimNet::new(1, Conditions::PERFECT);
     let settings = NetSettings {

@@ -479,6 +479,11 @@ pub struct VerifyArgs {
     // --seed.
     #[command(flatten)]
     pub input: InputArg,
+    /// Compare the --input replay with this one update by update instead (the two players'
+    /// recordings of a netplay run): the first update whose input or frame hash differs, exit
+    /// 1; no clocks are run.
+    #[arg(long, value_name = "FILE.btr", requires = "input", conflicts_with_all = ["seconds", "diff", "threads"])]
+    pub against: Option<PathBuf>,
     /// Simulated seconds to check [default: 10, or the whole replay with --input].
     #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
     pub seconds: Option<f64>,

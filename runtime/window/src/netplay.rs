@@ -4,15 +4,16 @@
 //! buttons, and it runs the updates GGRS asks for and shows the newest state.
 //! docs/netplay.md says what a player sees.
 
-use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use bt::host::Source;
 use bt::Player;
 use bt_net::{
-    NetPeer, NetSession, NetSettings, NetSpectator, Phase, PlayerInput, Seat, SpectatorPeer,
-    UdpLink,
+    FrameWork, NetPeer, NetSession, NetSettings, NetSpectator, Phase, PlayerInput, Seat,
+    SpectatorPeer, UdpLink,
 };
+use bt_overlay::FrameStats;
 
 use crate::disk::DiskHost;
 use crate::engine::Engine;
@@ -97,6 +98,8 @@ pub(crate) struct NetPlay {
     rate_from: (u64, Instant),
     /// Rollbacks in the last whole window.
     rate: u64,
+    /// When the last frame ran, for the next one's delta on the overlay's chart.
+    charted: Option<Instant>,
 }
 
 impl NetPlay {
@@ -189,6 +192,7 @@ impl NetPlay {
                 due: None,
                 rate_from: (0, Instant::now()),
                 rate: 0,
+                charted: None,
             },
         ))
     }
@@ -253,9 +257,17 @@ impl NetPlay {
             return Ok(Vec::new());
         };
         let input = self.input;
+        let started = Instant::now();
         let work = host
             .frame_by(|engine| peer.advance_frame(engine, input))
             .map_err(|e| e.to_string())?;
+        chart(
+            &mut self.charted,
+            self.interval,
+            host,
+            &work,
+            (now, started.elapsed()),
+        );
         self.fresh = work.input_taken;
         let confirmed = peer.confirmed_updates(host.engine());
         host.confirm_through(confirmed);
@@ -360,18 +372,44 @@ fn frame_interval(update: Duration, ahead: bool, behind: usize) -> Duration {
     }
 }
 
-/// This machine's address on its network, as a friend would reach it: the address the system
-/// would send from to the wider network (no packet is sent), or a placeholder when it has none.
-fn this_machine() -> String {
-    let probe = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).and_then(|s| {
-        // A documentation address (TEST-NET-1): connecting a UDP socket only picks a route.
-        s.connect((Ipv4Addr::new(192, 0, 2, 1), 9))?;
-        s.local_addr()
+/// The frame on the overlay's chart, as the engine charts its own: its updates, those run
+/// again after a rollback marked ([`bt_overlay::Overlay::mark_rollback`]), its delta from
+/// the frame before, and the session's work (saves, loads, updates, the one drawing) as
+/// its update time. `charted` is when the frame before was charted.
+fn chart(
+    charted: &mut Option<Instant>,
+    interval: Duration,
+    host: &mut DiskHost,
+    work: &FrameWork,
+    (now, took): (Instant, Duration),
+) {
+    let delta = match charted.replace(now) {
+        Some(before) => now.saturating_duration_since(before),
+        None => interval,
+    };
+    let ticks = host.engine().ticks();
+    let Some(overlay) = host.engine_mut().overlay_mut() else {
+        return;
+    };
+    let ms = took.as_secs_f64() * 1000.0;
+    overlay.mark_rollback(u32::try_from(work.rolled_back).unwrap_or(u32::MAX));
+    overlay.record(&FrameStats {
+        updates: work.updates,
+        delta_ms: delta.as_secs_f64() * 1000.0,
+        update_ms: ms,
+        frame_ms: ms,
+        ticks,
+        ..FrameStats::default()
     });
-    match probe {
-        Ok(addr) if !addr.ip().is_unspecified() => addr.ip().to_string(),
-        _ => "<this machine's address>".to_string(),
-    }
+}
+
+/// This machine's address on its network, as a friend would reach it, or a placeholder when
+/// it has none.
+fn this_machine() -> String {
+    bt_net::this_machine().map_or_else(
+        || "<this machine's address>".to_string(),
+        |ip| ip.to_string(),
+    )
 }
 
 #[cfg(test)]
