@@ -15,6 +15,7 @@
 
 mod address;
 mod handshake;
+mod heard;
 mod input;
 mod link;
 mod session;
@@ -25,6 +26,7 @@ mod spectator;
 
 pub use address::this_machine;
 pub use handshake::{RunTerms, MAX_SPECTATORS};
+pub use heard::JOIN_MS;
 pub use input::{combine, HoldButtons, PlayerInput};
 pub use link::{Link, UdpLink, MAX_DATAGRAM};
 pub use session::{

@@ -18,6 +18,7 @@ use ggrs::{
 use thiserror::Error;
 
 use crate::handshake::{Contact, Expect, Handshake, Role, RunTerms};
+use crate::heard::Heard;
 use crate::input::{combine, HoldButtons, PlayerInput};
 use crate::link::{GgrsSocket, Link, Shared};
 
@@ -256,10 +257,7 @@ pub struct NetPeer {
     stats: NetStats,
     stopped: Option<NetError>,
     /// Sound of updates run for the first time, until taken.
-    sound: Vec<bt::sound::Frame>,
-    /// The last update whose sound went to `sound`: an update run again after a rollback
-    /// adds none, so no tick is heard twice.
-    sound_through: u64,
+    heard: Heard,
 }
 
 impl std::fmt::Debug for NetPeer {
@@ -353,8 +351,7 @@ impl NetSession {
             spectators: Vec::new(),
             stats: NetStats::default(),
             stopped: None,
-            sound: Vec::new(),
-            sound_through: 0,
+            heard: Heard::default(),
         };
         Ok(NetSession { engine, peer })
     }
@@ -398,8 +395,7 @@ impl NetSession {
             spectators: Vec::new(),
             stats: NetStats::default(),
             stopped: None,
-            sound: Vec::new(),
-            sound_through: 0,
+            heard: Heard::default(),
         };
         Ok(NetSession { engine, peer })
     }
@@ -648,22 +644,13 @@ impl NetPeer {
     }
 
     /// Keeps the sound of an update run for the first time; an update run again after a
-    /// rollback was heard already, as first predicted, and its sound now goes.
+    /// rollback was heard already, as first predicted, and its sound now goes (the next new
+    /// update's is joined to what was heard: [`crate::heard`]).
     fn take_sound(&mut self, engine: &mut Engine) {
-        let updates = engine.updates_since_init();
+        let update = engine.updates_since_init();
         let console = engine.console_mut();
-        if updates > self.sound_through {
-            self.sound.extend(console.drain_frames());
-            self.sound_through = updates;
-            // At most a second kept for a host that never takes it, as the console does.
-            let keep = console.sample_rate() as usize;
-            if self.sound.len() > keep {
-                let extra = self.sound.len() - keep;
-                self.sound.drain(..extra);
-            }
-        } else {
-            console.drain_frames().for_each(drop);
-        }
+        let rate = console.sample_rate();
+        self.heard.take(update, console.drain_frames(), rate);
     }
 
     fn handle_events(&mut self, engine: &Engine) -> Result<(), NetError> {
@@ -791,7 +778,7 @@ impl NetPeer {
     /// The sound of the updates run since the last call, each update heard once: an update
     /// run again after a rollback was heard when first run (as predicted) and adds nothing.
     pub fn drain_sound(&mut self) -> std::vec::Drain<'_, bt::sound::Frame> {
-        self.sound.drain(..)
+        self.heard.drain()
     }
 
     /// This run's terms, as told to the peers.

@@ -11,6 +11,7 @@ use bt_engine::Engine;
 use ggrs::{GgrsError, GgrsEvent, GgrsRequest, SessionBuilder, SessionState, SpectatorSession};
 
 use crate::handshake::{Expect, Handshake, Role, RunTerms};
+use crate::heard::Heard;
 use crate::input::combine;
 use crate::link::{GgrsSocket, Link, Shared};
 use crate::session::{ggrs_fps, guard, recording_through, BtConfig, NetError, NetSettings, Phase};
@@ -33,7 +34,8 @@ pub struct SpectatorPeer {
     host: SocketAddr,
     settings: NetSettings,
     stopped: Option<NetError>,
-    sound: Vec<bt::sound::Frame>,
+    /// Sound of the updates run, until taken.
+    heard: Heard,
 }
 
 impl std::fmt::Debug for NetSpectator {
@@ -90,7 +92,7 @@ impl NetSpectator {
             host,
             settings,
             stopped: None,
-            sound: Vec::new(),
+            heard: Heard::default(),
         };
         Ok(NetSpectator { engine, watch })
     }
@@ -181,13 +183,10 @@ impl SpectatorPeer {
                             return Err(NetError::CartQuit(at));
                         }
                         engine.update_with(&combine(&inputs))?;
+                        let update = engine.updates_since_init();
                         let console = engine.console_mut();
-                        self.sound.extend(console.drain_frames());
-                        let keep = console.sample_rate() as usize;
-                        if self.sound.len() > keep {
-                            let extra = self.sound.len() - keep;
-                            self.sound.drain(..extra);
-                        }
+                        let rate = console.sample_rate();
+                        self.heard.take(update, console.drain_frames(), rate);
                         updates += 1;
                     }
                 }
@@ -272,7 +271,7 @@ impl SpectatorPeer {
 
     /// The sound of the updates run since the last call.
     pub fn drain_sound(&mut self) -> std::vec::Drain<'_, bt::sound::Frame> {
-        self.sound.drain(..)
+        self.heard.drain()
     }
 
     /// Packets dropped: malformed, or from an address other than the host's.
