@@ -260,6 +260,43 @@ pub struct NetPeer {
     heard: Heard,
 }
 
+/// Readies `engine`, fresh from `init`, for a session: recording if `settings` say so.
+///
+/// # Errors
+/// [`NetError::NotFresh`] for an engine that has run updates.
+pub(crate) fn start(engine: &mut Engine, settings: &NetSettings) -> Result<(), NetError> {
+    if engine.updates_since_init() != 0 {
+        return Err(NetError::NotFresh(engine.updates_since_init()));
+    }
+    if let Some(every) = settings.record_hash_every {
+        engine.start_recording(every);
+    }
+    Ok(())
+}
+
+impl NetPeer {
+    /// A peer before its handshake, playing player `local` (a joiner's is known later).
+    fn new(
+        link: Box<dyn Link>,
+        settings: NetSettings,
+        handshake: Handshake,
+        local: usize,
+    ) -> NetPeer {
+        NetPeer {
+            shared: Shared::new(link),
+            ggrs: None,
+            settings,
+            handshake,
+            local,
+            remotes: Vec::new(),
+            spectators: Vec::new(),
+            stats: NetStats::default(),
+            stopped: None,
+            heard: Heard::default(),
+        }
+    }
+}
+
 impl std::fmt::Debug for NetPeer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetPeer")
@@ -325,12 +362,7 @@ impl NetSession {
                 remotes.push((player, addr));
             }
         }
-        if engine.updates_since_init() != 0 {
-            return Err(NetError::NotFresh(engine.updates_since_init()));
-        }
-        if let Some(every) = settings.record_hash_every {
-            engine.start_recording(every);
-        }
+        start(&mut engine, &settings)?;
         let terms = RunTerms::of(&engine, cart, cart_version, seats.len());
         let contacts = remotes
             .iter()
@@ -341,18 +373,7 @@ impl NetSession {
             contacts,
             settings.handshake_timeout,
         );
-        let peer = NetPeer {
-            shared: Shared::new(link),
-            ggrs: None,
-            settings,
-            handshake,
-            local,
-            remotes: Vec::new(),
-            spectators: Vec::new(),
-            stats: NetStats::default(),
-            stopped: None,
-            heard: Heard::default(),
-        };
+        let peer = NetPeer::new(link, settings, handshake, local);
         Ok(NetSession { engine, peer })
     }
 
@@ -371,12 +392,7 @@ impl NetSession {
         link: Box<dyn Link>,
         settings: NetSettings,
     ) -> Result<NetSession, NetError> {
-        if engine.updates_since_init() != 0 {
-            return Err(NetError::NotFresh(engine.updates_since_init()));
-        }
-        if let Some(every) = settings.record_hash_every {
-            engine.start_recording(every);
-        }
+        start(&mut engine, &settings)?;
         // The number of players is the host's, learnt from its first answer.
         let terms = RunTerms::of(&engine, cart, cart_version, 0);
         let handshake = Handshake::new(
@@ -385,18 +401,7 @@ impl NetSession {
             [(host, Expect::AnyPlayer)],
             settings.handshake_timeout,
         );
-        let peer = NetPeer {
-            shared: Shared::new(link),
-            ggrs: None,
-            settings,
-            handshake,
-            local: 0,
-            remotes: Vec::new(),
-            spectators: Vec::new(),
-            stats: NetStats::default(),
-            stopped: None,
-            heard: Heard::default(),
-        };
+        let peer = NetPeer::new(link, settings, handshake, 0);
         Ok(NetSession { engine, peer })
     }
 

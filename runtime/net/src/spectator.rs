@@ -14,7 +14,9 @@ use crate::handshake::{Expect, Handshake, Role, RunTerms};
 use crate::heard::Heard;
 use crate::input::combine;
 use crate::link::{GgrsSocket, Link, Shared};
-use crate::session::{ggrs_fps, guard, recording_through, BtConfig, NetError, NetSettings, Phase};
+use crate::session::{
+    ggrs_fps, guard, recording_through, start, BtConfig, NetError, NetSettings, Phase,
+};
 
 /// A peer watching a session through one player's peer, its host
 /// ([`crate::NetSession::open_to_spectators`] or [`crate::NetSession::with_spectators`] on the
@@ -71,12 +73,7 @@ impl NetSpectator {
         link: Box<dyn Link>,
         settings: NetSettings,
     ) -> Result<NetSpectator, NetError> {
-        if engine.updates_since_init() != 0 {
-            return Err(NetError::NotFresh(engine.updates_since_init()));
-        }
-        if let Some(every) = settings.record_hash_every {
-            engine.start_recording(every);
-        }
+        start(&mut engine, &settings)?;
         // The number of players is the host's, learnt from its first answer.
         let terms = RunTerms::of(&engine, cart, cart_version, 0);
         let handshake = Handshake::new(

@@ -1038,15 +1038,7 @@ fn three_players_take_their_seats_in_order_of_arrival_and_a_spectator_watches_ov
         p[0].session.peer().joined() == (1, 2)
     });
     assert_eq!(first.session.phase(), Phase::Handshake);
-    let mut watcher = bt_net::NetSpectator::new(
-        engine(SNAKE.cart, 9),
-        SNAKE.name,
-        Some("1"),
-        host_at,
-        Box::new(udp().0),
-        recording_settings(),
-    )
-    .unwrap();
+    let mut watcher = watching(SNAKE, 9, host_at);
     for _ in 0..10 {
         watcher.advance_frame().unwrap();
         host.step().unwrap();
@@ -1093,6 +1085,37 @@ fn three_players_take_their_seats_in_order_of_arrival_and_a_spectator_watches_ov
 }
 
 /// Steps `peer` (and the running pair) until it fails, for at most 20 s: its error.
+/// A spectator of `game` with `seed`, asking the host at `host` over UDP, recording.
+fn watching(game: Game, seed: u64, host: SocketAddr) -> bt_net::NetSpectator {
+    bt_net::NetSpectator::new(
+        engine(game.cart, seed),
+        game.name,
+        Some("1"),
+        host,
+        Box::new(udp().0),
+        recording_settings(),
+    )
+    .unwrap()
+}
+
+/// Steps `running` and the spectator until the spectator's run stops (20 s at most).
+fn until_it_fails_to_watch(
+    watcher: &mut bt_net::NetSpectator,
+    running: &mut [&mut Peer],
+) -> NetError {
+    let started = std::time::Instant::now();
+    loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no error");
+        for p in running.iter_mut() {
+            p.step().unwrap();
+        }
+        if let Err(e) = watcher.advance_frame() {
+            return e;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 fn until_it_fails(peer: &mut Peer, running: &mut [&mut Peer]) -> NetError {
     let started = std::time::Instant::now();
     loop {
@@ -1136,24 +1159,8 @@ fn a_joiner_or_spectator_of_another_run_is_told_at_once_and_the_host_waits_on_fo
     );
     assert_eq!(host.session.peer().joined(), (0, 1));
     // A spectator of another run is told too, and not kept.
-    let mut watcher = bt_net::NetSpectator::new(
-        engine(SNAKE.cart, 10),
-        SNAKE.name,
-        Some("1"),
-        host_at,
-        Box::new(udp().0),
-        recording_settings(),
-    )
-    .unwrap();
-    let started = std::time::Instant::now();
-    let error = loop {
-        assert!(started.elapsed() < Duration::from_secs(20), "no error");
-        host.step().unwrap();
-        if let Err(e) = watcher.advance_frame() {
-            break e;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    };
+    let mut watcher = watching(SNAKE, 10, host_at);
+    let error = until_it_fails_to_watch(&mut watcher, &mut [&mut host]);
     assert_eq!(
         error.to_string(),
         format!("refused the peer at {host_at}: it plays seed 9 (this run: 10)")
@@ -1183,25 +1190,8 @@ fn a_late_spectator_and_a_joiner_with_no_seat_are_turned_away_with_one_line() {
         error.to_string(),
         format!("the game at {host_at} turned this peer away: all 2 players' seats are taken")
     );
-    let mut watcher = bt_net::NetSpectator::new(
-        engine(SNAKE.cart, 9),
-        SNAKE.name,
-        Some("1"),
-        host_at,
-        Box::new(udp().0),
-        recording_settings(),
-    )
-    .unwrap();
-    let started = std::time::Instant::now();
-    let error = loop {
-        assert!(started.elapsed() < Duration::from_secs(20), "no error");
-        host.step().unwrap();
-        friend.step().unwrap();
-        if let Err(e) = watcher.advance_frame() {
-            break e;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    };
+    let mut watcher = watching(SNAKE, 9, host_at);
+    let error = until_it_fails_to_watch(&mut watcher, &mut [&mut host, &mut friend]);
     assert_eq!(
         error.to_string(),
         format!(
