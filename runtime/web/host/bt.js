@@ -149,13 +149,15 @@ const BT = (() => {
   /// What the module imports: `bt.now_ms`, the page's clock; `bt.panicked`, which keeps a
   /// panic's message (read out of the module's memory) for when the module stops;
   /// `bt.load_save`, which hands the module the save data kept under a key, through its inbox;
-  /// and `bt.random`, the browser's random bytes. GGRS, the netplay crate, adds a few of its
-  /// own, which `browserImport` answers; any other import is refused by name.
+  /// `bt.random`, the browser's random bytes, and `bt.date_now`, the time since 1970 in ms
+  /// (GGRS's ping figures, through BT's stand-in for js-sys). A module that imports anything
+  /// else is refused, naming it.
   function imports(module, wanted) {
     const text = (ptr, len) => decoder.decode(new Uint8Array(module.memory.buffer, ptr, len));
     const given = {
       bt: {
         now_ms: () => performance.now(),
+        date_now: () => Date.now(),
         random: (ptr, len) => {
           // getRandomValues fills at most 65536 bytes a call.
           for (let at = 0; at < len; at += 65536) {
@@ -175,47 +177,13 @@ const BT = (() => {
         },
       },
     };
-    for (const { module: from, name, kind } of wanted) {
-      if (kind !== "function" || (given[from] && given[from][name])) continue;
-      const answer = browserImport(from, name, module);
-      if (!answer) {
+    for (const { module: from, name } of wanted) {
+      if (!(given[from] && given[from][name])) {
         throw new Error(`the module imports ${from}.${name}, which this page does not provide ` +
           "(a module built by another version of bt web?)");
       }
-      (given[from] = given[from] || {})[name] = answer;
     }
     return given;
-  }
-
-  // What GGRS, built for the web without generated bindings, imports from the browser through
-  // js_sys: `Date` (`new Date()` then `getTime()`, for its ping figures), whose functions
-  // wasm-bindgen names with a hash after a fixed prefix. The date object is never kept: `new`
-  // hands back a placeholder, `getTime` reads the clock. js_sys also brings wasm-bindgen's own
-  // runtime, whose functions only its generated glue calls (never this page): each is
-  // answered by a function that stops the module, naming it, if it ever is called. A value's
-  // drop asks where the fixed slots end: past the placeholder, so it is never let go of.
-  const DATE_PLACEHOLDER = 1 << 20;
-  const BINDGEN = "__wbindgen_placeholder__";
-  const BINDGEN_XFORM = "__wbindgen_externref_xform__";
-  const BINDGEN_UNUSED = ["__wbg___wbindgen_throw_", "__wbg___wbindgen_jspi_spawn_poll_"];
-  function browserImport(from, name, module) {
-    if (from === BINDGEN_XFORM && name === "__wbindgen_externref_statics_end") {
-      return () => DATE_PLACEHOLDER + 1;
-    }
-    if (from === BINDGEN) {
-      if (name.startsWith("__wbg_new_0_") || name.startsWith("__wbg_new0_")) return () => DATE_PLACEHOLDER;
-      if (name.startsWith("__wbg_getTime_")) return () => Date.now();
-      if (name === "__wbindgen_object_drop_ref" || name === "__wbindgen_describe") return () => {};
-      if (!BINDGEN_UNUSED.some((prefix) => name.startsWith(prefix))) return null;
-    } else if (from !== BINDGEN_XFORM) {
-      return null;
-    }
-    // Thrown as the module's own trap, so the console stops as after a panic: a module left
-    // part-way through a call cannot be called again.
-    return () => {
-      module.message = `the module called ${from}.${name}, which this page does not provide`;
-      throw new WebAssembly.RuntimeError(module.message);
-    };
   }
 
   /// A module of one function that uses SIMD (`i32.const 0`, `i8x16.splat`, `i8x16.popcnt`):

@@ -34,7 +34,8 @@ pub use getrandom;
 /// name (as replays name it) and a `fn() -> Box<dyn bt::Cart>`, and optionally a third
 /// argument, the [`Bundle`] of the cart's `cart.toml` and asset folder that `bt web` writes.
 ///
-/// The module imports four functions: `bt.now_ms` (the page's `performance.now()`), for the
+/// The module imports four functions, and a fifth in a page that links GGRS (`bt.date_now`,
+/// see [`net`]): `bt.now_ms` (the page's `performance.now()`), for the
 /// overlay's cost figures; `bt.random(ptr, len)`, which fills `len` bytes at `ptr` with the
 /// browser's `crypto.getRandomValues` (GGRS's session ids, in netplay); `bt.panicked(ptr, len)`, which hands the script a panic's message
 /// (UTF-8 in the module's memory) just before the module stops; and `bt.load_save(ptr, len)`,

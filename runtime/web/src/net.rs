@@ -10,8 +10,8 @@
 //! GGRS built for `wasm32-unknown-unknown` without its `wasm-bindgen` feature needs a few
 //! things of the browser: a clock (the `instant` crate's `now`, which [`crate::page!`] defines
 //! with the page's clock), random bytes (`getrandom`'s custom source, `bt.random`, also in
-//! [`crate::page!`]), and `js_sys::Date` for its ping figures, whose
-//! `__wbindgen_placeholder__` imports `host/bt.js` answers by name.
+//! [`crate::page!`]), and `js_sys::Date` for its ping figures, which `bt web` gives it through
+//! BT's stand-in for js-sys (`runtime/web/js-sys`, the import `bt.date_now`).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;

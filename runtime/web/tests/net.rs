@@ -182,3 +182,20 @@ fn a_page_whose_peer_goes_silent_ends_its_run_saying_so() {
     let why = a.net_status().expect("why the session ended");
     assert!(why.starts_with("the other page stopped answering"), "{why}");
 }
+
+#[test]
+fn bts_stand_in_for_js_sys_has_the_version_bts_lock_holds_so_a_page_build_takes_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+    let locked = lock
+        .split("[[package]]")
+        .find(|p| p.contains("name = \"js-sys\""))
+        .and_then(|p| p.lines().find_map(|l| l.strip_prefix("version = ")))
+        .expect("GGRS's js-sys in Cargo.lock");
+    let stand_in = std::fs::read_to_string(root.join("runtime/web/js-sys/Cargo.toml")).unwrap();
+    assert!(
+        stand_in.lines().any(|l| l == format!("version = {locked}")),
+        "runtime/web/js-sys is not at js-sys {locked}, the version Cargo.lock holds: \
+         `bt web`'s patch would not take its place"
+    );
+}
