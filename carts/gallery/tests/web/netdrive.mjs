@@ -1,11 +1,11 @@
-// Drives two pages of one headless Chromium that play together over WebRTC, for
+// Drives pages of one headless Chromium that play together over WebRTC, for
 // carts/gallery/tests/web_netplay.rs. The pages come from ORIGIN (`bt signal --site`, which
 // serves the page and its rooms on one port); Chromium is driven through the DevTools protocol
 // over a pipe, as drive.mjs does, and may open WebRTC connections on the loopback only.
 //
 //   node netdrive.mjs CHROMIUM ORIGIN PLAN.json RESULTS.json
 //
-// PLAN is a list of steps, each on one page ("page": 0 or 1, opened in that order); the result
+// PLAN is a list of steps, each on one page ("page": 0, 1, ..., opened in that order); the result
 // of each goes, as one JSON array, to RESULTS:
 //   {"page": 0, "open": "index.html?room=t"}  load it and wait until `window.bt.ready`
 //   {"page": 0, "eval": "expression"}         its value (promises awaited)
