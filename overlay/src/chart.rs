@@ -53,6 +53,8 @@ pub(crate) struct Sample {
     pub generated: bool,
     /// How frames reached the screen changed here (see [`crate::ChartFrame::mode_change`]).
     pub mode_change: bool,
+    /// Updates the frame ran again after a rollback (see [`crate::Overlay::mark_rollback`]).
+    pub rerun: u32,
 }
 
 /// A tag with the index of the sample (frame) it belongs to.
@@ -84,6 +86,10 @@ pub(crate) struct Chart {
     total: u64,
     tags: VecDeque<Placed>,
     start_tick: u64,
+    /// A frame that ran updates again after a rollback was pushed since the chart started:
+    /// the tall chart then keeps a strip for them, so its panels do not move as such frames
+    /// scroll in and out.
+    rollbacks: bool,
 }
 
 impl Chart {
@@ -94,6 +100,7 @@ impl Chart {
             total: 0,
             tags: VecDeque::with_capacity(MAX_TAGS),
             start_tick: 0,
+            rollbacks: false,
         }
     }
 
@@ -102,6 +109,7 @@ impl Chart {
         self.total = 0;
         self.tags.clear();
         self.start_tick = tick;
+        self.rollbacks = false;
         self.add_tag(Tag {
             tick,
             label: "Start".to_string(),
@@ -114,6 +122,13 @@ impl Chart {
         self.total = 0;
         self.tags.clear();
         self.start_tick = 0;
+        self.rollbacks = false;
+    }
+
+    /// Whether a frame that ran updates again after a rollback was pushed since the chart
+    /// started.
+    pub fn has_rollbacks(&self) -> bool {
+        self.rollbacks
     }
 
     /// How many samples the ring holds.
@@ -139,6 +154,7 @@ impl Chart {
     pub fn push(&mut self, sample: Sample) {
         let slot = (self.total % self.ring.len() as u64) as usize;
         self.ring[slot] = sample;
+        self.rollbacks |= sample.rerun > 0;
         self.total += 1;
         while let Some(front) = self.tags.front() {
             if self.column_of(front.sample) >= 0 {
@@ -215,8 +231,8 @@ impl Chart {
         self.since(first).map(|(_, s)| s.discarded_ms).sum()
     }
 
-    /// Draws the band at `top`, `height` rows tall, with grid lines for `budget_ms` and a line
-    /// for each tag, drawn first so every dot stays in sight.
+    /// Draws the band at `top`, `height` rows tall, with grid lines for `budget_ms`, a line
+    /// for each tag and a rollback's re-run updates, drawn first so every dot stays in sight.
     pub fn draw(
         &self,
         fb: &mut Framebuffer,
@@ -237,6 +253,13 @@ impl Chart {
         for tag in self.tags() {
             if tag.stack == 0 && (0..i64::from(width)).contains(&tag.column) {
                 fb.draw_rect_fill(Rect::new(tag.column as i32, top, 1, height), c.tag);
+            }
+        }
+        // A rollback's updates run again: a cell each up from the bottom row, behind the dots.
+        for (x, s) in self.visible() {
+            let rows = i32::try_from(s.rerun).unwrap_or(i32::MAX).min(height);
+            if rows > 0 {
+                fb.draw_rect_fill(Rect::new(x, top + height - rows, 1, rows), c.tag);
             }
         }
         for (x, s) in self.visible() {

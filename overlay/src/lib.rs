@@ -59,7 +59,7 @@ pub use refresh::{
 pub use sound::{meter_level, SoundDevice, ALERT_FRAMES, METER_FLOOR_DB, METER_WARNING};
 pub use tall::{
     COST_SCALE_MS, DELTA_SCALE_MAX_BUDGETS, DELTA_SCALE_MIN_BUDGETS, DELTA_SCALE_UNBUDGETED_MS,
-    TALL_GUTTER,
+    ROLLBACK_ROWS, TALL_GUTTER,
 };
 
 use chart::{Chart, Sample};
@@ -330,6 +330,10 @@ pub struct Overlay {
     chart_scale_fit_ms: Option<f64>,
     /// The tall chart takes the screen down to the metrics rows, not half of it.
     chart_full_height: bool,
+    /// Updates the frame being run ran again after a rollback, for the next record.
+    rerun: u32,
+    /// The same for the last frame recorded.
+    last_rerun: u32,
 }
 
 impl Overlay {
@@ -384,6 +388,8 @@ impl Overlay {
             chart_scale_floor_ms: 0.0,
             chart_scale_fit_ms: None,
             chart_full_height: false,
+            rerun: 0,
+            last_rerun: 0,
         }
     }
 
@@ -571,7 +577,9 @@ impl Overlay {
         self.render_ms.add(render_ms);
         self.present.observe(stats.delta_ms);
         let missed = self.refresh.observe(stats.delta_ms);
-        let sample = self.sample(stats, missed.unwrap_or(0));
+        let mut sample = self.sample(stats, missed.unwrap_or(0));
+        sample.rerun = std::mem::take(&mut self.rerun);
+        self.last_rerun = sample.rerun;
         self.chart.push(sample);
         self.sound.tick();
         self.last = *stats;
@@ -604,6 +612,7 @@ impl Overlay {
             never_shown: false,
             generated: false,
             mode_change: false,
+            rerun: 0,
         }
     }
 
@@ -736,6 +745,31 @@ impl Overlay {
     /// Frames recorded since the chart started.
     pub fn samples_recorded(&self) -> u64 {
         self.chart.total()
+    }
+
+    /// Says the frame being run, the one the next [`Overlay::record`] takes, ran `rerun` of its
+    /// updates again after a rollback: a netplay session went back and ran them with the input
+    /// that arrived (they are among [`FrameStats::updates`]). The compact band draws a cell
+    /// for each in the tag colour up from its column's foot; the tall chart, once it has
+    /// charted such a frame, a strip of up to [`ROLLBACK_ROWS`] cells under the missed
+    /// refreshes, named `rollback` in its legend.
+    ///
+    /// ```
+    /// use bt::Settings;
+    /// use bt_overlay::{FrameStats, Overlay};
+    ///
+    /// let mut overlay = Overlay::new(&Settings::default());
+    /// overlay.mark_rollback(3);
+    /// overlay.record(&FrameStats { updates: 4, ..FrameStats::default() });
+    /// assert_eq!(overlay.last_rerun(), 3);
+    /// ```
+    pub fn mark_rollback(&mut self, rerun: u32) {
+        self.rerun = rerun;
+    }
+
+    /// Updates the last recorded frame ran again after a rollback ([`Overlay::mark_rollback`]).
+    pub fn last_rerun(&self) -> u32 {
+        self.last_rerun
     }
 
     /// Places a tag on the frame being run, the one the next [`Overlay::record`] takes.

@@ -5,7 +5,9 @@
 //! there is room, carries its value: `418ms`), a strip coloured by the updates the frame ran
 //! (with a notch under frames the update cap clamped), a strip marking the frames that missed
 //! display refreshes, the update and render costs stacked on their own scale, and a legend
-//! (with, on its right, what the columns cover when a host chose them). A gutter on the left
+//! (with, on its right, what the columns cover when a host chose them). Once it has charted a
+//! netplay frame that ran updates again after a rollback, a strip under the missed refreshes
+//! gives each such frame a cell per update run again. A gutter on the left
 //! holds each panel's top value. Each column is one frame, the newest on the right, drawn from
 //! the same samples as the compact band.
 //!
@@ -52,6 +54,10 @@ const COUNT_ROWS: i32 = 4;
 const NOTCH_ROWS: i32 = 2;
 /// Rows of the missed-refresh strip.
 const MISS_ROWS: i32 = 2;
+/// Rows of the rollback strip, one per update a frame ran again after a rollback: a netplay
+/// session's default prediction window (8 updates), the most one rollback redoes; a deeper one
+/// fills the strip.
+pub const ROLLBACK_ROWS: i32 = 8;
 /// Columns kept clear between two value labels of bars past the scale: about a glyph of the
 /// small digits.
 const OVER_GAP: i32 = 4;
@@ -126,6 +132,8 @@ pub(crate) struct TallLayout {
     pub count_top: i32,
     pub notch_top: i32,
     pub miss_top: i32,
+    /// The rollback strip, when the chart keeps one.
+    pub rollback_top: Option<i32>,
     /// The cost panel.
     pub cost_top: i32,
     pub cost_height: i32,
@@ -137,7 +145,7 @@ pub(crate) struct TallLayout {
 }
 
 impl TallLayout {
-    pub fn new(width: i32, top: i32, height: i32, timed: bool) -> TallLayout {
+    pub fn new(width: i32, top: i32, height: i32, timed: bool, rollbacks: bool) -> TallLayout {
         let lanes = if height >= TWO_LANES_FROM {
             2
         } else if height >= ONE_LANE_FROM {
@@ -154,8 +162,10 @@ impl TallLayout {
         } else {
             0
         };
-        // A gap row, the counts, the notch, the missed refreshes and a gap row.
-        let strip_rows = 1 + COUNT_ROWS + NOTCH_ROWS + MISS_ROWS + 1;
+        // A gap row, the counts, the notch, the missed refreshes, the rollbacks (a gap row and
+        // the strip) and a gap row.
+        let rollback_rows = if rollbacks { 1 + ROLLBACK_ROWS } else { 0 };
+        let strip_rows = 1 + COUNT_ROWS + NOTCH_ROWS + MISS_ROWS + rollback_rows + 1;
         let rest = (height - lane_rows - legend_rows - axis_rows - strip_rows).max(0);
         // Two thirds for the deltas, which carry the story; a third for the costs.
         let bars_height = (rest * 2 + 1) / 3;
@@ -164,7 +174,8 @@ impl TallLayout {
         let count_top = bars_top + bars_height + 1;
         let notch_top = count_top + COUNT_ROWS;
         let miss_top = notch_top + NOTCH_ROWS;
-        let cost_top = miss_top + MISS_ROWS + 1;
+        let rollback_top = rollbacks.then_some(miss_top + MISS_ROWS + 1);
+        let cost_top = miss_top + MISS_ROWS + rollback_rows + 1;
         TallLayout {
             data_x: TALL_GUTTER,
             columns: columns(width) as i32,
@@ -175,6 +186,7 @@ impl TallLayout {
             count_top,
             notch_top,
             miss_top,
+            rollback_top,
             cost_top,
             cost_height,
             axis_top: axis.then_some(cost_top + cost_height),
@@ -265,6 +277,8 @@ struct Column {
     hatched: bool,
     /// Marked: how frames reached the screen changed here.
     mode_change: bool,
+    /// Updates run again after a rollback.
+    rerun: u32,
 }
 
 impl Tall {
@@ -316,7 +330,7 @@ impl Tall {
             .since(first)
             .next()
             .is_some_and(|(_, s)| s.start_ms.is_some());
-        let l = TallLayout::new(width, top, height, timed);
+        let l = TallLayout::new(width, top, height, timed, chart.has_rollbacks());
         fb.draw_rect_fill(Rect::new(0, top, width, height), c.bar);
         fb.draw_rect_fill(Rect::new(0, top + height, width, 1), c.gap);
         self.labels.clear();
@@ -403,6 +417,7 @@ impl Tall {
                 start_ms: s.start_ms,
                 hatched: s.never_shown && look.bars == ChartBars::Display,
                 mode_change: s.mode_change,
+                rerun: s.rerun,
             });
         }
         let Tall {
@@ -436,6 +451,7 @@ impl Tall {
         let marks = Marks {
             generated: chart.since(first).any(|(_, s)| s.generated),
             mode: columns.iter().any(|col| col.mode_change),
+            rollback: l.rollback_top.is_some(),
         };
         if l.bars_height > 2 * BREAK_ROW {
             for (x, col) in (x0..).zip(columns.iter()) {
@@ -456,6 +472,13 @@ impl Tall {
             _ => (MISS_ROWS, c.error),
         });
         fill_histogram(fb, levels, x0, l.miss_top + MISS_ROWS, misses);
+        if let Some(y) = l.rollback_top {
+            let cells = columns.iter().map(|col| {
+                let rows = i32::try_from(col.rerun).unwrap_or(i32::MAX);
+                (rows.min(ROLLBACK_ROWS), c.tag)
+            });
+            fill_histogram(fb, levels, x0, y + ROLLBACK_ROWS, cells);
+        }
         // The render cost stacked on the update cost: the whole stack in the render colour,
         // then the update cost over its foot.
         let stacks = columns.iter().map(|col| (col.cost_rows, c.render_dot));
@@ -990,15 +1013,19 @@ enum Key {
     Clamp,
     Miss,
     Generated,
+    Rollback,
 }
 
-/// Which of a capture's own marks a chart shows, for its legend.
+/// Which marks beyond the usual a chart shows (a capture's own, a netplay run's rollbacks),
+/// for its legend.
 #[derive(Debug, Clone, Copy, Default)]
 struct Marks {
     /// A generated frame's bar.
     generated: bool,
     /// A change of present mode.
     mode: bool,
+    /// The rollback strip (a netplay run's).
+    rollback: bool,
 }
 
 /// The legend, word by word; the short one when the long does not fit.
@@ -1082,6 +1109,10 @@ fn legend(
     let extra = [
         (if marks.generated { "  gen" } else { "" }, Key::Generated),
         (if marks.mode { "  mode" } else { "" }, Key::Clamp),
+        (
+            if marks.rollback { "  rollback" } else { "" },
+            Key::Rollback,
+        ),
     ];
     let extra_w = legend_width(&extra);
     let Some((words, caption)) = choices
@@ -1109,6 +1140,7 @@ fn legend(
             Key::Clamp => c.clamp,
             Key::Miss => c.warning,
             Key::Generated => c.zero_update,
+            Key::Rollback => c.tag,
         };
         fb.print(x, y - FONT_TOP, word, ink);
         x += plain_width(word);

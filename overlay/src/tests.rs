@@ -479,6 +479,41 @@ fn a_frame_without_updates_is_marked_on_the_baseline_instead_of_an_update_dot() 
     assert_eq!(fb.get(49, BASELINE), Some(c.update_dot));
 }
 
+#[test]
+fn a_rollback_frame_gets_a_tag_coloured_cell_per_update_run_again_behind_its_dots() {
+    let mut o = visible(true);
+    for _ in 0..50 {
+        o.record(&steady());
+    }
+    // Three updates run again after a rollback, and the frame's own new one.
+    o.mark_rollback(3);
+    o.record(&FrameStats {
+        updates: 4,
+        ..steady()
+    });
+    assert_eq!(o.last_rerun(), 3);
+    o.record(&steady());
+    assert_eq!(o.last_rerun(), 0, "the mark is the one frame's");
+    let fb = drawn(&mut o);
+    let c = *o.colors();
+    let col = column(&fb, 50);
+    let n = col.len();
+    // Rows 33 and 34 are cells; the third, on the baseline, is under the update dot.
+    assert_eq!(
+        &col[n - 4..],
+        &[c.bar, c.tag, c.tag, c.update_dot],
+        "{col:?}"
+    );
+    assert_eq!(fb.get(50, 25), Some(c.render_dot));
+    for x in [49, 51] {
+        assert_eq!(
+            fb.get(x, BASELINE - 1),
+            Some(c.bar),
+            "no cell in column {x}"
+        );
+    }
+}
+
 /// Pixels of the metrics bar from `x` to its end.
 fn title_span(fb: &Framebuffer, x0: i32, x1: i32) -> Vec<u8> {
     (0..BAR_HEIGHT)

@@ -201,6 +201,29 @@ fn bars_past_the_scale_and_missed_refreshes_are_drawn_without_allocating() {
 }
 
 #[test]
+fn rollback_frames_are_charted_without_allocating() {
+    for mode in [ChartMode::Compact, ChartMode::Tall] {
+        let settings = Settings::default().overlay_visible(true);
+        let (mut o, mut fb, start) = warm_in(&settings, Some(mode));
+        let mut rollback_frame = |o: &mut Overlay, i: u64| {
+            o.mark_rollback((i % 9) as u32);
+            run_frame(o, &mut fb, i);
+        };
+        // The first rollback frame makes the tall chart's strip; then none allocates.
+        for i in start..start + 10 {
+            rollback_frame(&mut o, i);
+        }
+        let resume = start + 10;
+        let n = allocations_during(|| {
+            for i in resume..resume + 600 {
+                rollback_frame(&mut o, i);
+            }
+        });
+        assert_eq!(n, 0, "{mode:?}");
+    }
+}
+
+#[test]
 fn cycling_the_view_and_pausing_allocate_nothing() {
     let settings = Settings::default().overlay_visible(true).timing_chart(true);
     let (mut o, mut fb, start) = warm(&settings);

@@ -545,3 +545,118 @@ fn trace_and_diagnose_play_a_replay_under_their_clock() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(png.exists());
 }
+
+/// `frames` frames of snake at one update a frame, the player steering as in
+/// [`scripted_snake`], and holding B for player 1 in frame `b_at` when given: recorded.
+fn snake_pressing_b(frames: u64, b_at: Option<u64>) -> Replay {
+    let mut e = snake(None);
+    e.start_recording(DEFAULT_HASH_EVERY);
+    e.set_clock(Box::new(ConstantClock::new(1000.0 / 60.0).unwrap()));
+    let turns = [Button::UP, Button::RIGHT, Button::DOWN, Button::LEFT];
+    for f in 0..frames {
+        let input = e.console_mut().input_mut();
+        if f % 23 == 0 {
+            input.set_buttons(
+                Button::UP | Button::DOWN | Button::LEFT | Button::RIGHT,
+                Player::ONE,
+                false,
+            );
+            input.set_buttons(turns[(f / 23 % 4) as usize], Player::ONE, true);
+        }
+        input.set_buttons(Button::B, Player::ONE, b_at == Some(f));
+        e.advance(1);
+    }
+    e.recording("snake", None).unwrap()
+}
+
+#[test]
+fn bt_verify_against_compares_two_recordings_update_by_update() {
+    let dir = ScratchDir::new("verify-against");
+    let save = |name: &str, replay: &Replay| {
+        let path = dir.join(name);
+        replay.save(&path).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let compare = |a: &str, b: &str| bt(&["verify", "snake", "--input", a, "--against", b]);
+    let a = snake_pressing_b(600, None);
+    let same = snake_pressing_b(600, None);
+    let pressed = snake_pressing_b(600, Some(300));
+    let (pa, psame, ppressed) = (
+        save("a.btr", &a),
+        save("same.btr", &same),
+        save("pressed.btr", &pressed),
+    );
+
+    // Two recordings of one run agree.
+    let o = compare(&pa, &psame);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        out.contains(&format!("agree on all {} updates", a.ticks())),
+        "{out}"
+    );
+
+    // Input that differs: the first update whose input differs, its player and its buttons.
+    let first_other = a
+        .recording()
+        .iter()
+        .zip(pressed.recording().iter())
+        .position(|(x, y)| x != y)
+        .unwrap() as u64
+        + 1;
+    let o = compare(&pa, &ppressed);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!("differ at update {first_other}: player 1 holds ")),
+        "{e}"
+    );
+    assert!(
+        e.contains("+B in ") && e.trim_end().lines().count() == 1,
+        "{e}"
+    );
+
+    // The same input, another frame hash: named after its update.
+    let (at, hash) = a.hashes()[4];
+    let json = a.to_json();
+    let changed = json.replacen(
+        &format!("[{at},\"{hash:016x}\"]"),
+        &format!("[{at},\"{:016x}\"]", hash ^ 1),
+        1,
+    );
+    assert_ne!(changed, json);
+    let phash = write(&dir, "hash.btr", &changed);
+    let o = compare(&pa, &phash);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains(&format!("differ after update {at}: the same input")),
+        "{e}"
+    );
+
+    // One stops early: the updates they share agree, and that is success.
+    let shorter = save("shorter.btr", &a.through(580));
+    let o = compare(&pa, &shorter);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        out.contains("has 600 updates") && out.contains(" 580: the 580 they share agree"),
+        "{out}"
+    );
+    // ... but not when the shorter one parts from the other before it ends.
+    let o = compare(&save("early.btr", &pressed.through(580)), &pa);
+    assert_eq!(o.status.code(), Some(1));
+
+    // A bad file is refused as every replay is, named.
+    let broken = write(
+        &dir,
+        "broken.btr",
+        "{\"format\":\"bt-replay\",\"version\":1,",
+    );
+    let o = compare(&pa, &broken);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(e.contains("broken.btr: truncated replay"), "{e}");
+    let o = bt(&["verify", "snake", "--against", &pa]);
+    assert_eq!(o.status.code(), Some(2), "--against needs --input");
+}

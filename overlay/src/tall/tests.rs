@@ -49,7 +49,7 @@ fn any_time_takes_a_row_and_stacked_costs_both_show() {
 
 #[test]
 fn the_layout_splits_half_a_240_screen_and_drops_the_legend_at_120() {
-    let big = TallLayout::new(320, 14, 120, false);
+    let big = TallLayout::new(320, 14, 120, false, false);
     assert_eq!((big.lanes, big.columns), (2, 320 - TALL_GUTTER));
     assert_eq!((big.bars_top, big.bars_height), (38, 49));
     assert_eq!((big.count_top, big.notch_top, big.miss_top), (88, 92, 94));
@@ -60,7 +60,7 @@ fn the_layout_splits_half_a_240_screen_and_drops_the_legend_at_120() {
         14 + 120,
         "fills the chart"
     );
-    let small = TallLayout::new(160, 14, 60, false);
+    let small = TallLayout::new(160, 14, 60, false, false);
     assert_eq!((small.lanes, small.legend_top), (1, None));
     assert_eq!(small.cost_top + small.cost_height, 14 + 60);
     assert!(small.bars_height >= 20 && small.cost_height >= NUMBER_ROWS);
@@ -84,7 +84,13 @@ fn tall(width: u32, height: u32) -> Overlay {
 }
 
 fn layout_of(width: u32, height: u32) -> TallLayout {
-    TallLayout::new(width as i32, BAR_HEIGHT + ROW_GAP, height as i32 / 2, false)
+    TallLayout::new(
+        width as i32,
+        BAR_HEIGHT + ROW_GAP,
+        height as i32 / 2,
+        false,
+        false,
+    )
 }
 
 fn drawn(o: &mut Overlay, width: u32, height: u32) -> Framebuffer {
@@ -187,6 +193,52 @@ fn a_zero_update_run_a_clamped_frame_and_a_three_update_frame_show_in_their_colu
     // Nothing is drawn right of the newest frame but the budget lines.
     assert!((l.bars_top..bottom)
         .all(|y| matches!(fb.get(x(200), y), Some(p) if p == c.bar || p == c.grid)));
+}
+
+#[test]
+fn a_rollback_frame_draws_a_cell_per_update_run_again_in_a_strip_the_legend_names() {
+    let mut o = tall(320, 240);
+    for _ in 0..60 {
+        o.record(&frame(1));
+    }
+    let before = drawn(&mut o, 320, 240);
+    let plain = layout_of(320, 240);
+    // 1, 3 and 11 updates run again (the last deeper than the strip), each with one new.
+    for (i, rerun) in (60..).zip([1, 0, 3, 0, 11]) {
+        o.mark_rollback(rerun);
+        o.record(&frame(rerun + 1));
+        assert_eq!(o.last_rerun(), rerun, "frame {i}");
+    }
+    let fb = drawn(&mut o, 320, 240);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, false, true);
+    let c = *o.colors();
+    let y = l.rollback_top.unwrap();
+    assert!(y >= l.miss_top + MISS_ROWS, "under the missed refreshes");
+    assert!(
+        l.cost_top > plain.cost_top,
+        "the costs move down to make room"
+    );
+    let cells = |i: i32| {
+        (y..y + ROLLBACK_ROWS)
+            .filter(|&row| fb.get(l.data_x + i, row) == Some(c.tag))
+            .count()
+    };
+    let counted: Vec<usize> = (58..66).map(cells).collect();
+    assert_eq!(counted, [0, 0, 1, 0, 3, 0, ROLLBACK_ROWS as usize, 0]);
+    // The cells stand on the strip's foot.
+    assert_eq!(fb.get(l.data_x + 62, y + ROLLBACK_ROWS - 1), Some(c.tag));
+    assert_eq!(fb.get(l.data_x + 62, y + ROLLBACK_ROWS - 4), Some(c.bar));
+    // The legend names the strip in its colour; without a rollback there is neither.
+    let legend = l.legend_top.unwrap();
+    let inked = |fb: &Framebuffer, ink: u8| {
+        (legend..legend + TEXT_ROWS)
+            .flat_map(|y| (0..320).map(move |x| (x, y)))
+            .filter(|&(x, y)| fb.get(x, y) == Some(ink))
+            .count()
+    };
+    assert!(inked(&fb, c.tag) > 0, "rollback in the legend");
+    assert_eq!(inked(&before, c.tag), 0);
+    assert_eq!(plain.rollback_top, None);
 }
 
 #[test]
@@ -628,7 +680,7 @@ fn a_chart_whose_frames_know_their_times_writes_seconds_along_its_foot() {
     // 240 frames of 25 ms: 6 s, so a tick each second, every 40 columns, from 0 s.
     o.rechart(&timed_frames(240, 25.0), &[]);
     let fb = drawn(&mut o, 320, 240);
-    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true, false);
     let c = *o.colors();
     assert_eq!(
         l.legend_top.unwrap() + TEXT_ROWS,
@@ -671,7 +723,7 @@ fn the_axis_step_grows_with_the_span_and_starts_at_the_first_whole_step() {
         .collect();
     o.rechart(&frames, &[]);
     let fb = drawn(&mut o, 320, 240);
-    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true, false);
     let c = *o.colors();
     // Column k began at 12.5 s + k × 0.175 s: 20 s is first reached at column 43.
     let first_at = |s: f64| ((s - 12.5) / 0.175).ceil() as i32;
@@ -692,7 +744,7 @@ fn a_chart_of_display_times_names_its_bars_shown_and_hatches_frames_never_displa
     o.rechart(&frames, &[]);
     o.set_chart_bars(crate::ChartBars::Display);
     let fb = drawn(&mut o, 320, 240);
-    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true, false);
     let c = *o.colors();
     let x = l.data_x + 5;
     let hatch: Vec<i32> = (l.bars_top..l.bars_bottom())
@@ -736,7 +788,7 @@ fn a_generated_frame_is_barred_in_its_own_colour_and_a_mode_change_is_marked() {
     frames[9].mode_change = true;
     o.rechart(&frames, &[]);
     let fb = drawn(&mut o, 320, 240);
-    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true);
+    let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, 120, true, false);
     let c = *o.colors();
     let foot = l.bars_bottom() - 1;
     assert_eq!(fb.get(l.data_x + 5, foot), Some(c.zero_update), "generated");
@@ -786,7 +838,7 @@ fn a_chart_scaled_to_its_own_frames_ignores_the_carts_budget_and_can_take_the_sc
     let frames = timed_frames(40, 22.2);
     let top_of = |o: &mut Overlay, height: i32| {
         let fb = drawn(o, 320, 240);
-        let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, height, true);
+        let l = TallLayout::new(320, BAR_HEIGHT + ROW_GAP, height, true, false);
         let c = *o.colors();
         // The rows of the first column's bar, in any grade's colour.
         let bar = [c.text, c.warning, c.error];

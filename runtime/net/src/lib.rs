@@ -5,21 +5,26 @@
 //!
 //! This crate stands on `bt-engine` alone (the engine's rollback hooks: `update_with`,
 //! `save_rollback_state`, `load_rollback_state`, `state_hash`, `show`), below the window,
-//! which drives a [`NetPeer`] over the engine it owns (`bt run --host` and `--join`);
+//! which drives a [`NetPeer`] (or a [`SpectatorPeer`]) over the engine it owns
+//! (`bt run --host`, `--join` and `--spectate`);
 //! docs/netplay.md says what is built and what is not.
 //!
 //! [`Engine`]: bt_engine::Engine
 
 #![forbid(unsafe_code)]
 
+mod address;
 mod handshake;
 mod input;
 mod link;
 mod session;
+#[cfg(feature = "signal")]
+pub mod signal;
 pub mod sim;
 mod spectator;
 
-pub use handshake::RunTerms;
+pub use address::this_machine;
+pub use handshake::{RunTerms, MAX_SPECTATORS};
 pub use input::{combine, HoldButtons, PlayerInput};
 pub use link::{Link, UdpLink, MAX_DATAGRAM};
 pub use session::{
@@ -27,7 +32,7 @@ pub use session::{
     Seat, DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,
     DEFAULT_INPUT_DELAY, DEFAULT_MAX_PREDICTION,
 };
-pub use spectator::NetSpectator;
+pub use spectator::{NetSpectator, SpectatorPeer};
 
 /// `docs/netplay.md`, carried here so rustdoc compiles its example against this crate.
 #[doc = include_str!("../../../docs/netplay.md")]

@@ -88,6 +88,9 @@ pub(crate) struct Shared {
     pub(crate) dropped: u64,
     /// Whether GGRS's messages are taken (once its session runs) or dropped as early.
     pub(crate) ggrs_running: bool,
+    /// The addresses in the session once it runs: GGRS's messages from any other are
+    /// dropped and counted.
+    pub(crate) peers: Vec<SocketAddr>,
     received: Vec<(SocketAddr, Vec<u8>)>,
 }
 
@@ -98,6 +101,7 @@ impl Shared {
             hellos: VecDeque::new(),
             dropped: 0,
             ggrs_running: false,
+            peers: Vec::new(),
             received: Vec::new(),
         }))
     }
@@ -112,6 +116,7 @@ impl Shared {
             match unframe(&packet) {
                 Some((Kind::Hello, payload)) => self.hellos.push_back((from, payload.to_vec())),
                 Some((Kind::Ggrs, payload)) => match wire().deserialize::<Message>(payload) {
+                    Ok(_) if self.ggrs_running && !self.peers.contains(&from) => self.dropped += 1,
                     Ok(message) if self.ggrs_running => messages.push((from, message)),
                     Ok(_) => {}
                     Err(_) => self.dropped += 1,

@@ -84,8 +84,9 @@ pub enum Seat {
     Local,
     /// The player of the peer at this address.
     Remote(SocketAddr),
-    /// The player of the first peer whose terms agree, from any address: a host that waits
-    /// for a friend to join does not know the friend's address. At most one seat is.
+    /// The player of a peer whose terms agree, from any address: a host that waits for
+    /// friends to join does not know their addresses. Joiners take these seats in order of
+    /// arrival.
     Joiner,
 }
 
@@ -107,11 +108,23 @@ pub enum NetError {
         /// The first difference, with both values.
         difference: String,
     },
-    /// No peer joined a [`Seat::Joiner`] in time.
-    #[error("nobody joined within {}s", timeout.as_secs_f64())]
+    /// Not every [`Seat::Joiner`] was taken in time.
+    #[error("{} joined within {}s", joined_of(*joined, *wanted), timeout.as_secs_f64())]
     NoJoiner {
         /// How long the session waited.
         timeout: Duration,
+        /// Seats taken.
+        joined: usize,
+        /// Seats waiting for a joiner.
+        wanted: usize,
+    },
+    /// The host asked has no place for this peer: its seats are taken, or it has started.
+    #[error("the game at {peer} turned this peer away: {reason}")]
+    TurnedAway {
+        /// The host.
+        peer: SocketAddr,
+        /// Why, as the host said it.
+        reason: String,
     },
     /// A peer never completed the handshake.
     #[error("no answer from the peer at {peer} within {}s; is it started, and at that address?", timeout.as_secs_f64())]
@@ -190,8 +203,11 @@ pub struct NetStats {
     pub resimulated: u64,
     /// Frames the session waited with a full prediction window (no new update ran).
     pub stalls: u64,
-    /// Packets dropped as malformed (truncated, corrupted, foreign).
+    /// Packets dropped: malformed (truncated, corrupted, of another program), or from an
+    /// address not in the session once it plays.
     pub dropped_packets: u64,
+    /// Peers answered and turned away: another run, no free seat, or too late.
+    pub turned_away: u64,
     /// Times a peer went quiet for [`NetSettings::disconnect_notice`].
     pub interruptions: u64,
 }
@@ -231,12 +247,12 @@ pub struct NetPeer {
     ggrs: Option<P2PSession<BtConfig>>,
     settings: NetSettings,
     handshake: Handshake,
+    /// The local player's slot: a joiner's is its seat, known once the session starts.
     local: usize,
-    /// Each remote player's slot and address (unspecified for a [`Seat::Joiner`] until it
-    /// has joined), then each spectator's address.
+    /// Each remote player's slot and address, and each spectator's address: the handshake's
+    /// contacts when the session starts.
     remotes: Vec<(usize, SocketAddr)>,
     spectators: Vec<SocketAddr>,
-    players: usize,
     stats: NetStats,
     stopped: Option<NetError>,
     /// Sound of updates run for the first time, until taken.
@@ -298,11 +314,6 @@ impl NetSession {
             )));
         };
         let mut remotes: Vec<(usize, SocketAddr)> = Vec::new();
-        if seats.iter().filter(|&&s| s == Seat::Joiner).count() > 1 {
-            return Err(NetError::Seats(
-                "one seat at most waits for a peer to join".to_string(),
-            ));
-        }
         for (player, seat) in seats.iter().enumerate() {
             if *seat == Seat::Joiner {
                 remotes.push((player, crate::handshake::UNKNOWN));
@@ -338,15 +349,67 @@ impl NetSession {
             settings,
             handshake,
             local,
-            remotes,
+            remotes: Vec::new(),
             spectators: Vec::new(),
-            players: seats.len(),
             stats: NetStats::default(),
             stopped: None,
             sound: Vec::new(),
             sound_through: 0,
         };
         Ok(NetSession { engine, peer })
+    }
+
+    /// A session for `engine` (fresh from `init`), running the cart named `cart` (version
+    /// `cart_version`), that joins the host at `host`: a session whose other seats wait for
+    /// anyone ([`Seat::Joiner`]). The host gives this peer the next free seat and tells it how
+    /// many play and where the other players are, once every seat is taken.
+    ///
+    /// # Errors
+    /// [`NetError::NotFresh`] for an engine that has run updates.
+    pub fn join(
+        mut engine: Engine,
+        cart: &str,
+        cart_version: Option<&str>,
+        host: SocketAddr,
+        link: Box<dyn Link>,
+        settings: NetSettings,
+    ) -> Result<NetSession, NetError> {
+        if engine.updates_since_init() != 0 {
+            return Err(NetError::NotFresh(engine.updates_since_init()));
+        }
+        if let Some(every) = settings.record_hash_every {
+            engine.start_recording(every);
+        }
+        // The number of players is the host's, learnt from its first answer.
+        let terms = RunTerms::of(&engine, cart, cart_version, 0);
+        let handshake = Handshake::new(
+            terms,
+            Role::Joiner,
+            [(host, Expect::AnyPlayer)],
+            settings.handshake_timeout,
+        );
+        let peer = NetPeer {
+            shared: Shared::new(link),
+            ggrs: None,
+            settings,
+            handshake,
+            local: 0,
+            remotes: Vec::new(),
+            spectators: Vec::new(),
+            stats: NetStats::default(),
+            stopped: None,
+            sound: Vec::new(),
+            sound_through: 0,
+        };
+        Ok(NetSession { engine, peer })
+    }
+
+    /// Lets spectators ([`crate::NetSpectator`]) watch through this peer from any address,
+    /// up to [`crate::MAX_SPECTATORS`], as long as they ask before the session starts: a
+    /// host's. It sends them every confirmed input; one that comes later is turned away.
+    pub fn open_to_spectators(mut self) -> NetSession {
+        self.peer.handshake.open_to_spectators();
+        self
     }
 
     /// Lets the peers at `spectators` watch through this peer: it sends them every
@@ -363,14 +426,12 @@ impl NetSession {
             ));
         }
         for &addr in spectators {
-            let taken = self.peer.remotes.iter().any(|&(_, a)| a == addr)
-                || self.peer.spectators.contains(&addr);
+            let taken = self.peer.handshake.contacts.iter().any(|c| c.addr == addr);
             if taken {
                 return Err(NetError::Seats(format!(
                     "{addr} is in the session already: one peer plays or watches once"
                 )));
             }
-            self.peer.spectators.push(addr);
             self.peer
                 .handshake
                 .contacts
@@ -435,6 +496,12 @@ impl NetSession {
         self.peer.local_player()
     }
 
+    /// The peer without its engine, to ask what only it knows (its players, spectators and
+    /// the peers it keeps).
+    pub fn peer(&self) -> &NetPeer {
+        &self.peer
+    }
+
     /// The engine and the peer apart, for a host that keeps the engine itself: it hands the
     /// engine to [`NetPeer::advance_frame`] each frame.
     pub fn into_parts(self) -> (Engine, NetPeer) {
@@ -462,6 +529,7 @@ impl NetPeer {
         }
         let result = self.frame(engine, input);
         self.stats.dropped_packets = self.shared.borrow().dropped;
+        self.stats.turned_away = self.handshake.turned_away;
         match result {
             Ok(work) => Ok(work),
             Err(error) => {
@@ -606,6 +674,8 @@ impl NetPeer {
         let events: Vec<GgrsEvent<BtConfig>> = ggrs.events().collect();
         for event in events {
             match event {
+                // A spectator that leaves takes nothing from the players' run.
+                GgrsEvent::Disconnected { addr } if self.spectators.contains(&addr) => {}
                 GgrsEvent::Disconnected { addr } => {
                     return Err(NetError::Gone {
                         peer: addr,
@@ -634,15 +704,32 @@ impl NetPeer {
     }
 
     fn start_ggrs(&mut self) -> Result<(), NetError> {
-        // A joiner's address is known now: the handshake's contacts are the remote players'
-        // in order, then the spectators'.
-        for (remote, contact) in self.remotes.iter_mut().zip(&self.handshake.contacts) {
-            remote.1 = contact.addr;
+        // Every seat's address is known now, and a joiner's own seat: the handshake's contacts
+        // are the other players and the spectators that answered.
+        self.handshake.close();
+        if let Role::Player(local) = self.handshake.role() {
+            self.local = local;
         }
+        self.remotes.clear();
+        self.spectators.clear();
+        for contact in &self.handshake.contacts {
+            match contact.role {
+                Some(Role::Player(player)) => self.remotes.push((player, contact.addr)),
+                Some(Role::Spectator) => self.spectators.push(contact.addr),
+                _ => {}
+            }
+        }
+        self.remotes.sort_unstable();
+        {
+            let mut shared = self.shared.borrow_mut();
+            shared.peers = self.remotes.iter().map(|&(_, a)| a).collect();
+            shared.peers.extend(&self.spectators);
+        }
+        let players = self.players();
         let protocol = |e: ggrs::GgrsError| NetError::Protocol(e.to_string());
         let fps = ggrs_fps(self.handshake.terms().target_fps);
         let mut builder = SessionBuilder::<BtConfig>::new()
-            .with_num_players(self.players)
+            .with_num_players(players)
             .map_err(protocol)?
             .with_input_delay(self.settings.input_delay)
             .with_max_prediction_window(self.settings.max_prediction)
@@ -662,7 +749,7 @@ impl NetPeer {
         }
         for (i, &addr) in self.spectators.iter().enumerate() {
             builder = builder
-                .add_player(PlayerType::Spectator(addr), self.players + i)
+                .add_player(PlayerType::Spectator(addr), players + i)
                 .map_err(protocol)?;
         }
         self.shared.borrow_mut().ggrs_running = true;
@@ -717,9 +804,37 @@ impl NetPeer {
         self.stats
     }
 
-    /// The local player's slot (0 for player one).
+    /// The local player's slot (0 for player one); a joiner's is known once the session
+    /// has started.
     pub fn local_player(&self) -> usize {
         self.local
+    }
+
+    /// Players in the session; 0 for a joiner its host has not answered yet.
+    pub fn players(&self) -> usize {
+        self.handshake.terms().players
+    }
+
+    /// Spectators watching through this peer, once the session has started.
+    pub fn spectators(&self) -> usize {
+        self.spectators.len()
+    }
+
+    /// Peers this one keeps state for: the players and spectators in the session, or asking
+    /// in. At most the seats and [`crate::MAX_SPECTATORS`], whatever strangers send.
+    pub fn known_peers(&self) -> usize {
+        self.handshake.contacts.len()
+    }
+
+    /// Seats waiting for joiners, and how many of them are taken.
+    pub fn joined(&self) -> (usize, usize) {
+        let (seats, free) = self.handshake.joiner_seats();
+        (seats - free, seats)
+    }
+
+    /// The last peer turned away since the last call, as one line naming it and why.
+    pub fn take_turned_away(&mut self) -> Option<String> {
+        self.handshake.last_turned_away.take()
     }
 
     /// The link to the first remote player while the session runs; `None` before, or for a
@@ -732,6 +847,15 @@ impl NetPeer {
             ping_ms: u64::try_from(stats.ping).unwrap_or(u64::MAX),
             frames_ahead: ggrs.frames_ahead(),
         })
+    }
+}
+
+/// "nobody" or "1 of 3 players", for [`NetError::NoJoiner`].
+fn joined_of(joined: usize, wanted: usize) -> String {
+    if joined == 0 {
+        "nobody".to_string()
+    } else {
+        format!("only {joined} of the {wanted} players")
     }
 }
 

@@ -16,9 +16,17 @@ use crate::link::{GgrsSocket, Link, Shared};
 use crate::session::{ggrs_fps, guard, recording_through, BtConfig, NetError, NetSettings, Phase};
 
 /// A peer watching a session through one player's peer, its host
-/// ([`crate::NetSession::with_spectators`] on the host's side).
+/// ([`crate::NetSession::open_to_spectators`] or [`crate::NetSession::with_spectators`] on the
+/// host's side).
 pub struct NetSpectator {
     engine: Engine,
+    watch: SpectatorPeer,
+}
+
+/// A spectator without its engine ([`NetSpectator::into_parts`]): the link, the handshake and
+/// GGRS. A host that keeps the engine itself (a window's) hands it to
+/// [`SpectatorPeer::advance_frame`] every frame: always the engine the spectator was made with.
+pub struct SpectatorPeer {
     shared: Rc<RefCell<Shared>>,
     ggrs: Option<SpectatorSession<BtConfig>>,
     handshake: Handshake,
@@ -31,6 +39,14 @@ pub struct NetSpectator {
 impl std::fmt::Debug for NetSpectator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NetSpectator")
+            .field("watch", &self.watch)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for SpectatorPeer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SpectatorPeer")
             .field("host", &self.host)
             .field("terms", self.handshake.terms())
             .field("phase", &self.phase())
@@ -40,42 +56,34 @@ impl std::fmt::Debug for NetSpectator {
 
 impl NetSpectator {
     /// A spectator for `engine` (fresh from `init`) of the cart `cart` (version
-    /// `cart_version`) in a session of `players` players, watching through the peer at `host`
-    /// over `link`. Of `settings`, the disconnect and handshake times and the recording apply.
+    /// `cart_version`), watching through the peer at `host` over `link`; the host says how
+    /// many play. Of `settings`, the disconnect and handshake times and the recording apply.
     ///
     /// # Errors
-    /// [`NetError::NotFresh`] for an engine that has run updates; [`NetError::Seats`] for no
-    /// players or more than the console has.
+    /// [`NetError::NotFresh`] for an engine that has run updates.
     pub fn new(
         mut engine: Engine,
         cart: &str,
         cart_version: Option<&str>,
-        players: usize,
         host: SocketAddr,
         link: Box<dyn Link>,
         settings: NetSettings,
     ) -> Result<NetSpectator, NetError> {
-        if players == 0 || players > bt::limits::PLAYERS {
-            return Err(NetError::Seats(format!(
-                "a session has 1 to {} players, not {players}",
-                bt::limits::PLAYERS
-            )));
-        }
         if engine.updates_since_init() != 0 {
             return Err(NetError::NotFresh(engine.updates_since_init()));
         }
         if let Some(every) = settings.record_hash_every {
             engine.start_recording(every);
         }
-        let terms = RunTerms::of(&engine, cart, cart_version, players);
+        // The number of players is the host's, learnt from its first answer.
+        let terms = RunTerms::of(&engine, cart, cart_version, 0);
         let handshake = Handshake::new(
             terms,
             Role::Spectator,
             [(host, Expect::AnyPlayer)],
             settings.handshake_timeout,
         );
-        Ok(NetSpectator {
-            engine,
+        let watch = SpectatorPeer {
             shared: Shared::new(link),
             ggrs: None,
             handshake,
@@ -83,7 +91,8 @@ impl NetSpectator {
             settings,
             stopped: None,
             sound: Vec::new(),
-        })
+        };
+        Ok(NetSpectator { engine, watch })
     }
 
     /// One frame: the handshake with the host, then the updates whose input has come (one a
@@ -92,17 +101,61 @@ impl NetSpectator {
     /// # Errors
     /// Any [`NetError`] ends the watch: every later call returns the same error.
     pub fn advance_frame(&mut self) -> Result<u32, NetError> {
+        self.watch.advance_frame(&mut self.engine)
+    }
+
+    /// Where the watch is.
+    pub fn phase(&self) -> Phase {
+        self.watch.phase()
+    }
+
+    /// Updates run: every one final, since a spectator plays only confirmed input.
+    pub fn updates(&self) -> u64 {
+        self.engine.updates_since_init()
+    }
+
+    /// The run recorded ([`NetSettings::record_hash_every`]) from boot through update
+    /// `updates`, or as far as it has run. `None` when nothing is recorded.
+    pub fn recording_through(&self, updates: u64) -> Option<Replay> {
+        self.watch.recording_through(&self.engine, updates)
+    }
+
+    /// The sound of the updates run since the last call.
+    pub fn drain_sound(&mut self) -> std::vec::Drain<'_, bt::sound::Frame> {
+        self.watch.drain_sound()
+    }
+
+    /// The engine, to read (its framebuffer, as last shown).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The engine and the spectator apart, for a host that keeps the engine itself: it hands
+    /// the engine to [`SpectatorPeer::advance_frame`] each frame.
+    pub fn into_parts(self) -> (Engine, SpectatorPeer) {
+        (self.engine, self.watch)
+    }
+}
+
+impl SpectatorPeer {
+    /// One frame of `engine` (the spectator's own, [`NetSpectator::into_parts`]): the
+    /// handshake with the host, then the updates whose input has come (one a frame), and the
+    /// newest state drawn once. Returns how many updates ran.
+    ///
+    /// # Errors
+    /// Any [`NetError`] ends the watch: every later call returns the same error.
+    pub fn advance_frame(&mut self, engine: &mut Engine) -> Result<u32, NetError> {
         if let Some(error) = &self.stopped {
             return Err(error.clone());
         }
-        let result = self.frame();
+        let result = self.frame(engine);
         if let Err(error) = &result {
             self.stopped = Some(error.clone());
         }
         result
     }
 
-    fn frame(&mut self) -> Result<u32, NetError> {
+    fn frame(&mut self, engine: &mut Engine) -> Result<u32, NetError> {
         if self.ggrs.is_none() {
             self.shared.borrow_mut().pump();
         }
@@ -111,7 +164,7 @@ impl NetSpectator {
             if !self.handshake.done() {
                 self.handshake.check_time()?;
                 self.handshake.send(&self.shared);
-                self.engine.show()?;
+                engine.show()?;
                 return Ok(0);
             }
             self.start_ggrs()?;
@@ -124,11 +177,11 @@ impl NetSpectator {
             Ok(requests) => {
                 for request in requests {
                     if let GgrsRequest::AdvanceFrame { inputs } = request {
-                        if let Some(at) = self.engine.quit_at() {
+                        if let Some(at) = engine.quit_at() {
                             return Err(NetError::CartQuit(at));
                         }
-                        self.engine.update_with(&combine(&inputs))?;
-                        let console = self.engine.console_mut();
+                        engine.update_with(&combine(&inputs))?;
+                        let console = engine.console_mut();
                         self.sound.extend(console.drain_frames());
                         let keep = console.sample_rate() as usize;
                         if self.sound.len() > keep {
@@ -153,14 +206,14 @@ impl NetSpectator {
                 return Err(NetError::Gone {
                     peer: addr,
                     timeout: self.settings.disconnect_timeout,
-                    update: self.engine.updates_since_init(),
+                    update: engine.updates_since_init(),
                 });
             }
         }
         if !running {
             self.handshake.check_time()?;
         }
-        self.engine.show()?;
+        engine.show()?;
         Ok(updates)
     }
 
@@ -178,7 +231,11 @@ impl NetSpectator {
             .map_err(protocol)?
             .with_catchup_speed(1)
             .map_err(protocol)?;
-        self.shared.borrow_mut().ggrs_running = true;
+        {
+            let mut shared = self.shared.borrow_mut();
+            shared.ggrs_running = true;
+            shared.peers = vec![self.host];
+        }
         let socket = GgrsSocket(self.shared.clone());
         self.ggrs = Some(builder.start_spectator_session(self.host, socket));
         Ok(())
@@ -193,16 +250,24 @@ impl NetSpectator {
         }
     }
 
-    /// Updates run: every one final, since a spectator plays only confirmed input.
-    pub fn updates(&self) -> u64 {
-        self.engine.updates_since_init()
+    /// Updates the host has confirmed that this spectator has not played yet.
+    pub fn updates_behind(&self) -> usize {
+        self.ggrs
+            .as_ref()
+            .filter(|g| g.current_state() == SessionState::Running)
+            .map_or(0, SpectatorSession::frames_behind_host)
+    }
+
+    /// Players in the session; 0 until the host has answered.
+    pub fn players(&self) -> usize {
+        self.handshake.terms().players
     }
 
     /// The run recorded ([`NetSettings::record_hash_every`]) from boot through update
-    /// `updates`, or as far as it has run. `None` when nothing is recorded.
-    pub fn recording_through(&self, updates: u64) -> Option<Replay> {
-        let through = updates.min(self.updates());
-        recording_through(&self.engine, self.handshake.terms(), through)
+    /// `updates` of `engine`, or as far as it has run. `None` when nothing is recorded.
+    pub fn recording_through(&self, engine: &Engine, updates: u64) -> Option<Replay> {
+        let through = updates.min(engine.updates_since_init());
+        recording_through(engine, self.handshake.terms(), through)
     }
 
     /// The sound of the updates run since the last call.
@@ -210,8 +275,8 @@ impl NetSpectator {
         self.sound.drain(..)
     }
 
-    /// The engine, to read (its framebuffer, as last shown).
-    pub fn engine(&self) -> &Engine {
-        &self.engine
+    /// Packets dropped: malformed, or from an address other than the host's.
+    pub fn dropped_packets(&self) -> u64 {
+        self.shared.borrow().dropped
     }
 }

@@ -561,6 +561,79 @@ fn an_update_run_again_after_a_rollback_is_not_heard_twice() {
 }
 
 #[test]
+fn a_rollback_frame_shows_each_update_run_again_on_the_overlays_chart() {
+    let net = SimNet::new(8, lossy());
+    let a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        NetSettings::default(),
+    );
+    let mut b = peer(
+        SNAKE,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        NetSettings::default(),
+    );
+    // The engine apart from the session, as the window holds it, and the chart it shows.
+    let Peer {
+        session,
+        mut script,
+        ..
+    } = a;
+    let (mut engine, mut a) = session.into_parts();
+    let settings = bt::Settings::default()
+        .overlay_visible(true)
+        .timing_chart(true);
+    let mut overlay = bt_overlay::Overlay::new(&settings);
+    let (mut input, mut fresh, mut frames) = (PlayerInput::default(), true, 0);
+    let rerun = loop {
+        assert!(frames < 20_000, "no rollback in {frames} frames");
+        net.advance(FRAME);
+        if fresh {
+            input = script.next();
+        }
+        let work = a.advance_frame(&mut engine, input).unwrap();
+        fresh = work.input_taken;
+        b.step().unwrap();
+        // What the window's frame reports: no time, so the column holds no dot.
+        overlay.mark_rollback(u32::try_from(work.rolled_back).unwrap());
+        overlay.record(&bt_overlay::FrameStats {
+            updates: work.updates,
+            delta_ms: 16.0,
+            ..bt_overlay::FrameStats::default()
+        });
+        frames += 1;
+        if work.rolled_back > 0 {
+            assert!(u64::from(work.updates) > work.rolled_back, "{work:?}");
+            break work.rolled_back as usize;
+        }
+        if a.phase() != Phase::Running {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    };
+    assert_eq!(overlay.last_rerun() as usize, rerun);
+    let mut fb = bt::host::Framebuffer::new(settings.width, settings.height);
+    overlay.draw(&mut fb);
+    // The band's rows (under the title row), the newest frame's column: a cell in the tag
+    // colour for each update run again, up from its foot.
+    let (top, bottom) = (
+        bt_overlay::BAR_HEIGHT + bt_overlay::ROW_GAP,
+        bt_overlay::BAR_HEIGHT + bt_overlay::ROW_GAP + bt_overlay::CHART_HEIGHT,
+    );
+    let x = (frames.min(settings.width as usize) - 1) as i32;
+    let tag = overlay.colors().tag;
+    let column: Vec<bool> = (top..bottom).map(|y| fb.get(x, y) == Some(tag)).collect();
+    let cells = column.iter().filter(|&&t| t).count();
+    assert_eq!(cells, rerun, "{column:?}");
+    assert!(column[column.len() - rerun..].iter().all(|&t| t));
+}
+
+#[test]
 fn a_peer_that_never_answers_ends_the_handshake_with_a_clear_message() {
     let net = SimNet::new(1, Conditions::PERFECT);
     let settings = NetSettings {
@@ -661,7 +734,6 @@ fn a_spectator_plays_the_same_run_as_the_players() {
         engine(SNAKE.cart, 9),
         "snake",
         Some("1"),
-        2,
         addr(A),
         Box::new(net.link(watcher)),
         recording_settings(),
@@ -886,4 +958,457 @@ fn a_host_nobody_joins_ends_with_a_clear_message() {
         std::thread::sleep(Duration::from_millis(2));
     };
     assert_eq!(error.to_string(), "nobody joined within 0.2s");
+}
+
+/// A UDP link on a free port of the loopback, and its address.
+fn udp() -> (UdpLink, SocketAddr) {
+    let link = UdpLink::bind(addr(0)).unwrap();
+    let at = link.local_addr().unwrap();
+    (link, at)
+}
+
+/// A peer that joins the host at `host` and plays the seat it is given.
+fn joiner(game: Game, seed: u64, script: u64, host: SocketAddr, link: Box<dyn Link>) -> Peer {
+    let engine = engine(game.cart, seed);
+    let session = NetSession::join(
+        engine,
+        game.name,
+        Some("1"),
+        host,
+        link,
+        recording_settings(),
+    )
+    .unwrap();
+    Peer {
+        session,
+        script: Script::new(script, game.buttons),
+        input: PlayerInput::default(),
+        fresh: true,
+    }
+}
+
+/// A host of `players` players whose other seats wait for joiners, open to spectators.
+fn hosting(game: Game, players: usize, link: Box<dyn Link>, settings: NetSettings) -> Peer {
+    let mut seats = vec![Seat::Joiner; players];
+    seats[0] = Seat::Local;
+    let engine = engine(game.cart, 9);
+    let session = NetSession::new(engine, game.name, Some("1"), &seats, link, settings)
+        .unwrap()
+        .open_to_spectators();
+    Peer {
+        session,
+        script: Script::new(0x5eed, game.buttons),
+        input: PlayerInput::default(),
+        fresh: true,
+    }
+}
+
+/// Steps every peer (and the spectator) until `until` holds, for at most 60 s of real time.
+fn step_all(
+    peers: &mut [&mut Peer],
+    watcher: Option<&mut bt_net::NetSpectator>,
+    until: impl Fn(&[&mut Peer]) -> bool,
+) {
+    let started = std::time::Instant::now();
+    let mut watcher = watcher;
+    while !until(peers) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no progress: {:?}",
+            peers.iter().map(|p| p.session.stats()).collect::<Vec<_>>()
+        );
+        for p in peers.iter_mut() {
+            p.step().unwrap();
+        }
+        if let Some(w) = watcher.as_mut() {
+            w.advance_frame().unwrap();
+        }
+        std::thread::sleep(Duration::from_micros(500));
+    }
+}
+
+#[test]
+fn three_players_take_their_seats_in_order_of_arrival_and_a_spectator_watches_over_udp() {
+    const UPDATES: u64 = 400;
+    let (host_link, host_at) = udp();
+    let mut host = hosting(SNAKE, 3, Box::new(host_link), recording_settings());
+    let mut first = joiner(SNAKE, 9, 1, host_at, Box::new(udp().0));
+    // The first joiner arrives alone: it holds seat 2 and waits for the third player.
+    step_all(&mut [&mut host, &mut first], None, |p| {
+        p[0].session.peer().joined() == (1, 2)
+    });
+    assert_eq!(first.session.phase(), Phase::Handshake);
+    let mut watcher = bt_net::NetSpectator::new(
+        engine(SNAKE.cart, 9),
+        SNAKE.name,
+        Some("1"),
+        host_at,
+        Box::new(udp().0),
+        recording_settings(),
+    )
+    .unwrap();
+    for _ in 0..10 {
+        watcher.advance_frame().unwrap();
+        host.step().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let mut second = joiner(SNAKE, 9, 2, host_at, Box::new(udp().0));
+    step_all(
+        &mut [&mut host, &mut first, &mut second],
+        Some(&mut watcher),
+        |p| p.iter().all(|p| p.session.confirmed_updates() >= UPDATES),
+    );
+    assert_eq!(
+        [&host, &first, &second].map(|p| (p.session.local_player(), p.session.peer().players())),
+        [(0, 3), (1, 3), (2, 3)],
+        "seats in order of arrival"
+    );
+    assert_eq!(host.session.peer().spectators(), 1);
+    let watched = loop {
+        if watcher.updates() >= UPDATES {
+            break watcher.recording_through(UPDATES).unwrap();
+        }
+        host.step().unwrap();
+        first.step().unwrap();
+        second.step().unwrap();
+        watcher.advance_frame().unwrap();
+        std::thread::sleep(Duration::from_micros(500));
+    };
+    let recorded = host.session.recording_through(UPDATES).unwrap();
+    assert_eq!(recorded.ticks(), UPDATES);
+    for p in [&first, &second] {
+        assert!(p.session.recording_through(UPDATES).unwrap() == recorded);
+    }
+    assert!(watched == recorded, "the spectator's run differs");
+    let pressed: Vec<bool> = (0..3)
+        .map(|player| {
+            recorded
+                .recording()
+                .iter()
+                .any(|t| t.buttons[player].down != 0)
+        })
+        .collect();
+    assert_eq!(pressed, [true; 3]);
+    replays_in_a_fresh_engine(&recorded, SNAKE.cart);
+}
+
+/// Steps `peer` (and the running pair) until it fails, for at most 20 s: its error.
+fn until_it_fails(peer: &mut Peer, running: &mut [&mut Peer]) -> NetError {
+    let started = std::time::Instant::now();
+    loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no error");
+        for p in running.iter_mut() {
+            p.step().unwrap();
+        }
+        if let Err(e) = peer.step() {
+            return e;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[test]
+fn a_joiner_or_spectator_of_another_run_is_told_at_once_and_the_host_waits_on_for_the_right_one() {
+    let (host_link, host_at) = udp();
+    let settings = NetSettings {
+        handshake_timeout: Duration::from_secs(30),
+        ..recording_settings()
+    };
+    let mut host = hosting(SNAKE, 2, Box::new(host_link), settings);
+    let mut stranger = joiner(SNAKE, 10, 1, host_at, Box::new(udp().0));
+    let started = std::time::Instant::now();
+    let error = until_it_fails(&mut stranger, &mut [&mut host]);
+    // Told from the host's answer, long before the 10 s a silent host would take.
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(
+        error.to_string(),
+        format!("refused the peer at {host_at}: it plays seed 9 (this run: 10)")
+    );
+    assert_eq!(host.session.phase(), Phase::Handshake);
+    assert!(host.session.stats().turned_away >= 1);
+    let mut other_cart = joiner(PLATFORMER, 9, 1, host_at, Box::new(udp().0));
+    let error = until_it_fails(&mut other_cart, &mut [&mut host]);
+    assert!(
+        error
+            .to_string()
+            .contains("it plays the cart 'snake' (this run: 'platformer')"),
+        "{error}"
+    );
+    assert_eq!(host.session.peer().joined(), (0, 1));
+    // A spectator of another run is told too, and not kept.
+    let mut watcher = bt_net::NetSpectator::new(
+        engine(SNAKE.cart, 10),
+        SNAKE.name,
+        Some("1"),
+        host_at,
+        Box::new(udp().0),
+        recording_settings(),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no error");
+        host.step().unwrap();
+        if let Err(e) = watcher.advance_frame() {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    assert_eq!(
+        error.to_string(),
+        format!("refused the peer at {host_at}: it plays seed 9 (this run: 10)")
+    );
+    for _ in 0..10 {
+        host.step().unwrap();
+    }
+    assert_eq!(host.session.peer().known_peers(), 1);
+    let mut friend = joiner(SNAKE, 9, 1, host_at, Box::new(udp().0));
+    step_all(&mut [&mut host, &mut friend], None, |p| {
+        p.iter().all(|p| p.session.confirmed_updates() >= 60)
+    });
+    assert_eq!(friend.session.local_player(), 1);
+}
+
+#[test]
+fn a_late_spectator_and_a_joiner_with_no_seat_are_turned_away_with_one_line() {
+    let (host_link, host_at) = udp();
+    let mut host = hosting(SNAKE, 2, Box::new(host_link), recording_settings());
+    let mut friend = joiner(SNAKE, 9, 1, host_at, Box::new(udp().0));
+    step_all(&mut [&mut host, &mut friend], None, |p| {
+        p.iter().all(|p| p.session.confirmed_updates() >= 30)
+    });
+    let mut late = joiner(SNAKE, 9, 2, host_at, Box::new(udp().0));
+    let error = until_it_fails(&mut late, &mut [&mut host, &mut friend]);
+    assert_eq!(
+        error.to_string(),
+        format!("the game at {host_at} turned this peer away: all 2 players' seats are taken")
+    );
+    let mut watcher = bt_net::NetSpectator::new(
+        engine(SNAKE.cart, 9),
+        SNAKE.name,
+        Some("1"),
+        host_at,
+        Box::new(udp().0),
+        recording_settings(),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no error");
+        host.step().unwrap();
+        friend.step().unwrap();
+        if let Err(e) = watcher.advance_frame() {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the game at {host_at} turned this peer away: the game has started; spectators join before its last player"
+        )
+    );
+    // The game went on, and keeps no state for either.
+    assert_eq!(host.session.phase(), Phase::Running);
+    assert_eq!(host.session.peer().known_peers(), 1);
+    assert!(host.session.stats().turned_away >= 2);
+}
+
+#[test]
+fn spectators_past_the_most_a_host_takes_are_turned_away_and_silent_ones_hold_nothing_up() {
+    let (host_link, host_at) = udp();
+    let mut host = hosting(SNAKE, 2, Box::new(host_link), recording_settings());
+    let watcher = || {
+        bt_net::NetSpectator::new(
+            engine(SNAKE.cart, 9),
+            SNAKE.name,
+            Some("1"),
+            host_at,
+            Box::new(udp().0),
+            recording_settings(),
+        )
+        .unwrap()
+    };
+    // More strangers than places ask to watch, once each, and never answer again.
+    let mut crowd: Vec<_> = (0..bt_net::MAX_SPECTATORS + 3).map(|_| watcher()).collect();
+    for w in &mut crowd {
+        w.advance_frame().unwrap();
+    }
+    for _ in 0..20 {
+        host.step().unwrap();
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_eq!(
+        host.session.peer().known_peers(),
+        1 + bt_net::MAX_SPECTATORS,
+        "one seat and the spectators' places, no more"
+    );
+    // The ones past the places hear why.
+    let last = crowd.last_mut().unwrap();
+    let started = std::time::Instant::now();
+    let error = loop {
+        assert!(started.elapsed() < Duration::from_secs(20), "no error");
+        if let Err(e) = last.advance_frame() {
+            break e;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    assert!(
+        error
+            .to_string()
+            .ends_with("turned this peer away: it has 8 spectators, the most it takes"),
+        "{error}"
+    );
+    // A player joins: the game starts without the spectators that never answered.
+    let mut friend = joiner(SNAKE, 9, 1, host_at, Box::new(udp().0));
+    step_all(&mut [&mut host, &mut friend], None, |p| {
+        p.iter().all(|p| p.session.confirmed_updates() >= 30)
+    });
+    assert_eq!(host.session.peer().spectators(), 0);
+    assert_eq!(host.session.peer().known_peers(), 1);
+}
+
+/// A link that sends again, now and then, a packet it sent before: replays from the real
+/// address, as a network that duplicates or an attacker on the path would.
+struct Replaying {
+    inner: UdpLink,
+    sent: Rc<RefCell<Vec<Vec<u8>>>>,
+    rng: SplitMix,
+}
+
+impl Link for Replaying {
+    fn send(&mut self, to: SocketAddr, bytes: &[u8]) {
+        self.inner.send(to, bytes);
+        let mut sent = self.sent.borrow_mut();
+        if !sent.is_empty() && self.rng.next_u64().is_multiple_of(4) {
+            let old = sent[self.rng.next_u64() as usize % sent.len()].clone();
+            self.inner.send(to, &old);
+        }
+        // The last few hundred are kept: enough to replay old ones, bounded.
+        if sent.len() < 512 {
+            sent.push(bytes.to_vec());
+        } else {
+            let at = self.rng.next_u64() as usize % sent.len();
+            sent[at] = bytes.to_vec();
+        }
+    }
+
+    fn receive(&mut self, into: &mut Vec<(SocketAddr, Vec<u8>)>) {
+        self.inner.receive(into);
+    }
+}
+
+#[test]
+fn garbage_truncated_replayed_and_foreign_packets_at_a_udp_session_are_dropped_and_counted() {
+    const UPDATES: u64 = 600;
+    let (la, pa) = udp();
+    let (lb, pb) = udp();
+    let sent = Rc::new(RefCell::new(Vec::new()));
+    let replaying = Replaying {
+        inner: lb,
+        sent: sent.clone(),
+        rng: SplitMix::new(17),
+    };
+    let mut a = peer(SNAKE, 9, 0, Box::new(la), pb, recording_settings());
+    let mut b = peer(SNAKE, 9, 1, Box::new(replaying), pa, recording_settings());
+    // A third address: noise, B's packets cut short, and B's packets whole (a replay from
+    // elsewhere: its hellos and GGRS's messages).
+    let stranger = std::net::UdpSocket::bind(addr(0)).unwrap();
+    let mut rng = SplitMix::new(23);
+    let mut foreign = 0u64;
+    let started = std::time::Instant::now();
+    while a.session.confirmed_updates() < UPDATES || b.session.confirmed_updates() < UPDATES {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        a.step().unwrap();
+        b.step().unwrap();
+        let mut noise = vec![0u8; (rng.next_u64() % 64) as usize];
+        noise.iter_mut().for_each(|x| *x = rng.next_u64() as u8);
+        let copies: Vec<Vec<u8>> = {
+            let sent = sent.borrow();
+            (0..2)
+                .filter(|_| !sent.is_empty())
+                .map(|_| sent[rng.next_u64() as usize % sent.len()].clone())
+                .collect()
+        };
+        let mut packets = vec![noise];
+        for copy in copies {
+            let cut = rng.next_u64() as usize % copy.len();
+            packets.push(copy[..cut].to_vec());
+            packets.push(copy);
+        }
+        for packet in packets {
+            stranger.send_to(&packet, pa).unwrap();
+            foreign += 1;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    // Whatever arrived was dropped and counted: a few may still be on their way, and copies
+    // of GGRS's messages that came before A's GGRS ran were dropped as early, uncounted.
+    let dropped = a.session.stats().dropped_packets;
+    assert!(
+        dropped + 60 >= foreign && dropped <= foreign,
+        "{dropped} of {foreign} foreign packets dropped"
+    );
+    assert_eq!(a.session.peer().known_peers(), 1);
+    let ra = a.session.recording_through(UPDATES).unwrap();
+    assert!(ra == b.session.recording_through(UPDATES).unwrap());
+    replays_in_a_fresh_engine(&ra, SNAKE.cart);
+}
+
+#[test]
+fn a_spectator_that_leaves_takes_nothing_from_the_players_game() {
+    let net = SimNet::new(21, Conditions::PERFECT);
+    let settings = NetSettings {
+        disconnect_timeout: Duration::from_millis(300),
+        disconnect_notice: Duration::from_millis(100),
+        ..recording_settings()
+    };
+    let watcher = addr(3);
+    let mut a = peer(
+        SNAKE,
+        9,
+        0,
+        Box::new(net.link(addr(A))),
+        addr(B),
+        settings.clone(),
+    );
+    a.session = a.session.with_spectators(&[watcher]).unwrap();
+    let mut b = peer(
+        SNAKE,
+        9,
+        1,
+        Box::new(net.link(addr(B))),
+        addr(A),
+        settings.clone(),
+    );
+    let mut s = bt_net::NetSpectator::new(
+        engine(SNAKE.cart, 9),
+        SNAKE.name,
+        Some("1"),
+        addr(A),
+        Box::new(net.link(watcher)),
+        settings,
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    while s.updates() < 60 {
+        assert!(started.elapsed() < Duration::from_secs(20), "no progress");
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        s.advance_frame().unwrap();
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    // The spectator is gone; the players play on well past the disconnect timeout.
+    drop(s);
+    net.silence(watcher);
+    let (gone_at, started) = (a.session.confirmed_updates(), std::time::Instant::now());
+    while started.elapsed() < Duration::from_millis(1500) {
+        net.advance(FRAME);
+        a.step().unwrap();
+        b.step().unwrap();
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(a.session.confirmed_updates() > gone_at + 60);
+    assert_eq!(a.session.phase(), Phase::Running);
 }

@@ -81,6 +81,10 @@ pub enum Command {
     /// Turn a cart into a web page: a new folder with index.html, the cart compiled to
     /// WebAssembly and the JavaScript that plays it, for any static web host.
     Web(WebArgs),
+    /// Serve the rooms web pages meet in to play together (and, with --site, the page
+    /// itself): a WebSocket signalling server speaking matchbox's protocol. See
+    /// docs/netplay.md.
+    Signal(SignalArgs),
     /// Edit a sound file in a window: sound effects as rows of notes, tunes as their patterns
     /// or sequences; Space plays, Ctrl+S saves (see docs/sound-editor.md for the keys).
     #[cfg(feature = "window")]
@@ -475,6 +479,11 @@ pub struct VerifyArgs {
     // --seed.
     #[command(flatten)]
     pub input: InputArg,
+    /// Compare the --input replay with this one update by update instead (the two players'
+    /// recordings of a netplay run): the first update whose input or frame hash differs, exit
+    /// 1; no clocks are run.
+    #[arg(long, value_name = "FILE.btr", requires = "input", conflicts_with_all = ["seconds", "diff", "threads"])]
+    pub against: Option<PathBuf>,
     /// Simulated seconds to check [default: 10, or the whole replay with --input].
     #[arg(long, value_parser = seconds_arg, allow_negative_numbers = true)]
     pub seconds: Option<f64>,
@@ -708,8 +717,9 @@ pub struct RunArgs {
     /// (the same frame times either way, so the same updates and pictures) [default: host].
     #[arg(long, value_enum, value_name = "PACE")]
     pub capture_pace: Option<CapturePace>,
-    /// Play with a friend over the network: wait on this UDP port [default: 7000] for them to
-    /// join (`bt run CART --join ADDRESS:PORT`, the line printed says it); you are player 1.
+    /// Play with friends over the network: wait on this UDP port [default: 7000] for them to
+    /// join (`bt run CART --join ADDRESS:PORT`, the line printed says it), and for spectators
+    /// (`--spectate`); you are player 1.
     #[arg(
         long,
         value_name = "PORT",
@@ -718,8 +728,17 @@ pub struct RunArgs {
         conflicts_with_all = NETPLAY_CONFLICTS
     )]
     pub host: Option<Option<u16>>,
+    /// With --host: players in the game, you counted, 2 to 4 [default: 2]; it starts when
+    /// all have joined.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "host",
+        value_parser = clap::value_parser!(u8).range(2..=bt::limits::PLAYERS as i64)
+    )]
+    pub players: Option<u8>,
     /// Join a friend's game (`bt run CART --host` on their machine) at this address, as
-    /// HOST:PORT; you are player 2.
+    /// HOST:PORT; you take the next free seat (player 2 if you are first).
     #[arg(
         long,
         value_name = "ADDRESS",
@@ -728,6 +747,16 @@ pub struct RunArgs {
         conflicts_with = "host"
     )]
     pub join: Option<std::net::SocketAddr>,
+    /// Watch a friend's game (`bt run CART --host` on their machine) at this address, as
+    /// HOST:PORT, from before its last player joins; nothing you press reaches it.
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        value_parser = join_address,
+        conflicts_with_all = NETPLAY_CONFLICTS,
+        conflicts_with_all = ["host", "join"]
+    )]
+    pub spectate: Option<std::net::SocketAddr>,
 }
 
 /// `bt run`'s flags a netplay run refuses: each would start this peer's run somewhere the
@@ -777,6 +806,22 @@ pub struct DevArgs {
     /// this replay file.
     #[arg(long, value_name = "FILE.btr")]
     pub record: Option<PathBuf>,
+}
+
+/// `bt signal`: where it listens and what it serves.
+#[derive(Debug, clap::Args)]
+pub struct SignalArgs {
+    /// The port to listen on, for the rooms' WebSockets and the site's files alike.
+    #[arg(long, default_value_t = bt_net::signal::DEFAULT_PORT)]
+    pub port: u16,
+    /// The address to listen on: every network of this machine unless told one (127.0.0.1
+    /// keeps it to this machine).
+    #[arg(long, default_value = "0.0.0.0")]
+    pub address: std::net::IpAddr,
+    /// A folder to serve over HTTP on the same port, as a page made by `bt web -o DIR`: the
+    /// link to give a friend is then http://ADDRESS:PORT/?room=NAME.
+    #[arg(long, value_name = "DIR")]
+    pub site: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -1312,6 +1357,51 @@ mod netplay_args_tests {
                 "{first}"
             );
         }
+    }
+
+    #[test]
+    fn players_are_two_to_four_and_need_host() {
+        assert_eq!(run(&["--host"]).unwrap().players, None);
+        assert_eq!(run(&["--host", "--players", "3"]).unwrap().players, Some(3));
+        assert_eq!(
+            run(&["--host", "7100", "--players", "4"]).unwrap().players,
+            Some(4)
+        );
+        for bad in ["1", "5", "0", "two"] {
+            let said = run(&["--host", "--players", bad]).unwrap_err();
+            let first = said.lines().next().unwrap();
+            assert!(
+                first.contains(&format!("'{bad}'")) && first.contains("--players"),
+                "{first}"
+            );
+        }
+        let alone = run(&["--players", "3"]).unwrap_err();
+        assert!(alone.contains("--host"), "{alone}");
+    }
+
+    #[test]
+    fn spectate_takes_an_address_and_no_seat() {
+        assert_eq!(
+            run(&["--spectate", "127.0.0.1:7100"]).unwrap().spectate,
+            Some("127.0.0.1:7100".parse().unwrap())
+        );
+        for (flags, other) in [
+            (&["--spectate", "127.0.0.1:7000", "--host"][..], "--host"),
+            (
+                &["--spectate", "127.0.0.1:7000", "--join", "127.0.0.1:7000"][..],
+                "--join",
+            ),
+            (&["--spectate", "127.0.0.1:7000", "--at", "2"][..], "--at"),
+        ] {
+            let said = run(flags).unwrap_err();
+            let first = said.lines().next().unwrap();
+            assert!(
+                first.contains("cannot be used with") && first.contains(other),
+                "{flags:?}: {first}"
+            );
+        }
+        let said = run(&["--spectate", "nowhere"]).unwrap_err();
+        assert!(said.contains("'nowhere'"), "{said}");
     }
 
     #[test]

@@ -1,14 +1,19 @@
-//! Two players, two machines, one game: a window whose frames a rollback session runs
-//! (`bt run --host`, `bt run --join`). The session (`bt-net`) keeps to the engine the host
-//! owns; each frame hands it this player's buttons, and it runs the updates GGRS asks for and
-//! shows the newest state. docs/netplay.md says what a player sees.
+//! Two to four players, each on their machine, one game: a window whose frames a rollback
+//! session runs (`bt run --host`, `bt run --join`), or watches one (`bt run --spectate`). The
+//! session (`bt-net`) keeps to the engine the host owns; each frame hands it this player's
+//! buttons, and it runs the updates GGRS asks for and shows the newest state.
+//! docs/netplay.md says what a player sees.
 
-use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use bt::host::Source;
 use bt::Player;
-use bt_net::{NetPeer, NetSession, NetSettings, PlayerInput, Seat, UdpLink};
+use bt_net::{
+    FrameWork, NetPeer, NetSession, NetSettings, NetSpectator, Phase, PlayerInput, Seat,
+    SpectatorPeer, UdpLink,
+};
+use bt_overlay::FrameStats;
 
 use crate::disk::DiskHost;
 use crate::engine::Engine;
@@ -16,23 +21,51 @@ use crate::engine::Engine;
 /// The UDP port `bt run --host` listens on when none is given.
 pub const DEFAULT_PORT: u16 = 7000;
 
-/// How long `bt run --host` waits for a friend to join: time to send them the line and for
+/// How long `bt run --host` waits for friends to join: time to send them the line and for
 /// them to start, bounded so a forgotten window does not wait for ever.
 pub const HOST_WAIT: Duration = Duration::from_secs(300);
+
+/// Players in a game `bt run --host` hosts when `--players` is not given.
+pub const DEFAULT_PLAYERS: usize = 2;
 
 /// Which side of a session this window is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NetRole {
-    /// Waits on this UDP port for a player to join; plays player 1.
+    /// Waits on this UDP port for `players - 1` players to join, and for spectators; plays
+    /// player 1.
     Host {
         /// The port.
         port: u16,
+        /// Players in the game, this one counted: 2 to 4.
+        players: usize,
     },
-    /// Joins the host at this address; plays player 2.
+    /// Joins the host at this address; plays the next free seat.
     Join {
         /// The host's address.
         addr: SocketAddr,
     },
+    /// Watches the game the host at this address hosts.
+    Spectate {
+        /// The host's address.
+        addr: SocketAddr,
+    },
+}
+
+/// A spectator this many updates behind its host runs its frames faster until it is level:
+/// a few updates are the link's delay, more are time lost (a slow start, a stall).
+const BEHIND: usize = 4;
+
+/// A spectator behind its host makes its frames this much shorter: twice the updates a
+/// second catch up quickly and stay within what GGRS keeps for it.
+const CATCH_UP: f64 = 0.5;
+
+/// What this window is in the session (boxed: both are large and unlike in size, and a
+/// window has one).
+enum Side {
+    /// A player's peer.
+    Player(Box<NetPeer>),
+    /// A spectator: it plays the confirmed input the host sends it.
+    Watcher(Box<SpectatorPeer>),
 }
 
 /// Rollbacks are counted over this window of time for the overlay's rate: long enough to
@@ -45,7 +78,9 @@ const SLOW_DOWN: f64 = 1.1;
 
 /// The session, the local player's buttons, and when the next frame is due.
 pub(crate) struct NetPlay {
-    peer: NetPeer,
+    side: Side,
+    /// Whether the line saying which player this is has been printed.
+    told_seat: bool,
     /// The input handed over last, handed over again until the session takes it.
     input: PlayerInput,
     /// Whether `input` was taken, so the next frame reads the buttons afresh.
@@ -63,11 +98,13 @@ pub(crate) struct NetPlay {
     rate_from: (u64, Instant),
     /// Rollbacks in the last whole window.
     rate: u64,
+    /// When the last frame ran, for the next one's delta on the overlay's chart.
+    charted: Option<Instant>,
 }
 
 impl NetPlay {
     /// Binds the link for `role` and makes the session for `engine` (fresh from boot), the
-    /// cart `name`; the host prints what to send a friend. Returns the engine, for the
+    /// cart `name`; the host prints what to send friends. Returns the engine, for the
     /// window's host to own, and the session.
     ///
     /// # Errors
@@ -78,53 +115,74 @@ impl NetPlay {
         version: Option<&str>,
         role: NetRole,
     ) -> Result<(Engine, NetPlay), String> {
-        let (bind, seats, wait) = match role {
-            NetRole::Host { port } => (
-                SocketAddr::from((Ipv4Addr::UNSPECIFIED, port)),
-                [Seat::Local, Seat::Joiner],
-                HOST_WAIT,
-            ),
-            NetRole::Join { addr } => {
-                let any = if addr.is_ipv6() {
-                    SocketAddr::from((std::net::Ipv6Addr::UNSPECIFIED, 0))
-                } else {
-                    SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))
-                };
-                (
-                    any,
-                    [Seat::Remote(addr), Seat::Local],
-                    bt_net::DEFAULT_HANDSHAKE_TIMEOUT,
-                )
+        let bind = match role {
+            NetRole::Host { port, .. } => SocketAddr::from((Ipv4Addr::UNSPECIFIED, port)),
+            NetRole::Join { addr } | NetRole::Spectate { addr } if addr.is_ipv6() => {
+                SocketAddr::from((std::net::Ipv6Addr::UNSPECIFIED, 0))
+            }
+            NetRole::Join { .. } | NetRole::Spectate { .. } => {
+                SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))
             }
         };
         let link = UdpLink::bind(bind).map_err(|e| match role {
-            NetRole::Host { port } => {
+            NetRole::Host { port, .. } => {
                 format!("--host {port}: cannot listen on UDP port {port}: {e}")
             }
             NetRole::Join { addr } => format!("--join {addr}: cannot open a UDP socket: {e}"),
+            NetRole::Spectate { addr } => {
+                format!("--spectate {addr}: cannot open a UDP socket: {e}")
+            }
         })?;
         let fps = engine.settings().target_fps;
         let settings = NetSettings {
-            handshake_timeout: wait,
+            handshake_timeout: match role {
+                NetRole::Host { .. } => HOST_WAIT,
+                _ => bt_net::DEFAULT_HANDSHAKE_TIMEOUT,
+            },
             ..NetSettings::default()
         };
-        let session = NetSession::new(engine, name, version, &seats, Box::new(link), settings)
-            .map_err(|e| e.to_string())?;
-        match role {
-            NetRole::Host { port } => println!(
-                "waiting up to {}s for a player on UDP port {port}; they run: bt run {name} --join {}:{port}",
-                HOST_WAIT.as_secs(),
-                this_machine()
-            ),
-            NetRole::Join { addr } => println!("joining the game at {addr}"),
-        }
-        let (engine, peer) = session.into_parts();
+        let link = Box::new(link);
+        let (engine, side) = match role {
+            NetRole::Host { port, players } => {
+                let mut seats = vec![Seat::Joiner; players];
+                seats[0] = Seat::Local;
+                let session = NetSession::new(engine, name, version, &seats, link, settings)
+                    .map_err(|e| e.to_string())?
+                    .open_to_spectators();
+                let address = format!("{}:{port}", this_machine());
+                let wanted = match players - 1 {
+                    1 => "a player".to_string(),
+                    n => format!("{n} players"),
+                };
+                println!(
+                    "waiting up to {}s for {wanted} on UDP port {port}; they run: bt run {name} --join {address} (to watch: --spectate {address})",
+                    HOST_WAIT.as_secs(),
+                );
+                let (engine, peer) = session.into_parts();
+                (engine, Side::Player(Box::new(peer)))
+            }
+            NetRole::Join { addr } => {
+                let session = NetSession::join(engine, name, version, addr, link, settings)
+                    .map_err(|e| e.to_string())?;
+                println!("joining the game at {addr}");
+                let (engine, peer) = session.into_parts();
+                (engine, Side::Player(Box::new(peer)))
+            }
+            NetRole::Spectate { addr } => {
+                let watch = NetSpectator::new(engine, name, version, addr, link, settings)
+                    .map_err(|e| e.to_string())?;
+                println!("watching the game at {addr}");
+                let (engine, watch) = watch.into_parts();
+                (engine, Side::Watcher(Box::new(watch)))
+            }
+        };
         // The update rate is at least 0.001 a second: the interval fits a Duration.
         let interval = Duration::from_secs_f64(1.0 / fps);
         Ok((
             engine,
             NetPlay {
-                peer,
+                side,
+                told_seat: false,
                 input: PlayerInput::default(),
                 fresh: true,
                 held: 0,
@@ -134,6 +192,7 @@ impl NetPlay {
                 due: None,
                 rate_from: (0, Instant::now()),
                 rate: 0,
+                charted: None,
             },
         ))
     }
@@ -162,16 +221,29 @@ impl NetPlay {
 
     /// One frame at `now`: this player's buttons (player 1's keys and pads, whichever
     /// player this peer plays) to the session, the updates it runs, the sound of the new ones,
-    /// and the overlay's rows. Returns the sound to play.
+    /// and the overlay's rows; a spectator's frame plays the input its host sent. Returns the
+    /// sound to play.
     ///
     /// # Errors
-    /// The session's one line when it ends: the other player left, refused this run, or the
+    /// The session's one line when it ends: another player left, refused this run, or the
     /// runs differ.
     pub(crate) fn frame(
         &mut self,
         host: &mut DiskHost,
         now: Instant,
     ) -> Result<Vec<bt::sound::Frame>, String> {
+        if let Side::Watcher(watch) = &mut self.side {
+            host.frame_by(|engine| watch.advance_frame(engine))
+                .map_err(|e| e.to_string())?;
+            let updates = host.engine().updates_since_init();
+            host.confirm_through(updates);
+            self.schedule(now);
+            self.show_rows(host, now);
+            let Side::Watcher(watch) = &mut self.side else {
+                return Ok(Vec::new());
+            };
+            return Ok(watch.drain_sound().collect());
+        }
         if self.fresh {
             self.observe(host);
             let buttons = bt::host::TickButtons {
@@ -181,27 +253,52 @@ impl NetPlay {
             };
             self.input = PlayerInput::new(buttons, [0.0; bt::limits::AXES], false);
         }
-        let (peer, input) = (&mut self.peer, self.input);
+        let Side::Player(peer) = &mut self.side else {
+            return Ok(Vec::new());
+        };
+        let input = self.input;
+        let started = Instant::now();
         let work = host
             .frame_by(|engine| peer.advance_frame(engine, input))
             .map_err(|e| e.to_string())?;
+        chart(
+            &mut self.charted,
+            self.interval,
+            host,
+            &work,
+            (now, started.elapsed()),
+        );
         self.fresh = work.input_taken;
-        let confirmed = self.peer.confirmed_updates(host.engine());
+        let confirmed = peer.confirmed_updates(host.engine());
         host.confirm_through(confirmed);
+        if let Some(line) = peer.take_turned_away() {
+            eprintln!("bt: {line}");
+        }
+        if !self.told_seat && peer.phase() != Phase::Handshake {
+            self.told_seat = true;
+            println!(
+                "playing player {} of {}",
+                peer.local_player() + 1,
+                peer.players()
+            );
+        }
         self.schedule(now);
         self.show_rows(host, now);
-        Ok(self.peer.drain_sound().collect())
+        let Side::Player(peer) = &mut self.side else {
+            return Ok(Vec::new());
+        };
+        Ok(peer.drain_sound().collect())
     }
 
     /// The next frame one update on from this one's due time (a whole update late: from now,
-    /// rather than hurrying), a little later while this peer runs ahead of the other.
+    /// rather than hurrying), a little later while this peer runs ahead of the others, and
+    /// sooner while a spectator is behind its host.
     fn schedule(&mut self, now: Instant) {
-        let ahead = self.peer.link().is_some_and(|l| l.frames_ahead > 0);
-        let interval = if ahead {
-            self.interval.mul_f64(SLOW_DOWN)
-        } else {
-            self.interval
+        let (ahead, behind) = match &self.side {
+            Side::Player(peer) => (peer.link().is_some_and(|l| l.frames_ahead > 0), 0),
+            Side::Watcher(watch) => (false, watch.updates_behind()),
         };
+        let interval = frame_interval(self.interval, ahead, behind);
         let from = match self.due {
             Some(due) if now.saturating_duration_since(due) < self.interval => due,
             _ => now,
@@ -210,15 +307,34 @@ impl NetPlay {
     }
 
     /// The overlay's rows: the link's ping and frames ahead, rollbacks a second and the
-    /// deepest.
+    /// deepest; a spectator's updates behind its host.
     fn show_rows(&mut self, host: &mut DiskHost, now: Instant) {
-        let stats = self.peer.stats();
+        let peer = match &self.side {
+            Side::Player(peer) => peer,
+            Side::Watcher(watch) => {
+                let behind = watch.updates_behind();
+                let running = watch.phase() == Phase::Running;
+                let Some(overlay) = host.engine_mut().overlay_mut() else {
+                    return;
+                };
+                let rows = overlay.host_rows_mut();
+                rows.clear();
+                if running {
+                    rows.push("net watching", format_args!("behind {behind}"));
+                } else {
+                    rows.push("net watching", "waiting for the host");
+                }
+                return;
+            }
+        };
+        let stats = peer.stats();
         if now.duration_since(self.rate_from.1) >= RATE_WINDOW {
             self.rate = stats.rollbacks - self.rate_from.0;
             self.rate_from = (stats.rollbacks, now);
         }
-        let link = self.peer.link();
-        let player = self.peer.local_player() + 1;
+        let link = peer.link();
+        let player = peer.local_player() + 1;
+        let seated = peer.phase() != Phase::Handshake;
         let rate = self.rate;
         let Some(overlay) = host.engine_mut().overlay_mut() else {
             return;
@@ -237,21 +353,75 @@ impl NetPlay {
                     format_args!("ahead {}", link.frames_ahead),
                 );
             }
-            None => rows.push(format_args!("net P{player}"), "waiting for the peer"),
+            None if seated => rows.push(format_args!("net P{player}"), "waiting for the peers"),
+            None => rows.push("net", "waiting for the players"),
         }
     }
 }
 
-/// This machine's address on its network, as a friend would reach it: the address the system
-/// would send from to the wider network (no packet is sent), or a placeholder when it has none.
-fn this_machine() -> String {
-    let probe = UdpSocket::bind((Ipv4Addr::UNSPECIFIED, 0)).and_then(|s| {
-        // A documentation address (TEST-NET-1): connecting a UDP socket only picks a route.
-        s.connect((Ipv4Addr::new(192, 0, 2, 1), 9))?;
-        s.local_addr()
+/// The time from one frame to the next, one update at the cart's rate being `update`: a
+/// little longer for a player `ahead` of the others, shorter for a spectator `behind` its
+/// host by more than [`BEHIND`] updates.
+fn frame_interval(update: Duration, ahead: bool, behind: usize) -> Duration {
+    if ahead {
+        update.mul_f64(SLOW_DOWN)
+    } else if behind > BEHIND {
+        update.mul_f64(CATCH_UP)
+    } else {
+        update
+    }
+}
+
+/// The frame on the overlay's chart, as the engine charts its own: its updates, those run
+/// again after a rollback marked ([`bt_overlay::Overlay::mark_rollback`]), its delta from
+/// the frame before, and the session's work (saves, loads, updates, the one drawing) as
+/// its update time. `charted` is when the frame before was charted.
+fn chart(
+    charted: &mut Option<Instant>,
+    interval: Duration,
+    host: &mut DiskHost,
+    work: &FrameWork,
+    (now, took): (Instant, Duration),
+) {
+    let delta = match charted.replace(now) {
+        Some(before) => now.saturating_duration_since(before),
+        None => interval,
+    };
+    let ticks = host.engine().ticks();
+    let Some(overlay) = host.engine_mut().overlay_mut() else {
+        return;
+    };
+    let ms = took.as_secs_f64() * 1000.0;
+    overlay.mark_rollback(u32::try_from(work.rolled_back).unwrap_or(u32::MAX));
+    overlay.record(&FrameStats {
+        updates: work.updates,
+        delta_ms: delta.as_secs_f64() * 1000.0,
+        update_ms: ms,
+        frame_ms: ms,
+        ticks,
+        ..FrameStats::default()
     });
-    match probe {
-        Ok(addr) if !addr.ip().is_unspecified() => addr.ip().to_string(),
-        _ => "<this machine's address>".to_string(),
+}
+
+/// This machine's address on its network, as a friend would reach it, or a placeholder when
+/// it has none.
+fn this_machine() -> String {
+    bt_net::this_machine().map_or_else(
+        || "<this machine's address>".to_string(),
+        |ip| ip.to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spectator_behind_its_host_runs_faster_and_a_player_ahead_slower() {
+        let update = Duration::from_micros(16_667);
+        assert_eq!(frame_interval(update, false, 0), update);
+        assert_eq!(frame_interval(update, false, BEHIND), update);
+        assert!(frame_interval(update, false, BEHIND + 1) < update);
+        assert!(frame_interval(update, true, 0) > update);
     }
 }

@@ -62,7 +62,7 @@ pub struct WindowOptions {
     /// The capture the clock plays, when it plays one (`--clock capture:FILE`): its own
     /// columns go into `--trace-out`'s trace.
     pub captured: Option<Arc<crate::clock::capture::Capture>>,
-    /// Play over the network, as the host or the joiner of a rollback session
+    /// Play over the network, as the host or a joiner of a rollback session, or watch one
     /// ([`crate::netplay`]).
     pub net: Option<crate::netplay::NetRole>,
 }

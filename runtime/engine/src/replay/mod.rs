@@ -22,12 +22,14 @@
 //! [`Engine`]: crate::Engine
 //! [`TickInput`]: bt::host::TickInput
 
+mod compare;
 mod file;
 mod frame_hash;
 mod player;
 mod recorder;
 mod script;
 
+pub use compare::{compare, Agreement, ButtonNames, Difference, InputDifference};
 pub use file::{Mismatch, RecordedPanic, Replay, ReplayError, ReplayInfo};
 pub use frame_hash::frame_hash;
 pub(crate) use player::Player;

@@ -14,6 +14,7 @@ mod pictures;
 mod play;
 mod replays;
 mod setup;
+mod signal;
 #[cfg(feature = "window")]
 mod sound_edit;
 #[cfg(feature = "window")]
@@ -86,6 +87,7 @@ pub(super) fn run(offer: &Offer, command: Command) -> Result<(), Failure> {
         Command::Export(args) => export::export(offer, args)?,
         Command::Import(args) => import::import(args)?,
         Command::Web(args) => web::web(offer, args)?,
+        Command::Signal(args) => signal::signal(args)?,
         #[cfg(feature = "window")]
         Command::SoundEdit(args) => sound_edit::sound_edit(offer, args)?,
         #[cfg(feature = "window")]

@@ -28,7 +28,9 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         continue_from,
         capture_pace,
         host,
+        players,
         join,
+        spectate,
     } = args;
     let scale = window_args.scale;
     let mut window = crate::host::window::WindowOptions {
@@ -39,12 +41,14 @@ pub(super) fn play(offer: &Offer, args: crate::cli::args::RunArgs) -> Result<(),
         dev_link,
         ..window_args.options()
     };
-    window.net = match (host, join) {
-        (Some(port), _) => Some(crate::host::window::netplay::NetRole::Host {
+    window.net = match (host, join, spectate) {
+        (Some(port), _, _) => Some(crate::host::window::netplay::NetRole::Host {
             port: port.unwrap_or(crate::host::window::netplay::DEFAULT_PORT),
+            players: players.map_or(crate::host::window::netplay::DEFAULT_PLAYERS, usize::from),
         }),
-        (None, Some(addr)) => Some(crate::host::window::netplay::NetRole::Join { addr }),
-        (None, None) => None,
+        (None, Some(addr), _) => Some(crate::host::window::netplay::NetRole::Join { addr }),
+        (None, None, Some(addr)) => Some(crate::host::window::netplay::NetRole::Spectate { addr }),
+        (None, None, None) => None,
     };
     let is_capture = matches!(window.clock, Some(ClockSpec::Capture { .. }));
     if capture_pace.is_some() && !is_capture {

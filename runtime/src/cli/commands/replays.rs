@@ -116,6 +116,9 @@ pub(super) const VERIFY_DEFAULT_SECONDS: f64 = 10.0;
 
 pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
     let input = args.input.input.as_deref();
+    if let (Some(first), Some(second)) = (input, &args.against) {
+        return compare_replays(offer, &args.cart, first, second);
+    }
     let (first, mut session) = engine(offer, &args.cart, false, None, input)?;
     let fps = first.settings().target_fps;
     // `--seconds` as updates, by the rule every seek counts with.
@@ -250,6 +253,43 @@ pub(super) fn verify(offer: &Offer, args: VerifyArgs) -> Result<(), String> {
         d.other,
         crate::quote::path(&out)
     ))
+}
+
+/// `bt verify --input FIRST --against SECOND`: the two recordings compared update by update
+/// ([`crate::replay::compare`]), each read and checked against the cart as `--input` is.
+fn compare_replays(
+    offer: &Offer,
+    cart: &CartArgs,
+    first: &Path,
+    second: &Path,
+) -> Result<(), String> {
+    let read = |path: &Path| -> Result<Arc<crate::replay::Replay>, String> {
+        let session = session(offer, cart, false, None, Some(path), boot_save(cart, false))?;
+        session
+            .replay()
+            .cloned()
+            .ok_or_else(|| format!("{}: no replay", crate::quote::path(path)))
+    };
+    let (a, b) = (read(first)?, read(second)?);
+    let (name_a, name_b) = (crate::quote::path(first), crate::quote::path(second));
+    let agreed = crate::replay::compare(&a, &b).map_err(|d| d.describe(&name_a, &name_b))?;
+    let hashes = match agreed.hashes {
+        1 => "1 frame hash compared".to_string(),
+        n => format!("{n} frame hashes compared"),
+    };
+    if agreed.first == agreed.second {
+        say(format_args!(
+            "{name_a} and {name_b} agree on all {} updates ({hashes})\n",
+            agreed.first
+        ))
+    } else {
+        say(format_args!(
+            "{name_a} has {} updates, {name_b} {}: the {} they share agree ({hashes})\n",
+            agreed.first,
+            agreed.second,
+            agreed.shared()
+        ))
+    }
 }
 
 /// Saves the two frames and the picture marking where they differ ([`verify::compared`]) as
