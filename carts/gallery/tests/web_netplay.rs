@@ -3,7 +3,7 @@
 //! `?room=t` there (`tests/web/netdrive.mjs`, run by Node), meet, open their data channel and
 //! play 600 updates with a key pressed in each; each page's replay holds the same input for
 //! every update both hold, and each verifies natively with `bt replay --verify`. A third page
-//! in the room is told it is full.
+//! in the room is told it is full, and a room without a name is refused.
 //!
 //! It needs `node`, `chromium` and a toolchain that builds for the web, as web.rs does; where
 //! one is missing it says so loudly on stderr and returns (with `BT_REQUIRE_WEB_TEST=1` it
@@ -150,16 +150,23 @@ fn two_pages_meet_through_bt_signal_play_one_game_and_record_the_same_input() {
         json!({"page": 2, "open": "index.html?room=t"}),
         json!({"page": 2, "wait_for": "window.bt.net.status().includes('is full')"}),
         json!({"page": 2, "eval": "[window.bt.net.started(), window.bt.ticks()]"}),
+        // A room without a name is refused, naming the address's value.
+        json!({"page": 3, "open": "index.html?room=", "refused": true}),
     ]);
     let results = drive(&chromium, &origin, Value::Array(plan));
     let n = results.len();
+    let refused = results[n - 1]["error"].as_str().unwrap_or_default();
+    assert!(
+        refused.contains("?room=\"\": a room's name is 1 to 64 bytes"),
+        "{refused}"
+    );
     assert_eq!(
-        results[n - 1],
+        results[n - 2],
         json!([false, 0]),
         "the third page plays nothing"
     );
     let mut replays = Vec::new();
-    for (page, result) in results[n - 5..n - 3].iter().enumerate() {
+    for (page, result) in results[n - 6..n - 4].iter().enumerate() {
         // The page that was in the room first plays player 1.
         assert_eq!(result[0], json!(page), "page {page}'s player");
         let text = result[1].as_str().expect("the replay's text");

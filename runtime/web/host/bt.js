@@ -571,6 +571,9 @@ const BT = (() => {
   const ROOM_FULL = "Full";
   // How often the page's foot says how the link is.
   const NET_STATUS_MS = 500;
+  // A room's longest name in bytes (UTF-8), as `bt signal` takes it
+  // (bt_net::signal::MAX_ROOM_NAME).
+  const MAX_ROOM_NAME = 64;
 
   /// Two pages, one game: meets the other page of `room` through the signalling server
   /// (`bt signal`, which speaks matchbox's protocol), opens one WebRTC data channel to it,
@@ -594,8 +597,18 @@ const BT = (() => {
       const base = signal ? signal.replace(/\/+$/, "")
         : `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}`;
       this.url = `${base}/${encodeURIComponent(room)}`;
+      const bytes = encoder.encode(room).length;
+      if (bytes === 0 || bytes > MAX_ROOM_NAME || /[\u0000-\u001f\u007f-\u009f]/.test(room)) {
+        throw new Error(`?room=${JSON.stringify(room)}: a room's name is 1 to ` +
+          `${MAX_ROOM_NAME} bytes of printable text`);
+      }
       this.say(`netplay: room ${room}: connecting to ${this.url}`);
-      this.ws = new WebSocket(this.url);
+      try {
+        this.ws = new WebSocket(this.url);
+      } catch {
+        throw new Error(`?signal=${JSON.stringify(signal)}: not a WebSocket address ` +
+          "(ws://HOST:PORT or wss://HOST:PORT)");
+      }
       this.ws.onmessage = (e) => this.signalled(e.data);
       this.ws.onclose = () => {
         clearInterval(this.keepAlive);

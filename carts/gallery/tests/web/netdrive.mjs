@@ -8,6 +8,9 @@
 // PLAN is a list of steps, each on one page ("page": 0, 1, ..., opened in that order); the result
 // of each goes, as one JSON array, to RESULTS:
 //   {"page": 0, "open": "index.html?room=t"}  load it and wait until `window.bt.ready`
+//   {"page": 0, "open": "...", "refused": true}
+//                                             load it and wait until it stops with an error,
+//                                             which is the result: {"error": "..."}
 //   {"page": 0, "eval": "expression"}         its value (promises awaited)
 //   {"page": 0, "key": "ArrowDown", "down": true}
 //                                             a real key event, as the keyboard sends it
@@ -132,12 +135,12 @@ async function run() {
     }
     while (pages.length <= step.page) pages.push(await openPage());
     const page = pages[step.page];
-    const waitFor = async (expression, limit) => {
+    const waitFor = async (expression, limit, failureExpected = false) => {
       const until = Date.now() + limit;
       for (;;) {
         if (await page.evaluate(`!!(${expression})`)) return;
         const error = await page.evaluate("window.bt && window.bt.error");
-        if (error) throw new Error(`page ${step.page} failed: ${error}`);
+        if (error && !failureExpected) throw new Error(`page ${step.page} failed: ${error}`);
         if (Date.now() > until) {
           const foot = await page.evaluate(
             "(document.getElementById('bt-status') || {}).textContent || ''");
@@ -149,8 +152,11 @@ async function run() {
     };
     if (step.open) {
       await page.call("Page.navigate", { url: origin + step.open });
-      await waitFor("window.bt && (window.bt.ready || window.bt.error)", LIMIT_MS);
-      results.push(null);
+      await waitFor("window.bt && (window.bt.ready || window.bt.error)", LIMIT_MS,
+        step.refused === true);
+      const error = await page.evaluate("window.bt.error");
+      if (step.refused && !error) throw new Error(`${step.open}: the page started, though it should not`);
+      results.push(step.refused ? { error } : null);
     } else if (step.eval) {
       results.push(await page.evaluate(step.eval));
     } else if (step.key) {
