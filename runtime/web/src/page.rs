@@ -701,8 +701,8 @@ impl Page {
         }
         if self.net.is_some() {
             return self.refuse(format!(
-                "load state file: {name}: not in a run played over the network, which must \
-                 stay the other page's"
+                "load state file: {name}: not in a run played over the network (it would take \
+                 this page's run away from the other page's)"
             ));
         }
         let path = Path::new(name);
