@@ -3,7 +3,8 @@
 //! `?room=t` there (`tests/web/netdrive.mjs`, run by Node), meet, open their data channel and
 //! play 600 updates with a key pressed in each; each page's replay holds the same input for
 //! every update both hold, and each verifies natively with `bt replay --verify`. A third page
-//! in the room is told it is full, and a room without a name is refused.
+//! in the room is told it is full; a room without a name, and a STUN address the browser does
+//! not take, are refused.
 //!
 //! It needs `node`, `chromium` and a toolchain that builds for the web, as web.rs does; where
 //! one is missing it says so loudly on stderr and returns (with `BT_REQUIRE_WEB_TEST=1` it
@@ -152,21 +153,28 @@ fn two_pages_meet_through_bt_signal_play_one_game_and_record_the_same_input() {
         json!({"page": 2, "eval": "[window.bt.net.started(), window.bt.ticks()]"}),
         // A room without a name is refused, naming the address's value.
         json!({"page": 3, "open": "index.html?room=", "refused": true}),
+        // And so is a STUN server's address the browser does not take.
+        json!({"page": 3, "open": "index.html?room=u&stun=nowhere", "refused": true}),
     ]);
     let results = drive(&chromium, &origin, Value::Array(plan));
     let n = results.len();
-    let refused = results[n - 1]["error"].as_str().unwrap_or_default();
+    let refused = |i: usize| results[i]["error"].as_str().unwrap_or_default().to_string();
+    let (room, stun) = (refused(n - 2), refused(n - 1));
     assert!(
-        refused.contains("?room=\"\": a room's name is 1 to 64 bytes"),
-        "{refused}"
+        room.contains("?room=\"\": a room's name is 1 to 64 bytes"),
+        "{room}"
+    );
+    assert!(
+        stun.contains("?stun=\"nowhere\": not a STUN server's address"),
+        "{stun}"
     );
     assert_eq!(
-        results[n - 2],
+        results[n - 3],
         json!([false, 0]),
         "the third page plays nothing"
     );
     let mut replays = Vec::new();
-    for (page, result) in results[n - 6..n - 4].iter().enumerate() {
+    for (page, result) in results[n - 7..n - 5].iter().enumerate() {
         // The page that was in the room first plays player 1.
         assert_eq!(result[0], json!(page), "page {page}'s player");
         let text = result[1].as_str().expect("the replay's text");

@@ -602,6 +602,13 @@ const BT = (() => {
         throw new Error(`?room=${JSON.stringify(room)}: a room's name is 1 to ` +
           `${MAX_ROOM_NAME} bytes of printable text`);
       }
+      try {
+        // The browser checks the STUN server's address here, as it will for the connection.
+        new RTCPeerConnection({ iceServers: this.iceServers }).close();
+      } catch {
+        throw new Error(`?stun=${JSON.stringify(stun)}: not a STUN server's address ` +
+          "(stun:HOST:PORT)");
+      }
       this.say(`netplay: room ${room}: connecting to ${this.url}`);
       try {
         this.ws = new WebSocket(this.url);
