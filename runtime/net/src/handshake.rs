@@ -5,7 +5,11 @@
 
 use std::cell::RefCell;
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+// The engine's stopwatch: the system's clock natively, the page's in a browser (where
+// `std::time::Instant::now` panics).
+use bt_engine::wall_time::Instant;
 
 use serde::{Deserialize, Serialize};
 

@@ -10,6 +10,7 @@ const BT = (() => {
   const BOOT_NO_OVERLAY = 1;
   const BOOT_PLAYER_SAVE = 2;
   const BOOT_REDUCED_MOTION = 4;
+  const BOOT_NETPLAY = 8;
   // The player's reduced-motion preference, as the browser knows it.
   const REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)";
   const FRAME_DREW = 1;
@@ -146,13 +147,23 @@ const BT = (() => {
   }
 
   /// What the module imports: `bt.now_ms`, the page's clock; `bt.panicked`, which keeps a
-  /// panic's message (read out of the module's memory) for when the module stops; and
-  /// `bt.load_save`, which hands the module the save data kept under a key, through its inbox.
-  function imports(module) {
+  /// panic's message (read out of the module's memory) for when the module stops;
+  /// `bt.load_save`, which hands the module the save data kept under a key, through its inbox;
+  /// `bt.random`, the browser's random bytes, and `bt.date_now`, the time since 1970 in ms
+  /// (GGRS's ping figures, through BT's stand-in for js-sys). A module that imports anything
+  /// else is refused, naming it.
+  function imports(module, wanted) {
     const text = (ptr, len) => decoder.decode(new Uint8Array(module.memory.buffer, ptr, len));
-    return {
+    const given = {
       bt: {
         now_ms: () => performance.now(),
+        date_now: () => Date.now(),
+        random: (ptr, len) => {
+          // getRandomValues fills at most 65536 bytes a call.
+          for (let at = 0; at < len; at += 65536) {
+            crypto.getRandomValues(new Uint8Array(module.memory.buffer, ptr + at, Math.min(65536, len - at)));
+          }
+        },
         panicked: (ptr, len) => {
           module.message = text(ptr, len);
         },
@@ -166,6 +177,13 @@ const BT = (() => {
         },
       },
     };
+    for (const { module: from, name } of wanted) {
+      if (!(given[from] && given[from][name])) {
+        throw new Error(`the module imports ${from}.${name}, which this page does not provide ` +
+          "(a module built by another version of bt web?)");
+      }
+    }
+    return given;
   }
 
   /// A module of one function that uses SIMD (`i32.const 0`, `i8x16.splat`, `i8x16.popcnt`):
@@ -185,7 +203,8 @@ const BT = (() => {
     const program = await response.arrayBuffer();
     const module = await WebAssembly.compile(program);
     const panic = { memory: null, exports: null, message: null };
-    const instance = await WebAssembly.instantiate(module, imports(panic));
+    const instance = await WebAssembly.instantiate(module,
+      imports(panic, WebAssembly.Module.imports(module)));
     panic.memory = instance.exports.memory;
     panic.exports = instance.exports;
     const bt = new Console(instance, panic);
@@ -531,17 +550,221 @@ const BT = (() => {
   }
 
   /// Over the page once the game has ended: what happened, and the way back.
-  function endScreen() {
+  function endScreen(why) {
     const screen = document.createElement("div");
     screen.id = "bt-ended";
     const say = document.createElement("p");
     say.textContent = "The game ended. Reload the page to play again.";
+    if (why) say.textContent = `${why}. ${say.textContent}`;
     const reload = document.createElement("button");
     reload.textContent = "Reload";
     reload.addEventListener("click", () => location.reload());
     screen.append(say, reload);
     document.body.append(screen);
     reload.focus();
+  }
+
+  // Netplay (`?room=NAME`): keep-alives to the signalling server, as matchbox's clients send
+  // them, so a quiet connection stays open.
+  const KEEP_ALIVE_MS = 10000;
+  // What a page that already plays answers a third page's arrival with (in place of an offer).
+  const ROOM_FULL = "Full";
+  // How often the page's foot says how the link is.
+  const NET_STATUS_MS = 500;
+  // A room's longest name in bytes (UTF-8), as `bt signal` takes it
+  // (bt_net::signal::MAX_ROOM_NAME).
+  const MAX_ROOM_NAME = 64;
+
+  /// Two pages, one game: meets the other page of `room` through the signalling server
+  /// (`bt signal`, which speaks matchbox's protocol), opens one WebRTC data channel to it,
+  /// unreliable and unordered, and carries the session's datagrams over it, one message each.
+  /// The page that was in the room first (it hears of the other: `NewPeer`) makes the offer
+  /// and plays player 1; the other plays player 2. The module does the rest
+  /// (runtime/web/src/net.rs).
+  class Netplay {
+    constructor(bt, room, signal, stun) {
+      this.bt = bt;
+      this.room = room;
+      this.iceServers = stun ? [{ urls: stun }] : [];
+      this.peer = null;
+      this.player = null;
+      this.pc = null;
+      this.channel = null;
+      this.started = false;
+      this.full = false;
+      this.said = "";
+      this.queue = Promise.resolve();
+      const base = signal ? signal.replace(/\/+$/, "")
+        : `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}`;
+      this.url = `${base}/${encodeURIComponent(room)}`;
+      const bytes = encoder.encode(room).length;
+      if (bytes === 0 || bytes > MAX_ROOM_NAME || /[\u0000-\u001f\u007f-\u009f]/.test(room)) {
+        throw new Error(`?room=${JSON.stringify(room)}: a room's name is 1 to ` +
+          `${MAX_ROOM_NAME} bytes of printable text`);
+      }
+      try {
+        // The browser checks the STUN server's address here, as it will for the connection.
+        new RTCPeerConnection({ iceServers: this.iceServers }).close();
+      } catch {
+        throw new Error(`?stun=${JSON.stringify(stun)}: not a STUN server's address ` +
+          "(stun:HOST:PORT)");
+      }
+      this.say(`netplay: room ${room}: connecting to ${this.url}`);
+      try {
+        this.ws = new WebSocket(this.url);
+      } catch {
+        throw new Error(`?signal=${JSON.stringify(signal)}: not a WebSocket address ` +
+          "(ws://HOST:PORT or wss://HOST:PORT)");
+      }
+      this.ws.onmessage = (e) => this.signalled(e.data);
+      this.ws.onclose = () => {
+        clearInterval(this.keepAlive);
+        if (!this.started && !this.full) {
+          this.say(`netplay: room ${room}: the signalling server at ${this.url} closed the ` +
+            "connection (is `bt signal` running there?)");
+        }
+      };
+      this.keepAlive = setInterval(() => {
+        if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify("KeepAlive"));
+      }, KEEP_ALIVE_MS);
+      this.statusTimer = setInterval(() => this.showStatus(), NET_STATUS_MS);
+    }
+    say(text) {
+      this.said = text;
+      status(text);
+    }
+    /// The module's line (the player and the link, or why the session ended), once it plays.
+    showStatus() {
+      if (!this.started || this.bt.stopped) return;
+      if (this.bt.ex.bt_net_status()) this.say(this.bt.outText());
+    }
+    send(receiver, data) {
+      if (this.ws.readyState === WebSocket.OPEN) {
+        this.ws.send(JSON.stringify({ Signal: { receiver, data } }));
+      }
+    }
+    /// Runs the WebRTC steps one after the other, in the order their messages came.
+    then(step) {
+      this.queue = this.queue.then(step).catch((e) => this.say(`netplay: ${e && e.message ? e.message : e}`));
+    }
+    signalled(text) {
+      let m;
+      try {
+        m = JSON.parse(text);
+      } catch {
+        return;
+      }
+      if (m.IdAssigned !== undefined) {
+        this.say(`netplay: room ${this.room}: waiting for another player`);
+      } else if (m.NewPeer !== undefined) {
+        if (this.peer !== null || this.full) {
+          this.send(m.NewPeer, ROOM_FULL);
+          return;
+        }
+        this.peer = m.NewPeer;
+        this.player = 0;
+        this.connect(null);
+      } else if (m.PeerLeft !== undefined) {
+        // The other page left before the game began: wait for the next one.
+        if (m.PeerLeft === this.peer && !this.started) {
+          if (this.pc) this.pc.close();
+          this.pc = null;
+          this.channel = null;
+          this.peer = null;
+          this.say(`netplay: room ${this.room}: the other player left; waiting for another`);
+        }
+      } else if (m.Signal !== undefined) {
+        this.signal(m.Signal.sender, m.Signal.data);
+      }
+    }
+    signal(sender, data) {
+      if (data === ROOM_FULL) {
+        if (this.peer === null && !this.full) {
+          this.full = true;
+          this.say(`netplay: room ${this.room} is full: two players play in it already`);
+          this.ws.close();
+        }
+        return;
+      }
+      if (data === null || typeof data !== "object") return;
+      if (data.Offer !== undefined) {
+        if (this.peer !== null) {
+          if (sender !== this.peer) this.send(sender, ROOM_FULL);
+          return;
+        }
+        this.peer = sender;
+        this.player = 1;
+        this.connect(data.Offer);
+        return;
+      }
+      if (sender !== this.peer || !this.pc) return;
+      const pc = this.pc;
+      if (data.Answer !== undefined) {
+        this.then(() => pc.setRemoteDescription({ type: "answer", sdp: data.Answer }));
+      } else if (data.IceCandidate !== undefined) {
+        this.then(() => pc.addIceCandidate(JSON.parse(data.IceCandidate)));
+      }
+    }
+    /// The connection to the other page: with `offer` null this page offers (player 1), else
+    /// it answers that offer (player 2).
+    connect(offer) {
+      const pc = new RTCPeerConnection({ iceServers: this.iceServers });
+      const peer = this.peer;
+      this.pc = pc;
+      pc.onicecandidate = (e) => {
+        if (e.candidate) this.send(peer, { IceCandidate: JSON.stringify(e.candidate.toJSON()) });
+      };
+      this.say(`netplay: room ${this.room}: connecting to the other player`);
+      if (offer === null) {
+        this.open(pc.createDataChannel("bt", { ordered: false, maxRetransmits: 0 }));
+        this.then(async () => {
+          const made = await pc.createOffer();
+          await pc.setLocalDescription(made);
+          this.send(peer, { Offer: made.sdp });
+        });
+      } else {
+        pc.ondatachannel = (e) => this.open(e.channel);
+        this.then(async () => {
+          await pc.setRemoteDescription({ type: "offer", sdp: offer });
+          const made = await pc.createAnswer();
+          await pc.setLocalDescription(made);
+          this.send(peer, { Answer: made.sdp });
+        });
+      }
+    }
+    open(channel) {
+      channel.binaryType = "arraybuffer";
+      this.channel = channel;
+      channel.onopen = () => {
+        if (this.started || this.bt.stopped) return;
+        try {
+          this.bt.check(this.bt.ex.bt_net_start(this.player), "netplay");
+          this.started = true;
+          this.showStatus();
+        } catch (e) {
+          this.say(`bt: ${e.message}`);
+        }
+      };
+      channel.onmessage = (e) => {
+        if (this.bt.stopped || !(e.data instanceof ArrayBuffer)) return;
+        this.bt.ex.bt_net_receive(this.bt.putBytes(new Uint8Array(e.data)));
+      };
+    }
+    /// After a frame: what the session sends, each datagram one message.
+    flush() {
+      const bt = this.bt;
+      // A u32 comes back from WebAssembly as a signed number: none waits is -1 here.
+      while ((bt.ex.bt_net_take() >>> 0) !== 0xffffffff) {
+        const bytes = bt.outBytes();
+        if (this.channel && this.channel.readyState === "open") this.channel.send(bytes);
+      }
+    }
+    /// Why the session ended, for the page's last screen.
+    ended() {
+      clearInterval(this.statusTimer);
+      this.showStatus();
+      return this.said;
+    }
   }
 
   function query() {
@@ -556,7 +779,8 @@ const BT = (() => {
       const i = a.indexOf("=");
       return i < 0 ? [a, ""] : [a.slice(0, i), a.slice(i + 1)];
     });
-    return { at: q.get("at"), wav: q.get("wav"), replay: q.get("replay"), args };
+    return { at: q.get("at"), wav: q.get("wav"), replay: q.get("replay"), args,
+      room: q.get("room"), signal: q.get("signal"), stun: q.get("stun") };
   }
 
   function status(text) {
@@ -577,8 +801,15 @@ const BT = (() => {
       // Only the player's own run reads and keeps their save data: not a test hook's, nor a
       // replay's (which carries its own), nor a run whose arguments a link chose (a link
       // someone sent must not change the player's saved game).
-      const own = q.at === null && q.wav === null && q.replay === null && q.args.length === 0;
+      // A page that plays over the network reads none either: both pages boot alike.
+      const own = q.at === null && q.wav === null && q.replay === null && q.args.length === 0 &&
+        q.room === null;
       if (own) flags |= BOOT_PLAYER_SAVE;
+      const netplay = q.room !== null && q.at === null && q.wav === null;
+      if (netplay) {
+        if (q.replay !== null) throw new Error("?room plays over the network; it takes no ?replay");
+        flags |= BOOT_NETPLAY;
+      }
       // The cart's init sees the browser's reduced-motion preference; changes follow as events.
       if (matchMedia(REDUCED_MOTION_QUERY).matches) flags |= BOOT_REDUCED_MOTION;
       const bt = await boot(options.wasm, (options.args || []).concat(q.args), replayText, flags);
@@ -615,6 +846,16 @@ const BT = (() => {
           bt.ex.bt_target_fps());
         api.ready = true;
         return api;
+      }
+      if (netplay) {
+        const net = new Netplay(bt, q.room, q.signal, q.stun);
+        api.net = {
+          confirmed: () => bt.ex.bt_net_confirmed(),
+          status: () => net.said,
+          player: () => net.player,
+          started: () => net.started,
+          link: net,
+        };
       }
       play(bt, screen, api, options);
     } catch (e) {
@@ -694,7 +935,7 @@ const BT = (() => {
       touch.release();
       touch.root.hidden = true;
       speaker.hidden(true);
-      endScreen();
+      endScreen(api.net ? api.net.link.ended() : null);
     };
 
     // A state as a file: Shift+F3 downloads one; Shift+F4 opens this picker, and a file
@@ -841,6 +1082,7 @@ const BT = (() => {
       if (screen.canvas.style.cursor !== cursor) screen.canvas.style.cursor = cursor;
       screen.paint();
       speaker.push();
+      if (api.net) api.net.link.flush();
       if (flags & FRAME_SAVE) keepSave();
       // The cart asked for pictures of this frame (`capture_frame`): a download each, as F9's.
       while (flags & FRAME_CAPTURE && bt.ex.bt_take_capture()) {

@@ -111,9 +111,14 @@ pub const BOOT_PLAYER_SAVE: u32 = 2;
 /// reduce`): the cart boots seeing it ([`bt::Update::prefers_reduced_motion`]).
 pub const BOOT_REDUCED_MOTION: u32 = 4;
 
+/// [`boot`]'s flag for a page that plays over the network with another (`?room=NAME`): it
+/// waits for [`net_start`] before any update runs, and reads no save data.
+pub const BOOT_NETPLAY: u32 = 8;
+
 /// Boots the cart `name` from `factory` and what `bt web` built in beside it (`bundle`), with
 /// the boot text of [`parse_boot`] (`len` bytes in
-/// the inbox) and `flags` ([`BOOT_NO_OVERLAY`], [`BOOT_PLAYER_SAVE`], [`BOOT_REDUCED_MOTION`]); `now_ms` reads the
+/// the inbox) and `flags` ([`BOOT_NO_OVERLAY`], [`BOOT_PLAYER_SAVE`], [`BOOT_REDUCED_MOTION`],
+/// [`BOOT_NETPLAY`]); `now_ms` reads the
 /// page's clock for the overlay's cost figures, and `load_save` the save data the browser
 /// keeps under a key. On success the outbox holds what the player should be told (damaged
 /// save data), or nothing.
@@ -131,6 +136,7 @@ pub fn boot(
     let options = crate::BootOptions {
         overlay: flags & BOOT_NO_OVERLAY == 0,
         reduced_motion: flags & BOOT_REDUCED_MOTION != 0,
+        netplay: flags & BOOT_NETPLAY != 0,
     };
     let save = (flags & BOOT_PLAYER_SAVE != 0).then_some(&load_save as &dyn Fn(&str) -> _);
     let booted = parse_boot(&text).and_then(|boot| {
@@ -370,4 +376,50 @@ pub fn save_failed(len: u32) -> u32 {
 /// returns [`frame_flags::SAVE`](crate::page::frame_flags::SAVE) when some waits.
 pub fn flush() -> u32 {
     with_page(Page::flush)
+}
+
+/// The script has a data channel to the other page: the session starts, this page playing
+/// `player` (0 or 1) ([`Page::start_netplay`]). Returns 0, or 1 with why in the outbox.
+pub fn net_start(player: u32) -> u32 {
+    with_page(|p| {
+        let started = p.start_netplay(player as usize);
+        result(p, started)
+    })
+}
+
+/// A datagram from the other page, `len` bytes in the inbox ([`Page::net_arrived`]).
+pub fn net_receive(len: u32) -> u32 {
+    let bytes = inbox_bytes(len);
+    with_page(|p| p.net_arrived(&bytes));
+    0
+}
+
+/// The next datagram for the other page into the outbox ([`Page::net_take`]); returns its
+/// length, or `u32::MAX` when none waits.
+pub fn net_take() -> u32 {
+    PAGE.with_borrow_mut(|page| {
+        let Some(p) = page.as_mut() else {
+            return u32::MAX;
+        };
+        if p.net_take() {
+            p.out().len() as u32
+        } else {
+            u32::MAX
+        }
+    })
+}
+
+/// The line for the page's foot while it plays over the network ([`Page::net_status`]) into
+/// the outbox; returns its length, 0 when there is none.
+pub fn net_status() -> u32 {
+    with_page(|p| {
+        let line = p.net_status().unwrap_or_default().into_bytes();
+        p.set_out(line);
+        p.out().len() as u32
+    })
+}
+
+/// Updates every player's input is known for in the session ([`Page::net_confirmed`]).
+pub fn net_confirmed() -> f64 {
+    with_page(|p| p.net_confirmed() as f64)
 }

@@ -20,18 +20,24 @@
 
 pub mod abi;
 pub mod event;
+pub mod net;
 pub mod page;
 
 pub use event::PageEvent;
 pub use page::{BootOptions, Bundle, Page, PageAction};
+
+#[doc(hidden)]
+pub use getrandom;
 
 /// Exports the page interface ([`abi`]) for one cart from a `cdylib` built for
 /// `wasm32-unknown-unknown`: `bt_web::page!("snake", bt_cart_snake::cart);` with the cart's
 /// name (as replays name it) and a `fn() -> Box<dyn bt::Cart>`, and optionally a third
 /// argument, the [`Bundle`] of the cart's `cart.toml` and asset folder that `bt web` writes.
 ///
-/// The module imports three functions: `bt.now_ms` (the page's `performance.now()`), for the
-/// overlay's cost figures; `bt.panicked(ptr, len)`, which hands the script a panic's message
+/// The module imports four functions, and a fifth in a page that links GGRS (`bt.date_now`,
+/// see [`net`]): `bt.now_ms` (the page's `performance.now()`), for the
+/// overlay's cost figures; `bt.random(ptr, len)`, which fills `len` bytes at `ptr` with the
+/// browser's `crypto.getRandomValues` (GGRS's session ids, in netplay); `bt.panicked(ptr, len)`, which hands the script a panic's message
 /// (UTF-8 in the module's memory) just before the module stops; and `bt.load_save(ptr, len)`,
 /// which asks for the save data the browser keeps under a key (UTF-8 at `ptr`): the script
 /// writes it into the inbox (`bt_inbox`) and returns its length, or -1 for none. It exports `memory`
@@ -51,6 +57,23 @@ macro_rules! page {
             fn bt_import_panicked(ptr: u32, len: u32);
             #[link_name = "load_save"]
             fn bt_import_load_save(ptr: u32, len: u32) -> i32;
+            #[link_name = "random"]
+            fn bt_import_random(ptr: u32, len: u32);
+        }
+
+        fn bt_random(bytes: &mut [u8]) -> Result<(), $crate::getrandom::Error> {
+            // SAFETY: the page's script provides `bt.random`, which only writes `len` bytes at
+            // `ptr` of the module's memory, where `bytes` lies for the whole call.
+            unsafe { bt_import_random(bytes.as_mut_ptr() as usize as u32, bytes.len() as u32) };
+            Ok(())
+        }
+        $crate::getrandom::register_custom_getrandom!(bt_random);
+
+        /// The clock of GGRS's `instant` crate, which on the web without generated bindings
+        /// declares `now() -> f64` (ms) for the module to be linked with: the page's clock.
+        #[no_mangle]
+        pub extern "C" fn now() -> f64 {
+            bt_now_ms()
         }
 
         fn bt_now_ms() -> f64 {
@@ -185,6 +208,26 @@ macro_rules! page {
         #[no_mangle]
         pub extern "C" fn bt_flush() -> u32 {
             $crate::abi::flush()
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_net_start(player: u32) -> u32 {
+            $crate::abi::net_start(player)
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_net_receive(len: u32) -> u32 {
+            $crate::abi::net_receive(len)
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_net_take() -> u32 {
+            $crate::abi::net_take()
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_net_status() -> u32 {
+            $crate::abi::net_status()
+        }
+        #[no_mangle]
+        pub extern "C" fn bt_net_confirmed() -> f64 {
+            $crate::abi::net_confirmed()
         }
     };
 }

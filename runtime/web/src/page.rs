@@ -21,7 +21,10 @@ use bt_host::{
     SAVE_STATE_KEY,
 };
 
+use bt_net::{NetSession, NetSettings, Seat};
+
 use crate::event::PageEvent;
+use crate::net::{NetPlay, PageLink};
 
 /// What `bt web` builds into a page beside the cart, read from the cart's folder at export.
 #[derive(Debug, Clone, Copy)]
@@ -93,6 +96,9 @@ pub struct BootOptions {
     /// `prefers-reduced-motion: reduce`. Changes after boot come as
     /// [`PageEvent::ReducedMotion`]; a replay boots with the recorded run's.
     pub reduced_motion: bool,
+    /// Whether the page plays over the network with another page (`?room=NAME`): it runs no
+    /// update until the script has connected it ([`Page::start_netplay`]).
+    pub netplay: bool,
 }
 
 /// Bits of what [`Page::frame`] returns.
@@ -168,6 +174,16 @@ pub struct Page {
     shift: [bool; 2],
     /// Frames left before the page's own notice (a state file's) goes.
     notice_frames: u32,
+    /// The session with another page, when the page plays over the network.
+    net: Option<Net>,
+}
+
+/// A page that plays over the network: the session once the script has connected it, and
+/// why it ended.
+#[derive(Debug, Default)]
+struct Net {
+    play: Option<Box<NetPlay>>,
+    stopped: Option<String>,
 }
 
 impl Page {
@@ -215,6 +231,7 @@ impl Page {
         let options = BootOptions {
             overlay,
             reduced_motion: false,
+            netplay: false,
         };
         Page::boot_with(name, factory, bundle, args, replay, options, save)
     }
@@ -240,6 +257,15 @@ impl Page {
             return Err(
                 "a replay does not play in the player's own run, which keeps their \
                         save data: boot it without the player's save"
+                    .into(),
+            );
+        }
+        // Both pages of a session boot alike: neither reads the player's save data (the
+        // handshake would refuse two that differ), nor plays a replay first.
+        if options.netplay && (replay.is_some() || save.is_some()) {
+            return Err(
+                "a page that plays over the network boots without a replay or the player's \
+                 save data"
                     .into(),
             );
         }
@@ -297,7 +323,11 @@ impl Page {
             capture: VecDeque::new(),
             shift: [false; 2],
             notice_frames: 0,
+            net: options.netplay.then(Net::default),
         };
+        if page.net.is_some() {
+            page.host.set_netplay();
+        }
         page.paint();
         Ok(page)
     }
@@ -470,6 +500,9 @@ impl Page {
         if self.ended {
             return frame_flags::ENDED | self.save_flag();
         }
+        if self.net.is_some() {
+            return self.net_frame(now_ms);
+        }
         let report = self.host.frame(now_ms);
         self.expire_notice();
         // The pictures the cart asked for, first: sound and picture below change no file.
@@ -546,6 +579,14 @@ impl Page {
 
     /// Feeds one event to the console. Returns what the script should do about it, if anything.
     pub fn event(&mut self, event: PageEvent<'_>) -> PageAction {
+        let action = self.handle(event);
+        if let Some(play) = self.net.as_mut().and_then(|n| n.play.as_mut()) {
+            play.observe(&self.host);
+        }
+        action
+    }
+
+    fn handle(&mut self, event: PageEvent<'_>) -> PageAction {
         match event {
             PageEvent::Key { code, down } => return self.key(code, down),
             PageEvent::Text(text) => self.text(text),
@@ -585,6 +626,18 @@ impl Page {
             Key::ShiftLeft => self.shift[0] = down,
             Key::ShiftRight => self.shift[1] = down,
             _ => {}
+        }
+        // In netplay F2 hands over the run's confirmed updates (the host's replay could hold
+        // a guess of the other player's input), and a state as a file is neither made nor
+        // loaded: either would take this page's run away from the other's.
+        if self.net.is_some() {
+            if down && key == Key::F2 {
+                self.replay_text();
+                return PageAction::DownloadReplay;
+            }
+            if self.shift.contains(&true) && (key == SAVE_STATE_KEY || key == LOAD_STATE_KEY) {
+                return PageAction::None;
+            }
         }
         // Shift with the state keys is the page's: a state as a file, out and in. (Only the
         // press: the release goes to the host, which does nothing with it.)
@@ -645,6 +698,12 @@ impl Page {
     pub fn load_state_file(&mut self, name: &str, text: &str) -> PageAction {
         if self.ended {
             return PageAction::None;
+        }
+        if self.net.is_some() {
+            return self.refuse(format!(
+                "load state file: {name}: not in a run played over the network (it would take \
+                 this page's run away from the other page's)"
+            ));
         }
         let path = Path::new(name);
         if text.len() as u64 > MAX_REPLAY_BYTES {
@@ -718,14 +777,17 @@ impl Page {
         }
     }
 
-    /// The replay of the run so far, as the text of a `.btr` file, into [`Page::out`].
+    /// The replay of the run so far, as the text of a `.btr` file, into [`Page::out`]. In a
+    /// run played over the network, the updates every player's input is known for: the other
+    /// page's replay holds the same input for each.
     pub fn replay_text(&mut self) {
         self.out.clear();
-        if let Some(replay) = self
-            .host
-            .engine()
-            .recording(self.session.name(), self.session.version())
-        {
+        let engine = self.host.engine();
+        let replay = match self.net.as_ref().and_then(|n| n.play.as_ref()) {
+            Some(play) => play.peer().recording_through(engine, u64::MAX),
+            None => engine.recording(self.session.name(), self.session.version()),
+        };
+        if let Some(replay) = replay {
             self.out.extend_from_slice(replay.to_json().as_bytes());
         }
     }
@@ -821,6 +883,140 @@ impl Page {
             axis,
             value,
         });
+    }
+
+    /// Starts the session with the other page, once the script has a data channel to it:
+    /// this page plays `player` (0 for player 1, the page that was in the room first) of two.
+    /// The run starts again from boot, as the other page's does, with the session's own
+    /// recording (confirmed updates only).
+    ///
+    /// # Errors
+    /// One line: the page was not booted to play over the network, its session has started
+    /// already, `player` is not 0 or 1, or the cart cannot be booted again.
+    pub fn start_netplay(&mut self, player: usize) -> Result<(), String> {
+        match &self.net {
+            None => {
+                return Err("this page was not opened to play over the network (?room=NAME)".into())
+            }
+            Some(net) if net.play.is_some() => {
+                return Err("this page's session has started already".into())
+            }
+            Some(_) => {}
+        }
+        let seats = match player {
+            0 => [Seat::Local, Seat::Remote(crate::net::OTHER_PAGE)],
+            1 => [Seat::Remote(crate::net::OTHER_PAGE), Seat::Local],
+            _ => return Err(format!("player {}: a room holds two players", player + 1)),
+        };
+        let mut engine = self.session.engine().map_err(|e| e.to_string())?;
+        engine.set_snapshot_budget(PAGE_SNAPSHOT_BUDGET);
+        let settings = NetSettings {
+            record_hash_every: Some(DEFAULT_HASH_EVERY),
+            ..NetSettings::default()
+        };
+        let link = PageLink::default();
+        let datagrams = link.datagrams();
+        let name = self.session.name().to_string();
+        let version = self.session.version().map(str::to_string);
+        let session = NetSession::new(
+            engine,
+            &name,
+            version.as_deref(),
+            &seats,
+            Box::new(link),
+            settings,
+        )
+        .map_err(|e| e.to_string())?;
+        let (engine, peer) = session.into_parts();
+        let fps = engine.settings().target_fps;
+        let mut host = Host::new(engine, KeyMap::default(), &name);
+        host.set_cart_version(version);
+        host.set_netplay();
+        self.host = host;
+        self.net = Some(Net {
+            play: Some(Box::new(NetPlay::new(peer, datagrams, fps))),
+            stopped: None,
+        });
+        self.paint();
+        Ok(())
+    }
+
+    /// A frame of a page that plays over the network: the session's, when one is due; none
+    /// before the script connected it, nor after it ended.
+    fn net_frame(&mut self, now_ms: f64) -> u32 {
+        self.samples.clear();
+        let Some(net) = self.net.as_mut() else {
+            return 0;
+        };
+        let Some(play) = net.play.as_mut().filter(|_| net.stopped.is_none()) else {
+            return self.save_flag();
+        };
+        match play.frame(&mut self.host, now_ms) {
+            Ok(None) => return self.save_flag(),
+            Ok(Some(sound)) => self.samples.extend(sound.iter().flatten()),
+            Err(line) => {
+                let notice = bt_engine::quote::excerpt_chars(&line, NOTICE_CHARS);
+                self.host.show_notice(Some(&notice));
+                net.stopped = Some(line);
+            }
+        }
+        self.expire_notice();
+        self.paint();
+        self.take_outbox();
+        let mut flags = frame_flags::DREW;
+        if self.net.as_ref().is_some_and(|n| n.stopped.is_some()) {
+            self.end();
+        }
+        if self.ended {
+            flags |= frame_flags::ENDED;
+        }
+        if !self.capture.is_empty() {
+            flags |= frame_flags::CAPTURE;
+        }
+        flags | self.save_flag()
+    }
+
+    /// A datagram from the other page (see [`crate::net`]); dropped when the page plays no
+    /// session.
+    pub fn net_arrived(&mut self, bytes: &[u8]) {
+        if let Some(play) = self.net.as_ref().and_then(|n| n.play.as_ref()) {
+            play.datagrams().borrow_mut().arrived(bytes);
+        }
+    }
+
+    /// Moves the oldest datagram for the other page into [`Page::out`]. Returns whether one
+    /// was waiting; the script calls it until `false` after every frame.
+    pub fn net_take(&mut self) -> bool {
+        let next = self
+            .net
+            .as_ref()
+            .and_then(|n| n.play.as_ref())
+            .and_then(|play| play.datagrams().borrow_mut().next_outgoing());
+        match next {
+            Some(bytes) => {
+                self.out = bytes;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// One line for the page's foot while it plays over the network: the player and the
+    /// link, or why the session ended; `None` before it starts, or without netplay.
+    pub fn net_status(&self) -> Option<String> {
+        let net = self.net.as_ref()?;
+        if let Some(why) = &net.stopped {
+            return Some(why.clone());
+        }
+        net.play.as_ref().map(|play| play.status())
+    }
+
+    /// Updates every player's input is known for in the session (0 before it starts).
+    pub fn net_confirmed(&self) -> u64 {
+        self.net
+            .as_ref()
+            .and_then(|n| n.play.as_ref())
+            .map_or(0, |play| play.peer().confirmed_updates(self.host.engine()))
     }
 
     /// Draws the picture into [`Page::rgba`]: the framebuffer through the palette, or the

@@ -892,6 +892,7 @@ fn the_browsers_reduced_motion_at_boot_reaches_init_and_a_change_the_next_update
         let options = bt_web::BootOptions {
             overlay: false,
             reduced_motion,
+            netplay: false,
         };
         let args = Vec::new();
         Page::boot_with(

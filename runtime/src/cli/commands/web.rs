@@ -953,9 +953,13 @@ fn page_crate(
     };
     // BT's own copy of the Vorbis decoder (its maths through libm), as BT's workspace patches
     // it in: the page decodes a clip to the samples `bt run` hears.
+    // And BT's stand-in for js-sys, whose one call GGRS makes on the web (a date for its
+    // ping figures) the page's script answers: the real one's wasm-bindgen would leave over
+    // half a MiB of descriptions and metadata in the module (runtime/web/js-sys).
     manifest.push_str(&format!(
-        "\n[patch.crates-io]\nlewton = {{ path = {} }}\n",
-        path(&root.join("vendor/lewton"))
+        "\n[patch.crates-io]\nlewton = {{ path = {} }}\njs-sys = {{ path = {} }}\n",
+        path(&root.join("vendor/lewton")),
+        path(&root.join("runtime/web/js-sys"))
     ));
     manifest.push_str(&format!(
         "\n# To publish, small and fast: one unit, linked whole; a panic stops the module (no\n\
@@ -1353,6 +1357,10 @@ mod tests {
             manifest(false, false)
                 .contains("[patch.crates-io]\nlewton = { path = \"/bt/vendor/lewton\" }"),
             "the page decodes Vorbis with BT's copy"
+        );
+        assert!(
+            manifest(false, false).contains("js-sys = { path = \"/bt/runtime/web/js-sys\" }"),
+            "GGRS's date comes from the page's script, without wasm-bindgen"
         );
     }
 
