@@ -2,8 +2,9 @@
 //! whether a pad is connected. Keys, the pointer, touches and typed text stay on their own
 //! machine: a cart played over the network sees them idle.
 
-use bt::host::{TickButtons, TickInput};
+use bt::host::{Input, Source, TickButtons, TickInput};
 use bt::limits::{AXES, PLAYERS};
+use bt::Player;
 use ggrs::{InputPredictor, InputStatus};
 use serde::{Deserialize, Serialize};
 
@@ -174,5 +175,116 @@ mod tests {
         assert!(tick.pads[0] && tick.pads[1] && !tick.pads[2]);
         assert_eq!(PlayerInput::of_player(&tick, 1), b);
         assert_eq!(PlayerInput::of_player(&tick, 9), PlayerInput::default());
+    }
+}
+
+/// The local player's input between a host's frames: the buttons held as player one (from the
+/// keyboard, pads, the pointer and direct input, whichever player this peer plays), with every
+/// press and release since the input last handed over, so a tap between two frames reaches the
+/// next update as a press and a release; and that input again, unchanged, until the session
+/// takes it ([`crate::FrameWork::input_taken`]), so no press is lost to a full prediction
+/// window. The window and the web page keep one each.
+#[derive(Debug, Clone, Copy)]
+pub struct LocalInput {
+    /// The input handed over last.
+    input: PlayerInput,
+    /// Whether `input` was taken, so the next frame reads the buttons afresh.
+    fresh: bool,
+    /// The buttons held at the last look.
+    held: u32,
+    /// Buttons that went down, and up, since the last input handed over.
+    went_down: u32,
+    went_up: u32,
+}
+
+impl Default for LocalInput {
+    fn default() -> LocalInput {
+        LocalInput {
+            input: PlayerInput::default(),
+            fresh: true,
+            held: 0,
+            went_down: 0,
+            went_up: 0,
+        }
+    }
+}
+
+impl LocalInput {
+    /// Notes the buttons held now in `input` (the console's): call it after every event.
+    pub fn observe(&mut self, input: &Input) {
+        let held = [
+            Source::Keyboard,
+            Source::Gamepad,
+            Source::Pointer,
+            Source::Direct,
+        ]
+        .iter()
+        .fold(0, |all, &s| all | input.held_from(s, Player::ONE).bits());
+        self.went_down |= held & !self.held;
+        self.went_up |= self.held & !held;
+        self.held = held;
+    }
+
+    /// The input to hand the session this frame: read afresh from `input` when the last was
+    /// taken, else the last again.
+    pub fn next(&mut self, input: &Input) -> PlayerInput {
+        if self.fresh {
+            self.observe(input);
+            let buttons = TickButtons {
+                down: self.held,
+                pressed: std::mem::take(&mut self.went_down),
+                released: std::mem::take(&mut self.went_up),
+            };
+            self.input = PlayerInput::new(buttons, [0.0; AXES], false);
+        }
+        self.input
+    }
+
+    /// Says whether the session took the input [`Self::next`] gave.
+    pub fn taken(&mut self, taken: bool) {
+        self.fresh = taken;
+    }
+}
+
+/// A frame of a peer running ahead of the others is made this much longer, so they fall level
+/// again (GGRS's time sync); a tenth is not felt.
+pub const AHEAD_STRETCH: f64 = 1.1;
+
+#[cfg(test)]
+mod local_tests {
+    use super::*;
+    use bt::Button;
+
+    #[test]
+    fn a_tap_between_two_frames_arrives_as_a_press_and_a_release() {
+        let mut input = Input::default();
+        let mut local = LocalInput::default();
+        input.set_held_from(Source::Keyboard, Button::A, Player::ONE);
+        local.observe(&input);
+        input.set_held_from(Source::Keyboard, Button::NONE, Player::ONE);
+        let given = local.next(&input);
+        assert_eq!(
+            given.buttons(),
+            TickButtons {
+                down: 0,
+                pressed: Button::A.bits(),
+                released: Button::A.bits()
+            }
+        );
+    }
+
+    #[test]
+    fn an_input_not_taken_is_given_again_and_a_taken_one_is_read_afresh() {
+        let mut input = Input::default();
+        let mut local = LocalInput::default();
+        input.set_held_from(Source::Gamepad, Button::UP, Player::ONE);
+        let first = local.next(&input);
+        local.taken(false);
+        input.set_held_from(Source::Gamepad, Button::NONE, Player::ONE);
+        assert_eq!(local.next(&input), first);
+        local.taken(true);
+        let after = local.next(&input).buttons();
+        assert_eq!(after.down, 0);
+        assert_eq!(after.released, Button::UP.bits());
     }
 }

@@ -27,7 +27,7 @@ mod spectator;
 pub use address::this_machine;
 pub use handshake::{RunTerms, MAX_SPECTATORS};
 pub use heard::JOIN_MS;
-pub use input::{combine, HoldButtons, PlayerInput};
+pub use input::{combine, HoldButtons, LocalInput, PlayerInput, AHEAD_STRETCH};
 pub use link::{Link, UdpLink, MAX_DATAGRAM};
 pub use session::{
     BtConfig, FrameWork, LinkStats, NetError, NetPeer, NetSession, NetSettings, NetStats, Phase,

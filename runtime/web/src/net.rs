@@ -18,10 +18,8 @@ use std::collections::VecDeque;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::rc::Rc;
 
-use bt::host::{Source, TickButtons};
-use bt::Player;
 use bt_host::Host;
-use bt_net::{Link, NetPeer, PlayerInput, MAX_DATAGRAM};
+use bt_net::{Link, LocalInput, NetPeer, AHEAD_STRETCH, MAX_DATAGRAM};
 
 /// The address the other page's datagrams come from and go to. A page has one data channel,
 /// to one peer; the session names peers by address, so the other page gets this one.
@@ -88,24 +86,13 @@ impl Link for PageLink {
     }
 }
 
-/// A frame ahead of the other page is made this much longer, so the two fall level again
-/// (GGRS's time sync), as the window does; a tenth is not felt.
-const SLOW_DOWN: f64 = 1.1;
-
 /// A page's side of a session: the peer, this player's buttons, and when the next frame is due.
 #[derive(Debug)]
 pub struct NetPlay {
     peer: NetPeer,
     datagrams: Rc<RefCell<Datagrams>>,
-    /// The input handed over last, handed over again until the session takes it.
-    input: PlayerInput,
-    /// Whether `input` was taken, so the next frame reads the buttons afresh.
-    fresh: bool,
-    /// The buttons held at the last event.
-    held: u32,
-    /// Buttons that went down, and up, since the last input handed over.
-    went_down: u32,
-    went_up: u32,
+    /// This player's buttons, and the input handed over until the session takes it.
+    local: LocalInput,
     /// One update at the cart's rate, in ms.
     interval_ms: f64,
     /// When the next frame is due, on the page's clock (ms).
@@ -119,11 +106,7 @@ impl NetPlay {
         NetPlay {
             peer,
             datagrams,
-            input: PlayerInput::default(),
-            fresh: true,
-            held: 0,
-            went_down: 0,
-            went_up: 0,
+            local: LocalInput::default(),
             interval_ms: 1000.0 / target_fps,
             due: None,
         }
@@ -143,18 +126,7 @@ impl NetPlay {
     /// this page plays), after every event: a tap between two updates reaches the next update
     /// as a press and a release.
     pub fn observe(&mut self, host: &Host) {
-        let input = host.engine().console().input();
-        let held = [
-            Source::Keyboard,
-            Source::Gamepad,
-            Source::Pointer,
-            Source::Direct,
-        ]
-        .iter()
-        .fold(0, |all, &s| all | input.held_from(s, Player::ONE).bits());
-        self.went_down |= held & !self.held;
-        self.went_up |= self.held & !held;
-        self.held = held;
+        self.local.observe(host.engine().console().input());
     }
 
     /// One frame at `now_ms` if one is due: this player's buttons to the session, the
@@ -172,20 +144,12 @@ impl NetPlay {
         if self.due.is_some_and(|due| now_ms < due) {
             return Ok(None);
         }
-        if self.fresh {
-            self.observe(host);
-            let buttons = TickButtons {
-                down: self.held,
-                pressed: std::mem::take(&mut self.went_down),
-                released: std::mem::take(&mut self.went_up),
-            };
-            self.input = PlayerInput::new(buttons, [0.0; bt::limits::AXES], false);
-        }
-        let (peer, input) = (&mut self.peer, self.input);
+        let input = self.local.next(host.engine().console().input());
+        let peer = &mut self.peer;
         let work = host
             .frame_by(|engine| peer.advance_frame(engine, input))
             .map_err(|e| other_page(&e.to_string()))?;
-        self.fresh = work.input_taken;
+        self.local.taken(work.input_taken);
         host.confirm_through(self.peer.confirmed_updates(host.engine()));
         self.schedule(now_ms);
         Ok(Some(self.peer.drain_sound().collect()))
@@ -196,7 +160,7 @@ impl NetPlay {
     fn schedule(&mut self, now_ms: f64) {
         let ahead = self.peer.link().is_some_and(|l| l.frames_ahead > 0);
         let interval = if ahead {
-            self.interval_ms * SLOW_DOWN
+            self.interval_ms * AHEAD_STRETCH
         } else {
             self.interval_ms
         };

@@ -7,11 +7,9 @@
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use bt::host::Source;
-use bt::Player;
 use bt_net::{
-    FrameWork, NetPeer, NetSession, NetSettings, NetSpectator, Phase, PlayerInput, Seat,
-    SpectatorPeer, UdpLink,
+    FrameWork, LocalInput, NetPeer, NetSession, NetSettings, NetSpectator, Phase, Seat,
+    SpectatorPeer, UdpLink, AHEAD_STRETCH,
 };
 use bt_overlay::FrameStats;
 
@@ -72,24 +70,13 @@ enum Side {
 /// read, short enough to follow a bad moment.
 const RATE_WINDOW: Duration = Duration::from_secs(1);
 
-/// A frame ahead of the other peer is made this much longer, so the two fall level again
-/// (GGRS's time sync); a tenth is not felt.
-const SLOW_DOWN: f64 = 1.1;
-
 /// The session, the local player's buttons, and when the next frame is due.
 pub(crate) struct NetPlay {
     side: Side,
     /// Whether the line saying which player this is has been printed.
     told_seat: bool,
-    /// The input handed over last, handed over again until the session takes it.
-    input: PlayerInput,
-    /// Whether `input` was taken, so the next frame reads the buttons afresh.
-    fresh: bool,
-    /// The buttons held at the last event.
-    held: u32,
-    /// Buttons that went down, and up, since the last input handed over.
-    went_down: u32,
-    went_up: u32,
+    /// This player's buttons, and the input handed over until the session takes it.
+    local: LocalInput,
     /// One update at the cart's rate.
     interval: Duration,
     /// When the next frame is due.
@@ -183,11 +170,7 @@ impl NetPlay {
             NetPlay {
                 side,
                 told_seat: false,
-                input: PlayerInput::default(),
-                fresh: true,
-                held: 0,
-                went_down: 0,
-                went_up: 0,
+                local: LocalInput::default(),
                 interval,
                 due: None,
                 rate_from: (0, Instant::now()),
@@ -200,18 +183,7 @@ impl NetPlay {
     /// Notes the buttons this player holds now, after every event: a tap (down and up again
     /// between two updates) reaches the next update as a press and a release.
     pub(crate) fn observe(&mut self, host: &DiskHost) {
-        let input = host.engine().console().input();
-        let held = [
-            Source::Keyboard,
-            Source::Gamepad,
-            Source::Pointer,
-            Source::Direct,
-        ]
-        .iter()
-        .fold(0, |all, &s| all | input.held_from(s, Player::ONE).bits());
-        self.went_down |= held & !self.held;
-        self.went_up |= self.held & !held;
-        self.held = held;
+        self.local.observe(host.engine().console().input());
     }
 
     /// When the next frame is due; `None` before the first.
@@ -244,19 +216,10 @@ impl NetPlay {
             };
             return Ok(watch.drain_sound().collect());
         }
-        if self.fresh {
-            self.observe(host);
-            let buttons = bt::host::TickButtons {
-                down: self.held,
-                pressed: std::mem::take(&mut self.went_down),
-                released: std::mem::take(&mut self.went_up),
-            };
-            self.input = PlayerInput::new(buttons, [0.0; bt::limits::AXES], false);
-        }
+        let input = self.local.next(host.engine().console().input());
         let Side::Player(peer) = &mut self.side else {
             return Ok(Vec::new());
         };
-        let input = self.input;
         let started = Instant::now();
         let work = host
             .frame_by(|engine| peer.advance_frame(engine, input))
@@ -268,7 +231,7 @@ impl NetPlay {
             &work,
             (now, started.elapsed()),
         );
-        self.fresh = work.input_taken;
+        self.local.taken(work.input_taken);
         let confirmed = peer.confirmed_updates(host.engine());
         host.confirm_through(confirmed);
         if let Some(line) = peer.take_turned_away() {
@@ -364,7 +327,7 @@ impl NetPlay {
 /// host by more than [`BEHIND`] updates.
 fn frame_interval(update: Duration, ahead: bool, behind: usize) -> Duration {
     if ahead {
-        update.mul_f64(SLOW_DOWN)
+        update.mul_f64(AHEAD_STRETCH)
     } else if behind > BEHIND {
         update.mul_f64(CATCH_UP)
     } else {
