@@ -815,6 +815,11 @@ impl Overlay {
 
     /// The rows the host adds, drawn above the cart's (a netplay run's ping and rollbacks).
     /// They stay until the host changes them: clear and fill them when their values change.
+    pub fn host_rows(&self) -> &OverlayRows {
+        &self.host_rows
+    }
+
+    /// The host's rows, to replace (see [`Overlay::host_rows`]).
     pub fn host_rows_mut(&mut self) -> &mut OverlayRows {
         &mut self.host_rows
     }

@@ -18,6 +18,7 @@ mod handshake;
 mod heard;
 mod input;
 mod link;
+mod rows;
 mod session;
 #[cfg(feature = "signal")]
 pub mod signal;
@@ -29,6 +30,7 @@ pub use handshake::{RunTerms, MAX_SPECTATORS};
 pub use heard::JOIN_MS;
 pub use input::{combine, HoldButtons, LocalInput, PlayerInput, AHEAD_STRETCH};
 pub use link::{Link, UdpLink, MAX_DATAGRAM};
+pub use rows::{NetRows, RATE_WINDOW};
 pub use session::{
     BtConfig, FrameWork, LinkStats, NetError, NetPeer, NetSession, NetSettings, NetStats, Phase,
     Seat, DEFAULT_DISCONNECT_NOTICE, DEFAULT_DISCONNECT_TIMEOUT, DEFAULT_HANDSHAKE_TIMEOUT,

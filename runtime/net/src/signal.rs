@@ -229,7 +229,7 @@ impl SignalHandle {
     }
 
     /// Stops taking connections and waits for the accepting thread; connections open now end
-    /// within [`POLL`].
+    /// within the 20 ms a connection waits for its client.
     pub fn stop(mut self) {
         self.halt();
     }

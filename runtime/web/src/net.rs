@@ -19,7 +19,7 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::rc::Rc;
 
 use bt_host::Host;
-use bt_net::{Link, LocalInput, NetPeer, AHEAD_STRETCH, MAX_DATAGRAM};
+use bt_net::{Link, LocalInput, NetPeer, NetRows, AHEAD_STRETCH, MAX_DATAGRAM};
 
 /// The address the other page's datagrams come from and go to. A page has one data channel,
 /// to one peer; the session names peers by address, so the other page gets this one.
@@ -93,6 +93,8 @@ pub struct NetPlay {
     datagrams: Rc<RefCell<Datagrams>>,
     /// This player's buttons, and the input handed over until the session takes it.
     local: LocalInput,
+    /// The overlay's rows, and the rollbacks counted for their rate.
+    rows: NetRows,
     /// One update at the cart's rate, in ms.
     interval_ms: f64,
     /// When the next frame is due, on the page's clock (ms).
@@ -107,6 +109,7 @@ impl NetPlay {
             peer,
             datagrams,
             local: LocalInput::default(),
+            rows: NetRows::default(),
             interval_ms: 1000.0 / target_fps,
             due: None,
         }
@@ -152,6 +155,10 @@ impl NetPlay {
         self.local.taken(work.input_taken);
         host.confirm_through(self.peer.confirmed_updates(host.engine()));
         self.schedule(now_ms);
+        if let Some(overlay) = host.engine_mut().overlay_mut() {
+            let now = std::time::Duration::from_secs_f64(now_ms.max(0.0) / 1000.0);
+            self.rows.player(&self.peer, now, overlay.host_rows_mut());
+        }
         Ok(Some(self.peer.drain_sound().collect()))
     }
 

@@ -199,3 +199,25 @@ fn bts_stand_in_for_js_sys_has_the_version_bts_lock_holds_so_a_page_build_takes_
          `bt web`'s patch would not take its place"
     );
 }
+
+#[test]
+fn each_netplay_pages_overlay_names_its_player_and_the_link() {
+    let (a, b) = play(120, |_, _, _| {});
+    for (page, player) in [(&a, 1), (&b, 2)] {
+        let overlay = page
+            .host()
+            .engine()
+            .overlay()
+            .expect("the page has an overlay");
+        let rows: Vec<String> = overlay
+            .host_rows()
+            .iter()
+            .map(|(left, right)| format!("{left} | {right}"))
+            .collect();
+        assert!(
+            rows.iter()
+                .any(|r| r.starts_with(&format!("net P{player}"))),
+            "{rows:?}"
+        );
+    }
+}

@@ -8,7 +8,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use bt_net::{
-    FrameWork, LocalInput, NetPeer, NetSession, NetSettings, NetSpectator, Phase, Seat,
+    FrameWork, LocalInput, NetPeer, NetRows, NetSession, NetSettings, NetSpectator, Phase, Seat,
     SpectatorPeer, UdpLink, AHEAD_STRETCH,
 };
 use bt_overlay::FrameStats;
@@ -66,10 +66,6 @@ enum Side {
     Watcher(Box<SpectatorPeer>),
 }
 
-/// Rollbacks are counted over this window of time for the overlay's rate: long enough to
-/// read, short enough to follow a bad moment.
-const RATE_WINDOW: Duration = Duration::from_secs(1);
-
 /// The session, the local player's buttons, and when the next frame is due.
 pub(crate) struct NetPlay {
     side: Side,
@@ -81,10 +77,10 @@ pub(crate) struct NetPlay {
     interval: Duration,
     /// When the next frame is due.
     due: Option<Instant>,
-    /// Rollbacks counted when the rate's window began, and when it began.
-    rate_from: (u64, Instant),
-    /// Rollbacks in the last whole window.
-    rate: u64,
+    /// The overlay's rows, and the rollbacks counted for their rate.
+    rows: NetRows,
+    /// When the run began, the origin of the rows' clock.
+    origin: Instant,
     /// When the last frame ran, for the next one's delta on the overlay's chart.
     charted: Option<Instant>,
 }
@@ -173,8 +169,8 @@ impl NetPlay {
                 local: LocalInput::default(),
                 interval,
                 due: None,
-                rate_from: (0, Instant::now()),
-                rate: 0,
+                rows: NetRows::default(),
+                origin: Instant::now(),
                 charted: None,
             },
         ))
@@ -272,52 +268,14 @@ impl NetPlay {
     /// The overlay's rows: the link's ping and frames ahead, rollbacks a second and the
     /// deepest; a spectator's updates behind its host.
     fn show_rows(&mut self, host: &mut DiskHost, now: Instant) {
-        let peer = match &self.side {
-            Side::Player(peer) => peer,
-            Side::Watcher(watch) => {
-                let behind = watch.updates_behind();
-                let running = watch.phase() == Phase::Running;
-                let Some(overlay) = host.engine_mut().overlay_mut() else {
-                    return;
-                };
-                let rows = overlay.host_rows_mut();
-                rows.clear();
-                if running {
-                    rows.push("net watching", format_args!("behind {behind}"));
-                } else {
-                    rows.push("net watching", "waiting for the host");
-                }
-                return;
-            }
-        };
-        let stats = peer.stats();
-        if now.duration_since(self.rate_from.1) >= RATE_WINDOW {
-            self.rate = stats.rollbacks - self.rate_from.0;
-            self.rate_from = (stats.rollbacks, now);
-        }
-        let link = peer.link();
-        let player = peer.local_player() + 1;
-        let seated = peer.phase() != Phase::Handshake;
-        let rate = self.rate;
+        let now = now.saturating_duration_since(self.origin);
         let Some(overlay) = host.engine_mut().overlay_mut() else {
             return;
         };
         let rows = overlay.host_rows_mut();
-        rows.clear();
-        match link {
-            Some(link) => {
-                // Drawn from the bottom up: the first row pushed is the lowest.
-                rows.push(
-                    format_args!("rollbacks {rate}/s"),
-                    format_args!("deepest {}", stats.deepest_rollback),
-                );
-                rows.push(
-                    format_args!("net P{player} ping {} ms", link.ping_ms),
-                    format_args!("ahead {}", link.frames_ahead),
-                );
-            }
-            None if seated => rows.push(format_args!("net P{player}"), "waiting for the peers"),
-            None => rows.push("net", "waiting for the players"),
+        match &self.side {
+            Side::Player(peer) => self.rows.player(peer, now, rows),
+            Side::Watcher(watch) => NetRows::watcher(watch, rows),
         }
     }
 }
