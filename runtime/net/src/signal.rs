@@ -56,6 +56,10 @@ pub const MAX_ROOM: usize = 16;
 /// KiB. A larger one closes that client's connection.
 pub const MAX_MESSAGE: usize = 64 * 1024;
 
+/// The largest file of the site served: a page's module with its packed assets is at most
+/// some 70 MiB (`bt web` packs at most 64 MiB of assets).
+pub const MAX_SITE_FILE: u64 = 128 * 1024 * 1024;
+
 /// The longest request head (its line and headers) read before a connection is refused.
 const MAX_HEAD: usize = 16 * 1024;
 
@@ -461,7 +465,10 @@ fn content_type(file: &Path) -> &'static str {
 }
 
 fn serve_file(stream: &TcpStream, site: &Path, path: &str, body_too: bool) -> io::Result<()> {
-    match site_file(site, path).map(|file| (fs::read(&file), file)) {
+    // Through the engine's file gate: a FIFO, a device or a file past the limit is refused at
+    // once, never waited on or read whole.
+    let read = |file: &Path| bt_engine::config::read::read_file(file, MAX_SITE_FILE);
+    match site_file(site, path).map(|file| (read(&file), file)) {
         Some((Ok(body), file)) => {
             respond_with(stream, "200 OK", content_type(&file), &body, body_too)
         }

@@ -194,6 +194,13 @@ fn the_site_folder_is_served_on_the_same_port_and_nothing_outside_it() {
     std::fs::write(site.join("cart.wasm"), b"\0asm").unwrap();
     std::fs::write(site.join(".hidden"), "no").unwrap();
     std::fs::write(dir.path().join("secret"), "no").unwrap();
+    // A FIFO nobody writes to: served, it would hold the connection for ever.
+    let fifo = site.join("pipe.js");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     let server = server(Some(&site));
 
     let (head, body) = get(server.addr(), "/?room=r");
@@ -203,7 +210,13 @@ fn the_site_folder_is_served_on_the_same_port_and_nothing_outside_it() {
     let (head, body) = get(server.addr(), "/cart.wasm");
     assert!(head.contains("application/wasm"), "{head}");
     assert_eq!(body, b"\0asm");
-    for path in ["/../secret", "/%2e%2e/secret", "/.hidden", "/missing.js"] {
+    for path in [
+        "/../secret",
+        "/%2e%2e/secret",
+        "/.hidden",
+        "/missing.js",
+        "/pipe.js",
+    ] {
         let (head, _) = get(server.addr(), path);
         assert!(head.starts_with("HTTP/1.1 404"), "{path}: {head}");
     }
