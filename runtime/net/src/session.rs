@@ -274,6 +274,29 @@ pub(crate) fn start(engine: &mut Engine, settings: &NetSettings) -> Result<(), N
     Ok(())
 }
 
+/// Readies `engine` ([`start`]) for a peer that asks the host at `host` to let it in as `role`
+/// (a joiner or a spectator), and makes its handshake: the number of players is the host's,
+/// learnt from its first answer.
+///
+/// # Errors
+/// [`NetError::NotFresh`] for an engine that has run updates.
+pub(crate) fn asking_host(
+    engine: &mut Engine,
+    (cart, cart_version): (&str, Option<&str>),
+    host: SocketAddr,
+    role: Role,
+    settings: &NetSettings,
+) -> Result<Handshake, NetError> {
+    start(engine, settings)?;
+    let terms = RunTerms::of(engine, cart, cart_version, 0);
+    Ok(Handshake::new(
+        terms,
+        role,
+        [(host, Expect::AnyPlayer)],
+        settings.handshake_timeout,
+    ))
+}
+
 impl NetPeer {
     /// A peer before its handshake, playing player `local` (a joiner's is known later).
     fn new(
@@ -392,15 +415,13 @@ impl NetSession {
         link: Box<dyn Link>,
         settings: NetSettings,
     ) -> Result<NetSession, NetError> {
-        start(&mut engine, &settings)?;
-        // The number of players is the host's, learnt from its first answer.
-        let terms = RunTerms::of(&engine, cart, cart_version, 0);
-        let handshake = Handshake::new(
-            terms,
+        let handshake = asking_host(
+            &mut engine,
+            (cart, cart_version),
+            host,
             Role::Joiner,
-            [(host, Expect::AnyPlayer)],
-            settings.handshake_timeout,
-        );
+            &settings,
+        )?;
         let peer = NetPeer::new(link, settings, handshake, 0);
         Ok(NetSession { engine, peer })
     }

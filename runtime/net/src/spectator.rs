@@ -10,12 +10,12 @@ use bt_engine::replay::Replay;
 use bt_engine::Engine;
 use ggrs::{GgrsError, GgrsEvent, GgrsRequest, SessionBuilder, SessionState, SpectatorSession};
 
-use crate::handshake::{Expect, Handshake, Role, RunTerms};
+use crate::handshake::{Handshake, Role};
 use crate::heard::Heard;
 use crate::input::combine;
 use crate::link::{GgrsSocket, Link, Shared};
 use crate::session::{
-    ggrs_fps, guard, recording_through, start, BtConfig, NetError, NetSettings, Phase,
+    asking_host, ggrs_fps, guard, recording_through, BtConfig, NetError, NetSettings, Phase,
 };
 
 /// A peer watching a session through one player's peer, its host
@@ -73,15 +73,13 @@ impl NetSpectator {
         link: Box<dyn Link>,
         settings: NetSettings,
     ) -> Result<NetSpectator, NetError> {
-        start(&mut engine, &settings)?;
-        // The number of players is the host's, learnt from its first answer.
-        let terms = RunTerms::of(&engine, cart, cart_version, 0);
-        let handshake = Handshake::new(
-            terms,
+        let handshake = asking_host(
+            &mut engine,
+            (cart, cart_version),
+            host,
             Role::Spectator,
-            [(host, Expect::AnyPlayer)],
-            settings.handshake_timeout,
-        );
+            &settings,
+        )?;
         let watch = SpectatorPeer {
             shared: Shared::new(link),
             ggrs: None,

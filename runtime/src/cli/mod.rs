@@ -157,7 +157,7 @@ enum Offer {
 }
 
 /// The cart a command runs, with what the host knows of it.
-struct Chosen {
+pub(crate) struct Chosen {
     name: String,
     description: String,
     make: MakeCart,

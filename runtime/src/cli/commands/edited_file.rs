@@ -194,6 +194,43 @@ pub(super) struct Wanted {
     pub example: &'static str,
 }
 
+/// What an editor's `target` names: a file, or a cart whose asset folder holds its files.
+pub(super) enum Named {
+    /// A path: it exists, or has a folder or an extension in it (a cart's name has none).
+    File(PathBuf),
+    /// The cart named (a cart crate's own binary: its cart, when none is named).
+    Cart(Box<crate::cli::Chosen>),
+}
+
+/// Tells a file from a cart in `target`, and finds the cart.
+///
+/// # Errors
+/// One line naming `target` when it is neither a file nor a cart, or asking for a `what` (a
+/// file of the kind the editor edits) or a cart when none is named and the binary has several.
+pub(super) fn named(
+    offer: &crate::cli::Offer,
+    target: Option<&Path>,
+    what: &str,
+) -> Result<Named, String> {
+    let cart = match target {
+        Some(t) if t.exists() || t.components().count() > 1 || t.extension().is_some() => {
+            return Ok(Named::File(t.to_path_buf()))
+        }
+        Some(t) => Some(t.to_string_lossy().into_owned()),
+        None => None,
+    };
+    offer
+        .choose(cart.as_deref())
+        .map(|chosen| Named::Cart(Box::new(chosen)))
+        .map_err(|e| match &cart {
+            Some(name) => format!(
+                "{}: no such file, and not a cart ({e})",
+                crate::quote::excerpt(name)
+            ),
+            None => format!("name a {what} to edit, or a cart: {e}"),
+        })
+}
+
 /// The file `target` names: a path (it exists, or has a folder or an extension in it: a
 /// cart's name has none), or the one file `wanted` of the asset folder of the cart it names
 /// (a cart crate's own binary: its cart, when none is named).
@@ -205,20 +242,10 @@ pub(super) fn one_file(
     target: Option<&Path>,
     wanted: &Wanted,
 ) -> Result<PathBuf, String> {
-    let cart = match target {
-        Some(t) if t.exists() || t.components().count() > 1 || t.extension().is_some() => {
-            return Ok(t.to_path_buf())
-        }
-        Some(t) => Some(t.to_string_lossy().into_owned()),
-        None => None,
+    let chosen = match named(offer, target, wanted.what)? {
+        Named::File(path) => return Ok(path),
+        Named::Cart(chosen) => *chosen,
     };
-    let chosen = offer.choose(cart.as_deref()).map_err(|e| match &cart {
-        Some(name) => format!(
-            "{}: no such file, and not a cart ({e})",
-            crate::quote::excerpt(name)
-        ),
-        None => format!("name a {} to edit, or a cart: {e}", wanted.what),
-    })?;
     let Some(assets) = chosen.assets else {
         return Err(format!(
             "the cart '{}' has no asset folder, so no {}; {}",

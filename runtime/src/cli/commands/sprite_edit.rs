@@ -17,7 +17,7 @@ use crate::edit::{OpenedFile, OpenedFiles, SaveTarget, MAX_OPENED_FILES};
 use crate::sprite_edit::{Mapped, Sheet};
 use crate::tiled_doc::TiledDoc;
 
-use super::edited_file::{run_editor, EditedFile};
+use super::edited_file::{named, run_editor, EditedFile, Named};
 use super::{note, Failure};
 
 /// The longest Tiled file read for flags: the limit of every Tiled file BT reads.
@@ -79,29 +79,20 @@ fn opened_files(opened: &[Opened]) -> (OpenedFiles, Vec<EditedFile>) {
 
 /// Every sheet `target` names, read and checked, before any window opens.
 fn open_all(offer: &Offer, target: Option<&Path>, convert: bool) -> Result<Vec<Opened>, String> {
-    let cart = match target {
-        // A path: it exists, or has a folder or an extension in it (a cart's name has none).
-        Some(t) if t.exists() || t.components().count() > 1 || t.extension().is_some() => {
+    let chosen = match named(offer, target, "sprite sheet")? {
+        Named::File(t) => {
             let folder = t
                 .parent()
                 .filter(|p| !p.as_os_str().is_empty())
                 .unwrap_or(Path::new("."));
-            let bytes = crate::config::read::read_named("sprite sheet", t, MAX_ASSET_BYTES)
+            let bytes = crate::config::read::read_named("sprite sheet", &t, MAX_ASSET_BYTES)
                 .map_err(|e| e.to_string())?;
-            let sheet = sheet_of(t, bytes.clone(), convert, None)?;
-            let homes = flag_homes(folder, None, t);
-            return Ok(vec![opened(t, &sheet, bytes, homes)?]);
+            let sheet = sheet_of(&t, bytes.clone(), convert, None)?;
+            let homes = flag_homes(folder, None, &t);
+            return Ok(vec![opened(&t, &sheet, bytes, homes)?]);
         }
-        Some(t) => Some(t.to_string_lossy().into_owned()),
-        None => None,
+        Named::Cart(chosen) => *chosen,
     };
-    let chosen = offer.choose(cart.as_deref()).map_err(|e| match &cart {
-        Some(name) => format!(
-            "{}: no such file, and not a cart ({e})",
-            crate::quote::excerpt(name)
-        ),
-        None => format!("name a sprite sheet to edit, or a cart: {e}"),
-    })?;
     let Some(assets) = chosen.assets.clone() else {
         return Err(format!(
             "the cart '{}' has no asset folder, so no sprite sheet; name a PNG: bt sprite-edit \
