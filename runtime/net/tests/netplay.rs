@@ -522,22 +522,7 @@ fn peers_whose_runs_drift_apart_stop_naming_the_first_update_that_differs() {
 fn an_update_run_again_after_a_rollback_is_not_heard_twice() {
     let net = SimNet::new(8, lossy());
     let cart = bt_cart_snake::cart;
-    let mut a = peer(
-        SNAKE,
-        9,
-        0,
-        Box::new(net.link(addr(A))),
-        addr(B),
-        NetSettings::default(),
-    );
-    let mut b = peer(
-        SNAKE,
-        9,
-        1,
-        Box::new(net.link(addr(B))),
-        addr(A),
-        NetSettings::default(),
-    );
+    let (mut a, mut b) = snake_pair(&net);
     let mut heard = 0;
     while a.session.confirmed_updates() < 1200 {
         net.advance(FRAME);
@@ -563,22 +548,7 @@ fn an_update_run_again_after_a_rollback_is_not_heard_twice() {
 #[test]
 fn a_rollback_frame_shows_each_update_run_again_on_the_overlays_chart() {
     let net = SimNet::new(8, lossy());
-    let a = peer(
-        SNAKE,
-        9,
-        0,
-        Box::new(net.link(addr(A))),
-        addr(B),
-        NetSettings::default(),
-    );
-    let mut b = peer(
-        SNAKE,
-        9,
-        1,
-        Box::new(net.link(addr(B))),
-        addr(A),
-        NetSettings::default(),
-    );
+    let (a, mut b) = snake_pair(&net);
     // The engine apart from the session, as the window holds it, and the chart it shows.
     let Peer {
         session,
@@ -1114,6 +1084,21 @@ fn until_it_fails_to_watch(
         }
         std::thread::sleep(Duration::from_millis(1));
     }
+}
+
+/// Two peers of snake with seed 9 over `net`, players 1 and 2, with the default settings.
+fn snake_pair(net: &SimNet) -> (Peer, Peer) {
+    let one = |me: u16, other: u16, script| {
+        peer(
+            SNAKE,
+            9,
+            script,
+            Box::new(net.link(addr(me))),
+            addr(other),
+            NetSettings::default(),
+        )
+    };
+    (one(A, B, 0), one(B, A, 1))
 }
 
 fn until_it_fails(peer: &mut Peer, running: &mut [&mut Peer]) -> NetError {
