@@ -221,3 +221,28 @@ fn each_netplay_pages_overlay_names_its_player_and_the_link() {
         );
     }
 }
+
+#[test]
+fn a_key_held_across_many_frames_is_held_in_every_update_it_spans() {
+    // Held for 30 frames once both pages play: every update run meanwhile sees it held.
+    let mut held_from = None;
+    let (mut a, _b) = play(240, |frame, a, _| {
+        if held_from.is_none() && a.net_confirmed() > 30 {
+            held_from = Some(frame);
+            key(a, "ArrowRight", true);
+        }
+        if held_from.is_some_and(|from| frame == from + 30) {
+            key(a, "ArrowRight", false);
+        }
+    });
+    let right = bt::Button::RIGHT.bits();
+    let recorded = replay(&mut a);
+    let held: Vec<bool> = recorded
+        .recording()
+        .iter()
+        .map(|tick| tick.buttons[0].down & right != 0)
+        .collect();
+    let longest = held.split(|&h| !h).map(<[bool]>::len).max().unwrap_or(0);
+    assert!(longest >= 25, "held for {longest} updates in a row");
+    assert_eq!(held.iter().filter(|&&h| h).count(), longest, "held once");
+}
